@@ -1,0 +1,49 @@
+import { builtinModules } from "node:module";
+import process from "node:process";
+import esbuild from "esbuild";
+
+const production = process.argv[2] === "production";
+
+const nodeBuiltins = [...builtinModules, ...builtinModules.map((name) => `node:${name}`)];
+
+const shared = {
+	bundle: true,
+	// platform "node": otherwise `ws` resolves to its browser stub, which throws at runtime.
+	platform: "node",
+	format: "cjs",
+	target: "es2022",
+	logLevel: "info",
+	sourcemap: production ? false : "inline",
+	treeShaking: true,
+	minify: production,
+};
+
+const plugin = {
+	...shared,
+	entryPoints: ["main.ts"],
+	outfile: "main.js",
+	external: [
+		"obsidian",
+		"electron",
+		"@codemirror/*",
+		"@lezer/*",
+		...nodeBuiltins,
+	],
+	// ws tries optional native add-ons; they are not needed and must not be bundled.
+	define: { "process.env.WS_NO_BUFFER_UTIL": "\"1\"", "process.env.WS_NO_UTF_8_VALIDATE": "\"1\"" },
+};
+
+const headless = {
+	...shared,
+	entryPoints: ["src/headless/main.ts"],
+	outfile: "dist/headless.cjs",
+	external: [...nodeBuiltins],
+	define: plugin.define,
+};
+
+if (production || process.argv.includes("--once")) {
+	await Promise.all([esbuild.build(plugin), esbuild.build(headless)]);
+} else {
+	const contexts = await Promise.all([esbuild.context(plugin), esbuild.context(headless)]);
+	await Promise.all(contexts.map((context) => context.watch()));
+}

@@ -1,0 +1,33 @@
+import { defineConfig, globalIgnores } from "eslint/config";
+import obsidianmd from "eslint-plugin-obsidianmd";
+
+// Code that also runs outside Obsidian (headless host, tests, benchmarks, build scripts): Node APIs and
+// Node timers are the right tools there, and `window` does not exist.
+const nodeSide = ["src/server/**", "src/protocol/**", "src/bridge/**", "src/headless/**", "tests/**", "bench/**", "scripts/**", "*.mjs"];
+
+export default defineConfig([
+	globalIgnores(["node_modules/", "main.js", "dist/", ".cache/", "coverage/", "examples/"]),
+	...obsidianmd.configs.recommended,
+	{
+		languageOptions: {
+			parserOptions: {
+				projectService: {
+					allowDefaultProject: ["eslint.config.mjs", "esbuild.config.mjs", "version-bump.mjs", "jest.config.js", "scripts/*.mjs"],
+				},
+			},
+		},
+		rules: {
+			// The user asked for a default hotkey (Mod+Alt+K) for "Tag for Claude Code"; users can still change it.
+			"obsidianmd/commands/no-default-hotkeys": "off",
+			"obsidianmd/ui/sentence-case": ["warn", { brands: ["Claude Code Bridge", "Claude Code", "Claude", "Obsidian"] }],
+		},
+	},
+	{
+		files: nodeSide,
+		rules: {
+			"obsidianmd/no-nodejs-modules": "off",
+			"obsidianmd/prefer-window-timers": "off",
+			"obsidianmd/no-global-this": "off",
+		},
+	},
+]);

@@ -1,0 +1,3 @@
+import ClaudeCodeBridgePlugin from "./src/plugin";
+
+export default ClaudeCodeBridgePlugin;

@@ -1,0 +1,55 @@
+export interface HeadlessArguments {
+	vault?: string;
+	port?: number;
+	trace: boolean;
+	debug: boolean;
+	help: boolean;
+}
+
+export const USAGE = `Usage: npm start -- [--vault DIR] [--port N] [--trace] [--debug]
+
+  --vault DIR   the folder to serve as a vault (default: examples/vault)
+  --port N      listen on this port instead of a random free one
+  --trace       print every JSON-RPC message's method and id to stderr (never the contents)
+  --debug       print debug logs to stderr`;
+
+export class ArgumentError extends Error {}
+
+/** Parses the command line; a repeated option takes its last value (so `npm start -- --vault X` overrides the default). */
+export function parseArguments(argv: readonly string[]): HeadlessArguments {
+	const parsed: HeadlessArguments = { trace: false, debug: false, help: false };
+	for (let i = 0; i < argv.length; i++) {
+		const argument = argv[i];
+		switch (argument) {
+			case "--vault":
+				parsed.vault = valueAfter(argv, i++, argument);
+				break;
+			case "--port": {
+				const value = valueAfter(argv, i++, argument);
+				const port = Number(value);
+				if (!Number.isInteger(port) || port < 1 || port > 65535) throw new ArgumentError(`--port must be a whole number from 1 to 65535, not "${value}"`);
+				parsed.port = port;
+				break;
+			}
+			case "--trace":
+				parsed.trace = true;
+				break;
+			case "--debug":
+				parsed.debug = true;
+				break;
+			case "--help":
+			case "-h":
+				parsed.help = true;
+				break;
+			default:
+				throw new ArgumentError(`Unknown argument: ${argument}`);
+		}
+	}
+	return parsed;
+}
+
+function valueAfter(argv: readonly string[], index: number, name: string): string {
+	const value = argv[index + 1];
+	if (value === undefined || value.startsWith("--")) throw new ArgumentError(`${name} needs a value`);
+	return value;
+}

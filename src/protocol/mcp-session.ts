@@ -1,0 +1,275 @@
+import {
+	ErrorCode,
+	JsonRpcError,
+	errorResponse,
+	isJsonObject,
+	notification,
+	parseMessage,
+	successResponse,
+	type JsonObject,
+	type JsonRpcId,
+	type JsonRpcOutgoing,
+	type JsonRpcRequest,
+} from "./json-rpc";
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type ClientInfo, type ServerInfo, type ToolResult } from "./mcp-types";
+import type { ToolRegistry } from "./tool-registry";
+
+export interface RequestContext {
+	sessionId: number;
+	signal: AbortSignal;
+}
+
+/** A JSON-RPC method beyond the MCP lifecycle, e.g. `files/read`. Throw JsonRpcError for a specific code. */
+export type MethodHandler = (params: JsonObject, context: RequestContext) => unknown;
+
+export interface TraceEvent {
+	sessionId: number;
+	direction: "in" | "out";
+	kind: "request" | "notification" | "response" | "invalid";
+	method?: string;
+	id?: JsonRpcId | null;
+	errorCode?: number;
+}
+
+export interface SessionEvents {
+	onInitialize?: (client: ClientInfo, protocolVersion: string) => void;
+	onIdeConnected?: (pid: number) => void;
+	onTrace?: (event: TraceEvent) => void;
+	onLog?: (message: string) => void;
+}
+
+export interface McpSessionOptions {
+	id: number;
+	/** Writes one text message to the socket. */
+	send: (text: string) => void;
+	serverInfo: ServerInfo;
+	tools: ToolRegistry;
+	methods?: ReadonlyMap<string, MethodHandler>;
+	/** Extra capabilities to advertise beside `tools`, e.g. `resources`. */
+	capabilities?: JsonObject;
+	/** A response bigger than this becomes an error; a bigger notification is dropped. */
+	maxOutgoingBytes: number;
+	events?: SessionEvents;
+}
+
+type Resolution = { result: unknown } | { error: JsonRpcError };
+
+/** One client connection's MCP state: lifecycle, dispatch, answers and notifications. */
+export class McpSession {
+	readonly id: number;
+	private initialized = false;
+	private disposed = false;
+	private readonly inFlight = new Map<JsonRpcId, AbortController>();
+	private readonly builtins: ReadonlyMap<string, MethodHandler>;
+	private readonly stopWatchingTools: () => void;
+
+	constructor(private readonly options: McpSessionOptions) {
+		this.id = options.id;
+		this.builtins = new Map<string, MethodHandler>([
+			["initialize", (params) => this.initialize(params)],
+			["ping", () => ({})],
+			["tools/list", () => this.listTools()],
+			["tools/call", (params, context) => this.callTool(params, context)],
+		]);
+		this.stopWatchingTools = options.tools.onChange(() => {
+			if (this.initialized) this.notify("notifications/tools/list_changed");
+		});
+	}
+
+	/** True once `initialize` has been answered. */
+	get isInitialized(): boolean {
+		return this.initialized;
+	}
+
+	/** Handles one incoming text message. Never throws; every request gets exactly one answer. */
+	async handleMessage(text: string): Promise<void> {
+		const incoming = parseMessage(text);
+		switch (incoming.kind) {
+			case "invalid":
+				this.trace({ direction: "in", kind: "invalid", id: incoming.id, errorCode: incoming.error.code });
+				this.write(errorResponse(incoming.id, incoming.error));
+				return;
+			case "response":
+				this.trace({ direction: "in", kind: "response", id: incoming.id });
+				return;
+			case "notification":
+				this.trace({ direction: "in", kind: "notification", method: incoming.message.method });
+				this.handleNotification(incoming.message.method, incoming.message.params);
+				return;
+			case "request":
+				this.trace({ direction: "in", kind: "request", method: incoming.message.method, id: incoming.message.id });
+				await this.handleRequest(incoming.message);
+				return;
+		}
+	}
+
+	/** Sends a notification to this client. */
+	notify(method: string, params?: JsonObject): void {
+		this.write(notification(method, params));
+	}
+
+	/** The socket closed: abort what is still running; later answers are dropped. */
+	dispose(): void {
+		this.disposed = true;
+		this.stopWatchingTools();
+		for (const controller of this.inFlight.values()) controller.abort();
+		this.inFlight.clear();
+	}
+
+	private async handleRequest(request: JsonRpcRequest): Promise<void> {
+		const handler = this.builtins.get(request.method) ?? this.options.methods?.get(request.method);
+		if (!handler) {
+			this.write(errorResponse(request.id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${request.method}` }));
+			return;
+		}
+		if (request.params !== undefined && !isJsonObject(request.params)) {
+			this.write(errorResponse(request.id, { code: ErrorCode.InvalidParams, message: `Invalid params for ${request.method}: expected an object` }));
+			return;
+		}
+		const controller = new AbortController();
+		this.inFlight.set(request.id, controller);
+		const resolution = await this.run(handler, request.params ?? {}, controller.signal);
+		if (this.inFlight.get(request.id) === controller) this.inFlight.delete(request.id);
+		if (this.disposed) return;
+		if ("error" in resolution) {
+			this.write(errorResponse(request.id, resolution.error.toObject()));
+		} else {
+			this.write(successResponse(request.id, resolution.result));
+		}
+	}
+
+	private async run(handler: MethodHandler, params: JsonObject, signal: AbortSignal): Promise<Resolution> {
+		try {
+			return { result: await handler(params, { sessionId: this.id, signal }) };
+		} catch (error) {
+			if (error instanceof JsonRpcError) return { error };
+			this.log(`Handler failed: ${describe(error)}`);
+			return { error: new JsonRpcError(ErrorCode.InternalError, `Internal error: ${describe(error)}`) };
+		}
+	}
+
+	private handleNotification(method: string, params: unknown): void {
+		switch (method) {
+			case "ide_connected": {
+				const pid = isJsonObject(params) ? params.pid : undefined;
+				if (typeof pid === "number" && Number.isSafeInteger(pid) && pid > 0) {
+					this.safely(() => this.options.events?.onIdeConnected?.(pid));
+				}
+				return;
+			}
+			case "notifications/cancelled": {
+				const requestId = isJsonObject(params) ? params.requestId : undefined;
+				if (typeof requestId === "string" || typeof requestId === "number") this.inFlight.get(requestId)?.abort();
+				return;
+			}
+			default:
+				// notifications/initialized, roots/list_changed and anything unknown: nothing to do.
+				return;
+		}
+	}
+
+	private initialize(params: JsonObject): JsonObject {
+		if (this.initialized) throw new JsonRpcError(ErrorCode.InvalidRequest, "Invalid request: the session is already initialized");
+		const requested = params.protocolVersion;
+		if (typeof requested !== "string") {
+			throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params for initialize: "protocolVersion" must be a string');
+		}
+		const supported: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
+		const protocolVersion = supported.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
+		this.initialized = true;
+		this.safely(() => this.options.events?.onInitialize?.(readClientInfo(params.clientInfo), protocolVersion));
+		return {
+			protocolVersion,
+			capabilities: { tools: { listChanged: true }, ...this.options.capabilities },
+			serverInfo: this.options.serverInfo,
+		};
+	}
+
+	private listTools(): JsonObject {
+		return {
+			tools: this.options.tools.list().map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema })),
+		};
+	}
+
+	private async callTool(params: JsonObject, context: RequestContext): Promise<ToolResult> {
+		const name = params.name;
+		if (typeof name !== "string") throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params for tools/call: "name" must be a string');
+		const args = params.arguments ?? {};
+		if (!isJsonObject(args)) throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params for tools/call: "arguments" must be an object');
+		const tool = this.options.tools.find(name);
+		if (!tool) {
+			const known = this.options.tools.list().map((t) => t.name);
+			const hint = known.length > 0 ? `; available tools: ${known.join(", ")}` : "; this server lists no tools";
+			throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}${hint}`);
+		}
+		try {
+			return await tool.call(args, context);
+		} catch (error) {
+			this.log(`Tool ${name} failed: ${describe(error)}`);
+			return { content: [{ type: "text", text: `${name} failed: ${describe(error)}` }], isError: true };
+		}
+	}
+
+	private write(message: JsonRpcOutgoing): void {
+		if (this.disposed) return;
+		const limit = this.options.maxOutgoingBytes;
+		let text = JSON.stringify(message);
+		// A UTF-16 code unit is at most 3 UTF-8 bytes, so short texts need no byte count.
+		if (text.length * 3 > limit && Buffer.byteLength(text, "utf8") > limit) {
+			if ("method" in message) {
+				this.log(`Dropped an outgoing ${message.method} of over ${limit} bytes`);
+				return;
+			}
+			text = JSON.stringify(
+				errorResponse(message.id, {
+					code: ErrorCode.InternalError,
+					message: `Result too large: it exceeds the ${formatBytes(limit)} message limit; ask for less`,
+				}),
+			);
+		}
+		this.traceOutgoing(message);
+		this.options.send(text);
+	}
+
+	private traceOutgoing(message: JsonRpcOutgoing): void {
+		if (!this.options.events?.onTrace) return;
+		if ("method" in message) {
+			this.trace({ direction: "out", kind: "id" in message ? "request" : "notification", method: message.method });
+		} else {
+			this.trace({ direction: "out", kind: "response", id: message.id, ...("error" in message ? { errorCode: message.error.code } : {}) });
+		}
+	}
+
+	private trace(event: Omit<TraceEvent, "sessionId">): void {
+		const onTrace = this.options.events?.onTrace;
+		if (onTrace) this.safely(() => onTrace({ sessionId: this.id, ...event }));
+	}
+
+	private safely(action: () => void): void {
+		try {
+			action();
+		} catch (error) {
+			this.log(`Event listener failed: ${describe(error)}`);
+		}
+	}
+
+	private log(message: string): void {
+		this.options.events?.onLog?.(`[session ${this.id}] ${message}`);
+	}
+}
+
+function readClientInfo(value: unknown): ClientInfo {
+	if (!isJsonObject(value)) return {};
+	const info: ClientInfo = {};
+	if (typeof value.name === "string") info.name = value.name;
+	if (typeof value.version === "string") info.version = value.version;
+	return info;
+}
+
+function formatBytes(bytes: number): string {
+	return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
+}
+
+function describe(error: unknown): string {
+	return error instanceof Error ? error.message : String(error);
+}
