@@ -7,6 +7,7 @@ import type { JsonObject } from "../protocol/json-rpc";
 import { McpSession, type MethodHandler, type TraceEvent } from "../protocol/mcp-session";
 import type { ServerInfo } from "../protocol/mcp-types";
 import type { ToolRegistry } from "../protocol/tool-registry";
+import { describeError } from "../shared/describe-error";
 
 export interface ClientStatus {
 	id: number;
@@ -101,7 +102,7 @@ export class BridgeHost {
 			});
 			this.setState("listening");
 		} catch (error) {
-			this.error = error instanceof Error ? error.message : String(error);
+			this.error = describeError(error);
 			this.options.log(`Could not start the bridge: ${this.error}`);
 			await this.shutDown();
 			this.setState("failed");
@@ -199,7 +200,7 @@ export class BridgeHost {
 		try {
 			this.options.onStatusChange?.(this.status());
 		} catch (error) {
-			this.options.log(`Status listener failed: ${error instanceof Error ? error.message : String(error)}`);
+			this.options.log(`Status listener failed: ${describeError(error)}`);
 		}
 	}
 }

@@ -13,6 +13,7 @@ import {
 } from "./json-rpc";
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type ClientInfo, type ServerInfo, type ToolResult } from "./mcp-types";
 import type { ToolRegistry } from "./tool-registry";
+import { describeError } from "../shared/describe-error";
 
 export interface RequestContext {
 	sessionId: number;
@@ -143,8 +144,8 @@ export class McpSession {
 			return { result: await handler(params, { sessionId: this.id, signal }) };
 		} catch (error) {
 			if (error instanceof JsonRpcError) return { error };
-			this.log(`Handler failed: ${describe(error)}`);
-			return { error: new JsonRpcError(ErrorCode.InternalError, `Internal error: ${describe(error)}`) };
+			this.log(`Handler failed: ${describeError(error)}`);
+			return { error: new JsonRpcError(ErrorCode.InternalError, `Internal error: ${describeError(error)}`) };
 		}
 	}
 
@@ -205,8 +206,8 @@ export class McpSession {
 		try {
 			return await tool.call(args, context);
 		} catch (error) {
-			this.log(`Tool ${name} failed: ${describe(error)}`);
-			return { content: [{ type: "text", text: `${name} failed: ${describe(error)}` }], isError: true };
+			this.log(`Tool ${name} failed: ${describeError(error)}`);
+			return { content: [{ type: "text", text: `${name} failed: ${describeError(error)}` }], isError: true };
 		}
 	}
 
@@ -249,7 +250,7 @@ export class McpSession {
 		try {
 			action();
 		} catch (error) {
-			this.log(`Event listener failed: ${describe(error)}`);
+			this.log(`Event listener failed: ${describeError(error)}`);
 		}
 	}
 
@@ -270,6 +271,3 @@ function formatBytes(bytes: number): string {
 	return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
 }
 
-function describe(error: unknown): string {
-	return error instanceof Error ? error.message : String(error);
-}

@@ -13,6 +13,7 @@ import {
 	MCP_SUBPROTOCOL,
 	UPGRADE_HEADERS_TIMEOUT_MS,
 } from "./limits";
+import { describeError } from "../shared/describe-error";
 
 /** One accepted WebSocket, as the layers above see it. */
 export interface ClientConnection {
@@ -224,7 +225,7 @@ export class ConnectionManager {
 		try {
 			handler = this.options.onConnection(connection);
 		} catch (error) {
-			this.log(`Could not set up a session: ${error instanceof Error ? error.message : String(error)}`);
+			this.log(`Could not set up a session: ${describeError(error)}`);
 			ws.terminate();
 			return;
 		}
@@ -237,7 +238,7 @@ export class ConnectionManager {
 			try {
 				handler.onMessage(rawDataToText(data));
 			} catch (error) {
-				this.log(`Message handler failed: ${error instanceof Error ? error.message : String(error)}`);
+				this.log(`Message handler failed: ${describeError(error)}`);
 			}
 		});
 		// ws reports protocol faults (e.g. a message over maxPayload) here and then closes the socket itself.

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { promises as fs, rmSync } from "node:fs";
 import { join } from "node:path";
 import { LOCK_DIRECTORY_MODE, LOCK_FILE_MODE } from "./limits";
+import { describeError } from "../shared/describe-error";
 
 /** Marks lock files this plugin wrote; the CLI ignores unknown fields. */
 export const LOCK_FILE_WRITER = "claude-code-bridge";
@@ -54,7 +55,7 @@ export async function writeLockFile(homeDir: string, port: number, content: Lock
 		return target;
 	} catch (error) {
 		await fs.rm(temp, { force: true }).catch(() => undefined);
-		throw new LockFileError(`Could not write the lock file ${target}: ${describe(error)}`, error);
+		throw new LockFileError(`Could not write the lock file ${target}: ${describeError(error)}`, error);
 	}
 }
 
@@ -116,10 +117,3 @@ async function readOwnLockFile(path: string): Promise<{ pid: number } | undefine
 	}
 }
 
-function describe(error: unknown): string {
-	if (error instanceof Error) {
-		const code = (error as NodeJS.ErrnoException).code;
-		return code ? `${code} (${error.message})` : error.message;
-	}
-	return String(error);
-}

@@ -1,0 +1,73 @@
+import type { ServerResponse } from "node:http";
+import type { JsonObject } from "./messages-request";
+
+export type ScriptedBlock =
+	| { type: "text"; text: string }
+	| { type: "tool_use"; name: string; input: JsonObject; id?: string };
+
+export interface ScriptedTurn {
+	content: ScriptedBlock[];
+}
+
+export function textTurn(text: string): ScriptedTurn {
+	return { content: [{ type: "text", text }] };
+}
+
+export function toolUseTurn(name: string, input: JsonObject, leadingText?: string): ScriptedTurn {
+	const toolUse: ScriptedBlock = { type: "tool_use", name, input };
+	return { content: leadingText === undefined ? [toolUse] : [{ type: "text", text: leadingText }, toolUse] };
+}
+
+let toolUseCounter = 0;
+
+function contentBlock(block: ScriptedBlock): JsonObject {
+	if (block.type === "text") return { type: "text", text: block.text };
+	toolUseCounter += 1;
+	return { type: "tool_use", id: block.id ?? `toolu_mock_${toolUseCounter}`, name: block.name, input: block.input };
+}
+
+function stopReason(turn: ScriptedTurn): string {
+	return turn.content.some((block) => block.type === "tool_use") ? "tool_use" : "end_turn";
+}
+
+function usage(outputTokens: number): JsonObject {
+	return { input_tokens: 100, output_tokens: outputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+}
+
+export function messageJson(id: string, model: string, turn: ScriptedTurn): JsonObject {
+	return {
+		id,
+		type: "message",
+		role: "assistant",
+		model,
+		content: turn.content.map(contentBlock),
+		stop_reason: stopReason(turn),
+		stop_sequence: null,
+		usage: usage(10),
+	};
+}
+
+function writeEvent(response: ServerResponse, type: string, data: JsonObject): void {
+	response.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+}
+
+/** Streams a turn with the Messages API's server-sent events, in the order the real API sends them. */
+export function streamMessage(response: ServerResponse, id: string, model: string, turn: ScriptedTurn): void {
+	response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+	const message = { ...messageJson(id, model, turn), content: [], stop_reason: null, usage: usage(1) };
+	writeEvent(response, "message_start", { message });
+	turn.content.forEach((block, index) => {
+		if (block.type === "text") {
+			writeEvent(response, "content_block_start", { index, content_block: { type: "text", text: "" } });
+			writeEvent(response, "content_block_delta", { index, delta: { type: "text_delta", text: block.text } });
+		} else {
+			writeEvent(response, "content_block_start", { index, content_block: { ...contentBlock(block), input: {} } });
+			const partialJson = JSON.stringify(block.input);
+			writeEvent(response, "content_block_delta", { index, delta: { type: "input_json_delta", partial_json: partialJson } });
+		}
+		writeEvent(response, "content_block_stop", { index });
+	});
+	writeEvent(response, "message_delta", { delta: { stop_reason: stopReason(turn), stop_sequence: null }, usage: { output_tokens: 10 } });
+	writeEvent(response, "message_stop", {});
+	response.end();
+}

@@ -1,0 +1,31 @@
+import { startBridge, type BridgeFixture } from "../helpers/bridge-fixture";
+import { connectOrThrow } from "../helpers/test-client";
+
+const SWEEP_MS = 100;
+let bridge: BridgeFixture;
+
+beforeEach(async () => {
+	bridge = await startBridge({ healthSweepIntervalMs: SWEEP_MS });
+});
+
+afterEach(async () => {
+	await bridge.stop();
+});
+
+describe("health sweep", () => {
+	it("terminates a socket that stops answering pings and keeps one that answers", async () => {
+		const silent = await connectOrThrow(bridge.port, { token: bridge.token, autoPong: false });
+		const healthy = await connectOrThrow(bridge.port, { token: bridge.token });
+		let pingsSeen = 0;
+		healthy.ws.on("ping", () => pingsSeen++);
+
+		const closed = await silent.closed;
+		// terminate() sends no close frame: the client sees an abnormal closure.
+		expect(closed.code).toBe(1006);
+		await new Promise((resolve) => setTimeout(resolve, SWEEP_MS * 3));
+		expect(pingsSeen).toBeGreaterThanOrEqual(2);
+		expect((await healthy.request("ping")).result).toEqual({});
+		expect(bridge.host.status().clients.map((client) => client.id)).toHaveLength(1);
+		await healthy.close();
+	});
+});
