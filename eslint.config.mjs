@@ -12,7 +12,7 @@ export default defineConfig([
 		languageOptions: {
 			parserOptions: {
 				projectService: {
-					allowDefaultProject: ["eslint.config.mjs", "esbuild.config.mjs", "version-bump.mjs", "jest.config.js", "scripts/*.mjs"],
+					allowDefaultProject: ["eslint.config.mjs", "esbuild.config.mjs", "version-bump.mjs", "jest.config.js", "scripts/*.mjs", "tests/*.mjs"],
 				},
 			},
 		},
@@ -21,6 +21,11 @@ export default defineConfig([
 			"obsidianmd/commands/no-default-hotkeys": "off",
 			"obsidianmd/ui/sentence-case": ["warn", { brands: ["Claude Code Bridge", "Claude Code", "Claude", "Obsidian"] }],
 		},
+	},
+	{
+		// TypeScript already reports undefined names, and knows Jest's globals from @types/jest.
+		files: ["**/*.ts"],
+		rules: { "no-undef": "off" },
 	},
 	{
 		files: nodeSide,

@@ -1,10 +1,10 @@
 import { statSync } from "node:fs";
-import { homedir } from "node:os";
 import { basename, resolve } from "node:path";
 import { BridgeHost, type BridgeStatus } from "../bridge/bridge-host";
 import { launchCommand } from "../bridge/launch-command";
 import { SERVER_INFO, ideNameFor } from "../bridge/server-info";
 import { ToolRegistry } from "../protocol/tool-registry";
+import { userHomeDirectory } from "../server/lock-file";
 import { ArgumentError, USAGE, parseArguments } from "./arguments";
 import { helpText, runCommandLoop, type HeadlessCommand } from "./command-loop";
 
@@ -51,7 +51,7 @@ async function main(): Promise<void> {
 	const host = new BridgeHost({
 		vaultPath,
 		ideName: ideNameFor(basename(vaultPath), "headless"),
-		homeDir: homedir(),
+		homeDir: userHomeDirectory(),
 		pid: process.pid,
 		serverInfo: SERVER_INFO,
 		tools: new ToolRegistry(),

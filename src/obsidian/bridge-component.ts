@@ -1,7 +1,7 @@
 import { Component, Notice } from "obsidian";
-import { homedir } from "node:os";
 import { BridgeHost, type BridgeStatus } from "../bridge/bridge-host";
 import { SERVER_INFO, ideNameFor } from "../bridge/server-info";
+import { userHomeDirectory } from "../server/lock-file";
 import { ToolRegistry } from "../protocol/tool-registry";
 import type { BridgeSettings } from "../settings";
 
@@ -24,7 +24,7 @@ export class BridgeComponent extends Component {
 		this.host = new BridgeHost({
 			vaultPath: options.vaultPath,
 			ideName: ideNameFor(options.vaultName),
-			homeDir: homedir(),
+			homeDir: userHomeDirectory(),
 			pid: process.pid,
 			serverInfo: SERVER_INFO,
 			tools: new ToolRegistry(),

@@ -124,14 +124,12 @@ export class ConnectionManager {
 		const server = this.httpServer;
 		this.httpServer = undefined;
 		this.listeningPort = undefined;
-		const closing = [...this.sockets.keys()].map((socket) => closeGracefully(socket));
-		await Promise.all(closing);
-		if (server) {
-			await new Promise<void>((resolve) => {
-				server.close(() => resolve());
-				server.closeAllConnections();
-			});
-		}
+		// close() stops accepting at once; its callback waits for the open sockets below.
+		const serverClosed = server ? new Promise<void>((resolve) => server.close(() => resolve())) : Promise.resolve();
+		server?.closeIdleConnections();
+		await Promise.all([...this.sockets.keys()].map((socket) => closeGracefully(socket)));
+		server?.closeAllConnections();
+		await serverClosed;
 	}
 
 	/** Closes every open socket with the given code, e.g. after the token changed. */
@@ -287,7 +285,7 @@ function refuse(socket: Duplex, status: number, reason: string): void {
 	);
 }
 
-function rawDataToText(data: RawData): string {
+export function rawDataToText(data: RawData): string {
 	if (Buffer.isBuffer(data)) return data.toString("utf8");
 	if (Array.isArray(data)) return Buffer.concat(data).toString("utf8");
 	return Buffer.from(data).toString("utf8");

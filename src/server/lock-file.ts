@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { promises as fs, rmSync } from "node:fs";
+import { homedir } from "node:os";
 import { join } from "node:path";
 import { LOCK_DIRECTORY_MODE, LOCK_FILE_MODE } from "./limits";
 import { describeError } from "../shared/describe-error";
@@ -15,6 +16,16 @@ export interface LockFileContent {
 	runningInWindows: boolean;
 	authToken: string;
 	writer: typeof LOCK_FILE_WRITER;
+}
+
+/**
+ * The home directory the CLI will use for `~/.claude/ide`. On POSIX this is what `os.homedir()`
+ * returns ($HOME first), read through `process.env` so a host that swaps the environment object
+ * (Jest's sandbox, an embedding app) is honoured; on Windows it is `os.homedir()` (USERPROFILE).
+ */
+export function userHomeDirectory(): string {
+	const home = process.platform === "win32" ? undefined : process.env.HOME;
+	return home && home.length > 0 ? home : homedir();
 }
 
 /** The folder the CLI scans for IDEs: `<home>/.claude/ide`. */

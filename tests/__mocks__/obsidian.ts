@@ -188,3 +188,7 @@ export class Notice {
 export function normalizePath(path: string): string {
 	return path.replace(/\\/g, "/").replace(/\/+/g, "/").replace(/^\/|\/$/g, "");
 }
+
+// Obsidian runs plugins in a browser window: `window` is the global object there.
+const globals = globalThis as { window?: unknown };
+if (globals.window === undefined) globals.window = globalThis;

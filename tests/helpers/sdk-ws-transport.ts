@@ -1,6 +1,7 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import WebSocket from "ws";
+import { rawDataToText } from "../../src/server/connection-manager";
 
 /**
  * An MCP SDK transport over the `ws` package that connects the way Claude Code does: subprotocol
@@ -22,7 +23,7 @@ export class AuthenticatedWebSocketTransport implements Transport {
 			socket.once("error", reject);
 			socket.on("message", (data: WebSocket.RawData) => {
 				try {
-					this.onmessage?.(JSON.parse(data.toString()) as JSONRPCMessage);
+					this.onmessage?.(JSON.parse(rawDataToText(data)) as JSONRPCMessage);
 				} catch (error) {
 					this.onerror?.(error as Error);
 				}

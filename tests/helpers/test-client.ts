@@ -1,4 +1,5 @@
 import WebSocket from "ws";
+import { rawDataToText } from "../../src/server/connection-manager";
 
 export interface ConnectOptions {
 	token?: string;
@@ -64,7 +65,7 @@ export class TestClient {
 
 	constructor(readonly ws: WebSocket) {
 		ws.on("message", (data: WebSocket.RawData) => {
-			const parsed = JSON.parse(data.toString()) as Record<string, unknown>;
+			const parsed = JSON.parse(rawDataToText(data)) as Record<string, unknown>;
 			if (typeof parsed.method === "string" && !("id" in parsed)) {
 				this.notifications.push({ method: parsed.method, params: parsed.params as Record<string, unknown> | undefined, receivedAt: Date.now() });
 			} else {

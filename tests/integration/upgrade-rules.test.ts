@@ -87,8 +87,10 @@ describe("limits", () => {
 		expect(bridge.host.status().clients).toHaveLength(MAX_CONNECTIONS);
 		for (const client of first) expect((await client.request("ping")).result).toEqual({});
 
-		await first[0]?.close();
-		clients.splice(clients.indexOf(first[0] as TestClient), 1);
+		const leaving = first[0];
+		if (!leaving) throw new Error("no client");
+		await leaving.close();
+		clients.splice(clients.indexOf(leaving), 1);
 		await waitUntil(() => bridge.host.status().clients.length === MAX_CONNECTIONS - 1);
 		await open();
 	});

@@ -13,7 +13,7 @@ export interface UnknownRoute {
 }
 
 export interface WaitForRequestOptions {
-	/** Only requests with `index >= since` count (take it from `mainRequests.length` before acting). */
+	/** Skip the first `since` main-loop requests (read `mainRequests.length` before acting). */
 	since?: number;
 	where?: (request: MessagesRequest) => boolean;
 	timeoutMs?: number;

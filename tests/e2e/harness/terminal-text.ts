@@ -1,7 +1,9 @@
+/* eslint-disable no-control-regex -- terminal control sequences are made of control characters */
 const CURSOR_COLUMN_MOVE = /\x1b\[\d*[CG]/g;
 const CSI_SEQUENCE = /\x1b\[[0-9;?<>=]*[ -/]*[@-~]/g;
 const OSC_SEQUENCE = /\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g;
 const OTHER_ESCAPE = /\x1b(?:[()][0-9A-Za-z]|[=>78DEHMNOPZc\\])/g;
+/* eslint-enable no-control-regex -- end of the escape-sequence patterns */
 
 /**
  * Turns raw terminal output into searchable text. Horizontal cursor jumps become one space, because the

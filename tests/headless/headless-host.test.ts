@@ -1,0 +1,74 @@
+import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { HeadlessProcess, HEADLESS_ENTRY } from "../helpers/headless-process";
+import { connectOrThrow } from "../helpers/test-client";
+import { makeTempDir } from "../helpers/temp-dir";
+import { spawnSync } from "node:child_process";
+
+describe("the headless host", () => {
+	const temp = makeTempDir("headless");
+	const home = join(temp.path, "home");
+	const vault = join(temp.path, "vault with spaces");
+	const hosts: HeadlessProcess[] = [];
+
+	beforeAll(() => {
+		mkdirSync(home);
+		mkdirSync(vault);
+	});
+
+	afterEach(() => hosts.splice(0).forEach((host) => host.kill()));
+	afterAll(() => temp.remove());
+
+	it("prints the port, the lock file under HOME and how to connect, answers status, and quits cleanly", async () => {
+		const host = await HeadlessProcess.start({ vault, home });
+		hosts.push(host);
+		expect(host.lockFile).toBe(join(home, ".claude", "ide", `${host.port}.lock`));
+		expect(statSync(host.lockFile).mode & 0o777).toBe(0o600);
+		expect(host.stdout).toContain(`Connect: cd "${vault}" && claude --ide`);
+		const lock = JSON.parse(readFileSync(host.lockFile, "utf8")) as { ideName: string; authToken: string; pid: number };
+		expect(lock.ideName).toBe("Obsidian · vault with spaces (headless)");
+		expect(lock.pid).toBe(host.child.pid);
+
+		const client = await connectOrThrow(host.port, { token: lock.authToken });
+		await client.initialize();
+		client.notify("ide_connected", { pid: 777 });
+		await host.waitForTrace((event) => event.method === "ide_connected", "ide_connected");
+		const status = await host.status();
+		expect(status).toMatchObject({ state: "listening", port: host.port, lockFile: host.lockFile, clients: [{ id: 1, pid: 777, client: "test-client" }] });
+
+		expect(await host.quit()).toBe(0);
+		expect(existsSync(host.lockFile)).toBe(false);
+		expect((await client.closed).code).toBe(1001);
+	});
+
+	it("stops on SIGINT and removes its lock file", async () => {
+		const host = await HeadlessProcess.start({ vault, home });
+		hosts.push(host);
+		host.child.kill("SIGINT");
+		expect(await host.exited).toBe(0);
+		expect(existsSync(host.lockFile)).toBe(false);
+	});
+
+	it("keeps running after a bad command and says what went wrong", async () => {
+		const host = await HeadlessProcess.start({ vault, home });
+		hosts.push(host);
+		host.send("frobnicate now");
+		await host.waitForOutput(/(Unknown command: frobnicate\. Type "help" for the list\.)/, 5000, "stderr");
+		expect((await host.status()).state).toBe("listening");
+		host.send("help");
+		await host.waitForOutput(/(Commands:)/);
+		expect(await host.quit()).toBe(0);
+	});
+
+	it("exits with a clear message when the vault folder is missing", () => {
+		const result = spawnSync(process.execPath, [HEADLESS_ENTRY, "--vault", join(temp.path, "nope")], { env: { HOME: home }, encoding: "utf8" });
+		expect(result.status).toBe(2);
+		expect(result.stderr).toBe(`Vault folder not found: ${join(temp.path, "nope")}\n`);
+	});
+
+	it("exits with usage for unknown arguments", () => {
+		const result = spawnSync(process.execPath, [HEADLESS_ENTRY, "--bogus"], { env: { HOME: home }, encoding: "utf8" });
+		expect(result.status).toBe(2);
+		expect(result.stderr).toMatch(/^Unknown argument: --bogus\n\nUsage: npm start/);
+	});
+});
