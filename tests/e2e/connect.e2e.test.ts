@@ -49,6 +49,7 @@ describe("the real Claude Code CLI against the headless host", () => {
 	it("finds the vault's lock file with --ide, connects and completes the MCP handshake", async () => {
 		const { bridge, cli, mock } = await startSession();
 		await bridge.waitForTrace((event) => event.method === "tools/list" && event.direction === "in", "tools/list from the CLI");
+		await bridge.waitForTrace((event) => event.kind === "response" && event.id === 1, "the answer to tools/list");
 		const incoming = bridge
 			.traces()
 			.filter((event) => event.direction === "in")
