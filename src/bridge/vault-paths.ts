@@ -1,0 +1,121 @@
+import { lstatSync, realpathSync } from "node:fs";
+import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** A path argument that does not name a place inside the vault. */
+export class VaultPathError extends Error {
+	constructor(message: string) {
+		super(message);
+		this.name = "VaultPathError";
+	}
+}
+
+export interface VaultLocation {
+	/** Vault-relative, forward slashes, no leading slash; "" for the vault root. */
+	relative: string;
+	/** Absolute filesystem path under the vault root as the app knows it (the CLI's convention on the wire). */
+	absolute: string;
+}
+
+/**
+ * The one place where wire paths (absolute, or vault-relative, or file:// URIs) become vault paths and back.
+ * Everything that resolves outside the vault is refused: `..`, absolute paths elsewhere, symlinks that lead
+ * out, NUL bytes, and percent-encoded escapes.
+ */
+export class VaultPaths {
+	readonly root: string;
+	private readonly realRoot: string;
+
+	constructor(vaultRoot: string) {
+		this.root = resolve(vaultRoot);
+		this.realRoot = safeRealpath(this.root) ?? this.root;
+	}
+
+	/** Resolves a path from the wire. Throws VaultPathError with a message a person can act on. */
+	resolve(input: string): VaultLocation {
+		if (input.includes("\0")) throw new VaultPathError("Invalid path: it contains a NUL byte");
+		if (input.trim() === "") throw new VaultPathError("Invalid path: it is empty");
+		if (/%(?:2e|2f|5c|00)/i.test(input) && !input.startsWith("file:")) {
+			const decoded = safeDecode(input);
+			if (decoded !== input && (decoded.includes("\0") || /(^|[\\/])\.\.([\\/]|$)/.test(decoded))) {
+				throw new VaultPathError(`Path is outside the vault: ${input} (it contains an encoded "..", separator or NUL)`);
+			}
+		}
+		const raw = input.startsWith("file:") ? this.fromFileUri(input) : input;
+		const absolute = isAbsolute(raw) ? resolve(raw) : resolve(this.root, raw);
+		const lexical = this.relativeInside(absolute, this.root) ?? this.relativeInside(absolute, this.realRoot);
+		if (lexical === undefined) throw new VaultPathError(`Path is outside the vault: ${input}`);
+		const real = realpathOfNearestExisting(absolute);
+		if (real === undefined || this.relativeInside(real, this.realRoot) === undefined) {
+			throw new VaultPathError(`Path is outside the vault: ${input} (a symbolic link leads out of it)`);
+		}
+		return { relative: lexical, absolute: this.toAbsolute(lexical) };
+	}
+
+	toAbsolute(relativePath: string): string {
+		return relativePath === "" ? this.root : resolve(this.root, ...relativePath.split("/"));
+	}
+
+	private fromFileUri(uri: string): string {
+		try {
+			const path = fileURLToPath(uri);
+			if (path.includes("\0")) throw new VaultPathError("Invalid path: it contains a NUL byte");
+			return path;
+		} catch (error) {
+			if (error instanceof VaultPathError) throw error;
+			// The CLI builds URIs by plain concatenation ("file://" + path), so spaces and % may be raw.
+			const raw = uri.replace(/^file:\/\//, "");
+			if (!isAbsolute(raw)) throw new VaultPathError(`Invalid file URI: ${uri}`);
+			return raw;
+		}
+	}
+
+	private relativeInside(absolute: string, root: string): string | undefined {
+		const rel = relative(root, absolute);
+		if (rel === "") return "";
+		if (rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return undefined;
+		return rel.split(sep).join("/");
+	}
+}
+
+function safeDecode(text: string): string {
+	try {
+		return decodeURIComponent(text);
+	} catch {
+		return text;
+	}
+}
+
+function isSymbolicLink(path: string): boolean {
+	try {
+		return lstatSync(path).isSymbolicLink();
+	} catch {
+		return false;
+	}
+}
+
+function safeRealpath(path: string): string | undefined {
+	try {
+		return realpathSync.native(path);
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * The real path of `path`, or of its nearest existing ancestor with the rest appended (for files not yet
+ * created). Undefined for a dangling symbolic link, whose target cannot be checked.
+ */
+function realpathOfNearestExisting(path: string): string | undefined {
+	const rest: string[] = [];
+	let current = path;
+	for (;;) {
+		const real = safeRealpath(current);
+		if (real !== undefined) return rest.length === 0 ? real : resolve(real, ...rest.reverse());
+		if (isSymbolicLink(current)) return undefined;
+		const parent = dirname(current);
+		if (parent === current) return path;
+		rest.push(current.slice(parent.length).replace(/^[\\/]/, ""));
+		current = parent;
+	}
+}
