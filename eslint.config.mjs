@@ -19,7 +19,9 @@ export default defineConfig([
 		rules: {
 			// The user asked for a default hotkey (Mod+Alt+K) for "Tag for Claude Code"; users can still change it.
 			"obsidianmd/commands/no-default-hotkeys": "off",
-			"obsidianmd/ui/sentence-case": ["warn", { brands: ["Claude Code Bridge", "Claude Code", "Claude", "Obsidian"] }],
+			"obsidianmd/ui/sentence-case": ["warn", { brands: ["Claude Code Bridge", "Claude Code", "Claude", "Obsidian"], ignoreRegex: ["(^|\\s)/ide\\b"] }],
+			// The declarative settings API needs Obsidian 1.13; this plugin supports 1.5 and later (manifest minAppVersion).
+			"obsidianmd/settings-tab/prefer-setting-definitions": "off",
 		},
 	},
 	{

@@ -1,8 +1,8 @@
 import { realpathSync } from "node:fs";
 import { ConnectionManager, type ClientConnection, type ConnectionHandler, type IntervalScheduler } from "../server/connection-manager";
 import { createAuthToken, tokenFingerprint } from "../server/auth";
-import { MAX_OUTGOING_MESSAGE_BYTES } from "../server/limits";
-import { removeLockFile, removeStaleLockFiles, writeLockFile, LOCK_FILE_WRITER } from "../server/lock-file";
+import { CLOSE_TOKEN_ROTATED, MAX_OUTGOING_MESSAGE_BYTES } from "../server/limits";
+import { removeLockFile, removeStaleLockFiles, writeLockFile, LOCK_FILE_WRITER, type LockFileContent } from "../server/lock-file";
 import type { JsonObject } from "../protocol/json-rpc";
 import { McpSession, type MethodHandler, type TraceEvent } from "../protocol/mcp-session";
 import type { ServerInfo } from "../protocol/mcp-types";
@@ -63,6 +63,7 @@ export class BridgeHost {
 	private token = "";
 	private state: BridgeState = "stopped";
 	private lockFilePath: string | undefined;
+	private lockContent: LockFileContent | undefined;
 	private error: string | undefined;
 	private warning: string | undefined;
 	private readonly sessions = new Map<number, { session: McpSession; status: ClientStatus }>();
@@ -91,7 +92,7 @@ export class BridgeHost {
 			this.connectionManager = manager;
 			const listening = await manager.start();
 			this.warning = listening.warning;
-			this.lockFilePath = await writeLockFile(this.options.homeDir, listening.port, {
+			this.lockContent = {
 				pid: this.options.pid,
 				workspaceFolders: workspaceFoldersFor(this.options.vaultPath),
 				ideName: this.options.ideName,
@@ -99,7 +100,8 @@ export class BridgeHost {
 				runningInWindows: this.options.runningInWindows ?? process.platform === "win32",
 				authToken: this.token,
 				writer: LOCK_FILE_WRITER,
-			});
+			};
+			this.lockFilePath = await writeLockFile(this.options.homeDir, listening.port, this.lockContent);
 			this.setState("listening");
 		} catch (error) {
 			this.error = describeError(error);
@@ -115,6 +117,32 @@ export class BridgeHost {
 		if (this.state === "stopped") return;
 		await this.shutDown();
 		this.setState("stopped");
+	}
+
+	/**
+	 * Makes a new token: the lock file is rewritten atomically first, then the server switches to the new
+	 * token and closes every open session, since the old token authorised them. Claude Code reconnects
+	 * when the user runs `/ide` again.
+	 */
+	async rotateToken(): Promise<BridgeStatus> {
+		const manager = this.connectionManager;
+		if (this.state !== "listening" || !manager || manager.port === undefined || !this.lockContent) {
+			throw new Error("The bridge is not running");
+		}
+		const token = createAuthToken();
+		const content = { ...this.lockContent, authToken: token };
+		await writeLockFile(this.options.homeDir, manager.port, content);
+		this.lockContent = content;
+		this.token = token;
+		manager.closeAll(CLOSE_TOKEN_ROTATED, "The token was rotated; run /ide in Claude Code to reconnect");
+		this.notifyStatus();
+		return this.status();
+	}
+
+	/** Whether a client has finished `initialize`. */
+	hasInitializedClients(): boolean {
+		for (const { session } of this.sessions.values()) if (session.isInitialized) return true;
+		return false;
 	}
 
 	/** For app quit, where nothing async is awaited: the lock file is removed at once. */
@@ -153,6 +181,7 @@ export class BridgeHost {
 		const manager = this.connectionManager;
 		this.connectionManager = undefined;
 		this.token = "";
+		this.lockContent = undefined;
 		await manager?.stop();
 	}
 

@@ -2,22 +2,26 @@ export interface HeadlessArguments {
 	vault?: string;
 	port?: number;
 	trace: boolean;
+	privateFolders: string[];
+	privateTags: string[];
 	debug: boolean;
 	help: boolean;
 }
 
-export const USAGE = `Usage: npm start -- [--vault DIR] [--port N] [--trace] [--debug]
+export const USAGE = `Usage: npm start -- [--vault DIR] [--port N] [--private-folder F]... [--private-tag T]... [--trace] [--debug]
 
-  --vault DIR   the folder to serve as a vault (default: examples/vault)
-  --port N      listen on this port instead of a random free one
-  --trace       print every JSON-RPC message's method and id to stderr (never the contents)
-  --debug       print debug logs to stderr`;
+  --vault DIR           the folder to serve as a vault (default: examples/vault)
+  --port N              listen on this port instead of a random free one
+  --private-folder F    never broadcast or serve notes in this vault folder (repeatable)
+  --private-tag T       never broadcast or serve notes with this tag (repeatable)
+  --trace               print every JSON-RPC message's method and id to stderr (never the contents)
+  --debug               print debug logs to stderr`;
 
 export class ArgumentError extends Error {}
 
 /** Parses the command line; a repeated option takes its last value (so `npm start -- --vault X` overrides the default). */
 export function parseArguments(argv: readonly string[]): HeadlessArguments {
-	const parsed: HeadlessArguments = { trace: false, debug: false, help: false };
+	const parsed: HeadlessArguments = { trace: false, debug: false, help: false, privateFolders: [], privateTags: [] };
 	for (let i = 0; i < argv.length; i++) {
 		const argument = argv[i];
 		switch (argument) {
@@ -31,6 +35,12 @@ export function parseArguments(argv: readonly string[]): HeadlessArguments {
 				parsed.port = port;
 				break;
 			}
+			case "--private-folder":
+				parsed.privateFolders.push(valueAfter(argv, i++, argument));
+				break;
+			case "--private-tag":
+				parsed.privateTags.push(valueAfter(argv, i++, argument));
+				break;
 			case "--trace":
 				parsed.trace = true;
 				break;

@@ -1,0 +1,177 @@
+import { pathToFileURL } from "node:url";
+import { ErrorCode, JsonRpcError, type JsonObject } from "../protocol/json-rpc";
+import type { MethodHandler } from "../protocol/mcp-session";
+import { isTextMimeType, mimeTypeFor } from "./mime-types";
+import type { PrivacyFilter } from "./privacy";
+import type { SelectionSnapshot } from "./selection";
+import { VaultPathError, type VaultLocation, type VaultPaths } from "./vault-paths";
+
+/** MCP's "resource not found" code up to protocol 2025-11-25. */
+export const RESOURCE_NOT_FOUND = -32002;
+
+export interface VaultFileEntry {
+	/** Vault-relative path. */
+	path: string;
+	size: number;
+}
+
+/** What the adapter needs of a vault: the Obsidian vault or a folder on disk. */
+export interface VaultFilesPort {
+	/** Every file of the vault, in any order (hidden folders such as the config folder left out). */
+	list(): VaultFileEntry[] | Promise<VaultFileEntry[]>;
+	/** Size of a file, or undefined when there is no file at that path. */
+	stat(relativePath: string): Promise<{ size: number } | undefined>;
+	readBytes(relativePath: string): Promise<Uint8Array>;
+}
+
+export interface VaultAdapterOptions {
+	paths: VaultPaths;
+	files: VaultFilesPort;
+	privacy: PrivacyFilter;
+	currentSelection: () => SelectionSnapshot | undefined;
+	maxReadBytes: number;
+	pageSize: number;
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/**
+ * Answers the bridge's own JSON-RPC methods: `files/read`, `workspace/selection`, `resources/list` and
+ * `resources/read`. Every path is confined to the vault; private notes and hidden folders are refused.
+ */
+export class VaultAdapter {
+	constructor(private readonly options: VaultAdapterOptions) {}
+
+	methods(): Map<string, MethodHandler> {
+		return new Map<string, MethodHandler>([
+			["files/read", (params) => this.readFile(params)],
+			["workspace/selection", () => this.selection()],
+			["resources/list", (params) => this.listResources(params)],
+			["resources/read", (params) => this.readResource(params)],
+		]);
+	}
+
+	private async readFile(params: JsonObject): Promise<JsonObject> {
+		const path = params.path;
+		if (typeof path !== "string") throw invalidParams('files/read needs "path": a vault-relative or absolute path inside the vault');
+		const location = this.locate(path);
+		const bytes = await this.readAllowed(location, path, ErrorCode.InvalidParams);
+		const text = decodeUtf8(bytes, path);
+		return { path: location.relative, filePath: location.absolute, size: bytes.byteLength, text };
+	}
+
+	private selection(): JsonObject {
+		const current = this.options.currentSelection();
+		if (!current || this.options.privacy.isPrivateAbsolute(current.filePath)) {
+			return { activeNote: null, message: "No active note" };
+		}
+		return current;
+	}
+
+	private async listResources(params: JsonObject): Promise<JsonObject> {
+		const cursor = params.cursor;
+		if (cursor !== undefined && typeof cursor !== "string") throw invalidParams('"cursor" must be a string from a previous nextCursor');
+		const after = cursor === undefined ? undefined : decodeCursor(cursor);
+		const entries = (await this.options.files.list())
+			.filter((entry) => !isHidden(entry.path) && !this.options.privacy.isPrivateRelative(entry.path))
+			.sort((a, b) => compare(a.path, b.path));
+		const start = after === undefined ? 0 : firstIndexAfter(entries, after);
+		const page = entries.slice(start, start + this.options.pageSize);
+		const resources = page.map((entry) => ({
+			uri: pathToFileURL(this.options.paths.toAbsolute(entry.path)).href,
+			name: entry.path,
+			mimeType: mimeTypeFor(entry.path),
+			size: entry.size,
+		}));
+		const last = page.at(-1);
+		const result: JsonObject = { resources };
+		if (last && start + page.length < entries.length) result.nextCursor = encodeCursor(last.path);
+		return result;
+	}
+
+	private async readResource(params: JsonObject): Promise<JsonObject> {
+		const uri = params.uri;
+		if (typeof uri !== "string" || !uri.startsWith("file:")) throw invalidParams('resources/read needs "uri": a file:// URI from resources/list');
+		const location = this.locate(uri);
+		const bytes = await this.readAllowed(location, uri, RESOURCE_NOT_FOUND);
+		const mimeType = mimeTypeFor(location.relative);
+		if (isTextMimeType(mimeType)) {
+			return { contents: [{ uri, mimeType, text: decodeUtf8(bytes, uri) }] };
+		}
+		return { contents: [{ uri, mimeType, blob: Buffer.from(bytes).toString("base64") }] };
+	}
+
+	private locate(path: string): VaultLocation {
+		try {
+			return this.options.paths.resolve(path);
+		} catch (error) {
+			if (error instanceof VaultPathError) throw invalidParams(error.message);
+			throw error;
+		}
+	}
+
+	private async readAllowed(location: VaultLocation, asked: string, notFoundCode: number): Promise<Uint8Array> {
+		if (isHidden(location.relative)) {
+			throw invalidParams(`Refused: ${asked} is in a hidden folder (such as the vault's config folder, which can hold plugin secrets)`);
+		}
+		if (this.options.privacy.isPrivateRelative(location.relative)) {
+			throw invalidParams(`Refused: ${location.relative} is private (excluded in the Claude Code Bridge settings)`);
+		}
+		const stat = await this.options.files.stat(location.relative);
+		if (!stat) throw new JsonRpcError(notFoundCode, `Not found: ${location.relative}`);
+		if (stat.size > this.options.maxReadBytes) {
+			throw invalidParams(`Refused: ${location.relative} is ${formatMiB(stat.size)}, over the ${formatMiB(this.options.maxReadBytes)} limit for reading through the bridge`);
+		}
+		return this.options.files.readBytes(location.relative);
+	}
+}
+
+function invalidParams(message: string): JsonRpcError {
+	return new JsonRpcError(ErrorCode.InvalidParams, message);
+}
+
+function decodeUtf8(bytes: Uint8Array, path: string): string {
+	try {
+		return utf8.decode(bytes);
+	} catch {
+		throw invalidParams(`Refused: ${path} is not UTF-8 text; use resources/read for binary files`);
+	}
+}
+
+/** Dot-folders and dot-files: the Obsidian config folder, .git, .trash. */
+export function isHidden(relativePath: string): boolean {
+	return relativePath.split("/").some((segment) => segment.startsWith("."));
+}
+
+function compare(a: string, b: string): number {
+	return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function firstIndexAfter(entries: VaultFileEntry[], after: string): number {
+	let low = 0;
+	let high = entries.length;
+	while (low < high) {
+		const middle = (low + high) >>> 1;
+		if (compare(entries[middle]?.path ?? "", after) <= 0) low = middle + 1;
+		else high = middle;
+	}
+	return low;
+}
+
+function encodeCursor(lastPath: string): string {
+	return Buffer.from(JSON.stringify({ after: lastPath }), "utf8").toString("base64url");
+}
+
+function decodeCursor(cursor: string): string {
+	try {
+		const decoded: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+		if (typeof decoded === "object" && decoded !== null && "after" in decoded && typeof decoded.after === "string") return decoded.after;
+	} catch {
+		// fall through to the error below
+	}
+	throw invalidParams("Invalid cursor: pass the nextCursor of the previous page unchanged");
+}
+
+function formatMiB(bytes: number): string {
+	return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+}

@@ -1,0 +1,206 @@
+import { Notice, PluginSettingTab, Setting, type App, type Plugin } from "obsidian";
+import type { BridgeStatus } from "../bridge/bridge-host";
+import { launchCommand } from "../bridge/launch-command";
+import { MAX_SELECTION_DEBOUNCE_MS, isPort, parseList, type BridgeSettings } from "../settings";
+
+/** What the settings tab needs from the plugin. */
+export interface SettingsHost {
+	settings: BridgeSettings;
+	readonly vaultPath: string | undefined;
+	saveSettings(): Promise<void>;
+	bridgeStatus(): BridgeStatus;
+	/** Starts, stops or restarts the bridge to match the settings. */
+	applyServerSettings(): Promise<void>;
+	/** Applies settings that need no restart (debounce, privacy, review). */
+	applyLiveSettings(): void;
+	rotateToken(): Promise<BridgeStatus>;
+}
+
+/** The bridge's settings: server, status and token, connecting, context and privacy, edits, advanced. */
+export class BridgeSettingTab extends PluginSettingTab {
+	private statusContainer: HTMLElement | undefined;
+
+	constructor(app: App, plugin: Plugin, private readonly host: SettingsHost) {
+		super(app, plugin);
+	}
+
+	display(): void {
+		const { containerEl } = this;
+		containerEl.empty();
+		const { settings } = this.host;
+
+		new Setting(containerEl).setName("Server").setHeading();
+		new Setting(containerEl)
+			.setName("Run the bridge")
+			.setDesc("Listen on 127.0.0.1 so that Claude Code can connect with /ide.")
+			.addToggle((toggle) =>
+				toggle.setValue(settings.enabled).onChange(async (value) => {
+					settings.enabled = value;
+					await this.host.saveSettings();
+					await this.host.applyServerSettings();
+					this.refreshStatus();
+				}),
+			);
+		new Setting(containerEl)
+			.setName("Fixed port")
+			.setDesc("Leave empty for a random free port (recommended: two vaults never collide).")
+			.addText((text) =>
+				text
+					.setPlaceholder("Random")
+					.setValue(settings.fixedPort === null ? "" : String(settings.fixedPort))
+					.onChange(async (value) => {
+						const trimmed = value.trim();
+						const port = Number(trimmed);
+						if (trimmed !== "" && !isPort(port)) return;
+						settings.fixedPort = trimmed === "" ? null : port;
+						await this.host.saveSettings();
+					}),
+			)
+			.addButton((button) =>
+				button.setButtonText("Restart").onClick(async () => {
+					await this.host.applyServerSettings();
+					this.refreshStatus();
+				}),
+			);
+
+		new Setting(containerEl).setName("Status").setHeading();
+		this.statusContainer = containerEl.createDiv({ cls: "claude-code-bridge-settings-status" });
+		this.refreshStatus();
+
+		new Setting(containerEl).setName("Connecting").setHeading();
+		const vaultPath = this.host.vaultPath;
+		new Setting(containerEl)
+			.setName("Launch command")
+			.setDesc(vaultPath ? launchCommand(vaultPath) : "The vault is not on the local file system.")
+			.addButton((button) =>
+				button
+					.setButtonText("Copy launch command")
+					.setDisabled(!vaultPath)
+					.onClick(async () => {
+						if (!vaultPath) return;
+						await navigator.clipboard.writeText(launchCommand(vaultPath));
+						new Notice("Launch command copied.");
+					}),
+			);
+		const checklist = containerEl.createEl("ul", { cls: "claude-code-bridge-checklist" });
+		for (const item of TROUBLESHOOTING) checklist.createEl("li", { text: item });
+
+		new Setting(containerEl).setName("Context").setHeading();
+		new Setting(containerEl)
+			.setName("Selection delay")
+			.setDesc(`Milliseconds of quiet before a selection is sent to Claude Code (0–${MAX_SELECTION_DEBOUNCE_MS}); a finished mouse or Shift selection is sent at once.`)
+			.addText((text) =>
+				text.setValue(String(settings.selectionDebounceMs)).onChange(async (value) => {
+					const delay = Number(value.trim());
+					if (!Number.isInteger(delay) || delay < 0 || delay > MAX_SELECTION_DEBOUNCE_MS) return;
+					settings.selectionDebounceMs = delay;
+					await this.host.saveSettings();
+					this.host.applyLiveSettings();
+				}),
+			);
+		new Setting(containerEl)
+			.setName("Private folders")
+			.setDesc("One folder per line. Their notes are never sent as context, tagged, or readable through the bridge.")
+			.addTextArea((area) =>
+				area.setValue(settings.privateFolders.join("\n")).onChange(async (value) => {
+					settings.privateFolders = parseList(value);
+					await this.host.saveSettings();
+					this.host.applyLiveSettings();
+				}),
+			);
+		new Setting(containerEl)
+			.setName("Private tags")
+			.setDesc("One tag per line, for example #private. Notes with these tags (or nested ones) stay private the same way.")
+			.addTextArea((area) =>
+				area.setValue(settings.privateTags.join("\n")).onChange(async (value) => {
+					settings.privateTags = parseList(value);
+					await this.host.saveSettings();
+					this.host.applyLiveSettings();
+				}),
+			);
+
+		new Setting(containerEl).setName("Edits").setHeading();
+		new Setting(containerEl)
+			.setName("Review Claude's edits in Obsidian")
+			.setDesc("Show proposed edits in a review view with accept and reject. Off: Claude Code shows its diff in the terminal.")
+			.addToggle((toggle) =>
+				toggle.setValue(settings.reviewEditsInObsidian).onChange(async (value) => {
+					settings.reviewEditsInObsidian = value;
+					await this.host.saveSettings();
+					this.host.applyLiveSettings();
+				}),
+			);
+
+		new Setting(containerEl).setName("Advanced").setHeading();
+		new Setting(containerEl)
+			.setName("Debug logging")
+			.setDesc("Log connections and protocol errors to the developer console. The token is never logged.")
+			.addToggle((toggle) =>
+				toggle.setValue(settings.debugLogging).onChange(async (value) => {
+					settings.debugLogging = value;
+					await this.host.saveSettings();
+				}),
+			);
+	}
+
+	/** Redraws the status section, if the tab is open. */
+	refreshStatus(): void {
+		const container = this.statusContainer;
+		if (!container) return;
+		container.empty();
+		const status = this.host.bridgeStatus();
+		new Setting(container).setName("State").setDesc(describeState(status));
+		if (status.lockFilePath) new Setting(container).setName("Lock file").setDesc(status.lockFilePath);
+		const clients = status.clients.map((client) => {
+			const who = client.pid ? `pid ${client.pid}` : `connection ${client.id}`;
+			return `${client.clientName ?? "client"} (${who}) since ${client.connectedAt.toLocaleTimeString()}`;
+		});
+		new Setting(container).setName("Connected clients").setDesc(clients.length > 0 ? clients.join("; ") : "None");
+		new Setting(container)
+			.setName("Token")
+			.setDesc(
+				status.tokenFingerprint
+					? `Fingerprint ${status.tokenFingerprint}. Rotating closes every open session; Claude Code reconnects when you run /ide again.`
+					: "A new token is made each time the server starts.",
+			)
+			.addButton((button) =>
+				button
+					.setButtonText("Rotate token")
+					.setDisabled(status.state !== "listening")
+					.onClick(async () => {
+						try {
+							await this.host.rotateToken();
+							new Notice("Token rotated. Run /ide in Claude Code to reconnect.");
+						} catch (error) {
+							new Notice(`Could not rotate the token: ${error instanceof Error ? error.message : String(error)}`);
+						}
+						this.refreshStatus();
+					}),
+			);
+	}
+
+	override hide(): void {
+		this.statusContainer = undefined;
+		super.hide();
+	}
+}
+
+export function describeState(status: BridgeStatus): string {
+	switch (status.state) {
+		case "listening":
+			return `Listening on 127.0.0.1:${status.port ?? "?"}${status.warning ? ` (${status.warning})` : ""}`;
+		case "starting":
+			return "Starting";
+		case "failed":
+			return `Could not start: ${status.error ?? "unknown error"}`;
+		case "stopped":
+			return "Off";
+	}
+}
+
+const TROUBLESHOOTING = [
+	"/ide lists the vault only when Claude Code runs in the vault folder or a subfolder; elsewhere set CLAUDE_CODE_SSE_PORT to the port above.",
+	"The lock file above must exist and be readable by you (ls -l ~/.claude/ide).",
+	"With http_proxy, https_proxy or all_proxy set, add localhost,127.0.0.1,::1 to no_proxy, or the local connection goes to the proxy.",
+	"After rotating the token or restarting the bridge, run /ide again in Claude Code.",
+];
