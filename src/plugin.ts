@@ -1,38 +1,90 @@
-import { FileSystemAdapter, Notice, Plugin } from "obsidian";
+import { FileSystemAdapter, Notice, Plugin, type Component } from "obsidian";
+import type { Bridge } from "./bridge/bridge-assembly";
+import type { BridgeStatus } from "./bridge/bridge-host";
 import { BridgeComponent } from "./obsidian/bridge-component";
+import { EditorTracker } from "./obsidian/editor-tracker";
+import { BridgeSettingTab, type SettingsHost } from "./obsidian/settings-tab";
 import { StatusBar } from "./obsidian/status-bar";
+import { TagCommands } from "./obsidian/tag-commands";
 import { migrateSettings, type BridgeSettings } from "./settings";
 
+const STOPPED: BridgeStatus = { state: "stopped", clients: [] };
+
 /** Lifecycle only: builds the parts, registers them, and lets unload cascade. */
-export default class ClaudeCodeBridgePlugin extends Plugin {
+export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHost {
 	settings!: BridgeSettings;
 	private bridge: BridgeComponent | undefined;
 	private statusBar!: StatusBar;
+	private settingTab!: BridgeSettingTab;
+	private editorTracker!: EditorTracker;
 
 	override async onload(): Promise<void> {
 		this.settings = migrateSettings(await this.loadData());
 		this.statusBar = new StatusBar(this.addStatusBarItem());
-		this.addCommand({ id: "restart-server", name: "Restart the bridge server", callback: () => void this.restartBridge() });
-		this.registerEvent(this.app.workspace.on("quit", () => this.bridge?.host.removeLockFileNow()));
+		const paths = () => this.bridge?.bridge.paths;
+		const notifier = () => this.bridge?.bridge.notifier;
+		this.editorTracker = new EditorTracker(this, paths, notifier);
+		this.editorTracker.register();
+		new TagCommands(this, paths, notifier).register();
+		this.settingTab = new BridgeSettingTab(this.app, this, this);
+		this.addSettingTab(this.settingTab);
+		this.addCommand({ id: "restart-server", name: "Restart the bridge server", callback: () => void this.applyServerSettings() });
+		this.registerEvent(this.app.workspace.on("quit", () => this.bridge?.bridge.host.removeLockFileNow()));
 		// The server starts once the workspace is ready, so it adds nothing to Obsidian's start-up.
 		this.app.workspace.onLayoutReady(() => this.startBridge());
 	}
 
+	get vaultPath(): string | undefined {
+		const adapter = this.app.vault.adapter;
+		return adapter instanceof FileSystemAdapter ? adapter.getBasePath() : undefined;
+	}
+
+	async saveSettings(): Promise<void> {
+		await this.saveData(this.settings);
+	}
+
+	bridgeStatus(): BridgeStatus {
+		return this.bridge?.bridge.host.status() ?? STOPPED;
+	}
+
+	async applyServerSettings(): Promise<void> {
+		await this.stopBridge();
+		this.startBridge();
+	}
+
+	applyLiveSettings(): void {
+		this.bridge?.bridge.notifier.setDebounceMs(this.settings.selectionDebounceMs);
+	}
+
+	async rotateToken(): Promise<BridgeStatus> {
+		if (!this.bridge) throw new Error("The bridge is not running");
+		return this.bridge.bridge.host.rotateToken();
+	}
+
 	private startBridge(): void {
 		if (!this.settings.enabled || this.bridge) return;
-		const adapter = this.app.vault.adapter;
-		if (!(adapter instanceof FileSystemAdapter)) {
+		const vaultPath = this.vaultPath;
+		if (!vaultPath) {
 			new Notice("Claude Code Bridge needs a vault on the local file system.");
 			return;
 		}
 		this.bridge = this.addChild(
 			new BridgeComponent({
-				vaultPath: adapter.getBasePath(),
-				vaultName: this.app.vault.getName(),
+				app: this.app,
+				vaultPath,
 				settings: this.settings,
-				onStatusChange: (status) => this.statusBar.show(status),
+				currentSelection: () => this.editorTracker.currentSelection(),
+				onStatusChange: (status) => {
+					this.statusBar.show(status);
+					this.settingTab.refreshStatus();
+				},
+				setUpTools: (bridge, owner) => this.setUpTools(bridge, owner),
 			}),
 		);
+	}
+
+	private setUpTools(_bridge: Bridge, _owner: Component): void {
+		// IDE tools are registered here (openDiff, getDiagnostics, ...).
 	}
 
 	private async stopBridge(): Promise<void> {
@@ -40,12 +92,7 @@ export default class ClaudeCodeBridgePlugin extends Plugin {
 		if (!bridge) return;
 		this.bridge = undefined;
 		this.removeChild(bridge);
-		this.statusBar.show({ state: "stopped", clients: [] });
+		this.statusBar.show(STOPPED);
 		await bridge.stopped;
-	}
-
-	async restartBridge(): Promise<void> {
-		await this.stopBridge();
-		this.startBridge();
 	}
 }

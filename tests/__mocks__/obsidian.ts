@@ -97,6 +97,57 @@ export class FakeElement {
 		if (on) this.classes.add(name);
 		else this.classes.delete(name);
 	}
+
+	// A tiny element tree for views: Obsidian's createEl/createDiv/createSpan/empty and DOM events.
+	tag = "div";
+	value = "";
+	readonly children: FakeElement[] = [];
+	private readonly listeners = new Map<string, Set<(event: unknown) => void>>();
+
+	createEl(tag: string, options?: { cls?: string | string[]; text?: string }): FakeElement {
+		return this.appendChild(tag, options ?? {});
+	}
+	createDiv(options?: { cls?: string | string[]; text?: string }): FakeElement {
+		return this.appendChild("div", options ?? {});
+	}
+	createSpan(options?: { cls?: string | string[]; text?: string }): FakeElement {
+		return this.appendChild("span", options ?? {});
+	}
+	private appendChild(tag: string, options: { cls?: string | string[]; text?: string }): FakeElement {
+		const element = new FakeElement();
+		element.tag = tag;
+		for (const name of typeof options.cls === "string" ? [options.cls] : (options.cls ?? [])) element.addClass(name);
+		if (options.text !== undefined) element.setText(options.text);
+		this.children.push(element);
+		return element;
+	}
+	empty(): void {
+		this.children.length = 0;
+		this.text = "";
+	}
+	hasClass(name: string): boolean {
+		return this.classes.has(name);
+	}
+	addEventListener(type: string, listener: (event: unknown) => void): void {
+		const set = this.listeners.get(type) ?? new Set();
+		set.add(listener);
+		this.listeners.set(type, set);
+	}
+	removeEventListener(type: string, listener: (event: unknown) => void): void {
+		this.listeners.get(type)?.delete(listener);
+	}
+	/** Test helper: fires a DOM event at this element. */
+	dispatch(type: string): void {
+		for (const listener of this.listeners.get(type) ?? []) listener({ type });
+	}
+	/** Test helper: the text of this element and everything below it. */
+	get textContent(): string {
+		return this.text + this.children.map((child) => child.textContent).join("");
+	}
+	/** Test helper: every element below this one that has the class. */
+	findAll(name: string): FakeElement[] {
+		return this.children.flatMap((child) => [...(child.hasClass(name) ? [child] : []), ...child.findAll(name)]);
+	}
 }
 
 export class FileSystemAdapter {
@@ -108,6 +159,21 @@ export class FileSystemAdapter {
 
 export class Workspace extends Events {
 	layoutReady = false;
+	/** Test helper: the view getActiveViewOfType returns when it is of the asked type. */
+	activeView: unknown = null;
+	activeFile: TFile | null = null;
+
+	getActiveViewOfType<T>(type: abstract new (...args: never[]) => T): T | null {
+		return this.activeView instanceof type ? this.activeView : null;
+	}
+
+	getActiveFile(): TFile | null {
+		return this.activeFile;
+	}
+
+	getLeavesOfType(_type: string): WorkspaceLeaf[] {
+		return [];
+	}
 	private readonly readyCallbacks: Callback[] = [];
 
 	onLayoutReady(callback: Callback): void {
@@ -155,6 +221,9 @@ export class Plugin extends Component {
 	data: unknown = null;
 	readonly commands: Command[] = [];
 	readonly statusBarItems: FakeElement[] = [];
+	readonly settingTabs: PluginSettingTab[] = [];
+	readonly editorExtensions: unknown[] = [];
+	readonly domEvents: { type: string; callback: (event: never) => unknown }[] = [];
 
 	constructor(readonly app: App, readonly manifest: PluginManifest) {
 		super();
@@ -175,6 +244,58 @@ export class Plugin extends Component {
 		this.commands.push(command);
 		return command;
 	}
+	readonly viewTypes = new Map<string, (leaf: WorkspaceLeaf) => unknown>();
+	registerView(type: string, creator: (leaf: WorkspaceLeaf) => unknown): void {
+		this.viewTypes.set(type, creator);
+	}
+	addSettingTab(tab: PluginSettingTab): void {
+		this.settingTabs.push(tab);
+	}
+	registerEditorExtension(extension: unknown): void {
+		this.editorExtensions.push(extension);
+	}
+	registerDomEvent(_target: unknown, type: string, callback: (event: never) => unknown): void {
+		this.domEvents.push({ type, callback });
+	}
+}
+
+export class PluginSettingTab {
+	readonly containerEl = new FakeElement();
+	constructor(readonly app: App, readonly plugin: Plugin) {}
+	hide(): void {}
+}
+
+export class TAbstractFile {
+	constructor(readonly path: string) {}
+	get name(): string {
+		return this.path.split("/").pop() ?? "";
+	}
+}
+
+export class TFile extends TAbstractFile {
+	stat = { size: 0, mtime: 0, ctime: 0 };
+	get extension(): string {
+		const dot = this.name.lastIndexOf(".");
+		return dot >= 0 ? this.name.slice(dot + 1) : "";
+	}
+	get basename(): string {
+		const dot = this.name.lastIndexOf(".");
+		return dot >= 0 ? this.name.slice(0, dot) : this.name;
+	}
+}
+
+export class TFolder extends TAbstractFile {}
+
+/** Stands in for the CodeMirror state field that maps an editor to its file. */
+export const editorInfoField = { name: "editorInfoField" };
+
+export class MarkdownView {
+	file: TFile | null = null;
+	editor: unknown = null;
+}
+
+export function getAllTags(cache: { tags?: { tag: string }[]; frontmatter?: { tags?: string[] } }): string[] {
+	return [...(cache.tags ?? []).map((entry) => entry.tag), ...(cache.frontmatter?.tags ?? []).map((tag) => `#${tag}`)];
 }
 
 export const notices: string[] = [];
@@ -189,6 +310,51 @@ export function normalizePath(path: string): string {
 	return path.replace(/\\/g, "/").replace(/\/+/g, "/").replace(/^\/|\/$/g, "");
 }
 
-// Obsidian runs plugins in a browser window: `window` is the global object there.
-const globals = globalThis as { window?: unknown };
+// Obsidian runs plugins in a browser window: `window` is the global object there, `activeDocument` the focused document.
+const globals = globalThis as { window?: unknown; activeDocument?: unknown };
 if (globals.window === undefined) globals.window = globalThis;
+if (globals.activeDocument === undefined) globals.activeDocument = {};
+
+export interface ViewStateResult {
+	history: boolean;
+}
+
+export class WorkspaceLeaf {
+	view: unknown = null;
+	detached = false;
+	constructor(readonly app: App) {}
+	detach(): void {
+		this.detached = true;
+	}
+}
+
+/** The parts of ItemView the review view uses; `contentEl` is a FakeElement tree. */
+export class ItemView extends Component {
+	readonly app: App;
+	readonly containerEl = new FakeElement();
+	readonly contentEl = new FakeElement();
+	constructor(readonly leaf: WorkspaceLeaf) {
+		super();
+		this.app = leaf.app;
+	}
+	getState(): Record<string, unknown> {
+		return {};
+	}
+	setState(_state: unknown, _result: ViewStateResult): Promise<void> {
+		return Promise.resolve();
+	}
+	registerDomEvent(element: FakeElement, type: string, callback: (event: unknown) => void): void {
+		element.addEventListener(type, callback);
+		this.register(() => element.removeEventListener(type, callback));
+	}
+}
+
+/** Records what was rendered; the markdown goes into the element as text. */
+export const MarkdownRenderer = {
+	rendered: [] as { markdown: string; sourcePath: string }[],
+	render(_app: App, markdown: string, element: FakeElement, sourcePath: string, _component: Component): Promise<void> {
+		MarkdownRenderer.rendered.push({ markdown, sourcePath });
+		element.setText(markdown);
+		return Promise.resolve();
+	},
+};
