@@ -3,6 +3,7 @@ import type { Bridge } from "./bridge/bridge-assembly";
 import type { BridgeStatus } from "./bridge/bridge-host";
 import { BridgeComponent } from "./obsidian/bridge-component";
 import { EditorTracker } from "./obsidian/editor-tracker";
+import { registerDiffReviewView, registerIdeTools, type ObsidianIdeTools } from "./obsidian/register-diff-review";
 import { BridgeSettingTab, type SettingsHost } from "./obsidian/settings-tab";
 import { StatusBar } from "./obsidian/status-bar";
 import { TagCommands } from "./obsidian/tag-commands";
@@ -17,6 +18,7 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 	private statusBar!: StatusBar;
 	private settingTab!: BridgeSettingTab;
 	private editorTracker!: EditorTracker;
+	private ideTools: ObsidianIdeTools | undefined;
 
 	override async onload(): Promise<void> {
 		this.settings = migrateSettings(await this.loadData());
@@ -26,6 +28,7 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 		this.editorTracker = new EditorTracker(this, paths, notifier);
 		this.editorTracker.register();
 		new TagCommands(this, paths, notifier).register();
+		registerDiffReviewView(this);
 		this.settingTab = new BridgeSettingTab(this.app, this, this);
 		this.addSettingTab(this.settingTab);
 		this.addCommand({ id: "restart-server", name: "Restart the bridge server", callback: () => void this.applyServerSettings() });
@@ -54,6 +57,7 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 
 	applyLiveSettings(): void {
 		this.bridge?.bridge.notifier.setDebounceMs(this.settings.selectionDebounceMs);
+		this.ideTools?.diffTools.setEnabled(this.settings.reviewEditsInObsidian);
 	}
 
 	async rotateToken(): Promise<BridgeStatus> {
@@ -83,8 +87,20 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 		);
 	}
 
-	private setUpTools(_bridge: Bridge, _owner: Component): void {
-		// IDE tools are registered here (openDiff, getDiagnostics, ...).
+	private setUpTools(bridge: Bridge, owner: Component): void {
+		const ideTools = registerIdeTools({
+			app: this.app,
+			tools: bridge.tools,
+			paths: bridge.paths,
+			vaultName: this.app.vault.getName(),
+			latestSelection: () => bridge.notifier.latestSelection,
+			reviewEdits: this.settings.reviewEditsInObsidian,
+		});
+		this.ideTools = ideTools;
+		owner.register(() => {
+			ideTools.reviews.dispose();
+			if (this.ideTools === ideTools) this.ideTools = undefined;
+		});
 	}
 
 	private async stopBridge(): Promise<void> {

@@ -39,6 +39,10 @@ export class Notifier {
 	private readonly queue: QueuedMention[] = [];
 	private readonly timers = new Set<ReturnType<typeof setTimeout>>();
 	private readonly now: () => number;
+	/** Clients whose welcome delay has not ended yet. */
+	private pendingWelcomes = 0;
+	/** Queued tags are being sent one by one. */
+	private draining = false;
 
 	constructor(private readonly options: NotifierOptions) {
 		this.now = options.now ?? Date.now;
@@ -82,17 +86,23 @@ export class Notifier {
 		this.send({ ...snapshot, text: "", selection: { start: snapshot.selection.start, end: snapshot.selection.start, isEmpty: true } });
 	}
 
-	/** Tags a note, folder or line range for Claude; queued when no client is connected. */
+	/**
+	 * Tags a note, folder or line range for Claude; queued when no client is connected ("queued"). With a client
+	 * connected it is "sent", possibly a moment later: after a new client's welcome and earlier queued tags.
+	 */
 	mention(mention: Mention): MentionOutcome {
 		if (!mention.filePath.endsWith("/") && this.options.isPrivate(mention.filePath)) return "private";
-		if (this.options.hasClients()) {
+		const connected = this.options.hasClients();
+		// While a client's welcome is pending or queued tags are being delivered, a new tag joins the queue so
+		// tags arrive in the order they were made (and not in the moments after a connect that the CLI drops).
+		if (connected && this.pendingWelcomes === 0 && !this.draining) {
 			this.options.broadcast("at_mentioned", mention);
 			return "sent";
 		}
 		this.dropExpired();
 		this.queue.push({ mention, queuedAt: this.now() });
 		while (this.queue.length > this.options.maxQueuedMentions) this.queue.shift();
-		return "queued";
+		return connected ? "sent" : "queued";
 	}
 
 	/**
@@ -100,19 +110,24 @@ export class Notifier {
 	 * current note and selection, then any queued tags, in order.
 	 */
 	clientReady(sessionId: number): void {
+		this.pendingWelcomes++;
 		this.later(this.options.welcomeDelayMs, () => {
+			this.pendingWelcomes--;
 			const current = this.options.currentSelection();
 			if (current && !this.options.isPrivate(current.filePath)) {
 				this.options.notifyClient(sessionId, "selection_changed", current);
 			}
-			this.dropExpired();
-			const queued = this.queue.splice(0);
-			queued.forEach((entry, index) => {
-				const send = () => this.options.broadcast("at_mentioned", entry.mention);
-				if (index === 0) send();
-				else this.later(index * this.options.queuedMentionSpacingMs, send);
-			});
+			if (!this.draining) this.deliverNextQueued();
 		});
+	}
+
+	/** Sends the oldest queued tag, then the next one a moment later, until the queue is empty or no client is left. */
+	private deliverNextQueued(): void {
+		this.dropExpired();
+		const next = this.options.hasClients() ? this.queue.shift() : undefined;
+		this.draining = next !== undefined && this.queue.length > 0;
+		if (next) this.options.broadcast("at_mentioned", next.mention);
+		if (this.draining) this.later(this.options.queuedMentionSpacingMs, () => this.deliverNextQueued());
 	}
 
 	dispose(): void {
@@ -120,6 +135,8 @@ export class Notifier {
 		for (const timer of this.timers) clearTimeout(timer);
 		this.timers.clear();
 		this.pending = undefined;
+		this.pendingWelcomes = 0;
+		this.draining = false;
 	}
 
 	private send(snapshot: SelectionSnapshot): void {

@@ -32,7 +32,9 @@ export class PrivacyFilter {
 	/** For wire paths; anything outside the vault counts as private. */
 	isPrivateAbsolute(absolutePath: string): boolean {
 		try {
-			return this.isPrivateRelative(this.paths.resolve(absolutePath).relative);
+			const location = this.paths.resolve(absolutePath);
+			// A symbolic link inside the vault is private when either its own path or its target is.
+			return this.isPrivateRelative(location.relative) || (location.realRelative !== undefined && this.isPrivateRelative(location.realRelative));
 		} catch (error) {
 			if (error instanceof VaultPathError) return true;
 			throw error;

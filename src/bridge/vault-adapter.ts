@@ -111,10 +111,12 @@ export class VaultAdapter {
 	}
 
 	private async readAllowed(location: VaultLocation, asked: string, notFoundCode: number): Promise<Uint8Array> {
-		if (isHidden(location.relative)) {
+		// A symbolic link inside the vault is judged by where it leads as well as by its own path.
+		const both = location.realRelative === undefined ? [location.relative] : [location.relative, location.realRelative];
+		if (both.some(isHidden)) {
 			throw invalidParams(`Refused: ${asked} is in a hidden folder (such as the vault's config folder, which can hold plugin secrets)`);
 		}
-		if (this.options.privacy.isPrivateRelative(location.relative)) {
+		if (both.some((relative) => this.options.privacy.isPrivateRelative(relative))) {
 			throw invalidParams(`Refused: ${location.relative} is private (excluded in the Claude Code Bridge settings)`);
 		}
 		const stat = await this.options.files.stat(location.relative);

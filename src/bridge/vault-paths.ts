@@ -15,6 +15,11 @@ export interface VaultLocation {
 	relative: string;
 	/** Absolute filesystem path under the vault root as the app knows it (the CLI's convention on the wire). */
 	absolute: string;
+	/**
+	 * Vault-relative path of the real file when a symbolic link inside the vault leads elsewhere in it; absent
+	 * otherwise. Privacy and hidden-folder checks must look at both paths.
+	 */
+	realRelative?: string;
 }
 
 /**
@@ -46,10 +51,13 @@ export class VaultPaths {
 		const lexical = this.relativeInside(absolute, this.root) ?? this.relativeInside(absolute, this.realRoot);
 		if (lexical === undefined) throw new VaultPathError(`Path is outside the vault: ${input}`);
 		const real = realpathOfNearestExisting(absolute);
-		if (real === undefined || this.relativeInside(real, this.realRoot) === undefined) {
+		const realRelative = real === undefined ? undefined : this.relativeInside(real, this.realRoot);
+		if (realRelative === undefined) {
 			throw new VaultPathError(`Path is outside the vault: ${input} (a symbolic link leads out of it)`);
 		}
-		return { relative: lexical, absolute: this.toAbsolute(lexical) };
+		const location: VaultLocation = { relative: lexical, absolute: this.toAbsolute(lexical) };
+		if (realRelative !== lexical) location.realRelative = realRelative;
+		return location;
 	}
 
 	toAbsolute(relativePath: string): string {
@@ -58,7 +66,10 @@ export class VaultPaths {
 
 	private fromFileUri(uri: string): string {
 		try {
-			const path = fileURLToPath(uri);
+			// A file path has no query or fragment: a "#" or "?" comes from a raw "file://" + path (encoding escapes them).
+			const url = new URL(uri);
+			if (url.search !== "" || url.hash !== "" || uri.endsWith("?") || uri.endsWith("#")) throw new TypeError("raw file URI");
+			const path = fileURLToPath(url);
 			if (path.includes("\0")) throw new VaultPathError("Invalid path: it contains a NUL byte");
 			return path;
 		} catch (error) {

@@ -1,12 +1,19 @@
 import { statSync } from "node:fs";
 import { basename, resolve } from "node:path";
-import { BridgeHost, type BridgeStatus } from "../bridge/bridge-host";
+import { assembleBridge } from "../bridge/bridge-assembly";
 import { launchCommand } from "../bridge/launch-command";
-import { SERVER_INFO, ideNameFor } from "../bridge/server-info";
+import { ideNameFor } from "../bridge/server-info";
+import { VaultPaths } from "../bridge/vault-paths";
 import { ToolRegistry } from "../protocol/tool-registry";
+import { SELECTION_DEBOUNCE_MS } from "../server/limits";
 import { userHomeDirectory } from "../server/lock-file";
-import { ArgumentError, USAGE, parseArguments } from "./arguments";
+import { ArgumentError, USAGE, parseArguments, type HeadlessArguments } from "./arguments";
 import { helpText, runCommandLoop, type HeadlessCommand } from "./command-loop";
+import { contextCommands } from "./context-commands";
+import { FolderVault } from "./folder-vault";
+import { HeadlessEditor } from "./headless-editor";
+import { setUpHeadlessDiagnostics } from "./headless-diagnostics";
+import { setUpHeadlessIdeTools } from "./headless-ide-tools";
 
 const DEFAULT_VAULT = "examples/vault";
 
@@ -15,27 +22,16 @@ function fail(message: string): never {
 	process.exit(2);
 }
 
-function statusLine(status: BridgeStatus): string {
-	return JSON.stringify({
-		state: status.state,
-		port: status.port ?? null,
-		lockFile: status.lockFilePath ?? null,
-		clients: status.clients.map((client) => ({
-			id: client.id,
-			pid: client.pid ?? null,
-			client: client.clientName ?? null,
-			since: client.connectedAt.toISOString(),
-		})),
-	});
-}
-
-async function main(): Promise<void> {
-	let args;
+function readArguments(): HeadlessArguments {
 	try {
-		args = parseArguments(process.argv.slice(2));
+		return parseArguments(process.argv.slice(2));
 	} catch (error) {
 		fail(`${error instanceof ArgumentError ? error.message : String(error)}\n\n${USAGE}`);
 	}
+}
+
+async function main(): Promise<void> {
+	const args = readArguments();
 	if (args.help) {
 		process.stdout.write(`${USAGE}\n`);
 		return;
@@ -47,25 +43,50 @@ async function main(): Promise<void> {
 		fail(`Vault folder not found: ${vaultPath}`);
 	}
 
-	const debug = args.debug;
-	const host = new BridgeHost({
+	const vault = new FolderVault(new VaultPaths(vaultPath));
+	const tools = new ToolRegistry();
+	let editor: HeadlessEditor | undefined;
+	const bridge = assembleBridge({
 		vaultPath,
 		ideName: ideNameFor(basename(vaultPath), "headless"),
 		homeDir: userHomeDirectory(),
 		pid: process.pid,
-		serverInfo: SERVER_INFO,
-		tools: new ToolRegistry(),
 		port: args.port,
+		files: vault,
+		tagsOf: (relativePath) => vault.tagsOf(relativePath),
+		privacyRules: () => ({ folders: args.privateFolders, tags: args.privateTags }),
+		currentSelection: () => editor?.selection,
+		debounceMs: SELECTION_DEBOUNCE_MS,
+		tools,
 		log: (message) => {
-			if (debug) process.stderr.write(`[bridge] ${message}\n`);
+			if (args.debug) process.stderr.write(`[bridge] ${message}\n`);
 		},
 		trace: args.trace ? (event) => process.stderr.write(`${JSON.stringify({ trace: event })}\n`) : undefined,
 	});
+	editor = new HeadlessEditor(bridge.paths, vault, () => bridge.notifier);
+	const ideTools = setUpHeadlessIdeTools({
+		tools,
+		paths: bridge.paths,
+		vaultName: basename(vaultPath),
+		editor,
+		latestSelection: () => bridge.notifier.latestSelection,
+		print: (line) => process.stdout.write(`${line}\n`),
+	});
+	const stopDiagnostics = setUpHeadlessDiagnostics({
+		tools,
+		paths: bridge.paths,
+		isPrivate: (relativePath) => bridge.privacy.isPrivateRelative(relativePath),
+		log: (message) => process.stderr.write(`[diagnostics] ${message}\n`),
+	});
+	const { host } = bridge;
 
 	let stopping = false;
 	const stop = async (): Promise<void> => {
 		if (stopping) return;
 		stopping = true;
+		bridge.notifier.dispose();
+		ideTools.reviews.dispose();
+		stopDiagnostics();
 		await host.stop();
 		process.stdout.write("Stopped; lock file removed.\n");
 		process.exit(0);
@@ -88,8 +109,8 @@ async function main(): Promise<void> {
 		].join("\n"),
 	);
 
-	const commands = new Map<string, HeadlessCommand>();
-	commands.set("status", { usage: "status", summary: "one line of JSON: port, lock file, clients", run: () => statusLine(host.status()) });
+	const commands = new Map<string, HeadlessCommand>(contextCommands(bridge, editor));
+	for (const [name, command] of ideTools.commands) commands.set(name, command);
 	commands.set("quit", { usage: "quit", summary: "stop the bridge and remove its lock file", run: () => void stop() });
 	commands.set("help", { usage: "help", summary: "list the commands", run: () => helpText(commands) });
 	runCommandLoop(

@@ -1,0 +1,81 @@
+import type { NoteLink } from "./note-metadata";
+
+const WIKILINK = /!?\[\[([^[\]]+)\]\]/g;
+// [text](target "title"): the text may hold one level of brackets; the target is <...> or has balanced parens.
+const MARKDOWN_LINK = /!?\[(?:[^[\]]|\[[^[\]]*\])*\]\(\s*(<[^<>\n]*>|(?:[^\s()]|\([^\s()]*\))*)(?:\s+(?:"[^"]*"|'[^']*'|\([^()]*\)))?\s*\)/dg;
+const URL_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+
+/**
+ * The wikilinks, embeds and Markdown links on one line. `masked` is the line with code and comments blanked
+ * (same length); text is taken from `original` so positions and spelling are exact.
+ */
+export function findLinks(original: string, masked: string, line: number): NoteLink[] {
+	const links: NoteLink[] = [];
+	let rest = masked;
+	for (const match of masked.matchAll(WIKILINK)) {
+		const start = match.index;
+		if (isEscaped(masked, start)) continue;
+		const link = wikilink(original.slice(start, start + match[0].length), line, start);
+		if (link) links.push(link);
+		rest = rest.slice(0, start) + " ".repeat(match[0].length) + rest.slice(start + match[0].length);
+	}
+	for (const match of rest.matchAll(MARKDOWN_LINK)) {
+		const start = match.index;
+		if (isEscaped(rest, start)) continue;
+		const [targetStart, targetEnd] = match.indices?.[1] ?? [start, start];
+		const link = markdownLink(original.slice(start, start + match[0].length), original.slice(targetStart, targetEnd), line, start);
+		if (link) links.push(link);
+	}
+	return links.sort((a, b) => a.range.start.character - b.range.start.character);
+}
+
+/** URLs (`https:`, `mailto:`, `obsidian:` …) and protocol-relative `//host` targets are not vault links. */
+export function isExternalTarget(target: string): boolean {
+	return URL_SCHEME.test(target) || target.startsWith("//");
+}
+
+function isEscaped(text: string, index: number): boolean {
+	let slashes = 0;
+	for (let i = index - 1; i >= 0 && text.charAt(i) === "\\"; i--) slashes++;
+	return slashes % 2 === 1;
+}
+
+function wikilink(original: string, line: number, start: number): NoteLink | undefined {
+	const embed = original.startsWith("!");
+	const inner = original.slice(embed ? 3 : 2, -2);
+	const pipe = inner.indexOf("|");
+	// Inside tables the alias pipe is written `\|`.
+	const target = (pipe < 0 ? inner : inner.slice(0, pipe)).replace(/\\$/, "");
+	return linkFrom(target, false, embed, original, line, start);
+}
+
+function markdownLink(original: string, rawTarget: string, line: number, start: number): NoteLink | undefined {
+	const target = rawTarget.startsWith("<") ? rawTarget.slice(1, -1) : rawTarget;
+	if (target === "" || isExternalTarget(target)) return undefined;
+	return linkFrom(target, true, original.startsWith("!"), original, line, start);
+}
+
+function linkFrom(target: string, percentEncoded: boolean, embed: boolean, original: string, line: number, start: number): NoteLink | undefined {
+	const hash = target.indexOf("#");
+	const rawPath = hash < 0 ? target : target.slice(0, hash);
+	const rawSubpath = hash < 0 ? "" : target.slice(hash + 1);
+	const linkpath = (percentEncoded ? safeDecode(rawPath) : rawPath).trim();
+	const subpath = (percentEncoded ? safeDecode(rawSubpath) : rawSubpath).trim();
+	if (linkpath === "" && subpath === "") return undefined;
+	const link: NoteLink = {
+		embed,
+		linkpath,
+		original,
+		range: { start: { line, character: start }, end: { line, character: start + original.length } },
+	};
+	if (subpath !== "") link.subpath = subpath;
+	return link;
+}
+
+function safeDecode(text: string): string {
+	try {
+		return decodeURIComponent(text);
+	} catch {
+		return text;
+	}
+}

@@ -1,0 +1,75 @@
+import { CodeMask } from "./code-mask";
+import { checkFrontmatter, findFrontmatter, type YamlParser } from "./frontmatter-check";
+import { findLinks } from "./link-syntax";
+import type { NoteBlockId, NoteHeading, NoteLink, NoteMetadata } from "./note-metadata";
+import { splitLines } from "./text-lines";
+
+const ATX_HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$/;
+const SETEXT_UNDERLINE = /^ {0,3}(=+|-+)[ \t]*$/;
+// Lines that cannot be the text of a setext heading: list items, quotes, tables, ATX headings.
+const NOT_PARAGRAPH = /^\s*(?:[-*+][ \t]|\d{1,9}[.)][ \t]|>|\||#{1,6}(?:[ \t]|$))/;
+const BLOCK_ID = /(?:^|\s)(\^([A-Za-z0-9-]+))[ \t]*$/d;
+
+/**
+ * The headless host's producer of note metadata: a line scanner for the parts of Obsidian's Markdown the
+ * rules need. It follows Obsidian where it matters for links and does not try to be a full CommonMark parser
+ * (see docs in ARCHITECTURE.md: indented code blocks, math and reference-style links are not recognised).
+ */
+export function scanNote(path: string, text: string, parseYaml: YamlParser): NoteMetadata {
+	const lines = splitLines(text);
+	const links: NoteLink[] = [];
+	const headings: NoteHeading[] = [];
+	const blockIds: NoteBlockId[] = [];
+	const frontmatter = findFrontmatter(lines);
+	const mask = new CodeMask();
+	let paragraphStart: number | undefined;
+
+	for (let line = frontmatter ? frontmatter.endLine + 1 : 0; line < lines.length; line++) {
+		const original = lines[line] ?? "";
+		const wasInComment = mask.inComment;
+		const masked = mask.maskLine(original);
+		if (masked === undefined || masked.trim() === "") {
+			paragraphStart = undefined;
+			continue;
+		}
+		const setext = wasInComment ? null : SETEXT_UNDERLINE.exec(masked);
+		if (setext?.[1] && paragraphStart !== undefined) {
+			headings.push(setextHeading(lines, paragraphStart, line, setext[1].startsWith("=") ? 1 : 2));
+			paragraphStart = undefined;
+			continue;
+		}
+		links.push(...findLinks(original, masked, line));
+		const atx = wasInComment ? null : ATX_HEADING.exec(masked);
+		if (atx?.[1]) {
+			headings.push(atxHeading(original, line, atx[1].length));
+			paragraphStart = undefined;
+			continue;
+		}
+		const blockId = BLOCK_ID.exec(masked);
+		const idRange = blockId?.indices?.[1];
+		if (blockId?.[2] && idRange) {
+			blockIds.push({ id: blockId[2], range: { start: { line, character: idRange[0] }, end: { line, character: idRange[1] } } });
+		}
+		if (NOT_PARAGRAPH.test(masked) || SETEXT_UNDERLINE.test(masked)) paragraphStart = undefined;
+		else paragraphStart ??= line;
+	}
+
+	const metadata: NoteMetadata = { path, links, headings, blockIds, codeRanges: [] };
+	const frontmatterProblem = checkFrontmatter(lines, parseYaml);
+	if (frontmatterProblem) metadata.frontmatterProblem = frontmatterProblem;
+	return metadata;
+}
+
+function atxHeading(original: string, line: number, level: number): NoteHeading {
+	const text = (ATX_HEADING.exec(original)?.[2] ?? "").replace(/(?:^|[ \t]+)#+$/, "").trim();
+	return { text, level, range: { start: { line, character: 0 }, end: { line, character: original.length } } };
+}
+
+function setextHeading(lines: readonly string[], from: number, underline: number, level: number): NoteHeading {
+	const text = lines.slice(from, underline).map((part) => part.trim()).join(" ");
+	return {
+		text,
+		level,
+		range: { start: { line: from, character: 0 }, end: { line: underline, character: (lines[underline] ?? "").length } },
+	};
+}

@@ -1,0 +1,20 @@
+import type { NoteMetadata } from "./note-metadata";
+
+/**
+ * Where the diagnostics engine gets notes from: the headless host's file system scanner, or Obsidian's
+ * metadata cache. Implementations keep metadata cached per note and update it per changed file.
+ */
+export interface NoteSource {
+	/** Brings the metadata up to date with the files; cheap when nothing changed. */
+	refresh(): Promise<void>;
+	/** Makes sure one note is current, e.g. right after the CLI wrote it, without waiting for change events. */
+	refreshNote(path: string): Promise<void>;
+	/** Vault-relative paths of every Markdown note. */
+	notePaths(): Iterable<string>;
+	/** A note's metadata; the same object for as long as the note does not change. Undefined for non-notes. */
+	metadata(path: string): NoteMetadata | undefined;
+	/** The vault path a link path leads to from `sourcePath`, as Obsidian resolves it; undefined when unresolved. */
+	resolveLink(linkpath: string, sourcePath: string): string | undefined;
+	/** Changes whenever files are added, removed or renamed (link resolution may then change). */
+	readonly structureVersion: number;
+}

@@ -1,0 +1,12 @@
+import type { Diagnostic } from "../diagnostic-types";
+import type { NoteMetadata } from "../note-metadata";
+
+/** What a rule may ask about the rest of the vault. */
+export interface RuleContext {
+	/** The vault path a link path leads to from `sourcePath`, as Obsidian resolves it; undefined when unresolved. */
+	resolveLink(linkpath: string, sourcePath: string): string | undefined;
+	/** Another note's metadata (headings, block ids); undefined when the path is not a note. */
+	metadataOf(path: string): NoteMetadata | undefined;
+}
+
+export type DiagnosticRule = (note: NoteMetadata, context: RuleContext) => Diagnostic[];

@@ -1,0 +1,118 @@
+/**
+ * Every file of the vault by lower-cased name, kept up to date file by file, to resolve links the way
+ * Obsidian does without scanning the vault. Obsidian matches link paths case-insensitively, lets Markdown
+ * links and wikilinks omit `.md`, and finds a bare name anywhere in the vault.
+ */
+export class VaultFileIndex {
+	private readonly files = new Set<string>();
+	/** Lower-cased file name, and for notes also the name without `.md` → paths. */
+	private readonly byName = new Map<string, string[]>();
+	/** Counts additions and removals: link resolution may change when it does. */
+	private changes = 0;
+
+	get version(): number {
+		return this.changes;
+	}
+
+	get size(): number {
+		return this.files.size;
+	}
+
+	has(path: string): boolean {
+		return this.files.has(path);
+	}
+
+	add(path: string): void {
+		if (this.files.has(path)) return;
+		this.files.add(path);
+		for (const key of nameKeys(path)) {
+			const list = this.byName.get(key);
+			if (list) list.push(path);
+			else this.byName.set(key, [path]);
+		}
+		this.changes++;
+	}
+
+	remove(path: string): void {
+		if (!this.files.delete(path)) return;
+		for (const key of nameKeys(path)) {
+			const list = this.byName.get(key)?.filter((candidate) => candidate !== path) ?? [];
+			if (list.length > 0) this.byName.set(key, list);
+			else this.byName.delete(key);
+		}
+		this.changes++;
+	}
+
+	paths(): IterableIterator<string> {
+		return this.files.values();
+	}
+
+	/**
+	 * The vault path a link path leads to from `sourcePath`, or undefined when nothing matches.
+	 * Order: an exact vault path; a path relative to the source's folder; then any file whose path ends with
+	 * the link path, preferring the source's folder, then the shortest path, then alphabetical order.
+	 */
+	resolve(linkpath: string, sourcePath: string): string | undefined {
+		if (linkpath === "") return this.files.has(sourcePath) ? sourcePath : undefined;
+		const wanted = linkpath.replace(/\\/g, "/");
+		const folder = folderOf(sourcePath);
+		const rootRelative = wanted.startsWith("/");
+		const relativeToSource = /^\.\.?\//.test(wanted);
+		const normalised = normalisePath(rootRelative ? wanted.slice(1) : relativeToSource ? join(folder, wanted) : wanted);
+		if (normalised === undefined) return undefined;
+		const lower = normalised.toLowerCase();
+		const name = lower.slice(lower.lastIndexOf("/") + 1);
+		const candidates = this.byName.get(name);
+		if (!candidates) return undefined;
+		const exact = candidates.filter((path) => pathKeys(path).includes(lower));
+		if (exact.length > 0 || rootRelative || relativeToSource) return pickClosest(exact, folder);
+		const fromSourceFolder = folder === "" ? lower : `${folder.toLowerCase()}/${lower}`;
+		const besideSource = candidates.filter((path) => pathKeys(path).includes(fromSourceFolder));
+		if (besideSource.length > 0) return pickClosest(besideSource, folder);
+		if (!lower.includes("/")) return pickClosest(candidates, folder);
+		return pickClosest(candidates.filter((path) => pathKeys(path).some((key) => key.endsWith(`/${lower}`))), folder);
+	}
+}
+
+function nameKeys(path: string): string[] {
+	const name = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
+	return name.endsWith(".md") ? [name, name.slice(0, -3)] : [name];
+}
+
+function pathKeys(path: string): string[] {
+	const lower = path.toLowerCase();
+	return lower.endsWith(".md") ? [lower, lower.slice(0, -3)] : [lower];
+}
+
+function pickClosest(paths: readonly string[], folder: string): string | undefined {
+	if (paths.length <= 1) return paths[0];
+	return [...paths].sort((a, b) => {
+		const aHere = folderOf(a) === folder ? 0 : 1;
+		const bHere = folderOf(b) === folder ? 0 : 1;
+		return aHere - bHere || a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+	})[0];
+}
+
+export function folderOf(path: string): string {
+	const slash = path.lastIndexOf("/");
+	return slash < 0 ? "" : path.slice(0, slash);
+}
+
+function join(folder: string, relative: string): string {
+	return folder === "" ? relative : `${folder}/${relative}`;
+}
+
+/** Resolves `.` and `..` segments; undefined when `..` climbs above the vault root. */
+function normalisePath(path: string): string | undefined {
+	const parts: string[] = [];
+	for (const part of path.split("/")) {
+		if (part === "" || part === ".") continue;
+		if (part === "..") {
+			if (parts.length === 0) return undefined;
+			parts.pop();
+		} else {
+			parts.push(part);
+		}
+	}
+	return parts.join("/");
+}

@@ -1,0 +1,33 @@
+import type { JsonObject } from "../../protocol/json-rpc";
+import type { ToolDefinition, ToolResult } from "../../protocol/mcp-types";
+import type { VaultPaths } from "../vault-paths";
+import type { WorkspacePort } from "../workspace/workspace-port";
+import { jsonResult } from "./json-result";
+import { answeringArgumentErrors } from "./tool-arguments";
+import { requiredVaultPath } from "./vault-argument";
+
+/** `checkDocumentDirty`: whether an open note has changes not yet written to disk. */
+export class CheckDocumentDirtyTool implements ToolDefinition {
+	readonly name = "checkDocumentDirty";
+	readonly description = "Whether an open note has changes not yet saved to disk (Obsidian saves notes automatically within seconds).";
+	readonly inputSchema: JsonObject = {
+		type: "object",
+		properties: { filePath: { type: "string", description: "Path of the note" } },
+		required: ["filePath"],
+		additionalProperties: false,
+	};
+
+	constructor(
+		private readonly paths: VaultPaths,
+		private readonly workspace: WorkspacePort,
+	) {}
+
+	call(args: JsonObject): Promise<ToolResult> {
+		return answeringArgumentErrors(async () => {
+			const target = requiredVaultPath(this.paths, args, "filePath", this.name);
+			const isDirty = await this.workspace.isDirty(target);
+			if (isDirty === undefined) return jsonResult({ success: false, message: `Document not open: ${target.absolute}` });
+			return jsonResult({ success: true, filePath: target.absolute, isDirty, isUntitled: false });
+		});
+	}
+}

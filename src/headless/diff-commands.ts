@@ -1,0 +1,87 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import type { DiffReviewManager } from "../bridge/diff-review/diff-review-manager";
+import type { PendingReview } from "../bridge/diff-review/review-types";
+import type { HeadlessCommand } from "./command-loop";
+
+const USAGE = 'diff list | diff accept [<tab_name>] [--text-file F] | diff reject [<tab_name>]';
+
+/** `diff list|accept|reject`: decide Claude's proposed edits without the app. */
+export function diffCommand(reviews: DiffReviewManager): HeadlessCommand {
+	return {
+		usage: "diff list|accept|reject [<tab_name>]",
+		summary: "list pending edit reviews (JSON lines), or accept (--text-file F: with F's text) or reject one",
+		run: (args) => {
+			const [action, ...rest] = args;
+			switch (action) {
+				case "list":
+					return listReviews(reviews);
+				case "accept":
+					return accept(reviews, rest);
+				case "reject":
+					return reject(reviews, rest);
+				default:
+					throw new Error(`expected ${USAGE}`);
+			}
+		},
+	};
+}
+
+function listReviews(reviews: DiffReviewManager): string {
+	const pending = reviews.list();
+	if (pending.length === 0) return "No reviews pending.";
+	return pending
+		.map((info) =>
+			JSON.stringify({
+				tab_name: info.tabName,
+				path: info.path,
+				session: info.session,
+				since: info.since,
+				originalChars: info.originalChars,
+				proposedChars: info.proposedChars,
+				isNewFile: info.isNewFile,
+			}),
+		)
+		.join("\n");
+}
+
+function accept(reviews: DiffReviewManager, args: string[]): string {
+	let textFile: string | undefined;
+	const names: string[] = [];
+	for (let i = 0; i < args.length; i++) {
+		const arg = args[i] ?? "";
+		if (arg === "--text-file") {
+			textFile = args[++i];
+			if (textFile === undefined) throw new Error("--text-file needs a file name");
+		} else names.push(arg);
+	}
+	const review = chooseReview(reviews, names);
+	const finalText = textFile === undefined ? undefined : readFileSync(resolve(textFile), "utf8");
+	reviews.accept(review.tabName, finalText, review.id);
+	return `Accepted ${JSON.stringify(review.tabName)}${finalText === undefined ? "" : ` with the text of ${textFile}`}`;
+}
+
+function reject(reviews: DiffReviewManager, args: string[]): string {
+	const review = chooseReview(reviews, args);
+	reviews.reject(review.tabName, review.id);
+	return `Rejected ${JSON.stringify(review.tabName)}`;
+}
+
+/** The named review: its exact tab name, or a unique part of it (the hex id) or its note path; or the only one. */
+function chooseReview(reviews: DiffReviewManager, names: string[]): PendingReview {
+	if (names.length > 1) throw new Error(`one tab name at most (quote names with spaces); usage: ${USAGE}`);
+	const name = names[0];
+	const pending = reviews.list();
+	if (pending.length === 0) throw new Error("no reviews pending");
+	if (name === undefined) {
+		const only = reviews.findPending();
+		if (!only) throw new Error(`${pending.length} reviews are pending; name one (see "diff list")`);
+		return only;
+	}
+	const exact = reviews.findPending(name);
+	if (exact) return exact;
+	const matches = pending.filter((info) => info.tabName.includes(name) || info.path === name);
+	const match = matches.length === 1 ? reviews.findPending(matches[0]?.tabName) : undefined;
+	if (!match) throw new Error(matches.length === 0 ? `no pending review matches ${JSON.stringify(name)}` : `${matches.length} reviews match ${JSON.stringify(name)}; give the full tab name`);
+	return match;
+}

@@ -1,0 +1,28 @@
+import { computeLineDiff } from "../bridge/diff-review/word-diff";
+import type { DiffReviewPort, PendingReview } from "../bridge/diff-review/review-types";
+
+/** Reviews on the headless host are decided with `diff accept` / `diff reject`; showing one announces it. */
+export class HeadlessReviewPort implements DiffReviewPort {
+	private readonly shown = new Set<string>();
+
+	constructor(private readonly print: (line: string) => void) {}
+
+	show(review: PendingReview): void {
+		this.shown.add(review.tabName);
+		const { added, removed } = computeLineDiff(review.originalText, review.proposedText);
+		const what = review.isNewFile ? "new note" : `+${added} -${removed} lines`;
+		this.print(`Review pending: ${JSON.stringify(review.tabName)} for ${review.target.relative} (${what}). Decide with "diff accept" or "diff reject".`);
+	}
+
+	close(tabName: string): void {
+		this.shown.delete(tabName);
+	}
+
+	openTabNames(): string[] {
+		return [...this.shown];
+	}
+
+	refresh(): void {
+		// Notes are files on disk here: the CLI's write is all there is to see.
+	}
+}

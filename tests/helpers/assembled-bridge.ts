@@ -1,0 +1,104 @@
+import { mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { assembleBridge, type Bridge, type BridgeAssemblyOptions } from "../../src/bridge/bridge-assembly";
+import type { PrivacyRules } from "../../src/bridge/privacy";
+import { VaultPaths } from "../../src/bridge/vault-paths";
+import { FolderVault } from "../../src/headless/folder-vault";
+import { HeadlessEditor } from "../../src/headless/headless-editor";
+import type { LockFileContent } from "../../src/server/lock-file";
+import { connectOrThrow, type TestClient } from "./test-client";
+import { makeTempDir } from "./temp-dir";
+
+export interface AssembledBridge {
+	bridge: Bridge;
+	editor: HeadlessEditor;
+	vault: FolderVault;
+	/** The vault folder (real path). */
+	vaultPath: string;
+	home: string;
+	/** The temp folder holding home and vault; free for other fixtures (e.g. files outside the vault). */
+	tempPath: string;
+	port: number;
+	token: string;
+	lockFilePath: string;
+	privacy: PrivacyRules;
+	logs: string[];
+	/** A client that sent initialize and notifications/initialized (and ide_connected with `pid`, if given). */
+	client: (options?: { pid?: number }) => Promise<TestClient>;
+	stop: () => Promise<void>;
+}
+
+export interface AssembledBridgeOptions {
+	/** Called with the vault folder before the bridge starts, to create files. */
+	populate?: (vaultPath: string) => void;
+	privacy?: Partial<PrivacyRules>;
+	debounceMs?: number;
+	/** Overrides the editor's selection as the adapter and the welcome see it. */
+	currentSelection?: BridgeAssemblyOptions["currentSelection"];
+}
+
+/**
+ * `assembleBridge` the way the headless host wires it (FolderVault + HeadlessEditor), on 127.0.0.1:0 with a
+ * temp HOME and a temp vault; the token is read back from the lock file.
+ */
+export async function startAssembledBridge(options: AssembledBridgeOptions = {}): Promise<AssembledBridge> {
+	const temp = makeTempDir("assembled");
+	const home = join(temp.path, "home");
+	const vaultPath = join(temp.path, "vault");
+	mkdirSync(home);
+	mkdirSync(vaultPath);
+	options.populate?.(vaultPath);
+	const privacy: PrivacyRules = { folders: options.privacy?.folders ?? [], tags: options.privacy?.tags ?? [] };
+	const vault = new FolderVault(new VaultPaths(vaultPath));
+	const logs: string[] = [];
+	let editor: HeadlessEditor | undefined;
+	const bridge = assembleBridge({
+		vaultPath,
+		ideName: "Obsidian · assembled test",
+		homeDir: home,
+		pid: process.pid,
+		port: 0,
+		files: vault,
+		tagsOf: (relativePath) => vault.tagsOf(relativePath),
+		privacyRules: () => privacy,
+		currentSelection: options.currentSelection ?? (() => editor?.selection),
+		debounceMs: options.debounceMs ?? 100,
+		log: (message) => logs.push(message),
+	});
+	editor = new HeadlessEditor(bridge.paths, vault, () => bridge.notifier);
+	const status = await bridge.host.start();
+	if (status.state !== "listening" || status.port === undefined || !status.lockFilePath) {
+		temp.remove();
+		throw new Error(`Bridge did not start: ${status.error ?? status.state}`);
+	}
+	const lock = JSON.parse(readFileSync(status.lockFilePath, "utf8")) as LockFileContent;
+	const port = status.port;
+	const clients: TestClient[] = [];
+	const fixture: AssembledBridge = {
+		bridge,
+		editor,
+		vault,
+		vaultPath,
+		home,
+		tempPath: temp.path,
+		port,
+		token: lock.authToken,
+		lockFilePath: status.lockFilePath,
+		privacy,
+		logs,
+		client: async ({ pid } = {}) => {
+			const client = await connectOrThrow(port, { token: fixture.token });
+			clients.push(client);
+			await client.initialize();
+			if (pid !== undefined) client.notify("ide_connected", { pid });
+			return client;
+		},
+		stop: async () => {
+			bridge.notifier.dispose();
+			await Promise.all(clients.map((client) => client.close()));
+			await bridge.host.stop();
+			temp.remove();
+		},
+	};
+	return fixture;
+}
