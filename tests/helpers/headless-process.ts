@@ -95,7 +95,7 @@ export class HeadlessProcess {
 		if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill("SIGKILL");
 	}
 
-	private waitFor<T>(probe: () => T | undefined, what: string, timeoutMs: number): Promise<T> {
+	waitFor<T>(probe: () => T | undefined, what: string, timeoutMs: number): Promise<T> {
 		return new Promise((resolveWait, reject) => {
 			const check = (): void => {
 				const value = probe();

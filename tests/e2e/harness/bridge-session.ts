@@ -22,6 +22,10 @@ export interface BridgeSessionOptions {
 	bridgeArgs?: string[];
 	/** The CLI's working folder, relative to the vault. */
 	cwd?: string;
+	/** Start the CLI in a folder outside the vault (a sibling). */
+	cwdOutsideVault?: boolean;
+	/** Extra environment for the CLI, computed once the bridge runs (e.g. CLAUDE_CODE_SSE_PORT). */
+	cliEnv?: (bridge: HeadlessProcess & { port: number; lockFile: string }) => Record<string, string>;
 	/** Start the CLI first (it polls for lock files for 30 s with --ide), then the bridge. */
 	cliFirst?: boolean;
 	/** Runs right after the bridge printed its port, before anything else. */
@@ -37,14 +41,16 @@ export async function startBridgeSession(options: BridgeSessionOptions = {}): Pr
 		mkdirSync(path.dirname(path.join(vault, relative)), { recursive: true });
 		writeFileSync(path.join(vault, relative), content);
 	}
-	const cwd = path.join(vault, options.cwd ?? "");
+	const cwd = options.cwdOutsideVault ? path.join(temp.path, "elsewhere") : path.join(vault, options.cwd ?? "");
+	mkdirSync(cwd, { recursive: true });
 	const home = makeClaudeHome([cwd]);
 	const mock = await MockAnthropic.start();
-	const startCli = () => ClaudePty.start({ cwd, home: home.path, apiBaseUrl: mock.baseUrl, args: options.cliArgs ?? ["--ide"] });
+	const startCli = (env?: Record<string, string>) =>
+		ClaudePty.start({ cwd, home: home.path, apiBaseUrl: mock.baseUrl, args: options.cliArgs ?? ["--ide"], env });
 	const early = options.cliFirst ? startCli() : undefined;
 	const bridge = await HeadlessProcess.start({ vault, home: home.path, args: options.bridgeArgs });
 	options.onBridgeStarted?.(bridge);
-	const cli = early ?? startCli();
+	const cli = early ?? startCli(options.cliEnv?.(bridge));
 	return {
 		vault,
 		home,
@@ -59,6 +65,37 @@ export async function startBridgeSession(options: BridgeSessionOptions = {}): Pr
 			temp.remove();
 		},
 	};
+}
+
+/**
+ * Connects by hand as a user does: `/ide`, choose the vault in the list (it opens on "None"), and answer
+ * the one-time "connect automatically?" question with its default.
+ */
+export async function connectWithIdeCommand(cli: ClaudePty, ideName: RegExp): Promise<void> {
+	await cli.waitForPrompt();
+	cli.type("/ide");
+	await delay(300);
+	const menuFrom = cli.mark();
+	cli.submit();
+	const menu = await cli.waitFor(new RegExp(`Connect to an IDE[\\s\\S]*${ideName.source}`), { since: menuFrom });
+	// The cursor (❯) starts on the IDE in use, else on "None": move up to the vault only when needed.
+	const cursorOnVault = new RegExp(`❯\\s*(✔\\s*)?${ideName.source}`).test(menu.slice(menu.lastIndexOf("Connect to an IDE")));
+	if (!cursorOnVault) {
+		cli.type("\u001b[A");
+		await delay(300);
+	}
+	const since = cli.mark();
+	cli.submit();
+	const answer = await cli.waitFor(/Connected to|connect with \/ide/, { since });
+	if (!/Connected to/.test(answer)) {
+		// The question ignores a key pressed the instant it appears.
+		await delay(500);
+		cli.submit();
+	}
+}
+
+function delay(ms: number): Promise<void> {
+	return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** Waits until the CLI has connected, listed tools and shows its prompt. */
