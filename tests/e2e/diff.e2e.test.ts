@@ -1,80 +1,76 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { HeadlessProcess } from "../helpers/headless-process";
-import { makeTempDir } from "../helpers/temp-dir";
+import type { HeadlessProcess } from "../helpers/headless-process";
 import { claudeBinaryPath } from "./harness/cli-binary";
-import { makeClaudeHome, type ClaudeHome } from "./harness/claude-home";
-import { ClaudePty } from "./harness/claude-pty";
-import { MockAnthropic } from "./harness/mock-anthropic";
+import { startBridgeSession, waitUntilConnected, type BridgeSession } from "./harness/bridge-session";
 import { textTurn, toolUseTurn } from "./harness/sse-reply";
 import { delay, pollUntil } from "./harness/wait";
 
 jest.setTimeout(60_000);
 
 const ORIGINAL = "# A note\n\nSome text.\n";
+const PROPOSED = "# A note\n\nSome better text.\n";
 
-interface Session {
-	vault: ReturnType<typeof makeTempDir>;
-	note: string;
-	home: ClaudeHome;
-	mock: MockAnthropic;
-	bridge: HeadlessProcess & { port: number; lockFile: string };
-	cli: ClaudePty;
-}
-
-let session: Session | undefined;
+let session: BridgeSession | undefined;
 
 beforeAll(() => {
 	claudeBinaryPath();
 }, 600_000);
 
 afterEach(async () => {
-	if (!session) return;
-	await session.cli.kill();
-	session.bridge.kill();
-	await session.mock.close();
-	session.home.remove();
-	session.vault.remove();
+	await session?.stop();
 	session = undefined;
 });
 
 /** The model reads the note, then proposes an Edit; in the default permission mode the CLI asks through openDiff. */
-async function proposeEdit(): Promise<Session> {
-	const vault = makeTempDir("vault");
-	const note = path.join(vault.path, "note.md");
-	writeFileSync(note, ORIGINAL);
-	const home = makeClaudeHome([vault.path]);
-	const mock = await MockAnthropic.start();
-	const bridge = await HeadlessProcess.start({ vault: vault.path, home: home.path });
-	const cli = ClaudePty.start({ cwd: vault.path, home: home.path, apiBaseUrl: mock.baseUrl, args: ["--ide", "--permission-mode", "default"] });
-	session = { vault, note, home, mock, bridge, cli };
-	mock.enqueue(
+async function proposeEdit(): Promise<BridgeSession & { note: string }> {
+	session = await startBridgeSession({ notes: { "note.md": ORIGINAL }, cliArgs: ["--ide", "--permission-mode", "default"] });
+	const note = path.join(session.vault, "note.md");
+	session.mock.enqueue(
 		toolUseTurn("Read", { file_path: note }),
 		toolUseTurn("Edit", { file_path: note, old_string: "Some text.", new_string: "Some better text." }),
 		textTurn("Edit finished."),
 	);
-	await bridge.waitForTrace((event) => event.method === "tools/list" && event.direction === "in", "tools/list from the CLI");
-	await cli.waitForPrompt();
-	await cli.prompt("Improve the note");
-	await bridge.waitForOutput(/(Review pending: .* for note\.md)/, 20_000);
-	return session;
+	await waitUntilConnected(session);
+	await session.cli.prompt("Improve the note");
+	await session.bridge.waitForOutput(/(Review pending: .* for note\.md)/, 20_000);
+	return { ...session, note };
 }
 
 function toolCallCount(bridge: HeadlessProcess): number {
-	return bridge.stderr.split("\n").filter((line) => line.includes('"method":"tools/call"')).length;
+	return bridge.traces().filter((event) => event.direction === "in" && event.method === "tools/call").length;
+}
+
+async function sendAndRead(bridge: HeadlessProcess, line: string, pattern: RegExp): Promise<string> {
+	bridge.send(line);
+	return bridge.waitForOutput(pattern, 5_000);
+}
+
+function noteHolds(note: string, text: string): Promise<true> {
+	return pollUntil(() => (readFileSync(note, "utf8") === text ? true : undefined), {
+		timeoutMs: 15_000,
+		describe: () => `the note to hold ${JSON.stringify(text)}; it has ${JSON.stringify(readFileSync(note, "utf8"))}`,
+	});
 }
 
 describe("reviewing Claude's edits through openDiff with the real CLI", () => {
+	it("diff accept makes the CLI write the proposal as it was", async () => {
+		const { bridge, note, cli } = await proposeEdit();
+		await sendAndRead(bridge, "diff accept", /(Accepted .*)/);
+		await noteHolds(note, PROPOSED);
+		await cli.waitFor("Edit finished.");
+	});
+
 	it("diff accept --text-file makes the CLI write exactly the edited text", async () => {
-		const { bridge, note, vault } = await proposeEdit();
-		const listed = JSON.parse((await sendAndRead(bridge, "diff list", /^(\{"tab_name".*\})$/m))) as { tab_name: string; path: string };
+		const { bridge, note, home } = await proposeEdit();
+		const listed = JSON.parse(await sendAndRead(bridge, "diff list", /^(\{"tab_name".*\})$/m)) as { tab_name: string; path: string };
 		expect(listed.path).toBe("note.md");
 		expect(listed.tab_name).toMatch(/^✻ \[Claude Code\] note\.md \([0-9a-f]{6}\) ⧉$/);
-		const edited = path.join(vault.path, "..", `${path.basename(vault.path)}-edited.md`);
+		const edited = path.join(home.path, "edited.md");
 		const finalText = "# A note\n\nSome text, improved by hand.\n";
 		writeFileSync(edited, finalText);
 		await sendAndRead(bridge, `diff accept --text-file "${edited}"`, /(Accepted .*)/);
-		await pollUntil(() => (readFileSync(note, "utf8") === finalText ? true : undefined), { timeoutMs: 15_000, describe: () => `the note to hold the edited text; it has ${JSON.stringify(readFileSync(note, "utf8"))}` });
+		await noteHolds(note, finalText);
 	});
 
 	it("diff reject leaves the note untouched and the CLI reports the rejection", async () => {
@@ -88,8 +84,3 @@ describe("reviewing Claude's edits through openDiff with the real CLI", () => {
 		expect(readFileSync(note, "utf8")).toBe(ORIGINAL);
 	});
 });
-
-async function sendAndRead(bridge: HeadlessProcess, line: string, pattern: RegExp): Promise<string> {
-	bridge.send(line);
-	return bridge.waitForOutput(pattern, 5_000);
-}
