@@ -33,6 +33,9 @@ export interface VaultAdapterOptions {
 	pageSize: number;
 }
 
+/** How long a listing made for a first page serves the following pages. */
+const LISTING_REUSE_MS = 5000;
+
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /**
@@ -40,6 +43,9 @@ const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
  * `resources/read`. Every path is confined to the vault; private notes and hidden folders are refused.
  */
 export class VaultAdapter {
+	/** The sorted listing of the last first page, reused by the pages that follow it. */
+	private listing: { entries: VaultFileEntry[]; madeAt: number } | undefined;
+
 	constructor(private readonly options: VaultAdapterOptions) {}
 
 	methods(): Map<string, MethodHandler> {
@@ -72,9 +78,7 @@ export class VaultAdapter {
 		const cursor = params.cursor;
 		if (cursor !== undefined && typeof cursor !== "string") throw invalidParams('"cursor" must be a string from a previous nextCursor');
 		const after = cursor === undefined ? undefined : decodeCursor(cursor);
-		const entries = (await this.options.files.list())
-			.filter((entry) => !isHidden(entry.path) && !this.options.privacy.isPrivateRelative(entry.path))
-			.sort((a, b) => compare(a.path, b.path));
+		const entries = await this.sortedListing(after !== undefined);
 		const start = after === undefined ? 0 : firstIndexAfter(entries, after);
 		const page = entries.slice(start, start + this.options.pageSize);
 		const resources = page.map((entry) => ({
@@ -87,6 +91,20 @@ export class VaultAdapter {
 		const result: JsonObject = { resources };
 		if (last && start + page.length < entries.length) result.nextCursor = encodeCursor(last.path);
 		return result;
+	}
+
+	/**
+	 * A client pages through a big vault right after connecting: the listing is filtered and sorted once for
+	 * the first page and reused for the next pages while it is fresh, instead of once per page.
+	 */
+	private async sortedListing(continuing: boolean): Promise<VaultFileEntry[]> {
+		const now = Date.now();
+		if (continuing && this.listing && now - this.listing.madeAt < LISTING_REUSE_MS) return this.listing.entries;
+		const entries = (await this.options.files.list())
+			.filter((entry) => !isHidden(entry.path) && !this.options.privacy.isPrivateRelative(entry.path))
+			.sort((a, b) => compare(a.path, b.path));
+		this.listing = { entries, madeAt: now };
+		return entries;
 	}
 
 	private async readResource(params: JsonObject): Promise<JsonObject> {
