@@ -40,20 +40,45 @@ export function cursorSnapshot(absolutePath: string, at: Position = { line: 0, c
 	return selectionSnapshot(absolutePath, "", at, at);
 }
 
+/** Offsets of a document's lines, so positions can be clamped and turned into offsets. */
+class LineIndex {
+	private readonly starts = [0];
+
+	constructor(private readonly text: string) {
+		for (let i = 0; i < text.length; i++) if (text[i] === "\n") this.starts.push(i + 1);
+	}
+
+	/** The position moved inside the document: an existing line, a character within that line's content. */
+	clamp(position: Position): Position {
+		const line = Math.min(Math.max(position.line, 0), this.starts.length - 1);
+		const lineStart = this.starts[line] ?? 0;
+		return { line, character: Math.min(Math.max(position.character, 0), this.contentEnd(line) - lineStart) };
+	}
+
+	offset(position: Position): number {
+		const clamped = this.clamp(position);
+		return (this.starts[clamped.line] ?? 0) + clamped.character;
+	}
+
+	/** A line's content excludes its break ("\n" or "\r\n"), as in LSP. */
+	private contentEnd(line: number): number {
+		const isLast = line + 1 >= this.starts.length;
+		let end = isLast ? this.text.length : (this.starts[line + 1] ?? this.text.length) - 1;
+		if (!isLast && end > (this.starts[line] ?? 0) && this.text[end - 1] === "\r") end--;
+		return end;
+	}
+}
+
 /** The text between two positions of a document, by 0-based line and UTF-16 character. */
 export function textBetween(documentText: string, start: Position, end: Position): string {
-	const lineStarts = [0];
-	for (let i = 0; i < documentText.length; i++) if (documentText[i] === "\n") lineStarts.push(i + 1);
-	const offset = (position: Position): number => {
-		const line = Math.min(Math.max(position.line, 0), lineStarts.length - 1);
-		const lineStart = lineStarts[line] ?? 0;
-		// A line's content excludes its break ("\n" or "\r\n"), as in LSP: a character past it stops before the break.
-		let lineEnd = line + 1 < lineStarts.length ? (lineStarts[line + 1] ?? documentText.length) - 1 : documentText.length;
-		if (lineEnd > lineStart && documentText[lineEnd - 1] === "\r" && line + 1 < lineStarts.length) lineEnd--;
-		return Math.min(lineStart + Math.max(position.character, 0), lineEnd);
-	};
-	const [from, to] = [offset(start), offset(end)].sort((a, b) => a - b) as [number, number];
+	const lines = new LineIndex(documentText);
+	const [from, to] = [lines.offset(start), lines.offset(end)].sort((a, b) => a - b) as [number, number];
 	return documentText.slice(from, to);
+}
+
+/** A position moved inside the document (an existing line, a character within it). */
+export function clampPosition(documentText: string, position: Position): Position {
+	return new LineIndex(documentText).clamp(position);
 }
 
 /** A tag for Claude (`at_mentioned`): a note with an optional 0-based line range, or a folder (path ending in "/"). */

@@ -1,5 +1,5 @@
 import type { Notifier } from "../bridge/notifier";
-import { cursorSnapshot, selectionSnapshot, textBetween, type Position, type SelectionSnapshot } from "../bridge/selection";
+import { clampPosition, cursorSnapshot, selectionSnapshot, textBetween, type Position, type SelectionSnapshot } from "../bridge/selection";
 import type { VaultPaths } from "../bridge/vault-paths";
 import type { FolderVault } from "./folder-vault";
 
@@ -33,7 +33,8 @@ export class HeadlessEditor {
 		const location = this.paths.resolve(path);
 		const text = this.vault.readText(location.relative);
 		if (!this.current || this.current.filePath !== location.absolute) this.open(path);
-		this.current = selectionSnapshot(location.absolute, textBetween(text, start, end), start, end);
+		const [from, to] = [clampPosition(text, start), clampPosition(text, end)];
+		this.current = selectionSnapshot(location.absolute, textBetween(text, from, to), from, to);
 		const notifier = this.notifier();
 		notifier.selectionChanged(this.current);
 		notifier.flush();

@@ -1,4 +1,4 @@
-import { cursorSnapshot, selectionSnapshot, textBetween } from "../../src/bridge/selection";
+import { clampPosition, cursorSnapshot, selectionSnapshot, textBetween } from "../../src/bridge/selection";
 
 const at = (line: number, character: number) => ({ line, character });
 
@@ -115,5 +115,16 @@ describe("textBetween", () => {
 		const crlf = "one\r\ntwo\r\nthree";
 		expect(textBetween(crlf, at(0, 0), at(0, 99))).toBe("one");
 		expect(textBetween(crlf, at(1, 1), at(1, 4))).toBe("wo");
+	});
+});
+
+describe("clampPosition", () => {
+	it("moves positions past the end of a line or the document back inside it", () => {
+		const text = "alpha\r\nbe\nlast";
+		expect(clampPosition(text, { line: 0, character: 99 })).toEqual({ line: 0, character: 5 });
+		expect(clampPosition(text, { line: 1, character: 3 })).toEqual({ line: 1, character: 2 });
+		expect(clampPosition(text, { line: 50, character: 0 })).toEqual({ line: 2, character: 0 });
+		expect(clampPosition(text, { line: -1, character: -4 })).toEqual({ line: 0, character: 0 });
+		expect(clampPosition("", { line: 3, character: 3 })).toEqual({ line: 0, character: 0 });
 	});
 });
