@@ -308,6 +308,100 @@ export class PluginSettingTab {
 	hide(): void {}
 }
 
+type ChangeHandler<T> = (value: T) => unknown;
+
+/** A toggle, text field or text area of a Setting; `change` plays the user's input. */
+export class FakeInput<T> {
+	value: T | undefined;
+	placeholder = "";
+	private handler: ChangeHandler<T> | undefined;
+	setValue(value: T): this {
+		this.value = value;
+		return this;
+	}
+	setPlaceholder(placeholder: string): this {
+		this.placeholder = placeholder;
+		return this;
+	}
+	onChange(handler: ChangeHandler<T>): this {
+		this.handler = handler;
+		return this;
+	}
+	async change(value: T): Promise<void> {
+		this.value = value;
+		await this.handler?.(value);
+	}
+}
+
+export class FakeButton {
+	text = "";
+	disabled = false;
+	private handler: (() => unknown) | undefined;
+	setButtonText(text: string): this {
+		this.text = text;
+		return this;
+	}
+	setDisabled(disabled: boolean): this {
+		this.disabled = disabled;
+		return this;
+	}
+	onClick(handler: () => unknown): this {
+		this.handler = handler;
+		return this;
+	}
+	async click(): Promise<void> {
+		await this.handler?.();
+	}
+}
+
+/** Obsidian's settings row; every instance is recorded in `Setting.created` for tests to inspect. */
+export class Setting {
+	static created: Setting[] = [];
+	name = "";
+	desc = "";
+	isHeading = false;
+	readonly toggles: FakeInput<boolean>[] = [];
+	readonly texts: FakeInput<string>[] = [];
+	readonly buttons: FakeButton[] = [];
+
+	constructor(readonly containerEl: FakeElement) {
+		Setting.created.push(this);
+	}
+	setName(name: string): this {
+		this.name = name;
+		return this;
+	}
+	setDesc(desc: string): this {
+		this.desc = desc;
+		return this;
+	}
+	setHeading(): this {
+		this.isHeading = true;
+		return this;
+	}
+	addToggle(build: (toggle: FakeInput<boolean>) => unknown): this {
+		const toggle = new FakeInput<boolean>();
+		build(toggle);
+		this.toggles.push(toggle);
+		return this;
+	}
+	addText(build: (text: FakeInput<string>) => unknown): this {
+		const text = new FakeInput<string>();
+		build(text);
+		this.texts.push(text);
+		return this;
+	}
+	addTextArea(build: (area: FakeInput<string>) => unknown): this {
+		return this.addText(build);
+	}
+	addButton(build: (button: FakeButton) => unknown): this {
+		const button = new FakeButton();
+		build(button);
+		this.buttons.push(button);
+		return this;
+	}
+}
+
 export class TAbstractFile {
 	constructor(readonly path: string) {}
 	get name(): string {
