@@ -1,23 +1,11 @@
-import { claudeBinaryPath } from "./harness/cli-binary";
-import { startBridgeSession, waitUntilConnected, type BridgeSession } from "./harness/bridge-session";
+import { useBridgeSessions, waitUntilConnected } from "./harness/bridge-session";
 import { lastUserText } from "./harness/messages-request";
 
-jest.setTimeout(60_000);
-
-let session: BridgeSession | undefined;
-
-beforeAll(() => {
-	claudeBinaryPath();
-}, 600_000);
-
-afterEach(async () => {
-	await session?.stop();
-	session = undefined;
-});
+const sessions = useBridgeSessions();
 
 describe("the real Claude Code CLI against the headless host", () => {
 	it("finds the vault's lock file with --ide, connects and completes the MCP handshake", async () => {
-		session = await startBridgeSession();
+		const session = await sessions.start();
 		const { bridge, cli, mock } = session;
 		await waitUntilConnected(session);
 		const incoming = bridge

@@ -1,25 +1,13 @@
 import path from "node:path";
-import { claudeBinaryPath } from "./harness/cli-binary";
-import { startBridgeSession, waitUntilConnected, type BridgeSession } from "./harness/bridge-session";
+import { useBridgeSessions, waitUntilConnected } from "./harness/bridge-session";
 import { messagesOf, requestText, textsOf } from "./harness/messages-request";
 import { textTurn, toolUseTurn } from "./harness/sse-reply";
 
-jest.setTimeout(60_000);
-
-let session: BridgeSession | undefined;
-
-beforeAll(() => {
-	claudeBinaryPath();
-}, 600_000);
-
-afterEach(async () => {
-	await session?.stop();
-	session = undefined;
-});
+const sessions = useBridgeSessions();
 
 describe("getDiagnostics through the real CLI", () => {
 	it("the model calls mcp__ide__getDiagnostics and receives the broken-link diagnostic of a note", async () => {
-		session = await startBridgeSession({
+		const session = await sessions.start({
 			notes: { "Projects/plan.md": "# Plan\n\nSee [[Missing note]] first.\n", "Projects/ok.md": "# Fine\n" },
 			cliArgs: ["--ide", "--allowedTools", "mcp__ide__getDiagnostics"],
 		});
@@ -42,7 +30,7 @@ describe("getDiagnostics through the real CLI", () => {
 	});
 
 	it("after an edit that breaks a link, the next model request carries the new diagnostic", async () => {
-		session = await startBridgeSession({
+		const session = await sessions.start({
 			notes: { "note.md": "# Note\n\nLinks to [[Other]].\n", "Other.md": "# Other\n" },
 			cliArgs: ["--ide", "--permission-mode", "acceptEdits"],
 		});

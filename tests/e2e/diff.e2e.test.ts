@@ -1,30 +1,18 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { HeadlessProcess } from "../helpers/headless-process";
-import { claudeBinaryPath } from "./harness/cli-binary";
-import { startBridgeSession, waitUntilConnected, type BridgeSession } from "./harness/bridge-session";
+import { useBridgeSessions, waitUntilConnected, type BridgeSession } from "./harness/bridge-session";
 import { textTurn, toolUseTurn } from "./harness/sse-reply";
 import { delay, pollUntil } from "./harness/wait";
-
-jest.setTimeout(60_000);
 
 const ORIGINAL = "# A note\n\nSome text.\n";
 const PROPOSED = "# A note\n\nSome better text.\n";
 
-let session: BridgeSession | undefined;
-
-beforeAll(() => {
-	claudeBinaryPath();
-}, 600_000);
-
-afterEach(async () => {
-	await session?.stop();
-	session = undefined;
-});
+const sessions = useBridgeSessions();
 
 /** The model reads the note, then proposes an Edit; in the default permission mode the CLI asks through openDiff. */
 async function proposeEdit(): Promise<BridgeSession & { note: string }> {
-	session = await startBridgeSession({ notes: { "note.md": ORIGINAL }, cliArgs: ["--ide", "--permission-mode", "default"] });
+	const session = await sessions.start({ notes: { "note.md": ORIGINAL }, cliArgs: ["--ide", "--permission-mode", "default"] });
 	const note = path.join(session.vault, "note.md");
 	session.mock.enqueue(
 		toolUseTurn("Read", { file_path: note }),

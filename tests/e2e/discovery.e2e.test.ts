@@ -1,29 +1,14 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { HeadlessProcess } from "../helpers/headless-process";
-import { claudeBinaryPath } from "./harness/cli-binary";
 import { makeClaudeHome } from "./harness/claude-home";
 import { ClaudePty } from "./harness/claude-pty";
-import { connectWithIdeCommand, startBridgeSession, waitUntilConnected, type BridgeSession } from "./harness/bridge-session";
+import { connectWithIdeCommand, useBridgeSessions, waitUntilConnected } from "./harness/bridge-session";
 import { MockAnthropic } from "./harness/mock-anthropic";
 import { makeTempDir } from "../helpers/temp-dir";
-import { mkdirSync } from "node:fs";
 import path from "node:path";
 
-jest.setTimeout(90_000);
-
 const IDE_NAME = /Obsidian · My vault \(headless\)/;
-let session: BridgeSession | undefined;
-const cleanups: (() => Promise<void> | void)[] = [];
-
-beforeAll(() => {
-	claudeBinaryPath();
-}, 600_000);
-
-afterEach(async () => {
-	await session?.stop();
-	session = undefined;
-	for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const sessions = useBridgeSessions(90_000);
 
 function ideConnectedCount(bridge: HeadlessProcess): number {
 	return bridge.traces().filter((event) => event.method === "ide_connected").length;
@@ -31,26 +16,26 @@ function ideConnectedCount(bridge: HeadlessProcess): number {
 
 describe("finding and connecting to the vault with the real CLI", () => {
 	it("connects through /ide discovery, chosen by hand", async () => {
-		session = await startBridgeSession({ cliArgs: [] });
+		const session = await sessions.start({ cliArgs: [] });
 		await connectWithIdeCommand(session.cli, IDE_NAME);
 		await session.bridge.waitForTrace((event) => event.method === "ide_connected", "ide_connected");
 		expect((await session.bridge.status()).clients).toEqual([expect.objectContaining({ pid: await session.cli.cliPid() })]);
 	});
 
 	it("connects through CLAUDE_CODE_SSE_PORT from a folder outside the vault", async () => {
-		session = await startBridgeSession({ cliArgs: [], cwdOutsideVault: true, cliEnv: (bridge) => ({ CLAUDE_CODE_SSE_PORT: String(bridge.port) }) });
+		const session = await sessions.start({ cliArgs: [], cwdOutsideVault: true, cliEnv: (bridge) => ({ CLAUDE_CODE_SSE_PORT: String(bridge.port) }) });
 		await waitUntilConnected(session);
 		expect(ideConnectedCount(session.bridge)).toBe(1);
 	});
 
 	it("connects with --ide from a subfolder of the vault", async () => {
-		session = await startBridgeSession({ notes: { "Projects/Garden/plan.md": "# Plan\n" }, cwd: "Projects/Garden" });
+		const session = await sessions.start({ notes: { "Projects/Garden/plan.md": "# Plan\n" }, cwd: "Projects/Garden" });
 		await waitUntilConnected(session);
 		expect(ideConnectedCount(session.bridge)).toBe(1);
 	});
 
 	it("a wrong token is refused and nothing of the vault reaches the CLI", async () => {
-		session = await startBridgeSession({
+		const session = await sessions.start({
 			bridgeArgs: ["--debug"],
 			onBridgeStarted: (bridge) => {
 				const lockFile = /Lock file: (.+)/.exec(bridge.stdout)?.[1] ?? "";
@@ -65,19 +50,19 @@ describe("finding and connecting to the vault with the real CLI", () => {
 
 	it("serves two vaults at once, each found from its own folder", async () => {
 		const temp = makeTempDir("two-vaults");
-		cleanups.push(() => temp.remove());
+		sessions.onCleanup(() => temp.remove());
 		const work = path.join(temp.path, "Work");
 		const personal = path.join(temp.path, "Personal");
 		mkdirSync(work);
 		mkdirSync(personal);
 		const home = makeClaudeHome([work, personal]);
-		cleanups.push(() => home.remove());
+		sessions.onCleanup(() => home.remove());
 		const mock = await MockAnthropic.start();
-		cleanups.push(() => mock.close());
+		sessions.onCleanup(() => mock.close());
 		const bridges = await Promise.all([work, personal].map((vault) => HeadlessProcess.start({ vault, home: home.path })));
-		cleanups.push(() => bridges.forEach((bridge) => bridge.kill()));
+		sessions.onCleanup(() => bridges.forEach((bridge) => bridge.kill()));
 		const clis = [work, personal].map((cwd) => ClaudePty.start({ cwd, home: home.path, apiBaseUrl: mock.baseUrl, args: ["--ide"] }));
-		cleanups.push(async () => {
+		sessions.onCleanup(async () => {
 			for (const cli of clis) await cli.kill();
 		});
 		for (const bridge of bridges) await bridge.waitForTrace((event) => event.method === "ide_connected", "ide_connected");
@@ -87,18 +72,18 @@ describe("finding and connecting to the vault with the real CLI", () => {
 	});
 
 	it("reconnects with /ide after the bridge restarts on a new port", async () => {
-		session = await startBridgeSession();
+		const session = await sessions.start();
 		await waitUntilConnected(session);
 		expect(await session.bridge.quit()).toBe(0);
 		const restarted = await HeadlessProcess.start({ vault: session.vault, home: session.home.path });
-		cleanups.push(() => restarted.kill());
+		sessions.onCleanup(() => restarted.kill());
 		expect(restarted.port).not.toBe(session.bridge.port);
 		await connectWithIdeCommand(session.cli, IDE_NAME);
 		await restarted.waitForTrace((event) => event.method === "ide_connected", "ide_connected on the restarted bridge", 20_000);
 	});
 
 	it("reconnects with /ide after the token is rotated", async () => {
-		session = await startBridgeSession();
+		const session = await sessions.start();
 		await waitUntilConnected(session);
 		const { bridge, cli } = session;
 		bridge.send("rotate");

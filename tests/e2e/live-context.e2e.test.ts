@@ -1,24 +1,12 @@
 import path from "node:path";
-import { claudeBinaryPath } from "./harness/cli-binary";
-import { startBridgeSession, waitUntilConnected, type BridgeSession } from "./harness/bridge-session";
+import { useBridgeSessions, waitUntilConnected, type BridgeSession } from "./harness/bridge-session";
 import { lastUserText, requestText } from "./harness/messages-request";
 
-jest.setTimeout(60_000);
-
 const NOTE = "Alpha line\nBeta line\nGamma line\nDelta line\nEpsilon line\n";
-let session: BridgeSession | undefined;
-
-beforeAll(() => {
-	claudeBinaryPath();
-}, 600_000);
-
-afterEach(async () => {
-	await session?.stop();
-	session = undefined;
-});
+const sessions = useBridgeSessions();
 
 async function start(): Promise<BridgeSession> {
-	session = await startBridgeSession({ notes: { "Daily/note one.md": NOTE, "Daily/plan.md": NOTE } });
+	const session = await sessions.start({ notes: { "Daily/note one.md": NOTE, "Daily/plan.md": NOTE } });
 	await waitUntilConnected(session);
 	return session;
 }
@@ -57,7 +45,7 @@ describe("live context reaching the model through the real CLI", () => {
 	});
 
 	it("a tag made while Claude Code is still connecting lands in its prompt", async () => {
-		session = await startBridgeSession({
+		const session = await sessions.start({
 			notes: { "note.md": NOTE },
 			cliFirst: true,
 			onBridgeStarted: (bridge) => bridge.send("tag note.md 0 1"),

@@ -4,18 +4,13 @@ import type { VaultPaths } from "../vault-paths";
 import type { WorkspacePort } from "../workspace/workspace-port";
 import { jsonResult } from "./json-result";
 import { answeringArgumentErrors } from "./tool-arguments";
-import { requiredVaultPath } from "./vault-argument";
+import { FILE_PATH_ONLY_SCHEMA, requiredVaultPath } from "./vault-argument";
 
 /** `checkDocumentDirty`: whether an open note has changes not yet written to disk. */
 export class CheckDocumentDirtyTool implements ToolDefinition {
 	readonly name = "checkDocumentDirty";
 	readonly description = "Whether an open note has changes not yet saved to disk (Obsidian saves notes automatically within seconds).";
-	readonly inputSchema: JsonObject = {
-		type: "object",
-		properties: { filePath: { type: "string", description: "Path of the note" } },
-		required: ["filePath"],
-		additionalProperties: false,
-	};
+	readonly inputSchema = FILE_PATH_ONLY_SCHEMA;
 
 	constructor(
 		private readonly paths: VaultPaths,

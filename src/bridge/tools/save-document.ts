@@ -5,18 +5,13 @@ import type { VaultPaths } from "../vault-paths";
 import type { WorkspacePort } from "../workspace/workspace-port";
 import { jsonResult } from "./json-result";
 import { answeringArgumentErrors } from "./tool-arguments";
-import { requiredVaultPath } from "./vault-argument";
+import { FILE_PATH_ONLY_SCHEMA, requiredVaultPath } from "./vault-argument";
 
 /** `saveDocument`: writes an open note's pending changes to disk now. */
 export class SaveDocumentTool implements ToolDefinition {
 	readonly name = "saveDocument";
 	readonly description = "Save an open note to disk now instead of waiting for Obsidian's automatic save.";
-	readonly inputSchema: JsonObject = {
-		type: "object",
-		properties: { filePath: { type: "string", description: "Path of the note" } },
-		required: ["filePath"],
-		additionalProperties: false,
-	};
+	readonly inputSchema = FILE_PATH_ONLY_SCHEMA;
 
 	constructor(
 		private readonly paths: VaultPaths,
