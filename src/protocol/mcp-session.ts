@@ -60,7 +60,7 @@ export class McpSession {
 	readonly id: number;
 	private initialized = false;
 	private disposed = false;
-	private readonly inFlight = new Map<JsonRpcId, AbortController>();
+	private readonly inFlight = new Map<JsonRpcId, Cancellation>();
 	private readonly builtins: ReadonlyMap<string, MethodHandler>;
 	private readonly stopWatchingTools: () => void;
 
@@ -113,7 +113,7 @@ export class McpSession {
 	dispose(): void {
 		this.disposed = true;
 		this.stopWatchingTools();
-		for (const controller of this.inFlight.values()) controller.abort();
+		for (const cancellation of this.inFlight.values()) cancellation.abort();
 		this.inFlight.clear();
 	}
 
@@ -127,10 +127,10 @@ export class McpSession {
 			this.write(errorResponse(request.id, { code: ErrorCode.InvalidParams, message: `Invalid params for ${request.method}: expected an object` }));
 			return;
 		}
-		const controller = new AbortController();
-		this.inFlight.set(request.id, controller);
-		const resolution = await this.run(handler, request.params ?? {}, controller.signal);
-		if (this.inFlight.get(request.id) === controller) this.inFlight.delete(request.id);
+		const cancellation = new Cancellation();
+		this.inFlight.set(request.id, cancellation);
+		const resolution = await this.run(handler, request.params ?? {}, cancellation);
+		if (this.inFlight.get(request.id) === cancellation) this.inFlight.delete(request.id);
 		if (this.disposed) return;
 		if ("error" in resolution) {
 			this.write(errorResponse(request.id, resolution.error.toObject()));
@@ -139,9 +139,15 @@ export class McpSession {
 		}
 	}
 
-	private async run(handler: MethodHandler, params: JsonObject, signal: AbortSignal): Promise<Resolution> {
+	private async run(handler: MethodHandler, params: JsonObject, cancellation: Cancellation): Promise<Resolution> {
+		const context: RequestContext = {
+			sessionId: this.id,
+			get signal() {
+				return cancellation.signal;
+			},
+		};
 		try {
-			return { result: await handler(params, { sessionId: this.id, signal }) };
+			return { result: await handler(params, context) };
 		} catch (error) {
 			if (error instanceof JsonRpcError) return { error };
 			this.log(`Handler failed: ${describeError(error)}`);
@@ -214,7 +220,16 @@ export class McpSession {
 	private write(message: JsonRpcOutgoing): void {
 		if (this.disposed) return;
 		const limit = this.options.maxOutgoingBytes;
-		let text = JSON.stringify(message);
+		let text = encode(message);
+		if (text === undefined) {
+			// A handler returned something JSON cannot hold (a cycle, a BigInt, nesting deeper than the stack).
+			if ("method" in message) {
+				this.log(`Dropped an outgoing ${message.method} that cannot be encoded as JSON`);
+				return;
+			}
+			this.log(`A result for id ${String(message.id)} cannot be encoded as JSON`);
+			text = JSON.stringify(errorResponse(message.id, { code: ErrorCode.InternalError, message: "Internal error: the result cannot be encoded as JSON" }));
+		}
 		// A UTF-16 code unit is at most 3 UTF-8 bytes, so short texts need no byte count.
 		if (text.length * 3 > limit && Buffer.byteLength(text, "utf8") > limit) {
 			if ("method" in message) {
@@ -256,6 +271,37 @@ export class McpSession {
 
 	private log(message: string): void {
 		this.options.events?.onLog?.(`[session ${this.id}] ${message}`);
+	}
+}
+
+/** JSON text of an outgoing message, or undefined when it cannot be encoded. */
+function encode(message: JsonRpcOutgoing): string | undefined {
+	try {
+		return JSON.stringify(message);
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * One request's cancellation. The AbortController is made only when the handler reads the signal: creating one
+ * costs more than the rest of a ping's handling, and most handlers never look at it.
+ */
+class Cancellation {
+	private controller: AbortController | undefined;
+	private aborted = false;
+
+	get signal(): AbortSignal {
+		if (!this.controller) {
+			this.controller = new AbortController();
+			if (this.aborted) this.controller.abort();
+		}
+		return this.controller.signal;
+	}
+
+	abort(): void {
+		this.aborted = true;
+		this.controller?.abort();
 	}
 }
 

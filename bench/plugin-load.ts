@@ -1,0 +1,91 @@
+import { fork } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { App, type Plugin, type PluginManifest } from "../tests/__mocks__/obsidian";
+import { makeTempDir } from "./bench-bridge";
+import { elapsedMs, round, summarize, type Summary } from "./stats";
+
+export const PLUGIN_LOAD_ROLE = "--role=plugin-load";
+
+/** One cold start of the built main.js in a fresh process. */
+export interface PluginLoadSample {
+	/** Evaluating main.js (Obsidian's require of the plugin). */
+	requireMs: number;
+	/** plugin.load() until the async onload() settled. */
+	onloadMs: number;
+	/** Layout ready until the status bar says listening (server, lock file). */
+	layoutReadyToListeningMs: number;
+	/** onload start to listening, with layout ready right after onload. */
+	onloadToListeningMs: number;
+}
+
+export interface PluginLoad {
+	runs: number;
+	requireMs: Summary;
+	onloadMs: Summary;
+	layoutReadyToListeningMs: Summary;
+	onloadToListeningMs: Summary;
+}
+
+type PluginClass = new (app: App, manifest: PluginManifest) => Plugin;
+
+function nextTurn(): Promise<void> {
+	return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** In the child: loads main.js with the `obsidian` stub (aliased by scripts/run-bench.mjs), as Obsidian would. */
+export async function pluginLoadChild(vaultPath: string): Promise<void> {
+	// Obsidian has CodeMirror loaded before any plugin; so does this process before timing main.js.
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- resolved at run time from node_modules
+	require("@codemirror/view");
+	const requireStart = performance.now();
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- a static require lets esbuild bundle main.js itself
+	const loaded = require("../main.js") as { default: PluginClass };
+	const requireMs = elapsedMs(requireStart);
+	const app = new App(vaultPath, "Bench vault");
+	const plugin = new loaded.default(app, { id: "claude-code-bridge", name: "Claude Code Bridge", version: "bench" });
+	let onloadSettled: Promise<void> = Promise.resolve();
+	const onload = plugin.onload.bind(plugin);
+	plugin.onload = () => (onloadSettled = Promise.resolve(onload()));
+
+	const start = performance.now();
+	plugin.load();
+	await onloadSettled;
+	const onloadMs = elapsedMs(start);
+	const readyAt = performance.now();
+	app.workspace.finishLayout();
+	while (plugin.statusBarItems[0]?.text !== "Claude: listening") {
+		if (elapsedMs(readyAt) > 5000) throw new Error(`The plugin did not start listening: ${plugin.statusBarItems[0]?.text ?? "no status bar"}`);
+		await nextTurn();
+	}
+	const sample: PluginLoadSample = { requireMs, onloadMs, layoutReadyToListeningMs: elapsedMs(readyAt), onloadToListeningMs: elapsedMs(start) };
+	plugin.unload();
+	process.send?.(sample, undefined, undefined, () => process.exit(0));
+}
+
+function runChild(bundle: string, vaultPath: string, home: string): Promise<PluginLoadSample> {
+	return new Promise((resolve, reject) => {
+		const child = fork(bundle, [PLUGIN_LOAD_ROLE, vaultPath], { env: { ...process.env, HOME: home }, stdio: ["ignore", "inherit", "inherit", "ipc"] });
+		child.once("message", (message) => resolve(message as PluginLoadSample));
+		child.once("error", reject);
+		child.once("exit", (code) => reject(new Error(`The plugin-load child exited with ${code ?? "a signal"} before reporting`)));
+	});
+}
+
+/** `runs` cold loads of main.js, each in a fresh Node process with a temp HOME (the lock file goes there). */
+export async function measurePluginLoad(runs: number): Promise<PluginLoad> {
+	const temp = makeTempDir("plugin");
+	try {
+		const home = join(temp.path, "home");
+		const vaultPath = join(temp.path, "vault");
+		mkdirSync(home);
+		mkdirSync(vaultPath);
+		writeFileSync(join(vaultPath, "Welcome.md"), "# Welcome\n");
+		const samples: PluginLoadSample[] = [];
+		for (let run = 0; run < runs; run++) samples.push(await runChild(process.argv[1] ?? "", vaultPath, home));
+		const of = (key: keyof PluginLoadSample): Summary => summarize(samples.map((sample) => round(sample[key], 3)));
+		return { runs, requireMs: of("requireMs"), onloadMs: of("onloadMs"), layoutReadyToListeningMs: of("layoutReadyToListeningMs"), onloadToListeningMs: of("onloadToListeningMs") };
+	} finally {
+		temp.remove();
+	}
+}

@@ -1,0 +1,33 @@
+/** Summaries of timing samples. */
+
+export interface Summary {
+	median: number;
+	p99: number;
+	samples: number;
+}
+
+export function summarize(samples: readonly number[]): Summary {
+	const sorted = [...samples].sort((a, b) => a - b);
+	return { median: round(quantile(sorted, 0.5), 4), p99: round(quantile(sorted, 0.99), 4), samples: sorted.length };
+}
+
+/** Nearest-rank quantile of sorted values. */
+function quantile(sorted: readonly number[], fraction: number): number {
+	if (sorted.length === 0) return Number.NaN;
+	const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1));
+	return sorted[rank] ?? Number.NaN;
+}
+
+export function ratio(value: number, floor: number): number {
+	return value / floor;
+}
+
+export function round(value: number, digits = 3): number {
+	const scale = 10 ** digits;
+	return Math.round(value * scale) / scale;
+}
+
+/** Milliseconds since `start` (a performance.now() reading). */
+export function elapsedMs(start: number): number {
+	return performance.now() - start;
+}
