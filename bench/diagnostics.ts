@@ -1,7 +1,7 @@
 /**
  * Benchmark (not a test): `getDiagnostics` on generated vaults of 1k and 10k notes, through the tool as the CLI
  * calls it (JSON included), with the headless host's file system source. Prints a Markdown table, then the
- * figures as one line of JSON. Run: esbuild bench/diagnostics.ts --bundle --platform=node --outfile=… && node ….
+ * figures as one line of JSON. Run: npm run bench:diagnostics.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
