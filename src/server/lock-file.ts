@@ -66,7 +66,10 @@ export async function writeLockFile(homeDir: string, port: number, content: Lock
 		return target;
 	} catch (error) {
 		await fs.rm(temp, { force: true }).catch(() => undefined);
-		throw new LockFileError(`Could not write the lock file ${target}: ${describeError(error)}`, error);
+		throw new LockFileError(
+			`Could not write the lock file ${target}: ${describeError(error)}. Claude Code finds the bridge through ${directory}, which must be a folder this user can write to.`,
+			error,
+		);
 	}
 }
 
