@@ -91,6 +91,12 @@ export class ConnectionManager {
 		return this.listeningPort;
 	}
 
+	/** The address the server is bound to, while it listens. */
+	get boundAddress(): { address: string; family: string; port: number } | undefined {
+		const address = this.httpServer?.address();
+		return typeof address === "object" && address ? { address: address.address, family: address.family, port: address.port } : undefined;
+	}
+
 	get connectionCount(): number {
 		return this.sockets.size;
 	}
