@@ -1,4 +1,6 @@
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { builtinModules } from "node:module";
+import { dirname } from "node:path";
 import process from "node:process";
 import esbuild from "esbuild";
 
@@ -41,8 +43,19 @@ const headless = {
 	define: plugin.define,
 };
 
+/** Builds once and replaces each output by rename, so a process loading main.js meanwhile never reads half a file. */
+async function buildAtomically(options) {
+	const result = await esbuild.build({ ...options, write: false });
+	for (const file of result.outputFiles) {
+		mkdirSync(dirname(file.path), { recursive: true });
+		const temp = `${file.path}.${process.pid}.tmp`;
+		writeFileSync(temp, file.contents);
+		renameSync(temp, file.path);
+	}
+}
+
 if (production || process.argv.includes("--once")) {
-	await Promise.all([esbuild.build(plugin), esbuild.build(headless)]);
+	await Promise.all([buildAtomically(plugin), buildAtomically(headless)]);
 } else {
 	const contexts = await Promise.all([esbuild.context(plugin), esbuild.context(headless)]);
 	await Promise.all(contexts.map((context) => context.watch()));

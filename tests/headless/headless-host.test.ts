@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { HeadlessProcess, HEADLESS_ENTRY } from "../helpers/headless-process";
 import { connectOrThrow } from "../helpers/test-client";
 import { makeTempDir } from "../helpers/temp-dir";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 
 describe("the headless host", () => {
 	const temp = makeTempDir("headless");
@@ -71,4 +71,32 @@ describe("the headless host", () => {
 		expect(result.status).toBe(2);
 		expect(result.stderr).toMatch(/^Unknown argument: --bogus\n\nUsage: npm start/);
 	});
+});
+
+describe("npm start", () => {
+	it("builds and serves the example vault, and `npm start -- --vault DIR` serves another folder", async () => {
+		const temp = makeTempDir("npm-start");
+		const home = join(temp.path, "home");
+		const vault = join(temp.path, "other vault");
+		mkdirSync(home);
+		mkdirSync(vault);
+		const root = join(__dirname, "..", "..");
+		const run = (args: string[]) =>
+			new Promise<string>((resolve, reject) => {
+				const child = spawn("npm", ["start", "--silent", ...args], { cwd: root, env: { ...process.env, HOME: home }, stdio: ["pipe", "pipe", "pipe"] });
+				let output = "";
+				child.stdout.on("data", (chunk: Buffer) => {
+					output += chunk.toString();
+					if (output.includes("Connect: ")) child.stdin.write("quit\n");
+				});
+				child.on("error", reject);
+				child.on("exit", (code) => (code === 0 ? resolve(output) : reject(new Error(`npm start exited ${String(code)}: ${output}`))));
+			});
+		try {
+			expect(await run([])).toContain(`serving ${join(root, "examples", "vault")}`);
+			expect(await run(["--", "--vault", vault])).toContain(`serving ${vault}`);
+		} finally {
+			temp.remove();
+		}
+	}, 60_000);
 });
