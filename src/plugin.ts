@@ -26,11 +26,10 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 	override async onload(): Promise<void> {
 		this.settings = migrateSettings(await this.loadData());
 		this.statusBar = new StatusBar(this.addStatusBarItem());
-		const paths = () => this.bridge?.bridge.paths;
-		const notifier = () => this.bridge?.bridge.notifier;
-		this.editorTracker = new EditorTracker(this, paths, notifier);
+		const access = { paths: () => this.bridge?.bridge.paths, notifier: () => this.bridge?.bridge.notifier };
+		this.editorTracker = new EditorTracker(this, access);
 		this.editorTracker.register();
-		new TagCommands(this, paths, notifier).register();
+		new TagCommands(this, access).register();
 		registerDiffReviewView(this);
 		this.settingTab = new BridgeSettingTab(this.app, this, this);
 		this.addSettingTab(this.settingTab);

@@ -1,9 +1,8 @@
 import { EditorView, type ViewUpdate } from "@codemirror/view";
 import { MarkdownView, editorInfoField, type Plugin } from "obsidian";
-import type { Notifier } from "../bridge/notifier";
 import { cursorSnapshot, selectionSnapshot, type SelectionSnapshot } from "../bridge/selection";
-import type { VaultPaths } from "../bridge/vault-paths";
 import { snapshotFromState } from "./editor-selection";
+import type { BridgeAccess } from "./bridge-access";
 
 /**
  * Feeds the Notifier from the editor: every selection change (a CodeMirror update listener), the end of a
@@ -13,11 +12,16 @@ import { snapshotFromState } from "./editor-selection";
 export class EditorTracker {
 	private activePath: string | undefined;
 
+	private readonly paths: BridgeAccess["paths"];
+	private readonly notifier: BridgeAccess["notifier"];
+
 	constructor(
 		private readonly plugin: Plugin,
-		private readonly paths: () => VaultPaths | undefined,
-		private readonly notifier: () => Notifier | undefined,
-	) {}
+		bridge: BridgeAccess,
+	) {
+		this.paths = bridge.paths;
+		this.notifier = bridge.notifier;
+	}
 
 	register(): void {
 		const { plugin } = this;

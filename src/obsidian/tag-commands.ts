@@ -1,17 +1,22 @@
 import { MarkdownView, Notice, TFile, TFolder, type Menu, type Plugin, type TAbstractFile } from "obsidian";
-import type { MentionOutcome, Notifier } from "../bridge/notifier";
+import type { MentionOutcome } from "../bridge/notifier";
 import type { Mention } from "../bridge/selection";
-import type { VaultPaths } from "../bridge/vault-paths";
+import type { BridgeAccess } from "./bridge-access";
 
 const TAG_TITLE = "Tag for Claude Code";
 
 /** "Tag for Claude Code": the command (default hotkey Mod+Alt+K) and the file explorer's context menus. */
 export class TagCommands {
+	private readonly paths: BridgeAccess["paths"];
+	private readonly notifier: BridgeAccess["notifier"];
+
 	constructor(
 		private readonly plugin: Plugin,
-		private readonly paths: () => VaultPaths | undefined,
-		private readonly notifier: () => Notifier | undefined,
-	) {}
+		bridge: BridgeAccess,
+	) {
+		this.paths = bridge.paths;
+		this.notifier = bridge.notifier;
+	}
 
 	register(): void {
 		const { plugin } = this;

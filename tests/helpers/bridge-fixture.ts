@@ -18,6 +18,20 @@ export interface BridgeFixture {
 	stop: () => Promise<void>;
 }
 
+/** Options for a BridgeHost under test: no tools, a fixed test name, logs dropped unless overridden. */
+export function testHostOptions(home: string, vault: string, overrides: Partial<BridgeHostOptions> = {}): BridgeHostOptions {
+	return {
+		vaultPath: vault,
+		ideName: "Obsidian · test",
+		homeDir: home,
+		pid: process.pid,
+		serverInfo: SERVER_INFO,
+		tools: new ToolRegistry(),
+		log: () => undefined,
+		...overrides,
+	};
+}
+
 /** A BridgeHost on 127.0.0.1:0 with a temp HOME and a temp vault. */
 export async function startBridge(overrides: Partial<BridgeHostOptions> = {}): Promise<BridgeFixture> {
 	const temp = makeTempDir("bridge");
@@ -26,16 +40,7 @@ export async function startBridge(overrides: Partial<BridgeHostOptions> = {}): P
 	mkdirSync(home);
 	mkdirSync(vault);
 	const logs: string[] = [];
-	const host = new BridgeHost({
-		vaultPath: vault,
-		ideName: "Obsidian · test",
-		homeDir: home,
-		pid: process.pid,
-		serverInfo: SERVER_INFO,
-		tools: new ToolRegistry(),
-		log: (message) => logs.push(message),
-		...overrides,
-	});
+	const host = new BridgeHost(testHostOptions(home, vault, { log: (message) => logs.push(message), ...overrides }));
 	const status = await host.start();
 	if (status.state !== "listening" || status.port === undefined || !status.lockFilePath) {
 		temp.remove();

@@ -1,10 +1,8 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BridgeHost } from "../../src/bridge/bridge-host";
-import { SERVER_INFO } from "../../src/bridge/server-info";
-import { ToolRegistry } from "../../src/protocol/tool-registry";
 import { LOCK_FILE_WRITER, lockDirectory, removeStaleLockFiles } from "../../src/server/lock-file";
-import { startBridge } from "../helpers/bridge-fixture";
+import { startBridge, testHostOptions } from "../helpers/bridge-fixture";
 import { makeTempDir } from "../helpers/temp-dir";
 
 const posix = process.platform !== "win32";
@@ -124,13 +122,5 @@ describe("stale lock files at start", () => {
 });
 
 function hostFor(home: string, vault: string): BridgeHost {
-	return new BridgeHost({
-		vaultPath: vault,
-		ideName: "Obsidian · test",
-		homeDir: home,
-		pid: process.pid,
-		serverInfo: SERVER_INFO,
-		tools: new ToolRegistry(),
-		log: () => undefined,
-	});
+	return new BridgeHost(testHostOptions(home, vault));
 }

@@ -22,7 +22,7 @@ function setUp(hasNotifier = true) {
 	const sent: Mention[] = [];
 	const notifier = { mention: (mention: Mention) => (sent.push(mention), "sent" as const), queuedMentions: 0 };
 	const paths = new VaultPaths("/vault");
-	const commands = new TagCommands(plugin as never, () => paths, () => (hasNotifier ? (notifier as unknown as Notifier) : undefined));
+	const commands = new TagCommands(plugin as never, { paths: () => paths, notifier: () => (hasNotifier ? (notifier as unknown as Notifier) : undefined) });
 	commands.register();
 	return { app, plugin, commands, sent };
 }

@@ -3,10 +3,9 @@ import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { BridgeHost } from "../../src/bridge/bridge-host";
-import { SERVER_INFO } from "../../src/bridge/server-info";
-import { ToolRegistry } from "../../src/protocol/tool-registry";
 import { ConnectionManager } from "../../src/server/connection-manager";
 import type { LockFileContent } from "../../src/server/lock-file";
+import { testHostOptions } from "../helpers/bridge-fixture";
 import { HeadlessProcess, HEADLESS_ENTRY } from "../helpers/headless-process";
 import { connect, connectOrThrow } from "../helpers/test-client";
 import { makeTempDir } from "../helpers/temp-dir";
@@ -46,16 +45,7 @@ function takePort(host: string): Promise<number> {
 }
 
 function hostFor(home: string, vault: string, port?: number, logs: string[] = []): BridgeHost {
-	return new BridgeHost({
-		vaultPath: vault,
-		ideName: "Obsidian · test",
-		homeDir: home,
-		pid: process.pid,
-		serverInfo: SERVER_INFO,
-		tools: new ToolRegistry(),
-		port,
-		log: (message) => logs.push(message),
-	});
+	return new BridgeHost(testHostOptions(home, vault, { port, log: (message) => logs.push(message) }));
 }
 
 const FALLBACK = (taken: number, used: number): string =>
