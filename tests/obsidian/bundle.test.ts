@@ -68,8 +68,12 @@ describe("the built main.js", () => {
 		await waitUntil(() => statusBar.attributes.get("aria-label")?.includes("pid 4242") === true);
 		expect(statusBar.text).toBe("Claude: connected");
 
-		plugin.unload();
+		// Quitting Obsidian removes the lock file at once (nothing async runs while the app quits).
+		app.workspace.trigger("quit");
 		expect(existsSync(join(lockDirectory, lockName))).toBe(false);
+
+		plugin.unload();
+		expect(readdirSync(lockDirectory)).toEqual([]);
 		expect((await client.closed).code).toBe(1001);
 		await expect(connectOrThrow(port, { token: lock.authToken })).rejects.toMatchObject({ code: "ECONNREFUSED" });
 		} finally {
