@@ -12,30 +12,24 @@ import type { BridgeAccess } from "./bridge-access";
 export class EditorTracker {
 	private activePath: string | undefined;
 
-	private readonly paths: BridgeAccess["paths"];
-	private readonly notifier: BridgeAccess["notifier"];
-
 	constructor(
 		private readonly plugin: Plugin,
-		bridge: BridgeAccess,
-	) {
-		this.paths = bridge.paths;
-		this.notifier = bridge.notifier;
-	}
+		private readonly bridge: BridgeAccess,
+	) {}
 
 	register(): void {
 		const { plugin } = this;
 		plugin.registerEditorExtension(EditorView.updateListener.of((update) => this.onEditorUpdate(update)));
-		plugin.registerDomEvent(activeDocument, "mouseup", () => this.notifier()?.flush());
+		plugin.registerDomEvent(activeDocument, "mouseup", () => this.bridge.notifier()?.flush());
 		plugin.registerDomEvent(activeDocument, "keyup", (event) => {
-			if (event.key === "Shift") this.notifier()?.flush();
+			if (event.key === "Shift") this.bridge.notifier()?.flush();
 		});
 		plugin.registerEvent(plugin.app.workspace.on("active-leaf-change", () => this.onActiveLeafChange()));
 	}
 
 	/** The active note's selection now, or undefined when no Markdown note is active. */
 	currentSelection(): SelectionSnapshot | undefined {
-		const paths = this.paths();
+		const paths = this.bridge.paths();
 		const view = this.plugin.app.workspace.getActiveViewOfType(MarkdownView);
 		if (!paths || !view?.file) return undefined;
 		const editor = view.editor;
@@ -52,8 +46,8 @@ export class EditorTracker {
 	private onEditorUpdate(update: ViewUpdate): void {
 		if (!update.selectionSet) return;
 		const file = update.state.field(editorInfoField, false)?.file;
-		const paths = this.paths();
-		const notifier = this.notifier();
+		const paths = this.bridge.paths();
+		const notifier = this.bridge.notifier();
 		if (!file || file.extension !== "md" || !paths || !notifier) return;
 		const absolutePath = paths.toAbsolute(file.path);
 		this.activePath = absolutePath;
@@ -61,13 +55,13 @@ export class EditorTracker {
 	}
 
 	private onActiveLeafChange(): void {
-		const paths = this.paths();
+		const paths = this.bridge.paths();
 		const view = this.plugin.app.workspace.getActiveViewOfType(MarkdownView);
 		if (!paths || !view?.file) return;
 		const absolutePath = paths.toAbsolute(view.file.path);
 		if (absolutePath === this.activePath) return;
 		this.activePath = absolutePath;
 		const cursor = view.editor.getCursor("head");
-		this.notifier()?.activeNoteChanged(cursorSnapshot(absolutePath, { line: cursor.line, character: cursor.ch }));
+		this.bridge.notifier()?.activeNoteChanged(cursorSnapshot(absolutePath, { line: cursor.line, character: cursor.ch }));
 	}
 }

@@ -7,16 +7,10 @@ const TAG_TITLE = "Tag for Claude Code";
 
 /** "Tag for Claude Code": the command (default hotkey Mod+Alt+K) and the file explorer's context menus. */
 export class TagCommands {
-	private readonly paths: BridgeAccess["paths"];
-	private readonly notifier: BridgeAccess["notifier"];
-
 	constructor(
 		private readonly plugin: Plugin,
-		bridge: BridgeAccess,
-	) {
-		this.paths = bridge.paths;
-		this.notifier = bridge.notifier;
-	}
+		private readonly bridge: BridgeAccess,
+	) {}
 
 	register(): void {
 		const { plugin } = this;
@@ -37,7 +31,7 @@ export class TagCommands {
 
 	/** With a selection: the note and its 0-based line range; without one: the whole note. */
 	mentionOfActiveNote(): Mention | undefined {
-		const paths = this.paths();
+		const paths = this.bridge.paths();
 		const workspace = this.plugin.app.workspace;
 		const view = workspace.getActiveViewOfType(MarkdownView);
 		if (paths && view?.file) {
@@ -55,7 +49,7 @@ export class TagCommands {
 	}
 
 	private addMenuItem(menu: Menu, files: TAbstractFile[]): void {
-		const paths = this.paths();
+		const paths = this.bridge.paths();
 		if (!paths || files.length === 0) return;
 		const mentions = files.map((file): Mention => {
 			const absolute = paths.toAbsolute(file.path);
@@ -72,7 +66,7 @@ export class TagCommands {
 	}
 
 	private send(mentions: Mention[]): void {
-		const notifier = this.notifier();
+		const notifier = this.bridge.notifier();
 		if (!notifier) {
 			new Notice("Claude Code Bridge is off: turn it on in its settings to tag notes.");
 			return;
