@@ -1,15 +1,9 @@
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { assembleBridge, type Bridge } from "../src/bridge/bridge-assembly";
-import { VaultPaths } from "../src/bridge/vault-paths";
-import { FolderVault } from "../src/headless/folder-vault";
-import { HeadlessEditor } from "../src/headless/headless-editor";
-import { setUpHeadlessDiagnostics } from "../src/headless/headless-diagnostics";
-import { setUpHeadlessIdeTools } from "../src/headless/headless-ide-tools";
-import { ToolRegistry } from "../src/protocol/tool-registry";
-import { SELECTION_DEBOUNCE_MS } from "../src/server/limits";
+import type { Bridge } from "../src/bridge/bridge-assembly";
+import { assembleHeadlessBridge } from "../src/headless/headless-bridge";
 import type { LockFileContent } from "../src/server/lock-file";
+import { makeTempDir } from "../tests/helpers/temp-dir";
 
 export interface BenchBridge {
 	bridge: Bridge;
@@ -17,12 +11,6 @@ export interface BenchBridge {
 	port: number;
 	token: string;
 	stop: () => Promise<void>;
-}
-
-/** A fresh temp folder (real path) and its removal. */
-export function makeTempDir(prefix: string): { path: string; remove: () => void } {
-	const path = realpathSync(mkdtempSync(join(tmpdir(), `ccb-bench-${prefix}-`)));
-	return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
 }
 
 /**
@@ -36,26 +24,16 @@ export async function startBenchBridge(populate: (vaultPath: string) => void): P
 	mkdirSync(home);
 	mkdirSync(vaultPath);
 	populate(vaultPath);
-	const vault = new FolderVault(new VaultPaths(vaultPath));
-	const tools = new ToolRegistry();
-	let editor: HeadlessEditor | undefined;
-	const bridge = assembleBridge({
+	const headless = assembleHeadlessBridge({
 		vaultPath,
 		ideName: "Obsidian · bench",
 		homeDir: home,
-		pid: process.pid,
 		port: 0,
-		files: vault,
-		tagsOf: (relativePath) => vault.tagsOf(relativePath),
 		privacyRules: () => ({ folders: [], tags: [] }),
-		currentSelection: () => editor?.selection,
-		debounceMs: SELECTION_DEBOUNCE_MS,
-		tools,
 		log: () => undefined,
+		ideTools: { print: () => undefined, diagnosticsLog: () => undefined },
 	});
-	editor = new HeadlessEditor(bridge.paths, vault, () => bridge.notifier);
-	const ideTools = setUpHeadlessIdeTools({ tools, paths: bridge.paths, vaultName: "bench", editor, latestSelection: () => bridge.notifier.latestSelection, print: () => undefined });
-	const stopDiagnostics = setUpHeadlessDiagnostics({ tools, paths: bridge.paths, isPrivate: (path) => bridge.privacy.isPrivateRelative(path), log: () => undefined });
+	const { bridge } = headless;
 	const status = await bridge.host.start();
 	if (status.state !== "listening" || status.port === undefined || !status.lockFilePath) {
 		temp.remove();
@@ -68,9 +46,7 @@ export async function startBenchBridge(populate: (vaultPath: string) => void): P
 		port: status.port,
 		token: lock.authToken,
 		stop: async () => {
-			bridge.notifier.dispose();
-			ideTools.reviews.dispose();
-			stopDiagnostics();
+			headless.dispose();
 			await bridge.host.stop();
 			temp.remove();
 		},

@@ -2,7 +2,7 @@ import { fork } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { App, type Plugin, type PluginManifest } from "../tests/__mocks__/obsidian";
-import { makeTempDir } from "./bench-bridge";
+import { makeTempDir } from "../tests/helpers/temp-dir";
 import { elapsedMs, round, summarize, type Summary } from "./stats";
 
 export const PLUGIN_LOAD_ROLE = "--role=plugin-load";

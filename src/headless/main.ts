@@ -1,19 +1,12 @@
 import { statSync } from "node:fs";
 import { basename, resolve } from "node:path";
-import { assembleBridge } from "../bridge/bridge-assembly";
 import { launchCommand } from "../bridge/launch-command";
 import { ideNameFor } from "../bridge/server-info";
-import { VaultPaths } from "../bridge/vault-paths";
-import { ToolRegistry } from "../protocol/tool-registry";
-import { SELECTION_DEBOUNCE_MS } from "../server/limits";
 import { userHomeDirectory } from "../server/lock-file";
 import { ArgumentError, USAGE, parseArguments, type HeadlessArguments } from "./arguments";
 import { helpText, runCommandLoop, type HeadlessCommand } from "./command-loop";
 import { contextCommands } from "./context-commands";
-import { FolderVault } from "./folder-vault";
-import { HeadlessEditor } from "./headless-editor";
-import { setUpHeadlessDiagnostics } from "./headless-diagnostics";
-import { setUpHeadlessIdeTools } from "./headless-ide-tools";
+import { assembleHeadlessBridge } from "./headless-bridge";
 
 const DEFAULT_VAULT = "examples/vault";
 
@@ -43,50 +36,29 @@ async function main(): Promise<void> {
 		fail(`Vault folder not found: ${vaultPath}`);
 	}
 
-	const vault = new FolderVault(new VaultPaths(vaultPath));
-	const tools = new ToolRegistry();
-	let editor: HeadlessEditor | undefined;
-	const bridge = assembleBridge({
+	const headless = assembleHeadlessBridge({
 		vaultPath,
 		ideName: ideNameFor(basename(vaultPath), "headless"),
 		homeDir: userHomeDirectory(),
-		pid: process.pid,
 		port: args.port,
-		files: vault,
-		tagsOf: (relativePath) => vault.tagsOf(relativePath),
 		privacyRules: () => ({ folders: args.privateFolders, tags: args.privateTags }),
-		currentSelection: () => editor?.selection,
-		debounceMs: SELECTION_DEBOUNCE_MS,
-		tools,
 		log: (message) => {
 			if (args.debug) process.stderr.write(`[bridge] ${message}\n`);
 		},
 		trace: args.trace ? (event) => process.stderr.write(`${JSON.stringify({ trace: event })}\n`) : undefined,
+		ideTools: {
+			print: (line) => process.stdout.write(`${line}\n`),
+			diagnosticsLog: (message) => process.stderr.write(`[diagnostics] ${message}\n`),
+		},
 	});
-	editor = new HeadlessEditor(bridge.paths, vault, () => bridge.notifier);
-	const ideTools = setUpHeadlessIdeTools({
-		tools,
-		paths: bridge.paths,
-		vaultName: basename(vaultPath),
-		editor,
-		latestSelection: () => bridge.notifier.latestSelection,
-		print: (line) => process.stdout.write(`${line}\n`),
-	});
-	const stopDiagnostics = setUpHeadlessDiagnostics({
-		tools,
-		paths: bridge.paths,
-		isPrivate: (relativePath) => bridge.privacy.isPrivateRelative(relativePath),
-		log: (message) => process.stderr.write(`[diagnostics] ${message}\n`),
-	});
+	const { bridge, editor } = headless;
 	const { host } = bridge;
 
 	let stopping = false;
 	const stop = async (): Promise<void> => {
 		if (stopping) return;
 		stopping = true;
-		bridge.notifier.dispose();
-		ideTools.reviews.dispose();
-		stopDiagnostics();
+		headless.dispose();
 		await host.stop();
 		process.stdout.write("Stopped; lock file removed.\n");
 		process.exit(0);
@@ -110,7 +82,7 @@ async function main(): Promise<void> {
 	);
 
 	const commands = new Map<string, HeadlessCommand>(contextCommands(bridge, editor));
-	for (const [name, command] of ideTools.commands) commands.set(name, command);
+	for (const [name, command] of headless.commands) commands.set(name, command);
 	commands.set("quit", { usage: "quit", summary: "stop the bridge and remove its lock file", run: () => void stop() });
 	commands.set("help", { usage: "help", summary: "list the commands", run: () => helpText(commands) });
 	runCommandLoop(

@@ -1,10 +1,10 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { assembleBridge, type Bridge, type BridgeAssemblyOptions } from "../../src/bridge/bridge-assembly";
 import type { PrivacyRules } from "../../src/bridge/privacy";
-import { VaultPaths } from "../../src/bridge/vault-paths";
-import { FolderVault } from "../../src/headless/folder-vault";
-import { HeadlessEditor } from "../../src/headless/headless-editor";
+import type { Bridge, BridgeAssemblyOptions } from "../../src/bridge/bridge-assembly";
+import type { FolderVault } from "../../src/headless/folder-vault";
+import { assembleHeadlessBridge } from "../../src/headless/headless-bridge";
+import type { HeadlessEditor } from "../../src/headless/headless-editor";
 import type { LockFileContent } from "../../src/server/lock-file";
 import { connectOrThrow, type TestClient } from "./test-client";
 import { makeTempDir } from "./temp-dir";
@@ -49,23 +49,18 @@ export async function startAssembledBridge(options: AssembledBridgeOptions = {})
 	mkdirSync(vaultPath);
 	options.populate?.(vaultPath);
 	const privacy: PrivacyRules = { folders: options.privacy?.folders ?? [], tags: options.privacy?.tags ?? [] };
-	const vault = new FolderVault(new VaultPaths(vaultPath));
 	const logs: string[] = [];
-	let editor: HeadlessEditor | undefined;
-	const bridge = assembleBridge({
+	const { bridge, vault, editor, dispose } = assembleHeadlessBridge({
 		vaultPath,
 		ideName: "Obsidian · assembled test",
 		homeDir: home,
-		pid: process.pid,
 		port: 0,
-		files: vault,
-		tagsOf: (relativePath) => vault.tagsOf(relativePath),
 		privacyRules: () => privacy,
-		currentSelection: options.currentSelection ?? (() => editor?.selection),
+		currentSelection: options.currentSelection,
 		debounceMs: options.debounceMs ?? 100,
 		log: (message) => logs.push(message),
+		ideTools: false,
 	});
-	editor = new HeadlessEditor(bridge.paths, vault, () => bridge.notifier);
 	const status = await bridge.host.start();
 	if (status.state !== "listening" || status.port === undefined || !status.lockFilePath) {
 		temp.remove();
@@ -94,7 +89,7 @@ export async function startAssembledBridge(options: AssembledBridgeOptions = {})
 			return client;
 		},
 		stop: async () => {
-			bridge.notifier.dispose();
+			dispose();
 			await Promise.all(clients.map((client) => client.close()));
 			await bridge.host.stop();
 			temp.remove();
