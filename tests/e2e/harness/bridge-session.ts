@@ -2,7 +2,6 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { HeadlessProcess } from "../../helpers/headless-process";
 import { makeTempDir } from "../../helpers/temp-dir";
-import { claudeBinaryPath } from "./cli-binary";
 import { makeClaudeHome, type ClaudeHome } from "./claude-home";
 import { ClaudePty } from "./claude-pty";
 import { MockAnthropic } from "./mock-anthropic";
@@ -69,7 +68,7 @@ export async function startBridgeSession(options: BridgeSessionOptions = {}): Pr
 }
 
 /**
- * For a test file: installs the pinned CLI once, sets the test timeout, and stops every session a test
+ * For a test file: sets the test timeout, and stops every session a test
  * started (and runs its extra cleanups) after it. Returns the function that starts a session.
  */
 export function useBridgeSessions(timeoutMs = 60_000): {
@@ -79,9 +78,6 @@ export function useBridgeSessions(timeoutMs = 60_000): {
 	const sessions: BridgeSession[] = [];
 	const cleanups: (() => Promise<void> | void)[] = [];
 	jest.setTimeout(timeoutMs);
-	beforeAll(() => {
-		claudeBinaryPath();
-	}, 600_000);
 	afterEach(async () => {
 		for (const session of sessions.splice(0)) await session.stop();
 		for (const cleanup of cleanups.splice(0).reverse()) await cleanup();

@@ -1,22 +1,11 @@
-import { execFileSync } from "node:child_process";
-import path from "node:path";
+/** Set by tests/e2e-global-setup.mjs, which installs the CLI before any test worker starts. */
+const CLI_PATH_VARIABLE = "CLAUDE_CODE_BRIDGE_TEST_CLI";
 
-export const REPO_ROOT = path.resolve(__dirname, "..", "..", "..");
-
-let cachedBinary: string | undefined;
-
-/** Path of the pinned Claude Code CLI, installed into .cache/claude-cli on first use. */
+/** Path of the pinned Claude Code CLI, which the e2e project's global setup installed. Never installs. */
 export function claudeBinaryPath(): string {
-	if (cachedBinary !== undefined) return cachedBinary;
-	const script = path.join(REPO_ROOT, "scripts", "install-claude-cli.mjs");
-	const output = execFileSync(process.execPath, [script], {
-		encoding: "utf8",
-		timeout: 600_000,
-		stdio: ["ignore", "pipe", "inherit"],
-	});
-	const lines = output.trim().split("\n");
-	const binary = lines[lines.length - 1];
-	if (!binary) throw new Error("install-claude-cli.mjs printed no binary path");
-	cachedBinary = binary;
+	const binary = process.env[CLI_PATH_VARIABLE];
+	if (!binary) {
+		throw new Error(`${CLI_PATH_VARIABLE} is not set: run the e2e tests through Jest (npx jest --selectProjects e2e), whose global setup installs the Claude Code CLI.`);
+	}
 	return binary;
 }
