@@ -1,82 +1,100 @@
-import { fork, type ChildProcess } from "node:child_process";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { startBenchBridge } from "./bench-bridge";
-import { RawServer } from "./raw-server";
+import { readFileSync } from "node:fs";
+import { canAnswer, connectPair, INITIALIZE_PARAMS, populateWireVault, untilNoClients } from "./wire";
 import { RpcClient } from "./rpc-client";
+import { startHeadless, startRawServer, type ServerProcess } from "./server-processes";
+import { measureThroughput } from "./throughput";
+import { makeTempDir } from "../tests/helpers/temp-dir";
 
-export const MEMORY_ROLE = "--role=memory";
+const CLIENTS = 10;
+/** After the load stops: how long the servers stay idle before the "after a pause" reading. */
+const PAUSE_MS = 3000;
 
-export interface MemoryReading {
-	rss: number;
-	heapUsed: number;
-	external: number;
+/** One server process's memory, from /proc/<pid>/status (bytes). */
+export interface ProcessMemory {
+	/** Resident set before any client connected. */
+	startRss: number;
+	/** VmHWM: the highest resident set the process ever had, read right after the throughput run. */
+	peakRss: number;
+	/** Resident set right after the run, and after the clients closed and a pause. */
+	rssAfterRun: number;
+	rssAfterPause: number;
 }
 
-export interface IdleMemory {
-	connections: number;
-	/** Growth of the server process from no client to `connections` idle, initialized clients, in bytes. */
-	bridge: MemoryReading;
-	raw: MemoryReading;
+export interface MemoryRepetition {
+	bridge: ProcessMemory;
+	raw: ProcessMemory;
 }
 
-type ServerKind = "bridge" | "raw";
-type ChildReport = { kind: "ready"; port: number; token: string } | { kind: "memory"; reading: MemoryReading };
-
-function reading(): MemoryReading {
-	gc?.();
-	gc?.();
-	const usage = process.memoryUsage();
-	return { rss: usage.rss, heapUsed: usage.heapUsed, external: usage.external };
+export interface LoadMemory {
+	clients: number;
+	repetitions: MemoryRepetition[];
+	pauseMs: number;
 }
 
-/** In the child: runs one server alone in its process and reports its memory when asked. */
-export async function memoryChild(kind: ServerKind): Promise<void> {
-	const server =
-		kind === "bridge"
-			? await startBenchBridge((vaultPath) => writeFileSync(join(vaultPath, "Welcome.md"), "# Welcome\n"))
-			: await RawServer.start();
-	const token = "token" in server ? server.token : "unused";
-	process.on("message", (message) => {
-		if (message === "measure") process.send?.({ kind: "memory", reading: reading() } satisfies ChildReport);
-		else void server.stop().then(() => process.exit(0));
-	});
-	process.send?.({ kind: "ready", port: server.port, token } satisfies ChildReport);
-}
-
-function nextReport(child: ChildProcess): Promise<ChildReport> {
-	return new Promise((resolve) => child.once("message", (message) => resolve(message as ChildReport)));
-}
-
-async function measureFromOutside(kind: ServerKind, connections: number): Promise<MemoryReading> {
-	const child = fork(process.argv[1] ?? "", [MEMORY_ROLE, kind], { execArgv: ["--expose-gc"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
-	const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+/** Reads VmRSS and VmHWM of a process (Linux); undefined elsewhere. */
+function procStatus(pid: number): { rss: number; peak: number } | undefined {
 	try {
-		const ready = await nextReport(child);
-		if (ready.kind !== "ready") throw new Error("The memory child did not start");
-		const measure = async (): Promise<MemoryReading> => {
-			const report = nextReport(child);
-			child.send("measure");
-			const answer = await report;
-			if (answer.kind !== "memory") throw new Error("The memory child did not report");
-			return answer.reading;
-		};
-		const before = await measure();
-		const clients = await Promise.all(Array.from({ length: connections }, () => RpcClient.connect(ready.port, ready.token)));
-		await Promise.all(clients.map((client) => client.initialize()));
-		for (const client of clients) client.notify("ide_connected", { pid: process.pid });
-		// Past the bridge's welcome delay, so each client's welcome has been sent.
-		await new Promise((resolve) => setTimeout(resolve, 600));
-		const after = await measure();
-		await Promise.all(clients.map((client) => client.close()));
-		return { rss: after.rss - before.rss, heapUsed: after.heapUsed - before.heapUsed, external: after.external - before.external };
-	} finally {
-		child.send("quit");
-		await exited;
+		const status = readFileSync(`/proc/${pid}/status`, "utf8");
+		const kib = (field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? Number.NaN) * 1024;
+		return { rss: kib("VmRSS"), peak: kib("VmHWM") };
+	} catch {
+		return undefined;
 	}
 }
 
-/** Server memory growth with idle connections, each server alone in a child process, bridge and raw floor. */
-export async function measureIdleMemory(connections: number): Promise<IdleMemory> {
-	return { connections, bridge: await measureFromOutside("bridge", connections), raw: await measureFromOutside("raw", connections) };
+function readMemory(server: ServerProcess): { rss: number; peak: number } {
+	const reading = procStatus(server.pid);
+	if (!reading) throw new Error("Reading another process's memory needs /proc (Linux)");
+	return reading;
+}
+
+/**
+ * One repetition: a fresh headless host and a fresh floor (each its own process), 10 clients on each, the throughput
+ * run (10 × 16 pipelined pings, alternating), then each process's peak RSS; then the clients close and, after a
+ * pause, the RSS again (does the memory come back down?).
+ */
+async function repetition(roundMs: number, bridgeFirst: boolean): Promise<MemoryRepetition> {
+	const temp = makeTempDir("memory");
+	populateWireVault(temp.path);
+	const start = async (): Promise<[ServerProcess, ServerProcess]> => {
+		if (bridgeFirst) {
+			const bridge = await startHeadless({ vaultPath: temp.path });
+			return [bridge, await startRawServer()];
+		}
+		const raw = await startRawServer();
+		return [await startHeadless({ vaultPath: temp.path }), raw];
+	};
+	const [bridgeServer, floor] = await start();
+	try {
+		const initializer = await RpcClient.connect(bridgeServer.port, bridgeServer.token);
+		await canAnswer(initializer, floor, "initialize", INITIALIZE_PARAMS);
+		await canAnswer(initializer, floor, "ping");
+		await initializer.close();
+		await untilNoClients(bridgeServer);
+		const startBridge = readMemory(bridgeServer);
+		const startRaw = readMemory(floor);
+		const clients = await connectPair(bridgeServer, floor, CLIENTS);
+		await measureThroughput(clients.raw, clients.bridge, { rounds: 2, roundMs, window: 16 });
+		const afterBridge = readMemory(bridgeServer);
+		const afterRaw = readMemory(floor);
+		await Promise.all([...clients.bridge, ...clients.raw].map((client) => client.close()));
+		await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
+		const pausedBridge = readMemory(bridgeServer);
+		const pausedRaw = readMemory(floor);
+		return {
+			bridge: { startRss: startBridge.rss, peakRss: afterBridge.peak, rssAfterRun: afterBridge.rss, rssAfterPause: pausedBridge.rss },
+			raw: { startRss: startRaw.rss, peakRss: afterRaw.peak, rssAfterRun: afterRaw.rss, rssAfterPause: pausedRaw.rss },
+		};
+	} finally {
+		await floor.stop();
+		await bridgeServer.stop();
+		temp.remove();
+	}
+}
+
+/** Peak RSS after the throughput run, bridge and floor, in `repetitions` fresh pairs of processes. */
+export async function measureLoadMemory(repetitions: number, roundMs: number): Promise<LoadMemory> {
+	const results: MemoryRepetition[] = [];
+	for (let index = 0; index < repetitions; index++) results.push(await repetition(roundMs, index % 2 === 0));
+	return { clients: CLIENTS, repetitions: results, pauseMs: PAUSE_MS };
 }

@@ -1,62 +1,103 @@
-import { createServer } from "node:http";
-import { WebSocketServer, type WebSocket } from "ws";
-import { rawDataToText } from "../src/server/connection-manager";
-import { LOOPBACK_HOST, MCP_SUBPROTOCOL } from "../src/server/limits";
-
-/** Requests of this method are answered with their own params. */
-export const ECHO_METHOD = "echo";
-
 /**
- * The floor: a bare `ws` server on the same loopback that parses each JSON-RPC request and answers it with a
- * canned result (`{}` for ping, or the same result the bridge gave for that method) or, for `echo`, with the
- * request's params; nothing else.
+ * The floor, run as its own process (`node raw-server.cjs`, bundled by scripts/run-bench.mjs): a bare `ws` server on
+ * 127.0.0.1 that parses each JSON-RPC request and answers it with bytes prepared in advance — the bridge's own answer
+ * to the same request, captured once by the benchmark, with only the request id patched in. It does nothing else.
+ *
+ * Control lines on stdin (one JSON object per line):
+ *   {"can": {"method": "…", "params": …, "answer": "<the bridge's answer text>"}}  → replies "canned"
+ *   {"notification": "<text>"}  → keeps a canned notification; replies "kept"
+ *   "push" (a bare line)        → sends the kept notification to every client (the raw side of a push)
+ * It prints `Listening on ws://127.0.0.1:<port>` once ready and stops on "quit" or when stdin ends.
  */
-export class RawServer {
-	private readonly sockets = new Set<WebSocket>();
-	private readonly answers = new Map<string, unknown>();
+import { createServer } from "node:http";
+import { createInterface } from "node:readline";
+import { WebSocketServer, type RawData, type WebSocket } from "ws";
 
-	private constructor(
-		private readonly server: ReturnType<typeof createServer>,
-		readonly port: number,
-	) {
-		const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, handleProtocols: () => MCP_SUBPROTOCOL });
-		server.on("upgrade", (request, socket, head) => wss.handleUpgrade(request, socket, head, (ws) => this.accept(ws)));
+const LOOPBACK = "127.0.0.1";
+const ANSWER_HEAD = Buffer.from('{"jsonrpc":"2.0","id":');
+
+/** A canned answer: everything after the id, encoded once. */
+const answers = new Map<string, Buffer>();
+let notificationBytes: Buffer | undefined;
+const sockets = new Set<WebSocket>();
+
+function keyOf(method: unknown, params: unknown): string {
+	return `${String(method)}\n${params === undefined ? "" : JSON.stringify(params)}`;
+}
+
+/** Splits the bridge's answer at its id: the floor sends the same bytes with another id. */
+function can(method: string, params: unknown, answer: string): void {
+	const parsed = JSON.parse(answer) as { id?: unknown };
+	const head = `{"jsonrpc":"2.0","id":${JSON.stringify(parsed.id)}`;
+	if (!answer.startsWith(head)) throw new Error(`The answer to ${method} does not start with ${head}`);
+	answers.set(keyOf(method, params), Buffer.from(answer.slice(head.length)));
+}
+
+function text(data: RawData): string {
+	if (Buffer.isBuffer(data)) return data.toString("utf8");
+	if (Array.isArray(data)) return Buffer.concat(data).toString("utf8");
+	return Buffer.from(data).toString("utf8");
+}
+
+function answer(ws: WebSocket, data: RawData): void {
+	const request = JSON.parse(text(data)) as { id?: unknown; method?: unknown; params?: unknown };
+	if (typeof request.id !== "number" && typeof request.id !== "string") return;
+	const rest = answers.get(keyOf(request.method, request.params));
+	if (!rest) {
+		ws.send(JSON.stringify({ jsonrpc: "2.0", id: request.id, error: { code: -32601, message: `No canned answer for ${String(request.method)}` } }));
+		return;
 	}
+	ws.send(Buffer.concat([ANSWER_HEAD, Buffer.from(JSON.stringify(request.id)), rest]), { binary: false });
+}
 
-	static start(): Promise<RawServer> {
-		const server = createServer();
-		return new Promise((resolve) => {
-			server.listen(0, LOOPBACK_HOST, () => {
-				const address = server.address();
-				resolve(new RawServer(server, typeof address === "object" && address ? address.port : 0));
-			});
-		});
+function control(line: string, server: ReturnType<typeof createServer>): void {
+	if (line === "push") {
+		if (notificationBytes) for (const ws of sockets) ws.send(notificationBytes, { binary: false });
+		return;
 	}
-
-	/** Answers every later `method` request with `result` (stringified per answer, as the bridge does). */
-	answer(method: string, result: unknown): void {
-		this.answers.set(method, result);
+	if (line === "quit") {
+		stop(server);
+		return;
 	}
-
-	/** Sends a notification to every connected client. */
-	broadcast(method: string, params: object): void {
-		const text = JSON.stringify({ jsonrpc: "2.0", method, params });
-		for (const ws of this.sockets) ws.send(text);
-	}
-
-	async stop(): Promise<void> {
-		for (const ws of this.sockets) ws.terminate();
-		await new Promise<void>((resolve) => this.server.close(() => resolve()));
-	}
-
-	private accept(ws: WebSocket): void {
-		this.sockets.add(ws);
-		ws.once("close", () => this.sockets.delete(ws));
-		ws.on("message", (data) => {
-			const request = JSON.parse(rawDataToText(data)) as { id?: unknown; method?: unknown; params?: unknown };
-			if (typeof request.id !== "number" && typeof request.id !== "string") return;
-			const result = request.method === ECHO_METHOD ? request.params : typeof request.method === "string" ? (this.answers.get(request.method) ?? {}) : {};
-			ws.send(JSON.stringify({ jsonrpc: "2.0", id: request.id, result }));
-		});
+	const message = JSON.parse(line) as { can?: { method: string; params?: unknown; answer: string }; notification?: string };
+	if (message.can) {
+		can(message.can.method, message.can.params, message.can.answer);
+		process.stdout.write("canned\n");
+	} else if (message.notification !== undefined) {
+		notificationBytes = Buffer.from(message.notification);
+		process.stdout.write("kept\n");
 	}
 }
+
+function stop(server: ReturnType<typeof createServer>): void {
+	for (const ws of sockets) ws.terminate();
+	server.close(() => process.exit(0));
+}
+
+function main(): void {
+	const server = createServer();
+	const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, clientTracking: false, handleProtocols: () => "mcp" });
+	server.on("upgrade", (request, socket, head) =>
+		wss.handleUpgrade(request, socket, head, (ws) => {
+			sockets.add(ws);
+			ws.once("close", () => sockets.delete(ws));
+			ws.on("message", (data) => answer(ws, data));
+		}),
+	);
+	server.listen(0, LOOPBACK, () => {
+		const address = server.address();
+		const port = typeof address === "object" && address ? address.port : 0;
+		process.stdout.write(`Listening on ws://${LOOPBACK}:${port}\n`);
+		const lines = createInterface({ input: process.stdin, terminal: false });
+		lines.on("line", (line) => {
+			try {
+				control(line, server);
+			} catch (error) {
+				process.stderr.write(`raw-server: ${error instanceof Error ? error.message : String(error)}\n`);
+			}
+		});
+		lines.on("close", () => stop(server));
+	});
+}
+
+main();

@@ -8,7 +8,8 @@ export interface RpcAnswer {
 	error?: { code: number; message: string };
 }
 
-type Listener = (params: unknown) => void;
+/** A notification's params and the text it came in. */
+type Listener = (params: unknown, text: string) => void;
 
 /** The error code of the answer a pending request gets when its connection closes (not a JSON-RPC code). */
 export const CONNECTION_CLOSED = 0;
@@ -19,7 +20,7 @@ export const CONNECTION_CLOSED = 0;
  */
 export class RpcClient {
 	private nextId = 1;
-	private readonly pending = new Map<number, (answer: RpcAnswer) => void>();
+	private readonly pending = new Map<number, (answer: RpcAnswer, text: string) => void>();
 	private readonly listeners = new Map<string, Set<Listener>>();
 	private readonly closed: Promise<void>;
 
@@ -27,7 +28,7 @@ export class RpcClient {
 		ws.on("message", (data: WebSocket.RawData) => this.receive(rawDataToText(data)));
 		this.closed = new Promise((resolve) =>
 			ws.once("close", () => {
-				for (const [id, answer] of this.pending) answer({ id, error: { code: CONNECTION_CLOSED, message: "The connection closed" } });
+				for (const [id, answer] of this.pending) answer({ id, error: { code: CONNECTION_CLOSED, message: "The connection closed" } }, "");
 				this.pending.clear();
 				resolve();
 			}),
@@ -46,6 +47,14 @@ export class RpcClient {
 	request(method: string, params?: object): Promise<RpcAnswer> {
 		const id = this.nextId++;
 		const answered = new Promise<RpcAnswer>((resolve) => this.pending.set(id, resolve));
+		this.ws.send(JSON.stringify(params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params }));
+		return answered;
+	}
+
+	/** Sends a request and resolves with the answer's text exactly as it arrived (to can it for the floor). */
+	requestText(method: string, params?: object): Promise<string> {
+		const id = this.nextId++;
+		const answered = new Promise<string>((resolve) => this.pending.set(id, (_answer, text) => resolve(text)));
 		this.ws.send(JSON.stringify(params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params }));
 		return answered;
 	}
@@ -79,6 +88,16 @@ export class RpcClient {
 		});
 	}
 
+	/** Resolves with the text of the next notification of `method`. */
+	nextNotificationText(method: string): Promise<string> {
+		return new Promise((resolve) => {
+			const stop = this.onNotification(method, (_params, text) => {
+				stop();
+				resolve(text);
+			});
+		});
+	}
+
 	/** initialize + notifications/initialized, as the CLI does first. */
 	async initialize(): Promise<void> {
 		await this.call("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1.0.0" } });
@@ -95,9 +114,9 @@ export class RpcClient {
 		if (typeof message.id === "number") {
 			const resolve = this.pending.get(message.id);
 			this.pending.delete(message.id);
-			resolve?.(message as RpcAnswer);
+			resolve?.(message as RpcAnswer, text);
 		} else if (typeof message.method === "string") {
-			for (const listener of this.listeners.get(message.method) ?? []) listener(message.params);
+			for (const listener of this.listeners.get(message.method) ?? []) listener(message.params, text);
 		}
 	}
 }

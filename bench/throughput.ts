@@ -11,6 +11,7 @@ export interface ThroughputPlan {
 export interface Throughput {
 	clients: number;
 	window: number;
+	rounds: number;
 	/** Median over rounds of answered pings per second. */
 	rawPerSecond: number;
 	bridgePerSecond: number;
@@ -43,5 +44,5 @@ export async function measureThroughput(raw: readonly RpcClient[], bridge: reado
 	}
 	const rawPerSecond = Math.round(summarize(rates.raw).median);
 	const bridgePerSecond = Math.round(summarize(rates.bridge).median);
-	return { clients: bridge.length, window: plan.window, rawPerSecond, bridgePerSecond, ratio: round(bridgePerSecond / rawPerSecond) };
+	return { clients: bridge.length, window: plan.window, rounds: plan.rounds, rawPerSecond, bridgePerSecond, ratio: round(bridgePerSecond / rawPerSecond) };
 }

@@ -1,11 +1,13 @@
-import { startBenchBridge } from "./bench-bridge";
 import { timedRequest } from "./round-trips";
 import { RpcClient } from "./rpc-client";
+import { startHeadless } from "./server-processes";
 import { elapsedMs, round, summarize, type Summary } from "./stats";
 import { generateLinkedVault } from "./vault-generator";
+import { INITIALIZE_PARAMS } from "./wire";
+import { makeTempDir } from "../tests/helpers/temp-dir";
 
 export interface ColdAndWarm {
-	/** The first call after the bridge started. */
+	/** The first call after the bridge printed its port (it may still be parsing the vault in the background). */
 	coldMs: number;
 	warm: Summary;
 }
@@ -24,17 +26,17 @@ async function coldAndWarm(client: RpcClient, method: string, params: object, wa
 	return { coldMs, warm: summarize(warm) };
 }
 
-/** `resources/list` (first page) and `getDiagnostics {}` over the wire, on a generated vault of `notes` notes. */
+/** `resources/list` (first page) and `getDiagnostics {}` over the wire, the headless host in its own process, on a generated vault of `notes` notes. */
 export async function measureVaultScale(notes: number, warmRuns: number): Promise<VaultScale> {
-	let generateMs = 0;
-	const target = await startBenchBridge((vaultPath) => {
-		const start = performance.now();
-		generateLinkedVault(vaultPath, notes);
-		generateMs = round(elapsedMs(start), 1);
-	});
+	const temp = makeTempDir("vault-scale");
+	const start = performance.now();
+	generateLinkedVault(temp.path, notes);
+	const generateMs = round(elapsedMs(start), 1);
+	const target = await startHeadless({ vaultPath: temp.path });
 	const client = await RpcClient.connect(target.port, target.token);
 	try {
-		await client.initialize();
+		await client.call("initialize", INITIALIZE_PARAMS);
+		client.notify("notifications/initialized");
 		const diagnosticsCall = { name: "getDiagnostics", arguments: {} };
 		const diagnostics = await coldAndWarm(client, "tools/call", diagnosticsCall, warmRuns);
 		const answer = (await client.call("tools/call", diagnosticsCall)) as { content: { text: string }[] };
@@ -50,5 +52,6 @@ export async function measureVaultScale(notes: number, warmRuns: number): Promis
 	} finally {
 		await client.close();
 		await target.stop();
+		temp.remove();
 	}
 }

@@ -1,83 +1,214 @@
-import { readFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { Comparison } from "./alternation";
-import { startBenchBridge, type BenchBridge } from "./bench-bridge";
-import { measureAtMentioned, measureSelectionChanged } from "./notifications";
-import { RawServer } from "./raw-server";
-import { measureAgainstCannedAnswer, measureAgainstEcho, measurePing, measureToolWork, type Sides } from "./round-trips";
+import { alternate, type AlternationPlan, type Comparison } from "./alternation";
+import { startBenchBridge } from "./bench-bridge";
+import { timedRequest, measureToolWork } from "./round-trips";
 import { RpcClient } from "./rpc-client";
-import type { Summary } from "./stats";
+import { startHeadless, startRawServer, type ServerProcess } from "./server-processes";
+import { elapsedMs, type Summary } from "./stats";
 import { measureThroughput, type Throughput } from "./throughput";
-import { benchNotePath, generateLinkedVault, writeLargeNote } from "./vault-generator";
+import { generateLinkedVault, writeLargeNote } from "./vault-generator";
+import { makeTempDir } from "../tests/helpers/temp-dir";
 
 export const LARGE_NOTE_BYTES = 1024 * 1024;
 const THROUGHPUT_CLIENTS = 10;
+/** A short note the `select` command reads: the headless editor stand-in reads the note for each selection. */
+const SELECTION_NOTE = "Selection.md";
+const SELECTION_TEXT = "# Selection\n\nThe first line of text to select.\nA second line, selected in turn.\n";
+/** Two ranges in turn: the notifier drops a selection equal to the last one it sent. */
+const SELECTION_RANGES = ["2:4 2:15", "3:2 3:21"] as const;
+
+export const INITIALIZE_PARAMS = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1.0.0" } };
+
+export interface ToolCallFigures {
+	comparison: Comparison;
+	/** The tool itself, called in process (no wire). */
+	work: Summary;
+}
 
 export interface WireFigures {
 	ping: Comparison;
-	getDiagnosticsNote: Comparison;
-	/** getDiagnostics {uri} called in process, without the wire. */
-	getDiagnosticsNoteToolWork: Summary;
-	/** Against the raw server answering the same bytes, canned. */
+	/** A trivial tool: what a tools/call costs beyond ping. */
+	getWorkspaceFolders: ToolCallFigures;
+	getDiagnosticsNote: ToolCallFigures;
 	filesRead1MiB: Comparison;
-	/** Against the raw server echoing the note's text back. */
-	filesRead1MiBEcho: Comparison;
 	selectionChanged: Comparison;
 	atMentioned: Comparison;
 	throughput: Throughput;
 }
 
-async function connectMany(port: number, token: string, count: number): Promise<RpcClient[]> {
-	const clients = await Promise.all(Array.from({ length: count }, () => RpcClient.connect(port, token)));
-	await Promise.all(clients.map((client) => client.initialize()));
-	return clients;
+export interface WireOptions {
+	/** Node flags for the headless host, e.g. --cpu-prof. */
+	bridgeNodeFlags?: readonly string[];
+	/** Samples scale (1 = the full run). */
+	scale?: number;
 }
 
-/** Waits until the bridge has seen every client go, so the next ones fit under its connection limit. */
-async function untilNoClients(target: BenchBridge): Promise<void> {
-	while (target.bridge.host.status().clients.length > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+/** The vault the wire benchmarks run against: 100 linked notes, a 1 MiB note and a short note to select in. */
+export function populateWireVault(vaultPath: string): void {
+	generateLinkedVault(vaultPath, 100);
+	writeLargeNote(join(vaultPath, "Large.md"), LARGE_NOTE_BYTES);
+	writeFileSync(join(vaultPath, SELECTION_NOTE), SELECTION_TEXT);
 }
 
-/** Round trips, notifications and throughput: the bridge on a small vault and the raw floor, side by side. */
-export async function measureWire(): Promise<WireFigures> {
-	const target = await startBenchBridge((vaultPath) => {
-		generateLinkedVault(vaultPath, 100);
-		writeLargeNote(join(vaultPath, "Large.md"), LARGE_NOTE_BYTES);
-	});
-	const rawServer = await RawServer.start();
+/**
+ * Asks the bridge once and hands its answer's exact text to the floor, which from then on sends those bytes (with
+ * the request's id) for the same method and params.
+ */
+export async function canAnswer(bridge: RpcClient, floor: ServerProcess, method: string, params?: object): Promise<void> {
+	const answer = await bridge.requestText(method, params);
+	const parsed = JSON.parse(answer) as { error?: { message: string } };
+	if (parsed.error) throw new Error(`${method} failed on the bridge: ${parsed.error.message}`);
+	const canned = floor.nextLine((line) => line === "canned");
+	floor.send(JSON.stringify({ can: { method, params, answer } }));
+	await canned;
+}
+
+/** Gives the floor the notification text it pushes on each "push" line. */
+async function keepNotification(floor: ServerProcess, text: string): Promise<void> {
+	const kept = floor.nextLine((line) => line === "kept");
+	floor.send(JSON.stringify({ notification: text }));
+	await kept;
+}
+
+/** A client of each side, initialized; the floor's initialize answer is the bridge's, canned. */
+export async function connectPair(bridgeServer: ServerProcess, floor: ServerProcess, count: number): Promise<{ bridge: RpcClient[]; raw: RpcClient[] }> {
+	const bridge = await Promise.all(Array.from({ length: count }, () => RpcClient.connect(bridgeServer.port, bridgeServer.token)));
+	const raw = await Promise.all(Array.from({ length: count }, () => RpcClient.connect(floor.port, floor.token)));
+	for (const client of [...bridge, ...raw]) {
+		await client.call("initialize", INITIALIZE_PARAMS);
+		client.notify("notifications/initialized");
+	}
+	return { bridge, raw };
+}
+
+/** Milliseconds from writing `line` to the server's stdin to the client receiving the next `method` notification. */
+async function timedPush(client: RpcClient, server: ServerProcess, method: string, line: string): Promise<number> {
+	const received = client.nextNotification(method);
+	const start = performance.now();
+	server.send(line);
+	await received;
+	return elapsedMs(start);
+}
+
+/** Waits until the bridge reports no clients (its `status` command), so the next ones fit under its limit. */
+export async function untilNoClients(bridgeServer: ServerProcess): Promise<void> {
+	for (;;) {
+		const statusLine = bridgeServer.nextLine((line) => line.startsWith("{") && line.includes('"clients"'));
+		bridgeServer.send("status");
+		const status = JSON.parse(await statusLine) as { clients: unknown[] };
+		if (status.clients.length === 0) return;
+		await new Promise((resolve) => setTimeout(resolve, 20));
+	}
+}
+
+function plan(scale: number, rounds: number, samplesPerRound: number, warmUp: number): AlternationPlan {
+	return { rounds, samplesPerRound: Math.max(1, Math.round(samplesPerRound * scale)), warmUp: Math.max(1, Math.round(warmUp * scale)) };
+}
+
+/** The tools' own work, in this process, on a vault generated the same way. */
+async function toolWork(runs: number): Promise<{ folders: Summary; diagnostics: Summary }> {
+	const target = await startBenchBridge(populateWireVault);
 	try {
-		const [bridge] = await connectMany(target.port, target.token, 1);
-		const [raw] = await connectMany(rawServer.port, "unused", 1);
-		if (!bridge || !raw) throw new Error("No client");
-		const sides: Sides = { raw, bridge, rawServer };
-		const note = join(target.vaultPath, benchNotePath(1));
-		const ping = await measurePing(sides, { rounds: 6, samplesPerRound: 300, warmUp: 300 });
-		const toolCall = { name: "getDiagnostics", arguments: { uri: pathToFileURL(note).href } };
-		const getDiagnosticsNote = await measureAgainstCannedAnswer(sides, "tools/call", toolCall, { rounds: 6, samplesPerRound: 100, warmUp: 100 });
-		const tool = target.bridge.tools.find("getDiagnostics");
-		if (!tool) throw new Error("getDiagnostics is not registered");
 		const context = { sessionId: 0, signal: new AbortController().signal };
-		const getDiagnosticsNoteToolWork = await measureToolWork(() => tool.call(toolCall.arguments, context), 600);
-		const read = { path: "Large.md" };
-		const readPlan = { rounds: 6, samplesPerRound: 10, warmUp: 5 };
-		const filesRead1MiB = await measureAgainstCannedAnswer(sides, "files/read", read, readPlan);
-		const largeText = { text: readFileSync(join(target.vaultPath, "Large.md"), "utf8") };
-		const filesRead1MiBEcho = await measureAgainstEcho(sides, "files/read", read, largeText, readPlan);
-		const notifications = { rounds: 6, samplesPerRound: 100, warmUp: 50 };
-		const selectionChanged = await measureSelectionChanged(sides, target.bridge.notifier, note, notifications);
-		const atMentioned = await measureAtMentioned(sides, target.bridge.notifier, note, notifications);
-		await Promise.all([bridge.close(), raw.close()]);
-		await untilNoClients(target);
-
-		const bridgeClients = await connectMany(target.port, target.token, THROUGHPUT_CLIENTS);
-		const rawClients = await connectMany(rawServer.port, "unused", THROUGHPUT_CLIENTS);
-		const throughput = await measureThroughput(rawClients, bridgeClients, { rounds: 4, roundMs: 1000, window: 16 });
-		await Promise.all([...bridgeClients, ...rawClients].map((client) => client.close()));
-		return { ping, getDiagnosticsNote, getDiagnosticsNoteToolWork, filesRead1MiB, filesRead1MiBEcho, selectionChanged, atMentioned, throughput };
+		const tool = (name: string) => {
+			const found = target.bridge.tools.find(name);
+			if (!found) throw new Error(`${name} is not registered`);
+			return found;
+		};
+		const folders = tool("getWorkspaceFolders");
+		const diagnostics = tool("getDiagnostics");
+		const noteInBenchVault = pathToFileURL(join(target.vaultPath, "Area 0", "Topic 1.md")).href;
+		return {
+			folders: await measureToolWork(() => folders.call({}, context), runs),
+			diagnostics: await measureToolWork(() => diagnostics.call({ uri: noteInBenchVault }, context), runs),
+		};
 	} finally {
-		await rawServer.stop();
 		await target.stop();
 	}
 }
 
+/** Round trips, pushes and throughput: the headless host and the raw floor, each in its own process. */
+export async function measureWire(options: WireOptions = {}): Promise<WireFigures> {
+	const scale = options.scale ?? 1;
+	const temp = makeTempDir("wire");
+	populateWireVault(temp.path);
+	const bridgeServer = await startHeadless({ vaultPath: temp.path, nodeFlags: options.bridgeNodeFlags });
+	const floor = await startRawServer();
+	try {
+		const initializer = await RpcClient.connect(bridgeServer.port, bridgeServer.token);
+		await canAnswer(initializer, floor, "initialize", INITIALIZE_PARAMS);
+		await initializer.close();
+		await untilNoClients(bridgeServer);
+		const pair = await connectPair(bridgeServer, floor, 1);
+		const [bridge, raw] = [pair.bridge[0], pair.raw[0]];
+		if (!bridge || !raw) throw new Error("No client");
+		const noteUri = pathToFileURL(join(temp.path, "Area 0", "Topic 1.md")).href;
+		const requests = {
+			ping: { method: "ping", params: undefined },
+			folders: { method: "tools/call", params: { name: "getWorkspaceFolders", arguments: {} } },
+			diagnostics: { method: "tools/call", params: { name: "getDiagnostics", arguments: { uri: noteUri } } },
+			read: { method: "files/read", params: { path: "Large.md" } },
+		};
+		for (const request of Object.values(requests)) await canAnswer(bridge, floor, request.method, request.params);
+		const roundTrip = (request: { method: string; params?: object }, alternation: AlternationPlan) =>
+			alternate(
+				alternation,
+				() => timedRequest(raw, request.method, request.params),
+				() => timedRequest(bridge, request.method, request.params),
+			);
+		process.stderr.write("bench:   ping\n");
+		const ping = await roundTrip(requests.ping, plan(scale, 8, 250, 300));
+		process.stderr.write("bench:   tools/call\n");
+		const foldersComparison = await roundTrip(requests.folders, plan(scale, 8, 150, 200));
+		const diagnosticsComparison = await roundTrip(requests.diagnostics, plan(scale, 8, 150, 200));
+		process.stderr.write("bench:   files/read 1 MiB\n");
+		const filesRead1MiB = await roundTrip(requests.read, plan(scale, 8, 15, 10));
+
+		process.stderr.write("bench:   selection_changed, at_mentioned\n");
+		// The note becomes the active one first (that sends its cursor), so each `select` sends one selection.
+		const opened = bridge.nextNotification("selection_changed");
+		bridgeServer.send(`open ${SELECTION_NOTE}`);
+		await opened;
+		const selectionText = bridge.nextNotificationText("selection_changed");
+		bridgeServer.send(`select ${SELECTION_NOTE} ${SELECTION_RANGES[0]}`);
+		await keepNotification(floor, await selectionText);
+		let selectCount = 1;
+		const selectionChanged = await alternate(
+			plan(scale, 8, 60, 30),
+			() => timedPush(raw, floor, "selection_changed", "push"),
+			() => timedPush(bridge, bridgeServer, "selection_changed", `select ${SELECTION_NOTE} ${SELECTION_RANGES[selectCount++ % 2]}`),
+		);
+		const mentionText = bridge.nextNotificationText("at_mentioned");
+		bridgeServer.send(`tag ${SELECTION_NOTE} 2 3`);
+		await keepNotification(floor, await mentionText);
+		const atMentioned = await alternate(
+			plan(scale, 8, 60, 30),
+			() => timedPush(raw, floor, "at_mentioned", "push"),
+			() => timedPush(bridge, bridgeServer, "at_mentioned", `tag ${SELECTION_NOTE} 2 3`),
+		);
+		await Promise.all([bridge.close(), raw.close()]);
+		await untilNoClients(bridgeServer);
+
+		process.stderr.write("bench:   throughput\n");
+		const clients = await connectPair(bridgeServer, floor, THROUGHPUT_CLIENTS);
+		const throughput = await measureThroughput(clients.raw, clients.bridge, { rounds: 6, roundMs: Math.max(200, Math.round(1000 * scale)), window: 16 });
+		await Promise.all([...clients.bridge, ...clients.raw].map((client) => client.close()));
+
+		const work = await toolWork(Math.max(50, Math.round(2000 * scale)));
+		return {
+			ping,
+			getWorkspaceFolders: { comparison: foldersComparison, work: work.folders },
+			getDiagnosticsNote: { comparison: diagnosticsComparison, work: work.diagnostics },
+			filesRead1MiB,
+			selectionChanged,
+			atMentioned,
+			throughput,
+		};
+	} finally {
+		await floor.stop();
+		await bridgeServer.stop();
+		temp.remove();
+	}
+}
