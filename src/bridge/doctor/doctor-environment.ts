@@ -1,0 +1,39 @@
+import { promises as fs } from "node:fs";
+import { isProcessAlive, type ProcessAliveCheck } from "../../server/lock-file";
+import { probeConnection, type ConnectionProbe } from "./probe-connection";
+
+/** What the doctor needs to know of a file: enough of `fs.Stats`. */
+export interface FileFacts {
+	mode: number;
+	isFile(): boolean;
+	isDirectory(): boolean;
+	isSymbolicLink(): boolean;
+}
+
+/** The file system calls the doctor makes; tests may swap one for a failing stand-in. */
+export interface DoctorFileSystem {
+	lstat(path: string): Promise<FileFacts>;
+	readFile(path: string): Promise<string>;
+	readdir(path: string): Promise<string[]>;
+	realpath(path: string): Promise<string>;
+}
+
+/** Everything the doctor reads from the machine, injectable for tests. */
+export interface DoctorEnvironment {
+	fs: DoctorFileSystem;
+	isProcessAlive: ProcessAliveCheck;
+	now: () => Date;
+	platform: NodeJS.Platform;
+	probe: ConnectionProbe;
+}
+
+export const NODE_FILE_SYSTEM: DoctorFileSystem = {
+	lstat: (path) => fs.lstat(path),
+	readFile: (path) => fs.readFile(path, "utf8"),
+	readdir: (path) => fs.readdir(path),
+	realpath: (path) => fs.realpath(path),
+};
+
+export function defaultDoctorEnvironment(): DoctorEnvironment {
+	return { fs: NODE_FILE_SYSTEM, isProcessAlive, now: () => new Date(), platform: process.platform, probe: probeConnection };
+}

@@ -1,0 +1,52 @@
+import { resolve, sep } from "node:path";
+import { describeError } from "../../shared/describe-error";
+import type { DoctorFileSystem } from "./doctor-environment";
+import { fail, ok, warn, type DoctorLine } from "./doctor-line";
+
+export interface VaultLocation {
+	/** The vault as the app knows it. */
+	given: string;
+	/** After symlinks: what Claude Code sees as its working folder inside the vault. */
+	real: string;
+}
+
+/** A folder kept in sync by a cloud service, recognised from the usual install locations. */
+export function syncedFolderName(path: string): string | undefined {
+	const parts = path.split(/[\\/]/);
+	const library = parts.indexOf("Library");
+	if (library >= 0 && parts[library + 1] === "Mobile Documents") return "iCloud Drive";
+	if (library >= 0 && parts[library + 1] === "CloudStorage" && parts[library + 2]) return parts[library + 2];
+	const service = parts.find((part) => part === "Dropbox" || part === "Google Drive" || /^OneDrive( - .+)?$/.test(part));
+	return service;
+}
+
+/** Resolves the vault's real path and says what about its location can trip up `cd` or discovery. */
+export async function checkVaultLocation(vaultPath: string, fs: DoctorFileSystem): Promise<{ lines: DoctorLine[]; location?: VaultLocation }> {
+	let real: string;
+	try {
+		real = await fs.realpath(vaultPath);
+	} catch (error) {
+		return {
+			lines: [fail(`The vault folder ${vaultPath} cannot be resolved: ${describeError(error)}`, "Check that the folder exists and that this user can open it, then restart the bridge.")],
+		};
+	}
+	const lines: DoctorLine[] = [];
+	if (real !== vaultPath) {
+		lines.push(
+			ok(`The vault is reached through a symlink: ${vaultPath} → ${real}. Claude Code sees the real path as its working folder, so that is the path that must be in the lock file.`),
+		);
+	}
+	const synced = syncedFolderName(real);
+	const spaced = /\s/.test(real);
+	const quoteFix = "Start Claude Code with the launch command below, which quotes the path; typed without quotes, cd stops at the first space.";
+	if (synced && spaced) lines.push(warn(`The vault lies in a synced folder (${synced}) whose path has spaces: ${real}`, quoteFix));
+	else if (spaced) lines.push(warn(`The vault's path has spaces: ${real}`, quoteFix));
+	else if (synced) lines.push(ok(`The vault lies in a synced folder (${synced}); the lock file stays on this computer`));
+	return { lines, location: { given: vaultPath, real } };
+}
+
+/** Whether Claude Code, started in `cwd`, counts a lock file with this workspace folder as its own (contains the cwd). */
+export function folderContains(folder: string, cwd: string): boolean {
+	const base = resolve(folder);
+	return cwd === base || cwd.startsWith(base.endsWith(sep) ? base : base + sep);
+}
