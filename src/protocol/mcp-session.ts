@@ -194,7 +194,12 @@ export class McpSession {
 
 	private listTools(): JsonObject {
 		return {
-			tools: this.options.tools.list().map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema })),
+			tools: this.options.tools.list().map((tool) => ({
+				name: tool.name,
+				description: tool.description,
+				inputSchema: tool.inputSchema,
+				...(tool.annotations ? { annotations: tool.annotations } : {}),
+			})),
 		};
 	}
 

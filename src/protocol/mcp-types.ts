@@ -21,10 +21,20 @@ export interface ToolCallContext {
 	signal: AbortSignal;
 }
 
+/** MCP tool annotations; the CLI uses `readOnlyHint` (plan mode, parallel calls). */
+export interface ToolAnnotations {
+	readOnlyHint?: boolean;
+	destructiveHint?: boolean;
+	idempotentHint?: boolean;
+	openWorldHint?: boolean;
+}
+
 export interface ToolDefinition {
 	name: string;
 	description: string;
 	inputSchema: JsonObject;
+	/** Listed in `tools/list` when present. */
+	annotations?: ToolAnnotations;
 	call(args: JsonObject, context: ToolCallContext): Promise<ToolResult>;
 }
 
