@@ -6,6 +6,7 @@ import { userHomeDirectory } from "../server/lock-file";
 import { ArgumentError, USAGE, parseArguments, type HeadlessArguments } from "./arguments";
 import { helpText, runCommandLoop, type HeadlessCommand } from "./command-loop";
 import { contextCommands } from "./context-commands";
+import { doctorCommand } from "./doctor-command";
 import { assembleHeadlessBridge } from "./headless-bridge";
 
 const DEFAULT_VAULT = "examples/vault";
@@ -83,6 +84,7 @@ async function main(): Promise<void> {
 
 	const commands = new Map<string, HeadlessCommand>(contextCommands(bridge, editor));
 	for (const [name, command] of headless.commands) commands.set(name, command);
+	commands.set("doctor", doctorCommand(() => ({ vaultPath, status: host.status(), pid: process.pid, ideName: ideNameFor(basename(vaultPath), "headless"), homeDir: userHomeDirectory() })));
 	commands.set("quit", { usage: "quit", summary: "stop the bridge and remove its lock file", run: () => void stop() });
 	commands.set("help", { usage: "help", summary: "list the commands", run: () => helpText(commands) });
 	runCommandLoop(

@@ -1,0 +1,12 @@
+import { runDoctor, type DoctorInputs } from "../bridge/doctor/doctor";
+import { formatDoctorReport } from "../bridge/doctor/doctor-line";
+import type { HeadlessCommand } from "./command-loop";
+
+/** `doctor`: the settings tab's "Check connection", as text. `inputs` is read when the command runs. */
+export function doctorCommand(inputs: () => DoctorInputs): HeadlessCommand {
+	return {
+		usage: "doctor",
+		summary: "check why /ide might not list this vault, and how to start Claude Code here",
+		run: async () => formatDoctorReport(await runDoctor(inputs())),
+	};
+}

@@ -1,0 +1,62 @@
+import { chmodSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { tokenFingerprint } from "../../src/server/auth";
+import { HeadlessProcess } from "../helpers/headless-process";
+import { connectOrThrow } from "../helpers/test-client";
+import { makeTempDir } from "../helpers/temp-dir";
+
+const posix = process.platform !== "win32";
+
+/** Sends `doctor` and resolves with what it printed, up to and including the counts line. */
+async function doctor(host: HeadlessProcess): Promise<string> {
+	const before = host.stdout.length;
+	host.send("doctor");
+	return host.waitFor(() => /^[\s\S]*?\d+ ok, \d+ warnings, \d+ failures$/m.exec(host.stdout.slice(before))?.[0].trim(), "the doctor's report", 10_000);
+}
+
+describe("the headless doctor command", () => {
+	const temp = makeTempDir("headless-doctor");
+	const home = join(temp.path, "home");
+	const vault = join(temp.path, "vault with spaces");
+	let host: (HeadlessProcess & { port: number; lockFile: string }) | undefined;
+
+	beforeAll(() => {
+		mkdirSync(home);
+		mkdirSync(vault);
+	});
+	afterEach(() => host?.kill());
+	afterAll(() => temp.remove());
+
+	it("prints the same checks as the settings tab: lock file, token accepted, the client, the quoted launch command", async () => {
+		host = await HeadlessProcess.start({ vault, home });
+		const lock = JSON.parse(readFileSync(host.lockFile, "utf8")) as { authToken: string };
+		const client = await connectOrThrow(host.port, { token: lock.authToken });
+		await client.initialize();
+		client.notify("ide_connected", { pid: 777 });
+		await host.waitForTrace((event) => event.method === "ide_connected", "ide_connected");
+
+		const report = await doctor(host);
+		const lines = report.split("\n");
+		expect(lines[0]).toBe(`ok   The bridge listens on 127.0.0.1:${host.port}`);
+		expect(lines).toContain(`warn The vault's path has spaces: ${vault}`);
+		if (posix) expect(lines).toContain(`ok   The lock file ${host.lockFile} exists with mode 0600`);
+		expect(lines).toContain(`ok   The lock file is this bridge's: pid ${host.child.pid}, "Obsidian · vault with spaces (headless)", token fingerprint ${tokenFingerprint(lock.authToken)}`);
+		expect(lines).toContain(`ok   Port ${host.port} answers and accepts the token in the lock file`);
+		expect(lines.find((line) => line.startsWith("ok   Connected: "))).toMatch(/^ok {3}Connected: test-client 1\.0\.0 \(pid 777\) since \d\d:\d\d:\d\d, less than a minute ago$/);
+		expect(lines).toContain(`ok   Start Claude Code in this vault with: cd "${vault}" && claude --ide (from another folder: CLAUDE_CODE_SSE_PORT=${host.port} claude --ide; unless the port is fixed, it changes when the bridge restarts)`);
+		expect(lines.at(-1)).toMatch(/ 0 failures$/);
+		await client.close();
+		expect(await host.quit()).toBe(0);
+	});
+
+	(posix ? it : it.skip)("says what is wrong and what to do when the lock file can be read by others", async () => {
+		host = await HeadlessProcess.start({ vault, home });
+		chmodSync(host.lockFile, 0o644);
+		const lines = (await doctor(host)).split("\n");
+		const index = lines.indexOf(`FAIL The lock file ${host.lockFile} has mode 0644, not 0600: other users could read the token`);
+		expect(index).toBeGreaterThan(0);
+		expect(lines[index + 1]).toBe("     Fix: Restart the bridge: it writes a new lock file with mode 0600 and a new token.");
+		expect(lines.at(-1)).toMatch(/ 1 failures$/);
+		expect(await host.quit()).toBe(0);
+	});
+});
