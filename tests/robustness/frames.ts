@@ -2,14 +2,14 @@ import fc from "fast-check";
 import type { JsonRpcId } from "../../src/protocol/json-rpc";
 
 /**
- * Random WebSocket frames for fuzzing the JSON-RPC layer, and an oracle, written from the JSON-RPC 2.0
- * spec (not from the code under test), that says whether a frame must be answered and with which id.
+ * Random WebSocket frames for fuzzing the JSON-RPC layer: anything at all (checked only against invariants
+ * that hold whatever a frame is), and messages that are well formed by construction, built from the
+ * definitions of JSON-RPC 2.0 and MCP (checked against what those definitions promise). Which answer a
+ * malformed frame gets is pinned by hand in tests/integration/json-rpc-spec-examples.test.ts.
  */
 
 /** One frame as a client sends it: a text frame, or a binary frame (the server decodes it as UTF-8). */
 export type Frame = { kind: "text"; text: string } | { kind: "binary"; bytes: Uint8Array };
-
-export type Expectation = { answered: false } | { answered: true; id: JsonRpcId | null };
 
 /** Keys that name Object.prototype members or the prototype itself: a naive `obj[key]` finds something. */
 export const PROTOTYPE_KEYS = ["__proto__", "constructor", "prototype", "toString", "hasOwnProperty", "valueOf", "__defineGetter__"];
@@ -205,37 +205,66 @@ export function receivedText(sent: Frame): string {
 	return sent.kind === "text" ? Buffer.from(sent.text, "utf8").toString("utf8") : Buffer.from(sent.bytes).toString("utf8");
 }
 
-function isValidId(value: unknown): value is JsonRpcId {
-	return typeof value === "string" || (typeof value === "number" && Number.isSafeInteger(value));
-}
-
-/**
- * JSON-RPC 2.0 as MCP uses it: a request (valid id) gets exactly one answer with that id; a notification
- * (no id) and a response (result or error, no method) get none; anything else malformed gets one error
- * answer, with its id if the id is valid and null otherwise.
- */
-export function expectedAnswer(text: string): Expectation {
-	let value: unknown;
-	try {
-		value = JSON.parse(text);
-	} catch {
-		return { answered: true, id: null };
-	}
-	if (typeof value !== "object" || value === null || Array.isArray(value)) return { answered: true, id: null };
-	const message = value as Record<string, unknown>;
-	const has = (key: string): boolean => Object.prototype.hasOwnProperty.call(message, key);
-	const id = has("id") && isValidId(message.id) ? message.id : null;
-	if (message.jsonrpc !== "2.0") return { answered: true, id };
-	if (has("id") && id === null) return { answered: true, id: null };
-	if (!has("method")) return has("result") || has("error") ? { answered: false } : { answered: true, id };
-	const method = message.method;
-	const params = message.params;
-	const wellFormed = typeof method === "string" && method !== "" && (params === undefined || (typeof params === "object" && params !== null));
-	if (!wellFormed) return { answered: true, id };
-	return has("id") ? { answered: true, id } : { answered: false };
-}
-
 /** A key that tells ids apart exactly (1 and "1" differ; null is its own key). */
 export function idKey(id: JsonRpcId | null): string {
 	return id === null ? "null" : `${typeof id}:${String(id)}`;
 }
+
+/** An MCP request id: a string or an integer (never null; integers a JS number holds exactly). */
+export const requestId: fc.Arbitrary<JsonRpcId> = fc.oneof(
+	fc.string({ unit: "grapheme", maxLength: 20 }),
+	fc.constantFrom("0", "__proto__", "constructor", "e\u0301"),
+	fc.maxSafeInteger(),
+	fc.constantFrom(0, -1, Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER),
+);
+
+const methodName: fc.Arbitrary<string> = fc.oneof(
+	{ arbitrary: fc.constantFrom(...METHODS.filter((method) => method !== "")), weight: 4 },
+	{ arbitrary: fc.string({ unit: "grapheme", minLength: 1, maxLength: 30 }), weight: 1 },
+);
+
+/** MCP params: an object (or absent), with any members. */
+const paramsObjectText: fc.Arbitrary<string | undefined> = fc.option(
+	paramsText.filter((text) => text.startsWith("{")),
+	{ nil: undefined, freq: 3 },
+);
+
+function withMembers(members: [string, string][], extra: readonly (readonly [string, string])[], order: number): string {
+	const all = [...members, ...extra];
+	const rotated = [...all.slice(order % all.length), ...all.slice(0, order % all.length)];
+	return objectText(rotated);
+}
+
+const extraMembers = fc.array(fc.tuple(fc.constantFrom(...PROTOTYPE_KEYS), jsonText), { maxLength: 2 });
+
+/** A request as JSON-RPC 2.0 and MCP define it (members in any order, extra members allowed): must get exactly one answer with its id. */
+export const wellFormedRequest: fc.Arbitrary<{ id: JsonRpcId; text: string }> = fc
+	.record({ id: requestId, method: methodName, params: paramsObjectText, extra: extraMembers, order: fc.nat() })
+	.map(({ id, method, params, extra, order }) => {
+		const members: [string, string][] = [["jsonrpc", '"2.0"'], ["id", JSON.stringify(id)], ["method", JSON.stringify(method)]];
+		if (params !== undefined) members.push(["params", params]);
+		return { id, text: withMembers(members, extra, order) };
+	});
+
+/** A notification (a request without an id): never answered. */
+export const wellFormedNotification: fc.Arbitrary<string> = fc
+	.record({ method: methodName, params: paramsObjectText, extra: extraMembers, order: fc.nat() })
+	.map(({ method, params, extra, order }) => {
+		const members: [string, string][] = [["jsonrpc", '"2.0"'], ["method", JSON.stringify(method)]];
+		if (params !== undefined) members.push(["params", params]);
+		return withMembers(members, extra, order);
+	});
+
+/** A response (result or error, with an id, no method): the answer to a request of ours, never answered. */
+export const wellFormedResponse: fc.Arbitrary<string> = fc
+	.record({
+		id: requestId,
+		outcome: fc.oneof(
+			jsonText.map((result): [string, string] => ["result", result]),
+			fc.tuple(fc.integer(), fc.string({ maxLength: 20 })).map(([code, message]): [string, string] => ["error", JSON.stringify({ code, message })]),
+		),
+		extra: extraMembers,
+		order: fc.nat(),
+	})
+	.map(({ id, outcome, extra, order }) => withMembers([["jsonrpc", '"2.0"'], ["id", JSON.stringify(id)], outcome], extra, order));
+
