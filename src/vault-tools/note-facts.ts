@@ -1,0 +1,101 @@
+import { parseDocument } from "yaml";
+import { CodeMask } from "../bridge/diagnostics/code-mask";
+import { findFrontmatter } from "../bridge/diagnostics/frontmatter-check";
+import { scanNote } from "../bridge/diagnostics/markdown-scanner";
+import { splitLines } from "../bridge/diagnostics/text-lines";
+import type { FrontmatterFact, NoteFacts, TagFact } from "./vault-index";
+
+// A tag starts after white space or at the line start; Obsidian allows letters, digits, _, - and / in it.
+const INLINE_TAG = /(?:^|\s)#([\p{L}\p{N}_/-]+)/gu;
+const TOP_LEVEL_KEY = /^([^\s#:-][^:]*?|"[^"]+"|'[^']+'):(?:\s|$)/;
+
+/**
+ * The facts of one note from its text, for adapters that have no metadata cache (the folder). Uses the
+ * headless host's scanner for headings, block ids and links; link targets are left for the adapter to resolve.
+ */
+export function factsFromText(path: string, text: string): NoteFacts {
+	const lines = splitLines(text);
+	const metadata = scanNote(path, text, parseYamlStrict);
+	const facts: NoteFacts = {
+		path,
+		headings: metadata.headings.map((heading) => ({ text: heading.text, level: heading.level, line: heading.range.start.line, endLine: heading.range.end.line })),
+		blockIds: metadata.blockIds.map((block) => ({ id: block.id, line: block.range.start.line })),
+		links: metadata.links.map((link) => {
+			const fact = { line: link.range.start.line, start: link.range.start.character, end: link.range.end.character, original: link.original, linkpath: link.linkpath, embed: link.embed };
+			return link.subpath === undefined ? fact : { ...fact, subpath: link.subpath };
+		}),
+		tags: [],
+	};
+	const frontmatter = frontmatterFact(lines);
+	if (frontmatter) facts.frontmatter = frontmatter;
+	facts.tags = [...frontmatterTags(frontmatter), ...inlineTags(lines, frontmatter ? frontmatter.endLine + 1 : 0)];
+	return facts;
+}
+
+/** Parses YAML and throws the first error (what the scanner's frontmatter check expects). */
+export function parseYamlStrict(yaml: string): unknown {
+	const document = parseDocument(yaml);
+	const [error] = document.errors;
+	if (error) throw error;
+	return document.toJS();
+}
+
+function frontmatterFact(lines: readonly string[]): FrontmatterFact | undefined {
+	const block = findFrontmatter(lines);
+	if (!block) return undefined;
+	const keyLines: Record<string, number> = {};
+	for (let line = 1; line < block.endLine; line++) {
+		const key = TOP_LEVEL_KEY.exec(lines[line] ?? "")?.[1];
+		if (key !== undefined) keyLines[key.replace(/^["']|["']$/g, "").trim()] ??= line;
+	}
+	const fact: FrontmatterFact = { endLine: block.endLine, keyLines };
+	try {
+		const parsed = parseYamlStrict(block.yaml);
+		if (parsed === null || parsed === undefined) fact.properties = {};
+		else if (typeof parsed === "object" && !Array.isArray(parsed)) fact.properties = parsed as Record<string, unknown>;
+		else fact.problem = "the frontmatter is not a list of key: value properties";
+	} catch (error) {
+		fact.problem = `the frontmatter YAML does not parse (${(error instanceof Error ? error.message : String(error)).split("\n", 1)[0] ?? ""})`;
+	}
+	return fact;
+}
+
+function frontmatterTags(frontmatter: FrontmatterFact | undefined): TagFact[] {
+	const properties = frontmatter?.properties;
+	if (!properties) return [];
+	const tags: TagFact[] = [];
+	for (const key of ["tags", "tag"]) {
+		const value = properties[key];
+		const line = frontmatter.keyLines[key] ?? 0;
+		const values = Array.isArray(value) ? value : typeof value === "string" ? value.split(/[,\s]+/) : [];
+		for (const item of values) {
+			if (typeof item !== "string" && typeof item !== "number") continue;
+			const tag = String(item).trim().replace(/^#/, "");
+			if (tag !== "") tags.push({ tag, line });
+		}
+	}
+	return tags;
+}
+
+function inlineTags(lines: readonly string[], from: number): TagFact[] {
+	const mask = new CodeMask();
+	const tags: TagFact[] = [];
+	for (let line = from; line < lines.length; line++) {
+		const masked = mask.maskLine(lines[line] ?? "");
+		if (masked === undefined || !masked.includes("#")) continue;
+		for (const match of masked.matchAll(INLINE_TAG)) {
+			const tag = (match[1] ?? "").replace(/\/+$/, "");
+			if (tag !== "" && !/^[\d/]+$/.test(tag)) tags.push({ tag, line });
+		}
+	}
+	return tags;
+}
+
+/** Words of the note's body (frontmatter excluded), counted as runs of non-space characters. */
+export function wordCount(text: string, facts: NoteFacts): number {
+	const lines = splitLines(text);
+	const body = facts.frontmatter ? lines.slice(facts.frontmatter.endLine + 1) : lines;
+	let count = 0;
+	for (const line of body) count += line.match(/\S+/g)?.length ?? 0;
+	return count;
+}

@@ -1,0 +1,91 @@
+import type { JsonObject } from "../../protocol/json-rpc";
+import type { ToolDefinition } from "../../protocol/mcp-types";
+import { ToolArgumentError, optionalBoolean } from "../../bridge/tools/tool-arguments";
+import { LineTable } from "../text/line-table";
+import { READ_ONLY, defineVaultTool, notePathQuery, page, readCursor, readLimit, snippet, textAnswer, type VaultToolEnvironment } from "../tool-kit";
+import { VaultToolError } from "../visible-vault";
+
+const DIRECTIONS = ["in", "out", "both"] as const;
+
+interface Entry {
+	direction: "in" | "out";
+	source: string;
+	line: number;
+	at: number;
+	original: string;
+	target?: string;
+}
+
+export function createLinksTool(env: VaultToolEnvironment): ToolDefinition {
+	return defineVaultTool(
+		{
+			name: "links",
+			description:
+				"A note's backlinks (in: links from other notes to it) and outgoing links (out), each as `<note>:<line>: <linking line>` with the link and where it leads; unresolved links are marked. unresolved: true lists only its unresolved outgoing links. Paged.",
+			properties: {
+				path: { type: "string", description: "vault path or note name" },
+				direction: { type: "string", enum: [...DIRECTIONS], description: "default both" },
+				unresolved: { type: "boolean" },
+				limit: { type: "integer", minimum: 1, maximum: 100 },
+				cursor: { type: "string" },
+			},
+			required: ["path"],
+			annotations: READ_ONLY,
+			async run(args: JsonObject) {
+				const path = env.vault.locateNote(notePathQuery(args));
+				const direction = args.direction ?? "both";
+				if (typeof direction !== "string" || !(DIRECTIONS as readonly string[]).includes(direction)) throw new ToolArgumentError(`"direction" must be in, out or both, not ${JSON.stringify(direction)}`);
+				const onlyUnresolved = optionalBoolean(args, "unresolved", "links", false);
+				if (onlyUnresolved && direction === "in") throw new ToolArgumentError('"unresolved" lists outgoing links that lead nowhere; it cannot be combined with direction "in"');
+				const limit = readLimit(args);
+				const cursorKey = JSON.stringify(["links", path, direction, onlyUnresolved]);
+				const offset = readCursor(args, cursorKey);
+				const entries: Entry[] = [];
+				let outCount = 0;
+				let unresolvedCount = 0;
+				if (direction !== "in") {
+					const facts = await env.vault.facts(path);
+					if (!facts) throw new VaultToolError(`No note "${path}" in the vault.`);
+					for (const link of facts.links) {
+						if (onlyUnresolved && link.target !== undefined) continue;
+						outCount++;
+						if (link.target === undefined) unresolvedCount++;
+						const entry: Entry = { direction: "out", source: path, line: link.line, at: link.start, original: link.original };
+						if (link.target !== undefined) entry.target = link.target;
+						entries.push(entry);
+					}
+				}
+				let inCount = 0;
+				const inNotes = new Set<string>();
+				if (direction !== "out" && !onlyUnresolved) {
+					const backlinks = await env.vault.backlinks(path);
+					backlinks.sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0) || a.link.line - b.link.line || a.link.start - b.link.start);
+					for (const backlink of backlinks) {
+						inCount++;
+						inNotes.add(backlink.source);
+						entries.push({ direction: "in", source: backlink.source, line: backlink.link.line, at: backlink.link.start, original: backlink.link.original, target: path });
+					}
+				}
+				const shown = page(entries, offset, limit, cursorKey, "links");
+				const tables = new Map<string, LineTable>();
+				const lines: string[] = [];
+				const summary: string[] = [];
+				if (direction !== "in") summary.push(`${outCount} outgoing${onlyUnresolved ? " unresolved" : unresolvedCount > 0 ? ` (${unresolvedCount} unresolved)` : ""}`);
+				if (direction !== "out" && !onlyUnresolved) summary.push(`${inCount} backlinks from ${inNotes.size} notes`);
+				lines.push(`${path}: ${summary.join(", ")}`);
+				for (const entry of shown.items) {
+					let table = tables.get(entry.source);
+					if (!table) {
+						table = new LineTable((await env.vault.readText(entry.source)) ?? "");
+						tables.set(entry.source, table);
+					}
+					const where = entry.direction === "out" ? ` → ${entry.target ?? "UNRESOLVED"}` : "";
+					lines.push(`${entry.direction} ${entry.source}:${entry.line + 1}: ${snippet(table.line(entry.line), entry.at)} | ${entry.original}${where}`);
+				}
+				lines.push(`(${shown.footer.replace(/\.$/, "")})`);
+				return textAnswer(lines);
+			},
+		},
+		env,
+	);
+}

@@ -1,0 +1,38 @@
+import type { JsonObject } from "../../protocol/json-rpc";
+import type { ToolDefinition } from "../../protocol/mcp-types";
+import { requiredString } from "../../bridge/tools/tool-arguments";
+import { defineVaultTool, notePathQuery, textAnswer, type VaultToolEnvironment } from "../tool-kit";
+import { assertWritable } from "../write-flow";
+
+const LISTED_NOTES = 20;
+
+export function createMoveNoteTool(env: VaultToolEnvironment): ToolDefinition {
+	return defineVaultTool(
+		{
+			name: "move_note",
+			description: "Move or rename a note and rewrite every link to it (wikilinks, embeds, Markdown links; headings, block refs and aliases kept) so all links still resolve. Refuses if the destination exists. Reports the links and notes updated.",
+			properties: { path: { type: "string" }, to: { type: "string", description: "new vault path" } },
+			required: ["path", "to"],
+			annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+			async run(args: JsonObject) {
+				assertWritable(env, "move_note");
+				const from = env.vault.locateNote(notePathQuery(args));
+				const requested = requiredString(args, "to", "move_note");
+				const to = await env.vault.locateNewNote(requested, "to");
+				const linking = (await env.vault.backlinks(from)).map((backlink) => backlink.source);
+				return env.writes.run([from, to, ...linking], async () => {
+					await env.vault.refresh();
+					const source = env.vault.locateNote(from);
+					const destination = await env.vault.locateNewNote(requested, "to");
+					const report = await env.vault.renameNote(source, destination);
+					const links = report.updates.reduce((sum, update) => sum + update.links, 0);
+					const lines = [`Moved ${source} to ${destination}; updated ${links} link${links === 1 ? "" : "s"} in ${report.updates.length} note${report.updates.length === 1 ? "" : "s"}.`];
+					for (const update of report.updates.slice(0, LISTED_NOTES)) lines.push(`${update.path}: ${update.links}`);
+					if (report.updates.length > LISTED_NOTES) lines.push(`(and ${report.updates.length - LISTED_NOTES} more notes)`);
+					return textAnswer(lines);
+				});
+			},
+		},
+		env,
+	);
+}

@@ -1,0 +1,277 @@
+import type { JsonObject } from "../../protocol/json-rpc";
+import type { ToolDefinition } from "../../protocol/mcp-types";
+import { ToolArgumentError } from "../../bridge/tools/tool-arguments";
+import { LineTable } from "../text/line-table";
+import { headingPath } from "../text/edit-targets";
+import { READ_ONLY, defineVaultTool, page, readCursor, readLimit, snippet, textAnswer, type VaultToolEnvironment } from "../tool-kit";
+import type { VisibleVault } from "../visible-vault";
+
+const MODES = ["text", "regex", "tag", "property", "path"] as const;
+type Mode = (typeof MODES)[number];
+/** A regex search stops after this long and says so (a pathological pattern must not stall the server). */
+const REGEX_BUDGET_MS = 3000;
+
+interface Hit {
+	path: string;
+	/** 0-based; -1 for a whole-note hit (path mode). */
+	line: number;
+	/** Where on the line the match starts. */
+	at: number;
+	/** Higher is better. */
+	score: number;
+	/** Tie-breaks: notes with more hits first. */
+	noteHits: number;
+	text: string;
+}
+
+interface CachedText {
+	text: string;
+	lower: string;
+	table?: LineTable;
+}
+
+export function createSearchTool(env: VaultToolEnvironment): ToolDefinition {
+	const texts = new Map<string, CachedText>();
+	const cached = async (vault: VisibleVault, path: string): Promise<CachedText | undefined> => {
+		const text = await vault.readText(path);
+		if (text === undefined) return undefined;
+		let entry = texts.get(path);
+		if (entry?.text !== text) {
+			entry = { text, lower: text.toLowerCase() };
+			texts.set(path, entry);
+		}
+		return entry;
+	};
+	const tableOf = (entry: CachedText): LineTable => (entry.table ??= new LineTable(entry.text));
+
+	return defineVaultTool(
+		{
+			name: "search",
+			description:
+				"Search the Obsidian vault's notes. Modes: text (case-insensitive; every word on one line, exact phrase ranked first), regex (JavaScript, /re/flags allowed), tag (#tag, nested tags included), property (key or key: value in frontmatter), path (part of the note's path). Answers one line per match, best first: `<path>:<line>: <text>` (lines 1-based) with the heading it is under; paged with total and cursor.",
+			properties: {
+				query: { type: "string" },
+				mode: { type: "string", enum: [...MODES], description: "default text" },
+				folder: { type: "string", description: "only notes under this folder" },
+				limit: { type: "integer", minimum: 1, maximum: 100, description: "default 20" },
+				cursor: { type: "string", description: "from the previous page" },
+			},
+			required: ["query"],
+			annotations: READ_ONLY,
+			async run(args: JsonObject) {
+				const query = args.query;
+				if (typeof query !== "string" || query.trim() === "") throw new ToolArgumentError('"query" is required and must be non-empty text');
+				const mode = readMode(args.mode);
+				const folder = readFolder(args.folder);
+				const limit = readLimit(args);
+				const cursorKey = JSON.stringify(["search", query, mode, folder]);
+				const offset = readCursor(args, cursorKey);
+				const notes = env.vault.notePaths().filter((path) => folder === "" || path.startsWith(`${folder}/`));
+				if (folder !== "" && notes.length === 0) throw new ToolArgumentError(`no notes under folder "${folder}"; use list_notes to see the folders`);
+				let hits: Hit[];
+				let note = "";
+				switch (mode) {
+					case "text":
+						hits = await textHits(env.vault, notes, query, cached, tableOf);
+						break;
+					case "regex": {
+						const found = await regexHits(env.vault, notes, query, cached, tableOf);
+						hits = found.hits;
+						if (found.stoppedAfter !== undefined) note = ` (stopped after ${found.stoppedAfter} of ${notes.length} notes: the pattern is too slow; narrow it or pass folder)`;
+						break;
+					}
+					case "tag":
+						hits = await tagHits(env.vault, notes, query, cached, tableOf);
+						break;
+					case "property":
+						hits = await propertyHits(env.vault, notes, query, cached, tableOf);
+						break;
+					case "path":
+						hits = pathHits(notes, query);
+						break;
+				}
+				hits.sort(compareHits);
+				const shown = page(hits, offset, limit, cursorKey, mode === "path" ? "notes" : "matches");
+				const lines: string[] = [];
+				for (const hit of shown.items) {
+					if (hit.line < 0) {
+						lines.push(hit.path);
+						continue;
+					}
+					const under = await headingAbove(env.vault, hit.path, hit.line);
+					lines.push(`${hit.path}:${hit.line + 1}: ${snippet(hit.text, hit.at)}${under ? `  [under "${under}"]` : ""}`);
+				}
+				lines.push(`(${shown.footer.replace(/\.$/, "")}${note})`);
+				if (hits.length === 0) lines.splice(0, lines.length, `No ${mode === "path" ? "notes" : "matches"} for ${JSON.stringify(query)} (mode ${mode}${folder ? `, folder "${folder}"` : ""}).`);
+				return textAnswer(lines);
+			},
+		},
+		env,
+	);
+}
+
+function readMode(value: unknown): Mode {
+	if (value === undefined || value === null) return "text";
+	if (typeof value !== "string" || !(MODES as readonly string[]).includes(value)) throw new ToolArgumentError(`"mode" must be one of ${MODES.join(", ")}, not ${JSON.stringify(value)}`);
+	return value as Mode;
+}
+
+export function readFolder(value: unknown): string {
+	if (value === undefined || value === null) return "";
+	if (typeof value !== "string") throw new ToolArgumentError(`"folder" must be a vault folder path, not ${JSON.stringify(value)}`);
+	const folder = value.trim().replace(/\\/g, "/").replace(/^\.?\/+|\/+$/g, "");
+	if (folder.split("/").includes("..")) throw new ToolArgumentError(`"folder" must be inside the vault: ${value}`);
+	return folder;
+}
+
+function compareHits(a: Hit, b: Hit): number {
+	return b.score - a.score || b.noteHits - a.noteHits || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.line - b.line;
+}
+
+type TextCache = (vault: VisibleVault, path: string) => Promise<CachedText | undefined>;
+type TableOf = (entry: CachedText) => LineTable;
+
+async function textHits(vault: VisibleVault, notes: readonly string[], query: string, cached: TextCache, tableOf: TableOf): Promise<Hit[]> {
+	const phrase = query.trim().toLowerCase();
+	const words = [...new Set(phrase.split(/\s+/))].sort((a, b) => b.length - a.length);
+	const first = words[0] ?? phrase;
+	const hits: Hit[] = [];
+	for (const path of notes) {
+		const entry = await cached(vault, path);
+		if (!entry) continue;
+		let at = entry.lower.indexOf(first);
+		if (at < 0) continue;
+		const table = tableOf(entry);
+		const noteHits: Hit[] = [];
+		const nameBonus = path.toLowerCase().includes(phrase) ? 1 : 0;
+		while (at >= 0) {
+			const line = table.lineAt(at);
+			const lineStart = table.starts[line] ?? 0;
+			const lineEnd = table.ends[line] ?? entry.text.length;
+			const lower = entry.lower.slice(lineStart, lineEnd);
+			if (words.every((word) => lower.includes(word))) {
+				const phraseAt = lower.indexOf(phrase);
+				noteHits.push({ path, line, at: phraseAt >= 0 ? phraseAt : at - lineStart, score: (phraseAt >= 0 ? 2 : 1) + nameBonus, noteHits: 0, text: entry.text.slice(lineStart, lineEnd) });
+			}
+			at = entry.lower.indexOf(first, Math.max(lineEnd, at + 1));
+		}
+		for (const hit of noteHits) hit.noteHits = noteHits.length;
+		hits.push(...noteHits);
+	}
+	return hits;
+}
+
+async function regexHits(vault: VisibleVault, notes: readonly string[], query: string, cached: TextCache, tableOf: TableOf): Promise<{ hits: Hit[]; stoppedAfter?: number }> {
+	const pattern = compileRegex(query);
+	const hits: Hit[] = [];
+	const started = Date.now();
+	for (let index = 0; index < notes.length; index++) {
+		if (Date.now() - started > REGEX_BUDGET_MS) return { hits, stoppedAfter: index };
+		const path = notes[index] ?? "";
+		const entry = await cached(vault, path);
+		if (!entry) continue;
+		pattern.lastIndex = 0;
+		let match = pattern.exec(entry.text);
+		if (!match) continue;
+		const table = tableOf(entry);
+		const noteHits: Hit[] = [];
+		let lastLine = -1;
+		while (match) {
+			const line = table.lineAt(match.index);
+			if (line !== lastLine) {
+				noteHits.push({ path, line, at: match.index - (table.starts[line] ?? 0), score: 1, noteHits: 0, text: table.line(line) });
+				lastLine = line;
+			}
+			if (match[0] === "") pattern.lastIndex++;
+			match = pattern.exec(entry.text);
+		}
+		for (const hit of noteHits) hit.noteHits = noteHits.length;
+		hits.push(...noteHits);
+	}
+	return { hits };
+}
+
+function compileRegex(query: string): RegExp {
+	const literal = /^\/(.+)\/([a-z]*)$/s.exec(query);
+	const source = literal ? (literal[1] ?? "") : query;
+	const flags = new Set((literal?.[2] ?? "").split("").filter((flag) => "imsuv".includes(flag)));
+	flags.add("g");
+	flags.add("m");
+	try {
+		return new RegExp(source, [...flags].join(""));
+	} catch (error) {
+		throw new ToolArgumentError(`"query" is not a valid regular expression: ${error instanceof Error ? error.message : String(error)}`);
+	}
+}
+
+async function tagHits(vault: VisibleVault, notes: readonly string[], query: string, cached: TextCache, tableOf: TableOf): Promise<Hit[]> {
+	const wanted = query.trim().replace(/^#/, "").toLowerCase();
+	if (wanted === "") throw new ToolArgumentError('"query" must name a tag, e.g. "#project"');
+	const hits: Hit[] = [];
+	for (const path of notes) {
+		const facts = await vault.facts(path, false);
+		const matching = facts?.tags.filter((tag) => {
+			const lower = tag.tag.toLowerCase();
+			return lower === wanted || lower.startsWith(`${wanted}/`);
+		});
+		if (!matching || matching.length === 0) continue;
+		const entry = await cached(vault, path);
+		if (!entry) continue;
+		const table = tableOf(entry);
+		const lines = [...new Set(matching.map((tag) => tag.line))];
+		for (const line of lines) hits.push({ path, line, at: 0, score: 1, noteHits: lines.length, text: table.line(line) });
+	}
+	return hits;
+}
+
+async function propertyHits(vault: VisibleVault, notes: readonly string[], query: string, cached: TextCache, tableOf: TableOf): Promise<Hit[]> {
+	const split = /^([^:=]+?)\s*[:=]\s*(.*)$/s.exec(query.trim());
+	const key = (split ? (split[1] ?? "") : query).trim().toLowerCase();
+	const value = split ? (split[2] ?? "").trim().toLowerCase() : undefined;
+	const hits: Hit[] = [];
+	for (const path of notes) {
+		const facts = await vault.facts(path, false);
+		const properties = facts?.frontmatter?.properties;
+		if (!properties) continue;
+		const name = Object.keys(properties).find((candidate) => candidate.toLowerCase() === key);
+		if (name === undefined) continue;
+		if (value !== undefined && value !== "" && !valueMatches(properties[name], value)) continue;
+		const entry = await cached(vault, path);
+		if (!entry) continue;
+		const line = facts?.frontmatter?.keyLines[name] ?? 0;
+		hits.push({ path, line, at: 0, score: 1, noteHits: 1, text: tableOf(entry).line(line) });
+	}
+	return hits;
+}
+
+function valueMatches(value: unknown, wanted: string): boolean {
+	if (Array.isArray(value)) return value.some((item) => valueMatches(item, wanted));
+	if (value === null || value === undefined) return wanted === "null" || wanted === "";
+	if (value instanceof Date) return value.toISOString().slice(0, 10) === wanted || value.toISOString().toLowerCase() === wanted;
+	const text = typeof value === "object" ? JSON.stringify(value) : String(value as string | number | boolean);
+	return text.toLowerCase() === wanted.replace(/^["']|["']$/g, "");
+}
+
+function pathHits(notes: readonly string[], query: string): Hit[] {
+	const wanted = query.trim().toLowerCase().replace(/\\/g, "/");
+	const hits: Hit[] = [];
+	for (const path of notes) {
+		const lower = path.toLowerCase();
+		if (!lower.includes(wanted)) continue;
+		const name = lower.slice(lower.lastIndexOf("/") + 1).replace(/\.md$/, "");
+		const score = name === wanted || `${name}.md` === wanted ? 4 : name.startsWith(wanted) ? 3 : name.includes(wanted) ? 2 : 1;
+		hits.push({ path, line: -1, at: 0, score, noteHits: -path.length, text: "" });
+	}
+	return hits;
+}
+
+async function headingAbove(vault: VisibleVault, path: string, line: number): Promise<string | undefined> {
+	const facts = await vault.facts(path, false);
+	if (!facts) return undefined;
+	let index = -1;
+	for (let position = 0; position < facts.headings.length; position++) {
+		if ((facts.headings[position]?.line ?? Infinity) <= line) index = position;
+		else break;
+	}
+	return index < 0 ? undefined : headingPath(facts.headings, index);
+}

@@ -1,0 +1,109 @@
+/**
+ * The port the vault tools are written against: what they need to know about notes, and the three writes they
+ * make. Two adapters implement it: the folder on disk (`folder/`) and Obsidian's metadata cache and file manager.
+ * Paths are vault paths (forward slashes, no leading slash); lines are 0-based here and 1-based only in the
+ * tools' answers.
+ */
+export interface VaultIndex {
+	/** Brings the index up to date with the vault; cheap when nothing changed. Called before each tool call. */
+	refresh(): Promise<void>;
+	/** Every Markdown note, in no particular order. */
+	notePaths(): readonly string[];
+	/** Whether any file or folder exists at this vault path (for create and move targets). */
+	exists(path: string): Promise<boolean>;
+	/** The note's text; undefined when it is not a note. */
+	readText(path: string): Promise<string | undefined>;
+	/** Headings, blocks, links, tags and properties of a note; undefined when it is not a note. */
+	facts(path: string): Promise<NoteFacts | undefined>;
+	/** The vault path a link path leads to from `sourcePath`, as Obsidian resolves it; undefined when unresolved. */
+	resolveLink(linkpath: string, sourcePath: string): string | undefined;
+	/** Every link in another note (or in the note itself) that resolves to `path`. */
+	backlinks(path: string): Promise<Backlink[]>;
+	/**
+	 * Replaces an existing note's text, only if it still is `expected` at the moment of writing; otherwise
+	 * throws NoteChangedError and writes nothing.
+	 */
+	writeText(path: string, text: string, expected: string): Promise<void>;
+	/** Creates a note (and its folders); fails when anything exists at `path`. */
+	createNote(path: string, text: string): Promise<void>;
+	/** Renames a note and rewrites every link to it so each still leads to it. */
+	renameNote(from: string, to: string): Promise<RenameReport>;
+}
+
+export interface NoteFacts {
+	path: string;
+	/** In document order. */
+	headings: HeadingFact[];
+	/** Every `^id`, duplicates included. */
+	blockIds: BlockIdFact[];
+	/** Links outside code, comments and frontmatter, in document order, with their resolution. */
+	links: LinkFact[];
+	/** Frontmatter tags (line of the frontmatter) and inline tags, without `#`, as written. */
+	tags: TagFact[];
+	frontmatter?: FrontmatterFact;
+}
+
+export interface HeadingFact {
+	text: string;
+	level: number;
+	/** First line of the heading (the text line of a setext heading). */
+	line: number;
+	/** Last line of the heading (the underline of a setext heading). */
+	endLine: number;
+}
+
+export interface BlockIdFact {
+	/** Without the caret. */
+	id: string;
+	line: number;
+}
+
+export interface LinkFact {
+	line: number;
+	/** UTF-16 offsets on the line; `end` is exclusive. */
+	start: number;
+	end: number;
+	/** The link as written, e.g. `[[Note#Part|shown]]`. */
+	original: string;
+	/** Before `#`, without alias, percent-decoded for Markdown links. */
+	linkpath: string;
+	subpath?: string;
+	embed: boolean;
+	/** Where it leads; undefined when unresolved. */
+	target?: string;
+}
+
+export interface TagFact {
+	/** Without `#`, as written. */
+	tag: string;
+	line: number;
+}
+
+export interface FrontmatterFact {
+	/** Line of the closing `---`; the block spans lines 0..endLine. */
+	endLine: number;
+	/** The parsed properties; undefined when the YAML does not parse or is not a map. */
+	properties?: Record<string, unknown>;
+	/** Why `properties` is missing. */
+	problem?: string;
+	/** Line of each top-level key. */
+	keyLines: Record<string, number>;
+}
+
+export interface Backlink {
+	source: string;
+	link: LinkFact;
+}
+
+export interface RenameReport {
+	/** Each note whose links were rewritten (by its path after the move) and how many links in it. */
+	updates: { path: string; links: number }[];
+}
+
+/** The note is not what the caller last read: someone else changed it. Nothing was written. */
+export class NoteChangedError extends Error {
+	constructor(readonly path: string) {
+		super(`${path} changed since it was read`);
+		this.name = "NoteChangedError";
+	}
+}

@@ -1,0 +1,55 @@
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { VaultPaths } from "../../src/bridge/vault-paths";
+import type { JsonObject } from "../../src/protocol/json-rpc";
+import type { ToolDefinition } from "../../src/protocol/mcp-types";
+import { createVaultTools, type VaultToolsOptions } from "../../src/vault-tools/create-vault-tools";
+import { FolderVaultIndex } from "../../src/vault-tools/folder/folder-vault-index";
+import { makeTempDir } from "../helpers/temp-dir";
+
+export interface CallAnswer {
+	text: string;
+	isError: boolean;
+	blocks: string[];
+}
+
+export interface VaultFixture {
+	root: string;
+	index: FolderVaultIndex;
+	tools: Map<string, ToolDefinition>;
+	call(name: string, args: JsonObject, signal?: AbortSignal): Promise<CallAnswer>;
+	read(path: string): string;
+	write(path: string, text: string): void;
+	dispose(): void;
+}
+
+/** A temp-folder vault with the given notes, served by the folder adapter (no watcher: every call re-checks the files). */
+export function makeVault(files: Record<string, string>, options: Partial<Omit<VaultToolsOptions, "index" | "paths">> = {}): VaultFixture {
+	const temp = makeTempDir("vault-tools");
+	const root = temp.path;
+	const write = (path: string, text: string): void => {
+		mkdirSync(dirname(join(root, path)), { recursive: true });
+		writeFileSync(join(root, path), text);
+	};
+	for (const [path, text] of Object.entries(files)) write(path, text);
+	const index = new FolderVaultIndex({ root, watch: false });
+	const tools = new Map(createVaultTools({ index, paths: new VaultPaths(root), isPrivate: () => false, ...options }).map((tool) => [tool.name, tool]));
+	return {
+		root,
+		index,
+		tools,
+		async call(name, args, signal = new AbortController().signal) {
+			const tool = tools.get(name);
+			if (!tool) throw new Error(`no tool ${name}`);
+			const result = await tool.call(args, { sessionId: 1, signal });
+			const blocks = result.content.map((block) => block.text);
+			return { text: blocks.join("\n"), isError: result.isError === true, blocks };
+		},
+		read: (path) => readFileSync(join(root, path), "utf8"),
+		write,
+		dispose() {
+			index.dispose();
+			temp.remove();
+		},
+	};
+}
