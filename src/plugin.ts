@@ -4,6 +4,8 @@ import { DiagnosticsEngine } from "./bridge/diagnostics/diagnostics-engine";
 import { createGetDiagnosticsTool } from "./bridge/tools/get-diagnostics";
 import { ObsidianNoteSource } from "./obsidian/diagnostics-source";
 import type { BridgeStatus } from "./bridge/bridge-host";
+import type { DoctorInputs } from "./bridge/doctor/doctor";
+import { ideNameFor } from "./bridge/server-info";
 import { BridgeComponent } from "./obsidian/bridge-component";
 import { EditorTracker } from "./obsidian/editor-tracker";
 import { registerDiffReviewView, registerIdeTools, type ObsidianIdeTools } from "./obsidian/register-diff-review";
@@ -60,6 +62,10 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 	applyLiveSettings(): void {
 		this.bridge?.bridge.notifier.setDebounceMs(this.settings.selectionDebounceMs);
 		this.ideTools?.diffTools.setEnabled(this.settings.reviewEditsInObsidian);
+	}
+
+	doctorInputs(): DoctorInputs {
+		return { vaultPath: this.vaultPath, status: this.bridgeStatus(), pid: process.pid, ideName: ideNameFor(this.app.vault.getName()) };
 	}
 
 	async rotateToken(): Promise<BridgeStatus> {

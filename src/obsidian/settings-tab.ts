@@ -1,5 +1,7 @@
 import { Notice, PluginSettingTab, Setting, type App, type Plugin } from "obsidian";
 import type { BridgeStatus } from "../bridge/bridge-host";
+import { runDoctor, type DoctorInputs } from "../bridge/doctor/doctor";
+import type { DoctorLevel, DoctorLine } from "../bridge/doctor/doctor-line";
 import { launchCommand } from "../bridge/launch-command";
 import { MAX_SELECTION_DEBOUNCE_MS, isPort, parseList, type BridgeSettings } from "../settings";
 
@@ -14,6 +16,8 @@ export interface SettingsHost {
 	/** Applies settings that need no restart (debounce, privacy, review). */
 	applyLiveSettings(): void;
 	rotateToken(): Promise<BridgeStatus>;
+	/** What "Check connection" examines: the vault, the bridge's status, this process. */
+	doctorInputs(): DoctorInputs;
 }
 
 /** The bridge's settings: server, status and token, connecting, context and privacy, edits, advanced. */
@@ -84,6 +88,24 @@ export class BridgeSettingTab extends PluginSettingTab {
 			);
 		const checklist = containerEl.createEl("ul", { cls: "claude-code-bridge-checklist" });
 		for (const item of TROUBLESHOOTING) checklist.createEl("li", { text: item });
+
+		new Setting(containerEl).setName("Check connection").setHeading();
+		const check = new Setting(containerEl)
+			.setName("Why /ide does not list this vault")
+			.setDesc("Checks the lock file, the port and token, the vault's path, other editors and connected clients, and says what to do about each problem.");
+		const results = containerEl.createDiv({ cls: "claude-code-bridge-doctor" });
+		check.addButton((button) =>
+			button.setButtonText("Check connection").onClick(async () => {
+				button.setDisabled(true);
+				results.empty();
+				results.createDiv({ cls: "claude-code-bridge-doctor-running", text: "Checking…" });
+				try {
+					showDoctorLines(results, await runDoctor(this.host.doctorInputs()));
+				} finally {
+					button.setDisabled(false);
+				}
+			}),
+		);
 
 		new Setting(containerEl).setName("Context").setHeading();
 		new Setting(containerEl)
@@ -182,6 +204,19 @@ export class BridgeSettingTab extends PluginSettingTab {
 	override hide(): void {
 		this.statusContainer = undefined;
 		super.hide();
+	}
+}
+
+const LEVEL_LABELS: Record<DoctorLevel, string> = { ok: "OK", warn: "Warning", fail: "Problem" };
+
+/** One row per finding: its level, what was found, and the fix below it. */
+function showDoctorLines(container: HTMLElement, lines: readonly DoctorLine[]): void {
+	container.empty();
+	for (const line of lines) {
+		const row = container.createDiv({ cls: ["claude-code-bridge-doctor-line", `is-${line.level}`] });
+		row.createSpan({ cls: "claude-code-bridge-doctor-level", text: LEVEL_LABELS[line.level] });
+		row.createSpan({ cls: "claude-code-bridge-doctor-what", text: line.what });
+		if (line.fix) row.createDiv({ cls: "claude-code-bridge-doctor-fix", text: line.fix });
 	}
 }
 

@@ -1,7 +1,10 @@
-import { App, Plugin, Setting, notices } from "../__mocks__/obsidian";
+import { chmodSync } from "node:fs";
+import { App, Plugin, Setting, notices, type FakeElement } from "../__mocks__/obsidian";
 import type { BridgeStatus } from "../../src/bridge/bridge-host";
+import type { DoctorInputs } from "../../src/bridge/doctor/doctor";
 import { BridgeSettingTab, type SettingsHost } from "../../src/obsidian/settings-tab";
 import { DEFAULT_SETTINGS, type BridgeSettings } from "../../src/settings";
+import { startBridge, type BridgeFixture } from "../helpers/bridge-fixture";
 
 const LISTENING: BridgeStatus = {
 	state: "listening",
@@ -11,7 +14,7 @@ const LISTENING: BridgeStatus = {
 	clients: [{ id: 1, pid: 4242, clientName: "claude-code", connectedAt: new Date("2026-11-23T10:00:00Z") }],
 };
 
-function setUp(status: BridgeStatus = LISTENING) {
+function setUp(status: BridgeStatus = LISTENING, doctorInputs?: () => DoctorInputs) {
 	Setting.created = [];
 	notices.splice(0);
 	const calls: string[] = [];
@@ -24,6 +27,7 @@ function setUp(status: BridgeStatus = LISTENING) {
 		applyServerSettings: () => (calls.push("apply-server"), Promise.resolve()),
 		applyLiveSettings: () => void calls.push("apply-live"),
 		rotateToken: () => (calls.push("rotate"), Promise.resolve(status)),
+		doctorInputs: doctorInputs ?? (() => ({ vaultPath: "/home/me/My vault", status, pid: process.pid })),
 	};
 	const app = new App("/home/me/My vault", "My vault");
 	const tab = new BridgeSettingTab(app as never, new Plugin(app, { id: "x", name: "x", version: "0" }) as never, host);
@@ -39,7 +43,7 @@ function setUp(status: BridgeStatus = LISTENING) {
 describe("the settings tab", () => {
 	it("has sentence-case sections made with setHeading()", () => {
 		setUp();
-		expect(Setting.created.filter((setting) => setting.isHeading).map((setting) => setting.name)).toEqual(["Server", "Status", "Connecting", "Context", "Edits", "Advanced"]);
+		expect(Setting.created.filter((setting) => setting.isHeading).map((setting) => setting.name)).toEqual(["Server", "Status", "Connecting", "Check connection", "Context", "Edits", "Advanced"]);
 	});
 
 	it("shows the status: port, lock file, clients with pid, the token fingerprint", () => {
@@ -108,5 +112,68 @@ describe("the settings tab", () => {
 		const { named } = setUp();
 		expect(named("Launch command").desc).toBe('cd "/home/me/My vault" && claude --ide');
 		expect(named("Launch command").buttons[0]?.text).toBe("Copy launch command");
+	});
+});
+
+describe("the settings tab's connection check", () => {
+	let bridge: BridgeFixture;
+	beforeEach(async () => {
+		bridge = await startBridge();
+	});
+	afterEach(() => bridge.stop());
+
+	function setUpWithBridge() {
+		const context = setUp(bridge.host.status(), () => ({ vaultPath: bridge.vault, status: bridge.host.status(), pid: process.pid, ideName: "Obsidian · test", homeDir: bridge.home }));
+		const button = context.named("Why /ide does not list this vault").buttons[0];
+		if (!button) throw new Error("No check button");
+		// The tab is typed against Obsidian's API; under test its container is the fake's element tree.
+		const root = context.tab.containerEl as unknown as FakeElement;
+		const rows = () =>
+			root.findAll("claude-code-bridge-doctor-line").map((row) => ({
+				level: [...row.classes].find((name) => name.startsWith("is-")),
+				label: row.children[0]?.text,
+				what: row.children[1]?.text,
+				fix: row.children[2]?.text,
+			}));
+		return { ...context, button, rows, root };
+	}
+
+	it("runs the doctor from its button and shows each line with its level and fix", async () => {
+		const { button, rows, root } = setUpWithBridge();
+		expect(button.text).toBe("Check connection");
+		expect(rows()).toEqual([]);
+		const running = button.click();
+		expect(button.disabled).toBe(true);
+		expect(root.findAll("claude-code-bridge-doctor-running")[0]?.text).toBe("Checking…");
+		await running;
+		expect(button.disabled).toBe(false);
+		expect(root.findAll("claude-code-bridge-doctor-running")).toEqual([]);
+
+		const shown = rows();
+		expect(shown[0]).toEqual({ level: "is-ok", label: "OK", what: `The bridge listens on 127.0.0.1:${bridge.port}`, fix: undefined });
+		expect(shown).toContainEqual({ level: "is-ok", label: "OK", what: `Port ${bridge.port} answers and accepts the token in the lock file`, fix: undefined });
+		expect(shown).toContainEqual({
+			level: "is-warn",
+			label: "Warning",
+			what: "No Claude Code client is connected",
+			fix: 'Start Claude Code with the launch command below, or run /ide in a running session and pick "Obsidian · test".',
+		});
+		expect(shown.at(-1)?.what).toContain(`cd "${bridge.vault}" && claude --ide`);
+		expect(shown.filter((row) => row.level === "is-fail")).toEqual([]);
+	});
+
+	(process.platform === "win32" ? it.skip : it)("shows a failed check as a problem with what to do, and replaces the previous results", async () => {
+		const { button, rows } = setUpWithBridge();
+		await button.click();
+		const before = rows().length;
+		chmodSync(bridge.lockFilePath, 0o644);
+		await button.click();
+		expect(rows()).toHaveLength(before);
+		expect(rows()).toContainEqual({
+			level: "is-fail",
+			label: "Problem",
+			what: `The lock file ${bridge.lockFilePath} has mode 0644, not 0600: other users could read the token`,
+			fix: "Restart the bridge: it writes a new lock file with mode 0600 and a new token.",
+		});
 	});
 });
