@@ -3,7 +3,6 @@ import { HeadlessProcess } from "../helpers/headless-process";
 import { makeClaudeHome } from "./harness/claude-home";
 import { ClaudePty } from "./harness/claude-pty";
 import { connectWithIdeCommand, useBridgeSessions, waitUntilConnected } from "./harness/bridge-session";
-import { MockAnthropic } from "./harness/mock-anthropic";
 import { makeTempDir } from "../helpers/temp-dir";
 import path from "node:path";
 
@@ -57,8 +56,7 @@ describe("finding and connecting to the vault with the real CLI", () => {
 		mkdirSync(personal);
 		const home = makeClaudeHome([work, personal]);
 		sessions.onCleanup(() => home.remove());
-		const mock = await MockAnthropic.start();
-		sessions.onCleanup(() => mock.close());
+		const mock = await sessions.startMock();
 		const bridges = await Promise.all([work, personal].map((vault) => HeadlessProcess.start({ vault, home: home.path })));
 		sessions.onCleanup(() => bridges.forEach((bridge) => bridge.kill()));
 		const clis = [work, personal].map((cwd) => ClaudePty.start({ cwd, home: home.path, apiBaseUrl: mock.baseUrl, args: ["--ide"] }));

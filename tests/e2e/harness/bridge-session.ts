@@ -68,25 +68,40 @@ export async function startBridgeSession(options: BridgeSessionOptions = {}): Pr
 }
 
 /**
- * For a test file: sets the test timeout, and stops every session a test
- * started (and runs its extra cleanups) after it. Returns the function that starts a session.
+ * For a test file: sets the test timeout, and after each test stops every session (and mock model API) it
+ * started, runs its extra cleanups, and fails the test if the CLI called an endpoint the mock does not serve
+ * (an unserved call would otherwise go unnoticed: the CLI shrugs off a 404 from telemetry and the like).
  */
 export function useBridgeSessions(timeoutMs = 60_000): {
 	start: (options?: BridgeSessionOptions) => Promise<BridgeSession>;
+	/** A mock model API of the test's own (for CLIs started by hand), checked and closed like a session's. */
+	startMock: () => Promise<MockAnthropic>;
 	onCleanup: (cleanup: () => Promise<void> | void) => void;
 } {
 	const sessions: BridgeSession[] = [];
+	const mocks: MockAnthropic[] = [];
 	const cleanups: (() => Promise<void> | void)[] = [];
 	jest.setTimeout(timeoutMs);
 	afterEach(async () => {
+		const checked = [...sessions.map((session) => session.mock), ...mocks];
 		for (const session of sessions.splice(0)) await session.stop();
 		for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+		for (const mock of mocks.splice(0)) await mock.close();
+		const unserved = checked.flatMap((mock) => mock.unknownRoutes).map((route) => `${route.method} ${route.url}`);
+		if (unserved.length > 0) {
+			throw new Error(`The CLI called endpoints the mock model API does not serve: ${unserved.join(", ")}. Serve them in harness/mock-anthropic.ts (or list them there as expected, saying why).`);
+		}
 	});
 	return {
 		start: async (options) => {
 			const session = await startBridgeSession(options);
 			sessions.push(session);
 			return session;
+		},
+		startMock: async () => {
+			const mock = await MockAnthropic.start();
+			mocks.push(mock);
+			return mock;
 		},
 		onCleanup: (cleanup) => void cleanups.push(cleanup),
 	};
