@@ -100,7 +100,9 @@ export async function startHeadless(options: HeadlessStartOptions): Promise<Serv
 	const temp = makeTempDir("home");
 	const home = join(temp.path, "home");
 	mkdirSync(home);
-	const child = spawn(process.execPath, [...(options.nodeFlags ?? []), join("dist", "headless.cjs"), "--vault", options.vaultPath], {
+	// CCB_BENCH_HEADLESS: another build of the host, e.g. an unminified one whose profile shows function names.
+	const script = process.env.CCB_BENCH_HEADLESS ?? join("dist", "headless.cjs");
+	const child = spawn(process.execPath, [...(options.nodeFlags ?? []), script, "--vault", options.vaultPath], {
 		env: { ...process.env, HOME: home, USERPROFILE: home, NODE_OPTIONS: "" },
 		stdio: "pipe",
 	});

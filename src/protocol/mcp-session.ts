@@ -82,25 +82,28 @@ export class McpSession {
 		return this.initialized;
 	}
 
-	/** Handles one incoming text message. Never throws; every request gets exactly one answer. */
-	async handleMessage(text: string): Promise<void> {
+	/**
+	 * Handles one incoming text message. Never throws; every request gets exactly one answer. The promise settles
+	 * once the answer is written: at once for synchronous handlers (ping, most lifecycle methods), so they cost no
+	 * promise hops.
+	 */
+	handleMessage(text: string): Promise<void> {
 		const incoming = parseMessage(text);
 		switch (incoming.kind) {
 			case "invalid":
-				this.trace({ direction: "in", kind: "invalid", id: incoming.id, errorCode: incoming.error.code });
+				if (this.tracing) this.trace({ direction: "in", kind: "invalid", id: incoming.id, errorCode: incoming.error.code });
 				this.write(errorResponse(incoming.id, incoming.error));
-				return;
+				return DONE;
 			case "response":
-				this.trace({ direction: "in", kind: "response", id: incoming.id });
-				return;
+				if (this.tracing) this.trace({ direction: "in", kind: "response", id: incoming.id });
+				return DONE;
 			case "notification":
-				this.trace({ direction: "in", kind: "notification", method: incoming.message.method });
+				if (this.tracing) this.trace({ direction: "in", kind: "notification", method: incoming.message.method });
 				this.handleNotification(incoming.message.method, incoming.message.params);
-				return;
+				return DONE;
 			case "request":
-				this.trace({ direction: "in", kind: "request", method: incoming.message.method, id: incoming.message.id });
-				await this.handleRequest(incoming.message);
-				return;
+				if (this.tracing) this.trace({ direction: "in", kind: "request", method: incoming.message.method, id: incoming.message.id });
+				return this.handleRequest(incoming.message);
 		}
 	}
 
@@ -117,42 +120,56 @@ export class McpSession {
 		this.inFlight.clear();
 	}
 
-	private async handleRequest(request: JsonRpcRequest): Promise<void> {
+	private handleRequest(request: JsonRpcRequest): Promise<void> {
 		const handler = this.builtins.get(request.method) ?? this.options.methods?.get(request.method);
 		if (!handler) {
 			this.write(errorResponse(request.id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${request.method}` }));
-			return;
+			return DONE;
 		}
 		if (request.params !== undefined && !isJsonObject(request.params)) {
 			this.write(errorResponse(request.id, { code: ErrorCode.InvalidParams, message: `Invalid params for ${request.method}: expected an object` }));
-			return;
+			return DONE;
 		}
-		const cancellation = new Cancellation();
+		const cancellation = new Cancellation(this.id);
+		let outcome: unknown;
+		let pending: boolean;
+		try {
+			outcome = handler(request.params ?? {}, cancellation);
+			pending = isPromiseLike(outcome);
+		} catch (error) {
+			this.answer(request.id, this.failure(error));
+			return DONE;
+		}
+		if (!pending) {
+			this.answer(request.id, { result: outcome });
+			return DONE;
+		}
+		// Only a request still running can be cancelled (notifications/cancelled) or aborted by dispose().
 		this.inFlight.set(request.id, cancellation);
-		const resolution = await this.run(handler, request.params ?? {}, cancellation);
-		if (this.inFlight.get(request.id) === cancellation) this.inFlight.delete(request.id);
+		return Promise.resolve(outcome).then(
+			(result: unknown) => this.settle(request.id, cancellation, { result }),
+			(error: unknown) => this.settle(request.id, cancellation, this.failure(error)),
+		);
+	}
+
+	private settle(id: JsonRpcId, cancellation: Cancellation, resolution: Resolution): void {
+		if (this.inFlight.get(id) === cancellation) this.inFlight.delete(id);
+		this.answer(id, resolution);
+	}
+
+	private answer(id: JsonRpcId, resolution: Resolution): void {
 		if (this.disposed) return;
 		if ("error" in resolution) {
-			this.write(errorResponse(request.id, resolution.error.toObject()));
+			this.write(errorResponse(id, resolution.error.toObject()));
 		} else {
-			this.write(successResponse(request.id, resolution.result));
+			this.write(successResponse(id, resolution.result));
 		}
 	}
 
-	private async run(handler: MethodHandler, params: JsonObject, cancellation: Cancellation): Promise<Resolution> {
-		const context: RequestContext = {
-			sessionId: this.id,
-			get signal() {
-				return cancellation.signal;
-			},
-		};
-		try {
-			return { result: await handler(params, context) };
-		} catch (error) {
-			if (error instanceof JsonRpcError) return { error };
-			this.log(`Handler failed: ${describeError(error)}`);
-			return { error: new JsonRpcError(ErrorCode.InternalError, `Internal error: ${describeError(error)}`) };
-		}
+	private failure(error: unknown): Resolution {
+		if (error instanceof JsonRpcError) return { error };
+		this.log(`Handler failed: ${describeError(error)}`);
+		return { error: new JsonRpcError(ErrorCode.InternalError, `Internal error: ${describeError(error)}`) };
 	}
 
 	private handleNotification(method: string, params: unknown): void {
@@ -203,7 +220,8 @@ export class McpSession {
 		};
 	}
 
-	private async callTool(params: JsonObject, context: RequestContext): Promise<ToolResult> {
+	/** Checks the call and starts the tool; a tool that throws or rejects becomes an `isError` result. */
+	private callTool(params: JsonObject, context: RequestContext): Promise<ToolResult> {
 		const name = params.name;
 		if (typeof name !== "string") throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params for tools/call: "name" must be a string');
 		const args = params.arguments ?? {};
@@ -214,11 +232,14 @@ export class McpSession {
 			const hint = known.length > 0 ? `; available tools: ${known.join(", ")}` : "; this server lists no tools";
 			throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}${hint}`);
 		}
-		try {
-			return await tool.call(args, context);
-		} catch (error) {
+		const failed = (error: unknown): ToolResult => {
 			this.log(`Tool ${name} failed: ${describeError(error)}`);
 			return { content: [{ type: "text", text: `${name} failed: ${describeError(error)}` }], isError: true };
+		};
+		try {
+			return Promise.resolve(tool.call(args, context)).then(undefined, failed);
+		} catch (error) {
+			return Promise.resolve(failed(error));
 		}
 	}
 
@@ -248,12 +269,16 @@ export class McpSession {
 				}),
 			);
 		}
-		this.traceOutgoing(message);
+		if (this.tracing) this.traceOutgoing(message);
 		this.options.send(text);
 	}
 
+	/** Whether anyone listens to trace events: with tracing off no event object is built. */
+	private get tracing(): boolean {
+		return this.options.events?.onTrace !== undefined;
+	}
+
 	private traceOutgoing(message: JsonRpcOutgoing): void {
-		if (!this.options.events?.onTrace) return;
 		if ("method" in message) {
 			this.trace({ direction: "out", kind: "id" in message ? "request" : "notification", method: message.method });
 		} else {
@@ -288,13 +313,21 @@ function encode(message: JsonRpcOutgoing): string | undefined {
 	}
 }
 
+const DONE: Promise<void> = Promise.resolve();
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+	return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
+}
+
 /**
- * One request's cancellation. The AbortController is made only when the handler reads the signal: creating one
- * costs more than the rest of a ping's handling, and most handlers never look at it.
+ * One request's context and cancellation. The AbortController is made only when the handler reads the signal:
+ * creating one costs more than the rest of a ping's handling, and most handlers never look at it.
  */
-class Cancellation {
+class Cancellation implements RequestContext {
 	private controller: AbortController | undefined;
 	private aborted = false;
+
+	constructor(readonly sessionId: number) {}
 
 	get signal(): AbortSignal {
 		if (!this.controller) {

@@ -1,0 +1,53 @@
+/**
+ * Sums a V8 .cpuprofile's self time by function: `node scripts/run-bench.mjs bench/profile-summary.ts FILE [TOP]`.
+ * Profiles come from `npm run bench -- --profile DIR` (the headless host under `node --cpu-prof`).
+ */
+import { readFileSync } from "node:fs";
+
+interface ProfileNode {
+	id: number;
+	callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+	children?: number[];
+}
+
+interface CpuProfile {
+	nodes: ProfileNode[];
+	samples: number[];
+	timeDeltas: number[];
+}
+
+function label(node: ProfileNode): string {
+	const frame = node.callFrame;
+	const file = frame.url.replace(/^.*\//, "");
+	return `${frame.functionName || "(anonymous)"} ${file}:${frame.lineNumber + 1}:${frame.columnNumber + 1}`;
+}
+
+function summarize(path: string, top: number): string {
+	const profile = JSON.parse(readFileSync(path, "utf8")) as CpuProfile;
+	const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+	const selfUs = new Map<string, number>();
+	let totalUs = 0;
+	profile.samples.forEach((id, index) => {
+		const delta = profile.timeDeltas[index] ?? 0;
+		const node = byId.get(id);
+		if (!node) return;
+		totalUs += delta;
+		const key = label(node);
+		selfUs.set(key, (selfUs.get(key) ?? 0) + delta);
+	});
+	const idle = [...selfUs].filter(([key]) => key.startsWith("(idle)")).reduce((sum, [, us]) => sum + us, 0);
+	const busy = totalUs - idle;
+	const lines = [...selfUs]
+		.filter(([key]) => !key.startsWith("(idle)"))
+		.sort((a, b) => b[1] - a[1])
+		.slice(0, top)
+		.map(([key, us]) => `${(us / 1000).toFixed(1).padStart(9)} ms ${((100 * us) / busy).toFixed(1).padStart(5)}%  ${key}`);
+	return [`${path}: ${(totalUs / 1000).toFixed(0)} ms sampled, ${(busy / 1000).toFixed(0)} ms busy (not idle)`, ...lines].join("\n");
+}
+
+const [file, top = "40"] = process.argv.slice(2);
+if (!file) {
+	process.stderr.write("Usage: node scripts/run-bench.mjs bench/profile-summary.ts FILE.cpuprofile [TOP]\n");
+	process.exit(2);
+}
+process.stdout.write(`${summarize(file, Number(top))}\n`);
