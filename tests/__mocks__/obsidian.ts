@@ -3,6 +3,8 @@
  * lifecycle behaviour (load/unload cascading, register* cleanups) follows the real Component.
  */
 
+import type { BlockCache, CachedMetadata, HeadingCache, ListItemCache, Loc } from "obsidian";
+
 type Callback = () => void;
 
 export class Component {
@@ -229,15 +231,192 @@ export class Vault extends Events {
 	}
 }
 
-/** Obsidian's parsed-metadata index; the stub has parsed nothing. */
+// ---- MetadataCache region (owner: diagnostics helper; harness: tests/obsidian/harness/metadata-*.ts) ----
+
+/** The parts of a vault the fake metadata cache reads: its files, their text, and its file events. */
+interface IndexedVault {
+	getFiles(): TFile[];
+	read(file: TFile): Promise<string>;
+	on(name: string, callback: (...args: never[]) => unknown): EventRef;
+}
+
+/** Turns a note's text into its cache: the fake's "parser" (tests/obsidian/harness/metadata-parser.ts provides one). */
+export type MetadataParser = (text: string) => CachedMetadata;
+
+/**
+ * Obsidian's metadata index (obsidian.d.ts `MetadataCache`), lagging behind the disk the way the real one does.
+ * Obsidian parses a note some time after the vault reports it (the vault learns of external writes from a file
+ * watcher, then queues the note for its parser worker), so `getFileCache` keeps returning the old entry, or null
+ * for a note never indexed, until the parse has run. Here that moment is in the test's hands: vault `create` and
+ * `modify` events only queue the path, and `parsePending()` is the parser catching up. Unattached (as `App` builds
+ * it), it has indexed nothing and every lookup answers null.
+ */
 export class MetadataCache extends Events {
-	getFileCache(_file: TFile): null {
-		return null;
+	/** obsidian.d.ts: source path → destination path → link count, for links that resolve. */
+	resolvedLinks: Record<string, Record<string, number>> = {};
+	/** obsidian.d.ts: source path → link path as written → count, for links that do not. */
+	unresolvedLinks: Record<string, Record<string, number>> = {};
+	/** Test helper: files the parser has not caught up with yet (created or modified since their last parse). */
+	readonly pending = new Set<string>();
+	/** Test helper: how many notes the parser has parsed. */
+	parses = 0;
+	private readonly caches = new Map<string, CachedMetadata>();
+	private vault: IndexedVault | undefined;
+
+	/** Typed per event in obsidian.d.ts; here any listener's own argument types are accepted. */
+	override on(name: string, callback: (...args: never[]) => unknown): EventRef {
+		return super.on(name, callback as (...args: unknown[]) => unknown);
 	}
-	getFirstLinkpathDest(_linkpath: string, _sourcePath: string): TFile | null {
-		return null;
+	private parser: MetadataParser | undefined;
+
+	/** Test helper: index this vault's notes with this parser from now on; every note present is queued. */
+	attach(vault: IndexedVault, parser: MetadataParser): void {
+		this.vault = vault;
+		this.parser = parser;
+		for (const file of vault.getFiles()) if (file.extension === "md") this.pending.add(file.path);
+		const queue = (file: TFile): void => {
+			if (file.extension === "md") this.pending.add(file.path);
+		};
+		vault.on("create", queue);
+		vault.on("modify", queue);
+		vault.on("delete", (file: TFile) => {
+			// obsidian.d.ts `deleted`: "a best-effort previous version of the cached metadata is presented".
+			const previous = this.caches.get(file.path) ?? null;
+			this.forget(file.path);
+			if (file.extension === "md") this.trigger("deleted", file, previous);
+			this.resolveAll();
+		});
+		vault.on("rename", (file: TFile, oldPath: string) => {
+			// obsidian.d.ts `changed`: "not called when a file is renamed for performance reasons": the entry moves.
+			const cache = this.caches.get(oldPath);
+			const wasPending = this.pending.has(oldPath);
+			this.forget(oldPath);
+			if (cache) this.caches.set(file.path, cache);
+			if (wasPending) this.pending.add(file.path);
+			this.resolveAll();
+		});
+	}
+
+	/**
+	 * Test helper: the parser catches up with the queued notes (all, or those given), reading each note's text as
+	 * it is now. Per note it stores the new cache and fires `changed` (file, data, cache), then `resolve` (file)
+	 * once its links are resolved; `resolved` follows when nothing is left in the queue (obsidian.d.ts events).
+	 */
+	async parsePending(paths?: readonly string[]): Promise<void> {
+		const { vault, parser } = this;
+		if (!vault || !parser) throw new Error("MetadataCache.parsePending: attach a vault and a parser first");
+		const files = new Map(vault.getFiles().map((file) => [file.path, file]));
+		for (const path of paths ?? [...this.pending]) {
+			if (!this.pending.delete(path)) continue;
+			const file = files.get(path);
+			if (!file) continue;
+			const data = await vault.read(file);
+			const cache = parser(data);
+			this.caches.set(path, cache);
+			this.parses++;
+			this.trigger("changed", file, data, cache);
+			this.resolveFile(path, cache);
+			this.trigger("resolve", file);
+		}
+		if (this.pending.size === 0) this.trigger("resolved");
+	}
+
+	/** obsidian.d.ts: the cache of an indexed file; null until the parser has seen it. */
+	getFileCache(file: TFile): CachedMetadata | null {
+		return this.caches.get(file.path) ?? null;
+	}
+
+	getCache(path: string): CachedMetadata | null {
+		return this.caches.get(path) ?? null;
+	}
+
+	/**
+	 * obsidian.d.ts: "Get the best match for a linkpath". Obsidian's help (Internal links) and observed behaviour:
+	 * case-insensitive; `.md` may be left out; a path relative to the source's folder or from the vault root wins,
+	 * otherwise a file whose path ends with the link path, the one beside the source first, then the shortest path.
+	 */
+	getFirstLinkpathDest(linkpath: string, sourcePath: string): TFile | null {
+		const files = this.vault?.getFiles() ?? [];
+		if (linkpath === "") return files.find((file) => file.path === sourcePath) ?? null;
+		const wanted = linkpath.toLowerCase().replace(/^\/+/, "");
+		const keys = (file: TFile): string[] => {
+			const lower = file.path.toLowerCase();
+			return file.extension === "md" ? [lower, lower.slice(0, -3)] : [lower];
+		};
+		const folder = sourcePath.includes("/") ? sourcePath.slice(0, sourcePath.lastIndexOf("/") + 1).toLowerCase() : "";
+		const exact = files.filter((file) => keys(file).includes(wanted));
+		if (exact.length > 0) return exact[0] ?? null;
+		const beside = files.filter((file) => keys(file).includes(folder + wanted));
+		if (beside.length > 0) return beside[0] ?? null;
+		const ending = files.filter((file) => keys(file).some((key) => key.endsWith(`/${wanted}`)));
+		ending.sort((a, b) => Number(!a.path.toLowerCase().startsWith(folder)) - Number(!b.path.toLowerCase().startsWith(folder)) || a.path.length - b.path.length);
+		return ending[0] ?? null;
+	}
+
+	private forget(path: string): void {
+		this.caches.delete(path);
+		this.pending.delete(path);
+		delete this.resolvedLinks[path];
+		delete this.unresolvedLinks[path];
+	}
+
+	private resolveFile(path: string, cache: CachedMetadata): void {
+		const resolved: Record<string, number> = {};
+		const unresolved: Record<string, number> = {};
+		for (const link of [...(cache.links ?? []), ...(cache.embeds ?? [])]) {
+			const linkpath = link.link.split("#")[0] ?? "";
+			if (linkpath === "") continue;
+			const target = this.getFirstLinkpathDest(linkpath, path);
+			if (target) resolved[target.path] = (resolved[target.path] ?? 0) + 1;
+			else unresolved[linkpath] = (unresolved[linkpath] ?? 0) + 1;
+		}
+		this.resolvedLinks[path] = resolved;
+		this.unresolvedLinks[path] = unresolved;
+	}
+
+	/** A file appeared, went or moved: every note's links are resolved again, as Obsidian does. */
+	private resolveAll(): void {
+		for (const [path, cache] of this.caches) this.resolveFile(path, cache);
+		if (this.pending.size === 0) this.trigger("resolved");
 	}
 }
+
+/** obsidian.d.ts `HeadingSubpathResult` and `BlockSubpathResult`; `next` is absent after the last heading. */
+export type SubpathMatch =
+	| { type: "heading"; current: HeadingCache; next: HeadingCache | undefined; start: Loc; end: Loc | null }
+	| { type: "block"; block: BlockCache; list?: ListItemCache; start: Loc; end: Loc | null };
+
+/**
+ * obsidian.d.ts `resolveSubpath(cache, subpath)`, `subpath` starting with `#` as `parseLinktext` returns it.
+ * Observed behaviour of Obsidian 1.8: `#^id` finds `cache.blocks` by lower-cased id (with the list item ending
+ * there, if any); `#A#B` finds heading A, then B after it; headings compare case-insensitively, with the
+ * characters Obsidian cannot keep in links (`# | ^ : [ ] \` and `%%`) read as spaces and runs of white space as one.
+ * Footnote subpaths (`#[^1]`) are not modelled: they answer null.
+ */
+export function resolveSubpath(cache: CachedMetadata, subpath: string): SubpathMatch | null {
+	const body = subpath.startsWith("#") ? subpath.slice(1) : subpath;
+	if (body.startsWith("^")) {
+		const block = cache.blocks?.[body.slice(1).toLowerCase()];
+		if (!block) return null;
+		const list = cache.listItems?.find((item) => item.position.end.line === block.position.end.line);
+		return list ? { type: "block", block, list, start: block.position.start, end: block.position.end } : { type: "block", block, start: block.position.start, end: block.position.end };
+	}
+	const key = (text: string): string => text.replace(/%%|[#|^:[\]\\]/g, " ").replace(/\s+/g, " ").trim().toLowerCase();
+	const parts = body.split("#").map(key).filter((part) => part !== "");
+	const headings = cache.headings ?? [];
+	if (parts.length === 0) return null;
+	let index = -1;
+	for (const part of parts) {
+		index = headings.findIndex((heading, at) => at > index && key(heading.heading) === part);
+		if (index < 0) return null;
+	}
+	const current = headings[index];
+	if (!current) return null;
+	const next = headings.slice(index + 1).find((heading) => heading.level <= current.level);
+	return { type: "heading", current, next, start: current.position.start, end: next ? next.position.start : null };
+}
+
+// ---- end of the MetadataCache region ----
 
 export class App {
 	readonly workspace = new Workspace();

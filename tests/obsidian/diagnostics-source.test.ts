@@ -1,8 +1,13 @@
 import type { CachedMetadata, Pos } from "obsidian";
 import { DiagnosticsEngine } from "../../src/bridge/diagnostics/diagnostics-engine";
+import { createGetDiagnosticsTool } from "../../src/bridge/tools/get-diagnostics";
+import { VaultPaths } from "../../src/bridge/vault-paths";
 import { ObsidianNoteSource, type NoteFile } from "../../src/obsidian/diagnostics-source";
 import { parseYaml } from "../../src/headless/yaml-parser";
+import * as obsidian from "../__mocks__/obsidian";
 import { Events, type EventRef } from "../__mocks__/obsidian";
+import { createMetadataHarness } from "./harness/metadata-vault";
+import { ManualScheduler, settle } from "./harness/metadata-scheduler";
 
 /** Obsidian's events, typed loosely enough to stand in for the vault's and the metadata cache's overloads. */
 class FakeEvents extends Events {
@@ -16,7 +21,7 @@ function pos(line: number, col: number, endLine: number, endCol: number): Pos {
 }
 
 function file(path: string): NoteFile {
-	return { path, extension: path.slice(path.lastIndexOf(".") + 1) };
+	return { path, extension: path.slice(path.lastIndexOf(".") + 1), stat: { mtime: 1, size: 1 } };
 }
 
 /** The vault and metadata cache as the source sees them, with Obsidian's events. */
@@ -24,6 +29,11 @@ class FakeVault extends FakeEvents {
 	readonly files = new Map<string, NoteFile>();
 	readonly texts = new Map<string, string>();
 	reads = 0;
+	/** The disk agrees with the vault here: every note is as Obsidian indexed it. */
+	readonly adapter = {
+		stat: (path: string) => Promise.resolve(this.files.get(path)?.stat ?? null),
+		read: (path: string) => Promise.resolve(this.texts.get(path) ?? ""),
+	};
 	getMarkdownFiles(): NoteFile[] {
 		return [...this.files.values()].filter((entry) => entry.extension === "md");
 	}
@@ -140,5 +150,154 @@ describe("ObsidianNoteSource", () => {
 		const cache: CachedMetadata = {};
 		metadataCache.trigger("changed", vault.files.get("Bad.md"), "---\nfine: yes\n---\n", cache);
 		expect(source.metadata("Bad.md")?.frontmatterProblem).toBeUndefined();
+	});
+});
+
+/** A vault on a fake disk, Obsidian's lagging metadata cache over it, and the source with a hand-driven clock. */
+async function lagging(notes: Record<string, string>, options: { tick?: number; sliceMs?: number; unindexed?: string[] } = {}) {
+	const { vault, disk, metadataCache } = createMetadataHarness(notes);
+	await metadataCache.parsePending(Object.keys(notes).filter((path) => !options.unindexed?.includes(path)));
+	const scheduler = new ManualScheduler(options.tick ?? 0);
+	const source = new ObsidianNoteSource({ vault, metadataCache, parseYaml, scheduler, indexWaitMs: 200, sliceMs: options.sliceMs ?? 10 });
+	source.load();
+	return { vault, disk, metadataCache, scheduler, source, engine: new DiagnosticsEngine(source) };
+}
+
+/** Starts a call and reports whether it has finished, so a test can assert what happens before and after a wait. */
+function track<T>(promise: Promise<T>): { done: () => boolean; result: Promise<T> } {
+	let finished = false;
+	void promise.then(() => (finished = true));
+	return { done: () => finished, result: promise };
+}
+
+const codes = (diagnostics: { code: string }[]): string[] => diagnostics.map((diagnostic) => diagnostic.code);
+
+describe("ObsidianNoteSource against a metadata cache that lags the disk (defect 6)", () => {
+	it("reports a link the CLI's write just broke while Obsidian still holds the old note, from the disk text", async () => {
+		const { vault, disk, scheduler, source, engine } = await lagging({ "A.md": "See [[B]].\n", "B.md": "# B\n" });
+		expect(await engine.forNote("A.md")).toEqual([]);
+		vault.writeExternally("A.md", "See [[Gone]].\n");
+		const call = track(engine.forNote("A.md"));
+		await settle();
+		expect(call.done()).toBe(false);
+		scheduler.advance(199);
+		await settle();
+		expect(call.done()).toBe(false);
+		scheduler.advance(1);
+		expect(codes(await call.result)).toEqual(["unresolved-link"]);
+		expect(disk.reads).toBe(1);
+		expect(source.indexingNotice("A.md")).toMatch(/checked from its text on disk/);
+	});
+
+	it("waits for Obsidian's changed event once the watcher caught up, and answers from Obsidian's cache", async () => {
+		const { vault, disk, metadataCache, scheduler, source, engine } = await lagging({ "A.md": "See [[B]].\n", "B.md": "# B\n" });
+		await engine.forNote("A.md");
+		vault.writeExternally("A.md", "See [[B#Nope]].\n");
+		vault.watcherCatchesUp("A.md");
+		const call = track(engine.forNote("A.md"));
+		await settle();
+		expect(scheduler.pendingTimers).toBe(1);
+		await metadataCache.parsePending();
+		expect(codes(await call.result)).toEqual(["missing-heading"]);
+		expect(scheduler.pendingTimers).toBe(0);
+		expect(disk.reads).toBe(0);
+		expect(source.indexingNotice("A.md")).toBeUndefined();
+	});
+
+	it("checks a note Obsidian has not indexed yet from the disk instead of answering 'no problems'", async () => {
+		const { vault, scheduler, source, engine } = await lagging({ "B.md": "# B\n" });
+		vault.add("New.md", "Links to [[Nowhere]] and [[B#Missing]].\n");
+		const call = track(engine.forNote("New.md"));
+		await settle();
+		scheduler.advance(200);
+		expect(codes(await call.result)).toEqual(["unresolved-link", "missing-heading"]);
+		expect(source.indexingNotice("New.md")).toMatch(/not finished indexing this note/);
+	});
+
+	it("checks a note the CLI created that the vault has not seen yet", async () => {
+		const { vault, scheduler, engine } = await lagging({ "B.md": "# B\n" });
+		vault.writeExternally("Created.md", "[[Nowhere]]\n");
+		const call = track(engine.forNote("Created.md"));
+		await settle();
+		scheduler.advance(200);
+		expect(codes(await call.result)).toEqual(["unresolved-link"]);
+	});
+
+	it("re-checks the notes the CLI asked about on the whole-vault call that follows its write", async () => {
+		const { vault, scheduler, engine } = await lagging({ "A.md": "See [[B]].\n", "B.md": "# B\n" });
+		expect(await engine.forNote("A.md")).toEqual([]);
+		expect(await engine.forVault()).toEqual([]);
+		vault.writeExternally("A.md", "See [[Gone]].\n");
+		const call = track(engine.forVault());
+		await settle();
+		scheduler.advance(200);
+		const all = await call.result;
+		expect(all.map((note) => [note.path, codes(note.diagnostics)])).toEqual([["A.md", ["unresolved-link"]]]);
+	});
+
+	it("says in a whole-vault answer which notes are not indexed yet", async () => {
+		// Obsidian's first indexing is still running when the source starts: Later.md has no cache entry yet.
+		const { source, engine } = await lagging({ "B.md": "# B\n", "Later.md": "[[Nowhere]]\n" }, { unindexed: ["Later.md"] });
+		expect(await engine.forVault()).toEqual([]);
+		expect(source.indexingNotice()).toMatch(/not finished indexing the vault: 1 note not indexed yet was not checked/);
+	});
+
+	it("uses Obsidian's answer once it has indexed the note, and stops reading the disk", async () => {
+		const { vault, disk, metadataCache, scheduler, source, engine } = await lagging({ "A.md": "[[B]]\n", "B.md": "# B\n" });
+		vault.writeExternally("A.md", "[[Gone]]\n");
+		const first = track(engine.forNote("A.md"));
+		await settle();
+		scheduler.advance(200);
+		await first.result;
+		vault.watcherCatchesUp("A.md");
+		await metadataCache.parsePending();
+		expect(codes(await engine.forNote("A.md"))).toEqual(["unresolved-link"]);
+		expect(disk.reads).toBe(1);
+		expect(source.indexingNotice("A.md")).toBeUndefined();
+	});
+});
+
+describe("ObsidianNoteSource and Obsidian's own rules (defect 12)", () => {
+	it("matches headings and block ids with Obsidian's resolveSubpath", async () => {
+		const { engine } = await lagging({ "A.md": "[[B#Part one]] [[B#^id]]\n", "B.md": "# Part One\n\nText ^id\n" });
+		const spy = jest.spyOn(obsidian, "resolveSubpath");
+		try {
+			spy.mockReturnValueOnce(null);
+			expect(codes(await engine.forNote("A.md"))).toEqual(["missing-heading"]);
+			expect(spy.mock.calls.map((call) => call[1])).toEqual(["#Part one", "#^id"]);
+		} finally {
+			spy.mockRestore();
+		}
+	});
+
+	it("builds every note's metadata at layout ready in slices, yielding between them", async () => {
+		const notes: Record<string, string> = {};
+		for (let index = 0; index < 300; index++) notes[`Area/Note ${index}.md`] = `# Note ${index}\n\n[[Note ${index + 1}]]\n`;
+		const { scheduler, source } = await lagging(notes, { tick: 1, sliceMs: 10 });
+		await source.refresh();
+		scheduler.endOfWork();
+		expect(scheduler.yields).toBeGreaterThanOrEqual(20);
+		expect(scheduler.longestSliceMs).toBeLessThanOrEqual(11);
+	});
+
+	it("looks notes up by their normalised path", async () => {
+		const { engine } = await lagging({ "Folder/A.md": "[[Gone]]\n" });
+		expect(codes(await engine.forNote("Folder//A.md"))).toEqual(["unresolved-link"]);
+	});
+});
+
+describe("getDiagnostics over the Obsidian source", () => {
+	it("adds a text block after the JSON saying the note was checked from the disk; the JSON stays the first block", async () => {
+		const { vault, scheduler, engine } = await lagging({ "B.md": "# B\n" });
+		const tool = createGetDiagnosticsTool({ diagnostics: engine, paths: new VaultPaths("/vault") });
+		vault.writeExternally("New.md", "[[Nowhere]]\n");
+		const call = track(tool.call({ uri: "file:///vault/New.md" }));
+		await settle();
+		scheduler.advance(200);
+		const result = await call.result;
+		const texts = result.content.map((block) => (block.type === "text" ? block.text : ""));
+		expect(JSON.parse(texts[0] ?? "")).toEqual([expect.objectContaining({ uri: "file:///vault/New.md" })]);
+		expect(texts.slice(1)).toEqual([expect.stringMatching(/checked from its text on disk/)]);
+		expect((await tool.call({ uri: "file:///vault/B.md" })).content).toHaveLength(1);
 	});
 });

@@ -28,6 +28,7 @@ export class DiagnosticsEngine {
 		this.context = {
 			resolveLink: (linkpath, sourcePath) => source.resolveLink(linkpath, sourcePath),
 			metadataOf: (path) => source.metadata(path),
+			hasSubpath: (targetPath, subpath) => source.hasSubpath?.(targetPath, subpath),
 		};
 	}
 
@@ -36,6 +37,11 @@ export class DiagnosticsEngine {
 		await this.source.refreshNote(path);
 		const metadata = this.source.metadata(path);
 		return metadata ? diagnoseNote(metadata, this.context) : [];
+	}
+
+	/** What the last answer about `path` (or the whole vault) could not cover, as the source says; see NoteSource. */
+	indexingNotice(path?: string): string | undefined {
+		return this.source.indexingNotice?.(path);
 	}
 
 	/** Every note that has diagnostics, sorted by path. */

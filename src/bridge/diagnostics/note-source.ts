@@ -11,10 +11,23 @@ export interface NoteSource {
 	refreshNote(path: string): Promise<void>;
 	/** Vault-relative paths of every Markdown note. */
 	notePaths(): Iterable<string>;
-	/** A note's metadata; the same object for as long as the note does not change. Undefined for non-notes. */
+	/**
+	 * A note's metadata; the same object for as long as the note does not change. Undefined for non-notes, and for
+	 * notes the source cannot read yet (then `indexingNotice` names them).
+	 */
 	metadata(path: string): NoteMetadata | undefined;
 	/** The vault path a link path leads to from `sourcePath`, as Obsidian resolves it; undefined when unresolved. */
 	resolveLink(linkpath: string, sourcePath: string): string | undefined;
+	/**
+	 * Optional: the host's own heading/block matcher (Obsidian's `resolveSubpath`); undefined leaves it to the
+	 * core's matcher. Sources without one (the headless scanner) leave it out.
+	 */
+	hasSubpath?(targetPath: string, subpath: string): boolean | undefined;
+	/**
+	 * Optional: a sentence for the answer when it is not complete, e.g. notes the host has not indexed yet, about
+	 * one note (`path`) or the whole vault; undefined when nothing is missing.
+	 */
+	indexingNotice?(path?: string): string | undefined;
 	/** Changes whenever files are added, removed or renamed (link resolution may then change). */
 	readonly structureVersion: number;
 }

@@ -13,6 +13,8 @@ export interface DiagnosticsProvider {
 	forNote(relativePath: string): Promise<Diagnostic[]>;
 	/** Every note that has diagnostics. */
 	forVault(): Promise<NoteDiagnostics[]>;
+	/** Optional: what the last answer could not cover (e.g. notes the host has not indexed yet), as a sentence. */
+	indexingNotice?(relativePath?: string): string | undefined;
 }
 
 export interface GetDiagnosticsToolOptions {
@@ -64,7 +66,8 @@ export function createGetDiagnosticsTool(options: GetDiagnosticsToolOptions): To
 		if (isPrivate(relative)) return textResult("[]");
 		remember(relative, uri);
 		const diagnostics = await options.diagnostics.forNote(relative);
-		return answer(diagnostics.length === 0 ? [] : [{ uri, diagnostics }], limit, "Fix the first ones and ask again to see the rest.");
+		const result = answer(diagnostics.length === 0 ? [] : [{ uri, diagnostics }], limit, "Fix the first ones and ask again to see the rest.");
+		return withNotice(result, options.diagnostics.indexingNotice?.(relative));
 	};
 
 	const forVault = async (): Promise<ToolResult> => {
@@ -76,7 +79,7 @@ export function createGetDiagnosticsTool(options: GetDiagnosticsToolOptions): To
 			uri: urisAsReceived.get(note.path) ?? `file://${options.paths.toAbsolute(note.path)}`,
 			diagnostics: note.diagnostics,
 		}));
-		return answer(entries, limit, "Call getDiagnostics with one note's uri to see that note's diagnostics.");
+		return withNotice(answer(entries, limit, "Call getDiagnostics with one note's uri to see that note's diagnostics."), options.diagnostics.indexingNotice?.());
 	};
 
 	return {
@@ -99,6 +102,11 @@ export function createGetDiagnosticsTool(options: GetDiagnosticsToolOptions): To
 			return forOneNote(uri);
 		},
 	};
+}
+
+/** A last text block saying what the answer could not cover; the CLI reads only the first block, the model sees all. */
+function withNotice(result: ToolResult, notice: string | undefined): ToolResult {
+	return notice === undefined ? result : { ...result, content: [...result.content, { type: "text", text: notice }] };
 }
 
 /** The JSON array as one text block; past the limit, a second block says what was left out. */

@@ -16,7 +16,7 @@ export function checkLinkTargets(note: NoteMetadata, context: RuleContext): Diag
 		const targetNote = target === note.path ? note : context.metadataOf(target);
 		// Subpaths into PDFs, images or canvases (#page=2 …) are not headings; only notes are checked.
 		if (!targetNote) continue;
-		const problem = subpathProblem(link, link.subpath, targetNote, target === note.path);
+		const problem = subpathProblem(link, link.subpath, targetNote, target === note.path, context.hasSubpath?.(target, link.subpath));
 		if (problem) diagnostics.push(problem);
 	}
 	return diagnostics;
@@ -40,11 +40,12 @@ function unresolved(link: NoteLink): Diagnostic {
 			};
 }
 
-function subpathProblem(link: NoteLink, subpath: string, target: NoteMetadata, sameNote: boolean): Diagnostic | undefined {
+/** `hostMatch` is the host's own matcher's answer, when it has one; otherwise the core's matcher decides. */
+function subpathProblem(link: NoteLink, subpath: string, target: NoteMetadata, sameNote: boolean, hostMatch: boolean | undefined): Diagnostic | undefined {
 	const where = sameNote ? "This note" : `"${displayName(target.path)}"`;
 	if (subpath.startsWith("^")) {
 		const id = subpath.slice(1);
-		if (id === "" || hasBlockId(target.blockIds, id)) return undefined;
+		if (id === "" || (hostMatch ?? hasBlockId(target.blockIds, id))) return undefined;
 		return {
 			message: `Block not found: ${where} has no block with id ^${id}`,
 			severity: "Warning",
@@ -53,7 +54,7 @@ function subpathProblem(link: NoteLink, subpath: string, target: NoteMetadata, s
 			range: link.range,
 		};
 	}
-	if (hasHeadingPath(target.headings, subpath)) return undefined;
+	if (hostMatch ?? hasHeadingPath(target.headings, subpath)) return undefined;
 	return {
 		message: `Heading not found: ${where} has no heading "${subpath}"`,
 		severity: "Warning",

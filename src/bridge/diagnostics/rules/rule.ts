@@ -7,6 +7,11 @@ export interface RuleContext {
 	resolveLink(linkpath: string, sourcePath: string): string | undefined;
 	/** Another note's metadata (headings, block ids); undefined when the path is not a note. */
 	metadataOf(path: string): NoteMetadata | undefined;
+	/**
+	 * The host's own answer to "does the note at `targetPath` have this heading path or `^block`" (Obsidian's
+	 * `resolveSubpath`); undefined, or absent, leaves it to the core's matcher (`subpath-match.ts`).
+	 */
+	hasSubpath?(targetPath: string, subpath: string): boolean | undefined;
 }
 
 export type DiagnosticRule = (note: NoteMetadata, context: RuleContext) => Diagnostic[];

@@ -1,0 +1,130 @@
+import type { BlockCache, CachedMetadata, HeadingCache, LinkCache, ListItemCache, Loc, Pos, SectionCache } from "obsidian";
+import { parse } from "yaml";
+
+/**
+ * The fake metadata cache's "parser": note text → `CachedMetadata` shaped as Obsidian's (obsidian.d.ts), for the
+ * Markdown the tests write. Written apart from the headless scanner (src/bridge/diagnostics/markdown-scanner.ts)
+ * so the NoteSource contract compares two readings of the same text. Covered: frontmatter (`frontmatter` only when
+ * the YAML parses to a mapping, as Obsidian shows no properties otherwise; `frontmatterPosition` and a `yaml`
+ * section either way), fenced code (a `code` section; nothing inside counts), ATX headings, paragraphs, list items
+ * with their `^id`, `[[wikilinks]]`, `![[embeds]]` and `[text](markdown links)` outside inline code, and `blocks`
+ * keyed by lower-cased id (the last use of an id wins, as one entry per id is all Obsidian keeps).
+ */
+export function parseNoteForCache(text: string): CachedMetadata {
+	const lines = text.split(/\r?\n/);
+	const offsets: number[] = [];
+	let offset = 0;
+	for (const line of text.split("\n")) {
+		offsets.push(offset);
+		offset += line.length + 1;
+	}
+	const loc = (line: number, col: number): Loc => ({ line, col, offset: (offsets[line] ?? 0) + col });
+	const pos = (line: number, col: number, endLine: number, endCol: number): Pos => ({ start: loc(line, col), end: loc(endLine, endCol) });
+
+	const cache: CachedMetadata = {};
+	const sections: SectionCache[] = [];
+	const headings: HeadingCache[] = [];
+	const links: LinkCache[] = [];
+	const embeds: LinkCache[] = [];
+	const listItems: ListItemCache[] = [];
+	const blocks: Record<string, BlockCache> = {};
+	let line = 0;
+
+	if (lines[0] === "---") {
+		const close = lines.findIndex((candidate, index) => index > 0 && candidate === "---");
+		if (close > 0) {
+			const position = pos(0, 0, close, 3);
+			cache.frontmatterPosition = position;
+			sections.push({ type: "yaml", position });
+			try {
+				const value: unknown = parse(lines.slice(1, close).join("\n"));
+				if (value !== null && typeof value === "object" && !Array.isArray(value)) cache.frontmatter = value as Record<string, unknown>;
+			} catch {
+				// Invalid YAML: Obsidian keeps the position and shows no properties.
+			}
+			line = close + 1;
+		}
+	}
+
+	const blockIdOf = (textLine: string): string | undefined => / \^([A-Za-z0-9-]+)\s*$/.exec(textLine)?.[1];
+	const scanLinks = (textLine: string, at: number): void => {
+		const masked = textLine.replace(/`[^`]*`/g, (code) => " ".repeat(code.length));
+		for (const match of masked.matchAll(/(!?)\[\[([^\]]+)\]\]/g)) {
+			const [original = "", bang = "", inner = ""] = [textLine.slice(match.index, match.index + match[0].length), match[1], match[2]];
+			const [target = "", display] = inner.split("|");
+			const link: LinkCache = { link: target.trim(), original, position: pos(at, match.index, at, match.index + original.length) };
+			if (display !== undefined) link.displayText = display;
+			(bang === "!" ? embeds : links).push(link);
+		}
+		for (const match of masked.matchAll(/(!?)\[([^\]]*)\]\(([^)\s]+)\)/g)) {
+			const target = match[3] ?? "";
+			if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue;
+			const original = textLine.slice(match.index, match.index + match[0].length);
+			const link: LinkCache = { link: decodeURI(target), original, displayText: match[2] ?? "", position: pos(at, match.index, at, match.index + original.length) };
+			(match[1] === "!" ? embeds : links).push(link);
+		}
+	};
+	const addBlock = (id: string, position: Pos): void => {
+		blocks[id.toLowerCase()] = { id, position };
+	};
+
+	while (line < lines.length) {
+		const current = lines[line] ?? "";
+		if (current.trim() === "") {
+			line++;
+			continue;
+		}
+		const fence = /^ {0,3}(`{3,}|~{3,})/.exec(current)?.[1];
+		if (fence) {
+			let end = line + 1;
+			while (end < lines.length && !(lines[end] ?? "").trimStart().startsWith(fence)) end++;
+			const last = Math.min(end, lines.length - 1);
+			sections.push({ type: "code", position: pos(line, 0, last, (lines[last] ?? "").length) });
+			line = last + 1;
+			continue;
+		}
+		const heading = /^(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/.exec(current);
+		if (heading) {
+			const position = pos(line, 0, line, current.length);
+			headings.push({ heading: heading[2] ?? "", level: (heading[1] ?? "").length, position });
+			sections.push({ type: "heading", position });
+			scanLinks(current, line);
+			line++;
+			continue;
+		}
+		const isItem = (candidate: string): boolean => /^\s*(?:[-*+]|\d+[.)])[ \t]/.test(candidate);
+		let end = line;
+		while (end + 1 < lines.length && (lines[end + 1] ?? "").trim() !== "" && isItem(lines[end + 1] ?? "") === isItem(current) && !/^(#{1,6})[ \t]/.test(lines[end + 1] ?? "")) end++;
+		for (let at = line; at <= end; at++) scanLinks(lines[at] ?? "", at);
+		const position = pos(line, 0, end, (lines[end] ?? "").length);
+		if (isItem(current)) {
+			for (let at = line; at <= end; at++) {
+				const item: ListItemCache = { parent: -(line + 1), position: pos(at, 0, at, (lines[at] ?? "").length) };
+				const id = blockIdOf(lines[at] ?? "");
+				if (id) {
+					item.id = id;
+					addBlock(id, item.position);
+				}
+				listItems.push(item);
+			}
+			sections.push({ type: "list", position });
+		} else {
+			const section: SectionCache = { type: "paragraph", position };
+			const id = blockIdOf(lines[end] ?? "");
+			if (id) {
+				section.id = id;
+				addBlock(id, position);
+			}
+			sections.push(section);
+		}
+		line = end + 1;
+	}
+
+	if (sections.length > 0) cache.sections = sections;
+	if (headings.length > 0) cache.headings = headings;
+	if (links.length > 0) cache.links = links;
+	if (embeds.length > 0) cache.embeds = embeds;
+	if (listItems.length > 0) cache.listItems = listItems;
+	if (Object.keys(blocks).length > 0) cache.blocks = blocks;
+	return cache;
+}
