@@ -291,13 +291,14 @@ describe("getDiagnostics over the Obsidian source", () => {
 		const { vault, scheduler, engine } = await lagging({ "B.md": "# B\n" });
 		const tool = createGetDiagnosticsTool({ diagnostics: engine, paths: new VaultPaths("/vault") });
 		vault.writeExternally("New.md", "[[Nowhere]]\n");
-		const call = track(tool.call({ uri: "file:///vault/New.md" }));
+		const context = { sessionId: 1, signal: new AbortController().signal };
+		const call = track(tool.call({ uri: "file:///vault/New.md" }, context));
 		await settle();
 		scheduler.advance(200);
 		const result = await call.result;
 		const texts = result.content.map((block) => (block.type === "text" ? block.text : ""));
 		expect(JSON.parse(texts[0] ?? "")).toEqual([expect.objectContaining({ uri: "file:///vault/New.md" })]);
 		expect(texts.slice(1)).toEqual([expect.stringMatching(/checked from its text on disk/)]);
-		expect((await tool.call({ uri: "file:///vault/B.md" })).content).toHaveLength(1);
+		expect((await tool.call({ uri: "file:///vault/B.md" }, context)).content).toHaveLength(1);
 	});
 });
