@@ -119,7 +119,7 @@ function replaceLines(table: LineTable, region: TargetRegion, content: string, e
 		const ownLine = table.line(table.lineAt(Math.max(region.outerStart, region.outerEnd - 1))).trim();
 		replacement = ownLine.startsWith("^") ? `${content.replace(/(?:\r\n|\r|\n)+$/, "")}${eol}^${region.blockId}` : `${content.replace(/\s+$/, "")} ^${region.blockId}`;
 	}
-	return replaceRange(text, region.innerStart, region.innerEnd, replacement, eol);
+	return replaceRange(text, region.replaceStart, region.innerEnd, replacement, eol);
 }
 
 function repeatsHeading(content: string, headingText: string, level: number): boolean {
@@ -140,6 +140,7 @@ function trimTrailingBlankLines(table: LineTable, from: number, to: number): num
 
 /** Replaces [start, end) with whole lines of content: ends with a line end when the replaced text did. */
 function replaceRange(text: string, start: number, end: number, content: string, eol: string): string {
+	if (start === end) return content === "" ? text : insertLines(text, start, content, eol);
 	const replacedEndedWithBreak = end > start ? /[\r\n]$/.test(text.slice(start, end)) : end < text.length;
 	let block = content.replace(/(?:\r\n|\r|\n)$/, "");
 	if (content !== "" && replacedEndedWithBreak) block += eol;

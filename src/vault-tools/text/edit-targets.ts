@@ -32,6 +32,8 @@ export interface TargetRegion {
 	innerEnd: number;
 	/** Where `insert_after` puts new lines. */
 	afterEnd: number;
+	/** Where `replace` starts: the inner region without its leading blank lines. */
+	replaceStart: number;
 	/** True when content goes in as whole lines (all but `oldText`). */
 	lineWise: boolean;
 	heading?: HeadingFact;
@@ -142,6 +144,10 @@ function headingRegion(table: LineTable, facts: NoteFacts, target: Extract<EditT
 	const outerEnd = endLine < table.count ? (table.starts[endLine] ?? table.text.length) : table.text.length;
 	const innerStart = heading.endLine + 1 < table.count ? (table.starts[heading.endLine + 1] ?? outerEnd) : table.text.length;
 	const innerEnd = Math.max(innerStart, endOfLastNonBlankLine(table, heading.endLine + 1, endLine, outerEnd));
+	let replaceStart = innerStart;
+	for (let line = heading.endLine + 1; line < endLine && (table.starts[line] ?? innerEnd) < innerEnd && table.line(line).trim() === ""; line++) {
+		replaceStart = table.starts[line + 1] ?? innerEnd;
+	}
 	return {
 		kind: "heading",
 		label: `heading "${headingPath(headings, index)}" (line ${heading.line + 1})`,
@@ -150,6 +156,7 @@ function headingRegion(table: LineTable, facts: NoteFacts, target: Extract<EditT
 		innerStart,
 		innerEnd,
 		afterEnd: outerEnd,
+		replaceStart: Math.min(replaceStart, innerEnd),
 		lineWise: true,
 		heading,
 	};
@@ -199,6 +206,7 @@ function blockRegion(table: LineTable, facts: NoteFacts, id: string): TargetRegi
 		innerStart: outerStart,
 		innerEnd: outerEnd,
 		afterEnd: outerEnd,
+		replaceStart: outerStart,
 		lineWise: true,
 		blockId: found[0]?.id ?? id,
 	};
@@ -217,6 +225,7 @@ function frontmatterRegion(table: LineTable, facts: NoteFacts): TargetRegion {
 		innerStart: table.starts[1] ?? 0,
 		innerEnd: table.starts[end] ?? 0,
 		afterEnd: outerEnd,
+		replaceStart: table.starts[1] ?? 0,
 		lineWise: true,
 	};
 }
@@ -245,6 +254,7 @@ function oldTextRegion(table: LineTable, wanted: string): TargetRegion {
 		innerStart: first,
 		innerEnd: end,
 		afterEnd,
+		replaceStart: first,
 		lineWise: false,
 	};
 }

@@ -1,4 +1,4 @@
-import { parseDocument } from "yaml";
+import { isCollection, isNode, parseDocument } from "yaml";
 import type { JsonObject } from "../../protocol/json-rpc";
 import type { ToolCallContext, ToolDefinition } from "../../protocol/mcp-types";
 import { ToolArgumentError } from "../../bridge/tools/tool-arguments";
@@ -77,7 +77,14 @@ export function withProperties(text: string, set: Record<string, unknown>, remov
 	// No padding in [a, b] and no folding of long values, so untouched keys keep their usual spelling.
 	const format = { flowCollectionPadding: false, lineWidth: 0 };
 	const before = document.toString(format);
-	for (const [key, value] of Object.entries(set)) document.set(key, value);
+	for (const [key, value] of Object.entries(set)) {
+		// A new value keeps the old one's style ([a, b] stays a flow list) and its comment.
+		const previous: unknown = document.get(key, true);
+		const node = document.createNode(value);
+		if (isCollection(previous) && previous.flow && isCollection(node)) node.flow = true;
+		if (isNode(previous) && previous.comment) node.comment = previous.comment;
+		document.set(key, node);
+	}
 	for (const key of remove) document.delete(key);
 	const after = document.toString(format);
 	if (frontmatter && after === before) return text;
