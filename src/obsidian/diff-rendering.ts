@@ -54,3 +54,22 @@ function renderText(parent: HTMLElement, line: DiffLine): void {
 		else text.createSpan({ cls: `ccb-diff-word-${segment.kind}`, text: segment.text });
 	}
 }
+
+/**
+ * Draws the proposal as it will read once accepted: its lines as plain text, with the words it adds marked.
+ * Nothing is rendered as Markdown, so no plugin code block runs and no remote image or embed is fetched for
+ * text nobody has accepted yet.
+ */
+export function renderProposal(parent: HTMLElement, lines: readonly DiffLine[]): void {
+	const proposal = parent.createDiv({ cls: "ccb-review-proposal" });
+	for (const line of lines) {
+		if (line.kind === "removed") continue;
+		const row = proposal.createDiv({ cls: ["ccb-review-proposal-line", `ccb-diff-${line.kind}`] });
+		for (const segment of line.segments) {
+			if (segment.kind === "removed") continue;
+			if (segment.kind === "equal") row.createSpan({ text: segment.text });
+			else row.createSpan({ cls: "ccb-diff-word-added", text: segment.text });
+		}
+		row.createSpan({ text: "\n" });
+	}
+}

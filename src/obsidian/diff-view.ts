@@ -1,9 +1,13 @@
-import { Component, ItemView, MarkdownRenderer, type ViewStateResult, type WorkspaceLeaf } from "obsidian";
+import { debounce, ItemView, MarkdownView, normalizePath, Notice, TFile, type TAbstractFile, type ViewStateResult, type WorkspaceLeaf } from "obsidian";
 import type { PendingReview } from "../bridge/diff-review/review-types";
 import { computeLineDiff } from "../bridge/diff-review/word-diff";
-import { renderDiff, type DiffLayoutMode } from "./diff-rendering";
+import { renderDiff, renderProposal, type DiffLayoutMode } from "./diff-rendering";
+import { sameText } from "./line-endings";
 
 export const DIFF_VIEW_TYPE = "claude-code-diff";
+
+/** How long typing in the proposal box pauses before the diff is drawn again. */
+export const PROPOSAL_REDRAW_DELAY_MS = 300;
 
 /** Where the view's decisions go (the review manager of the bridge that opened it). */
 export interface DiffReviewActions {
@@ -13,22 +17,42 @@ export interface DiffReviewActions {
 	closed(review: PendingReview): void;
 }
 
+/** What the view keeps in the workspace layout: the CLI's tab name and the reviewed note, for the tab title. */
+export interface DiffReviewViewState {
+	tabName: string;
+	path: string;
+}
+
+export function diffReviewViewState(review: PendingReview): DiffReviewViewState {
+	return { tabName: review.tabName, path: normalizePath(review.target.relative) };
+}
+
+const NOTE_CHANGED = "This note changed after Claude proposed the edit. Accepting replaces the note with the proposal, including what changed since.";
+
 /**
- * Shows one of Claude's proposed edits: the note against the proposal with word highlights, unified or
- * side by side, or rendered; the proposal can be edited before accepting. Closing the view rejects.
+ * Shows one of Claude's proposed edits: the note against the proposal with word highlights, unified or side by
+ * side, or the proposal as it will read (as text: unaccepted text is never rendered as Markdown, which would run
+ * other plugins' code blocks and load remote images). The proposal can be edited before accepting. Closing the
+ * view rejects. While the review waits, the note is watched: if it changes (typing in Obsidian, a sync), Accept is
+ * held until the user has looked at the diff against the note as it is now, so nothing they wrote is lost unseen.
  */
 export class DiffReviewView extends ItemView {
 	private review: PendingReview | undefined;
 	private actions: DiffReviewActions | undefined;
-	/** Tab name restored from the saved workspace, with no review behind it. */
-	private restoredTabName: string | undefined;
+	/** The view state restored from the saved workspace (or set before the review is attached). */
+	private restored: Partial<DiffReviewViewState> = {};
 	private layout: DiffLayoutMode = "unified";
-	private rendered = false;
+	private showProposal = false;
 	/** The user's edit of the proposal; undefined while unchanged, so the proposal is returned byte for byte. */
 	private editedText: string | undefined;
+	/** The note text the diff compares against: the text Claude saw, or the note as the user last compared it. */
+	private baseText = "";
+	/** The note differs from `baseText` and the user has not compared against it yet: Accept is held. */
+	private noteChanged = false;
 	private diffEl: HTMLElement | undefined;
+	private noticeEl: HTMLElement | undefined;
 	private acceptButton: HTMLElement | undefined;
-	private previewComponent: Component | undefined;
+	private readonly redraw = debounce(() => this.renderBody(), PROPOSAL_REDRAW_DELAY_MS, true);
 
 	constructor(leaf: WorkspaceLeaf) {
 		super(leaf);
@@ -39,7 +63,8 @@ export class DiffReviewView extends ItemView {
 	}
 
 	getDisplayText(): string {
-		return this.review ? `Review: ${this.review.target.relative.split("/").pop() ?? this.review.target.relative}` : "Claude Code review";
+		const path = this.notePath;
+		return path === undefined ? "Claude Code review" : `Review: ${path.split("/").pop() ?? path}`;
 	}
 
 	override getIcon(): string {
@@ -48,20 +73,43 @@ export class DiffReviewView extends ItemView {
 
 	/** The tab name this view shows, including one restored from a saved workspace. */
 	get tabName(): string | undefined {
-		return this.review?.tabName ?? this.restoredTabName;
+		return this.review?.tabName ?? this.restored.tabName;
 	}
 
 	get pendingReview(): PendingReview | undefined {
 		return this.review;
 	}
 
+	private get notePath(): string | undefined {
+		return this.review ? normalizePath(this.review.target.relative) : this.restored.path;
+	}
+
+	override onload(): void {
+		const onFile = (file: TAbstractFile): void => {
+			if (file instanceof TFile && file.path === this.notePath) void this.checkNote();
+		};
+		this.registerEvent(this.app.vault.on("modify", onFile));
+		this.registerEvent(this.app.vault.on("create", onFile));
+		this.registerEvent(
+			this.app.workspace.on("editor-change", (_editor, info) => {
+				if (info.file?.path === this.notePath) void this.checkNote();
+			}),
+		);
+		this.register(() => this.redraw.cancel());
+	}
+
 	override getState(): Record<string, unknown> {
-		const tabName = this.tabName;
-		return tabName === undefined ? super.getState() : { ...super.getState(), tabName };
+		const state: Record<string, unknown> = { ...super.getState() };
+		if (this.tabName !== undefined) state.tabName = this.tabName;
+		if (this.notePath !== undefined) state.path = this.notePath;
+		return state;
 	}
 
 	override async setState(state: unknown, result: ViewStateResult): Promise<void> {
-		if (typeof state === "object" && state !== null && "tabName" in state && typeof state.tabName === "string") this.restoredTabName = state.tabName;
+		if (typeof state === "object" && state !== null) {
+			if ("tabName" in state && typeof state.tabName === "string") this.restored.tabName = state.tabName;
+			if ("path" in state && typeof state.path === "string") this.restored.path = normalizePath(state.path);
+		}
 		await super.setState(state, result);
 	}
 
@@ -69,9 +117,12 @@ export class DiffReviewView extends ItemView {
 	showReview(review: PendingReview, actions: DiffReviewActions): void {
 		this.review = review;
 		this.actions = actions;
-		this.restoredTabName = undefined;
+		this.restored = {};
 		this.editedText = undefined;
+		this.baseText = review.originalText;
+		this.noteChanged = false;
 		this.render();
+		void this.checkNote();
 	}
 
 	override onOpen(): Promise<void> {
@@ -82,13 +133,47 @@ export class DiffReviewView extends ItemView {
 	override onClose(): Promise<void> {
 		const { review, actions } = this;
 		this.review = undefined;
-		this.previewComponent?.unload();
+		this.redraw.cancel();
 		if (review && actions) actions.closed(review);
 		return Promise.resolve();
 	}
 
 	private finalText(review: PendingReview): string {
 		return this.editedText ?? review.proposedText;
+	}
+
+	/** Compares the note as the user sees it now (its open editor, else the file) with the diff's base. */
+	private async checkNote(): Promise<void> {
+		const review = this.review;
+		if (!review) return;
+		const current = await this.currentNoteText(review);
+		if (this.review !== review || current === undefined) return;
+		const changed = !sameText(current, this.baseText);
+		if (changed === this.noteChanged) return;
+		this.noteChanged = changed;
+		this.renderNoteNotice(review);
+	}
+
+	private async currentNoteText(review: PendingReview): Promise<string | undefined> {
+		const path = normalizePath(review.target.relative);
+		let editorText: string | undefined;
+		this.app.workspace.iterateAllLeaves((leaf) => {
+			if (editorText === undefined && leaf.view instanceof MarkdownView && leaf.view.file?.path === path) editorText = leaf.view.getViewData();
+		});
+		if (editorText !== undefined) return editorText;
+		const file = this.app.vault.getFileByPath(path);
+		if (!file) return review.isNewFile ? "" : undefined;
+		return this.app.vault.read(file);
+	}
+
+	/** The user chose to compare against the note as it is now: the diff shows what Accept would do to it. */
+	private async compareWithNoteNow(review: PendingReview): Promise<void> {
+		const current = await this.currentNoteText(review);
+		if (this.review !== review || current === undefined) return;
+		this.baseText = current;
+		this.noteChanged = false;
+		this.renderNoteNotice(review);
+		this.renderBody();
 	}
 
 	private render(): void {
@@ -101,9 +186,11 @@ export class DiffReviewView extends ItemView {
 			return;
 		}
 		this.renderHeader(root, review);
-		this.renderToolbar(root, review);
+		this.noticeEl = root.createDiv({ cls: "ccb-review-note-state" });
+		this.renderNoteNotice(review);
+		this.renderToolbar(root);
 		this.diffEl = root.createDiv({ cls: "ccb-review-body" });
-		this.renderBody(review);
+		this.renderBody();
 		this.renderEditor(root, review);
 		this.renderButtons(root, review);
 	}
@@ -117,46 +204,41 @@ export class DiffReviewView extends ItemView {
 		}
 	}
 
-	private renderToolbar(root: HTMLElement, review: PendingReview): void {
+	private renderNoteNotice(review: PendingReview): void {
+		const notice = this.noticeEl;
+		if (!notice) return;
+		notice.empty();
+		if (!this.noteChanged) return;
+		notice.createDiv({ cls: ["ccb-review-notice", "ccb-review-warning"], text: NOTE_CHANGED });
+		const compare = notice.createEl("button", { cls: "ccb-review-rebase", text: "Compare with the note now" });
+		this.registerDomEvent(compare, "click", () => void this.compareWithNoteNow(review));
+	}
+
+	private renderToolbar(root: HTMLElement): void {
 		const toolbar = root.createDiv({ cls: "ccb-review-toolbar" });
 		const layoutButton = toolbar.createEl("button", { cls: "ccb-review-layout", text: this.layout === "unified" ? "Side by side" : "Unified" });
 		this.registerDomEvent(layoutButton, "click", () => {
 			this.layout = this.layout === "unified" ? "side-by-side" : "unified";
 			layoutButton.setText(this.layout === "unified" ? "Side by side" : "Unified");
-			this.renderBody(review);
+			this.renderBody();
 		});
-		const previewButton = toolbar.createEl("button", { cls: "ccb-review-preview", text: this.rendered ? "Show changes" : "Show rendered" });
+		const previewButton = toolbar.createEl("button", { cls: "ccb-review-preview", text: this.showProposal ? "Show changes" : "Show proposal" });
 		this.registerDomEvent(previewButton, "click", () => {
-			this.rendered = !this.rendered;
-			previewButton.setText(this.rendered ? "Show changes" : "Show rendered");
-			this.renderBody(review);
+			this.showProposal = !this.showProposal;
+			previewButton.setText(this.showProposal ? "Show changes" : "Show proposal");
+			this.renderBody();
 		});
 	}
 
-	private renderBody(review: PendingReview): void {
+	private renderBody(): void {
 		const body = this.diffEl;
-		if (!body) return;
+		const review = this.review;
+		if (!body || !review) return;
+		this.redraw.cancel();
 		body.empty();
-		this.previewComponent?.unload();
-		this.previewComponent = undefined;
-		const proposal = this.finalText(review);
-		if (!this.rendered) {
-			renderDiff(body, computeLineDiff(review.originalText, proposal).lines, this.layout);
-			return;
-		}
-		const component = new Component();
-		component.load();
-		this.previewComponent = component;
-		const panes = body.createDiv({ cls: ["ccb-review-rendered", `ccb-diff-${this.layout}`] });
-		if (this.layout === "side-by-side") this.renderMarkdown(panes, "Current note", review.originalText, review, component);
-		this.renderMarkdown(panes, "Proposal", proposal, review, component);
-	}
-
-	private renderMarkdown(parent: HTMLElement, label: string, markdown: string, review: PendingReview, component: Component): void {
-		const pane = parent.createDiv({ cls: "ccb-review-rendered-pane" });
-		pane.createDiv({ cls: "ccb-review-pane-label", text: label });
-		const content = pane.createDiv({ cls: "markdown-rendered" });
-		void MarkdownRenderer.render(this.app, markdown, content, review.target.relative, component);
+		const lines = computeLineDiff(this.baseText, this.finalText(review)).lines;
+		if (this.showProposal) renderProposal(body, lines);
+		else renderDiff(body, lines, this.layout);
 	}
 
 	private renderEditor(root: HTMLElement, review: PendingReview): void {
@@ -167,7 +249,7 @@ export class DiffReviewView extends ItemView {
 		this.registerDomEvent(textarea, "input", () => {
 			this.editedText = textarea.value;
 			this.acceptButton?.setText("Accept edited");
-			this.renderBody(review);
+			this.redraw();
 		});
 	}
 
@@ -183,7 +265,14 @@ export class DiffReviewView extends ItemView {
 	private decide(review: PendingReview, decision: "accept" | "reject"): void {
 		const actions = this.actions;
 		if (this.review !== review || !actions) return;
-		if (decision === "accept") actions.accept(review, this.finalText(review));
-		else actions.reject(review);
+		if (decision === "reject") {
+			actions.reject(review);
+			return;
+		}
+		if (this.noteChanged) {
+			new Notice("The note changed after Claude proposed this edit. Choose \"compare with the note now\" to see what accepting would replace, then accept.");
+			return;
+		}
+		actions.accept(review, this.finalText(review));
 	}
 }
