@@ -3,7 +3,8 @@ import path from "node:path";
 import type { HeadlessProcess } from "../helpers/headless-process";
 import { useBridgeSessions, waitUntilConnected, type BridgeSession } from "./harness/bridge-session";
 import { textTurn, toolUseTurn } from "./harness/sse-reply";
-import { delay, pollUntil } from "./harness/wait";
+import { pollUntil } from "../helpers/wait-until";
+import { lastUserText } from "./harness/messages-request";
 
 const ORIGINAL = "# A note\n\nSome text.\n";
 const PROPOSED = "# A note\n\nSome better text.\n";
@@ -35,10 +36,11 @@ async function sendAndRead(bridge: HeadlessProcess, line: string, pattern: RegEx
 }
 
 function noteHolds(note: string, text: string): Promise<true> {
-	return pollUntil(() => (readFileSync(note, "utf8") === text ? true : undefined), {
-		timeoutMs: 15_000,
-		describe: () => `the note to hold ${JSON.stringify(text)}; it has ${JSON.stringify(readFileSync(note, "utf8"))}`,
-	});
+	return pollUntil(
+		() => (readFileSync(note, "utf8") === text ? true : undefined),
+		() => `the note to hold ${JSON.stringify(text)}; it has ${JSON.stringify(readFileSync(note, "utf8"))}`,
+		{ timeoutMs: 15_000 },
+	);
 }
 
 describe("reviewing Claude's edits through openDiff with the real CLI", () => {
@@ -62,13 +64,15 @@ describe("reviewing Claude's edits through openDiff with the real CLI", () => {
 	});
 
 	it("diff reject leaves the note untouched and the CLI reports the rejection", async () => {
-		const { bridge, note, cli } = await proposeEdit();
+		const { bridge, note, cli, mock } = await proposeEdit();
 		const calls = toolCallCount(bridge);
 		await sendAndRead(bridge, "diff reject", /(Rejected .*)/);
 		await cli.waitFor("Rejected update to note.md", { timeoutMs: 15_000 });
-		// The CLI follows a decision with close_tab (a tools/call); then give it a moment to (not) write.
-		await pollUntil(() => (toolCallCount(bridge) > calls ? true : undefined), { timeoutMs: 5_000, describe: () => "a tools/call (close_tab) after the decision" });
-		await delay(300);
+		await pollUntil(() => (toolCallCount(bridge) > calls ? true : undefined), "a tools/call (close_tab) after the decision");
+		// The fence: the CLI handles one turn at a time, so once the next prompt reaches the model, the
+		// rejected Edit is over, and any write it was going to make would have been made.
+		await cli.prompt("Never mind.");
+		await mock.waitForMainRequest({ where: (request) => lastUserText(request.body).includes("Never mind.") });
 		expect(readFileSync(note, "utf8")).toBe(ORIGINAL);
 	});
 });

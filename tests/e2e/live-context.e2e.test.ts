@@ -38,7 +38,8 @@ describe("live context reaching the model through the real CLI", () => {
 		const { bridge, cli, mock, vault } = await start();
 		bridge.send('open "Daily/note one.md"');
 		await bridge.waitForOutput(/(Opened .*note one\.md)/);
-		await new Promise((resolve) => setTimeout(resolve, 300));
+		// The CLI shows the open note in its footer once it has the selection_changed.
+		await cli.waitFor("In note one.md");
 		await cli.prompt("Hello");
 		const request = await mock.waitForMainRequest();
 		expect(requestText(request.body)).toContain(`The user opened the file ${path.join(vault, "Daily", "note one.md")} in the IDE.`);

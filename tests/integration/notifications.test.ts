@@ -10,7 +10,18 @@ const DEBOUNCE = 100;
 const NOTE = "Notes/alpha.md";
 const NOTE_TEXT = "first line\nsecond line\nthird line\n";
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Time is Jest's fake clock (timers and Date; sockets stay real), so these tests say what is sent before and
+ * after a delay by moving the clock, never by waiting on the wall clock. `settled(client)` is a ping round
+ * trip: the server writes to a socket in order, so by its answer everything sent before it has arrived.
+ */
+async function settled(...clients: TestClient[]): Promise<void> {
+	for (const client of clients) expect((await client.request("ping")).result).toEqual({});
+}
+
+function advance(ms: number): void {
+	jest.advanceTimersByTime(ms);
+}
 
 /** Method and params of every notification, without the bridge's own tools/list_changed. */
 const received = (client: TestClient) => client.notifications.filter((n) => n.method !== "notifications/tools/list_changed").map((n) => ({ method: n.method, params: n.params }));
@@ -20,6 +31,7 @@ describe("notifications over real sockets", () => {
 	let abs: (relative: string) => string;
 
 	beforeEach(async () => {
+		jest.useFakeTimers({ doNotFake: ["nextTick", "setImmediate", "clearImmediate", "queueMicrotask"] });
 		fixture = await startAssembledBridge({
 			debounceMs: DEBOUNCE,
 			privacy: { folders: ["Private"] },
@@ -33,7 +45,10 @@ describe("notifications over real sockets", () => {
 		});
 		abs = (relative) => join(fixture.vaultPath, ...relative.split("/"));
 	});
-	afterEach(async () => fixture.stop());
+	afterEach(async () => {
+		jest.useRealTimers();
+		await fixture.stop();
+	});
 
 	/**
 	 * A client past initialize but without ide_connected: it gets every broadcast but no welcome, so tests of
@@ -45,21 +60,29 @@ describe("notifications over real sockets", () => {
 		return client;
 	}
 
-	it("sends the current note ~CLIENT_WELCOME_DELAY_MS after ide_connected, not before, exactly once", async () => {
+	it("sends the current note CLIENT_WELCOME_DELAY_MS after ide_connected, not before, exactly once", async () => {
 		fixture.editor.select(NOTE, { line: 1, character: 0 }, { line: 1, character: 6 });
 		const client = await fixture.client();
-		const sentAt = Date.now();
 		client.notify("ide_connected", { pid: 4242 });
-		const welcome = await client.waitForNotification("selection_changed", 2000);
-		expect(welcome.receivedAt - sentAt).toBeGreaterThanOrEqual(CLIENT_WELCOME_DELAY_MS - 5);
-		expect(welcome.receivedAt - sentAt).toBeLessThan(CLIENT_WELCOME_DELAY_MS + 700);
-		expect(welcome.params).toEqual({
-			text: "second",
-			filePath: abs(NOTE),
-			fileUrl: pathToFileURL(abs(NOTE)).href,
-			selection: { start: { line: 1, character: 0 }, end: { line: 1, character: 6 }, isEmpty: false },
-		});
-		await sleep(200);
+		await settled(client);
+		advance(CLIENT_WELCOME_DELAY_MS - 1);
+		await settled(client);
+		expect(received(client)).toEqual([]);
+		advance(1);
+		await settled(client);
+		expect(received(client)).toEqual([
+			{
+				method: "selection_changed",
+				params: {
+					text: "second",
+					filePath: abs(NOTE),
+					fileUrl: pathToFileURL(abs(NOTE)).href,
+					selection: { start: { line: 1, character: 0 }, end: { line: 1, character: 6 }, isEmpty: false },
+				},
+			},
+		]);
+		advance(CLIENT_WELCOME_DELAY_MS * 10);
+		await settled(client);
 		expect(received(client)).toHaveLength(1);
 	});
 
@@ -67,39 +90,48 @@ describe("notifications over real sockets", () => {
 		fixture.editor.open(NOTE);
 		const initializedOnly = await fixture.client();
 		const bare = await connectOrThrow(fixture.port, { token: fixture.token });
-		await sleep(CLIENT_WELCOME_DELAY_MS + 100);
+		advance(CLIENT_WELCOME_DELAY_MS * 10);
+		await settled(initializedOnly, bare);
 		expect(received(initializedOnly)).toEqual([]);
 		fixture.editor.open("Notes/beta.md");
-		await initializedOnly.waitForNotification("selection_changed", 1000);
-		await sleep(50);
+		await settled(initializedOnly, bare);
+		expect(received(initializedOnly).map((n) => n.method)).toEqual(["selection_changed"]);
 		expect(received(bare)).toEqual([]);
 		await bare.close();
 	});
 
-	it("open → one cursor-only selection_changed with empty text at once", async () => {
+	it("open → one cursor-only selection_changed with empty text at once, before any time passes", async () => {
 		const client = await readyClient();
-		const before = Date.now();
 		fixture.editor.open("Notes/beta.md");
-		const opened = await client.waitForNotification("selection_changed", 1000);
-		expect(opened.receivedAt - before).toBeLessThan(DEBOUNCE);
-		expect(opened.params).toEqual({
-			text: "",
-			filePath: abs("Notes/beta.md"),
-			fileUrl: pathToFileURL(abs("Notes/beta.md")).href,
-			selection: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 }, isEmpty: true },
-		});
+		await settled(client);
+		expect(received(client)).toEqual([
+			{
+				method: "selection_changed",
+				params: {
+					text: "",
+					filePath: abs("Notes/beta.md"),
+					fileUrl: pathToFileURL(abs("Notes/beta.md")).href,
+					selection: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 }, isEmpty: true },
+				},
+			},
+		]);
 		fixture.editor.open("Notes/beta.md");
-		await sleep(DEBOUNCE + 50);
+		advance(DEBOUNCE * 10);
+		await settled(client);
 		expect(received(client)).toHaveLength(1);
 	});
 
-	it("a burst of selection changes arrives once, debounced, with the last selection", async () => {
+	it("a burst of selection changes arrives once, DEBOUNCE after the last change, with the last selection", async () => {
 		const client = await readyClient();
 		for (let end = 1; end <= 5; end++) {
 			fixture.bridge.notifier.selectionChanged(selectionSnapshot(abs(NOTE), "first".slice(0, end), { line: 0, character: 0 }, { line: 0, character: end }));
-			await sleep(10);
+			advance(10);
 		}
-		await sleep(DEBOUNCE + 100);
+		advance(DEBOUNCE - 11);
+		await settled(client);
+		expect(received(client)).toEqual([]);
+		advance(1);
+		await settled(client);
 		expect(received(client)).toEqual([
 			{
 				method: "selection_changed",
@@ -111,26 +143,31 @@ describe("notifications over real sockets", () => {
 				},
 			},
 		]);
+		advance(DEBOUNCE * 10);
+		await settled(client);
+		expect(received(client)).toHaveLength(1);
 	});
 
-	it("a select command (a whole gesture) sends the note switch, then the selection without waiting for the debounce", async () => {
+	it("a select command (a whole gesture) sends the note switch, then the selection, before any time passes", async () => {
 		const client = await readyClient();
-		const before = Date.now();
 		fixture.editor.select(NOTE, { line: 2, character: 5 }, { line: 0, character: 6 });
-		await client.waitFor(() => (client.notifications.length >= 2 ? true : undefined), "two notifications", 1000);
-		expect(Date.now() - before).toBeLessThan(DEBOUNCE);
-		await sleep(DEBOUNCE + 50);
-		expect(received(client).map((n) => [n.params?.text, n.params?.selection])).toEqual([
+		await settled(client);
+		const expected = [
 			["", { start: { line: 0, character: 0 }, end: { line: 0, character: 0 }, isEmpty: true }],
 			["line\nsecond line\nthird", { start: { line: 0, character: 6 }, end: { line: 2, character: 5 }, isEmpty: false }],
-		]);
+		];
+		expect(received(client).map((n) => [n.params?.text, n.params?.selection])).toEqual(expected);
+		advance(DEBOUNCE * 10);
+		await settled(client);
+		expect(received(client).map((n) => [n.params?.text, n.params?.selection])).toEqual(expected);
 	});
 
 	it("never broadcasts a private note, in a selection or on open", async () => {
 		const client = await readyClient();
 		fixture.editor.open("Private/diary.md");
 		fixture.editor.select("Private/diary.md", { line: 0, character: 0 }, { line: 0, character: 6 });
-		await sleep(DEBOUNCE + 100);
+		advance(DEBOUNCE * 10);
+		await settled(client);
 		expect(received(client)).toEqual([]);
 	});
 
@@ -139,7 +176,9 @@ describe("notifications over real sockets", () => {
 		const second = await readyClient();
 		first.notifications.length = 0;
 		fixture.editor.open("Notes/beta.md");
-		await Promise.all([first.waitForNotification("selection_changed", 1000), second.waitForNotification("selection_changed", 1000)]);
+		await settled(first, second);
+		expect(received(first).map((n) => n.params?.filePath)).toEqual([abs("Notes/beta.md")]);
+		expect(received(second).map((n) => n.params?.filePath)).toEqual([abs("Notes/beta.md")]);
 	});
 
 	it("at_mentioned carries exactly {filePath, lineStart, lineEnd} (0-based), or {filePath: '<abs>/'} for a folder", async () => {
@@ -147,15 +186,14 @@ describe("notifications over real sockets", () => {
 		expect(fixture.bridge.notifier.mention({ filePath: abs(NOTE), lineStart: 0, lineEnd: 2 })).toBe("sent");
 		expect(fixture.bridge.notifier.mention({ filePath: `${abs("Notes")}/` })).toBe("sent");
 		expect(fixture.bridge.notifier.mention({ filePath: abs("Private/diary.md"), lineStart: 0, lineEnd: 0 })).toBe("private");
-		await client.waitFor(() => (client.notifications.length >= 2 ? true : undefined), "two mentions", 1000);
-		await sleep(50);
+		await settled(client);
 		expect(received(client)).toEqual([
 			{ method: "at_mentioned", params: { filePath: abs(NOTE), lineStart: 0, lineEnd: 2 } },
 			{ method: "at_mentioned", params: { filePath: `${abs("Notes")}/` } },
 		]);
 	});
 
-	it("delivers tags queued while nobody was connected in order after the welcome, spaced apart", async () => {
+	it("delivers tags queued while nobody was connected in order after the welcome, QUEUED_MENTION_SPACING_MS apart", async () => {
 		const notifier = fixture.bridge.notifier;
 		expect(notifier.mention({ filePath: abs(NOTE), lineStart: 1, lineEnd: 1 })).toBe("queued");
 		expect(notifier.mention({ filePath: abs("Notes/beta.md") })).toBe("queued");
@@ -163,19 +201,23 @@ describe("notifications over real sockets", () => {
 		expect(notifier.queuedMentions).toBe(3);
 		fixture.editor.open(NOTE);
 		const client = await fixture.client();
-		const sentAt = Date.now();
 		client.notify("ide_connected", { pid: 1 });
-		await client.waitFor(() => (client.notifications.filter((n) => n.method === "at_mentioned").length >= 3 ? true : undefined), "three mentions", 3000);
-		const list = received(client);
-		expect(list.map((n) => n.method)).toEqual(["selection_changed", "at_mentioned", "at_mentioned", "at_mentioned"]);
-		expect(list.slice(1).map((n) => n.params)).toEqual([
+		await settled(client);
+		const methodsAfter = async (ms: number): Promise<string[]> => {
+			advance(ms);
+			await settled(client);
+			return received(client).map((n) => n.method);
+		};
+		expect(await methodsAfter(CLIENT_WELCOME_DELAY_MS - 1)).toEqual([]);
+		expect(await methodsAfter(1)).toEqual(["selection_changed", "at_mentioned"]);
+		expect(await methodsAfter(QUEUED_MENTION_SPACING_MS - 1)).toEqual(["selection_changed", "at_mentioned"]);
+		expect(await methodsAfter(1)).toEqual(["selection_changed", "at_mentioned", "at_mentioned"]);
+		expect(await methodsAfter(QUEUED_MENTION_SPACING_MS)).toEqual(["selection_changed", "at_mentioned", "at_mentioned", "at_mentioned"]);
+		expect(received(client).slice(1).map((n) => n.params)).toEqual([
 			{ filePath: abs(NOTE), lineStart: 1, lineEnd: 1 },
 			{ filePath: abs("Notes/beta.md") },
 			{ filePath: `${abs("Notes")}/` },
 		]);
-		const mentions = client.notifications.filter((n) => n.method === "at_mentioned");
-		expect((mentions[0]?.receivedAt ?? 0) - sentAt).toBeGreaterThanOrEqual(CLIENT_WELCOME_DELAY_MS - 5);
-		expect((mentions[2]?.receivedAt ?? 0) - (mentions[0]?.receivedAt ?? 0)).toBeGreaterThanOrEqual(2 * QUEUED_MENTION_SPACING_MS - 5);
 		expect(notifier.queuedMentions).toBe(0);
 	});
 });

@@ -4,6 +4,7 @@ import { HeadlessProcess } from "../../helpers/headless-process";
 import { makeTempDir } from "../../helpers/temp-dir";
 import { makeClaudeHome, type ClaudeHome } from "./claude-home";
 import { ClaudePty } from "./claude-pty";
+import { pause } from "../../helpers/wait-until";
 import { MockAnthropic } from "./mock-anthropic";
 
 export interface BridgeSession {
@@ -114,7 +115,7 @@ export function useBridgeSessions(timeoutMs = 60_000): {
 export async function connectWithIdeCommand(cli: ClaudePty, ideName: RegExp): Promise<void> {
 	await cli.waitForPrompt();
 	cli.type("/ide");
-	await delay(300);
+	await pause(300);
 	const menuFrom = cli.mark();
 	cli.submit();
 	const menu = await cli.waitFor(new RegExp(`Connect to an IDE[\\s\\S]*${ideName.source}`), { since: menuFrom });
@@ -122,20 +123,16 @@ export async function connectWithIdeCommand(cli: ClaudePty, ideName: RegExp): Pr
 	const cursorOnVault = new RegExp(`❯\\s*(✔\\s*)?${ideName.source}`).test(menu.slice(menu.lastIndexOf("Connect to an IDE")));
 	if (!cursorOnVault) {
 		cli.type("\u001b[A");
-		await delay(300);
+		await pause(300);
 	}
 	const since = cli.mark();
 	cli.submit();
 	const answer = await cli.waitFor(/Connected to|connect with \/ide/, { since });
 	if (!/Connected to/.test(answer)) {
 		// The question ignores a key pressed the instant it appears.
-		await delay(500);
+		await pause(500);
 		cli.submit();
 	}
-}
-
-function delay(ms: number): Promise<void> {
-	return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** Waits until the CLI has connected, listed tools and shows its prompt. */

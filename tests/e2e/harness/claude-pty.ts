@@ -5,7 +5,7 @@ import type { Readable, Writable } from "node:stream";
 import { claudeBinaryPath } from "./cli-binary";
 import { FAKE_API_KEY } from "./claude-home";
 import { stripTerminalControls, withoutWhitespace } from "./terminal-text";
-import { delay, pollUntil } from "./wait";
+import { pause, pollUntil } from "../../helpers/wait-until";
 
 export interface ClaudePtyOptions {
 	cwd: string;
@@ -107,7 +107,7 @@ export class ClaudePty {
 
 	/** Process id of the CLI itself (what it reports in `ide_connected`). */
 	cliPid(timeoutMs = 5_000): Promise<number> {
-		return pollUntil(() => this.pid, { timeoutMs, describe: () => `the CLI's pid (bridge said: ${this.bridgeLog})` });
+		return pollUntil(() => this.pid, () => `the CLI's pid (bridge said: ${this.bridgeLog})`, { timeoutMs, intervalMs: 50 });
 	}
 
 	get hasExited(): boolean {
@@ -139,7 +139,8 @@ export class ClaudePty {
 				if (this.exit) throw new Error(`CLI exited (${JSON.stringify(this.exit)}) before showing ${String(matcher)}\n${this.tail()}`);
 				return undefined;
 			},
-			{ timeoutMs, describe: () => `${String(matcher)} on the CLI's screen. Last output:\n${this.tail()}` },
+			() => `${String(matcher)} on the CLI's screen. Last output:\n${this.tail()}`,
+			{ timeoutMs, intervalMs: 50 },
 		);
 	}
 
@@ -160,7 +161,8 @@ export class ClaudePty {
 		const since = this.mark();
 		this.type(text);
 		await this.waitFor(text, { since, timeoutMs });
-		await delay(150);
+		// The CLI ignores an Enter pressed the instant the text is drawn.
+		await pause(150);
 		this.submit();
 	}
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { classifyMessagesRequest, isJsonObject, type JsonObject, type MessagesRequest } from "./messages-request";
 import { sideReply } from "./side-reply";
 import { messageJson, streamMessage, textTurn, type ScriptedTurn } from "./sse-reply";
-import { pollUntil } from "./wait";
+import { pollUntil } from "../../helpers/wait-until";
 
 export const DEFAULT_REPLY = "Mock reply.";
 
@@ -62,10 +62,11 @@ export class MockAnthropic {
 	waitForMainRequest(options: WaitForRequestOptions = {}): Promise<MessagesRequest> {
 		const since = options.since ?? 0;
 		const where = options.where ?? (() => true);
-		return pollUntil(() => this.mainRequests.slice(since).find(where), {
-			timeoutMs: options.timeoutMs ?? 30_000,
-			describe: () => `a main-loop Messages request (#${since} or later; ${this.mainRequests.length} so far)`,
-		});
+		return pollUntil(
+			() => this.mainRequests.slice(since).find(where),
+			() => `a main-loop Messages request (#${since} or later; ${this.mainRequests.length} so far)`,
+			{ timeoutMs: options.timeoutMs ?? 30_000, intervalMs: 50 },
+		);
 	}
 
 	async close(): Promise<void> {
