@@ -1,14 +1,10 @@
-import { FileSystemAdapter, Notice, Plugin, parseYaml, type Component } from "obsidian";
-import type { Bridge } from "./bridge/bridge-assembly";
-import { DiagnosticsEngine } from "./bridge/diagnostics/diagnostics-engine";
-import { createGetDiagnosticsTool } from "./bridge/tools/get-diagnostics";
-import { ObsidianNoteSource } from "./obsidian/diagnostics-source";
+import { FileSystemAdapter, Notice, Plugin } from "obsidian";
 import type { BridgeStatus } from "./bridge/bridge-host";
 import type { DoctorInputs } from "./bridge/doctor/doctor";
 import { ideNameFor } from "./bridge/server-info";
 import { BridgeComponent } from "./obsidian/bridge-component";
 import { EditorTracker } from "./obsidian/editor-tracker";
-import { registerDiffReviewView, registerIdeTools, type ObsidianIdeTools } from "./obsidian/register-diff-review";
+import { registerDiffReviewView } from "./obsidian/register-diff-review";
 import { BridgeSettingTab, type SettingsHost } from "./obsidian/settings-tab";
 import { StatusBar } from "./obsidian/status-bar";
 import { TagCommands } from "./obsidian/tag-commands";
@@ -23,7 +19,6 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 	private statusBar!: StatusBar;
 	private settingTab!: BridgeSettingTab;
 	private editorTracker!: EditorTracker;
-	private ideTools: ObsidianIdeTools | undefined;
 
 	override async onload(): Promise<void> {
 		this.settings = migrateSettings(await this.loadData());
@@ -61,7 +56,7 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 
 	applyLiveSettings(): void {
 		this.bridge?.bridge.notifier.setDebounceMs(this.settings.selectionDebounceMs);
-		this.ideTools?.diffTools.setEnabled(this.settings.reviewEditsInObsidian);
+		this.bridge?.bridge.diffTools.setEnabled(this.settings.reviewEditsInObsidian);
 	}
 
 	doctorInputs(): DoctorInputs {
@@ -90,35 +85,8 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 					this.statusBar.show(status);
 					this.settingTab.refreshStatus();
 				},
-				setUpTools: (bridge, owner) => this.setUpTools(bridge, owner),
 			}),
 		);
-	}
-
-	private setUpTools(bridge: Bridge, owner: Component): void {
-		const ideTools = registerIdeTools({
-			app: this.app,
-			tools: bridge.tools,
-			paths: bridge.paths,
-			vaultName: this.app.vault.getName(),
-			latestSelection: () => bridge.notifier.latestSelection,
-			reviewEdits: this.settings.reviewEditsInObsidian,
-		});
-		this.ideTools = ideTools;
-		const notes = owner.addChild(new ObsidianNoteSource({ vault: this.app.vault, metadataCache: this.app.metadataCache, parseYaml }));
-		bridge.tools.register(
-			createGetDiagnosticsTool({
-				diagnostics: new DiagnosticsEngine(notes),
-				paths: bridge.paths,
-				isPrivate: (relativePath) => bridge.privacy.isPrivateRelative(relativePath),
-			}),
-		);
-		// Builds the metadata index once the bridge runs (after layout ready), not during plugin load.
-		void notes.refresh();
-		owner.register(() => {
-			ideTools.reviews.dispose();
-			if (this.ideTools === ideTools) this.ideTools = undefined;
-		});
 	}
 
 	private async stopBridge(): Promise<void> {

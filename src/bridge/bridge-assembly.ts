@@ -1,23 +1,63 @@
 import { CLIENT_WELCOME_DELAY_MS, MAX_QUEUED_MENTIONS, MAX_READ_FILE_BYTES, QUEUED_MENTION_SPACING_MS, QUEUED_MENTION_TTL_MS, RESOURCES_PAGE_SIZE } from "../server/limits";
 import { ToolRegistry } from "../protocol/tool-registry";
 import { BridgeHost, type BridgeHostOptions } from "./bridge-host";
+import { DiagnosticsEngine } from "./diagnostics/diagnostics-engine";
+import type { NoteSource } from "./diagnostics/note-source";
+import { DiffReviewManager } from "./diff-review/diff-review-manager";
+import { DiffReviewTools } from "./diff-review/diff-review-tools";
+import { readTextIfExists } from "./diff-review/read-text-if-exists";
+import type { DiffReviewPort, PendingReview } from "./diff-review/review-types";
 import { Notifier } from "./notifier";
 import { PrivacyFilter, type PrivacyRules } from "./privacy";
+import { PrivacyBoundary } from "./privacy-boundary";
 import type { SelectionSnapshot } from "./selection";
 import { SERVER_INFO } from "./server-info";
+import { createGetDiagnosticsTool } from "./tools/get-diagnostics";
+import { createWorkspaceTools } from "./tools/workspace-tools";
 import { VaultAdapter, type VaultFilesPort } from "./vault-adapter";
-import { VaultPaths } from "./vault-paths";
+import type { VaultPaths } from "./vault-paths";
+import type { WorkspacePort } from "./workspace/workspace-port";
+
+/** Where a review view sends the user's decision on a review it shows. */
+export interface ReviewDecisions {
+	accept(review: PendingReview, finalText: string): void;
+	reject(review: PendingReview): void;
+	/** The view closed while the review was pending: counts as a rejection. */
+	closed(review: PendingReview): void;
+}
+
+/**
+ * What a composition root supplies: adapters to the app (Obsidian) or to a folder (headless). They are given
+ * raw; the assembly hides private notes in each of them (`PrivacyBoundary`) before anything uses them.
+ */
+export interface BridgePorts {
+	/** The vault's files: listing, sizes, bytes. */
+	files: VaultFilesPort;
+	/** A note's tags, for the private-tag rules. */
+	tagsOf: (relativePath: string) => readonly string[];
+	/** The editor's active note and selection (the welcome after connecting, `workspace/selection`). */
+	currentSelection: () => SelectionSnapshot | undefined;
+	/** The editor side of the read-only workspace tools. */
+	workspace: WorkspacePort;
+	/** Notes and their metadata, for getDiagnostics. The root owns its lifecycle (warm-up, disposal). */
+	notes: NoteSource;
+	/** Builds where reviews are shown; the view reports the user's decisions to `decisions`. */
+	reviewPort: (decisions: ReviewDecisions) => DiffReviewPort;
+	/** Reads a note's text for openFile; undefined when there is none. Defaults to the file system. */
+	readText?: (absolutePath: string) => Promise<string | undefined>;
+}
 
 export interface BridgeAssemblyOptions
-	extends Pick<BridgeHostOptions, "vaultPath" | "ideName" | "homeDir" | "pid" | "port" | "log" | "trace" | "onStatusChange" | "scheduleInterval" | "healthSweepIntervalMs"> {
-	files: VaultFilesPort;
-	/** Tags of a note (for privacy rules by tag). */
-	tagsOf: (relativePath: string) => readonly string[];
+	extends Pick<BridgeHostOptions, "ideName" | "homeDir" | "pid" | "port" | "log" | "trace" | "onStatusChange" | "scheduleInterval" | "healthSweepIntervalMs"> {
+	/** The vault folder; the composition root builds it because its adapters need it too. */
+	paths: VaultPaths;
+	/** The vault's name as getWorkspaceFolders reports it. */
+	vaultName: string;
+	ports: BridgePorts;
 	privacyRules: () => PrivacyRules;
-	/** The editor's current note and selection. */
-	currentSelection: () => SelectionSnapshot | undefined;
 	debounceMs: number;
-	tools?: ToolRegistry;
+	/** Whether openDiff, close_tab and closeAllDiffTabs are listed at start ("Review Claude's edits in Obsidian"). */
+	reviewEdits: boolean;
 }
 
 export interface Bridge {
@@ -26,23 +66,36 @@ export interface Bridge {
 	paths: VaultPaths;
 	privacy: PrivacyFilter;
 	tools: ToolRegistry;
+	/** Pending edit reviews (the headless `diff` commands decide them). */
+	reviews: DiffReviewManager;
+	/** Turns the review tools on or off (the setting). */
+	diffTools: DiffReviewTools;
+	/** getDiagnostics' engine (the headless host warms it up). */
+	diagnostics: DiagnosticsEngine;
+	/** Stops timers and rejects pending reviews; the host is stopped separately. */
+	dispose: () => void;
 }
 
-/** Wires the core the same way for the plugin and the headless host. */
+/**
+ * Wires the core the same way for the plugin and the headless host: privacy at the port boundary, the vault
+ * adapter's methods, the notifier, and every IDE tool (openDiff, close_tab and closeAllDiffTabs behind their
+ * switch; the workspace tools; getDiagnostics).
+ */
 export function assembleBridge(options: BridgeAssemblyOptions): Bridge {
-	const paths = new VaultPaths(options.vaultPath);
-	const privacy = new PrivacyFilter(paths, options.privacyRules, options.tagsOf);
-	const tools = options.tools ?? new ToolRegistry();
+	const { paths, ports } = options;
+	const privacy = new PrivacyFilter(options.privacyRules, ports.tagsOf);
+	const boundary = new PrivacyBoundary(paths, privacy);
+	const currentSelection = boundary.selection(ports.currentSelection);
+	const tools = new ToolRegistry();
 	const adapter = new VaultAdapter({
 		paths,
-		files: options.files,
-		privacy,
-		currentSelection: options.currentSelection,
+		files: boundary.files(ports.files),
+		currentSelection,
 		maxReadBytes: MAX_READ_FILE_BYTES,
 		pageSize: RESOURCES_PAGE_SIZE,
 	});
 	const host: BridgeHost = new BridgeHost({
-		vaultPath: options.vaultPath,
+		vaultPath: paths.root,
 		ideName: options.ideName,
 		homeDir: options.homeDir,
 		pid: options.pid,
@@ -62,13 +115,48 @@ export function assembleBridge(options: BridgeAssemblyOptions): Bridge {
 		broadcast: (method, params) => host.broadcast(method, params),
 		notifyClient: (sessionId, method, params) => host.notify(sessionId, method, params),
 		hasClients: () => host.hasInitializedClients(),
-		currentSelection: options.currentSelection,
-		isPrivate: (absolutePath) => privacy.isPrivateAbsolute(absolutePath),
+		currentSelection,
+		isPrivate: (path) => boundary.isPrivatePath(path),
 		debounceMs: options.debounceMs,
 		welcomeDelayMs: CLIENT_WELCOME_DELAY_MS,
 		maxQueuedMentions: MAX_QUEUED_MENTIONS,
 		queuedMentionTtlMs: QUEUED_MENTION_TTL_MS,
 		queuedMentionSpacingMs: QUEUED_MENTION_SPACING_MS,
 	});
-	return { host, notifier, paths, privacy, tools };
+
+	const reviews: DiffReviewManager = new DiffReviewManager({
+		paths,
+		port: ports.reviewPort({
+			accept: (review, finalText) => reviews.accept(review.tabName, finalText, review.id),
+			reject: (review) => reviews.reject(review.tabName, review.id),
+			closed: (review) => reviews.viewClosed(review.tabName, review.id),
+		}),
+	});
+	const diffTools = new DiffReviewTools(tools, reviews);
+	diffTools.setEnabled(options.reviewEdits);
+	const workspaceTools = createWorkspaceTools({
+		paths,
+		workspace: boundary.workspace(ports.workspace),
+		vaultName: options.vaultName,
+		latestSelection: boundary.selection(() => notifier.latestSelection),
+		readText: boundary.textReader(ports.readText ?? readTextIfExists),
+	});
+	for (const tool of workspaceTools) tools.register(tool);
+	const diagnostics = new DiagnosticsEngine(boundary.notes(ports.notes));
+	tools.register(createGetDiagnosticsTool({ diagnostics, paths }));
+
+	return {
+		host,
+		notifier,
+		paths,
+		privacy,
+		tools,
+		reviews,
+		diffTools,
+		diagnostics,
+		dispose: () => {
+			notifier.dispose();
+			reviews.dispose();
+		},
+	};
 }

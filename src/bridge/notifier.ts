@@ -8,10 +8,13 @@ export interface NotifierOptions {
 	notifyClient: (sessionId: number, method: string, params: JsonObject) => void;
 	/** Whether any client is connected and initialized. */
 	hasClients: () => boolean;
-	/** The editor's current note and selection, read when a client connects. */
+	/** The editor's current note and selection, read when a client connects; undefined while the note is private. */
 	currentSelection: () => SelectionSnapshot | undefined;
-	/** True for notes whose content must never be broadcast (privacy exclusions). */
-	isPrivate: (absolutePath: string) => boolean;
+	/**
+	 * The privacy boundary for what the editor pushes in (selections, note switches, tags): true for a note or
+	 * folder that must never be sent (`PrivacyBoundary.isPrivatePath`).
+	 */
+	isPrivate: (path: string) => boolean;
 	debounceMs: number;
 	welcomeDelayMs: number;
 	maxQueuedMentions: number;
@@ -91,7 +94,7 @@ export class Notifier {
 	 * connected it is "sent", possibly a moment later: after a new client's welcome and earlier queued tags.
 	 */
 	mention(mention: Mention): MentionOutcome {
-		if (!mention.filePath.endsWith("/") && this.options.isPrivate(mention.filePath)) return "private";
+		if (this.options.isPrivate(mention.filePath)) return "private";
 		const connected = this.options.hasClients();
 		// While a client's welcome is pending or queued tags are being delivered, a new tag joins the queue so
 		// tags arrive in the order they were made (and not in the moments after a connect that the CLI drops).
@@ -114,9 +117,7 @@ export class Notifier {
 		this.later(this.options.welcomeDelayMs, () => {
 			this.pendingWelcomes--;
 			const current = this.options.currentSelection();
-			if (current && !this.options.isPrivate(current.filePath)) {
-				this.options.notifyClient(sessionId, "selection_changed", current);
-			}
+			if (current) this.options.notifyClient(sessionId, "selection_changed", current);
 			if (!this.draining) this.deliverNextQueued();
 		});
 	}

@@ -1,4 +1,4 @@
-import { VaultPathError, type VaultPaths } from "./vault-paths";
+import type { VaultLocation } from "./vault-paths";
 
 export interface PrivacyRules {
 	/** Vault-relative folders whose notes are never broadcast or read. */
@@ -7,15 +7,28 @@ export interface PrivacyRules {
 	tags: string[];
 }
 
-/** Decides which notes stay private: never sent in `selection_changed`, never readable through `files/read` or `resources/*`. */
+/** The parts of a location the rules look at: its path and, for a symbolic link, where it leads. */
+export type PrivacySubject = Pick<VaultLocation, "relative" | "realRelative">;
+
+/**
+ * The one decision about what stays out of Claude's reach: notes in private folders, notes with private tags,
+ * and anything in a hidden (dot) folder such as the vault's config folder, whose plugin settings can hold
+ * secrets. `PrivacyBoundary` applies it to every port; nothing else should ask.
+ */
 export class PrivacyFilter {
 	constructor(
-		private readonly paths: VaultPaths,
 		private readonly rules: () => PrivacyRules,
 		private readonly tagsOf: (relativePath: string) => readonly string[],
 	) {}
 
-	isPrivateRelative(relativePath: string): boolean {
+	/** A symbolic link inside the vault is private when either its own path or its target is. */
+	isPrivate(location: PrivacySubject): boolean {
+		if (this.isPrivatePath(location.relative)) return true;
+		return location.realRelative !== undefined && this.isPrivatePath(location.realRelative);
+	}
+
+	private isPrivatePath(relativePath: string): boolean {
+		if (isHidden(relativePath)) return true;
 		const { folders, tags } = this.rules();
 		const inFolder = folders.some((folder) => {
 			const prefix = normaliseFolder(folder);
@@ -28,18 +41,11 @@ export class PrivacyFilter {
 			.map(normaliseTag)
 			.some((tag) => wanted.some((rule) => tag === rule || tag.startsWith(`${rule}/`)));
 	}
+}
 
-	/** For wire paths; anything outside the vault counts as private. */
-	isPrivateAbsolute(absolutePath: string): boolean {
-		try {
-			const location = this.paths.resolve(absolutePath);
-			// A symbolic link inside the vault is private when either its own path or its target is.
-			return this.isPrivateRelative(location.relative) || (location.realRelative !== undefined && this.isPrivateRelative(location.realRelative));
-		} catch (error) {
-			if (error instanceof VaultPathError) return true;
-			throw error;
-		}
-	}
+/** Dot-folders and dot-files: the Obsidian config folder, .git, .trash. */
+export function isHidden(relativePath: string): boolean {
+	return relativePath.split("/").some((segment) => segment.startsWith("."));
 }
 
 function normaliseFolder(folder: string): string {

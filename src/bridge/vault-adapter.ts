@@ -2,7 +2,6 @@ import { pathToFileURL } from "node:url";
 import { ErrorCode, JsonRpcError, type JsonObject } from "../protocol/json-rpc";
 import type { MethodHandler } from "../protocol/mcp-session";
 import { isTextMimeType, mimeTypeFor } from "./mime-types";
-import type { PrivacyFilter } from "./privacy";
 import type { SelectionSnapshot } from "./selection";
 import { VaultPathError, type VaultLocation, type VaultPaths } from "./vault-paths";
 
@@ -13,6 +12,14 @@ export interface VaultFileEntry {
 	/** Vault-relative path. */
 	path: string;
 	size: number;
+}
+
+/** A port refuses a path it will not serve (a private note); the message says so to the client. */
+export class RefusedPathError extends Error {
+	constructor(message: string) {
+		super(message);
+		this.name = "RefusedPathError";
+	}
 }
 
 /** What the adapter needs of a vault: the Obsidian vault or a folder on disk. */
@@ -26,8 +33,9 @@ export interface VaultFilesPort {
 
 export interface VaultAdapterOptions {
 	paths: VaultPaths;
+	/** The vault's files with private ones already hidden (`PrivacyBoundary.files`). */
 	files: VaultFilesPort;
-	privacy: PrivacyFilter;
+	/** The editor's selection, undefined while the active note is private (`PrivacyBoundary.selection`). */
 	currentSelection: () => SelectionSnapshot | undefined;
 	maxReadBytes: number;
 	pageSize: number;
@@ -40,7 +48,7 @@ const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /**
  * Answers the bridge's own JSON-RPC methods: `files/read`, `workspace/selection`, `resources/list` and
- * `resources/read`. Every path is confined to the vault; private notes and hidden folders are refused.
+ * `resources/read`. Every path is confined to the vault; the ports it is given refuse private notes and hidden folders.
  */
 export class VaultAdapter {
 	/** The sorted listing of the last first page, reused by the pages that follow it. */
@@ -61,17 +69,14 @@ export class VaultAdapter {
 		const path = params.path;
 		if (typeof path !== "string") throw invalidParams('files/read needs "path": a vault-relative or absolute path inside the vault');
 		const location = this.locate(path);
-		const bytes = await this.readAllowed(location, path, ErrorCode.InvalidParams);
+		const bytes = await this.readAllowed(location, ErrorCode.InvalidParams);
 		const text = decodeUtf8(bytes, path);
 		return { path: location.relative, filePath: location.absolute, size: bytes.byteLength, text };
 	}
 
 	private selection(): JsonObject {
 		const current = this.options.currentSelection();
-		if (!current || this.options.privacy.isPrivateAbsolute(current.filePath)) {
-			return { activeNote: null, message: "No active note" };
-		}
-		return current;
+		return current ?? { activeNote: null, message: "No active note" };
 	}
 
 	private async listResources(params: JsonObject): Promise<JsonObject> {
@@ -100,9 +105,7 @@ export class VaultAdapter {
 	private async sortedListing(continuing: boolean): Promise<VaultFileEntry[]> {
 		const now = Date.now();
 		if (continuing && this.listing && now - this.listing.madeAt < LISTING_REUSE_MS) return this.listing.entries;
-		const entries = (await this.options.files.list())
-			.filter((entry) => !isHidden(entry.path) && !this.options.privacy.isPrivateRelative(entry.path))
-			.sort((a, b) => compare(a.path, b.path));
+		const entries = (await this.options.files.list()).sort((a, b) => compare(a.path, b.path));
 		this.listing = { entries, madeAt: now };
 		return entries;
 	}
@@ -111,7 +114,7 @@ export class VaultAdapter {
 		const uri = params.uri;
 		if (typeof uri !== "string" || !uri.startsWith("file:")) throw invalidParams('resources/read needs "uri": a file:// URI from resources/list');
 		const location = this.locate(uri);
-		const bytes = await this.readAllowed(location, uri, RESOURCE_NOT_FOUND);
+		const bytes = await this.readAllowed(location, RESOURCE_NOT_FOUND);
 		const mimeType = mimeTypeFor(location.relative);
 		if (isTextMimeType(mimeType)) {
 			return { contents: [{ uri, mimeType, text: decodeUtf8(bytes, uri) }] };
@@ -128,21 +131,18 @@ export class VaultAdapter {
 		}
 	}
 
-	private async readAllowed(location: VaultLocation, asked: string, notFoundCode: number): Promise<Uint8Array> {
-		// A symbolic link inside the vault is judged by where it leads as well as by its own path.
-		const both = location.realRelative === undefined ? [location.relative] : [location.relative, location.realRelative];
-		if (both.some(isHidden)) {
-			throw invalidParams(`Refused: ${asked} is in a hidden folder (such as the vault's config folder, which can hold plugin secrets)`);
+	private async readAllowed(location: VaultLocation, notFoundCode: number): Promise<Uint8Array> {
+		try {
+			const stat = await this.options.files.stat(location.relative);
+			if (!stat) throw new JsonRpcError(notFoundCode, `Not found: ${location.relative}`);
+			if (stat.size > this.options.maxReadBytes) {
+				throw invalidParams(`Refused: ${location.relative} is ${formatMiB(stat.size)}, over the ${formatMiB(this.options.maxReadBytes)} limit for reading through the bridge`);
+			}
+			return await this.options.files.readBytes(location.relative);
+		} catch (error) {
+			if (error instanceof RefusedPathError) throw invalidParams(error.message);
+			throw error;
 		}
-		if (both.some((relative) => this.options.privacy.isPrivateRelative(relative))) {
-			throw invalidParams(`Refused: ${location.relative} is private (excluded in the Claude Code Bridge settings)`);
-		}
-		const stat = await this.options.files.stat(location.relative);
-		if (!stat) throw new JsonRpcError(notFoundCode, `Not found: ${location.relative}`);
-		if (stat.size > this.options.maxReadBytes) {
-			throw invalidParams(`Refused: ${location.relative} is ${formatMiB(stat.size)}, over the ${formatMiB(this.options.maxReadBytes)} limit for reading through the bridge`);
-		}
-		return this.options.files.readBytes(location.relative);
 	}
 }
 
@@ -156,11 +156,6 @@ function decodeUtf8(bytes: Uint8Array, path: string): string {
 	} catch {
 		throw invalidParams(`Refused: ${path} is not UTF-8 text; use resources/read for binary files`);
 	}
-}
-
-/** Dot-folders and dot-files: the Obsidian config folder, .git, .trash. */
-export function isHidden(relativePath: string): boolean {
-	return relativePath.split("/").some((segment) => segment.startsWith("."));
 }
 
 function compare(a: string, b: string): number {

@@ -1,21 +1,24 @@
 import { basename } from "node:path";
-import { assembleBridge, type Bridge, type BridgeAssemblyOptions } from "../bridge/bridge-assembly";
+import { assembleBridge, type Bridge, type BridgeAssemblyOptions, type BridgePorts } from "../bridge/bridge-assembly";
+import { FileSystemNoteSource } from "../bridge/diagnostics/filesystem-note-source";
 import { VaultPaths } from "../bridge/vault-paths";
-import { ToolRegistry } from "../protocol/tool-registry";
 import { SELECTION_DEBOUNCE_MS } from "../server/limits";
+import { describeError } from "../shared/describe-error";
 import type { HeadlessCommand } from "./command-loop";
+import { diffCommand } from "./diff-commands";
 import { FolderVault } from "./folder-vault";
-import { setUpHeadlessDiagnostics } from "./headless-diagnostics";
 import { HeadlessEditor } from "./headless-editor";
-import { setUpHeadlessIdeTools } from "./headless-ide-tools";
+import { HeadlessReviewPort } from "./headless-review-port";
+import { HeadlessWorkspace } from "./headless-workspace";
+import { parseYaml } from "./yaml-parser";
 
-export interface HeadlessBridgeOptions
-	extends Pick<BridgeAssemblyOptions, "vaultPath" | "ideName" | "homeDir" | "port" | "privacyRules" | "log" | "trace"> {
+export interface HeadlessBridgeOptions extends Pick<BridgeAssemblyOptions, "ideName" | "homeDir" | "port" | "privacyRules" | "log" | "trace"> {
+	vaultPath: string;
 	debounceMs?: number;
 	/** Overrides the editor's selection as the adapter and the welcome see it (tests). */
-	currentSelection?: BridgeAssemblyOptions["currentSelection"];
-	/** Register the IDE tools and getDiagnostics; `print` shows review events. Off: no tools are listed. */
-	ideTools: false | { print: (line: string) => void; diagnosticsLog: (message: string) => void };
+	currentSelection?: BridgePorts["currentSelection"];
+	/** Where the IDE tools' output goes: `print` shows review events, `diagnosticsLog` the note scanner's problems. Dropped when absent. */
+	ideTools?: { print: (line: string) => void; diagnosticsLog: (message: string) => void };
 }
 
 export interface HeadlessBridge {
@@ -28,48 +31,49 @@ export interface HeadlessBridge {
 	dispose: () => void;
 }
 
-/** The core wired to a folder, as `npm start` runs it: FolderVault, the editor stand-in, and the headless tools. */
+/** The core wired to a folder, as `npm start` runs it: the folder, the editor stand-in and the review list as ports. */
 export function assembleHeadlessBridge(options: HeadlessBridgeOptions): HeadlessBridge {
-	const vault = new FolderVault(new VaultPaths(options.vaultPath));
-	const tools = new ToolRegistry();
-	let editor: HeadlessEditor | undefined;
+	const paths = new VaultPaths(options.vaultPath);
+	const vault = new FolderVault(paths);
+	const print = options.ideTools?.print ?? ((): void => undefined);
+	const diagnosticsLog = options.ideTools?.diagnosticsLog ?? ((): void => undefined);
+	const editor = new HeadlessEditor(paths, vault, () => bridge.notifier);
+	const notes = new FileSystemNoteSource({ root: paths.root, parseYaml, log: diagnosticsLog });
 	const bridge = assembleBridge({
-		vaultPath: options.vaultPath,
+		paths,
+		vaultName: basename(paths.root),
 		ideName: options.ideName,
 		homeDir: options.homeDir,
 		pid: process.pid,
 		port: options.port,
-		files: vault,
-		tagsOf: (relativePath) => vault.tagsOf(relativePath),
+		ports: {
+			files: vault,
+			tagsOf: (relativePath) => vault.tagsOf(relativePath),
+			currentSelection: options.currentSelection ?? (() => editor.selection),
+			workspace: new HeadlessWorkspace(paths, editor),
+			notes,
+			reviewPort: () => new HeadlessReviewPort(print),
+		},
 		privacyRules: options.privacyRules,
-		currentSelection: options.currentSelection ?? (() => editor?.selection),
 		debounceMs: options.debounceMs ?? SELECTION_DEBOUNCE_MS,
-		tools,
+		reviewEdits: true,
 		log: options.log,
 		trace: options.trace,
 	});
-	editor = new HeadlessEditor(bridge.paths, vault, () => bridge.notifier);
-	const cleanups: (() => void)[] = [() => bridge.notifier.dispose()];
-	const commands: [string, HeadlessCommand][] = [];
-	if (options.ideTools) {
-		const ideTools = setUpHeadlessIdeTools({
-			tools,
-			paths: bridge.paths,
-			vaultName: basename(options.vaultPath),
-			editor,
-			latestSelection: () => bridge.notifier.latestSelection,
-			print: options.ideTools.print,
-		});
-		commands.push(...ideTools.commands);
-		cleanups.push(() => ideTools.reviews.dispose());
-		cleanups.push(
-			setUpHeadlessDiagnostics({
-				tools,
-				paths: bridge.paths,
-				isPrivate: (relativePath) => bridge.privacy.isPrivateRelative(relativePath),
-				log: options.ideTools.diagnosticsLog,
-			}),
-		);
-	}
-	return { bridge, vault, editor, commands, dispose: () => cleanups.forEach((cleanup) => cleanup()) };
+	// List, watch and parse the folder now, so the CLI's first getDiagnostics calls (500 ms and 2 s timeouts) find it warm.
+	const warmUp = setImmediate(() => {
+		notes.warmUp();
+		bridge.diagnostics.forVault().catch((error: unknown) => diagnosticsLog(`Diagnostics warm-up failed: ${describeError(error)}`));
+	});
+	return {
+		bridge,
+		vault,
+		editor,
+		commands: [["diff", diffCommand(bridge.reviews)]],
+		dispose: () => {
+			clearImmediate(warmUp);
+			bridge.dispose();
+			notes.dispose();
+		},
+	};
 }

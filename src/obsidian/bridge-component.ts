@@ -1,43 +1,61 @@
-import { Component, Notice, type App } from "obsidian";
+import { Component, Notice, parseYaml, type App } from "obsidian";
 import { assembleBridge, type Bridge } from "../bridge/bridge-assembly";
 import type { BridgeStatus } from "../bridge/bridge-host";
 import type { SelectionSnapshot } from "../bridge/selection";
 import { ideNameFor } from "../bridge/server-info";
+import { VaultPaths } from "../bridge/vault-paths";
 import { userHomeDirectory } from "../server/lock-file";
 import type { BridgeSettings } from "../settings";
+import { ObsidianNoteSource } from "./diagnostics-source";
+import { ObsidianReviewPort } from "./obsidian-review-port";
+import { ObsidianWorkspace } from "./obsidian-workspace";
 import { ObsidianVaultFiles } from "./vault-files";
 
 export interface BridgeComponentOptions {
 	app: App;
 	vaultPath: string;
 	settings: BridgeSettings;
+	/** The editor tracker's active note and selection. */
 	currentSelection: () => SelectionSnapshot | undefined;
 	onStatusChange: (status: BridgeStatus) => void;
-	/** Registers the IDE tools on the new bridge; the component is the owner of their cleanups. */
-	setUpTools: (bridge: Bridge, owner: Component) => void;
+	/** Where the home directory is (tests); the user's by default. */
+	homeDir?: string;
 }
 
-/** Runs the bridge while loaded: starts on load, removes the lock file and closes the port on unload. */
+/**
+ * Runs one assembled bridge while loaded, built from Obsidian's adapters: starts on load; on unload removes
+ * the lock file, rejects pending reviews and closes the port.
+ */
 export class BridgeComponent extends Component {
 	readonly bridge: Bridge;
 	/** Settles when the server has closed after unload. */
 	stopped: Promise<void> = Promise.resolve();
+	private readonly notes: ObsidianNoteSource;
 
-	constructor(private readonly options: BridgeComponentOptions) {
+	constructor(options: BridgeComponentOptions) {
 		super();
 		const { app, settings } = options;
+		const paths = new VaultPaths(options.vaultPath);
 		const files = new ObsidianVaultFiles(app);
+		this.notes = new ObsidianNoteSource({ vault: app.vault, metadataCache: app.metadataCache, parseYaml });
 		this.bridge = assembleBridge({
-			vaultPath: options.vaultPath,
+			paths,
+			vaultName: app.vault.getName(),
 			ideName: ideNameFor(app.vault.getName()),
-			homeDir: userHomeDirectory(),
+			homeDir: options.homeDir ?? userHomeDirectory(),
 			pid: process.pid,
 			port: settings.fixedPort ?? undefined,
-			files,
-			tagsOf: (relativePath) => files.tagsOf(relativePath),
+			ports: {
+				files,
+				tagsOf: (relativePath) => files.tagsOf(relativePath),
+				currentSelection: options.currentSelection,
+				workspace: new ObsidianWorkspace(app, paths),
+				notes: this.notes,
+				reviewPort: (decisions) => new ObsidianReviewPort(app, decisions),
+			},
 			privacyRules: () => ({ folders: settings.privateFolders, tags: settings.privateTags }),
-			currentSelection: options.currentSelection,
 			debounceMs: settings.selectionDebounceMs,
+			reviewEdits: settings.reviewEditsInObsidian,
 			scheduleInterval: (callback, intervalMs) => {
 				const id = window.setInterval(callback, intervalMs);
 				this.registerInterval(id);
@@ -51,7 +69,9 @@ export class BridgeComponent extends Component {
 	}
 
 	override onload(): void {
-		this.options.setUpTools(this.bridge, this);
+		this.addChild(this.notes);
+		// Builds the metadata index once the bridge runs (after layout ready), not during plugin load.
+		void this.notes.refresh();
 		void this.bridge.host.start().then((status) => {
 			if (status.state === "failed") new Notice(`Claude Code Bridge could not start: ${status.error ?? "unknown error"}`);
 			else if (status.warning) new Notice(`Claude Code Bridge: ${status.warning}`);
@@ -59,7 +79,7 @@ export class BridgeComponent extends Component {
 	}
 
 	override onunload(): void {
-		this.bridge.notifier.dispose();
+		this.bridge.dispose();
 		this.bridge.host.removeLockFileNow();
 		this.stopped = this.bridge.host.stop();
 	}

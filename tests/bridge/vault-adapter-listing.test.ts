@@ -1,4 +1,3 @@
-import { PrivacyFilter } from "../../src/bridge/privacy";
 import { VaultAdapter, type VaultFileEntry } from "../../src/bridge/vault-adapter";
 import { VaultPaths } from "../../src/bridge/vault-paths";
 
@@ -15,7 +14,6 @@ function adapterOver(entries: VaultFileEntry[]) {
 			stat: () => Promise.resolve(undefined),
 			readBytes: () => Promise.reject(new Error("unused")),
 		},
-		privacy: new PrivacyFilter(paths, () => ({ folders: [], tags: [] }), () => []),
 		currentSelection: () => undefined,
 		maxReadBytes: 1024,
 		pageSize: 10,

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { PrivacyRules } from "../../src/bridge/privacy";
-import type { Bridge, BridgeAssemblyOptions } from "../../src/bridge/bridge-assembly";
+import type { Bridge, BridgePorts } from "../../src/bridge/bridge-assembly";
 import type { FolderVault } from "../../src/headless/folder-vault";
 import { assembleHeadlessBridge } from "../../src/headless/headless-bridge";
 import type { HeadlessEditor } from "../../src/headless/headless-editor";
@@ -23,6 +23,10 @@ export interface AssembledBridge {
 	lockFilePath: string;
 	privacy: PrivacyRules;
 	logs: string[];
+	/** What the headless host would print (review events). */
+	printed: string[];
+	/** Runs a headless stdin command of the IDE tools (`diff list`, `diff reject …`) and returns its output. */
+	command: (line: string) => Promise<string>;
 	/** A client that sent initialize and notifications/initialized (and ide_connected with `pid`, if given). */
 	client: (options?: { pid?: number }) => Promise<TestClient>;
 	stop: () => Promise<void>;
@@ -34,12 +38,12 @@ export interface AssembledBridgeOptions {
 	privacy?: Partial<PrivacyRules>;
 	debounceMs?: number;
 	/** Overrides the editor's selection as the adapter and the welcome see it. */
-	currentSelection?: BridgeAssemblyOptions["currentSelection"];
+	currentSelection?: BridgePorts["currentSelection"];
 }
 
 /**
- * `assembleBridge` the way the headless host wires it (FolderVault + HeadlessEditor), on 127.0.0.1:0 with a
- * temp HOME and a temp vault; the token is read back from the lock file.
+ * The headless host's assembly (`assembleHeadlessBridge`: FolderVault, HeadlessEditor, every IDE tool), on
+ * 127.0.0.1:0 with a temp HOME and a temp vault; the token is read back from the lock file.
  */
 export async function startAssembledBridge(options: AssembledBridgeOptions = {}): Promise<AssembledBridge> {
 	const temp = makeTempDir("assembled");
@@ -50,7 +54,8 @@ export async function startAssembledBridge(options: AssembledBridgeOptions = {})
 	options.populate?.(vaultPath);
 	const privacy: PrivacyRules = { folders: options.privacy?.folders ?? [], tags: options.privacy?.tags ?? [] };
 	const logs: string[] = [];
-	const { bridge, vault, editor, dispose } = assembleHeadlessBridge({
+	const printed: string[] = [];
+	const { bridge, vault, editor, commands, dispose } = assembleHeadlessBridge({
 		vaultPath,
 		ideName: "Obsidian · assembled test",
 		homeDir: home,
@@ -59,7 +64,7 @@ export async function startAssembledBridge(options: AssembledBridgeOptions = {})
 		currentSelection: options.currentSelection,
 		debounceMs: options.debounceMs ?? 100,
 		log: (message) => logs.push(message),
-		ideTools: false,
+		ideTools: { print: (line) => printed.push(line), diagnosticsLog: (message) => logs.push(message) },
 	});
 	const status = await bridge.host.start();
 	if (status.state !== "listening" || status.port === undefined || !status.lockFilePath) {
@@ -81,6 +86,13 @@ export async function startAssembledBridge(options: AssembledBridgeOptions = {})
 		lockFilePath: status.lockFilePath,
 		privacy,
 		logs,
+		printed,
+		command: async (line) => {
+			const [name = "", ...args] = line.split(" ");
+			const found = commands.find(([commandName]) => commandName === name);
+			if (!found) throw new Error(`No headless command "${name}"`);
+			return String(await found[1].run(args));
+		},
 		client: async ({ pid } = {}) => {
 			const client = await connectOrThrow(port, { token: fixture.token });
 			clients.push(client);

@@ -1,23 +1,19 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
-import { DiagnosticsEngine } from "../../src/bridge/diagnostics/diagnostics-engine";
-import { FileSystemNoteSource } from "../../src/bridge/diagnostics/filesystem-note-source";
-import { createGetDiagnosticsTool } from "../../src/bridge/tools/get-diagnostics";
-import { createWorkspaceTools } from "../../src/bridge/tools/workspace-tools";
-import { HeadlessWorkspace } from "../../src/headless/headless-workspace";
-import { parseYaml } from "../../src/headless/yaml-parser";
+import type { JsonRpcId } from "../../src/protocol/json-rpc";
 import { MAX_INCOMING_MESSAGE_BYTES } from "../../src/server/limits";
 import { startAssembledBridge, type AssembledBridge } from "../helpers/assembled-bridge";
 import { connectOrThrow, type TestClient } from "../helpers/test-client";
-import { expectedAnswer, frame, idKey, receivedText, type Frame } from "./frames";
+import { frame, idKey, receivedText, wellFormedNotification, wellFormedRequest, type Frame } from "./frames";
 
 const RUNS = 60;
 const FRAMES_PER_RUN = 100;
 
 let fixture: AssembledBridge;
-let source: FileSystemNoteSource;
 
+// The bridge as the headless host assembles it: every IDE tool (openDiff waits for a person, so random frames
+// that call it with valid arguments would wait; they are vanishingly rare, and it is tested elsewhere).
 beforeAll(async () => {
 	fixture = await startAssembledBridge({
 		populate: (vault) => {
@@ -26,16 +22,9 @@ beforeAll(async () => {
 			writeFileSync(join(vault, "Folder with spaces", "ünïcode 📝.md"), "text\n");
 		},
 	});
-	// The IDE tools a CLI can call without a person in the loop (openDiff waits for one, so it is tested elsewhere).
-	const { paths, tools } = fixture.bridge;
-	source = new FileSystemNoteSource({ root: paths.root, parseYaml });
-	tools.register(createGetDiagnosticsTool({ diagnostics: new DiagnosticsEngine(source), paths }));
-	const workspace = new HeadlessWorkspace(paths, fixture.editor);
-	for (const tool of createWorkspaceTools({ paths, workspace, vaultName: "fuzz", latestSelection: () => fixture.bridge.notifier.latestSelection })) tools.register(tool);
 });
 
 afterAll(async () => {
-	source.dispose();
 	await fixture.stop();
 });
 
@@ -62,34 +51,70 @@ async function waitUntil(condition: () => boolean, what: string, timeoutMs = 500
 	}
 }
 
-/** Sends the frames, then a ping, and checks that exactly the expected answers arrived, each id as often as it was due. */
-async function expectAnswersFor(client: TestClient, frames: readonly Frame[], marker: string): Promise<void> {
-	const due: string[] = [];
-	for (const one of frames) {
-		const expected = expectedAnswer(receivedText(one));
-		if (expected.answered) due.push(idKey(expected.id));
-		send(client, one);
+/** One message of a run: a random frame, or a well-formed request or notification (built from the specs' definitions). */
+interface Sent {
+	frame: Frame;
+	/** Set for a well-formed request: it must get exactly one answer with this id. */
+	requestId?: JsonRpcId;
+}
+
+const sentMessage: fc.Arbitrary<Sent> = fc.oneof(
+	{ arbitrary: frame.map((one): Sent => ({ frame: one })), weight: 3 },
+	{ arbitrary: wellFormedRequest.map(({ id, text }): Sent => ({ frame: { kind: "text", text }, requestId: id })), weight: 1 },
+	{ arbitrary: wellFormedNotification.map((text): Sent => ({ frame: { kind: "text", text } })), weight: 1 },
+);
+
+/** The message's own "id" member, if its text is a JSON object that has one. */
+function ownIdOf(text: string): { present: boolean; value?: unknown } {
+	let value: unknown;
+	try {
+		value = JSON.parse(text);
+	} catch {
+		return { present: false };
 	}
+	if (typeof value !== "object" || value === null || Array.isArray(value) || !Object.prototype.hasOwnProperty.call(value, "id")) return { present: false };
+	return { present: true, value: (value as { id: unknown }).id };
+}
+
+/**
+ * Sends the messages, then a ping, and waits for the ping's answer and one answer to every well-formed request.
+ * Then checks what holds whatever a frame is: every answer is a JSON-RPC response whose id is null or the own id
+ * of something sent; no more answers than messages; and each well-formed request whose id nothing else used
+ * was answered exactly once.
+ */
+async function expectAnswersFor(client: TestClient, messages: readonly Sent[], marker: string): Promise<void> {
+	// Ids that can come back (strings and numbers), as keys; anything else (arrays 12k deep…) cannot be an answer's id.
+	const ownIds = messages.map((message) => ownIdOf(receivedText(message.frame))).filter((id) => id.present && (typeof id.value === "string" || typeof id.value === "number"));
+	const keyOf = (value: unknown): string => JSON.stringify(value);
+	const ownIdCounts = count(ownIds.map((id) => keyOf(id.value)));
+	const due = messages
+		.filter((message) => message.requestId !== undefined && ownIdCounts.get(keyOf(message.requestId)) === 1)
+		.map((message) => idKey(message.requestId ?? null));
+	for (const message of messages) send(client, message.frame);
 	expect((await client.request("ping", undefined, marker)).result).toEqual({});
-	due.push(idKey(marker));
-	await waitUntil(() => client.messages.length >= due.length, `${due.length} answers (have ${client.messages.length})`);
-	// Anything extra would have arrived by now: answers are written as soon as each handler settles.
-	await new Promise((resolve) => setTimeout(resolve, 20));
-	expect(count(client.messages.map((answer) => idKey(answer.id)))).toEqual(count(due));
+	const answered = () => new Set(client.messages.map((answer) => idKey(answer.id)));
+	await waitUntil(() => due.every((key) => answered().has(key)), `answers to the well-formed requests ${JSON.stringify(due.filter((key) => !answered().has(key)))} of ${JSON.stringify(messages.filter((m) => m.requestId !== undefined).map((m) => receivedText(m.frame)))}`);
+	const answers = client.messages.filter((answer) => answer.id !== marker);
+	expect(answers.length).toBeLessThanOrEqual(messages.length);
+	const sentIds = new Set(ownIds.map((id) => keyOf(id.value)));
 	for (const answer of client.messages) {
 		expect(answer.jsonrpc).toBe("2.0");
 		expect(answer.result === undefined).toBe(answer.error !== undefined);
+		// JSON has no -0: an id sent as -0 comes back as 0.
+		if (answer.id !== null && answer.id !== marker) expect(sentIds.has(JSON.stringify(answer.id)) || (answer.id === 0 && sentIds.has("0"))).toBe(true);
 	}
+	const answerCounts = count(answers.map((answer) => idKey(answer.id)));
+	for (const key of due) expect([key, answerCounts.get(key)]).toEqual([key, 1]);
 }
 
 describe("the live server under random frames", () => {
-	it(`answers each of ${RUNS} × up to ${FRAMES_PER_RUN} random frames as JSON-RPC requires, and still answers ping`, async () => {
+	it(`answers ${RUNS} runs of up to ${FRAMES_PER_RUN} random frames and well-formed messages: well-formed answers only, each well-formed request exactly once, and still answers ping`, async () => {
 		let run = 0;
 		await fc.assert(
-			fc.asyncProperty(fc.array(frame, { minLength: 1, maxLength: FRAMES_PER_RUN }), async (frames) => {
+			fc.asyncProperty(fc.array(sentMessage, { minLength: 1, maxLength: FRAMES_PER_RUN }), async (messages) => {
 				const client = await open();
 				try {
-					await expectAnswersFor(client, frames, `end of run ${run++}`);
+					await expectAnswersFor(client, messages, `end of run ${run++}`);
 					expect(client.ws.readyState).toBe(client.ws.OPEN);
 				} finally {
 					await client.close();
@@ -101,7 +126,7 @@ describe("the live server under random frames", () => {
 		const last = await open();
 		expect((await last.request("ping")).result).toEqual({});
 		await last.close();
-	});
+	}, 60_000);
 
 	it("answers frames near the 1 MiB cap: padding, a huge method name, a huge id, a huge path", async () => {
 		const client = await open();
@@ -116,7 +141,10 @@ describe("the live server under random frames", () => {
 			{ kind: "binary", bytes: Buffer.from(`{"jsonrpc":"2.0","id":6,"method":"ping","params":{"pad":"${"é".repeat((MAX_INCOMING_MESSAGE_BYTES - 60) / 2)}"}}`) },
 		];
 		for (const one of frames) expect(one.kind === "text" ? Buffer.byteLength(one.text) : one.bytes.byteLength).toBeLessThanOrEqual(MAX_INCOMING_MESSAGE_BYTES);
-		await expectAnswersFor(client, frames, "after huge frames");
+		// Each is a request with a valid id: each gets exactly one answer.
+		const ids: JsonRpcId[] = [1, 2, hugeId, 4, 5, 6];
+		await expectAnswersFor(client, frames.map((one, index) => ({ frame: one, requestId: ids[index] })), "after huge frames");
+		expect(client.messages.map((answer) => answer.id)).toEqual(expect.arrayContaining(ids));
 		expect(client.messages.find((answer) => answer.id === hugeId)?.result).toEqual({});
 		expect(client.messages.find((answer) => answer.id === 2)?.error?.code).toBe(-32601);
 		await client.close();
@@ -132,7 +160,10 @@ describe("the live server under random frames", () => {
 			`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":${deepArray}}}`,
 			`{"jsonrpc":"2.0","id":4,"method":"initialize","params":{"protocolVersion":"2025-11-25","clientInfo":${deepObject},"capabilities":${deepArray}}}`,
 		].map((text): Frame => ({ kind: "text", text }));
-		await expectAnswersFor(client, frames, "after deep frames");
+		// Requests with ids 1-4 are each answered once; the three frames without a valid id get one error with id null each.
+		const requestIds: (JsonRpcId | undefined)[] = [undefined, undefined, undefined, 1, 2, 3, undefined, 4];
+		await expectAnswersFor(client, frames.map((one, index) => ({ frame: one, requestId: requestIds[index] })), "after deep frames");
+		expect(client.messages.filter((answer) => answer.id === null).map((answer) => answer.error?.code)).toHaveLength(3);
 		expect(client.ws.readyState).toBe(client.ws.OPEN);
 		await client.close();
 	});

@@ -18,10 +18,9 @@ export interface DiagnosticsProvider {
 }
 
 export interface GetDiagnosticsToolOptions {
+	/** Diagnostics over notes with private ones already hidden (`PrivacyBoundary.notes`). */
 	diagnostics: DiagnosticsProvider;
 	paths: VaultPaths;
-	/** Notes the user keeps from Claude: never reported. */
-	isPrivate?: (relativePath: string) => boolean;
 	maxDiagnostics?: number;
 }
 
@@ -46,7 +45,6 @@ const DESCRIPTION = [
 /** The `getDiagnostics` tool: the CLI's baseline before edits and its check after them, and a tool for the model. */
 export function createGetDiagnosticsTool(options: GetDiagnosticsToolOptions): ToolDefinition {
 	const limit = options.maxDiagnostics ?? MAX_DIAGNOSTICS_PER_ANSWER;
-	const isPrivate = options.isPrivate ?? ((): boolean => false);
 	// The CLI matches whole-vault entries to its baselines by uri; answering with its own spelling is safest.
 	const urisAsReceived = new Map<string, string>();
 	const remember = (path: string, uri: string): void => {
@@ -63,7 +61,6 @@ export function createGetDiagnosticsTool(options: GetDiagnosticsToolOptions): To
 			if (error instanceof VaultPathError) return toolError(`getDiagnostics: ${error.message}`);
 			throw error;
 		}
-		if (isPrivate(relative)) return textResult("[]");
 		remember(relative, uri);
 		const diagnostics = await options.diagnostics.forNote(relative);
 		const result = answer(diagnostics.length === 0 ? [] : [{ uri, diagnostics }], limit, "Fix the first ones and ask again to see the rest.");
@@ -71,7 +68,7 @@ export function createGetDiagnosticsTool(options: GetDiagnosticsToolOptions): To
 	};
 
 	const forVault = async (): Promise<ToolResult> => {
-		const notes = (await options.diagnostics.forVault()).filter((note) => !isPrivate(note.path));
+		const notes = await options.diagnostics.forVault();
 		// Notes the CLI asked about first, so a cap never hides what it compares against its baselines.
 		const asked = notes.filter((note) => urisAsReceived.has(note.path));
 		const others = notes.filter((note) => !urisAsReceived.has(note.path));

@@ -15,12 +15,14 @@ export interface WorkspaceToolsOptions {
 	vaultName: string;
 	/** The selection tracker's last selection. */
 	latestSelection: () => SelectionSnapshot | undefined;
+	/** Reads a note's text for openFile; undefined when there is no such note. Defaults to the file system. */
+	readText?: (absolutePath: string) => Promise<string | undefined>;
 }
 
 /** The read-only VS Code tools, for clients that use them (CLI 2.1.330 calls none of them). No `executeCode`. */
 export function createWorkspaceTools(options: WorkspaceToolsOptions): ToolDefinition[] {
 	return [
-		new OpenFileTool(options.paths, options.workspace),
+		new OpenFileTool(options.paths, options.workspace, options.readText),
 		new GetCurrentSelectionTool(options.workspace),
 		new GetLatestSelectionTool(options.latestSelection),
 		new GetOpenEditorsTool(options.workspace),

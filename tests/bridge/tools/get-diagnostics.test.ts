@@ -3,6 +3,8 @@ import { join } from "node:path";
 import type { Diagnostic, NoteDiagnostics } from "../../../src/bridge/diagnostics/diagnostic-types";
 import { DiagnosticsEngine } from "../../../src/bridge/diagnostics/diagnostics-engine";
 import { FileSystemNoteSource } from "../../../src/bridge/diagnostics/filesystem-note-source";
+import { PrivacyFilter } from "../../../src/bridge/privacy";
+import { PrivacyBoundary } from "../../../src/bridge/privacy-boundary";
 import { createGetDiagnosticsTool, type DiagnosticsProvider } from "../../../src/bridge/tools/get-diagnostics";
 import { VaultPaths } from "../../../src/bridge/vault-paths";
 import type { JsonObject } from "../../../src/protocol/json-rpc";
@@ -25,11 +27,10 @@ beforeEach(() => {
 	writeFileSync(join(vault, "Secret.md"), "[[Hidden missing]]");
 	writeFileSync(join(temp.path, "Outside.md"), "[[Missing]]");
 	source = new FileSystemNoteSource({ root: vault, parseYaml, watch: false });
-	tool = createGetDiagnosticsTool({
-		diagnostics: new DiagnosticsEngine(source),
-		paths: new VaultPaths(vault),
-		isPrivate: (path) => path === "Secret.md",
-	});
+	const paths = new VaultPaths(vault);
+	// Secret.md is private by tag, hidden from the diagnostics at the privacy boundary as the assembly does it.
+	const privacy = new PrivacyFilter(() => ({ folders: [], tags: ["#secret"] }), (path) => (path === "Secret.md" ? ["#secret"] : []));
+	tool = createGetDiagnosticsTool({ diagnostics: new DiagnosticsEngine(new PrivacyBoundary(paths, privacy).notes(source)), paths });
 });
 
 afterEach(() => {
