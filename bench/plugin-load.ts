@@ -1,7 +1,8 @@
 import { fork } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
-import { App, type Plugin, type PluginManifest } from "../tests/__mocks__/obsidian";
+import type { App, Plugin, PluginManifest } from "../tests/__mocks__/obsidian";
 import { makeTempDir } from "../tests/helpers/temp-dir";
 import { elapsedMs, round, summarize, type Summary } from "./stats";
 
@@ -35,14 +36,21 @@ function nextTurn(): Promise<void> {
 
 /** In the child: loads main.js with the `obsidian` stub (aliased by scripts/run-bench.mjs), as Obsidian would. */
 export async function pluginLoadChild(vaultPath: string): Promise<void> {
+	// The stub is loaded only in this child: the rest of the benchmark does not depend on it.
+	const stub = await import("../tests/__mocks__/obsidian");
+	// Resolved at run time from node_modules (NODE_PATH), not bundled.
+	const load = createRequire(join(process.cwd(), "package.json"));
 	// Obsidian has CodeMirror loaded before any plugin; so does this process before timing main.js.
-	// eslint-disable-next-line @typescript-eslint/no-require-imports -- resolved at run time from node_modules
-	require("@codemirror/view");
+	load("@codemirror/view");
+	// Obsidian's globals: the plugin watches the focused document for selection gestures (a jsdom one here).
+	const { JSDOM } = load("jsdom") as typeof import("jsdom");
+	const dom = new JSDOM("<!doctype html><html><body></body></html>");
+	Object.assign(globalThis, { activeDocument: dom.window.document, activeWindow: dom.window });
 	const requireStart = performance.now();
 	// eslint-disable-next-line @typescript-eslint/no-require-imports -- a static require lets esbuild bundle main.js itself
 	const loaded = require("../main.js") as { default: PluginClass };
 	const requireMs = elapsedMs(requireStart);
-	const app = new App(vaultPath, "Bench vault");
+	const app: App = new stub.App(vaultPath, "Bench vault");
 	const plugin = new loaded.default(app, { id: "claude-code-bridge", name: "Claude Code Bridge", version: "bench" });
 	let onloadSettled: Promise<void> = Promise.resolve();
 	const onload = plugin.onload.bind(plugin);

@@ -49,7 +49,7 @@ try {
 		logLevel: "warning",
 		alias: { obsidian: join(root, "tests/__mocks__/obsidian.ts") },
 		// Obsidian provides CodeMirror already loaded; the benchmark loads it from node_modules (NODE_PATH below).
-		external: ["@codemirror/*", "@lezer/*"],
+		external: ["@codemirror/*", "@lezer/*", "jsdom"],
 		define: wsDefines,
 	});
 } catch {
