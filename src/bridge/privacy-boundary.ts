@@ -103,21 +103,21 @@ class PrivateFiles implements VaultFilesPort {
 	}
 
 	stat(relativePath: string): Promise<{ size: number } | undefined> {
-		this.refusePrivate(relativePath);
-		return this.port.stat(relativePath);
+		const refusal = this.refusal(relativePath);
+		return refusal ? Promise.reject(refusal) : this.port.stat(relativePath);
 	}
 
 	readBytes(relativePath: string): Promise<Uint8Array> {
-		this.refusePrivate(relativePath);
-		return this.port.readBytes(relativePath);
+		const refusal = this.refusal(relativePath);
+		return refusal ? Promise.reject(refusal) : this.port.readBytes(relativePath);
 	}
 
-	private refusePrivate(relativePath: string): void {
+	private refusal(relativePath: string): RefusedPathError | undefined {
 		const location: PrivacySubject = this.locate(relativePath) ?? { relative: relativePath };
-		if (!this.privacy.isPrivate(location)) return;
+		if (!this.privacy.isPrivate(location)) return undefined;
 		// Only the wording depends on why: the decision is the filter's.
 		const hidden = isHidden(location.relative) || (location.realRelative !== undefined && isHidden(location.realRelative));
-		throw new RefusedPathError(
+		return new RefusedPathError(
 			hidden
 				? `Refused: ${relativePath} is in a hidden folder (such as the vault's config folder, which can hold plugin secrets)`
 				: `Refused: ${relativePath} is private (excluded in the Claude Code Bridge settings)`,
