@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { HeadlessProcess } from "../helpers/headless-process";
 import { connectOrThrow, connect, type TestClient } from "../helpers/test-client";
 import { makeTempDir } from "../helpers/temp-dir";
+import { pollUntil } from "../helpers/wait-until";
 
 type Host = HeadlessProcess & { port: number; lockFile: string };
 
@@ -20,6 +21,7 @@ describe("the headless host's context commands (open, select, tag, rotate, statu
 		writeFileSync(note, "alpha\nbeta 😀 gamma\ndelta\n");
 		writeFileSync(join(vault, "Private", "diary.md"), "secret\n");
 		writeFileSync(join(vault, "Notes", "tagged.md"), "#confidential\ntext\n");
+		writeFileSync(join(vault, "Notes", "welcome.md"), "opened before Claude connects\n");
 		writeFileSync(join(temp.path, "outside.md"), "outside\n");
 	});
 	afterEach(() => hosts.splice(0).forEach((host) => host.kill()));
@@ -35,8 +37,7 @@ describe("the headless host's context commands (open, select, tag, rotate, statu
 	async function run(host: Host, command: string): Promise<{ out?: string; err?: string }> {
 		const [outBefore, errBefore] = [host.stdout.length, host.stderr.length];
 		host.send(command);
-		const deadline = Date.now() + 5000;
-		for (;;) {
+		return pollUntil(() => {
 			const out = firstLine(host.stdout.slice(outBefore));
 			const err = firstLine(
 				host.stderr
@@ -45,10 +46,8 @@ describe("the headless host's context commands (open, select, tag, rotate, statu
 					.filter((line) => !line.startsWith('{"trace":'))
 					.join("\n"),
 			);
-			if (out !== undefined || err !== undefined) return { out, err };
-			if (Date.now() > deadline) throw new Error(`no output for ${command}`);
-			await new Promise((resolve) => setTimeout(resolve, 10));
-		}
+			return out !== undefined || err !== undefined ? { out, err } : undefined;
+		}, `output for ${command}`);
 	}
 
 	async function client(host: Host, pid = 999): Promise<TestClient> {
@@ -60,10 +59,23 @@ describe("the headless host's context commands (open, select, tag, rotate, statu
 		return connected;
 	}
 
+	/**
+	 * A client past its welcome: a note is open before it connects, so the welcome (sent a moment after
+	 * ide_connected) is a selection_changed to wait for; after it, only the test's commands send anything.
+	 */
+	async function welcomedClient(host: Host): Promise<TestClient> {
+		const welcome = join(vault, "Notes", "welcome.md");
+		expect(await run(host, "open Notes/welcome.md")).toEqual({ out: `Opened ${welcome}`, err: undefined });
+		const claude = await client(host);
+		const greeting = await claude.waitForNotification("selection_changed");
+		expect(greeting.params).toMatchObject({ filePath: welcome });
+		claude.notifications.length = 0;
+		return claude;
+	}
+
 	it("open, select and tag reach a connected client as selection_changed and at_mentioned", async () => {
 		const host = await start();
-		const claude = await client(host);
-		await new Promise((resolve) => setTimeout(resolve, 350));
+		const claude = await welcomedClient(host);
 
 		expect(await run(host, 'open "Notes/My note.md"')).toEqual({ out: `Opened ${note}`, err: undefined });
 		const opened = await claude.waitForNotification("selection_changed");
@@ -159,8 +171,7 @@ describe("the headless host's context commands (open, select, tag, rotate, statu
 
 	it("--private-folder and --private-tag keep those notes out of selection_changed, tags and files/read", async () => {
 		const host = await start(["--private-folder", "Private", "--private-tag", "#Confidential"]);
-		const claude = await client(host);
-		await new Promise((resolve) => setTimeout(resolve, 350));
+		const claude = await welcomedClient(host);
 		expect(await run(host, "open Private/diary.md")).toEqual({ out: `Opened ${join(vault, "Private", "diary.md")}`, err: undefined });
 		expect(await run(host, "select Notes/tagged.md 0:0 1:2")).toMatchObject({ out: expect.stringMatching(/^Selected/) as unknown });
 		expect(await run(host, "tag Private/diary.md")).toEqual({ out: "Not sent: the note is private (excluded)", err: undefined });

@@ -11,6 +11,7 @@ import { ToolRegistry } from "../../src/protocol/tool-registry";
 import { startBridge, type BridgeFixture } from "../helpers/bridge-fixture";
 import { connectOrThrow, type JsonRpcAnswer, type TestClient } from "../helpers/test-client";
 import { FakeReviewPort } from "../bridge/diff-review/fake-review-port";
+import { waitUntil } from "../helpers/wait-until";
 
 /** An editor stand-in: remembers what was opened and selected. */
 class FakeWorkspace implements WorkspacePort {
@@ -99,11 +100,6 @@ function openDiffArgs(contents: string, tabName = TAB, path = join(bridge.vault,
 	return { old_file_path: path, new_file_path: path, new_file_contents: contents, tab_name: tabName };
 }
 
-async function waitUntil(check: () => boolean): Promise<void> {
-	for (let i = 0; i < 200 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
-	if (!check()) throw new Error("condition not met");
-}
-
 describe("the IDE tools over a real socket", () => {
 	it("lists every tool with an object schema, required fields and no extra properties, and no executeCode", async () => {
 		const c = await client();
@@ -124,7 +120,7 @@ describe("the IDE tools over a real socket", () => {
 	it("openDiff blocks until accepted, answers FILE_SAVED with the edited text, and never writes the note", async () => {
 		const c = await client();
 		c.send({ jsonrpc: "2.0", id: 50, method: "tools/call", params: { name: "openDiff", arguments: openDiffArgs("# Note\n\nNew words here.\n") } });
-		await waitUntil(() => port.views.has(TAB));
+		await waitUntil(() => port.views.has(TAB), "the review to show");
 		expect(c.messages.find((message) => message.id === 50)).toBeUndefined();
 		reviews.accept(TAB, "# Note\n\nMy words here.\n");
 		const result = resultOf(await c.waitForAnswer(50));
@@ -138,7 +134,7 @@ describe("the IDE tools over a real socket", () => {
 	it("close_tab on a pending review answers openDiff with DIFF_REJECTED", async () => {
 		const c = await client();
 		c.send({ jsonrpc: "2.0", id: 60, method: "tools/call", params: { name: "openDiff", arguments: openDiffArgs("x") } });
-		await waitUntil(() => port.views.has(TAB));
+		await waitUntil(() => port.views.has(TAB), "the review to show");
 		expect(await call(c, "close_tab", { tab_name: TAB })).toEqual({ content: [{ type: "text", text: "TAB_CLOSED" }] });
 		expect(resultOf(await c.waitForAnswer(60)).content).toEqual([{ type: "text", text: "DIFF_REJECTED" }, { type: "text", text: TAB }]);
 	});
@@ -148,7 +144,7 @@ describe("the IDE tools over a real socket", () => {
 		const other = await client();
 		mine.send({ jsonrpc: "2.0", id: 70, method: "tools/call", params: { name: "openDiff", arguments: openDiffArgs("a", "mine") } });
 		other.send({ jsonrpc: "2.0", id: 71, method: "tools/call", params: { name: "openDiff", arguments: openDiffArgs("b", "theirs") } });
-		await waitUntil(() => port.views.size === 2);
+		await waitUntil(() => port.views.size === 2, "both reviews to show");
 		expect(await call(mine, "closeAllDiffTabs")).toEqual({ content: [{ type: "text", text: "CLOSED_1_DIFF_TABS" }] });
 		expect(resultOf(await mine.waitForAnswer(70)).content[0]?.text).toBe("DIFF_REJECTED");
 		expect([...port.views.keys()]).toEqual(["theirs"]);
@@ -158,9 +154,9 @@ describe("the IDE tools over a real socket", () => {
 	it("rejects and closes a disconnected client's pending review", async () => {
 		const c = await client();
 		c.send({ jsonrpc: "2.0", id: 80, method: "tools/call", params: { name: "openDiff", arguments: openDiffArgs("x") } });
-		await waitUntil(() => port.views.has(TAB));
+		await waitUntil(() => port.views.has(TAB), "the review to show");
 		await c.close();
-		await waitUntil(() => port.closed.includes(TAB));
+		await waitUntil(() => port.closed.includes(TAB), "the review tab to close");
 		expect(reviews.list()).toEqual([]);
 	});
 

@@ -4,6 +4,7 @@ import { tokenFingerprint } from "../../src/server/auth";
 import type { LockFileContent } from "../../src/server/lock-file";
 import { startBridge, type BridgeFixture } from "../helpers/bridge-fixture";
 import { connect, connectOrThrow } from "../helpers/test-client";
+import { waitUntil } from "../helpers/wait-until";
 
 describe("BridgeHost.rotateToken over real sockets", () => {
 	let fixture: BridgeFixture;
@@ -40,7 +41,7 @@ describe("BridgeHost.rotateToken over real sockets", () => {
 		expect(first.code).toBe(1008);
 		expect(second.code).toBe(1008);
 		expect(first.reason).toMatch(/token was rotated.*\/ide/);
-		await waitUntil(() => fixture.host.status().clients.length === 0);
+		await waitUntil(() => fixture.host.status().clients.length === 0, "every session to close");
 		expect(fixture.host.hasInitializedClients()).toBe(false);
 	});
 
@@ -84,10 +85,3 @@ describe("BridgeHost.rotateToken over real sockets", () => {
 	});
 });
 
-async function waitUntil(condition: () => boolean, timeoutMs = 2000): Promise<void> {
-	const end = Date.now() + timeoutMs;
-	while (!condition()) {
-		if (Date.now() > end) throw new Error("condition not met in time");
-		await new Promise((resolve) => setTimeout(resolve, 10));
-	}
-}

@@ -2,6 +2,7 @@ import { request } from "node:http";
 import { CLOSE_MESSAGE_TOO_BIG, MAX_CONNECTIONS, MAX_INCOMING_MESSAGE_BYTES } from "../../src/server/limits";
 import { startBridge, type BridgeFixture } from "../helpers/bridge-fixture";
 import { connect, connectOrThrow, type TestClient } from "../helpers/test-client";
+import { waitUntil } from "../helpers/wait-until";
 
 let bridge: BridgeFixture;
 const clients: TestClient[] = [];
@@ -91,7 +92,7 @@ describe("limits", () => {
 		if (!leaving) throw new Error("no client");
 		await leaving.close();
 		clients.splice(clients.indexOf(leaving), 1);
-		await waitUntil(() => bridge.host.status().clients.length === MAX_CONNECTIONS - 1);
+		await waitUntil(() => bridge.host.status().clients.length === MAX_CONNECTIONS - 1, "a session to close");
 		await open();
 	});
 
@@ -128,10 +129,3 @@ describe("shutdown", () => {
 	});
 });
 
-async function waitUntil(condition: () => boolean, timeoutMs = 3000): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	while (!condition()) {
-		if (Date.now() > deadline) throw new Error("condition not met in time");
-		await new Promise((resolve) => setTimeout(resolve, 10));
-	}
-}

@@ -2,6 +2,7 @@ import { connect as tcpConnect, type Socket } from "node:net";
 import { MAX_CONNECTIONS } from "../../src/server/limits";
 import { startBridge, type BridgeFixture } from "../helpers/bridge-fixture";
 import { connect, connectOrThrow, type TestClient } from "../helpers/test-client";
+import { waitUntil } from "../helpers/wait-until";
 
 const CYCLES = 200;
 const AT_ONCE = 8;
@@ -92,14 +93,6 @@ async function cycle(index: number): Promise<string> {
 			expect(outcome).toMatchObject({ kind: "refused", status: 403 });
 			return "refused: origin";
 		}
-	}
-}
-
-async function waitUntil(condition: () => boolean, what: string, timeoutMs = 3000): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	while (!condition()) {
-		if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-		await new Promise((resolve) => setTimeout(resolve, 5));
 	}
 }
 

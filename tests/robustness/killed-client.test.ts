@@ -9,6 +9,7 @@ import { ToolRegistry } from "../../src/protocol/tool-registry";
 import { FakeReviewPort } from "../bridge/diff-review/fake-review-port";
 import { startBridge, type BridgeFixture } from "../helpers/bridge-fixture";
 import { connectOrThrow, type TestClient } from "../helpers/test-client";
+import { waitUntil } from "../helpers/wait-until";
 
 /** A client that dies with requests in flight (socket destroyed, or its process SIGKILLed) leaves nothing behind. */
 let bridge: BridgeFixture;
@@ -16,6 +17,7 @@ let port: FakeReviewPort;
 let reviews: DiffReviewManager;
 /** Lets a test hold `openDiff` inside its read of the note, to kill the client at that moment. */
 let readGate: Promise<void> | undefined;
+let readsStarted = 0;
 const slowCalls: { signal: AbortSignal; settled: boolean }[] = [];
 const clients: TestClient[] = [];
 
@@ -41,11 +43,13 @@ beforeEach(async () => {
 	writeFileSync(join(bridge.vault, "note.md"), "# Note\n\nOld words.\n");
 	port = new FakeReviewPort();
 	readGate = undefined;
+	readsStarted = 0;
 	slowCalls.length = 0;
 	reviews = new DiffReviewManager({
 		paths: new VaultPaths(bridge.vault),
 		port,
 		readText: async () => {
+			readsStarted++;
 			await readGate;
 			return "# Note\n\nOld words.\n";
 		},
@@ -69,14 +73,6 @@ async function client(): Promise<TestClient> {
 function openDiff(c: TestClient, id: number, tabName: string): void {
 	const path = join(bridge.vault, "note.md");
 	c.send({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "openDiff", arguments: { old_file_path: path, new_file_path: path, new_file_contents: "new", tab_name: tabName } } });
-}
-
-async function waitUntil(condition: () => boolean, what: string, timeoutMs = 3000): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	while (!condition()) {
-		if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-		await new Promise((resolveWait) => setTimeout(resolveWait, 5));
-	}
 }
 
 const noClients = (): boolean => bridge.host.status().clients.length === 0;
@@ -103,11 +99,12 @@ describe("a client killed mid-request", () => {
 		readGate = new Promise((resolveGate) => (release = resolveGate));
 		const doomed = await client();
 		openDiff(doomed, 20, "racing tab");
-		await new Promise((resolveWait) => setTimeout(resolveWait, 20));
+		await waitUntil(() => readsStarted === 1, "openDiff to start reading the note");
 		doomed.ws.terminate();
 		await waitUntil(noClients, "the session to close");
 		release();
-		await new Promise((resolveWait) => setTimeout(resolveWait, 20));
+		// What openDiff does after its read is synchronous, so it is over before the next turn of the event loop.
+		await new Promise((resolveTurn) => setImmediate(resolveTurn));
 		expect(reviews.list()).toEqual([]);
 		expect(port.views.size).toBe(0);
 	});
@@ -143,7 +140,7 @@ describe("a client killed mid-request", () => {
 		});
 		const exited = new Promise<NodeJS.Signals | null>((resolveExit) => child.once("exit", (_code, signal) => resolveExit(signal)));
 		try {
-			await waitUntil(() => port.views.has("killed tab"), "the review to show", 5000);
+			await waitUntil(() => port.views.has("killed tab"), "the review to show", { timeoutMs: 5000 });
 			expect(bridge.host.status().clients).toMatchObject([{ clientName: "doomed" }]);
 		} finally {
 			child.kill("SIGKILL");
