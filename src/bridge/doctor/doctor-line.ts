@@ -29,8 +29,11 @@ export function formatDoctorReport(lines: readonly DoctorLine[]): string {
 		text.push(`${LABELS[line.level]} ${line.what}`);
 		if (line.fix) text.push(`     Fix: ${line.fix}`);
 	}
-	const count = (level: DoctorLevel) => lines.filter((line) => line.level === level).length;
-	text.push(`${count("ok")} ok, ${count("warn")} warnings, ${count("fail")} failures`);
+	const count = (level: DoctorLevel, noun: string) => {
+		const n = lines.filter((line) => line.level === level).length;
+		return noun === "" ? `${n} ok` : `${n} ${noun}${n === 1 ? "" : "s"}`;
+	};
+	text.push(`${count("ok", "")}, ${count("warn", "warning")}, ${count("fail", "failure")}`);
 	return text.join("\n");
 }
 

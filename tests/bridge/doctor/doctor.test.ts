@@ -239,8 +239,9 @@ describe("the doctor and the vault's location", () => {
 
 describe("the doctor's text report", () => {
 	it("prints one line per finding, fixes indented, and the counts", () => {
+		expect(formatDoctorReport([{ level: "ok", what: "A" }, { level: "ok", what: "B" }])).toBe("ok   A\nok   B\n2 ok, 0 warnings, 0 failures");
 		expect(formatDoctorReport([{ level: "ok", what: "Fine" }, { level: "warn", what: "Hmm", fix: "Do this" }, { level: "fail", what: "Broken", fix: "Do that" }])).toBe(
-			["ok   Fine", "warn Hmm", "     Fix: Do this", "FAIL Broken", "     Fix: Do that", "1 ok, 1 warnings, 1 failures"].join("\n"),
+			["ok   Fine", "warn Hmm", "     Fix: Do this", "FAIL Broken", "     Fix: Do that", "1 ok, 1 warning, 1 failure"].join("\n"),
 		);
 	});
 });
