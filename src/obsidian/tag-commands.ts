@@ -1,11 +1,32 @@
-import { MarkdownView, Notice, TFile, TFolder, type Menu, type Plugin, type TAbstractFile } from "obsidian";
+import { Notice, TFile, TFolder, type Menu, type Plugin, type TAbstractFile } from "obsidian";
 import type { MentionOutcome } from "../bridge/notifier";
 import type { Mention } from "../bridge/selection";
+import type { VaultPaths } from "../bridge/vault-paths";
 import type { BridgeAccess } from "./bridge-access";
 
 const TAG_TITLE = "Tag for Claude Code";
+export const BRIDGE_OFF_NOTICE = "Claude Code Bridge is off: turn it on in its settings to tag notes.";
 
-/** "Tag for Claude Code": the command (default hotkey Mod+Alt+K) and the file explorer's context menus. */
+/** What the user tags, by vault path: a note (with a 0-based line range when text is selected) or a folder. */
+interface TagTarget {
+	path: string;
+	folder?: boolean;
+	lineStart?: number;
+	lineEnd?: number;
+}
+
+/**
+ * "Tag for Claude Code": the command (default hotkey Mod+Alt+K) and the file explorer's context menus.
+ *
+ * Both are there whenever something can be tagged, also while the bridge is off: Obsidian hides a command only
+ * when it cannot apply to what is on screen, and a hotkey that silently does nothing looks broken. Tagging while
+ * the bridge is off says so and how to turn it on.
+ *
+ * On Windows, AltGr arrives as Ctrl+Alt, so the default Mod+Alt+K also matches AltGr+K, which types a letter on
+ * several keyboard layouts. A command callback never sees the key event (obsidian.d.ts `Command`), and Obsidian's
+ * hotkey matching is not open to plugins, so the plugin cannot let that keystroke through; the README and the
+ * settings tab say how to rebind the command.
+ */
 export class TagCommands {
 	constructor(
 		private readonly plugin: Plugin,
@@ -19,9 +40,9 @@ export class TagCommands {
 			name: TAG_TITLE,
 			hotkeys: [{ modifiers: ["Mod", "Alt"], key: "k" }],
 			checkCallback: (checking) => {
-				const mention = this.mentionOfActiveNote();
-				if (!mention) return false;
-				if (!checking) this.send([mention]);
+				const target = this.activeTarget();
+				if (!target) return false;
+				if (!checking) this.send([target]);
 				return true;
 			},
 		});
@@ -29,51 +50,54 @@ export class TagCommands {
 		plugin.registerEvent(plugin.app.workspace.on("files-menu", (menu, files) => this.addMenuItem(menu, files)));
 	}
 
-	/** With a selection: the note and its 0-based line range; without one: the whole note. */
-	mentionOfActiveNote(): Mention | undefined {
-		const paths = this.bridge.paths();
+	/**
+	 * The editor the user is in (a note's, or an embedded one's: `activeEditor`) with its main selection's lines,
+	 * or the whole note without a selection; else the active file (a canvas, a PDF).
+	 */
+	private activeTarget(): TagTarget | undefined {
 		const workspace = this.plugin.app.workspace;
-		const view = workspace.getActiveViewOfType(MarkdownView);
-		if (paths && view?.file) {
-			const filePath = paths.toAbsolute(view.file.path);
-			const editor = view.editor;
-			if (!editor.somethingSelected()) return { filePath };
-			const from = editor.getCursor("from");
-			const to = editor.getCursor("to");
+		const active = workspace.activeEditor;
+		const file = active?.file;
+		if (active?.editor && file?.extension === "md") {
+			const from = active.editor.getCursor("from");
+			const to = active.editor.getCursor("to");
+			if (from.line === to.line && from.ch === to.ch) return { path: file.path };
 			// A selection that ends at the start of a line does not include that line.
 			const lineEnd = to.ch === 0 && to.line > from.line ? to.line - 1 : to.line;
-			return { filePath, lineStart: from.line, lineEnd };
+			return { path: file.path, lineStart: from.line, lineEnd };
 		}
-		const file = workspace.getActiveFile();
-		return paths && file ? { filePath: paths.toAbsolute(file.path) } : undefined;
+		const activeFile = workspace.getActiveFile();
+		return activeFile ? { path: activeFile.path } : undefined;
 	}
 
 	private addMenuItem(menu: Menu, files: TAbstractFile[]): void {
-		const paths = this.bridge.paths();
-		if (!paths || files.length === 0) return;
-		const mentions = files.map((file): Mention => {
-			const absolute = paths.toAbsolute(file.path);
-			return { filePath: file instanceof TFolder ? `${absolute}/` : absolute };
-		});
-		const onlyFilesAndFolders = files.every((file) => file instanceof TFile || file instanceof TFolder);
-		if (!onlyFilesAndFolders) return;
+		if (files.length === 0 || !files.every((file) => file instanceof TFile || file instanceof TFolder)) return;
+		const targets = files.map((file): TagTarget => ({ path: file.path, folder: file instanceof TFolder }));
 		menu.addItem((item) =>
 			item
 				.setTitle(TAG_TITLE)
 				.setIcon("at-sign")
-				.onClick(() => this.send(mentions)),
+				.onClick(() => this.send(targets)),
 		);
 	}
 
-	private send(mentions: Mention[]): void {
+	private send(targets: TagTarget[]): void {
 		const notifier = this.bridge.notifier();
-		if (!notifier) {
-			new Notice("Claude Code Bridge is off: turn it on in its settings to tag notes.");
+		const paths = this.bridge.paths();
+		if (!notifier || !paths) {
+			new Notice(BRIDGE_OFF_NOTICE);
 			return;
 		}
-		const outcomes = mentions.map((mention) => notifier.mention(mention));
+		const outcomes = targets.map((target) => notifier.mention(mentionOf(target, paths)));
 		new Notice(describeOutcomes(outcomes, notifier.queuedMentions));
 	}
+}
+
+/** The `at_mentioned` params: an absolute path, a folder's ending in "/". */
+function mentionOf(target: TagTarget, paths: VaultPaths): Mention {
+	const absolute = paths.toAbsolute(target.path);
+	if (target.folder) return { filePath: `${absolute}/` };
+	return target.lineStart === undefined ? { filePath: absolute } : { filePath: absolute, lineStart: target.lineStart, lineEnd: target.lineEnd };
 }
 
 export function describeOutcomes(outcomes: MentionOutcome[], waiting: number): string {

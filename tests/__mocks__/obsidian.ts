@@ -1,9 +1,13 @@
 /**
- * A small hand-written stand-in for the `obsidian` module. It grows only when a test needs a symbol;
- * lifecycle behaviour (load/unload cascading, register* cleanups) follows the real Component.
+ * A hand-written stand-in for the `obsidian` module, NOT Obsidian. Lifecycle behaviour (load/unload
+ * cascading, register* cleanups) follows the real Component. Regions that model Obsidian's behaviour (the
+ * workspace, leaves, views, vault) say where each behaviour comes from: obsidian.d.ts, Obsidian's developer
+ * docs, or what Obsidian was observed to do. Anything marked "Test helper" does not exist in Obsidian.
  */
 
+import { Compartment, EditorSelection, EditorState, StateField, findClusterBreak, type Extension } from "@codemirror/state";
 import type { BlockCache, CachedMetadata, HeadingCache, ListItemCache, Loc } from "obsidian";
+import { EditorView, keymap } from "@codemirror/view";
 
 type Callback = () => void;
 
@@ -59,7 +63,26 @@ export class Component {
 		this.register(() => clearInterval(id));
 		return id;
 	}
+
+	/** obsidian.d.ts Component.registerDomEvent: "Registers an DOM event to be detached when unloading". */
+	registerDomEvent(target: DomEventTarget, type: string, callback: (event: unknown) => unknown, options?: boolean | AddEventListenerOptions): void {
+		if (target instanceof FakeElement) {
+			target.addEventListener(type, callback);
+			this.register(() => target.removeEventListener(type, callback));
+			return;
+		}
+		target.addEventListener(type, callback, options);
+		this.register(() => target.removeEventListener(type, callback, options));
+	}
 }
+
+/** A window, document or element (jsdom's), or the fake's FakeElement. */
+type DomEventTarget =
+	| FakeElement
+	| {
+			addEventListener(type: string, listener: (event: never) => unknown, options?: boolean | AddEventListenerOptions): void;
+			removeEventListener(type: string, listener: (event: never) => unknown, options?: boolean | AddEventListenerOptions): void;
+	  };
 
 export interface EventRef {
 	detach(): void;
@@ -152,6 +175,9 @@ export class FakeElement {
 	}
 }
 
+/**
+ * Obsidian's `FileSystemAdapter` (obsidian.d.ts): the desktop adapter; only `getBasePath` is used here.
+ */
 export class FileSystemAdapter {
 	constructor(private readonly basePath: string) {}
 	getBasePath(): string {
@@ -159,24 +185,105 @@ export class FileSystemAdapter {
 	}
 }
 
+// ---------------------------------------------------------------------------------------------
+// Workspace region (helper B). A stand-in for Obsidian's workspace, NOT Obsidian: a flat list of
+// tab groups instead of the real split tree. Each behaviour cites where it comes from.
+// ---------------------------------------------------------------------------------------------
+
+export type PaneType = "tab" | "split" | "window";
+
+/** obsidian.d.ts `ViewState`. */
+export interface ViewState {
+	type: string;
+	state?: Record<string, unknown>;
+	active?: boolean;
+	pinned?: boolean;
+	group?: WorkspaceLeaf;
+}
+
+/** obsidian.d.ts `OpenViewState`. */
+export interface OpenViewState {
+	state?: Record<string, unknown>;
+	eState?: Record<string, unknown>;
+	active?: boolean;
+	group?: WorkspaceLeaf;
+}
+
+/** A popout window's `window`: a DOM event target with a `document` (a jsdom window fits). */
+export interface PopoutWindow extends EventTarget {
+	readonly document: EventTarget;
+}
+
+/** A document that is only a DOM event target (Node's EventTarget). */
+export class FakeDocument extends EventTarget {}
+
+/** The default popout window: real DOM event targets (Node's EventTarget), nothing more. */
+export class FakeWindow extends EventTarget implements PopoutWindow {
+	readonly document = new FakeDocument();
+}
+
+/** obsidian.d.ts `WorkspaceWindow`: a popout window (`win`, `doc`). */
+export class WorkspaceWindow {
+	constructor(readonly win: PopoutWindow) {}
+	get doc(): EventTarget {
+		return this.win.document;
+	}
+}
+
+/** A tab group: one leaf shows (the current tab), the others are in the background. */
+export class WorkspaceTabs {
+	readonly children: WorkspaceLeaf[] = [];
+	current: WorkspaceLeaf | undefined;
+	constructor(
+		/** "root" (main area), "sidebar", or the popout window it lives in. */
+		readonly container: "root" | "sidebar" | WorkspaceWindow,
+	) {}
+}
+
+/** A view type Obsidian can build (`Plugin.registerView` adds to it; obsidian.d.ts `ViewCreator`). */
+export type ViewCreator = (leaf: WorkspaceLeaf) => View;
+
 export class Workspace extends Events {
+	/** obsidian.d.ts: "If the layout of the app has been successfully initialized." */
 	layoutReady = false;
-	/** Test helper: the view getActiveViewOfType returns when it is of the asked type. */
+	/** obsidian.d.ts: deprecated "currently focused leaf"; the plugin must not read it (tests may). */
+	activeLeaf: WorkspaceLeaf | null = null;
+	/** Legacy test override: when set, `getActiveViewOfType` answers from it instead of the active leaf. */
 	activeView: unknown = null;
+	/** Legacy test override: when set, `getActiveFile` answers it. */
 	activeFile: TFile | null = null;
+	/** Tab groups: the root's first, then sidebars and popout windows in creation order. */
+	readonly tabGroups: WorkspaceTabs[] = [new WorkspaceTabs("root")];
+	private lastActiveFile: TFile | null = null;
+	private activeLeafEventsTimer: ReturnType<typeof setTimeout> | undefined;
+	private layoutChangeTimer: ReturnType<typeof setTimeout> | undefined;
+	private readonly readyCallbacks: Callback[] = [];
+
+	constructor(readonly app: App) {
+		super();
+	}
+
+	/**
+	 * obsidian.d.ts: "A component managing the current editor. This can be null if the active view has no
+	 * editor." The active MarkdownView is its own MarkdownFileInfo.
+	 */
+	get activeEditor(): MarkdownView | null {
+		return this.getActiveViewOfType(MarkdownView);
+	}
 
 	getActiveViewOfType<T>(type: abstract new (...args: never[]) => T): T | null {
-		return this.activeView instanceof type ? this.activeView : null;
+		if (this.activeView !== null) return this.activeView instanceof type ? this.activeView : null;
+		const view = this.activeLeaf?.view;
+		return view instanceof type ? view : null;
 	}
 
+	/** obsidian.d.ts: "the file for the current view if it's a FileView. Otherwise ... the most recently active file." */
 	getActiveFile(): TFile | null {
-		return this.activeFile;
+		if (this.activeFile !== null) return this.activeFile;
+		const view = this.activeLeaf?.view;
+		if (view instanceof MarkdownView) return view.file;
+		return this.lastActiveFile;
 	}
-
-	getLeavesOfType(_type: string): WorkspaceLeaf[] {
-		return [];
-	}
-	private readonly readyCallbacks: Callback[] = [];
 
 	onLayoutReady(callback: Callback): void {
 		if (this.layoutReady) callback();
@@ -188,8 +295,184 @@ export class Workspace extends Events {
 		this.layoutReady = true;
 		while (this.readyCallbacks.length > 0) this.readyCallbacks.shift()?.();
 	}
+
+	/** obsidian.d.ts: "Iterate through all leaves, including main area leaves, floating leaves, and sidebar leaves." */
+	iterateAllLeaves(callback: (leaf: WorkspaceLeaf) => unknown): void {
+		for (const group of this.tabGroups) for (const leaf of [...group.children]) callback(leaf);
+	}
+
+	/** obsidian.d.ts: "Iterate through all leaves in the main area of the workspace." */
+	iterateRootLeaves(callback: (leaf: WorkspaceLeaf) => unknown): void {
+		for (const group of this.tabGroups) if (group.container === "root") for (const leaf of [...group.children]) callback(leaf);
+	}
+
+	/**
+	 * obsidian.d.ts "Get all leaves of a given type". Deferred leaves count under their real type: the docs
+	 * ("Understanding deferred views") warn that `getLeavesOfType` returns leaves whose view is not yet the type's class.
+	 */
+	getLeavesOfType(viewType: string): WorkspaceLeaf[] {
+		const leaves: WorkspaceLeaf[] = [];
+		this.iterateAllLeaves((leaf) => {
+			if (leaf.view.getViewType() === viewType) leaves.push(leaf);
+		});
+		return leaves;
+	}
+
+	detachLeavesOfType(viewType: string): void {
+		for (const leaf of this.getLeavesOfType(viewType)) leaf.detach();
+	}
+
+	/**
+	 * obsidian.d.ts `getLeaf`: false/undefined → "an existing leaf which can be navigated is returned, or a new
+	 * leaf will be created"; true/'tab' → a new leaf in the root split; 'split' → a new leaf next to the active
+	 * one; 'window' → a popout window with a new leaf. d.ts does not say the new leaf becomes active: the fake
+	 * leaves activation to `openFile`/`setViewState` (`active`) and `setActiveLeaf`.
+	 */
+	getLeaf(newLeaf?: PaneType | boolean): WorkspaceLeaf {
+		if (newLeaf === "window") return this.openPopoutLeaf();
+		const root = this.rootGroup();
+		if (newLeaf === undefined || newLeaf === false) {
+			const active = this.activeLeaf;
+			if (active && active.group.container === "root" && active.view.navigation && !active.pinned) return active;
+			const reusable = root.current;
+			if (reusable && reusable.view.navigation && !reusable.pinned) return reusable;
+		}
+		const group = newLeaf === "split" ? this.addTabGroup("root") : root;
+		return this.createLeafIn(group);
+	}
+
+	/** obsidian.d.ts `openPopoutLeaf`: a popout window with one new leaf; Obsidian fires `window-open` with it. */
+	/** Test hook: builds the `window` of each new popout (e.g. a jsdom window); a bare event target by default. */
+	createPopoutWindow: () => PopoutWindow = () => new FakeWindow();
+
+	openPopoutLeaf(): WorkspaceLeaf {
+		const popout = new WorkspaceWindow(this.createPopoutWindow());
+		const group = this.addTabGroup(popout);
+		const leaf = this.createLeafIn(group);
+		this.trigger("window-open", popout, popout.win);
+		return leaf;
+	}
+
+	/** Test helper: the user closes a popout window; its leaves detach, then `window-close` fires. */
+	closePopout(popout: WorkspaceWindow): void {
+		const group = this.tabGroups.find((candidate) => candidate.container === popout);
+		if (!group) return;
+		for (const leaf of [...group.children]) leaf.detach();
+		this.tabGroups.splice(this.tabGroups.indexOf(group), 1);
+		this.trigger("window-close", popout, popout.win);
+	}
+
+	/**
+	 * obsidian.d.ts: "Bring a given leaf to the foreground ... `await` this function to ensure your view has
+	 * been fully loaded and is not deferred" (async since 1.7.2, docs "Understanding deferred views").
+	 */
+	async revealLeaf(leaf: WorkspaceLeaf): Promise<void> {
+		leaf.group.current = leaf;
+		this.setActiveLeaf(leaf, { focus: true });
+		await leaf.loadIfDeferred();
+	}
+
+	/**
+	 * obsidian.d.ts `setActiveLeaf`. Showing a leaf loads it if deferred (docs "Understanding deferred views":
+	 * "Once a view is visible on screen ... switched out to the correct View"). The events follow through a
+	 * 0 ms debounce, as in Obsidian (`requestActiveLeafEvents`; observed in app.js, see `activeLeafEvents`).
+	 */
+	setActiveLeaf(leaf: WorkspaceLeaf, _params?: { focus?: boolean }): void {
+		if (this.activeLeaf === leaf) return;
+		this.activeLeaf = leaf;
+		leaf.group.current = leaf;
+		void leaf.loadIfDeferred();
+		this.requestActiveLeafEvents();
+	}
+
+	/** Obsidian's (undocumented) `requestActiveLeafEvents`: coalesces into one `activeLeafEvents` on the next tick. */
+	requestActiveLeafEvents(): void {
+		if (this.activeLeafEventsTimer !== undefined) return;
+		this.activeLeafEventsTimer = setTimeout(() => this.activeLeafEvents(), 0);
+	}
+
+	/**
+	 * Obsidian's `activeLeafEvents`, as read from app.js by obsidian-typings contributors and other faithful
+	 * mocks: nothing before layout ready; then `active-leaf-change` with the active leaf, then `file-open` only
+	 * when the active file differs from the last one announced. So a tab switch gives both events in that
+	 * order; loading another note into the active tab (a link, the quick switcher) re-requests them too
+	 * (FileView.loadFile → `requestActiveLeafEvents` when the leaf is active). obsidian-api#37 (lishid):
+	 * "`file-open` is always triggered for the `Workspace.activeLeaf`"; obsidian-api#133: `active-leaf-change`
+	 * means focus moved, not that a file opened.
+	 */
+	activeLeafEvents(): void {
+		clearTimeout(this.activeLeafEventsTimer);
+		this.activeLeafEventsTimer = undefined;
+		if (!this.layoutReady) return;
+		this.trigger("active-leaf-change", this.activeLeaf);
+		const file = this.getActiveFile();
+		if (file === this.lastActiveFile) return;
+		this.lastActiveFile = file;
+		this.trigger("file-open", file);
+	}
+
+	/** Obsidian's `requestLayoutChangeEvents`: `layout-change` after a 10 ms debounce, only once the layout is ready. */
+	requestLayoutChange(): void {
+		if (this.layoutChangeTimer !== undefined) return;
+		this.layoutChangeTimer = setTimeout(() => this.layoutChangeEvents(), 10);
+	}
+
+	layoutChangeEvents(): void {
+		clearTimeout(this.layoutChangeTimer);
+		this.layoutChangeTimer = undefined;
+		if (this.layoutReady) this.trigger("layout-change");
+	}
+
+	/** Test helper: fires the debounced workspace events now (active-leaf-change, file-open, layout-change). */
+	flushEvents(): void {
+		if (this.activeLeafEventsTimer !== undefined) this.activeLeafEvents();
+		if (this.layoutChangeTimer !== undefined) this.layoutChangeEvents();
+	}
+
+	/** Test helper: a new leaf (holding the empty view) at the end of a tab group. */
+	createLeafIn(group: WorkspaceTabs): WorkspaceLeaf {
+		const leaf = new WorkspaceLeaf(this.app, group);
+		group.children.push(leaf);
+		group.current ??= leaf;
+		this.requestLayoutChange();
+		return leaf;
+	}
+
+	/** Test helper: a new, empty tab group (a split in the root, a sidebar, or a popout window). */
+	addTabGroup(container: WorkspaceTabs["container"]): WorkspaceTabs {
+		const group = new WorkspaceTabs(container);
+		this.tabGroups.push(group);
+		return group;
+	}
+
+	/** The leaf left the workspace: it is no longer active or current anywhere. */
+	forgetLeaf(leaf: WorkspaceLeaf): void {
+		const group = leaf.group;
+		const index = group.children.indexOf(leaf);
+		if (index >= 0) group.children.splice(index, 1);
+		if (group.current === leaf) group.current = group.children[Math.min(index, group.children.length - 1)];
+		if (this.activeLeaf === leaf) {
+			// Obsidian re-picks the active leaf after a detach (the most recent one); the fake takes the group's current tab.
+			this.activeLeaf = null;
+			const next = group.current ?? this.rootGroup().current;
+			if (next) this.setActiveLeaf(next);
+			else this.requestActiveLeafEvents();
+		}
+		this.requestLayoutChange();
+	}
+
+	private rootGroup(): WorkspaceTabs {
+		const root = this.tabGroups.find((group) => group.container === "root");
+		if (!root) throw new Error("the fake workspace lost its root tab group");
+		return root;
+	}
 }
 
+/**
+ * Obsidian's `Vault` (obsidian.d.ts), over an in-memory map of path → text that stands for the disk. One
+ * TFile per path, as in Obsidian (the same object every lookup). Writes fire the vault events d.ts names:
+ * `create`, `modify`, `delete`, `rename` (file, oldPath).
+ */
 export class Vault extends Events {
 	constructor(readonly adapter: FileSystemAdapter, private readonly name: string) {
 		super();
@@ -198,8 +481,11 @@ export class Vault extends Events {
 		return this.name;
 	}
 
-	/** Test helper: vault contents by path. */
+	/** Test helper: vault contents by path (the disk). Prefer `writeExternally`, which also fires `modify`. */
 	readonly contents = new Map<string, string>();
+	private readonly files = new Map<string, TFile>();
+	/** A clock for `stat.mtime` that only moves forward, so every write has a newer mtime. */
+	private clock = 1_700_000_000_000;
 
 	getFiles(): TFile[] {
 		return [...this.contents.keys()].map((path) => this.fileWithStat(path));
@@ -207,26 +493,90 @@ export class Vault extends Events {
 	getMarkdownFiles(): TFile[] {
 		return this.getFiles().filter((file) => file.extension === "md");
 	}
+	/** obsidian.d.ts (since 1.5.7): "Returns `null` if the file does not exist." Paths are taken as given (not normalised). */
 	getFileByPath(path: string): TFile | null {
 		return this.contents.has(path) ? this.fileWithStat(path) : null;
 	}
 	getAbstractFileByPath(path: string): TFile | null {
 		return this.getFileByPath(path);
 	}
+	/** obsidian.d.ts: "Read the content of a plaintext file ... Use this if you only want to display the content". */
 	cachedRead(file: TFile): Promise<string> {
-		return Promise.resolve(this.contents.get(file.path) ?? "");
+		return this.read(file);
 	}
+	/** Rejects for a file that is gone, like the adapter's ENOENT. */
 	read(file: TFile): Promise<string> {
-		return this.cachedRead(file);
+		const text = this.contents.get(file.path);
+		return text === undefined ? Promise.reject(new Error(`ENOENT: no such file, open '${file.path}'`)) : Promise.resolve(text);
 	}
 	readBinary(file: TFile): Promise<ArrayBuffer> {
 		const bytes = Buffer.from(this.contents.get(file.path) ?? "", "utf8");
 		return Promise.resolve(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
 	}
+	/** obsidian.d.ts `create`: fails when the file exists ("File already exists."); fires `create`. */
+	create(path: string, data: string): Promise<TFile> {
+		if (this.contents.has(path)) return Promise.reject(new Error("File already exists."));
+		this.contents.set(path, data);
+		const file = this.fileWithStat(path);
+		this.trigger("create", file);
+		return Promise.resolve(file);
+	}
+	/** obsidian.d.ts `modify`: "Modify the contents of a plaintext file"; fires `modify`. */
+	modify(file: TFile, data: string): Promise<void> {
+		if (!this.contents.has(file.path)) return Promise.reject(new Error(`ENOENT: no such file, open '${file.path}'`));
+		this.write(file.path, data);
+		return Promise.resolve();
+	}
+	/** obsidian.d.ts `process` (since 1.1.0): "Atomically read, modify, and save the contents of a note." */
+	async process(file: TFile, fn: (data: string) => string): Promise<string> {
+		const data = fn(await this.read(file));
+		await this.modify(file, data);
+		return data;
+	}
+	/** obsidian.d.ts `delete`; fires `delete` with the file. */
+	delete(file: TFile): Promise<void> {
+		this.contents.delete(file.path);
+		this.files.delete(file.path);
+		this.trigger("delete", file);
+		return Promise.resolve();
+	}
+	/** obsidian.d.ts `rename`; fires `rename` (file, oldPath). The fake hands out a new TFile for the new path. */
+	rename(file: TFile, newPath: string): Promise<void> {
+		const text = this.contents.get(file.path);
+		if (text === undefined) return Promise.reject(new Error(`ENOENT: no such file, rename '${file.path}'`));
+		if (this.contents.has(newPath)) return Promise.reject(new Error("Destination file already exists!"));
+		this.contents.delete(file.path);
+		this.files.delete(file.path);
+		this.contents.set(newPath, text);
+		this.trigger("rename", this.fileWithStat(newPath), file.path);
+		return Promise.resolve();
+	}
+	/**
+	 * Test helper: the file changes on disk without Obsidian's editor (sync, another app, the Claude Code CLI).
+	 * Obsidian's file watcher reports such a change as a vault `modify` event.
+	 */
+	writeExternally(path: string, data: string): TFile {
+		const existed = this.contents.has(path);
+		this.write(path, data, !existed);
+		return this.fileWithStat(path);
+	}
+
+	private write(path: string, data: string, created = false): void {
+		this.contents.set(path, data);
+		this.clock += 1000;
+		const file = this.fileWithStat(path);
+		file.stat = { ...file.stat, mtime: this.clock };
+		this.trigger(created ? "create" : "modify", file);
+	}
 
 	private fileWithStat(path: string): TFile {
-		const file = new TFile(path);
-		file.stat = { size: Buffer.byteLength(this.contents.get(path) ?? ""), mtime: 0, ctime: 0 };
+		let file = this.files.get(path);
+		if (!file) {
+			file = new TFile(path);
+			file.stat = { size: 0, mtime: this.clock, ctime: this.clock };
+			this.files.set(path, file);
+		}
+		file.stat = { ...file.stat, size: Buffer.byteLength(this.contents.get(path) ?? "") };
 		return file;
 	}
 }
@@ -418,10 +768,16 @@ export function resolveSubpath(cache: CachedMetadata, subpath: string): SubpathM
 
 // ---- end of the MetadataCache region ----
 
+/** obsidian.d.ts `App`: the workspace, the vault and the metadata cache of one vault. */
 export class App {
-	readonly workspace = new Workspace();
+	readonly workspace: Workspace = new Workspace(this);
 	readonly metadataCache = new MetadataCache();
 	readonly vault: Vault;
+	/** Obsidian's view registry (not in obsidian.d.ts): type → creator; `Plugin.registerView` adds to it. */
+	readonly viewRegistry = new Map<string, ViewCreator>([
+		["empty", (leaf) => new EmptyView(leaf)],
+		["markdown", (leaf) => new MarkdownView(leaf)],
+	]);
 	constructor(basePath: string, name: string) {
 		this.vault = new Vault(new FileSystemAdapter(basePath), name);
 	}
@@ -433,10 +789,47 @@ export interface PluginManifest {
 	version: string;
 }
 
+/** obsidian.d.ts `MenuItem` (the parts plugins here use); `click()` is the user's click. */
+export class MenuItem {
+	title = "";
+	icon = "";
+	private handler: ((event: unknown) => unknown) | undefined;
+	setTitle(title: string): this {
+		this.title = title;
+		return this;
+	}
+	setIcon(icon: string): this {
+		this.icon = icon;
+		return this;
+	}
+	onClick(handler: (event: unknown) => unknown): this {
+		this.handler = handler;
+		return this;
+	}
+	click(): void {
+		this.handler?.({ type: "click" });
+	}
+}
+
+/** obsidian.d.ts `Menu`: `addItem` builds an item; the items are kept in order. */
+export class Menu {
+	readonly items: MenuItem[] = [];
+	addItem(build: (item: MenuItem) => unknown): this {
+		const item = new MenuItem();
+		build(item);
+		this.items.push(item);
+		return this;
+	}
+}
+
+/** obsidian.d.ts `Command` (the parts plugins here use). */
 export interface Command {
 	id: string;
 	name: string;
 	callback?: () => unknown;
+	/** obsidian.d.ts: "Returning false or undefined causes the command to be hidden from the command palette." */
+	checkCallback?: (checking: boolean) => boolean | void;
+	hotkeys?: { modifiers: string[]; key: string }[];
 }
 
 export class Plugin extends Component {
@@ -444,7 +837,8 @@ export class Plugin extends Component {
 	readonly commands: Command[] = [];
 	readonly statusBarItems: FakeElement[] = [];
 	readonly settingTabs: PluginSettingTab[] = [];
-	readonly editorExtensions: unknown[] = [];
+	/** What the plugin registered with registerEditorExtension; the CodeMirror harness builds editors with it. */
+	readonly editorExtensions: Extension[] = [];
 	readonly domEvents: { type: string; callback: (event: never) => unknown }[] = [];
 
 	constructor(readonly app: App, readonly manifest: PluginManifest) {
@@ -466,18 +860,46 @@ export class Plugin extends Component {
 		this.commands.push(command);
 		return command;
 	}
+	/**
+	 * Test helper: what the command palette and a hotkey do (docs "Commands": `checkCallback` runs with
+	 * `checking` true to decide whether the command is available, then with false to perform it). Returns
+	 * whether the command was available; with `checkOnly` it is not run.
+	 */
+	runCommand(id: string, checkOnly = false): boolean {
+		const command = this.commands.find((candidate) => candidate.id === id);
+		if (!command) throw new Error(`no command ${id}`);
+		if (command.checkCallback) {
+			if (!command.checkCallback(true)) return false;
+			if (!checkOnly) command.checkCallback(false);
+			return true;
+		}
+		if (!checkOnly) command.callback?.();
+		return command.callback !== undefined;
+	}
 	readonly viewTypes = new Map<string, (leaf: WorkspaceLeaf) => unknown>();
 	registerView(type: string, creator: (leaf: WorkspaceLeaf) => unknown): void {
 		this.viewTypes.set(type, creator);
+		// Obsidian builds leaves of this type through its view registry from now on (and forgets the type on unload).
+		this.app.viewRegistry.set(type, creator as ViewCreator);
+		this.register(() => this.app.viewRegistry.delete(type));
 	}
 	addSettingTab(tab: PluginSettingTab): void {
 		this.settingTabs.push(tab);
 	}
-	registerEditorExtension(extension: unknown): void {
+	/** Obsidian applies a registered extension to every editor and removes it when the plugin unloads. */
+	registerEditorExtension(extension: Extension): void {
 		this.editorExtensions.push(extension);
+		pluginEditorExtensions.push(extension);
+		reconfigurePluginExtensions();
+		this.register(() => {
+			this.editorExtensions.splice(this.editorExtensions.indexOf(extension), 1);
+			pluginEditorExtensions.splice(pluginEditorExtensions.indexOf(extension), 1);
+			reconfigurePluginExtensions();
+		});
 	}
-	registerDomEvent(_target: unknown, type: string, callback: (event: never) => unknown): void {
+	override registerDomEvent(target: DomEventTarget, type: string, callback: (event: unknown) => unknown, options?: boolean | AddEventListenerOptions): void {
 		this.domEvents.push({ type, callback });
+		super.registerDomEvent(target, type, callback, options);
 	}
 }
 
@@ -602,13 +1024,353 @@ export class TFile extends TAbstractFile {
 
 export class TFolder extends TAbstractFile {}
 
-/** Stands in for the CodeMirror state field that maps an editor to its file. */
-export const editorInfoField = { name: "editorInfoField" };
+// ---- View and ItemView (workspace region, helper B; declared here because MarkdownView extends them) ----
 
-export class MarkdownView {
-	file: TFile | null = null;
-	editor: unknown = null;
+/** obsidian.d.ts `View`: `onOpen`/`onClose` are protected there; public here so the leaf can call them. */
+export abstract class View extends Component {
+	readonly app: App;
+	icon = "lucide-file";
+	/** obsidian.d.ts: "Whether or not the view is intended for navigation." */
+	navigation = false;
+	readonly containerEl = new FakeElement();
+	constructor(readonly leaf: WorkspaceLeaf) {
+		super();
+		this.app = leaf.app;
+	}
+	onOpen(): Promise<void> {
+		return Promise.resolve();
+	}
+	onClose(): Promise<void> {
+		return Promise.resolve();
+	}
+	abstract getViewType(): string;
+	abstract getDisplayText(): string;
+	getState(): Record<string, unknown> {
+		return {};
+	}
+	setState(_state: unknown, _result: ViewStateResult): Promise<void> {
+		return Promise.resolve();
+	}
+	getEphemeralState(): Record<string, unknown> {
+		return {};
+	}
+	setEphemeralState(_state: unknown): void {}
+	getIcon(): string {
+		return this.icon;
+	}
 }
+
+/** obsidian.d.ts `ItemView`; `contentEl` is a FakeElement tree. */
+export abstract class ItemView extends View {
+	readonly contentEl = new FakeElement();
+}
+
+// ---- Editor region (owner: CodeMirror harness, tests/obsidian/harness/cm6-editor.ts) ----
+
+/** What plugins registered with `registerEditorExtension`: Obsidian applies it to every editor, open or opened later. */
+const pluginEditorExtensions: Extension[] = [];
+const pluginExtensionSlot = new Compartment();
+const liveEditors = new Set<EditorView>();
+
+function reconfigurePluginExtensions(): void {
+	for (const cm of liveEditors) cm.dispatch({ effects: pluginExtensionSlot.reconfigure([...pluginEditorExtensions]) });
+}
+
+/** A slice of Obsidian's default keymap: Shift+Arrow extends the main selection by a character. */
+const selectionKeys = keymap.of([
+	{ key: "Shift-ArrowRight", run: (cm) => extendSelection(cm, 1) },
+	{ key: "Shift-ArrowLeft", run: (cm) => extendSelection(cm, -1) },
+]);
+
+/** Moves the main selection's head one character (a whole grapheme, as CodeMirror's selectCharLeft/Right do). */
+function extendSelection(cm: EditorView, by: 1 | -1): boolean {
+	const { doc } = cm.state;
+	const main = cm.state.selection.main;
+	const line = doc.lineAt(main.head);
+	const atLineEdge = by > 0 ? main.head === line.to : main.head === line.from;
+	const head = atLineEdge ? Math.min(Math.max(main.head + by, 0), doc.length) : line.from + findClusterBreak(line.text, main.head - line.from, by > 0);
+	cm.dispatch({ selection: cm.state.selection.replaceRange(EditorSelection.range(main.anchor, head)), userEvent: "select" });
+	return true;
+}
+
+/**
+ * The extensions of an editor Obsidian builds for `info` (a note's MarkdownView, or an embed's, hover preview's or
+ * canvas card's MarkdownFileInfo): the info field, multiple cursors (Obsidian allows them), the keymap slice, and
+ * the plugins' extensions.
+ */
+export function editorExtensionsFor(info: MarkdownFileInfo): Extension[] {
+	return [editorInfoField.init(() => info), EditorState.allowMultipleSelections.of(true), selectionKeys, pluginExtensionSlot.of([...pluginEditorExtensions])];
+}
+
+/** A CodeMirror editor attached to `ownerDocument` (the main window's by default), as Obsidian builds one. */
+export function createEditorView(info: MarkdownFileInfo, text: string, ownerDocument: Document = globalThis.document): EditorView {
+	const cm = new EditorView({ state: EditorState.create({ doc: text, extensions: editorExtensionsFor(info) }), parent: ownerDocument.body });
+	liveEditors.add(cm);
+	return cm;
+}
+
+export function destroyEditorView(cm: EditorView): void {
+	liveEditors.delete(cm);
+	cm.destroy();
+}
+
+/** obsidian.d.ts `MarkdownFileInfo`: what `editorInfoField` holds for an editor. */
+export interface MarkdownFileInfo {
+	app: App;
+	readonly file: TFile | null;
+	editor?: Editor;
+}
+
+/**
+ * obsidian.d.ts: `editorInfoField: StateField<MarkdownFileInfo>` ("information about this Markdown editor, such as
+ * the associated file"). Obsidian gives it its value when it builds an editor: the MarkdownView for a note's editor,
+ * another MarkdownFileInfo for embeds, hover previews and canvas cards ("may be a MarkdownView but not necessarily").
+ * So the field has no value of its own here either: an editor state gets it through `editorInfoField.init(() => info)`.
+ */
+export const editorInfoField: StateField<MarkdownFileInfo> = StateField.define<MarkdownFileInfo>({
+	create: () => {
+		throw new Error("editorInfoField: the editor that owns this state provides its MarkdownFileInfo (editorInfoField.init)");
+	},
+	update: (info) => info,
+});
+
+/** obsidian.d.ts `EditorPosition`: 0-based line, `ch` in UTF-16 code units of that line. */
+export interface EditorPosition {
+	line: number;
+	ch: number;
+}
+
+/**
+ * Obsidian's `Editor` over CodeMirror 6 (obsidian.d.ts: "a common interface that bridges the gap between CodeMirror 5
+ * and CodeMirror 6"): every call reads or writes the real EditorView `cm`, as Obsidian's does. Positions outside the
+ * document are clamped, as CodeMirror 5's were.
+ */
+export class Editor {
+	constructor(readonly cm: EditorView) {}
+
+	getValue(): string {
+		return this.cm.state.doc.toString();
+	}
+	setValue(content: string): void {
+		this.cm.dispatch({ changes: { from: 0, to: this.cm.state.doc.length, insert: content } });
+	}
+	lineCount(): number {
+		return this.cm.state.doc.lines;
+	}
+	lastLine(): number {
+		return this.cm.state.doc.lines - 1;
+	}
+	getLine(line: number): string {
+		return this.cm.state.doc.line(this.clampLine(line) + 1).text;
+	}
+	/** The main selection's text. */
+	getSelection(): string {
+		const { from, to } = this.cm.state.selection.main;
+		return this.cm.state.sliceDoc(from, to);
+	}
+	/** CodeMirror 5's `somethingSelected`: whether any range (not only the main one) is non-empty. */
+	somethingSelected(): boolean {
+		return this.cm.state.selection.ranges.some((range) => !range.empty);
+	}
+	getRange(from: EditorPosition, to: EditorPosition): string {
+		const [start, end] = [this.posToOffset(from), this.posToOffset(to)].sort((a, b) => a - b) as [number, number];
+		return this.cm.state.sliceDoc(start, end);
+	}
+	/** The main selection's end: `head` by default, as in CodeMirror 5. */
+	getCursor(which: "from" | "to" | "head" | "anchor" = "head"): EditorPosition {
+		const main = this.cm.state.selection.main;
+		return this.offsetToPos(main[which]);
+	}
+	listSelections(): { anchor: EditorPosition; head: EditorPosition }[] {
+		return this.cm.state.selection.ranges.map((range) => ({ anchor: this.offsetToPos(range.anchor), head: this.offsetToPos(range.head) }));
+	}
+	setCursor(pos: EditorPosition): void {
+		this.setSelection(pos, pos);
+	}
+	setSelection(anchor: EditorPosition, head: EditorPosition = anchor): void {
+		this.cm.dispatch({ selection: EditorSelection.single(this.posToOffset(anchor), this.posToOffset(head)), userEvent: "select" });
+	}
+	replaceRange(replacement: string, from: EditorPosition, to: EditorPosition = from): void {
+		this.cm.dispatch({ changes: { from: this.posToOffset(from), to: this.posToOffset(to), insert: replacement } });
+	}
+	replaceSelection(replacement: string): void {
+		this.cm.dispatch(this.cm.state.replaceSelection(replacement));
+	}
+	scrollIntoView(range: { from: EditorPosition; to: EditorPosition }, center = false): void {
+		const target = EditorSelection.range(this.posToOffset(range.from), this.posToOffset(range.to));
+		this.cm.dispatch({ effects: EditorView.scrollIntoView(target, { y: center ? "center" : "nearest" }) });
+	}
+	hasFocus(): boolean {
+		return this.cm.hasFocus;
+	}
+	focus(): void {
+		this.cm.focus();
+	}
+	blur(): void {
+		this.cm.contentDOM.blur();
+	}
+	posToOffset(pos: EditorPosition): number {
+		const line = this.cm.state.doc.line(this.clampLine(pos.line) + 1);
+		return line.from + Math.min(Math.max(pos.ch, 0), line.length);
+	}
+	offsetToPos(offset: number): EditorPosition {
+		const clamped = Math.min(Math.max(offset, 0), this.cm.state.doc.length);
+		const line = this.cm.state.doc.lineAt(clamped);
+		return { line: line.number - 1, ch: clamped - line.from };
+	}
+	private clampLine(line: number): number {
+		return Math.min(Math.max(line, 0), this.cm.state.doc.lines - 1);
+	}
+}
+
+/**
+ * obsidian.d.ts `MarkdownView` as a view (TextFileView → FileView → ItemView; the editor part is separate).
+ * `setState({ file })` loads the note (a note switch inside the same tab keeps the view); the text it holds is
+ * CodeMirror's document, whose line breaks are "\n" whatever the file uses (@codemirror/state: the document is
+ * split on "\r\n", "\r" and "\n" unless `lineSeparator` is set), so `getViewData()` of a CRLF note never equals
+ * the file. `requestSave` saves 2 s after the last change (d.ts: "Debounced save in 2 seconds from now"). When
+ * the file changes on disk and the view has nothing unsaved, the view reloads it (observed); unsaved typing is
+ * kept (Obsidian's merge of conflicting changes is not modelled).
+ */
+export class MarkdownView extends ItemView {
+	file: TFile | null = null;
+	// ---- the editor part of MarkdownView (Editor region) ----
+	/** The CodeMirror view behind `editor`, built once there is a DOM (tests/obsidian/harness/cm6-dom.ts). */
+	private cm: EditorView | undefined;
+	private editorWrapper: Editor | undefined;
+	/** The file the editor's state was built for: loading another file swaps the state (`EditorView.setState`). */
+	private editorFile: TFile | null = null;
+	/** The document while there is no DOM (tests that never touch the editor). */
+	private textWithoutEditor = "";
+
+	/** obsidian.d.ts `MarkdownView.editor`: Obsidian's Editor over this view's CodeMirror editor. */
+	get editor(): Editor {
+		const cm = this.editorView();
+		if (!cm) throw new Error("MarkdownView.editor needs a DOM: install one first (BrowserWindows, tests/obsidian/harness/cm6-dom.ts)");
+		this.editorWrapper ??= new Editor(cm);
+		return this.editorWrapper;
+	}
+
+	/**
+	 * The editor's document, which the view part below reads and writes. Loading another file into the view swaps
+	 * the editor's whole state in the same EditorView (no update listener sees it), as Obsidian does when a link, the
+	 * quick switcher or back/forward opens a note in the same tab; other writes are ordinary transactions.
+	 */
+	private get data(): string {
+		return this.cm ? this.cm.state.doc.toString() : this.textWithoutEditor;
+	}
+	private set data(text: string) {
+		const cm = this.editorView();
+		if (!cm) {
+			this.textWithoutEditor = text;
+			this.editorFile = this.file;
+		} else if (this.editorFile !== this.file) {
+			this.editorFile = this.file;
+			cm.setState(EditorState.create({ doc: text, extensions: editorExtensionsFor(this) }));
+		} else if (cm.state.doc.toString() !== text) {
+			cm.dispatch({ changes: { from: 0, to: cm.state.doc.length, insert: text } });
+		}
+	}
+
+	private editorView(): EditorView | undefined {
+		if (this.cm || typeof globalThis.document === "undefined") return this.cm;
+		const cm = createEditorView(this, this.textWithoutEditor);
+		this.cm = cm;
+		this.register(() => destroyEditorView(cm));
+		return cm;
+	}
+
+	// ---- the view part of MarkdownView (workspace region, helper B) ----
+	override navigation = true;
+	/** The document as last loaded from or written to disk. */
+	private savedData = "";
+	private saveTimer: ReturnType<typeof setTimeout> | undefined;
+
+	/** The leaf is optional for older tests that build a bare view; such a view lives outside any workspace. */
+	constructor(leaf?: WorkspaceLeaf) {
+		super(leaf ?? new WorkspaceLeaf(new App("/", "Vault")));
+	}
+
+	override onload(): void {
+		this.registerEvent(
+			this.app.vault.on("modify", (...args: unknown[]) => {
+				const [file] = args;
+				if (file instanceof TFile) void this.reloadIfClean(file);
+			}),
+		);
+		this.register(() => clearTimeout(this.saveTimer));
+	}
+
+	getViewType(): string {
+		return "markdown";
+	}
+	getDisplayText(): string {
+		return this.file?.basename ?? "No file";
+	}
+	override getState(): Record<string, unknown> {
+		return this.file ? { file: this.file.path } : {};
+	}
+	override async setState(state: unknown, _result: ViewStateResult): Promise<void> {
+		const path = typeof state === "object" && state !== null && "file" in state && typeof state.file === "string" ? state.file : undefined;
+		if (path === undefined || path === this.file?.path) return;
+		const file = this.app.vault.getFileByPath(path);
+		if (!file) throw new Error(`File not found: ${path}`);
+		if (this.file && this.data !== this.savedData) await this.save();
+		const text = toEditorText(await this.app.vault.read(file));
+		this.file = file;
+		this.data = text;
+		this.savedData = text;
+	}
+	getViewData(): string {
+		return this.data;
+	}
+	/** Sets the editor's text (line breaks normalised, as CodeMirror does); the change is saved after 2 s. */
+	setViewData(data: string, _clear: boolean): void {
+		this.data = toEditorText(data);
+		this.requestSave();
+		this.editorChanged();
+	}
+	requestSave(): void {
+		clearTimeout(this.saveTimer);
+		this.saveTimer = setTimeout(() => void this.save(), 2000);
+	}
+	/** obsidian.d.ts `TextFileView.save`: writes the editor's text to the file. */
+	async save(): Promise<void> {
+		clearTimeout(this.saveTimer);
+		const file = this.file;
+		if (!file) return;
+		const data = this.data;
+		this.savedData = data;
+		await this.app.vault.modify(file, data);
+	}
+	/** Test helper: the user types; the view now holds `text`, unsaved until the 2 s autosave. */
+	type(text: string): void {
+		this.setViewData(text, false);
+	}
+	/**
+	 * obsidian.d.ts `editor-change`: "Triggered when changes to an editor has been applied, either programmatically
+	 * or from a user event" (editor, info). Without a DOM there is no editor to pass (tests that never use it).
+	 */
+	private editorChanged(): void {
+		const editor = typeof globalThis.document === "undefined" ? undefined : this.editor;
+		this.app.workspace.trigger("editor-change", editor, this);
+	}
+	/** Test helper: whether the editor holds changes not yet written to disk. */
+	get hasUnsavedChanges(): boolean {
+		return this.data !== this.savedData;
+	}
+
+	private async reloadIfClean(file: TFile): Promise<void> {
+		if (file !== this.file || this.data !== this.savedData) return;
+		const text = toEditorText(await this.app.vault.read(file));
+		if (file !== this.file || this.data !== this.savedData || text === this.data) return;
+		this.data = text;
+		this.savedData = text;
+		this.editorChanged();
+	}
+}
+
+// ---- end of the Editor region ----
 
 export function getAllTags(cache: { tags?: { tag: string }[]; frontmatter?: { tags?: string[] } }): string[] {
 	return [...(cache.tags ?? []).map((entry) => entry.tag), ...(cache.frontmatter?.tags ?? []).map((tag) => `#${tag}`)];
@@ -629,43 +1391,160 @@ export function normalizePath(path: string): string {
 // Obsidian runs plugins in a browser window: `window` is the global object there, `activeDocument` the focused document.
 const globals = globalThis as { window?: unknown; activeDocument?: unknown };
 if (globals.window === undefined) globals.window = globalThis;
-if (globals.activeDocument === undefined) globals.activeDocument = {};
+// Without a DOM (tests/obsidian/harness/cm6-dom.ts installs one), the main document is a bare event target.
+if (globals.activeDocument === undefined) globals.activeDocument = new FakeDocument();
 
+/** obsidian.d.ts `ViewStateResult`. */
 export interface ViewStateResult {
 	history: boolean;
 }
 
-export class WorkspaceLeaf {
-	view: unknown = null;
+/**
+ * obsidian.d.ts `WorkspaceLeaf`: holds one view. A new leaf shows the empty view ("New tab").
+ * `setViewState` builds the view its type names through the app's view registry (what `Plugin.registerView`
+ * fills), keeps the view when the type is unchanged and only passes it the state, and rejects when building,
+ * opening or setting the state of the view throws (Obsidian's handling there is not documented; a caller must
+ * survive a rejection). `detach()` closes the view: `onClose` runs, then the view unloads.
+ */
+export class WorkspaceLeaf extends Events {
+	view: View;
+	pinned = false;
+	/** Test helper: true once `detach()` ran. */
 	detached = false;
-	constructor(readonly app: App) {}
-	detach(): void {
-		this.detached = true;
-	}
-}
+	readonly group: WorkspaceTabs;
+	private loading: Promise<void> | undefined;
 
-/** The parts of ItemView the review view uses; `contentEl` is a FakeElement tree. */
-export class ItemView extends Component {
-	readonly app: App;
-	readonly containerEl = new FakeElement();
-	readonly contentEl = new FakeElement();
-	constructor(readonly leaf: WorkspaceLeaf) {
+	constructor(readonly app: App, group?: WorkspaceTabs) {
 		super();
-		this.app = leaf.app;
+		// Without a group the leaf stands outside the layout (a test of one view on its own).
+		this.group = group ?? new WorkspaceTabs("root");
+		this.view = new EmptyView(this);
+		this.view.load();
 	}
-	getState(): Record<string, unknown> {
-		return {};
+
+	/** obsidian.d.ts (since 1.7.2): "true if this leaf is currently deferred because it is in the background". */
+	get isDeferred(): boolean {
+		return this.view instanceof DeferredView;
 	}
-	setState(_state: unknown, _result: ViewStateResult): Promise<void> {
-		return Promise.resolve();
+
+	/** obsidian.d.ts (since 1.7.2): "If this view is currently deferred, load it and await that it has fully loaded." */
+	loadIfDeferred(): Promise<void> {
+		const view = this.view;
+		if (!(view instanceof DeferredView)) return this.loading ?? Promise.resolve();
+		this.loading ??= this.replaceView(view.savedState).finally(() => (this.loading = undefined));
+		return this.loading;
 	}
-	registerDomEvent(element: FakeElement, type: string, callback: (event: unknown) => void): void {
-		element.addEventListener(type, callback);
-		this.register(() => element.removeEventListener(type, callback));
+
+	/** Test helper: what Obsidian does to a background tab restored at startup (docs "Understanding deferred views"). */
+	deferTo(viewState: ViewState): void {
+		const old = this.view;
+		this.view = new DeferredView(this, viewState);
+		this.view.load();
+		void closeView(old);
+	}
+
+	/** A deferred leaf answers with the state it was saved with (its `state.file` names the note). */
+	getViewState(): ViewState {
+		return { type: this.view.getViewType(), state: this.view.getState(), ...(this.pinned ? { pinned: true } : {}) };
+	}
+
+	async setViewState(viewState: ViewState, _eState?: unknown): Promise<void> {
+		if (viewState.type === this.view.getViewType() && !this.isDeferred) await this.view.setState(viewState.state ?? {}, { history: true });
+		else await this.replaceView(viewState);
+		if (viewState.pinned !== undefined) this.pinned = viewState.pinned;
+		const workspace = this.app.workspace;
+		if (viewState.active) workspace.setActiveLeaf(this);
+		// FileView.loadFile asks for the active-leaf events again when its leaf is the active one (see Workspace.activeLeafEvents).
+		else if (workspace.activeLeaf === this) workspace.requestActiveLeafEvents();
+		workspace.requestLayoutChange();
+	}
+
+	/** obsidian.d.ts `openFile`: opens the file in this leaf (a Markdown view for `.md`). */
+	async openFile(file: TFile, openState?: OpenViewState): Promise<void> {
+		if (file.extension !== "md") throw new Error(`The fake workspace opens Markdown notes only, not ${file.path}`);
+		await this.setViewState({ type: "markdown", state: { ...openState?.state, file: file.path }, active: openState?.active }, openState?.eState);
+	}
+
+	detach(): void {
+		if (this.detached) return;
+		this.detached = true;
+		const view = this.view;
+		this.app.workspace.forgetLeaf(this);
+		void closeView(view);
+	}
+
+	getDisplayText(): string {
+		return this.view.getDisplayText();
+	}
+
+	getIcon(): string {
+		return this.view.getIcon();
+	}
+
+	private async replaceView(viewState: ViewState): Promise<void> {
+		const old = this.view;
+		this.view = new EmptyView(this);
+		await closeView(old);
+		const creator = this.app.viewRegistry.get(viewState.type);
+		if (!creator) throw new Error(`No view is registered for the type "${viewState.type}"`);
+		const view = creator(this);
+		view.load();
+		this.view = view;
+		await view.onOpen();
+		await view.setState(viewState.state ?? {}, { history: false });
 	}
 }
 
-/** Records what was rendered; the markdown goes into the element as text. */
+/** View.close in Obsidian: `onClose`, then the view's component unloads. */
+async function closeView(view: View): Promise<void> {
+	try {
+		await view.onClose();
+	} finally {
+		view.unload();
+	}
+}
+
+/** Obsidian's "New tab" page (type `empty`, not in obsidian.d.ts); it can be navigated, so `getLeaf(false)` reuses it. */
+export class EmptyView extends ItemView {
+	override navigation = true;
+	getViewType(): string {
+		return "empty";
+	}
+	getDisplayText(): string {
+		return "New tab";
+	}
+}
+
+/**
+ * Obsidian's placeholder for a background tab restored at startup (not in obsidian.d.ts; docs "Understanding
+ * deferred views": since 1.7.2 "all views are created as instances of DeferredView" until shown). It reports the
+ * real view type (the docs call `leaf.view.getViewType() === 'my-view'` followed by a cast "Bad" for this reason)
+ * and the saved state, but it is not an instance of the real view class.
+ */
+export class DeferredView extends View {
+	constructor(
+		leaf: WorkspaceLeaf,
+		readonly savedState: ViewState,
+	) {
+		super(leaf);
+	}
+	getViewType(): string {
+		return this.savedState.type;
+	}
+	override getState(): Record<string, unknown> {
+		return { ...this.savedState.state };
+	}
+	getDisplayText(): string {
+		const file = this.savedState.state?.file;
+		return typeof file === "string" ? (file.split("/").pop() ?? file).replace(/\.md$/, "") : this.savedState.type;
+	}
+}
+
+/**
+ * obsidian.d.ts `MarkdownRenderer.render`. The fake renders nothing: it records each call (spy on it or read
+ * `rendered`) and puts the markdown into the element as text. Real rendering runs every plugin's code-block
+ * processors and loads images, which is why the review view never passes it unaccepted text.
+ */
 export const MarkdownRenderer = {
 	rendered: [] as { markdown: string; sourcePath: string }[],
 	render(_app: App, markdown: string, element: FakeElement, sourcePath: string, _component: Component): Promise<void> {
@@ -674,5 +1553,47 @@ export const MarkdownRenderer = {
 		return Promise.resolve();
 	},
 };
+
+/** obsidian.d.ts `Debouncer`. */
+export interface Debouncer<T extends unknown[], V> {
+	(...args: [...T]): Debouncer<T, V>;
+	cancel(): Debouncer<T, V>;
+	run(): V | void;
+}
+
+/**
+ * obsidian.d.ts `debounce(cb, timeout = 0, resetTimer)`: calls `cb` with the latest arguments once `timeout` ms
+ * have passed; with `resetTimer` each call restarts the wait. Uses `setTimeout`, so Jest fake timers drive it.
+ */
+export function debounce<T extends unknown[], V>(cb: (...args: [...T]) => V, timeout = 0, resetTimer = false): Debouncer<T, V> {
+	let timer: ReturnType<typeof setTimeout> | undefined;
+	let latest: [...T] | undefined;
+	const run = (): V | void => {
+		clearTimeout(timer);
+		timer = undefined;
+		const args = latest;
+		latest = undefined;
+		return args === undefined ? undefined : cb(...args);
+	};
+	const debounced = ((...args: [...T]) => {
+		latest = args;
+		if (timer !== undefined && !resetTimer) return debounced;
+		clearTimeout(timer);
+		timer = setTimeout(run, timeout);
+		return debounced;
+	}) as Debouncer<T, V>;
+	debounced.cancel = () => {
+		clearTimeout(timer);
+		timer = undefined;
+		latest = undefined;
+		return debounced;
+	};
+	debounced.run = run;
+	return debounced;
+}
+
+function toEditorText(text: string): string {
+	return text.replace(/\r\n?/g, "\n");
+}
 
 export { parse as parseYaml } from "yaml";
