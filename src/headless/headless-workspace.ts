@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import type { VaultLocation, VaultPaths } from "../bridge/vault-paths";
 import { lineCount } from "../bridge/workspace/text-range";
 import type { OpenEditor, OpenNoteOptions, SelectionSnapshot, WorkspacePort } from "../bridge/workspace/workspace-port";
@@ -23,6 +23,7 @@ export class HeadlessWorkspace implements WorkspacePort {
 	}
 
 	openNote(target: VaultLocation, options: OpenNoteOptions): Promise<void> {
+		if (!isFile(target)) return Promise.reject(new Error(`Note not found in the vault: ${target.relative}`));
 		if (!options.makeFrontmost && this.editor.selection !== undefined) {
 			this.background.set(target.relative, target);
 			return Promise.resolve();
@@ -70,5 +71,13 @@ function countLines(location: VaultLocation): number | undefined {
 		return lineCount(readFileSync(location.absolute, "utf8"));
 	} catch {
 		return undefined;
+	}
+}
+
+function isFile(location: VaultLocation): boolean {
+	try {
+		return statSync(location.absolute).isFile();
+	} catch {
+		return false;
 	}
 }

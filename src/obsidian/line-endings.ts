@@ -7,8 +7,3 @@ export function toLf(text: string): string {
 export function sameText(a: string, b: string): boolean {
 	return a === b || toLf(a) === toLf(b);
 }
-
-/** Lines as an editor counts them (CodeMirror's `doc.lines`, VS Code's `lineCount`): a final line break starts one more. */
-export function editorLineCount(text: string): number {
-	return text.split(/\r\n|\r|\n/).length;
-}

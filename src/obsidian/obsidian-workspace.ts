@@ -1,8 +1,9 @@
 import { MarkdownView, normalizePath, type App, type WorkspaceLeaf } from "obsidian";
 import { selectionSnapshot, type SelectionSnapshot } from "../bridge/selection";
 import type { VaultLocation, VaultPaths } from "../bridge/vault-paths";
+import { lineCount } from "../bridge/workspace/text-range";
 import type { OpenEditor, OpenNoteOptions, WorkspacePort } from "../bridge/workspace/workspace-port";
-import { editorLineCount, sameText } from "./line-endings";
+import { sameText } from "./line-endings";
 
 /**
  * A tab that shows a note: loaded (its view is a MarkdownView) or deferred. Since Obsidian 1.7.2 background tabs
@@ -59,12 +60,12 @@ export class ObsidianWorkspace implements WorkspacePort {
 			const known = editors.get(path);
 			if (known) {
 				known.isActive ||= isActive;
-				if (known.lineCount === undefined && view) known.lineCount = editorLineCount(view.getViewData());
+				if (known.lineCount === undefined && view) known.lineCount = lineCount(view.getViewData());
 				continue;
 			}
 			const editor: OpenEditor = { location: { relative: path, absolute: this.paths.toAbsolute(path) }, isActive };
 			// A deferred tab has no editor yet; its line count is not known without reading the note.
-			if (view) editor.lineCount = editorLineCount(view.getViewData());
+			if (view) editor.lineCount = lineCount(view.getViewData());
 			editors.set(path, editor);
 		}
 		return [...editors.values()];

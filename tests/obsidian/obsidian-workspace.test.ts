@@ -32,7 +32,7 @@ describe("ObsidianWorkspace with tabs restored after a restart (deferred views, 
 		const { app, leaves } = await restored();
 		expect(leaves[1]?.isDeferred).toBe(true);
 		expect(adapter(app).openEditors()).toEqual([
-			{ location: at("A.md"), isActive: true, lineCount: 2 },
+			{ location: at("A.md"), isActive: true, lineCount: 1 },
 			{ location: at("B.md"), isActive: false },
 			{ location: at("Folder/D.md"), isActive: false },
 		]);
