@@ -1,5 +1,8 @@
 import { EditorSelection, EditorState } from "@codemirror/state";
 import { positionAt, snapshotFromState } from "../../src/obsidian/editor-selection";
+import { App, TFile } from "../__mocks__/obsidian";
+import { BrowserWindows } from "./harness/cm6-dom";
+import { SecondaryEditor } from "./harness/cm6-editor";
 
 const PATH = "/vault/note.md";
 
@@ -50,5 +53,33 @@ describe("CodeMirror positions → 0-based line and UTF-16 character", () => {
 		const doc = "one two three\nfour five";
 		const state = stateWith(doc, [{ anchor: 0, head: 3 }, { anchor: 14, head: 18 }], 1);
 		expect(snapshotFromState(state, PATH)).toMatchObject({ text: "four", selection: { start: { line: 1, character: 0 }, end: { line: 1, character: 4 } } });
+	});
+});
+
+describe("positions from a real CodeMirror editor", () => {
+	let windows: BrowserWindows;
+	beforeAll(() => {
+		windows = BrowserWindows.install();
+	});
+	afterAll(() => windows.uninstall());
+
+	function editorWith(text: string): SecondaryEditor {
+		return new SecondaryEditor(new App("/vault", "Vault"), new TFile("note.md"), text);
+	}
+
+	it("a Shift+arrow selection takes a whole emoji sequence, reported in UTF-16 code units", () => {
+		const editor = editorWith("👩‍💻 coder\nnext");
+		editor.driver.click(0).shiftPress("ArrowRight", 1);
+		expect(snapshotFromState(editor.driver.cm.state, PATH)).toMatchObject({ text: "👩‍💻", selection: { start: { line: 0, character: 0 }, end: { line: 0, character: 5 } } });
+		editor.driver.shiftPress("ArrowRight", 2);
+		expect(snapshotFromState(editor.driver.cm.state, PATH)).toMatchObject({ text: "👩‍💻 c", selection: { end: { line: 0, character: 7 } } });
+		editor.close();
+	});
+
+	it("a CRLF note's lines are the file's lines; the selected text has the editor's line breaks", () => {
+		const editor = editorWith("one\r\ntwo\r\nthree");
+		editor.driver.drag(editor.driver.offsetOf("wo"), editor.driver.offsetOf("thr", true));
+		expect(snapshotFromState(editor.driver.cm.state, PATH)).toMatchObject({ text: "wo\nthr", selection: { start: { line: 1, character: 1 }, end: { line: 2, character: 3 } } });
+		editor.close();
 	});
 });
