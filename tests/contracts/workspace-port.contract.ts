@@ -4,8 +4,8 @@ import type { WorkspacePort } from "../../src/bridge/workspace/workspace-port";
 /** One editor host under test: the port, over a vault holding the given notes. */
 export interface WorkspacePortFixture {
 	port: WorkspacePort;
-	location(relative: string): VaultLocation;
-	dispose(): Promise<void>;
+	location: (relative: string) => VaultLocation;
+	dispose: () => Promise<void>;
 }
 
 export type WorkspacePortFactory = (notes: Record<string, string>) => Promise<WorkspacePortFixture>;
