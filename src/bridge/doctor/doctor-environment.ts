@@ -13,6 +13,8 @@ export interface FileFacts {
 /** The file system calls the doctor makes; tests may swap one for a failing stand-in. */
 export interface DoctorFileSystem {
 	lstat(path: string): Promise<FileFacts>;
+	/** Follows symlinks. */
+	stat(path: string): Promise<FileFacts>;
 	readFile(path: string): Promise<string>;
 	readdir(path: string): Promise<string[]>;
 	realpath(path: string): Promise<string>;
@@ -29,6 +31,7 @@ export interface DoctorEnvironment {
 
 export const NODE_FILE_SYSTEM: DoctorFileSystem = {
 	lstat: (path) => fs.lstat(path),
+	stat: (path) => fs.stat(path),
 	readFile: (path) => fs.readFile(path, "utf8"),
 	readdir: (path) => fs.readdir(path),
 	realpath: (path) => fs.realpath(path),

@@ -47,12 +47,13 @@ export async function checkOwnLockFile(
 async function checkFolder(directory: string, env: DoctorEnvironment): Promise<DoctorLine> {
 	let facts;
 	try {
-		facts = await env.fs.lstat(directory);
+		// A symlinked folder is fine: the bridge and Claude Code both follow it.
+		facts = await env.fs.stat(directory);
 	} catch {
 		return fail(`The lock folder ${directory} does not exist`, "Restart the bridge: it creates the folder.");
 	}
 	if (!facts.isDirectory()) {
-		return fail(`The lock folder ${directory} is not a plain folder`, `Move it away (Claude Code looks for lock files only in a folder at that path), then restart the bridge.`);
+		return fail(`The lock folder ${directory} is not a folder`, "Move that file away (Claude Code looks for lock files in a folder at that path), then restart the bridge.");
 	}
 	if (env.platform === "win32") return ok(`The lock folder ${directory} exists (on Windows, access follows your user profile)`);
 	const mode = facts.mode & 0o777;

@@ -1,13 +1,13 @@
 import { chmodSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import type { BridgeStatus } from "../../../src/bridge/bridge-host";
+import { BridgeHost, type BridgeStatus } from "../../../src/bridge/bridge-host";
 import { runDoctor, type DoctorInputs } from "../../../src/bridge/doctor/doctor";
 import { defaultDoctorEnvironment, type DoctorEnvironment } from "../../../src/bridge/doctor/doctor-environment";
 import { formatDoctorReport, type DoctorLine } from "../../../src/bridge/doctor/doctor-line";
 import { tokenFingerprint } from "../../../src/server/auth";
 import { lockDirectory, lockFilePath, writeLockFile, type LockFileContent } from "../../../src/server/lock-file";
-import { startBridge, type BridgeFixture } from "../../helpers/bridge-fixture";
+import { startBridge, testHostOptions, type BridgeFixture } from "../../helpers/bridge-fixture";
 import { makeTempDir } from "../../helpers/temp-dir";
 
 const posix = process.platform !== "win32";
@@ -219,6 +219,25 @@ describe("the doctor and the vault's location", () => {
 			expect(find(lines, /^Start Claude Code/).what).toContain(`cd "${vault}" && claude --ide`);
 		} finally {
 			await bridge.stop();
+		}
+	});
+
+	(posix ? it : it.skip)("accepts a lock folder reached through a symlink, as the bridge and Claude Code do", async () => {
+		const home = join(temp.path, "home-with-linked-lock-folder");
+		const vault = join(temp.path, "plain-vault");
+		const elsewhere = join(temp.path, "lock-folder-elsewhere");
+		mkdirSync(join(home, ".claude"), { recursive: true });
+		mkdirSync(vault);
+		mkdirSync(elsewhere, { mode: 0o700 });
+		symlinkSync(elsewhere, lockDirectory(home), "dir");
+		const host = new BridgeHost(testHostOptions(home, vault));
+		const status = await host.start();
+		try {
+			const lines = await runDoctor({ vaultPath: vault, status, pid: process.pid, ideName: "Obsidian · test", homeDir: home }, environment());
+			expect(find(lines, /^The lock folder/)).toEqual({ level: "ok", what: `The lock folder ${lockDirectory(home)} is private (0700)` });
+			expect(lines.filter((line) => line.level === "fail")).toEqual([]);
+		} finally {
+			await host.stop();
 		}
 	});
 
