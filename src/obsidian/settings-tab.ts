@@ -209,14 +209,14 @@ export class BridgeSettingTab extends PluginSettingTab {
 
 const LEVEL_LABELS: Record<DoctorLevel, string> = { ok: "OK", warn: "Warning", fail: "Problem" };
 
-/** One row per finding: its level, what was found, and the fix below it. */
+/** One row per finding: its level, what was found, and the fix below it (muted, as setting descriptions are). */
 function showDoctorLines(container: HTMLElement, lines: readonly DoctorLine[]): void {
 	container.empty();
 	for (const line of lines) {
 		const row = container.createDiv({ cls: ["claude-code-bridge-doctor-line", `is-${line.level}`] });
 		row.createSpan({ cls: "claude-code-bridge-doctor-level", text: LEVEL_LABELS[line.level] });
 		row.createSpan({ cls: "claude-code-bridge-doctor-what", text: line.what });
-		if (line.fix) row.createDiv({ cls: "claude-code-bridge-doctor-fix", text: line.fix });
+		if (line.fix) row.createDiv({ cls: ["claude-code-bridge-doctor-fix", "setting-item-description"], text: line.fix });
 	}
 }
 
