@@ -1,0 +1,29 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+
+const ROOT = join(__dirname, "../..");
+const read = (name: string) => readFileSync(join(ROOT, name), "utf8");
+
+/** The README's "Lint rules turned off" subsection. */
+function lintSection(): string {
+	const readme = read("README.md");
+	const start = readme.indexOf("### Lint rules turned off");
+	if (start < 0) throw new Error('README.md has no "Lint rules turned off" subsection');
+	const end = readme.indexOf("\n#", start + 1);
+	return readme.slice(start, end < 0 ? undefined : end);
+}
+
+describe("lint rules turned off", () => {
+	it("are each named in the README with a reason", () => {
+		const off = [...read("eslint.config.mjs").matchAll(/"([\w@/-]+)":\s*"off"/g)].map((match) => match[1] ?? "");
+		expect(off.length).toBeGreaterThan(0);
+		const section = lintSection();
+		expect(off.filter((rule) => !section.includes(`\`${rule}\``))).toEqual([]);
+	});
+
+	it("give the manifest's minAppVersion where they cite it", () => {
+		const { minAppVersion } = JSON.parse(read("manifest.json")) as { minAppVersion: string };
+		const cited = [read("eslint.config.mjs"), lintSection()].map((text) => /supports (\d+\.\d+\.\d+) and later/.exec(text)?.[1]);
+		expect(cited).toEqual([minAppVersion, minAppVersion]);
+	});
+});
