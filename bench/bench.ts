@@ -13,6 +13,7 @@ import { measureLoadMemory, type LoadMemory, type ProcessMemory } from "./memory
 import { PLUGIN_LOAD_ROLE, measurePluginLoad, pluginLoadChild, type PluginLoad } from "./plugin-load";
 import { comparisonRow, describeMachine, formatMs, machine, markdownTable, missedNotes, ms, times, type Row } from "./report";
 import { measureVaultScale, type VaultScale } from "./vault-scale";
+import type { Throughput } from "./throughput";
 import { measureWire, type ToolCallFigures, type WireFigures } from "./wire";
 import { MISSED_NOTES } from "./missed-notes";
 
@@ -100,11 +101,20 @@ function memoryRows(memory: LoadMemory): Row[] {
 	};
 	const runs = memory.repetitions.length;
 	return [
-		row(`server RSS at start, before any client: median (min–max) of ${runs} fresh processes`, "startRss"),
+		row(`server RSS at start (after one client's initialize), before the load: median (min–max) of ${runs} fresh processes`, "startRss"),
 		row(`server peak RSS (VmHWM) after the throughput run, ${memory.clients} clients: median (min–max) of ${runs}`, "peakRss"),
 		row(`server RSS right after the throughput run: median (min–max) of ${runs}`, "rssAfterRun"),
 		row(`server RSS after the clients closed and ${memory.pauseMs / 1000} s idle: median (min–max) of ${runs}`, "rssAfterPause"),
+		row(`server RSS after that and a forced full GC: median (min–max) of ${runs}`, "rssAfterGc"),
+		row(`server JS heap in use after the forced GC: median (min–max) of ${runs}`, "heapUsedAfterGc"),
 	];
+}
+
+/** Server CPU per request: what the bridge's own code costs, whatever else runs on the machine. */
+function cpuRows(throughput: Throughput): Row[] {
+	const { bridgeCpuUsPerRequest: bridge, rawCpuUsPerRequest: raw } = throughput;
+	if (bridge === undefined || raw === undefined) return [];
+	return [{ figure: "server CPU time (user + system) per ping during the throughput rounds (µs, from /proc)", bridge: bridge.toFixed(1), raw: raw.toFixed(1), ratio: times(bridge / raw), target: "—" }];
 }
 
 function rows(figures: Figures): Row[] {
@@ -132,6 +142,7 @@ function rows(figures: Figures): Row[] {
 			met: throughput.ratio >= TARGETS.throughputRatio,
 			note: MISSED_NOTES.throughput,
 		},
+		...cpuRows(throughput),
 		{ ...read, note: MISSED_NOTES.read },
 		{ ...selection, note: MISSED_NOTES.selection },
 		comparisonRow("tag → at_mentioned at the client (headless `tag` on stdin vs the floor's canned push)", wire.atMentioned),

@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { canAnswer, connectPair, INITIALIZE_PARAMS, populateWireVault, untilNoClients } from "./wire";
 import { RpcClient } from "./rpc-client";
 import { startHeadless, startRawServer, type ServerProcess } from "./server-processes";
@@ -18,6 +19,9 @@ export interface ProcessMemory {
 	/** Resident set right after the run, and after the clients closed and a pause. */
 	rssAfterRun: number;
 	rssAfterPause: number;
+	/** After the pause, a forced full GC (twice) in the server process: its RSS and its JS heap in use. */
+	rssAfterGc: number;
+	heapUsedAfterGc: number;
 }
 
 export interface MemoryRepetition {
@@ -29,6 +33,20 @@ export interface LoadMemory {
 	clients: number;
 	repetitions: MemoryRepetition[];
 	pauseMs: number;
+}
+
+/**
+ * Preloaded (`node --expose-gc -r`) into both servers for this benchmark only: on SIGUSR2 it runs a full GC and
+ * prints one line with the process's memory. Inert until signalled; the servers' own code is unchanged.
+ */
+const GC_ON_SIGNAL = `process.on("SIGUSR2", () => { gc(); gc(); const m = process.memoryUsage();
+process.stdout.write("gc-memory " + JSON.stringify({ rss: m.rss, heapUsed: m.heapUsed }) + "\\n"); });
+`;
+
+async function forcedGc(server: ServerProcess): Promise<{ rss: number; heapUsed: number }> {
+	const line = server.nextLine((text) => text.startsWith("gc-memory "));
+	process.kill(server.pid, "SIGUSR2");
+	return JSON.parse((await line).slice("gc-memory ".length)) as { rss: number; heapUsed: number };
 }
 
 /** Reads VmRSS and VmHWM of a process (Linux); undefined elsewhere. */
@@ -55,14 +73,18 @@ function readMemory(server: ServerProcess): { rss: number; peak: number } {
  */
 async function repetition(roundMs: number, bridgeFirst: boolean): Promise<MemoryRepetition> {
 	const temp = makeTempDir("memory");
-	populateWireVault(temp.path);
+	const vaultPath = join(temp.path, "vault");
+	populateWireVault(vaultPath);
+	const preload = join(temp.path, "gc-on-signal.cjs");
+	writeFileSync(preload, GC_ON_SIGNAL);
+	const nodeFlags = ["--expose-gc", "-r", preload];
 	const start = async (): Promise<[ServerProcess, ServerProcess]> => {
 		if (bridgeFirst) {
-			const bridge = await startHeadless({ vaultPath: temp.path });
-			return [bridge, await startRawServer()];
+			const bridge = await startHeadless({ vaultPath, nodeFlags });
+			return [bridge, await startRawServer(nodeFlags)];
 		}
-		const raw = await startRawServer();
-		return [await startHeadless({ vaultPath: temp.path }), raw];
+		const raw = await startRawServer(nodeFlags);
+		return [await startHeadless({ vaultPath, nodeFlags }), raw];
 	};
 	const [bridgeServer, floor] = await start();
 	try {
@@ -81,9 +103,11 @@ async function repetition(roundMs: number, bridgeFirst: boolean): Promise<Memory
 		await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
 		const pausedBridge = readMemory(bridgeServer);
 		const pausedRaw = readMemory(floor);
+		const gcBridge = await forcedGc(bridgeServer);
+		const gcRaw = await forcedGc(floor);
 		return {
-			bridge: { startRss: startBridge.rss, peakRss: afterBridge.peak, rssAfterRun: afterBridge.rss, rssAfterPause: pausedBridge.rss },
-			raw: { startRss: startRaw.rss, peakRss: afterRaw.peak, rssAfterRun: afterRaw.rss, rssAfterPause: pausedRaw.rss },
+			bridge: { startRss: startBridge.rss, peakRss: afterBridge.peak, rssAfterRun: afterBridge.rss, rssAfterPause: pausedBridge.rss, rssAfterGc: gcBridge.rss, heapUsedAfterGc: gcBridge.heapUsed },
+			raw: { startRss: startRaw.rss, peakRss: afterRaw.peak, rssAfterRun: afterRaw.rss, rssAfterPause: pausedRaw.rss, rssAfterGc: gcRaw.rss, heapUsedAfterGc: gcRaw.heapUsed },
 		};
 	} finally {
 		await floor.stop();

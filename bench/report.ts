@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { cpus, totalmem } from "node:os";
+import { cpus, loadavg, totalmem } from "node:os";
 import type { Comparison } from "./alternation";
 import { P99_MIN_SAMPLES, type Summary } from "./stats";
 
@@ -26,6 +26,8 @@ export interface Machine {
 	/** Uncommitted changes in the working tree when the run started (the build includes them). */
 	dirty: boolean;
 	dirtyFiles: number;
+	/** 1-minute load average when the run started: other work on the machine widens every spread. */
+	loadAverage: number;
 }
 
 function git(args: string[]): string {
@@ -50,12 +52,13 @@ export function machine(): Machine {
 		commit: git(["rev-parse", "--short=12", "HEAD"]) || "unknown",
 		dirty: dirtyFiles > 0,
 		dirtyFiles,
+		loadAverage: Math.round((loadavg()[0] ?? 0) * 100) / 100,
 	};
 }
 
 export function describeMachine(info: Machine): string {
 	const tree = info.dirty ? `dirty tree (${info.dirtyFiles} changed tracked files)` : "clean tree";
-	return `${info.cpu}, ${info.cores} cores, ${info.memoryGiB} GiB, Node ${info.node}, ${info.platform}, commit ${info.commit}, ${tree}, ${info.date}`;
+	return `${info.cpu}, ${info.cores} cores, ${info.memoryGiB} GiB, Node ${info.node}, ${info.platform}, commit ${info.commit}, ${tree}, load average ${info.loadAverage} at the start, ${info.date}`;
 }
 
 /** "median / p99", or "median / max" under P99_MIN_SAMPLES samples. */

@@ -159,12 +159,12 @@ export async function measureWire(options: WireOptions = {}): Promise<WireFigure
 				() => timedRequest(bridge, request.method, request.params),
 			);
 		process.stderr.write("bench:   ping\n");
-		const ping = await roundTrip(requests.ping, plan(scale, 8, 250, 300));
+		const ping = await roundTrip(requests.ping, plan(scale, 40, 50, 300));
 		process.stderr.write("bench:   tools/call\n");
-		const foldersComparison = await roundTrip(requests.folders, plan(scale, 8, 150, 200));
-		const diagnosticsComparison = await roundTrip(requests.diagnostics, plan(scale, 8, 150, 200));
+		const foldersComparison = await roundTrip(requests.folders, plan(scale, 30, 40, 200));
+		const diagnosticsComparison = await roundTrip(requests.diagnostics, plan(scale, 30, 40, 200));
 		process.stderr.write("bench:   files/read 1 MiB\n");
-		const filesRead1MiB = await roundTrip(requests.read, plan(scale, 8, 15, 10));
+		const filesRead1MiB = await roundTrip(requests.read, plan(scale, 12, 4, 6));
 
 		process.stderr.write("bench:   selection_changed, at_mentioned\n");
 		// The note becomes the active one first (that sends its cursor), so each `select` sends one selection.
@@ -176,7 +176,7 @@ export async function measureWire(options: WireOptions = {}): Promise<WireFigure
 		await keepNotification(floor, await selectionText);
 		let selectCount = 1;
 		const selectionChanged = await alternate(
-			plan(scale, 8, 60, 30),
+			plan(scale, 40, 25, 50),
 			() => timedPush(raw, floor, "selection_changed", "push"),
 			() => timedPush(bridge, bridgeServer, "selection_changed", `select ${SELECTION_NOTE} ${SELECTION_RANGES[selectCount++ % 2]}`),
 		);
@@ -184,7 +184,7 @@ export async function measureWire(options: WireOptions = {}): Promise<WireFigure
 		bridgeServer.send(`tag ${SELECTION_NOTE} 2 3`);
 		await keepNotification(floor, await mentionText);
 		const atMentioned = await alternate(
-			plan(scale, 8, 60, 30),
+			plan(scale, 20, 10, 20),
 			() => timedPush(raw, floor, "at_mentioned", "push"),
 			() => timedPush(bridge, bridgeServer, "at_mentioned", `tag ${SELECTION_NOTE} 2 3`),
 		);
@@ -193,7 +193,8 @@ export async function measureWire(options: WireOptions = {}): Promise<WireFigure
 
 		process.stderr.write("bench:   throughput\n");
 		const clients = await connectPair(bridgeServer, floor, THROUGHPUT_CLIENTS);
-		const throughput = await measureThroughput(clients.raw, clients.bridge, { rounds: 6, roundMs: Math.max(200, Math.round(1000 * scale)), window: 16 });
+		const throughputPlan = { rounds: 6, roundMs: Math.max(200, Math.round(1000 * scale)), window: 16 };
+		const throughput = await measureThroughput(clients.raw, clients.bridge, throughputPlan, { raw: floor.pid, bridge: bridgeServer.pid });
 		await Promise.all([...clients.bridge, ...clients.raw].map((client) => client.close()));
 
 		const work = await toolWork(Math.max(50, Math.round(2000 * scale)));
