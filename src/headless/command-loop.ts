@@ -1,5 +1,6 @@
 import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
+import { describeError } from "../shared/describe-error";
 
 export interface HeadlessCommand {
 	/** e.g. `status` or `open <path>` */
@@ -57,6 +58,6 @@ async function runLine(
 		const output = await command.run(args);
 		if (output !== undefined) print(output);
 	} catch (error) {
-		printError(`${name} failed: ${error instanceof Error ? error.message : String(error)}`);
+		printError(`${name} failed: ${describeError(error)}`);
 	}
 }

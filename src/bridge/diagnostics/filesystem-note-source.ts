@@ -1,5 +1,6 @@
 import { lstatSync, readFileSync, readdirSync, watch, type FSWatcher, type Stats } from "node:fs";
 import { join, sep } from "node:path";
+import { describeError } from "../../shared/describe-error";
 import type { YamlParser } from "./frontmatter-check";
 import { scanNote } from "./markdown-scanner";
 import type { NoteMetadata } from "./note-metadata";
@@ -103,7 +104,7 @@ export class FileSystemNoteSource implements NoteSource {
 			});
 			this.watcher.on("error", (error) => this.stopWatching(error.message));
 		} catch (error) {
-			this.stopWatching(error instanceof Error ? error.message : String(error));
+			this.stopWatching(describeError(error));
 		}
 	}
 

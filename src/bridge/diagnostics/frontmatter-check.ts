@@ -1,3 +1,4 @@
+import { describeError } from "../../shared/describe-error";
 import type { FrontmatterProblem } from "./note-metadata";
 
 /** Parses YAML and throws on invalid input: Obsidian's `parseYaml`, or a library's `parse` on the headless side. */
@@ -70,7 +71,7 @@ function yamlErrorLine(error: unknown): number | undefined {
 
 /** The first line of the parser's message, without the code excerpt parsers append. */
 function yamlErrorMessage(error: unknown): string {
-	const text = error instanceof Error ? error.message : String(error);
+	const text = describeError(error);
 	const first = text.split("\n", 1)[0]?.trim() ?? "";
 	return first.replace(/:$/, "") || "the YAML does not parse";
 }
