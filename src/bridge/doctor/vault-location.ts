@@ -38,7 +38,7 @@ export async function checkVaultLocation(vaultPath: string, fs: DoctorFileSystem
 	}
 	const synced = syncedFolderName(real);
 	const spaced = /\s/.test(real);
-	const quoteFix = "Start Claude Code with the launch command below, which quotes the path; typed without quotes, cd stops at the first space.";
+	const quoteFix = "Start Claude Code with the launch command below, which quotes the path; unquoted, the shell splits the path at its spaces and cd fails.";
 	if (synced && spaced) lines.push(warn(`The vault lies in a synced folder (${synced}) whose path has spaces: ${real}`, quoteFix));
 	else if (spaced) lines.push(warn(`The vault's path has spaces: ${real}`, quoteFix));
 	else if (synced) lines.push(ok(`The vault lies in a synced folder (${synced}); the lock file stays on this computer`));

@@ -213,7 +213,7 @@ describe("the doctor and the vault's location", () => {
 			expect(find(lines, /synced folder/)).toEqual({
 				level: "warn",
 				what: `The vault lies in a synced folder (iCloud Drive) whose path has spaces: ${vault}`,
-				fix: "Start Claude Code with the launch command below, which quotes the path; typed without quotes, cd stops at the first space.",
+				fix: "Start Claude Code with the launch command below, which quotes the path; unquoted, the shell splits the path at its spaces and cd fails.",
 			});
 			expect(find(lines, /lists the vault's real path/).level).toBe("ok");
 			expect(find(lines, /^Start Claude Code/).what).toContain(`cd "${vault}" && claude --ide`);
