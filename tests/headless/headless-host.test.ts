@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { HeadlessProcess, HEADLESS_ENTRY } from "../helpers/headless-process";
 import { connectOrThrow } from "../helpers/test-client";
 import { makeTempDir } from "../helpers/temp-dir";
@@ -73,27 +73,46 @@ describe("the headless host", () => {
 	});
 });
 
+/**
+ * A fresh clone of this working tree: every file git would commit (tracked, or new and not ignored), and
+ * `node_modules` as `npm ci` leaves it (linked, not reinstalled). Nothing built, no `.cache`: `npm start`
+ * must work from that alone. A copy also keeps its build away from the main.js other tests are reading.
+ */
+function freshClone(into: string): void {
+	const root = join(__dirname, "..", "..");
+	const listed = spawnSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: root, encoding: "utf8" });
+	if (listed.status !== 0) throw new Error(`git ls-files failed: ${listed.stderr}`);
+	for (const file of listed.stdout.split("\0").filter((name) => name !== "" && existsSync(join(root, name)))) {
+		mkdirSync(dirname(join(into, file)), { recursive: true });
+		copyFileSync(join(root, file), join(into, file));
+	}
+	symlinkSync(join(root, "node_modules"), join(into, "node_modules"), "junction");
+}
+
 describe("npm start", () => {
-	it("builds and serves the example vault, and `npm start -- --vault DIR` serves another folder", async () => {
+	it("on a fresh clone builds and serves the example vault, and `npm start -- --vault DIR` serves another folder", async () => {
 		const temp = makeTempDir("npm-start");
 		const home = join(temp.path, "home");
 		const vault = join(temp.path, "other vault");
+		const clone = join(temp.path, "clone");
 		mkdirSync(home);
 		mkdirSync(vault);
-		const root = join(__dirname, "..", "..");
+		freshClone(clone);
+		expect(existsSync(join(clone, "main.js")) || existsSync(join(clone, "dist")) || existsSync(join(clone, ".cache"))).toBe(false);
 		const run = (args: string[]) =>
 			new Promise<string>((resolve, reject) => {
-				const child = spawn("npm", ["start", "--silent", ...args], { cwd: root, env: { ...process.env, HOME: home }, stdio: ["pipe", "pipe", "pipe"] });
+				const child = spawn("npm", ["start", "--silent", ...args], { cwd: clone, env: { ...process.env, HOME: home }, stdio: ["pipe", "pipe", "pipe"] });
 				let output = "";
 				child.stdout.on("data", (chunk: Buffer) => {
 					output += chunk.toString();
 					if (output.includes("Connect: ")) child.stdin.write("quit\n");
 				});
+				child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
 				child.on("error", reject);
 				child.on("exit", (code) => (code === 0 ? resolve(output) : reject(new Error(`npm start exited ${String(code)}: ${output}`))));
 			});
 		try {
-			expect(await run([])).toContain(`serving ${join(root, "examples", "vault")}`);
+			expect(await run([])).toContain(`serving ${join(clone, "examples", "vault")}`);
 			expect(await run(["--", "--vault", vault])).toContain(`serving ${vault}`);
 		} finally {
 			temp.remove();
