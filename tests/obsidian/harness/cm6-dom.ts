@@ -70,7 +70,18 @@ export class BrowserWindows {
 			else delete (globalThis as Record<string, unknown>)[name];
 		}
 		this.saved.clear();
-		while (this.windows.length > 0) this.windows.pop()?.window.close();
+		while (this.windows.length > 0) {
+			const { window } = this.windows.pop() ?? {};
+			if (!window) continue;
+			// Pending animation frames (CodeMirror's measuring) would still run after close(), in a window whose
+			// document is gone, and jsdom then crashes the process while reporting their error. Handles count up
+			// from 1 per window, so every pending one is cancelled.
+			const last = window.requestAnimationFrame(() => undefined);
+			for (let handle = 1; handle <= last; handle++) window.cancelAnimationFrame(handle);
+			window.close();
+			// An editor still alive (a test that overran its time) must not schedule new frames in the dead window.
+			window.requestAnimationFrame = () => 0;
+		}
 	}
 
 	private open(): DOMWindow {
