@@ -9,6 +9,7 @@ import { makeTempDir } from "../helpers/temp-dir";
 
 describe("Check connection in the built plugin", () => {
 	const originalHome = process.env.HOME;
+	const originalConfigDir = process.env.CLAUDE_CONFIG_DIR;
 	const temp = makeTempDir("check-connection");
 	const home = join(temp.path, "home");
 	const vault = join(temp.path, "My vault");
@@ -17,10 +18,13 @@ describe("Check connection in the built plugin", () => {
 		mkdirSync(home);
 		mkdirSync(vault);
 		process.env.HOME = home;
+		// Only the temp HOME's lock folder: nothing of the machine's own Claude Code set-up.
+		delete process.env.CLAUDE_CONFIG_DIR;
 	});
 
 	afterAll(() => {
 		process.env.HOME = originalHome;
+		if (originalConfigDir !== undefined) process.env.CLAUDE_CONFIG_DIR = originalConfigDir;
 		temp.remove();
 	});
 

@@ -27,6 +27,8 @@ export interface DoctorEnvironment {
 	now: () => Date;
 	platform: NodeJS.Platform;
 	probe: ConnectionProbe;
+	/** `$CLAUDE_CONFIG_DIR`: Claude Code also scans its `ide` folder, where some editors write their lock files. */
+	claudeConfigDir: string | undefined;
 }
 
 export const NODE_FILE_SYSTEM: DoctorFileSystem = {
@@ -38,5 +40,13 @@ export const NODE_FILE_SYSTEM: DoctorFileSystem = {
 };
 
 export function defaultDoctorEnvironment(): DoctorEnvironment {
-	return { fs: NODE_FILE_SYSTEM, isProcessAlive, now: () => new Date(), platform: process.platform, probe: probeConnection };
+	const configured = process.env.CLAUDE_CONFIG_DIR;
+	return {
+		fs: NODE_FILE_SYSTEM,
+		isProcessAlive,
+		now: () => new Date(),
+		platform: process.platform,
+		probe: probeConnection,
+		claudeConfigDir: configured && configured.trim() !== "" ? configured : undefined,
+	};
 }

@@ -1,4 +1,4 @@
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import { describeError } from "../../shared/describe-error";
 import { lockDirectory, lockFilePath, userHomeDirectory } from "../../server/lock-file";
 import type { BridgeStatus, ClientStatus } from "../bridge-host";
@@ -63,9 +63,9 @@ export async function runDoctor(inputs: DoctorInputs, env: DoctorEnvironment = d
 		});
 	}
 
-	await guarded(lines, "other editors' lock files", () =>
-		checkOtherLockFiles({ directory: ownPath === undefined ? lockDirectory(homeDir) : dirname(ownPath), ownPath, ownPort: status.port, realVaultPath: location?.real }, env),
-	);
+	const directories = [ownPath === undefined ? lockDirectory(homeDir) : dirname(ownPath)];
+	if (env.claudeConfigDir !== undefined) directories.push(join(env.claudeConfigDir, "ide"));
+	await guarded(lines, "other editors' lock files", () => checkOtherLockFiles({ directories, ownPath, ownPort: status.port, realVaultPath: location?.real }, env));
 
 	if (listening) lines.push(clientsLine(status.clients, env.now(), inputs.ideName));
 	if (location) lines.push(launchLine(location.real, status.port, env.platform));

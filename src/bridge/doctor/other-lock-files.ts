@@ -1,11 +1,12 @@
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import type { DoctorEnvironment } from "./doctor-environment";
 import { ok, warn, type DoctorLine } from "./doctor-line";
 import { portOfLockFile, readLockFileFields } from "./lock-file-reading";
 import { folderContains } from "./vault-location";
 
 export interface OtherLockFilesQuery {
-	directory: string;
+	/** Every folder Claude Code scans; a missing one is skipped. */
+	directories: string[];
 	/** This bridge's own lock file, left out of the listing. */
 	ownPath?: string;
 	ownPort?: number;
@@ -15,16 +16,10 @@ export interface OtherLockFilesQuery {
 
 /** Names the other editors' lock files, and flags stale ones and those that also claim this vault. */
 export async function checkOtherLockFiles(query: OtherLockFilesQuery, env: DoctorEnvironment): Promise<DoctorLine[]> {
-	let names: string[];
-	try {
-		names = await env.fs.readdir(query.directory);
-	} catch {
-		return [ok(`No other editors' lock files (${query.directory} does not exist)`)];
-	}
 	const lines: DoctorLine[] = [];
 	const running: string[] = [];
-	for (const name of names.filter((entry) => entry.endsWith(".lock")).sort()) {
-		const path = join(query.directory, name);
+	for (const path of await lockFilesIn(query.directories, env)) {
+		const name = basename(path);
 		if (path === query.ownPath) continue;
 		const port = portOfLockFile(path);
 		const reading = await readLockFileFields(path, (file) => env.fs.readFile(file));
@@ -54,4 +49,24 @@ export async function checkOtherLockFiles(query: OtherLockFilesQuery, env: Docto
 	}
 	lines.unshift(running.length > 0 ? ok(`Other editors' lock files: ${running.join(", ")}`) : ok("No other editors' lock files"));
 	return lines;
+}
+
+/** The `*.lock` files of each folder, a folder reached twice (by a symlink) read once, as the CLI does. */
+async function lockFilesIn(directories: readonly string[], env: DoctorEnvironment): Promise<string[]> {
+	const seen = new Set<string>();
+	const paths: string[] = [];
+	for (const directory of directories) {
+		let real: string;
+		let names: string[];
+		try {
+			real = await env.fs.realpath(directory);
+			names = await env.fs.readdir(directory);
+		} catch {
+			continue;
+		}
+		if (seen.has(real)) continue;
+		seen.add(real);
+		for (const name of names.filter((entry) => entry.endsWith(".lock")).sort()) paths.push(join(directory, name));
+	}
+	return paths;
 }

@@ -15,7 +15,7 @@ const NOW = new Date("2026-11-23T10:05:30Z");
 
 /** The real machine, except the clock and which pids count as running. */
 function environment(alive: ReadonlySet<number> = new Set([process.pid]), overrides: Partial<DoctorEnvironment> = {}): DoctorEnvironment {
-	return { ...defaultDoctorEnvironment(), now: () => NOW, isProcessAlive: (pid) => alive.has(pid), ...overrides };
+	return { ...defaultDoctorEnvironment(), now: () => NOW, isProcessAlive: (pid) => alive.has(pid), claudeConfigDir: undefined, ...overrides };
 }
 
 function inputsFor(bridge: BridgeFixture, vaultPath: string = bridge.vault): DoctorInputs {
@@ -156,6 +156,19 @@ describe("the doctor", () => {
 		});
 		expect(find(lines, /^The lock file 4444\.lock is not valid JSON/).level).toBe("warn");
 		expect(lines.filter((line) => /IntelliJ/.test(line.what))).toHaveLength(1);
+	});
+
+	it("also reads $CLAUDE_CONFIG_DIR/ide, and a folder reached twice only once", async () => {
+		const configDir = join(bridge.home, "config");
+		mkdirSync(join(configDir, "ide"), { recursive: true });
+		writeFileSync(join(configDir, "ide", "5555.lock"), JSON.stringify({ pid: 505, ideName: "Neovim", workspaceFolders: ["/projects/x"] }), { mode: 0o600 });
+		writeFileSync(join(lockDirectory(bridge.home), "6666.lock"), JSON.stringify({ pid: 506, ideName: "Zed", workspaceFolders: ["/projects/y"] }), { mode: 0o600 });
+		const alive = new Set([process.pid, 505, 506]);
+		const withConfig = await runDoctor(inputsFor(bridge), environment(alive, { claudeConfigDir: configDir }));
+		expect(find(withConfig, /^Other editors' lock files/).what).toBe("Other editors' lock files: Zed (port 6666, pid 506), Neovim (port 5555, pid 505)");
+
+		const sameFolder = await runDoctor(inputsFor(bridge), environment(alive, { claudeConfigDir: join(bridge.home, ".claude") }));
+		expect(find(sameFolder, /^Other editors' lock files/).what).toBe("Other editors' lock files: Zed (port 6666, pid 506)");
 	});
 
 	it("says the bridge is off, skips the lock file checks, and still lists other editors and the launch command", async () => {
