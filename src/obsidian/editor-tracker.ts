@@ -71,7 +71,8 @@ export class EditorTracker {
 	/**
 	 * The listener runs for every CodeMirror editor: other panes, background tabs, hover previews, embeds, canvas
 	 * cards. Only the editor the user is in counts: the focused one, or the active editor (whose selection also
-	 * moves while focus is in the outline or a search result).
+	 * moves while focus is in the outline or a search result). For a note's own editor, both the info field and
+	 * `activeEditor` hold its MarkdownView.
 	 */
 	private onEditorUpdate(update: ViewUpdate): void {
 		if (!update.selectionSet) return;

@@ -199,6 +199,15 @@ describe("EditorTracker with real CodeMirror editors", () => {
 			expect(world.received().at(-1)).toBe('selection_changed /vault/Notes/beta.md "beta body" 1:0-1:9');
 		});
 
+		it("reports a note at its start when file-open comes before the view holds it, and ignores a canvas", async () => {
+			await world.open("Notes/alpha.md");
+			world.clear();
+			world.app.workspace.trigger("file-open", new TFile("Boards/plan.canvas"));
+			world.app.workspace.trigger("file-open", null);
+			world.app.workspace.trigger("file-open", world.file("Notes/gamma.md"));
+			expect(world.received()).toEqual(['selection_changed /vault/Notes/gamma.md "" 0:0-0:0']);
+		});
+
 		it("reports a tab switch once, though both active-leaf-change and file-open fire", async () => {
 			const alpha = await world.open("Notes/alpha.md");
 			await world.open("Notes/beta.md");
