@@ -24,34 +24,47 @@ export interface VisibleVaultOptions {
  * anything outside the vault (`..`, absolute paths elsewhere, symbolic links that lead out) is refused.
  */
 export class VisibleVault {
-	private visible = new Map<string, boolean>();
-	private visiblePaths: { from: readonly string[]; paths: string[] } | undefined;
+	/** Decisions about paths that are not notes (attachments, folders), made afresh after each refresh. */
+	private others = new Map<string, boolean>();
+	private sorted: { from: readonly string[]; paths: readonly string[]; all: ReadonlySet<string> } | undefined;
+	private visiblePaths: string[] | undefined;
+	/** The visible notes as a set, rebuilt only when the list changed. */
+	private visibleSet: { of: readonly string[]; set: Set<string> } | undefined;
+	private readonly withoutLinks = new WeakMap<NoteFacts, NoteFacts>();
 
 	constructor(private readonly options: VisibleVaultOptions) {}
 
 	async refresh(): Promise<void> {
 		await this.options.index.refresh();
 		// Privacy may depend on settings and on tags, which may have changed since the last call.
-		this.visible = new Map();
+		this.others = new Map();
 		this.visiblePaths = undefined;
 	}
 
 	isVisible(path: string): boolean {
-		let answer = this.visible.get(path);
+		const paths = this.notePaths();
+		if (this.visibleSet?.of !== paths) this.visibleSet = { of: paths, set: new Set(paths) };
+		if (this.visibleSet.set.has(path)) return true;
+		if (this.sorted?.all.has(path)) return false;
+		let answer = this.others.get(path);
 		if (answer === undefined) {
 			answer = !isHidden(path) && !this.options.isPrivate(path);
-			this.visible.set(path, answer);
+			this.others.set(path, answer);
 		}
 		return answer;
 	}
 
-	/** Every visible note, in a stable order (by path, code-unit order). */
+	/** Every visible note, in a stable order (by path, code-unit order). Decided afresh after each refresh. */
 	notePaths(): readonly string[] {
+		if (this.visiblePaths) return this.visiblePaths;
 		const all = this.options.index.notePaths();
-		if (this.visiblePaths?.from !== all) {
-			this.visiblePaths = { from: all, paths: all.filter((path) => this.isVisible(path)).sort(comparePaths) };
-		}
-		return this.visiblePaths.paths;
+		if (this.sorted?.from !== all) this.sorted = { from: all, paths: isSorted(all) ? all : [...all].sort(comparePaths), all: new Set(all) };
+		const isPrivate = this.options.isPrivate;
+		const visible = this.sorted.paths.filter((path) => !isHidden(path) && !isPrivate(path));
+		const previous = this.visibleSet?.of;
+		// Usually nothing changed: keep the previous list (and its set) rather than rebuilding them.
+		this.visiblePaths = previous && sameList(previous, visible) ? (previous as string[]) : visible;
+		return this.visiblePaths;
 	}
 
 	async readText(path: string): Promise<string | undefined> {
@@ -63,7 +76,11 @@ export class VisibleVault {
 		if (!this.isVisible(path)) return undefined;
 		const facts = await this.options.index.facts(path);
 		if (!facts) return undefined;
-		if (!withLinks) return { ...facts, links: [] };
+		if (!withLinks) {
+			let bare = this.withoutLinks.get(facts);
+			if (!bare) this.withoutLinks.set(facts, (bare = { ...facts, links: [] }));
+			return bare;
+		}
 		if (!facts.links.some((link) => link.target !== undefined && !this.isVisible(link.target))) return facts;
 		return {
 			...facts,
@@ -94,7 +111,7 @@ export class VisibleVault {
 		const cleaned = cleanPathArgument(input);
 		const relative = this.confine(cleaned, argument);
 		for (const candidate of [relative, `${relative}.md`]) {
-			if (this.isVisible(candidate) && this.options.index.notePaths().includes(candidate) && this.isNote(candidate)) return candidate;
+			if (this.isNote(candidate) && this.isVisible(candidate) && this.sorted?.all.has(candidate) === true) return candidate;
 		}
 		const resolved = this.resolveLink(cleaned.replace(/^\/+/, "").split("#", 1)[0] ?? "", "");
 		if (resolved !== undefined && resolved.toLowerCase().endsWith(".md")) return resolved;
@@ -115,7 +132,7 @@ export class VisibleVault {
 		if (isHidden(relative)) throw new VaultToolError(`Refused: ${relative} is in a hidden folder or is a hidden file; vault tools never write there`);
 		if (this.options.isPrivate(relative)) throw new VaultToolError(`Refused: ${relative} is not available to vault tools (a private folder or excluded file)`);
 		if (await this.options.index.exists(relative)) {
-			if (this.options.index.notePaths().includes(relative) && !this.isVisible(relative)) {
+			if (!this.isVisible(relative)) {
 				throw new VaultToolError(`Refused: ${relative} is not available to vault tools (a private folder or excluded file)`);
 			}
 			throw new VaultToolError(`Refused: ${relative} already exists; vault tools never overwrite. Use edit_note to change it, or choose another path.`);
@@ -171,7 +188,18 @@ function cleanPathArgument(input: string): string {
 }
 
 function isHidden(path: string): boolean {
-	return path.split("/").some((part) => part.startsWith("."));
+	return path.startsWith(".") || path.includes("/.");
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+	if (a.length !== b.length) return false;
+	for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
+	return true;
+}
+
+function isSorted(paths: readonly string[]): boolean {
+	for (let index = 1; index < paths.length; index++) if (comparePaths(paths[index - 1] ?? "", paths[index] ?? "") > 0) return false;
+	return true;
 }
 
 function comparePaths(a: string, b: string): number {

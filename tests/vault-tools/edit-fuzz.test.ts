@@ -119,7 +119,7 @@ function expected(note: Note, target: { kind: "heading"; parts: string[] } | { k
 		const headings = headingsOf(rendered);
 		const matches = headings.filter((heading) => pathMatches(heading, target.parts));
 		if (matches.length !== 1) return "error";
-		const heading = matches[0] as HeadingAt;
+		const heading = matches[0];
 		const next = headings.find((other) => other.line > heading.line && other.level <= heading.level);
 		const end = next ? next.line : lines.length;
 		let lastContent = end;
@@ -191,7 +191,7 @@ describe("edit_note engine, fuzzed against a model of the note", () => {
 				let target: Parameters<typeof expected>[1];
 				let spelled: string;
 				if (kindPick <= 5 && headings.length > 0) {
-					const heading = headings[pick % headings.length] as HeadingAt;
+					const heading = headings[pick % headings.length];
 					// Sometimes only the last part, sometimes the whole path: both must be handled.
 					const parts = pick % 3 === 0 ? [heading.text] : heading.chain;
 					target = { kind: "heading", parts };
@@ -209,7 +209,7 @@ describe("edit_note engine, fuzzed against a model of the note", () => {
 				}
 				const content = target.kind === "frontmatter" && op !== "insert_after" ? "markone: 1\nmarktwo: 2" : CONTENT.join("\n");
 				const want = expected(note, target, op);
-				let got: string | "error";
+				let got: string;
 				try {
 					got = applyEdits(text, [{ target: parseTarget(spelled), op, content: op === "delete" ? "" : content }]).text;
 				} catch (error) {
@@ -243,7 +243,7 @@ describe("edit_note engine, fuzzed against a model of the note", () => {
 				);
 				const headings = headingsOf(rendered).filter((heading, _, all) => all.filter((other) => pathMatches(other, heading.chain)).length === 1);
 				if (headings.length === 0) return;
-				const heading = headings[pick % headings.length] as HeadingAt;
+				const heading = headings[pick % headings.length];
 				const first = { target: parseTarget(heading.chain.join(" > ")), op: "append" as const, content: "MARK first" };
 				const second = { target: parseTarget("missing heading"), op: "append" as const, content: "MARK second" };
 				expect(() => applyEdits(text, [first, second])).toThrow(TargetError);

@@ -145,7 +145,7 @@ describe("vault tools through McpSession and the MCP SDK Client", () => {
 			["links", { path: "Alpha", direction: "sideways" }, /"direction" must be in, out or both/],
 			["list_notes", { folder: "Nope" }, /no notes under folder "Nope"/],
 			["create_note", { path: "Notes/Alpha.md", content: "x" }, /already exists/],
-			["create_note", { path: ".obsidian/x.md", content: "x" }, /hidden folder/],
+			["create_note", { path: ".hidden/x.md", content: "x" }, /hidden folder/],
 			["edit_note", { path: "Alpha", edits: [] }, /"edits" must be a non-empty array/],
 			["edit_note", { path: "Alpha", edits: [{ target: "Tasks", op: "explode", content: "x" }] }, /"op" must be one of/],
 			["edit_note", { path: "Alpha", edits: [{ target: "Tasks", op: "append", content: "x" }], version: "old" }, /version old is stale/],

@@ -8,7 +8,7 @@ const FILES: Record<string, string> = {
 	"Projects/Kitchen.md": "---\ntags: project\npriority: 1\n---\n# Kitchen\n\nSee [[Garden#Tools]] and [[Ghost]]. Tomato soup recipe.\n",
 	"Archive/Garden.md": "# Old garden\n\nAn older note with the same name.\n",
 	"Tomato.md": "# Tomato\n\nAll about it.\n",
-	".obsidian/workspace.md": "tomato hidden\n",
+	".hidden/workspace.md": "tomato hidden\n",
 };
 
 describe("read tools", () => {
@@ -144,7 +144,7 @@ describe("read tools", () => {
 			expect((await vault.call("read_note", { path: join(outside.path, "secret.md") })).text).toMatch(/refused: Path is outside the vault/);
 			expect((await vault.call("read_note", { path: "Links/secret.md" })).text).toMatch(/outside the vault/);
 			expect((await vault.call("read_note", { path: "%2e%2e/x.md" })).text).toMatch(/outside the vault/);
-			expect((await vault.call("read_note", { path: ".obsidian/workspace.md" })).text).toMatch(/No note/);
+			expect((await vault.call("read_note", { path: ".hidden/workspace.md" })).text).toMatch(/No note/);
 			expect((await vault.call("search", { query: "hidden" })).text).toMatch(/^No matches/);
 			expect((await vault.call("read_note", { path: join(vault.root, "Tomato.md") })).blocks[1]).toBe(FILES["Tomato.md"]);
 		} finally {

@@ -262,9 +262,9 @@ describe("create_note and set_properties", () => {
 	});
 
 	it("never writes into hidden folders", async () => {
-		mkdirSync(join(vault.root, ".obsidian"));
-		expect((await vault.call("create_note", { path: ".obsidian/plugins.md", content: "x" })).text).toMatch(/hidden folder/);
+		mkdirSync(join(vault.root, ".hidden"));
+		expect((await vault.call("create_note", { path: ".hidden/plugins.md", content: "x" })).text).toMatch(/hidden folder/);
 		expect((await vault.call("move_note", { path: "A", to: ".trash/A.md" })).text).toMatch(/hidden folder/);
-		expect(existsSync(join(vault.root, ".obsidian/plugins.md"))).toBe(false);
+		expect(existsSync(join(vault.root, ".hidden/plugins.md"))).toBe(false);
 	});
 });

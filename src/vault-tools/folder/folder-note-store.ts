@@ -1,5 +1,5 @@
-import { lstatSync, readFileSync, readdirSync, watch, type FSWatcher, type Stats } from "node:fs";
-import { join, sep } from "node:path";
+import { closeSync, fstatSync, lstatSync, openSync, readFileSync, readdirSync, watch, type FSWatcher, type Stats } from "node:fs";
+import { join } from "node:path";
 import { VaultFileIndex } from "../../bridge/diagnostics/vault-file-index";
 
 /** Notes larger than this are listed and readable but their text is not kept in memory. */
@@ -8,7 +8,8 @@ export const MAX_CACHED_NOTE_BYTES = 4 * 1024 * 1024;
 export interface FolderNoteStoreOptions {
 	root: string;
 	/**
-	 * true (default): a recursive `fs.watch` marks changed paths, so a refresh touches only those.
+	 * true (default): one `fs.watch` per folder marks changed paths, so a refresh touches only those (a recursive
+	 * watch costs over a second to set up on 10k files on Linux with Node 20; per-folder watchers do not).
 	 * false, or when watching fails: every refresh stats every file.
 	 */
 	watch?: boolean;
@@ -32,7 +33,7 @@ export class FolderNoteStore {
 	private readonly notes = new Map<string, NoteEntry>();
 	private readonly dirty = new Set<string>();
 	private sortedNotes: string[] | undefined;
-	private watcher: FSWatcher | undefined;
+	private readonly watchers = new Map<string, FSWatcher>();
 	private watching: boolean;
 	private scanned = false;
 
@@ -52,7 +53,6 @@ export class FolderNoteStore {
 	refresh(): void {
 		if (!this.scanned) {
 			this.scanned = true;
-			if (this.watching) this.startWatching();
 			this.walk("", (path) => this.addFile(path));
 		} else if (this.watching) {
 			const paths = [...this.dirty];
@@ -78,15 +78,18 @@ export class FolderNoteStore {
 		const entry = this.notes.get(path);
 		if (!entry) return undefined;
 		if (entry.text !== undefined) return entry.text;
+		let descriptor: number | undefined;
 		try {
-			const absolute = this.absolute(path);
-			const stats = lstatSync(absolute);
-			const text = readFileSync(absolute, "utf8");
+			descriptor = openSync(this.absolute(path), "r");
+			const stats = fstatSync(descriptor);
+			const text = readFileSync(descriptor, "utf8");
 			entry.stamp = stampOf(stats);
 			if (stats.size <= MAX_CACHED_NOTE_BYTES) entry.text = text;
 			return text;
 		} catch {
 			return undefined;
+		} finally {
+			if (descriptor !== undefined) closeSync(descriptor);
 		}
 	}
 
@@ -100,23 +103,31 @@ export class FolderNoteStore {
 	}
 
 	dispose(): void {
-		this.watcher?.close();
-		this.watcher = undefined;
+		for (const watcher of this.watchers.values()) watcher.close();
+		this.watchers.clear();
 	}
 
-	private startWatching(): void {
+	/** Watches one folder (not recursively): a change marks `folder/name` dirty. */
+	private watchFolder(folder: string): void {
+		if (!this.watching || this.watchers.has(folder)) return;
 		try {
-			this.watcher = watch(this.options.root, { recursive: true, persistent: false }, (_event, filename) => {
+			const watcher = watch(folder === "" ? this.options.root : this.absolute(folder), { persistent: false }, (_event, filename) => {
 				if (filename === null) this.stopWatching("a change event without a file name");
-				else this.dirty.add(filename.split(sep).join("/"));
+				else this.dirty.add(folder === "" ? filename : `${folder}/${filename}`);
 			});
-			this.watcher.on("error", (error) => this.stopWatching(error.message));
+			watcher.on("error", () => {
+				// The folder went away (or was renamed): its parent's watcher reports that; forget this one.
+				watcher.close();
+				this.watchers.delete(folder);
+			});
+			this.watchers.set(folder, watcher);
 		} catch (error) {
 			this.stopWatching(error instanceof Error ? error.message : String(error));
 		}
 	}
 
 	private stopWatching(reason: string): void {
+		if (!this.watching) return;
 		this.options.log?.(`Vault tools: not watching the vault (${reason}); checking files on each call instead`);
 		this.dispose();
 		this.watching = false;
@@ -130,6 +141,12 @@ export class FolderNoteStore {
 		if (!stats) {
 			if (this.files.has(path)) return this.removeFile(path);
 			const prefix = `${path}/`;
+			for (const [folder, watcher] of this.watchers) {
+				if (folder === path || folder.startsWith(prefix)) {
+					watcher.close();
+					this.watchers.delete(folder);
+				}
+			}
 			for (const known of [...this.files.paths()]) if (known.startsWith(prefix)) this.removeFile(known);
 		} else if (stats.isDirectory()) {
 			this.walk(path, (file) => this.addFile(file));
@@ -186,6 +203,7 @@ export class FolderNoteStore {
 	}
 
 	private walk(folder: string, onFile: (path: string) => void): void {
+		this.watchFolder(folder);
 		let entries;
 		try {
 			entries = readdirSync(folder === "" ? this.options.root : this.absolute(folder), { withFileTypes: true });

@@ -99,7 +99,8 @@ export function createSearchTool(env: VaultToolEnvironment): ToolDefinition {
 						continue;
 					}
 					const under = await headingAbove(env.vault, hit.path, hit.line);
-					lines.push(`${hit.path}:${hit.line + 1}: ${snippet(hit.text, hit.at)}${under ? `  [under "${under}"]` : ""}`);
+					const line = hit.text !== "" ? hit.text : await lineOf(env.vault, hit.path, hit.line, cached, tableOf);
+					lines.push(`${hit.path}:${hit.line + 1}: ${snippet(line, hit.at)}${under ? `  [under "${under}"]` : ""}`);
 				}
 				lines.push(`(${shown.footer.replace(/\.$/, "")}${note})`);
 				if (hits.length === 0) lines.splice(0, lines.length, `No ${mode === "path" ? "notes" : "matches"} for ${JSON.stringify(query)} (mode ${mode}${folder ? `, folder "${folder}"` : ""}).`);
@@ -148,17 +149,22 @@ async function textHits(vault: VisibleVault, notes: readonly string[], query: st
 			const line = table.lineAt(at);
 			const lineStart = table.starts[line] ?? 0;
 			const lineEnd = table.ends[line] ?? entry.text.length;
-			const lower = entry.lower.slice(lineStart, lineEnd);
-			if (words.every((word) => lower.includes(word))) {
-				const phraseAt = lower.indexOf(phrase);
-				noteHits.push({ path, line, at: phraseAt >= 0 ? phraseAt : at - lineStart, score: (phraseAt >= 0 ? 2 : 1) + nameBonus, noteHits: 0, text: entry.text.slice(lineStart, lineEnd) });
+			if (words.every((word) => occursWithin(entry.lower, word, lineStart, lineEnd))) {
+				const phraseAt = entry.lower.indexOf(phrase, lineStart);
+				const hasPhrase = phraseAt >= 0 && phraseAt + phrase.length <= lineEnd;
+				noteHits.push({ path, line, at: (hasPhrase ? phraseAt : at) - lineStart, score: (hasPhrase ? 2 : 1) + nameBonus, noteHits: 0, text: "" });
 			}
 			at = entry.lower.indexOf(first, Math.max(lineEnd, at + 1));
 		}
 		for (const hit of noteHits) hit.noteHits = noteHits.length;
-		hits.push(...noteHits);
+		for (const hit of noteHits) hits.push(hit);
 	}
 	return hits;
+}
+
+function occursWithin(text: string, word: string, start: number, end: number): boolean {
+	const found = text.indexOf(word, start);
+	return found >= 0 && found + word.length <= end;
 }
 
 async function regexHits(vault: VisibleVault, notes: readonly string[], query: string, cached: TextCache, tableOf: TableOf): Promise<{ hits: Hit[]; stoppedAfter?: number }> {
@@ -263,6 +269,11 @@ function pathHits(notes: readonly string[], query: string): Hit[] {
 		hits.push({ path, line: -1, at: 0, score, noteHits: -path.length, text: "" });
 	}
 	return hits;
+}
+
+async function lineOf(vault: VisibleVault, path: string, line: number, cached: TextCache, tableOf: TableOf): Promise<string> {
+	const entry = await cached(vault, path);
+	return entry ? tableOf(entry).line(line) : "";
 }
 
 async function headingAbove(vault: VisibleVault, path: string, line: number): Promise<string | undefined> {
