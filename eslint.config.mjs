@@ -1,5 +1,6 @@
 import { defineConfig, globalIgnores } from "eslint/config";
 import obsidianmd from "eslint-plugin-obsidianmd";
+import tseslint from "typescript-eslint";
 
 // Every rule turned off below is listed, with its reason, in README.md ("Lint rules turned off").
 
@@ -26,6 +27,14 @@ export default defineConfig([
 			// (obsidian 1.8.7); this plugin supports 1.7.2 and later (manifest minAppVersion), so the tab builds its rows.
 			"obsidianmd/settings-tab/prefer-setting-definitions": "off",
 		},
+	},
+	{
+		// The community review checks manifest.json's shape; the recommended config lints code only, so it is named here.
+		// TypeScript's parser reads a .json file as one object expression, which is what the rule expects.
+		files: ["manifest.json"],
+		plugins: { obsidianmd },
+		languageOptions: { parser: tseslint.parser, parserOptions: { projectService: false, project: null } },
+		rules: { "obsidianmd/validate-manifest": "error" },
 	},
 	{
 		// TypeScript already reports undefined names, and knows Jest's globals from @types/jest.
