@@ -24,8 +24,9 @@ interface TagTarget {
  *
  * On Windows, AltGr arrives as Ctrl+Alt, so the default Mod+Alt+K also matches AltGr+K, which types a letter on
  * several keyboard layouts. A command callback never sees the key event (obsidian.d.ts `Command`), and Obsidian's
- * hotkey matching is not open to plugins, so the plugin cannot let that keystroke through; the README and the
- * settings tab say how to rebind the command.
+ * hotkey matching is not open to plugins, so the plugin cannot let that keystroke through. (A `Scope` handler
+ * would see `getModifierState("AltGraph")`, but it would be a second shortcut that Settings → Hotkeys can neither
+ * show nor remove.) The README and the settings tab say how to rebind the command.
  */
 export class TagCommands {
 	constructor(
