@@ -1,12 +1,15 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Bridge } from "../src/bridge/bridge-assembly";
+import type { HeadlessEditor } from "../src/headless/headless-editor";
 import { assembleHeadlessBridge } from "../src/headless/headless-bridge";
 import type { LockFileContent } from "../src/server/lock-file";
 import { makeTempDir } from "../tests/helpers/temp-dir";
 
 export interface BenchBridge {
 	bridge: Bridge;
+	/** The headless host's editor stand-in (what its `select` command drives). */
+	editor: HeadlessEditor;
 	vaultPath: string;
 	port: number;
 	token: string;
@@ -42,6 +45,7 @@ export async function startBenchBridge(populate: (vaultPath: string) => void): P
 	const lock = JSON.parse(readFileSync(status.lockFilePath, "utf8")) as LockFileContent;
 	return {
 		bridge,
+		editor: headless.editor,
 		vaultPath,
 		port: status.port,
 		token: lock.authToken,

@@ -5,7 +5,7 @@
  * bundle size. Prints a Markdown table and writes bench/results.json.
  *
  * Options: --quick (fewer samples, for trying the bench itself), --profile DIR (the headless host runs the wire
- * benchmarks under `node --cpu-prof --cpu-prof-dir DIR`).
+ * benchmarks under `node --cpu-prof`, as does the floor; DIR/bridge.cpuprofile and DIR/floor.cpuprofile).
  */
 import { statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -110,6 +110,19 @@ function memoryRows(memory: LoadMemory): Row[] {
 	];
 }
 
+/** The push without the headless editor stand-in's own work (what Obsidian's editor has already done). */
+function selectionWithoutStandInRow(wire: WireFigures): Row {
+	const work = wire.selectWork.median;
+	const withoutWork = wire.selectionChanged.bridge.median - work;
+	return {
+		figure: `same, minus the headless editor stand-in's work (\`select\` resolves the path and reads the note; called in process, ${wire.selectWork.samples} runs: median)`,
+		bridge: `${formatMs(withoutWork)} (work ${formatMs(work)})`,
+		raw: formatMs(wire.selectionChanged.raw.median),
+		ratio: times(withoutWork / wire.selectionChanged.raw.median),
+		target: "—",
+	};
+}
+
 /** Server CPU per request: what the bridge's own code costs, whatever else runs on the machine. */
 function cpuRows(throughput: Throughput): Row[] {
 	const { bridgeCpuUsPerRequest: bridge, rawCpuUsPerRequest: raw } = throughput;
@@ -145,6 +158,7 @@ function rows(figures: Figures): Row[] {
 		...cpuRows(throughput),
 		{ ...read, note: MISSED_NOTES.read },
 		{ ...selection, note: MISSED_NOTES.selection },
+		selectionWithoutStandInRow(wire),
 		comparisonRow("tag → at_mentioned at the client (headless `tag` on stdin vs the floor's canned push)", wire.atMentioned),
 		...memoryRows(figures.memory),
 		...figures.vaults.flatMap(vaultRows),
@@ -208,8 +222,10 @@ async function runBenchmarks(options: Options): Promise<void> {
 	const info = machine();
 	const scale = options.quick ? 0.2 : 1;
 	const mainJsBytes = statSync("main.js").size;
-	const bridgeNodeFlags = options.profileDir ? ["--cpu-prof", "--cpu-prof-dir", options.profileDir] : [];
-	const wire = await step("round trips, pushes and throughput (headless host and floor in their own processes)", () => measureWire({ scale, bridgeNodeFlags }));
+	const profileFlags = (name: string): string[] => (options.profileDir ? ["--cpu-prof", "--cpu-prof-dir", options.profileDir, "--cpu-prof-name", `${name}.cpuprofile`] : []);
+	const wire = await step("round trips, pushes and throughput (headless host and floor in their own processes)", () =>
+		measureWire({ scale, bridgeNodeFlags: profileFlags("bridge"), rawNodeFlags: profileFlags("floor") }),
+	);
 	const memory = await step("memory under load (fresh pairs of processes)", () => measureLoadMemory(options.quick ? 2 : MEMORY_REPETITIONS, options.quick ? 300 : 1000));
 	const vaults = [await step("1k-note vault", () => measureVaultScale(1000, options.quick ? 5 : 20)), await step("10k-note vault", () => measureVaultScale(10_000, options.quick ? 5 : 20))];
 	const pluginLoad = await step("plugin start-up (against the obsidian stub)", () => measurePluginLoad(options.quick ? 5 : 20));

@@ -9,6 +9,7 @@ import { startHeadless, startRawServer, type ServerProcess } from "./server-proc
 import { elapsedMs, type Summary } from "./stats";
 import { measureThroughput, type Throughput } from "./throughput";
 import { generateLinkedVault, writeLargeNote } from "./vault-generator";
+import { parsePosition } from "../src/headless/headless-editor";
 import { makeTempDir } from "../tests/helpers/temp-dir";
 
 export const LARGE_NOTE_BYTES = 1024 * 1024;
@@ -34,13 +35,16 @@ export interface WireFigures {
 	getDiagnosticsNote: ToolCallFigures;
 	filesRead1MiB: Comparison;
 	selectionChanged: Comparison;
+	/** The headless `select` command's editor stand-in, called in process with no client: not the bridge's push. */
+	selectWork: Summary;
 	atMentioned: Comparison;
 	throughput: Throughput;
 }
 
 export interface WireOptions {
-	/** Node flags for the headless host, e.g. --cpu-prof. */
+	/** Node flags for the headless host and the floor, e.g. --cpu-prof. */
 	bridgeNodeFlags?: readonly string[];
+	rawNodeFlags?: readonly string[];
 	/** Samples scale (1 = the full run). */
 	scale?: number;
 }
@@ -107,8 +111,8 @@ function plan(scale: number, rounds: number, samplesPerRound: number, warmUp: nu
 	return { rounds, samplesPerRound: Math.max(1, Math.round(samplesPerRound * scale)), warmUp: Math.max(1, Math.round(warmUp * scale)) };
 }
 
-/** The tools' own work, in this process, on a vault generated the same way. */
-async function toolWork(runs: number): Promise<{ folders: Summary; diagnostics: Summary }> {
+/** The tools' own work and the editor stand-in's, in this process, on a vault generated the same way. */
+async function inProcessWork(runs: number): Promise<{ folders: Summary; diagnostics: Summary; select: Summary }> {
 	const target = await startBenchBridge(populateWireVault);
 	try {
 		const context = { sessionId: 0, signal: new AbortController().signal };
@@ -120,9 +124,16 @@ async function toolWork(runs: number): Promise<{ folders: Summary; diagnostics: 
 		const folders = tool("getWorkspaceFolders");
 		const diagnostics = tool("getDiagnostics");
 		const noteInBenchVault = pathToFileURL(join(target.vaultPath, "Area 0", "Topic 1.md")).href;
+		let selectCount = 0;
+		const select = (): Promise<unknown> => {
+			const [from = "", to = ""] = SELECTION_RANGES[selectCount++ % 2]?.split(" ") ?? [];
+			return Promise.resolve(target.editor.select(SELECTION_NOTE, parsePosition(from), parsePosition(to)));
+		};
 		return {
 			folders: await measureToolWork(() => folders.call({}, context), runs),
 			diagnostics: await measureToolWork(() => diagnostics.call({ uri: noteInBenchVault }, context), runs),
+			// No client is connected: this is the stand-in's own work (resolve the path, read the note, build the selection).
+			select: await measureToolWork(select, runs),
 		};
 	} finally {
 		await target.stop();
@@ -135,7 +146,7 @@ export async function measureWire(options: WireOptions = {}): Promise<WireFigure
 	const temp = makeTempDir("wire");
 	populateWireVault(temp.path);
 	const bridgeServer = await startHeadless({ vaultPath: temp.path, nodeFlags: options.bridgeNodeFlags });
-	const floor = await startRawServer();
+	const floor = await startRawServer(options.rawNodeFlags);
 	try {
 		const initializer = await RpcClient.connect(bridgeServer.port, bridgeServer.token);
 		await canAnswer(initializer, floor, "initialize", INITIALIZE_PARAMS);
@@ -197,13 +208,14 @@ export async function measureWire(options: WireOptions = {}): Promise<WireFigure
 		const throughput = await measureThroughput(clients.raw, clients.bridge, throughputPlan, { raw: floor.pid, bridge: bridgeServer.pid });
 		await Promise.all([...clients.bridge, ...clients.raw].map((client) => client.close()));
 
-		const work = await toolWork(Math.max(50, Math.round(2000 * scale)));
+		const work = await inProcessWork(Math.max(50, Math.round(2000 * scale)));
 		return {
 			ping,
 			getWorkspaceFolders: { comparison: foldersComparison, work: work.folders },
 			getDiagnosticsNote: { comparison: diagnosticsComparison, work: work.diagnostics },
 			filesRead1MiB,
 			selectionChanged,
+			selectWork: work.select,
 			atMentioned,
 			throughput,
 		};
