@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { HeadlessProcess } from "../helpers/headless-process";
 import { makeClaudeHome } from "./harness/claude-home";
 import { ClaudePty } from "./harness/claude-pty";
-import { connectWithIdeCommand, useBridgeSessions, waitUntilConnected } from "./harness/bridge-session";
+import { CLI_START_TIMEOUT_MS, connectWithIdeCommand, useBridgeSessions, waitUntilConnected } from "./harness/bridge-session";
 import { makeTempDir } from "../helpers/temp-dir";
 import path from "node:path";
 
@@ -17,7 +17,7 @@ describe("finding and connecting to the vault with the real CLI", () => {
 	it("connects through /ide discovery, chosen by hand", async () => {
 		const session = await sessions.start({ cliArgs: [] });
 		await connectWithIdeCommand(session.cli, IDE_NAME);
-		await session.bridge.waitForTrace((event) => event.method === "ide_connected", "ide_connected");
+		await session.bridge.waitForTrace((event) => event.method === "ide_connected", "ide_connected", CLI_START_TIMEOUT_MS);
 		expect((await session.bridge.status()).clients).toEqual([expect.objectContaining({ pid: await session.cli.cliPid() })]);
 	});
 
@@ -63,7 +63,7 @@ describe("finding and connecting to the vault with the real CLI", () => {
 		sessions.onCleanup(async () => {
 			for (const cli of clis) await cli.kill();
 		});
-		for (const bridge of bridges) await bridge.waitForTrace((event) => event.method === "ide_connected", "ide_connected");
+		for (const bridge of bridges) await bridge.waitForTrace((event) => event.method === "ide_connected", "ide_connected", CLI_START_TIMEOUT_MS);
 		const statuses = await Promise.all(bridges.map((bridge) => bridge.status()));
 		const pids = await Promise.all(clis.map((cli) => cli.cliPid()));
 		expect(statuses.map((status) => status.clients.map((client) => client.pid))).toEqual([[pids[0]], [pids[1]]]);

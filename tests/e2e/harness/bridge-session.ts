@@ -135,8 +135,14 @@ export async function connectWithIdeCommand(cli: ClaudePty, ideName: RegExp): Pr
 	}
 }
 
+/**
+ * The longest a CLI may take from start to its IDE handshake before a test gives up: about a second when
+ * the machine is idle, far more when the whole suite shares two cores. A hang guard, not a measurement.
+ */
+export const CLI_START_TIMEOUT_MS = 30_000;
+
 /** Waits until the CLI has connected, listed tools and shows its prompt. */
 export async function waitUntilConnected(session: BridgeSession): Promise<void> {
-	await session.bridge.waitForTrace((event) => event.kind === "response" && event.id === 1 && event.direction === "out", "the answer to tools/list");
+	await session.bridge.waitForTrace((event) => event.kind === "response" && event.id === 1 && event.direction === "out", "the answer to tools/list", CLI_START_TIMEOUT_MS);
 	await session.cli.waitForPrompt();
 }
