@@ -11,12 +11,12 @@ export interface PollOptions {
 	intervalMs?: number;
 }
 
-/** Calls `probe` until it returns something other than `undefined`, and returns that. */
-export async function pollUntil<T>(probe: () => T | undefined, what: string | (() => string), options: PollOptions = {}): Promise<T> {
+/** Calls `probe` (sync or async) until it returns something other than `undefined`, and returns that. */
+export async function pollUntil<T>(probe: () => T | undefined | Promise<T | undefined>, what: string | (() => string), options: PollOptions = {}): Promise<T> {
 	const timeoutMs = options.timeoutMs ?? 5000;
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
-		const value = probe();
+		const value = await probe();
 		if (value !== undefined) return value;
 		if (Date.now() >= deadline) {
 			throw new Error(`Timed out after ${timeoutMs} ms waiting for ${typeof what === "string" ? what : what()}`);
@@ -25,9 +25,9 @@ export async function pollUntil<T>(probe: () => T | undefined, what: string | ((
 	}
 }
 
-/** Waits until `condition()` is true. */
-export async function waitUntil(condition: () => boolean, what: string | (() => string), options: PollOptions = {}): Promise<void> {
-	await pollUntil(() => (condition() ? true : undefined), what, options);
+/** Waits until `condition()` (sync or async) is true. */
+export async function waitUntil(condition: () => boolean | Promise<boolean>, what: string | (() => string), options: PollOptions = {}): Promise<void> {
+	await pollUntil(async () => ((await condition()) ? true : undefined), what, options);
 }
 
 /** A pause for pacing (e.g. keystrokes to a terminal program), never as proof that something did not happen. */
