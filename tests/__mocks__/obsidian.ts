@@ -1109,6 +1109,10 @@ export function createEditorView(info: MarkdownFileInfo, text: string, ownerDocu
 	return cm;
 }
 
+function isDomDocument(target: EventTarget): target is Document {
+	return "body" in target && "createElement" in target;
+}
+
 export function destroyEditorView(cm: EditorView): void {
 	liveEditors.delete(cm);
 	cm.destroy();
@@ -1274,10 +1278,17 @@ export class MarkdownView extends ItemView {
 
 	private editorView(): EditorView | undefined {
 		if (this.cm || typeof globalThis.document === "undefined") return this.cm;
-		const cm = createEditorView(this, this.textWithoutEditor);
+		const cm = createEditorView(this, this.textWithoutEditor, this.windowDocument());
 		this.cm = cm;
 		this.register(() => destroyEditorView(cm));
 		return cm;
+	}
+
+	/** The document of the window the view's leaf is in: a popout's own when it is a DOM document, else the main one. */
+	private windowDocument(): Document {
+		const container = this.leaf.group.container;
+		const doc = container instanceof WorkspaceWindow ? container.doc : undefined;
+		return doc && isDomDocument(doc) ? doc : globalThis.document;
 	}
 
 	// ---- the view part of MarkdownView (workspace region, helper B) ----

@@ -2,7 +2,7 @@ import { Notifier } from "../../src/bridge/notifier";
 import type { SelectionSnapshot } from "../../src/bridge/selection";
 import { VaultPaths } from "../../src/bridge/vault-paths";
 import { EditorTracker } from "../../src/obsidian/editor-tracker";
-import { App, MarkdownView, Plugin, TFile, type WorkspaceLeaf } from "../__mocks__/obsidian";
+import { App, MarkdownView, Plugin, TFile, WorkspaceWindow, type WorkspaceLeaf } from "../__mocks__/obsidian";
 import { BrowserWindows } from "./harness/cm6-dom";
 import { EditorDriver, SecondaryEditor } from "./harness/cm6-editor";
 
@@ -292,17 +292,19 @@ describe("EditorTracker with real CodeMirror editors", () => {
 	});
 
 	describe("popout windows", () => {
-		/** Obsidian's popout: its own window and document (obsidian.d.ts WorkspaceWindow: `win`, `doc`). */
+		/**
+		 * A note in a popout window (the fake workspace's `getLeaf("window")`, which fires `window-open`): the window
+		 * is a jsdom window of its own, and the note's editor lives in its document.
+		 */
 		async function openInPopout(path: string) {
-			const popout = windows.openPopout();
-			const workspaceWindow = { win: popout, doc: popout.document };
-			world.app.workspace.trigger("window-open", workspaceWindow, popout);
-			const opened = await world.open(path);
-			// The tab's editor lives in the popout's document, as when a tab is moved to a new window.
-			popout.document.body.appendChild(opened.driver.cm.dom);
-			opened.driver.cm.setRoot(popout.document);
-			opened.driver.focus();
-			return { ...opened, workspaceWindow, popout };
+			world.app.workspace.createPopoutWindow = () => windows.openPopout();
+			const opened = await world.open(path, world.app.workspace.getLeaf("window"));
+			const container = opened.leaf.group.container;
+			if (!(container instanceof WorkspaceWindow)) throw new Error("the leaf is not in a popout");
+			const popoutDocument = opened.driver.cm.dom.ownerDocument;
+			expect(popoutDocument).not.toBe(document);
+			expect(popoutDocument).toBe(container.doc);
+			return { ...opened, popout: container, popoutDocument };
 		}
 
 		it("ends mouse and keyboard selections in a popout window at once", async () => {
@@ -315,9 +317,9 @@ describe("EditorTracker with real CodeMirror editors", () => {
 		});
 
 		it("listens to popout windows that were open before the plugin loaded", async () => {
-			const { driver, view, popout } = await openInPopout("Notes/beta.md");
+			const { driver, view, popoutDocument } = await openInPopout("Notes/beta.md");
 			// Obsidian's views live in their window's DOM; the fake's view element is not a DOM node, so it is told.
-			Object.defineProperty(view.containerEl, "ownerDocument", { value: popout.document });
+			Object.defineProperty(view.containerEl, "ownerDocument", { value: popoutDocument });
 			world.restartPlugin();
 			world.clear();
 			driver.dragOver("body").mouseUp();
@@ -325,13 +327,15 @@ describe("EditorTracker with real CodeMirror editors", () => {
 		});
 
 		it("stops listening to a popout window when it closes", async () => {
-			const { driver, workspaceWindow, popout } = await openInPopout("Notes/beta.md");
-			world.app.workspace.trigger("window-close", workspaceWindow, popout);
+			const { popout, popoutDocument } = await openInPopout("Notes/beta.md");
+			const alpha = await world.open("Notes/alpha.md");
+			world.app.workspace.closePopout(popout);
 			world.clear();
-			driver.dragOver("body").mouseUp();
+			alpha.driver.dragOver("alpha");
+			popoutDocument.dispatchEvent(new (popoutDocument.defaultView ?? window).MouseEvent("mouseup", { bubbles: true }));
 			expect(world.received()).toEqual([]);
 			jest.advanceTimersByTime(DEBOUNCE_MS);
-			expect(world.received()).toEqual(['selection_changed /vault/Notes/beta.md "body" 1:5-1:9']);
+			expect(world.received()).toEqual(['selection_changed /vault/Notes/alpha.md "alpha" 1:0-1:5']);
 		});
 	});
 
