@@ -58,7 +58,7 @@ export class BrowserWindows {
 		return new BrowserWindows();
 	}
 
-	/** Another window, as Obsidian opens for a popout (its own document, same JavaScript realm). */
+	/** Another window, as Obsidian opens for a popout: its own document and DOM classes (hence Obsidian's `instanceOf`). */
 	openPopout(): DOMWindow {
 		return this.open();
 	}
