@@ -16,6 +16,8 @@ export default defineConfig([
 			parserOptions: {
 				projectService: {
 					allowDefaultProject: ["eslint.config.mjs", "esbuild.config.mjs", "version-bump.mjs", "jest.config.js", "scripts/*.mjs", "tests/*.mjs"],
+					// Those globs match 10 small scripts; typescript-eslint refuses more than 8 unless told (a speed guard).
+					maximumDefaultProjectFileMatchCount_THIS_WILL_SLOW_DOWN_LINTING: 16,
 				},
 			},
 		},
