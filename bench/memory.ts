@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { canAnswer, connectPair, INITIALIZE_PARAMS, populateWireVault, untilNoClients } from "./wire";
+import { untilIdle } from "./process-cpu";
 import { RpcClient } from "./rpc-client";
 import { startHeadless, startRawServer, type ServerProcess } from "./server-processes";
 import { measureThroughput } from "./throughput";
@@ -93,6 +94,7 @@ async function repetition(roundMs: number, bridgeFirst: boolean): Promise<Memory
 		await canAnswer(initializer, floor, "ping");
 		await initializer.close();
 		await untilNoClients(bridgeServer);
+		await untilIdle(bridgeServer.pid);
 		const startBridge = readMemory(bridgeServer);
 		const startRaw = readMemory(floor);
 		const clients = await connectPair(bridgeServer, floor, CLIENTS);

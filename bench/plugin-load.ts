@@ -12,8 +12,11 @@ export const PLUGIN_LOAD_ROLE = "--role=plugin-load";
 export interface PluginLoadSample {
 	/** Evaluating main.js (Obsidian's require of the plugin). */
 	requireMs: number;
+	/** The same, in CPU time (user + system) of the process: unaffected by other work on the machine. */
+	requireCpuMs: number;
 	/** plugin.load() until the async onload() settled. */
 	onloadMs: number;
+	onloadCpuMs: number;
 	/** Layout ready until the status bar says listening (server, lock file). */
 	layoutReadyToListeningMs: number;
 	/** onload start to listening, with layout ready right after onload. */
@@ -23,12 +26,20 @@ export interface PluginLoadSample {
 export interface PluginLoad {
 	runs: number;
 	requireMs: Summary;
+	requireCpuMs: Summary;
 	onloadMs: Summary;
+	onloadCpuMs: Summary;
 	layoutReadyToListeningMs: Summary;
 	onloadToListeningMs: Summary;
 }
 
 type PluginClass = new (app: App, manifest: PluginManifest) => Plugin;
+
+/** CPU time (user + system) of this process since `start`, in ms. */
+function cpuMsSince(start: NodeJS.CpuUsage): number {
+	const used = process.cpuUsage(start);
+	return (used.user + used.system) / 1000;
+}
 
 function nextTurn(): Promise<void> {
 	return new Promise((resolve) => setImmediate(resolve));
@@ -46,27 +57,31 @@ export async function pluginLoadChild(vaultPath: string): Promise<void> {
 	const { JSDOM } = load("jsdom") as typeof import("jsdom");
 	const dom = new JSDOM("<!doctype html><html><body></body></html>");
 	Object.assign(globalThis, { activeDocument: dom.window.document, activeWindow: dom.window });
+	const requireCpu = process.cpuUsage();
 	const requireStart = performance.now();
 	// eslint-disable-next-line @typescript-eslint/no-require-imports -- a static require lets esbuild bundle main.js itself
 	const loaded = require("../main.js") as { default: PluginClass };
 	const requireMs = elapsedMs(requireStart);
+	const requireCpuMs = cpuMsSince(requireCpu);
 	const app: App = new stub.App(vaultPath, "Bench vault");
 	const plugin = new loaded.default(app, { id: "claude-code-bridge", name: "Claude Code Bridge", version: "bench" });
 	let onloadSettled: Promise<void> = Promise.resolve();
 	const onload = plugin.onload.bind(plugin);
 	plugin.onload = () => (onloadSettled = Promise.resolve(onload()));
 
+	const onloadCpu = process.cpuUsage();
 	const start = performance.now();
 	plugin.load();
 	await onloadSettled;
 	const onloadMs = elapsedMs(start);
+	const onloadCpuMs = cpuMsSince(onloadCpu);
 	const readyAt = performance.now();
 	app.workspace.finishLayout();
 	while (plugin.statusBarItems[0]?.text !== "Claude: listening") {
 		if (elapsedMs(readyAt) > 5000) throw new Error(`The plugin did not start listening: ${plugin.statusBarItems[0]?.text ?? "no status bar"}`);
 		await nextTurn();
 	}
-	const sample: PluginLoadSample = { requireMs, onloadMs, layoutReadyToListeningMs: elapsedMs(readyAt), onloadToListeningMs: elapsedMs(start) };
+	const sample: PluginLoadSample = { requireMs, requireCpuMs, onloadMs, onloadCpuMs, layoutReadyToListeningMs: elapsedMs(readyAt), onloadToListeningMs: elapsedMs(start) };
 	plugin.unload();
 	process.send?.(sample, undefined, undefined, () => process.exit(0));
 }
@@ -92,7 +107,12 @@ export async function measurePluginLoad(runs: number): Promise<PluginLoad> {
 		const samples: PluginLoadSample[] = [];
 		for (let run = 0; run < runs; run++) samples.push(await runChild(process.argv[1] ?? "", vaultPath, home));
 		const of = (key: keyof PluginLoadSample): Summary => summarize(samples.map((sample) => round(sample[key], 3)));
-		return { runs, requireMs: of("requireMs"), onloadMs: of("onloadMs"), layoutReadyToListeningMs: of("layoutReadyToListeningMs"), onloadToListeningMs: of("onloadToListeningMs") };
+		return {
+			runs,
+			requireMs: of("requireMs"),
+			requireCpuMs: of("requireCpuMs"),
+			onloadMs: of("onloadMs"),
+			onloadCpuMs: of("onloadCpuMs"), layoutReadyToListeningMs: of("layoutReadyToListeningMs"), onloadToListeningMs: of("onloadToListeningMs") };
 	} finally {
 		temp.remove();
 	}

@@ -18,3 +18,18 @@ export function processCpuMs(pid: number): number | undefined {
 		return undefined;
 	}
 }
+
+/**
+ * Waits until a process has used no CPU for `quietMs` (e.g. the headless host's background parse of the vault at
+ * start is over), so that work does not land in the first samples. Gives up after `maxMs`; without /proc, returns.
+ */
+export async function untilIdle(pid: number, quietMs = 300, maxMs = 30_000): Promise<void> {
+	const deadline = performance.now() + maxMs;
+	let last = processCpuMs(pid);
+	while (last !== undefined && performance.now() < deadline) {
+		await new Promise((resolve) => setTimeout(resolve, quietMs));
+		const now = processCpuMs(pid);
+		if (now === undefined || now === last) return;
+		last = now;
+	}
+}

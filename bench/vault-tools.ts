@@ -96,7 +96,7 @@ async function unresolvedLinks(root: string): Promise<number> {
 	try {
 		await index.refresh();
 		let unresolved = 0;
-		for (const path of index.notePaths()) for (const link of (await index.facts(path))?.links ?? []) if (link.target === undefined) unresolved++;
+		for (const path of index.notePaths()) for (const link of index.facts(path)?.links ?? []) if (link.target === undefined) unresolved++;
 		return unresolved;
 	} finally {
 		index.dispose();

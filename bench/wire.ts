@@ -4,6 +4,7 @@ import { pathToFileURL } from "node:url";
 import { alternate, type AlternationPlan, type Comparison } from "./alternation";
 import { startBenchBridge } from "./bench-bridge";
 import { timedRequest, measureToolWork } from "./round-trips";
+import { untilIdle } from "./process-cpu";
 import { RpcClient } from "./rpc-client";
 import { startHeadless, startRawServer, type ServerProcess } from "./server-processes";
 import { elapsedMs, type Summary } from "./stats";
@@ -163,6 +164,8 @@ export async function measureWire(options: WireOptions = {}): Promise<WireFigure
 			read: { method: "files/read", params: { path: "Large.md" } },
 		};
 		for (const request of Object.values(requests)) await canAnswer(bridge, floor, request.method, request.params);
+		// The host parses the vault for diagnostics in the background at start: let that finish first.
+		await untilIdle(bridgeServer.pid);
 		const roundTrip = (request: { method: string; params?: object }, alternation: AlternationPlan) =>
 			alternate(
 				alternation,
