@@ -13,8 +13,11 @@ export interface VaultIndex {
 	exists(path: string): Promise<boolean>;
 	/** The note's text; undefined when it is not a note. */
 	readText(path: string): Promise<string | undefined>;
-	/** Headings, blocks, links, tags and properties of a note; undefined when it is not a note. */
-	facts(path: string): Promise<NoteFacts | undefined>;
+	/**
+	 * Headings, blocks, links, tags and properties of a note; undefined when it is not a note. Synchronous: both
+	 * adapters have them at hand (the folder's cache, Obsidian's metadata cache), and searches ask for all notes.
+	 */
+	facts(path: string): NoteFacts | undefined;
 	/** The vault path a link path leads to from `sourcePath`, as Obsidian resolves it; undefined when unresolved. */
 	resolveLink(linkpath: string, sourcePath: string): string | undefined;
 	/** Every link in another note (or in the note itself) that resolves to `path`. */

@@ -72,9 +72,9 @@ export class VisibleVault {
 	}
 
 	/** A note's facts; links to notes that are not visible are unresolved. `withLinks: false` skips the links (faster). */
-	async facts(path: string, withLinks = true): Promise<NoteFacts | undefined> {
+	facts(path: string, withLinks = true): NoteFacts | undefined {
 		if (!this.isVisible(path)) return undefined;
-		const facts = await this.options.index.facts(path);
+		const facts = this.options.index.facts(path);
 		if (!facts) return undefined;
 		if (!withLinks) {
 			let bare = this.withoutLinks.get(facts);

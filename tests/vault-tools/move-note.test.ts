@@ -7,7 +7,7 @@ async function linkTargets(root: string): Promise<Map<string, (string | undefine
 	try {
 		await index.refresh();
 		const result = new Map<string, (string | undefined)[]>();
-		for (const path of index.notePaths()) result.set(path, ((await index.facts(path))?.links ?? []).map((link) => link.target));
+		for (const path of index.notePaths()) result.set(path, (index.facts(path)?.links ?? []).map((link) => link.target));
 		return result;
 	} finally {
 		index.dispose();

@@ -67,8 +67,8 @@ export class FolderVaultIndex implements VaultIndex {
 		return Promise.resolve(this.store.text(path));
 	}
 
-	facts(path: string): Promise<NoteFacts | undefined> {
-		return Promise.resolve(this.factsNow(path));
+	facts(path: string): NoteFacts | undefined {
+		return this.factsNow(path);
 	}
 
 	resolveLink(linkpath: string, sourcePath: string): string | undefined {

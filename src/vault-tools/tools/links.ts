@@ -44,7 +44,7 @@ export function createLinksTool(env: VaultToolEnvironment): ToolDefinition {
 				let outCount = 0;
 				let unresolvedCount = 0;
 				if (direction !== "in") {
-					const facts = await env.vault.facts(path);
+					const facts = env.vault.facts(path);
 					if (!facts) throw new VaultToolError(`No note "${path}" in the vault.`);
 					for (const link of facts.links) {
 						if (onlyUnresolved && link.target !== undefined) continue;

@@ -18,7 +18,7 @@ export function createOutlineTool(env: VaultToolEnvironment): ToolDefinition {
 			async run(args: JsonObject) {
 				const path = env.vault.locateNote(notePathQuery(args));
 				const text = await env.vault.readText(path);
-				const facts = await env.vault.facts(path, false);
+				const facts = env.vault.facts(path, false);
 				if (text === undefined || !facts) throw new VaultToolError(`No note "${path}" in the vault.`);
 				const lines = [`${path} | ${new LineTable(text).count} lines, ${wordCount(text, facts)} words | version ${noteVersion(text)}`];
 				const frontmatter = facts.frontmatter;

@@ -22,7 +22,7 @@ export function createPropertiesTool(env: VaultToolEnvironment): ToolDefinition 
 				const limit = readLimit(args);
 				if (pathArgument !== undefined) {
 					const path = env.vault.locateNote(pathArgument);
-					const facts = await env.vault.facts(path, false);
+					const facts = env.vault.facts(path, false);
 					if (!facts) throw new VaultToolError(`No note "${path}" in the vault.`);
 					const frontmatter = facts.frontmatter;
 					if (!frontmatter) return textAnswer([`${path} has no frontmatter.`]);
@@ -37,7 +37,7 @@ export function createPropertiesTool(env: VaultToolEnvironment): ToolDefinition 
 					const wanted = key.toLowerCase();
 					const rows: string[] = [];
 					for (const path of env.vault.notePaths()) {
-						const frontmatter = (await env.vault.facts(path, false))?.frontmatter;
+						const frontmatter = (env.vault.facts(path, false))?.frontmatter;
 						const properties = frontmatter?.properties;
 						if (!frontmatter || !properties) continue;
 						const name = Object.keys(properties).find((candidate) => candidate.toLowerCase() === wanted);
@@ -49,7 +49,7 @@ export function createPropertiesTool(env: VaultToolEnvironment): ToolDefinition 
 				}
 				const keys = new Map<string, { notes: number; types: Set<string> }>();
 				for (const path of env.vault.notePaths()) {
-					const properties = (await env.vault.facts(path, false))?.frontmatter?.properties;
+					const properties = (env.vault.facts(path, false))?.frontmatter?.properties;
 					if (!properties) continue;
 					for (const [name, value] of Object.entries(properties)) {
 						let entry = keys.get(name);

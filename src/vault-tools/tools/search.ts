@@ -215,16 +215,19 @@ async function tagHits(vault: VisibleVault, notes: readonly string[], query: str
 	if (wanted === "") throw new ToolArgumentError('"query" must name a tag, e.g. "#project"');
 	const hits: Hit[] = [];
 	for (const path of notes) {
-		const facts = await vault.facts(path, false);
-		const matching = facts?.tags.filter((tag) => {
+		const facts = vault.facts(path, false);
+		if (!facts) continue;
+		let lines: number[] | undefined;
+		for (const tag of facts.tags) {
 			const lower = tag.tag.toLowerCase();
-			return lower === wanted || lower.startsWith(`${wanted}/`);
-		});
-		if (!matching || matching.length === 0) continue;
+			if (lower !== wanted && !(lower.length > wanted.length && lower.startsWith(wanted) && lower.charAt(wanted.length) === "/")) continue;
+			lines ??= [];
+			if (!lines.includes(tag.line)) lines.push(tag.line);
+		}
+		if (!lines) continue;
 		const entry = await cached(vault, path);
 		if (!entry) continue;
 		const table = tableOf(entry);
-		const lines = [...new Set(matching.map((tag) => tag.line))];
 		for (const line of lines) hits.push({ path, line, at: 0, score: 1, noteHits: lines.length, text: table.line(line) });
 	}
 	return hits;
@@ -233,13 +236,13 @@ async function tagHits(vault: VisibleVault, notes: readonly string[], query: str
 async function propertyHits(vault: VisibleVault, notes: readonly string[], query: string, cached: TextCache, tableOf: TableOf): Promise<Hit[]> {
 	const split = /^([^:=]+?)\s*[:=]\s*(.*)$/s.exec(query.trim());
 	const key = (split ? (split[1] ?? "") : query).trim().toLowerCase();
-	const value = split ? (split[2] ?? "").trim().toLowerCase() : undefined;
+	const value = split ? (split[2] ?? "").trim().toLowerCase().replace(/^["']|["']$/g, "") : undefined;
 	const hits: Hit[] = [];
 	for (const path of notes) {
-		const facts = await vault.facts(path, false);
+		const facts = vault.facts(path, false);
 		const properties = facts?.frontmatter?.properties;
 		if (!properties) continue;
-		const name = Object.keys(properties).find((candidate) => candidate.toLowerCase() === key);
+		const name = lowerCaseKeys(properties).get(key);
 		if (name === undefined) continue;
 		if (value !== undefined && value !== "" && !valueMatches(properties[name], value)) continue;
 		const entry = await cached(vault, path);
@@ -250,12 +253,25 @@ async function propertyHits(vault: VisibleVault, notes: readonly string[], query
 	return hits;
 }
 
+const keysByLowerCase = new WeakMap<Record<string, unknown>, Map<string, string>>();
+
+/** A note's property names by their lower-case spelling, kept as long as the parsed properties are. */
+function lowerCaseKeys(properties: Record<string, unknown>): Map<string, string> {
+	let keys = keysByLowerCase.get(properties);
+	if (!keys) {
+		keys = new Map();
+		for (const name of Object.keys(properties)) if (!keys.has(name.toLowerCase())) keys.set(name.toLowerCase(), name);
+		keysByLowerCase.set(properties, keys);
+	}
+	return keys;
+}
+
 function valueMatches(value: unknown, wanted: string): boolean {
 	if (Array.isArray(value)) return value.some((item) => valueMatches(item, wanted));
 	if (value === null || value === undefined) return wanted === "null" || wanted === "";
 	if (value instanceof Date) return value.toISOString().slice(0, 10) === wanted || value.toISOString().toLowerCase() === wanted;
 	const text = typeof value === "object" ? JSON.stringify(value) : String(value as string | number | boolean);
-	return text.toLowerCase() === wanted.replace(/^["']|["']$/g, "");
+	return text.length === wanted.length && text.toLowerCase() === wanted;
 }
 
 function pathHits(notes: readonly string[], query: string): Hit[] {
@@ -277,7 +293,7 @@ async function lineOf(vault: VisibleVault, path: string, line: number, cached: T
 }
 
 async function headingAbove(vault: VisibleVault, path: string, line: number): Promise<string | undefined> {
-	const facts = await vault.facts(path, false);
+	const facts = vault.facts(path, false);
 	if (!facts) return undefined;
 	let index = -1;
 	for (let position = 0; position < facts.headings.length; position++) {

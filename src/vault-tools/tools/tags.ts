@@ -26,7 +26,7 @@ export function createTagsTool(env: VaultToolEnvironment): ToolDefinition {
 				};
 				if (pathArgument !== undefined) {
 					const path = env.vault.locateNote(pathArgument);
-					const facts = await env.vault.facts(path, false);
+					const facts = env.vault.facts(path, false);
 					if (!facts) throw new VaultToolError(`No note "${path}" in the vault.`);
 					const cursorKey = JSON.stringify(["tags", path, prefix]);
 					const rows = facts.tags.filter((tag) => matches(tag.tag)).map((tag) => `#${tag.tag} (line ${tag.line + 1}${facts.frontmatter && tag.line <= facts.frontmatter.endLine ? ", frontmatter" : ""})`);
@@ -38,7 +38,7 @@ export function createTagsTool(env: VaultToolEnvironment): ToolDefinition {
 				// Obsidian counts tags case-insensitively and shows the first spelling it met.
 				const counts = new Map<string, { spelled: string; notes: number }>();
 				for (const path of env.vault.notePaths()) {
-					const facts = await env.vault.facts(path, false);
+					const facts = env.vault.facts(path, false);
 					if (!facts) continue;
 					const seen = new Set<string>();
 					for (const tag of facts.tags) {
