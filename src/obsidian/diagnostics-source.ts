@@ -3,7 +3,7 @@ import { checkFrontmatter, type YamlParser } from "../bridge/diagnostics/frontma
 import { isExternalTarget } from "../bridge/diagnostics/link-syntax";
 import { scanNote } from "../bridge/diagnostics/markdown-scanner";
 import type { FrontmatterProblem, NoteBlockId, NoteLink, NoteMetadata } from "../bridge/diagnostics/note-metadata";
-import type { NoteSource } from "../bridge/diagnostics/note-source";
+import type { NoteSource, WorkPace } from "../bridge/diagnostics/note-source";
 import type { TextRange } from "../bridge/diagnostics/diagnostic-types";
 import { splitLines } from "../bridge/diagnostics/text-lines";
 
@@ -165,6 +165,12 @@ export class ObsidianNoteSource extends Component implements NoteSource {
 
 	get structureVersion(): number {
 		return this.structureChanges;
+	}
+
+	/** The engine's whole-vault pass yields as often as the metadata build does. */
+	get pace(): WorkPace {
+		const scheduler = this.scheduler;
+		return { sliceMs: this.options.sliceMs ?? DEFAULT_SLICE_MS, now: () => scheduler.now(), yieldToMain: () => scheduler.yieldToMain() };
 	}
 
 	/**

@@ -612,6 +612,7 @@ export class MetadataCache extends Events {
 	parses = 0;
 	private readonly caches = new Map<string, CachedMetadata>();
 	private vault: IndexedVault | undefined;
+	private nameIndex: { paths: Map<string, TFile>; names: Map<string, TFile[]> } | undefined;
 
 	/** Typed per event in obsidian.d.ts; here any listener's own argument types are accepted. */
 	override on(name: string, callback: (...args: never[]) => unknown): EventRef {
@@ -627,9 +628,13 @@ export class MetadataCache extends Events {
 		const queue = (file: TFile): void => {
 			if (file.extension === "md") this.pending.add(file.path);
 		};
-		vault.on("create", queue);
+		vault.on("create", (file: TFile) => {
+			this.nameIndex = undefined;
+			queue(file);
+		});
 		vault.on("modify", queue);
 		vault.on("delete", (file: TFile) => {
+			this.nameIndex = undefined;
 			// obsidian.d.ts `deleted`: "a best-effort previous version of the cached metadata is presented".
 			const previous = this.caches.get(file.path) ?? null;
 			this.forget(file.path);
@@ -637,6 +642,7 @@ export class MetadataCache extends Events {
 			this.resolveAll();
 		});
 		vault.on("rename", (file: TFile, oldPath: string) => {
+			this.nameIndex = undefined;
 			// obsidian.d.ts `changed`: "not called when a file is renamed for performance reasons": the entry moves.
 			const cache = this.caches.get(oldPath);
 			const wasPending = this.pending.has(oldPath);
@@ -686,13 +692,14 @@ export class MetadataCache extends Events {
 	 * otherwise a file whose path ends with the link path, the one beside the source first, then the shortest path.
 	 */
 	getFirstLinkpathDest(linkpath: string, sourcePath: string): TFile | null {
-		const files = this.vault?.getFiles() ?? [];
-		if (linkpath === "") return files.find((file) => file.path === sourcePath) ?? null;
+		const byName = this.filesByName();
+		if (linkpath === "") return byName.paths.get(sourcePath) ?? null;
 		const wanted = linkpath.toLowerCase().replace(/^\/+/, "");
 		const keys = (file: TFile): string[] => {
 			const lower = file.path.toLowerCase();
-			return file.extension === "md" ? [lower, lower.slice(0, -3)] : [lower];
+			return lower.endsWith(".md") ? [lower, lower.slice(0, -3)] : [lower];
 		};
+		const files = byName.names.get(wanted.slice(wanted.lastIndexOf("/") + 1)) ?? [];
 		const folder = sourcePath.includes("/") ? sourcePath.slice(0, sourcePath.lastIndexOf("/") + 1).toLowerCase() : "";
 		const exact = files.filter((file) => keys(file).includes(wanted));
 		if (exact.length > 0) return exact[0] ?? null;
@@ -701,6 +708,20 @@ export class MetadataCache extends Events {
 		const ending = files.filter((file) => keys(file).some((key) => key.endsWith(`/${wanted}`)));
 		ending.sort((a, b) => Number(!a.path.toLowerCase().startsWith(folder)) - Number(!b.path.toLowerCase().startsWith(folder)) || a.path.length - b.path.length);
 		return ending[0] ?? null;
+	}
+
+	/** The vault's files by path and by lower-cased name (notes also without `.md`), rebuilt when files come or go. */
+	private filesByName(): { paths: Map<string, TFile>; names: Map<string, TFile[]> } {
+		if (this.nameIndex) return this.nameIndex;
+		const paths = new Map<string, TFile>();
+		const names = new Map<string, TFile[]>();
+		for (const file of this.vault?.getFiles() ?? []) {
+			paths.set(file.path, file);
+			const name = file.name.toLowerCase();
+			for (const key of file.extension === "md" ? [name, name.slice(0, -3)] : [name]) names.set(key, [...(names.get(key) ?? []), file]);
+		}
+		this.nameIndex = { paths, names };
+		return this.nameIndex;
 	}
 
 	private forget(path: string): void {

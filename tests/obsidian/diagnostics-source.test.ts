@@ -302,3 +302,20 @@ describe("getDiagnostics over the Obsidian source", () => {
 		expect((await tool.call({ uri: "file:///vault/B.md" }, context)).content).toHaveLength(1);
 	});
 });
+
+describe("the first whole-vault call over the Obsidian source", () => {
+	it("runs the rules over every note in slices too, yielding between them", async () => {
+		const notes: Record<string, string> = {};
+		for (let index = 0; index < 300; index++) notes[`Area/Note ${index}.md`] = `# Note ${index}\n\n[[Note ${index + 1}]] [[Note ${index}#Nope]]\n`;
+		const { scheduler, source, engine } = await lagging(notes, { tick: 1, sliceMs: 10 });
+		await source.refresh();
+		scheduler.endOfWork();
+		const yieldsBefore = scheduler.yields;
+		scheduler.startOfWork();
+		const all = await engine.forVault();
+		scheduler.endOfWork();
+		expect(all).toHaveLength(300);
+		expect(scheduler.yields - yieldsBefore).toBeGreaterThanOrEqual(20);
+		expect(scheduler.longestSliceMs).toBeLessThanOrEqual(11);
+	});
+});

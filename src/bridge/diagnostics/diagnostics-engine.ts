@@ -44,10 +44,19 @@ export class DiagnosticsEngine {
 		return this.source.indexingNotice?.(path);
 	}
 
-	/** Every note that has diagnostics, sorted by path. */
+	/** Every note that has diagnostics, sorted by path. With a paced source, long runs yield between slices. */
 	async forVault(): Promise<NoteDiagnostics[]> {
 		await this.source.refresh();
-		const paths = this.collectChanges();
+		const pace = this.source.pace;
+		let sliceStart = pace?.now() ?? 0;
+		// Undefined when there is no need to yield, so an unpaced run (the headless host) never awaits per note.
+		const breathe = (): Promise<void> | undefined => {
+			if (!pace || pace.now() - sliceStart < pace.sliceMs) return undefined;
+			return pace.yieldToMain().then(() => {
+				sliceStart = pace.now();
+			});
+		};
+		const paths = await this.collectChanges(breathe);
 		const generation = `${this.source.structureVersion}:${this.anchorsVersion}`;
 		const results: NoteDiagnostics[] = [];
 		for (const path of paths) {
@@ -56,6 +65,8 @@ export class DiagnosticsEngine {
 			if (entry.generation !== generation) {
 				entry.diagnostics = diagnoseNote(entry.metadata, this.context);
 				entry.generation = generation;
+				const pause = breathe();
+				if (pause) await pause;
 			}
 			if (entry.diagnostics.length > 0) results.push({ path, diagnostics: entry.diagnostics });
 		}
@@ -63,9 +74,9 @@ export class DiagnosticsEngine {
 	}
 
 	/** Updates the cache from the source; bumps the anchors version when any note's headings or block ids changed. */
-	private collectChanges(): string[] {
+	private async collectChanges(breathe: () => Promise<void> | undefined): Promise<string[]> {
 		const paths: string[] = [];
-		for (const path of this.source.notePaths()) {
+		for (const path of [...this.source.notePaths()]) {
 			const metadata = this.source.metadata(path);
 			if (!metadata) continue;
 			paths.push(path);
@@ -74,6 +85,8 @@ export class DiagnosticsEngine {
 			const anchors = anchorsOf(metadata);
 			if (entry?.anchors !== anchors) this.anchorsVersion++;
 			this.cache.set(path, { metadata, anchors, generation: "", diagnostics: [] });
+			const pause = breathe();
+			if (pause) await pause;
 		}
 		if (this.cache.size > paths.length) {
 			const present = new Set(paths);

@@ -28,6 +28,18 @@ export interface NoteSource {
 	 * one note (`path`) or the whole vault; undefined when nothing is missing.
 	 */
 	indexingNotice?(path?: string): string | undefined;
+	/**
+	 * Optional: how long work for one call may hold the thread before it yields (Obsidian's main thread); the
+	 * engine then runs the rules over the vault in slices. Absent (the headless host), it runs them in one go.
+	 */
+	readonly pace?: WorkPace;
 	/** Changes whenever files are added, removed or renamed (link resolution may then change). */
 	readonly structureVersion: number;
+}
+
+/** Slices of long work: `now()` in milliseconds, at most `sliceMs` between two `yieldToMain()`. */
+export interface WorkPace {
+	sliceMs: number;
+	now(): number;
+	yieldToMain(): Promise<void>;
 }

@@ -47,6 +47,11 @@ export class ManualScheduler implements SourceScheduler {
 		this.time = until;
 	}
 
+	/** New work starts now (the time since the last yield was not spent on it). */
+	startOfWork(): void {
+		this.sliceStart = this.time;
+	}
+
 	/** The work is over: its last slice counts too. */
 	endOfWork(): void {
 		this.longestSliceMs = Math.max(this.longestSliceMs, this.time - this.sliceStart);

@@ -91,7 +91,7 @@ export class DiskBackedVault extends Events {
 		return [...this.known.values()].map((entry) => entry.file);
 	}
 	getMarkdownFiles(): TFile[] {
-		return this.getFiles().filter((file) => file.extension === "md");
+		return this.getFiles().filter((file) => file.path.toLowerCase().endsWith(".md"));
 	}
 	getFileByPath(path: string): TFile | null {
 		return this.known.get(path)?.file ?? null;

@@ -1,0 +1,50 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { FileSystemNoteSource } from "../../src/bridge/diagnostics/filesystem-note-source";
+import { parseYaml } from "../../src/headless/yaml-parser";
+import { ObsidianNoteSource } from "../../src/obsidian/diagnostics-source";
+import { makeTempDir } from "../helpers/temp-dir";
+import { ManualScheduler, settle } from "../obsidian/harness/metadata-scheduler";
+import { createMetadataHarness } from "../obsidian/harness/metadata-vault";
+import { describeNoteSourceContract } from "./note-source.contract";
+
+describeNoteSourceContract("FileSystemNoteSource (headless)", (files) => {
+	const folder = makeTempDir("note-source-contract");
+	const write = (path: string, text: string): void => {
+		const absolute = join(folder.path, ...path.split("/"));
+		mkdirSync(dirname(absolute), { recursive: true });
+		writeFileSync(absolute, text);
+	};
+	for (const [path, text] of Object.entries(files)) write(path, text);
+	// Without a watcher: every call checks the files itself, so nothing depends on when fs.watch reports.
+	const source = new FileSystemNoteSource({ root: folder.path, parseYaml, watch: false });
+	return Promise.resolve({
+		source,
+		writeExternally: write,
+		run: (call) => call(),
+		dispose: () => {
+			source.dispose();
+			folder.remove();
+		},
+	});
+});
+
+describeNoteSourceContract("ObsidianNoteSource over the fake metadata cache", async (files) => {
+	const { vault, metadataCache } = createMetadataHarness(files);
+	await metadataCache.parsePending();
+	const scheduler = new ManualScheduler();
+	const source = new ObsidianNoteSource({ vault, metadataCache, parseYaml, scheduler, indexWaitMs: 200 });
+	source.load();
+	return {
+		source,
+		writeExternally: (path, text) => vault.writeExternally(path, text),
+		// Obsidian's watcher and parser never catch up here: each call waits its full bound, then reads the disk.
+		run: async (call) => {
+			const result = call();
+			await settle();
+			scheduler.advance(200);
+			return result;
+		},
+		dispose: () => source.unload(),
+	};
+});
