@@ -1,5 +1,5 @@
 import type { NoteMetadata } from "./diagnostics/note-metadata";
-import type { NoteSource } from "./diagnostics/note-source";
+import type { NoteSource, WorkPace } from "./diagnostics/note-source";
 import { isHidden, type PrivacyFilter, type PrivacySubject } from "./privacy";
 import type { SelectionSnapshot } from "./selection";
 import { RefusedPathError, type VaultFileEntry, type VaultFilesPort } from "./vault-adapter";
@@ -154,5 +154,19 @@ class PrivateNoteSource implements NoteSource {
 
 	resolveLink(linkpath: string, sourcePath: string): string | undefined {
 		return this.source.resolveLink(linkpath, sourcePath);
+	}
+
+	get pace(): WorkPace | undefined {
+		return this.source.pace;
+	}
+
+	hasSubpath(targetPath: string, subpath: string): boolean | undefined {
+		return this.privacy.isPrivate({ relative: targetPath }) ? undefined : this.source.hasSubpath?.(targetPath, subpath);
+	}
+
+	/** The source's notices name no note; one about a private note is not given at all. */
+	indexingNotice(path?: string): string | undefined {
+		if (path !== undefined && this.privacy.isPrivate({ relative: path })) return undefined;
+		return this.source.indexingNotice?.(path);
 	}
 }

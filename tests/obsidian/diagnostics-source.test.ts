@@ -1,5 +1,7 @@
 import type { CachedMetadata, Pos } from "obsidian";
 import { DiagnosticsEngine } from "../../src/bridge/diagnostics/diagnostics-engine";
+import { PrivacyFilter } from "../../src/bridge/privacy";
+import { PrivacyBoundary } from "../../src/bridge/privacy-boundary";
 import { createGetDiagnosticsTool } from "../../src/bridge/tools/get-diagnostics";
 import { VaultPaths } from "../../src/bridge/vault-paths";
 import { ObsidianNoteSource, type NoteFile } from "../../src/obsidian/diagnostics-source";
@@ -317,5 +319,34 @@ describe("the first whole-vault call over the Obsidian source", () => {
 		expect(all).toHaveLength(300);
 		expect(scheduler.yields - yieldsBefore).toBeGreaterThanOrEqual(20);
 		expect(scheduler.longestSliceMs).toBeLessThanOrEqual(11);
+	});
+});
+
+describe("the Obsidian source behind the privacy boundary (as assembleBridge wraps it)", () => {
+	it("keeps Obsidian's subpath matcher, the pace and the indexing notice, and says nothing about private notes", async () => {
+		const { vault, scheduler, source } = await lagging({ "A.md": "[[B#Part]]\n", "B.md": "# Part\n", "Private/Diary.md": "# Diary\n" });
+		const privacy = new PrivacyFilter(
+			() => ({ folders: ["Private"], tags: [] }),
+			() => [],
+		);
+		const wrapped = new PrivacyBoundary(new VaultPaths("/vault"), privacy).notes(source);
+		expect(wrapped.pace?.sliceMs).toBe(10);
+		const engine = new DiagnosticsEngine(wrapped);
+		const spy = jest.spyOn(obsidian, "resolveSubpath");
+		try {
+			expect(await engine.forNote("A.md")).toEqual([]);
+			expect(spy).toHaveBeenCalledTimes(1);
+		} finally {
+			spy.mockRestore();
+		}
+		vault.writeExternally("Private/Diary.md", "[[Nowhere]]\n");
+		vault.writeExternally("New.md", "[[Nowhere]]\n");
+		const call = track(Promise.all([engine.forNote("Private/Diary.md"), engine.forNote("New.md")]));
+		await settle();
+		scheduler.advance(200);
+		const [diary, fresh] = await call.result;
+		expect([codes(diary), codes(fresh)]).toEqual([[], ["unresolved-link"]]);
+		expect(engine.indexingNotice("Private/Diary.md")).toBeUndefined();
+		expect(engine.indexingNotice("New.md")).toMatch(/checked from its text on disk/);
 	});
 });
