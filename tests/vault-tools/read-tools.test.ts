@@ -1,5 +1,8 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { VaultPaths } from "../../src/bridge/vault-paths";
+import { createVaultTools } from "../../src/vault-tools/create-vault-tools";
+import { FolderVaultIndex } from "../../src/vault-tools/folder/folder-vault-index";
 import { makeTempDir } from "../helpers/temp-dir";
 import { makeVault, type VaultFixture } from "./vault-fixture";
 
@@ -157,5 +160,31 @@ describe("read tools", () => {
 		expect((await vault.call("search", { query: "brandnewword" })).text).toMatch(/^Fresh\.md:3:/);
 		vault.write("Fresh.md", "# Fresh\n\nreplacedword\n");
 		expect((await vault.call("search", { query: "brandnewword" })).text).toMatch(/^No matches/);
+	});
+});
+
+describe("the folder adapter watching the vault", () => {
+	it("sees notes added and changed by others, in new folders too, without checking every file", async () => {
+		const temp = makeTempDir("vault-tools-watch");
+		writeFileSync(join(temp.path, "First.md"), "# First\n");
+		const index = new FolderVaultIndex({ root: temp.path });
+		const search = createVaultTools({ index, paths: new VaultPaths(temp.path), isPrivate: () => false }).find((tool) => tool.name === "search");
+		const ask = async (query: string): Promise<string> => (await search?.call({ query }, { sessionId: 1, signal: new AbortController().signal }))?.content[0]?.text ?? "";
+		/** Asks until the answer matches: the watcher reports changes a moment after they happen. */
+		const eventually = async (query: string, expected: RegExp): Promise<void> => {
+			for (let attempt = 0; attempt < 200 && !expected.test(await ask(query)); attempt++) await new Promise((resolve) => setTimeout(resolve, 25));
+			expect(await ask(query)).toMatch(expected);
+		};
+		try {
+			expect(await ask("first")).toMatch(/^First\.md:1:/);
+			mkdirSync(join(temp.path, "New Folder/Deeper"), { recursive: true });
+			writeFileSync(join(temp.path, "New Folder/Deeper/Later.md"), "watchedword\n");
+			await eventually("watchedword", /^New Folder\/Deeper\/Later\.md:1:/);
+			writeFileSync(join(temp.path, "First.md"), "# First\nsecondword\n");
+			await eventually("secondword", /^First\.md:2:/);
+		} finally {
+			index.dispose();
+			temp.remove();
+		}
 	});
 });

@@ -58,7 +58,8 @@ export function createLinksTool(env: VaultToolEnvironment): ToolDefinition {
 				let inCount = 0;
 				const inNotes = new Set<string>();
 				if (direction !== "out" && !onlyUnresolved) {
-					const backlinks = await env.vault.backlinks(path);
+					// A note's links to its own headings (`[[#Part]]`) are not backlinks, as in Obsidian's backlinks pane.
+					const backlinks = (await env.vault.backlinks(path)).filter((backlink) => backlink.source !== path);
 					backlinks.sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0) || a.link.line - b.link.line || a.link.start - b.link.start);
 					for (const backlink of backlinks) {
 						inCount++;

@@ -37,7 +37,7 @@ export function createSearchTool(env: VaultToolEnvironment): ToolDefinition {
 		if (text === undefined) return undefined;
 		let entry = texts.get(path);
 		if (entry?.text !== text) {
-			entry = { text, lower: text.toLowerCase() };
+			entry = { text, lower: sameLengthLowerCase(text) };
 			texts.set(path, entry);
 		}
 		return entry;
@@ -123,6 +123,16 @@ export function readFolder(value: unknown): string {
 	const folder = value.trim().replace(/\\/g, "/").replace(/^\.?\/+|\/+$/g, "");
 	if (folder.split("/").includes("..")) throw new ToolArgumentError(`"folder" must be inside the vault: ${value}`);
 	return folder;
+}
+
+/** Lower case with every offset kept (a few characters, like "İ", grow when lower-cased: those stay as they are). */
+function sameLengthLowerCase(text: string): string {
+	const lower = text.toLowerCase();
+	if (lower.length === text.length) return lower;
+	return Array.from(text, (character) => {
+		const lowered = character.toLowerCase();
+		return lowered.length === character.length ? lowered : character;
+	}).join("");
 }
 
 function compareHits(a: Hit, b: Hit): number {
