@@ -1,13 +1,27 @@
 /**
- * Why a target is missed and what would close it, from the profile (bench/profile-summary.ts). Printed under the
- * table only for rows that miss in the run at hand.
+ * Why a target can be missed and what would close it, from the profiles (`npm run bench -- --profile DIR`, then
+ * bench/profile-summary.ts) and the in-process timings the table shows. Printed under the table only for the rows
+ * that miss in the run at hand; a row that meets its target prints nothing.
  */
 export const MISSED_NOTES: Record<"ping" | "toolOverhead" | "throughput" | "read" | "selection" | "require" | "onload", string> = {
-	ping: "not yet profiled",
-	toolOverhead: "not yet profiled",
-	throughput: "not yet profiled",
-	read: "not yet profiled",
-	selection: "not yet profiled",
-	require: "not yet profiled",
-	onload: "not yet profiled",
+	ping:
+		"The session answers a ping without a promise hop and builds no trace events when tracing is off; compare the server CPU time per ping (measured in this run, below): when it is at the floor's, a missed median comes from scheduling on a loaded machine (see the load average above the table), and a run on a quiet machine settles it.",
+	toolOverhead:
+		"The protocol part is at the floor (getWorkspaceFolders, a tool with no I/O, meets the target). getDiagnostics {uri} on the wire also confines the note's path (a realpath: syscalls per component) and checks the note is fresh (a stat) " +
+		"before diagnosing it; in process, in a tight loop, that work is cheap, but over the wire each syscall is a point where a busy machine schedules the server out, so subtracting the in-process time leaves more than the protocol. " +
+		"What would close it: cache the realpath of each folder under the vault root (invalidated by the folder watcher) and skip the freshness stat while the watcher reports no change — changes in the path confinement and the diagnostics source, kept out of this pass because they guard against symlink escapes and stale answers.",
+	throughput:
+		"The rate is set by the server's CPU per ping (measured in this run, below) and by how the two cores are shared between this client, the servers and whatever else runs: a miss with the CPU per ping at the floor's is the machine, not the bridge.",
+	read:
+		"The floor sends bytes it prepared in advance (one 1 MiB copy). The bridge does the real work: stat + fs.promises.readFile (read in chunks on the thread pool, ~3–5 ms), a fatal TextDecoder to refuse non-UTF-8 (~7 ms), JSON.stringify of the 1 MiB text (~6 ms) and its UTF-8 encoding for the socket (~3 ms); the client's own decode and JSON.parse are the same on both sides. " +
+		"What would close it: read with one synchronous read of the known size, validate with buffer.isUtf8, and write the answer's bytes straight from the file's bytes (escape only quotes, backslashes and control characters) instead of decoding to a string and re-encoding it — a change in the vault adapter and the folder vault, with the session accepting a pre-encoded result.",
+	selection:
+		"Both sides start from a line on stdin. The headless `select` resolves the note's path (realpath), reads the note from disk to cut the selected text, builds the selection and its dedupe key, then the notifier broadcasts; the floor only writes canned bytes. " +
+		"The stand-in's own work is measured in process (next row); what is left is the command loop (a promise queue per line) and the syscalls, which a busy machine stretches. In Obsidian the editor already holds the text, so this path has no disk read. " +
+		"What would close it: let the headless editor stand-in keep the active note's text (re-read on the folder watcher's change event) instead of reading it per `select`.",
+	require:
+		"Evaluating main.js also loads the Node built-ins the server needs (http, https, net, tls, zlib, crypto, stream: about 10–14 ms of CPU in a fresh Node process; `ws` requires https/tls/zlib for its client and permessage-deflate even though the server uses neither), then runs every module's top level. " +
+		"What would close it: keep the server (ws, http, the bridge core) out of the module's top level and require it when the layout is ready, so Obsidian's load of the plugin evaluates only the plugin shell.",
+	onload:
+		"onload registers the settings, commands, status bar, views and the editor tracker; the server starts only after layout ready. A miss here on a loaded machine is scheduling: compare the CPU-time row.",
 };
