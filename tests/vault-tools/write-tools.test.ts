@@ -32,6 +32,18 @@ describe("edit_note", () => {
 		);
 	});
 
+	it("replaces the whole section, not just its body, when the content repeats the heading line (no duplicate heading)", async () => {
+		await vault.call("edit_note", { path: "Plan", edits: [{ target: "Notes", op: "replace", content: "## Notes\n\nRewritten." }] });
+		expect(vault.read("Plan.md")).toMatch(/## Tasks\n\n- one \^t1\n- two\n\n## Notes\n\nRewritten\.\n$/);
+		expect(vault.read("Plan.md").split("## Notes")).toHaveLength(2);
+	});
+
+	it("adds text right after or before an oldText match, on the same line", async () => {
+		await vault.call("edit_note", { path: "Plan", edits: [{ target: { oldText: "Intro" }, op: "append", content: "duction" }, { target: { oldText: "Text ^n1" }, op: "prepend", content: "Some " }] });
+		expect(vault.read("Plan.md")).toContain("\nIntroduction.\n");
+		expect(vault.read("Plan.md")).toContain("\nSome Text ^n1\n");
+	});
+
 	it("deletes a whole section, heading included", async () => {
 		expect((await vault.call("edit_note", { path: "Plan", edits: [{ target: "Tasks", op: "delete" }] })).isError).toBe(false);
 		expect(vault.read("Plan.md")).toBe("---\ntitle: Plan\ntags: [a, b]  # kept as written\n---\n# Plan\n\nIntro.\n\n## Notes\n\nText ^n1\n");

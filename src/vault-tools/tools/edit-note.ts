@@ -12,7 +12,7 @@ export function createEditNoteTool(env: VaultToolEnvironment): ToolDefinition {
 		{
 			name: "edit_note",
 			description:
-				'Edit parts of a note. Each edit: target = heading path "Heading > Sub" | "^blockid" | "frontmatter" | {"oldText": "text that occurs exactly once"}; op = replace (a heading\'s body, keeping the heading line) | append (end of the section) | prepend (just below the heading) | insert_after (after the whole target) | delete (heading: the whole section); content = the text. Edits apply in order, all or none. A missing or ambiguous target, or a version that is not the note\'s current one (from read_note/outline), is an error and changes nothing. Shown for review unless review is off.',
+				'Edit parts of a note. Each edit: target = heading path "Heading > Sub" | "^blockid" | "frontmatter" | {"oldText": "text that occurs exactly once"}; op = replace (a heading\'s body, keeping the heading line) | append (end of the section; after oldText on its line) | prepend (just below the heading; before oldText) | insert_after (new lines after the whole target) | delete (heading: the whole section); content = the text. Edits apply in order, all or none. A missing or ambiguous target, or a version that is not the note\'s current one (from read_note/outline), is an error and changes nothing. Shown for review unless review is off.',
 			properties: {
 				path: { type: "string" },
 				edits: {
