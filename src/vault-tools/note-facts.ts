@@ -1,6 +1,7 @@
 import { parseDocument } from "yaml";
 import { CodeMask } from "../bridge/diagnostics/code-mask";
 import { findFrontmatter } from "../bridge/diagnostics/frontmatter-check";
+import { findLinks } from "../bridge/diagnostics/link-syntax";
 import { scanNote } from "../bridge/diagnostics/markdown-scanner";
 import { splitLines } from "../bridge/diagnostics/text-lines";
 import type { FrontmatterFact, NoteFacts, TagFact } from "./vault-index";
@@ -27,7 +28,21 @@ export function factsFromText(path: string, text: string): NoteFacts {
 		tags: [],
 	};
 	const frontmatter = frontmatterFact(lines);
-	if (frontmatter) facts.frontmatter = frontmatter;
+	if (frontmatter) {
+		facts.frontmatter = frontmatter;
+		// Obsidian treats wikilinks in properties (`related: "[[Note]]"`) as links: moves must rewrite them too.
+		const inProperties: NoteFacts["links"] = [];
+		for (let line = 1; line < frontmatter.endLine; line++) {
+			const text = lines[line] ?? "";
+			if (!text.includes("[[")) continue;
+			for (const link of findLinks(text, text, line)) {
+				if (!link.original.startsWith("[[")) continue;
+				const fact = { line, start: link.range.start.character, end: link.range.end.character, original: link.original, linkpath: link.linkpath, embed: false };
+				inProperties.push(link.subpath === undefined ? fact : { ...fact, subpath: link.subpath });
+			}
+		}
+		if (inProperties.length > 0) facts.links = [...inProperties, ...facts.links];
+	}
 	facts.tags = [...frontmatterTags(frontmatter), ...inlineTags(lines, frontmatter ? frontmatter.endLine + 1 : 0)];
 	return facts;
 }

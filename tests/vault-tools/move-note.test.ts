@@ -36,6 +36,7 @@ describe("move_note", () => {
 			"Elsewhere/New Name.md": "# The other New Name\n",
 			"Other/Linker.md": `${LINKING}\n`,
 			"Root.md": "[[Target Note]] from the root\n",
+			"Props.md": "---\nrelated: \"[[Target Note]]\"\nlist:\n  - \"[[Target Note|t]]\"\n---\nBody\n",
 		});
 	});
 	afterEach(() => vault.dispose());
@@ -44,7 +45,7 @@ describe("move_note", () => {
 		const before = await linkTargets(vault.root);
 		const answer = await vault.call("move_note", { path: "Target Note", to: "Archive/New Name" });
 		expect(answer.isError).toBe(false);
-		expect(answer.text).toMatch(/^Moved Folder\/Target Note\.md to Archive\/New Name\.md; updated 16 links in 4 notes\./);
+		expect(answer.text).toMatch(/^Moved Folder\/Target Note\.md to Archive\/New Name\.md; updated 18 links in 5 notes\./);
 		const after = await linkTargets(vault.root);
 		const renamed = (path: string | undefined): string | undefined => (path === "Folder/Target Note.md" ? "Archive/New Name.md" : path);
 		expect(after.get("Archive/New Name.md")).toEqual(before.get("Folder/Target Note.md")?.map(renamed));
@@ -63,8 +64,9 @@ describe("move_note", () => {
 		expect(linker).toContain("[md](Archive/New%20Name.md)");
 		expect(linker).toContain("[[Elsewhere/New Name]] leads to the other note");
 		expect(vault.read("Archive/New Name.md")).toContain("[[Folder/Sibling]]");
+		expect(vault.read("Props.md")).toBe('---\nrelated: "[[New Name]]"\nlist:\n  - "[[New Name|t]]"\n---\nBody\n');
 		// 12 links in Linker (the two in code are not links), 1 in Root, 1 in Folder/Sibling, 2 of the note's own.
-		expect(answer.text.split("\n").slice(1).sort()).toEqual(["Archive/New Name.md: 2", "Folder/Sibling.md: 1", "Other/Linker.md: 12", "Root.md: 1"]);
+		expect(answer.text.split("\n").slice(1).sort()).toEqual(["Archive/New Name.md: 2", "Folder/Sibling.md: 1", "Other/Linker.md: 12", "Props.md: 2", "Root.md: 1"]);
 	});
 
 	it("refuses a destination that exists and a note that does not, changing nothing", async () => {
