@@ -288,7 +288,9 @@ export class ObsidianNoteSource extends Component implements NoteSource {
 
 	private async ensureFreshNote(path: string, deadline: number): Promise<void> {
 		const disk = await this.statOnDisk(path);
-		if (!disk) {
+		// The disk could not be asked: the cache is all there is.
+		if (disk === undefined) return;
+		if (disk === null) {
 			// Gone from the disk: nothing to report, whatever the vault still lists.
 			if (this.options.vault.getFileByPath(path)) this.keepFromDisk(path, null, emptyMetadata(path));
 			else this.fromDisk.delete(path);
@@ -343,12 +345,13 @@ export class ObsidianNoteSource extends Component implements NoteSource {
 		});
 	}
 
-	private async statOnDisk(path: string): Promise<FileStamp | null> {
+	/** The file's stamp on disk; null when it is not there, undefined when the disk could not be asked. */
+	private async statOnDisk(path: string): Promise<FileStamp | null | undefined> {
 		try {
 			const stat = await this.options.vault.adapter.stat(path);
 			return stat ? { mtime: stat.mtime, size: stat.size } : null;
 		} catch {
-			return null;
+			return undefined;
 		}
 	}
 

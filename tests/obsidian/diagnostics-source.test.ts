@@ -350,3 +350,11 @@ describe("the Obsidian source behind the privacy boundary (as assembleBridge wra
 		expect(engine.indexingNotice("New.md")).toMatch(/checked from its text on disk/);
 	});
 });
+
+describe("when the disk cannot be asked", () => {
+	it("answers from Obsidian's cache rather than calling the note gone", async () => {
+		const { disk, engine } = await lagging({ "A.md": "[[Gone]]\n" });
+		disk.stat = () => Promise.reject(new Error("EACCES: permission denied"));
+		expect(codes(await engine.forNote("A.md"))).toEqual(["unresolved-link"]);
+	});
+});
