@@ -1,7 +1,8 @@
 /**
  * Benchmark (not a test): Claude's vault tools on a generated 10k-note vault, answered in process by the folder
- * adapter (what the stdio server does when Obsidian is closed). One note has 200 backlinks written in many link
- * forms; a rare phrase is planted in 3 notes. Prints a Markdown table with the targets, then the figures as one
+ * adapter (what the stdio server does when Obsidian is closed). Each note gets about 3.5 KB of prose (about 37 MB
+ * in all, like the vault of vault-tools-research.md §6). One note has 200 backlinks written in many link forms; a
+ * rare phrase is planted in 3 notes. Prints a Markdown table with the targets, then the figures as one
  * line of JSON. Run: npm run bench:vault-tools [-- --notes N].
  */
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
@@ -21,6 +22,7 @@ export interface Timing {
 
 export interface VaultToolsBenchmark {
 	notes: number;
+	vaultMegabytes: number;
 	firstSearchColdMs: number;
 	searchRarePhrase: Timing;
 	searchCommonWord: Timing;
@@ -48,6 +50,30 @@ const LINK_FORMS = [
 	"[angle](<Hub/Popular Note.md>)",
 	"[rel](../Hub/Popular%20Note.md#Section)",
 ];
+
+const WORDS = ["garden", "river", "project", "meeting", "idea", "review", "draft", "summer", "budget", "travel", "reading", "notes", "plan", "question", "answer", "design", "system", "people", "weekly", "archive"];
+
+/** About 3.5 KB of deterministic prose per note, in paragraphs with a few headings. */
+function addProse(root: string, count: number): number {
+	let state = 12345;
+	const next = (): number => {
+		state = (state * 1103515245 + 12345) % 2147483648;
+		return state;
+	};
+	let bytes = 0;
+	for (let index = 0; index < count; index++) {
+		const paragraphs: string[] = [];
+		for (let paragraph = 0; paragraph < 6; paragraph++) {
+			const words: string[] = [];
+			for (let word = 0; word < 80; word++) words.push(WORDS[next() % WORDS.length] ?? "");
+			paragraphs.push(paragraph % 3 === 0 ? `\n## Part ${paragraph}\n\n${words.join(" ")}.` : `\n${words.join(" ")}.`);
+		}
+		const prose = `${paragraphs.join("\n")}\n`;
+		bytes += prose.length;
+		appendFileSync(join(root, benchNotePath(index)), prose);
+	}
+	return bytes;
+}
 
 function addPopularNote(root: string, count: number): void {
 	mkdirSync(join(root, "Hub"), { recursive: true });
@@ -109,6 +135,7 @@ export async function benchmarkVaultTools(count = 10_000): Promise<VaultToolsBen
 	const index = new FolderVaultIndex({ root });
 	try {
 		generateLinkedVault(root, count);
+		const proseBytes = addProse(root, count);
 		addPopularNote(root, count);
 		const unresolvedBefore = await unresolvedLinks(root);
 		const tools = new Map(createVaultTools({ index, paths: new VaultPaths(root), isPrivate: () => false }).map((tool) => [tool.name, tool]));
@@ -139,6 +166,7 @@ export async function benchmarkVaultTools(count = 10_000): Promise<VaultToolsBen
 		const unresolvedAfter = await unresolvedLinks(root);
 		return {
 			notes: count,
+			vaultMegabytes: Math.round((proseBytes + count * 400) / 1e5) / 10,
 			firstSearchColdMs,
 			searchRarePhrase,
 			searchCommonWord,
@@ -163,7 +191,7 @@ export function markdownTable(result: VaultToolsBenchmark): string {
 	const row = (measure: string, figure: string, target: string, met: boolean): string => `| ${measure} | ${figure} | ${target} | ${met ? "yes" : "**no**"} |`;
 	const pair = (timing: Timing): string => `${timing.p50Ms} / ${timing.p95Ms}`;
 	return [
-		`Vault tools, folder adapter, ${result.notes} notes (p50 / p95 in ms, in process):`,
+		`Vault tools, folder adapter, ${result.notes} notes, about ${result.vaultMegabytes} MB (p50 / p95 in ms, in process):`,
 		"",
 		"| measure | figure | target | met |",
 		"|---|---:|---:|:---:|",

@@ -135,8 +135,9 @@ function sameLengthLowerCase(text: string): string {
 	}).join("");
 }
 
+/** Hits are made in path and line order; the sort is stable, so ties keep that order. */
 function compareHits(a: Hit, b: Hit): number {
-	return b.score - a.score || b.noteHits - a.noteHits || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.line - b.line;
+	return b.score - a.score || b.noteHits - a.noteHits;
 }
 
 type TextCache = (vault: VisibleVault, path: string) => Promise<CachedText | undefined>;
@@ -159,7 +160,7 @@ async function textHits(vault: VisibleVault, notes: readonly string[], query: st
 			const line = table.lineAt(at);
 			const lineStart = table.starts[line] ?? 0;
 			const lineEnd = table.ends[line] ?? entry.text.length;
-			if (words.every((word) => occursWithin(entry.lower, word, lineStart, lineEnd))) {
+			if (words.length === 1 || words.every((word) => occursWithin(entry.lower, word, lineStart, lineEnd))) {
 				const phraseAt = entry.lower.indexOf(phrase, lineStart);
 				const hasPhrase = phraseAt >= 0 && phraseAt + phrase.length <= lineEnd;
 				noteHits.push({ path, line, at: (hasPhrase ? phraseAt : at) - lineStart, score: (hasPhrase ? 2 : 1) + nameBonus, noteHits: 0, text: "" });
