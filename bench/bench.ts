@@ -83,7 +83,7 @@ function toolOverheadRow(name: string, figures: ToolCallFigures, note: string | 
 	const withoutWork = figures.comparison.bridge.median - work;
 	const ratio = withoutWork / figures.comparison.raw.median;
 	return {
-		figure: `${name} minus the tool's own work (the tool called in process, ${figures.work.samples} runs: median)`,
+		figure: `${name} minus the tool's own work (the tool called in process after a 1 ms idle pause, ${figures.work.samples} runs: median)`,
 		bridge: `${formatMs(withoutWork)} (work ${formatMs(work)})`,
 		raw: formatMs(figures.comparison.raw.median),
 		ratio: times(ratio),
@@ -115,7 +115,7 @@ function selectionWithoutStandInRow(wire: WireFigures): Row {
 	const work = wire.selectWork.median;
 	const withoutWork = wire.selectionChanged.bridge.median - work;
 	return {
-		figure: `same, minus the headless editor stand-in's work (\`select\` resolves the path and reads the note; called in process, ${wire.selectWork.samples} runs: median)`,
+		figure: `same, minus the headless editor stand-in's work (\`select\` resolves the path and reads the note; called in process after a 1 ms idle pause, ${wire.selectWork.samples} runs: median)`,
 		bridge: `${formatMs(withoutWork)} (work ${formatMs(work)})`,
 		raw: formatMs(wire.selectionChanged.raw.median),
 		ratio: times(withoutWork / wire.selectionChanged.raw.median),

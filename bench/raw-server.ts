@@ -6,7 +6,8 @@
  * Control lines on stdin (one JSON object per line):
  *   {"can": {"method": "…", "params": …, "answer": "<the bridge's answer text>"}}  → replies "canned"
  *   {"notification": "<text>"}  → keeps a canned notification; replies "kept"
- *   "push" (a bare line)        → sends the kept notification to every client (the raw side of a push)
+ *   "push" (a bare line)        → sends the kept notification to every client (the raw side of a push), then
+ *                                 prints one line, as the headless host prints one after each command
  * It prints `Listening on ws://127.0.0.1:<port>` once ready and stops on "quit" or when stdin ends.
  */
 import { createServer } from "node:http";
@@ -53,6 +54,8 @@ function answer(ws: WebSocket, data: RawData): void {
 function control(line: string, server: ReturnType<typeof createServer>): void {
 	if (line === "push") {
 		if (notificationBytes) for (const ws of sockets) ws.send(notificationBytes, { binary: false });
+		// The headless host answers each stdin command with a line; so does the floor, so the client reads as much.
+		process.stdout.write(`Pushed ${notificationBytes?.length ?? 0} bytes to ${sockets.size} clients (the raw floor's canned notification)\n`);
 		return;
 	}
 	if (line === "quit") {

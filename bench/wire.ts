@@ -21,6 +21,9 @@ const SELECTION_TEXT = "# Selection\n\nThe first line of text to select.\nA seco
 /** Two ranges in turn: the notifier drops a selection equal to the last one it sent. */
 const SELECTION_RANGES = ["2:4 2:15", "3:2 3:21"] as const;
 
+/** Idle time before each in-process call of a tool or the editor stand-in (see measureToolWork). */
+const IDLE_PAUSE_MS = 1;
+
 export const INITIALIZE_PARAMS = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1.0.0" } };
 
 export interface ToolCallFigures {
@@ -131,10 +134,10 @@ async function inProcessWork(runs: number): Promise<{ folders: Summary; diagnost
 			return Promise.resolve(target.editor.select(SELECTION_NOTE, parsePosition(from), parsePosition(to)));
 		};
 		return {
-			folders: await measureToolWork(() => folders.call({}, context), runs),
-			diagnostics: await measureToolWork(() => diagnostics.call({ uri: noteInBenchVault }, context), runs),
+			folders: await measureToolWork(() => folders.call({}, context), runs, IDLE_PAUSE_MS),
+			diagnostics: await measureToolWork(() => diagnostics.call({ uri: noteInBenchVault }, context), runs, IDLE_PAUSE_MS),
 			// No client is connected: this is the stand-in's own work (resolve the path, read the note, build the selection).
-			select: await measureToolWork(select, runs),
+			select: await measureToolWork(select, runs, IDLE_PAUSE_MS),
 		};
 	} finally {
 		await target.stop();
@@ -211,7 +214,7 @@ export async function measureWire(options: WireOptions = {}): Promise<WireFigure
 		const throughput = await measureThroughput(clients.raw, clients.bridge, throughputPlan, { raw: floor.pid, bridge: bridgeServer.pid });
 		await Promise.all([...clients.bridge, ...clients.raw].map((client) => client.close()));
 
-		const work = await inProcessWork(Math.max(50, Math.round(2000 * scale)));
+		const work = await inProcessWork(Math.max(50, Math.round(1000 * scale)));
 		return {
 			ping,
 			getWorkspaceFolders: { comparison: foldersComparison, work: work.folders },
