@@ -379,8 +379,9 @@ export class ObsidianNoteSource extends Component implements NoteSource {
 	}
 }
 
+/** A Markdown file Obsidian would list: not under a folder or name starting with a dot (Obsidian skips those). */
 function isNotePath(path: string): boolean {
-	return path.toLowerCase().endsWith(".md");
+	return path.toLowerCase().endsWith(".md") && !path.split("/").some((part) => part.startsWith("."));
 }
 
 function sameStamp(a: FileStamp, b: FileStamp): boolean {

@@ -136,6 +136,14 @@ export function describeNoteSourceContract(name: string, create: NoteSourceFacto
 			expect(brief(await run(() => engine.forNote("Home.md")))).toEqual(["missing-heading 0:4", "unresolved-link 0:28"]);
 		});
 
+		it("leaves out notes under a dot folder, as Obsidian does", async () => {
+			const { source, run, writeExternally } = await open();
+			writeExternally(".trash/Old.md", "[[Nowhere]]\n");
+			const engine = new DiagnosticsEngine(source);
+			expect(await run(() => engine.forNote(".trash/Old.md"))).toEqual([]);
+			expect([...source.notePaths()]).not.toContain(".trash/Old.md");
+		});
+
 		it("checks a note the host has not indexed yet instead of calling it clean", async () => {
 			const { source, run, writeExternally } = await open();
 			writeExternally("Fresh.md", "Links to [[Nowhere]].\n");
