@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { tagsFromIndex } from "../../src/vault-tools/create-vault-tools";
 import { makeVault, type VaultFixture } from "./vault-fixture";
 
 /**
@@ -83,6 +84,12 @@ describe("privacy at the port", () => {
 		const answer = await withPrivate.call("create_note", { path: "Private/New.md", content: "x" });
 		expect(answer.isError).toBe(true);
 		expect(answer.text).toMatch(/not available to vault tools/);
+	});
+
+	it("reads a note's tags for tag rules from the index (frontmatter and inline), without reading files again", () => {
+		const tagsOf = tagsFromIndex(withPrivate.index);
+		expect(tagsOf("Private/Diary.md")).toEqual(["shared", "diarytag", "privatetag"]);
+		expect(tagsOf("Nowhere.md")).toEqual([]);
 	});
 
 	it("hides the active note when it is private", async () => {
