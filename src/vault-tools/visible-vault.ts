@@ -125,9 +125,12 @@ export class VisibleVault {
 	async locateNewNote(input: string, argument: string): Promise<string> {
 		const cleaned = cleanPathArgument(input);
 		let relative = this.confine(cleaned, argument);
-		if (relative === "" || relative.endsWith("/")) throw new VaultToolError(`"${argument}" must name a note, not a folder: ${input}`);
+		if (relative === "" || /[\\/]$/.test(cleaned)) throw new VaultToolError(`"${argument}" must name a note, not a folder: ${input} (give the full path, e.g. "${relative === "" ? "" : `${relative}/`}Name.md")`);
 		const name = relative.slice(relative.lastIndexOf("/") + 1);
-		if (!name.includes(".")) relative = `${relative}.md`;
+		if (!name.includes(".")) {
+			if (await this.options.index.exists(relative)) throw new VaultToolError(`"${argument}" names a folder: ${input}; give the note's full new path, e.g. "${relative}/Name.md"`);
+			relative = `${relative}.md`;
+		}
 		else if (!relative.toLowerCase().endsWith(".md")) throw new VaultToolError(`"${argument}" must be a Markdown note (.md): ${input}`);
 		if (isHidden(relative)) throw new VaultToolError(`Refused: ${relative} is in a hidden folder or is a hidden file; vault tools never write there`);
 		if (this.options.isPrivate(relative)) throw new VaultToolError(`Refused: ${relative} is not available to vault tools (a private folder or excluded file)`);

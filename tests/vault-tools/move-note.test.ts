@@ -69,6 +69,12 @@ describe("move_note", () => {
 		expect(answer.text.split("\n").slice(1).sort()).toEqual(["Archive/New Name.md: 2", "Folder/Sibling.md: 1", "Other/Linker.md: 12", "Props.md: 2", "Root.md: 1"]);
 	});
 
+	it("refuses a folder as the destination instead of guessing a name", async () => {
+		expect((await vault.call("move_note", { path: "Root", to: "Archive/" })).text).toMatch(/must name a note, not a folder: Archive\/ \(give the full path, e\.g\. "Archive\/Name\.md"\)/);
+		expect((await vault.call("move_note", { path: "Root", to: "Archive" })).text).toMatch(/names a folder/);
+		expect(vault.read("Root.md")).toBe("[[Target Note]] from the root\n");
+	});
+
 	it("refuses a destination that exists and a note that does not, changing nothing", async () => {
 		expect((await vault.call("move_note", { path: "Root", to: "Folder/Sibling.md" })).text).toMatch(/already exists/);
 		expect((await vault.call("move_note", { path: "Nope", to: "X" })).text).toMatch(/No note "Nope"/);
