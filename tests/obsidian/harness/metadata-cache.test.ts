@@ -1,4 +1,4 @@
-import { resolveSubpath } from "../../__mocks__/obsidian";
+import { getAllTags, resolveSubpath } from "../../__mocks__/obsidian";
 import { createMetadataHarness } from "./metadata-vault";
 
 /** The fake metadata cache behaves as obsidian.d.ts and Obsidian's documented behaviour say (see its comments). */
@@ -58,6 +58,15 @@ describe("the fake MetadataCache", () => {
 		expect(metadataCache.getFirstLinkpathDest("c/deep", "Top.md")?.path).toBe("b/c/Deep.md");
 		expect(metadataCache.getFirstLinkpathDest("pic.png", "Top.md")?.path).toBe("pic.png");
 		expect(metadataCache.getFirstLinkpathDest("Nowhere", "Top.md")).toBeNull();
+	});
+
+	it("reads inline tags outside code, as getAllTags reports them with frontmatter tags", async () => {
+		const { vault, metadataCache } = createMetadataHarness({ "A.md": "---\ntags: [front]\n---\n## Heading #inline\n\nText #Secret/health, `#code` and #2024 #y2024\n" });
+		await metadataCache.parsePending();
+		const file = vault.getFileByPath("A.md");
+		const cache = file ? metadataCache.getFileCache(file) : null;
+		expect(cache?.tags?.map((tag) => `${tag.tag} @${tag.position.start.line}:${tag.position.start.col}`)).toEqual(["#inline @3:11", "#Secret/health @5:5", "#y2024 @5:39"]);
+		expect(cache ? getAllTags(cache) : null).toEqual(["#inline", "#Secret/health", "#y2024", "#front"]);
 	});
 
 	it("resolveSubpath finds nested headings in order and blocks by id, and answers null otherwise", async () => {

@@ -1,4 +1,4 @@
-import type { BlockCache, CachedMetadata, HeadingCache, LinkCache, ListItemCache, Loc, Pos, SectionCache } from "obsidian";
+import type { BlockCache, CachedMetadata, HeadingCache, LinkCache, ListItemCache, Loc, Pos, SectionCache, TagCache } from "obsidian";
 import { parse } from "yaml";
 
 /**
@@ -7,7 +7,8 @@ import { parse } from "yaml";
  * so the NoteSource contract compares two readings of the same text. Covered: frontmatter (`frontmatter` only when
  * the YAML parses to a mapping, as Obsidian shows no properties otherwise; `frontmatterPosition` and a `yaml`
  * section either way), fenced code (a `code` section; nothing inside counts), ATX headings, paragraphs, list items
- * with their `^id`, `[[wikilinks]]`, `![[embeds]]` and `[text](markdown links)` outside inline code, and `blocks`
+ * with their `^id`, `[[wikilinks]]`, `![[embeds]]`, `[text](markdown links)` and `#tags` (not all digits) outside
+ * inline code, and `blocks`
  * keyed by lower-cased id (the last use of an id wins, as one entry per id is all Obsidian keeps).
  */
 export function parseNoteForCache(text: string): CachedMetadata {
@@ -26,6 +27,7 @@ export function parseNoteForCache(text: string): CachedMetadata {
 	const headings: HeadingCache[] = [];
 	const links: LinkCache[] = [];
 	const embeds: LinkCache[] = [];
+	const tags: TagCache[] = [];
 	const listItems: ListItemCache[] = [];
 	const blocks: Record<string, BlockCache> = {};
 	let line = 0;
@@ -55,6 +57,11 @@ export function parseNoteForCache(text: string): CachedMetadata {
 			const link: LinkCache = { link: target.trim(), original, position: pos(at, match.index, at, match.index + original.length) };
 			if (display !== undefined) link.displayText = display;
 			(bang === "!" ? embeds : links).push(link);
+		}
+		for (const match of masked.matchAll(/(?:^|\s)(#[\p{L}\p{N}_/-]*[\p{L}_/-][\p{L}\p{N}_/-]*)/gu)) {
+			const tag = match[1] ?? "";
+			const start = match.index + match[0].length - tag.length;
+			tags.push({ tag, position: pos(at, start, at, start + tag.length) });
 		}
 		for (const match of masked.matchAll(/(!?)\[([^\]]*)\]\(([^)\s]+)\)/g)) {
 			const target = match[3] ?? "";
@@ -124,6 +131,7 @@ export function parseNoteForCache(text: string): CachedMetadata {
 	if (headings.length > 0) cache.headings = headings;
 	if (links.length > 0) cache.links = links;
 	if (embeds.length > 0) cache.embeds = embeds;
+	if (tags.length > 0) cache.tags = tags;
 	if (listItems.length > 0) cache.listItems = listItems;
 	if (Object.keys(blocks).length > 0) cache.blocks = blocks;
 	return cache;
