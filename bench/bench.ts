@@ -13,6 +13,7 @@ import { measureLoadMemory, type LoadMemory, type ProcessMemory } from "./memory
 import { PLUGIN_LOAD_ROLE, measurePluginLoad, pluginLoadChild, type PluginLoad } from "./plugin-load";
 import { comparisonRow, describeMachine, formatMs, machine, markdownTable, missedNotes, ms, times, type Row } from "./report";
 import { measureVaultScale, type VaultScale } from "./vault-scale";
+import type { ObsidianDiagnosticsRow } from "./obsidian-diagnostics";
 import type { Throughput } from "./throughput";
 import { measureWire, type ToolCallFigures, type WireFigures } from "./wire";
 import { MISSED_NOTES } from "./missed-notes";
@@ -34,6 +35,8 @@ const MEMORY_REPETITIONS = 5;
 
 interface Figures {
 	wire: WireFigures;
+	/** Helper rows from bench/obsidian-diagnostics.ts (the Obsidian diagnostics source over the stub). */
+	obsidianDiagnostics: ObsidianDiagnosticsRow[];
 	vaults: VaultScale[];
 	pluginLoad: PluginLoad;
 	memory: LoadMemory;
@@ -166,6 +169,7 @@ function rows(figures: Figures): Row[] {
 		comparisonRow("tag → at_mentioned at the client (headless `tag` on stdin vs the floor's canned push)", wire.atMentioned),
 		...memoryRows(figures.memory),
 		...figures.vaults.flatMap(vaultRows),
+		...figures.obsidianDiagnostics.map((row): Row => ({ figure: `${row.name} (${row.note})`, bridge: `${row.value} ${row.unit}`, raw: "—", ratio: "—", target: "—" })),
 		{
 			figure: `evaluating main.js (require), against the obsidian stub, ${pluginLoad.runs} fresh processes: median / max (ms)`,
 			bridge: ms(pluginLoad.requireMs),
@@ -234,7 +238,9 @@ async function runBenchmarks(options: Options): Promise<void> {
 	const memory = await step("memory under load (fresh pairs of processes)", () => measureLoadMemory(options.quick ? 2 : MEMORY_REPETITIONS, options.quick ? 300 : 1000));
 	const vaults = [await step("1k-note vault", () => measureVaultScale(1000, options.quick ? 5 : 20)), await step("10k-note vault", () => measureVaultScale(10_000, options.quick ? 5 : 20))];
 	const pluginLoad = await step("plugin start-up (against the obsidian stub)", () => measurePluginLoad(options.quick ? 5 : 20));
-	const figures: Figures = { wire, vaults, pluginLoad, memory, mainJsBytes };
+	// Loaded only here: it runs over the obsidian stub, which the rest of the run does not need.
+	const obsidianDiagnostics = await step("Obsidian diagnostics source, 10k notes (over the obsidian stub)", async () => (await import("./obsidian-diagnostics")).runObsidianDiagnosticsBench());
+	const figures: Figures = { wire, vaults, pluginLoad, memory, mainJsBytes, obsidianDiagnostics };
 	const table = rows(figures);
 	process.stdout.write(`\n${describeMachine(info)}\n\n${markdownTable(table)}\n\n${missedNotes(table)}\n`);
 	if (options.quick || options.profileDir) {
