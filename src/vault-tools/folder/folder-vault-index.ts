@@ -104,9 +104,7 @@ export class FolderVaultIndex implements VaultIndex {
 		const plan = this.planRename(from, to);
 		const absoluteTo = this.store.absolute(to);
 		await fs.mkdir(dirname(absoluteTo), { recursive: true });
-		// link() fails when the target exists, so a note that appeared meanwhile is never overwritten.
-		await fs.link(this.store.absolute(from), absoluteTo);
-		await fs.unlink(this.store.absolute(from));
+		await moveWithoutOverwriting(this.store.absolute(from), absoluteTo);
 		const updates: RenameReport["updates"] = [];
 		const problems: string[] = [];
 		for (const change of plan) {
@@ -234,6 +232,27 @@ function replaceOnLines(text: string, replacements: { line: number; start: numbe
 		result = result.slice(0, lineStart + replacement.start) + replacement.text + result.slice(lineStart + replacement.end);
 	}
 	return result;
+}
+
+/**
+ * Moves a file, never over an existing one: link() fails when the target exists. File systems without hard links
+ * get a check and a rename instead (a note created in between could then be replaced; the lock makes it unlikely).
+ */
+async function moveWithoutOverwriting(from: string, to: string): Promise<void> {
+	try {
+		await fs.link(from, to);
+	} catch (error) {
+		const code = (error as { code?: unknown }).code;
+		if (code === "EEXIST" || !["EPERM", "ENOTSUP", "EOPNOTSUPP", "EXDEV", "ENOSYS", "EMLINK"].includes(String(code))) throw error;
+		const taken = await fs.lstat(to).then(
+			() => true,
+			() => false,
+		);
+		if (taken) throw error;
+		await fs.rename(from, to);
+		return;
+	}
+	await fs.unlink(from);
 }
 
 /** Writes through a hidden temporary file in the same folder and renames it over the note. */
