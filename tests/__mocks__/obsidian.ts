@@ -595,8 +595,9 @@ export type MetadataParser = (text: string) => CachedMetadata;
 
 /**
  * Obsidian's metadata index (obsidian.d.ts `MetadataCache`), lagging behind the disk the way the real one does.
- * Obsidian parses a note some time after the vault reports it (the vault learns of external writes from a file
- * watcher, then queues the note for its parser worker), so `getFileCache` keeps returning the old entry, or null
+ * Obsidian parses a note some time after the vault reports it (obsidian.d.ts `changed`: "called when a file has
+ * been indexed, and its (updated) cache is now available"; the vault learns of external writes from its file
+ * watcher), so `getFileCache` keeps returning the old entry, or null
  * for a note never indexed, until the parse has run. Here that moment is in the test's hands: vault `create` and
  * `modify` events only queue the path, and `parsePending()` is the parser catching up. Unattached (as `App` builds
  * it), it has indexed nothing and every lookup answers null.
@@ -687,9 +688,11 @@ export class MetadataCache extends Events {
 	}
 
 	/**
-	 * obsidian.d.ts: "Get the best match for a linkpath". Obsidian's help (Internal links) and observed behaviour:
-	 * case-insensitive; `.md` may be left out; a path relative to the source's folder or from the vault root wins,
-	 * otherwise a file whose path ends with the link path, the one beside the source first, then the shortest path.
+	 * obsidian.d.ts: "Get the best match for a linkpath". The rules are those Obsidian's help (Internal links) gives
+	 * and the project's headless resolver (src/bridge/diagnostics/vault-file-index.ts) follows: case-insensitive;
+	 * `.md` may be left out; a path from the vault root or relative to the source's folder wins, otherwise a file
+	 * whose path ends with the link path, the one beside the source first, then the shortest path. Written apart
+	 * from that resolver so the NoteSource contract compares two implementations.
 	 */
 	getFirstLinkpathDest(linkpath: string, sourcePath: string): TFile | null {
 		const byName = this.filesByName();
@@ -759,10 +762,11 @@ export type SubpathMatch =
 
 /**
  * obsidian.d.ts `resolveSubpath(cache, subpath)`, `subpath` starting with `#` as `parseLinktext` returns it.
- * Observed behaviour of Obsidian 1.8: `#^id` finds `cache.blocks` by lower-cased id (with the list item ending
- * there, if any); `#A#B` finds heading A, then B after it; headings compare case-insensitively, with the
- * characters Obsidian cannot keep in links (`# | ^ : [ ] \` and `%%`) read as spaces and runs of white space as one.
- * Footnote subpaths (`#[^1]`) are not modelled: they answer null.
+ * The matching rules are Obsidian's as the project's core matcher documents them (src/bridge/diagnostics/
+ * subpath-match.ts), not read from Obsidian's code: `#^id` finds `cache.blocks` by lower-cased id (with the list
+ * item ending there, if any); `#A#B` finds heading A, then B after it; headings compare case-insensitively, with
+ * the characters Obsidian cannot keep in links (`# | ^ : [ ] \` and `%%`) read as spaces and runs of white space
+ * as one. Footnote subpaths (`#[^1]`) are not modelled: they answer null.
  */
 export function resolveSubpath(cache: CachedMetadata, subpath: string): SubpathMatch | null {
 	const body = subpath.startsWith("#") ? subpath.slice(1) : subpath;
