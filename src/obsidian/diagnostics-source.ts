@@ -229,7 +229,7 @@ export class ObsidianNoteSource extends Component implements NoteSource {
 
 	resolveLink(linkpath: string, sourcePath: string): string | undefined {
 		if (linkpath === "") return sourcePath;
-		return this.options.metadataCache.getFirstLinkpathDest(linkpath, sourcePath)?.path;
+		return this.options.metadataCache.getFirstLinkpathDest(linkpath, sourcePath)?.path ?? this.noteOnlyOnDisk(linkpath);
 	}
 
 	/** Obsidian's own matcher (`resolveSubpath`) on its cache; undefined (the core's matcher decides) for notes read from disk. */
@@ -308,6 +308,20 @@ export class ObsidianNoteSource extends Component implements NoteSource {
 			this.fromDisk.delete(path);
 			if (!this.metadata(path)) this.unindexed.add(path);
 		}
+	}
+
+	/**
+	 * A note the CLI created and the source checked from the disk before the vault listed it: Obsidian cannot resolve
+	 * links to it yet, but will in a moment. Matched by path or name, case-insensitively, `.md` optional.
+	 */
+	private noteOnlyOnDisk(linkpath: string): string | undefined {
+		const wanted = linkpath.toLowerCase().replace(/\.md$/, "");
+		for (const path of this.fromDisk.keys()) {
+			if (this.options.vault.getFileByPath(path)) continue;
+			const key = path.toLowerCase().slice(0, -3);
+			if (key === wanted || key.endsWith(`/${wanted}`)) return path;
+		}
+		return undefined;
 	}
 
 	/** Whether the cache holds the version of the note whose stamp is on disk now. */

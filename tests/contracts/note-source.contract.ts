@@ -136,6 +136,15 @@ export function describeNoteSourceContract(name: string, create: NoteSourceFacto
 			expect(brief(await run(() => engine.forNote("Home.md")))).toEqual(["missing-heading 0:4", "unresolved-link 0:28"]);
 		});
 
+		it("resolves links to a note the CLI just created once it was checked, before the host lists it", async () => {
+			const { source, run, writeExternally } = await open();
+			writeExternally("Ideas/New idea.md", "# New idea\n");
+			writeExternally("Target.md", "See [[New idea]] and [[Ideas/New idea#New idea]].\n");
+			const engine = new DiagnosticsEngine(source);
+			expect(await run(() => engine.forNote("Ideas/New idea.md"))).toEqual([]);
+			expect(brief(await run(() => engine.forNote("Target.md")))).toEqual([]);
+		});
+
 		it("leaves out notes under a dot folder, as Obsidian does", async () => {
 			const { source, run, writeExternally } = await open();
 			writeExternally(".trash/Old.md", "[[Nowhere]]\n");
