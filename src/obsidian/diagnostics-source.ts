@@ -229,7 +229,10 @@ export class ObsidianNoteSource extends Component implements NoteSource {
 
 	resolveLink(linkpath: string, sourcePath: string): string | undefined {
 		if (linkpath === "") return sourcePath;
-		return this.options.metadataCache.getFirstLinkpathDest(linkpath, sourcePath)?.path ?? this.noteOnlyOnDisk(linkpath);
+		const target = this.options.metadataCache.getFirstLinkpathDest(linkpath, sourcePath)?.path;
+		// Gone from the disk (checked), though the vault has not noticed yet: the link leads nowhere.
+		if (target !== undefined && this.fromDisk.get(target)?.stamp === null) return undefined;
+		return target ?? this.noteOnlyOnDisk(linkpath);
 	}
 
 	/** Obsidian's own matcher (`resolveSubpath`) on its cache; undefined (the core's matcher decides) for notes read from disk. */
@@ -335,7 +338,8 @@ export class ObsidianNoteSource extends Component implements NoteSource {
 	}
 
 	private keepFromDisk(path: string, stamp: FileStamp | null, metadata: NoteMetadata): void {
-		if (!this.fromDisk.has(path) && !this.options.vault.getFileByPath(path)) this.structureChanges++;
+		// A note only on disk, or gone from it, changes what links resolve to.
+		if (!this.fromDisk.has(path) && (stamp === null || !this.options.vault.getFileByPath(path))) this.structureChanges++;
 		this.fromDisk.set(path, { stamp, metadata });
 		this.unindexed.delete(path);
 	}

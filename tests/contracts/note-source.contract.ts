@@ -7,6 +7,8 @@ export interface NoteSourceUnderTest {
 	source: NoteSource;
 	/** Writes a file the way the Claude Code CLI does: straight to disk, the host not told. */
 	writeExternally: (path: string, text: string) => void;
+	/** Deletes a file the way the CLI's shell would: straight from disk, the host not told. */
+	removeExternally: (path: string) => void;
 	/** Runs a call to the source, letting the host's own clocks and events run until it is done. */
 	run: <T>(call: () => Promise<T>) => Promise<T>;
 	dispose: () => void;
@@ -143,6 +145,14 @@ export function describeNoteSourceContract(name: string, create: NoteSourceFacto
 			const engine = new DiagnosticsEngine(source);
 			expect(await run(() => engine.forNote("Ideas/New idea.md"))).toEqual([]);
 			expect(brief(await run(() => engine.forNote("Target.md")))).toEqual([]);
+		});
+
+		it("treats a note the CLI deleted as gone once it was checked, before the host notices", async () => {
+			const { source, run, removeExternally } = await open();
+			removeExternally("Target.md");
+			const engine = new DiagnosticsEngine(source);
+			expect(await run(() => engine.forNote("Target.md"))).toEqual([]);
+			expect(source.resolveLink("Target", "Home.md")).toBeUndefined();
 		});
 
 		it("leaves out notes under a dot folder, as Obsidian does", async () => {

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { FileSystemNoteSource } from "../../src/bridge/diagnostics/filesystem-note-source";
 import { parseYaml } from "../../src/headless/yaml-parser";
@@ -21,6 +21,7 @@ describeNoteSourceContract("FileSystemNoteSource (headless)", (files) => {
 	return Promise.resolve({
 		source,
 		writeExternally: write,
+		removeExternally: (path) => rmSync(join(folder.path, ...path.split("/"))),
 		run: (call) => call(),
 		dispose: () => {
 			source.dispose();
@@ -38,6 +39,7 @@ describeNoteSourceContract("ObsidianNoteSource over the fake metadata cache", as
 	return {
 		source,
 		writeExternally: (path, text) => vault.writeExternally(path, text),
+		removeExternally: (path) => vault.removeExternally(path),
 		// Obsidian's watcher and parser never catch up here: each call waits its full bound, then reads the disk.
 		run: async (call) => {
 			const result = call();
