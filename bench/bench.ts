@@ -15,7 +15,7 @@ import { comparisonRow, describeMachine, formatMs, machine, markdownTable, misse
 import { measureVaultScale, type VaultScale } from "./vault-scale";
 import type { ObsidianDiagnosticsRow } from "./obsidian-diagnostics";
 import type { Throughput } from "./throughput";
-import { measureWire, type ToolCallFigures, type WireFigures } from "./wire";
+import { measureWire, type HostCpu, type HostCpuFigures, type ToolCallFigures, type WireFigures } from "./wire";
 import { MISSED_NOTES } from "./missed-notes";
 
 const TARGETS = {
@@ -80,13 +80,21 @@ function vaultRows(vault: VaultScale): Row[] {
 	];
 }
 
-/** A tools/call round trip without the tool's own work (the tool called in process): the protocol's share. */
-function toolOverheadRow(name: string, figures: ToolCallFigures, note: string | undefined): Row {
-	const work = figures.work.median;
+/**
+ * A tools/call round trip without the tool's own work: the host's extra CPU per call of this tool over a ping
+ * (measured in the host process, 16 in flight) is the tool's work plus the tools/call dispatch, and is taken off the
+ * bridge's median. The in-process tight-loop time of the tool is shown beside it (warm caches: a lower bound).
+ */
+function toolOverheadRow(name: string, figures: ToolCallFigures, toolCpu: HostCpu, pingCpu: HostCpu, note: string | undefined): Row {
+	const figure = `${name} minus the tool's own work (the host's extra CPU per call over a ping, from /proc; in process, tight loop: ${formatMs(figures.work.median)} ms)`;
+	if (toolCpu.bridge === undefined || pingCpu.bridge === undefined) {
+		return { figure, bridge: "not measured (no /proc)", raw: formatMs(figures.comparison.raw.median), ratio: "—", target: `≤ ${times(TARGETS.toolOverheadRatio)}` };
+	}
+	const work = Math.max(0, toolCpu.bridge - pingCpu.bridge) / 1000;
 	const withoutWork = figures.comparison.bridge.median - work;
 	const ratio = withoutWork / figures.comparison.raw.median;
 	return {
-		figure: `${name} minus the tool's own work (the tool called in process after a 1 ms idle pause, ${figures.work.samples} runs: median)`,
+		figure,
 		bridge: `${formatMs(withoutWork)} (work ${formatMs(work)})`,
 		raw: formatMs(figures.comparison.raw.median),
 		ratio: times(ratio),
@@ -94,6 +102,18 @@ function toolOverheadRow(name: string, figures: ToolCallFigures, note: string | 
 		met: ratio <= TARGETS.toolOverheadRatio,
 		note,
 	};
+}
+
+/** Server CPU per call or push, from /proc: what each side's own code costs, whatever else runs on the machine. */
+function hostCpuRows(cpu: HostCpuFigures): Row[] {
+	const row = (figure: string, pair: HostCpu): Row[] =>
+		pair.bridge === undefined || pair.raw === undefined ? [] : [{ figure, bridge: pair.bridge.toFixed(1), raw: pair.raw.toFixed(1), ratio: times(pair.bridge / pair.raw), target: "—" }];
+	return [
+		...row("server CPU per ping, 16 in flight on one connection (µs, user + system from /proc)", cpu.ping),
+		...row("server CPU per tools/call getWorkspaceFolders, same (µs)", cpu.getWorkspaceFolders),
+		...row("server CPU per tools/call getDiagnostics {uri}, same (µs)", cpu.getDiagnosticsNote),
+		...row("server CPU per selection push: a burst of headless `select` lines (the editor stand-in reads the note each time) vs the floor's `push` lines (µs)", cpu.selectionPush),
+	];
 }
 
 function memoryRows(memory: LoadMemory): Row[] {
@@ -111,19 +131,6 @@ function memoryRows(memory: LoadMemory): Row[] {
 		row(`server RSS after that and a forced full GC: median (min–max) of ${runs}`, "rssAfterGc"),
 		row(`server JS heap in use after the forced GC: median (min–max) of ${runs}`, "heapUsedAfterGc"),
 	];
-}
-
-/** The push without the headless editor stand-in's own work (what Obsidian's editor has already done). */
-function selectionWithoutStandInRow(wire: WireFigures): Row {
-	const work = wire.selectWork.median;
-	const withoutWork = wire.selectionChanged.bridge.median - work;
-	return {
-		figure: `same, minus the headless editor stand-in's work (\`select\` resolves the path and reads the note; called in process after a 1 ms idle pause, ${wire.selectWork.samples} runs: median)`,
-		bridge: `${formatMs(withoutWork)} (work ${formatMs(work)})`,
-		raw: formatMs(wire.selectionChanged.raw.median),
-		ratio: times(withoutWork / wire.selectionChanged.raw.median),
-		target: "—",
-	};
 }
 
 /** Server CPU per request: what the bridge's own code costs, whatever else runs on the machine. */
@@ -150,9 +157,9 @@ function rows(figures: Figures): Row[] {
 	return [
 		{ ...ping, note: MISSED_NOTES.ping + cpu },
 		comparisonRow("tools/call getWorkspaceFolders round trip (floor: same answer, canned)", wire.getWorkspaceFolders.comparison),
-		toolOverheadRow("tools/call getWorkspaceFolders", wire.getWorkspaceFolders, MISSED_NOTES.toolOverhead),
+		toolOverheadRow("tools/call getWorkspaceFolders", wire.getWorkspaceFolders, wire.hostCpu.getWorkspaceFolders, wire.hostCpu.ping, MISSED_NOTES.toolOverhead),
 		comparisonRow("tools/call getDiagnostics {uri} round trip (floor: same answer, canned)", wire.getDiagnosticsNote.comparison),
-		toolOverheadRow("tools/call getDiagnostics {uri}", wire.getDiagnosticsNote, MISSED_NOTES.toolOverhead),
+		toolOverheadRow("tools/call getDiagnostics {uri}", wire.getDiagnosticsNote, wire.hostCpu.getDiagnosticsNote, wire.hostCpu.ping, MISSED_NOTES.toolOverhead),
 		{
 			figure: `throughput, ${throughput.clients} clients × ${throughput.window} pipelined pings (requests/s, median of ${throughput.rounds} alternating rounds)`,
 			bridge: String(throughput.bridgePerSecond),
@@ -163,9 +170,9 @@ function rows(figures: Figures): Row[] {
 			note: MISSED_NOTES.throughput + cpu,
 		},
 		...cpuRows(throughput),
+		...hostCpuRows(wire.hostCpu),
 		{ ...read, note: MISSED_NOTES.read },
 		{ ...selection, note: MISSED_NOTES.selection },
-		selectionWithoutStandInRow(wire),
 		comparisonRow("tag → at_mentioned at the client (headless `tag` on stdin vs the floor's canned push)", wire.atMentioned),
 		...memoryRows(figures.memory),
 		...figures.vaults.flatMap(vaultRows),

@@ -4,13 +4,12 @@ import { pathToFileURL } from "node:url";
 import { alternate, type AlternationPlan, type Comparison } from "./alternation";
 import { startBenchBridge } from "./bench-bridge";
 import { timedRequest, measureToolWork } from "./round-trips";
-import { untilIdle } from "./process-cpu";
+import { processCpuMs, untilIdle } from "./process-cpu";
 import { RpcClient } from "./rpc-client";
 import { startHeadless, startRawServer, type ServerProcess } from "./server-processes";
-import { elapsedMs, type Summary } from "./stats";
+import { elapsedMs, round, type Summary } from "./stats";
 import { measureThroughput, type Throughput } from "./throughput";
 import { generateLinkedVault, writeLargeNote } from "./vault-generator";
-import { parsePosition } from "../src/headless/headless-editor";
 import { makeTempDir } from "../tests/helpers/temp-dir";
 
 export const LARGE_NOTE_BYTES = 1024 * 1024;
@@ -21,15 +20,26 @@ const SELECTION_TEXT = "# Selection\n\nThe first line of text to select.\nA seco
 /** Two ranges in turn: the notifier drops a selection equal to the last one it sent. */
 const SELECTION_RANGES = ["2:4 2:15", "3:2 3:21"] as const;
 
-/** Idle time before each in-process call of a tool or the editor stand-in (see measureToolWork). */
-const IDLE_PAUSE_MS = 1;
-
 export const INITIALIZE_PARAMS = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1.0.0" } };
 
 export interface ToolCallFigures {
 	comparison: Comparison;
-	/** The tool itself, called in process (no wire). */
+	/** The tool itself, called in process in a tight loop (no wire): warm caches, so a lower bound. */
 	work: Summary;
+}
+
+/** Server CPU time (user + system, from /proc) per call with 16 in flight, in µs; undefined without /proc. */
+export interface HostCpu {
+	bridge: number | undefined;
+	raw: number | undefined;
+}
+
+export interface HostCpuFigures {
+	ping: HostCpu;
+	getWorkspaceFolders: HostCpu;
+	getDiagnosticsNote: HostCpu;
+	/** Per stdin line: the headless `select` command (the whole editor stand-in and the push) vs the floor's push. */
+	selectionPush: HostCpu;
 }
 
 export interface WireFigures {
@@ -39,8 +49,7 @@ export interface WireFigures {
 	getDiagnosticsNote: ToolCallFigures;
 	filesRead1MiB: Comparison;
 	selectionChanged: Comparison;
-	/** The headless `select` command's editor stand-in, called in process with no client: not the bridge's push. */
-	selectWork: Summary;
+	hostCpu: HostCpuFigures;
 	atMentioned: Comparison;
 	throughput: Throughput;
 }
@@ -115,8 +124,8 @@ function plan(scale: number, rounds: number, samplesPerRound: number, warmUp: nu
 	return { rounds, samplesPerRound: Math.max(1, Math.round(samplesPerRound * scale)), warmUp: Math.max(1, Math.round(warmUp * scale)) };
 }
 
-/** The tools' own work and the editor stand-in's, in this process, on a vault generated the same way. */
-async function inProcessWork(runs: number): Promise<{ folders: Summary; diagnostics: Summary; select: Summary }> {
+/** The tools' own work, in this process in a tight loop, on a vault generated the same way. */
+async function inProcessWork(runs: number): Promise<{ folders: Summary; diagnostics: Summary }> {
 	const target = await startBenchBridge(populateWireVault);
 	try {
 		const context = { sessionId: 0, signal: new AbortController().signal };
@@ -128,20 +137,75 @@ async function inProcessWork(runs: number): Promise<{ folders: Summary; diagnost
 		const folders = tool("getWorkspaceFolders");
 		const diagnostics = tool("getDiagnostics");
 		const noteInBenchVault = pathToFileURL(join(target.vaultPath, "Area 0", "Topic 1.md")).href;
-		let selectCount = 0;
-		const select = (): Promise<unknown> => {
-			const [from = "", to = ""] = SELECTION_RANGES[selectCount++ % 2]?.split(" ") ?? [];
-			return Promise.resolve(target.editor.select(SELECTION_NOTE, parsePosition(from), parsePosition(to)));
-		};
 		return {
-			folders: await measureToolWork(() => folders.call({}, context), runs, IDLE_PAUSE_MS),
-			diagnostics: await measureToolWork(() => diagnostics.call({ uri: noteInBenchVault }, context), runs, IDLE_PAUSE_MS),
-			// No client is connected: this is the stand-in's own work (resolve the path, read the note, build the selection).
-			select: await measureToolWork(select, runs, IDLE_PAUSE_MS),
+			folders: await measureToolWork(() => folders.call({}, context), runs),
+			diagnostics: await measureToolWork(() => diagnostics.call({ uri: noteInBenchVault }, context), runs),
 		};
 	} finally {
 		await target.stop();
 	}
+}
+
+interface Sides {
+	bridgeServer: ServerProcess;
+	floor: ServerProcess;
+	bridge: RpcClient;
+	raw: RpcClient;
+}
+
+/** CPU a server process used (µs) per call while `run` made `count` calls; undefined without /proc. */
+async function cpuPerCall(pid: number, count: number, run: () => Promise<void>): Promise<number | undefined> {
+	const before = processCpuMs(pid);
+	await run();
+	const after = processCpuMs(pid);
+	return before === undefined || after === undefined ? undefined : round(((after - before) * 1000) / count, 1);
+}
+
+async function pipelined(client: RpcClient, method: string, params: object | undefined, count: number): Promise<void> {
+	const window = 16;
+	await Promise.all(
+		Array.from({ length: window }, async (_unused, lane) => {
+			for (let i = lane; i < count; i += window) await timedRequest(client, method, params);
+		}),
+	);
+}
+
+/** Writes `lines` to the server's stdin at once and waits for one `method` notification per line. */
+async function burst(client: RpcClient, server: ServerProcess, method: string, lines: readonly string[]): Promise<void> {
+	let received = 0;
+	const all = new Promise<void>((resolve) => {
+		const stop = client.onNotification(method, () => {
+			if (++received === lines.length) {
+				stop();
+				resolve();
+			}
+		});
+	});
+	server.send(lines.join("\n"));
+	await all;
+}
+
+/**
+ * Server CPU per call, from /proc, with 16 requests in flight (or a burst of stdin lines for the push): what each
+ * side's own code costs, which other work on the machine does not stretch the way it stretches a round trip.
+ */
+async function measureHostCpu(sides: Sides, requests: Record<"ping" | "folders" | "diagnostics", { method: string; params?: object }>, scale: number, nextSelect: () => string): Promise<HostCpuFigures> {
+	const calls = Math.max(500, Math.round(20_000 * scale));
+	const both = async (request: { method: string; params?: object }): Promise<HostCpu> => ({
+		raw: await cpuPerCall(sides.floor.pid, calls, () => pipelined(sides.raw, request.method, request.params, calls)),
+		bridge: await cpuPerCall(sides.bridgeServer.pid, calls, () => pipelined(sides.bridge, request.method, request.params, calls)),
+	});
+	const pushes = Math.max(200, Math.round(3000 * scale));
+	const selectLines = Array.from({ length: pushes }, nextSelect);
+	return {
+		ping: await both(requests.ping),
+		getWorkspaceFolders: await both(requests.folders),
+		getDiagnosticsNote: await both(requests.diagnostics),
+		selectionPush: {
+			raw: await cpuPerCall(sides.floor.pid, pushes, () => burst(sides.raw, sides.floor, "selection_changed", Array.from({ length: pushes }, () => "push"))),
+			bridge: await cpuPerCall(sides.bridgeServer.pid, pushes, () => burst(sides.bridge, sides.bridgeServer, "selection_changed", selectLines)),
+		},
+	};
 }
 
 /** Round trips, pushes and throughput: the headless host and the raw floor, each in its own process. */
@@ -190,7 +254,8 @@ export async function measureWire(options: WireOptions = {}): Promise<WireFigure
 		await opened;
 		const selectionText = bridge.nextNotificationText("selection_changed");
 		bridgeServer.send(`select ${SELECTION_NOTE} ${SELECTION_RANGES[0]}`);
-		await keepNotification(floor, await selectionText);
+		const selectionNotification = await selectionText;
+		await keepNotification(floor, selectionNotification);
 		let selectCount = 1;
 		const selectionChanged = await alternate(
 			plan(scale, 40, 25, 50),
@@ -205,6 +270,9 @@ export async function measureWire(options: WireOptions = {}): Promise<WireFigure
 			() => timedPush(raw, floor, "at_mentioned", "push"),
 			() => timedPush(bridge, bridgeServer, "at_mentioned", `tag ${SELECTION_NOTE} 2 3`),
 		);
+		process.stderr.write("bench:   server CPU per call\n");
+		await keepNotification(floor, selectionNotification);
+		const hostCpu = await measureHostCpu({ bridgeServer, floor, bridge, raw }, requests, scale, () => `select ${SELECTION_NOTE} ${SELECTION_RANGES[selectCount++ % 2]}`);
 		await Promise.all([bridge.close(), raw.close()]);
 		await untilNoClients(bridgeServer);
 
@@ -221,7 +289,7 @@ export async function measureWire(options: WireOptions = {}): Promise<WireFigure
 			getDiagnosticsNote: { comparison: diagnosticsComparison, work: work.diagnostics },
 			filesRead1MiB,
 			selectionChanged,
-			selectWork: work.select,
+			hostCpu,
 			atMentioned,
 			throughput,
 		};
