@@ -157,7 +157,7 @@ function rows(figures: Figures): Row[] {
 	return [
 		{ ...ping, note: MISSED_NOTES.ping + cpu },
 		comparisonRow("tools/call getWorkspaceFolders round trip (floor: same answer, canned)", wire.getWorkspaceFolders.comparison),
-		toolOverheadRow("tools/call getWorkspaceFolders", wire.getWorkspaceFolders, wire.hostCpu.getWorkspaceFolders, wire.hostCpu.ping, MISSED_NOTES.toolOverhead),
+		toolOverheadRow("tools/call getWorkspaceFolders", wire.getWorkspaceFolders, wire.hostCpu.getWorkspaceFolders, wire.hostCpu.ping, MISSED_NOTES.trivialToolOverhead),
 		comparisonRow("tools/call getDiagnostics {uri} round trip (floor: same answer, canned)", wire.getDiagnosticsNote.comparison),
 		toolOverheadRow("tools/call getDiagnostics {uri}", wire.getDiagnosticsNote, wire.hostCpu.getDiagnosticsNote, wire.hostCpu.ping, MISSED_NOTES.toolOverhead),
 		{

@@ -3,11 +3,15 @@
  * bench/profile-summary.ts) and the in-process timings the table shows. Printed under the table only for the rows
  * that miss in the run at hand; a row that meets its target prints nothing.
  */
-export const MISSED_NOTES: Record<"ping" | "toolOverhead" | "throughput" | "read" | "selection" | "require" | "onload", string> = {
+export const MISSED_NOTES: Record<"ping" | "trivialToolOverhead" | "toolOverhead" | "throughput" | "read" | "selection" | "require" | "onload", string> = {
 	ping:
 		"The session answers a ping without a promise hop and builds no trace events when tracing is off; compare the server CPU time per ping (measured in this run, below): when it is at the floor's, a missed median comes from scheduling on a loaded machine (see the load average above the table), and a run on a quiet machine settles it.",
+	trivialToolOverhead:
+		"getWorkspaceFolders does no I/O: beyond a ping, the bridge only dispatches tools/call (the tool is async by contract, so two promise hops) and encodes a larger answer, which the floor sends canned. " +
+		"Compare the server CPU per call (rows below): when it is close to the floor's, a miss is the wall-clock spread of a shared machine rather than protocol work, and the row flips between runs. " +
+		"What would close the CPU gap that is left: let tools that answer at once return their result without a promise (ToolDefinition.call returns a Promise today).",
 	toolOverhead:
-		"The protocol part is at the floor: getWorkspaceFolders, a tool with no I/O, meets the target, and the server CPU per ping is at the floor's (rows below). getDiagnostics {uri} does real work per call: it confines the note's path (a realpath), checks the note is fresh (a stat) and diagnoses it. " +
+		"The protocol part is near the floor: the server CPU per ping is at the floor's, and per getWorkspaceFolders call (a tool with no I/O) close to it (rows below). getDiagnostics {uri} does real work per call: it confines the note's path (a realpath), checks the note is fresh (a stat) and diagnoses it. " +
 		"The work taken off here is the host's extra CPU per call over a ping, measured with 16 calls in flight (warm caches); one call at a time, after the server slept, the same work takes longer (in process the tool takes about twice as long after a 1 ms idle pause as in a tight loop), and that difference is what is left. " +
 		"What would close it: less work per call in the diagnostics source (cache the realpath of folders under the vault root, invalidated by the folder watcher; skip the freshness stat while the watcher reports no change).",
 	throughput:
