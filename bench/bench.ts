@@ -9,6 +9,7 @@
  */
 import { statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { placement } from "./server-processes";
 import { measureLoadMemory, type LoadMemory, type ProcessMemory } from "./memory";
 import { PLUGIN_LOAD_ROLE, measurePluginLoad, pluginLoadChild, type PluginLoad } from "./plugin-load";
 import { comparisonRow, describeMachine, formatMs, machine, markdownTable, missedNotes, ms, times, type Row } from "./report";
@@ -249,12 +250,12 @@ async function runBenchmarks(options: Options): Promise<void> {
 	const obsidianDiagnostics = await step("Obsidian diagnostics source, 10k notes (over the obsidian stub)", async () => (await import("./obsidian-diagnostics")).runObsidianDiagnosticsBench());
 	const figures: Figures = { wire, vaults, pluginLoad, memory, mainJsBytes, obsidianDiagnostics };
 	const table = rows(figures);
-	process.stdout.write(`\n${describeMachine(info)}\n\n${markdownTable(table)}\n\n${missedNotes(table)}\n`);
+	process.stdout.write(`\n${describeMachine(info)}; ${placement()}\n\n${markdownTable(table)}\n\n${missedNotes(table)}\n`);
 	if (options.quick || options.profileDir) {
 		process.stdout.write("\nNot written to bench/results.json (a --quick or --profile run)\n");
 		return;
 	}
-	writeFileSync(join("bench", "results.json"), `${JSON.stringify({ machine: info, targets: TARGETS, figures, table }, null, 1)}\n`);
+	writeFileSync(join("bench", "results.json"), `${JSON.stringify({ machine: info, placement: placement(), targets: TARGETS, figures, table }, null, 1)}\n`);
 	process.stdout.write("\nWrote bench/results.json\n");
 }
 

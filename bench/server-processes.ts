@@ -1,5 +1,6 @@
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { mkdirSync, readFileSync } from "node:fs";
+import { cpus } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import type { LockFileContent } from "../src/server/lock-file";
@@ -22,6 +23,35 @@ export interface ServerProcess {
 	/** Resolves with the next stdout line that `accept` says yes to. */
 	nextLine(accept: (line: string) => boolean): Promise<string>;
 	stop(): Promise<void>;
+}
+
+/**
+ * On Linux with 2+ cores and `taskset`, both servers run on the last core and this client on the others, so the
+ * bridge and the floor always get the same placement (otherwise the scheduler may keep one of them on the client's
+ * core for a whole run, a bias that alternating cannot remove). CCB_BENCH_PIN=0 turns it off.
+ */
+function pinning(): { serverCore: number } | undefined {
+	if (process.env.CCB_BENCH_PIN === "0" || process.platform !== "linux") return undefined;
+	const cores = cpus().length;
+	if (cores < 2) return undefined;
+	try {
+		execFileSync("taskset", ["-p", "-c", `0-${cores - 2}`, String(process.pid)], { stdio: "ignore" });
+		return { serverCore: cores - 1 };
+	} catch {
+		return undefined;
+	}
+}
+
+const pinned = pinning();
+
+/** Where the servers were placed, for the results. */
+export function placement(): string {
+	return pinned ? `servers pinned to core ${pinned.serverCore}, client on the others (taskset)` : "not pinned";
+}
+
+/** The command that starts a server: `node …`, under `taskset` when pinning. */
+function serverCommand(args: readonly string[]): [string, string[]] {
+	return pinned ? ["taskset", ["-c", String(pinned.serverCore), process.execPath, ...args]] : [process.execPath, [...args]];
 }
 
 /** Where scripts/run-bench.mjs put the bundled floor. */
@@ -102,7 +132,8 @@ export async function startHeadless(options: HeadlessStartOptions): Promise<Serv
 	mkdirSync(home);
 	// CCB_BENCH_HEADLESS: another build of the host, e.g. an unminified one whose profile shows function names.
 	const script = process.env.CCB_BENCH_HEADLESS ?? join("dist", "headless.cjs");
-	const child = spawn(process.execPath, [...(options.nodeFlags ?? []), script, "--vault", options.vaultPath], {
+	const [command, args] = serverCommand([...(options.nodeFlags ?? []), script, "--vault", options.vaultPath]);
+	const child = spawn(command, args, {
 		env: { ...process.env, HOME: home, USERPROFILE: home, NODE_OPTIONS: "" },
 		stdio: "pipe",
 	});
@@ -121,7 +152,8 @@ export async function startHeadless(options: HeadlessStartOptions): Promise<Serv
 
 /** The raw floor, bundled from bench/raw-server.ts, in its own process. */
 export async function startRawServer(nodeFlags: readonly string[] = []): Promise<ServerProcess> {
-	const child = spawn(process.execPath, [...nodeFlags, rawServerScript()], { env: { ...process.env, NODE_OPTIONS: "" }, stdio: "pipe" });
+	const [command, args] = serverCommand([...nodeFlags, rawServerScript()]);
+	const child = spawn(command, args, { env: { ...process.env, NODE_OPTIONS: "" }, stdio: "pipe" });
 	const server = new ChildServer(child, undefined);
 	try {
 		await server.waitForPort();
