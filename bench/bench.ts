@@ -18,6 +18,7 @@ import type { ObsidianDiagnosticsRow } from "./obsidian-diagnostics";
 import type { Throughput } from "./throughput";
 import { measureWire, type HostCpu, type HostCpuFigures, type ToolCallFigures, type WireFigures } from "./wire";
 import { MISSED_NOTES } from "./missed-notes";
+import { errorStack } from "../src/shared/describe-error";
 
 const TARGETS = {
 	pingRatio: 1.05,
@@ -266,6 +267,6 @@ function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-	process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+	process.stderr.write(`bench failed: ${errorStack(error)}\n`);
 	process.exit(1);
 });

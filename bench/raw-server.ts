@@ -13,6 +13,7 @@
 import { createServer } from "node:http";
 import { createInterface } from "node:readline";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
+import { describeError } from "../src/shared/describe-error";
 
 const LOOPBACK = "127.0.0.1";
 const ANSWER_HEAD = Buffer.from('{"jsonrpc":"2.0","id":');
@@ -96,7 +97,7 @@ function main(): void {
 			try {
 				control(line, server);
 			} catch (error) {
-				process.stderr.write(`raw-server: ${error instanceof Error ? error.message : String(error)}\n`);
+				process.stderr.write(`raw-server: ${describeError(error)}\n`);
 			}
 		});
 		lines.on("close", () => stop(server));

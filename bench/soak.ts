@@ -10,6 +10,7 @@ import { selectionSnapshot } from "../src/bridge/selection";
 import { startBenchBridge, type BenchBridge } from "./bench-bridge";
 import { CONNECTION_CLOSED, RpcClient } from "./rpc-client";
 import { benchNotePath, generateLinkedVault } from "./vault-generator";
+import { errorStack } from "../src/shared/describe-error";
 
 const CLIENTS = 10;
 
@@ -174,6 +175,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-	process.stderr.write(`soak failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+	process.stderr.write(`soak failed: ${errorStack(error)}\n`);
 	process.exit(1);
 });

@@ -4,6 +4,7 @@ import { runDoctor, type DoctorInputs } from "../bridge/doctor/doctor";
 import type { DoctorLevel, DoctorLine } from "../bridge/doctor/doctor-line";
 import { launchCommand } from "../bridge/launch-command";
 import { MAX_SELECTION_DEBOUNCE_MS, isPort, parseList, type BridgeSettings } from "../settings";
+import { describeError } from "../shared/describe-error";
 
 /** What the settings tab needs from the plugin. */
 export interface SettingsHost {
@@ -194,7 +195,7 @@ export class BridgeSettingTab extends PluginSettingTab {
 							await this.host.rotateToken();
 							new Notice("Token rotated. Run /ide in Claude Code to reconnect.");
 						} catch (error) {
-							new Notice(`Could not rotate the token: ${error instanceof Error ? error.message : String(error)}`);
+							new Notice(`Could not rotate the token: ${describeError(error)}`);
 						}
 						this.refreshStatus();
 					}),

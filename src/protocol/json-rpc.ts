@@ -1,5 +1,7 @@
 /** JSON-RPC 2.0 message shapes, parsing and the standard error codes. */
 
+import { describeError } from "../shared/describe-error";
+
 export type JsonRpcId = string | number;
 export type JsonObject = { [key: string]: unknown };
 export type JsonRpcParams = JsonObject | unknown[];
@@ -82,7 +84,7 @@ export function parseMessage(text: string): IncomingMessage {
 	try {
 		value = JSON.parse(text);
 	} catch (error) {
-		const detail = error instanceof Error ? error.message : "not JSON";
+		const detail = describeError(error);
 		return { kind: "invalid", id: null, error: { code: ErrorCode.ParseError, message: `Parse error: ${detail}` } };
 	}
 	return classify(value);

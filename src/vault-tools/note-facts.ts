@@ -5,6 +5,7 @@ import { findLinks } from "../bridge/diagnostics/link-syntax";
 import { scanNote } from "../bridge/diagnostics/markdown-scanner";
 import { splitLines } from "../bridge/diagnostics/text-lines";
 import type { FrontmatterFact, NoteFacts, TagFact } from "./vault-index";
+import { describeError } from "../shared/describe-error";
 
 // A tag starts after white space or at the line start; Obsidian allows letters, digits, _, - and / in it.
 const INLINE_TAG = /(?:^|\s)#([\p{L}\p{N}_/-]+)/gu;
@@ -70,7 +71,7 @@ function frontmatterFact(lines: readonly string[]): FrontmatterFact | undefined 
 		else if (typeof parsed === "object" && !Array.isArray(parsed)) fact.properties = parsed as Record<string, unknown>;
 		else fact.problem = "the frontmatter is not a list of key: value properties";
 	} catch (error) {
-		fact.problem = `the frontmatter YAML does not parse (${(error instanceof Error ? error.message : String(error)).split("\n", 1)[0] ?? ""})`;
+		fact.problem = `the frontmatter YAML does not parse (${describeError(error).split("\n", 1)[0] ?? ""})`;
 	}
 	return fact;
 }

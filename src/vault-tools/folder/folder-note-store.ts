@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, lstatSync, openSync, readFileSync, readdirSync, watch, type FSWatcher, type Stats } from "node:fs";
 import { join } from "node:path";
 import { VaultFileIndex } from "../../bridge/diagnostics/vault-file-index";
+import { describeError } from "../../shared/describe-error";
 
 /** Notes larger than this are listed and readable but their text is not kept in memory. */
 export const MAX_CACHED_NOTE_BYTES = 4 * 1024 * 1024;
@@ -122,7 +123,7 @@ export class FolderNoteStore {
 			});
 			this.watchers.set(folder, watcher);
 		} catch (error) {
-			this.stopWatching(error instanceof Error ? error.message : String(error));
+			this.stopWatching(describeError(error));
 		}
 	}
 

@@ -6,6 +6,7 @@ import { LineTable } from "../text/line-table";
 import { NoteChangedError, type Backlink, type LinkFact, type NoteFacts, type RenameReport, type VaultIndex } from "../vault-index";
 import { FolderNoteStore, type FolderNoteStoreOptions } from "./folder-note-store";
 import { rewriteLink } from "./link-rewrite";
+import { describeError } from "../../shared/describe-error";
 
 export type FolderVaultIndexOptions = Omit<FolderNoteStoreOptions, "onNoteChanged">;
 
@@ -112,7 +113,7 @@ export class FolderVaultIndex implements VaultIndex {
 				await this.writeText(change.path, change.text, change.before);
 				updates.push({ path: change.path, links: change.links });
 			} catch (error) {
-				problems.push(`${change.path}: ${error instanceof Error ? error.message : String(error)}`);
+				problems.push(`${change.path}: ${describeError(error)}`);
 			}
 		}
 		this.store.touched(from, to);

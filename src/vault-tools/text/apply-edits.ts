@@ -1,6 +1,7 @@
 import { factsFromText, parseYamlStrict } from "../note-facts";
 import { LineTable } from "./line-table";
 import { TargetError, locateTarget, parseTarget, type EditTarget, type TargetRegion } from "./edit-targets";
+import { describeError } from "../../shared/describe-error";
 
 export const EDIT_OPERATIONS = ["replace", "append", "prepend", "insert_after", "delete"] as const;
 export type EditOperation = (typeof EDIT_OPERATIONS)[number];
@@ -171,6 +172,6 @@ function checkFrontmatterStillParses(text: string): void {
 	try {
 		parseYamlStrict(lines.join("\n"));
 	} catch (error) {
-		throw new TargetError(`the edit would make the frontmatter invalid YAML (${(error instanceof Error ? error.message : String(error)).split("\n", 1)[0] ?? ""})`);
+		throw new TargetError(`the edit would make the frontmatter invalid YAML (${describeError(error).split("\n", 1)[0] ?? ""})`);
 	}
 }

@@ -5,6 +5,7 @@ import { LineTable } from "../text/line-table";
 import { headingPath } from "../text/edit-targets";
 import { READ_ONLY, defineVaultTool, page, readCursor, readLimit, snippet, textAnswer, type VaultToolEnvironment } from "../tool-kit";
 import type { VisibleVault } from "../visible-vault";
+import { describeError } from "../../shared/describe-error";
 
 const MODES = ["text", "regex", "tag", "property", "path"] as const;
 type Mode = (typeof MODES)[number];
@@ -217,7 +218,7 @@ function compileRegex(query: string): RegExp {
 	try {
 		return new RegExp(source, [...flags].join(""));
 	} catch (error) {
-		throw new ToolArgumentError(`"query" is not a valid regular expression: ${error instanceof Error ? error.message : String(error)}`);
+		throw new ToolArgumentError(`"query" is not a valid regular expression: ${describeError(error)}`);
 	}
 }
 
