@@ -10,6 +10,7 @@ import { DIFF_VIEW_TYPE, DiffReviewView } from "../../src/obsidian/diff-view";
 import { DEFAULT_SETTINGS, type BridgeSettings } from "../../src/settings";
 import { connect, connectOrThrow, type TestClient } from "../helpers/test-client";
 import { makeTempDir } from "../helpers/temp-dir";
+import { pollUntil } from "../helpers/wait-until";
 
 interface Started {
 	component: BridgeComponent;
@@ -59,20 +60,10 @@ describe("BridgeComponent", () => {
 		return { component, statuses };
 	}
 
-	async function waitFor<T>(probe: () => T | undefined, what: string): Promise<T> {
-		const deadline = Date.now() + 5000;
-		for (;;) {
-			const value = probe();
-			if (value !== undefined) return value;
-			if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-			await new Promise((resolve) => setTimeout(resolve, 5));
-		}
-	}
-
 	async function start(built = build()): Promise<Started> {
 		const { component, statuses } = built;
 		component.load();
-		const listening = await waitFor(() => statuses.find((status) => status.state === "listening"), "the bridge to listen");
+		const listening = await pollUntil(() => statuses.find((status) => status.state === "listening"), "the bridge to listen");
 		const lockFile = listening.lockFilePath ?? "";
 		const lock = JSON.parse(readFileSync(lockFile, "utf8")) as { authToken: string };
 		return { component, statuses, port: listening.port ?? 0, token: lock.authToken, lockFile };
@@ -122,7 +113,7 @@ describe("BridgeComponent", () => {
 		const claude = await client(started);
 		const note = join(vaultPath, "Notes", "open.md");
 		claude.send({ jsonrpc: "2.0", id: "diff", method: "tools/call", params: { name: "openDiff", arguments: { old_file_path: note, new_file_path: note, new_file_contents: "# Changed\n", tab_name: "review" } } });
-		const view = await waitFor(() => {
+		const view = await pollUntil(() => {
 			const early = claude.messages.find((message) => message.id === "diff");
 			if (early) throw new Error(`openDiff answered before a decision: ${JSON.stringify(early)}`);
 			return app.workspace.getLeavesOfType(DIFF_VIEW_TYPE).map((leaf) => leaf.view).find((one) => one instanceof DiffReviewView && one.pendingReview !== undefined);
@@ -148,7 +139,7 @@ describe("BridgeComponent", () => {
 		try {
 			const started = await start();
 			expect(started.port).not.toBe(taken);
-			await waitFor(() => (notices.length > 0 ? notices : undefined), "a notice");
+			await pollUntil(() => (notices.length > 0 ? notices : undefined), "a notice");
 			expect(notices).toEqual([`Claude Code Bridge: Port ${taken} is in use; listening on port ${started.port} instead. Choose another fixed port or leave it empty for a random one.`]);
 		} finally {
 			await new Promise<void>((resolve) => blocker.close(() => resolve()));
@@ -163,8 +154,8 @@ describe("BridgeComponent", () => {
 		const component = new BridgeComponent({ app: app as unknown as RealApp, vaultPath, settings, homeDir: notAFolder, currentSelection: () => undefined, onStatusChange: (status) => statuses.push(status) });
 		components.push(component);
 		component.load();
-		await waitFor(() => statuses.find((status) => status.state === "failed"), "the start to fail");
-		await waitFor(() => (notices.length > 0 ? notices : undefined), "a notice");
+		await pollUntil(() => statuses.find((status) => status.state === "failed"), "the start to fail");
+		await pollUntil(() => (notices.length > 0 ? notices : undefined), "a notice");
 		expect(notices).toEqual([expect.stringMatching(/^Claude Code Bridge could not start: .+/)]);
 	});
 });

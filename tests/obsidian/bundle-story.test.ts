@@ -9,6 +9,7 @@ import { dirname, join, resolve } from "node:path";
 import { App, MarkdownView, Plugin, notices, type FakeElement } from "../__mocks__/obsidian";
 import { connectOrThrow, type ReceivedNotification, type TestClient } from "../helpers/test-client";
 import { makeTempDir } from "../helpers/temp-dir";
+import { pollUntil, waitUntil } from "../helpers/wait-until";
 import { BrowserWindows } from "./harness/cm6-dom";
 import { EditorDriver } from "./harness/cm6-editor";
 
@@ -60,7 +61,7 @@ describe("the built main.js, one story", () => {
 
 			const statusBar = plugin.statusBarItems[0];
 			if (!statusBar) throw new Error("no status bar item");
-			await waitUntil(() => statusBar.text === "Claude: listening");
+			await waitUntil(() => statusBar.text === "Claude: listening", "the status bar to say listening");
 			const lockDirectory = join(home, ".claude", "ide");
 			const [lockName] = readdirSync(lockDirectory);
 			if (!lockName) throw new Error("no lock file");
@@ -98,10 +99,10 @@ describe("the built main.js, one story", () => {
 				name: "openDiff",
 				arguments: { old_file_path: join(vault, "Ideas.md"), new_file_path: join(vault, "Ideas.md"), new_file_contents: proposal, tab_name: "✻ [Claude Code] Ideas.md ⧉" },
 			});
-			const accept = await waitFor(() => {
+			const accept = await pollUntil(() => {
 				const review = app.workspace.getLeavesOfType("claude-code-diff")[0]?.view as { contentEl?: FakeElement } | undefined;
 				return review?.contentEl?.findAll("ccb-review-accept")[0];
-			});
+			}, "the review's accept button");
 			accept.dispatch("click");
 			expect((await answer).result).toEqual({ content: [{ type: "text", text: "FILE_SAVED" }, { type: "text", text: proposal }] });
 
@@ -134,16 +135,3 @@ function tick(): Promise<void> {
 }
 
 /** Polls until `find` answers (a guard against hanging, not a measure of speed). */
-async function waitFor<T>(find: () => T | undefined, timeoutMs = 5000): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const found = find();
-		if (found !== undefined) return found;
-		if (Date.now() > deadline) throw new Error("not found in time");
-		await new Promise((resolveWait) => setTimeout(resolveWait, 10));
-	}
-}
-
-async function waitUntil(condition: () => boolean): Promise<void> {
-	await waitFor(() => (condition() ? true : undefined));
-}

@@ -7,6 +7,7 @@ import { join, resolve } from "node:path";
 import { App, Plugin} from "../__mocks__/obsidian";
 import { connectOrThrow } from "../helpers/test-client";
 import { makeTempDir } from "../helpers/temp-dir";
+import { waitUntil } from "../helpers/wait-until";
 
 interface LoadedPlugin extends Plugin {
 	onunload(): void;
@@ -46,7 +47,7 @@ describe("the built main.js", () => {
 
 		const statusBar = plugin.statusBarItems[0];
 			if (!statusBar) throw new Error("no status bar item");
-		await waitUntil(() => statusBar.text !== "Claude: off" && statusBar.text !== "Claude: starting");
+		await waitUntil(() => statusBar.text !== "Claude: off" && statusBar.text !== "Claude: starting", "the bridge to leave the starting state");
 		expect([statusBar.text, statusBar.attributes.get("aria-label")]).toEqual(["Claude: listening", expect.stringMatching(/^Listening on 127.0.0.1:\d+/)]);
 		const lockNames = readdirSync(lockDirectory);
 		expect(lockNames).toEqual([expect.stringMatching(/^\d+\.lock$/)]);
@@ -65,7 +66,7 @@ describe("the built main.js", () => {
 		);
 		expect(plugin.commands.map((command) => command.id)).toEqual(expect.arrayContaining(["tag-for-claude", "restart-server"]));
 		client.notify("ide_connected", { pid: 4242 });
-		await waitUntil(() => statusBar.attributes.get("aria-label")?.includes("pid 4242") === true);
+		await waitUntil(() => statusBar.attributes.get("aria-label")?.includes("pid 4242") === true, "the status tooltip to name pid 4242");
 		expect(statusBar.text).toBe("Claude: connected");
 
 		// Quitting Obsidian removes the lock file at once (nothing async runs while the app quits).
@@ -86,10 +87,3 @@ function flush(): Promise<void> {
 	return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
-async function waitUntil(condition: () => boolean, timeoutMs = 3000): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	while (!condition()) {
-		if (Date.now() > deadline) throw new Error("condition not met in time");
-		await new Promise((resolve) => setTimeout(resolve, 10));
-	}
-}

@@ -6,6 +6,7 @@ import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { App, Plugin, Setting, type FakeElement } from "../__mocks__/obsidian";
 import { makeTempDir } from "../helpers/temp-dir";
+import { waitUntil } from "../helpers/wait-until";
 
 describe("Check connection in the built plugin", () => {
 	const originalHome = process.env.HOME;
@@ -38,7 +39,7 @@ describe("Check connection in the built plugin", () => {
 			app.workspace.finishLayout();
 			const statusBar = plugin.statusBarItems[0];
 			if (!statusBar) throw new Error("no status bar item");
-			await waitUntil(() => statusBar.text === "Claude: listening");
+			await waitUntil(() => statusBar.text === "Claude: listening", "the status bar to say listening");
 
 			const tab = plugin.settingTabs[0];
 			if (!tab) throw new Error("no settings tab");
@@ -67,10 +68,3 @@ describe("Check connection in the built plugin", () => {
 	});
 });
 
-async function waitUntil(condition: () => boolean, timeoutMs = 5000): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	while (!condition()) {
-		if (Date.now() > deadline) throw new Error("condition not met in time");
-		await new Promise((resolveTick) => setTimeout(resolveTick, 10));
-	}
-}

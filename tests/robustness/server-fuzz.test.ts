@@ -5,6 +5,7 @@ import type { JsonRpcId } from "../../src/protocol/json-rpc";
 import { MAX_INCOMING_MESSAGE_BYTES } from "../../src/server/limits";
 import { startAssembledBridge, type AssembledBridge } from "../helpers/assembled-bridge";
 import { connectOrThrow, type TestClient } from "../helpers/test-client";
+import { waitUntil } from "../helpers/wait-until";
 import { frame, idKey, receivedText, wellFormedNotification, wellFormedRequest, type Frame } from "./frames";
 
 const RUNS = 60;
@@ -41,14 +42,6 @@ function count(keys: readonly string[]): Map<string, number> {
 	const counts = new Map<string, number>();
 	for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
 	return counts;
-}
-
-async function waitUntil(condition: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	while (!condition()) {
-		if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-		await new Promise((resolve) => setTimeout(resolve, 5));
-	}
 }
 
 /** One message of a run: a random frame, or a well-formed request or notification (built from the specs' definitions). */
@@ -93,7 +86,7 @@ async function expectAnswersFor(client: TestClient, messages: readonly Sent[], m
 	for (const message of messages) send(client, message.frame);
 	expect((await client.request("ping", undefined, marker)).result).toEqual({});
 	const answered = () => new Set(client.messages.map((answer) => idKey(answer.id)));
-	await waitUntil(() => due.every((key) => answered().has(key)), `answers to the well-formed requests ${JSON.stringify(due.filter((key) => !answered().has(key)))} of ${JSON.stringify(messages.filter((m) => m.requestId !== undefined).map((m) => receivedText(m.frame)))}`);
+	await waitUntil(() => due.every((key) => answered().has(key)), () => `answers to the well-formed requests ${JSON.stringify(due.filter((key) => !answered().has(key)))} of ${JSON.stringify(messages.filter((m) => m.requestId !== undefined).map((m) => receivedText(m.frame)))}`);
 	const answers = client.messages.filter((answer) => answer.id !== marker);
 	expect(answers.length).toBeLessThanOrEqual(messages.length);
 	const sentIds = new Set(ownIds.map((id) => keyOf(id.value)));

@@ -3,6 +3,7 @@ import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { startAssembledBridge, type AssembledBridge } from "../helpers/assembled-bridge";
 import type { JsonRpcAnswer, TestClient } from "../helpers/test-client";
+import { waitUntil } from "../helpers/wait-until";
 
 /**
  * A private note that is active and selected in the editor must not be visible through anything a client can
@@ -123,14 +124,6 @@ function withPlaceholder(answer: JsonRpcAnswer, target: Target): string {
 		text = text.split(spelling).join("<NOTE>");
 	}
 	return text;
-}
-
-async function waitUntil(condition: () => Promise<boolean>, what: string, timeoutMs = 5000): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	while (!(await condition())) {
-		if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-		await new Promise((resolve) => setTimeout(resolve, 5));
-	}
 }
 
 describe.each(CASES)("$kind stays invisible while active and selected", (privateCase) => {

@@ -4,6 +4,7 @@ import { DiffReviewManager } from "../../../src/bridge/diff-review/diff-review-m
 import { VaultPaths } from "../../../src/bridge/vault-paths";
 import type { ToolResult } from "../../../src/protocol/mcp-types";
 import { makeTempDir } from "../../helpers/temp-dir";
+import { waitUntil } from "../../helpers/wait-until";
 import { FakeReviewPort } from "./fake-review-port";
 
 const temp = makeTempDir("reviews");
@@ -33,12 +34,8 @@ function context(sessionId = 1) {
 async function open(setupResult: ReturnType<typeof setup>, req = request(), sessionId = 1) {
 	const { controller, context: ctx } = context(sessionId);
 	const answer = setupResult.manager.open(req, ctx);
-	await waitFor(() => setupResult.port.views.get(req.tabName) !== undefined || setupResult.manager.findPending(req.tabName) !== undefined);
+	await waitUntil(() => setupResult.port.views.get(req.tabName) !== undefined || setupResult.manager.findPending(req.tabName) !== undefined, "the review to be shown");
 	return { answer, controller };
-}
-
-async function waitFor(check: () => boolean): Promise<void> {
-	for (let i = 0; i < 100 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 1));
 }
 
 const texts = (result: ToolResult) => result.content.map((block) => block.text);
@@ -82,7 +79,7 @@ describe("DiffReviewManager", () => {
 		const first = await open(s);
 		const firstReview = s.port.views.get(TAB);
 		const second = await open(s, request(TAB, "second proposal"));
-		await waitFor(() => s.port.views.get(TAB)?.proposedText === "second proposal");
+		await waitUntil(() => s.port.views.get(TAB)?.proposedText === "second proposal", "the second proposal to replace the first");
 		expect(texts(await first.answer)).toEqual(["DIFF_REJECTED", TAB]);
 		expect(s.port.closed).toEqual([]);
 		// A late close of the replaced view must not decide the new review.
