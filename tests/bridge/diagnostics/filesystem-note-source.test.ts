@@ -1,9 +1,11 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { isDeepStrictEqual } from "node:util";
 import { DiagnosticsEngine } from "../../../src/bridge/diagnostics/diagnostics-engine";
 import { FileSystemNoteSource } from "../../../src/bridge/diagnostics/filesystem-note-source";
 import { parseYaml } from "../../../src/headless/yaml-parser";
 import { makeTempDir } from "../../helpers/temp-dir";
+import { waitUntil } from "../../helpers/wait-until";
 
 let temp: { path: string; remove: () => void };
 let source: FileSystemNoteSource | undefined;
@@ -33,9 +35,10 @@ async function brokenPaths(engine: DiagnosticsEngine): Promise<string[]> {
 	return (await engine.forVault()).map((note) => note.path);
 }
 
-/** Lets the file watcher's events arrive. */
-function settle(): Promise<void> {
-	return new Promise((resolve) => setTimeout(resolve, 150));
+/** The watcher reports changes a moment after they happen: asks until the answer is the expected one, then asserts it. */
+async function expectEventually<T>(answer: () => Promise<T>, expected: T): Promise<void> {
+	await waitUntil(async () => isDeepStrictEqual(await answer(), expected), () => `the answer to become ${JSON.stringify(expected)}`).catch(() => undefined);
+	expect(await answer()).toEqual(expected);
 }
 
 describe.each([false, true])("FileSystemNoteSource (watch: %s)", (watch) => {
@@ -56,19 +59,16 @@ describe.each([false, true])("FileSystemNoteSource (watch: %s)", (watch) => {
 		const { engine } = open(watch);
 		expect(await brokenPaths(engine)).toEqual([]);
 		write("Home.md", "[[Target]] [[Later]] and a longer line");
-		if (watch) await settle();
-		expect(await brokenPaths(engine)).toEqual(["Home.md"]);
+		await expectEventually(() => brokenPaths(engine), ["Home.md"]);
 		write("New/Later.md", "");
-		if (watch) await settle();
-		expect(await brokenPaths(engine)).toEqual([]);
+		await expectEventually(() => brokenPaths(engine), []);
 		renameSync(join(temp.path, "New"), join(temp.path, "Moved"));
 		rmSync(join(temp.path, "Target.md"));
-		if (watch) await settle();
-		const [home] = await engine.forVault();
-		expect(home?.diagnostics.map((diagnostic) => diagnostic.message)).toEqual([expect.stringContaining('"Target"')]);
+		const messages = async (): Promise<string[]> => (await engine.forVault())[0]?.diagnostics.map((diagnostic) => diagnostic.message) ?? [];
+		await waitUntil(async () => (await messages()).length === 1, "one problem left in Home.md").catch(() => undefined);
+		expect(await messages()).toEqual([expect.stringContaining('"Target"')]);
 		rmSync(join(temp.path, "Moved"), { recursive: true });
-		if (watch) await settle();
-		expect((await engine.forVault())[0]?.diagnostics).toHaveLength(2);
+		await expectEventually(async () => (await messages()).length, 2);
 	});
 
 	it("sees a note written just before a per-note call, without waiting for events", async () => {
