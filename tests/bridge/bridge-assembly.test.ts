@@ -9,6 +9,7 @@ import type { ToolResult } from "../../src/protocol/mcp-types";
 import { makeTempDir } from "../helpers/temp-dir";
 import { FakeReviewPort } from "./diff-review/fake-review-port";
 import { MemoryNoteSource } from "./diagnostics/memory-note-source";
+import { pollUntil } from "../helpers/wait-until";
 
 const EVERY_TOOL = [
 	"openDiff",
@@ -88,11 +89,7 @@ describe("assembleBridge", () => {
 	};
 	const shown = async (tabName: string): Promise<PendingReview> => {
 		// The manager reads the note from disk before it shows the review.
-		const deadline = Date.now() + 5000;
-		while (!port.views.has(tabName) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
-		const review = port.views.get(tabName);
-		if (!review) throw new Error(`${tabName} was not shown`);
-		return review;
+		return pollUntil(() => port.views.get(tabName), `${tabName} to be shown`);
 	};
 
 	it("registers every IDE tool, the review tools first", () => {

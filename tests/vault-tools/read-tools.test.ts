@@ -5,6 +5,7 @@ import { createVaultTools } from "../../src/vault-tools/create-vault-tools";
 import { FolderVaultIndex } from "../../src/vault-tools/folder/folder-vault-index";
 import { makeTempDir } from "../helpers/temp-dir";
 import { makeVault, type VaultFixture } from "./vault-fixture";
+import { waitUntil } from "../helpers/wait-until";
 
 const FILES: Record<string, string> = {
 	"Projects/Garden.md": "---\ntitle: Garden\ntags: [project, home/outdoor]\ndue: 2026-05-01\npriority: 2\n---\n# Garden\n\nPlant tomato seeds in spring.\n\n## Tools\n\nA spade and tomato cages. ^tools\n\n## Log\n\n- watered #chores\n\n```\n# not a heading, tomato in code\n[[Ghost]]\n```\n",
@@ -172,7 +173,7 @@ describe("the folder adapter watching the vault", () => {
 		const ask = async (query: string): Promise<string> => (await search?.call({ query }, { sessionId: 1, signal: new AbortController().signal }))?.content[0]?.text ?? "";
 		/** Asks until the answer matches: the watcher reports changes a moment after they happen. */
 		const eventually = async (query: string, expected: RegExp): Promise<void> => {
-			for (let attempt = 0; attempt < 200 && !expected.test(await ask(query)); attempt++) await new Promise((resolve) => setTimeout(resolve, 25));
+			await waitUntil(async () => expected.test(await ask(query)), `search "${query}" to match ${String(expected)}`).catch(() => undefined);
 			expect(await ask(query)).toMatch(expected);
 		};
 		try {
