@@ -1,5 +1,13 @@
 import { CLIENT_WELCOME_DELAY_MS, MAX_QUEUED_MENTIONS, MAX_READ_FILE_BYTES, QUEUED_MENTION_SPACING_MS, QUEUED_MENTION_TTL_MS, RESOURCES_PAGE_SIZE } from "../server/limits";
+import { ErrorCode, JsonRpcError, type JsonObject } from "../protocol/json-rpc";
+import type { MethodHandler } from "../protocol/mcp-session";
 import { ToolRegistry } from "../protocol/tool-registry";
+import { createVaultToolRegistry, tagsFromIndex } from "../vault-tools/create-vault-tools";
+import type { ActiveNote } from "../vault-tools/ports";
+import { DiffReviewWriteReview } from "../vault-tools/serve/diff-review-write-review";
+import { VAULT_TOOLS_RELAY_CLIENT_NAME, vaultToolRelayMethods } from "../vault-tools/serve/relay-methods";
+import { VaultToolServer } from "../vault-tools/serve/vault-tool-server";
+import type { VaultIndex } from "../vault-tools/vault-index";
 import { BridgeHost, type BridgeHostOptions } from "./bridge-host";
 import { DiagnosticsEngine } from "./diagnostics/diagnostics-engine";
 import type { NoteSource } from "./diagnostics/note-source";
@@ -58,6 +66,24 @@ export interface BridgeAssemblyOptions
 	debounceMs: number;
 	/** Whether openDiff, close_tab and closeAllDiffTabs are listed at start ("Review Claude's edits in Obsidian"). */
 	reviewEdits: boolean;
+	/** Claude's own vault tools (issue 10). Left out: none are served and the relay methods answer -32601. */
+	vaultTools?: VaultToolsAssemblyOptions;
+}
+
+/** What the vault tools need from the composition root; privacy, review and the active note come from the bridge. */
+export interface VaultToolsAssemblyOptions {
+	/** The vault's notes: Obsidian's adapter or `FolderVaultIndex`. The root owns its lifecycle (disposal). */
+	index: VaultIndex;
+	/** Whether writes go through the review (read per write, so the setting applies at once). Default: always. */
+	reviewWrites?: () => boolean;
+	/** When this returns a reason, write tools answer it as an error and change nothing. */
+	writesUnavailable?: () => string | undefined;
+	/** More MCP methods of the vault-tools server (resources/*, prompts/*), served by every transport. */
+	methods?: ReadonlyMap<string, MethodHandler>;
+	/** Capabilities for those methods, e.g. `{ resources: {}, prompts: {} }`. */
+	capabilities?: JsonObject;
+	/** Characters per text answer (default 24,000). */
+	textCap?: number;
 }
 
 export interface Bridge {
@@ -72,6 +98,12 @@ export interface Bridge {
 	diffTools: DiffReviewTools;
 	/** getDiagnostics' engine (the headless host warms it up). */
 	diagnostics: DiagnosticsEngine;
+	/**
+	 * Claude's own vault tools as one MCP server, when `vaultTools` was given: transports plug in through
+	 * `session()` (stdio, in-memory), `answer()` (stateless HTTP) or `request()` (the relay, already served as
+	 * `vaultTools/*` on the IDE channel).
+	 */
+	vaultTools?: VaultToolServer;
 	/** Stops timers and rejects pending reviews; the host is stopped separately. */
 	dispose: () => void;
 }
@@ -87,6 +119,7 @@ export function assembleBridge(options: BridgeAssemblyOptions): Bridge {
 	const boundary = new PrivacyBoundary(paths, privacy);
 	const currentSelection = boundary.selection(ports.currentSelection);
 	const tools = new ToolRegistry();
+	let vaultTools: VaultToolServer | undefined;
 	const adapter = new VaultAdapter({
 		paths,
 		files: boundary.files(ports.files),
@@ -102,7 +135,8 @@ export function assembleBridge(options: BridgeAssemblyOptions): Bridge {
 		port: options.port,
 		serverInfo: SERVER_INFO,
 		tools,
-		methods: adapter.methods(),
+		methods: options.vaultTools ? withRelayMethods(adapter.methods(), () => vaultTools) : adapter.methods(),
+		isRelayClient: (client) => client.name === VAULT_TOOLS_RELAY_CLIENT_NAME,
 		capabilities: { resources: {} },
 		healthSweepIntervalMs: options.healthSweepIntervalMs,
 		scheduleInterval: options.scheduleInterval,
@@ -144,6 +178,7 @@ export function assembleBridge(options: BridgeAssemblyOptions): Bridge {
 	for (const tool of workspaceTools) tools.register(tool);
 	const diagnostics = new DiagnosticsEngine(boundary.notes(ports.notes));
 	tools.register(createGetDiagnosticsTool({ diagnostics, paths }));
+	if (options.vaultTools) vaultTools = assembleVaultTools(options, options.vaultTools, reviews, currentSelection);
 
 	return {
 		host,
@@ -154,9 +189,69 @@ export function assembleBridge(options: BridgeAssemblyOptions): Bridge {
 		reviews,
 		diffTools,
 		diagnostics,
+		...(vaultTools ? { vaultTools } : {}),
 		dispose: () => {
 			notifier.dispose();
 			reviews.dispose();
 		},
 	};
+}
+
+/**
+ * The vault tools over the bridge's parts: the same privacy rules as the IDE tools (tags read from the index,
+ * which the tools refresh before each call, so no file is read per note), writes reviewed through the same
+ * DiffReviewManager as `openDiff` unless review is off, and the active note from the privacy-checked selection.
+ */
+function assembleVaultTools(
+	options: BridgeAssemblyOptions,
+	vaultOptions: VaultToolsAssemblyOptions,
+	reviews: DiffReviewManager,
+	currentSelection: () => SelectionSnapshot | undefined,
+): VaultToolServer {
+	const { paths } = options;
+	const privacy = new PrivacyFilter(options.privacyRules, tagsFromIndex(vaultOptions.index));
+	const review = new DiffReviewWriteReview(reviews, (path) => paths.toAbsolute(path));
+	const reviewWrites = vaultOptions.reviewWrites ?? (() => true);
+	const registry = createVaultToolRegistry({
+		index: vaultOptions.index,
+		paths,
+		isPrivate: (path) => privacy.isPrivate({ relative: path }),
+		review: () => (reviewWrites() ? review : undefined),
+		...(vaultOptions.writesUnavailable ? { writesUnavailable: vaultOptions.writesUnavailable } : {}),
+		activeNote: { current: () => activeNoteOf(currentSelection(), paths) },
+		...(vaultOptions.textCap !== undefined ? { textCap: vaultOptions.textCap } : {}),
+	});
+	return new VaultToolServer({
+		registry,
+		...(vaultOptions.methods ? { methods: vaultOptions.methods } : {}),
+		...(vaultOptions.capabilities ? { capabilities: vaultOptions.capabilities } : {}),
+		log: options.log,
+	});
+}
+
+/** The selection as `active_note` reports it; undefined when no note inside the vault is open. */
+function activeNoteOf(snapshot: SelectionSnapshot | undefined, paths: VaultPaths): ActiveNote | undefined {
+	if (!snapshot) return undefined;
+	let relative: string;
+	try {
+		relative = paths.resolve(snapshot.filePath).relative;
+	} catch {
+		return undefined;
+	}
+	const { start, end } = snapshot.selection;
+	return { path: relative, selection: { from: { ...start }, to: { ...end }, text: snapshot.text } };
+}
+
+/** The IDE channel's methods plus the vault-tool relay's (the server is assembled after the host that serves them). */
+function withRelayMethods(methods: ReadonlyMap<string, MethodHandler>, server: () => VaultToolServer | undefined): ReadonlyMap<string, MethodHandler> {
+	const combined = new Map(methods);
+	const relay = vaultToolRelayMethods({
+		request: (method, params, context) => {
+			const current = server();
+			if (!current) throw new JsonRpcError(ErrorCode.InternalError, "Internal error: the vault tools are not ready yet");
+			return current.request(method, params, context);
+		},
+	});
+	for (const [name, handler] of relay) combined.set(name, handler);
+	return combined;
 }

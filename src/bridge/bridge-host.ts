@@ -5,7 +5,7 @@ import { CLOSE_TOKEN_ROTATED, MAX_OUTGOING_MESSAGE_BYTES } from "../server/limit
 import { removeLockFile, removeStaleLockFiles, writeLockFile, LOCK_FILE_WRITER, type LockFileContent } from "../server/lock-file";
 import type { JsonObject } from "../protocol/json-rpc";
 import { McpSession, type MethodHandler, type TraceEvent } from "../protocol/mcp-session";
-import type { ServerInfo } from "../protocol/mcp-types";
+import type { ClientInfo, ServerInfo } from "../protocol/mcp-types";
 import type { ToolRegistry } from "../protocol/tool-registry";
 import { describeError } from "../shared/describe-error";
 
@@ -26,6 +26,8 @@ export interface BridgeStatus {
 	lockFilePath?: string;
 	tokenFingerprint?: string;
 	clients: ClientStatus[];
+	/** Connections that relay other MCP servers' calls (the stdio vault-tools server), not IDE clients. */
+	relays?: number;
 	/** Why the bridge failed to start. */
 	error?: string;
 	/** Something the user should know although the bridge runs, e.g. a fixed port fallback. */
@@ -52,6 +54,12 @@ export interface BridgeHostOptions {
 	onStatusChange?: (status: BridgeStatus) => void;
 	/** A client finished its handshake (`ide_connected`). */
 	onClientReady?: (sessionId: number) => void;
+	/**
+	 * Whether a client (by its `initialize` clientInfo) is a relay, not a Claude Code IDE client: e.g. the stdio
+	 * vault-tools server forwarding calls. Relays are left out of `status().clients` (counted in `relays`), of
+	 * `hasInitializedClients` and of broadcasts.
+	 */
+	isRelayClient?: (client: ClientInfo) => boolean;
 }
 
 /**
@@ -66,7 +74,7 @@ export class BridgeHost {
 	private lockContent: LockFileContent | undefined;
 	private error: string | undefined;
 	private warning: string | undefined;
-	private readonly sessions = new Map<number, { session: McpSession; status: ClientStatus }>();
+	private readonly sessions = new Map<number, { session: McpSession; status: ClientStatus; relay?: boolean }>();
 
 	constructor(private readonly options: BridgeHostOptions) {}
 
@@ -141,7 +149,7 @@ export class BridgeHost {
 
 	/** Whether a client has finished `initialize`. */
 	hasInitializedClients(): boolean {
-		for (const { session } of this.sessions.values()) if (session.isInitialized) return true;
+		for (const { session, relay } of this.sessions.values()) if (session.isInitialized && relay !== true) return true;
 		return false;
 	}
 
@@ -153,8 +161,8 @@ export class BridgeHost {
 
 	/** Sends a notification to every client that finished `initialize`. */
 	broadcast(method: string, params?: JsonObject): void {
-		for (const { session } of this.sessions.values()) {
-			if (session.isInitialized) session.notify(method, params);
+		for (const { session, relay } of this.sessions.values()) {
+			if (session.isInitialized && relay !== true) session.notify(method, params);
 		}
 	}
 
@@ -164,10 +172,13 @@ export class BridgeHost {
 	}
 
 	status(): BridgeStatus {
+		const entries = [...this.sessions.values()];
 		const status: BridgeStatus = {
 			state: this.state,
-			clients: [...this.sessions.values()].map(({ status: client }) => ({ ...client })),
+			clients: entries.filter(({ relay }) => relay !== true).map(({ status: client }) => ({ ...client })),
 		};
+		const relays = entries.length - status.clients.length;
+		if (relays > 0) status.relays = relays;
 		if (this.connectionManager?.port !== undefined) status.port = this.connectionManager.port;
 		if (this.lockFilePath) status.lockFilePath = this.lockFilePath;
 		if (this.token && this.state === "listening") status.tokenFingerprint = tokenFingerprint(this.token);
@@ -197,6 +208,8 @@ export class BridgeHost {
 			maxOutgoingBytes: MAX_OUTGOING_MESSAGE_BYTES,
 			events: {
 				onInitialize: (client) => {
+					const entry = this.sessions.get(connection.id);
+					if (entry && this.options.isRelayClient?.(client) === true) entry.relay = true;
 					status.clientName = client.name;
 					status.clientVersion = client.version;
 					this.notifyStatus();

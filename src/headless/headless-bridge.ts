@@ -4,6 +4,7 @@ import { FileSystemNoteSource } from "../bridge/diagnostics/filesystem-note-sour
 import { VaultPaths } from "../bridge/vault-paths";
 import { SELECTION_DEBOUNCE_MS } from "../server/limits";
 import { describeError } from "../shared/describe-error";
+import { FolderVaultIndex } from "../vault-tools/folder/folder-vault-index";
 import type { HeadlessCommand } from "./command-loop";
 import { diffCommand } from "./diff-commands";
 import { FolderVault } from "./folder-vault";
@@ -19,11 +20,15 @@ export interface HeadlessBridgeOptions extends Pick<BridgeAssemblyOptions, "ideN
 	currentSelection?: BridgePorts["currentSelection"];
 	/** Where the IDE tools' output goes: `print` shows review events, `diagnosticsLog` the note scanner's problems. Dropped when absent. */
 	ideTools?: { print: (line: string) => void; diagnosticsLog: (message: string) => void };
+	/** Whether vault-tool writes wait for `diff accept|reject` (read per write). Default: always. */
+	reviewVaultToolWrites?: () => boolean;
 }
 
 export interface HeadlessBridge {
 	bridge: Bridge;
 	vault: FolderVault;
+	/** The vault tools' index of the folder (served as `bridge.vaultTools`). */
+	vaultIndex: FolderVaultIndex;
 	editor: HeadlessEditor;
 	/** The stdin commands of the IDE tools (`diff …`). */
 	commands: [string, HeadlessCommand][];
@@ -39,6 +44,7 @@ export function assembleHeadlessBridge(options: HeadlessBridgeOptions): Headless
 	const diagnosticsLog = options.ideTools?.diagnosticsLog ?? ((): void => undefined);
 	const editor = new HeadlessEditor(paths, vault, () => bridge.notifier);
 	const notes = new FileSystemNoteSource({ root: paths.root, parseYaml, log: diagnosticsLog });
+	const vaultIndex = new FolderVaultIndex({ root: paths.root, log: diagnosticsLog });
 	const bridge = assembleBridge({
 		paths,
 		vaultName: basename(paths.root),
@@ -57,6 +63,7 @@ export function assembleHeadlessBridge(options: HeadlessBridgeOptions): Headless
 		privacyRules: options.privacyRules,
 		debounceMs: options.debounceMs ?? SELECTION_DEBOUNCE_MS,
 		reviewEdits: true,
+		vaultTools: { index: vaultIndex, ...(options.reviewVaultToolWrites ? { reviewWrites: options.reviewVaultToolWrites } : {}) },
 		log: options.log,
 		trace: options.trace,
 	});
@@ -68,12 +75,14 @@ export function assembleHeadlessBridge(options: HeadlessBridgeOptions): Headless
 	return {
 		bridge,
 		vault,
+		vaultIndex,
 		editor,
 		commands: [["diff", diffCommand(bridge.reviews)]],
 		dispose: () => {
 			clearImmediate(warmUp);
 			bridge.dispose();
 			notes.dispose();
+			vaultIndex.dispose();
 		},
 	};
 }

@@ -1,0 +1,108 @@
+import { ErrorCode, JsonRpcError, isJsonObject, type JsonObject } from "../../protocol/json-rpc";
+import { McpSession, type MethodHandler, type RequestContext, type SessionEvents } from "../../protocol/mcp-session";
+import type { ServerInfo } from "../../protocol/mcp-types";
+import type { ToolRegistry } from "../../protocol/tool-registry";
+import { MAX_OUTGOING_MESSAGE_BYTES } from "../../server/limits";
+
+/** How the vault tools introduce themselves to an MCP client (not the IDE server's name: this is another server). */
+export const VAULT_TOOLS_SERVER_INFO: ServerInfo = { name: "obsidian-vault-tools", version: "0.1.0" };
+
+export interface VaultToolServerOptions {
+	registry: ToolRegistry;
+	serverInfo?: ServerInfo;
+	/** Further MCP methods of this server (e.g. resources/list, prompts/get); every transport serves them. */
+	methods?: ReadonlyMap<string, MethodHandler>;
+	/** Capabilities advertised beside `tools`, e.g. `{ resources: {}, prompts: {} }`. */
+	capabilities?: JsonObject;
+	log?: (message: string) => void;
+	maxOutgoingBytes?: number;
+}
+
+export interface VaultToolSessionOptions {
+	/** The session id tools see (`ToolCallContext.sessionId`). */
+	id: number;
+	/** Writes one JSON-RPC message text to the client. */
+	send: (text: string) => void;
+	events?: SessionEvents;
+}
+
+/**
+ * The vault tools as one MCP server, whatever carries it: a long-lived session per connection (stdio), one
+ * answer per message (stateless HTTP), or one method call relayed over the IDE channel. All three run the same
+ * `McpSession`, so every transport answers exactly what `tools/list` and `tools/call` answer.
+ */
+export class VaultToolServer {
+	constructor(private readonly options: VaultToolServerOptions) {}
+
+	get registry(): ToolRegistry {
+		return this.options.registry;
+	}
+
+	/** A session for a transport that keeps a connection (stdio, a test's in-memory pair). */
+	session(options: VaultToolSessionOptions): McpSession {
+		return new McpSession({
+			id: options.id,
+			send: options.send,
+			serverInfo: this.options.serverInfo ?? VAULT_TOOLS_SERVER_INFO,
+			tools: this.options.registry,
+			methods: this.options.methods,
+			capabilities: this.options.capabilities,
+			maxOutgoingBytes: this.options.maxOutgoingBytes ?? MAX_OUTGOING_MESSAGE_BYTES,
+			events: options.events ?? (this.options.log ? { onLog: this.options.log } : undefined),
+		});
+	}
+
+	/**
+	 * Answers one JSON-RPC message text, as stateless HTTP needs: the answer's text, or undefined when the message
+	 * needs none (a notification or a response). Aborting `signal` cancels the request (the client went away).
+	 */
+	async answer(text: string, sessionId: number, signal: AbortSignal): Promise<string | undefined> {
+		let reply: string | undefined;
+		const session = this.session({ id: sessionId, send: (out) => (reply ??= out) });
+		const cancel = (): void => session.dispose();
+		signal.addEventListener("abort", cancel, { once: true });
+		try {
+			if (signal.aborted) return undefined;
+			await session.handleMessage(text);
+			return reply;
+		} finally {
+			signal.removeEventListener("abort", cancel);
+			session.dispose();
+		}
+	}
+
+	/**
+	 * Runs one method of this server for a relay (`vaultTools/*` on the IDE channel): its result, or the same
+	 * JsonRpcError a direct client would get. The caller's cancellation is passed on as `notifications/cancelled`,
+	 * so a tool finishes with its own answer (a withdrawn review writes nothing).
+	 */
+	async request(method: string, params: JsonObject, context: RequestContext): Promise<unknown> {
+		let reply: string | undefined;
+		const session = this.session({ id: context.sessionId, send: (out) => (reply ??= out) });
+		const id = 1;
+		const cancel = (): void => void session.handleMessage(JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: "relay request cancelled" } }));
+		const signal = context.signal;
+		signal.addEventListener("abort", cancel, { once: true });
+		try {
+			const answered = session.handleMessage(JSON.stringify({ jsonrpc: "2.0", id, method, params }));
+			if (signal.aborted) cancel();
+			await answered;
+		} finally {
+			signal.removeEventListener("abort", cancel);
+			session.dispose();
+		}
+		return readAnswer(reply, method);
+	}
+}
+
+function readAnswer(reply: string | undefined, method: string): unknown {
+	if (reply === undefined) throw new JsonRpcError(ErrorCode.InternalError, `Internal error: ${method} gave no answer`);
+	const message: unknown = JSON.parse(reply);
+	if (!isJsonObject(message)) throw new JsonRpcError(ErrorCode.InternalError, `Internal error: ${method} gave no answer`);
+	const error = message.error;
+	if (isJsonObject(error)) {
+		const code = typeof error.code === "number" ? error.code : ErrorCode.InternalError;
+		throw new JsonRpcError(code, typeof error.message === "string" ? error.message : "Unknown error", error.data);
+	}
+	return message.result;
+}
