@@ -6,6 +6,13 @@ import { launchCommand } from "../bridge/launch-command";
 import { MAX_SELECTION_DEBOUNCE_MS, isPort, parseList, type BridgeSettings } from "../settings";
 import { describeError } from "../shared/describe-error";
 
+/**
+ * Obsidian gives plugins no say in how a hotkey is matched, so AltGr (which Windows reports as Ctrl+Alt) triggers
+ * the default Ctrl+Alt+K; the README's "The default hotkey and AltGr" section says the same.
+ */
+export const TAG_HOTKEY_NOTE =
+	'"Tag for Claude Code" uses Ctrl+Alt+K (Cmd+Option+K on macOS) by default. On Windows, AltGr counts as Ctrl+Alt: if AltGr+K types a letter on your keyboard, set another hotkey in Settings → Hotkeys (search for "Tag for Claude Code").';
+
 /** What the settings tab needs from the plugin. */
 export interface SettingsHost {
 	settings: BridgeSettings;
@@ -109,6 +116,7 @@ export class BridgeSettingTab extends PluginSettingTab {
 		);
 
 		new Setting(containerEl).setName("Context").setHeading();
+		new Setting(containerEl).setName("Tag hotkey").setDesc(TAG_HOTKEY_NOTE);
 		new Setting(containerEl)
 			.setName("Selection delay")
 			.setDesc(`Milliseconds of quiet before a selection is sent to Claude Code (0–${MAX_SELECTION_DEBOUNCE_MS}); a finished mouse or Shift selection is sent at once.`)

@@ -108,6 +108,12 @@ describe("the settings tab", () => {
 		expect(settings.selectionDebounceMs).toBe(250);
 	});
 
+	it("says how to rebind the tag hotkey when AltGr+K must type a letter (Windows)", () => {
+		const { named } = setUp();
+		expect(named("Tag hotkey").desc).toContain("AltGr counts as Ctrl+Alt");
+		expect(named("Tag hotkey").desc).toContain("Settings → Hotkeys");
+	});
+
 	it("offers the launch command for the vault", () => {
 		const { named } = setUp();
 		expect(named("Launch command").desc).toBe('cd "/home/me/My vault" && claude --ide');
