@@ -6,7 +6,7 @@
  */
 
 import { Compartment, EditorSelection, EditorState, StateField, findClusterBreak, type Extension } from "@codemirror/state";
-import type { BlockCache, CachedMetadata, HeadingCache, ListItemCache, Loc } from "obsidian";
+import type { BlockCache, CachedMetadata, HeadingCache, LinkCache, ListItemCache, Loc } from "obsidian";
 import { EditorView, keymap } from "@codemirror/view";
 
 type Callback = () => void;
@@ -484,6 +484,8 @@ export class Vault extends Events {
 	/** Test helper: vault contents by path (the disk). Prefer `writeExternally`, which also fires `modify`. */
 	readonly contents = new Map<string, string>();
 	private readonly files = new Map<string, TFile>();
+	/** Folders made with `createFolder` (others exist because a file is inside them). */
+	private readonly folders = new Set<string>();
 	/** A clock for `stat.mtime` that only moves forward, so every write has a newer mtime. */
 	private clock = 1_700_000_000_000;
 
@@ -497,8 +499,18 @@ export class Vault extends Events {
 	getFileByPath(path: string): TFile | null {
 		return this.contents.has(path) ? this.fileWithStat(path) : null;
 	}
-	getAbstractFileByPath(path: string): TFile | null {
-		return this.getFileByPath(path);
+	/** obsidian.d.ts: a file or a folder (TFolder) at this path, or null. A folder exists when created or when a file is inside it. */
+	getAbstractFileByPath(path: string): TFile | TFolder | null {
+		const file = this.getFileByPath(path);
+		if (file) return file;
+		if (path === "" || this.folders.has(path) || [...this.contents.keys()].some((each) => each.startsWith(`${path}/`))) return new TFolder(path);
+		return null;
+	}
+	/** obsidian.d.ts `createFolder`: fails when something exists at the path ("Folder already exists."). */
+	createFolder(path: string): Promise<TFolder> {
+		if (this.getAbstractFileByPath(path)) return Promise.reject(new Error("Folder already exists."));
+		this.folders.add(path);
+		return Promise.resolve(new TFolder(path));
 	}
 	/** obsidian.d.ts: "Read the content of a plaintext file ... Use this if you only want to display the content". */
 	cachedRead(file: TFile): Promise<string> {
@@ -793,11 +805,80 @@ export function resolveSubpath(cache: CachedMetadata, subpath: string): SubpathM
 
 // ---- end of the MetadataCache region ----
 
+/**
+ * obsidian.d.ts `FileManager.renameFile`: "Rename or move a file safely, and update all links to it depending on the
+ * user's preferences." Which links Obsidian finds is its metadata cache's business, so the fake rewrites the links
+ * and embeds the cache knows of (a note the cache has not parsed yet keeps its old links), each to the shortest
+ * link text that leads to the file (Obsidian's default "Shortest path when possible"), keeping the subpath and
+ * the alias. Links in properties and the moved note's own relative links are not modelled.
+ */
+export class FileManager {
+	/** Stands for Obsidian's "Automatically update internal links" option (Settings → Files and links). */
+	autoUpdateLinks = true;
+	/** Test helper: how many times renameFile ran. */
+	renames = 0;
+
+	constructor(private readonly app: App) {}
+
+	async renameFile(file: TAbstractFile, newPath: string): Promise<void> {
+		this.renames++;
+		const { vault, metadataCache } = this.app;
+		const oldPath = file.path;
+		const linking: { source: string; links: LinkCache[] }[] = [];
+		for (const source of this.autoUpdateLinks ? vault.getMarkdownFiles() : []) {
+			const cache = metadataCache.getFileCache(source);
+			const links = [...(cache?.links ?? []), ...(cache?.embeds ?? [])].filter((link) => {
+				const linkpath = link.link.split("#")[0] ?? "";
+				return linkpath !== "" && metadataCache.getFirstLinkpathDest(linkpath, source.path)?.path === oldPath;
+			});
+			if (links.length > 0) linking.push({ source: source.path, links });
+		}
+		if (!(file instanceof TFile)) throw new Error("the fake FileManager renames files only");
+		await vault.rename(file, newPath);
+		for (const { source, links } of linking) {
+			const path = source === oldPath ? newPath : source;
+			let text = vault.contents.get(path);
+			if (text === undefined) continue;
+			for (const link of [...links].sort((a, b) => b.position.start.offset - a.position.start.offset)) {
+				const { offset: start } = link.position.start;
+				if (text.slice(start, start + link.original.length) !== link.original) continue;
+				text = text.slice(0, start) + this.relink(link, newPath) + text.slice(start + link.original.length);
+			}
+			const target = vault.getFileByPath(path);
+			if (target) await vault.modify(target, text);
+		}
+	}
+
+	private relink(link: LinkCache, newPath: string): string {
+		const hash = link.link.indexOf("#");
+		const subpath = hash < 0 ? "" : link.link.slice(hash);
+		const bang = link.original.startsWith("!") ? "!" : "";
+		if (!link.original.startsWith(`${bang}[[`)) return `${bang}[${link.displayText ?? ""}](${encodeURI(newPath)}${encodeURI(subpath)})`;
+		const name = newPath.slice(newPath.lastIndexOf("/") + 1).replace(/\.md$/i, "");
+		const sameName = this.app.vault.getMarkdownFiles().filter((each) => each.basename.toLowerCase() === name.toLowerCase());
+		const linktext = sameName.length === 1 ? name : newPath.replace(/\.md$/i, "");
+		const alias = link.original.includes("|") ? `|${link.displayText ?? ""}` : "";
+		return `${bang}[[${linktext}${subpath}${alias}]]`;
+	}
+}
+
 /** obsidian.d.ts `App`: the workspace, the vault and the metadata cache of one vault. */
 export class App {
 	readonly workspace: Workspace = new Workspace(this);
 	readonly metadataCache = new MetadataCache();
+	readonly fileManager: FileManager = new FileManager(this);
 	readonly vault: Vault;
+	/** Test helper: what `saveLocalStorage` holds (Obsidian keeps it in the browser's localStorage, per vault). */
+	readonly localStorage = new Map<string, unknown>();
+	/** obsidian.d.ts `loadLocalStorage`: "Retrieve value from localStorage for this vault"; null when unset. */
+	loadLocalStorage(key: string): unknown {
+		return this.localStorage.has(key) ? this.localStorage.get(key) : null;
+	}
+	/** obsidian.d.ts `saveLocalStorage`: `null` removes the entry. */
+	saveLocalStorage(key: string, data: unknown): void {
+		if (data === null) this.localStorage.delete(key);
+		else this.localStorage.set(key, data);
+	}
 	/** Obsidian's view registry (not in obsidian.d.ts): type → creator; `Plugin.registerView` adds to it. */
 	readonly viewRegistry = new Map<string, ViewCreator>([
 		["empty", (leaf) => new EmptyView(leaf)],
@@ -1408,8 +1489,28 @@ export class MarkdownView extends ItemView {
 
 // ---- end of the Editor region ----
 
-export function getAllTags(cache: { tags?: { tag: string }[]; frontmatter?: { tags?: string[] } }): string[] {
-	return [...(cache.tags ?? []).map((entry) => entry.tag), ...(cache.frontmatter?.tags ?? []).map((tag) => `#${tag}`)];
+/** obsidian.d.ts `getAllTags`: the body's tags, then the frontmatter's (`parseFrontMatterTags`), each with `#`. */
+export function getAllTags(cache: { tags?: { tag: string }[]; frontmatter?: Record<string, unknown> }): string[] {
+	return [...(cache.tags ?? []).map((entry) => entry.tag), ...(parseFrontMatterTags(cache.frontmatter) ?? [])];
+}
+
+/**
+ * obsidian.d.ts `parseFrontMatterTags`: the `tags` property, or the older `tag`, whatever the key's case
+ * (help.obsidian.md/tags, "Tags in properties"), as a list or as one string of tags separated by commas or
+ * spaces; each tag gets a leading `#`. Null without such a property.
+ */
+export function parseFrontMatterTags(frontmatter: Record<string, unknown> | null | undefined): string[] | null {
+	if (!frontmatter) return null;
+	const key = Object.keys(frontmatter).find((name) => /^tags?$/i.test(name));
+	if (key === undefined) return null;
+	const value = frontmatter[key];
+	const items: unknown[] = Array.isArray(value) ? value : [value];
+	return items
+		.filter((item): item is string | number => typeof item === "string" || typeof item === "number")
+		.flatMap((item) => String(item).split(/[,\s]+/))
+		.map((tag) => tag.replace(/^#+/, ""))
+		.filter((tag) => tag !== "")
+		.map((tag) => `#${tag}`);
 }
 
 export const notices: string[] = [];

@@ -1,0 +1,312 @@
+import { Component, normalizePath, type CachedMetadata, type EventRef } from "obsidian";
+import { factsFromText } from "../../vault-tools/note-facts";
+import { NoteChangedError, type Backlink, type LinkFact, type NoteFacts, type RenameReport, type VaultIndex } from "../../vault-tools/vault-index";
+import { factsFromCache, frontmatterDetail, type FrontmatterDetail } from "./cache-facts";
+
+/** A file as the vault hands it out (TFile; a folder has no `extension`). */
+export interface IndexedFile {
+	path: string;
+	extension?: string;
+}
+
+/** The parts of `app.vault` the index uses (obsidian.d.ts `Vault`). */
+export interface IndexVault {
+	getMarkdownFiles(): IndexedFile[];
+	getAbstractFileByPath(path: string): IndexedFile | null;
+	cachedRead(file: IndexedFile): Promise<string>;
+	read(file: IndexedFile): Promise<string>;
+	process(file: IndexedFile, fn: (data: string) => string): Promise<string>;
+	create(path: string, data: string): Promise<IndexedFile>;
+	createFolder(path: string): Promise<unknown>;
+	on(name: "create" | "modify" | "delete", callback: (file: IndexedFile) => unknown): EventRef;
+	on(name: "rename", callback: (file: IndexedFile, oldPath: string) => unknown): EventRef;
+}
+
+/** The parts of `app.metadataCache` the index uses. */
+export interface IndexMetadataCache {
+	getFileCache(file: IndexedFile): CachedMetadata | null;
+	getFirstLinkpathDest(linkpath: string, sourcePath: string): IndexedFile | null;
+	resolvedLinks: Record<string, Record<string, number>>;
+	on(name: "changed", callback: (file: IndexedFile, data: string, cache: CachedMetadata) => unknown): EventRef;
+}
+
+/** `app.fileManager.renameFile`: moves a file and rewrites links to it as the user's settings say. */
+export interface IndexFileManager {
+	renameFile(file: IndexedFile, newPath: string): Promise<void>;
+}
+
+export interface ObsidianVaultIndexOptions {
+	vault: IndexVault;
+	metadataCache: IndexMetadataCache;
+	fileManager: IndexFileManager;
+}
+
+interface CachedFacts {
+	/** The cache entry (or text) they were read from, and the file list they were resolved against. */
+	from: CachedMetadata | string;
+	structure: number;
+	facts: NoteFacts;
+}
+
+/**
+ * The vault tools' index over Obsidian: facts from the metadata cache, link resolution from
+ * `getFirstLinkpathDest`, writes through `vault.process` (compare and write in one step), new notes through
+ * `vault.create`, moves through `fileManager.renameFile` (Obsidian rewrites the links).
+ *
+ * The cache lags the vault: a note created or changed is parsed some time after the vault reports it, and until
+ * then `getFileCache` answers the old entry or null. Such notes are read at the next `refresh` and their facts
+ * taken from the text with the shared core, until Obsidian's `changed` event says the cache has caught up.
+ */
+export class ObsidianVaultIndex extends Component implements VaultIndex {
+	/** Notes the vault reported created or changed whose `changed` event has not come yet. */
+	private readonly stale = new Set<string>();
+	/** Texts of stale or never-indexed notes, read at refresh. */
+	private readonly fromText = new Map<string, string>();
+	private readonly frontmatter = new Map<string, { cache: CachedMetadata; detail: FrontmatterDetail | undefined }>();
+	private readonly factsCache = new Map<string, CachedFacts>();
+	private structure = 0;
+	private paths: string[] | undefined;
+
+	constructor(private readonly options: ObsidianVaultIndexOptions) {
+		super();
+	}
+
+	override onload(): void {
+		const { vault, metadataCache } = this.options;
+		this.registerEvent(
+			metadataCache.on("changed", (file, data, cache) => {
+				this.stale.delete(file.path);
+				this.fromText.delete(file.path);
+				this.frontmatter.set(file.path, { cache, detail: frontmatterDetail(file.path, data, cache) });
+			}),
+		);
+		const structureChanged = (): void => {
+			this.structure++;
+			this.paths = undefined;
+		};
+		this.registerEvent(
+			vault.on("create", (file) => {
+				structureChanged();
+				if (isNote(file.path)) this.stale.add(file.path);
+			}),
+		);
+		this.registerEvent(
+			vault.on("modify", (file) => {
+				if (isNote(file.path)) this.stale.add(file.path);
+			}),
+		);
+		this.registerEvent(
+			vault.on("delete", (file) => {
+				structureChanged();
+				this.forget(file.path);
+			}),
+		);
+		this.registerEvent(
+			vault.on("rename", (file, oldPath) => {
+				structureChanged();
+				this.forget(oldPath);
+				// obsidian.d.ts `changed` is "not called when a file is renamed": the cache entry moves as it was.
+				if (isNote(file.path)) this.stale.add(file.path);
+			}),
+		);
+	}
+
+	/** Reads the notes whose cache entry is missing or behind the vault, and the frontmatter of notes not read yet. */
+	async refresh(): Promise<void> {
+		const { vault, metadataCache } = this.options;
+		const reads: Promise<void>[] = [];
+		for (const file of vault.getMarkdownFiles()) {
+			const cache = metadataCache.getFileCache(file);
+			if (!cache || this.stale.has(file.path)) {
+				reads.push(
+					vault.read(file).then(
+						(text) => void this.fromText.set(file.path, text),
+						() => void this.fromText.delete(file.path),
+					),
+				);
+			} else if (cache.frontmatterPosition && this.frontmatter.get(file.path)?.cache !== cache) {
+				reads.push(
+					vault.cachedRead(file).then(
+						(text) => void this.frontmatter.set(file.path, { cache, detail: frontmatterDetail(file.path, text, cache) }),
+						() => undefined,
+					),
+				);
+			}
+		}
+		await Promise.all(reads);
+	}
+
+	notePaths(): readonly string[] {
+		this.paths ??= this.options.vault.getMarkdownFiles().map((file) => file.path);
+		return this.paths;
+	}
+
+	exists(path: string): Promise<boolean> {
+		return Promise.resolve(this.options.vault.getAbstractFileByPath(normalizePath(path)) !== null);
+	}
+
+	async readText(path: string): Promise<string | undefined> {
+		const file = this.noteFile(path);
+		if (!file) return undefined;
+		try {
+			return await this.options.vault.cachedRead(file);
+		} catch {
+			return undefined;
+		}
+	}
+
+	facts(path: string): NoteFacts | undefined {
+		const file = this.noteFile(path);
+		if (!file) return undefined;
+		const text = this.fromText.get(path);
+		const cache = text === undefined ? this.options.metadataCache.getFileCache(file) : null;
+		const from = text ?? cache;
+		if (from === null || from === undefined) return undefined;
+		const known = this.factsCache.get(path);
+		if (known && known.from === from && known.structure === this.structure) return known.facts;
+		const facts = typeof from === "string" ? factsFromText(path, from) : factsFromCache(path, from, this.detailFor(path, from));
+		for (const link of facts.links) {
+			const target = this.resolveLink(link.linkpath, path);
+			if (target === undefined) delete link.target;
+			else link.target = target;
+		}
+		this.factsCache.set(path, { from, structure: this.structure, facts });
+		return facts;
+	}
+
+	resolveLink(linkpath: string, sourcePath: string): string | undefined {
+		if (linkpath === "") return this.noteFile(sourcePath) ? sourcePath : undefined;
+		return this.options.metadataCache.getFirstLinkpathDest(linkpath, sourcePath)?.path ?? undefined;
+	}
+
+	backlinks(path: string): Promise<Backlink[]> {
+		const candidates = new Set<string>(this.fromText.keys());
+		for (const [source, targets] of Object.entries(this.options.metadataCache.resolvedLinks)) if ((targets[path] ?? 0) > 0) candidates.add(source);
+		// Links in properties may be missing from resolvedLinks in older Obsidian versions.
+		for (const [source, entry] of this.frontmatter) if (entry.detail && entry.detail.links.length > 0) candidates.add(source);
+		const backlinks: Backlink[] = [];
+		for (const source of [...candidates].sort()) {
+			for (const link of this.facts(source)?.links ?? []) if (link.target === path) backlinks.push({ source, link });
+		}
+		return Promise.resolve(backlinks);
+	}
+
+	async writeText(path: string, text: string, expected: string): Promise<void> {
+		const file = this.noteFile(path);
+		if (!file) throw new Error(`${path} is not a note in the vault`);
+		await this.options.vault.process(file, (current) => {
+			if (current !== expected) throw new NoteChangedError(path);
+			return text;
+		});
+		this.stale.add(path);
+	}
+
+	async createNote(path: string, text: string): Promise<void> {
+		if (await this.exists(path)) throw alreadyExists(path);
+		await this.ensureFolder(parentOf(path));
+		try {
+			await this.options.vault.create(path, text);
+		} catch (error) {
+			if (await this.exists(path)) throw alreadyExists(path);
+			throw error;
+		}
+		this.stale.add(path);
+	}
+
+	/**
+	 * Moves through Obsidian's file manager, which rewrites links as the user's settings say. The report counts the
+	 * links whose text changed in each note that linked to the note (and in the note itself), read back from the
+	 * files; when a link that led to the note leads elsewhere afterwards (link updating is off in Obsidian's
+	 * settings, say), the move is reported as done with those links named.
+	 */
+	async renameNote(from: string, to: string): Promise<RenameReport> {
+		const file = this.noteFile(from);
+		if (!file) throw new Error(`${from} is not a note in the vault`);
+		if (await this.exists(to)) throw alreadyExists(to);
+		// Before and after are read with the same scanner, so the links of a note pair up one to one.
+		const before = new Map<string, LinkFact[]>();
+		const sources = new Set([from, ...(await this.backlinks(from)).map((backlink) => backlink.source)]);
+		for (const source of sources) {
+			const sourceFile = this.noteFile(source);
+			const text = sourceFile ? await this.options.vault.read(sourceFile).catch(() => undefined) : undefined;
+			if (text === undefined) continue;
+			before.set(
+				source,
+				factsFromText(source, text).links.map((link) => {
+					const target = this.resolveLink(link.linkpath, source);
+					return target === undefined ? link : { ...link, target };
+				}),
+			);
+		}
+		await this.ensureFolder(parentOf(to));
+		await this.options.fileManager.renameFile(file, to);
+
+		const updates: RenameReport["updates"] = [];
+		const broken: string[] = [];
+		for (const [source, links] of before) {
+			const now = source === from ? to : source;
+			const moved = this.noteFile(now);
+			const text = moved ? await this.options.vault.read(moved).catch(() => undefined) : undefined;
+			if (text === undefined) continue;
+			const after = factsFromText(now, text).links;
+			let changed = 0;
+			links.forEach((link, index) => {
+				const later = after[index];
+				if (later && later.original !== link.original) changed++;
+				if (link.target === undefined) return;
+				const expected = link.target === from ? to : link.target;
+				const target = later ? this.resolveLink(later.linkpath, now) : undefined;
+				if (target !== expected) broken.push(`${now}:${link.line + 1} ${later?.original ?? link.original}`);
+			});
+			if (changed > 0) updates.push({ path: now, links: changed });
+		}
+		if (broken.length > 0) {
+			const shown = broken.slice(0, 10).join(", ");
+			throw new Error(`moved ${from} to ${to}, but ${broken.length} link${broken.length === 1 ? "" : "s"} no longer lead where they led (is "Automatically update internal links" off in Obsidian's Files and links settings?): ${shown}${broken.length > 10 ? ", …" : ""}`);
+		}
+		return { updates: updates.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)) };
+	}
+
+	private noteFile(path: string): IndexedFile | undefined {
+		if (!isNote(path)) return undefined;
+		const file = this.options.vault.getAbstractFileByPath(path);
+		return file && file.extension !== undefined ? file : undefined;
+	}
+
+	private detailFor(path: string, cache: CachedMetadata): FrontmatterDetail | undefined {
+		const entry = this.frontmatter.get(path);
+		return entry?.cache === cache ? entry.detail : undefined;
+	}
+
+	private forget(path: string): void {
+		this.stale.delete(path);
+		this.fromText.delete(path);
+		this.frontmatter.delete(path);
+		this.factsCache.delete(path);
+	}
+
+	private async ensureFolder(folder: string): Promise<void> {
+		if (folder === "" || this.options.vault.getAbstractFileByPath(folder)) return;
+		await this.ensureFolder(parentOf(folder));
+		try {
+			await this.options.vault.createFolder(folder);
+		} catch (error) {
+			// Created meanwhile (another write, a sync): what was wanted.
+			if (!this.options.vault.getAbstractFileByPath(folder)) throw error;
+		}
+	}
+}
+
+function isNote(path: string): boolean {
+	return path.toLowerCase().endsWith(".md");
+}
+
+function parentOf(path: string): string {
+	const slash = path.lastIndexOf("/");
+	return slash < 0 ? "" : path.slice(0, slash);
+}
+
+/** The error `reviewAndWrite` recognises as "created by someone else meanwhile". */
+function alreadyExists(path: string): Error {
+	return Object.assign(new Error(`${path} already exists`), { code: "EEXIST" });
+}

@@ -1,0 +1,40 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { ObsidianVaultIndex } from "../../src/obsidian/vault-index/obsidian-vault-index";
+import { FolderVaultIndex } from "../../src/vault-tools/folder/folder-vault-index";
+import { makeTempDir } from "../helpers/temp-dir";
+import { createIndexedApp, vaultIndexPorts } from "../obsidian/harness/indexed-app";
+import { describeVaultIndexContract } from "./vault-index.contract";
+
+describeVaultIndexContract("FolderVaultIndex (the folder on disk)", (files) => {
+	const folder = makeTempDir("vault-index-contract");
+	const write = (path: string, text: string): void => {
+		const absolute = join(folder.path, ...path.split("/"));
+		mkdirSync(dirname(absolute), { recursive: true });
+		writeFileSync(absolute, text);
+	};
+	for (const [path, text] of Object.entries(files)) write(path, text);
+	// Without a watcher: every refresh checks the files itself, so nothing depends on when fs.watch reports.
+	const index = new FolderVaultIndex({ root: folder.path, watch: false });
+	return Promise.resolve({
+		index,
+		writeExternally: write,
+		dispose: () => {
+			index.dispose();
+			folder.remove();
+		},
+	});
+});
+
+describeVaultIndexContract("ObsidianVaultIndex over the fake vault and metadata cache", async (files) => {
+	const app = await createIndexedApp(files);
+	const index = new ObsidianVaultIndex(vaultIndexPorts(app));
+	index.load();
+	return {
+		index,
+		// The vault's watcher reports the file at once; Obsidian's parser never catches up here.
+		writeExternally: (path, text) => void app.vault.writeExternally(path, text),
+		dispose: () => index.unload(),
+	};
+});
+
