@@ -1,6 +1,6 @@
-import { lstatSync, realpathSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { nodeFileSystem, PathIdentity, type PathFileSystem } from "./path-identity";
 
 /** A path argument that does not name a place inside the vault. */
 export class VaultPathError extends Error {
@@ -29,11 +29,20 @@ export interface VaultLocation {
  */
 export class VaultPaths {
 	readonly root: string;
+	/**
+	 * The vault's canonical path identity (NFC, case-folded where the volume is case-insensitive): what privacy
+	 * rules and paths are compared in. Give it `realRelative ?? relative` of a location.
+	 */
+	readonly identity: PathIdentity;
 	private readonly realRoot: string;
 
-	constructor(vaultRoot: string) {
+	constructor(
+		vaultRoot: string,
+		private readonly fileSystem: PathFileSystem = nodeFileSystem,
+	) {
 		this.root = resolve(vaultRoot);
-		this.realRoot = safeRealpath(this.root) ?? this.root;
+		this.realRoot = fileSystem.realpath(this.root) ?? this.root;
+		this.identity = new PathIdentity(this.realRoot, fileSystem);
 	}
 
 	/** Resolves a path from the wire. Throws VaultPathError with a message a person can act on. */
@@ -50,7 +59,7 @@ export class VaultPaths {
 		const absolute = isAbsolute(raw) ? resolve(raw) : resolve(this.root, raw);
 		const lexical = this.relativeInside(absolute, this.root) ?? this.relativeInside(absolute, this.realRoot);
 		if (lexical === undefined) throw new VaultPathError(`Path is outside the vault: ${input}`);
-		const real = realpathOfNearestExisting(absolute);
+		const real = realpathOfNearestExisting(absolute, this.fileSystem);
 		const realRelative = real === undefined ? undefined : this.relativeInside(real, this.realRoot);
 		if (realRelative === undefined) {
 			throw new VaultPathError(`Path is outside the vault: ${input} (a symbolic link leads out of it)`);
@@ -58,6 +67,11 @@ export class VaultPaths {
 		const location: VaultLocation = { relative: lexical, absolute: this.toAbsolute(lexical) };
 		if (realRelative !== lexical) location.realRelative = realRelative;
 		return location;
+	}
+
+	/** How many hard links the file at a vault path has (one stat); undefined when it cannot be told. */
+	linkCount(relativePath: string): number | undefined {
+		return this.fileSystem.linkCount(this.toAbsolute(relativePath));
 	}
 
 	toAbsolute(relativePath: string): string {
@@ -97,33 +111,17 @@ function safeDecode(text: string): string {
 	}
 }
 
-function isSymbolicLink(path: string): boolean {
-	try {
-		return lstatSync(path).isSymbolicLink();
-	} catch {
-		return false;
-	}
-}
-
-function safeRealpath(path: string): string | undefined {
-	try {
-		return realpathSync.native(path);
-	} catch {
-		return undefined;
-	}
-}
-
 /**
  * The real path of `path`, or of its nearest existing ancestor with the rest appended (for files not yet
  * created). Undefined for a dangling symbolic link, whose target cannot be checked.
  */
-function realpathOfNearestExisting(path: string): string | undefined {
+function realpathOfNearestExisting(path: string, fileSystem: PathFileSystem): string | undefined {
 	const rest: string[] = [];
 	let current = path;
 	for (;;) {
-		const real = safeRealpath(current);
+		const real = fileSystem.realpath(current);
 		if (real !== undefined) return rest.length === 0 ? real : resolve(real, ...rest.reverse());
-		if (isSymbolicLink(current)) return undefined;
+		if (fileSystem.isSymbolicLink(current)) return undefined;
 		const parent = dirname(current);
 		if (parent === current) return path;
 		rest.push(current.slice(parent.length).replace(/^[\\/]/, ""));

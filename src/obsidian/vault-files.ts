@@ -1,4 +1,5 @@
 import { TFile, getAllTags, normalizePath, type App } from "obsidian";
+import { TAGS_NOT_KNOWN } from "../bridge/privacy";
 import type { VaultFileEntry, VaultFilesPort } from "../bridge/vault-adapter";
 
 /** The Obsidian vault as the bridge's file port: listings come from Obsidian's index, not from disk walks. */
@@ -20,10 +21,17 @@ export class ObsidianVaultFiles implements VaultFilesPort {
 		return new Uint8Array(await this.app.vault.readBinary(file));
 	}
 
-	tagsOf(relativePath: string): string[] {
-		const file = this.app.vault.getAbstractFileByPath(normalizePath(relativePath));
-		if (!(file instanceof TFile)) return [];
+	/**
+	 * A note's tags from the metadata cache; `TAGS_NOT_KNOWN` while the cache has no entry for it yet (just
+	 * created or synced in) or Obsidian does not know the note, so the privacy rules count it as private until
+	 * Obsidian has parsed it. Other files have no tags.
+	 */
+	tagsOf(relativePath: string): readonly string[] {
+		const path = normalizePath(relativePath);
+		const file = this.app.vault.getAbstractFileByPath(path);
+		if (!(file instanceof TFile)) return path.toLowerCase().endsWith(".md") ? TAGS_NOT_KNOWN : [];
+		if (file.extension !== "md") return [];
 		const cache = this.app.metadataCache.getFileCache(file);
-		return cache ? (getAllTags(cache) ?? []) : [];
+		return cache ? (getAllTags(cache) ?? []) : TAGS_NOT_KNOWN;
 	}
 }

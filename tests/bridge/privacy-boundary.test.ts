@@ -196,22 +196,15 @@ describe("PrivacyBoundary", () => {
 			expect((await boundary.files(port()).list()).map((entry) => entry.path)).toEqual(["Public/open.md"]);
 		});
 
-		it("refuses private and hidden files, saying which, without asking the port", async () => {
+		it("answers private and hidden files as missing ones: stat asks the port (same work) and drops the answer; bytes are never read", async () => {
 			const inner = port();
 			const files = boundary.files(inner);
-			const refusals: [string, RegExp][] = [
-				["Private/diary.md", /^Refused: Private\/diary\.md is private \(excluded in the Claude Code Bridge settings\)$/],
-				["Notes/tagged.md", /^Refused: Notes\/tagged\.md is private/],
-				["Public/alias.md", /^Refused: Public\/alias\.md is private/],
-				["Public/folder-alias/diary.md", /^Refused: Public\/folder-alias\/diary\.md is private/],
-				[`${CONFIG}/plugins/p/data.json`, /is in a hidden folder \(such as the vault's config folder/],
-				["Notes/config.json", /^Refused: Notes\/config\.json is in a hidden folder/],
-			];
-			for (const [path, message] of refusals) {
-				await expect(files.stat(path)).rejects.toThrow(message);
-				await expect(files.readBytes(path)).rejects.toThrow(RefusedPathError);
+			const hidden = ["Private/diary.md", "Notes/tagged.md", "Public/alias.md", "Public/folder-alias/diary.md", `${CONFIG}/plugins/p/data.json`, "Notes/config.json"];
+			for (const path of hidden) {
+				expect(await files.stat(path)).toBeUndefined();
+				await expect(files.readBytes(path)).rejects.toThrow(new RefusedPathError(`Not found: ${path}`));
 			}
-			expect(inner.reads).toEqual([]);
+			expect(inner.reads).toEqual(hidden.map((path) => `stat ${path}`));
 			expect(await files.stat("Public/open.md")).toEqual({ size: 1 });
 			expect(await files.readBytes("Public/open.md")).toEqual(new Uint8Array([1]));
 		});

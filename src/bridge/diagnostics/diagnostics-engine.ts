@@ -29,6 +29,7 @@ export class DiagnosticsEngine {
 			resolveLink: (linkpath, sourcePath) => source.resolveLink(linkpath, sourcePath),
 			metadataOf: (path) => source.metadata(path),
 			hasSubpath: (targetPath, subpath) => source.hasSubpath?.(targetPath, subpath),
+			isHiddenLinkTarget: (linkpath, sourcePath, target) => source.isHiddenLinkTarget?.(linkpath, sourcePath, target) ?? false,
 		};
 	}
 

@@ -23,6 +23,8 @@ export interface NoteSource {
 	 * core's matcher. Sources without one (the headless scanner) leave it out.
 	 */
 	hasSubpath?(targetPath: string, subpath: string): boolean | undefined;
+	/** Optional: whether a link leads, or would lead, into a private note (see `RuleContext.isHiddenLinkTarget`). */
+	isHiddenLinkTarget?(linkpath: string, sourcePath: string, target: string | undefined): boolean;
 	/**
 	 * Optional: a sentence for the answer when it is not complete, e.g. notes the host has not indexed yet, about
 	 * one note (`path`) or the whole vault; undefined when nothing is missing.

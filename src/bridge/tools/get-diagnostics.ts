@@ -56,7 +56,10 @@ export function createGetDiagnosticsTool(options: GetDiagnosticsToolOptions): To
 	const forOneNote = async (uri: string): Promise<ToolResult> => {
 		let relative: string;
 		try {
-			relative = options.paths.resolve(uri).relative;
+			// The note is the real file: a path through a symbolic link (`pub -> Secret`) is judged, indexed and
+			// listed by where it leads, so privacy decides on the real path and nothing enters the index twice.
+			const location = options.paths.resolve(uri);
+			relative = location.realRelative ?? location.relative;
 		} catch (error) {
 			if (error instanceof VaultPathError) return toolError(`getDiagnostics: ${error.message}`);
 			throw error;

@@ -3,11 +3,15 @@ import type { NoteLink, NoteMetadata } from "../note-metadata";
 import { hasBlockId, hasHeadingPath } from "../subpath-match";
 import type { RuleContext } from "./rule";
 
-/** Links and embeds whose file does not exist, and links to headings or block ids the target does not have. */
+/**
+ * Links and embeds whose file does not exist, and links to headings or block ids the target does not have. Links
+ * into private notes are skipped whole (`isHiddenLinkTarget`), whether or not the target exists.
+ */
 export function checkLinkTargets(note: NoteMetadata, context: RuleContext): Diagnostic[] {
 	const diagnostics: Diagnostic[] = [];
 	for (const link of note.links) {
 		const target = context.resolveLink(link.linkpath, note.path);
+		if (context.isHiddenLinkTarget?.(link.linkpath, note.path, target)) continue;
 		if (target === undefined) {
 			diagnostics.push(unresolved(link));
 			continue;

@@ -12,6 +12,12 @@ export interface RuleContext {
 	 * `resolveSubpath`); undefined, or absent, leaves it to the core's matcher (`subpath-match.ts`).
 	 */
 	hasSubpath?(targetPath: string, subpath: string): boolean | undefined;
+	/**
+	 * True for a link that leads, or would lead, into a private note (`target`: where it resolves, if anywhere):
+	 * such a link is not checked at all, so its diagnostics say nothing of what the private note holds or
+	 * whether it exists. Absent: every link is checked.
+	 */
+	isHiddenLinkTarget?(linkpath: string, sourcePath: string, target: string | undefined): boolean;
 }
 
 export type DiagnosticRule = (note: NoteMetadata, context: RuleContext) => Diagnostic[];

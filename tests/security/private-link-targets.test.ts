@@ -1,0 +1,63 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { startAssembledBridge, type AssembledBridge } from "../helpers/assembled-bridge";
+import type { TestClient } from "../helpers/test-client";
+
+/**
+ * Issue 11, finding 6: diagnostics of a PUBLIC note must not reveal anything about private notes it links into.
+ * An attacker who can get a note with probing links into the vault (the model writes files with its own tools)
+ * reads the diagnostics: whether `Secret/diary#Some heading` is reported would tell which headings, block ids
+ * and notes exist in the private folder. The decision (SECURITY.md): a link into a private folder, or one that
+ * resolves to a private note, is never checked, whatever the target holds or whether it exists.
+ */
+
+const PROBES = [
+	"[[Secret/diary#Real heading]]",
+	"[[Secret/diary#No such heading]]",
+	"[[Secret/diary#^realid]]",
+	"[[Secret/diary#^noid]]",
+	"[[Secret/diary]]",
+	"[[Secret/ghost]]",
+	"[[Secret/ghost#Heading]]",
+	"![[Secret/ghost.png]]",
+	"[text](Secret/ghost.md)",
+	"[[../Secret/ghost]]",
+	"[[tagged#No such heading]]",
+	"[[tagged#Real tagged heading]]",
+	"[[.vault-config/ghost]]",
+];
+const CONTROL = "[[really-missing-public-note]]";
+
+describe("links from a public note into private notes are reported the same whatever the private note holds", () => {
+	let fixture: AssembledBridge;
+	let client: TestClient;
+
+	beforeAll(async () => {
+		fixture = await startAssembledBridge({
+			privacy: { folders: ["Secret"], tags: ["#private"] },
+			populate: (vault) => {
+				for (const [path, text] of [
+					["Secret/diary.md", "# Real heading\ntext ^realid\n"],
+					["Notes/tagged.md", "#private\n# Real tagged heading\n"],
+					["Notes/probe.md", [...PROBES, CONTROL].join("\n") + "\n"],
+				] as const) {
+					mkdirSync(dirname(join(vault, path)), { recursive: true });
+					writeFileSync(join(vault, path), text);
+				}
+			},
+		});
+		client = await fixture.client();
+	}, 30_000);
+
+	afterAll(async () => {
+		await fixture.stop();
+	});
+
+	it("reports the public control link and none of the probes", async () => {
+		const answer = await client.request("tools/call", { name: "getDiagnostics", arguments: { uri: pathToFileURL(join(fixture.vaultPath, "Notes", "probe.md")).href } });
+		const entries = JSON.parse((answer.result as { content: { text: string }[] }).content[0]?.text ?? "[]") as { diagnostics: { range: { start: { line: number } }; message: string }[] }[];
+		const reported = (entries[0]?.diagnostics ?? []).map((diagnostic) => `${[...PROBES, CONTROL][diagnostic.range.start.line] ?? "?"}: ${diagnostic.message}`);
+		expect(reported).toEqual([`${CONTROL}: Unresolved link: no note or file named or at "really-missing-public-note" in the vault`]);
+	});
+});
