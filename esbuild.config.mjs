@@ -43,20 +43,31 @@ const headless = {
 	define: plugin.define,
 };
 
+/** The package's command (`bin`): `claude-code-bridge serve` (the headless host) and `claude-code-bridge mcp --vault DIR`. */
+const cli = {
+	...shared,
+	entryPoints: ["src/cli/main.ts"],
+	outfile: "dist/cli.cjs",
+	external: [...nodeBuiltins],
+	define: plugin.define,
+	banner: { js: "#!/usr/bin/env node" },
+};
+
 /** Builds once and replaces each output by rename, so a process loading main.js meanwhile never reads half a file. */
 async function buildAtomically(options) {
 	const result = await esbuild.build({ ...options, write: false });
 	for (const file of result.outputFiles) {
 		mkdirSync(dirname(file.path), { recursive: true });
 		const temp = `${file.path}.${process.pid}.tmp`;
-		writeFileSync(temp, file.contents);
+		// Executable, so the `bin` runs without `node` in front of it.
+		writeFileSync(temp, file.contents, { mode: file.path.endsWith(".cjs") ? 0o755 : 0o644 });
 		renameSync(temp, file.path);
 	}
 }
 
 if (production || process.argv.includes("--once")) {
-	await Promise.all([buildAtomically(plugin), buildAtomically(headless)]);
+	await Promise.all([buildAtomically(plugin), buildAtomically(headless), buildAtomically(cli)]);
 } else {
-	const contexts = await Promise.all([esbuild.context(plugin), esbuild.context(headless)]);
+	const contexts = await Promise.all([esbuild.context(plugin), esbuild.context(headless), esbuild.context(cli)]);
 	await Promise.all(contexts.map((context) => context.watch()));
 }

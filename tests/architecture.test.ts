@@ -19,6 +19,8 @@ const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
 	"src/settings": ["src/server", "src/shared"],
 	// The headless composition root (npm start).
 	"src/headless": ["src/bridge", "src/vault-tools", "src/protocol", "src/server", "src/shared"],
+	// The package's command (bin): `serve` starts the headless host, `mcp` the stdio vault-tools server.
+	"src/cli": ["src/headless", "src/vault-tools", "src/bridge", "src/protocol", "src/server", "src/shared"],
 	// The core. bridge/ may reach vault-tools/ because bridge-assembly wires every tool.
 	"src/bridge": ["src/vault-tools", "src/protocol", "src/server", "src/shared"],
 	"src/vault-tools": ["src/bridge", "src/protocol", "src/server", "src/shared"],

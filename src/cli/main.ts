@@ -1,0 +1,86 @@
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
+import { userHomeDirectory } from "../server/lock-file";
+import { describeError } from "../shared/describe-error";
+import { startStdioVaultServer } from "../vault-tools/stdio/stdio-vault-server";
+import { MCP_USAGE, McpArgumentError, parseMcpArguments } from "./mcp-arguments";
+import { RELAY_CALL_METHOD, RELAY_CLIENT_NAME, SERVER_INFO } from "./relay-protocol";
+
+const USAGE = `Usage: claude-code-bridge <command> [options]
+
+Commands:
+  serve [--vault DIR] [...]   the headless bridge for a folder (what \`npm start\` runs); \`serve --help\` for options
+  mcp --vault DIR [...]       Claude's vault tools as an MCP server on stdio; \`mcp --help\` for options`;
+
+function fail(message: string): never {
+	process.stderr.write(`${message}\n`);
+	process.exit(2);
+}
+
+function runMcp(argv: readonly string[]): void {
+	let args;
+	try {
+		args = parseMcpArguments(argv);
+	} catch (error) {
+		fail(`${error instanceof McpArgumentError ? error.message : describeError(error)}\n\n${MCP_USAGE}`);
+	}
+	if (args.help) {
+		// Help goes to stderr too: stdout is the protocol channel.
+		process.stderr.write(`${MCP_USAGE}\n`);
+		return;
+	}
+	const vaultPath = resolve(args.vault ?? "");
+	let isFolder = false;
+	try {
+		isFolder = statSync(vaultPath).isDirectory();
+	} catch {
+		fail(`claude-code-bridge mcp: vault folder not found: ${vaultPath}`);
+	}
+	if (!isFolder) fail(`claude-code-bridge mcp: not a folder: ${vaultPath}`);
+	const log = (message: string): void => void process.stderr.write(`[vault-tools] ${message}\n`);
+	const server = startStdioVaultServer({
+		vaultPath,
+		input: process.stdin,
+		output: process.stdout,
+		serverInfo: SERVER_INFO,
+		relay: { callMethod: RELAY_CALL_METHOD, clientName: RELAY_CLIENT_NAME },
+		homeDir: userHomeDirectory(),
+		claudeConfigDir: process.env.CLAUDE_CONFIG_DIR,
+		privacy: { folders: args.privateFolders, tags: args.privateTags },
+		log,
+		trace: args.debug ? (event) => log(JSON.stringify(event)) : undefined,
+	});
+	log(`Serving the vault tools for ${vaultPath} on stdio`);
+	const stop = (): void => {
+		server.dispose();
+		process.exit(0);
+	};
+	process.on("SIGINT", stop);
+	process.on("SIGTERM", stop);
+	// Exit once the last answer has reached the pipe (writes to a pipe are asynchronous on macOS).
+	void server.closed.then(() => process.stdout.write("", () => process.exit(0)));
+}
+
+async function main(): Promise<void> {
+	const [command, ...rest] = process.argv.slice(2);
+	switch (command) {
+		case "serve":
+			// The headless host reads its options from process.argv when its module loads.
+			process.argv.splice(2, 1);
+			await import("../headless/main");
+			return;
+		case "mcp":
+			runMcp(rest);
+			return;
+		case undefined:
+		case "help":
+		case "--help":
+		case "-h":
+			process.stdout.write(`${USAGE}\n`);
+			return;
+		default:
+			fail(`Unknown command: ${command}\n\n${USAGE}`);
+	}
+}
+
+void main();

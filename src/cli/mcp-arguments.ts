@@ -1,0 +1,58 @@
+export interface McpArguments {
+	vault?: string;
+	privateFolders: string[];
+	privateTags: string[];
+	debug: boolean;
+	help: boolean;
+}
+
+export const MCP_USAGE = `Usage: claude-code-bridge mcp --vault DIR [--private-folder F]... [--private-tag T]... [--debug]
+
+An MCP server on stdin/stdout with Claude's vault tools for the vault in DIR. When Obsidian (with Claude Code
+Bridge) or \`claude-code-bridge serve\` runs for that vault, every call goes through it; otherwise read tools
+answer from the folder and write tools are refused. Privacy: the plugin's private folders and tags (from the
+vault's .obsidian/plugins/claude-code-bridge/data.json) and hidden folders always apply; these options add more.
+
+  --vault DIR           the vault folder (required)
+  --private-folder F    also keep this vault folder out of every answer (repeatable)
+  --private-tag T       also keep notes with this tag out of every answer (repeatable)
+  --debug               more log lines on stderr
+
+Add it to Claude Code:  claude mcp add obsidian -- claude-code-bridge mcp --vault "/path/to/vault"`;
+
+export class McpArgumentError extends Error {}
+
+export function parseMcpArguments(argv: readonly string[]): McpArguments {
+	const parsed: McpArguments = { privateFolders: [], privateTags: [], debug: false, help: false };
+	for (let i = 0; i < argv.length; i++) {
+		const argument = argv[i];
+		switch (argument) {
+			case "--vault":
+				parsed.vault = valueAfter(argv, i++, argument);
+				break;
+			case "--private-folder":
+				parsed.privateFolders.push(valueAfter(argv, i++, argument));
+				break;
+			case "--private-tag":
+				parsed.privateTags.push(valueAfter(argv, i++, argument));
+				break;
+			case "--debug":
+				parsed.debug = true;
+				break;
+			case "--help":
+			case "-h":
+				parsed.help = true;
+				break;
+			default:
+				throw new McpArgumentError(`Unknown argument: ${argument}`);
+		}
+	}
+	if (!parsed.help && parsed.vault === undefined) throw new McpArgumentError("--vault DIR is required: the vault folder whose notes the tools serve");
+	return parsed;
+}
+
+function valueAfter(argv: readonly string[], index: number, name: string): string {
+	const value = argv[index + 1];
+	if (value === undefined || value.startsWith("--")) throw new McpArgumentError(`${name} needs a value`);
+	return value;
+}
