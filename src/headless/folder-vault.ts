@@ -1,10 +1,13 @@
-import { promises as fs, readFileSync, readdirSync, statSync } from "node:fs";
+import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { VaultFileEntry, VaultFilesPort } from "../bridge/vault-adapter";
 import type { VaultPaths } from "../bridge/vault-paths";
+import { NoteTagCache } from "./note-tag-cache";
 
 /** A folder on disk as a vault: what the headless host serves instead of Obsidian's vault. */
 export class FolderVault implements VaultFilesPort {
+	private readonly tags = new NoteTagCache();
+
 	constructor(private readonly paths: VaultPaths) {}
 
 	list(): VaultFileEntry[] {
@@ -23,9 +26,11 @@ export class FolderVault implements VaultFilesPort {
 		return entries;
 	}
 
+	// stat and readBytes are synchronous behind the async port: for a note-sized file one read call costs less than
+	// fs.promises' chunked reads on the thread pool and their callbacks (the bench's 1 MiB files/read).
 	async stat(relativePath: string): Promise<{ size: number } | undefined> {
 		try {
-			const stats = await fs.stat(this.paths.toAbsolute(relativePath));
+			const stats = statSync(this.paths.toAbsolute(relativePath));
 			return stats.isFile() ? { size: stats.size } : undefined;
 		} catch {
 			return undefined;
@@ -33,45 +38,19 @@ export class FolderVault implements VaultFilesPort {
 	}
 
 	async readBytes(relativePath: string): Promise<Uint8Array> {
-		return fs.readFile(this.paths.toAbsolute(relativePath));
+		return readFileSync(this.paths.toAbsolute(relativePath));
 	}
 
 	readText(relativePath: string): string {
 		return readFileSync(this.paths.toAbsolute(relativePath), "utf8");
 	}
 
-	/** Tags of a note: frontmatter `tags` (list or inline) and #tags in the text, as Obsidian counts them. */
+	/**
+	 * Tags of a note as Obsidian reads them (`noteTags`). Privacy asks for every note of a listing, so the answer
+	 * is kept per path until the file's size, mtime or ctime changes: one stat instead of a read per call.
+	 */
 	tagsOf(relativePath: string): string[] {
 		if (!relativePath.endsWith(".md")) return [];
-		let text: string;
-		try {
-			text = this.readText(relativePath);
-		} catch {
-			return [];
-		}
-		return [...frontmatterTags(text), ...inlineTags(text)];
+		return this.tags.of(this.paths.toAbsolute(relativePath));
 	}
-}
-
-function frontmatterTags(text: string): string[] {
-	const match = /^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)/.exec(text);
-	if (!match?.[1]) return [];
-	const lines = match[1].split(/\r?\n/);
-	const tags: string[] = [];
-	for (let i = 0; i < lines.length; i++) {
-		const field = /^(?:tags|tag):\s*(.*)$/.exec(lines[i] ?? "");
-		if (!field) continue;
-		const inline = (field[1] ?? "").trim();
-		if (inline !== "") {
-			tags.push(...inline.replace(/^\[|\]$/g, "").split(/[,\s]+/).filter(Boolean));
-		} else {
-			for (let j = i + 1; j < lines.length && /^\s*-\s*/.test(lines[j] ?? ""); j++) tags.push((lines[j] ?? "").replace(/^\s*-\s*/, "").trim());
-		}
-	}
-	return tags.map((tag) => tag.replace(/^["']|["']$/g, ""));
-}
-
-function inlineTags(text: string): string[] {
-	const withoutCode = text.replace(/```[\s\S]*?```/g, "").replace(/`[^`\n]*`/g, "");
-	return [...withoutCode.matchAll(/(?:^|\s)#([\p{L}\p{N}_/-]+)/gu)].map((match) => match[1] ?? "").filter((tag) => !/^\d+$/.test(tag));
 }

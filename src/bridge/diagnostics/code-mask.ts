@@ -7,6 +7,9 @@ export class CodeMask {
 	private fence: { marker: string; length: number } | undefined;
 	private comment: "%%" | "-->" | undefined;
 
+	/** `maskComments: false` leaves comments as text (privacy's tag reader counts a tag written in a comment). */
+	constructor(private readonly options: { maskComments?: boolean } = {}) {}
+
 	/** The line with code and comments blanked out, or undefined when the whole line is inside a fenced block. */
 	maskLine(line: string): string | undefined {
 		if (this.comment === undefined) {
@@ -50,6 +53,8 @@ export class CodeMask {
 				index += 2;
 			} else if (char === "`") {
 				index = this.maskCodeSpan(line, out, index);
+			} else if (this.options.maskComments === false) {
+				index++;
 			} else if (line.startsWith("%%", index)) {
 				this.comment = "%%";
 				blank(out, index, index + 2);

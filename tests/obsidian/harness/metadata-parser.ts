@@ -50,7 +50,8 @@ export function parseNoteForCache(text: string): CachedMetadata {
 
 	const blockIdOf = (textLine: string): string | undefined => / \^([A-Za-z0-9-]+)\s*$/.exec(textLine)?.[1];
 	const scanLinks = (textLine: string, at: number): void => {
-		const masked = textLine.replace(/`[^`]*`/g, (code) => " ".repeat(code.length));
+		// A code span opens with a run of backticks and closes with a run of the same length (CommonMark).
+		const masked = textLine.replace(/(?<!`)(`+)(?!`)[\s\S]*?(?<!`)\1(?!`)/g, (code) => " ".repeat(code.length));
 		for (const match of masked.matchAll(/(!?)\[\[([^\]]+)\]\]/g)) {
 			const [original = "", bang = "", inner = ""] = [textLine.slice(match.index, match.index + match[0].length), match[1], match[2]];
 			const [target = "", display] = inner.split("|");

@@ -1,0 +1,107 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { noteTags } from "../../src/bridge/note-tags";
+import { getAllTags } from "../__mocks__/obsidian";
+import { startAssembledBridge, type AssembledBridge } from "../helpers/assembled-bridge";
+import type { TestClient } from "../helpers/test-client";
+import { parseNoteForCache } from "../obsidian/harness/metadata-parser";
+
+/**
+ * Finding 4 of issue 11: a note that is private in Obsidian (it carries a private tag) must be private headless
+ * too. One table, read by the headless tag reader (`noteTags`, what `FolderVault.tagsOf` answers) and by the
+ * fake metadata cache (tests/obsidian/harness, what the Obsidian side's `getAllTags` sees): both must find the
+ * tags Obsidian finds. Then the same notes in a vault served by the headless host, attacked over the wire.
+ */
+interface TagRow {
+	/** What Obsidian does, with the help page that says so. */
+	behaviour: string;
+	text: string;
+	/** The tags Obsidian reads, without `#`, lower-cased. */
+	tags: string[];
+}
+
+const TAGS_HELP = "help.obsidian.md/tags";
+const PROPERTIES_HELP = "help.obsidian.md/properties";
+
+const ROWS: TagRow[] = [
+	{ behaviour: `a block list item with a YAML comment after it (${PROPERTIES_HELP}: YAML)`, text: "---\ntags:\n  - private # why\n---\nBody.\n", tags: ["private"] },
+	{ behaviour: `comment and blank lines inside a block list (${PROPERTIES_HELP}: YAML)`, text: "---\ntags:\n  - open\n  # more below\n\n  - private\n---\n", tags: ["open", "private"] },
+	{ behaviour: `a flow list over two lines (${PROPERTIES_HELP}: YAML)`, text: "---\ntags: [open,\n  private]\n---\n", tags: ["open", "private"] },
+	{ behaviour: `a folded scalar of tags separated by spaces (${TAGS_HELP}: tags property)`, text: "---\ntags: >-\n  open\n  private\n---\n", tags: ["open", "private"] },
+	{ behaviour: `a quoted key is the same key (${PROPERTIES_HELP}: YAML)`, text: '---\n"tags": private\n---\n', tags: ["private"] },
+	{ behaviour: `space before the colon (${PROPERTIES_HELP}: YAML)`, text: "---\ntags : private\n---\n", tags: ["private"] },
+	{ behaviour: `the key in another case: Tags (${TAGS_HELP}: tags property, matched case-insensitively)`, text: "---\nTags: private\n---\n", tags: ["private"] },
+	{ behaviour: `the older singular key tag (${PROPERTIES_HELP}: deprecated tag property)`, text: "---\ntag: private\n---\n", tags: ["private"] },
+	{ behaviour: `comma-separated tags with # (${TAGS_HELP}: tags property)`, text: '---\ntags: "open, #private"\n---\n', tags: ["open", "private"] },
+	{ behaviour: `a block list (${TAGS_HELP}: tags property)`, text: "---\ntags:\n- open\n- Private\n---\n", tags: ["open", "private"] },
+	{ behaviour: `a tag after a code span that holds a backtick (${TAGS_HELP}: not in code; CommonMark code spans)`, text: "Body `` ` `` #private and `x`.\n", tags: ["private"] },
+	{ behaviour: `a tag after a double-backtick span (${TAGS_HELP}: not in code)`, text: "Run ``a`b`` then #private\n", tags: ["private"] },
+	{ behaviour: `a nested tag (${TAGS_HELP}: nested tags)`, text: "Filed under #private/health.\n", tags: ["private/health"] },
+	{ behaviour: `no tag inside inline code (${TAGS_HELP}: not in code)`, text: "Use `#private` to hide.\n", tags: [] },
+	{ behaviour: `no tag inside a fenced code block (${TAGS_HELP}: not in code)`, text: "```\n#private\n```\nText.\n", tags: [] },
+	{ behaviour: `no all-digit tag (${TAGS_HELP}: tag format)`, text: "Year #2024 done.\n", tags: [] },
+	{ behaviour: `no tag inside a word (${TAGS_HELP}: tag format)`, text: "issue#private here\n", tags: [] },
+];
+
+const lower = (tags: string[]): string[] => tags.map((tag) => tag.replace(/^#/, "").toLowerCase());
+
+describe("tag reading: the headless reader and the fake metadata cache find what Obsidian finds", () => {
+	it.each(ROWS)("headless: $behaviour", ({ text, tags }) => {
+		expect(lower(noteTags(text)).sort()).toEqual([...tags].sort());
+	});
+
+	it.each(ROWS)("fake metadata cache (getAllTags): $behaviour", ({ text, tags }) => {
+		expect(lower(getAllTags(parseNoteForCache(text))).sort()).toEqual([...tags].sort());
+	});
+
+	// Where Obsidian's reading is uncertain or the YAML is broken, the headless reader errs towards private.
+	it.each([
+		["a tag in a %% comment", "Text %% #private %% more.\n"],
+		["a tags key written twice (invalid YAML, no properties in Obsidian)", "---\ntags: open\ntags: private\n---\n"],
+		["a YAML error after the tags", "---\ntags: [private]\nbad: : :\n---\n"],
+	])("headless counts %s", (_what, text) => {
+		expect(lower(noteTags(text))).toContain("private");
+	});
+});
+
+describe("the headless host serves none of the privately tagged notes", () => {
+	let fixture: AssembledBridge;
+	let client: TestClient;
+	const notes = ROWS.filter((row) => row.tags.includes("private")).map((row, index) => ({ path: `Notes/private-${index}.md`, text: `${row.text}\nSECRET-TAGGED-${index}\n`, behaviour: row.behaviour }));
+
+	beforeAll(async () => {
+		fixture = await startAssembledBridge({
+			privacy: { tags: ["#private"] },
+			populate: (vault) => {
+				writeFileSync(join(vault, "open.md"), "A public note.\n");
+				mkdirSync(join(vault, "Notes"));
+				for (const note of notes) writeFileSync(join(vault, note.path), note.text);
+			},
+		});
+		client = await fixture.client();
+	});
+	afterAll(() => fixture.stop());
+
+	it("resources/list lists the public note and none of the private ones", async () => {
+		const listed: string[] = [];
+		let cursor: string | undefined;
+		do {
+			const answer = await client.request("resources/list", cursor === undefined ? {} : { cursor });
+			const result = answer.result as { resources: { uri: string }[]; nextCursor?: string };
+			listed.push(...result.resources.map((resource) => resource.uri));
+			cursor = result.nextCursor;
+		} while (cursor !== undefined);
+		expect(listed).toContain(pathToFileURL(join(fixture.vaultPath, "open.md")).href);
+		expect(listed.filter((uri) => uri.includes("/Notes/"))).toEqual([]);
+	});
+
+	it.each(notes.map((note) => [note.behaviour, note] as const))("files/read and resources/read refuse the note: %s", async (_behaviour, note) => {
+		const absolute = join(fixture.vaultPath, ...note.path.split("/"));
+		const answers = [await client.request("files/read", { path: note.path }), await client.request("resources/read", { uri: pathToFileURL(absolute).href })];
+		for (const answer of answers) {
+			expect(JSON.stringify(answer)).not.toContain("SECRET-TAGGED");
+			expect(answer.error).toBeDefined();
+		}
+	});
+});
