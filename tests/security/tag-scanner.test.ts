@@ -105,3 +105,26 @@ describe("the headless host serves none of the privately tagged notes", () => {
 		}
 	});
 });
+
+describe("the headless host's tag cache follows edits", () => {
+	let fixture: AssembledBridge;
+	let client: TestClient;
+
+	beforeAll(async () => {
+		fixture = await startAssembledBridge({
+			privacy: { tags: ["private"] },
+			populate: (vault) => writeFileSync(join(vault, "later.md"), "Filed under #publics for now. SECRET-LATER\n"),
+		});
+		client = await fixture.client();
+	});
+	afterAll(() => fixture.stop());
+
+	it("a note tagged private after it was read (same size) is refused at once", async () => {
+		const before = await client.request("files/read", { path: "later.md" });
+		expect(JSON.stringify(before.result)).toContain("SECRET-LATER");
+		writeFileSync(join(fixture.vaultPath, "later.md"), "Filed under #private for now. SECRET-LATER\n");
+		const after = await client.request("files/read", { path: "later.md" });
+		expect(after.error).toBeDefined();
+		expect(JSON.stringify(after)).not.toContain("SECRET-LATER");
+	});
+});
