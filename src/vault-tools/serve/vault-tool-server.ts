@@ -54,16 +54,21 @@ export class VaultToolServer {
 
 	/**
 	 * Answers one JSON-RPC message text, as stateless HTTP needs: the answer's text, or undefined when the message
-	 * needs none (a notification or a response). Aborting `signal` cancels the request (the client went away).
+	 * needs none (a notification or a response). Aborting `signal` cancels the request as `notifications/cancelled`
+	 * would: the tool still answers (a write waiting for review says it was withdrawn and wrote nothing).
 	 */
 	async answer(text: string, sessionId: number, signal: AbortSignal): Promise<string | undefined> {
 		let reply: string | undefined;
 		const session = this.session({ id: sessionId, send: (out) => (reply ??= out) });
-		const cancel = (): void => session.dispose();
+		const id = requestIdOf(text);
+		const cancel = (): void => {
+			if (id !== undefined) void session.handleMessage(cancelledNotification(id, "the HTTP request was aborted"));
+		};
 		signal.addEventListener("abort", cancel, { once: true });
 		try {
-			if (signal.aborted) return undefined;
-			await session.handleMessage(text);
+			const answered = session.handleMessage(text);
+			if (signal.aborted) cancel();
+			await answered;
 			return reply;
 		} finally {
 			signal.removeEventListener("abort", cancel);
@@ -80,7 +85,7 @@ export class VaultToolServer {
 		let reply: string | undefined;
 		const session = this.session({ id: context.sessionId, send: (out) => (reply ??= out) });
 		const id = 1;
-		const cancel = (): void => void session.handleMessage(JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: "relay request cancelled" } }));
+		const cancel = (): void => void session.handleMessage(cancelledNotification(id, "the relayed request was cancelled"));
 		const signal = context.signal;
 		signal.addEventListener("abort", cancel, { once: true });
 		try {
@@ -105,4 +110,19 @@ function readAnswer(reply: string | undefined, method: string): unknown {
 		throw new JsonRpcError(code, typeof error.message === "string" ? error.message : "Unknown error", error.data);
 	}
 	return message.result;
+}
+
+function cancelledNotification(requestId: string | number, reason: string): string {
+	return JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId, reason } });
+}
+
+/** The id of a request message; undefined for anything else. */
+function requestIdOf(text: string): string | number | undefined {
+	try {
+		const message: unknown = JSON.parse(text);
+		if (!isJsonObject(message) || typeof message.method !== "string") return undefined;
+		return typeof message.id === "string" || typeof message.id === "number" ? message.id : undefined;
+	} catch {
+		return undefined;
+	}
 }
