@@ -5,7 +5,7 @@ import { startAssembledBridge, type AssembledBridge } from "../helpers/assembled
 import type { JsonRpcAnswer, TestClient } from "../helpers/test-client";
 
 /**
- * Issue 11, finding 8, in message (timing is measured by scripts/privacy-timing.ts, not asserted in a test): an
+ * Issue 11, finding 8, in message (timing is measured by tests/security/existence-timing.ts, not asserted in a test): an
  * attacker holding the token must not learn whether a private note or hidden file EXISTS. Every bridge method and
  * tool that takes a path answers a private note, a tag-private note, a hidden file, a missing note in a private
  * folder and a missing note elsewhere with the same words and the same error code.
