@@ -1,10 +1,11 @@
-import type { ServerInfo } from "../protocol/mcp-types";
+import { VAULT_TOOLS_RELAY_CLIENT_NAME, VAULT_TOOLS_RELAY_METHODS } from "../vault-tools/serve/relay-methods";
+import { VAULT_TOOLS_SERVER_INFO } from "../vault-tools/serve/vault-tool-server";
 
-/** How the stdio server names itself to Claude Code. */
-export const SERVER_INFO: ServerInfo = { name: "obsidian-vault-tools", version: "0.1.0" };
+/** How the stdio server names itself to Claude Code: as the bridge's vault-tools server does over HTTP. */
+export const SERVER_INFO = VAULT_TOOLS_SERVER_INFO;
 
 /** The IDE channel's method that runs one vault-tool call on the bridge. */
-export const RELAY_CALL_METHOD = "vaultTools/call";
+export const RELAY_CALL_METHOD = VAULT_TOOLS_RELAY_METHODS.call;
 
 /** The `clientInfo.name` the relay gives in `initialize`, by which the bridge tells it from a Claude Code client. */
-export const RELAY_CLIENT_NAME = "claude-code-bridge-vault-relay";
+export const RELAY_CLIENT_NAME = VAULT_TOOLS_RELAY_CLIENT_NAME;

@@ -1,0 +1,103 @@
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { HeadlessProcess } from "../../helpers/headless-process";
+import { makeTempDir } from "../../helpers/temp-dir";
+import { pollUntil } from "../../helpers/wait-until";
+import { startStdioServer, type StdioServer } from "./stdio-server-process";
+
+type Host = HeadlessProcess & { port: number; lockFile: string };
+
+const NOTES: Record<string, string> = {
+	"Notes/Alpha.md": "# Alpha\n\nAlpha links to [[Beta]].\n\n## Tasks\n\n- one\n",
+	"Notes/Beta.md": "# Beta\n\nBack to [[Alpha]].\n",
+	"Private/Secret.md": "# Secret\n\nAlpha secret.\n",
+};
+
+describe("claude-code-bridge mcp --vault relaying to the vault's running bridge (the headless host)", () => {
+	const temp = makeTempDir("stdio-relay");
+	const vault = join(temp.path, "Relay vault");
+	const home = join(temp.path, "home");
+	const hosts: HeadlessProcess[] = [];
+	const servers: StdioServer[] = [];
+
+	beforeAll(() => mkdirSync(home));
+	beforeEach(() => {
+		for (const [path, text] of Object.entries(NOTES)) {
+			mkdirSync(dirname(join(vault, path)), { recursive: true });
+			writeFileSync(join(vault, path), text);
+		}
+	});
+	afterEach(async () => {
+		for (const server of servers.splice(0)) await server.close();
+		for (const host of hosts.splice(0)) host.kill();
+	});
+	afterAll(() => temp.remove());
+
+	async function startHost(): Promise<Host> {
+		const host = await HeadlessProcess.start({ vault, home, args: ["--private-folder", "Private"] });
+		hosts.push(host);
+		return host;
+	}
+
+	async function startServer(): Promise<StdioServer> {
+		const server = await startStdioServer(vault, home);
+		servers.push(server);
+		return server;
+	}
+
+	const relayedCalls = (host: HeadlessProcess): number => host.traces().filter((event) => event.direction === "in" && event.method === "vaultTools/call").length;
+
+	it("serves reads through the bridge, which keeps its private notes out", async () => {
+		const host = await startHost();
+		const server = await startServer();
+		const search = await server.call("search", { query: "alpha" });
+		expect(search.text).toMatch(/^Notes\/Alpha\.md:1: # Alpha/m);
+		expect(search.text).not.toContain("Private");
+		expect(relayedCalls(host)).toBe(1);
+		const secret = await server.call("read_note", { path: "Private/Secret.md" });
+		expect(secret).toMatchObject({ isError: true, text: expect.stringMatching(/No note "Private\/Secret\.md" in the vault/) as unknown });
+		expect(relayedCalls(host)).toBe(2);
+		// The relay is not a Claude Code client: the bridge lists no client for it.
+		expect((await host.status()).clients).toEqual([]);
+	});
+
+	it("sends writes to the bridge's review: accepted changes the note, rejected leaves it as it was", async () => {
+		const host = await startHost();
+		const server = await startServer();
+		const note = join(vault, "Notes/Alpha.md");
+
+		const accepted = server.call("edit_note", { path: "Alpha", edits: [{ target: "Alpha > Tasks", op: "append", content: "- two" }] });
+		await host.waitForOutput(/(Review pending: .* for Notes\/Alpha\.md)/);
+		host.send("diff accept");
+		expect(await accepted).toMatchObject({ isError: false, text: expect.stringMatching(/^Applied 1 edit to Notes\/Alpha\.md/) as unknown });
+		expect(readFileSync(note, "utf8")).toBe("# Alpha\n\nAlpha links to [[Beta]].\n\n## Tasks\n\n- one\n- two\n");
+
+		const outputBefore = host.stdout.length;
+		const rejected = server.call("edit_note", { path: "Alpha", edits: [{ target: "Alpha > Tasks", op: "append", content: "- three" }] });
+		await host.waitFor(() => (/Review pending: .* for Notes\/Alpha\.md/.test(host.stdout.slice(outputBefore)) ? true : undefined), "a second review", 10_000);
+		host.send("diff reject");
+		const answer = await rejected;
+		expect(answer.text).toMatch(/reject/i);
+		expect(readFileSync(note, "utf8")).toBe("# Alpha\n\nAlpha links to [[Beta]].\n\n## Tasks\n\n- one\n- two\n");
+	});
+
+	it("finds a bridge that starts after it, and falls back to the folder when the bridge goes away", async () => {
+		const server = await startServer();
+		const refused = await server.call("create_note", { path: "Notes/Gamma.md", content: "# Gamma\n" });
+		expect(refused).toMatchObject({ isError: true, text: expect.stringMatching(/^create_note: Obsidian is not running for the vault "Relay vault"/) as unknown });
+
+		const host = await startHost();
+		const created = server.call("create_note", { path: "Notes/Gamma.md", content: "# Gamma\n" });
+		await host.waitForOutput(/(Review pending: .* for Notes\/Gamma\.md)/);
+		host.send("diff accept");
+		expect(await created).toMatchObject({ isError: false, text: expect.stringMatching(/^Created Notes\/Gamma\.md/) as unknown });
+		expect(readFileSync(join(vault, "Notes/Gamma.md"), "utf8")).toBe("# Gamma\n");
+
+		host.kill();
+		await host.exited;
+		await pollUntil(() => (server.stderr().includes("Lost the bridge") ? true : undefined), "the stdio server to notice the bridge went away");
+		const search = await server.call("search", { query: "gamma" });
+		expect(search).toMatchObject({ isError: false, text: expect.stringMatching(/^Notes\/Gamma\.md:1: # Gamma/m) as unknown });
+		expect((await server.call("set_properties", { path: "Gamma", set: { a: 1 } })).text).toMatch(/Obsidian is not running/);
+	});
+});
