@@ -5,6 +5,7 @@ import { ideNameFor } from "../bridge/server-info";
 import { userHomeDirectory } from "../server/lock-file";
 import { ArgumentError, USAGE, parseArguments, type HeadlessArguments } from "./arguments";
 import { helpText, runCommandLoop, type HeadlessCommand } from "./command-loop";
+import { claudePermissionsCommand, headlessPermissionRules } from "./claude-permissions-command";
 import { contextCommands } from "./context-commands";
 import { doctorCommand } from "./doctor-command";
 import { assembleHeadlessBridge } from "./headless-bridge";
@@ -84,7 +85,9 @@ async function main(): Promise<void> {
 
 	const commands = new Map<string, HeadlessCommand>(contextCommands(bridge, editor));
 	for (const [name, command] of headless.commands) commands.set(name, command);
-	commands.set("doctor", doctorCommand(() => ({ vaultPath, status: host.status(), pid: process.pid, ideName: ideNameFor(basename(vaultPath), "headless"), homeDir: userHomeDirectory() })));
+	const privacyRules = { folders: args.privateFolders, tags: args.privateTags };
+	commands.set("claude-permissions", claudePermissionsCommand(vaultPath, () => privacyRules));
+	commands.set("doctor", doctorCommand(async () => ({ vaultPath, status: host.status(), pid: process.pid, ideName: ideNameFor(basename(vaultPath), "headless"), homeDir: userHomeDirectory(), permissionRules: await headlessPermissionRules(vaultPath, privacyRules) })));
 	commands.set("quit", { usage: "quit", summary: "stop the bridge and remove its lock file", run: () => void stop() });
 	commands.set("help", { usage: "help", summary: "list the commands", run: () => helpText(commands) });
 	runCommandLoop(

@@ -36,10 +36,13 @@ export interface DenyRules {
 export const VAULT_TRASH_FOLDER = ".trash";
 
 export function denyRulesFor(sources: DenyRuleSources): DenyRules {
-	const folders = unique([...sources.folders, ...sources.configDirs, VAULT_TRASH_FOLDER].map(normaliseFolder).filter((folder) => folder !== ""));
+	const privateFolders = sources.folders.map(normaliseFolder).filter((folder) => folder !== "");
+	const tags = sources.tags.map((tag) => tag.trim()).filter((tag) => tag !== "");
+	// The trash matters once something is private: a deleted private note keeps its text there.
+	const trash = privateFolders.length > 0 || tags.length > 0 ? [VAULT_TRASH_FOLDER] : [];
+	const folders = unique([...privateFolders, ...sources.configDirs.map(normaliseFolder), ...trash].filter((folder) => folder !== ""));
 	const rules = unique(folders.flatMap((folder) => ["Read", "Edit"].flatMap((tool) => patternsFor(folder).map((pattern) => `${tool}(${escapeRuleContent(pattern)})`))));
 	const uncovered: string[] = [];
-	const tags = sources.tags.map((tag) => tag.trim()).filter((tag) => tag !== "");
 	if (tags.length > 0) {
 		uncovered.push(
 			`Notes made private by a tag (${tags.map((tag) => (tag.startsWith("#") ? tag : `#${tag}`)).join(", ")}) are not covered: a tag is not a path, so Claude Code's Read and Grep can still open them. Move such notes into a private folder.`,

@@ -4,6 +4,7 @@ import { lockDirectory, lockFilePath, userHomeDirectory } from "../../server/loc
 import type { BridgeStatus, ClientStatus } from "../bridge-host";
 import { launchCommand } from "../launch-command";
 import { defaultDoctorEnvironment, type DoctorEnvironment } from "./doctor-environment";
+import { checkPermissionRules, type PermissionRulesInputs } from "./claude-permissions-check";
 import { fail, ok, warn, type DoctorLine } from "./doctor-line";
 import { checkOtherLockFiles } from "./other-lock-files";
 import { checkOwnLockFile } from "./own-lock-file";
@@ -21,6 +22,8 @@ export interface DoctorInputs {
 	ideName?: string;
 	/** Where `.claude/ide` is; defaults to the user's home directory. */
 	homeDir?: string;
+	/** The deny rules for Claude Code's own file tools; not checked when absent. */
+	permissionRules?: PermissionRulesInputs;
 }
 
 /**
@@ -66,6 +69,10 @@ export async function runDoctor(inputs: DoctorInputs, env: DoctorEnvironment = d
 	await guarded(lines, "other editors' lock files", () => checkOtherLockFiles({ directories, ownPath, ownPort: status.port, realVaultPath: location?.real }, env));
 
 	if (listening) lines.push(clientsLine(status.clients, env.now(), inputs.ideName));
+	const { vaultPath, permissionRules } = inputs;
+	if (vaultPath !== undefined && permissionRules !== undefined) {
+		await guarded(lines, "Claude Code's permission rules", async () => [await checkPermissionRules(vaultPath, permissionRules)]);
+	}
 	if (location) lines.push(launchLine(location.real, status.port, env.platform));
 	return lines;
 }

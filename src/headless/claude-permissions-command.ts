@@ -1,0 +1,51 @@
+import { findConfigFolders } from "../bridge/claude-permissions/config-folders";
+import { denyRulesFor } from "../bridge/claude-permissions/deny-rules";
+import { SETTINGS_FILES, applyPermissionPlan, planPermissions, readRecord, type PermissionPlan } from "../bridge/claude-permissions/permissions-file";
+import type { PermissionRulesInputs } from "../bridge/doctor/claude-permissions-check";
+import type { PrivacyRules } from "../bridge/privacy";
+import type { HeadlessCommand } from "./command-loop";
+
+const USAGE = "claude-permissions show|write|remove [--local]";
+
+/**
+ * `claude-permissions`: the privacy rules as `permissions.deny` rules for Claude Code's own file tools, which the
+ * bridge's rules do not reach. `show` prints the rules and the exact change; `write` merges them into
+ * `<vault>/.claude/settings.json` (`--local`: `settings.local.json`); `remove` takes ours out again.
+ */
+export function claudePermissionsCommand(vaultPath: string, rules: () => PrivacyRules): HeadlessCommand {
+	return {
+		usage: USAGE,
+		summary: "keep private folders out of Claude Code's own Read/Edit: show or write the deny rules",
+		run: async (args) => {
+			const [action, ...options] = args;
+			const unknown = options.filter((option) => option !== "--local");
+			if ((action !== "show" && action !== "write" && action !== "remove") || unknown.length > 0) throw new Error(`Usage: ${USAGE}`);
+			const settingsFile = options.includes("--local") ? SETTINGS_FILES.local : SETTINGS_FILES.shared;
+			const { folders, tags } = rules();
+			const deny = denyRulesFor({ folders, tags, configDirs: await findConfigFolders(vaultPath) });
+			const plan = await planPermissions(vaultPath, action === "remove" ? [] : deny.rules, settingsFile);
+			if (action === "show") return describePlan(plan, deny.uncovered, options.includes("--local") ? " --local" : "");
+			await applyPermissionPlan(plan);
+			if (plan.changes.length === 0) return `Nothing to change in ${settingsFile}.`;
+			const written = plan.changes.map((change) => `${change.relativePath}: ${change.added.length} added, ${change.removed.length} removed`);
+			return [`Wrote ${written.join("; ")}.`, "Claude Code reads the rules when it starts: restart running sessions."].join("\n");
+		},
+	};
+}
+
+function describePlan(plan: PermissionPlan, uncovered: readonly string[], flag: string): string {
+	const lines = [`Deny rules for ${plan.settingsFile}:`, ...plan.rules.map((rule) => `  ${rule}`), "Not covered:", ...uncovered.map((note) => `  - ${note}`)];
+	if (plan.changes.length === 0) lines.push("Already in place: nothing to change.");
+	else lines.push("The change:", ...plan.changes.map((change) => change.patch.trimEnd()), `Run "claude-permissions write${flag}" to make it.`);
+	return lines.join("\n");
+}
+
+/**
+ * The doctor's check of the rules as the headless host sees them. Writing them is the user's choice, as in the
+ * plugin: once written (the record exists), they are checked in the file they went into.
+ */
+export async function headlessPermissionRules(vaultPath: string, rules: PrivacyRules): Promise<PermissionRulesInputs> {
+	const deny = denyRulesFor({ folders: rules.folders, tags: rules.tags, configDirs: await findConfigFolders(vaultPath) });
+	const record = await readRecord(vaultPath);
+	return { enabled: record !== undefined, wanted: deny.rules, settingsFile: record?.settingsFile ?? SETTINGS_FILES.shared, howToWrite: 'Type "claude-permissions write"' };
+}

@@ -1,0 +1,80 @@
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { HeadlessProcess } from "../helpers/headless-process";
+import { makeTempDir } from "../helpers/temp-dir";
+
+/** A renamed config folder (users can rename it); the host finds it by its plugins folder. */
+const CONFIG_DIR = ".vault-config";
+
+/** Sends a command and resolves with what the host printed after it, once `until` matches. */
+async function run(host: HeadlessProcess, line: string, until: RegExp): Promise<string> {
+	const before = host.stdout.length;
+	host.send(line);
+	return host.waitFor(() => (until.test(host.stdout.slice(before)) ? host.stdout.slice(before) : undefined), `the answer to ${line}`, 10_000);
+}
+
+describe("the headless claude-permissions command (real process)", () => {
+	const temp = makeTempDir("headless-permissions");
+	const home = join(temp.path, "home");
+	const vault = join(temp.path, "vault");
+	let host: (HeadlessProcess & { port: number; lockFile: string }) | undefined;
+
+	beforeAll(() => {
+		mkdirSync(home);
+		mkdirSync(join(vault, "Secret"), { recursive: true });
+		mkdirSync(join(vault, CONFIG_DIR, "plugins"), { recursive: true });
+		mkdirSync(join(vault, ".claude"));
+		writeFileSync(join(vault, ".claude", "settings.json"), JSON.stringify({ model: "opus", permissions: { allow: ["Bash(npm test)"] } }, null, 2));
+	});
+	afterEach(() => host?.kill());
+	afterAll(() => temp.remove());
+
+	it("show prints the rules and the exact change and writes nothing; write merges them; doctor sees them in place", async () => {
+		host = await HeadlessProcess.start({ vault, home, args: ["--private-folder", "Secret", "--private-tag", "private"] });
+		const settingsBefore = readFileSync(join(vault, ".claude", "settings.json"), "utf8");
+
+		const shown = await run(host, "claude-permissions show", /to make it\./);
+		expect(shown).toContain("Deny rules for .claude/settings.json:\n  Read(./Secret)\n  Read(./Secret/**)");
+		expect(shown).toContain(`  Read(./${CONFIG_DIR}/**)`);
+		expect(shown).toContain("#private");
+		expect(shown).toContain('+      "Read(./Secret/**)",');
+		expect(readFileSync(join(vault, ".claude", "settings.json"), "utf8")).toBe(settingsBefore);
+
+		const doctorBefore = await run(host, "doctor", /\d+ ok, \d+ warnings?, \d+ failures?/);
+		expect(doctorBefore).toContain("warn Claude Code's own file tools (Read, Grep, Edit) can open notes in private folders and the config folder");
+		expect(doctorBefore).toContain('Fix: Type "claude-permissions write" to write deny rules for them.');
+
+		const written = await run(host, "claude-permissions write", /restart running sessions\./);
+		expect(written).toMatch(/Wrote \.claude\/settings\.json: 12 added, 0 removed\./);
+		const settings = JSON.parse(readFileSync(join(vault, ".claude", "settings.json"), "utf8")) as { model: string; permissions: { allow: string[]; deny: string[] } };
+		expect(settings.model).toBe("opus");
+		expect(settings.permissions.allow).toEqual(["Bash(npm test)"]);
+		expect(settings.permissions.deny).toEqual(expect.arrayContaining(["Read(./Secret/**)", "Edit(./Secret/**)", `Read(./${CONFIG_DIR}/**)`, "Read(./.trash/**)"]));
+
+		const doctorAfter = await run(host, "doctor", /\d+ ok, \d+ warnings?, \d+ failures?/);
+		expect(doctorAfter).toContain("ok   Claude Code's own file tools (Read, Grep, Edit) are kept out of the private folders and the config folder: 12 deny rules in place in .claude/settings.json");
+
+		expect(await run(host, "claude-permissions write", /\n/)).toContain("Nothing to change in .claude/settings.json.");
+	});
+
+	it("a malformed settings file is refused with a clear error and left as it is; the host keeps running", async () => {
+		const broken = join(temp.path, "broken");
+		mkdirSync(join(broken, ".claude"), { recursive: true });
+		writeFileSync(join(broken, ".claude", "settings.json"), "{ not json");
+		host = await HeadlessProcess.start({ vault: broken, home, args: ["--private-folder", "Secret"] });
+		const before = host.stderr.length;
+		host.send("claude-permissions write");
+		const error = await host.waitFor(() => /claude-permissions failed: (.*)/.exec(host?.stderr.slice(before) ?? "")?.[1], "the error", 10_000);
+		expect(error).toMatch(/^\.claude\/settings\.json: It is not valid JSON .*it was left as it is\.$/);
+		expect(readFileSync(join(broken, ".claude", "settings.json"), "utf8")).toBe("{ not json");
+		expect((await host.status()).state).toBe("listening");
+	});
+
+	it("refuses an unknown action with its usage", async () => {
+		host = await HeadlessProcess.start({ vault, home });
+		const before = host.stderr.length;
+		host.send("claude-permissions destroy");
+		const error = await host.waitFor(() => /claude-permissions failed: (.*)/.exec(host?.stderr.slice(before) ?? "")?.[1], "the error", 10_000);
+		expect(error).toBe("Usage: claude-permissions show|write|remove [--local]");
+	});
+});
