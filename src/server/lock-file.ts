@@ -94,9 +94,17 @@ export function isProcessAlive(pid: number): boolean {
 	}
 }
 
+/** A temp file this old was left by a crash between writing and renaming it (the rename follows in milliseconds). */
+export const STALE_LOCK_TEMP_MS = 60_000;
+/** `writeLockFile`'s temp file names: `.<port>.lock.<12 hex>.tmp`. */
+const OWN_TEMP_NAME = /^\.\d+\.lock\.[0-9a-f]{12}\.tmp$/;
+
 /**
- * Removes lock files that this plugin wrote and whose process is gone. Other editors' files, and
- * files it cannot read or parse, are left alone. Returns the removed paths.
+ * Removes lock files that this plugin wrote and whose process is gone, and temp files of `writeLockFile` left
+ * by a crash (they hold a token that looks live): ours by name and content, and either from a dead process or
+ * older than `STALE_LOCK_TEMP_MS`. Other editors' files, and files it cannot read or parse, are left alone
+ * (a temp file cut short by the crash counts as ours when it is empty or starts as ours does). Returns the
+ * removed paths.
  */
 export async function removeStaleLockFiles(homeDir: string, isAlive: ProcessAliveCheck = isProcessAlive): Promise<string[]> {
 	const directory = lockDirectory(homeDir);
@@ -108,10 +116,14 @@ export async function removeStaleLockFiles(homeDir: string, isAlive: ProcessAliv
 	}
 	const removed: string[] = [];
 	for (const name of names) {
-		if (!name.endsWith(".lock")) continue;
 		const path = join(directory, name);
-		const content = await readOwnLockFile(path);
-		if (content && !isAlive(content.pid)) {
+		if (name.endsWith(".lock")) {
+			const content = await readOwnLockFile(path);
+			if (content && !isAlive(content.pid)) {
+				removeLockFile(path);
+				removed.push(path);
+			}
+		} else if (OWN_TEMP_NAME.test(name) && (await isStaleOwnTempFile(path, isAlive))) {
 			removeLockFile(path);
 			removed.push(path);
 		}
@@ -119,15 +131,39 @@ export async function removeStaleLockFiles(homeDir: string, isAlive: ProcessAliv
 	return removed;
 }
 
+async function isStaleOwnTempFile(path: string, isAlive: ProcessAliveCheck): Promise<boolean> {
+	try {
+		const stats = await fs.lstat(path);
+		if (!stats.isFile()) return false;
+		const old = Date.now() - stats.mtimeMs > STALE_LOCK_TEMP_MS;
+		const text = await fs.readFile(path, "utf8");
+		const owner = ownerOf(text);
+		// JSON.stringify of LockFileContent starts with its first field, pid: that is how a cut-short file is ours.
+		if (owner === "cut short") return old && (text === "" || text.startsWith('{"pid":'));
+		return owner !== undefined && (old || !isAlive(owner.pid));
+	} catch {
+		return false;
+	}
+}
+
+/** Our lock content's pid, undefined for anyone else's JSON, "cut short" for text that is not JSON. */
+function ownerOf(text: string): { pid: number } | undefined | "cut short" {
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(text);
+	} catch {
+		return "cut short";
+	}
+	if (typeof parsed !== "object" || parsed === null) return undefined;
+	const record = parsed as Record<string, unknown>;
+	return record.writer === LOCK_FILE_WRITER && typeof record.pid === "number" ? { pid: record.pid } : undefined;
+}
+
 async function readOwnLockFile(path: string): Promise<{ pid: number } | undefined> {
 	try {
-		const parsed: unknown = JSON.parse(await fs.readFile(path, "utf8"));
-		if (typeof parsed !== "object" || parsed === null) return undefined;
-		const record = parsed as Record<string, unknown>;
-		if (record.writer !== LOCK_FILE_WRITER || typeof record.pid !== "number") return undefined;
-		return { pid: record.pid };
+		const owner = ownerOf(await fs.readFile(path, "utf8"));
+		return owner === "cut short" ? undefined : owner;
 	} catch {
 		return undefined;
 	}
 }
-
