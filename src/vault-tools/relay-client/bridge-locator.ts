@@ -61,6 +61,12 @@ export class BridgeLocator {
 		return candidates[0];
 	}
 
+	/** A lock folder names the vault by its path as given, its real path, or a link to it. */
+	private isVault(folder: string): boolean {
+		const path = resolve(folder);
+		return this.vaultPaths.has(path) || this.vaultPaths.has(realPathOr(path));
+	}
+
 	private async read(lockFile: string, port: number): Promise<BridgeEndpoint | undefined> {
 		try {
 			const [text, stat] = await Promise.all([fs.readFile(lockFile, "utf8"), fs.stat(lockFile)]);
@@ -70,7 +76,7 @@ export class BridgeLocator {
 			const { pid, authToken, workspaceFolders, ideName } = record;
 			if (record.writer !== LOCK_FILE_WRITER || record.transport !== "ws") return undefined;
 			if (typeof pid !== "number" || typeof authToken !== "string" || authToken === "" || !Array.isArray(workspaceFolders)) return undefined;
-			if (!workspaceFolders.some((folder) => typeof folder === "string" && this.vaultPaths.has(resolve(folder)))) return undefined;
+			if (!workspaceFolders.some((folder) => typeof folder === "string" && this.isVault(folder))) return undefined;
 			if (port < 1 || port > 65535 || !this.isAlive(pid)) return undefined;
 			return { port, authToken, pid, ideName: typeof ideName === "string" ? ideName : "bridge", lockFile, writtenAt: stat.mtimeMs };
 		} catch {
