@@ -38,6 +38,8 @@ export interface HostCpuFigures {
 	ping: HostCpu;
 	getWorkspaceFolders: HostCpu;
 	getDiagnosticsNote: HostCpu;
+	/** Per files/read of the 1 MiB note, 16 in flight. */
+	filesRead1MiB: HostCpu;
 	/** Per stdin line: the headless `select` command (the whole editor stand-in and the push) vs the floor's push. */
 	selectionPush: HostCpu;
 }
@@ -189,11 +191,16 @@ async function burst(client: RpcClient, server: ServerProcess, method: string, l
  * Server CPU per call, from /proc, with 16 requests in flight (or a burst of stdin lines for the push): what each
  * side's own code costs, which other work on the machine does not stretch the way it stretches a round trip.
  */
-async function measureHostCpu(sides: Sides, requests: Record<"ping" | "folders" | "diagnostics", { method: string; params?: object }>, scale: number, nextSelect: () => string): Promise<HostCpuFigures> {
+async function measureHostCpu(
+	sides: Sides,
+	requests: Record<"ping" | "folders" | "diagnostics" | "read", { method: string; params?: object }>,
+	scale: number,
+	nextSelect: () => string,
+): Promise<HostCpuFigures> {
 	const calls = Math.max(500, Math.round(20_000 * scale));
-	const both = async (request: { method: string; params?: object }): Promise<HostCpu> => ({
-		raw: await cpuPerCall(sides.floor.pid, calls, () => pipelined(sides.raw, request.method, request.params, calls)),
-		bridge: await cpuPerCall(sides.bridgeServer.pid, calls, () => pipelined(sides.bridge, request.method, request.params, calls)),
+	const both = async (request: { method: string; params?: object }, count = calls): Promise<HostCpu> => ({
+		raw: await cpuPerCall(sides.floor.pid, count, () => pipelined(sides.raw, request.method, request.params, count)),
+		bridge: await cpuPerCall(sides.bridgeServer.pid, count, () => pipelined(sides.bridge, request.method, request.params, count)),
 	});
 	const pushes = Math.max(200, Math.round(3000 * scale));
 	const selectLines = Array.from({ length: pushes }, nextSelect);
@@ -201,6 +208,7 @@ async function measureHostCpu(sides: Sides, requests: Record<"ping" | "folders" 
 		ping: await both(requests.ping),
 		getWorkspaceFolders: await both(requests.folders),
 		getDiagnosticsNote: await both(requests.diagnostics),
+		filesRead1MiB: await both(requests.read, Math.max(32, Math.round(400 * scale))),
 		selectionPush: {
 			raw: await cpuPerCall(sides.floor.pid, pushes, () => burst(sides.raw, sides.floor, "selection_changed", Array.from({ length: pushes }, () => "push"))),
 			bridge: await cpuPerCall(sides.bridgeServer.pid, pushes, () => burst(sides.bridge, sides.bridgeServer, "selection_changed", selectLines)),

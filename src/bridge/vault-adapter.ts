@@ -1,4 +1,6 @@
+import { isUtf8 } from "node:buffer";
 import { pathToFileURL } from "node:url";
+import { EncodedJson } from "../protocol/encoded-json";
 import { ErrorCode, JsonRpcError, type JsonObject } from "../protocol/json-rpc";
 import type { MethodHandler } from "../protocol/mcp-session";
 import { isTextMimeType, mimeTypeFor } from "./mime-types";
@@ -44,7 +46,17 @@ export interface VaultAdapterOptions {
 /** How long a listing made for a first page serves the following pages. */
 const LISTING_REUSE_MS = 5000;
 
-const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+/** `isUtf8` from node:buffer where the runtime has it (Node ≥ 18.14), else a fatal decoder (slower). */
+const validUtf8: (bytes: Uint8Array) => boolean = typeof isUtf8 === "function" ? isUtf8 : decodesAsUtf8;
+
+function decodesAsUtf8(bytes: Uint8Array): boolean {
+	try {
+		new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+		return true;
+	} catch {
+		return false;
+	}
+}
 
 /**
  * Answers the bridge's own JSON-RPC methods: `files/read`, `workspace/selection`, `resources/list` and
@@ -65,13 +77,14 @@ export class VaultAdapter {
 		]);
 	}
 
-	private async readFile(params: JsonObject): Promise<JsonObject> {
+	/** `{ path, filePath, size, text }`, encoded straight from the file's bytes (a large note is never decoded). */
+	private async readFile(params: JsonObject): Promise<EncodedJson> {
 		const path = params.path;
 		if (typeof path !== "string") throw invalidParams('files/read needs "path": a vault-relative or absolute path inside the vault');
 		const location = this.locate(path);
 		const bytes = await this.readAllowed(location, ErrorCode.InvalidParams);
-		const text = decodeUtf8(bytes, path);
-		return { path: location.relative, filePath: location.absolute, size: bytes.byteLength, text };
+		checkUtf8(bytes, path);
+		return EncodedJson.objectWithText({ path: location.relative, filePath: location.absolute, size: bytes.byteLength }, "text", bytes);
 	}
 
 	private selection(): JsonObject {
@@ -110,14 +123,15 @@ export class VaultAdapter {
 		return entries;
 	}
 
-	private async readResource(params: JsonObject): Promise<JsonObject> {
+	private async readResource(params: JsonObject): Promise<JsonObject | EncodedJson> {
 		const uri = params.uri;
 		if (typeof uri !== "string" || !uri.startsWith("file:")) throw invalidParams('resources/read needs "uri": a file:// URI from resources/list');
 		const location = this.locate(uri);
 		const bytes = await this.readAllowed(location, RESOURCE_NOT_FOUND);
 		const mimeType = mimeTypeFor(location.relative);
 		if (isTextMimeType(mimeType)) {
-			return { contents: [{ uri, mimeType, text: decodeUtf8(bytes, uri) }] };
+			checkUtf8(bytes, uri);
+			return EncodedJson.objectWithText({ uri, mimeType }, "text", bytes).within('{"contents":[', "]}");
 		}
 		return { contents: [{ uri, mimeType, blob: Buffer.from(bytes).toString("base64") }] };
 	}
@@ -150,12 +164,8 @@ function invalidParams(message: string): JsonRpcError {
 	return new JsonRpcError(ErrorCode.InvalidParams, message);
 }
 
-function decodeUtf8(bytes: Uint8Array, path: string): string {
-	try {
-		return utf8.decode(bytes);
-	} catch {
-		throw invalidParams(`Refused: ${path} is not UTF-8 text; use resources/read for binary files`);
-	}
+function checkUtf8(bytes: Uint8Array, path: string): void {
+	if (!validUtf8(bytes)) throw invalidParams(`Refused: ${path} is not UTF-8 text; use resources/read for binary files`);
 }
 
 function compare(a: string, b: string): number {

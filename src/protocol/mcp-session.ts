@@ -7,10 +7,12 @@ import {
 	parseMessage,
 	successResponse,
 	type JsonObject,
+	type JsonRpcErrorObject,
 	type JsonRpcId,
 	type JsonRpcOutgoing,
 	type JsonRpcRequest,
 } from "./json-rpc";
+import { EncodedJson } from "./encoded-json";
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type ClientInfo, type ServerInfo, type ToolResult } from "./mcp-types";
 import type { ToolRegistry } from "./tool-registry";
 import { describeError } from "../shared/describe-error";
@@ -43,6 +45,11 @@ export interface McpSessionOptions {
 	id: number;
 	/** Writes one text message to the socket. */
 	send: (text: string) => void;
+	/**
+	 * Writes one text message given as its UTF-8 bytes (a WebSocket text frame). Without it, an answer a handler
+	 * returned already encoded (`EncodedJson`) is decoded and given to `send`.
+	 */
+	sendBytes?: (utf8: Buffer) => void;
 	serverInfo: ServerInfo;
 	tools: ToolRegistry;
 	methods?: ReadonlyMap<string, MethodHandler>;
@@ -161,6 +168,8 @@ export class McpSession {
 		if (this.disposed) return;
 		if ("error" in resolution) {
 			this.write(errorResponse(id, resolution.error.toObject()));
+		} else if (resolution.result instanceof EncodedJson) {
+			this.writeEncoded(id, resolution.result);
 		} else {
 			this.write(successResponse(id, resolution.result));
 		}
@@ -262,15 +271,22 @@ export class McpSession {
 				this.log(`Dropped an outgoing ${message.method} of over ${limit} bytes`);
 				return;
 			}
-			text = JSON.stringify(
-				errorResponse(message.id, {
-					code: ErrorCode.InternalError,
-					message: `Result too large: it exceeds the ${formatBytes(limit)} message limit; ask for less`,
-				}),
-			);
+			text = JSON.stringify(errorResponse(message.id, tooLarge(limit)));
 		}
 		if (this.tracing) this.traceOutgoing(message);
 		this.options.send(text);
+	}
+
+	/** A success answer whose result is already UTF-8 JSON: its bytes go out as they are, never decoded. */
+	private writeEncoded(id: JsonRpcId, result: EncodedJson): void {
+		const bytes = result.joined(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`, "}");
+		if (bytes.byteLength > this.options.maxOutgoingBytes) {
+			this.write(errorResponse(id, tooLarge(this.options.maxOutgoingBytes)));
+			return;
+		}
+		if (this.tracing) this.trace({ direction: "out", kind: "response", id });
+		if (this.options.sendBytes) this.options.sendBytes(bytes);
+		else this.options.send(bytes.toString("utf8"));
 	}
 
 	/** Whether anyone listens to trace events: with tracing off no event object is built. */
@@ -314,6 +330,10 @@ function encode(message: JsonRpcOutgoing): string | undefined {
 }
 
 const DONE: Promise<void> = Promise.resolve();
+
+function tooLarge(limit: number): JsonRpcErrorObject {
+	return { code: ErrorCode.InternalError, message: `Result too large: it exceeds the ${formatBytes(limit)} message limit; ask for less` };
+}
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
 	return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";

@@ -20,6 +20,8 @@ export interface ClientConnection {
 	readonly id: number;
 	readonly connectedAt: Date;
 	send(text: string): void;
+	/** Sends a text message given as its UTF-8 bytes (already valid UTF-8: it is not checked again). */
+	sendBytes(utf8: Buffer): void;
 	close(code: number, reason: string): void;
 }
 
@@ -222,6 +224,9 @@ export class ConnectionManager {
 			connectedAt: new Date(),
 			send: (text) => {
 				if (ws.readyState === ws.OPEN) ws.send(text);
+			},
+			sendBytes: (utf8) => {
+				if (ws.readyState === ws.OPEN) ws.send(utf8, { binary: false });
 			},
 			close: (code, reason) => ws.close(code, reason),
 		};

@@ -1,0 +1,42 @@
+/**
+ * `node scripts/run-bench.mjs bench/wire-only.ts [scale]`: only the wire step of `npm run bench` (round trips, pushes,
+ * server CPU per call, throughput), printed as a short summary; for checking one change quickly. Writes nothing.
+ */
+import { loadavg } from "node:os";
+import { measureWire } from "./wire";
+import type { Comparison } from "./alternation";
+
+function line(name: string, comparison: Comparison): string {
+	return `${name}: bridge ${comparison.bridge.median.toFixed(4)} ms, floor ${comparison.raw.median.toFixed(4)} ms, ${comparison.medianRatio.toFixed(2)}×`;
+}
+
+async function main(): Promise<void> {
+	const scale = Number(process.argv[2] ?? "0.3");
+	const load = loadavg()[0]?.toFixed(2) ?? "?";
+	const wire = await measureWire({ scale });
+	const cpu = wire.hostCpu;
+	const pair = (name: string, value: { bridge: number | undefined; raw: number | undefined }): string =>
+		`${name}: bridge ${value.bridge ?? "?"} µs, floor ${value.raw ?? "?"} µs`;
+	process.stdout.write(
+		[
+			`load average at start ${load}, at end ${loadavg()[0]?.toFixed(2) ?? "?"}, scale ${scale}`,
+			line("ping", wire.ping),
+			line("tools/call getWorkspaceFolders", wire.getWorkspaceFolders.comparison),
+			line("tools/call getDiagnostics {uri}", wire.getDiagnosticsNote.comparison),
+			line("files/read 1 MiB", wire.filesRead1MiB),
+			line("selection_changed", wire.selectionChanged),
+			line("at_mentioned", wire.atMentioned),
+			`throughput ratio ${wire.throughput.ratio.toFixed(2)}`,
+			pair("cpu/ping", cpu.ping),
+			pair("cpu/getWorkspaceFolders", cpu.getWorkspaceFolders),
+			pair("cpu/getDiagnostics", cpu.getDiagnosticsNote),
+			pair("cpu/files/read 1 MiB", cpu.filesRead1MiB),
+			pair("cpu/selection push", cpu.selectionPush),
+		].join("\n") + "\n",
+	);
+}
+
+main().catch((error: unknown) => {
+	process.stderr.write(`wire-only failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+	process.exit(1);
+});
