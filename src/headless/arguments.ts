@@ -1,6 +1,8 @@
 export interface HeadlessArguments {
 	vault?: string;
 	port?: number;
+	/** The vault tools' HTTP port; default: derived from the vault path (the same on every start). */
+	mcpPort?: number;
 	trace: boolean;
 	privateFolders: string[];
 	privateTags: string[];
@@ -8,10 +10,12 @@ export interface HeadlessArguments {
 	help: boolean;
 }
 
-export const USAGE = `Usage: npm start -- [--vault DIR] [--port N] [--private-folder F]... [--private-tag T]... [--trace] [--debug]
+export const USAGE = `Usage: npm start -- [--vault DIR] [--port N] [--mcp-port N] [--private-folder F]... [--private-tag T]... [--trace] [--debug]
 
   --vault DIR           the folder to serve as a vault (default: examples/vault)
   --port N              listen on this port instead of a random free one
+  --mcp-port N          the vault tools' MCP endpoint (http://127.0.0.1:N/mcp); default: a port from 23000-27999
+                        derived from the vault's path, the same on every start
   --private-folder F    never broadcast or serve notes in this vault folder (repeatable)
   --private-tag T       never broadcast or serve notes with this tag (repeatable)
   --trace               print every JSON-RPC message's method and id to stderr (never the contents)
@@ -35,6 +39,9 @@ export function parseArguments(argv: readonly string[]): HeadlessArguments {
 				parsed.port = port;
 				break;
 			}
+			case "--mcp-port":
+				parsed.mcpPort = portAfter(argv, i++, argument);
+				break;
 			case "--private-folder":
 				parsed.privateFolders.push(valueAfter(argv, i++, argument));
 				break;
@@ -56,6 +63,13 @@ export function parseArguments(argv: readonly string[]): HeadlessArguments {
 		}
 	}
 	return parsed;
+}
+
+function portAfter(argv: readonly string[], index: number, name: string): number {
+	const value = valueAfter(argv, index, name);
+	const port = Number(value);
+	if (!Number.isInteger(port) || port < 1 || port > 65535) throw new ArgumentError(`${name} must be a whole number from 1 to 65535, not "${value}"`);
+	return port;
 }
 
 function valueAfter(argv: readonly string[], index: number, name: string): string {

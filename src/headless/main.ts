@@ -9,6 +9,8 @@ import { claudePermissionsCommand, headlessPermissionRules } from "./claude-perm
 import { contextCommands } from "./context-commands";
 import { doctorCommand } from "./doctor-command";
 import { assembleHeadlessBridge } from "./headless-bridge";
+import { HeadlessMcp } from "./headless-mcp";
+import { defaultVaultToolsPort } from "../vault-tools/serve/vault-tools-port";
 
 const DEFAULT_VAULT = "examples/vault";
 
@@ -55,13 +57,26 @@ async function main(): Promise<void> {
 	});
 	const { bridge, editor } = headless;
 	const { host } = bridge;
+	const mcp = bridge.vaultTools
+		? new HeadlessMcp({
+				vaultPath,
+				server: bridge.vaultTools,
+				port: args.mcpPort ?? defaultVaultToolsPort(vaultPath),
+				homeDir: userHomeDirectory(),
+				privateFolders: args.privateFolders,
+				privateTags: args.privateTags,
+				scriptPath: process.argv[1] ?? "",
+				nodePath: process.execPath,
+				log: (message) => process.stderr.write(`[mcp] ${message}\n`),
+			})
+		: undefined;
 
 	let stopping = false;
 	const stop = async (): Promise<void> => {
 		if (stopping) return;
 		stopping = true;
 		headless.dispose();
-		await host.stop();
+		await Promise.all([host.stop(), mcp?.stop()]);
 		process.stdout.write("Stopped; lock file removed.\n");
 		process.exit(0);
 	};
@@ -72,12 +87,14 @@ async function main(): Promise<void> {
 	const status = await host.start();
 	if (status.state !== "listening") fail(`Could not start: ${status.error ?? "unknown error"}`);
 	if (status.warning) process.stderr.write(`Warning: ${status.warning}\n`);
+	await mcp?.start();
 	process.stdout.write(
 		[
 			`Claude Code Bridge (headless) serving ${vaultPath}`,
 			`Listening on ws://127.0.0.1:${status.port}`,
 			`Lock file: ${status.lockFilePath}`,
 			`Connect: ${launchCommand(vaultPath)}`,
+			...(mcp ? [mcp.statusLine()] : []),
 			'Type "help" for commands, "quit" or Ctrl+C to stop.',
 			"",
 		].join("\n"),
@@ -85,6 +102,7 @@ async function main(): Promise<void> {
 
 	const commands = new Map<string, HeadlessCommand>(contextCommands(bridge, editor));
 	for (const [name, command] of headless.commands) commands.set(name, command);
+	for (const [name, command] of mcp?.commands() ?? []) commands.set(name, command);
 	const privacyRules = { folders: args.privateFolders, tags: args.privateTags };
 	commands.set("claude-permissions", claudePermissionsCommand(vaultPath, () => privacyRules));
 	commands.set("doctor", doctorCommand(async () => ({ vaultPath, status: host.status(), pid: process.pid, ideName: ideNameFor(basename(vaultPath), "headless"), homeDir: userHomeDirectory(), permissionRules: await headlessPermissionRules(vaultPath, privacyRules) })));
