@@ -42,6 +42,7 @@ async function main(): Promise<void> {
 		homeDir: home,
 		port: 0,
 		privacyRules: () => ({ folders: ["Secret"], tags: ["private"] }),
+		log: () => undefined,
 	});
 	const status = await bridge.host.start();
 	const token = (JSON.parse(readFileSync(status.lockFilePath ?? "", "utf8")) as { authToken: string }).authToken;
