@@ -5,14 +5,13 @@
  * rare phrase is planted in 3 notes. Prints a Markdown table with the targets, then the figures as one
  * line of JSON. Run: npm run bench:vault-tools [-- --notes N].
  */
-import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { VaultPaths } from "../src/bridge/vault-paths";
 import type { ToolDefinition } from "../src/protocol/mcp-types";
 import { createVaultTools } from "../src/vault-tools/create-vault-tools";
 import { FolderVaultIndex } from "../src/vault-tools/folder/folder-vault-index";
 import { makeTempDir } from "../tests/helpers/temp-dir";
-import { benchNotePath, generateLinkedVault } from "./vault-generator";
+import { generateLinkedVault } from "./vault-generator";
+import { POPULAR, addPopularNote, addProse } from "./vault-tools-corpus";
 
 export interface Timing {
 	p50Ms: number;
@@ -39,54 +38,6 @@ export interface VaultToolsBenchmark {
 }
 
 const TARGETS = { searchP50: 50, searchP95: 150, modeP50: 20, linksP50: 10, moveMs: 2000, coldMs: 2000, toolsListChars: 12_000 };
-const POPULAR = "Hub/Popular Note.md";
-const LINK_FORMS = [
-	"[[Popular Note]]",
-	"[[Popular Note|the popular one]]",
-	"[[Popular Note#Section]]",
-	"![[Popular Note]]",
-	"[[Hub/Popular Note]]",
-	"[md](Popular%20Note.md)",
-	"[angle](<Hub/Popular Note.md>)",
-	"[rel](../Hub/Popular%20Note.md#Section)",
-];
-
-const WORDS = ["garden", "river", "project", "meeting", "idea", "review", "draft", "summer", "budget", "travel", "reading", "notes", "plan", "question", "answer", "design", "system", "people", "weekly", "archive"];
-
-/** About 3.5 KB of deterministic prose per note, in paragraphs with a few headings. */
-function addProse(root: string, count: number): number {
-	let state = 12345;
-	const next = (): number => {
-		state = (state * 1103515245 + 12345) % 2147483648;
-		return state;
-	};
-	let bytes = 0;
-	for (let index = 0; index < count; index++) {
-		const paragraphs: string[] = [];
-		for (let paragraph = 0; paragraph < 6; paragraph++) {
-			const words: string[] = [];
-			for (let word = 0; word < 80; word++) words.push(WORDS[next() % WORDS.length] ?? "");
-			paragraphs.push(paragraph % 3 === 0 ? `\n## Part ${paragraph}\n\n${words.join(" ")}.` : `\n${words.join(" ")}.`);
-		}
-		const prose = `${paragraphs.join("\n")}\n`;
-		bytes += prose.length;
-		appendFileSync(join(root, benchNotePath(index)), prose);
-	}
-	return bytes;
-}
-
-function addPopularNote(root: string, count: number): void {
-	mkdirSync(join(root, "Hub"), { recursive: true });
-	writeFileSync(join(root, POPULAR), "---\ntags: [hub]\n---\n# Popular\n\n## Section\n\nMany notes link here.\n");
-	const step = Math.floor(count / 200);
-	for (let backlink = 0; backlink < 200; backlink++) {
-		const index = backlink * step;
-		const form = LINK_FORMS[backlink % LINK_FORMS.length] ?? "";
-		appendFileSync(join(root, benchNotePath(index)), `\nBacklink ${backlink}: ${form}; \`[[Popular Note]]\` in code stays.\n`);
-	}
-	for (const index of [17, 4711, count - 3]) appendFileSync(join(root, benchNotePath(index % count)), "\nA quokka jumped over the marmalade.\n");
-}
-
 function timing(samples: number[]): Timing {
 	const sorted = [...samples].sort((a, b) => a - b);
 	const at = (fraction: number): number => sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? 0;

@@ -1,0 +1,56 @@
+/**
+ * The generated vault's extra content for the vault-tools benchmarks (bench/vault-tools.ts in process,
+ * bench/vault-tools-stdio.ts over stdio): prose in every note, a note with 200 backlinks in many link forms, and a
+ * rare phrase in 3 notes.
+ */
+import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { benchNotePath } from "./vault-generator";
+
+export const POPULAR = "Hub/Popular Note.md";
+const LINK_FORMS = [
+	"[[Popular Note]]",
+	"[[Popular Note|the popular one]]",
+	"[[Popular Note#Section]]",
+	"![[Popular Note]]",
+	"[[Hub/Popular Note]]",
+	"[md](Popular%20Note.md)",
+	"[angle](<Hub/Popular Note.md>)",
+	"[rel](../Hub/Popular%20Note.md#Section)",
+];
+
+const WORDS = ["garden", "river", "project", "meeting", "idea", "review", "draft", "summer", "budget", "travel", "reading", "notes", "plan", "question", "answer", "design", "system", "people", "weekly", "archive"];
+
+/** About 3.5 KB of deterministic prose per note, in paragraphs with a few headings. */
+export function addProse(root: string, count: number): number {
+	let state = 12345;
+	const next = (): number => {
+		state = (state * 1103515245 + 12345) % 2147483648;
+		return state;
+	};
+	let bytes = 0;
+	for (let index = 0; index < count; index++) {
+		const paragraphs: string[] = [];
+		for (let paragraph = 0; paragraph < 6; paragraph++) {
+			const words: string[] = [];
+			for (let word = 0; word < 80; word++) words.push(WORDS[next() % WORDS.length] ?? "");
+			paragraphs.push(paragraph % 3 === 0 ? `\n## Part ${paragraph}\n\n${words.join(" ")}.` : `\n${words.join(" ")}.`);
+		}
+		const prose = `${paragraphs.join("\n")}\n`;
+		bytes += prose.length;
+		appendFileSync(join(root, benchNotePath(index)), prose);
+	}
+	return bytes;
+}
+
+export function addPopularNote(root: string, count: number): void {
+	mkdirSync(join(root, "Hub"), { recursive: true });
+	writeFileSync(join(root, POPULAR), "---\ntags: [hub]\n---\n# Popular\n\n## Section\n\nMany notes link here.\n");
+	const step = Math.floor(count / 200);
+	for (let backlink = 0; backlink < 200; backlink++) {
+		const index = backlink * step;
+		const form = LINK_FORMS[backlink % LINK_FORMS.length] ?? "";
+		appendFileSync(join(root, benchNotePath(index)), `\nBacklink ${backlink}: ${form}; \`[[Popular Note]]\` in code stays.\n`);
+	}
+	for (const index of [17, 4711, count - 3]) appendFileSync(join(root, benchNotePath(index % count)), "\nA quokka jumped over the marmalade.\n");
+}

@@ -1,0 +1,107 @@
+/**
+ * Benchmark (not a test): the vault tools as Claude Code reaches them with Obsidian closed: `claude-code-bridge mcp
+ * --vault DIR` (dist/cli.cjs, built first) on stdio with no bridge running, so every call is answered from the folder,
+ * timed from the MCP SDK Client's side. Same generated 10k-note vault as bench/vault-tools.ts. The first search is
+ * timed from the spawn of the server process (Node's start, the handshake and reading the vault included). Run:
+ * npm run bench:vault-tools-stdio [-- --notes N].
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { makeTempDir } from "../tests/helpers/temp-dir";
+import { generateLinkedVault } from "./vault-generator";
+import type { Timing } from "./vault-tools";
+import { POPULAR, addPopularNote, addProse } from "./vault-tools-corpus";
+
+export interface StdioVaultToolsBenchmark {
+	notes: number;
+	firstSearchFromSpawnMs: number;
+	searchRarePhrase: Timing;
+	searchCommonWord: Timing;
+	searchTag: Timing;
+	links200Backlinks: Timing;
+}
+
+const TARGETS = { firstMs: 2000, searchP50: 50, searchP95: 150, modeP50: 20, linksP50: 10 };
+
+function timing(samples: number[]): Timing {
+	const sorted = [...samples].sort((a, b) => a - b);
+	const at = (fraction: number): number => sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? 0;
+	return { p50Ms: round(at(0.5)), p95Ms: round(at(0.95)), runs: samples.length };
+}
+
+function round(ms: number): number {
+	return Math.round(ms * 100) / 100;
+}
+
+export async function benchmarkStdioVaultTools(count = 10_000): Promise<StdioVaultToolsBenchmark> {
+	const temp = makeTempDir("bench-vault-tools-stdio");
+	const vault = join(temp.path, "vault");
+	const home = join(temp.path, "home");
+	mkdirSync(vault);
+	mkdirSync(home);
+	generateLinkedVault(vault, count);
+	addProse(vault, count);
+	addPopularNote(vault, count);
+	const client = new Client({ name: "bench", version: "1" });
+	try {
+		const call = async (args: Record<string, unknown>, name = "search"): Promise<string> => {
+			const result = (await client.callTool({ name, arguments: args })) as { content: { text: string }[]; isError?: boolean };
+			const text = result.content.map((block) => block.text).join("\n");
+			if (result.isError) throw new Error(`${name} ${JSON.stringify(args)} failed: ${text}`);
+			return text;
+		};
+		const repeat = async (runs: number, action: () => Promise<unknown>): Promise<Timing> => {
+			const samples: number[] = [];
+			for (let run = 0; run < runs; run++) {
+				const start = performance.now();
+				await action();
+				samples.push(performance.now() - start);
+			}
+			return timing(samples);
+		};
+		const start = performance.now();
+		// HOME without lock files: no bridge, so the folder answers.
+		await client.connect(new StdioClientTransport({ command: process.execPath, args: [resolve("dist/cli.cjs"), "mcp", "--vault", vault], env: { PATH: process.env.PATH ?? "", HOME: home }, stderr: "ignore" }));
+		const first = await call({ query: "quokka marmalade" });
+		const firstSearchFromSpawnMs = round(performance.now() - start);
+		if (!first.includes("total 3 matches")) throw new Error(`rare phrase: ${first}`);
+		return {
+			notes: count,
+			firstSearchFromSpawnMs,
+			searchRarePhrase: await repeat(50, () => call({ query: "quokka jumped" })),
+			searchCommonWord: await repeat(30, () => call({ query: "sentences about" })),
+			searchTag: await repeat(50, () => call({ query: "#hub", mode: "tag" })),
+			links200Backlinks: await repeat(100, () => call({ path: POPULAR, direction: "in" }, "links")),
+		};
+	} finally {
+		await client.close();
+		temp.remove();
+	}
+}
+
+export function stdioMarkdownTable(result: StdioVaultToolsBenchmark): string {
+	const row = (measure: string, figure: string, target: string, met: boolean): string => `| ${measure} | ${figure} | ${target} | ${met ? "yes" : "**no**"} |`;
+	const pair = (timing: Timing): string => `${timing.p50Ms} / ${timing.p95Ms}`;
+	return [
+		`Vault tools over stdio, no bridge (folder fallback), ${result.notes} notes (p50 / p95 in ms, from the MCP SDK Client):`,
+		"",
+		"| measure | figure | target | met |",
+		"|---|---:|---:|:---:|",
+		row("first search, from spawning the server", `${result.firstSearchFromSpawnMs} ms`, `≤ ${TARGETS.firstMs} ms`, result.firstSearchFromSpawnMs <= TARGETS.firstMs),
+		row("search text, rare phrase, warm", pair(result.searchRarePhrase), `≤ ${TARGETS.searchP50} / ${TARGETS.searchP95}`, result.searchRarePhrase.p50Ms <= TARGETS.searchP50 && result.searchRarePhrase.p95Ms <= TARGETS.searchP95),
+		row("search text, phrase in every note, warm", pair(result.searchCommonWord), `≤ ${TARGETS.searchP50} / ${TARGETS.searchP95}`, result.searchCommonWord.p50Ms <= TARGETS.searchP50 && result.searchCommonWord.p95Ms <= TARGETS.searchP95),
+		row("search tag", pair(result.searchTag), `p50 ≤ ${TARGETS.modeP50}`, result.searchTag.p50Ms <= TARGETS.modeP50),
+		row("links in, 200 backlinks, warm", pair(result.links200Backlinks), `p50 ≤ ${TARGETS.linksP50}`, result.links200Backlinks.p50Ms <= TARGETS.linksP50),
+	].join("\n");
+}
+
+async function main(): Promise<void> {
+	const notesArgument = process.argv.indexOf("--notes");
+	const count = notesArgument > 0 ? Number(process.argv[notesArgument + 1]) : 10_000;
+	const result = await benchmarkStdioVaultTools(count);
+	process.stdout.write(`${stdioMarkdownTable(result)}\n\n${JSON.stringify({ vaultToolsStdio: result })}\n`);
+}
+
+if (require.main === module) void main();
