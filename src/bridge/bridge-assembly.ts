@@ -160,6 +160,7 @@ export function assembleBridge(options: BridgeAssemblyOptions): Bridge {
 
 	const reviews: DiffReviewManager = new DiffReviewManager({
 		paths,
+		isPrivate: (location) => privacy.isPrivate(location),
 		port: ports.reviewPort({
 			accept: (review, finalText) => reviews.accept(review.tabName, finalText, review.id),
 			reject: (review) => reviews.reject(review.tabName, review.id),

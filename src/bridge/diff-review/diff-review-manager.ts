@@ -20,6 +20,11 @@ export interface OpenDiffRequest {
 export interface DiffReviewManagerOptions {
 	paths: VaultPaths;
 	port: DiffReviewPort;
+	/**
+	 * Private and hidden notes (`PrivacyFilter.isPrivate`): their edits are not reviewed in Obsidian. The assembly
+	 * always gives it; without it nothing counts as private.
+	 */
+	isPrivate?: (location: VaultLocation) => boolean;
 	/** Reads the current note; undefined when it does not exist. Defaults to the file system. */
 	readText?: (absolutePath: string) => Promise<string | undefined>;
 	maxPendingPerClient?: number;
@@ -61,6 +66,8 @@ export class DiffReviewManager {
 			throw error;
 		}
 		if (target.relative === "") return toolError("openDiff refused: the path names the vault folder itself, not a note.");
+		const refusal = this.targetRefusal(request, source, target);
+		if (refusal) return toolError(refusal);
 		const limit = this.options.maxPendingPerClient ?? MAX_PENDING_REVIEWS_PER_CLIENT;
 		if (this.pendingCountFor(context.sessionId, request.tabName) >= limit) {
 			return toolError(`openDiff refused: this client already has ${limit} edits waiting for review. Accept or reject some in Obsidian first.`);
@@ -86,6 +93,24 @@ export class DiffReviewManager {
 		// The view is reused for the new review, so only the old request is answered.
 		if (previous) this.settle(previous, { kind: "reject" }, false);
 		return new Promise<ToolResult>((resolve) => this.track(review, context.signal, resolve));
+	}
+
+	/**
+	 * An error answer leaves the decision to the CLI's terminal prompt. Claude Code sends the same path twice; a
+	 * review of one note's text for a change written to another would show the user a diff of the wrong file, so
+	 * two different notes are refused rather than shown. A private or hidden note is refused whatever the reason
+	 * and whether it exists, so the answer does not tell a private folder from the config folder.
+	 */
+	private targetRefusal(request: OpenDiffRequest, source: VaultLocation, target: VaultLocation): string | undefined {
+		const identity = (location: VaultLocation): string => this.options.paths.identity.key(location.realRelative ?? location.relative);
+		if (identity(source) !== identity(target)) {
+			return `openDiff refused: old_file_path (${request.oldFilePath}) and new_file_path (${request.newFilePath}) name different files; Obsidian reviews an edit of one note in place. Answer in the terminal.`;
+		}
+		const isPrivate = this.options.isPrivate;
+		if (isPrivate && (isPrivate(source) || isPrivate(target))) {
+			return `openDiff refused: ${request.newFilePath} is private or hidden (the bridge's privacy settings), so its edit is not shown in Obsidian. Answer in the terminal.`;
+		}
+		return undefined;
 	}
 
 	/** The user accepted; `finalText` is the possibly edited proposal. False when nothing is pending there. */
