@@ -1,4 +1,5 @@
-import { normaliseTag, PrivacyFilter, type PrivacyRules } from "../../src/bridge/privacy";
+import type { PathKey } from "../../src/bridge/path-identity";
+import { normaliseTag, PrivacyFilter, TAGS_NOT_KNOWN, type PrivacyRules } from "../../src/bridge/privacy";
 
 describe("PrivacyFilter", () => {
 	const tags = new Map<string, string[]>();
@@ -149,6 +150,67 @@ describe("PrivacyFilter", () => {
 				},
 			);
 			expect(() => privacy.isPrivate({ relative: "a.md" })).toThrow("metadata cache exploded");
+		});
+	});
+
+	describe("one canonical identity (issue 11, finding 3)", () => {
+		const caseSensitive: PathKey = { key: (path) => path.normalize("NFC") };
+
+		it("compares folders in Unicode NFC: a folder stored in NFD matches a rule typed in NFC, and the other way round", () => {
+			rules.folders = ["Caf\u00e9"];
+			expect(filter().isPrivate({ relative: "Cafe\u0301/menu.md" })).toBe(true);
+			rules.folders = ["Cafe\u0301"];
+			expect(filter().isPrivate({ relative: "Caf\u00e9/menu.md" })).toBe(true);
+		});
+
+		it("folds case by default (no identity given: the safe side) and follows the identity it is given", () => {
+			rules.folders = ["secret"];
+			expect(filter().isPrivate({ relative: "SECRET/a.md" })).toBe(true);
+			const sensitive = new PrivacyFilter(() => rules, () => [], caseSensitive);
+			expect(sensitive.isPrivate({ relative: "SECRET/a.md" })).toBe(false);
+			expect(sensitive.isPrivate({ relative: "secret/a.md" })).toBe(true);
+		});
+
+		it("compares tags in NFC too", () => {
+			rules.tags = ["#caf\u00e9"];
+			tags.set("a.md", ["#cafe\u0301"]);
+			expect(filter().isPrivate({ relative: "a.md" })).toBe(true);
+		});
+
+		it("re-reads changed rules at once", () => {
+			const privacy = filter();
+			rules.folders = ["One"];
+			expect(privacy.isPrivate({ relative: "One/a.md" })).toBe(true);
+			rules.folders.push("Two");
+			expect(privacy.isPrivate({ relative: "Two/a.md" })).toBe(true);
+			rules = { folders: [], tags: [] };
+			expect(privacy.isPrivate({ relative: "One/a.md" })).toBe(false);
+		});
+	});
+
+	describe("tags not known yet (issue 11, finding 7)", () => {
+		it("make a note private while any tag rule is set, and count for nothing without tag rules", () => {
+			const unknown = (answer: readonly string[] | undefined) => new PrivacyFilter(() => rules, () => answer);
+			rules.tags = ["#private"];
+			expect(unknown(TAGS_NOT_KNOWN).isPrivate({ relative: "a.md" })).toBe(true);
+			expect(unknown(undefined).isPrivate({ relative: "a.md" })).toBe(true);
+			expect(unknown([]).isPrivate({ relative: "a.md" })).toBe(false);
+			rules.tags = [];
+			expect(unknown(TAGS_NOT_KNOWN).isPrivate({ relative: "a.md" })).toBe(false);
+		});
+	});
+
+	describe("isInPrivateFolder and isPrivateRelative", () => {
+		it("judge a path that may not exist by folder and hidden rules only; isPrivateRelative adds the tags", () => {
+			rules = { folders: ["Secret"], tags: ["#private"] };
+			tags.set("Notes/tagged.md", ["#private"]);
+			const privacy = filter();
+			expect(privacy.isInPrivateFolder("Secret/ghost")).toBe(true);
+			expect(privacy.isInPrivateFolder(".config/ghost")).toBe(true);
+			expect(privacy.isInPrivateFolder("Notes/tagged.md")).toBe(false);
+			expect(tagLookups).toEqual([]);
+			expect(privacy.isPrivateRelative("Notes/tagged.md")).toBe(true);
+			expect(privacy.isPrivateRelative("Notes/open.md")).toBe(false);
 		});
 	});
 });

@@ -1,4 +1,5 @@
 import type { App as RealApp, CachedMetadata } from "obsidian";
+import { TAGS_NOT_KNOWN } from "../../src/bridge/privacy";
 import { ObsidianVaultFiles } from "../../src/obsidian/vault-files";
 import { App, type MetadataCache } from "../__mocks__/obsidian";
 import { parseNoteForCache } from "./harness/metadata-parser";
@@ -63,8 +64,17 @@ describe("ObsidianVaultFiles", () => {
 		expect(files.tagsOf("Notes/a.md")).toEqual([]);
 	});
 
-	it("has no tags for a missing file or one the cache does not hold", () => {
-		expect(files.tagsOf("Notes/missing.md")).toEqual([]);
+	it("answers TAGS_NOT_KNOWN for a note the cache has not parsed yet or Obsidian does not know, so privacy counts it as private", async () => {
+		expect(files.tagsOf("Notes/missing.md")).toBe(TAGS_NOT_KNOWN);
+		await app.vault.create("Notes/synced.md", "#secret\n");
+		expect(files.tagsOf("Notes/synced.md")).toBe(TAGS_NOT_KNOWN);
+		await app.metadataCache.parsePending();
+		expect(files.tagsOf("Notes/synced.md")).toEqual(["#secret"]);
+	});
+
+	it("has no tags for a file that is not a note, known or not", () => {
 		expect(files.tagsOf("Images/pixel.png")).toEqual([]);
+		expect(files.tagsOf("Images/pixel.png")).not.toBe(TAGS_NOT_KNOWN);
+		expect(files.tagsOf("Images/missing.png")).not.toBe(TAGS_NOT_KNOWN);
 	});
 });
