@@ -2,7 +2,7 @@ import { CLIENT_WELCOME_DELAY_MS, MAX_QUEUED_MENTIONS, MAX_READ_FILE_BYTES, QUEU
 import { ErrorCode, JsonRpcError, type JsonObject } from "../protocol/json-rpc";
 import type { MethodHandler } from "../protocol/mcp-session";
 import { ToolRegistry } from "../protocol/tool-registry";
-import { createVaultToolRegistry, tagsFromIndex } from "../vault-tools/create-vault-tools";
+import { createVaultToolRegistry } from "../vault-tools/create-vault-tools";
 import type { ActiveNote } from "../vault-tools/ports";
 import { DiffReviewWriteReview } from "../vault-tools/serve/diff-review-write-review";
 import { VAULT_TOOLS_RELAY_CLIENT_NAME, vaultToolRelayMethods } from "../vault-tools/serve/relay-methods";
@@ -84,6 +84,11 @@ export interface VaultToolsAssemblyOptions {
 	capabilities?: JsonObject;
 	/** Characters per text answer (default 24,000). */
 	textCap?: number;
+	/**
+	 * A note's tags for the private-tag rules, when a cheaper source than `ports.tagsOf` gives the same answer
+	 * (privacy is decided for every note on every call). Default: `ports.tagsOf`, the IDE tools' own source.
+	 */
+	tagsOf?: (relativePath: string) => readonly string[];
 }
 
 export interface Bridge {
@@ -179,7 +184,7 @@ export function assembleBridge(options: BridgeAssemblyOptions): Bridge {
 	for (const tool of workspaceTools) tools.register(tool);
 	const diagnostics = new DiagnosticsEngine(boundary.notes(ports.notes));
 	tools.register(createGetDiagnosticsTool({ diagnostics, paths }));
-	if (options.vaultTools) vaultTools = assembleVaultTools(options, options.vaultTools, reviews, currentSelection);
+	if (options.vaultTools) vaultTools = assembleVaultTools(options, options.vaultTools, { privacy, reviews, currentSelection });
 
 	return {
 		host,
@@ -199,18 +204,18 @@ export function assembleBridge(options: BridgeAssemblyOptions): Bridge {
 }
 
 /**
- * The vault tools over the bridge's parts: the same privacy rules as the IDE tools (tags read from the index,
- * which the tools refresh before each call, so no file is read per note), writes reviewed through the same
- * DiffReviewManager as `openDiff` unless review is off, and the active note from the privacy-checked selection.
+ * The vault tools over the bridge's parts: the IDE tools' privacy decision (the same rules and the same tag
+ * reader, or one the root vouches for), writes reviewed through the same DiffReviewManager as `openDiff` unless
+ * review is off, and the active note from the privacy-checked selection.
  */
 function assembleVaultTools(
 	options: BridgeAssemblyOptions,
 	vaultOptions: VaultToolsAssemblyOptions,
-	reviews: DiffReviewManager,
-	currentSelection: () => SelectionSnapshot | undefined,
+	bridge: { privacy: PrivacyFilter; reviews: DiffReviewManager; currentSelection: () => SelectionSnapshot | undefined },
 ): VaultToolServer {
 	const { paths } = options;
-	const privacy = new PrivacyFilter(options.privacyRules, tagsFromIndex(vaultOptions.index));
+	const { reviews, currentSelection } = bridge;
+	const privacy = vaultOptions.tagsOf ? new PrivacyFilter(options.privacyRules, vaultOptions.tagsOf) : bridge.privacy;
 	const review = new DiffReviewWriteReview(reviews, (path) => paths.toAbsolute(path));
 	const reviewWrites = vaultOptions.reviewWrites ?? (() => true);
 	const registry = createVaultToolRegistry({

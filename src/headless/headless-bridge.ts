@@ -5,6 +5,7 @@ import { VaultPaths } from "../bridge/vault-paths";
 import { SELECTION_DEBOUNCE_MS } from "../server/limits";
 import { describeError } from "../shared/describe-error";
 import { FolderVaultIndex } from "../vault-tools/folder/folder-vault-index";
+import type { NoteFacts } from "../vault-tools/vault-index";
 import type { HeadlessCommand } from "./command-loop";
 import { diffCommand } from "./diff-commands";
 import { FolderVault } from "./folder-vault";
@@ -63,7 +64,7 @@ export function assembleHeadlessBridge(options: HeadlessBridgeOptions): Headless
 		privacyRules: options.privacyRules,
 		debounceMs: options.debounceMs ?? SELECTION_DEBOUNCE_MS,
 		reviewEdits: true,
-		vaultTools: { index: vaultIndex, ...(options.reviewVaultToolWrites ? { reviewWrites: options.reviewVaultToolWrites } : {}) },
+		vaultTools: { index: vaultIndex, tagsOf: tagsPerIndexedVersion(vaultIndex, (path) => vault.tagsOf(path)), ...(options.reviewVaultToolWrites ? { reviewWrites: options.reviewVaultToolWrites } : {}) },
 		log: options.log,
 		trace: options.trace,
 	});
@@ -84,5 +85,25 @@ export function assembleHeadlessBridge(options: HeadlessBridgeOptions): Headless
 			notes.dispose();
 			vaultIndex.dispose();
 		},
+	};
+}
+
+/**
+ * The IDE tools' tag reader (`FolderVault.tagsOf`: the careful one privacy relies on), asked again only when the
+ * index holds a new version of the note. The vault tools decide privacy for every note on every call; this spares
+ * a stat per note while giving the same answer for the text the tools would show. (The index's own tags are not
+ * used: its scanner reads frontmatter for display and misses a tag in broken YAML or under a `Tags:` key.)
+ */
+function tagsPerIndexedVersion(index: FolderVaultIndex, read: (path: string) => readonly string[]): (path: string) => readonly string[] {
+	const known = new WeakMap<NoteFacts, readonly string[]>();
+	return (path) => {
+		const facts = index.facts(path);
+		if (!facts) return read(path);
+		let tags = known.get(facts);
+		if (!tags) {
+			tags = read(path);
+			known.set(facts, tags);
+		}
+		return tags;
 	};
 }
