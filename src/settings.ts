@@ -1,5 +1,8 @@
 import { SELECTION_DEBOUNCE_MS } from "./server/limits";
 
+/** The two project settings files of Claude Code (bridge/claude-permissions SETTINGS_FILES): shared, or personal. */
+export type SettingsFileChoice = "shared" | "local";
+
 /** What the plugin stores in data.json. The token is never part of it: it lives in memory and the lock file. */
 export interface BridgeSettings {
 	/** Run the server. */
@@ -12,10 +15,31 @@ export interface BridgeSettings {
 	privateFolders: string[];
 	/** Tags whose notes are never broadcast or read through the bridge. */
 	privateTags: string[];
+	/** Treat the notes Obsidian's "Excluded files" list names (its folder and file paths) as private. */
+	excludedFilesArePrivate: boolean;
+	/** Write `permissions.deny` rules so that Claude Code's own Read/Grep/Edit stay out of the private folders. */
+	keepPrivateFromClaudeTools: boolean;
+	/** Which project settings file of Claude Code holds those rules. */
+	claudeSettingsFile: SettingsFileChoice;
 	/** Offer Claude's proposed edits for review in Obsidian (openDiff); off: Claude Code uses its terminal diff. */
 	reviewEditsInObsidian: boolean;
 	debugLogging: boolean;
+	/** Claude's own vault tools (an MCP server for the model). Their HTTP token is not here: local storage. */
+	vaultTools: VaultToolsSettings;
 }
+
+export interface VaultToolsSettings {
+	/** Serve the vault tools (the stdio relay and the HTTP endpoint). */
+	enabled: boolean;
+	/** Show vault-tool writes in Obsidian's review view before they land. */
+	reviewWrites: boolean;
+	/** The HTTP endpoint's port, kept across restarts; null until the first start picks a free one. */
+	httpPort: number | null;
+	/** Notes in this folder are offered as MCP prompts. */
+	promptsFolder: string;
+}
+
+export const DEFAULT_VAULT_TOOLS_SETTINGS: VaultToolsSettings = { enabled: true, reviewWrites: true, httpPort: null, promptsFolder: "Claude prompts" };
 
 export const DEFAULT_SETTINGS: BridgeSettings = {
 	enabled: true,
@@ -23,15 +47,19 @@ export const DEFAULT_SETTINGS: BridgeSettings = {
 	selectionDebounceMs: SELECTION_DEBOUNCE_MS,
 	privateFolders: [],
 	privateTags: [],
+	excludedFilesArePrivate: false,
+	keepPrivateFromClaudeTools: false,
+	claudeSettingsFile: "shared",
 	reviewEditsInObsidian: true,
 	debugLogging: false,
+	vaultTools: DEFAULT_VAULT_TOOLS_SETTINGS,
 };
 
 export const MAX_SELECTION_DEBOUNCE_MS = 2000;
 
 /** Reads stored data of any shape; unknown or invalid values fall back to defaults and unknown keys (a token, say) are dropped. */
 export function migrateSettings(stored: unknown): BridgeSettings {
-	const settings: BridgeSettings = { ...DEFAULT_SETTINGS, privateFolders: [], privateTags: [] };
+	const settings: BridgeSettings = { ...DEFAULT_SETTINGS, privateFolders: [], privateTags: [], vaultTools: { ...DEFAULT_VAULT_TOOLS_SETTINGS } };
 	if (typeof stored !== "object" || stored === null) return settings;
 	const record = stored as Record<string, unknown>;
 	if (typeof record.enabled === "boolean") settings.enabled = record.enabled;
@@ -39,8 +67,23 @@ export function migrateSettings(stored: unknown): BridgeSettings {
 	if (isDebounce(record.selectionDebounceMs)) settings.selectionDebounceMs = record.selectionDebounceMs;
 	settings.privateFolders = stringList(record.privateFolders);
 	settings.privateTags = stringList(record.privateTags);
+	if (typeof record.excludedFilesArePrivate === "boolean") settings.excludedFilesArePrivate = record.excludedFilesArePrivate;
+	if (typeof record.keepPrivateFromClaudeTools === "boolean") settings.keepPrivateFromClaudeTools = record.keepPrivateFromClaudeTools;
+	if (record.claudeSettingsFile === "shared" || record.claudeSettingsFile === "local") settings.claudeSettingsFile = record.claudeSettingsFile;
 	if (typeof record.reviewEditsInObsidian === "boolean") settings.reviewEditsInObsidian = record.reviewEditsInObsidian;
 	if (typeof record.debugLogging === "boolean") settings.debugLogging = record.debugLogging;
+	settings.vaultTools = migrateVaultToolsSettings(record.vaultTools);
+	return settings;
+}
+
+function migrateVaultToolsSettings(stored: unknown): VaultToolsSettings {
+	const settings = { ...DEFAULT_VAULT_TOOLS_SETTINGS };
+	if (typeof stored !== "object" || stored === null) return settings;
+	const record = stored as Record<string, unknown>;
+	if (typeof record.enabled === "boolean") settings.enabled = record.enabled;
+	if (typeof record.reviewWrites === "boolean") settings.reviewWrites = record.reviewWrites;
+	if (isPort(record.httpPort)) settings.httpPort = record.httpPort;
+	if (typeof record.promptsFolder === "string") settings.promptsFolder = record.promptsFolder.trim();
 	return settings;
 }
 

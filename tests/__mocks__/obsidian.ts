@@ -1043,9 +1043,15 @@ export class FakeInput<T> {
 export class FakeButton {
 	text = "";
 	disabled = false;
+	/** obsidian.d.ts `ButtonComponent.setCta`: the call-to-action look. */
+	cta = false;
 	private handler: (() => unknown) | undefined;
 	setButtonText(text: string): this {
 		this.text = text;
+		return this;
+	}
+	setCta(): this {
+		this.cta = true;
 		return this;
 	}
 	setDisabled(disabled: boolean): this {
