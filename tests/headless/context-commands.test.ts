@@ -177,9 +177,10 @@ describe("the headless host's context commands (open, select, tag, rotate, statu
 		expect(await run(host, "tag Private/diary.md")).toEqual({ out: "Not sent: the note is private (excluded)", err: undefined });
 		expect(await run(host, "tag Notes/tagged.md 0 0")).toEqual({ out: "Not sent: the note is private (excluded)", err: undefined });
 		const diary = await claude.request("files/read", { path: "Private/diary.md" });
-		expect(diary.error).toMatchObject({ code: -32602, message: expect.stringMatching(/is private/) as unknown });
+		// Answered as a missing note would be (issue 11, finding 8).
+		expect(diary.error).toEqual({ code: -32602, message: "Not found: Private/diary.md" });
 		const tagged = await claude.request("files/read", { path: "Notes/tagged.md" });
-		expect(tagged.error).toMatchObject({ code: -32602, message: expect.stringMatching(/is private/) as unknown });
+		expect(tagged.error).toEqual({ code: -32602, message: "Not found: Notes/tagged.md" });
 		const open = await claude.request("files/read", { path: "Notes/My note.md" });
 		expect(open.result).toMatchObject({ text: "alpha\nbeta 😀 gamma\ndelta\n" });
 		// A public note still gets through afterwards, so the silence above is not a dead connection.

@@ -124,13 +124,14 @@ describe("VaultAdapter over real sockets", () => {
 			["a NUL byte", "Notes/crlf.md\0.png", /^Invalid path: it contains a NUL byte$/],
 			["an encoded ../", "..%2f..%2fetc%2fpasswd", /encoded "\.\.", separator or NUL/],
 			["an encoded dot-dot", "%2e%2e/outside/secret.md", /encoded "\.\.", separator or NUL/],
-			["the config folder", `${CONFIG_DIR}/plugins/x/data.json`, /^Refused: \.obsidian-mobile\/plugins\/x\/data\.json is in a hidden folder/],
-			["the config folder, absolute", `ABS:${CONFIG_DIR}/plugins/x/data.json`, /is in a hidden folder/],
-			["a private folder", "Private/diary.md", /^Refused: Private\/diary\.md is private \(excluded in the Claude Code Bridge settings\)$/],
-			["a private tag (nested below the rule)", "Notes/tagged.md", /^Refused: Notes\/tagged\.md is private/],
-			["a symlink to a private note", "Notes/alias.md", /^Refused: Notes\/alias\.md is private/],
-			["a note through a symlink to a private folder", "Notes/private-link/diary.md", /^Refused: Notes\/private-link\/diary\.md is private/],
-			["a symlink into the config folder", "Notes/config.json", /^Refused: Notes\/config\.json is in a hidden folder/],
+			// Hidden and private files answer exactly as missing ones (issue 11, finding 8: no existence oracle).
+			["the config folder", `${CONFIG_DIR}/plugins/x/data.json`, /^Not found: \.obsidian-mobile\/plugins\/x\/data\.json$/],
+			["the config folder, absolute", `ABS:${CONFIG_DIR}/plugins/x/data.json`, /^Not found: \.obsidian-mobile\/plugins\/x\/data\.json$/],
+			["a private folder", "Private/diary.md", /^Not found: Private\/diary\.md$/],
+			["a private tag (nested below the rule)", "Notes/tagged.md", /^Not found: Notes\/tagged\.md$/],
+			["a symlink to a private note", "Notes/alias.md", /^Not found: Notes\/alias\.md$/],
+			["a note through a symlink to a private folder", "Notes/private-link/diary.md", /^Not found: Notes\/private-link\/diary\.md$/],
+			["a symlink into the config folder", "Notes/config.json", /^Not found: Notes\/config\.json$/],
 			["an empty path", "", /^Invalid path: it is empty$/],
 			["a non-UTF-8 file", "Notes/latin1.md", /^Refused: Notes\/latin1\.md is not UTF-8 text; use resources\/read for binary files$/],
 			["a folder", "Notes", /^Not found: Notes$/],
@@ -220,10 +221,11 @@ describe("VaultAdapter over real sockets", () => {
 			expect(error(await client.request("resources/read", { uri }))).toEqual({ code: RESOURCE_NOT_FOUND, message: "Not found: Notes/gone.md" });
 		});
 
-		it("refuses URIs outside the vault, hidden and private files with -32602", async () => {
-			for (const path of [join(outside, "secret.md"), join(fixture.vaultPath, CONFIG_DIR, "plugins", "x", "data.json"), join(fixture.vaultPath, "Private", "diary.md")]) {
-				const answer = error(await client.request("resources/read", { uri: pathToFileURL(path).href }));
-				expect(answer.code).toBe(INVALID_PARAMS);
+		it("refuses URIs outside the vault with -32602, and answers hidden and private files as missing ones (-32002)", async () => {
+			expect(error(await client.request("resources/read", { uri: pathToFileURL(join(outside, "secret.md")).href })).code).toBe(INVALID_PARAMS);
+			for (const relative of [`${CONFIG_DIR}/plugins/x/data.json`, "Private/diary.md"]) {
+				const answer = error(await client.request("resources/read", { uri: pathToFileURL(join(fixture.vaultPath, relative)).href }));
+				expect(answer).toEqual({ code: RESOURCE_NOT_FOUND, message: `Not found: ${relative}` });
 			}
 		});
 
