@@ -89,6 +89,11 @@ export class Notifier {
 		this.send({ ...snapshot, text: "", selection: { start: snapshot.selection.start, end: snapshot.selection.start, isEmpty: true } });
 	}
 
+	/** Whether a tag of this note or folder would be refused as private (for menus that should not offer it). */
+	isPrivate(filePath: string): boolean {
+		return this.options.isPrivate(filePath);
+	}
+
 	/**
 	 * Tags a note, folder or line range for Claude; queued when no client is connected ("queued"). With a client
 	 * connected it is "sent", possibly a moment later: after a new client's welcome and earlier queued tags.

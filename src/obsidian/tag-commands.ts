@@ -74,6 +74,11 @@ export class TagCommands {
 	private addMenuItem(menu: Menu, files: TAbstractFile[]): void {
 		if (files.length === 0 || !files.every((file) => file instanceof TFile || file instanceof TFolder)) return;
 		const targets = files.map((file): TagTarget => ({ path: file.path, folder: file instanceof TFolder }));
+		// Not offered for private notes and folders (and what leads into them): tagging them would be refused.
+		// While the bridge is off the rules are not known here, so the item is offered and says the bridge is off.
+		const notifier = this.bridge.notifier();
+		const paths = this.bridge.paths();
+		if (notifier && paths && targets.every((target) => notifier.isPrivate(mentionOf(target, paths).filePath))) return;
 		menu.addItem((item) =>
 			item
 				.setTitle(TAG_TITLE)

@@ -14,7 +14,7 @@ import { pollUntil } from "../helpers/wait-until";
 const FILES: Record<string, string> = {
 	"Secret/diary.md": "Diary: LAUNCH-CODE-7431\n",
 	"Notes/tagged.md": "---\ntags: [private]\n---\nSalary: QUOKKA-9922\n",
-	".obsidian/plugins/p/data.json": '{"apiKey":"sk-live-PELICAN-5510"}\n',
+	".vault-config/plugins/p/data.json": '{"apiKey":"sk-live-PELICAN-5510"}\n',
 	"Public/a.md": "Public A\n",
 	"Public/b.md": "Public B\n",
 };
@@ -36,7 +36,7 @@ describe("openDiff refuses private, hidden and mismatched targets", () => {
 					writeFileSync(join(vault, path), text);
 				}
 				symlinkSync(join(vault, "Secret"), join(vault, "pub"));
-				symlinkSync(join(vault, ".obsidian"), join(vault, "cfg"));
+				symlinkSync(join(vault, ".vault-config"), join(vault, "cfg"));
 			},
 		});
 		client = await fixture.client();
@@ -69,7 +69,7 @@ describe("openDiff refuses private, hidden and mismatched targets", () => {
 	it.each([
 		["a note in a private folder", "Secret/diary.md"],
 		["a note with a private tag", "Notes/tagged.md"],
-		["a file in the config folder", ".obsidian/plugins/p/data.json"],
+		["a file in the config folder", ".vault-config/plugins/p/data.json"],
 		["a private note through a symlinked folder", "pub/diary.md"],
 		["a hidden file through a symlinked folder", "cfg/plugins/p/data.json"],
 		["a new note in a private folder", "Secret/new.md"],
