@@ -107,7 +107,8 @@ export class HeadlessMcp {
 					run: () => {
 						const status = this.http.status();
 						const last = status.lastCallAt ? `, last at ${status.lastCallAt.toISOString()}` : "";
-						return `${this.statusLine()}\n${status.calls} calls${last}; ${status.refused} refused`;
+						const clients = status.clients.map((client) => client.userAgent).join(", ") || "none yet";
+						return `${this.statusLine()}\n${status.calls} calls${last}; ${status.refused} refused; clients: ${clients}`;
 					},
 				},
 			],

@@ -39,7 +39,12 @@ export interface McpHttpStatus {
 	lastCallAt?: Date;
 	/** Requests refused (401, 403, 405, 413, …) since the start. */
 	refused: number;
+	/** Clients that made authorised calls, by `User-Agent` (stateless HTTP knows no more), latest first. */
+	clients: { userAgent: string; lastCallAt: Date }[];
 }
+
+/** Distinct clients remembered for the status. */
+const MAX_REMEMBERED_CLIENTS = 10;
 
 type Refusal = { status: number; text: string; headers?: Record<string, string> };
 
@@ -60,13 +65,15 @@ export class McpHttpServer {
 	private refused = 0;
 	private lastCallAt: Date | undefined;
 	private listeningPort: number | undefined;
+	private readonly clients = new Map<string, Date>();
 	private readonly running = new Set<AbortController>();
 
 	constructor(private readonly options: McpHttpServerOptions) {}
 
 	status(): McpHttpStatus {
 		const port = this.listeningPort ?? this.options.port;
-		const status: McpHttpStatus = { state: this.state, port, calls: this.calls, refused: this.refused };
+		const clients = [...this.clients].reverse().map(([userAgent, lastCallAt]) => ({ userAgent, lastCallAt }));
+		const status: McpHttpStatus = { state: this.state, port, calls: this.calls, refused: this.refused, clients };
 		if (this.state === "listening") status.url = `http://${LOOPBACK_HOST}:${port}/mcp`;
 		if (this.error !== undefined) status.error = this.error;
 		if (this.lastCallAt) status.lastCallAt = this.lastCallAt;
@@ -136,8 +143,9 @@ export class McpHttpServer {
 		} catch (error) {
 			this.refused++;
 			if (error instanceof BodyTooLarge) {
+				// The rest is discarded unread; "Connection: close" ends the socket once the answer is out.
 				reply(response, 413, "text/plain; charset=utf-8", `${error.message}\n`, { Connection: "close" });
-				request.destroy();
+				request.resume();
 			} else response.destroy();
 			return;
 		}
@@ -146,12 +154,24 @@ export class McpHttpServer {
 			reply(response, 400, "application/json", JSON.stringify({ jsonrpc: "2.0", id: null, error: invalid }));
 			return;
 		}
+		this.noteCall(request.headers["user-agent"]);
 		await this.answer(body, response);
 	}
 
-	private async answer(body: string, response: ServerResponse): Promise<void> {
+	private noteCall(userAgent: string | undefined): void {
+		const now = (this.options.now ?? (() => new Date()))();
 		this.calls++;
-		this.lastCallAt = (this.options.now ?? (() => new Date()))();
+		this.lastCallAt = now;
+		const name = (userAgent ?? "").slice(0, 200) || "unknown client";
+		this.clients.delete(name);
+		this.clients.set(name, now);
+		if (this.clients.size > MAX_REMEMBERED_CLIENTS) {
+			const oldest = this.clients.keys().next().value;
+			if (oldest !== undefined) this.clients.delete(oldest);
+		}
+	}
+
+	private async answer(body: string, response: ServerResponse): Promise<void> {
 		const controller = new AbortController();
 		this.running.add(controller);
 		// The client went away (Claude Code's 60 s limit, a cancelled call): abort, so a pending review is withdrawn.

@@ -176,6 +176,7 @@ describe("the vault tools over Streamable HTTP (POST /mcp)", () => {
 			["GET", await raw(port, { method: "GET", headers: GOOD }), 405],
 			["DELETE", await raw(port, { method: "DELETE", headers: GOOD }), 405],
 			["big body", await raw(port, { headers: GOOD, body: Buffer.alloc(1024 * 1024 + 1, 32) }), 413],
+			["big chunked body", await raw(port, { headers: { ...GOOD, "Transfer-Encoding": "chunked" }, body: Buffer.alloc(1024 * 1024 + 1, 32) }), 413],
 			["text body", await raw(port, { headers: { ...GOOD, "Content-Type": "text/plain" }, body: PING }), 415],
 			["bad version", await raw(port, { headers: { ...GOOD, "MCP-Protocol-Version": "1900-01-01" }, body: PING }), 400],
 		];
@@ -262,7 +263,7 @@ describe("the vault tools over Streamable HTTP (POST /mcp)", () => {
 
 	it("counts calls and refusals in the status", async () => {
 		const before = http.status();
-		await raw(port, { headers: GOOD, body: PING });
+		await raw(port, { headers: { ...GOOD, "User-Agent": "claude-code/test" }, body: PING });
 		await raw(port, { headers: { "Content-Type": "application/json" }, body: PING });
 		const after = await pollUntil(() => {
 			const status = http.status();
@@ -270,5 +271,6 @@ describe("the vault tools over Streamable HTTP (POST /mcp)", () => {
 		}, "the counters");
 		expect(after).toMatchObject({ state: "listening", url: `http://127.0.0.1:${port}/mcp`, calls: before.calls + 1, refused: before.refused + 1 });
 		expect(after.lastCallAt).toBeInstanceOf(Date);
+		expect(after.clients[0]).toEqual({ userAgent: "claude-code/test", lastCallAt: after.lastCallAt });
 	});
 });
