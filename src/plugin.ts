@@ -1,13 +1,21 @@
-import { FileSystemAdapter, Notice, Plugin } from "obsidian";
+import { FileSystemAdapter, Notice, Plugin, debounce } from "obsidian";
+import type { DenyRuleSources } from "./bridge/claude-permissions/deny-rules";
+import type { PrivacyRules } from "./bridge/privacy";
 import type { BridgeStatus } from "./bridge/bridge-host";
 import type { DoctorInputs } from "./bridge/doctor/doctor";
 import { ideNameFor } from "./bridge/server-info";
 import { BridgeComponent } from "./obsidian/bridge-component";
+import { ClaudePermissionsSync } from "./obsidian/claude-permissions-sync";
+import { onVaultConfigChanged, readExcludedFiles } from "./obsidian/excluded-files";
 import { EditorTracker } from "./obsidian/editor-tracker";
 import { registerDiffReviewView } from "./obsidian/register-diff-review";
 import { BridgeSettingTab, type SettingsHost } from "./obsidian/settings-tab";
 import { StatusBar } from "./obsidian/status-bar";
 import { TagCommands } from "./obsidian/tag-commands";
+import { VaultPaths } from "./bridge/vault-paths";
+import type { VaultToolsSettingsHost, VaultToolsStatus } from "./obsidian/settings/vault-tools-section";
+import { McpTokenStore } from "./obsidian/vault-index/mcp-token-store";
+import { VaultToolsComponent } from "./obsidian/vault-index/vault-tools-component";
 import { migrateSettings, type BridgeSettings } from "./settings";
 
 const STOPPED: BridgeStatus = { state: "stopped", clients: [] };
@@ -19,9 +27,16 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 	private statusBar!: StatusBar;
 	private settingTab!: BridgeSettingTab;
 	private editorTracker!: EditorTracker;
+	/** Claude's vault tools while the bridge runs with them (a child of the bridge). */
+	private vaultToolsPart: VaultToolsComponent | undefined;
+	private mcpTokens!: McpTokenStore;
+	private readonly permissionsSync = new ClaudePermissionsSync(this, (message) => new Notice(message));
+	/** Typing in the private folders box changes them per key: re-write Claude Code's rules once typing pauses. */
+	private readonly syncPermissionsSoon = debounce(() => void this.permissionsSync.sync(), 1500, true);
 
 	override async onload(): Promise<void> {
 		this.settings = migrateSettings(await this.loadData());
+		this.mcpTokens = new McpTokenStore(this.app);
 		this.statusBar = new StatusBar(this.addStatusBarItem());
 		const access = { paths: () => this.bridge?.bridge.paths, notifier: () => this.bridge?.bridge.notifier };
 		this.editorTracker = new EditorTracker(this, access);
@@ -32,6 +47,7 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 		this.addSettingTab(this.settingTab);
 		this.addCommand({ id: "restart-server", name: "Restart the bridge server", callback: () => void this.applyServerSettings() });
 		this.registerEvent(this.app.workspace.on("quit", () => this.bridge?.bridge.host.removeLockFileNow()));
+		this.registerEvent(onVaultConfigChanged(this.app.vault, () => this.settings.excludedFilesArePrivate && this.privacyChanged()));
 		// The server starts once the workspace is ready, so it adds nothing to Obsidian's start-up.
 		this.app.workspace.onLayoutReady(() => this.startBridge());
 	}
@@ -60,12 +76,46 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 	}
 
 	doctorInputs(): DoctorInputs {
-		return { vaultPath: this.vaultPath, status: this.bridgeStatus(), pid: process.pid, ideName: ideNameFor(this.app.vault.getName()) };
+		return { vaultPath: this.vaultPath, status: this.bridgeStatus(), pid: process.pid, ideName: ideNameFor(this.app.vault.getName()), permissionRules: this.permissionsSync.doctorInputs() };
+	}
+
+	/** The one place the privacy rules are built: the settings, plus Obsidian's Excluded files when that option is on. */
+	privacyRules(): PrivacyRules {
+		const excluded = this.settings.excludedFilesArePrivate ? readExcludedFiles(this.app.vault).paths : [];
+		return { folders: [...this.settings.privateFolders, ...excluded], tags: this.settings.privateTags };
+	}
+
+	denyRuleSources(): DenyRuleSources {
+		return { ...this.privacyRules(), configDirs: [this.app.vault.configDir] };
+	}
+
+	privacyChanged(): void {
+		this.applyLiveSettings();
+		this.syncPermissionsSoon();
 	}
 
 	async rotateToken(): Promise<BridgeStatus> {
 		if (!this.bridge) throw new Error("The bridge is not running");
 		return this.bridge.bridge.host.rotateToken();
+	}
+
+	/** What the settings tab's "Vault tools for Claude" section reads and changes. */
+	get vaultTools(): VaultToolsSettingsHost {
+		return {
+			vaultPath: this.vaultPath,
+			vaultToolsSettings: () => this.settings.vaultTools,
+			saveSettings: () => this.saveSettings(),
+			applyServerSettings: () => this.applyServerSettings(),
+			vaultToolsStatus: () => this.vaultToolsStatus(),
+			mcpToken: () => this.mcpTokens.current(),
+			rotateMcpToken: () => this.mcpTokens.rotate(),
+		};
+	}
+
+	vaultToolsStatus(): VaultToolsStatus {
+		const part = this.vaultToolsPart;
+		const http = part?.httpStatus();
+		return { running: part !== undefined, relays: this.bridgeStatus().relays ?? 0, ...(http ? { http } : {}) };
 	}
 
 	private startBridge(): void {
@@ -75,24 +125,53 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 			new Notice("Claude Code Bridge needs a vault on the local file system.");
 			return;
 		}
+		const vaultTools = this.settings.vaultTools.enabled ? this.createVaultTools(vaultPath) : undefined;
 		this.bridge = this.addChild(
 			new BridgeComponent({
 				app: this.app,
 				vaultPath,
 				settings: this.settings,
+				privacyRules: () => this.privacyRules(),
 				currentSelection: () => this.editorTracker.currentSelection(),
 				onStatusChange: (status) => {
 					this.statusBar.show(status);
 					this.settingTab.refreshStatus();
 				},
+				...(vaultTools ? { vaultTools: vaultTools.assemblyOptions() } : {}),
 			}),
 		);
+		const server = this.bridge.bridge.vaultTools;
+		if (vaultTools && server) {
+			const privacy = this.bridge.bridge.privacy;
+			vaultTools.serve(server, (path) => privacy.isPrivate({ relative: path }));
+			this.vaultToolsPart = this.bridge.addChild(vaultTools);
+		}
+	}
+
+	/** The vault tools' Obsidian side, built at layout ready with the bridge (nothing of it runs during plugin load). */
+	private createVaultTools(vaultPath: string): VaultToolsComponent {
+		return new VaultToolsComponent({
+			app: this.app,
+			paths: new VaultPaths(vaultPath),
+			settings: () => this.settings.vaultTools,
+			savePort: async (port) => {
+				this.settings.vaultTools.httpPort = port;
+				await this.saveSettings();
+			},
+			token: this.mcpTokens,
+			currentSelection: () => this.editorTracker.currentSelection(),
+			onStatusChange: () => this.settingTab.refreshStatus(),
+			log: (message) => {
+				if (this.settings.debugLogging) console.debug(`[Claude Code Bridge] vault tools: ${message}`);
+			},
+		});
 	}
 
 	private async stopBridge(): Promise<void> {
 		const bridge = this.bridge;
 		if (!bridge) return;
 		this.bridge = undefined;
+		this.vaultToolsPart = undefined;
 		this.removeChild(bridge);
 		this.statusBar.show(STOPPED);
 		await bridge.stopped;

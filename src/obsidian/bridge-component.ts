@@ -1,6 +1,7 @@
 import { Component, Notice, parseYaml, type App } from "obsidian";
-import { assembleBridge, type Bridge } from "../bridge/bridge-assembly";
+import { assembleBridge, type Bridge, type VaultToolsAssemblyOptions } from "../bridge/bridge-assembly";
 import type { BridgeStatus } from "../bridge/bridge-host";
+import type { PrivacyRules } from "../bridge/privacy";
 import type { SelectionSnapshot } from "../bridge/selection";
 import { ideNameFor } from "../bridge/server-info";
 import { VaultPaths } from "../bridge/vault-paths";
@@ -15,11 +16,15 @@ export interface BridgeComponentOptions {
 	app: App;
 	vaultPath: string;
 	settings: BridgeSettings;
+	/** The privacy rules in force, which the plugin builds (settings plus Obsidian's Excluded files when asked); default: the settings' folders and tags. */
+	privacyRules?: () => PrivacyRules;
 	/** The editor tracker's active note and selection. */
 	currentSelection: () => SelectionSnapshot | undefined;
 	onStatusChange: (status: BridgeStatus) => void;
 	/** Where the home directory is (tests); the user's by default. */
 	homeDir?: string;
+	/** Claude's own vault tools (the plugin's VaultToolsComponent); left out when they are off. */
+	vaultTools?: VaultToolsAssemblyOptions;
 }
 
 /**
@@ -53,7 +58,7 @@ export class BridgeComponent extends Component {
 				notes: this.notes,
 				reviewPort: (decisions) => new ObsidianReviewPort(app, decisions),
 			},
-			privacyRules: () => ({ folders: settings.privateFolders, tags: settings.privateTags }),
+			privacyRules: options.privacyRules ?? (() => ({ folders: settings.privateFolders, tags: settings.privateTags })),
 			debounceMs: settings.selectionDebounceMs,
 			reviewEdits: settings.reviewEditsInObsidian,
 			scheduleInterval: (callback, intervalMs) => {
@@ -65,6 +70,7 @@ export class BridgeComponent extends Component {
 				if (settings.debugLogging) console.debug(`[Claude Code Bridge] ${message}`);
 			},
 			onStatusChange: options.onStatusChange,
+			...(options.vaultTools ? { vaultTools: options.vaultTools } : {}),
 		});
 	}
 

@@ -3,8 +3,12 @@ import type { BridgeStatus } from "../bridge/bridge-host";
 import { runDoctor, type DoctorInputs } from "../bridge/doctor/doctor";
 import type { DoctorLevel, DoctorLine } from "../bridge/doctor/doctor-line";
 import { launchCommand } from "../bridge/launch-command";
+import { describeUnmatchedFolderRules, foldersOfFiles, unmatchedFolderRules } from "../bridge/private-folder-rules";
+import { VaultPaths } from "../bridge/vault-paths";
 import { MAX_SELECTION_DEBOUNCE_MS, isPort, parseList, type BridgeSettings } from "../settings";
 import { describeError } from "../shared/describe-error";
+import { ClaudePermissionsSection, type ClaudePermissionsHost } from "./claude-permissions-section";
+import { displayVaultToolsSection, type VaultToolsSettingsHost } from "./settings/vault-tools-section";
 
 /**
  * Obsidian gives plugins no say in how a hotkey is matched, so AltGr (which Windows reports as Ctrl+Alt) triggers
@@ -18,6 +22,10 @@ export interface SettingsHost {
 	settings: BridgeSettings;
 	readonly vaultPath: string | undefined;
 	saveSettings(): Promise<void>;
+	/** Private folders, tags or the Excluded files option changed: applies them and re-writes Claude Code's deny rules when that option is on (default: applyLiveSettings). */
+	privacyChanged?(): void;
+	/** For the "Claude Code's file tools" section, which is shown when the host gives it. */
+	denyRuleSources?: ClaudePermissionsHost["denyRuleSources"];
 	bridgeStatus(): BridgeStatus;
 	/** Starts, stops or restarts the bridge to match the settings. */
 	applyServerSettings(): Promise<void>;
@@ -26,11 +34,16 @@ export interface SettingsHost {
 	rotateToken(): Promise<BridgeStatus>;
 	/** What "Check connection" examines: the vault, the bridge's status, this process. */
 	doctorInputs(): DoctorInputs;
+	/** The "Vault tools for Claude" section's host; left out, the section is not shown. */
+	readonly vaultTools?: VaultToolsSettingsHost;
 }
 
 /** The bridge's settings: server, status and token, connecting, context and privacy, edits, advanced. */
 export class BridgeSettingTab extends PluginSettingTab {
 	private statusContainer: HTMLElement | undefined;
+	private vaultToolsSection: { refresh(): void } | undefined;
+	/** Under the private folders: the rules that match no folder (they protect nothing). */
+	private folderRuleWarning: HTMLElement | undefined;
 
 	constructor(app: App, plugin: Plugin, private readonly host: SettingsHost) {
 		super(app, plugin);
@@ -135,10 +148,13 @@ export class BridgeSettingTab extends PluginSettingTab {
 			.addTextArea((area) =>
 				area.setValue(settings.privateFolders.join("\n")).onChange(async (value) => {
 					settings.privateFolders = parseList(value);
+					this.showUnmatchedFolderRules();
 					await this.host.saveSettings();
-					this.host.applyLiveSettings();
+					this.privacyChanged();
 				}),
 			);
+		this.folderRuleWarning = containerEl.createDiv({ cls: "claude-code-bridge-setting-warning" });
+		this.showUnmatchedFolderRules();
 		new Setting(containerEl)
 			.setName("Private tags")
 			.setDesc("One tag per line, for example #private. Notes with these tags (or nested ones) stay private the same way.")
@@ -146,9 +162,37 @@ export class BridgeSettingTab extends PluginSettingTab {
 				area.setValue(settings.privateTags.join("\n")).onChange(async (value) => {
 					settings.privateTags = parseList(value);
 					await this.host.saveSettings();
-					this.host.applyLiveSettings();
+					this.privacyChanged();
 				}),
 			);
+		new Setting(containerEl)
+			.setName("Treat Obsidian's excluded files as private")
+			.setDesc(
+				"The folders and files in Obsidian's excluded files list (files and links settings) stay private the same way. Entries written as regular expressions (/…/) are not applied: they are not paths.",
+			)
+			.addToggle((toggle) =>
+				toggle.setValue(settings.excludedFilesArePrivate).onChange(async (value) => {
+					settings.excludedFilesArePrivate = value;
+					await this.host.saveSettings();
+					this.privacyChanged();
+				}),
+			);
+
+		const host = this.host;
+		const denyRuleSources = host.denyRuleSources?.bind(host);
+		if (denyRuleSources) {
+			const permissionsHost: ClaudePermissionsHost = {
+				get settings() {
+					return host.settings;
+				},
+				get vaultPath() {
+					return host.vaultPath;
+				},
+				saveSettings: () => host.saveSettings(),
+				denyRuleSources,
+			};
+			new ClaudePermissionsSection(permissionsHost).display(containerEl);
+		}
 
 		new Setting(containerEl).setName("Edits").setHeading();
 		new Setting(containerEl)
@@ -161,6 +205,8 @@ export class BridgeSettingTab extends PluginSettingTab {
 					this.host.applyLiveSettings();
 				}),
 			);
+
+		if (this.host.vaultTools) this.vaultToolsSection = displayVaultToolsSection(containerEl, this.host.vaultTools);
 
 		new Setting(containerEl).setName("Advanced").setHeading();
 		new Setting(containerEl)
@@ -176,6 +222,7 @@ export class BridgeSettingTab extends PluginSettingTab {
 
 	/** Redraws the status section, if the tab is open. */
 	refreshStatus(): void {
+		this.vaultToolsSection?.refresh();
 		const container = this.statusContainer;
 		if (!container) return;
 		container.empty();
@@ -208,6 +255,17 @@ export class BridgeSettingTab extends PluginSettingTab {
 						this.refreshStatus();
 					}),
 			);
+	}
+
+	private privacyChanged(): void {
+		if (this.host.privacyChanged) this.host.privacyChanged();
+		else this.host.applyLiveSettings();
+	}
+
+	private showUnmatchedFolderRules(): void {
+		const folders = foldersOfFiles(this.app.vault.getFiles().map((file) => file.path));
+		const identity = this.host.vaultPath === undefined ? undefined : new VaultPaths(this.host.vaultPath).identity;
+		this.folderRuleWarning?.setText(describeUnmatchedFolderRules(unmatchedFolderRules(this.host.settings.privateFolders, folders, identity)) ?? "");
 	}
 
 	override hide(): void {
