@@ -20,26 +20,26 @@ const CONFIG_DIR = ".vault-config";
 const sessions = useBridgeSessions();
 
 /** A vault with a private and a public note; the rules come from our own code, as the plugin writes them. */
-async function vaultWithRules(writeRules: boolean): Promise<string> {
+async function vaultWithRules(writeRules: boolean, privateFolder = "Secret"): Promise<string> {
 	const temp = makeTempDir("permissions");
 	sessions.onCleanup(() => temp.remove());
 	const vault = path.join(temp.path, "My vault");
-	mkdirSync(path.join(vault, "Secret"), { recursive: true });
-	writeFileSync(path.join(vault, "Secret", "x.md"), `# Private\n\n${SECRET_TEXT}\n`);
+	mkdirSync(path.join(vault, privateFolder), { recursive: true });
+	writeFileSync(path.join(vault, privateFolder, "x.md"), `# Private\n\n${SECRET_TEXT}\n`);
 	writeFileSync(path.join(vault, "public.md"), `# Public\n\n${PUBLIC_TEXT}\n`);
 	if (writeRules) {
-		const { rules } = denyRulesFor({ folders: ["Secret"], configDirs: [CONFIG_DIR], tags: [] });
+		const { rules } = denyRulesFor({ folders: [privateFolder], configDirs: [CONFIG_DIR], tags: [] });
 		await applyPermissionPlan(await planPermissions(vault, rules, SETTINGS_FILES.shared));
 	}
 	return vault;
 }
 
 /** The CLI in the vault, asked to read `file`; resolves with the request that carries the Read's result. */
-function modelReads(vault: string, file: string): Promise<{ mock: MockAnthropic; toolResult: string }> {
+function modelReads(vault: string, file: string): Promise<{ mock: MockAnthropic; toolResult: string; screen: string }> {
 	return modelUses(vault, "Read", { file_path: path.join(vault, file) });
 }
 
-async function modelUses(vault: string, tool: string, input: Record<string, unknown>, cliArgs: string[] = []): Promise<{ mock: MockAnthropic; toolResult: string }> {
+async function modelUses(vault: string, tool: string, input: Record<string, unknown>, cliArgs: string[] = []): Promise<{ mock: MockAnthropic; toolResult: string; screen: string }> {
 	const home = makeClaudeHome([vault]);
 	sessions.onCleanup(() => home.remove());
 	const mock = await sessions.startMock();
@@ -50,7 +50,7 @@ async function modelUses(vault: string, tool: string, input: Record<string, unkn
 	await cli.prompt("Read the note");
 	const afterRead = await mock.waitForMainRequest({ since: 1 });
 	await cli.waitFor("Done reading.");
-	return { mock, toolResult: lastUserText(afterRead.body) };
+	return { mock, toolResult: lastUserText(afterRead.body), screen: cli.text() };
 }
 
 describe("Claude Code's own Read tool and the deny rules the bridge writes (real CLI)", () => {
@@ -62,9 +62,26 @@ describe("Claude Code's own Read tool and the deny rules the bridge writes (real
 
 	it("the CLI refuses the model's Read of a note in a private folder, and its text reaches no request", async () => {
 		const vault = await vaultWithRules(true);
-		const { mock, toolResult } = await modelReads(vault, "Secret/x.md");
+		const { mock, toolResult, screen } = await modelReads(vault, "Secret/x.md");
 		expect(toolResult).toContain(DENIED);
 		for (const request of mock.requests) expect(JSON.stringify(request.body)).not.toContain(SECRET_TEXT);
+		// The CLI warns at start-up about a rule it will never match ("⚠ Deny rule … never matches"): none of ours.
+		expect(screen).not.toMatch(/never\s*matches/);
+	});
+
+	it("a folder whose name has parentheses and brackets is matched as written", async () => {
+		const vault = await vaultWithRules(true, "Work (2024) [old]");
+		const { mock, toolResult } = await modelReads(vault, "Work (2024) [old]/x.md");
+		expect(toolResult).toContain(DENIED);
+		for (const request of mock.requests) expect(JSON.stringify(request.body)).not.toContain(SECRET_TEXT);
+	});
+
+	it("the start-up warning the check above relies on does appear for a rule the CLI never matches", async () => {
+		const vault = await vaultWithRules(false);
+		mkdirSync(path.join(vault, ".claude"));
+		writeFileSync(path.join(vault, ".claude", "settings.json"), JSON.stringify({ permissions: { deny: ["Write(./Secret/**)"] } }));
+		const { screen } = await modelReads(vault, "public.md");
+		expect(screen).toMatch(/Deny\s*rule\s*Write\(\.\/Secret\/\*\*\)\s*never\s*matches/);
 	});
 
 	it("a note outside the private folders stays readable", async () => {
