@@ -1,5 +1,6 @@
 import { parseDocument } from "yaml";
 import { CodeMask } from "../bridge/diagnostics/code-mask";
+import { frontmatterTags } from "../bridge/note-tags";
 import { findFrontmatter } from "../bridge/diagnostics/frontmatter-check";
 import { findLinks } from "../bridge/diagnostics/link-syntax";
 import { scanNote } from "../bridge/diagnostics/markdown-scanner";
@@ -44,7 +45,7 @@ export function factsFromText(path: string, text: string): NoteFacts {
 		}
 		if (inProperties.length > 0) facts.links = [...inProperties, ...facts.links];
 	}
-	facts.tags = [...frontmatterTags(frontmatter), ...inlineTags(lines, frontmatter ? frontmatter.endLine + 1 : 0)];
+	facts.tags = [...frontmatterTagFacts(frontmatter, lines), ...inlineTags(lines, frontmatter ? frontmatter.endLine + 1 : 0)];
 	return facts;
 }
 
@@ -76,21 +77,11 @@ function frontmatterFact(lines: readonly string[]): FrontmatterFact | undefined 
 	return fact;
 }
 
-function frontmatterTags(frontmatter: FrontmatterFact | undefined): TagFact[] {
-	const properties = frontmatter?.properties;
-	if (!properties) return [];
-	const tags: TagFact[] = [];
-	for (const key of ["tags", "tag"]) {
-		const value = properties[key];
-		const line = frontmatter.keyLines[key] ?? 0;
-		const values = Array.isArray(value) ? value : typeof value === "string" ? value.split(/[,\s]+/) : [];
-		for (const item of values) {
-			if (typeof item !== "string" && typeof item !== "number") continue;
-			const tag = String(item).trim().replace(/^#/, "");
-			if (tag !== "") tags.push({ tag, line });
-		}
-	}
-	return tags;
+/** The frontmatter's tags as privacy reads them (`frontmatterTags` of note-tags.ts: any key case, YAML errors). */
+function frontmatterTagFacts(frontmatter: FrontmatterFact | undefined, lines: readonly string[]): TagFact[] {
+	if (!frontmatter) return [];
+	const line = Object.entries(frontmatter.keyLines).find(([key]) => /^tags?$/i.test(key))?.[1] ?? 0;
+	return frontmatterTags(lines.slice(1, frontmatter.endLine).join("\n")).map((tag) => ({ tag, line }));
 }
 
 function inlineTags(lines: readonly string[], from: number): TagFact[] {

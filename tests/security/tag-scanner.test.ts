@@ -6,6 +6,7 @@ import { getAllTags } from "../__mocks__/obsidian";
 import { startAssembledBridge, type AssembledBridge } from "../helpers/assembled-bridge";
 import type { TestClient } from "../helpers/test-client";
 import { parseNoteForCache } from "../obsidian/harness/metadata-parser";
+import { TAG_ROWS as ROWS } from "./tag-table";
 
 /**
  * Finding 4 of issue 11: a note that is private in Obsidian (it carries a private tag) must be private headless
@@ -13,37 +14,6 @@ import { parseNoteForCache } from "../obsidian/harness/metadata-parser";
  * fake metadata cache (tests/obsidian/harness, what the Obsidian side's `getAllTags` sees): both must find the
  * tags Obsidian finds. Then the same notes in a vault served by the headless host, attacked over the wire.
  */
-interface TagRow {
-	/** What Obsidian does, with the help page that says so. */
-	behaviour: string;
-	text: string;
-	/** The tags Obsidian reads, without `#`, lower-cased. */
-	tags: string[];
-}
-
-const TAGS_HELP = "help.obsidian.md/tags";
-const PROPERTIES_HELP = "help.obsidian.md/properties";
-
-const ROWS: TagRow[] = [
-	{ behaviour: `a block list item with a YAML comment after it (${PROPERTIES_HELP}: YAML)`, text: "---\ntags:\n  - private # why\n---\nBody.\n", tags: ["private"] },
-	{ behaviour: `comment and blank lines inside a block list (${PROPERTIES_HELP}: YAML)`, text: "---\ntags:\n  - open\n  # more below\n\n  - private\n---\n", tags: ["open", "private"] },
-	{ behaviour: `a flow list over two lines (${PROPERTIES_HELP}: YAML)`, text: "---\ntags: [open,\n  private]\n---\n", tags: ["open", "private"] },
-	{ behaviour: `a folded scalar of tags separated by spaces (${TAGS_HELP}: tags property)`, text: "---\ntags: >-\n  open\n  private\n---\n", tags: ["open", "private"] },
-	{ behaviour: `a quoted key is the same key (${PROPERTIES_HELP}: YAML)`, text: '---\n"tags": private\n---\n', tags: ["private"] },
-	{ behaviour: `space before the colon (${PROPERTIES_HELP}: YAML)`, text: "---\ntags : private\n---\n", tags: ["private"] },
-	{ behaviour: `the key in another case: Tags (${TAGS_HELP}: tags property, matched case-insensitively)`, text: "---\nTags: private\n---\n", tags: ["private"] },
-	{ behaviour: `the older singular key tag (${PROPERTIES_HELP}: deprecated tag property)`, text: "---\ntag: private\n---\n", tags: ["private"] },
-	{ behaviour: `comma-separated tags with # (${TAGS_HELP}: tags property)`, text: '---\ntags: "open, #private"\n---\n', tags: ["open", "private"] },
-	{ behaviour: `a block list (${TAGS_HELP}: tags property)`, text: "---\ntags:\n- open\n- Private\n---\n", tags: ["open", "private"] },
-	{ behaviour: `a tag after a code span that holds a backtick (${TAGS_HELP}: not in code; CommonMark code spans)`, text: "Body `` ` `` #private and `x`.\n", tags: ["private"] },
-	{ behaviour: `a tag after a double-backtick span (${TAGS_HELP}: not in code)`, text: "Run ``a`b`` then #private\n", tags: ["private"] },
-	{ behaviour: `a nested tag (${TAGS_HELP}: nested tags)`, text: "Filed under #private/health.\n", tags: ["private/health"] },
-	{ behaviour: `no tag inside inline code (${TAGS_HELP}: not in code)`, text: "Use `#private` to hide.\n", tags: [] },
-	{ behaviour: `no tag inside a fenced code block (${TAGS_HELP}: not in code)`, text: "```\n#private\n```\nText.\n", tags: [] },
-	{ behaviour: `no all-digit tag (${TAGS_HELP}: tag format)`, text: "Year #2024 done.\n", tags: [] },
-	{ behaviour: `no tag inside a word (${TAGS_HELP}: tag format)`, text: "issue#private here\n", tags: [] },
-];
-
 const lower = (tags: string[]): string[] => tags.map((tag) => tag.replace(/^#/, "").toLowerCase());
 
 describe("tag reading: the headless reader and the fake metadata cache find what Obsidian finds", () => {
