@@ -4,7 +4,7 @@ import type { Readable, Writable } from "node:stream";
 import { PrivacyFilter, type PrivacyRules } from "../../bridge/privacy";
 import { VaultPaths } from "../../bridge/vault-paths";
 import { ErrorCode, errorResponse } from "../../protocol/json-rpc";
-import { McpSession, type TraceEvent } from "../../protocol/mcp-session";
+import { McpSession, type MethodHandler, type TraceEvent } from "../../protocol/mcp-session";
 import type { ServerInfo, ToolDefinition } from "../../protocol/mcp-types";
 import { ToolRegistry } from "../../protocol/tool-registry";
 import { MAX_INCOMING_MESSAGE_BYTES, MAX_OUTGOING_MESSAGE_BYTES } from "../../server/limits";
@@ -13,9 +13,12 @@ import { createVaultTools, tagsFromIndex } from "../create-vault-tools";
 import { FolderVaultIndex } from "../folder/folder-vault-index";
 import { BridgeLocator } from "../relay-client/bridge-locator";
 import { BridgeRelay } from "../relay-client/bridge-relay";
+import { relayedMethods } from "../relay-client/relayed-methods";
 import { relayedTools } from "../relay-client/relayed-tools";
+import { DEFAULT_PROMPTS_FOLDER } from "../prompts/vault-prompts";
+import { createVaultContentMethods } from "../resources/content-methods";
 import { LineTransport } from "./line-transport";
-import { PluginPrivacyRules } from "./plugin-privacy-rules";
+import { PluginSettings } from "./plugin-settings";
 
 export interface StdioVaultServerOptions {
 	/** The vault folder (checked to exist by the caller). */
@@ -23,8 +26,11 @@ export interface StdioVaultServerOptions {
 	input: Readable;
 	output: Writable;
 	serverInfo: ServerInfo;
-	/** Relay protocol on the IDE channel: the method for one tools/call and the name the relay introduces itself by. */
-	relay: { callMethod: string; clientName: string };
+	/**
+	 * Relay protocol on the IDE channel: the method for one tools/call, the one for any other method (resources,
+	 * prompts), and the name the relay introduces itself by.
+	 */
+	relay: { callMethod: string; requestMethod: string; clientName: string };
 	homeDir: string;
 	claudeConfigDir?: string;
 	/** Privacy rules from the command line, added to the plugin's settings in the vault. */
@@ -57,19 +63,19 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 	const paths = new VaultPaths(options.vaultPath);
 	const vaultName = basename(paths.root);
 	const index = new FolderVaultIndex({ root: paths.root, watch: options.watch ?? true, log });
-	const privacyRules = new PluginPrivacyRules({ vaultRoot: paths.root, extra: options.privacy, log });
-	const privacy = new PrivacyFilter(() => privacyRules.rules(), tagsFromIndex(index));
+	const settings = new PluginSettings({ vaultRoot: paths.root, extra: options.privacy, log });
+	const privacy = new PrivacyFilter(() => settings.rules(), tagsFromIndex(index), paths.identity);
 	const folderTools = createVaultTools({
 		index,
 		paths,
-		isPrivate: (relative) => privacy.isPrivate({ relative }),
+		isPrivate: (relative) => privacy.isPrivateRelative(relative),
 		writesUnavailable: () =>
 			`Obsidian is not running for the vault "${vaultName}" (${paths.root}), so this change cannot be made: writes need it (Obsidian's index, link-safe renames and the review of each change). Ask the user to open the vault in Obsidian with Claude Code Bridge enabled (or to run \`claude-code-bridge serve --vault "${paths.root}"\`), then call again. Read tools keep working from the files meanwhile.`,
 	});
 	const local = folderTools.map((tool): ToolDefinition => ({
 		...tool,
 		call: (args, context) => {
-			privacyRules.reload();
+			settings.reload();
 			return tool.call(args, context);
 		},
 	}));
@@ -82,6 +88,24 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 	});
 	const registry = new ToolRegistry();
 	for (const tool of relayedTools({ local, relay, callMethod: options.relay.callMethod, log })) registry.register(tool);
+	// Resources and prompts: the folder has no open note and no daily-notes plugin, so those two resources are the bridge's.
+	const content = createVaultContentMethods({
+		index,
+		paths,
+		isPrivate: (relative) => privacy.isPrivateRelative(relative),
+		vaultName,
+		promptsFolder: () => settings.promptsFolder() ?? DEFAULT_PROMPTS_FOLDER,
+	});
+	const folderMethods = new Map(
+		[...content.methods].map(([method, handler]): [string, MethodHandler] => [
+			method,
+			(params, context) => {
+				settings.reload();
+				return handler(params, context);
+			},
+		]),
+	);
+	const methods = relayedMethods({ local: folderMethods, relay, requestMethod: options.relay.requestMethod, log });
 
 	let transport: LineTransport | undefined;
 	const session = new McpSession({
@@ -89,6 +113,8 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 		send: (text) => transport?.send(text),
 		serverInfo: options.serverInfo,
 		tools: registry,
+		methods,
+		capabilities: content.capabilities,
 		maxOutgoingBytes: MAX_OUTGOING_MESSAGE_BYTES,
 		events: {
 			onInitialize: (client, version) => log(`Client ${client.name ?? "?"} ${client.version ?? ""} connected (protocol ${version})`),
@@ -139,12 +165,24 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 	const warmUp = setImmediate(() => {
 		void relay
 			.current()
-			.then(async (connection) => {
-				if (connection || disposed) return;
-				await index.refresh();
-				index.notePaths();
-			})
+			.then((connection) => (connection ? undefined : warmFolder(index, () => disposed)))
 			.catch((error: unknown) => log(`Warm-up failed: ${describeError(error)}`));
 	});
 	return { closed, dispose };
+}
+
+/** Notes read and parsed per turn of the event loop while warming up, so requests are answered in between. */
+const WARM_UP_SLICE = 100;
+
+/** Reads every note's text and facts (what the first search and tag or link queries need), a slice at a time. */
+async function warmFolder(index: FolderVaultIndex, stopped: () => boolean): Promise<void> {
+	await index.refresh();
+	const paths = index.notePaths();
+	for (let start = 0; start < paths.length && !stopped(); start += WARM_UP_SLICE) {
+		for (const path of paths.slice(start, start + WARM_UP_SLICE)) {
+			await index.readText(path);
+			index.facts(path);
+		}
+		await new Promise<void>((resolve) => setImmediate(resolve));
+	}
 }

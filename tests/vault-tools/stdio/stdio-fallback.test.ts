@@ -11,8 +11,10 @@ const NOTES: Record<string, string> = {
 	"Private/Secret.md": "# Secret\n\nAlpha secret plans, links [[Alpha]].\n",
 	"Notes/Tagged.md": "# Tagged\n\nAlpha diary entry. #diary/2026\n",
 	".hidden/Hidden.md": "# Hidden\n\nAlpha hidden words.\n",
+	"My prompts/Summarise.md": "---\ndescription: Summarise a note\n---\nSummarise {{note}} in three lines.\n",
+	"My prompts/Diary prompt.md": "Write today's entry. #diary/2026\n",
 	// The plugin's settings, in a renamed config folder: the fallback finds them there.
-	".config-obsidian/plugins/claude-code-bridge/data.json": JSON.stringify({ enabled: true, privateFolders: ["Private"], privateTags: ["#diary"] }),
+	".config-obsidian/plugins/claude-code-bridge/data.json": JSON.stringify({ enabled: true, privateFolders: ["Private"], privateTags: ["#diary"], vaultTools: { promptsFolder: "My prompts" } }),
 };
 
 describe("claude-code-bridge mcp --vault: the stdio server with no bridge running (folder fallback)", () => {
@@ -137,6 +139,17 @@ describe("claude-code-bridge mcp --vault: the stdio server with no bridge runnin
 			writeFileSync(settings, NOTES[".config-obsidian/plugins/claude-code-bridge/data.json"] ?? "");
 		}
 		expect((await server.call("search", { query: "zebra" })).text).toMatch(/total 45 matches/);
+	});
+
+	it("offers the vault overview resource and the prompts folder set in the plugin, without private notes", async () => {
+		const { resources } = await server.client.listResources();
+		expect(resources.map((resource) => resource.uri)).toEqual(["vault://overview"]);
+		const overview = await server.client.readResource({ uri: "vault://overview" });
+		expect(JSON.stringify(overview)).not.toMatch(/Private|Tagged|Hidden/);
+		const { prompts } = await server.client.listPrompts();
+		expect(prompts.map((prompt) => [prompt.name, prompt.description])).toEqual([["Summarise", "Summarise a note"]]);
+		const prompt = await server.client.getPrompt({ name: "Summarise", arguments: { note: "[[Alpha]]" } });
+		expect(prompt.messages).toEqual([{ role: "user", content: { type: "text", text: "Summarise [[Alpha]] in three lines.\n" } }]);
 	});
 
 	it("writes only protocol frames on stdout, logs on stderr", async () => {

@@ -6,7 +6,7 @@ import { describeError } from "../../shared/describe-error";
 /** The plugin's id (manifest.json): its settings are `<vault>/.obsidian/plugins/<id>/data.json`. */
 export const PLUGIN_ID = "claude-code-bridge";
 
-export interface PluginPrivacyRulesOptions {
+export interface PluginSettingsOptions {
 	vaultRoot: string;
 	/** Rules given on the command line; they add to the plugin's. */
 	extra: PrivacyRules;
@@ -14,7 +14,8 @@ export interface PluginPrivacyRulesOptions {
 }
 
 /**
- * The privacy rules Obsidian's plugin uses for this vault (its `privateFolders` and `privateTags` in
+ * The settings of Obsidian's plugin for this vault that the folder fallback needs: the privacy rules (its
+ * `privateFolders` and `privateTags` in
  * `<config folder>/plugins/claude-code-bridge/data.json`; the config folder is the vault's dot folder that holds it,
  * since users can rename it),
  * for the folder fallback when Obsidian is closed, so a note private in Obsidian stays private without it.
@@ -22,13 +23,14 @@ export interface PluginPrivacyRulesOptions {
  */
 const ABSENT = "absent";
 
-export class PluginPrivacyRules {
+export class PluginSettings {
 	private settingsFile: string | undefined;
 	private stamp: string | undefined;
 	private fromPlugin: PrivacyRules = { folders: [], tags: [] };
+	private prompts: string | undefined;
 	private combined: PrivacyRules;
 
-	constructor(private readonly options: PluginPrivacyRulesOptions) {
+	constructor(private readonly options: PluginSettingsOptions) {
 		this.combined = this.combine();
 		this.reload();
 	}
@@ -42,12 +44,20 @@ export class PluginPrivacyRules {
 		return this.combined;
 	}
 
+	/** The vault tools' prompts folder set in the plugin (`vaultTools.promptsFolder`), if any. */
+	promptsFolder(): string | undefined {
+		return this.prompts;
+	}
+
 	/** Re-reads the plugin's settings if the file changed since the last read. */
 	reload(): void {
 		const stamp = this.stampOf(this.settingsFile) ?? this.findSettingsFile();
 		if (stamp === this.stamp) return;
 		this.stamp = stamp;
-		if (stamp === ABSENT) this.settingsFile = undefined;
+		if (stamp === ABSENT) {
+			this.settingsFile = undefined;
+			this.prompts = undefined;
+		}
 		this.fromPlugin = stamp === ABSENT ? { folders: [], tags: [] } : this.read();
 		this.combined = this.combine();
 	}
@@ -90,6 +100,8 @@ export class PluginPrivacyRules {
 		try {
 			const parsed: unknown = JSON.parse(readFileSync(this.settingsFile, "utf8"));
 			const record = typeof parsed === "object" && parsed !== null ? (parsed as Record<string, unknown>) : {};
+			const vaultTools = typeof record.vaultTools === "object" && record.vaultTools !== null ? (record.vaultTools as Record<string, unknown>) : {};
+			this.prompts = typeof vaultTools.promptsFolder === "string" && vaultTools.promptsFolder.trim() !== "" ? vaultTools.promptsFolder.trim() : undefined;
 			return { folders: strings(record.privateFolders), tags: strings(record.privateTags) };
 		} catch (error) {
 			// Keep what was read before: a half-written file must not make private notes visible for a moment.
