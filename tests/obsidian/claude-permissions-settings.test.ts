@@ -1,0 +1,202 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { App, Plugin, Setting, notices, type FakeElement } from "../__mocks__/obsidian";
+import type { BridgeStatus } from "../../src/bridge/bridge-host";
+import type { DenyRuleSources } from "../../src/bridge/claude-permissions/deny-rules";
+import { ClaudePermissionsSync } from "../../src/obsidian/claude-permissions-sync";
+import { readExcludedFiles } from "../../src/obsidian/excluded-files";
+import { BridgeSettingTab, type SettingsHost } from "../../src/obsidian/settings-tab";
+import { DEFAULT_SETTINGS, migrateSettings, type BridgeSettings } from "../../src/settings";
+import { makeTempDir } from "../helpers/temp-dir";
+
+const STOPPED: BridgeStatus = { state: "stopped", clients: [] };
+/** A renamed config folder (users can rename it); what the plugin passes is `app.vault.configDir`. */
+const CONFIG_DIR = ".vault-config";
+const KEEP = "Keep private folders out of Claude Code's file tools";
+const PERSONAL = "Use the personal settings file";
+const EXCLUDED = "Treat Obsidian's excluded files as private";
+
+let vault: string;
+let removeVault: () => void;
+beforeEach(() => {
+	({ path: vault, remove: removeVault } = makeTempDir("permissions-settings"));
+});
+afterEach(() => removeVault());
+
+function setUp() {
+	Setting.created = [];
+	notices.splice(0);
+	const calls: string[] = [];
+	const settings: BridgeSettings = { ...DEFAULT_SETTINGS, privateFolders: ["Secret"], privateTags: ["private"] };
+	const sources = (): DenyRuleSources => ({ folders: settings.privateFolders, tags: settings.privateTags, configDirs: [CONFIG_DIR] });
+	const host: SettingsHost = {
+		settings,
+		vaultPath: vault,
+		saveSettings: () => (calls.push("save"), Promise.resolve()),
+		bridgeStatus: () => STOPPED,
+		applyServerSettings: () => Promise.resolve(),
+		applyLiveSettings: () => void calls.push("apply-live"),
+		privacyChanged: () => void calls.push("privacy-changed"),
+		rotateToken: () => Promise.resolve(STOPPED),
+		doctorInputs: () => ({ vaultPath: vault, status: STOPPED, pid: process.pid }),
+		denyRuleSources: sources,
+	};
+	const app = new App(vault, "My vault");
+	const tab = new BridgeSettingTab(app as never, new Plugin(app, { id: "x", name: "x", version: "0" }) as never, host);
+	tab.display();
+	const named = (name: string): Setting => {
+		const found = Setting.created.filter((setting) => setting.name === name).at(-1);
+		if (!found) throw new Error(`No setting named ${name}`);
+		return found;
+	};
+	const preview = (): FakeElement => {
+		const found = (tab.containerEl as unknown as FakeElement).findAll("claude-code-bridge-permissions-preview")[0];
+		if (!found) throw new Error("No preview area");
+		return found;
+	};
+	const button = (text: string) => {
+		const found = Setting.created.filter((setting) => setting.containerEl === preview()).flatMap((setting) => setting.buttons).reverse().find((each) => each.text === text);
+		if (!found) throw new Error(`No button ${text} in the preview; it shows: ${preview().textContent}`);
+		return found;
+	};
+	return { settings, calls, named, preview, button, sources };
+}
+
+const settingsFile = () => join(vault, ".claude", "settings.json");
+const localFile = () => join(vault, ".claude", "settings.local.json");
+const readJson = (path: string): unknown => JSON.parse(readFileSync(path, "utf8"));
+
+describe("the settings tab's Claude Code file tools section", () => {
+	it("has its own sentence-case heading, and both options are off by default", () => {
+		const { named } = setUp();
+		expect(Setting.created.filter((setting) => setting.isHeading).map((setting) => setting.name)).toContain("Claude Code's file tools");
+		expect(named(KEEP).toggles[0]?.value).toBe(false);
+		expect(named(PERSONAL).toggles[0]?.value).toBe(false);
+		expect(named(EXCLUDED).toggles[0]?.value).toBe(false);
+		expect(migrateSettings({})).toMatchObject({ keepPrivateFromClaudeTools: false, claudeSettingsFile: "shared", excludedFilesArePrivate: false });
+	});
+
+	it("turning it on shows the exact change first and writes nothing; Write the rules writes it", async () => {
+		const { named, preview, button, settings, calls } = setUp();
+		await named(KEEP).toggles[0]?.change(true);
+		const shown = preview().textContent;
+		expect(shown).toContain("+++ .claude/settings.json");
+		expect(shown).toContain('+      "Read(./Secret/**)",');
+		expect(shown).toContain(`"Read(./${CONFIG_DIR}/**)"`);
+		expect(shown).toContain("#private");
+		expect(preview().findAll("claude-code-bridge-permissions-diff")).toHaveLength(1);
+		expect(existsSync(settingsFile())).toBe(false);
+		expect(settings.keepPrivateFromClaudeTools).toBe(false);
+		expect(button("Write the rules").cta).toBe(true);
+
+		await button("Write the rules").click();
+		expect((readJson(settingsFile()) as { permissions: { deny: string[] } }).permissions.deny).toContain("Read(./Secret/**)");
+		expect(settings.keepPrivateFromClaudeTools).toBe(true);
+		expect(calls).toContain("save");
+		expect(notices.at(-1)).toBe("Deny rules written into .claude/settings.json. Restart running Claude Code sessions.");
+		expect(preview().textContent).toBe("");
+	});
+
+	it("Cancel writes nothing and puts the toggle back", async () => {
+		const { named, button, settings } = setUp();
+		await named(KEEP).toggles[0]?.change(true);
+		await button("Cancel").click();
+		expect(named(KEEP).toggles[0]?.value).toBe(false);
+		expect(existsSync(settingsFile())).toBe(false);
+		expect(settings.keepPrivateFromClaudeTools).toBe(false);
+	});
+
+	it("a malformed settings file: says so, writes nothing, puts the toggle back", async () => {
+		mkdirSync(join(vault, ".claude"));
+		writeFileSync(settingsFile(), "{ mine: true }");
+		const { named, preview, settings } = setUp();
+		await named(KEEP).toggles[0]?.change(true);
+		expect(preview().textContent).toMatch(/^Nothing was written: \.claude\/settings\.json: It is not valid JSON .*it was left as it is\.$/);
+		expect(readFileSync(settingsFile(), "utf8")).toBe("{ mine: true }");
+		expect(named(KEEP).toggles[0]?.value).toBe(false);
+		expect(settings.keepPrivateFromClaudeTools).toBe(false);
+	});
+
+	it("turning it off previews and removes only the bridge's rules", async () => {
+		mkdirSync(join(vault, ".claude"));
+		writeFileSync(settingsFile(), JSON.stringify({ permissions: { deny: ["Bash(rm *)"] } }));
+		const { named, button, preview, settings } = setUp();
+		await named(KEEP).toggles[0]?.change(true);
+		await button("Write the rules").click();
+		await named(KEEP).toggles[0]?.change(false);
+		expect(preview().textContent).toContain('-      "Read(./Secret/**)",');
+		await button("Remove the rules").click();
+		expect(readJson(settingsFile())).toEqual({ permissions: { deny: ["Bash(rm *)"] } });
+		expect(settings.keepPrivateFromClaudeTools).toBe(false);
+	});
+
+	it("choosing the personal file while on moves the rules there, after the preview", async () => {
+		const { named, button, preview, settings } = setUp();
+		await named(KEEP).toggles[0]?.change(true);
+		await button("Write the rules").click();
+		await named(PERSONAL).toggles[0]?.change(true);
+		expect(preview().findAll("claude-code-bridge-permissions-diff")).toHaveLength(2);
+		await button("Write the rules").click();
+		expect(readJson(settingsFile())).toEqual({});
+		expect((readJson(localFile()) as { permissions: { deny: string[] } }).permissions.deny).toContain("Edit(./Secret/**)");
+		expect(settings.claudeSettingsFile).toBe("local");
+	});
+
+	it("the excluded files option is saved and applied like the other privacy rules", async () => {
+		const { named, settings, calls } = setUp();
+		await named(EXCLUDED).toggles[0]?.change(true);
+		expect(settings.excludedFilesArePrivate).toBe(true);
+		expect(calls).toEqual(["save", "privacy-changed"]);
+	});
+});
+
+describe("ClaudePermissionsSync (private folders changed while the option is on)", () => {
+	function host(settings: BridgeSettings) {
+		return { settings, vaultPath: vault, saveSettings: () => Promise.resolve(), denyRuleSources: (): DenyRuleSources => ({ folders: settings.privateFolders, tags: [], configDirs: [] }) };
+	}
+
+	it("re-writes the rules for the new folders and says so", async () => {
+		const settings: BridgeSettings = { ...DEFAULT_SETTINGS, privateFolders: ["Secret"], keepPrivateFromClaudeTools: true };
+		const told: string[] = [];
+		const sync = new ClaudePermissionsSync(host(settings), (message) => told.push(message));
+		await sync.sync();
+		settings.privateFolders = ["Diary"];
+		await sync.sync();
+		const deny = (readJson(settingsFile()) as { permissions: { deny: string[] } }).permissions.deny;
+		expect(deny).toContain("Read(./Diary/**)");
+		expect(deny).not.toContain("Read(./Secret/**)");
+		expect(told.at(-1)).toBe("Claude Code's deny rules in .claude/settings.json updated for the new private folders (4 added, 4 removed). Restart running Claude Code sessions.");
+		expect(sync.doctorInputs()).toMatchObject({ enabled: true, settingsFile: ".claude/settings.json" });
+	});
+
+	it("writes nothing while the option is off", async () => {
+		const sync = new ClaudePermissionsSync(host({ ...DEFAULT_SETTINGS, privateFolders: ["Secret"] }), () => undefined);
+		await sync.sync();
+		expect(existsSync(settingsFile())).toBe(false);
+	});
+
+	it("tells the user, and writes nothing, when the settings file became malformed", async () => {
+		mkdirSync(join(vault, ".claude"));
+		writeFileSync(settingsFile(), "[1,");
+		const told: string[] = [];
+		await new ClaudePermissionsSync(host({ ...DEFAULT_SETTINGS, privateFolders: ["Secret"], keepPrivateFromClaudeTools: true }), (message) => told.push(message)).sync();
+		expect(told).toEqual([expect.stringMatching(/^Could not update Claude Code's deny rules in \.claude\/settings\.json: \.claude\/settings\.json: It is not valid JSON/)]);
+		expect(readFileSync(settingsFile(), "utf8")).toBe("[1,");
+	});
+});
+
+describe("readExcludedFiles (Obsidian's userIgnoreFilters)", () => {
+	const vaultWith = (value: unknown) => ({ getConfig: (key: string) => (key === "userIgnoreFilters" ? value : undefined) }) as never;
+
+	it("takes folder and file paths as paths and keeps regular expressions apart", () => {
+		expect(readExcludedFiles(vaultWith(["Archive/", "Daily/2020", "/\\.png$/", "  ", 3, "/Templates/"]))).toEqual({
+			paths: ["Archive", "Daily/2020"],
+			patterns: ["/\\.png$/", "/Templates/"],
+		});
+	});
+
+	it("reads anything of another shape, or a vault without getConfig, as nothing excluded", () => {
+		expect(readExcludedFiles(vaultWith("Archive/"))).toEqual({ paths: [], patterns: [] });
+		expect(readExcludedFiles({} as never)).toEqual({ paths: [], patterns: [] });
+	});
+});
