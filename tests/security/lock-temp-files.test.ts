@@ -1,7 +1,7 @@
-import { existsSync, lstatSync, mkdirSync, readdirSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { promises as fsPromises, existsSync, lstatSync, mkdirSync, readdirSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BridgeHost } from "../../src/bridge/bridge-host";
-import { LOCK_FILE_WRITER, STALE_LOCK_TEMP_MS, lockDirectory, removeStaleLockFiles } from "../../src/server/lock-file";
+import { LOCK_FILE_WRITER, STALE_LOCK_TEMP_MS, lockDirectory, removeStaleLockFiles, writeLockFile } from "../../src/server/lock-file";
 import { testHostOptions } from "../helpers/bridge-fixture";
 import { makeTempDir } from "../helpers/temp-dir";
 
@@ -78,6 +78,17 @@ describe("the lock file's temp files left by a crash", () => {
 			expect(readdirSync(directory)).toEqual([`${status.port}.lock`]);
 		} finally {
 			await host.stop();
+		}
+	});
+
+	it("the temp file is created exclusively with mode 0600 from the start, not widened then narrowed", async () => {
+		const open = jest.spyOn(fsPromises, "open");
+		try {
+			await writeLockFile(temp.path, 4130, JSON.parse(ours(process.pid)) as Parameters<typeof writeLockFile>[2]);
+			const tempOpens = open.mock.calls.filter(([path]) => /\.4130\.lock\.[0-9a-f]{12}\.tmp$/.test(String(path)));
+			expect(tempOpens.map(([, flags, mode]) => [flags, mode])).toEqual([["wx", 0o600]]);
+		} finally {
+			open.mockRestore();
 		}
 	});
 });
