@@ -55,7 +55,7 @@ const STATUS_TEXT: Record<number, string> = { 400: "Bad Request", 401: "Unauthor
  * message and is answered with one `application/json` body (or 202). No sessions, no SSE, no CORS headers.
  * Before a body is read: a foreign Host or Origin gets 403, `/.well-known/*` a plain 404 (Claude Code probes
  * OAuth metadata there), other paths 404, other methods 405, a missing or wrong bearer token 401 (compared in
- * constant time), a body over 1 MiB 413.
+ * constant time; a plain `Bearer` challenge), a body over 1 MiB 413.
  */
 export class McpHttpServer {
 	private server: Server | undefined;
@@ -205,7 +205,9 @@ export class McpHttpServer {
 		if (request.method !== "POST") return { status: 405, text: "Method not allowed: this MCP endpoint is stateless and answers POST only", headers: { Allow: "POST" } };
 		const expected = this.options.token();
 		if (expected === undefined || expected === "" || !isAuthorised(expected, bearerToken(request.headers.authorization))) {
-			return { status: 401, text: "Missing or wrong bearer token" };
+			// RFC 6750's challenge, without resource metadata (there is no OAuth here). Claude Code 2.1.330 treats this
+			// 401 exactly as one without the header: final when a header is configured, else its OAuth probe ends in 404s.
+			return { status: 401, text: "Missing or wrong bearer token", headers: { "WWW-Authenticate": 'Bearer realm="claude-code-bridge"' } };
 		}
 		const length = Number(request.headers["content-length"]);
 		const max = this.options.maxBodyBytes ?? MAX_HTTP_BODY_BYTES;

@@ -183,7 +183,7 @@ describe("the vault tools over Streamable HTTP (POST /mcp)", () => {
 		for (const [what, answer, status] of answers) {
 			expect({ what, status: answer.status }).toEqual({ what, status });
 			expect(Object.keys(answer.headers).filter((name) => name.startsWith("access-control-"))).toEqual([]);
-			expect(answer.headers["www-authenticate"]).toBeUndefined();
+			expect({ what, challenge: answer.headers["www-authenticate"] }).toEqual({ what, challenge: status === 401 ? 'Bearer realm="claude-code-bridge"' : undefined });
 		}
 		expect(answers.find(([what]) => what === "GET")?.[1].headers.allow).toBe("POST");
 		expect(answers.find(([what]) => what === "oauth metadata")?.[1].body).toBe("Not found\n");
