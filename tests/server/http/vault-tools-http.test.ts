@@ -1,4 +1,5 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import fc from "fast-check";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
@@ -202,6 +203,23 @@ describe("the vault tools over Streamable HTTP (POST /mcp)", () => {
 		const batch = await raw(port, { headers: GOOD, body: `[${PING}]` });
 		expect(batch.status).toBe(400);
 		expect(JSON.parse(batch.body)).toMatchObject({ error: { code: -32600 } });
+	});
+
+	it("answers any body with 200, 202 or 400 and keeps serving", async () => {
+		const message = fc.oneof(
+			fc.string(),
+			fc.json(),
+			fc.record({ jsonrpc: fc.constant("2.0"), id: fc.oneof(fc.integer(), fc.string(), fc.constant(null)), method: fc.constantFrom("tools/call", "tools/list", "ping", "initialize", "nope"), params: fc.anything() }).map((value) => JSON.stringify(value)),
+		);
+		await fc.assert(
+			fc.asyncProperty(message, async (body) => {
+				const answer = await raw(port, { headers: GOOD, body });
+				expect([200, 202, 400]).toContain(answer.status);
+				if (answer.status !== 202) expect(() => JSON.parse(answer.body) as unknown).not.toThrow();
+			}),
+			{ numRuns: 60 },
+		);
+		expect(JSON.parse((await raw(port, { headers: GOOD, body: PING })).body)).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
 	});
 
 	it("a rotated token applies to the next request", async () => {
