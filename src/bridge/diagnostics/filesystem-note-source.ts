@@ -1,4 +1,4 @@
-import { lstatSync, readFileSync, readdirSync, watch, type FSWatcher, type Stats } from "node:fs";
+import { lstatSync, readFileSync, readdirSync, realpathSync, watch, type FSWatcher, type Stats } from "node:fs";
 import { join, sep } from "node:path";
 import { describeError } from "../../shared/describe-error";
 import type { YamlParser } from "./frontmatter-check";
@@ -40,6 +40,9 @@ export class FileSystemNoteSource implements NoteSource {
 	private watcher: FSWatcher | undefined;
 	private watching: boolean;
 	private scanned = false;
+	private realRoot: string | undefined;
+	/** Folders the walk went into (never through a symbolic link): paths in them need no realpath check. */
+	private readonly realFolders = new Set<string>();
 
 	constructor(private readonly options: FileSystemNoteSourceOptions) {
 		this.watching = options.watch ?? true;
@@ -126,6 +129,10 @@ export class FileSystemNoteSource implements NoteSource {
 	private checkPath(path: string): void {
 		if (isHidden(path)) return;
 		const stats = this.stat(path);
+		// Like the walk, never through a symbolic link: `pub/x.md` with `pub -> Secret` is another name for a note
+		// the index holds (or must not hold) under its real path, and privacy is judged on the path it is listed by.
+		if (!stats?.isDirectory()) this.forgetRealFolder(path);
+		if (stats && this.throughSymbolicLink(path)) return;
 		if (!stats) {
 			if (this.index.has(path)) return this.removeFile(path);
 			// A folder that was removed or renamed away: forget everything under it.
@@ -143,6 +150,8 @@ export class FileSystemNoteSource implements NoteSource {
 	/** Without a watcher: list the folder again and re-read notes whose mtime or size changed. */
 	private rescan(): void {
 		const present = new Set<string>();
+		// Rebuilt by the walk: a folder replaced by a symbolic link since the last walk is not trusted.
+		this.realFolders.clear();
 		this.walk("", (path) => {
 			present.add(path);
 			this.addFile(path);
@@ -178,6 +187,19 @@ export class FileSystemNoteSource implements NoteSource {
 		}
 	}
 
+	/** Whether a folder on the way to `path` is a symbolic link (the path's own last part is judged by lstat). */
+	private throughSymbolicLink(path: string): boolean {
+		const folder = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "";
+		if (folder === "" || this.realFolders.has(folder)) return false;
+		this.realRoot ??= safeRealpath(this.options.root) ?? this.options.root;
+		return safeRealpath(join(this.options.root, ...folder.split("/"))) !== join(this.realRoot, ...folder.split("/"));
+	}
+
+	private forgetRealFolder(path: string): void {
+		if (!this.realFolders.delete(path)) return;
+		for (const folder of [...this.realFolders]) if (folder.startsWith(`${path}/`)) this.realFolders.delete(folder);
+	}
+
 	private stat(path: string): Stats | undefined {
 		try {
 			return lstatSync(join(this.options.root, ...path.split("/")));
@@ -194,12 +216,21 @@ export class FileSystemNoteSource implements NoteSource {
 		} catch {
 			return;
 		}
+		if (folder !== "") this.realFolders.add(folder);
 		for (const entry of entries) {
 			if (entry.name.startsWith(".")) continue;
 			const path = folder === "" ? entry.name : `${folder}/${entry.name}`;
 			if (entry.isDirectory()) this.walk(path, onFile);
 			else if (entry.isFile()) onFile(path);
 		}
+	}
+}
+
+function safeRealpath(path: string): string | undefined {
+	try {
+		return realpathSync.native(path);
+	} catch {
+		return undefined;
 	}
 }
 

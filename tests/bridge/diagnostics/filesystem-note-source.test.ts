@@ -1,4 +1,4 @@
-import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { DiagnosticsEngine } from "../../../src/bridge/diagnostics/diagnostics-engine";
@@ -79,5 +79,34 @@ describe.each([false, true])("FileSystemNoteSource (watch: %s)", (watch) => {
 		expect(await engine.forNote("Home.md")).toHaveLength(1);
 		write("Fresh.md", "[[Broken]]");
 		expect(await engine.forNote("Fresh.md")).toHaveLength(1);
+	});
+});
+
+describe("paths through a symbolic link (issue 11, finding 2)", () => {
+	it.each([true, false])("are never indexed, whether asked for or reported by the watcher (watching: %s)", async (watching) => {
+		write("Secret/diary.md", "[[broken-in-diary]]\n");
+		write("Secret/Sub/deeper.md", "[[broken-deeper]]\n");
+		write("Public/open.md", "[[broken-in-public]]\n");
+		symlinkSync(join(temp.path, "Secret"), join(temp.path, "pub"), "dir");
+		const { source: notes, engine } = open(watching);
+		await notes.refreshNote("pub/diary.md");
+		await notes.refreshNote("pub/Sub");
+		await notes.refreshNote("pub/Sub/deeper.md");
+		expect([...notes.notePaths()].sort()).toEqual(["Public/open.md", "Secret/Sub/deeper.md", "Secret/diary.md"]);
+		expect(await engine.forNote("pub/diary.md")).toEqual([]);
+		expect((await brokenPaths(engine)).sort()).toEqual(["Public/open.md", "Secret/Sub/deeper.md", "Secret/diary.md"]);
+	});
+});
+
+describe("a folder replaced by a symbolic link after it was listed (issue 11, finding 2)", () => {
+	it("is no longer trusted when the folder is listed again: notes through it are not indexed", async () => {
+		write("Secret/diary.md", "[[broken-in-diary]]\n");
+		write("pub/old.md", "[[broken-in-old]]\n");
+		const { source: notes } = open(false);
+		notes.warmUp();
+		rmSync(join(temp.path, "pub"), { recursive: true });
+		symlinkSync(join(temp.path, "Secret"), join(temp.path, "pub"), "dir");
+		await notes.refreshNote("pub/diary.md");
+		expect([...notes.notePaths()].sort()).toEqual(["Secret/diary.md"]);
 	});
 });
