@@ -1,0 +1,67 @@
+import { readFileSync } from "node:fs";
+import ClaudeCodeBridgePlugin from "../../src/plugin";
+import type { BridgeStatus } from "../../src/bridge/bridge-host";
+import type { App } from "../__mocks__/obsidian";
+import { makeTempDir } from "../helpers/temp-dir";
+import { connectOrThrow, type TestClient } from "../helpers/test-client";
+import { pollUntil } from "../helpers/wait-until";
+import { createIndexedApp } from "./harness/indexed-app";
+
+const NOTES: Record<string, string> = {
+	"Notes/public.md": "PUBLIC-TEXT-1\n",
+	"Archive/old.md": "ARCHIVED-SECRET-2\n",
+};
+
+/** Obsidian's Excluded files, as `vault.getConfig("userIgnoreFilters")` answers (see src/obsidian/excluded-files.ts). */
+function excludeInObsidian(app: App, filters: string[]): void {
+	Object.assign(app.vault, { getConfig: (key: string) => (key === "userIgnoreFilters" ? filters : undefined) });
+}
+
+describe("Treat Obsidian's excluded files as private, through the plugin's own wiring", () => {
+	jest.setTimeout(30_000);
+	const temp = makeTempDir("excluded-files-plugin");
+	const previousHome = process.env.HOME;
+	let plugin: ClaudeCodeBridgePlugin;
+	let client: TestClient | undefined;
+
+	async function start(stored: Record<string, unknown>): Promise<TestClient> {
+		process.env.HOME = temp.path;
+		const app = await createIndexedApp(NOTES, temp.path);
+		excludeInObsidian(app, ["Archive/", "/\\.png$/"]);
+		plugin = new ClaudeCodeBridgePlugin(app as never, { id: "claude-code-bridge", name: "Claude Code Bridge", version: "0.0.0" } as never);
+		(plugin as unknown as { data: unknown }).data = stored;
+		plugin.load();
+		await pollUntil(() => plugin.settings, "the settings to load");
+		app.workspace.finishLayout();
+		const status = await pollUntil(() => {
+			const current: BridgeStatus | undefined = plugin.settings === undefined ? undefined : plugin.bridgeStatus();
+			return current?.state === "listening" ? current : undefined;
+		}, () => `the bridge to listen (${JSON.stringify(plugin.settings === undefined ? "no settings" : plugin.bridgeStatus())})`);
+		const lock = JSON.parse(readFileSync(status.lockFilePath ?? "", "utf8")) as { authToken: string };
+		client = await connectOrThrow(status.port ?? 0, { token: lock.authToken });
+		await client.initialize();
+		return client;
+	}
+
+	afterEach(async () => {
+		await client?.close();
+		client = undefined;
+		plugin.unload();
+		process.env.HOME = previousHome;
+	});
+	afterAll(() => temp.remove());
+
+	const read = async (connected: TestClient, path: string): Promise<string> => JSON.stringify(await connected.request("files/read", { path }));
+
+	it("on: a note in an excluded folder is not readable, a public note is", async () => {
+		const connected = await start({ excludedFilesArePrivate: true });
+		expect(await read(connected, "Archive/old.md")).not.toContain("ARCHIVED-SECRET-2");
+		expect(await read(connected, "Notes/public.md")).toContain("PUBLIC-TEXT-1");
+		expect(plugin.privacyRules().folders).toEqual(["Archive"]);
+	});
+
+	it("off (the default): Obsidian's excluded files are served as before (the check above can fail)", async () => {
+		const connected = await start({});
+		expect(await read(connected, "Archive/old.md")).toContain("ARCHIVED-SECRET-2");
+	});
+});
