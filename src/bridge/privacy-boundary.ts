@@ -128,8 +128,8 @@ class PrivateFiles implements VaultFilesPort {
 	}
 
 	readBytes(relativePath: string): Promise<Uint8Array> {
-		if (this.isPrivate(relativePath)) return Promise.reject(new RefusedPathError(`Not found: ${relativePath}`));
 		const location = this.locate(relativePath);
+		if (this.privacy.isPrivate(location ?? { relative: relativePath })) return Promise.reject(new RefusedPathError(`Not found: ${relativePath}`));
 		if (location) this.hardLinks.check(location);
 		return this.port.readBytes(relativePath);
 	}

@@ -211,6 +211,18 @@ describe("PrivacyBoundary", () => {
 	});
 
 	describe("notes (diagnostics)", () => {
+		it("never checks a link into a private note: resolved to one, or lexically in a private or hidden folder (issue 11, finding 6)", () => {
+			const notes = boundary.notes(new MemoryNoteSource({}));
+			const hidden = (linkpath: string, target?: string, source = "Public/open.md"): boolean => notes.isHiddenLinkTarget?.(linkpath, source, target) ?? false;
+			expect(hidden("diary", "Private/diary.md")).toBe(true);
+			expect(hidden("tagged", "Notes/tagged.md")).toBe(true);
+			for (const linkpath of ["Private/ghost", "/Private/ghost", "private/GHOST", "../Private/ghost", "./../Private/ghost", `${CONFIG}/ghost`, "Private"]) expect(hidden(linkpath)).toBe(true);
+			expect(hidden("ghost", undefined, "Private/inside.md")).toBe(true);
+			for (const linkpath of ["ghost", "Public/ghost", "../../Private/ghost", "Private notes/ghost"]) expect(hidden(linkpath)).toBe(false);
+			expect(hidden("open", "Public/open.md")).toBe(false);
+		});
+
+
 		it("hides private notes: not listed, no metadata, not refreshed; links still resolve", async () => {
 			const source = new MemoryNoteSource({ "Private/diary.md": "# Day\n", "Public/open.md": "[[diary#Day]]", "Notes/tagged.md": "#secret" });
 			const refreshed: string[] = [];
