@@ -221,7 +221,7 @@ function assembleVaultTools(
 	const registry = createVaultToolRegistry({
 		index: vaultOptions.index,
 		paths,
-		isPrivate: (path) => privacy.isPrivate({ relative: path }),
+		isPrivate: (path) => privacy.isPrivateRelative(path),
 		review: () => (reviewWrites() ? review : undefined),
 		...(vaultOptions.writesUnavailable ? { writesUnavailable: vaultOptions.writesUnavailable } : {}),
 		activeNote: { current: () => activeNoteOf(currentSelection(), paths) },
