@@ -47,16 +47,20 @@ describe("claude-code-bridge mcp --vault relaying to the vault's running bridge 
 
 	const relayedCalls = (host: HeadlessProcess): number => host.traces().filter((event) => event.direction === "in" && event.method === "vaultTools/call").length;
 
+	/** The host's trace lines (stderr) may arrive after the answer (WebSocket): wait until it has logged `count` relayed calls. */
+	const relayedCallsReach = (host: HeadlessProcess, count: number): Promise<number> =>
+		host.waitFor(() => (relayedCalls(host) >= count ? relayedCalls(host) : undefined), `${count} relayed calls in the host's trace`, 10_000);
+
 	it("serves reads through the bridge, which keeps its private notes out", async () => {
 		const host = await startHost();
 		const server = await startServer();
 		const search = await server.call("search", { query: "alpha" });
 		expect(search.text).toMatch(/^Notes\/Alpha\.md:1: # Alpha/m);
 		expect(search.text).not.toContain("Private");
-		expect(relayedCalls(host)).toBe(1);
+		expect(await relayedCallsReach(host, 1)).toBe(1);
 		const secret = await server.call("read_note", { path: "Private/Secret.md" });
 		expect(secret).toMatchObject({ isError: true, text: expect.stringMatching(/No note "Private\/Secret\.md" in the vault/) as unknown });
-		expect(relayedCalls(host)).toBe(2);
+		expect(await relayedCallsReach(host, 2)).toBe(2);
 		// The relay is not a Claude Code client: the bridge lists no client for it.
 		expect((await host.status()).clients).toEqual([]);
 	});
@@ -77,7 +81,7 @@ describe("claude-code-bridge mcp --vault relaying to the vault's running bridge 
 		await host.waitFor(() => (/Review pending: .* for Notes\/Alpha\.md/.test(host.stdout.slice(outputBefore)) ? true : undefined), "a second review", 10_000);
 		host.send("diff reject");
 		const answer = await rejected;
-		expect(answer.text).toMatch(/reject/i);
+		expect(answer.text).toMatch(/^Not applied: the user rejected the change in the review\. Notes\/Alpha\.md is unchanged/);
 		expect(readFileSync(note, "utf8")).toBe("# Alpha\n\nAlpha links to [[Beta]].\n\n## Tasks\n\n- one\n- two\n");
 	});
 

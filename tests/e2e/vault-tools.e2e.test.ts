@@ -1,0 +1,196 @@
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { HeadlessProcess } from "../helpers/headless-process";
+import { makeTempDir } from "../helpers/temp-dir";
+import { useBridgeSessions } from "./harness/bridge-session";
+import { makeClaudeHome } from "./harness/claude-home";
+import { ClaudePty } from "./harness/claude-pty";
+import { isJsonObject, messagesOf, textsOf, type JsonObject } from "./harness/messages-request";
+import type { MockAnthropic } from "./harness/mock-anthropic";
+import { textTurn, toolUseTurn, type ScriptedTurn } from "./harness/sse-reply";
+
+type Host = HeadlessProcess & { port: number; lockFile: string };
+
+const NOTES: Record<string, string> = {
+	"Notes/Alpha.md": "# Alpha\n\nAlpha links to [[Beta]].\n\n## Tasks\n\n- one\n",
+	"Notes/Beta.md": "# Beta\n\nBack to [[Alpha#Tasks]].\n",
+	"Private/Secret.md": "# Secret\n\nThe secret plan mentions Alpha.\n",
+};
+
+const ALPHA = "Notes/Alpha.md";
+
+/** One MCP tool call as the model made it and the result the CLI gave back to the model. */
+interface ModelToolCall {
+	name: string;
+	input: JsonObject;
+	result: string;
+	isError: boolean;
+}
+
+interface VaultToolsSession {
+	vault: string;
+	host: Host;
+	mock: MockAnthropic;
+	cli: ClaudePty;
+	read(relative: string): string;
+}
+
+const sessions = useBridgeSessions(120_000);
+
+/** The headless host's `mcp-config <kind>` line: the JSON a user passes to `claude --mcp-config`. */
+async function mcpConfig(host: Host, kind: "stdio" | "http"): Promise<string> {
+	const before = host.stdout.length;
+	host.send(`mcp-config ${kind}`);
+	return host.waitFor(() => /^(\{"mcpServers".*\})$/m.exec(host.stdout.slice(before))?.[1], `the mcp-config ${kind} line`, 10_000);
+}
+
+/**
+ * A vault served by the headless host (private folder "Private"), and the real CLI started in it with the vault
+ * tools configured from `mcp-config <kind>`. `--allowedTools mcp__obsidian` admits the server's tools: in the
+ * default permission mode the CLI asks before every MCP call otherwise (claude-code-client.md §9).
+ */
+async function startVaultToolsSession(kind: "stdio" | "http", options: { stopBridgeFirst?: boolean; turns: ScriptedTurn[] }): Promise<VaultToolsSession> {
+	const temp = makeTempDir("vault-tools-e2e");
+	const vault = path.join(temp.path, "My vault");
+	for (const [relative, text] of Object.entries(NOTES)) {
+		mkdirSync(path.dirname(path.join(vault, relative)), { recursive: true });
+		writeFileSync(path.join(vault, relative), text);
+	}
+	const home = makeClaudeHome([vault]);
+	const host = await HeadlessProcess.start({ vault, home: home.path, args: ["--private-folder", "Private"] });
+	sessions.onCleanup(() => {
+		host.kill();
+		home.remove();
+		temp.remove();
+	});
+	const config = await mcpConfig(host, kind);
+	if (options.stopBridgeFirst) await host.quit();
+	const mock = await sessions.startMock();
+	mock.enqueue(...options.turns);
+	const cli = ClaudePty.start({ cwd: vault, home: home.path, apiBaseUrl: mock.baseUrl, args: ["--mcp-config", config, "--allowedTools", "mcp__obsidian", "--permission-mode", "default"] });
+	sessions.onCleanup(() => cli.kill());
+	await cli.waitForPrompt();
+	return { vault, host, mock, cli, read: (relative) => readFileSync(path.join(vault, relative), "utf8") };
+}
+
+/** The model's MCP tool calls and their results, from the conversation the CLI sent in its latest request. */
+function toolCalls(mock: MockAnthropic): ModelToolCall[] {
+	const last = mock.mainRequests.at(-1);
+	if (!last) return [];
+	const uses = new Map<string, { name: string; input: JsonObject }>();
+	const calls: ModelToolCall[] = [];
+	for (const message of messagesOf(last.body)) {
+		const content = Array.isArray(message.content) ? message.content.filter(isJsonObject) : [];
+		for (const block of content) {
+			if (block.type === "tool_use" && typeof block.id === "string" && typeof block.name === "string" && isJsonObject(block.input)) uses.set(block.id, { name: block.name, input: block.input });
+			if (block.type === "tool_result" && typeof block.tool_use_id === "string") {
+				const use = uses.get(block.tool_use_id);
+				if (use) calls.push({ ...use, result: textsOf(block.content).join("\n"), isError: block.is_error === true });
+			}
+		}
+	}
+	return calls;
+}
+
+/** Calls the stdio server relayed to the bridge (the host runs with --trace). */
+const relayedCalls = (host: HeadlessProcess): number => host.traces().filter((event) => event.direction === "in" && event.method === "vaultTools/call").length;
+
+const READ_TURNS: ScriptedTurn[] = [
+	toolUseTurn("mcp__obsidian__search", { query: "Alpha" }),
+	toolUseTurn("mcp__obsidian__read_note", { path: "Alpha", section: "Tasks" }),
+	toolUseTurn("mcp__obsidian__links", { path: "Alpha", direction: "in" }),
+	toolUseTurn("mcp__obsidian__search", { query: "secret plan" }),
+];
+
+/** What the read turns must have answered, whichever transport carried them. */
+function expectReadAnswers(calls: ModelToolCall[]): void {
+	expect(calls.slice(0, 4).map((call) => [call.name, call.isError])).toEqual([
+		["mcp__obsidian__search", false],
+		["mcp__obsidian__read_note", false],
+		["mcp__obsidian__links", false],
+		["mcp__obsidian__search", false],
+	]);
+	const [search, section, backlinks, privateSearch] = calls.map((call) => call.result);
+	expect(search).toMatch(/^Notes\/Alpha\.md:1: # Alpha/m);
+	expect(section).toMatch(/^Notes\/Alpha\.md \| heading "Alpha > Tasks", lines 5-7 of 8 \| version \S+\n## Tasks\n\n- one\n$/);
+	expect(backlinks).toMatch(/in Notes\/Beta\.md:3: Back to \[\[Alpha#Tasks\]\]/);
+	// The private note holds the phrase, and does not exist for the tools.
+	expect(privateSearch).toMatch(/^No matches/);
+}
+
+describe("Claude's vault tools with the real CLI (mcp__obsidian__*)", () => {
+	it("stdio (mcp-config stdio): reads, a link-safe move and a private note, served by the running bridge", async () => {
+		const session = await startVaultToolsSession("stdio", {
+			turns: [...READ_TURNS, toolUseTurn("mcp__obsidian__move_note", { path: "Notes/Beta.md", to: "Archive/Beta renamed.md" }), textTurn("Looked around.")],
+		});
+		await session.cli.prompt("Look around my vault");
+		await session.cli.waitFor("Looked around.", { timeoutMs: 60_000 });
+		const calls = toolCalls(session.mock);
+		expectReadAnswers(calls);
+		expect(calls[4]).toMatchObject({ name: "mcp__obsidian__move_note", isError: false, result: expect.stringMatching(/^Moved Notes\/Beta\.md to Archive\/Beta renamed\.md; updated 1 link in 1 note\./) as unknown });
+		expect(session.read(ALPHA)).toBe("# Alpha\n\nAlpha links to [[Beta renamed]].\n\n## Tasks\n\n- one\n");
+		expect(session.read("Archive/Beta renamed.md")).toBe(NOTES["Notes/Beta.md"]);
+		// Every call went through the bridge (the relay), none was answered from the folder. The host's trace (stderr)
+		// can trail the answers, so wait for the fifth line before checking there are exactly five.
+		await session.host.waitFor(() => (relayedCalls(session.host) >= 5 ? true : undefined), "5 relayed calls in the host's trace", 10_000);
+		expect(relayedCalls(session.host)).toBe(5);
+	});
+
+	it("stdio: edit_note shows each change for review; diff accept applies it, diff reject leaves the note as it was", async () => {
+		const session = await startVaultToolsSession("stdio", {
+			turns: [
+				toolUseTurn("mcp__obsidian__edit_note", { path: "Alpha", edits: [{ target: "Alpha > Tasks", op: "append", content: "- two" }] }),
+				toolUseTurn("mcp__obsidian__edit_note", { path: "Alpha", edits: [{ target: "Alpha > Tasks", op: "append", content: "- three" }] }),
+				textTurn("Edits done."),
+			],
+		});
+		const { host, cli } = session;
+		await cli.prompt("Add tasks to Alpha");
+		await host.waitForOutput(/(Review pending: .* for Notes\/Alpha\.md)/, 60_000);
+		const afterFirst = host.stdout.length;
+		host.send("diff accept");
+		await host.waitFor(() => /Review pending: .* for Notes\/Alpha\.md/.exec(host.stdout.slice(afterFirst))?.[0], "the second review", 60_000);
+		host.send("diff reject");
+		await cli.waitFor("Edits done.", { timeoutMs: 60_000 });
+		const [accepted, rejected] = toolCalls(session.mock);
+		expect(accepted).toMatchObject({ isError: false, result: expect.stringMatching(/^Applied 1 edit to Notes\/Alpha\.md/) as unknown });
+		expect(rejected?.result).toMatch(/^Not applied: the user rejected the change in the review\. Notes\/Alpha\.md is unchanged/);
+		expect(session.read(ALPHA)).toBe("# Alpha\n\nAlpha links to [[Beta]].\n\n## Tasks\n\n- one\n- two\n");
+	});
+
+	it("HTTP (mcp-config http): the same reads, and an edit accepted through diff accept", async () => {
+		const session = await startVaultToolsSession("http", {
+			turns: [...READ_TURNS, toolUseTurn("mcp__obsidian__edit_note", { path: "Alpha", edits: [{ target: "Alpha > Tasks", op: "append", content: "- over http" }] }), textTurn("Done over HTTP.")],
+		});
+		const { host, cli } = session;
+		await cli.prompt("Look around and add a task");
+		await host.waitForOutput(/(Review pending: .* for Notes\/Alpha\.md)/, 60_000);
+		host.send("diff accept");
+		await cli.waitFor("Done over HTTP.", { timeoutMs: 60_000 });
+		const calls = toolCalls(session.mock);
+		expectReadAnswers(calls);
+		expect(calls[4]).toMatchObject({ name: "mcp__obsidian__edit_note", isError: false, result: expect.stringMatching(/^Applied 1 edit to Notes\/Alpha\.md/) as unknown });
+		expect(session.read(ALPHA)).toBe("# Alpha\n\nAlpha links to [[Beta]].\n\n## Tasks\n\n- one\n- over http\n");
+		// HTTP is served by the host itself, not relayed.
+		expect(relayedCalls(host)).toBe(0);
+	});
+
+	it("stdio with no bridge running: search is answered from the folder (private note still hidden), a write is refused", async () => {
+		const session = await startVaultToolsSession("stdio", {
+			stopBridgeFirst: true,
+			turns: [
+				toolUseTurn("mcp__obsidian__search", { query: "Alpha" }),
+				toolUseTurn("mcp__obsidian__search", { query: "secret plan" }),
+				toolUseTurn("mcp__obsidian__create_note", { path: "Notes/New.md", content: "# New\n" }),
+				textTurn("Checked without Obsidian."),
+			],
+		});
+		await session.cli.prompt("Search my vault");
+		await session.cli.waitFor("Checked without Obsidian.", { timeoutMs: 60_000 });
+		const [search, privateSearch, create] = toolCalls(session.mock);
+		expect(search).toMatchObject({ isError: false, result: expect.stringMatching(/^Notes\/Alpha\.md:1: # Alpha/m) as unknown });
+		expect(privateSearch?.result).toMatch(/^No matches/);
+		expect(create).toMatchObject({ isError: true, result: expect.stringMatching(/^create_note: Obsidian is not running for the vault "My vault"/) as unknown });
+		expect(() => session.read("Notes/New.md")).toThrow();
+	});
+});
