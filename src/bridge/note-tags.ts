@@ -3,9 +3,11 @@ import { CodeMask } from "./diagnostics/code-mask";
 import { findFrontmatter } from "./diagnostics/frontmatter-check";
 import { splitLines } from "./diagnostics/text-lines";
 
-// A tag starts at a line start or after white space; letters, digits, _, - and / (https://help.obsidian.md/tags,
-// "Tag format"). Obsidian ends it at any other character, so `#private.` is the tag `private`.
-const INLINE_TAG = /(?:^|\s)#([\p{L}\p{N}_/-]+)/gu;
+// A tag starts at a line start, after white space or right after another tag (`#work#private` is two); letters,
+// digits, _, - and / (https://help.obsidian.md/tags, "Tag format"). Obsidian ends it at other punctuation, so
+// `#private.` is `private`. Two readings are taken and both kept, so neither can hide a private tag: the letters
+// above only, and anything up to white space or ASCII punctuation (emoji and other scripts, which Obsidian allows).
+const INLINE_TAG_READINGS = [/(?<=^|\s|#[^\s#]+)#([\p{L}\p{N}_/-]+)/gu, /(?<=^|\s|#[^\s#]+)#([^\s!"#$%&'()*+,.:;<=>?@[\\\]^`{|}~]+)/gu];
 // The frontmatter keys Obsidian reads tags from, matched whatever their case (`Tags:`); `tag` is the older name.
 const TAG_KEY = /^tags?$/i;
 
@@ -23,13 +25,19 @@ export function noteTags(text: string): string[] {
 	for (let line = frontmatter ? frontmatter.endLine + 1 : 0; line < lines.length; line++) {
 		const masked = mask.maskLine(lines[line] ?? "");
 		if (masked === undefined || !masked.includes("#")) continue;
-		for (const match of masked.matchAll(INLINE_TAG)) {
-			const tag = (match[1] ?? "").replace(/\/+$/, "");
-			// An all-digit `#2024` is not a tag (https://help.obsidian.md/tags, "Tag format").
-			if (tag !== "" && !/^[\d/]+$/.test(tag)) tags.push(tag);
-		}
+		tags.push(...tagsInLine(masked));
 	}
 	return tags;
+}
+
+/** The `#tags` of one line of the body whose code is already blanked out (`CodeMask`), without `#`. */
+export function tagsInLine(maskedLine: string): string[] {
+	const found = new Set<string>();
+	for (const reading of INLINE_TAG_READINGS) {
+		for (const match of maskedLine.matchAll(reading)) found.add((match[1] ?? "").replace(/\/+$/, ""));
+	}
+	// An all-digit `#2024` is not a tag (https://help.obsidian.md/tags, "Tag format").
+	return [...found].filter((tag) => tag !== "" && !/^[\d/]+$/.test(tag));
 }
 
 /**

@@ -1,6 +1,6 @@
 import { parseDocument } from "yaml";
 import { CodeMask } from "../bridge/diagnostics/code-mask";
-import { frontmatterTags } from "../bridge/note-tags";
+import { frontmatterTags, tagsInLine } from "../bridge/note-tags";
 import { findFrontmatter } from "../bridge/diagnostics/frontmatter-check";
 import { findLinks } from "../bridge/diagnostics/link-syntax";
 import { scanNote } from "../bridge/diagnostics/markdown-scanner";
@@ -8,8 +8,6 @@ import { splitLines } from "../bridge/diagnostics/text-lines";
 import type { FrontmatterFact, NoteFacts, TagFact } from "./vault-index";
 import { describeError } from "../shared/describe-error";
 
-// A tag starts after white space or at the line start; Obsidian allows letters, digits, _, - and / in it.
-const INLINE_TAG = /(?:^|\s)#([\p{L}\p{N}_/-]+)/gu;
 const TOP_LEVEL_KEY = /^([^\s#:-][^:]*?|"[^"]+"|'[^']+'):(?:\s|$)/;
 
 /**
@@ -90,10 +88,7 @@ function inlineTags(lines: readonly string[], from: number): TagFact[] {
 	for (let line = from; line < lines.length; line++) {
 		const masked = mask.maskLine(lines[line] ?? "");
 		if (masked === undefined || !masked.includes("#")) continue;
-		for (const match of masked.matchAll(INLINE_TAG)) {
-			const tag = (match[1] ?? "").replace(/\/+$/, "");
-			if (tag !== "" && !/^[\d/]+$/.test(tag)) tags.push({ tag, line });
-		}
+		for (const tag of tagsInLine(masked)) tags.push({ tag, line });
 	}
 	return tags;
 }

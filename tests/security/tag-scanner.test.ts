@@ -30,8 +30,14 @@ describe("tag reading: the headless reader and the fake metadata cache find what
 		["a tag in a %% comment", "Text %% #private %% more.\n"],
 		["a tags key written twice (invalid YAML, no properties in Obsidian)", "---\ntags: open\ntags: private\n---\n"],
 		["a YAML error after the tags", "---\ntags: [private]\nbad: : :\n---\n"],
+		["a tag right after another tag", "Filed #work#private\n"],
+		["a tag ended by punctuation outside ASCII", "Filed #private」 here\n"],
 	])("headless counts %s", (_what, text) => {
 		expect(lower(noteTags(text))).toContain("private");
+	});
+
+	it("headless reads a tag that starts with an emoji, which Obsidian allows", () => {
+		expect(noteTags("Filed #🔒secret here\n")).toContain("🔒secret");
 	});
 });
 
