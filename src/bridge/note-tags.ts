@@ -17,7 +17,8 @@ const TAG_KEY = /^tags?$/i;
  * so a note that is private in Obsidian is private here too (https://help.obsidian.md/tags; tests/security/tag-scanner.test.ts).
  */
 export function noteTags(text: string): string[] {
-	const lines = splitLines(text);
+	// A byte order mark (some Windows editors write one) must not hide the frontmatter.
+	const lines = splitLines(text.replace(/^\uFEFF/, ""));
 	const frontmatter = findFrontmatter(lines);
 	const tags = frontmatter ? frontmatterTags(frontmatter.yaml) : [];
 	// Comments stay in: a `%% #private %%` still makes the note private even if Obsidian's index skips it.

@@ -31,6 +31,7 @@ describe("tag reading: the headless reader and the fake metadata cache find what
 		["a tags key written twice (invalid YAML, no properties in Obsidian)", "---\ntags: open\ntags: private\n---\n"],
 		["a YAML error after the tags", "---\ntags: [private]\nbad: : :\n---\n"],
 		["a tag right after another tag", "Filed #work#private\n"],
+		["frontmatter after a byte order mark", "\uFEFF---\ntags: private\n---\n"],
 		["a tag ended by punctuation outside ASCII", "Filed #private」 here\n"],
 	])("headless counts %s", (_what, text) => {
 		expect(lower(noteTags(text))).toContain("private");
