@@ -3,7 +3,7 @@ import { ErrorCode, JsonRpcError, type JsonObject } from "../protocol/json-rpc";
 import type { MethodHandler } from "../protocol/mcp-session";
 import { ToolRegistry } from "../protocol/tool-registry";
 import { createVaultToolRegistry } from "../vault-tools/create-vault-tools";
-import type { ActiveNote } from "../vault-tools/ports";
+import type { ActiveNote, ActiveNoteSource } from "../vault-tools/ports";
 import { DiffReviewWriteReview } from "../vault-tools/serve/diff-review-write-review";
 import { VAULT_TOOLS_RELAY_CLIENT_NAME, vaultToolRelayMethods } from "../vault-tools/serve/relay-methods";
 import { VaultToolServer } from "../vault-tools/serve/vault-tool-server";
@@ -70,6 +70,12 @@ export interface BridgeAssemblyOptions
 	vaultTools?: VaultToolsAssemblyOptions;
 }
 
+/** What the assembly gives `VaultToolsAssemblyOptions.content`: the decisions the vault tools themselves use. */
+export interface VaultToolsShared {
+	isPrivate: (relativePath: string) => boolean;
+	activeNote: ActiveNoteSource;
+}
+
 /** What the vault tools need from the composition root; privacy, review and the active note come from the bridge. */
 export interface VaultToolsAssemblyOptions {
 	/** The vault's notes: Obsidian's adapter or `FolderVaultIndex`. The root owns its lifecycle (disposal). */
@@ -80,6 +86,11 @@ export interface VaultToolsAssemblyOptions {
 	writesUnavailable?: () => string | undefined;
 	/** More MCP methods of the vault-tools server (resources/*, prompts/*), served by every transport. */
 	methods?: ReadonlyMap<string, MethodHandler>;
+	/**
+	 * Methods built with the tools' own privacy decision and active note (e.g. `createVaultContentMethods` for
+	 * resources and prompts), so they cannot disagree with the tools; served beside `methods`.
+	 */
+	content?: (shared: VaultToolsShared) => { methods: ReadonlyMap<string, MethodHandler>; capabilities?: JsonObject };
 	/** Capabilities for those methods, e.g. `{ resources: {}, prompts: {} }`. */
 	capabilities?: JsonObject;
 	/** Characters per text answer (default 24,000). */
@@ -218,19 +229,26 @@ function assembleVaultTools(
 	const privacy = vaultOptions.tagsOf ? new PrivacyFilter(options.privacyRules, vaultOptions.tagsOf) : bridge.privacy;
 	const review = new DiffReviewWriteReview(reviews, (path) => paths.toAbsolute(path));
 	const reviewWrites = vaultOptions.reviewWrites ?? (() => true);
+	const shared: VaultToolsShared = {
+		isPrivate: (path) => privacy.isPrivateRelative(path),
+		activeNote: { current: () => activeNoteOf(currentSelection(), paths) },
+	};
 	const registry = createVaultToolRegistry({
 		index: vaultOptions.index,
 		paths,
-		isPrivate: (path) => privacy.isPrivateRelative(path),
+		isPrivate: shared.isPrivate,
 		review: () => (reviewWrites() ? review : undefined),
 		...(vaultOptions.writesUnavailable ? { writesUnavailable: vaultOptions.writesUnavailable } : {}),
-		activeNote: { current: () => activeNoteOf(currentSelection(), paths) },
+		activeNote: shared.activeNote,
 		...(vaultOptions.textCap !== undefined ? { textCap: vaultOptions.textCap } : {}),
 	});
+	const content = vaultOptions.content?.(shared);
+	const methods = new Map([...(content?.methods ?? []), ...(vaultOptions.methods ?? [])]);
+	const capabilities = { ...content?.capabilities, ...vaultOptions.capabilities };
 	return new VaultToolServer({
 		registry,
-		...(vaultOptions.methods ? { methods: vaultOptions.methods } : {}),
-		...(vaultOptions.capabilities ? { capabilities: vaultOptions.capabilities } : {}),
+		...(methods.size > 0 ? { methods } : {}),
+		...(Object.keys(capabilities).length > 0 ? { capabilities } : {}),
 		log: options.log,
 	});
 }

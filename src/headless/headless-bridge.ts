@@ -5,6 +5,7 @@ import { VaultPaths } from "../bridge/vault-paths";
 import { SELECTION_DEBOUNCE_MS } from "../server/limits";
 import { describeError } from "../shared/describe-error";
 import { FolderVaultIndex } from "../vault-tools/folder/folder-vault-index";
+import { createVaultContentMethods } from "../vault-tools/resources/content-methods";
 import type { NoteFacts } from "../vault-tools/vault-index";
 import type { HeadlessCommand } from "./command-loop";
 import { diffCommand } from "./diff-commands";
@@ -64,7 +65,13 @@ export function assembleHeadlessBridge(options: HeadlessBridgeOptions): Headless
 		privacyRules: options.privacyRules,
 		debounceMs: options.debounceMs ?? SELECTION_DEBOUNCE_MS,
 		reviewEdits: true,
-		vaultTools: { index: vaultIndex, tagsOf: tagsPerIndexedVersion(vaultIndex, (path) => vault.tagsOf(path)), ...(options.reviewVaultToolWrites ? { reviewWrites: options.reviewVaultToolWrites } : {}) },
+		vaultTools: {
+			index: vaultIndex,
+			tagsOf: tagsPerIndexedVersion(vaultIndex, (path) => vault.tagsOf(path)),
+			// Resources (active note, vault overview; no daily note without Obsidian) and prompts from "Claude prompts/".
+			content: (shared) => createVaultContentMethods({ index: vaultIndex, paths, vaultName: basename(paths.root), ...shared }),
+			...(options.reviewVaultToolWrites ? { reviewWrites: options.reviewVaultToolWrites } : {}),
+		},
 		log: options.log,
 		trace: options.trace,
 	});

@@ -10,6 +10,7 @@ const NOTES: Record<string, string> = {
 	"Notes/Alpha.md": "# Alpha\n\nAlpha links to [[Beta]].\n\n## Tasks\n\n- one\n",
 	"Notes/Beta.md": "# Beta\n\nBack to [[Alpha]].\n",
 	"Private/Secret.md": "# Secret\n\nAlpha secret.\n",
+	"Claude prompts/summarise.md": "Summarise the note {{note}}.\n",
 };
 
 interface ToolAnswer {
@@ -84,8 +85,13 @@ describe("vault tools relayed over the IDE channel (vaultTools/*)", () => {
 	it("vaultTools/request reaches other methods of the vault-tools server", async () => {
 		const initialize = await relay.request("vaultTools/request", { method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {} } });
 		expect(initialize.result).toMatchObject({ serverInfo: { name: "obsidian-vault-tools" }, capabilities: { tools: {} } });
+		expect(initialize.result).toMatchObject({ capabilities: { resources: {}, prompts: {} } });
 		const prompts = await relay.request("vaultTools/request", { method: "prompts/list" });
-		expect(prompts.error).toMatchObject({ code: -32601, message: "Method not found: prompts/list" });
+		expect((prompts.result as { prompts: { name: string }[] }).prompts.map((prompt) => prompt.name)).toEqual(["summarise"]);
+		const resources = await relay.request("vaultTools/request", { method: "resources/list" });
+		expect((resources.result as { resources: { uri: string }[] }).resources.map((resource) => resource.uri)).toContain("vault://overview");
+		const unknown = await relay.request("vaultTools/request", { method: "completion/complete" });
+		expect(unknown.error).toMatchObject({ code: -32601, message: "Method not found: completion/complete" });
 		const bad = await relay.request("vaultTools/request", { params: {} });
 		expect(bad.error).toMatchObject({ code: -32602 });
 	});

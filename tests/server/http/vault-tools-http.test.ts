@@ -160,6 +160,10 @@ describe("the vault tools over Streamable HTTP (POST /mcp)", () => {
 		const outside = (await client.callTool({ name: "read_note", arguments: { path: "../outside.md" } })) as CallResult;
 		expect(textOf(outside)).toMatch(/refused: Path is outside the vault/);
 		await expect(client.callTool({ name: "delete_note", arguments: {} })).rejects.toThrow(/Unknown tool: delete_note/);
+		const { resources } = await client.listResources();
+		expect(resources.map((resource) => resource.uri)).toContain("vault://overview");
+		const overview = await client.readResource({ uri: "vault://overview" });
+		expect(JSON.stringify(overview)).not.toContain("Private");
 		await client.close();
 	});
 
