@@ -30,7 +30,7 @@ export const TAGS_NOT_KNOWN: readonly string[] = Object.freeze([]);
  * a folder stored in NFD under a rule typed in NFC are private. Without an identity, case is always folded.
  */
 export class PrivacyFilter {
-	private canonicalRules: { source: string; folders: string[]; tags: string[] } | undefined;
+	private canonicalRules: { folders: string[]; tags: string[]; fromFolders: string[]; fromTags: string[] } | undefined;
 
 	constructor(
 		private readonly rules: () => PrivacyRules,
@@ -69,19 +69,23 @@ export class PrivacyFilter {
 		return noteTags.map(normaliseTag).some((tag) => tags.some((rule) => tag === rule || tag.startsWith(`${rule}/`)));
 	}
 
-	/** The rules in the canonical identity, recomputed only when the settings change. */
+	/** The rules in the canonical identity, recomputed only when the settings change (compared item by item: cheap, and safe against edits in place). */
 	private canonical(): { folders: string[]; tags: string[] } {
 		const { folders, tags } = this.rules();
-		const source = JSON.stringify([folders, tags]);
-		if (this.canonicalRules?.source !== source) {
-			this.canonicalRules = {
-				source,
-				folders: folders.map(normaliseFolder).filter((folder) => folder !== "").map((folder) => this.identity.key(folder)),
-				tags: tags.map(normaliseTag).filter((tag) => tag !== ""),
-			};
-		}
+		const last = this.canonicalRules;
+		if (last && sameItems(last.fromFolders, folders) && sameItems(last.fromTags, tags)) return last;
+		this.canonicalRules = {
+			folders: folders.map(normaliseFolder).filter((folder) => folder !== "").map((folder) => this.identity.key(folder)),
+			tags: tags.map(normaliseTag).filter((tag) => tag !== ""),
+			fromFolders: [...folders],
+			fromTags: [...tags],
+		};
 		return this.canonicalRules;
 	}
+}
+
+function sameItems(a: readonly string[], b: readonly string[]): boolean {
+	return a.length === b.length && a.every((item, index) => item === b[index]);
 }
 
 /** Dot-folders and dot-files: the Obsidian config folder, .git, .trash. */

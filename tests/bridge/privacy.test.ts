@@ -183,6 +183,9 @@ describe("PrivacyFilter", () => {
 			expect(privacy.isPrivate({ relative: "One/a.md" })).toBe(true);
 			rules.folders.push("Two");
 			expect(privacy.isPrivate({ relative: "Two/a.md" })).toBe(true);
+			rules.folders[0] = "Three";
+			expect(privacy.isPrivate({ relative: "One/a.md" })).toBe(false);
+			expect(privacy.isPrivate({ relative: "Three/a.md" })).toBe(true);
 			rules = { folders: [], tags: [] };
 			expect(privacy.isPrivate({ relative: "One/a.md" })).toBe(false);
 		});
