@@ -1,5 +1,6 @@
 import { findConfigFolders } from "../bridge/claude-permissions/config-folders";
-import { denyRulesFor } from "../bridge/claude-permissions/deny-rules";
+import type { DenyRules } from "../bridge/claude-permissions/deny-rules";
+import { denyRulesOnDisk } from "../bridge/claude-permissions/disk-spellings";
 import { SETTINGS_FILES, applyPermissionPlan, planPermissions, readRecord, type PermissionPlan } from "../bridge/claude-permissions/permissions-file";
 import type { PermissionRulesInputs } from "../bridge/doctor/claude-permissions-check";
 import type { PrivacyRules } from "../bridge/privacy";
@@ -21,8 +22,7 @@ export function claudePermissionsCommand(vaultPath: string, rules: () => Privacy
 			const unknown = options.filter((option) => option !== "--local");
 			if ((action !== "show" && action !== "write" && action !== "remove") || unknown.length > 0) throw new Error(`Usage: ${USAGE}`);
 			const settingsFile = options.includes("--local") ? SETTINGS_FILES.local : SETTINGS_FILES.shared;
-			const { folders, tags } = rules();
-			const deny = denyRulesFor({ folders, tags, configDirs: await findConfigFolders(vaultPath) });
+			const deny = await hostDenyRules(vaultPath, rules());
 			const plan = await planPermissions(vaultPath, action === "remove" ? [] : deny.rules, settingsFile);
 			if (action === "show") return describePlan(plan, deny.uncovered, options.includes("--local") ? " --local" : "");
 			await applyPermissionPlan(plan);
@@ -31,6 +31,11 @@ export function claudePermissionsCommand(vaultPath: string, rules: () => Privacy
 			return [`Wrote ${written.join("; ")}.`, "Claude Code reads the rules when it starts: restart running sessions."].join("\n");
 		},
 	};
+}
+
+/** The deny rules the headless host writes for these privacy rules: the vault's config folders and the folders' spellings found on disk. */
+export async function hostDenyRules(vaultPath: string, rules: PrivacyRules): Promise<DenyRules> {
+	return denyRulesOnDisk(vaultPath, { folders: rules.folders, tags: rules.tags, configDirs: await findConfigFolders(vaultPath) });
 }
 
 function describePlan(plan: PermissionPlan, uncovered: readonly string[], flag: string): string {
@@ -45,7 +50,7 @@ function describePlan(plan: PermissionPlan, uncovered: readonly string[], flag: 
  * plugin: once written (the record exists), they are checked in the file they went into.
  */
 export async function headlessPermissionRules(vaultPath: string, rules: PrivacyRules): Promise<PermissionRulesInputs> {
-	const deny = denyRulesFor({ folders: rules.folders, tags: rules.tags, configDirs: await findConfigFolders(vaultPath) });
+	const deny = await hostDenyRules(vaultPath, rules);
 	const record = await readRecord(vaultPath);
 	return { enabled: record !== undefined, wanted: deny.rules, settingsFile: record?.settingsFile ?? SETTINGS_FILES.shared, howToWrite: 'Type "claude-permissions write"' };
 }

@@ -1,5 +1,6 @@
 import { Notice, Setting, type ToggleComponent } from "obsidian";
-import { denyRulesFor, type DenyRuleSources } from "../bridge/claude-permissions/deny-rules";
+import type { DenyRuleSources, DenyRules } from "../bridge/claude-permissions/deny-rules";
+import { denyRulesOnDisk } from "../bridge/claude-permissions/disk-spellings";
 import { SETTINGS_FILES, applyPermissionPlan, planPermissions, type PermissionPlan } from "../bridge/claude-permissions/permissions-file";
 import type { BridgeSettings, SettingsFileChoice } from "../settings";
 import { describeError } from "../shared/describe-error";
@@ -72,9 +73,10 @@ export class ClaudePermissionsSection {
 			revert();
 			return;
 		}
-		const deny = denyRulesFor(this.host.denyRuleSources());
+		let deny: DenyRules;
 		let plan: PermissionPlan;
 		try {
+			deny = await denyRulesOnDisk(vaultPath, this.host.denyRuleSources());
 			plan = await planPermissions(vaultPath, target.enabled ? deny.rules : [], SETTINGS_FILES[target.file]);
 		} catch (error) {
 			preview.createDiv({ cls: "claude-code-bridge-setting-warning", text: `Nothing was written: ${describeError(error)}` });

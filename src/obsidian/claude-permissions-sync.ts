@@ -1,4 +1,5 @@
 import { denyRulesFor } from "../bridge/claude-permissions/deny-rules";
+import { denyRulesOnDisk } from "../bridge/claude-permissions/disk-spellings";
 import { SETTINGS_FILES, applyPermissionPlan, planPermissions } from "../bridge/claude-permissions/permissions-file";
 import type { PermissionRulesInputs } from "../bridge/doctor/claude-permissions-check";
 import { describeError } from "../shared/describe-error";
@@ -21,7 +22,8 @@ export class ClaudePermissionsSync {
 		if (!settings.keepPrivateFromClaudeTools || vaultPath === undefined) return;
 		const file = SETTINGS_FILES[settings.claudeSettingsFile];
 		try {
-			const plan = await planPermissions(vaultPath, denyRulesFor(this.host.denyRuleSources()).rules, file);
+			const { rules } = await denyRulesOnDisk(vaultPath, this.host.denyRuleSources());
+			const plan = await planPermissions(vaultPath, rules, file);
 			if (plan.changes.length === 0) return;
 			await applyPermissionPlan(plan);
 			const counts = plan.changes.map((change) => `${change.added.length} added, ${change.removed.length} removed`).join("; ");
@@ -32,11 +34,12 @@ export class ClaudePermissionsSync {
 	}
 
 	/** What the doctor checks: the rules the current private folders call for, in the chosen file. */
-	doctorInputs(): PermissionRulesInputs {
-		const { settings } = this.host;
+	async doctorInputs(): Promise<PermissionRulesInputs> {
+		const { settings, vaultPath } = this.host;
+		const sources = this.host.denyRuleSources();
 		return {
 			enabled: settings.keepPrivateFromClaudeTools,
-			wanted: denyRulesFor(this.host.denyRuleSources()).rules,
+			wanted: vaultPath === undefined ? denyRulesFor(sources).rules : (await denyRulesOnDisk(vaultPath, sources)).rules,
 			settingsFile: SETTINGS_FILES[settings.claudeSettingsFile],
 			howToWrite: settings.keepPrivateFromClaudeTools ? `Turn ${OPTION} off and on again in the plugin's settings` : `Turn on ${OPTION} in the plugin's settings`,
 		};

@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { denyRulesFor } from "../../src/bridge/claude-permissions/deny-rules";
 import { SETTINGS_FILES, applyPermissionPlan, planPermissions } from "../../src/bridge/claude-permissions/permissions-file";
+import { hostDenyRules } from "../../src/headless/claude-permissions-command";
 import { makeTempDir } from "../helpers/temp-dir";
 import { makeClaudeHome } from "./harness/claude-home";
 import { ClaudePty } from "./harness/claude-pty";
@@ -72,6 +73,20 @@ describe("Claude Code's own Read tool and the deny rules the bridge writes (real
 	it("a folder whose name has parentheses and brackets is matched as written", async () => {
 		const vault = await vaultWithRules(true, "Work (2024) [old]");
 		const { mock, toolResult } = await modelReads(vault, "Work (2024) [old]/x.md");
+		expect(toolResult).toContain(DENIED);
+		for (const request of mock.requests) expect(JSON.stringify(request.body)).not.toContain(SECRET_TEXT);
+	});
+
+	it("a private folder stored in NFD under a rule typed in NFC is denied too (the CLI compares spellings as written)", async () => {
+		const temp = makeTempDir("permissions-nfd");
+		sessions.onCleanup(() => temp.remove());
+		const vault = path.join(temp.path, "My vault");
+		const onDisk = "Caf\u0065\u0301";
+		mkdirSync(path.join(vault, onDisk), { recursive: true });
+		writeFileSync(path.join(vault, onDisk, "x.md"), `# Private\n\n${SECRET_TEXT}\n`);
+		const { rules } = await hostDenyRules(vault, { folders: ["Caf\u00e9"], tags: [] });
+		await applyPermissionPlan(await planPermissions(vault, rules, SETTINGS_FILES.shared));
+		const { mock, toolResult } = await modelReads(vault, `${onDisk}/x.md`);
 		expect(toolResult).toContain(DENIED);
 		for (const request of mock.requests) expect(JSON.stringify(request.body)).not.toContain(SECRET_TEXT);
 	});

@@ -166,7 +166,7 @@ describe("ClaudePermissionsSync (private folders changed while the option is on)
 		expect(deny).toContain("Read(./Diary/**)");
 		expect(deny).not.toContain("Read(./Secret/**)");
 		expect(told.at(-1)).toBe("Claude Code's deny rules in .claude/settings.json updated for the new private folders (4 added, 4 removed). Restart running Claude Code sessions.");
-		expect(sync.doctorInputs()).toMatchObject({ enabled: true, settingsFile: ".claude/settings.json" });
+		expect(await sync.doctorInputs()).toMatchObject({ enabled: true, settingsFile: ".claude/settings.json" });
 	});
 
 	it("writes nothing while the option is off", async () => {

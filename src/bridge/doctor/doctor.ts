@@ -22,8 +22,8 @@ export interface DoctorInputs {
 	ideName?: string;
 	/** Where `.claude/ide` is; defaults to the user's home directory. */
 	homeDir?: string;
-	/** The deny rules for Claude Code's own file tools; not checked when absent. */
-	permissionRules?: PermissionRulesInputs;
+	/** The deny rules for Claude Code's own file tools (worked out from the disk, hence possibly a promise); not checked when absent. */
+	permissionRules?: PermissionRulesInputs | Promise<PermissionRulesInputs>;
 }
 
 /**
@@ -71,7 +71,7 @@ export async function runDoctor(inputs: DoctorInputs, env: DoctorEnvironment = d
 	if (listening) lines.push(clientsLine(status.clients, env.now(), inputs.ideName));
 	const { vaultPath, permissionRules } = inputs;
 	if (vaultPath !== undefined && permissionRules !== undefined) {
-		await guarded(lines, "Claude Code's permission rules", async () => [await checkPermissionRules(vaultPath, permissionRules)]);
+		await guarded(lines, "Claude Code's permission rules", async () => [await checkPermissionRules(vaultPath, await permissionRules)]);
 	}
 	if (location) lines.push(launchLine(location.real, status.port, env.platform));
 	return lines;
