@@ -266,6 +266,22 @@ describe("the vault tools over Streamable HTTP (POST /mcp)", () => {
 		}
 	});
 
+	it("stopping the endpoint withdraws a write waiting for review and closes its connection", async () => {
+		const server = fixture.bridge.vaultTools;
+		if (!server) throw new Error("no vault tools");
+		const own = createVaultToolsHttpServer(server, { port: 0, token: () => TOKEN });
+		const started = await own.start();
+		const before = readFileSync(join(fixture.vaultPath, "Notes/Alpha.md"), "utf8");
+		const body = JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "edit_note", arguments: { path: "Alpha", edits: [{ target: "Alpha > Tasks", op: "append", content: "- stopped" }] } } });
+		const call = rawAbortable(started.port, { headers: GOOD, body });
+		await waitUntil(async () => (await fixture.command("diff list")).includes("Notes/Alpha.md"), "the review of Notes/Alpha.md");
+		await own.stop();
+		await expect(call.answer).rejects.toThrow();
+		expect(await fixture.command("diff list")).toBe("No reviews pending.");
+		expect(readFileSync(join(fixture.vaultPath, "Notes/Alpha.md"), "utf8")).toBe(before);
+		expect(own.status()).toMatchObject({ state: "stopped" });
+	});
+
 	it("a taken port is an error in the status, never another port", async () => {
 		const blocker = createNetServer();
 		const taken = await new Promise<number>((resolve) => blocker.listen(0, "127.0.0.1", () => resolve((blocker.address() as { port: number }).port)));
