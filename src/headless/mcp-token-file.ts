@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, rmSync, writeSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve, sep } from "node:path";
 import { createAuthToken } from "../server/auth";
 import { LOCK_DIRECTORY_MODE, LOCK_FILE_MODE } from "../server/limits";
 
@@ -25,12 +25,17 @@ export class McpTokenFile {
 	readonly path: string;
 	private token: string | undefined;
 
+	private readonly insideVault: boolean;
+
 	constructor(
 		private readonly homeDir: string,
 		vaultPath: string,
 		private readonly env: Record<string, string | undefined> = process.env,
 	) {
 		this.path = join(mcpTokenDirectory(homeDir), `${vaultId(vaultPath)}.token`);
+		const vault = realPath(vaultPath);
+		const folder = realPath(homeDir);
+		this.insideVault = folder === vault || folder.startsWith(vault.endsWith(sep) ? vault : `${vault}${sep}`);
 	}
 
 	/** Where the token comes from, for the status line. */
@@ -61,6 +66,7 @@ export class McpTokenFile {
 	}
 
 	private readFile(): string | undefined {
+		if (this.insideVault) return undefined;
 		try {
 			const text = readFileSync(this.path, "utf8").trim();
 			return /^[0-9a-f]{64}$/.test(text) ? text : undefined;
@@ -71,6 +77,7 @@ export class McpTokenFile {
 
 	/** Written to a new temp file (never through a link), 0600, then renamed over the token file. */
 	private writeNew(): string {
+		if (this.insideVault) throw new Error(`the home folder is inside the vault, so the token file would sync with the notes; set ${MCP_TOKEN_ENV} instead`);
 		const token = createAuthToken();
 		const directory = mcpTokenDirectory(this.homeDir);
 		mkdirSync(directory, { recursive: true, mode: LOCK_DIRECTORY_MODE });
@@ -93,11 +100,13 @@ export class McpTokenFile {
 }
 
 function vaultId(vaultPath: string): string {
-	let real = vaultPath;
+	return createHash("sha256").update(realPath(vaultPath), "utf8").digest("hex").slice(0, 16);
+}
+
+function realPath(path: string): string {
 	try {
-		real = realpathSync.native(vaultPath);
+		return realpathSync.native(path);
 	} catch {
-		// Keep the path as given.
+		return resolve(path);
 	}
-	return createHash("sha256").update(real, "utf8").digest("hex").slice(0, 16);
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ArgumentError, parseArguments } from "../../src/headless/arguments";
 import { MCP_TOKEN_ENV, McpTokenFile } from "../../src/headless/mcp-token-file";
@@ -26,6 +26,15 @@ describe("the headless MCP token file", () => {
 		expect(readFileSync(first.path, "utf8").trim()).toBe(rotated);
 		expect(new McpTokenFile(home, vault, {}).current()).toBe(rotated);
 		expect(new McpTokenFile(home, join(temp.path, "other"), {}).path).not.toBe(first.path);
+	});
+
+	it("refuses to keep the token in the vault (a home folder inside it) and says how to give one", () => {
+		const insideHome = join(vault, "home-in-vault");
+		mkdirSync(insideHome);
+		expect(() => new McpTokenFile(insideHome, vault, {}).current()).toThrow(`the home folder is inside the vault, so the token file would sync with the notes; set ${MCP_TOKEN_ENV} instead`);
+		expect(() => new McpTokenFile(vault, vault, {}).current()).toThrow(/inside the vault/);
+		expect(existsSync(join(insideHome, ".claude-code-bridge"))).toBe(false);
+		expect(new McpTokenFile(insideHome, vault, { [MCP_TOKEN_ENV]: "f".repeat(40) }).current()).toBe("f".repeat(40));
 	});
 
 	it("takes the token from the environment when set, and then refuses to rotate it", () => {
