@@ -3,6 +3,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
+import { createServer as createNetServer } from "node:net";
 import { join, resolve } from "node:path";
 import { mcpTokenDirectory } from "../../src/headless/mcp-token-file";
 import { VAULT_TOOL_NAMES } from "../../src/vault-tools/create-vault-tools";
@@ -112,5 +113,29 @@ describe("the headless host's MCP endpoint and mcp-config", () => {
 		host.send("mcp-config sse");
 		await host.waitForOutput(/(usage: mcp-config \[stdio\|http\])/, 5000, "stderr");
 		expect((await host.status()).state).toBe("listening");
+	});
+});
+
+describe("the headless host with its MCP port taken", () => {
+	it("says the endpoint is off and why, keeps serving the IDE channel, and mcp-config http says so", async () => {
+		const temp = makeTempDir("headless-mcp-taken");
+		const home = join(temp.path, "home");
+		const vault = join(temp.path, "vault");
+		mkdirSync(home);
+		mkdirSync(vault);
+		const blocker = createNetServer();
+		const taken = await new Promise<number>((resolveListen) => blocker.listen(0, "127.0.0.1", () => resolveListen((blocker.address() as { port: number }).port)));
+		const host = await HeadlessProcess.start({ vault, home, args: ["--mcp-port", String(taken)] });
+		try {
+			expect(host.stdout).toContain(`MCP (vault tools) over HTTP is off: Port ${taken} is in use by another program`);
+			host.send("mcp-config http");
+			await host.waitForOutput(/(the MCP HTTP endpoint is off \(Port \d+ is in use)/, 5000, "stderr");
+			expect((await mcpConfig(host, "stdio")).type).toBe("stdio");
+			expect((await host.status()).state).toBe("listening");
+		} finally {
+			await host.quit();
+			await new Promise<void>((resolveClose) => blocker.close(() => resolveClose()));
+			temp.remove();
+		}
 	});
 });
