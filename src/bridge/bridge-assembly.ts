@@ -131,8 +131,8 @@ export interface Bridge {
  */
 export function assembleBridge(options: BridgeAssemblyOptions): Bridge {
 	const { paths, ports } = options;
-	const privacy = new PrivacyFilter(options.privacyRules, ports.tagsOf);
-	const boundary = new PrivacyBoundary(paths, privacy);
+	const privacy = new PrivacyFilter(options.privacyRules, ports.tagsOf, paths.identity);
+	const boundary = new PrivacyBoundary(paths, privacy, options.log);
 	const currentSelection = boundary.selection(ports.currentSelection);
 	const tools = new ToolRegistry();
 	let vaultTools: VaultToolServer | undefined;
@@ -226,7 +226,7 @@ function assembleVaultTools(
 ): VaultToolServer {
 	const { paths } = options;
 	const { reviews, currentSelection } = bridge;
-	const privacy = vaultOptions.tagsOf ? new PrivacyFilter(options.privacyRules, vaultOptions.tagsOf) : bridge.privacy;
+	const privacy = vaultOptions.tagsOf ? new PrivacyFilter(options.privacyRules, vaultOptions.tagsOf, paths.identity) : bridge.privacy;
 	const review = new DiffReviewWriteReview(reviews, (path) => paths.toAbsolute(path));
 	const reviewWrites = vaultOptions.reviewWrites ?? (() => true);
 	const shared: VaultToolsShared = {
