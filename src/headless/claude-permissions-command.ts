@@ -52,5 +52,6 @@ function describePlan(plan: PermissionPlan, uncovered: readonly string[], flag: 
 export async function headlessPermissionRules(vaultPath: string, rules: PrivacyRules): Promise<PermissionRulesInputs> {
 	const deny = await hostDenyRules(vaultPath, rules);
 	const record = await readRecord(vaultPath);
-	return { enabled: record !== undefined, wanted: deny.rules, settingsFile: record?.settingsFile ?? SETTINGS_FILES.shared, howToWrite: 'Type "claude-permissions write"' };
+	const somethingPrivate = rules.folders.length > 0 || rules.tags.length > 0;
+	return { enabled: record !== undefined, somethingPrivate, wanted: deny.rules, settingsFile: record?.settingsFile ?? SETTINGS_FILES.shared, howToWrite: 'Type "claude-permissions write"' };
 }

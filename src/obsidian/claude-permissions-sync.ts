@@ -39,6 +39,7 @@ export class ClaudePermissionsSync {
 		const sources = this.host.denyRuleSources();
 		return {
 			enabled: settings.keepPrivateFromClaudeTools,
+			somethingPrivate: sources.folders.length > 0 || sources.tags.length > 0,
 			wanted: vaultPath === undefined ? denyRulesFor(sources).rules : (await denyRulesOnDisk(vaultPath, sources)).rules,
 			settingsFile: SETTINGS_FILES[settings.claudeSettingsFile],
 			howToWrite: settings.keepPrivateFromClaudeTools ? `Turn ${OPTION} off and on again in the plugin's settings` : `Turn on ${OPTION} in the plugin's settings`,

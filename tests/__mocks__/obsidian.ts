@@ -474,6 +474,11 @@ export class Workspace extends Events {
  * `create`, `modify`, `delete`, `rename` (file, oldPath).
  */
 export class Vault extends Events {
+	/**
+	 * obsidian.d.ts `Vault.configDir`: "Gets the path to the config folder. This value is typically `.obsidian` but it
+	 * could be different." Tests here use a renamed one, so nothing may assume the usual name.
+	 */
+	configDir = ".vault-config";
 	constructor(readonly adapter: FileSystemAdapter, private readonly name: string) {
 		super();
 	}

@@ -8,6 +8,8 @@ export interface PermissionRulesInputs {
 	enabled: boolean;
 	/** The rules the current private folders call for (`denyRulesFor`). */
 	wanted: string[];
+	/** Whether any private folder or tag is set: with none, an option left off is no finding. */
+	somethingPrivate: boolean;
 	/** Vault-relative settings file the rules go into. */
 	settingsFile: string;
 	/** How the user writes or updates them: the setting's name, or the headless command. */
@@ -21,6 +23,7 @@ export interface PermissionRulesInputs {
 export async function checkPermissionRules(vaultPath: string, inputs: PermissionRulesInputs): Promise<DoctorLine> {
 	const subject = "Claude Code's own file tools (Read, Grep, Edit)";
 	if (inputs.wanted.length === 0) return ok(`No private folders and no config folder: ${subject} have nothing to be kept out of`);
+	if (!inputs.enabled && !inputs.somethingPrivate) return ok(`No private folders or tags are set, so ${subject} are not asked to keep out of any`);
 	if (!inputs.enabled) {
 		return warn(`${subject} can open notes in private folders and the config folder: the bridge's privacy rules do not reach them`, `${inputs.howToWrite} to write deny rules for them.`);
 	}

@@ -15,8 +15,8 @@ beforeEach(() => {
 });
 afterEach(() => removeVault());
 
-function inputs(wanted: string[], enabled = true): PermissionRulesInputs {
-	return { enabled, wanted, settingsFile: SETTINGS_FILES.shared, howToWrite: HOW };
+function inputs(wanted: string[], enabled = true, somethingPrivate = true): PermissionRulesInputs {
+	return { enabled, somethingPrivate, wanted, settingsFile: SETTINGS_FILES.shared, howToWrite: HOW };
 }
 
 async function write(rules: string[]): Promise<void> {
@@ -68,6 +68,11 @@ describe("the doctor's check of Claude Code's deny rules", () => {
 			what: "Claude Code's own file tools (Read, Grep, Edit) can open notes in private folders and the config folder: the bridge's privacy rules do not reach them",
 			fix: `${HOW} to write deny rules for them.`,
 		});
+	});
+
+	it("the option off with no private folder or tag set: no finding, though the config folder has rules", async () => {
+		const line = await checkPermissionRules(vault, inputs(["Read(./.vault-config/**)"], false, false));
+		expect(line).toEqual({ level: "ok", what: "No private folders or tags are set, so Claude Code's own file tools (Read, Grep, Edit) are not asked to keep out of any" });
 	});
 
 	it("nothing to keep out: ok", async () => {
