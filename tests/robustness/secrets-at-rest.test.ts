@@ -20,7 +20,19 @@ describe("the token at rest", () => {
 		const settings = migrateSettings(stored);
 		expect(settings.fixedPort).toBe(4000);
 		expect(JSON.stringify(settings)).not.toMatch(/aaaa|bbbb|authToken|"token"/);
-		expect(Object.keys(settings).sort()).toEqual(["debugLogging", "enabled", "fixedPort", "privateFolders", "privateTags", "reviewEditsInObsidian", "selectionDebounceMs"]);
+		expect(Object.keys(settings).sort()).toEqual([
+			"claudeSettingsFile",
+			"debugLogging",
+			"enabled",
+			"excludedFilesArePrivate",
+			"fixedPort",
+			"keepPrivateFromClaudeTools",
+			"privateFolders",
+			"privateTags",
+			"reviewEditsInObsidian",
+			"selectionDebounceMs",
+			"vaultTools",
+		]);
 	});
 
 	it("lives only in the lock file: never in the vault, the logs or the status, before and after a rotation", async () => {
