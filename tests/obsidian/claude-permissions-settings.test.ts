@@ -150,6 +150,21 @@ describe("the settings tab's Claude Code file tools section", () => {
 	});
 });
 
+describe("stored settings of the section", () => {
+	it("keeps valid values and drops anything else to the defaults (a stored path cannot pick the settings file)", () => {
+		expect(migrateSettings({ keepPrivateFromClaudeTools: true, claudeSettingsFile: "local", excludedFilesArePrivate: true })).toMatchObject({
+			keepPrivateFromClaudeTools: true,
+			claudeSettingsFile: "local",
+			excludedFilesArePrivate: true,
+		});
+		expect(migrateSettings({ keepPrivateFromClaudeTools: "yes", claudeSettingsFile: "../../.bashrc", excludedFilesArePrivate: 1 })).toMatchObject({
+			keepPrivateFromClaudeTools: false,
+			claudeSettingsFile: "shared",
+			excludedFilesArePrivate: false,
+		});
+	});
+});
+
 describe("ClaudePermissionsSync (private folders changed while the option is on)", () => {
 	function host(settings: BridgeSettings) {
 		return { settings, vaultPath: vault, saveSettings: () => Promise.resolve(), denyRuleSources: (): DenyRuleSources => ({ folders: settings.privateFolders, tags: [], configDirs: [] }) };
