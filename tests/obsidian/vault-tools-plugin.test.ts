@@ -1,0 +1,130 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import ClaudeCodeBridgePlugin from "../../src/plugin";
+import { NOT_READY_REASON } from "../../src/obsidian/vault-index/vault-tools-component";
+import type { BridgeSettings } from "../../src/settings";
+import type { App } from "../__mocks__/obsidian";
+import { makeTempDir } from "../helpers/temp-dir";
+import { pollUntil } from "../helpers/wait-until";
+import { createIndexedApp } from "./harness/indexed-app";
+
+const NOTES: Record<string, string> = {
+	"Notes/Alpha.md": "# Alpha\n\nThe alpha note links [[Beta]].\n",
+	"Notes/Beta.md": "# Beta\n\nAbout beta.\n",
+	"Private/Secret.md": "# Secret\n\nalpha secret\n",
+	"Claude prompts/Weekly review.md": "---\ndescription: Review the week\n---\nList what changed this week.\n",
+};
+
+interface CallResult {
+	content: { type: string; text: string }[];
+	isError?: boolean;
+}
+
+function text(result: unknown): string {
+	return (result as CallResult).content.map((block) => block.text).join("\n");
+}
+
+describe("the plugin serves Claude's vault tools over HTTP from Obsidian's index", () => {
+	const temp = makeTempDir("vault-tools-plugin");
+	const previousHome = process.env.HOME;
+	let app: App;
+	let plugin: ClaudeCodeBridgePlugin;
+	let clients: Client[] = [];
+
+	beforeEach(async () => {
+		// The bridge writes its IDE lock file under the home directory: keep it in the test's folder.
+		process.env.HOME = temp.path;
+		app = await createIndexedApp(NOTES, temp.path);
+		plugin = new ClaudeCodeBridgePlugin(app as never, { id: "claude-code-bridge", name: "Claude Code Bridge", version: "0.0.0" } as never);
+		(plugin as unknown as { data: unknown }).data = { privateFolders: ["Private"], vaultTools: { reviewWrites: false } };
+		// As Obsidian loads a plugin: load() runs the (async) onload; children added later load with it.
+		plugin.load();
+		await pollUntil(() => (plugin.settings as BridgeSettings | undefined)?.vaultTools, "the settings to load");
+	});
+
+	afterEach(async () => {
+		for (const client of clients) await client.close();
+		clients = [];
+		plugin.unload();
+		// Unloading closes both servers; wait until they have (no handle left open).
+		await (plugin as unknown as { bridge?: { stopped: Promise<void> } }).bridge?.stopped;
+		await pollUntil(() => (plugin.vaultToolsStatus().http?.state === "listening" ? undefined : true), "the HTTP endpoint to close");
+		process.env.HOME = previousHome;
+	});
+	afterAll(() => temp.remove());
+
+	const stored = (): BridgeSettings => (plugin as unknown as { data: BridgeSettings }).data;
+
+	async function connect(token = plugin.vaultTools.mcpToken()): Promise<Client> {
+		const url = await pollUntil(() => plugin.vaultToolsStatus().http?.url, "the HTTP endpoint to listen");
+		const client = new Client({ name: "vault-tools-plugin-test", version: "1.0.0" });
+		await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+		clients.push(client);
+		return client;
+	}
+
+	it("does nothing before layout ready, then listens on a port it keeps in the settings", async () => {
+		expect(plugin.vaultToolsStatus()).toEqual({ running: false, relays: 0 });
+		app.workspace.finishLayout();
+		const port = await pollUntil(() => stored().vaultTools.httpPort ?? undefined, "the chosen port to be saved");
+		expect(plugin.vaultToolsStatus().http).toMatchObject({ state: "listening", port, url: `http://127.0.0.1:${port}/mcp` });
+	});
+
+	it("answers the SDK Client: tools, search through Obsidian's index without private notes, prompts", async () => {
+		app.workspace.finishLayout();
+		const client = await connect();
+		const { tools } = await client.listTools();
+		expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(["search", "read_note", "move_note"]));
+		const found = text(await client.callTool({ name: "search", arguments: { query: "alpha" } }));
+		expect(found).toContain("Notes/Alpha.md:");
+		expect(found).not.toContain("Secret");
+		const { prompts } = await client.listPrompts();
+		expect(prompts).toEqual([{ name: "Weekly-review", description: "Review the week" }]);
+		const { resources } = await client.listResources();
+		expect(resources.map((resource) => resource.uri)).toEqual(["vault://overview"]);
+	});
+
+	it("refuses a wrong token", async () => {
+		app.workspace.finishLayout();
+		await expect(connect("0".repeat(64))).rejects.toThrow(/wrong bearer token/);
+	});
+
+	it("refuses writes while Obsidian has not indexed every note, and writes through the vault once it has", async () => {
+		app.vault.writeExternally("Notes/Gamma.md", "# Gamma\n");
+		app.workspace.finishLayout();
+		const client = await connect();
+		const refused = (await client.callTool({ name: "create_note", arguments: { path: "Notes/New.md", content: "# New\n" } })) as CallResult;
+		expect(refused.isError).toBe(true);
+		expect(text(refused)).toContain(NOT_READY_REASON);
+		expect(app.vault.contents.has("Notes/New.md")).toBe(false);
+		await app.metadataCache.parsePending();
+		const created = (await client.callTool({ name: "create_note", arguments: { path: "Notes/New.md", content: "# New\n\n[[Alpha]]\n" } })) as CallResult;
+		expect(created.isError).toBeFalsy();
+		expect(app.vault.contents.get("Notes/New.md")).toBe("# New\n\n[[Alpha]]\n");
+	});
+
+	it("moves a note through Obsidian's file manager and reports the links Obsidian rewrote", async () => {
+		app.workspace.finishLayout();
+		const client = await connect();
+		const answer = text(await client.callTool({ name: "move_note", arguments: { path: "Notes/Beta.md", to: "Archive/Beta renamed.md" } }));
+		expect(answer).toMatch(/^Moved Notes\/Beta\.md to Archive\/Beta renamed\.md; updated 1 link in 1 note\./);
+		expect(app.fileManager.renames).toBe(1);
+		expect(app.vault.contents.get("Notes/Alpha.md")).toBe("# Alpha\n\nThe alpha note links [[Beta renamed]].\n");
+	});
+
+	it("keeps the token out of data.json, in Obsidian's local storage, and rotates it", async () => {
+		app.workspace.finishLayout();
+		const client = await connect();
+		const token = plugin.vaultTools.mcpToken();
+		expect(token).toMatch(/^[0-9a-f]{64}$/);
+		await pollUntil(() => stored().vaultTools.httpPort ?? undefined, "the port to be saved");
+		expect(JSON.stringify(stored())).not.toContain(token);
+		expect([...app.localStorage.values()]).toContain(token);
+		await client.listTools();
+		const rotated = plugin.vaultTools.rotateMcpToken();
+		expect(rotated).not.toBe(token);
+		expect(JSON.stringify(stored())).not.toContain(rotated);
+		await expect(client.listTools()).rejects.toThrow(/wrong bearer token/);
+		await expect(connect(rotated).then((fresh) => fresh.listTools())).resolves.toBeDefined();
+	});
+});
