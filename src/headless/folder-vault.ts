@@ -50,7 +50,8 @@ export class FolderVault implements VaultFilesPort {
 	 * is kept per path until the file's size, mtime or ctime changes: one stat instead of a read per call.
 	 */
 	tagsOf(relativePath: string): string[] {
-		if (!relativePath.endsWith(".md")) return [];
+		// `Note.MD` is read too: a tag found in a file Obsidian might not treat as a note only errs private.
+		if (!/\.md$/i.test(relativePath)) return [];
 		return this.tags.of(this.paths.toAbsolute(relativePath));
 	}
 }

@@ -96,6 +96,13 @@ describe("the headless host's tag cache follows edits", () => {
 	});
 	afterAll(() => fixture.stop());
 
+	it("a note whose extension is in capitals (Note.MD) is read for tags too", async () => {
+		writeFileSync(join(fixture.vaultPath, "Upper.MD"), "#private SECRET-UPPER\n");
+		const answer = await client.request("files/read", { path: "Upper.MD" });
+		expect(answer.error).toBeDefined();
+		expect(JSON.stringify(answer)).not.toContain("SECRET-UPPER");
+	});
+
 	it("a note tagged private after it was read (same size) is refused at once", async () => {
 		const before = await client.request("files/read", { path: "later.md" });
 		expect(JSON.stringify(before.result)).toContain("SECRET-LATER");
