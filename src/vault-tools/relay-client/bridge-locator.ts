@@ -43,6 +43,11 @@ export class BridgeLocator {
 
 	/** The bridge to use now, or undefined when none runs for the vault. Never throws. */
 	async find(): Promise<BridgeEndpoint | undefined> {
+		return (await this.findAll())[0];
+	}
+
+	/** Every bridge that may serve the vault, newest lock file first. Never throws. */
+	async findAll(): Promise<BridgeEndpoint[]> {
 		const candidates: BridgeEndpoint[] = [];
 		for (const directory of this.directories) {
 			let names: string[];
@@ -57,8 +62,7 @@ export class BridgeLocator {
 				if (endpoint) candidates.push(endpoint);
 			}
 		}
-		candidates.sort((a, b) => b.writtenAt - a.writtenAt);
-		return candidates[0];
+		return candidates.sort((a, b) => b.writtenAt - a.writtenAt);
 	}
 
 	/** A lock folder names the vault by its path as given, its real path, or a link to it. */

@@ -4,8 +4,11 @@ import type { BridgeEndpoint } from "./bridge-locator";
 import { RelayConnection } from "./relay-connection";
 
 export interface BridgeRelayOptions {
-	/** Where the vault's bridge is now (a lock-file scan; cheap enough to run before every call while there is none). */
-	find: () => Promise<BridgeEndpoint | undefined>;
+	/**
+	 * The bridges that may serve the vault now, best first (a lock-file scan; cheap enough to run before every call
+	 * while there is none).
+	 */
+	find: () => Promise<BridgeEndpoint[]>;
 	/** The name the relay gives in `initialize`, by which the bridge tells it from a Claude Code client. */
 	clientName: string;
 	clientVersion: string;
@@ -17,12 +20,14 @@ export interface BridgeRelayOptions {
 /**
  * The connection to the vault's bridge, kept while it lasts: looked for again on the next call after the bridge
  * went away (Obsidian closed or restarted, a token rotation) and found as soon as a bridge appears. A bridge that
- * refuses the connection is not retried until its lock file is written again.
+ * cannot be reached or refuses the connection is skipped (the next candidate is tried) until its lock file is
+ * written again.
  */
 export class BridgeRelay {
 	private connection: RelayConnection | undefined;
 	private opening: Promise<RelayConnection | undefined> | undefined;
-	private refusedLockFile: string | undefined;
+	/** Lock files (path and mtime) whose bridge could not be used. */
+	private readonly refused = new Set<string>();
 	private announced: string | undefined;
 	private disposed = false;
 
@@ -43,13 +48,20 @@ export class BridgeRelay {
 
 	private async open(): Promise<RelayConnection | undefined> {
 		this.connection = undefined;
-		const endpoint = await this.options.find();
-		if (!endpoint) {
-			this.announce("none", "No bridge is running for the vault: read tools answer from the folder; write tools are refused until Obsidian (or the headless host) runs.");
-			return undefined;
+		const endpoints = await this.options.find();
+		for (const endpoint of endpoints) {
+			const key = `${endpoint.lockFile}@${endpoint.writtenAt}`;
+			if (this.refused.has(key)) continue;
+			const connection = await this.connect(endpoint, key);
+			if (connection) return connection;
 		}
-		const key = `${endpoint.lockFile}@${endpoint.writtenAt}`;
-		if (key === this.refusedLockFile) return undefined;
+		if (endpoints.length === 0) {
+			this.announce("none", "No bridge is running for the vault: read tools answer from the folder; write tools are refused until Obsidian (or the headless host) runs.");
+		}
+		return undefined;
+	}
+
+	private async connect(endpoint: BridgeEndpoint, key: string): Promise<RelayConnection | undefined> {
 		let connection: RelayConnection | undefined;
 		try {
 			connection = await (this.options.connect ?? RelayConnection.connect)(endpoint);
@@ -60,15 +72,14 @@ export class BridgeRelay {
 			});
 		} catch (error) {
 			connection?.close();
-			this.refusedLockFile = key;
-			this.announce(`refused ${key}`, `Could not use the bridge "${endpoint.ideName}" (port ${endpoint.port}, lock file ${endpoint.lockFile}): ${describeError(error)}. Answering from the folder until its lock file changes.`);
+			this.refused.add(key);
+			this.options.log(`Could not use the bridge "${endpoint.ideName}" (port ${endpoint.port}, lock file ${endpoint.lockFile}): ${describeError(error)}. Skipping it until its lock file changes.`);
 			return undefined;
 		}
 		if (this.disposed) {
 			connection.close();
 			return undefined;
 		}
-		this.refusedLockFile = undefined;
 		this.connection = connection;
 		this.announce(`open ${key}`, `Relaying every call to the bridge "${endpoint.ideName}" (pid ${endpoint.pid}, port ${endpoint.port}).`);
 		connection.onClose((reason) => {

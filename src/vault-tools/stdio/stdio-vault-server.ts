@@ -81,7 +81,7 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 	}));
 	const locator = new BridgeLocator({ vaultPath: paths.root, homeDir: options.homeDir, claudeConfigDir: options.claudeConfigDir });
 	const relay = new BridgeRelay({
-		find: () => locator.find(),
+		find: () => locator.findAll(),
 		clientName: options.relay.clientName,
 		clientVersion: options.serverInfo.version,
 		log,

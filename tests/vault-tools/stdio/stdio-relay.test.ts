@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { HeadlessProcess } from "../../helpers/headless-process";
 import { makeTempDir } from "../../helpers/temp-dir";
@@ -103,5 +103,42 @@ describe("claude-code-bridge mcp --vault relaying to the vault's running bridge 
 		const search = await server.call("search", { query: "gamma" });
 		expect(search).toMatchObject({ isError: false, text: expect.stringMatching(/^Notes\/Gamma\.md:1: # Gamma/m) as unknown });
 		expect((await server.call("set_properties", { path: "Gamma", set: { a: 1 } })).text).toMatch(/Obsidian is not running/);
+	});
+
+	it("cancelling a relayed edit withdraws its review on the bridge, and nothing is written", async () => {
+		const host = await startHost();
+		const server = await startServer();
+		const controller = new AbortController();
+		const call = server.client.callTool({ name: "edit_note", arguments: { path: "Alpha", edits: [{ target: "Alpha > Tasks", op: "append", content: "- cancelled" }] } }, undefined, { signal: controller.signal });
+		const rejection = expect(call).rejects.toThrow(/abort/i);
+		await host.waitForOutput(/(Review pending: .* for Notes\/Alpha\.md)/);
+		controller.abort();
+		await rejection;
+		// The cancellation travels client -> stdio server -> bridge: ask the bridge until its review list is empty.
+		await pollUntil(async () => {
+			const before = host.stdout.length;
+			host.send("diff list");
+			host.send("status");
+			const listed = await host.waitFor(() => (/^\{"state"/m.test(host.stdout.slice(before)) ? host.stdout.slice(before) : undefined), "the status line after diff list", 10_000);
+			return /"tab_name"/.test(listed) ? undefined : true;
+		}, "the bridge to withdraw the cancelled review");
+		expect(readFileSync(join(vault, "Notes/Alpha.md"), "utf8")).toBe(NOTES["Notes/Alpha.md"]);
+	});
+
+	it("skips a newer lock file for the vault whose bridge cannot be reached, and relays to the one that runs", async () => {
+		const host = await startHost();
+		const lock = JSON.parse(readFileSync(host.lockFile, "utf8")) as Record<string, unknown>;
+		// A newer lock file naming the vault, of a live process (this one), on a port where nothing listens.
+		const unreachable = join(dirname(host.lockFile), "1.lock");
+		writeFileSync(unreachable, JSON.stringify({ ...lock, pid: process.pid }));
+		try {
+			const server = await startServer();
+			const search = await server.call("search", { query: "alpha" });
+			expect(search).toMatchObject({ isError: false, text: expect.stringMatching(/^Notes\/Alpha\.md:1: # Alpha/m) as unknown });
+			expect(await relayedCallsReach(host, 1)).toBe(1);
+			expect(server.stderr()).toMatch(/Could not use the bridge "[^"]*" \(port 1,/);
+		} finally {
+			rmSync(unreachable, { force: true });
+		}
 	});
 });
