@@ -4,7 +4,7 @@ import type { PrivacyRules } from "./bridge/privacy";
 import type { BridgeStatus } from "./bridge/bridge-host";
 import type { DoctorInputs } from "./bridge/doctor/doctor";
 import { ideNameFor } from "./bridge/server-info";
-import { BridgeComponent } from "./obsidian/bridge-component";
+import type { BridgeComponent } from "./obsidian/bridge-component";
 import { ClaudePermissionsSync } from "./obsidian/claude-permissions-sync";
 import { onVaultConfigChanged, readExcludedFiles } from "./obsidian/excluded-files";
 import { EditorTracker } from "./obsidian/editor-tracker";
@@ -15,15 +15,21 @@ import { TagCommands } from "./obsidian/tag-commands";
 import { VaultPaths } from "./bridge/vault-paths";
 import type { VaultToolsSettingsHost, VaultToolsStatus } from "./obsidian/settings/vault-tools-section";
 import { McpTokenStore } from "./obsidian/vault-index/mcp-token-store";
-import { VaultToolsComponent } from "./obsidian/vault-index/vault-tools-component";
+import type { VaultToolsComponent } from "./obsidian/vault-index/vault-tools-component";
 import { migrateSettings, type BridgeSettings } from "./settings";
+import { describeError } from "./shared/describe-error";
 
 const STOPPED: BridgeStatus = { state: "stopped", clients: [] };
+
+/** What starts at layout ready (src/obsidian/bridge-runtime.ts), loaded then and not with main.js. */
+type BridgeRuntime = typeof import("./obsidian/bridge-runtime");
 
 /** Lifecycle only: builds the parts, registers them, and lets unload cascade. */
 export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHost {
 	settings!: BridgeSettings;
 	private bridge: BridgeComponent | undefined;
+	/** Counts start and stop requests: a start whose modules finish loading after a later request does nothing. */
+	private bridgeStarts = 0;
 	private statusBar!: StatusBar;
 	private settingTab!: BridgeSettingTab;
 	private editorTracker!: EditorTracker;
@@ -50,6 +56,8 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 		this.registerEvent(onVaultConfigChanged(this.app.vault, () => this.settings.excludedFilesArePrivate && this.privacyChanged()));
 		// The server starts once the workspace is ready, so it adds nothing to Obsidian's start-up.
 		this.app.workspace.onLayoutReady(() => this.startBridge());
+		// The private folders or Excluded files may have changed while Obsidian was closed (a synced data.json).
+		this.app.workspace.onLayoutReady(() => void this.permissionsSync.sync());
 	}
 
 	get vaultPath(): string | undefined {
@@ -118,14 +126,30 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 		return { running: part !== undefined, relays: this.bridgeStatus().relays ?? 0, ...(http ? { http } : {}) };
 	}
 
+	/** Loads the bridge's modules, then starts it, unless it was stopped (or the plugin unloaded) meanwhile. */
 	private startBridge(): void {
+		const start = ++this.bridgeStarts;
+		import("./obsidian/bridge-runtime").then(
+			(runtime) => {
+				if (start === this.bridgeStarts) this.startLoadedBridge(runtime);
+			},
+			(error: unknown) => new Notice(`Claude Code Bridge could not load its server: ${describeError(error)}`),
+		);
+	}
+
+	override onunload(): void {
+		this.bridgeStarts++;
+	}
+
+	private startLoadedBridge(runtime: BridgeRuntime): void {
+		const { BridgeComponent } = runtime;
 		if (!this.settings.enabled || this.bridge) return;
 		const vaultPath = this.vaultPath;
 		if (!vaultPath) {
 			new Notice("Claude Code Bridge needs a vault on the local file system.");
 			return;
 		}
-		const vaultTools = this.settings.vaultTools.enabled ? this.createVaultTools(vaultPath) : undefined;
+		const vaultTools = this.settings.vaultTools.enabled ? this.createVaultTools(runtime, vaultPath) : undefined;
 		this.bridge = this.addChild(
 			new BridgeComponent({
 				app: this.app,
@@ -149,8 +173,8 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 	}
 
 	/** The vault tools' Obsidian side, built at layout ready with the bridge (nothing of it runs during plugin load). */
-	private createVaultTools(vaultPath: string): VaultToolsComponent {
-		return new VaultToolsComponent({
+	private createVaultTools(runtime: BridgeRuntime, vaultPath: string): VaultToolsComponent {
+		return new runtime.VaultToolsComponent({
 			app: this.app,
 			paths: new VaultPaths(vaultPath),
 			settings: () => this.settings.vaultTools,
@@ -168,6 +192,7 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 	}
 
 	private async stopBridge(): Promise<void> {
+		this.bridgeStarts++;
 		const bridge = this.bridge;
 		if (!bridge) return;
 		this.bridge = undefined;
