@@ -143,7 +143,7 @@ async function copy(text: string | undefined, what: string): Promise<void> {
 	new Notice(`${what} copied.`);
 }
 
-/** One line: the endpoint's state (a taken port as an error), its calls and last call, and the stdio relays. */
+/** One line: the endpoint's state (a taken port as an error), its calls and last call, its recent clients, and the stdio relays. */
 export function statusLine(status: VaultToolsStatus, settings: VaultToolsSettings): string {
 	if (!settings.enabled) return "Off.";
 	if (!status.running) return "Not running (the bridge is off).";
@@ -154,7 +154,8 @@ export function statusLine(status: VaultToolsStatus, settings: VaultToolsSetting
 	else {
 		const last = http.lastCallAt ? `, last at ${http.lastCallAt.toLocaleTimeString()}` : "";
 		parts.push(`HTTP endpoint: ${http.url ?? `port ${http.port}`}, ${http.calls} call${http.calls === 1 ? "" : "s"}${last}${http.refused > 0 ? `, ${http.refused} refused` : ""}`);
+		if (http.clients.length > 0) parts.push(`HTTP clients: ${http.clients.map((client) => `${client.userAgent} (last at ${client.lastCallAt.toLocaleTimeString()})`).join(", ")}`);
 	}
 	parts.push(`stdio clients: ${status.relays}`);
-	return `${parts.join(". ")}.`;
+	return `${parts.map((part) => part.replace(/\.+$/, "")).join(". ")}.`;
 }
