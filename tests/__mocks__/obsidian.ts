@@ -854,6 +854,12 @@ export class FileManager {
 		}
 	}
 
+	/** obsidian.d.ts `trashFile`: removes the file "according to the user's preferred 'trash' options"; here it is deleted. */
+	trashFile(file: TAbstractFile): Promise<void> {
+		if (!(file instanceof TFile)) return Promise.reject(new Error("the fake FileManager trashes files only"));
+		return this.app.vault.delete(file);
+	}
+
 	private relink(link: LinkCache, newPath: string): string {
 		const hash = link.link.indexOf("#");
 		const subpath = hash < 0 ? "" : link.link.slice(hash);

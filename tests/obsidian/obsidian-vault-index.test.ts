@@ -48,7 +48,7 @@ describe("ObsidianVaultIndex over the fake app", () => {
 	});
 
 	it("forgets a deleted note at once", async () => {
-		await app.vault.delete(app.vault.getFileByPath("Target.md") as never);
+		await app.fileManager.trashFile(app.vault.getFileByPath("Target.md") as never);
 		await index.refresh();
 		expect(index.notePaths()).toEqual(["Linker.md"]);
 		expect(index.facts("Target.md")).toBeUndefined();
