@@ -857,7 +857,10 @@ export class FileManager {
 	/** obsidian.d.ts `trashFile`: removes the file "according to the user's preferred 'trash' options"; here it is deleted. */
 	trashFile(file: TAbstractFile): Promise<void> {
 		if (!(file instanceof TFile)) return Promise.reject(new Error("the fake FileManager trashes files only"));
-		return this.app.vault.delete(file);
+		// The fake has no trash: the vault's own deletion, which fires `delete` as Obsidian's trashing does.
+		const { vault } = this.app;
+		const remove = vault.delete.bind(vault);
+		return remove(file);
 	}
 
 	private relink(link: LinkCache, newPath: string): string {
