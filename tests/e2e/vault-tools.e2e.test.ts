@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { HeadlessProcess } from "../helpers/headless-process";
 import { makeTempDir } from "../helpers/temp-dir";
+import { pause } from "../helpers/wait-until";
 import { useBridgeSessions } from "./harness/bridge-session";
 import { makeClaudeHome } from "./harness/claude-home";
 import { ClaudePty } from "./harness/claude-pty";
@@ -49,7 +50,7 @@ async function mcpConfig(host: Host, kind: "stdio" | "http"): Promise<string> {
  * tools configured from `mcp-config <kind>`. `--allowedTools mcp__obsidian` admits the server's tools: in the
  * default permission mode the CLI asks before every MCP call otherwise (claude-code-client.md §9).
  */
-async function startVaultToolsSession(kind: "stdio" | "http", options: { stopBridgeFirst?: boolean; turns: ScriptedTurn[] }): Promise<VaultToolsSession> {
+async function startVaultToolsSession(kind: "stdio" | "http", options: { stopBridgeFirst?: boolean; askPermission?: boolean; turns: ScriptedTurn[] }): Promise<VaultToolsSession> {
 	const temp = makeTempDir("vault-tools-e2e");
 	const vault = path.join(temp.path, "My vault");
 	for (const [relative, text] of Object.entries(NOTES)) {
@@ -67,7 +68,8 @@ async function startVaultToolsSession(kind: "stdio" | "http", options: { stopBri
 	if (options.stopBridgeFirst) await host.quit();
 	const mock = await sessions.startMock();
 	mock.enqueue(...options.turns);
-	const cli = ClaudePty.start({ cwd: vault, home: home.path, apiBaseUrl: mock.baseUrl, args: ["--mcp-config", config, "--allowedTools", "mcp__obsidian", "--permission-mode", "default"] });
+	const allow = options.askPermission ? [] : ["--allowedTools", "mcp__obsidian"];
+	const cli = ClaudePty.start({ cwd: vault, home: home.path, apiBaseUrl: mock.baseUrl, args: ["--mcp-config", config, ...allow, "--permission-mode", "default"] });
 	sessions.onCleanup(() => cli.kill());
 	await cli.waitForPrompt();
 	return { vault, host, mock, cli, read: (relative) => readFileSync(path.join(vault, relative), "utf8") };
@@ -192,5 +194,19 @@ describe("Claude's vault tools with the real CLI (mcp__obsidian__*)", () => {
 		expect(privateSearch?.result).toMatch(/^No matches/);
 		expect(create).toMatchObject({ isError: true, result: expect.stringMatching(/^create_note: Obsidian is not running for the vault "My vault"/) as unknown });
 		expect(() => session.read("Notes/New.md")).toThrow();
+	});
+
+	it("without --allowedTools the CLI asks before an MCP call in the default mode; answering Yes lets it run", async () => {
+		const session = await startVaultToolsSession("stdio", { askPermission: true, turns: [toolUseTurn("mcp__obsidian__search", { query: "Alpha" }), textTurn("Asked first.")] });
+		const { cli, host } = session;
+		const since = cli.mark();
+		await cli.prompt("Search my vault");
+		await cli.waitFor(/obsidian — Search[\s\S]*Do you want to proceed\?[\s\S]*1\. Yes/, { since, timeoutMs: 60_000 });
+		expect(relayedCalls(host)).toBe(0);
+		// The question ignores a key pressed the instant it appears (as the /ide one does).
+		await pause(500);
+		cli.submit();
+		await cli.waitFor("Asked first.", { timeoutMs: 60_000 });
+		expect(toolCalls(session.mock)[0]).toMatchObject({ name: "mcp__obsidian__search", isError: false, result: expect.stringMatching(/^Notes\/Alpha\.md:1: # Alpha/m) as unknown });
 	});
 });
