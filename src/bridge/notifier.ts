@@ -74,6 +74,13 @@ export class Notifier {
 		this.debounceTimer = setTimeout(() => this.flush(), this.options.debounceMs);
 	}
 
+	/** A whole selection gesture in one event (the headless `select`): sent at once, as selectionChanged then flush. */
+	selectionEnded(snapshot: SelectionSnapshot): void {
+		this.clearDebounce();
+		this.pending = undefined;
+		this.send(snapshot);
+	}
+
 	/** A selection gesture ended (mouse up, shift released): send what is pending now. */
 	flush(): void {
 		this.clearDebounce();

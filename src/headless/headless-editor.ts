@@ -1,6 +1,7 @@
+import { statSync } from "node:fs";
 import type { Notifier } from "../bridge/notifier";
 import { clampPosition, cursorSnapshot, selectionSnapshot, textBetween, type Position, type SelectionSnapshot } from "../bridge/selection";
-import type { VaultPaths } from "../bridge/vault-paths";
+import type { VaultLocation, VaultPaths } from "../bridge/vault-paths";
 import type { FolderVault } from "./folder-vault";
 
 /**
@@ -9,6 +10,8 @@ import type { FolderVault } from "./folder-vault";
  */
 export class HeadlessEditor {
 	private current: SelectionSnapshot | undefined;
+	/** The active note's text as last read, like the text an editor holds, with the file's stamp at that read. */
+	private kept: { absolute: string; stamp: string; text: string } | undefined;
 
 	constructor(
 		private readonly paths: VaultPaths,
@@ -22,7 +25,7 @@ export class HeadlessEditor {
 
 	open(path: string): SelectionSnapshot {
 		const location = this.paths.resolve(path);
-		this.vault.readText(location.relative);
+		this.noteText(location);
 		this.current = cursorSnapshot(location.absolute);
 		this.notifier().activeNoteChanged(this.current);
 		return this.current;
@@ -31,16 +34,33 @@ export class HeadlessEditor {
 	/** Selects from `start` to `end` (0-based); the command is a whole gesture, so it is sent at once. */
 	select(path: string, start: Position, end: Position): SelectionSnapshot {
 		const location = this.paths.resolve(path);
-		const text = this.vault.readText(location.relative);
+		const text = this.noteText(location);
 		if (!this.current || this.current.filePath !== location.absolute) this.open(path);
 		const [from, to] = [clampPosition(text, start), clampPosition(text, end)];
 		this.current = selectionSnapshot(location.absolute, textBetween(text, from, to), from, to);
-		const notifier = this.notifier();
-		notifier.selectionChanged(this.current);
-		notifier.flush();
+		this.notifier().selectionEnded(this.current);
 		return this.current;
 	}
+
+	/**
+	 * The note's text: the kept text while the file's stamp (inode, size, modification and change times) is the same
+	 * as at the read, else read again. A file modified in the seconds before the read is read every time, because a
+	 * second write in the same timestamp tick (coarse on some file systems) would not change the stamp.
+	 */
+	private noteText(location: VaultLocation): string {
+		const stats = statSync(location.absolute);
+		const stamp = `${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
+		const kept = this.kept;
+		if (kept && kept.absolute === location.absolute && kept.stamp === stamp) return kept.text;
+		const text = this.vault.readText(location.relative);
+		const settled = Date.now() - stats.mtimeMs > RECENT_WRITE_MS;
+		this.kept = settled ? { absolute: location.absolute, stamp, text } : undefined;
+		return text;
+	}
 }
+
+/** How long after a write the file's timestamps may still miss a second write (FAT: 2 s; HFS+: 1 s). */
+const RECENT_WRITE_MS = 3000;
 
 /** Parses `line:character` (0-based). */
 export function parsePosition(text: string | undefined): Position {
