@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import ClaudeCodeBridgePlugin from "../../src/plugin";
 import type { BridgeStatus } from "../../src/bridge/bridge-host";
 import type { App } from "../__mocks__/obsidian";
@@ -63,5 +64,32 @@ describe("Treat Obsidian's excluded files as private, through the plugin's own w
 	it("off (the default): Obsidian's excluded files are served as before (the check above can fail)", async () => {
 		const connected = await start({});
 		expect(await read(connected, "Archive/old.md")).toContain("ARCHIVED-SECRET-2");
+	});
+});
+
+describe("Claude Code's deny rules at start-up", () => {
+	const temp = makeTempDir("permissions-startup");
+	const previousHome = process.env.HOME;
+	afterAll(() => {
+		process.env.HOME = previousHome;
+		temp.remove();
+	});
+
+	it("are brought up to date once the layout is ready when the option is on (the private folders may have changed while Obsidian was closed)", async () => {
+		process.env.HOME = temp.path;
+		mkdirSync(join(temp.path, "Diary"), { recursive: true });
+		const app = await createIndexedApp({ "Diary/today.md": "DIARY-3\n" }, temp.path);
+		const plugin = new ClaudeCodeBridgePlugin(app as never, { id: "claude-code-bridge", name: "Claude Code Bridge", version: "0.0.0" } as never);
+		(plugin as unknown as { data: unknown }).data = { enabled: false, privateFolders: ["Diary"], keepPrivateFromClaudeTools: true };
+		plugin.load();
+		await pollUntil(() => plugin.settings, "the settings to load");
+		expect(existsSync(join(temp.path, ".claude", "settings.json"))).toBe(false);
+		app.workspace.finishLayout();
+		const deny = await pollUntil(() => {
+			const file = join(temp.path, ".claude", "settings.json");
+			return existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as { permissions: { deny: string[] } }).permissions.deny : undefined;
+		}, "the deny rules to be written");
+		expect(deny).toContain("Read(./Diary/**)");
+		plugin.unload();
 	});
 });
