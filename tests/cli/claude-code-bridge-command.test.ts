@@ -1,0 +1,51 @@
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { makeTempDir } from "../helpers/temp-dir";
+import { pollUntil } from "../helpers/wait-until";
+import { CLI_ENTRY } from "../vault-tools/stdio/stdio-server-process";
+
+describe("the package's command: claude-code-bridge <serve|mcp>", () => {
+	const temp = makeTempDir("cli-command");
+	const home = join(temp.path, "home");
+	const vault = join(temp.path, "vault");
+	const env = { PATH: process.env.PATH ?? "", HOME: home };
+
+	beforeAll(() => {
+		mkdirSync(home);
+		mkdirSync(vault);
+		writeFileSync(join(vault, "note.md"), "# Note\n");
+	});
+	afterAll(() => temp.remove());
+
+	it("serve runs the headless host with the options after it, and stops on quit", async () => {
+		const child = spawn(process.execPath, [CLI_ENTRY, "serve", "--vault", vault], { env, stdio: ["pipe", "pipe", "pipe"] });
+		let stdout = "";
+		child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+		const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+		try {
+			await pollUntil(() => (/Listening on ws:\/\/127\.0\.0\.1:\d+/.test(stdout) ? true : undefined), () => `the host's banner; stdout: ${stdout}`, { timeoutMs: 15_000 });
+			expect(stdout).toContain(`Claude Code Bridge (headless) serving ${vault}`);
+			child.stdin.write("quit\n");
+			expect(await exited).toBe(0);
+			expect(stdout).toContain("Stopped; lock file removed.");
+		} finally {
+			child.kill("SIGKILL");
+		}
+	});
+
+	it("without a command prints its usage; an unknown command is an error", () => {
+		const usage = spawnSync(process.execPath, [CLI_ENTRY], { env, encoding: "utf8" });
+		expect(usage.status).toBe(0);
+		expect(usage.stdout).toMatch(/^Usage: claude-code-bridge <command>[\s\S]*serve[\s\S]*mcp --vault DIR/);
+		const unknown = spawnSync(process.execPath, [CLI_ENTRY, "frobnicate"], { env, encoding: "utf8" });
+		expect(unknown.status).toBe(2);
+		expect(unknown.stderr).toMatch(/^Unknown command: frobnicate/);
+	});
+
+	it("mcp --help goes to stderr, leaving stdout to the protocol", () => {
+		const help = spawnSync(process.execPath, [CLI_ENTRY, "mcp", "--help"], { env, encoding: "utf8" });
+		expect({ status: help.status, stdout: help.stdout }).toEqual({ status: 0, stdout: "" });
+		expect(help.stderr).toMatch(/claude mcp add obsidian -- claude-code-bridge mcp --vault/);
+	});
+});
