@@ -166,8 +166,7 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 		);
 		const server = this.bridge.bridge.vaultTools;
 		if (vaultTools && server) {
-			const privacy = this.bridge.bridge.privacy;
-			vaultTools.serve(server, (path) => privacy.isPrivate({ relative: path }));
+			vaultTools.serve(server);
 			this.vaultToolsPart = this.bridge.addChild(vaultTools);
 		}
 	}
@@ -183,7 +182,6 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 				await this.saveSettings();
 			},
 			token: this.mcpTokens,
-			currentSelection: () => this.editorTracker.currentSelection(),
 			onStatusChange: () => this.settingTab.refreshStatus(),
 			log: (message) => {
 				if (this.settings.debugLogging) console.debug(`[Claude Code Bridge] vault tools: ${message}`);

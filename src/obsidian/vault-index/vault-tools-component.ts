@@ -1,10 +1,8 @@
 import { Component, moment, type App } from "obsidian";
 import type { VaultToolsAssemblyOptions } from "../../bridge/bridge-assembly";
-import type { SelectionSnapshot } from "../../bridge/selection";
 import type { VaultPaths } from "../../bridge/vault-paths";
 import type { McpHttpServer, McpHttpStatus } from "../../server/http/mcp-http-server";
 import type { VaultToolsSettings } from "../../settings";
-import type { ActiveNote } from "../../vault-tools/ports";
 import { createVaultContentMethods } from "../../vault-tools/resources/content-methods";
 import { createVaultToolsHttpServer } from "../../vault-tools/serve/http-endpoint";
 import type { VaultToolServer } from "../../vault-tools/serve/vault-tool-server";
@@ -29,8 +27,6 @@ export interface VaultToolsComponentOptions {
 	/** Called once the first start picked the HTTP port, to keep it across restarts. */
 	savePort: (port: number) => Promise<void>;
 	token: McpTokenStore;
-	/** The editor tracker's active note and selection. */
-	currentSelection: () => SelectionSnapshot | undefined;
 	onStatusChange?: () => void;
 	log?: (message: string) => void;
 }
@@ -45,7 +41,6 @@ export class VaultToolsComponent extends Component {
 	readonly index: ObsidianVaultIndex;
 	private http: McpHttpServer | undefined;
 	private ready = false;
-	private isPrivate: ((relativePath: string) => boolean) | undefined;
 
 	constructor(private readonly options: VaultToolsComponentOptions) {
 		super();
@@ -53,31 +48,27 @@ export class VaultToolsComponent extends Component {
 		this.index = new ObsidianVaultIndex({ vault: app.vault, metadataCache: app.metadataCache, fileManager: app.fileManager });
 	}
 
-	/** What `assembleBridge({ vaultTools })` takes. */
+	/** What `assembleBridge({ vaultTools })` takes; resources and prompts use the tools' own privacy and active note. */
 	assemblyOptions(): VaultToolsAssemblyOptions {
 		const { app, paths } = this.options;
-		const content = createVaultContentMethods({
-			index: this.index,
-			paths,
-			// The bridge's own privacy decision once assembled; until then everything counts as private.
-			isPrivate: (path) => this.isPrivate?.(path) ?? true,
-			vaultName: app.vault.getName(),
-			activeNote: { current: () => this.activeNote() },
-			dailyNote: () => todaysDailyNote(app, formatToday),
-			promptsFolder: () => this.options.settings().promptsFolder,
-		});
 		return {
 			index: this.index,
 			reviewWrites: () => this.options.settings().reviewWrites,
 			writesUnavailable: () => (this.isReady() ? undefined : NOT_READY_REASON),
-			methods: content.methods,
-			capabilities: content.capabilities,
+			content: (shared) =>
+				createVaultContentMethods({
+					index: this.index,
+					paths,
+					vaultName: app.vault.getName(),
+					...shared,
+					dailyNote: () => todaysDailyNote(app, formatToday),
+					promptsFolder: () => this.options.settings().promptsFolder,
+				}),
 		};
 	}
 
-	/** Starts serving the assembled vault tools over HTTP, with the bridge's privacy decision for resources and prompts. */
-	serve(server: VaultToolServer, isPrivate: (relativePath: string) => boolean): void {
-		this.isPrivate = isPrivate;
+	/** Serves the assembled vault tools over HTTP (started on load). */
+	serve(server: VaultToolServer): void {
 		this.http = createVaultToolsHttpServer(server, {
 			port: this.options.settings().httpPort ?? 0,
 			token: () => this.options.token.current(),
@@ -110,18 +101,5 @@ export class VaultToolsComponent extends Component {
 		const { vault, metadataCache } = this.options.app;
 		this.ready = vault.getMarkdownFiles().every((file) => metadataCache.getFileCache(file) !== null);
 		return this.ready;
-	}
-
-	private activeNote(): ActiveNote | undefined {
-		const snapshot = this.options.currentSelection();
-		if (!snapshot) return undefined;
-		let relative: string;
-		try {
-			relative = this.options.paths.resolve(snapshot.filePath).relative;
-		} catch {
-			return undefined;
-		}
-		const { start, end } = snapshot.selection;
-		return { path: relative, selection: { from: { ...start }, to: { ...end }, text: snapshot.text } };
 	}
 }
