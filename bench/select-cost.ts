@@ -3,7 +3,7 @@
  * stand-in, the notifier and the socket write to one connected client), `count` selections; prints CPU per call.
  * With count 0 it only sets up, so that an instruction count (valgrind) of both runs gives the path's own cost.
  */
-import { writeFileSync } from "node:fs";
+import { utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startBenchBridge } from "./bench-bridge";
 import { RpcClient } from "./rpc-client";
@@ -13,7 +13,12 @@ const NOTE = "Selection.md";
 
 async function main(): Promise<void> {
 	const count = Number(process.argv[2] ?? "2000");
-	const target = await startBenchBridge((vault) => writeFileSync(join(vault, NOTE), "# Selection\n\nThe first line of text to select.\nA second line, selected in turn.\n"));
+	const target = await startBenchBridge((vault) => {
+		writeFileSync(join(vault, NOTE), "# Selection\n\nThe first line of text to select.\nA second line, selected in turn.\n");
+		// As in npm run bench, where the note was written well before the selections: not a note being edited.
+		const anHourAgo = new Date(Date.now() - 3600_000);
+		utimesSync(join(vault, NOTE), anHourAgo, anHourAgo);
+	});
 	const client = await RpcClient.connect(target.port, target.token);
 	await client.call("initialize", INITIALIZE_PARAMS);
 	client.notify("notifications/initialized");
