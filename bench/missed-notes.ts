@@ -3,7 +3,7 @@
  * bench/profile-summary.ts) and the in-process timings the table shows. Printed under the table only for the rows
  * that miss in the run at hand; a row that meets its target prints nothing.
  */
-export const MISSED_NOTES: Record<"ping" | "trivialToolOverhead" | "toolOverhead" | "throughput" | "read" | "selection" | "require" | "onload", string> = {
+export const MISSED_NOTES: Record<"ping" | "trivialToolOverhead" | "toolOverhead" | "throughput" | "read" | "selection" | "require" | "onload" | "size", string> = {
 	ping:
 		"The session answers a ping without a promise hop and builds no trace events when tracing is off; compare the server CPU time per ping (measured in this run, below): when it is at the floor's, a missed median comes from scheduling on a loaded machine (see the load average above the table), and a run on a quiet machine settles it.",
 	trivialToolOverhead:
@@ -17,15 +17,19 @@ export const MISSED_NOTES: Record<"ping" | "trivialToolOverhead" | "toolOverhead
 	throughput:
 		"The rate is set by the server's CPU per ping (measured in this run, below) and by how the two cores are shared between this client, the servers and whatever else runs: a miss with the CPU per ping at the floor's is the machine, not the bridge.",
 	read:
-		"The floor sends bytes it prepared in advance (one 1 MiB copy). The bridge does the real work: stat + fs.promises.readFile (read in chunks on the thread pool, ~3–5 ms), a fatal TextDecoder to refuse non-UTF-8 (~7 ms), JSON.stringify of the 1 MiB text (~6 ms) and its UTF-8 encoding for the socket (~3 ms); the client's own decode and JSON.parse are the same on both sides. " +
-		"What would close it: read with one synchronous read of the known size, validate with buffer.isUtf8, and write the answer's bytes straight from the file's bytes (escape only quotes, backslashes and control characters) instead of decoding to a string and re-encoding it — a change in the vault adapter and the folder vault, with the session accepting a pre-encoded result.",
+		"The floor sends bytes it prepared in advance (one 1 MiB copy). The bridge reads the note with one synchronous read (after a stat for the size limit), checks it is UTF-8 with buffer.isUtf8 and writes the answer's JSON string straight from the file's bytes: the bytes are read as Latin-1, escaped by JSON.stringify and written back as Latin-1, so the text is never decoded (EncodedJson; sent as one text frame). " +
+		"What is left is that escaping: JSON.stringify of a 1 MiB string costs about 30 instructions per byte in Node 20's V8 (valgrind: 30M instructions per MiB, against 23M for the old decode + stringify + encode of the same ASCII note, 35M with non-ASCII text), plus the read and two 1 MiB copies; the server CPU per read (row above) shows the bridge's share. " +
+		"What would close it: a faster escaper (V8's newer JSON.stringify fast path, Node 22 and later), or an answer cached per file stamp (inode, size, modification time) for notes read again unchanged.",
 	selection:
-		"Both sides start from a line on stdin and answer it with a line on stdout. The headless `select` resolves the note's path (realpath), reads the note from disk to cut the selected text, builds the selection and its dedupe key, then the notifier broadcasts; the floor only writes canned bytes. " +
-		"The server CPU per push (rows below) is the host's own share. In the host's profile of the `select` path the largest parts are the realpath in VaultPaths.resolve (libc walks every component of the path with a syscall; syscalls are dear on this machine — writev is the top self-time item of both processes), the broadcast's socket write and the note's read. In Obsidian the editor already holds the text, so that path has no disk read. " +
-		"What would close it: resolve paths below the vault root with the root's cached real path and one lstat per component under it (keeping the on-disk spelling that privacy checks need on case-insensitive file systems), and let the headless editor stand-in keep the active note's text (re-read on the folder watcher's change event) instead of reading it per `select`.",
+		"Both sides start from a line on stdin and answer it with a line on stdout. The headless `select` resolves the note's path (VaultPaths.resolve: a realpath), cuts the selected text from the note (kept by the editor stand-in while the file's stamp is unchanged: one stat instead of a read), and the notifier sends the selection at once (selectionEnded: no debounce timer) after the privacy check, which resolves the real path a second time; then the socket write. The floor only writes canned bytes. " +
+		"In the host's profile (bench/select-cost.ts under --cpu-prof) the two realpaths are about a third of the path, the socket write (writev) about a sixth; the server CPU per push (row above) is the host's own share. " +
+		"What would close it: one realpath per selection (hand the location VaultPaths.resolve made to the privacy check instead of a path string), and a cached real path for the active note while the folder watcher reports no change.",
 	require:
-		"Evaluating main.js also loads the Node built-ins the server needs (http, https, net, tls, zlib, crypto, stream: about 10–14 ms of CPU in a fresh Node process; `ws` requires https/tls/zlib for its client and permessage-deflate even though the server uses neither), then runs every module's top level. " +
-		"What would close it: keep the server (ws, http, the bridge core) out of the module's top level and require it when the layout is ready, so Obsidian's load of the plugin evaluates only the plugin shell.",
+		"The bridge and Claude's vault tools (server, ws, the IDE tools, yaml) load with a dynamic import when the layout is ready (src/obsidian/bridge-runtime.ts), so Obsidian's load of the plugin no longer runs their module top levels. What is left is compiling main.js itself: V8 pre-parses all of it however little runs, and that cost grows with its size (valgrind, built-ins already loaded: 70M of the 77M instructions of the require are the compile of the 372 KiB bundle; the 161 KiB bundle before the vault tools took 26M to compile). The settings tab also loads ws at once through the doctor's connection probe. " +
+		"What would close it: a smaller main.js (yaml is 112 KiB of it: Obsidian's own parseYaml/stringifyYaml where they suffice) and the doctor imported when Check connection is pressed.",
 	onload:
 		"onload registers the settings, commands, status bar, views and the editor tracker; the server starts only after layout ready. A miss here on a loaded machine is scheduling: compare the CPU-time row.",
+	size:
+		"main.js grew with Claude's vault tools (issue 10): by package, yaml 112 KiB, the bridge core 67 KiB, the vault tools 52 KiB, the Obsidian adapters 51 KiB, ws 45 KiB (esbuild metafile, minified). " +
+		"What would close it: use Obsidian's parseYaml/stringifyYaml in the plugin build where they suffice instead of bundling yaml; the size also sets the compile cost of require(main.js) (see that row).",
 };

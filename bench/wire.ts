@@ -14,7 +14,7 @@ import { makeTempDir } from "../tests/helpers/temp-dir";
 
 export const LARGE_NOTE_BYTES = 1024 * 1024;
 const THROUGHPUT_CLIENTS = 10;
-/** A short note the `select` command reads: the headless editor stand-in reads the note for each selection. */
+/** A short note the `select` command selects in (written at setup, so the editor stand-in keeps its text). */
 const SELECTION_NOTE = "Selection.md";
 const SELECTION_TEXT = "# Selection\n\nThe first line of text to select.\nA second line, selected in turn.\n";
 /** Two ranges in turn: the notifier drops a selection equal to the last one it sent. */
