@@ -152,6 +152,21 @@ describe("claude-code-bridge mcp --vault: the stdio server with no bridge runnin
 		expect(prompt.messages).toEqual([{ role: "user", content: { type: "text", text: "Summarise [[Alpha]] in three lines.\n" } }]);
 	});
 
+	it("treats Obsidian's excluded files as private when the plugin says so, as the plugin does", async () => {
+		const settings = join(vault, ".config-obsidian/plugins/claude-code-bridge/data.json");
+		const original = NOTES[".config-obsidian/plugins/claude-code-bridge/data.json"] ?? "";
+		writeFileSync(join(vault, ".config-obsidian/app.json"), JSON.stringify({ userIgnoreFilters: ["Many/", "/zeb.a/"] }));
+		try {
+			expect((await server.call("search", { query: "zebra" })).text).toMatch(/total 45 matches/);
+			writeFileSync(settings, JSON.stringify({ ...(JSON.parse(original) as object), excludedFilesArePrivate: true }));
+			expect((await server.call("search", { query: "zebra" })).text).toMatch(/^No matches/);
+			expect((await server.call("read_note", { path: "Many/Note 01.md" })).text).toMatch(/^read_note: No note "Many\/Note 01\.md" in the vault/);
+		} finally {
+			writeFileSync(settings, original);
+		}
+		expect((await server.call("search", { query: "zebra" })).text).toMatch(/total 45 matches/);
+	});
+
 	it("writes only protocol frames on stdout, logs on stderr", async () => {
 		const child = spawn(process.execPath, [CLI_ENTRY, "mcp", "--vault", vault], { env: { PATH: process.env.PATH ?? "", HOME: home }, stdio: ["pipe", "pipe", "pipe"] });
 		let stdout = "";
