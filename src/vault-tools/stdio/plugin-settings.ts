@@ -28,6 +28,7 @@ export class PluginSettings {
 	private stamp: string | undefined;
 	private fromPlugin: PrivacyRules = { folders: [], tags: [] };
 	private prompts: string | undefined;
+	private toolsOff = false;
 	/** The plugin's "Excluded files are private" switch, and Obsidian's list as read from `<config folder>/app.json`. */
 	private excludedArePrivate = false;
 	private excludedStamp: string | undefined;
@@ -46,6 +47,11 @@ export class PluginSettings {
 
 	rules(): PrivacyRules {
 		return this.combined;
+	}
+
+	/** Whether the user turned the vault tools off in the plugin (`vaultTools.enabled: false`). */
+	vaultToolsOff(): boolean {
+		return this.toolsOff;
 	}
 
 	/** The vault tools' prompts folder set in the plugin (`vaultTools.promptsFolder`), if any. */
@@ -141,6 +147,7 @@ export class PluginSettings {
 			const record = typeof parsed === "object" && parsed !== null ? (parsed as Record<string, unknown>) : {};
 			const vaultTools = typeof record.vaultTools === "object" && record.vaultTools !== null ? (record.vaultTools as Record<string, unknown>) : {};
 			this.prompts = typeof vaultTools.promptsFolder === "string" && vaultTools.promptsFolder.trim() !== "" ? vaultTools.promptsFolder.trim() : undefined;
+			this.toolsOff = vaultTools.enabled === false;
 			this.excludedArePrivate = record.excludedFilesArePrivate === true;
 			return { folders: strings(record.privateFolders), tags: strings(record.privateTags) };
 		} catch (error) {

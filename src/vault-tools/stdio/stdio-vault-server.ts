@@ -3,9 +3,9 @@ import { clearTimeout, setTimeout } from "node:timers";
 import type { Readable, Writable } from "node:stream";
 import { PrivacyFilter, type PrivacyRules } from "../../bridge/privacy";
 import { VaultPaths } from "../../bridge/vault-paths";
-import { ErrorCode, errorResponse } from "../../protocol/json-rpc";
+import { ErrorCode, JsonRpcError, errorResponse } from "../../protocol/json-rpc";
 import { McpSession, type MethodHandler, type TraceEvent } from "../../protocol/mcp-session";
-import type { ServerInfo, ToolDefinition } from "../../protocol/mcp-types";
+import { toolError, type ServerInfo, type ToolDefinition } from "../../protocol/mcp-types";
 import { ToolRegistry } from "../../protocol/tool-registry";
 import { MAX_INCOMING_MESSAGE_BYTES, MAX_OUTGOING_MESSAGE_BYTES } from "../../server/limits";
 import { describeError } from "../../shared/describe-error";
@@ -72,10 +72,13 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 		writesUnavailable: () =>
 			`Obsidian is not running for the vault "${vaultName}" (${paths.root}), so this change cannot be made: writes need it (Obsidian's index, link-safe renames and the review of each change). Ask the user to open the vault in Obsidian with Claude Code Bridge enabled (or to run \`claude-code-bridge serve --vault "${paths.root}"\`), then call again. Read tools keep working from the files meanwhile.`,
 	});
+	// The user may turn the vault tools off in the plugin: then the folder does not answer for Obsidian either.
+	const turnedOff = (name: string): string => `${name}: the vault tools are turned off in Claude Code Bridge's settings for the vault "${vaultName}" (Obsidian → Settings → Claude Code Bridge); nothing was read or changed.`;
 	const local = folderTools.map((tool): ToolDefinition => ({
 		...tool,
 		call: (args, context) => {
 			settings.reload();
+			if (settings.vaultToolsOff()) return Promise.resolve(toolError(turnedOff(tool.name)));
 			return tool.call(args, context);
 		},
 	}));
@@ -101,6 +104,7 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 			method,
 			(params, context) => {
 				settings.reload();
+				if (settings.vaultToolsOff()) throw new JsonRpcError(ErrorCode.InvalidRequest, turnedOff(method));
 				return handler(params, context);
 			},
 		]),

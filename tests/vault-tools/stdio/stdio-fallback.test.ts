@@ -167,6 +167,21 @@ describe("claude-code-bridge mcp --vault: the stdio server with no bridge runnin
 		expect((await server.call("search", { query: "zebra" })).text).toMatch(/total 45 matches/);
 	});
 
+	it("answers nothing from the folder while the vault tools are turned off in the plugin", async () => {
+		const settings = join(vault, ".config-obsidian/plugins/claude-code-bridge/data.json");
+		const original = NOTES[".config-obsidian/plugins/claude-code-bridge/data.json"] ?? "";
+		const parsed = JSON.parse(original) as { vaultTools: object };
+		writeFileSync(settings, JSON.stringify({ ...parsed, vaultTools: { ...parsed.vaultTools, enabled: false } }));
+		try {
+			const answer = await server.call("search", { query: "zebra" });
+			expect(answer).toEqual({ isError: true, text: 'search: the vault tools are turned off in Claude Code Bridge\'s settings for the vault "My vault" (Obsidian → Settings → Claude Code Bridge); nothing was read or changed.', structuredContent: undefined });
+			await expect(server.client.listPrompts()).rejects.toThrow(/turned off/);
+		} finally {
+			writeFileSync(settings, original);
+		}
+		expect((await server.call("search", { query: "zebra" })).isError).toBe(false);
+	});
+
 	it("writes only protocol frames on stdout, logs on stderr", async () => {
 		const child = spawn(process.execPath, [CLI_ENTRY, "mcp", "--vault", vault], { env: { PATH: process.env.PATH ?? "", HOME: home }, stdio: ["pipe", "pipe", "pipe"] });
 		let stdout = "";
