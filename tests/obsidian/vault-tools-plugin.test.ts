@@ -3,7 +3,8 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import ClaudeCodeBridgePlugin from "../../src/plugin";
 import { NOT_READY_REASON } from "../../src/obsidian/vault-index/vault-tools-component";
 import type { BridgeSettings } from "../../src/settings";
-import type { App } from "../__mocks__/obsidian";
+import { DIFF_VIEW_TYPE } from "../../src/obsidian/diff-view";
+import type { App, FakeElement } from "../__mocks__/obsidian";
 import { makeTempDir } from "../helpers/temp-dir";
 import { pollUntil } from "../helpers/wait-until";
 import { createIndexedApp } from "./harness/indexed-app";
@@ -52,6 +53,14 @@ describe("the plugin serves Claude's vault tools over HTTP from Obsidian's index
 		process.env.HOME = previousHome;
 	});
 	afterAll(() => temp.remove());
+
+	/** The review tab's button with this class, once Obsidian's review view shows the proposal. */
+	async function reviewButton(cls: string): Promise<FakeElement> {
+		return pollUntil(() => {
+			const view = app.workspace.getLeavesOfType(DIFF_VIEW_TYPE)[0]?.view as { contentEl?: FakeElement } | undefined;
+			return view?.contentEl?.findAll(cls)[0];
+		}, `a review tab with ${cls}`);
+	}
 
 	const stored = (): BridgeSettings => (plugin as unknown as { data: BridgeSettings }).data;
 
@@ -126,5 +135,20 @@ describe("the plugin serves Claude's vault tools over HTTP from Obsidian's index
 		expect(JSON.stringify(stored())).not.toContain(rotated);
 		await expect(client.listTools()).rejects.toThrow(/wrong bearer token/);
 		await expect(connect(rotated).then((fresh) => fresh.listTools())).resolves.toBeDefined();
+	});
+
+	it("shows a vault-tool write in Obsidian's review view when review is on, and writes only what was accepted", async () => {
+		plugin.settings.vaultTools.reviewWrites = true;
+		app.workspace.finishLayout();
+		const client = await connect();
+		const rejected = client.callTool({ name: "create_note", arguments: { path: "Notes/Rejected.md", content: "# No\n" } });
+		(await reviewButton("ccb-review-reject")).dispatch("click");
+		expect(text(await rejected)).toMatch(/rejected/i);
+		expect(app.vault.contents.has("Notes/Rejected.md")).toBe(false);
+		await pollUntil(() => (app.workspace.getLeavesOfType(DIFF_VIEW_TYPE).length === 0 ? true : undefined), "the review tab to close");
+		const accepted = client.callTool({ name: "create_note", arguments: { path: "Notes/Accepted.md", content: "# Yes\n" } });
+		(await reviewButton("ccb-review-accept")).dispatch("click");
+		expect((await accepted as CallResult).isError).toBeFalsy();
+		expect(app.vault.contents.get("Notes/Accepted.md")).toBe("# Yes\n");
 	});
 });
