@@ -1,5 +1,6 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { createServer } from "node:net";
 import ClaudeCodeBridgePlugin from "../../src/plugin";
 import { NOT_READY_REASON } from "../../src/obsidian/vault-index/vault-tools-component";
 import type { BridgeSettings } from "../../src/settings";
@@ -150,5 +151,19 @@ describe("the plugin serves Claude's vault tools over HTTP from Obsidian's index
 		(await reviewButton("ccb-review-accept")).dispatch("click");
 		expect((await accepted as CallResult).isError).toBeFalsy();
 		expect(app.vault.contents.get("Notes/Accepted.md")).toBe("# Yes\n");
+	});
+
+	it("reports a taken port as an error and keeps it, never moving to another port", async () => {
+		const holder = createServer();
+		const taken = await new Promise<number>((resolve) => holder.listen(0, "127.0.0.1", () => resolve((holder.address() as { port: number }).port)));
+		try {
+			plugin.settings.vaultTools.httpPort = taken;
+			app.workspace.finishLayout();
+			const http = await pollUntil(() => (plugin.vaultToolsStatus().http?.state === "failed" ? plugin.vaultToolsStatus().http : undefined), "the endpoint to fail");
+			expect(http?.error).toContain(`Port ${taken} is in use by another program`);
+			expect(plugin.settings.vaultTools.httpPort).toBe(taken);
+		} finally {
+			await new Promise((resolve) => holder.close(resolve));
+		}
 	});
 });
