@@ -15,19 +15,27 @@ export interface BridgeRelayOptions {
 	log: (message: string) => void;
 	/** Opens the socket (tests swap it). */
 	connect?: (endpoint: BridgeEndpoint) => Promise<RelayConnection>;
+	/** Milliseconds now (tests swap it). */
+	now?: () => number;
 }
+
+/**
+ * How long a bridge that could not be used is skipped before it is tried again: a refusal may pass (a bridge at
+ * its connection limit answers 503 until a socket closes; one still starting does not listen yet).
+ */
+export const RELAY_RETRY_AFTER_MS = 10_000;
 
 /**
  * The connection to the vault's bridge, kept while it lasts: looked for again on the next call after the bridge
  * went away (Obsidian closed or restarted, a token rotation) and found as soon as a bridge appears. A bridge that
- * cannot be reached or refuses the connection is skipped (the next candidate is tried) until its lock file is
- * written again.
+ * cannot be reached or refuses the connection is skipped (the next candidate is tried) for `RELAY_RETRY_AFTER_MS`,
+ * or until its lock file is written again.
  */
 export class BridgeRelay {
 	private connection: RelayConnection | undefined;
 	private opening: Promise<RelayConnection | undefined> | undefined;
-	/** Lock files (path and mtime) whose bridge could not be used. */
-	private readonly refused = new Set<string>();
+	/** Lock files (path and mtime) whose bridge could not be used, with when to try them again. */
+	private readonly refused = new Map<string, number>();
 	private announced: string | undefined;
 	private disposed = false;
 
@@ -38,6 +46,10 @@ export class BridgeRelay {
 		if (this.connection?.isOpen) return Promise.resolve(this.connection);
 		this.opening ??= this.open().finally(() => (this.opening = undefined));
 		return this.opening;
+	}
+
+	private now(): number {
+		return (this.options.now ?? Date.now)();
 	}
 
 	dispose(): void {
@@ -51,7 +63,8 @@ export class BridgeRelay {
 		const endpoints = await this.options.find();
 		for (const endpoint of endpoints) {
 			const key = `${endpoint.lockFile}@${endpoint.writtenAt}`;
-			if (this.refused.has(key)) continue;
+			const retryAt = this.refused.get(key);
+			if (retryAt !== undefined && this.now() < retryAt) continue;
 			const connection = await this.connect(endpoint, key);
 			if (connection) return connection;
 		}
@@ -72,14 +85,15 @@ export class BridgeRelay {
 			});
 		} catch (error) {
 			connection?.close();
-			this.refused.add(key);
-			this.options.log(`Could not use the bridge "${endpoint.ideName}" (port ${endpoint.port}, lock file ${endpoint.lockFile}): ${describeError(error)}. Skipping it until its lock file changes.`);
+			this.refused.set(key, this.now() + RELAY_RETRY_AFTER_MS);
+			this.options.log(`Could not use the bridge "${endpoint.ideName}" (port ${endpoint.port}, lock file ${endpoint.lockFile}): ${describeError(error)}. Answering without it for ${RELAY_RETRY_AFTER_MS / 1000} s (or until its lock file changes).`);
 			return undefined;
 		}
 		if (this.disposed) {
 			connection.close();
 			return undefined;
 		}
+		this.refused.delete(key);
 		this.connection = connection;
 		this.announce(`open ${key}`, `Relaying every call to the bridge "${endpoint.ideName}" (pid ${endpoint.pid}, port ${endpoint.port}).`);
 		connection.onClose((reason) => {
