@@ -201,6 +201,7 @@ export class BridgeHost {
 		const session = new McpSession({
 			id: connection.id,
 			send: (text) => connection.send(text),
+			sendBytes: (utf8) => connection.sendBytes(utf8),
 			serverInfo: this.options.serverInfo,
 			tools: this.options.tools,
 			methods: this.options.methods,
