@@ -166,4 +166,12 @@ describe("the plugin serves Claude's vault tools over HTTP from Obsidian's index
 			await new Promise((resolve) => holder.close(resolve));
 		}
 	});
+
+	it("serves no vault tools when they are switched off, while the bridge itself runs", async () => {
+		plugin.settings.vaultTools.enabled = false;
+		app.workspace.finishLayout();
+		await pollUntil(() => (plugin.bridgeStatus().state === "listening" ? true : undefined), "the bridge to listen");
+		expect(plugin.vaultToolsStatus()).toEqual({ running: false, relays: 0 });
+		expect((plugin as unknown as { bridge?: { bridge: { vaultTools?: unknown } } }).bridge?.bridge.vaultTools).toBeUndefined();
+	});
 });
