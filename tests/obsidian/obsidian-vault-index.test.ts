@@ -55,3 +55,31 @@ describe("ObsidianVaultIndex over the fake app", () => {
 		expect(index.facts("Linker.md")?.links.map((link) => link.target)).toEqual([undefined, undefined]);
 	});
 });
+
+describe("ObsidianVaultIndex bookkeeping", () => {
+	it("gives the frontmatter once it has been read, even when facts were asked for before the first refresh", async () => {
+		const app = await createIndexedApp({ "Props.md": "---\nstatus: done\n---\n# Props\n" });
+		const index = new ObsidianVaultIndex(vaultIndexPorts(app));
+		index.load();
+		expect(index.facts("Props.md")?.headings.map((heading) => heading.text)).toEqual(["Props"]);
+		await index.refresh();
+		expect(index.facts("Props.md")?.frontmatter).toEqual({ endLine: 2, properties: { status: "done" }, keyLines: { status: 1 } });
+		index.unload();
+	});
+
+	it("does not read a renamed note from the disk on every refresh (Obsidian moves its cache entry and sends no `changed`)", async () => {
+		const app = await createIndexedApp({ "A.md": "# A\n", "B.md": "[[A]]\n" });
+		const index = new ObsidianVaultIndex(vaultIndexPorts(app));
+		index.load();
+		await index.refresh();
+		await index.renameNote("A.md", "Moved/A.md");
+		await app.metadataCache.parsePending();
+		await index.refresh();
+		const reads = jest.spyOn(app.vault, "read");
+		await index.refresh();
+		expect(reads).not.toHaveBeenCalled();
+		expect(index.facts("Moved/A.md")?.headings.map((heading) => heading.text)).toEqual(["A"]);
+		expect(index.facts("B.md")?.links.map((link) => link.target)).toEqual(["Moved/A.md"]);
+		index.unload();
+	});
+});

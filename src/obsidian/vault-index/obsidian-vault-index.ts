@@ -104,9 +104,13 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 		this.registerEvent(
 			vault.on("rename", (file, oldPath) => {
 				structureChanged();
+				// obsidian.d.ts `changed` is "not called when a file is renamed": the cache entry moves with the
+				// unchanged file, so the note stays as fresh (or as stale) as it was; only its frontmatter is read again.
+				const wasStale = this.stale.has(oldPath);
+				const text = this.fromText.get(oldPath);
 				this.forget(oldPath);
-				// obsidian.d.ts `changed` is "not called when a file is renamed": the cache entry moves as it was.
-				if (isNote(file.path)) this.stale.add(file.path);
+				if (wasStale) this.stale.add(file.path);
+				if (text !== undefined) this.fromText.set(file.path, text);
 			}),
 		);
 	}
@@ -127,7 +131,11 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 			} else if (cache.frontmatterPosition && this.frontmatter.get(file.path)?.cache !== cache) {
 				reads.push(
 					vault.cachedRead(file).then(
-						(text) => void this.frontmatter.set(file.path, { cache, detail: frontmatterDetail(file.path, text, cache) }),
+						(text) => {
+							this.frontmatter.set(file.path, { cache, detail: frontmatterDetail(file.path, text, cache) });
+							// Facts built before the frontmatter was read lack it.
+							this.factsCache.delete(file.path);
+						},
 						() => undefined,
 					),
 				);
