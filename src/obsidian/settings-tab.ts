@@ -1,6 +1,6 @@
 import { Notice, PluginSettingTab, Setting, type App, type Plugin } from "obsidian";
 import type { BridgeStatus } from "../bridge/bridge-host";
-import { runDoctor, type DoctorInputs } from "../bridge/doctor/doctor";
+import type { DoctorInputs } from "../bridge/doctor/doctor";
 import type { DoctorLevel, DoctorLine } from "../bridge/doctor/doctor-line";
 import { launchCommand } from "../bridge/launch-command";
 import { describeUnmatchedFolderRules, foldersOfFiles, unmatchedFolderRules } from "../bridge/private-folder-rules";
@@ -121,6 +121,8 @@ export class BridgeSettingTab extends PluginSettingTab {
 				results.empty();
 				results.createDiv({ cls: "claude-code-bridge-doctor-running", text: "Checking…" });
 				try {
+					// Loaded on the click: the doctor's connection probe pulls in ws, which plugin load should not evaluate.
+					const { runDoctor } = await import("../bridge/doctor/doctor");
 					showDoctorLines(results, await runDoctor(this.host.doctorInputs()));
 				} finally {
 					button.setDisabled(false);
