@@ -72,7 +72,11 @@ export async function benchmarkStdioVaultTools(count = 10_000): Promise<StdioVau
 		};
 		const spawned = performance.now();
 		// HOME without lock files: no bridge, so the folder answers.
-		const transport = new StdioClientTransport({ command: process.execPath, args: [resolve("dist/cli.cjs"), "mcp", "--vault", vault], env: { PATH: process.env.PATH ?? "", HOME: home }, stderr: "pipe" });
+		// CCB_BENCH_CPU_PROF=DIR: the server runs under `node --cpu-prof` and writes its profile into DIR on exit;
+		// CCB_BENCH_CLI: another build of the command, e.g. an unminified one whose profile shows function names.
+		const profileDir = process.env.CCB_BENCH_CPU_PROF;
+		const nodeFlags = profileDir ? ["--cpu-prof", "--cpu-prof-dir", resolve(profileDir)] : [];
+		const transport = new StdioClientTransport({ command: process.execPath, args: [...nodeFlags, resolve(process.env.CCB_BENCH_CLI ?? "dist/cli.cjs"), "mcp", "--vault", vault], env: { PATH: process.env.PATH ?? "", HOME: home }, stderr: "pipe" });
 		let stderr = "";
 		(transport.stderr as Readable | null)?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
 		await client.connect(transport);

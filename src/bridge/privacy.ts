@@ -61,8 +61,11 @@ export class PrivacyFilter {
 	private isPrivatePath(relativePath: string, withTags: boolean): boolean {
 		if (isHidden(relativePath)) return true;
 		const { folders, tags } = this.canonical();
-		const key = this.identity.key(relativePath);
-		if (folders.some((prefix) => key === prefix || key.startsWith(`${prefix}/`))) return true;
+		// Keying normalises Unicode (and folds case): worth it only when there is a folder rule to compare with.
+		if (folders.length > 0) {
+			const key = this.identity.key(relativePath);
+			if (folders.some((prefix) => key === prefix || key.startsWith(`${prefix}/`))) return true;
+		}
 		if (!withTags || tags.length === 0) return false;
 		const noteTags = this.tagsOf(relativePath);
 		if (noteTags === undefined || noteTags === TAGS_NOT_KNOWN) return true;
@@ -90,7 +93,8 @@ function sameItems(a: readonly string[], b: readonly string[]): boolean {
 
 /** Dot-folders and dot-files: the Obsidian config folder, .git, .trash. */
 export function isHidden(relativePath: string): boolean {
-	return relativePath.split("/").some((segment) => segment.startsWith("."));
+	// A path part starts with a dot: the first, or one after a slash (without splitting: asked for every note).
+	return relativePath.startsWith(".") || relativePath.includes("/.");
 }
 
 /** A folder rule as typed: slashes either way, no leading or trailing slash, surrounding spaces ignored. */

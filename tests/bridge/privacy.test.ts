@@ -1,5 +1,6 @@
 import type { PathKey } from "../../src/bridge/path-identity";
-import { normaliseTag, PrivacyFilter, TAGS_NOT_KNOWN, type PrivacyRules } from "../../src/bridge/privacy";
+import fc from "fast-check";
+import { isHidden, normaliseTag, PrivacyFilter, TAGS_NOT_KNOWN, type PrivacyRules } from "../../src/bridge/privacy";
 
 describe("PrivacyFilter", () => {
 	const tags = new Map<string, string[]>();
@@ -116,6 +117,18 @@ describe("PrivacyFilter", () => {
 			expect(tagLookups).toEqual([]);
 		});
 
+		it("paths are not keyed (normalised, case-folded) when there are no folder rules: the vault tools judge every note on every call", () => {
+			const keyed: string[] = [];
+			const identity: PathKey = { key: (path) => (keyed.push(path), path.toLowerCase()) };
+			const privacy = new PrivacyFilter(() => rules, () => [], identity);
+			expect(privacy.isPrivateRelative("Notes/a.md")).toBe(false);
+			expect(privacy.isInPrivateFolder("Notes/b.md")).toBe(false);
+			expect(keyed).toEqual([]);
+			rules.folders = ["Notes"];
+			expect(privacy.isPrivateRelative("Notes/a.md")).toBe(true);
+			expect(keyed).toContain("Notes/a.md");
+		});
+
 		it("normaliseTag strips one '#', spaces and case", () => {
 			expect(normaliseTag("  #Work/Clients ")).toBe("work/clients");
 			expect(normaliseTag("plain")).toBe("plain");
@@ -134,6 +147,15 @@ describe("PrivacyFilter", () => {
 
 		it.each([".vault-config/plugins/p/data.json", ".git/config", "Notes/.trash/old.md", ".hidden.md"])("counts anything in a hidden (dot) folder or file as private (%s)", (path) => {
 			expect(filter().isPrivate({ relative: path })).toBe(true);
+		});
+
+		it("isHidden: a path part starting with a dot, wherever it is (checked against splitting the path)", () => {
+			fc.assert(
+				fc.property(fc.array(fc.constantFrom("a", ".", "/", "b.md", ".x", ""), { maxLength: 8 }), (parts) => {
+					const path = parts.join("");
+					expect(isHidden(path)).toBe(path.split("/").some((segment) => segment.startsWith(".")));
+				}),
+			);
 		});
 
 		it("counts a symbolic link into a hidden folder as private", () => {
