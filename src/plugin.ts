@@ -193,10 +193,12 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 		this.bridgeStarts++;
 		const bridge = this.bridge;
 		if (!bridge) return;
+		const vaultTools = this.vaultToolsPart;
 		this.bridge = undefined;
 		this.vaultToolsPart = undefined;
 		this.removeChild(bridge);
 		this.statusBar.show(STOPPED);
 		await bridge.stopped;
+		await vaultTools?.stopped;
 	}
 }

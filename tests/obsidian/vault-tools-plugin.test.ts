@@ -174,4 +174,18 @@ describe("the plugin serves Claude's vault tools over HTTP from Obsidian's index
 		expect(plugin.vaultToolsStatus()).toEqual({ running: false, relays: 0 });
 		expect((plugin as unknown as { bridge?: { bridge: { vaultTools?: unknown } } }).bridge?.bridge.vaultTools).toBeUndefined();
 	});
+
+	it("listens on the same port again after a restart", async () => {
+		app.workspace.finishLayout();
+		const port = await pollUntil(() => stored().vaultTools.httpPort ?? undefined, "the chosen port to be saved");
+		await pollUntil(() => plugin.vaultToolsStatus().http?.url, "the HTTP endpoint to listen");
+		await plugin.applyServerSettings();
+		const http = await pollUntil(() => {
+			const status = plugin.vaultToolsStatus().http;
+			return status?.state === "listening" || status?.state === "failed" ? status : undefined;
+		}, "the restarted endpoint to settle");
+		expect(http).toMatchObject({ state: "listening", port });
+		const client = await connect();
+		expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+	});
 });

@@ -41,6 +41,8 @@ export class VaultToolsComponent extends Component {
 	readonly index: ObsidianVaultIndex;
 	private http: McpHttpServer | undefined;
 	private ready = false;
+	/** Settles when the HTTP endpoint has closed after unload (a restart listens on the same port again). */
+	stopped: Promise<void> = Promise.resolve();
 
 	constructor(private readonly options: VaultToolsComponentOptions) {
 		super();
@@ -88,7 +90,7 @@ export class VaultToolsComponent extends Component {
 	}
 
 	override onunload(): void {
-		void this.http?.stop();
+		this.stopped = this.http?.stop() ?? Promise.resolve();
 	}
 
 	httpStatus(): McpHttpStatus | undefined {
