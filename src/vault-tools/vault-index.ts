@@ -14,6 +14,11 @@ export interface VaultIndex {
 	/** The note's text; undefined when it is not a note. */
 	readText(path: string): Promise<string | undefined>;
 	/**
+	 * The same text without waiting, from an index that has every text at hand (the folder's): a search over every
+	 * note then needs no await per note. Optional; undefined when it is not a note.
+	 */
+	textNow?(path: string): string | undefined;
+	/**
 	 * Headings, blocks, links, tags and properties of a note; undefined when it is not a note. Synchronous: both
 	 * adapters have them at hand (the folder's cache, Obsidian's metadata cache), and searches ask for all notes.
 	 */

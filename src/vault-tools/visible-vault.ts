@@ -71,6 +71,13 @@ export class VisibleVault {
 		return this.isVisible(path) ? this.options.index.readText(path) : undefined;
 	}
 
+	/** `readText`, answered without a promise when the index has the text at hand (searches read every note). */
+	textNow(path: string): string | undefined | Promise<string | undefined> {
+		if (!this.isVisible(path)) return undefined;
+		const index = this.options.index;
+		return index.textNow ? index.textNow(path) : index.readText(path);
+	}
+
 	/** A note's facts; links to notes that are not visible are unresolved. `withLinks: false` skips the links (faster). */
 	facts(path: string, withLinks = true): NoteFacts | undefined {
 		if (!this.isVisible(path)) return undefined;

@@ -68,6 +68,10 @@ export class FolderVaultIndex implements VaultIndex {
 		return Promise.resolve(this.store.text(path));
 	}
 
+	textNow(path: string): string | undefined {
+		return this.store.text(path);
+	}
+
 	facts(path: string): NoteFacts | undefined {
 		return this.factsNow(path);
 	}
