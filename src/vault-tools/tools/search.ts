@@ -2,6 +2,7 @@ import type { JsonObject } from "../../protocol/json-rpc";
 import type { ToolDefinition } from "../../protocol/mcp-types";
 import { ToolArgumentError } from "../../bridge/tools/tool-arguments";
 import { LineTable } from "../text/line-table";
+import { wordFinder } from "../text/word-finder";
 import { headingPath } from "../text/edit-targets";
 import { READ_ONLY, defineVaultTool, page, readCursor, readLimit, snippet, textAnswer, type VaultToolEnvironment } from "../tool-kit";
 import type { VisibleVault } from "../visible-vault";
@@ -152,12 +153,13 @@ async function textHits(vault: VisibleVault, notes: readonly string[], query: st
 	const phrase = query.trim().toLowerCase();
 	const words = [...new Set(phrase.split(/\s+/))].sort((a, b) => b.length - a.length);
 	const first = words[0] ?? phrase;
+	const findFirst = wordFinder(first);
 	const hits: Hit[] = [];
 	for (const path of notes) {
 		const found = cached(vault, path);
 		const entry = found instanceof Promise ? await found : found;
 		if (!entry) continue;
-		let at = entry.lower.indexOf(first);
+		let at = findFirst(entry.lower, 0);
 		if (at < 0) continue;
 		const table = tableOf(entry);
 		const noteHits: Hit[] = [];
@@ -171,7 +173,7 @@ async function textHits(vault: VisibleVault, notes: readonly string[], query: st
 				const hasPhrase = phraseAt >= 0 && phraseAt + phrase.length <= lineEnd;
 				noteHits.push({ path, line, at: (hasPhrase ? phraseAt : at) - lineStart, score: (hasPhrase ? 2 : 1) + nameBonus, noteHits: 0, text: "" });
 			}
-			at = entry.lower.indexOf(first, Math.max(lineEnd, at + 1));
+			at = findFirst(entry.lower, Math.max(lineEnd, at + 1));
 		}
 		for (const hit of noteHits) hit.noteHits = noteHits.length;
 		for (const hit of noteHits) hits.push(hit);
