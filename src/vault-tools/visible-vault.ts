@@ -1,5 +1,5 @@
 import { VaultPathError, type VaultPaths } from "../bridge/vault-paths";
-import type { Backlink, NoteFacts, RenameReport, VaultIndex } from "./vault-index";
+import type { Backlink, NoteFacts, RenameReport, TagFact, VaultIndex } from "./vault-index";
 
 /** A path argument that names no visible note, or a place a tool may not write: the message is for the model. */
 export class VaultToolError extends Error {
@@ -76,6 +76,11 @@ export class VisibleVault {
 		if (!this.isVisible(path)) return undefined;
 		const index = this.options.index;
 		return index.textNow ? index.textNow(path) : index.readText(path);
+	}
+
+	/** A visible note's tags (what tag search asks of every note, without copying its facts). */
+	tagsOf(path: string): readonly TagFact[] | undefined {
+		return this.isVisible(path) ? this.options.index.facts(path)?.tags : undefined;
 	}
 
 	/** A note's facts; links to notes that are not visible are unresolved. `withLinks: false` skips the links (faster). */

@@ -12,7 +12,7 @@ import { makeVault, type VaultFixture } from "./vault-fixture";
 const NOTES: Record<string, string> = {
 	"A.md": "# A\n\nThe apple tree.\n",
 	"B.md": "# B\n\nAn apple pie and an apple.\n",
-	"Private/C.md": "# C\n\nA secret apple.\n",
+	"Private/C.md": "# C\n\nA secret apple. #fruit\n",
 };
 
 /** The same index, seen through `readText` only (as an index without `textNow` is). */
@@ -57,10 +57,13 @@ describe("search reads texts without a promise when the index has them", () => {
 
 	it("hides a note that became private on the next call, and shows it again once it is not", async () => {
 		expect((await vault.call("search", { query: "apple" })).text).not.toContain("Private/C.md");
+		expect((await vault.call("search", { query: "#fruit", mode: "tag" })).text).toMatch(/^No matches/);
 		privateFolders = [];
 		expect((await vault.call("search", { query: "apple" })).text).toContain("Private/C.md:3:");
+		expect((await vault.call("search", { query: "#fruit", mode: "tag" })).text).toContain("Private/C.md:3:");
 		privateFolders = ["*"];
 		expect((await vault.call("search", { query: "apple" })).text).toMatch(/^No matches/);
+		expect((await vault.call("search", { query: "#fruit", mode: "tag" })).text).toMatch(/^No matches/);
 		expect((await vault.call("search", { query: "apple", mode: "regex" })).text).toMatch(/^No matches/);
 	});
 

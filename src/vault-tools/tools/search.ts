@@ -235,10 +235,10 @@ async function tagHits(vault: VisibleVault, notes: readonly string[], query: str
 	if (wanted === "") throw new ToolArgumentError('"query" must name a tag, e.g. "#project"');
 	const hits: Hit[] = [];
 	for (const path of notes) {
-		const facts = vault.facts(path, false);
-		if (!facts) continue;
+		const tags = vault.tagsOf(path);
+		if (!tags) continue;
 		let lines: number[] | undefined;
-		for (const tag of facts.tags) {
+		for (const tag of tags) {
 			const lower = tag.tag.toLowerCase();
 			if (lower !== wanted && !(lower.length > wanted.length && lower.startsWith(wanted) && lower.charAt(wanted.length) === "/")) continue;
 			lines ??= [];
