@@ -60,14 +60,17 @@ export interface PathKey {
 	key(relativePath: string): string;
 }
 
+/** Printable ASCII is its own NFC (composition needs a non-ASCII mark), and checking costs a third of normalising. */
+const ASCII = /^[ -~]*$/;
+
 /** Unicode NFC, so a name stored in NFD (Finder, HFS+ copies) and one typed in NFC compare equal. */
 export function normaliseUnicode(text: string): string {
-	return text.normalize("NFC");
+	return ASCII.test(text) ? text : text.normalize("NFC");
 }
 
 /** Case-folded NFC; lower-casing can leave combining marks apart, hence the second normalisation. */
 export function foldCase(text: string): string {
-	return text.normalize("NFC").toLowerCase().normalize("NFC");
+	return ASCII.test(text) ? text.toLowerCase() : text.normalize("NFC").toLowerCase().normalize("NFC");
 }
 
 /** The key to use when the volume cannot be asked: folding only ever makes more paths match a rule, never fewer. */

@@ -1,4 +1,5 @@
-import { FOLDED_PATH_KEY, foldCase, PathIdentity, type PathFileSystem } from "../../src/bridge/path-identity";
+import fc from "fast-check";
+import { FOLDED_PATH_KEY, foldCase, normaliseUnicode, PathIdentity, type PathFileSystem } from "../../src/bridge/path-identity";
 import { VaultPaths } from "../../src/bridge/vault-paths";
 import { APFS, CASE_SENSITIVE, VolumeDouble } from "../security/volume-double";
 
@@ -32,6 +33,17 @@ describe("PathIdentity", () => {
 		const insensitive = new PathIdentity("/v/Vault", new VolumeDouble(APFS, ["/v/Vault/a.md"]));
 		expect(insensitive.key("Cafe\u0301/A.md")).toBe("caf\u00e9/a.md");
 		expect(FOLDED_PATH_KEY.key("CAFE\u0301")).toBe(foldCase("caf\u00e9"));
+	});
+
+	it("normaliseUnicode and foldCase answer as full normalisation does, ASCII shortcut or not", () => {
+		const unit = fc.oneof(fc.integer({ min: 0, max: 0x7f }), fc.constantFrom(0x301, 0x308, 0xe9, 0x130, 0x212b, 0x1e9e, 0xc5, 0x3a3)).map((code) => String.fromCharCode(code));
+		fc.assert(
+			fc.property(fc.array(unit, { maxLength: 12 }).map((units) => units.join("")), (text) => {
+				expect(normaliseUnicode(text)).toBe(text.normalize("NFC"));
+				expect(foldCase(text)).toBe(text.normalize("NFC").toLowerCase().normalize("NFC"));
+			}),
+			{ numRuns: 2000 },
+		);
 	});
 });
 
