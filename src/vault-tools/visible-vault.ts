@@ -1,5 +1,5 @@
 import { VaultPathError, type VaultPaths } from "../bridge/vault-paths";
-import type { Backlink, NoteFacts, RenameReport, TagFact, VaultIndex } from "./vault-index";
+import type { Backlink, FrontmatterFact, NoteFacts, RenameReport, TagFact, VaultIndex } from "./vault-index";
 
 /** A path argument that names no visible note, or a place a tool may not write: the message is for the model. */
 export class VaultToolError extends Error {
@@ -81,6 +81,11 @@ export class VisibleVault {
 	/** A visible note's tags (what tag search asks of every note, without copying its facts). */
 	tagsOf(path: string): readonly TagFact[] | undefined {
 		return this.isVisible(path) ? this.options.index.facts(path)?.tags : undefined;
+	}
+
+	/** A visible note's frontmatter (what property search asks of every note, without copying its facts). */
+	frontmatterOf(path: string): FrontmatterFact | undefined {
+		return this.isVisible(path) ? this.options.index.facts(path)?.frontmatter : undefined;
 	}
 
 	/** A note's facts; links to notes that are not visible are unresolved. `withLinks: false` skips the links (faster). */

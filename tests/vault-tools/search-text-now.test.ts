@@ -12,7 +12,7 @@ import { makeVault, type VaultFixture } from "./vault-fixture";
 const NOTES: Record<string, string> = {
 	"A.md": "# A\n\nThe apple tree.\n",
 	"B.md": "# B\n\nAn apple pie and an apple.\n",
-	"Private/C.md": "# C\n\nA secret apple. #fruit\n",
+	"Private/C.md": "---\nkind: fruit\n---\n# C\n\nA secret apple. #fruit\n",
 };
 
 /** The same index, seen through `readText` only (as an index without `textNow` is). */
@@ -55,12 +55,14 @@ describe("search reads texts without a promise when the index has them", () => {
 		expect(await throughPromises(args)).toBe(answer);
 	});
 
-	it("hides a note that became private on the next call, and shows it again once it is not", async () => {
+	it("hides a note that became private on the next call (text, regex, tag and property modes), and shows it again once it is not", async () => {
 		expect((await vault.call("search", { query: "apple" })).text).not.toContain("Private/C.md");
 		expect((await vault.call("search", { query: "#fruit", mode: "tag" })).text).toMatch(/^No matches/);
+		expect((await vault.call("search", { query: "kind: fruit", mode: "property" })).text).toMatch(/^No matches/);
 		privateFolders = [];
-		expect((await vault.call("search", { query: "apple" })).text).toContain("Private/C.md:3:");
-		expect((await vault.call("search", { query: "#fruit", mode: "tag" })).text).toContain("Private/C.md:3:");
+		expect((await vault.call("search", { query: "apple" })).text).toContain("Private/C.md:6:");
+		expect((await vault.call("search", { query: "#fruit", mode: "tag" })).text).toContain("Private/C.md:6:");
+		expect((await vault.call("search", { query: "kind: fruit", mode: "property" })).text).toContain("Private/C.md:2:");
 		privateFolders = ["*"];
 		expect((await vault.call("search", { query: "apple" })).text).toMatch(/^No matches/);
 		expect((await vault.call("search", { query: "#fruit", mode: "tag" })).text).toMatch(/^No matches/);

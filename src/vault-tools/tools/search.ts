@@ -259,15 +259,15 @@ async function propertyHits(vault: VisibleVault, notes: readonly string[], query
 	const value = split ? (split[2] ?? "").trim().toLowerCase().replace(/^["']|["']$/g, "") : undefined;
 	const hits: Hit[] = [];
 	for (const path of notes) {
-		const facts = vault.facts(path, false);
-		const properties = facts?.frontmatter?.properties;
+		const frontmatter = vault.frontmatterOf(path);
+		const properties = frontmatter?.properties;
 		if (!properties) continue;
 		const name = lowerCaseKeys(properties).get(key);
 		if (name === undefined) continue;
 		if (value !== undefined && value !== "" && !valueMatches(properties[name], value)) continue;
 		const entry = await cached(vault, path);
 		if (!entry) continue;
-		const line = facts?.frontmatter?.keyLines[name] ?? 0;
+		const line = frontmatter?.keyLines[name] ?? 0;
 		hits.push({ path, line, at: 0, score: 1, noteHits: 1, text: tableOf(entry).line(line) });
 	}
 	return hits;
