@@ -4,7 +4,8 @@
  * timed from the MCP SDK Client's side. Same generated 10k-note vault as bench/vault-tools.ts. The first search is
  * sent the moment `initialize` is answered, so it reads the vault itself (the worst case: Claude Code starts the
  * server with the session, usually long before the model's first search). Run:
- * npm run bench:vault-tools-stdio [-- --notes N].
+ * npm run bench:vault-tools-stdio [-- --notes N]. To profile the server: CCB_BENCH_CPU_PROF=DIR (its .cpuprofile lands
+ * there; bench/profile-summary.ts sums it), with CCB_BENCH_CLI=<an unminified build of src/cli/main.ts> for names.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
