@@ -70,6 +70,7 @@ export class BridgeHost {
 	private connectionManager: ConnectionManager | undefined;
 	private token = "";
 	private state: BridgeState = "stopped";
+	private starting: Promise<BridgeStatus> | undefined;
 	private lockFilePath: string | undefined;
 	private lockContent: LockFileContent | undefined;
 	private error: string | undefined;
@@ -80,7 +81,17 @@ export class BridgeHost {
 
 	/** Starts listening and writes the lock file. Resolves with the status; failures are in it, not thrown. */
 	async start(): Promise<BridgeStatus> {
-		if (this.state === "starting" || this.state === "listening") return this.status();
+		if (this.starting) return this.starting;
+		if (this.state === "listening") return this.status();
+		this.starting = this.startNow();
+		try {
+			return await this.starting;
+		} finally {
+			this.starting = undefined;
+		}
+	}
+
+	private async startNow(): Promise<BridgeStatus> {
 		this.setState("starting");
 		this.error = undefined;
 		this.warning = undefined;
@@ -122,6 +133,9 @@ export class BridgeHost {
 
 	/** Removes the lock file first (so no CLI finds a dying server), then closes every socket and the port. */
 	async stop(): Promise<void> {
+		// A stop during a start (the plugin disabled while its server starts) waits for it, or the port and the
+		// lock file the start is about to make would outlive the stop.
+		await this.starting;
 		if (this.state === "stopped") return;
 		await this.shutDown();
 		this.setState("stopped");

@@ -67,6 +67,8 @@ export class McpHttpServer {
 	private listeningPort: number | undefined;
 	private readonly clients = new Map<string, Date>();
 	private readonly running = new Set<AbortController>();
+	/** A start still waiting for its port: a stop meanwhile must wait for it, or the port it opens stays open. */
+	private starting: Promise<McpHttpStatus> | undefined;
 
 	constructor(private readonly options: McpHttpServerOptions) {}
 
@@ -83,6 +85,16 @@ export class McpHttpServer {
 	/** Starts listening; failures (a taken port) are in the status, not thrown. */
 	async start(): Promise<McpHttpStatus> {
 		if (this.state === "listening") return this.status();
+		if (this.starting) return this.starting;
+		this.starting = this.listen();
+		try {
+			return await this.starting;
+		} finally {
+			this.starting = undefined;
+		}
+	}
+
+	private async listen(): Promise<McpHttpStatus> {
 		this.error = undefined;
 		const server = createServer((request, response) => void this.serve(request, response));
 		server.headersTimeout = HTTP_HEADERS_TIMEOUT_MS;
@@ -115,6 +127,7 @@ export class McpHttpServer {
 
 	/** Aborts running calls, closes every connection and the port. Safe to call twice. */
 	async stop(): Promise<void> {
+		await this.starting;
 		const server = this.server;
 		this.server = undefined;
 		for (const controller of this.running) controller.abort();
