@@ -1,3 +1,5 @@
+import { ArgumentError, valueAfter } from "../headless/arguments";
+
 export interface McpArguments {
 	vault?: string;
 	privateFolders: string[];
@@ -20,7 +22,8 @@ vault's .obsidian/plugins/claude-code-bridge/data.json) and hidden folders alway
 
 Add it to Claude Code:  claude mcp add obsidian -- claude-code-bridge mcp --vault "/path/to/vault"`;
 
-export class McpArgumentError extends Error {}
+/** The same error as the headless host's options: both commands share `valueAfter`. */
+export { ArgumentError as McpArgumentError } from "../headless/arguments";
 
 export function parseMcpArguments(argv: readonly string[]): McpArguments {
 	const parsed: McpArguments = { privateFolders: [], privateTags: [], debug: false, help: false };
@@ -44,15 +47,9 @@ export function parseMcpArguments(argv: readonly string[]): McpArguments {
 				parsed.help = true;
 				break;
 			default:
-				throw new McpArgumentError(`Unknown argument: ${argument}`);
+				throw new ArgumentError(`Unknown argument: ${argument}`);
 		}
 	}
-	if (!parsed.help && parsed.vault === undefined) throw new McpArgumentError("--vault DIR is required: the vault folder whose notes the tools serve");
+	if (!parsed.help && parsed.vault === undefined) throw new ArgumentError("--vault DIR is required: the vault folder whose notes the tools serve");
 	return parsed;
-}
-
-function valueAfter(argv: readonly string[], index: number, name: string): string {
-	const value = argv[index + 1];
-	if (value === undefined || value.startsWith("--")) throw new McpArgumentError(`${name} needs a value`);
-	return value;
 }

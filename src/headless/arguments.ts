@@ -72,7 +72,8 @@ function portAfter(argv: readonly string[], index: number, name: string): number
 	return port;
 }
 
-function valueAfter(argv: readonly string[], index: number, name: string): string {
+/** The value after an option (`--vault DIR`); another option or the end is an ArgumentError. */
+export function valueAfter(argv: readonly string[], index: number, name: string): string {
 	const value = argv[index + 1];
 	if (value === undefined || value.startsWith("--")) throw new ArgumentError(`${name} needs a value`);
 	return value;
