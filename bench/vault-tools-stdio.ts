@@ -17,7 +17,7 @@ import { makeTempDir } from "../tests/helpers/temp-dir";
 import { pollUntil } from "../tests/helpers/wait-until";
 import { generateLinkedVault } from "./vault-generator";
 import type { Timing } from "./vault-tools";
-import { POPULAR, addPopularNote, addProse } from "./vault-tools-corpus";
+import { POPULAR, VAULT_TOOLS_TARGETS, addPopularNote, addProse } from "./vault-tools-corpus";
 
 export interface StdioVaultToolsBenchmark {
 	notes: number;
@@ -33,7 +33,7 @@ export interface StdioVaultToolsBenchmark {
 	links200Backlinks: Timing;
 }
 
-const TARGETS = { firstMs: 2000, searchP50: 50, searchP95: 150, modeP50: 20, linksP50: 10 };
+const TARGETS = VAULT_TOOLS_TARGETS;
 
 function timing(samples: number[]): Timing {
 	const sorted = [...samples].sort((a, b) => a - b);
