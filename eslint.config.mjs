@@ -6,7 +6,7 @@ import tseslint from "typescript-eslint";
 
 // Code that also runs outside Obsidian (headless host, tests, benchmarks, build scripts): Node APIs and
 // Node timers are the right tools there, and `window` does not exist.
-const nodeSide = ["src/server/**", "src/protocol/**", "src/bridge/**", "src/headless/**", "tests/**", "bench/**", "scripts/**", "*.mjs"];
+const nodeSide = ["src/server/**", "src/protocol/**", "src/ide/**", "src/vault/**", "src/assembly/**", "src/headless/**", "tests/**", "bench/**", "scripts/**", "*.mjs"];
 
 export default defineConfig([
 	globalIgnores(["node_modules/", "main.js", "dist/", ".cache/", "coverage/", "examples/"]),

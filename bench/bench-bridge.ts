@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Bridge } from "../src/bridge/bridge-assembly";
+import type { Bridge } from "../src/assembly/bridge-assembly";
 import type { HeadlessEditor } from "../src/headless/headless-editor";
 import { assembleHeadlessBridge } from "../src/headless/headless-bridge";
 import type { LockFileContent } from "../src/server/lock-file";

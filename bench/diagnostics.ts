@@ -6,11 +6,11 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DiagnosticsEngine } from "../src/bridge/diagnostics/diagnostics-engine";
-import { FileSystemNoteSource } from "../src/bridge/diagnostics/filesystem-note-source";
-import { createGetDiagnosticsTool } from "../src/bridge/tools/get-diagnostics";
-import { VaultPaths } from "../src/bridge/vault-paths";
-import { parseYaml } from "../src/headless/yaml-parser";
+import { DiagnosticsEngine } from "../src/ide/diagnostics/diagnostics-engine";
+import { FileSystemNoteSource } from "../src/vault/folder/filesystem-note-source";
+import { createGetDiagnosticsTool } from "../src/ide/tools/get-diagnostics";
+import { VaultPaths } from "../src/vault/vault-paths";
+import { parseYaml } from "../src/vault/markdown/yaml-parser";
 import type { ToolDefinition } from "../src/protocol/mcp-types";
 
 export interface DiagnosticsBenchmark {

@@ -8,10 +8,10 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join, relative, sep } from "node:path";
-import { DiagnosticsEngine } from "../src/bridge/diagnostics/diagnostics-engine";
-import { createGetDiagnosticsTool } from "../src/bridge/tools/get-diagnostics";
-import { VaultPaths } from "../src/bridge/vault-paths";
-import { parseYaml } from "../src/headless/yaml-parser";
+import { DiagnosticsEngine } from "../src/ide/diagnostics/diagnostics-engine";
+import { createGetDiagnosticsTool } from "../src/ide/tools/get-diagnostics";
+import { VaultPaths } from "../src/vault/vault-paths";
+import { parseYaml } from "../src/vault/markdown/yaml-parser";
 import { ObsidianNoteSource, type SourceScheduler } from "../src/obsidian/diagnostics-source";
 import { makeTempDir } from "../tests/helpers/temp-dir";
 import { createMetadataHarness } from "../tests/obsidian/harness/metadata-vault";

@@ -6,7 +6,7 @@
  */
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { selectionSnapshot } from "../src/bridge/selection";
+import { selectionSnapshot } from "../src/ide/workspace/selection";
 import { startBenchBridge, type BenchBridge } from "./bench-bridge";
 import { CONNECTION_CLOSED, RpcClient } from "./rpc-client";
 import { benchNotePath, generateLinkedVault } from "./vault-generator";

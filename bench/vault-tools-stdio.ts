@@ -12,7 +12,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Readable } from "node:stream";
-import { WARM_UP_DONE } from "../src/vault-tools/stdio/stdio-vault-server";
+import { WARM_UP_DONE } from "../src/assembly/stdio-vault-server";
 import { makeTempDir } from "../tests/helpers/temp-dir";
 import { pollUntil } from "../tests/helpers/wait-until";
 import { generateLinkedVault } from "./vault-generator";

@@ -5,10 +5,10 @@
  * rare phrase is planted in 3 notes. Prints a Markdown table with the targets, then the figures as one
  * line of JSON. Run: npm run bench:vault-tools [-- --notes N].
  */
-import { VaultPaths } from "../src/bridge/vault-paths";
+import { VaultPaths } from "../src/vault/vault-paths";
 import type { ToolDefinition } from "../src/protocol/mcp-types";
 import { createVaultTools } from "../src/vault-tools/create-vault-tools";
-import { FolderVaultIndex } from "../src/vault-tools/folder/folder-vault-index";
+import { FolderVaultIndex } from "../src/vault/folder/folder-vault-index";
 import { makeTempDir } from "../tests/helpers/temp-dir";
 import { generateLinkedVault } from "./vault-generator";
 import { POPULAR, VAULT_TOOLS_TARGETS, addPopularNote, addProse } from "./vault-tools-corpus";

@@ -1,4 +1,4 @@
-import { SELECTION_DEBOUNCE_MS } from "./server/limits";
+import { SELECTION_DEBOUNCE_MS } from "./ide/ide-limits";
 
 /** The two project settings files of Claude Code (bridge/claude-permissions SETTINGS_FILES): shared, or personal. */
 export type SettingsFileChoice = "shared" | "local";

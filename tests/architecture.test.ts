@@ -2,36 +2,93 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import ts from "typescript";
 
-// The module arrows of ARCHITECTURE.md, checked for every file under src/ (and main.ts).
+// The module arrows of ARCHITECTURE.md, checked for every file under src/ (and main.ts), folder by folder.
 
 const ROOT = join(__dirname, "..");
 
 /**
- * Each part of src/ (a top-level folder, or a top-level file without its extension) and the parts of ours it
- * may import; a part may always import itself. A new folder fails the test until it is added here (and to
- * ARCHITECTURE.md).
+ * The floors of the house, bottom first. An arrow may only point to a lower floor, or stay on its floor inside
+ * one feature (for example `src/ide/doctor` → `src/ide`); the table below then lists every arrow one by one.
+ */
+const FLOORS: readonly (readonly string[])[] = [
+	["src/shared"],
+	["src/protocol", "src/server", "src/server/http"],
+	["src/vault/markdown", "src/vault/notes", "src/vault", "src/vault/privacy", "src/vault/folder"],
+	// The features: siblings that never import each other.
+	[
+		"src/ide", "src/ide/claude-permissions", "src/ide/diagnostics", "src/ide/diff-review", "src/ide/doctor", "src/ide/tools", "src/ide/workspace",
+		"src/vault-tools", "src/vault-tools/kit", "src/vault-tools/prompts", "src/vault-tools/relay-client", "src/vault-tools/resources", "src/vault-tools/serve", "src/vault-tools/stdio", "src/vault-tools/text", "src/vault-tools/tools",
+	],
+	["src/assembly"],
+	// The roots: Obsidian (plugin, its adapters and UI), the headless host, the package's command.
+	["src/settings", "src/obsidian/settings", "src/obsidian/vault-index", "src/obsidian", "src/plugin", "main.ts", "src/headless", "src/cli"],
+];
+
+/** The features of the feature floor; a feature is a folder and its subfolders. */
+const FEATURES = ["src/ide", "src/vault-tools"];
+
+/**
+ * Each part of src/ (a folder's own files, a subfolder of a top-level folder with everything below it, or a
+ * top-level file without its extension) and exactly the parts of ours it imports. A part may always import
+ * itself. A new part, or a new arrow, fails the test until it is added here (and to ARCHITECTURE.md).
  */
 const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
-	// The Obsidian composition root and its adapters.
-	"main.ts": ["src/plugin"],
-	"src/plugin": ["src/obsidian", "src/bridge", "src/vault-tools", "src/settings", "src/protocol", "src/server", "src/shared"],
-	"src/obsidian": ["src/bridge", "src/vault-tools", "src/settings", "src/protocol", "src/server", "src/shared"],
-	"src/settings": ["src/server", "src/shared"],
-	// The headless composition root (npm start).
-	"src/headless": ["src/bridge", "src/vault-tools", "src/protocol", "src/server", "src/shared"],
-	// The package's command (bin): `serve` starts the headless host, `mcp` the stdio vault-tools server.
-	"src/cli": ["src/headless", "src/vault-tools", "src/bridge", "src/protocol", "src/server", "src/shared"],
-	// The core. bridge/ may reach vault-tools/ because bridge-assembly wires every tool.
-	"src/bridge": ["src/vault-tools", "src/protocol", "src/server", "src/shared"],
-	"src/vault-tools": ["src/bridge", "src/protocol", "src/server", "src/shared"],
+	"src/shared": [],
 	"src/protocol": ["src/shared"],
 	"src/server": ["src/shared"],
-	"src/shared": [],
+	"src/server/http": ["src/server", "src/shared"],
+	// The vault, once: Markdown reading, the note model and its ports, paths, privacy, the folder adapter.
+	"src/vault/markdown": ["src/shared"],
+	"src/vault/notes": ["src/vault/markdown", "src/shared"],
+	"src/vault": [],
+	"src/vault/privacy": ["src/vault", "src/vault/notes", "src/shared"],
+	"src/vault/folder": ["src/vault/markdown", "src/vault/notes", "src/shared"],
+	// The Claude Code IDE features.
+	"src/ide/workspace": ["src/vault", "src/shared"],
+	"src/ide/diagnostics": ["src/vault/markdown", "src/vault/notes"],
+	"src/ide/diff-review": ["src/vault", "src/protocol", "src/shared"],
+	"src/ide/claude-permissions": ["src/vault", "src/shared"],
+	"src/ide/tools": ["src/ide/diagnostics", "src/ide/diff-review", "src/ide/workspace", "src/vault", "src/protocol", "src/shared"],
+	"src/ide": ["src/ide/workspace", "src/vault", "src/vault/markdown", "src/vault/notes", "src/vault/privacy", "src/protocol", "src/server", "src/shared"],
+	"src/ide/doctor": ["src/ide", "src/ide/claude-permissions", "src/server", "src/shared"],
+	// Claude's vault tools.
+	"src/vault-tools/text": ["src/vault/markdown", "src/vault/notes", "src/shared"],
+	"src/vault-tools/kit": ["src/vault-tools/text", "src/vault/notes", "src/vault/privacy", "src/protocol", "src/shared"],
+	"src/vault-tools/tools": ["src/vault-tools/kit", "src/vault-tools/text", "src/vault/markdown", "src/vault/notes", "src/vault/privacy", "src/protocol", "src/shared"],
+	"src/vault-tools": ["src/vault-tools/kit", "src/vault-tools/tools", "src/vault", "src/vault/notes", "src/vault/privacy", "src/protocol", "src/shared"],
+	"src/vault-tools/prompts": ["src/vault/markdown", "src/vault/privacy", "src/protocol"],
+	"src/vault-tools/resources": ["src/vault-tools/kit", "src/vault-tools/prompts", "src/vault", "src/vault/notes", "src/vault/privacy", "src/protocol"],
+	"src/vault-tools/serve": ["src/protocol", "src/server", "src/server/http"],
+	"src/vault-tools/relay-client": ["src/protocol", "src/server", "src/shared"],
+	"src/vault-tools/stdio": [],
+	// Every feature built from ports, once, for every root.
+	"src/assembly": [
+		"src/ide", "src/ide/diagnostics", "src/ide/diff-review", "src/ide/tools", "src/ide/workspace",
+		"src/vault-tools", "src/vault-tools/kit", "src/vault-tools/prompts", "src/vault-tools/relay-client", "src/vault-tools/resources", "src/vault-tools/serve", "src/vault-tools/stdio",
+		"src/vault", "src/vault/folder", "src/vault/notes", "src/vault/privacy", "src/protocol", "src/server", "src/shared",
+	],
+	// The roots.
+	"src/settings": ["src/ide"],
+	"src/obsidian/settings": ["src/settings", "src/server/http", "src/shared"],
+	"src/obsidian/vault-index": ["src/assembly", "src/settings", "src/vault-tools/resources", "src/vault-tools/serve", "src/vault", "src/vault/notes", "src/server", "src/server/http"],
+	"src/obsidian": [
+		"src/obsidian/settings", "src/obsidian/vault-index", "src/settings", "src/assembly",
+		"src/ide", "src/ide/claude-permissions", "src/ide/diff-review", "src/ide/doctor", "src/ide/workspace",
+		"src/vault", "src/vault/markdown", "src/vault/notes", "src/vault/privacy", "src/server", "src/shared",
+	],
+	"src/plugin": ["src/obsidian", "src/obsidian/settings", "src/obsidian/vault-index", "src/settings", "src/ide", "src/ide/claude-permissions", "src/ide/doctor", "src/vault", "src/vault/privacy", "src/shared"],
+	"main.ts": ["src/plugin"],
+	"src/headless": [
+		"src/assembly", "src/ide", "src/ide/claude-permissions", "src/ide/diff-review", "src/ide/doctor", "src/ide/workspace",
+		"src/vault-tools/resources", "src/vault-tools/serve", "src/vault", "src/vault/folder", "src/vault/markdown", "src/vault/notes", "src/vault/privacy",
+		"src/server", "src/server/http", "src/shared",
+	],
+	"src/cli": ["src/headless", "src/assembly", "src/vault-tools/serve", "src/server", "src/shared"],
 };
 
 /** Packages that tie code to the Obsidian app, and the only parts that may import them. */
 const APP_PACKAGES = [/^obsidian$/, /^@codemirror\//, /^electron$/];
-const MAY_IMPORT_APP_PACKAGES = ["src/obsidian", "src/plugin"];
+const MAY_IMPORT_APP_PACKAGES = ["src/obsidian", "src/obsidian/settings", "src/obsidian/vault-index", "src/plugin"];
 
 function sourceFiles(folder: string): string[] {
 	return readdirSync(join(ROOT, folder), { withFileTypes: true }).flatMap((entry) => {
@@ -47,12 +104,16 @@ function importsOf(file: string): string[] {
 	return info.importedFiles.map((imported) => imported.fileName);
 }
 
-/** The part of src/ a repository path belongs to: `src/bridge/tools/x.ts` → `src/bridge`, `src/plugin.ts` → `src/plugin`. */
+/**
+ * The part of src/ a repository path belongs to: `src/ide/tools/x.ts` → `src/ide/tools`,
+ * `src/ide/tools/deep/y.ts` → `src/ide/tools`, `src/ide/notifier.ts` → `src/ide`, `src/plugin.ts` → `src/plugin`.
+ */
 function partOf(path: string): string {
 	const segments = path.split("/");
 	if (segments[0] !== "src") return path;
 	if (segments.length === 2) return path.replace(/\.ts$/, "");
-	return `src/${segments[1] ?? ""}`;
+	if (segments.length === 3) return `src/${segments[1] ?? ""}`;
+	return `src/${segments[1] ?? ""}/${segments[2] ?? ""}`;
 }
 
 /** The repository path a relative specifier points at (with `.ts` when it names a file). */
@@ -61,29 +122,90 @@ function resolveRelative(file: string, specifier: string): string {
 	return existsSync(join(ROOT, `${target}.ts`)) ? `${target}.ts` : target;
 }
 
+/** Every arrow between two parts, with the first file and specifier that draws it. */
+function arrowsOf(sourceFilesToCheck: readonly string[], read: (file: string) => string[]): Map<string, string> {
+	const arrows = new Map<string, string>();
+	for (const file of sourceFilesToCheck) {
+		for (const specifier of read(file).filter((candidate) => candidate.startsWith("."))) {
+			const from = partOf(file);
+			const to = partOf(resolveRelative(file, specifier));
+			if (from !== to && !arrows.has(`${from} → ${to}`)) arrows.set(`${from} → ${to}`, `${file} imports "${specifier}"`);
+		}
+	}
+	return arrows;
+}
+
+/** The arrows that break the table: not listed for their part. */
+function offendingArrows(arrows: Map<string, string>): string[] {
+	return [...arrows].flatMap(([arrow, where]) => {
+		const [from = "", to = ""] = arrow.split(" → ");
+		const allowed = ALLOWED_IMPORTS[from];
+		if (allowed === undefined || allowed.includes(to)) return [];
+		return [`${where} (${arrow}); ${from} may import ${allowed.join(", ") || "nothing of ours"}`];
+	});
+}
+
+const floorOf = (part: string): number => FLOORS.findIndex((floor) => floor.includes(part));
+const featureOf = (part: string): string | undefined => FEATURES.find((feature) => part === feature || part.startsWith(`${feature}/`));
+
 const files = [...sourceFiles("src"), "main.ts"].map((file) => file.split("\\").join("/"));
 
 describe("module arrows (ARCHITECTURE.md)", () => {
-	it("covers every part of src/", () => {
+	it("covers every part of src/, each on one floor", () => {
 		expect(files.length).toBeGreaterThan(50);
-		const unknown = [...new Set(files.map(partOf))].filter((part) => !(part in ALLOWED_IMPORTS));
+		const unknown = [...new Set(files.map(partOf))].filter((part) => !(part in ALLOWED_IMPORTS) || floorOf(part) < 0);
 		if (unknown.length > 0) {
-			throw new Error(`New part(s) of src/: ${unknown.join(", ")}. Add each to ALLOWED_IMPORTS in tests/architecture.test.ts with what it may import, and to ARCHITECTURE.md.`);
+			throw new Error(`New part(s) of src/: ${unknown.join(", ")}. Add each to FLOORS and ALLOWED_IMPORTS in tests/architecture.test.ts with what it may import, and to ARCHITECTURE.md.`);
 		}
+		expect(Object.keys(ALLOWED_IMPORTS).filter((part) => floorOf(part) < 0)).toEqual([]);
+	});
+
+	it("the table runs one way: down a floor, or inside one feature without a cycle; features never import each other", () => {
+		const wrong: string[] = [];
+		for (const [from, targets] of Object.entries(ALLOWED_IMPORTS)) {
+			for (const to of targets) {
+				if (!(to in ALLOWED_IMPORTS)) wrong.push(`${from} → ${to}: no such part`);
+				if (floorOf(to) > floorOf(from)) wrong.push(`${from} → ${to} points up a floor`);
+				const [fromFeature, toFeature] = [featureOf(from), featureOf(to)];
+				if (fromFeature !== undefined && toFeature !== undefined && fromFeature !== toFeature) wrong.push(`${from} → ${to} crosses to a sibling feature`);
+			}
+		}
+		expect(wrong).toEqual([]);
+		// No cycle anywhere (depth-first search over the table).
+		const state = new Map<string, "open" | "done">();
+		const cycle: string[] = [];
+		const visit = (part: string, path: string[]): void => {
+			if (state.get(part) === "done" || cycle.length > 0) return;
+			if (state.get(part) === "open") {
+				cycle.push(...path.slice(path.indexOf(part)), part);
+				return;
+			}
+			state.set(part, "open");
+			for (const next of ALLOWED_IMPORTS[part] ?? []) visit(next, [...path, part]);
+			state.set(part, "done");
+		};
+		for (const part of Object.keys(ALLOWED_IMPORTS)) visit(part, []);
+		expect(cycle).toEqual([]);
 	});
 
 	it("every import of ours follows the table", () => {
-		const offending = files.flatMap((file) => {
-			const from = partOf(file);
-			const allowed = ALLOWED_IMPORTS[from];
-			if (!allowed) return [];
-			return importsOf(file)
-				.filter((specifier) => specifier.startsWith("."))
-				.map((specifier) => ({ specifier, to: partOf(resolveRelative(file, specifier)) }))
-				.filter(({ to }) => to !== from && !allowed.includes(to))
-				.map(({ specifier, to }) => `${file} imports "${specifier}" (${to}); ${from} may import ${allowed.join(", ") || "nothing of ours"}`);
-		});
-		expect(offending).toEqual([]);
+		expect(offendingArrows(arrowsOf(files, importsOf))).toEqual([]);
+	});
+
+	it("the table lists no arrow the code does not draw", () => {
+		const drawn = new Set(arrowsOf(files, importsOf).keys());
+		const unused = Object.entries(ALLOWED_IMPORTS).flatMap(([from, targets]) => targets.filter((to) => !drawn.has(`${from} → ${to}`)).map((to) => `${from} → ${to}`));
+		expect(unused).toEqual([]);
+	});
+
+	it("fails on an import that runs up a floor or across to a sibling feature", () => {
+		const planted: Record<string, string[]> = {
+			"src/vault/notes/planted.ts": ["../../ide/notifier"],
+			"src/ide/tools/planted.ts": ["../../vault-tools/kit/tool-kit"],
+			"src/vault-tools/tools/planted.ts": ["../../assembly/bridge-assembly"],
+		};
+		const offending = offendingArrows(arrowsOf(Object.keys(planted), (file) => planted[file] ?? []));
+		expect(offending).toHaveLength(3);
 	});
 
 	it("only src/obsidian/ and src/plugin.ts import obsidian, @codemirror/* or electron", () => {
@@ -93,17 +215,7 @@ describe("module arrows (ARCHITECTURE.md)", () => {
 		expect(offending).toEqual([]);
 	});
 
-	it("the checks see what they check: the table's arrows occur, and obsidian is imported where it may be", () => {
-		const arrows = new Set(
-			files.flatMap((file) =>
-				importsOf(file)
-					.filter((specifier) => specifier.startsWith("."))
-					.map((specifier) => `${partOf(file)} → ${partOf(resolveRelative(file, specifier))}`),
-			),
-		);
-		for (const arrow of ["main.ts → src/plugin", "src/bridge → src/protocol", "src/bridge → src/server", "src/headless → src/bridge", "src/protocol → src/shared"]) {
-			expect(arrows).toContain(arrow);
-		}
+	it("the checks see what they check: obsidian is imported where it may be", () => {
 		expect(files.filter((file) => partOf(file) === "src/obsidian" && importsOf(file).includes("obsidian")).length).toBeGreaterThan(5);
 		expect(files.some((file) => importsOf(file).some((specifier) => specifier.startsWith("@codemirror/")))).toBe(true);
 	});

@@ -2,7 +2,7 @@ import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { userHomeDirectory } from "../server/lock-file";
 import { describeError } from "../shared/describe-error";
-import { startStdioVaultServer } from "../vault-tools/stdio/stdio-vault-server";
+import { startStdioVaultServer } from "../assembly/stdio-vault-server";
 import { MCP_USAGE, McpArgumentError, parseMcpArguments } from "./mcp-arguments";
 import { RELAY_CALL_METHOD, RELAY_CLIENT_NAME, RELAY_REQUEST_METHOD, SERVER_INFO } from "./relay-protocol";
 

@@ -1,9 +1,9 @@
-import { findConfigFolders } from "../bridge/claude-permissions/config-folders";
-import type { DenyRules } from "../bridge/claude-permissions/deny-rules";
-import { denyRulesOnDisk } from "../bridge/claude-permissions/disk-spellings";
-import { SETTINGS_FILES, applyPermissionPlan, planPermissions, readRecord, type PermissionPlan } from "../bridge/claude-permissions/permissions-file";
-import type { PermissionRulesInputs } from "../bridge/doctor/claude-permissions-check";
-import type { PrivacyRules } from "../bridge/privacy";
+import { findConfigFolders } from "../ide/claude-permissions/config-folders";
+import type { DenyRules } from "../ide/claude-permissions/deny-rules";
+import { denyRulesOnDisk } from "../ide/claude-permissions/disk-spellings";
+import { SETTINGS_FILES, applyPermissionPlan, planPermissions, readRecord, type PermissionPlan } from "../ide/claude-permissions/permissions-file";
+import type { PermissionRulesInputs } from "../ide/doctor/claude-permissions-check";
+import type { PrivacyRules } from "../vault/privacy/privacy";
 import type { HeadlessCommand } from "./command-loop";
 
 const USAGE = "claude-permissions show|write|remove [--local]";

@@ -1,5 +1,5 @@
-import type { Bridge } from "../bridge/bridge-assembly";
-import type { BridgeStatus } from "../bridge/bridge-host";
+import type { Bridge } from "../assembly/bridge-assembly";
+import type { BridgeStatus } from "../ide/bridge-host";
 import type { HeadlessCommand } from "./command-loop";
 import { parsePosition, type HeadlessEditor } from "./headless-editor";
 

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import type { DiffReviewManager } from "../bridge/diff-review/diff-review-manager";
-import type { PendingReview } from "../bridge/diff-review/review-types";
+import type { DiffReviewManager } from "../ide/diff-review/diff-review-manager";
+import type { PendingReview } from "../ide/diff-review/review-types";
 import type { HeadlessCommand } from "./command-loop";
 
 const USAGE = 'diff list | diff accept [<tab_name>] [--text-file F] | diff reject [<tab_name>]';

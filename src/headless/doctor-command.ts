@@ -1,5 +1,5 @@
-import { runDoctor, type DoctorInputs } from "../bridge/doctor/doctor";
-import { formatDoctorReport } from "../bridge/doctor/doctor-line";
+import { runDoctor, type DoctorInputs } from "../ide/doctor/doctor";
+import { formatDoctorReport } from "../ide/doctor/doctor-line";
 import type { HeadlessCommand } from "./command-loop";
 
 /** `doctor`: the settings tab's "Check connection", as text. `inputs` is read when the command runs. */

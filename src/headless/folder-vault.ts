@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { VaultFileEntry, VaultFilesPort } from "../bridge/vault-adapter";
-import type { VaultPaths } from "../bridge/vault-paths";
+import type { VaultFileEntry, VaultFilesPort } from "../ide/vault-adapter";
+import type { VaultPaths } from "../vault/vault-paths";
 import { NoteTagCache } from "./note-tag-cache";
 
 /** A folder on disk as a vault: what the headless host serves instead of Obsidian's vault. */

@@ -1,19 +1,19 @@
 import { basename } from "node:path";
-import { assembleBridge, type Bridge, type BridgeAssemblyOptions, type BridgePorts } from "../bridge/bridge-assembly";
-import { FileSystemNoteSource } from "../bridge/diagnostics/filesystem-note-source";
-import { VaultPaths } from "../bridge/vault-paths";
-import { SELECTION_DEBOUNCE_MS } from "../server/limits";
+import { assembleBridge, type Bridge, type BridgeAssemblyOptions, type BridgePorts } from "../assembly/bridge-assembly";
+import { FileSystemNoteSource } from "../vault/folder/filesystem-note-source";
+import { VaultPaths } from "../vault/vault-paths";
+import { SELECTION_DEBOUNCE_MS } from "../ide/ide-limits";
 import { describeError } from "../shared/describe-error";
-import { FolderVaultIndex } from "../vault-tools/folder/folder-vault-index";
+import { FolderVaultIndex } from "../vault/folder/folder-vault-index";
 import { createVaultContentMethods } from "../vault-tools/resources/content-methods";
-import type { NoteFacts } from "../vault-tools/vault-index";
+import type { NoteFacts } from "../vault/notes/vault-index";
 import type { HeadlessCommand } from "./command-loop";
 import { diffCommand } from "./diff-commands";
 import { FolderVault } from "./folder-vault";
 import { HeadlessEditor } from "./headless-editor";
 import { HeadlessReviewPort } from "./headless-review-port";
 import { HeadlessWorkspace } from "./headless-workspace";
-import { parseYaml } from "./yaml-parser";
+import { parseYaml } from "../vault/markdown/yaml-parser";
 
 export interface HeadlessBridgeOptions extends Pick<BridgeAssemblyOptions, "ideName" | "homeDir" | "port" | "privacyRules" | "log" | "trace"> {
 	vaultPath: string;

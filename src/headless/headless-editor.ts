@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
-import type { Notifier } from "../bridge/notifier";
-import { clampPosition, cursorSnapshot, selectionSnapshot, textBetween, type Position, type SelectionSnapshot } from "../bridge/selection";
-import type { VaultLocation, VaultPaths } from "../bridge/vault-paths";
+import type { Notifier } from "../ide/notifier";
+import { clampPosition, cursorSnapshot, selectionSnapshot, textBetween, type Position, type SelectionSnapshot } from "../ide/workspace/selection";
+import type { VaultLocation, VaultPaths } from "../vault/vault-paths";
 import type { FolderVault } from "./folder-vault";
 
 /**

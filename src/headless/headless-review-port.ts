@@ -1,5 +1,5 @@
-import { computeLineDiff } from "../bridge/diff-review/word-diff";
-import type { DiffReviewPort, PendingReview } from "../bridge/diff-review/review-types";
+import { computeLineDiff } from "../shared/word-diff";
+import type { DiffReviewPort, PendingReview } from "../ide/diff-review/review-types";
 
 /** Reviews on the headless host are decided with `diff accept` / `diff reject`; showing one announces it. */
 export class HeadlessReviewPort implements DiffReviewPort {

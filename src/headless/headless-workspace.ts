@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from "node:fs";
-import type { VaultLocation, VaultPaths } from "../bridge/vault-paths";
-import { lineCount } from "../bridge/workspace/text-range";
-import type { OpenEditor, OpenNoteOptions, SelectionSnapshot, WorkspacePort } from "../bridge/workspace/workspace-port";
+import type { VaultLocation, VaultPaths } from "../vault/vault-paths";
+import { lineCount } from "../ide/workspace/text-range";
+import type { OpenEditor, OpenNoteOptions, SelectionSnapshot, WorkspacePort } from "../ide/workspace/workspace-port";
 import type { HeadlessEditor } from "./headless-editor";
 
 /**

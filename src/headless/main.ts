@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import { basename, resolve } from "node:path";
-import { launchCommand } from "../bridge/launch-command";
-import { ideNameFor } from "../bridge/server-info";
+import { launchCommand } from "../ide/launch-command";
+import { ideNameFor } from "../ide/server-info";
 import { userHomeDirectory } from "../server/lock-file";
 import { ArgumentError, USAGE, parseArguments, type HeadlessArguments } from "./arguments";
 import { helpText, runCommandLoop, type HeadlessCommand } from "./command-loop";

@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from "node:fs";
-import { noteTags } from "../bridge/note-tags";
+import { noteTags } from "../vault/markdown/note-tags";
 
 /** Past this many notes the cache starts over rather than grow without bound. */
 const MAX_CACHED_NOTES = 100_000;

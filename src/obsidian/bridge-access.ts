@@ -1,5 +1,5 @@
-import type { Notifier } from "../bridge/notifier";
-import type { VaultPaths } from "../bridge/vault-paths";
+import type { Notifier } from "../ide/notifier";
+import type { VaultPaths } from "../vault/vault-paths";
 
 /** The running bridge's parts, as seen by UI that outlives restarts of the bridge: undefined while it is off. */
 export interface BridgeAccess {

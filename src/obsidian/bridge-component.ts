@@ -1,10 +1,10 @@
 import { Component, Notice, parseYaml, type App } from "obsidian";
-import { assembleBridge, type Bridge, type VaultToolsAssemblyOptions } from "../bridge/bridge-assembly";
-import type { BridgeStatus } from "../bridge/bridge-host";
-import type { PrivacyRules } from "../bridge/privacy";
-import type { SelectionSnapshot } from "../bridge/selection";
-import { ideNameFor } from "../bridge/server-info";
-import { VaultPaths } from "../bridge/vault-paths";
+import { assembleBridge, type Bridge, type VaultToolsAssemblyOptions } from "../assembly/bridge-assembly";
+import type { BridgeStatus } from "../ide/bridge-host";
+import type { PrivacyRules } from "../vault/privacy/privacy";
+import type { SelectionSnapshot } from "../ide/workspace/selection";
+import { ideNameFor } from "../ide/server-info";
+import { VaultPaths } from "../vault/vault-paths";
 import { userHomeDirectory } from "../server/lock-file";
 import type { BridgeSettings } from "../settings";
 import { ObsidianNoteSource } from "./diagnostics-source";

@@ -1,7 +1,7 @@
 import { Notice, Setting, type ToggleComponent } from "obsidian";
-import type { DenyRuleSources, DenyRules } from "../bridge/claude-permissions/deny-rules";
-import { denyRulesOnDisk } from "../bridge/claude-permissions/disk-spellings";
-import { SETTINGS_FILES, applyPermissionPlan, planPermissions, type PermissionPlan } from "../bridge/claude-permissions/permissions-file";
+import type { DenyRuleSources, DenyRules } from "../ide/claude-permissions/deny-rules";
+import { denyRulesOnDisk } from "../ide/claude-permissions/disk-spellings";
+import { SETTINGS_FILES, applyPermissionPlan, planPermissions, type PermissionPlan } from "../ide/claude-permissions/permissions-file";
 import type { BridgeSettings, SettingsFileChoice } from "../settings";
 import { describeError } from "../shared/describe-error";
 

@@ -1,7 +1,7 @@
-import { denyRulesFor } from "../bridge/claude-permissions/deny-rules";
-import { denyRulesOnDisk } from "../bridge/claude-permissions/disk-spellings";
-import { SETTINGS_FILES, applyPermissionPlan, planPermissions } from "../bridge/claude-permissions/permissions-file";
-import type { PermissionRulesInputs } from "../bridge/doctor/claude-permissions-check";
+import { denyRulesFor } from "../ide/claude-permissions/deny-rules";
+import { denyRulesOnDisk } from "../ide/claude-permissions/disk-spellings";
+import { SETTINGS_FILES, applyPermissionPlan, planPermissions } from "../ide/claude-permissions/permissions-file";
+import type { PermissionRulesInputs } from "../ide/doctor/claude-permissions-check";
 import { describeError } from "../shared/describe-error";
 import type { ClaudePermissionsHost } from "./claude-permissions-section";
 

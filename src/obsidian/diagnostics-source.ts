@@ -1,11 +1,11 @@
 import { Component, normalizePath, resolveSubpath, type CachedMetadata, type EventRef, type Pos } from "obsidian";
-import { checkFrontmatter, type YamlParser } from "../bridge/diagnostics/frontmatter-check";
-import { isExternalTarget } from "../bridge/diagnostics/link-syntax";
-import { scanNote } from "../bridge/diagnostics/markdown-scanner";
-import type { FrontmatterProblem, NoteBlockId, NoteLink, NoteMetadata } from "../bridge/diagnostics/note-metadata";
-import type { NoteSource, WorkPace } from "../bridge/diagnostics/note-source";
-import type { TextRange } from "../bridge/diagnostics/diagnostic-types";
-import { splitLines } from "../bridge/diagnostics/text-lines";
+import { checkFrontmatter, type YamlParser } from "../vault/markdown/frontmatter-check";
+import { isExternalTarget } from "../vault/markdown/link-syntax";
+import { scanNote } from "../vault/markdown/markdown-scanner";
+import type { FrontmatterProblem, NoteBlockId, NoteLink, NoteMetadata } from "../vault/markdown/note-metadata";
+import type { NoteSource, WorkPace } from "../vault/notes/note-source";
+import type { TextRange } from "../vault/markdown/text-position";
+import { splitLines } from "../vault/markdown/text-lines";
 
 /** A file's modification time and size: what tells two versions of a note apart without reading it. */
 export interface FileStamp {

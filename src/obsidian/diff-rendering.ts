@@ -1,5 +1,5 @@
-import { groupHunks, toSideBySide } from "../bridge/diff-review/diff-layout";
-import type { DiffLine } from "../bridge/diff-review/word-diff";
+import { groupHunks, toSideBySide } from "../ide/diff-review/diff-layout";
+import type { DiffLine } from "../shared/word-diff";
 
 export type DiffLayoutMode = "unified" | "side-by-side";
 

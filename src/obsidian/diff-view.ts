@@ -1,6 +1,6 @@
 import { debounce, ItemView, MarkdownView, normalizePath, Notice, TFile, type TAbstractFile, type ViewStateResult, type WorkspaceLeaf } from "obsidian";
-import type { PendingReview } from "../bridge/diff-review/review-types";
-import { computeLineDiff } from "../bridge/diff-review/word-diff";
+import type { PendingReview } from "../ide/diff-review/review-types";
+import { computeLineDiff } from "../shared/word-diff";
 import { renderDiff, renderProposal, type DiffLayoutMode } from "./diff-rendering";
 import { sameText } from "./line-endings";
 

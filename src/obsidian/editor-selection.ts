@@ -1,5 +1,5 @@
 import type { EditorState } from "@codemirror/state";
-import { selectionSnapshot, type Position, type SelectionSnapshot } from "../bridge/selection";
+import { selectionSnapshot, type Position, type SelectionSnapshot } from "../ide/workspace/selection";
 
 /** A document offset as a 0-based line and UTF-16 character, as the CLI expects. */
 export function positionAt(state: EditorState, offset: number): Position {

@@ -1,6 +1,6 @@
 import { EditorView, type ViewUpdate } from "@codemirror/view";
 import { Component, MarkdownView, editorInfoField, type Plugin, type TFile } from "obsidian";
-import { cursorSnapshot, selectionSnapshot, type SelectionSnapshot } from "../bridge/selection";
+import { cursorSnapshot, selectionSnapshot, type SelectionSnapshot } from "../ide/workspace/selection";
 import { snapshotFromState } from "./editor-selection";
 import type { BridgeAccess } from "./bridge-access";
 

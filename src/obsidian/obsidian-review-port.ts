@@ -1,6 +1,6 @@
 import { MarkdownView, normalizePath, type App, type WorkspaceLeaf } from "obsidian";
-import type { DiffReviewPort, PendingReview } from "../bridge/diff-review/review-types";
-import type { VaultLocation } from "../bridge/vault-paths";
+import type { DiffReviewPort, PendingReview } from "../ide/diff-review/review-types";
+import type { VaultLocation } from "../vault/vault-paths";
 import { DIFF_VIEW_TYPE, DiffReviewView, diffReviewViewState, type DiffReviewActions } from "./diff-view";
 import { sameText } from "./line-endings";
 

@@ -1,8 +1,8 @@
 import { MarkdownView, normalizePath, type App, type WorkspaceLeaf } from "obsidian";
-import { selectionSnapshot, type SelectionSnapshot } from "../bridge/selection";
-import type { VaultLocation, VaultPaths } from "../bridge/vault-paths";
-import { lineCount } from "../bridge/workspace/text-range";
-import type { OpenEditor, OpenNoteOptions, WorkspacePort } from "../bridge/workspace/workspace-port";
+import { selectionSnapshot, type SelectionSnapshot } from "../ide/workspace/selection";
+import type { VaultLocation, VaultPaths } from "../vault/vault-paths";
+import { lineCount } from "../ide/workspace/text-range";
+import type { OpenEditor, OpenNoteOptions, WorkspacePort } from "../ide/workspace/workspace-port";
 import { sameText } from "./line-endings";
 
 /**

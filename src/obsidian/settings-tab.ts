@@ -1,10 +1,10 @@
 import { Notice, PluginSettingTab, Setting, type App, type Plugin } from "obsidian";
-import type { BridgeStatus } from "../bridge/bridge-host";
-import type { DoctorInputs } from "../bridge/doctor/doctor";
-import type { DoctorLevel, DoctorLine } from "../bridge/doctor/doctor-line";
-import { launchCommand } from "../bridge/launch-command";
-import { describeUnmatchedFolderRules, foldersOfFiles, unmatchedFolderRules } from "../bridge/private-folder-rules";
-import { VaultPaths } from "../bridge/vault-paths";
+import type { BridgeStatus } from "../ide/bridge-host";
+import type { DoctorInputs } from "../ide/doctor/doctor";
+import type { DoctorLevel, DoctorLine } from "../ide/doctor/doctor-line";
+import { launchCommand } from "../ide/launch-command";
+import { describeUnmatchedFolderRules, foldersOfFiles, unmatchedFolderRules } from "../vault/privacy/private-folder-rules";
+import { VaultPaths } from "../vault/vault-paths";
 import { MAX_SELECTION_DEBOUNCE_MS, isPort, parseList, type BridgeSettings } from "../settings";
 import { describeError } from "../shared/describe-error";
 import { ClaudePermissionsSection, type ClaudePermissionsHost } from "./claude-permissions-section";
@@ -122,7 +122,7 @@ export class BridgeSettingTab extends PluginSettingTab {
 				results.createDiv({ cls: "claude-code-bridge-doctor-running", text: "Checking…" });
 				try {
 					// Loaded on the click: the doctor's connection probe pulls in ws, which plugin load should not evaluate.
-					const { runDoctor } = await import("../bridge/doctor/doctor");
+					const { runDoctor } = await import("../ide/doctor/doctor");
 					showDoctorLines(results, await runDoctor(this.host.doctorInputs()));
 				} finally {
 					button.setDisabled(false);

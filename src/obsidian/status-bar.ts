@@ -1,4 +1,4 @@
-import type { BridgeStatus } from "../bridge/bridge-host";
+import type { BridgeStatus } from "../ide/bridge-host";
 
 /** The status bar item: off, listening, connected clients, or failed. */
 export class StatusBar {

@@ -1,7 +1,7 @@
 import { Notice, TFile, TFolder, type Menu, type Plugin, type TAbstractFile } from "obsidian";
-import type { MentionOutcome } from "../bridge/notifier";
-import type { Mention } from "../bridge/selection";
-import type { VaultPaths } from "../bridge/vault-paths";
+import type { MentionOutcome } from "../ide/notifier";
+import type { Mention } from "../ide/workspace/selection";
+import type { VaultPaths } from "../vault/vault-paths";
 import type { BridgeAccess } from "./bridge-access";
 
 const TAG_TITLE = "Tag for Claude Code";

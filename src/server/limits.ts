@@ -1,4 +1,4 @@
-/** The fixed numbers of the bridge. Tests and docs refer to these names. */
+/** The fixed numbers of the transport: address, sockets, frames, health sweep, token, lock files. Tests and docs refer to these names. */
 
 /** The only address the server binds to. */
 export const LOOPBACK_HOST = "127.0.0.1";
@@ -33,9 +33,6 @@ export const MCP_SUBPROTOCOL = "mcp";
 export const LOCK_DIRECTORY_MODE = 0o700;
 export const LOCK_FILE_MODE = 0o600;
 
-/** Quiet time before a selection change is sent, unless the selection gesture ends first. */
-export const SELECTION_DEBOUNCE_MS = 100;
-
 /** WebSocket close code for a message over MAX_INCOMING_MESSAGE_BYTES (RFC 6455 "message too big"). */
 export const CLOSE_MESSAGE_TOO_BIG = 1009;
 
@@ -44,24 +41,3 @@ export const CLOSE_TOKEN_ROTATED = 1008;
 
 /** WebSocket close code used when the bridge shuts down. */
 export const CLOSE_GOING_AWAY = 1001;
-
-/**
- * Wait after a client's `ide_connected` before sending it the current note: the CLI registers its
- * handler a moment after the handshake and drops notifications that arrive in the first ~20 ms.
- */
-export const CLIENT_WELCOME_DELAY_MS = 300;
-
-/** Tags made while no client is connected are kept this many at most (oldest dropped) ... */
-export const MAX_QUEUED_MENTIONS = 20;
-
-/** ... and for this long. */
-export const QUEUED_MENTION_TTL_MS = 5 * 60_000;
-
-/** Gap between queued tags sent to a client that just connected, so each lands in the prompt in order. */
-export const QUEUED_MENTION_SPACING_MS = 25;
-
-/** Largest file `files/read` and `resources/read` return; bigger ones are refused, never truncated. */
-export const MAX_READ_FILE_BYTES = 10 * 1024 * 1024;
-
-/** Resources per `resources/list` page. */
-export const RESOURCES_PAGE_SIZE = 500;

@@ -1,9 +1,9 @@
-import type { VaultPaths } from "../bridge/vault-paths";
+import type { VaultPaths } from "../vault/vault-paths";
 import type { ToolDefinition } from "../protocol/mcp-types";
 import { ToolRegistry } from "../protocol/tool-registry";
-import { KeyedMutex } from "./keyed-mutex";
-import type { ActiveNoteSource, WriteReview } from "./ports";
-import { DEFAULT_TEXT_CAP, type VaultToolEnvironment } from "./tool-kit";
+import { KeyedMutex } from "../shared/keyed-mutex";
+import type { ActiveNoteSource, WriteReview } from "./kit/ports";
+import { DEFAULT_TEXT_CAP, type VaultToolEnvironment } from "./kit/tool-kit";
 import { createActiveNoteTool } from "./tools/active-note";
 import { createCreateNoteTool } from "./tools/create-note";
 import { createEditNoteTool } from "./tools/edit-note";
@@ -16,8 +16,8 @@ import { createReadNoteTool } from "./tools/read-note";
 import { createSearchTool } from "./tools/search";
 import { createSetPropertiesTool } from "./tools/set-properties";
 import { createTagsTool } from "./tools/tags";
-import type { VaultIndex } from "./vault-index";
-import { VisibleVault } from "./visible-vault";
+import type { VaultIndex } from "../vault/notes/vault-index";
+import { VisibleVault } from "../vault/privacy/visible-vault";
 
 export interface VaultToolsOptions {
 	/** The vault: the folder adapter (`FolderVaultIndex`) or Obsidian's. */

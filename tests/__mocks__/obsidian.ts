@@ -706,7 +706,7 @@ export class MetadataCache extends Events {
 
 	/**
 	 * obsidian.d.ts: "Get the best match for a linkpath". The rules are those Obsidian's help (Internal links) gives
-	 * and the project's headless resolver (src/bridge/diagnostics/vault-file-index.ts) follows: case-insensitive;
+	 * and the project's headless resolver (src/vault/notes/vault-file-index.ts) follows: case-insensitive;
 	 * `.md` may be left out; a path from the vault root or relative to the source's folder wins, otherwise a file
 	 * whose path ends with the link path, the one beside the source first, then the shortest path. Written apart
 	 * from that resolver so the NoteSource contract compares two implementations.
@@ -779,7 +779,7 @@ export type SubpathMatch =
 
 /**
  * obsidian.d.ts `resolveSubpath(cache, subpath)`, `subpath` starting with `#` as `parseLinktext` returns it.
- * The matching rules are Obsidian's as the project's core matcher documents them (src/bridge/diagnostics/
+ * The matching rules are Obsidian's as the project's core matcher documents them (src/vault/markdown/
  * subpath-match.ts), not read from Obsidian's code: `#^id` finds `cache.blocks` by lower-cased id (with the list
  * item ending there, if any); `#A#B` finds heading A, then B after it; headings compare case-insensitively, with
  * the characters Obsidian cannot keep in links (`# | ^ : [ ] \` and `%%`) read as spaces and runs of white space

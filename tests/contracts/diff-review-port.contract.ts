@@ -1,5 +1,5 @@
-import type { DiffReviewPort, PendingReview } from "../../src/bridge/diff-review/review-types";
-import type { VaultLocation } from "../../src/bridge/vault-paths";
+import type { DiffReviewPort, PendingReview } from "../../src/ide/diff-review/review-types";
+import type { VaultLocation } from "../../src/vault/vault-paths";
 
 /** One review host under test: the port, over a vault holding the given notes. */
 export interface DiffReviewPortFixture {

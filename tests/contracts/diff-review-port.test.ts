@@ -1,5 +1,5 @@
 import type { App as RealApp, WorkspaceLeaf as RealLeaf } from "obsidian";
-import { VaultPaths } from "../../src/bridge/vault-paths";
+import { VaultPaths } from "../../src/vault/vault-paths";
 import { HeadlessReviewPort } from "../../src/headless/headless-review-port";
 import { DIFF_VIEW_TYPE, DiffReviewView } from "../../src/obsidian/diff-view";
 import { ObsidianReviewPort } from "../../src/obsidian/obsidian-review-port";

@@ -1,6 +1,6 @@
-import { DiagnosticsEngine } from "../../src/bridge/diagnostics/diagnostics-engine";
-import type { NoteMetadata } from "../../src/bridge/diagnostics/note-metadata";
-import type { NoteSource } from "../../src/bridge/diagnostics/note-source";
+import { DiagnosticsEngine } from "../../src/ide/diagnostics/diagnostics-engine";
+import type { NoteMetadata } from "../../src/vault/markdown/note-metadata";
+import type { NoteSource } from "../../src/vault/notes/note-source";
 
 /** One NoteSource implementation over a vault of notes, with the host's own ways of changing it. */
 export interface NoteSourceUnderTest {

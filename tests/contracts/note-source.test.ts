@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { FileSystemNoteSource } from "../../src/bridge/diagnostics/filesystem-note-source";
-import { parseYaml } from "../../src/headless/yaml-parser";
+import { FileSystemNoteSource } from "../../src/vault/folder/filesystem-note-source";
+import { parseYaml } from "../../src/vault/markdown/yaml-parser";
 import { ObsidianNoteSource } from "../../src/obsidian/diagnostics-source";
 import { makeTempDir } from "../helpers/temp-dir";
 import { ManualScheduler, settle } from "../obsidian/harness/metadata-scheduler";

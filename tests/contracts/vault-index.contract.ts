@@ -1,4 +1,4 @@
-import { NoteChangedError, type NoteFacts, type VaultIndex } from "../../src/vault-tools/vault-index";
+import { NoteChangedError, type NoteFacts, type VaultIndex } from "../../src/vault/notes/vault-index";
 
 /** One VaultIndex adapter over a vault of files, with the host's own way of changing a file behind its back. */
 export interface VaultIndexUnderTest {

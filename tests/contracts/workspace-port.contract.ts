@@ -1,5 +1,5 @@
-import type { VaultLocation } from "../../src/bridge/vault-paths";
-import type { WorkspacePort } from "../../src/bridge/workspace/workspace-port";
+import type { VaultLocation } from "../../src/vault/vault-paths";
+import type { WorkspacePort } from "../../src/ide/workspace/workspace-port";
 
 /** One editor host under test: the port, over a vault holding the given notes. */
 export interface WorkspacePortFixture {

@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { App as RealApp } from "obsidian";
-import { Notifier } from "../../src/bridge/notifier";
-import { VaultPaths } from "../../src/bridge/vault-paths";
+import { Notifier } from "../../src/ide/notifier";
+import { VaultPaths } from "../../src/vault/vault-paths";
 import { FolderVault } from "../../src/headless/folder-vault";
 import { HeadlessEditor } from "../../src/headless/headless-editor";
 import { HeadlessWorkspace } from "../../src/headless/headless-workspace";

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { denyRulesFor } from "../../src/bridge/claude-permissions/deny-rules";
-import { SETTINGS_FILES, applyPermissionPlan, planPermissions } from "../../src/bridge/claude-permissions/permissions-file";
+import { denyRulesFor } from "../../src/ide/claude-permissions/deny-rules";
+import { SETTINGS_FILES, applyPermissionPlan, planPermissions } from "../../src/ide/claude-permissions/permissions-file";
 import { hostDenyRules } from "../../src/headless/claude-permissions-command";
 import { makeTempDir } from "../helpers/temp-dir";
 import { makeClaudeHome } from "./harness/claude-home";

@@ -1,8 +1,8 @@
 import { utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Notifier } from "../../src/bridge/notifier";
-import type { SelectionSnapshot } from "../../src/bridge/selection";
-import { VaultPaths } from "../../src/bridge/vault-paths";
+import { Notifier } from "../../src/ide/notifier";
+import type { SelectionSnapshot } from "../../src/ide/workspace/selection";
+import { VaultPaths } from "../../src/vault/vault-paths";
 import { FolderVault } from "../../src/headless/folder-vault";
 import { HeadlessEditor } from "../../src/headless/headless-editor";
 import { makeTempDir } from "../helpers/temp-dir";

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { BridgeHost, type BridgeHostOptions } from "../../src/bridge/bridge-host";
-import { SERVER_INFO } from "../../src/bridge/server-info";
+import { BridgeHost, type BridgeHostOptions } from "../../src/ide/bridge-host";
+import { SERVER_INFO } from "../../src/ide/server-info";
 import type { LockFileContent } from "../../src/server/lock-file";
 import { ToolRegistry } from "../../src/protocol/tool-registry";
 import { makeTempDir } from "./temp-dir";

@@ -1,16 +1,16 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { DiffReviewManager } from "../../src/bridge/diff-review/diff-review-manager";
-import { DiffReviewTools } from "../../src/bridge/diff-review/diff-review-tools";
-import { selectionSnapshot, type SelectionSnapshot } from "../../src/bridge/selection";
-import { createWorkspaceTools } from "../../src/bridge/tools/workspace-tools";
-import { VaultPaths, type VaultLocation } from "../../src/bridge/vault-paths";
-import type { OpenEditor, OpenNoteOptions, WorkspacePort } from "../../src/bridge/workspace/workspace-port";
+import { DiffReviewManager } from "../../src/ide/diff-review/diff-review-manager";
+import { DiffReviewTools } from "../../src/ide/tools/diff-review-tools";
+import { selectionSnapshot, type SelectionSnapshot } from "../../src/ide/workspace/selection";
+import { createWorkspaceTools } from "../../src/ide/tools/workspace-tools";
+import { VaultPaths, type VaultLocation } from "../../src/vault/vault-paths";
+import type { OpenEditor, OpenNoteOptions, WorkspacePort } from "../../src/ide/workspace/workspace-port";
 import { ToolRegistry } from "../../src/protocol/tool-registry";
 import { startBridge, type BridgeFixture } from "../helpers/bridge-fixture";
 import { connectOrThrow, type JsonRpcAnswer, type TestClient } from "../helpers/test-client";
-import { FakeReviewPort } from "../bridge/diff-review/fake-review-port";
+import { FakeReviewPort } from "../ide/diff-review/fake-review-port";
 import { waitUntil } from "../helpers/wait-until";
 
 /** An editor stand-in: remembers what was opened and selected. */

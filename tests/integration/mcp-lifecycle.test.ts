@@ -1,6 +1,6 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { LATEST_PROTOCOL_VERSION as SDK_LATEST } from "@modelcontextprotocol/sdk/types.js";
-import { SERVER_INFO } from "../../src/bridge/server-info";
+import { SERVER_INFO } from "../../src/ide/server-info";
 import { SUPPORTED_PROTOCOL_VERSIONS } from "../../src/protocol/mcp-types";
 import { ToolRegistry } from "../../src/protocol/tool-registry";
 import { startBridge, type BridgeFixture } from "../helpers/bridge-fixture";

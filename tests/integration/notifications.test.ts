@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { selectionSnapshot } from "../../src/bridge/selection";
-import { CLIENT_WELCOME_DELAY_MS, QUEUED_MENTION_SPACING_MS } from "../../src/server/limits";
+import { selectionSnapshot } from "../../src/ide/workspace/selection";
+import { CLIENT_WELCOME_DELAY_MS, QUEUED_MENTION_SPACING_MS } from "../../src/ide/ide-limits";
 import { startAssembledBridge, type AssembledBridge } from "../helpers/assembled-bridge";
 import { connectOrThrow, type TestClient } from "../helpers/test-client";
 

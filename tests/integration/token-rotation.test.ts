@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from "node:fs";
-import type { BridgeStatus } from "../../src/bridge/bridge-host";
+import type { BridgeStatus } from "../../src/ide/bridge-host";
 import { tokenFingerprint } from "../../src/server/auth";
 import type { LockFileContent } from "../../src/server/lock-file";
 import { startBridge, type BridgeFixture } from "../helpers/bridge-fixture";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { App as RealApp, WorkspaceLeaf as RealLeaf } from "obsidian";
 import { App, notices, type View } from "../__mocks__/obsidian";
-import type { BridgeStatus } from "../../src/bridge/bridge-host";
+import type { BridgeStatus } from "../../src/ide/bridge-host";
 import { BridgeComponent } from "../../src/obsidian/bridge-component";
 import { DIFF_VIEW_TYPE, DiffReviewView } from "../../src/obsidian/diff-view";
 import { DEFAULT_SETTINGS, type BridgeSettings } from "../../src/settings";

@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { App, Plugin, Setting, notices, type FakeElement } from "../__mocks__/obsidian";
-import type { BridgeStatus } from "../../src/bridge/bridge-host";
-import type { DenyRuleSources } from "../../src/bridge/claude-permissions/deny-rules";
+import type { BridgeStatus } from "../../src/ide/bridge-host";
+import type { DenyRuleSources } from "../../src/ide/claude-permissions/deny-rules";
 import { ClaudePermissionsSync } from "../../src/obsidian/claude-permissions-sync";
 import { readExcludedFiles } from "../../src/obsidian/excluded-files";
 import { BridgeSettingTab, type SettingsHost } from "../../src/obsidian/settings-tab";

@@ -1,11 +1,11 @@
 import type { CachedMetadata, Pos } from "obsidian";
-import { DiagnosticsEngine } from "../../src/bridge/diagnostics/diagnostics-engine";
-import { PrivacyFilter } from "../../src/bridge/privacy";
-import { PrivacyBoundary } from "../../src/bridge/privacy-boundary";
-import { createGetDiagnosticsTool } from "../../src/bridge/tools/get-diagnostics";
-import { VaultPaths } from "../../src/bridge/vault-paths";
+import { DiagnosticsEngine } from "../../src/ide/diagnostics/diagnostics-engine";
+import { PrivacyFilter } from "../../src/vault/privacy/privacy";
+import { PrivacyBoundary } from "../../src/ide/privacy-boundary";
+import { createGetDiagnosticsTool } from "../../src/ide/tools/get-diagnostics";
+import { VaultPaths } from "../../src/vault/vault-paths";
 import { ObsidianNoteSource, type NoteFile } from "../../src/obsidian/diagnostics-source";
-import { parseYaml } from "../../src/headless/yaml-parser";
+import { parseYaml } from "../../src/vault/markdown/yaml-parser";
 import * as obsidian from "../__mocks__/obsidian";
 import { Events, type EventRef } from "../__mocks__/obsidian";
 import { createMetadataHarness } from "./harness/metadata-vault";

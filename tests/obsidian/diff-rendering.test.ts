@@ -1,4 +1,4 @@
-import { computeLineDiff } from "../../src/bridge/diff-review/word-diff";
+import { computeLineDiff } from "../../src/shared/word-diff";
 import { renderDiff, renderProposal } from "../../src/obsidian/diff-rendering";
 import { FakeElement } from "../__mocks__/obsidian";
 

@@ -1,6 +1,6 @@
 import type { WorkspaceLeaf as RealLeaf } from "obsidian";
-import type { PendingReview } from "../../src/bridge/diff-review/review-types";
-import * as wordDiff from "../../src/bridge/diff-review/word-diff";
+import type { PendingReview } from "../../src/ide/diff-review/review-types";
+import * as wordDiff from "../../src/shared/word-diff";
 import { DIFF_VIEW_TYPE, DiffReviewView, type DiffReviewActions } from "../../src/obsidian/diff-view";
 import { App, FakeElement, MarkdownRenderer, notices, WorkspaceLeaf } from "../__mocks__/obsidian";
 import { buildWorkspace, closeWorkspace, markdownViewOf, settle } from "./harness/workspace-builder";

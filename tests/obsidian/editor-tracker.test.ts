@@ -1,6 +1,6 @@
-import { Notifier } from "../../src/bridge/notifier";
-import type { SelectionSnapshot } from "../../src/bridge/selection";
-import { VaultPaths } from "../../src/bridge/vault-paths";
+import { Notifier } from "../../src/ide/notifier";
+import type { SelectionSnapshot } from "../../src/ide/workspace/selection";
+import { VaultPaths } from "../../src/vault/vault-paths";
 import { EditorTracker } from "../../src/obsidian/editor-tracker";
 import { App, MarkdownView, Plugin, TFile, WorkspaceWindow, type WorkspaceLeaf } from "../__mocks__/obsidian";
 import { BrowserWindows } from "./harness/cm6-dom";

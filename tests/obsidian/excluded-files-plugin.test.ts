@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import ClaudeCodeBridgePlugin from "../../src/plugin";
-import type { BridgeStatus } from "../../src/bridge/bridge-host";
+import type { BridgeStatus } from "../../src/ide/bridge-host";
 import type { App } from "../__mocks__/obsidian";
 import { makeTempDir } from "../helpers/temp-dir";
 import { connectOrThrow, type TestClient } from "../helpers/test-client";

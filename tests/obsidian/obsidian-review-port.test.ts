@@ -1,5 +1,5 @@
 import type { App as RealApp, WorkspaceLeaf as RealLeaf } from "obsidian";
-import type { PendingReview } from "../../src/bridge/diff-review/review-types";
+import type { PendingReview } from "../../src/ide/diff-review/review-types";
 import { DIFF_VIEW_TYPE, DiffReviewView, type DiffReviewActions } from "../../src/obsidian/diff-view";
 import { ObsidianReviewPort } from "../../src/obsidian/obsidian-review-port";
 import { WorkspaceLeaf, type App, type View } from "../__mocks__/obsidian";

@@ -1,5 +1,5 @@
 import type { App as RealApp } from "obsidian";
-import { VaultPaths } from "../../src/bridge/vault-paths";
+import { VaultPaths } from "../../src/vault/vault-paths";
 import { ObsidianWorkspace } from "../../src/obsidian/obsidian-workspace";
 import type { App } from "../__mocks__/obsidian";
 import { allLeaves, buildWorkspace as build, closeWorkspace, markdownViewOf, settle, type WorkspaceSpec } from "./harness/workspace-builder";

@@ -1,8 +1,8 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { App, Plugin, Setting, type FakeElement } from "../__mocks__/obsidian";
-import type { BridgeStatus } from "../../src/bridge/bridge-host";
-import { VaultPaths } from "../../src/bridge/vault-paths";
+import type { BridgeStatus } from "../../src/ide/bridge-host";
+import { VaultPaths } from "../../src/vault/vault-paths";
 import { BridgeSettingTab, type SettingsHost } from "../../src/obsidian/settings-tab";
 import { DEFAULT_SETTINGS, type BridgeSettings } from "../../src/settings";
 import { makeTempDir } from "../helpers/temp-dir";

@@ -1,5 +1,5 @@
 import type { Plugin as RealPlugin } from "obsidian";
-import type { PendingReview } from "../../src/bridge/diff-review/review-types";
+import type { PendingReview } from "../../src/ide/diff-review/review-types";
 import { DIFF_VIEW_TYPE, DiffReviewView } from "../../src/obsidian/diff-view";
 import { registerDiffReviewView } from "../../src/obsidian/register-diff-review";
 import { App, Plugin, type WorkspaceLeaf } from "../__mocks__/obsidian";

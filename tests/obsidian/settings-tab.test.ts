@@ -1,7 +1,7 @@
 import { chmodSync } from "node:fs";
 import { App, Plugin, Setting, notices, type FakeElement } from "../__mocks__/obsidian";
-import type { BridgeStatus } from "../../src/bridge/bridge-host";
-import type { DoctorInputs } from "../../src/bridge/doctor/doctor";
+import type { BridgeStatus } from "../../src/ide/bridge-host";
+import type { DoctorInputs } from "../../src/ide/doctor/doctor";
 import { BridgeSettingTab, type SettingsHost } from "../../src/obsidian/settings-tab";
 import { DEFAULT_SETTINGS, type BridgeSettings } from "../../src/settings";
 import { startBridge, type BridgeFixture } from "../helpers/bridge-fixture";

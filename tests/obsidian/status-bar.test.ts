@@ -1,4 +1,4 @@
-import type { BridgeStatus, ClientStatus } from "../../src/bridge/bridge-host";
+import type { BridgeStatus, ClientStatus } from "../../src/ide/bridge-host";
 import { StatusBar } from "../../src/obsidian/status-bar";
 import { FakeElement } from "../__mocks__/obsidian";
 

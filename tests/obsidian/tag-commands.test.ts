@@ -1,6 +1,6 @@
-import { Notifier } from "../../src/bridge/notifier";
-import type { Mention } from "../../src/bridge/selection";
-import { VaultPaths } from "../../src/bridge/vault-paths";
+import { Notifier } from "../../src/ide/notifier";
+import type { Mention } from "../../src/ide/workspace/selection";
+import { VaultPaths } from "../../src/vault/vault-paths";
 import { TagCommands, describeOutcomes } from "../../src/obsidian/tag-commands";
 import { App, MarkdownView, Menu, Plugin, TFile, TFolder, notices } from "../__mocks__/obsidian";
 import { BrowserWindows } from "./harness/cm6-dom";

@@ -1,5 +1,5 @@
 import type { App as RealApp, CachedMetadata } from "obsidian";
-import { TAGS_NOT_KNOWN } from "../../src/bridge/privacy";
+import { TAGS_NOT_KNOWN } from "../../src/vault/privacy/privacy";
 import { ObsidianVaultFiles } from "../../src/obsidian/vault-files";
 import { App, type MetadataCache } from "../__mocks__/obsidian";
 import { parseNoteForCache } from "./harness/metadata-parser";

@@ -1,12 +1,12 @@
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { DiffReviewManager } from "../../src/bridge/diff-review/diff-review-manager";
-import { DiffReviewTools } from "../../src/bridge/diff-review/diff-review-tools";
-import { VaultPaths } from "../../src/bridge/vault-paths";
+import { DiffReviewManager } from "../../src/ide/diff-review/diff-review-manager";
+import { DiffReviewTools } from "../../src/ide/tools/diff-review-tools";
+import { VaultPaths } from "../../src/vault/vault-paths";
 import type { MethodHandler } from "../../src/protocol/mcp-session";
 import { ToolRegistry } from "../../src/protocol/tool-registry";
-import { FakeReviewPort } from "../bridge/diff-review/fake-review-port";
+import { FakeReviewPort } from "../ide/diff-review/fake-review-port";
 import { startBridge, type BridgeFixture } from "../helpers/bridge-fixture";
 import { connectOrThrow, type TestClient } from "../helpers/test-client";
 import { waitUntil } from "../helpers/wait-until";

@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
-import { BridgeHost } from "../../src/bridge/bridge-host";
+import { BridgeHost } from "../../src/ide/bridge-host";
 import { ConnectionManager } from "../../src/server/connection-manager";
 import type { LockFileContent } from "../../src/server/lock-file";
 import { testHostOptions } from "../helpers/bridge-fixture";

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import { createConnection } from "node:net";
 import { join } from "node:path";
-import { BridgeHost } from "../../src/bridge/bridge-host";
+import { BridgeHost } from "../../src/ide/bridge-host";
 import { McpHttpServer } from "../../src/server/http/mcp-http-server";
 import { testHostOptions } from "../helpers/bridge-fixture";
 import { makeTempDir } from "../helpers/temp-dir";

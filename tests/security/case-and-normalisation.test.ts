@@ -1,10 +1,10 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { detectCaseInsensitive, nodeFileSystem } from "../../src/bridge/path-identity";
-import { PrivacyFilter, type PrivacyRules } from "../../src/bridge/privacy";
-import { PrivacyBoundary } from "../../src/bridge/privacy-boundary";
-import type { VaultFilesPort } from "../../src/bridge/vault-adapter";
-import { VaultPaths } from "../../src/bridge/vault-paths";
+import { detectCaseInsensitive, nodeFileSystem } from "../../src/vault/path-identity";
+import { PrivacyFilter, type PrivacyRules } from "../../src/vault/privacy/privacy";
+import { PrivacyBoundary } from "../../src/ide/privacy-boundary";
+import type { VaultFilesPort } from "../../src/ide/vault-adapter";
+import { VaultPaths } from "../../src/vault/vault-paths";
 import { makeTempDir } from "../helpers/temp-dir";
 import { APFS, CASE_SENSITIVE, NTFS, TYPED_CASE_INSENSITIVE, VolumeDouble, type VolumeBehaviour } from "./volume-double";
 

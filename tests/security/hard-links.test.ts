@@ -1,8 +1,8 @@
 import { linkSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { PrivacyFilter } from "../../src/bridge/privacy";
-import { PrivacyBoundary } from "../../src/bridge/privacy-boundary";
-import { VaultPaths } from "../../src/bridge/vault-paths";
+import { PrivacyFilter } from "../../src/vault/privacy/privacy";
+import { PrivacyBoundary } from "../../src/ide/privacy-boundary";
+import { VaultPaths } from "../../src/vault/vault-paths";
 import { FolderVault } from "../../src/headless/folder-vault";
 import { makeTempDir } from "../helpers/temp-dir";
 

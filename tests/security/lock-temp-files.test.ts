@@ -1,6 +1,6 @@
 import { promises as fsPromises, existsSync, lstatSync, mkdirSync, readdirSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { BridgeHost } from "../../src/bridge/bridge-host";
+import { BridgeHost } from "../../src/ide/bridge-host";
 import { LOCK_FILE_WRITER, STALE_LOCK_TEMP_MS, lockDirectory, removeStaleLockFiles, writeLockFile } from "../../src/server/lock-file";
 import { testHostOptions } from "../helpers/bridge-fixture";
 import { makeTempDir } from "../helpers/temp-dir";

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { factsFromText } from "../../src/vault-tools/note-facts";
+import { factsFromText } from "../../src/vault/notes/note-facts";
 import { makeTempDir } from "../helpers/temp-dir";
 import { startStdioServer, type StdioServer } from "../vault-tools/stdio/stdio-server-process";
 import { TAG_ROWS } from "./tag-table";

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { noteTags } from "../../src/bridge/note-tags";
+import { noteTags } from "../../src/vault/markdown/note-tags";
 import { getAllTags } from "../__mocks__/obsidian";
 import { startAssembledBridge, type AssembledBridge } from "../helpers/assembled-bridge";
 import type { TestClient } from "../helpers/test-client";

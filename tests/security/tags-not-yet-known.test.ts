@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { App as RealApp, CachedMetadata } from "obsidian";
 import { App, type MetadataCache } from "../__mocks__/obsidian";
-import type { BridgeStatus } from "../../src/bridge/bridge-host";
+import type { BridgeStatus } from "../../src/ide/bridge-host";
 import { BridgeComponent } from "../../src/obsidian/bridge-component";
 import { DEFAULT_SETTINGS } from "../../src/settings";
 import { parseNoteForCache } from "../obsidian/harness/metadata-parser";

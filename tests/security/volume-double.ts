@@ -1,5 +1,5 @@
 import { posix } from "node:path";
-import type { PathFileSystem } from "../../src/bridge/path-identity";
+import type { PathFileSystem } from "../../src/vault/path-identity";
 
 export interface VolumeBehaviour {
 	/** `Secret` and `SECRET` name the same entry. */

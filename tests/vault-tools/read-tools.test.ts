@@ -1,8 +1,8 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { VaultPaths } from "../../src/bridge/vault-paths";
+import { VaultPaths } from "../../src/vault/vault-paths";
 import { createVaultTools } from "../../src/vault-tools/create-vault-tools";
-import { FolderVaultIndex } from "../../src/vault-tools/folder/folder-vault-index";
+import { FolderVaultIndex } from "../../src/vault/folder/folder-vault-index";
 import { makeTempDir } from "../helpers/temp-dir";
 import { makeVault, type VaultFixture } from "./vault-fixture";
 import { waitUntil } from "../helpers/wait-until";

@@ -1,7 +1,7 @@
-import { VaultPaths } from "../../src/bridge/vault-paths";
+import { VaultPaths } from "../../src/vault/vault-paths";
 import type { ToolDefinition } from "../../src/protocol/mcp-types";
 import { createVaultTools } from "../../src/vault-tools/create-vault-tools";
-import type { VaultIndex } from "../../src/vault-tools/vault-index";
+import type { VaultIndex } from "../../src/vault/notes/vault-index";
 import { makeVault, type VaultFixture } from "./vault-fixture";
 
 /**

@@ -1,10 +1,10 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { VaultPaths } from "../../src/bridge/vault-paths";
+import { VaultPaths } from "../../src/vault/vault-paths";
 import type { JsonObject } from "../../src/protocol/json-rpc";
 import type { ToolDefinition } from "../../src/protocol/mcp-types";
 import { createVaultTools, type VaultToolsOptions } from "../../src/vault-tools/create-vault-tools";
-import { FolderVaultIndex } from "../../src/vault-tools/folder/folder-vault-index";
+import { FolderVaultIndex } from "../../src/vault/folder/folder-vault-index";
 import { makeTempDir } from "../helpers/temp-dir";
 
 export interface CallAnswer {

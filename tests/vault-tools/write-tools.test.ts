@@ -1,6 +1,6 @@
 import { symlinkSync, mkdirSync, existsSync } from "node:fs";
 import { join } from "node:path";
-import type { ProposedWrite, ReviewOutcome, WriteReview } from "../../src/vault-tools/ports";
+import type { ProposedWrite, ReviewOutcome, WriteReview } from "../../src/vault-tools/kit/ports";
 import { makeTempDir } from "../helpers/temp-dir";
 import { makeVault, type VaultFixture } from "./vault-fixture";
 

@@ -1,6 +1,6 @@
 import type { CachedMetadata, LinkCache } from "obsidian";
-import { factsFromText } from "../../vault-tools/note-facts";
-import type { BlockIdFact, FrontmatterFact, LinkFact, NoteFacts, TagFact } from "../../vault-tools/vault-index";
+import { factsFromText } from "../../vault/notes/note-facts";
+import type { BlockIdFact, FrontmatterFact, LinkFact, NoteFacts, TagFact } from "../../vault/notes/vault-index";
 
 /**
  * What Obsidian's cache does not say about the frontmatter, read from its text: the line of each key, why the YAML

@@ -1,6 +1,6 @@
 import { Component, normalizePath, type CachedMetadata, type EventRef } from "obsidian";
-import { factsFromText } from "../../vault-tools/note-facts";
-import { NoteChangedError, type Backlink, type LinkFact, type NoteFacts, type RenameReport, type VaultIndex } from "../../vault-tools/vault-index";
+import { factsFromText } from "../../vault/notes/note-facts";
+import { NoteChangedError, type Backlink, type LinkFact, type NoteFacts, type RenameReport, type VaultIndex } from "../../vault/notes/vault-index";
 import { factsFromCache, frontmatterDetail, type FrontmatterDetail } from "./cache-facts";
 
 /** A file as the vault hands it out (TFile; a folder has no `extension`). */

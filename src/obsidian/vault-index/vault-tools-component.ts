@@ -1,6 +1,6 @@
 import { Component, moment, type App } from "obsidian";
-import type { VaultToolsAssemblyOptions } from "../../bridge/bridge-assembly";
-import type { VaultPaths } from "../../bridge/vault-paths";
+import type { VaultToolsAssemblyOptions } from "../../assembly/bridge-assembly";
+import type { VaultPaths } from "../../vault/vault-paths";
 import type { McpHttpServer, McpHttpStatus } from "../../server/http/mcp-http-server";
 import type { VaultToolsSettings } from "../../settings";
 import { createVaultContentMethods } from "../../vault-tools/resources/content-methods";

@@ -1,6 +1,6 @@
 import { ErrorCode, JsonRpcError, isJsonObject, type JsonObject } from "../../protocol/json-rpc";
-import { splitLines } from "../../bridge/diagnostics/text-lines";
-import type { VisibleVault } from "../visible-vault";
+import { splitLines } from "../../vault/markdown/text-lines";
+import type { VisibleVault } from "../../vault/privacy/visible-vault";
 
 /** Where prompt notes live unless the user chose another folder. */
 export const DEFAULT_PROMPTS_FOLDER = "Claude prompts";

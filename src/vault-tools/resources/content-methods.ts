@@ -1,11 +1,11 @@
-import type { VaultPaths } from "../../bridge/vault-paths";
+import type { VaultPaths } from "../../vault/vault-paths";
 import type { JsonObject } from "../../protocol/json-rpc";
 import type { MethodHandler } from "../../protocol/mcp-session";
-import type { ActiveNoteSource } from "../ports";
+import type { ActiveNoteSource } from "../kit/ports";
 import { DEFAULT_PROMPTS_FOLDER, VaultPrompts } from "../prompts/vault-prompts";
-import { DEFAULT_TEXT_CAP } from "../tool-kit";
-import type { VaultIndex } from "../vault-index";
-import { VisibleVault } from "../visible-vault";
+import { DEFAULT_TEXT_CAP } from "../kit/tool-kit";
+import type { VaultIndex } from "../../vault/notes/vault-index";
+import { VisibleVault } from "../../vault/privacy/visible-vault";
 import { VaultResources } from "./vault-resources";
 
 export interface VaultContentOptions {

@@ -1,7 +1,7 @@
 import { ErrorCode, JsonRpcError, type JsonObject } from "../../protocol/json-rpc";
-import type { ActiveNoteSource } from "../ports";
-import { capText } from "../tool-kit";
-import type { VisibleVault } from "../visible-vault";
+import type { ActiveNoteSource } from "../kit/ports";
+import { capText } from "../kit/tool-kit";
+import type { VisibleVault } from "../../vault/privacy/visible-vault";
 
 export const ACTIVE_NOTE_URI = "vault://active-note";
 export const DAILY_NOTE_URI = "vault://daily-note";

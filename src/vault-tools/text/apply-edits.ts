@@ -1,5 +1,6 @@
-import { factsFromText, parseYamlStrict } from "../note-facts";
-import { LineTable } from "./line-table";
+import { factsFromText } from "../../vault/notes/note-facts";
+import { parseYaml } from "../../vault/markdown/yaml-parser";
+import { LineTable } from "../../vault/markdown/line-table";
 import { TargetError, locateTarget, parseTarget, type EditTarget, type TargetRegion } from "./edit-targets";
 import { describeError } from "../../shared/describe-error";
 
@@ -170,7 +171,7 @@ function checkFrontmatterStillParses(text: string): void {
 	const lines: string[] = [];
 	for (let line = 1; line < facts.frontmatter.endLine; line++) lines.push(yaml.line(line));
 	try {
-		parseYamlStrict(lines.join("\n"));
+		parseYaml(lines.join("\n"));
 	} catch (error) {
 		throw new TargetError(`the edit would make the frontmatter invalid YAML (${describeError(error).split("\n", 1)[0] ?? ""})`);
 	}

@@ -1,6 +1,6 @@
-import { headingKey } from "../../bridge/diagnostics/subpath-match";
-import type { HeadingFact, NoteFacts } from "../vault-index";
-import { LineTable } from "./line-table";
+import { headingKey } from "../../vault/markdown/subpath-match";
+import type { HeadingFact, NoteFacts } from "../../vault/notes/vault-index";
+import { LineTable } from "../../vault/markdown/line-table";
 
 /** What an edit or a section read addresses in a note. */
 export type EditTarget =

@@ -1,5 +1,5 @@
 import type { ToolDefinition } from "../../protocol/mcp-types";
-import { READ_ONLY, capText, defineVaultTool, textAnswer, type VaultToolEnvironment } from "../tool-kit";
+import { READ_ONLY, capText, defineVaultTool, textAnswer, type VaultToolEnvironment } from "../kit/tool-kit";
 
 export function createActiveNoteTool(env: VaultToolEnvironment): ToolDefinition {
 	return defineVaultTool(

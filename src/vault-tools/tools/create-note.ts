@@ -1,9 +1,9 @@
 import type { JsonObject } from "../../protocol/json-rpc";
 import type { ToolCallContext, ToolDefinition } from "../../protocol/mcp-types";
-import { requiredString } from "../../bridge/tools/tool-arguments";
-import { noteVersion } from "../note-version";
-import { defineVaultTool, notePathQuery, textAnswer, type VaultToolEnvironment } from "../tool-kit";
-import { assertWritable, reviewAndWrite } from "../write-flow";
+import { requiredString } from "../../protocol/tool-arguments";
+import { noteVersion } from "../../vault/notes/note-version";
+import { defineVaultTool, notePathQuery, textAnswer, type VaultToolEnvironment } from "../kit/tool-kit";
+import { assertWritable, reviewAndWrite } from "../kit/write-flow";
 
 export function createCreateNoteTool(env: VaultToolEnvironment): ToolDefinition {
 	return defineVaultTool(

@@ -1,11 +1,11 @@
 import type { JsonObject } from "../../protocol/json-rpc";
 import type { ToolCallContext, ToolDefinition } from "../../protocol/mcp-types";
-import { optionalString } from "../../bridge/tools/tool-arguments";
-import { noteVersion } from "../note-version";
+import { optionalString } from "../../protocol/tool-arguments";
+import { noteVersion } from "../../vault/notes/note-version";
 import { applyEdits, parseEdits } from "../text/apply-edits";
-import { defineVaultTool, notePathQuery, textAnswer, type VaultToolEnvironment } from "../tool-kit";
-import { VaultToolError } from "../visible-vault";
-import { assertWritable, lineDelta, reviewAndWrite } from "../write-flow";
+import { defineVaultTool, notePathQuery, textAnswer, type VaultToolEnvironment } from "../kit/tool-kit";
+import { VaultToolError } from "../../vault/privacy/visible-vault";
+import { assertWritable, lineDelta, reviewAndWrite } from "../kit/write-flow";
 
 export function createEditNoteTool(env: VaultToolEnvironment): ToolDefinition {
 	return defineVaultTool(

@@ -1,9 +1,9 @@
 import type { JsonObject } from "../../protocol/json-rpc";
 import type { ToolDefinition } from "../../protocol/mcp-types";
-import { ToolArgumentError, optionalBoolean } from "../../bridge/tools/tool-arguments";
-import { LineTable } from "../text/line-table";
-import { READ_ONLY, defineVaultTool, notePathQuery, page, readCursor, readLimit, snippet, textAnswer, type VaultToolEnvironment } from "../tool-kit";
-import { VaultToolError } from "../visible-vault";
+import { ToolArgumentError, optionalBoolean } from "../../protocol/tool-arguments";
+import { LineTable } from "../../vault/markdown/line-table";
+import { READ_ONLY, defineVaultTool, notePathQuery, page, readCursor, readLimit, snippet, textAnswer, type VaultToolEnvironment } from "../kit/tool-kit";
+import { VaultToolError } from "../../vault/privacy/visible-vault";
 
 const DIRECTIONS = ["in", "out", "both"] as const;
 

@@ -1,7 +1,7 @@
 import type { JsonObject } from "../../protocol/json-rpc";
 import type { ToolDefinition } from "../../protocol/mcp-types";
-import { ToolArgumentError } from "../../bridge/tools/tool-arguments";
-import { READ_ONLY, defineVaultTool, page, readCursor, readLimit, textAnswer, type VaultToolEnvironment } from "../tool-kit";
+import { ToolArgumentError } from "../../protocol/tool-arguments";
+import { READ_ONLY, defineVaultTool, page, readCursor, readLimit, textAnswer, type VaultToolEnvironment } from "../kit/tool-kit";
 import { readFolder } from "./search";
 
 export function createListNotesTool(env: VaultToolEnvironment): ToolDefinition {

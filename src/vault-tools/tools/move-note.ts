@@ -1,8 +1,8 @@
 import type { JsonObject } from "../../protocol/json-rpc";
 import type { ToolDefinition } from "../../protocol/mcp-types";
-import { requiredString } from "../../bridge/tools/tool-arguments";
-import { defineVaultTool, notePathQuery, textAnswer, type VaultToolEnvironment } from "../tool-kit";
-import { assertWritable } from "../write-flow";
+import { requiredString } from "../../protocol/tool-arguments";
+import { defineVaultTool, notePathQuery, textAnswer, type VaultToolEnvironment } from "../kit/tool-kit";
+import { assertWritable } from "../kit/write-flow";
 
 const LISTED_NOTES = 20;
 

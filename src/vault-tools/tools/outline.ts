@@ -1,11 +1,11 @@
 import type { JsonObject } from "../../protocol/json-rpc";
 import type { ToolDefinition } from "../../protocol/mcp-types";
-import { wordCount } from "../note-facts";
-import { noteVersion } from "../note-version";
+import { wordCount } from "../../vault/notes/note-facts";
+import { noteVersion } from "../../vault/notes/note-version";
 import { headingPath } from "../text/edit-targets";
-import { LineTable } from "../text/line-table";
-import { READ_ONLY, capText, defineVaultTool, notePathQuery, textAnswer, type VaultToolEnvironment } from "../tool-kit";
-import { VaultToolError } from "../visible-vault";
+import { LineTable } from "../../vault/markdown/line-table";
+import { READ_ONLY, capText, defineVaultTool, notePathQuery, textAnswer, type VaultToolEnvironment } from "../kit/tool-kit";
+import { VaultToolError } from "../../vault/privacy/visible-vault";
 
 export function createOutlineTool(env: VaultToolEnvironment): ToolDefinition {
 	return defineVaultTool(

@@ -1,12 +1,12 @@
 import type { JsonObject } from "../../protocol/json-rpc";
 import type { ToolDefinition, ToolResult } from "../../protocol/mcp-types";
-import { ToolArgumentError } from "../../bridge/tools/tool-arguments";
-import { factsFromText } from "../note-facts";
-import { noteVersion } from "../note-version";
-import { LineTable } from "../text/line-table";
+import { ToolArgumentError } from "../../protocol/tool-arguments";
+import { factsFromText } from "../../vault/notes/note-facts";
+import { noteVersion } from "../../vault/notes/note-version";
+import { LineTable } from "../../vault/markdown/line-table";
 import { locateTarget, parseTarget } from "../text/edit-targets";
-import { READ_ONLY, capText, defineVaultTool, notePathQuery, readOffset, type VaultToolEnvironment } from "../tool-kit";
-import { VaultToolError } from "../visible-vault";
+import { READ_ONLY, capText, defineVaultTool, notePathQuery, readOffset, type VaultToolEnvironment } from "../kit/tool-kit";
+import { VaultToolError } from "../../vault/privacy/visible-vault";
 
 export function createReadNoteTool(env: VaultToolEnvironment): ToolDefinition {
 	return defineVaultTool(

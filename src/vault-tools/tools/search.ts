@@ -1,11 +1,11 @@
 import type { JsonObject } from "../../protocol/json-rpc";
 import type { ToolDefinition } from "../../protocol/mcp-types";
-import { ToolArgumentError } from "../../bridge/tools/tool-arguments";
-import { LineTable } from "../text/line-table";
+import { ToolArgumentError } from "../../protocol/tool-arguments";
+import { LineTable } from "../../vault/markdown/line-table";
 import { wordFinder } from "../text/word-finder";
 import { headingPath } from "../text/edit-targets";
-import { READ_ONLY, defineVaultTool, page, readCursor, readLimit, snippet, textAnswer, type VaultToolEnvironment } from "../tool-kit";
-import type { VisibleVault } from "../visible-vault";
+import { READ_ONLY, defineVaultTool, page, readCursor, readLimit, snippet, textAnswer, type VaultToolEnvironment } from "../kit/tool-kit";
+import type { VisibleVault } from "../../vault/privacy/visible-vault";
 import { describeError } from "../../shared/describe-error";
 
 const MODES = ["text", "regex", "tag", "property", "path"] as const;

@@ -1,13 +1,13 @@
 import { isCollection, isNode, parseDocument } from "yaml";
 import type { JsonObject } from "../../protocol/json-rpc";
 import type { ToolCallContext, ToolDefinition } from "../../protocol/mcp-types";
-import { ToolArgumentError } from "../../bridge/tools/tool-arguments";
-import { factsFromText } from "../note-facts";
-import { noteVersion } from "../note-version";
-import { LineTable } from "../text/line-table";
-import { defineVaultTool, notePathQuery, textAnswer, type VaultToolEnvironment } from "../tool-kit";
-import { VaultToolError } from "../visible-vault";
-import { assertWritable, reviewAndWrite } from "../write-flow";
+import { ToolArgumentError } from "../../protocol/tool-arguments";
+import { factsFromText } from "../../vault/notes/note-facts";
+import { noteVersion } from "../../vault/notes/note-version";
+import { LineTable } from "../../vault/markdown/line-table";
+import { defineVaultTool, notePathQuery, textAnswer, type VaultToolEnvironment } from "../kit/tool-kit";
+import { VaultToolError } from "../../vault/privacy/visible-vault";
+import { assertWritable, reviewAndWrite } from "../kit/write-flow";
 
 export function createSetPropertiesTool(env: VaultToolEnvironment): ToolDefinition {
 	return defineVaultTool(

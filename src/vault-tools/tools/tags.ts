@@ -1,8 +1,8 @@
 import type { JsonObject } from "../../protocol/json-rpc";
 import type { ToolDefinition } from "../../protocol/mcp-types";
-import { optionalString } from "../../bridge/tools/tool-arguments";
-import { READ_ONLY, defineVaultTool, page, readCursor, readLimit, textAnswer, type VaultToolEnvironment } from "../tool-kit";
-import { VaultToolError } from "../visible-vault";
+import { optionalString } from "../../protocol/tool-arguments";
+import { READ_ONLY, defineVaultTool, page, readCursor, readLimit, textAnswer, type VaultToolEnvironment } from "../kit/tool-kit";
+import { VaultToolError } from "../../vault/privacy/visible-vault";
 
 export function createTagsTool(env: VaultToolEnvironment): ToolDefinition {
 	return defineVaultTool(

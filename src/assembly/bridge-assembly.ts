@@ -1,0 +1,281 @@
+import { CLIENT_WELCOME_DELAY_MS, MAX_QUEUED_MENTIONS, MAX_READ_FILE_BYTES, QUEUED_MENTION_SPACING_MS, QUEUED_MENTION_TTL_MS, RESOURCES_PAGE_SIZE } from "../ide/ide-limits";
+import { ErrorCode, JsonRpcError, type JsonObject } from "../protocol/json-rpc";
+import type { MethodHandler } from "../protocol/mcp-session";
+import { ToolRegistry } from "../protocol/tool-registry";
+import { createVaultToolRegistry } from "../vault-tools/create-vault-tools";
+import type { ActiveNote, ActiveNoteSource } from "../vault-tools/kit/ports";
+import { DiffReviewWriteReview } from "./diff-review-write-review";
+import { VAULT_TOOLS_RELAY_CLIENT_NAME, vaultToolRelayMethods } from "../vault-tools/serve/relay-methods";
+import { VaultToolServer } from "../vault-tools/serve/vault-tool-server";
+import type { VaultIndex } from "../vault/notes/vault-index";
+import { BridgeHost, type BridgeHostOptions } from "../ide/bridge-host";
+import { DiagnosticsEngine } from "../ide/diagnostics/diagnostics-engine";
+import type { NoteSource } from "../vault/notes/note-source";
+import { DiffReviewManager } from "../ide/diff-review/diff-review-manager";
+import { DiffReviewTools } from "../ide/tools/diff-review-tools";
+import { readTextIfExists } from "../ide/diff-review/read-text-if-exists";
+import type { DiffReviewPort, PendingReview } from "../ide/diff-review/review-types";
+import { Notifier } from "../ide/notifier";
+import { PrivacyFilter, type PrivacyRules } from "../vault/privacy/privacy";
+import { PrivacyBoundary } from "../ide/privacy-boundary";
+import type { SelectionSnapshot } from "../ide/workspace/selection";
+import { SERVER_INFO } from "../ide/server-info";
+import { createGetDiagnosticsTool } from "../ide/tools/get-diagnostics";
+import { createWorkspaceTools } from "../ide/tools/workspace-tools";
+import { VaultAdapter, type VaultFilesPort } from "../ide/vault-adapter";
+import type { VaultPaths } from "../vault/vault-paths";
+import type { WorkspacePort } from "../ide/workspace/workspace-port";
+
+/** Where a review view sends the user's decision on a review it shows. */
+export interface ReviewDecisions {
+	accept(review: PendingReview, finalText: string): void;
+	reject(review: PendingReview): void;
+	/** The view closed while the review was pending: counts as a rejection. */
+	closed(review: PendingReview): void;
+}
+
+/**
+ * What a composition root supplies: adapters to the app (Obsidian) or to a folder (headless). They are given
+ * raw; the assembly hides private notes in each of them (`PrivacyBoundary`) before anything uses them.
+ */
+export interface BridgePorts {
+	/** The vault's files: listing, sizes, bytes. */
+	files: VaultFilesPort;
+	/** A note's tags, for the private-tag rules. */
+	tagsOf: (relativePath: string) => readonly string[];
+	/** The editor's active note and selection (the welcome after connecting, `workspace/selection`). */
+	currentSelection: () => SelectionSnapshot | undefined;
+	/** The editor side of the read-only workspace tools. */
+	workspace: WorkspacePort;
+	/** Notes and their metadata, for getDiagnostics. The root owns its lifecycle (warm-up, disposal). */
+	notes: NoteSource;
+	/** Builds where reviews are shown; the view reports the user's decisions to `decisions`. */
+	reviewPort: (decisions: ReviewDecisions) => DiffReviewPort;
+	/** Reads a note's text for openFile; undefined when there is none. Defaults to the file system. */
+	readText?: (absolutePath: string) => Promise<string | undefined>;
+}
+
+export interface BridgeAssemblyOptions
+	extends Pick<BridgeHostOptions, "ideName" | "homeDir" | "pid" | "port" | "log" | "trace" | "onStatusChange" | "scheduleInterval" | "healthSweepIntervalMs"> {
+	/** The vault folder; the composition root builds it because its adapters need it too. */
+	paths: VaultPaths;
+	/** The vault's name as getWorkspaceFolders reports it. */
+	vaultName: string;
+	ports: BridgePorts;
+	privacyRules: () => PrivacyRules;
+	debounceMs: number;
+	/** Whether openDiff, close_tab and closeAllDiffTabs are listed at start ("Review Claude's edits in Obsidian"). */
+	reviewEdits: boolean;
+	/** Claude's own vault tools (issue 10). Left out: none are served and the relay methods answer -32601. */
+	vaultTools?: VaultToolsAssemblyOptions;
+}
+
+/** What the assembly gives `VaultToolsAssemblyOptions.content`: the decisions the vault tools themselves use. */
+export interface VaultToolsShared {
+	isPrivate: (relativePath: string) => boolean;
+	activeNote: ActiveNoteSource;
+}
+
+/** What the vault tools need from the composition root; privacy, review and the active note come from the bridge. */
+export interface VaultToolsAssemblyOptions {
+	/** The vault's notes: Obsidian's adapter or `FolderVaultIndex`. The root owns its lifecycle (disposal). */
+	index: VaultIndex;
+	/** Whether writes go through the review (read per write, so the setting applies at once). Default: always. */
+	reviewWrites?: () => boolean;
+	/** When this returns a reason, write tools answer it as an error and change nothing. */
+	writesUnavailable?: () => string | undefined;
+	/** More MCP methods of the vault-tools server (resources/*, prompts/*), served by every transport. */
+	methods?: ReadonlyMap<string, MethodHandler>;
+	/**
+	 * Methods built with the tools' own privacy decision and active note (e.g. `createVaultContentMethods` for
+	 * resources and prompts), so they cannot disagree with the tools; served beside `methods`.
+	 */
+	content?: (shared: VaultToolsShared) => { methods: ReadonlyMap<string, MethodHandler>; capabilities?: JsonObject };
+	/** Capabilities for those methods, e.g. `{ resources: {}, prompts: {} }`. */
+	capabilities?: JsonObject;
+	/** Characters per text answer (default 24,000). */
+	textCap?: number;
+	/**
+	 * A note's tags for the private-tag rules, when a cheaper source than `ports.tagsOf` gives the same answer
+	 * (privacy is decided for every note on every call). Default: `ports.tagsOf`, the IDE tools' own source.
+	 */
+	tagsOf?: (relativePath: string) => readonly string[];
+}
+
+export interface Bridge {
+	host: BridgeHost;
+	notifier: Notifier;
+	paths: VaultPaths;
+	privacy: PrivacyFilter;
+	tools: ToolRegistry;
+	/** Pending edit reviews (the headless `diff` commands decide them). */
+	reviews: DiffReviewManager;
+	/** Turns the review tools on or off (the setting). */
+	diffTools: DiffReviewTools;
+	/** getDiagnostics' engine (the headless host warms it up). */
+	diagnostics: DiagnosticsEngine;
+	/**
+	 * Claude's own vault tools as one MCP server, when `vaultTools` was given: transports plug in through
+	 * `session()` (stdio, in-memory), `answer()` (stateless HTTP) or `request()` (the relay, already served as
+	 * `vaultTools/*` on the IDE channel).
+	 */
+	vaultTools?: VaultToolServer;
+	/** Stops timers and rejects pending reviews; the host is stopped separately. */
+	dispose: () => void;
+}
+
+/**
+ * Wires the core the same way for the plugin and the headless host: privacy at the port boundary, the vault
+ * adapter's methods, the notifier, and every IDE tool (openDiff, close_tab and closeAllDiffTabs behind their
+ * switch; the workspace tools; getDiagnostics).
+ */
+export function assembleBridge(options: BridgeAssemblyOptions): Bridge {
+	const { paths, ports } = options;
+	const privacy = new PrivacyFilter(options.privacyRules, ports.tagsOf, paths.identity);
+	const boundary = new PrivacyBoundary(paths, privacy, options.log);
+	const currentSelection = boundary.selection(ports.currentSelection);
+	const tools = new ToolRegistry();
+	let vaultTools: VaultToolServer | undefined;
+	const adapter = new VaultAdapter({
+		paths,
+		files: boundary.files(ports.files),
+		currentSelection,
+		maxReadBytes: MAX_READ_FILE_BYTES,
+		pageSize: RESOURCES_PAGE_SIZE,
+	});
+	const host: BridgeHost = new BridgeHost({
+		vaultPath: paths.root,
+		ideName: options.ideName,
+		homeDir: options.homeDir,
+		pid: options.pid,
+		port: options.port,
+		serverInfo: SERVER_INFO,
+		tools,
+		methods: options.vaultTools ? withRelayMethods(adapter.methods(), () => vaultTools) : adapter.methods(),
+		isRelayClient: (client) => client.name === VAULT_TOOLS_RELAY_CLIENT_NAME,
+		capabilities: { resources: {} },
+		healthSweepIntervalMs: options.healthSweepIntervalMs,
+		scheduleInterval: options.scheduleInterval,
+		log: options.log,
+		trace: options.trace,
+		onStatusChange: options.onStatusChange,
+		onClientReady: (sessionId) => notifier.clientReady(sessionId),
+	});
+	const notifier: Notifier = new Notifier({
+		broadcast: (method, params) => host.broadcast(method, params),
+		notifyClient: (sessionId, method, params) => host.notify(sessionId, method, params),
+		hasClients: () => host.hasInitializedClients(),
+		currentSelection,
+		isPrivate: (path) => boundary.isPrivatePath(path),
+		debounceMs: options.debounceMs,
+		welcomeDelayMs: CLIENT_WELCOME_DELAY_MS,
+		maxQueuedMentions: MAX_QUEUED_MENTIONS,
+		queuedMentionTtlMs: QUEUED_MENTION_TTL_MS,
+		queuedMentionSpacingMs: QUEUED_MENTION_SPACING_MS,
+	});
+
+	const reviews: DiffReviewManager = new DiffReviewManager({
+		paths,
+		isPrivate: (location) => privacy.isPrivate(location),
+		port: ports.reviewPort({
+			accept: (review, finalText) => reviews.accept(review.tabName, finalText, review.id),
+			reject: (review) => reviews.reject(review.tabName, review.id),
+			closed: (review) => reviews.viewClosed(review.tabName, review.id),
+		}),
+	});
+	const diffTools = new DiffReviewTools(tools, reviews);
+	diffTools.setEnabled(options.reviewEdits);
+	const workspaceTools = createWorkspaceTools({
+		paths,
+		workspace: boundary.workspace(ports.workspace),
+		vaultName: options.vaultName,
+		latestSelection: boundary.selection(() => notifier.latestSelection),
+		readText: boundary.textReader(ports.readText ?? readTextIfExists),
+	});
+	for (const tool of workspaceTools) tools.register(tool);
+	const diagnostics = new DiagnosticsEngine(boundary.notes(ports.notes));
+	tools.register(createGetDiagnosticsTool({ diagnostics, paths }));
+	if (options.vaultTools) vaultTools = assembleVaultTools(options, options.vaultTools, { privacy, reviews, currentSelection });
+
+	return {
+		host,
+		notifier,
+		paths,
+		privacy,
+		tools,
+		reviews,
+		diffTools,
+		diagnostics,
+		...(vaultTools ? { vaultTools } : {}),
+		dispose: () => {
+			notifier.dispose();
+			reviews.dispose();
+		},
+	};
+}
+
+/**
+ * The vault tools over the bridge's parts: the IDE tools' privacy decision (the same rules and the same tag
+ * reader, or one the root vouches for), writes reviewed through the same DiffReviewManager as `openDiff` unless
+ * review is off, and the active note from the privacy-checked selection.
+ */
+function assembleVaultTools(
+	options: BridgeAssemblyOptions,
+	vaultOptions: VaultToolsAssemblyOptions,
+	bridge: { privacy: PrivacyFilter; reviews: DiffReviewManager; currentSelection: () => SelectionSnapshot | undefined },
+): VaultToolServer {
+	const { paths } = options;
+	const { reviews, currentSelection } = bridge;
+	const privacy = vaultOptions.tagsOf ? new PrivacyFilter(options.privacyRules, vaultOptions.tagsOf, paths.identity) : bridge.privacy;
+	const review = new DiffReviewWriteReview(reviews, (path) => paths.toAbsolute(path));
+	const reviewWrites = vaultOptions.reviewWrites ?? (() => true);
+	const shared: VaultToolsShared = {
+		isPrivate: (path) => privacy.isPrivateRelative(path),
+		activeNote: { current: () => activeNoteOf(currentSelection(), paths) },
+	};
+	const registry = createVaultToolRegistry({
+		index: vaultOptions.index,
+		paths,
+		isPrivate: shared.isPrivate,
+		review: () => (reviewWrites() ? review : undefined),
+		...(vaultOptions.writesUnavailable ? { writesUnavailable: vaultOptions.writesUnavailable } : {}),
+		activeNote: shared.activeNote,
+		...(vaultOptions.textCap !== undefined ? { textCap: vaultOptions.textCap } : {}),
+	});
+	const content = vaultOptions.content?.(shared);
+	const methods = new Map([...(content?.methods ?? []), ...(vaultOptions.methods ?? [])]);
+	const capabilities = { ...content?.capabilities, ...vaultOptions.capabilities };
+	return new VaultToolServer({
+		registry,
+		...(methods.size > 0 ? { methods } : {}),
+		...(Object.keys(capabilities).length > 0 ? { capabilities } : {}),
+		log: options.log,
+	});
+}
+
+/** The selection as `active_note` reports it; undefined when no note inside the vault is open. */
+function activeNoteOf(snapshot: SelectionSnapshot | undefined, paths: VaultPaths): ActiveNote | undefined {
+	if (!snapshot) return undefined;
+	let relative: string;
+	try {
+		relative = paths.resolve(snapshot.filePath).relative;
+	} catch {
+		return undefined;
+	}
+	const { start, end } = snapshot.selection;
+	return { path: relative, selection: { from: { ...start }, to: { ...end }, text: snapshot.text } };
+}
+
+/** The IDE channel's methods plus the vault-tool relay's (the server is assembled after the host that serves them). */
+function withRelayMethods(methods: ReadonlyMap<string, MethodHandler>, server: () => VaultToolServer | undefined): ReadonlyMap<string, MethodHandler> {
+	const combined = new Map(methods);
+	const relay = vaultToolRelayMethods({
+		request: (method, params, context) => {
+			const current = server();
+			if (!current) throw new JsonRpcError(ErrorCode.InternalError, "Internal error: the vault tools are not ready yet");
+			return current.request(method, params, context);
+		},
+	});
+	for (const [name, handler] of relay) combined.set(name, handler);
+	return combined;
+}

@@ -1,0 +1,36 @@
+import type { DiffReviewManager } from "../ide/diff-review/diff-review-manager";
+import type { ProposedWrite, ReviewOutcome, WriteReview } from "../vault-tools/kit/ports";
+
+/**
+ * The session id vault-tool reviews are filed under in the DiffReviewManager (`diff list` shows it). IDE
+ * connections count from 1, so the CLI's `closeAllDiffTabs` never closes a vault-tool review.
+ */
+export const VAULT_TOOLS_REVIEW_SESSION = 0;
+
+/**
+ * Vault-tool writes reviewed like the CLI's own edits: through the bridge's `openDiff` review (Obsidian's review
+ * view, or the headless `diff accept|reject`). Tab names are unique per write, so one review never replaces
+ * another. A call that is cancelled or whose client went away withdraws its review.
+ */
+export class DiffReviewWriteReview implements WriteReview {
+	private next = 1;
+
+	constructor(
+		private readonly reviews: DiffReviewManager,
+		private readonly absolutePath: (vaultPath: string) => string,
+	) {}
+
+	async propose(write: ProposedWrite): Promise<ReviewOutcome> {
+		const tabName = `Vault tools #${this.next++}: ${write.tool} ${write.path}`;
+		const absolute = this.absolutePath(write.path);
+		const result = await this.reviews.open(
+			{ oldFilePath: absolute, newFilePath: absolute, newFileContents: write.newText, tabName },
+			{ sessionId: VAULT_TOOLS_REVIEW_SESSION, signal: write.signal },
+		);
+		const [first, second] = result.content;
+		if (!result.isError && first?.text === "FILE_SAVED") return { kind: "accepted", finalText: second?.text ?? write.newText };
+		if (write.signal.aborted) return { kind: "rejected", reason: "the call was cancelled (or its client went away) before the user decided; the review was withdrawn" };
+		if (result.isError) return { kind: "rejected", reason: `the review could not be shown (${first?.text ?? "unknown error"})` };
+		return { kind: "rejected", reason: "the user rejected the change in the review" };
+	}
+}

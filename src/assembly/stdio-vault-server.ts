@@ -1,0 +1,209 @@
+import { basename } from "node:path";
+import { clearTimeout, setTimeout } from "node:timers";
+import type { Readable, Writable } from "node:stream";
+import { PrivacyFilter, type PrivacyRules } from "../vault/privacy/privacy";
+import { VaultPaths } from "../vault/vault-paths";
+import { ErrorCode, JsonRpcError, errorResponse } from "../protocol/json-rpc";
+import { McpSession, type MethodHandler, type TraceEvent } from "../protocol/mcp-session";
+import { toolError, type ServerInfo, type ToolDefinition } from "../protocol/mcp-types";
+import { ToolRegistry } from "../protocol/tool-registry";
+import { MAX_INCOMING_MESSAGE_BYTES, MAX_OUTGOING_MESSAGE_BYTES } from "../server/limits";
+import { describeError } from "../shared/describe-error";
+import { createVaultTools, tagsFromIndex } from "../vault-tools/create-vault-tools";
+import { FolderVaultIndex } from "../vault/folder/folder-vault-index";
+import { BridgeLocator } from "../vault-tools/relay-client/bridge-locator";
+import { BridgeRelay } from "../vault-tools/relay-client/bridge-relay";
+import { relayedMethods } from "../vault-tools/relay-client/relayed-methods";
+import { relayedTools } from "../vault-tools/relay-client/relayed-tools";
+import { DEFAULT_PROMPTS_FOLDER } from "../vault-tools/prompts/vault-prompts";
+import { createVaultContentMethods } from "../vault-tools/resources/content-methods";
+import { LineTransport } from "../vault-tools/stdio/line-transport";
+import { PluginSettings } from "../vault/privacy/plugin-settings";
+
+export interface StdioVaultServerOptions {
+	/** The vault folder (checked to exist by the caller). */
+	vaultPath: string;
+	input: Readable;
+	output: Writable;
+	serverInfo: ServerInfo;
+	/**
+	 * Relay protocol on the IDE channel: the method for one tools/call, the one for any other method (resources,
+	 * prompts), and the name the relay introduces itself by.
+	 */
+	relay: { callMethod: string; requestMethod: string; clientName: string };
+	homeDir: string;
+	claudeConfigDir?: string;
+	/** Privacy rules from the command line, added to the plugin's settings in the vault. */
+	privacy: PrivacyRules;
+	/** Diagnostics, to stderr: stdout carries only protocol frames. */
+	log: (message: string) => void;
+	/** Each message's method and id (never its contents), for --debug. */
+	trace?: (event: TraceEvent) => void;
+	/** Watch the folder for changes (default true); false re-checks every file on each call. */
+	watch?: boolean;
+}
+
+/** How long calls already made may still run after the client closed stdin. */
+export const STDIN_CLOSED_GRACE_MS = 5_000;
+
+export interface StdioVaultServer {
+	/** Settles when the client closed stdin (or it failed) and everything is released. */
+	closed: Promise<void>;
+	dispose(): void;
+}
+
+/**
+ * `claude-code-bridge mcp --vault DIR`: the vault tools as an MCP server on stdin/stdout. Every call goes to the
+ * vault's bridge when one runs; otherwise reads are answered from the folder with the same core (privacy from the
+ * plugin's settings in the vault) and writes are refused with a reason. `tools/list` is the same either way, so
+ * Claude Code keeps the tools when Obsidian is closed at the start of a session.
+ */
+export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVaultServer {
+	const log = options.log;
+	const paths = new VaultPaths(options.vaultPath);
+	const vaultName = basename(paths.root);
+	const index = new FolderVaultIndex({ root: paths.root, watch: options.watch ?? true, log });
+	const settings = new PluginSettings({ vaultRoot: paths.root, extra: options.privacy, log });
+	const privacy = new PrivacyFilter(() => settings.rules(), tagsFromIndex(index), paths.identity);
+	const folderTools = createVaultTools({
+		index,
+		paths,
+		isPrivate: (relative) => privacy.isPrivateRelative(relative),
+		writesUnavailable: () =>
+			`Obsidian is not running for the vault "${vaultName}" (${paths.root}), so this change cannot be made: writes need it (Obsidian's index, link-safe renames and the review of each change). Ask the user to open the vault in Obsidian with Claude Code Bridge enabled (or to run \`claude-code-bridge serve --vault "${paths.root}"\`), then call again. Read tools keep working from the files meanwhile.`,
+	});
+	// The user may turn the vault tools off in the plugin: then the folder does not answer for Obsidian either.
+	const turnedOff = (name: string): string => `${name}: the vault tools are turned off in Claude Code Bridge's settings for the vault "${vaultName}" (Obsidian → Settings → Claude Code Bridge); nothing was read or changed.`;
+	const local = folderTools.map((tool): ToolDefinition => ({
+		...tool,
+		call: (args, context) => {
+			settings.reload();
+			if (settings.vaultToolsOff()) return Promise.resolve(toolError(turnedOff(tool.name)));
+			return tool.call(args, context);
+		},
+	}));
+	const locator = new BridgeLocator({ vaultPath: paths.root, homeDir: options.homeDir, claudeConfigDir: options.claudeConfigDir });
+	const relay = new BridgeRelay({
+		find: () => locator.findAll(),
+		clientName: options.relay.clientName,
+		clientVersion: options.serverInfo.version,
+		log,
+	});
+	const registry = new ToolRegistry();
+	for (const tool of relayedTools({ local, relay, callMethod: options.relay.callMethod, log })) registry.register(tool);
+	// Resources and prompts: the folder has no open note and no daily-notes plugin, so those two resources are the bridge's.
+	const content = createVaultContentMethods({
+		index,
+		paths,
+		isPrivate: (relative) => privacy.isPrivateRelative(relative),
+		vaultName,
+		promptsFolder: () => settings.promptsFolder() ?? DEFAULT_PROMPTS_FOLDER,
+	});
+	const folderMethods = new Map(
+		[...content.methods].map(([method, handler]): [string, MethodHandler] => [
+			method,
+			(params, context) => {
+				settings.reload();
+				if (settings.vaultToolsOff()) throw new JsonRpcError(ErrorCode.InvalidRequest, turnedOff(method));
+				return handler(params, context);
+			},
+		]),
+	);
+	const methods = relayedMethods({ local: folderMethods, relay, requestMethod: options.relay.requestMethod, log });
+
+	let transport: LineTransport | undefined;
+	const session = new McpSession({
+		id: 1,
+		send: (text) => transport?.send(text),
+		serverInfo: options.serverInfo,
+		tools: registry,
+		methods,
+		capabilities: content.capabilities,
+		maxOutgoingBytes: MAX_OUTGOING_MESSAGE_BYTES,
+		events: {
+			onInitialize: (client, version) => log(`Client ${client.name ?? "?"} ${client.version ?? ""} connected (protocol ${version})`),
+			onLog: log,
+			...(options.trace ? { onTrace: options.trace } : {}),
+		},
+	});
+
+	const inFlight = new Set<Promise<void>>();
+	let disposed = false;
+	let resolveClosed: () => void = () => undefined;
+	const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
+	const dispose = (): void => {
+		if (disposed) return;
+		disposed = true;
+		clearImmediate(warmUp);
+		session.dispose();
+		relay.dispose();
+		index.dispose();
+		resolveClosed();
+	};
+	// The client closed stdin: answer what it already asked (reads take milliseconds), then stop. A call still
+	// running after the grace period (a write waiting for the user's review) is cancelled: its review is withdrawn.
+	const finishThenDispose = async (): Promise<void> => {
+		const grace = setTimeout(dispose, STDIN_CLOSED_GRACE_MS);
+		await Promise.allSettled([...inFlight]);
+		clearTimeout(grace);
+		dispose();
+	};
+	transport = new LineTransport({
+		input: options.input,
+		output: options.output,
+		maxLineBytes: MAX_INCOMING_MESSAGE_BYTES,
+		onLine: (line) => {
+			const answered = session.handleMessage(line);
+			inFlight.add(answered);
+			void answered.finally(() => inFlight.delete(answered));
+		},
+		onOversize: () => {
+			log(`Dropped an incoming message of over ${MAX_INCOMING_MESSAGE_BYTES} bytes`);
+			transport?.send(JSON.stringify(errorResponse(null, { code: ErrorCode.InvalidRequest, message: `Invalid request: a message over ${MAX_INCOMING_MESSAGE_BYTES} bytes was dropped unread` })));
+		},
+		onEnd: () => void finishThenDispose(),
+		log,
+	});
+
+	// Without a bridge, the folder answers: read it now so the first search finds it warm.
+	const warmUp = setImmediate(() => {
+		void relay
+			.current()
+			.then(async (connection) => {
+				if (connection) return;
+				const started = performance.now();
+				const notes = await warmFolder(index, () => disposed);
+				if (!disposed) log(`${WARM_UP_DONE}: read ${notes} notes in ${Math.round(performance.now() - started)} ms`);
+			})
+			.catch((error: unknown) => log(`Warm-up failed: ${describeError(error)}`));
+	});
+	return { closed, dispose };
+}
+
+/** Logged on stderr when the folder has been read (benchmarks wait for it before timing warm calls). */
+export const WARM_UP_DONE = "Folder warm-up done";
+
+/** How long the warm-up works before it lets requests and I/O through (a note's facts can take milliseconds). */
+const WARM_UP_SLICE_MS = 8;
+
+/**
+ * Reads every note's text (what the first text search needs), then its facts (tags, properties, links), in
+ * slices of a few milliseconds so that requests arriving meanwhile are answered at once.
+ */
+async function warmFolder(index: FolderVaultIndex, stopped: () => boolean): Promise<number> {
+	await index.refresh();
+	const paths = index.notePaths();
+	const steps: ((path: string) => unknown)[] = [(path) => index.readText(path), (path) => index.facts(path)];
+	for (const step of steps) {
+		let sliceStart = performance.now();
+		for (const path of paths) {
+			if (stopped()) return paths.length;
+			await step(path);
+			if (performance.now() - sliceStart >= WARM_UP_SLICE_MS) {
+				await new Promise<void>((resolve) => setImmediate(resolve));
+				sliceStart = performance.now();
+			}
+		}
+	}
+	return paths.length;
+}

@@ -1,0 +1,25 @@
+import { DIAGNOSTIC_CODES, type Diagnostic } from "../diagnostic-types";
+import type { NoteMetadata } from "../../../vault/markdown/note-metadata";
+import { blockKey } from "../../../vault/markdown/subpath-match";
+
+/** A block id used again in the same note: links to it reach only one of the blocks. Reported on each repeat. */
+export function checkDuplicateBlockIds(note: NoteMetadata): Diagnostic[] {
+	const firstLine = new Map<string, number>();
+	const diagnostics: Diagnostic[] = [];
+	for (const block of note.blockIds) {
+		const key = blockKey(block.id);
+		const first = firstLine.get(key);
+		if (first === undefined) {
+			firstLine.set(key, block.range.start.line);
+			continue;
+		}
+		diagnostics.push({
+			message: `Duplicate block id ^${block.id}: already used on line ${first + 1} of this note, so links to it reach only one block`,
+			severity: "Warning",
+			source: "Obsidian",
+			code: DIAGNOSTIC_CODES.duplicateBlockId,
+			range: block.range,
+		});
+	}
+	return diagnostics;
+}

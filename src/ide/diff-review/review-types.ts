@@ -1,0 +1,48 @@
+import type { VaultLocation } from "../../vault/vault-paths";
+
+/** One `openDiff` request waiting for the user's decision. Immutable once shown. */
+export interface PendingReview {
+	/** Unique per request, so a late action from a replaced view cannot decide its successor. */
+	readonly id: number;
+	/** The CLI's key for the diff, e.g. "✻ [Claude Code] note.md (a1b2c3) ⧉". */
+	readonly tabName: string;
+	/** The note the edit targets (`new_file_path`). */
+	readonly target: VaultLocation;
+	/** The note's current text; "" when it does not exist yet. */
+	readonly originalText: string;
+	/** The complete text Claude proposes. */
+	readonly proposedText: string;
+	/** The note does not exist yet: everything shows as added. */
+	readonly isNewFile: boolean;
+	/** The session (connection) that asked. */
+	readonly sessionId: number;
+	readonly since: Date;
+}
+
+export type ReviewDecision = { kind: "accept"; finalText: string } | { kind: "reject" };
+
+/**
+ * Where reviews are shown and decided: the Obsidian review view, or the headless host's list.
+ * The manager calls these; the user's decisions come back through `DiffReviewManager.accept/reject`.
+ */
+export interface DiffReviewPort {
+	/** Shows a review. A view that already shows this tab name is reused for the new review. */
+	show(review: PendingReview): void | Promise<void>;
+	/** Closes the view of this tab name, if any. Must not fail when there is none. */
+	close(tabName: string): void;
+	/** Tab names of the review views open now, including ones left over from an earlier run. */
+	openTabNames(): string[];
+	/** The CLI wrote an accepted edit: make an open note show the file's new content. Harmless if not open. */
+	refresh(target: VaultLocation): void;
+}
+
+/** A summary of a pending review, for lists and status lines. */
+export interface PendingReviewInfo {
+	tabName: string;
+	path: string;
+	session: number;
+	since: string;
+	originalChars: number;
+	proposedChars: number;
+	isNewFile: boolean;
+}

@@ -1,0 +1,50 @@
+import type { ToolCallContext } from "../../protocol/mcp-types";
+import type { VaultToolEnvironment } from "./tool-kit";
+import { NoteChangedError } from "../../vault/notes/vault-index";
+import { VaultToolError } from "../../vault/privacy/visible-vault";
+
+export type WriteOutcome = { kind: "written"; text: string; changedByUser: boolean } | { kind: "rejected"; reason: string };
+
+/** Refuses when writes are off (e.g. the stdio server answers from the folder while Obsidian is closed). */
+export function assertWritable(env: VaultToolEnvironment, tool: string): void {
+	const reason = env.writesUnavailable();
+	if (reason !== undefined) throw new VaultToolError(`${tool}: ${reason}`);
+}
+
+/**
+ * Shows the write for review (unless review is off) and writes what the user accepted, only if the note is still
+ * what it was when the change was computed. A rejection, a cancelled call, or a note changed meanwhile writes
+ * nothing. Callers hold the note's lock.
+ */
+export async function reviewAndWrite(
+	env: VaultToolEnvironment,
+	write: { path: string; oldText: string; newText: string; isNewNote: boolean; tool: string },
+	context: ToolCallContext,
+): Promise<WriteOutcome> {
+	const review = env.review();
+	const outcome = review ? await review.propose({ ...write, signal: context.signal }) : { kind: "accepted" as const, finalText: write.newText };
+	if (outcome.kind === "rejected") return { kind: "rejected", reason: outcome.reason ?? "the user rejected the change in the review" };
+	if (context.signal.aborted) return { kind: "rejected", reason: "the call was cancelled before the change was written" };
+	try {
+		if (write.isNewNote) await env.vault.createNote(write.path, outcome.finalText);
+		else await env.vault.writeText(write.path, outcome.finalText, write.oldText);
+	} catch (error) {
+		if (error instanceof NoteChangedError) {
+			throw new VaultToolError(`${write.path} changed (outside the vault tools) before the change could be written; nothing was written. Read it again and redo the edit.`);
+		}
+		if (isAlreadyExists(error)) throw new VaultToolError(`${write.path} was created by someone else meanwhile; nothing was written.`);
+		throw error;
+	}
+	return { kind: "written", text: outcome.finalText, changedByUser: outcome.finalText !== write.newText };
+}
+
+function isAlreadyExists(error: unknown): boolean {
+	return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "EEXIST";
+}
+
+/** Lines added and removed, for a one-line summary of a change. */
+export function lineDelta(before: string, after: string): string {
+	const count = (text: string): number => (text === "" ? 0 : text.split(/\r\n|\r|\n/).length);
+	const delta = count(after) - count(before);
+	return `${count(after)} lines (${delta >= 0 ? "+" : ""}${delta})`;
+}

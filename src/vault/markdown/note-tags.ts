@@ -1,0 +1,80 @@
+import { isMap, isPair, isScalar, isSeq, parseDocument } from "yaml";
+import { CodeMask } from "./code-mask";
+import { findFrontmatter } from "./frontmatter-check";
+import { splitLines } from "./text-lines";
+
+// A tag starts at a line start, after white space or right after another tag (`#work#private` is two); letters,
+// digits, _, - and / (https://help.obsidian.md/tags, "Tag format"). Obsidian ends it at other punctuation, so
+// `#private.` is `private`. Two readings are taken and both kept, so neither can hide a private tag: the letters
+// above only, and anything up to white space or ASCII punctuation (emoji and other scripts, which Obsidian allows).
+const INLINE_TAG_READINGS = [/(?<=^|\s|#[^\s#]+)#([\p{L}\p{N}_/-]+)/gu, /(?<=^|\s|#[^\s#]+)#([^\s!"#$%&'()*+,.:;<=>?@[\\\]^`{|}~]+)/gu];
+// The frontmatter keys Obsidian reads tags from, matched whatever their case (`Tags:`); `tag` is the older name.
+const TAG_KEY = /^tags?$/i;
+
+/**
+ * The tags of a note's text, without `#`, for notes Obsidian's metadata cache does not read (the headless host).
+ * Meant for privacy: where Obsidian's reading is uncertain it errs towards finding a tag, never away from it,
+ * so a note that is private in Obsidian is private here too (https://help.obsidian.md/tags; tests/security/tag-scanner.test.ts).
+ */
+export function noteTags(text: string): string[] {
+	// A byte order mark (some Windows editors write one) must not hide the frontmatter.
+	const lines = splitLines(text.replace(/^\uFEFF/, ""));
+	const frontmatter = findFrontmatter(lines);
+	const tags = frontmatter ? frontmatterTags(frontmatter.yaml) : [];
+	// Comments stay in: a `%% #private %%` still makes the note private even if Obsidian's index skips it.
+	const mask = new CodeMask({ maskComments: false });
+	for (let line = frontmatter ? frontmatter.endLine + 1 : 0; line < lines.length; line++) {
+		const masked = mask.maskLine(lines[line] ?? "");
+		if (masked === undefined || !masked.includes("#")) continue;
+		tags.push(...tagsInLine(masked));
+	}
+	return tags;
+}
+
+/** The `#tags` of one line of the body whose code is already blanked out (`CodeMask`), without `#`. */
+export function tagsInLine(maskedLine: string): string[] {
+	const found = new Set<string>();
+	for (const reading of INLINE_TAG_READINGS) {
+		for (const match of maskedLine.matchAll(reading)) found.add((match[1] ?? "").replace(/\/+$/, ""));
+	}
+	// An all-digit `#2024` is not a tag (https://help.obsidian.md/tags, "Tag format").
+	return [...found].filter((tag) => tag !== "" && !/^[\d/]+$/.test(tag));
+}
+
+/**
+ * Tags from the frontmatter's YAML: the values of every top-level `tags`/`tag` key in any case (quoted keys and
+ * `tags : x` are the same key to YAML), as a list (block or flow, over several lines, with comments) or as one
+ * string of tags separated by commas or spaces (also a folded `>-` scalar), with or without `#`
+ * (https://help.obsidian.md/tags, "Tags in properties"; https://help.obsidian.md/properties).
+ * Read from the syntax tree, not the parsed value, so a duplicate key or a YAML error elsewhere in the block
+ * (which leaves Obsidian without properties) cannot hide a tag.
+ */
+export function frontmatterTags(yaml: string): string[] {
+	const document = parseDocument(yaml, { uniqueKeys: false });
+	const root = document.contents;
+	if (!isMap(root)) return [];
+	const words: string[] = [];
+	for (const pair of root.items) {
+		if (!isScalar(pair.key) || !TAG_KEY.test(String(pair.key.value).trim())) continue;
+		collectScalars(pair.value, words);
+	}
+	return words.flatMap(splitTagWords);
+}
+
+function collectScalars(node: unknown, into: string[]): void {
+	if (isScalar(node)) {
+		if (node.value !== null && node.value !== undefined) into.push(String(node.value as string | number | boolean));
+	} else if (isSeq(node) || isMap(node)) {
+		for (const item of node.items) collectScalars(item, into);
+	} else if (isPair(node)) {
+		collectScalars(node.key, into);
+		collectScalars(node.value, into);
+	}
+}
+
+function splitTagWords(value: string): string[] {
+	return value
+		.split(/[,\s]+/)
+		.map((word) => word.replace(/^#+/, ""))
+		.filter((word) => word !== "");
+}

@@ -1,0 +1,18 @@
+/** A place in a note: 0-based line, and character as a UTF-16 offset in that line (LSP and CodeMirror agree). */
+export interface TextPosition {
+	line: number;
+	character: number;
+}
+
+export interface TextRange {
+	start: TextPosition;
+	end: TextPosition;
+}
+
+export function comparePositions(a: TextPosition, b: TextPosition): number {
+	return a.line - b.line || a.character - b.character;
+}
+
+export function rangeContains(outer: TextRange, inner: TextRange): boolean {
+	return comparePositions(outer.start, inner.start) <= 0 && comparePositions(inner.end, outer.end) <= 0;
+}

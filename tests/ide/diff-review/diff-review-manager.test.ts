@@ -1,0 +1,204 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { DiffReviewManager } from "../../../src/ide/diff-review/diff-review-manager";
+import { VaultPaths } from "../../../src/vault/vault-paths";
+import type { ToolResult } from "../../../src/protocol/mcp-types";
+import { makeTempDir } from "../../helpers/temp-dir";
+import { waitUntil } from "../../helpers/wait-until";
+import { FakeReviewPort } from "./fake-review-port";
+
+const temp = makeTempDir("reviews");
+const vault = join(temp.path, "vault");
+mkdirSync(vault);
+writeFileSync(join(vault, "note.md"), "# Note\n\nOld text.\n");
+afterAll(() => temp.remove());
+
+const TAB = "✻ [Claude Code] note.md (abc123) ⧉";
+
+function setup(maxPendingPerClient?: number) {
+	const port = new FakeReviewPort();
+	const manager = new DiffReviewManager({ paths: new VaultPaths(vault), port, maxPendingPerClient });
+	return { port, manager };
+}
+
+function request(tabName = TAB, proposal = "# Note\n\nNew text.\n", path = join(vault, "note.md")) {
+	return { oldFilePath: path, newFilePath: path, newFileContents: proposal, tabName };
+}
+
+function context(sessionId = 1) {
+	const controller = new AbortController();
+	return { controller, context: { sessionId, signal: controller.signal } };
+}
+
+/** Starts an openDiff and waits until its view is shown. */
+async function open(setupResult: ReturnType<typeof setup>, req = request(), sessionId = 1) {
+	const { controller, context: ctx } = context(sessionId);
+	const answer = setupResult.manager.open(req, ctx);
+	await waitUntil(() => setupResult.port.views.get(req.tabName) !== undefined || setupResult.manager.findPending(req.tabName) !== undefined, "the review to be shown");
+	return { answer, controller };
+}
+
+const texts = (result: ToolResult) => result.content.map((block) => block.text);
+
+describe("DiffReviewManager", () => {
+	it("shows the current note against the proposal and answers FILE_SAVED with the proposal on accept", async () => {
+		const s = setup();
+		const { answer } = await open(s);
+		const shown = s.port.views.get(TAB);
+		expect(shown).toMatchObject({ originalText: "# Note\n\nOld text.\n", proposedText: "# Note\n\nNew text.\n", isNewFile: false, target: { relative: "note.md" } });
+		expect(s.manager.accept(TAB)).toBe(true);
+		expect(texts(await answer)).toEqual(["FILE_SAVED", "# Note\n\nNew text.\n"]);
+		expect(s.port.views.has(TAB)).toBe(false);
+	});
+
+	it("answers the edited text when the user changed the proposal before accepting", async () => {
+		const s = setup();
+		const { answer } = await open(s);
+		s.manager.accept(TAB, "# Note\n\nMy own words.\n");
+		expect(texts(await answer)).toEqual(["FILE_SAVED", "# Note\n\nMy own words.\n"]);
+	});
+
+	it("answers DIFF_REJECTED and the tab name on reject, and never TAB_CLOSED", async () => {
+		const s = setup();
+		const { answer } = await open(s);
+		expect(s.manager.reject(TAB)).toBe(true);
+		expect(texts(await answer)).toEqual(["DIFF_REJECTED", TAB]);
+		expect(s.manager.reject(TAB)).toBe(false);
+	});
+
+	it("counts closing the view as a rejection", async () => {
+		const s = setup();
+		const { answer } = await open(s);
+		const shown = s.port.views.get(TAB);
+		s.manager.viewClosed(TAB, shown?.id ?? -1);
+		expect(texts(await answer)).toEqual(["DIFF_REJECTED", TAB]);
+	});
+
+	it("resolves the first request as rejected when the same tab name is opened again, and reuses the view", async () => {
+		const s = setup();
+		const first = await open(s);
+		const firstReview = s.port.views.get(TAB);
+		const second = await open(s, request(TAB, "second proposal"));
+		await waitUntil(() => s.port.views.get(TAB)?.proposedText === "second proposal", "the second proposal to replace the first");
+		expect(texts(await first.answer)).toEqual(["DIFF_REJECTED", TAB]);
+		expect(s.port.closed).toEqual([]);
+		// A late close of the replaced view must not decide the new review.
+		s.manager.viewClosed(TAB, firstReview?.id ?? -1);
+		expect(s.manager.findPending(TAB)?.proposedText).toBe("second proposal");
+		s.manager.accept(TAB);
+		expect(texts(await second.answer)).toEqual(["FILE_SAVED", "second proposal"]);
+	});
+
+	it("rejects and closes a client's pending reviews when its signal aborts (disconnect), leaving others", async () => {
+		const s = setup();
+		const mine = await open(s, request("mine"), 1);
+		const theirs = await open(s, request("theirs"), 2);
+		mine.controller.abort();
+		expect(texts(await mine.answer)).toEqual(["DIFF_REJECTED", "mine"]);
+		expect(s.port.closed).toEqual(["mine"]);
+		expect(s.manager.list().map((info) => info.tabName)).toEqual(["theirs"]);
+		s.manager.reject("theirs");
+		await theirs.answer;
+	});
+
+	it("close_tab rejects a pending review and succeeds again when the view is already gone", async () => {
+		const s = setup();
+		const { answer } = await open(s);
+		s.manager.closeTab(TAB);
+		expect(texts(await answer)).toEqual(["DIFF_REJECTED", TAB]);
+		s.manager.closeTab(TAB);
+		s.manager.closeTab("never opened");
+		expect(s.port.refreshed).toEqual([]);
+	});
+
+	it("refreshes the note once when the CLI closes the tab after an accept", async () => {
+		const s = setup();
+		const { answer } = await open(s);
+		s.manager.accept(TAB);
+		await answer;
+		s.manager.closeTab(TAB);
+		s.manager.closeTab(TAB);
+		expect(s.port.refreshed).toEqual(["note.md"]);
+	});
+
+	it("closeAllDiffTabs closes only the caller's reviews and leftover review views, never another client's", async () => {
+		const s = setup();
+		const mine = await open(s, request("mine"), 1);
+		const theirs = await open(s, request("theirs"), 2);
+		s.port.leftovers.add("from last run");
+		expect(s.manager.closeAll(1)).toBe(2);
+		expect(texts(await mine.answer)).toEqual(["DIFF_REJECTED", "mine"]);
+		expect(s.port.closed.sort()).toEqual(["from last run", "mine"]);
+		expect(s.manager.findPending("theirs")).toBeDefined();
+		expect(s.manager.closeAll(1)).toBe(0);
+		s.manager.reject("theirs");
+		await theirs.answer;
+	});
+
+	it("shows a note that does not exist yet as new, with an empty original", async () => {
+		const s = setup();
+		const { answer } = await open(s, request(TAB, "Brand new.\n", join(vault, "Inbox", "new.md")));
+		expect(s.port.views.get(TAB)).toMatchObject({ isNewFile: true, originalText: "", target: { relative: "Inbox/new.md" } });
+		s.manager.reject(TAB);
+		await answer;
+	});
+
+	it("shows an empty proposal as removing everything and answers it only when the user accepts it", async () => {
+		const s = setup();
+		const { answer } = await open(s, request(TAB, ""));
+		expect(s.port.views.get(TAB)).toMatchObject({ proposedText: "", originalText: "# Note\n\nOld text.\n" });
+		s.manager.reject(TAB);
+		expect(texts(await answer)).toEqual(["DIFF_REJECTED", TAB]);
+	});
+
+	it("refuses paths outside the vault with an error result and no view", async () => {
+		const s = setup();
+		const outside = join(temp.path, "secret.md");
+		const result = await s.manager.open(request(TAB, "x", outside), context().context);
+		expect(result.isError).toBe(true);
+		expect(texts(result)[0]).toMatch(/Path is outside the vault/);
+		expect(s.port.views.size).toBe(0);
+	});
+
+	it("refuses more than the limit of pending reviews per client with a clear error", async () => {
+		const s = setup(2);
+		const first = await open(s, request("one"));
+		const second = await open(s, request("two"));
+		const third = await s.manager.open(request("three"), context(1).context);
+		expect(third.isError).toBe(true);
+		expect(texts(third)).toEqual([expect.stringMatching(/already has 2 edits waiting for review/)]);
+		const otherClient = await open(s, request("four"), 2);
+		expect(s.manager.list()).toHaveLength(3);
+		s.manager.closeAll(1);
+		s.manager.closeAll(2);
+		await Promise.all([first.answer, second.answer, otherClient.answer]);
+	});
+
+	it("answers an error (so the terminal prompt decides) when the view cannot be shown", async () => {
+		const s = setup();
+		s.port.failNextShow = new Error("no workspace");
+		const result = await s.manager.open(request(), context().context);
+		expect(result.isError).toBe(true);
+		expect(texts(result)[0]).toMatch(/Could not show the review in Obsidian: no workspace/);
+		expect(s.manager.list()).toEqual([]);
+	});
+
+	it("hands pending reviews back to the terminal when reviewing is turned off", async () => {
+		const s = setup();
+		const { answer } = await open(s);
+		s.manager.withdrawAll("turned off");
+		expect(await answer).toEqual({ isError: true, content: [{ type: "text", text: "turned off" }] });
+		expect(s.port.closed).toEqual([TAB]);
+	});
+
+	it("lists pending reviews with path, session, time and sizes", async () => {
+		const s = setup();
+		const { answer } = await open(s);
+		const [info] = s.manager.list();
+		expect(info).toMatchObject({ tabName: TAB, path: "note.md", session: 1, originalChars: 18, proposedChars: 18, isNewFile: false });
+		expect(Number.isNaN(Date.parse(info?.since ?? ""))).toBe(false);
+		expect(s.manager.findPending()?.tabName).toBe(TAB);
+		s.manager.dispose();
+		expect(texts(await answer)).toEqual(["DIFF_REJECTED", TAB]);
+	});
+});

@@ -1,0 +1,85 @@
+import { ObsidianVaultIndex } from "../../../src/obsidian/vault-index/obsidian-vault-index";
+import type { App } from "../../__mocks__/obsidian";
+import { createIndexedApp, vaultIndexPorts } from "../harness/indexed-app";
+
+/** What only the Obsidian adapter does (the shared behaviour is in tests/contracts/vault-index.contract.ts). */
+describe("ObsidianVaultIndex over the fake app", () => {
+	let app: App;
+	let index: ObsidianVaultIndex;
+	beforeEach(async () => {
+		app = await createIndexedApp({
+			"Target.md": "# Target\n\nOne ^dup\n\nTwo ^dup\n",
+			"Linker.md": "[[Target]] and [[Target#Target|t]]\n",
+		});
+		index = new ObsidianVaultIndex(vaultIndexPorts(app));
+		index.load();
+		await index.refresh();
+	});
+	afterEach(() => index.unload());
+
+	it("moves through fileManager.renameFile, so Obsidian rewrites the links", async () => {
+		const report = await index.renameNote("Target.md", "Moved/Target 2.md");
+		expect(app.fileManager.renames).toBe(1);
+		expect(report.updates).toEqual([{ path: "Linker.md", links: 2 }]);
+		expect(app.vault.contents.get("Linker.md")).toBe("[[Target 2]] and [[Target 2#Target|t]]\n");
+	});
+
+	it("says which links no longer lead to the note when Obsidian did not update them (its setting is off)", async () => {
+		app.fileManager.autoUpdateLinks = false;
+		await expect(index.renameNote("Target.md", "Moved/Target 2.md")).rejects.toThrow(
+			/moved Target\.md to Moved\/Target 2\.md, but 2 links no longer lead where they led .*Automatically update internal links.*Linker\.md:1 \[\[Target\]\], Linker\.md:1 \[\[Target#Target\|t\]\]/,
+		);
+		expect(app.vault.contents.has("Moved/Target 2.md")).toBe(true);
+	});
+
+	it("keeps duplicate block ids visible, though Obsidian's blocks map keeps one per id", () => {
+		expect(index.facts("Target.md")?.blockIds).toEqual([
+			{ id: "dup", line: 2 },
+			{ id: "dup", line: 4 },
+		]);
+	});
+
+	it("follows a note Obsidian has parsed again after a change: its facts come from the new cache entry", async () => {
+		await app.vault.modify(app.vault.getFileByPath("Target.md") as never, "# Renamed heading\n");
+		await app.metadataCache.parsePending();
+		await index.refresh();
+		expect(index.facts("Target.md")?.headings.map((heading) => heading.text)).toEqual(["Renamed heading"]);
+		expect(index.facts("Target.md")?.blockIds).toEqual([]);
+	});
+
+	it("forgets a deleted note at once", async () => {
+		await app.fileManager.trashFile(app.vault.getFileByPath("Target.md") as never);
+		await index.refresh();
+		expect(index.notePaths()).toEqual(["Linker.md"]);
+		expect(index.facts("Target.md")).toBeUndefined();
+		expect(index.facts("Linker.md")?.links.map((link) => link.target)).toEqual([undefined, undefined]);
+	});
+});
+
+describe("ObsidianVaultIndex bookkeeping", () => {
+	it("gives the frontmatter once it has been read, even when facts were asked for before the first refresh", async () => {
+		const app = await createIndexedApp({ "Props.md": "---\nstatus: done\n---\n# Props\n" });
+		const index = new ObsidianVaultIndex(vaultIndexPorts(app));
+		index.load();
+		expect(index.facts("Props.md")?.headings.map((heading) => heading.text)).toEqual(["Props"]);
+		await index.refresh();
+		expect(index.facts("Props.md")?.frontmatter).toEqual({ endLine: 2, properties: { status: "done" }, keyLines: { status: 1 } });
+		index.unload();
+	});
+
+	it("does not read a renamed note from the disk on every refresh (Obsidian moves its cache entry and sends no `changed`)", async () => {
+		const app = await createIndexedApp({ "A.md": "# A\n", "B.md": "[[A]]\n" });
+		const index = new ObsidianVaultIndex(vaultIndexPorts(app));
+		index.load();
+		await index.refresh();
+		await index.renameNote("A.md", "Moved/A.md");
+		await app.metadataCache.parsePending();
+		await index.refresh();
+		const reads = jest.spyOn(app.vault, "read");
+		await index.refresh();
+		expect(reads).not.toHaveBeenCalled();
+		expect(index.facts("Moved/A.md")?.headings.map((heading) => heading.text)).toEqual(["A"]);
+		expect(index.facts("B.md")?.links.map((link) => link.target)).toEqual(["Moved/A.md"]);
+		index.unload();
+	});
+});

@@ -1,0 +1,25 @@
+import fc from "fast-check";
+import { wordFinder } from "../../../src/vault-tools/text/word-finder";
+
+describe("wordFinder", () => {
+	it("finds what indexOf finds, from any position", () => {
+		const text = fc.string({ unit: fc.constantFrom("s", "e", "n", "c", "q", "x", "1", " ", "é", "\n"), maxLength: 60 });
+		const word = fc.string({ unit: fc.constantFrom("s", "e", "n", "c", "q", "x", "1", "é"), minLength: 1, maxLength: 10 });
+		fc.assert(
+			fc.property(text, word, fc.integer({ min: -3, max: 65 }), (haystack, needle, from) => {
+				expect(wordFinder(needle)(haystack, from)).toBe(haystack.indexOf(needle, from));
+			}),
+			{ numRuns: 2000 },
+		);
+	});
+
+	it("finds a word whose rarest letter is late in it, and each occurrence in turn", () => {
+		const find = wordFinder("sentences");
+		const text = "sentence; ces; sentences about sentences";
+		expect(find(text, 0)).toBe(15);
+		expect(find(text, 16)).toBe(31);
+		expect(find(text, 32)).toBe(-1);
+		// The piece ("ces") right at the start cannot be a match of the word.
+		expect(find("ces sentences", 0)).toBe(4);
+	});
+});

@@ -1,0 +1,50 @@
+import type { YamlParser } from "../../../src/vault/markdown/frontmatter-check";
+import { scanNote } from "../../../src/vault/markdown/markdown-scanner";
+import type { NoteMetadata } from "../../../src/vault/markdown/note-metadata";
+import type { NoteSource } from "../../../src/vault/notes/note-source";
+import { VaultFileIndex } from "../../../src/vault/notes/vault-file-index";
+import { parseYaml } from "../../../src/vault/markdown/yaml-parser";
+
+/** A vault held in memory: path → text (non-.md paths are attachments). Tests change it with `write`/`remove`. */
+export class MemoryNoteSource implements NoteSource {
+	private readonly index = new VaultFileIndex();
+	private readonly notes = new Map<string, NoteMetadata>();
+
+	constructor(files: Record<string, string>, private readonly yaml: YamlParser = parseYaml) {
+		for (const [path, text] of Object.entries(files)) this.write(path, text);
+	}
+
+	get structureVersion(): number {
+		return this.index.version;
+	}
+
+	write(path: string, text: string): void {
+		this.index.add(path);
+		if (path.endsWith(".md")) this.notes.set(path, scanNote(path, text, this.yaml));
+	}
+
+	remove(path: string): void {
+		this.index.remove(path);
+		this.notes.delete(path);
+	}
+
+	refresh(): Promise<void> {
+		return Promise.resolve();
+	}
+
+	refreshNote(): Promise<void> {
+		return Promise.resolve();
+	}
+
+	notePaths(): Iterable<string> {
+		return this.notes.keys();
+	}
+
+	metadata(path: string): NoteMetadata | undefined {
+		return this.notes.get(path);
+	}
+
+	resolveLink(linkpath: string, sourcePath: string): string | undefined {
+		return this.index.resolve(linkpath, sourcePath);
+	}
+}

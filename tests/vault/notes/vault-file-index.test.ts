@@ -1,0 +1,59 @@
+import { VaultFileIndex } from "../../../src/vault/notes/vault-file-index";
+
+function indexOf(paths: string[]): VaultFileIndex {
+	const index = new VaultFileIndex();
+	for (const path of paths) index.add(path);
+	return index;
+}
+
+describe("VaultFileIndex.resolve", () => {
+	const index = indexOf(["Home.md", "Projects/Plan.md", "Archive/Plan.md", "Archive/Old/Plan.md", "img/Pic.PNG", "Version 1.2.md", "Projects/Sub/Deep.md"]);
+
+	it("matches names case-insensitively anywhere in the vault, with or without .md", () => {
+		expect(index.resolve("home", "Projects/Plan.md")).toBe("Home.md");
+		expect(index.resolve("HOME.md", "Projects/Plan.md")).toBe("Home.md");
+		expect(index.resolve("deep", "Home.md")).toBe("Projects/Sub/Deep.md");
+		expect(index.resolve("version 1.2", "Home.md")).toBe("Version 1.2.md");
+		expect(index.resolve("pic.png", "Home.md")).toBe("img/Pic.PNG");
+	});
+
+	it("needs the extension for files that are not notes", () => {
+		expect(index.resolve("Pic", "Home.md")).toBeUndefined();
+	});
+
+	it("prefers the source's folder, then the shortest path, for a name used twice", () => {
+		expect(index.resolve("Plan", "Archive/Old/Note.md")).toBe("Archive/Old/Plan.md");
+		expect(index.resolve("Plan", "Home.md")).toBe("Archive/Plan.md");
+		expect(index.resolve("Plan", "Projects/Other.md")).toBe("Projects/Plan.md");
+	});
+
+	it("resolves paths from the vault root, relative to the source, and by trailing segments", () => {
+		expect(index.resolve("Projects/Plan", "Archive/Plan.md")).toBe("Projects/Plan.md");
+		expect(index.resolve("/Archive/Plan.md", "Home.md")).toBe("Archive/Plan.md");
+		expect(index.resolve("../Plan.md", "Archive/Old/Note.md")).toBe("Archive/Plan.md");
+		expect(index.resolve("./Sub/Deep", "Projects/Plan.md")).toBe("Projects/Sub/Deep.md");
+		expect(index.resolve("Old/Plan", "Home.md")).toBe("Archive/Old/Plan.md");
+		expect(index.resolve("Sub/Deep.md", "Projects/Plan.md")).toBe("Projects/Sub/Deep.md");
+	});
+
+	it("does not resolve what is not there or climbs out of the vault", () => {
+		expect(index.resolve("Missing", "Home.md")).toBeUndefined();
+		expect(index.resolve("Nope/Plan", "Home.md")).toBeUndefined();
+		expect(index.resolve("../../Home.md", "Projects/Plan.md")).toBeUndefined();
+		expect(index.resolve("./Home", "Projects/Plan.md")).toBeUndefined();
+	});
+
+	it("resolves an empty link path to the source note itself", () => {
+		expect(index.resolve("", "Home.md")).toBe("Home.md");
+	});
+
+	it("follows additions and removals and counts them", () => {
+		const live = indexOf(["A.md"]);
+		const before = live.version;
+		live.add("Folder/B.md");
+		expect(live.resolve("b", "A.md")).toBe("Folder/B.md");
+		live.remove("Folder/B.md");
+		expect(live.resolve("b", "A.md")).toBeUndefined();
+		expect(live.version).toBe(before + 2);
+	});
+});
