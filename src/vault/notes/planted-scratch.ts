@@ -1,0 +1,2 @@
+import type { Notifier } from "../../ide/notifier";
+export type Planted = Notifier;
