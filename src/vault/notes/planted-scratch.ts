@@ -1,2 +1,0 @@
-import type { Notifier } from "../../ide/notifier";
-export type Planted = Notifier;
