@@ -8,6 +8,7 @@ import { DiffReviewWriteReview } from "./diff-review-write-review";
 import { VAULT_TOOLS_RELAY_CLIENT_NAME, vaultToolRelayMethods } from "../vault-tools/serve/relay-methods";
 import { VaultToolServer } from "../vault-tools/serve/vault-tool-server";
 import type { VaultIndex } from "../vault/notes/vault-index";
+import type { VisibleVault } from "../vault/privacy/visible-vault";
 import { BridgeHost, type BridgeHostOptions } from "../ide/bridge-host";
 import { DiagnosticsEngine } from "../ide/diagnostics/diagnostics-engine";
 import type { NoteSource } from "../vault/notes/note-source";
@@ -16,13 +17,15 @@ import { DiffReviewTools } from "../ide/tools/diff-review-tools";
 import { readTextIfExists } from "../ide/diff-review/read-text-if-exists";
 import type { DiffReviewPort, PendingReview } from "../ide/diff-review/review-types";
 import { Notifier } from "../ide/notifier";
-import { PrivacyFilter, type PrivacyRules } from "../vault/privacy/privacy";
-import { PrivacyBoundary } from "../ide/privacy-boundary";
+import type { PrivacyRules } from "../vault/privacy/privacy";
+import { VaultPrivacy } from "../vault/privacy/vault-privacy";
+import { privateWorkspace } from "../ide/workspace/private-workspace";
 import type { SelectionSnapshot } from "../ide/workspace/selection";
 import { SERVER_INFO } from "../ide/server-info";
 import { createGetDiagnosticsTool } from "../ide/tools/get-diagnostics";
 import { createWorkspaceTools } from "../ide/tools/workspace-tools";
-import { VaultAdapter, type VaultFilesPort } from "../ide/vault-adapter";
+import { VaultAdapter } from "../ide/vault-adapter";
+import type { VaultFilesPort } from "../vault/notes/vault-files";
 import type { VaultPaths } from "../vault/vault-paths";
 import type { WorkspacePort } from "../ide/workspace/workspace-port";
 
@@ -36,7 +39,7 @@ export interface ReviewDecisions {
 
 /**
  * What a composition root supplies: adapters to the app (Obsidian) or to a folder (headless). They are given
- * raw; the assembly hides private notes in each of them (`PrivacyBoundary`) before anything uses them.
+ * raw; the assembly hides private notes in each of them (`VaultPrivacy`, the one boundary) before anything uses them.
  */
 export interface BridgePorts {
 	/** The vault's files: listing, sizes, bytes. */
@@ -72,7 +75,8 @@ export interface BridgeAssemblyOptions
 
 /** What the assembly gives `VaultToolsAssemblyOptions.content`: the decisions the vault tools themselves use. */
 export interface VaultToolsShared {
-	isPrivate: (relativePath: string) => boolean;
+	/** The notes as the vault tools see them, through the vault's privacy boundary. */
+	vault: VisibleVault;
 	activeNote: ActiveNoteSource;
 }
 
@@ -106,7 +110,8 @@ export interface Bridge {
 	host: BridgeHost;
 	notifier: Notifier;
 	paths: VaultPaths;
-	privacy: PrivacyFilter;
+	/** The vault's one privacy boundary: every port above was wrapped by it. */
+	privacy: VaultPrivacy;
 	tools: ToolRegistry;
 	/** Pending edit reviews (the headless `diff` commands decide them). */
 	reviews: DiffReviewManager;
@@ -131,14 +136,19 @@ export interface Bridge {
  */
 export function assembleBridge(options: BridgeAssemblyOptions): Bridge {
 	const { paths, ports } = options;
-	const privacy = new PrivacyFilter(options.privacyRules, ports.tagsOf, paths.identity);
-	const boundary = new PrivacyBoundary(paths, privacy, options.log);
-	const currentSelection = boundary.selection(ports.currentSelection);
+	const privacy = new VaultPrivacy({
+		paths,
+		rules: options.privacyRules,
+		tagsOf: ports.tagsOf,
+		...(options.vaultTools?.tagsOf ? { indexedTagsOf: options.vaultTools.tagsOf } : {}),
+		...(options.log ? { warn: options.log } : {}),
+	});
+	const currentSelection = privacy.selection(ports.currentSelection);
 	const tools = new ToolRegistry();
 	let vaultTools: VaultToolServer | undefined;
 	const adapter = new VaultAdapter({
 		paths,
-		files: boundary.files(ports.files),
+		files: privacy.files(ports.files),
 		currentSelection,
 		maxReadBytes: MAX_READ_FILE_BYTES,
 		pageSize: RESOURCES_PAGE_SIZE,
@@ -166,7 +176,7 @@ export function assembleBridge(options: BridgeAssemblyOptions): Bridge {
 		notifyClient: (sessionId, method, params) => host.notify(sessionId, method, params),
 		hasClients: () => host.hasInitializedClients(),
 		currentSelection,
-		isPrivate: (path) => boundary.isPrivatePath(path),
+		privacy,
 		debounceMs: options.debounceMs,
 		welcomeDelayMs: CLIENT_WELCOME_DELAY_MS,
 		maxQueuedMentions: MAX_QUEUED_MENTIONS,
@@ -176,7 +186,7 @@ export function assembleBridge(options: BridgeAssemblyOptions): Bridge {
 
 	const reviews: DiffReviewManager = new DiffReviewManager({
 		paths,
-		isPrivate: (location) => privacy.isPrivate(location),
+		privacy,
 		port: ports.reviewPort({
 			accept: (review, finalText) => reviews.accept(review.tabName, finalText, review.id),
 			reject: (review) => reviews.reject(review.tabName, review.id),
@@ -187,13 +197,13 @@ export function assembleBridge(options: BridgeAssemblyOptions): Bridge {
 	diffTools.setEnabled(options.reviewEdits);
 	const workspaceTools = createWorkspaceTools({
 		paths,
-		workspace: boundary.workspace(ports.workspace),
+		workspace: privateWorkspace(ports.workspace, privacy),
 		vaultName: options.vaultName,
-		latestSelection: boundary.selection(() => notifier.latestSelection),
-		readText: boundary.textReader(ports.readText ?? readTextIfExists),
+		latestSelection: privacy.selection(() => notifier.latestSelection),
+		readText: privacy.textReader(ports.readText ?? readTextIfExists),
 	});
 	for (const tool of workspaceTools) tools.register(tool);
-	const diagnostics = new DiagnosticsEngine(boundary.notes(ports.notes));
+	const diagnostics = new DiagnosticsEngine(privacy.notes(ports.notes));
 	tools.register(createGetDiagnosticsTool({ diagnostics, paths }));
 	if (options.vaultTools) vaultTools = assembleVaultTools(options, options.vaultTools, { privacy, reviews, currentSelection });
 
@@ -222,21 +232,19 @@ export function assembleBridge(options: BridgeAssemblyOptions): Bridge {
 function assembleVaultTools(
 	options: BridgeAssemblyOptions,
 	vaultOptions: VaultToolsAssemblyOptions,
-	bridge: { privacy: PrivacyFilter; reviews: DiffReviewManager; currentSelection: () => SelectionSnapshot | undefined },
+	bridge: { privacy: VaultPrivacy; reviews: DiffReviewManager; currentSelection: () => SelectionSnapshot | undefined },
 ): VaultToolServer {
 	const { paths } = options;
-	const { reviews, currentSelection } = bridge;
-	const privacy = vaultOptions.tagsOf ? new PrivacyFilter(options.privacyRules, vaultOptions.tagsOf, paths.identity) : bridge.privacy;
+	const { privacy, reviews, currentSelection } = bridge;
+	const vault = privacy.visibleVault(vaultOptions.index);
 	const review = new DiffReviewWriteReview(reviews, (path) => paths.toAbsolute(path));
 	const reviewWrites = vaultOptions.reviewWrites ?? (() => true);
 	const shared: VaultToolsShared = {
-		isPrivate: (path) => privacy.isPrivateRelative(path),
+		vault,
 		activeNote: { current: () => activeNoteOf(currentSelection(), paths) },
 	};
 	const registry = createVaultToolRegistry({
-		index: vaultOptions.index,
-		paths,
-		isPrivate: shared.isPrivate,
+		vault,
 		review: () => (reviewWrites() ? review : undefined),
 		...(vaultOptions.writesUnavailable ? { writesUnavailable: vaultOptions.writesUnavailable } : {}),
 		activeNote: shared.activeNote,

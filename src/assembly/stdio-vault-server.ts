@@ -1,7 +1,8 @@
 import { basename } from "node:path";
 import { clearTimeout, setTimeout } from "node:timers";
 import type { Readable, Writable } from "node:stream";
-import { PrivacyFilter, type PrivacyRules } from "../vault/privacy/privacy";
+import type { PrivacyRules } from "../vault/privacy/privacy";
+import { VaultPrivacy } from "../vault/privacy/vault-privacy";
 import { VaultPaths } from "../vault/vault-paths";
 import { ErrorCode, JsonRpcError, errorResponse } from "../protocol/json-rpc";
 import { McpSession, type MethodHandler, type TraceEvent } from "../protocol/mcp-session";
@@ -64,11 +65,10 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 	const vaultName = basename(paths.root);
 	const index = new FolderVaultIndex({ root: paths.root, watch: options.watch ?? true, log });
 	const settings = new PluginSettings({ vaultRoot: paths.root, extra: options.privacy, log });
-	const privacy = new PrivacyFilter(() => settings.rules(), tagsFromIndex(index), paths.identity);
+	const privacy = new VaultPrivacy({ paths, rules: () => settings.rules(), tagsOf: tagsFromIndex(index), warn: log });
+	const vault = privacy.visibleVault(index);
 	const folderTools = createVaultTools({
-		index,
-		paths,
-		isPrivate: (relative) => privacy.isPrivateRelative(relative),
+		vault,
 		writesUnavailable: () =>
 			`Obsidian is not running for the vault "${vaultName}" (${paths.root}), so this change cannot be made: writes need it (Obsidian's index, link-safe renames and the review of each change). Ask the user to open the vault in Obsidian with Claude Code Bridge enabled (or to run \`claude-code-bridge serve --vault "${paths.root}"\`), then call again. Read tools keep working from the files meanwhile.`,
 	});
@@ -93,9 +93,7 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 	for (const tool of relayedTools({ local, relay, callMethod: options.relay.callMethod, log })) registry.register(tool);
 	// Resources and prompts: the folder has no open note and no daily-notes plugin, so those two resources are the bridge's.
 	const content = createVaultContentMethods({
-		index,
-		paths,
-		isPrivate: (relative) => privacy.isPrivateRelative(relative),
+		vault,
 		vaultName,
 		promptsFolder: () => settings.promptsFolder() ?? DEFAULT_PROMPTS_FOLDER,
 	});

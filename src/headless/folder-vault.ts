@@ -1,6 +1,6 @@
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { VaultFileEntry, VaultFilesPort } from "../ide/vault-adapter";
+import type { VaultFileEntry, VaultFilesPort } from "../vault/notes/vault-files";
 import type { VaultPaths } from "../vault/vault-paths";
 import { NoteTagCache } from "./note-tag-cache";
 

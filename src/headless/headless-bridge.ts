@@ -69,7 +69,7 @@ export function assembleHeadlessBridge(options: HeadlessBridgeOptions): Headless
 			index: vaultIndex,
 			tagsOf: tagsPerIndexedVersion(vaultIndex, (path) => vault.tagsOf(path)),
 			// Resources (active note, vault overview; no daily note without Obsidian) and prompts from "Claude prompts/".
-			content: (shared) => createVaultContentMethods({ index: vaultIndex, paths, vaultName: basename(paths.root), ...shared }),
+			content: (shared) => createVaultContentMethods({ vaultName: basename(paths.root), ...shared }),
 			...(options.reviewVaultToolWrites ? { reviewWrites: options.reviewVaultToolWrites } : {}),
 		},
 		log: options.log,

@@ -27,7 +27,7 @@ export class HeadlessEditor {
 		const location = this.paths.resolve(path);
 		this.noteText(location);
 		this.current = cursorSnapshot(location.absolute);
-		this.notifier().activeNoteChanged(this.current);
+		this.notifier().activeNoteChanged(this.current, location);
 		return this.current;
 	}
 
@@ -38,7 +38,7 @@ export class HeadlessEditor {
 		if (!this.current || this.current.filePath !== location.absolute) this.open(path);
 		const [from, to] = [clampPosition(text, start), clampPosition(text, end)];
 		this.current = selectionSnapshot(location.absolute, textBetween(text, from, to), from, to);
-		this.notifier().selectionEnded(this.current);
+		this.notifier().selectionEnded(this.current, location);
 		return this.current;
 	}
 

@@ -1,4 +1,6 @@
 import type { JsonObject } from "../protocol/json-rpc";
+import type { VaultPrivacy } from "../vault/privacy/vault-privacy";
+import type { VaultLocation } from "../vault/vault-paths";
 import type { Mention, SelectionSnapshot } from "./workspace/selection";
 
 export interface NotifierOptions {
@@ -10,11 +12,8 @@ export interface NotifierOptions {
 	hasClients: () => boolean;
 	/** The editor's current note and selection, read when a client connects; undefined while the note is private. */
 	currentSelection: () => SelectionSnapshot | undefined;
-	/**
-	 * The privacy boundary for what the editor pushes in (selections, note switches, tags): true for a note or
-	 * folder that must never be sent (`PrivacyBoundary.isPrivatePath`).
-	 */
-	isPrivate: (path: string) => boolean;
+	/** The vault's privacy boundary, for what the editor pushes in (selections, note switches, tags). */
+	privacy: Pick<VaultPrivacy, "hidesPath">;
 	debounceMs: number;
 	welcomeDelayMs: number;
 	maxQueuedMentions: number;
@@ -74,11 +73,14 @@ export class Notifier {
 		this.debounceTimer = setTimeout(() => this.flush(), this.options.debounceMs);
 	}
 
-	/** A whole selection gesture in one event (the headless `select`): sent at once, as selectionChanged then flush. */
-	selectionEnded(snapshot: SelectionSnapshot): void {
+	/**
+	 * A whole selection gesture in one event (the headless `select`): sent at once, as selectionChanged then flush.
+	 * `location` is the note's place as the editor just resolved it, so the privacy check needs no second lookup.
+	 */
+	selectionEnded(snapshot: SelectionSnapshot, location?: VaultLocation): void {
 		this.clearDebounce();
 		this.pending = undefined;
-		this.send(snapshot);
+		this.send(snapshot, location);
 	}
 
 	/** A selection gesture ended (mouse up, shift released): send what is pending now. */
@@ -90,15 +92,15 @@ export class Notifier {
 	}
 
 	/** Another note became active: send its cursor at once, dropping any pending selection of the old one. */
-	activeNoteChanged(snapshot: SelectionSnapshot): void {
+	activeNoteChanged(snapshot: SelectionSnapshot, location?: VaultLocation): void {
 		this.clearDebounce();
 		this.pending = undefined;
-		this.send({ ...snapshot, text: "", selection: { start: snapshot.selection.start, end: snapshot.selection.start, isEmpty: true } });
+		this.send({ ...snapshot, text: "", selection: { start: snapshot.selection.start, end: snapshot.selection.start, isEmpty: true } }, location);
 	}
 
 	/** Whether a tag of this note or folder would be refused as private (for menus that should not offer it). */
 	isPrivate(filePath: string): boolean {
-		return this.options.isPrivate(filePath);
+		return this.options.privacy.hidesPath(filePath);
 	}
 
 	/**
@@ -106,7 +108,7 @@ export class Notifier {
 	 * connected it is "sent", possibly a moment later: after a new client's welcome and earlier queued tags.
 	 */
 	mention(mention: Mention): MentionOutcome {
-		if (this.options.isPrivate(mention.filePath)) return "private";
+		if (this.options.privacy.hidesPath(mention.filePath)) return "private";
 		const connected = this.options.hasClients();
 		// While a client's welcome is pending or queued tags are being delivered, a new tag joins the queue so
 		// tags arrive in the order they were made (and not in the moments after a connect that the CLI drops).
@@ -152,8 +154,8 @@ export class Notifier {
 		this.draining = false;
 	}
 
-	private send(snapshot: SelectionSnapshot): void {
-		if (this.options.isPrivate(snapshot.filePath)) return;
+	private send(snapshot: SelectionSnapshot, location?: VaultLocation): void {
+		if (this.options.privacy.hidesPath(location?.absolute === snapshot.filePath ? location : snapshot.filePath)) return;
 		const key = JSON.stringify([snapshot.filePath, snapshot.text, snapshot.selection.start, snapshot.selection.end]);
 		if (key === this.lastSentKey) return;
 		this.lastSentKey = key;

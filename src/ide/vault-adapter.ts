@@ -6,38 +6,16 @@ import type { MethodHandler } from "../protocol/mcp-session";
 import { isTextMimeType, mimeTypeFor } from "../vault/mime-types";
 import type { SelectionSnapshot } from "./workspace/selection";
 import { VaultPathError, type VaultLocation, type VaultPaths } from "../vault/vault-paths";
+import { RefusedPathError, type VaultFileEntry, type VaultFilesPort } from "../vault/notes/vault-files";
 
 /** MCP's "resource not found" code up to protocol 2025-11-25. */
 export const RESOURCE_NOT_FOUND = -32002;
 
-export interface VaultFileEntry {
-	/** Vault-relative path. */
-	path: string;
-	size: number;
-}
-
-/** A port refuses a path it will not serve (a private note); the message says so to the client. */
-export class RefusedPathError extends Error {
-	constructor(message: string) {
-		super(message);
-		this.name = "RefusedPathError";
-	}
-}
-
-/** What the adapter needs of a vault: the Obsidian vault or a folder on disk. */
-export interface VaultFilesPort {
-	/** Every file of the vault, in any order (hidden folders such as the config folder left out). */
-	list(): VaultFileEntry[] | Promise<VaultFileEntry[]>;
-	/** Size of a file, or undefined when there is no file at that path. */
-	stat(relativePath: string): Promise<{ size: number } | undefined>;
-	readBytes(relativePath: string): Promise<Uint8Array>;
-}
-
 export interface VaultAdapterOptions {
 	paths: VaultPaths;
-	/** The vault's files with private ones already hidden (`PrivacyBoundary.files`). */
+	/** The vault's files with private ones already hidden (`VaultPrivacy.files`). */
 	files: VaultFilesPort;
-	/** The editor's selection, undefined while the active note is private (`PrivacyBoundary.selection`). */
+	/** The editor's selection, undefined while the active note is private (`VaultPrivacy.selection`). */
 	currentSelection: () => SelectionSnapshot | undefined;
 	maxReadBytes: number;
 	pageSize: number;

@@ -1,6 +1,6 @@
 import { TFile, getAllTags, normalizePath, type App } from "obsidian";
 import { TAGS_NOT_KNOWN } from "../vault/privacy/privacy";
-import type { VaultFileEntry, VaultFilesPort } from "../ide/vault-adapter";
+import type { VaultFileEntry, VaultFilesPort } from "../vault/notes/vault-files";
 
 /** The Obsidian vault as the bridge's file port: listings come from Obsidian's index, not from disk walks. */
 export class ObsidianVaultFiles implements VaultFilesPort {

@@ -1,4 +1,3 @@
-import type { VaultPaths } from "../vault/vault-paths";
 import type { ToolDefinition } from "../protocol/mcp-types";
 import { ToolRegistry } from "../protocol/tool-registry";
 import { KeyedMutex } from "../shared/keyed-mutex";
@@ -17,15 +16,14 @@ import { createSearchTool } from "./tools/search";
 import { createSetPropertiesTool } from "./tools/set-properties";
 import { createTagsTool } from "./tools/tags";
 import type { VaultIndex } from "../vault/notes/vault-index";
-import { VisibleVault } from "../vault/privacy/visible-vault";
+import type { VisibleVault } from "../vault/privacy/visible-vault";
 
 export interface VaultToolsOptions {
-	/** The vault: the folder adapter (`FolderVaultIndex`) or Obsidian's. */
-	index: VaultIndex;
-	/** Confinement: every path argument must resolve inside this vault. */
-	paths: VaultPaths;
-	/** The privacy decision for a vault path (e.g. `(path) => privacy.isPrivate({ relative: path })`). */
-	isPrivate: (relativePath: string) => boolean;
+	/**
+	 * The notes as the tools may see them: the vault's index (the folder adapter or Obsidian's) through its privacy
+	 * boundary (`VaultPrivacy.visibleVault`), which also confines every path argument to the vault.
+	 */
+	vault: VisibleVault;
 	/**
 	 * The review writes go through, asked per write so a settings switch takes effect at once. Returning
 	 * undefined (or leaving this out) applies writes directly: review off.
@@ -45,7 +43,7 @@ export const VAULT_TOOL_NAMES = ["search", "read_note", "outline", "links", "tag
 /** Claude's own vault tools, Obsidian-free, in the project's tool format; serve them with any McpSession. */
 export function createVaultTools(options: VaultToolsOptions): ToolDefinition[] {
 	const env: VaultToolEnvironment = {
-		vault: new VisibleVault({ index: options.index, paths: options.paths, isPrivate: options.isPrivate }),
+		vault: options.vault,
 		writes: new KeyedMutex(),
 		review: options.review ?? (() => undefined),
 		writesUnavailable: options.writesUnavailable ?? (() => undefined),

@@ -11,6 +11,7 @@ import { makeTempDir } from "../helpers/temp-dir";
 import { BrowserWindows } from "../obsidian/harness/cm6-dom";
 import { buildWorkspace, closeWorkspace } from "../obsidian/harness/workspace-builder";
 import { workspacePortContract } from "./workspace-port.contract";
+import { privacyByPath } from "../helpers/path-privacy";
 
 workspacePortContract("headless host", (notes) => {
 	const temp = makeTempDir("workspace-contract");
@@ -25,7 +26,7 @@ workspacePortContract("headless host", (notes) => {
 		notifyClient: () => undefined,
 		hasClients: () => false,
 		currentSelection: () => undefined,
-		isPrivate: () => false,
+		privacy: privacyByPath(() => false),
 		debounceMs: 0,
 		welcomeDelayMs: 0,
 		maxQueuedMentions: 10,

@@ -6,6 +6,7 @@ import { VaultPaths } from "../../src/vault/vault-paths";
 import { FolderVault } from "../../src/headless/folder-vault";
 import { HeadlessEditor } from "../../src/headless/headless-editor";
 import { makeTempDir } from "../helpers/temp-dir";
+import { privacyByPath } from "../helpers/path-privacy";
 
 describe("HeadlessEditor keeps the active note's text while the note is unchanged on disk", () => {
 	let temp: ReturnType<typeof makeTempDir>;
@@ -39,7 +40,7 @@ describe("HeadlessEditor keeps the active note's text while the note is unchange
 			notifyClient: () => undefined,
 			hasClients: () => true,
 			currentSelection: () => undefined,
-			isPrivate: () => false,
+			privacy: privacyByPath(() => false),
 			debounceMs: 1000,
 			welcomeDelayMs: 0,
 			maxQueuedMentions: 1,

@@ -1,5 +1,6 @@
 import { Notifier } from "../../src/ide/notifier";
 import { selectionSnapshot, type SelectionSnapshot } from "../../src/ide/workspace/selection";
+import { privacyByPath } from "../helpers/path-privacy";
 
 describe("Notifier.selectionEnded (a whole selection gesture in one event)", () => {
 	beforeEach(() => jest.useFakeTimers());
@@ -12,7 +13,7 @@ describe("Notifier.selectionEnded (a whole selection gesture in one event)", () 
 			notifyClient: () => undefined,
 			hasClients: () => true,
 			currentSelection: () => undefined,
-			isPrivate: (path) => path === privatePath,
+			privacy: privacyByPath((path) => path === privatePath),
 			debounceMs: 100,
 			welcomeDelayMs: 0,
 			maxQueuedMentions: 1,

@@ -1,5 +1,6 @@
 import { Notifier, type NotifierOptions } from "../../src/ide/notifier";
 import { cursorSnapshot, selectionSnapshot, type Mention, type SelectionSnapshot } from "../../src/ide/workspace/selection";
+import { privacyByPath } from "../helpers/path-privacy";
 
 interface Sent {
 	to: "all" | number;
@@ -23,7 +24,7 @@ function setUp(overrides: Partial<NotifierOptions> = {}) {
 		notifyClient: (sessionId, method, params) => sent.push({ to: sessionId, method, params, at: Date.now() }),
 		hasClients: () => state.clients,
 		currentSelection: () => state.current,
-		isPrivate: (path) => [...state.privatePaths].some((p) => path === p || path.startsWith(`${p}/`)),
+		privacy: privacyByPath((path) => [...state.privatePaths].some((p) => path === p || path.startsWith(`${p}/`))),
 		debounceMs: DEBOUNCE,
 		welcomeDelayMs: WELCOME,
 		maxQueuedMentions: MAX_QUEUE,

@@ -1,4 +1,5 @@
-import { VaultAdapter, type VaultFileEntry } from "../../src/ide/vault-adapter";
+import { VaultAdapter } from "../../src/ide/vault-adapter";
+import type { VaultFileEntry } from "../../src/vault/notes/vault-files";
 import { VaultPaths } from "../../src/vault/vault-paths";
 
 function adapterOver(entries: VaultFileEntry[]) {

@@ -1,7 +1,6 @@
 import type { CachedMetadata, Pos } from "obsidian";
 import { DiagnosticsEngine } from "../../src/ide/diagnostics/diagnostics-engine";
-import { PrivacyFilter } from "../../src/vault/privacy/privacy";
-import { PrivacyBoundary } from "../../src/ide/privacy-boundary";
+import { VaultPrivacy } from "../../src/vault/privacy/vault-privacy";
 import { createGetDiagnosticsTool } from "../../src/ide/tools/get-diagnostics";
 import { VaultPaths } from "../../src/vault/vault-paths";
 import { ObsidianNoteSource, type NoteFile } from "../../src/obsidian/diagnostics-source";
@@ -325,11 +324,8 @@ describe("the first whole-vault call over the Obsidian source", () => {
 describe("the Obsidian source behind the privacy boundary (as assembleBridge wraps it)", () => {
 	it("keeps Obsidian's subpath matcher, the pace and the indexing notice, and says nothing about private notes", async () => {
 		const { vault, scheduler, source } = await lagging({ "A.md": "[[B#Part]]\n", "B.md": "# Part\n", "Private/Diary.md": "# Diary\n" });
-		const privacy = new PrivacyFilter(
-			() => ({ folders: ["Private"], tags: [] }),
-			() => [],
-		);
-		const wrapped = new PrivacyBoundary(new VaultPaths("/vault"), privacy).notes(source);
+		const privacy = new VaultPrivacy({ paths: new VaultPaths("/vault"), rules: () => ({ folders: ["Private"], tags: [] }), tagsOf: () => [] });
+		const wrapped = privacy.notes(source);
 		expect(wrapped.pace?.sliceMs).toBe(10);
 		const engine = new DiagnosticsEngine(wrapped);
 		const spy = jest.spyOn(obsidian, "resolveSubpath");

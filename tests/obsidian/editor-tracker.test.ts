@@ -5,6 +5,7 @@ import { EditorTracker } from "../../src/obsidian/editor-tracker";
 import { App, MarkdownView, Plugin, TFile, WorkspaceWindow, type WorkspaceLeaf } from "../__mocks__/obsidian";
 import { BrowserWindows } from "./harness/cm6-dom";
 import { EditorDriver, SecondaryEditor } from "./harness/cm6-editor";
+import { privacyByPath } from "../helpers/path-privacy";
 
 const DEBOUNCE_MS = 100;
 const NOTES: Record<string, string> = {
@@ -31,7 +32,7 @@ class TrackerWorld {
 		notifyClient: () => undefined,
 		hasClients: () => true,
 		currentSelection: () => undefined,
-		isPrivate: () => false,
+		privacy: privacyByPath(() => false),
 		debounceMs: DEBOUNCE_MS,
 		welcomeDelayMs: 0,
 		maxQueuedMentions: 10,

@@ -5,6 +5,7 @@ import { TagCommands, describeOutcomes } from "../../src/obsidian/tag-commands";
 import { App, MarkdownView, Menu, Plugin, TFile, TFolder, notices } from "../__mocks__/obsidian";
 import { BrowserWindows } from "./harness/cm6-dom";
 import { EditorDriver } from "./harness/cm6-editor";
+import { privacyByPath } from "../helpers/path-privacy";
 
 const COMMAND = "tag-for-claude";
 const NOTES: Record<string, string> = {
@@ -27,7 +28,7 @@ class TagWorld {
 		notifyClient: () => undefined,
 		hasClients: () => this.connected,
 		currentSelection: () => undefined,
-		isPrivate: (path) => path.startsWith("/vault/Private/"),
+		privacy: privacyByPath((path) => path.startsWith("/vault/Private/")),
 		debounceMs: 100,
 		welcomeDelayMs: 0,
 		maxQueuedMentions: 10,

@@ -9,6 +9,7 @@ import { MAX_OUTGOING_MESSAGE_BYTES } from "../../src/server/limits";
 import { VAULT_TOOL_NAMES, createVaultToolRegistry } from "../../src/vault-tools/create-vault-tools";
 import { FolderVaultIndex } from "../../src/vault/folder/folder-vault-index";
 import { makeTempDir } from "../helpers/temp-dir";
+import { VisibleVault } from "../../src/vault/privacy/visible-vault";
 
 interface CallResult {
 	content: { type: string; text: string }[];
@@ -20,9 +21,7 @@ interface CallResult {
 async function serve(root: string): Promise<{ client: Client; close: () => Promise<void>; index: FolderVaultIndex }> {
 	const index = new FolderVaultIndex({ root, watch: false });
 	const tools = createVaultToolRegistry({
-		index,
-		paths: new VaultPaths(root),
-		isPrivate: (path) => path.startsWith("Private/"),
+		vault: new VisibleVault({ index, paths: new VaultPaths(root), isPrivate: (path) => path.startsWith("Private/") }),
 		activeNote: { current: () => ({ path: "Notes/Alpha.md", selection: { from: { line: 4, character: 0 }, to: { line: 4, character: 5 }, text: "Alpha" } }) },
 	});
 	const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { detectCaseInsensitive, nodeFileSystem } from "../../src/vault/path-identity";
-import { PrivacyFilter, type PrivacyRules } from "../../src/vault/privacy/privacy";
-import { PrivacyBoundary } from "../../src/ide/privacy-boundary";
-import type { VaultFilesPort } from "../../src/ide/vault-adapter";
+import type { PrivacyRules } from "../../src/vault/privacy/privacy";
+import { VaultPrivacy } from "../../src/vault/privacy/vault-privacy";
+import type { VaultFilesPort } from "../../src/vault/notes/vault-files";
 import { VaultPaths } from "../../src/vault/vault-paths";
 import { makeTempDir } from "../helpers/temp-dir";
 import { APFS, CASE_SENSITIVE, NTFS, TYPED_CASE_INSENSITIVE, VolumeDouble, type VolumeBehaviour } from "./volume-double";
@@ -21,9 +21,9 @@ const CAFE_NFC = "Caf\u00e9";
 const CAFE_NFD = "Cafe\u0301";
 const STORED = [`${ROOT}/Secret/diary.md`, `${ROOT}/${CAFE_NFD}/menu.md`, `${ROOT}/Notes/open.md`, `${ROOT}/.vault-config/plugins/p/data.json`];
 
-function boundaryOn(behaviour: VolumeBehaviour, rules: PrivacyRules): { paths: VaultPaths; boundary: PrivacyBoundary; files: VaultFilesPort } {
+function boundaryOn(behaviour: VolumeBehaviour, rules: PrivacyRules): { paths: VaultPaths; boundary: VaultPrivacy; files: VaultFilesPort } {
 	const paths = new VaultPaths(ROOT, new VolumeDouble(behaviour, STORED));
-	const boundary = new PrivacyBoundary(paths, new PrivacyFilter(() => rules, () => [], paths.identity));
+	const boundary = new VaultPrivacy({ paths, rules: () => rules, tagsOf: () => [] });
 	const files = boundary.files({
 		list: () => [],
 		stat: () => Promise.resolve({ size: 1 }),
@@ -47,20 +47,20 @@ describe.each([
 
 	it.each(OTHER_SPELLINGS)("%s is private, and the file port answers it as missing", async (spelling) => {
 		const { boundary, files } = boundaryOn(behaviour, rules);
-		expect(boundary.isPrivatePath(spelling)).toBe(true);
+		expect(boundary.hidesPath(spelling)).toBe(true);
 		expect(await files.stat(spelling)).toBeUndefined();
 		await expect(files.readBytes(spelling)).rejects.toThrow(`Not found: ${spelling}`);
 	});
 
 	it("a rule typed in another case or normalisation matches the folder", () => {
 		const { boundary } = boundaryOn(behaviour, { folders: ["secret", "CAF\u00c9"], tags: [] });
-		expect(boundary.isPrivatePath("Secret/diary.md")).toBe(true);
-		expect(boundary.isPrivatePath(`${CAFE_NFD}/menu.md`)).toBe(true);
+		expect(boundary.hidesPath("Secret/diary.md")).toBe(true);
+		expect(boundary.hidesPath(`${CAFE_NFD}/menu.md`)).toBe(true);
 	});
 
 	it("public notes stay public under any spelling", async () => {
 		const { boundary, files } = boundaryOn(behaviour, rules);
-		for (const spelling of ["Notes/open.md", "NOTES/open.md", "notes/OPEN.md"]) expect(boundary.isPrivatePath(spelling)).toBe(false);
+		for (const spelling of ["Notes/open.md", "NOTES/open.md", "notes/OPEN.md"]) expect(boundary.hidesPath(spelling)).toBe(false);
 		expect(await files.stat("NOTES/open.md")).toEqual({ size: 1 });
 	});
 });
@@ -69,10 +69,10 @@ describe("on a case-sensitive volume (ext4 without casefold)", () => {
 	it("is detected as case-sensitive: a rule matches the folder of exactly that name, in any Unicode normalisation", () => {
 		const { paths, boundary } = boundaryOn(CASE_SENSITIVE, { folders: ["Secret", CAFE_NFC], tags: [] });
 		expect(paths.identity.caseInsensitive).toBe(false);
-		expect(boundary.isPrivatePath("Secret/diary.md")).toBe(true);
-		expect(boundary.isPrivatePath(`${CAFE_NFD}/menu.md`)).toBe(true);
+		expect(boundary.hidesPath("Secret/diary.md")).toBe(true);
+		expect(boundary.hidesPath(`${CAFE_NFD}/menu.md`)).toBe(true);
 		// `secret/` would be another folder here; a rule that matches no folder is shown in the settings instead.
-		expect(boundaryOn(CASE_SENSITIVE, { folders: ["secret"], tags: [] }).boundary.isPrivatePath("Secret/diary.md")).toBe(false);
+		expect(boundaryOn(CASE_SENSITIVE, { folders: ["secret"], tags: [] }).boundary.hidesPath("Secret/diary.md")).toBe(false);
 	});
 });
 

@@ -1,7 +1,6 @@
 import { linkSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { PrivacyFilter } from "../../src/vault/privacy/privacy";
-import { PrivacyBoundary } from "../../src/ide/privacy-boundary";
+import { VaultPrivacy } from "../../src/vault/privacy/vault-privacy";
 import { VaultPaths } from "../../src/vault/vault-paths";
 import { FolderVault } from "../../src/headless/folder-vault";
 import { makeTempDir } from "../helpers/temp-dir";
@@ -15,7 +14,7 @@ describe("a file with more than one hard link", () => {
 	const temp = makeTempDir("hard-links");
 	const vault = join(temp.path, "vault");
 	let warnings: string[];
-	let boundary: PrivacyBoundary;
+	let boundary: VaultPrivacy;
 	let paths: VaultPaths;
 
 	beforeAll(() => {
@@ -29,7 +28,7 @@ describe("a file with more than one hard link", () => {
 	beforeEach(() => {
 		warnings = [];
 		paths = new VaultPaths(vault);
-		boundary = new PrivacyBoundary(paths, new PrivacyFilter(() => ({ folders: ["Secret"], tags: [] }), () => [], paths.identity), (message) => warnings.push(message));
+		boundary = new VaultPrivacy({ paths, rules: () => ({ folders: ["Secret"], tags: [] }), tagsOf: () => [], warn: (message) => warnings.push(message) });
 	});
 
 	it("is served under its public name with one warning that names it, through files/read's port and openFile's reader", async () => {

@@ -42,7 +42,7 @@ describe("the headless vault tools decide privacy as the IDE tools do", () => {
 	}
 
 	it("every note the IDE tools' tag reader calls private is missing from search and list_notes", async () => {
-		const ideView = Object.keys(TRICKY).filter((path) => fixture.bridge.privacy.isPrivate({ relative: path }));
+		const ideView = Object.keys(TRICKY).filter((path) => fixture.bridge.privacy.hides({ relative: path }));
 		expect(ideView.sort()).toEqual(["Broken yaml.md", "Capital key.md", "Duplicate key.md", "In comment.md", "Plain.md"]);
 		expect(await call("search", { query: "zebra" })).toMatch(/^Public\.md:1: zebra public\n/);
 		expect(await call("search", { query: "zebra" })).not.toMatch(/broken|capital|duplicate|comment|plain/);

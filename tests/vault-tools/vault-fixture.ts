@@ -5,6 +5,7 @@ import type { JsonObject } from "../../src/protocol/json-rpc";
 import type { ToolDefinition } from "../../src/protocol/mcp-types";
 import { createVaultTools, type VaultToolsOptions } from "../../src/vault-tools/create-vault-tools";
 import { FolderVaultIndex } from "../../src/vault/folder/folder-vault-index";
+import { VisibleVault } from "../../src/vault/privacy/visible-vault";
 import { makeTempDir } from "../helpers/temp-dir";
 
 export interface CallAnswer {
@@ -24,7 +25,7 @@ export interface VaultFixture {
 }
 
 /** A temp-folder vault with the given notes, served by the folder adapter (no watcher: every call re-checks the files). */
-export function makeVault(files: Record<string, string>, options: Partial<Omit<VaultToolsOptions, "index" | "paths">> = {}): VaultFixture {
+export function makeVault(files: Record<string, string>, options: Partial<Omit<VaultToolsOptions, "vault">> & { isPrivate?: (path: string) => boolean } = {}): VaultFixture {
 	const temp = makeTempDir("vault-tools");
 	const root = temp.path;
 	const write = (path: string, text: string): void => {
@@ -33,7 +34,9 @@ export function makeVault(files: Record<string, string>, options: Partial<Omit<V
 	};
 	for (const [path, text] of Object.entries(files)) write(path, text);
 	const index = new FolderVaultIndex({ root, watch: false });
-	const tools = new Map(createVaultTools({ index, paths: new VaultPaths(root), isPrivate: () => false, ...options }).map((tool) => [tool.name, tool]));
+	const { isPrivate = (): boolean => false, ...toolOptions } = options;
+	const vault = new VisibleVault({ index, paths: new VaultPaths(root), isPrivate });
+	const tools = new Map(createVaultTools({ vault, ...toolOptions }).map((tool) => [tool.name, tool]));
 	return {
 		root,
 		index,

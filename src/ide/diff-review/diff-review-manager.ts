@@ -1,5 +1,6 @@
 import { toolError, type ToolCallContext, type ToolResult } from "../../protocol/mcp-types";
 import { describeError } from "../../shared/describe-error";
+import type { VaultPrivacy } from "../../vault/privacy/vault-privacy";
 import { VaultPathError, type VaultLocation, type VaultPaths } from "../../vault/vault-paths";
 import { readTextIfExists } from "./read-text-if-exists";
 import { decisionResult } from "./review-results";
@@ -21,10 +22,10 @@ export interface DiffReviewManagerOptions {
 	paths: VaultPaths;
 	port: DiffReviewPort;
 	/**
-	 * Private and hidden notes (`PrivacyFilter.isPrivate`): their edits are not reviewed in Obsidian. The assembly
+	 * The vault's privacy boundary: private and hidden notes' edits are not reviewed in Obsidian. The assembly
 	 * always gives it; without it nothing counts as private.
 	 */
-	isPrivate?: (location: VaultLocation) => boolean;
+	privacy?: Pick<VaultPrivacy, "hides">;
 	/** Reads the current note; undefined when it does not exist. Defaults to the file system. */
 	readText?: (absolutePath: string) => Promise<string | undefined>;
 	maxPendingPerClient?: number;
@@ -106,8 +107,8 @@ export class DiffReviewManager {
 		if (identity(source) !== identity(target)) {
 			return `openDiff refused: old_file_path (${request.oldFilePath}) and new_file_path (${request.newFilePath}) name different files; Obsidian reviews an edit of one note in place. Answer in the terminal.`;
 		}
-		const isPrivate = this.options.isPrivate;
-		if (isPrivate && (isPrivate(source) || isPrivate(target))) {
+		const privacy = this.options.privacy;
+		if (privacy && (privacy.hides(source) || privacy.hides(target))) {
 			return `openDiff refused: ${request.newFilePath} is private or hidden (the bridge's privacy settings), so its edit is not shown in Obsidian. Answer in the terminal.`;
 		}
 		return undefined;

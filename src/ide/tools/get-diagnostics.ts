@@ -18,7 +18,7 @@ export interface DiagnosticsProvider {
 }
 
 export interface GetDiagnosticsToolOptions {
-	/** Diagnostics over notes with private ones already hidden (`PrivacyBoundary.notes`). */
+	/** Diagnostics over notes with private ones already hidden (`VaultPrivacy.notes`). */
 	diagnostics: DiagnosticsProvider;
 	paths: VaultPaths;
 	maxDiagnostics?: number;

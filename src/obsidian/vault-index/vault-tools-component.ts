@@ -52,15 +52,13 @@ export class VaultToolsComponent extends Component {
 
 	/** What `assembleBridge({ vaultTools })` takes; resources and prompts use the tools' own privacy and active note. */
 	assemblyOptions(): VaultToolsAssemblyOptions {
-		const { app, paths } = this.options;
+		const { app } = this.options;
 		return {
 			index: this.index,
 			reviewWrites: () => this.options.settings().reviewWrites,
 			writesUnavailable: () => (this.isReady() ? undefined : NOT_READY_REASON),
 			content: (shared) =>
 				createVaultContentMethods({
-					index: this.index,
-					paths,
 					vaultName: app.vault.getName(),
 					...shared,
 					dailyNote: () => todaysDailyNote(app, formatToday),

@@ -1,18 +1,14 @@
-import type { VaultPaths } from "../../vault/vault-paths";
 import type { JsonObject } from "../../protocol/json-rpc";
 import type { MethodHandler } from "../../protocol/mcp-session";
 import type { ActiveNoteSource } from "../kit/ports";
 import { DEFAULT_PROMPTS_FOLDER, VaultPrompts } from "../prompts/vault-prompts";
 import { DEFAULT_TEXT_CAP } from "../kit/tool-kit";
-import type { VaultIndex } from "../../vault/notes/vault-index";
-import { VisibleVault } from "../../vault/privacy/visible-vault";
+import type { VisibleVault } from "../../vault/privacy/visible-vault";
 import { VaultResources } from "./vault-resources";
 
 export interface VaultContentOptions {
-	index: VaultIndex;
-	paths: VaultPaths;
-	/** The same privacy decision the tools use: a private note is neither a resource nor a prompt. */
-	isPrivate: (relativePath: string) => boolean;
+	/** The notes as the tools see them (the same boundary): a private note is neither a resource nor a prompt. */
+	vault: VisibleVault;
 	vaultName: string;
 	activeNote?: ActiveNoteSource;
 	/** Today's daily note (Obsidian's Daily notes plugin); left out where there is none (the folder). */
@@ -27,7 +23,7 @@ export interface VaultContentOptions {
  * `resources/list`, `resources/read`, `resources/templates/list` (none), `prompts/list`, `prompts/get`.
  */
 export function createVaultContentMethods(options: VaultContentOptions): { methods: ReadonlyMap<string, MethodHandler>; capabilities: JsonObject } {
-	const vault = new VisibleVault({ index: options.index, paths: options.paths, isPrivate: options.isPrivate });
+	const vault = options.vault;
 	const resources = new VaultResources({
 		vault,
 		vaultName: options.vaultName,

@@ -23,7 +23,7 @@ export const TAGS_NOT_KNOWN: readonly string[] = Object.freeze([]);
 /**
  * The one decision about what stays out of Claude's reach: notes in private folders, notes with private tags,
  * and anything in a hidden (dot) folder such as the vault's config folder, whose plugin settings can hold
- * secrets. `PrivacyBoundary` applies it to every port; nothing else should ask.
+ * secrets. `VaultPrivacy` (the one boundary) builds it and applies it to every port; nothing else should ask.
  *
  * Paths and folder rules are compared in one canonical identity (`identity`, normally `VaultPaths.identity`:
  * Unicode NFC, case-folded where the vault's volume is case-insensitive), so `SECRET/x.md` on such a volume and

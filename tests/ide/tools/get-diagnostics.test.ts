@@ -3,8 +3,7 @@ import { join } from "node:path";
 import type { Diagnostic, NoteDiagnostics } from "../../../src/ide/diagnostics/diagnostic-types";
 import { DiagnosticsEngine } from "../../../src/ide/diagnostics/diagnostics-engine";
 import { FileSystemNoteSource } from "../../../src/vault/folder/filesystem-note-source";
-import { PrivacyFilter } from "../../../src/vault/privacy/privacy";
-import { PrivacyBoundary } from "../../../src/ide/privacy-boundary";
+import { VaultPrivacy } from "../../../src/vault/privacy/vault-privacy";
 import { createGetDiagnosticsTool, type DiagnosticsProvider } from "../../../src/ide/tools/get-diagnostics";
 import { VaultPaths } from "../../../src/vault/vault-paths";
 import type { JsonObject } from "../../../src/protocol/json-rpc";
@@ -29,8 +28,8 @@ beforeEach(() => {
 	source = new FileSystemNoteSource({ root: vault, parseYaml, watch: false });
 	const paths = new VaultPaths(vault);
 	// Secret.md is private by tag, hidden from the diagnostics at the privacy boundary as the assembly does it.
-	const privacy = new PrivacyFilter(() => ({ folders: [], tags: ["#secret"] }), (path) => (path === "Secret.md" ? ["#secret"] : []));
-	tool = createGetDiagnosticsTool({ diagnostics: new DiagnosticsEngine(new PrivacyBoundary(paths, privacy).notes(source)), paths });
+	const privacy = new VaultPrivacy({ paths, rules: () => ({ folders: [], tags: ["#secret"] }), tagsOf: (path) => (path === "Secret.md" ? ["#secret"] : []) });
+	tool = createGetDiagnosticsTool({ diagnostics: new DiagnosticsEngine(privacy.notes(source)), paths });
 });
 
 afterEach(() => {

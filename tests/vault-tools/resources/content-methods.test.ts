@@ -14,6 +14,7 @@ import { VaultToolServer } from "../../../src/vault-tools/serve/vault-tool-serve
 import type { VaultIndex } from "../../../src/vault/notes/vault-index";
 import { makeTempDir } from "../../helpers/temp-dir";
 import { createIndexedApp, vaultIndexPorts } from "../../obsidian/harness/indexed-app";
+import { VisibleVault } from "../../../src/vault/privacy/visible-vault";
 
 const NOTES: Record<string, string> = {
 	"Claude prompts/Summarize.md": ["---", "description: Summarize a topic from my notes", "arguments:", "  - name: topic", "    description: what to summarize", "    required: true", "---", "Summarize what my notes say about {{topic}}.", ""].join("\n"),
@@ -73,16 +74,15 @@ describe.each(adapters)("vault resources and prompts over %s, through the MCP SD
 		const isPrivate = (path: string): boolean => privacy.isPrivate({ relative: path });
 		const active: Served["active"] = { note: { path: "Notes/Alpha.md" } };
 		const folder = { name: "Claude prompts" };
+		const vault = new VisibleVault({ index, paths, isPrivate });
 		const content = createVaultContentMethods({
-			index,
-			paths,
-			isPrivate,
+			vault,
 			vaultName: "Test vault",
 			activeNote: { current: () => active.note },
 			dailyNote: () => "Journal/2026-11-25.md",
 			promptsFolder: () => folder.name,
 		});
-		const server = new VaultToolServer({ registry: createVaultToolRegistry({ index, paths, isPrivate }), methods: content.methods, capabilities: content.capabilities });
+		const server = new VaultToolServer({ registry: createVaultToolRegistry({ vault }), methods: content.methods, capabilities: content.capabilities });
 		const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
 		const session = server.session({ id: 1, send: (text) => void serverSide.send(JSON.parse(text) as JSONRPCMessage) });
 		serverSide.onmessage = (message) => void session.handleMessage(JSON.stringify(message));

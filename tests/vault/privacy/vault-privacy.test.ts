@@ -1,25 +1,26 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { PrivacyFilter, type PrivacyRules } from "../../src/vault/privacy/privacy";
-import { PrivacyBoundary } from "../../src/ide/privacy-boundary";
-import { cursorSnapshot, selectionSnapshot, type SelectionSnapshot } from "../../src/ide/workspace/selection";
-import { RefusedPathError, type VaultFilesPort } from "../../src/ide/vault-adapter";
-import { VaultPaths, type VaultLocation } from "../../src/vault/vault-paths";
-import type { OpenEditor, OpenNoteOptions, WorkspacePort } from "../../src/ide/workspace/workspace-port";
-import { makeTempDir } from "../helpers/temp-dir";
-import { MemoryNoteSource } from "../vault/notes/memory-note-source";
+import type { PrivacyRules } from "../../../src/vault/privacy/privacy";
+import { VaultPrivacy } from "../../../src/vault/privacy/vault-privacy";
+import { privateWorkspace } from "../../../src/ide/workspace/private-workspace";
+import { cursorSnapshot, selectionSnapshot, type SelectionSnapshot } from "../../../src/ide/workspace/selection";
+import { RefusedPathError, type VaultFilesPort } from "../../../src/vault/notes/vault-files";
+import { VaultPaths, type VaultLocation } from "../../../src/vault/vault-paths";
+import type { OpenEditor, OpenNoteOptions, WorkspacePort } from "../../../src/ide/workspace/workspace-port";
+import { makeTempDir } from "../../helpers/temp-dir";
+import { MemoryNoteSource } from "../notes/memory-note-source";
 
 /** Obsidian lets users rename the config folder; any dot-folder is hidden the same way. */
 const CONFIG = ".vault-config";
 
-describe("PrivacyBoundary", () => {
+describe("VaultPrivacy", () => {
 	const temp = makeTempDir("boundary");
 	const vault = join(temp.path, "vault");
 	let paths: VaultPaths;
 	let rules: PrivacyRules;
 	const tags = new Map<string, string[]>();
-	let boundary: PrivacyBoundary;
+	let boundary: VaultPrivacy;
 	const abs = (relative: string): string => join(vault, ...relative.split("/"));
 	const at = (relative: string): VaultLocation => paths.resolve(relative);
 
@@ -39,48 +40,42 @@ describe("PrivacyBoundary", () => {
 		rules = { folders: ["Private"], tags: ["#secret"] };
 		tags.clear();
 		tags.set("Notes/tagged.md", ["#secret"]);
-		boundary = new PrivacyBoundary(
-			paths,
-			new PrivacyFilter(
-				() => rules,
-				(path) => tags.get(path) ?? [],
-			),
-		);
+		boundary = new VaultPrivacy({ paths, rules: () => rules, tagsOf: (path) => tags.get(path) ?? [] });
 	});
 
-	describe("isPrivatePath (paths from the wire and the editor)", () => {
+	describe("hidesPath (paths from the wire and the editor)", () => {
 		it("applies the rules to absolute paths, file URIs and vault-relative paths alike", () => {
 			for (const path of ["Private/diary.md", abs("Private/diary.md"), pathToFileURL(abs("Private/diary.md")).href, "Notes/tagged.md", abs("Notes/tagged.md")]) {
-				expect([path, boundary.isPrivatePath(path)]).toEqual([path, true]);
+				expect([path, boundary.hidesPath(path)]).toEqual([path, true]);
 			}
 			for (const path of ["Public/open.md", abs("Public/open.md"), pathToFileURL(abs("Public/open.md")).href]) {
-				expect([path, boundary.isPrivatePath(path)]).toEqual([path, false]);
+				expect([path, boundary.hidesPath(path)]).toEqual([path, false]);
 			}
 		});
 
 		it("counts a folder tag (trailing slash) and hidden folders as private", () => {
-			expect(boundary.isPrivatePath(`${abs("Private")}/`)).toBe(true);
-			expect(boundary.isPrivatePath(`${abs(CONFIG)}/`)).toBe(true);
-			expect(boundary.isPrivatePath(abs(`${CONFIG}/plugins/p/data.json`))).toBe(true);
-			expect(boundary.isPrivatePath(`${abs("Public")}/`)).toBe(false);
+			expect(boundary.hidesPath(`${abs("Private")}/`)).toBe(true);
+			expect(boundary.hidesPath(`${abs(CONFIG)}/`)).toBe(true);
+			expect(boundary.hidesPath(abs(`${CONFIG}/plugins/p/data.json`))).toBe(true);
+			expect(boundary.hidesPath(`${abs("Public")}/`)).toBe(false);
 		});
 
 		it("judges a symbolic link by its target too", () => {
-			expect(boundary.isPrivatePath(abs("Public/alias.md"))).toBe(true);
-			expect(boundary.isPrivatePath(abs("Public/folder-alias/diary.md"))).toBe(true);
-			expect(boundary.isPrivatePath(abs("Notes/config.json"))).toBe(true);
+			expect(boundary.hidesPath(abs("Public/alias.md"))).toBe(true);
+			expect(boundary.hidesPath(abs("Public/folder-alias/diary.md"))).toBe(true);
+			expect(boundary.hidesPath(abs("Notes/config.json"))).toBe(true);
 			rules = { folders: [], tags: [] };
-			expect(boundary.isPrivatePath(abs("Public/alias.md"))).toBe(false);
+			expect(boundary.hidesPath(abs("Public/alias.md"))).toBe(false);
 		});
 
 		it("counts everything outside the vault, and paths that are not paths, as private", () => {
-			for (const path of ["/etc/passwd", join(vault, "..", "elsewhere.md"), "", "a\0b", "../x.md"]) expect([path, boundary.isPrivatePath(path)]).toEqual([path, true]);
+			for (const path of ["/etc/passwd", join(vault, "..", "elsewhere.md"), "", "a\0b", "../x.md"]) expect([path, boundary.hidesPath(path)]).toEqual([path, true]);
 		});
 
 		it("reads the rules on every call, so a settings change applies at once", () => {
-			expect(boundary.isPrivatePath("Public/open.md")).toBe(false);
+			expect(boundary.hidesPath("Public/open.md")).toBe(false);
 			rules = { folders: ["Public"], tags: [] };
-			expect(boundary.isPrivatePath("Public/open.md")).toBe(true);
+			expect(boundary.hidesPath("Public/open.md")).toBe(true);
 		});
 	});
 
@@ -145,14 +140,14 @@ describe("PrivacyBoundary", () => {
 		const options: OpenNoteOptions = { preview: false, makeFrontmost: true };
 
 		it("lists only public open notes and keeps the port's headless note", () => {
-			const workspace = boundary.workspace(new RecordingWorkspace());
+			const workspace = privateWorkspace(new RecordingWorkspace(), boundary);
 			expect(workspace.openEditors().map((editor) => editor.location.relative)).toEqual(["Public/open.md"]);
 			expect(workspace.headlessNote).toBe("a note from the port");
 		});
 
 		it("answers for a private note as for one that is not open, without asking the port", async () => {
 			const port = new RecordingWorkspace();
-			const workspace = boundary.workspace(port);
+			const workspace = privateWorkspace(port, boundary);
 			for (const path of ["Private/diary.md", "Notes/tagged.md", `${CONFIG}/plugins/p/data.json`, "Public/alias.md"]) {
 				expect(await workspace.isDirty(at(path))).toBeUndefined();
 				expect(await workspace.save(at(path))).toBe(false);
@@ -167,7 +162,7 @@ describe("PrivacyBoundary", () => {
 
 		it("has no current selection while a private note is active", () => {
 			const port = new RecordingWorkspace();
-			const workspace = boundary.workspace(port);
+			const workspace = privateWorkspace(port, boundary);
 			port.current = selectionSnapshot(abs("Notes/tagged.md"), "#secret", { line: 0, character: 0 }, { line: 0, character: 7 });
 			expect(workspace.currentSelection()).toBeUndefined();
 			port.current = cursorSnapshot(abs("Public/open.md"));
@@ -216,7 +211,7 @@ describe("PrivacyBoundary", () => {
 			const hidden = (linkpath: string, target?: string, source = "Public/open.md"): boolean => notes.isHiddenLinkTarget?.(linkpath, source, target) ?? false;
 			expect(hidden("diary", "Private/diary.md")).toBe(true);
 			expect(hidden("tagged", "Notes/tagged.md")).toBe(true);
-			for (const linkpath of ["Private/ghost", "/Private/ghost", "private/GHOST", "../Private/ghost", "./../Private/ghost", `${CONFIG}/ghost`, "Private"]) expect(hidden(linkpath)).toBe(true);
+			for (const linkpath of ["Private/ghost", "/Private/ghost", "../Private/ghost", "./../Private/ghost", `${CONFIG}/ghost`, "Private"]) expect(hidden(linkpath)).toBe(true);
 			expect(hidden("ghost", undefined, "Private/inside.md")).toBe(true);
 			for (const linkpath of ["ghost", "Public/ghost", "../../Private/ghost", "Private notes/ghost"]) expect(hidden(linkpath)).toBe(false);
 			expect(hidden("open", "Public/open.md")).toBe(false);

@@ -1,0 +1,80 @@
+import type { NoteMetadata } from "../markdown/note-metadata";
+import type { NoteSource, WorkPace } from "../notes/note-source";
+import type { PrivacyFilter } from "./privacy";
+
+/** Private notes are not notes to the diagnostics: not listed, no metadata, so links into them reveal nothing of them. */
+export class PrivateNoteSource implements NoteSource {
+	constructor(
+		private readonly source: NoteSource,
+		private readonly privacy: PrivacyFilter,
+	) {}
+
+	get structureVersion(): number {
+		return this.source.structureVersion;
+	}
+
+	refresh(): Promise<void> {
+		return this.source.refresh();
+	}
+
+	refreshNote(path: string): Promise<void> {
+		return this.privacy.isPrivate({ relative: path }) ? Promise.resolve() : this.source.refreshNote(path);
+	}
+
+	*notePaths(): Iterable<string> {
+		for (const path of this.source.notePaths()) if (!this.privacy.isPrivate({ relative: path })) yield path;
+	}
+
+	metadata(path: string): NoteMetadata | undefined {
+		return this.privacy.isPrivate({ relative: path }) ? undefined : this.source.metadata(path);
+	}
+
+	resolveLink(linkpath: string, sourcePath: string): string | undefined {
+		return this.source.resolveLink(linkpath, sourcePath);
+	}
+
+	/**
+	 * A link into a private note is not checked at all, whatever the note holds and whether it exists: one that
+	 * resolves to a private note, and one whose path, read from the vault root or from the linking note's folder,
+	 * lies in a private or hidden folder. (A bare name that resolves nowhere is still reported, as it must be for
+	 * public notes; a bare name that resolves to a private note is not, so such a name's existence can be told.)
+	 */
+	isHiddenLinkTarget(linkpath: string, sourcePath: string, target: string | undefined): boolean {
+		if (target !== undefined) return this.privacy.isPrivate({ relative: target });
+		return lexicalTargets(linkpath, sourcePath).some((path) => this.privacy.isInPrivateFolder(path));
+	}
+
+	get pace(): WorkPace | undefined {
+		return this.source.pace;
+	}
+
+	hasSubpath(targetPath: string, subpath: string): boolean | undefined {
+		return this.privacy.isPrivate({ relative: targetPath }) ? undefined : this.source.hasSubpath?.(targetPath, subpath);
+	}
+
+	/** The source's notices name no note; one about a private note is not given at all. */
+	indexingNotice(path?: string): string | undefined {
+		if (path !== undefined && this.privacy.isPrivate({ relative: path })) return undefined;
+		return this.source.indexingNotice?.(path);
+	}
+}
+
+/** Where a link path may point, read as Obsidian may read it: from the vault root, and from the linking note's folder. */
+function lexicalTargets(linkpath: string, sourcePath: string): string[] {
+	const wanted = linkpath.replace(/\\/g, "/");
+	const folder = sourcePath.includes("/") ? sourcePath.slice(0, sourcePath.lastIndexOf("/")) : "";
+	const fromFolder = folder === "" ? wanted : `${folder}/${wanted}`;
+	const candidates = wanted.startsWith("/") ? [wanted] : /^\.\.?\//.test(wanted) ? [fromFolder] : [wanted, fromFolder];
+	return candidates.map(withoutDotSegments).filter((path): path is string => path !== undefined && path !== "");
+}
+
+/** Resolves `.` and `..`; undefined when `..` climbs above the vault root. */
+function withoutDotSegments(path: string): string | undefined {
+	const parts: string[] = [];
+	for (const part of path.split("/")) {
+		if (part === "" || part === ".") continue;
+		if (part !== "..") parts.push(part);
+		else if (parts.pop() === undefined) return undefined;
+	}
+	return parts.join("/");
+}

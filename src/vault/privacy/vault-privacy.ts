@@ -1,0 +1,116 @@
+import type { NoteSource } from "../notes/note-source";
+import type { VaultFilesPort } from "../notes/vault-files";
+import type { VaultIndex } from "../notes/vault-index";
+import { VaultPathError, type VaultLocation, type VaultPaths } from "../vault-paths";
+import { HardLinkWarnings } from "./hard-link-warnings";
+import { PrivacyFilter, type PrivacyRules, type PrivacySubject, type TagsOf } from "./privacy";
+import { PrivateFiles } from "./private-files";
+import { PrivateNoteSource } from "./private-note-source";
+import { VisibleVault } from "./visible-vault";
+
+export interface VaultPrivacyOptions {
+	paths: VaultPaths;
+	/** The rules in force, read at each decision (settings can change while the bridge runs). */
+	rules: () => PrivacyRules;
+	/** A note's tags as `noteTags` reads them (the one tag reader), or `TAGS_NOT_KNOWN`. */
+	tagsOf: TagsOf;
+	/**
+	 * The same reader's answer for the note version the vault tools' index holds, when the root has it cheaper
+	 * (privacy is decided for every note on every vault-tool call). Default: `tagsOf`.
+	 */
+	indexedTagsOf?: TagsOf;
+	/** Where a warning about a served file with more than one hard link goes (see SECURITY.md). */
+	warn?: (message: string) => void;
+}
+
+/**
+ * The one privacy boundary of a vault: the only way any feature reaches notes. Built once per vault by the
+ * assembly; every port a feature reads (files, notes for diagnostics, the vault tools' index, the editor's
+ * selection, the IDE's workspace) is wrapped here, and every yes/no question about a path is answered here.
+ * A private or hidden note looks like a note that does not exist, to every tool and method alike, in words and
+ * as far as practical in time (the same lookups are made for both), so nothing tells whether it exists.
+ */
+export class VaultPrivacy {
+	readonly paths: VaultPaths;
+	private readonly filter: PrivacyFilter;
+	/** The same rules over the index's tags: what the vault tools see of a note is the version they would show. */
+	private readonly indexedFilter: PrivacyFilter;
+	private readonly hardLinks: HardLinkWarnings;
+
+	constructor(options: VaultPrivacyOptions) {
+		this.paths = options.paths;
+		this.filter = new PrivacyFilter(options.rules, options.tagsOf, options.paths.identity);
+		this.indexedFilter = options.indexedTagsOf ? new PrivacyFilter(options.rules, options.indexedTagsOf, options.paths.identity) : this.filter;
+		this.hardLinks = new HardLinkWarnings(options.paths, options.warn ?? (() => undefined));
+	}
+
+	/** A resolved location (its real path too, for a symbolic link): private or hidden. */
+	hides(location: PrivacySubject): boolean {
+		return this.filter.isPrivate(location);
+	}
+
+	/** A vault-relative path as the vault's own index lists it (no symbolic link to follow). */
+	hidesListed(relativePath: string): boolean {
+		return this.filter.isPrivateRelative(relativePath);
+	}
+
+	/**
+	 * A path from the wire or the editor (absolute, vault-relative or file://), or a location already resolved
+	 * (then no second real-path lookup is made); anything outside the vault counts as hidden.
+	 */
+	hidesPath(path: string | VaultLocation): boolean {
+		const location = typeof path === "string" ? this.locate(path) : path;
+		return location === undefined || this.filter.isPrivate(location);
+	}
+
+	/** Hidden, or inside a private folder: the rules that need no file (for link targets that may not exist). */
+	isInPrivateFolder(relativePath: string): boolean {
+		return this.filter.isInPrivateFolder(relativePath);
+	}
+
+	/** A selection source that answers undefined (no active note) while the note is private. */
+	selection<Snapshot extends { filePath: string; location?: VaultLocation }>(source: () => Snapshot | undefined): () => Snapshot | undefined {
+		return () => {
+			const snapshot = source();
+			return snapshot && !this.hidesPath(snapshot.location ?? snapshot.filePath) ? snapshot : undefined;
+		};
+	}
+
+	/**
+	 * A text reader (openFile's) that answers "no such note" for private ones, without reading them: openFile's
+	 * `startText` search then never runs over a private note's text, so it is no oracle.
+	 */
+	textReader(read: (absolutePath: string) => Promise<string | undefined>): (absolutePath: string) => Promise<string | undefined> {
+		return async (absolutePath) => {
+			const location = this.locate(absolutePath);
+			if (location === undefined || this.filter.isPrivate(location)) return undefined;
+			const text = await read(absolutePath);
+			if (text !== undefined) this.hardLinks.check(location);
+			return text;
+		};
+	}
+
+	/** The vault's files without private ones (the IDE's `files/read`, `resources/*`). */
+	files(port: VaultFilesPort): VaultFilesPort {
+		return new PrivateFiles(port, this.filter, (relativePath) => this.locate(relativePath), this.hardLinks);
+	}
+
+	/** The notes as the diagnostics see them: private ones are not notes, links into them are not checked. */
+	notes(source: NoteSource): NoteSource {
+		return new PrivateNoteSource(source, this.filter);
+	}
+
+	/** The notes as Claude's vault tools see them: private and hidden ones do not exist. */
+	visibleVault(index: VaultIndex): VisibleVault {
+		return new VisibleVault({ index, paths: this.paths, isPrivate: (relativePath) => this.indexedFilter.isPrivateRelative(relativePath) });
+	}
+
+	private locate(path: string): VaultLocation | undefined {
+		try {
+			return this.paths.resolve(path);
+		} catch (error) {
+			if (error instanceof VaultPathError) return undefined;
+			throw error;
+		}
+	}
+}
