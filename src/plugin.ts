@@ -7,6 +7,7 @@ import { ideNameFor } from "./ide/server-info";
 import type { BridgeComponent } from "./obsidian/bridge-component";
 import { ClaudePermissionsSync } from "./obsidian/claude-permissions-sync";
 import { onVaultConfigChanged, readExcludedFiles } from "./obsidian/excluded-files";
+import { PreviewedPermissions } from "./obsidian/previewed-permissions";
 import { EditorTracker } from "./obsidian/editor-tracker";
 import { registerDiffReviewView } from "./obsidian/register-diff-review";
 import { BridgeSettingTab, type SettingsHost } from "./obsidian/settings-tab";
@@ -36,6 +37,8 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 	/** Claude's vault tools while the bridge runs with them (a child of the bridge). */
 	private vaultToolsPart: VaultToolsComponent | undefined;
 	private mcpTokens!: McpTokenStore;
+	/** Claude Code's deny rules the user wrote after a preview on this device (Obsidian's local storage). */
+	previewedPermissions!: PreviewedPermissions;
 	private readonly permissionsSync = new ClaudePermissionsSync(this, (message) => new Notice(message));
 	/** Typing in the private folders box changes them per key: re-write Claude Code's rules once typing pauses. */
 	private readonly syncPermissionsSoon = debounce(() => void this.permissionsSync.sync(), 1500, true);
@@ -43,6 +46,7 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 	override async onload(): Promise<void> {
 		this.settings = migrateSettings(await this.loadData());
 		this.mcpTokens = new McpTokenStore(this.app);
+		this.previewedPermissions = new PreviewedPermissions(this.app);
 		this.statusBar = new StatusBar(this.addStatusBarItem());
 		const access = { paths: () => this.bridge?.bridge.paths, notifier: () => this.bridge?.bridge.notifier };
 		this.editorTracker = new EditorTracker(this, access);

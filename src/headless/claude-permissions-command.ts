@@ -1,7 +1,8 @@
 import { findConfigFolders } from "../ide/claude-permissions/config-folders";
 import type { DenyRules } from "../ide/claude-permissions/deny-rules";
 import { denyRulesOnDisk } from "../ide/claude-permissions/disk-spellings";
-import { SETTINGS_FILES, applyPermissionPlan, planPermissions, readRecord, type PermissionPlan } from "../ide/claude-permissions/permissions-file";
+import { SETTINGS_FILES, applyPermissionPlan, planPermissions, readRecord, type PermissionPlan, type PermissionRecord } from "../ide/claude-permissions/permissions-file";
+import { UnsafeSettingsPathError } from "../ide/claude-permissions/settings-location";
 import type { PermissionRulesInputs } from "../ide/doctor/claude-permissions-check";
 import type { PrivacyRules } from "../vault/privacy/privacy";
 import type { HeadlessCommand } from "./command-loop";
@@ -11,7 +12,8 @@ const USAGE = "claude-permissions show|write|remove [--local]";
 /**
  * `claude-permissions`: the privacy rules as `permissions.deny` rules for Claude Code's own file tools, which the
  * bridge's rules do not reach. `show` prints the rules and the exact change; `write` merges them into
- * `<vault>/.claude/settings.json` (`--local`: `settings.local.json`); `remove` takes ours out again.
+ * `<vault>/.claude/settings.json` (`--local`: `settings.local.json`); `remove` takes ours out again. The file is
+ * chosen by `--local` alone, never by the record in the vault; see `planPermissions`.
  */
 export function claudePermissionsCommand(vaultPath: string, rules: () => PrivacyRules): HeadlessCommand {
 	return {
@@ -26,9 +28,9 @@ export function claudePermissionsCommand(vaultPath: string, rules: () => Privacy
 			const plan = await planPermissions(vaultPath, action === "remove" ? [] : deny.rules, settingsFile);
 			if (action === "show") return describePlan(plan, deny.uncovered, options.includes("--local") ? " --local" : "");
 			await applyPermissionPlan(plan);
-			if (plan.changes.length === 0) return `Nothing to change in ${settingsFile}.`;
+			if (plan.changes.length === 0) return [...plan.notes, `Nothing to change in ${settingsFile}.`].join("\n");
 			const written = plan.changes.map((change) => `${change.relativePath}: ${change.added.length} added, ${change.removed.length} removed`);
-			return [`Wrote ${written.join("; ")}.`, "Claude Code reads the rules when it starts: restart running sessions."].join("\n");
+			return [...plan.notes, `Wrote ${written.join("; ")}.`, "Claude Code reads the rules when it starts: restart running sessions."].join("\n");
 		},
 	};
 }
@@ -39,7 +41,7 @@ export async function hostDenyRules(vaultPath: string, rules: PrivacyRules): Pro
 }
 
 function describePlan(plan: PermissionPlan, uncovered: readonly string[], flag: string): string {
-	const lines = [`Deny rules for ${plan.settingsFile}:`, ...plan.rules.map((rule) => `  ${rule}`), "Not covered:", ...uncovered.map((note) => `  - ${note}`)];
+	const lines = [...plan.notes, `Deny rules for ${plan.settingsFile}:`, ...plan.rules.map((rule) => `  ${rule}`), "Not covered:", ...uncovered.map((note) => `  - ${note}`)];
 	if (plan.changes.length === 0) lines.push("Already in place: nothing to change.");
 	else lines.push("The change:", ...plan.changes.map((change) => change.patch.trimEnd()), `Run "claude-permissions write${flag}" to make it.`);
 	return lines.join("\n");
@@ -51,7 +53,15 @@ function describePlan(plan: PermissionPlan, uncovered: readonly string[], flag: 
  */
 export async function headlessPermissionRules(vaultPath: string, rules: PrivacyRules): Promise<PermissionRulesInputs> {
 	const deny = await hostDenyRules(vaultPath, rules);
-	const record = await readRecord(vaultPath);
 	const somethingPrivate = rules.folders.length > 0 || rules.tags.length > 0;
-	return { enabled: record !== undefined, somethingPrivate, wanted: deny.rules, settingsFile: record?.settingsFile ?? SETTINGS_FILES.shared, howToWrite: 'Type "claude-permissions write"' };
+	const howToWrite = 'Type "claude-permissions write"';
+	let record: PermissionRecord | undefined;
+	try {
+		({ record } = await readRecord(vaultPath));
+	} catch (error) {
+		// A linked .claude: checked as if written, so that the check reads the file and reports the link.
+		if (error instanceof UnsafeSettingsPathError) return { enabled: true, somethingPrivate, wanted: deny.rules, settingsFile: SETTINGS_FILES.shared, howToWrite };
+		throw error;
+	}
+	return { enabled: record !== undefined, somethingPrivate, wanted: deny.rules, settingsFile: record?.settingsFile ?? SETTINGS_FILES.shared, howToWrite };
 }

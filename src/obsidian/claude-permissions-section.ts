@@ -4,6 +4,7 @@ import { denyRulesOnDisk } from "../ide/claude-permissions/disk-spellings";
 import { SETTINGS_FILES, applyPermissionPlan, planPermissions, type PermissionPlan } from "../ide/claude-permissions/permissions-file";
 import type { BridgeSettings, SettingsFileChoice } from "../settings";
 import { describeError } from "../shared/describe-error";
+import type { PreviewedPermissions } from "./previewed-permissions";
 
 /** What the section needs from the plugin. */
 export interface ClaudePermissionsHost {
@@ -12,6 +13,8 @@ export interface ClaudePermissionsHost {
 	saveSettings(): Promise<void>;
 	/** The private folders and tags in force (Excluded files included when that option is on) and the config folder. */
 	denyRuleSources(): DenyRuleSources;
+	/** What was written after a preview on this device: the automatic update acts on nothing else. */
+	readonly previewedPermissions: PreviewedPermissions;
 }
 
 interface Target {
@@ -21,10 +24,13 @@ interface Target {
 
 /**
  * "Claude Code's file tools": the option that writes deny rules for Claude Code's built-in Read/Grep/Edit, and the
- * file they go into. Nothing is written before the user has seen the exact change and confirmed it.
+ * file they go into. Nothing is written before the user has seen the exact change and confirmed it; a confirmed
+ * write is remembered on this device, which is what lets the automatic update (ClaudePermissionsSync) follow.
  */
 export class ClaudePermissionsSection {
 	private preview: HTMLElement | undefined;
+	/** The "waiting for your preview" row, emptied once a previewed write is made. */
+	private waiting: HTMLElement | undefined;
 	/** Set while a control is put back: Obsidian's toggle may report its own setValue as a change. */
 	private reverting = false;
 
@@ -59,6 +65,17 @@ export class ClaudePermissionsSection {
 					await this.propose({ enabled: true, file }, () => this.putBack(toggle, !value));
 				}),
 			);
+		this.waiting = containerEl.createDiv();
+		if (settings.keepPrivateFromClaudeTools && this.host.previewedPermissions.load()?.settingsFile !== SETTINGS_FILES[settings.claudeSettingsFile]) {
+			new Setting(this.waiting)
+				.setName("Deny rules waiting for your preview")
+				.setDesc("The option is on, but the rules were not written from this device: they are not updated automatically until you see the change and write it.")
+				.addButton((button) =>
+					button.setButtonText("Preview the change").onClick(async () => {
+						await this.propose({ enabled: true, file: settings.claudeSettingsFile }, () => undefined);
+					}),
+				);
+		}
 		this.preview = containerEl.createDiv({ cls: "claude-code-bridge-permissions-preview" });
 	}
 
@@ -87,6 +104,7 @@ export class ClaudePermissionsSection {
 			await this.commit(target, plan, revert);
 			return;
 		}
+		for (const note of plan.notes) preview.createDiv({ cls: "claude-code-bridge-setting-warning", text: note });
 		preview.createEl("p", { text: `${target.enabled ? "Writing the rules" : "Removing the rules"} makes this change:` });
 		for (const change of plan.changes) preview.createEl("pre", { cls: "claude-code-bridge-permissions-diff", text: change.patch });
 		if (target.enabled) {
@@ -131,6 +149,9 @@ export class ClaudePermissionsSection {
 			return;
 		}
 		preview?.empty();
+		if (target.enabled) this.host.previewedPermissions.remember(plan.record);
+		else this.host.previewedPermissions.forget();
+		this.waiting?.empty();
 		this.host.settings.keepPrivateFromClaudeTools = target.enabled;
 		this.host.settings.claudeSettingsFile = target.file;
 		await this.host.saveSettings();

@@ -24,8 +24,9 @@ export interface SettingsHost {
 	saveSettings(): Promise<void>;
 	/** Private folders, tags or the Excluded files option changed: applies them and re-writes Claude Code's deny rules when that option is on (default: applyLiveSettings). */
 	privacyChanged?(): void;
-	/** For the "Claude Code's file tools" section, which is shown when the host gives it. */
+	/** For the "Claude Code's file tools" section, which is shown when the host gives both. */
 	denyRuleSources?: ClaudePermissionsHost["denyRuleSources"];
+	readonly previewedPermissions?: ClaudePermissionsHost["previewedPermissions"];
 	bridgeStatus(): BridgeStatus;
 	/** Starts, stops or restarts the bridge to match the settings. */
 	applyServerSettings(): Promise<void>;
@@ -182,7 +183,8 @@ export class BridgeSettingTab extends PluginSettingTab {
 
 		const host = this.host;
 		const denyRuleSources = host.denyRuleSources?.bind(host);
-		if (denyRuleSources) {
+		const previewedPermissions = host.previewedPermissions;
+		if (denyRuleSources && previewedPermissions) {
 			const permissionsHost: ClaudePermissionsHost = {
 				get settings() {
 					return host.settings;
@@ -192,6 +194,7 @@ export class BridgeSettingTab extends PluginSettingTab {
 				},
 				saveSettings: () => host.saveSettings(),
 				denyRuleSources,
+				previewedPermissions,
 			};
 			new ClaudePermissionsSection(permissionsHost).display(containerEl);
 		}

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { HeadlessProcess } from "../helpers/headless-process";
 import { makeTempDir } from "../helpers/temp-dir";
@@ -14,6 +14,7 @@ async function run(host: HeadlessProcess, line: string, until: RegExp): Promise<
 }
 
 describe("the headless claude-permissions command (real process)", () => {
+	jest.setTimeout(30_000);
 	const temp = makeTempDir("headless-permissions");
 	const home = join(temp.path, "home");
 	const vault = join(temp.path, "vault");
@@ -68,6 +69,60 @@ describe("the headless claude-permissions command (real process)", () => {
 		expect(error).toMatch(/^\.claude\/settings\.json: It is not valid JSON .*it was left as it is\.$/);
 		expect(readFileSync(join(broken, ".claude", "settings.json"), "utf8")).toBe("{ not json");
 		expect((await host.status()).state).toBe("listening");
+	});
+
+	it("a record naming a settings file outside the vault is ignored, and said so: write and remove leave that file byte-identical", async () => {
+		const userSettings = `${JSON.stringify({ permissions: { deny: ["Read(~/.ssh/**)", "Bash(curl:*)"] } }, null, 2)}\n`;
+		const elsewhere = join(temp.path, "elsewhere", ".claude");
+		mkdirSync(elsewhere, { recursive: true });
+		writeFileSync(join(elsewhere, "settings.json"), userSettings);
+		const redirected = join(temp.path, "redirected");
+		mkdirSync(join(redirected, ".claude"), { recursive: true });
+		const record = JSON.stringify({ settingsFile: "../elsewhere/.claude/settings.json", rules: ["Read(~/.ssh/**)", "Bash(curl:*)"] });
+		writeFileSync(join(redirected, ".claude", "claude-code-bridge-permissions.json"), record);
+		host = await HeadlessProcess.start({ vault: redirected, home, args: ["--private-folder", "Secret"] });
+
+		const written = await run(host, "claude-permissions write", /restart running sessions\./);
+		expect(written).toContain('.claude/claude-code-bridge-permissions.json names "../elsewhere/.claude/settings.json", which is not one of the vault\'s Claude Code settings files (.claude/settings.json, .claude/settings.local.json): it was ignored.');
+		expect(written).toMatch(/Wrote \.claude\/settings\.json: \d+ added, 0 removed\./);
+		expect(readFileSync(join(elsewhere, "settings.json"), "utf8")).toBe(userSettings);
+
+		writeFileSync(join(redirected, ".claude", "claude-code-bridge-permissions.json"), record);
+		await run(host, "claude-permissions remove", /\n/);
+		expect(readFileSync(join(elsewhere, "settings.json"), "utf8")).toBe(userSettings);
+	});
+
+	it("a settings.json that is a symlink to a file outside is refused in one line, its target untouched; the host keeps running", async () => {
+		const userSettings = `${JSON.stringify({ permissions: { deny: ["Read(~/.ssh/**)"] } }, null, 2)}\n`;
+		const elsewhere = join(temp.path, "elsewhere-link");
+		mkdirSync(elsewhere);
+		writeFileSync(join(elsewhere, "settings.json"), userSettings);
+		const linked = join(temp.path, "linked");
+		mkdirSync(join(linked, ".claude"), { recursive: true });
+		symlinkSync(join(elsewhere, "settings.json"), join(linked, ".claude", "settings.json"));
+		host = await HeadlessProcess.start({ vault: linked, home, args: ["--private-folder", "Secret"] });
+		for (const line of ["claude-permissions write", "claude-permissions remove"]) {
+			const before = host.stderr.length;
+			host.send(line);
+			const error = await host.waitFor(() => /claude-permissions failed: (.*)\n/.exec(host?.stderr.slice(before) ?? "")?.[1], "the error", 10_000);
+			expect(error).toMatch(/^\.claude\/settings\.json is a symbolic link \(to .*elsewhere-link\/settings\.json\): the bridge writes Claude Code's rules only into a real file inside the vault, so nothing was written\./);
+		}
+		expect(readFileSync(join(elsewhere, "settings.json"), "utf8")).toBe(userSettings);
+		expect((await host.status()).state).toBe("listening");
+	});
+
+	it("a .claude folder that is a symlink is refused in one line, and nothing is written through it", async () => {
+		const elsewhere = join(temp.path, "elsewhere-folder");
+		mkdirSync(elsewhere);
+		const linked = join(temp.path, "linked-folder");
+		mkdirSync(linked);
+		symlinkSync(elsewhere, join(linked, ".claude"), "dir");
+		host = await HeadlessProcess.start({ vault: linked, home, args: ["--private-folder", "Secret"] });
+		const before = host.stderr.length;
+		host.send("claude-permissions write");
+		const error = await host.waitFor(() => /claude-permissions failed: (.*)\n/.exec(host?.stderr.slice(before) ?? "")?.[1], "the error", 10_000);
+		expect(error).toMatch(/^\.claude is a symbolic link \(to .*elsewhere-folder\): the bridge writes Claude Code's rules only into a real \.claude folder inside the vault, so nothing was written\./);
+		expect(readdirSync(elsewhere)).toEqual([]);
 	});
 
 	it("refuses an unknown action with its usage", async () => {

@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { App, Plugin, Setting, notices, type FakeElement } from "../__mocks__/obsidian";
 import type { BridgeStatus } from "../../src/ide/bridge-host";
 import type { DenyRuleSources } from "../../src/ide/claude-permissions/deny-rules";
 import { ClaudePermissionsSync } from "../../src/obsidian/claude-permissions-sync";
+import { PreviewedPermissions } from "../../src/obsidian/previewed-permissions";
 import { readExcludedFiles } from "../../src/obsidian/excluded-files";
 import { BridgeSettingTab, type SettingsHost } from "../../src/obsidian/settings-tab";
 import { DEFAULT_SETTINGS, migrateSettings, type BridgeSettings } from "../../src/settings";
@@ -23,12 +24,14 @@ beforeEach(() => {
 });
 afterEach(() => removeVault());
 
-function setUp() {
+function setUp(stored: Partial<BridgeSettings> = {}) {
 	Setting.created = [];
 	notices.splice(0);
 	const calls: string[] = [];
-	const settings: BridgeSettings = { ...DEFAULT_SETTINGS, privateFolders: ["Secret"], privateTags: ["private"] };
+	const settings: BridgeSettings = { ...DEFAULT_SETTINGS, privateFolders: ["Secret"], privateTags: ["private"], ...stored };
 	const sources = (): DenyRuleSources => ({ folders: settings.privateFolders, tags: settings.privateTags, configDirs: [CONFIG_DIR] });
+	const app = new App(vault, "My vault");
+	const previewedPermissions = new PreviewedPermissions(app);
 	const host: SettingsHost = {
 		settings,
 		vaultPath: vault,
@@ -40,8 +43,8 @@ function setUp() {
 		rotateToken: () => Promise.resolve(STOPPED),
 		doctorInputs: () => ({ vaultPath: vault, status: STOPPED, pid: process.pid }),
 		denyRuleSources: sources,
+		previewedPermissions,
 	};
-	const app = new App(vault, "My vault");
 	const tab = new BridgeSettingTab(app as never, new Plugin(app, { id: "x", name: "x", version: "0" }) as never, host);
 	tab.display();
 	const named = (name: string): Setting => {
@@ -59,7 +62,7 @@ function setUp() {
 		if (!found) throw new Error(`No button ${text} in the preview; it shows: ${preview().textContent}`);
 		return found;
 	};
-	return { settings, calls, named, preview, button, sources };
+	return { settings, calls, named, preview, button, sources, app, previewedPermissions };
 }
 
 const settingsFile = () => join(vault, ".claude", "settings.json");
@@ -117,6 +120,24 @@ describe("the settings tab's Claude Code file tools section", () => {
 		expect(settings.keepPrivateFromClaudeTools).toBe(false);
 	});
 
+	it("a settings.json linked to a file outside the vault: says so in the preview, writes nothing through it", async () => {
+		const outside = makeTempDir("permissions-outside");
+		try {
+			const mine = JSON.stringify({ permissions: { deny: ["Read(~/.ssh/**)"] } });
+			writeFileSync(join(outside.path, "settings.json"), mine);
+			mkdirSync(join(vault, ".claude"));
+			symlinkSync(join(outside.path, "settings.json"), settingsFile());
+			const { named, preview, settings } = setUp();
+			await named(KEEP).toggles[0]?.change(true);
+			expect(preview().textContent).toMatch(/^Nothing was written: \.claude\/settings\.json is a symbolic link \(to .*\): the bridge writes Claude Code's rules only into a real file inside the vault, so nothing was written\./);
+			expect(readFileSync(join(outside.path, "settings.json"), "utf8")).toBe(mine);
+			expect(named(KEEP).toggles[0]?.value).toBe(false);
+			expect(settings.keepPrivateFromClaudeTools).toBe(false);
+		} finally {
+			outside.remove();
+		}
+	});
+
 	it("turning it off previews and removes only the bridge's rules", async () => {
 		mkdirSync(join(vault, ".claude"));
 		writeFileSync(settingsFile(), JSON.stringify({ permissions: { deny: ["Bash(rm *)"] } }));
@@ -166,22 +187,60 @@ describe("stored settings of the section", () => {
 });
 
 describe("ClaudePermissionsSync (private folders changed while the option is on)", () => {
-	function host(settings: BridgeSettings) {
-		return { settings, vaultPath: vault, saveSettings: () => Promise.resolve(), denyRuleSources: (): DenyRuleSources => ({ folders: settings.privateFolders, tags: [], configDirs: [] }) };
+	function host(settings: BridgeSettings, previewedPermissions = new PreviewedPermissions(new App(vault, "My vault"))) {
+		return { settings, vaultPath: vault, saveSettings: () => Promise.resolve(), previewedPermissions, denyRuleSources: (): DenyRuleSources => ({ folders: settings.privateFolders, tags: [], configDirs: [] }) };
 	}
 
-	it("re-writes the rules for the new folders and says so", async () => {
-		const settings: BridgeSettings = { ...DEFAULT_SETTINGS, privateFolders: ["Secret"], keepPrivateFromClaudeTools: true };
-		const told: string[] = [];
-		const sync = new ClaudePermissionsSync(host(settings), (message) => told.push(message));
-		await sync.sync();
+	it("after a write previewed in the settings tab, brings the rules up to date and names the file it changed", async () => {
+		const { named, button, settings, previewedPermissions, sources } = setUp();
+		await named(KEEP).toggles[0]?.change(true);
+		await button("Write the rules").click();
 		settings.privateFolders = ["Diary"];
+		const told: string[] = [];
+		const sync = new ClaudePermissionsSync({ settings, vaultPath: vault, saveSettings: () => Promise.resolve(), previewedPermissions, denyRuleSources: sources }, (message) => told.push(message));
 		await sync.sync();
 		const deny = (readJson(settingsFile()) as { permissions: { deny: string[] } }).permissions.deny;
 		expect(deny).toContain("Read(./Diary/**)");
 		expect(deny).not.toContain("Read(./Secret/**)");
-		expect(told.at(-1)).toBe("Claude Code's deny rules in .claude/settings.json updated for the new private folders (4 added, 4 removed). Restart running Claude Code sessions.");
+		expect(told).toEqual([`Claude Code's deny rules updated in ${join(vault, ".claude", "settings.json")} for the new private folders (4 added, 4 removed). Restart running Claude Code sessions.`]);
 		expect(await sync.doctorInputs()).toMatchObject({ enabled: true, settingsFile: ".claude/settings.json" });
+	});
+
+	it("without a write previewed on this device (the option came on in a synced data.json), writes nothing and says a preview is waiting", async () => {
+		mkdirSync(join(vault, ".claude"));
+		const mine = `${JSON.stringify({ permissions: { deny: ["Bash(rm *)"] } }, null, 2)}\n`;
+		writeFileSync(settingsFile(), mine);
+		const told: string[] = [];
+		await new ClaudePermissionsSync(host({ ...DEFAULT_SETTINGS, privateFolders: ["Secret"], keepPrivateFromClaudeTools: true }), (message) => told.push(message)).sync();
+		expect(readFileSync(settingsFile(), "utf8")).toBe(mine);
+		expect(readdirSync(join(vault, ".claude"))).toEqual(["settings.json"]);
+		expect(told).toEqual([
+			`Claude Code's deny rules in ${join(vault, ".claude", "settings.json")} are not up to date, and nothing was written: the change has not been previewed on this device. See it in the plugin's settings, under "Claude Code's file tools".`,
+		]);
+	});
+
+	it("a write previewed into the shared file does not let it write into the personal one", async () => {
+		const previewed = new PreviewedPermissions(new App(vault, "My vault"));
+		previewed.remember({ settingsFile: ".claude/settings.json", rules: ["Read(./Secret/**)"] });
+		const told: string[] = [];
+		await new ClaudePermissionsSync(host({ ...DEFAULT_SETTINGS, privateFolders: ["Secret"], keepPrivateFromClaudeTools: true, claudeSettingsFile: "local" }, previewed), (message) => told.push(message)).sync();
+		expect(existsSync(join(vault, ".claude"))).toBe(false);
+		expect(told).toEqual([expect.stringMatching(/settings\.local\.json are not up to date, and nothing was written: the change has not been previewed on this device\./)]);
+	});
+
+	it("the waiting preview in the settings tab: seen and written, the automatic update follows from then on", async () => {
+		const { named, button, settings, previewedPermissions, sources } = setUp({ keepPrivateFromClaudeTools: true });
+		const waiting = named("Deny rules waiting for your preview");
+		await waiting.buttons[0]?.click();
+		expect(existsSync(settingsFile())).toBe(false);
+		await button("Write the rules").click();
+		expect((readJson(settingsFile()) as { permissions: { deny: string[] } }).permissions.deny).toContain("Read(./Secret/**)");
+		expect(previewedPermissions.load()?.settingsFile).toBe(".claude/settings.json");
+		settings.privateFolders = ["Diary"];
+		const told: string[] = [];
+		await new ClaudePermissionsSync({ settings, vaultPath: vault, saveSettings: () => Promise.resolve(), previewedPermissions, denyRuleSources: sources }, (message) => told.push(message)).sync();
+		expect((readJson(settingsFile()) as { permissions: { deny: string[] } }).permissions.deny).toContain("Read(./Diary/**)");
+		expect(told).toEqual([`Claude Code's deny rules updated in ${settingsFile()} for the new private folders (4 added, 4 removed). Restart running Claude Code sessions.`]);
 	});
 
 	it("writes nothing while the option is off", async () => {
@@ -195,7 +254,7 @@ describe("ClaudePermissionsSync (private folders changed while the option is on)
 		writeFileSync(settingsFile(), "[1,");
 		const told: string[] = [];
 		await new ClaudePermissionsSync(host({ ...DEFAULT_SETTINGS, privateFolders: ["Secret"], keepPrivateFromClaudeTools: true }), (message) => told.push(message)).sync();
-		expect(told).toEqual([expect.stringMatching(/^Could not update Claude Code's deny rules in \.claude\/settings\.json: \.claude\/settings\.json: It is not valid JSON/)]);
+		expect(told).toEqual([expect.stringMatching(/^Could not update Claude Code's deny rules in .*\.claude\/settings\.json: \.claude\/settings\.json: It is not valid JSON/)]);
 		expect(readFileSync(settingsFile(), "utf8")).toBe("[1,");
 	});
 });

@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import ClaudeCodeBridgePlugin from "../../src/plugin";
 import type { BridgeStatus } from "../../src/ide/bridge-host";
-import type { App } from "../__mocks__/obsidian";
+import { notices, type App } from "../__mocks__/obsidian";
+import { PreviewedPermissions } from "../../src/obsidian/previewed-permissions";
 import { makeTempDir } from "../helpers/temp-dir";
 import { connectOrThrow, type TestClient } from "../helpers/test-client";
 import { pollUntil } from "../helpers/wait-until";
@@ -68,28 +69,58 @@ describe("Treat Obsidian's excluded files as private, through the plugin's own w
 });
 
 describe("Claude Code's deny rules at start-up", () => {
-	const temp = makeTempDir("permissions-startup");
 	const previousHome = process.env.HOME;
-	afterAll(() => {
+	let temp: { path: string; remove: () => void };
+	let plugin: ClaudeCodeBridgePlugin | undefined;
+	beforeEach(() => {
+		temp = makeTempDir("permissions-startup");
+		process.env.HOME = temp.path;
+		notices.splice(0);
+	});
+	afterEach(() => {
+		plugin?.unload();
+		plugin = undefined;
 		process.env.HOME = previousHome;
 		temp.remove();
 	});
 
-	it("are brought up to date once the layout is ready when the option is on (the private folders may have changed while Obsidian was closed)", async () => {
-		process.env.HOME = temp.path;
-		mkdirSync(join(temp.path, "Diary"), { recursive: true });
+	/** The plugin with a data.json that turns the option on for Diary (as one synced from another device would). */
+	async function startWith(app: App): Promise<ClaudeCodeBridgePlugin> {
+		const started = new ClaudeCodeBridgePlugin(app as never, { id: "claude-code-bridge", name: "Claude Code Bridge", version: "0.0.0" } as never);
+		(started as unknown as { data: unknown }).data = { enabled: false, privateFolders: ["Diary"], keepPrivateFromClaudeTools: true };
+		started.load();
+		await pollUntil(() => started.settings, "the settings to load");
+		return started;
+	}
+
+	it("are brought up to date once the layout is ready after a write previewed on this device, and the notice names the file (the private folders may have changed while Obsidian was closed)", async () => {
 		const app = await createIndexedApp({ "Diary/today.md": "DIARY-3\n" }, temp.path);
-		const plugin = new ClaudeCodeBridgePlugin(app as never, { id: "claude-code-bridge", name: "Claude Code Bridge", version: "0.0.0" } as never);
-		(plugin as unknown as { data: unknown }).data = { enabled: false, privateFolders: ["Diary"], keepPrivateFromClaudeTools: true };
-		plugin.load();
-		await pollUntil(() => plugin.settings, "the settings to load");
-		expect(existsSync(join(temp.path, ".claude", "settings.json"))).toBe(false);
+		const secret = ["Read(./Secret)", "Read(./Secret/**)", "Edit(./Secret)", "Edit(./Secret/**)"];
+		mkdirSync(join(temp.path, ".claude"));
+		writeFileSync(join(temp.path, ".claude", "settings.json"), JSON.stringify({ permissions: { deny: ["Bash(rm *)", ...secret] } }));
+		new PreviewedPermissions(app).remember({ settingsFile: ".claude/settings.json", rules: secret });
+		plugin = await startWith(app);
 		app.workspace.finishLayout();
 		const deny = await pollUntil(() => {
-			const file = join(temp.path, ".claude", "settings.json");
-			return existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as { permissions: { deny: string[] } }).permissions.deny : undefined;
+			const rules = (JSON.parse(readFileSync(join(temp.path, ".claude", "settings.json"), "utf8")) as { permissions: { deny: string[] } }).permissions.deny;
+			return rules.includes("Read(./Diary/**)") ? rules : undefined;
 		}, "the deny rules to be written");
-		expect(deny).toContain("Read(./Diary/**)");
-		plugin.unload();
+		expect(deny).toContain("Bash(rm *)");
+		expect(deny).not.toContain("Read(./Secret/**)");
+		const notice = await pollUntil(() => notices.find((text) => text.startsWith("Claude Code's deny rules")), "the notice");
+		expect(notice).toMatch(new RegExp(`^Claude Code's deny rules updated in ${escapeRegExp(join(temp.path, ".claude", "settings.json"))} for the new private folders \\(\\d+ added, 4 removed\\)\\.`));
+	});
+
+	it("with the option on but no write previewed on this device, write nothing once the layout is ready and say a preview is waiting", async () => {
+		const app = await createIndexedApp({ "Diary/today.md": "DIARY-3\n" }, temp.path);
+		plugin = await startWith(app);
+		app.workspace.finishLayout();
+		const notice = await pollUntil(() => notices.find((text) => text.startsWith("Claude Code's deny rules")), "the notice");
+		expect(notice).toBe(`Claude Code's deny rules in ${join(temp.path, ".claude", "settings.json")} are not up to date, and nothing was written: the change has not been previewed on this device. See it in the plugin's settings, under "Claude Code's file tools".`);
+		expect(existsSync(join(temp.path, ".claude"))).toBe(false);
 	});
 });
+
+function escapeRegExp(text: string): string {
+	return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

@@ -52,6 +52,16 @@ export function denyRulesFor(sources: DenyRuleSources): DenyRules {
 	return { rules, folders, uncovered };
 }
 
+/**
+ * Whether a rule has the shape of those `denyRulesFor` writes: `Read(./…)` or `Edit(./…)` over a path inside the
+ * folder Claude Code runs in. What the record file lists is checked with this before any rule is taken out: a
+ * record is vault data, and must not name the user's own rules of other kinds for removal.
+ */
+export function hasBridgeRuleShape(rule: string): boolean {
+	const match = /^(?:Read|Edit)\(\.\/(.+)\)$/.exec(rule);
+	return match?.[1] !== undefined && match[1].split("/").every((segment) => segment !== "" && segment !== "." && segment !== "..");
+}
+
 /** Both the folder itself and everything under it: `./X` alone is not documented to cover its children. */
 function patternsFor(folder: string): string[] {
 	const escaped = escapeGitignore(folder);

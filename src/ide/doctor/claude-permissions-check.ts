@@ -1,4 +1,5 @@
-import { readPermissionState } from "../claude-permissions/permissions-file";
+import { readPermissionState, type SettingsFile } from "../claude-permissions/permissions-file";
+import { UnsafeSettingsPathError } from "../claude-permissions/settings-location";
 import { MalformedSettingsError } from "../claude-permissions/settings-merge";
 import { fail, ok, warn, type DoctorLine } from "./doctor-line";
 
@@ -10,8 +11,8 @@ export interface PermissionRulesInputs {
 	wanted: string[];
 	/** Whether any private folder or tag is set: with none, an option left off is no finding. */
 	somethingPrivate: boolean;
-	/** Vault-relative settings file the rules go into. */
-	settingsFile: string;
+	/** Vault-relative settings file the rules go into: one of the two the bridge writes. */
+	settingsFile: SettingsFile;
 	/** How the user writes or updates them: the setting's name, or the headless command. */
 	howToWrite: string;
 }
@@ -31,7 +32,7 @@ export async function checkPermissionRules(vaultPath: string, inputs: Permission
 	try {
 		state = await readPermissionState(vaultPath, inputs.wanted, inputs.settingsFile);
 	} catch (error) {
-		if (error instanceof MalformedSettingsError) {
+		if (error instanceof MalformedSettingsError || error instanceof UnsafeSettingsPathError) {
 			return fail(`${inputs.settingsFile} cannot be read, so the deny rules for ${subject} are not known to be in place: ${error.message}`, `Fix the file, then ${lowerFirst(inputs.howToWrite)}.`);
 		}
 		throw error;

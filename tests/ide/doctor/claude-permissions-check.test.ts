@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SETTINGS_FILES, applyPermissionPlan, planPermissions } from "../../../src/ide/claude-permissions/permissions-file";
 import { checkPermissionRules, type PermissionRulesInputs } from "../../../src/ide/doctor/claude-permissions-check";
@@ -59,6 +59,20 @@ describe("the doctor's check of Claude Code's deny rules", () => {
 		const line = await checkPermissionRules(vault, inputs(SECRET));
 		expect(line.level).toBe("fail");
 		expect(line.what).toMatch(/^\.claude\/settings\.json cannot be read, so the deny rules .* are not known to be in place: It is not valid JSON/);
+	});
+
+	it("a settings file that is a symbolic link is a failure naming the link, and its target is not read", async () => {
+		const outside = makeTempDir("doctor-permissions-outside");
+		try {
+			writeFileSync(join(outside.path, "settings.json"), JSON.stringify({ permissions: { deny: SECRET } }));
+			mkdirSync(join(vault, ".claude"));
+			symlinkSync(join(outside.path, "settings.json"), join(vault, SETTINGS_FILES.shared));
+			const line = await checkPermissionRules(vault, inputs(SECRET));
+			expect(line.level).toBe("fail");
+			expect(line.what).toMatch(/^\.claude\/settings\.json cannot be read, so the deny rules .* are not known to be in place: \.claude\/settings\.json is a symbolic link \(to /);
+		} finally {
+			outside.remove();
+		}
 	});
 
 	it("the option off: a warning saying the bridge's rules do not reach Claude Code's file tools", async () => {
