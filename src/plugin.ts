@@ -15,8 +15,9 @@ import { StatusBar } from "./obsidian/status-bar";
 import { TagCommands } from "./obsidian/tag-commands";
 import { VaultPaths } from "./vault/vault-paths";
 import type { VaultToolsSettingsHost, VaultToolsStatus } from "./obsidian/settings/vault-tools-section";
-import { McpTokenStore } from "./obsidian/vault-index/mcp-token-store";
-import type { VaultToolsComponent } from "./obsidian/vault-index/vault-tools-component";
+import { McpTokenStore } from "./obsidian/vault-tools/mcp-token-store";
+import type { VaultToolsComponent } from "./obsidian/vault-tools/vault-tools-component";
+import type { ObsidianNoteEvents } from "./obsidian/notes/obsidian-note-events";
 import { migrateSettings, type BridgeSettings } from "./settings";
 import { describeError } from "./shared/describe-error";
 
@@ -153,10 +154,13 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 			new Notice("Claude Code Bridge needs a vault on the local file system.");
 			return;
 		}
-		const vaultTools = this.settings.vaultTools.enabled ? this.createVaultTools(runtime, vaultPath) : undefined;
+		// One subscriber to the vault's and the metadata cache's events for the diagnostics and the vault tools alike.
+		const noteEvents = new runtime.ObsidianNoteEvents(this.app.vault, this.app.metadataCache);
+		const vaultTools = this.settings.vaultTools.enabled ? this.createVaultTools(runtime, vaultPath, noteEvents) : undefined;
 		this.bridge = this.addChild(
 			new BridgeComponent({
 				app: this.app,
+				noteEvents,
 				vaultPath,
 				settings: this.settings,
 				privacyRules: () => this.privacyRules(),
@@ -176,9 +180,10 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 	}
 
 	/** The vault tools' Obsidian side, built at layout ready with the bridge (nothing of it runs during plugin load). */
-	private createVaultTools(runtime: BridgeRuntime, vaultPath: string): VaultToolsComponent {
+	private createVaultTools(runtime: BridgeRuntime, vaultPath: string, noteEvents: ObsidianNoteEvents): VaultToolsComponent {
 		return new runtime.VaultToolsComponent({
 			app: this.app,
+			noteEvents,
 			paths: new VaultPaths(vaultPath),
 			settings: () => this.settings.vaultTools,
 			savePort: async (port) => {

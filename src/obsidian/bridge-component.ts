@@ -8,6 +8,7 @@ import { VaultPaths } from "../vault/vault-paths";
 import { userHomeDirectory } from "../server/lock-file";
 import type { BridgeSettings } from "../settings";
 import { ObsidianNoteSource } from "./diagnostics-source";
+import { ObsidianNoteEvents } from "./notes/obsidian-note-events";
 import { ObsidianReviewPort } from "./obsidian-review-port";
 import { ObsidianWorkspace } from "./obsidian-workspace";
 import { ObsidianVaultFiles } from "./vault-files";
@@ -25,6 +26,11 @@ export interface BridgeComponentOptions {
 	homeDir?: string;
 	/** Claude's own vault tools (the plugin's VaultToolsComponent); left out when they are off. */
 	vaultTools?: VaultToolsAssemblyOptions;
+	/**
+	 * The one subscriber to vault and cache events, shared with the vault tools' index; the bridge loads it
+	 * (first, before the readers) and unloads it. One of its own when absent.
+	 */
+	noteEvents?: ObsidianNoteEvents;
 }
 
 /**
@@ -36,13 +42,15 @@ export class BridgeComponent extends Component {
 	/** Settles when the server has closed after unload. */
 	stopped: Promise<void> = Promise.resolve();
 	private readonly notes: ObsidianNoteSource;
+	private readonly noteEvents: ObsidianNoteEvents;
 
 	constructor(options: BridgeComponentOptions) {
 		super();
 		const { app, settings } = options;
 		const paths = new VaultPaths(options.vaultPath);
 		const files = new ObsidianVaultFiles(app);
-		this.notes = new ObsidianNoteSource({ vault: app.vault, metadataCache: app.metadataCache, parseYaml });
+		this.noteEvents = options.noteEvents ?? new ObsidianNoteEvents(app.vault, app.metadataCache);
+		this.notes = new ObsidianNoteSource({ vault: app.vault, metadataCache: app.metadataCache, parseYaml, events: this.noteEvents });
 		this.bridge = assembleBridge({
 			paths,
 			vaultName: app.vault.getName(),
@@ -75,6 +83,7 @@ export class BridgeComponent extends Component {
 	}
 
 	override onload(): void {
+		this.addChild(this.noteEvents);
 		this.addChild(this.notes);
 		// Builds the metadata index once the bridge runs (after layout ready), not during plugin load.
 		void this.notes.refresh();

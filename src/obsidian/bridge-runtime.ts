@@ -4,4 +4,5 @@
  * main.js while Obsidian loads the plugin skips their module top levels and the Node modules they load.
  */
 export { BridgeComponent } from "./bridge-component";
-export { VaultToolsComponent } from "./vault-index/vault-tools-component";
+export { VaultToolsComponent } from "./vault-tools/vault-tools-component";
+export { ObsidianNoteEvents } from "./notes/obsidian-note-events";

@@ -6,6 +6,7 @@ import type { FrontmatterProblem, NoteBlockId, NoteLink, NoteMetadata } from "..
 import type { NoteSource, WorkPace } from "../vault/notes/note-source";
 import type { TextRange } from "../vault/markdown/text-position";
 import { splitLines } from "../vault/markdown/text-lines";
+import { isNotePath, ObsidianNoteEvents } from "./notes/obsidian-note-events";
 
 /** A file's modification time and size: what tells two versions of a note apart without reading it. */
 export interface FileStamp {
@@ -34,9 +35,7 @@ export interface NotesVault {
 		stat(normalizedPath: string): Promise<FileStamp | null>;
 		read(normalizedPath: string): Promise<string>;
 	};
-	on(name: "create", callback: (file: VaultItem) => unknown): EventRef;
-	on(name: "modify", callback: (file: VaultItem) => unknown): EventRef;
-	on(name: "delete", callback: (file: VaultItem) => unknown): EventRef;
+	on(name: "create" | "modify" | "delete", callback: (file: VaultItem) => unknown): EventRef;
 	on(name: "rename", callback: (file: VaultItem, oldPath: string) => unknown): EventRef;
 }
 
@@ -70,6 +69,8 @@ export interface ObsidianNoteSourceOptions {
 	/** Longest stretch of work between two yields while building every note's metadata; default 10 ms. */
 	sliceMs?: number;
 	scheduler?: SourceScheduler;
+	/** The plugin's one subscriber to vault and cache events (shared with the vault tools); one of its own when absent. */
+	events?: ObsidianNoteEvents;
 }
 
 /** How many notes the CLI asked about are re-checked against the disk on whole-vault calls, and how many changed notes. */
@@ -103,8 +104,8 @@ export class ObsidianNoteSource extends Component implements NoteSource {
 	private readonly needText = new Set<string>();
 	/** mtime and size of the file as Obsidian indexed it, from its last `changed` event. */
 	private readonly indexedStamps = new Map<string, FileStamp>();
-	/** Notes the vault reported created or modified whose `changed` event has not come yet. */
-	private readonly awaitingIndex = new Set<string>();
+	/** Which notes are behind the cache (created or changed, not parsed yet) and when the file list changed. */
+	private readonly events: ObsidianNoteEvents;
 	/** Notes read from the disk because Obsidian had not indexed their current version; kept while the disk agrees. */
 	private readonly fromDisk = new Map<string, { stamp: FileStamp | null; metadata: NoteMetadata }>();
 	/** Notes with no cache entry when last looked at: not indexed yet, and not checked. */
@@ -113,47 +114,38 @@ export class ObsidianNoteSource extends Component implements NoteSource {
 	private readonly asked = new Set<string>();
 	private readonly waiters = new Map<string, Set<() => void>>();
 	private readonly scheduler: SourceScheduler;
-	private structureChanges = 0;
+	/** Changes of the notes' list the events do not see: notes found on disk before the vault lists them, or gone. */
+	private diskStructureChanges = 0;
 	private warming: Promise<void> | undefined;
 
 	constructor(private readonly options: ObsidianNoteSourceOptions) {
 		super();
 		this.scheduler = options.scheduler ?? windowScheduler;
+		this.events = options.events ?? new ObsidianNoteEvents(options.vault, options.metadataCache);
 	}
 
 	override onload(): void {
-		const { vault, metadataCache } = this.options;
-		this.registerEvent(
-			metadataCache.on("changed", (file, data) => {
-				const path = file.path;
-				this.notes.delete(path);
-				this.frontmatter.set(path, checkFrontmatter(splitLines(data), this.options.parseYaml) ?? null);
-				this.needText.delete(path);
-				this.indexedStamps.set(path, { mtime: file.stat.mtime, size: file.stat.size });
-				this.awaitingIndex.delete(path);
-				this.fromDisk.delete(path);
-				this.unindexed.delete(path);
-				const waiting = this.waiters.get(path);
-				this.waiters.delete(path);
-				waiting?.forEach((wake) => wake());
-			}),
-		);
-		this.registerEvent(
-			vault.on("create", (file) => {
-				this.structureChanges++;
-				if (isNotePath(file.path)) this.awaitingIndex.add(file.path);
-			}),
-		);
-		this.registerEvent(
-			vault.on("modify", (file) => {
-				if (isNotePath(file.path)) this.awaitingIndex.add(file.path);
-			}),
-		);
-		this.registerEvent(vault.on("delete", (file) => this.forget(file.path)));
-		this.registerEvent(
-			vault.on("rename", (file, oldPath) => {
-				this.forget(oldPath);
-				this.forget(file.path);
+		if (!this.options.events) this.addChild(this.events);
+		this.register(
+			this.events.listen({
+				changed: (file, data) => {
+					const path = file.path;
+					const stat = this.options.vault.getFileByPath(path)?.stat;
+					this.notes.delete(path);
+					this.frontmatter.set(path, checkFrontmatter(splitLines(data), this.options.parseYaml) ?? null);
+					this.needText.delete(path);
+					if (stat) this.indexedStamps.set(path, { mtime: stat.mtime, size: stat.size });
+					this.fromDisk.delete(path);
+					this.unindexed.delete(path);
+					const waiting = this.waiters.get(path);
+					this.waiters.delete(path);
+					waiting?.forEach((wake) => wake());
+				},
+				deleted: (path) => this.forget(path),
+				renamed: (path, oldPath) => {
+					this.forget(oldPath);
+					this.forget(path);
+				},
 			}),
 		);
 	}
@@ -164,7 +156,7 @@ export class ObsidianNoteSource extends Component implements NoteSource {
 	}
 
 	get structureVersion(): number {
-		return this.structureChanges;
+		return this.events.structureVersion + this.diskStructureChanges;
 	}
 
 	/** The engine's whole-vault pass yields as often as the metadata build does. */
@@ -181,7 +173,7 @@ export class ObsidianNoteSource extends Component implements NoteSource {
 	async refresh(): Promise<void> {
 		this.warming ??= this.buildAll();
 		await this.warming;
-		await this.ensureFresh([...new Set([...this.asked, ...this.awaitingIndex])].slice(0, RECHECKED_NOTES * 2));
+		await this.ensureFresh([...new Set([...this.asked, ...this.events.awaitingIndex()])].slice(0, RECHECKED_NOTES * 2));
 		const paths = [...this.needText];
 		this.needText.clear();
 		await Promise.all(paths.map((path) => this.checkText(path)));
@@ -260,7 +252,7 @@ export class ObsidianNoteSource extends Component implements NoteSource {
 		if (this.unindexed.size > 0) {
 			parts.push(`Obsidian has not finished indexing the vault: ${countOf(this.unindexed.size, "note")} not indexed yet ${this.unindexed.size === 1 ? "was" : "were"} not checked; ask again in a moment.`);
 		}
-		const waiting = [...this.awaitingIndex].filter((key) => !this.fromDisk.has(key)).length;
+		const waiting = [...this.events.awaitingIndex()].filter((key) => !this.fromDisk.has(key)).length;
 		if (waiting > 0) parts.push(`${countOf(waiting, "note")} changed on disk and not re-indexed by Obsidian yet may show outdated diagnostics.`);
 		if (this.fromDisk.size > 0) parts.push(`${countOf(this.fromDisk.size, "note")} not yet re-indexed by Obsidian ${this.fromDisk.size === 1 ? "was" : "were"} checked from the text on disk.`);
 		return parts.length > 0 ? parts.join(" ") : undefined;
@@ -330,7 +322,7 @@ export class ObsidianNoteSource extends Component implements NoteSource {
 	/** Whether the cache holds the version of the note whose stamp is on disk now. */
 	private indexedVersionIs(path: string, disk: FileStamp): boolean {
 		const file = this.options.vault.getFileByPath(path);
-		if (!file || this.awaitingIndex.has(path) || !this.options.metadataCache.getFileCache(file)) return false;
+		if (!file || this.events.isAwaitingIndex(path) || !this.options.metadataCache.getFileCache(file)) return false;
 		// Before its first `changed` event since load, a note's cache is taken to match the vault's view of the file.
 		if (!sameStamp(this.indexedStamps.get(path) ?? file.stat, disk)) return false;
 		this.fromDisk.delete(path);
@@ -339,7 +331,7 @@ export class ObsidianNoteSource extends Component implements NoteSource {
 
 	private keepFromDisk(path: string, stamp: FileStamp | null, metadata: NoteMetadata): void {
 		// A note only on disk, or gone from it, changes what links resolve to.
-		if (!this.fromDisk.has(path) && (stamp === null || !this.options.vault.getFileByPath(path))) this.structureChanges++;
+		if (!this.fromDisk.has(path) && (stamp === null || !this.options.vault.getFileByPath(path))) this.diskStructureChanges++;
 		this.fromDisk.set(path, { stamp, metadata });
 		this.unindexed.delete(path);
 	}
@@ -378,10 +370,8 @@ export class ObsidianNoteSource extends Component implements NoteSource {
 		this.frontmatter.delete(path);
 		this.needText.delete(path);
 		this.indexedStamps.delete(path);
-		this.awaitingIndex.delete(path);
 		this.fromDisk.delete(path);
 		this.unindexed.delete(path);
-		this.structureChanges++;
 	}
 
 	private async checkText(path: string): Promise<void> {
@@ -395,11 +385,6 @@ export class ObsidianNoteSource extends Component implements NoteSource {
 			// Unreadable now; a later change event brings the text.
 		}
 	}
-}
-
-/** A Markdown file Obsidian would list: not under a folder or name starting with a dot (Obsidian skips those). */
-function isNotePath(path: string): boolean {
-	return path.toLowerCase().endsWith(".md") && !path.split("/").some((part) => part.startsWith("."));
 }
 
 function sameStamp(a: FileStamp, b: FileStamp): boolean {

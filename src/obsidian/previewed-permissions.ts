@@ -1,5 +1,5 @@
 import { isSettingsFile, type PermissionRecord } from "../ide/claude-permissions/permissions-file";
-import type { VaultLocalStorage } from "./vault-index/mcp-token-store";
+import type { VaultLocalStorage } from "./vault-tools/mcp-token-store";
 
 const KEY = "claude-code-bridge-previewed-permissions";
 

@@ -101,6 +101,11 @@ export class Events {
 	trigger(name: string, ...args: unknown[]): void {
 		for (const handler of this.handlers.get(name) ?? []) handler(...args);
 	}
+
+	/** Test-only inspection (Obsidian has no such method): how many handlers listen to `name` now. */
+	listenerCount(name: string): number {
+		return this.handlers.get(name)?.size ?? 0;
+	}
 }
 
 /** A status bar element with the HTMLElement helpers the plugin uses. */

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { ObsidianVaultIndex } from "../../src/obsidian/vault-index/obsidian-vault-index";
+import { ObsidianVaultIndex } from "../../src/obsidian/vault-tools/obsidian-vault-index";
 import { FolderVaultIndex } from "../../src/vault/folder/folder-vault-index";
 import { makeTempDir } from "../helpers/temp-dir";
 import { createIndexedApp, vaultIndexPorts } from "../obsidian/harness/indexed-app";

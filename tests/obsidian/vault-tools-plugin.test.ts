@@ -2,7 +2,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { createServer } from "node:net";
 import ClaudeCodeBridgePlugin from "../../src/plugin";
-import { NOT_READY_REASON } from "../../src/obsidian/vault-index/vault-tools-component";
+import { NOT_READY_REASON } from "../../src/obsidian/vault-tools/vault-tools-component";
 import type { BridgeSettings } from "../../src/settings";
 import { DIFF_VIEW_TYPE } from "../../src/obsidian/diff-view";
 import type { App, FakeElement } from "../__mocks__/obsidian";
@@ -78,6 +78,19 @@ describe("the plugin serves Claude's vault tools over HTTP from Obsidian's index
 		app.workspace.finishLayout();
 		const port = await pollUntil(() => stored().vaultTools.httpPort ?? undefined, "the chosen port to be saved");
 		expect(plugin.vaultToolsStatus().http).toMatchObject({ state: "listening", port, url: `http://127.0.0.1:${port}/mcp` });
+	});
+
+	it("has one subscriber to the vault's and the metadata cache's note events, shared by the diagnostics and the vault tools", async () => {
+		const events = ["create", "modify", "delete", "rename"] as const;
+		const before = { changed: app.metadataCache.listenerCount("changed"), ...Object.fromEntries(events.map((name) => [name, app.vault.listenerCount(name)])) };
+		app.workspace.finishLayout();
+		await connect();
+		expect(plugin.vaultToolsStatus().running).toBe(true);
+		expect(app.metadataCache.listenerCount("changed") - before.changed).toBe(1);
+		for (const name of events) expect([name, app.vault.listenerCount(name) - (before[name] ?? 0)]).toEqual([name, 1]);
+		plugin.unload();
+		await (plugin as unknown as { bridge?: { stopped: Promise<void> } }).bridge?.stopped;
+		expect(app.metadataCache.listenerCount("changed")).toBe(before.changed);
 	});
 
 	it("answers the SDK Client: tools, search through Obsidian's index without private notes, prompts", async () => {

@@ -1,4 +1,4 @@
-import type { ObsidianVaultIndexOptions } from "../../../src/obsidian/vault-index/obsidian-vault-index";
+import type { ObsidianVaultIndexOptions } from "../../../src/obsidian/vault-tools/obsidian-vault-index";
 import { App, type MetadataCache } from "../../__mocks__/obsidian";
 import { parseNoteForCache } from "./metadata-parser";
 

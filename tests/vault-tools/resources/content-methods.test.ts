@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { PrivacyFilter } from "../../../src/vault/privacy/privacy";
 import { VaultPaths } from "../../../src/vault/vault-paths";
-import { ObsidianVaultIndex } from "../../../src/obsidian/vault-index/obsidian-vault-index";
+import { ObsidianVaultIndex } from "../../../src/obsidian/vault-tools/obsidian-vault-index";
 import { createVaultToolRegistry, tagsFromIndex } from "../../../src/vault-tools/create-vault-tools";
 import { FolderVaultIndex } from "../../../src/vault/folder/folder-vault-index";
 import type { ActiveNote } from "../../../src/vault-tools/kit/ports";

@@ -1,4 +1,4 @@
-import { ObsidianVaultIndex } from "../../../src/obsidian/vault-index/obsidian-vault-index";
+import { ObsidianVaultIndex } from "../../../src/obsidian/vault-tools/obsidian-vault-index";
 import type { App } from "../../__mocks__/obsidian";
 import { createIndexedApp, vaultIndexPorts } from "../harness/indexed-app";
 

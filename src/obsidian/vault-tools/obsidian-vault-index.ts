@@ -1,6 +1,7 @@
 import { Component, normalizePath, type CachedMetadata, type EventRef } from "obsidian";
 import { factsFromText } from "../../vault/notes/note-facts";
 import { NoteChangedError, type Backlink, type LinkFact, type NoteFacts, type RenameReport, type VaultIndex } from "../../vault/notes/vault-index";
+import { ObsidianNoteEvents } from "../notes/obsidian-note-events";
 import { factsFromCache, frontmatterDetail, type FrontmatterDetail } from "./cache-facts";
 
 /** A file as the vault hands it out (TFile; a folder has no `extension`). */
@@ -39,6 +40,8 @@ export interface ObsidianVaultIndexOptions {
 	vault: IndexVault;
 	metadataCache: IndexMetadataCache;
 	fileManager: IndexFileManager;
+	/** The plugin's one subscriber to vault and cache events (shared with the diagnostics); one of its own when absent. */
+	events?: ObsidianNoteEvents;
 }
 
 interface CachedFacts {
@@ -58,59 +61,46 @@ interface CachedFacts {
  * taken from the text with the shared core, until Obsidian's `changed` event says the cache has caught up.
  */
 export class ObsidianVaultIndex extends Component implements VaultIndex {
-	/** Notes the vault reported created or changed whose `changed` event has not come yet. */
-	private readonly stale = new Set<string>();
+	/** Which notes are behind the cache (created or changed, not parsed yet) and when the file list changed. */
+	private readonly events: ObsidianNoteEvents;
 	/** Texts of stale or never-indexed notes, read at refresh. */
 	private readonly fromText = new Map<string, string>();
 	private readonly frontmatter = new Map<string, { cache: CachedMetadata; detail: FrontmatterDetail | undefined }>();
 	private readonly factsCache = new Map<string, CachedFacts>();
-	private structure = 0;
 	private paths: string[] | undefined;
 
 	constructor(private readonly options: ObsidianVaultIndexOptions) {
 		super();
+		this.events = options.events ?? new ObsidianNoteEvents(options.vault, options.metadataCache);
+	}
+
+	private get structure(): number {
+		return this.events.structureVersion;
 	}
 
 	override onload(): void {
-		const { vault, metadataCache } = this.options;
-		this.registerEvent(
-			metadataCache.on("changed", (file, data, cache) => {
-				this.stale.delete(file.path);
-				this.fromText.delete(file.path);
-				this.frontmatter.set(file.path, { cache, detail: frontmatterDetail(file.path, data, cache) });
-			}),
-		);
-		const structureChanged = (): void => {
-			this.structure++;
-			this.paths = undefined;
-		};
-		this.registerEvent(
-			vault.on("create", (file) => {
-				structureChanged();
-				if (isNote(file.path)) this.stale.add(file.path);
-			}),
-		);
-		this.registerEvent(
-			vault.on("modify", (file) => {
-				if (isNote(file.path)) this.stale.add(file.path);
-			}),
-		);
-		this.registerEvent(
-			vault.on("delete", (file) => {
-				structureChanged();
-				this.forget(file.path);
-			}),
-		);
-		this.registerEvent(
-			vault.on("rename", (file, oldPath) => {
-				structureChanged();
-				// obsidian.d.ts `changed` is "not called when a file is renamed": the cache entry moves with the
-				// unchanged file, so the note stays as fresh (or as stale) as it was; only its frontmatter is read again.
-				const wasStale = this.stale.has(oldPath);
-				const text = this.fromText.get(oldPath);
-				this.forget(oldPath);
-				if (wasStale) this.stale.add(file.path);
-				if (text !== undefined) this.fromText.set(file.path, text);
+		if (!this.options.events) this.addChild(this.events);
+		this.register(
+			this.events.listen({
+				changed: (file, data, cache) => {
+					this.fromText.delete(file.path);
+					this.frontmatter.set(file.path, { cache, detail: frontmatterDetail(file.path, data, cache) });
+				},
+				created: () => {
+					this.paths = undefined;
+				},
+				deleted: (path) => {
+					this.paths = undefined;
+					this.forget(path);
+				},
+				renamed: (path, oldPath) => {
+					this.paths = undefined;
+					// The cache entry moves with the unchanged file (the events keep it as fresh or as stale as it was);
+					// a text read for the old path is the new path's text, and only the frontmatter is read again.
+					const text = this.fromText.get(oldPath);
+					this.forget(oldPath);
+					if (text !== undefined) this.fromText.set(path, text);
+				},
 			}),
 		);
 	}
@@ -121,7 +111,7 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 		const reads: Promise<void>[] = [];
 		for (const file of vault.getMarkdownFiles()) {
 			const cache = metadataCache.getFileCache(file);
-			if (!cache || this.stale.has(file.path)) {
+			if (!cache || this.events.isAwaitingIndex(file.path)) {
 				reads.push(
 					vault.read(file).then(
 						(text) => void this.fromText.set(file.path, text),
@@ -206,7 +196,7 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 			if (current !== expected) throw new NoteChangedError(path);
 			return text;
 		});
-		this.stale.add(path);
+		this.events.markAwaitingIndex(path);
 	}
 
 	async createNote(path: string, text: string): Promise<void> {
@@ -218,7 +208,7 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 			if (await this.exists(path)) throw alreadyExists(path);
 			throw error;
 		}
-		this.stale.add(path);
+		this.events.markAwaitingIndex(path);
 	}
 
 	/**
@@ -287,7 +277,6 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 	}
 
 	private forget(path: string): void {
-		this.stale.delete(path);
 		this.fromText.delete(path);
 		this.frontmatter.delete(path);
 		this.factsCache.delete(path);

@@ -9,6 +9,7 @@ import type { VaultToolServer } from "../../vault-tools/serve/vault-tool-server"
 import { todaysDailyNote } from "./daily-note";
 import type { McpTokenStore } from "./mcp-token-store";
 import { ObsidianVaultIndex } from "./obsidian-vault-index";
+import type { ObsidianNoteEvents } from "../notes/obsidian-note-events";
 
 /** Obsidian's bundled moment; obsidian.d.ts types it as the module namespace, which TypeScript will not call. */
 const callMoment = moment as unknown as () => { format(pattern: string): string };
@@ -21,6 +22,8 @@ export const NOT_READY_REASON = "Obsidian is still indexing the vault, so notes 
 
 export interface VaultToolsComponentOptions {
 	app: App;
+	/** The plugin's one subscriber to vault and cache events (loaded by the bridge, shared with the diagnostics). */
+	noteEvents?: ObsidianNoteEvents;
 	paths: VaultPaths;
 	/** Read on every call, so changes in the settings tab apply at once. */
 	settings: () => VaultToolsSettings;
@@ -47,7 +50,7 @@ export class VaultToolsComponent extends Component {
 	constructor(private readonly options: VaultToolsComponentOptions) {
 		super();
 		const { app } = options;
-		this.index = new ObsidianVaultIndex({ vault: app.vault, metadataCache: app.metadataCache, fileManager: app.fileManager });
+		this.index = new ObsidianVaultIndex({ vault: app.vault, metadataCache: app.metadataCache, fileManager: app.fileManager, ...(options.noteEvents ? { events: options.noteEvents } : {}) });
 	}
 
 	/** What `assembleBridge({ vaultTools })` takes; resources and prompts use the tools' own privacy and active note. */
