@@ -82,7 +82,7 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 			return tool.call(args, context);
 		},
 	}));
-	const locator = new BridgeLocator({ vaultPath: paths.root, homeDir: options.homeDir, claudeConfigDir: options.claudeConfigDir });
+	const locator = new BridgeLocator({ vaultPath: paths.root, homeDir: options.homeDir, claudeConfigDir: options.claudeConfigDir, log });
 	const relay = new BridgeRelay({
 		find: () => locator.findAll(),
 		clientName: options.relay.clientName,

@@ -1,12 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { promises as fs, rmSync } from "node:fs";
+import { promises as fs, lstatSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { LOCK_DIRECTORY_MODE, LOCK_FILE_MODE } from "./limits";
+import { LOCK_FILE_WRITER, checkLockFolder, readLockFile, type FileIdentity, type LockFileReading } from "./lock-file-reader";
 import { describeError } from "../shared/describe-error";
 
-/** Marks lock files this plugin wrote; the CLI ignores unknown fields. */
-export const LOCK_FILE_WRITER = "claude-code-bridge";
+export { LOCK_FILE_WRITER };
 
 export interface LockFileContent {
 	pid: number;
@@ -46,7 +46,9 @@ export class LockFileError extends Error {
 
 /**
  * Writes the lock file atomically: a new temp file created exclusively (never follows a link),
- * mode 0600, in a 0700 folder, then renamed over `<port>.lock`.
+ * mode 0600, in a 0700 folder, then renamed over `<port>.lock`. The port is written inside too (the CLI
+ * ignores the field): readers refuse a file whose name and content disagree, such as a link or copy under
+ * another port's name.
  */
 export async function writeLockFile(homeDir: string, port: number, content: LockFileContent): Promise<string> {
 	const directory = lockDirectory(homeDir);
@@ -57,7 +59,7 @@ export async function writeLockFile(homeDir: string, port: number, content: Lock
 		await fs.chmod(directory, LOCK_DIRECTORY_MODE);
 		const handle = await fs.open(temp, "wx", LOCK_FILE_MODE);
 		try {
-			await handle.writeFile(JSON.stringify(content), "utf8");
+			await handle.writeFile(JSON.stringify({ ...content, port }), "utf8");
 			await handle.chmod(LOCK_FILE_MODE);
 		} finally {
 			await handle.close();
@@ -102,12 +104,15 @@ const OWN_TEMP_NAME = /^\.\d+\.lock\.[0-9a-f]{12}\.tmp$/;
 /**
  * Removes lock files that this plugin wrote and whose process is gone, and temp files of `writeLockFile` left
  * by a crash (they hold a token that looks live): ours by name and content, and either from a dead process or
- * older than `STALE_LOCK_TEMP_MS`. Other editors' files, and files it cannot read or parse, are left alone
+ * older than `STALE_LOCK_TEMP_MS`. Every file is read by `readLockFile`, so nothing is removed in a folder it
+ * refuses, nor a link, a file of another user or one it refuses for any other reason; and a file is removed only
+ * if it is still the one that was read. Other editors' files, and files it cannot read or parse, are left alone
  * (a temp file cut short by the crash counts as ours when it is empty or starts as ours does). Returns the
  * removed paths.
  */
 export async function removeStaleLockFiles(homeDir: string, isAlive: ProcessAliveCheck = isProcessAlive): Promise<string[]> {
 	const directory = lockDirectory(homeDir);
+	if ((await checkLockFolder(directory)).kind !== "ok") return [];
 	let names: string[];
 	try {
 		names = await fs.readdir(directory);
@@ -116,54 +121,38 @@ export async function removeStaleLockFiles(homeDir: string, isAlive: ProcessAliv
 	}
 	const removed: string[] = [];
 	for (const name of names) {
+		const temp = OWN_TEMP_NAME.test(name);
+		if (!temp && !name.endsWith(".lock")) continue;
 		const path = join(directory, name);
-		if (name.endsWith(".lock")) {
-			const content = await readOwnLockFile(path);
-			if (content && !isAlive(content.pid)) {
-				removeLockFile(path);
-				removed.push(path);
-			}
-		} else if (OWN_TEMP_NAME.test(name) && (await isStaleOwnTempFile(path, isAlive))) {
-			removeLockFile(path);
-			removed.push(path);
-		}
+		const reading = await readLockFile(path);
+		if (isStale(reading, temp, isAlive) && removeIfUnchanged(path, reading.identity)) removed.push(path);
 	}
 	return removed;
 }
 
-async function isStaleOwnTempFile(path: string, isAlive: ProcessAliveCheck): Promise<boolean> {
+function isStale(reading: LockFileReading, temp: boolean, isAlive: ProcessAliveCheck): reading is Extract<LockFileReading, { identity: FileIdentity }> {
+	if (reading.kind === "read") {
+		const { pid, writer } = reading.record;
+		if (writer !== LOCK_FILE_WRITER || typeof pid !== "number") return false;
+		return !isAlive(pid) || (temp && isOld(reading.mtimeMs));
+	}
+	// JSON.stringify of LockFileContent starts with its first field, pid: that is how a cut-short temp file is ours.
+	if (reading.kind === "not-json") return temp && isOld(reading.mtimeMs) && (reading.text === "" || reading.text.startsWith('{"pid":'));
+	return false;
+}
+
+function isOld(mtimeMs: number): boolean {
+	return Date.now() - mtimeMs > STALE_LOCK_TEMP_MS;
+}
+
+/** Removes the path only if it still names the regular file that was read (not a link or a file swapped in since). */
+function removeIfUnchanged(path: string, identity: FileIdentity): boolean {
 	try {
-		const stats = await fs.lstat(path);
-		if (!stats.isFile()) return false;
-		const old = Date.now() - stats.mtimeMs > STALE_LOCK_TEMP_MS;
-		const text = await fs.readFile(path, "utf8");
-		const owner = ownerOf(text);
-		// JSON.stringify of LockFileContent starts with its first field, pid: that is how a cut-short file is ours.
-		if (owner === "cut short") return old && (text === "" || text.startsWith('{"pid":'));
-		return owner !== undefined && (old || !isAlive(owner.pid));
+		const now = lstatSync(path);
+		if (!now.isFile() || now.dev !== identity.dev || now.ino !== identity.ino) return false;
 	} catch {
 		return false;
 	}
-}
-
-/** Our lock content's pid, undefined for anyone else's JSON, "cut short" for text that is not JSON. */
-function ownerOf(text: string): { pid: number } | undefined | "cut short" {
-	let parsed: unknown;
-	try {
-		parsed = JSON.parse(text);
-	} catch {
-		return "cut short";
-	}
-	if (typeof parsed !== "object" || parsed === null) return undefined;
-	const record = parsed as Record<string, unknown>;
-	return record.writer === LOCK_FILE_WRITER && typeof record.pid === "number" ? { pid: record.pid } : undefined;
-}
-
-async function readOwnLockFile(path: string): Promise<{ pid: number } | undefined> {
-	try {
-		const owner = ownerOf(await fs.readFile(path, "utf8"));
-		return owner === "cut short" ? undefined : owner;
-	} catch {
-		return undefined;
-	}
+	removeLockFile(path);
+	return true;
 }

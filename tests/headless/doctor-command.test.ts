@@ -55,7 +55,7 @@ describe("the headless doctor command", () => {
 		host = await HeadlessProcess.start({ vault, home });
 		chmodSync(host.lockFile, 0o644);
 		const lines = (await doctor(host)).split("\n");
-		const index = lines.indexOf(`FAIL The lock file ${host.lockFile} has mode 0644, not 0600: other users could read the token`);
+		const index = lines.indexOf(`FAIL The lock file ${host.lockFile} is refused: it has mode 0644, not 0600`);
 		expect(index).toBeGreaterThan(0);
 		expect(lines[index + 1]).toBe("     Fix: Restart the bridge: it writes a new lock file with mode 0600 and a new token.");
 		expect(lines.at(-1)).toMatch(/, 1 failure$/);

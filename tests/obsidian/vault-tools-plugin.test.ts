@@ -82,15 +82,15 @@ describe("the plugin serves Claude's vault tools over HTTP from Obsidian's index
 
 	it("has one subscriber to the vault's and the metadata cache's note events, shared by the diagnostics and the vault tools", async () => {
 		const events = ["create", "modify", "delete", "rename"] as const;
-		const before = { changed: app.metadataCache.listenerCount("changed"), ...Object.fromEntries(events.map((name) => [name, app.vault.listenerCount(name)])) };
+		const before: Record<string, number> = { changed: app.metadataCache.listenerCount("changed"), ...Object.fromEntries(events.map((name) => [name, app.vault.listenerCount(name)])) };
 		app.workspace.finishLayout();
 		await connect();
 		expect(plugin.vaultToolsStatus().running).toBe(true);
-		expect(app.metadataCache.listenerCount("changed") - before.changed).toBe(1);
+		expect(app.metadataCache.listenerCount("changed") - (before.changed ?? 0)).toBe(1);
 		for (const name of events) expect([name, app.vault.listenerCount(name) - (before[name] ?? 0)]).toEqual([name, 1]);
 		plugin.unload();
 		await (plugin as unknown as { bridge?: { stopped: Promise<void> } }).bridge?.stopped;
-		expect(app.metadataCache.listenerCount("changed")).toBe(before.changed);
+		expect(app.metadataCache.listenerCount("changed")).toBe(before.changed ?? 0);
 	});
 
 	it("answers the SDK Client: tools, search through Obsidian's index without private notes, prompts", async () => {

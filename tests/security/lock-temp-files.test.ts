@@ -11,7 +11,9 @@ import { makeTempDir } from "../helpers/temp-dir";
  * starts (a dead writer, or older than STALE_LOCK_TEMP_MS), and never another IDE's. All in a temp HOME.
  */
 const DEAD_PID = 999_999_999;
-const ours = (pid: number): string => JSON.stringify({ pid, workspaceFolders: ["/v"], ideName: "Obsidian", transport: "ws", runningInWindows: false, authToken: "a".repeat(64), writer: LOCK_FILE_WRITER });
+/** Our temp file's content: the lock file's, port included (it agrees with the temp file's name, as readers check). */
+const ours = (pid: number, port: number): string =>
+	JSON.stringify({ pid, workspaceFolders: ["/v"], ideName: "Obsidian", transport: "ws", runningInWindows: false, authToken: "a".repeat(64), writer: LOCK_FILE_WRITER, port });
 const theirs = JSON.stringify({ pid: DEAD_PID, workspaceFolders: ["/v"], ideName: "Visual Studio Code", transport: "ws", authToken: "b".repeat(64) });
 
 function ageOf(path: string, ms: number): void {
@@ -32,22 +34,22 @@ describe("the lock file's temp files left by a crash", () => {
 
 	it("removes ours from a dead process, ours older than the limit, and ours cut short; keeps the rest", async () => {
 		const files: Record<string, { text: string; ageMs?: number }> = {
-			".4101.lock.0123456789ab.tmp": { text: ours(DEAD_PID) },
-			".4102.lock.0123456789ab.tmp": { text: ours(process.pid), ageMs: STALE_LOCK_TEMP_MS * 2 },
+			".4101.lock.0123456789ab.tmp": { text: ours(DEAD_PID, 4101) },
+			".4102.lock.0123456789ab.tmp": { text: ours(process.pid, 4102), ageMs: STALE_LOCK_TEMP_MS * 2 },
 			".4103.lock.0123456789ab.tmp": { text: '{"pid":123,"workspaceFol', ageMs: STALE_LOCK_TEMP_MS * 2 },
 			".4104.lock.0123456789ab.tmp": { text: "", ageMs: STALE_LOCK_TEMP_MS * 2 },
 			// Kept: a live writer's fresh temp file (it is about to be renamed).
-			".4105.lock.0123456789ab.tmp": { text: ours(process.pid) },
+			".4105.lock.0123456789ab.tmp": { text: ours(process.pid, 4105) },
 			// Kept: fresh and cut short (its writer may still be writing).
 			".4106.lock.0123456789ab.tmp": { text: '{"pid":1' },
 			// Kept: another IDE's, even old and with a dead pid, named like ours or not.
 			".4107.lock.0123456789ab.tmp": { text: theirs, ageMs: STALE_LOCK_TEMP_MS * 2 },
-			".4108.lock.tmp": { text: ours(DEAD_PID), ageMs: STALE_LOCK_TEMP_MS * 2 },
-			"4109.lock.tmp": { text: ours(DEAD_PID), ageMs: STALE_LOCK_TEMP_MS * 2 },
+			".4108.lock.tmp": { text: ours(DEAD_PID, 4108), ageMs: STALE_LOCK_TEMP_MS * 2 },
+			"4109.lock.tmp": { text: ours(DEAD_PID, 4109), ageMs: STALE_LOCK_TEMP_MS * 2 },
 			".4110.lock.0123456789ab.tmp": { text: "not json at all", ageMs: STALE_LOCK_TEMP_MS * 2 },
 		};
 		for (const [name, file] of Object.entries(files)) {
-			writeFileSync(join(directory, name), file.text);
+			writeFileSync(join(directory, name), file.text, { mode: 0o600 });
 			if (file.ageMs !== undefined) ageOf(join(directory, name), file.ageMs);
 		}
 		const removed = await removeStaleLockFiles(temp.path);
@@ -59,7 +61,7 @@ describe("the lock file's temp files left by a crash", () => {
 		mkdirSync(join(directory, ".4111.lock.0123456789ab.tmp"));
 		ageOf(join(directory, ".4111.lock.0123456789ab.tmp"), STALE_LOCK_TEMP_MS * 2);
 		// A link to a file that would count as ours (dead writer): the link is not ours to judge.
-		writeFileSync(join(temp.path, "elsewhere.json"), ours(DEAD_PID));
+		writeFileSync(join(temp.path, "elsewhere.json"), ours(DEAD_PID, 4112), { mode: 0o600 });
 		symlinkSync(join(temp.path, "elsewhere.json"), join(directory, ".4112.lock.0123456789ab.tmp"));
 		expect(await removeStaleLockFiles(temp.path)).toEqual([]);
 		expect(statSync(join(directory, ".4111.lock.0123456789ab.tmp")).isDirectory()).toBe(true);
@@ -68,7 +70,7 @@ describe("the lock file's temp files left by a crash", () => {
 
 	it("the bridge removes a crashed run's temp file when it starts, and leaves only its own lock file", async () => {
 		const crashed = join(directory, ".4120.lock.abcdefabcdef.tmp");
-		writeFileSync(crashed, ours(DEAD_PID), { mode: 0o600 });
+		writeFileSync(crashed, ours(DEAD_PID, 4120), { mode: 0o600 });
 		const vault = join(temp.path, "vault");
 		mkdirSync(vault);
 		const host = new BridgeHost(testHostOptions(temp.path, vault, { port: 0 }));
@@ -84,7 +86,7 @@ describe("the lock file's temp files left by a crash", () => {
 	it("the temp file is created exclusively with mode 0600 from the start, not widened then narrowed", async () => {
 		const open = jest.spyOn(fsPromises, "open");
 		try {
-			await writeLockFile(temp.path, 4130, JSON.parse(ours(process.pid)) as Parameters<typeof writeLockFile>[2]);
+			await writeLockFile(temp.path, 4130, JSON.parse(ours(process.pid, 4130)) as Parameters<typeof writeLockFile>[2]);
 			const tempOpens = open.mock.calls.filter(([path]) => /\.4130\.lock\.[0-9a-f]{12}\.tmp$/.test(String(path)));
 			expect(tempOpens.map(([, flags, mode]) => [flags, mode])).toEqual([["wx", 0o600]]);
 		} finally {

@@ -9,7 +9,7 @@ import { makeTempDir } from "../helpers/temp-dir";
 const itOnPosix = process.platform === "win32" ? it.skip : it;
 
 describe("the lock file", () => {
-	it("holds the fields the CLI reads, with the real vault path", async () => {
+	it("holds the fields the CLI reads, with the real vault path, and its port for readers to check against its name", async () => {
 		const bridge = await startBridge();
 		try {
 			expect(bridge.lockFilePath).toBe(join(bridge.home, ".claude", "ide", `${bridge.port}.lock`));
@@ -21,6 +21,7 @@ describe("the lock file", () => {
 				runningInWindows: process.platform === "win32",
 				authToken: expect.stringMatching(/^[0-9a-f]{64}$/) as unknown,
 				writer: LOCK_FILE_WRITER,
+				port: bridge.port,
 			});
 			expect(readdirSync(lockDirectory(bridge.home))).toEqual([`${bridge.port}.lock`]);
 		} finally {
@@ -89,16 +90,16 @@ describe("stale lock files at start", () => {
 	it("removes only this plugin's files whose pid is dead, and spares everything else", async () => {
 		const temp = makeTempDir("stale");
 		const directory = lockDirectory(temp.path);
-		mkdirSync(directory, { recursive: true });
+		mkdirSync(directory, { recursive: true, mode: 0o700 });
 		const deadPid = 999_999_999;
 		const files: Record<string, unknown> = {
-			"1001.lock": { pid: deadPid, workspaceFolders: ["/x"], ideName: "Obsidian · old", transport: "ws", authToken: "t", writer: LOCK_FILE_WRITER },
-			"1002.lock": { pid: process.pid, workspaceFolders: ["/y"], ideName: "Obsidian · live", transport: "ws", authToken: "t", writer: LOCK_FILE_WRITER },
+			"1001.lock": { pid: deadPid, workspaceFolders: ["/x"], ideName: "Obsidian · old", transport: "ws", authToken: "t", writer: LOCK_FILE_WRITER, port: 1001 },
+			"1002.lock": { pid: process.pid, workspaceFolders: ["/y"], ideName: "Obsidian · live", transport: "ws", authToken: "t", writer: LOCK_FILE_WRITER, port: 1002 },
 			"1003.lock": { pid: deadPid, workspaceFolders: ["/z"], ideName: "Visual Studio Code", transport: "ws", authToken: "t" },
 			"1004.lock": { pid: deadPid, workspaceFolders: ["/z"], ideName: "Obsidian", transport: "ws", authToken: "t" },
 		};
-		for (const [name, content] of Object.entries(files)) writeFileSync(join(directory, name), JSON.stringify(content));
-		writeFileSync(join(directory, "1005.lock"), "/legacy/format/folder\n");
+		for (const [name, content] of Object.entries(files)) writeFileSync(join(directory, name), JSON.stringify(content), { mode: 0o600 });
+		writeFileSync(join(directory, "1005.lock"), "/legacy/format/folder\n", { mode: 0o600 });
 		writeFileSync(join(directory, "notes.txt"), "not a lock file");
 
 		const removed = await removeStaleLockFiles(temp.path);
@@ -110,9 +111,9 @@ describe("stale lock files at start", () => {
 	it("runs when the bridge starts", async () => {
 		const temp = makeTempDir("stale-start");
 		const directory = lockDirectory(temp.path);
-		mkdirSync(directory, { recursive: true });
+		mkdirSync(directory, { recursive: true, mode: 0o700 });
 		const stale = join(directory, "1001.lock");
-		writeFileSync(stale, JSON.stringify({ pid: 999_999_999, writer: LOCK_FILE_WRITER }));
+		writeFileSync(stale, JSON.stringify({ pid: 999_999_999, writer: LOCK_FILE_WRITER, port: 1001 }), { mode: 0o600 });
 		const host = hostFor(temp.path, temp.path);
 		await host.start();
 		expect(existsSync(stale)).toBe(false);

@@ -2,20 +2,8 @@ import { promises as fs } from "node:fs";
 import { isProcessAlive, type ProcessAliveCheck } from "../../server/lock-file";
 import { probeConnection, type ConnectionProbe } from "./probe-connection";
 
-/** What the doctor needs to know of a file: enough of `fs.Stats`. */
-export interface FileFacts {
-	mode: number;
-	isFile(): boolean;
-	isDirectory(): boolean;
-	isSymbolicLink(): boolean;
-}
-
-/** The file system calls the doctor makes; tests may swap one for a failing stand-in. */
+/** The file system calls the doctor makes itself (lock files are read by `readLockFile`); tests may swap one for a failing stand-in. */
 export interface DoctorFileSystem {
-	lstat(path: string): Promise<FileFacts>;
-	/** Follows symlinks. */
-	stat(path: string): Promise<FileFacts>;
-	readFile(path: string): Promise<string>;
 	readdir(path: string): Promise<string[]>;
 	realpath(path: string): Promise<string>;
 }
@@ -32,9 +20,6 @@ export interface DoctorEnvironment {
 }
 
 export const NODE_FILE_SYSTEM: DoctorFileSystem = {
-	lstat: (path) => fs.lstat(path),
-	stat: (path) => fs.stat(path),
-	readFile: (path) => fs.readFile(path, "utf8"),
 	readdir: (path) => fs.readdir(path),
 	realpath: (path) => fs.realpath(path),
 };

@@ -66,7 +66,10 @@ export async function runDoctor(inputs: DoctorInputs, env: DoctorEnvironment = d
 
 	const directories = [ownPath === undefined ? lockDirectory(homeDir) : dirname(ownPath)];
 	if (env.claudeConfigDir !== undefined) directories.push(join(env.claudeConfigDir, "ide"));
-	await guarded(lines, "other editors' lock files", () => checkOtherLockFiles({ directories, ownPath, ownPort: status.port, realVaultPath: location?.real }, env));
+	const checkedFolder = listening && ownPath !== undefined ? dirname(ownPath) : undefined;
+	await guarded(lines, "other editors' lock files", () =>
+		checkOtherLockFiles({ directories, ownPath, ownPort: status.port, checkedFolder, realVaultPath: location?.real }, env),
+	);
 
 	if (listening) lines.push(clientsLine(status.clients, env.now(), inputs.ideName));
 	const { vaultPath, permissionRules } = inputs;

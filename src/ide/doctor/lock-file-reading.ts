@@ -1,5 +1,4 @@
-import { basename } from "node:path";
-import { describeError } from "../../shared/describe-error";
+import { readLockFile, type LockFileRule } from "../../server/lock-file-reader";
 
 /** The fields the CLI reads from any editor's lock file, each present only if it has the right type. */
 export interface LockFileFields {
@@ -12,35 +11,19 @@ export interface LockFileFields {
 	writer?: string;
 }
 
-export type LockFileReading =
-	| { kind: "read"; fields: LockFileFields }
+export type LockFileFieldsReading =
+	| { kind: "read"; fields: LockFileFields; port: number | undefined }
+	| { kind: "not-json" }
+	| { kind: "missing" }
 	| { kind: "unreadable"; reason: string }
-	| { kind: "not-json" };
+	| { kind: "refused"; rule: LockFileRule; reason: string };
 
-/** The port a lock file stands for: the CLI takes it from the file name only. */
-export function portOfLockFile(path: string): number | undefined {
-	const name = basename(path);
-	if (!name.endsWith(".lock")) return undefined;
-	const port = Number.parseInt(name.slice(0, -".lock".length), 10);
-	return Number.isInteger(port) && port > 0 && port < 65536 ? port : undefined;
-}
-
-/** Reads any editor's lock file without trusting its shape. */
-export async function readLockFileFields(path: string, readFile: (path: string) => Promise<string>): Promise<LockFileReading> {
-	let text: string;
-	try {
-		text = await readFile(path);
-	} catch (error) {
-		return { kind: "unreadable", reason: describeError(error) };
-	}
-	let parsed: unknown;
-	try {
-		parsed = JSON.parse(text);
-	} catch {
-		return { kind: "not-json" };
-	}
-	if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return { kind: "not-json" };
-	const record = parsed as Record<string, unknown>;
+/** Reads any editor's lock file through the shared untrusted-input reader, keeping only fields of the right type. */
+export async function readLockFileFields(path: string, platform: NodeJS.Platform): Promise<LockFileFieldsReading> {
+	const reading = await readLockFile(path, { platform });
+	if (reading.kind === "not-json") return { kind: "not-json" };
+	if (reading.kind !== "read") return reading;
+	const { record } = reading;
 	const fields: LockFileFields = {
 		workspaceFolders: Array.isArray(record.workspaceFolders)
 			? record.workspaceFolders.filter((folder): folder is string => typeof folder === "string")
@@ -51,5 +34,5 @@ export async function readLockFileFields(path: string, readFile: (path: string) 
 	if (typeof record.transport === "string") fields.transport = record.transport;
 	if (typeof record.authToken === "string") fields.authToken = record.authToken;
 	if (typeof record.writer === "string") fields.writer = record.writer;
-	return { kind: "read", fields };
+	return { kind: "read", fields, port: reading.port };
 }

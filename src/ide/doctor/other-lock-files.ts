@@ -1,7 +1,8 @@
 import { basename, join } from "node:path";
+import { checkLockFolder, portOfLockFileName, type LockFileRule, type LockFolderRule } from "../../server/lock-file-reader";
 import type { DoctorEnvironment } from "./doctor-environment";
 import { ok, warn, type DoctorLine } from "./doctor-line";
-import { portOfLockFile, readLockFileFields } from "./lock-file-reading";
+import { readLockFileFields } from "./lock-file-reading";
 import { folderContains } from "./vault-location";
 
 export interface OtherLockFilesQuery {
@@ -10,25 +11,34 @@ export interface OtherLockFilesQuery {
 	/** This bridge's own lock file, left out of the listing. */
 	ownPath?: string;
 	ownPort?: number;
+	/** A folder the own lock file's check already judged: not judged again here. */
+	checkedFolder?: string;
 	/** Where Claude Code would run: lock files whose folders contain it compete with this bridge. */
 	realVaultPath?: string;
 }
 
-/** Names the other editors' lock files, and flags stale ones and those that also claim this vault. */
+/**
+ * Names the other editors' lock files, and flags stale ones, those that also claim this vault, and those (or whole
+ * folders) the shared untrusted-input reader refuses, with its reason.
+ */
 export async function checkOtherLockFiles(query: OtherLockFilesQuery, env: DoctorEnvironment): Promise<DoctorLine[]> {
 	const lines: DoctorLine[] = [];
 	const running: string[] = [];
-	for (const path of await lockFilesIn(query.directories, env)) {
+	for (const path of await lockFilesIn(query, env, lines)) {
 		const name = basename(path);
 		if (path === query.ownPath) continue;
-		const port = portOfLockFile(path);
-		const reading = await readLockFileFields(path, (file) => env.fs.readFile(file));
-		if (reading.kind !== "read") {
-			const why = reading.kind === "unreadable" ? `cannot be read (${reading.reason})` : "is not valid JSON";
-			lines.push(warn(`The lock file ${name} ${why}; Claude Code may list it as an editor that does not answer`, `Delete it if no editor uses port ${port ?? "?"}: rm "${path}"`));
+		const reading = await readLockFileFields(path, env.platform);
+		if (reading.kind === "missing") continue;
+		if (reading.kind === "refused") {
+			lines.push(warn(`The lock file ${name} is refused: ${reading.reason}`, refusedFileFix(reading.rule, path)));
 			continue;
 		}
-		const { fields } = reading;
+		if (reading.kind !== "read") {
+			const why = reading.kind === "unreadable" ? `cannot be read (${reading.reason})` : "is not valid JSON";
+			lines.push(warn(`The lock file ${name} ${why}; Claude Code may list it as an editor that does not answer`, `Delete it if no editor uses port ${portOfLockFileName(name) ?? "?"}: rm "${path}"`));
+			continue;
+		}
+		const { fields, port } = reading;
 		const label = `${fields.ideName ?? "an unnamed editor"} (port ${port ?? "?"}${fields.pid === undefined ? "" : `, pid ${fields.pid}`})`;
 		if (fields.pid !== undefined && !env.isProcessAlive(fields.pid)) {
 			lines.push(warn(`Stale lock file ${name}: ${label} is no longer running`, `Claude Code deletes it the next time it starts; you may delete it now: rm "${path}"`));
@@ -51,11 +61,14 @@ export async function checkOtherLockFiles(query: OtherLockFilesQuery, env: Docto
 	return lines;
 }
 
-/** The `*.lock` files of each folder, a folder reached twice (by a symlink) read once, as the CLI does. */
-async function lockFilesIn(directories: readonly string[], env: DoctorEnvironment): Promise<string[]> {
+/**
+ * The `*.lock` files of each folder, a folder reached twice (by a symlink) read once, as the CLI does. A folder the
+ * reader refuses adds a line instead of its files.
+ */
+async function lockFilesIn(query: OtherLockFilesQuery, env: DoctorEnvironment, lines: DoctorLine[]): Promise<string[]> {
 	const seen = new Set<string>();
 	const paths: string[] = [];
-	for (const directory of directories) {
+	for (const directory of query.directories) {
 		let real: string;
 		let names: string[];
 		try {
@@ -66,7 +79,37 @@ async function lockFilesIn(directories: readonly string[], env: DoctorEnvironmen
 		}
 		if (seen.has(real)) continue;
 		seen.add(real);
+		const folder = await checkLockFolder(directory, env.platform);
+		if (folder.kind === "refused") {
+			if (directory !== query.checkedFolder) {
+				lines.push(warn(`The lock folder ${directory} ${folder.problem}, so the lock files in it are refused`, refusedFolderFix(folder.rule, directory)));
+			}
+			continue;
+		}
 		for (const name of names.filter((entry) => entry.endsWith(".lock")).sort()) paths.push(join(directory, name));
 	}
 	return paths;
+}
+
+function refusedFolderFix(rule: LockFolderRule, directory: string): string {
+	switch (rule) {
+		case "folder-mode":
+			return `Run chmod 700 "${directory}" if its lock files are yours.`;
+		case "folder-symlink":
+			return `If its lock files are yours, replace the link with a folder of your own: rm "${directory}" && mkdir -m 700 "${directory}"`;
+		case "folder-owner":
+		case "folder-not-directory":
+			return `Move it away if no editor of yours uses it (it may take an administrator).`;
+	}
+}
+
+function refusedFileFix(rule: LockFileRule, path: string): string {
+	switch (rule) {
+		case "symlink":
+			return `Delete the link: rm "${path}"`;
+		case "mode":
+			return `If an editor of yours wrote it, run chmod 600 "${path}" (other users could read its token); otherwise delete it.`;
+		default:
+			return `Delete it if no editor of yours wrote it: rm "${path}"`;
+	}
 }

@@ -1,9 +1,10 @@
 import { dirname } from "node:path";
 import { tokenFingerprint } from "../../server/auth";
 import { LOCK_FILE_WRITER } from "../../server/lock-file";
-import { LOCK_DIRECTORY_MODE, LOCK_FILE_MODE } from "../../server/limits";
-import type { DoctorEnvironment, FileFacts } from "./doctor-environment";
-import { fail, octalMode, ok, warn, type DoctorLine } from "./doctor-line";
+import { LOCK_FILE_MODE } from "../../server/limits";
+import { checkLockFolder, type LockFileRule, type LockFolderCheck, type LockFolderRule } from "../../server/lock-file-reader";
+import type { DoctorEnvironment } from "./doctor-environment";
+import { fail, octalMode, ok, type DoctorLine } from "./doctor-line";
 import { readLockFileFields, type LockFileFields } from "./lock-file-reading";
 
 export interface OwnLockFileExpectation {
@@ -19,76 +20,88 @@ export interface OwnLockFileExpectation {
 
 const RESTART = "Restart the bridge: it writes the lock file again.";
 
-/** The lock folder and file modes, the file's owner, and the vault path in it. Returns the fields for the connection check. */
+/**
+ * The lock folder and file as the shared reader judges them (a link, another owner, a loose mode or a port field
+ * that disagrees with the name is refused, and said why), then the vault path in it. Returns the fields for the
+ * connection check; a refused file returns none, so its token is never probed.
+ */
 export async function checkOwnLockFile(
 	expected: OwnLockFileExpectation,
 	env: DoctorEnvironment,
 ): Promise<{ lines: DoctorLine[]; fields?: LockFileFields }> {
-	const lines: DoctorLine[] = [await checkFolder(dirname(expected.path), env)];
-	const file = await checkFile(expected.path, env);
-	lines.push(file.line);
-	if (!file.present) return { lines };
+	const directory = dirname(expected.path);
+	const folder = await checkLockFolder(directory, env.platform);
+	const lines: DoctorLine[] = [folderLine(directory, folder, env.platform)];
+	if (folder.kind !== "ok") return { lines };
 
-	const reading = await readLockFileFields(expected.path, (path) => env.fs.readFile(path));
-	if (reading.kind === "unreadable") {
-		lines.push(fail(`The lock file cannot be read: ${reading.reason}`, RESTART));
-		return { lines };
-	}
-	if (reading.kind === "not-json") {
-		lines.push(fail("The lock file is not valid JSON; Claude Code would take it for an old format without a token", RESTART));
-		return { lines };
+	const { path } = expected;
+	const reading = await readLockFileFields(path, env.platform);
+	switch (reading.kind) {
+		case "missing":
+			lines.push(fail(`The lock file ${path} is missing`, `${RESTART} If it keeps disappearing, another program is cleaning ${directory}.`));
+			return { lines };
+		case "unreadable":
+			lines.push(fail(`The lock file cannot be read: ${reading.reason}`, RESTART));
+			return { lines };
+		case "refused":
+			lines.push(fail(`The lock file ${path} is refused: ${reading.reason}`, refusedFileFix(reading.rule, path)));
+			return { lines };
+		case "not-json":
+			lines.push(presentLine(path, env.platform));
+			lines.push(fail("The lock file is not valid JSON; Claude Code would take it for an old format without a token", RESTART));
+			return { lines };
+		case "read":
+			break;
 	}
 	const { fields } = reading;
-	lines.push(ownership(fields, expected));
+	lines.push(presentLine(path, env.platform), ownership(fields, expected));
 	if (expected.realVaultPath !== undefined) lines.push(vaultPathLine(fields, expected.realVaultPath));
 	return { lines, fields };
 }
 
-async function checkFolder(directory: string, env: DoctorEnvironment): Promise<DoctorLine> {
-	let facts;
-	try {
-		// A symlinked folder is fine: the bridge and Claude Code both follow it.
-		facts = await env.fs.stat(directory);
-	} catch {
-		return fail(`The lock folder ${directory} does not exist`, "Restart the bridge: it creates the folder.");
+function folderLine(directory: string, folder: LockFolderCheck, platform: NodeJS.Platform): DoctorLine {
+	switch (folder.kind) {
+		case "missing":
+			return fail(`The lock folder ${directory} does not exist`, "Restart the bridge: it creates the folder.");
+		case "unreadable":
+			return fail(`The lock folder ${directory} cannot be read: ${folder.reason}`, "Check that this user can open it, then restart the bridge.");
+		case "refused":
+			return fail(`The lock folder ${directory} ${folder.problem}, so the lock files in it are refused`, refusedFolderFix(folder.rule, directory));
+		case "ok":
+			if (platform === "win32") return ok(`The lock folder ${directory} exists (on Windows, access follows your user profile)`);
+			return ok(`The lock folder ${directory} is private (${octalMode(folder.mode)})`);
 	}
-	if (!facts.isDirectory()) {
-		return fail(`The lock folder ${directory} is not a folder`, "Move that file away (Claude Code looks for lock files in a folder at that path), then restart the bridge.");
-	}
-	if (env.platform === "win32") return ok(`The lock folder ${directory} exists (on Windows, access follows your user profile)`);
-	const mode = facts.mode & 0o777;
-	if (mode !== LOCK_DIRECTORY_MODE) {
-		return warn(`The lock folder ${directory} has mode ${octalMode(mode)}, not ${octalMode(LOCK_DIRECTORY_MODE)}: other users can list it`, `Run chmod 700 "${directory}" (the bridge also tightens it on each start).`);
-	}
-	return ok(`The lock folder ${directory} is private (${octalMode(mode)})`);
 }
 
-async function checkFile(path: string, env: DoctorEnvironment): Promise<{ line: DoctorLine; present: boolean }> {
-	let facts;
-	try {
-		facts = await env.fs.lstat(path);
-	} catch {
-		return {
-			line: fail(`The lock file ${path} is missing`, `${RESTART} If it keeps disappearing, another program is cleaning ${dirname(path)}.`),
-			present: false,
-		};
+function refusedFolderFix(rule: LockFolderRule, directory: string): string {
+	switch (rule) {
+		case "folder-not-directory":
+			return "Move that file away (Claude Code looks for lock files in a folder at that path), then restart the bridge.";
+		case "folder-symlink":
+			return `Replace the link with a folder of your own: rm "${directory}" && mkdir -m 700 "${directory}", then restart the bridge.`;
+		case "folder-owner":
+			return "Move it away (it may take an administrator), then restart the bridge: it creates the folder again.";
+		case "folder-mode":
+			return `Run chmod 700 "${directory}" (the bridge also tightens it on each start).`;
 	}
-	return { line: fileModeLine(path, facts, env), present: true };
 }
 
-function fileModeLine(path: string, facts: FileFacts, env: DoctorEnvironment): DoctorLine {
-	if (facts.isSymbolicLink() || !facts.isFile()) {
-		return fail(`The lock file ${path} is not a regular file`, `Delete it, then restart the bridge: rm "${path}"`);
+function refusedFileFix(rule: LockFileRule, path: string): string {
+	switch (rule) {
+		case "symlink":
+		case "not-regular":
+			return `Delete it, then restart the bridge: rm "${path}"`;
+		case "owner":
+			return `Delete it (it may take an administrator), then restart the bridge: rm "${path}"`;
+		case "mode":
+			return `Restart the bridge: it writes a new lock file with mode ${octalMode(LOCK_FILE_MODE)} and a new token.`;
+		default:
+			return RESTART;
 	}
-	if (env.platform === "win32") return ok(`The lock file ${path} exists`);
-	const mode = facts.mode & 0o777;
-	if (mode !== LOCK_FILE_MODE) {
-		return fail(
-			`The lock file ${path} has mode ${octalMode(mode)}, not ${octalMode(LOCK_FILE_MODE)}: other users could read the token`,
-			"Restart the bridge: it writes a new lock file with mode 0600 and a new token.",
-		);
-	}
-	return ok(`The lock file ${path} exists with mode ${octalMode(mode)}`);
+}
+
+function presentLine(path: string, platform: NodeJS.Platform): DoctorLine {
+	return ok(platform === "win32" ? `The lock file ${path} exists` : `The lock file ${path} exists with mode ${octalMode(LOCK_FILE_MODE)}`);
 }
 
 function ownership(fields: LockFileFields, expected: OwnLockFileExpectation): DoctorLine {

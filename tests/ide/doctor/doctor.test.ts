@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { BridgeHost, type BridgeStatus } from "../../../src/ide/bridge-host";
@@ -11,6 +11,8 @@ import { startBridge, testHostOptions, type BridgeFixture } from "../../helpers/
 import { makeTempDir } from "../../helpers/temp-dir";
 
 const posix = process.platform !== "win32";
+/** Only root can give a file to another user. */
+const asRoot = posix && process.getuid?.() === 0;
 const NOW = new Date("2026-11-23T10:05:30Z");
 
 /** The real machine, except the clock and which pids count as running. */
@@ -78,18 +80,79 @@ describe("the doctor", () => {
 		expect(lines.filter((line) => line.level === "fail")).toEqual([missing]);
 	});
 
-	(posix ? it : it.skip)("fails on a lock file other users can read, and warns on an open lock folder", async () => {
+	(posix ? it : it.skip)("fails on a lock file other users can read, which it refuses", async () => {
 		chmodSync(bridge.lockFilePath, 0o644);
-		chmodSync(lockDirectory(bridge.home), 0o755);
 		const lines = await runDoctor(inputsFor(bridge), environment());
-		expect(find(lines, /^The lock file .* has mode/)).toEqual({
+		expect(find(lines, /^The lock file .* is refused/)).toEqual({
 			level: "fail",
-			what: `The lock file ${bridge.lockFilePath} has mode 0644, not 0600: other users could read the token`,
+			what: `The lock file ${bridge.lockFilePath} is refused: it has mode 0644, not 0600`,
 			fix: "Restart the bridge: it writes a new lock file with mode 0600 and a new token.",
 		});
-		const folder = find(lines, /^The lock folder .* has mode/);
-		expect(folder.level).toBe("warn");
-		expect(folder.fix).toBe(`Run chmod 700 "${lockDirectory(bridge.home)}" (the bridge also tightens it on each start).`);
+		// One cause, one failure: a refused lock file is not read, so its token is not probed.
+		expect(lines.filter((line) => line.level === "fail")).toHaveLength(1);
+	});
+
+	(posix ? it : it.skip)("fails on a lock folder other users can open, whose lock files it refuses", async () => {
+		chmodSync(lockDirectory(bridge.home), 0o755);
+		const lines = await runDoctor(inputsFor(bridge), environment());
+		expect(lines.filter((line) => line.level === "fail")).toEqual([
+			{
+				level: "fail",
+				what: `The lock folder ${lockDirectory(bridge.home)} has mode 0755, not 0700, so the lock files in it are refused`,
+				fix: `Run chmod 700 "${lockDirectory(bridge.home)}" (the bridge also tightens it on each start).`,
+			},
+		]);
+	});
+
+	it("fails on a lock file whose port field disagrees with its name", async () => {
+		const current = JSON.parse(readFileSync(bridge.lockFilePath, "utf8")) as Record<string, unknown>;
+		writeFileSync(bridge.lockFilePath, JSON.stringify({ ...current, port: bridge.port + 1 }), { mode: 0o600 });
+		const lines = await runDoctor(inputsFor(bridge), environment());
+		expect(find(lines, /^The lock file .* is refused/)).toEqual({
+			level: "fail",
+			what: `The lock file ${bridge.lockFilePath} is refused: its port field says ${bridge.port + 1} but its name says ${bridge.port}`,
+			fix: "Restart the bridge: it writes the lock file again.",
+		});
+	});
+
+	it("fails when the lock file is a symbolic link, even to the bridge's own lock file", async () => {
+		const moved = join(bridge.home, "moved.lock");
+		writeFileSync(moved, readFileSync(bridge.lockFilePath), { mode: 0o600 });
+		rmSync(bridge.lockFilePath);
+		symlinkSync(moved, bridge.lockFilePath);
+		const lines = await runDoctor(inputsFor(bridge), environment());
+		expect(find(lines, /^The lock file .* is refused/)).toEqual({
+			level: "fail",
+			what: `The lock file ${bridge.lockFilePath} is refused: it is a symbolic link`,
+			fix: `Delete it, then restart the bridge: rm "${bridge.lockFilePath}"`,
+		});
+		expect(lines.some((line) => /accepts the token/.test(line.what))).toBe(false);
+	});
+
+	it("warns about another lock file it refuses, with the reason", async () => {
+		const directory = lockDirectory(bridge.home);
+		symlinkSync(bridge.lockFilePath, join(directory, "7777.lock"));
+		const lines = await runDoctor(inputsFor(bridge), environment());
+		expect(find(lines, /^The lock file 7777\.lock/)).toEqual({
+			level: "warn",
+			what: "The lock file 7777.lock is refused: it is a symbolic link",
+			fix: `Delete the link: rm "${join(directory, "7777.lock")}"`,
+		});
+		expect(find(lines, /^No other editors' lock files/).level).toBe("ok");
+	});
+
+	(posix ? it : it.skip)("warns about a $CLAUDE_CONFIG_DIR/ide folder it refuses", async () => {
+		const configDir = join(bridge.home, "config");
+		mkdirSync(join(configDir, "ide"), { recursive: true, mode: 0o755 });
+		chmodSync(join(configDir, "ide"), 0o755);
+		writeFileSync(join(configDir, "ide", "5555.lock"), JSON.stringify({ pid: process.pid, ideName: "Neovim", workspaceFolders: ["/projects/x"] }), { mode: 0o600 });
+		const lines = await runDoctor(inputsFor(bridge), environment(undefined, { claudeConfigDir: configDir }));
+		expect(find(lines, /^The lock folder .*config/)).toEqual({
+			level: "warn",
+			what: `The lock folder ${join(configDir, "ide")} has mode 0755, not 0700, so the lock files in it are refused`,
+			fix: `Run chmod 700 "${join(configDir, "ide")}" if its lock files are yours.`,
+		});
+		expect(find(lines, /^No other editors' lock files/).level).toBe("ok");
 	});
 
 	it("fails when another process's pid is in the lock file", async () => {
@@ -161,7 +224,7 @@ describe("the doctor", () => {
 
 	it("also reads $CLAUDE_CONFIG_DIR/ide, and a folder reached twice only once", async () => {
 		const configDir = join(bridge.home, "config");
-		mkdirSync(join(configDir, "ide"), { recursive: true });
+		mkdirSync(join(configDir, "ide"), { recursive: true, mode: 0o700 });
 		writeFileSync(join(configDir, "ide", "5555.lock"), JSON.stringify({ pid: 505, ideName: "Neovim", workspaceFolders: ["/projects/x"] }), { mode: 0o600 });
 		writeFileSync(join(lockDirectory(bridge.home), "6666.lock"), JSON.stringify({ pid: 506, ideName: "Zed", workspaceFolders: ["/projects/y"] }), { mode: 0o600 });
 		const alive = new Set([process.pid, 505, 506]);
@@ -236,7 +299,7 @@ describe("the doctor and the vault's location", () => {
 		}
 	});
 
-	(posix ? it : it.skip)("accepts a lock folder reached through a symlink, as the bridge and Claude Code do", async () => {
+	it("fails on a lock folder that is a symbolic link, whose lock files it refuses", async () => {
 		const home = join(temp.path, "home-with-linked-lock-folder");
 		const vault = join(temp.path, "plain-vault");
 		const elsewhere = join(temp.path, "lock-folder-elsewhere");
@@ -248,10 +311,30 @@ describe("the doctor and the vault's location", () => {
 		const status = await host.start();
 		try {
 			const lines = await runDoctor({ vaultPath: vault, status, pid: process.pid, ideName: "Obsidian · test", homeDir: home }, environment());
-			expect(find(lines, /^The lock folder/)).toEqual({ level: "ok", what: `The lock folder ${lockDirectory(home)} is private (0700)` });
-			expect(lines.filter((line) => line.level === "fail")).toEqual([]);
+			expect(lines.filter((line) => line.level === "fail")).toEqual([
+				{
+					level: "fail",
+					what: `The lock folder ${lockDirectory(home)} is a symbolic link, so the lock files in it are refused`,
+					fix: `Replace the link with a folder of your own: rm "${lockDirectory(home)}" && mkdir -m 700 "${lockDirectory(home)}", then restart the bridge.`,
+				},
+			]);
 		} finally {
 			await host.stop();
+		}
+	});
+
+	(asRoot ? it : it.skip)("fails on a lock file that belongs to another user", async () => {
+		const bridge = await startBridge();
+		try {
+			chownSync(bridge.lockFilePath, 4321, 4321);
+			const lines = await runDoctor(inputsFor(bridge), environment());
+			expect(find(lines, /^The lock file .* is refused/)).toEqual({
+				level: "fail",
+				what: `The lock file ${bridge.lockFilePath} is refused: it belongs to uid 4321, not to this user (uid 0)`,
+				fix: `Delete it (it may take an administrator), then restart the bridge: rm "${bridge.lockFilePath}"`,
+			});
+		} finally {
+			await bridge.stop();
 		}
 	});
 

@@ -1,4 +1,6 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { dirname, join } from "node:path";
 import { HeadlessProcess } from "../../helpers/headless-process";
 import { makeTempDir } from "../../helpers/temp-dir";
@@ -39,8 +41,8 @@ describe("claude-code-bridge mcp --vault relaying to the vault's running bridge 
 		return host;
 	}
 
-	async function startServer(): Promise<StdioServer> {
-		const server = await startStdioServer(vault, home);
+	async function startServer(env: Record<string, string> = {}): Promise<StdioServer> {
+		const server = await startStdioServer(vault, home, [], env);
 		servers.push(server);
 		return server;
 	}
@@ -130,7 +132,7 @@ describe("claude-code-bridge mcp --vault relaying to the vault's running bridge 
 		const lock = JSON.parse(readFileSync(host.lockFile, "utf8")) as Record<string, unknown>;
 		// A newer lock file naming the vault, of a live process (this one), on a port where nothing listens.
 		const unreachable = join(dirname(host.lockFile), "1.lock");
-		writeFileSync(unreachable, JSON.stringify({ ...lock, pid: process.pid }));
+		writeFileSync(unreachable, JSON.stringify({ ...lock, pid: process.pid, port: 1 }), { mode: 0o600 });
 		try {
 			const server = await startServer();
 			const search = await server.call("search", { query: "alpha" });
@@ -141,4 +143,50 @@ describe("claude-code-bridge mcp --vault relaying to the vault's running bridge 
 			rmSync(unreachable, { force: true });
 		}
 	});
+
+	it("never sends the bridge's token to the port named by a symlink to its lock file (issue 15 finding 4)", async () => {
+		const host = await startHost();
+		const attacker = await startHeaderRecorder();
+		try {
+			// `<attacker's port>.lock -> <the bridge's lock file>`, in $CLAUDE_CONFIG_DIR/ide (scanned first) and in ~/.claude/ide.
+			const configDir = join(temp.path, "claude-config");
+			mkdirSync(join(configDir, "ide"), { recursive: true, mode: 0o700 });
+			chmodSync(join(configDir, "ide"), 0o700);
+			const planted = [join(configDir, "ide", `${attacker.port}.lock`), join(dirname(host.lockFile), `${attacker.port}.lock`)];
+			for (const link of planted) symlinkSync(host.lockFile, link);
+			try {
+				const server = await startServer({ CLAUDE_CONFIG_DIR: configDir });
+				const search = await server.call("search", { query: "alpha" });
+				expect(search).toMatchObject({ isError: false, text: expect.stringMatching(/^Notes\/Alpha\.md:1: # Alpha/m) as unknown });
+				// The relayed call is the fence: a relay tries every candidate it trusts, in order, before this answer.
+				expect(await relayedCallsReach(host, 1)).toBe(1);
+				expect(attacker.authorizations()).toEqual([]);
+				for (const link of planted) expect(server.stderr()).toContain(`Ignored the lock file ${link}: it is a symbolic link`);
+			} finally {
+				for (const link of planted) rmSync(link, { force: true });
+			}
+		} finally {
+			await attacker.close();
+		}
+	});
 });
+
+/** A listener on a free port that answers 401 to everything and keeps every auth header it is sent. */
+async function startHeaderRecorder(): Promise<{ port: number; authorizations(): string[]; close(): Promise<void> }> {
+	const received: IncomingHttpHeaders[] = [];
+	const server: Server = createServer((request, response) => {
+		received.push(request.headers);
+		response.writeHead(401).end();
+	});
+	server.on("upgrade", (request: { headers: IncomingHttpHeaders }, socket: { end(data: string): void }) => {
+		received.push(request.headers);
+		socket.end("HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\n\r\n");
+	});
+	await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+	return {
+		port: (server.address() as AddressInfo).port,
+		authorizations: () =>
+			received.flatMap((headers) => [headers.authorization, headers["x-claude-code-ide-authorization"]]).filter((value): value is string => typeof value === "string"),
+		close: () => new Promise((resolve) => server.close(() => resolve())),
+	};
+}

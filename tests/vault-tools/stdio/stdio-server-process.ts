@@ -20,11 +20,11 @@ export interface StdioServer {
 }
 
 /** `node dist/cli.cjs mcp --vault <vault>` as Claude Code runs it, reached by the MCP SDK's Client over stdio. */
-export async function startStdioServer(vault: string, home: string, extraArgs: string[] = []): Promise<StdioServer> {
+export async function startStdioServer(vault: string, home: string, extraArgs: string[] = [], extraEnv: Record<string, string> = {}): Promise<StdioServer> {
 	const transport = new StdioClientTransport({
 		command: process.execPath,
 		args: [CLI_ENTRY, "mcp", "--vault", vault, ...extraArgs],
-		env: { PATH: process.env.PATH ?? "", HOME: home },
+		env: { PATH: process.env.PATH ?? "", ...extraEnv, HOME: home },
 		stderr: "pipe",
 	});
 	let stderr = "";
