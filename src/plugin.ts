@@ -14,7 +14,6 @@ import { StatusBar } from "./obsidian/status-bar";
 import { TagCommands } from "./obsidian/tag-commands";
 import { VaultPaths } from "./bridge/vault-paths";
 import type { VaultToolsSettingsHost, VaultToolsStatus } from "./obsidian/settings/vault-tools-section";
-import { McpTokenStore } from "./obsidian/vault-index/mcp-token-store";
 import type { VaultToolsComponent } from "./obsidian/vault-index/vault-tools-component";
 import { migrateSettings, type BridgeSettings } from "./settings";
 import { describeError } from "./shared/describe-error";
@@ -35,14 +34,12 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 	private editorTracker!: EditorTracker;
 	/** Claude's vault tools while the bridge runs with them (a child of the bridge). */
 	private vaultToolsPart: VaultToolsComponent | undefined;
-	private mcpTokens!: McpTokenStore;
 	private readonly permissionsSync = new ClaudePermissionsSync(this, (message) => new Notice(message));
 	/** Typing in the private folders box changes them per key: re-write Claude Code's rules once typing pauses. */
 	private readonly syncPermissionsSoon = debounce(() => void this.permissionsSync.sync(), 1500, true);
 
 	override async onload(): Promise<void> {
 		this.settings = migrateSettings(await this.loadData());
-		this.mcpTokens = new McpTokenStore(this.app);
 		this.statusBar = new StatusBar(this.addStatusBarItem());
 		const access = { paths: () => this.bridge?.bridge.paths, notifier: () => this.bridge?.bridge.notifier };
 		this.editorTracker = new EditorTracker(this, access);
@@ -52,7 +49,12 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 		this.settingTab = new BridgeSettingTab(this.app, this, this);
 		this.addSettingTab(this.settingTab);
 		this.addCommand({ id: "restart-server", name: "Restart the bridge server", callback: () => void this.applyServerSettings() });
-		this.registerEvent(this.app.workspace.on("quit", () => this.bridge?.bridge.host.removeLockFileNow()));
+		this.registerEvent(
+			this.app.workspace.on("quit", () => {
+				this.bridge?.bridge.host.removeLockFileNow();
+				this.vaultToolsPart?.withdrawTokenRecordNow();
+			}),
+		);
 		this.registerEvent(onVaultConfigChanged(this.app.vault, () => this.settings.excludedFilesArePrivate && this.privacyChanged()));
 		// The server starts once the workspace is ready, so it adds nothing to Obsidian's start-up.
 		this.app.workspace.onLayoutReady(() => this.startBridge());
@@ -115,8 +117,10 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 			saveSettings: () => this.saveSettings(),
 			applyServerSettings: () => this.applyServerSettings(),
 			vaultToolsStatus: () => this.vaultToolsStatus(),
-			mcpToken: () => this.mcpTokens.current(),
-			rotateMcpToken: () => this.mcpTokens.rotate(),
+			rotateMcpToken: () => {
+				if (!this.vaultToolsPart) throw new Error("the vault tools are not running");
+				this.vaultToolsPart.rotateToken();
+			},
 		};
 	}
 
@@ -181,7 +185,6 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 				this.settings.vaultTools.httpPort = port;
 				await this.saveSettings();
 			},
-			token: this.mcpTokens,
 			onStatusChange: () => this.settingTab.refreshStatus(),
 			log: (message) => {
 				if (this.settings.debugLogging) console.debug(`[Claude Code Bridge] vault tools: ${message}`);

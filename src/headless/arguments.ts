@@ -32,13 +32,9 @@ export function parseArguments(argv: readonly string[]): HeadlessArguments {
 			case "--vault":
 				parsed.vault = valueAfter(argv, i++, argument);
 				break;
-			case "--port": {
-				const value = valueAfter(argv, i++, argument);
-				const port = Number(value);
-				if (!Number.isInteger(port) || port < 1 || port > 65535) throw new ArgumentError(`--port must be a whole number from 1 to 65535, not "${value}"`);
-				parsed.port = port;
+			case "--port":
+				parsed.port = portAfter(argv, i++, argument);
 				break;
-			}
 			case "--mcp-port":
 				parsed.mcpPort = portAfter(argv, i++, argument);
 				break;
@@ -65,7 +61,8 @@ export function parseArguments(argv: readonly string[]): HeadlessArguments {
 	return parsed;
 }
 
-function portAfter(argv: readonly string[], index: number, name: string): number {
+/** The port after an option (`--port N`): a whole number from 1 to 65535, else an ArgumentError. */
+export function portAfter(argv: readonly string[], index: number, name: string): number {
 	const value = valueAfter(argv, index, name);
 	const port = Number(value);
 	if (!Number.isInteger(port) || port < 1 || port > 65535) throw new ArgumentError(`${name} must be a whole number from 1 to 65535, not "${value}"`);

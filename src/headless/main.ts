@@ -3,6 +3,7 @@ import { basename, resolve } from "node:path";
 import { launchCommand } from "../bridge/launch-command";
 import { ideNameFor } from "../bridge/server-info";
 import { userHomeDirectory } from "../server/lock-file";
+import { describeError } from "../shared/describe-error";
 import { ArgumentError, USAGE, parseArguments, type HeadlessArguments } from "./arguments";
 import { helpText, runCommandLoop, type HeadlessCommand } from "./command-loop";
 import { claudePermissionsCommand, headlessPermissionRules } from "./claude-permissions-command";
@@ -10,6 +11,7 @@ import { contextCommands } from "./context-commands";
 import { doctorCommand } from "./doctor-command";
 import { assembleHeadlessBridge } from "./headless-bridge";
 import { HeadlessMcp } from "./headless-mcp";
+import { tokenFromEnvironment } from "./mcp-token-file";
 import { defaultVaultToolsPort } from "../vault-tools/serve/vault-tools-port";
 
 const DEFAULT_VAULT = "examples/vault";
@@ -27,12 +29,22 @@ function readArguments(): HeadlessArguments {
 	}
 }
 
+/** `CLAUDE_CODE_BRIDGE_MCP_TOKEN`, checked before anything starts. */
+function readEnvironmentToken(): string | undefined {
+	try {
+		return tokenFromEnvironment(process.env);
+	} catch (error) {
+		fail(describeError(error));
+	}
+}
+
 async function main(): Promise<void> {
 	const args = readArguments();
 	if (args.help) {
 		process.stdout.write(`${USAGE}\n`);
 		return;
 	}
+	const fixedToken = readEnvironmentToken();
 	const vaultPath = resolve(args.vault ?? DEFAULT_VAULT);
 	try {
 		if (!statSync(vaultPath).isDirectory()) fail(`Not a folder: ${vaultPath}`);
@@ -67,6 +79,7 @@ async function main(): Promise<void> {
 				privateTags: args.privateTags,
 				scriptPath: process.argv[1] ?? "",
 				nodePath: process.execPath,
+				...(fixedToken !== undefined ? { fixedToken } : {}),
 				log: (message) => process.stderr.write(`[mcp] ${message}\n`),
 			})
 		: undefined;
@@ -82,7 +95,10 @@ async function main(): Promise<void> {
 	};
 	process.on("SIGINT", () => void stop());
 	process.on("SIGTERM", () => void stop());
-	process.on("exit", () => host.removeLockFileNow());
+	process.on("exit", () => {
+		host.removeLockFileNow();
+		mcp?.endpoint.withdrawNow();
+	});
 
 	const status = await host.start();
 	if (status.state !== "listening") fail(`Could not start: ${status.error ?? "unknown error"}`);
