@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { EXIT_BAD_INPUT, EXIT_FAILED, exitWith } from "../headless/exit";
 import { McpTokenEnvironmentError } from "../headless/mcp-token-file";
 import { userHomeDirectory } from "../server/lock-file";
-import { describeError } from "../shared/describe-error";
+import { describeError, errorStack } from "../shared/describe-error";
 import { startStdioVaultServer } from "../vault-tools/stdio/stdio-vault-server";
 import { MCP_USAGE, McpArgumentError, parseMcpArguments } from "./mcp-arguments";
 import { MCP_HEADERS_USAGE, NoTokenError, mcpHeadersLine, parseMcpHeadersArguments } from "./mcp-headers";
@@ -15,11 +15,12 @@ Commands:
   serve [--vault DIR] [...]   the headless bridge for a folder (what \`npm start\` runs); \`serve --help\` for options
   mcp --vault DIR [...]       Claude's vault tools as an MCP server on stdio; \`mcp --help\` for options
   mcp-headers --vault DIR --port N
-                              the current token of the vault tools' HTTP endpoint, for Claude Code's headersHelper`;
+                              the current token of the vault tools' HTTP endpoint, for Claude Code's headersHelper
+
+A bad command, option or environment value: one line on stderr, exit code 2.`;
 
 function fail(message: string): never {
-	process.stderr.write(`${message}\n`);
-	process.exit(EXIT_BAD_INPUT);
+	return exitWith(EXIT_BAD_INPUT, message);
 }
 
 /** A vault folder that exists, else one line and exit 2. */
@@ -40,7 +41,7 @@ function runMcp(argv: readonly string[]): void {
 	try {
 		args = parseMcpArguments(argv);
 	} catch (error) {
-		fail(`${error instanceof McpArgumentError ? error.message : describeError(error)}\n\n${MCP_USAGE}`);
+		fail(error instanceof McpArgumentError ? `${error.message} (claude-code-bridge mcp --help lists the options)` : describeError(error));
 	}
 	if (args.help) {
 		// Help goes to stderr too: stdout is the protocol channel.
@@ -115,8 +116,12 @@ async function main(): Promise<void> {
 			process.stdout.write(`${USAGE}\n`);
 			return;
 		default:
-			fail(`Unknown command: ${command}\n\n${USAGE}`);
+			fail(`Unknown command: ${command} (claude-code-bridge --help lists the commands)`);
 	}
 }
 
-void main();
+/** Whatever else goes wrong while starting is one line too; `--debug` adds the stack for a bug report. */
+main().catch((error: unknown) => {
+	if (process.argv.includes("--debug")) process.stderr.write(`${errorStack(error)}\n`);
+	exitWith(EXIT_FAILED, `claude-code-bridge stopped on an unexpected error: ${describeError(error)}`);
+});

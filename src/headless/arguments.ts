@@ -19,7 +19,14 @@ export const USAGE = `Usage: npm start -- [--vault DIR] [--port N] [--mcp-port N
   --private-folder F    never broadcast or serve notes in this vault folder (repeatable)
   --private-tag T       never broadcast or serve notes with this tag (repeatable)
   --trace               print every JSON-RPC message's method and id to stderr (never the contents)
-  --debug               print debug logs to stderr`;
+  --debug               print debug logs to stderr
+
+Environment:
+  CLAUDE_CODE_BRIDGE_MCP_TOKEN   a fixed token for the vault tools' HTTP endpoint (32 characters or more, no spaces);
+                                 without it the token is new at every start
+  HOME                           where the lock file (~/.claude/ide) and the HTTP token record go
+
+A bad option or environment value: one line on stderr, exit code 2, nothing started.`;
 
 export class ArgumentError extends Error {}
 
@@ -69,9 +76,9 @@ export function portAfter(argv: readonly string[], index: number, name: string):
 	return port;
 }
 
-/** The value after an option (`--vault DIR`); another option or the end is an ArgumentError. */
+/** The value after an option (`--vault DIR`); another option, an empty value or the end is an ArgumentError. */
 export function valueAfter(argv: readonly string[], index: number, name: string): string {
 	const value = argv[index + 1];
-	if (value === undefined || value.startsWith("--")) throw new ArgumentError(`${name} needs a value`);
+	if (value === undefined || value.trim() === "" || value.startsWith("--")) throw new ArgumentError(`${name} needs a value`);
 	return value;
 }

@@ -3,13 +3,14 @@ import { basename, resolve } from "node:path";
 import { launchCommand } from "../bridge/launch-command";
 import { ideNameFor } from "../bridge/server-info";
 import { userHomeDirectory } from "../server/lock-file";
-import { describeError } from "../shared/describe-error";
+import { describeError, errorStack } from "../shared/describe-error";
 import { ArgumentError, USAGE, parseArguments, type HeadlessArguments } from "./arguments";
 import { helpText, runCommandLoop, type HeadlessCommand } from "./command-loop";
 import { claudePermissionsCommand, headlessPermissionRules } from "./claude-permissions-command";
 import { contextCommands } from "./context-commands";
 import { doctorCommand } from "./doctor-command";
 import { assembleHeadlessBridge } from "./headless-bridge";
+import { EXIT_BAD_INPUT, EXIT_FAILED, exitWith } from "./exit";
 import { HeadlessMcp } from "./headless-mcp";
 import { tokenFromEnvironment } from "./mcp-token-file";
 import { defaultVaultToolsPort } from "../vault-tools/serve/vault-tools-port";
@@ -17,15 +18,14 @@ import { defaultVaultToolsPort } from "../vault-tools/serve/vault-tools-port";
 const DEFAULT_VAULT = "examples/vault";
 
 function fail(message: string): never {
-	process.stderr.write(`${message}\n`);
-	process.exit(2);
+	return exitWith(EXIT_BAD_INPUT, message);
 }
 
 function readArguments(): HeadlessArguments {
 	try {
 		return parseArguments(process.argv.slice(2));
 	} catch (error) {
-		fail(`${error instanceof ArgumentError ? error.message : String(error)}\n\n${USAGE}`);
+		fail(error instanceof ArgumentError ? `${error.message} (--help lists the options)` : describeError(error));
 	}
 }
 
@@ -132,4 +132,8 @@ async function main(): Promise<void> {
 	);
 }
 
-void main();
+/** Whatever else goes wrong while starting is one line too; `--debug` adds the stack for a bug report. */
+main().catch((error: unknown) => {
+	if (process.argv.includes("--debug")) process.stderr.write(`${errorStack(error)}\n`);
+	exitWith(EXIT_FAILED, `Claude Code Bridge stopped on an unexpected error: ${describeError(error)}`);
+});
