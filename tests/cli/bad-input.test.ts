@@ -58,6 +58,8 @@ const CLI_CASES: BadInput[] = [
 ];
 
 describe("bad arguments and environment values: one line on stderr, exit code 2", () => {
+	// Each case starts a Node process; a hang guard sized for a loaded machine.
+	jest.setTimeout(60_000);
 	const temp = makeTempDir("bad-input");
 	const home = join(temp.path, "home");
 	const paths: Paths = { vault: join(temp.path, "vault"), missing: join(temp.path, "nope"), file: join(temp.path, "file.txt") };

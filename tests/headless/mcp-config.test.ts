@@ -30,7 +30,7 @@ function httpConfig(entry: ServerEntry): HttpServerConfig {
 async function commandLine(host: HeadlessProcess, line: string, pattern: RegExp): Promise<string> {
 	const before = host.stdout.length;
 	host.send(line);
-	return host.waitFor(() => pattern.exec(host.stdout.slice(before))?.[1], `the answer to "${line}"`, 5000);
+	return host.waitFor(() => pattern.exec(host.stdout.slice(before))?.[1], `the answer to "${line}"`, 30_000);
 }
 
 async function mcpConfig(host: HeadlessProcess, kind: "stdio" | "http"): Promise<ServerEntry> {
@@ -41,6 +41,9 @@ async function mcpConfig(host: HeadlessProcess, kind: "stdio" | "http"): Promise
 	if (!entry) throw new Error("no obsidian entry");
 	return entry;
 }
+
+// Each test starts processes (the host, the helper, the stdio server): a hang guard sized for a loaded machine.
+jest.setTimeout(60_000);
 
 function status(url: string, authorization: string): Promise<number> {
 	return new Promise((resolveStatus, reject) => {

@@ -30,6 +30,8 @@ function text(result: unknown): string {
 }
 
 describe("the plugin serves Claude's vault tools over HTTP from Obsidian's index", () => {
+	// Real sockets and a bridge restart per test: a hang guard sized for a loaded machine.
+	jest.setTimeout(30_000);
 	const temp = makeTempDir("vault-tools-plugin");
 	const home = join(temp.path, "home");
 	const previousHome = process.env.HOME;
