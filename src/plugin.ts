@@ -15,7 +15,6 @@ import { StatusBar } from "./obsidian/status-bar";
 import { TagCommands } from "./obsidian/tag-commands";
 import { VaultPaths } from "./vault/vault-paths";
 import type { VaultToolsSettingsHost, VaultToolsStatus } from "./obsidian/settings/vault-tools-section";
-import { McpTokenStore } from "./obsidian/vault-tools/mcp-token-store";
 import type { VaultToolsComponent } from "./obsidian/vault-tools/vault-tools-component";
 import type { ObsidianNoteEvents } from "./obsidian/notes/obsidian-note-events";
 import { migrateSettings, type BridgeSettings } from "./settings";
@@ -37,7 +36,6 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 	private editorTracker!: EditorTracker;
 	/** Claude's vault tools while the bridge runs with them (a child of the bridge). */
 	private vaultToolsPart: VaultToolsComponent | undefined;
-	private mcpTokens!: McpTokenStore;
 	/** Claude Code's deny rules the user wrote after a preview on this device (Obsidian's local storage). */
 	previewedPermissions!: PreviewedPermissions;
 	private readonly permissionsSync = new ClaudePermissionsSync(this, (message) => new Notice(message));
@@ -46,7 +44,6 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 
 	override async onload(): Promise<void> {
 		this.settings = migrateSettings(await this.loadData());
-		this.mcpTokens = new McpTokenStore(this.app);
 		this.previewedPermissions = new PreviewedPermissions(this.app);
 		this.statusBar = new StatusBar(this.addStatusBarItem());
 		const access = { paths: () => this.bridge?.bridge.paths, notifier: () => this.bridge?.bridge.notifier };
@@ -57,7 +54,12 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 		this.settingTab = new BridgeSettingTab(this.app, this, this);
 		this.addSettingTab(this.settingTab);
 		this.addCommand({ id: "restart-server", name: "Restart the bridge server", callback: () => void this.applyServerSettings() });
-		this.registerEvent(this.app.workspace.on("quit", () => this.bridge?.bridge.host.removeLockFileNow()));
+		this.registerEvent(
+			this.app.workspace.on("quit", () => {
+				this.bridge?.bridge.host.removeLockFileNow();
+				this.vaultToolsPart?.withdrawTokenRecordNow();
+			}),
+		);
 		this.registerEvent(onVaultConfigChanged(this.app.vault, () => this.settings.excludedFilesArePrivate && this.privacyChanged()));
 		// The server starts once the workspace is ready, so it adds nothing to Obsidian's start-up.
 		this.app.workspace.onLayoutReady(() => this.startBridge());
@@ -120,8 +122,10 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 			saveSettings: () => this.saveSettings(),
 			applyServerSettings: () => this.applyServerSettings(),
 			vaultToolsStatus: () => this.vaultToolsStatus(),
-			mcpToken: () => this.mcpTokens.current(),
-			rotateMcpToken: () => this.mcpTokens.rotate(),
+			rotateMcpToken: () => {
+				if (!this.vaultToolsPart) throw new Error("the vault tools are not running");
+				this.vaultToolsPart.rotateToken();
+			},
 		};
 	}
 
@@ -190,7 +194,6 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 				this.settings.vaultTools.httpPort = port;
 				await this.saveSettings();
 			},
-			token: this.mcpTokens,
 			onStatusChange: () => this.settingTab.refreshStatus(),
 			log: (message) => {
 				if (this.settings.debugLogging) console.debug(`[Claude Code Bridge] vault tools: ${message}`);

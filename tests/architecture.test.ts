@@ -58,7 +58,7 @@ const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
 	"src/vault-tools": ["src/vault-tools/kit", "src/vault-tools/tools", "src/vault/notes", "src/vault/privacy", "src/protocol", "src/shared"],
 	"src/vault-tools/prompts": ["src/vault/markdown", "src/vault/privacy", "src/protocol"],
 	"src/vault-tools/resources": ["src/vault-tools/kit", "src/vault-tools/prompts", "src/vault/privacy", "src/protocol"],
-	"src/vault-tools/serve": ["src/protocol", "src/server", "src/server/http"],
+	"src/vault-tools/serve": ["src/protocol", "src/server", "src/server/http", "src/shared"],
 	"src/vault-tools/relay-client": ["src/protocol", "src/server", "src/shared"],
 	"src/vault-tools/stdio": [],
 	// Every feature built from ports, once, for every root.
@@ -69,9 +69,9 @@ const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
 	],
 	// The roots.
 	"src/settings": ["src/ide"],
-	"src/obsidian/settings": ["src/settings", "src/server/http", "src/shared"],
+	"src/obsidian/settings": ["src/settings", "src/vault-tools/serve", "src/shared"],
 	"src/obsidian/notes": [],
-	"src/obsidian/vault-tools": ["src/obsidian/notes", "src/assembly", "src/settings", "src/vault-tools/resources", "src/vault-tools/serve", "src/vault", "src/vault/notes", "src/server", "src/server/http"],
+	"src/obsidian/vault-tools": ["src/obsidian/notes", "src/assembly", "src/settings", "src/vault-tools/resources", "src/vault-tools/serve", "src/vault", "src/vault/notes", "src/server"],
 	"src/obsidian": [
 		"src/obsidian/notes", "src/obsidian/settings", "src/obsidian/vault-tools", "src/settings", "src/assembly",
 		"src/ide", "src/ide/claude-permissions", "src/ide/diff-review", "src/ide/doctor", "src/ide/workspace",
@@ -82,7 +82,7 @@ const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
 	"src/headless": [
 		"src/assembly", "src/ide", "src/ide/claude-permissions", "src/ide/diff-review", "src/ide/doctor", "src/ide/workspace",
 		"src/vault-tools/resources", "src/vault-tools/serve", "src/vault", "src/vault/folder", "src/vault/markdown", "src/vault/notes", "src/vault/privacy",
-		"src/server", "src/server/http", "src/shared",
+		"src/server", "src/shared",
 	],
 	"src/cli": ["src/headless", "src/assembly", "src/vault-tools/serve", "src/server", "src/shared"],
 };

@@ -1,20 +1,39 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
+import { EXIT_BAD_INPUT, EXIT_FAILED, exitWith } from "../headless/exit";
+import { McpTokenEnvironmentError } from "../headless/mcp-token-file";
 import { userHomeDirectory } from "../server/lock-file";
-import { describeError } from "../shared/describe-error";
+import { describeError, errorStack } from "../shared/describe-error";
 import { startStdioVaultServer } from "../assembly/stdio-vault-server";
 import { MCP_USAGE, McpArgumentError, parseMcpArguments } from "./mcp-arguments";
+import { MCP_HEADERS_USAGE, NoTokenError, mcpHeadersLine, parseMcpHeadersArguments } from "./mcp-headers";
 import { RELAY_CALL_METHOD, RELAY_CLIENT_NAME, RELAY_REQUEST_METHOD, SERVER_INFO } from "./relay-protocol";
 
 const USAGE = `Usage: claude-code-bridge <command> [options]
 
 Commands:
   serve [--vault DIR] [...]   the headless bridge for a folder (what \`npm start\` runs); \`serve --help\` for options
-  mcp --vault DIR [...]       Claude's vault tools as an MCP server on stdio; \`mcp --help\` for options`;
+  mcp --vault DIR [...]       Claude's vault tools as an MCP server on stdio; \`mcp --help\` for options
+  mcp-headers --vault DIR --port N
+                              the current token of the vault tools' HTTP endpoint, for Claude Code's headersHelper
+
+A bad command, option or environment value: one line on stderr, exit code 2.`;
 
 function fail(message: string): never {
-	process.stderr.write(`${message}\n`);
-	process.exit(2);
+	return exitWith(EXIT_BAD_INPUT, message);
+}
+
+/** A vault folder that exists, else one line and exit 2. */
+function vaultFolder(command: string, vault: string): string {
+	const vaultPath = resolve(vault);
+	let isFolder = false;
+	try {
+		isFolder = statSync(vaultPath).isDirectory();
+	} catch {
+		fail(`claude-code-bridge ${command}: vault folder not found: ${vaultPath}`);
+	}
+	if (!isFolder) fail(`claude-code-bridge ${command}: not a folder: ${vaultPath}`);
+	return vaultPath;
 }
 
 function runMcp(argv: readonly string[]): void {
@@ -22,21 +41,14 @@ function runMcp(argv: readonly string[]): void {
 	try {
 		args = parseMcpArguments(argv);
 	} catch (error) {
-		fail(`${error instanceof McpArgumentError ? error.message : describeError(error)}\n\n${MCP_USAGE}`);
+		fail(error instanceof McpArgumentError ? `${error.message} (claude-code-bridge mcp --help lists the options)` : describeError(error));
 	}
 	if (args.help) {
 		// Help goes to stderr too: stdout is the protocol channel.
 		process.stderr.write(`${MCP_USAGE}\n`);
 		return;
 	}
-	const vaultPath = resolve(args.vault ?? "");
-	let isFolder = false;
-	try {
-		isFolder = statSync(vaultPath).isDirectory();
-	} catch {
-		fail(`claude-code-bridge mcp: vault folder not found: ${vaultPath}`);
-	}
-	if (!isFolder) fail(`claude-code-bridge mcp: not a folder: ${vaultPath}`);
+	const vaultPath = vaultFolder("mcp", args.vault ?? "");
 	const log = (message: string): void => void process.stderr.write(`[vault-tools] ${message}\n`);
 	const server = startStdioVaultServer({
 		vaultPath,
@@ -61,6 +73,28 @@ function runMcp(argv: readonly string[]): void {
 	void server.closed.then(() => process.stdout.write("", () => process.exit(0)));
 }
 
+/** Prints the headers on stdout, the only thing there; anything else is one line on stderr. */
+function runMcpHeaders(argv: readonly string[]): void {
+	let args;
+	try {
+		args = parseMcpHeadersArguments(argv);
+	} catch (error) {
+		fail(error instanceof McpArgumentError ? `${error.message} (claude-code-bridge mcp-headers --help lists the options)` : describeError(error));
+	}
+	if (args.help) {
+		process.stderr.write(`${MCP_HEADERS_USAGE}\n`);
+		return;
+	}
+	const vaultPath = vaultFolder("mcp-headers", args.vault ?? "");
+	try {
+		process.stdout.write(`${mcpHeadersLine(vaultPath, args.port ?? 0, userHomeDirectory(), process.env)}\n`);
+	} catch (error) {
+		if (error instanceof McpTokenEnvironmentError) fail(error.message);
+		if (error instanceof NoTokenError) exitWith(EXIT_FAILED, error.message);
+		throw error;
+	}
+}
+
 async function main(): Promise<void> {
 	const [command, ...rest] = process.argv.slice(2);
 	switch (command) {
@@ -72,6 +106,9 @@ async function main(): Promise<void> {
 		case "mcp":
 			runMcp(rest);
 			return;
+		case "mcp-headers":
+			runMcpHeaders(rest);
+			return;
 		case undefined:
 		case "help":
 		case "--help":
@@ -79,8 +116,12 @@ async function main(): Promise<void> {
 			process.stdout.write(`${USAGE}\n`);
 			return;
 		default:
-			fail(`Unknown command: ${command}\n\n${USAGE}`);
+			fail(`Unknown command: ${command} (claude-code-bridge --help lists the commands)`);
 	}
 }
 
-void main();
+/** Whatever else goes wrong while starting is one line too; `--debug` adds the stack for a bug report. */
+main().catch((error: unknown) => {
+	if (process.argv.includes("--debug")) process.stderr.write(`${errorStack(error)}\n`);
+	exitWith(EXIT_FAILED, `claude-code-bridge stopped on an unexpected error: ${describeError(error)}`);
+});

@@ -19,7 +19,14 @@ export const USAGE = `Usage: npm start -- [--vault DIR] [--port N] [--mcp-port N
   --private-folder F    never broadcast or serve notes in this vault folder (repeatable)
   --private-tag T       never broadcast or serve notes with this tag (repeatable)
   --trace               print every JSON-RPC message's method and id to stderr (never the contents)
-  --debug               print debug logs to stderr`;
+  --debug               print debug logs to stderr
+
+Environment:
+  CLAUDE_CODE_BRIDGE_MCP_TOKEN   a fixed token for the vault tools' HTTP endpoint (32 characters or more, no spaces);
+                                 without it the token is new at every start
+  HOME                           where the lock file (~/.claude/ide) and the HTTP token record go
+
+A bad option or environment value: one line on stderr, exit code 2, nothing started.`;
 
 export class ArgumentError extends Error {}
 
@@ -32,13 +39,9 @@ export function parseArguments(argv: readonly string[]): HeadlessArguments {
 			case "--vault":
 				parsed.vault = valueAfter(argv, i++, argument);
 				break;
-			case "--port": {
-				const value = valueAfter(argv, i++, argument);
-				const port = Number(value);
-				if (!Number.isInteger(port) || port < 1 || port > 65535) throw new ArgumentError(`--port must be a whole number from 1 to 65535, not "${value}"`);
-				parsed.port = port;
+			case "--port":
+				parsed.port = portAfter(argv, i++, argument);
 				break;
-			}
 			case "--mcp-port":
 				parsed.mcpPort = portAfter(argv, i++, argument);
 				break;
@@ -65,16 +68,17 @@ export function parseArguments(argv: readonly string[]): HeadlessArguments {
 	return parsed;
 }
 
-function portAfter(argv: readonly string[], index: number, name: string): number {
+/** The port after an option (`--port N`): a whole number from 1 to 65535, else an ArgumentError. */
+export function portAfter(argv: readonly string[], index: number, name: string): number {
 	const value = valueAfter(argv, index, name);
 	const port = Number(value);
 	if (!Number.isInteger(port) || port < 1 || port > 65535) throw new ArgumentError(`${name} must be a whole number from 1 to 65535, not "${value}"`);
 	return port;
 }
 
-/** The value after an option (`--vault DIR`); another option or the end is an ArgumentError. */
+/** The value after an option (`--vault DIR`); another option, an empty value or the end is an ArgumentError. */
 export function valueAfter(argv: readonly string[], index: number, name: string): string {
 	const value = argv[index + 1];
-	if (value === undefined || value.startsWith("--")) throw new ArgumentError(`${name} needs a value`);
+	if (value === undefined || value.trim() === "" || value.startsWith("--")) throw new ArgumentError(`${name} needs a value`);
 	return value;
 }

@@ -1,11 +1,10 @@
 import { existsSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { createVaultToolsHttpServer } from "../vault-tools/serve/http-endpoint";
+import { VaultToolsHttpEndpoint, type VaultToolsHttpStatus } from "../vault-tools/serve/http-endpoint";
+import { httpServerEntry, type HttpServerEntry } from "../vault-tools/serve/headers-helper";
 import type { VaultToolServer } from "../vault-tools/serve/vault-tool-server";
-import type { McpHttpServer, McpHttpStatus } from "../server/http/mcp-http-server";
-import { describeError } from "../shared/describe-error";
 import type { HeadlessCommand } from "./command-loop";
-import { McpTokenFile } from "./mcp-token-file";
+import { MCP_TOKEN_ENV, removeLegacyTokenFile } from "./mcp-token-file";
 
 /** The server name in the printed configuration: tools appear to the model as `mcp__obsidian__<tool>`. */
 export const MCP_SERVER_NAME = "obsidian";
@@ -27,45 +26,45 @@ export interface HeadlessMcpOptions {
 	scriptPath: string;
 	/** The Node binary (`process.execPath`), so the command works without a global install. */
 	nodePath: string;
-	env?: Record<string, string | undefined>;
+	/** `CLAUDE_CODE_BRIDGE_MCP_TOKEN`, already checked; without it, a new token at every start. */
+	fixedToken?: string;
 	log?: (message: string) => void;
 }
 
 /**
- * The headless host's MCP side for Claude's vault tools: the HTTP endpoint with its token file, and the stdin
- * commands `mcp-config [stdio|http]` (one line of JSON for `claude --mcp-config`) and `mcp-token rotate`.
+ * The headless host's MCP side for Claude's vault tools: the HTTP endpoint (a new token at every start, handed to
+ * Claude Code by `claude-code-bridge mcp-headers`), and the stdin commands `mcp-config [stdio|http]` (one line of
+ * JSON for `claude --mcp-config` or `claude mcp add-json`), `mcp-token rotate` and `mcp-status`.
  */
 export class HeadlessMcp {
-	readonly http: McpHttpServer;
-	readonly token: McpTokenFile;
+	readonly endpoint: VaultToolsHttpEndpoint;
 
 	constructor(private readonly options: HeadlessMcpOptions) {
-		this.token = new McpTokenFile(options.homeDir, options.vaultPath, options.env);
-		this.http = createVaultToolsHttpServer(options.server, {
+		this.endpoint = new VaultToolsHttpEndpoint(options.server, {
 			port: options.port,
-			token: () => this.currentToken(),
-			log: options.log,
+			homeDir: options.homeDir,
+			vaultPath: options.vaultPath,
+			...(options.fixedToken !== undefined ? { fixedToken: options.fixedToken } : {}),
+			...(options.log ? { log: options.log } : {}),
 		});
 	}
 
-	async start(): Promise<McpHttpStatus> {
-		try {
-			this.token.current();
-		} catch (error) {
-			this.options.log?.(`No token for the MCP endpoint (every request will get 401): ${describeError(error)}`);
-		}
-		return this.http.start();
+	start(): Promise<VaultToolsHttpStatus> {
+		removeLegacyTokenFile(this.options.homeDir, this.options.vaultPath);
+		return this.endpoint.start();
 	}
 
 	stop(): Promise<void> {
-		return this.http.stop();
+		return this.endpoint.stop();
 	}
 
 	/** One line for the banner. */
 	statusLine(): string {
-		const status = this.http.status();
-		if (status.state === "listening" && status.url) return `MCP (vault tools): ${status.url} (token in ${this.token.source === "file" ? this.token.path : "$CLAUDE_CODE_BRIDGE_MCP_TOKEN"}); "mcp-config" prints Claude Code's configuration`;
-		return `MCP (vault tools) over HTTP is off: ${status.error ?? status.state}. "mcp-config stdio" still works.`;
+		const status = this.endpoint.status();
+		if (status.state !== "listening" || !status.url) return `MCP (vault tools) over HTTP is off: ${status.error ?? status.state}. "mcp-config stdio" still works.`;
+		if (status.tokenRecordError !== undefined) return `MCP (vault tools): ${status.url}, but Claude Code cannot fetch its token: ${status.tokenRecordError}. "mcp-config stdio" still works.`;
+		const token = this.options.fixedToken !== undefined ? `token from $${MCP_TOKEN_ENV}` : "a new token at every start";
+		return `MCP (vault tools): ${status.url} (${token}, fetched by Claude Code with "claude-code-bridge mcp-headers"); "mcp-config" prints Claude Code's configuration`;
 	}
 
 	/** `{"mcpServers":{"obsidian":{…}}}` for `claude --mcp-config`, on one line. */
@@ -91,11 +90,11 @@ export class HeadlessMcp {
 				"mcp-token",
 				{
 					usage: "mcp-token rotate",
-					summary: "replace the MCP HTTP endpoint's token (the old one stops working; print the new config with mcp-config http)",
+					summary: "replace the MCP HTTP endpoint's token now (the old one stops working; Claude Code fetches the new one when it reconnects)",
 					run: (args) => {
 						if (args.length !== 1 || args[0] !== "rotate") throw new Error("usage: mcp-token rotate");
-						this.token.rotate();
-						return `New token written to ${this.token.path}; the old one no longer works. Run "mcp-config http" for the new configuration.`;
+						this.endpoint.rotate();
+						return "New token for the MCP HTTP endpoint; the old one no longer works. Claude Code's configuration stays the same: it fetches the new token when it reconnects.";
 					},
 				},
 			],
@@ -105,7 +104,7 @@ export class HeadlessMcp {
 					usage: "mcp-status",
 					summary: "the MCP HTTP endpoint's state, calls and refusals",
 					run: () => {
-						const status = this.http.status();
+						const status = this.endpoint.status();
 						const last = status.lastCallAt ? `, last at ${status.lastCallAt.toISOString()}` : "";
 						const clients = status.clients.map((client) => client.userAgent).join(", ") || "none yet";
 						return `${this.statusLine()}\n${status.calls} calls${last}; ${status.refused} refused; clients: ${clients}`;
@@ -121,12 +120,10 @@ export class HeadlessMcp {
 		return { type: "stdio", command: this.options.nodePath, args: [script, "mcp", "--vault", this.options.vaultPath, ...privacy] };
 	}
 
-	private httpEntry(): { type: "http"; url: string; headers: { Authorization: string } } {
-		const status = this.http.status();
+	private httpEntry(): HttpServerEntry {
+		const status = this.endpoint.status();
 		if (status.state !== "listening" || !status.url) throw new Error(`the MCP HTTP endpoint is off (${status.error ?? status.state}); use "mcp-config stdio"`);
-		const token = this.currentToken();
-		if (token === undefined) throw new Error("the MCP HTTP endpoint has no token (see the log)");
-		return { type: "http", url: status.url, headers: { Authorization: `Bearer ${token}` } };
+		return httpServerEntry(status.url, [this.options.nodePath, this.cliScript()], this.options.vaultPath, status.port);
 	}
 
 	private cliScript(): string {
@@ -134,13 +131,5 @@ export class HeadlessMcp {
 		const candidate = basename(script) === CLI_SCRIPT ? script : join(dirname(script), CLI_SCRIPT);
 		if (!existsSync(candidate)) throw new Error(`the package's command ${candidate} is missing; run "npm run build" first`);
 		return candidate;
-	}
-
-	private currentToken(): string | undefined {
-		try {
-			return this.token.current();
-		} catch {
-			return undefined;
-		}
 	}
 }

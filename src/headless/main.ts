@@ -3,27 +3,38 @@ import { basename, resolve } from "node:path";
 import { launchCommand } from "../ide/launch-command";
 import { ideNameFor } from "../ide/server-info";
 import { userHomeDirectory } from "../server/lock-file";
+import { describeError, errorStack } from "../shared/describe-error";
 import { ArgumentError, USAGE, parseArguments, type HeadlessArguments } from "./arguments";
 import { helpText, runCommandLoop, type HeadlessCommand } from "./command-loop";
 import { claudePermissionsCommand, headlessPermissionRules } from "./claude-permissions-command";
 import { contextCommands } from "./context-commands";
 import { doctorCommand } from "./doctor-command";
 import { assembleHeadlessBridge } from "./headless-bridge";
+import { EXIT_BAD_INPUT, EXIT_FAILED, exitWith } from "./exit";
 import { HeadlessMcp } from "./headless-mcp";
+import { tokenFromEnvironment } from "./mcp-token-file";
 import { defaultVaultToolsPort } from "../vault-tools/serve/vault-tools-port";
 
 const DEFAULT_VAULT = "examples/vault";
 
 function fail(message: string): never {
-	process.stderr.write(`${message}\n`);
-	process.exit(2);
+	return exitWith(EXIT_BAD_INPUT, message);
 }
 
 function readArguments(): HeadlessArguments {
 	try {
 		return parseArguments(process.argv.slice(2));
 	} catch (error) {
-		fail(`${error instanceof ArgumentError ? error.message : String(error)}\n\n${USAGE}`);
+		fail(error instanceof ArgumentError ? `${error.message} (--help lists the options)` : describeError(error));
+	}
+}
+
+/** `CLAUDE_CODE_BRIDGE_MCP_TOKEN`, checked before anything starts. */
+function readEnvironmentToken(): string | undefined {
+	try {
+		return tokenFromEnvironment(process.env);
+	} catch (error) {
+		fail(describeError(error));
 	}
 }
 
@@ -33,6 +44,7 @@ async function main(): Promise<void> {
 		process.stdout.write(`${USAGE}\n`);
 		return;
 	}
+	const fixedToken = readEnvironmentToken();
 	const vaultPath = resolve(args.vault ?? DEFAULT_VAULT);
 	try {
 		if (!statSync(vaultPath).isDirectory()) fail(`Not a folder: ${vaultPath}`);
@@ -67,6 +79,7 @@ async function main(): Promise<void> {
 				privateTags: args.privateTags,
 				scriptPath: process.argv[1] ?? "",
 				nodePath: process.execPath,
+				...(fixedToken !== undefined ? { fixedToken } : {}),
 				log: (message) => process.stderr.write(`[mcp] ${message}\n`),
 			})
 		: undefined;
@@ -82,7 +95,10 @@ async function main(): Promise<void> {
 	};
 	process.on("SIGINT", () => void stop());
 	process.on("SIGTERM", () => void stop());
-	process.on("exit", () => host.removeLockFileNow());
+	process.on("exit", () => {
+		host.removeLockFileNow();
+		mcp?.endpoint.withdrawNow();
+	});
 
 	const status = await host.start();
 	if (status.state !== "listening") fail(`Could not start: ${status.error ?? "unknown error"}`);
@@ -116,4 +132,8 @@ async function main(): Promise<void> {
 	);
 }
 
-void main();
+/** Whatever else goes wrong while starting is one line too; `--debug` adds the stack for a bug report. */
+main().catch((error: unknown) => {
+	if (process.argv.includes("--debug")) process.stderr.write(`${errorStack(error)}\n`);
+	exitWith(EXIT_FAILED, `Claude Code Bridge stopped on an unexpected error: ${describeError(error)}`);
+});

@@ -1,5 +1,10 @@
 import { isSettingsFile, type PermissionRecord } from "../ide/claude-permissions/permissions-file";
-import type { VaultLocalStorage } from "./vault-tools/mcp-token-store";
+
+/** `app.loadLocalStorage` / `app.saveLocalStorage` (obsidian.d.ts): per-vault storage outside the vault folder. */
+export interface VaultLocalStorage {
+	loadLocalStorage(key: string): unknown;
+	saveLocalStorage(key: string, data: unknown): void;
+}
 
 const KEY = "claude-code-bridge-previewed-permissions";
 

@@ -1,10 +1,13 @@
+import { execFile } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { promisify } from "node:util";
 import { HeadlessProcess } from "../helpers/headless-process";
 import { makeTempDir } from "../helpers/temp-dir";
 import { pause } from "../helpers/wait-until";
 import { useBridgeSessions } from "./harness/bridge-session";
 import { makeClaudeHome } from "./harness/claude-home";
+import { claudeBinaryPath } from "./harness/cli-binary";
 import { ClaudePty } from "./harness/claude-pty";
 import { isJsonObject, messagesOf, textsOf, type JsonObject } from "./harness/messages-request";
 import type { MockAnthropic } from "./harness/mock-anthropic";
@@ -208,5 +211,44 @@ describe("Claude's vault tools with the real CLI (mcp__obsidian__*)", () => {
 		cli.submit();
 		await cli.waitFor("Asked first.", { timeoutMs: 60_000 });
 		expect(toolCalls(session.mock)[0]).toMatchObject({ name: "mcp__obsidian__search", isError: false, result: expect.stringMatching(/^Notes\/Alpha\.md:1: # Alpha/m) as unknown });
+	});
+
+	it("claude mcp list: the configurations mcp-config prints stay connected over HTTP and stdio after a bridge restart", async () => {
+		const temp = makeTempDir("vault-tools-e2e-restart");
+		const vault = path.join(temp.path, "My vault");
+		mkdirSync(vault);
+		writeFileSync(path.join(vault, "note.md"), "# Note\n");
+		const home = makeClaudeHome([vault]);
+		const hosts: HeadlessProcess[] = [];
+		sessions.onCleanup(() => {
+			hosts.forEach((host) => host.kill());
+			home.remove();
+			temp.remove();
+		});
+		const start = async (): Promise<Host> => {
+			const host = await HeadlessProcess.start({ vault, home: home.path });
+			hosts.push(host);
+			return host;
+		};
+		// `claude mcp` as a user runs it in the vault: the helper runs only in a folder whose trust was accepted.
+		const claude = async (...args: string[]): Promise<string> => {
+			const { stdout } = await promisify(execFile)(claudeBinaryPath(), ["mcp", ...args], { cwd: vault, env: { PATH: process.env.PATH ?? "", HOME: home.path, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" }, timeout: 60_000 });
+			return stdout;
+		};
+		const serverEntry = (line: string): string => JSON.stringify((JSON.parse(line) as { mcpServers: { obsidian: unknown } }).mcpServers.obsidian);
+		const states = (list: string): Record<string, string> =>
+			Object.fromEntries([...list.matchAll(/^(obsidian(?:-stdio)?): .* - (✔ Connected|✘ Failed to connect)/gm)].map((match) => [match[1] ?? "", match[2] ?? ""]));
+
+		const first = await start();
+		await claude("add-json", "obsidian", serverEntry(await mcpConfig(first, "http")));
+		await claude("add-json", "obsidian-stdio", serverEntry(await mcpConfig(first, "stdio")));
+		expect(states(await claude("list"))).toEqual({ obsidian: "✔ Connected", "obsidian-stdio": "✔ Connected" });
+
+		await first.quit();
+		// With the bridge off the helper has no token to give; stdio answers from the folder.
+		expect(states(await claude("list"))).toEqual({ obsidian: "✘ Failed to connect", "obsidian-stdio": "✔ Connected" });
+
+		await start();
+		expect(states(await claude("list"))).toEqual({ obsidian: "✔ Connected", "obsidian-stdio": "✔ Connected" });
 	});
 });

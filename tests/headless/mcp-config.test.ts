@@ -1,28 +1,36 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { createServer as createNetServer } from "node:net";
 import { join, resolve } from "node:path";
-import { mcpTokenDirectory } from "../../src/headless/mcp-token-file";
 import { VAULT_TOOL_NAMES } from "../../src/vault-tools/create-vault-tools";
+import { httpTokenDirectory, httpTokenRecordPath } from "../../src/vault-tools/serve/http-token-record";
 import { defaultVaultToolsPort } from "../../src/vault-tools/serve/vault-tools-port";
+import { connectHeaders, runHeadersHelper, type HttpServerConfig } from "../helpers/headers-helper";
 import { HeadlessProcess } from "../helpers/headless-process";
 import { makeTempDir } from "../helpers/temp-dir";
 
 interface ServerEntry {
 	type: string;
 	url?: string;
-	headers?: { Authorization: string };
+	headersHelper?: string;
 	command?: string;
 	args?: string[];
+}
+
+const CLI = resolve(__dirname, "../../dist/cli.cjs");
+
+function httpConfig(entry: ServerEntry): HttpServerConfig {
+	if (entry.type !== "http" || entry.url === undefined) throw new Error(`not an HTTP entry: ${JSON.stringify(entry)}`);
+	return { type: "http", url: entry.url, ...(entry.headersHelper !== undefined ? { headersHelper: entry.headersHelper } : {}) };
 }
 
 async function commandLine(host: HeadlessProcess, line: string, pattern: RegExp): Promise<string> {
 	const before = host.stdout.length;
 	host.send(line);
-	return host.waitFor(() => pattern.exec(host.stdout.slice(before))?.[1], `the answer to "${line}"`, 5000);
+	return host.waitFor(() => pattern.exec(host.stdout.slice(before))?.[1], `the answer to "${line}"`, 30_000);
 }
 
 async function mcpConfig(host: HeadlessProcess, kind: "stdio" | "http"): Promise<ServerEntry> {
@@ -33,6 +41,9 @@ async function mcpConfig(host: HeadlessProcess, kind: "stdio" | "http"): Promise
 	if (!entry) throw new Error("no obsidian entry");
 	return entry;
 }
+
+// Each test starts processes (the host, the helper, the stdio server): a hang guard sized for a loaded machine.
+jest.setTimeout(60_000);
 
 function status(url: string, authorization: string): Promise<number> {
 	return new Promise((resolveStatus, reject) => {
@@ -66,20 +77,23 @@ describe("the headless host's MCP endpoint and mcp-config", () => {
 		temp.remove();
 	});
 
-	it("serves HTTP on the vault's default port, and mcp-config http is one line a client can use as is", async () => {
+	it("serves HTTP on the vault's default port; mcp-config http holds no token, only the helper that fetches it", async () => {
 		const expectedPort = defaultVaultToolsPort(realpathSync(vault));
-		expect(host.stdout).toContain(`MCP (vault tools): http://127.0.0.1:${expectedPort}/mcp`);
+		expect(host.stdout).toContain(`MCP (vault tools): http://127.0.0.1:${expectedPort}/mcp (a new token at every start`);
 		const entry = await mcpConfig(host, "http");
-		expect(entry).toEqual({ type: "http", url: `http://127.0.0.1:${expectedPort}/mcp`, headers: { Authorization: expect.stringMatching(/^Bearer [0-9a-f]{64}$/) as unknown } });
-		const tokenFiles = readdirSync(mcpTokenDirectory(home));
-		expect(tokenFiles).toEqual([expect.stringMatching(/^[0-9a-f]{16}\.token$/) as unknown]);
-		const tokenFile = join(mcpTokenDirectory(home), tokenFiles[0] ?? "");
-		expect(`Bearer ${readFileSync(tokenFile, "utf8").trim()}`).toBe(entry.headers?.Authorization);
-		expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
-		expect(statSync(mcpTokenDirectory(home)).mode & 0o777).toBe(0o700);
+		expect(entry).toEqual({ type: "http", url: `http://127.0.0.1:${expectedPort}/mcp`, headersHelper: `${process.execPath} ${CLI} mcp-headers --vault ${vault} --port ${expectedPort}` });
+		const run = await runHeadersHelper(entry.headersHelper ?? "", entry.url ?? "", home);
+		expect(run).toEqual({ code: 0, stdout: expect.stringMatching(/^\{"Authorization":"Bearer [0-9a-f]{64}"\}\n$/) as unknown, stderr: "" });
+		// The token of this start, 0600 in a 0700 folder under the home folder, and nothing else there.
+		expect(readdirSync(httpTokenDirectory(home))).toEqual([`${expectedPort}.json`]);
+		expect(statSync(httpTokenRecordPath(home, expectedPort)).mode & 0o777).toBe(0o600);
+		expect(statSync(httpTokenDirectory(home)).mode & 0o777).toBe(0o700);
+		const token = (JSON.parse(run.stdout) as { Authorization: string }).Authorization.slice("Bearer ".length);
+		expect(readFileSync(httpTokenRecordPath(home, expectedPort), "utf8")).toContain(token);
+		expect(host.stdout + host.stderr).not.toContain(token);
 
 		const client = new Client({ name: "mcp-config-test", version: "1.0.0" });
-		await client.connect(new StreamableHTTPClientTransport(new URL(entry.url ?? ""), { requestInit: { headers: entry.headers ?? {} } }));
+		await client.connect(new StreamableHTTPClientTransport(new URL(entry.url ?? ""), { requestInit: { headers: await connectHeaders(httpConfig(entry), home) } }));
 		expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([...VAULT_TOOL_NAMES]);
 		const search = (await client.callTool({ name: "search", arguments: { query: "alpha" } })) as { content: { text: string }[] };
 		expect(search.content[0]?.text).toMatch(/^Notes\/Alpha\.md:1: # Alpha/m);
@@ -89,7 +103,7 @@ describe("the headless host's MCP endpoint and mcp-config", () => {
 
 	it("mcp-config stdio runs the package's command for this vault with the host's privacy options", async () => {
 		const entry = await mcpConfig(host, "stdio");
-		expect(entry).toEqual({ type: "stdio", command: process.execPath, args: [resolve(__dirname, "../../dist/cli.cjs"), "mcp", "--vault", vault, "--private-folder", "Private"] });
+		expect(entry).toEqual({ type: "stdio", command: process.execPath, args: [CLI, "mcp", "--vault", vault, "--private-folder", "Private"] });
 		const client = new Client({ name: "mcp-config-test", version: "1.0.0" });
 		await client.connect(new StdioClientTransport({ command: entry.command ?? "", args: entry.args ?? [], env: { PATH: process.env.PATH ?? "", HOME: home }, stderr: "ignore" }));
 		const search = (await client.callTool({ name: "search", arguments: { query: "alpha" } })) as { content: { text: string }[] };
@@ -98,15 +112,16 @@ describe("the headless host's MCP endpoint and mcp-config", () => {
 		await client.close();
 	});
 
-	it("mcp-token rotate: the old token gets 401 at once, mcp-config http prints the new one", async () => {
-		const before = await mcpConfig(host, "http");
-		const url = before.url ?? "";
-		expect(await status(url, before.headers?.Authorization ?? "")).toBe(200);
-		await commandLine(host, "mcp-token rotate", /^(New token written to .*)$/m);
-		expect(await status(url, before.headers?.Authorization ?? "")).toBe(401);
-		const after = await mcpConfig(host, "http");
-		expect(after.headers?.Authorization).not.toBe(before.headers?.Authorization);
-		expect(await status(url, after.headers?.Authorization ?? "")).toBe(200);
+	it("mcp-token rotate: the old token gets 401 at once; the same configuration fetches the new one", async () => {
+		const config = httpConfig(await mcpConfig(host, "http"));
+		const before = await connectHeaders(config, home);
+		expect(await status(config.url, before.Authorization ?? "")).toBe(200);
+		await commandLine(host, "mcp-token rotate", /^(New token for the MCP HTTP endpoint; the old one no longer works\..*)$/m);
+		expect(await status(config.url, before.Authorization ?? "")).toBe(401);
+		expect(httpConfig(await mcpConfig(host, "http"))).toEqual(config);
+		const after = await connectHeaders(config, home);
+		expect(after.Authorization).not.toBe(before.Authorization);
+		expect(await status(config.url, after.Authorization ?? "")).toBe(200);
 	});
 
 	it("answers a wrong mcp-config kind with its usage, and the host keeps running", async () => {
@@ -128,6 +143,8 @@ describe("the headless host with its MCP port taken", () => {
 		const host = await HeadlessProcess.start({ vault, home, args: ["--mcp-port", String(taken)] });
 		try {
 			expect(host.stdout).toContain(`MCP (vault tools) over HTTP is off: Port ${taken} is in use by another program`);
+			// Nothing for the helper to hand to whatever holds the port.
+			expect(existsSync(httpTokenRecordPath(home, taken))).toBe(false);
 			host.send("mcp-config http");
 			await host.waitForOutput(/(the MCP HTTP endpoint is off \(Port \d+ is in use)/, 5000, "stderr");
 			expect((await mcpConfig(host, "stdio")).type).toBe("stdio");
@@ -135,6 +152,30 @@ describe("the headless host with its MCP port taken", () => {
 		} finally {
 			await host.quit();
 			await new Promise<void>((resolveClose) => blocker.close(() => resolveClose()));
+			temp.remove();
+		}
+	});
+});
+
+describe("the headless host's HTTP token record", () => {
+	it("is removed when the host quits, so the helper has nothing to give", async () => {
+		const temp = makeTempDir("headless-mcp-record");
+		const home = join(temp.path, "home");
+		const vault = join(temp.path, "vault");
+		mkdirSync(home);
+		mkdirSync(vault);
+		const host = await HeadlessProcess.start({ vault, home });
+		try {
+			const config = httpConfig(await mcpConfig(host, "http"));
+			const port = Number(new URL(config.url).port);
+			expect(existsSync(httpTokenRecordPath(home, port))).toBe(true);
+			expect(await host.quit()).toBe(0);
+			expect(existsSync(httpTokenRecordPath(home, port))).toBe(false);
+			const run = await runHeadersHelper(config.headersHelper ?? "", config.url, home);
+			expect({ code: run.code, stdout: run.stdout }).toEqual({ code: 1, stdout: "" });
+			expect(run.stderr).toBe(`No token for ${config.url}: no bridge is serving this port (no ${httpTokenRecordPath(home, port)}). Start Obsidian (or claude-code-bridge serve) for the vault.\n`);
+		} finally {
+			host.kill();
 			temp.remove();
 		}
 	});

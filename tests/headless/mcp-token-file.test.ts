@@ -1,48 +1,45 @@
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ArgumentError, parseArguments } from "../../src/headless/arguments";
-import { MCP_TOKEN_ENV, McpTokenFile } from "../../src/headless/mcp-token-file";
+import { MCP_TOKEN_ENV, McpTokenEnvironmentError, removeLegacyTokenFile, tokenFromEnvironment } from "../../src/headless/mcp-token-file";
+import { httpTokenDirectory } from "../../src/vault-tools/serve/http-token-record";
 import { VAULT_TOOLS_PORT_RANGE, defaultVaultToolsPort } from "../../src/vault-tools/serve/vault-tools-port";
 import { makeTempDir } from "../helpers/temp-dir";
 
-describe("the headless MCP token file", () => {
+describe("the headless host's token sources", () => {
 	const temp = makeTempDir("mcp-token");
-	const home = join(temp.path, "home");
-	const vault = join(temp.path, "vault");
-	mkdirSync(home);
-	mkdirSync(vault);
-
 	afterAll(() => temp.remove());
 
-	it("is made once, outside the vault, kept across restarts, and replaced by rotate", () => {
-		const first = new McpTokenFile(home, vault, {});
-		const token = first.current();
-		expect(token).toMatch(/^[0-9a-f]{64}$/);
-		expect(first.path.startsWith(`${home}/`)).toBe(true);
-		expect(first.path.startsWith(`${vault}/`)).toBe(false);
-		expect(new McpTokenFile(home, vault, {}).current()).toBe(token);
-		const rotated = first.rotate();
-		expect(rotated).not.toBe(token);
-		expect(readFileSync(first.path, "utf8").trim()).toBe(rotated);
-		expect(new McpTokenFile(home, vault, {}).current()).toBe(rotated);
-		expect(new McpTokenFile(home, join(temp.path, "other"), {}).path).not.toBe(first.path);
+	it("takes CLAUDE_CODE_BRIDGE_MCP_TOKEN when set (blank counts as unset), and refuses a short or spaced one without repeating it", () => {
+		expect(tokenFromEnvironment({})).toBeUndefined();
+		expect(tokenFromEnvironment({ [MCP_TOKEN_ENV]: "  " })).toBeUndefined();
+		expect(tokenFromEnvironment({ [MCP_TOKEN_ENV]: ` ${"e".repeat(40)} ` })).toBe("e".repeat(40));
+		for (const bad of ["short-secret", `${"a".repeat(20)} ${"b".repeat(20)}`]) {
+			let thrown: unknown;
+			try {
+				tokenFromEnvironment({ [MCP_TOKEN_ENV]: bad });
+			} catch (error) {
+				thrown = error;
+			}
+			expect(thrown).toBeInstanceOf(McpTokenEnvironmentError);
+			expect((thrown as Error).message).toBe(`${MCP_TOKEN_ENV} must be at least 32 characters without spaces`);
+		}
 	});
 
-	it("refuses to keep the token in the vault (a home folder inside it) and says how to give one", () => {
-		const insideHome = join(vault, "home-in-vault");
-		mkdirSync(insideHome);
-		expect(() => new McpTokenFile(insideHome, vault, {}).current()).toThrow(`the home folder is inside the vault, so the token file would sync with the notes; set ${MCP_TOKEN_ENV} instead`);
-		expect(() => new McpTokenFile(vault, vault, {}).current()).toThrow(/inside the vault/);
-		expect(existsSync(join(insideHome, ".claude-code-bridge"))).toBe(false);
-		expect(new McpTokenFile(insideHome, vault, { [MCP_TOKEN_ENV]: "f".repeat(40) }).current()).toBe("f".repeat(40));
-	});
-
-	it("takes the token from the environment when set, and then refuses to rotate it", () => {
-		const fromEnv = new McpTokenFile(home, vault, { [MCP_TOKEN_ENV]: "e".repeat(40) });
-		expect(fromEnv.current()).toBe("e".repeat(40));
-		expect(fromEnv.source).toBe("environment");
-		expect(() => fromEnv.rotate()).toThrow(`the token comes from ${MCP_TOKEN_ENV}`);
-		expect(() => new McpTokenFile(home, vault, { [MCP_TOKEN_ENV]: "short" }).current()).toThrow(/at least 32 characters/);
+	it("removes the long-lived token file earlier versions kept for the vault, and no other file", () => {
+		const home = join(temp.path, "home");
+		const vault = join(temp.path, "vault");
+		mkdirSync(vault);
+		const directory = httpTokenDirectory(home);
+		mkdirSync(directory, { recursive: true });
+		// Earlier versions named it by the vault's id: the first 16 hex digits of the SHA-256 of its real path.
+		const own = join(directory, `${createHash("sha256").update(realpathSync(vault), "utf8").digest("hex").slice(0, 16)}.token`);
+		const otherVault = join(directory, "0123456789abcdef.token");
+		const record = join(directory, "4100.json");
+		for (const file of [own, otherVault, record]) writeFileSync(file, "x");
+		removeLegacyTokenFile(home, vault);
+		expect([own, otherVault, record].map((file) => existsSync(file))).toEqual([false, true, true]);
 	});
 });
 

@@ -1,9 +1,12 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { existsSync } from "node:fs";
 import { createServer } from "node:net";
+import { join } from "node:path";
 import ClaudeCodeBridgePlugin from "../../src/plugin";
 import { NOT_READY_REASON } from "../../src/obsidian/vault-tools/vault-tools-component";
 import type { BridgeSettings } from "../../src/settings";
+import { httpTokenRecordPath, readHttpTokenRecord } from "../../src/vault-tools/serve/http-token-record";
 import { DIFF_VIEW_TYPE } from "../../src/obsidian/diff-view";
 import type { App, FakeElement } from "../__mocks__/obsidian";
 import { makeTempDir } from "../helpers/temp-dir";
@@ -27,16 +30,20 @@ function text(result: unknown): string {
 }
 
 describe("the plugin serves Claude's vault tools over HTTP from Obsidian's index", () => {
+	// Real sockets and a bridge restart per test: a hang guard sized for a loaded machine.
+	jest.setTimeout(30_000);
 	const temp = makeTempDir("vault-tools-plugin");
+	const home = join(temp.path, "home");
 	const previousHome = process.env.HOME;
 	let app: App;
 	let plugin: ClaudeCodeBridgePlugin;
 	let clients: Client[] = [];
 
 	beforeEach(async () => {
-		// The bridge writes its IDE lock file under the home directory: keep it in the test's folder.
-		process.env.HOME = temp.path;
-		app = await createIndexedApp(NOTES, temp.path);
+		// The bridge writes its IDE lock file and the HTTP token record under the home directory: keep both in the
+		// test's folder, beside the vault (a home inside the vault gets no token record).
+		process.env.HOME = home;
+		app = await createIndexedApp(NOTES, join(temp.path, "vault"));
 		plugin = new ClaudeCodeBridgePlugin(app as never, { id: "claude-code-bridge", name: "Claude Code Bridge", version: "0.0.0" } as never);
 		(plugin as unknown as { data: unknown }).data = { privateFolders: ["Private"], vaultTools: { reviewWrites: false } };
 		// As Obsidian loads a plugin: load() runs the (async) onload; children added later load with it.
@@ -65,7 +72,17 @@ describe("the plugin serves Claude's vault tools over HTTP from Obsidian's index
 
 	const stored = (): BridgeSettings => (plugin as unknown as { data: BridgeSettings }).data;
 
-	async function connect(token = plugin.vaultTools.mcpToken()): Promise<Client> {
+	/** The token of the endpoint's current start, as `claude-code-bridge mcp-headers` reads it. */
+	async function currentToken(): Promise<string> {
+		const port = await pollUntil(() => {
+			const http = plugin.vaultToolsStatus().http;
+			return http?.state === "listening" ? http.port : undefined;
+		}, "the HTTP endpoint to listen");
+		return readHttpTokenRecord(home, port).token ?? "";
+	}
+
+	async function connect(token?: string): Promise<Client> {
+		token ??= await currentToken();
 		const url = await pollUntil(() => plugin.vaultToolsStatus().http?.url, "the HTTP endpoint to listen");
 		const client = new Client({ name: "vault-tools-plugin-test", version: "1.0.0" });
 		await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
@@ -135,20 +152,41 @@ describe("the plugin serves Claude's vault tools over HTTP from Obsidian's index
 		expect(app.vault.contents.get("Notes/Alpha.md")).toBe("# Alpha\n\nThe alpha note links [[Beta renamed]].\n");
 	});
 
-	it("keeps the token out of data.json, in Obsidian's local storage, and rotates it", async () => {
+	it("has a new token at every start, in neither data.json nor local storage; rotates it at once", async () => {
+		app.saveLocalStorage("claude-code-bridge-mcp-token", "c".repeat(64));
 		app.workspace.finishLayout();
 		const client = await connect();
-		const token = plugin.vaultTools.mcpToken();
+		const token = await currentToken();
 		expect(token).toMatch(/^[0-9a-f]{64}$/);
-		await pollUntil(() => stored().vaultTools.httpPort ?? undefined, "the port to be saved");
+		const port = await pollUntil(() => stored().vaultTools.httpPort ?? undefined, "the port to be saved");
 		expect(JSON.stringify(stored())).not.toContain(token);
-		expect([...app.localStorage.values()]).toContain(token);
+		// The long-lived token earlier versions kept is gone; the new one is never stored there.
+		expect([...app.localStorage.keys()]).not.toContain("claude-code-bridge-mcp-token");
+		expect([...app.localStorage.values()]).not.toContain(token);
 		await client.listTools();
-		const rotated = plugin.vaultTools.rotateMcpToken();
+		plugin.vaultTools.rotateMcpToken();
+		const rotated = await currentToken();
 		expect(rotated).not.toBe(token);
-		expect(JSON.stringify(stored())).not.toContain(rotated);
 		await expect(client.listTools()).rejects.toThrow(/wrong bearer token/);
 		await expect(connect(rotated).then((fresh) => fresh.listTools())).resolves.toBeDefined();
+
+		// A restart (as after Obsidian quits and opens again): same port, another token; the record is never stale.
+		await plugin.applyServerSettings();
+		const afterRestart = await currentToken();
+		expect(plugin.vaultToolsStatus().http?.port).toBe(port);
+		expect(afterRestart).not.toBe(rotated);
+		await expect(connect(rotated)).rejects.toThrow(/wrong bearer token/);
+		await expect(connect(afterRestart).then((fresh) => fresh.listTools())).resolves.toBeDefined();
+		expect(JSON.stringify(stored())).not.toContain(afterRestart);
+	});
+
+	it("removes the token record when Obsidian quits", async () => {
+		app.workspace.finishLayout();
+		await currentToken();
+		const port = plugin.vaultToolsStatus().http?.port ?? 0;
+		expect(existsSync(httpTokenRecordPath(home, port))).toBe(true);
+		app.workspace.trigger("quit");
+		expect(existsSync(httpTokenRecordPath(home, port))).toBe(false);
 	});
 
 	it("shows a vault-tool write in Obsidian's review view when review is on, and writes only what was accepted", async () => {

@@ -1,3 +1,5 @@
+import { httpServerEntry } from "../../vault-tools/serve/headers-helper";
+
 /** The server name Claude Code shows: tools reach the model as `mcp__obsidian__<tool>`, prompts as `/mcp__obsidian__<name>`. */
 export const MCP_SERVER_NAME = "obsidian";
 /** The package's command (`bin`). */
@@ -14,9 +16,15 @@ export function stdioAddCommand(vaultPath: string, platform: NodeJS.Platform = p
 	return `claude mcp add ${MCP_SERVER_NAME} -- ${COMMAND} mcp --vault ${quote(vaultPath, platform)}`;
 }
 
-/** `claude mcp add` for the HTTP endpoint, with its bearer token. */
-export function httpAddCommand(url: string, token: string, platform: NodeJS.Platform = process.platform): string {
-	return `claude mcp add --transport http ${MCP_SERVER_NAME} ${url} --header ${quote(`Authorization: Bearer ${token}`, platform)}`;
+/**
+ * `claude mcp add-json` for the HTTP endpoint (`claude mcp add` has no option for a headers helper). The entry holds
+ * no token: Claude Code runs `claude-code-bridge mcp-headers` whenever it connects and gets the token of the bridge's
+ * current start. On Windows the JSON goes through stdin, since PowerShell mangles quotes inside native arguments.
+ */
+export function httpAddCommand(url: string, vaultPath: string, port: number, platform: NodeJS.Platform = process.platform): string {
+	const json = JSON.stringify(httpServerEntry(url, [COMMAND], vaultPath, port));
+	if (platform === "win32") return `${quote(json, platform)} | claude mcp add-json ${MCP_SERVER_NAME} -`;
+	return `claude mcp add-json ${MCP_SERVER_NAME} '${json.replace(/'/g, "'\\''")}'`;
 }
 
 /** `{"mcpServers":{"obsidian":{…}}}` for `.mcp.json` or `claude --mcp-config`. */
@@ -24,11 +32,6 @@ export function stdioConfigJson(vaultPath: string): string {
 	return JSON.stringify({ mcpServers: { [MCP_SERVER_NAME]: { type: "stdio", command: COMMAND, args: ["mcp", "--vault", vaultPath] } } });
 }
 
-export function httpConfigJson(url: string, token: string): string {
-	return JSON.stringify({ mcpServers: { [MCP_SERVER_NAME]: { type: "http", url, headers: { Authorization: `Bearer ${token}` } } } });
-}
-
-/** The token as the settings tab shows it: enough to tell tokens apart, not enough to use. */
-export function maskToken(text: string, token: string): string {
-	return text.split(token).join(`${token.slice(0, 4)}…`);
+export function httpConfigJson(url: string, vaultPath: string, port: number): string {
+	return JSON.stringify({ mcpServers: { [MCP_SERVER_NAME]: httpServerEntry(url, [COMMAND], vaultPath, port) } });
 }

@@ -1,14 +1,14 @@
 import { Notice, Setting, type ButtonComponent } from "obsidian";
-import type { McpHttpStatus } from "../../server/http/mcp-http-server";
 import { isPort, type VaultToolsSettings } from "../../settings";
 import { describeError } from "../../shared/describe-error";
-import { httpAddCommand, httpConfigJson, maskToken, stdioAddCommand, stdioConfigJson } from "./mcp-commands";
+import type { VaultToolsHttpStatus } from "../../vault-tools/serve/http-endpoint";
+import { httpAddCommand, httpConfigJson, stdioAddCommand, stdioConfigJson } from "./mcp-commands";
 
 export interface VaultToolsStatus {
 	/** Whether the bridge runs with the vault tools. */
 	running: boolean;
 	/** The HTTP endpoint, while the vault tools run. */
-	http?: McpHttpStatus;
+	http?: VaultToolsHttpStatus;
 	/** stdio servers relaying through the bridge right now. */
 	relays: number;
 }
@@ -21,15 +21,15 @@ export interface VaultToolsSettingsHost {
 	/** Restarts the bridge so that switching the tools on or off, or a new port, takes effect. */
 	applyServerSettings(): Promise<void>;
 	vaultToolsStatus(): VaultToolsStatus;
-	/** The HTTP endpoint's bearer token (kept in Obsidian's local storage, never in data.json). */
-	mcpToken(): string;
-	rotateMcpToken(): string;
+	/** A new bearer token for the HTTP endpoint now (it lives in memory, never in data.json). */
+	rotateMcpToken(): void;
 }
 
 /**
  * The settings tab's "Vault tools for Claude" section: on/off, review of writes, the HTTP port (fixed: a taken port
- * is an error, never silently replaced), the prompts folder, a status line, the token with its rotation, and the
- * commands and JSON that add the server to Claude Code, each with a copy button. Returns a refresh for the status.
+ * is an error, never silently replaced), the prompts folder, a status line, the token's rotation, and the commands
+ * and JSON that add the server to Claude Code, each with a copy button (none holds a token: Claude Code fetches it
+ * with `claude-code-bridge mcp-headers`). Returns a refresh for the status.
  */
 export function displayVaultToolsSection(containerEl: HTMLElement, host: VaultToolsSettingsHost): { refresh(): void } {
 	const settings = host.vaultToolsSettings();
@@ -92,30 +92,32 @@ export function displayVaultToolsSection(containerEl: HTMLElement, host: VaultTo
 	let rotateButton: ButtonComponent | undefined;
 	new Setting(containerEl)
 		.setName("Vault tools token")
-		.setDesc("The HTTP endpoint's bearer token, kept in this device's Obsidian storage, never in the vault or the plugin's data.json. After rotating, copy the HTTP command or JSON again.")
+		.setDesc("The HTTP endpoint's bearer token is new at every start. Claude Code fetches it whenever it connects, from a file only you can read under your home folder (never the vault or the plugin's data.json), so no configuration holds it.")
 		.addButton((button) =>
 			(rotateButton = button).setButtonText("Rotate token").onClick(() => {
 				try {
 					host.rotateMcpToken();
-					new Notice("Vault tools token rotated. Copy the HTTP command again; the old token no longer works.");
+					new Notice("Vault tools token rotated: the old one no longer works. Claude Code fetches the new one when it reconnects.");
 				} catch (error) {
 					new Notice(`Could not rotate the token: ${describeError(error)}`);
 				}
 				refresh();
 			}),
 		);
-	const stdioSetting = new Setting(containerEl).setName("Add to Claude Code (stdio)");
+	const stdioSetting = new Setting(containerEl).setName("Add to Claude Code (stdio, recommended)");
 	stdioSetting.addButton((button) => button.setButtonText("Copy").onClick(() => copy(host.vaultPath ? stdioAddCommand(host.vaultPath) : undefined, "Command")));
 	const httpSetting = new Setting(containerEl).setName("Add to Claude Code (HTTP)");
-	httpSetting.addButton((button) => button.setButtonText("Copy").onClick(() => copy(httpUrl() ? httpAddCommand(httpUrl() ?? "", host.mcpToken()) : undefined, "Command")));
+	httpSetting.addButton((button) => button.setButtonText("Copy").onClick(() => copy(httpCommand(httpAddCommand), "Command")));
 	const jsonSetting = new Setting(containerEl).setName("JSON for .mcp.json or --mcp-config");
 	jsonSetting
 		.addButton((button) => button.setButtonText("Copy stdio JSON").onClick(() => copy(host.vaultPath ? stdioConfigJson(host.vaultPath) : undefined, "JSON")))
-		.addButton((button) => button.setButtonText("Copy HTTP JSON").onClick(() => copy(httpUrl() ? httpConfigJson(httpUrl() ?? "", host.mcpToken()) : undefined, "JSON")));
+		.addButton((button) => button.setButtonText("Copy HTTP JSON").onClick(() => copy(httpCommand(httpConfigJson), "JSON")));
 
-	function httpUrl(): string | undefined {
+	/** The HTTP command or JSON while the endpoint listens and the vault is on disk. */
+	function httpCommand(make: (url: string, vaultPath: string, port: number) => string): string | undefined {
 		const http = host.vaultToolsStatus().http;
-		return http?.state === "listening" ? http.url : undefined;
+		const vaultPath = host.vaultPath;
+		return http?.state === "listening" && http.url && vaultPath ? make(http.url, vaultPath, http.port) : undefined;
 	}
 
 	function refresh(): void {
@@ -123,10 +125,8 @@ export function displayVaultToolsSection(containerEl: HTMLElement, host: VaultTo
 		statusSetting.setDesc(statusLine(status, settings));
 		const vaultPath = host.vaultPath;
 		stdioSetting.setDesc(vaultPath ? stdioAddCommand(vaultPath) : "The vault is not on the local file system.");
-		const url = httpUrl();
-		const token = url ? host.mcpToken() : undefined;
-		httpSetting.setDesc(url && token ? maskToken(httpAddCommand(url, token), token) : "The HTTP endpoint is not listening (see the status above).");
-		jsonSetting.setDesc(url && token ? maskToken(httpConfigJson(url, token), token) : vaultPath ? stdioConfigJson(vaultPath) : "");
+		httpSetting.setDesc(httpCommand(httpAddCommand) ?? "The HTTP endpoint is not listening (see the status above).");
+		jsonSetting.setDesc(httpCommand(httpConfigJson) ?? (vaultPath ? stdioConfigJson(vaultPath) : ""));
 		rotateButton?.setDisabled(!status.running);
 	}
 
@@ -154,6 +154,7 @@ export function statusLine(status: VaultToolsStatus, settings: VaultToolsSetting
 	else {
 		const last = http.lastCallAt ? `, last at ${http.lastCallAt.toLocaleTimeString()}` : "";
 		parts.push(`HTTP endpoint: ${http.url ?? `port ${http.port}`}, ${http.calls} call${http.calls === 1 ? "" : "s"}${last}${http.refused > 0 ? `, ${http.refused} refused` : ""}`);
+		if (http.tokenRecordError !== undefined) parts.push(`Error: Claude Code cannot fetch the token: ${http.tokenRecordError}`);
 		if (http.clients.length > 0) parts.push(`HTTP clients: ${http.clients.map((client) => `${client.userAgent} (last at ${client.lastCallAt.toLocaleTimeString()})`).join(", ")}`);
 	}
 	parts.push(`stdio clients: ${status.relays}`);

@@ -1,13 +1,12 @@
 import { Component, moment, type App } from "obsidian";
 import type { VaultToolsAssemblyOptions } from "../../assembly/bridge-assembly";
 import type { VaultPaths } from "../../vault/vault-paths";
-import type { McpHttpServer, McpHttpStatus } from "../../server/http/mcp-http-server";
+import { userHomeDirectory } from "../../server/lock-file";
 import type { VaultToolsSettings } from "../../settings";
 import { createVaultContentMethods } from "../../vault-tools/resources/content-methods";
-import { createVaultToolsHttpServer } from "../../vault-tools/serve/http-endpoint";
+import { VaultToolsHttpEndpoint, type VaultToolsHttpStatus } from "../../vault-tools/serve/http-endpoint";
 import type { VaultToolServer } from "../../vault-tools/serve/vault-tool-server";
 import { todaysDailyNote } from "./daily-note";
-import type { McpTokenStore } from "./mcp-token-store";
 import { ObsidianVaultIndex } from "./obsidian-vault-index";
 import type { ObsidianNoteEvents } from "../notes/obsidian-note-events";
 
@@ -17,6 +16,9 @@ const callMoment = moment as unknown as () => { format(pattern: string): string 
 function formatToday(pattern: string): string {
 	return callMoment().format(pattern);
 }
+
+/** Where earlier versions kept a long-lived HTTP token in Obsidian's local storage; it is cleared at load. */
+const LEGACY_TOKEN_KEY = "claude-code-bridge-mcp-token";
 
 export const NOT_READY_REASON = "Obsidian is still indexing the vault, so notes cannot be changed safely yet (links could be missed). Nothing was changed; try again in a moment.";
 
@@ -29,20 +31,22 @@ export interface VaultToolsComponentOptions {
 	settings: () => VaultToolsSettings;
 	/** Called once the first start picked the HTTP port, to keep it across restarts. */
 	savePort: (port: number) => Promise<void>;
-	token: McpTokenStore;
+	/** Where the HTTP token record goes (`~/.claude-code-bridge/mcp-tokens`); default: the user's home. */
+	homeDir?: string;
 	onStatusChange?: () => void;
 	log?: (message: string) => void;
 }
 
 /**
  * Claude's vault tools in Obsidian: the index over the metadata cache, the resources and prompts, and the HTTP
- * endpoint. Built at layout ready with the bridge; `assemblyOptions()` goes into `assembleBridge`, then `serve()`
- * gets the assembled server. Writes are refused until Obsidian has indexed every note (`move_note` relies on
- * Obsidian's link index).
+ * endpoint (a new token at every start, never in data.json or local storage; Claude Code fetches it with
+ * `claude-code-bridge mcp-headers`). Built at layout ready with the bridge; `assemblyOptions()` goes into
+ * `assembleBridge`, then `serve()` gets the assembled server. Writes are refused until Obsidian has indexed every
+ * note (`move_note` relies on Obsidian's link index).
  */
 export class VaultToolsComponent extends Component {
 	readonly index: ObsidianVaultIndex;
-	private http: McpHttpServer | undefined;
+	private http: VaultToolsHttpEndpoint | undefined;
 	private ready = false;
 	/** Settles when the HTTP endpoint has closed after unload (a restart listens on the same port again). */
 	stopped: Promise<void> = Promise.resolve();
@@ -72,9 +76,10 @@ export class VaultToolsComponent extends Component {
 
 	/** Serves the assembled vault tools over HTTP (started on load). */
 	serve(server: VaultToolServer): void {
-		this.http = createVaultToolsHttpServer(server, {
+		this.http = new VaultToolsHttpEndpoint(server, {
 			port: this.options.settings().httpPort ?? 0,
-			token: () => this.options.token.current(),
+			homeDir: this.options.homeDir ?? userHomeDirectory(),
+			vaultPath: this.options.paths.root,
 			...(this.options.log ? { log: this.options.log } : {}),
 			onStatusChange: () => this.options.onStatusChange?.(),
 		});
@@ -83,6 +88,7 @@ export class VaultToolsComponent extends Component {
 	override onload(): void {
 		this.addChild(this.index);
 		this.registerEvent(this.options.app.metadataCache.on("resolved", () => (this.ready = true)));
+		this.options.app.saveLocalStorage(LEGACY_TOKEN_KEY, null);
 		const http = this.http;
 		if (!http) return;
 		void http.start().then(async (status) => {
@@ -94,8 +100,19 @@ export class VaultToolsComponent extends Component {
 		this.stopped = this.http?.stop() ?? Promise.resolve();
 	}
 
-	httpStatus(): McpHttpStatus | undefined {
+	httpStatus(): VaultToolsHttpStatus | undefined {
 		return this.http?.status();
+	}
+
+	/** A new HTTP token now; the old one gets 401, and Claude Code fetches the new one when it reconnects. */
+	rotateToken(): void {
+		if (!this.http) throw new Error("the vault tools' HTTP endpoint is not running");
+		this.http.rotate();
+	}
+
+	/** Removes the HTTP token record at once (Obsidian is quitting). */
+	withdrawTokenRecordNow(): void {
+		this.http?.withdrawNow();
 	}
 
 	/** Whether Obsidian has indexed every note: after its `resolved` event, or when no note lacks a cache entry. */

@@ -1,10 +1,11 @@
 import { FakeElement, Setting, notices, type FakeButton } from "../../__mocks__/obsidian";
-import type { McpHttpStatus } from "../../../src/server/http/mcp-http-server";
+import { spawnSync } from "node:child_process";
+import type { VaultToolsHttpStatus } from "../../../src/vault-tools/serve/http-endpoint";
+import { httpAddCommand } from "../../../src/obsidian/settings/mcp-commands";
 import { displayVaultToolsSection, type VaultToolsSettingsHost, type VaultToolsStatus } from "../../../src/obsidian/settings/vault-tools-section";
 import { DEFAULT_VAULT_TOOLS_SETTINGS, migrateSettings, type VaultToolsSettings } from "../../../src/settings";
 
-const TOKEN = "f".repeat(64);
-const LISTENING: McpHttpStatus = { state: "listening", port: 41999, url: "http://127.0.0.1:41999/mcp", calls: 3, lastCallAt: new Date("2026-11-25T18:00:00Z"), refused: 1, clients: [{ userAgent: "claude-cli/2.0.0", lastCallAt: new Date("2026-11-25T18:00:00Z") }] };
+const LISTENING: VaultToolsHttpStatus = { state: "listening", port: 41999, url: "http://127.0.0.1:41999/mcp", calls: 3, lastCallAt: new Date("2026-11-25T18:00:00Z"), refused: 1, clients: [{ userAgent: "claude-cli/2.0.0", lastCallAt: new Date("2026-11-25T18:00:00Z") }] };
 
 function setUp(status: VaultToolsStatus = { running: true, relays: 2, http: LISTENING }) {
 	Setting.created = [];
@@ -13,19 +14,13 @@ function setUp(status: VaultToolsStatus = { running: true, relays: 2, http: LIST
 	const copied: string[] = [];
 	Object.defineProperty(globalThis, "navigator", { configurable: true, value: { clipboard: { writeText: (text: string) => (copied.push(text), Promise.resolve()) } } });
 	const settings: VaultToolsSettings = { ...DEFAULT_VAULT_TOOLS_SETTINGS };
-	let token = TOKEN;
 	const host: VaultToolsSettingsHost = {
 		vaultPath: "/home/me/My vault",
 		vaultToolsSettings: () => settings,
 		saveSettings: () => (calls.push("save"), Promise.resolve()),
 		applyServerSettings: () => (calls.push("restart"), Promise.resolve()),
 		vaultToolsStatus: () => status,
-		mcpToken: () => token,
-		rotateMcpToken: () => {
-			calls.push("rotate");
-			token = "e".repeat(64);
-			return token;
-		},
+		rotateMcpToken: () => void calls.push("rotate"),
 	};
 	displayVaultToolsSection(new FakeElement() as never, host);
 	const named = (name: string): Setting => {
@@ -76,33 +71,44 @@ describe('the settings section "Vault tools for Claude"', () => {
 		expect(named("Add to Claude Code (HTTP)").desc).toContain("not listening");
 	});
 
+	it("says when Claude Code cannot fetch the token (no token record)", () => {
+		const { named } = setUp({ running: true, relays: 0, http: { ...LISTENING, calls: 0, refused: 0, clients: [], tokenRecordError: "the home folder is inside the vault" } });
+		expect(named("Vault tools status").desc).toBe("HTTP endpoint: http://127.0.0.1:41999/mcp, 0 calls, last at " + LISTENING.lastCallAt?.toLocaleTimeString() + ". Error: Claude Code cannot fetch the token: the home folder is inside the vault. stdio clients: 0.");
+	});
+
 	it("shows the endpoint, its calls, the last call, its recent clients and the stdio clients", () => {
 		const { named } = setUp();
 		expect(named("Vault tools status").desc).toMatch(/^HTTP endpoint: http:\/\/127\.0\.0\.1:41999\/mcp, 3 calls, last at .+, 1 refused\. HTTP clients: claude-cli\/2\.0\.0 \(last at .+\)\. stdio clients: 2\.$/);
 	});
 
-	it("shows the commands with the token masked and copies them whole", async () => {
+	it("shows and copies commands that hold no token: the HTTP one names the helper that fetches it at connect time", async () => {
 		const { named, button, copied } = setUp();
-		expect(named("Add to Claude Code (stdio)").desc).toBe('claude mcp add obsidian -- claude-code-bridge mcp --vault "/home/me/My vault"');
+		expect(named("Add to Claude Code (stdio, recommended)").desc).toBe('claude mcp add obsidian -- claude-code-bridge mcp --vault "/home/me/My vault"');
+		const entry = { type: "http", url: "http://127.0.0.1:41999/mcp", headersHelper: 'claude-code-bridge mcp-headers --vault "/home/me/My vault" --port 41999' };
 		const http = named("Add to Claude Code (HTTP)").desc;
-		expect(http).toContain("claude mcp add --transport http obsidian http://127.0.0.1:41999/mcp --header");
-		expect(http).not.toContain(TOKEN);
-		expect(named("JSON for .mcp.json or --mcp-config").desc).not.toContain(TOKEN);
+		expect(http).toBe(`claude mcp add-json obsidian '${JSON.stringify(entry)}'`);
 		await button("Add to Claude Code (HTTP)", "Copy").click();
 		await button("JSON for .mcp.json or --mcp-config", "Copy HTTP JSON").click();
 		await button("JSON for .mcp.json or --mcp-config", "Copy stdio JSON").click();
-		expect(copied[0]).toContain(`Bearer ${TOKEN}`);
-		expect(JSON.parse(copied[1] ?? "")).toEqual({ mcpServers: { obsidian: { type: "http", url: "http://127.0.0.1:41999/mcp", headers: { Authorization: `Bearer ${TOKEN}` } } } });
+		expect(copied[0]).toBe(http);
+		expect(JSON.parse(copied[1] ?? "")).toEqual({ mcpServers: { obsidian: entry } });
 		expect(JSON.parse(copied[2] ?? "")).toEqual({ mcpServers: { obsidian: { type: "stdio", command: "claude-code-bridge", args: ["mcp", "--vault", "/home/me/My vault"] } } });
+		// A POSIX shell hands `claude mcp add-json` exactly that JSON.
+		const echoed = spawnSync("/bin/sh", ["-c", http.replace("claude mcp add-json obsidian", "printf %s")], { encoding: "utf8" });
+		expect(JSON.parse(echoed.stdout)).toEqual(entry);
 	});
 
-	it("rotates the token and says to copy the configuration again", async () => {
-		const { button, calls, copied } = setUp();
+	it("on Windows, pipes the HTTP JSON into claude mcp add-json - (a PowerShell single-quoted string, not a native argument)", () => {
+		const command = httpAddCommand("http://127.0.0.1:41999/mcp", "C:\\Users\\me\\Bob's vault", 41999, "win32");
+		const quoted = /^'((?:[^']|'')*)' \| claude mcp add-json obsidian -$/.exec(command)?.[1];
+		expect(JSON.parse(quoted?.replace(/''/g, "'") ?? "")).toEqual({ type: "http", url: "http://127.0.0.1:41999/mcp", headersHelper: 'claude-code-bridge mcp-headers --vault "C:\\\\Users\\\\me\\\\Bob\'s vault" --port 41999' });
+	});
+
+	it("rotates the token and says the configuration stays as it is", async () => {
+		const { button, calls } = setUp();
 		await button("Vault tools token", "Rotate token").click();
 		expect(calls).toEqual(["rotate"]);
-		expect(notices).toEqual(["Vault tools token rotated. Copy the HTTP command again; the old token no longer works."]);
-		await button("Add to Claude Code (HTTP)", "Copy").click();
-		expect(copied[0]).toContain(`Bearer ${"e".repeat(64)}`);
+		expect(notices).toEqual(["Vault tools token rotated: the old one no longer works. Claude Code fetches the new one when it reconnects."]);
 	});
 
 	it("cannot rotate while the tools are not running", () => {
