@@ -68,14 +68,6 @@ export function createVaultTools(options: VaultToolsOptions): ToolDefinition[] {
 	];
 }
 
-/**
- * A note's tags from the index's cached facts, for a privacy filter with tag rules: privacy is decided for every
- * note on every call, so it must not read files (the headless `FolderVault.tagsOf` does).
- */
-export function tagsFromIndex(index: VaultIndex): (relativePath: string) => string[] {
-	return (relativePath) => index.facts(relativePath)?.tags.map((tag) => tag.tag) ?? [];
-}
-
 /** The vault tools in a registry of their own, ready for `new McpSession({ tools, … })`. */
 export function createVaultToolRegistry(options: VaultToolsOptions): ToolRegistry {
 	const registry = new ToolRegistry();

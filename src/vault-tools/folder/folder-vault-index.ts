@@ -1,10 +1,11 @@
 import { promises as fs } from "node:fs";
 import { dirname } from "node:path";
 import { randomBytes } from "node:crypto";
+import { noteTags } from "../../bridge/note-tags";
 import { factsFromText } from "../note-facts";
 import { LineTable } from "../text/line-table";
 import { NoteChangedError, type Backlink, type LinkFact, type NoteFacts, type RenameReport, type VaultIndex } from "../vault-index";
-import { FolderNoteStore, type FolderNoteStoreOptions } from "./folder-note-store";
+import { FolderNoteStore, MAX_CACHED_NOTE_BYTES, type FolderNoteStoreOptions } from "./folder-note-store";
 import { rewriteLink } from "./link-rewrite";
 import { describeError } from "../../shared/describe-error";
 
@@ -33,6 +34,8 @@ interface BacklinkIndex {
 export class FolderVaultIndex implements VaultIndex {
 	private readonly store: FolderNoteStore;
 	private readonly parsed = new Map<string, ParsedNote>();
+	/** `noteTags` of each note's text, read when privacy first asks. */
+	private readonly tagsForPrivacy = new Map<string, { text: string; tags: readonly string[] }>();
 	private backlinkIndex: BacklinkIndex | undefined;
 	private readonly changedSinceBacklinks = new Set<string>();
 
@@ -41,6 +44,7 @@ export class FolderVaultIndex implements VaultIndex {
 			...options,
 			onNoteChanged: (path) => {
 				this.parsed.delete(path);
+				this.tagsForPrivacy.delete(path);
 				this.changedSinceBacklinks.add(path);
 			},
 		});
@@ -78,6 +82,22 @@ export class FolderVaultIndex implements VaultIndex {
 
 	resolveLink(linkpath: string, sourcePath: string): string | undefined {
 		return this.store.files.resolve(linkpath, sourcePath);
+	}
+
+	/**
+	 * The note's tags as the privacy rules read them: `noteTags` (the IDE tools' reader: comments kept, a byte order
+	 * mark skipped) of the text the tools would show, read once per version of the note. Undefined when it is not a
+	 * note of the index. The facts' tags are for display (Obsidian's reading) and must not decide privacy.
+	 */
+	privacyTags(path: string): readonly string[] | undefined {
+		const text = this.store.text(path);
+		if (text === undefined) return undefined;
+		const known = this.tagsForPrivacy.get(path);
+		if (known?.text === text) return known.tags;
+		const tags = noteTags(text);
+		// A note too large for the store's cache is read again on each call: its text is not kept here either.
+		if (text.length <= MAX_CACHED_NOTE_BYTES) this.tagsForPrivacy.set(path, { text, tags });
+		return tags;
 	}
 
 	backlinks(path: string): Promise<Backlink[]> {

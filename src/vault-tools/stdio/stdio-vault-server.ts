@@ -9,7 +9,7 @@ import { toolError, type ServerInfo, type ToolDefinition } from "../../protocol/
 import { ToolRegistry } from "../../protocol/tool-registry";
 import { MAX_INCOMING_MESSAGE_BYTES, MAX_OUTGOING_MESSAGE_BYTES } from "../../server/limits";
 import { describeError } from "../../shared/describe-error";
-import { createVaultTools, tagsFromIndex } from "../create-vault-tools";
+import { createVaultTools } from "../create-vault-tools";
 import { FolderVaultIndex } from "../folder/folder-vault-index";
 import { BridgeLocator } from "../relay-client/bridge-locator";
 import { BridgeRelay } from "../relay-client/bridge-relay";
@@ -64,7 +64,8 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 	const vaultName = basename(paths.root);
 	const index = new FolderVaultIndex({ root: paths.root, watch: options.watch ?? true, log });
 	const settings = new PluginSettings({ vaultRoot: paths.root, extra: options.privacy, log });
-	const privacy = new PrivacyFilter(() => settings.rules(), tagsFromIndex(index), paths.identity);
+	// Tags as the IDE tools read them (`noteTags`), from the texts the index holds: no file read per decision.
+	const privacy = new PrivacyFilter(() => settings.rules(), (relative) => index.privacyTags(relative) ?? [], paths.identity);
 	const folderTools = createVaultTools({
 		index,
 		paths,
