@@ -6,6 +6,7 @@ import type { FrontmatterProblem, NoteBlockId, NoteLink, NoteMetadata } from "..
 import type { NoteSource, WorkPace } from "../bridge/diagnostics/note-source";
 import type { TextRange } from "../bridge/diagnostics/diagnostic-types";
 import { splitLines } from "../bridge/diagnostics/text-lines";
+import { FilesByName } from "./files-by-name";
 
 /** A file's modification time and size: what tells two versions of a note apart without reading it. */
 export interface FileStamp {
@@ -28,6 +29,7 @@ export interface VaultItem {
 /** The parts of `app.vault` the source uses; `adapter` reads the disk itself, ahead of the vault's file watcher. */
 export interface NotesVault {
 	getMarkdownFiles(): NoteFile[];
+	getFiles(): NoteFile[];
 	getFileByPath(path: string): NoteFile | null;
 	cachedRead(file: NoteFile): Promise<string>;
 	adapter: {
@@ -115,6 +117,7 @@ export class ObsidianNoteSource extends Component implements NoteSource {
 	private readonly scheduler: SourceScheduler;
 	private structureChanges = 0;
 	private warming: Promise<void> | undefined;
+	private readonly filesByName = new FilesByName(() => this.options.vault.getFiles());
 
 	constructor(private readonly options: ObsidianNoteSourceOptions) {
 		super();
@@ -227,12 +230,15 @@ export class ObsidianNoteSource extends Component implements NoteSource {
 		return metadata;
 	}
 
-	resolveLink(linkpath: string, sourcePath: string): string | undefined {
-		if (linkpath === "") return sourcePath;
-		const target = this.options.metadataCache.getFirstLinkpathDest(linkpath, sourcePath)?.path;
+	resolveLink(linkpath: string, sourcePath: string, exists?: (path: string) => boolean): string | undefined {
+		if (linkpath === "") return (exists?.(sourcePath) ?? true) ? sourcePath : undefined;
+		const first = this.options.metadataCache.getFirstLinkpathDest(linkpath, sourcePath)?.path;
+		const target = exists ? this.filesByName.resolve(first, linkpath, sourcePath, exists, this.structureChanges) : first;
 		// Gone from the disk (checked), though the vault has not noticed yet: the link leads nowhere.
 		if (target !== undefined && this.fromDisk.get(target)?.stamp === null) return undefined;
-		return target ?? this.noteOnlyOnDisk(linkpath);
+		if (target !== undefined) return target;
+		const onlyOnDisk = this.noteOnlyOnDisk(linkpath);
+		return onlyOnDisk !== undefined && (exists?.(onlyOnDisk) ?? true) ? onlyOnDisk : undefined;
 	}
 
 	/** Obsidian's own matcher (`resolveSubpath`) on its cache; undefined (the core's matcher decides) for notes read from disk. */

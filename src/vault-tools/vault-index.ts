@@ -23,8 +23,12 @@ export interface VaultIndex {
 	 * adapters have them at hand (the folder's cache, Obsidian's metadata cache), and searches ask for all notes.
 	 */
 	facts(path: string): NoteFacts | undefined;
-	/** The vault path a link path leads to from `sourcePath`, as Obsidian resolves it; undefined when unresolved. */
-	resolveLink(linkpath: string, sourcePath: string): string | undefined;
+	/**
+	 * The vault path a link path leads to from `sourcePath`, as Obsidian resolves it; undefined when unresolved.
+	 * With `exists`, only the files it accepts count: the answer is Obsidian's in a vault without the others, so a
+	 * private note never shadows a public one of the same name.
+	 */
+	resolveLink(linkpath: string, sourcePath: string, exists?: (path: string) => boolean): string | undefined;
 	/** Every link in another note (or in the note itself) that resolves to `path`. */
 	backlinks(path: string): Promise<Backlink[]>;
 	/**

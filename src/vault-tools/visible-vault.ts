@@ -30,7 +30,11 @@ export class VisibleVault {
 	private visiblePaths: string[] | undefined;
 	/** The visible notes as a set, rebuilt only when the list changed. */
 	private visibleSet: { of: readonly string[]; set: Set<string> } | undefined;
+	/** Notes the tools may not see, by lower-cased name without `.md` (the ones that could shadow a visible note). */
+	private hiddenByName: Map<string, string[]> | undefined;
 	private readonly withoutLinks = new WeakMap<NoteFacts, NoteFacts>();
+	/** `isVisible` as a link resolver's `exists`: links resolve as if invisible files were not in the vault. */
+	private readonly exists = (path: string): boolean => this.isVisible(path);
 
 	constructor(private readonly options: VisibleVaultOptions) {}
 
@@ -39,6 +43,7 @@ export class VisibleVault {
 		// Privacy may depend on settings and on tags, which may have changed since the last call.
 		this.others = new Map();
 		this.visiblePaths = undefined;
+		this.hiddenByName = undefined;
 	}
 
 	isVisible(path: string): boolean {
@@ -88,7 +93,11 @@ export class VisibleVault {
 		return this.isVisible(path) ? this.options.index.facts(path)?.frontmatter : undefined;
 	}
 
-	/** A note's facts; links to notes that are not visible are unresolved. `withLinks: false` skips the links (faster). */
+	/**
+	 * A note's facts, with links resolved as if the notes the tools may not see were not in the vault: a link to
+	 * one is unresolved, or leads to the visible note it would lead to without it. `withLinks: false` skips the
+	 * links (faster).
+	 */
 	facts(path: string, withLinks = true): NoteFacts | undefined {
 		if (!this.isVisible(path)) return undefined;
 		const facts = this.options.index.facts(path);
@@ -103,21 +112,34 @@ export class VisibleVault {
 			...facts,
 			links: facts.links.map((link) => {
 				if (link.target === undefined || this.isVisible(link.target)) return link;
-				const hidden = { ...link };
-				delete hidden.target;
-				return hidden;
+				const { target: _hidden, ...unresolved } = link;
+				const target = this.resolveLink(link.linkpath, path);
+				return target === undefined ? unresolved : { ...unresolved, target };
 			}),
 		};
 	}
 
+	/** Where a link leads among the visible files: a note the tools may not see never shadows one they may. */
 	resolveLink(linkpath: string, sourcePath: string): string | undefined {
-		const target = this.options.index.resolveLink(linkpath, sourcePath);
+		const target = this.options.index.resolveLink(linkpath, sourcePath, this.exists);
 		return target !== undefined && this.isVisible(target) ? target : undefined;
 	}
 
+	/**
+	 * Visible notes' links that lead to `path`: those the index resolves to it, and those it resolves to a note the
+	 * tools may not see of the same name, which lead to `path` once that note is set aside.
+	 */
 	async backlinks(path: string): Promise<Backlink[]> {
 		if (!this.isVisible(path)) return [];
-		return (await this.options.index.backlinks(path)).filter((backlink) => this.isVisible(backlink.source));
+		const backlinks = (await this.options.index.backlinks(path)).filter((backlink) => this.isVisible(backlink.source));
+		for (const namesake of this.hiddenNamesakes(path)) {
+			for (const backlink of await this.options.index.backlinks(namesake)) {
+				if (this.isVisible(backlink.source) && this.resolveLink(backlink.link.linkpath, backlink.source) === path) {
+					backlinks.push({ source: backlink.source, link: { ...backlink.link, target: path } });
+				}
+			}
+		}
+		return backlinks;
 	}
 
 	/**
@@ -176,6 +198,24 @@ export class VisibleVault {
 		return { updates: report.updates.filter((update) => this.isVisible(update.path)) };
 	}
 
+	/** Notes the tools may not see whose name (lower-cased, without `.md`) is that of `path`. */
+	private hiddenNamesakes(path: string): readonly string[] {
+		if (!this.hiddenByName) {
+			const visible = this.notePaths();
+			this.hiddenByName = new Map();
+			if (this.sorted && visible.length < this.sorted.paths.length) {
+				for (const note of this.sorted.paths) {
+					if (this.isVisible(note)) continue;
+					const key = nameKey(note);
+					const list = this.hiddenByName.get(key);
+					if (list) list.push(note);
+					else this.hiddenByName.set(key, [note]);
+				}
+			}
+		}
+		return this.hiddenByName.get(nameKey(path)) ?? [];
+	}
+
 	private isNote(path: string): boolean {
 		return path.toLowerCase().endsWith(".md");
 	}
@@ -205,6 +245,11 @@ function cleanPathArgument(input: string): string {
 	const wikilink = /^!?\[\[([^\]]*)\]\]$/.exec(text);
 	if (wikilink) text = (wikilink[1] ?? "").split("|", 1)[0] ?? "";
 	return text.replace(/^\.\//, "").trim();
+}
+
+function nameKey(path: string): string {
+	const name = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
+	return name.endsWith(".md") ? name.slice(0, -3) : name;
 }
 
 function isHidden(path: string): boolean {

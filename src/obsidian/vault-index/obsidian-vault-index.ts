@@ -1,6 +1,7 @@
 import { Component, normalizePath, type CachedMetadata, type EventRef } from "obsidian";
 import { factsFromText } from "../../vault-tools/note-facts";
 import { NoteChangedError, type Backlink, type LinkFact, type NoteFacts, type RenameReport, type VaultIndex } from "../../vault-tools/vault-index";
+import { FilesByName } from "../files-by-name";
 import { factsFromCache, frontmatterDetail, type FrontmatterDetail } from "./cache-facts";
 
 /** A file as the vault hands it out (TFile; a folder has no `extension`). */
@@ -12,6 +13,7 @@ export interface IndexedFile {
 /** The parts of `app.vault` the index uses (obsidian.d.ts `Vault`). */
 export interface IndexVault {
 	getMarkdownFiles(): IndexedFile[];
+	getFiles(): IndexedFile[];
 	getAbstractFileByPath(path: string): IndexedFile | null;
 	cachedRead(file: IndexedFile): Promise<string>;
 	read(file: IndexedFile): Promise<string>;
@@ -66,6 +68,7 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 	private readonly factsCache = new Map<string, CachedFacts>();
 	private structure = 0;
 	private paths: string[] | undefined;
+	private readonly filesByName = new FilesByName(() => this.options.vault.getFiles());
 
 	constructor(private readonly options: ObsidianVaultIndexOptions) {
 		super();
@@ -182,9 +185,11 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 		return facts;
 	}
 
-	resolveLink(linkpath: string, sourcePath: string): string | undefined {
-		if (linkpath === "") return this.noteFile(sourcePath) ? sourcePath : undefined;
-		return this.options.metadataCache.getFirstLinkpathDest(linkpath, sourcePath)?.path ?? undefined;
+	/** `getFirstLinkpathDest`; when `exists` refuses its answer, resolved among the files it accepts (`FilesByName`). */
+	resolveLink(linkpath: string, sourcePath: string, exists?: (path: string) => boolean): string | undefined {
+		if (linkpath === "") return this.noteFile(sourcePath) && (exists?.(sourcePath) ?? true) ? sourcePath : undefined;
+		const first = this.options.metadataCache.getFirstLinkpathDest(linkpath, sourcePath)?.path;
+		return exists ? this.filesByName.resolve(first, linkpath, sourcePath, exists, this.structure) : first;
 	}
 
 	backlinks(path: string): Promise<Backlink[]> {

@@ -80,8 +80,8 @@ export class FolderVaultIndex implements VaultIndex {
 		return this.factsNow(path);
 	}
 
-	resolveLink(linkpath: string, sourcePath: string): string | undefined {
-		return this.store.files.resolve(linkpath, sourcePath);
+	resolveLink(linkpath: string, sourcePath: string, exists?: (path: string) => boolean): string | undefined {
+		return this.store.files.resolve(linkpath, sourcePath, exists);
 	}
 
 	/**

@@ -11,6 +11,10 @@ const NOTES: Record<string, string> = {
 	"Private/Secret.md": "# Secret\n\nAlpha secret plans, links [[Alpha]].\n",
 	"Notes/Tagged.md": "# Tagged\n\nAlpha diary entry. #diary/2026\n",
 	".hidden/Hidden.md": "# Hidden\n\nAlpha hidden words.\n",
+	// A private Plan that Obsidian would pick from the root (shorter path), and the public one it must not shadow.
+	"Notes/Plan.md": "# Private plan %% #diary/plans %%\n",
+	"Projects/Plan.md": "# Public plan\n",
+	"Hub.md": "The plan: [[Plan]].\n",
 	"My prompts/Summarise.md": "---\ndescription: Summarise a note\n---\nSummarise {{note}} in three lines.\n",
 	"My prompts/Diary prompt.md": "Write today's entry. #diary/2026\n",
 	// The plugin's settings, in a renamed config folder: the fallback finds them there.
@@ -128,6 +132,12 @@ describe("claude-code-bridge mcp --vault: the stdio server with no bridge runnin
 		expect(backlinks.text).not.toContain("Private");
 		expect((await server.call("tags", {})).text).not.toContain("diary");
 		expect((await server.call("list_notes", { limit: 100 })).text).not.toMatch(/Private|Tagged|Hidden/);
+	});
+
+	it("resolves links as if private notes were not there: a private note never shadows a public one", async () => {
+		expect((await server.call("read_note", { path: "Plan" })).text).toMatch(/^Projects\/Plan\.md \|.*\n# Public plan\n$/);
+		expect((await server.call("links", { path: "Hub.md" })).text).toMatch(/\[\[Plan\]\] → Projects\/Plan\.md/);
+		expect((await server.call("links", { path: "Projects/Plan.md", direction: "in" })).text).toMatch(/^in Hub\.md:1: /m);
 	});
 
 	it("follows changes to the plugin's privacy settings without a restart", async () => {

@@ -1,0 +1,87 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { PrivacyFilter, type PrivacyRules } from "../../src/bridge/privacy";
+import { VaultPaths } from "../../src/bridge/vault-paths";
+import type { JsonObject } from "../../src/protocol/json-rpc";
+import { ObsidianVaultFiles } from "../../src/obsidian/vault-files";
+import { ObsidianVaultIndex } from "../../src/obsidian/vault-index/obsidian-vault-index";
+import { createVaultTools, type VaultToolsOptions } from "../../src/vault-tools/create-vault-tools";
+import { FolderVaultIndex } from "../../src/vault-tools/folder/folder-vault-index";
+import type { VaultIndex } from "../../src/vault-tools/vault-index";
+import type { App } from "../__mocks__/obsidian";
+import { makeTempDir } from "../helpers/temp-dir";
+import { createIndexedApp, vaultIndexPorts } from "../obsidian/harness/indexed-app";
+import type { CallAnswer } from "./vault-fixture";
+
+/** The vault tools over one adapter, with the privacy rules and tag reader its root gives them. */
+export interface ServedVault {
+	root: string;
+	index: VaultIndex;
+	/** The fake app, for the Obsidian adapter. */
+	app?: App;
+	call(name: string, args: JsonObject): Promise<CallAnswer>;
+	dispose(): void;
+}
+
+export type ToolOptions = Partial<Omit<VaultToolsOptions, "index" | "paths" | "isPrivate">>;
+
+/**
+ * The two adapters the vault tools run over, each with the tag reader its root passes to the privacy rules: the
+ * folder (`FolderVaultIndex.privacyTags`, as `mcp --vault` and the headless host) and Obsidian (the fake app's
+ * metadata cache through `ObsidianVaultFiles.tagsOf`, as the plugin). The files are on disk for both, since path
+ * arguments are confined through the real folder.
+ */
+export const ADAPTERS: [string, (files: Record<string, string>, rules: PrivacyRules, options?: ToolOptions) => Promise<ServedVault>][] = [
+	[
+		"the folder",
+		(files, rules, options) => {
+			const { root, remove } = writeVault(files);
+			const index = new FolderVaultIndex({ root, watch: false });
+			return Promise.resolve(serve(root, index, rules, (path) => index.privacyTags(path) ?? [], options, () => {
+				index.dispose();
+				remove();
+			}));
+		},
+	],
+	[
+		"Obsidian (fake app)",
+		async (files, rules, options) => {
+			const { root, remove } = writeVault(files);
+			const app = await createIndexedApp(files, root);
+			const index = new ObsidianVaultIndex(vaultIndexPorts(app));
+			index.load();
+			const tags = new ObsidianVaultFiles(app as never);
+			return { ...serve(root, index, rules, (path) => tags.tagsOf(path), options, () => {
+				index.unload();
+				remove();
+			}), app };
+		},
+	],
+];
+
+function writeVault(files: Record<string, string>): { root: string; remove: () => void } {
+	const temp = makeTempDir("private-served");
+	for (const [path, text] of Object.entries(files)) {
+		mkdirSync(dirname(join(temp.path, path)), { recursive: true });
+		writeFileSync(join(temp.path, path), text);
+	}
+	return { root: temp.path, remove: () => temp.remove() };
+}
+
+function serve(root: string, index: VaultIndex, rules: PrivacyRules, tagsOf: (path: string) => readonly string[], options: ToolOptions = {}, dispose: () => void): ServedVault {
+	const paths = new VaultPaths(root);
+	const privacy = new PrivacyFilter(() => rules, tagsOf, paths.identity);
+	const tools = new Map(createVaultTools({ index, paths, isPrivate: (path) => privacy.isPrivateRelative(path), ...options }).map((tool) => [tool.name, tool]));
+	return {
+		root,
+		index,
+		async call(name, args) {
+			const tool = tools.get(name);
+			if (!tool) throw new Error(`no tool ${name}`);
+			const result = await tool.call(args, { sessionId: 1, signal: new AbortController().signal });
+			const blocks = result.content.map((block) => block.text);
+			return { text: blocks.join("\n"), isError: result.isError === true, blocks };
+		},
+		dispose,
+	};
+}
