@@ -237,6 +237,7 @@ function assembleVaultTools(
 		index: vaultOptions.index,
 		paths,
 		isPrivate: shared.isPrivate,
+		isInPrivateFolder: (path) => privacy.isInPrivateFolder(path),
 		review: () => (reviewWrites() ? review : undefined),
 		...(vaultOptions.writesUnavailable ? { writesUnavailable: vaultOptions.writesUnavailable } : {}),
 		activeNote: shared.activeNote,

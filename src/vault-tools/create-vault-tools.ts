@@ -24,8 +24,10 @@ export interface VaultToolsOptions {
 	index: VaultIndex;
 	/** Confinement: every path argument must resolve inside this vault. */
 	paths: VaultPaths;
-	/** The privacy decision for a vault path (e.g. `(path) => privacy.isPrivate({ relative: path })`). */
+	/** The privacy decision for a vault path (e.g. `(path) => privacy.isPrivateRelative(path)`). */
 	isPrivate: (relativePath: string) => boolean;
+	/** The part of it that needs no note, for new paths (`privacy.isInPrivateFolder`); default `isPrivate`. */
+	isInPrivateFolder?: (relativePath: string) => boolean;
 	/**
 	 * The review writes go through, asked per write so a settings switch takes effect at once. Returning
 	 * undefined (or leaving this out) applies writes directly: review off.
@@ -45,7 +47,12 @@ export const VAULT_TOOL_NAMES = ["search", "read_note", "outline", "links", "tag
 /** Claude's own vault tools, Obsidian-free, in the project's tool format; serve them with any McpSession. */
 export function createVaultTools(options: VaultToolsOptions): ToolDefinition[] {
 	const env: VaultToolEnvironment = {
-		vault: new VisibleVault({ index: options.index, paths: options.paths, isPrivate: options.isPrivate }),
+		vault: new VisibleVault({
+			index: options.index,
+			paths: options.paths,
+			isPrivate: options.isPrivate,
+			...(options.isInPrivateFolder ? { isInPrivateFolder: options.isInPrivateFolder } : {}),
+		}),
 		writes: new KeyedMutex(),
 		review: options.review ?? (() => undefined),
 		writesUnavailable: options.writesUnavailable ?? (() => undefined),

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { PrivacyFilter, type PrivacyRules } from "../../src/bridge/privacy";
 import { VaultPaths } from "../../src/bridge/vault-paths";
@@ -20,10 +20,12 @@ export interface ServedVault {
 	/** The fake app, for the Obsidian adapter. */
 	app?: App;
 	call(name: string, args: JsonObject): Promise<CallAnswer>;
+	/** A file's text as the adapter's vault holds it (the disk, or the fake app's vault); undefined when absent. */
+	text(path: string): string | undefined;
 	dispose(): void;
 }
 
-export type ToolOptions = Partial<Omit<VaultToolsOptions, "index" | "paths" | "isPrivate">>;
+export type ToolOptions = Partial<Omit<VaultToolsOptions, "index" | "paths" | "isPrivate" | "isInPrivateFolder">>;
 
 /**
  * The two adapters the vault tools run over, each with the tag reader its root passes to the privacy rules: the
@@ -37,7 +39,14 @@ export const ADAPTERS: [string, (files: Record<string, string>, rules: PrivacyRu
 		(files, rules, options) => {
 			const { root, remove } = writeVault(files);
 			const index = new FolderVaultIndex({ root, watch: false });
-			return Promise.resolve(serve(root, index, rules, (path) => index.privacyTags(path) ?? [], options, () => {
+			const text = (path: string): string | undefined => {
+				try {
+					return readFileSync(join(root, path), "utf8");
+				} catch {
+					return undefined;
+				}
+			};
+			return Promise.resolve(serve(root, index, rules, (path) => index.privacyTags(path) ?? [], text, options, () => {
 				index.dispose();
 				remove();
 			}));
@@ -51,7 +60,7 @@ export const ADAPTERS: [string, (files: Record<string, string>, rules: PrivacyRu
 			const index = new ObsidianVaultIndex(vaultIndexPorts(app));
 			index.load();
 			const tags = new ObsidianVaultFiles(app as never);
-			return { ...serve(root, index, rules, (path) => tags.tagsOf(path), options, () => {
+			return { ...serve(root, index, rules, (path) => tags.tagsOf(path), (path) => app.vault.contents.get(path), options, () => {
 				index.unload();
 				remove();
 			}), app };
@@ -68,10 +77,20 @@ function writeVault(files: Record<string, string>): { root: string; remove: () =
 	return { root: temp.path, remove: () => temp.remove() };
 }
 
-function serve(root: string, index: VaultIndex, rules: PrivacyRules, tagsOf: (path: string) => readonly string[], options: ToolOptions = {}, dispose: () => void): ServedVault {
+function serve(
+	root: string,
+	index: VaultIndex,
+	rules: PrivacyRules,
+	tagsOf: (path: string) => readonly string[],
+	text: (path: string) => string | undefined,
+	options: ToolOptions = {},
+	dispose: () => void,
+): ServedVault {
 	const paths = new VaultPaths(root);
 	const privacy = new PrivacyFilter(() => rules, tagsOf, paths.identity);
-	const tools = new Map(createVaultTools({ index, paths, isPrivate: (path) => privacy.isPrivateRelative(path), ...options }).map((tool) => [tool.name, tool]));
+	const tools = new Map(
+		createVaultTools({ index, paths, isPrivate: (path) => privacy.isPrivateRelative(path), isInPrivateFolder: (path) => privacy.isInPrivateFolder(path), ...options }).map((tool) => [tool.name, tool]),
+	);
 	return {
 		root,
 		index,
@@ -82,6 +101,7 @@ function serve(root: string, index: VaultIndex, rules: PrivacyRules, tagsOf: (pa
 			const blocks = result.content.map((block) => block.text);
 			return { text: blocks.join("\n"), isError: result.isError === true, blocks };
 		},
+		text,
 		dispose,
 	};
 }

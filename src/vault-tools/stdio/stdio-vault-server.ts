@@ -70,6 +70,7 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 		index,
 		paths,
 		isPrivate: (relative) => privacy.isPrivateRelative(relative),
+		isInPrivateFolder: (relative) => privacy.isInPrivateFolder(relative),
 		writesUnavailable: () =>
 			`Obsidian is not running for the vault "${vaultName}" (${paths.root}), so this change cannot be made: writes need it (Obsidian's index, link-safe renames and the review of each change). Ask the user to open the vault in Obsidian with Claude Code Bridge enabled (or to run \`claude-code-bridge serve --vault "${paths.root}"\`), then call again. Read tools keep working from the files meanwhile.`,
 	});
