@@ -1,5 +1,5 @@
 import { VaultPathError, type VaultLocation, type VaultPaths } from "../bridge/vault-paths";
-import type { Backlink, FrontmatterFact, NoteFacts, RenameReport, TagFact, VaultIndex } from "./vault-index";
+import { LinksNotKeptError, type Backlink, type FrontmatterFact, type NoteFacts, type RenameReport, type TagFact, type VaultIndex } from "./vault-index";
 
 /** A path argument that names no visible note, or a place a tool may not write: the message is for the model. */
 export class VaultToolError extends Error {
@@ -214,13 +214,19 @@ export class VisibleVault {
 		return this.options.index.createNote(path, text);
 	}
 
-	/** Renames; the report lists only visible notes (links in private notes are kept working but not reported). */
+	/**
+	 * Renames. Links in notes the tools may not see are kept working like any other, and never named, counted or
+	 * quoted: the report lists visible notes only, and a link that could not be kept in a hidden note is reported
+	 * without its note, line or text.
+	 */
 	async renameNote(from: string, to: string): Promise<RenameReport> {
 		this.assertVisible(from);
 		try {
 			const report = await this.options.index.renameNote(from, to);
 			return { updates: report.updates.filter((update) => this.isVisible(update.path)) };
 		} catch (error) {
+			// The moved note was visible before the move; the index may not list it under its new path yet.
+			if (error instanceof LinksNotKeptError) throw new VaultToolError(error.describe((path) => path === to || this.isVisible(path)));
 			if (isAlreadyExists(error)) throw createdMeanwhile(to, "moved");
 			throw error;
 		}

@@ -1,6 +1,6 @@
 import { Component, normalizePath, type CachedMetadata, type EventRef } from "obsidian";
 import { factsFromText } from "../../vault-tools/note-facts";
-import { NoteChangedError, type Backlink, type LinkFact, type NoteFacts, type RenameReport, type VaultIndex } from "../../vault-tools/vault-index";
+import { LinksNotKeptError, NoteChangedError, type Backlink, type LinkFact, type NoteFacts, type RenameReport, type StrandedLink, type VaultIndex } from "../../vault-tools/vault-index";
 import { FilesByName } from "../files-by-name";
 import { factsFromCache, frontmatterDetail, type FrontmatterDetail } from "./cache-facts";
 
@@ -255,7 +255,7 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 		await this.options.fileManager.renameFile(file, to);
 
 		const updates: RenameReport["updates"] = [];
-		const broken: string[] = [];
+		const broken: StrandedLink[] = [];
 		for (const [source, links] of before) {
 			const now = source === from ? to : source;
 			const moved = this.noteFile(now);
@@ -269,14 +269,11 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 				if (link.target === undefined) return;
 				const expected = link.target === from ? to : link.target;
 				const target = later ? this.resolveLink(later.linkpath, now) : undefined;
-				if (target !== expected) broken.push(`${now}:${link.line + 1} ${later?.original ?? link.original}`);
+				if (target !== expected) broken.push({ path: now, line: link.line, original: later?.original ?? link.original });
 			});
 			if (changed > 0) updates.push({ path: now, links: changed });
 		}
-		if (broken.length > 0) {
-			const shown = broken.slice(0, 10).join(", ");
-			throw new Error(`moved ${from} to ${to}, but ${broken.length} link${broken.length === 1 ? "" : "s"} no longer lead where they led (is "Automatically update internal links" off in Obsidian's Files and links settings?): ${shown}${broken.length > 10 ? ", …" : ""}`);
-		}
+		if (broken.length > 0) throw new LinksNotKeptError(from, to, true, broken, ` (is "Automatically update internal links" off in Obsidian's Files and links settings?)`);
 		return { updates: updates.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)) };
 	}
 

@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { noteTags } from "../../bridge/note-tags";
 import { factsFromText } from "../note-facts";
 import { LineTable } from "../text/line-table";
-import { NoteChangedError, type Backlink, type LinkFact, type NoteFacts, type RenameReport, type VaultIndex } from "../vault-index";
+import { LinksNotKeptError, NoteChangedError, type Backlink, type LinkFact, type NoteFacts, type RenameReport, type StrandedLink, type VaultIndex } from "../vault-index";
 import { FolderNoteStore, MAX_CACHED_NOTE_BYTES, type FolderNoteStoreOptions } from "./folder-note-store";
 import { rewriteLink } from "./link-rewrite";
 import { describeError } from "../../shared/describe-error";
@@ -131,17 +131,18 @@ export class FolderVaultIndex implements VaultIndex {
 		await fs.mkdir(dirname(absoluteTo), { recursive: true });
 		await moveWithoutOverwriting(this.store.absolute(from), absoluteTo);
 		const updates: RenameReport["updates"] = [];
-		const problems: string[] = [];
+		const problems: StrandedLink[] = [];
 		for (const change of plan) {
 			try {
 				await this.writeText(change.path, change.text, change.before);
 				updates.push({ path: change.path, links: change.links });
 			} catch (error) {
-				problems.push(`${change.path}: ${describeError(error)}`);
+				const reason = error instanceof NoteChangedError ? "it changed meanwhile" : describeError(error).split(this.store.root).join("");
+				problems.push({ path: change.path, line: 0, original: "", reason: `its links could not be updated: ${reason}` });
 			}
 		}
 		this.store.touched(from, to);
-		if (problems.length > 0) throw new Error(`moved the note, but could not update links in ${problems.join("; ")}`);
+		if (problems.length > 0) throw new LinksNotKeptError(from, to, true, problems);
 		return { updates };
 	}
 
@@ -221,6 +222,7 @@ export class FolderVaultIndex implements VaultIndex {
 		files.add(to);
 		try {
 			const plan: { path: string; before: string; text: string; links: number }[] = [];
+			const stranded: StrandedLink[] = [];
 			for (const [path, note] of candidates) {
 				const sourceAfter = path === from ? to : path;
 				const replacements: { line: number; start: number; end: number; text: string }[] = [];
@@ -228,13 +230,14 @@ export class FolderVaultIndex implements VaultIndex {
 					const expected = before === from ? to : before;
 					if (files.resolve(link.linkpath, sourceAfter) === expected) continue;
 					const rewritten = rewriteLink(link, expected, sourceAfter, (linkpath) => files.resolve(linkpath, sourceAfter));
-					if (rewritten === undefined) throw new Error(`cannot rewrite ${link.original} in ${path} (line ${link.line + 1}) so that it still leads to ${expected}; nothing was moved`);
-					replacements.push({ line: link.line, start: link.start, end: link.end, text: rewritten });
+					if (rewritten === undefined) stranded.push({ path, line: link.line, original: link.original });
+					else replacements.push({ line: link.line, start: link.start, end: link.end, text: rewritten });
 				}
 				if (replacements.length > 0) {
 					plan.push({ path: sourceAfter, before: note.text, text: replaceOnLines(note.text, replacements), links: replacements.length });
 				}
 			}
+			if (stranded.length > 0) throw new LinksNotKeptError(from, to, false, stranded);
 			return plan;
 		} finally {
 			files.remove(to);
