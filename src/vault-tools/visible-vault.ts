@@ -44,8 +44,8 @@ export class VisibleVault {
 	private visiblePaths: string[] | undefined;
 	/** The visible notes as a set, rebuilt only when the list changed. */
 	private visibleSet: { of: readonly string[]; set: Set<string> } | undefined;
-	/** Notes the tools may not see, by lower-cased name without `.md` (the ones that could shadow a visible note). */
-	private hiddenByName: Map<string, string[]> | undefined;
+	/** Notes the tools may not see, by lower-cased name without `.md` (the ones that could shadow a visible note), for one list of visible notes. */
+	private hiddenByName: { of: readonly string[]; all: readonly string[] | undefined; names: Map<string, string[]> } | undefined;
 	private readonly withoutLinks = new WeakMap<NoteFacts, NoteFacts>();
 	/** `isVisible` as a link resolver's `exists`: links resolve as if invisible files were not in the vault. */
 	private readonly exists = (path: string): boolean => this.isVisible(path);
@@ -57,7 +57,6 @@ export class VisibleVault {
 		// Privacy may depend on settings and on tags, which may have changed since the last call.
 		this.others = new Map();
 		this.visiblePaths = undefined;
-		this.hiddenByName = undefined;
 	}
 
 	isVisible(path: string): boolean {
@@ -234,20 +233,22 @@ export class VisibleVault {
 
 	/** Notes the tools may not see whose name (lower-cased, without `.md`) is that of `path`. */
 	private hiddenNamesakes(path: string): readonly string[] {
-		if (!this.hiddenByName) {
-			const visible = this.notePaths();
-			this.hiddenByName = new Map();
+		const visible = this.notePaths();
+		// Both lists are the same arrays while nothing changed: the map is built again only when one did.
+		if (this.hiddenByName?.of !== visible || this.hiddenByName.all !== this.sorted?.paths) {
+			const names = new Map<string, string[]>();
 			if (this.sorted && visible.length < this.sorted.paths.length) {
 				for (const note of this.sorted.paths) {
 					if (this.isVisible(note)) continue;
 					const key = nameKey(note);
-					const list = this.hiddenByName.get(key);
+					const list = names.get(key);
 					if (list) list.push(note);
-					else this.hiddenByName.set(key, [note]);
+					else names.set(key, [note]);
 				}
 			}
+			this.hiddenByName = { of: visible, all: this.sorted?.paths, names };
 		}
-		return this.hiddenByName.get(nameKey(path)) ?? [];
+		return this.hiddenByName.names.get(nameKey(path)) ?? [];
 	}
 
 	/** A path a note may be shown under: not hidden, not private. */
