@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { VAULT_TOOL_NAMES } from "../../../src/vault-tools/create-vault-tools";
 import { makeTempDir } from "../../helpers/temp-dir";
@@ -35,6 +35,9 @@ describe("claude-code-bridge mcp --vault: the stdio server with no bridge runnin
 			mkdirSync(dirname(join(vault, path)), { recursive: true });
 			writeFileSync(join(vault, path), text);
 		}
+		// A folder link into the private folder, and a file link to the tag-private note.
+		symlinkSync(join(vault, "Private"), join(vault, "pub"));
+		symlinkSync(join(vault, "Notes", "Tagged.md"), join(vault, "Notes", "Alias.md"));
 		server = await startStdioServer(vault, home);
 	});
 
@@ -123,7 +126,7 @@ describe("claude-code-bridge mcp --vault: the stdio server with no bridge runnin
 		const search = await server.call("search", { query: "alpha", limit: 100 });
 		expect(search.text).not.toMatch(/Private\/|Tagged|\.hidden/);
 		const missing = await server.call("read_note", { path: "Nowhere/Gone.md" });
-		for (const path of ["Private/Secret.md", "Notes/Tagged.md"]) {
+		for (const path of ["Private/Secret.md", "Notes/Tagged.md", "pub/Secret.md", "pub/Secret", "Notes/Alias.md"]) {
 			const answer = await server.call("read_note", { path });
 			expect(answer.text.replace(path, "X")).toBe(missing.text.replace("Nowhere/Gone.md", "X"));
 		}
