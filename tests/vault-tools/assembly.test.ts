@@ -59,7 +59,7 @@ describe("assembleBridge's vault tools", () => {
 		expect(readFileSync(join(vaultPath, "Note.md"), "utf8")).toContain("second line");
 	});
 
-	it("create_note onto a private note: the review shows why it cannot be made, and even `diff accept` answers Claude as a Reject", async () => {
+	it("create_note onto a private note: the review shows why it cannot be made, and even an accept answers Claude as a Reject", async () => {
 		review = true;
 		const free = call("create_note", { path: "Free.md", content: "# Mine\n" });
 		await waitUntil(() => headless.bridge.reviews.list().length === 1, "the review of the free path");
