@@ -199,14 +199,14 @@ class PrivateNoteSource implements NoteSource {
 
 	/**
 	 * A link into a private note is not checked at all, whatever the note holds and whether it exists: one that
-	 * leads to no public note (`target`, resolved by `resolveLink`) but to a private one, and one whose path, read
-	 * from the vault root or from the linking note's folder, lies in a private or hidden folder. A link that leads to
-	 * a public note once private notes are set aside is checked against that note, as in a vault without them.
-	 * (A bare name that resolves nowhere is still reported, as it must be for public notes; a bare name that
-	 * resolves to a private note only is not, so such a name's existence can be told.)
+	 * leads to no public note (`target`, from `resolveLink`, which never answers a private note) but to a private
+	 * one, and one whose path, read from the vault root or from the linking note's folder, lies in a private or
+	 * hidden folder. A link that leads to a public note once private notes are set aside is checked against that
+	 * note, as in a vault without them. (A bare name that resolves nowhere is still reported, as it must be for
+	 * public notes; a bare name that resolves to a private note only is not, so such a name's existence can be told.)
 	 */
 	isHiddenLinkTarget(linkpath: string, sourcePath: string, target: string | undefined): boolean {
-		if (target !== undefined) return this.privacy.isPrivate({ relative: target });
+		if (target !== undefined) return false;
 		const privateTarget = this.source.resolveLink(linkpath, sourcePath);
 		if (privateTarget !== undefined && this.privacy.isPrivate({ relative: privateTarget })) return true;
 		return lexicalTargets(linkpath, sourcePath).some((path) => this.privacy.isInPrivateFolder(path));
