@@ -189,13 +189,14 @@ export const WARM_UP_DONE = "Folder warm-up done";
 const WARM_UP_SLICE_MS = 8;
 
 /**
- * Reads every note's text (what the first text search needs), then its facts (tags, properties, links), in
- * slices of a few milliseconds so that requests arriving meanwhile are answered at once.
+ * Reads every note's text (what the first text search needs), its tags for privacy (what every call asks of every
+ * note), then its facts (tags, properties, links), in slices of a few milliseconds so that requests arriving
+ * meanwhile are answered at once.
  */
 async function warmFolder(index: FolderVaultIndex, stopped: () => boolean): Promise<number> {
 	await index.refresh();
 	const paths = index.notePaths();
-	const steps: ((path: string) => unknown)[] = [(path) => index.readText(path), (path) => index.facts(path)];
+	const steps: ((path: string) => unknown)[] = [(path) => index.readText(path), (path) => index.privacyTags(path), (path) => index.facts(path)];
 	for (const step of steps) {
 		let sliceStart = performance.now();
 		for (const path of paths) {
