@@ -55,7 +55,7 @@ const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
 	"src/vault-tools/text": ["src/vault/markdown", "src/vault/notes", "src/shared"],
 	"src/vault-tools/kit": ["src/vault-tools/text", "src/vault/notes", "src/vault/privacy", "src/protocol", "src/shared"],
 	"src/vault-tools/tools": ["src/vault-tools/kit", "src/vault-tools/text", "src/vault/markdown", "src/vault/notes", "src/vault/privacy", "src/protocol", "src/shared"],
-	"src/vault-tools": ["src/vault-tools/kit", "src/vault-tools/tools", "src/vault/notes", "src/vault/privacy", "src/protocol", "src/shared"],
+	"src/vault-tools": ["src/vault-tools/kit", "src/vault-tools/tools", "src/vault/privacy", "src/protocol", "src/shared"],
 	"src/vault-tools/prompts": ["src/vault/markdown", "src/vault/privacy", "src/protocol"],
 	"src/vault-tools/resources": ["src/vault-tools/kit", "src/vault-tools/prompts", "src/vault/privacy", "src/protocol"],
 	"src/vault-tools/serve": ["src/protocol", "src/server", "src/server/http", "src/shared"],
@@ -70,7 +70,7 @@ const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
 	// The roots.
 	"src/settings": ["src/ide"],
 	"src/obsidian/settings": ["src/settings", "src/vault-tools/serve", "src/shared"],
-	"src/obsidian/notes": [],
+	"src/obsidian/notes": ["src/vault/notes"],
 	"src/obsidian/vault-tools": ["src/obsidian/notes", "src/assembly", "src/settings", "src/vault-tools/resources", "src/vault-tools/serve", "src/vault", "src/vault/notes", "src/server"],
 	"src/obsidian": [
 		"src/obsidian/notes", "src/obsidian/settings", "src/obsidian/vault-tools", "src/settings", "src/assembly",

@@ -1,5 +1,5 @@
 import type { DiffReviewManager } from "../ide/diff-review/diff-review-manager";
-import type { ProposedWrite, ReviewOutcome, WriteReview } from "../vault-tools/kit/ports";
+import { REJECTED_BY_USER, type ProposedWrite, type ReviewOutcome, type WriteReview } from "../vault-tools/kit/ports";
 
 /**
  * The session id vault-tool reviews are filed under in the DiffReviewManager (`diff list` shows it). IDE
@@ -24,13 +24,14 @@ export class DiffReviewWriteReview implements WriteReview {
 		const tabName = `Vault tools #${this.next++}: ${write.tool} ${write.path}`;
 		const absolute = this.absolutePath(write.path);
 		const result = await this.reviews.open(
-			{ oldFilePath: absolute, newFilePath: absolute, newFileContents: write.newText, tabName },
+			// The vault tools judged the path with their own privacy rules; a conflict is shown to the user, never applied.
+			{ oldFilePath: absolute, newFilePath: absolute, newFileContents: write.newText, tabName, vaultTools: write.conflict === undefined ? {} : { cannotApply: write.conflict } },
 			{ sessionId: VAULT_TOOLS_REVIEW_SESSION, signal: write.signal },
 		);
 		const [first, second] = result.content;
 		if (!result.isError && first?.text === "FILE_SAVED") return { kind: "accepted", finalText: second?.text ?? write.newText };
 		if (write.signal.aborted) return { kind: "rejected", reason: "the call was cancelled (or its client went away) before the user decided; the review was withdrawn" };
 		if (result.isError) return { kind: "rejected", reason: `the review could not be shown (${first?.text ?? "unknown error"})` };
-		return { kind: "rejected", reason: "the user rejected the change in the review" };
+		return { kind: "rejected", reason: REJECTED_BY_USER };
 	}
 }

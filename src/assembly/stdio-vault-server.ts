@@ -10,7 +10,7 @@ import { toolError, type ServerInfo, type ToolDefinition } from "../protocol/mcp
 import { ToolRegistry } from "../protocol/tool-registry";
 import { MAX_INCOMING_MESSAGE_BYTES, MAX_OUTGOING_MESSAGE_BYTES } from "../server/limits";
 import { describeError } from "../shared/describe-error";
-import { createVaultTools, tagsFromIndex } from "../vault-tools/create-vault-tools";
+import { createVaultTools } from "../vault-tools/create-vault-tools";
 import { FolderVaultIndex } from "../vault/folder/folder-vault-index";
 import { BridgeLocator } from "../vault-tools/relay-client/bridge-locator";
 import { BridgeRelay } from "../vault-tools/relay-client/bridge-relay";
@@ -65,7 +65,8 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 	const vaultName = basename(paths.root);
 	const index = new FolderVaultIndex({ root: paths.root, watch: options.watch ?? true, log });
 	const settings = new PluginSettings({ vaultRoot: paths.root, extra: options.privacy, log });
-	const privacy = new VaultPrivacy({ paths, rules: () => settings.rules(), tagsOf: tagsFromIndex(index), warn: log });
+	// Tags as the IDE tools read them (`noteTags`), from the texts the index holds: no file read per decision.
+	const privacy = new VaultPrivacy({ paths, rules: () => settings.rules(), tagsOf: (relative) => index.privacyTags(relative) ?? [], warn: log });
 	const vault = privacy.visibleVault(index);
 	const folderTools = createVaultTools({
 		vault,
@@ -185,13 +186,14 @@ export const WARM_UP_DONE = "Folder warm-up done";
 const WARM_UP_SLICE_MS = 8;
 
 /**
- * Reads every note's text (what the first text search needs), then its facts (tags, properties, links), in
- * slices of a few milliseconds so that requests arriving meanwhile are answered at once.
+ * Reads every note's text (what the first text search needs), its tags for privacy (what every call asks of every
+ * note), then its facts (tags, properties, links), in slices of a few milliseconds so that requests arriving
+ * meanwhile are answered at once.
  */
 async function warmFolder(index: FolderVaultIndex, stopped: () => boolean): Promise<number> {
 	await index.refresh();
 	const paths = index.notePaths();
-	const steps: ((path: string) => unknown)[] = [(path) => index.readText(path), (path) => index.facts(path)];
+	const steps: ((path: string) => unknown)[] = [(path) => index.readText(path), (path) => index.privacyTags(path), (path) => index.facts(path)];
 	for (const step of steps) {
 		let sliceStart = performance.now();
 		for (const path of paths) {

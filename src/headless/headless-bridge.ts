@@ -6,7 +6,6 @@ import { SELECTION_DEBOUNCE_MS } from "../ide/ide-limits";
 import { describeError } from "../shared/describe-error";
 import { FolderVaultIndex } from "../vault/folder/folder-vault-index";
 import { createVaultContentMethods } from "../vault-tools/resources/content-methods";
-import type { NoteFacts } from "../vault/notes/vault-index";
 import type { HeadlessCommand } from "./command-loop";
 import { diffCommand } from "./diff-commands";
 import { FolderVault } from "./folder-vault";
@@ -67,7 +66,9 @@ export function assembleHeadlessBridge(options: HeadlessBridgeOptions): Headless
 		reviewEdits: true,
 		vaultTools: {
 			index: vaultIndex,
-			tagsOf: tagsPerIndexedVersion(vaultIndex, (path) => vault.tagsOf(path)),
+			// The same reader as `vault.tagsOf` (`noteTags`), over the text the tools would show, read once per version;
+			// a path the index does not hold is read from disk.
+			tagsOf: (path) => vaultIndex.privacyTags(path) ?? vault.tagsOf(path),
 			// Resources (active note, vault overview; no daily note without Obsidian) and prompts from "Claude prompts/".
 			content: (shared) => createVaultContentMethods({ vaultName: basename(paths.root), ...shared }),
 			...(options.reviewVaultToolWrites ? { reviewWrites: options.reviewVaultToolWrites } : {}),
@@ -92,25 +93,5 @@ export function assembleHeadlessBridge(options: HeadlessBridgeOptions): Headless
 			notes.dispose();
 			vaultIndex.dispose();
 		},
-	};
-}
-
-/**
- * The IDE tools' tag reader (`FolderVault.tagsOf`: the careful one privacy relies on), asked again only when the
- * index holds a new version of the note. The vault tools decide privacy for every note on every call; this spares
- * a stat per note while giving the same answer for the text the tools would show. (The index's own tags are not
- * used: its scanner reads frontmatter for display and misses a tag in broken YAML or under a `Tags:` key.)
- */
-function tagsPerIndexedVersion(index: FolderVaultIndex, read: (path: string) => readonly string[]): (path: string) => readonly string[] {
-	const known = new WeakMap<NoteFacts, readonly string[]>();
-	return (path) => {
-		const facts = index.facts(path);
-		if (!facts) return read(path);
-		let tags = known.get(facts);
-		if (!tags) {
-			tags = read(path);
-			known.set(facts, tags);
-		}
-		return tags;
 	};
 }

@@ -7,6 +7,7 @@ import type { NoteSource, WorkPace } from "../vault/notes/note-source";
 import type { TextRange } from "../vault/markdown/text-position";
 import { splitLines } from "../vault/markdown/text-lines";
 import { isNotePath, ObsidianNoteEvents } from "./notes/obsidian-note-events";
+import { FilesByName } from "./notes/files-by-name";
 
 /** A file's modification time and size: what tells two versions of a note apart without reading it. */
 export interface FileStamp {
@@ -29,6 +30,7 @@ export interface VaultItem {
 /** The parts of `app.vault` the source uses; `adapter` reads the disk itself, ahead of the vault's file watcher. */
 export interface NotesVault {
 	getMarkdownFiles(): NoteFile[];
+	getFiles(): NoteFile[];
 	getFileByPath(path: string): NoteFile | null;
 	cachedRead(file: NoteFile): Promise<string>;
 	adapter: {
@@ -117,6 +119,7 @@ export class ObsidianNoteSource extends Component implements NoteSource {
 	/** Changes of the notes' list the events do not see: notes found on disk before the vault lists them, or gone. */
 	private diskStructureChanges = 0;
 	private warming: Promise<void> | undefined;
+	private readonly filesByName = new FilesByName(() => this.options.vault.getFiles());
 
 	constructor(private readonly options: ObsidianNoteSourceOptions) {
 		super();
@@ -219,12 +222,15 @@ export class ObsidianNoteSource extends Component implements NoteSource {
 		return metadata;
 	}
 
-	resolveLink(linkpath: string, sourcePath: string): string | undefined {
-		if (linkpath === "") return sourcePath;
-		const target = this.options.metadataCache.getFirstLinkpathDest(linkpath, sourcePath)?.path;
+	resolveLink(linkpath: string, sourcePath: string, exists?: (path: string) => boolean): string | undefined {
+		if (linkpath === "") return (exists?.(sourcePath) ?? true) ? sourcePath : undefined;
+		const first = this.options.metadataCache.getFirstLinkpathDest(linkpath, sourcePath)?.path;
+		const target = exists ? this.filesByName.resolve(first, linkpath, sourcePath, exists, this.structureVersion) : first;
 		// Gone from the disk (checked), though the vault has not noticed yet: the link leads nowhere.
 		if (target !== undefined && this.fromDisk.get(target)?.stamp === null) return undefined;
-		return target ?? this.noteOnlyOnDisk(linkpath);
+		if (target !== undefined) return target;
+		const onlyOnDisk = this.noteOnlyOnDisk(linkpath);
+		return onlyOnDisk !== undefined && (exists?.(onlyOnDisk) ?? true) ? onlyOnDisk : undefined;
 	}
 
 	/** Obsidian's own matcher (`resolveSubpath`) on its cache; undefined (the core's matcher decides) for notes read from disk. */

@@ -145,7 +145,8 @@ export class DiffReviewView extends ItemView {
 	/** Compares the note as the user sees it now (its open editor, else the file) with the diff's base. */
 	private async checkNote(): Promise<void> {
 		const review = this.review;
-		if (!review) return;
+		// A review that cannot be applied is not compared with the note (which Claude may not see).
+		if (!review || review.cannotApply !== undefined) return;
 		const current = await this.currentNoteText(review);
 		if (this.review !== review || current === undefined) return;
 		const changed = !sameText(current, this.baseText);
@@ -191,13 +192,17 @@ export class DiffReviewView extends ItemView {
 		this.renderToolbar(root);
 		this.diffEl = root.createDiv({ cls: "ccb-review-body" });
 		this.renderBody();
-		this.renderEditor(root, review);
+		if (review.cannotApply === undefined) this.renderEditor(root, review);
 		this.renderButtons(root, review);
 	}
 
 	private renderHeader(root: HTMLElement, review: PendingReview): void {
 		const header = root.createDiv({ cls: "ccb-review-header" });
 		header.createDiv({ cls: "ccb-review-title", text: `Claude proposes a change to ${review.target.relative}` });
+		if (review.cannotApply !== undefined) {
+			header.createDiv({ cls: ["ccb-review-notice", "ccb-review-warning", "ccb-review-cannot-apply"], text: review.cannotApply });
+			return;
+		}
 		if (review.isNewFile) header.createDiv({ cls: "ccb-review-notice", text: "This note does not exist yet: everything shown is new." });
 		if (review.proposedText === "" && review.originalText !== "") {
 			header.createDiv({ cls: ["ccb-review-notice", "ccb-review-warning"], text: "The proposal removes everything in this note. Accepting leaves the note empty." });
@@ -255,10 +260,13 @@ export class DiffReviewView extends ItemView {
 
 	private renderButtons(root: HTMLElement, review: PendingReview): void {
 		const buttons = root.createDiv({ cls: "ccb-review-buttons" });
-		const accept = buttons.createEl("button", { cls: ["mod-cta", "ccb-review-accept"], text: this.editedText === undefined ? "Accept" : "Accept edited" });
-		this.acceptButton = accept;
+		this.acceptButton = undefined;
+		if (review.cannotApply === undefined) {
+			const accept = buttons.createEl("button", { cls: ["mod-cta", "ccb-review-accept"], text: this.editedText === undefined ? "Accept" : "Accept edited" });
+			this.acceptButton = accept;
+			this.registerDomEvent(accept, "click", () => this.decide(review, "accept"));
+		}
 		const reject = buttons.createEl("button", { cls: ["mod-warning", "ccb-review-reject"], text: "Reject" });
-		this.registerDomEvent(accept, "click", () => this.decide(review, "accept"));
 		this.registerDomEvent(reject, "click", () => this.decide(review, "reject"));
 	}
 

@@ -15,7 +15,6 @@ import { createReadNoteTool } from "./tools/read-note";
 import { createSearchTool } from "./tools/search";
 import { createSetPropertiesTool } from "./tools/set-properties";
 import { createTagsTool } from "./tools/tags";
-import type { VaultIndex } from "../vault/notes/vault-index";
 import type { VisibleVault } from "../vault/privacy/visible-vault";
 
 export interface VaultToolsOptions {
@@ -64,14 +63,6 @@ export function createVaultTools(options: VaultToolsOptions): ToolDefinition[] {
 		createSetPropertiesTool(env),
 		createMoveNoteTool(env),
 	];
-}
-
-/**
- * A note's tags from the index's cached facts, for a privacy filter with tag rules: privacy is decided for every
- * note on every call, so it must not read files (the headless `FolderVault.tagsOf` does).
- */
-export function tagsFromIndex(index: VaultIndex): (relativePath: string) => string[] {
-	return (relativePath) => index.facts(relativePath)?.tags.map((tag) => tag.tag) ?? [];
 }
 
 /** The vault tools in a registry of their own, ready for `new McpSession({ tools, … })`. */

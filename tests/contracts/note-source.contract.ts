@@ -117,6 +117,18 @@ export function describeNoteSourceContract(name: string, create: NoteSourceFacto
 			expect(source.resolveLink("Missing note", "Home.md")).toBeUndefined();
 		});
 
+		it("resolves among the files `exists` accepts as Obsidian would in a vault without the others", async () => {
+			const { source } = await open({ ...VAULT, "Folder/Target.md": "# Namesake\n", "Folder/Other.md": "# Other\n", "Elsewhere/Deeper/Other.md": "# Other\n" });
+			const without = (...refused: string[]) => (path: string) => !refused.includes(path);
+			expect(source.resolveLink("Other", "Folder/Deep.md")).toBe("Folder/Other.md");
+			expect(source.resolveLink("Other", "Folder/Deep.md", without("Folder/Other.md"))).toBe("Elsewhere/Deeper/Other.md");
+			expect(source.resolveLink("Other", "Home.md", without("Folder/Other.md"))).toBe("Elsewhere/Deeper/Other.md");
+			expect(source.resolveLink("Other", "Home.md", without("Elsewhere/Deeper/Other.md"))).toBe("Folder/Other.md");
+			expect(source.resolveLink("Target", "Folder/Deep.md", without("Target.md"))).toBe("Folder/Target.md");
+			expect(source.resolveLink("Target", "Home.md", without("Target.md", "Folder/Target.md"))).toBeUndefined();
+			expect(source.resolveLink("picture.png", "Home.md", without("picture.png"))).toBeUndefined();
+		});
+
 		it("gives the same diagnostics: unresolved links and embeds, missing headings and blocks, duplicate ids, frontmatter", async () => {
 			const { source, run } = await open();
 			const all = await run(() => new DiagnosticsEngine(source).forVault());

@@ -118,6 +118,24 @@ export function describeVaultIndexContract(name: string, create: VaultIndexFacto
 			expect(index.resolveLink("Nowhere", "Home.md")).toBeUndefined();
 		});
 
+		it("resolves among the files `exists` accepts as Obsidian would in a vault without the others", async () => {
+			for (const path of ["Folder/Target.md", "Folder/Other.md", "Elsewhere/Deeper/Other.md"]) subject.writeExternally(path, "# Namesake\n");
+			await index.refresh();
+			const without = (...refused: string[]) => (path: string) => !refused.includes(path);
+			// Beside the source first, then the shortest path.
+			expect(index.resolveLink("Other", "Folder/Deep.md")).toBe("Folder/Other.md");
+			expect(index.resolveLink("Other", "Folder/Deep.md", without("Folder/Other.md"))).toBe("Elsewhere/Deeper/Other.md");
+			expect(index.resolveLink("Other", "Home.md")).toBe("Folder/Other.md");
+			expect(index.resolveLink("Other", "Home.md", without("Folder/Other.md"))).toBe("Elsewhere/Deeper/Other.md");
+			expect(index.resolveLink("Other", "Home.md", without("Elsewhere/Deeper/Other.md"))).toBe("Folder/Other.md");
+			// An exact path first, then the others of that name.
+			expect(index.resolveLink("Target", "Folder/Deep.md")).toBe("Target.md");
+			expect(index.resolveLink("Target", "Folder/Deep.md", without("Target.md"))).toBe("Folder/Target.md");
+			expect(index.resolveLink("Target", "Home.md", without("Target.md", "Folder/Target.md"))).toBeUndefined();
+			expect(index.resolveLink("", "Home.md", without("Home.md"))).toBeUndefined();
+			expect(index.resolveLink("picture.png", "Home.md", without("picture.png"))).toBeUndefined();
+		});
+
 		it("finds every link to a note, with its source and line", async () => {
 			const found = (await index.backlinks("Target.md")).map((backlink) => `${backlink.source}:${backlink.link.line} ${backlink.link.original}`).sort();
 			expect(found).toEqual(["Folder/Deep.md:2 [[Target]]", "Home.md:6 ![[Target#^para-1]]", "Home.md:6 [[Target]]", "Home.md:6 [[target#Part One|the part]]"]);

@@ -38,6 +38,9 @@ class FakeVault extends FakeEvents {
 	getMarkdownFiles(): NoteFile[] {
 		return [...this.files.values()].filter((entry) => entry.extension === "md");
 	}
+	getFiles(): NoteFile[] {
+		return [...this.files.values()];
+	}
 	getFileByPath(path: string): NoteFile | null {
 		return this.files.get(path) ?? null;
 	}

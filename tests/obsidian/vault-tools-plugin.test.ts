@@ -204,6 +204,33 @@ describe("the plugin serves Claude's vault tools over HTTP from Obsidian's index
 		expect(app.vault.contents.get("Notes/Accepted.md")).toBe("# Yes\n");
 	});
 
+	it("with a private tag set: creates on a free path, and onto a private note shows the user why it cannot be made while Claude gets the answer a Reject gives", async () => {
+		plugin.settings.privateTags = ["#private"];
+		plugin.settings.vaultTools.reviewWrites = true;
+		app.vault.writeExternally("Notes/Diary.md", "#private\nDear diary.\n");
+		await app.metadataCache.parsePending();
+		app.workspace.finishLayout();
+		const client = await connect();
+		const reviewTabsClosed = (): Promise<true> => pollUntil(() => (app.workspace.getLeavesOfType(DIFF_VIEW_TYPE).length === 0 ? true : undefined), "the review tab to close");
+		const free = client.callTool({ name: "create_note", arguments: { path: "Notes/Free.md", content: "# Mine\n" } });
+		expect((await reviewButton("ccb-review-accept")).text).toBe("Accept");
+		(await reviewButton("ccb-review-reject")).dispatch("click");
+		const freeAnswer = text(await free);
+		await reviewTabsClosed();
+		const taken = client.callTool({ name: "create_note", arguments: { path: "Notes/Diary.md", content: "# Mine\n" } });
+		expect((await reviewButton("ccb-review-cannot-apply")).text).toMatch(/^A note the vault tools cannot show \(private or hidden\) is already at this path/);
+		const view = app.workspace.getLeavesOfType(DIFF_VIEW_TYPE)[0]?.view as unknown as { contentEl: FakeElement };
+		expect(view.contentEl.findAll("ccb-review-accept")).toEqual([]);
+		(await reviewButton("ccb-review-reject")).dispatch("click");
+		expect(text(await taken).replace("Notes/Diary.md", "X")).toBe(freeAnswer.replace("Notes/Free.md", "X"));
+		expect(freeAnswer).toMatch(/^Not created: the user rejected the change in the review/);
+		expect(app.vault.contents.get("Notes/Diary.md")).toBe("#private\nDear diary.\n");
+		await reviewTabsClosed();
+		plugin.settings.vaultTools.reviewWrites = false;
+		const created = (await client.callTool({ name: "create_note", arguments: { path: "Notes/Created.md", content: "# New\n" } })) as CallResult;
+		expect(text(created)).toMatch(/^Created Notes\/Created\.md/);
+	}, 20_000);
+
 	it("reports a taken port as an error and keeps it, never moving to another port", async () => {
 		const holder = createServer();
 		const taken = await new Promise<number>((resolve) => holder.listen(0, "127.0.0.1", () => resolve((holder.address() as { port: number }).port)));

@@ -6,7 +6,7 @@ import { getAllTags } from "../__mocks__/obsidian";
 import { startAssembledBridge, type AssembledBridge } from "../helpers/assembled-bridge";
 import type { TestClient } from "../helpers/test-client";
 import { parseNoteForCache } from "../obsidian/harness/metadata-parser";
-import { TAG_ROWS as ROWS } from "./tag-table";
+import { CAUTIOUS_ROWS, TAG_ROWS as ROWS } from "./tag-table";
 
 /**
  * Finding 4 of issue 11: a note that is private in Obsidian (it carries a private tag) must be private headless
@@ -26,14 +26,7 @@ describe("tag reading: the headless reader and the fake metadata cache find what
 	});
 
 	// Where Obsidian's reading is uncertain or the YAML is broken, the headless reader errs towards private.
-	it.each([
-		["a tag in a %% comment", "Text %% #private %% more.\n"],
-		["a tags key written twice (invalid YAML, no properties in Obsidian)", "---\ntags: open\ntags: private\n---\n"],
-		["a YAML error after the tags", "---\ntags: [private]\nbad: : :\n---\n"],
-		["a tag right after another tag", "Filed #work#private\n"],
-		["frontmatter after a byte order mark", "\uFEFF---\ntags: private\n---\n"],
-		["a tag ended by punctuation outside ASCII", "Filed #private」 here\n"],
-	])("headless counts %s", (_what, text) => {
+	it.each(CAUTIOUS_ROWS)("headless counts $behaviour", ({ text }) => {
 		expect(lower(noteTags(text))).toContain("private");
 	});
 

@@ -32,3 +32,20 @@ export const TAG_ROWS: TagRow[] = [
 	{ behaviour: `no all-digit tag (${TAGS_HELP}: tag format)`, text: "Year #2024 done.\n", tags: [] },
 	{ behaviour: `no tag inside a word (${TAGS_HELP}: tag format)`, text: "issue#private here\n", tags: [] },
 ];
+
+/**
+ * Notes whose `#private` Obsidian's own reading is uncertain about or misses (a comment, a byte order mark, broken
+ * YAML): the project's tag reader (`noteTags`) counts each as private, and every surface that decides privacy must
+ * agree with it (issue 14: the vault tools' folder fallback read them with a reader of its own and served them).
+ */
+export const CAUTIOUS_ROWS: { behaviour: string; text: string }[] = [
+	{ behaviour: "a tag in a %% comment", text: "Text %% #private %% more.\n" },
+	{ behaviour: "a tag in an HTML comment", text: "Text <!-- #private --> more.\n" },
+	{ behaviour: "a tag in a %% comment block over several lines", text: "%%\n#private\n%%\nText.\n" },
+	{ behaviour: "a tags key written twice (invalid YAML, no properties in Obsidian)", text: "---\ntags: open\ntags: private\n---\n" },
+	{ behaviour: "a YAML error after the tags", text: "---\ntags: [private]\nbad: : :\n---\n" },
+	{ behaviour: "a tag right after another tag", text: "Filed #work#private\n" },
+	{ behaviour: "frontmatter after a byte order mark", text: "\uFEFF---\ntags: private\n---\n" },
+	{ behaviour: "a flow list after a byte order mark", text: "\uFEFF---\ntags: [private]\n---\nBody.\n" },
+	{ behaviour: "a tag ended by punctuation outside ASCII", text: "Filed #private」 here\n" },
+];

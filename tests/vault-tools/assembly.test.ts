@@ -19,12 +19,13 @@ describe("assembleBridge's vault tools", () => {
 		mkdirSync(join(vaultPath, "Private"), { recursive: true });
 		writeFileSync(join(vaultPath, "Note.md"), "# Note\n\nfirst line\nsecond line\n");
 		writeFileSync(join(vaultPath, "Private/Hidden.md"), "# Hidden\n");
+		writeFileSync(join(vaultPath, "Diary.md"), "Dear diary %% #private %%\n");
 		headless = assembleHeadlessBridge({
 			vaultPath,
 			ideName: "assembly test",
 			homeDir: join(temp.path, "home"),
 			port: 0,
-			privacyRules: () => ({ folders: ["Private"], tags: [] }),
+			privacyRules: () => ({ folders: ["Private"], tags: ["private"] }),
 			log: () => undefined,
 			reviewVaultToolWrites: () => review,
 		});
@@ -56,6 +57,23 @@ describe("assembleBridge's vault tools", () => {
 		headless.bridge.reviews.reject(info?.tabName ?? "");
 		expect((await pending).content[0]?.text).toMatch(/rejected/);
 		expect(readFileSync(join(vaultPath, "Note.md"), "utf8")).toContain("second line");
+	});
+
+	it("create_note onto a private note: the review shows why it cannot be made, and even an accept answers Claude as a Reject", async () => {
+		review = true;
+		const free = call("create_note", { path: "Free.md", content: "# Mine\n" });
+		await waitUntil(() => headless.bridge.reviews.list().length === 1, "the review of the free path");
+		headless.bridge.reviews.reject(headless.bridge.reviews.list()[0]?.tabName ?? "");
+		const freeAnswer = (await free).content[0]?.text ?? "";
+
+		const taken = call("create_note", { path: "Diary.md", content: "# Mine\n" });
+		await waitUntil(() => headless.bridge.reviews.list().length === 1, "the review of the taken path");
+		const pending = headless.bridge.reviews.findPending();
+		expect(pending).toMatchObject({ isNewFile: true, originalText: "", cannotApply: expect.stringMatching(/^A note the vault tools cannot show/) as unknown });
+		headless.bridge.reviews.accept(pending?.tabName ?? "");
+		expect((await taken).content[0]?.text?.replace("Diary.md", "X")).toBe(freeAnswer.replace("Free.md", "X"));
+		expect(freeAnswer).toMatch(/^Not created: the user rejected the change in the review/);
+		expect(readFileSync(join(vaultPath, "Diary.md"), "utf8")).toBe("Dear diary %% #private %%\n");
 	});
 
 	it("active_note follows the editor's selection, and says nothing of a private note", async () => {

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { tagsFromIndex } from "../../src/vault-tools/create-vault-tools";
+import { noteTags } from "../../src/vault/markdown/note-tags";
+import { CAUTIOUS_ROWS, TAG_ROWS } from "../security/tag-table";
 import { makeVault, type VaultFixture } from "./vault-fixture";
 
 /**
@@ -86,10 +87,20 @@ describe("privacy at the port", () => {
 		expect(answer.text).toMatch(/not available to vault tools/);
 	});
 
-	it("reads a note's tags for tag rules from the index (frontmatter and inline), without reading files again", () => {
-		const tagsOf = tagsFromIndex(withPrivate.index);
-		expect(tagsOf("Private/Diary.md")).toEqual(["shared", "diarytag", "privatetag"]);
-		expect(tagsOf("Nowhere.md")).toEqual([]);
+	it("reads a note's tags for tag rules from the index's text (frontmatter and inline), without reading files again", () => {
+		expect(withPrivate.index.privacyTags("Private/Diary.md")).toEqual(["shared", "diarytag", "privatetag"]);
+		expect(withPrivate.index.privacyTags("Nowhere.md")).toBeUndefined();
+	});
+
+	it("reads tags for privacy exactly as the IDE tools' reader does, comments and byte order marks included", async () => {
+		const rows = [...TAG_ROWS, ...CAUTIOUS_ROWS];
+		const vault = makeVault(Object.fromEntries(rows.map((row, index) => [`Row ${index}.md`, row.text])));
+		try {
+			await vault.index.refresh();
+			for (const [index, row] of rows.entries()) expect([row.behaviour, vault.index.privacyTags(`Row ${index}.md`)]).toEqual([row.behaviour, noteTags(row.text)]);
+		} finally {
+			vault.dispose();
+		}
 	});
 
 	it("hides the active note when it is private", async () => {

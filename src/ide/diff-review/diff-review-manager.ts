@@ -16,6 +16,14 @@ export interface OpenDiffRequest {
 	newFilePath: string;
 	newFileContents: string;
 	tabName: string;
+	/**
+	 * Set only by the vault tools, never from the wire. Their own privacy rules already judged the path (a new
+	 * note's by its folder alone: Obsidian counts a note it does not know yet as private, which would refuse every
+	 * new note), so it is not refused here. With `cannotApply`, the proposal cannot be applied, for this reason (a
+	 * note Claude may not see is at the path): the user is shown the proposal and the reason, for a private note
+	 * too (it is theirs); the note is not read, and the review can only be rejected.
+	 */
+	vaultTools?: { cannotApply?: string };
 }
 
 export interface DiffReviewManagerOptions {
@@ -75,7 +83,7 @@ export class DiffReviewManager {
 		}
 		let current: string | undefined;
 		try {
-			current = await (this.options.readText ?? readTextIfExists)(source.absolute);
+			if (request.vaultTools?.cannotApply === undefined) current = await (this.options.readText ?? readTextIfExists)(source.absolute);
 		} catch (error) {
 			return toolError(`openDiff could not read ${source.relative}: ${describeError(error)}`);
 		}
@@ -89,6 +97,7 @@ export class DiffReviewManager {
 			isNewFile: current === undefined,
 			sessionId: context.sessionId,
 			since: (this.options.now ?? (() => new Date()))(),
+			...(request.vaultTools?.cannotApply !== undefined ? { cannotApply: request.vaultTools.cannotApply } : {}),
 		};
 		const previous = this.pending.get(review.tabName);
 		// The view is reused for the new review, so only the old request is answered.
@@ -108,17 +117,21 @@ export class DiffReviewManager {
 			return `openDiff refused: old_file_path (${request.oldFilePath}) and new_file_path (${request.newFilePath}) name different files; Obsidian reviews an edit of one note in place. Answer in the terminal.`;
 		}
 		const privacy = this.options.privacy;
-		if (privacy && (privacy.hides(source) || privacy.hides(target))) {
+		if (privacy && request.vaultTools === undefined && (privacy.hides(source) || privacy.hides(target))) {
 			return `openDiff refused: ${request.newFilePath} is private or hidden (the bridge's privacy settings), so its edit is not shown in Obsidian. Answer in the terminal.`;
 		}
 		return undefined;
 	}
 
-	/** The user accepted; `finalText` is the possibly edited proposal. False when nothing is pending there. */
+	/**
+	 * The user accepted; `finalText` is the possibly edited proposal. False when nothing is pending there. A review
+	 * that cannot be applied (`cannotApply`) is rejected instead.
+	 */
 	accept(tabName: string, finalText?: string, reviewId?: number): boolean {
 		const entry = this.find(tabName, reviewId);
 		if (!entry) return false;
-		this.settle(entry, { kind: "accept", finalText: finalText ?? entry.review.proposedText }, true);
+		const decision: ReviewDecision = entry.review.cannotApply === undefined ? { kind: "accept", finalText: finalText ?? entry.review.proposedText } : { kind: "reject" };
+		this.settle(entry, decision, true);
 		return true;
 	}
 

@@ -17,6 +17,8 @@ export interface PendingReview {
 	/** The session (connection) that asked. */
 	readonly sessionId: number;
 	readonly since: Date;
+	/** Why the proposal cannot be applied, when it cannot (see `OpenDiffRequest.vaultTools`): show it, offer only Reject. */
+	readonly cannotApply?: string;
 }
 
 export type ReviewDecision = { kind: "accept"; finalText: string } | { kind: "reject" };

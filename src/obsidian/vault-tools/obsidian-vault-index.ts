@@ -1,7 +1,8 @@
 import { Component, normalizePath, type CachedMetadata, type EventRef } from "obsidian";
 import { factsFromText } from "../../vault/notes/note-facts";
-import { NoteChangedError, type Backlink, type LinkFact, type NoteFacts, type RenameReport, type VaultIndex } from "../../vault/notes/vault-index";
+import { LinksNotKeptError, NoteChangedError, type Backlink, type LinkFact, type NoteFacts, type RenameReport, type StrandedLink, type VaultIndex } from "../../vault/notes/vault-index";
 import { ObsidianNoteEvents } from "../notes/obsidian-note-events";
+import { FilesByName } from "../notes/files-by-name";
 import { factsFromCache, frontmatterDetail, type FrontmatterDetail } from "./cache-facts";
 
 /** A file as the vault hands it out (TFile; a folder has no `extension`). */
@@ -13,6 +14,7 @@ export interface IndexedFile {
 /** The parts of `app.vault` the index uses (obsidian.d.ts `Vault`). */
 export interface IndexVault {
 	getMarkdownFiles(): IndexedFile[];
+	getFiles(): IndexedFile[];
 	getAbstractFileByPath(path: string): IndexedFile | null;
 	cachedRead(file: IndexedFile): Promise<string>;
 	read(file: IndexedFile): Promise<string>;
@@ -68,6 +70,7 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 	private readonly frontmatter = new Map<string, { cache: CachedMetadata; detail: FrontmatterDetail | undefined }>();
 	private readonly factsCache = new Map<string, CachedFacts>();
 	private paths: string[] | undefined;
+	private readonly filesByName = new FilesByName(() => this.options.vault.getFiles());
 
 	constructor(private readonly options: ObsidianVaultIndexOptions) {
 		super();
@@ -172,9 +175,11 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 		return facts;
 	}
 
-	resolveLink(linkpath: string, sourcePath: string): string | undefined {
-		if (linkpath === "") return this.noteFile(sourcePath) ? sourcePath : undefined;
-		return this.options.metadataCache.getFirstLinkpathDest(linkpath, sourcePath)?.path ?? undefined;
+	/** `getFirstLinkpathDest`; when `exists` refuses its answer, resolved among the files it accepts (`FilesByName`). */
+	resolveLink(linkpath: string, sourcePath: string, exists?: (path: string) => boolean): string | undefined {
+		if (linkpath === "") return this.noteFile(sourcePath) && (exists?.(sourcePath) ?? true) ? sourcePath : undefined;
+		const first = this.options.metadataCache.getFirstLinkpathDest(linkpath, sourcePath)?.path;
+		return exists ? this.filesByName.resolve(first, linkpath, sourcePath, exists, this.structure) : first;
 	}
 
 	backlinks(path: string): Promise<Backlink[]> {
@@ -240,7 +245,7 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 		await this.options.fileManager.renameFile(file, to);
 
 		const updates: RenameReport["updates"] = [];
-		const broken: string[] = [];
+		const broken: StrandedLink[] = [];
 		for (const [source, links] of before) {
 			const now = source === from ? to : source;
 			const moved = this.noteFile(now);
@@ -254,14 +259,11 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 				if (link.target === undefined) return;
 				const expected = link.target === from ? to : link.target;
 				const target = later ? this.resolveLink(later.linkpath, now) : undefined;
-				if (target !== expected) broken.push(`${now}:${link.line + 1} ${later?.original ?? link.original}`);
+				if (target !== expected) broken.push({ path: now, line: link.line, original: later?.original ?? link.original });
 			});
 			if (changed > 0) updates.push({ path: now, links: changed });
 		}
-		if (broken.length > 0) {
-			const shown = broken.slice(0, 10).join(", ");
-			throw new Error(`moved ${from} to ${to}, but ${broken.length} link${broken.length === 1 ? "" : "s"} no longer lead where they led (is "Automatically update internal links" off in Obsidian's Files and links settings?): ${shown}${broken.length > 10 ? ", …" : ""}`);
-		}
+		if (broken.length > 0) throw new LinksNotKeptError(from, to, true, broken, ` (is "Automatically update internal links" off in Obsidian's Files and links settings?)`);
 		return { updates: updates.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)) };
 	}
 

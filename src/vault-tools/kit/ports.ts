@@ -10,9 +10,18 @@ export interface ProposedWrite {
 	tool: string;
 	/** Aborted when the client cancels the call or goes away: withdraw the review. */
 	signal: AbortSignal;
+	/**
+	 * Set when the write cannot be applied whatever the user decides, with the reason for the user (a note the
+	 * tools may not see is at the path): the review shows it and offers no Accept, and the tool answers as after a
+	 * Reject, so Claude learns no more than a rejection tells it.
+	 */
+	conflict?: string;
 }
 
 export type ReviewOutcome = { kind: "accepted"; finalText: string } | { kind: "rejected"; reason?: string };
+
+/** The reason a tool gives Claude when the user rejected a write (and when a write could not be applied, see `conflict`). */
+export const REJECTED_BY_USER = "the user rejected the change in the review";
 
 /**
  * Where vault-tool writes are shown for review: Obsidian's review view (the `openDiff` flow), or the headless

@@ -1,7 +1,8 @@
 import type { ToolCallContext } from "../../protocol/mcp-types";
+import { REJECTED_BY_USER } from "./ports";
 import type { VaultToolEnvironment } from "./tool-kit";
 import { NoteChangedError } from "../../vault/notes/vault-index";
-import { VaultToolError } from "../../vault/privacy/visible-vault";
+import { createdMeanwhile, isAlreadyExists, VaultToolError } from "../../vault/privacy/visible-vault";
 
 export type WriteOutcome = { kind: "written"; text: string; changedByUser: boolean } | { kind: "rejected"; reason: string };
 
@@ -18,13 +19,19 @@ export function assertWritable(env: VaultToolEnvironment, tool: string): void {
  */
 export async function reviewAndWrite(
 	env: VaultToolEnvironment,
-	write: { path: string; oldText: string; newText: string; isNewNote: boolean; tool: string },
+	write: { path: string; oldText: string; newText: string; isNewNote: boolean; tool: string; conflict?: string },
 	context: ToolCallContext,
 ): Promise<WriteOutcome> {
 	const review = env.review();
 	const outcome = review ? await review.propose({ ...write, signal: context.signal }) : { kind: "accepted" as const, finalText: write.newText };
-	if (outcome.kind === "rejected") return { kind: "rejected", reason: outcome.reason ?? "the user rejected the change in the review" };
+	if (outcome.kind === "rejected") return { kind: "rejected", reason: outcome.reason ?? REJECTED_BY_USER };
 	if (context.signal.aborted) return { kind: "rejected", reason: "the call was cancelled before the change was written" };
+	if (write.conflict !== undefined) {
+		// Nothing can be written there. With a review the user saw why: answered as their Reject. Without one, as a
+		// note that appeared there meanwhile (the answer the write below gives in that case).
+		if (review) return { kind: "rejected", reason: REJECTED_BY_USER };
+		throw createdMeanwhile(write.path, "written");
+	}
 	try {
 		if (write.isNewNote) await env.vault.createNote(write.path, outcome.finalText);
 		else await env.vault.writeText(write.path, outcome.finalText, write.oldText);
@@ -32,14 +39,10 @@ export async function reviewAndWrite(
 		if (error instanceof NoteChangedError) {
 			throw new VaultToolError(`${write.path} changed (outside the vault tools) before the change could be written; nothing was written. Read it again and redo the edit.`);
 		}
-		if (isAlreadyExists(error)) throw new VaultToolError(`${write.path} was created by someone else meanwhile; nothing was written.`);
+		if (isAlreadyExists(error)) throw createdMeanwhile(write.path, "written");
 		throw error;
 	}
 	return { kind: "written", text: outcome.finalText, changedByUser: outcome.finalText !== write.newText };
-}
-
-function isAlreadyExists(error: unknown): boolean {
-	return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "EEXIST";
 }
 
 /** Lines added and removed, for a one-line summary of a change. */

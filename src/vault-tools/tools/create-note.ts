@@ -17,12 +17,14 @@ export function createCreateNoteTool(env: VaultToolEnvironment): ToolDefinition 
 				assertWritable(env, "create_note");
 				const content = requiredString(args, "content", "create_note");
 				const requested = notePathQuery(args);
-				const path = await env.vault.locateNewNote(requested, "path");
+				const { path } = await env.vault.locateNewNote(requested, "path");
 				return env.writes.run([path], async () => {
 					const again = await env.vault.locateNewNote(requested, "path");
-					const outcome = await reviewAndWrite(env, { path: again, oldText: "", newText: content, isNewNote: true, tool: "create_note" }, context);
+					const write = { path: again.path, oldText: "", newText: content, isNewNote: true, tool: "create_note" };
+					// A note the tools may not see is there: shown to the user, answered to Claude as a Reject.
+					const outcome = await reviewAndWrite(env, again.takenBy === undefined ? write : { ...write, conflict: again.takenBy }, context);
 					if (outcome.kind === "rejected") return textAnswer([`Not created: ${outcome.reason}. Nothing was written.`]);
-					return textAnswer([`Created ${again} (${outcome.text.length} characters${outcome.changedByUser ? ", as changed by the user in the review" : ""}). version ${noteVersion(outcome.text)}`]);
+					return textAnswer([`Created ${again.path} (${outcome.text.length} characters${outcome.changedByUser ? ", as changed by the user in the review" : ""}). version ${noteVersion(outcome.text)}`]);
 				});
 			},
 		},

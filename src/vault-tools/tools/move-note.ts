@@ -3,6 +3,7 @@ import type { ToolDefinition } from "../../protocol/mcp-types";
 import { requiredString } from "../../protocol/tool-arguments";
 import { defineVaultTool, notePathQuery, textAnswer, type VaultToolEnvironment } from "../kit/tool-kit";
 import { assertWritable } from "../kit/write-flow";
+import { createdMeanwhile } from "../../vault/privacy/visible-vault";
 
 const LISTED_NOTES = 20;
 
@@ -18,12 +19,15 @@ export function createMoveNoteTool(env: VaultToolEnvironment): ToolDefinition {
 				assertWritable(env, "move_note");
 				const from = env.vault.locateNote(notePathQuery(args));
 				const requested = requiredString(args, "to", "move_note");
-				const to = await env.vault.locateNewNote(requested, "to");
+				const to = (await env.vault.locateNewNote(requested, "to")).path;
 				const linking = (await env.vault.backlinks(from)).map((backlink) => backlink.source);
 				return env.writes.run([from, to, ...linking], async () => {
 					await env.vault.refresh();
 					const source = env.vault.locateNote(from);
-					const destination = await env.vault.locateNewNote(requested, "to");
+					const target = await env.vault.locateNewNote(requested, "to");
+					// Moves are not reviewed: a note the tools may not see there is answered as one created meanwhile.
+					if (target.takenBy !== undefined) throw createdMeanwhile(target.path, "moved");
+					const destination = target.path;
 					const report = await env.vault.renameNote(source, destination);
 					const links = report.updates.reduce((sum, update) => sum + update.links, 0);
 					const lines = [`Moved ${source} to ${destination}; updated ${links} link${links === 1 ? "" : "s"} in ${report.updates.length} note${report.updates.length === 1 ? "" : "s"}.`];

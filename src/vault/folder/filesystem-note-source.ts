@@ -81,8 +81,8 @@ export class FileSystemNoteSource implements NoteSource {
 		return entry.metadata;
 	}
 
-	resolveLink(linkpath: string, sourcePath: string): string | undefined {
-		return this.index.resolve(linkpath, sourcePath);
+	resolveLink(linkpath: string, sourcePath: string, exists?: (path: string) => boolean): string | undefined {
+		return this.index.resolve(linkpath, sourcePath, exists);
 	}
 
 	dispose(): void {

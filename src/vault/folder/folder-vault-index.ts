@@ -1,10 +1,11 @@
 import { promises as fs } from "node:fs";
 import { dirname } from "node:path";
 import { randomBytes } from "node:crypto";
+import { noteTags } from "../markdown/note-tags";
 import { factsFromText } from "../notes/note-facts";
 import { LineTable } from "../markdown/line-table";
-import { NoteChangedError, type Backlink, type LinkFact, type NoteFacts, type RenameReport, type VaultIndex } from "../notes/vault-index";
-import { FolderNoteStore, type FolderNoteStoreOptions } from "./folder-note-store";
+import { LinksNotKeptError, NoteChangedError, type Backlink, type LinkFact, type NoteFacts, type RenameReport, type StrandedLink, type VaultIndex } from "../notes/vault-index";
+import { FolderNoteStore, MAX_CACHED_NOTE_BYTES, type FolderNoteStoreOptions } from "./folder-note-store";
 import { rewriteLink } from "./link-rewrite";
 import { describeError } from "../../shared/describe-error";
 
@@ -33,6 +34,8 @@ interface BacklinkIndex {
 export class FolderVaultIndex implements VaultIndex {
 	private readonly store: FolderNoteStore;
 	private readonly parsed = new Map<string, ParsedNote>();
+	/** `noteTags` of each note's text, read when privacy first asks. */
+	private readonly tagsForPrivacy = new Map<string, { text: string; tags: readonly string[] }>();
 	private backlinkIndex: BacklinkIndex | undefined;
 	private readonly changedSinceBacklinks = new Set<string>();
 
@@ -41,6 +44,7 @@ export class FolderVaultIndex implements VaultIndex {
 			...options,
 			onNoteChanged: (path) => {
 				this.parsed.delete(path);
+				this.tagsForPrivacy.delete(path);
 				this.changedSinceBacklinks.add(path);
 			},
 		});
@@ -76,8 +80,24 @@ export class FolderVaultIndex implements VaultIndex {
 		return this.factsNow(path);
 	}
 
-	resolveLink(linkpath: string, sourcePath: string): string | undefined {
-		return this.store.files.resolve(linkpath, sourcePath);
+	resolveLink(linkpath: string, sourcePath: string, exists?: (path: string) => boolean): string | undefined {
+		return this.store.files.resolve(linkpath, sourcePath, exists);
+	}
+
+	/**
+	 * The note's tags as the privacy rules read them: `noteTags` (the IDE tools' reader: comments kept, a byte order
+	 * mark skipped) of the text the tools would show, read once per version of the note. Undefined when it is not a
+	 * note of the index. The facts' tags are for display (Obsidian's reading) and must not decide privacy.
+	 */
+	privacyTags(path: string): readonly string[] | undefined {
+		const text = this.store.text(path);
+		if (text === undefined) return undefined;
+		const known = this.tagsForPrivacy.get(path);
+		if (known?.text === text) return known.tags;
+		const tags = noteTags(text);
+		// A note too large for the store's cache is read again on each call: its text is not kept here either.
+		if (text.length <= MAX_CACHED_NOTE_BYTES) this.tagsForPrivacy.set(path, { text, tags });
+		return tags;
 	}
 
 	backlinks(path: string): Promise<Backlink[]> {
@@ -111,17 +131,18 @@ export class FolderVaultIndex implements VaultIndex {
 		await fs.mkdir(dirname(absoluteTo), { recursive: true });
 		await moveWithoutOverwriting(this.store.absolute(from), absoluteTo);
 		const updates: RenameReport["updates"] = [];
-		const problems: string[] = [];
+		const problems: StrandedLink[] = [];
 		for (const change of plan) {
 			try {
 				await this.writeText(change.path, change.text, change.before);
 				updates.push({ path: change.path, links: change.links });
 			} catch (error) {
-				problems.push(`${change.path}: ${describeError(error)}`);
+				const reason = error instanceof NoteChangedError ? "it changed meanwhile" : describeError(error).split(this.store.root).join("");
+				problems.push({ path: change.path, line: 0, original: "", reason: `its links could not be updated: ${reason}` });
 			}
 		}
 		this.store.touched(from, to);
-		if (problems.length > 0) throw new Error(`moved the note, but could not update links in ${problems.join("; ")}`);
+		if (problems.length > 0) throw new LinksNotKeptError(from, to, true, problems);
 		return { updates };
 	}
 
@@ -201,6 +222,7 @@ export class FolderVaultIndex implements VaultIndex {
 		files.add(to);
 		try {
 			const plan: { path: string; before: string; text: string; links: number }[] = [];
+			const stranded: StrandedLink[] = [];
 			for (const [path, note] of candidates) {
 				const sourceAfter = path === from ? to : path;
 				const replacements: { line: number; start: number; end: number; text: string }[] = [];
@@ -208,13 +230,14 @@ export class FolderVaultIndex implements VaultIndex {
 					const expected = before === from ? to : before;
 					if (files.resolve(link.linkpath, sourceAfter) === expected) continue;
 					const rewritten = rewriteLink(link, expected, sourceAfter, (linkpath) => files.resolve(linkpath, sourceAfter));
-					if (rewritten === undefined) throw new Error(`cannot rewrite ${link.original} in ${path} (line ${link.line + 1}) so that it still leads to ${expected}; nothing was moved`);
-					replacements.push({ line: link.line, start: link.start, end: link.end, text: rewritten });
+					if (rewritten === undefined) stranded.push({ path, line: link.line, original: link.original });
+					else replacements.push({ line: link.line, start: link.start, end: link.end, text: rewritten });
 				}
 				if (replacements.length > 0) {
 					plan.push({ path: sourceAfter, before: note.text, text: replaceOnLines(note.text, replacements), links: replacements.length });
 				}
 			}
+			if (stranded.length > 0) throw new LinksNotKeptError(from, to, false, stranded);
 			return plan;
 		} finally {
 			files.remove(to);

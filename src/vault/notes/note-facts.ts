@@ -67,7 +67,7 @@ function frontmatterFact(lines: readonly string[]): FrontmatterFact | undefined 
 	return fact;
 }
 
-/** The frontmatter's tags as privacy reads them (`frontmatterTags` of note-tags.ts: any key case, YAML errors). */
+/** The frontmatter's tags for display, read by `frontmatterTags` of note-tags.ts (any key case, YAML errors); privacy reads `noteTags`. */
 function frontmatterTagFacts(frontmatter: FrontmatterFact | undefined, lines: readonly string[]): TagFact[] {
 	if (!frontmatter) return [];
 	const line = Object.entries(frontmatter.keyLines).find(([key]) => /^tags?$/i.test(key))?.[1] ?? 0;

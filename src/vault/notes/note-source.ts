@@ -16,8 +16,11 @@ export interface NoteSource {
 	 * notes the source cannot read yet (then `indexingNotice` names them).
 	 */
 	metadata(path: string): NoteMetadata | undefined;
-	/** The vault path a link path leads to from `sourcePath`, as Obsidian resolves it; undefined when unresolved. */
-	resolveLink(linkpath: string, sourcePath: string): string | undefined;
+	/**
+	 * The vault path a link path leads to from `sourcePath`, as Obsidian resolves it; undefined when unresolved.
+	 * With `exists`, only the files it accepts count, as if the others were not in the vault (privacy).
+	 */
+	resolveLink(linkpath: string, sourcePath: string, exists?: (path: string) => boolean): string | undefined;
 	/**
 	 * Optional: the host's own heading/block matcher (Obsidian's `resolveSubpath`); undefined leaves it to the
 	 * core's matcher. Sources without one (the headless scanner) leave it out.

@@ -51,9 +51,18 @@ export class VaultFileIndex {
 	 * The vault path a link path leads to from `sourcePath`, or undefined when nothing matches.
 	 * Order: an exact vault path; a path relative to the source's folder; then any file whose path ends with
 	 * the link path, preferring the source's folder, then the shortest path, then alphabetical order.
+	 * With `exists`, only the files it accepts take part: the answer is the one in a vault without the others
+	 * (so a private note never shadows a public one).
 	 */
-	resolve(linkpath: string, sourcePath: string): string | undefined {
-		if (linkpath === "") return this.files.has(sourcePath) ? sourcePath : undefined;
+	resolve(linkpath: string, sourcePath: string, exists?: (path: string) => boolean): string | undefined {
+		const first = this.resolveAmong(linkpath, sourcePath);
+		// Removing other files cannot change a first choice `exists` accepts: one question in the common case.
+		if (first === undefined || !exists || exists(first)) return first;
+		return this.resolveAmong(linkpath, sourcePath, exists);
+	}
+
+	private resolveAmong(linkpath: string, sourcePath: string, exists?: (path: string) => boolean): string | undefined {
+		if (linkpath === "") return this.files.has(sourcePath) && (exists?.(sourcePath) ?? true) ? sourcePath : undefined;
 		const wanted = linkpath.replace(/\\/g, "/");
 		const folder = folderOf(sourcePath);
 		const rootRelative = wanted.startsWith("/");
@@ -62,8 +71,9 @@ export class VaultFileIndex {
 		if (normalised === undefined) return undefined;
 		const lower = normalised.toLowerCase();
 		const name = lower.slice(lower.lastIndexOf("/") + 1);
-		const candidates = this.byName.get(name);
-		if (!candidates) return undefined;
+		const named = this.byName.get(name);
+		const candidates = exists && named ? named.filter(exists) : named;
+		if (!candidates || candidates.length === 0) return undefined;
 		const exact = candidates.filter((path) => pathKeys(path).includes(lower));
 		if (exact.length > 0 || rootRelative || relativeToSource) return pickClosest(exact, folder);
 		const fromSourceFolder = folder === "" ? lower : `${folder.toLowerCase()}/${lower}`;

@@ -23,8 +23,12 @@ export interface VaultIndex {
 	 * adapters have them at hand (the folder's cache, Obsidian's metadata cache), and searches ask for all notes.
 	 */
 	facts(path: string): NoteFacts | undefined;
-	/** The vault path a link path leads to from `sourcePath`, as Obsidian resolves it; undefined when unresolved. */
-	resolveLink(linkpath: string, sourcePath: string): string | undefined;
+	/**
+	 * The vault path a link path leads to from `sourcePath`, as Obsidian resolves it; undefined when unresolved.
+	 * With `exists`, only the files it accepts count: the answer is Obsidian's in a vault without the others, so a
+	 * private note never shadows a public one of the same name.
+	 */
+	resolveLink(linkpath: string, sourcePath: string, exists?: (path: string) => boolean): string | undefined;
 	/** Every link in another note (or in the note itself) that resolves to `path`. */
 	backlinks(path: string): Promise<Backlink[]>;
 	/**
@@ -113,5 +117,56 @@ export class NoteChangedError extends Error {
 	constructor(readonly path: string) {
 		super(`${path} changed since it was read`);
 		this.name = "NoteChangedError";
+	}
+}
+
+/** A link a move could not keep leading where it led: the note it is in (its path after the move) and its text. */
+export interface StrandedLink {
+	path: string;
+	/** 0-based. */
+	line: number;
+	original: string;
+	/** Set for a note whose links could not be written at all: why (`line` and `original` are then not shown). */
+	reason?: string;
+}
+
+/** Links named in a `LinksNotKeptError` before the rest are left out. */
+const MAX_NAMED_LINKS = 10;
+
+/** What a caller that hides some notes says, once, in place of their links. */
+export const WITHHELD_LINK = "a link in a note the vault tools cannot show";
+
+/**
+ * A move that could not keep every link leading where it led, either refused (`moved` false: nothing changed) or
+ * done with some links left as they were. `describe` names only the notes a caller may show: links in the others
+ * are reported once, generically, without note, line, text or number (privacy). `message` shows them all.
+ */
+export class LinksNotKeptError extends Error {
+	constructor(
+		readonly from: string,
+		readonly to: string,
+		readonly moved: boolean,
+		readonly links: readonly StrandedLink[],
+		/** A hint for the user when the cause is likely a setting, e.g. Obsidian's link updating turned off. */
+		private readonly hint = "",
+	) {
+		super("");
+		this.name = "LinksNotKeptError";
+		this.message = this.describe(() => true);
+	}
+
+	describe(canShow: (path: string) => boolean): string {
+		const showable = this.links.filter((link) => canShow(link.path));
+		const shown = showable.slice(0, MAX_NAMED_LINKS).map((link) => this.item(link));
+		if (showable.length > MAX_NAMED_LINKS) shown.push("…");
+		if (showable.length < this.links.length) shown.push(WITHHELD_LINK);
+		const list = shown.join(", ");
+		if (!this.moved) return `cannot rewrite ${list} so that every link still leads where it led; nothing was moved`;
+		return `moved ${this.from} to ${this.to}, but links no longer lead where they led${this.hint}: ${list}`;
+	}
+
+	private item(link: StrandedLink): string {
+		if (link.reason !== undefined) return `${link.path} (${link.reason})`;
+		return this.moved ? `${link.path}:${link.line + 1} ${link.original}` : `${link.original} in ${link.path} (line ${link.line + 1})`;
 	}
 }

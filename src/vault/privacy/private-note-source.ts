@@ -4,6 +4,8 @@ import type { PrivacyFilter } from "./privacy";
 
 /** Private notes are not notes to the diagnostics: not listed, no metadata, so links into them reveal nothing of them. */
 export class PrivateNoteSource implements NoteSource {
+	private readonly isPublic = (path: string): boolean => !this.privacy.isPrivate({ relative: path });
+
 	constructor(
 		private readonly source: NoteSource,
 		private readonly privacy: PrivacyFilter,
@@ -29,18 +31,23 @@ export class PrivateNoteSource implements NoteSource {
 		return this.privacy.isPrivate({ relative: path }) ? undefined : this.source.metadata(path);
 	}
 
+	/** Resolved as if private notes were not in the vault: a private note never shadows a public one of the same name. */
 	resolveLink(linkpath: string, sourcePath: string): string | undefined {
-		return this.source.resolveLink(linkpath, sourcePath);
+		return this.source.resolveLink(linkpath, sourcePath, this.isPublic);
 	}
 
 	/**
 	 * A link into a private note is not checked at all, whatever the note holds and whether it exists: one that
-	 * resolves to a private note, and one whose path, read from the vault root or from the linking note's folder,
-	 * lies in a private or hidden folder. (A bare name that resolves nowhere is still reported, as it must be for
-	 * public notes; a bare name that resolves to a private note is not, so such a name's existence can be told.)
+	 * leads to no public note (`target`, from `resolveLink`, which never answers a private note) but to a private
+	 * one, and one whose path, read from the vault root or from the linking note's folder, lies in a private or
+	 * hidden folder. A link that leads to a public note once private notes are set aside is checked against that
+	 * note, as in a vault without them. (A bare name that resolves nowhere is still reported, as it must be for
+	 * public notes; a bare name that resolves to a private note only is not, so such a name's existence can be told.)
 	 */
 	isHiddenLinkTarget(linkpath: string, sourcePath: string, target: string | undefined): boolean {
-		if (target !== undefined) return this.privacy.isPrivate({ relative: target });
+		if (target !== undefined) return false;
+		const privateTarget = this.source.resolveLink(linkpath, sourcePath);
+		if (privateTarget !== undefined && this.privacy.isPrivate({ relative: privateTarget })) return true;
 		return lexicalTargets(linkpath, sourcePath).some((path) => this.privacy.isInPrivateFolder(path));
 	}
 

@@ -102,7 +102,12 @@ export class VaultPrivacy {
 
 	/** The notes as Claude's vault tools see them: private and hidden ones do not exist. */
 	visibleVault(index: VaultIndex): VisibleVault {
-		return new VisibleVault({ index, paths: this.paths, isPrivate: (relativePath) => this.indexedFilter.isPrivateRelative(relativePath) });
+		return new VisibleVault({
+			index,
+			paths: this.paths,
+			isPrivate: (relativePath) => this.indexedFilter.isPrivateRelative(relativePath),
+			isInPrivateFolder: (relativePath) => this.indexedFilter.isInPrivateFolder(relativePath),
+		});
 	}
 
 	private locate(path: string): VaultLocation | undefined {

@@ -1,5 +1,5 @@
-import { VaultPathError, type VaultPaths } from "../vault-paths";
-import type { Backlink, FrontmatterFact, NoteFacts, RenameReport, TagFact, VaultIndex } from "../notes/vault-index";
+import { VaultPathError, type VaultLocation, type VaultPaths } from "../vault-paths";
+import { LinksNotKeptError, type Backlink, type FrontmatterFact, type NoteFacts, type RenameReport, type TagFact, type VaultIndex } from "../notes/vault-index";
 
 /** A path argument that names no visible note, or a place a tool may not write: the message is for the model. */
 export class VaultToolError extends Error {
@@ -14,7 +14,21 @@ export interface VisibleVaultOptions {
 	paths: VaultPaths;
 	/** The privacy decision (the project's PrivacyFilter.isPrivateRelative): a private note does not exist here. */
 	isPrivate: (relativePath: string) => boolean;
+	/**
+	 * The part of it that needs no note (PrivacyFilter.isInPrivateFolder: hidden and private folders), for new
+	 * paths, where tags cannot apply (Obsidian counts a note it does not know as private). Default: `isPrivate`.
+	 */
+	isInPrivateFolder?: (relativePath: string) => boolean;
 }
+
+/** Where a new note would go; `takenBy` says, for the user only, that a note the tools may not see is there. */
+export interface NewNoteTarget {
+	path: string;
+	takenBy?: string;
+}
+
+/** Said to the user (never to Claude) when a write's path holds a note the tools may not see. */
+export const HIDDEN_OCCUPANT = "A note the vault tools cannot show (private or hidden) is already at this path, so this change cannot be made. Claude is told it was not accepted, as after Reject.";
 
 /**
  * The vault as the tools may see it: confinement and privacy applied once, at the port. Hidden files (a path
@@ -30,7 +44,11 @@ export class VisibleVault {
 	private visiblePaths: string[] | undefined;
 	/** The visible notes as a set, rebuilt only when the list changed. */
 	private visibleSet: { of: readonly string[]; set: Set<string> } | undefined;
+	/** Notes the tools may not see, by lower-cased name without `.md` (the ones that could shadow a visible note), for one list of visible notes. */
+	private hiddenByName: { of: readonly string[]; all: readonly string[] | undefined; names: Map<string, string[]> } | undefined;
 	private readonly withoutLinks = new WeakMap<NoteFacts, NoteFacts>();
+	/** `isVisible` as a link resolver's `exists`: links resolve as if invisible files were not in the vault. */
+	private readonly exists = (path: string): boolean => this.isVisible(path);
 
 	constructor(private readonly options: VisibleVaultOptions) {}
 
@@ -88,7 +106,11 @@ export class VisibleVault {
 		return this.isVisible(path) ? this.options.index.facts(path)?.frontmatter : undefined;
 	}
 
-	/** A note's facts; links to notes that are not visible are unresolved. `withLinks: false` skips the links (faster). */
+	/**
+	 * A note's facts, with links resolved as if the notes the tools may not see were not in the vault: a link to
+	 * one is unresolved, or leads to the visible note it would lead to without it. `withLinks: false` skips the
+	 * links (faster).
+	 */
 	facts(path: string, withLinks = true): NoteFacts | undefined {
 		if (!this.isVisible(path)) return undefined;
 		const facts = this.options.index.facts(path);
@@ -103,61 +125,83 @@ export class VisibleVault {
 			...facts,
 			links: facts.links.map((link) => {
 				if (link.target === undefined || this.isVisible(link.target)) return link;
-				const hidden = { ...link };
-				delete hidden.target;
-				return hidden;
+				const { target: _hidden, ...unresolved } = link;
+				const target = this.resolveLink(link.linkpath, path);
+				return target === undefined ? unresolved : { ...unresolved, target };
 			}),
 		};
 	}
 
+	/** Where a link leads among the visible files: a note the tools may not see never shadows one they may. */
 	resolveLink(linkpath: string, sourcePath: string): string | undefined {
-		const target = this.options.index.resolveLink(linkpath, sourcePath);
+		const target = this.options.index.resolveLink(linkpath, sourcePath, this.exists);
 		return target !== undefined && this.isVisible(target) ? target : undefined;
 	}
 
+	/**
+	 * Visible notes' links that lead to `path`: those the index resolves to it, and those it resolves to a note the
+	 * tools may not see of the same name, which lead to `path` once that note is set aside.
+	 */
 	async backlinks(path: string): Promise<Backlink[]> {
 		if (!this.isVisible(path)) return [];
-		return (await this.options.index.backlinks(path)).filter((backlink) => this.isVisible(backlink.source));
+		const backlinks = (await this.options.index.backlinks(path)).filter((backlink) => this.isVisible(backlink.source));
+		for (const namesake of this.hiddenNamesakes(path)) {
+			for (const backlink of await this.options.index.backlinks(namesake)) {
+				if (this.isVisible(backlink.source) && this.resolveLink(backlink.link.linkpath, backlink.source) === path) {
+					backlinks.push({ source: backlink.source, link: { ...backlink.link, target: path } });
+				}
+			}
+		}
+		return backlinks;
 	}
 
 	/**
 	 * The visible note a path argument names: a vault path (with or without `.md`), an absolute path inside the
-	 * vault, or a wikilink target (`Note`, `[[Note]]`, `Folder/Note`) resolved as Obsidian resolves it.
+	 * vault, or a wikilink target (`Note`, `[[Note]]`, `Folder/Note`) resolved as Obsidian resolves it. A note the
+	 * tools may not see, by any path that leads to it, is answered as a missing note, in the same words.
 	 */
 	locateNote(input: string, argument = "path"): string {
 		const cleaned = cleanPathArgument(input);
-		const relative = this.confine(cleaned, argument);
+		const location = this.confine(cleaned, argument);
+		// Through a symbolic link, a note is judged by where the link leads too.
+		if (location.realRelative !== undefined && !this.mayShowPath(location.realRelative)) throw missingNote(input);
+		const relative = location.relative;
 		for (const candidate of [relative, `${relative}.md`]) {
 			if (this.isNote(candidate) && this.isVisible(candidate) && this.sorted?.all.has(candidate) === true) return candidate;
 		}
 		const resolved = this.resolveLink(cleaned.replace(/^\/+/, "").split("#", 1)[0] ?? "", "");
 		if (resolved !== undefined && resolved.toLowerCase().endsWith(".md")) return resolved;
-		throw new VaultToolError(`No note "${input}" in the vault. Use search (mode "path") or list_notes to find the note's path.`);
+		throw missingNote(input);
 	}
 
 	/**
-	 * A vault path where a tool may put a new note: inside the vault, not hidden, not private, a `.md` file
-	 * (`.md` is added when the name has no extension), nothing there yet.
+	 * A vault path where a tool may put a new note: inside the vault, not in a hidden or private folder (by its path
+	 * and, through a symbolic link, where it leads), a `.md` file (`.md` is added when the name has no extension),
+	 * and no visible note there. `takenBy` is set when a note the tools may not see is there: the write must fail
+	 * without saying why (see `ProposedWrite.conflict`), since a missing note would not make it fail.
 	 */
-	async locateNewNote(input: string, argument: string): Promise<string> {
+	async locateNewNote(input: string, argument: string): Promise<NewNoteTarget> {
 		const cleaned = cleanPathArgument(input);
-		let relative = this.confine(cleaned, argument);
+		const location = this.confine(cleaned, argument);
+		let relative = location.relative;
 		if (relative === "" || /[\\/]$/.test(cleaned)) throw new VaultToolError(`"${argument}" must name a note, not a folder: ${input} (give the full path, e.g. "${relative === "" ? "" : `${relative}/`}Name.md")`);
 		const name = relative.slice(relative.lastIndexOf("/") + 1);
+		let real = location.realRelative;
 		if (!name.includes(".")) {
 			if (await this.options.index.exists(relative)) throw new VaultToolError(`"${argument}" names a folder: ${input}; give the note's full new path, e.g. "${relative}/Name.md"`);
 			relative = `${relative}.md`;
+			if (real !== undefined) real = `${real}.md`;
 		}
 		else if (!relative.toLowerCase().endsWith(".md")) throw new VaultToolError(`"${argument}" must be a Markdown note (.md): ${input}`);
-		if (isHidden(relative)) throw new VaultToolError(`Refused: ${relative} is in a hidden folder or is a hidden file; vault tools never write there`);
-		if (this.options.isPrivate(relative)) throw new VaultToolError(`Refused: ${relative} is not available to vault tools (a private folder or excluded file)`);
-		if (await this.options.index.exists(relative)) {
-			if (!this.isVisible(relative)) {
-				throw new VaultToolError(`Refused: ${relative} is not available to vault tools (a private folder or excluded file)`);
-			}
+		// Decided by path alone, the same whether a note is there or not: nothing tells whether one exists.
+		if ([relative, real].some((path) => path !== undefined && (isHidden(path) || this.isInPrivateFolder(path)))) {
+			throw new VaultToolError(`Refused: ${relative} is not available to vault tools (in a hidden folder, a private folder or an excluded file); vault tools never write there`);
+		}
+		if (!(await this.options.index.exists(relative))) return { path: relative };
+		if (this.isVisible(relative) && (real === undefined || this.mayShowPath(real))) {
 			throw new VaultToolError(`Refused: ${relative} already exists; vault tools never overwrite. Use edit_note to change it, or choose another path.`);
 		}
-		return relative;
+		return { path: relative, takenBy: HIDDEN_OCCUPANT };
 	}
 
 	writeText(path: string, text: string, expected: string): Promise<void> {
@@ -169,11 +213,52 @@ export class VisibleVault {
 		return this.options.index.createNote(path, text);
 	}
 
-	/** Renames; the report lists only visible notes (links in private notes are kept working but not reported). */
+	/**
+	 * Renames. Links in notes the tools may not see are kept working like any other, and never named, counted or
+	 * quoted: the report lists visible notes only, and a link that could not be kept in a hidden note is reported
+	 * without its note, line or text.
+	 */
 	async renameNote(from: string, to: string): Promise<RenameReport> {
 		this.assertVisible(from);
-		const report = await this.options.index.renameNote(from, to);
-		return { updates: report.updates.filter((update) => this.isVisible(update.path)) };
+		try {
+			const report = await this.options.index.renameNote(from, to);
+			return { updates: report.updates.filter((update) => this.isVisible(update.path)) };
+		} catch (error) {
+			// The moved note was visible before the move; the index may not list it under its new path yet.
+			if (error instanceof LinksNotKeptError) throw new VaultToolError(error.describe((path) => path === to || this.isVisible(path)));
+			if (isAlreadyExists(error)) throw createdMeanwhile(to, "moved");
+			throw error;
+		}
+	}
+
+	/** Notes the tools may not see whose name (lower-cased, without `.md`) is that of `path`. */
+	private hiddenNamesakes(path: string): readonly string[] {
+		const visible = this.notePaths();
+		// Both lists are the same arrays while nothing changed: the map is built again only when one did.
+		if (this.hiddenByName?.of !== visible || this.hiddenByName.all !== this.sorted?.paths) {
+			const names = new Map<string, string[]>();
+			if (this.sorted && visible.length < this.sorted.paths.length) {
+				for (const note of this.sorted.paths) {
+					if (this.isVisible(note)) continue;
+					const key = nameKey(note);
+					const list = names.get(key);
+					if (list) list.push(note);
+					else names.set(key, [note]);
+				}
+			}
+			this.hiddenByName = { of: visible, all: this.sorted?.paths, names };
+		}
+		return this.hiddenByName.names.get(nameKey(path)) ?? [];
+	}
+
+	/** A path a note may be shown under: not hidden, not private. */
+	private mayShowPath(path: string): boolean {
+		return !isHidden(path) && !this.options.isPrivate(path);
+	}
+
+	/** The rules that need no note (hidden, private folders), for paths where nothing may exist yet. */
+	private isInPrivateFolder(path: string): boolean {
+		return (this.options.isInPrivateFolder ?? this.options.isPrivate)(path);
 	}
 
 	private isNote(path: string): boolean {
@@ -181,22 +266,23 @@ export class VisibleVault {
 	}
 
 	private assertVisible(path: string): void {
-		if (!this.isVisible(path)) throw new VaultToolError(`No note "${path}" in the vault.`);
+		if (!this.isVisible(path)) throw missingNote(path);
 	}
 
-	/** The vault-relative path of an argument, refusing anything outside the vault. */
-	private confine(cleaned: string, argument: string): string {
+	/** Where an argument leads inside the vault, refusing anything outside it. */
+	private confine(cleaned: string, argument: string): VaultLocation {
 		try {
-			const location = this.options.paths.resolve(cleaned);
-			if (location.realRelative !== undefined && (isHidden(location.realRelative) || this.options.isPrivate(location.realRelative))) {
-				throw new VaultToolError(`No note "${cleaned}" in the vault.`);
-			}
-			return location.relative;
+			return this.options.paths.resolve(cleaned);
 		} catch (error) {
 			if (error instanceof VaultPathError) throw new VaultToolError(`"${argument}" refused: ${error.message}. Vault tools only reach notes inside the vault.`);
 			throw error;
 		}
 	}
+}
+
+/** The answer for a note that is not there, or that the tools may not see: the same words for both. */
+function missingNote(input: string): VaultToolError {
+	return new VaultToolError(`No note "${input}" in the vault. Use search (mode "path") or list_notes to find the note's path.`);
 }
 
 /** `[[Note|alias]]` → `Note`; surrounding space and a leading `./` removed. */
@@ -205,6 +291,21 @@ function cleanPathArgument(input: string): string {
 	const wikilink = /^!?\[\[([^\]]*)\]\]$/.exec(text);
 	if (wikilink) text = (wikilink[1] ?? "").split("|", 1)[0] ?? "";
 	return text.replace(/^\.\//, "").trim();
+}
+
+function nameKey(path: string): string {
+	const name = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
+	return name.endsWith(".md") ? name.slice(0, -3) : name;
+}
+
+/** The answer when a write's target turned out to be taken (also given when a note the tools may not see holds it). */
+export function createdMeanwhile(path: string, done: "written" | "moved"): VaultToolError {
+	return new VaultToolError(`${path} was created by someone else meanwhile; nothing was ${done}.`);
+}
+
+/** The error both adapters throw when a note or file is already where one is created or moved to. */
+export function isAlreadyExists(error: unknown): boolean {
+	return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "EEXIST";
 }
 
 function isHidden(path: string): boolean {

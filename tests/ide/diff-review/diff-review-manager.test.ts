@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { DiffReviewManager } from "../../../src/ide/diff-review/diff-review-manager";
+import { DiffReviewManager, type OpenDiffRequest } from "../../../src/ide/diff-review/diff-review-manager";
 import { VaultPaths } from "../../../src/vault/vault-paths";
 import type { ToolResult } from "../../../src/protocol/mcp-types";
 import { makeTempDir } from "../../helpers/temp-dir";
@@ -31,7 +31,7 @@ function context(sessionId = 1) {
 }
 
 /** Starts an openDiff and waits until its view is shown. */
-async function open(setupResult: ReturnType<typeof setup>, req = request(), sessionId = 1) {
+async function open(setupResult: ReturnType<typeof setup>, req: OpenDiffRequest = request(), sessionId = 1) {
 	const { controller, context: ctx } = context(sessionId);
 	const answer = setupResult.manager.open(req, ctx);
 	await waitUntil(() => setupResult.port.views.get(req.tabName) !== undefined || setupResult.manager.findPending(req.tabName) !== undefined, "the review to be shown");
@@ -41,6 +41,19 @@ async function open(setupResult: ReturnType<typeof setup>, req = request(), sess
 const texts = (result: ToolResult) => result.content.map((block) => block.text);
 
 describe("DiffReviewManager", () => {
+	it("shows a vault-tools proposal that cannot be applied for a private note without reading it, and never accepts it", async () => {
+		const port = new FakeReviewPort();
+		const manager = new DiffReviewManager({ paths: new VaultPaths(vault), port, privacy: { hides: (location) => location.relative === "note.md" } });
+		const cannotApply = "A note the vault tools cannot show is already at this path.";
+		const refused = await manager.open(request("plain"), context().context);
+		expect(refused.isError).toBe(true);
+		const s = { port, manager };
+		const { answer } = await open(s, { ...request("blocked"), vaultTools: { cannotApply } });
+		expect(port.views.get("blocked")).toMatchObject({ originalText: "", isNewFile: true, cannotApply, target: { relative: "note.md" } });
+		expect(manager.accept("blocked")).toBe(true);
+		expect(texts(await answer)).toEqual(["DIFF_REJECTED", "blocked"]);
+	});
+
 	it("shows the current note against the proposal and answers FILE_SAVED with the proposal on accept", async () => {
 		const s = setup();
 		const { answer } = await open(s);

@@ -6,7 +6,8 @@ import { dirname, join } from "node:path";
 import { PrivacyFilter } from "../../../src/vault/privacy/privacy";
 import { VaultPaths } from "../../../src/vault/vault-paths";
 import { ObsidianVaultIndex } from "../../../src/obsidian/vault-tools/obsidian-vault-index";
-import { createVaultToolRegistry, tagsFromIndex } from "../../../src/vault-tools/create-vault-tools";
+import { ObsidianVaultFiles } from "../../../src/obsidian/vault-files";
+import { createVaultToolRegistry } from "../../../src/vault-tools/create-vault-tools";
 import { FolderVaultIndex } from "../../../src/vault/folder/folder-vault-index";
 import type { ActiveNote } from "../../../src/vault-tools/kit/ports";
 import { createVaultContentMethods } from "../../../src/vault-tools/resources/content-methods";
@@ -34,14 +35,15 @@ interface Served {
 	close: () => Promise<void>;
 }
 
-type IndexFactory = (root: string) => Promise<{ index: VaultIndex; dispose: () => void }>;
+/** The index, and the tag reader each root gives privacy (`noteTags` of the folder's texts; Obsidian's metadata cache). */
+type IndexFactory = (root: string) => Promise<{ index: VaultIndex; tagsOf: (path: string) => readonly string[]; dispose: () => void }>;
 
 const adapters: [string, IndexFactory][] = [
 	[
 		"the folder",
 		(root) => {
 			const index = new FolderVaultIndex({ root, watch: false });
-			return Promise.resolve({ index, dispose: () => index.dispose() });
+			return Promise.resolve({ index, tagsOf: (path: string) => index.privacyTags(path) ?? [], dispose: () => index.dispose() });
 		},
 	],
 	[
@@ -50,7 +52,8 @@ const adapters: [string, IndexFactory][] = [
 			const app = await createIndexedApp(NOTES);
 			const index = new ObsidianVaultIndex(vaultIndexPorts(app));
 			index.load();
-			return { index, dispose: () => index.unload() };
+			const files = new ObsidianVaultFiles(app as never);
+			return { index, tagsOf: (path: string) => files.tagsOf(path), dispose: () => index.unload() };
 		},
 	],
 ];
@@ -68,9 +71,9 @@ describe.each(adapters)("vault resources and prompts over %s, through the MCP SD
 	afterAll(() => temp.remove());
 
 	beforeEach(async () => {
-		const { index, dispose } = await makeIndex(temp.path);
+		const { index, tagsOf, dispose } = await makeIndex(temp.path);
 		const paths = new VaultPaths(temp.path);
-		const privacy = new PrivacyFilter(() => ({ folders: ["Private"], tags: ["private"] }), tagsFromIndex(index));
+		const privacy = new PrivacyFilter(() => ({ folders: ["Private"], tags: ["private"] }), tagsOf);
 		const isPrivate = (path: string): boolean => privacy.isPrivate({ relative: path });
 		const active: Served["active"] = { note: { path: "Notes/Alpha.md" } };
 		const folder = { name: "Claude prompts" };

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { VAULT_TOOL_NAMES } from "../../../src/vault-tools/create-vault-tools";
 import { makeTempDir } from "../../helpers/temp-dir";
@@ -11,6 +11,10 @@ const NOTES: Record<string, string> = {
 	"Private/Secret.md": "# Secret\n\nAlpha secret plans, links [[Alpha]].\n",
 	"Notes/Tagged.md": "# Tagged\n\nAlpha diary entry. #diary/2026\n",
 	".hidden/Hidden.md": "# Hidden\n\nAlpha hidden words.\n",
+	// A private Plan that Obsidian would pick from the root (shorter path), and the public one it must not shadow.
+	"Notes/Plan.md": "# Private plan %% #diary/plans %%\n",
+	"Projects/Plan.md": "# Public plan\n",
+	"Hub.md": "The plan: [[Plan]].\n",
 	"My prompts/Summarise.md": "---\ndescription: Summarise a note\n---\nSummarise {{note}} in three lines.\n",
 	"My prompts/Diary prompt.md": "Write today's entry. #diary/2026\n",
 	// The plugin's settings, in a renamed config folder: the fallback finds them there.
@@ -31,6 +35,9 @@ describe("claude-code-bridge mcp --vault: the stdio server with no bridge runnin
 			mkdirSync(dirname(join(vault, path)), { recursive: true });
 			writeFileSync(join(vault, path), text);
 		}
+		// A folder link into the private folder, and a file link to the tag-private note.
+		symlinkSync(join(vault, "Private"), join(vault, "pub"));
+		symlinkSync(join(vault, "Notes", "Tagged.md"), join(vault, "Notes", "Alias.md"));
 		server = await startStdioServer(vault, home);
 	});
 
@@ -119,7 +126,7 @@ describe("claude-code-bridge mcp --vault: the stdio server with no bridge runnin
 		const search = await server.call("search", { query: "alpha", limit: 100 });
 		expect(search.text).not.toMatch(/Private\/|Tagged|\.hidden/);
 		const missing = await server.call("read_note", { path: "Nowhere/Gone.md" });
-		for (const path of ["Private/Secret.md", "Notes/Tagged.md"]) {
+		for (const path of ["Private/Secret.md", "Notes/Tagged.md", "pub/Secret.md", "pub/Secret", "Notes/Alias.md"]) {
 			const answer = await server.call("read_note", { path });
 			expect(answer.text.replace(path, "X")).toBe(missing.text.replace("Nowhere/Gone.md", "X"));
 		}
@@ -128,6 +135,12 @@ describe("claude-code-bridge mcp --vault: the stdio server with no bridge runnin
 		expect(backlinks.text).not.toContain("Private");
 		expect((await server.call("tags", {})).text).not.toContain("diary");
 		expect((await server.call("list_notes", { limit: 100 })).text).not.toMatch(/Private|Tagged|Hidden/);
+	});
+
+	it("resolves links as if private notes were not there: a private note never shadows a public one", async () => {
+		expect((await server.call("read_note", { path: "Plan" })).text).toMatch(/^Projects\/Plan\.md \|.*\n# Public plan\n$/);
+		expect((await server.call("links", { path: "Hub.md" })).text).toMatch(/\[\[Plan\]\] → Projects\/Plan\.md/);
+		expect((await server.call("links", { path: "Projects/Plan.md", direction: "in" })).text).toMatch(/^in Hub\.md:1: /m);
 	});
 
 	it("follows changes to the plugin's privacy settings without a restart", async () => {

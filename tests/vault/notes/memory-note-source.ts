@@ -44,7 +44,7 @@ export class MemoryNoteSource implements NoteSource {
 		return this.notes.get(path);
 	}
 
-	resolveLink(linkpath: string, sourcePath: string): string | undefined {
-		return this.index.resolve(linkpath, sourcePath);
+	resolveLink(linkpath: string, sourcePath: string, exists?: (path: string) => boolean): string | undefined {
+		return this.index.resolve(linkpath, sourcePath, exists);
 	}
 }

@@ -5,6 +5,7 @@ import type { RuleContext } from "./rule";
 
 /**
  * Links and embeds whose file does not exist, and links to headings or block ids the target does not have. Links
+ * resolve as the context says (behind the privacy boundary: as if private notes were not in the vault); links
  * into private notes are skipped whole (`isHiddenLinkTarget`), whether or not the target exists.
  */
 export function checkLinkTargets(note: NoteMetadata, context: RuleContext): Diagnostic[] {

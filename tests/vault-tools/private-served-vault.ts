@@ -1,0 +1,106 @@
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { PrivacyRules } from "../../src/vault/privacy/privacy";
+import { VaultPrivacy } from "../../src/vault/privacy/vault-privacy";
+import { VaultPaths } from "../../src/vault/vault-paths";
+import type { JsonObject } from "../../src/protocol/json-rpc";
+import { ObsidianVaultFiles } from "../../src/obsidian/vault-files";
+import { ObsidianVaultIndex } from "../../src/obsidian/vault-tools/obsidian-vault-index";
+import { createVaultTools, type VaultToolsOptions } from "../../src/vault-tools/create-vault-tools";
+import { FolderVaultIndex } from "../../src/vault/folder/folder-vault-index";
+import type { VaultIndex } from "../../src/vault/notes/vault-index";
+import type { App } from "../__mocks__/obsidian";
+import { makeTempDir } from "../helpers/temp-dir";
+import { createIndexedApp, vaultIndexPorts } from "../obsidian/harness/indexed-app";
+import type { CallAnswer } from "./vault-fixture";
+
+/** The vault tools over one adapter, with the privacy rules and tag reader its root gives them. */
+export interface ServedVault {
+	root: string;
+	index: VaultIndex;
+	/** The fake app, for the Obsidian adapter. */
+	app?: App;
+	call(name: string, args: JsonObject): Promise<CallAnswer>;
+	/** A file's text as the adapter's vault holds it (the disk, or the fake app's vault); undefined when absent. */
+	text(path: string): string | undefined;
+	dispose(): void;
+}
+
+export type ToolOptions = Partial<Omit<VaultToolsOptions, "vault">>;
+
+/**
+ * The two adapters the vault tools run over, each with the tag reader its root passes to the privacy rules: the
+ * folder (`FolderVaultIndex.privacyTags`, as `mcp --vault` and the headless host) and Obsidian (the fake app's
+ * metadata cache through `ObsidianVaultFiles.tagsOf`, as the plugin). The files are on disk for both, since path
+ * arguments are confined through the real folder.
+ */
+export const ADAPTERS: [string, (files: Record<string, string>, rules: PrivacyRules, options?: ToolOptions) => Promise<ServedVault>][] = [
+	[
+		"the folder",
+		(files, rules, options) => {
+			const { root, remove } = writeVault(files);
+			const index = new FolderVaultIndex({ root, watch: false });
+			const text = (path: string): string | undefined => {
+				try {
+					return readFileSync(join(root, path), "utf8");
+				} catch {
+					return undefined;
+				}
+			};
+			return Promise.resolve(serve(root, index, rules, (path) => index.privacyTags(path) ?? [], text, options, () => {
+				index.dispose();
+				remove();
+			}));
+		},
+	],
+	[
+		"Obsidian (fake app)",
+		async (files, rules, options) => {
+			const { root, remove } = writeVault(files);
+			const app = await createIndexedApp(files, root);
+			const index = new ObsidianVaultIndex(vaultIndexPorts(app));
+			index.load();
+			const tags = new ObsidianVaultFiles(app as never);
+			return { ...serve(root, index, rules, (path) => tags.tagsOf(path), (path) => app.vault.contents.get(path), options, () => {
+				index.unload();
+				remove();
+			}), app };
+		},
+	],
+];
+
+function writeVault(files: Record<string, string>): { root: string; remove: () => void } {
+	const temp = makeTempDir("private-served");
+	for (const [path, text] of Object.entries(files)) {
+		mkdirSync(dirname(join(temp.path, path)), { recursive: true });
+		writeFileSync(join(temp.path, path), text);
+	}
+	return { root: temp.path, remove: () => temp.remove() };
+}
+
+function serve(
+	root: string,
+	index: VaultIndex,
+	rules: PrivacyRules,
+	tagsOf: (path: string) => readonly string[],
+	text: (path: string) => string | undefined,
+	options: ToolOptions = {},
+	dispose: () => void,
+): ServedVault {
+	const paths = new VaultPaths(root);
+	const privacy = new VaultPrivacy({ paths, rules: () => rules, tagsOf });
+	const tools = new Map(createVaultTools({ vault: privacy.visibleVault(index), ...options }).map((tool) => [tool.name, tool]));
+	return {
+		root,
+		index,
+		async call(name, args) {
+			const tool = tools.get(name);
+			if (!tool) throw new Error(`no tool ${name}`);
+			const result = await tool.call(args, { sessionId: 1, signal: new AbortController().signal });
+			const blocks = result.content.map((block) => block.text);
+			return { text: blocks.join("\n"), isError: result.isError === true, blocks };
+		},
+		text,
+		dispose,
+	};
+}
