@@ -35,6 +35,12 @@ export interface PrivateCase {
 	 * at that path as a new one"). Such rows check only that the private note is refused and its text never shown.
 	 */
 	openDiffDiffersByDesign: boolean;
+	/**
+	 * The twin is a free path outside the private folder, so writing there is allowed where the private note's path
+	 * is refused by its folder (whether a note is there or not): openDiff and create_note are compared in the
+	 * same-shape row instead.
+	 */
+	twinOutsidePrivateFolder?: boolean;
 	/** On this case-sensitive volume the path as asked is simply another path, not in the vault. */
 	missingOnThisVolume?: boolean;
 }
@@ -66,6 +72,9 @@ export const CASES: PrivateCase[] = [
 	{ kind: "the capitalised key Tags: private", asked: "Notes/KeyTag.md", twin: "Notes/KeyGone.md", word: "wordkeyhotel", twinWord: "wordkeymissing", openDiffDiffersByDesign: true },
 	{ kind: "a note in a hidden folder", asked: ".hidden/Diary.md", twin: ".hidden/Gone.md", word: "wordhiddenindia", twinWord: "wordhiddenmissing", folder: { asked: ".hidden", twin: ".vanished" }, openDiffDiffersByDesign: false },
 	{ kind: "the private folder through a symlinked folder (Public/link -> ../Secret)", asked: "Public/link/Plan.md", twin: "Public/link/Gone.md", word: "wordfolderalpha", twinWord: "wordfoldermissing", folder: { asked: "Public/link", twin: "Public/nolink" }, openDiffDiffersByDesign: false },
+	// The same link, against a missing note reached without one: a link must not change the words (issue 14).
+	{ kind: "the private folder through a symlinked folder, against a plain missing path", asked: "Public/link/Plan.md", twin: "Public/Gone.md", word: "wordfolderalpha", twinWord: "wordfoldermissing", openDiffDiffersByDesign: false, twinOutsidePrivateFolder: true },
+	{ kind: "a file link to a tag-private note (Notes/Alias.md -> FrontTag.md)", asked: "Notes/Alias.md", twin: "Notes/AliasGone.md", word: "wordfrontcharlie", twinWord: "wordfrontmissing", openDiffDiffersByDesign: true },
 	// This volume is case-sensitive: another case is another path, which does not exist (SECURITY.md 2).
 	{ kind: "the private folder in another case (secret/)", asked: "secret/Plan.md", twin: "secret/Gone.md", word: "wordfolderalpha", twinWord: "wordfoldermissing", folder: { asked: "secret", twin: "vanished" }, openDiffDiffersByDesign: false, missingOnThisVolume: true },
 	{ kind: "a private note's name in another case (Secret/plan.md)", asked: "Secret/plan.md", twin: "Secret/gone.md", word: "wordfolderalpha", twinWord: "wordfoldermissing", openDiffDiffersByDesign: false, missingOnThisVolume: true },
@@ -79,7 +88,7 @@ export const CASES: PrivateCase[] = [
 export const CONFIG_FOLDER = ".vault-config";
 const PLUGIN_DATA = JSON.stringify({ enabled: true, privateFolders: [PRIVATE_FOLDER], privateTags: [PRIVATE_TAG] });
 
-/** Writes the vault: public and private notes, the plugin's data.json, and Public/link -> ../Secret. */
+/** Writes the vault: public and private notes, the plugin's data.json, Public/link -> ../Secret and Notes/Alias.md -> FrontTag.md. */
 export function writeVault(vault: string): void {
 	const files: Record<string, string> = { ...PUBLIC_NOTES, ...PRIVATE_FILES, [`${CONFIG_FOLDER}/plugins/claude-code-bridge/data.json`]: PLUGIN_DATA };
 	for (const [path, text] of Object.entries(files)) {
@@ -87,6 +96,7 @@ export function writeVault(vault: string): void {
 		writeFileSync(join(vault, path), text);
 	}
 	symlinkSync("../Secret", join(vault, "Public", "link"));
+	symlinkSync("FrontTag.md", join(vault, "Notes", "Alias.md"));
 }
 
 /** Every text of the private notes a client must never see (their unique words). */
