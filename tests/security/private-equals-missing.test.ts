@@ -4,7 +4,7 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { assembleHeadlessBridge, type HeadlessBridge } from "../../src/headless/headless-bridge";
-import { mcpTokenDirectory } from "../../src/headless/mcp-token-file";
+import { readHttpTokenRecord } from "../../src/vault-tools/serve/http-token-record";
 import type { LockFileContent } from "../../src/server/lock-file";
 import { HeadlessProcess } from "../helpers/headless-process";
 import { makeTempDir } from "../helpers/temp-dir";
@@ -207,8 +207,8 @@ describe("a private note answers exactly as a missing one, on every surface (iss
 		const running = host;
 		await running.waitForOutput(/(MCP \(vault tools\): http:\/\/127\.0\.0\.1:\d+\/mcp)/);
 		const hostToken = (JSON.parse(readFileSync(running.lockFile, "utf8")) as LockFileContent).authToken;
-		const tokenFiles = readdirSync(mcpTokenDirectory(homes.host));
-		const httpToken = readFileSync(join(mcpTokenDirectory(homes.host), tokenFiles[0] ?? "missing.token"), "utf8").trim();
+		// The endpoint's token of this start, published for Claude Code's headers helper while it listens.
+		const httpToken = readHttpTokenRecord(homes.host, mcpPort).token ?? "no token published";
 		const hostReviews: Reviews = {
 			pending: async () => {
 				const before = running.stdout.length;
