@@ -77,7 +77,6 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 	const local = folderTools.map((tool): ToolDefinition => ({
 		...tool,
 		call: (args, context) => {
-			settings.reload();
 			if (settings.vaultToolsOff()) return Promise.resolve(toolError(turnedOff(tool.name)));
 			return tool.call(args, context);
 		},
@@ -101,7 +100,6 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 		[...content.methods].map(([method, handler]): [string, MethodHandler] => [
 			method,
 			(params, context) => {
-				settings.reload();
 				if (settings.vaultToolsOff()) throw new JsonRpcError(ErrorCode.InvalidRequest, turnedOff(method));
 				return handler(params, context);
 			},

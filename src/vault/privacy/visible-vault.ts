@@ -14,6 +14,8 @@ export interface VisibleVaultOptions {
 	paths: VaultPaths;
 	/** The privacy decision (the project's PrivacyFilter.isPrivateRelative): a private note does not exist here. */
 	isPrivate: (relativePath: string) => boolean;
+	/** When it returns a reason (the privacy settings cannot be read), every tool and method answers it and reads nothing. */
+	unavailable?: () => string | undefined;
 }
 
 /**
@@ -35,6 +37,8 @@ export class VisibleVault {
 	constructor(private readonly options: VisibleVaultOptions) {}
 
 	async refresh(): Promise<void> {
+		const unavailable = this.options.unavailable?.();
+		if (unavailable !== undefined) throw new VaultToolError(unavailable);
 		await this.options.index.refresh();
 		// Privacy may depend on settings and on tags, which may have changed since the last call.
 		this.others = new Map();
