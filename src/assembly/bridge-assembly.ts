@@ -19,6 +19,7 @@ import type { DiffReviewPort, PendingReview } from "../ide/diff-review/review-ty
 import { Notifier } from "../ide/notifier";
 import type { PrivacyRules } from "../vault/privacy/privacy";
 import { VaultPrivacy } from "../vault/privacy/vault-privacy";
+import { bridgePrivacy, type BridgePrivacy } from "../vault/privacy/bridge-privacy";
 import { privateWorkspace } from "../ide/workspace/private-workspace";
 import type { SelectionSnapshot } from "../ide/workspace/selection";
 import { SERVER_INFO } from "../ide/server-info";
@@ -66,6 +67,11 @@ export interface BridgeAssemblyOptions
 	vaultName: string;
 	ports: BridgePorts;
 	privacyRules: () => PrivacyRules;
+	/**
+	 * The config folder the privacy rules' settings come from (Obsidian's `app.vault.configDir`), told to relays so
+	 * they compare with that folder's settings; left out where it cannot be known (the headless host).
+	 */
+	configFolder?: string;
 	debounceMs: number;
 	/** Whether openDiff, close_tab and closeAllDiffTabs are listed at start ("Review Claude's edits in Obsidian"). */
 	reviewEdits: boolean;
@@ -161,7 +167,7 @@ export function assembleBridge(options: BridgeAssemblyOptions): Bridge {
 		port: options.port,
 		serverInfo: SERVER_INFO,
 		tools,
-		methods: options.vaultTools ? withRelayMethods(adapter.methods(), () => vaultTools) : adapter.methods(),
+		methods: options.vaultTools ? withRelayMethods(adapter.methods(), () => vaultTools, () => bridgePrivacy(options.privacyRules(), options.configFolder)) : adapter.methods(),
 		isRelayClient: (client) => client.name === VAULT_TOOLS_RELAY_CLIENT_NAME,
 		capabilities: { resources: {} },
 		healthSweepIntervalMs: options.healthSweepIntervalMs,
@@ -274,8 +280,11 @@ function activeNoteOf(snapshot: SelectionSnapshot | undefined, paths: VaultPaths
 	return { path: relative, selection: { from: { ...start }, to: { ...end }, text: snapshot.text } };
 }
 
-/** The IDE channel's methods plus the vault-tool relay's (the server is assembled after the host that serves them). */
-function withRelayMethods(methods: ReadonlyMap<string, MethodHandler>, server: () => VaultToolServer | undefined): ReadonlyMap<string, MethodHandler> {
+/**
+ * The IDE channel's methods plus the vault-tool relay's (the server is assembled after the host that serves them),
+ * with the privacy the bridge applies, which a relay checks before it forwards a call.
+ */
+function withRelayMethods(methods: ReadonlyMap<string, MethodHandler>, server: () => VaultToolServer | undefined, privacy: () => BridgePrivacy): ReadonlyMap<string, MethodHandler> {
 	const combined = new Map(methods);
 	const relay = vaultToolRelayMethods({
 		request: (method, params, context) => {
@@ -283,7 +292,7 @@ function withRelayMethods(methods: ReadonlyMap<string, MethodHandler>, server: (
 			if (!current) throw new JsonRpcError(ErrorCode.InternalError, "Internal error: the vault tools are not ready yet");
 			return current.request(method, params, context);
 		},
-	});
+	}, privacy);
 	for (const [name, handler] of relay) combined.set(name, handler);
 	return combined;
 }

@@ -14,6 +14,8 @@ import { createVaultTools } from "../vault-tools/create-vault-tools";
 import { FolderVaultIndex } from "../vault/folder/folder-vault-index";
 import { BridgeLocator } from "../vault-tools/relay-client/bridge-locator";
 import { BridgeRelay } from "../vault-tools/relay-client/bridge-relay";
+import type { RelayConnection } from "../vault-tools/relay-client/relay-connection";
+import { readBridgePrivacy, rulesNotKept } from "../vault/privacy/bridge-privacy";
 import { relayedMethods } from "../vault-tools/relay-client/relayed-methods";
 import { relayedTools } from "../vault-tools/relay-client/relayed-tools";
 import { DEFAULT_PROMPTS_FOLDER } from "../vault-tools/prompts/vault-prompts";
@@ -31,10 +33,10 @@ export interface StdioVaultServerOptions {
 	 * Relay protocol on the IDE channel: the method for one tools/call, the one for any other method (resources,
 	 * prompts), and the name the relay introduces itself by.
 	 */
-	relay: { callMethod: string; requestMethod: string; clientName: string };
+	relay: { callMethod: string; requestMethod: string; privacyMethod: string; clientName: string };
 	homeDir: string;
 	claudeConfigDir?: string;
-	/** Privacy rules from the command line, added to the plugin's settings in the vault. */
+	/** Privacy rules from the command line, added to the plugin's settings in the vault (never removing one). */
 	privacy: PrivacyRules;
 	/** Diagnostics, to stderr: stdout carries only protocol frames. */
 	log: (message: string) => void;
@@ -71,14 +73,15 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 	const folderTools = createVaultTools({
 		vault,
 		writesUnavailable: () =>
-			`Obsidian is not running for the vault "${vaultName}" (${paths.root}), so this change cannot be made: writes need it (Obsidian's index, link-safe renames and the review of each change). Ask the user to open the vault in Obsidian with Claude Code Bridge enabled (or to run \`claude-code-bridge serve --vault "${paths.root}"\`), then call again. Read tools keep working from the files meanwhile.`,
+			relay.refusal() !== undefined
+				? `the bridge running for the vault "${vaultName}" was not used: it would show notes that this vault's privacy settings hide, or cannot say which notes it hides (the log of \`claude-code-bridge mcp\` on stderr says which rules). Writes need the bridge; read tools answer from the files meanwhile. Ask the user to restart it with the vault's privacy settings (or to update it), then call again.`
+				: `Obsidian is not running for the vault "${vaultName}" (${paths.root}), so this change cannot be made: writes need it (Obsidian's index, link-safe renames and the review of each change). Ask the user to open the vault in Obsidian with Claude Code Bridge enabled (or to run \`claude-code-bridge serve --vault "${paths.root}"\`), then call again. Read tools keep working from the files meanwhile.`,
 	});
 	// The user may turn the vault tools off in the plugin: then the folder does not answer for Obsidian either.
 	const turnedOff = (name: string): string => `${name}: the vault tools are turned off in Claude Code Bridge's settings for the vault "${vaultName}" (Obsidian → Settings → Claude Code Bridge); nothing was read or changed.`;
 	const local = folderTools.map((tool): ToolDefinition => ({
 		...tool,
 		call: (args, context) => {
-			settings.reload();
 			if (settings.vaultToolsOff()) return Promise.resolve(toolError(turnedOff(tool.name)));
 			return tool.call(args, context);
 		},
@@ -88,6 +91,9 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 		find: () => locator.findAll(),
 		clientName: options.relay.clientName,
 		clientVersion: options.serverInfo.version,
+		// A bridge is used only when it hides at least every note this side would hide (SECURITY.md, "The relay").
+		admit: (connection) => privacyRefusal(connection, options.relay.privacyMethod, settings, paths),
+		admissionKey: () => String(settings.revision()),
 		log,
 	});
 	const registry = new ToolRegistry();
@@ -102,7 +108,6 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 		[...content.methods].map(([method, handler]): [string, MethodHandler] => [
 			method,
 			(params, context) => {
-				settings.reload();
 				if (settings.vaultToolsOff()) throw new JsonRpcError(ErrorCode.InvalidRequest, turnedOff(method));
 				return handler(params, context);
 			},
@@ -177,6 +182,26 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 			.catch((error: unknown) => log(`Warm-up failed: ${describeError(error)}`));
 	});
 	return { closed, dispose };
+}
+
+/**
+ * Why a bridge may not serve this stdio server's calls: it does not keep private every note that the vault's
+ * privacy settings (for the config folder the bridge says it uses, else every candidate's) and this server's
+ * options make private; or it cannot say which rules it applies. Undefined when it may.
+ */
+async function privacyRefusal(connection: RelayConnection, method: string, settings: PluginSettings, paths: VaultPaths): Promise<string | undefined> {
+	let answer: unknown;
+	try {
+		answer = await connection.request(method, {});
+	} catch (error) {
+		if (error instanceof JsonRpcError && error.code === ErrorCode.MethodNotFound) return "it does not say which privacy rules it applies (an older version of Claude Code Bridge: update it)";
+		throw error;
+	}
+	const bridge = readBridgePrivacy(answer);
+	if (!bridge) return "its answer about the privacy rules it applies cannot be read";
+	const missing = rulesNotKept(settings.rulesFor(bridge.configFolder), bridge, paths.identity);
+	if (missing.length === 0) return undefined;
+	return `it does not keep private ${missing.join(", ")}, as this vault's privacy settings${bridge.configFolder ? ` (in ${bridge.configFolder})` : ""} or this server's options do`;
 }
 
 /** Logged on stderr when the folder has been read (benchmarks wait for it before timing warm calls). */

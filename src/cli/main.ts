@@ -7,7 +7,7 @@ import { describeError, errorStack } from "../shared/describe-error";
 import { startStdioVaultServer } from "../assembly/stdio-vault-server";
 import { MCP_USAGE, McpArgumentError, parseMcpArguments } from "./mcp-arguments";
 import { MCP_HEADERS_USAGE, NoTokenError, mcpHeadersLine, parseMcpHeadersArguments } from "./mcp-headers";
-import { RELAY_CALL_METHOD, RELAY_CLIENT_NAME, RELAY_REQUEST_METHOD, SERVER_INFO } from "./relay-protocol";
+import { RELAY_CALL_METHOD, RELAY_CLIENT_NAME, RELAY_PRIVACY_METHOD, RELAY_REQUEST_METHOD, SERVER_INFO } from "./relay-protocol";
 
 const USAGE = `Usage: claude-code-bridge <command> [options]
 
@@ -55,7 +55,7 @@ function runMcp(argv: readonly string[]): void {
 		input: process.stdin,
 		output: process.stdout,
 		serverInfo: SERVER_INFO,
-		relay: { callMethod: RELAY_CALL_METHOD, requestMethod: RELAY_REQUEST_METHOD, clientName: RELAY_CLIENT_NAME },
+		relay: { callMethod: RELAY_CALL_METHOD, requestMethod: RELAY_REQUEST_METHOD, privacyMethod: RELAY_PRIVACY_METHOD, clientName: RELAY_CLIENT_NAME },
 		homeDir: userHomeDirectory(),
 		claudeConfigDir: process.env.CLAUDE_CONFIG_DIR,
 		privacy: { folders: args.privateFolders, tags: args.privateTags },

@@ -12,8 +12,10 @@ export const MCP_USAGE = `Usage: claude-code-bridge mcp --vault DIR [--private-f
 
 An MCP server on stdin/stdout with Claude's vault tools for the vault in DIR. When Obsidian (with Claude Code
 Bridge) or \`claude-code-bridge serve\` runs for that vault, every call goes through it; otherwise read tools
-answer from the folder and write tools are refused. Privacy: the plugin's private folders and tags (from the
-vault's .obsidian/plugins/claude-code-bridge/data.json) and hidden folders always apply; these options add more.
+answer from the folder and write tools are refused. Privacy: the plugin's private folders and tags (from
+<config folder>/plugins/claude-code-bridge/data.json, every config folder of the vault combined), Obsidian's
+excluded files when the plugin treats them as private, and hidden folders always apply; these options add more.
+Settings that cannot be read hide every note. A running bridge is used only if it hides at least as much.
 
   --vault DIR           the vault folder (required)
   --private-folder F    also keep this vault folder out of every answer (repeatable)

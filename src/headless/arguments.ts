@@ -18,6 +18,9 @@ export const USAGE = `Usage: npm start -- [--vault DIR] [--port N] [--mcp-port N
                         derived from the vault's path, the same on every start
   --private-folder F    never broadcast or serve notes in this vault folder (repeatable)
   --private-tag T       never broadcast or serve notes with this tag (repeatable)
+                        These add to the privacy settings of the Obsidian plugin found in the vault (private
+                        folders and tags, and Obsidian's excluded files when the plugin treats them as private),
+                        which always apply; settings that cannot be read hide every note.
   --trace               print every JSON-RPC message's method and id to stderr (never the contents)
   --debug               print debug logs to stderr
 

@@ -24,7 +24,10 @@ export function claudePermissionsCommand(vaultPath: string, rules: () => Privacy
 			const unknown = options.filter((option) => option !== "--local");
 			if ((action !== "show" && action !== "write" && action !== "remove") || unknown.length > 0) throw new Error(`Usage: ${USAGE}`);
 			const settingsFile = options.includes("--local") ? SETTINGS_FILES.local : SETTINGS_FILES.shared;
-			const deny = await hostDenyRules(vaultPath, rules());
+			// Rules read in part would write (or remove) the wrong deny rules: nothing is planned until they can be read.
+			const current = rules();
+			if (current.unreadable !== undefined) throw new Error(`Nothing shown or changed: ${current.unreadable}`);
+			const deny = await hostDenyRules(vaultPath, current);
 			const plan = await planPermissions(vaultPath, action === "remove" ? [] : deny.rules, settingsFile);
 			if (action === "show") return describePlan(plan, deny.uncovered, options.includes("--local") ? " --local" : "");
 			await applyPermissionPlan(plan);

@@ -14,6 +14,8 @@ import { EXIT_BAD_INPUT, EXIT_FAILED, exitWith } from "./exit";
 import { HeadlessMcp } from "./headless-mcp";
 import { tokenFromEnvironment } from "./mcp-token-file";
 import { defaultVaultToolsPort } from "../vault-tools/serve/vault-tools-port";
+import { PluginSettings } from "../vault/privacy/plugin-settings";
+import type { PrivacyRules } from "../vault/privacy/privacy";
 
 const DEFAULT_VAULT = "examples/vault";
 
@@ -52,12 +54,19 @@ async function main(): Promise<void> {
 		fail(`Vault folder not found: ${vaultPath}`);
 	}
 
+	// The plugin's privacy settings in the vault (and Obsidian's excluded files) always apply; the flags add to them.
+	const privacySettings = new PluginSettings({
+		vaultRoot: vaultPath,
+		extra: { folders: args.privateFolders, tags: args.privateTags },
+		log: (message) => process.stderr.write(`[privacy] ${message}\n`),
+	});
+	const privacyRules = (): PrivacyRules => privacySettings.rules();
 	const headless = assembleHeadlessBridge({
 		vaultPath,
 		ideName: ideNameFor(basename(vaultPath), "headless"),
 		homeDir: userHomeDirectory(),
 		port: args.port,
-		privacyRules: () => ({ folders: args.privateFolders, tags: args.privateTags }),
+		privacyRules,
 		log: (message) => {
 			if (args.debug) process.stderr.write(`[bridge] ${message}\n`);
 		},
@@ -119,9 +128,8 @@ async function main(): Promise<void> {
 	const commands = new Map<string, HeadlessCommand>(contextCommands(bridge, editor));
 	for (const [name, command] of headless.commands) commands.set(name, command);
 	for (const [name, command] of mcp?.commands() ?? []) commands.set(name, command);
-	const privacyRules = { folders: args.privateFolders, tags: args.privateTags };
-	commands.set("claude-permissions", claudePermissionsCommand(vaultPath, () => privacyRules));
-	commands.set("doctor", doctorCommand(async () => ({ vaultPath, status: host.status(), pid: process.pid, ideName: ideNameFor(basename(vaultPath), "headless"), homeDir: userHomeDirectory(), permissionRules: await headlessPermissionRules(vaultPath, privacyRules) })));
+	commands.set("claude-permissions", claudePermissionsCommand(vaultPath, privacyRules));
+	commands.set("doctor", doctorCommand(async () => ({ vaultPath, status: host.status(), pid: process.pid, ideName: ideNameFor(basename(vaultPath), "headless"), homeDir: userHomeDirectory(), permissionRules: await headlessPermissionRules(vaultPath, privacyRules()) })));
 	commands.set("quit", { usage: "quit", summary: "stop the bridge and remove its lock file", run: () => void stop() });
 	commands.set("help", { usage: "help", summary: "list the commands", run: () => helpText(commands) });
 	runCommandLoop(

@@ -67,6 +67,8 @@ export class BridgeComponent extends Component {
 				reviewPort: (decisions) => new ObsidianReviewPort(app, decisions),
 			},
 			privacyRules: options.privacyRules ?? (() => ({ folders: settings.privateFolders, tags: settings.privateTags })),
+			// A relay compares the rules with the settings in this folder: the one Obsidian uses on this device.
+			configFolder: app.vault.configDir,
 			debounceMs: settings.selectionDebounceMs,
 			reviewEdits: settings.reviewEditsInObsidian,
 			scheduleInterval: (callback, intervalMs) => {

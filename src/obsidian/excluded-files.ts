@@ -1,12 +1,5 @@
 import type { Events, Vault } from "obsidian";
-
-/** Obsidian's "Excluded files" (Settings → Files and links), split into what the privacy rules can use and what they cannot. */
-export interface ExcludedFiles {
-	/** Vault paths (folders, or single files) the list names. */
-	paths: string[];
-	/** Regular-expression entries (`/…/`): a path rule cannot express them, so they are not applied. */
-	patterns: string[];
-}
+import { excludedFiles, type ExcludedFiles } from "../vault/privacy/excluded-file-rules";
 
 interface VaultWithConfig {
 	getConfig?: (key: string) => unknown;
@@ -17,17 +10,11 @@ interface VaultWithConfig {
  * Obsidian stores in `<config folder>/app.json`, and `Vault.getConfig` and the `config-changed` event are
  * documented by the community typings (obsidian-typings, src/obsidian/augmentations/Vault.d.ts, marked
  * unofficial). Anything of another shape reads as an empty list, so a change in Obsidian cannot break the bridge.
+ * Processes without Obsidian read the same key from app.json and apply it through the same `excludedFiles`.
  */
 export function readExcludedFiles(vault: Vault): ExcludedFiles {
 	const getConfig = (vault as unknown as VaultWithConfig).getConfig;
-	const value = typeof getConfig === "function" ? getConfig.call(vault, "userIgnoreFilters") : undefined;
-	const entries = Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === "string" && entry.trim() !== "") : [];
-	const patterns = entries.filter((entry) => /^\/.+\/[a-z]*$/.test(entry.trim()));
-	const paths = entries
-		.filter((entry) => !patterns.includes(entry))
-		.map((entry) => entry.trim().replace(/^\/+|\/+$/g, ""))
-		.filter((entry) => entry !== "");
-	return { paths, patterns };
+	return excludedFiles(typeof getConfig === "function" ? getConfig.call(vault, "userIgnoreFilters") : undefined);
 }
 
 /** Calls `onChange` when Obsidian's settings change (the unofficial `config-changed` event, see above); returns what to register. */

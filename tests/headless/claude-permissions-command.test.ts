@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { claudePermissionsCommand } from "../../src/headless/claude-permissions-command";
 import { HeadlessProcess } from "../helpers/headless-process";
 import { makeTempDir } from "../helpers/temp-dir";
 
@@ -131,5 +132,21 @@ describe("the headless claude-permissions command (real process)", () => {
 		host.send("claude-permissions destroy");
 		const error = await host.waitFor(() => /claude-permissions failed: (.*)/.exec(host?.stderr.slice(before) ?? "")?.[1], "the error", 10_000);
 		expect(error).toBe("Usage: claude-permissions show|write|remove [--local]");
+	});
+});
+
+describe("claude-permissions while the privacy settings cannot be read", () => {
+	const temp = makeTempDir("headless-permissions-unreadable");
+	afterAll(() => temp.remove());
+
+	it("plans nothing (rules read in part would write or remove the wrong deny rules), and says why", async () => {
+		mkdirSync(join(temp.path, ".claude"));
+		const settings = JSON.stringify({ permissions: { deny: ["Read(./Secret/**)"] } });
+		writeFileSync(join(temp.path, ".claude", "settings.json"), settings);
+		const command = claudePermissionsCommand(temp.path, () => ({ folders: [], tags: [], unreadable: "the privacy settings of Claude Code Bridge for this vault cannot be read (x)" }));
+		for (const action of ["show", "write", "remove"]) {
+			await expect(Promise.resolve(command.run([action]))).rejects.toThrow("Nothing shown or changed: the privacy settings of Claude Code Bridge for this vault cannot be read (x)");
+		}
+		expect(readFileSync(join(temp.path, ".claude", "settings.json"), "utf8")).toBe(settings);
 	});
 });

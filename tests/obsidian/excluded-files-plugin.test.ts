@@ -1,9 +1,12 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import ClaudeCodeBridgePlugin from "../../src/plugin";
 import type { BridgeStatus } from "../../src/ide/bridge-host";
 import { notices, type App } from "../__mocks__/obsidian";
 import { PreviewedPermissions } from "../../src/obsidian/previewed-permissions";
+import { readBridgePrivacy, rulesNotKept } from "../../src/vault/privacy/bridge-privacy";
+import { PluginSettings } from "../../src/vault/privacy/plugin-settings";
+import { VaultPaths } from "../../src/vault/vault-paths";
 import { makeTempDir } from "../helpers/temp-dir";
 import { connectOrThrow, type TestClient } from "../helpers/test-client";
 import { pollUntil } from "../helpers/wait-until";
@@ -60,6 +63,30 @@ describe("Treat Obsidian's excluded files as private, through the plugin's own w
 		expect(await read(connected, "Archive/old.md")).not.toContain("ARCHIVED-SECRET-2");
 		expect(await read(connected, "Notes/public.md")).toContain("PUBLIC-TEXT-1");
 		expect(plugin.privacyRules().folders).toEqual(["Archive"]);
+	});
+
+	it("tells a relay the rules it applies and its config folder, and they agree with the same settings read from disk", async () => {
+		const stored = { excludedFilesArePrivate: true, privateFolders: ["Secret"], privateTags: ["#private"] };
+		const connected = await start(stored);
+		const answer = await connected.request("vaultTools/privacy", {});
+		expect(answer.result).toEqual({ folders: ["Secret", "Archive"], tags: ["#private"], configFolder: ".vault-config" });
+		// What the stdio side reads for the same vault: the plugin's data.json and Obsidian's app.json in that folder,
+		// and a stale copy of the settings in another dot folder, which only the combined rules would require.
+		const files: Record<string, string> = {
+			".vault-config/plugins/claude-code-bridge/data.json": JSON.stringify(stored),
+			".vault-config/app.json": JSON.stringify({ userIgnoreFilters: ["Archive/", "/\\.png$/"] }),
+			".obsidian-old/plugins/claude-code-bridge/data.json": JSON.stringify({ privateFolders: ["Other"] }),
+		};
+		for (const [path, text] of Object.entries(files)) {
+			mkdirSync(dirname(join(temp.path, path)), { recursive: true });
+			writeFileSync(join(temp.path, path), text);
+		}
+		const onDisk = new PluginSettings({ vaultRoot: temp.path, extra: { folders: [], tags: [] }, log: () => undefined });
+		const bridge = readBridgePrivacy(answer.result);
+		if (!bridge) throw new Error(`not a privacy answer: ${JSON.stringify(answer)}`);
+		const identity = new VaultPaths(temp.path).identity;
+		expect(rulesNotKept(onDisk.rulesFor(bridge.configFolder), bridge, identity)).toEqual([]);
+		expect(rulesNotKept(onDisk.rulesFor(undefined), bridge, identity)).toEqual(['the folder "Other"']);
 	});
 
 	it("off (the default): Obsidian's excluded files are served as before (the check above can fail)", async () => {

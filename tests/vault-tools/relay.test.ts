@@ -82,6 +82,12 @@ describe("vault tools relayed over the IDE channel (vaultTools/*)", () => {
 		expect(noName.error).toMatchObject({ code: -32602, message: 'Invalid params for tools/call: "name" must be a string' });
 	});
 
+	it("vaultTools/privacy answers the rules the bridge applies, read at the moment it is asked", async () => {
+		expect((await relay.request("vaultTools/privacy", {})).result).toEqual({ folders: ["Private"], tags: [] });
+		fixture.privacy.tags.push("#diary");
+		expect((await relay.request("vaultTools/privacy", {})).result).toEqual({ folders: ["Private"], tags: ["#diary"] });
+	});
+
 	it("vaultTools/request reaches other methods of the vault-tools server", async () => {
 		const initialize = await relay.request("vaultTools/request", { method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {} } });
 		expect(initialize.result).toMatchObject({ serverInfo: { name: "obsidian-vault-tools" }, capabilities: { tools: {} } });

@@ -1,4 +1,4 @@
-import { ErrorCode, JsonRpcError, isJsonObject } from "../../protocol/json-rpc";
+import { ErrorCode, JsonRpcError, isJsonObject, type JsonObject } from "../../protocol/json-rpc";
 import type { MethodHandler } from "../../protocol/mcp-session";
 import type { VaultToolServer } from "./vault-tool-server";
 
@@ -17,14 +17,20 @@ export const VAULT_TOOLS_RELAY_METHODS = {
 	call: "vaultTools/call",
 	/** `{ method, params? }` → any other method of the vault-tools server (resources/*, prompts/*, initialize). */
 	request: "vaultTools/request",
+	/**
+	 * `{}` → the privacy the bridge applies: `{ folders, tags, unreadable?, configFolder? }`. The relay compares it
+	 * with what its own side would apply before it forwards anything (SECURITY.md, "The relay").
+	 */
+	privacy: "vaultTools/privacy",
 } as const;
 
 /**
  * The relay methods, served on the IDE channel (which only authenticated connections reach). A relayed call is
  * cancelled by `notifications/cancelled` for its id on the IDE channel, or when the relay disconnects.
  */
-export function vaultToolRelayMethods(server: Pick<VaultToolServer, "request">): Map<string, MethodHandler> {
+export function vaultToolRelayMethods(server: Pick<VaultToolServer, "request">, privacy: () => JsonObject): Map<string, MethodHandler> {
 	return new Map<string, MethodHandler>([
+		[VAULT_TOOLS_RELAY_METHODS.privacy, () => privacy()],
 		[VAULT_TOOLS_RELAY_METHODS.list, (params, context) => server.request("tools/list", params, context)],
 		[VAULT_TOOLS_RELAY_METHODS.call, (params, context) => server.request("tools/call", params, context)],
 		[

@@ -1,170 +1,189 @@
-import { readFileSync, readdirSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { readdirSync, statSync } from "node:fs";
+import { setImmediate } from "node:timers";
 import type { PrivacyRules } from "./privacy";
 import { describeError } from "../../shared/describe-error";
-
-/** The plugin's id (manifest.json): its settings are `<vault>/.obsidian/plugins/<id>/data.json`. */
-export const PLUGIN_ID = "claude-code-bridge";
+import { parseConfigFolderSettings, readConfigFolderTexts, type ConfigFolderSettings } from "./config-folder-settings";
 
 export interface PluginSettingsOptions {
 	vaultRoot: string;
-	/** Rules given on the command line; they add to the plugin's. */
+	/** Rules given on the command line: they add to the plugin's, and can never remove one. */
 	extra: PrivacyRules;
+	/** One line per change of state (settings that cannot be read, or found in more than one config folder). */
 	log: (message: string) => void;
 }
 
-const ABSENT = "absent";
+/** How long a listing of the vault's top folder is trusted when its modification time did not change. */
+const LISTING_TRUSTED_MS = 1_000;
+
+/** The state of one config folder, kept with the texts it was parsed from. */
+interface FolderReading {
+	key: string;
+	settings: ConfigFolderSettings;
+}
 
 /**
- * The settings of Obsidian's plugin for this vault that the folder fallback needs, so a note private in Obsidian
- * stays private while Obsidian is closed: `privateFolders`, `privateTags` and `vaultTools.promptsFolder` from
- * `<config folder>/plugins/claude-code-bridge/data.json` (the config folder is the vault's dot folder that holds
- * it, since users can rename it), and, when its `excludedFilesArePrivate` switch is on, Obsidian's excluded files
- * from that folder's app.json. `reload()` re-reads them when they changed; `rules()` is what the privacy filter
- * asks per note.
+ * The privacy rules for a vault folder, for every process that serves it without Obsidian (the headless host,
+ * the stdio server's folder fallback, and the stdio side of the relay when it checks a bridge): the plugin's
+ * settings (`privateFolders`, `privateTags`, and Obsidian's excluded files when `excludedFilesArePrivate`) plus the
+ * command line's rules.
+ *
+ * Which config folder Obsidian uses for the vault cannot be known without it (users can rename it per device),
+ * so every dot folder at the vault's top that holds the plugin's settings counts, and their rules are combined:
+ * a stale copy can add rules, never take one away. Settings that cannot be read fail closed: `rules()` then
+ * carries `unreadable` (every note counts as private) until they can be read again.
+ *
+ * The files are read again at most once per turn of the event loop, so a change applies to the next request
+ * without a read for every note a request looks at.
  */
 export class PluginSettings {
-	private settingsFile: string | undefined;
-	private stamp: string | undefined;
-	private fromPlugin: PrivacyRules = { folders: [], tags: [] };
-	private prompts: string | undefined;
-	private toolsOff = false;
-	/** The plugin's "Excluded files are private" switch, and Obsidian's list as read from `<config folder>/app.json`. */
-	private excludedArePrivate = false;
-	private excludedStamp: string | undefined;
-	private excludedPaths: string[] = [];
-	private combined: PrivacyRules;
+	private readings = new Map<string, FolderReading>();
+	/** What was read last time, as one string: nothing is recomputed while it stays the same. */
+	private readingKey: string | undefined;
+	private listing: { names: string[]; mtimeMs: number; at: number } | undefined;
+	private listingError: string | undefined;
+	private combined: PrivacyRules = { folders: [], tags: [] };
+	private changes = 0;
+	private fresh = false;
+	private saidUnreadable: string | undefined;
+	private saidFolders = "";
 
 	constructor(private readonly options: PluginSettingsOptions) {
-		this.combined = this.combine();
-		this.reload();
+		this.refresh();
 	}
 
-	/** The plugin's settings file, once found. */
-	get file(): string | undefined {
-		return this.settingsFile;
-	}
-
+	/** The rules in force: the command line's and those of every config folder holding the plugin's settings. */
 	rules(): PrivacyRules {
+		this.freshen();
 		return this.combined;
 	}
 
-	/** Whether the user turned the vault tools off in the plugin (`vaultTools.enabled: false`). */
+	/**
+	 * The rules of one config folder (the one a running Obsidian says it uses) plus the command line's; the
+	 * combined rules when `configFolder` is not a folder name at the vault's top.
+	 */
+	rulesFor(configFolder: string | undefined): PrivacyRules {
+		this.freshen();
+		if (configFolder === undefined || !isTopDotFolder(configFolder)) return this.combined;
+		const reading = this.readings.get(configFolder)?.settings ?? this.readFolder(configFolder).settings;
+		return this.combine(new Map([[configFolder, { key: "", settings: reading }]]));
+	}
+
+	/** Changes whenever anything read changed (a relay checks a bridge again then). */
+	revision(): number {
+		this.freshen();
+		return this.changes;
+	}
+
+	/** Whether the user turned the vault tools off in the plugin (`vaultTools.enabled: false`) in any config folder. */
 	vaultToolsOff(): boolean {
-		return this.toolsOff;
+		this.freshen();
+		return [...this.readings.values()].some(({ settings }) => settings.kind === "read" && settings.vaultToolsOff);
 	}
 
-	/** The vault tools' prompts folder set in the plugin (`vaultTools.promptsFolder`), if any. */
+	/** The vault tools' prompts folder set in the plugin (`vaultTools.promptsFolder`), from the first config folder that sets one. */
 	promptsFolder(): string | undefined {
-		return this.prompts;
+		this.freshen();
+		for (const { settings } of this.readings.values()) if (settings.kind === "read" && settings.promptsFolder) return settings.promptsFolder;
+		return undefined;
 	}
 
-	/** Re-reads the plugin's settings (and Obsidian's excluded files, when they count) if they changed since the last read. */
-	reload(): void {
-		const stamp = this.stampOf(this.settingsFile) ?? this.findSettingsFile();
-		let changed = false;
-		if (stamp !== this.stamp) {
-			this.stamp = stamp;
-			if (stamp === ABSENT) {
-				this.settingsFile = undefined;
-				this.prompts = undefined;
-				this.excludedArePrivate = false;
-			}
-			this.fromPlugin = stamp === ABSENT ? { folders: [], tags: [] } : this.read();
-			changed = true;
+	/** Reads the settings again now (normally done once per turn of the event loop, when asked). */
+	refresh(): void {
+		const readings = new Map<string, FolderReading>();
+		// Folders without the plugin's settings are read again each time: the plugin may save its first settings there.
+		for (const name of this.configFolderCandidates()) {
+			const reading = this.readFolder(name, this.readings.get(name));
+			if (reading.settings.kind !== "absent") readings.set(name, reading);
 		}
-		const appFile = this.excludedArePrivate && this.settingsFile ? join(dirname(dirname(dirname(this.settingsFile))), "app.json") : undefined;
-		const excludedStamp = (appFile && this.stampOf(appFile)) ?? ABSENT;
-		if (excludedStamp !== this.excludedStamp || changed) {
-			this.excludedStamp = excludedStamp;
-			this.excludedPaths = appFile && excludedStamp !== ABSENT ? this.readExcludedPaths(appFile) : [];
-			changed = true;
-		}
-		if (changed) this.combined = this.combine();
+		const key = [this.listingError ?? "", ...[...readings].map(([name, reading]) => `${name}\u0000${reading.key}`)].join("\u0000");
+		if (key === this.readingKey) return;
+		this.readingKey = key;
+		this.readings = readings;
+		this.combined = this.combine(readings);
+		this.changes++;
+		this.announce();
+	}
+
+	private freshen(): void {
+		if (this.fresh) return;
+		this.refresh();
+		this.fresh = true;
+		setImmediate(() => (this.fresh = false)).unref();
+	}
+
+	private readFolder(name: string, previous?: FolderReading): FolderReading {
+		const texts = readConfigFolderTexts(this.options.vaultRoot, name);
+		if ("error" in texts) return { key: `error\n${texts.error}`, settings: { kind: "unreadable", detail: texts.error } };
+		const app = typeof texts.app === "object" ? `error ${texts.app.error}` : (texts.app ?? "");
+		const key = `${texts.data ?? "\u0000absent"}\u0000${app}`;
+		if (previous?.key === key) return previous;
+		return { key, settings: parseConfigFolderSettings(name, texts) };
 	}
 
 	/**
-	 * Obsidian's "Excluded files" (`userIgnoreFilters` in app.json) as the plugin applies them: folder and file
-	 * paths become private folders; regular-expression entries (`/…/`) cannot be expressed as a path rule and are
-	 * not applied, in Obsidian either (see src/obsidian/excluded-files.ts).
+	 * The names of the dot entries at the vault's top (any of them may be the config folder), in code-unit order.
+	 * Listed again when the folder's modification time changes, or after `LISTING_TRUSTED_MS` (a coarse clock
+	 * may not show a folder added within the same tick).
 	 */
-	private readExcludedPaths(appFile: string): string[] {
+	private configFolderCandidates(): string[] {
+		const now = Date.now();
+		let mtimeMs: number;
 		try {
-			const parsed: unknown = JSON.parse(readFileSync(appFile, "utf8"));
-			const value = typeof parsed === "object" && parsed !== null ? (parsed as Record<string, unknown>).userIgnoreFilters : undefined;
-			return strings(value)
-				.map((entry) => entry.trim())
-				.filter((entry) => !/^\/.+\/[a-z]*$/.test(entry))
-				.map((entry) => entry.replace(/^\/+|\/+$/g, ""))
-				.filter((entry) => entry !== "");
+			mtimeMs = statSync(this.options.vaultRoot).mtimeMs;
+			if (this.listing && this.listing.mtimeMs === mtimeMs && now - this.listing.at < LISTING_TRUSTED_MS) return this.listing.names;
+			const names = readdirSync(this.options.vaultRoot)
+				.filter((name) => name.startsWith(".") && name !== "." && name !== "..")
+				.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+			this.listing = { names, mtimeMs, at: now };
+			this.listingError = undefined;
+			return names;
 		} catch (error) {
-			this.options.log(`Could not read Obsidian's excluded files in ${appFile}: ${describeError(error)}; keeping the previous list`);
-			return this.excludedPaths;
-		}
-	}
-
-	/** Looks in each dot folder at the vault's top for `plugins/<id>/data.json`. */
-	private findSettingsFile(): string {
-		for (const file of this.candidates()) {
-			const stamp = this.stampOf(file);
-			if (stamp !== undefined) {
-				this.settingsFile = file;
-				return stamp;
-			}
-		}
-		return ABSENT;
-	}
-
-	/**
-	 * What identifies the file's state: its path and whole text (both files are small). Not its mtime and size: a
-	 * change within the file system's time granularity that keeps the size must not be missed, or a note made
-	 * private would stay visible.
-	 */
-	private stampOf(file: string | undefined): string | undefined {
-		if (file === undefined) return undefined;
-		try {
-			return `${file}\n${readFileSync(file, "utf8")}`;
-		} catch {
-			return undefined;
-		}
-	}
-
-	/** `<vault>/<dot folder>/plugins/<id>/data.json` for each dot folder at the vault's top. */
-	private candidates(): string[] {
-		try {
-			return readdirSync(this.options.vaultRoot, { withFileTypes: true })
-				.filter((entry) => entry.isDirectory() && entry.name.startsWith("."))
-				.map((entry) => join(this.options.vaultRoot, entry.name, "plugins", PLUGIN_ID, "data.json"));
-		} catch {
+			this.listing = undefined;
+			this.listingError = `the vault folder: ${describeError(error)}`;
 			return [];
 		}
 	}
 
-	private read(): PrivacyRules {
-		if (this.settingsFile === undefined) return { folders: [], tags: [] };
-		try {
-			const parsed: unknown = JSON.parse(readFileSync(this.settingsFile, "utf8"));
-			const record = typeof parsed === "object" && parsed !== null ? (parsed as Record<string, unknown>) : {};
-			const vaultTools = typeof record.vaultTools === "object" && record.vaultTools !== null ? (record.vaultTools as Record<string, unknown>) : {};
-			this.prompts = typeof vaultTools.promptsFolder === "string" && vaultTools.promptsFolder.trim() !== "" ? vaultTools.promptsFolder.trim() : undefined;
-			this.toolsOff = vaultTools.enabled === false;
-			this.excludedArePrivate = record.excludedFilesArePrivate === true;
-			return { folders: strings(record.privateFolders), tags: strings(record.privateTags) };
-		} catch (error) {
-			// Keep what was read before: a half-written file must not make private notes visible for a moment.
-			this.options.log(`Could not read the plugin's privacy settings in ${this.settingsFile}: ${describeError(error)}; keeping the previous rules`);
-			return this.fromPlugin;
+	private combine(readings: ReadonlyMap<string, FolderReading>): PrivacyRules {
+		const { extra } = this.options;
+		const folders = new Set(extra.folders);
+		const tags = new Set(extra.tags);
+		let unreadable = this.listingError;
+		for (const { settings } of readings.values()) {
+			if (settings.kind === "unreadable") unreadable ??= settings.detail;
+			if (settings.kind !== "read") continue;
+			for (const folder of [...settings.folders, ...settings.excluded]) folders.add(folder);
+			for (const tag of settings.tags) tags.add(tag);
 		}
+		return { folders: [...folders], tags: [...tags], ...(unreadable !== undefined ? { unreadable: unreadableSentence(unreadable) } : {}) };
 	}
 
-	private combine(): PrivacyRules {
-		return {
-			folders: [...new Set([...this.options.extra.folders, ...this.fromPlugin.folders, ...this.excludedPaths])],
-			tags: [...new Set([...this.options.extra.tags, ...this.fromPlugin.tags])],
-		};
+	/** One line when the settings become unreadable or readable again, and when they are found in more than one config folder. */
+	private announce(): void {
+		const unreadable = this.combined.unreadable;
+		if (unreadable !== this.saidUnreadable) {
+			if (unreadable !== undefined) this.options.log(`${capitalised(unreadable)}.`);
+			else if (this.saidUnreadable !== undefined) this.options.log("The privacy settings of Claude Code Bridge for this vault can be read again: their rules apply.");
+			this.saidUnreadable = unreadable;
+		}
+		const folders = [...this.readings.keys()].join(", ");
+		if (folders !== this.saidFolders) {
+			if (this.readings.size > 1) this.options.log(`Claude Code Bridge's settings are in more than one config folder (${folders}): which one Obsidian uses cannot be known here, so the privacy rules of all of them apply.`);
+			this.saidFolders = folders;
+		}
 	}
 }
 
-function strings(value: unknown): string[] {
-	return Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === "string" && entry.trim() !== "") : [];
+/** Why nothing is served, as one sentence for logs and tool errors. */
+export function unreadableSentence(detail: string): string {
+	return `the privacy settings of Claude Code Bridge for this vault cannot be read (${detail}), so no note is served until they can be; fix or restore that file`;
+}
+
+/** A config folder name as Obsidian allows it: one dot folder at the vault's top. */
+function isTopDotFolder(name: string): boolean {
+	return /^\.[^/\\]+$/.test(name) && name !== "." && name !== "..";
+}
+
+function capitalised(text: string): string {
+	return text.charAt(0).toUpperCase() + text.slice(1);
 }

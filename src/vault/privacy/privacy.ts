@@ -6,6 +6,11 @@ export interface PrivacyRules {
 	folders: string[];
 	/** Tags (with or without #) whose notes are never broadcast or read; nested tags count. */
 	tags: string[];
+	/**
+	 * Set when the settings that hold the rules cannot be read: why, as one sentence. Then every note counts as
+	 * private (nothing is served that a rule might have hidden) until they can be read again.
+	 */
+	unreadable?: string;
 }
 
 /** The parts of a location the rules look at: its path and, for a symbolic link, where it leads. */
@@ -23,14 +28,15 @@ export const TAGS_NOT_KNOWN: readonly string[] = Object.freeze([]);
 /**
  * The one decision about what stays out of Claude's reach: notes in private folders, notes with private tags,
  * and anything in a hidden (dot) folder such as the vault's config folder, whose plugin settings can hold
- * secrets. `VaultPrivacy` (the one boundary) builds it and applies it to every port; nothing else should ask.
+ * secrets; every note while the rules cannot be read (`PrivacyRules.unreadable`). `VaultPrivacy` (the one
+ * boundary) builds it and applies it to every port; nothing else should ask.
  *
  * Paths and folder rules are compared in one canonical identity (`identity`, normally `VaultPaths.identity`:
  * Unicode NFC, case-folded where the vault's volume is case-insensitive), so `SECRET/x.md` on such a volume and
  * a folder stored in NFD under a rule typed in NFC are private. Without an identity, case is always folded.
  */
 export class PrivacyFilter {
-	private canonicalRules: { folders: string[]; tags: string[]; fromFolders: string[]; fromTags: string[] } | undefined;
+	private canonicalRules: { folders: string[]; tags: string[]; closed: boolean; fromFolders: string[]; fromTags: string[]; fromUnreadable: string | undefined } | undefined;
 
 	constructor(
 		private readonly rules: () => PrivacyRules,
@@ -60,7 +66,8 @@ export class PrivacyFilter {
 
 	private isPrivatePath(relativePath: string, withTags: boolean): boolean {
 		if (isHidden(relativePath)) return true;
-		const { folders, tags } = this.canonical();
+		const { folders, tags, closed } = this.canonical();
+		if (closed) return true;
 		// Keying normalises Unicode (and folds case): worth it only when there is a folder rule to compare with.
 		if (folders.length > 0) {
 			const key = this.identity.key(relativePath);
@@ -73,15 +80,17 @@ export class PrivacyFilter {
 	}
 
 	/** The rules in the canonical identity, recomputed only when the settings change (compared item by item: cheap, and safe against edits in place). */
-	private canonical(): { folders: string[]; tags: string[] } {
-		const { folders, tags } = this.rules();
+	private canonical(): { folders: string[]; tags: string[]; closed: boolean } {
+		const { folders, tags, unreadable } = this.rules();
 		const last = this.canonicalRules;
-		if (last && sameItems(last.fromFolders, folders) && sameItems(last.fromTags, tags)) return last;
+		if (last && last.fromUnreadable === unreadable && sameItems(last.fromFolders, folders) && sameItems(last.fromTags, tags)) return last;
 		this.canonicalRules = {
 			folders: folders.map(normaliseFolder).filter((folder) => folder !== "").map((folder) => this.identity.key(folder)),
 			tags: tags.map(normaliseTag).filter((tag) => tag !== ""),
+			closed: unreadable !== undefined,
 			fromFolders: [...folders],
 			fromTags: [...tags],
+			fromUnreadable: unreadable,
 		};
 		return this.canonicalRules;
 	}

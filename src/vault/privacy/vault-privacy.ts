@@ -32,6 +32,7 @@ export interface VaultPrivacyOptions {
  */
 export class VaultPrivacy {
 	readonly paths: VaultPaths;
+	private readonly rules: () => PrivacyRules;
 	private readonly filter: PrivacyFilter;
 	/** The same rules over the index's tags: what the vault tools see of a note is the version they would show. */
 	private readonly indexedFilter: PrivacyFilter;
@@ -39,9 +40,15 @@ export class VaultPrivacy {
 
 	constructor(options: VaultPrivacyOptions) {
 		this.paths = options.paths;
+		this.rules = options.rules;
 		this.filter = new PrivacyFilter(options.rules, options.tagsOf, options.paths.identity);
 		this.indexedFilter = options.indexedTagsOf ? new PrivacyFilter(options.rules, options.indexedTagsOf, options.paths.identity) : this.filter;
 		this.hardLinks = new HardLinkWarnings(options.paths, options.warn ?? (() => undefined));
+	}
+
+	/** Why nothing is served, while the settings holding the rules cannot be read (then every note counts as private). */
+	unavailable(): string | undefined {
+		return this.rules().unreadable;
 	}
 
 	/** A resolved location (its real path too, for a symbolic link): private or hidden. */
@@ -107,6 +114,7 @@ export class VaultPrivacy {
 			paths: this.paths,
 			isPrivate: (relativePath) => this.indexedFilter.isPrivateRelative(relativePath),
 			isInPrivateFolder: (relativePath) => this.indexedFilter.isInPrivateFolder(relativePath),
+			unavailable: () => this.unavailable(),
 		});
 	}
 

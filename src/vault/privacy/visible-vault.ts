@@ -19,6 +19,8 @@ export interface VisibleVaultOptions {
 	 * paths, where tags cannot apply (Obsidian counts a note it does not know as private). Default: `isPrivate`.
 	 */
 	isInPrivateFolder?: (relativePath: string) => boolean;
+	/** When it returns a reason (the privacy settings cannot be read), every tool and method answers it and reads nothing. */
+	unavailable?: () => string | undefined;
 }
 
 /** Where a new note would go; `takenBy` says, for the user only, that a note the tools may not see is there. */
@@ -53,6 +55,8 @@ export class VisibleVault {
 	constructor(private readonly options: VisibleVaultOptions) {}
 
 	async refresh(): Promise<void> {
+		const unavailable = this.options.unavailable?.();
+		if (unavailable !== undefined) throw new VaultToolError(unavailable);
 		await this.options.index.refresh();
 		// Privacy may depend on settings and on tags, which may have changed since the last call.
 		this.others = new Map();

@@ -22,6 +22,18 @@ describe("PrivacyFilter", () => {
 			},
 		);
 
+	describe("rules that cannot be read", () => {
+		it("make every note private, without asking for tags, until they can be read again", () => {
+			rules = { folders: ["Private"], tags: [], unreadable: "the privacy settings cannot be read" };
+			const privacy = filter();
+			for (const path of ["Public/a.md", "a.md", "Private/b.md"]) expect({ path, hidden: privacy.isPrivate({ relative: path }) }).toEqual({ path, hidden: true });
+			expect(privacy.isInPrivateFolder("Public/link-target.md")).toBe(true);
+			expect(tagLookups).toEqual([]);
+			rules = { folders: ["Private"], tags: [] };
+			expect(privacy.isPrivate({ relative: "Public/a.md" })).toBe(false);
+		});
+	});
+
 	describe("folders", () => {
 		it("make every note in them private, nested ones included", () => {
 			rules.folders = ["Private"];
