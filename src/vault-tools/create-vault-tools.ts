@@ -3,6 +3,7 @@ import type { ToolDefinition } from "../protocol/mcp-types";
 import { ToolRegistry } from "../protocol/tool-registry";
 import { KeyedMutex } from "./keyed-mutex";
 import type { ActiveNoteSource, WriteReview } from "./ports";
+import { RegexScanner } from "./regex/regex-scanner";
 import { DEFAULT_TEXT_CAP, type VaultToolEnvironment } from "./tool-kit";
 import { createActiveNoteTool } from "./tools/active-note";
 import { createCreateNoteTool } from "./tools/create-note";
@@ -37,6 +38,11 @@ export interface VaultToolsOptions {
 	activeNote?: ActiveNoteSource;
 	/** Characters per text answer before it is cut (default 24,000). */
 	textCap?: number;
+	/**
+	 * Where regex search runs (default: a scanner of its own, a Web Worker where the runtime has them, else a Node
+	 * worker thread, started at the first regex search). A root that unloads (the plugin) passes one it disposes.
+	 */
+	regex?: RegexScanner;
 }
 
 /** Read tools first, then writes: the order `tools/list` shows. */
@@ -50,6 +56,7 @@ export function createVaultTools(options: VaultToolsOptions): ToolDefinition[] {
 		review: options.review ?? (() => undefined),
 		writesUnavailable: options.writesUnavailable ?? (() => undefined),
 		textCap: options.textCap ?? DEFAULT_TEXT_CAP,
+		regex: options.regex ?? new RegexScanner(),
 	};
 	if (options.activeNote) env.activeNote = options.activeNote;
 	return [
