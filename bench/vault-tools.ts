@@ -5,6 +5,7 @@
  * rare phrase is planted in 3 notes. Prints a Markdown table with the targets, then the figures as one
  * line of JSON. Run: npm run bench:vault-tools [-- --notes N].
  */
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { VaultPaths } from "../src/bridge/vault-paths";
 import type { ToolDefinition } from "../src/protocol/mcp-types";
 import { createVaultTools } from "../src/vault-tools/create-vault-tools";
@@ -28,6 +29,12 @@ export interface VaultToolsBenchmark {
 	searchTag: Timing;
 	searchProperty: Timing;
 	searchPath: Timing;
+	/** Regex mode (worker threads since issue 15): a rare match, and a line in every note. */
+	searchRegexRare: Timing;
+	searchRegexEveryNote: Timing;
+	/** The longest the main thread was held (event-loop delay, max) while those ran, and while text search ran. */
+	regexMainThreadMaxMs: number;
+	textMainThreadMaxMs: number;
 	firstLinksMs: number;
 	links200Backlinks: Timing;
 	moveNoteMs: number;
@@ -68,6 +75,17 @@ async function repeat(runs: number, action: () => Promise<unknown>): Promise<Tim
 	return timing(samples);
 }
 
+/** Runs `action` and reports the longest stretch the event loop could not run (1 ms resolution). */
+async function longestBlock(action: () => Promise<unknown>): Promise<number> {
+	const delay = monitorEventLoopDelay({ resolution: 1 });
+	delay.enable();
+	await action();
+	// A stretch that never yielded is recorded when the monitor's timer next runs.
+	await new Promise((resolve) => setTimeout(resolve, 20));
+	delay.disable();
+	return round(delay.max / 1e6);
+}
+
 async function unresolvedLinks(root: string): Promise<number> {
 	const index = new FolderVaultIndex({ root, watch: false });
 	try {
@@ -103,6 +121,13 @@ export async function benchmarkVaultTools(count = 10_000): Promise<VaultToolsBen
 		const searchTag = await repeat(50, () => call(search, { query: "#hub", mode: "tag" }));
 		const searchProperty = await repeat(50, () => call(search, { query: "title: Topic 4711", mode: "property" }));
 		const searchPath = await repeat(50, () => call(search, { query: "Topic 4711", mode: "path" }));
+		const rareRegex = { query: "quokka \\w+", mode: "regex" };
+		const everyNoteRegex = { query: "^## Part \\d$", mode: "regex" };
+		if (!(await call(search, rareRegex)).includes("total 3 matches")) throw new Error("regex: the rare phrase");
+		const searchRegexRare = await repeat(30, () => call(search, rareRegex));
+		const searchRegexEveryNote = await repeat(10, () => call(search, everyNoteRegex));
+		const regexMainThreadMaxMs = await longestBlock(() => repeat(10, () => call(search, rareRegex)));
+		const textMainThreadMaxMs = await longestBlock(() => repeat(10, () => call(search, { query: "quokka jumped" })));
 
 		const links = tools.get("links");
 		start = performance.now();
@@ -124,6 +149,10 @@ export async function benchmarkVaultTools(count = 10_000): Promise<VaultToolsBen
 			searchTag,
 			searchProperty,
 			searchPath,
+			searchRegexRare,
+			searchRegexEveryNote,
+			regexMainThreadMaxMs,
+			textMainThreadMaxMs,
 			firstLinksMs,
 			links200Backlinks,
 			moveNoteMs,
@@ -152,6 +181,10 @@ export function markdownTable(result: VaultToolsBenchmark): string {
 		row("search tag", pair(result.searchTag), `p50 ≤ ${TARGETS.modeP50}`, result.searchTag.p50Ms <= TARGETS.modeP50),
 		row("search property", pair(result.searchProperty), `p50 ≤ ${TARGETS.modeP50}`, result.searchProperty.p50Ms <= TARGETS.modeP50),
 		row("search path", pair(result.searchPath), `p50 ≤ ${TARGETS.modeP50}`, result.searchPath.p50Ms <= TARGETS.modeP50),
+		row("search regex, rare match, warm (worker threads)", pair(result.searchRegexRare), "—", true),
+		row("search regex, a line in every note, warm", pair(result.searchRegexEveryNote), "—", true),
+		row("main thread held at most, during regex searches", `${result.regexMainThreadMaxMs} ms`, `≤ ${TARGETS.regexMainThreadMs} ms`, result.regexMainThreadMaxMs <= TARGETS.regexMainThreadMs),
+		row("main thread held at most, during text searches", `${result.textMainThreadMaxMs} ms`, "—", true),
 		row("links in, first call (inverts every note's links)", `${result.firstLinksMs} ms`, "—", true),
 		row("links in, 200 backlinks, warm", pair(result.links200Backlinks), `p50 ≤ ${TARGETS.linksP50}`, result.links200Backlinks.p50Ms <= TARGETS.linksP50),
 		row(`move_note, 200 backlinks (${result.moveLinksUpdated})`, `${result.moveNoteMs} ms`, `≤ ${TARGETS.moveMs} ms`, result.moveNoteMs <= TARGETS.moveMs),

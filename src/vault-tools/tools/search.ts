@@ -55,7 +55,7 @@ export function createSearchTool(env: VaultToolEnvironment): ToolDefinition {
 		{
 			name: "search",
 			description:
-				"Search the Obsidian vault's notes. Modes: text (case-insensitive; every word on one line, exact phrase ranked first), regex (JavaScript, /re/flags allowed), tag (#tag, nested tags included), property (key or key: value in frontmatter), path (part of the note's path). Answers one line per match, best first: `<path>:<line>: <text>` (lines 1-based) with the heading it is under; paged with total and cursor.",
+				"Search the Obsidian vault's notes. Modes: text (case-insensitive; every word on one line, exact phrase ranked first), regex (JavaScript, /re/flags allowed; stopped with an error after 3 s), tag (#tag, nested tags included), property (key or key: value in frontmatter), path (part of the note's path). Answers one line per match, best first: `<path>:<line>: <text>` (lines 1-based) with the heading it is under; paged with total and cursor.",
 			properties: {
 				query: { type: "string" },
 				mode: { type: "string", enum: [...MODES], description: "default text" },
