@@ -5,7 +5,6 @@
  * rare phrase is planted in 3 notes. Prints a Markdown table with the targets, then the figures as one
  * line of JSON. Run: npm run bench:vault-tools [-- --notes N].
  */
-import { monitorEventLoopDelay } from "node:perf_hooks";
 import { VaultPaths } from "../src/bridge/vault-paths";
 import type { ToolDefinition } from "../src/protocol/mcp-types";
 import { createVaultTools } from "../src/vault-tools/create-vault-tools";
@@ -32,7 +31,7 @@ export interface VaultToolsBenchmark {
 	/** Regex mode (worker threads since issue 15): a rare match, and a line in every note. */
 	searchRegexRare: Timing;
 	searchRegexEveryNote: Timing;
-	/** The longest the main thread was held (event-loop delay, max) while those ran, and while text search ran. */
+	/** The longest the main thread was held while regex searches ran (those two and a slow pattern), and while text search ran. */
 	regexMainThreadMaxMs: number;
 	textMainThreadMaxMs: number;
 	firstLinksMs: number;
@@ -75,15 +74,23 @@ async function repeat(runs: number, action: () => Promise<unknown>): Promise<Tim
 	return timing(samples);
 }
 
-/** Runs `action` and reports the longest stretch the event loop could not run (1 ms resolution). */
+/**
+ * Runs `action` and reports the longest stretch the main thread could not run a 1 ms interval (a blocked stretch
+ * and any time the OS did not schedule the process). perf_hooks' monitorEventLoopDelay reported 0–5 ms here for
+ * a search that held the thread for 3 s, so the gap is measured directly.
+ */
 async function longestBlock(action: () => Promise<unknown>): Promise<number> {
-	const delay = monitorEventLoopDelay({ resolution: 1 });
-	delay.enable();
+	let last = performance.now();
+	let longest = 0;
+	const ticker = setInterval(() => {
+		const now = performance.now();
+		longest = Math.max(longest, now - last);
+		last = now;
+	}, 1);
 	await action();
-	// A stretch that never yielded is recorded when the monitor's timer next runs.
-	await new Promise((resolve) => setTimeout(resolve, 20));
-	delay.disable();
-	return round(delay.max / 1e6);
+	await new Promise((resolve) => setTimeout(resolve, 5));
+	clearInterval(ticker);
+	return round(Math.max(longest, performance.now() - last));
 }
 
 async function unresolvedLinks(root: string): Promise<number> {
@@ -126,7 +133,10 @@ export async function benchmarkVaultTools(count = 10_000): Promise<VaultToolsBen
 		if (!(await call(search, rareRegex)).includes("total 3 matches")) throw new Error("regex: the rare phrase");
 		const searchRegexRare = await repeat(30, () => call(search, rareRegex));
 		const searchRegexEveryNote = await repeat(10, () => call(search, everyNoteRegex));
-		const regexMainThreadMaxMs = await longestBlock(() => repeat(10, () => call(search, rareRegex)));
+		// A pattern that backtracks over every line with "garden" (about 1 s of matching for the vault; on a loaded
+		// machine it may reach the 3 s budget, so its answer is not checked).
+		const slowRegex = { query: "\\bgarden\\b.*\\briver\\b", mode: "regex" };
+		const regexMainThreadMaxMs = await longestBlock(() => repeat(3, async () => [await call(search, rareRegex), await call(search, everyNoteRegex), await search?.call(slowRegex, context)]));
 		const textMainThreadMaxMs = await longestBlock(() => repeat(10, () => call(search, { query: "quokka jumped" })));
 
 		const links = tools.get("links");
@@ -183,7 +193,7 @@ export function markdownTable(result: VaultToolsBenchmark): string {
 		row("search path", pair(result.searchPath), `p50 ≤ ${TARGETS.modeP50}`, result.searchPath.p50Ms <= TARGETS.modeP50),
 		row("search regex, rare match, warm (worker threads)", pair(result.searchRegexRare), "—", true),
 		row("search regex, a line in every note, warm", pair(result.searchRegexEveryNote), "—", true),
-		row("main thread held at most, during regex searches", `${result.regexMainThreadMaxMs} ms`, `≤ ${TARGETS.regexMainThreadMs} ms`, result.regexMainThreadMaxMs <= TARGETS.regexMainThreadMs),
+		row("main thread held at most, during regex searches (incl. \\bgarden\\b.*\\briver\\b)", `${result.regexMainThreadMaxMs} ms`, `≤ ${TARGETS.regexMainThreadMs} ms`, result.regexMainThreadMaxMs <= TARGETS.regexMainThreadMs),
 		row("main thread held at most, during text searches", `${result.textMainThreadMaxMs} ms`, "—", true),
 		row("links in, first call (inverts every note's links)", `${result.firstLinksMs} ms`, "—", true),
 		row("links in, 200 backlinks, warm", pair(result.links200Backlinks), `p50 ≤ ${TARGETS.linksP50}`, result.links200Backlinks.p50Ms <= TARGETS.linksP50),
