@@ -17,7 +17,7 @@ const FLOORS: readonly (readonly string[])[] = [
 	// The features: siblings that never import each other.
 	[
 		"src/ide", "src/ide/claude-permissions", "src/ide/diagnostics", "src/ide/diff-review", "src/ide/doctor", "src/ide/tools", "src/ide/workspace",
-		"src/vault-tools", "src/vault-tools/kit", "src/vault-tools/prompts", "src/vault-tools/relay-client", "src/vault-tools/resources", "src/vault-tools/serve", "src/vault-tools/stdio", "src/vault-tools/text", "src/vault-tools/tools",
+		"src/vault-tools", "src/vault-tools/kit", "src/vault-tools/prompts", "src/vault-tools/regex", "src/vault-tools/relay-client", "src/vault-tools/resources", "src/vault-tools/serve", "src/vault-tools/stdio", "src/vault-tools/text", "src/vault-tools/tools",
 	],
 	["src/assembly"],
 	// The roots: Obsidian (plugin, its adapters and UI), the headless host, the package's command.
@@ -53,9 +53,10 @@ const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
 	"src/ide/doctor": ["src/ide", "src/ide/claude-permissions", "src/server", "src/shared"],
 	// Claude's vault tools.
 	"src/vault-tools/text": ["src/vault/markdown", "src/vault/notes", "src/shared"],
-	"src/vault-tools/kit": ["src/vault-tools/text", "src/vault/notes", "src/vault/privacy", "src/protocol", "src/shared"],
-	"src/vault-tools/tools": ["src/vault-tools/kit", "src/vault-tools/text", "src/vault/markdown", "src/vault/notes", "src/vault/privacy", "src/protocol", "src/shared"],
-	"src/vault-tools": ["src/vault-tools/kit", "src/vault-tools/tools", "src/vault/privacy", "src/protocol", "src/shared"],
+	"src/vault-tools/regex": [],
+	"src/vault-tools/kit": ["src/vault-tools/regex", "src/vault-tools/text", "src/vault/notes", "src/vault/privacy", "src/protocol", "src/shared"],
+	"src/vault-tools/tools": ["src/vault-tools/kit", "src/vault-tools/regex", "src/vault-tools/text", "src/vault/markdown", "src/vault/notes", "src/vault/privacy", "src/protocol", "src/shared"],
+	"src/vault-tools": ["src/vault-tools/kit", "src/vault-tools/regex", "src/vault-tools/tools", "src/vault/privacy", "src/protocol", "src/shared"],
 	"src/vault-tools/prompts": ["src/vault/markdown", "src/vault/privacy", "src/protocol"],
 	"src/vault-tools/resources": ["src/vault-tools/kit", "src/vault-tools/prompts", "src/vault/privacy", "src/protocol"],
 	"src/vault-tools/serve": ["src/protocol", "src/server", "src/server/http", "src/shared"],
@@ -64,14 +65,14 @@ const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
 	// Every feature built from ports, once, for every root.
 	"src/assembly": [
 		"src/ide", "src/ide/diagnostics", "src/ide/diff-review", "src/ide/tools", "src/ide/workspace",
-		"src/vault-tools", "src/vault-tools/kit", "src/vault-tools/prompts", "src/vault-tools/relay-client", "src/vault-tools/resources", "src/vault-tools/serve", "src/vault-tools/stdio",
+		"src/vault-tools", "src/vault-tools/kit", "src/vault-tools/prompts", "src/vault-tools/regex", "src/vault-tools/relay-client", "src/vault-tools/resources", "src/vault-tools/serve", "src/vault-tools/stdio",
 		"src/vault", "src/vault/folder", "src/vault/notes", "src/vault/privacy", "src/protocol", "src/server", "src/shared",
 	],
 	// The roots.
 	"src/settings": ["src/ide"],
 	"src/obsidian/settings": ["src/settings", "src/vault-tools/serve", "src/shared"],
 	"src/obsidian/notes": ["src/vault/notes"],
-	"src/obsidian/vault-tools": ["src/obsidian/notes", "src/assembly", "src/settings", "src/vault-tools/resources", "src/vault-tools/serve", "src/vault", "src/vault/notes", "src/server"],
+	"src/obsidian/vault-tools": ["src/obsidian/notes", "src/assembly", "src/settings", "src/vault-tools/regex", "src/vault-tools/resources", "src/vault-tools/serve", "src/vault", "src/vault/notes", "src/server"],
 	"src/obsidian": [
 		"src/obsidian/notes", "src/obsidian/settings", "src/obsidian/vault-tools", "src/settings", "src/assembly",
 		"src/ide", "src/ide/claude-permissions", "src/ide/diff-review", "src/ide/doctor", "src/ide/workspace",

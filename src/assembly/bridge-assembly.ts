@@ -2,6 +2,7 @@ import { CLIENT_WELCOME_DELAY_MS, MAX_QUEUED_MENTIONS, MAX_READ_FILE_BYTES, QUEU
 import { ErrorCode, JsonRpcError, type JsonObject } from "../protocol/json-rpc";
 import type { MethodHandler } from "../protocol/mcp-session";
 import { ToolRegistry } from "../protocol/tool-registry";
+import type { RegexScanner } from "../vault-tools/regex/regex-scanner";
 import { createVaultToolRegistry } from "../vault-tools/create-vault-tools";
 import type { ActiveNote, ActiveNoteSource } from "../vault-tools/kit/ports";
 import { DiffReviewWriteReview } from "./diff-review-write-review";
@@ -110,6 +111,8 @@ export interface VaultToolsAssemblyOptions {
 	 * (privacy is decided for every note on every call). Default: `ports.tagsOf`, the IDE tools' own source.
 	 */
 	tagsOf?: (relativePath: string) => readonly string[];
+	/** Where regex search runs (default: a scanner of the vault tools' own); the root disposes one it passes. */
+	regex?: RegexScanner;
 }
 
 export interface Bridge {
@@ -255,6 +258,7 @@ function assembleVaultTools(
 		...(vaultOptions.writesUnavailable ? { writesUnavailable: vaultOptions.writesUnavailable } : {}),
 		activeNote: shared.activeNote,
 		...(vaultOptions.textCap !== undefined ? { textCap: vaultOptions.textCap } : {}),
+		...(vaultOptions.regex ? { regex: vaultOptions.regex } : {}),
 	});
 	const content = vaultOptions.content?.(shared);
 	const methods = new Map([...(content?.methods ?? []), ...(vaultOptions.methods ?? [])]);

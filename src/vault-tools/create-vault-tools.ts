@@ -3,6 +3,7 @@ import { ToolRegistry } from "../protocol/tool-registry";
 import { KeyedMutex } from "../shared/keyed-mutex";
 import type { ActiveNoteSource, WriteReview } from "./kit/ports";
 import { DEFAULT_TEXT_CAP, type VaultToolEnvironment } from "./kit/tool-kit";
+import { RegexScanner } from "./regex/regex-scanner";
 import { createActiveNoteTool } from "./tools/active-note";
 import { createCreateNoteTool } from "./tools/create-note";
 import { createEditNoteTool } from "./tools/edit-note";
@@ -34,6 +35,11 @@ export interface VaultToolsOptions {
 	activeNote?: ActiveNoteSource;
 	/** Characters per text answer before it is cut (default 24,000). */
 	textCap?: number;
+	/**
+	 * Where regex search runs (default: a scanner of its own, a Web Worker where the runtime has them, else a Node
+	 * worker thread, started at the first regex search). A root that unloads (the plugin) passes one it disposes.
+	 */
+	regex?: RegexScanner;
 }
 
 /** Read tools first, then writes: the order `tools/list` shows. */
@@ -47,6 +53,7 @@ export function createVaultTools(options: VaultToolsOptions): ToolDefinition[] {
 		review: options.review ?? (() => undefined),
 		writesUnavailable: options.writesUnavailable ?? (() => undefined),
 		textCap: options.textCap ?? DEFAULT_TEXT_CAP,
+		regex: options.regex ?? new RegexScanner(),
 	};
 	if (options.activeNote) env.activeNote = options.activeNote;
 	return [

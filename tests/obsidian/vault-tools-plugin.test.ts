@@ -9,8 +9,10 @@ import type { BridgeSettings } from "../../src/settings";
 import { httpTokenRecordPath, readHttpTokenRecord } from "../../src/vault-tools/serve/http-token-record";
 import { DIFF_VIEW_TYPE } from "../../src/obsidian/diff-view";
 import type { App, FakeElement } from "../__mocks__/obsidian";
+import { NodeBackedWebWorker } from "../helpers/node-backed-web-worker";
 import { makeTempDir } from "../helpers/temp-dir";
 import { pollUntil } from "../helpers/wait-until";
+import { CATASTROPHIC_QUERY, PROSE_LINE, SETTLES_WITHIN_MS } from "../vault-tools/catastrophic-regex";
 import { createIndexedApp } from "./harness/indexed-app";
 
 const NOTES: Record<string, string> = {
@@ -18,6 +20,7 @@ const NOTES: Record<string, string> = {
 	"Notes/Beta.md": "# Beta\n\nAbout beta.\n",
 	"Private/Secret.md": "# Secret\n\nalpha secret\n",
 	"Claude prompts/Weekly review.md": "---\ndescription: Review the week\n---\nList what changed this week.\n",
+	"Notes/Prose.md": `# Prose\n\n${PROSE_LINE}\n`,
 };
 
 interface CallResult {
@@ -252,6 +255,44 @@ describe("the plugin serves Claude's vault tools over HTTP from Obsidian's index
 		expect(plugin.vaultToolsStatus()).toEqual({ running: false, relays: 0 });
 		expect((plugin as unknown as { bridge?: { bridge: { vaultTools?: unknown } } }).bridge?.bridge.vaultTools).toBeUndefined();
 	});
+
+	it(
+		"runs regex search in a Web Worker: a catastrophic pattern is stopped while another call is answered first, and unloading ends the worker",
+		async () => {
+			// Obsidian's renderer has Web Workers and window timers; Node has neither.
+			const uninstall = NodeBackedWebWorker.install();
+			const hadWindow = "window" in globalThis;
+			if (!hadWindow) Object.defineProperty(globalThis, "window", { value: globalThis, configurable: true });
+			try {
+				app.workspace.finishLayout();
+				const client = await connect();
+				const order: string[] = [];
+				const search = client.callTool({ name: "search", arguments: { query: CATASTROPHIC_QUERY, mode: "regex" } }).then((result) => {
+					order.push("search");
+					return result as CallResult;
+				});
+				const read = client.callTool({ name: "read_note", arguments: { path: "Notes/Beta.md" } }).then((result) => {
+					order.push("read_note");
+					return text(result);
+				});
+				const [stopped, beta] = await Promise.all([search, read]);
+				expect(order).toEqual(["read_note", "search"]);
+				expect(beta).toContain("About beta.");
+				expect(stopped.isError).toBe(true);
+				expect(text(stopped)).toMatch(/^search: the regular expression did not finish within 3 s and was stopped/);
+
+				expect(text(await client.callTool({ name: "search", arguments: { query: "^About (\\w+)\\.$", mode: "regex" } }))).toMatch(/^Notes\/Beta\.md:3: About beta\./);
+				const workers = NodeBackedWebWorker.started.slice(-2);
+				expect(workers.map((worker) => worker.terminated)).toEqual([true, false]);
+				plugin.unload();
+				expect(workers.map((worker) => worker.terminated)).toEqual([true, true]);
+			} finally {
+				if (!hadWindow) Reflect.deleteProperty(globalThis, "window");
+				uninstall();
+			}
+		},
+		SETTLES_WITHIN_MS,
+	);
 
 	it("listens on the same port again after a restart", async () => {
 		app.workspace.finishLayout();

@@ -3,6 +3,8 @@ import type { VaultToolsAssemblyOptions } from "../../assembly/bridge-assembly";
 import type { VaultPaths } from "../../vault/vault-paths";
 import { userHomeDirectory } from "../../server/lock-file";
 import type { VaultToolsSettings } from "../../settings";
+import { RegexScanner } from "../../vault-tools/regex/regex-scanner";
+import { webRegexThread } from "../../vault-tools/regex/web-regex-thread";
 import { createVaultContentMethods } from "../../vault-tools/resources/content-methods";
 import { VaultToolsHttpEndpoint, type VaultToolsHttpStatus } from "../../vault-tools/serve/http-endpoint";
 import type { VaultToolServer } from "../../vault-tools/serve/vault-tool-server";
@@ -46,6 +48,11 @@ export interface VaultToolsComponentOptions {
  */
 export class VaultToolsComponent extends Component {
 	readonly index: ObsidianVaultIndex;
+	/** Regex search in Web Workers (Electron's renderer cannot start Node worker threads), ended on unload. */
+	private readonly regex = new RegexScanner({
+		thread: webRegexThread,
+		timers: { set: (callback, ms) => window.setTimeout(callback, ms), clear: (handle) => window.clearTimeout(handle as number) },
+	});
 	private http: VaultToolsHttpEndpoint | undefined;
 	private ready = false;
 	/** Settles when the HTTP endpoint has closed after unload (a restart listens on the same port again). */
@@ -62,6 +69,7 @@ export class VaultToolsComponent extends Component {
 		const { app } = this.options;
 		return {
 			index: this.index,
+			regex: this.regex,
 			reviewWrites: () => this.options.settings().reviewWrites,
 			writesUnavailable: () => (this.isReady() ? undefined : NOT_READY_REASON),
 			content: (shared) =>
@@ -97,6 +105,7 @@ export class VaultToolsComponent extends Component {
 	}
 
 	override onunload(): void {
+		this.regex.dispose();
 		this.stopped = this.http?.stop() ?? Promise.resolve();
 	}
 

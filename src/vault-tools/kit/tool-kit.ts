@@ -4,6 +4,7 @@ import { textResult, toolError, type ToolAnnotations, type ToolCallContext, type
 import { ToolArgumentError } from "../../protocol/tool-arguments";
 import { KeyedMutex } from "../../shared/keyed-mutex";
 import type { ActiveNoteSource, WriteReview } from "./ports";
+import type { RegexScanner } from "../regex/regex-scanner";
 import { TargetError } from "../text/edit-targets";
 import { VaultToolError, type VisibleVault } from "../../vault/privacy/visible-vault";
 
@@ -22,6 +23,8 @@ export interface VaultToolEnvironment {
 	writesUnavailable: () => string | undefined;
 	activeNote?: ActiveNoteSource;
 	textCap: number;
+	/** Where regex search runs: worker threads with a hard stop. */
+	regex: RegexScanner;
 }
 
 export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };

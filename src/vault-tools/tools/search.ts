@@ -5,12 +5,13 @@ import { LineTable } from "../../vault/markdown/line-table";
 import { wordFinder } from "../text/word-finder";
 import { headingPath } from "../text/edit-targets";
 import { READ_ONLY, defineVaultTool, page, readCursor, readLimit, snippet, textAnswer, type VaultToolEnvironment } from "../kit/tool-kit";
-import type { VisibleVault } from "../../vault/privacy/visible-vault";
+import { VaultToolError, type VisibleVault } from "../../vault/privacy/visible-vault";
 import { describeError } from "../../shared/describe-error";
+import type { RegexScanner } from "../regex/regex-scanner";
 
 const MODES = ["text", "regex", "tag", "property", "path"] as const;
 type Mode = (typeof MODES)[number];
-/** A regex search stops after this long and says so (a pathological pattern must not stall the server). */
+/** A regex search runs in a worker and is stopped after this long (a pathological pattern must not stall the server). */
 const REGEX_BUDGET_MS = 3000;
 
 interface Hit {
@@ -54,7 +55,7 @@ export function createSearchTool(env: VaultToolEnvironment): ToolDefinition {
 		{
 			name: "search",
 			description:
-				"Search the Obsidian vault's notes. Modes: text (case-insensitive; every word on one line, exact phrase ranked first), regex (JavaScript, /re/flags allowed), tag (#tag, nested tags included), property (key or key: value in frontmatter), path (part of the note's path). Answers one line per match, best first: `<path>:<line>: <text>` (lines 1-based) with the heading it is under; paged with total and cursor.",
+				"Search the Obsidian vault's notes. Modes: text (case-insensitive; every word on one line, exact phrase ranked first), regex (JavaScript, /re/flags allowed; stopped with an error after 3 s), tag (#tag, nested tags included), property (key or key: value in frontmatter), path (part of the note's path). Answers one line per match, best first: `<path>:<line>: <text>` (lines 1-based) with the heading it is under; paged with total and cursor.",
 			properties: {
 				query: { type: "string" },
 				mode: { type: "string", enum: [...MODES], description: "default text" },
@@ -64,7 +65,7 @@ export function createSearchTool(env: VaultToolEnvironment): ToolDefinition {
 			},
 			required: ["query"],
 			annotations: READ_ONLY,
-			async run(args: JsonObject) {
+			async run(args: JsonObject, _env, context) {
 				const query = args.query;
 				if (typeof query !== "string" || query.trim() === "") throw new ToolArgumentError('"query" is required and must be non-empty text');
 				const mode = readMode(args.mode);
@@ -75,17 +76,13 @@ export function createSearchTool(env: VaultToolEnvironment): ToolDefinition {
 				const notes = env.vault.notePaths().filter((path) => folder === "" || path.startsWith(`${folder}/`));
 				if (folder !== "" && notes.length === 0) throw new ToolArgumentError(`no notes under folder "${folder}"; use list_notes to see the folders`);
 				let hits: Hit[];
-				let note = "";
 				switch (mode) {
 					case "text":
 						hits = await textHits(env.vault, notes, query, cached, tableOf);
 						break;
-					case "regex": {
-						const found = await regexHits(env.vault, notes, query, cached, tableOf);
-						hits = found.hits;
-						if (found.stoppedAfter !== undefined) note = ` (stopped after ${found.stoppedAfter} of ${notes.length} notes: the pattern is too slow; narrow it or pass folder)`;
+					case "regex":
+						hits = await regexHits(env.regex, env.vault, notes, query, cached, tableOf, context.signal);
 						break;
-					}
 					case "tag":
 						hits = await tagHits(env.vault, notes, query, cached, tableOf);
 						break;
@@ -108,7 +105,7 @@ export function createSearchTool(env: VaultToolEnvironment): ToolDefinition {
 					const line = hit.text !== "" ? hit.text : await lineOf(env.vault, hit.path, hit.line, cached, tableOf);
 					lines.push(`${hit.path}:${hit.line + 1}: ${snippet(line, hit.at)}${under ? `  [under "${under}"]` : ""}`);
 				}
-				lines.push(`(${shown.footer.replace(/\.$/, "")}${note})`);
+				lines.push(`(${shown.footer.replace(/\.$/, "")})`);
 				if (hits.length === 0) lines.splice(0, lines.length, `No ${mode === "path" ? "notes" : "matches"} for ${JSON.stringify(query)} (mode ${mode}${folder ? `, folder "${folder}"` : ""}).`);
 				return textAnswer(lines);
 			},
@@ -186,35 +183,43 @@ function occursWithin(text: string, word: string, start: number, end: number): b
 	return found >= 0 && found + word.length <= end;
 }
 
-async function regexHits(vault: VisibleVault, notes: readonly string[], query: string, cached: TextCache, tableOf: TableOf): Promise<{ hits: Hit[]; stoppedAfter?: number }> {
+/** Matches found in a worker (see RegexScanner): the first one on each line, one hit per line, as before. */
+async function regexHits(scanner: RegexScanner, vault: VisibleVault, notes: readonly string[], query: string, cached: TextCache, tableOf: TableOf, signal: AbortSignal): Promise<Hit[]> {
 	const pattern = compileRegex(query);
+	const entries: (CachedText | undefined)[] = [];
 	const hits: Hit[] = [];
-	const started = Date.now();
-	for (let index = 0; index < notes.length; index++) {
-		if (Date.now() - started > REGEX_BUDGET_MS) return { hits, stoppedAfter: index };
-		const path = notes[index] ?? "";
-		const found = cached(vault, path);
-		const entry = found instanceof Promise ? await found : found;
-		if (!entry) continue;
-		pattern.lastIndex = 0;
-		let match = pattern.exec(entry.text);
-		if (!match) continue;
-		const table = tableOf(entry);
-		const noteHits: Hit[] = [];
-		let lastLine = -1;
-		while (match) {
-			const line = table.lineAt(match.index);
-			if (line !== lastLine) {
-				noteHits.push({ path, line, at: match.index - (table.starts[line] ?? 0), score: 1, noteHits: 0, text: table.line(line) });
-				lastLine = line;
+	const outcome = await scanner.scan({
+		pattern,
+		count: notes.length,
+		budgetMs: REGEX_BUDGET_MS,
+		signal,
+		text(index) {
+			const found = cached(vault, notes[index] ?? "");
+			if (!(found instanceof Promise)) return (entries[index] = found)?.text;
+			return found.then((entry) => (entries[index] = entry)?.text);
+		},
+		found(index, starts) {
+			const entry = entries[index];
+			const path = notes[index];
+			if (!entry || path === undefined) return;
+			const table = tableOf(entry);
+			for (const start of starts) {
+				const line = table.lineAt(start);
+				hits.push({ path, line, at: start - (table.starts[line] ?? 0), score: 1, noteHits: starts.length, text: table.line(line) });
 			}
-			if (match[0] === "") pattern.lastIndex++;
-			match = pattern.exec(entry.text);
-		}
-		for (const hit of noteHits) hit.noteHits = noteHits.length;
-		hits.push(...noteHits);
+		},
+	});
+	switch (outcome.kind) {
+		case "done":
+			return hits;
+		case "stopped":
+			if (outcome.why === "cancelled") throw new VaultToolError("the search was cancelled");
+			throw new ToolArgumentError(
+				`the regular expression did not finish within ${REGEX_BUDGET_MS / 1000} s and was stopped (${outcome.searched} of ${notes.length} notes searched). Nested repetition such as (\\w+\\s?)+ can take exponential time on a line that almost matches: remove the nesting (e.g. ^[\\w\\s]+$), make the pattern more specific, or pass folder to search fewer notes.`,
+			);
+		case "failed":
+			throw new VaultToolError(`regex mode could not run: ${outcome.message}. The other modes still work.`);
 	}
-	return { hits };
 }
 
 function compileRegex(query: string): RegExp {
