@@ -4,7 +4,6 @@ import { VaultToolError } from "../../../src/vault/privacy/visible-vault";
 import { TargetError } from "../../../src/vault-tools/text/edit-targets";
 import { toolOver } from "../tools/vault-tool-env";
 
-const context = { sessionId: 1, signal: new AbortController().signal };
 
 describe("defineVaultTool", () => {
 	function probe(run: () => Promise<never> | Promise<ReturnType<typeof textAnswer>>) {
