@@ -15,6 +15,174 @@ const ENTRY_POINTS = ["main.ts", "src/plugin.ts", "src/headless/main.ts", "src/c
  * gets its mirrored test fails this test until it leaves the list.
  */
 export const TESTED_ELSEWHERE: Record<string, { where: string[]; why: string }> = {
+	"main.ts": {
+		where: ["tests/obsidian/bundle.test.ts", "tests/obsidian/bundle-story.test.ts"],
+		why: "the plugin's entry: one re-export, tested by loading the built main.js as Obsidian does",
+	},
+	"src/plugin.ts": {
+		where: ["tests/obsidian/plugin-lazy-start.test.ts", "tests/obsidian/excluded-files-plugin.test.ts", "tests/obsidian/bundle.test.ts"],
+		why: "the plugin class against the fake obsidian module, by feature, and through the built main.js",
+	},
+	"src/cli/main.ts": {
+		where: ["tests/cli/claude-code-bridge-command.test.ts"],
+		why: "the package's command: run as the built dist/cli.cjs in a child process",
+	},
+	"src/headless/main.ts": {
+		where: ["tests/headless/headless-host.test.ts", "tests/headless/context-commands.test.ts"],
+		why: "the headless host's entry: run as the built dist/headless.cjs in a child process",
+	},
+	"src/headless/arguments.ts": {
+		where: ["tests/headless/mcp-token-file.test.ts"],
+		why: "the host's option parsing, tested with the token file and MCP port options it feeds",
+	},
+	"src/headless/folder-vault.ts": {
+		where: ["tests/contracts/workspace-port.test.ts", "tests/headless/headless-editor.test.ts", "tests/security/hard-links.test.ts"],
+		why: "the headless host's folder views, tested through the port contracts and the host's editor",
+	},
+	"src/headless/headless-bridge.ts": {
+		where: ["tests/vault-tools/assembly.test.ts"],
+		why: "the headless wiring, tested by what the assembled bridge serves",
+	},
+	"src/headless/headless-review-port.ts": {
+		where: ["tests/contracts/diff-review-port.test.ts"],
+		why: "a DiffReviewPort: held to the port's shared contract",
+	},
+	"src/headless/headless-workspace.ts": {
+		where: ["tests/contracts/workspace-port.test.ts"],
+		why: "a WorkspacePort: held to the port's shared contract",
+	},
+	"src/ide/bridge-host.ts": {
+		where: ["tests/integration/token-rotation.test.ts", "tests/ide/doctor/doctor.test.ts", "tests/robustness/startup-failures.test.ts"],
+		why: "the host over real sockets: rotation, start failures, the doctor's view of it",
+	},
+	"src/ide/claude-permissions/config-folders.ts": {
+		where: ["tests/ide/claude-permissions/permissions-file.test.ts"],
+		why: "the folders kept from Claude Code's tools, tested with the permissions file they go into",
+	},
+	"src/ide/diagnostics/diagnostic-types.ts": {
+		where: ["tests/ide/tools/get-diagnostics.test.ts"],
+		why: "diagnostic shapes and codes, checked in getDiagnostics' answers",
+	},
+	"src/ide/diagnostics/diagnostics-engine.ts": {
+		where: ["tests/ide/diagnostics/rules/diagnose-note.test.ts", "tests/ide/tools/get-diagnostics.test.ts"],
+		why: "the engine is how the rules run: the rule tests and getDiagnostics drive it",
+	},
+	"src/ide/diff-review/diff-layout.ts": {
+		where: ["tests/shared/word-diff.test.ts"],
+		why: "the review's line layout, tested with the word diff it lays out",
+	},
+	"src/ide/doctor/doctor-environment.ts": {
+		where: ["tests/ide/doctor/doctor.test.ts"],
+		why: "the doctor's injectable machine: every doctor test builds one",
+	},
+	"src/ide/doctor/doctor-line.ts": {
+		where: ["tests/ide/doctor/doctor.test.ts"],
+		why: "the doctor's line shape and formatting, checked in the doctor's report",
+	},
+	"src/ide/ide-limits.ts": {
+		where: ["tests/ide/vault-adapter.test.ts", "tests/integration/notifications.test.ts"],
+		why: "timing and size constants, tested by the limits they set on files/read and notifications",
+	},
+	"src/ide/server-info.ts": {
+		where: ["tests/integration/mcp-lifecycle.test.ts"],
+		why: "the server's name and version, checked in the initialize answer",
+	},
+	"src/ide/workspace/private-workspace.ts": {
+		where: ["tests/vault/privacy/vault-privacy.test.ts"],
+		why: "privacy over the workspace port: tested with the boundary that builds it",
+	},
+	"src/obsidian/bridge-runtime.ts": {
+		where: ["tests/obsidian/plugin-lazy-start.test.ts"],
+		why: "the plugin's lazy start of the bridge, tested through the plugin",
+	},
+	"src/obsidian/claude-permissions-sync.ts": {
+		where: ["tests/obsidian/claude-permissions-settings.test.ts"],
+		why: "tested with the settings section that previews and writes the rules",
+	},
+	"src/obsidian/excluded-files.ts": {
+		where: ["tests/obsidian/claude-permissions-settings.test.ts"],
+		why: "Obsidian's excluded files as private paths, tested in the settings section that uses them",
+	},
+	"src/obsidian/previewed-permissions.ts": {
+		where: ["tests/obsidian/claude-permissions-settings.test.ts", "tests/obsidian/excluded-files-plugin.test.ts"],
+		why: "the record of a previewed write, tested in the permissions settings flow",
+	},
+	"src/obsidian/vault-tools/vault-tools-component.ts": {
+		where: ["tests/obsidian/vault-tools-plugin.test.ts"],
+		why: "the vault tools' component, tested inside the plugin against the fake obsidian module",
+	},
+	"src/protocol/json-rpc.ts": {
+		where: ["tests/integration/json-rpc-errors.test.ts", "tests/robustness/json-rpc-fuzz.test.ts"],
+		why: "message parsing and errors, tested over the socket and by fuzzing",
+	},
+	"src/protocol/mcp-types.ts": {
+		where: ["tests/ide/diff-review/diff-review-manager.test.ts", "tests/integration/mcp-lifecycle.test.ts"],
+		why: "MCP types with textResult/toolError helpers, checked in every tool answer",
+	},
+	"src/protocol/tool-registry.ts": {
+		where: ["tests/integration/ide-tools.test.ts", "tests/protocol/encoded-json.test.ts"],
+		why: "the registry and its change events, tested through tools/list and list_changed",
+	},
+	"src/server/http/mcp-http-server.ts": {
+		where: ["tests/server/http/vault-tools-http.test.ts", "tests/robustness/stop-while-starting.test.ts"],
+		why: "the HTTP endpoint over real sockets: every status code, in tests/server/http/vault-tools-http",
+	},
+	"src/server/limits.ts": {
+		where: ["tests/integration/upgrade-rules.test.ts", "tests/server/connection-manager.test.ts"],
+		why: "the server's fixed numbers, tested by the limits the connection manager enforces",
+	},
+	"src/settings.ts": {
+		where: ["tests/obsidian/settings-tab.test.ts", "tests/robustness/secrets-at-rest.test.ts"],
+		why: "settings shape and migration, tested through the settings tab and the data.json at rest",
+	},
+	"src/vault/folder/folder-vault-index.ts": {
+		where: ["tests/contracts/vault-index.test.ts", "tests/vault-tools/tools/move-note.test.ts"],
+		why: "a VaultIndex: held to the port's shared contract, and by the vault tools over it",
+	},
+	"src/vault/notes/note-facts.ts": {
+		where: ["tests/security/tag-scanner-vault-tools.test.ts"],
+		why: "a note's facts from its text, tested through the tag table the vault tools' privacy reads",
+	},
+	"src/vault/notes/vault-index.ts": {
+		where: ["tests/vault-tools/resources/content-methods.test.ts", "tests/vault-tools/search-text-now.test.ts"],
+		why: "the VaultIndex port (types, NoteChangedError), held by tests/contracts/vault-index.contract.ts",
+	},
+	"src/vault/privacy/visible-vault.ts": {
+		where: ["tests/vault-tools/read-tools.test.ts", "tests/protocol/mcp-session.test.ts"],
+		why: "privacy at the port, tested through every vault tool that reads through it",
+	},
+	"src/vault-tools/create-vault-tools.ts": {
+		where: ["tests/protocol/mcp-session.test.ts", "tests/vault-tools/privacy.test.ts"],
+		why: "the tools' wiring, tested by serving them in sessions and by the privacy suite",
+	},
+	"src/vault-tools/relay-client/relay-connection.ts": {
+		where: ["tests/vault-tools/relay-client/bridge-relay.test.ts"],
+		why: "the relay's WebSocket client, tested against a real bridge in the relay tests",
+	},
+	"src/vault-tools/serve/http-endpoint.ts": {
+		where: ["tests/server/http/vault-tools-http.test.ts"],
+		why: "the HTTP transport's glue, tested over real HTTP",
+	},
+	"src/vault-tools/serve/relay-methods.ts": {
+		where: ["tests/vault-tools/relay.test.ts"],
+		why: "the relay methods, tested end to end from the stdio relay to the bridge",
+	},
+	"src/vault-tools/serve/vault-tool-server.ts": {
+		where: ["tests/vault-tools/resources/content-methods.test.ts"],
+		why: "the server behind every transport, tested through its sessions and answers",
+	},
+	"src/vault-tools/serve/vault-tools-port.ts": {
+		where: ["tests/headless/mcp-config.test.ts", "tests/headless/mcp-token-file.test.ts"],
+		why: "the headless HTTP port and token file, tested through the host's mcp-config and token commands",
+	},
+	"src/vault-tools/text/apply-edits.ts": {
+		where: ["tests/vault-tools/edit-fuzz.test.ts"],
+		why: "edits applied all or none, fuzzed in edit-fuzz; ops by example in tests/vault-tools/write-tools",
+	},
+	"src/vault-tools/text/edit-targets.ts": {
+		where: ["tests/vault-tools/edit-fuzz.test.ts"],
+		why: "edit targets, fuzzed in edit-fuzz; each target kind by example in tests/vault-tools/write-tools",
+	},
 };
 
 /** Every TypeScript source file of the plugin, headless host and command, as repository paths. */
