@@ -20,7 +20,7 @@ function folder(files: Record<string, string>): { root: string; write: (path: st
 
 describe("FolderNoteStore", () => {
 	it("lists notes sorted by code unit, files by path, and skips dot-names and links", () => {
-		const { root } = folder({ "b.md": "b", "A/z.md": "z", "A/a.MD": "a", "pic.png": "", ".obsidian/app.json": "{}", "A/.draft.md": "d" });
+		const { root } = folder({ "b.md": "b", "A/z.md": "z", "A/a.MD": "a", "pic.png": "", ".config/app.json": "{}", "A/.draft.md": "d" });
 		const outside = folder({ "secret.md": "s" });
 		symlinkSync(join(outside.root, "secret.md"), join(root, "link.md"));
 		const store = new FolderNoteStore({ root, watch: false });
