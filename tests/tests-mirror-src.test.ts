@@ -55,10 +55,6 @@ export const TESTED_ELSEWHERE: Record<string, { where: string[]; why: string }> 
 		where: ["tests/integration/token-rotation.test.ts", "tests/ide/doctor/doctor.test.ts", "tests/robustness/startup-failures.test.ts"],
 		why: "the host over real sockets: rotation, start failures, the doctor's view of it",
 	},
-	"src/ide/claude-permissions/config-folders.ts": {
-		where: ["tests/ide/claude-permissions/permissions-file.test.ts"],
-		why: "the folders kept from Claude Code's tools, tested with the permissions file they go into",
-	},
 	"src/ide/diagnostics/diagnostic-types.ts": {
 		where: ["tests/ide/tools/get-diagnostics.test.ts"],
 		why: "diagnostic shapes and codes, checked in getDiagnostics' answers",
@@ -75,17 +71,9 @@ export const TESTED_ELSEWHERE: Record<string, { where: string[]; why: string }> 
 		where: ["tests/ide/doctor/doctor.test.ts"],
 		why: "the doctor's injectable machine: every doctor test builds one",
 	},
-	"src/ide/doctor/doctor-line.ts": {
-		where: ["tests/ide/doctor/doctor.test.ts"],
-		why: "the doctor's line shape and formatting, checked in the doctor's report",
-	},
 	"src/ide/ide-limits.ts": {
 		where: ["tests/ide/vault-adapter.test.ts", "tests/integration/notifications.test.ts"],
 		why: "timing and size constants, tested by the limits they set on files/read and notifications",
-	},
-	"src/ide/server-info.ts": {
-		where: ["tests/integration/mcp-lifecycle.test.ts"],
-		why: "the server's name and version, checked in the initialize answer",
 	},
 	"src/ide/workspace/private-workspace.ts": {
 		where: ["tests/vault/privacy/vault-privacy.test.ts"],

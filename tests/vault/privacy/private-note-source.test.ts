@@ -7,7 +7,7 @@ import { MemoryNoteSource } from "../notes/memory-note-source";
 class AskedSource extends MemoryNoteSource implements NoteSource {
 	readonly refreshed: string[] = [];
 	readonly subpathsAsked: string[] = [];
-	refreshNote(path?: string): Promise<void> {
+	override refreshNote(path?: string): Promise<void> {
 		if (path !== undefined) this.refreshed.push(path);
 		return Promise.resolve();
 	}
