@@ -1,0 +1,43 @@
+import { factsFromCache, frontmatterDetail } from "../../../src/obsidian/vault-tools/cache-facts";
+import { factsFromText } from "../../../src/vault/notes/note-facts";
+import { parseNoteForCache } from "../harness/metadata-parser";
+
+const NOTE = "---\ntitle: Plan\nrelated: \"[[Other]]\"\ntags: [work]\n---\n# Plan\nSee [[Target#Part|alias]] and ![[pic.png]] #idea\n- item ^item1\n\nPara ^para1\n";
+
+describe("frontmatterDetail", () => {
+	it("reads the frontmatter's key lines, property links and tags from the text, up to the cache's end line", () => {
+		const detail = frontmatterDetail("Plan.md", NOTE, parseNoteForCache(NOTE));
+		expect(detail?.fact.keyLines).toEqual({ title: 1, related: 2, tags: 3 });
+		expect(detail?.fact.endLine).toBe(4);
+		expect(detail?.links.map((link) => [link.linkpath, link.line])).toEqual([["Other", 2]]);
+		expect(detail?.tags).toEqual([{ tag: "work", line: 3 }]);
+	});
+
+	it("answers undefined for a note without frontmatter", () => {
+		expect(frontmatterDetail("N.md", "# Only\n", parseNoteForCache("# Only\n"))).toBeUndefined();
+	});
+});
+
+describe("factsFromCache", () => {
+	it("gives the same headings, links, tags and block ids as the shared reader of the text", () => {
+		const cache = parseNoteForCache(NOTE);
+		const fromCache = factsFromCache("Plan.md", cache, frontmatterDetail("Plan.md", NOTE, cache));
+		const fromText = factsFromText("Plan.md", NOTE);
+		expect(fromCache.headings).toEqual(fromText.headings);
+		expect(fromCache.links.map(({ line, start, end, original, linkpath, subpath, embed }) => ({ line, start, end, original, linkpath, subpath, embed }))).toEqual(
+			fromText.links.map(({ line, start, end, original, linkpath, subpath, embed }) => ({ line, start, end, original, linkpath, subpath, embed })),
+		);
+		expect(fromCache.tags).toEqual(fromText.tags);
+		expect(fromCache.blockIds.map((block) => block.id)).toEqual(["item1", "para1"]);
+	});
+
+	it("takes the properties from Obsidian's own reading, without its position", () => {
+		const cache = parseNoteForCache(NOTE);
+		const facts = factsFromCache("Plan.md", { ...cache, frontmatter: { title: "From Obsidian", position: cache.frontmatterPosition } }, frontmatterDetail("Plan.md", NOTE, cache));
+		expect(facts.frontmatter?.properties).toEqual({ title: "From Obsidian" });
+	});
+
+	it("has no frontmatter fact without the detail", () => {
+		expect(factsFromCache("N.md", parseNoteForCache("# N\n"), undefined).frontmatter).toBeUndefined();
+	});
+});

@@ -1,0 +1,71 @@
+import { createSearchTool, readFolder } from "../../../src/vault-tools/tools/search";
+import { toolOver } from "./vault-tool-env";
+
+const tool = toolOver(createSearchTool, {
+	"Garden.md": "---\ntags: [plants]\nstatus: Active\ndue: 2026-05-01\n---\n# Garden\nRed tomato seeds\n## Beds\ntomato beds and seeds\nno match here\n",
+	"Notes/Kitchen.md": "# Kitchen\nseeds are in the tomato jar #plants/veg\n",
+	"Notes/Tomato.md": "A tomato.\n",
+	"Private/Secret.md": "tomato seeds secret #plants\n",
+}, { isPrivate: (path) => path.startsWith("Private/") });
+afterAll(() => tool.dispose());
+
+const lines = async (args: Record<string, unknown>): Promise<string[]> => (await tool.call(args as never)).text.split("\n");
+
+describe("search", () => {
+	it("text: every word on one line, the exact phrase first, each with its line and the heading it is under", async () => {
+		expect(await lines({ query: "tomato seeds" })).toEqual([
+			'Garden.md:7: Red tomato seeds  [under "Garden"]',
+			'Garden.md:9: tomato beds and seeds  [under "Garden > Beds"]',
+			'Notes/Kitchen.md:2: seeds are in the tomato jar #plants/veg  [under "Kitchen"]',
+			"(total 3 matches; showing 1-3)",
+		]);
+	});
+
+	it("text: ranks a note whose path holds the phrase above others, case-insensitively", async () => {
+		expect((await lines({ query: "TOMATO" }))[0]).toBe("Notes/Tomato.md:1: A tomato.");
+	});
+
+	it("regex: /pattern/flags, one hit per line; an invalid pattern is an error", async () => {
+		expect(await lines({ query: "/^tomato \\w+/", mode: "regex" })).toEqual(['Garden.md:9: tomato beds and seeds  [under "Garden > Beds"]', "(total 1 matches; showing 1-1)"]);
+		expect((await tool.call({ query: "/(/", mode: "regex" })).text).toMatch(/^search: "query" is not a valid regular expression: /);
+	});
+
+	it("tag: the tag and its nested tags, never a tag that only starts the same", async () => {
+		expect(await lines({ query: "#plants", mode: "tag" })).toEqual(["Garden.md:2: tags: [plants]", 'Notes/Kitchen.md:2: seeds are in the tomato jar #plants/veg  [under "Kitchen"]', "(total 2 matches; showing 1-2)"]);
+		expect((await tool.call({ query: "#plant", mode: "tag" })).text).toBe('No matches for "#plant" (mode tag).');
+	});
+
+	it("property: a key, or key: value matched whole and without case, dates by their day", async () => {
+		expect(await lines({ query: "Status", mode: "property" })).toEqual(["Garden.md:3: status: Active", "(total 1 matches; showing 1-1)"]);
+		expect((await lines({ query: "status=active", mode: "property" }))[0]).toBe("Garden.md:3: status: Active");
+		expect((await tool.call({ query: "status: act", mode: "property" })).text).toBe('No matches for "status: act" (mode property).');
+		expect((await lines({ query: "due: 2026-05-01", mode: "property" }))[0]).toBe("Garden.md:4: due: 2026-05-01");
+	});
+
+	it("path: the exact name first, then names that start with it, then anywhere in the path", async () => {
+		expect(await lines({ query: "tomato", mode: "path" })).toEqual(["Notes/Tomato.md", "(total 1 notes; showing 1-1)"]);
+		expect(await lines({ query: "notes", mode: "path" })).toEqual(["Notes/Tomato.md", "Notes/Kitchen.md", "(total 2 notes; showing 1-2)"]);
+	});
+
+	it("searches under a folder, and never finds private notes", async () => {
+		expect((await lines({ query: "tomato", folder: "Notes/" })).slice(-1)).toEqual(["(total 2 matches; showing 1-2)"]);
+		expect((await tool.call({ query: "secret" })).text).toBe('No matches for "secret" (mode text).');
+		expect((await tool.call({ query: "tomato", folder: "Private" })).text).toBe('search: no notes under folder "Private"; use list_notes to see the folders');
+	});
+
+	it("answers bad arguments as errors", async () => {
+		expect((await tool.call({ query: " " })).text).toBe('search: "query" is required and must be non-empty text');
+		expect((await tool.call({ query: "x", mode: "fuzzy" })).text).toBe('search: "mode" must be one of text, regex, tag, property, path, not "fuzzy"');
+		expect((await tool.call({ query: "#", mode: "tag" })).text).toBe('search: "query" must name a tag, e.g. "#project"');
+	});
+});
+
+describe("readFolder", () => {
+	it("normalises a folder argument and refuses one that climbs out", () => {
+		expect(readFolder(undefined)).toBe("");
+		expect(readFolder(" ./Notes/Sub/ ")).toBe("Notes/Sub");
+		expect(readFolder("Notes\\Sub")).toBe("Notes/Sub");
+		expect(() => readFolder("Notes/../..")).toThrow('"folder" must be inside the vault: Notes/../..');
+		expect(() => readFolder(3)).toThrow('"folder" must be a vault folder path, not 3');
+	});
+});

@@ -1,0 +1,96 @@
+import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { comparePaths, FolderNoteStore } from "../../../src/vault/folder/folder-note-store";
+import { makeTempDir } from "../../helpers/temp-dir";
+import { waitUntil } from "../../helpers/wait-until";
+
+const temps: { remove: () => void }[] = [];
+afterAll(() => temps.forEach((temp) => temp.remove()));
+
+function folder(files: Record<string, string>): { root: string; write: (path: string, text: string) => void } {
+	const temp = makeTempDir("folder-note-store");
+	temps.push(temp);
+	const write = (path: string, text: string): void => {
+		mkdirSync(join(temp.path, path, ".."), { recursive: true });
+		writeFileSync(join(temp.path, path), text);
+	};
+	for (const [path, text] of Object.entries(files)) write(path, text);
+	return { root: temp.path, write };
+}
+
+describe("FolderNoteStore", () => {
+	it("lists notes sorted by code unit, files by path, and skips dot-names and links", () => {
+		const { root } = folder({ "b.md": "b", "A/z.md": "z", "A/a.MD": "a", "pic.png": "", ".config/app.json": "{}", "A/.draft.md": "d" });
+		const outside = folder({ "secret.md": "s" });
+		symlinkSync(join(outside.root, "secret.md"), join(root, "link.md"));
+		const store = new FolderNoteStore({ root, watch: false });
+		store.refresh();
+		expect(store.notePaths()).toEqual(["A/a.MD", "A/z.md", "b.md"]);
+		expect(store.files.has("pic.png")).toBe(true);
+		expect(store.isNote("pic.png")).toBe(false);
+		expect(store.isNote("link.md")).toBe(false);
+		expect(store.text("A/z.md")).toBe("z");
+		expect(store.text("pic.png")).toBeUndefined();
+	});
+
+	it("without watching, finds added, changed and removed notes on each refresh and tells the listener", () => {
+		const { root, write } = folder({ "a.md": "one" });
+		const changed: string[] = [];
+		const store = new FolderNoteStore({ root, watch: false, onNoteChanged: (path) => changed.push(path) });
+		store.refresh();
+		expect(store.text("a.md")).toBe("one");
+		const version = store.structureVersion;
+		write("a.md", "one, longer");
+		write("New/b.md", "two");
+		rmSync(join(root, "a.md"));
+		writeFileSync(join(root, "a.md"), "again, and longer still");
+		store.refresh();
+		expect(store.notePaths()).toEqual(["New/b.md", "a.md"]);
+		expect(store.text("a.md")).toBe("again, and longer still");
+		expect(store.structureVersion).not.toBe(version);
+		rmSync(join(root, "New"), { recursive: true });
+		store.refresh();
+		expect(store.notePaths()).toEqual(["a.md"]);
+		expect(changed).toEqual(["a.md", "New/b.md", "a.md", "New/b.md"]);
+	});
+
+	it("reads again at once the paths its own writes touched", () => {
+		const { root, write } = folder({ "a.md": "old" });
+		const store = new FolderNoteStore({ root, watch: true });
+		try {
+			store.refresh();
+			expect(store.text("a.md")).toBe("old");
+			write("a.md", "new");
+			renameSync(join(root, "a.md"), join(root, "b.md"));
+			store.touched("a.md", "b.md");
+			expect(store.notePaths()).toEqual(["b.md"]);
+			expect(store.text("b.md")).toBe("new");
+		} finally {
+			store.dispose();
+		}
+	});
+
+	it("when watching, brings only changed paths up to date on refresh", async () => {
+		const { root, write } = folder({ "a.md": "old" });
+		const store = new FolderNoteStore({ root, watch: true });
+		try {
+			store.refresh();
+			expect(store.text("a.md")).toBe("old");
+			write("Sub/c.md", "new note");
+			await waitUntil(() => {
+				store.refresh();
+				return store.isNote("Sub/c.md");
+			}, "the watcher to report the new folder", { timeoutMs: 20_000 });
+			expect(store.text("Sub/c.md")).toBe("new note");
+		} finally {
+			store.dispose();
+		}
+	});
+});
+
+describe("comparePaths", () => {
+	it("orders by code unit, capitals before small letters, whatever the locale", () => {
+		expect(["b", "a", "B", "é", "A/x"].sort(comparePaths)).toEqual(["A/x", "B", "a", "b", "é"]);
+		expect(comparePaths("x", "x")).toBe(0);
+	});
+});

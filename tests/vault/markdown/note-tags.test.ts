@@ -1,0 +1,50 @@
+import { frontmatterTags, noteTags, tagsInLine } from "../../../src/vault/markdown/note-tags";
+
+describe("noteTags", () => {
+	it("reads the frontmatter's tags and the body's #tags, without #", () => {
+		expect(noteTags("---\ntags: [work, '#plan']\n---\nText #idea and #area/sub.\n")).toEqual(["work", "plan", "idea", "area/sub"]);
+	});
+
+	it("finds frontmatter behind a byte order mark", () => {
+		expect(noteTags("\uFEFF---\ntags: [private]\n---\nbody\n")).toEqual(["private"]);
+	});
+
+	it("counts tags in comments but not in code", () => {
+		expect(noteTags("%% #private %%\n<!-- #secret -->\n`#inline`\n```\n#fenced\n```\n")).toEqual(["private", "secret"]);
+	});
+
+	it("does not read the frontmatter's lines as body text", () => {
+		expect(noteTags("---\ntitle: '#notatag'\n---\n")).toEqual([]);
+	});
+});
+
+describe("tagsInLine", () => {
+	it("starts a tag at a line start, after white space or right after another tag", () => {
+		expect(tagsInLine("#a x#b (#c) #d#e")).toEqual(["a", "d", "e"]);
+	});
+
+	it("ends a tag at punctuation, drops trailing slashes and all-digit tags", () => {
+		expect(tagsInLine("#private. #2024 #2024/01 #y2024 #nested/")).toEqual(["private", "y2024", "nested"]);
+	});
+
+	it("keeps both readings of a tag with letters Obsidian also allows, so neither hides a tag", () => {
+		expect(tagsInLine("#café #🔒secret")).toEqual(expect.arrayContaining(["café", "🔒secret"]));
+	});
+});
+
+describe("frontmatterTags", () => {
+	it("reads tags and tag keys in any case, lists and comma or space separated strings", () => {
+		expect(frontmatterTags("Tags: a, b c\ntag: '#d'\nother: e\n")).toEqual(["a", "b", "c", "d"]);
+		expect(frontmatterTags("tags:\n  - x # comment\n  - y\n")).toEqual(["x", "y"]);
+	});
+
+	it("still reads tags when a key is duplicated or the YAML has an error elsewhere", () => {
+		expect(frontmatterTags("tags: [a]\ntags: [b]\n")).toEqual(["a", "b"]);
+		expect(frontmatterTags("tags: [private]\nbroken: [\n")).toContain("private");
+	});
+
+	it("answers nothing for YAML that is not a map", () => {
+		expect(frontmatterTags("- tags\n- private\n")).toEqual([]);
+		expect(frontmatterTags("")).toEqual([]);
+	});
+});
