@@ -15,6 +15,20 @@ const ENTRY_POINTS = ["main.ts", "src/plugin.ts", "src/headless/main.ts", "src/c
  * gets its mirrored test fails this test until it leaves the list.
  */
 export const TESTED_ELSEWHERE: Record<string, { where: string[]; why: string }> = {
+	"src/headless/headless-mcp.ts": {
+		where: ["tests/headless/mcp-config.test.ts"],
+		why: "the headless host's HTTP endpoint and mcp-* commands, run through the built host",
+	},
+	"src/ide/doctor/other-lock-files.ts": { where: ["tests/ide/doctor/doctor.test.ts"], why: "other editors' lock files, checked through runDoctor" },
+	"src/ide/doctor/own-lock-file.ts": { where: ["tests/ide/doctor/doctor.test.ts"], why: "the bridge's own lock file, checked through runDoctor" },
+	"src/ide/doctor/vault-location.ts": { where: ["tests/ide/doctor/doctor.test.ts"], why: "the vault's real path checks, through runDoctor" },
+	"src/obsidian/notes/files-by-name.ts": { where: ["tests/obsidian/diagnostics-source.test.ts", "tests/contracts/vault-index.test.ts"], why: "link resolution among public notes, through both Obsidian adapters" },
+	"src/obsidian/settings/mcp-commands.ts": { where: ["tests/obsidian/settings/vault-tools-section.test.ts"], why: "the copyable commands, through the settings section" },
+	"src/server/lock-file-reader.ts": { where: ["tests/security/untrusted-lock-files.test.ts", "tests/vault-tools/relay-client/bridge-locator.test.ts"], why: "lock files as untrusted input, through the cleanup and the relay's locator" },
+	"src/vault-tools/regex/node-regex-thread.ts": { where: ["tests/vault-tools/regex/regex-scanner.test.ts"], why: "the Node worker thread, driven by the scanner's tests" },
+	"src/vault-tools/regex/regex-worker-script.ts": { where: ["tests/vault-tools/regex/regex-scanner.test.ts", "tests/vault-tools/regex/web-regex-thread.test.ts"], why: "the worker's code, run in both kinds of worker" },
+	"src/vault-tools/serve/headers-helper.ts": { where: ["tests/obsidian/settings/vault-tools-section.test.ts"], why: "the headers-helper command, through the settings section's commands" },
+	"src/vault-tools/serve/http-token-record.ts": { where: ["tests/vault-tools/http-token-record.test.ts"], why: "the token record's rules, tested under the vault-tools folder" },
 	"main.ts": {
 		where: ["tests/obsidian/bundle.test.ts", "tests/obsidian/bundle-story.test.ts"],
 		why: "the plugin's entry: one re-export, tested by loading the built main.js as Obsidian does",
@@ -140,7 +154,7 @@ export const TESTED_ELSEWHERE: Record<string, { where: string[]; why: string }> 
 		why: "privacy at the port, tested through every vault tool that reads through it",
 	},
 	"src/vault-tools/create-vault-tools.ts": {
-		where: ["tests/protocol/mcp-session.test.ts", "tests/vault-tools/privacy.test.ts"],
+		where: ["tests/protocol/mcp-session.test.ts", "tests/server/http/vault-tools-http.test.ts"],
 		why: "the tools' wiring, tested by serving them in sessions and by the privacy suite",
 	},
 	"src/vault-tools/relay-client/relay-connection.ts": {
@@ -244,13 +258,19 @@ function stringsReachedFrom(test: string): string[] {
 	return strings;
 }
 
-/** Why a listed `where` file does not count: it is missing, or neither imports the source nor runs its bundle. */
+/** Why a listed `where` file does not count: it is missing, or imports neither the source nor a module importing it, nor runs its bundle. */
 function whereProblem(source: string, test: string, bundles: Map<string, string>): string | undefined {
 	if (!existsSync(join(ROOT, test))) return `${test} does not exist`;
-	if (importedPaths(test).includes(source.replace(/\.ts$/, ""))) return undefined;
-	if (!ENTRY_POINTS.includes(source)) return `${test} does not import ${source}`;
-	const bundle = bundles.get(source) ?? bundles.get(source === "src/plugin.ts" ? "main.ts" : source);
-	if (bundle === undefined) return `esbuild.config.mjs builds no bundle from ${source}`;
+	const wanted = source.replace(/\.ts$/, "");
+	if (importedPaths(test).includes(wanted)) return undefined;
+	// One step removed: the test imports the module that uses the source (e.g. the tool set that wires a tool).
+	const through = importedPaths(test).filter((path) => path.startsWith("src/") && existsSync(join(ROOT, `${path}.ts`)));
+	if (through.some((path) => importedPaths(`${path}.ts`).includes(wanted))) return undefined;
+	// An entry point, or a module an entry point imports itself, may be tested by running the entry point's bundle.
+	const entry = ENTRY_POINTS.includes(source) ? source : ENTRY_POINTS.find((point) => existsSync(join(ROOT, point)) && importedPaths(point).includes(wanted));
+	if (entry === undefined) return `${test} does not import ${source}`;
+	const bundle = bundles.get(entry) ?? bundles.get(entry === "src/plugin.ts" ? "main.ts" : entry);
+	if (bundle === undefined) return `esbuild.config.mjs builds no bundle from ${entry}`;
 	if (!/\.test\.ts$/.test(test)) return `${test} is not a test file`;
 	return stringsReachedFrom(test).some((text) => text === bundle || text.endsWith(`/${bundle}`)) ? undefined : `${test} neither imports ${source} nor runs its bundle ${bundle}`;
 }

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { FakeElement, Setting, notices } from "../__mocks__/obsidian";
 import { ClaudePermissionsSection, type ClaudePermissionsHost } from "../../src/obsidian/claude-permissions-section";
-import type { VaultLocalStorage } from "../../src/obsidian/vault-tools/mcp-token-store";
+import type { VaultLocalStorage } from "../../src/obsidian/previewed-permissions";
 import { PreviewedPermissions } from "../../src/obsidian/previewed-permissions";
 import { DEFAULT_SETTINGS, type BridgeSettings } from "../../src/settings";
 import { makeTempDir } from "../helpers/temp-dir";

@@ -1,31 +1,38 @@
-import { portOfLockFile, readLockFileFields } from "../../../src/ide/doctor/lock-file-reading";
-
-const reading = (text: string) => readLockFileFields("/home/me/.claude/ide/1234.lock", () => Promise.resolve(text));
-
-describe("portOfLockFile", () => {
-	it("takes the port from the file name, as the CLI does", () => {
-		expect(portOfLockFile("/home/me/.claude/ide/51234.lock")).toBe(51234);
-		expect(portOfLockFile("1.lock")).toBe(1);
-	});
-
-	it("answers undefined for names that are not a port's lock file", () => {
-		for (const name of ["0.lock", "65536.lock", "abc.lock", "1234.json", "1234.lock.tmp"]) expect(portOfLockFile(`/x/${name}`)).toBeUndefined();
-	});
-});
+import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { readLockFileFields } from "../../../src/ide/doctor/lock-file-reading";
+import { makeTempDir } from "../../helpers/temp-dir";
 
 describe("readLockFileFields", () => {
-	it("keeps each known field only when it has the right type", async () => {
-		expect(await reading(JSON.stringify({ pid: 42, workspaceFolders: ["/v", 3, "/w"], ideName: "Obsidian", transport: "ws", authToken: "t", writer: "claude-code-bridge", extra: 1 }))).toEqual({
-			kind: "read",
-			fields: { pid: 42, workspaceFolders: ["/v", "/w"], ideName: "Obsidian", transport: "ws", authToken: "t", writer: "claude-code-bridge" },
-		});
-		expect(await reading(JSON.stringify({ pid: "42", workspaceFolders: "/v", ideName: 7 }))).toEqual({ kind: "read", fields: { workspaceFolders: [] } });
+	const temp = makeTempDir("lock-file-reading");
+	const folder = join(temp.path, "ide");
+
+	beforeAll(() => {
+		mkdirSync(folder, { recursive: true, mode: 0o700 });
+		chmodSync(folder, 0o700);
+	});
+	afterAll(() => temp.remove());
+
+	function lockFile(name: string, content: string): string {
+		const path = join(folder, name);
+		writeFileSync(path, content, { mode: 0o600 });
+		chmodSync(path, 0o600);
+		return path;
+	}
+
+	it("keeps only the fields the CLI reads, each only with the right type", async () => {
+		const path = lockFile("4001.lock", JSON.stringify({ port: 4001, pid: "12", workspaceFolders: ["/v", 3], ideName: "Obsidian", transport: "ws", authToken: 7, writer: "claude-code-bridge" }));
+		expect(await readLockFileFields(path, "linux")).toEqual({ kind: "read", port: 4001, fields: { workspaceFolders: ["/v"], ideName: "Obsidian", transport: "ws", writer: "claude-code-bridge" } });
 	});
 
-	it("tells a file that is not a JSON object from one that cannot be read", async () => {
-		expect(await reading("{not json")).toEqual({ kind: "not-json" });
-		expect(await reading("[1, 2]")).toEqual({ kind: "not-json" });
-		expect(await reading("null")).toEqual({ kind: "not-json" });
-		expect(await readLockFileFields("/x/1.lock", () => Promise.reject(new Error("EACCES: permission denied")))).toEqual({ kind: "unreadable", reason: "EACCES: permission denied" });
+	it("tells a file that is not JSON and a missing file apart", async () => {
+		expect(await readLockFileFields(lockFile("4002.lock", "not json"), "linux")).toEqual({ kind: "not-json" });
+		expect((await readLockFileFields(join(folder, "4003.lock"), "linux")).kind).toBe("missing");
+	});
+
+	it("refuses a symbolic link, as the shared untrusted-input reader does", async () => {
+		const target = lockFile("4004.lock", JSON.stringify({ port: 4004, workspaceFolders: [] }));
+		symlinkSync(target, join(folder, "4005.lock"));
+		expect((await readLockFileFields(join(folder, "4005.lock"), "linux")).kind).toBe("refused");
 	});
 });

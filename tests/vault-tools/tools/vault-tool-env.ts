@@ -9,6 +9,7 @@ import { VisibleVault } from "../../../src/vault/privacy/visible-vault";
 import { VaultPaths } from "../../../src/vault/vault-paths";
 import { makeTempDir } from "../../helpers/temp-dir";
 import type { CallAnswer } from "../vault-fixture";
+import { RegexScanner } from "../../../src/vault-tools/regex/regex-scanner";
 
 /** One vault tool built by its own factory over a temp-folder vault, with the environment's parts open to the test. */
 export interface ToolUnderTest {
@@ -23,7 +24,7 @@ export interface ToolUnderTest {
 export function toolOver(
 	create: (env: VaultToolEnvironment) => ToolDefinition,
 	files: Record<string, string>,
-	options: Partial<Omit<VaultToolEnvironment, "vault" | "writes">> & { isPrivate?: (path: string) => boolean } = {},
+	options: Partial<Omit<VaultToolEnvironment, "vault" | "writes" | "regex">> & { isPrivate?: (path: string) => boolean; regex?: RegexScanner } = {},
 ): ToolUnderTest {
 	const temp = makeTempDir("vault-tool");
 	const write = (path: string, text: string): void => {
@@ -32,13 +33,14 @@ export function toolOver(
 	};
 	for (const [path, text] of Object.entries(files)) write(path, text);
 	const index = new FolderVaultIndex({ root: temp.path, watch: false });
-	const { isPrivate = (): boolean => false, ...rest } = options;
+	const { isPrivate = (): boolean => false, regex = new RegexScanner(), ...rest } = options;
 	const env: VaultToolEnvironment = {
 		vault: new VisibleVault({ index, paths: new VaultPaths(temp.path), isPrivate }),
 		writes: new KeyedMutex(),
 		review: () => undefined,
 		writesUnavailable: () => undefined,
 		textCap: DEFAULT_TEXT_CAP,
+		regex,
 		...rest,
 	};
 	const tool = create(env);
