@@ -1,5 +1,5 @@
 import { VaultPathError, type VaultPaths } from "../vault-paths";
-import type { Backlink, FrontmatterFact, NoteFacts, RenameReport, TagFact, VaultIndex } from "../notes/vault-index";
+import { WriteRefusedError, type Backlink, type FrontmatterFact, type NoteFacts, type RenameReport, type TagFact, type VaultIndex } from "../notes/vault-index";
 
 /** A path argument that names no visible note, or a place a tool may not write: the message is for the model. */
 export class VaultToolError extends Error {
@@ -160,19 +160,32 @@ export class VisibleVault {
 		return relative;
 	}
 
+	/*
+	 * The writes check their paths again right before calling the index: a write may have waited minutes for the
+	 * user's review, and a folder on the way may have been replaced by a link meanwhile (an index over Obsidian's
+	 * app.vault would write through it). An index that refuses at the moment of writing (the folder adapter does)
+	 * answers WriteRefusedError, given to the model as a tool error.
+	 */
+
 	writeText(path: string, text: string, expected: string): Promise<void> {
 		this.assertVisible(path);
-		return this.options.index.writeText(path, text, expected);
+		this.assertStillConfined(path);
+		return refusalsAsToolErrors(() => this.options.index.writeText(path, text, expected));
 	}
 
 	createNote(path: string, text: string): Promise<void> {
-		return this.options.index.createNote(path, text);
+		this.assertStillConfined(path);
+		if (this.options.isPrivate(path)) throw new VaultToolError(`Refused: ${path} is not available to vault tools (a private folder or excluded file); nothing was written`);
+		return refusalsAsToolErrors(() => this.options.index.createNote(path, text));
 	}
 
 	/** Renames; the report lists only visible notes (links in private notes are kept working but not reported). */
 	async renameNote(from: string, to: string): Promise<RenameReport> {
 		this.assertVisible(from);
-		const report = await this.options.index.renameNote(from, to);
+		this.assertStillConfined(from);
+		this.assertStillConfined(to);
+		if (this.options.isPrivate(to)) throw new VaultToolError(`Refused: ${to} is not available to vault tools (a private folder or excluded file); nothing was written`);
+		const report = await refusalsAsToolErrors(() => this.options.index.renameNote(from, to));
 		return { updates: report.updates.filter((update) => this.isVisible(update.path)) };
 	}
 
@@ -182,6 +195,20 @@ export class VisibleVault {
 
 	private assertVisible(path: string): void {
 		if (!this.isVisible(path)) throw new VaultToolError(`No note "${path}" in the vault.`);
+	}
+
+	/** A vault path a tool is about to write: it still resolves inside the vault, to a place neither hidden nor private. */
+	private assertStillConfined(path: string): void {
+		let real: string | undefined;
+		try {
+			real = this.options.paths.resolve(path).realRelative;
+		} catch (error) {
+			if (error instanceof VaultPathError) throw new VaultToolError(`Refused: ${path} now leads out of the vault (a folder on its way was replaced after the tool checked it); nothing was written`);
+			throw error;
+		}
+		if (isHidden(path) || (real !== undefined && (isHidden(real) || this.options.isPrivate(real)))) {
+			throw new VaultToolError(`Refused: ${path} now leads to a private or hidden place (a folder on its way was replaced after the tool checked it); nothing was written`);
+		}
 	}
 
 	/** The vault-relative path of an argument, refusing anything outside the vault. */
@@ -196,6 +223,16 @@ export class VisibleVault {
 			if (error instanceof VaultPathError) throw new VaultToolError(`"${argument}" refused: ${error.message}. Vault tools only reach notes inside the vault.`);
 			throw error;
 		}
+	}
+}
+
+/** A write the index refused at the moment of writing, as the tool error the model reads. */
+async function refusalsAsToolErrors<T>(write: () => Promise<T>): Promise<T> {
+	try {
+		return await write();
+	} catch (error) {
+		if (error instanceof WriteRefusedError) throw new VaultToolError(error.message);
+		throw error;
 	}
 }
 
