@@ -90,7 +90,7 @@ describe("a client killed mid-request", () => {
 		expect(port.closed).toEqual(["doomed tab"]);
 		expect(bridge.host.status().clients.map((c) => c.id)).toEqual([2]);
 		// The survivor is still served and its review can still be decided.
-		expect(reviews.accept("other tab")).toBe(true);
+		expect(reviews.accept("other tab")).toEqual({ kind: "accepted" });
 		expect(((await other.waitForAnswer(11)).result as { content: { text: string }[] }).content[0]?.text).toBe("FILE_SAVED");
 	});
 

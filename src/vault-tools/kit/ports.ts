@@ -12,7 +12,11 @@ export interface ProposedWrite {
 	signal: AbortSignal;
 }
 
-export type ReviewOutcome = { kind: "accepted"; finalText: string } | { kind: "rejected"; reason?: string };
+/**
+ * The user's decision, or `failed`: the review ended with an error instead of a decision (it could not be shown,
+ * or the Accept was refused because the note's path changed while the review was open). `reason` is for the model.
+ */
+export type ReviewOutcome = { kind: "accepted"; finalText: string } | { kind: "rejected"; reason?: string } | { kind: "failed"; reason: string };
 
 /**
  * Where vault-tool writes are shown for review: Obsidian's review view (the `openDiff` flow), or the headless

@@ -24,6 +24,7 @@ export async function reviewAndWrite(
 	const review = env.review();
 	const outcome = review ? await review.propose({ ...write, signal: context.signal }) : { kind: "accepted" as const, finalText: write.newText };
 	if (outcome.kind === "rejected") return { kind: "rejected", reason: outcome.reason ?? "the user rejected the change in the review" };
+	if (outcome.kind === "failed") throw new VaultToolError(outcome.reason);
 	if (context.signal.aborted) return { kind: "rejected", reason: "the call was cancelled before the change was written" };
 	try {
 		if (write.isNewNote) await env.vault.createNote(write.path, outcome.finalText);
