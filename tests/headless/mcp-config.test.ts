@@ -10,6 +10,7 @@ import { VAULT_TOOL_NAMES } from "../../src/vault-tools/create-vault-tools";
 import { defaultVaultToolsPort } from "../../src/vault-tools/serve/vault-tools-port";
 import { HeadlessProcess } from "../helpers/headless-process";
 import { makeTempDir } from "../helpers/temp-dir";
+import { FIXTURE_TIMEOUT_MS, WAIT_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 interface ServerEntry {
 	type: string;
@@ -22,7 +23,7 @@ interface ServerEntry {
 async function commandLine(host: HeadlessProcess, line: string, pattern: RegExp): Promise<string> {
 	const before = host.stdout.length;
 	host.send(line);
-	return host.waitFor(() => pattern.exec(host.stdout.slice(before))?.[1], `the answer to "${line}"`, 5000);
+	return host.waitFor(() => pattern.exec(host.stdout.slice(before))?.[1], `the answer to "${line}"`, WAIT_TIMEOUT_MS);
 }
 
 async function mcpConfig(host: HeadlessProcess, kind: "stdio" | "http"): Promise<ServerEntry> {
@@ -59,10 +60,10 @@ describe("the headless host's MCP endpoint and mcp-config", () => {
 		writeFileSync(join(vault, "Notes/Beta.md"), "# Beta\n");
 		writeFileSync(join(vault, "Private/Secret.md"), "# Secret\n\nAlpha secret.\n");
 		host = await HeadlessProcess.start({ vault, home, args: ["--private-folder", "Private"] });
-	});
+	}, FIXTURE_TIMEOUT_MS);
 
 	afterAll(async () => {
-		await host.quit();
+		await host?.quit();
 		temp.remove();
 	});
 

@@ -31,7 +31,7 @@ describe("assembleBridge's vault tools", () => {
 	});
 
 	afterAll(() => {
-		headless.dispose();
+		headless?.dispose();
 		temp.remove();
 	});
 

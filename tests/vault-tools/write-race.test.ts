@@ -42,7 +42,7 @@ describe("a folder swapped for a link out of the vault while a vault-tool write 
 	afterEach(() => {
 		vault?.dispose();
 		vault = undefined;
-		scratch.remove();
+		scratch?.remove();
 	});
 
 	it("create_note: Drop swapped during the review; Accept writes nothing, inside or out", async () => {

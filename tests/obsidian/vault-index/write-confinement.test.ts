@@ -9,6 +9,7 @@ import type { ToolDefinition } from "../../../src/protocol/mcp-types";
 import type { App } from "../../__mocks__/obsidian";
 import { makeTempDir } from "../../helpers/temp-dir";
 import { createIndexedApp, vaultIndexPorts } from "../harness/indexed-app";
+import { FIXTURE_TIMEOUT_MS } from "../../helpers/fixture-timeout";
 
 /**
  * In Obsidian the vault tools write through `app.vault`, whose desktop adapter follows symbolic links (Obsidian
@@ -65,7 +66,7 @@ describe("the vault tools over Obsidian's index re-check confinement right befor
 			},
 		};
 		tools = new Map(createVaultTools({ vault, review: () => review }).map((tool) => [tool.name, tool]));
-	});
+	}, FIXTURE_TIMEOUT_MS);
 	afterEach(() => {
 		index?.unload();
 		temp?.remove();

@@ -2,6 +2,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFil
 import { dirname, join } from "node:path";
 import { FolderVaultIndex } from "../../../src/vault/folder/folder-vault-index";
 import { makeTempDir } from "../../helpers/temp-dir";
+import { FIXTURE_TIMEOUT_MS } from "../../helpers/fixture-timeout";
 
 /**
  * The folder adapter checks confinement when it writes, not only when a tool located the note: a folder of the
@@ -36,10 +37,10 @@ describe("FolderVaultIndex writes only into real folders of the vault, checked a
 		write("Notes/B.md", "See [[A]].\n");
 		index = new FolderVaultIndex({ root, watch: false });
 		await index.refresh();
-	});
+	}, FIXTURE_TIMEOUT_MS);
 	afterEach(() => {
-		index.dispose();
-		temp.remove();
+		index?.dispose();
+		temp?.remove();
 	});
 
 	it("createNote refuses a folder that became a symbolic link leading out of the vault", async () => {
