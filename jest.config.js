@@ -9,6 +9,10 @@ const shared = {
 
 module.exports = {
 	maxWorkers: 2,
+	// Tests and hooks without a timeout of their own (Jest's default is 5 s): a shared machine under load runs
+	// several times slower, and a limit only turns a hang into a failure. Fixture starts pass FIXTURE_TIMEOUT_MS
+	// (tests/helpers/fixture-timeout.ts), the helpers' waits stop at WAIT_TIMEOUT_MS, below this.
+	testTimeout: 30_000,
 	// Builds main.js and the headless host once, so the bundle tests and e2e tests test fresh code.
 	globalSetup: "<rootDir>/tests/global-setup.mjs",
 	projects: [

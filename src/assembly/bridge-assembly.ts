@@ -16,7 +16,7 @@ import type { NoteSource } from "../vault/notes/note-source";
 import { DiffReviewManager } from "../ide/diff-review/diff-review-manager";
 import { DiffReviewTools } from "../ide/tools/diff-review-tools";
 import { readTextIfExists } from "../ide/diff-review/read-text-if-exists";
-import type { DiffReviewPort, PendingReview } from "../ide/diff-review/review-types";
+import type { AcceptOutcome, DiffReviewPort, PendingReview } from "../ide/diff-review/review-types";
 import { Notifier } from "../ide/notifier";
 import type { PrivacyRules } from "../vault/privacy/privacy";
 import { VaultPrivacy } from "../vault/privacy/vault-privacy";
@@ -33,7 +33,8 @@ import type { WorkspacePort } from "../ide/workspace/workspace-port";
 
 /** Where a review view sends the user's decision on a review it shows. */
 export interface ReviewDecisions {
-	accept(review: PendingReview, finalText: string): void;
+	/** Refused (with the reason) when the note's path no longer leads where it did when the review opened. */
+	accept(review: PendingReview, finalText: string): AcceptOutcome;
 	reject(review: PendingReview): void;
 	/** The view closed while the review was pending: counts as a rejection. */
 	closed(review: PendingReview): void;

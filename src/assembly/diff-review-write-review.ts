@@ -31,7 +31,7 @@ export class DiffReviewWriteReview implements WriteReview {
 		const [first, second] = result.content;
 		if (!result.isError && first?.text === "FILE_SAVED") return { kind: "accepted", finalText: second?.text ?? write.newText };
 		if (write.signal.aborted) return { kind: "rejected", reason: "the call was cancelled (or its client went away) before the user decided; the review was withdrawn" };
-		if (result.isError) return { kind: "rejected", reason: `the review could not be shown (${first?.text ?? "unknown error"})` };
+		if (result.isError) return { kind: "failed", reason: first?.text ?? "the review ended with an unknown error; nothing was written" };
 		return { kind: "rejected", reason: REJECTED_BY_USER };
 	}
 }

@@ -57,7 +57,8 @@ function accept(reviews: DiffReviewManager, args: string[]): string {
 	}
 	const review = chooseReview(reviews, names);
 	const finalText = textFile === undefined ? undefined : readFileSync(resolve(textFile), "utf8");
-	reviews.accept(review.tabName, finalText, review.id);
+	const outcome = reviews.accept(review.tabName, finalText, review.id);
+	if (outcome.kind === "refused") return `Not accepted: ${outcome.reason}`;
 	return `Accepted ${JSON.stringify(review.tabName)}${finalText === undefined ? "" : ` with the text of ${textFile}`}`;
 }
 

@@ -1,5 +1,5 @@
 import { debounce, ItemView, MarkdownView, normalizePath, Notice, TFile, type TAbstractFile, type ViewStateResult, type WorkspaceLeaf } from "obsidian";
-import type { PendingReview } from "../ide/diff-review/review-types";
+import type { AcceptOutcome, PendingReview } from "../ide/diff-review/review-types";
 import { computeLineDiff } from "../shared/word-diff";
 import { renderDiff, renderProposal, type DiffLayoutMode } from "./diff-rendering";
 import { sameText } from "./line-endings";
@@ -11,7 +11,8 @@ export const PROPOSAL_REDRAW_DELAY_MS = 300;
 
 /** Where the view's decisions go (the review manager of the bridge that opened it). */
 export interface DiffReviewActions {
-	accept(review: PendingReview, finalText: string): void;
+	/** Refused (with the reason) when the note's path no longer leads where it did when the review opened. */
+	accept(review: PendingReview, finalText: string): AcceptOutcome;
 	reject(review: PendingReview): void;
 	/** The view closed while the review was pending: counts as a rejection. */
 	closed(review: PendingReview): void;
@@ -281,6 +282,7 @@ export class DiffReviewView extends ItemView {
 			new Notice("The note changed after Claude proposed this edit. Choose \"compare with the note now\" to see what accepting would replace, then accept.");
 			return;
 		}
-		actions.accept(review, this.finalText(review));
+		const outcome = actions.accept(review, this.finalText(review));
+		if (outcome.kind === "refused") new Notice(`Not accepted: ${outcome.reason}.`);
 	}
 }

@@ -24,7 +24,7 @@ describe("the package's command: claude-code-bridge <serve|mcp>", () => {
 		child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
 		const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
 		try {
-			await pollUntil(() => (/Listening on ws:\/\/127\.0\.0\.1:\d+/.test(stdout) ? true : undefined), () => `the host's banner; stdout: ${stdout}`, { timeoutMs: 15_000 });
+			await pollUntil(() => (/Listening on ws:\/\/127\.0\.0\.1:\d+/.test(stdout) ? true : undefined), () => `the host's banner; stdout: ${stdout}`);
 			expect(stdout).toContain(`Claude Code Bridge (headless) serving ${vault}`);
 			child.stdin.write("quit\n");
 			expect(await exited).toBe(0);

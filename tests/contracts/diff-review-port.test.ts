@@ -8,7 +8,7 @@ import { buildWorkspace, closeWorkspace } from "../obsidian/harness/workspace-bu
 import { diffReviewPortContract } from "./diff-review-port.contract";
 
 const paths = new VaultPaths("/vault");
-const noActions = { accept: () => undefined, reject: () => undefined, closed: () => undefined };
+const noActions = { accept: () => ({ kind: "accepted" as const }), reject: () => undefined, closed: () => undefined };
 
 diffReviewPortContract("headless host", () => {
 	const printed: string[] = [];

@@ -1,4 +1,5 @@
 import { NoteChangedError, type NoteFacts, type VaultIndex } from "../../src/vault/notes/vault-index";
+import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 /** One VaultIndex adapter over a vault of files, with the host's own way of changing a file behind its back. */
 export interface VaultIndexUnderTest {
@@ -63,8 +64,8 @@ export function describeVaultIndexContract(name: string, create: VaultIndexFacto
 			subject = await create(VAULT);
 			index = subject.index;
 			await index.refresh();
-		});
-		afterEach(() => subject.dispose());
+		}, FIXTURE_TIMEOUT_MS);
+		afterEach(() => subject?.dispose());
 
 		it("lists the Markdown notes only", () => {
 			expect([...index.notePaths()].sort()).toEqual(["Bad.md", "Folder/Deep.md", "Home.md", "Target.md"]);

@@ -73,7 +73,7 @@ describe("installing the Claude Code CLI for the e2e tests", () => {
 		log = path.join(temp.path, "install.log");
 		waitingMarker = path.join(temp.path, "waited");
 	});
-	afterEach(() => temp.remove());
+	afterEach(() => temp?.remove());
 
 	it("installs once when two processes ask at the same time, and both get the installed path", async () => {
 		const [first, second] = await Promise.all([

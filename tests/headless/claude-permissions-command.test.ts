@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { claudePermissionsCommand } from "../../src/headless/claude-permissions-command";
 import { HeadlessProcess } from "../helpers/headless-process";
 import { makeTempDir } from "../helpers/temp-dir";
+import { WAIT_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 /** A renamed config folder (users can rename it); the host finds it by its plugins folder. */
 const CONFIG_DIR = ".vault-config";
@@ -11,7 +12,7 @@ const CONFIG_DIR = ".vault-config";
 async function run(host: HeadlessProcess, line: string, until: RegExp): Promise<string> {
 	const before = host.stdout.length;
 	host.send(line);
-	return host.waitFor(() => (until.test(host.stdout.slice(before)) ? host.stdout.slice(before) : undefined), `the answer to ${line}`, 10_000);
+	return host.waitFor(() => (until.test(host.stdout.slice(before)) ? host.stdout.slice(before) : undefined), `the answer to ${line}`, WAIT_TIMEOUT_MS);
 }
 
 describe("the headless claude-permissions command (real process)", () => {
@@ -66,7 +67,7 @@ describe("the headless claude-permissions command (real process)", () => {
 		host = await HeadlessProcess.start({ vault: broken, home, args: ["--private-folder", "Secret"] });
 		const before = host.stderr.length;
 		host.send("claude-permissions write");
-		const error = await host.waitFor(() => /claude-permissions failed: (.*)/.exec(host?.stderr.slice(before) ?? "")?.[1], "the error", 10_000);
+		const error = await host.waitFor(() => /claude-permissions failed: (.*)/.exec(host?.stderr.slice(before) ?? "")?.[1], "the error", WAIT_TIMEOUT_MS);
 		expect(error).toMatch(/^\.claude\/settings\.json: It is not valid JSON .*it was left as it is\.$/);
 		expect(readFileSync(join(broken, ".claude", "settings.json"), "utf8")).toBe("{ not json");
 		expect((await host.status()).state).toBe("listening");
@@ -105,7 +106,7 @@ describe("the headless claude-permissions command (real process)", () => {
 		for (const line of ["claude-permissions write", "claude-permissions remove"]) {
 			const before = host.stderr.length;
 			host.send(line);
-			const error = await host.waitFor(() => /claude-permissions failed: (.*)\n/.exec(host?.stderr.slice(before) ?? "")?.[1], "the error", 10_000);
+			const error = await host.waitFor(() => /claude-permissions failed: (.*)\n/.exec(host?.stderr.slice(before) ?? "")?.[1], "the error", WAIT_TIMEOUT_MS);
 			expect(error).toMatch(/^\.claude\/settings\.json is a symbolic link \(to .*elsewhere-link\/settings\.json\): the bridge writes Claude Code's rules only into a real file inside the vault, so nothing was written\./);
 		}
 		expect(readFileSync(join(elsewhere, "settings.json"), "utf8")).toBe(userSettings);
@@ -121,7 +122,7 @@ describe("the headless claude-permissions command (real process)", () => {
 		host = await HeadlessProcess.start({ vault: linked, home, args: ["--private-folder", "Secret"] });
 		const before = host.stderr.length;
 		host.send("claude-permissions write");
-		const error = await host.waitFor(() => /claude-permissions failed: (.*)\n/.exec(host?.stderr.slice(before) ?? "")?.[1], "the error", 10_000);
+		const error = await host.waitFor(() => /claude-permissions failed: (.*)\n/.exec(host?.stderr.slice(before) ?? "")?.[1], "the error", WAIT_TIMEOUT_MS);
 		expect(error).toMatch(/^\.claude is a symbolic link \(to .*elsewhere-folder\): the bridge writes Claude Code's rules only into a real \.claude folder inside the vault, so nothing was written\./);
 		expect(readdirSync(elsewhere)).toEqual([]);
 	});
@@ -130,7 +131,7 @@ describe("the headless claude-permissions command (real process)", () => {
 		host = await HeadlessProcess.start({ vault, home });
 		const before = host.stderr.length;
 		host.send("claude-permissions destroy");
-		const error = await host.waitFor(() => /claude-permissions failed: (.*)/.exec(host?.stderr.slice(before) ?? "")?.[1], "the error", 10_000);
+		const error = await host.waitFor(() => /claude-permissions failed: (.*)/.exec(host?.stderr.slice(before) ?? "")?.[1], "the error", WAIT_TIMEOUT_MS);
 		expect(error).toBe("Usage: claude-permissions show|write|remove [--local]");
 	});
 });

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { HeadlessProcess } from "../helpers/headless-process";
 import { connectOrThrow, type TestClient } from "../helpers/test-client";
 import { makeTempDir } from "../helpers/temp-dir";
+import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 describe("the headless host's diff commands", () => {
 	const temp = makeTempDir("headless-diff");
@@ -23,11 +24,11 @@ describe("the headless host's diff commands", () => {
 		const lock = JSON.parse(readFileSync(host.lockFile, "utf8")) as { authToken: string };
 		client = await connectOrThrow(host.port, { token: lock.authToken });
 		await client.initialize();
-	});
+	}, FIXTURE_TIMEOUT_MS);
 
 	afterEach(async () => {
-		await client.close();
-		host.kill();
+		await client?.close();
+		host?.kill();
 	});
 	afterAll(() => temp.remove());
 

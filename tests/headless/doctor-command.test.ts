@@ -4,6 +4,7 @@ import { tokenFingerprint } from "../../src/server/auth";
 import { HeadlessProcess } from "../helpers/headless-process";
 import { connectOrThrow } from "../helpers/test-client";
 import { makeTempDir } from "../helpers/temp-dir";
+import { WAIT_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 const posix = process.platform !== "win32";
 
@@ -11,7 +12,7 @@ const posix = process.platform !== "win32";
 async function doctor(host: HeadlessProcess): Promise<string> {
 	const before = host.stdout.length;
 	host.send("doctor");
-	return host.waitFor(() => /^[\s\S]*?\d+ ok, \d+ warnings?, \d+ failures?$/m.exec(host.stdout.slice(before))?.[0].trim(), "the doctor's report", 10_000);
+	return host.waitFor(() => /^[\s\S]*?\d+ ok, \d+ warnings?, \d+ failures?$/m.exec(host.stdout.slice(before))?.[0].trim(), "the doctor's report", WAIT_TIMEOUT_MS);
 }
 
 describe("the headless doctor command", () => {

@@ -49,7 +49,7 @@ describe("HeadlessEditor keeps the active note's text while the note is unchange
 		});
 		editor = new HeadlessEditor(paths, vault, () => notifier);
 	});
-	afterEach(() => temp.remove());
+	afterEach(() => temp?.remove());
 
 	it("does not read the note again for each selection while it is unchanged", () => {
 		writeOld("alpha beta\n");

@@ -11,6 +11,7 @@ import { defaultVaultToolsPort } from "../../src/vault-tools/serve/vault-tools-p
 import { connectHeaders, runHeadersHelper, type HttpServerConfig } from "../helpers/headers-helper";
 import { HeadlessProcess } from "../helpers/headless-process";
 import { makeTempDir } from "../helpers/temp-dir";
+import { FIXTURE_TIMEOUT_MS, WAIT_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 interface ServerEntry {
 	type: string;
@@ -30,7 +31,7 @@ function httpConfig(entry: ServerEntry): HttpServerConfig {
 async function commandLine(host: HeadlessProcess, line: string, pattern: RegExp): Promise<string> {
 	const before = host.stdout.length;
 	host.send(line);
-	return host.waitFor(() => pattern.exec(host.stdout.slice(before))?.[1], `the answer to "${line}"`, 30_000);
+	return host.waitFor(() => pattern.exec(host.stdout.slice(before))?.[1], `the answer to "${line}"`, WAIT_TIMEOUT_MS);
 }
 
 async function mcpConfig(host: HeadlessProcess, kind: "stdio" | "http"): Promise<ServerEntry> {
@@ -70,10 +71,10 @@ describe("the headless host's MCP endpoint and mcp-config", () => {
 		writeFileSync(join(vault, "Notes/Beta.md"), "# Beta\n");
 		writeFileSync(join(vault, "Private/Secret.md"), "# Secret\n\nAlpha secret.\n");
 		host = await HeadlessProcess.start({ vault, home, args: ["--private-folder", "Private"] });
-	});
+	}, FIXTURE_TIMEOUT_MS);
 
 	afterAll(async () => {
-		await host.quit();
+		await host?.quit();
 		temp.remove();
 	});
 

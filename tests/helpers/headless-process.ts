@@ -1,6 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { resolve } from "node:path";
 import type { TraceEvent } from "../../src/protocol/mcp-session";
+import { WAIT_TIMEOUT_MS } from "./fixture-timeout";
 
 export const HEADLESS_ENTRY = resolve(__dirname, "../../dist/headless.cjs");
 
@@ -59,7 +60,7 @@ export class HeadlessProcess {
 	}
 
 	/** Resolves with the first capture group of a pattern once stdout matches it. */
-	waitForOutput(pattern: RegExp, timeoutMs = 10_000, stream: "stdout" | "stderr" = "stdout"): Promise<string> {
+	waitForOutput(pattern: RegExp, timeoutMs = WAIT_TIMEOUT_MS, stream: "stdout" | "stderr" = "stdout"): Promise<string> {
 		return this.waitFor(() => pattern.exec(this[stream])?.[1], `${String(pattern)} on ${stream}`, timeoutMs);
 	}
 
@@ -71,7 +72,7 @@ export class HeadlessProcess {
 			.map((line) => (JSON.parse(line) as { trace: TraceEvent }).trace);
 	}
 
-	waitForTrace(match: (event: TraceEvent) => boolean, what: string, timeoutMs = 10_000): Promise<TraceEvent> {
+	waitForTrace(match: (event: TraceEvent) => boolean, what: string, timeoutMs = WAIT_TIMEOUT_MS): Promise<TraceEvent> {
 		return this.waitFor(() => this.traces().find(match), what, timeoutMs);
 	}
 
@@ -82,7 +83,7 @@ export class HeadlessProcess {
 	async status(): Promise<HeadlessStatus> {
 		const before = this.stdout.length;
 		this.send("status");
-		const line = await this.waitFor(() => /^(\{"state".*\})$/m.exec(this.stdout.slice(before))?.[1], "a status line", 5000);
+		const line = await this.waitFor(() => /^(\{"state".*\})$/m.exec(this.stdout.slice(before))?.[1], "a status line", WAIT_TIMEOUT_MS);
 		return JSON.parse(line) as HeadlessStatus;
 	}
 

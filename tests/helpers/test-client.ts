@@ -1,5 +1,6 @@
 import WebSocket from "ws";
 import { rawDataToText } from "../../src/server/connection-manager";
+import { WAIT_TIMEOUT_MS } from "./fixture-timeout";
 
 export interface ConnectOptions {
 	token?: string;
@@ -103,15 +104,15 @@ export class TestClient {
 		return answer;
 	}
 
-	waitForAnswer(id: string | number | null, timeoutMs = 5000): Promise<JsonRpcAnswer> {
+	waitForAnswer(id: string | number | null, timeoutMs = WAIT_TIMEOUT_MS): Promise<JsonRpcAnswer> {
 		return this.waitFor(() => this.messages.find((message) => message.id === id), `an answer to id ${String(id)}`, timeoutMs);
 	}
 
-	waitForNotification(method: string, timeoutMs = 5000, after = 0): Promise<ReceivedNotification> {
+	waitForNotification(method: string, timeoutMs = WAIT_TIMEOUT_MS, after = 0): Promise<ReceivedNotification> {
 		return this.waitFor(() => this.notifications.slice(after).find((n) => n.method === method), `a ${method} notification`, timeoutMs);
 	}
 
-	waitFor<T>(find: () => T | undefined, what: string, timeoutMs = 5000): Promise<T> {
+	waitFor<T>(find: () => T | undefined, what: string, timeoutMs = WAIT_TIMEOUT_MS): Promise<T> {
 		return new Promise((resolve, reject) => {
 			const check = (): boolean => {
 				const found = find();

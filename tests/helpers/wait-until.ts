@@ -3,9 +3,10 @@
  * clear failure; nothing here measures time, and none of it can show that something did NOT happen (for
  * that, use a fence such as a ping round trip, or an injected clock).
  */
+import { WAIT_TIMEOUT_MS } from "./fixture-timeout";
 
 export interface PollOptions {
-	/** Default 5 s. */
+	/** Default WAIT_TIMEOUT_MS (20 s: sized for a loaded machine). */
 	timeoutMs?: number;
 	/** Default 10 ms. */
 	intervalMs?: number;
@@ -13,7 +14,7 @@ export interface PollOptions {
 
 /** Calls `probe` (sync or async) until it returns something other than `undefined`, and returns that. */
 export async function pollUntil<T>(probe: () => T | undefined | Promise<T | undefined>, what: string | (() => string), options: PollOptions = {}): Promise<T> {
-	const timeoutMs = options.timeoutMs ?? 5000;
+	const timeoutMs = options.timeoutMs ?? WAIT_TIMEOUT_MS;
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const value = await probe();

@@ -5,6 +5,7 @@ import { RESOURCE_NOT_FOUND } from "../../src/ide/vault-adapter";
 import { MAX_READ_FILE_BYTES, RESOURCES_PAGE_SIZE } from "../../src/ide/ide-limits";
 import { startAssembledBridge, type AssembledBridge } from "../helpers/assembled-bridge";
 import type { JsonRpcAnswer, TestClient } from "../helpers/test-client";
+import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 const INVALID_PARAMS = -32602;
 // Obsidian lets users rename the config folder; any dot-folder is hidden the same way (a custom name also keeps the
@@ -57,8 +58,8 @@ describe("VaultAdapter over real sockets", () => {
 		symlinkSync(join(fixture.vaultPath, CONFIG_DIR, "plugins", "x", "data.json"), join(fixture.vaultPath, "Notes", "config.json"));
 		symlinkSync(join(fixture.vaultPath, "Notes"), join(fixture.vaultPath, "notes-link"));
 		client = await fixture.client();
-	});
-	afterAll(async () => fixture.stop());
+	}, FIXTURE_TIMEOUT_MS);
+	afterAll(async () => fixture?.stop());
 
 	const error = (answer: JsonRpcAnswer) => {
 		expect(answer.result).toBeUndefined();
@@ -317,8 +318,8 @@ describe("resources/list paging over a large vault", () => {
 			},
 		});
 		expected.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-	});
-	afterAll(async () => fixture.stop());
+	}, FIXTURE_TIMEOUT_MS);
+	afterAll(async () => fixture?.stop());
 
 	it(`returns every file exactly once, sorted, in pages of RESOURCES_PAGE_SIZE (${RESOURCES_PAGE_SIZE}), the last without nextCursor`, async () => {
 		const client = await fixture.client();

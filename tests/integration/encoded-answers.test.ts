@@ -5,6 +5,7 @@ import type WebSocket from "ws";
 import { rawDataToText } from "../../src/server/connection-manager";
 import { startAssembledBridge, type AssembledBridge } from "../helpers/assembled-bridge";
 import type { TestClient } from "../helpers/test-client";
+import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 const NOTE = "# Big\n" + 'A line with "quotes", a \\ backslash, a tab\t, é and 😀.\r\n'.repeat(4000);
 
@@ -20,8 +21,8 @@ describe("answers encoded straight from a file's bytes (files/read, resources/re
 	beforeAll(async () => {
 		fixture = await startAssembledBridge({ populate: (vault) => writeFileSync(join(vault, "Big.md"), NOTE) });
 		client = await fixture.client();
-	});
-	afterAll(async () => fixture.stop());
+	}, FIXTURE_TIMEOUT_MS);
+	afterAll(async () => fixture?.stop());
 
 	it("files/read arrives as one text frame holding the note's exact text", async () => {
 		const frame = nextFrame(client);

@@ -8,6 +8,7 @@ import { parseYaml } from "../../src/vault/markdown/yaml-parser";
 import { ToolRegistry } from "../../src/protocol/tool-registry";
 import { startBridge, type BridgeFixture } from "../helpers/bridge-fixture";
 import { connectOrThrow, type TestClient } from "../helpers/test-client";
+import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 let bridge: BridgeFixture;
 let source: FileSystemNoteSource;
@@ -21,12 +22,12 @@ beforeEach(async () => {
 	tools.register(createGetDiagnosticsTool({ diagnostics: new DiagnosticsEngine(source), paths: new VaultPaths(bridge.vault) }));
 	client = await connectOrThrow(bridge.port, { token: bridge.token });
 	await client.initialize();
-});
+}, FIXTURE_TIMEOUT_MS);
 
 afterEach(async () => {
-	await client.close();
-	source.dispose();
-	await bridge.stop();
+	await client?.close();
+	source?.dispose();
+	await bridge?.stop();
 });
 
 describe("getDiagnostics over a real socket", () => {

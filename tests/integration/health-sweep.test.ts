@@ -1,16 +1,17 @@
 import { startBridge, type BridgeFixture } from "../helpers/bridge-fixture";
 import { connectOrThrow } from "../helpers/test-client";
 import { waitUntil } from "../helpers/wait-until";
+import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 const SWEEP_MS = 100;
 let bridge: BridgeFixture;
 
 beforeEach(async () => {
 	bridge = await startBridge({ healthSweepIntervalMs: SWEEP_MS });
-});
+}, FIXTURE_TIMEOUT_MS);
 
 afterEach(async () => {
-	await bridge.stop();
+	await bridge?.stop();
 });
 
 describe("health sweep", () => {

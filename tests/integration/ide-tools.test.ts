@@ -12,6 +12,7 @@ import { startBridge, type BridgeFixture } from "../helpers/bridge-fixture";
 import { connectOrThrow, type JsonRpcAnswer, type TestClient } from "../helpers/test-client";
 import { FakeReviewPort } from "../ide/diff-review/fake-review-port";
 import { waitUntil } from "../helpers/wait-until";
+import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 /** An editor stand-in: remembers what was opened and selected. */
 class FakeWorkspace implements WorkspacePort {
@@ -64,11 +65,11 @@ beforeEach(async () => {
 	workspace = new FakeWorkspace();
 	latest = undefined;
 	for (const tool of createWorkspaceTools({ paths, workspace, vaultName: "Test vault", latestSelection: () => latest })) registry.register(tool);
-});
+}, FIXTURE_TIMEOUT_MS);
 
 afterEach(async () => {
 	await Promise.all(clients.splice(0).map((client) => client.close()));
-	await bridge.stop();
+	await bridge?.stop();
 });
 
 async function client(): Promise<TestClient> {

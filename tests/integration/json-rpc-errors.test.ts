@@ -2,6 +2,7 @@ import { JsonRpcError } from "../../src/protocol/json-rpc";
 import type { MethodHandler } from "../../src/protocol/mcp-session";
 import { startBridge, type BridgeFixture } from "../helpers/bridge-fixture";
 import { connectOrThrow, type TestClient } from "../helpers/test-client";
+import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 let bridge: BridgeFixture;
 let client: TestClient;
@@ -20,11 +21,11 @@ const methods = new Map<string, MethodHandler>([
 beforeEach(async () => {
 	bridge = await startBridge({ methods });
 	client = await connectOrThrow(bridge.port, { token: bridge.token });
-});
+}, FIXTURE_TIMEOUT_MS);
 
 afterEach(async () => {
-	await client.close();
-	await bridge.stop();
+	await client?.close();
+	await bridge?.stop();
 });
 
 async function lastAnswerAfter(send: () => void): Promise<{ id: unknown; error?: { code: number; message: string } }> {

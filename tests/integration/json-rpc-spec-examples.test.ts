@@ -1,6 +1,7 @@
 import type { MethodHandler } from "../../src/protocol/mcp-session";
 import { startBridge, type BridgeFixture } from "../helpers/bridge-fixture";
 import { connectOrThrow, type JsonRpcAnswer, type TestClient } from "../helpers/test-client";
+import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 // How the bridge answers each example of the JSON-RPC 2.0 specification's "Examples" section
 // (jsonrpc.org/specification), plus MCP's stricter rules, written down by hand from the two specifications
@@ -101,16 +102,16 @@ const methods = new Map<string, MethodHandler>([
 
 beforeAll(async () => {
 	bridge = await startBridge({ methods });
-});
+}, FIXTURE_TIMEOUT_MS);
 afterAll(async () => {
-	await bridge.stop();
+	await bridge?.stop();
 });
 beforeEach(async () => {
 	subtractCalls = 0;
 	client = await connectOrThrow(bridge.port, { token: bridge.token });
-});
+}, FIXTURE_TIMEOUT_MS);
 afterEach(async () => {
-	await client.close();
+	await client?.close();
 });
 
 const MARKER = "after-the-example";

@@ -6,6 +6,7 @@ import { ToolRegistry } from "../../src/protocol/tool-registry";
 import { startBridge, type BridgeFixture } from "../helpers/bridge-fixture";
 import { AuthenticatedWebSocketTransport } from "../helpers/sdk-ws-transport";
 import { connectOrThrow, type TestClient } from "../helpers/test-client";
+import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 let bridge: BridgeFixture;
 let tools: ToolRegistry;
@@ -14,11 +15,11 @@ const clients: TestClient[] = [];
 beforeEach(async () => {
 	tools = new ToolRegistry();
 	bridge = await startBridge({ tools });
-});
+}, FIXTURE_TIMEOUT_MS);
 
 afterEach(async () => {
 	await Promise.all(clients.splice(0).map((client) => client.close()));
-	await bridge.stop();
+	await bridge?.stop();
 });
 
 async function open(): Promise<TestClient> {

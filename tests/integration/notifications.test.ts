@@ -5,6 +5,7 @@ import { selectionSnapshot } from "../../src/ide/workspace/selection";
 import { CLIENT_WELCOME_DELAY_MS, QUEUED_MENTION_SPACING_MS } from "../../src/ide/ide-limits";
 import { startAssembledBridge, type AssembledBridge } from "../helpers/assembled-bridge";
 import { connectOrThrow, type TestClient } from "../helpers/test-client";
+import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 const DEBOUNCE = 100;
 const NOTE = "Notes/alpha.md";
@@ -44,10 +45,10 @@ describe("notifications over real sockets", () => {
 			},
 		});
 		abs = (relative) => join(fixture.vaultPath, ...relative.split("/"));
-	});
+	}, FIXTURE_TIMEOUT_MS);
 	afterEach(async () => {
 		jest.useRealTimers();
-		await fixture.stop();
+		await fixture?.stop();
 	});
 
 	/**

@@ -5,6 +5,7 @@ import type { LockFileContent } from "../../src/server/lock-file";
 import { startBridge, type BridgeFixture } from "../helpers/bridge-fixture";
 import { connect, connectOrThrow } from "../helpers/test-client";
 import { waitUntil } from "../helpers/wait-until";
+import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 describe("BridgeHost.rotateToken over real sockets", () => {
 	let fixture: BridgeFixture;
@@ -13,8 +14,8 @@ describe("BridgeHost.rotateToken over real sockets", () => {
 	beforeEach(async () => {
 		statuses.length = 0;
 		fixture = await startBridge({ onStatusChange: (status) => statuses.push(status) });
-	});
-	afterEach(async () => fixture.stop());
+	}, FIXTURE_TIMEOUT_MS);
+	afterEach(async () => fixture?.stop());
 
 	const readLock = () => JSON.parse(readFileSync(fixture.lockFilePath, "utf8")) as LockFileContent;
 

@@ -3,17 +3,18 @@ import { CLOSE_MESSAGE_TOO_BIG, MAX_CONNECTIONS, MAX_INCOMING_MESSAGE_BYTES } fr
 import { startBridge, type BridgeFixture } from "../helpers/bridge-fixture";
 import { connect, connectOrThrow, type TestClient } from "../helpers/test-client";
 import { waitUntil } from "../helpers/wait-until";
+import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 let bridge: BridgeFixture;
 const clients: TestClient[] = [];
 
 beforeEach(async () => {
 	bridge = await startBridge();
-});
+}, FIXTURE_TIMEOUT_MS);
 
 afterEach(async () => {
 	await Promise.all(clients.splice(0).map((client) => client.close()));
-	await bridge.stop();
+	await bridge?.stop();
 });
 
 async function open(options: Parameters<typeof connect>[1] = {}): Promise<TestClient> {

@@ -36,7 +36,7 @@ describe("the built main.js, one story", () => {
 	});
 
 	afterAll(() => {
-		windows.uninstall();
+		windows?.uninstall();
 		process.env.HOME = originalHome;
 		temp.remove();
 	});

@@ -22,7 +22,7 @@ let removeVault: () => void;
 beforeEach(() => {
 	({ path: vault, remove: removeVault } = makeTempDir("permissions-settings"));
 });
-afterEach(() => removeVault());
+afterEach(() => removeVault?.());
 
 function setUp(stored: Partial<BridgeSettings> = {}) {
 	Setting.created = [];

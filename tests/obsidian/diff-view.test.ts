@@ -1,5 +1,5 @@
 import type { WorkspaceLeaf as RealLeaf } from "obsidian";
-import type { PendingReview } from "../../src/ide/diff-review/review-types";
+import type { AcceptOutcome, PendingReview } from "../../src/ide/diff-review/review-types";
 import * as wordDiff from "../../src/shared/word-diff";
 import { DIFF_VIEW_TYPE, DiffReviewView, type DiffReviewActions } from "../../src/obsidian/diff-view";
 import { App, FakeElement, MarkdownRenderer, notices, WorkspaceLeaf } from "../__mocks__/obsidian";
@@ -18,8 +18,11 @@ const review: PendingReview = {
 
 class RecordingActions implements DiffReviewActions {
 	readonly calls: string[] = [];
-	accept(shown: PendingReview, finalText: string): void {
+	/** What the review manager answers an Accept with. */
+	acceptOutcome: AcceptOutcome = { kind: "accepted" };
+	accept(shown: PendingReview, finalText: string): AcceptOutcome {
 		this.calls.push(`accept ${shown.id} ${JSON.stringify(finalText)}`);
+		return this.acceptOutcome;
 	}
 	reject(shown: PendingReview): void {
 		this.calls.push(`reject ${shown.id}`);
@@ -98,6 +101,14 @@ describe("DiffReviewView", () => {
 		const { actions, one } = openView();
 		one("ccb-review-accept").dispatch("click");
 		expect(actions.calls).toEqual([`accept 1 ${JSON.stringify(review.proposedText)}`]);
+	});
+
+	it("says why when the review manager refuses the Accept (the note's folder was replaced meanwhile)", () => {
+		const { actions, one } = openView();
+		actions.acceptOutcome = { kind: "refused", reason: "Notes/note.md was not saved: its path now leads out of the vault" };
+		notices.length = 0;
+		one("ccb-review-accept").dispatch("click");
+		expect(notices).toEqual(["Not accepted: Notes/note.md was not saved: its path now leads out of the vault."]);
 	});
 
 	it("accepts the text as edited in the proposal box, and redraws the diff once typing pauses", () => {

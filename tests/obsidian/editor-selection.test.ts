@@ -61,7 +61,7 @@ describe("positions from a real CodeMirror editor", () => {
 	beforeAll(() => {
 		windows = BrowserWindows.install();
 	});
-	afterAll(() => windows.uninstall());
+	afterAll(() => windows?.uninstall());
 
 	function editorWith(text: string): SecondaryEditor {
 		return new SecondaryEditor(new App("/vault", "Vault"), new TFile("note.md"), text);

@@ -111,8 +111,8 @@ describe("EditorTracker with real CodeMirror editors", () => {
 	});
 
 	afterEach(() => {
-		world.dispose();
-		windows.uninstall();
+		world?.dispose();
+		windows?.uninstall();
 		jest.useRealTimers();
 	});
 

@@ -54,7 +54,7 @@ describe("Treat Obsidian's excluded files as private, through the plugin's own w
 		plugin.unload();
 		process.env.HOME = previousHome;
 	});
-	afterAll(() => temp.remove());
+	afterAll(() => temp?.remove());
 
 	const read = async (connected: TestClient, path: string): Promise<string> => JSON.stringify(await connected.request("files/read", { path }));
 
@@ -108,7 +108,7 @@ describe("Claude Code's deny rules at start-up", () => {
 		plugin?.unload();
 		plugin = undefined;
 		process.env.HOME = previousHome;
-		temp.remove();
+		temp?.remove();
 	});
 
 	/** The plugin with a data.json that turns the option on for Diary (as one synced from another device would). */

@@ -22,7 +22,7 @@ function pending(overrides: Partial<PendingReview> = {}): PendingReview {
 	};
 }
 
-const actions: DiffReviewActions = { accept: () => undefined, reject: () => undefined, closed: () => undefined };
+const actions: DiffReviewActions = { accept: () => ({ kind: "accepted" }), reject: () => undefined, closed: () => undefined };
 const opened: App[] = [];
 
 async function setup() {

@@ -6,6 +6,7 @@ import type { App } from "../__mocks__/obsidian";
 import { makeTempDir } from "../helpers/temp-dir";
 import { pollUntil } from "../helpers/wait-until";
 import { createIndexedApp } from "./harness/indexed-app";
+import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 /** Resolves once a dynamic import of the bridge's modules started now has settled, and the turn after it has run. */
 async function afterTheBridgeModulesLoad(): Promise<void> {
@@ -26,10 +27,10 @@ describe("the plugin loads the bridge's modules at layout ready", () => {
 		(plugin as unknown as { data: unknown }).data = { vaultTools: { enabled: false } };
 		plugin.load();
 		await pollUntil(() => plugin.settings as BridgeSettings | undefined, "the settings to load");
-	});
+	}, FIXTURE_TIMEOUT_MS);
 
 	afterEach(async () => {
-		plugin.unload();
+		plugin?.unload();
 		await (plugin as unknown as { bridge?: { stopped: Promise<void> } }).bridge?.stopped;
 		process.env.HOME = previousHome;
 	});

@@ -15,7 +15,7 @@ const review = (tabName: string): PendingReview => ({
 	since: new Date(0),
 });
 
-const ignore = { accept: () => undefined, reject: () => undefined, closed: () => undefined };
+const ignore = { accept: () => ({ kind: "accepted" as const }), reject: () => undefined, closed: () => undefined };
 
 describe("registerDiffReviewView", () => {
 	let app: App;

@@ -5,6 +5,7 @@ import type { DoctorInputs } from "../../src/ide/doctor/doctor";
 import { BridgeSettingTab, type SettingsHost } from "../../src/obsidian/settings-tab";
 import { DEFAULT_SETTINGS, type BridgeSettings } from "../../src/settings";
 import { startBridge, type BridgeFixture } from "../helpers/bridge-fixture";
+import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 const LISTENING: BridgeStatus = {
 	state: "listening",
@@ -125,8 +126,8 @@ describe("the settings tab's connection check", () => {
 	let bridge: BridgeFixture;
 	beforeEach(async () => {
 		bridge = await startBridge();
-	});
-	afterEach(() => bridge.stop());
+	}, FIXTURE_TIMEOUT_MS);
+	afterEach(() => bridge?.stop());
 
 	function setUpWithBridge() {
 		const context = setUp(bridge.host.status(), () => ({ vaultPath: bridge.vault, status: bridge.host.status(), pid: process.pid, ideName: "Obsidian · test", homeDir: bridge.home }));

@@ -74,9 +74,9 @@ describe("Tag for Claude Code, with real CodeMirror editors", () => {
 	});
 
 	afterEach(() => {
-		world.plugin.unload();
-		world.notifier.dispose();
-		windows.uninstall();
+		world?.plugin.unload();
+		world?.notifier.dispose();
+		windows?.uninstall();
 	});
 
 	it("registers the command with the default hotkey Mod+Alt+K", () => {

@@ -3,6 +3,7 @@ import { TAGS_NOT_KNOWN } from "../../src/vault/privacy/privacy";
 import { ObsidianVaultFiles } from "../../src/obsidian/vault-files";
 import { App, type MetadataCache } from "../__mocks__/obsidian";
 import { parseNoteForCache } from "./harness/metadata-parser";
+import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 /** The harness parser, plus inline #tags (which it does not read), so both kinds of tags reach `getAllTags`. */
 function parseWithTags(text: string): CachedMetadata {
@@ -29,7 +30,7 @@ describe("ObsidianVaultFiles", () => {
 		app.metadataCache.attach(app.vault as unknown as Parameters<MetadataCache["attach"]>[0], parseWithTags);
 		await app.metadataCache.parsePending();
 		files = new ObsidianVaultFiles(app as unknown as RealApp);
-	});
+	}, FIXTURE_TIMEOUT_MS);
 
 	it("lists every file from Obsidian's index, with its size in bytes", () => {
 		expect(files.list().sort((x, y) => x.path.localeCompare(y.path))).toEqual([

@@ -14,6 +14,7 @@ import { makeTempDir } from "../helpers/temp-dir";
 import { pollUntil } from "../helpers/wait-until";
 import { CATASTROPHIC_QUERY, PROSE_LINE, SETTLES_WITHIN_MS } from "../vault-tools/catastrophic-regex";
 import { createIndexedApp } from "./harness/indexed-app";
+import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 const NOTES: Record<string, string> = {
 	"Notes/Alpha.md": "# Alpha\n\nThe alpha note links [[Beta]].\n",
@@ -52,15 +53,15 @@ describe("the plugin serves Claude's vault tools over HTTP from Obsidian's index
 		// As Obsidian loads a plugin: load() runs the (async) onload; children added later load with it.
 		plugin.load();
 		await pollUntil(() => (plugin.settings as BridgeSettings | undefined)?.vaultTools, "the settings to load");
-	});
+	}, FIXTURE_TIMEOUT_MS);
 
 	afterEach(async () => {
 		for (const client of clients) await client.close();
 		clients = [];
-		plugin.unload();
+		plugin?.unload();
 		// Unloading closes both servers; wait until they have (no handle left open).
 		await (plugin as unknown as { bridge?: { stopped: Promise<void> } }).bridge?.stopped;
-		await pollUntil(() => (plugin.vaultToolsStatus().http?.state === "listening" ? undefined : true), "the HTTP endpoint to close");
+		await pollUntil(() => (plugin?.vaultToolsStatus().http?.state === "listening" ? undefined : true), "the HTTP endpoint to close");
 		process.env.HOME = previousHome;
 	});
 	afterAll(() => temp.remove());

@@ -10,6 +10,7 @@ import { VAULT_TOOL_NAMES, createVaultToolRegistry } from "../../src/vault-tools
 import { FolderVaultIndex } from "../../src/vault/folder/folder-vault-index";
 import { makeTempDir } from "../helpers/temp-dir";
 import { VisibleVault } from "../../src/vault/privacy/visible-vault";
+import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 interface CallResult {
 	content: { type: string; text: string }[];
@@ -68,10 +69,10 @@ describe("vault tools through McpSession and the MCP SDK Client", () => {
 			writeFileSync(join(root, path), body);
 		}
 		served = await serve(root);
-	});
+	}, FIXTURE_TIMEOUT_MS);
 
 	afterAll(async () => {
-		await served.close();
+		await served?.close();
 		temp.remove();
 	});
 

@@ -3,6 +3,7 @@ import { MAX_CONNECTIONS } from "../../src/server/limits";
 import { startBridge, type BridgeFixture } from "../helpers/bridge-fixture";
 import { connect, connectOrThrow, type TestClient } from "../helpers/test-client";
 import { waitUntil } from "../helpers/wait-until";
+import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 const CYCLES = 200;
 const AT_ONCE = 8;
@@ -11,10 +12,10 @@ const counts: number[] = [];
 
 beforeAll(async () => {
 	bridge = await startBridge({ onStatusChange: (status) => counts.push(status.clients.length) });
-});
+}, FIXTURE_TIMEOUT_MS);
 
 afterAll(async () => {
-	await bridge.stop();
+	await bridge?.stop();
 });
 
 function upgradeRequest(token: string): string {

@@ -2,6 +2,7 @@ import type { IntervalScheduler } from "../../src/server/connection-manager";
 import { HEALTH_SWEEP_LATE_FACTOR } from "../../src/server/limits";
 import { startBridge, type BridgeFixture } from "../helpers/bridge-fixture";
 import { connectOrThrow, type TestClient } from "../helpers/test-client";
+import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 /**
  * The health sweep's "the machine slept" rule, driven by hand: the sweep is scheduled through an injected
@@ -27,11 +28,11 @@ beforeEach(async () => {
 	now = 1_700_000_000_000;
 	jest.spyOn(Date, "now").mockImplementation(() => now);
 	bridge = await startBridge({ healthSweepIntervalMs: INTERVAL_MS, scheduleInterval: manualScheduler });
-});
+}, FIXTURE_TIMEOUT_MS);
 
 afterEach(async () => {
 	await Promise.all(clients.splice(0).map((client) => client.close()));
-	await bridge.stop();
+	await bridge?.stop();
 	jest.restoreAllMocks();
 });
 

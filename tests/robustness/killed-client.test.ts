@@ -10,6 +10,7 @@ import { FakeReviewPort } from "../ide/diff-review/fake-review-port";
 import { startBridge, type BridgeFixture } from "../helpers/bridge-fixture";
 import { connectOrThrow, type TestClient } from "../helpers/test-client";
 import { waitUntil } from "../helpers/wait-until";
+import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 /** A client that dies with requests in flight (socket destroyed, or its process SIGKILLed) leaves nothing behind. */
 let bridge: BridgeFixture;
@@ -55,12 +56,12 @@ beforeEach(async () => {
 		},
 	});
 	new DiffReviewTools(registry, reviews).setEnabled(true);
-});
+}, FIXTURE_TIMEOUT_MS);
 
 afterEach(async () => {
 	await Promise.all(clients.splice(0).map((client) => client.close()));
-	reviews.dispose();
-	await bridge.stop();
+	reviews?.dispose();
+	await bridge?.stop();
 });
 
 async function client(): Promise<TestClient> {
@@ -90,7 +91,7 @@ describe("a client killed mid-request", () => {
 		expect(port.closed).toEqual(["doomed tab"]);
 		expect(bridge.host.status().clients.map((c) => c.id)).toEqual([2]);
 		// The survivor is still served and its review can still be decided.
-		expect(reviews.accept("other tab")).toBe(true);
+		expect(reviews.accept("other tab")).toEqual({ kind: "accepted" });
 		expect(((await other.waitForAnswer(11)).result as { content: { text: string }[] }).content[0]?.text).toBe("FILE_SAVED");
 	});
 
@@ -140,7 +141,7 @@ describe("a client killed mid-request", () => {
 		});
 		const exited = new Promise<NodeJS.Signals | null>((resolveExit) => child.once("exit", (_code, signal) => resolveExit(signal)));
 		try {
-			await waitUntil(() => port.views.has("killed tab"), "the review to show", { timeoutMs: 5000 });
+			await waitUntil(() => port.views.has("killed tab"), "the review to show");
 			expect(bridge.host.status().clients).toMatchObject([{ clientName: "doomed" }]);
 		} finally {
 			child.kill("SIGKILL");

@@ -7,6 +7,7 @@ import { startAssembledBridge, type AssembledBridge } from "../helpers/assembled
 import { connectOrThrow, type TestClient } from "../helpers/test-client";
 import { waitUntil } from "../helpers/wait-until";
 import { frame, idKey, receivedText, wellFormedNotification, wellFormedRequest, type Frame } from "./frames";
+import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 const RUNS = 60;
 const FRAMES_PER_RUN = 100;
@@ -23,10 +24,10 @@ beforeAll(async () => {
 			writeFileSync(join(vault, "Folder with spaces", "ünïcode 📝.md"), "text\n");
 		},
 	});
-});
+}, FIXTURE_TIMEOUT_MS);
 
 afterAll(async () => {
-	await fixture.stop();
+	await fixture?.stop();
 });
 
 async function open(): Promise<TestClient> {

@@ -3,6 +3,7 @@ import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { startAssembledBridge, type AssembledBridge } from "../helpers/assembled-bridge";
 import type { JsonRpcAnswer, TestClient } from "../helpers/test-client";
+import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 /**
  * Issue 11, finding 8, in message (timing is measured by tests/security/existence-timing.ts, not asserted in a test): an
@@ -35,10 +36,10 @@ describe("private, hidden and missing answer alike", () => {
 			},
 		});
 		client = await fixture.client();
-	}, 30_000);
+	}, FIXTURE_TIMEOUT_MS);
 
 	afterAll(async () => {
-		await fixture.stop();
+		await fixture?.stop();
 	});
 
 	const absolute = (relative: string): string => join(fixture.vaultPath, ...relative.split("/"));

@@ -5,6 +5,7 @@ import { TagCommands } from "../../src/obsidian/tag-commands";
 import { App, Menu, Plugin, TFile, TFolder, notices } from "../__mocks__/obsidian";
 import { startAssembledBridge, type AssembledBridge } from "../helpers/assembled-bridge";
 import type { TestClient } from "../helpers/test-client";
+import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 /**
  * Issue 11 finding 5: tagging a folder for Claude (`at_mentioned` with a path ending in "/") must refuse private
@@ -31,8 +32,8 @@ beforeAll(async () => {
 		},
 	});
 	client = await fixture.client();
-});
-afterAll(() => fixture.stop());
+}, FIXTURE_TIMEOUT_MS);
+afterAll(() => fixture?.stop());
 
 /** Every at_mentioned this client got, up to and including the public fence. */
 async function mentionsUntilFence(fence: string): Promise<string[]> {
@@ -70,7 +71,7 @@ describe("Obsidian: the file menu over the running bridge", () => {
 		plugin.load();
 		app.workspace.finishLayout();
 	});
-	afterAll(() => plugin.unload());
+	afterAll(() => plugin?.unload());
 	beforeEach(() => notices.splice(0));
 
 	const menuFor = (...files: (TFile | TFolder)[]): Menu => {

@@ -30,7 +30,7 @@ describe("the lock file's temp files left by a crash", () => {
 		directory = lockDirectory(temp.path);
 		mkdirSync(directory, { recursive: true, mode: 0o700 });
 	});
-	afterEach(() => temp.remove());
+	afterEach(() => temp?.remove());
 
 	it("removes ours from a dead process, ours older than the limit, and ours cut short; keeps the rest", async () => {
 		const files: Record<string, { text: string; ageMs?: number }> = {

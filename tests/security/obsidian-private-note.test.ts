@@ -9,6 +9,7 @@ import { DEFAULT_SETTINGS } from "../../src/settings";
 import { connectOrThrow, type JsonRpcAnswer, type TestClient } from "../helpers/test-client";
 import { makeTempDir } from "../helpers/temp-dir";
 import { pollUntil } from "../helpers/wait-until";
+import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 /**
  * Issue 11, finding 1, in Obsidian: the plugin's own wiring (BridgeComponent, ObsidianWorkspace, ObsidianVaultFiles)
@@ -54,12 +55,12 @@ describe("a private note open and selected in Obsidian stays invisible", () => {
 		const lock = JSON.parse(readFileSync(listening.lockFilePath ?? "", "utf8")) as { authToken: string };
 		client = await connectOrThrow(listening.port ?? 0, { token: lock.authToken });
 		await client.initialize();
-	}, 30_000);
+	}, FIXTURE_TIMEOUT_MS);
 
 	afterAll(async () => {
-		await client.close();
-		component.unload();
-		await component.stopped;
+		await client?.close();
+		component?.unload();
+		await component?.stopped;
 		temp.remove();
 	});
 

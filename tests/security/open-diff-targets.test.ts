@@ -3,6 +3,7 @@ import { dirname, join } from "node:path";
 import type { JsonRpcAnswer, TestClient } from "../helpers/test-client";
 import { startAssembledBridge, type AssembledBridge } from "../helpers/assembled-bridge";
 import { pollUntil } from "../helpers/wait-until";
+import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 /**
  * Issue 11 finding 9 (openDiff), against the headless host over the wire with the token. Claude Code sends
@@ -40,8 +41,8 @@ describe("openDiff refuses private, hidden and mismatched targets", () => {
 			},
 		});
 		client = await fixture.client();
-	});
-	afterAll(() => fixture.stop());
+	}, FIXTURE_TIMEOUT_MS);
+	afterAll(() => fixture?.stop());
 
 	/** Calls openDiff and waits until it is answered or its review is pending (then rejects that review). */
 	async function openDiff(oldPath: string, newPath: string): Promise<Outcome> {

@@ -3,6 +3,7 @@ import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { startAssembledBridge, type AssembledBridge } from "../helpers/assembled-bridge";
 import type { TestClient } from "../helpers/test-client";
+import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 /**
  * Issue 11, finding 6: diagnostics of a PUBLIC note must not reveal anything about private notes it links into.
@@ -48,10 +49,10 @@ describe("links from a public note into private notes are reported the same what
 			},
 		});
 		client = await fixture.client();
-	}, 30_000);
+	}, FIXTURE_TIMEOUT_MS);
 
 	afterAll(async () => {
-		await fixture.stop();
+		await fixture?.stop();
 	});
 
 	it("reports the public control link and none of the probes", async () => {

@@ -4,6 +4,7 @@ import { pathToFileURL } from "node:url";
 import { startAssembledBridge, type AssembledBridge } from "../helpers/assembled-bridge";
 import type { JsonRpcAnswer, TestClient } from "../helpers/test-client";
 import { waitUntil } from "../helpers/wait-until";
+import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 /**
  * A private note that is active and selected in the editor must not be visible through anything a client can
@@ -164,7 +165,7 @@ describe.each(CASES)("$kind stays invisible while active and selected", (private
 		// A public tag queued now is delivered right after the welcome: its arrival proves the welcome is over.
 		expect(fixture.bridge.notifier.mention({ filePath: targetOf(fixture, PUBLIC_NOTE).absolute })).toBe("queued");
 		client = await fixture.client({ pid: 4242 });
-		await client.waitForNotification("at_mentioned", 5000);
+		await client.waitForNotification("at_mentioned");
 
 		const request = async (what: string, method: string, params: unknown, namesTheNote: boolean, controlParams?: unknown): Promise<void> => {
 			const answer = await client.request(method, params);
@@ -221,10 +222,10 @@ describe.each(CASES)("$kind stays invisible while active and selected", (private
 		fixture.editor.select(PUBLIC_NOTE, { line: 0, character: 0 }, { line: 0, character: 8 });
 		const publicPath = targetOf(fixture, PUBLIC_NOTE).absolute;
 		await client.waitFor(() => client.notifications.find((n) => n.method === "selection_changed" && n.params?.filePath === publicPath), "the public note's selection_changed");
-	}, 30_000);
+	}, FIXTURE_TIMEOUT_MS);
 
 	afterAll(async () => {
-		await fixture.stop();
+		await fixture?.stop();
 	});
 
 	it("called every listed tool, every method and both resource methods", () => {

@@ -3,6 +3,7 @@ import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { startAssembledBridge, type AssembledBridge } from "../helpers/assembled-bridge";
 import type { JsonRpcAnswer, TestClient } from "../helpers/test-client";
+import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 /**
  * Issue 11, findings 1, 2 and 3, as an attacker holding the token would try them against the headless host: a
@@ -47,10 +48,10 @@ describe("another spelling of a private path (symbolic links, NFD) is as private
 			},
 		});
 		client = await fixture.client();
-	}, 30_000);
+	}, FIXTURE_TIMEOUT_MS);
 
 	afterAll(async () => {
-		await fixture.stop();
+		await fixture?.stop();
 	});
 
 	const absolute = (relative: string): string => join(fixture.vaultPath, ...relative.split("/"));

@@ -4,6 +4,7 @@ import { factsFromText } from "../../src/vault/notes/note-facts";
 import { makeTempDir } from "../helpers/temp-dir";
 import { startStdioServer, type StdioServer } from "../vault-tools/stdio/stdio-server-process";
 import { CAUTIOUS_ROWS, TAG_ROWS } from "./tag-table";
+import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 /**
  * Issue 11 finding 4, for the vault tools: their index's tags (`factsFromText`) decide privacy where the index is
@@ -38,9 +39,9 @@ describe("mcp --vault (folder fallback) serves none of the privately tagged note
 			writeFileSync(join(vault, path), text);
 		}
 		server = await startStdioServer(vault, home);
-	});
+	}, FIXTURE_TIMEOUT_MS);
 	afterAll(async () => {
-		await server.close();
+		await server?.close();
 		temp.remove();
 	});
 

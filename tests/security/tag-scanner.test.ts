@@ -7,6 +7,7 @@ import { startAssembledBridge, type AssembledBridge } from "../helpers/assembled
 import type { TestClient } from "../helpers/test-client";
 import { parseNoteForCache } from "../obsidian/harness/metadata-parser";
 import { CAUTIOUS_ROWS, TAG_ROWS as ROWS } from "./tag-table";
+import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 /**
  * Finding 4 of issue 11: a note that is private in Obsidian (it carries a private tag) must be private headless
@@ -50,8 +51,8 @@ describe("the headless host serves none of the privately tagged notes", () => {
 			},
 		});
 		client = await fixture.client();
-	});
-	afterAll(() => fixture.stop());
+	}, FIXTURE_TIMEOUT_MS);
+	afterAll(() => fixture?.stop());
 
 	it("resources/list lists the public note and none of the private ones", async () => {
 		const listed: string[] = [];
@@ -86,8 +87,8 @@ describe("the headless host's tag cache follows edits", () => {
 			populate: (vault) => writeFileSync(join(vault, "later.md"), "Filed under #publics for now. SECRET-LATER\n"),
 		});
 		client = await fixture.client();
-	});
-	afterAll(() => fixture.stop());
+	}, FIXTURE_TIMEOUT_MS);
+	afterAll(() => fixture?.stop());
 
 	it("a note whose extension is in capitals (Note.MD) is read for tags too", async () => {
 		writeFileSync(join(fixture.vaultPath, "Upper.MD"), "#private SECRET-UPPER\n");

@@ -10,6 +10,7 @@ import { parseNoteForCache } from "../obsidian/harness/metadata-parser";
 import { connectOrThrow, type TestClient } from "../helpers/test-client";
 import { makeTempDir } from "../helpers/temp-dir";
 import { pollUntil } from "../helpers/wait-until";
+import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 /**
  * Issue 11, finding 7, through the plugin's own wiring (BridgeComponent, ObsidianVaultFiles) on the harness's
@@ -56,12 +57,12 @@ describe("a note whose tags the metadata cache does not know yet counts as priva
 		const lock = JSON.parse(readFileSync(listening.lockFilePath ?? "", "utf8")) as { authToken: string };
 		client = await connectOrThrow(listening.port ?? 0, { token: lock.authToken });
 		await client.initialize();
-	}, 30_000);
+	}, FIXTURE_TIMEOUT_MS);
 
 	afterAll(async () => {
-		await client.close();
-		component.unload();
-		await component.stopped;
+		await client?.close();
+		component?.unload();
+		await component?.stopped;
 		temp.remove();
 	});
 

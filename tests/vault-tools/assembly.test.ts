@@ -32,7 +32,7 @@ describe("assembleBridge's vault tools", () => {
 	});
 
 	afterAll(() => {
-		headless.dispose();
+		headless?.dispose();
 		temp.remove();
 	});
 

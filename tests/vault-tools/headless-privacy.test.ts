@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { startAssembledBridge, type AssembledBridge } from "../helpers/assembled-bridge";
 import { pause } from "../helpers/wait-until";
+import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 /** Notes whose private tag only a careful reader finds (the IDE tools' tag reader, see SECURITY.md). */
 const TRICKY: Record<string, string> = {
@@ -30,9 +31,9 @@ describe("the headless vault tools decide privacy as the IDE tools do", () => {
 				}
 			},
 		});
-	});
+	}, FIXTURE_TIMEOUT_MS);
 
-	afterAll(() => fixture.stop());
+	afterAll(() => fixture?.stop());
 
 	async function call(name: string, args: Record<string, unknown>): Promise<string> {
 		const server = fixture.bridge.vaultTools;

@@ -34,8 +34,8 @@ describe("privacy at the port", () => {
 		without = makeVault(PUBLIC);
 	});
 	afterAll(() => {
-		withPrivate.dispose();
-		without.dispose();
+		withPrivate?.dispose();
+		without?.dispose();
 	});
 
 	const calls: [string, Record<string, unknown>][] = [

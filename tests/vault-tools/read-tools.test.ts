@@ -21,7 +21,7 @@ describe("read tools", () => {
 	beforeAll(() => {
 		vault = makeVault(FILES);
 	});
-	afterAll(() => vault.dispose());
+	afterAll(() => vault?.dispose());
 
 	it("search text: lines 1-based with the heading they are under, notes with more matches and names first", async () => {
 		const answer = await vault.call("search", { query: "tomato" });

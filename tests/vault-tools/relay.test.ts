@@ -5,6 +5,7 @@ import { VAULT_TOOLS_RELAY_CLIENT_NAME } from "../../src/vault-tools/serve/relay
 import { startAssembledBridge, type AssembledBridge } from "../helpers/assembled-bridge";
 import { connectOrThrow, type TestClient } from "../helpers/test-client";
 import { waitUntil } from "../helpers/wait-until";
+import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 const NOTES: Record<string, string> = {
 	"Notes/Alpha.md": "# Alpha\n\nAlpha links to [[Beta]].\n\n## Tasks\n\n- one\n",
@@ -45,11 +46,11 @@ describe("vault tools relayed over the IDE channel (vaultTools/*)", () => {
 			},
 		});
 		relay = await relayClient(fixture);
-	});
+	}, FIXTURE_TIMEOUT_MS);
 
 	afterEach(async () => {
-		await relay.close();
-		await fixture.stop();
+		await relay?.close();
+		await fixture?.stop();
 	});
 
 	it("vaultTools/list answers exactly the vault tools' tools/list", async () => {

@@ -44,7 +44,7 @@ describe("search reads texts without a promise when the index has them", () => {
 		if (!tool) throw new Error("no search tool");
 		searchThroughPromises = tool;
 	});
-	afterEach(() => vault.dispose());
+	afterEach(() => vault?.dispose());
 
 	const throughPromises = async (args: Record<string, unknown>): Promise<string> =>
 		(await searchThroughPromises.call(args, { sessionId: 1, signal: new AbortController().signal })).content.map((block) => block.text).join("\n");

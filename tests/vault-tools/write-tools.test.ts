@@ -11,7 +11,7 @@ describe("edit_note", () => {
 	beforeEach(() => {
 		vault = makeVault({ "Plan.md": NOTE, "Dup.md": "# A\n\n## Same\n\nfirst\n\n# B\n\n## Same\n\nsecond\n" });
 	});
-	afterEach(() => vault.dispose());
+	afterEach(() => vault?.dispose());
 
 	it("replaces, appends, prepends, inserts after and deletes by heading, block id, frontmatter and oldText", async () => {
 		const answer = await vault.call("edit_note", {
@@ -230,7 +230,7 @@ describe("create_note and set_properties", () => {
 	beforeEach(() => {
 		vault = makeVault({ "A.md": NOTE, "Bare.md": "Body only\n", "Bad.md": "---\n: [\n---\nx\n" });
 	});
-	afterEach(() => vault.dispose());
+	afterEach(() => vault?.dispose());
 
 	it("creates a note with its folders, and refuses an existing path or a non-note", async () => {
 		expect((await vault.call("create_note", { path: "New/Deep/Note", content: "# N\n" })).text).toMatch(/^Created New\/Deep\/Note\.md/);

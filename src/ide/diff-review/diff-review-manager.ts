@@ -4,7 +4,7 @@ import type { VaultPrivacy } from "../../vault/privacy/vault-privacy";
 import { VaultPathError, type VaultLocation, type VaultPaths } from "../../vault/vault-paths";
 import { readTextIfExists } from "./read-text-if-exists";
 import { decisionResult } from "./review-results";
-import type { DiffReviewPort, PendingReview, PendingReviewInfo, ReviewDecision } from "./review-types";
+import type { AcceptOutcome, DiffReviewPort, PendingReview, PendingReviewInfo, ReviewDecision } from "./review-types";
 
 /** More pending reviews than this from one client are refused: a runaway client cannot flood the workspace. */
 export const MAX_PENDING_REVIEWS_PER_CLIENT = 20;
@@ -124,15 +124,45 @@ export class DiffReviewManager {
 	}
 
 	/**
-	 * The user accepted; `finalText` is the possibly edited proposal. False when nothing is pending there. A review
-	 * that cannot be applied (`cannotApply`) is rejected instead.
+	 * The user accepted; `finalText` is the possibly edited proposal. Whoever writes it (the CLI on FILE_SAVED, or
+	 * a vault tool) writes to the note's path, so the path is resolved again first: when it no longer leads where
+	 * it led when the review opened (a folder on the way replaced by a link, leading out of the vault or elsewhere
+	 * in it) or is now private or hidden, the review is answered with an error instead, and nothing is saved.
 	 */
-	accept(tabName: string, finalText?: string, reviewId?: number): boolean {
+	accept(tabName: string, finalText?: string, reviewId?: number): AcceptOutcome {
 		const entry = this.find(tabName, reviewId);
-		if (!entry) return false;
-		const decision: ReviewDecision = entry.review.cannotApply === undefined ? { kind: "accept", finalText: finalText ?? entry.review.proposedText } : { kind: "reject" };
-		this.settle(entry, decision, true);
-		return true;
+		if (!entry) return { kind: "not pending" };
+		if (entry.review.cannotApply !== undefined) {
+			// A proposal that could never be applied (a hidden note holds the path) is answered as a rejection.
+			const reason = entry.review.cannotApply;
+			this.settle(entry, { kind: "reject" }, true);
+			return { kind: "refused", reason };
+		}
+		const moved = this.targetMoved(entry.review);
+		if (moved !== undefined) {
+			const reason = `${entry.review.target.relative} was not saved: ${moved} after the review opened`;
+			this.remove(entry);
+			this.options.port.close(entry.review.tabName);
+			entry.answer(toolError(`${reason}; nothing was written.`));
+			return { kind: "refused", reason };
+		}
+		this.settle(entry, { kind: "accept", finalText: finalText ?? entry.review.proposedText }, true);
+		return { kind: "accepted" };
+	}
+
+	/** How the reviewed note's path changed: it no longer leads where it led when the review opened. */
+	private targetMoved(review: PendingReview): string | undefined {
+		let now: VaultLocation;
+		try {
+			now = this.options.paths.resolve(review.target.absolute);
+		} catch (error) {
+			if (error instanceof VaultPathError) return "a folder on its path was replaced by a link leading out of the vault";
+			throw error;
+		}
+		const identity = (location: VaultLocation): string => this.options.paths.identity.key(location.realRelative ?? location.relative);
+		if (identity(now) !== identity(review.target)) return "a folder on its path was replaced by a link leading elsewhere in the vault";
+		if (this.options.privacy?.hides(now)) return "its path came to lead to a private or hidden place";
+		return undefined;
 	}
 
 	/** The user rejected. False when nothing is pending there. */

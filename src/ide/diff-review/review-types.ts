@@ -24,6 +24,13 @@ export interface PendingReview {
 export type ReviewDecision = { kind: "accept"; finalText: string } | { kind: "reject" };
 
 /**
+ * What the user's Accept did: the review was answered FILE_SAVED; or it was refused because the note no longer
+ * is where it was when the review opened (then `reason` says why, and the review was answered with that error);
+ * or nothing was pending under that name.
+ */
+export type AcceptOutcome = { kind: "accepted" } | { kind: "refused"; reason: string } | { kind: "not pending" };
+
+/**
  * Where reviews are shown and decided: the Obsidian review view, or the headless host's list.
  * The manager calls these; the user's decisions come back through `DiffReviewManager.accept/reject`.
  */

@@ -25,6 +25,7 @@ export async function reviewAndWrite(
 	const review = env.review();
 	const outcome = review ? await review.propose({ ...write, signal: context.signal }) : { kind: "accepted" as const, finalText: write.newText };
 	if (outcome.kind === "rejected") return { kind: "rejected", reason: outcome.reason ?? REJECTED_BY_USER };
+	if (outcome.kind === "failed") throw new VaultToolError(outcome.reason);
 	if (context.signal.aborted) return { kind: "rejected", reason: "the call was cancelled before the change was written" };
 	if (write.conflict !== undefined) {
 		// Nothing can be written there. With a review the user saw why: answered as their Reject. Without one, as a

@@ -1,10 +1,9 @@
 import { promises as fs } from "node:fs";
-import { dirname } from "node:path";
-import { randomBytes } from "node:crypto";
 import { noteTags } from "../markdown/note-tags";
 import { factsFromText } from "../notes/note-facts";
 import { LineTable } from "../markdown/line-table";
 import { LinksNotKeptError, NoteChangedError, type Backlink, type LinkFact, type NoteFacts, type RenameReport, type StrandedLink, type VaultIndex } from "../notes/vault-index";
+import { ConfinedWrites } from "./confined-writes";
 import { FolderNoteStore, MAX_CACHED_NOTE_BYTES, type FolderNoteStoreOptions } from "./folder-note-store";
 import { rewriteLink } from "./link-rewrite";
 import { describeError } from "../../shared/describe-error";
@@ -29,10 +28,12 @@ interface BacklinkIndex {
 /**
  * The vault tools' index of a folder on disk (Obsidian closed, or the headless host): texts and facts cached per
  * note and refreshed per changed file; backlinks inverted once and then kept up to date note by note; renames
- * that rewrite every link to the note with the shared scanner's link positions (never inside code).
+ * that rewrite every link to the note with the shared scanner's link positions (never inside code). Every write
+ * checks at the moment of writing that it stays in the vault's own folders (`ConfinedWrites`).
  */
 export class FolderVaultIndex implements VaultIndex {
 	private readonly store: FolderNoteStore;
+	private readonly writes: ConfinedWrites;
 	private readonly parsed = new Map<string, ParsedNote>();
 	/** `noteTags` of each note's text, read when privacy first asks. */
 	private readonly tagsForPrivacy = new Map<string, { text: string; tags: readonly string[] }>();
@@ -48,6 +49,7 @@ export class FolderVaultIndex implements VaultIndex {
 				this.changedSinceBacklinks.add(path);
 			},
 		});
+		this.writes = new ConfinedWrites(options.root);
 	}
 
 	refresh(): Promise<void> {
@@ -110,26 +112,19 @@ export class FolderVaultIndex implements VaultIndex {
 	}
 
 	async writeText(path: string, text: string, expected: string): Promise<void> {
-		const absolute = this.store.absolute(path);
-		const onDisk = await fs.readFile(absolute, "utf8");
-		if (onDisk !== expected) throw new NoteChangedError(path);
-		await writeAtomically(absolute, text);
+		await this.writes.replace(path, text, expected);
 		this.store.touched(path);
 	}
 
 	async createNote(path: string, text: string): Promise<void> {
-		const absolute = this.store.absolute(path);
-		await fs.mkdir(dirname(absolute), { recursive: true });
-		await fs.writeFile(absolute, text, { encoding: "utf8", flag: "wx" });
+		await this.writes.create(path, text);
 		this.store.touched(path);
 	}
 
 	async renameNote(from: string, to: string): Promise<RenameReport> {
 		this.store.refresh();
 		const plan = this.planRename(from, to);
-		const absoluteTo = this.store.absolute(to);
-		await fs.mkdir(dirname(absoluteTo), { recursive: true });
-		await moveWithoutOverwriting(this.store.absolute(from), absoluteTo);
+		await this.writes.move(from, to);
 		const updates: RenameReport["updates"] = [];
 		const problems: StrandedLink[] = [];
 		for (const change of plan) {
@@ -260,38 +255,4 @@ function replaceOnLines(text: string, replacements: { line: number; start: numbe
 		result = result.slice(0, lineStart + replacement.start) + replacement.text + result.slice(lineStart + replacement.end);
 	}
 	return result;
-}
-
-/**
- * Moves a file, never over an existing one: link() fails when the target exists. File systems without hard links
- * get a check and a rename instead (a note created in between could then be replaced; the lock makes it unlikely).
- */
-async function moveWithoutOverwriting(from: string, to: string): Promise<void> {
-	try {
-		await fs.link(from, to);
-	} catch (error) {
-		const code = (error as { code?: unknown }).code;
-		if (code === "EEXIST" || !["EPERM", "ENOTSUP", "EOPNOTSUPP", "EXDEV", "ENOSYS", "EMLINK"].includes(String(code))) throw error;
-		const taken = await fs.lstat(to).then(
-			() => true,
-			() => false,
-		);
-		if (taken) throw error;
-		await fs.rename(from, to);
-		return;
-	}
-	await fs.unlink(from);
-}
-
-/** Writes through a hidden temporary file in the same folder and renames it over the note. */
-async function writeAtomically(absolute: string, text: string): Promise<void> {
-	const folder = dirname(absolute);
-	const temporary = `${folder}/.${randomBytes(6).toString("hex")}.ccb-write`;
-	try {
-		await fs.writeFile(temporary, text, "utf8");
-		await fs.rename(temporary, absolute);
-	} catch (error) {
-		await fs.rm(temporary, { force: true });
-		throw error;
-	}
 }

@@ -33,7 +33,8 @@ export interface VaultIndex {
 	backlinks(path: string): Promise<Backlink[]>;
 	/**
 	 * Replaces an existing note's text, only if it still is `expected` at the moment of writing; otherwise
-	 * throws NoteChangedError and writes nothing.
+	 * throws NoteChangedError and writes nothing. Every write throws WriteRefusedError, and writes nothing, when
+	 * the place is not a real folder of the vault at the moment of writing (an adapter that can tell).
 	 */
 	writeText(path: string, text: string, expected: string): Promise<void>;
 	/** Creates a note (and its folders); fails when anything exists at `path`. */
@@ -113,6 +114,17 @@ export interface RenameReport {
 }
 
 /** The note is not what the caller last read: someone else changed it. Nothing was written. */
+/**
+ * A write refused at the moment of writing because its place left the vault's own folders since it was checked
+ * (a folder on the way replaced by a symbolic link, say). The message says which part, and that nothing was written.
+ */
+export class WriteRefusedError extends Error {
+	constructor(message: string) {
+		super(message);
+		this.name = "WriteRefusedError";
+	}
+}
+
 export class NoteChangedError extends Error {
 	constructor(readonly path: string) {
 		super(`${path} changed since it was read`);

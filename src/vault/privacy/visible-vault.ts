@@ -1,5 +1,5 @@
 import { VaultPathError, type VaultLocation, type VaultPaths } from "../vault-paths";
-import { LinksNotKeptError, type Backlink, type FrontmatterFact, type NoteFacts, type RenameReport, type TagFact, type VaultIndex } from "../notes/vault-index";
+import { LinksNotKeptError, WriteRefusedError, type Backlink, type FrontmatterFact, type NoteFacts, type RenameReport, type TagFact, type VaultIndex } from "../notes/vault-index";
 
 /** A path argument that names no visible note, or a place a tool may not write: the message is for the model. */
 export class VaultToolError extends Error {
@@ -208,13 +208,24 @@ export class VisibleVault {
 		return { path: relative, takenBy: HIDDEN_OCCUPANT };
 	}
 
+	/*
+	 * The writes check their paths again right before calling the index: a write may have waited minutes for the
+	 * user's review, and a folder on the way may have been replaced by a link meanwhile (an index over Obsidian's
+	 * app.vault would write through it). An index that refuses at the moment of writing (the folder adapter does)
+	 * answers WriteRefusedError, given to the model as a tool error.
+	 */
+
 	writeText(path: string, text: string, expected: string): Promise<void> {
 		this.assertVisible(path);
-		return this.options.index.writeText(path, text, expected);
+		this.assertStillConfined(path, false);
+		return refusalsAsToolErrors(() => this.options.index.writeText(path, text, expected));
 	}
 
 	createNote(path: string, text: string): Promise<void> {
-		return this.options.index.createNote(path, text);
+		this.assertStillConfined(path, true);
+		// A new note has no tags yet: only its folder can make its path private (Obsidian counts an unknown note as private).
+		if (this.isInPrivateFolder(path)) throw new VaultToolError(`Refused: ${path} is not available to vault tools (a private folder or excluded file); nothing was written`);
+		return refusalsAsToolErrors(() => this.options.index.createNote(path, text));
 	}
 
 	/**
@@ -224,8 +235,11 @@ export class VisibleVault {
 	 */
 	async renameNote(from: string, to: string): Promise<RenameReport> {
 		this.assertVisible(from);
+		this.assertStillConfined(from, false);
+		this.assertStillConfined(to, true);
+		if (this.isInPrivateFolder(to)) throw new VaultToolError(`Refused: ${to} is not available to vault tools (a private folder or excluded file); nothing was written`);
 		try {
-			const report = await this.options.index.renameNote(from, to);
+			const report = await refusalsAsToolErrors(() => this.options.index.renameNote(from, to));
 			return { updates: report.updates.filter((update) => this.isVisible(update.path)) };
 		} catch (error) {
 			// The moved note was visible before the move; the index may not list it under its new path yet.
@@ -273,6 +287,21 @@ export class VisibleVault {
 		if (!this.isVisible(path)) throw missingNote(path);
 	}
 
+	/** A vault path a tool is about to write (`isNew`: no note there yet): it still resolves inside the vault, to a place neither hidden nor private. */
+	private assertStillConfined(path: string, isNew: boolean): void {
+		let real: string | undefined;
+		try {
+			real = this.options.paths.resolve(path).realRelative;
+		} catch (error) {
+			if (error instanceof VaultPathError) throw new VaultToolError(`Refused: ${path} now leads out of the vault (a folder on its way was replaced after the tool checked it); nothing was written`);
+			throw error;
+		}
+		// A new note has no tags yet: only its folder can make it private (as for the path it was created under).
+		if (isHidden(path) || (real !== undefined && (isHidden(real) || (isNew ? this.isInPrivateFolder(real) : this.options.isPrivate(real))))) {
+			throw new VaultToolError(`Refused: ${path} now leads to a private or hidden place (a folder on its way was replaced after the tool checked it); nothing was written`);
+		}
+	}
+
 	/** Where an argument leads inside the vault, refusing anything outside it. */
 	private confine(cleaned: string, argument: string): VaultLocation {
 		try {
@@ -287,6 +316,16 @@ export class VisibleVault {
 /** The answer for a note that is not there, or that the tools may not see: the same words for both. */
 function missingNote(input: string): VaultToolError {
 	return new VaultToolError(`No note "${input}" in the vault. Use search (mode "path") or list_notes to find the note's path.`);
+}
+
+/** A write the index refused at the moment of writing, as the tool error the model reads. */
+async function refusalsAsToolErrors<T>(write: () => Promise<T>): Promise<T> {
+	try {
+		return await write();
+	} catch (error) {
+		if (error instanceof WriteRefusedError) throw new VaultToolError(error.message);
+		throw error;
+	}
 }
 
 /** `[[Note|alias]]` → `Note`; surrounding space and a leading `./` removed. */

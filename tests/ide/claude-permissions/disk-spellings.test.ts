@@ -14,7 +14,7 @@ let removeVault: () => void;
 beforeEach(() => {
 	({ path: vault, remove: removeVault } = makeTempDir("disk-spellings"));
 });
-afterEach(() => removeVault());
+afterEach(() => removeVault?.());
 
 describe("withDiskSpellings", () => {
 	it("adds the NFD spelling a folder has on disk to a rule typed in NFC", async () => {

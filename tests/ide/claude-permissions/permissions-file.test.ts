@@ -13,7 +13,7 @@ let removeVault: () => void;
 beforeEach(() => {
 	({ path: vault, remove: removeVault } = makeTempDir("permissions-file"));
 });
-afterEach(() => removeVault());
+afterEach(() => removeVault?.());
 
 function read(relative: string): unknown {
 	return JSON.parse(readFileSync(join(vault, relative), "utf8"));
@@ -129,7 +129,7 @@ describe("confined to <vault>/.claude/settings.json and settings.local.json (iss
 	});
 	afterEach(() => {
 		jest.restoreAllMocks();
-		removeRoot();
+		removeRoot?.();
 	});
 	const outsideText = () => readFileSync(join(outside, "settings.json"), "utf8");
 	const writeInside = async (rules: string[], file: SettingsFile = SETTINGS_FILES.shared) => applyPermissionPlan(await planPermissions(inside, rules, file));

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DiffReviewManager, type OpenDiffRequest } from "../../../src/ide/diff-review/diff-review-manager";
 import { VaultPaths } from "../../../src/vault/vault-paths";
@@ -50,7 +50,7 @@ describe("DiffReviewManager", () => {
 		const s = { port, manager };
 		const { answer } = await open(s, { ...request("blocked"), vaultTools: { cannotApply } });
 		expect(port.views.get("blocked")).toMatchObject({ originalText: "", isNewFile: true, cannotApply, target: { relative: "note.md" } });
-		expect(manager.accept("blocked")).toBe(true);
+		expect(manager.accept("blocked")).toEqual({ kind: "refused", reason: cannotApply });
 		expect(texts(await answer)).toEqual(["DIFF_REJECTED", "blocked"]);
 	});
 
@@ -59,7 +59,7 @@ describe("DiffReviewManager", () => {
 		const { answer } = await open(s);
 		const shown = s.port.views.get(TAB);
 		expect(shown).toMatchObject({ originalText: "# Note\n\nOld text.\n", proposedText: "# Note\n\nNew text.\n", isNewFile: false, target: { relative: "note.md" } });
-		expect(s.manager.accept(TAB)).toBe(true);
+		expect(s.manager.accept(TAB)).toEqual({ kind: "accepted" });
 		expect(texts(await answer)).toEqual(["FILE_SAVED", "# Note\n\nNew text.\n"]);
 		expect(s.port.views.has(TAB)).toBe(false);
 	});
@@ -213,5 +213,23 @@ describe("DiffReviewManager", () => {
 		expect(s.manager.findPending()?.tabName).toBe(TAB);
 		s.manager.dispose();
 		expect(texts(await answer)).toEqual(["DIFF_REJECTED", TAB]);
+	});
+
+	it("refuses an Accept whose note's folder was replaced by a link meanwhile: an error answer, never FILE_SAVED", async () => {
+		mkdirSync(join(vault, "Moving"));
+		writeFileSync(join(vault, "Moving", "n.md"), "# N\n");
+		const outside = join(temp.path, "outside");
+		mkdirSync(outside);
+		const s = setup();
+		const tab = "✻ [Claude Code] n.md (race) ⧉";
+		const { answer } = await open(s, request(tab, "# N\nmore\n", join(vault, "Moving", "n.md")));
+		renameSync(join(vault, "Moving"), join(temp.path, "Moving-away"));
+		symlinkSync(outside, join(vault, "Moving"));
+		expect(s.manager.accept(tab)).toEqual({ kind: "refused", reason: "Moving/n.md was not saved: a folder on its path was replaced by a link leading out of the vault after the review opened" });
+		const result = await answer;
+		expect(result.isError).toBe(true);
+		expect(texts(result)).not.toContain("FILE_SAVED");
+		expect(s.port.closed).toEqual([tab]);
+		expect(s.manager.findPending(tab)).toBeUndefined();
 	});
 });

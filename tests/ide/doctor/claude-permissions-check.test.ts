@@ -13,7 +13,7 @@ let removeVault: () => void;
 beforeEach(() => {
 	({ path: vault, remove: removeVault } = makeTempDir("doctor-permissions"));
 });
-afterEach(() => removeVault());
+afterEach(() => removeVault?.());
 
 function inputs(wanted: string[], enabled = true, somethingPrivate = true): PermissionRulesInputs {
 	return { enabled, somethingPrivate, wanted, settingsFile: SETTINGS_FILES.shared, howToWrite: HOW };

@@ -9,6 +9,7 @@ import { tokenFingerprint } from "../../../src/server/auth";
 import { lockDirectory, lockFilePath, writeLockFile, type LockFileContent } from "../../../src/server/lock-file";
 import { startBridge, testHostOptions, type BridgeFixture } from "../../helpers/bridge-fixture";
 import { makeTempDir } from "../../helpers/temp-dir";
+import { FIXTURE_TIMEOUT_MS } from "../../helpers/fixture-timeout";
 
 const posix = process.platform !== "win32";
 /** Only root can give a file to another user. */
@@ -39,8 +40,8 @@ describe("the doctor", () => {
 	let bridge: BridgeFixture;
 	beforeEach(async () => {
 		bridge = await startBridge();
-	});
-	afterEach(() => bridge.stop());
+	}, FIXTURE_TIMEOUT_MS);
+	afterEach(() => bridge?.stop());
 
 	it("passes every check on a healthy bridge, and says no client is connected yet", async () => {
 		const lines = await runDoctor(inputsFor(bridge), environment());

@@ -33,8 +33,8 @@ beforeEach(() => {
 });
 
 afterEach(() => {
-	source.dispose();
-	temp.remove();
+	source?.dispose();
+	temp?.remove();
 });
 
 const context = { sessionId: 1, signal: new AbortController().signal };

@@ -1,6 +1,7 @@
 import { ObsidianVaultIndex } from "../../../src/obsidian/vault-tools/obsidian-vault-index";
 import type { App } from "../../__mocks__/obsidian";
 import { createIndexedApp, vaultIndexPorts } from "../harness/indexed-app";
+import { FIXTURE_TIMEOUT_MS } from "../../helpers/fixture-timeout";
 
 /** What only the Obsidian adapter does (the shared behaviour is in tests/contracts/vault-index.contract.ts). */
 describe("ObsidianVaultIndex over the fake app", () => {
@@ -14,8 +15,8 @@ describe("ObsidianVaultIndex over the fake app", () => {
 		index = new ObsidianVaultIndex(vaultIndexPorts(app));
 		index.load();
 		await index.refresh();
-	});
-	afterEach(() => index.unload());
+	}, FIXTURE_TIMEOUT_MS);
+	afterEach(() => index?.unload());
 
 	it("moves through fileManager.renameFile, so Obsidian rewrites the links", async () => {
 		const report = await index.renameNote("Target.md", "Moved/Target 2.md");

@@ -10,6 +10,7 @@ import { VAULT_TOOL_NAMES } from "../../../src/vault-tools/create-vault-tools";
 import { createVaultToolsHttpServer } from "../../../src/vault-tools/serve/http-endpoint";
 import { startAssembledBridge, type AssembledBridge } from "../../helpers/assembled-bridge";
 import { pollUntil, waitUntil } from "../../helpers/wait-until";
+import { FIXTURE_TIMEOUT_MS } from "../../helpers/fixture-timeout";
 
 const TOKEN = "a".repeat(64);
 
@@ -88,11 +89,11 @@ describe("the vault tools over Streamable HTTP (POST /mcp)", () => {
 		const status = await http.start();
 		if (status.state !== "listening") throw new Error(`HTTP endpoint did not start: ${status.error ?? status.state}`);
 		port = status.port;
-	});
+	}, FIXTURE_TIMEOUT_MS);
 
 	afterAll(async () => {
-		await http.stop();
-		await fixture.stop();
+		await http?.stop();
+		await fixture?.stop();
 	});
 
 	async function sdkClient(): Promise<Client> {

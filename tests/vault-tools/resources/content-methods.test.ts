@@ -16,6 +16,7 @@ import type { VaultIndex } from "../../../src/vault/notes/vault-index";
 import { makeTempDir } from "../../helpers/temp-dir";
 import { createIndexedApp, vaultIndexPorts } from "../../obsidian/harness/indexed-app";
 import { VisibleVault } from "../../../src/vault/privacy/visible-vault";
+import { FIXTURE_TIMEOUT_MS } from "../../helpers/fixture-timeout";
 
 const NOTES: Record<string, string> = {
 	"Claude prompts/Summarize.md": ["---", "description: Summarize a topic from my notes", "arguments:", "  - name: topic", "    description: what to summarize", "    required: true", "---", "Summarize what my notes say about {{topic}}.", ""].join("\n"),
@@ -102,8 +103,8 @@ describe.each(adapters)("vault resources and prompts over %s, through the MCP SD
 				dispose();
 			},
 		};
-	});
-	afterEach(() => served.close());
+	}, FIXTURE_TIMEOUT_MS);
+	afterEach(() => served?.close());
 
 	it("advertises resources and prompts", () => {
 		expect(served.client.getServerCapabilities()).toMatchObject({ tools: {}, resources: {}, prompts: {} });

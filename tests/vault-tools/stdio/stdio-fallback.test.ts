@@ -4,6 +4,7 @@ import { dirname, join } from "node:path";
 import { VAULT_TOOL_NAMES } from "../../../src/vault-tools/create-vault-tools";
 import { makeTempDir } from "../../helpers/temp-dir";
 import { CLI_ENTRY, startStdioServer, type StdioServer } from "./stdio-server-process";
+import { FIXTURE_TIMEOUT_MS } from "../../helpers/fixture-timeout";
 
 const NOTES: Record<string, string> = {
 	"Notes/Alpha.md": "---\ntags: [project]\nstatus: open\n---\n# Alpha\n\nAlpha links to [[Beta]].\n\n## Tasks\n\n- one ^task-1\n",
@@ -39,10 +40,10 @@ describe("claude-code-bridge mcp --vault: the stdio server with no bridge runnin
 		symlinkSync(join(vault, "Private"), join(vault, "pub"));
 		symlinkSync(join(vault, "Notes", "Tagged.md"), join(vault, "Notes", "Alias.md"));
 		server = await startStdioServer(vault, home);
-	});
+	}, FIXTURE_TIMEOUT_MS);
 
 	afterAll(async () => {
-		await server.close();
+		await server?.close();
 		temp.remove();
 	});
 

@@ -6,6 +6,7 @@ import { HeadlessProcess } from "../../helpers/headless-process";
 import { makeTempDir } from "../../helpers/temp-dir";
 import { pollUntil } from "../../helpers/wait-until";
 import { startStdioServer, type StdioServer } from "./stdio-server-process";
+import { WAIT_TIMEOUT_MS } from "../../helpers/fixture-timeout";
 
 type Host = HeadlessProcess & { port: number; lockFile: string };
 
@@ -51,7 +52,7 @@ describe("claude-code-bridge mcp --vault relaying to the vault's running bridge 
 
 	/** The host's trace lines (stderr) may arrive after the answer (WebSocket): wait until it has logged `count` relayed calls. */
 	const relayedCallsReach = (host: HeadlessProcess, count: number): Promise<number> =>
-		host.waitFor(() => (relayedCalls(host) >= count ? relayedCalls(host) : undefined), `${count} relayed calls in the host's trace`, 10_000);
+		host.waitFor(() => (relayedCalls(host) >= count ? relayedCalls(host) : undefined), `${count} relayed calls in the host's trace`, WAIT_TIMEOUT_MS);
 
 	it("serves reads through the bridge, which keeps its private notes out", async () => {
 		const host = await startHost();
@@ -80,7 +81,7 @@ describe("claude-code-bridge mcp --vault relaying to the vault's running bridge 
 
 		const outputBefore = host.stdout.length;
 		const rejected = server.call("edit_note", { path: "Alpha", edits: [{ target: "Alpha > Tasks", op: "append", content: "- three" }] });
-		await host.waitFor(() => (/Review pending: .* for Notes\/Alpha\.md/.test(host.stdout.slice(outputBefore)) ? true : undefined), "a second review", 10_000);
+		await host.waitFor(() => (/Review pending: .* for Notes\/Alpha\.md/.test(host.stdout.slice(outputBefore)) ? true : undefined), "a second review", WAIT_TIMEOUT_MS);
 		host.send("diff reject");
 		const answer = await rejected;
 		expect(answer.text).toMatch(/^Not applied: the user rejected the change in the review\. Notes\/Alpha\.md is unchanged/);
@@ -121,7 +122,7 @@ describe("claude-code-bridge mcp --vault relaying to the vault's running bridge 
 			const before = host.stdout.length;
 			host.send("diff list");
 			host.send("status");
-			const listed = await host.waitFor(() => (/^\{"state"/m.test(host.stdout.slice(before)) ? host.stdout.slice(before) : undefined), "the status line after diff list", 10_000);
+			const listed = await host.waitFor(() => (/^\{"state"/m.test(host.stdout.slice(before)) ? host.stdout.slice(before) : undefined), "the status line after diff list", WAIT_TIMEOUT_MS);
 			return /"tab_name"/.test(listed) ? undefined : true;
 		}, "the bridge to withdraw the cancelled review");
 		expect(readFileSync(join(vault, "Notes/Alpha.md"), "utf8")).toBe(NOTES["Notes/Alpha.md"]);

@@ -39,7 +39,7 @@ describe("move_note", () => {
 			"Props.md": "---\nrelated: \"[[Target Note]]\"\nlist:\n  - \"[[Target Note|t]]\"\n---\nBody\n",
 		});
 	});
-	afterEach(() => vault.dispose());
+	afterEach(() => vault?.dispose());
 
 	it("rewrites every link form so that every link leads where it led before, never inside code", async () => {
 		const before = await linkTargets(vault.root);

@@ -17,7 +17,7 @@ beforeEach(() => {
 afterEach(() => {
 	source?.dispose();
 	source = undefined;
-	temp.remove();
+	temp?.remove();
 });
 
 function write(path: string, text: string): void {
