@@ -24,7 +24,7 @@ describe("DiffReviewWriteReview", () => {
 		const first = review.propose(write());
 		const second = review.propose(write());
 		await waitUntil(() => port.views.size === 2, "both reviews to be shown");
-		expect([...port.views.keys()]).toEqual(["Vault tools #1: edit_note note.md", "Vault tools #2: edit_note note.md"]);
+		expect([...port.views.keys()].sort()).toEqual(["Vault tools #1: edit_note note.md", "Vault tools #2: edit_note note.md"]);
 		expect(port.views.get("Vault tools #1: edit_note note.md")).toMatchObject({ proposedText: "new\n", target: { relative: "note.md" } });
 		expect(reviews.closeAll(1)).toBe(0);
 		reviews.accept("Vault tools #1: edit_note note.md", "edited\n");
