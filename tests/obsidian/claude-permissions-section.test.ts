@@ -14,7 +14,7 @@ beforeEach(() => {
 	Setting.created = [];
 	notices.splice(0);
 });
-afterEach(() => removeVault());
+afterEach(() => removeVault?.());
 
 function setUp(onLocalDisk = true) {
 	const vaultPath = onLocalDisk ? vault : undefined;

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { connectHeaders, type HttpServerConfig } from "../helpers/headers-helper";
 import { HeadlessProcess } from "../helpers/headless-process";
 import { makeTempDir } from "../helpers/temp-dir";
+import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 function post(url: string, headers: Record<string, string>): Promise<number> {
 	return new Promise((resolve, reject) => {
@@ -67,11 +68,11 @@ describe("a program squatting the vault tools' HTTP port while the bridge is off
 		mkdirSync(vault);
 		writeFileSync(join(vault, "note.md"), "# Note\n");
 		port = await freePort();
-	});
+	}, FIXTURE_TIMEOUT_MS);
 
 	afterEach(() => {
 		for (const host of hosts.splice(0)) host.kill();
-		temp.remove();
+		temp?.remove();
 	});
 
 	const startHost = async (): Promise<HeadlessProcess> => {

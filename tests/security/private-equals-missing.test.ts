@@ -12,6 +12,7 @@ import { connectOrThrow, type TestClient } from "../helpers/test-client";
 import { pollUntil } from "../helpers/wait-until";
 import { startStdioServer, type StdioServer } from "../vault-tools/stdio/stdio-server-process";
 import { CASES, PRIVATE_FOLDER, PRIVATE_TAG, PRIVATE_WORDS, withPlaceholders, writeVault, type PrivateCase } from "./private-and-missing-vault";
+import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 /**
  * Issue 14's acceptance table: every surface is asked the same questions about each private note and about a
@@ -271,7 +272,7 @@ describe("a private note answers exactly as a missing one, on every surface (iss
 				return answerOfReply(await postJson(mcpPort, httpToken, body));
 			},
 		});
-	}, 60_000);
+	}, FIXTURE_TIMEOUT_MS);
 
 	afterAll(async () => {
 		await Promise.allSettled(stdioServers.map((server) => server.close()));
@@ -279,8 +280,8 @@ describe("a private note answers exactly as a missing one, on every surface (iss
 		inProcess?.dispose();
 		await inProcess?.bridge.host.stop();
 		if (host) {
-			host.kill();
-			await host.exited;
+			host?.kill();
+			await host?.exited;
 		}
 		temp.remove();
 	}, 30_000);

@@ -25,7 +25,7 @@ describe("the stale-lock cleanup reads lock files as untrusted input", () => {
 		directory = lockDirectory(temp.path);
 		mkdirSync(directory, { recursive: true, mode: 0o700 });
 	});
-	afterEach(() => temp.remove());
+	afterEach(() => temp?.remove());
 
 	function write(path: string, text: string): string {
 		writeFileSync(path, text, { mode: 0o600 });

@@ -47,7 +47,7 @@ describe("the HTTP token record, read as untrusted input", () => {
 		mkdirSync(home);
 		mkdirSync(vault);
 	});
-	afterEach(() => temp.remove());
+	afterEach(() => temp?.remove());
 
 	const write = (record: Partial<HttpTokenRecord> = {}): string => writeHttpTokenRecord(home, { pid: process.pid, port: 4100, vault, token: TOKEN, ...record });
 
@@ -101,7 +101,7 @@ describe("the vault tools' HTTP endpoint and its one-start token", () => {
 	});
 	afterEach(async () => {
 		for (const endpoint of endpoints.splice(0)) await endpoint.stop();
-		temp.remove();
+		temp?.remove();
 	});
 
 	const endpoint = (options: { port?: number; fixedToken?: string } = {}): VaultToolsHttpEndpoint => {

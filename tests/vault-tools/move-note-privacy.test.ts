@@ -1,4 +1,5 @@
 import { ADAPTERS, type ServedVault } from "./private-served-vault";
+import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 /**
  * Issue 14: `move_note` and private notes. A move keeps the links inside private notes working, as Obsidian's own
@@ -22,10 +23,10 @@ describe.each(ADAPTERS)("move_note over %s with private notes linking to the not
 	beforeEach(async () => {
 		withPrivate = await serve({ ...PUBLIC, ...PRIVATE }, RULES);
 		without = await serve(PUBLIC, RULES);
-	});
+	}, FIXTURE_TIMEOUT_MS);
 	afterEach(() => {
-		withPrivate.dispose();
-		without.dispose();
+		withPrivate?.dispose();
+		without?.dispose();
 	});
 
 	it("rewrites the links in private notes too, and answers as in the vault without them", async () => {
@@ -46,8 +47,8 @@ describe("move_note over the folder: a link in a private note that cannot be kep
 		// A file without an extension at the new path minus `.md`: `[[Gamma]]` and `[[Archive/Gamma]]` would lead
 		// to it, so a wikilink to the note cannot be rewritten (the Markdown link keeps `.md` and can).
 		vault = await serveFolder({ ...PUBLIC, ...PRIVATE, "Archive/Gamma": "not a note\n" }, RULES);
-	});
-	afterEach(() => vault.dispose());
+	}, FIXTURE_TIMEOUT_MS);
+	afterEach(() => vault?.dispose());
 
 	it("refuses the move without naming, counting or quoting the private note, and changes nothing", async () => {
 		const answer = await vault.call("move_note", { path: "Notes/Beta.md", to: "Archive/Gamma.md" });
@@ -76,8 +77,8 @@ describe("move_note over Obsidian: links Obsidian did not update (its setting is
 		vault = await serveObsidian({ ...PUBLIC, ...PRIVATE }, RULES);
 		if (!vault.app) throw new Error("no app");
 		vault.app.fileManager.autoUpdateLinks = false;
-	});
-	afterEach(() => vault.dispose());
+	}, FIXTURE_TIMEOUT_MS);
+	afterEach(() => vault?.dispose());
 
 	it("names the public note's link and none of the private ones", async () => {
 		const answer = await vault.call("move_note", { path: "Notes/Beta.md", to: "Archive/Gamma.md" });

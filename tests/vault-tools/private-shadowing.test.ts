@@ -1,5 +1,6 @@
 import type { JsonObject } from "../../src/protocol/json-rpc";
 import { ADAPTERS, type ServedVault } from "./private-served-vault";
+import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 /**
  * Issue 14: link resolution ignores private notes, so a private note never shadows a public one of the same name.
@@ -39,10 +40,10 @@ describe.each(ADAPTERS)("a private note never shadows a public one: the vault to
 	beforeAll(async () => {
 		withPrivate = await serve({ ...PUBLIC, ...PRIVATE }, RULES);
 		without = await serve(PUBLIC, RULES);
-	});
+	}, FIXTURE_TIMEOUT_MS);
 	afterAll(() => {
-		withPrivate.dispose();
-		without.dispose();
+		withPrivate?.dispose();
+		without?.dispose();
 	});
 
 	it.each(CALLS)("%s %j answers as in the vault without the private notes", async (name, args) => {

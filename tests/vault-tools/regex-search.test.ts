@@ -14,7 +14,7 @@ describe("regex search cannot block the server (issue 15, finding 3)", () => {
 	beforeAll(() => {
 		vault = makeVault({ "Prose.md": `# Prose\n\n${PROSE_LINE}\n`, "Other.md": "# Other\n\nwatered the garden\n", "Emoji.md": "😀 smile\n" });
 	});
-	afterAll(() => vault.dispose());
+	afterAll(() => vault?.dispose());
 
 	it(
 		"answers a catastrophic pattern with an error that says what to change",

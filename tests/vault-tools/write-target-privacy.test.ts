@@ -2,6 +2,7 @@ import { symlinkSync } from "node:fs";
 import { join } from "node:path";
 import type { ProposedWrite, ReviewOutcome, WriteReview } from "../../src/vault-tools/kit/ports";
 import { ADAPTERS, type ServedVault } from "./private-served-vault";
+import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 /**
  * Issue 14: a private or hidden note is a missing note to every vault tool, and where the answers cannot be equal
@@ -36,8 +37,8 @@ describe.each(ADAPTERS)("write targets a private note occupies, over %s", (_name
 	beforeEach(async () => {
 		review = new ScriptedReview("rejected");
 		vault = await serve(FILES, RULES, { review: () => review });
-	});
-	afterEach(() => vault.dispose());
+	}, FIXTURE_TIMEOUT_MS);
+	afterEach(() => vault?.dispose());
 
 	it("create_note on a free path opens a review (a private tag rule does not make every new path private)", async () => {
 		review.decision = "accepted";
@@ -87,8 +88,8 @@ describe.each(ADAPTERS.slice(0, 1))("a private note through a symbolic link, ove
 		vault = await serve(FILES, RULES);
 		symlinkSync(join(vault.root, "Secret"), join(vault.root, "pub"));
 		symlinkSync(join(vault.root, "Notes", "Diary.md"), join(vault.root, "Notes", "Alias.md"));
-	});
-	afterEach(() => vault.dispose());
+	}, FIXTURE_TIMEOUT_MS);
+	afterEach(() => vault?.dispose());
 
 	it.each(["pub/Plan.md", "pub/Plan", "Notes/Alias.md", "pub/Missing.md"])("read_note %s answers in the words of a missing note", async (path) => {
 		const missing = await vault.call("read_note", { path: "Nowhere/Gone.md" });

@@ -9,7 +9,7 @@ describe("webRegexThread: regex search in a Web Worker from a Blob URL (what Obs
 	let uninstall = (): void => undefined;
 	beforeAll(() => (uninstall = NodeBackedWebWorker.install()));
 	afterEach(() => scanner?.dispose());
-	afterAll(() => uninstall());
+	afterAll(() => uninstall?.());
 
 	it("is chosen only where the runtime has Web Workers", () => {
 		expect(canStartWebWorkers()).toBe(true);
