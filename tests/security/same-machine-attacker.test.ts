@@ -214,7 +214,7 @@ describe("an attacker on the same machine, against the built processes (issue 15
 		expect(searchAnswer).toMatchObject({ isError: true, text: expect.stringMatching(/^search: the regular expression did not finish within 3 s and was stopped/) as unknown });
 	});
 
-	it("4: a planted `<other port>.lock` symlink to the bridge's lock file: the listener on the other port never receives the token", async () => {
+	it("4: a symlink <other port>.lock to the bridge's lock file, planted in the lock folder: the listener on that port never receives the token, and no log shows it", async () => {
 		const vault = newVault({ [PUBLIC_NOTE]: NOTES[PUBLIC_NOTE] ?? "" });
 		const host = await serve(vault);
 		const { authToken } = JSON.parse(readFileSync(host.lockFile, "utf8")) as { authToken: string };
@@ -222,13 +222,15 @@ describe("an attacker on the same machine, against the built processes (issue 15
 		const planted = join(dirname(host.lockFile), `${listener.port}.lock`);
 		try {
 			symlinkSync(host.lockFile, planted);
-			const search = await stdio(vault).then((server) => server.call("search", { query: WORD }));
+			const relaying = await stdio(vault);
+			const search = await relaying.call("search", { query: WORD });
 			expect(search.text).toContain(PUBLIC_NOTE);
 			// The fence: the relay tries the candidates it trusts, in order, before it reaches the bridge.
 			await relayedCall(host);
 			const sent = listener.received.flatMap((headers) => [headers.authorization, headers["x-claude-code-ide-authorization"]]).filter((value) => value !== undefined);
 			expect(sent).toEqual([]);
 			expect(JSON.stringify(listener.received)).not.toContain(authToken);
+			expect({ stdio: relaying.stderr().includes(authToken), serve: (host.stdout + host.stderr).includes(authToken) }).toEqual({ stdio: false, serve: false });
 		} finally {
 			rmSync(planted, { force: true });
 			await listener.close();
