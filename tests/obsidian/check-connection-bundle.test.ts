@@ -45,7 +45,7 @@ describe("Check connection in the built plugin", () => {
 			if (!tab) throw new Error("no settings tab");
 			Setting.created = [];
 			(tab as unknown as { display(): void }).display();
-			const button = Setting.created.find((setting) => setting.name === "Why /ide does not list this vault")?.buttons[0];
+			const button = Setting.created.find((setting) => setting.name === "Check connection")?.buttons[0];
 			if (!button) throw new Error("no Check connection button");
 			await button.click();
 
