@@ -7,7 +7,7 @@ import { VaultPaths } from "../vault/vault-paths";
 import { MAX_SELECTION_DEBOUNCE_MS, isPort, parseList, type BridgeSettings } from "../settings";
 import { describeError } from "../shared/describe-error";
 import { ClaudePermissionsSection, type ClaudePermissionsHost } from "./claude-permissions-section";
-import { showCheckResults } from "./settings/check-results";
+import { showCheckResults } from "./check-results";
 import { commandBlock } from "./settings/command-block";
 import { VaultToolsSettingsSection, type VaultToolsSettingsHost } from "./settings/vault-tools-section";
 

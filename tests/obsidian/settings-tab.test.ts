@@ -7,6 +7,7 @@ import type { VaultToolsStatus } from "../../src/obsidian/settings/vault-tools-s
 import { DEFAULT_SETTINGS, type BridgeSettings } from "../../src/settings";
 import { startBridge, type BridgeFixture } from "../helpers/bridge-fixture";
 import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
+import { rowName, visibleRows } from "./harness/settings-rows";
 
 const LISTENING: BridgeStatus = {
 	state: "listening",
@@ -55,17 +56,6 @@ function setUp(status: BridgeStatus = LISTENING, doctorInputs?: () => DoctorInpu
 	const root = tab.containerEl as unknown as FakeElement;
 	return { tab, settings, calls, copied, named, root };
 }
-
-/** The rows a user sees on opening the tab: every `.setting-item` not inside a closed `<details>` (its summary shows). */
-function visibleRows(element: FakeElement, folded = false): FakeElement[] {
-	return element.children.flatMap((child) => {
-		const hidden = folded && child.tag !== "summary";
-		const rows = child.hasClass("setting-item") && !hidden ? [child] : [];
-		return [...rows, ...visibleRows(child, hidden || (child.tag === "details" && !child.attributes.has("open")))];
-	});
-}
-
-const rowName = (row: FakeElement): string => row.findAll("setting-item-name")[0]?.text ?? "";
 
 /** A code block's command and its copy button, by the command's start. */
 function commandBlock(root: FakeElement, start: string): { code: string; copy: () => Promise<void> } {

@@ -1,6 +1,6 @@
-import { FakeElement, notices } from "../../__mocks__/obsidian";
-import { fail, ok, warn, withCommand } from "../../../src/ide/doctor/doctor-line";
-import { checkSummary, showCheckResults } from "../../../src/obsidian/settings/check-results";
+import { FakeElement, notices } from "../__mocks__/obsidian";
+import { fail, ok, warn, withCommand } from "../../src/ide/doctor/doctor-line";
+import { checkSummary, showCheckResults } from "../../src/obsidian/check-results";
 
 function show(lines: Parameters<typeof showCheckResults>[1]): FakeElement {
 	const container = new FakeElement();

@@ -1,5 +1,5 @@
-import type { DoctorLevel, DoctorLine } from "../../ide/doctor/doctor-line";
-import { commandBlock } from "./command-block";
+import type { DoctorLevel, DoctorLine } from "../ide/doctor/doctor-line";
+import { commandBlock } from "./settings/command-block";
 
 const LEVEL_LABELS: Record<DoctorLevel, string> = { ok: "OK", warn: "Warning", fail: "Problem" };
 
