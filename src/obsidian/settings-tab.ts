@@ -36,7 +36,7 @@ export interface SettingsHost {
 	rotateToken(): Promise<BridgeStatus>;
 	/** What "Check connection" examines: the vault, the bridge's status, this process. */
 	doctorInputs(): DoctorInputs;
-	/** The "Vault tools for Claude" section's host; left out, the section is not shown. */
+	/** The host of the "Claude's vault tools" rows; left out, they are not shown. */
 	readonly vaultTools?: VaultToolsSettingsHost;
 }
 

@@ -14,7 +14,7 @@ export interface VaultToolsStatus {
 	relays: number;
 }
 
-/** What the "Vault tools for Claude" section needs from the plugin. */
+/** What the vault tools' settings rows need from the plugin. */
 export interface VaultToolsSettingsHost {
 	readonly vaultPath: string | undefined;
 	vaultToolsSettings(): VaultToolsSettings;
