@@ -1086,7 +1086,11 @@ export class FakeButton {
 	}
 }
 
-/** Obsidian's settings row; every instance is recorded in `Setting.created` for tests to inspect. */
+/**
+ * Obsidian's settings row; every instance is recorded in `Setting.created` for tests to inspect. As Obsidian's does,
+ * it adds its row to the container (`div.setting-item`, with `setting-item-heading` for a heading), the name and
+ * description as text below it, so tests can count rows and read what the tab shows.
+ */
 export class Setting {
 	static created: Setting[] = [];
 	name = "";
@@ -1095,20 +1099,31 @@ export class Setting {
 	readonly toggles: FakeInput<boolean>[] = [];
 	readonly texts: FakeInput<string>[] = [];
 	readonly buttons: FakeButton[] = [];
+	readonly settingEl: FakeElement;
+	readonly nameEl: FakeElement;
+	readonly descEl: FakeElement;
 
 	constructor(readonly containerEl: FakeElement) {
 		Setting.created.push(this);
+		this.settingEl = containerEl.createDiv({ cls: "setting-item" });
+		const info = this.settingEl.createDiv({ cls: "setting-item-info" });
+		this.nameEl = info.createDiv({ cls: "setting-item-name" });
+		this.descEl = info.createDiv({ cls: "setting-item-description" });
 	}
 	setName(name: string): this {
 		this.name = name;
+		this.nameEl.setText(name);
 		return this;
 	}
 	setDesc(desc: string): this {
 		this.desc = desc;
+		this.descEl.empty();
+		this.descEl.setText(desc);
 		return this;
 	}
 	setHeading(): this {
 		this.isHeading = true;
+		this.settingEl.addClass("setting-item-heading");
 		return this;
 	}
 	addToggle(build: (toggle: FakeInput<boolean>) => unknown): this {
