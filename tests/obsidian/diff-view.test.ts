@@ -13,6 +13,7 @@ const review: PendingReview = {
 	proposedText: "# Title\n\nThe quick red fox.\n",
 	isNewFile: false,
 	sessionId: 1,
+	proposer: { client: "claude-code", session: 1, tool: "openDiff" },
 	since: new Date(0),
 };
 

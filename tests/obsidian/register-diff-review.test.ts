@@ -12,6 +12,7 @@ const review = (tabName: string): PendingReview => ({
 	proposedText: "new\n",
 	isNewFile: false,
 	sessionId: 1,
+	proposer: { client: "claude-code", session: 1, tool: "openDiff" },
 	since: new Date(0),
 });
 
