@@ -10,6 +10,11 @@ export function renderDiff(parent: HTMLElement, lines: readonly DiffLine[], mode
 		table.createDiv({ cls: "ccb-diff-empty", text: "No changes: the proposal is the same as the note." });
 		return;
 	}
+	if (mode === "side-by-side") {
+		const labels = table.createDiv({ cls: ["ccb-diff-row", "ccb-diff-labels"] });
+		labels.createDiv({ cls: "ccb-diff-label", text: "Before" });
+		labels.createDiv({ cls: "ccb-diff-label", text: "After" });
+	}
 	const { hunks, hiddenAfter } = groupHunks(lines);
 	for (const hunk of hunks) {
 		if (hunk.hiddenBefore > 0) renderFold(table, hunk.hiddenBefore);
@@ -52,24 +57,5 @@ function renderText(parent: HTMLElement, line: DiffLine): void {
 	for (const segment of line.segments) {
 		if (segment.kind === "equal") text.createSpan({ text: segment.text });
 		else text.createSpan({ cls: `ccb-diff-word-${segment.kind}`, text: segment.text });
-	}
-}
-
-/**
- * Draws the proposal as it will read once accepted: its lines as plain text, with the words it adds marked.
- * Nothing is rendered as Markdown, so no plugin code block runs and no remote image or embed is fetched for
- * text nobody has accepted yet.
- */
-export function renderProposal(parent: HTMLElement, lines: readonly DiffLine[]): void {
-	const proposal = parent.createDiv({ cls: "ccb-review-proposal" });
-	for (const line of lines) {
-		if (line.kind === "removed") continue;
-		const row = proposal.createDiv({ cls: ["ccb-review-proposal-line", `ccb-diff-${line.kind}`] });
-		for (const segment of line.segments) {
-			if (segment.kind === "removed") continue;
-			if (segment.kind === "equal") row.createSpan({ text: segment.text });
-			else row.createSpan({ cls: "ccb-diff-word-added", text: segment.text });
-		}
-		row.createSpan({ text: "\n" });
 	}
 }
