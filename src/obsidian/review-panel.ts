@@ -141,13 +141,11 @@ export class ReviewPanel {
 		if (this.input.cannotApply === undefined) {
 			this.button(actions, ["ccb-review-edit"], this.editing ? "Done editing" : "Edit", () => this.setEditing(!this.editing));
 		}
-		this.button(actions, ["ccb-review-reject"], "Reject", () => this.reject());
+		this.button(actions, ["ccb-review-reject"], "Reject", () => this.reject()).setAttribute("aria-label", "Reject the whole proposal");
 		if (this.input.cannotApply === undefined) {
 			const accept = this.button(actions, ["mod-cta", "ccb-review-accept"], this.acceptLabel(), () => this.accept());
-			if (this.noteChanged) {
-				accept.setAttribute("disabled", "");
-				accept.setAttribute("aria-disabled", "true");
-			}
+			accept.setAttribute("aria-label", this.noteChanged ? NOTE_CHANGED : "Write this text to the note (Ctrl+Enter, or Cmd+Enter on macOS)");
+			if (this.noteChanged) accept.setAttribute("disabled", "");
 		}
 		this.renderNotices(bar);
 	}
