@@ -207,7 +207,13 @@ export class ReviewPanel {
 		const body = this.bodyEl;
 		body.empty();
 		if (this.tab === "lines") {
-			renderDiff(body, computeLineDiff(this.base, this.finalText).lines, this.layout);
+			renderDiff(body, computeLineDiff(this.base, this.finalText).lines, this.layout, {
+				expanded: this.expanded.has("lines"),
+				showAll: () => {
+					this.expanded.add("lines");
+					this.renderBody();
+				},
+			});
 			return;
 		}
 		if (this.editing) {

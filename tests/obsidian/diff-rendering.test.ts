@@ -28,6 +28,18 @@ describe("diff rendering", () => {
 		expect(changed?.children.map((half) => half.textContent)).toEqual(["6line 6", "6line six"]);
 	});
 
+	it("a fold is a button that asks for every line; expanded, nothing is folded", () => {
+		let asked = 0;
+		const root = draw((parent) => renderDiff(parent, computeLineDiff(before, after).lines, "unified", { showAll: () => asked++ }));
+		const fold = root.findAll("ccb-diff-fold")[0];
+		expect(fold?.tag).toBe("button");
+		fold?.dispatch("click");
+		expect(asked).toBe(1);
+		const expanded = draw((parent) => renderDiff(parent, computeLineDiff(before, after).lines, "unified", { expanded: true }));
+		expect(expanded.findAll("ccb-diff-fold")).toEqual([]);
+		expect(expanded.findAll("ccb-diff-line")).toHaveLength(13);
+	});
+
 	it("says so when nothing changes", () => {
 		const root = draw((parent) => renderDiff(parent, computeLineDiff(before, before).lines, "unified"));
 		expect(root.textContent).toBe("No changes: the proposal is the same as the note.");
