@@ -82,7 +82,8 @@ export function markEdits(pieces: readonly SuggestionPiece[], rejected: Readonly
 		else if (rejected.has(piece.id)) proposer.push({ span: piece.removed.length });
 		else proposer.push({ insert: piece.removed, mark: "removed" }, { span: piece.added.length, mark: "added" });
 	}
-	const changes = diffWordsWithSpace(decided, edited, { maxEditLength: MAX_WORD_EDIT_LENGTH }) ?? [
+	const tooBig = decided.length + edited.length > MAX_WORD_DIFF_CHARS;
+	const changes = (tooBig ? undefined : diffWordsWithSpace(decided, edited, { maxEditLength: MAX_WORD_EDIT_LENGTH })) ?? [
 		{ value: decided, removed: true, added: false, count: 1 },
 		{ value: edited, added: true, removed: false, count: 1 },
 	];

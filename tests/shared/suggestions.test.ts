@@ -67,4 +67,11 @@ describe("markEdits", () => {
 	it("a rejected change shows the original words, unmarked", () => {
 		expect(marks(markEdits(pieces, new Set([1]), "The quick brown fox sat.\n"))).toBe("The quick brown fox sat.\n");
 	});
+
+	it("a text too big to compare word by word is marked as the user's in one piece, and still joins back to the edit", () => {
+		const big = "word ".repeat(30_000);
+		const runs = markEdits(suggestionPieces("a\n", "b\n"), new Set(), big);
+		expect(runs.filter((run) => run.you === "added").map((run) => run.text)).toEqual([big]);
+		expect(runs.filter((run) => run.claude !== "removed" && run.you !== "removed").map((run) => run.text).join("")).toBe(big);
+	});
 });
