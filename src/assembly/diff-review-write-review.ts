@@ -33,7 +33,8 @@ export class DiffReviewWriteReview implements WriteReview {
 				newFileContents: write.newText,
 				tabName,
 				vaultTools: write.conflict === undefined ? {} : { cannotApply: write.conflict },
-				proposer: { client: VAULT_TOOLS_CLIENT, tool: write.tool, ...(write.session === undefined ? {} : { session: write.session }) },
+				// Which transport carried the call (HTTP, the stdio relay) is not known here, and their session ids name no Claude session.
+				proposer: { client: VAULT_TOOLS_CLIENT, tool: write.tool },
 			},
 			{ sessionId: VAULT_TOOLS_REVIEW_SESSION, signal: write.signal },
 		);

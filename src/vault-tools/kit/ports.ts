@@ -8,8 +8,6 @@ export interface ProposedWrite {
 	isNewNote: boolean;
 	/** The tool that proposes it, e.g. "edit_note". */
 	tool: string;
-	/** The vault-tools session that called it, for the review to say who proposes. */
-	session?: number;
 	/** Aborted when the client cancels the call or goes away: withdraw the review. */
 	signal: AbortSignal;
 	/**

@@ -23,7 +23,7 @@ export async function reviewAndWrite(
 	context: ToolCallContext,
 ): Promise<WriteOutcome> {
 	const review = env.review();
-	const outcome = review ? await review.propose({ ...write, session: context.sessionId, signal: context.signal }) : { kind: "accepted" as const, finalText: write.newText };
+	const outcome = review ? await review.propose({ ...write, signal: context.signal }) : { kind: "accepted" as const, finalText: write.newText };
 	if (outcome.kind === "rejected") return { kind: "rejected", reason: outcome.reason ?? REJECTED_BY_USER };
 	if (outcome.kind === "failed") throw new VaultToolError(outcome.reason);
 	if (context.signal.aborted) return { kind: "rejected", reason: "the call was cancelled before the change was written" };

@@ -23,17 +23,10 @@ describe("reviewAndWrite", () => {
 		}
 	});
 
-	it("writes what the user accepted and says when it differs from the proposal; the review is told the tool and session", async () => {
-		const proposed: { tool: string; session?: number }[] = [];
-		const vault = vaultWith({
-			propose: (write) => {
-				proposed.push({ tool: write.tool, ...(write.session === undefined ? {} : { session: write.session }) });
-				return Promise.resolve({ kind: "accepted", finalText: "mine\n" });
-			},
-		});
+	it("writes what the user accepted and says when it differs from the proposal", async () => {
+		const vault = vaultWith({ propose: () => Promise.resolve({ kind: "accepted", finalText: "mine\n" }) });
 		try {
-			expect(await reviewAndWrite(vault.env, edit, { sessionId: 6, signal: new AbortController().signal })).toEqual({ kind: "written", text: "mine\n", changedByUser: true });
-			expect(proposed).toEqual([{ tool: "edit_note", session: 6 }]);
+			expect(await reviewAndWrite(vault.env, edit, live())).toEqual({ kind: "written", text: "mine\n", changedByUser: true });
 			expect(vault.read("Note.md")).toBe("mine\n");
 		} finally {
 			vault.dispose();
