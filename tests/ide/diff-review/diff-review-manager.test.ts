@@ -49,8 +49,8 @@ describe("DiffReviewManager", () => {
 		expect(port.views.get("from the CLI")?.proposer).toEqual({ client: "claude-code", session: 7, tool: "openDiff" });
 		await open(s, request("unnamed client"), 8);
 		expect(port.views.get("unnamed client")?.proposer).toEqual({ client: "Claude Code", session: 8, tool: "openDiff" });
-		await open(s, { ...request("vault tool"), proposer: { client: "Claude's vault tools", session: 3, tool: "edit_note" } }, 0);
-		expect(port.views.get("vault tool")?.proposer).toEqual({ client: "Claude's vault tools", session: 3, tool: "edit_note" });
+		await open(s, { ...request("vault tool"), proposer: { client: "Claude's vault tools", tool: "edit_note" } }, 0);
+		expect(port.views.get("vault tool")?.proposer).toEqual({ client: "Claude's vault tools", tool: "edit_note" });
 		manager.dispose();
 	});
 
