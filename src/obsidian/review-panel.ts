@@ -91,8 +91,9 @@ export class ReviewPanel {
 		this.host.decide({ kind: "accept", finalText: this.finalText });
 	}
 
-	reject(): void {
-		this.host.decide({ kind: "reject" });
+	/** Rejects; a caller that asks the user why (e.g. to tell Claude) passes the reason on. */
+	reject(reason?: string): void {
+		this.host.decide(reason === undefined ? { kind: "reject" } : { kind: "reject", reason });
 	}
 
 	/** Escape while typing in the proposal ends the typing; otherwise it is for the caller (it rejects). */

@@ -23,13 +23,14 @@ function panel(current: string | undefined = input.before) {
 
 describe("ReviewPanel on its own (what other features reuse)", () => {
 	it("takes a note path, two texts, a proposer and a time, and hands back the text as decided", () => {
-		const { root, verdicts, one } = panel();
+		const { root, shown, verdicts, one } = panel();
 		expect([one("ccb-review-proposer").text, one("ccb-review-tool").text, one("ccb-review-path").text]).toEqual(["agent panel", "Edit", "Journal/today.md"]);
 		expect(root.findAll("ccb-suggest-change")).toHaveLength(2);
 		root.findAll("ccb-suggest-reject")[1]?.dispatch("click");
 		one("ccb-review-accept").dispatch("click");
 		one("ccb-review-reject").dispatch("click");
-		expect(verdicts).toEqual([{ kind: "accept", finalText: "Met Ana and Bo. We talked.\n" }, { kind: "reject" }]);
+		shown.reject("Bo was not there");
+		expect(verdicts).toEqual([{ kind: "accept", finalText: "Met Ana and Bo. We talked.\n" }, { kind: "reject" }, { kind: "reject", reason: "Bo was not there" }]);
 	});
 
 	it("Review again measures the proposal against the note as it is now and starts the decisions over", async () => {
