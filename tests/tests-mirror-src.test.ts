@@ -251,8 +251,10 @@ function stringsReachedFrom(test: string): string[] {
 	const files = [test, ...importedPaths(test).map((path) => `${path}.ts`).filter((path) => path.startsWith("tests/") && existsSync(join(ROOT, path)))];
 	const strings: string[] = [];
 	for (const file of files) {
+		// A file joining a name to DIST_DIR (tests/helpers/built-dist.ts) names `dist/<name>`.
+		const inDist = importedPaths(file).includes("tests/helpers/built-dist");
 		const visit = (node: ts.Node): void => {
-			if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) strings.push(node.text);
+			if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) strings.push(inDist ? `dist/${node.text}` : node.text);
 			ts.forEachChild(node, visit);
 		};
 		visit(parse(file));
