@@ -97,6 +97,12 @@ describe("VaultPrivacy", () => {
 			rules = { folders: ["Public"], tags: [] };
 			expect(visible()).toBeUndefined();
 		});
+
+		it("judges a selection by the path it names, whatever else the snapshot carries", () => {
+			// A snapshot is the wire's open shape: a field beside the path (here a public note's location) is no verdict.
+			const snapshot: SelectionSnapshot = { ...cursorSnapshot(abs("Private/diary.md")), location: at("Public/open.md") };
+			expect(boundary.selection(() => snapshot)()).toBeUndefined();
+		});
 	});
 
 	describe("textReader (openFile)", () => {
