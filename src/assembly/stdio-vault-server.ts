@@ -10,7 +10,8 @@ import { ToolRegistry } from "../protocol/tool-registry";
 import { MAX_INCOMING_MESSAGE_BYTES, MAX_OUTGOING_MESSAGE_BYTES } from "../server/limits";
 import { describeError } from "../shared/describe-error";
 import { createVaultTools, tagsFromIndex } from "../vault-tools/create-vault-tools";
-import { FolderVaultIndex } from "../vault/folder/folder-vault-index";
+import { FolderVault } from "../vault/folder/folder-vault";
+import type { FolderVaultIndex } from "../vault/folder/folder-vault-index";
 import { BridgeLocator } from "../vault-tools/relay-client/bridge-locator";
 import { BridgeRelay } from "../vault-tools/relay-client/bridge-relay";
 import { relayedMethods } from "../vault-tools/relay-client/relayed-methods";
@@ -62,7 +63,9 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 	const log = options.log;
 	const paths = new VaultPaths(options.vaultPath);
 	const vaultName = basename(paths.root);
-	const index = new FolderVaultIndex({ root: paths.root, watch: options.watch ?? true, log });
+	// The same folder adapter as the headless host's; this process reads only its vault-tools index.
+	const folder = new FolderVault({ root: paths.root, watch: options.watch ?? true, log });
+	const index = folder.index;
 	const settings = new PluginSettings({ vaultRoot: paths.root, extra: options.privacy, log });
 	const privacy = new PrivacyFilter(() => settings.rules(), tagsFromIndex(index), paths.identity);
 	const folderTools = createVaultTools({
@@ -137,7 +140,7 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 		clearImmediate(warmUp);
 		session.dispose();
 		relay.dispose();
-		index.dispose();
+		folder.dispose();
 		resolveClosed();
 	};
 	// The client closed stdin: answer what it already asked (reads take milliseconds), then stop. A call still

@@ -4,14 +4,14 @@ import { randomBytes } from "node:crypto";
 import { factsFromText } from "../notes/note-facts";
 import { LineTable } from "../markdown/line-table";
 import { NoteChangedError, type Backlink, type LinkFact, type NoteFacts, type RenameReport, type VaultIndex } from "../notes/vault-index";
-import { FolderNoteStore, type FolderNoteStoreOptions } from "./folder-note-store";
+import { FolderNoteStore, NoteMemo, type FolderNoteStoreOptions } from "./folder-note-store";
 import { rewriteLink } from "./link-rewrite";
 import { describeError } from "../../shared/describe-error";
 
-export type FolderVaultIndexOptions = Omit<FolderNoteStoreOptions, "onNoteChanged">;
+/** Notes larger than this are listed and readable but their text is not kept in memory. */
+export const MAX_CACHED_NOTE_BYTES = 4 * 1024 * 1024;
 
 interface ParsedNote {
-	text: string;
 	facts: NoteFacts;
 	/** Structure version the link targets were resolved at. */
 	resolvedAt: number;
@@ -26,24 +26,27 @@ interface BacklinkIndex {
 }
 
 /**
- * The vault tools' index of a folder on disk (Obsidian closed, or the headless host): texts and facts cached per
- * note and refreshed per changed file; backlinks inverted once and then kept up to date note by note; renames
- * that rewrite every link to the note with the shared scanner's link positions (never inside code).
+ * The vault tools' index of a folder on disk (Obsidian closed, or the headless host), over the folder's one store
+ * (`FolderVault`): texts and facts kept per note version; backlinks inverted once and then kept up to date note by
+ * note; renames that rewrite every link to the note with the shared scanner's link positions (never inside code).
  */
 export class FolderVaultIndex implements VaultIndex {
 	private readonly store: FolderNoteStore;
-	private readonly parsed = new Map<string, ParsedNote>();
+	/** Whether the store is this index's own (made from options) and goes with it. */
+	private readonly ownsStore: boolean;
+	private readonly texts: NoteMemo<string | undefined>;
+	private readonly parsed: NoteMemo<ParsedNote>;
 	private backlinkIndex: BacklinkIndex | undefined;
 	private readonly changedSinceBacklinks = new Set<string>();
+	private readonly unsubscribe: () => void;
 
-	constructor(options: FolderVaultIndexOptions) {
-		this.store = new FolderNoteStore({
-			...options,
-			onNoteChanged: (path) => {
-				this.parsed.delete(path);
-				this.changedSinceBacklinks.add(path);
-			},
-		});
+	/** Over a folder's shared store, or (given options) over a store of its own. */
+	constructor(source: FolderNoteStore | FolderNoteStoreOptions) {
+		this.ownsStore = !(source instanceof FolderNoteStore);
+		this.store = source instanceof FolderNoteStore ? source : new FolderNoteStore(source);
+		this.texts = new NoteMemo(this.store, (_path, read) => (read.bytes <= MAX_CACHED_NOTE_BYTES ? read.text : undefined));
+		this.parsed = new NoteMemo(this.store, (path, read) => ({ facts: factsFromText(path, read.text), resolvedAt: -1 }));
+		this.unsubscribe = this.store.onNoteChanged((path) => this.changedSinceBacklinks.add(path));
 	}
 
 	refresh(): Promise<void> {
@@ -65,11 +68,11 @@ export class FolderVaultIndex implements VaultIndex {
 	}
 
 	readText(path: string): Promise<string | undefined> {
-		return Promise.resolve(this.store.text(path));
+		return Promise.resolve(this.textNow(path));
 	}
 
 	textNow(path: string): string | undefined {
-		return this.store.text(path);
+		return this.texts.get(path) ?? this.store.text(path);
 	}
 
 	facts(path: string): NoteFacts | undefined {
@@ -126,18 +129,16 @@ export class FolderVaultIndex implements VaultIndex {
 	}
 
 	dispose(): void {
-		this.store.dispose();
+		this.unsubscribe();
+		this.texts.dispose();
+		this.parsed.dispose();
+		if (this.ownsStore) this.store.dispose();
 	}
 
 	private factsNow(path: string): NoteFacts | undefined {
-		const text = this.store.text(path);
-		if (text === undefined) return undefined;
+		const entry = this.parsed.get(path);
+		if (!entry) return undefined;
 		const version = this.store.structureVersion;
-		let entry = this.parsed.get(path);
-		if (!entry || entry.text !== text) {
-			entry = { text, facts: factsFromText(path, text), resolvedAt: -1 };
-			this.parsed.set(path, entry);
-		}
 		if (entry.resolvedAt !== version) {
 			for (const link of entry.facts.links) {
 				const target = this.store.files.resolve(link.linkpath, path);
@@ -191,7 +192,7 @@ export class FolderVaultIndex implements VaultIndex {
 		const candidates = new Map<string, { text: string; links: { link: LinkFact; before: string }[] }>();
 		for (const path of this.store.notePaths()) {
 			const facts = this.factsNow(path);
-			const text = this.store.text(path);
+			const text = this.textNow(path);
 			if (!facts || text === undefined) continue;
 			const links = facts.links.filter((link) => link.target !== undefined && (path === from || keys.has(nameKey(link.linkpath)) || (link.linkpath === "" && path === from)));
 			if (links.length > 0) candidates.set(path, { text, links: links.map((link) => ({ link: { ...link }, before: link.target ?? "" })) });
