@@ -190,22 +190,19 @@ export const WARM_UP_DONE = "Folder warm-up done";
 const WARM_UP_SLICE_MS = 8;
 
 /**
- * Reads every note's text (what the first text search needs), then its facts (tags, properties, links), in
- * slices of a few milliseconds so that requests arriving meanwhile are answered at once.
+ * Reads every note once for what questions about the whole vault need (search text, links, tags, frontmatter),
+ * in slices of a few milliseconds so that requests arriving meanwhile are answered at once.
  */
 async function warmFolder(index: FolderVaultIndex, stopped: () => boolean): Promise<number> {
 	await index.refresh();
 	const paths = index.notePaths();
-	const steps: ((path: string) => unknown)[] = [(path) => index.readText(path), (path) => index.facts(path)];
-	for (const step of steps) {
-		let sliceStart = performance.now();
-		for (const path of paths) {
-			if (stopped()) return paths.length;
-			await step(path);
-			if (performance.now() - sliceStart >= WARM_UP_SLICE_MS) {
-				await new Promise<void>((resolve) => setImmediate(resolve));
-				sliceStart = performance.now();
-			}
+	let sliceStart = performance.now();
+	for (const path of paths) {
+		if (stopped()) return paths.length;
+		index.warmNote(path);
+		if (performance.now() - sliceStart >= WARM_UP_SLICE_MS) {
+			await new Promise<void>((resolve) => setImmediate(resolve));
+			sliceStart = performance.now();
 		}
 	}
 	return paths.length;

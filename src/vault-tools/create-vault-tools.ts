@@ -73,7 +73,7 @@ export function createVaultTools(options: VaultToolsOptions): ToolDefinition[] {
  * note on every call, so it must not read files (the headless `FolderVault.tagsOf` does).
  */
 export function tagsFromIndex(index: VaultIndex): (relativePath: string) => string[] {
-	return (relativePath) => index.facts(relativePath)?.tags.map((tag) => tag.tag) ?? [];
+	return (relativePath) => (index.tagsOf ? index.tagsOf(relativePath) : index.facts(relativePath)?.tags)?.map((tag) => tag.tag) ?? [];
 }
 
 /** The vault tools in a registry of their own, ready for `new McpSession({ tools, … })`. */

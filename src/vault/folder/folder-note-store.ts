@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, lstatSync, openSync, readFileSync, readdirSync, realpathSync, watch, type FSWatcher, type Stats } from "node:fs";
+import { closeSync, fstatSync, lstatSync, openSync, readFileSync, readSync, readdirSync, realpathSync, watch, type FSWatcher, type Stats } from "node:fs";
 import { join } from "node:path";
 import { VaultFileIndex } from "../notes/vault-file-index";
 import { describeError } from "../../shared/describe-error";
@@ -123,7 +123,7 @@ export class FolderNoteStore {
 		try {
 			descriptor = openSync(this.absolute(path), "r");
 			const stats = fstatSync(descriptor);
-			const read = { text: readFileSync(descriptor, "utf8"), bytes: stats.size };
+			const read = { text: readWhole(descriptor, stats.size), bytes: stats.size };
 			const stamp = stampOf(stats);
 			if (entry.stamp !== undefined && entry.stamp !== stamp) this.forget(path, entry);
 			entry.stamp = stamp;
@@ -330,7 +330,7 @@ export class FolderNoteStore {
 
 /**
  * Something derived from a note's text (its facts, its diagnostics metadata, its tags), kept per note for as long
- * as the note's text is the one it was made from.
+ * as the note's text is the one it was made from. With `limit`, only the notes asked for last are kept.
  */
 export class NoteMemo<T> {
 	private readonly values = new Map<string, T>();
@@ -339,18 +339,27 @@ export class NoteMemo<T> {
 	constructor(
 		private readonly store: FolderNoteStore,
 		private readonly derive: (path: string, read: NoteText) => T,
+		private readonly limit = Infinity,
 	) {
 		this.unsubscribe = store.onNoteChanged((path) => this.values.delete(path));
 	}
 
 	/** The value for the note's current text; undefined when it is not a note or cannot be read. */
 	get(path: string): T | undefined {
-		const known = this.values.get(path);
-		if (known !== undefined) return known;
+		if (this.values.has(path)) {
+			const known = this.values.get(path) as T;
+			if (this.limit !== Infinity) {
+				// Most recently asked last: the first entries are the ones to let go.
+				this.values.delete(path);
+				this.values.set(path, known);
+			}
+			return known;
+		}
 		const read = this.store.read(path);
 		if (read === undefined) return undefined;
 		const value = this.derive(path, read);
 		this.values.set(path, value);
+		if (this.values.size > this.limit) this.values.delete(this.values.keys().next().value as string);
 		return value;
 	}
 
@@ -358,6 +367,20 @@ export class NoteMemo<T> {
 		this.unsubscribe();
 		this.values.clear();
 	}
+}
+
+/** Notes up to this size are read into one buffer kept for the next read (one read call, no allocation). */
+const SCRATCH_BYTES = 256 * 1024;
+let scratch: Buffer | undefined;
+
+/** The file's text: its size known from fstat, read in one call where it fits the scratch buffer. */
+function readWhole(descriptor: number, size: number): string {
+	if (size > SCRATCH_BYTES) return readFileSync(descriptor, "utf8");
+	scratch ??= Buffer.allocUnsafeSlow(SCRATCH_BYTES);
+	// One byte more than the size: a file that grew since fstat is read whole by the slow path instead.
+	const length = readSync(descriptor, scratch, 0, Math.min(size + 1, SCRATCH_BYTES), 0);
+	if (length > size) return readFileSync(descriptor, "utf8");
+	return scratch.toString("utf8", 0, length);
 }
 
 function isNotePath(path: string): boolean {

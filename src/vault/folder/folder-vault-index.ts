@@ -1,15 +1,16 @@
 import { promises as fs } from "node:fs";
 import { dirname } from "node:path";
 import { randomBytes } from "node:crypto";
-import { factsFromText } from "../notes/note-facts";
+import { factsFromText, linkFactsFromText, tagsAndFrontmatterFromText } from "../notes/note-facts";
+import { searchTextOf } from "../notes/search-text";
 import { LineTable } from "../markdown/line-table";
-import { NoteChangedError, type Backlink, type LinkFact, type NoteFacts, type RenameReport, type VaultIndex } from "../notes/vault-index";
+import { NoteChangedError, type Backlink, type FrontmatterFact, type LinkFact, type NoteFacts, type RenameReport, type TagFact, type VaultIndex } from "../notes/vault-index";
 import { FolderNoteStore, NoteMemo, type FolderNoteStoreOptions } from "./folder-note-store";
 import { rewriteLink } from "./link-rewrite";
 import { describeError } from "../../shared/describe-error";
 
-/** Notes larger than this are listed and readable but their text is not kept in memory. */
-export const MAX_CACHED_NOTE_BYTES = 4 * 1024 * 1024;
+/** How many notes' whole facts (headings, blocks, every link with its place) are kept: the notes read last. */
+const WHOLE_FACTS_KEPT = 1024;
 
 interface ParsedNote {
 	facts: NoteFacts;
@@ -17,25 +18,40 @@ interface ParsedNote {
 	resolvedAt: number;
 }
 
+interface NoteLinks {
+	links: LinkFact[];
+	/** Structure version the link targets were resolved at. */
+	resolvedAt: number;
+}
+
 interface BacklinkIndex {
 	structureVersion: number;
-	/** Resolved links of each note. */
-	outgoing: Map<string, LinkFact[]>;
-	/** Target → notes that link to it. */
-	sources: Map<string, Set<string>>;
+	/** The notes each note links to (each once). */
+	targets: Map<string, readonly string[]>;
+	/** Target → the notes that link to it. */
+	sources: Map<string, string[]>;
 }
 
 /**
  * The vault tools' index of a folder on disk (Obsidian closed, or the headless host), over the folder's one store
- * (`FolderVault`): texts and facts kept per note version; backlinks inverted once and then kept up to date note by
- * note; renames that rewrite every link to the note with the shared scanner's link positions (never inside code).
+ * (`FolderVault`). For every note it keeps only what questions about the whole vault need, per note version: the
+ * search text (`searchTextOf`, outside the JavaScript heap), the link paths, the tags and the frontmatter; a note's
+ * whole facts are made from its text on disk when asked for (the last ones kept). Backlinks are inverted once and
+ * then kept up to date note by note. Renames rewrite every link to the note with the shared scanner's link
+ * positions (never inside code).
  */
 export class FolderVaultIndex implements VaultIndex {
 	private readonly store: FolderNoteStore;
 	/** Whether the store is this index's own (made from options) and goes with it. */
 	private readonly ownsStore: boolean;
-	private readonly texts: NoteMemo<string | undefined>;
+	private readonly searchTexts: NoteMemo<Buffer>;
+	/** Each note's link paths, each once (what backlinks and renames need of every note). */
+	private readonly linkpaths: NoteMemo<readonly string[]>;
+	/** Each note's tags and frontmatter (one YAML parse for both). */
+	private readonly described: NoteMemo<{ tags: readonly TagFact[]; frontmatter?: FrontmatterFact }>;
 	private readonly parsed: NoteMemo<ParsedNote>;
+	/** The links alone of the notes asked for last (backlinks read them: no YAML, headings or blocks). */
+	private readonly links: NoteMemo<NoteLinks>;
 	private backlinkIndex: BacklinkIndex | undefined;
 	private readonly changedSinceBacklinks = new Set<string>();
 	private readonly unsubscribe: () => void;
@@ -44,8 +60,11 @@ export class FolderVaultIndex implements VaultIndex {
 	constructor(source: FolderNoteStore | FolderNoteStoreOptions) {
 		this.ownsStore = !(source instanceof FolderNoteStore);
 		this.store = source instanceof FolderNoteStore ? source : new FolderNoteStore(source);
-		this.texts = new NoteMemo(this.store, (_path, read) => (read.bytes <= MAX_CACHED_NOTE_BYTES ? read.text : undefined));
-		this.parsed = new NoteMemo(this.store, (path, read) => ({ facts: factsFromText(path, read.text), resolvedAt: -1 }));
+		this.searchTexts = new NoteMemo(this.store, (_path, read) => searchTextOf(read.text));
+		this.linkpaths = new NoteMemo(this.store, (_path, read) => distinct(linkFactsFromText(read.text).map((link) => link.linkpath)));
+		this.described = new NoteMemo(this.store, (_path, read) => tagsAndFrontmatterFromText(read.text));
+		this.parsed = new NoteMemo(this.store, (path, read) => ({ facts: factsFromText(path, read.text), resolvedAt: -1 }), WHOLE_FACTS_KEPT);
+		this.links = new NoteMemo(this.store, (_path, read) => ({ links: linkFactsFromText(read.text), resolvedAt: -1 }), WHOLE_FACTS_KEPT);
 		this.unsubscribe = this.store.onNoteChanged((path) => this.changedSinceBacklinks.add(path));
 	}
 
@@ -68,15 +87,34 @@ export class FolderVaultIndex implements VaultIndex {
 	}
 
 	readText(path: string): Promise<string | undefined> {
-		return Promise.resolve(this.textNow(path));
+		return Promise.resolve(this.store.text(path));
 	}
 
 	textNow(path: string): string | undefined {
-		return this.texts.get(path) ?? this.store.text(path);
+		return this.store.text(path);
 	}
 
 	facts(path: string): NoteFacts | undefined {
 		return this.factsNow(path);
+	}
+
+	tagsOf(path: string): readonly TagFact[] | undefined {
+		return this.described.get(path)?.tags;
+	}
+
+	frontmatterOf(path: string): FrontmatterFact | undefined {
+		return this.described.get(path)?.frontmatter;
+	}
+
+	searchText(path: string): Buffer | undefined {
+		return this.searchTexts.get(path);
+	}
+
+	/** Makes what questions about the whole vault need of one note, reading it once (a warm-up, note by note). */
+	warmNote(path: string): void {
+		this.searchTexts.get(path);
+		this.linkpaths.get(path);
+		this.described.get(path);
 	}
 
 	resolveLink(linkpath: string, sourcePath: string): string | undefined {
@@ -87,7 +125,7 @@ export class FolderVaultIndex implements VaultIndex {
 		const index = this.currentBacklinkIndex();
 		const backlinks: Backlink[] = [];
 		for (const source of index.sources.get(path) ?? []) {
-			for (const link of index.outgoing.get(source) ?? []) if (link.target === path) backlinks.push({ source, link });
+			for (const link of this.linksNow(source)) if (link.target === path) backlinks.push({ source, link });
 		}
 		return Promise.resolve(backlinks);
 	}
@@ -130,39 +168,56 @@ export class FolderVaultIndex implements VaultIndex {
 
 	dispose(): void {
 		this.unsubscribe();
-		this.texts.dispose();
-		this.parsed.dispose();
+		for (const memo of [this.searchTexts, this.linkpaths, this.described, this.parsed, this.links]) memo.dispose();
 		if (this.ownsStore) this.store.dispose();
 	}
 
 	private factsNow(path: string): NoteFacts | undefined {
 		const entry = this.parsed.get(path);
 		if (!entry) return undefined;
-		const version = this.store.structureVersion;
-		if (entry.resolvedAt !== version) {
-			for (const link of entry.facts.links) {
-				const target = this.store.files.resolve(link.linkpath, path);
-				if (target === undefined) delete link.target;
-				else link.target = target;
-			}
-			entry.resolvedAt = version;
-		}
+		entry.resolvedAt = this.resolve(entry.facts.links, path, entry.resolvedAt);
 		return entry.facts;
+	}
+
+	/** A note's links with their targets (the whole facts' links, or the links alone when the facts are not at hand). */
+	private linksNow(path: string): readonly LinkFact[] {
+		const entry = this.links.get(path);
+		if (!entry) return [];
+		entry.resolvedAt = this.resolve(entry.links, path, entry.resolvedAt);
+		return entry.links;
+	}
+
+	/** Sets each link's target as of now, unless they were resolved at this structure version already; returns the version. */
+	private resolve(links: LinkFact[], source: string, resolvedAt: number): number {
+		const version = this.store.structureVersion;
+		if (resolvedAt === version) return version;
+		for (const link of links) {
+			const target = this.store.files.resolve(link.linkpath, source);
+			if (target === undefined) delete link.target;
+			else link.target = target;
+		}
+		return version;
 	}
 
 	private currentBacklinkIndex(): BacklinkIndex {
 		const version = this.store.structureVersion;
 		let index = this.backlinkIndex;
 		if (!index || index.structureVersion !== version) {
-			index = { structureVersion: version, outgoing: new Map(), sources: new Map() };
+			index = { structureVersion: version, targets: new Map(), sources: new Map() };
 			for (const path of this.store.notePaths()) this.addOutgoing(index, path);
 			this.changedSinceBacklinks.clear();
 			this.backlinkIndex = index;
 			return index;
 		}
 		for (const path of this.changedSinceBacklinks) {
-			for (const link of index.outgoing.get(path) ?? []) if (link.target !== undefined) index.sources.get(link.target)?.delete(path);
-			index.outgoing.delete(path);
+			for (const target of index.targets.get(path) ?? []) {
+				const sources = index.sources.get(target);
+				if (!sources) continue;
+				const at = sources.indexOf(path);
+				if (at >= 0) sources.splice(at, 1);
+				if (sources.length === 0) index.sources.delete(target);
+			}
+			index.targets.delete(path);
 			if (this.store.isNote(path)) this.addOutgoing(index, path);
 		}
 		this.changedSinceBacklinks.clear();
@@ -170,14 +225,14 @@ export class FolderVaultIndex implements VaultIndex {
 	}
 
 	private addOutgoing(index: BacklinkIndex, path: string): void {
-		const facts = this.factsNow(path);
-		if (!facts) return;
-		index.outgoing.set(path, facts.links);
-		for (const link of facts.links) {
-			if (link.target === undefined) continue;
-			let sources = index.sources.get(link.target);
-			if (!sources) index.sources.set(link.target, (sources = new Set()));
-			sources.add(path);
+		const linkpaths = this.linkpaths.get(path);
+		if (!linkpaths) return;
+		const targets = distinct(linkpaths.flatMap((linkpath) => this.store.files.resolve(linkpath, path) ?? []));
+		index.targets.set(path, targets);
+		for (const target of targets) {
+			const sources = index.sources.get(target);
+			if (sources) sources.push(path);
+			else index.sources.set(target, [path]);
 		}
 	}
 
@@ -191,8 +246,10 @@ export class FolderVaultIndex implements VaultIndex {
 		const keys = new Set([nameKey(from), nameKey(to)]);
 		const candidates = new Map<string, { text: string; links: { link: LinkFact; before: string }[] }>();
 		for (const path of this.store.notePaths()) {
+			// Only the moved note and notes with a link by either name can be changed: the others are not parsed.
+			if (path !== from && !(this.linkpaths.get(path) ?? []).some((linkpath) => keys.has(nameKey(linkpath)))) continue;
 			const facts = this.factsNow(path);
-			const text = this.textNow(path);
+			const text = this.store.text(path);
 			if (!facts || text === undefined) continue;
 			const links = facts.links.filter((link) => link.target !== undefined && (path === from || keys.has(nameKey(link.linkpath)) || (link.linkpath === "" && path === from)));
 			if (links.length > 0) candidates.set(path, { text, links: links.map((link) => ({ link: { ...link }, before: link.target ?? "" })) });
@@ -222,6 +279,10 @@ export class FolderVaultIndex implements VaultIndex {
 			files.add(from);
 		}
 	}
+}
+
+function distinct<T>(items: readonly T[]): readonly T[] {
+	return items.length < 2 ? items : [...new Set(items)];
 }
 
 function nameKey(linkpath: string): string {

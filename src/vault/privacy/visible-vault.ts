@@ -78,14 +78,28 @@ export class VisibleVault {
 		return index.textNow ? index.textNow(path) : index.readText(path);
 	}
 
-	/** A visible note's tags (what tag search asks of every note, without copying its facts). */
+	/** A visible note's tags (what tag search and the tag overviews ask of every note, without its other facts). */
 	tagsOf(path: string): readonly TagFact[] | undefined {
-		return this.isVisible(path) ? this.options.index.facts(path)?.tags : undefined;
+		if (!this.isVisible(path)) return undefined;
+		const index = this.options.index;
+		return index.tagsOf ? index.tagsOf(path) : index.facts(path)?.tags;
 	}
 
-	/** A visible note's frontmatter (what property search asks of every note, without copying its facts). */
+	/** A visible note's frontmatter (what property search and the property overview ask of every note, without its other facts). */
 	frontmatterOf(path: string): FrontmatterFact | undefined {
-		return this.isVisible(path) ? this.options.index.facts(path)?.frontmatter : undefined;
+		if (!this.isVisible(path)) return undefined;
+		const index = this.options.index;
+		return index.frontmatterOf ? index.frontmatterOf(path) : index.facts(path)?.frontmatter;
+	}
+
+	/** A visible note's search text (`searchTextOf`) when the index keeps one; undefined otherwise. */
+	searchText(path: string): Buffer | undefined {
+		return this.isVisible(path) ? this.options.index.searchText?.(path) : undefined;
+	}
+
+	/** Whether the index keeps search texts (else the search makes its own from the notes' texts). */
+	get keepsSearchTexts(): boolean {
+		return this.options.index.searchText !== undefined;
 	}
 
 	/** A note's facts; links to notes that are not visible are unresolved. `withLinks: false` skips the links (faster). */
