@@ -13,6 +13,9 @@ import { createVaultTools, tagsFromIndex } from "../vault-tools/create-vault-too
 import { FolderVault } from "../vault/folder/folder-vault";
 import type { FolderVaultIndex } from "../vault/folder/folder-vault-index";
 import { BridgeLocator } from "../vault-tools/relay-client/bridge-locator";
+import { FolderHostLocator } from "../vault-tools/relay-client/folder-host-locator";
+import { VaultToolServer } from "../vault-tools/serve/vault-tool-server";
+import { FolderHost } from "./folder-host";
 import { BridgeRelay } from "../vault-tools/relay-client/bridge-relay";
 import { relayedMethods } from "../vault-tools/relay-client/relayed-methods";
 import { relayedTools } from "../vault-tools/relay-client/relayed-tools";
@@ -82,12 +85,20 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 		call: (args, context) => {
 			settings.reload();
 			if (settings.vaultToolsOff()) return Promise.resolve(toolError(turnedOff(tool.name)));
+			readingTheFolder();
 			return tool.call(args, context);
 		},
 	}));
+	// With no bridge, one session per vault reads the folder and the others relay to it (a bridge comes first).
+	const folderHost = new FolderHost({ homeDir: options.homeDir, vaultPath: paths.root, extraRules: options.privacy, serverInfo: options.serverInfo, server: () => folderServer, log });
+	const sharedIndex = new FolderHostLocator({ path: folderHost.path, selfPid: process.pid });
 	const locator = new BridgeLocator({ vaultPath: paths.root, homeDir: options.homeDir, claudeConfigDir: options.claudeConfigDir });
 	const relay = new BridgeRelay({
-		find: () => locator.findAll(),
+		find: async () => {
+			const bridges = await locator.findAll();
+			const shared = folderHost.isHost ? undefined : sharedIndex.find();
+			return shared ? [...bridges, shared] : bridges;
+		},
 		clientName: options.relay.clientName,
 		clientVersion: options.serverInfo.version,
 		log,
@@ -108,11 +119,16 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 			(params, context) => {
 				settings.reload();
 				if (settings.vaultToolsOff()) throw new JsonRpcError(ErrorCode.InvalidRequest, turnedOff(method));
+				readingTheFolder();
 				return handler(params, context);
 			},
 		]),
 	);
 	const methods = relayedMethods({ local: folderMethods, relay, requestMethod: options.relay.requestMethod, log });
+	const localRegistry = new ToolRegistry();
+	for (const tool of local) localRegistry.register(tool);
+	// What this session serves the others when it holds the vault's folder index for them.
+	const folderServer = new VaultToolServer({ registry: localRegistry, serverInfo: options.serverInfo, methods: folderMethods, capabilities: content.capabilities, log });
 
 	let transport: LineTransport | undefined;
 	const session = new McpSession({
@@ -140,6 +156,7 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 		clearImmediate(warmUp);
 		session.dispose();
 		relay.dispose();
+		folderHost.dispose();
 		folder.dispose();
 		resolveClosed();
 	};
@@ -168,17 +185,33 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 		log,
 	});
 
-	// Without a bridge, the folder answers: read it now so the first search finds it warm.
-	const warmUp = setImmediate(() => {
-		void relay
-			.current()
-			.then(async (connection) => {
-				if (connection) return;
-				const started = performance.now();
-				const notes = await warmFolder(index, () => disposed);
+	// Reading the folder (no bridge, no other session's index): serve the other sessions too, and read every note
+	// now so that the first calls find it warm. Asked again whenever the folder answers, e.g. after the session
+	// that served this one ended.
+	let warming = false;
+	const warmFolderOnce = (): void => {
+		if (warming || disposed) return;
+		warming = true;
+		const started = performance.now();
+		void warmFolder(index, () => disposed)
+			.then((notes) => {
 				if (!disposed) log(`${WARM_UP_DONE}: read ${notes} notes in ${Math.round(performance.now() - started)} ms`);
 			})
 			.catch((error: unknown) => log(`Warm-up failed: ${describeError(error)}`));
+	};
+	function readingTheFolder(): void {
+		if (folderHost.isHost || disposed) return;
+		void folderHost.claim().then((claimed) => {
+			if (claimed) warmFolderOnce();
+		});
+	}
+	const warmUp = setImmediate(() => {
+		void (async () => {
+			if (await relay.current()) return;
+			// Another session may claim the vault first: then this one relays to it and reads nothing itself.
+			if (!(await folderHost.claim()) && (await relay.current())) return;
+			warmFolderOnce();
+		})().catch((error: unknown) => log(`Warm-up failed: ${describeError(error)}`));
 	});
 	return { closed, dispose };
 }
