@@ -5,7 +5,8 @@ import type { ServerInfo } from "../protocol/mcp-types";
 import { ToolRegistry } from "../protocol/tool-registry";
 import { createAuthToken } from "../server/auth";
 import { ConnectionManager } from "../server/connection-manager";
-import { claimFolderHost, folderHostPath, releaseFolderHost } from "../server/folder-host-file";
+import { claimFolderHost, folderHostPath, readFolderHost, releaseFolderHost } from "../server/folder-host-file";
+import { isProcessAlive } from "../server/lock-file";
 import { MAX_OUTGOING_MESSAGE_BYTES } from "../server/limits";
 import type { PrivacyRules } from "../vault/privacy/privacy";
 import { describeError } from "../shared/describe-error";
@@ -66,6 +67,9 @@ export class FolderHost {
 	}
 
 	private async tryClaim(): Promise<boolean> {
+		// Another live session holds the vault: no server is started just to find that out.
+		const holder = readFolderHost(this.path);
+		if (holder && holder.pid !== process.pid && isProcessAlive(holder.pid)) return false;
 		const token = createAuthToken();
 		let nextSession = 1;
 		const manager = new ConnectionManager({

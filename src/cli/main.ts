@@ -1,5 +1,6 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
+import { setFlagsFromString } from "node:v8";
 import { userHomeDirectory } from "../server/lock-file";
 import { describeError } from "../shared/describe-error";
 import { startStdioVaultServer } from "../assembly/stdio-vault-server";
@@ -38,6 +39,9 @@ function runMcp(argv: readonly string[]): void {
 	}
 	if (!isFolder) fail(`claude-code-bridge mcp: not a folder: ${vaultPath}`);
 	const log = (message: string): void => void process.stderr.write(`[vault-tools] ${message}\n`);
+	// Reading a vault makes much short-lived garbage (texts, YAML trees): without this V8 grows its young generation
+	// to its largest size, and the process keeps that memory (about 25 MB of the peak on 10k notes) for no gain in speed.
+	setFlagsFromString("--semi-space-growth-factor=1");
 	const server = startStdioVaultServer({
 		vaultPath,
 		input: process.stdin,

@@ -53,8 +53,10 @@ export function createSearchTool(env: VaultToolEnvironment): ToolDefinition {
 		const text = vault.textNow(path);
 		return typeof text === "object" ? text.then((resolved) => ownEntry(path, resolved)?.bytes) : ownEntry(path, text)?.bytes;
 	};
-	// The text a shown hit is read from: the one its search text was made from where the tool made it, else the note now.
-	const shownText = async (vault: VisibleVault, path: string): Promise<string | undefined> => (vault.keepsSearchTexts ? await vault.readText(path) : own.get(path)?.text);
+	// The text a shown hit is read from: for a text hit, the one its search text was made from where the tool made
+	// it; else the note as it is now (its tags' and properties' lines are the current ones).
+	const shownText = async (vault: VisibleVault, path: string, textHit: boolean): Promise<string | undefined> =>
+		textHit && !vault.keepsSearchTexts ? own.get(path)?.text : await vault.readText(path);
 
 	return defineVaultTool(
 		{
@@ -113,7 +115,7 @@ export function createSearchTool(env: VaultToolEnvironment): ToolDefinition {
 					}
 					let table = tables.get(hit.path);
 					if (!tables.has(hit.path)) {
-						const text = hit.text !== "" && hit.byteAt === undefined ? undefined : await shownText(env.vault, hit.path);
+						const text = hit.text !== "" && hit.byteAt === undefined ? undefined : await shownText(env.vault, hit.path, hit.byteAt !== undefined);
 						table = text === undefined ? undefined : new LineTable(text);
 						tables.set(hit.path, table);
 					}
@@ -195,7 +197,9 @@ class LineBounds {
 	private readonly carriageReturns: boolean;
 
 	constructor(private readonly bytes: Buffer) {
-		this.carriageReturns = bytes.indexOf(CARRIAGE_RETURN) >= 0;
+		let carriageReturns = HAS_CARRIAGE_RETURN.get(bytes);
+		if (carriageReturns === undefined) HAS_CARRIAGE_RETURN.set(bytes, (carriageReturns = bytes.indexOf(CARRIAGE_RETURN) >= 0));
+		this.carriageReturns = carriageReturns;
 	}
 
 	/** Start (first byte) and end (the line end's first byte, or the text's end) of the line holding `at`. */
@@ -215,6 +219,8 @@ class LineBounds {
 
 const LINE_FEED = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
+/** Per search text (kept as long as it is): whether it has a `\r`, which would otherwise be looked for in every search. */
+const HAS_CARRIAGE_RETURN = new WeakMap<Buffer, boolean>();
 
 /**
  * A text hit's line and place on the line, from its byte in the search text: the search text has the note's
