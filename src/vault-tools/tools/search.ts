@@ -80,7 +80,8 @@ export function createSearchTool(env: VaultToolEnvironment): ToolDefinition {
 				const limit = readLimit(args);
 				const cursorKey = JSON.stringify(["search", query, mode, folder]);
 				const offset = readCursor(args, cursorKey);
-				const notes = env.vault.notePaths().filter((path) => folder === "" || path.startsWith(`${folder}/`));
+				const visible = env.vault.notePaths();
+				const notes = folder === "" ? visible : visible.filter((path) => path.startsWith(`${folder}/`));
 				if (folder !== "" && notes.length === 0) throw new ToolArgumentError(`no notes under folder "${folder}"; use list_notes to see the folders`);
 				let hits: Hit[];
 				let note = "";
@@ -162,17 +163,16 @@ async function textHits(vault: VisibleVault, notes: readonly string[], query: st
 	const others = words.map((word) => Buffer.from(word, "utf8"));
 	const phraseBytes = Buffer.from(phrase, "utf8");
 	const hits: Hit[] = [];
-	for (const path of notes) {
-		const found = searchText(vault, path);
-		const bytes = found instanceof Promise ? await found : found;
-		if (!bytes) continue;
+	const inNote = (path: string, bytes: Buffer): void => {
 		let at = findFirst(bytes, 0);
-		if (at < 0) continue;
-		const lines = new LineBounds(bytes);
+		if (at < 0) return;
 		const noteHits: Hit[] = [];
 		const nameBonus = path.toLowerCase().includes(phrase) ? 1 : 0;
 		while (at >= 0) {
-			const [lineStart, lineEnd] = lines.around(at);
+			// Search texts end every line with "\n" (`searchableText`).
+			const lineStart = at > 0 ? bytes.lastIndexOf(LINE_FEED, at - 1) + 1 : 0;
+			const lineFeed = bytes.indexOf(LINE_FEED, at);
+			const lineEnd = lineFeed < 0 ? bytes.length : lineFeed;
 			if (words.length === 1 || others.every((word) => occursWithin(bytes, word, lineStart, lineEnd))) {
 				const phraseAt = bytes.indexOf(phraseBytes, lineStart);
 				const hasPhrase = phraseAt >= 0 && phraseAt + phraseBytes.length <= lineEnd;
@@ -182,6 +182,15 @@ async function textHits(vault: VisibleVault, notes: readonly string[], query: st
 		}
 		for (const hit of noteHits) hit.noteHits = noteHits.length;
 		for (const hit of noteHits) hits.push(hit);
+	};
+	if (vault.keepsSearchTexts) {
+		vault.forEachSearchText(notes, inNote);
+		return hits;
+	}
+	for (const path of notes) {
+		const found = searchText(vault, path);
+		const bytes = found instanceof Promise ? await found : found;
+		if (bytes) inNote(path, bytes);
 	}
 	return hits;
 }
@@ -191,36 +200,7 @@ function occursWithin(bytes: Buffer, word: Buffer, start: number, end: number): 
 	return found >= 0 && found + word.length <= end;
 }
 
-/** The line around a byte of a search text: `\r\n`, `\n` and `\r` end lines, as in `LineTable`. */
-class LineBounds {
-	/** Whether the text has a `\r` at all (most notes do not: then only `\n` is looked for). */
-	private readonly carriageReturns: boolean;
-
-	constructor(private readonly bytes: Buffer) {
-		let carriageReturns = HAS_CARRIAGE_RETURN.get(bytes);
-		if (carriageReturns === undefined) HAS_CARRIAGE_RETURN.set(bytes, (carriageReturns = bytes.indexOf(CARRIAGE_RETURN) >= 0));
-		this.carriageReturns = carriageReturns;
-	}
-
-	/** Start (first byte) and end (the line end's first byte, or the text's end) of the line holding `at`. */
-	around(at: number): [number, number] {
-		const bytes = this.bytes;
-		let start = at > 0 ? bytes.lastIndexOf(LINE_FEED, at - 1) + 1 : 0;
-		let end = bytes.indexOf(LINE_FEED, at);
-		if (end < 0) end = bytes.length;
-		if (this.carriageReturns) {
-			if (at > 0) start = Math.max(start, bytes.lastIndexOf(CARRIAGE_RETURN, at - 1) + 1);
-			const carriageReturn = bytes.indexOf(CARRIAGE_RETURN, at);
-			if (carriageReturn >= 0 && carriageReturn < end) end = carriageReturn;
-		}
-		return [start, end];
-	}
-}
-
 const LINE_FEED = 0x0a;
-const CARRIAGE_RETURN = 0x0d;
-/** Per search text (kept as long as it is): whether it has a `\r`, which would otherwise be looked for in every search. */
-const HAS_CARRIAGE_RETURN = new WeakMap<Buffer, boolean>();
 
 /**
  * A text hit's line and place on the line, from its byte in the search text: the search text has the note's

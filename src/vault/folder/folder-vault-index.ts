@@ -2,11 +2,11 @@ import { promises as fs } from "node:fs";
 import { dirname } from "node:path";
 import { randomBytes } from "node:crypto";
 import { factsFromText, linkFactsFromText, tagsAndFrontmatterFromText } from "../notes/note-facts";
-import { searchTextOf } from "../notes/search-text";
 import { LineTable } from "../markdown/line-table";
 import { NoteChangedError, type Backlink, type FrontmatterFact, type LinkFact, type NoteFacts, type RenameReport, type TagFact, type VaultIndex } from "../notes/vault-index";
 import { FolderNoteStore, NoteMemo, type FolderNoteStoreOptions } from "./folder-note-store";
 import { rewriteLink } from "./link-rewrite";
+import { SearchTextSlabs } from "./search-text-slabs";
 import { describeError } from "../../shared/describe-error";
 
 /** How many notes' whole facts (headings, blocks, every link with its place) are kept: the notes read last. */
@@ -24,48 +24,45 @@ interface NoteLinks {
 	resolvedAt: number;
 }
 
-interface BacklinkIndex {
-	structureVersion: number;
-	/** The notes each note links to (each once). */
-	targets: Map<string, readonly string[]>;
-	/** Target → the notes that link to it. */
-	sources: Map<string, string[]>;
+/** What backlinks and renames need of every note: its link paths, and where they lead as of `resolvedAt`. */
+interface Outgoing {
+	/** Each link path once. */
+	linkpaths: readonly string[];
+	/** The notes (and files) they lead to, each once. */
+	targets: readonly string[];
+	/** Structure version the targets were resolved at. */
+	resolvedAt: number;
 }
 
 /**
  * The vault tools' index of a folder on disk (Obsidian closed, or the headless host), over the folder's one store
  * (`FolderVault`). For every note it keeps only what questions about the whole vault need, per note version: the
- * search text (`searchTextOf`, outside the JavaScript heap), the link paths, the tags and the frontmatter; a note's
- * whole facts are made from its text on disk when asked for (the last ones kept). Backlinks are inverted once and
- * then kept up to date note by note. Renames rewrite every link to the note with the shared scanner's link
- * positions (never inside code).
+ * search text (`searchTextOf`, in a few large buffers outside the JavaScript heap), the link paths with their
+ * targets, the tags and the frontmatter; a note's whole facts are made from its text on disk when asked for (the
+ * last ones kept). Backlinks are the notes whose targets hold the note (targets resolved again after files came or
+ * went). Renames rewrite every link to the note with the shared scanner's link positions (never inside code).
  */
 export class FolderVaultIndex implements VaultIndex {
 	private readonly store: FolderNoteStore;
 	/** Whether the store is this index's own (made from options) and goes with it. */
 	private readonly ownsStore: boolean;
-	private readonly searchTexts: NoteMemo<Buffer>;
-	/** Each note's link paths, each once (what backlinks and renames need of every note). */
-	private readonly linkpaths: NoteMemo<readonly string[]>;
+	private readonly searchTexts: SearchTextSlabs;
+	private readonly outgoing: NoteMemo<Outgoing>;
 	/** Each note's tags and frontmatter (one YAML parse for both). */
 	private readonly described: NoteMemo<{ tags: readonly TagFact[]; frontmatter?: FrontmatterFact }>;
 	private readonly parsed: NoteMemo<ParsedNote>;
 	/** The links alone of the notes asked for last (backlinks read them: no YAML, headings or blocks). */
 	private readonly links: NoteMemo<NoteLinks>;
-	private backlinkIndex: BacklinkIndex | undefined;
-	private readonly changedSinceBacklinks = new Set<string>();
-	private readonly unsubscribe: () => void;
 
 	/** Over a folder's shared store, or (given options) over a store of its own. */
 	constructor(source: FolderNoteStore | FolderNoteStoreOptions) {
 		this.ownsStore = !(source instanceof FolderNoteStore);
 		this.store = source instanceof FolderNoteStore ? source : new FolderNoteStore(source);
-		this.searchTexts = new NoteMemo(this.store, (_path, read) => searchTextOf(read.text));
-		this.linkpaths = new NoteMemo(this.store, (_path, read) => distinct(linkFactsFromText(read.text).map((link) => link.linkpath)));
+		this.searchTexts = new SearchTextSlabs(this.store);
+		this.outgoing = new NoteMemo(this.store, (_path, read) => ({ linkpaths: distinct(linkFactsFromText(read.text).map((link) => link.linkpath)), targets: [], resolvedAt: -1 }));
 		this.described = new NoteMemo(this.store, (_path, read) => tagsAndFrontmatterFromText(read.text));
 		this.parsed = new NoteMemo(this.store, (path, read) => ({ facts: factsFromText(path, read.text), resolvedAt: -1 }), WHOLE_FACTS_KEPT);
 		this.links = new NoteMemo(this.store, (_path, read) => ({ links: linkFactsFromText(read.text), resolvedAt: -1 }), WHOLE_FACTS_KEPT);
-		this.unsubscribe = this.store.onNoteChanged((path) => this.changedSinceBacklinks.add(path));
 	}
 
 	refresh(): Promise<void> {
@@ -113,7 +110,7 @@ export class FolderVaultIndex implements VaultIndex {
 	/** Makes what questions about the whole vault need of one note, reading it once (a warm-up, note by note). */
 	warmNote(path: string): void {
 		this.searchTexts.get(path);
-		this.linkpaths.get(path);
+		this.outgoing.get(path);
 		this.described.get(path);
 	}
 
@@ -122,9 +119,9 @@ export class FolderVaultIndex implements VaultIndex {
 	}
 
 	backlinks(path: string): Promise<Backlink[]> {
-		const index = this.currentBacklinkIndex();
 		const backlinks: Backlink[] = [];
-		for (const source of index.sources.get(path) ?? []) {
+		for (const source of this.store.notePaths()) {
+			if (!this.targetsOf(source).includes(path)) continue;
 			for (const link of this.linksNow(source)) if (link.target === path) backlinks.push({ source, link });
 		}
 		return Promise.resolve(backlinks);
@@ -167,8 +164,7 @@ export class FolderVaultIndex implements VaultIndex {
 	}
 
 	dispose(): void {
-		this.unsubscribe();
-		for (const memo of [this.searchTexts, this.linkpaths, this.described, this.parsed, this.links]) memo.dispose();
+		for (const memo of [this.searchTexts, this.outgoing, this.described, this.parsed, this.links]) memo.dispose();
 		if (this.ownsStore) this.store.dispose();
 	}
 
@@ -199,41 +195,16 @@ export class FolderVaultIndex implements VaultIndex {
 		return version;
 	}
 
-	private currentBacklinkIndex(): BacklinkIndex {
+	/** Where a note's links lead now (resolved again when files came or went since). */
+	private targetsOf(path: string): readonly string[] {
+		const entry = this.outgoing.get(path);
+		if (!entry) return [];
 		const version = this.store.structureVersion;
-		let index = this.backlinkIndex;
-		if (!index || index.structureVersion !== version) {
-			index = { structureVersion: version, targets: new Map(), sources: new Map() };
-			for (const path of this.store.notePaths()) this.addOutgoing(index, path);
-			this.changedSinceBacklinks.clear();
-			this.backlinkIndex = index;
-			return index;
+		if (entry.resolvedAt !== version) {
+			entry.targets = distinct(entry.linkpaths.flatMap((linkpath) => this.store.files.resolve(linkpath, path) ?? []));
+			entry.resolvedAt = version;
 		}
-		for (const path of this.changedSinceBacklinks) {
-			for (const target of index.targets.get(path) ?? []) {
-				const sources = index.sources.get(target);
-				if (!sources) continue;
-				const at = sources.indexOf(path);
-				if (at >= 0) sources.splice(at, 1);
-				if (sources.length === 0) index.sources.delete(target);
-			}
-			index.targets.delete(path);
-			if (this.store.isNote(path)) this.addOutgoing(index, path);
-		}
-		this.changedSinceBacklinks.clear();
-		return index;
-	}
-
-	private addOutgoing(index: BacklinkIndex, path: string): void {
-		const linkpaths = this.linkpaths.get(path);
-		if (!linkpaths) return;
-		const targets = distinct(linkpaths.flatMap((linkpath) => this.store.files.resolve(linkpath, path) ?? []));
-		index.targets.set(path, targets);
-		for (const target of targets) {
-			const sources = index.sources.get(target);
-			if (sources) sources.push(path);
-			else index.sources.set(target, [path]);
-		}
+		return entry.targets;
 	}
 
 	/**
@@ -247,7 +218,7 @@ export class FolderVaultIndex implements VaultIndex {
 		const candidates = new Map<string, { text: string; links: { link: LinkFact; before: string }[] }>();
 		for (const path of this.store.notePaths()) {
 			// Only the moved note and notes with a link by either name can be changed: the others are not parsed.
-			if (path !== from && !(this.linkpaths.get(path) ?? []).some((linkpath) => keys.has(nameKey(linkpath)))) continue;
+			if (path !== from && !(this.outgoing.get(path)?.linkpaths ?? []).some((linkpath) => keys.has(nameKey(linkpath)))) continue;
 			const facts = this.factsNow(path);
 			const text = this.store.text(path);
 			if (!facts || text === undefined) continue;

@@ -4,10 +4,22 @@
  * index can keep every note's copy without keeping the note's text.
  */
 export function searchTextOf(text: string): Buffer {
+	return utf8Bytes(searchableText(text));
+}
+
+/**
+ * The text a search text is made of: lower-cased, and every `\r` (alone or before `\n`) made a `\n`, so that a
+ * line's bounds are found by looking for `\n` alone. Offsets are kept, and no search word holds a line end.
+ */
+export function searchableText(text: string): string {
 	const lower = sameLengthLowerCase(text);
-	// Not from Node's shared pool: a small note's slice would keep a whole pool slab alive.
-	const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(lower, "utf8"));
-	bytes.write(lower, 0, "utf8");
+	return lower.includes("\r") ? lower.replace(/\r/g, "\n") : lower;
+}
+
+/** The text as UTF-8 in a buffer of its own (not from Node's shared pool: a small slice would keep a whole pool slab alive). */
+export function utf8Bytes(text: string): Buffer {
+	const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text, "utf8"));
+	bytes.write(text, 0, "utf8");
 	return bytes;
 }
 
