@@ -3,6 +3,12 @@ import { readFolderHost } from "../../server/folder-host-file";
 import { isProcessAlive, type ProcessAliveCheck } from "../../server/lock-file";
 import type { BridgeEndpoint } from "./bridge-locator";
 
+/**
+ * How long the handshake with another session's index may take: that session answers one call at a time, and a
+ * call that reads a large vault for the first time holds it for many seconds (a bridge answers at once).
+ */
+export const FOLDER_HOST_CONNECT_TIMEOUT_MS = 60_000;
+
 export interface FolderHostLocatorOptions {
 	/** The host file for this vault, privacy rules and version (`folderHostPath`). */
 	path: string;
@@ -28,6 +34,14 @@ export class FolderHostLocator {
 		} catch {
 			return undefined;
 		}
-		return { port: record.port, authToken: record.authToken, pid: record.pid, ideName: `the vault's folder index in another Claude Code session (pid ${record.pid})`, lockFile: this.options.path, writtenAt };
+		return {
+			port: record.port,
+			authToken: record.authToken,
+			pid: record.pid,
+			ideName: `the vault's folder index in another Claude Code session (pid ${record.pid})`,
+			lockFile: this.options.path,
+			writtenAt,
+			connectTimeoutMs: FOLDER_HOST_CONNECT_TIMEOUT_MS,
+		};
 	}
 }
