@@ -100,14 +100,44 @@ export class VisibleVault {
 		return index.textNow ? index.textNow(path) : index.readText(path);
 	}
 
-	/** A visible note's tags (what tag search asks of every note, without copying its facts). */
+	/** A visible note's tags (what tag search and the tag overviews ask of every note, without its other facts). */
 	tagsOf(path: string): readonly TagFact[] | undefined {
-		return this.isVisible(path) ? this.options.index.facts(path)?.tags : undefined;
+		if (!this.isVisible(path)) return undefined;
+		const index = this.options.index;
+		return index.tagsOf ? index.tagsOf(path) : index.facts(path)?.tags;
 	}
 
-	/** A visible note's frontmatter (what property search asks of every note, without copying its facts). */
+	/** A visible note's frontmatter (what property search and the property overview ask of every note, without its other facts). */
 	frontmatterOf(path: string): FrontmatterFact | undefined {
-		return this.isVisible(path) ? this.options.index.facts(path)?.frontmatter : undefined;
+		if (!this.isVisible(path)) return undefined;
+		const index = this.options.index;
+		return index.frontmatterOf ? index.frontmatterOf(path) : index.facts(path)?.frontmatter;
+	}
+
+	/** A visible note's search text (`searchTextOf`) when the index keeps one; undefined otherwise. */
+	searchText(path: string): Buffer | undefined {
+		return this.isVisible(path) ? this.options.index.searchText?.(path) : undefined;
+	}
+
+	/**
+	 * `searchText` of each path in turn, for a search over many notes: given `notePaths()` itself (the same array),
+	 * every path is known to be visible and is not looked up again (a lookup per note is a tenth of a search over
+	 * 100k notes); any other list is checked path by path.
+	 */
+	forEachSearchText(paths: readonly string[], each: (path: string, text: Buffer) => void): void {
+		const index = this.options.index;
+		if (!index.searchText) return;
+		const checked = paths !== this.notePaths();
+		for (const path of paths) {
+			if (checked && !this.isVisible(path)) continue;
+			const text = index.searchText(path);
+			if (text) each(path, text);
+		}
+	}
+
+	/** Whether the index keeps search texts (else the search makes its own from the notes' texts). */
+	get keepsSearchTexts(): boolean {
+		return this.options.index.searchText !== undefined;
 	}
 
 	/**

@@ -36,7 +36,8 @@ describe("FolderNoteStore", () => {
 	it("without watching, finds added, changed and removed notes on each refresh and tells the listener", () => {
 		const { root, write } = folder({ "a.md": "one" });
 		const changed: string[] = [];
-		const store = new FolderNoteStore({ root, watch: false, onNoteChanged: (path) => changed.push(path) });
+		const store = new FolderNoteStore({ root, watch: false });
+		store.onNoteChanged((path) => changed.push(path));
 		store.refresh();
 		expect(store.text("a.md")).toBe("one");
 		const version = store.structureVersion;
