@@ -90,14 +90,15 @@ export class VisibleVault {
 	}
 
 	async readText(path: string): Promise<string | undefined> {
-		return this.isVisible(path) ? this.options.index.readText(path) : undefined;
+		return this.isVisible(path) ? this.stillVisible(path, await this.options.index.readText(path)) : undefined;
 	}
 
 	/** `readText`, answered without a promise when the index has the text at hand (searches read every note). */
 	textNow(path: string): string | undefined | Promise<string | undefined> {
 		if (!this.isVisible(path)) return undefined;
 		const index = this.options.index;
-		return index.textNow ? index.textNow(path) : index.readText(path);
+		const text = index.textNow ? index.textNow(path) : index.readText(path);
+		return text instanceof Promise ? text.then((read) => this.stillVisible(path, read)) : this.stillVisible(path, text);
 	}
 
 	/** A visible note's tags (what tag search and the tag overviews ask of every note, without its other facts). */
@@ -341,6 +342,15 @@ export class VisibleVault {
 			throw error;
 		}
 	}
+
+	/**
+	 * The text read, unless its note is private now: the list of visible notes is decided once per call, and a note
+	 * tagged private since (before the folder's watcher reported it) is judged again on the text just read.
+	 */
+	private stillVisible(path: string, text: string | undefined): string | undefined {
+		return text === undefined || this.options.isPrivate(path) ? undefined : text;
+	}
+
 }
 
 /** The answer for a note that is not there, or that the tools may not see: the same words for both. */

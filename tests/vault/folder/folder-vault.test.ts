@@ -1,6 +1,7 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { FolderVault } from "../../../src/vault/folder/folder-vault";
+import { WriteRefusedError } from "../../../src/vault/notes/vault-index";
 import { makeTempDir } from "../../helpers/temp-dir";
 
 describe("FolderVault: one store read by every surface", () => {
@@ -56,5 +57,26 @@ describe("FolderVault: one store read by every surface", () => {
 		expect(index.tagsOf("Note.md")).toEqual(facts?.tags);
 		expect(index.frontmatterOf("Note.md")).toEqual(facts?.frontmatter);
 		expect(index.searchText("Note.md")?.toString("utf8")).toBe("---\ntags: [a]\nstatus: open\n---\n# note\n\n[[other]] #b\n");
+	});
+
+	it("a write re-checks confinement on disk even while the store still takes a replaced folder for a real one", async () => {
+		write("Sub/a.md", "old\n");
+		const outside = makeTempDir("folder-vault-outside");
+		try {
+			writeFileSync(join(outside.path, "a.md"), "old\n");
+			vault = new FolderVault({ root: temp.path, watch: true });
+			await vault.index.refresh();
+			expect(vault.index.notePaths()).toEqual(["Sub/a.md"]);
+			// Replaced by a link out within this turn: no watcher event has been handled yet.
+			renameSync(join(temp.path, "Sub"), join(temp.path, "Gone"));
+			symlinkSync(outside.path, join(temp.path, "Sub"));
+			expect(vault.index.notePaths()).toEqual(["Sub/a.md"]);
+			await expect(vault.index.writeText("Sub/a.md", "new\n", "old\n")).rejects.toBeInstanceOf(WriteRefusedError);
+			await expect(vault.index.createNote("Sub/new.md", "x")).rejects.toBeInstanceOf(WriteRefusedError);
+			expect(readFileSync(join(outside.path, "a.md"), "utf8")).toBe("old\n");
+			expect(readdirSync(outside.path)).toEqual(["a.md"]);
+		} finally {
+			outside.remove();
+		}
 	});
 });
