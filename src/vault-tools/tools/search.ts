@@ -162,7 +162,7 @@ async function textHits(vault: VisibleVault, notes: readonly string[], query: st
 	const hits: Hit[] = [];
 	const inNote = (path: string, bytes: Buffer): void => {
 		let at = findFirst(bytes, 0);
-		if (at < 0) return;
+		if (at < 0 || !vault.stillPublic(path)) return;
 		const noteHits: Hit[] = [];
 		const nameBonus = path.toLowerCase().includes(phrase) ? 1 : 0;
 		while (at >= 0) {

@@ -63,6 +63,14 @@ export class VisibleVault {
 		this.visiblePaths = undefined;
 	}
 
+	/**
+	 * Whether a note listed as visible for this call is still not private: asked of a note whose text a search
+	 * matched, since the text searched may be newer than the tags the list was decided by (see `readText`).
+	 */
+	stillPublic(path: string): boolean {
+		return !this.options.isPrivate(path);
+	}
+
 	isVisible(path: string): boolean {
 		const paths = this.notePaths();
 		if (this.visibleSet?.of !== paths) this.visibleSet = { of: paths, set: new Set(paths) };

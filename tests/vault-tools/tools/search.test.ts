@@ -1,3 +1,11 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createVaultTools } from "../../../src/vault-tools/create-vault-tools";
+import { FolderVault } from "../../../src/vault/folder/folder-vault";
+import type { VaultIndex } from "../../../src/vault/notes/vault-index";
+import { VisibleVault } from "../../../src/vault/privacy/visible-vault";
+import { VaultPaths } from "../../../src/vault/vault-paths";
+import { makeTempDir } from "../../helpers/temp-dir";
 import { createSearchTool, readFolder } from "../../../src/vault-tools/tools/search";
 import { toolOver } from "./vault-tool-env";
 import { snippet } from "../../../src/vault-tools/kit/tool-kit";
@@ -106,5 +114,36 @@ describe("search (text mode) over notes of any script and line end", () => {
 		expect(answer.indexOf("Two words.md:3: zebra crossing together")).toBeGreaterThanOrEqual(0);
 		expect(answer).not.toContain("Two words.md:1:");
 		expect(answer).not.toContain("Two words.md:2:");
+	});
+});
+
+describe("search over a note made private by the version the search reads", () => {
+	it("counts no match in a note whose search text, read during the search, makes it private", async () => {
+		const temp = makeTempDir("search-private-now");
+		const folder = new FolderVault({ root: temp.path, watch: false });
+		try {
+			writeFileSync(join(temp.path, "Note.md"), "zebra here\n");
+			writeFileSync(join(temp.path, "Other.md"), "zebra too\n");
+			const privateNow = new Set<string>();
+			const index = folder.index;
+			// The index reads a newer version of Note.md while searching, one tagged private: as when the watcher has
+			// not yet reported the change and the note's search text was not made before.
+			const reading: VaultIndex = Object.assign(Object.create(index) as VaultIndex, {
+				searchText: (path: string) => {
+					if (path === "Note.md") privateNow.add(path);
+					return index.searchText(path);
+				},
+			});
+			const vault = new VisibleVault({ index: reading, paths: new VaultPaths(temp.path), isPrivate: (path) => privateNow.has(path) });
+			const search = createVaultTools({ vault }).find((tool) => tool.name === "search");
+			const answer = await search?.call({ query: "zebra" }, { sessionId: 1, signal: new AbortController().signal });
+			const text = answer?.content.map((block) => block.text).join("\n");
+			expect(text).toContain("Other.md:1: zebra too");
+			expect(text).not.toContain("Note.md");
+			expect(text).toContain("(total 1 matches");
+		} finally {
+			folder.dispose();
+			temp.remove();
+		}
 	});
 });
