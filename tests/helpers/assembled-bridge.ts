@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { PrivacyRules } from "../../src/vault/privacy/privacy";
 import type { Bridge, BridgePorts } from "../../src/assembly/bridge-assembly";
-import type { FolderVault } from "../../src/headless/folder-vault";
+import type { FolderVault } from "../../src/vault/folder/folder-vault";
 import { assembleHeadlessBridge } from "../../src/headless/headless-bridge";
 import type { HeadlessEditor } from "../../src/headless/headless-editor";
 import type { LockFileContent } from "../../src/server/lock-file";
