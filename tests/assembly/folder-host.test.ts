@@ -25,7 +25,7 @@ describeOnPosix("FolderHost: one session's folder index served to the others", (
 	afterEach(async () => {
 		await Promise.all(clients.splice(0).map((client) => client.close()));
 		for (const host of hosts.splice(0)) host.dispose();
-		temp.remove();
+		temp?.remove();
 	});
 
 	const PRIVACY = { folders: ["Private"], tags: ["#secret"] };

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { startAssembledBridge, type AssembledBridge } from "../helpers/assembled-bridge";
 import type { TestClient } from "../helpers/test-client";
 import { waitUntil } from "../helpers/wait-until";
+import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 /**
  * Issue 14, item 1: the headless host reads its vault through one folder adapter with one watcher set. Every
@@ -38,10 +39,10 @@ describe("the headless host watches its vault once", () => {
 			},
 		});
 		client = await fixture.client();
-	}, 30_000);
+	}, FIXTURE_TIMEOUT_MS);
 
 	afterAll(async () => {
-		await fixture.stop();
+		await fixture?.stop();
 		jest.restoreAllMocks();
 	});
 

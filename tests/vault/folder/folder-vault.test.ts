@@ -11,7 +11,7 @@ describe("FolderVault: one store read by every surface", () => {
 	afterEach(() => {
 		vault?.dispose();
 		vault = undefined;
-		temp.remove();
+		temp?.remove();
 	});
 	const write = (path: string, text: string): void => {
 		mkdirSync(join(temp.path, path, ".."), { recursive: true });
