@@ -5,7 +5,7 @@ import { httpAddCommand } from "../../../src/obsidian/settings/mcp-commands";
 import { displayVaultToolsSection, type VaultToolsSettingsHost, type VaultToolsStatus } from "../../../src/obsidian/settings/vault-tools-section";
 import { DEFAULT_VAULT_TOOLS_SETTINGS, migrateSettings, type VaultToolsSettings } from "../../../src/settings";
 
-const LISTENING: VaultToolsHttpStatus = { state: "listening", port: 41999, url: "http://127.0.0.1:41999/mcp", calls: 3, lastCallAt: new Date("2026-11-25T18:00:00Z"), refused: 1, clients: [{ userAgent: "claude-cli/2.0.0", lastCallAt: new Date("2026-11-25T18:00:00Z") }] };
+const LISTENING: VaultToolsHttpStatus = { state: "listening", port: 41999, url: "http://127.0.0.1:41999/mcp", calls: 3, lastCallAt: new Date("2026-11-25T18:00:00Z"), refused: 1, probes: 0, clients: [{ userAgent: "claude-cli/2.0.0", lastCallAt: new Date("2026-11-25T18:00:00Z") }] };
 
 function setUp(status: VaultToolsStatus = { running: true, relays: 2, http: LISTENING }) {
 	Setting.created = [];
@@ -66,7 +66,7 @@ describe('the settings section "Vault tools for Claude"', () => {
 	});
 
 	it("shows a taken port as an error in the status, not another port", () => {
-		const { named } = setUp({ running: true, relays: 0, http: { state: "failed", port: 41999, error: "Port 41999 is in use by another program; the MCP endpoint is off.", calls: 0, refused: 0, clients: [] } });
+		const { named } = setUp({ running: true, relays: 0, http: { state: "failed", port: 41999, error: "Port 41999 is in use by another program; the MCP endpoint is off.", calls: 0, refused: 0, probes: 0, clients: [] } });
 		expect(named("Vault tools status").desc).toBe("Error: Port 41999 is in use by another program; the MCP endpoint is off. stdio clients: 0.");
 		expect(named("Add to Claude Code (HTTP)").desc).toContain("not listening");
 	});
