@@ -7,6 +7,7 @@ import { request as httpRequest } from "node:http";
 import { createServer as createNetServer } from "node:net";
 import { join, resolve } from "node:path";
 import { VAULT_TOOL_NAMES } from "../../src/vault-tools/create-vault-tools";
+import { VAULT_TOOLS_INSTRUCTIONS } from "../../src/vault-tools/instructions";
 import { httpTokenDirectory, httpTokenRecordPath } from "../../src/vault-tools/serve/http-token-record";
 import { defaultVaultToolsPort } from "../../src/vault-tools/serve/vault-tools-port";
 import { connectHeaders, runHeadersHelper, type HttpServerConfig } from "../helpers/headers-helper";
@@ -113,6 +114,7 @@ describe("the headless host's MCP endpoint and mcp-config", () => {
 		const client = new Client({ name: "mcp-config-test", version: "1.0.0" });
 		await client.connect(new StreamableHTTPClientTransport(new URL(entry.url ?? ""), { requestInit: { headers: await connectHeaders(httpConfig(entry), home) } }));
 		expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([...VAULT_TOOL_NAMES]);
+		expect(client.getInstructions()).toBe(VAULT_TOOLS_INSTRUCTIONS);
 		const search = (await client.callTool({ name: "search", arguments: { query: "alpha" } })) as { content: { text: string }[] };
 		expect(search.content[0]?.text).toMatch(/^Notes\/Alpha\.md:1: # Alpha/m);
 		expect(search.content[0]?.text).not.toContain("Private");
@@ -124,6 +126,7 @@ describe("the headless host's MCP endpoint and mcp-config", () => {
 		expect(entry).toEqual({ type: "stdio", command: process.execPath, args: [CLI, "mcp", "--vault", vault, "--private-folder", "Private"] });
 		const client = new Client({ name: "mcp-config-test", version: "1.0.0" });
 		await client.connect(new StdioClientTransport({ command: entry.command ?? "", args: entry.args ?? [], env: { PATH: process.env.PATH ?? "", HOME: home }, stderr: "ignore" }));
+		expect(client.getInstructions()).toBe(VAULT_TOOLS_INSTRUCTIONS);
 		const search = (await client.callTool({ name: "search", arguments: { query: "alpha" } })) as { content: { text: string }[] };
 		expect(search.content[0]?.text).toMatch(/^Notes\/Alpha\.md:1: # Alpha/m);
 		expect(search.content[0]?.text).not.toContain("Private");
