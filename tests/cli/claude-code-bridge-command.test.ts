@@ -46,7 +46,7 @@ describe("the package's command: claude-code-bridge <serve|mcp>", () => {
 	it("mcp --help goes to stderr, leaving stdout to the protocol", () => {
 		const help = spawnSync(process.execPath, [CLI_ENTRY, "mcp", "--help"], { env, encoding: "utf8" });
 		expect({ status: help.status, stdout: help.stdout }).toEqual({ status: 0, stdout: "" });
-		expect(help.stderr).toMatch(/claude mcp add obsidian -- claude-code-bridge mcp --vault/);
+		expect(help.stderr).toContain('claude mcp add --scope local obsidian -- claude-code-bridge mcp --vault "$PWD"');
 	});
 
 	it("--version prints the package's version, and nothing else", () => {
