@@ -40,7 +40,7 @@ async function httpEntry(host: HeadlessProcess): Promise<HttpServerConfig> {
 	const before = host.stdout.length;
 	host.send("mcp-config http");
 	const line = await host.waitFor(() => /^(\{"mcpServers".*\})$/m.exec(host.stdout.slice(before))?.[1], "the mcp-config http line", 10_000);
-	const entry = (JSON.parse(line) as { mcpServers: { obsidian?: HttpServerConfig } }).mcpServers.obsidian;
+	const entry = (JSON.parse(line) as { mcpServers: Record<string, HttpServerConfig | undefined> }).mcpServers["obsidian-http"];
 	if (!entry) throw new Error(`no obsidian entry in ${line}`);
 	return entry;
 }
