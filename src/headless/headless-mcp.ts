@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { VaultToolsHttpEndpoint, type VaultToolsHttpStatus } from "../vault-tools/serve/http-endpoint";
 import { httpServerEntry, type HttpServerEntry } from "../vault-tools/serve/headers-helper";
@@ -207,9 +207,18 @@ export class HeadlessMcp {
 	}
 
 	private cliScript(): string {
-		const script = resolve(this.options.scriptPath);
+		// `npm link` runs the command through a link named claude-code-bridge: what it points to is cli.cjs.
+		const script = realPathOr(resolve(this.options.scriptPath));
 		const candidate = basename(script) === CLI_SCRIPT ? script : join(dirname(script), CLI_SCRIPT);
 		if (!existsSync(candidate)) throw new Error(`the package's command ${candidate} is missing; run "npm run build" first`);
 		return candidate;
+	}
+}
+
+function realPathOr(path: string): string {
+	try {
+		return realpathSync(path);
+	} catch {
+		return path;
 	}
 }

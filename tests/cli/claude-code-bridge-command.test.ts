@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeTempDir } from "../helpers/temp-dir";
 import { pollUntil } from "../helpers/wait-until";
@@ -69,5 +69,24 @@ describe("the package's command: claude-code-bridge <serve|mcp>", () => {
 		const run = spawnSync(process.execPath, [CLI_ENTRY, "serve"], { cwd: join(__dirname, "..", ".."), env, encoding: "utf8", input: "", timeout: 20_000 });
 		expect({ status: run.status, stdout: run.stdout }).toEqual({ status: 2, stdout: "" });
 		expect(run.stderr).toBe("--vault DIR is required: the folder to serve as a vault (--help lists the options)\n");
+	});
+
+	(process.platform === "win32" ? it.skip : it)("serve run through a link (as npm link installs it) prints the stdio add line with the real cli.cjs", async () => {
+		const link = join(temp.path, "bin", "claude-code-bridge");
+		mkdirSync(join(temp.path, "bin"), { recursive: true });
+		symlinkSync(CLI_ENTRY, link);
+		const child = spawn(process.execPath, [link, "serve", "--vault", vault], { env, stdio: ["pipe", "pipe", "pipe"] });
+		let stdout = "";
+		child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+		const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+		try {
+			await pollUntil(() => (/Type "help" for commands/.test(stdout) ? true : undefined), () => `the host's banner; stdout: ${stdout}`);
+			expect(stdout).toContain(`claude mcp add --scope local obsidian -- ${process.execPath} ${CLI_ENTRY} mcp --vault ${vault}`);
+			expect(stdout).not.toContain("is missing");
+			child.stdin.write("quit\n");
+			expect(await exited).toBe(0);
+		} finally {
+			child.kill("SIGKILL");
+		}
 	});
 });
