@@ -1,4 +1,4 @@
-import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { builtinModules, createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import process from "node:process";
@@ -56,7 +56,8 @@ const cli = {
 	entryPoints: ["src/cli/main.ts"],
 	outfile: "dist/cli.cjs",
 	external: [...nodeBuiltins],
-	define: plugin.define,
+	// `claude-code-bridge --version`
+	define: { ...plugin.define, PACKAGE_VERSION: JSON.stringify(JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")).version) },
 	banner: { js: "#!/usr/bin/env node" },
 };
 

@@ -4,6 +4,7 @@ import type { MethodHandler } from "../protocol/mcp-session";
 import { ToolRegistry } from "../protocol/tool-registry";
 import type { RegexScanner } from "../vault-tools/regex/regex-scanner";
 import { createVaultToolRegistry } from "../vault-tools/create-vault-tools";
+import { VAULT_TOOLS_INSTRUCTIONS } from "../vault-tools/instructions";
 import type { ActiveNote, ActiveNoteSource } from "../vault-tools/kit/ports";
 import { DiffReviewWriteReview } from "./diff-review-write-review";
 import { VAULT_TOOLS_RELAY_CLIENT_NAME, vaultToolRelayMethods } from "../vault-tools/serve/relay-methods";
@@ -269,6 +270,7 @@ function assembleVaultTools(
 		registry,
 		...(methods.size > 0 ? { methods } : {}),
 		...(Object.keys(capabilities).length > 0 ? { capabilities } : {}),
+		instructions: VAULT_TOOLS_INSTRUCTIONS,
 		log: options.log,
 	});
 }

@@ -11,6 +11,7 @@ import { ToolRegistry } from "../protocol/tool-registry";
 import { MAX_INCOMING_MESSAGE_BYTES, MAX_OUTGOING_MESSAGE_BYTES } from "../server/limits";
 import { describeError } from "../shared/describe-error";
 import { createVaultTools } from "../vault-tools/create-vault-tools";
+import { VAULT_TOOLS_INSTRUCTIONS } from "../vault-tools/instructions";
 import { FolderVault } from "../vault/folder/folder-vault";
 import { BridgeLocator } from "../vault-tools/relay-client/bridge-locator";
 import { FolderHostLocator } from "../vault-tools/relay-client/folder-host-locator";
@@ -150,6 +151,7 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 		tools: registry,
 		methods,
 		capabilities: content.capabilities,
+		instructions: VAULT_TOOLS_INSTRUCTIONS,
 		maxOutgoingBytes: MAX_OUTGOING_MESSAGE_BYTES,
 		events: {
 			onInitialize: (client, version) => log(`Client ${client.name ?? "?"} ${client.version ?? ""} connected (protocol ${version})`),

@@ -10,13 +10,19 @@ import { MCP_USAGE, McpArgumentError, parseMcpArguments } from "./mcp-arguments"
 import { MCP_HEADERS_USAGE, NoTokenError, mcpHeadersLine, parseMcpHeadersArguments } from "./mcp-headers";
 import { RELAY_CALL_METHOD, RELAY_CLIENT_NAME, RELAY_PRIVACY_METHOD, RELAY_REQUEST_METHOD, SERVER_INFO } from "./relay-protocol";
 
+/** package.json's version, set by the build (esbuild.config.mjs). */
+declare const PACKAGE_VERSION: string;
+
 const USAGE = `Usage: claude-code-bridge <command> [options]
 
 Commands:
-  serve [--vault DIR] [...]   the headless bridge for a folder (what \`npm start\` runs); \`serve --help\` for options
-  mcp --vault DIR [...]       Claude's vault tools as an MCP server on stdio; \`mcp --help\` for options
+  serve --vault DIR [...]     the headless bridge for a folder: /ide and the vault tools without the Obsidian app
+  mcp --vault DIR [...]       Claude's vault tools as an MCP server on stdio (what \`claude mcp add\` runs)
   mcp-headers --vault DIR --port N
                               the current token of the vault tools' HTTP endpoint, for Claude Code's headersHelper
+
+  <command> --help            the options of one command
+  --version                   the version of this package
 
 A bad command, option or environment value: one line on stderr, exit code 2.`;
 
@@ -115,6 +121,11 @@ async function main(): Promise<void> {
 			return;
 		case "mcp-headers":
 			runMcpHeaders(rest);
+			return;
+		case "--version":
+		case "-v":
+		case "version":
+			process.stdout.write(`${PACKAGE_VERSION}\n`);
 			return;
 		case undefined:
 		case "help":

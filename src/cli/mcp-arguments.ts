@@ -22,7 +22,8 @@ Settings that cannot be read hide every note. A running bridge is used only if i
   --private-tag T       also keep notes with this tag out of every answer (repeatable)
   --debug               more log lines on stderr
 
-Add it to Claude Code:  claude mcp add obsidian -- claude-code-bridge mcp --vault "/path/to/vault"`;
+Add it to Claude Code, in the vault folder (scope local: yours, for this folder only):
+  claude mcp add --scope local obsidian -- claude-code-bridge mcp --vault "$PWD"`;
 
 /** The same error as the headless host's options: both commands share `valueAfter`. */
 export { ArgumentError as McpArgumentError } from "../headless/arguments";

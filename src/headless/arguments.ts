@@ -10,9 +10,13 @@ export interface HeadlessArguments {
 	help: boolean;
 }
 
-export const USAGE = `Usage: npm start -- [--vault DIR] [--port N] [--mcp-port N] [--private-folder F]... [--private-tag T]... [--trace] [--debug]
+export const USAGE = `Usage: claude-code-bridge serve --vault DIR [--port N] [--mcp-port N] [--private-folder F]... [--private-tag T]... [--trace] [--debug]
 
-  --vault DIR           the folder to serve as a vault (default: examples/vault)
+The headless bridge: serves the folder DIR to Claude Code's /ide as Obsidian with the plugin would, without the
+Obsidian app, with Claude's vault tools over HTTP. It reads commands on stdin ("help" lists them); "quit" or Ctrl+C
+stops it. In a clone of this repository, npm start -- --vault DIR builds and runs the same.
+
+  --vault DIR           the folder to serve as a vault (required)
   --port N              listen on this port instead of a random free one
   --mcp-port N          the vault tools' MCP endpoint (http://127.0.0.1:N/mcp); default: a port from 23000-27999
                         derived from the vault's path, the same on every start
@@ -33,7 +37,7 @@ A bad option or environment value: one line on stderr, exit code 2, nothing star
 
 export class ArgumentError extends Error {}
 
-/** Parses the command line; a repeated option takes its last value (so `npm start -- --vault X` overrides the default). */
+/** Parses the command line; a repeated option takes its last value (so `npm start -- --vault X` overrides the example vault). */
 export function parseArguments(argv: readonly string[]): HeadlessArguments {
 	const parsed: HeadlessArguments = { trace: false, debug: false, help: false, privateFolders: [], privateTags: [] };
 	for (let i = 0; i < argv.length; i++) {
@@ -68,6 +72,7 @@ export function parseArguments(argv: readonly string[]): HeadlessArguments {
 				throw new ArgumentError(`Unknown argument: ${argument}`);
 		}
 	}
+	if (!parsed.help && parsed.vault === undefined) throw new ArgumentError("--vault DIR is required: the folder to serve as a vault");
 	return parsed;
 }
 

@@ -9,12 +9,31 @@ export interface HeadlessCommand {
 	run(args: string[]): Promise<string | undefined> | string | undefined;
 }
 
-/** Splits a command line into words; double quotes group words with spaces ("My note.md"). */
+/**
+ * Splits a command line into words; double quotes group words with spaces ("My note.md"), a backslash inside them
+ * takes the next character as it is. A quoted word that is never closed is an error, not text.
+ */
 export function splitWords(line: string): string[] {
 	const words: string[] = [];
-	const pattern = /"((?:[^"\\]|\\.)*)"|(\S+)/g;
-	for (let match = pattern.exec(line); match; match = pattern.exec(line)) {
-		words.push(match[1] !== undefined ? match[1].replace(/\\(.)/g, "$1") : (match[2] ?? ""));
+	let at = 0;
+	const isSpace = (index: number): boolean => /\s/.test(line.charAt(index));
+	while (at < line.length) {
+		if (isSpace(at)) {
+			at++;
+		} else if (line.charAt(at) === '"') {
+			let word = "";
+			for (at++; at < line.length && line.charAt(at) !== '"'; at++) {
+				if (line.charAt(at) === "\\" && at + 1 < line.length) at++;
+				word += line.charAt(at);
+			}
+			if (at >= line.length) throw new Error(`Unclosed quote in: ${line} (close it with ")`);
+			at++;
+			words.push(word);
+		} else {
+			const start = at;
+			while (at < line.length && !isSpace(at)) at++;
+			words.push(line.slice(start, at));
+		}
 	}
 	return words;
 }
@@ -47,7 +66,14 @@ async function runLine(
 	print: (line: string) => void,
 	printError: (line: string) => void,
 ): Promise<void> {
-	const [name, ...args] = splitWords(line.trim());
+	let words: string[];
+	try {
+		words = splitWords(line.trim());
+	} catch (error) {
+		printError(describeError(error));
+		return;
+	}
+	const [name, ...args] = words;
 	if (name === undefined) return;
 	const command = commands.get(name);
 	if (!command) {

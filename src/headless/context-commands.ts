@@ -39,7 +39,11 @@ export function contextCommands(bridge: Bridge, editor: HeadlessEditor): [string
 				usage: "select <path> <line>:<ch> <line>:<ch>",
 				summary: "select text in a note (0-based), sent as selection_changed",
 				run: ([path, from, to]) => {
-					const snapshot = editor.select(required(path, "select <path> <line>:<ch> <line>:<ch>"), parsePosition(from), parsePosition(to));
+					const note = required(path, "select <path> <line>:<ch> <line>:<ch>");
+					if (from === undefined || to === undefined) {
+						throw new Error(`select needs a start and an end position: select <path> <line>:<character> <line>:<character> (0-based; select ${note} 0:0 0:5 selects the first five characters)`);
+					}
+					const snapshot = editor.select(note, parsePosition(from), parsePosition(to));
 					return `Selected ${snapshot.text.length} characters in ${snapshot.filePath}`;
 				},
 			},

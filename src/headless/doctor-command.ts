@@ -1,12 +1,15 @@
 import { runDoctor, type DoctorInputs } from "../ide/doctor/doctor";
-import { formatDoctorReport } from "../ide/doctor/doctor-line";
+import { formatDoctorReport, type DoctorLine } from "../ide/doctor/doctor-line";
 import type { HeadlessCommand } from "./command-loop";
 
-/** `doctor`: the settings tab's "Check connection", as text. `inputs` is read when the command runs. */
-export function doctorCommand(inputs: () => DoctorInputs | Promise<DoctorInputs>): HeadlessCommand {
+/**
+ * `doctor`: the settings tab's "Check connection", as text, then `more` (the vault tools' endpoint checks). `inputs`
+ * is read when the command runs.
+ */
+export function doctorCommand(inputs: () => DoctorInputs | Promise<DoctorInputs>, more: () => Promise<DoctorLine[]> = async () => []): HeadlessCommand {
 	return {
 		usage: "doctor",
-		summary: "check why /ide might not list this vault, and how to start Claude Code here",
-		run: async () => formatDoctorReport(await runDoctor(await inputs())),
+		summary: "check why /ide might not list this vault, how to start Claude Code here, and the vault tools' endpoints",
+		run: async () => formatDoctorReport([...(await runDoctor(await inputs())), ...(await more())]),
 	};
 }

@@ -48,7 +48,14 @@ export class HeadlessEditor {
 	 * second write in the same timestamp tick (coarse on some file systems) would not change the stamp.
 	 */
 	private noteText(location: VaultLocation): string {
-		const stats = statSync(location.absolute);
+		let stats;
+		try {
+			stats = statSync(location.absolute);
+		} catch (error) {
+			if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new Error(`No note ${location.relative} in the vault`);
+			throw error;
+		}
+		if (!stats.isFile()) throw new Error(`${location.relative} is a folder, not a note`);
 		const stamp = `${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
 		const kept = this.kept;
 		if (kept && kept.absolute === location.absolute && kept.stamp === stamp) return kept.text;

@@ -1,13 +1,12 @@
-import { existsSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { VaultToolsHttpEndpoint, type VaultToolsHttpStatus } from "../vault-tools/serve/http-endpoint";
 import { httpServerEntry, type HttpServerEntry } from "../vault-tools/serve/headers-helper";
+import { ADD_SCOPE, HTTP_SERVER_NAME, STDIO_SERVER_NAME, allowedToolsRule, httpAddLine, stdioAddLine } from "../vault-tools/serve/claude-mcp-add";
+import { checkHttpEndpoint, checkStdioCommand, type EndpointFinding } from "./vault-tools-check";
 import type { VaultToolServer } from "../vault-tools/serve/vault-tool-server";
 import type { HeadlessCommand } from "./command-loop";
 import { MCP_TOKEN_ENV, removeLegacyTokenFile } from "./mcp-token-file";
-
-/** The server name in the printed configuration: tools appear to the model as `mcp__obsidian__<tool>`. */
-export const MCP_SERVER_NAME = "obsidian";
 
 /** The package's command (`bin`), built next to the headless host: `node dist/cli.cjs mcp --vault DIR`. */
 const CLI_SCRIPT = "cli.cjs";
@@ -26,6 +25,7 @@ export interface HeadlessMcpOptions {
 	scriptPath: string;
 	/** The Node binary (`process.execPath`), so the command works without a global install. */
 	nodePath: string;
+	platform?: NodeJS.Platform;
 	/** `CLAUDE_CODE_BRIDGE_MCP_TOKEN`, already checked; without it, a new token at every start. */
 	fixedToken?: string;
 	log?: (message: string) => void;
@@ -33,8 +33,8 @@ export interface HeadlessMcpOptions {
 
 /**
  * The headless host's MCP side for Claude's vault tools: the HTTP endpoint (a new token at every start, handed to
- * Claude Code by `claude-code-bridge mcp-headers`), and the stdin commands `mcp-config [stdio|http]` (one line of
- * JSON for `claude --mcp-config` or `claude mcp add-json`), `mcp-token rotate` and `mcp-status`.
+ * Claude Code by `claude-code-bridge mcp-headers`), and the stdin commands `mcp-config [stdio|http]` (the
+ * `claude mcp add` line to paste, and the JSON for one session), `mcp-token rotate` and `mcp-status`.
  */
 export class HeadlessMcp {
 	readonly endpoint: VaultToolsHttpEndpoint;
@@ -58,18 +58,62 @@ export class HeadlessMcp {
 		return this.endpoint.stop();
 	}
 
-	/** One line for the banner. */
+	/** One line for the banner: where the HTTP endpoint listens, or why it is off. */
 	statusLine(): string {
 		const status = this.endpoint.status();
-		if (status.state !== "listening" || !status.url) return `MCP (vault tools) over HTTP is off: ${status.error ?? status.state}. "mcp-config stdio" still works.`;
-		if (status.tokenRecordError !== undefined) return `MCP (vault tools): ${status.url}, but Claude Code cannot fetch its token: ${status.tokenRecordError}. "mcp-config stdio" still works.`;
+		if (status.state !== "listening" || !status.url) return `MCP (vault tools) over HTTP is off: ${this.offReason()}; the stdio server below works meanwhile.`;
+		if (status.tokenRecordError !== undefined) return `MCP (vault tools): ${status.url}, but Claude Code cannot fetch its token: ${status.tokenRecordError}. The stdio server below still works.`;
 		const token = this.options.fixedToken !== undefined ? `token from $${MCP_TOKEN_ENV}` : "a new token at every start";
-		return `MCP (vault tools): ${status.url} (${token}, fetched by Claude Code with "claude-code-bridge mcp-headers"); "mcp-config" prints Claude Code's configuration`;
+		return `MCP (vault tools): ${status.url} (${token}, fetched by Claude Code with "claude-code-bridge mcp-headers")`;
 	}
 
-	/** `{"mcpServers":{"obsidian":{…}}}` for `claude --mcp-config`, on one line. */
+	/**
+	 * What to paste into a terminal: the recommended stdio server under `obsidian`, then the HTTP endpoint as the
+	 * alternative under `obsidian-http` (never the same name twice), each with the rule that lets its tools run.
+	 */
+	addInstructions(): string {
+		let stdio: string;
+		try {
+			stdio = this.stdioAddLine();
+		} catch (error) {
+			return `Claude's vault tools over stdio: ${error instanceof Error ? error.message : String(error)}`;
+		}
+		const lines = [
+			`Add Claude's vault tools to Claude Code: run this once, in the vault folder (scope ${ADD_SCOPE}: yours, for this folder only):`,
+			`  ${stdio}`,
+			`  then let them run without asking: claude --allowedTools "${allowedToolsRule(STDIO_SERVER_NAME)}"`,
+		];
+		const status = this.endpoint.status();
+		if (status.state === "listening" && status.url && status.tokenRecordError === undefined) {
+			lines.push(`Alternative, over HTTP while this host runs, under another name:`, `  ${this.httpAddLine()}`, `  with: claude --allowedTools "${allowedToolsRule(HTTP_SERVER_NAME)}"`);
+		} else {
+			lines.push(`Alternative over HTTP: off (${status.tokenRecordError ?? this.offReason()}).`);
+		}
+		return lines.join("\n");
+	}
+
+	/** `{"mcpServers":{"obsidian":{…}}}` (or `obsidian-http`) for `claude --mcp-config`, on one line. */
 	configLine(kind: "stdio" | "http"): string {
-		return JSON.stringify({ mcpServers: { [MCP_SERVER_NAME]: kind === "http" ? this.httpEntry() : this.stdioEntry() } });
+		return JSON.stringify({ mcpServers: kind === "http" ? { [HTTP_SERVER_NAME]: this.httpEntry() } : { [STDIO_SERVER_NAME]: this.stdioEntry() } });
+	}
+
+	/** The doctor's lines for the vault tools: the HTTP endpoint as Claude Code reaches it, and the stdio command run once. */
+	async doctorFindings(): Promise<EndpointFinding[]> {
+		const http = await checkHttpEndpoint({
+			status: this.endpoint.status(),
+			offCause: this.offCause(),
+			homeDir: this.options.homeDir,
+			...(this.options.fixedToken !== undefined ? { fixedToken: this.options.fixedToken } : {}),
+			offFix: "Start the host with --mcp-port N (a free port) for HTTP, or use the stdio server (mcp-config).",
+		});
+		let stdio: EndpointFinding;
+		try {
+			const entry = this.stdioEntry();
+			stdio = await checkStdioCommand(entry.command, entry.args, this.stdioAddLine());
+		} catch (error) {
+			stdio = { level: "fail", what: `The vault tools' stdio command cannot run: ${error instanceof Error ? error.message : String(error)}`, fix: 'Run "npm run build" in the package\'s folder.' };
+		}
+		return [http, stdio];
 	}
 
 	commands(): [string, HeadlessCommand][] {
@@ -78,11 +122,20 @@ export class HeadlessMcp {
 				"mcp-config",
 				{
 					usage: "mcp-config [stdio|http]",
-					summary: "print Claude Code's MCP configuration for the vault tools (one line of JSON for --mcp-config)",
+					summary: "the claude mcp add line for the vault tools (both transports without an argument), and the JSON for one session",
 					run: (args) => {
-						const [kind = "stdio", ...rest] = args;
-						if ((kind !== "stdio" && kind !== "http") || rest.length > 0) throw new Error("usage: mcp-config [stdio|http]");
-						return this.configLine(kind);
+						const [kind, ...rest] = args;
+						if ((kind !== undefined && kind !== "stdio" && kind !== "http") || rest.length > 0) throw new Error("usage: mcp-config [stdio|http]");
+						if (kind === undefined) return this.addInstructions();
+						const name = kind === "http" ? HTTP_SERVER_NAME : STDIO_SERVER_NAME;
+						const add = kind === "http" ? this.httpAddLine() : this.stdioAddLine();
+						return [
+							`Run once, in the vault folder (scope ${ADD_SCOPE}: yours, for this folder only):`,
+							`  ${add}`,
+							`  let its tools run without asking: claude --allowedTools "${allowedToolsRule(name)}"`,
+							`For one session only: claude --mcp-config '<the JSON below>' (or put it in a .mcp.json):`,
+							this.configLine(kind),
+						].join("\n");
 					},
 				},
 			],
@@ -102,16 +155,43 @@ export class HeadlessMcp {
 				"mcp-status",
 				{
 					usage: "mcp-status",
-					summary: "the MCP HTTP endpoint's state, calls and refusals",
+					summary: "the MCP HTTP endpoint's state, calls, protocol probes and refusals",
 					run: () => {
 						const status = this.endpoint.status();
 						const last = status.lastCallAt ? `, last at ${status.lastCallAt.toISOString()}` : "";
 						const clients = status.clients.map((client) => client.userAgent).join(", ") || "none yet";
-						return `${this.statusLine()}\n${status.calls} calls${last}; ${status.refused} refused; clients: ${clients}`;
+						const probes = `${status.probes} protocol probes (a client's GET for a stream, OAuth discovery, a newer protocol version: normal)`;
+						return `${this.statusLine()}\n${status.calls} calls${last}; ${probes}; ${status.refused} refused; clients: ${clients}`;
 					},
 				},
 			],
 		];
+	}
+
+	/** Why the HTTP endpoint is off, naming the holder of a taken port when it is one of ours, and `--mcp-port`. */
+	private offReason(): string {
+		const cause = this.offCause();
+		return this.endpoint.status().portTaken ? `${cause}. Start with --mcp-port N (a free port) to serve HTTP too` : cause;
+	}
+
+	/** Why the HTTP endpoint is off, in one clause. */
+	private offCause(): string {
+		const status = this.endpoint.status();
+		if (status.portTaken) return `port ${status.port} is in use by ${status.portHolder ?? "another program"}`;
+		return (status.error ?? status.state).replace(/\.\s*$/, "");
+	}
+
+	private stdioAddLine(): string {
+		const entry = this.stdioEntry();
+		return stdioAddLine([entry.command], entry.args, this.options.vaultPath, this.platform());
+	}
+
+	private httpAddLine(): string {
+		return httpAddLine(this.httpEntry(), this.options.vaultPath, this.platform());
+	}
+
+	private platform(): NodeJS.Platform {
+		return this.options.platform ?? process.platform;
 	}
 
 	private stdioEntry(): { type: "stdio"; command: string; args: string[] } {
@@ -122,14 +202,23 @@ export class HeadlessMcp {
 
 	private httpEntry(): HttpServerEntry {
 		const status = this.endpoint.status();
-		if (status.state !== "listening" || !status.url) throw new Error(`the MCP HTTP endpoint is off (${status.error ?? status.state}); use "mcp-config stdio"`);
+		if (status.state !== "listening" || !status.url) throw new Error(`the MCP HTTP endpoint is off (${this.offReason()}); use "mcp-config stdio"`);
 		return httpServerEntry(status.url, [this.options.nodePath, this.cliScript()], this.options.vaultPath, status.port);
 	}
 
 	private cliScript(): string {
-		const script = resolve(this.options.scriptPath);
+		// `npm link` runs the command through a link named claude-code-bridge: what it points to is cli.cjs.
+		const script = realPathOr(resolve(this.options.scriptPath));
 		const candidate = basename(script) === CLI_SCRIPT ? script : join(dirname(script), CLI_SCRIPT);
 		if (!existsSync(candidate)) throw new Error(`the package's command ${candidate} is missing; run "npm run build" first`);
 		return candidate;
+	}
+}
+
+function realPathOr(path: string): string {
+	try {
+		return realpathSync(path);
+	} catch {
+		return path;
 	}
 }

@@ -13,11 +13,10 @@ import { assembleHeadlessBridge } from "./headless-bridge";
 import { EXIT_BAD_INPUT, EXIT_FAILED, exitWith } from "./exit";
 import { HeadlessMcp } from "./headless-mcp";
 import { tokenFromEnvironment } from "./mcp-token-file";
+import { lockFolders, otherBridgesForVault } from "./other-hosts";
 import { defaultVaultToolsPort } from "../vault-tools/serve/vault-tools-port";
 import { PluginSettings } from "../vault/privacy/plugin-settings";
 import type { PrivacyRules } from "../vault/privacy/privacy";
-
-const DEFAULT_VAULT = "examples/vault";
 
 function fail(message: string): never {
 	return exitWith(EXIT_BAD_INPUT, message);
@@ -42,12 +41,13 @@ function readEnvironmentToken(): string | undefined {
 
 async function main(): Promise<void> {
 	const args = readArguments();
-	if (args.help) {
+	// Without --help, parseArguments has made sure there is a vault.
+	if (args.help || args.vault === undefined) {
 		process.stdout.write(`${USAGE}\n`);
 		return;
 	}
 	const fixedToken = readEnvironmentToken();
-	const vaultPath = resolve(args.vault ?? DEFAULT_VAULT);
+	const vaultPath = resolve(args.vault);
 	try {
 		if (!statSync(vaultPath).isDirectory()) fail(`Not a folder: ${vaultPath}`);
 	} catch {
@@ -61,9 +61,11 @@ async function main(): Promise<void> {
 		log: (message) => process.stderr.write(`[privacy] ${message}\n`),
 	});
 	const privacyRules = (): PrivacyRules => privacySettings.rules();
+	// The pid tells two hosts on one vault apart in /ide.
+	const ideName = ideNameFor(basename(vaultPath), `headless, pid ${process.pid}`);
 	const headless = assembleHeadlessBridge({
 		vaultPath,
-		ideName: ideNameFor(basename(vaultPath), "headless"),
+		ideName,
 		homeDir: userHomeDirectory(),
 		port: args.port,
 		privacyRules,
@@ -109,6 +111,9 @@ async function main(): Promise<void> {
 		mcp?.endpoint.withdrawNow();
 	});
 
+	for (const other of await otherBridgesForVault(vaultPath, lockFolders(userHomeDirectory(), process.env.CLAUDE_CONFIG_DIR))) {
+		process.stderr.write(`Warning: this vault is already served by "${other.ideName}" (pid ${other.pid}, port ${other.port}). /ide will list both; this one is "${ideName}". Stop the other (kill ${other.pid}) unless you want two.\n`);
+	}
 	const status = await host.start();
 	if (status.state !== "listening") fail(`Could not start: ${status.error ?? "unknown error"}`);
 	if (status.warning) process.stderr.write(`Warning: ${status.warning}\n`);
@@ -119,7 +124,7 @@ async function main(): Promise<void> {
 			`Listening on ws://127.0.0.1:${status.port}`,
 			`Lock file: ${status.lockFilePath}`,
 			`Connect: ${launchCommand(vaultPath)}`,
-			...(mcp ? [mcp.statusLine()] : []),
+			...(mcp ? [mcp.statusLine(), mcp.addInstructions()] : []),
 			'Type "help" for commands, "quit" or Ctrl+C to stop.',
 			"",
 		].join("\n"),
@@ -129,7 +134,13 @@ async function main(): Promise<void> {
 	for (const [name, command] of headless.commands) commands.set(name, command);
 	for (const [name, command] of mcp?.commands() ?? []) commands.set(name, command);
 	commands.set("claude-permissions", claudePermissionsCommand(vaultPath, privacyRules));
-	commands.set("doctor", doctorCommand(async () => ({ vaultPath, status: host.status(), pid: process.pid, ideName: ideNameFor(basename(vaultPath), "headless"), homeDir: userHomeDirectory(), permissionRules: await headlessPermissionRules(vaultPath, privacyRules()) })));
+	commands.set(
+		"doctor",
+		doctorCommand(
+			async () => ({ vaultPath, status: host.status(), pid: process.pid, ideName, homeDir: userHomeDirectory(), permissionRules: await headlessPermissionRules(vaultPath, privacyRules()) }),
+			async () => (await mcp?.doctorFindings()) ?? [],
+		),
+	);
 	commands.set("quit", { usage: "quit", summary: "stop the bridge and remove its lock file", run: () => void stop() });
 	commands.set("help", { usage: "help", summary: "list the commands", run: () => helpText(commands) });
 	runCommandLoop(

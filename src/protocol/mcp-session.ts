@@ -55,6 +55,8 @@ export interface McpSessionOptions {
 	methods?: ReadonlyMap<string, MethodHandler>;
 	/** Extra capabilities to advertise beside `tools`, e.g. `resources`. */
 	capabilities?: JsonObject;
+	/** MCP `instructions` in the `initialize` answer: how and when the client's model should use this server. */
+	instructions?: string;
 	/** A response bigger than this becomes an error; a bigger notification is dropped. */
 	maxOutgoingBytes: number;
 	events?: SessionEvents;
@@ -215,6 +217,7 @@ export class McpSession {
 			protocolVersion,
 			capabilities: { tools: { listChanged: true }, ...this.options.capabilities },
 			serverInfo: this.options.serverInfo,
+			...(this.options.instructions !== undefined ? { instructions: this.options.instructions } : {}),
 		};
 	}
 

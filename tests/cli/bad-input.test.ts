@@ -28,6 +28,7 @@ const SPACED_TOKEN = { CLAUDE_CODE_BRIDGE_MCP_TOKEN: "0123456789 0123456789 0123
 
 /** The headless host's options, the same whether it runs as dist/headless.cjs or `claude-code-bridge serve`. */
 const HOST_CASES: BadInput[] = [
+	{ what: "no --vault", args: () => [], message: /^--vault DIR is required: the folder to serve as a vault \(--help lists the options\)$/ },
 	{ what: "an unknown option", args: () => ["--bogus"], message: /^Unknown argument: --bogus \(--help lists the options\)$/ },
 	{ what: "an option without its value", args: () => ["--port"], message: /^--port needs a value/ },
 	{ what: "a port that is not a number", args: () => ["--port", "abc"], message: /^--port must be a whole number from 1 to 65535, not "abc"/ },

@@ -6,7 +6,7 @@ import { CLI_START_TIMEOUT_MS, connectWithIdeCommand, useBridgeSessions, waitUnt
 import { makeTempDir } from "../helpers/temp-dir";
 import path from "node:path";
 
-const IDE_NAME = /Obsidian · My vault \(headless\)/;
+const IDE_NAME = /Obsidian · My vault \(headless, pid \d+\)/;
 const sessions = useBridgeSessions(90_000);
 
 function ideConnectedCount(bridge: HeadlessProcess): number {

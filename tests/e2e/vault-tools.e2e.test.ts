@@ -41,6 +41,9 @@ interface VaultToolsSession {
 
 const sessions = useBridgeSessions(120_000);
 
+/** The name `mcp-config <kind>` gives the server: the model calls its tools as `mcp__<name>__<tool>`. */
+const serverName = (kind: "stdio" | "http"): string => (kind === "http" ? "obsidian-http" : "obsidian");
+
 /** The headless host's `mcp-config <kind>` line: the JSON a user passes to `claude --mcp-config`. */
 async function mcpConfig(host: Host, kind: "stdio" | "http"): Promise<string> {
 	const before = host.stdout.length;
@@ -50,7 +53,7 @@ async function mcpConfig(host: Host, kind: "stdio" | "http"): Promise<string> {
 
 /**
  * A vault served by the headless host (private folder "Private"), and the real CLI started in it with the vault
- * tools configured from `mcp-config <kind>`. `--allowedTools mcp__obsidian` admits the server's tools: in the
+ * tools configured from `mcp-config <kind>`. `--allowedTools mcp__<name>` admits the server's tools: in the
  * default permission mode the CLI asks before every MCP call otherwise (claude-code-client.md §9).
  */
 async function startVaultToolsSession(kind: "stdio" | "http", options: { stopBridgeFirst?: boolean; askPermission?: boolean; turns: ScriptedTurn[] }): Promise<VaultToolsSession> {
@@ -71,7 +74,7 @@ async function startVaultToolsSession(kind: "stdio" | "http", options: { stopBri
 	if (options.stopBridgeFirst) await host.quit();
 	const mock = await sessions.startMock();
 	mock.enqueue(...options.turns);
-	const allow = options.askPermission ? [] : ["--allowedTools", "mcp__obsidian"];
+	const allow = options.askPermission ? [] : ["--allowedTools", `mcp__${serverName(kind)}`];
 	const cli = ClaudePty.start({ cwd: vault, home: home.path, apiBaseUrl: mock.baseUrl, args: ["--mcp-config", config, ...allow, "--permission-mode", "default"] });
 	sessions.onCleanup(() => cli.kill());
 	await cli.waitForPrompt();
@@ -100,20 +103,20 @@ function toolCalls(mock: MockAnthropic): ModelToolCall[] {
 /** Calls the stdio server relayed to the bridge (the host runs with --trace). */
 const relayedCalls = (host: HeadlessProcess): number => host.traces().filter((event) => event.direction === "in" && event.method === "vaultTools/call").length;
 
-const READ_TURNS: ScriptedTurn[] = [
-	toolUseTurn("mcp__obsidian__search", { query: "Alpha" }),
-	toolUseTurn("mcp__obsidian__read_note", { path: "Alpha", section: "Tasks" }),
-	toolUseTurn("mcp__obsidian__links", { path: "Alpha", direction: "in" }),
-	toolUseTurn("mcp__obsidian__search", { query: "secret plan" }),
+const readTurns = (server: string): ScriptedTurn[] => [
+	toolUseTurn(`mcp__${server}__search`, { query: "Alpha" }),
+	toolUseTurn(`mcp__${server}__read_note`, { path: "Alpha", section: "Tasks" }),
+	toolUseTurn(`mcp__${server}__links`, { path: "Alpha", direction: "in" }),
+	toolUseTurn(`mcp__${server}__search`, { query: "secret plan" }),
 ];
 
 /** What the read turns must have answered, whichever transport carried them. */
-function expectReadAnswers(calls: ModelToolCall[]): void {
+function expectReadAnswers(calls: ModelToolCall[], server: string): void {
 	expect(calls.slice(0, 4).map((call) => [call.name, call.isError])).toEqual([
-		["mcp__obsidian__search", false],
-		["mcp__obsidian__read_note", false],
-		["mcp__obsidian__links", false],
-		["mcp__obsidian__search", false],
+		[`mcp__${server}__search`, false],
+		[`mcp__${server}__read_note`, false],
+		[`mcp__${server}__links`, false],
+		[`mcp__${server}__search`, false],
 	]);
 	const [search, section, backlinks, privateSearch] = calls.map((call) => call.result);
 	expect(search).toMatch(/^Notes\/Alpha\.md:1: # Alpha/m);
@@ -126,12 +129,12 @@ function expectReadAnswers(calls: ModelToolCall[]): void {
 describe("Claude's vault tools with the real CLI (mcp__obsidian__*)", () => {
 	it("stdio (mcp-config stdio): reads, a link-safe move and a private note, served by the running bridge", async () => {
 		const session = await startVaultToolsSession("stdio", {
-			turns: [...READ_TURNS, toolUseTurn("mcp__obsidian__move_note", { path: "Notes/Beta.md", to: "Archive/Beta renamed.md" }), textTurn("Looked around.")],
+			turns: [...readTurns("obsidian"), toolUseTurn("mcp__obsidian__move_note", { path: "Notes/Beta.md", to: "Archive/Beta renamed.md" }), textTurn("Looked around.")],
 		});
 		await session.cli.prompt("Look around my vault");
 		await session.cli.waitFor("Looked around.", { timeoutMs: 60_000 });
 		const calls = toolCalls(session.mock);
-		expectReadAnswers(calls);
+		expectReadAnswers(calls, "obsidian");
 		expect(calls[4]).toMatchObject({ name: "mcp__obsidian__move_note", isError: false, result: expect.stringMatching(/^Moved Notes\/Beta\.md to Archive\/Beta renamed\.md; updated 1 link in 1 note\./) as unknown });
 		expect(session.read(ALPHA)).toBe("# Alpha\n\nAlpha links to [[Beta renamed]].\n\n## Tasks\n\n- one\n");
 		expect(session.read("Archive/Beta renamed.md")).toBe(NOTES["Notes/Beta.md"]);
@@ -165,7 +168,7 @@ describe("Claude's vault tools with the real CLI (mcp__obsidian__*)", () => {
 
 	it("HTTP (mcp-config http): the same reads, and an edit accepted through diff accept", async () => {
 		const session = await startVaultToolsSession("http", {
-			turns: [...READ_TURNS, toolUseTurn("mcp__obsidian__edit_note", { path: "Alpha", edits: [{ target: "Alpha > Tasks", op: "append", content: "- over http" }] }), textTurn("Done over HTTP.")],
+			turns: [...readTurns("obsidian-http"), toolUseTurn("mcp__obsidian-http__edit_note", { path: "Alpha", edits: [{ target: "Alpha > Tasks", op: "append", content: "- over http" }] }), textTurn("Done over HTTP.")],
 		});
 		const { host, cli } = session;
 		await cli.prompt("Look around and add a task");
@@ -173,8 +176,8 @@ describe("Claude's vault tools with the real CLI (mcp__obsidian__*)", () => {
 		host.send("diff accept");
 		await cli.waitFor("Done over HTTP.", { timeoutMs: 60_000 });
 		const calls = toolCalls(session.mock);
-		expectReadAnswers(calls);
-		expect(calls[4]).toMatchObject({ name: "mcp__obsidian__edit_note", isError: false, result: expect.stringMatching(/^Applied 1 edit to Notes\/Alpha\.md/) as unknown });
+		expectReadAnswers(calls, "obsidian-http");
+		expect(calls[4]).toMatchObject({ name: "mcp__obsidian-http__edit_note", isError: false, result: expect.stringMatching(/^Applied 1 edit to Notes\/Alpha\.md/) as unknown });
 		expect(session.read(ALPHA)).toBe("# Alpha\n\nAlpha links to [[Beta]].\n\n## Tasks\n\n- one\n- over http\n");
 		// HTTP is served by the host itself, not relayed.
 		expect(relayedCalls(host)).toBe(0);
@@ -235,20 +238,25 @@ describe("Claude's vault tools with the real CLI (mcp__obsidian__*)", () => {
 			const { stdout } = await promisify(execFile)(claudeBinaryPath(), ["mcp", ...args], { cwd: vault, env: { PATH: process.env.PATH ?? "", HOME: home.path, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" }, timeout: 60_000 });
 			return stdout;
 		};
-		const serverEntry = (line: string): string => JSON.stringify((JSON.parse(line) as { mcpServers: { obsidian: unknown } }).mcpServers.obsidian);
+		/** The one server of an `mcp-config` line, under the name it gives it. */
+		const serverEntry = (line: string): [string, string] => {
+			const [entry] = Object.entries((JSON.parse(line) as { mcpServers: Record<string, unknown> }).mcpServers);
+			if (!entry) throw new Error(`no server in ${line}`);
+			return [entry[0], JSON.stringify(entry[1])];
+		};
 		const states = (list: string): Record<string, string> =>
-			Object.fromEntries([...list.matchAll(/^(obsidian(?:-stdio)?): .* - (✔ Connected|✘ Failed to connect)/gm)].map((match) => [match[1] ?? "", match[2] ?? ""]));
+			Object.fromEntries([...list.matchAll(/^(obsidian(?:-http)?): .* - (✔ Connected|✘ Failed to connect)/gm)].map((match) => [match[1] ?? "", match[2] ?? ""]));
 
 		const first = await start();
-		await claude("add-json", "obsidian", serverEntry(await mcpConfig(first, "http")));
-		await claude("add-json", "obsidian-stdio", serverEntry(await mcpConfig(first, "stdio")));
-		expect(states(await claude("list"))).toEqual({ obsidian: "✔ Connected", "obsidian-stdio": "✔ Connected" });
+		await claude("add-json", ...serverEntry(await mcpConfig(first, "http")));
+		await claude("add-json", ...serverEntry(await mcpConfig(first, "stdio")));
+		expect(states(await claude("list"))).toEqual({ "obsidian-http": "✔ Connected", obsidian: "✔ Connected" });
 
 		await first.quit();
 		// With the bridge off the helper has no token to give; stdio answers from the folder.
-		expect(states(await claude("list"))).toEqual({ obsidian: "✘ Failed to connect", "obsidian-stdio": "✔ Connected" });
+		expect(states(await claude("list"))).toEqual({ "obsidian-http": "✘ Failed to connect", obsidian: "✔ Connected" });
 
 		await start();
-		expect(states(await claude("list"))).toEqual({ obsidian: "✔ Connected", "obsidian-stdio": "✔ Connected" });
+		expect(states(await claude("list"))).toEqual({ "obsidian-http": "✔ Connected", obsidian: "✔ Connected" });
 	});
 });

@@ -9,6 +9,12 @@ describe("splitWords", () => {
 		expect(splitWords('empty ""')).toEqual(["empty", ""]);
 		expect(splitWords("   ")).toEqual([]);
 	});
+
+	it("refuses a line whose quote is never closed, instead of reading the quote as text", () => {
+		expect(() => splitWords('open "My note.md')).toThrow('Unclosed quote in: open "My note.md (close it with ")');
+		expect(() => splitWords('say "a \\" b')).toThrow("Unclosed quote");
+		expect(splitWords('say "a \\"" b')).toEqual(["say", 'a "', "b"]);
+	});
 });
 
 describe("helpText", () => {
@@ -35,13 +41,13 @@ describe("runCommandLoop", () => {
 			["fail", { usage: "fail", summary: "", run: () => Promise.reject(new Error("it broke")) }],
 		]);
 		runCommandLoop(input, commands, (line) => printed.push(line), (line) => errors.push(line));
-		input.write('slow\necho a "b c"\n\nquiet\nnope x\nfail\necho after\n');
+		input.write('slow\necho a "b c"\n\nquiet\nnope x\nfail\necho "half\necho after\n');
 		await new Promise((resolve) => setImmediate(resolve));
 		expect(printed).toEqual([]);
 		release();
 		await waitUntil(() => printed.length === 3, "every answer to be printed");
 		expect(printed).toEqual(["slow done", "a|b c", "after"]);
-		expect(errors).toEqual(['Unknown command: nope. Type "help" for the list.', "fail failed: it broke"]);
+		expect(errors).toEqual(['Unknown command: nope. Type "help" for the list.', "fail failed: it broke", 'Unclosed quote in: echo "half (close it with ")']);
 		input.end();
 	});
 });

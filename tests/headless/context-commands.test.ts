@@ -119,10 +119,12 @@ describe("the headless host's context commands (open, select, tag, rotate, statu
 		["open without a path", "open", "open failed: Usage: open <path>"],
 		["open outside the vault", "open ../outside.md", "open failed: Path is outside the vault: ../outside.md"],
 		["open an absolute path elsewhere", "open /etc/passwd", "open failed: Path is outside the vault: /etc/passwd"],
-		["select without positions", "select Notes/tagged.md", 'select failed: Expected a position as <line>:<character> (0-based), not ""'],
+		["select without positions", "select Notes/tagged.md", "select failed: select needs a start and an end position: select <path> <line>:<character> <line>:<character> (0-based; select Notes/tagged.md 0:0 0:5 selects the first five characters)"],
+		["select with one position only", "select Notes/tagged.md 0:0", "select failed: select needs a start and an end position: select <path> <line>:<character> <line>:<character> (0-based; select Notes/tagged.md 0:0 0:5 selects the first five characters)"],
 		["select with a bad position", "select Notes/tagged.md 1-2 3:4", 'select failed: Expected a position as <line>:<character> (0-based), not "1-2"'],
 		["select with a negative position", "select Notes/tagged.md -1:0 0:1", 'select failed: Expected a position as <line>:<character> (0-based), not "-1:0"'],
 		["select outside the vault", "select ../outside.md 0:0 0:1", "select failed: Path is outside the vault: ../outside.md"],
+		["a line with an unclosed quote", 'open "Notes/My note.md', 'Unclosed quote in: open "Notes/My note.md (close it with ")'],
 		["tag without a path", "tag", "tag failed: Usage: tag <path> [<startLine> <endLine>]"],
 		["tag with a bad line", "tag Notes/tagged.md one", 'tag failed: Expected a 0-based line number, not "one"'],
 		["tag a folder with lines", "tag Notes/ 1 2", "tag failed: A folder tag has no lines"],
@@ -133,10 +135,10 @@ describe("the headless host's context commands (open, select, tag, rotate, statu
 		expect((await host.status()).state).toBe("listening");
 	});
 
-	it("open of a missing note inside the vault fails and says so", async () => {
+	it("open of a missing note inside the vault says there is no such note, without the system's error code", async () => {
 		const host = await start();
-		const { err } = await run(host, "open Notes/missing.md");
-		expect(err).toMatch(/^open failed: .*(ENOENT|no such file).*Notes\/missing\.md/);
+		expect(await run(host, "open Notes/missing.md")).toEqual({ out: undefined, err: "open failed: No note Notes/missing.md in the vault" });
+		expect(await run(host, "select Nope.md 0:0 0:1")).toEqual({ out: undefined, err: "select failed: No note Nope.md in the vault" });
 	});
 
 	it("status is one line of JSON; rotate rewrites the lock file, closes sessions (1008), the old token gets 401", async () => {

@@ -1,8 +1,10 @@
-import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, statSync, symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { HeadlessProcess, HEADLESS_ENTRY } from "../helpers/headless-process";
 import { connectOrThrow } from "../helpers/test-client";
 import { makeTempDir } from "../helpers/temp-dir";
+import { WAIT_TIMEOUT_MS } from "../helpers/fixture-timeout";
+import { defaultVaultToolsPort } from "../../src/vault-tools/serve/vault-tools-port";
 import { spawn, spawnSync } from "node:child_process";
 
 describe("the headless host", () => {
@@ -26,7 +28,7 @@ describe("the headless host", () => {
 		expect(statSync(host.lockFile).mode & 0o777).toBe(0o600);
 		expect(host.stdout).toContain(`Connect: cd "${vault}" && claude --ide`);
 		const lock = JSON.parse(readFileSync(host.lockFile, "utf8")) as { ideName: string; authToken: string; pid: number };
-		expect(lock.ideName).toBe("Obsidian · vault with spaces (headless)");
+		expect(lock.ideName).toBe(`Obsidian · vault with spaces (headless, pid ${String(host.child.pid)})`);
 		expect(lock.pid).toBe(host.child.pid);
 
 		const client = await connectOrThrow(host.port, { token: lock.authToken });
@@ -39,6 +41,21 @@ describe("the headless host", () => {
 		expect(await host.quit()).toBe(0);
 		expect(existsSync(host.lockFile)).toBe(false);
 		expect((await client.closed).code).toBe(1001);
+	});
+
+	it("a second host on the same vault warns at start with the first's pid; /ide names tell them apart; the HTTP port names its holder", async () => {
+		const first = await HeadlessProcess.start({ vault, home });
+		hosts.push(first);
+		const second = await HeadlessProcess.start({ vault, home });
+		hosts.push(second);
+		const [firstName, secondName] = [first, second].map((host) => (JSON.parse(readFileSync(host.lockFile, "utf8")) as { ideName: string }).ideName);
+		expect([firstName, secondName]).toEqual([`Obsidian · vault with spaces (headless, pid ${String(first.child.pid)})`, `Obsidian · vault with spaces (headless, pid ${String(second.child.pid)})`]);
+		const warning = await second.waitForOutput(/^(Warning: this vault is already served by .*)$/m, WAIT_TIMEOUT_MS, "stderr");
+		expect(warning).toBe(`Warning: this vault is already served by "${firstName ?? ""}" (pid ${String(first.child.pid)}, port ${first.port}). /ide will list both; this one is "${secondName ?? ""}". Stop the other (kill ${String(first.child.pid)}) unless you want two.`);
+		expect(first.stderr).not.toContain("already served");
+		// Both default to the vault's own HTTP port: the second says who holds it and how to choose another.
+		const mcpPort = defaultVaultToolsPort(realpathSync(vault));
+		expect(second.stdout).toContain(`MCP (vault tools) over HTTP is off: port ${mcpPort} is in use by another Claude Code Bridge (pid ${String(first.child.pid)}, the vault tools of ${realpathSync(vault)}). Start with --mcp-port N (a free port) to serve HTTP too; the stdio server below works meanwhile.`);
 	});
 
 	it("stops on SIGINT and removes its lock file", async () => {

@@ -1,11 +1,13 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { createServer as createNetServer } from "node:net";
 import { join, resolve } from "node:path";
 import { VAULT_TOOL_NAMES } from "../../src/vault-tools/create-vault-tools";
+import { VAULT_TOOLS_INSTRUCTIONS } from "../../src/vault-tools/instructions";
 import { httpTokenDirectory, httpTokenRecordPath } from "../../src/vault-tools/serve/http-token-record";
 import { defaultVaultToolsPort } from "../../src/vault-tools/serve/vault-tools-port";
 import { connectHeaders, runHeadersHelper, type HttpServerConfig } from "../helpers/headers-helper";
@@ -34,13 +36,29 @@ async function commandLine(host: HeadlessProcess, line: string, pattern: RegExp)
 	return host.waitFor(() => pattern.exec(host.stdout.slice(before))?.[1], `the answer to "${line}"`, WAIT_TIMEOUT_MS);
 }
 
+/** The JSON for one session that `mcp-config <kind>` prints: the stdio server as `obsidian`, HTTP as `obsidian-http`. */
 async function mcpConfig(host: HeadlessProcess, kind: "stdio" | "http"): Promise<ServerEntry> {
 	const line = await commandLine(host, `mcp-config ${kind}`, /^(\{"mcpServers".*\})$/m);
 	const parsed = JSON.parse(line) as { mcpServers: Record<string, ServerEntry> };
-	expect(Object.keys(parsed.mcpServers)).toEqual(["obsidian"]);
-	const entry = parsed.mcpServers.obsidian;
-	if (!entry) throw new Error("no obsidian entry");
+	const name = kind === "http" ? "obsidian-http" : "obsidian";
+	expect(Object.keys(parsed.mcpServers)).toEqual([name]);
+	const entry = parsed.mcpServers[name];
+	if (!entry) throw new Error(`no ${name} entry`);
 	return entry;
+}
+
+/**
+ * Runs a printed `cd … && claude mcp …` line in a POSIX shell with a stand-in `claude` on the PATH that records the
+ * folder it ran in and its arguments, exactly as the shell handed them over.
+ */
+function runPastedLine(line: string, dir: string): { cwd: string; argv: string[] } {
+	const bin = join(dir, "bin");
+	mkdirSync(bin, { recursive: true });
+	const record = join(dir, "claude-call.json");
+	writeFileSync(join(bin, "claude"), `#!${process.execPath}\nrequire("fs").writeFileSync(${JSON.stringify(record)}, JSON.stringify({ cwd: process.cwd(), argv: process.argv.slice(2) }));\n`, { mode: 0o755 });
+	const run = spawnSync("sh", ["-c", line], { env: { PATH: `${bin}:${process.env.PATH ?? ""}` }, encoding: "utf8" });
+	if (run.status !== 0) throw new Error(`the line failed: ${run.stderr}`);
+	return JSON.parse(readFileSync(record, "utf8")) as { cwd: string; argv: string[] };
 }
 
 // Each test starts processes (the host, the helper, the stdio server): a hang guard sized for a loaded machine.
@@ -96,6 +114,7 @@ describe("the headless host's MCP endpoint and mcp-config", () => {
 		const client = new Client({ name: "mcp-config-test", version: "1.0.0" });
 		await client.connect(new StreamableHTTPClientTransport(new URL(entry.url ?? ""), { requestInit: { headers: await connectHeaders(httpConfig(entry), home) } }));
 		expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([...VAULT_TOOL_NAMES]);
+		expect(client.getInstructions()).toBe(VAULT_TOOLS_INSTRUCTIONS);
 		const search = (await client.callTool({ name: "search", arguments: { query: "alpha" } })) as { content: { text: string }[] };
 		expect(search.content[0]?.text).toMatch(/^Notes\/Alpha\.md:1: # Alpha/m);
 		expect(search.content[0]?.text).not.toContain("Private");
@@ -107,6 +126,7 @@ describe("the headless host's MCP endpoint and mcp-config", () => {
 		expect(entry).toEqual({ type: "stdio", command: process.execPath, args: [CLI, "mcp", "--vault", vault, "--private-folder", "Private"] });
 		const client = new Client({ name: "mcp-config-test", version: "1.0.0" });
 		await client.connect(new StdioClientTransport({ command: entry.command ?? "", args: entry.args ?? [], env: { PATH: process.env.PATH ?? "", HOME: home }, stderr: "ignore" }));
+		expect(client.getInstructions()).toBe(VAULT_TOOLS_INSTRUCTIONS);
 		const search = (await client.callTool({ name: "search", arguments: { query: "alpha" } })) as { content: { text: string }[] };
 		expect(search.content[0]?.text).toMatch(/^Notes\/Alpha\.md:1: # Alpha/m);
 		expect(search.content[0]?.text).not.toContain("Private");
@@ -123,6 +143,43 @@ describe("the headless host's MCP endpoint and mcp-config", () => {
 		const after = await connectHeaders(config, home);
 		expect(after.Authorization).not.toBe(before.Authorization);
 		expect(await status(config.url, after.Authorization ?? "")).toBe(200);
+	});
+
+	(process.platform === "win32" ? it.skip : it)("the banner and mcp-config print claude mcp add lines to paste: stdio as obsidian (recommended), HTTP as obsidian-http, scope local, in the vault", async () => {
+		const answer = await commandLine(host, "mcp-config", /^(Add Claude's vault tools[\s\S]*mcp__obsidian-http")$/m);
+		expect(host.stdout).toContain(answer);
+		const lines = answer.split("\n");
+		expect(lines[0]).toBe("Add Claude's vault tools to Claude Code: run this once, in the vault folder (scope local: yours, for this folder only):");
+		expect(lines[2]).toBe('  then let them run without asking: claude --allowedTools "mcp__obsidian"');
+		expect(lines[3]).toBe("Alternative, over HTTP while this host runs, under another name:");
+		expect(lines[5]).toBe('  with: claude --allowedTools "mcp__obsidian-http"');
+		const stdio = runPastedLine(lines[1] ?? "", join(temp.path, "paste-stdio"));
+		expect(stdio).toEqual({ cwd: realpathSync(vault), argv: ["mcp", "add", "--scope", "local", "obsidian", "--", process.execPath, CLI, "mcp", "--vault", vault, "--private-folder", "Private"] });
+		const http = runPastedLine(lines[4] ?? "", join(temp.path, "paste-http"));
+		expect(http.cwd).toBe(realpathSync(vault));
+		expect(http.argv.slice(0, 5)).toEqual(["mcp", "add-json", "--scope", "local", "obsidian-http"]);
+		expect(JSON.parse(http.argv[5] ?? "")).toEqual(await mcpConfig(host, "http"));
+		expect(http.argv).toHaveLength(6);
+	});
+
+	it("mcp-config stdio and http each print their add line and the JSON for one session", async () => {
+		const answer = await commandLine(host, "mcp-config http", /^(Run once, in the vault folder[\s\S]*\{"mcpServers".*\})$/m);
+		expect(answer).toContain("claude mcp add-json --scope local obsidian-http '");
+		expect(answer).toContain('let its tools run without asking: claude --allowedTools "mcp__obsidian-http"');
+		expect(answer).not.toMatch(/add(-json)? --scope local obsidian /);
+	});
+
+	it("mcp-status counts a client's protocol probes apart from refusals", async () => {
+		const entry = await mcpConfig(host, "http");
+		const counts = async (): Promise<{ probes: number; refused: number }> => {
+			const answer = await commandLine(host, "mcp-status", /^(\d+ calls[^\n]*)$/m);
+			const match = /; (\d+) protocol probes \(a client's GET for a stream, OAuth discovery, a newer protocol version: normal\); (\d+) refused; /.exec(answer);
+			if (!match) throw new Error(`no counts in: ${answer}`);
+			return { probes: Number(match[1]), refused: Number(match[2]) };
+		};
+		const before = await counts();
+		await new Promise<void>((resolveGet) => httpRequest(entry.url ?? "", { method: "GET" }, (res) => (res.resume(), resolveGet())).end());
+		expect(await counts()).toEqual({ probes: before.probes + 1, refused: before.refused });
 	});
 
 	it("answers a wrong mcp-config kind with its usage, and the host keeps running", async () => {
@@ -143,11 +200,13 @@ describe("the headless host with its MCP port taken", () => {
 		const taken = await new Promise<number>((resolveListen) => blocker.listen(0, "127.0.0.1", () => resolveListen((blocker.address() as { port: number }).port)));
 		const host = await HeadlessProcess.start({ vault, home, args: ["--mcp-port", String(taken)] });
 		try {
-			expect(host.stdout).toContain(`MCP (vault tools) over HTTP is off: Port ${taken} is in use by another program`);
+			expect(host.stdout).toContain(`MCP (vault tools) over HTTP is off: port ${taken} is in use by another program. Start with --mcp-port N (a free port) to serve HTTP too; the stdio server below works meanwhile.`);
+			expect(host.stdout).not.toContain("..");
+			expect(host.stdout).toContain("Alternative over HTTP: off (port");
 			// Nothing for the helper to hand to whatever holds the port.
 			expect(existsSync(httpTokenRecordPath(home, taken))).toBe(false);
 			host.send("mcp-config http");
-			await host.waitForOutput(/(the MCP HTTP endpoint is off \(Port \d+ is in use)/, 5000, "stderr");
+			await host.waitForOutput(/(the MCP HTTP endpoint is off \(port \d+ is in use by another program)/, 5000, "stderr");
 			expect((await mcpConfig(host, "stdio")).type).toBe("stdio");
 			expect((await host.status()).state).toBe("listening");
 		} finally {

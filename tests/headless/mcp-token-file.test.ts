@@ -53,9 +53,9 @@ describe("the vault tools' HTTP port", () => {
 	});
 
 	it("can be chosen with --mcp-port", () => {
-		expect(parseArguments(["--mcp-port", "24001"]).mcpPort).toBe(24001);
-		expect(parseArguments([]).mcpPort).toBeUndefined();
-		expect(() => parseArguments(["--mcp-port", "70000"])).toThrow(ArgumentError);
-		expect(() => parseArguments(["--mcp-port", "x"])).toThrow('--mcp-port must be a whole number from 1 to 65535, not "x"');
+		expect(parseArguments(["--vault", "v", "--mcp-port", "24001"]).mcpPort).toBe(24001);
+		expect(parseArguments(["--vault", "v"]).mcpPort).toBeUndefined();
+		expect(() => parseArguments(["--vault", "v", "--mcp-port", "70000"])).toThrow(ArgumentError);
+		expect(() => parseArguments(["--vault", "v", "--mcp-port", "x"])).toThrow('--mcp-port must be a whole number from 1 to 65535, not "x"');
 	});
 });

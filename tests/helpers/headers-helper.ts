@@ -48,7 +48,7 @@ export async function savedHttpConfig(host: HeadlessProcess): Promise<HttpServer
 	const before = host.stdout.length;
 	host.send("mcp-config http");
 	const line = await host.waitFor(() => /^(\{"mcpServers".*\})$/m.exec(host.stdout.slice(before))?.[1], "the mcp-config http line", WAIT_TIMEOUT_MS);
-	const entry = (JSON.parse(line) as { mcpServers: { obsidian?: HttpServerConfig } }).mcpServers.obsidian;
-	if (!entry) throw new Error(`no obsidian entry in ${line}`);
+	const entry = (JSON.parse(line) as { mcpServers: Record<string, HttpServerConfig | undefined> }).mcpServers["obsidian-http"];
+	if (!entry) throw new Error(`no obsidian-http entry in ${line}`);
 	return entry;
 }

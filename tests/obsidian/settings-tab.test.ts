@@ -17,7 +17,7 @@ const LISTENING: BridgeStatus = {
 	clients: [{ id: 1, pid: 4242, clientName: "claude-code", connectedAt: new Date("2026-11-23T10:00:00Z") }],
 };
 
-const VAULT_TOOLS_STATUS: VaultToolsStatus = { running: true, relays: 0, http: { state: "listening", port: 41999, url: "http://127.0.0.1:41999/mcp", calls: 0, refused: 0, clients: [] } };
+const VAULT_TOOLS_STATUS: VaultToolsStatus = { running: true, relays: 0, http: { state: "listening", port: 41999, url: "http://127.0.0.1:41999/mcp", calls: 0, refused: 0, probes: 0, clients: [] } };
 
 function setUp(status: BridgeStatus = LISTENING, doctorInputs?: () => DoctorInputs) {
 	Setting.created = [];
@@ -169,16 +169,16 @@ describe("the settings tab", () => {
 	it("offers one way to add the vault tools, with its scope, and the others folded under Other ways to connect", async () => {
 		const { root, named, copied } = setUp();
 		const add = named("Add to Claude Code");
-		expect(add.desc).toContain("user scope");
+		expect(add.desc).toContain("local scope");
 		const blocks = add.descEl.findAll("ccb-command");
 		const other = add.descEl.findAll("ccb-other-ways")[0];
 		expect(other?.tag).toBe("details");
 		expect(other?.attributes.has("open")).toBe(false);
 		expect(other?.children[0]?.text).toBe("Other ways to connect");
 		const outside = blocks.filter((block) => !other?.findAll("ccb-command").includes(block));
-		expect(outside.map((block) => block.children[0]?.text)).toEqual(['claude mcp add --scope user obsidian -- claude-code-bridge mcp --vault "/home/me/My vault"']);
-		expect(other?.findAll("ccb-command").map((block) => block.children[0]?.text.slice(0, 30))).toEqual(["claude mcp add-json obsidian '", '{"mcpServers":{"obsidian":{"ty', '{"mcpServers":{"obsidian":{"ty']);
-		await commandBlock(root, "claude mcp add-json").copy();
+		expect(outside.map((block) => block.children[0]?.text)).toEqual(['cd "/home/me/My vault" && claude mcp add --scope local obsidian -- claude-code-bridge mcp --vault "/home/me/My vault"']);
+		expect(other?.findAll("ccb-command").map((block) => block.children[0]?.text.slice(0, 30))).toEqual(['cd "/home/me/My vault" && clau', '{"mcpServers":{"obsidian-http"', '{"mcpServers":{"obsidian":{"ty']);
+		await commandBlock(root, 'cd "/home/me/My vault" && claude mcp add-json --scope local obsidian-http').copy();
 		expect(copied[0]).toContain("claude-code-bridge mcp-headers");
 		expect(notices).toEqual(["Command copied. It holds no token: Claude Code fetches the current one each time it connects."]);
 	});

@@ -11,6 +11,7 @@ import { FolderVaultIndex } from "../../src/vault/folder/folder-vault-index";
 import { makeTempDir } from "../helpers/temp-dir";
 import { VisibleVault } from "../../src/vault/privacy/visible-vault";
 import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
+import { VAULT_TOOLS_INSTRUCTIONS } from "../../src/vault-tools/instructions";
 
 interface CallResult {
 	content: { type: string; text: string }[];
@@ -31,6 +32,7 @@ async function serve(root: string): Promise<{ client: Client; close: () => Promi
 		send: (text) => void serverSide.send(JSON.parse(text) as JSONRPCMessage),
 		serverInfo: { name: "obsidian-vault-tools", version: "test" },
 		tools,
+		instructions: VAULT_TOOLS_INSTRUCTIONS,
 		maxOutgoingBytes: MAX_OUTGOING_MESSAGE_BYTES,
 	});
 	serverSide.onmessage = (message) => void session.handleMessage(JSON.stringify(message));
@@ -76,7 +78,7 @@ describe("vault tools through McpSession and the MCP SDK Client", () => {
 		temp.remove();
 	});
 
-	it("lists the twelve tools with truthful annotations, no output schemas, in at most 12,000 characters", async () => {
+	it("lists the twelve tools with truthful annotations, no output schemas; tools/list plus the initialize instructions in at most 12,000 characters", async () => {
 		const { tools } = await served.client.listTools();
 		expect(tools.map((tool) => tool.name)).toEqual([...VAULT_TOOL_NAMES]);
 		const readTools = ["search", "read_note", "outline", "links", "tags", "properties", "list_notes", "active_note"];
@@ -86,7 +88,9 @@ describe("vault tools through McpSession and the MCP SDK Client", () => {
 		}
 		expect(tools.find((tool) => tool.name === "edit_note")?.annotations).toMatchObject({ destructiveHint: true, idempotentHint: false });
 		expect(tools.find((tool) => tool.name === "create_note")?.annotations).toMatchObject({ destructiveHint: false });
-		const size = JSON.stringify(tools).length;
+		const instructions = served.client.getInstructions();
+		expect(instructions).toBe(VAULT_TOOLS_INSTRUCTIONS);
+		const size = JSON.stringify(tools).length + (instructions ?? "").length;
 		expect(size).toBeLessThanOrEqual(12_000);
 	});
 

@@ -77,9 +77,9 @@ describe.each([
 	["reached through a symlink", linkedVault],
 ])("a vault named with spaces, accents and emoji, %s", (_label, vault) => {
 	it("lists the real path (and the link) in the lock file's workspaceFolders", async () => {
-		const { lock } = await serve(vault);
+		const { host, lock } = await serve(vault);
 		expect(lock.workspaceFolders).toEqual(vault === realVault ? [realVault] : [realVault, linkedVault]);
-		expect(lock.ideName).toBe(`Obsidian · ${vault === realVault ? VAULT_NAME : `linked ${NFD} vault`} (headless)`);
+		expect(lock.ideName).toBe(`Obsidian · ${vault === realVault ? VAULT_NAME : `linked ${NFD} vault`} (headless, pid ${String(host.child.pid)})`);
 	});
 
 	it("files/read finds each note by relative path, by absolute path under the vault and under its real path", async () => {

@@ -72,7 +72,7 @@ export class VaultToolsSettingsSection {
 		const vaultPath = host.vaultPath;
 		if (vaultPath === undefined) connect.setDesc("The vault is not on the local file system.");
 		else {
-			connect.setDesc("Run this once in a terminal, in any folder: every Claude Code session of yours gets the tools (user scope). They relay to Obsidian while it runs, and read the vault folder when it does not.");
+			connect.setDesc("Run this once in a terminal: it goes to the vault folder and adds the tools for Claude Code sessions started there (local scope, kept in your own Claude Code configuration, not in the vault). They relay to Obsidian while it runs, and read the vault folder when it does not.");
 			commandBlock(connect.descEl, stdioAddCommand(vaultPath), "Command copied.");
 			const other = connect.descEl.createEl("details", { cls: "ccb-other-ways" });
 			other.createEl("summary", { text: "Other ways to connect" });

@@ -37,8 +37,16 @@ export interface McpHttpStatus {
 	/** Authorised MCP requests answered since the start. */
 	calls: number;
 	lastCallAt?: Date;
-	/** Requests refused (401, 403, 405, 413, …) since the start. */
+	/** Requests refused (401, 403, 413, 415, …) since the start, the protocol probes below apart. */
 	refused: number;
+	/**
+	 * Requests that are a normal part of an MCP client's start, answered as the protocol expects: a GET for a stream
+	 * (405), OAuth discovery under `/.well-known/` (404), an `MCP-Protocol-Version` this server does not speak (400, the
+	 * client then uses an older one). Counted apart, so that `refused` means something went wrong.
+	 */
+	probes: number;
+	/** The port is held by another process (EADDRINUSE). */
+	portTaken?: true;
 	/** Clients that made authorised calls, by `User-Agent` (stateless HTTP knows no more), latest first. */
 	clients: { userAgent: string; lastCallAt: Date }[];
 }
@@ -46,7 +54,8 @@ export interface McpHttpStatus {
 /** Distinct clients remembered for the status. */
 const MAX_REMEMBERED_CLIENTS = 10;
 
-type Refusal = { status: number; text: string; headers?: Record<string, string> };
+/** `probe`: an answer an MCP client expects while it starts (see `McpHttpStatus.probes`), not a refusal. */
+type Refusal = { status: number; text: string; headers?: Record<string, string>; probe?: true };
 
 const STATUS_TEXT: Record<number, string> = { 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed", 413: "Payload Too Large", 415: "Unsupported Media Type" };
 
@@ -63,6 +72,8 @@ export class McpHttpServer {
 	private error: string | undefined;
 	private calls = 0;
 	private refused = 0;
+	private probes = 0;
+	private portTaken = false;
 	private lastCallAt: Date | undefined;
 	private listeningPort: number | undefined;
 	private readonly clients = new Map<string, Date>();
@@ -75,7 +86,8 @@ export class McpHttpServer {
 	status(): McpHttpStatus {
 		const port = this.listeningPort ?? this.options.port;
 		const clients = [...this.clients].reverse().map(([userAgent, lastCallAt]) => ({ userAgent, lastCallAt }));
-		const status: McpHttpStatus = { state: this.state, port, calls: this.calls, refused: this.refused, clients };
+		const status: McpHttpStatus = { state: this.state, port, calls: this.calls, refused: this.refused, probes: this.probes, clients };
+		if (this.portTaken) status.portTaken = true;
 		if (this.state === "listening") status.url = `http://${LOOPBACK_HOST}:${port}/mcp`;
 		if (this.error !== undefined) status.error = this.error;
 		if (this.lastCallAt) status.lastCallAt = this.lastCallAt;
@@ -96,6 +108,7 @@ export class McpHttpServer {
 
 	private async listen(): Promise<McpHttpStatus> {
 		this.error = undefined;
+		this.portTaken = false;
 		const server = createServer((request, response) => void this.serve(request, response));
 		server.headersTimeout = HTTP_HEADERS_TIMEOUT_MS;
 		server.requestTimeout = HTTP_BODY_TIMEOUT_MS;
@@ -110,6 +123,7 @@ export class McpHttpServer {
 			});
 		} catch (error) {
 			const code = (error as NodeJS.ErrnoException).code;
+			this.portTaken = code === "EADDRINUSE";
 			this.error =
 				code === "EADDRINUSE"
 					? `Port ${this.options.port} is in use by another program; the MCP endpoint is off. Choose another port (it stays fixed so Claude Code's configuration keeps working).`
@@ -143,8 +157,9 @@ export class McpHttpServer {
 	private async serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
 		const refusal = this.refusalFor(request);
 		if (refusal) {
-			this.refused++;
-			this.log(`Refused ${request.method ?? "?"} ${pathOf(request)}: ${refusal.status} ${refusal.text}`);
+			if (refusal.probe) this.probes++;
+			else this.refused++;
+			this.log(`${refusal.probe ? "Protocol probe" : "Refused"} ${request.method ?? "?"} ${pathOf(request)}: ${refusal.status} ${refusal.text}`);
 			reply(response, refusal.status, "text/plain; charset=utf-8", `${refusal.text}\n`, { ...refusal.headers, Connection: "close" });
 			// A refused body is never read; close rather than drain it.
 			request.resume();
@@ -213,9 +228,11 @@ export class McpHttpServer {
 		const origin = request.headers.origin;
 		if (origin !== undefined && !this.isOwnOrigin(origin)) return { status: 403, text: "Requests from web pages are not allowed" };
 		const path = pathOf(request);
-		if (path.startsWith("/.well-known/")) return { status: 404, text: "Not found" };
+		if (path.startsWith("/.well-known/")) return { status: 404, text: "Not found", probe: true };
 		if (path !== "/mcp") return { status: 404, text: "Not found: the MCP endpoint is POST /mcp" };
-		if (request.method !== "POST") return { status: 405, text: "Method not allowed: this MCP endpoint is stateless and answers POST only", headers: { Allow: "POST" } };
+		if (request.method !== "POST") {
+			return { status: 405, text: "Method not allowed: this MCP endpoint is stateless and answers POST only", headers: { Allow: "POST" }, ...(request.method === "GET" ? { probe: true as const } : {}) };
+		}
 		const expected = this.options.token();
 		if (expected === undefined || expected === "" || !isAuthorised(expected, bearerToken(request.headers.authorization))) {
 			// RFC 6750's challenge, without resource metadata (there is no OAuth here). Claude Code 2.1.330 treats this
@@ -229,7 +246,7 @@ export class McpHttpServer {
 		if (type === undefined || !/^application\/json\s*(;|$)/i.test(type)) return { status: 415, text: "Content-Type must be application/json" };
 		const version = request.headers["mcp-protocol-version"];
 		if (version !== undefined && !this.options.protocolVersions.includes(String(version))) {
-			return { status: 400, text: `Unsupported MCP-Protocol-Version: ${String(version)}; supported: ${this.options.protocolVersions.join(", ")}` };
+			return { status: 400, text: `Unsupported MCP-Protocol-Version: ${String(version)}; supported: ${this.options.protocolVersions.join(", ")}`, probe: true };
 		}
 		return undefined;
 	}

@@ -3,6 +3,7 @@ import { createAuthToken } from "../../server/auth";
 import { McpHttpServer, type McpHttpServerOptions, type McpHttpStatus } from "../../server/http/mcp-http-server";
 import { describeError } from "../../shared/describe-error";
 import { removeHttpTokenRecord, writeHttpTokenRecord, realPath } from "./http-token-record";
+import { ourPortHolder } from "./port-holder";
 import type { VaultToolServer } from "./vault-tool-server";
 
 /** The session id HTTP calls carry: stateless HTTP cannot tell clients apart. */
@@ -37,6 +38,8 @@ export interface VaultToolsHttpEndpointOptions extends Omit<VaultToolsHttpOption
 export interface VaultToolsHttpStatus extends McpHttpStatus {
 	/** Why `claude-code-bridge mcp-headers` cannot hand out the token (the record could not be written). */
 	tokenRecordError?: string;
+	/** Who holds the port when it is taken by one of ours (another bridge: its pid, and its vault or `/ide` name). */
+	portHolder?: string;
 }
 
 /**
@@ -50,6 +53,7 @@ export class VaultToolsHttpEndpoint {
 	private token: string | undefined;
 	private publishedPort: number | undefined;
 	private recordError: string | undefined;
+	private portHolder: string | undefined;
 	/** Bumped by every stop: a start that finishes after a stop publishes nothing. */
 	private generation = 0;
 
@@ -69,8 +73,10 @@ export class VaultToolsHttpEndpoint {
 		if (generation !== this.generation) return this.status();
 		if (status.state !== "listening") {
 			this.token = undefined;
+			this.portHolder = status.portTaken ? await ourPortHolder(this.options.homeDir, status.port) : undefined;
 			return this.status();
 		}
+		this.portHolder = undefined;
 		try {
 			this.publish(status.port);
 		} catch (error) {
@@ -108,6 +114,10 @@ export class VaultToolsHttpEndpoint {
 	status(): VaultToolsHttpStatus {
 		const status: VaultToolsHttpStatus = this.http.status();
 		if (this.recordError !== undefined && status.state === "listening") status.tokenRecordError = this.recordError;
+		if (this.portHolder !== undefined && status.portTaken) {
+			status.portHolder = this.portHolder;
+			status.error = `Port ${status.port} is in use by ${this.portHolder}; the MCP endpoint is off. Choose another port, or stop that bridge.`;
+		}
 		return status;
 	}
 

@@ -14,6 +14,8 @@ export interface VaultToolServerOptions {
 	methods?: ReadonlyMap<string, MethodHandler>;
 	/** Capabilities advertised beside `tools`, e.g. `{ resources: {}, prompts: {} }`. */
 	capabilities?: JsonObject;
+	/** MCP `instructions` for the model, in every transport's `initialize` answer. */
+	instructions?: string;
 	log?: (message: string) => void;
 	maxOutgoingBytes?: number;
 }
@@ -47,6 +49,7 @@ export class VaultToolServer {
 			tools: this.options.registry,
 			methods: this.options.methods,
 			capabilities: this.options.capabilities,
+			instructions: this.options.instructions,
 			maxOutgoingBytes: this.options.maxOutgoingBytes ?? MAX_OUTGOING_MESSAGE_BYTES,
 			events: options.events ?? (this.options.log ? { onLog: this.options.log } : undefined),
 		});

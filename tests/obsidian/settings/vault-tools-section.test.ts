@@ -5,7 +5,7 @@ import { httpAddCommand } from "../../../src/obsidian/settings/mcp-commands";
 import { VaultToolsSettingsSection, type VaultToolsSettingsHost, type VaultToolsStatus } from "../../../src/obsidian/settings/vault-tools-section";
 import { DEFAULT_VAULT_TOOLS_SETTINGS, migrateSettings, type VaultToolsSettings } from "../../../src/settings";
 
-const LISTENING: VaultToolsHttpStatus = { state: "listening", port: 41999, url: "http://127.0.0.1:41999/mcp", calls: 3, lastCallAt: new Date("2026-11-25T18:00:00Z"), refused: 1, clients: [{ userAgent: "claude-cli/2.0.0", lastCallAt: new Date("2026-11-25T18:00:00Z") }] };
+const LISTENING: VaultToolsHttpStatus = { state: "listening", port: 41999, url: "http://127.0.0.1:41999/mcp", calls: 3, lastCallAt: new Date("2026-11-25T18:00:00Z"), refused: 1, probes: 0, clients: [{ userAgent: "claude-cli/2.0.0", lastCallAt: new Date("2026-11-25T18:00:00Z") }] };
 
 function setUp(status: VaultToolsStatus = { running: true, relays: 2, http: LISTENING }) {
 	Setting.created = [];
@@ -77,7 +77,7 @@ describe("the vault tools' settings rows", () => {
 	});
 
 	it("shows a taken port as an error in the status, not another port", () => {
-		const { statusText, otherWays, container } = setUp({ running: true, relays: 0, http: { state: "failed", port: 41999, error: "Port 41999 is in use by another program; the MCP endpoint is off.", calls: 0, refused: 0, clients: [] } });
+		const { statusText, otherWays, container } = setUp({ running: true, relays: 0, http: { state: "failed", port: 41999, error: "Port 41999 is in use by another program; the MCP endpoint is off.", calls: 0, refused: 0, probes: 0, clients: [] } });
 		expect(statusText()).toBe("Error: Port 41999 is in use by another program; the MCP endpoint is off. stdio clients: 0.");
 		expect(container.findAll("ccb-other-ways")[0]?.textContent).toContain("Over HTTP: the endpoint is not listening");
 		expect(otherWays().map((block) => block.code)).toEqual([expect.stringMatching(/^\{"mcpServers":\{"obsidian":\{"type":"stdio"/)]);
@@ -95,15 +95,15 @@ describe("the vault tools' settings rows", () => {
 
 	it("shows the recommended stdio command with its scope, and under Other ways to connect the HTTP command and JSON; none holds a token, and copying says so", async () => {
 		const { named, otherWays, copied } = setUp();
-		expect(named("Add to Claude Code").descEl.findAll("ccb-command")[0]?.children[0]?.text).toBe('claude mcp add --scope user obsidian -- claude-code-bridge mcp --vault "/home/me/My vault"');
+		expect(named("Add to Claude Code").descEl.findAll("ccb-command")[0]?.children[0]?.text).toBe('cd "/home/me/My vault" && claude mcp add --scope local obsidian -- claude-code-bridge mcp --vault "/home/me/My vault"');
 		const entry = { type: "http", url: "http://127.0.0.1:41999/mcp", headersHelper: 'claude-code-bridge mcp-headers --vault "/home/me/My vault" --port 41999' };
 		const [http, httpJson, stdioJson] = otherWays();
-		expect(http?.code).toBe(`claude mcp add-json obsidian '${JSON.stringify(entry)}'`);
+		expect(http?.code).toBe(`cd "/home/me/My vault" && claude mcp add-json --scope local obsidian-http '${JSON.stringify(entry)}'`);
 		await http?.copy();
 		await httpJson?.copy();
 		await stdioJson?.copy();
 		expect(copied[0]).toBe(http?.code);
-		expect(JSON.parse(copied[1] ?? "")).toEqual({ mcpServers: { obsidian: entry } });
+		expect(JSON.parse(copied[1] ?? "")).toEqual({ mcpServers: { "obsidian-http": entry } });
 		expect(JSON.parse(copied[2] ?? "")).toEqual({ mcpServers: { obsidian: { type: "stdio", command: "claude-code-bridge", args: ["mcp", "--vault", "/home/me/My vault"] } } });
 		expect(notices).toEqual([
 			"Command copied. It holds no token: Claude Code fetches the current one each time it connects.",
@@ -111,13 +111,13 @@ describe("the vault tools' settings rows", () => {
 			"JSON copied.",
 		]);
 		// A POSIX shell hands `claude mcp add-json` exactly that JSON.
-		const echoed = spawnSync("/bin/sh", ["-c", (http?.code ?? "").replace("claude mcp add-json obsidian", "printf %s")], { encoding: "utf8" });
+		const echoed = spawnSync("/bin/sh", ["-c", (http?.code ?? "").replace(/^cd "[^"]*" && claude mcp add-json --scope local obsidian-http/, "printf %s")], { encoding: "utf8" });
 		expect(JSON.parse(echoed.stdout)).toEqual(entry);
 	});
 
 	it("on Windows, pipes the HTTP JSON into claude mcp add-json - (a PowerShell single-quoted string, not a native argument)", () => {
 		const command = httpAddCommand("http://127.0.0.1:41999/mcp", "C:\\Users\\me\\Bob's vault", 41999, "win32");
-		const quoted = /^'((?:[^']|'')*)' \| claude mcp add-json obsidian -$/.exec(command)?.[1];
+		const quoted = /^cd '[^']*(?:''[^']*)*'; '((?:[^']|'')*)' \| claude mcp add-json --scope local obsidian-http -$/.exec(command)?.[1];
 		expect(JSON.parse(quoted?.replace(/''/g, "'") ?? "")).toEqual({ type: "http", url: "http://127.0.0.1:41999/mcp", headersHelper: 'claude-code-bridge mcp-headers --vault "C:\\\\Users\\\\me\\\\Bob\'s vault" --port 41999' });
 	});
 

@@ -312,4 +312,17 @@ describe("the vault tools over Streamable HTTP (POST /mcp)", () => {
 		expect(after.lastCallAt).toBeInstanceOf(Date);
 		expect(after.clients[0]).toEqual({ userAgent: "claude-code/test", lastCallAt: after.lastCallAt });
 	});
+
+	it("counts a client's normal protocol probes (GET for a stream, OAuth discovery, a newer protocol version) apart from refusals", async () => {
+		const before = http.status();
+		expect((await raw(port, { method: "GET", headers: GOOD })).status).toBe(405);
+		expect((await raw(port, { method: "GET", path: "/.well-known/oauth-protected-resource/mcp" })).status).toBe(404);
+		expect((await raw(port, { headers: { ...GOOD, "MCP-Protocol-Version": "2099-01-01" }, body: PING })).status).toBe(400);
+		expect((await raw(port, { headers: { "Content-Type": "application/json" }, body: PING })).status).toBe(401);
+		const after = await pollUntil(() => {
+			const status = http.status();
+			return status.refused > before.refused ? status : undefined;
+		}, "the counters");
+		expect({ probes: after.probes - before.probes, refused: after.refused - before.refused }).toEqual({ probes: 3, refused: 1 });
+	});
 });

@@ -1,0 +1,79 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { CLI_ENTRY } from "../vault-tools/stdio/stdio-server-process";
+
+/** What the README tells a new user must be what the code does: its commands, its links, its claude mcp add lines. */
+const ROOT = join(__dirname, "..", "..");
+const README = readFileSync(join(ROOT, "README.md"), "utf8");
+
+/** The text of every fenced block, without its fences. */
+function codeBlocks(markdown: string): string[] {
+	return [...markdown.matchAll(/^```[a-z]*\n([\s\S]*?)^```$/gm)].map((match) => (match[1] ?? "").replace(/\n$/, ""));
+}
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens. */
+function anchorOf(heading: string): string {
+	return heading
+		.toLowerCase()
+		.replace(/[^\p{L}\p{N} _-]/gu, "")
+		.replace(/ /g, "-");
+}
+
+describe("README.md", () => {
+	// Each case starts the built command once; a hang guard sized for a loaded machine.
+	jest.setTimeout(60_000);
+
+	it("starts with the Obsidian user's path, before any developer set-up", () => {
+		const headings = [...README.matchAll(/^## (.+)$/gm)].map((match) => match[1]);
+		expect(headings.slice(0, 4)).toEqual(["Install in Obsidian", "Connect Claude Code with `/ide`", "Tag a note, review an edit", "Add Claude's vault tools"]);
+		expect(headings.indexOf("Development")).toBeGreaterThan(headings.indexOf("Add Claude's vault tools"));
+		for (const step of ["Restricted mode", "BRAT", "/plugins/claude-code-bridge/", "reload", "Mod+Alt+K", "Accept"]) {
+			expect({ step, said: README.indexOf(step) < README.indexOf("## Development") && README.includes(step) }).toEqual({ step, said: true });
+		}
+	});
+
+	it("keeps the two set-up commands, exactly", () => {
+		expect(README).toContain("npm ci && npm start    # build and run the bridge headless against examples/vault\n");
+		expect(README).toContain("npm ci && npm test     # typecheck, lint, and every test (unit, integration, bundle, real-CLI end-to-end)\n");
+	});
+
+	it.each([[[]], [["serve"]], [["mcp"]], [["mcp-headers"]]])("shows what claude-code-bridge %j --help prints, verbatim", (args: string[]) => {
+		const run = spawnSync(process.execPath, [CLI_ENTRY, ...args, "--help"], { encoding: "utf8", timeout: 30_000 });
+		expect(run.status).toBe(0);
+		// mcp and mcp-headers print their help on stderr: their stdout is the protocol's, or the headers'.
+		const help = (run.stdout || run.stderr).trimEnd();
+		expect(codeBlocks(README)).toContain(help);
+	});
+
+	it("adds the vault tools once per name: stdio as obsidian with its scope, HTTP as obsidian-http, each with its --allowedTools", () => {
+		const adds = [...README.matchAll(/^claude mcp add(?:-json)? --scope (\S+) (\S+) /gm)].map((match) => ({ scope: match[1], name: match[2] }));
+		expect(adds).toEqual([
+			{ scope: "local", name: "obsidian" },
+			{ scope: "local", name: "obsidian-http" },
+		]);
+		expect(README).toContain('claude mcp add --scope local obsidian -- claude-code-bridge mcp --vault "$PWD"');
+		expect(README).toContain('claude --allowedTools "mcp__obsidian"');
+		expect(README).toContain('claude --allowedTools "mcp__obsidian-http"');
+		// Where to run it: the local scope belongs to the folder Claude Code runs in.
+		expect(README).toMatch(/in the vault folder\*\*, add them to Claude Code/);
+	});
+
+	it("links only to files that exist and headings that exist", () => {
+		const anchors = new Set([...README.matchAll(/^#+ (.+)$/gm)].map((match) => anchorOf(match[1] ?? "")));
+		const links = [...README.matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1] ?? "").filter((target) => !/^https?:/.test(target));
+		expect(links.length).toBeGreaterThan(3);
+		for (const link of links) {
+			const [file, anchor] = link.split("#");
+			if (file) expect({ link, exists: existsSync(join(ROOT, file)) }).toEqual({ link, exists: true });
+			if (!file && anchor !== undefined) expect({ link, heading: anchors.has(anchor) }).toEqual({ link, heading: true });
+		}
+	});
+
+	it("keeps a short performance table and leaves the method to bench/README.md", () => {
+		const bench = readFileSync(join(ROOT, "bench", "README.md"), "utf8");
+		expect(bench).toContain("**Separate processes.**");
+		expect(README).not.toContain("**Separate processes.**");
+		expect(README).toContain("[bench/README.md](bench/README.md)");
+	});
+});
