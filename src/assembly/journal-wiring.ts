@@ -1,5 +1,7 @@
 import type { NoteReference, NoteReferences } from "../journal/argument-summary";
 import { CallRecorder } from "../journal/call-recorder";
+import { FolderJournalStore } from "../journal/folder-journal-store";
+import { journalFolder } from "../journal/journal-folder";
 import { Journal } from "../journal/journal";
 import type { Surface } from "../journal/journal-records";
 import type { JournalBounds, JournalStore } from "../journal/journal-store";
@@ -86,4 +88,17 @@ export class JournalRecorders {
 
 export function createJournal(options: JournalAssemblyOptions, log?: (message: string) => void): Journal {
 	return new Journal({ store: options.store, ...(options.bounds ? { bounds: options.bounds } : {}), ...(log ? { log } : {}) });
+}
+
+/**
+ * The journal store of a process that serves a folder (the headless host, the stdio server): the vault's folder in
+ * the user's data folder. Undefined, with a warning, when that folder would be inside the vault.
+ */
+export function dataFolderJournalStore(vaultPath: string, environment: Readonly<Record<string, string | undefined>>, homeDir: string, warn: (message: string) => void): JournalStore | undefined {
+	const place = journalFolder(vaultPath, environment, homeDir);
+	if ("refused" in place) {
+		warn(place.refused);
+		return undefined;
+	}
+	return new FolderJournalStore(place.folder);
 }

@@ -22,6 +22,8 @@ import { DEFAULT_PROMPTS_FOLDER } from "../vault-tools/prompts/vault-prompts";
 import { createVaultContentMethods } from "../vault-tools/resources/content-methods";
 import { LineTransport } from "../vault-tools/stdio/line-transport";
 import { PluginSettings } from "../vault/privacy/plugin-settings";
+import type { JournalStore } from "../journal/journal-store";
+import { createJournal, JournalRecorders, linkResolver, noteReferences } from "./journal-wiring";
 
 export interface StdioVaultServerOptions {
 	/** The vault folder (checked to exist by the caller). */
@@ -44,6 +46,8 @@ export interface StdioVaultServerOptions {
 	trace?: (event: TraceEvent) => void;
 	/** Watch the folder for changes (default true); false re-checks every file on each call. */
 	watch?: boolean;
+	/** Where the calls this server answers itself are recorded (those relayed are recorded by the bridge). */
+	journalStore?: JournalStore | undefined;
 }
 
 /** How long calls already made may still run after the client closed stdin. */
@@ -79,9 +83,16 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 	});
 	// The user may turn the vault tools off in the plugin: then the folder does not answer for Obsidian either.
 	const turnedOff = (name: string): string => `${name}: the vault tools are turned off in Claude Code Bridge's settings for the vault "${vaultName}" (Obsidian → Settings → Claude Code Bridge); nothing was read or changed.`;
+	// The activity journal records only what this server answers from the folder: a relayed call is the bridge's.
+	const journal = options.journalStore ? createJournal({ store: options.journalStore }, log) : undefined;
+	const answeredHere = new Set<string>();
+	const markAnsweredHere = (journalId: string | undefined): void => {
+		if (journal && journalId !== undefined) answeredHere.add(journalId);
+	};
 	const local = folderTools.map((tool): ToolDefinition => ({
 		...tool,
 		call: (args, context) => {
+			markAnsweredHere(context.journalId);
 			if (settings.vaultToolsOff()) return Promise.resolve(toolError(turnedOff(tool.name)));
 			return tool.call(args, context);
 		},
@@ -108,12 +119,24 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 		[...content.methods].map(([method, handler]): [string, MethodHandler] => [
 			method,
 			(params, context) => {
+				markAnsweredHere(context.journalId);
 				if (settings.vaultToolsOff()) throw new JsonRpcError(ErrorCode.InvalidRequest, turnedOff(method));
 				return handler(params, context);
 			},
 		]),
 	);
 	const methods = relayedMethods({ local: folderMethods, relay, requestMethod: options.relay.requestMethod, log });
+
+	const relativeOf = (value: string): string | undefined => {
+		try {
+			return paths.resolve(value).relative;
+		} catch {
+			return undefined;
+		}
+	};
+	const observer = journal
+		? new JournalRecorders(journal, noteReferences(privacy, linkResolver(index), relativeOf)).recorder("vault-tools-stdio", { keep: (id) => answeredHere.delete(id) })
+		: undefined;
 
 	let transport: LineTransport | undefined;
 	const session = new McpSession({
@@ -124,6 +147,7 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 		methods,
 		capabilities: content.capabilities,
 		maxOutgoingBytes: MAX_OUTGOING_MESSAGE_BYTES,
+		...(observer ? { observer } : {}),
 		events: {
 			onInitialize: (client, version) => log(`Client ${client.name ?? "?"} ${client.version ?? ""} connected (protocol ${version})`),
 			onLog: log,
@@ -142,7 +166,7 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 		session.dispose();
 		relay.dispose();
 		index.dispose();
-		resolveClosed();
+		void (journal?.flush() ?? Promise.resolve()).then(resolveClosed);
 	};
 	// The client closed stdin: answer what it already asked (reads take milliseconds), then stop. A call still
 	// running after the grace period (a write waiting for the user's review) is cancelled: its review is withdrawn.

@@ -13,6 +13,9 @@ import { HeadlessEditor } from "./headless-editor";
 import { HeadlessReviewPort } from "./headless-review-port";
 import { HeadlessWorkspace } from "./headless-workspace";
 import { parseYaml } from "../vault/markdown/yaml-parser";
+import type { JournalStore } from "../journal/journal-store";
+import { activityCommands } from "./activity-commands";
+import { folderUndoWrites } from "./folder-undo-writes";
 
 export interface HeadlessBridgeOptions extends Pick<BridgeAssemblyOptions, "ideName" | "homeDir" | "port" | "privacyRules" | "log" | "trace"> {
 	vaultPath: string;
@@ -23,6 +26,8 @@ export interface HeadlessBridgeOptions extends Pick<BridgeAssemblyOptions, "ideN
 	ideTools?: { print: (line: string) => void; diagnosticsLog: (message: string) => void };
 	/** Whether vault-tool writes wait for `diff accept|reject` (read per write). Default: always. */
 	reviewVaultToolWrites?: () => boolean;
+	/** Where the activity journal is kept (the user's data folder); without it nothing is recorded. */
+	journalStore?: JournalStore;
 }
 
 export interface HeadlessBridge {
@@ -73,6 +78,7 @@ export function assembleHeadlessBridge(options: HeadlessBridgeOptions): Headless
 			content: (shared) => createVaultContentMethods({ vaultName: basename(paths.root), ...shared }),
 			...(options.reviewVaultToolWrites ? { reviewWrites: options.reviewVaultToolWrites } : {}),
 		},
+		...(options.journalStore ? { journal: { store: options.journalStore, undo: folderUndoWrites(paths.root) } } : {}),
 		log: options.log,
 		trace: options.trace,
 	});
@@ -86,7 +92,7 @@ export function assembleHeadlessBridge(options: HeadlessBridgeOptions): Headless
 		vault,
 		vaultIndex,
 		editor,
-		commands: [["diff", diffCommand(bridge.reviews)]],
+		commands: [["diff", diffCommand(bridge.reviews)], ...(bridge.activity ? activityCommands(bridge.activity) : [])],
 		dispose: () => {
 			clearImmediate(warmUp);
 			bridge.dispose();

@@ -16,6 +16,7 @@ import { tokenFromEnvironment } from "./mcp-token-file";
 import { defaultVaultToolsPort } from "../vault-tools/serve/vault-tools-port";
 import { PluginSettings } from "../vault/privacy/plugin-settings";
 import type { PrivacyRules } from "../vault/privacy/privacy";
+import { dataFolderJournalStore } from "../assembly/journal-wiring";
 
 const DEFAULT_VAULT = "examples/vault";
 
@@ -61,6 +62,8 @@ async function main(): Promise<void> {
 		log: (message) => process.stderr.write(`[privacy] ${message}\n`),
 	});
 	const privacyRules = (): PrivacyRules => privacySettings.rules();
+	// The activity journal lives in the user's data folder, never among the notes.
+	const journalStore = dataFolderJournalStore(vaultPath, process.env, userHomeDirectory(), (message) => process.stderr.write(`Warning: ${message}\n`));
 	const headless = assembleHeadlessBridge({
 		vaultPath,
 		ideName: ideNameFor(basename(vaultPath), "headless"),
@@ -71,6 +74,7 @@ async function main(): Promise<void> {
 			if (args.debug) process.stderr.write(`[bridge] ${message}\n`);
 		},
 		trace: args.trace ? (event) => process.stderr.write(`${JSON.stringify({ trace: event })}\n`) : undefined,
+		...(journalStore ? { journalStore } : {}),
 		ideTools: {
 			print: (line) => process.stdout.write(`${line}\n`),
 			diagnosticsLog: (message) => process.stderr.write(`[diagnostics] ${message}\n`),
@@ -98,7 +102,7 @@ async function main(): Promise<void> {
 		if (stopping) return;
 		stopping = true;
 		headless.dispose();
-		await Promise.all([host.stop(), mcp?.stop()]);
+		await Promise.all([host.stop(), mcp?.stop(), bridge.activity?.journal.flush()]);
 		process.stdout.write("Stopped; lock file removed.\n");
 		process.exit(0);
 	};

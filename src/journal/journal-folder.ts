@@ -8,8 +8,9 @@ import { basename, isAbsolute, join, relative, resolve } from "node:path";
  * its real path, so two vaults of the same name never share a journal. Never inside the vault: a data folder
  * there is refused (the notes would carry the journal to every device the vault syncs to).
  */
-export function journalFolder(vaultRoot: string, environment: { XDG_DATA_HOME?: string | undefined }, homeDir: string): { folder: string } | { refused: string } {
-	const dataHome = environment.XDG_DATA_HOME !== undefined && isAbsolute(environment.XDG_DATA_HOME) ? environment.XDG_DATA_HOME : join(homeDir, ".local", "share");
+export function journalFolder(vaultRoot: string, environment: Readonly<Record<string, string | undefined>>, homeDir: string): { folder: string } | { refused: string } {
+	const configured = environment.XDG_DATA_HOME;
+	const dataHome = configured !== undefined && isAbsolute(configured) ? configured : join(homeDir, ".local", "share");
 	const folder = join(dataHome, "claude-code-bridge", "journal", vaultId(vaultRoot));
 	const real = realPath(vaultRoot);
 	for (const root of new Set([resolve(vaultRoot), real])) {
