@@ -53,13 +53,17 @@ export function activityEntries(records: readonly JournalRecord[]): ActivityEntr
 		const entry = entries.get(id);
 		if (entry) entry.undoneAt = at;
 	}
-	return [...entries.values()].sort((a, b) => b.at - a.at);
+	// Newest first; of two started in the same millisecond, the one recorded later.
+	return [...entries.values()]
+		.map((entry, position) => ({ entry, position }))
+		.sort((a, b) => b.entry.at - a.entry.at || b.position - a.position)
+		.map(({ entry }) => entry);
 }
 
-/** Entries grouped by session, each group newest first, groups by their newest entry. */
+/** Entries (newest first) grouped by session, in that order: each group newest first, groups by their newest entry. */
 export function groupBySession(entries: readonly ActivityEntry[]): { session: JournalSession; entries: ActivityEntry[] }[] {
 	const groups = new Map<string, { session: JournalSession; entries: ActivityEntry[] }>();
-	for (const entry of [...entries].sort((a, b) => b.at - a.at)) {
+	for (const entry of entries) {
 		let group = groups.get(entry.session.key);
 		if (!group) groups.set(entry.session.key, (group = { session: entry.session, entries: [] }));
 		group.entries.push(entry);

@@ -1,6 +1,13 @@
 import { blobsOf, type JournalRecord } from "./journal-records";
 import type { JournalBounds } from "./journal-store";
 
+/** What a user would expect kept: the last 30 days, at most 10,000 calls and 20 MB. */
+export const DEFAULT_JOURNAL_BOUNDS: JournalBounds = {
+	maxEntries: 10_000,
+	maxBytes: 20 * 1024 * 1024,
+	maxAgeMs: 30 * 24 * 60 * 60 * 1000,
+};
+
 /** The size a record takes in a store (its JSON line). */
 export function recordBytes(record: JournalRecord): number {
 	return Buffer.byteLength(JSON.stringify(record), "utf8") + 1;

@@ -8,12 +8,6 @@ export interface JournalBounds {
 	maxAgeMs: number;
 }
 
-export const DEFAULT_JOURNAL_BOUNDS: JournalBounds = {
-	maxEntries: 10_000,
-	maxBytes: 20 * 1024 * 1024,
-	maxAgeMs: 30 * 24 * 60 * 60 * 1000,
-};
-
 /**
  * Where the journal lives: a folder in the user's data folder (headless host, stdio server), the plugin's own
  * storage (Obsidian), or memory (tests). Never the vault's notes. Records are appended in order; pre-images are

@@ -2,9 +2,9 @@ import { randomBytes } from "node:crypto";
 import { describeError } from "../shared/describe-error";
 import { activityEntries, type ActivityEntry } from "./activity-entries";
 import { matchesFilter, type ActivityFilter } from "./activity-filter";
-import { blobNames, measure, withinBounds } from "./journal-bounds";
+import { blobNames, DEFAULT_JOURNAL_BOUNDS, measure, withinBounds } from "./journal-bounds";
 import type { CallOutcome, CallRecord, ChangeRecord, JournalRecord, JournalSession, NoteChange } from "./journal-records";
-import { DEFAULT_JOURNAL_BOUNDS, type JournalBounds, type JournalStore } from "./journal-store";
+import type { JournalBounds, JournalStore } from "./journal-store";
 
 export interface JournalOptions {
 	store: JournalStore;
