@@ -99,7 +99,7 @@ describe("activity and undo in the headless host", () => {
 		expect(await resolvedLinks(fixture!.vaultPath)).not.toEqual(before);
 		const entry = (await fixture!.bridge.activity!.journal.entries({ tool: "move_note" }))[0];
 		expect(JSON.stringify(entry)).not.toContain("Private");
-		const output = await fixture!.command(`undo ${entry!.id}`);
+		const output = await fixture!.command(`undo ${entry.id}`);
 		expect(output).toMatch(/^Undone .*: restored b\.md, /);
 		expect(await resolvedLinks(fixture!.vaultPath)).toEqual(before);
 		for (const [path, original] of bytes) expect([path, file(path).equals(original)]).toEqual([path, true]);
@@ -113,9 +113,9 @@ describe("activity and undo in the headless host", () => {
 		const original = "# A\r\n\r\nTo [[b]] and [[b#Part|there]] and [md](b.md).\r\n";
 		expect(file("a.md").toString("utf8")).not.toBe(original);
 		const entries = await fixture!.bridge.activity!.journal.entries({ tool: "edit_note" });
-		const key = entries[0]!.session.key;
+		const key = entries[0].session.key;
 		const output = await fixture!.command(`undo --session ${key}`);
-		expect(output.split("\n")).toEqual([`Undone ${entries[0]!.id}: restored a.md`, `Undone ${entries[1]!.id}: restored a.md`]);
+		expect(output.split("\n")).toEqual([`Undone ${entries[0].id}: restored a.md`, `Undone ${entries[1].id}: restored a.md`]);
 		expect(file("a.md").toString("utf8")).toBe(original);
 	});
 

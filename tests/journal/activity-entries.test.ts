@@ -16,7 +16,7 @@ describe("activityEntries", () => {
 		const entries = activityEntries(records);
 		expect(entries.map((entry) => entry.id)).toEqual(["e3", "e2", "e1"]);
 		expect(entries[2]).toMatchObject({ tool: "edit_note", outcome: "ok", notes: ["a.md"], undoneAt: 40, changes: [{ kind: "edit", path: "a.md" }] });
-		expect(isUndoable(entries[2]!)).toBe(false);
+		expect(isUndoable(entries[2])).toBe(false);
 		expect(entries[1]?.detail).toBe("Note not found");
 	});
 
@@ -30,8 +30,8 @@ describe("activityEntries", () => {
 
 	it("offers undo only for a call that changed notes and was not undone", () => {
 		const [change, call] = records;
-		const entries = activityEntries([change!, call!]);
-		expect(isUndoable(entries[0]!)).toBe(true);
-		expect(isUndoable(activityEntries([records[2]!])[0]!)).toBe(false);
+		const entries = activityEntries([change, call]);
+		expect(isUndoable(entries[0])).toBe(true);
+		expect(isUndoable(activityEntries([records[2]])[0])).toBe(false);
 	});
 });

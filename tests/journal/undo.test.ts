@@ -73,8 +73,8 @@ describe("Undo", () => {
 		const result = await undo.entry(id);
 		expect(result).toMatchObject({ kind: "conflict", reason: "n.md changed since; nothing was undone" });
 		if (result.kind !== "conflict") throw new Error("a conflict");
-		expect(Buffer.from(result.conflicts[0]!.restore!).toString()).toBe("before");
-		expect(Buffer.from(result.conflicts[0]!.current!).toString()).toBe("user's");
+		expect(Buffer.from(result.conflicts[0].restore!).toString()).toBe("before");
+		expect(Buffer.from(result.conflicts[0].current!).toString()).toBe("user's");
 		expect(vault.files.get("n.md")?.toString()).toBe("user's");
 	});
 
