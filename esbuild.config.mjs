@@ -1,6 +1,6 @@
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
-import { builtinModules } from "node:module";
-import { dirname } from "node:path";
+import { builtinModules, createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import process from "node:process";
 import esbuild from "esbuild";
 
@@ -33,6 +33,13 @@ const plugin = {
 	],
 	// ws tries optional native add-ons; they are not needed and must not be bundled.
 	define: { "process.env.WS_NO_BUFFER_UTIL": "\"1\"", "process.env.WS_NO_UTF_8_VALIDATE": "\"1\"" },
+	// yaml's ES-module build (its entry for browsers, which Obsidian's renderer is): the same code, so esbuild can
+	// leave out what the plugin never calls. The `node` entry that platform "node" picks is CommonJS and comes whole.
+	alias: { yaml: join(dirname(createRequire(import.meta.url).resolve("yaml/package.json")), "browser/index.js") },
+	// One "use strict" for the whole file, which makes every function in it strict: tsconfig's `strict` (so
+	// `alwaysStrict`) would have esbuild repeat the directive in each of the ~120 modules it wraps for the lazy import.
+	tsconfigRaw: { compilerOptions: { alwaysStrict: false } },
+	banner: { js: "\"use strict\";" },
 };
 
 const headless = {

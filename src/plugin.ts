@@ -114,7 +114,7 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 		return this.bridge.bridge.host.rotateToken();
 	}
 
-	/** What the settings tab's "Vault tools for Claude" section reads and changes. */
+	/** What the settings tab's vault tools rows read and change. */
 	get vaultTools(): VaultToolsSettingsHost {
 		return {
 			vaultPath: this.vaultPath,

@@ -86,7 +86,7 @@ const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
 	"main.ts": ["src/plugin"],
 	"src/headless": [
 		"src/assembly", "src/ide", "src/ide/claude-permissions", "src/ide/diff-review", "src/ide/doctor", "src/ide/workspace",
-		"src/vault-tools/resources", "src/vault-tools/serve", "src/vault", "src/vault/folder", "src/vault/markdown", "src/vault/notes", "src/vault/privacy",
+		"src/vault-tools/resources", "src/vault-tools/serve", "src/vault", "src/vault/folder", "src/vault/notes", "src/vault/privacy",
 		"src/journal",
 		"src/server", "src/shared",
 	],

@@ -207,6 +207,7 @@ export function assembleBridge(options: BridgeAssemblyOptions): Bridge {
 	const reviews: DiffReviewManager = new DiffReviewManager({
 		paths,
 		privacy,
+		clientName: (sessionId) => host.status().clients.find((client) => client.id === sessionId)?.clientName,
 		port: ports.reviewPort({
 			accept: (review, finalText) => reviews.accept(review.tabName, finalText, review.id),
 			reject: (review) => reviews.reject(review.tabName, review.id),

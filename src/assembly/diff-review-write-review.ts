@@ -6,6 +6,8 @@ import { REJECTED_BY_USER, type ProposedWrite, type ReviewOutcome, type WriteRev
  * connections count from 1, so the CLI's `closeAllDiffTabs` never closes a vault-tool review.
  */
 export const VAULT_TOOLS_REVIEW_SESSION = 0;
+/** How a review names who proposes a vault-tool write. */
+export const VAULT_TOOLS_CLIENT = "Claude's vault tools";
 
 /**
  * Vault-tool writes reviewed like the CLI's own edits: through the bridge's `openDiff` review (Obsidian's review
@@ -25,7 +27,15 @@ export class DiffReviewWriteReview implements WriteReview {
 		const absolute = this.absolutePath(write.path);
 		const result = await this.reviews.open(
 			// The vault tools judged the path with their own privacy rules; a conflict is shown to the user, never applied.
-			{ oldFilePath: absolute, newFilePath: absolute, newFileContents: write.newText, tabName, vaultTools: write.conflict === undefined ? {} : { cannotApply: write.conflict } },
+			{
+				oldFilePath: absolute,
+				newFilePath: absolute,
+				newFileContents: write.newText,
+				tabName,
+				vaultTools: write.conflict === undefined ? {} : { cannotApply: write.conflict },
+				// Which transport carried the call (HTTP, the stdio relay) is not known here, and their session ids name no Claude session.
+				proposer: { client: VAULT_TOOLS_CLIENT, tool: write.tool },
+			},
 			{ sessionId: VAULT_TOOLS_REVIEW_SESSION, signal: write.signal },
 		);
 		const [first, second] = result.content;

@@ -11,11 +11,14 @@ import { ToolRegistry } from "../protocol/tool-registry";
 import { MAX_INCOMING_MESSAGE_BYTES, MAX_OUTGOING_MESSAGE_BYTES } from "../server/limits";
 import { describeError } from "../shared/describe-error";
 import { createVaultTools } from "../vault-tools/create-vault-tools";
-import { FolderVaultIndex } from "../vault/folder/folder-vault-index";
+import { FolderVault } from "../vault/folder/folder-vault";
 import { BridgeLocator } from "../vault-tools/relay-client/bridge-locator";
+import { FolderHostLocator } from "../vault-tools/relay-client/folder-host-locator";
+import { VaultToolServer } from "../vault-tools/serve/vault-tool-server";
+import { FolderHost } from "./folder-host";
 import { BridgeRelay } from "../vault-tools/relay-client/bridge-relay";
 import type { RelayConnection } from "../vault-tools/relay-client/relay-connection";
-import { readBridgePrivacy, rulesNotKept } from "../vault/privacy/bridge-privacy";
+import { bridgePrivacy, readBridgePrivacy, rulesNotKept } from "../vault/privacy/bridge-privacy";
 import { relayedMethods } from "../vault-tools/relay-client/relayed-methods";
 import { relayedTools } from "../vault-tools/relay-client/relayed-tools";
 import { DEFAULT_PROMPTS_FOLDER } from "../vault-tools/prompts/vault-prompts";
@@ -23,6 +26,7 @@ import { createVaultContentMethods } from "../vault-tools/resources/content-meth
 import { LineTransport } from "../vault-tools/stdio/line-transport";
 import { PluginSettings } from "../vault/privacy/plugin-settings";
 import type { JournalStore } from "../journal/journal-store";
+import type { RequestObserver } from "../protocol/request-observer";
 import { createJournal, JournalRecorders, linkResolver, noteReferences } from "./journal-wiring";
 
 export interface StdioVaultServerOptions {
@@ -69,10 +73,12 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 	const log = options.log;
 	const paths = new VaultPaths(options.vaultPath);
 	const vaultName = basename(paths.root);
-	const index = new FolderVaultIndex({ root: paths.root, watch: options.watch ?? true, log });
+	// The same folder adapter as the headless host's; this process reads only its vault-tools index.
+	const folder = new FolderVault({ root: paths.root, watch: options.watch ?? true, log });
+	const index = folder.index;
 	const settings = new PluginSettings({ vaultRoot: paths.root, extra: options.privacy, log });
-	// Tags as the IDE tools read them (`noteTags`), from the texts the index holds: no file read per decision.
-	const privacy = new VaultPrivacy({ paths, rules: () => settings.rules(), tagsOf: (relative) => index.privacyTags(relative) ?? [], warn: log });
+	// Tags as the IDE tools read them (`noteTags`), kept per note version by the folder adapter: no file read per decision.
+	const privacy = new VaultPrivacy({ paths, rules: () => settings.rules(), tagsOf: (relative) => folder.tagsOf(relative), warn: log });
 	const vault = privacy.visibleVault(index);
 	const folderTools = createVaultTools({
 		vault,
@@ -94,12 +100,29 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 		call: (args, context) => {
 			markAnsweredHere(context.journalId);
 			if (settings.vaultToolsOff()) return Promise.resolve(toolError(turnedOff(tool.name)));
+			readingTheFolder();
 			return tool.call(args, context);
 		},
 	}));
+	// With no bridge, one session per vault reads the folder and the others relay to it (a bridge comes first). The
+	// host answers the relay's privacy question with its rules, so a session relays only to one that hides as much.
+	const folderHost = new FolderHost({
+		homeDir: options.homeDir,
+		vaultPath: paths.root,
+		extraRules: options.privacy,
+		serverInfo: options.serverInfo,
+		server: () => folderServer,
+		privacy: () => bridgePrivacy(settings.rules(), undefined),
+		log,
+	});
+	const sharedIndex = new FolderHostLocator({ path: folderHost.path, vaultPath: folderHost.realVaultPath, selfPid: process.pid, log });
 	const locator = new BridgeLocator({ vaultPath: paths.root, homeDir: options.homeDir, claudeConfigDir: options.claudeConfigDir, log });
 	const relay = new BridgeRelay({
-		find: () => locator.findAll(),
+		find: async () => {
+			const bridges = await locator.findAll();
+			const shared = folderHost.isHost ? undefined : sharedIndex.find();
+			return shared ? [...bridges, shared] : bridges;
+		},
 		clientName: options.relay.clientName,
 		clientVersion: options.serverInfo.version,
 		// A bridge is used only when it hides at least every note this side would hide (SECURITY.md, "The relay").
@@ -121,12 +144,15 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 			(params, context) => {
 				markAnsweredHere(context.journalId);
 				if (settings.vaultToolsOff()) throw new JsonRpcError(ErrorCode.InvalidRequest, turnedOff(method));
+				readingTheFolder();
 				return handler(params, context);
 			},
 		]),
 	);
 	const methods = relayedMethods({ local: folderMethods, relay, requestMethod: options.relay.requestMethod, log });
-
+	const localRegistry = new ToolRegistry();
+	for (const tool of local) localRegistry.register(tool);
+	// What this session serves the others when it holds the vault's folder index for them.
 	const relativeOf = (value: string): string | undefined => {
 		try {
 			return paths.resolve(value).relative;
@@ -134,9 +160,24 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 			return undefined;
 		}
 	};
-	const observer = journal
-		? new JournalRecorders(journal, noteReferences(privacy, linkResolver(index), relativeOf)).recorder("vault-tools-stdio", { keep: (id) => answeredHere.delete(id) })
-		: undefined;
+	const recorders = journal ? new JournalRecorders(journal, noteReferences(privacy, linkResolver(index), relativeOf)) : undefined;
+	const keep = (id: string): boolean => answeredHere.delete(id);
+	const observer = recorders?.recorder("vault-tools-stdio", { keep });
+	const relayRecorders = new Map<number, RequestObserver>();
+	const relayRecorder = (from: JournalRecorders, connection: number): RequestObserver => {
+		let recorder = relayRecorders.get(connection);
+		if (!recorder) relayRecorders.set(connection, (recorder = from.recorder("vault-tools-relay", { connection, keep })));
+		return recorder;
+	};
+	// Another session's calls this one answers from the folder it holds are recorded here, as relayed.
+	const folderServer = new VaultToolServer({
+		registry: localRegistry,
+		serverInfo: options.serverInfo,
+		methods: folderMethods,
+		capabilities: content.capabilities,
+		log,
+		...(recorders ? { observer: (_transport: "session" | "http" | "relay", sessionId: number) => relayRecorder(recorders, sessionId) } : {}),
+	});
 
 	let transport: LineTransport | undefined;
 	const session = new McpSession({
@@ -165,7 +206,8 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 		clearImmediate(warmUp);
 		session.dispose();
 		relay.dispose();
-		index.dispose();
+		folderHost.dispose();
+		folder.dispose();
 		void (journal?.flush() ?? Promise.resolve()).then(resolveClosed);
 	};
 	// The client closed stdin: answer what it already asked (reads take milliseconds), then stop. A call still
@@ -193,17 +235,33 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 		log,
 	});
 
-	// Without a bridge, the folder answers: read it now so the first search finds it warm.
-	const warmUp = setImmediate(() => {
-		void relay
-			.current()
-			.then(async (connection) => {
-				if (connection) return;
-				const started = performance.now();
-				const notes = await warmFolder(index, () => disposed);
+	// Reading the folder (no bridge, no other session's index): serve the other sessions too, and read every note
+	// now so that the first calls find it warm. Asked again whenever the folder answers, e.g. after the session
+	// that served this one ended.
+	let warming = false;
+	const warmFolderOnce = (): void => {
+		if (warming || disposed) return;
+		warming = true;
+		const started = performance.now();
+		void warmFolder(folder, () => disposed)
+			.then((notes) => {
 				if (!disposed) log(`${WARM_UP_DONE}: read ${notes} notes in ${Math.round(performance.now() - started)} ms`);
 			})
 			.catch((error: unknown) => log(`Warm-up failed: ${describeError(error)}`));
+	};
+	function readingTheFolder(): void {
+		if (folderHost.isHost || disposed) return;
+		void folderHost.claim().then((claimed) => {
+			if (claimed) warmFolderOnce();
+		});
+	}
+	const warmUp = setImmediate(() => {
+		void (async () => {
+			if (await relay.current()) return;
+			// Another session may claim the vault first: then this one relays to it and reads nothing itself.
+			if (!(await folderHost.claim()) && (await relay.current())) return;
+			warmFolderOnce();
+		})().catch((error: unknown) => log(`Warm-up failed: ${describeError(error)}`));
 	});
 	return { closed, dispose };
 }
@@ -235,23 +293,22 @@ export const WARM_UP_DONE = "Folder warm-up done";
 const WARM_UP_SLICE_MS = 8;
 
 /**
- * Reads every note's text (what the first text search needs), its tags for privacy (what every call asks of every
- * note), then its facts (tags, properties, links), in slices of a few milliseconds so that requests arriving
- * meanwhile are answered at once.
+
+ * Reads every note once for what questions about the whole vault need (search text, links, tags, frontmatter, its
+ * tags for privacy), in slices of a few milliseconds so that requests arriving meanwhile are answered at once.
  */
-async function warmFolder(index: FolderVaultIndex, stopped: () => boolean): Promise<number> {
+async function warmFolder(folder: FolderVault, stopped: () => boolean): Promise<number> {
+	const index = folder.index;
 	await index.refresh();
 	const paths = index.notePaths();
-	const steps: ((path: string) => unknown)[] = [(path) => index.readText(path), (path) => index.privacyTags(path), (path) => index.facts(path)];
-	for (const step of steps) {
-		let sliceStart = performance.now();
-		for (const path of paths) {
-			if (stopped()) return paths.length;
-			await step(path);
-			if (performance.now() - sliceStart >= WARM_UP_SLICE_MS) {
-				await new Promise<void>((resolve) => setImmediate(resolve));
-				sliceStart = performance.now();
-			}
+	let sliceStart = performance.now();
+	for (const path of paths) {
+		if (stopped()) return paths.length;
+		index.warmNote(path);
+		folder.tagsOf(path);
+		if (performance.now() - sliceStart >= WARM_UP_SLICE_MS) {
+			await new Promise<void>((resolve) => setImmediate(resolve));
+			sliceStart = performance.now();
 		}
 	}
 	return paths.length;

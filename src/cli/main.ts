@@ -1,5 +1,6 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
+import { setFlagsFromString } from "node:v8";
 import { EXIT_BAD_INPUT, EXIT_FAILED, exitWith } from "../headless/exit";
 import { McpTokenEnvironmentError } from "../headless/mcp-token-file";
 import { userHomeDirectory } from "../server/lock-file";
@@ -51,6 +52,12 @@ function runMcp(argv: readonly string[]): void {
 	}
 	const vaultPath = vaultFolder("mcp", args.vault ?? "");
 	const log = (message: string): void => void process.stderr.write(`[vault-tools] ${message}\n`);
+	// Reading a vault makes much short-lived garbage (texts, YAML trees). By default V8 grows its young generation to
+	// its largest size and lets the old one reach up to four times what is live before collecting: the process then
+	// keeps that memory. A small young generation and 1.3 times the live heap cut the peak (on 10k notes about 25 MB;
+	// on 100k about 120 MB) at no cost in speed measured (bench/vault-tools-stdio.ts).
+	setFlagsFromString("--semi-space-growth-factor=1");
+	setFlagsFromString("--heap-growing-percent=30");
 	const server = startStdioVaultServer({
 		vaultPath,
 		input: process.stdin,

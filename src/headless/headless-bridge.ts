@@ -1,18 +1,15 @@
 import { basename } from "node:path";
 import { assembleBridge, type Bridge, type BridgeAssemblyOptions, type BridgePorts } from "../assembly/bridge-assembly";
-import { FileSystemNoteSource } from "../vault/folder/filesystem-note-source";
 import { VaultPaths } from "../vault/vault-paths";
 import { SELECTION_DEBOUNCE_MS } from "../ide/ide-limits";
 import { describeError } from "../shared/describe-error";
-import { FolderVaultIndex } from "../vault/folder/folder-vault-index";
+import { FolderVault } from "../vault/folder/folder-vault";
 import { createVaultContentMethods } from "../vault-tools/resources/content-methods";
 import type { HeadlessCommand } from "./command-loop";
 import { diffCommand } from "./diff-commands";
-import { FolderVault } from "./folder-vault";
 import { HeadlessEditor } from "./headless-editor";
 import { HeadlessReviewPort } from "./headless-review-port";
 import { HeadlessWorkspace } from "./headless-workspace";
-import { parseYaml } from "../vault/markdown/yaml-parser";
 import type { JournalStore } from "../journal/journal-store";
 import { activityCommands } from "./activity-commands";
 import { folderUndoWrites } from "./folder-undo-writes";
@@ -32,9 +29,8 @@ export interface HeadlessBridgeOptions extends Pick<BridgeAssemblyOptions, "ideN
 
 export interface HeadlessBridge {
 	bridge: Bridge;
+	/** The folder, once: its files (IDE), notes (diagnostics), index (vault tools) and tags (privacy) share one store. */
 	vault: FolderVault;
-	/** The vault tools' index of the folder (served as `bridge.vaultTools`). */
-	vaultIndex: FolderVaultIndex;
 	editor: HeadlessEditor;
 	/** The stdin commands of the IDE tools (`diff …`). */
 	commands: [string, HeadlessCommand][];
@@ -45,12 +41,12 @@ export interface HeadlessBridge {
 /** The core wired to a folder, as `npm start` runs it: the folder, the editor stand-in and the review list as ports. */
 export function assembleHeadlessBridge(options: HeadlessBridgeOptions): HeadlessBridge {
 	const paths = new VaultPaths(options.vaultPath);
-	const vault = new FolderVault(paths);
 	const print = options.ideTools?.print ?? ((): void => undefined);
 	const diagnosticsLog = options.ideTools?.diagnosticsLog ?? ((): void => undefined);
-	const editor = new HeadlessEditor(paths, vault, () => bridge.notifier);
-	const notes = new FileSystemNoteSource({ root: paths.root, parseYaml, log: diagnosticsLog });
-	const vaultIndex = new FolderVaultIndex({ root: paths.root, log: diagnosticsLog });
+	const vault = new FolderVault({ root: paths.root, log: diagnosticsLog });
+	const editor = new HeadlessEditor(paths, vault.files, () => bridge.notifier);
+	const notes = vault.notes;
+	const vaultIndex = vault.index;
 	const bridge = assembleBridge({
 		paths,
 		vaultName: basename(paths.root),
@@ -59,8 +55,9 @@ export function assembleHeadlessBridge(options: HeadlessBridgeOptions): Headless
 		pid: process.pid,
 		port: options.port,
 		ports: {
-			files: vault,
-			tagsOf: (relativePath) => vault.tagsOf(relativePath),
+			files: vault.files,
+			// Checked with one stat per question, as the IDE channel always did; the vault tools below rely on the watcher.
+			tagsOf: (relativePath) => vault.tagsOf(relativePath, { fresh: true }),
 			currentSelection: options.currentSelection ?? (() => editor.selection),
 			workspace: new HeadlessWorkspace(paths, editor),
 			notes,
@@ -71,9 +68,8 @@ export function assembleHeadlessBridge(options: HeadlessBridgeOptions): Headless
 		reviewEdits: true,
 		vaultTools: {
 			index: vaultIndex,
-			// The same reader as `vault.tagsOf` (`noteTags`), over the text the tools would show, read once per version;
-			// a path the index does not hold is read from disk.
-			tagsOf: (path) => vaultIndex.privacyTags(path) ?? vault.tagsOf(path),
+			// The folder adapter's one tag reader (`noteTags`), kept per note version; a path it does not list is read from disk.
+			tagsOf: (relativePath) => vault.tagsOf(relativePath),
 			// Resources (active note, vault overview; no daily note without Obsidian) and prompts from "Claude prompts/".
 			content: (shared) => createVaultContentMethods({ vaultName: basename(paths.root), ...shared }),
 			...(options.reviewVaultToolWrites ? { reviewWrites: options.reviewVaultToolWrites } : {}),
@@ -90,14 +86,12 @@ export function assembleHeadlessBridge(options: HeadlessBridgeOptions): Headless
 	return {
 		bridge,
 		vault,
-		vaultIndex,
 		editor,
 		commands: [["diff", diffCommand(bridge.reviews)], ...(bridge.activity ? activityCommands(bridge.activity) : [])],
 		dispose: () => {
 			clearImmediate(warmUp);
 			bridge.dispose();
-			notes.dispose();
-			vaultIndex.dispose();
+			vault.dispose();
 		},
 	};
 }

@@ -2,7 +2,7 @@ import { statSync } from "node:fs";
 import type { Notifier } from "../ide/notifier";
 import { clampPosition, cursorSnapshot, selectionSnapshot, textBetween, type Position, type SelectionSnapshot } from "../ide/workspace/selection";
 import type { VaultLocation, VaultPaths } from "../vault/vault-paths";
-import type { FolderVault } from "./folder-vault";
+import type { FolderFiles } from "../vault/folder/folder-files";
 
 /**
  * The headless host's stand-in for Obsidian's editor: one active note and its selection, driven by
@@ -15,7 +15,7 @@ export class HeadlessEditor {
 
 	constructor(
 		private readonly paths: VaultPaths,
-		private readonly vault: FolderVault,
+		private readonly vault: FolderFiles,
 		private readonly notifier: () => Notifier,
 	) {}
 

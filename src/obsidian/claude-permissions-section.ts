@@ -1,5 +1,5 @@
 import { Notice, Setting, type ToggleComponent } from "obsidian";
-import type { DenyRuleSources, DenyRules } from "../ide/claude-permissions/deny-rules";
+import { denyRulesFor, type DenyRuleSources, type DenyRules } from "../ide/claude-permissions/deny-rules";
 import { denyRulesOnDisk } from "../ide/claude-permissions/disk-spellings";
 import { SETTINGS_FILES, applyPermissionPlan, planPermissions, type PermissionPlan } from "../ide/claude-permissions/permissions-file";
 import type { BridgeSettings, SettingsFileChoice } from "../settings";
@@ -22,49 +22,61 @@ interface Target {
 	file: SettingsFileChoice;
 }
 
+/** "Claude Code will not read or edit: Secret/, .obsidian/ — in .claude/settings.json." */
+export function deniedSentence(folders: readonly string[], file: string): string {
+	return `Claude Code will not read or edit: ${folders.map((folder) => `${folder}/`).join(", ")} — in ${file}.`;
+}
+
+const OFF_DESC =
+	"Claude Code's own Read, Grep and Edit open vault files directly, past the rules above. On: they are kept out of the private folders, the config folder and the trash by rules in a Claude Code settings file, written after you see the change. Notes private by tag are not covered.";
+
 /**
- * "Claude Code's file tools": the option that writes deny rules for Claude Code's built-in Read/Grep/Edit, and the
- * file they go into. Nothing is written before the user has seen the exact change and confirmed it; a confirmed
- * write is remembered on this device, which is what lets the automatic update (ClaudePermissionsSync) follow.
+ * The option that writes deny rules for Claude Code's built-in Read/Grep/Edit, and the file they go into, as rows
+ * of the tab's privacy rows. Nothing is written before the user has seen the exact change and confirmed it, and the
+ * toggles show what is written, never a change that waits for confirmation; a confirmed write is remembered on this
+ * device, which is what lets the automatic update (ClaudePermissionsSync) follow.
  */
 export class ClaudePermissionsSection {
 	private preview: HTMLElement | undefined;
 	/** The "waiting for your preview" row, emptied once a previewed write is made. */
 	private waiting: HTMLElement | undefined;
-	/** Set while a control is put back: Obsidian's toggle may report its own setValue as a change. */
-	private reverting = false;
+	private keep: { setting: Setting; toggle: ToggleComponent } | undefined;
+	private personal: ToggleComponent | undefined;
+	/** Set while a toggle is set from the settings: Obsidian's toggle may report its own setValue as a change. */
+	private showing = false;
 
 	constructor(private readonly host: ClaudePermissionsHost) {}
 
 	display(containerEl: HTMLElement): void {
 		const { settings } = this.host;
-		new Setting(containerEl).setName("Claude Code's file tools").setHeading();
-		new Setting(containerEl)
-			.setName("Keep private folders out of Claude Code's file tools")
-			.setDesc(
-				"The rules above cover what the bridge sends and serves; Claude Code's own file tools open vault files directly. On: deny rules for the private folders, the config folder and the trash go into a Claude Code settings file, after you see the exact change. Notes private by tag are not covered.",
-			)
-			.addToggle((toggle) =>
-				toggle.setValue(settings.keepPrivateFromClaudeTools).onChange(async (value) => {
-					if (this.reverting) return;
-					await this.propose({ enabled: value, file: settings.claudeSettingsFile }, () => this.putBack(toggle, !value));
-				}),
-			);
+		const keep = new Setting(containerEl).setName("Keep private folders out of Claude Code's file tools");
+		keep.addToggle((toggle) => {
+			this.keep = { setting: keep, toggle };
+			toggle.onChange(async (value) => {
+				if (this.showing) return;
+				this.showWritten();
+				await this.propose({ enabled: value, file: settings.claudeSettingsFile });
+			});
+		});
 		new Setting(containerEl)
 			.setName("Use the personal settings file")
 			.setDesc(`Off: ${SETTINGS_FILES.shared}, shared with everyone who opens the vault in Claude Code. On: ${SETTINGS_FILES.local}, only for you.`)
-			.addToggle((toggle) =>
-				toggle.setValue(settings.claudeSettingsFile === "local").onChange(async (value) => {
-					if (this.reverting) return;
+			.addToggle((toggle) => {
+				this.personal = toggle;
+				toggle.onChange(async (value) => {
+					if (this.showing) return;
 					const file: SettingsFileChoice = value ? "local" : "shared";
 					if (!settings.keepPrivateFromClaudeTools) {
 						settings.claudeSettingsFile = file;
 						await this.host.saveSettings();
+						this.showWritten();
 						return;
 					}
-					await this.propose({ enabled: true, file }, () => this.putBack(toggle, !value));
-				}),
-			);
+					this.showWritten();
+					await this.propose({ enabled: true, file });
+				});
+			});
+		this.showWritten();
 		this.waiting = containerEl.createDiv();
 		if (settings.keepPrivateFromClaudeTools && this.host.previewedPermissions.load()?.settingsFile !== SETTINGS_FILES[settings.claudeSettingsFile]) {
 			new Setting(this.waiting)
@@ -72,22 +84,35 @@ export class ClaudePermissionsSection {
 				.setDesc("The option is on, but the rules were not written from this device: they are not updated automatically until you see the change and write it.")
 				.addButton((button) =>
 					button.setButtonText("Preview the change").onClick(async () => {
-						await this.propose({ enabled: true, file: settings.claudeSettingsFile }, () => undefined);
+						await this.propose({ enabled: true, file: settings.claudeSettingsFile });
 					}),
 				);
 		}
 		this.preview = containerEl.createDiv({ cls: "claude-code-bridge-permissions-preview" });
 	}
 
-	/** Shows the change that reaching `target` makes, with buttons to make it or not; `revert` puts the control back. */
-	async propose(target: Target, revert: () => void): Promise<void> {
+	/** The toggles and the description as written: what the settings say, not a change that waits for its preview. */
+	private showWritten(): void {
+		const { settings } = this.host;
+		this.showing = true;
+		try {
+			this.keep?.toggle.setValue(settings.keepPrivateFromClaudeTools);
+			this.personal?.setValue(settings.claudeSettingsFile === "local");
+		} finally {
+			this.showing = false;
+		}
+		const file = SETTINGS_FILES[settings.claudeSettingsFile];
+		this.keep?.setting.setDesc(settings.keepPrivateFromClaudeTools ? deniedSentence(denyRulesFor(this.host.denyRuleSources()).folders, file) : OFF_DESC);
+	}
+
+	/** Shows, in a sentence and behind "Show file change" the exact patch, the change that reaching `target` makes, with buttons to make it or not. */
+	async propose(target: Target): Promise<void> {
 		const preview = this.preview;
 		const vaultPath = this.host.vaultPath;
 		if (!preview) return;
 		preview.empty();
 		if (vaultPath === undefined) {
 			preview.createDiv({ cls: "claude-code-bridge-setting-warning", text: "The vault is not on the local file system." });
-			revert();
 			return;
 		}
 		let deny: DenyRules;
@@ -97,19 +122,22 @@ export class ClaudePermissionsSection {
 			plan = await planPermissions(vaultPath, target.enabled ? deny.rules : [], SETTINGS_FILES[target.file]);
 		} catch (error) {
 			preview.createDiv({ cls: "claude-code-bridge-setting-warning", text: `Nothing was written: ${describeError(error)}` });
-			revert();
 			return;
 		}
 		if (plan.changes.length === 0) {
-			await this.commit(target, plan, revert);
+			await this.commit(target, plan);
 			return;
 		}
 		for (const note of plan.notes) preview.createDiv({ cls: "claude-code-bridge-setting-warning", text: note });
-		preview.createEl("p", { text: `${target.enabled ? "Writing the rules" : "Removing the rules"} makes this change:` });
-		for (const change of plan.changes) preview.createEl("pre", { cls: "claude-code-bridge-permissions-diff", text: change.patch });
+		const file = SETTINGS_FILES[target.file];
+		preview.createEl("p", {
+			text: target.enabled ? `Once written: ${deniedSentence(deny.folders, file)}` : "Once removed, Claude Code's file tools can open the private folders again.",
+		});
+		const change = preview.createEl("details");
+		change.createEl("summary", { text: "Show file change" });
+		for (const each of plan.changes) change.createEl("pre", { cls: "claude-code-bridge-permissions-diff", text: each.patch });
 		if (target.enabled) {
-			preview.createEl("p", { text: "Not covered:" });
-			const list = preview.createEl("ul");
+			const list = preview.createEl("ul", { cls: "claude-code-bridge-permissions-uncovered" });
 			for (const note of deny.uncovered) list.createEl("li", { text: note });
 		}
 		new Setting(preview)
@@ -118,34 +146,19 @@ export class ClaudePermissionsSection {
 					.setButtonText(target.enabled ? "Write the rules" : "Remove the rules")
 					.setCta()
 					.onClick(async () => {
-						await this.commit(target, plan, revert);
+						await this.commit(target, plan);
 					}),
 			)
-			.addButton((button) =>
-				button.setButtonText("Cancel").onClick(() => {
-					preview.empty();
-					revert();
-				}),
-			);
+			.addButton((button) => button.setButtonText("Cancel").onClick(() => preview.empty()));
 	}
 
-	private putBack(toggle: ToggleComponent, value: boolean): void {
-		this.reverting = true;
-		try {
-			toggle.setValue(value);
-		} finally {
-			this.reverting = false;
-		}
-	}
-
-	private async commit(target: Target, plan: PermissionPlan, revert: () => void): Promise<void> {
+	private async commit(target: Target, plan: PermissionPlan): Promise<void> {
 		const preview = this.preview;
 		try {
 			await applyPermissionPlan(plan);
 		} catch (error) {
 			preview?.empty();
 			preview?.createDiv({ cls: "claude-code-bridge-setting-warning", text: `Nothing more was written: ${describeError(error)}` });
-			revert();
 			return;
 		}
 		preview?.empty();
@@ -155,6 +168,7 @@ export class ClaudePermissionsSection {
 		this.host.settings.keepPrivateFromClaudeTools = target.enabled;
 		this.host.settings.claudeSettingsFile = target.file;
 		await this.host.saveSettings();
+		this.showWritten();
 		const where = SETTINGS_FILES[target.file];
 		new Notice(
 			plan.changes.length === 0

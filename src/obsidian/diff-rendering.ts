@@ -3,24 +3,33 @@ import type { DiffLine } from "../shared/word-diff";
 
 export type DiffLayoutMode = "unified" | "side-by-side";
 
-/** Draws a line diff with word highlights: hunks with three lines of context, folded unchanged lines between. */
-export function renderDiff(parent: HTMLElement, lines: readonly DiffLine[], mode: DiffLayoutMode): void {
+/**
+ * Draws a line diff with word highlights: hunks with three lines of context, folded unchanged lines between; each
+ * fold is a button that calls `showAll`, after which the caller draws it again with `expanded`.
+ */
+export function renderDiff(parent: HTMLElement, lines: readonly DiffLine[], mode: DiffLayoutMode, folds: { expanded?: boolean; showAll?: () => void } = {}): void {
 	const table = parent.createDiv({ cls: ["ccb-diff", `ccb-diff-${mode}`] });
 	if (lines.every((line) => line.kind === "context")) {
 		table.createDiv({ cls: "ccb-diff-empty", text: "No changes: the proposal is the same as the note." });
 		return;
 	}
-	const { hunks, hiddenAfter } = groupHunks(lines);
+	if (mode === "side-by-side") {
+		const labels = table.createDiv({ cls: ["ccb-diff-row", "ccb-diff-labels"] });
+		labels.createDiv({ cls: "ccb-diff-label", text: "Before" });
+		labels.createDiv({ cls: "ccb-diff-label", text: "After" });
+	}
+	const { hunks, hiddenAfter } = folds.expanded === true ? { hunks: [{ hiddenBefore: 0, lines: [...lines] }], hiddenAfter: 0 } : groupHunks(lines);
 	for (const hunk of hunks) {
-		if (hunk.hiddenBefore > 0) renderFold(table, hunk.hiddenBefore);
+		if (hunk.hiddenBefore > 0) renderFold(table, hunk.hiddenBefore, folds.showAll);
 		if (mode === "unified") hunk.lines.forEach((line) => renderUnifiedLine(table, line));
 		else toSideBySide(hunk.lines).forEach((row) => renderSideBySideRow(table, row.left, row.right));
 	}
-	if (hiddenAfter > 0) renderFold(table, hiddenAfter);
+	if (hiddenAfter > 0) renderFold(table, hiddenAfter, folds.showAll);
 }
 
-function renderFold(parent: HTMLElement, count: number): void {
-	parent.createDiv({ cls: "ccb-diff-fold", text: count === 1 ? "1 unchanged line" : `${count} unchanged lines` });
+function renderFold(parent: HTMLElement, count: number, showAll: (() => void) | undefined): void {
+	const fold = parent.createEl("button", { cls: "ccb-diff-fold", text: count === 1 ? "1 unchanged line" : `${count} unchanged lines` });
+	if (showAll) fold.addEventListener("click", showAll);
 }
 
 const SIGNS = { context: " ", added: "+", removed: "−" } as const;
@@ -52,24 +61,5 @@ function renderText(parent: HTMLElement, line: DiffLine): void {
 	for (const segment of line.segments) {
 		if (segment.kind === "equal") text.createSpan({ text: segment.text });
 		else text.createSpan({ cls: `ccb-diff-word-${segment.kind}`, text: segment.text });
-	}
-}
-
-/**
- * Draws the proposal as it will read once accepted: its lines as plain text, with the words it adds marked.
- * Nothing is rendered as Markdown, so no plugin code block runs and no remote image or embed is fetched for
- * text nobody has accepted yet.
- */
-export function renderProposal(parent: HTMLElement, lines: readonly DiffLine[]): void {
-	const proposal = parent.createDiv({ cls: "ccb-review-proposal" });
-	for (const line of lines) {
-		if (line.kind === "removed") continue;
-		const row = proposal.createDiv({ cls: ["ccb-review-proposal-line", `ccb-diff-${line.kind}`] });
-		for (const segment of line.segments) {
-			if (segment.kind === "removed") continue;
-			if (segment.kind === "equal") row.createSpan({ text: segment.text });
-			else row.createSpan({ cls: "ccb-diff-word-added", text: segment.text });
-		}
-		row.createSpan({ text: "\n" });
 	}
 }

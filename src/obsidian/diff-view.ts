@@ -1,13 +1,9 @@
-import { debounce, ItemView, MarkdownView, normalizePath, Notice, TFile, type TAbstractFile, type ViewStateResult, type WorkspaceLeaf } from "obsidian";
+import { ItemView, MarkdownView, normalizePath, Notice, Scope, TFile, type TAbstractFile, type ViewStateResult, type WorkspaceLeaf } from "obsidian";
 import type { AcceptOutcome, PendingReview } from "../ide/diff-review/review-types";
-import { computeLineDiff } from "../shared/word-diff";
-import { renderDiff, renderProposal, type DiffLayoutMode } from "./diff-rendering";
 import { sameText } from "./line-endings";
+import { ReviewPanel, type ReviewVerdict } from "./review-panel";
 
 export const DIFF_VIEW_TYPE = "claude-code-diff";
-
-/** How long typing in the proposal box pauses before the diff is drawn again. */
-export const PROPOSAL_REDRAW_DELAY_MS = 300;
 
 /** Where the view's decisions go (the review manager of the bridge that opened it). */
 export interface DiffReviewActions {
@@ -28,35 +24,33 @@ export function diffReviewViewState(review: PendingReview): DiffReviewViewState 
 	return { tabName: review.tabName, path: normalizePath(review.target.relative) };
 }
 
-const NOTE_CHANGED = "This note changed after Claude proposed the edit. Accepting replaces the note with the proposal, including what changed since.";
-
 /**
- * Shows one of Claude's proposed edits: the note against the proposal with word highlights, unified or side by
- * side, or the proposal as it will read (as text: unaccepted text is never rendered as Markdown, which would run
- * other plugins' code blocks and load remote images). The proposal can be edited before accepting. Closing the
- * view rejects. While the review waits, the note is watched: if it changes (typing in Obsidian, a sync), Accept is
- * held until the user has looked at the diff against the note as it is now, so nothing they wrote is lost unseen.
+ * Shows one of Claude's proposed edits in a `ReviewPanel` (suggestions in the note's text, or the line diff) and
+ * passes the user's decision to the review manager. Closing the view rejects. While the review waits, the note is
+ * watched: if it changes (typing in Obsidian, a sync), Accept is held until the user has reviewed again against
+ * the note as it is now, so nothing they wrote is lost unseen. Mod+Enter accepts and Escape rejects while the
+ * view has focus (its own key scope).
  */
 export class DiffReviewView extends ItemView {
 	private review: PendingReview | undefined;
 	private actions: DiffReviewActions | undefined;
+	private panel: ReviewPanel | undefined;
 	/** The view state restored from the saved workspace (or set before the review is attached). */
 	private restored: Partial<DiffReviewViewState> = {};
-	private layout: DiffLayoutMode = "unified";
-	private showProposal = false;
-	/** The user's edit of the proposal; undefined while unchanged, so the proposal is returned byte for byte. */
-	private editedText: string | undefined;
-	/** The note text the diff compares against: the text Claude saw, or the note as the user last compared it. */
-	private baseText = "";
-	/** The note differs from `baseText` and the user has not compared against it yet: Accept is held. */
-	private noteChanged = false;
-	private diffEl: HTMLElement | undefined;
-	private noticeEl: HTMLElement | undefined;
-	private acceptButton: HTMLElement | undefined;
-	private readonly redraw = debounce(() => this.renderBody(), PROPOSAL_REDRAW_DELAY_MS, true);
+	/** Told when this view starts or stops waiting for a decision (the status bar counts pending reviews). */
+	onPendingChange: (() => void) | undefined;
 
 	constructor(leaf: WorkspaceLeaf) {
 		super(leaf);
+		this.scope = new Scope(this.app.scope);
+		this.scope.register(["Mod"], "Enter", () => {
+			this.acceptReview();
+			return false;
+		});
+		this.scope.register([], "Escape", () => {
+			if (!this.panel?.stopEditing()) this.rejectReview();
+			return false;
+		});
 	}
 
 	getViewType(): string {
@@ -96,7 +90,6 @@ export class DiffReviewView extends ItemView {
 				if (info.file?.path === this.notePath) void this.checkNote();
 			}),
 		);
-		this.register(() => this.redraw.cancel());
 	}
 
 	override getState(): Record<string, unknown> {
@@ -119,10 +112,8 @@ export class DiffReviewView extends ItemView {
 		this.review = review;
 		this.actions = actions;
 		this.restored = {};
-		this.editedText = undefined;
-		this.baseText = review.originalText;
-		this.noteChanged = false;
 		this.render();
+		this.onPendingChange?.();
 		void this.checkNote();
 	}
 
@@ -134,13 +125,24 @@ export class DiffReviewView extends ItemView {
 	override onClose(): Promise<void> {
 		const { review, actions } = this;
 		this.review = undefined;
-		this.redraw.cancel();
+		this.panel = undefined;
 		if (review && actions) actions.closed(review);
+		this.onPendingChange?.();
 		return Promise.resolve();
 	}
 
-	private finalText(review: PendingReview): string {
-		return this.editedText ?? review.proposedText;
+	/** Accept all (as decided): the command and Mod+Enter. False when no review waits here. */
+	acceptReview(): boolean {
+		if (!this.panel) return false;
+		this.panel.accept();
+		return true;
+	}
+
+	/** Reject: the command and Escape. False when no review waits here. */
+	rejectReview(): boolean {
+		if (!this.panel) return false;
+		this.panel.reject();
+		return true;
 	}
 
 	/** Compares the note as the user sees it now (its open editor, else the file) with the diff's base. */
@@ -149,11 +151,9 @@ export class DiffReviewView extends ItemView {
 		// A review that cannot be applied is not compared with the note (which Claude may not see).
 		if (!review || review.cannotApply !== undefined) return;
 		const current = await this.currentNoteText(review);
-		if (this.review !== review || current === undefined) return;
-		const changed = !sameText(current, this.baseText);
-		if (changed === this.noteChanged) return;
-		this.noteChanged = changed;
-		this.renderNoteNotice(review);
+		const panel = this.panel;
+		if (this.review !== review || current === undefined || !panel) return;
+		panel.setNoteChanged(!sameText(current, panel.baseText));
 	}
 
 	private async currentNoteText(review: PendingReview): Promise<string | undefined> {
@@ -168,121 +168,39 @@ export class DiffReviewView extends ItemView {
 		return this.app.vault.read(file);
 	}
 
-	/** The user chose to compare against the note as it is now: the diff shows what Accept would do to it. */
-	private async compareWithNoteNow(review: PendingReview): Promise<void> {
-		const current = await this.currentNoteText(review);
-		if (this.review !== review || current === undefined) return;
-		this.baseText = current;
-		this.noteChanged = false;
-		this.renderNoteNotice(review);
-		this.renderBody();
-	}
-
 	private render(): void {
 		const root = this.contentEl;
 		root.empty();
 		root.addClass("ccb-review");
 		const review = this.review;
+		this.panel = undefined;
 		if (!review) {
 			root.createDiv({ cls: "ccb-review-gone", text: "This review is no longer waiting for a decision. Close this tab." });
 			return;
 		}
-		this.renderHeader(root, review);
-		this.noticeEl = root.createDiv({ cls: "ccb-review-note-state" });
-		this.renderNoteNotice(review);
-		this.renderToolbar(root);
-		this.diffEl = root.createDiv({ cls: "ccb-review-body" });
-		this.renderBody();
-		if (review.cannotApply === undefined) this.renderEditor(root, review);
-		this.renderButtons(root, review);
-	}
-
-	private renderHeader(root: HTMLElement, review: PendingReview): void {
-		const header = root.createDiv({ cls: "ccb-review-header" });
-		header.createDiv({ cls: "ccb-review-title", text: `Claude proposes a change to ${review.target.relative}` });
-		if (review.cannotApply !== undefined) {
-			header.createDiv({ cls: ["ccb-review-notice", "ccb-review-warning", "ccb-review-cannot-apply"], text: review.cannotApply });
-			return;
-		}
-		if (review.isNewFile) header.createDiv({ cls: "ccb-review-notice", text: "This note does not exist yet: everything shown is new." });
-		if (review.proposedText === "" && review.originalText !== "") {
-			header.createDiv({ cls: ["ccb-review-notice", "ccb-review-warning"], text: "The proposal removes everything in this note. Accepting leaves the note empty." });
-		}
-	}
-
-	private renderNoteNotice(review: PendingReview): void {
-		const notice = this.noticeEl;
-		if (!notice) return;
-		notice.empty();
-		if (!this.noteChanged) return;
-		notice.createDiv({ cls: ["ccb-review-notice", "ccb-review-warning"], text: NOTE_CHANGED });
-		const compare = notice.createEl("button", { cls: "ccb-review-rebase", text: "Compare with the note now" });
-		this.registerDomEvent(compare, "click", () => void this.compareWithNoteNow(review));
-	}
-
-	private renderToolbar(root: HTMLElement): void {
-		const toolbar = root.createDiv({ cls: "ccb-review-toolbar" });
-		const layoutButton = toolbar.createEl("button", { cls: "ccb-review-layout", text: this.layout === "unified" ? "Side by side" : "Unified" });
-		this.registerDomEvent(layoutButton, "click", () => {
-			this.layout = this.layout === "unified" ? "side-by-side" : "unified";
-			layoutButton.setText(this.layout === "unified" ? "Side by side" : "Unified");
-			this.renderBody();
-		});
-		const previewButton = toolbar.createEl("button", { cls: "ccb-review-preview", text: this.showProposal ? "Show changes" : "Show proposal" });
-		this.registerDomEvent(previewButton, "click", () => {
-			this.showProposal = !this.showProposal;
-			previewButton.setText(this.showProposal ? "Show changes" : "Show proposal");
-			this.renderBody();
+		const input = {
+			path: review.target.relative,
+			before: review.originalText,
+			proposed: review.proposedText,
+			proposer: review.proposer,
+			time: review.since,
+			isNewFile: review.isNewFile,
+			...(review.cannotApply !== undefined ? { cannotApply: review.cannotApply } : {}),
+		};
+		this.panel = new ReviewPanel(root, input, {
+			decide: (verdict) => this.decide(review, verdict),
+			currentText: () => this.currentNoteText(review),
 		});
 	}
 
-	private renderBody(): void {
-		const body = this.diffEl;
-		const review = this.review;
-		if (!body || !review) return;
-		this.redraw.cancel();
-		body.empty();
-		const lines = computeLineDiff(this.baseText, this.finalText(review)).lines;
-		if (this.showProposal) renderProposal(body, lines);
-		else renderDiff(body, lines, this.layout);
-	}
-
-	private renderEditor(root: HTMLElement, review: PendingReview): void {
-		const details = root.createDiv({ cls: "ccb-review-edit" });
-		details.createDiv({ cls: "ccb-review-pane-label", text: "Proposal (edit before accepting if you like)" });
-		const textarea = details.createEl("textarea", { cls: "ccb-review-textarea" });
-		textarea.value = this.finalText(review);
-		this.registerDomEvent(textarea, "input", () => {
-			this.editedText = textarea.value;
-			this.acceptButton?.setText("Accept edited");
-			this.redraw();
-		});
-	}
-
-	private renderButtons(root: HTMLElement, review: PendingReview): void {
-		const buttons = root.createDiv({ cls: "ccb-review-buttons" });
-		this.acceptButton = undefined;
-		if (review.cannotApply === undefined) {
-			const accept = buttons.createEl("button", { cls: ["mod-cta", "ccb-review-accept"], text: this.editedText === undefined ? "Accept" : "Accept edited" });
-			this.acceptButton = accept;
-			this.registerDomEvent(accept, "click", () => this.decide(review, "accept"));
-		}
-		const reject = buttons.createEl("button", { cls: ["mod-warning", "ccb-review-reject"], text: "Reject" });
-		this.registerDomEvent(reject, "click", () => this.decide(review, "reject"));
-	}
-
-	private decide(review: PendingReview, decision: "accept" | "reject"): void {
+	private decide(review: PendingReview, verdict: ReviewVerdict): void {
 		const actions = this.actions;
 		if (this.review !== review || !actions) return;
-		if (decision === "reject") {
+		if (verdict.kind === "reject") {
 			actions.reject(review);
 			return;
 		}
-		if (this.noteChanged) {
-			new Notice("The note changed after Claude proposed this edit. Choose \"compare with the note now\" to see what accepting would replace, then accept.");
-			return;
-		}
-		const outcome = actions.accept(review, this.finalText(review));
+		const outcome = actions.accept(review, verdict.finalText);
 		if (outcome.kind === "refused") new Notice(`Not accepted: ${outcome.reason}.`);
 	}
 }

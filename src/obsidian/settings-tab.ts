@@ -1,14 +1,15 @@
-import { Notice, PluginSettingTab, Setting, type App, type Plugin } from "obsidian";
+import { Notice, PluginSettingTab, Setting, type App, type ButtonComponent, type Plugin } from "obsidian";
 import type { BridgeStatus } from "../ide/bridge-host";
 import type { DoctorInputs } from "../ide/doctor/doctor";
-import type { DoctorLevel, DoctorLine } from "../ide/doctor/doctor-line";
 import { launchCommand } from "../ide/launch-command";
 import { describeUnmatchedFolderRules, foldersOfFiles, unmatchedFolderRules } from "../vault/privacy/private-folder-rules";
 import { VaultPaths } from "../vault/vault-paths";
 import { MAX_SELECTION_DEBOUNCE_MS, isPort, parseList, type BridgeSettings } from "../settings";
 import { describeError } from "../shared/describe-error";
 import { ClaudePermissionsSection, type ClaudePermissionsHost } from "./claude-permissions-section";
-import { displayVaultToolsSection, type VaultToolsSettingsHost } from "./settings/vault-tools-section";
+import { showCheckResults } from "./check-results";
+import { commandBlock } from "./settings/command-block";
+import { VaultToolsSettingsSection, type VaultToolsSettingsHost } from "./settings/vault-tools-section";
 
 /**
  * Obsidian gives plugins no say in how a hotkey is matched, so AltGr (which Windows reports as Ctrl+Alt) triggers
@@ -35,14 +36,21 @@ export interface SettingsHost {
 	rotateToken(): Promise<BridgeStatus>;
 	/** What "Check connection" examines: the vault, the bridge's status, this process. */
 	doctorInputs(): DoctorInputs;
-	/** The "Vault tools for Claude" section's host; left out, the section is not shown. */
+	/** The host of the "Claude's vault tools" rows; left out, they are not shown. */
 	readonly vaultTools?: VaultToolsSettingsHost;
 }
 
-/** The bridge's settings: server, status and token, connecting, context and privacy, edits, advanced. */
+/**
+ * The bridge's settings, in the order a first-time user needs them: Connection (on/off with the status, the launch
+ * command, Check connection), Context (privacy), Reviews, Claude's vault tools, then Advanced, folded (ports,
+ * tokens, selection delay, debug logging). Rows that set nothing are descriptions; every change clears the results
+ * of Check connection, which may no longer hold.
+ */
 export class BridgeSettingTab extends PluginSettingTab {
-	private statusContainer: HTMLElement | undefined;
-	private vaultToolsSection: { refresh(): void } | undefined;
+	private statusEl: HTMLElement | undefined;
+	private ideToken: { setting: Setting; button: ButtonComponent | undefined } | undefined;
+	private checkResults: HTMLElement | undefined;
+	private vaultToolsSection: VaultToolsSettingsSection | undefined;
 	/** Under the private folders: the rules that match no folder (they protect nothing). */
 	private folderRuleWarning: HTMLElement | undefined;
 
@@ -50,101 +58,65 @@ export class BridgeSettingTab extends PluginSettingTab {
 		super(app, plugin);
 	}
 
+	/** A setting changed: what Check connection found may no longer hold. */
+	private changed(): void {
+		this.checkResults?.empty();
+	}
+
+	private async save(): Promise<void> {
+		this.changed();
+		await this.host.saveSettings();
+	}
+
 	display(): void {
 		const { containerEl } = this;
 		containerEl.empty();
 		const { settings } = this.host;
+		const vaultTools = this.host.vaultTools ? new VaultToolsSettingsSection(this.host.vaultTools, () => this.changed()) : undefined;
+		this.vaultToolsSection = vaultTools;
 
-		new Setting(containerEl).setName("Server").setHeading();
-		new Setting(containerEl)
+		new Setting(containerEl).setName("Connection").setHeading();
+		const run = new Setting(containerEl)
 			.setName("Run the bridge")
-			.setDesc("Listen on 127.0.0.1 so that Claude Code can connect with /ide.")
+			.setDesc("Lets Claude Code connect to Obsidian with /ide, on 127.0.0.1 only.")
 			.addToggle((toggle) =>
 				toggle.setValue(settings.enabled).onChange(async (value) => {
 					settings.enabled = value;
-					await this.host.saveSettings();
+					await this.save();
 					await this.host.applyServerSettings();
 					this.refreshStatus();
 				}),
 			);
-		new Setting(containerEl)
-			.setName("Fixed port")
-			.setDesc("Leave empty for a random free port (recommended: two vaults never collide).")
-			.addText((text) =>
-				text
-					.setPlaceholder("Random")
-					.setValue(settings.fixedPort === null ? "" : String(settings.fixedPort))
-					.onChange(async (value) => {
-						const trimmed = value.trim();
-						const port = Number(trimmed);
-						if (trimmed !== "" && !isPort(port)) return;
-						settings.fixedPort = trimmed === "" ? null : port;
-						await this.host.saveSettings();
-					}),
-			)
-			.addButton((button) =>
-				button.setButtonText("Restart").onClick(async () => {
-					await this.host.applyServerSettings();
-					this.refreshStatus();
-				}),
-			);
-
-		new Setting(containerEl).setName("Status").setHeading();
-		this.statusContainer = containerEl.createDiv({ cls: "claude-code-bridge-settings-status" });
-		this.refreshStatus();
-
-		new Setting(containerEl).setName("Connecting").setHeading();
+		this.statusEl = run.descEl.createDiv({ cls: "claude-code-bridge-settings-status" });
 		const vaultPath = this.host.vaultPath;
+		const launch = new Setting(containerEl).setName("Launch command");
+		if (vaultPath === undefined) launch.setDesc("The vault is not on the local file system.");
+		else {
+			launch.setDesc("Run it in a terminal: Claude Code starts in the vault, connected to Obsidian.");
+			commandBlock(launch.descEl, launchCommand(vaultPath), "Launch command copied.");
+		}
 		new Setting(containerEl)
-			.setName("Launch command")
-			.setDesc(vaultPath ? launchCommand(vaultPath) : "The vault is not on the local file system.")
+			.setName("Check connection")
+			.setDesc("Looks at the lock file, the port and token, the vault's path and other editors, and says what to do about each problem.")
 			.addButton((button) =>
-				button
-					.setButtonText("Copy launch command")
-					.setDisabled(!vaultPath)
-					.onClick(async () => {
-						if (!vaultPath) return;
-						await navigator.clipboard.writeText(launchCommand(vaultPath));
-						new Notice("Launch command copied.");
-					}),
-			);
-		const checklist = containerEl.createEl("ul", { cls: "claude-code-bridge-checklist" });
-		for (const item of TROUBLESHOOTING) checklist.createEl("li", { text: item });
-
-		new Setting(containerEl).setName("Check connection").setHeading();
-		const check = new Setting(containerEl)
-			.setName("Why /ide does not list this vault")
-			.setDesc("Checks the lock file, the port and token, the vault's path, other editors and connected clients, and says what to do about each problem.");
-		const results = containerEl.createDiv({ cls: "claude-code-bridge-doctor" });
-		check.addButton((button) =>
-			button.setButtonText("Check connection").onClick(async () => {
-				button.setDisabled(true);
-				results.empty();
-				results.createDiv({ cls: "claude-code-bridge-doctor-running", text: "Checking…" });
-				try {
-					// Loaded on the click: the doctor's connection probe pulls in ws, which plugin load should not evaluate.
-					const { runDoctor } = await import("../ide/doctor/doctor");
-					showDoctorLines(results, await runDoctor(this.host.doctorInputs()));
-				} finally {
-					button.setDisabled(false);
-				}
-			}),
-		);
-
-		new Setting(containerEl).setName("Context").setHeading();
-		new Setting(containerEl).setName("Tag hotkey").setDesc(TAG_HOTKEY_NOTE);
-		new Setting(containerEl)
-			.setName("Selection delay")
-			.setDesc(`Milliseconds of quiet before a selection is sent to Claude Code (0–${MAX_SELECTION_DEBOUNCE_MS}); a finished mouse or Shift selection is sent at once.`)
-			.addText((text) =>
-				text.setValue(String(settings.selectionDebounceMs)).onChange(async (value) => {
-					const delay = Number(value.trim());
-					if (!Number.isInteger(delay) || delay < 0 || delay > MAX_SELECTION_DEBOUNCE_MS) return;
-					settings.selectionDebounceMs = delay;
-					await this.host.saveSettings();
-					this.host.applyLiveSettings();
+				button.setButtonText("Check connection").onClick(async () => {
+					const results = this.checkResults;
+					if (!results) return;
+					button.setDisabled(true);
+					results.empty();
+					results.createDiv({ cls: "claude-code-bridge-doctor-running", text: "Checking…" });
+					try {
+						// Loaded on the click: the doctor's connection probe pulls in ws, which plugin load should not evaluate.
+						const { runDoctor } = await import("../ide/doctor/doctor");
+						showCheckResults(results, await runDoctor(this.host.doctorInputs()));
+					} finally {
+						button.setDisabled(false);
+					}
 				}),
 			);
+		this.checkResults = containerEl.createDiv({ cls: "claude-code-bridge-doctor" });
+
+		new Setting(containerEl).setName("Context").setDesc(TAG_HOTKEY_NOTE).setHeading();
 		new Setting(containerEl)
 			.setName("Private folders")
 			.setDesc("One folder per line. Their notes are never sent as context, tagged, or readable through the bridge.")
@@ -152,7 +124,7 @@ export class BridgeSettingTab extends PluginSettingTab {
 				area.setValue(settings.privateFolders.join("\n")).onChange(async (value) => {
 					settings.privateFolders = parseList(value);
 					this.showUnmatchedFolderRules();
-					await this.host.saveSettings();
+					await this.save();
 					this.privacyChanged();
 				}),
 			);
@@ -164,7 +136,7 @@ export class BridgeSettingTab extends PluginSettingTab {
 			.addTextArea((area) =>
 				area.setValue(settings.privateTags.join("\n")).onChange(async (value) => {
 					settings.privateTags = parseList(value);
-					await this.host.saveSettings();
+					await this.save();
 					this.privacyChanged();
 				}),
 			);
@@ -176,90 +148,131 @@ export class BridgeSettingTab extends PluginSettingTab {
 			.addToggle((toggle) =>
 				toggle.setValue(settings.excludedFilesArePrivate).onChange(async (value) => {
 					settings.excludedFilesArePrivate = value;
-					await this.host.saveSettings();
+					await this.save();
 					this.privacyChanged();
 				}),
 			);
+		this.displayClaudePermissions(containerEl);
 
-		const host = this.host;
-		const denyRuleSources = host.denyRuleSources?.bind(host);
-		const previewedPermissions = host.previewedPermissions;
-		if (denyRuleSources && previewedPermissions) {
-			const permissionsHost: ClaudePermissionsHost = {
-				get settings() {
-					return host.settings;
-				},
-				get vaultPath() {
-					return host.vaultPath;
-				},
-				saveSettings: () => host.saveSettings(),
-				denyRuleSources,
-				previewedPermissions,
-			};
-			new ClaudePermissionsSection(permissionsHost).display(containerEl);
-		}
-
-		new Setting(containerEl).setName("Edits").setHeading();
+		new Setting(containerEl).setName("Reviews").setHeading();
 		new Setting(containerEl)
 			.setName("Review Claude's edits in Obsidian")
 			.setDesc("Show proposed edits in a review view with accept and reject. Off: Claude Code shows its diff in the terminal.")
 			.addToggle((toggle) =>
 				toggle.setValue(settings.reviewEditsInObsidian).onChange(async (value) => {
 					settings.reviewEditsInObsidian = value;
-					await this.host.saveSettings();
+					await this.save();
 					this.host.applyLiveSettings();
 				}),
 			);
+		vaultTools?.displayReview(containerEl);
 
-		if (this.host.vaultTools) this.vaultToolsSection = displayVaultToolsSection(containerEl, this.host.vaultTools);
+		if (vaultTools) {
+			new Setting(containerEl).setName("Claude's vault tools").setHeading();
+			vaultTools.display(containerEl);
+		}
 
-		new Setting(containerEl).setName("Advanced").setHeading();
-		new Setting(containerEl)
+		const advanced = containerEl.createEl("details", { cls: "claude-code-bridge-settings-fold" });
+		new Setting(advanced.createEl("summary")).setName("Advanced").setDesc("Ports, tokens, selection delay and debug logging.").setHeading();
+		this.displayAdvanced(advanced);
+		vaultTools?.displayAdvanced(advanced);
+		new Setting(advanced)
 			.setName("Debug logging")
-			.setDesc("Log connections and protocol errors to the developer console. The token is never logged.")
+			.setDesc("Log connections and protocol errors to the developer console. Tokens are never logged.")
 			.addToggle((toggle) =>
 				toggle.setValue(settings.debugLogging).onChange(async (value) => {
 					settings.debugLogging = value;
-					await this.host.saveSettings();
+					await this.save();
+				}),
+			);
+		this.refreshStatus();
+	}
+
+	private displayAdvanced(containerEl: HTMLElement): void {
+		const { settings } = this.host;
+		new Setting(containerEl)
+			.setName("Fixed port")
+			.setDesc("The port /ide connects to. Leave empty for a random free port (recommended: two vaults never collide).")
+			.addText((text) =>
+				text
+					.setPlaceholder("Random")
+					.setValue(settings.fixedPort === null ? "" : String(settings.fixedPort))
+					.onChange(async (value) => {
+						const trimmed = value.trim();
+						const port = Number(trimmed);
+						if (trimmed !== "" && !isPort(port)) return;
+						settings.fixedPort = trimmed === "" ? null : port;
+						await this.save();
+					}),
+			)
+			.addButton((button) =>
+				button.setButtonText("Restart").onClick(async () => {
+					this.changed();
+					await this.host.applyServerSettings();
+					this.refreshStatus();
+				}),
+			);
+		const ideToken: { setting: Setting; button: ButtonComponent | undefined } = { setting: new Setting(containerEl).setName("IDE connection token"), button: undefined };
+		ideToken.setting.addButton((button) =>
+			(ideToken.button = button).setButtonText("Rotate IDE connection token").onClick(async () => {
+				this.changed();
+				try {
+					await this.host.rotateToken();
+					new Notice("IDE connection token rotated. Run /ide in Claude Code to reconnect.");
+				} catch (error) {
+					new Notice(`Could not rotate the IDE connection token: ${describeError(error)}`);
+				}
+				this.refreshStatus();
+			}),
+		);
+		this.ideToken = ideToken;
+		new Setting(containerEl)
+			.setName("Selection delay")
+			.setDesc(`Milliseconds of quiet before a selection is sent to Claude Code (0–${MAX_SELECTION_DEBOUNCE_MS}); a finished mouse or Shift selection is sent at once.`)
+			.addText((text) =>
+				text.setValue(String(settings.selectionDebounceMs)).onChange(async (value) => {
+					const delay = Number(value.trim());
+					if (!Number.isInteger(delay) || delay < 0 || delay > MAX_SELECTION_DEBOUNCE_MS) return;
+					settings.selectionDebounceMs = delay;
+					await this.save();
+					this.host.applyLiveSettings();
 				}),
 			);
 	}
 
-	/** Redraws the status section, if the tab is open. */
+	private displayClaudePermissions(containerEl: HTMLElement): void {
+		const host = this.host;
+		const denyRuleSources = host.denyRuleSources?.bind(host);
+		const previewedPermissions = host.previewedPermissions;
+		if (!denyRuleSources || !previewedPermissions) return;
+		const permissionsHost: ClaudePermissionsHost = {
+			get settings() {
+				return host.settings;
+			},
+			get vaultPath() {
+				return host.vaultPath;
+			},
+			saveSettings: () => this.save(),
+			denyRuleSources,
+			previewedPermissions,
+		};
+		new ClaudePermissionsSection(permissionsHost).display(containerEl);
+	}
+
+	/** Redraws the status (bridge and vault tools) and the IDE connection token's row, if the tab is open. */
 	refreshStatus(): void {
 		this.vaultToolsSection?.refresh();
-		const container = this.statusContainer;
-		if (!container) return;
-		container.empty();
 		const status = this.host.bridgeStatus();
-		new Setting(container).setName("State").setDesc(describeState(status));
-		if (status.lockFilePath) new Setting(container).setName("Lock file").setDesc(status.lockFilePath);
-		const clients = status.clients.map((client) => {
-			const who = client.pid ? `pid ${client.pid}` : `connection ${client.id}`;
-			return `${client.clientName ?? "client"} (${who}) since ${client.connectedAt.toLocaleTimeString()}`;
-		});
-		new Setting(container).setName("Connected clients").setDesc(clients.length > 0 ? clients.join("; ") : "None");
-		new Setting(container)
-			.setName("Token")
-			.setDesc(
-				status.tokenFingerprint
-					? `Fingerprint ${status.tokenFingerprint}. Rotating closes every open session; Claude Code reconnects when you run /ide again.`
-					: "A new token is made each time the server starts.",
-			)
-			.addButton((button) =>
-				button
-					.setButtonText("Rotate token")
-					.setDisabled(status.state !== "listening")
-					.onClick(async () => {
-						try {
-							await this.host.rotateToken();
-							new Notice("Token rotated. Run /ide in Claude Code to reconnect.");
-						} catch (error) {
-							new Notice(`Could not rotate the token: ${describeError(error)}`);
-						}
-						this.refreshStatus();
-					}),
-			);
+		this.statusEl?.setText(describeStatus(status));
+		const token = this.ideToken;
+		if (!token) return;
+		const lockFile = status.lockFilePath ? ` It is in the lock file ${status.lockFilePath}, which only you can read.` : "";
+		token.setting.setDesc(
+			status.tokenFingerprint
+				? `New at every start, and never shown here: its fingerprint is ${status.tokenFingerprint}.${lockFile} Rotating closes every open session; run /ide again to reconnect.`
+				: "A new token is made each time the bridge starts.",
+		);
+		token.button?.setDisabled(status.state !== "listening");
 	}
 
 	private privacyChanged(): void {
@@ -274,22 +287,22 @@ export class BridgeSettingTab extends PluginSettingTab {
 	}
 
 	override hide(): void {
-		this.statusContainer = undefined;
+		this.statusEl = undefined;
+		this.ideToken = undefined;
+		this.checkResults = undefined;
+		this.vaultToolsSection = undefined;
 		super.hide();
 	}
 }
 
-const LEVEL_LABELS: Record<DoctorLevel, string> = { ok: "OK", warn: "Warning", fail: "Problem" };
-
-/** One row per finding: its level, what was found, and the fix below it (muted, as setting descriptions are). */
-function showDoctorLines(container: HTMLElement, lines: readonly DoctorLine[]): void {
-	container.empty();
-	for (const line of lines) {
-		const row = container.createDiv({ cls: ["claude-code-bridge-doctor-line", `is-${line.level}`] });
-		row.createSpan({ cls: "claude-code-bridge-doctor-level", text: LEVEL_LABELS[line.level] });
-		row.createSpan({ cls: "claude-code-bridge-doctor-what", text: line.what });
-		if (line.fix) row.createDiv({ cls: ["claude-code-bridge-doctor-fix", "setting-item-description"], text: line.fix });
-	}
+/** The bridge's state and who is connected, in one or two sentences. */
+function describeStatus(status: BridgeStatus): string {
+	const clients = status.clients.map((client) => {
+		const who = client.pid ? `pid ${client.pid}` : `connection ${client.id}`;
+		return `${client.clientName ?? "client"} (${who}) since ${client.connectedAt.toLocaleTimeString()}`;
+	});
+	if (status.state !== "listening") return `${describeState(status)}.`;
+	return `${describeState(status)}. ${clients.length > 0 ? `Connected: ${clients.join("; ")}.` : "No Claude Code session is connected."}`;
 }
 
 export function describeState(status: BridgeStatus): string {
@@ -304,10 +317,3 @@ export function describeState(status: BridgeStatus): string {
 			return "Off";
 	}
 }
-
-const TROUBLESHOOTING = [
-	"/ide lists the vault only when Claude Code runs in the vault folder or a subfolder; elsewhere set CLAUDE_CODE_SSE_PORT to the port above.",
-	"The lock file above must exist and be readable by you (ls -l ~/.claude/ide).",
-	"With http_proxy, https_proxy or all_proxy set, add localhost,127.0.0.1,::1 to no_proxy, or the local connection goes to the proxy.",
-	"After rotating the token or restarting the bridge, run /ide again in Claude Code.",
-];

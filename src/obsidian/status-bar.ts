@@ -1,6 +1,6 @@
 import type { BridgeStatus } from "../ide/bridge-host";
 
-/** The status bar item: off, listening, connected clients, or failed. */
+/** The status bar item: off, listening, connected (how many clients), or failed, each in its theme colour (styles.css). */
 export class StatusBar {
 	constructor(private readonly element: HTMLElement) {
 		this.element.addClass("claude-code-bridge-status");
@@ -10,7 +10,10 @@ export class StatusBar {
 	show(status: BridgeStatus): void {
 		this.element.setText(statusText(status));
 		this.element.setAttribute("aria-label", statusTooltip(status));
-		this.element.toggleClass("is-connected", status.clients.length > 0);
+		const connected = status.state === "listening" && status.clients.length > 0;
+		this.element.toggleClass("is-off", status.state === "stopped" || status.state === "starting");
+		this.element.toggleClass("is-listening", status.state === "listening" && !connected);
+		this.element.toggleClass("is-connected", connected);
 		this.element.toggleClass("is-failed", status.state === "failed");
 	}
 }
@@ -26,7 +29,7 @@ export function statusText(status: BridgeStatus): string {
 		case "listening": {
 			const count = status.clients.length;
 			if (count === 0) return "Claude: listening";
-			return count === 1 ? "Claude: connected" : `Claude: ${count} clients`;
+			return count === 1 ? "Claude: connected" : `Claude: ${count} connected`;
 		}
 	}
 }

@@ -166,6 +166,8 @@ export class FakeElement {
 	removeEventListener(type: string, listener: (event: unknown) => void): void {
 		this.listeners.get(type)?.delete(listener);
 	}
+	/** HTMLElement.focus: the fake has no focus to move. */
+	focus(): void {}
 	/** Test helper: fires a DOM event at this element. */
 	dispatch(type: string): void {
 		for (const listener of this.listeners.get(type) ?? []) listener({ type });
@@ -882,7 +884,51 @@ export class FileManager {
 }
 
 /** obsidian.d.ts `App`: the workspace, the vault and the metadata cache of one vault. */
+type KeymapEventListener = (event: { key: string; modifiers: string[] }) => unknown;
+
+/** obsidian.d.ts `KeymapEventHandler`: what `Scope.register` returns. */
+export interface KeymapEventHandler {
+	scope: Scope;
+	modifiers: string[] | null;
+	key: string | null;
+	func: KeymapEventListener;
+}
+
+/**
+ * obsidian.d.ts `Scope`: key handlers of a part of the app. Obsidian's keymap hands a key press to the focused
+ * view's scope, else to its parent; the first handler that matches takes the key.
+ */
+export class Scope {
+	private readonly handlers: KeymapEventHandler[] = [];
+	constructor(readonly parent?: Scope) {}
+	register(modifiers: string[] | null, key: string | null, func: KeymapEventListener): KeymapEventHandler {
+		const handler = { scope: this, modifiers, key, func };
+		this.handlers.push(handler);
+		return handler;
+	}
+	unregister(handler: KeymapEventHandler): void {
+		this.handlers.splice(this.handlers.indexOf(handler), 1);
+	}
+	/** Test helper: a key press in this scope. True when a handler took it. */
+	press(modifiers: string[], key: string): boolean {
+		const same = (wanted: string[] | null): boolean => wanted === null || [...wanted].sort().join("+") === [...modifiers].sort().join("+");
+		for (const handler of this.handlers) {
+			if ((handler.key === null || handler.key === key) && same(handler.modifiers)) {
+				handler.func({ key, modifiers });
+				return true;
+			}
+		}
+		return this.parent?.press(modifiers, key) ?? false;
+	}
+}
+
 export class App {
+	/** obsidian.d.ts `App.scope`: the app's global key scope. */
+	readonly scope = new Scope();
+	/** Test helper: a key press with the active leaf focused: its view's scope, else the app's. */
+	pressKey(modifiers: string[], key: string): boolean {
+		return (this.workspace.activeLeaf?.view.scope ?? this.scope).press(modifiers, key);
+	}
 	readonly workspace: Workspace = new Workspace(this);
 	readonly metadataCache = new MetadataCache();
 	readonly fileManager: FileManager = new FileManager(this);
@@ -1086,7 +1132,11 @@ export class FakeButton {
 	}
 }
 
-/** Obsidian's settings row; every instance is recorded in `Setting.created` for tests to inspect. */
+/**
+ * Obsidian's settings row; every instance is recorded in `Setting.created` for tests to inspect. As Obsidian's does,
+ * it adds its row to the container (`div.setting-item`, with `setting-item-heading` for a heading), the name and
+ * description as text below it, so tests can count rows and read what the tab shows.
+ */
 export class Setting {
 	static created: Setting[] = [];
 	name = "";
@@ -1095,20 +1145,31 @@ export class Setting {
 	readonly toggles: FakeInput<boolean>[] = [];
 	readonly texts: FakeInput<string>[] = [];
 	readonly buttons: FakeButton[] = [];
+	readonly settingEl: FakeElement;
+	readonly nameEl: FakeElement;
+	readonly descEl: FakeElement;
 
 	constructor(readonly containerEl: FakeElement) {
 		Setting.created.push(this);
+		this.settingEl = containerEl.createDiv({ cls: "setting-item" });
+		const info = this.settingEl.createDiv({ cls: "setting-item-info" });
+		this.nameEl = info.createDiv({ cls: "setting-item-name" });
+		this.descEl = info.createDiv({ cls: "setting-item-description" });
 	}
 	setName(name: string): this {
 		this.name = name;
+		this.nameEl.setText(name);
 		return this;
 	}
 	setDesc(desc: string): this {
 		this.desc = desc;
+		this.descEl.empty();
+		this.descEl.setText(desc);
 		return this;
 	}
 	setHeading(): this {
 		this.isHeading = true;
+		this.settingEl.addClass("setting-item-heading");
 		return this;
 	}
 	addToggle(build: (toggle: FakeInput<boolean>) => unknown): this {
@@ -1163,6 +1224,8 @@ export abstract class View extends Component {
 	icon = "lucide-file";
 	/** obsidian.d.ts: "Whether or not the view is intended for navigation." */
 	navigation = false;
+	/** obsidian.d.ts `View.scope`: the view's own key scope, active while the view has focus. */
+	scope: Scope | null = null;
 	readonly containerEl = new FakeElement();
 	constructor(readonly leaf: WorkspaceLeaf) {
 		super();

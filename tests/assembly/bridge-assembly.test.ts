@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { assembleBridge, type Bridge, type ReviewDecisions } from "../../src/assembly/bridge-assembly";
 import type { PendingReview } from "../../src/ide/diff-review/review-types";
@@ -10,6 +10,7 @@ import { makeTempDir } from "../helpers/temp-dir";
 import { FakeReviewPort } from "../ide/diff-review/fake-review-port";
 import { MemoryNoteSource } from "../vault/notes/memory-note-source";
 import { pollUntil } from "../helpers/wait-until";
+import { connectOrThrow } from "../helpers/test-client";
 
 const EVERY_TOOL = [
 	"openDiff",
@@ -126,5 +127,24 @@ describe("assembleBridge", () => {
 		await shown("d");
 		bridge.dispose();
 		expect((await pending).content[0]).toEqual({ type: "text", text: "DIFF_REJECTED" });
+	});
+
+	it("a review names the IDE client that asked, by the name it gave in initialize", async () => {
+		bridge = assemble(true);
+		const status = await bridge.host.start();
+		const lock = JSON.parse(readFileSync(status.lockFilePath ?? "", "utf8")) as { authToken: string };
+		const client = await connectOrThrow(status.port ?? 0, { token: lock.authToken });
+		try {
+			await client.initialize();
+			const path = join(temp.path, "note.md");
+			const answer = client.request("tools/call", { name: "openDiff", arguments: { old_file_path: path, new_file_path: path, new_file_contents: "new\n", tab_name: "wire" } });
+			const review = await shown("wire");
+			expect(review.proposer).toEqual({ client: "test-client", session: expect.any(Number) as unknown, tool: "openDiff" });
+			decisions?.reject(review);
+			await answer;
+		} finally {
+			await client.close();
+			await bridge.host.stop();
+		}
 	});
 });

@@ -22,13 +22,14 @@ describe("DiffReviewWriteReview", () => {
 	it("shows each write in its own review, filed under the vault tools' session, and answers the accepted text", async () => {
 		const { port, reviews, review, write } = setup();
 		const first = review.propose(write());
-		const second = review.propose(write());
+		const second = review.propose({ ...write(), tool: "set_properties" });
 		await waitUntil(() => port.views.size === 2, "both reviews to be shown");
-		expect([...port.views.keys()].sort()).toEqual(["Vault tools #1: edit_note note.md", "Vault tools #2: edit_note note.md"]);
-		expect(port.views.get("Vault tools #1: edit_note note.md")).toMatchObject({ proposedText: "new\n", target: { relative: "note.md" } });
+		expect([...port.views.keys()].sort()).toEqual(["Vault tools #1: edit_note note.md", "Vault tools #2: set_properties note.md"]);
+		expect(port.views.get("Vault tools #2: set_properties note.md")?.proposer).toEqual({ client: "Claude's vault tools", tool: "set_properties" });
+		expect(port.views.get("Vault tools #1: edit_note note.md")).toMatchObject({ proposedText: "new\n", target: { relative: "note.md" }, proposer: { client: "Claude's vault tools", tool: "edit_note" } });
 		expect(reviews.closeAll(1)).toBe(0);
 		reviews.accept("Vault tools #1: edit_note note.md", "edited\n");
-		reviews.reject("Vault tools #2: edit_note note.md");
+		reviews.reject("Vault tools #2: set_properties note.md");
 		expect(await first).toEqual({ kind: "accepted", finalText: "edited\n" });
 		expect(await second).toEqual({ kind: "rejected", reason: "the user rejected the change in the review" });
 		expect(VAULT_TOOLS_REVIEW_SESSION).toBe(0);

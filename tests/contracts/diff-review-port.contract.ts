@@ -34,6 +34,7 @@ export function diffReviewPortContract(name: string, factory: DiffReviewPortFact
 			proposedText: "alpha, edited\n",
 			isNewFile: false,
 			sessionId: 1,
+			proposer: { client: "claude-code", session: 1, tool: "openDiff" },
 			since: new Date(0),
 			...overrides,
 		});

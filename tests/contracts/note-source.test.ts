@@ -1,6 +1,6 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { FileSystemNoteSource } from "../../src/vault/folder/filesystem-note-source";
+import { FolderNoteSource } from "../../src/vault/folder/folder-note-source";
 import { parseYaml } from "../../src/vault/markdown/yaml-parser";
 import { ObsidianNoteSource } from "../../src/obsidian/diagnostics-source";
 import { makeTempDir } from "../helpers/temp-dir";
@@ -8,7 +8,7 @@ import { ManualScheduler, settle } from "../obsidian/harness/metadata-scheduler"
 import { createMetadataHarness } from "../obsidian/harness/metadata-vault";
 import { describeNoteSourceContract } from "./note-source.contract";
 
-describeNoteSourceContract("FileSystemNoteSource (headless)", (files) => {
+describeNoteSourceContract("FolderNoteSource (headless)", (files) => {
 	const folder = makeTempDir("note-source-contract");
 	const write = (path: string, text: string): void => {
 		const absolute = join(folder.path, ...path.split("/"));
@@ -17,7 +17,7 @@ describeNoteSourceContract("FileSystemNoteSource (headless)", (files) => {
 	};
 	for (const [path, text] of Object.entries(files)) write(path, text);
 	// Without a watcher: every call checks the files itself, so nothing depends on when fs.watch reports.
-	const source = new FileSystemNoteSource({ root: folder.path, parseYaml, watch: false });
+	const source = new FolderNoteSource({ root: folder.path, watch: false }, parseYaml);
 	return Promise.resolve({
 		source,
 		writeExternally: write,

@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import type { App as RealApp } from "obsidian";
 import { Notifier } from "../../src/ide/notifier";
 import { VaultPaths } from "../../src/vault/vault-paths";
-import { FolderVault } from "../../src/headless/folder-vault";
+import { FolderVault } from "../../src/vault/folder/folder-vault";
 import { HeadlessEditor } from "../../src/headless/headless-editor";
 import { HeadlessWorkspace } from "../../src/headless/headless-workspace";
 import { ObsidianWorkspace } from "../../src/obsidian/obsidian-workspace";
@@ -33,7 +33,7 @@ workspacePortContract("headless host", (notes) => {
 		queuedMentionTtlMs: 1000,
 		queuedMentionSpacingMs: 0,
 	});
-	const editor = new HeadlessEditor(paths, new FolderVault(paths), () => notifier);
+	const editor = new HeadlessEditor(paths, new FolderVault({ root: paths.root, watch: false }).files, () => notifier);
 	return Promise.resolve({
 		port: new HeadlessWorkspace(paths, editor),
 		location: (relative) => paths.resolve(relative),

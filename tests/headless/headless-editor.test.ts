@@ -3,14 +3,15 @@ import { join } from "node:path";
 import { Notifier } from "../../src/ide/notifier";
 import type { SelectionSnapshot } from "../../src/ide/workspace/selection";
 import { VaultPaths } from "../../src/vault/vault-paths";
-import { FolderVault } from "../../src/headless/folder-vault";
+import { FolderVault } from "../../src/vault/folder/folder-vault";
+import type { FolderFiles } from "../../src/vault/folder/folder-files";
 import { HeadlessEditor } from "../../src/headless/headless-editor";
 import { makeTempDir } from "../helpers/temp-dir";
 import { privacyByPath } from "../helpers/path-privacy";
 
 describe("HeadlessEditor keeps the active note's text while the note is unchanged on disk", () => {
 	let temp: ReturnType<typeof makeTempDir>;
-	let vault: FolderVault;
+	let vault: FolderFiles;
 	let editor: HeadlessEditor;
 	let reads: string[];
 	let sent: SelectionSnapshot[];
@@ -27,7 +28,7 @@ describe("HeadlessEditor keeps the active note's text while the note is unchange
 	beforeEach(() => {
 		temp = makeTempDir("editor");
 		const paths = new VaultPaths(temp.path);
-		vault = new FolderVault(paths);
+		vault = new FolderVault({ root: paths.root, watch: false }).files;
 		reads = [];
 		const readText = vault.readText.bind(vault);
 		vault.readText = (relativePath: string) => {

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { PrivacyRules } from "../../src/vault/privacy/privacy";
 import type { JournalStore } from "../../src/journal/journal-store";
 import type { Bridge, BridgePorts } from "../../src/assembly/bridge-assembly";
-import type { FolderVault } from "../../src/headless/folder-vault";
+import type { FolderVault } from "../../src/vault/folder/folder-vault";
 import { assembleHeadlessBridge } from "../../src/headless/headless-bridge";
 import type { HeadlessEditor } from "../../src/headless/headless-editor";
 import type { LockFileContent } from "../../src/server/lock-file";

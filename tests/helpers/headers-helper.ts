@@ -1,4 +1,6 @@
 import { spawn } from "node:child_process";
+import type { HeadlessProcess } from "./headless-process";
+import { WAIT_TIMEOUT_MS } from "./fixture-timeout";
 
 /** Claude Code's configuration of an HTTP MCP server, as far as the headers go. */
 export interface HttpServerConfig {
@@ -39,4 +41,14 @@ export async function connectHeaders(config: HttpServerConfig, home: string): Pr
 	const run = await runHeadersHelper(config.headersHelper, config.url, home);
 	if (run.code !== 0) return headers;
 	return { ...headers, ...(JSON.parse(run.stdout) as Record<string, string>) };
+}
+
+/** What Claude Code saves for the vault tools over HTTP: the headless host's `mcp-config http` entry. */
+export async function savedHttpConfig(host: HeadlessProcess): Promise<HttpServerConfig> {
+	const before = host.stdout.length;
+	host.send("mcp-config http");
+	const line = await host.waitFor(() => /^(\{"mcpServers".*\})$/m.exec(host.stdout.slice(before))?.[1], "the mcp-config http line", WAIT_TIMEOUT_MS);
+	const entry = (JSON.parse(line) as { mcpServers: { obsidian?: HttpServerConfig } }).mcpServers.obsidian;
+	if (!entry) throw new Error(`no obsidian entry in ${line}`);
+	return entry;
 }

@@ -1,15 +1,18 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { resolve } from "node:path";
+import { join } from "node:path";
 import type { TraceEvent } from "../../src/protocol/mcp-session";
+import { DIST_DIR } from "./built-dist";
 import { WAIT_TIMEOUT_MS } from "./fixture-timeout";
 
-export const HEADLESS_ENTRY = resolve(__dirname, "../../dist/headless.cjs");
+export const HEADLESS_ENTRY = join(DIST_DIR, "headless.cjs");
 
 export interface HeadlessStartOptions {
 	vault: string;
 	home: string;
 	args?: string[];
 	env?: NodeJS.ProcessEnv;
+	/** What runs before the options: the host's own entry by default; `[CLI_ENTRY, "serve"]` is `claude-code-bridge serve`. */
+	command?: readonly string[];
 }
 
 export interface HeadlessStatus {
@@ -44,7 +47,7 @@ export class HeadlessProcess {
 	}
 
 	static spawn(options: HeadlessStartOptions): HeadlessProcess {
-		const child = spawn(process.execPath, [HEADLESS_ENTRY, "--vault", options.vault, "--trace", ...(options.args ?? [])], {
+		const child = spawn(process.execPath, [...(options.command ?? [HEADLESS_ENTRY]), "--vault", options.vault, "--trace", ...(options.args ?? [])], {
 			env: { PATH: process.env.PATH ?? "", ...options.env, HOME: options.home },
 			stdio: ["pipe", "pipe", "pipe"],
 		});

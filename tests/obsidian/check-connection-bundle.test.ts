@@ -29,7 +29,7 @@ describe("Check connection in the built plugin", () => {
 		temp.remove();
 	});
 
-	it("finds the plugin's own lock file, token and vault, and only warns about the space in the path and the missing client", async () => {
+	it("finds the plugin's own lock file, token and vault, and only warns about the space in the path and the missing client (the summary says 2 warnings)", async () => {
 		const module = jest.requireActual<{ default: new (app: App, manifest: object) => Plugin }>(resolve(__dirname, "../../main.js"));
 		const app = new App(vault, "My vault");
 		const plugin = new module.default(app, { id: "claude-code-bridge", name: "Claude Code Bridge", version: "0.1.0" });
@@ -45,7 +45,7 @@ describe("Check connection in the built plugin", () => {
 			if (!tab) throw new Error("no settings tab");
 			Setting.created = [];
 			(tab as unknown as { display(): void }).display();
-			const button = Setting.created.find((setting) => setting.name === "Why /ide does not list this vault")?.buttons[0];
+			const button = Setting.created.find((setting) => setting.name === "Check connection")?.buttons[0];
 			if (!button) throw new Error("no Check connection button");
 			await button.click();
 
@@ -54,7 +54,8 @@ describe("Check connection in the built plugin", () => {
 				what: row.children[1]?.text ?? "",
 			}));
 			expect(rows.filter((row) => row.level !== "is-ok").map((row) => row.what)).toEqual([`The vault's path has spaces: ${vault}`, "No Claude Code client is connected"]);
-			const port = /127\.0\.0\.1:(\d+)/.exec(rows[0]?.what ?? "")?.[1];
+			expect(tab.containerEl.findAll("claude-code-bridge-doctor-summary")[0]?.text).toBe("2 warnings.");
+			const port = /^The bridge listens on 127\.0\.0\.1:(\d+)$/.exec(rows.find((row) => row.what.startsWith("The bridge listens"))?.what ?? "")?.[1];
 			expect(rows.map((row) => row.what)).toEqual(
 				expect.arrayContaining([
 					expect.stringMatching(new RegExp(`^The lock file is this bridge's: pid ${process.pid}, "Obsidian · My vault", token fingerprint [0-9a-f]{8}$`)),

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { FakeElement, Setting, notices } from "../__mocks__/obsidian";
-import { ClaudePermissionsSection, type ClaudePermissionsHost } from "../../src/obsidian/claude-permissions-section";
+import { ClaudePermissionsSection, deniedSentence, type ClaudePermissionsHost } from "../../src/obsidian/claude-permissions-section";
 import type { VaultLocalStorage } from "../../src/obsidian/previewed-permissions";
 import { PreviewedPermissions } from "../../src/obsidian/previewed-permissions";
 import { DEFAULT_SETTINGS, type BridgeSettings } from "../../src/settings";
@@ -48,12 +48,13 @@ function setUp(onLocalDisk = true) {
 const settingsFile = (): string => join(vault, ".claude", "settings.json");
 
 describe("ClaudePermissionsSection", () => {
-	it("shows the exact change first and writes nothing until the user confirms", async () => {
+	it("shows in a sentence what the rules keep out, the exact patch behind Show file change, and writes nothing until the user confirms", async () => {
 		const { section, preview, button, settings, saved, host } = setUp();
-		let reverted = 0;
-		await section.propose({ enabled: true, file: "shared" }, () => reverted++);
-		expect(preview().textContent).toContain("Writing the rules makes this change:");
-		expect(preview().textContent).toContain("Read(./Secret/**)");
+		await section.propose({ enabled: true, file: "shared" });
+		expect(preview().children[0]?.text).toBe("Once written: Claude Code will not read or edit: Secret/, .vault-config/, .trash/ — in .claude/settings.json.");
+		const change = preview().children.find((child) => child.tag === "details");
+		expect(change?.children[0]?.text).toBe("Show file change");
+		expect(change?.findAll("claude-code-bridge-permissions-diff")[0]?.text).toContain('+      "Read(./Secret/**)",');
 		expect(existsSync(settingsFile())).toBe(false);
 		await button("Write the rules").click();
 		expect(readFileSync(settingsFile(), "utf8")).toContain("Read(./Secret/**)");
@@ -61,25 +62,28 @@ describe("ClaudePermissionsSection", () => {
 		expect(saved.at(-1)).toMatchObject({ keepPrivateFromClaudeTools: true, claudeSettingsFile: "shared" });
 		expect(host.previewedPermissions.load()?.settingsFile).toBe(".claude/settings.json");
 		expect(notices.at(-1)).toBe("Deny rules written into .claude/settings.json. Restart running Claude Code sessions.");
-		expect(reverted).toBe(0);
 	});
 
-	it("writes nothing and puts the control back on Cancel", async () => {
-		const { section, button, preview, saved } = setUp();
-		let reverted = 0;
-		await section.propose({ enabled: true, file: "local" }, () => reverted++);
+	it("writes and saves nothing on Cancel", async () => {
+		const { section, button, preview, saved, settings } = setUp();
+		await section.propose({ enabled: true, file: "local" });
 		await button("Cancel").click();
-		expect(reverted).toBe(1);
 		expect(existsSync(join(vault, ".claude"))).toBe(false);
 		expect(preview().textContent).toBe("");
 		expect(saved).toEqual([]);
+		expect(settings.keepPrivateFromClaudeTools).toBe(false);
 	});
 
-	it("refuses when the vault is not on the local file system, putting the control back", async () => {
-		const { section, preview } = setUp(false);
-		let reverted = 0;
-		await section.propose({ enabled: true, file: "shared" }, () => reverted++);
+	it("refuses when the vault is not on the local file system", async () => {
+		const { section, preview, settings } = setUp(false);
+		await section.propose({ enabled: true, file: "shared" });
 		expect(preview().textContent).toContain("The vault is not on the local file system.");
-		expect(reverted).toBe(1);
+		expect(settings.keepPrivateFromClaudeTools).toBe(false);
+	});
+});
+
+describe("deniedSentence", () => {
+	it("names each folder and the file, in plain words", () => {
+		expect(deniedSentence(["Secret", "Work/HR", ".vault-config"], ".claude/settings.local.json")).toBe("Claude Code will not read or edit: Secret/, Work/HR/, .vault-config/ — in .claude/settings.local.json.");
 	});
 });

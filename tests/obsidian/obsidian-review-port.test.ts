@@ -17,6 +17,7 @@ function pending(overrides: Partial<PendingReview> = {}): PendingReview {
 		proposedText: "# Title\r\nsecond\r\n",
 		isNewFile: false,
 		sessionId: 1,
+		proposer: { client: "claude-code", session: 1, tool: "openDiff" },
 		since: new Date(0),
 		...overrides,
 	};

@@ -4,14 +4,15 @@ import { DIFF_VIEW_TYPE, DiffReviewView } from "../../src/obsidian/diff-view";
 import { registerDiffReviewView } from "../../src/obsidian/register-diff-review";
 import { App, Plugin, type WorkspaceLeaf } from "../__mocks__/obsidian";
 
-const review = (tabName: string): PendingReview => ({
-	id: 1,
+const review = (tabName: string, id = 1): PendingReview => ({
+	id,
 	tabName,
 	target: { relative: "Notes/a.md", absolute: "/vault/Notes/a.md" },
 	originalText: "old\n",
 	proposedText: "new\n",
 	isNewFile: false,
 	sessionId: 1,
+	proposer: { client: "claude-code", session: 1, tool: "openDiff" },
 	since: new Date(0),
 });
 
@@ -55,5 +56,50 @@ describe("registerDiffReviewView", () => {
 		expect(live.detached).toBe(false);
 		expect(note.detached).toBe(false);
 		expect(app.workspace.getLeavesOfType(DIFF_VIEW_TYPE)).toEqual([live]);
+	});
+
+	const shownReview = async (tabName: string, id: number, calls: string[] = []): Promise<WorkspaceLeaf> => {
+		const leaf = await reviewTab(tabName);
+		const view = leaf.view;
+		if (!(view instanceof DiffReviewView)) throw new Error("not a review view");
+		view.showReview(review(tabName, id), {
+			accept: (shown, text) => {
+				calls.push(`accept ${shown.id} ${text}`);
+				return { kind: "accepted" };
+			},
+			reject: (shown) => void calls.push(`reject ${shown.id}`),
+			closed: () => undefined,
+		});
+		return leaf;
+	};
+
+	it("the status bar counts the reviews waiting for a decision, and a click opens the oldest", async () => {
+		const item = plugin.statusBarItems[0];
+		if (!item) throw new Error("no status bar item");
+		expect(item.hasClass("ccb-review-count")).toBe(true);
+		expect(item.text).toBe("");
+		const older = await shownReview("first", 1);
+		expect(item.text).toBe("1 review");
+		const newer = await shownReview("second", 2);
+		expect(item.text).toBe("2 reviews");
+		app.workspace.setActiveLeaf(newer as never);
+		plugin.domEvents.find((event) => event.type === "click")?.callback({} as never);
+		await Promise.resolve();
+		expect(app.workspace.activeLeaf).toBe(older);
+		older.detach();
+		await Promise.resolve();
+		expect(item.text).toBe("1 review");
+	});
+
+	it("Accept and Reject are commands, available only while a review has focus", async () => {
+		const calls: string[] = [];
+		const leaf = await shownReview("tab", 5, calls);
+		const note = app.workspace.getLeaf("tab");
+		app.workspace.setActiveLeaf(note);
+		expect([plugin.runCommand("accept-review", true), plugin.runCommand("reject-review", true)]).toEqual([false, false]);
+		app.workspace.setActiveLeaf(leaf);
+		expect(plugin.runCommand("accept-review")).toBe(true);
+		expect(plugin.runCommand("reject-review")).toBe(true);
+		expect(calls).toEqual(["accept 5 new\n", "reject 5"]);
 	});
 });

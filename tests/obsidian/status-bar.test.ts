@@ -8,6 +8,7 @@ describe("StatusBar", () => {
 	let element: FakeElement;
 	let bar: StatusBar;
 	const shown = () => ({ text: element.text, tooltip: element.attributes.get("aria-label"), connected: element.hasClass("is-connected"), failed: element.hasClass("is-failed") });
+	const colour = () => ["is-off", "is-listening", "is-connected", "is-failed"].filter((cls) => element.hasClass(cls));
 
 	beforeEach(() => {
 		element = new FakeElement();
@@ -34,7 +35,7 @@ describe("StatusBar", () => {
 		[
 			"several clients: counted, by pid or by id before ide_connected",
 			{ state: "listening", port: 51234, clients: [client(1, 4242), client(2)] },
-			{ text: "Claude: 2 clients", tooltip: "Listening on 127.0.0.1:51234; connected: pid 4242, client 2", connected: true, failed: false },
+			{ text: "Claude: 2 connected", tooltip: "Listening on 127.0.0.1:51234; connected: pid 4242, client 2", connected: true, failed: false },
 		],
 		[
 			"failed: with the reason",
@@ -53,5 +54,17 @@ describe("StatusBar", () => {
 		expect(shown()).toMatchObject({ connected: true, failed: false });
 		bar.show({ state: "stopped", clients: [] });
 		expect(shown()).toEqual({ text: "Claude: off", tooltip: "Claude Code Bridge is not running", connected: false, failed: false });
+	});
+
+	it("marks each state with one class, for its theme colour", () => {
+		expect(colour()).toEqual(["is-off"]);
+		bar.show({ state: "listening", port: 1, clients: [] });
+		expect(colour()).toEqual(["is-listening"]);
+		bar.show({ state: "listening", port: 1, clients: [client(1, 7), client(2, 8)] });
+		expect([element.text, colour()]).toEqual(["Claude: 2 connected", ["is-connected"]]);
+		bar.show({ state: "failed", clients: [] });
+		expect(colour()).toEqual(["is-failed"]);
+		bar.show({ state: "stopped", clients: [] });
+		expect(colour()).toEqual(["is-off"]);
 	});
 });

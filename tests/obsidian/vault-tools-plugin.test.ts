@@ -217,7 +217,9 @@ describe("the plugin serves Claude's vault tools over HTTP from Obsidian's index
 		const client = await connect();
 		const reviewTabsClosed = (): Promise<true> => pollUntil(() => (app.workspace.getLeavesOfType(DIFF_VIEW_TYPE).length === 0 ? true : undefined), "the review tab to close");
 		const free = client.callTool({ name: "create_note", arguments: { path: "Notes/Free.md", content: "# Mine\n" } });
-		expect((await reviewButton("ccb-review-accept")).text).toBe("Accept");
+		expect((await reviewButton("ccb-review-accept")).text).toBe("Accept all");
+		// The decision bar says which tool of which client proposes.
+		expect([(await reviewButton("ccb-review-proposer")).text, (await reviewButton("ccb-review-tool")).text]).toEqual(["Claude's vault tools", "create_note"]);
 		(await reviewButton("ccb-review-reject")).dispatch("click");
 		const freeAnswer = text(await free);
 		await reviewTabsClosed();

@@ -2,7 +2,7 @@ import { linkSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { VaultPrivacy } from "../../src/vault/privacy/vault-privacy";
 import { VaultPaths } from "../../src/vault/vault-paths";
-import { FolderVault } from "../../src/headless/folder-vault";
+import { FolderVault } from "../../src/vault/folder/folder-vault";
 import { makeTempDir } from "../helpers/temp-dir";
 
 /**
@@ -32,7 +32,7 @@ describe("a file with more than one hard link", () => {
 	});
 
 	it("is served under its public name with one warning that names it, through files/read's port and openFile's reader", async () => {
-		const files = boundary.files(new FolderVault(paths));
+		const files = boundary.files(new FolderVault({ root: paths.root, watch: false }).files);
 		expect(Buffer.from(await files.readBytes("Public/innocent.md")).toString("utf8")).toBe("HARD-LINKED-SECRET\n");
 		expect(await boundary.textReader(() => Promise.resolve("text"))(join(vault, "Public", "innocent.md"))).toBe("text");
 		expect(warnings).toEqual([
@@ -41,7 +41,7 @@ describe("a file with more than one hard link", () => {
 	});
 
 	it("a file with one link is served without a warning; the private name stays refused", async () => {
-		const files = boundary.files(new FolderVault(paths));
+		const files = boundary.files(new FolderVault({ root: paths.root, watch: false }).files);
 		await files.readBytes("Public/plain.md");
 		await expect(files.readBytes("Secret/diary.md")).rejects.toThrow("Not found: Secret/diary.md");
 		expect(warnings).toEqual([]);

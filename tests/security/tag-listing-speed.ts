@@ -1,7 +1,7 @@
 /**
  * Times `resources/list` over a 10k-note vault while a private-tag rule is set, against the headless host: privacy
- * asks `FolderVault.tagsOf` for every note of a listing (issue 11 finding 4; the tags are cached per note by size,
- * mtime and ctime). Prints the first listing (cold) and the median of 7 more (warm); `NO_TAGS=1` runs it without
+ * asks `FolderVault.tagsOf` for every note of a listing (issue 11 finding 4; the tags are kept per note version,
+ * checked with one stat). Prints the first listing (cold) and the median of 7 more (warm); `NO_TAGS=1` runs it without
  * the rule, the floor. Usage: node scripts/run-bench.mjs tests/security/tag-listing-speed.ts
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";

@@ -87,9 +87,9 @@ describe("privacy at the port", () => {
 		expect(answer.text).toMatch(/not available to vault tools/);
 	});
 
-	it("reads a note's tags for tag rules from the index's text (frontmatter and inline), without reading files again", () => {
-		expect(withPrivate.index.privacyTags("Private/Diary.md")).toEqual(["shared", "diarytag", "privatetag"]);
-		expect(withPrivate.index.privacyTags("Nowhere.md")).toBeUndefined();
+	it("reads a note's tags for tag rules from the folder adapter's one tag reader (frontmatter and inline)", () => {
+		expect(withPrivate.folder.tagsOf("Private/Diary.md")).toEqual(["shared", "diarytag", "privatetag"]);
+		expect(withPrivate.folder.tagsOf("Nowhere.md")).toEqual([]);
 	});
 
 	it("reads tags for privacy exactly as the IDE tools' reader does, comments and byte order marks included", async () => {
@@ -97,7 +97,7 @@ describe("privacy at the port", () => {
 		const vault = makeVault(Object.fromEntries(rows.map((row, index) => [`Row ${index}.md`, row.text])));
 		try {
 			await vault.index.refresh();
-			for (const [index, row] of rows.entries()) expect([row.behaviour, vault.index.privacyTags(`Row ${index}.md`)]).toEqual([row.behaviour, noteTags(row.text)]);
+			for (const [index, row] of rows.entries()) expect([row.behaviour, vault.folder.tagsOf(`Row ${index}.md`)]).toEqual([row.behaviour, noteTags(row.text)]);
 		} finally {
 			vault.dispose();
 		}

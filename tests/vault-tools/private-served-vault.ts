@@ -7,7 +7,7 @@ import type { JsonObject } from "../../src/protocol/json-rpc";
 import { ObsidianVaultFiles } from "../../src/obsidian/vault-files";
 import { ObsidianVaultIndex } from "../../src/obsidian/vault-tools/obsidian-vault-index";
 import { createVaultTools, type VaultToolsOptions } from "../../src/vault-tools/create-vault-tools";
-import { FolderVaultIndex } from "../../src/vault/folder/folder-vault-index";
+import { FolderVault } from "../../src/vault/folder/folder-vault";
 import type { VaultIndex } from "../../src/vault/notes/vault-index";
 import type { App } from "../__mocks__/obsidian";
 import { makeTempDir } from "../helpers/temp-dir";
@@ -30,7 +30,7 @@ export type ToolOptions = Partial<Omit<VaultToolsOptions, "vault">>;
 
 /**
  * The two adapters the vault tools run over, each with the tag reader its root passes to the privacy rules: the
- * folder (`FolderVaultIndex.privacyTags`, as `mcp --vault` and the headless host) and Obsidian (the fake app's
+ * folder (`FolderVault.tagsOf`, as `mcp --vault` and the headless host) and Obsidian (the fake app's
  * metadata cache through `ObsidianVaultFiles.tagsOf`, as the plugin). The files are on disk for both, since path
  * arguments are confined through the real folder.
  */
@@ -39,7 +39,8 @@ export const ADAPTERS: [string, (files: Record<string, string>, rules: PrivacyRu
 		"the folder",
 		(files, rules, options) => {
 			const { root, remove } = writeVault(files);
-			const index = new FolderVaultIndex({ root, watch: false });
+			const folder = new FolderVault({ root, watch: false });
+			const index = folder.index;
 			const text = (path: string): string | undefined => {
 				try {
 					return readFileSync(join(root, path), "utf8");
@@ -47,8 +48,8 @@ export const ADAPTERS: [string, (files: Record<string, string>, rules: PrivacyRu
 					return undefined;
 				}
 			};
-			return Promise.resolve(serve(root, index, rules, (path) => index.privacyTags(path) ?? [], text, options, () => {
-				index.dispose();
+			return Promise.resolve(serve(root, index, rules, (path) => folder.tagsOf(path), text, options, () => {
+				folder.dispose();
 				remove();
 			}));
 		},

@@ -70,6 +70,15 @@ describe("search reads texts without a promise when the index has them", () => {
 		expect((await vault.call("search", { query: "apple", mode: "regex" })).text).toMatch(/^No matches/);
 	});
 
+	it("shows the lines of tag and property hits the same either way", async () => {
+		privateFolders = [];
+		for (const args of [{ query: "#fruit", mode: "tag" }, { query: "kind: fruit", mode: "property" }]) {
+			const answer = (await vault.call("search", args)).text;
+			expect(answer).toMatch(/^Private\/C\.md:\d+: \S/m);
+			expect(await throughPromises(args)).toBe(answer);
+		}
+	});
+
 	it("finds a note's new text on the next call", async () => {
 		expect((await vault.call("search", { query: "banana" })).text).toMatch(/^No matches/);
 		vault.write("A.md", "# A\n\nA banana now.\n");

@@ -4,7 +4,8 @@ import { VaultPaths } from "../../src/vault/vault-paths";
 import type { JsonObject } from "../../src/protocol/json-rpc";
 import type { ToolDefinition } from "../../src/protocol/mcp-types";
 import { createVaultTools, type VaultToolsOptions } from "../../src/vault-tools/create-vault-tools";
-import { FolderVaultIndex } from "../../src/vault/folder/folder-vault-index";
+import { FolderVault } from "../../src/vault/folder/folder-vault";
+import type { FolderVaultIndex } from "../../src/vault/folder/folder-vault-index";
 import { VisibleVault } from "../../src/vault/privacy/visible-vault";
 import { makeTempDir } from "../helpers/temp-dir";
 
@@ -16,6 +17,8 @@ export interface CallAnswer {
 
 export interface VaultFixture {
 	root: string;
+	/** The folder adapter: `index` is its vault-tools index, `folder.tagsOf` its privacy tag reader. */
+	folder: FolderVault;
 	index: FolderVaultIndex;
 	tools: Map<string, ToolDefinition>;
 	call(name: string, args: JsonObject, signal?: AbortSignal): Promise<CallAnswer>;
@@ -33,12 +36,14 @@ export function makeVault(files: Record<string, string>, options: Partial<Omit<V
 		writeFileSync(join(root, path), text);
 	};
 	for (const [path, text] of Object.entries(files)) write(path, text);
-	const index = new FolderVaultIndex({ root, watch: false });
+	const folder = new FolderVault({ root, watch: false });
+	const index = folder.index;
 	const { isPrivate = (): boolean => false, ...toolOptions } = options;
 	const vault = new VisibleVault({ index, paths: new VaultPaths(root), isPrivate });
 	const tools = new Map(createVaultTools({ vault, ...toolOptions }).map((tool) => [tool.name, tool]));
 	return {
 		root,
+		folder,
 		index,
 		tools,
 		async call(name, args, signal = new AbortController().signal) {
@@ -51,7 +56,7 @@ export function makeVault(files: Record<string, string>, options: Partial<Omit<V
 		read: (path) => readFileSync(join(root, path), "utf8"),
 		write,
 		dispose() {
-			index.dispose();
+			folder.dispose();
 			temp.remove();
 		},
 	};

@@ -64,6 +64,12 @@ describe("VaultPaths.resolve", () => {
 			expect(paths.resolve(vault)).toEqual({ relative: "", absolute: vault });
 		});
 
+		it("paths in a vault at the root of the file system (a root that ends in a separator)", () => {
+			const atRoot = new VaultPaths("/");
+			expect(atRoot.resolve("/no-such-folder-ccb/a.md")).toEqual({ relative: "no-such-folder-ccb/a.md", absolute: "/no-such-folder-ccb/a.md" });
+			expect(atRoot.resolve("/")).toEqual({ relative: "", absolute: "/" });
+		});
+
 		it("an absolute path inside, and a trailing slash on a folder", () => {
 			expect(paths.resolve(join(vault, "Notes", "a.md")).relative).toBe("Notes/a.md");
 			expect(paths.resolve(`${join(vault, "Notes")}/`).relative).toBe("Notes");

@@ -4,7 +4,7 @@ import type { VaultPrivacy } from "../../vault/privacy/vault-privacy";
 import { VaultPathError, type VaultLocation, type VaultPaths } from "../../vault/vault-paths";
 import { readTextIfExists } from "./read-text-if-exists";
 import { decisionResult } from "./review-results";
-import type { AcceptOutcome, DiffReviewPort, PendingReview, PendingReviewInfo, ReviewDecision } from "./review-types";
+import type { AcceptOutcome, DiffReviewPort, PendingReview, PendingReviewInfo, ReviewDecision, ReviewProposer } from "./review-types";
 
 /** More pending reviews than this from one client are refused: a runaway client cannot flood the workspace. */
 export const MAX_PENDING_REVIEWS_PER_CLIENT = 20;
@@ -24,6 +24,8 @@ export interface OpenDiffRequest {
 	 * too (it is theirs); the note is not read, and the review can only be rejected.
 	 */
 	vaultTools?: { cannotApply?: string };
+	/** Who proposes, when not the calling IDE client's `openDiff` (set by the vault tools, never from the wire). */
+	proposer?: ReviewProposer;
 }
 
 export interface DiffReviewManagerOptions {
@@ -38,6 +40,8 @@ export interface DiffReviewManagerOptions {
 	readText?: (absolutePath: string) => Promise<string | undefined>;
 	maxPendingPerClient?: number;
 	now?: () => Date;
+	/** The name an IDE client gave in `initialize` (`clientInfo.name`), for the review to say who proposes. */
+	clientName?: (sessionId: number) => string | undefined;
 }
 
 interface PendingEntry {
@@ -96,6 +100,7 @@ export class DiffReviewManager {
 			proposedText: request.newFileContents,
 			isNewFile: current === undefined,
 			sessionId: context.sessionId,
+			proposer: request.proposer ?? { client: this.options.clientName?.(context.sessionId) ?? "Claude Code", session: context.sessionId, tool: "openDiff" },
 			since: (this.options.now ?? (() => new Date()))(),
 			...(request.vaultTools?.cannotApply !== undefined ? { cannotApply: request.vaultTools.cannotApply } : {}),
 		};

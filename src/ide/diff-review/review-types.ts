@@ -1,5 +1,13 @@
 import type { VaultLocation } from "../../vault/vault-paths";
 
+/** Who proposes an edit: the client program, its session (when known), and the tool it called. */
+export interface ReviewProposer {
+	readonly client: string;
+	readonly session?: number;
+	/** `openDiff`, or the vault tool (`edit_note`, `create_note`…). */
+	readonly tool: string;
+}
+
 /** One `openDiff` request waiting for the user's decision. Immutable once shown. */
 export interface PendingReview {
 	/** Unique per request, so a late action from a replaced view cannot decide its successor. */
@@ -16,6 +24,7 @@ export interface PendingReview {
 	readonly isNewFile: boolean;
 	/** The session (connection) that asked. */
 	readonly sessionId: number;
+	readonly proposer: ReviewProposer;
 	readonly since: Date;
 	/** Why the proposal cannot be applied, when it cannot (see `OpenDiffRequest.vaultTools`): show it, offer only Reject. */
 	readonly cannotApply?: string;

@@ -6,6 +6,8 @@ export interface DoctorLine {
 	level: DoctorLevel;
 	what: string;
 	fix?: string;
+	/** A shell command the text names (the launch command, an `rm` of a stale lock file), for a copy button. */
+	command?: string;
 }
 
 export function ok(what: string): DoctorLine {
@@ -18,6 +20,11 @@ export function warn(what: string, fix?: string): DoctorLine {
 
 export function fail(what: string, fix: string): DoctorLine {
 	return { level: "fail", what, fix };
+}
+
+/** The line with the shell command it names. */
+export function withCommand(line: DoctorLine, command: string): DoctorLine {
+	return { ...line, command };
 }
 
 const LABELS: Record<DoctorLevel, string> = { ok: "ok  ", warn: "warn", fail: "FAIL" };

@@ -5,7 +5,7 @@ import type { BridgeStatus, ClientStatus } from "../bridge-host";
 import { launchCommand } from "../launch-command";
 import { defaultDoctorEnvironment, type DoctorEnvironment } from "./doctor-environment";
 import { checkPermissionRules, type PermissionRulesInputs } from "./claude-permissions-check";
-import { fail, ok, warn, type DoctorLine } from "./doctor-line";
+import { fail, ok, warn, withCommand, type DoctorLine } from "./doctor-line";
 import { checkOtherLockFiles } from "./other-lock-files";
 import { checkOwnLockFile } from "./own-lock-file";
 import type { ProbeResult } from "./probe-connection";
@@ -134,9 +134,9 @@ function elapsed(since: Date, now: Date): string {
 
 function launchLine(realVaultPath: string, port: number | undefined, platform: NodeJS.Platform): DoctorLine {
 	const command = launchCommand(realVaultPath, platform);
-	if (port === undefined) return ok(`Start Claude Code in this vault with: ${command}`);
+	if (port === undefined) return withCommand(ok(`Start Claude Code in this vault with: ${command}`), command);
 	const elsewhere = platform === "win32" ? `$env:CLAUDE_CODE_SSE_PORT=${port}; claude --ide` : `CLAUDE_CODE_SSE_PORT=${port} claude --ide`;
-	return ok(`Start Claude Code in this vault with: ${command} (from another folder: ${elsewhere}; unless the port is fixed, it changes when the bridge restarts)`);
+	return withCommand(ok(`Start Claude Code in this vault with: ${command} (from another folder: ${elsewhere}; unless the port is fixed, it changes when the bridge restarts)`), command);
 }
 
 async function guarded(lines: DoctorLine[], what: string, check: () => Promise<DoctorLine[]>): Promise<void> {

@@ -1,7 +1,7 @@
 import { basename, join } from "node:path";
 import { checkLockFolder, portOfLockFileName, type LockFileRule, type LockFolderRule } from "../../server/lock-file-reader";
 import type { DoctorEnvironment } from "./doctor-environment";
-import { ok, warn, type DoctorLine } from "./doctor-line";
+import { ok, warn, withCommand, type DoctorLine } from "./doctor-line";
 import { readLockFileFields } from "./lock-file-reading";
 import { folderContains } from "./vault-location";
 
@@ -35,13 +35,13 @@ export async function checkOtherLockFiles(query: OtherLockFilesQuery, env: Docto
 		}
 		if (reading.kind !== "read") {
 			const why = reading.kind === "unreadable" ? `cannot be read (${reading.reason})` : "is not valid JSON";
-			lines.push(warn(`The lock file ${name} ${why}; Claude Code may list it as an editor that does not answer`, `Delete it if no editor uses port ${portOfLockFileName(name) ?? "?"}: rm "${path}"`));
+			lines.push(withCommand(warn(`The lock file ${name} ${why}; Claude Code may list it as an editor that does not answer`, `Delete it if no editor uses port ${portOfLockFileName(name) ?? "?"}: rm "${path}"`), `rm "${path}"`));
 			continue;
 		}
 		const { fields, port } = reading;
 		const label = `${fields.ideName ?? "an unnamed editor"} (port ${port ?? "?"}${fields.pid === undefined ? "" : `, pid ${fields.pid}`})`;
 		if (fields.pid !== undefined && !env.isProcessAlive(fields.pid)) {
-			lines.push(warn(`Stale lock file ${name}: ${label} is no longer running`, `Claude Code deletes it the next time it starts; you may delete it now: rm "${path}"`));
+			lines.push(withCommand(warn(`Stale lock file ${name}: ${label} is no longer running`, `Claude Code deletes it the next time it starts; you may delete it now: rm "${path}"`), `rm "${path}"`));
 			continue;
 		}
 		running.push(label);

@@ -11,9 +11,12 @@ function quote(argument: string, platform: NodeJS.Platform): string {
 	return `"${argument.replace(/["\\$`]/g, (c) => `\\${c}`)}"`;
 }
 
-/** `claude mcp add` for the stdio server (it relays to this vault's bridge while Obsidian runs, else reads the folder). */
+/**
+ * `claude mcp add` for the stdio server (it relays to this vault's bridge while Obsidian runs, else reads the folder),
+ * in the user scope: it works from any folder it is run in, where the default (local) scope holds only for that folder.
+ */
 export function stdioAddCommand(vaultPath: string, platform: NodeJS.Platform = process.platform): string {
-	return `claude mcp add ${MCP_SERVER_NAME} -- ${COMMAND} mcp --vault ${quote(vaultPath, platform)}`;
+	return `claude mcp add --scope user ${MCP_SERVER_NAME} -- ${COMMAND} mcp --vault ${quote(vaultPath, platform)}`;
 }
 
 /**

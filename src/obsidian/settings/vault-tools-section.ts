@@ -2,6 +2,7 @@ import { Notice, Setting, type ButtonComponent } from "obsidian";
 import { isPort, type VaultToolsSettings } from "../../settings";
 import { describeError } from "../../shared/describe-error";
 import type { VaultToolsHttpStatus } from "../../vault-tools/serve/http-endpoint";
+import { commandBlock } from "./command-block";
 import { httpAddCommand, httpConfigJson, stdioAddCommand, stdioConfigJson } from "./mcp-commands";
 
 export interface VaultToolsStatus {
@@ -13,7 +14,7 @@ export interface VaultToolsStatus {
 	relays: number;
 }
 
-/** What the "Vault tools for Claude" section needs from the plugin. */
+/** What the vault tools' settings rows need from the plugin. */
 export interface VaultToolsSettingsHost {
 	readonly vaultPath: string | undefined;
 	vaultToolsSettings(): VaultToolsSettings;
@@ -25,122 +26,149 @@ export interface VaultToolsSettingsHost {
 	rotateMcpToken(): void;
 }
 
+const NO_TOKEN = "It holds no token: Claude Code fetches the current one each time it connects.";
+
 /**
- * The settings tab's "Vault tools for Claude" section: on/off, review of writes, the HTTP port (fixed: a taken port
- * is an error, never silently replaced), the prompts folder, a status line, the token's rotation, and the commands
- * and JSON that add the server to Claude Code, each with a copy button (none holds a token: Claude Code fetches it
- * with `claude-code-bridge mcp-headers`). Returns a refresh for the status.
+ * The vault tools' rows, placed by the settings tab in its sections: on/off with the status (Claude's vault tools),
+ * the one recommended `claude mcp add` line and the other ways to connect behind a disclosure, the prompts folder,
+ * review of writes (Reviews), and the HTTP port and token (Advanced). No command or JSON holds a token: Claude Code
+ * fetches it with `claude-code-bridge mcp-headers`. `changed` is told of every change the user makes.
  */
-export function displayVaultToolsSection(containerEl: HTMLElement, host: VaultToolsSettingsHost): { refresh(): void } {
-	const settings = host.vaultToolsSettings();
-	new Setting(containerEl).setName("Vault tools for Claude").setHeading();
-	new Setting(containerEl)
-		.setName("Serve vault tools")
-		.setDesc("Tools Claude Code can call to search, read, link and edit notes the way Obsidian sees them. Private notes stay invisible to them.")
-		.addToggle((toggle) =>
-			toggle.setValue(settings.enabled).onChange(async (value) => {
-				settings.enabled = value;
-				await host.saveSettings();
-				await host.applyServerSettings();
-				refresh();
-			}),
-		);
-	new Setting(containerEl)
-		.setName("Review writes")
-		.setDesc("Show each change a vault tool wants to make in Obsidian's review view, to accept, edit or reject. Off: changes are written at once.")
-		.addToggle((toggle) =>
-			toggle.setValue(settings.reviewWrites).onChange(async (value) => {
-				settings.reviewWrites = value;
-				await host.saveSettings();
-			}),
-		);
-	const portSetting = new Setting(containerEl)
-		.setName("HTTP port")
-		.setDesc("The endpoint listens on 127.0.0.1 at this port, the same after every restart so Claude Code's configuration keeps working. Empty: a free port is chosen once and kept.")
-		.addText((text) =>
-			text
-				.setPlaceholder("Chosen at first start")
-				.setValue(settings.httpPort === null ? "" : String(settings.httpPort))
-				.onChange(async (value) => {
-					const trimmed = value.trim();
-					const port = Number(trimmed);
-					if (trimmed !== "" && !isPort(port)) {
-						portSetting.setDesc(`"${trimmed}" is not a port (1–65535); the port stays ${settings.httpPort ?? "unset"}.`);
-						return;
-					}
-					settings.httpPort = trimmed === "" ? null : port;
-					await host.saveSettings();
+export class VaultToolsSettingsSection {
+	private readonly settings: VaultToolsSettings;
+	private status: HTMLElement | undefined;
+	private otherWays: HTMLElement | undefined;
+	private rotateButton: ButtonComponent | undefined;
+
+	constructor(
+		private readonly host: VaultToolsSettingsHost,
+		private readonly changed: () => void,
+	) {
+		this.settings = host.vaultToolsSettings();
+	}
+
+	private async save(): Promise<void> {
+		this.changed();
+		await this.host.saveSettings();
+	}
+
+	/** Under the "Claude's vault tools" heading: on/off with the status, how to connect, the prompts folder. */
+	display(containerEl: HTMLElement): void {
+		const { host, settings } = this;
+		const serve = new Setting(containerEl)
+			.setName("Serve vault tools")
+			.setDesc("Tools Claude Code can call to search, read, link and edit notes the way Obsidian sees them. Private notes stay invisible to them.")
+			.addToggle((toggle) =>
+				toggle.setValue(settings.enabled).onChange(async (value) => {
+					settings.enabled = value;
+					await this.save();
+					await host.applyServerSettings();
+					this.refresh();
 				}),
-		)
-		.addButton((button) =>
-			button.setButtonText("Apply").onClick(async () => {
-				await host.applyServerSettings();
-				refresh();
-			}),
-		);
-	new Setting(containerEl)
-		.setName("Prompts folder")
-		.setDesc("Notes in this folder become prompts Claude Code offers as /mcp__obsidian__<note name> (description from the note's description property).")
-		.addText((text) =>
-			text.setValue(settings.promptsFolder).onChange(async (value) => {
-				settings.promptsFolder = value.trim();
-				await host.saveSettings();
-			}),
-		);
+			);
+		this.status = serve.descEl.createDiv({ cls: "ccb-vault-tools-status" });
 
-	const statusSetting = new Setting(containerEl).setName("Vault tools status");
-	let rotateButton: ButtonComponent | undefined;
-	new Setting(containerEl)
-		.setName("Vault tools token")
-		.setDesc("The HTTP endpoint's bearer token is new at every start. Claude Code fetches it whenever it connects, from a file only you can read under your home folder (never the vault or the plugin's data.json), so no configuration holds it.")
-		.addButton((button) =>
-			(rotateButton = button).setButtonText("Rotate token").onClick(() => {
-				try {
-					host.rotateMcpToken();
-					new Notice("Vault tools token rotated: the old one no longer works. Claude Code fetches the new one when it reconnects.");
-				} catch (error) {
-					new Notice(`Could not rotate the token: ${describeError(error)}`);
-				}
-				refresh();
-			}),
-		);
-	const stdioSetting = new Setting(containerEl).setName("Add to Claude Code (stdio, recommended)");
-	stdioSetting.addButton((button) => button.setButtonText("Copy").onClick(() => copy(host.vaultPath ? stdioAddCommand(host.vaultPath) : undefined, "Command")));
-	const httpSetting = new Setting(containerEl).setName("Add to Claude Code (HTTP)");
-	httpSetting.addButton((button) => button.setButtonText("Copy").onClick(() => copy(httpCommand(httpAddCommand), "Command")));
-	const jsonSetting = new Setting(containerEl).setName("JSON for .mcp.json or --mcp-config");
-	jsonSetting
-		.addButton((button) => button.setButtonText("Copy stdio JSON").onClick(() => copy(host.vaultPath ? stdioConfigJson(host.vaultPath) : undefined, "JSON")))
-		.addButton((button) => button.setButtonText("Copy HTTP JSON").onClick(() => copy(httpCommand(httpConfigJson), "JSON")));
-
-	/** The HTTP command or JSON while the endpoint listens and the vault is on disk. */
-	function httpCommand(make: (url: string, vaultPath: string, port: number) => string): string | undefined {
-		const http = host.vaultToolsStatus().http;
+		const connect = new Setting(containerEl).setName("Add to Claude Code");
 		const vaultPath = host.vaultPath;
-		return http?.state === "listening" && http.url && vaultPath ? make(http.url, vaultPath, http.port) : undefined;
+		if (vaultPath === undefined) connect.setDesc("The vault is not on the local file system.");
+		else {
+			connect.setDesc("Run this once in a terminal, in any folder: every Claude Code session of yours gets the tools (user scope). They relay to Obsidian while it runs, and read the vault folder when it does not.");
+			commandBlock(connect.descEl, stdioAddCommand(vaultPath), "Command copied.");
+			const other = connect.descEl.createEl("details", { cls: "ccb-other-ways" });
+			other.createEl("summary", { text: "Other ways to connect" });
+			this.otherWays = other.createDiv();
+		}
+
+		new Setting(containerEl)
+			.setName("Prompts folder")
+			.setDesc("Notes in this folder become prompts Claude Code offers as /mcp__obsidian__<note name> (description from the note's description property).")
+			.addText((text) =>
+				text.setValue(settings.promptsFolder).onChange(async (value) => {
+					settings.promptsFolder = value.trim();
+					await this.save();
+				}),
+			);
+		this.refresh();
 	}
 
-	function refresh(): void {
-		const status = host.vaultToolsStatus();
-		statusSetting.setDesc(statusLine(status, settings));
-		const vaultPath = host.vaultPath;
-		stdioSetting.setDesc(vaultPath ? stdioAddCommand(vaultPath) : "The vault is not on the local file system.");
-		httpSetting.setDesc(httpCommand(httpAddCommand) ?? "The HTTP endpoint is not listening (see the status above).");
-		jsonSetting.setDesc(httpCommand(httpConfigJson) ?? (vaultPath ? stdioConfigJson(vaultPath) : ""));
-		rotateButton?.setDisabled(!status.running);
+	/** Under "Reviews": whether a vault tool's write waits for the user's review. */
+	displayReview(containerEl: HTMLElement): void {
+		new Setting(containerEl)
+			.setName("Review vault tool writes")
+			.setDesc("Show each change a vault tool wants to make in the review view, to accept, edit or reject. Off: changes are written at once.")
+			.addToggle((toggle) =>
+				toggle.setValue(this.settings.reviewWrites).onChange(async (value) => {
+					this.settings.reviewWrites = value;
+					await this.save();
+				}),
+			);
 	}
 
-	refresh();
-	return { refresh };
-}
-
-async function copy(text: string | undefined, what: string): Promise<void> {
-	if (text === undefined) {
-		new Notice(`Nothing to copy: ${what === "JSON" ? "the endpoint is not listening" : "the vault tools are not running"}.`);
-		return;
+	/** Under "Advanced": the HTTP endpoint's port and token. */
+	displayAdvanced(containerEl: HTMLElement): void {
+		const { host, settings } = this;
+		const portSetting = new Setting(containerEl)
+			.setName("Vault tools HTTP port")
+			.setDesc("The HTTP endpoint listens on 127.0.0.1 at this port, the same after every restart so Claude Code's configuration keeps working. Empty: a free port is chosen once and kept.")
+			.addText((text) =>
+				text
+					.setPlaceholder("Chosen at first start")
+					.setValue(settings.httpPort === null ? "" : String(settings.httpPort))
+					.onChange(async (value) => {
+						const trimmed = value.trim();
+						const port = Number(trimmed);
+						if (trimmed !== "" && !isPort(port)) {
+							portSetting.setDesc(`"${trimmed}" is not a port (1–65535); the port stays ${settings.httpPort ?? "unset"}.`);
+							return;
+						}
+						settings.httpPort = trimmed === "" ? null : port;
+						await this.save();
+					}),
+			)
+			.addButton((button) =>
+				button.setButtonText("Apply").onClick(async () => {
+					this.changed();
+					await host.applyServerSettings();
+					this.refresh();
+				}),
+			);
+		new Setting(containerEl)
+			.setName("Vault tools HTTP token")
+			.setDesc("New at every start, and never shown here. Claude Code fetches it when it connects, from a file only you can read under your home folder (never the vault or the plugin's data.json).")
+			.addButton((button) =>
+				(this.rotateButton = button).setButtonText("Rotate vault tools HTTP token").onClick(() => {
+					this.changed();
+					try {
+						host.rotateMcpToken();
+						new Notice("Vault tools HTTP token rotated: the old one no longer works. Claude Code fetches the new one when it reconnects.");
+					} catch (error) {
+						new Notice(`Could not rotate the vault tools HTTP token: ${describeError(error)}`);
+					}
+					this.refresh();
+				}),
+			);
+		this.refresh();
 	}
-	await navigator.clipboard.writeText(text);
-	new Notice(`${what} copied.`);
+
+	/** Redraws the status, the HTTP ways to connect (they need the endpoint's port) and the rotate button. */
+	refresh(): void {
+		const status = this.host.vaultToolsStatus();
+		this.status?.setText(statusLine(status, this.settings));
+		this.rotateButton?.setDisabled(!status.running);
+		const other = this.otherWays;
+		const vaultPath = this.host.vaultPath;
+		if (!other || vaultPath === undefined) return;
+		other.empty();
+		const http = status.http;
+		if (http?.state === "listening" && http.url) {
+			other.createDiv({ cls: "setting-item-description", text: "Over HTTP, while Obsidian runs (Claude Code runs claude-code-bridge mcp-headers to get the token):" });
+			commandBlock(other, httpAddCommand(http.url, vaultPath, http.port), `Command copied. ${NO_TOKEN}`);
+			other.createDiv({ cls: "setting-item-description", text: "The same as JSON, for .mcp.json or claude --mcp-config:" });
+			commandBlock(other, httpConfigJson(http.url, vaultPath, http.port), `JSON copied. ${NO_TOKEN}`);
+		} else other.createDiv({ cls: "setting-item-description", text: "Over HTTP: the endpoint is not listening (see the status above)." });
+		other.createDiv({ cls: "setting-item-description", text: "The recommended command as JSON, for .mcp.json or claude --mcp-config:" });
+		commandBlock(other, stdioConfigJson(vaultPath), "JSON copied.");
+	}
 }
 
 /** One line: the endpoint's state (a taken port as an error), its calls and last call, its recent clients, and the stdio relays. */

@@ -83,7 +83,7 @@ export class VaultPrompts {
 			let name = base;
 			for (let suffix = 2; taken.has(name); suffix++) name = `${base}-${suffix}`;
 			taken.add(name);
-			const properties = this.vault.facts(path, false)?.frontmatter?.properties ?? {};
+			const properties = this.vault.frontmatterOf(path)?.properties ?? {};
 			const description = typeof properties.description === "string" && properties.description.trim() !== "" ? properties.description.trim() : `Prompt from the note ${path}`;
 			prompts.push({ name, path, description, arguments: argumentsOf(properties.arguments) });
 		}

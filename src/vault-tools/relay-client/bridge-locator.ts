@@ -12,6 +12,8 @@ export interface BridgeEndpoint {
 	lockFile: string;
 	/** The lock file's mtime: a bridge that restarts writes a new one. */
 	writtenAt: number;
+	/** How long the WebSocket handshake may take (default `RELAY_CONNECT_TIMEOUT_MS`). */
+	connectTimeoutMs?: number;
 }
 
 export interface BridgeLocatorOptions {

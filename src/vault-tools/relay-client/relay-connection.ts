@@ -45,7 +45,7 @@ export class RelayConnection {
 		socket.on("error", (error: Error) => this.closed(`the connection to the bridge failed: ${error.message}`));
 	}
 
-	static connect(endpoint: BridgeEndpoint, timeoutMs = RELAY_CONNECT_TIMEOUT_MS): Promise<RelayConnection> {
+	static connect(endpoint: BridgeEndpoint, timeoutMs = endpoint.connectTimeoutMs ?? RELAY_CONNECT_TIMEOUT_MS): Promise<RelayConnection> {
 		return new Promise((resolve, reject) => {
 			const socket = new WebSocket(`ws://${LOOPBACK_HOST}:${endpoint.port}`, [MCP_SUBPROTOCOL], {
 				headers: { [AUTH_HEADER]: endpoint.authToken },

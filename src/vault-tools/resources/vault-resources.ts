@@ -83,7 +83,7 @@ export class VaultResources {
 			const slash = path.indexOf("/");
 			const folder = slash < 0 ? "(vault root)" : path.slice(0, slash);
 			folders.set(folder, (folders.get(folder) ?? 0) + 1);
-			for (const tag of vault.facts(path, false)?.tags ?? []) {
+			for (const tag of vault.tagsOf(path) ?? []) {
 				const key = tag.tag.toLowerCase();
 				let notes = tags.get(key);
 				if (!notes) tags.set(key, (notes = new Set()));

@@ -1,6 +1,6 @@
 /** Letters from the most to the least frequent in English prose. */
 const LETTERS_BY_FREQUENCY = "etaoinshrdlcumwfgypbvkjxqz";
-/** Patterns of up to this many characters V8 finds with a memchr of their first character (longer ones by Boyer-Moore-Horspool). */
+/** Patterns of up to this many bytes are found with a memchr of their first byte (longer ones by Boyer-Moore-Horspool). */
 const SHORT_PATTERN = 6;
 
 /** How common a character is in prose (higher is more common): letters by English frequency; digits as common as mid-frequency letters; anything else rare. */
@@ -11,18 +11,23 @@ function commonness(character: string): number {
 }
 
 /**
- * `text.indexOf(word, from)`, faster over many notes: it looks for a short piece of the word that starts at its
- * rarest letter (V8 skips to each occurrence of that letter with memchr) and checks the whole word around each
- * one. Over 37 MB of prose, "sentences" is found in about a fifth of the time this way ("ces").
+ * `bytes.indexOf(word, from)` over UTF-8 text (a note's search text), faster over many notes: it looks for a short
+ * piece of the word that starts at its rarest letter (Node skips to each occurrence of that byte with memchr) and
+ * checks the whole word around each one. Over 37 MB of prose, "sentences" is found in about a fifth of the time
+ * this way ("ces").
  */
-export function wordFinder(word: string): (text: string, from: number) => number {
+export function wordFinder(word: string): (bytes: Buffer, from: number) => number {
 	let offset = 0;
 	for (let index = 1; index < word.length; index++) if (commonness(word.charAt(index)) < commonness(word.charAt(offset))) offset = index;
-	const piece = word.slice(offset, offset + SHORT_PATTERN);
-	if (offset === 0 && piece === word) return (text, from) => text.indexOf(word, from);
-	return (text, from) => {
-		for (let at = text.indexOf(piece, Math.max(0, from) + offset); at >= 0; at = text.indexOf(piece, at + 1)) {
-			if (text.startsWith(word, at - offset)) return at - offset;
+	const wordBytes = Buffer.from(word, "utf8");
+	const piece = Buffer.from(word.slice(offset), "utf8").subarray(0, SHORT_PATTERN);
+	const pieceOffset = Buffer.byteLength(word.slice(0, offset), "utf8");
+	if (pieceOffset === 0 && piece.length === wordBytes.length) return (bytes, from) => bytes.indexOf(wordBytes, Math.max(0, from));
+	return (bytes, from) => {
+		for (let at = bytes.indexOf(piece, Math.max(0, from) + pieceOffset); at >= 0; at = bytes.indexOf(piece, at + 1)) {
+			const start = at - pieceOffset;
+			if (start + wordBytes.length > bytes.length) return -1;
+			if (bytes.compare(wordBytes, 0, wordBytes.length, start, start + wordBytes.length) === 0) return start;
 		}
 		return -1;
 	};

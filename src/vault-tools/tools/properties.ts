@@ -37,7 +37,7 @@ export function createPropertiesTool(env: VaultToolEnvironment): ToolDefinition 
 					const wanted = key.toLowerCase();
 					const rows: string[] = [];
 					for (const path of env.vault.notePaths()) {
-						const frontmatter = (env.vault.facts(path, false))?.frontmatter;
+						const frontmatter = env.vault.frontmatterOf(path);
 						const properties = frontmatter?.properties;
 						if (!frontmatter || !properties) continue;
 						const name = Object.keys(properties).find((candidate) => candidate.toLowerCase() === wanted);
@@ -49,7 +49,7 @@ export function createPropertiesTool(env: VaultToolEnvironment): ToolDefinition 
 				}
 				const keys = new Map<string, { notes: number; types: Set<string> }>();
 				for (const path of env.vault.notePaths()) {
-					const properties = (env.vault.facts(path, false))?.frontmatter?.properties;
+					const properties = env.vault.frontmatterOf(path)?.properties;
 					if (!properties) continue;
 					for (const [name, value] of Object.entries(properties)) {
 						let entry = keys.get(name);

@@ -3,6 +3,7 @@ import type { ToolDefinition } from "../../protocol/mcp-types";
 import { ToolArgumentError } from "../../protocol/tool-arguments";
 import { LineTable } from "../../vault/markdown/line-table";
 import { wordFinder } from "../text/word-finder";
+import { searchTextOf } from "../../vault/notes/search-text";
 import { headingPath } from "../text/edit-targets";
 import { READ_ONLY, defineVaultTool, page, readCursor, readLimit, snippet, textAnswer, type VaultToolEnvironment } from "../kit/tool-kit";
 import { VaultToolError, type VisibleVault } from "../../vault/privacy/visible-vault";
@@ -16,40 +17,47 @@ const REGEX_BUDGET_MS = 3000;
 
 interface Hit {
 	path: string;
-	/** 0-based; -1 for a whole-note hit (path mode). */
+	/** 0-based; -1 for a whole-note hit (path mode). Text mode finds it when the hit is shown (from `byteAt`). */
 	line: number;
-	/** Where on the line the match starts. */
+	/** Where on the line the match starts (UTF-16). Text mode finds it when the hit is shown. */
 	at: number;
+	/** Text mode: where the match starts in the note's search text (UTF-8 bytes). */
+	byteAt?: number;
 	/** Higher is better. */
 	score: number;
 	/** Tie-breaks: notes with more hits first. */
 	noteHits: number;
+	/** The line's text; empty until the hit is shown, when the note is read for it. */
 	text: string;
 }
 
-interface CachedText {
+/** A note's search text and the text it was made from, for indexes that keep no search texts (Obsidian's). */
+interface OwnSearchText {
 	text: string;
-	lower: string;
-	table?: LineTable;
+	bytes: Buffer;
 }
 
 export function createSearchTool(env: VaultToolEnvironment): ToolDefinition {
-	const texts = new Map<string, CachedText>();
-	const entryOf = (path: string, text: string | undefined): CachedText | undefined => {
+	const own = new Map<string, OwnSearchText>();
+	const ownEntry = (path: string, text: string | undefined): OwnSearchText | undefined => {
 		if (text === undefined) return undefined;
-		let entry = texts.get(path);
+		let entry = own.get(path);
 		if (entry?.text !== text) {
-			entry = { text, lower: sameLengthLowerCase(text) };
-			texts.set(path, entry);
+			entry = { text, bytes: searchTextOf(text) };
+			own.set(path, entry);
 		}
 		return entry;
 	};
-	// Without a promise when the index has the text at hand: an await per note adds milliseconds over 10k notes.
-	const cached: TextCache = (vault, path) => {
+	// Without a promise when the index has it at hand: an await per note adds milliseconds over 10k notes.
+	const searchText: SearchTextOf = (vault, path) => {
+		if (vault.keepsSearchTexts) return vault.searchText(path);
 		const text = vault.textNow(path);
-		return typeof text === "object" ? text.then((resolved) => entryOf(path, resolved)) : entryOf(path, text);
+		return typeof text === "object" ? text.then((resolved) => ownEntry(path, resolved)?.bytes) : ownEntry(path, text)?.bytes;
 	};
-	const tableOf = (entry: CachedText): LineTable => (entry.table ??= new LineTable(entry.text));
+	// The text a shown hit is read from: for a text hit, the one its search text was made from where the tool made
+	// it; else the note as it is now (its tags' and properties' lines are the current ones).
+	const shownText = async (vault: VisibleVault, path: string, textHit: boolean): Promise<string | undefined> =>
+		textHit && !vault.keepsSearchTexts ? own.get(path)?.text : await vault.readText(path);
 
 	return defineVaultTool(
 		{
@@ -73,21 +81,22 @@ export function createSearchTool(env: VaultToolEnvironment): ToolDefinition {
 				const limit = readLimit(args);
 				const cursorKey = JSON.stringify(["search", query, mode, folder]);
 				const offset = readCursor(args, cursorKey);
-				const notes = env.vault.notePaths().filter((path) => folder === "" || path.startsWith(`${folder}/`));
+				const visible = env.vault.notePaths();
+				const notes = folder === "" ? visible : visible.filter((path) => path.startsWith(`${folder}/`));
 				if (folder !== "" && notes.length === 0) throw new ToolArgumentError(`no notes under folder "${folder}"; use list_notes to see the folders`);
 				let hits: Hit[];
 				switch (mode) {
 					case "text":
-						hits = await textHits(env.vault, notes, query, cached, tableOf);
+						hits = await textHits(env.vault, notes, query, searchText);
 						break;
 					case "regex":
-						hits = await regexHits(env.regex, env.vault, notes, query, cached, tableOf, context.signal);
+						hits = await regexHits(env.regex, env.vault, notes, query, context.signal);
 						break;
 					case "tag":
-						hits = await tagHits(env.vault, notes, query, cached, tableOf);
+						hits = tagHits(env.vault, notes, query);
 						break;
 					case "property":
-						hits = await propertyHits(env.vault, notes, query, cached, tableOf);
+						hits = propertyHits(env.vault, notes, query);
 						break;
 					case "path":
 						hits = pathHits(notes, query);
@@ -96,13 +105,21 @@ export function createSearchTool(env: VaultToolEnvironment): ToolDefinition {
 				hits.sort(compareHits);
 				const shown = page(hits, offset, limit, cursorKey, mode === "path" ? "notes" : "matches");
 				const lines: string[] = [];
+				const tables = new Map<string, LineTable | undefined>();
 				for (const hit of shown.items) {
 					if (hit.line < 0) {
 						lines.push(hit.path);
 						continue;
 					}
+					let table = tables.get(hit.path);
+					if (!tables.has(hit.path)) {
+						const text = hit.text !== "" && hit.byteAt === undefined ? undefined : await shownText(env.vault, hit.path, hit.byteAt !== undefined);
+						table = text === undefined ? undefined : new LineTable(text);
+						tables.set(hit.path, table);
+					}
+					if (hit.byteAt !== undefined) placeTextHit(hit, table, await searchText(env.vault, hit.path));
 					const under = await headingAbove(env.vault, hit.path, hit.line);
-					const line = hit.text !== "" ? hit.text : await lineOf(env.vault, hit.path, hit.line, cached, tableOf);
+					const line = hit.text !== "" ? hit.text : (table?.line(hit.line) ?? "");
 					lines.push(`${hit.path}:${hit.line + 1}: ${snippet(line, hit.at)}${under ? `  [under "${under}"]` : ""}`);
 				}
 				lines.push(`(${shown.footer.replace(/\.$/, "")})`);
@@ -128,87 +145,104 @@ export function readFolder(value: unknown): string {
 	return folder;
 }
 
-/** Lower case with every offset kept (a few characters, like "İ", grow when lower-cased: those stay as they are). */
-function sameLengthLowerCase(text: string): string {
-	const lower = text.toLowerCase();
-	if (lower.length === text.length) return lower;
-	return Array.from(text, (character) => {
-		const lowered = character.toLowerCase();
-		return lowered.length === character.length ? lowered : character;
-	}).join("");
-}
-
 /** Hits are made in path and line order; the sort is stable, so ties keep that order. */
 function compareHits(a: Hit, b: Hit): number {
 	return b.score - a.score || b.noteHits - a.noteHits;
 }
 
-type TextCache = (vault: VisibleVault, path: string) => CachedText | undefined | Promise<CachedText | undefined>;
-type TableOf = (entry: CachedText) => LineTable;
+type SearchTextOf = (vault: VisibleVault, path: string) => Buffer | undefined | Promise<Buffer | undefined>;
 
-async function textHits(vault: VisibleVault, notes: readonly string[], query: string, cached: TextCache, tableOf: TableOf): Promise<Hit[]> {
+async function textHits(vault: VisibleVault, notes: readonly string[], query: string, searchText: SearchTextOf): Promise<Hit[]> {
 	const phrase = query.trim().toLowerCase();
 	const words = [...new Set(phrase.split(/\s+/))].sort((a, b) => b.length - a.length);
 	const first = words[0] ?? phrase;
 	const findFirst = wordFinder(first);
+	const others = words.map((word) => Buffer.from(word, "utf8"));
+	const phraseBytes = Buffer.from(phrase, "utf8");
 	const hits: Hit[] = [];
-	for (const path of notes) {
-		const found = cached(vault, path);
-		const entry = found instanceof Promise ? await found : found;
-		if (!entry) continue;
-		let at = findFirst(entry.lower, 0);
-		if (at < 0) continue;
-		const table = tableOf(entry);
+	const inNote = (path: string, bytes: Buffer): void => {
+		let at = findFirst(bytes, 0);
+		if (at < 0 || !vault.stillPublic(path)) return;
 		const noteHits: Hit[] = [];
 		const nameBonus = path.toLowerCase().includes(phrase) ? 1 : 0;
 		while (at >= 0) {
-			const line = table.lineAt(at);
-			const lineStart = table.starts[line] ?? 0;
-			const lineEnd = table.ends[line] ?? entry.text.length;
-			if (words.length === 1 || words.every((word) => occursWithin(entry.lower, word, lineStart, lineEnd))) {
-				const phraseAt = entry.lower.indexOf(phrase, lineStart);
-				const hasPhrase = phraseAt >= 0 && phraseAt + phrase.length <= lineEnd;
-				noteHits.push({ path, line, at: (hasPhrase ? phraseAt : at) - lineStart, score: (hasPhrase ? 2 : 1) + nameBonus, noteHits: 0, text: "" });
+			// Search texts end every line with "\n" (`searchableText`).
+			const lineStart = at > 0 ? bytes.lastIndexOf(LINE_FEED, at - 1) + 1 : 0;
+			const lineFeed = bytes.indexOf(LINE_FEED, at);
+			const lineEnd = lineFeed < 0 ? bytes.length : lineFeed;
+			if (words.length === 1 || others.every((word) => occursWithin(bytes, word, lineStart, lineEnd))) {
+				const phraseAt = bytes.indexOf(phraseBytes, lineStart);
+				const hasPhrase = phraseAt >= 0 && phraseAt + phraseBytes.length <= lineEnd;
+				noteHits.push({ path, line: 0, at: 0, byteAt: hasPhrase ? phraseAt : at, score: (hasPhrase ? 2 : 1) + nameBonus, noteHits: 0, text: "" });
 			}
-			at = findFirst(entry.lower, Math.max(lineEnd, at + 1));
+			at = findFirst(bytes, Math.max(lineEnd, at + 1));
 		}
 		for (const hit of noteHits) hit.noteHits = noteHits.length;
 		for (const hit of noteHits) hits.push(hit);
+	};
+	if (vault.keepsSearchTexts) {
+		vault.forEachSearchText(notes, inNote);
+		return hits;
+	}
+	for (const path of notes) {
+		const found = searchText(vault, path);
+		const bytes = found instanceof Promise ? await found : found;
+		if (bytes) inNote(path, bytes);
 	}
 	return hits;
 }
 
-function occursWithin(text: string, word: string, start: number, end: number): boolean {
-	const found = text.indexOf(word, start);
+function occursWithin(bytes: Buffer, word: Buffer, start: number, end: number): boolean {
+	const found = bytes.indexOf(word, start);
 	return found >= 0 && found + word.length <= end;
 }
 
-/** Matches found in a worker (see RegexScanner): the first one on each line, one hit per line, as before. */
-async function regexHits(scanner: RegexScanner, vault: VisibleVault, notes: readonly string[], query: string, cached: TextCache, tableOf: TableOf, signal: AbortSignal): Promise<Hit[]> {
+const LINE_FEED = 0x0a;
+
+/**
+ * A text hit's line and place on the line, from its byte in the search text: the search text has the note's
+ * UTF-16 length (`sameLengthLowerCase`), so the characters before the byte are the note's characters before it.
+ */
+function placeTextHit(hit: Hit, table: LineTable | undefined, bytes: Buffer | undefined): void {
+	const byteAt = hit.byteAt ?? 0;
+	const offset = !bytes || !table ? 0 : bytes.length === table.text.length ? byteAt : bytes.toString("utf8", 0, byteAt).length;
+	hit.line = table ? table.lineAt(offset) : 0;
+	hit.at = offset - (table?.starts[hit.line] ?? 0);
+}
+
+/**
+ * Matches found in a worker (see RegexScanner): the first one on each line, one hit per line. The texts sent are
+ * kept only for the scan (the hits' lines are read from them), never between searches.
+ */
+async function regexHits(scanner: RegexScanner, vault: VisibleVault, notes: readonly string[], query: string, signal: AbortSignal): Promise<Hit[]> {
 	const pattern = compileRegex(query);
-	const entries: (CachedText | undefined)[] = [];
+	const texts = new Map<number, string>();
 	const hits: Hit[] = [];
+	const keep = (index: number, text: string | undefined): string | undefined => {
+		if (text !== undefined) texts.set(index, text);
+		return text;
+	};
 	const outcome = await scanner.scan({
 		pattern,
 		count: notes.length,
 		budgetMs: REGEX_BUDGET_MS,
 		signal,
 		text(index) {
-			const found = cached(vault, notes[index] ?? "");
-			if (!(found instanceof Promise)) return (entries[index] = found)?.text;
-			return found.then((entry) => (entries[index] = entry)?.text);
+			const found = vault.textNow(notes[index] ?? "");
+			return found instanceof Promise ? found.then((text) => keep(index, text)) : keep(index, found);
 		},
 		found(index, starts) {
-			const entry = entries[index];
+			const text = texts.get(index);
 			const path = notes[index];
-			if (!entry || path === undefined) return;
-			const table = tableOf(entry);
+			if (text === undefined || path === undefined) return;
+			const table = new LineTable(text);
 			for (const start of starts) {
 				const line = table.lineAt(start);
 				hits.push({ path, line, at: start - (table.starts[line] ?? 0), score: 1, noteHits: starts.length, text: table.line(line) });
 			}
 		},
 	});
+	texts.clear();
 	switch (outcome.kind) {
 		case "done":
 			return hits;
@@ -235,7 +269,7 @@ function compileRegex(query: string): RegExp {
 	}
 }
 
-async function tagHits(vault: VisibleVault, notes: readonly string[], query: string, cached: TextCache, tableOf: TableOf): Promise<Hit[]> {
+function tagHits(vault: VisibleVault, notes: readonly string[], query: string): Hit[] {
 	const wanted = query.trim().replace(/^#/, "").toLowerCase();
 	if (wanted === "") throw new ToolArgumentError('"query" must name a tag, e.g. "#project"');
 	const hits: Hit[] = [];
@@ -250,15 +284,12 @@ async function tagHits(vault: VisibleVault, notes: readonly string[], query: str
 			if (!lines.includes(tag.line)) lines.push(tag.line);
 		}
 		if (!lines) continue;
-		const entry = await cached(vault, path);
-		if (!entry) continue;
-		const table = tableOf(entry);
-		for (const line of lines) hits.push({ path, line, at: 0, score: 1, noteHits: lines.length, text: table.line(line) });
+		for (const line of lines) hits.push({ path, line, at: 0, score: 1, noteHits: lines.length, text: "" });
 	}
 	return hits;
 }
 
-async function propertyHits(vault: VisibleVault, notes: readonly string[], query: string, cached: TextCache, tableOf: TableOf): Promise<Hit[]> {
+function propertyHits(vault: VisibleVault, notes: readonly string[], query: string): Hit[] {
 	const split = /^([^:=]+?)\s*[:=]\s*(.*)$/s.exec(query.trim());
 	const key = (split ? (split[1] ?? "") : query).trim().toLowerCase();
 	const value = split ? (split[2] ?? "").trim().toLowerCase().replace(/^["']|["']$/g, "") : undefined;
@@ -270,10 +301,7 @@ async function propertyHits(vault: VisibleVault, notes: readonly string[], query
 		const name = lowerCaseKeys(properties).get(key);
 		if (name === undefined) continue;
 		if (value !== undefined && value !== "" && !valueMatches(properties[name], value)) continue;
-		const entry = await cached(vault, path);
-		if (!entry) continue;
-		const line = frontmatter?.keyLines[name] ?? 0;
-		hits.push({ path, line, at: 0, score: 1, noteHits: 1, text: tableOf(entry).line(line) });
+		hits.push({ path, line: frontmatter?.keyLines[name] ?? 0, at: 0, score: 1, noteHits: 1, text: "" });
 	}
 	return hits;
 }
@@ -310,11 +338,6 @@ function pathHits(notes: readonly string[], query: string): Hit[] {
 		hits.push({ path, line: -1, at: 0, score, noteHits: -path.length, text: "" });
 	}
 	return hits;
-}
-
-async function lineOf(vault: VisibleVault, path: string, line: number, cached: TextCache, tableOf: TableOf): Promise<string> {
-	const entry = await cached(vault, path);
-	return entry ? tableOf(entry).line(line) : "";
 }
 
 async function headingAbove(vault: VisibleVault, path: string, line: number): Promise<string | undefined> {

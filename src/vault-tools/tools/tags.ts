@@ -38,10 +38,10 @@ export function createTagsTool(env: VaultToolEnvironment): ToolDefinition {
 				// Obsidian counts tags case-insensitively and shows the first spelling it met.
 				const counts = new Map<string, { spelled: string; notes: number }>();
 				for (const path of env.vault.notePaths()) {
-					const facts = env.vault.facts(path, false);
-					if (!facts) continue;
+					const tags = env.vault.tagsOf(path);
+					if (!tags) continue;
 					const seen = new Set<string>();
-					for (const tag of facts.tags) {
+					for (const tag of tags) {
 						const key = tag.tag.toLowerCase();
 						if (seen.has(key) || !matches(tag.tag)) continue;
 						seen.add(key);

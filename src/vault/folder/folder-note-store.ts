@@ -1,42 +1,56 @@
-import { closeSync, fstatSync, lstatSync, openSync, readFileSync, readdirSync, watch, type FSWatcher, type Stats } from "node:fs";
+import { closeSync, fstatSync, lstatSync, openSync, readFileSync, readSync, readdirSync, realpathSync, watch, type FSWatcher, type Stats } from "node:fs";
 import { join } from "node:path";
 import { VaultFileIndex } from "../notes/vault-file-index";
 import { describeError } from "../../shared/describe-error";
-
-/** Notes larger than this are listed and readable but their text is not kept in memory. */
-export const MAX_CACHED_NOTE_BYTES = 4 * 1024 * 1024;
 
 export interface FolderNoteStoreOptions {
 	root: string;
 	/**
 	 * true (default): one `fs.watch` per folder marks changed paths, so a refresh touches only those (a recursive
 	 * watch costs over a second to set up on 10k files on Linux with Node 20; per-folder watchers do not).
-	 * false, or when watching fails: every refresh stats every file.
+	 * false, or when watching fails: every refresh lists the folder again and stats every note read so far.
 	 */
 	watch?: boolean;
 	log?: (message: string) => void;
-	/** A note's text changed, or the note appeared or went away. */
-	onNoteChanged?: (path: string) => void;
 }
 
 interface NoteEntry {
-	/** mtime, size and inode when the text was read. */
+	/** mtime, ctime, size and inode of the text everything known about the note was made from; undefined until read. */
 	stamp?: string;
-	text?: string;
 }
 
+/** A note's text with the size on disk it was read at. */
+export interface NoteText {
+	text: string;
+	bytes: number;
+}
+
+/** How many texts read last are kept, so that several readers of one note in a row read the file once. */
+const RECENT_TEXTS = 8;
+
 /**
- * The files of a vault folder and the texts of its notes, kept current file by file. Like Obsidian it skips
- * names that start with a dot; it does not follow symbolic links, so nothing outside the vault is listed.
+ * The files of a vault folder, kept current by one watcher set: what every reader of the folder shares (the IDE's
+ * file listing, the diagnostics' notes, the vault tools' index, the privacy tag reader). It knows each file's path,
+ * each note's version (the stamp of the text last read) and the name index links resolve through; what readers
+ * derive from a note's text is kept per version in a `NoteMemo` and dropped when the watcher (or a read) finds a
+ * new version. Like Obsidian it skips names that start with a dot; it never lists through a symbolic link, so
+ * nothing outside the vault (and no second name for a note) is listed.
  */
 export class FolderNoteStore {
 	readonly files = new VaultFileIndex();
 	private readonly notes = new Map<string, NoteEntry>();
+	/** File sizes asked for by a listing, dropped when the watcher reports the path. */
+	private readonly sizes = new Map<string, number>();
 	private readonly dirty = new Set<string>();
 	private sortedNotes: string[] | undefined;
 	private readonly watchers = new Map<string, FSWatcher>();
 	private watching: boolean;
 	private scanned = false;
+	private realRoot: string | undefined;
+	/** Folders the walk went into (never through a symbolic link): paths in them need no real-path check. */
+	private readonly realFolders = new Set<string>();
+	private readonly listeners = new Set<(path: string) => void>();
+	private readonly recent: { path: string; stamp: string; read: NoteText }[] = [];
 
 	constructor(private readonly options: FolderNoteStoreOptions) {
 		this.watching = options.watch ?? true;
@@ -51,6 +65,7 @@ export class FolderNoteStore {
 		return this.files.version;
 	}
 
+	/** Lists the folder (and starts watching it) the first time; then applies what the watcher reported, or lists again without one. */
 	refresh(): void {
 		if (!this.scanned) {
 			this.scanned = true;
@@ -74,19 +89,46 @@ export class FolderNoteStore {
 		return this.notes.has(path);
 	}
 
-	/** The note's text as last read; read now when not cached. Undefined when it is not a note. */
+	/** Every file with its size (stat once per version of the file), for a listing. */
+	fileEntries(): { path: string; size: number }[] {
+		const entries: { path: string; size: number }[] = [];
+		for (const path of this.files.paths()) {
+			let size = this.sizes.get(path);
+			if (size === undefined) {
+				const stats = this.stat(path);
+				if (!stats?.isFile()) continue;
+				size = stats.size;
+				this.sizes.set(path, size);
+			}
+			entries.push({ path, size });
+		}
+		return entries;
+	}
+
+	/** The note's text as on disk now, or undefined when it is not a note (or cannot be read). */
 	text(path: string): string | undefined {
+		return this.read(path)?.text;
+	}
+
+	/**
+	 * Reads a note. A text whose stamp differs from the one the note's memos were made from first drops them
+	 * (listeners hear of it), so nothing derived from an older text outlives this read.
+	 */
+	read(path: string): NoteText | undefined {
 		const entry = this.notes.get(path);
 		if (!entry) return undefined;
-		if (entry.text !== undefined) return entry.text;
+		const recent = this.recent.find((candidate) => candidate.path === path);
+		if (recent && recent.stamp === entry.stamp) return recent.read;
 		let descriptor: number | undefined;
 		try {
 			descriptor = openSync(this.absolute(path), "r");
 			const stats = fstatSync(descriptor);
-			const text = readFileSync(descriptor, "utf8");
-			entry.stamp = stampOf(stats);
-			if (stats.size <= MAX_CACHED_NOTE_BYTES) entry.text = text;
-			return text;
+			const read = { text: readWhole(descriptor, stats.size), bytes: stats.size };
+			const stamp = stampOf(stats);
+			if (entry.stamp !== undefined && entry.stamp !== stamp) this.forget(path, entry);
+			entry.stamp = stamp;
+			this.remember(path, stamp, read);
+			return read;
 		} catch {
 			return undefined;
 		} finally {
@@ -94,9 +136,32 @@ export class FolderNoteStore {
 		}
 	}
 
-	/** Our own write or rename changed these paths: bring them up to date now rather than on the watch event. */
+	/**
+	 * Whether what is known about the note is still its text on disk: one stat. A change found here drops the
+	 * memos at once instead of when the watcher's event arrives (for answers that must not lag, like privacy).
+	 */
+	verify(path: string): void {
+		const entry = this.notes.get(path);
+		if (entry?.stamp === undefined) return;
+		const stats = this.stat(path);
+		if (!stats?.isFile()) this.checkPath(path);
+		else if (stampOf(stats) !== entry.stamp) this.forget(path, entry);
+	}
+
+	/** Brings one path (file or folder, present or gone) up to date now rather than on the watcher's event. */
+	check(path: string): void {
+		this.checkPath(path);
+	}
+
+	/** Our own write or rename changed these paths: bring them up to date now, whatever their stamps say. */
 	touched(...paths: string[]): void {
 		for (const path of paths) this.checkPath(path, true);
+	}
+
+	/** Calls `listener` with a note's path when its text changed, or it appeared or went away. Returns the unsubscribe. */
+	onNoteChanged(listener: (path: string) => void): () => void {
+		this.listeners.add(listener);
+		return () => this.listeners.delete(listener);
 	}
 
 	absolute(path: string): string {
@@ -109,7 +174,7 @@ export class FolderNoteStore {
 	}
 
 	/** Watches one folder (not recursively): a change marks `folder/name` dirty. */
-	private watchFolder(folder: string): void {
+	private watch(folder: string): void {
 		if (!this.watching || this.watchers.has(folder)) return;
 		try {
 			const watcher = watch(folder === "" ? this.options.root : this.absolute(folder), { persistent: false }, (_event, filename) => {
@@ -119,7 +184,7 @@ export class FolderNoteStore {
 			watcher.on("error", () => {
 				// The folder went away (or was renamed): its parent's watcher reports that; forget this one.
 				watcher.close();
-				this.watchers.delete(folder);
+				if (this.watchers.get(folder) === watcher) this.watchers.delete(folder);
 			});
 			this.watchers.set(folder, watcher);
 		} catch (error) {
@@ -127,9 +192,10 @@ export class FolderNoteStore {
 		}
 	}
 
+	/** Falls back to listing the folder on each refresh. */
 	private stopWatching(reason: string): void {
 		if (!this.watching) return;
-		this.options.log?.(`Vault tools: not watching the vault (${reason}); checking files on each call instead`);
+		this.options.log?.(`Not watching the vault (${reason}); checking files on each call instead`);
 		this.dispose();
 		this.watching = false;
 		this.dirty.clear();
@@ -137,29 +203,46 @@ export class FolderNoteStore {
 
 	/** Brings one path (file or folder, present or gone) up to date. */
 	private checkPath(path: string, force = false): void {
-		if (path.split("/").some((part) => part.startsWith("."))) return;
+		if (isHidden(path)) return;
 		const stats = this.stat(path);
-		if (!stats) {
-			if (this.files.has(path)) return this.removeFile(path);
-			const prefix = `${path}/`;
-			for (const [folder, watcher] of this.watchers) {
-				if (folder === path || folder.startsWith(prefix)) {
-					watcher.close();
-					this.watchers.delete(folder);
-				}
-			}
-			for (const known of [...this.files.paths()]) if (known.startsWith(prefix)) this.removeFile(known);
-		} else if (stats.isDirectory()) {
+		this.sizes.delete(path);
+		// Like the walk, never through a symbolic link: `pub/x.md` with `pub -> Secret` is another name for a note
+		// the store holds (or must not hold) under its real path, and privacy is judged on the path it is listed by.
+		if (!stats?.isDirectory()) this.forgetFolder(path);
+		if (stats && this.throughSymbolicLink(path)) return;
+		if (stats?.isDirectory()) {
 			this.walk(path, (file) => this.addFile(file));
-		} else if (stats.isFile()) {
+		} else if (stats?.isFile()) {
 			this.addFile(path);
 			const entry = this.notes.get(path);
 			if (entry && (force || (entry.stamp !== undefined && entry.stamp !== stampOf(stats)))) this.forget(path, entry);
+		} else {
+			// Gone, or something that is neither a file nor a folder now (a symbolic link): nothing is listed there.
+			if (this.files.has(path)) this.removeFile(path);
+			const prefix = `${path}/`;
+			for (const known of [...this.files.paths()]) if (known.startsWith(prefix)) this.removeFile(known);
 		}
 	}
 
+	/** A path that is no folder (any more): stop watching it and everything under it, and stop trusting it as a real folder. */
+	private forgetFolder(path: string): void {
+		const prefix = `${path}/`;
+		for (const [folder, watcher] of this.watchers) {
+			if (folder === path || folder.startsWith(prefix)) {
+				watcher.close();
+				this.watchers.delete(folder);
+			}
+		}
+		if (!this.realFolders.delete(path)) return;
+		for (const folder of [...this.realFolders]) if (folder.startsWith(prefix)) this.realFolders.delete(folder);
+	}
+
+	/** Without a watcher: list the folder again and drop what is known of notes whose stamp changed. */
 	private rescan(): void {
 		const present = new Set<string>();
+		// Rebuilt by the walk: a folder replaced by a symbolic link since the last walk is not trusted.
+		this.realFolders.clear();
+		this.sizes.clear();
 		this.walk("", (path) => {
 			present.add(path);
 			this.addFile(path);
@@ -174,25 +257,48 @@ export class FolderNoteStore {
 
 	private forget(path: string, entry: NoteEntry): void {
 		entry.stamp = undefined;
-		entry.text = undefined;
-		this.options.onNoteChanged?.(path);
+		const at = this.recent.findIndex((candidate) => candidate.path === path);
+		if (at >= 0) this.recent.splice(at, 1);
+		this.changed(path);
+	}
+
+	private changed(path: string): void {
+		for (const listener of this.listeners) listener(path);
+	}
+
+	private remember(path: string, stamp: string, read: NoteText): void {
+		const at = this.recent.findIndex((candidate) => candidate.path === path);
+		if (at >= 0) this.recent.splice(at, 1);
+		this.recent.push({ path, stamp, read });
+		if (this.recent.length > RECENT_TEXTS) this.recent.shift();
 	}
 
 	private addFile(path: string): void {
 		this.files.add(path);
-		if (path.toLowerCase().endsWith(".md") && !this.notes.has(path)) {
+		if (isNotePath(path) && !this.notes.has(path)) {
 			this.notes.set(path, {});
 			this.sortedNotes = undefined;
-			this.options.onNoteChanged?.(path);
+			this.changed(path);
 		}
 	}
 
 	private removeFile(path: string): void {
 		this.files.remove(path);
-		if (this.notes.delete(path)) {
+		this.sizes.delete(path);
+		const entry = this.notes.get(path);
+		if (entry) {
+			this.notes.delete(path);
 			this.sortedNotes = undefined;
-			this.options.onNoteChanged?.(path);
+			this.forget(path, entry);
 		}
+	}
+
+	/** Whether a folder on the way to `path` is a symbolic link (the path's own last part is judged by lstat). */
+	private throughSymbolicLink(path: string): boolean {
+		const folder = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "";
+		if (folder === "" || this.realFolders.has(folder)) return false;
+		this.realRoot ??= safeRealpath(this.options.root) ?? this.options.root;
+		return safeRealpath(this.absolute(folder)) !== join(this.realRoot, ...folder.split("/"));
 	}
 
 	private stat(path: string): Stats | undefined {
@@ -203,14 +309,16 @@ export class FolderNoteStore {
 		}
 	}
 
+	/** Calls `onFile` with the vault path of every regular file under `folder`, skipping hidden names and symbolic links. */
 	private walk(folder: string, onFile: (path: string) => void): void {
-		this.watchFolder(folder);
+		this.watch(folder);
 		let entries;
 		try {
 			entries = readdirSync(folder === "" ? this.options.root : this.absolute(folder), { withFileTypes: true });
 		} catch {
 			return;
 		}
+		if (folder !== "") this.realFolders.add(folder);
 		for (const entry of entries) {
 			if (entry.name.startsWith(".")) continue;
 			const path = folder === "" ? entry.name : `${folder}/${entry.name}`;
@@ -220,8 +328,80 @@ export class FolderNoteStore {
 	}
 }
 
+/**
+ * Something derived from a note's text (its facts, its diagnostics metadata, its tags), kept per note for as long
+ * as the note's text is the one it was made from. With `limit`, only the notes asked for last are kept.
+ */
+export class NoteMemo<T> {
+	private readonly values = new Map<string, T>();
+	private readonly unsubscribe: () => void;
+
+	constructor(
+		private readonly store: FolderNoteStore,
+		private readonly derive: (path: string, read: NoteText) => T,
+		private readonly limit = Infinity,
+	) {
+		this.unsubscribe = store.onNoteChanged((path) => this.values.delete(path));
+	}
+
+	/** The value for the note's current text; undefined when it is not a note or cannot be read. */
+	get(path: string): T | undefined {
+		if (this.values.has(path)) {
+			const known = this.values.get(path) as T;
+			if (this.limit !== Infinity) {
+				// Most recently asked last: the first entries are the ones to let go.
+				this.values.delete(path);
+				this.values.set(path, known);
+			}
+			return known;
+		}
+		const read = this.store.read(path);
+		if (read === undefined) return undefined;
+		const value = this.derive(path, read);
+		this.values.set(path, value);
+		if (this.values.size > this.limit) this.values.delete(this.values.keys().next().value as string);
+		return value;
+	}
+
+	dispose(): void {
+		this.unsubscribe();
+		this.values.clear();
+	}
+}
+
+/** Notes up to this size are read into one buffer kept for the next read (one read call, no allocation). */
+const SCRATCH_BYTES = 256 * 1024;
+let scratch: Buffer | undefined;
+
+/** The file's text: its size known from fstat, read in one call where it fits the scratch buffer. */
+function readWhole(descriptor: number, size: number): string {
+	if (size > SCRATCH_BYTES) return readFileSync(descriptor, "utf8");
+	scratch ??= Buffer.allocUnsafeSlow(SCRATCH_BYTES);
+	// One byte more than the size: a file that grew since fstat is read whole by the slow path instead.
+	const length = readSync(descriptor, scratch, 0, Math.min(size + 1, SCRATCH_BYTES), 0);
+	if (length > size) return readFileSync(descriptor, "utf8");
+	return scratch.toString("utf8", 0, length);
+}
+
+function isNotePath(path: string): boolean {
+	return path.toLowerCase().endsWith(".md");
+}
+
+function isHidden(path: string): boolean {
+	return path.split("/").some((part) => part.startsWith("."));
+}
+
+function safeRealpath(path: string): string | undefined {
+	try {
+		return realpathSync.native(path);
+	} catch {
+		return undefined;
+	}
+}
+
+/** ctime too: it moves when a tool writes a note and restores its old mtime. */
 function stampOf(stats: Stats): string {
-	return `${stats.mtimeMs}:${stats.size}:${stats.ino}`;
+	return `${stats.mtimeMs}:${stats.ctimeMs}:${stats.size}:${stats.ino}`;
 }
 
 /** Code-unit order: stable across platforms and locales, so paging is deterministic. */

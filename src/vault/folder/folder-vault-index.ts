@@ -1,55 +1,70 @@
 import { promises as fs } from "node:fs";
-import { noteTags } from "../markdown/note-tags";
-import { factsFromText } from "../notes/note-facts";
+import { factsFromText, linkFactsFromText, tagsAndFrontmatterFromText } from "../notes/note-facts";
 import { LineTable } from "../markdown/line-table";
-import { LinksNotKeptError, NoteChangedError, type Backlink, type LinkFact, type NoteFacts, type RenameReport, type StrandedLink, type VaultIndex } from "../notes/vault-index";
+import { LinksNotKeptError, NoteChangedError, type Backlink, type FrontmatterFact, type LinkFact, type NoteFacts, type RenameReport, type StrandedLink, type TagFact, type VaultIndex } from "../notes/vault-index";
 import { ConfinedWrites } from "./confined-writes";
-import { FolderNoteStore, MAX_CACHED_NOTE_BYTES, type FolderNoteStoreOptions } from "./folder-note-store";
+import { FolderNoteStore, NoteMemo, type FolderNoteStoreOptions } from "./folder-note-store";
 import { rewriteLink } from "./link-rewrite";
+import { SearchTextSlabs } from "./search-text-slabs";
 import { describeError } from "../../shared/describe-error";
 
-export type FolderVaultIndexOptions = Omit<FolderNoteStoreOptions, "onNoteChanged">;
+/** How many notes' whole facts (headings, blocks, every link with its place) are kept: the notes read last. */
+const WHOLE_FACTS_KEPT = 1024;
 
 interface ParsedNote {
-	text: string;
 	facts: NoteFacts;
 	/** Structure version the link targets were resolved at. */
 	resolvedAt: number;
 }
 
-interface BacklinkIndex {
-	structureVersion: number;
-	/** Resolved links of each note. */
-	outgoing: Map<string, LinkFact[]>;
-	/** Target → notes that link to it. */
-	sources: Map<string, Set<string>>;
+interface NoteLinks {
+	links: LinkFact[];
+	/** Structure version the link targets were resolved at. */
+	resolvedAt: number;
+}
+
+/** What backlinks and renames need of every note: its link paths, and where they lead as of `resolvedAt`. */
+interface Outgoing {
+	/** Each link path once. */
+	linkpaths: readonly string[];
+	/** The notes (and files) they lead to, each once. */
+	targets: readonly string[];
+	/** Structure version the targets were resolved at. */
+	resolvedAt: number;
 }
 
 /**
- * The vault tools' index of a folder on disk (Obsidian closed, or the headless host): texts and facts cached per
- * note and refreshed per changed file; backlinks inverted once and then kept up to date note by note; renames
- * that rewrite every link to the note with the shared scanner's link positions (never inside code). Every write
- * checks at the moment of writing that it stays in the vault's own folders (`ConfinedWrites`).
+ * The vault tools' index of a folder on disk (Obsidian closed, or the headless host), over the folder's one store
+ * (`FolderVault`). For every note it keeps only what questions about the whole vault need, per note version: the
+ * search text (`searchTextOf`, in a few large buffers outside the JavaScript heap), the link paths with their
+ * targets, the tags and the frontmatter; a note's whole facts are made from its text on disk when asked for (the
+ * last ones kept). Backlinks are the notes whose targets hold the note (targets resolved again after files came or
+ * went). Renames rewrite every link to the note with the shared scanner's link positions (never inside code).
+ * Every write checks at the moment of writing that it stays in the vault's own folders (`ConfinedWrites`).
  */
 export class FolderVaultIndex implements VaultIndex {
 	private readonly store: FolderNoteStore;
+	/** Whether the store is this index's own (made from options) and goes with it. */
+	private readonly ownsStore: boolean;
 	private readonly writes: ConfinedWrites;
-	private readonly parsed = new Map<string, ParsedNote>();
-	/** `noteTags` of each note's text, read when privacy first asks. */
-	private readonly tagsForPrivacy = new Map<string, { text: string; tags: readonly string[] }>();
-	private backlinkIndex: BacklinkIndex | undefined;
-	private readonly changedSinceBacklinks = new Set<string>();
+	private readonly searchTexts: SearchTextSlabs;
+	private readonly outgoing: NoteMemo<Outgoing>;
+	/** Each note's tags and frontmatter (one YAML parse for both). */
+	private readonly described: NoteMemo<{ tags: readonly TagFact[]; frontmatter?: FrontmatterFact }>;
+	private readonly parsed: NoteMemo<ParsedNote>;
+	/** The links alone of the notes asked for last (backlinks read them: no YAML, headings or blocks). */
+	private readonly links: NoteMemo<NoteLinks>;
 
-	constructor(options: FolderVaultIndexOptions) {
-		this.store = new FolderNoteStore({
-			...options,
-			onNoteChanged: (path) => {
-				this.parsed.delete(path);
-				this.tagsForPrivacy.delete(path);
-				this.changedSinceBacklinks.add(path);
-			},
-		});
-		this.writes = new ConfinedWrites(options.root);
+	/** Over a folder's shared store, or (given options) over a store of its own. */
+	constructor(source: FolderNoteStore | FolderNoteStoreOptions) {
+		this.ownsStore = !(source instanceof FolderNoteStore);
+		this.store = source instanceof FolderNoteStore ? source : new FolderNoteStore(source);
+		this.writes = new ConfinedWrites(this.store.root);
+		this.searchTexts = new SearchTextSlabs(this.store);
+		this.outgoing = new NoteMemo(this.store, (_path, read) => ({ linkpaths: distinct(linkFactsFromText(read.text).map((link) => link.linkpath)), targets: [], resolvedAt: -1 }));
+		this.described = new NoteMemo(this.store, (_path, read) => tagsAndFrontmatterFromText(read.text));
+		this.parsed = new NoteMemo(this.store, (path, read) => ({ facts: factsFromText(path, read.text), resolvedAt: -1 }), WHOLE_FACTS_KEPT);
+		this.links = new NoteMemo(this.store, (_path, read) => ({ links: linkFactsFromText(read.text), resolvedAt: -1 }), WHOLE_FACTS_KEPT);
 	}
 
 	refresh(): Promise<void> {
@@ -82,31 +97,34 @@ export class FolderVaultIndex implements VaultIndex {
 		return this.factsNow(path);
 	}
 
+	tagsOf(path: string): readonly TagFact[] | undefined {
+		return this.described.get(path)?.tags;
+	}
+
+	frontmatterOf(path: string): FrontmatterFact | undefined {
+		return this.described.get(path)?.frontmatter;
+	}
+
+	searchText(path: string): Buffer | undefined {
+		return this.searchTexts.get(path);
+	}
+
+	/** Makes what questions about the whole vault need of one note, reading it once (a warm-up, note by note). */
+	warmNote(path: string): void {
+		this.searchTexts.get(path);
+		this.outgoing.get(path);
+		this.described.get(path);
+	}
+
 	resolveLink(linkpath: string, sourcePath: string, exists?: (path: string) => boolean): string | undefined {
 		return this.store.files.resolve(linkpath, sourcePath, exists);
 	}
 
-	/**
-	 * The note's tags as the privacy rules read them: `noteTags` (the IDE tools' reader: comments kept, a byte order
-	 * mark skipped) of the text the tools would show, read once per version of the note. Undefined when it is not a
-	 * note of the index. The facts' tags are for display (Obsidian's reading) and must not decide privacy.
-	 */
-	privacyTags(path: string): readonly string[] | undefined {
-		const text = this.store.text(path);
-		if (text === undefined) return undefined;
-		const known = this.tagsForPrivacy.get(path);
-		if (known?.text === text) return known.tags;
-		const tags = noteTags(text);
-		// A note too large for the store's cache is read again on each call: its text is not kept here either.
-		if (text.length <= MAX_CACHED_NOTE_BYTES) this.tagsForPrivacy.set(path, { text, tags });
-		return tags;
-	}
-
 	backlinks(path: string): Promise<Backlink[]> {
-		const index = this.currentBacklinkIndex();
 		const backlinks: Backlink[] = [];
-		for (const source of index.sources.get(path) ?? []) {
-			for (const link of index.outgoing.get(source) ?? []) if (link.target === path) backlinks.push({ source, link });
+		for (const source of this.store.notePaths()) {
+			if (!this.targetsOf(source).includes(path)) continue;
+			for (const link of this.linksNow(source)) if (link.target === path) backlinks.push({ source, link });
 		}
 		return Promise.resolve(backlinks);
 	}
@@ -142,58 +160,47 @@ export class FolderVaultIndex implements VaultIndex {
 	}
 
 	dispose(): void {
-		this.store.dispose();
+		for (const memo of [this.searchTexts, this.outgoing, this.described, this.parsed, this.links]) memo.dispose();
+		if (this.ownsStore) this.store.dispose();
 	}
 
 	private factsNow(path: string): NoteFacts | undefined {
-		const text = this.store.text(path);
-		if (text === undefined) return undefined;
-		const version = this.store.structureVersion;
-		let entry = this.parsed.get(path);
-		if (!entry || entry.text !== text) {
-			entry = { text, facts: factsFromText(path, text), resolvedAt: -1 };
-			this.parsed.set(path, entry);
-		}
-		if (entry.resolvedAt !== version) {
-			for (const link of entry.facts.links) {
-				const target = this.store.files.resolve(link.linkpath, path);
-				if (target === undefined) delete link.target;
-				else link.target = target;
-			}
-			entry.resolvedAt = version;
-		}
+		const entry = this.parsed.get(path);
+		if (!entry) return undefined;
+		entry.resolvedAt = this.resolve(entry.facts.links, path, entry.resolvedAt);
 		return entry.facts;
 	}
 
-	private currentBacklinkIndex(): BacklinkIndex {
-		const version = this.store.structureVersion;
-		let index = this.backlinkIndex;
-		if (!index || index.structureVersion !== version) {
-			index = { structureVersion: version, outgoing: new Map(), sources: new Map() };
-			for (const path of this.store.notePaths()) this.addOutgoing(index, path);
-			this.changedSinceBacklinks.clear();
-			this.backlinkIndex = index;
-			return index;
-		}
-		for (const path of this.changedSinceBacklinks) {
-			for (const link of index.outgoing.get(path) ?? []) if (link.target !== undefined) index.sources.get(link.target)?.delete(path);
-			index.outgoing.delete(path);
-			if (this.store.isNote(path)) this.addOutgoing(index, path);
-		}
-		this.changedSinceBacklinks.clear();
-		return index;
+	/** A note's links with their targets (the whole facts' links, or the links alone when the facts are not at hand). */
+	private linksNow(path: string): readonly LinkFact[] {
+		const entry = this.links.get(path);
+		if (!entry) return [];
+		entry.resolvedAt = this.resolve(entry.links, path, entry.resolvedAt);
+		return entry.links;
 	}
 
-	private addOutgoing(index: BacklinkIndex, path: string): void {
-		const facts = this.factsNow(path);
-		if (!facts) return;
-		index.outgoing.set(path, facts.links);
-		for (const link of facts.links) {
-			if (link.target === undefined) continue;
-			let sources = index.sources.get(link.target);
-			if (!sources) index.sources.set(link.target, (sources = new Set()));
-			sources.add(path);
+	/** Sets each link's target as of now, unless they were resolved at this structure version already; returns the version. */
+	private resolve(links: LinkFact[], source: string, resolvedAt: number): number {
+		const version = this.store.structureVersion;
+		if (resolvedAt === version) return version;
+		for (const link of links) {
+			const target = this.store.files.resolve(link.linkpath, source);
+			if (target === undefined) delete link.target;
+			else link.target = target;
 		}
+		return version;
+	}
+
+	/** Where a note's links lead now (resolved again when files came or went since). */
+	private targetsOf(path: string): readonly string[] {
+		const entry = this.outgoing.get(path);
+		if (!entry) return [];
+		const version = this.store.structureVersion;
+		if (entry.resolvedAt !== version) {
+			entry.targets = distinct(entry.linkpaths.flatMap((linkpath) => this.store.files.resolve(linkpath, path) ?? []));
+			entry.resolvedAt = version;
+		}
+		return entry.targets;
 	}
 
 	/**
@@ -206,6 +213,8 @@ export class FolderVaultIndex implements VaultIndex {
 		const keys = new Set([nameKey(from), nameKey(to)]);
 		const candidates = new Map<string, { text: string; links: { link: LinkFact; before: string }[] }>();
 		for (const path of this.store.notePaths()) {
+			// Only the moved note and notes with a link by either name can be changed: the others are not parsed.
+			if (path !== from && !(this.outgoing.get(path)?.linkpaths ?? []).some((linkpath) => keys.has(nameKey(linkpath)))) continue;
 			const facts = this.factsNow(path);
 			const text = this.store.text(path);
 			if (!facts || text === undefined) continue;
@@ -239,6 +248,10 @@ export class FolderVaultIndex implements VaultIndex {
 			files.add(from);
 		}
 	}
+}
+
+function distinct<T>(items: readonly T[]): readonly T[] {
+	return items.length < 2 ? items : [...new Set(items)];
 }
 
 function nameKey(linkpath: string): string {

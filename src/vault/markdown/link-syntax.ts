@@ -11,6 +11,8 @@ const URL_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
  */
 export function findLinks(original: string, masked: string, line: number): NoteLink[] {
 	const links: NoteLink[] = [];
+	// Both kinds of link start with a bracket.
+	if (!masked.includes("[")) return links;
 	let rest = masked;
 	for (const match of masked.matchAll(WIKILINK)) {
 		const start = match.index;

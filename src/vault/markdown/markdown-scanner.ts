@@ -61,6 +61,23 @@ export function scanNote(path: string, text: string, parseYaml: YamlParser): Not
 	return metadata;
 }
 
+/**
+ * The links of a note's body (from `from`, the line after the frontmatter), exactly as `scanNote` finds them,
+ * without the rest of its work: for indexes that need every note's links and nothing else.
+ */
+export function scanLinks(lines: readonly string[], from: number): NoteLink[] {
+	const links: NoteLink[] = [];
+	const mask = new CodeMask();
+	for (let line = from; line < lines.length; line++) {
+		const original = lines[line] ?? "";
+		const masked = mask.maskLine(original);
+		// A setext underline, which scanNote does not search for links, is only `=` or `-`: it holds none.
+		if (masked === undefined || !masked.includes("[")) continue;
+		links.push(...findLinks(original, masked, line));
+	}
+	return links;
+}
+
 function atxHeading(original: string, line: number, level: number): NoteHeading {
 	const text = (ATX_HEADING.exec(original)?.[2] ?? "").replace(/(?:^|[ \t]+)#+$/, "").trim();
 	return { text, level, range: { start: { line, character: 0 }, end: { line, character: original.length } } };

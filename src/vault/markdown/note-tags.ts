@@ -1,4 +1,4 @@
-import { isMap, isPair, isScalar, isSeq, parseDocument } from "yaml";
+import { isMap, isPair, isScalar, isSeq, parseDocument, type Document } from "yaml";
 import { CodeMask } from "./code-mask";
 import { findFrontmatter } from "./frontmatter-check";
 import { splitLines } from "./text-lines";
@@ -50,7 +50,14 @@ export function tagsInLine(maskedLine: string): string[] {
  * (which leaves Obsidian without properties) cannot hide a tag.
  */
 export function frontmatterTags(yaml: string): string[] {
-	const document = parseDocument(yaml, { uniqueKeys: false });
+	return frontmatterTagsOf(parseDocument(yaml, { uniqueKeys: false }));
+}
+
+/**
+ * `frontmatterTags` of a document already parsed (with or without `uniqueKeys`: that only adds an error, the tree
+ * is the same), for readers that also need the frontmatter's values and parse it once.
+ */
+export function frontmatterTagsOf(document: Document.Parsed): string[] {
 	const root = document.contents;
 	if (!isMap(root)) return [];
 	const words: string[] = [];

@@ -1,11 +1,13 @@
 import { CodeMask } from "../markdown/code-mask";
-import { frontmatterTags, tagsInLine } from "../markdown/note-tags";
-import { findFrontmatter } from "../markdown/frontmatter-check";
+import type { Document } from "yaml";
+import { frontmatterTagsOf, tagsInLine } from "../markdown/note-tags";
+import { findFrontmatter, type FrontmatterBlock } from "../markdown/frontmatter-check";
 import { findLinks } from "../markdown/link-syntax";
-import { scanNote } from "../markdown/markdown-scanner";
+import { scanLinks, scanNote } from "../markdown/markdown-scanner";
+import type { NoteLink } from "../markdown/note-metadata";
 import { splitLines } from "../markdown/text-lines";
-import { parseYaml } from "../markdown/yaml-parser";
-import type { FrontmatterFact, NoteFacts, TagFact } from "./vault-index";
+import { parseYaml, parseYamlDocument, yamlValue } from "../markdown/yaml-parser";
+import type { FrontmatterFact, LinkFact, NoteFacts, TagFact } from "./vault-index";
 import { describeError } from "../../shared/describe-error";
 
 const TOP_LEVEL_KEY = /^([^\s#:-][^:]*?|"[^"]+"|'[^']+'):(?:\s|$)/;
@@ -13,51 +15,85 @@ const TOP_LEVEL_KEY = /^([^\s#:-][^:]*?|"[^"]+"|'[^']+'):(?:\s|$)/;
 /**
  * The facts of one note from its text, for adapters that have no metadata cache (the folder). Uses the
  * headless host's scanner for headings, block ids and links; link targets are left for the adapter to resolve.
+ * Its parts (`linkFactsFromText`, `tagsAndFrontmatterFromText`) give exactly the same links, tags
+ * and frontmatter for indexes that keep only those of every note.
  */
 export function factsFromText(path: string, text: string): NoteFacts {
 	const lines = splitLines(text);
 	const metadata = scanNote(path, text, parseYaml);
+	const block = findFrontmatter(lines);
 	const facts: NoteFacts = {
 		path,
 		headings: metadata.headings.map((heading) => ({ text: heading.text, level: heading.level, line: heading.range.start.line, endLine: heading.range.end.line })),
 		blockIds: metadata.blockIds.map((block) => ({ id: block.id, line: block.range.start.line })),
-		links: metadata.links.map((link) => {
-			const fact = { line: link.range.start.line, start: link.range.start.character, end: link.range.end.character, original: link.original, linkpath: link.linkpath, embed: link.embed };
-			return link.subpath === undefined ? fact : { ...fact, subpath: link.subpath };
-		}),
+		links: [...propertyLinks(lines, block), ...metadata.links.map(linkFact)],
 		tags: [],
 	};
-	const frontmatter = frontmatterFact(lines);
-	if (frontmatter) {
-		facts.frontmatter = frontmatter;
-		// Obsidian treats wikilinks in properties (`related: "[[Note]]"`) as links: moves must rewrite them too.
-		const inProperties: NoteFacts["links"] = [];
-		for (let line = 1; line < frontmatter.endLine; line++) {
-			const text = lines[line] ?? "";
-			if (!text.includes("[[")) continue;
-			for (const link of findLinks(text, text, line)) {
-				if (!link.original.startsWith("[[")) continue;
-				const fact = { line, start: link.range.start.character, end: link.range.end.character, original: link.original, linkpath: link.linkpath, embed: false };
-				inProperties.push(link.subpath === undefined ? fact : { ...fact, subpath: link.subpath });
-			}
-		}
-		if (inProperties.length > 0) facts.links = [...inProperties, ...facts.links];
-	}
-	facts.tags = [...frontmatterTagFacts(frontmatter, lines), ...inlineTags(lines, frontmatter ? frontmatter.endLine + 1 : 0)];
+	const described = describe(lines, block);
+	facts.tags = described.tags;
+	if (described.frontmatter) facts.frontmatter = described.frontmatter;
 	return facts;
 }
 
-function frontmatterFact(lines: readonly string[]): FrontmatterFact | undefined {
+/** The note's links, as `factsFromText` gives them: wikilinks in the frontmatter's properties, then the body's links. */
+export function linkFactsFromText(text: string): LinkFact[] {
+	const lines = splitLines(text);
 	const block = findFrontmatter(lines);
-	if (!block) return undefined;
+	return [...propertyLinks(lines, block), ...scanLinks(lines, block ? block.endLine + 1 : 0).map(linkFact)];
+}
+
+/** The note's tags and frontmatter, as `factsFromText` gives them (the frontmatter's YAML parsed once for both). */
+export function tagsAndFrontmatterFromText(text: string): { tags: TagFact[]; frontmatter?: FrontmatterFact } {
+	const lines = splitLines(text);
+	return describe(lines, findFrontmatter(lines));
+}
+
+function describe(lines: readonly string[], block: FrontmatterBlock | undefined): { tags: TagFact[]; frontmatter?: FrontmatterFact } {
+	const inline = inlineTags(lines, block ? block.endLine + 1 : 0);
+	if (!block) return { tags: inline };
+	const keyLines = keyLinesOf(lines, block);
+	const document = parseYamlDocument(block.yaml);
+	// The frontmatter's tags for display, read as `frontmatterTags` of note-tags.ts does (any key case, YAML errors); privacy reads `noteTags`.
+	const tagLine = Object.entries(keyLines).find(([key]) => /^tags?$/i.test(key))?.[1] ?? 0;
+	const tags = [...frontmatterTagsOf(document).map((tag) => ({ tag, line: tagLine })), ...inline];
+	return { tags, frontmatter: frontmatterFact(block, keyLines, document) };
+}
+
+function linkFact(link: NoteLink): LinkFact {
+	const fact = { line: link.range.start.line, start: link.range.start.character, end: link.range.end.character, original: link.original, linkpath: link.linkpath, embed: link.embed };
+	return link.subpath === undefined ? fact : { ...fact, subpath: link.subpath };
+}
+
+/** Obsidian treats wikilinks in properties (`related: "[[Note]]"`) as links: moves must rewrite them too. */
+function propertyLinks(lines: readonly string[], block: FrontmatterBlock | undefined): LinkFact[] {
+	const links: LinkFact[] = [];
+	if (!block) return links;
+	for (let line = 1; line < block.endLine; line++) {
+		const text = lines[line] ?? "";
+		if (!text.includes("[[")) continue;
+		for (const link of findLinks(text, text, line)) {
+			if (!link.original.startsWith("[[")) continue;
+			const fact = { line, start: link.range.start.character, end: link.range.end.character, original: link.original, linkpath: link.linkpath, embed: false };
+			links.push(link.subpath === undefined ? fact : { ...fact, subpath: link.subpath });
+		}
+	}
+	return links;
+}
+
+/** Line of each top-level key of the frontmatter. */
+function keyLinesOf(lines: readonly string[], block: FrontmatterBlock): Record<string, number> {
 	const keyLines: Record<string, number> = {};
 	for (let line = 1; line < block.endLine; line++) {
 		const key = TOP_LEVEL_KEY.exec(lines[line] ?? "")?.[1];
 		if (key !== undefined) keyLines[key.replace(/^["']|["']$/g, "").trim()] ??= line;
 	}
+	return keyLines;
+}
+
+function frontmatterFact(block: FrontmatterBlock, keyLines: Record<string, number>, document: Document.Parsed): FrontmatterFact {
 	const fact: FrontmatterFact = { endLine: block.endLine, keyLines };
 	try {
-		const parsed = parseYaml(block.yaml);
+		const parsed = yamlValue(document);
 		if (parsed === null || parsed === undefined) fact.properties = {};
 		else if (typeof parsed === "object" && !Array.isArray(parsed)) fact.properties = parsed as Record<string, unknown>;
 		else fact.problem = "the frontmatter is not a list of key: value properties";
@@ -65,13 +101,6 @@ function frontmatterFact(lines: readonly string[]): FrontmatterFact | undefined 
 		fact.problem = `the frontmatter YAML does not parse (${describeError(error).split("\n", 1)[0] ?? ""})`;
 	}
 	return fact;
-}
-
-/** The frontmatter's tags for display, read by `frontmatterTags` of note-tags.ts (any key case, YAML errors); privacy reads `noteTags`. */
-function frontmatterTagFacts(frontmatter: FrontmatterFact | undefined, lines: readonly string[]): TagFact[] {
-	if (!frontmatter) return [];
-	const line = Object.entries(frontmatter.keyLines).find(([key]) => /^tags?$/i.test(key))?.[1] ?? 0;
-	return frontmatterTags(lines.slice(1, frontmatter.endLine).join("\n")).map((tag) => ({ tag, line }));
 }
 
 function inlineTags(lines: readonly string[], from: number): TagFact[] {

@@ -24,6 +24,18 @@ export interface VaultIndex {
 	 */
 	facts(path: string): NoteFacts | undefined;
 	/**
+	 * Optional parts of `facts` for questions asked of every note (tag and property search, the tags and properties
+	 * overviews, privacy's tag rules), from an index that keeps them apart from the rest of the facts (the folder's):
+	 * the same values as `facts(path)?.tags` and `facts(path)?.frontmatter`.
+	 */
+	tagsOf?(path: string): readonly TagFact[] | undefined;
+	frontmatterOf?(path: string): FrontmatterFact | undefined;
+	/**
+	 * Optional: what text search scans (`searchTextOf` of the note's text), from an index that keeps it per note
+	 * version; undefined when it is not a note. Without it the search makes its own from `readText`.
+	 */
+	searchText?(path: string): Buffer | undefined;
+	/**
 	 * The vault path a link path leads to from `sourcePath`, as Obsidian resolves it; undefined when unresolved.
 	 * With `exists`, only the files it accepts count: the answer is Obsidian's in a vault without the others, so a
 	 * private note never shadows a public one of the same name.

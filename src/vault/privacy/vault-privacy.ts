@@ -75,11 +75,14 @@ export class VaultPrivacy {
 		return this.filter.isInPrivateFolder(relativePath);
 	}
 
-	/** A selection source that answers undefined (no active note) while the note is private. */
-	selection<Snapshot extends { filePath: string; location?: VaultLocation }>(source: () => Snapshot | undefined): () => Snapshot | undefined {
+	/**
+	 * A selection source that answers undefined (no active note) while the note is private, judged by the path the
+	 * snapshot names (a snapshot is the wire's open shape: nothing else in it is trusted).
+	 */
+	selection<Snapshot extends { filePath: string }>(source: () => Snapshot | undefined): () => Snapshot | undefined {
 		return () => {
 			const snapshot = source();
-			return snapshot && !this.hidesPath(snapshot.location ?? snapshot.filePath) ? snapshot : undefined;
+			return snapshot && !this.hidesPath(snapshot.filePath) ? snapshot : undefined;
 		};
 	}
 

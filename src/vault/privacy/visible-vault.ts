@@ -63,6 +63,14 @@ export class VisibleVault {
 		this.visiblePaths = undefined;
 	}
 
+	/**
+	 * Whether a note listed as visible for this call is still not private: asked of a note whose text a search
+	 * matched, since the text searched may be newer than the tags the list was decided by (see `readText`).
+	 */
+	stillPublic(path: string): boolean {
+		return !this.options.isPrivate(path);
+	}
+
 	isVisible(path: string): boolean {
 		const paths = this.notePaths();
 		if (this.visibleSet?.of !== paths) this.visibleSet = { of: paths, set: new Set(paths) };
@@ -90,24 +98,55 @@ export class VisibleVault {
 	}
 
 	async readText(path: string): Promise<string | undefined> {
-		return this.isVisible(path) ? this.options.index.readText(path) : undefined;
+		return this.isVisible(path) ? this.stillVisible(path, await this.options.index.readText(path)) : undefined;
 	}
 
 	/** `readText`, answered without a promise when the index has the text at hand (searches read every note). */
 	textNow(path: string): string | undefined | Promise<string | undefined> {
 		if (!this.isVisible(path)) return undefined;
 		const index = this.options.index;
-		return index.textNow ? index.textNow(path) : index.readText(path);
+		const text = index.textNow ? index.textNow(path) : index.readText(path);
+		return text instanceof Promise ? text.then((read) => this.stillVisible(path, read)) : this.stillVisible(path, text);
 	}
 
-	/** A visible note's tags (what tag search asks of every note, without copying its facts). */
+	/** A visible note's tags (what tag search and the tag overviews ask of every note, without its other facts). */
 	tagsOf(path: string): readonly TagFact[] | undefined {
-		return this.isVisible(path) ? this.options.index.facts(path)?.tags : undefined;
+		if (!this.isVisible(path)) return undefined;
+		const index = this.options.index;
+		return index.tagsOf ? index.tagsOf(path) : index.facts(path)?.tags;
 	}
 
-	/** A visible note's frontmatter (what property search asks of every note, without copying its facts). */
+	/** A visible note's frontmatter (what property search and the property overview ask of every note, without its other facts). */
 	frontmatterOf(path: string): FrontmatterFact | undefined {
-		return this.isVisible(path) ? this.options.index.facts(path)?.frontmatter : undefined;
+		if (!this.isVisible(path)) return undefined;
+		const index = this.options.index;
+		return index.frontmatterOf ? index.frontmatterOf(path) : index.facts(path)?.frontmatter;
+	}
+
+	/** A visible note's search text (`searchTextOf`) when the index keeps one; undefined otherwise. */
+	searchText(path: string): Buffer | undefined {
+		return this.isVisible(path) ? this.options.index.searchText?.(path) : undefined;
+	}
+
+	/**
+	 * `searchText` of each path in turn, for a search over many notes: given `notePaths()` itself (the same array),
+	 * every path is known to be visible and is not looked up again (a lookup per note is a tenth of a search over
+	 * 100k notes); any other list is checked path by path.
+	 */
+	forEachSearchText(paths: readonly string[], each: (path: string, text: Buffer) => void): void {
+		const index = this.options.index;
+		if (!index.searchText) return;
+		const checked = paths !== this.notePaths();
+		for (const path of paths) {
+			if (checked && !this.isVisible(path)) continue;
+			const text = index.searchText(path);
+			if (text) each(path, text);
+		}
+	}
+
+	/** Whether the index keeps search texts (else the search makes its own from the notes' texts). */
+	get keepsSearchTexts(): boolean {
+		return this.options.index.searchText !== undefined;
 	}
 
 	/**
@@ -311,6 +350,15 @@ export class VisibleVault {
 			throw error;
 		}
 	}
+
+	/**
+	 * The text read, unless its note is private now: the list of visible notes is decided once per call, and a note
+	 * tagged private since (before the folder's watcher reported it) is judged again on the text just read.
+	 */
+	private stillVisible(path: string, text: string | undefined): string | undefined {
+		return text === undefined || this.options.isPrivate(path) ? undefined : text;
+	}
+
 }
 
 /** The answer for a note that is not there, or that the tools may not see: the same words for both. */

@@ -41,6 +41,19 @@ async function open(setupResult: ReturnType<typeof setup>, req: OpenDiffRequest 
 const texts = (result: ToolResult) => result.content.map((block) => block.text);
 
 describe("DiffReviewManager", () => {
+	it("says who proposes: the IDE client by the name it gave, its session and openDiff; the vault tools name themselves", async () => {
+		const port = new FakeReviewPort();
+		const manager = new DiffReviewManager({ paths: new VaultPaths(vault), port, clientName: (session) => (session === 7 ? "claude-code" : undefined) });
+		const s = { port, manager };
+		await open(s, request("from the CLI"), 7);
+		expect(port.views.get("from the CLI")?.proposer).toEqual({ client: "claude-code", session: 7, tool: "openDiff" });
+		await open(s, request("unnamed client"), 8);
+		expect(port.views.get("unnamed client")?.proposer).toEqual({ client: "Claude Code", session: 8, tool: "openDiff" });
+		await open(s, { ...request("vault tool"), proposer: { client: "Claude's vault tools", tool: "edit_note" } }, 0);
+		expect(port.views.get("vault tool")?.proposer).toEqual({ client: "Claude's vault tools", tool: "edit_note" });
+		manager.dispose();
+	});
+
 	it("shows a vault-tools proposal that cannot be applied for a private note without reading it, and never accepts it", async () => {
 		const port = new FakeReviewPort();
 		const manager = new DiffReviewManager({ paths: new VaultPaths(vault), port, privacy: { hides: (location) => location.relative === "note.md" } });

@@ -1,4 +1,4 @@
-import { fail, formatDoctorReport, octalMode, ok, warn } from "../../../src/ide/doctor/doctor-line";
+import { fail, formatDoctorReport, octalMode, ok, warn, withCommand } from "../../../src/ide/doctor/doctor-line";
 
 describe("doctor lines", () => {
 	it("carry a level, what was found and, for problems, the fix", () => {
@@ -6,6 +6,7 @@ describe("doctor lines", () => {
 		expect(warn("odd")).toEqual({ level: "warn", what: "odd" });
 		expect(warn("odd", "do this")).toEqual({ level: "warn", what: "odd", fix: "do this" });
 		expect(fail("broken", "mend it")).toEqual({ level: "fail", what: "broken", fix: "mend it" });
+		expect(withCommand(warn("stale", 'rm "x"'), 'rm "x"')).toEqual({ level: "warn", what: "stale", fix: 'rm "x"', command: 'rm "x"' });
 	});
 
 	it("print one line per finding, the fix indented below, and the counts", () => {

@@ -59,6 +59,7 @@ describe("the doctor", () => {
 			"No Claude Code client is connected",
 			`Start Claude Code in this vault with: cd "${bridge.vault}" && claude --ide (from another folder: CLAUDE_CODE_SSE_PORT=${bridge.port} claude --ide; unless the port is fixed, it changes when the bridge restarts)`,
 		]);
+		expect(lines.at(-1)?.command).toBe(`cd "${bridge.vault}" && claude --ide`);
 	});
 
 	it("lists connected clients with their pid and since when", async () => {
@@ -218,6 +219,7 @@ describe("the doctor", () => {
 			level: "warn",
 			what: "Stale lock file 3333.lock: Cursor (port 3333, pid 503) is no longer running",
 			fix: `Claude Code deletes it the next time it starts; you may delete it now: rm "${join(directory, "3333.lock")}"`,
+			command: `rm "${join(directory, "3333.lock")}"`,
 		});
 		expect(find(lines, /^The lock file 4444\.lock is not valid JSON/).level).toBe("warn");
 		expect(lines.filter((line) => /IntelliJ/.test(line.what))).toHaveLength(1);

@@ -18,6 +18,11 @@ describe("selectionSnapshot", () => {
 		expect(snapshot.fileUrl).toBe("file:///my%20vault/C%23%20100%25/%C3%9Cn%C3%AFcode%20%F0%9F%93%9D.md");
 	});
 
+	it("gives each note its own file URL when selections move between notes", () => {
+		const urls = ["/v/a.md", "/v/b c.md", "/v/a.md", "/v/a.md", "/v/b c.md"].map((path) => cursorSnapshot(path).fileUrl);
+		expect(urls).toEqual(["file:///v/a.md", "file:///v/b%20c.md", "file:///v/a.md", "file:///v/a.md", "file:///v/b%20c.md"]);
+	});
+
 	it("drops the text of an empty selection (the CLI reads empty text as 'the user opened the file')", () => {
 		const snapshot = selectionSnapshot("/v/a.md", "stale text", at(2, 4), at(2, 4));
 		expect(snapshot.text).toBe("");

@@ -8,7 +8,7 @@ import { VaultPaths } from "../../../src/vault/vault-paths";
 import { ObsidianVaultIndex } from "../../../src/obsidian/vault-tools/obsidian-vault-index";
 import { ObsidianVaultFiles } from "../../../src/obsidian/vault-files";
 import { createVaultToolRegistry } from "../../../src/vault-tools/create-vault-tools";
-import { FolderVaultIndex } from "../../../src/vault/folder/folder-vault-index";
+import { FolderVault } from "../../../src/vault/folder/folder-vault";
 import type { ActiveNote } from "../../../src/vault-tools/kit/ports";
 import { createVaultContentMethods } from "../../../src/vault-tools/resources/content-methods";
 import { VaultToolServer } from "../../../src/vault-tools/serve/vault-tool-server";
@@ -43,8 +43,8 @@ const adapters: [string, IndexFactory][] = [
 	[
 		"the folder",
 		(root) => {
-			const index = new FolderVaultIndex({ root, watch: false });
-			return Promise.resolve({ index, tagsOf: (path: string) => index.privacyTags(path) ?? [], dispose: () => index.dispose() });
+			const folder = new FolderVault({ root, watch: false });
+			return Promise.resolve({ index: folder.index, tagsOf: (path: string) => folder.tagsOf(path), dispose: () => folder.dispose() });
 		},
 	],
 	[

@@ -1,9 +1,10 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { resolve } from "node:path";
+import { join } from "node:path";
 import type { Readable } from "node:stream";
+import { DIST_DIR } from "../../helpers/built-dist";
 
-export const CLI_ENTRY = resolve(__dirname, "../../../dist/cli.cjs");
+export const CLI_ENTRY = join(DIST_DIR, "cli.cjs");
 
 export interface ToolAnswer {
 	text: string;

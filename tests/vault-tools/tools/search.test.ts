@@ -1,5 +1,15 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createVaultTools } from "../../../src/vault-tools/create-vault-tools";
+import { FolderVault } from "../../../src/vault/folder/folder-vault";
+import type { VaultIndex } from "../../../src/vault/notes/vault-index";
+import { VisibleVault } from "../../../src/vault/privacy/visible-vault";
+import { VaultPaths } from "../../../src/vault/vault-paths";
+import { makeTempDir } from "../../helpers/temp-dir";
 import { createSearchTool, readFolder } from "../../../src/vault-tools/tools/search";
 import { toolOver } from "./vault-tool-env";
+import { snippet } from "../../../src/vault-tools/kit/tool-kit";
+import { makeVault } from "../vault-fixture";
 
 const tool = toolOver(createSearchTool, {
 	"Garden.md": "---\ntags: [plants]\nstatus: Active\ndue: 2026-05-01\n---\n# Garden\nRed tomato seeds\n## Beds\ntomato beds and seeds\nno match here\n",
@@ -67,5 +77,73 @@ describe("readFolder", () => {
 		expect(readFolder("Notes\\Sub")).toBe("Notes/Sub");
 		expect(() => readFolder("Notes/../..")).toThrow('"folder" must be inside the vault: Notes/../..');
 		expect(() => readFolder(3)).toThrow('"folder" must be a vault folder path, not 3');
+	});
+});
+
+/**
+ * Text search scans each note's lower-cased UTF-8 copy and places a hit on its line only when it is shown: lines
+ * end at `\r\n`, `\n` or `\r`, and the place on the line is counted in UTF-16 characters whatever comes before it
+ * (accents, emoji, the one-to-two `İ`).
+ */
+const LONG_PREFIX = `${"😀 é İ ".repeat(40)}`;
+const LONG_LINE = `${LONG_PREFIX}the Zebra crossing ${"and more words ".repeat(20)}`;
+
+describe("search (text mode) over notes of any script and line end", () => {
+	const vault = makeVault({
+		"Crlf.md": "first\r\nsecond line with zebra\r\nthird zebra\r\n",
+		"Lone cr.md": "one\rtwo zebra\rthree",
+		"Long.md": `# Long\n\n${LONG_LINE}\n`,
+		"Two words.md": "zebra alone\ncrossing alone\nzebra crossing together\n",
+	});
+	afterAll(() => vault.dispose());
+
+	it("names the line of each hit", async () => {
+		const answer = (await vault.call("search", { query: "zebra" })).text;
+		expect(answer).toContain("Crlf.md:2: second line with zebra");
+		expect(answer).toContain("Crlf.md:3: third zebra");
+		expect(answer).toContain("Lone cr.md:2: two zebra");
+		expect(answer).toContain("Two words.md:1: zebra alone");
+	});
+
+	it("cuts a long line's snippet around the hit, counted in UTF-16 characters", async () => {
+		const answer = (await vault.call("search", { query: "zebra crossing" })).text;
+		const expected = snippet(LONG_LINE, LONG_LINE.indexOf("Zebra crossing"));
+		expect(expected.startsWith("…")).toBe(true);
+		expect(answer).toContain(`Long.md:3: ${expected}  [under "Long"]`);
+		// Both words on one line, the phrase ranked first; a line with one of them is no hit.
+		expect(answer.indexOf("Two words.md:3: zebra crossing together")).toBeGreaterThanOrEqual(0);
+		expect(answer).not.toContain("Two words.md:1:");
+		expect(answer).not.toContain("Two words.md:2:");
+	});
+});
+
+describe("search over a note made private by the version the search reads", () => {
+	it("counts no match in a note whose search text, read during the search, makes it private", async () => {
+		const temp = makeTempDir("search-private-now");
+		const folder = new FolderVault({ root: temp.path, watch: false });
+		try {
+			writeFileSync(join(temp.path, "Note.md"), "zebra here\n");
+			writeFileSync(join(temp.path, "Other.md"), "zebra too\n");
+			const privateNow = new Set<string>();
+			const index = folder.index;
+			// The index reads a newer version of Note.md while searching, one tagged private: as when the watcher has
+			// not yet reported the change and the note's search text was not made before.
+			const reading: VaultIndex = Object.assign(Object.create(index) as VaultIndex, {
+				searchText: (path: string) => {
+					if (path === "Note.md") privateNow.add(path);
+					return index.searchText(path);
+				},
+			});
+			const vault = new VisibleVault({ index: reading, paths: new VaultPaths(temp.path), isPrivate: (path) => privateNow.has(path) });
+			const search = createVaultTools({ vault }).find((tool) => tool.name === "search");
+			const answer = await search?.call({ query: "zebra" }, { sessionId: 1, signal: new AbortController().signal });
+			const text = answer?.content.map((block) => block.text).join("\n");
+			expect(text).toContain("Other.md:1: zebra too");
+			expect(text).not.toContain("Note.md");
+			expect(text).toContain("(total 1 matches");
+		} finally {
+			folder.dispose();
+			temp.remove();
+		}
 	});
 });

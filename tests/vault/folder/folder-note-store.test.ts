@@ -1,4 +1,4 @@
-import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { comparePaths, FolderNoteStore } from "../../../src/vault/folder/folder-note-store";
 import { makeTempDir } from "../../helpers/temp-dir";
@@ -36,7 +36,8 @@ describe("FolderNoteStore", () => {
 	it("without watching, finds added, changed and removed notes on each refresh and tells the listener", () => {
 		const { root, write } = folder({ "a.md": "one" });
 		const changed: string[] = [];
-		const store = new FolderNoteStore({ root, watch: false, onNoteChanged: (path) => changed.push(path) });
+		const store = new FolderNoteStore({ root, watch: false });
+		store.onNoteChanged((path) => changed.push(path));
 		store.refresh();
 		expect(store.text("a.md")).toBe("one");
 		const version = store.structureVersion;
@@ -83,6 +84,42 @@ describe("FolderNoteStore", () => {
 			}, "the watcher to report the new folder", { timeoutMs: 20_000 });
 			expect(store.text("Sub/c.md")).toBe("new note");
 		} finally {
+			store.dispose();
+		}
+	});
+
+	it("keeps the real folders it walked (no real-path check per change in them) and forgets one the watcher reports replaced", async () => {
+		const { root, write } = folder({ "Sub/a.md": "a" });
+		const outside = folder({ "secret.md": "s" });
+		const store = new FolderNoteStore({ root, watch: true });
+		const realpaths = jest.spyOn(realpathSync, "native");
+		try {
+			store.refresh();
+			realpaths.mockClear();
+			write("Sub/b.md", "b");
+			await waitUntil(() => {
+				store.refresh();
+				return store.isNote("Sub/b.md");
+			}, "the watcher to report Sub/b.md", { timeoutMs: 20_000 });
+			expect(realpaths).not.toHaveBeenCalled();
+
+			// Sub renamed, and a link to a folder outside put in its place.
+			renameSync(join(root, "Sub"), join(root, "Moved"));
+			symlinkSync(outside.root, join(root, "Sub"));
+			await waitUntil(() => {
+				store.refresh();
+				return store.isNote("Moved/a.md") && !store.isNote("Sub/a.md");
+			}, "the watcher to report the replaced folder", { timeoutMs: 20_000 });
+			expect(store.notePaths()).toEqual(["Moved/a.md", "Moved/b.md"]);
+			// A note asked for through the link is judged on disk again, not by the folder once known as real.
+			writeFileSync(join(outside.root, "late.md"), "late");
+			store.check("Sub/late.md");
+			store.check("Sub/secret.md");
+			expect(store.isNote("Sub/late.md")).toBe(false);
+			expect(store.isNote("Sub/secret.md")).toBe(false);
+			expect(realpaths).toHaveBeenCalled();
+		} finally {
+			realpaths.mockRestore();
 			store.dispose();
 		}
 	});

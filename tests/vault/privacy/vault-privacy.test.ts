@@ -9,6 +9,7 @@ import { RefusedPathError, type VaultFilesPort } from "../../../src/vault/notes/
 import { VaultPaths, type VaultLocation } from "../../../src/vault/vault-paths";
 import type { OpenEditor, OpenNoteOptions, WorkspacePort } from "../../../src/ide/workspace/workspace-port";
 import { makeTempDir } from "../../helpers/temp-dir";
+import { FolderVault } from "../../../src/vault/folder/folder-vault";
 import { MemoryNoteSource } from "../notes/memory-note-source";
 
 /** Obsidian lets users rename the config folder; any dot-folder is hidden the same way. */
@@ -96,6 +97,12 @@ describe("VaultPrivacy", () => {
 			expect(visible()).toBe(latest);
 			rules = { folders: ["Public"], tags: [] };
 			expect(visible()).toBeUndefined();
+		});
+
+		it("judges a selection by the path it names, whatever else the snapshot carries", () => {
+			// A snapshot is the wire's open shape: a field beside the path (here a public note's location) is no verdict.
+			const snapshot: SelectionSnapshot = { ...cursorSnapshot(abs("Private/diary.md")), location: at("Public/open.md") };
+			expect(boundary.selection(() => snapshot)()).toBeUndefined();
 		});
 	});
 
@@ -240,5 +247,29 @@ describe("VaultPrivacy", () => {
 			expect(notes.resolveLink("diary", "Public/open.md")).toBe("Public/Deeper/diary.md");
 			expect(notes.structureVersion).toBe(source.structureVersion);
 		});
+	});
+});
+
+describe("VaultPrivacy's vault tools over the folder adapter", () => {
+	it("never serve a note's text that was tagged private after the call's privacy decision (before the watcher tells)", async () => {
+		const temp = makeTempDir("privacy-after-read");
+		const folder = new FolderVault({ root: temp.path, watch: false });
+		try {
+			writeFileSync(join(temp.path, "Note.md"), "public for now\n");
+			// Enough other notes to push Note.md out of the store's few recent texts, so the next read goes to disk.
+			for (let index = 0; index < 10; index++) writeFileSync(join(temp.path, `Other ${index}.md`), "other\n");
+			const privacy = new VaultPrivacy({ paths: new VaultPaths(temp.path), rules: () => ({ folders: [], tags: ["#private"] }), tagsOf: (path) => folder.tagsOf(path) });
+			const visible = privacy.visibleVault(folder.index);
+			await visible.refresh();
+			expect(visible.notePaths()).toContain("Note.md");
+			for (let index = 0; index < 10; index++) await visible.readText(`Other ${index}.md`);
+			// Tagged private within the same call, after the list of visible notes was made from its old tags.
+			writeFileSync(join(temp.path, "Note.md"), "now #private and secret\n");
+			expect(await visible.readText("Note.md")).toBeUndefined();
+			expect(await visible.textNow("Note.md")).toBeUndefined();
+		} finally {
+			folder.dispose();
+			temp.remove();
+		}
 	});
 });

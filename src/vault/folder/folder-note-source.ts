@@ -1,0 +1,64 @@
+import type { YamlParser } from "../markdown/frontmatter-check";
+import { scanNote } from "../markdown/markdown-scanner";
+import type { NoteMetadata } from "../markdown/note-metadata";
+import { parseYaml as parseYamlWithLibrary } from "../markdown/yaml-parser";
+import type { NoteSource } from "../notes/note-source";
+import { FolderNoteStore, NoteMemo, type FolderNoteStoreOptions } from "./folder-note-store";
+
+/** Notes larger than this are listed (links to them resolve) but not scanned: their diagnostics are not computed. */
+export const MAX_SCANNED_NOTE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The diagnostics' notes of a folder on disk (the headless host), over the folder's one store (`FolderVault`):
+ * metadata scanned per note version, links resolved through the store's name index.
+ */
+export class FolderNoteSource implements NoteSource {
+	private readonly store: FolderNoteStore;
+	private readonly ownsStore: boolean;
+	private readonly metadataMemo: NoteMemo<NoteMetadata>;
+
+	/** Over a folder's shared store, or (given options) over a store of its own. */
+	constructor(source: FolderNoteStore | FolderNoteStoreOptions, parseYaml: YamlParser = parseYamlWithLibrary) {
+		this.ownsStore = !(source instanceof FolderNoteStore);
+		this.store = source instanceof FolderNoteStore ? source : new FolderNoteStore(source);
+		this.metadataMemo = new NoteMemo(this.store, (path, read) => scanNote(path, read.bytes > MAX_SCANNED_NOTE_BYTES ? "" : read.text, parseYaml));
+	}
+
+	get structureVersion(): number {
+		return this.store.structureVersion;
+	}
+
+	/** Lists the folder and starts watching it now rather than on the first call. */
+	warmUp(): void {
+		this.store.refresh();
+	}
+
+	refresh(): Promise<void> {
+		this.store.refresh();
+		return Promise.resolve();
+	}
+
+	async refreshNote(path: string): Promise<void> {
+		await this.refresh();
+		this.store.check(path);
+	}
+
+	notePaths(): Iterable<string> {
+		return this.store.notePaths();
+	}
+
+	metadata(path: string): NoteMetadata | undefined {
+		if (!this.store.isNote(path)) return undefined;
+		// Gone or unreadable since it was listed: it has nothing to report.
+		return this.metadataMemo.get(path) ?? { path, links: [], headings: [], blockIds: [], codeRanges: [] };
+	}
+
+	resolveLink(linkpath: string, sourcePath: string, exists?: (path: string) => boolean): string | undefined {
+		return this.store.files.resolve(linkpath, sourcePath, exists);
+	}
+
+	dispose(): void {
+		this.metadataMemo.dispose();
+		if (this.ownsStore) this.store.dispose();
+	}
+}

@@ -1,0 +1,93 @@
+import { searchableText, utf8Bytes } from "../notes/search-text";
+import type { FolderNoteStore } from "./folder-note-store";
+
+/** The size of one shared buffer. */
+const SLAB_BYTES = 4 * 1024 * 1024;
+/** A search text this long gets a buffer of its own. */
+const OWN_BUFFER_BYTES = SLAB_BYTES / 4;
+
+/**
+ * Every note's search text (`searchTextOf`), kept per note version in a few large buffers rather than one buffer a
+ * note (each buffer costs a few hundred bytes of bookkeeping: 100k notes, 30 MB). A note's old text stays in its
+ * buffer as waste until more than half of that buffer is waste (checked when a text leaves a full buffer, and when
+ * the current one is full); then the texts still in it move to the current one.
+ */
+export class SearchTextSlabs {
+	private readonly views = new Map<string, Buffer>();
+	private slab: Buffer | undefined;
+	private used = 0;
+	/** Bytes no longer used, per full buffer. */
+	private readonly wasted = new Map<ArrayBufferLike, number>();
+	private readonly unsubscribe: () => void;
+
+	constructor(private readonly store: FolderNoteStore) {
+		this.unsubscribe = store.onNoteChanged((path) => this.forget(path));
+	}
+
+	/** The note's search text; undefined when it is not a note or cannot be read. */
+	get(path: string): Buffer | undefined {
+		const known = this.views.get(path);
+		if (known) return known;
+		const read = this.store.read(path);
+		if (read === undefined) return undefined;
+		const view = this.place(searchableText(read.text));
+		this.views.set(path, view);
+		return view;
+	}
+
+	dispose(): void {
+		this.unsubscribe();
+		this.views.clear();
+		this.wasted.clear();
+		this.slab = undefined;
+	}
+
+	private place(text: string): Buffer {
+		const size = Buffer.byteLength(text, "utf8");
+		const view = this.reserve(size);
+		if (!view) return utf8Bytes(text);
+		view.write(text, 0, "utf8");
+		return view;
+	}
+
+	/** `size` bytes in the current buffer (a new one when it is full), or undefined for a text that gets its own. */
+	private reserve(size: number): Buffer | undefined {
+		if (size >= OWN_BUFFER_BYTES) return undefined;
+		if (!this.slab || this.used + size > this.slab.length) {
+			const full = this.slab;
+			const unused = full ? full.length - this.used : 0;
+			this.slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+			this.used = 0;
+			if (full && this.addWaste(full.buffer, unused) > SLAB_BYTES / 2) this.compact(full.buffer);
+		}
+		const view = this.slab.subarray(this.used, this.used + size);
+		this.used += size;
+		return view;
+	}
+
+	private addWaste(slab: ArrayBufferLike, bytes: number): number {
+		const wasted = (this.wasted.get(slab) ?? 0) + bytes;
+		this.wasted.set(slab, wasted);
+		return wasted;
+	}
+
+	private forget(path: string): void {
+		const view = this.views.get(path);
+		if (!view) return;
+		this.views.delete(path);
+		if (view.length >= OWN_BUFFER_BYTES) return;
+		const slab = view.buffer;
+		if (this.addWaste(slab, view.length) > SLAB_BYTES / 2 && slab !== this.slab?.buffer) this.compact(slab);
+	}
+
+	/** Moves the texts still in a mostly wasted buffer to the current one; the old buffer goes with its last view. */
+	private compact(slab: ArrayBufferLike): void {
+		this.wasted.delete(slab);
+		for (const [path, view] of this.views) {
+			if (view.buffer !== slab) continue;
+			const moved = this.reserve(view.length) ?? Buffer.allocUnsafeSlow(view.length);
+			view.copy(moved);
+			this.views.set(path, moved);
+		}
+	}
+}

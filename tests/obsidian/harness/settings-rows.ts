@@ -1,0 +1,15 @@
+import type { FakeElement } from "../../__mocks__/obsidian";
+
+/** The rows a user sees on opening a settings tab: every `.setting-item` not inside a closed `<details>` (its summary shows). */
+export function visibleRows(element: FakeElement, folded = false): FakeElement[] {
+	return element.children.flatMap((child) => {
+		const hidden = folded && child.tag !== "summary";
+		const rows = child.hasClass("setting-item") && !hidden ? [child] : [];
+		return [...rows, ...visibleRows(child, hidden || (child.tag === "details" && !child.attributes.has("open")))];
+	});
+}
+
+/** A row's name as shown. */
+export function rowName(row: FakeElement): string {
+	return row.findAll("setting-item-name")[0]?.text ?? "";
+}

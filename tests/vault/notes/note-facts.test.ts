@@ -1,0 +1,71 @@
+import fc from "fast-check";
+import { factsFromText, linkFactsFromText, tagsAndFrontmatterFromText } from "../../../src/vault/notes/note-facts";
+import { scanLinks, scanNote } from "../../../src/vault/markdown/markdown-scanner";
+import { splitLines } from "../../../src/vault/markdown/text-lines";
+import { parseYaml } from "../../../src/vault/markdown/yaml-parser";
+
+/** Lines that exercise frontmatter, code, comments, headings, links and tags in any order. */
+const LINE = fc.constantFrom(
+	"---",
+	"tags: [a, private]",
+	"Tags: b",
+	'"\\x74ags": [escaped]',
+	"tag: #c",
+	"related: \"[[Other]]\"",
+	"title: x: y",
+	"a: 1",
+	"a: 2",
+	"- item",
+	"# Heading",
+	"Heading",
+	"===",
+	"```",
+	"~~~",
+	"`[[in code]]` and [[Real]]",
+	"%% [[commented]] #hidden %%",
+	"<!-- [[html comment]]",
+	"-->",
+	"[md](Some%20Note.md#Part) ![[Embed.png]]",
+	"[[Note#Head|alias]] #tag/nested #2024",
+	"text ^block-id",
+	"\\[[escaped]]",
+	"",
+	"\r",
+);
+
+const notes = fc.array(LINE, { maxLength: 14 }).map((lines) => lines.join("\n"));
+
+describe("the parts of a note's facts", () => {
+	it("linkFactsFromText gives exactly factsFromText's links", () => {
+		fc.assert(fc.property(notes, (text) => expect(linkFactsFromText(text)).toEqual(factsFromText("n.md", text).links)), { numRuns: 1500 });
+	});
+
+	it("tagsAndFrontmatterFromText gives exactly factsFromText's tags and frontmatter", () => {
+		fc.assert(
+			fc.property(notes, (text) => {
+				const facts = factsFromText("n.md", text);
+				const parts = tagsAndFrontmatterFromText(text);
+				expect(parts.tags).toEqual(facts.tags);
+				expect(parts.frontmatter).toEqual(facts.frontmatter);
+			}),
+			{ numRuns: 1500 },
+		);
+	});
+
+	it("scanLinks finds exactly the links scanNote finds", () => {
+		fc.assert(
+			fc.property(notes, (text) => {
+				const lines = splitLines(text);
+				const metadata = scanNote("n.md", text, parseYaml);
+				const firstBodyLine = lines[0] === "---" ? lines.findIndex((line, index) => index > 0 && line === "---") + 1 : 0;
+				expect(scanLinks(lines, Math.max(firstBodyLine, 0))).toEqual(metadata.links);
+			}),
+			{ numRuns: 1500 },
+		);
+	});
+
+	it("reads a tags key spelled with a YAML escape (no shortcut skips it)", () => {
+		const parts = tagsAndFrontmatterFromText('---\n"\\x74ags": [private]\n---\nbody\n');
+		expect(parts.tags.map((tag) => tag.tag)).toEqual(["private"]);
+	});
+});
