@@ -18,6 +18,7 @@ const FLOORS: readonly (readonly string[])[] = [
 	[
 		"src/ide", "src/ide/claude-permissions", "src/ide/diagnostics", "src/ide/diff-review", "src/ide/doctor", "src/ide/tools", "src/ide/workspace",
 		"src/vault-tools", "src/vault-tools/kit", "src/vault-tools/prompts", "src/vault-tools/regex", "src/vault-tools/relay-client", "src/vault-tools/resources", "src/vault-tools/serve", "src/vault-tools/stdio", "src/vault-tools/text", "src/vault-tools/tools",
+		"src/journal",
 	],
 	["src/assembly"],
 	// The roots: Obsidian (plugin, its adapters and UI), the headless host, the package's command.
@@ -25,7 +26,7 @@ const FLOORS: readonly (readonly string[])[] = [
 ];
 
 /** The features of the feature floor; a feature is a folder and its subfolders. */
-const FEATURES = ["src/ide", "src/vault-tools"];
+const FEATURES = ["src/ide", "src/vault-tools", "src/journal"];
 
 /**
  * Each part of src/ (a folder's own files, a subfolder of a top-level folder with everything below it, or a
@@ -62,10 +63,13 @@ const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
 	"src/vault-tools/serve": ["src/protocol", "src/server", "src/server/http", "src/shared"],
 	"src/vault-tools/relay-client": ["src/protocol", "src/server", "src/shared"],
 	"src/vault-tools/stdio": [],
+	// The activity and undo journal: records every surface's calls and writes.
+	"src/journal": ["src/vault/notes", "src/protocol", "src/shared"],
 	// Every feature built from ports, once, for every root.
 	"src/assembly": [
 		"src/ide", "src/ide/diagnostics", "src/ide/diff-review", "src/ide/tools", "src/ide/workspace",
 		"src/vault-tools", "src/vault-tools/kit", "src/vault-tools/prompts", "src/vault-tools/regex", "src/vault-tools/relay-client", "src/vault-tools/resources", "src/vault-tools/serve", "src/vault-tools/stdio",
+		"src/journal",
 		"src/vault", "src/vault/folder", "src/vault/notes", "src/vault/privacy", "src/protocol", "src/server", "src/shared",
 	],
 	// The roots.
@@ -82,7 +86,8 @@ const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
 	"main.ts": ["src/plugin"],
 	"src/headless": [
 		"src/assembly", "src/ide", "src/ide/claude-permissions", "src/ide/diff-review", "src/ide/doctor", "src/ide/workspace",
-		"src/vault-tools/resources", "src/vault-tools/serve", "src/vault", "src/vault/folder", "src/vault/privacy",
+		"src/vault-tools/resources", "src/vault-tools/serve", "src/vault", "src/vault/folder", "src/vault/notes", "src/vault/privacy",
+		"src/journal",
 		"src/server", "src/shared",
 	],
 	"src/cli": ["src/headless", "src/assembly", "src/vault-tools/serve", "src/server", "src/shared"],

@@ -31,6 +31,10 @@ import { VaultAdapter } from "../ide/vault-adapter";
 import type { VaultFilesPort } from "../vault/notes/vault-files";
 import type { VaultPaths } from "../vault/vault-paths";
 import type { WorkspacePort } from "../ide/workspace/workspace-port";
+import type { Journal } from "../journal/journal";
+import { JournaledVaultIndex, type NoteBytes } from "../journal/journaled-vault-index";
+import { Undo } from "../journal/undo";
+import { createJournal, JournalRecorders, linkResolver, noteReferences, type JournalAssemblyOptions } from "./journal-wiring";
 
 /** Where a review view sends the user's decision on a review it shows. */
 export interface ReviewDecisions {
@@ -80,6 +84,8 @@ export interface BridgeAssemblyOptions
 	reviewEdits: boolean;
 	/** Claude's own vault tools (issue 10). Left out: none are served and the relay methods answer -32601. */
 	vaultTools?: VaultToolsAssemblyOptions;
+	/** The activity journal: every surface's calls and every vault-tool write (issue 17). Left out: nothing is recorded. */
+	journal?: JournalAssemblyOptions;
 }
 
 /** What the assembly gives `VaultToolsAssemblyOptions.content`: the decisions the vault tools themselves use. */
@@ -136,6 +142,8 @@ export interface Bridge {
 	 * `vaultTools/*` on the IDE channel).
 	 */
 	vaultTools?: VaultToolServer;
+	/** The activity journal and its undo, when `journal` was given (undo only with the root's undo writes and vault tools). */
+	activity?: { journal: Journal; undo?: Undo };
 	/** Stops timers and rejects pending reviews; the host is stopped separately. */
 	dispose: () => void;
 }
@@ -155,6 +163,7 @@ export function assembleBridge(options: BridgeAssemblyOptions): Bridge {
 		...(options.log ? { warn: options.log } : {}),
 	});
 	const currentSelection = privacy.selection(ports.currentSelection);
+	const recorders = options.journal ? journalRecorders(options, privacy) : undefined;
 	const tools = new ToolRegistry();
 	let vaultTools: VaultToolServer | undefined;
 	const adapter = new VaultAdapter({
@@ -181,6 +190,7 @@ export function assembleBridge(options: BridgeAssemblyOptions): Bridge {
 		trace: options.trace,
 		onStatusChange: options.onStatusChange,
 		onClientReady: (sessionId) => notifier.clientReady(sessionId),
+		...(recorders ? { observer: () => recorders.ide() } : {}),
 	});
 	const notifier: Notifier = new Notifier({
 		broadcast: (method, params) => host.broadcast(method, params),
@@ -217,7 +227,8 @@ export function assembleBridge(options: BridgeAssemblyOptions): Bridge {
 	for (const tool of workspaceTools) tools.register(tool);
 	const diagnostics = new DiagnosticsEngine(privacy.notes(ports.notes));
 	tools.register(createGetDiagnosticsTool({ diagnostics, paths }));
-	if (options.vaultTools) vaultTools = assembleVaultTools(options, options.vaultTools, { privacy, reviews, currentSelection });
+	if (options.vaultTools) vaultTools = assembleVaultTools(options, options.vaultTools, { privacy, reviews, currentSelection, recorders });
+	const activity = recorders ? { journal: recorders.journal, ...undoOf(options, recorders.journal) } : undefined;
 
 	return {
 		host,
@@ -229,6 +240,7 @@ export function assembleBridge(options: BridgeAssemblyOptions): Bridge {
 		diffTools,
 		diagnostics,
 		...(vaultTools ? { vaultTools } : {}),
+		...(activity ? { activity } : {}),
 		dispose: () => {
 			notifier.dispose();
 			reviews.dispose();
@@ -244,11 +256,15 @@ export function assembleBridge(options: BridgeAssemblyOptions): Bridge {
 function assembleVaultTools(
 	options: BridgeAssemblyOptions,
 	vaultOptions: VaultToolsAssemblyOptions,
-	bridge: { privacy: VaultPrivacy; reviews: DiffReviewManager; currentSelection: () => SelectionSnapshot | undefined },
+	bridge: { privacy: VaultPrivacy; reviews: DiffReviewManager; currentSelection: () => SelectionSnapshot | undefined; recorders: JournalRecorders | undefined },
 ): VaultToolServer {
 	const { paths } = options;
-	const { privacy, reviews, currentSelection } = bridge;
-	const vault = privacy.visibleVault(vaultOptions.index);
+	const { privacy, reviews, currentSelection, recorders } = bridge;
+	// Every vault-tool write reaches disk through this index: with a journal, each is recorded there for undo.
+	const index = recorders
+		? new JournaledVaultIndex({ index: vaultOptions.index, journal: recorders.journal, bytes: noteBytes(options.ports.files), isPrivate: (path) => privacy.hidesListed(path) })
+		: vaultOptions.index;
+	const vault = privacy.visibleVault(index);
 	const review = new DiffReviewWriteReview(reviews, (path) => paths.toAbsolute(path));
 	const reviewWrites = vaultOptions.reviewWrites ?? (() => true);
 	const shared: VaultToolsShared = {
@@ -272,7 +288,57 @@ function assembleVaultTools(
 		...(Object.keys(capabilities).length > 0 ? { capabilities } : {}),
 		instructions: VAULT_TOOLS_INSTRUCTIONS,
 		log: options.log,
+		...(recorders ? { observer: (transport: "session" | "http" | "relay", sessionId: number) => recorders.vaultTools(transport, sessionId) } : {}),
 	});
+}
+
+/** The journal's recorders, with the bridge's privacy boundary deciding what an argument may name. */
+function journalRecorders(options: BridgeAssemblyOptions, privacy: VaultPrivacy): JournalRecorders {
+	const journalOptions = options.journal;
+	if (!journalOptions) throw new Error("no journal");
+	const relativeOf = (value: string): string | undefined => {
+		try {
+			return options.paths.resolve(value).relative;
+		} catch {
+			return undefined;
+		}
+	};
+	const references = noteReferences(privacy, linkResolver(options.vaultTools?.index), relativeOf);
+	return new JournalRecorders(createJournal(journalOptions, options.log), references);
+}
+
+/** Undo over the root's writes and the vault tools' index (its link-safe rename); none without either. */
+function undoOf(options: BridgeAssemblyOptions, journal: Journal): { undo?: Undo } {
+	const writes = options.journal?.undo;
+	const index = options.vaultTools?.index;
+	if (!writes || !index) return {};
+	const bytes = noteBytes(options.ports.files);
+	return {
+		undo: new Undo(journal, {
+			readBytes: (path) => bytes.readBytes(path),
+			writeBytes: (path, data, expectedHash) => writes.writeBytes(path, data, expectedHash),
+			trash: (path) => writes.trash(path),
+			exists: (path) => index.exists(path),
+			renameNote: async (from, to) => {
+				await index.refresh();
+				await index.renameNote(from, to);
+			},
+		}),
+	};
+}
+
+/** A note's bytes from the root's files port; undefined when there is no such file. */
+function noteBytes(files: VaultFilesPort): NoteBytes {
+	return {
+		readBytes: async (path) => {
+			if ((await files.stat(path)) === undefined) return undefined;
+			try {
+				return await files.readBytes(path);
+			} catch {
+				return undefined;
+			}
+		},
+	};
 }
 
 /** The selection as `active_note` reports it; undefined when no note inside the vault is open. */

@@ -26,6 +26,9 @@ import { DEFAULT_PROMPTS_FOLDER } from "../vault-tools/prompts/vault-prompts";
 import { createVaultContentMethods } from "../vault-tools/resources/content-methods";
 import { LineTransport } from "../vault-tools/stdio/line-transport";
 import { PluginSettings } from "../vault/privacy/plugin-settings";
+import type { JournalStore } from "../journal/journal-store";
+import type { RequestObserver } from "../protocol/request-observer";
+import { createJournal, JournalRecorders, linkResolver, noteReferences } from "./journal-wiring";
 
 export interface StdioVaultServerOptions {
 	/** The vault folder (checked to exist by the caller). */
@@ -48,6 +51,8 @@ export interface StdioVaultServerOptions {
 	trace?: (event: TraceEvent) => void;
 	/** Watch the folder for changes (default true); false re-checks every file on each call. */
 	watch?: boolean;
+	/** Where the calls this server answers itself are recorded (those relayed are recorded by the bridge). */
+	journalStore?: JournalStore | undefined;
 }
 
 /** How long calls already made may still run after the client closed stdin. */
@@ -85,9 +90,16 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 	});
 	// The user may turn the vault tools off in the plugin: then the folder does not answer for Obsidian either.
 	const turnedOff = (name: string): string => `${name}: the vault tools are turned off in Claude Code Bridge's settings for the vault "${vaultName}" (Obsidian → Settings → Claude Code Bridge); nothing was read or changed.`;
+	// The activity journal records only what this server answers from the folder: a relayed call is the bridge's.
+	const journal = options.journalStore ? createJournal({ store: options.journalStore }, log) : undefined;
+	const answeredHere = new Set<string>();
+	const markAnsweredHere = (journalId: string | undefined): void => {
+		if (journal && journalId !== undefined) answeredHere.add(journalId);
+	};
 	const local = folderTools.map((tool): ToolDefinition => ({
 		...tool,
 		call: (args, context) => {
+			markAnsweredHere(context.journalId);
 			if (settings.vaultToolsOff()) return Promise.resolve(toolError(turnedOff(tool.name)));
 			readingTheFolder();
 			return tool.call(args, context);
@@ -131,6 +143,7 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 		[...content.methods].map(([method, handler]): [string, MethodHandler] => [
 			method,
 			(params, context) => {
+				markAnsweredHere(context.journalId);
 				if (settings.vaultToolsOff()) throw new JsonRpcError(ErrorCode.InvalidRequest, turnedOff(method));
 				readingTheFolder();
 				return handler(params, context);
@@ -141,7 +154,31 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 	const localRegistry = new ToolRegistry();
 	for (const tool of local) localRegistry.register(tool);
 	// What this session serves the others when it holds the vault's folder index for them.
-	const folderServer = new VaultToolServer({ registry: localRegistry, serverInfo: options.serverInfo, methods: folderMethods, capabilities: content.capabilities, log });
+	const relativeOf = (value: string): string | undefined => {
+		try {
+			return paths.resolve(value).relative;
+		} catch {
+			return undefined;
+		}
+	};
+	const recorders = journal ? new JournalRecorders(journal, noteReferences(privacy, linkResolver(index), relativeOf)) : undefined;
+	const keep = (id: string): boolean => answeredHere.delete(id);
+	const observer = recorders?.recorder("vault-tools-stdio", { keep });
+	const relayRecorders = new Map<number, RequestObserver>();
+	const relayRecorder = (from: JournalRecorders, connection: number): RequestObserver => {
+		let recorder = relayRecorders.get(connection);
+		if (!recorder) relayRecorders.set(connection, (recorder = from.recorder("vault-tools-relay", { connection, keep })));
+		return recorder;
+	};
+	// Another session's calls this one answers from the folder it holds are recorded here, as relayed.
+	const folderServer = new VaultToolServer({
+		registry: localRegistry,
+		serverInfo: options.serverInfo,
+		methods: folderMethods,
+		capabilities: content.capabilities,
+		log,
+		...(recorders ? { observer: (_transport: "session" | "http" | "relay", sessionId: number) => relayRecorder(recorders, sessionId) } : {}),
+	});
 
 	let transport: LineTransport | undefined;
 	const session = new McpSession({
@@ -153,6 +190,7 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 		capabilities: content.capabilities,
 		instructions: VAULT_TOOLS_INSTRUCTIONS,
 		maxOutgoingBytes: MAX_OUTGOING_MESSAGE_BYTES,
+		...(observer ? { observer } : {}),
 		events: {
 			onInitialize: (client, version) => log(`Client ${client.name ?? "?"} ${client.version ?? ""} connected (protocol ${version})`),
 			onLog: log,
@@ -172,7 +210,7 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 		relay.dispose();
 		folderHost.dispose();
 		folder.dispose();
-		resolveClosed();
+		void (journal?.flush() ?? Promise.resolve()).then(resolveClosed);
 	};
 	// The client closed stdin: answer what it already asked (reads take milliseconds), then stop. A call still
 	// running after the grace period (a write waiting for the user's review) is cancelled: its review is withdrawn.

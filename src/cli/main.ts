@@ -5,6 +5,7 @@ import { EXIT_BAD_INPUT, EXIT_FAILED, exitWith } from "../headless/exit";
 import { McpTokenEnvironmentError } from "../headless/mcp-token-file";
 import { userHomeDirectory } from "../server/lock-file";
 import { describeError, errorStack } from "../shared/describe-error";
+import { dataFolderJournalStore } from "../assembly/journal-wiring";
 import { startStdioVaultServer } from "../assembly/stdio-vault-server";
 import { MCP_USAGE, McpArgumentError, parseMcpArguments } from "./mcp-arguments";
 import { MCP_HEADERS_USAGE, NoTokenError, mcpHeadersLine, parseMcpHeadersArguments } from "./mcp-headers";
@@ -74,6 +75,7 @@ function runMcp(argv: readonly string[]): void {
 		privacy: { folders: args.privateFolders, tags: args.privateTags },
 		log,
 		trace: args.debug ? (event) => log(JSON.stringify(event)) : undefined,
+		journalStore: dataFolderJournalStore(vaultPath, process.env, userHomeDirectory(), log),
 	});
 	log(`Serving the vault tools for ${vaultPath} on stdio`);
 	const stop = (): void => {

@@ -10,6 +10,9 @@ import { diffCommand } from "./diff-commands";
 import { HeadlessEditor } from "./headless-editor";
 import { HeadlessReviewPort } from "./headless-review-port";
 import { HeadlessWorkspace } from "./headless-workspace";
+import type { JournalStore } from "../journal/journal-store";
+import { activityCommands } from "./activity-commands";
+import { folderUndoWrites } from "./folder-undo-writes";
 
 export interface HeadlessBridgeOptions extends Pick<BridgeAssemblyOptions, "ideName" | "homeDir" | "port" | "privacyRules" | "log" | "trace"> {
 	vaultPath: string;
@@ -20,6 +23,8 @@ export interface HeadlessBridgeOptions extends Pick<BridgeAssemblyOptions, "ideN
 	ideTools?: { print: (line: string) => void; diagnosticsLog: (message: string) => void };
 	/** Whether vault-tool writes wait for `diff accept|reject` (read per write). Default: always. */
 	reviewVaultToolWrites?: () => boolean;
+	/** Where the activity journal is kept (the user's data folder); without it nothing is recorded. */
+	journalStore?: JournalStore;
 }
 
 export interface HeadlessBridge {
@@ -69,6 +74,7 @@ export function assembleHeadlessBridge(options: HeadlessBridgeOptions): Headless
 			content: (shared) => createVaultContentMethods({ vaultName: basename(paths.root), ...shared }),
 			...(options.reviewVaultToolWrites ? { reviewWrites: options.reviewVaultToolWrites } : {}),
 		},
+		...(options.journalStore ? { journal: { store: options.journalStore, undo: folderUndoWrites(paths.root) } } : {}),
 		log: options.log,
 		trace: options.trace,
 	});
@@ -81,7 +87,7 @@ export function assembleHeadlessBridge(options: HeadlessBridgeOptions): Headless
 		bridge,
 		vault,
 		editor,
-		commands: [["diff", diffCommand(bridge.reviews)]],
+		commands: [["diff", diffCommand(bridge.reviews)], ...(bridge.activity ? activityCommands(bridge.activity) : [])],
 		dispose: () => {
 			clearImmediate(warmUp);
 			bridge.dispose();

@@ -17,6 +17,7 @@ import { lockFolders, otherBridgesForVault } from "./other-hosts";
 import { defaultVaultToolsPort } from "../vault-tools/serve/vault-tools-port";
 import { PluginSettings } from "../vault/privacy/plugin-settings";
 import type { PrivacyRules } from "../vault/privacy/privacy";
+import { dataFolderJournalStore } from "../assembly/journal-wiring";
 
 function fail(message: string): never {
 	return exitWith(EXIT_BAD_INPUT, message);
@@ -63,6 +64,8 @@ async function main(): Promise<void> {
 	const privacyRules = (): PrivacyRules => privacySettings.rules();
 	// The pid tells two hosts on one vault apart in /ide.
 	const ideName = ideNameFor(basename(vaultPath), `headless, pid ${process.pid}`);
+	// The activity journal lives in the user's data folder, never among the notes.
+	const journalStore = dataFolderJournalStore(vaultPath, process.env, userHomeDirectory(), (message) => process.stderr.write(`Warning: ${message}\n`));
 	const headless = assembleHeadlessBridge({
 		vaultPath,
 		ideName,
@@ -73,6 +76,7 @@ async function main(): Promise<void> {
 			if (args.debug) process.stderr.write(`[bridge] ${message}\n`);
 		},
 		trace: args.trace ? (event) => process.stderr.write(`${JSON.stringify({ trace: event })}\n`) : undefined,
+		...(journalStore ? { journalStore } : {}),
 		ideTools: {
 			print: (line) => process.stdout.write(`${line}\n`),
 			diagnosticsLog: (message) => process.stderr.write(`[diagnostics] ${message}\n`),
@@ -100,7 +104,7 @@ async function main(): Promise<void> {
 		if (stopping) return;
 		stopping = true;
 		headless.dispose();
-		await Promise.all([host.stop(), mcp?.stop()]);
+		await Promise.all([host.stop(), mcp?.stop(), bridge.activity?.journal.flush()]);
 		process.stdout.write("Stopped; lock file removed.\n");
 		process.exit(0);
 	};

@@ -5,6 +5,7 @@ import { CLOSE_TOKEN_ROTATED, MAX_OUTGOING_MESSAGE_BYTES } from "../server/limit
 import { removeLockFile, removeStaleLockFiles, writeLockFile, LOCK_FILE_WRITER, type LockFileContent } from "../server/lock-file";
 import type { JsonObject } from "../protocol/json-rpc";
 import { McpSession, type MethodHandler, type TraceEvent } from "../protocol/mcp-session";
+import type { RequestObserver } from "../protocol/request-observer";
 import type { ClientInfo, ServerInfo } from "../protocol/mcp-types";
 import type { ToolRegistry } from "../protocol/tool-registry";
 import { describeError } from "../shared/describe-error";
@@ -60,6 +61,8 @@ export interface BridgeHostOptions {
 	 * `hasInitializedClients` and of broadcasts.
 	 */
 	isRelayClient?: (client: ClientInfo) => boolean;
+	/** Sees each connection's requests (the activity journal): one observer per connection. */
+	observer?: (connectionId: number) => RequestObserver | undefined;
 }
 
 /**
@@ -221,6 +224,7 @@ export class BridgeHost {
 			methods: this.options.methods,
 			capabilities: this.options.capabilities,
 			maxOutgoingBytes: MAX_OUTGOING_MESSAGE_BYTES,
+			observer: this.options.observer?.(connection.id),
 			events: {
 				onInitialize: (client) => {
 					const entry = this.sessions.get(connection.id);

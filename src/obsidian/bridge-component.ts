@@ -1,5 +1,5 @@
 import { Component, Notice, parseYaml, type App } from "obsidian";
-import { assembleBridge, type Bridge, type VaultToolsAssemblyOptions } from "../assembly/bridge-assembly";
+import { assembleBridge, type Bridge, type BridgeAssemblyOptions, type VaultToolsAssemblyOptions } from "../assembly/bridge-assembly";
 import type { BridgeStatus } from "../ide/bridge-host";
 import type { PrivacyRules } from "../vault/privacy/privacy";
 import type { SelectionSnapshot } from "../ide/workspace/selection";
@@ -31,6 +31,8 @@ export interface BridgeComponentOptions {
 	 * (first, before the readers) and unloads it. One of its own when absent.
 	 */
 	noteEvents?: ObsidianNoteEvents;
+	/** The activity journal's store and undo writes (over the plugin's own storage); nothing is recorded without it. */
+	journal?: BridgeAssemblyOptions["journal"];
 }
 
 /**
@@ -81,6 +83,7 @@ export class BridgeComponent extends Component {
 			},
 			onStatusChange: options.onStatusChange,
 			...(options.vaultTools ? { vaultTools: options.vaultTools } : {}),
+			...(options.journal ? { journal: options.journal } : {}),
 		});
 	}
 

@@ -14,12 +14,15 @@ import {
 } from "./json-rpc";
 import { EncodedJson } from "./encoded-json";
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type ClientInfo, type ServerInfo, type ToolResult } from "./mcp-types";
+import type { ObservedOutcome, RequestObservation, RequestObserver } from "./request-observer";
 import type { ToolRegistry } from "./tool-registry";
 import { describeError } from "../shared/describe-error";
 
 export interface RequestContext {
 	sessionId: number;
 	signal: AbortSignal;
+	/** The request's id in the activity journal, when an observer follows it (writes name it). */
+	journalId?: string;
 }
 
 /** A JSON-RPC method beyond the MCP lifecycle, e.g. `files/read`. Throw JsonRpcError for a specific code. */
@@ -60,6 +63,8 @@ export interface McpSessionOptions {
 	/** A response bigger than this becomes an error; a bigger notification is dropped. */
 	maxOutgoingBytes: number;
 	events?: SessionEvents;
+	/** Sees each request and its answer (the activity journal). */
+	observer?: RequestObserver;
 }
 
 type Resolution = { result: unknown } | { error: JsonRpcError };
@@ -68,6 +73,8 @@ type Resolution = { result: unknown } | { error: JsonRpcError };
 export class McpSession {
 	readonly id: number;
 	private initialized = false;
+	private client: ClientInfo | undefined;
+	private pid: number | undefined;
 	private disposed = false;
 	private readonly inFlight = new Map<JsonRpcId, Cancellation>();
 	private readonly builtins: ReadonlyMap<string, MethodHandler>;
@@ -139,42 +146,64 @@ export class McpSession {
 			this.write(errorResponse(request.id, { code: ErrorCode.InvalidParams, message: `Invalid params for ${request.method}: expected an object` }));
 			return DONE;
 		}
-		const cancellation = new Cancellation(this.id);
+		const params = request.params ?? {};
+		const observation = this.observe(request.method, params);
+		const cancellation = new Cancellation(this.id, observation?.id);
 		let outcome: unknown;
 		let pending: boolean;
 		try {
-			outcome = handler(request.params ?? {}, cancellation);
+			outcome = handler(params, cancellation);
 			pending = isPromiseLike(outcome);
 		} catch (error) {
-			this.answer(request.id, this.failure(error));
+			this.answer(request.id, this.failure(error), observation);
 			return DONE;
 		}
 		if (!pending) {
-			this.answer(request.id, { result: outcome });
+			this.answer(request.id, { result: outcome }, observation);
 			return DONE;
 		}
 		// Only a request still running can be cancelled (notifications/cancelled) or aborted by dispose().
 		this.inFlight.set(request.id, cancellation);
 		return Promise.resolve(outcome).then(
-			(result: unknown) => this.settle(request.id, cancellation, { result }),
-			(error: unknown) => this.settle(request.id, cancellation, this.failure(error)),
+			(result: unknown) => this.settle(request.id, cancellation, { result }, observation),
+			(error: unknown) => this.settle(request.id, cancellation, this.failure(error), observation),
 		);
 	}
 
-	private settle(id: JsonRpcId, cancellation: Cancellation, resolution: Resolution): void {
+	private settle(id: JsonRpcId, cancellation: Cancellation, resolution: Resolution, observation: RequestObservation | undefined): void {
 		if (this.inFlight.get(id) === cancellation) this.inFlight.delete(id);
-		this.answer(id, resolution);
+		this.answer(id, resolution, observation);
 	}
 
-	private answer(id: JsonRpcId, resolution: Resolution): void {
-		if (this.disposed) return;
-		if ("error" in resolution) {
-			this.write(errorResponse(id, resolution.error.toObject()));
+	private answer(id: JsonRpcId, resolution: Resolution, observation?: RequestObservation): void {
+		let bytes = 0;
+		if (this.disposed) {
+			// The client is gone: nothing is written, but what the request did still happened.
+		} else if ("error" in resolution) {
+			bytes = this.write(errorResponse(id, resolution.error.toObject()), observation !== undefined);
 		} else if (resolution.result instanceof EncodedJson) {
-			this.writeEncoded(id, resolution.result);
+			bytes = this.writeEncoded(id, resolution.result);
 		} else {
-			this.write(successResponse(id, resolution.result));
+			bytes = this.write(successResponse(id, resolution.result), observation !== undefined);
 		}
+		if (observation) {
+			const outcome: ObservedOutcome = "error" in resolution
+				? { kind: "error", code: resolution.error.code, message: resolution.error.message, bytes }
+				: { kind: "result", result: resolution.result instanceof EncodedJson ? undefined : resolution.result, bytes };
+			this.safely(() => observation.finished(outcome));
+		}
+	}
+
+	/** The observer's hold on a request; undefined without an observer, or when it does not follow this one. */
+	private observe(method: string, params: JsonObject): RequestObservation | undefined {
+		const observer = this.options.observer;
+		if (!observer) return undefined;
+		let observation: RequestObservation | undefined;
+		this.safely(() => {
+			const session = { id: this.id, ...(this.client ? { client: this.client } : {}), ...(this.pid !== undefined ? { pid: this.pid } : {}) };
+			observation = observer.started({ method, params, session });
+		});
+		return observation;
 	}
 
 	private failure(error: unknown): Resolution {
@@ -188,6 +217,7 @@ export class McpSession {
 			case "ide_connected": {
 				const pid = isJsonObject(params) ? params.pid : undefined;
 				if (typeof pid === "number" && Number.isSafeInteger(pid) && pid > 0) {
+					this.pid = pid;
 					this.safely(() => this.options.events?.onIdeConnected?.(pid));
 				}
 				return;
@@ -212,7 +242,9 @@ export class McpSession {
 		const supported: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
 		const protocolVersion = supported.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
 		this.initialized = true;
-		this.safely(() => this.options.events?.onInitialize?.(readClientInfo(params.clientInfo), protocolVersion));
+		const client = readClientInfo(params.clientInfo);
+		this.client = client;
+		this.safely(() => this.options.events?.onInitialize?.(client, protocolVersion));
 		return {
 			protocolVersion,
 			capabilities: { tools: { listChanged: true }, ...this.options.capabilities },
@@ -255,15 +287,16 @@ export class McpSession {
 		}
 	}
 
-	private write(message: JsonRpcOutgoing): void {
-		if (this.disposed) return;
+	/** Writes a message; with `measure`, returns its size in UTF-8 bytes (0 when nothing was written). */
+	private write(message: JsonRpcOutgoing, measure = false): number {
+		if (this.disposed) return 0;
 		const limit = this.options.maxOutgoingBytes;
 		let text = encode(message);
 		if (text === undefined) {
 			// A handler returned something JSON cannot hold (a cycle, a BigInt, nesting deeper than the stack).
 			if ("method" in message) {
 				this.log(`Dropped an outgoing ${message.method} that cannot be encoded as JSON`);
-				return;
+				return 0;
 			}
 			this.log(`A result for id ${String(message.id)} cannot be encoded as JSON`);
 			text = JSON.stringify(errorResponse(message.id, { code: ErrorCode.InternalError, message: "Internal error: the result cannot be encoded as JSON" }));
@@ -272,24 +305,25 @@ export class McpSession {
 		if (text.length * 3 > limit && Buffer.byteLength(text, "utf8") > limit) {
 			if ("method" in message) {
 				this.log(`Dropped an outgoing ${message.method} of over ${limit} bytes`);
-				return;
+				return 0;
 			}
 			text = JSON.stringify(errorResponse(message.id, tooLarge(limit)));
 		}
 		if (this.tracing) this.traceOutgoing(message);
 		this.options.send(text);
+		return measure ? Buffer.byteLength(text, "utf8") : 0;
 	}
 
 	/** A success answer whose result is already UTF-8 JSON: its bytes go out as they are, never decoded. */
-	private writeEncoded(id: JsonRpcId, result: EncodedJson): void {
+	private writeEncoded(id: JsonRpcId, result: EncodedJson): number {
 		const bytes = result.joined(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`, "}");
 		if (bytes.byteLength > this.options.maxOutgoingBytes) {
-			this.write(errorResponse(id, tooLarge(this.options.maxOutgoingBytes)));
-			return;
+			return this.write(errorResponse(id, tooLarge(this.options.maxOutgoingBytes)), true);
 		}
 		if (this.tracing) this.trace({ direction: "out", kind: "response", id });
 		if (this.options.sendBytes) this.options.sendBytes(bytes);
 		else this.options.send(bytes.toString("utf8"));
+		return bytes.byteLength;
 	}
 
 	/** Whether anyone listens to trace events: with tracing off no event object is built. */
@@ -350,7 +384,10 @@ class Cancellation implements RequestContext {
 	private controller: AbortController | undefined;
 	private aborted = false;
 
-	constructor(readonly sessionId: number) {}
+	constructor(
+		readonly sessionId: number,
+		readonly journalId?: string,
+	) {}
 
 	get signal(): AbortSignal {
 		if (!this.controller) {

@@ -19,6 +19,8 @@ export interface ToolCallContext {
 	sessionId: number;
 	/** Aborted when the client cancels the request or disconnects. */
 	signal: AbortSignal;
+	/** The call's id in the activity journal, when it is recorded; a write it makes is filed under it. */
+	journalId?: string;
 }
 
 /** MCP tool annotations; the CLI uses `readOnlyHint` (plan mode, parallel calls). */

@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { PrivacyRules } from "../../src/vault/privacy/privacy";
+import type { JournalStore } from "../../src/journal/journal-store";
 import type { Bridge, BridgePorts } from "../../src/assembly/bridge-assembly";
 import type { FolderVault } from "../../src/vault/folder/folder-vault";
 import { assembleHeadlessBridge } from "../../src/headless/headless-bridge";
@@ -39,6 +40,10 @@ export interface AssembledBridgeOptions {
 	debounceMs?: number;
 	/** Overrides the editor's selection as the adapter and the welcome see it. */
 	currentSelection?: BridgePorts["currentSelection"];
+	/** Where the activity journal is kept; without it nothing is recorded. */
+	journalStore?: JournalStore;
+	/** Whether vault-tool writes wait for `diff accept|reject` (default: always). */
+	reviewVaultToolWrites?: () => boolean;
 }
 
 /**
@@ -65,6 +70,8 @@ export async function startAssembledBridge(options: AssembledBridgeOptions = {})
 		debounceMs: options.debounceMs ?? 100,
 		log: (message) => logs.push(message),
 		ideTools: { print: (line) => printed.push(line), diagnosticsLog: (message) => logs.push(message) },
+		...(options.journalStore ? { journalStore: options.journalStore } : {}),
+		...(options.reviewVaultToolWrites ? { reviewVaultToolWrites: options.reviewVaultToolWrites } : {}),
 	});
 	const status = await bridge.host.start();
 	if (status.state !== "listening" || status.port === undefined || !status.lockFilePath) {
@@ -88,7 +95,7 @@ export async function startAssembledBridge(options: AssembledBridgeOptions = {})
 		logs,
 		printed,
 		command: async (line) => {
-			const [name = "", ...args] = line.split(" ");
+			const [name = "", ...args] = line.split(" ").filter((word) => word !== "");
 			const found = commands.find(([commandName]) => commandName === name);
 			if (!found) throw new Error(`No headless command "${name}"`);
 			return String(await found[1].run(args));

@@ -176,3 +176,47 @@ describe("vault tools through McpSession and the MCP SDK Client", () => {
 		expect(tags).toMatch(/#project 1\b/);
 	});
 });
+
+describe("McpSession's request observer", () => {
+	it("sees each request with its session, hands its id to the handler, and reports the answer's size", async () => {
+		const { ToolRegistry } = await import("../../src/protocol/tool-registry");
+		const tools = new ToolRegistry();
+		const contexts: (string | undefined)[] = [];
+		tools.register({ name: "echo", description: "", inputSchema: { type: "object" }, call: (_args, context) => {
+			contexts.push(context.journalId);
+			return Promise.resolve({ content: [{ type: "text", text: "é" }] });
+		} });
+		const sent: string[] = [];
+		const seen: { method: string; client?: string; pid?: number; bytes?: number; kind?: string }[] = [];
+		const session = new McpSession({
+			id: 7,
+			send: (text) => sent.push(text),
+			serverInfo: { name: "s", version: "1" },
+			tools,
+			maxOutgoingBytes: MAX_OUTGOING_MESSAGE_BYTES,
+			observer: {
+				started: (request) => {
+					const record: (typeof seen)[number] = { method: request.method, ...(request.session.client?.name ? { client: request.session.client.name } : {}), ...(request.session.pid ? { pid: request.session.pid } : {}) };
+					seen.push(record);
+					if (request.method === "ping") throw new Error("an observer that fails");
+					return { id: `j${seen.length}`, finished: (outcome) => Object.assign(record, { bytes: outcome.bytes, kind: outcome.kind }) };
+				},
+			},
+		});
+		await session.handleMessage(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", clientInfo: { name: "claude-code" } } }));
+		await session.handleMessage(JSON.stringify({ jsonrpc: "2.0", method: "ide_connected", params: { pid: 99 } }));
+		await session.handleMessage(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo", arguments: {} } }));
+		await session.handleMessage(JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "missing" } }));
+		await session.handleMessage(JSON.stringify({ jsonrpc: "2.0", id: 4, method: "ping" }));
+		expect(contexts).toEqual(["j2"]);
+		expect(seen.map(({ method, client, pid, kind }) => [method, client, pid, kind])).toEqual([
+			["initialize", undefined, undefined, "result"],
+			["tools/call", "claude-code", 99, "result"],
+			["tools/call", "claude-code", 99, "error"],
+			["ping", "claude-code", 99, undefined],
+		]);
+		expect(seen[1]?.bytes).toBe(Buffer.byteLength(sent[1] ?? "", "utf8"));
+		expect(sent).toHaveLength(4);
+		expect(JSON.parse(sent[3] ?? "{}")).toEqual({ jsonrpc: "2.0", id: 4, result: {} });
+	});
+});

@@ -34,8 +34,8 @@ export async function reviewAndWrite(
 		throw createdMeanwhile(write.path, "written");
 	}
 	try {
-		if (write.isNewNote) await env.vault.createNote(write.path, outcome.finalText);
-		else await env.vault.writeText(write.path, outcome.finalText, write.oldText);
+		if (write.isNewNote) await env.vault.createNote(write.path, outcome.finalText, context);
+		else await env.vault.writeText(write.path, outcome.finalText, write.oldText, context);
 	} catch (error) {
 		if (error instanceof NoteChangedError) {
 			throw new VaultToolError(`${write.path} changed (outside the vault tools) before the change could be written; nothing was written. Read it again and redo the edit.`);

@@ -1,5 +1,6 @@
 import { ErrorCode, JsonRpcError, isJsonObject, type JsonObject } from "../../protocol/json-rpc";
 import { McpSession, type MethodHandler, type RequestContext, type SessionEvents } from "../../protocol/mcp-session";
+import type { RequestObserver } from "../../protocol/request-observer";
 import type { ServerInfo } from "../../protocol/mcp-types";
 import type { ToolRegistry } from "../../protocol/tool-registry";
 import { MAX_OUTGOING_MESSAGE_BYTES } from "../../server/limits";
@@ -18,6 +19,11 @@ export interface VaultToolServerOptions {
 	instructions?: string;
 	log?: (message: string) => void;
 	maxOutgoingBytes?: number;
+	/**
+	 * Sees the requests of each session (the activity journal), by the transport that carries them: a kept
+	 * session (`session()`), stateless HTTP (`answer()`) or the relay (`request()`, with the IDE connection's id).
+	 */
+	observer?: (transport: "session" | "http" | "relay", sessionId: number) => RequestObserver | undefined;
 }
 
 export interface VaultToolSessionOptions {
@@ -26,6 +32,8 @@ export interface VaultToolSessionOptions {
 	/** Writes one JSON-RPC message text to the client. */
 	send: (text: string) => void;
 	events?: SessionEvents;
+	/** Overrides the server's observer for this session. */
+	observer?: RequestObserver;
 }
 
 /**
@@ -42,6 +50,10 @@ export class VaultToolServer {
 
 	/** A session for a transport that keeps a connection (stdio, a test's in-memory pair). */
 	session(options: VaultToolSessionOptions): McpSession {
+		return this.newSession(options, options.observer ?? this.options.observer?.("session", options.id));
+	}
+
+	private newSession(options: VaultToolSessionOptions, observer: RequestObserver | undefined): McpSession {
 		return new McpSession({
 			id: options.id,
 			send: options.send,
@@ -52,6 +64,7 @@ export class VaultToolServer {
 			instructions: this.options.instructions,
 			maxOutgoingBytes: this.options.maxOutgoingBytes ?? MAX_OUTGOING_MESSAGE_BYTES,
 			events: options.events ?? (this.options.log ? { onLog: this.options.log } : undefined),
+			...(observer ? { observer } : {}),
 		});
 	}
 
@@ -62,7 +75,7 @@ export class VaultToolServer {
 	 */
 	async answer(text: string, sessionId: number, signal: AbortSignal): Promise<string | undefined> {
 		let reply: string | undefined;
-		const session = this.session({ id: sessionId, send: (out) => (reply ??= out) });
+		const session = this.newSession({ id: sessionId, send: (out) => (reply ??= out) }, this.options.observer?.("http", sessionId));
 		const id = requestIdOf(text);
 		const cancel = (): void => {
 			if (id !== undefined) void session.handleMessage(cancelledNotification(id, "the HTTP request was aborted"));
@@ -86,7 +99,7 @@ export class VaultToolServer {
 	 */
 	async request(method: string, params: JsonObject, context: RequestContext): Promise<unknown> {
 		let reply: string | undefined;
-		const session = this.session({ id: context.sessionId, send: (out) => (reply ??= out) });
+		const session = this.newSession({ id: context.sessionId, send: (out) => (reply ??= out) }, this.options.observer?.("relay", context.sessionId));
 		const id = 1;
 		const cancel = (): void => void session.handleMessage(cancelledNotification(id, "the relayed request was cancelled"));
 		const signal = context.signal;

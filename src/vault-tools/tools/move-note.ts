@@ -15,7 +15,7 @@ export function createMoveNoteTool(env: VaultToolEnvironment): ToolDefinition {
 			properties: { path: { type: "string" }, to: { type: "string", description: "new vault path" } },
 			required: ["path", "to"],
 			annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-			async run(args: JsonObject) {
+			async run(args: JsonObject, _env, context) {
 				assertWritable(env, "move_note");
 				const from = env.vault.locateNote(notePathQuery(args));
 				const requested = requiredString(args, "to", "move_note");
@@ -28,7 +28,7 @@ export function createMoveNoteTool(env: VaultToolEnvironment): ToolDefinition {
 					// Moves are not reviewed: a note the tools may not see there is answered as one created meanwhile.
 					if (target.takenBy !== undefined) throw createdMeanwhile(target.path, "moved");
 					const destination = target.path;
-					const report = await env.vault.renameNote(source, destination);
+					const report = await env.vault.renameNote(source, destination, context);
 					const links = report.updates.reduce((sum, update) => sum + update.links, 0);
 					const lines = [`Moved ${source} to ${destination}; updated ${links} link${links === 1 ? "" : "s"} in ${report.updates.length} note${report.updates.length === 1 ? "" : "s"}.`];
 					for (const update of report.updates.slice(0, LISTED_NOTES)) lines.push(`${update.path}: ${update.links}`);

@@ -31,12 +31,17 @@ export class ConfinedWrites {
 
 	/** Replaces an existing note's text if it still is `expected` (else NoteChangedError); the file keeps its mode. */
 	async replace(path: string, text: string, expected: string): Promise<void> {
+		return this.replaceIf(path, text, (current) => current.toString("utf8") === expected);
+	}
+
+	/** Replaces an existing note's bytes if `isCurrent` accepts the bytes it has now (else NoteChangedError): undo's write. */
+	async replaceIf(path: string, data: string | Uint8Array, isCurrent: (bytes: Buffer) => boolean): Promise<void> {
 		const { parts, name } = splitPath(path);
 		const folder = await this.folders(parts, false);
 		const target = join(folder, name);
 		const current = await readNote(target, path);
-		if (current.text !== expected) throw new NoteChangedError(path);
-		const temporary = await this.writeTemporary(parts, folder, text, current.stats.mode & 0o777);
+		if (!isCurrent(current.bytes)) throw new NoteChangedError(path);
+		const temporary = await this.writeTemporary(parts, folder, data, current.stats.mode & 0o777);
 		try {
 			const now = await fs.lstat(target);
 			if (now.isSymbolicLink()) throw new WriteRefusedError(`Refused: ${path} is a symbolic link; ${NOTHING_WRITTEN}`);
@@ -98,7 +103,7 @@ export class ConfinedWrites {
 	 * A new temporary file in `folder` holding `text`, found in the vault's own folder `parts` after it was
 	 * created and again after its text was written; removed when either check fails.
 	 */
-	private async writeTemporary(parts: readonly string[], folder: string, text: string, mode = 0o666): Promise<{ path: string; stats: Stats }> {
+	private async writeTemporary(parts: readonly string[], folder: string, text: string | Uint8Array, mode = 0o666): Promise<{ path: string; stats: Stats }> {
 		const path = join(folder, `.${randomBytes(6).toString("hex")}.ccb-write`);
 		const handle = await fs.open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode);
 		let stats: Stats;
@@ -139,8 +144,8 @@ function splitPath(path: string): { parts: string[]; name: string } {
 	return { parts, name };
 }
 
-/** The note's text, read from a plain file that is not a link (opened without following one). */
-async function readNote(absolute: string, path: string): Promise<{ text: string; stats: Stats }> {
+/** The note's bytes, read from a plain file that is not a link (opened without following one). */
+async function readNote(absolute: string, path: string): Promise<{ bytes: Buffer; stats: Stats }> {
 	const before = await fs.lstat(absolute);
 	if (before.isSymbolicLink()) throw new WriteRefusedError(`Refused: ${path} is a symbolic link; ${NOTHING_WRITTEN}`);
 	if (!before.isFile()) throw new WriteRefusedError(`Refused: ${path} is not a file; nothing was written`);
@@ -148,7 +153,7 @@ async function readNote(absolute: string, path: string): Promise<{ text: string;
 	try {
 		const stats = await handle.stat();
 		if (!sameFile(stats, before)) throw new NoteChangedError(path);
-		return { text: await handle.readFile("utf8"), stats };
+		return { bytes: await handle.readFile(), stats };
 	} finally {
 		await handle.close();
 	}

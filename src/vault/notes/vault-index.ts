@@ -48,11 +48,16 @@ export interface VaultIndex {
 	 * throws NoteChangedError and writes nothing. Every write throws WriteRefusedError, and writes nothing, when
 	 * the place is not a real folder of the vault at the moment of writing (an adapter that can tell).
 	 */
-	writeText(path: string, text: string, expected: string): Promise<void>;
+	writeText(path: string, text: string, expected: string, origin?: WriteOrigin): Promise<void>;
 	/** Creates a note (and its folders); fails when anything exists at `path`. */
-	createNote(path: string, text: string): Promise<void>;
+	createNote(path: string, text: string, origin?: WriteOrigin): Promise<void>;
 	/** Renames a note and rewrites every link to it so each still leads to it. */
-	renameNote(from: string, to: string): Promise<RenameReport>;
+	renameNote(from: string, to: string, origin?: WriteOrigin): Promise<RenameReport>;
+}
+
+/** Who asks for a write: the call it belongs to in the activity journal (a tool call's context is one). */
+export interface WriteOrigin {
+	readonly journalId?: string;
 }
 
 export interface NoteFacts {

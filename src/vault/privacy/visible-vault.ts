@@ -1,5 +1,5 @@
 import { VaultPathError, type VaultLocation, type VaultPaths } from "../vault-paths";
-import { LinksNotKeptError, WriteRefusedError, type Backlink, type FrontmatterFact, type NoteFacts, type RenameReport, type TagFact, type VaultIndex } from "../notes/vault-index";
+import { LinksNotKeptError, WriteRefusedError, type Backlink, type FrontmatterFact, type NoteFacts, type RenameReport, type TagFact, type VaultIndex, type WriteOrigin } from "../notes/vault-index";
 
 /** A path argument that names no visible note, or a place a tool may not write: the message is for the model. */
 export class VaultToolError extends Error {
@@ -254,17 +254,17 @@ export class VisibleVault {
 	 * answers WriteRefusedError, given to the model as a tool error.
 	 */
 
-	writeText(path: string, text: string, expected: string): Promise<void> {
+	writeText(path: string, text: string, expected: string, origin?: WriteOrigin): Promise<void> {
 		this.assertVisible(path);
 		this.assertStillConfined(path, false);
-		return refusalsAsToolErrors(() => this.options.index.writeText(path, text, expected));
+		return refusalsAsToolErrors(() => this.options.index.writeText(path, text, expected, origin));
 	}
 
-	createNote(path: string, text: string): Promise<void> {
+	createNote(path: string, text: string, origin?: WriteOrigin): Promise<void> {
 		this.assertStillConfined(path, true);
 		// A new note has no tags yet: only its folder can make its path private (Obsidian counts an unknown note as private).
 		if (this.isInPrivateFolder(path)) throw new VaultToolError(`Refused: ${path} is not available to vault tools (a private folder or excluded file); nothing was written`);
-		return refusalsAsToolErrors(() => this.options.index.createNote(path, text));
+		return refusalsAsToolErrors(() => this.options.index.createNote(path, text, origin));
 	}
 
 	/**
@@ -272,13 +272,13 @@ export class VisibleVault {
 	 * quoted: the report lists visible notes only, and a link that could not be kept in a hidden note is reported
 	 * without its note, line or text.
 	 */
-	async renameNote(from: string, to: string): Promise<RenameReport> {
+	async renameNote(from: string, to: string, origin?: WriteOrigin): Promise<RenameReport> {
 		this.assertVisible(from);
 		this.assertStillConfined(from, false);
 		this.assertStillConfined(to, true);
 		if (this.isInPrivateFolder(to)) throw new VaultToolError(`Refused: ${to} is not available to vault tools (a private folder or excluded file); nothing was written`);
 		try {
-			const report = await refusalsAsToolErrors(() => this.options.index.renameNote(from, to));
+			const report = await refusalsAsToolErrors(() => this.options.index.renameNote(from, to, origin));
 			return { updates: report.updates.filter((update) => this.isVisible(update.path)) };
 		} catch (error) {
 			// The moved note was visible before the move; the index may not list it under its new path yet.

@@ -1,0 +1,104 @@
+import type { NoteReference, NoteReferences } from "../journal/argument-summary";
+import { CallRecorder } from "../journal/call-recorder";
+import { FolderJournalStore } from "../journal/folder-journal-store";
+import { journalFolder } from "../journal/journal-folder";
+import { Journal } from "../journal/journal";
+import type { Surface } from "../journal/journal-records";
+import type { JournalBounds, JournalStore } from "../journal/journal-store";
+import { outcomeClassifier } from "../journal/outcome-classifier";
+import type { UndoVault } from "../journal/undo";
+import type { RequestObserver } from "../protocol/request-observer";
+import { REJECTED_BY_USER } from "../vault-tools/kit/ports";
+import { VAULT_TOOLS_RELAY_CLIENT_NAME, VAULT_TOOLS_RELAY_METHODS } from "../vault-tools/serve/relay-methods";
+import type { VaultIndex } from "../vault/notes/vault-index";
+import type { VaultPrivacy } from "../vault/privacy/vault-privacy";
+
+/** What a root gives for the activity journal: where it is kept, and how undo writes in its vault. */
+export interface JournalAssemblyOptions {
+	store: JournalStore;
+	bounds?: Partial<JournalBounds>;
+	/** Undo's own writes: exact bytes (only over an unchanged note) and the trash. Without them, nothing can be undone. */
+	undo?: Pick<UndoVault, "writeBytes" | "trash">;
+}
+
+/** The one classifier of every surface: the IDE review's `DIFF_REJECTED` and the vault tools' rejection are the user's. */
+export const classifyOutcome = outcomeClassifier((text) => text === "DIFF_REJECTED" || text.includes(REJECTED_BY_USER));
+
+/**
+ * What a call's path-like arguments name, by the vault's privacy boundary: a link or note name as the vault's own
+ * index resolves it (private notes included, so their names are recognised and withheld), else a path (absolute,
+ * relative or `file://`) as `VaultPrivacy` judges it.
+ */
+export function noteReferences(privacy: VaultPrivacy, resolve: (value: string) => string | undefined, relativeOf: (value: string) => string | undefined): NoteReferences {
+	return {
+		classify(value: string): NoteReference {
+			const linked = resolve(value);
+			if (linked !== undefined) return privacy.hidesListed(linked) ? "private" : { path: linked };
+			const relative = relativeOf(value);
+			if (relative === undefined) return undefined;
+			return privacy.hidesPath(value) ? "private" : { path: relative };
+		},
+	};
+}
+
+/** A link target from an argument: `[[Note#Part|alias]]` → `Note`; undefined when the index resolves nothing. */
+export function linkResolver(index: VaultIndex | undefined): (value: string) => string | undefined {
+	return (value) => {
+		if (!index) return undefined;
+		const target = value.trim().replace(/^!?\[\[/, "").replace(/\]\]$/, "").split("|")[0]?.split("#")[0]?.trim() ?? "";
+		if (target === "" || target.includes("://")) return undefined;
+		return index.resolveLink(target, "");
+	};
+}
+
+/** The recorders of one bridge: a new session per IDE connection and per stdio session, one for HTTP, one per relay connection. */
+export class JournalRecorders {
+	private readonly relays = new Map<number, CallRecorder>();
+	private http: CallRecorder | undefined;
+
+	constructor(
+		readonly journal: Journal,
+		private readonly references: NoteReferences,
+	) {}
+
+	/** An IDE connection's recorder; the relay's methods are recorded by the vault tools' server instead. */
+	ide(): RequestObserver {
+		const recorder = this.recorder("ide");
+		return { started: (request) => (request.method.startsWith("vaultTools/") || request.method === VAULT_TOOLS_RELAY_METHODS.privacy ? undefined : recorder.started(request)) };
+	}
+
+	/** For `VaultToolServer`: the transport that carries a call. */
+	vaultTools(transport: "http" | "relay" | "session", sessionId: number): RequestObserver {
+		if (transport === "http") return (this.http ??= this.recorder("vault-tools-http"));
+		if (transport === "session") return this.recorder("vault-tools-stdio");
+		let recorder = this.relays.get(sessionId);
+		if (!recorder) {
+			recorder = this.recorder("vault-tools-relay", { client: VAULT_TOOLS_RELAY_CLIENT_NAME, connection: sessionId });
+			this.relays.set(sessionId, recorder);
+			// Connection ids are not reused within a run; only the newest few relays are remembered.
+			if (this.relays.size > 64) this.relays.delete(this.relays.keys().next().value ?? sessionId);
+		}
+		return recorder;
+	}
+
+	recorder(surface: Surface, extra: { client?: string; connection?: number; keep?: (id: string) => boolean } = {}): CallRecorder {
+		return new CallRecorder({ journal: this.journal, surface, references: this.references, classify: classifyOutcome, ...extra });
+	}
+}
+
+export function createJournal(options: JournalAssemblyOptions, log?: (message: string) => void): Journal {
+	return new Journal({ store: options.store, ...(options.bounds ? { bounds: options.bounds } : {}), ...(log ? { log } : {}) });
+}
+
+/**
+ * The journal store of a process that serves a folder (the headless host, the stdio server): the vault's folder in
+ * the user's data folder. Undefined, with a warning, when that folder would be inside the vault.
+ */
+export function dataFolderJournalStore(vaultPath: string, environment: Readonly<Record<string, string | undefined>>, homeDir: string, warn: (message: string) => void): JournalStore | undefined {
+	const place = journalFolder(vaultPath, environment, homeDir);
+	if ("refused" in place) {
+		warn(place.refused);
+		return undefined;
+	}
+	return new FolderJournalStore(place.folder);
+}

@@ -1,0 +1,81 @@
+import type { JsonObject } from "../protocol/json-rpc";
+
+/** What a path-like argument names, as the vault's privacy boundary decides: a visible note, a private one, or neither. */
+export type NoteReference = { path: string } | "private" | undefined;
+
+/** The privacy decision the summary applies (built by the assembly over `VaultPrivacy`). */
+export interface NoteReferences {
+	classify(value: string): NoteReference;
+}
+
+export interface ArgumentSummary {
+	/** One line, at most `MAX_SUMMARY` characters. */
+	text: string;
+	/** The visible notes the arguments named. */
+	notes: string[];
+	/** The arguments named a private note: nothing else of them is kept, and the call's error text is withheld. */
+	private: boolean;
+}
+
+export const MAX_SUMMARY = 240;
+/** Characters of a text argument kept (a note's text is never kept beyond this). */
+export const MAX_EXCERPT = 40;
+export const WITHHELD = "(withheld)";
+export const PRIVATE_NOTE = "(a private note)";
+
+/** Argument names whose values may be credentials: never kept. */
+const SECRET_NAME = /token|secret|password|passwd|auth|bearer|api[-_]?key|credential|cookie/i;
+/** Argument names that hold a note's path, a wikilink or a file URI. */
+const REFERENCE_NAME = /path|file|uri|note|^to$|^from$|target|source|link/i;
+/** A run of characters that may be a token or key: long, letters and digits mixed. */
+const TOKEN_LIKE = /[A-Za-z0-9_\-+/=.~]{20,}/g;
+
+/**
+ * A short summary of a call's arguments for the journal: the notes it names (a private one only as
+ * "(a private note)", and then no text argument at all), short excerpts of other strings with anything that
+ * looks like a token cut out, and credentials never.
+ */
+export function summarizeArguments(args: JsonObject, references: NoteReferences): ArgumentSummary {
+	const notes: string[] = [];
+	let isPrivate = false;
+	const named = new Map<string, string>();
+	for (const [name, value] of Object.entries(args)) {
+		if (SECRET_NAME.test(name) || typeof value !== "string" || !REFERENCE_NAME.test(name)) continue;
+		const reference = references.classify(value);
+		if (reference === "private") {
+			isPrivate = true;
+			named.set(name, PRIVATE_NOTE);
+		} else if (reference) {
+			if (!notes.includes(reference.path)) notes.push(reference.path);
+			named.set(name, reference.path);
+		}
+	}
+	const parts = Object.entries(args).map(([name, value]) => `${name}=${named.get(name) ?? describeValue(name, value, isPrivate)}`);
+	return { text: shorten(parts.join(" "), MAX_SUMMARY), notes, private: isPrivate };
+}
+
+function describeValue(name: string, value: unknown, withholdText: boolean): string {
+	if (SECRET_NAME.test(name)) return WITHHELD;
+	if (value === null || typeof value === "number" || typeof value === "boolean") return String(value);
+	if (withholdText && typeof value === "object") return WITHHELD;
+	if (Array.isArray(value)) return `[${value.length} item${value.length === 1 ? "" : "s"}]`;
+	if (typeof value === "object") return `{${Object.keys(value).map((key) => (SECRET_NAME.test(key) ? WITHHELD : shorten(redactTokens(key), 20))).join(", ")}}`;
+	if (typeof value !== "string" || withholdText) return WITHHELD;
+	return JSON.stringify(shorten(redactTokens(value.replace(/\s+/g, " ")), MAX_EXCERPT));
+}
+
+/** A message for the journal (an error's first line): tokens cut out, shortened; withheld for a private call. */
+export function summarizeDetail(message: string, isPrivate: boolean): string | undefined {
+	if (isPrivate) return WITHHELD;
+	const firstLine = message.split(/\r?\n/, 1)[0] ?? "";
+	return firstLine === "" ? undefined : shorten(redactTokens(firstLine), 160);
+}
+
+/** Replaces every run that could be a token (20+ token characters with both letters and digits) by "…". */
+export function redactTokens(text: string): string {
+	return text.replace(TOKEN_LIKE, (run) => (/[0-9]/.test(run) && /[A-Za-z]/.test(run) ? "…" : run));
+}
+
+function shorten(text: string, max: number): string {
+	return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}

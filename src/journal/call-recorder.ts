@@ -1,0 +1,79 @@
+import { isJsonObject, type JsonObject } from "../protocol/json-rpc";
+import type { ObservedOutcome, ObservedRequest, RequestObservation, RequestObserver } from "../protocol/request-observer";
+import { summarizeArguments, summarizeDetail, type NoteReferences } from "./argument-summary";
+import type { Journal } from "./journal";
+import type { CallOutcome, JournalSession, Surface } from "./journal-records";
+
+/** How a finished call reads in the journal: its outcome, and the first line of what went wrong. */
+export type OutcomeClassifier = (tool: string, outcome: ObservedOutcome) => { outcome: CallOutcome; message?: string };
+
+export interface CallRecorderOptions {
+	journal: Journal;
+	surface: Surface;
+	references: NoteReferences;
+	classify: OutcomeClassifier;
+	/** The client's name when the session never says it (a relay). */
+	client?: string;
+	/** The connection's number, when the session's own id is not it. */
+	connection?: number;
+	/** Whether a call is recorded once it ends (e.g. the stdio server records only what it answered itself). Default: all. */
+	keep?: (journalId: string) => boolean;
+}
+
+/** Lifecycle and listing methods: not calls a user would look for in the activity list. */
+const UNRECORDED = new Set(["initialize", "ping", "tools/list", "resources/list", "resources/templates/list", "prompts/list", "logging/setLevel"]);
+
+/**
+ * Records one session's calls in the journal (a `RequestObserver` on its `McpSession`): every request but the
+ * lifecycle and listing ones, with the session's surface, client and pid, the tool or method, its arguments'
+ * summary, the outcome, the duration and the answer's size.
+ */
+export class CallRecorder implements RequestObserver {
+	private readonly key: string;
+	private client: string | undefined;
+
+	constructor(private readonly options: CallRecorderOptions) {
+		this.key = options.journal.newSessionKey();
+		this.client = options.client;
+	}
+
+	started(request: ObservedRequest): RequestObservation | undefined {
+		// Stateless HTTP sees `initialize` in one request and the calls in others: the name is remembered here.
+		if (request.method === "initialize") {
+			const info = request.params.clientInfo;
+			if (isJsonObject(info) && typeof info.name === "string") this.client ??= info.name;
+		}
+		if (UNRECORDED.has(request.method)) return undefined;
+		const toolCall = request.method === "tools/call";
+		const tool = toolCall && typeof request.params.name === "string" ? request.params.name : request.method;
+		const args: JsonObject = toolCall ? (isJsonObject(request.params.arguments) ? request.params.arguments : {}) : request.params;
+		const summary = summarizeArguments(args, this.options.references);
+		const journal = this.options.journal;
+		const id = journal.begin({ session: this.session(request), tool, notes: summary.notes, args: summary.text });
+		const started = performance.now();
+		return {
+			id,
+			finished: (outcome) => {
+				if (this.options.keep && !this.options.keep(id)) {
+					journal.forget(id);
+					return;
+				}
+				const { outcome: kind, message } = this.options.classify(tool, outcome);
+				const detail = message === undefined ? undefined : summarizeDetail(message, summary.private);
+				journal.finish(id, { outcome: kind, durationMs: Math.round((performance.now() - started) * 10) / 10, answerBytes: outcome.bytes, ...(detail !== undefined ? { detail } : {}) });
+			},
+		};
+	}
+
+	private session(request: ObservedRequest): JournalSession {
+		const client = request.session.client?.name ?? this.client;
+		const connection = this.options.connection ?? request.session.id;
+		return {
+			key: this.key,
+			surface: this.options.surface,
+			...(client !== undefined ? { client } : {}),
+			...(request.session.pid !== undefined ? { pid: request.session.pid } : {}),
+			...(connection > 0 ? { connection } : {}),
+		};
+	}
+}

@@ -1,0 +1,157 @@
+import { randomBytes } from "node:crypto";
+import { constants, promises as fs } from "node:fs";
+import { join } from "node:path";
+import { SURFACES, type JournalRecord } from "./journal-records";
+import type { JournalStore } from "./journal-store";
+
+const RECORDS = "records.jsonl";
+const BLOBS = "blobs";
+const LOCK = "compact.lock";
+/** A compaction lock older than this was left by a process that died. */
+const STALE_LOCK_MS = 60_000;
+const HASH = /^[0-9a-f]{64}$/;
+
+/**
+ * The journal in a folder of the user's data folder (`journal-folder.ts`): `records.jsonl`, one record per line,
+ * appended (several processes of the same vault, the headless host and stdio servers, share it), and `blobs/<hash>`,
+ * the notes' pre-images. The folders are 0700 and the files 0600: a journal holds excerpts of notes.
+ * Compaction rewrites the records file under a lock file and starts over when another process appended meanwhile.
+ */
+export class FolderJournalStore implements JournalStore {
+	private ready: Promise<void> | undefined;
+
+	constructor(private readonly folder: string) {}
+
+	async load(): Promise<JournalRecord[]> {
+		await this.prepare();
+		return parseRecords(await readIfExists(join(this.folder, RECORDS)));
+	}
+
+	async append(record: JournalRecord): Promise<void> {
+		await this.prepare();
+		// One write of one line with O_APPEND: lines of processes writing at once do not interleave.
+		await fs.appendFile(join(this.folder, RECORDS), `${JSON.stringify(record)}\n`, { mode: 0o600, flag: "a" });
+	}
+
+	async putBlob(hash: string, bytes: Uint8Array): Promise<void> {
+		assertHash(hash);
+		await this.prepare();
+		const path = join(this.folder, BLOBS, hash);
+		if (await exists(path)) return;
+		const temporary = `${path}.${randomBytes(6).toString("hex")}.tmp`;
+		await fs.writeFile(temporary, bytes, { mode: 0o600, flag: "wx" });
+		await fs.rename(temporary, path);
+	}
+
+	async getBlob(hash: string): Promise<Uint8Array | undefined> {
+		assertHash(hash);
+		await this.prepare();
+		try {
+			return await fs.readFile(join(this.folder, BLOBS, hash));
+		} catch {
+			return undefined;
+		}
+	}
+
+	async compact(select: (records: JournalRecord[]) => JournalRecord[], keepBlobs: (records: JournalRecord[]) => ReadonlySet<string>): Promise<void> {
+		await this.prepare();
+		if (!(await this.lock())) return;
+		try {
+			const path = join(this.folder, RECORDS);
+			for (let attempt = 0; attempt < 3; attempt++) {
+				const text = await readIfExists(path);
+				const kept = select(parseRecords(text));
+				const temporary = `${path}.${randomBytes(6).toString("hex")}.tmp`;
+				await fs.writeFile(temporary, kept.map((record) => `${JSON.stringify(record)}\n`).join(""), { mode: 0o600, flag: "wx" });
+				// Another process appended while we read: start over rather than drop its lines.
+				if ((await readIfExists(path)).length !== text.length) {
+					await fs.rm(temporary, { force: true });
+					continue;
+				}
+				await fs.rename(temporary, path);
+				const keep = keepBlobs(kept);
+				for (const name of await fs.readdir(join(this.folder, BLOBS))) {
+					if (!keep.has(name)) await fs.rm(join(this.folder, BLOBS, name), { force: true });
+				}
+				return;
+			}
+		} finally {
+			await fs.rm(join(this.folder, LOCK), { force: true });
+		}
+	}
+
+	/** The folders with their modes (made once per store). */
+	private prepare(): Promise<void> {
+		this.ready ??= (async () => {
+			await fs.mkdir(join(this.folder, BLOBS), { recursive: true, mode: 0o700 });
+			await fs.chmod(this.folder, 0o700);
+			await fs.chmod(join(this.folder, BLOBS), 0o700);
+			const records = join(this.folder, RECORDS);
+			if (await exists(records)) await fs.chmod(records, 0o600);
+		})();
+		return this.ready;
+	}
+
+	/** Takes the compaction lock; false when another process holds it (that one compacts). */
+	private async lock(): Promise<boolean> {
+		const path = join(this.folder, LOCK);
+		try {
+			const handle = await fs.open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
+			await handle.close();
+			return true;
+		} catch {
+			const stats = await fs.stat(path).catch(() => undefined);
+			if (stats && Date.now() - stats.mtimeMs > STALE_LOCK_MS) {
+				await fs.rm(path, { force: true });
+				return this.lock();
+			}
+			return false;
+		}
+	}
+}
+
+/** The records of a file's text; a line that is not a record (cut short by a crash) is skipped. */
+export function parseRecords(text: string): JournalRecord[] {
+	const records: JournalRecord[] = [];
+	for (const line of text.split("\n")) {
+		if (line === "") continue;
+		try {
+			const value: unknown = JSON.parse(line);
+			if (isRecord(value)) records.push(value);
+		} catch {
+			// A partial last line.
+		}
+	}
+	return records;
+}
+
+function isRecord(value: unknown): value is JournalRecord {
+	if (typeof value !== "object" || value === null) return false;
+	const record = value as Partial<Record<string, unknown>>;
+	if (typeof record.id !== "string" || typeof record.at !== "number") return false;
+	if (record.type === "undo") return true;
+	const session = record.session as Partial<Record<string, unknown>> | undefined;
+	if (typeof session !== "object" || typeof session.key !== "string" || !SURFACES.includes(session.surface as never)) return false;
+	if (record.type === "call") return typeof record.tool === "string" && Array.isArray(record.notes) && typeof record.outcome === "string";
+	return record.type === "change" && typeof record.change === "object" && record.change !== null;
+}
+
+function assertHash(hash: string): void {
+	if (!HASH.test(hash)) throw new Error(`Not a content hash: ${hash.slice(0, 80)}`);
+}
+
+async function readIfExists(path: string): Promise<string> {
+	try {
+		return await fs.readFile(path, "utf8");
+	} catch (error) {
+		if ((error as { code?: unknown }).code === "ENOENT") return "";
+		throw error;
+	}
+}
+
+async function exists(path: string): Promise<boolean> {
+	return fs.lstat(path).then(
+		() => true,
+		() => false,
+	);
+}

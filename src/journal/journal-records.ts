@@ -1,0 +1,96 @@
+/** Where a call came from. */
+export type Surface = "ide" | "vault-tools-stdio" | "vault-tools-relay" | "vault-tools-http" | "panel" | "other";
+
+export const SURFACES: readonly Surface[] = ["ide", "vault-tools-stdio", "vault-tools-relay", "vault-tools-http", "panel", "other"];
+
+/** How a call ended, as the user reads it. */
+export type CallOutcome = "ok" | "error" | "refused" | "rejected";
+
+export const CALL_OUTCOMES: readonly CallOutcome[] = ["ok", "error", "refused", "rejected"];
+
+/** One client's session on one surface. `key` is unique across runs; the rest says who it was. */
+export interface JournalSession {
+	key: string;
+	surface: Surface;
+	/** The client's name from `initialize`, e.g. `claude-code`. */
+	client?: string;
+	/** The CLI's process id (`ide_connected`). */
+	pid?: number;
+	/** The connection's number in the process that served it. */
+	connection?: number;
+}
+
+/** One call, written when it ended. Never holds a token, a private note's name or text, or more than an excerpt of a note. */
+export interface CallRecord {
+	type: "call";
+	id: string;
+	/** When the call started (ms since the epoch). */
+	at: number;
+	session: JournalSession;
+	/** The tool (`tools/call`) or the method (`files/read`, `resources/read`, …). */
+	tool: string;
+	/** The visible notes it named or changed (vault paths). */
+	notes: string[];
+	/** A short summary of its arguments. */
+	args: string;
+	outcome: CallOutcome;
+	/** The first line of an error or refusal, shortened; withheld when the call named a private note. */
+	detail?: string;
+	durationMs: number;
+	/** The answer's size in UTF-8 bytes. */
+	answerBytes: number;
+}
+
+/** A note's bytes before a change: their hash (the blob's name in the store) and their size. */
+export interface PreImage {
+	hash: string;
+	bytes: number;
+}
+
+/** A note a move rewrote (its path after the move), with its bytes before and the hash of its bytes after. */
+export interface RewrittenNote {
+	path: string;
+	before: PreImage;
+	after: string;
+}
+
+/** What a write did on disk, with what undo needs. */
+export type NoteChange =
+	| { kind: "edit"; path: string; before: PreImage; after: string }
+	| { kind: "create"; path: string; after: string }
+	| { kind: "move"; from: string; to: string; after: string; rewrites: RewrittenNote[] };
+
+/** A write that reached disk, written right after it did (before its call ends). */
+export interface ChangeRecord {
+	type: "change";
+	/** The call it belongs to. */
+	id: string;
+	at: number;
+	session: JournalSession;
+	tool: string;
+	change: NoteChange;
+}
+
+/** The user undid a call's changes. */
+export interface UndoRecord {
+	type: "undo";
+	id: string;
+	at: number;
+}
+
+export type JournalRecord = CallRecord | ChangeRecord | UndoRecord;
+
+/** The pre-images a record needs kept (blob hashes). */
+export function blobsOf(record: JournalRecord): PreImage[] {
+	if (record.type !== "change") return [];
+	const change = record.change;
+	if (change.kind === "edit") return [change.before];
+	if (change.kind === "move") return change.rewrites.map((rewrite) => rewrite.before);
+	return [];
+}
+
+/** The vault paths a change touched. */
+export function pathsOf(change: NoteChange): string[] {
+	if (change.kind === "move") return [change.from, change.to, ...change.rewrites.map((rewrite) => rewrite.path)];
+	return [change.path];
+}

@@ -1,0 +1,28 @@
+import type { JournalRecord } from "./journal-records";
+
+/** How much the journal keeps: the newest calls within all three bounds. */
+export interface JournalBounds {
+	maxEntries: number;
+	/** Records and pre-images together. */
+	maxBytes: number;
+	maxAgeMs: number;
+}
+
+/**
+ * Where the journal lives: a folder in the user's data folder (headless host, stdio server), the plugin's own
+ * storage (Obsidian), or memory (tests). Never the vault's notes. Records are appended in order; pre-images are
+ * blobs named by their hash.
+ */
+export interface JournalStore {
+	/** Every record stored now, oldest first (records of other processes sharing the store included). */
+	load(): Promise<JournalRecord[]>;
+	append(record: JournalRecord): Promise<void>;
+	/** Keeps a note's bytes under their hash (a blob already there is kept as it is). */
+	putBlob(hash: string, bytes: Uint8Array): Promise<void>;
+	getBlob(hash: string): Promise<Uint8Array | undefined>;
+	/**
+	 * Keeps only the records `select` picks from those stored at that moment (read afresh), and only the blobs
+	 * `keepBlobs` names for them; done as one step, so an append never lands half-compacted.
+	 */
+	compact(select: (records: JournalRecord[]) => JournalRecord[], keepBlobs: (records: JournalRecord[]) => ReadonlySet<string>): Promise<void>;
+}

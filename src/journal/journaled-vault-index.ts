@@ -1,0 +1,120 @@
+import type { Backlink, NoteFacts, RenameReport, VaultIndex, WriteOrigin } from "../vault/notes/vault-index";
+import { contentHash, sameBytes } from "./content-hash";
+import type { Journal } from "./journal";
+import type { RewrittenNote } from "./journal-records";
+
+/** A note's bytes as they are on disk now; undefined when there is no note. */
+export interface NoteBytes {
+	readBytes(path: string): Promise<Uint8Array | undefined>;
+}
+
+export interface JournaledVaultIndexOptions {
+	index: VaultIndex;
+	journal: Journal;
+	bytes: NoteBytes;
+	/** The vault's privacy decision: a private note's name and text never reach the journal. */
+	isPrivate: (path: string) => boolean;
+}
+
+/**
+ * The vault index with every write recorded for undo: the one place vault-tool writes reach disk (edits, whether
+ * reviewed or not; `set_properties`; `create_note`; `move_note` and every note it rewrote). Before a write the
+ * note's exact bytes are kept; after it, the hash of what is on disk. Private notes a move rewrote are left out
+ * (their links are put back by the reverse move when it is undone).
+ */
+export class JournaledVaultIndex implements VaultIndex {
+	readonly textNow?: (path: string) => string | undefined;
+
+	constructor(private readonly options: JournaledVaultIndexOptions) {
+		const index = options.index;
+		if (index.textNow) this.textNow = (path) => index.textNow?.(path);
+	}
+
+	refresh(): Promise<void> {
+		return this.options.index.refresh();
+	}
+
+	notePaths(): readonly string[] {
+		return this.options.index.notePaths();
+	}
+
+	exists(path: string): Promise<boolean> {
+		return this.options.index.exists(path);
+	}
+
+	readText(path: string): Promise<string | undefined> {
+		return this.options.index.readText(path);
+	}
+
+	facts(path: string): NoteFacts | undefined {
+		return this.options.index.facts(path);
+	}
+
+	resolveLink(linkpath: string, sourcePath: string, exists?: (path: string) => boolean): string | undefined {
+		return this.options.index.resolveLink(linkpath, sourcePath, exists);
+	}
+
+	backlinks(path: string): Promise<Backlink[]> {
+		return this.options.index.backlinks(path);
+	}
+
+	async writeText(path: string, text: string, expected: string, origin?: WriteOrigin): Promise<void> {
+		const before = await this.options.bytes.readBytes(path);
+		await this.options.index.writeText(path, text, expected, origin);
+		if (before === undefined) return;
+		const after = await this.afterHash(path, text);
+		const hash = contentHash(before);
+		await this.options.journal.recordChange(origin?.journalId, { kind: "edit", path, before: { hash, bytes: before.byteLength }, after }, [{ hash, bytes: before }]);
+	}
+
+	async createNote(path: string, text: string, origin?: WriteOrigin): Promise<void> {
+		await this.options.index.createNote(path, text, origin);
+		await this.options.journal.recordChange(origin?.journalId, { kind: "create", path, after: await this.afterHash(path, text) }, []);
+	}
+
+	/** Keeps the bytes of the notes a move may rewrite (the moved note, every visible note linking to it), then compares after. */
+	async renameNote(from: string, to: string, origin?: WriteOrigin): Promise<RenameReport> {
+		const candidates = new Set([from, ...(await this.options.index.backlinks(from)).map((backlink) => backlink.source)]);
+		const before = new Map<string, Uint8Array>();
+		for (const path of candidates) {
+			if (this.options.isPrivate(path)) continue;
+			const bytes = await this.options.bytes.readBytes(path);
+			if (bytes !== undefined) before.set(path, bytes);
+		}
+		let report: RenameReport | undefined;
+		let failure: unknown;
+		try {
+			report = await this.options.index.renameNote(from, to, origin);
+		} catch (error) {
+			failure = error;
+		}
+		// A move that failed part way (links not kept) still moved the note: it is recorded, then the error goes on.
+		const moved = await this.options.bytes.readBytes(to);
+		if (moved !== undefined && (await this.options.bytes.readBytes(from)) === undefined) {
+			const rewrites: RewrittenNote[] = [];
+			const preImages: { hash: string; bytes: Uint8Array }[] = [];
+			for (const [path, bytes] of before) {
+				const now = path === from ? to : path;
+				const current = now === to ? moved : await this.options.bytes.readBytes(now);
+				if (current === undefined || sameBytes(current, bytes)) continue;
+				const hash = contentHash(bytes);
+				rewrites.push({ path: now, before: { hash, bytes: bytes.byteLength }, after: contentHash(current) });
+				preImages.push({ hash, bytes });
+			}
+			await this.options.journal.recordChange(origin?.journalId, { kind: "move", from, to, after: contentHash(moved), rewrites }, preImages);
+		}
+		if (failure !== undefined || !report) throw failure;
+		return report;
+	}
+
+	/**
+	 * The hash of the note after a write: of the bytes on disk when they are the text written (in UTF-8, or read
+	 * back as it), else of the text's UTF-8, so that undo sees someone else's change as a conflict.
+	 */
+	private async afterHash(path: string, text: string): Promise<string> {
+		const written = Buffer.from(text, "utf8");
+		const now = await this.options.bytes.readBytes(path);
+		if (now !== undefined && (sameBytes(now, written) || Buffer.from(now).toString("utf8") === text)) return contentHash(now);
+		return contentHash(written);
+	}
+}

@@ -1,0 +1,39 @@
+import type { JournalRecord } from "./journal-records";
+import type { JournalStore } from "./journal-store";
+
+/** A journal kept in memory: for tests, and a stand-in where no storage is given. */
+export class MemoryJournalStore implements JournalStore {
+	private records: JournalRecord[] = [];
+	private readonly blobs = new Map<string, Uint8Array>();
+
+	load(): Promise<JournalRecord[]> {
+		return Promise.resolve(this.records.map((record) => structuredClone(record)));
+	}
+
+	append(record: JournalRecord): Promise<void> {
+		this.records.push(structuredClone(record));
+		return Promise.resolve();
+	}
+
+	putBlob(hash: string, bytes: Uint8Array): Promise<void> {
+		if (!this.blobs.has(hash)) this.blobs.set(hash, Uint8Array.from(bytes));
+		return Promise.resolve();
+	}
+
+	getBlob(hash: string): Promise<Uint8Array | undefined> {
+		const bytes = this.blobs.get(hash);
+		return Promise.resolve(bytes ? Uint8Array.from(bytes) : undefined);
+	}
+
+	compact(select: (records: JournalRecord[]) => JournalRecord[], keepBlobs: (records: JournalRecord[]) => ReadonlySet<string>): Promise<void> {
+		this.records = select(this.records);
+		const keep = keepBlobs(this.records);
+		for (const hash of [...this.blobs.keys()]) if (!keep.has(hash)) this.blobs.delete(hash);
+		return Promise.resolve();
+	}
+
+	/** Blobs held now (tests). */
+	get blobCount(): number {
+		return this.blobs.size;
+	}
+}

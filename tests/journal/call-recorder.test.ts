@@ -1,0 +1,45 @@
+import { CallRecorder } from "../../src/journal/call-recorder";
+import { Journal } from "../../src/journal/journal";
+import { MemoryJournalStore } from "../../src/journal/memory-journal-store";
+import { outcomeClassifier } from "../../src/journal/outcome-classifier";
+
+function recorder(extra: Partial<ConstructorParameters<typeof CallRecorder>[0]> = {}): { recorder: CallRecorder; journal: Journal } {
+	const journal = new Journal({ store: new MemoryJournalStore() });
+	return { journal, recorder: new CallRecorder({ journal, surface: "vault-tools-http", references: { classify: (value) => ({ path: value }) }, classify: outcomeClassifier(() => false), ...extra }) };
+}
+
+describe("CallRecorder", () => {
+	it("records tool calls and methods, not the lifecycle or listings", async () => {
+		const { recorder: observer, journal } = recorder();
+		const session = { id: 0 };
+		expect(observer.started({ method: "initialize", params: { clientInfo: { name: "claude-code" } }, session })).toBeUndefined();
+		expect(observer.started({ method: "tools/list", params: {}, session })).toBeUndefined();
+		const call = observer.started({ method: "tools/call", params: { name: "read_note", arguments: { path: "a.md" } }, session });
+		const read = observer.started({ method: "resources/read", params: { uri: "x.md" }, session });
+		expect(call?.id).toBeDefined();
+		call?.finished({ kind: "result", result: { content: [{ type: "text", text: "x" }] }, bytes: 77 });
+		read?.finished({ kind: "error", code: -32602, message: "Resource not found", bytes: 12 });
+		const entries = await journal.entries();
+		expect(entries.map((entry) => [entry.tool, entry.outcome, entry.answerBytes, entry.session.client])).toEqual([
+			["resources/read", "error", 12, "claude-code"],
+			["read_note", "ok", 77, "claude-code"],
+		]);
+		expect(entries[1]?.notes).toEqual(["a.md"]);
+	});
+
+	it("drops a call `keep` refuses", async () => {
+		const { recorder: observer, journal } = recorder({ keep: () => false });
+		observer.started({ method: "tools/call", params: { name: "read_note", arguments: {} }, session: { id: 1 } })?.finished({ kind: "result", result: {}, bytes: 1 });
+		expect(await journal.entries()).toEqual([]);
+	});
+
+	it("takes the session's client and pid, one key per recorder", async () => {
+		const { recorder: first, journal } = recorder({ surface: "ide" });
+		const second = new CallRecorder({ journal, surface: "ide", references: { classify: () => undefined }, classify: outcomeClassifier(() => false) });
+		first.started({ method: "tools/call", params: { name: "a" }, session: { id: 3, client: { name: "claude" }, pid: 77 } })?.finished({ kind: "result", result: {}, bytes: 1 });
+		second.started({ method: "tools/call", params: { name: "b" }, session: { id: 4 } })?.finished({ kind: "result", result: {}, bytes: 1 });
+		const [b, a] = await journal.entries();
+		expect(a?.session).toMatchObject({ surface: "ide", client: "claude", pid: 77, connection: 3 });
+		expect(b?.session.key).not.toBe(a?.session.key);
+	});
+});

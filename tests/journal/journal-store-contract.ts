@@ -1,0 +1,48 @@
+import { contentHash } from "../../src/journal/content-hash";
+import type { JournalRecord } from "../../src/journal/journal-records";
+import type { JournalStore } from "../../src/journal/journal-store";
+
+/** What every `JournalStore` adapter must do; run by each adapter's own test. */
+export function journalStoreContract(name: string, create: () => { store: JournalStore; dispose: () => void }): void {
+	describe(`${name} as a JournalStore`, () => {
+		let made: { store: JournalStore; dispose: () => void } | undefined;
+		beforeEach(() => {
+			made = create();
+		});
+		afterEach(() => made?.dispose());
+
+		const call = (id: string, at: number): JournalRecord => ({ type: "call", id, at, session: { key: "s1", surface: "ide" }, tool: "t", notes: [], args: "", outcome: "ok", durationMs: 1, answerBytes: 2 });
+
+		it("gives back appended records in order, and blobs by hash, byte for byte", async () => {
+			const store = made!.store;
+			await store.append(call("a", 1));
+			await store.append({ type: "undo", id: "a", at: 2 });
+			expect((await store.load()).map((record) => [record.type, record.id])).toEqual([
+				["call", "a"],
+				["undo", "a"],
+			]);
+			const bytes = Uint8Array.from([0xef, 0xbb, 0xbf, 0x0d, 0x0a, 0xe9, 0x00]);
+			const hash = contentHash(bytes);
+			await store.putBlob(hash, bytes);
+			expect(Buffer.from((await store.getBlob(hash))!).equals(Buffer.from(bytes))).toBe(true);
+			expect(await store.getBlob(contentHash(Uint8Array.from([1])))).toBeUndefined();
+		});
+
+		it("compacts to the records selected and the blobs they keep", async () => {
+			const store = made!.store;
+			const kept = Uint8Array.from([1, 2, 3]);
+			const dropped = Uint8Array.from([4, 5, 6]);
+			await store.putBlob(contentHash(kept), kept);
+			await store.putBlob(contentHash(dropped), dropped);
+			await store.append(call("old", 1));
+			await store.append(call("new", 2));
+			await store.compact(
+				(records) => records.filter((record) => record.id === "new"),
+				() => new Set([contentHash(kept)]),
+			);
+			expect((await store.load()).map((record) => record.id)).toEqual(["new"]);
+			expect(await store.getBlob(contentHash(kept))).toBeDefined();
+			expect(await store.getBlob(contentHash(dropped))).toBeUndefined();
+		});
+	});
+}

@@ -1,0 +1,94 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { FolderJournalStore } from "../../src/journal/folder-journal-store";
+import { Journal } from "../../src/journal/journal";
+import { MemoryJournalStore } from "../../src/journal/memory-journal-store";
+import { contentHash } from "../../src/journal/content-hash";
+import { makeTempDir } from "../helpers/temp-dir";
+
+const SESSION = { key: "s1", surface: "ide" as const };
+const DAY = 24 * 60 * 60 * 1000;
+
+function journalWith(store = new MemoryJournalStore(), bounds = {}, clock = { now: 1_000 * DAY }): { journal: Journal; store: MemoryJournalStore | FolderJournalStore; clock: { now: number } } {
+	let id = 0;
+	const journal = new Journal({ store, bounds, now: () => ++clock.now, newId: () => `id${++id}` });
+	return { journal, store, clock };
+}
+
+function record(journal: Journal, tool = "read_note"): string {
+	const id = journal.begin({ session: SESSION, tool, notes: [], args: "" });
+	journal.finish(id, { outcome: "ok", durationMs: 1, answerBytes: 10 });
+	return id;
+}
+
+describe("Journal", () => {
+	it("keeps at most maxEntries calls in the store, the newest", async () => {
+		const temp = makeTempDir("journal-bounds");
+		try {
+			const store = new FolderJournalStore(join(temp.path, "journal"));
+			const { journal } = journalWith(store as never, { maxEntries: 10 });
+			const ids = Array.from({ length: 25 }, () => record(journal));
+			await journal.flush();
+			const lines = readFileSync(join(temp.path, "journal", "records.jsonl"), "utf8").trim().split("\n");
+			expect(lines.length).toBeLessThanOrEqual(10);
+			const kept = (await journal.entries()).map((entry) => entry.id);
+			expect(kept[0]).toBe(ids.at(-1));
+			expect(kept.every((id) => ids.slice(-10).includes(id))).toBe(true);
+		} finally {
+			temp.remove();
+		}
+	});
+
+	it("keeps the bytes of records and pre-images within maxBytes, dropping the oldest changes' pre-images", async () => {
+		const { journal, store } = journalWith(new MemoryJournalStore(), { maxBytes: 20_000 });
+		for (let index = 0; index < 10; index++) {
+			const id = journal.begin({ session: SESSION, tool: "edit_note", notes: [], args: "" });
+			const bytes = Buffer.alloc(3_000, index);
+			await journal.recordChange(id, { kind: "edit", path: "a.md", before: { hash: contentHash(bytes), bytes: bytes.length }, after: "0".repeat(64) }, [{ hash: contentHash(bytes), bytes }]);
+			journal.finish(id, { outcome: "ok", durationMs: 1, answerBytes: 1 });
+		}
+		await journal.flush();
+		const entries = await journal.entries();
+		expect(entries.length).toBeLessThan(10);
+		expect(entries.length).toBeGreaterThan(2);
+		expect((store as MemoryJournalStore).blobCount).toBe(entries.length);
+		expect(entries.length * 3_000).toBeLessThanOrEqual(20_000);
+	});
+
+	it("drops calls older than maxAgeMs", async () => {
+		const { journal, clock } = journalWith(new MemoryJournalStore(), { maxAgeMs: 30 * DAY });
+		const old = record(journal);
+		await journal.flush();
+		clock.now += 31 * DAY;
+		const fresh = record(journal);
+		await journal.flush();
+		expect((await journal.entries()).map((entry) => entry.id)).toEqual([fresh]);
+		expect(old).not.toBe(fresh);
+	});
+
+	it("files a change under its call, shows a running call without an outcome, and records an unattributed write on its own", async () => {
+		const { journal } = journalWith();
+		const id = journal.begin({ session: SESSION, tool: "create_note", notes: [], args: "path=x.md" });
+		await journal.recordChange(id, { kind: "create", path: "x.md", after: "a".repeat(64) }, []);
+		let [entry] = await journal.entries();
+		expect(entry).toMatchObject({ id, tool: "create_note", notes: ["x.md"] });
+		expect(entry?.outcome).toBeUndefined();
+		journal.finish(id, { outcome: "ok", durationMs: 2, answerBytes: 3 });
+		[entry] = await journal.entries();
+		expect(entry).toMatchObject({ id, outcome: "ok", changes: [{ kind: "create", path: "x.md" }] });
+		await journal.recordChange(undefined, { kind: "create", path: "y.md", after: "b".repeat(64) }, []);
+		await new Promise((resolve) => setImmediate(resolve));
+		const lone = (await journal.entries()).find((candidate) => candidate.notes.includes("y.md"));
+		expect(lone?.session).toEqual({ key: "unattributed", surface: "other" });
+	});
+
+	it("logs a store that fails, and goes on", async () => {
+		const logs: string[] = [];
+		const store = new MemoryJournalStore();
+		store.append = () => Promise.reject(new Error("disk full"));
+		const journal = new Journal({ store, log: (message) => logs.push(message) });
+		record(journal);
+		await journal.flush();
+		expect(logs).toEqual(["The activity journal could not be written: disk full"]);
+	});
+});

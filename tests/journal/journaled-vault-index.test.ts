@@ -1,0 +1,73 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { contentHash } from "../../src/journal/content-hash";
+import { Journal } from "../../src/journal/journal";
+import { JournaledVaultIndex } from "../../src/journal/journaled-vault-index";
+import { MemoryJournalStore } from "../../src/journal/memory-journal-store";
+import { FolderVaultIndex } from "../../src/vault/folder/folder-vault-index";
+import { makeTempDir } from "../helpers/temp-dir";
+
+describe("JournaledVaultIndex", () => {
+	let temp: ReturnType<typeof makeTempDir> | undefined;
+	let folder: FolderVaultIndex | undefined;
+
+	afterEach(() => {
+		folder?.dispose();
+		temp?.remove();
+	});
+
+	function setUp(files: Record<string, string | Buffer>): { index: JournaledVaultIndex; journal: Journal; store: MemoryJournalStore; vault: string } {
+		temp = makeTempDir("journaled-index");
+		const vault = temp.path;
+		for (const [path, text] of Object.entries(files)) {
+			mkdirSync(join(vault, path, ".."), { recursive: true });
+			writeFileSync(join(vault, path), text);
+		}
+		folder = new FolderVaultIndex({ root: vault, watch: false });
+		const store = new MemoryJournalStore();
+		const journal = new Journal({ store });
+		const index = new JournaledVaultIndex({
+			index: folder,
+			journal,
+			bytes: { readBytes: (path) => Promise.resolve(existsSync(join(vault, path)) ? readFileSync(join(vault, path)) : undefined) },
+			isPrivate: (path) => path.startsWith("Private/"),
+		});
+		return { index, journal, store, vault };
+	}
+
+	it("keeps an edit's exact pre-image and the hash of what it wrote, under the call that wrote it", async () => {
+		const before = Buffer.from("\ufeffone\r\ntwo\r\n", "utf8");
+		const { index, journal, vault } = setUp({ "n.md": before });
+		await index.refresh();
+		const id = journal.begin({ session: { key: "s", surface: "ide" }, tool: "edit_note", notes: [], args: "" });
+		await index.writeText("n.md", "\ufeffone\r\nthree\r\n", (await index.readText("n.md"))!, { journalId: id });
+		const [entry] = await journal.entries();
+		expect(entry?.id).toBe(id);
+		const change = entry?.changes[0];
+		if (change?.kind !== "edit") throw new Error("an edit");
+		expect(change.before).toEqual({ hash: contentHash(before), bytes: before.length });
+		expect(change.after).toBe(contentHash(readFileSync(join(vault, "n.md"))));
+		expect(Buffer.from((await journal.preImage(change.before.hash))!).equals(before)).toBe(true);
+	});
+
+	it("records nothing for a write that failed", async () => {
+		const { index, journal } = setUp({ "n.md": "text\n" });
+		await index.refresh();
+		await expect(index.writeText("n.md", "new\n", "not what it holds", { journalId: "x" })).rejects.toThrow();
+		await expect(index.createNote("n.md", "again\n")).rejects.toThrow();
+		expect(await journal.entries()).toEqual([]);
+	});
+
+	it("records a move with the visible notes it rewrote, never a private one", async () => {
+		const { index, journal, store } = setUp({ "a.md": "# A\n", "b.md": "see [[a]]\n", "Private/p.md": "see [[a]]\n", "c.md": "no link\n" });
+		await index.refresh();
+		await index.renameNote("a.md", "Folder/z.md");
+		const [entry] = await journal.entries();
+		expect(entry?.changes).toHaveLength(1);
+		const change = entry?.changes[0];
+		if (change?.kind !== "move") throw new Error("a move");
+		expect(change.rewrites.map((rewrite) => rewrite.path)).toEqual(["b.md"]);
+		expect(JSON.stringify(await store.load())).not.toContain("Private");
+		expect(store.blobCount).toBe(1);
+	});
+});
