@@ -6,6 +6,7 @@
 import { resolve } from "node:path";
 import { pageHtml } from "../../scripts/screenshots/page";
 import type { App, Plugin } from "../__mocks__/obsidian";
+import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 import { FIXED_TIME, renderViews, type ViewsHtml } from "../../scripts/screenshots/views-html";
 
 const repository = resolve(__dirname, "../..");
@@ -15,7 +16,7 @@ describe("the screenshots' HTML step", () => {
 
 	beforeAll(async () => {
 		views = await renderViews(mainPlugin());
-	}, 60_000);
+	}, FIXTURE_TIMEOUT_MS);
 
 	it("renders the review view from main.js: the decision bar with the proposer and a fixed time, suggestions, a fold", () => {
 		const { review } = views;
@@ -41,7 +42,7 @@ describe("the screenshots' HTML step", () => {
 	it("is the same on a second run: nothing in it depends on the clock, the port or the token", async () => {
 		const again = await renderViews(mainPlugin());
 		expect(again).toEqual(views);
-	}, 60_000);
+	}, FIXTURE_TIMEOUT_MS);
 
 	it("wraps each view in a page with the theme's class, the theme variables and styles.css", () => {
 		const page = pageHtml("review", views.review, "dark", repository);
