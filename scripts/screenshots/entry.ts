@@ -6,7 +6,7 @@ export async function renderPages(MainPlugin: Parameters<typeof renderViews>[0],
 	const views = await renderViews(MainPlugin);
 	const pages: { name: string; html: string }[] = [];
 	for (const view of ["review", "settings"] as ViewName[]) {
-		for (const theme of ["light", "dark"] as Theme[]) pages.push({ name: `${view}-${theme}`, html: pageHtml(view, views[view], theme, repository) });
+		for (const theme of ["light", "dark"] as Theme[]) pages.push({ name: `${view}-${theme}`, html: pageHtml(view, views[view], theme, repository, view === "review" ? views.reviewTitle : "") });
 	}
 	return pages;
 }

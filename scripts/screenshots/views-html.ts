@@ -65,6 +65,8 @@ Adapters for the chargers.
 export interface ViewsHtml {
 	/** The review view's content, as the body of a leaf. */
 	review: string;
+	/** The review tab's title (the view's display text). */
+	reviewTitle: string;
 	/** The settings tab's content. */
 	settings: string;
 }
@@ -101,10 +103,12 @@ export async function renderViews(MainPlugin: new (app: App, manifest: object) =
 			name: "openDiff",
 			arguments: { old_file_path: join(vault, NOTE_PATH), new_file_path: join(vault, NOTE_PATH), new_file_contents: PROPOSAL, tab_name: "✻ [Claude Code] Lisbon.md ⧉" },
 		});
-		const review = await pollUntil(() => {
-			const view = app.workspace.getLeavesOfType("claude-code-diff")[0]?.view as { contentEl?: FakeElement } | undefined;
-			return view?.contentEl?.findAll("ccb-review-accept")[0] ? view.contentEl : undefined;
+		const reviewView = await pollUntil(() => {
+			const view = app.workspace.getLeavesOfType("claude-code-diff")[0]?.view as { contentEl?: FakeElement; getDisplayText(): string } | undefined;
+			return view?.contentEl?.findAll("ccb-review-accept")[0] ? view : undefined;
 		}, "the review view");
+		const review = reviewView.contentEl;
+		if (!review) throw new Error("the review view has no content");
 		const tab = plugin.settingTabs[0] as (PluginSettingTab & { display(): void }) | undefined;
 		if (!tab) throw new Error("main.js added no settings tab");
 		tab.display();
@@ -119,7 +123,7 @@ export async function renderViews(MainPlugin: new (app: App, manifest: object) =
 			[/fingerprint is [0-9a-f:…]+/gi, "fingerprint is 3f9a…c2d1"],
 		];
 		const html = (root: FakeElement): string => replacements.reduce((text, [pattern, shown]) => text.replace(pattern, shown), serialize(root, controls));
-		const views = { review: html(review), settings: html(tab.containerEl) };
+		const views = { review: html(review), reviewTitle: reviewView.getDisplayText(), settings: html(tab.containerEl) };
 		// Pictures taken: the user rejects, and Claude Code gets its answer.
 		review.findAll("ccb-review-reject")[0]?.dispatch("click");
 		await answer;

@@ -20,6 +20,7 @@ describe("the screenshots' HTML step", () => {
 
 	it("renders the review view from main.js: the decision bar with the proposer and a fixed time, suggestions, a fold", () => {
 		const { review } = views;
+		expect(views.reviewTitle).toBe("Review: Lisbon.md");
 		expect(review).toContain(`class="ccb-review-proposer">claude-code<`);
 		expect(review).toContain(`<time class="ccb-review-time" datetime="${FIXED_TIME.toISOString()}">09:41</time>`);
 		expect(review).toContain(`class="ccb-review-summary">8 changes<`);
@@ -45,11 +46,12 @@ describe("the screenshots' HTML step", () => {
 	}, FIXTURE_TIMEOUT_MS);
 
 	it("wraps each view in a page with the theme's class, the theme variables and styles.css", () => {
-		const page = pageHtml("review", views.review, "dark", repository);
+		const page = pageHtml("review", views.review, "dark", repository, views.reviewTitle);
 		expect(page).toContain(`<body class="theme-dark">`);
 		expect(page).toContain("--background-primary:");
 		expect(page).toContain(".ccb-review-bar");
 		expect(page).toContain(views.review);
+		expect(page).toContain(`<div class="view-header">Review: Lisbon.md</div>`);
 	});
 });
 
