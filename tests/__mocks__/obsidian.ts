@@ -1086,6 +1086,8 @@ type ChangeHandler<T> = (value: T) => unknown;
 export class FakeInput<T> {
 	value: T | undefined;
 	placeholder = "";
+	/** Test helper: added with addTextArea (several lines) rather than addText. */
+	isTextArea = false;
 	private handler: ChangeHandler<T> | undefined;
 	setValue(value: T): this {
 		this.value = value;
@@ -1185,7 +1187,10 @@ export class Setting {
 		return this;
 	}
 	addTextArea(build: (area: FakeInput<string>) => unknown): this {
-		return this.addText(build);
+		return this.addText((area) => {
+			area.isTextArea = true;
+			return build(area);
+		});
 	}
 	addButton(build: (button: FakeButton) => unknown): this {
 		const button = new FakeButton();
