@@ -1,6 +1,7 @@
 import { isMap, isPair, isScalar, isSeq, parseDocument, type Document } from "yaml";
 import { CodeMask } from "./code-mask";
 import { findFrontmatter } from "./frontmatter-check";
+import { simpleYamlMap } from "./simple-yaml";
 import { splitLines } from "./text-lines";
 
 // A tag starts at a line start, after white space or right after another tag (`#work#private` is two); letters,
@@ -50,7 +51,23 @@ export function tagsInLine(maskedLine: string): string[] {
  * (which leaves Obsidian without properties) cannot hide a tag.
  */
 export function frontmatterTags(yaml: string): string[] {
-	return frontmatterTagsOf(parseDocument(yaml, { uniqueKeys: false }));
+	const simple = simpleYamlMap(yaml);
+	return simple ? frontmatterTagsOfValues(simple) : frontmatterTagsOf(parseDocument(yaml, { uniqueKeys: false }));
+}
+
+/**
+ * `frontmatterTagsOf` of frontmatter read without the library (`simpleYamlMap`: scalars and lists of them, every
+ * key once): the same words, since such a tree holds exactly these values.
+ */
+export function frontmatterTagsOfValues(properties: Record<string, unknown>): string[] {
+	const words: string[] = [];
+	for (const [key, value] of Object.entries(properties)) if (TAG_KEY.test(key.trim())) collectValues(value, words);
+	return words.flatMap(splitTagWords);
+}
+
+function collectValues(value: unknown, into: string[]): void {
+	if (Array.isArray(value)) for (const item of value) collectValues(item, into);
+	else if (value !== null && value !== undefined) into.push(String(value as string | number | boolean));
 }
 
 /**
