@@ -9,6 +9,8 @@ import { splitLines } from "./text-lines";
 // `#private.` is `private`. Two readings are taken and both kept, so neither can hide a private tag: the letters
 // above only, and anything up to white space or ASCII punctuation (emoji and other scripts, which Obsidian allows).
 const INLINE_TAG_READINGS = [/(?<=^|\s|#[^\s#]+)#([\p{L}\p{N}_/-]+)/gu, /(?<=^|\s|#[^\s#]+)#([^\s!"#$%&'()*+,.:;<=>?@[\\\]^`{|}~]+)/gu];
+// A `#` followed by a character both readings' tags may start with: a line without one has no tag.
+const TAG_START = /#[^\s!"#$%&'()*+,.:;<=>?@[\\\]^`{|}~]/u;
 // The frontmatter keys Obsidian reads tags from, matched whatever their case (`Tags:`); `tag` is the older name.
 const TAG_KEY = /^tags?$/i;
 
@@ -34,6 +36,8 @@ export function noteTags(text: string): string[] {
 
 /** The `#tags` of one line of the body whose code is already blanked out (`CodeMask`), without `#`. */
 export function tagsInLine(maskedLine: string): string[] {
+	// Most lines with a `#` are headings or links to one: no `#` there starts either reading, so neither runs.
+	if (!TAG_START.test(maskedLine)) return [];
 	const found = new Set<string>();
 	for (const reading of INLINE_TAG_READINGS) {
 		for (const match of maskedLine.matchAll(reading)) found.add((match[1] ?? "").replace(/\/+$/, ""));
