@@ -245,7 +245,7 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 		if (warming || disposed) return;
 		warming = true;
 		const started = performance.now();
-		void warmFolder(folder, () => disposed)
+		void warmFolder(folder, () => disposed, () => settings.rules().tags.length > 0)
 			.then((notes) => {
 				if (!disposed) log(`${WARM_UP_DONE}: read ${notes} notes in ${Math.round(performance.now() - started)} ms`);
 			})
@@ -296,10 +296,11 @@ const WARM_UP_SLICE_MS = 8;
 
 /**
 
- * Reads every note once for what questions about the whole vault need (search text, links, tags, frontmatter, its
- * tags for privacy), in slices of a few milliseconds so that requests arriving meanwhile are answered at once.
+ * Reads every note once for what questions about the whole vault need (search text, links, tags, frontmatter, and
+ * its tags for privacy while a tag rule is set: without one privacy never asks), in slices of a few milliseconds
+ * so that requests arriving meanwhile are answered at once.
  */
-async function warmFolder(folder: FolderVault, stopped: () => boolean): Promise<number> {
+async function warmFolder(folder: FolderVault, stopped: () => boolean, tagRules: () => boolean): Promise<number> {
 	const index = folder.index;
 	await index.refresh();
 	const paths = index.notePaths();
@@ -307,7 +308,7 @@ async function warmFolder(folder: FolderVault, stopped: () => boolean): Promise<
 	for (const path of paths) {
 		if (stopped()) return paths.length;
 		index.warmNote(path);
-		folder.tagsOf(path);
+		if (tagRules()) folder.tagsOf(path);
 		if (performance.now() - sliceStart >= WARM_UP_SLICE_MS) {
 			await new Promise<void>((resolve) => setImmediate(resolve));
 			sliceStart = performance.now();

@@ -1,6 +1,7 @@
 import { isMap, isPair, isScalar, isSeq, parseDocument, type Document } from "yaml";
 import { CodeMask } from "./code-mask";
 import { findFrontmatter } from "./frontmatter-check";
+import { simpleYamlMap } from "./simple-yaml";
 import { splitLines } from "./text-lines";
 
 // A tag starts at a line start, after white space or right after another tag (`#work#private` is two); letters,
@@ -8,6 +9,8 @@ import { splitLines } from "./text-lines";
 // `#private.` is `private`. Two readings are taken and both kept, so neither can hide a private tag: the letters
 // above only, and anything up to white space or ASCII punctuation (emoji and other scripts, which Obsidian allows).
 const INLINE_TAG_READINGS = [/(?<=^|\s|#[^\s#]+)#([\p{L}\p{N}_/-]+)/gu, /(?<=^|\s|#[^\s#]+)#([^\s!"#$%&'()*+,.:;<=>?@[\\\]^`{|}~]+)/gu];
+// A `#` followed by a character both readings' tags may start with: a line without one has no tag.
+const TAG_START = /#[^\s!"#$%&'()*+,.:;<=>?@[\\\]^`{|}~]/u;
 // The frontmatter keys Obsidian reads tags from, matched whatever their case (`Tags:`); `tag` is the older name.
 const TAG_KEY = /^tags?$/i;
 
@@ -33,6 +36,8 @@ export function noteTags(text: string): string[] {
 
 /** The `#tags` of one line of the body whose code is already blanked out (`CodeMask`), without `#`. */
 export function tagsInLine(maskedLine: string): string[] {
+	// Most lines with a `#` are headings or links to one: no `#` there starts either reading, so neither runs.
+	if (!TAG_START.test(maskedLine)) return [];
 	const found = new Set<string>();
 	for (const reading of INLINE_TAG_READINGS) {
 		for (const match of maskedLine.matchAll(reading)) found.add((match[1] ?? "").replace(/\/+$/, ""));
@@ -50,7 +55,23 @@ export function tagsInLine(maskedLine: string): string[] {
  * (which leaves Obsidian without properties) cannot hide a tag.
  */
 export function frontmatterTags(yaml: string): string[] {
-	return frontmatterTagsOf(parseDocument(yaml, { uniqueKeys: false }));
+	const simple = simpleYamlMap(yaml);
+	return simple ? frontmatterTagsOfValues(simple) : frontmatterTagsOf(parseDocument(yaml, { uniqueKeys: false }));
+}
+
+/**
+ * `frontmatterTagsOf` of frontmatter read without the library (`simpleYamlMap`: scalars and lists of them, every
+ * key once): the same words, since such a tree holds exactly these values.
+ */
+export function frontmatterTagsOfValues(properties: Record<string, unknown>): string[] {
+	const words: string[] = [];
+	for (const [key, value] of Object.entries(properties)) if (TAG_KEY.test(key.trim())) collectValues(value, words);
+	return words.flatMap(splitTagWords);
+}
+
+function collectValues(value: unknown, into: string[]): void {
+	if (Array.isArray(value)) for (const item of value) collectValues(item, into);
+	else if (value !== null && value !== undefined) into.push(String(value as string | number | boolean));
 }
 
 /**

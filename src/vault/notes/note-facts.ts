@@ -1,6 +1,7 @@
 import { CodeMask } from "../markdown/code-mask";
 import type { Document } from "yaml";
-import { frontmatterTagsOf, tagsInLine } from "../markdown/note-tags";
+import { frontmatterTagsOf, frontmatterTagsOfValues, tagsInLine } from "../markdown/note-tags";
+import { simpleYamlMap } from "../markdown/simple-yaml";
 import { findFrontmatter, type FrontmatterBlock } from "../markdown/frontmatter-check";
 import { findLinks } from "../markdown/link-syntax";
 import { scanLinks, scanNote } from "../markdown/markdown-scanner";
@@ -52,9 +53,12 @@ function describe(lines: readonly string[], block: FrontmatterBlock | undefined)
 	const inline = inlineTags(lines, block ? block.endLine + 1 : 0);
 	if (!block) return { tags: inline };
 	const keyLines = keyLinesOf(lines, block);
+	const tagLine = Object.entries(keyLines).find(([key]) => /^tags?$/i.test(key))?.[1] ?? 0;
+	// Most frontmatter is plain `key: value` lines: read without the YAML library, to the same values.
+	const simple = simpleYamlMap(block.yaml);
+	if (simple) return { tags: [...frontmatterTagsOfValues(simple).map((tag) => ({ tag, line: tagLine })), ...inline], frontmatter: { endLine: block.endLine, keyLines, properties: simple } };
 	const document = parseYamlDocument(block.yaml);
 	// The frontmatter's tags for display, read as `frontmatterTags` of note-tags.ts does (any key case, YAML errors); privacy reads `noteTags`.
-	const tagLine = Object.entries(keyLines).find(([key]) => /^tags?$/i.test(key))?.[1] ?? 0;
 	const tags = [...frontmatterTagsOf(document).map((tag) => ({ tag, line: tagLine })), ...inline];
 	return { tags, frontmatter: frontmatterFact(block, keyLines, document) };
 }
