@@ -1,6 +1,6 @@
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { nodeFileSystem, PathIdentity, type PathFileSystem } from "./path-identity";
+import { nodeFileSystem, PathIdentity, type PathEntry, type PathFileSystem } from "./path-identity";
 
 /** A path argument that does not name a place inside the vault. */
 export class VaultPathError extends Error {
@@ -35,6 +35,8 @@ export class VaultPaths {
 	 */
 	readonly identity: PathIdentity;
 	private readonly realRoot: string;
+	/** The root folder as first seen (device and inode), for `walkReal`; undefined when walking is not possible. */
+	private readonly rootEntry: PathEntry | undefined;
 
 	constructor(
 		vaultRoot: string,
@@ -43,6 +45,7 @@ export class VaultPaths {
 		this.root = resolve(vaultRoot);
 		this.realRoot = fileSystem.realpath(this.root) ?? this.root;
 		this.identity = new PathIdentity(this.realRoot, fileSystem);
+		this.rootEntry = this.root === this.realRoot && sep === "/" ? safeEntry(fileSystem, this.root) : undefined;
 	}
 
 	/** Resolves a path from the wire. Throws VaultPathError with a message a person can act on. */
@@ -50,7 +53,7 @@ export class VaultPaths {
 		if (input.includes("\0")) throw new VaultPathError("Invalid path: it contains a NUL byte");
 		if (input.trim() === "") throw new VaultPathError("Invalid path: it is empty");
 		if (/%(?:2e|2f|5c|00)/i.test(input) && !input.startsWith("file:")) {
-			const decoded = safeDecode(input);
+			const decoded = safeDecode(input) ?? input;
 			if (decoded !== input && (decoded.includes("\0") || /(^|[\\/])\.\.([\\/]|$)/.test(decoded))) {
 				throw new VaultPathError(`Path is outside the vault: ${input} (it contains an encoded "..", separator or NUL)`);
 			}
@@ -60,7 +63,7 @@ export class VaultPaths {
 		const underRoot = this.relativeInside(absolute, this.root);
 		const lexical = underRoot ?? this.relativeInside(absolute, this.realRoot);
 		if (lexical === undefined) throw new VaultPathError(`Path is outside the vault: ${input}`);
-		const real = realpathOfNearestExisting(absolute, this.fileSystem);
+		const real = this.walkReal(lexical) ?? realpathOfNearestExisting(absolute, this.fileSystem);
 		const realRelative = real === undefined ? undefined : this.relativeInside(real, this.realRoot);
 		if (realRelative === undefined) {
 			throw new VaultPathError(`Path is outside the vault: ${input} (a symbolic link leads out of it)`);
@@ -80,7 +83,45 @@ export class VaultPaths {
 		return relativePath === "" ? this.root : resolve(this.root, ...relativePath.split("/"));
 	}
 
+	/**
+	 * The real path of the vault path `lexical` when no symbolic link is on the way, found with one lstat per part
+	 * from the root, never following a link: the root must still be the folder first seen, each folder a real
+	 * folder, the last part a file, a folder or nothing (a path not created yet). That is on disk at each call,
+	 * like realpath, and cheaper than it (which asks about every part of the root's own path too). Undefined when
+	 * a link or anything else is met, or the volume is case-insensitive (realpath then finds the stored spelling):
+	 * realpath decides.
+	 */
+	private walkReal(lexical: string): string | undefined {
+		const rootEntry = this.rootEntry;
+		if (rootEntry === undefined || this.fileSystem.entry === undefined || this.identity.caseInsensitive) return undefined;
+		try {
+			const root = this.fileSystem.entry(this.root);
+			if (root?.kind !== "folder" || root.dev !== rootEntry.dev || root.ino !== rootEntry.ino) return undefined;
+			if (lexical === "") return this.root;
+			const base = this.root.endsWith(sep) ? this.root.slice(0, -1) : this.root;
+			const parts = lexical.split("/");
+			let current = base;
+			for (let index = 0; index < parts.length; index++) {
+				current = `${current}/${parts[index] ?? ""}`;
+				const entry = this.fileSystem.entry(current);
+				// Nothing there: the rest is not created yet, under a real folder.
+				if (entry === undefined) return `${base}/${lexical}`;
+				if (entry.kind === "folder" || (entry.kind === "file" && index === parts.length - 1)) continue;
+				return undefined;
+			}
+			return current;
+		} catch {
+			return undefined;
+		}
+	}
+
 	private fromFileUri(uri: string): string {
+		// The common spelling (pathToFileURL's, or the CLI's plain "file://" + path) read without the URL parser; it
+		// decodes to what fileURLToPath would give. Anything else (a host, a query, %2F, %00, odd characters) is parsed.
+		if (sep === "/" && PLAIN_FILE_URI.test(uri) && !/%(?:2f|00)/i.test(uri)) {
+			const decoded = safeDecode(uri.slice("file://".length));
+			if (decoded !== undefined) return decoded;
+		}
 		try {
 			// A file path has no query or fragment: a "#" or "?" comes from a raw "file://" + path (encoding escapes them).
 			const url = new URL(uri);
@@ -110,11 +151,22 @@ export class VaultPaths {
 	}
 }
 
-function safeDecode(text: string): string {
+/** file:///path with only characters a URL path keeps as they are, and percent escapes. */
+const PLAIN_FILE_URI = /^file:\/\/\/[A-Za-z0-9\-._~!$&'()*+,;=:@/%]*$/;
+
+function safeDecode(text: string): string | undefined {
 	try {
 		return decodeURIComponent(text);
 	} catch {
-		return text;
+		return undefined;
+	}
+}
+
+function safeEntry(fileSystem: PathFileSystem, path: string): PathEntry | undefined {
+	try {
+		return fileSystem.entry?.(path);
+	} catch {
+		return undefined;
 	}
 }
 
