@@ -16,18 +16,6 @@ export interface PathFileSystem {
 	names(folder: string): string[];
 	/** How many hard links the file has; undefined when it cannot be told. */
 	linkCount(path: string): number | undefined;
-	/**
-	 * What `path` itself is (its last part not followed), with its device and inode; undefined when nothing is
-	 * there. Optional: without it, `VaultPaths` confines every path with `realpath`.
-	 */
-	entry?(path: string): PathEntry | undefined;
-}
-
-/** One directory entry as lstat sees it. */
-export interface PathEntry {
-	kind: "file" | "folder" | "link" | "other";
-	dev: number;
-	ino: number;
 }
 
 export const nodeFileSystem: PathFileSystem = {
@@ -65,13 +53,6 @@ export const nodeFileSystem: PathFileSystem = {
 			return undefined;
 		}
 	},
-	// Without throwing for a missing path: a thrown lookup would tell a missing note from a present one by its time.
-	entry: (path) => {
-		const stats = lstatSync(path, { throwIfNoEntry: false });
-		if (stats === undefined) return undefined;
-		const kind = stats.isFile() ? "file" : stats.isDirectory() ? "folder" : stats.isSymbolicLink() ? "link" : "other";
-		return { kind, dev: stats.dev, ino: stats.ino };
-	},
 };
 
 /** The canonical comparison key of a vault path, the one identity that privacy rules and paths are compared in. */
@@ -100,7 +81,7 @@ export const FOLDED_PATH_KEY: PathKey = { key: foldCase };
  * case-insensitive. Whether it is is DETECTED, once per vault root, by looking the root (or an entry in it) up
  * under a case-swapped spelling and comparing device and inode; when nothing can be swapped or the answer is
  * unclear it counts as case-insensitive (the safe side). The real path itself comes from `VaultPaths.resolve`
- * (on disk at each call); the key is string work only, no system call.
+ * (one realpath per call); the key is string work only, no system call.
  */
 export class PathIdentity implements PathKey {
 	private detected: boolean | undefined;

@@ -1,6 +1,6 @@
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { nodeFileSystem, PathIdentity, type PathEntry, type PathFileSystem } from "./path-identity";
+import { nodeFileSystem, PathIdentity, type PathFileSystem } from "./path-identity";
 
 /** A path argument that does not name a place inside the vault. */
 export class VaultPathError extends Error {
@@ -35,8 +35,6 @@ export class VaultPaths {
 	 */
 	readonly identity: PathIdentity;
 	private readonly realRoot: string;
-	/** The root folder as first seen (device and inode), for `walkReal`; undefined when walking is not possible. */
-	private readonly rootEntry: PathEntry | undefined;
 
 	constructor(
 		vaultRoot: string,
@@ -45,7 +43,6 @@ export class VaultPaths {
 		this.root = resolve(vaultRoot);
 		this.realRoot = fileSystem.realpath(this.root) ?? this.root;
 		this.identity = new PathIdentity(this.realRoot, fileSystem);
-		this.rootEntry = this.root === this.realRoot && sep === "/" ? safeEntry(fileSystem, this.root) : undefined;
 	}
 
 	/** Resolves a path from the wire. Throws VaultPathError with a message a person can act on. */
@@ -63,7 +60,7 @@ export class VaultPaths {
 		const underRoot = this.relativeInside(absolute, this.root);
 		const lexical = underRoot ?? this.relativeInside(absolute, this.realRoot);
 		if (lexical === undefined) throw new VaultPathError(`Path is outside the vault: ${input}`);
-		const real = this.walkReal(lexical) ?? realpathOfNearestExisting(absolute, this.fileSystem);
+		const real = realpathOfNearestExisting(absolute, this.fileSystem);
 		const realRelative = real === undefined ? undefined : this.relativeInside(real, this.realRoot);
 		if (realRelative === undefined) {
 			throw new VaultPathError(`Path is outside the vault: ${input} (a symbolic link leads out of it)`);
@@ -81,38 +78,6 @@ export class VaultPaths {
 
 	toAbsolute(relativePath: string): string {
 		return relativePath === "" ? this.root : resolve(this.root, ...relativePath.split("/"));
-	}
-
-	/**
-	 * The real path of the vault path `lexical` when no symbolic link is on the way, found with one lstat per part
-	 * from the root, never following a link: the root must still be the folder first seen, each folder a real
-	 * folder, the last part a file, a folder or nothing (a path not created yet). That is on disk at each call,
-	 * like realpath, and cheaper than it (which asks about every part of the root's own path too). Undefined when
-	 * a link or anything else is met, or the volume is case-insensitive (realpath then finds the stored spelling):
-	 * realpath decides.
-	 */
-	private walkReal(lexical: string): string | undefined {
-		const rootEntry = this.rootEntry;
-		if (rootEntry === undefined || this.fileSystem.entry === undefined || this.identity.caseInsensitive) return undefined;
-		try {
-			const root = this.fileSystem.entry(this.root);
-			if (root?.kind !== "folder" || root.dev !== rootEntry.dev || root.ino !== rootEntry.ino) return undefined;
-			if (lexical === "") return this.root;
-			const base = this.root.endsWith(sep) ? this.root.slice(0, -1) : this.root;
-			const parts = lexical.split("/");
-			let current = base;
-			for (let index = 0; index < parts.length; index++) {
-				current = `${current}/${parts[index] ?? ""}`;
-				const entry = this.fileSystem.entry(current);
-				// Nothing there: the rest is not created yet, under a real folder.
-				if (entry === undefined) return `${base}/${lexical}`;
-				if (entry.kind === "folder" || (entry.kind === "file" && index === parts.length - 1)) continue;
-				return undefined;
-			}
-			return current;
-		} catch {
-			return undefined;
-		}
 	}
 
 	private fromFileUri(uri: string): string {
@@ -157,14 +122,6 @@ const PLAIN_FILE_URI = /^file:\/\/\/[A-Za-z0-9\-._~!$&'()*+,;=:@/%]*$/;
 function safeDecode(text: string): string | undefined {
 	try {
 		return decodeURIComponent(text);
-	} catch {
-		return undefined;
-	}
-}
-
-function safeEntry(fileSystem: PathFileSystem, path: string): PathEntry | undefined {
-	try {
-		return fileSystem.entry?.(path);
 	} catch {
 		return undefined;
 	}

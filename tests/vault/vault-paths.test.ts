@@ -1,7 +1,6 @@
 import { mkdirSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { nodeFileSystem, type PathFileSystem } from "../../src/vault/path-identity";
 import { VaultPathError, VaultPaths } from "../../src/vault/vault-paths";
 import { makeTempDir } from "../helpers/temp-dir";
 
@@ -220,35 +219,11 @@ describe("VaultPaths.resolve", () => {
 	});
 });
 
-/** realpath calls counted, over the real file system. */
-function countingRealpath(): { fileSystem: PathFileSystem; realpaths: string[] } {
-	const realpaths: string[] = [];
-	const fileSystem: PathFileSystem = {
-		...nodeFileSystem,
-		realpath: (path) => {
-			realpaths.push(path);
-			return nodeFileSystem.realpath(path);
-		},
-	};
-	return { fileSystem, realpaths };
-}
-
 describe("VaultPaths.resolve confines on disk at every call", () => {
 	const temp = makeTempDir("vault-paths-swap");
 	const vault = join(temp.path, "vault");
 	const outside = join(temp.path, "outside");
 	afterAll(() => temp.remove());
-
-	it("a path with no symbolic link on the way is confined without realpath (one lstat per part)", () => {
-		mkdirSync(join(vault, "Plain", "Deeper"), { recursive: true });
-		writeFileSync(join(vault, "Plain", "Deeper", "n.md"), "n");
-		const { fileSystem, realpaths } = countingRealpath();
-		const paths = new VaultPaths(vault, fileSystem);
-		realpaths.length = 0;
-		expect(paths.resolve(pathToFileURL(join(vault, "Plain", "Deeper", "n.md")).href)).toEqual({ relative: "Plain/Deeper/n.md", absolute: join(vault, "Plain", "Deeper", "n.md") });
-		expect(paths.resolve("Plain/Deeper/not yet/new.md").relative).toBe("Plain/Deeper/not yet/new.md");
-		expect(realpaths).toEqual([]);
-	});
 
 	// What was seen of a folder on one call is never trusted on the next: a swap no watcher has reported yet (made
 	// synchronously here, between two calls) is found on disk.
