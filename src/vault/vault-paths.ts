@@ -50,7 +50,7 @@ export class VaultPaths {
 		if (input.includes("\0")) throw new VaultPathError("Invalid path: it contains a NUL byte");
 		if (input.trim() === "") throw new VaultPathError("Invalid path: it is empty");
 		if (/%(?:2e|2f|5c|00)/i.test(input) && !input.startsWith("file:")) {
-			const decoded = safeDecode(input);
+			const decoded = safeDecode(input) ?? input;
 			if (decoded !== input && (decoded.includes("\0") || /(^|[\\/])\.\.([\\/]|$)/.test(decoded))) {
 				throw new VaultPathError(`Path is outside the vault: ${input} (it contains an encoded "..", separator or NUL)`);
 			}
@@ -81,6 +81,12 @@ export class VaultPaths {
 	}
 
 	private fromFileUri(uri: string): string {
+		// The common spelling (pathToFileURL's, or the CLI's plain "file://" + path) read without the URL parser; it
+		// decodes to what fileURLToPath would give. Anything else (a host, a query, %2F, %00, odd characters) is parsed.
+		if (sep === "/" && PLAIN_FILE_URI.test(uri) && !/%(?:2f|00)/i.test(uri)) {
+			const decoded = safeDecode(uri.slice("file://".length));
+			if (decoded !== undefined) return decoded;
+		}
 		try {
 			// A file path has no query or fragment: a "#" or "?" comes from a raw "file://" + path (encoding escapes them).
 			const url = new URL(uri);
@@ -110,11 +116,14 @@ export class VaultPaths {
 	}
 }
 
-function safeDecode(text: string): string {
+/** file:///path with only characters a URL path keeps as they are, and percent escapes. */
+const PLAIN_FILE_URI = /^file:\/\/\/[A-Za-z0-9\-._~!$&'()*+,;=:@/%]*$/;
+
+function safeDecode(text: string): string | undefined {
 	try {
 		return decodeURIComponent(text);
 	} catch {
-		return text;
+		return undefined;
 	}
 }
 

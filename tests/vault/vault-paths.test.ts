@@ -1,6 +1,6 @@
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { VaultPathError, VaultPaths } from "../../src/vault/vault-paths";
 import { makeTempDir } from "../helpers/temp-dir";
 
@@ -201,5 +201,61 @@ describe("VaultPaths.resolve", () => {
 	it("toAbsolute joins a relative path with the root, and the root for an empty path", () => {
 		expect(paths.toAbsolute("")).toBe(vault);
 		expect(paths.toAbsolute("My Folder/b c.md")).toBe(join(vault, "My Folder", "b c.md"));
+	});
+
+	it("file:// URIs read without the URL parser name the same place as fileURLToPath says", () => {
+		const uris = [
+			pathToFileURL(join(vault, "My Folder", "b c.md")).href,
+			pathToFileURL(join(vault, "Ünï", "ç 📝.md")).href,
+			`file://${vault}/Notes/./a.md`,
+			`file://${vault}/Notes/%2e%2e/Notes/a.md`,
+			`file://${vault}/Notes/%2E/a.md`,
+			`file://${vault}//Notes///a.md`,
+			`file://${vault}/Notes/a%2Emd`,
+			`file://${vault}/Notes/it's%20(1)%20&%20more;=@:+$!~*,.md`,
+			`file://${vault}/Notes/100%25.md`,
+		];
+		for (const uri of uris) expect(paths.resolve(uri)).toEqual(paths.resolve(fileURLToPath(uri)));
+	});
+});
+
+describe("VaultPaths.resolve confines on disk at every call", () => {
+	const temp = makeTempDir("vault-paths-swap");
+	const vault = join(temp.path, "vault");
+	const outside = join(temp.path, "outside");
+	afterAll(() => temp.remove());
+
+	// What was seen of a folder on one call is never trusted on the next: a swap no watcher has reported yet (made
+	// synchronously here, between two calls) is found on disk.
+	it.each([
+		["the note's folder", "SwapA/Inner", "SwapA/Inner"],
+		["a folder above it", "SwapB", "SwapB/Inner"],
+	])("refuses a read through %s swapped for a link out of the vault right after a resolve", (_name, swapped, folder) => {
+		mkdirSync(join(vault, ...folder.split("/")), { recursive: true });
+		writeFileSync(join(vault, ...folder.split("/"), "n.md"), "inside");
+		const paths = new VaultPaths(vault);
+		const note = pathToFileURL(join(vault, ...folder.split("/"), "n.md")).href;
+		expect(paths.resolve(note).relative).toBe(`${folder}/n.md`);
+		// The folder itself moved out (the same folder, inode and all, outside now) and a link to it put where it was.
+		const movedTo = join(outside, swapped.replace("/", "-"));
+		mkdirSync(outside, { recursive: true });
+		renameSync(join(vault, ...swapped.split("/")), movedTo);
+		symlinkSync(movedTo, join(vault, ...swapped.split("/")));
+		expect(() => paths.resolve(note)).toThrow(/^Path is outside the vault: .* \(a symbolic link leads out of it\)$/);
+		expect(() => paths.resolve(`${folder}/other.md`)).toThrow(/a symbolic link leads out of it/);
+	});
+
+	it("refuses everything once the vault folder itself is swapped for a link to a copy elsewhere", () => {
+		const root = join(temp.path, "rooted");
+		mkdirSync(join(root, "Notes"), { recursive: true });
+		writeFileSync(join(root, "Notes", "a.md"), "a");
+		const paths = new VaultPaths(root);
+		expect(paths.resolve("Notes/a.md").relative).toBe("Notes/a.md");
+		const elsewhere = join(temp.path, "elsewhere");
+		mkdirSync(join(elsewhere, "Notes"), { recursive: true });
+		writeFileSync(join(elsewhere, "Notes", "a.md"), "not the vault's");
+		renameSync(root, join(temp.path, "rooted-old"));
+		symlinkSync(elsewhere, root);
+		expect(() => paths.resolve("Notes/a.md")).toThrow(/outside the vault/);
 	});
 });

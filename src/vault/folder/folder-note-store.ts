@@ -226,6 +226,9 @@ export class FolderNoteStore {
 
 	/** A path that is no folder (any more): stop watching it and everything under it, and stop trusting it as a real folder. */
 	private forgetFolder(path: string): void {
+		// A folder is watched or listed as real from its own walk on: neither means nothing under it is either (and a
+		// file, checked on every getDiagnostics of it, costs no pass over every watcher).
+		if (!this.watchers.has(path) && !this.realFolders.has(path)) return;
 		const prefix = `${path}/`;
 		for (const [folder, watcher] of this.watchers) {
 			if (folder === path || folder.startsWith(prefix)) {

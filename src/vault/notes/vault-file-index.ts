@@ -9,6 +9,9 @@ export class VaultFileIndex {
 	private readonly byName = new Map<string, string[]>();
 	/** Counts additions and removals: link resolution may change when it does. */
 	private changes = 0;
+	/** First choices by link path and linking folder, for the set of files of version `resolvedAt`. */
+	private readonly resolved = new Map<string, string | undefined>();
+	private resolvedAt = 0;
 
 	get version(): number {
 		return this.changes;
@@ -55,10 +58,27 @@ export class VaultFileIndex {
 	 * (so a private note never shadows a public one).
 	 */
 	resolve(linkpath: string, sourcePath: string, exists?: (path: string) => boolean): string | undefined {
-		const first = this.resolveAmong(linkpath, sourcePath);
+		const first = this.firstChoice(linkpath, sourcePath);
 		// Removing other files cannot change a first choice `exists` accepts: one question in the common case.
 		if (first === undefined || !exists || exists(first)) return first;
 		return this.resolveAmong(linkpath, sourcePath, exists);
+	}
+
+	/**
+	 * `resolveAmong` over every file, kept until a file is added or removed: the answer depends on nothing else than
+	 * the link path and the linking note's folder (a note's links are checked on every getDiagnostics of it).
+	 */
+	private firstChoice(linkpath: string, sourcePath: string): string | undefined {
+		if (linkpath === "") return this.resolveAmong(linkpath, sourcePath);
+		if (this.resolvedAt !== this.changes || this.resolved.size >= MAX_RESOLVED) {
+			this.resolved.clear();
+			this.resolvedAt = this.changes;
+		}
+		const key = `${folderOf(sourcePath)}\0${linkpath}`;
+		if (this.resolved.has(key)) return this.resolved.get(key);
+		const first = this.resolveAmong(linkpath, sourcePath);
+		this.resolved.set(key, first);
+		return first;
 	}
 
 	private resolveAmong(linkpath: string, sourcePath: string, exists?: (path: string) => boolean): string | undefined {
@@ -83,6 +103,9 @@ export class VaultFileIndex {
 		return pickClosest(candidates.filter((path) => pathKeys(path).some((key) => key.endsWith(`/${lower}`))), folder);
 	}
 }
+
+/** How many first choices are kept at most (then they are dropped and found again). */
+const MAX_RESOLVED = 20_000;
 
 function nameKeys(path: string): string[] {
 	const name = path.slice(path.lastIndexOf("/") + 1).toLowerCase();

@@ -56,4 +56,17 @@ describe("VaultFileIndex.resolve", () => {
 		expect(live.resolve("b", "A.md")).toBeUndefined();
 		expect(live.version).toBe(before + 2);
 	});
+
+	it("answers a question asked before anew once a file is added or removed, and per linking folder", () => {
+		const live = indexOf(["Deep/Down/Plan.md", "Notes/A.md"]);
+		expect(live.resolve("Plan", "Notes/A.md")).toBe("Deep/Down/Plan.md");
+		live.add("Other/Plan.md");
+		expect(live.resolve("Plan", "Notes/A.md")).toBe("Other/Plan.md");
+		live.add("Notes/Plan.md");
+		expect(live.resolve("Plan", "Notes/A.md")).toBe("Notes/Plan.md");
+		expect(live.resolve("Plan", "Deep/Down/B.md")).toBe("Deep/Down/Plan.md");
+		expect(live.resolve("Plan", "Notes/A.md", (path) => path !== "Notes/Plan.md")).toBe("Other/Plan.md");
+		live.remove("Notes/Plan.md");
+		expect(live.resolve("Plan", "Notes/A.md")).toBe("Other/Plan.md");
+	});
 });
