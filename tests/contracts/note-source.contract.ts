@@ -1,5 +1,5 @@
 import { DiagnosticsEngine } from "../../src/ide/diagnostics/diagnostics-engine";
-import type { NoteMetadata } from "../../src/vault/markdown/note-metadata";
+import type { NoteFacts } from "../../src/vault/markdown/note-model";
 import type { NoteSource } from "../../src/vault/notes/note-source";
 
 /** One NoteSource implementation over a vault of notes, with the host's own ways of changing it. */
@@ -38,17 +38,18 @@ const VAULT: Record<string, string> = {
 	"picture.png": "not really a picture",
 };
 
-function outline(metadata: NoteMetadata | undefined): unknown {
+function outline(metadata: NoteFacts | undefined): unknown {
 	if (!metadata) return undefined;
-	const inCode = (line: number): boolean => metadata.codeRanges.some((range) => range.start.line <= line && line <= range.end.line);
+	const inCode = (line: number): boolean => (metadata.codeRanges ?? []).some((range) => range.start.line <= line && line <= range.end.line);
 	return {
-		headings: metadata.headings.map((heading) => `${heading.level} ${heading.text} @${heading.range.start.line}`),
-		blockIds: metadata.blockIds.filter((block) => !inCode(block.range.start.line)).map((block) => `${block.id} @${block.range.start.line}`),
+		headings: metadata.headings.map((heading) => `${heading.level} ${heading.text} @${heading.line}`),
+		blockIds: metadata.blockIds.filter((block) => !inCode(block.line)).map((block) => `${block.id} @${block.line}`),
 		// In document order: the contract does not fix the order of links (Obsidian lists links before embeds).
+		// Links in the frontmatter's properties are not the diagnostics' (a builder without the frontmatter's text has none).
 		links: [...metadata.links]
-			.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character)
-			.filter((link) => !inCode(link.range.start.line))
-			.map((link) => `${link.embed ? "!" : ""}${link.linkpath}${link.subpath === undefined ? "" : `#${link.subpath}`} @${link.range.start.line}:${link.range.start.character}`),
+			.sort((a, b) => a.line - b.line || a.start - b.start)
+			.filter((link) => !inCode(link.line) && link.line > (metadata.frontmatter?.endLine ?? -1))
+			.map((link) => `${link.embed ? "!" : ""}${link.linkpath}${link.subpath === undefined ? "" : `#${link.subpath}`} @${link.line}:${link.start}`),
 		frontmatterProblem: metadata.frontmatterProblem ? metadata.frontmatterProblem.range.start.line : undefined,
 	};
 }

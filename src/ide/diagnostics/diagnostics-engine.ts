@@ -1,12 +1,12 @@
 import type { Diagnostic, NoteDiagnostics } from "./diagnostic-types";
-import type { NoteMetadata } from "../../vault/markdown/note-metadata";
+import type { NoteFacts } from "../../vault/markdown/note-model";
 import type { NoteSource } from "../../vault/notes/note-source";
 import { diagnoseNote } from "./rules/diagnose-note";
 import type { RuleContext } from "./rules/rule";
 import { blockKey, headingKey } from "../../vault/markdown/subpath-match";
 
 interface CachedNote {
-	metadata: NoteMetadata;
+	metadata: NoteFacts;
 	/** The note's headings and block ids, normalised: other notes' results depend on these only. */
 	anchors: string;
 	/** The vault state the diagnostics were computed for; see `generation()`. */
@@ -98,7 +98,7 @@ export class DiagnosticsEngine {
 	}
 }
 
-function anchorsOf(metadata: NoteMetadata): string {
+function anchorsOf(metadata: NoteFacts): string {
 	const headings = metadata.headings.map((heading) => headingKey(heading.text)).join("\n");
 	const blocks = metadata.blockIds.map((block) => blockKey(block.id)).join("\n");
 	return `${headings}\0${blocks}`;

@@ -1,4 +1,4 @@
-import type { NoteMetadata } from "../markdown/note-metadata";
+import type { NoteFacts } from "../markdown/note-model";
 
 /**
  * Where the diagnostics engine gets notes from: the headless host's file system scanner, or Obsidian's
@@ -15,7 +15,7 @@ export interface NoteSource {
 	 * A note's metadata; the same object for as long as the note does not change. Undefined for non-notes, and for
 	 * notes the source cannot read yet (then `indexingNotice` names them).
 	 */
-	metadata(path: string): NoteMetadata | undefined;
+	metadata(path: string): NoteFacts | undefined;
 	/**
 	 * The vault path a link path leads to from `sourcePath`, as Obsidian resolves it; undefined when unresolved.
 	 * With `exists`, only the files it accepts count, as if the others were not in the vault (privacy).

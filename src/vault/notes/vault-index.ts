@@ -1,3 +1,5 @@
+import type { FrontmatterFact, LinkFact, NoteFacts, TagFact } from "../markdown/note-model";
+
 /**
  * The port the vault tools are written against: what they need to know about notes, and the three writes they
  * make. Two adapters implement it: the folder on disk (`folder/`) and Obsidian's metadata cache and file manager.
@@ -53,66 +55,6 @@ export interface VaultIndex {
 	createNote(path: string, text: string): Promise<void>;
 	/** Renames a note and rewrites every link to it so each still leads to it. */
 	renameNote(from: string, to: string): Promise<RenameReport>;
-}
-
-export interface NoteFacts {
-	path: string;
-	/** In document order. */
-	headings: HeadingFact[];
-	/** Every `^id`, duplicates included. */
-	blockIds: BlockIdFact[];
-	/** Links outside code, comments and frontmatter, in document order, with their resolution. */
-	links: LinkFact[];
-	/** Frontmatter tags (line of the frontmatter) and inline tags, without `#`, as written. */
-	tags: TagFact[];
-	frontmatter?: FrontmatterFact;
-}
-
-export interface HeadingFact {
-	text: string;
-	level: number;
-	/** First line of the heading (the text line of a setext heading). */
-	line: number;
-	/** Last line of the heading (the underline of a setext heading). */
-	endLine: number;
-}
-
-export interface BlockIdFact {
-	/** Without the caret. */
-	id: string;
-	line: number;
-}
-
-export interface LinkFact {
-	line: number;
-	/** UTF-16 offsets on the line; `end` is exclusive. */
-	start: number;
-	end: number;
-	/** The link as written, e.g. `[[Note#Part|shown]]`. */
-	original: string;
-	/** Before `#`, without alias, percent-decoded for Markdown links. */
-	linkpath: string;
-	subpath?: string;
-	embed: boolean;
-	/** Where it leads; undefined when unresolved. */
-	target?: string;
-}
-
-export interface TagFact {
-	/** Without `#`, as written. */
-	tag: string;
-	line: number;
-}
-
-export interface FrontmatterFact {
-	/** Line of the closing `---`; the block spans lines 0..endLine. */
-	endLine: number;
-	/** The parsed properties; undefined when the YAML does not parse or is not a map. */
-	properties?: Record<string, unknown>;
-	/** Why `properties` is missing. */
-	problem?: string;
-	/** Line of each top-level key. */
-	keyLines: Record<string, number>;
 }
 
 export interface Backlink {

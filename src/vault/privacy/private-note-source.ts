@@ -1,4 +1,4 @@
-import type { NoteMetadata } from "../markdown/note-metadata";
+import type { NoteFacts } from "../markdown/note-model";
 import type { NoteSource, WorkPace } from "../notes/note-source";
 import type { PrivacyFilter } from "./privacy";
 
@@ -27,7 +27,7 @@ export class PrivateNoteSource implements NoteSource {
 		for (const path of this.source.notePaths()) if (!this.privacy.isPrivate({ relative: path })) yield path;
 	}
 
-	metadata(path: string): NoteMetadata | undefined {
+	metadata(path: string): NoteFacts | undefined {
 		return this.privacy.isPrivate({ relative: path }) ? undefined : this.source.metadata(path);
 	}
 

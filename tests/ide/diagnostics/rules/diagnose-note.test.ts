@@ -114,9 +114,8 @@ describe("DiagnosticsEngine", () => {
 		const { source, engine } = engineFor({ "Home.md": "" });
 		const metadata = source.metadata("Home.md");
 		if (!metadata) throw new Error("no metadata");
-		const inCode = { start: { line: 1, character: 0 }, end: { line: 1, character: 11 } };
-		metadata.links.push({ embed: false, linkpath: "Missing", original: "[[Missing]]", range: inCode });
-		metadata.codeRanges.push({ start: { line: 0, character: 0 }, end: { line: 2, character: 3 } });
+		metadata.links.push({ embed: false, linkpath: "Missing", original: "[[Missing]]", line: 1, start: 0, end: 11 });
+		metadata.codeRanges = [{ start: { line: 0, character: 0 }, end: { line: 2, character: 3 } }];
 		expect(await engine.forNote("Home.md")).toEqual([]);
 	});
 });

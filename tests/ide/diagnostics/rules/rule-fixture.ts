@@ -1,12 +1,12 @@
 import type { RuleContext } from "../../../../src/ide/diagnostics/rules/rule";
-import type { NoteMetadata } from "../../../../src/vault/markdown/note-metadata";
+import type { NoteFacts } from "../../../../src/vault/markdown/note-model";
 import { MemoryNoteSource } from "../../../vault/notes/memory-note-source";
 
 /** A vault in memory and a rule context over it, with the optional host answers given. */
 export function ruleVault(files: Record<string, string>, extra: Partial<Pick<RuleContext, "hasSubpath" | "isHiddenLinkTarget">> = {}) {
 	const source = new MemoryNoteSource(files);
 	const context: RuleContext = { resolveLink: (linkpath, from) => source.resolveLink(linkpath, from), metadataOf: (path) => source.metadata(path), ...extra };
-	const note = (path: string): NoteMetadata => {
+	const note = (path: string): NoteFacts => {
 		const metadata = source.metadata(path);
 		if (!metadata) throw new Error(`no note ${path}`);
 		return metadata;
