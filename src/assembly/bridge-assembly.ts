@@ -12,7 +12,7 @@ import type { VaultIndex } from "../vault/notes/vault-index";
 import type { VisibleVault } from "../vault/privacy/visible-vault";
 import { BridgeHost, type BridgeHostOptions } from "../ide/bridge-host";
 import { DiagnosticsEngine } from "../ide/diagnostics/diagnostics-engine";
-import type { NoteSource } from "../vault/notes/note-source";
+import type { DiagnosticsNotes } from "../vault/notes/notes";
 import { DiffReviewManager } from "../ide/diff-review/diff-review-manager";
 import { DiffReviewTools } from "../ide/tools/diff-review-tools";
 import { readTextIfExists } from "../ide/diff-review/read-text-if-exists";
@@ -54,7 +54,7 @@ export interface BridgePorts {
 	/** The editor side of the read-only workspace tools. */
 	workspace: WorkspacePort;
 	/** Notes and their metadata, for getDiagnostics. The root owns its lifecycle (warm-up, disposal). */
-	notes: NoteSource;
+	notes: DiagnosticsNotes;
 	/** Builds where reviews are shown; the view reports the user's decisions to `decisions`. */
 	reviewPort: (decisions: ReviewDecisions) => DiffReviewPort;
 	/** Reads a note's text for openFile; undefined when there is none. Defaults to the file system. */

@@ -2,7 +2,7 @@ import { Component, normalizePath, resolveSubpath, type CachedMetadata, type Eve
 import { checkFrontmatter, type YamlParser } from "../vault/markdown/frontmatter-check";
 import type { FrontmatterProblem, NoteFacts } from "../vault/markdown/note-model";
 import { factsFromText } from "../vault/notes/note-facts";
-import type { NoteSource, WorkPace } from "../vault/notes/note-source";
+import type { DiagnosticsNotes, WorkPace } from "../vault/notes/notes";
 import { splitLines } from "../vault/markdown/text-lines";
 import { factsFromCache } from "./notes/cache-facts";
 import { isNotePath, ObsidianNoteEvents } from "./notes/obsidian-note-events";
@@ -97,7 +97,7 @@ const windowScheduler: SourceScheduler = {
  * waits (bounded) for the note's `changed` event, and failing that reads the disk and runs the headless host's
  * scanner on it. Notes it could not check are named in `indexingNotice`.
  */
-export class ObsidianNoteSource extends Component implements NoteSource {
+export class ObsidianNoteSource extends Component implements DiagnosticsNotes {
 	private readonly notes = new Map<string, NoteFacts>();
 	/** Result of the text-based frontmatter check per note; null when the frontmatter is valid or absent. */
 	private readonly frontmatter = new Map<string, FrontmatterProblem | null>();
@@ -187,7 +187,7 @@ export class ObsidianNoteSource extends Component implements NoteSource {
 		this.asked.add(key);
 		if (this.asked.size > RECHECKED_NOTES) this.asked.delete(this.asked.values().next().value ?? "");
 		await this.ensureFresh([key]);
-		this.metadata(key);
+		this.facts(key);
 		if (this.needText.delete(key)) await this.checkText(key);
 	}
 
@@ -198,13 +198,13 @@ export class ObsidianNoteSource extends Component implements NoteSource {
 	}
 
 	/** A note's metadata; undefined for non-notes and for notes Obsidian has not indexed (see `indexingNotice`). */
-	metadata(path: string): NoteFacts | undefined {
+	facts(path: string): NoteFacts | undefined {
 		const read = this.fromDisk.get(path);
 		if (read) return read.metadata;
 		const known = this.notes.get(path);
 		if (known) return known;
 		const normalized = normalizePath(path);
-		if (normalized !== path) return this.metadata(normalized);
+		if (normalized !== path) return this.facts(normalized);
 		const file = this.options.vault.getFileByPath(path);
 		if (!file || file.extension !== "md") return undefined;
 		const cache = this.options.metadataCache.getFileCache(file);
@@ -270,7 +270,7 @@ export class ObsidianNoteSource extends Component implements NoteSource {
 		let next = 0;
 		while (next < paths.length) {
 			const start = scheduler.now();
-			do this.metadata(paths[next++] ?? "");
+			do this.facts(paths[next++] ?? "");
 			while (next < paths.length && scheduler.now() - start < sliceMs);
 			if (next < paths.length) await scheduler.yieldToMain();
 		}
@@ -306,7 +306,7 @@ export class ObsidianNoteSource extends Component implements NoteSource {
 		} catch {
 			// Unreadable right now: it stays unchecked, and indexingNotice says so.
 			this.fromDisk.delete(path);
-			if (!this.metadata(path)) this.unindexed.add(path);
+			if (!this.facts(path)) this.unindexed.add(path);
 		}
 	}
 

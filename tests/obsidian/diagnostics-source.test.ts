@@ -153,7 +153,7 @@ describe("ObsidianNoteSource", () => {
 		source.unload();
 		const cache: CachedMetadata = {};
 		metadataCache.trigger("changed", vault.files.get("Bad.md"), "---\nfine: yes\n---\n", cache);
-		expect(source.metadata("Bad.md")?.frontmatterProblem).toBeUndefined();
+		expect(source.facts("Bad.md")?.frontmatterProblem).toBeUndefined();
 	});
 });
 

@@ -2,7 +2,7 @@ import type { YamlParser } from "../markdown/frontmatter-check";
 import type { NoteFacts } from "../markdown/note-model";
 import { parseYaml as parseYamlWithLibrary } from "../markdown/yaml-parser";
 import { factsFromText } from "../notes/note-facts";
-import type { NoteSource } from "../notes/note-source";
+import type { DiagnosticsNotes } from "../notes/notes";
 import { FolderNoteStore, NoteMemo, type FolderNoteStoreOptions } from "./folder-note-store";
 
 /** Notes larger than this are listed (links to them resolve) but not scanned: their diagnostics are not computed. */
@@ -12,7 +12,7 @@ export const MAX_SCANNED_NOTE_BYTES = 4 * 1024 * 1024;
  * The diagnostics' notes of a folder on disk (the headless host), over the folder's one store (`FolderVault`):
  * metadata scanned per note version, links resolved through the store's name index.
  */
-export class FolderNoteSource implements NoteSource {
+export class FolderNoteSource implements DiagnosticsNotes {
 	private readonly store: FolderNoteStore;
 	private readonly ownsStore: boolean;
 	private readonly metadataMemo: NoteMemo<NoteFacts>;
@@ -47,7 +47,7 @@ export class FolderNoteSource implements NoteSource {
 		return this.store.notePaths();
 	}
 
-	metadata(path: string): NoteFacts | undefined {
+	facts(path: string): NoteFacts | undefined {
 		if (!this.store.isNote(path)) return undefined;
 		// Gone or unreadable since it was listed: it has nothing to report.
 		return this.metadataMemo.get(path) ?? { path, links: [], headings: [], blockIds: [], tags: [] };

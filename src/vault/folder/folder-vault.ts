@@ -13,7 +13,7 @@ export interface FolderVaultOptions extends FolderNoteStoreOptions {
 
 /**
  * A vault folder on disk, once: one store with one watcher set, read by every surface. `files` is the IDE's file
- * port, `notes` the diagnostics' `NoteSource`, `index` the vault tools' `VaultIndex`, and `tagsOf` the privacy
+ * port, `notes` the diagnostics' `DiagnosticsNotes`, `index` the vault tools' `VaultIndex`, and `tagsOf` the privacy
  * tag reader (`noteTags`), each keeping what it derives per note version. Made on first use, so a process that
  * serves only the vault tools (`mcp --vault`) keeps nothing for the others.
  */

@@ -1,14 +1,13 @@
-import type { FrontmatterFact, LinkFact, NoteFacts, TagFact } from "../markdown/note-model";
+import type { FrontmatterFact, LinkFact, TagFact } from "../markdown/note-model";
+import type { Notes } from "./notes";
 
 /**
- * The port the vault tools are written against: what they need to know about notes, and the three writes they
- * make. Two adapters implement it: the folder on disk (`folder/`) and Obsidian's metadata cache and file manager.
- * Paths are vault paths (forward slashes, no leading slash); lines are 0-based here and 1-based only in the
- * tools' answers.
+ * The notes as the vault tools read and write them: the one `Notes` port, plus the notes' texts, backlinks and the
+ * three writes the tools make. Two adapters implement it: the folder on disk (`folder/`) and Obsidian's metadata
+ * cache and file manager. Paths are vault paths (forward slashes, no leading slash); lines are 0-based here and
+ * 1-based only in the tools' answers. `refresh` is called before each tool call.
  */
-export interface VaultIndex {
-	/** Brings the index up to date with the vault; cheap when nothing changed. Called before each tool call. */
-	refresh(): Promise<void>;
+export interface VaultIndex extends Notes {
 	/** Every Markdown note, in no particular order. */
 	notePaths(): readonly string[];
 	/** Whether any file or folder exists at this vault path (for create and move targets). */
@@ -21,11 +20,6 @@ export interface VaultIndex {
 	 */
 	textNow?(path: string): string | undefined;
 	/**
-	 * Headings, blocks, links, tags and properties of a note; undefined when it is not a note. Synchronous: both
-	 * adapters have them at hand (the folder's cache, Obsidian's metadata cache), and searches ask for all notes.
-	 */
-	facts(path: string): NoteFacts | undefined;
-	/**
 	 * Optional parts of `facts` for questions asked of every note (tag and property search, the tags and properties
 	 * overviews, privacy's tag rules), from an index that keeps them apart from the rest of the facts (the folder's):
 	 * the same values as `facts(path)?.tags` and `facts(path)?.frontmatter`.
@@ -37,12 +31,6 @@ export interface VaultIndex {
 	 * version; undefined when it is not a note. Without it the search makes its own from `readText`.
 	 */
 	searchText?(path: string): Buffer | undefined;
-	/**
-	 * The vault path a link path leads to from `sourcePath`, as Obsidian resolves it; undefined when unresolved.
-	 * With `exists`, only the files it accepts count: the answer is Obsidian's in a vault without the others, so a
-	 * private note never shadows a public one of the same name.
-	 */
-	resolveLink(linkpath: string, sourcePath: string, exists?: (path: string) => boolean): string | undefined;
 	/** Every link in another note (or in the note itself) that resolves to `path`. */
 	backlinks(path: string): Promise<Backlink[]>;
 	/**

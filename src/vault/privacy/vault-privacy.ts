@@ -1,4 +1,4 @@
-import type { NoteSource } from "../notes/note-source";
+import type { DiagnosticsNotes } from "../notes/notes";
 import type { VaultFilesPort } from "../notes/vault-files";
 import type { VaultIndex } from "../notes/vault-index";
 import { VaultPathError, type VaultLocation, type VaultPaths } from "../vault-paths";
@@ -106,7 +106,7 @@ export class VaultPrivacy {
 	}
 
 	/** The notes as the diagnostics see them: private ones are not notes, links into them are not checked. */
-	notes(source: NoteSource): NoteSource {
+	notes(source: DiagnosticsNotes): DiagnosticsNotes {
 		return new PrivateNoteSource(source, this.filter);
 	}
 

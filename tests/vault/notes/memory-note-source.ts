@@ -1,12 +1,12 @@
 import type { YamlParser } from "../../../src/vault/markdown/frontmatter-check";
 import type { NoteFacts } from "../../../src/vault/markdown/note-model";
 import { factsFromText } from "../../../src/vault/notes/note-facts";
-import type { NoteSource } from "../../../src/vault/notes/note-source";
+import type { DiagnosticsNotes } from "../../../src/vault/notes/notes";
 import { VaultFileIndex } from "../../../src/vault/notes/vault-file-index";
 import { parseYaml } from "../../../src/vault/markdown/yaml-parser";
 
 /** A vault held in memory: path → text (non-.md paths are attachments). Tests change it with `write`/`remove`. */
-export class MemoryNoteSource implements NoteSource {
+export class MemoryNoteSource implements DiagnosticsNotes {
 	private readonly index = new VaultFileIndex();
 	private readonly notes = new Map<string, NoteFacts>();
 
@@ -40,7 +40,7 @@ export class MemoryNoteSource implements NoteSource {
 		return this.notes.keys();
 	}
 
-	metadata(path: string): NoteFacts | undefined {
+	facts(path: string): NoteFacts | undefined {
 		return this.notes.get(path);
 	}
 

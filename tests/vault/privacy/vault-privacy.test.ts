@@ -236,9 +236,9 @@ describe("VaultPrivacy", () => {
 			};
 			const notes = boundary.notes(source);
 			expect([...notes.notePaths()]).toEqual(["Public/open.md"]);
-			expect(notes.metadata("Private/diary.md")).toBeUndefined();
-			expect(notes.metadata("Notes/tagged.md")).toBeUndefined();
-			expect(notes.metadata("Public/open.md")?.links.map((link) => link.linkpath)).toEqual(["diary"]);
+			expect(notes.facts("Private/diary.md")).toBeUndefined();
+			expect(notes.facts("Notes/tagged.md")).toBeUndefined();
+			expect(notes.facts("Public/open.md")?.links.map((link) => link.linkpath)).toEqual(["diary"]);
 			await notes.refreshNote("Private/diary.md");
 			await notes.refreshNote("Public/open.md");
 			expect(refreshed).toEqual(["Public/open.md"]);

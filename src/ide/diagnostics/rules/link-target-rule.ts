@@ -19,7 +19,7 @@ export function checkLinkTargets(note: NoteFacts, context: RuleContext): Diagnos
 			continue;
 		}
 		if (link.subpath === undefined) continue;
-		const targetNote = target === note.path ? note : context.metadataOf(target);
+		const targetNote = target === note.path ? note : context.factsOf(target);
 		// Subpaths into PDFs, images or canvases (#page=2 …) are not headings; only notes are checked.
 		if (!targetNote) continue;
 		const problem = subpathProblem(link, link.subpath, targetNote, target === note.path, context.hasSubpath?.(target, link.subpath));

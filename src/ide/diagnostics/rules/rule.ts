@@ -6,7 +6,7 @@ export interface RuleContext {
 	/** The vault path a link path leads to from `sourcePath`, as Obsidian resolves it; undefined when unresolved. */
 	resolveLink(linkpath: string, sourcePath: string): string | undefined;
 	/** Another note's metadata (headings, block ids); undefined when the path is not a note. */
-	metadataOf(path: string): NoteFacts | undefined;
+	factsOf(path: string): NoteFacts | undefined;
 	/**
 	 * The host's own answer to "does the note at `targetPath` have this heading path or `^block`" (Obsidian's
 	 * `resolveSubpath`); undefined, or absent, leaves it to the core's matcher (`subpath-match.ts`).

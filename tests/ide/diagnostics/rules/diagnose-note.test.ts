@@ -112,7 +112,7 @@ describe("DiagnosticsEngine", () => {
 
 	it("ignores links and block ids that a producer reports inside code ranges", async () => {
 		const { source, engine } = engineFor({ "Home.md": "" });
-		const metadata = source.metadata("Home.md");
+		const metadata = source.facts("Home.md");
 		if (!metadata) throw new Error("no metadata");
 		metadata.links.push({ embed: false, linkpath: "Missing", original: "[[Missing]]", line: 1, start: 0, end: 11 });
 		metadata.codeRanges = [{ start: { line: 0, character: 0 }, end: { line: 2, character: 3 } }];

@@ -5,9 +5,9 @@ import { MemoryNoteSource } from "../../../vault/notes/memory-note-source";
 /** A vault in memory and a rule context over it, with the optional host answers given. */
 export function ruleVault(files: Record<string, string>, extra: Partial<Pick<RuleContext, "hasSubpath" | "isHiddenLinkTarget">> = {}) {
 	const source = new MemoryNoteSource(files);
-	const context: RuleContext = { resolveLink: (linkpath, from) => source.resolveLink(linkpath, from), metadataOf: (path) => source.metadata(path), ...extra };
+	const context: RuleContext = { resolveLink: (linkpath, from) => source.resolveLink(linkpath, from), factsOf: (path) => source.facts(path), ...extra };
 	const note = (path: string): NoteFacts => {
-		const metadata = source.metadata(path);
+		const metadata = source.facts(path);
 		if (!metadata) throw new Error(`no note ${path}`);
 		return metadata;
 	};
