@@ -5,7 +5,7 @@ import { VaultPathError, type VaultLocation, type VaultPaths } from "../vault-pa
 import { HardLinkWarnings } from "./hard-link-warnings";
 import { PrivacyFilter, type PrivacyRules, type PrivacySubject, type TagsOf } from "./privacy";
 import { PrivateFiles } from "./private-files";
-import { PrivateNoteSource } from "./private-note-source";
+import { PrivateDiagnosticsNotes } from "./private-diagnostics-notes";
 import { VisibleVault } from "./visible-vault";
 
 export interface VaultPrivacyOptions {
@@ -107,7 +107,7 @@ export class VaultPrivacy {
 
 	/** The notes as the diagnostics see them: private ones are not notes, links into them are not checked. */
 	notes(source: DiagnosticsNotes): DiagnosticsNotes {
-		return new PrivateNoteSource(source, this.filter);
+		return new PrivateDiagnosticsNotes(source, this.filter);
 	}
 
 	/** The notes as Claude's vault tools see them: private and hidden ones do not exist. */

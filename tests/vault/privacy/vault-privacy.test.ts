@@ -10,7 +10,7 @@ import { VaultPaths, type VaultLocation } from "../../../src/vault/vault-paths";
 import type { OpenEditor, OpenNoteOptions, WorkspacePort } from "../../../src/ide/workspace/workspace-port";
 import { makeTempDir } from "../../helpers/temp-dir";
 import { FolderVault } from "../../../src/vault/folder/folder-vault";
-import { MemoryNoteSource } from "../notes/memory-note-source";
+import { MemoryDiagnosticsNotes } from "../notes/memory-diagnostics-notes";
 
 /** Obsidian lets users rename the config folder; any dot-folder is hidden the same way. */
 const CONFIG = ".vault-config";
@@ -214,7 +214,7 @@ describe("VaultPrivacy", () => {
 
 	describe("notes (diagnostics)", () => {
 		it("never checks a link into a private note: one that leads only to one, or lexically in a private or hidden folder (issue 11, finding 6)", () => {
-			const notes = boundary.notes(new MemoryNoteSource({ "Private/diary.md": "# Day\n", "Notes/tagged.md": "#secret", "Public/open.md": "" }));
+			const notes = boundary.notes(new MemoryDiagnosticsNotes({ "Private/diary.md": "# Day\n", "Notes/tagged.md": "#secret", "Public/open.md": "" }));
 			// The target a link leads to among public notes, as the rule asks.
 			const hidden = (linkpath: string, target?: string, source = "Public/open.md"): boolean => notes.isHiddenLinkTarget?.(linkpath, source, target) ?? false;
 			expect(hidden("diary")).toBe(true);
@@ -227,7 +227,7 @@ describe("VaultPrivacy", () => {
 
 
 		it("hides private notes: not listed, no metadata, not refreshed; links resolve as if they were not there (issue 14)", async () => {
-			const source = new MemoryNoteSource({ "Private/diary.md": "# Day\n", "Public/open.md": "[[diary#Day]]", "Notes/tagged.md": "#secret" });
+			const source = new MemoryDiagnosticsNotes({ "Private/diary.md": "# Day\n", "Public/open.md": "[[diary#Day]]", "Notes/tagged.md": "#secret" });
 			const refreshed: string[] = [];
 			const refreshNote = source.refreshNote.bind(source);
 			source.refreshNote = (path?: string) => {

@@ -1,8 +1,8 @@
 import { DiagnosticsEngine } from "../../../../src/ide/diagnostics/diagnostics-engine";
-import { MemoryNoteSource } from "../../../vault/notes/memory-note-source";
+import { MemoryDiagnosticsNotes } from "../../../vault/notes/memory-diagnostics-notes";
 
 function engineFor(files: Record<string, string>) {
-	const source = new MemoryNoteSource(files);
+	const source = new MemoryDiagnosticsNotes(files);
 	return { source, engine: new DiagnosticsEngine(source) };
 }
 

@@ -1,10 +1,10 @@
 import type { RuleContext } from "../../../../src/ide/diagnostics/rules/rule";
 import type { NoteFacts } from "../../../../src/vault/markdown/note-model";
-import { MemoryNoteSource } from "../../../vault/notes/memory-note-source";
+import { MemoryDiagnosticsNotes } from "../../../vault/notes/memory-diagnostics-notes";
 
 /** A vault in memory and a rule context over it, with the optional host answers given. */
 export function ruleVault(files: Record<string, string>, extra: Partial<Pick<RuleContext, "hasSubpath" | "isHiddenLinkTarget">> = {}) {
-	const source = new MemoryNoteSource(files);
+	const source = new MemoryDiagnosticsNotes(files);
 	const context: RuleContext = { resolveLink: (linkpath, from) => source.resolveLink(linkpath, from), factsOf: (path) => source.facts(path), ...extra };
 	const note = (path: string): NoteFacts => {
 		const metadata = source.facts(path);

@@ -12,7 +12,7 @@ export const MAX_SCANNED_NOTE_BYTES = 4 * 1024 * 1024;
  * The diagnostics' notes of a folder on disk (the headless host), over the folder's one store (`FolderVault`):
  * metadata scanned per note version, links resolved through the store's name index.
  */
-export class FolderNoteSource implements DiagnosticsNotes {
+export class FolderDiagnosticsNotes implements DiagnosticsNotes {
 	private readonly store: FolderNoteStore;
 	private readonly ownsStore: boolean;
 	private readonly metadataMemo: NoteMemo<NoteFacts>;

@@ -57,7 +57,7 @@ export interface SourceScheduler {
 	yieldToMain(): Promise<void>;
 }
 
-export interface ObsidianNoteSourceOptions {
+export interface ObsidianDiagnosticsNotesOptions {
 	vault: NotesVault;
 	metadataCache: NotesMetadataCache;
 	/** `parseYaml` from the obsidian module. */
@@ -97,7 +97,7 @@ const windowScheduler: SourceScheduler = {
  * waits (bounded) for the note's `changed` event, and failing that reads the disk and runs the headless host's
  * scanner on it. Notes it could not check are named in `indexingNotice`.
  */
-export class ObsidianNoteSource extends Component implements DiagnosticsNotes {
+export class ObsidianDiagnosticsNotes extends Component implements DiagnosticsNotes {
 	private readonly notes = new Map<string, NoteFacts>();
 	/** Result of the text-based frontmatter check per note; null when the frontmatter is valid or absent. */
 	private readonly frontmatter = new Map<string, FrontmatterProblem | null>();
@@ -120,7 +120,7 @@ export class ObsidianNoteSource extends Component implements DiagnosticsNotes {
 	private warming: Promise<void> | undefined;
 	private readonly filesByName = new FilesByName(() => this.options.vault.getFiles());
 
-	constructor(private readonly options: ObsidianNoteSourceOptions) {
+	constructor(private readonly options: ObsidianDiagnosticsNotesOptions) {
 		super();
 		this.scheduler = options.scheduler ?? windowScheduler;
 		this.events = options.events ?? new ObsidianNoteEvents(options.vault, options.metadataCache);

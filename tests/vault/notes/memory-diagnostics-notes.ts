@@ -6,7 +6,7 @@ import { VaultFileIndex } from "../../../src/vault/notes/vault-file-index";
 import { parseYaml } from "../../../src/vault/markdown/yaml-parser";
 
 /** A vault held in memory: path → text (non-.md paths are attachments). Tests change it with `write`/`remove`. */
-export class MemoryNoteSource implements DiagnosticsNotes {
+export class MemoryDiagnosticsNotes implements DiagnosticsNotes {
 	private readonly index = new VaultFileIndex();
 	private readonly notes = new Map<string, NoteFacts>();
 

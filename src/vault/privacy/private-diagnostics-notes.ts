@@ -3,7 +3,7 @@ import type { DiagnosticsNotes, WorkPace } from "../notes/notes";
 import type { PrivacyFilter } from "./privacy";
 
 /** Private notes are not notes to the diagnostics: not listed, no metadata, so links into them reveal nothing of them. */
-export class PrivateNoteSource implements DiagnosticsNotes {
+export class PrivateDiagnosticsNotes implements DiagnosticsNotes {
 	private readonly isPublic = (path: string): boolean => !this.privacy.isPrivate({ relative: path });
 
 	constructor(
