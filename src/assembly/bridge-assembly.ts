@@ -27,7 +27,7 @@ import { SERVER_INFO } from "../ide/server-info";
 import { createGetDiagnosticsTool } from "../ide/tools/get-diagnostics";
 import { createWorkspaceTools } from "../ide/tools/workspace-tools";
 import { VaultAdapter } from "../ide/vault-adapter";
-import type { VaultFilesPort } from "../vault/notes/vault-files";
+import type { VaultFileBytes } from "../vault/notes/vault-files";
 import type { VaultPaths } from "../vault/vault-paths";
 import type { WorkspacePort } from "../ide/workspace/workspace-port";
 
@@ -46,7 +46,7 @@ export interface ReviewDecisions {
  */
 export interface BridgePorts {
 	/** The vault's files: listing, sizes, bytes. */
-	files: VaultFilesPort;
+	files: VaultFileBytes;
 	/** A note's tags, for the private-tag rules. */
 	tagsOf: (relativePath: string) => readonly string[];
 	/** The editor's active note and selection (the welcome after connecting, `workspace/selection`). */

@@ -1,5 +1,5 @@
 import type { DiagnosticsNotes } from "../notes/notes";
-import type { VaultFilesPort } from "../notes/vault-files";
+import type { VaultFileBytes } from "../notes/vault-files";
 import type { VaultIndex } from "../notes/vault-index";
 import { VaultPathError, type VaultLocation, type VaultPaths } from "../vault-paths";
 import { HardLinkWarnings } from "./hard-link-warnings";
@@ -101,7 +101,7 @@ export class VaultPrivacy {
 	}
 
 	/** The vault's files without private ones (the IDE's `files/read`, `resources/*`). */
-	files(port: VaultFilesPort): VaultFilesPort {
+	files(port: VaultFileBytes): VaultFileBytes {
 		return new PrivateFiles(port, this.filter, (relativePath) => this.locate(relativePath), this.hardLinks);
 	}
 

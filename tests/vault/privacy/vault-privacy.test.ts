@@ -5,7 +5,7 @@ import type { PrivacyRules } from "../../../src/vault/privacy/privacy";
 import { VaultPrivacy } from "../../../src/vault/privacy/vault-privacy";
 import { privateWorkspace } from "../../../src/ide/workspace/private-workspace";
 import { cursorSnapshot, selectionSnapshot, type SelectionSnapshot } from "../../../src/ide/workspace/selection";
-import { RefusedPathError, type VaultFilesPort } from "../../../src/vault/notes/vault-files";
+import { RefusedPathError, type VaultFileBytes } from "../../../src/vault/notes/vault-files";
 import { VaultPaths, type VaultLocation } from "../../../src/vault/vault-paths";
 import type { OpenEditor, OpenNoteOptions, WorkspacePort } from "../../../src/ide/workspace/workspace-port";
 import { makeTempDir } from "../../helpers/temp-dir";
@@ -178,7 +178,7 @@ describe("VaultPrivacy", () => {
 	});
 
 	describe("files", () => {
-		const port = (): VaultFilesPort & { reads: string[] } => {
+		const port = (): VaultFileBytes & { reads: string[] } => {
 			const reads: string[] = [];
 			return {
 				reads,
