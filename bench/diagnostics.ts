@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DiagnosticsEngine } from "../src/ide/diagnostics/diagnostics-engine";
-import { FolderNoteSource } from "../src/vault/folder/folder-note-source";
+import { FolderDiagnosticsNotes } from "../src/vault/folder/folder-diagnostics-notes";
 import { createGetDiagnosticsTool } from "../src/ide/tools/get-diagnostics";
 import { VaultPaths } from "../src/vault/vault-paths";
 import { parseYaml } from "../src/vault/markdown/yaml-parser";
@@ -111,7 +111,7 @@ async function callTool(tool: ToolDefinition, uri?: string): Promise<string> {
 
 export async function benchmarkDiagnostics(count: number): Promise<DiagnosticsBenchmark> {
 	const root = mkdtempSync(join(tmpdir(), `ccb-bench-diagnostics-${count}-`));
-	const source = new FolderNoteSource({ root }, parseYaml);
+	const source = new FolderDiagnosticsNotes({ root }, parseYaml);
 	try {
 		generateVault(root, count);
 		const tool = createGetDiagnosticsTool({ diagnostics: new DiagnosticsEngine(source), paths: new VaultPaths(root) });

@@ -1,5 +1,5 @@
 /**
- * Benchmark (not a test): the Obsidian diagnostics source (`ObsidianNoteSource` + the diagnostics engine, through the
+ * Benchmark (not a test): the Obsidian diagnostics source (`ObsidianDiagnosticsNotes` + the diagnostics engine, through the
  * getDiagnostics tool) on 10k generated notes, and the longest main-thread slice while it builds every note's metadata
  * at layout ready. Obsidian is not here: the metadata cache is the test suite's fake (tests/__mocks__/obsidian.ts,
  * filled by tests/obsidian/harness/metadata-parser.ts), so the figures measure the bridge's own work over a stand-in,
@@ -12,7 +12,7 @@ import { DiagnosticsEngine } from "../src/ide/diagnostics/diagnostics-engine";
 import { createGetDiagnosticsTool } from "../src/ide/tools/get-diagnostics";
 import { VaultPaths } from "../src/vault/vault-paths";
 import { parseYaml } from "../src/vault/markdown/yaml-parser";
-import { ObsidianNoteSource, type SourceScheduler } from "../src/obsidian/diagnostics-source";
+import { ObsidianDiagnosticsNotes, type SourceScheduler } from "../src/obsidian/diagnostics-notes";
 import { makeTempDir } from "../tests/helpers/temp-dir";
 import { createMetadataHarness } from "../tests/obsidian/harness/metadata-vault";
 import { round, summarize } from "./stats";
@@ -28,7 +28,7 @@ export interface ObsidianDiagnosticsRow {
 const NOTES = 10_000;
 const WARM_RUNS = 30;
 const SLICE_TARGET_MS = 50;
-/** The source's default slice budget (ObsidianNoteSourceOptions.sliceMs). */
+/** The source's default slice budget (ObsidianDiagnosticsNotesOptions.sliceMs). */
 const SLICE_BUDGET_MS = 10;
 /** Wall-clock slices include time the OS gave to other processes: the load average says how busy the machine was. */
 const STAND_IN = `against the fake metadata cache (a stand-in for Obsidian's), 10k notes, load average ${loadavg()[0]?.toFixed(1) ?? "?"}`;
@@ -89,7 +89,7 @@ export async function runObsidianDiagnosticsBench(): Promise<ObsidianDiagnostics
 		const { vault, metadataCache } = createMetadataHarness(readVault(folder.path));
 		await metadataCache.parsePending();
 		const scheduler = new MeasuringScheduler();
-		const source = new ObsidianNoteSource({ vault, metadataCache, parseYaml, scheduler, sliceMs: SLICE_BUDGET_MS });
+		const source = new ObsidianDiagnosticsNotes({ vault, metadataCache, parseYaml, scheduler, sliceMs: SLICE_BUDGET_MS });
 		source.load();
 		const engine = new DiagnosticsEngine(source);
 		const tool = createGetDiagnosticsTool({ diagnostics: engine, paths: new VaultPaths("/vault") });

@@ -64,7 +64,7 @@ const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
 	"src/vault-tools/relay-client": ["src/protocol", "src/server", "src/shared"],
 	"src/vault-tools/stdio": [],
 	// The activity and undo journal: records every surface's calls and writes.
-	"src/journal": ["src/vault/notes", "src/protocol", "src/shared"],
+	"src/journal": ["src/vault/notes", "src/vault/markdown", "src/protocol", "src/shared"],
 	// Every feature built from ports, once, for every root.
 	"src/assembly": [
 		"src/ide", "src/ide/diagnostics", "src/ide/diff-review", "src/ide/tools", "src/ide/workspace",
@@ -75,8 +75,8 @@ const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
 	// The roots.
 	"src/settings": ["src/ide"],
 	"src/obsidian/settings": ["src/settings", "src/vault-tools/serve", "src/shared"],
-	"src/obsidian/notes": ["src/vault/notes"],
-	"src/obsidian/vault-tools": ["src/obsidian/notes", "src/assembly", "src/settings", "src/vault-tools/regex", "src/vault-tools/resources", "src/vault-tools/serve", "src/vault", "src/vault/notes", "src/server"],
+	"src/obsidian/notes": ["src/vault/markdown", "src/vault/notes"],
+	"src/obsidian/vault-tools": ["src/obsidian/notes", "src/assembly", "src/settings", "src/vault-tools/regex", "src/vault-tools/resources", "src/vault-tools/serve", "src/vault", "src/vault/markdown", "src/vault/notes", "src/server"],
 	"src/obsidian": [
 		"src/obsidian/notes", "src/obsidian/settings", "src/obsidian/vault-tools", "src/settings", "src/assembly",
 		"src/ide", "src/ide/claude-permissions", "src/ide/diff-review", "src/ide/doctor", "src/ide/workspace",

@@ -16,7 +16,7 @@ const ENTRY_POINTS = ["main.ts", "src/plugin.ts", "src/headless/main.ts", "src/c
  */
 export const TESTED_ELSEWHERE: Record<string, { where: string[]; why: string }> = {
 	"src/vault/folder/confined-writes.ts": { where: ["tests/vault/folder/write-confinement.test.ts"], why: "writes confined at the moment of writing, through the folder adapter" },
-	"src/vault/privacy/private-note-source.ts": { where: ["tests/vault/privacy/vault-privacy.test.ts"], why: "the diagnostics' notes through the boundary (VaultPrivacy.notes)" },
+	"src/vault/privacy/private-diagnostics-notes.ts": { where: ["tests/vault/privacy/vault-privacy.test.ts"], why: "the diagnostics' notes through the boundary (VaultPrivacy.notes)" },
 	"src/headless/headless-mcp.ts": {
 		where: ["tests/headless/mcp-config.test.ts"],
 		why: "the headless host's HTTP endpoint and mcp-* commands, run through the built host",
@@ -24,7 +24,7 @@ export const TESTED_ELSEWHERE: Record<string, { where: string[]; why: string }> 
 	"src/ide/doctor/other-lock-files.ts": { where: ["tests/ide/doctor/doctor.test.ts"], why: "other editors' lock files, checked through runDoctor" },
 	"src/ide/doctor/own-lock-file.ts": { where: ["tests/ide/doctor/doctor.test.ts"], why: "the bridge's own lock file, checked through runDoctor" },
 	"src/ide/doctor/vault-location.ts": { where: ["tests/ide/doctor/doctor.test.ts"], why: "the vault's real path checks, through runDoctor" },
-	"src/obsidian/notes/files-by-name.ts": { where: ["tests/obsidian/diagnostics-source.test.ts", "tests/contracts/vault-index.test.ts"], why: "link resolution among public notes, through both Obsidian adapters" },
+	"src/obsidian/notes/files-by-name.ts": { where: ["tests/obsidian/diagnostics-notes.test.ts", "tests/contracts/vault-index.test.ts"], why: "link resolution among public notes, through both Obsidian adapters" },
 	"src/obsidian/settings/mcp-commands.ts": { where: ["tests/obsidian/settings/vault-tools-section.test.ts"], why: "the copyable commands, through the settings section" },
 	"src/server/lock-file-reader.ts": { where: ["tests/security/untrusted-lock-files.test.ts", "tests/vault-tools/relay-client/bridge-locator.test.ts"], why: "lock files as untrusted input, through the cleanup and the relay's locator" },
 	"src/vault-tools/regex/node-regex-thread.ts": { where: ["tests/vault-tools/regex/regex-scanner.test.ts"], why: "the Node worker thread, driven by the scanner's tests" },

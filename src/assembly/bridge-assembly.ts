@@ -13,7 +13,7 @@ import type { VaultIndex } from "../vault/notes/vault-index";
 import type { VisibleVault } from "../vault/privacy/visible-vault";
 import { BridgeHost, type BridgeHostOptions } from "../ide/bridge-host";
 import { DiagnosticsEngine } from "../ide/diagnostics/diagnostics-engine";
-import type { NoteSource } from "../vault/notes/note-source";
+import type { DiagnosticsNotes } from "../vault/notes/notes";
 import { DiffReviewManager } from "../ide/diff-review/diff-review-manager";
 import { DiffReviewTools } from "../ide/tools/diff-review-tools";
 import { readTextIfExists } from "../ide/diff-review/read-text-if-exists";
@@ -28,7 +28,7 @@ import { SERVER_INFO } from "../ide/server-info";
 import { createGetDiagnosticsTool } from "../ide/tools/get-diagnostics";
 import { createWorkspaceTools } from "../ide/tools/workspace-tools";
 import { VaultAdapter } from "../ide/vault-adapter";
-import type { VaultFilesPort } from "../vault/notes/vault-files";
+import type { VaultFileBytes } from "../vault/notes/vault-files";
 import type { VaultPaths } from "../vault/vault-paths";
 import type { WorkspacePort } from "../ide/workspace/workspace-port";
 import type { Journal } from "../journal/journal";
@@ -51,7 +51,7 @@ export interface ReviewDecisions {
  */
 export interface BridgePorts {
 	/** The vault's files: listing, sizes, bytes. */
-	files: VaultFilesPort;
+	files: VaultFileBytes;
 	/** A note's tags, for the private-tag rules. */
 	tagsOf: (relativePath: string) => readonly string[];
 	/** The editor's active note and selection (the welcome after connecting, `workspace/selection`). */
@@ -59,7 +59,7 @@ export interface BridgePorts {
 	/** The editor side of the read-only workspace tools. */
 	workspace: WorkspacePort;
 	/** Notes and their metadata, for getDiagnostics. The root owns its lifecycle (warm-up, disposal). */
-	notes: NoteSource;
+	notes: DiagnosticsNotes;
 	/** Builds where reviews are shown; the view reports the user's decisions to `decisions`. */
 	reviewPort: (decisions: ReviewDecisions) => DiffReviewPort;
 	/** Reads a note's text for openFile; undefined when there is none. Defaults to the file system. */
@@ -328,7 +328,7 @@ function undoOf(options: BridgeAssemblyOptions, journal: Journal): { undo?: Undo
 }
 
 /** A note's bytes from the root's files port; undefined when there is no such file. */
-function noteBytes(files: VaultFilesPort): NoteBytes {
+function noteBytes(files: VaultFileBytes): NoteBytes {
 	return {
 		readBytes: async (path) => {
 			if ((await files.stat(path)) === undefined) return undefined;

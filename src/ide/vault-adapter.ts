@@ -6,7 +6,7 @@ import type { MethodHandler } from "../protocol/mcp-session";
 import { isTextMimeType, mimeTypeFor } from "../vault/mime-types";
 import type { SelectionSnapshot } from "./workspace/selection";
 import { VaultPathError, type VaultLocation, type VaultPaths } from "../vault/vault-paths";
-import { RefusedPathError, type VaultFileEntry, type VaultFilesPort } from "../vault/notes/vault-files";
+import { RefusedPathError, type VaultFileEntry, type VaultFileBytes } from "../vault/notes/vault-files";
 
 /** MCP's "resource not found" code up to protocol 2025-11-25. */
 export const RESOURCE_NOT_FOUND = -32002;
@@ -14,7 +14,7 @@ export const RESOURCE_NOT_FOUND = -32002;
 export interface VaultAdapterOptions {
 	paths: VaultPaths;
 	/** The vault's files with private ones already hidden (`VaultPrivacy.files`). */
-	files: VaultFilesPort;
+	files: VaultFileBytes;
 	/** The editor's selection, undefined while the active note is private (`VaultPrivacy.selection`). */
 	currentSelection: () => SelectionSnapshot | undefined;
 	maxReadBytes: number;

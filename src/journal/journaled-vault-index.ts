@@ -1,4 +1,5 @@
-import type { Backlink, NoteFacts, RenameReport, VaultIndex, WriteOrigin } from "../vault/notes/vault-index";
+import type { NoteFacts } from "../vault/markdown/note-model";
+import type { Backlink, RenameReport, VaultIndex, WriteOrigin } from "../vault/notes/vault-index";
 import { contentHash, sameBytes } from "./content-hash";
 import type { Journal } from "./journal";
 import type { RewrittenNote } from "./journal-records";

@@ -7,7 +7,7 @@ import { ideNameFor } from "../ide/server-info";
 import { VaultPaths } from "../vault/vault-paths";
 import { userHomeDirectory } from "../server/lock-file";
 import type { BridgeSettings } from "../settings";
-import { ObsidianNoteSource } from "./diagnostics-source";
+import { ObsidianDiagnosticsNotes } from "./diagnostics-notes";
 import { ObsidianNoteEvents } from "./notes/obsidian-note-events";
 import { ObsidianReviewPort } from "./obsidian-review-port";
 import { ObsidianWorkspace } from "./obsidian-workspace";
@@ -43,7 +43,7 @@ export class BridgeComponent extends Component {
 	readonly bridge: Bridge;
 	/** Settles when the server has closed after unload. */
 	stopped: Promise<void> = Promise.resolve();
-	private readonly notes: ObsidianNoteSource;
+	private readonly notes: ObsidianDiagnosticsNotes;
 	private readonly noteEvents: ObsidianNoteEvents;
 
 	constructor(options: BridgeComponentOptions) {
@@ -52,7 +52,7 @@ export class BridgeComponent extends Component {
 		const paths = new VaultPaths(options.vaultPath);
 		const files = new ObsidianVaultFiles(app);
 		this.noteEvents = options.noteEvents ?? new ObsidianNoteEvents(app.vault, app.metadataCache);
-		this.notes = new ObsidianNoteSource({ vault: app.vault, metadataCache: app.metadataCache, parseYaml, events: this.noteEvents });
+		this.notes = new ObsidianDiagnosticsNotes({ vault: app.vault, metadataCache: app.metadataCache, parseYaml, events: this.noteEvents });
 		this.bridge = assembleBridge({
 			paths,
 			vaultName: app.vault.getName(),

@@ -1,9 +1,9 @@
 import { TFile, getAllTags, normalizePath, type App } from "obsidian";
 import { TAGS_NOT_KNOWN } from "../vault/privacy/privacy";
-import type { VaultFileEntry, VaultFilesPort } from "../vault/notes/vault-files";
+import type { VaultFileEntry, VaultFileBytes } from "../vault/notes/vault-files";
 
 /** The Obsidian vault as the bridge's file port: listings come from Obsidian's index, not from disk walks. */
-export class ObsidianVaultFiles implements VaultFilesPort {
+export class ObsidianVaultFiles implements VaultFileBytes {
 	constructor(private readonly app: App) {}
 
 	list(): VaultFileEntry[] {

@@ -713,10 +713,10 @@ export class MetadataCache extends Events {
 
 	/**
 	 * obsidian.d.ts: "Get the best match for a linkpath". The rules are those Obsidian's help (Internal links) gives
-	 * and the project's headless resolver (src/vault/notes/vault-file-index.ts) follows: case-insensitive;
+	 * and the project's headless resolver (src/vault/notes/link-resolver.ts) follows: case-insensitive;
 	 * `.md` may be left out; a path from the vault root or relative to the source's folder wins, otherwise a file
 	 * whose path ends with the link path, the one beside the source first, then the shortest path. Written apart
-	 * from that resolver so the NoteSource contract compares two implementations.
+	 * from that resolver so the DiagnosticsNotes contract compares two implementations.
 	 */
 	getFirstLinkpathDest(linkpath: string, sourcePath: string): TFile | null {
 		const byName = this.filesByName();

@@ -8,7 +8,7 @@ import type { OpenEditor, WorkspacePort } from "../../src/ide/workspace/workspac
 import type { ToolResult } from "../../src/protocol/mcp-types";
 import { makeTempDir } from "../helpers/temp-dir";
 import { FakeReviewPort } from "../ide/diff-review/fake-review-port";
-import { MemoryNoteSource } from "../vault/notes/memory-note-source";
+import { MemoryDiagnosticsNotes } from "../vault/notes/memory-diagnostics-notes";
 import { pollUntil } from "../helpers/wait-until";
 import { connectOrThrow } from "../helpers/test-client";
 
@@ -64,7 +64,7 @@ describe("assembleBridge", () => {
 				tagsOf: () => [],
 				currentSelection: () => undefined,
 				workspace: new EmptyWorkspace(),
-				notes: new MemoryNoteSource({}),
+				notes: new MemoryDiagnosticsNotes({}),
 				reviewPort: (given) => {
 					factoryCalls.push(1);
 					decisions = given;

@@ -1,4 +1,5 @@
-import { NoteChangedError, type NoteFacts, type VaultIndex } from "../../src/vault/notes/vault-index";
+import type { NoteFacts } from "../../src/vault/markdown/note-model";
+import { NoteChangedError, type VaultIndex } from "../../src/vault/notes/vault-index";
 import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 /** One VaultIndex adapter over a vault of files, with the host's own way of changing a file behind its back. */
@@ -77,14 +78,14 @@ export function describeVaultIndexContract(name: string, create: VaultIndexFacto
 				{ text: "Home", level: 1, line: 4, endLine: 4 },
 				{ text: "Second", level: 2, line: 13, endLine: 13 },
 			]);
-			expect(facts?.blockIds).toEqual([{ id: "item-1", line: 15 }]);
+			expect(facts?.blockIds).toEqual([{ id: "item-1", line: 15, start: 7, end: 14 }]);
 			expect(facts?.tags).toEqual([
 				{ tag: "alpha", line: 1 },
 				{ tag: "beta/gamma", line: 1 },
 				{ tag: "inline-tag", line: 7 },
 			]);
 			expect(facts?.frontmatter).toEqual({ endLine: 3, properties: { tags: ["alpha", "beta/gamma"], status: "draft" }, keyLines: { tags: 1, status: 2 } });
-			expect(index.facts("Target.md")?.blockIds).toEqual([{ id: "para-1", line: 4 }]);
+			expect(index.facts("Target.md")?.blockIds).toEqual([{ id: "para-1", line: 4, start: 13, end: 20 }]);
 		});
 
 		it("gives links outside code in document order, with positions, subpaths and targets", () => {

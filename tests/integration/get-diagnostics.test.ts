@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DiagnosticsEngine } from "../../src/ide/diagnostics/diagnostics-engine";
-import { FolderNoteSource } from "../../src/vault/folder/folder-note-source";
+import { FolderDiagnosticsNotes } from "../../src/vault/folder/folder-diagnostics-notes";
 import { createGetDiagnosticsTool } from "../../src/ide/tools/get-diagnostics";
 import { VaultPaths } from "../../src/vault/vault-paths";
 import { parseYaml } from "../../src/vault/markdown/yaml-parser";
@@ -11,14 +11,14 @@ import { connectOrThrow, type TestClient } from "../helpers/test-client";
 import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 let bridge: BridgeFixture;
-let source: FolderNoteSource;
+let source: FolderDiagnosticsNotes;
 let client: TestClient;
 
 beforeEach(async () => {
 	const tools = new ToolRegistry();
 	bridge = await startBridge({ tools });
 	writeFileSync(join(bridge.vault, "Broken note.md"), "---\ntitle: x\n---\nSee [[Nowhere]].\n");
-	source = new FolderNoteSource({ root: bridge.vault }, parseYaml);
+	source = new FolderDiagnosticsNotes({ root: bridge.vault }, parseYaml);
 	tools.register(createGetDiagnosticsTool({ diagnostics: new DiagnosticsEngine(source), paths: new VaultPaths(bridge.vault) }));
 	client = await connectOrThrow(bridge.port, { token: bridge.token });
 	await client.initialize();

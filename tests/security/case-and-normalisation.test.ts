@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { detectCaseInsensitive, nodeFileSystem } from "../../src/vault/path-identity";
 import type { PrivacyRules } from "../../src/vault/privacy/privacy";
 import { VaultPrivacy } from "../../src/vault/privacy/vault-privacy";
-import type { VaultFilesPort } from "../../src/vault/notes/vault-files";
+import type { VaultFileBytes } from "../../src/vault/notes/vault-files";
 import { VaultPaths } from "../../src/vault/vault-paths";
 import { makeTempDir } from "../helpers/temp-dir";
 import { APFS, CASE_SENSITIVE, NTFS, TYPED_CASE_INSENSITIVE, VolumeDouble, type VolumeBehaviour } from "./volume-double";
@@ -21,7 +21,7 @@ const CAFE_NFC = "Caf\u00e9";
 const CAFE_NFD = "Cafe\u0301";
 const STORED = [`${ROOT}/Secret/diary.md`, `${ROOT}/${CAFE_NFD}/menu.md`, `${ROOT}/Notes/open.md`, `${ROOT}/.vault-config/plugins/p/data.json`];
 
-function boundaryOn(behaviour: VolumeBehaviour, rules: PrivacyRules): { paths: VaultPaths; boundary: VaultPrivacy; files: VaultFilesPort } {
+function boundaryOn(behaviour: VolumeBehaviour, rules: PrivacyRules): { paths: VaultPaths; boundary: VaultPrivacy; files: VaultFileBytes } {
 	const paths = new VaultPaths(ROOT, new VolumeDouble(behaviour, STORED));
 	const boundary = new VaultPrivacy({ paths, rules: () => rules, tagsOf: () => [] });
 	const files = boundary.files({

@@ -1,12 +1,12 @@
 import type { Diagnostic, NoteDiagnostics } from "./diagnostic-types";
-import type { NoteMetadata } from "../../vault/markdown/note-metadata";
-import type { NoteSource } from "../../vault/notes/note-source";
+import type { NoteFacts } from "../../vault/markdown/note-model";
+import type { DiagnosticsNotes } from "../../vault/notes/notes";
 import { diagnoseNote } from "./rules/diagnose-note";
 import type { RuleContext } from "./rules/rule";
 import { blockKey, headingKey } from "../../vault/markdown/subpath-match";
 
 interface CachedNote {
-	metadata: NoteMetadata;
+	metadata: NoteFacts;
 	/** The note's headings and block ids, normalised: other notes' results depend on these only. */
 	anchors: string;
 	/** The vault state the diagnostics were computed for; see `generation()`. */
@@ -15,7 +15,7 @@ interface CachedNote {
 }
 
 /**
- * Runs the rules over a NoteSource and keeps each note's diagnostics until something they depend on changes:
+ * Runs the rules over the notes (`DiagnosticsNotes`) and keeps each note's diagnostics until something they depend on changes:
  * the note itself, the set of files (link resolution), or any note's headings or block ids (link subpaths).
  * A warm whole-vault call therefore only walks the cache.
  */
@@ -24,10 +24,10 @@ export class DiagnosticsEngine {
 	private anchorsVersion = 0;
 	private readonly context: RuleContext;
 
-	constructor(private readonly source: NoteSource) {
+	constructor(private readonly source: DiagnosticsNotes) {
 		this.context = {
 			resolveLink: (linkpath, sourcePath) => source.resolveLink(linkpath, sourcePath),
-			metadataOf: (path) => source.metadata(path),
+			factsOf: (path) => source.facts(path),
 			hasSubpath: (targetPath, subpath) => source.hasSubpath?.(targetPath, subpath),
 			isHiddenLinkTarget: (linkpath, sourcePath, target) => source.isHiddenLinkTarget?.(linkpath, sourcePath, target) ?? false,
 		};
@@ -36,11 +36,11 @@ export class DiagnosticsEngine {
 	/** The diagnostics of one note, computed fresh; [] when the path is not a note. */
 	async forNote(path: string): Promise<Diagnostic[]> {
 		await this.source.refreshNote(path);
-		const metadata = this.source.metadata(path);
+		const metadata = this.source.facts(path);
 		return metadata ? diagnoseNote(metadata, this.context) : [];
 	}
 
-	/** What the last answer about `path` (or the whole vault) could not cover, as the source says; see NoteSource. */
+	/** What the last answer about `path` (or the whole vault) could not cover, as the source says; see DiagnosticsNotes. */
 	indexingNotice(path?: string): string | undefined {
 		return this.source.indexingNotice?.(path);
 	}
@@ -78,7 +78,7 @@ export class DiagnosticsEngine {
 	private async collectChanges(breathe: () => Promise<void> | undefined): Promise<string[]> {
 		const paths: string[] = [];
 		for (const path of [...this.source.notePaths()]) {
-			const metadata = this.source.metadata(path);
+			const metadata = this.source.facts(path);
 			if (!metadata) continue;
 			paths.push(path);
 			const entry = this.cache.get(path);
@@ -98,7 +98,7 @@ export class DiagnosticsEngine {
 	}
 }
 
-function anchorsOf(metadata: NoteMetadata): string {
+function anchorsOf(metadata: NoteFacts): string {
 	const headings = metadata.headings.map((heading) => headingKey(heading.text)).join("\n");
 	const blocks = metadata.blockIds.map((block) => blockKey(block.id)).join("\n");
 	return `${headings}\0${blocks}`;

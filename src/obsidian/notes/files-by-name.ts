@@ -1,13 +1,13 @@
-import { VaultFileIndex } from "../../vault/notes/vault-file-index";
+import { LinkResolver } from "../../vault/notes/link-resolver";
 
 /**
  * Obsidian's link resolution among the files a caller counts, for a link whose first destination
  * (`getFirstLinkpathDest`) it does not count: a private note never shadows a public one of the same name. The
- * vault's files by name (`VaultFileIndex`: exact path, then beside the source, then the shortest path), built when
+ * vault's files by name (`LinkResolver`: exact path, then beside the source, then the shortest path), built when
  * first needed and again after the caller's structure version moved.
  */
 export class FilesByName {
-	private built: { version: number; index: VaultFileIndex } | undefined;
+	private built: { version: number; index: LinkResolver } | undefined;
 
 	constructor(private readonly files: () => readonly { path: string }[]) {}
 
@@ -19,7 +19,7 @@ export class FilesByName {
 	resolve(first: string | undefined, linkpath: string, sourcePath: string, exists: (path: string) => boolean, version: number): string | undefined {
 		if (first === undefined || exists(first)) return first;
 		if (this.built?.version !== version) {
-			const index = new VaultFileIndex();
+			const index = new LinkResolver();
 			for (const file of this.files()) index.add(file.path);
 			this.built = { version, index };
 		}

@@ -1,9 +1,10 @@
 import { Component, normalizePath, type CachedMetadata, type EventRef } from "obsidian";
 import { factsFromText } from "../../vault/notes/note-facts";
-import { LinksNotKeptError, NoteChangedError, type Backlink, type LinkFact, type NoteFacts, type RenameReport, type StrandedLink, type VaultIndex } from "../../vault/notes/vault-index";
+import type { LinkFact, NoteFacts } from "../../vault/markdown/note-model";
+import { LinksNotKeptError, NoteChangedError, type Backlink, type RenameReport, type StrandedLink, type VaultIndex } from "../../vault/notes/vault-index";
 import { ObsidianNoteEvents } from "../notes/obsidian-note-events";
 import { FilesByName } from "../notes/files-by-name";
-import { factsFromCache, frontmatterDetail, type FrontmatterDetail } from "./cache-facts";
+import { factsFromCache, frontmatterDetail, type FrontmatterDetail } from "../notes/cache-facts";
 
 /** A file as the vault hands it out (TFile; a folder has no `extension`). */
 export interface IndexedFile {

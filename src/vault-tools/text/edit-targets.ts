@@ -1,5 +1,5 @@
 import { headingKey } from "../../vault/markdown/subpath-match";
-import type { HeadingFact, NoteFacts } from "../../vault/notes/vault-index";
+import type { HeadingFact, NoteFacts } from "../../vault/markdown/note-model";
 import { LineTable } from "../../vault/markdown/line-table";
 
 /** What an edit or a section read addresses in a note. */

@@ -2,7 +2,7 @@ import { readFileSync, statSync } from "node:fs";
 import type { FolderNoteStore } from "./folder-note-store";
 
 /**
- * The folder's files for the IDE (the shape of `VaultFilesPort`): the listing from the folder's one store, kept
+ * The folder's files for the IDE (the shape of `VaultFileBytes`): the listing from the folder's one store, kept
  * current by its watcher; sizes, bytes and texts read from disk when asked.
  */
 export class FolderFiles {

@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, lstatSync, openSync, readFileSync, readSync, readdirSync, realpathSync, watch, type FSWatcher, type Stats } from "node:fs";
 import { join } from "node:path";
-import { VaultFileIndex } from "../notes/vault-file-index";
+import { LinkResolver } from "../notes/link-resolver";
 import { describeError } from "../../shared/describe-error";
 
 export interface FolderNoteStoreOptions {
@@ -37,7 +37,7 @@ const RECENT_TEXTS = 8;
  * nothing outside the vault (and no second name for a note) is listed.
  */
 export class FolderNoteStore {
-	readonly files = new VaultFileIndex();
+	readonly files = new LinkResolver();
 	private readonly notes = new Map<string, NoteEntry>();
 	/** File sizes asked for by a listing, dropped when the watcher reports the path. */
 	private readonly sizes = new Map<string, number>();

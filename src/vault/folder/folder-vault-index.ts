@@ -1,7 +1,8 @@
 import { promises as fs } from "node:fs";
 import { factsFromText, linkFactsFromText, tagsAndFrontmatterFromText } from "../notes/note-facts";
 import { LineTable } from "../markdown/line-table";
-import { LinksNotKeptError, NoteChangedError, type Backlink, type FrontmatterFact, type LinkFact, type NoteFacts, type RenameReport, type StrandedLink, type TagFact, type VaultIndex } from "../notes/vault-index";
+import type { FrontmatterFact, LinkFact, NoteFacts, TagFact } from "../markdown/note-model";
+import { LinksNotKeptError, NoteChangedError, type Backlink, type RenameReport, type StrandedLink, type VaultIndex } from "../notes/vault-index";
 import { ConfinedWrites } from "./confined-writes";
 import { FolderNoteStore, NoteMemo, type FolderNoteStoreOptions } from "./folder-note-store";
 import { rewriteLink } from "./link-rewrite";

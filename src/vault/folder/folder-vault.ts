@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import type { YamlParser } from "../markdown/frontmatter-check";
 import { noteTags } from "../markdown/note-tags";
 import { FolderFiles } from "./folder-files";
-import { FolderNoteSource } from "./folder-note-source";
+import { FolderDiagnosticsNotes } from "./folder-diagnostics-notes";
 import { FolderNoteStore, NoteMemo, type FolderNoteStoreOptions } from "./folder-note-store";
 import { FolderVaultIndex } from "./folder-vault-index";
 
@@ -13,7 +13,7 @@ export interface FolderVaultOptions extends FolderNoteStoreOptions {
 
 /**
  * A vault folder on disk, once: one store with one watcher set, read by every surface. `files` is the IDE's file
- * port, `notes` the diagnostics' `NoteSource`, `index` the vault tools' `VaultIndex`, and `tagsOf` the privacy
+ * port, `notes` the diagnostics' `DiagnosticsNotes`, `index` the vault tools' `VaultIndex`, and `tagsOf` the privacy
  * tag reader (`noteTags`), each keeping what it derives per note version. Made on first use, so a process that
  * serves only the vault tools (`mcp --vault`) keeps nothing for the others.
  */
@@ -21,7 +21,7 @@ export class FolderVault {
 	readonly store: FolderNoteStore;
 	private readonly tags: NoteMemo<readonly string[]>;
 	private filesFacet: FolderFiles | undefined;
-	private notesFacet: FolderNoteSource | undefined;
+	private notesFacet: FolderDiagnosticsNotes | undefined;
 	private indexFacet: FolderVaultIndex | undefined;
 
 	constructor(private readonly options: FolderVaultOptions) {
@@ -37,8 +37,8 @@ export class FolderVault {
 		return (this.filesFacet ??= new FolderFiles(this.store));
 	}
 
-	get notes(): FolderNoteSource {
-		return (this.notesFacet ??= new FolderNoteSource(this.store, this.options.parseYaml));
+	get notes(): FolderDiagnosticsNotes {
+		return (this.notesFacet ??= new FolderDiagnosticsNotes(this.store, this.options.parseYaml));
 	}
 
 	get index(): FolderVaultIndex {

@@ -1,4 +1,4 @@
-import type { LinkFact } from "../notes/vault-index";
+import type { LinkFact } from "../markdown/note-model";
 
 /**
  * The text of `link` changed so that its file part leads to `target` from `sourcePath`, keeping everything else

@@ -1,5 +1,5 @@
 import { describeError } from "../../shared/describe-error";
-import type { FrontmatterProblem } from "./note-metadata";
+import type { FrontmatterProblem } from "./note-model";
 
 /** Parses YAML and throws on invalid input: Obsidian's `parseYaml`, or a library's `parse` on the headless side. */
 export type YamlParser = (yaml: string) => unknown;

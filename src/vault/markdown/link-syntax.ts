@@ -1,4 +1,4 @@
-import type { NoteLink } from "./note-metadata";
+import type { LinkFact } from "./note-model";
 
 const WIKILINK = /!?\[\[([^[\]]+)\]\]/g;
 // [text](target "title"): the text may hold one level of brackets; the target is <...> or has balanced parens.
@@ -9,8 +9,8 @@ const URL_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
  * The wikilinks, embeds and Markdown links on one line. `masked` is the line with code and comments blanked
  * (same length); text is taken from `original` so positions and spelling are exact.
  */
-export function findLinks(original: string, masked: string, line: number): NoteLink[] {
-	const links: NoteLink[] = [];
+export function findLinks(original: string, masked: string, line: number): LinkFact[] {
+	const links: LinkFact[] = [];
 	// Both kinds of link start with a bracket.
 	if (!masked.includes("[")) return links;
 	let rest = masked;
@@ -28,7 +28,7 @@ export function findLinks(original: string, masked: string, line: number): NoteL
 		const link = markdownLink(original.slice(start, start + match[0].length), original.slice(targetStart, targetEnd), line, start);
 		if (link) links.push(link);
 	}
-	return links.sort((a, b) => a.range.start.character - b.range.start.character);
+	return links.sort((a, b) => a.start - b.start);
 }
 
 /** URLs (`https:`, `mailto:`, `obsidian:` …) and protocol-relative `//host` targets are not vault links. */
@@ -42,7 +42,7 @@ function isEscaped(text: string, index: number): boolean {
 	return slashes % 2 === 1;
 }
 
-function wikilink(original: string, line: number, start: number): NoteLink | undefined {
+function wikilink(original: string, line: number, start: number): LinkFact | undefined {
 	const embed = original.startsWith("!");
 	const inner = original.slice(embed ? 3 : 2, -2);
 	const pipe = inner.indexOf("|");
@@ -51,24 +51,26 @@ function wikilink(original: string, line: number, start: number): NoteLink | und
 	return linkFrom(target, false, embed, original, line, start);
 }
 
-function markdownLink(original: string, rawTarget: string, line: number, start: number): NoteLink | undefined {
+function markdownLink(original: string, rawTarget: string, line: number, start: number): LinkFact | undefined {
 	const target = rawTarget.startsWith("<") ? rawTarget.slice(1, -1) : rawTarget;
 	if (target === "" || isExternalTarget(target)) return undefined;
 	return linkFrom(target, true, original.startsWith("!"), original, line, start);
 }
 
-function linkFrom(target: string, percentEncoded: boolean, embed: boolean, original: string, line: number, start: number): NoteLink | undefined {
+function linkFrom(target: string, percentEncoded: boolean, embed: boolean, original: string, line: number, start: number): LinkFact | undefined {
 	const hash = target.indexOf("#");
 	const rawPath = hash < 0 ? target : target.slice(0, hash);
 	const rawSubpath = hash < 0 ? "" : target.slice(hash + 1);
 	const linkpath = (percentEncoded ? safeDecode(rawPath) : rawPath).trim();
 	const subpath = (percentEncoded ? safeDecode(rawSubpath) : rawSubpath).trim();
 	if (linkpath === "" && subpath === "") return undefined;
-	const link: NoteLink = {
-		embed,
-		linkpath,
+	const link: LinkFact = {
+		line,
+		start,
+		end: start + original.length,
 		original,
-		range: { start: { line, character: start }, end: { line, character: start + original.length } },
+		linkpath,
+		embed,
 	};
 	if (subpath !== "") link.subpath = subpath;
 	return link;

@@ -1,7 +1,7 @@
 import { CodeMask } from "./code-mask";
 import { checkFrontmatter, findFrontmatter, type YamlParser } from "./frontmatter-check";
 import { findLinks } from "./link-syntax";
-import type { NoteBlockId, NoteHeading, NoteLink, NoteMetadata } from "./note-metadata";
+import type { BlockIdFact, HeadingFact, LinkFact, NoteFacts } from "./note-model";
 import { splitLines } from "./text-lines";
 
 const ATX_HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$/;
@@ -10,17 +10,20 @@ const SETEXT_UNDERLINE = /^ {0,3}(=+|-+)[ \t]*$/;
 const NOT_PARAGRAPH = /^\s*(?:[-*+][ \t]|\d{1,9}[.)][ \t]|>|\||#{1,6}(?:[ \t]|$))/;
 const BLOCK_ID = /(?:^|\s)(\^([A-Za-z0-9-]+))[ \t]*$/d;
 
+/** What the scanner reads of a note; `factsFromText` (notes/) adds the tags and the frontmatter's properties. */
+export type ScannedNote = Pick<NoteFacts, "path" | "headings" | "blockIds" | "links" | "frontmatterProblem">;
+
 /**
- * The headless host's producer of note metadata: a line scanner for the parts of Obsidian's Markdown the
+ * The shared producer of the note model from text: a line scanner for the parts of Obsidian's Markdown the
  * rules need. It follows Obsidian where it matters for links and is not a full CommonMark parser: indented
  * code blocks, math blocks, reference-style links and code spans across lines are not recognised, and links in
  * frontmatter properties are not checked.
  */
-export function scanNote(path: string, text: string, parseYaml: YamlParser): NoteMetadata {
+export function scanNote(path: string, text: string, parseYaml: YamlParser): ScannedNote {
 	const lines = splitLines(text);
-	const links: NoteLink[] = [];
-	const headings: NoteHeading[] = [];
-	const blockIds: NoteBlockId[] = [];
+	const links: LinkFact[] = [];
+	const headings: HeadingFact[] = [];
+	const blockIds: BlockIdFact[] = [];
 	const frontmatter = findFrontmatter(lines);
 	const mask = new CodeMask();
 	let paragraphStart: number | undefined;
@@ -49,24 +52,24 @@ export function scanNote(path: string, text: string, parseYaml: YamlParser): Not
 		const blockId = BLOCK_ID.exec(masked);
 		const idRange = blockId?.indices?.[1];
 		if (blockId?.[2] && idRange) {
-			blockIds.push({ id: blockId[2], range: { start: { line, character: idRange[0] }, end: { line, character: idRange[1] } } });
+			blockIds.push({ id: blockId[2], line, start: idRange[0], end: idRange[1] });
 		}
 		if (NOT_PARAGRAPH.test(masked) || SETEXT_UNDERLINE.test(masked)) paragraphStart = undefined;
 		else paragraphStart ??= line;
 	}
 
-	const metadata: NoteMetadata = { path, links, headings, blockIds, codeRanges: [] };
+	const scanned: ScannedNote = { path, links, headings, blockIds };
 	const frontmatterProblem = checkFrontmatter(lines, parseYaml);
-	if (frontmatterProblem) metadata.frontmatterProblem = frontmatterProblem;
-	return metadata;
+	if (frontmatterProblem) scanned.frontmatterProblem = frontmatterProblem;
+	return scanned;
 }
 
 /**
  * The links of a note's body (from `from`, the line after the frontmatter), exactly as `scanNote` finds them,
  * without the rest of its work: for indexes that need every note's links and nothing else.
  */
-export function scanLinks(lines: readonly string[], from: number): NoteLink[] {
-	const links: NoteLink[] = [];
+export function scanLinks(lines: readonly string[], from: number): LinkFact[] {
+	const links: LinkFact[] = [];
 	const mask = new CodeMask();
 	for (let line = from; line < lines.length; line++) {
 		const original = lines[line] ?? "";
@@ -78,16 +81,12 @@ export function scanLinks(lines: readonly string[], from: number): NoteLink[] {
 	return links;
 }
 
-function atxHeading(original: string, line: number, level: number): NoteHeading {
+function atxHeading(original: string, line: number, level: number): HeadingFact {
 	const text = (ATX_HEADING.exec(original)?.[2] ?? "").replace(/(?:^|[ \t]+)#+$/, "").trim();
-	return { text, level, range: { start: { line, character: 0 }, end: { line, character: original.length } } };
+	return { text, level, line, endLine: line };
 }
 
-function setextHeading(lines: readonly string[], from: number, underline: number, level: number): NoteHeading {
+function setextHeading(lines: readonly string[], from: number, underline: number, level: number): HeadingFact {
 	const text = lines.slice(from, underline).map((part) => part.trim()).join(" ");
-	return {
-		text,
-		level,
-		range: { start: { line: from, character: 0 }, end: { line: underline, character: (lines[underline] ?? "").length } },
-	};
+	return { text, level, line: from, endLine: underline };
 }

@@ -1,4 +1,4 @@
-import type { NoteBlockId, NoteHeading } from "./note-metadata";
+import type { BlockIdFact, HeadingFact } from "./note-model";
 
 /**
  * How a heading is compared with the heading part of a link. Obsidian matches headings case-insensitively and
@@ -18,7 +18,7 @@ export function headingKey(text: string): string {
  * Whether `subpath` (after the first `#`, e.g. `Part` or `Part#Detail`) names headings of the note. For a nested
  * path each part must match a heading that comes after the previous part's heading, as Obsidian requires.
  */
-export function hasHeadingPath(headings: readonly NoteHeading[], subpath: string): boolean {
+export function hasHeadingPath(headings: readonly Pick<HeadingFact, "text">[], subpath: string): boolean {
 	const parts = subpath.split("#").map(headingKey).filter((part) => part !== "");
 	if (parts.length === 0) return true;
 	let from = 0;
@@ -35,7 +35,7 @@ export function blockKey(id: string): string {
 	return id.toLowerCase();
 }
 
-export function hasBlockId(blockIds: readonly NoteBlockId[], id: string): boolean {
+export function hasBlockId(blockIds: readonly Pick<BlockIdFact, "id">[], id: string): boolean {
 	const wanted = blockKey(id);
 	return blockIds.some((block) => blockKey(block.id) === wanted);
 }

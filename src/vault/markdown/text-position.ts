@@ -16,3 +16,8 @@ export function comparePositions(a: TextPosition, b: TextPosition): number {
 export function rangeContains(outer: TextRange, inner: TextRange): boolean {
 	return comparePositions(outer.start, inner.start) <= 0 && comparePositions(inner.end, outer.end) <= 0;
 }
+
+/** A span on one line (a link, a `^id`): `start` and `end` are UTF-16 offsets in that line. */
+export function rangeOnLine(span: { line: number; start: number; end: number }): TextRange {
+	return { start: { line: span.line, character: span.start }, end: { line: span.line, character: span.end } };
+}

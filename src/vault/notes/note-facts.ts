@@ -2,37 +2,38 @@ import { CodeMask } from "../markdown/code-mask";
 import type { Document } from "yaml";
 import { frontmatterTagsOf, frontmatterTagsOfValues, tagsInLine } from "../markdown/note-tags";
 import { simpleYamlMap } from "../markdown/simple-yaml";
-import { findFrontmatter, type FrontmatterBlock } from "../markdown/frontmatter-check";
+import { findFrontmatter, type FrontmatterBlock, type YamlParser } from "../markdown/frontmatter-check";
 import { findLinks } from "../markdown/link-syntax";
 import { scanLinks, scanNote } from "../markdown/markdown-scanner";
-import type { NoteLink } from "../markdown/note-metadata";
 import { splitLines } from "../markdown/text-lines";
 import { parseYaml, parseYamlDocument, yamlValue } from "../markdown/yaml-parser";
-import type { FrontmatterFact, LinkFact, NoteFacts, TagFact } from "./vault-index";
+import type { FrontmatterFact, LinkFact, NoteFacts, TagFact } from "../markdown/note-model";
 import { describeError } from "../../shared/describe-error";
 
 const TOP_LEVEL_KEY = /^([^\s#:-][^:]*?|"[^"]+"|'[^']+'):(?:\s|$)/;
 
 /**
- * The facts of one note from its text, for adapters that have no metadata cache (the folder). Uses the
- * headless host's scanner for headings, block ids and links; link targets are left for the adapter to resolve.
- * Its parts (`linkFactsFromText`, `tagsAndFrontmatterFromText`) give exactly the same links, tags
- * and frontmatter for indexes that keep only those of every note.
+ * The note model from a note's text, for builders that have no metadata cache (the folder; Obsidian for a note it
+ * has not parsed yet). The shared scanner gives headings, block ids, body links and the frontmatter's problem
+ * (`parseYaml`: Obsidian's own in the plugin); link targets are left for the index to resolve. Its parts
+ * (`linkFactsFromText`, `tagsAndFrontmatterFromText`) give exactly the same links, tags and frontmatter for
+ * indexes that keep only those of every note.
  */
-export function factsFromText(path: string, text: string): NoteFacts {
+export function factsFromText(path: string, text: string, yamlParser: YamlParser = parseYaml): NoteFacts {
 	const lines = splitLines(text);
-	const metadata = scanNote(path, text, parseYaml);
+	const scanned = scanNote(path, text, yamlParser);
 	const block = findFrontmatter(lines);
 	const facts: NoteFacts = {
 		path,
-		headings: metadata.headings.map((heading) => ({ text: heading.text, level: heading.level, line: heading.range.start.line, endLine: heading.range.end.line })),
-		blockIds: metadata.blockIds.map((block) => ({ id: block.id, line: block.range.start.line })),
-		links: [...propertyLinks(lines, block), ...metadata.links.map(linkFact)],
+		headings: scanned.headings,
+		blockIds: scanned.blockIds,
+		links: [...propertyLinks(lines, block), ...scanned.links],
 		tags: [],
 	};
 	const described = describe(lines, block);
 	facts.tags = described.tags;
 	if (described.frontmatter) facts.frontmatter = described.frontmatter;
+	if (scanned.frontmatterProblem) facts.frontmatterProblem = scanned.frontmatterProblem;
 	return facts;
 }
 
@@ -40,7 +41,7 @@ export function factsFromText(path: string, text: string): NoteFacts {
 export function linkFactsFromText(text: string): LinkFact[] {
 	const lines = splitLines(text);
 	const block = findFrontmatter(lines);
-	return [...propertyLinks(lines, block), ...scanLinks(lines, block ? block.endLine + 1 : 0).map(linkFact)];
+	return [...propertyLinks(lines, block), ...scanLinks(lines, block ? block.endLine + 1 : 0)];
 }
 
 /** The note's tags and frontmatter, as `factsFromText` gives them (the frontmatter's YAML parsed once for both). */
@@ -63,11 +64,6 @@ function describe(lines: readonly string[], block: FrontmatterBlock | undefined)
 	return { tags, frontmatter: frontmatterFact(block, keyLines, document) };
 }
 
-function linkFact(link: NoteLink): LinkFact {
-	const fact = { line: link.range.start.line, start: link.range.start.character, end: link.range.end.character, original: link.original, linkpath: link.linkpath, embed: link.embed };
-	return link.subpath === undefined ? fact : { ...fact, subpath: link.subpath };
-}
-
 /** Obsidian treats wikilinks in properties (`related: "[[Note]]"`) as links: moves must rewrite them too. */
 function propertyLinks(lines: readonly string[], block: FrontmatterBlock | undefined): LinkFact[] {
 	const links: LinkFact[] = [];
@@ -75,11 +71,7 @@ function propertyLinks(lines: readonly string[], block: FrontmatterBlock | undef
 	for (let line = 1; line < block.endLine; line++) {
 		const text = lines[line] ?? "";
 		if (!text.includes("[[")) continue;
-		for (const link of findLinks(text, text, line)) {
-			if (!link.original.startsWith("[[")) continue;
-			const fact = { line, start: link.range.start.character, end: link.range.end.character, original: link.original, linkpath: link.linkpath, embed: false };
-			links.push(link.subpath === undefined ? fact : { ...fact, subpath: link.subpath });
-		}
+		for (const link of findLinks(text, text, line)) if (link.original.startsWith("[[")) links.push(link);
 	}
 	return links;
 }

@@ -14,7 +14,7 @@ export class RefusedPathError extends Error {
 }
 
 /** The vault's files as bytes (the IDE's `files/read` and `resources/*`): the Obsidian vault or a folder on disk. */
-export interface VaultFilesPort {
+export interface VaultFileBytes {
 	/** Every file of the vault, in any order (hidden folders such as the config folder left out). */
 	list(): VaultFileEntry[] | Promise<VaultFileEntry[]>;
 	/** Size of a file, or undefined when there is no file at that path. */

@@ -1,12 +1,13 @@
+import type { FrontmatterFact, LinkFact, TagFact } from "../markdown/note-model";
+import type { Notes } from "./notes";
+
 /**
- * The port the vault tools are written against: what they need to know about notes, and the three writes they
- * make. Two adapters implement it: the folder on disk (`folder/`) and Obsidian's metadata cache and file manager.
- * Paths are vault paths (forward slashes, no leading slash); lines are 0-based here and 1-based only in the
- * tools' answers.
+ * The notes as the vault tools read and write them: the one `Notes` port, plus the notes' texts, backlinks and the
+ * three writes the tools make. Two adapters implement it: the folder on disk (`folder/`) and Obsidian's metadata
+ * cache and file manager. Paths are vault paths (forward slashes, no leading slash); lines are 0-based here and
+ * 1-based only in the tools' answers. `refresh` is called before each tool call.
  */
-export interface VaultIndex {
-	/** Brings the index up to date with the vault; cheap when nothing changed. Called before each tool call. */
-	refresh(): Promise<void>;
+export interface VaultIndex extends Notes {
 	/** Every Markdown note, in no particular order. */
 	notePaths(): readonly string[];
 	/** Whether any file or folder exists at this vault path (for create and move targets). */
@@ -19,11 +20,6 @@ export interface VaultIndex {
 	 */
 	textNow?(path: string): string | undefined;
 	/**
-	 * Headings, blocks, links, tags and properties of a note; undefined when it is not a note. Synchronous: both
-	 * adapters have them at hand (the folder's cache, Obsidian's metadata cache), and searches ask for all notes.
-	 */
-	facts(path: string): NoteFacts | undefined;
-	/**
 	 * Optional parts of `facts` for questions asked of every note (tag and property search, the tags and properties
 	 * overviews, privacy's tag rules), from an index that keeps them apart from the rest of the facts (the folder's):
 	 * the same values as `facts(path)?.tags` and `facts(path)?.frontmatter`.
@@ -35,12 +31,6 @@ export interface VaultIndex {
 	 * version; undefined when it is not a note. Without it the search makes its own from `readText`.
 	 */
 	searchText?(path: string): Buffer | undefined;
-	/**
-	 * The vault path a link path leads to from `sourcePath`, as Obsidian resolves it; undefined when unresolved.
-	 * With `exists`, only the files it accepts count: the answer is Obsidian's in a vault without the others, so a
-	 * private note never shadows a public one of the same name.
-	 */
-	resolveLink(linkpath: string, sourcePath: string, exists?: (path: string) => boolean): string | undefined;
 	/** Every link in another note (or in the note itself) that resolves to `path`. */
 	backlinks(path: string): Promise<Backlink[]>;
 	/**
@@ -58,66 +48,6 @@ export interface VaultIndex {
 /** Who asks for a write: the call it belongs to in the activity journal (a tool call's context is one). */
 export interface WriteOrigin {
 	readonly journalId?: string;
-}
-
-export interface NoteFacts {
-	path: string;
-	/** In document order. */
-	headings: HeadingFact[];
-	/** Every `^id`, duplicates included. */
-	blockIds: BlockIdFact[];
-	/** Links outside code, comments and frontmatter, in document order, with their resolution. */
-	links: LinkFact[];
-	/** Frontmatter tags (line of the frontmatter) and inline tags, without `#`, as written. */
-	tags: TagFact[];
-	frontmatter?: FrontmatterFact;
-}
-
-export interface HeadingFact {
-	text: string;
-	level: number;
-	/** First line of the heading (the text line of a setext heading). */
-	line: number;
-	/** Last line of the heading (the underline of a setext heading). */
-	endLine: number;
-}
-
-export interface BlockIdFact {
-	/** Without the caret. */
-	id: string;
-	line: number;
-}
-
-export interface LinkFact {
-	line: number;
-	/** UTF-16 offsets on the line; `end` is exclusive. */
-	start: number;
-	end: number;
-	/** The link as written, e.g. `[[Note#Part|shown]]`. */
-	original: string;
-	/** Before `#`, without alias, percent-decoded for Markdown links. */
-	linkpath: string;
-	subpath?: string;
-	embed: boolean;
-	/** Where it leads; undefined when unresolved. */
-	target?: string;
-}
-
-export interface TagFact {
-	/** Without `#`, as written. */
-	tag: string;
-	line: number;
-}
-
-export interface FrontmatterFact {
-	/** Line of the closing `---`; the block spans lines 0..endLine. */
-	endLine: number;
-	/** The parsed properties; undefined when the YAML does not parse or is not a map. */
-	properties?: Record<string, unknown>;
-	/** Why `properties` is missing. */
-	problem?: string;
-	/** Line of each top-level key. */
-	keyLines: Record<string, number>;
 }
 
 export interface Backlink {

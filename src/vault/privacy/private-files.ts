@@ -1,5 +1,5 @@
 import type { VaultLocation } from "../vault-paths";
-import { RefusedPathError, type VaultFileEntry, type VaultFilesPort } from "../notes/vault-files";
+import { RefusedPathError, type VaultFileEntry, type VaultFileBytes } from "../notes/vault-files";
 import type { HardLinkWarnings } from "./hard-link-warnings";
 import type { PrivacyFilter, PrivacySubject } from "./privacy";
 
@@ -7,9 +7,9 @@ import type { PrivacyFilter, PrivacySubject } from "./privacy";
  * Private files are not listed, and to `stat` they do not exist, exactly as a missing file does not: the port is
  * asked all the same (its answer dropped), so both take one lookup. `readBytes` of one fails as a missing file's would.
  */
-export class PrivateFiles implements VaultFilesPort {
+export class PrivateFiles implements VaultFileBytes {
 	constructor(
-		private readonly port: VaultFilesPort,
+		private readonly port: VaultFileBytes,
 		private readonly privacy: PrivacyFilter,
 		private readonly locate: (relativePath: string) => VaultLocation | undefined,
 		private readonly hardLinks: HardLinkWarnings,

@@ -1,11 +1,11 @@
-import type { NoteSource } from "../notes/note-source";
-import type { VaultFilesPort } from "../notes/vault-files";
+import type { DiagnosticsNotes } from "../notes/notes";
+import type { VaultFileBytes } from "../notes/vault-files";
 import type { VaultIndex } from "../notes/vault-index";
 import { VaultPathError, type VaultLocation, type VaultPaths } from "../vault-paths";
 import { HardLinkWarnings } from "./hard-link-warnings";
 import { PrivacyFilter, type PrivacyRules, type PrivacySubject, type TagsOf } from "./privacy";
 import { PrivateFiles } from "./private-files";
-import { PrivateNoteSource } from "./private-note-source";
+import { PrivateDiagnosticsNotes } from "./private-diagnostics-notes";
 import { VisibleVault } from "./visible-vault";
 
 export interface VaultPrivacyOptions {
@@ -101,13 +101,13 @@ export class VaultPrivacy {
 	}
 
 	/** The vault's files without private ones (the IDE's `files/read`, `resources/*`). */
-	files(port: VaultFilesPort): VaultFilesPort {
+	files(port: VaultFileBytes): VaultFileBytes {
 		return new PrivateFiles(port, this.filter, (relativePath) => this.locate(relativePath), this.hardLinks);
 	}
 
 	/** The notes as the diagnostics see them: private ones are not notes, links into them are not checked. */
-	notes(source: NoteSource): NoteSource {
-		return new PrivateNoteSource(source, this.filter);
+	notes(source: DiagnosticsNotes): DiagnosticsNotes {
+		return new PrivateDiagnosticsNotes(source, this.filter);
 	}
 
 	/** The notes as Claude's vault tools see them: private and hidden ones do not exist. */

@@ -1,5 +1,6 @@
 import { VaultPathError, type VaultLocation, type VaultPaths } from "../vault-paths";
-import { LinksNotKeptError, WriteRefusedError, type Backlink, type FrontmatterFact, type NoteFacts, type RenameReport, type TagFact, type VaultIndex, type WriteOrigin } from "../notes/vault-index";
+import type { FrontmatterFact, NoteFacts, TagFact } from "../markdown/note-model";
+import { LinksNotKeptError, WriteRefusedError, type Backlink, type RenameReport, type VaultIndex, type WriteOrigin } from "../notes/vault-index";
 
 /** A path argument that names no visible note, or a place a tool may not write: the message is for the model. */
 export class VaultToolError extends Error {

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Diagnostic, NoteDiagnostics } from "../../../src/ide/diagnostics/diagnostic-types";
 import { DiagnosticsEngine } from "../../../src/ide/diagnostics/diagnostics-engine";
-import { FolderNoteSource } from "../../../src/vault/folder/folder-note-source";
+import { FolderDiagnosticsNotes } from "../../../src/vault/folder/folder-diagnostics-notes";
 import { VaultPrivacy } from "../../../src/vault/privacy/vault-privacy";
 import { createGetDiagnosticsTool, type DiagnosticsProvider } from "../../../src/ide/tools/get-diagnostics";
 import { VaultPaths } from "../../../src/vault/vault-paths";
@@ -13,7 +13,7 @@ import { makeTempDir } from "../../helpers/temp-dir";
 
 let temp: { path: string; remove: () => void };
 let vault: string;
-let source: FolderNoteSource;
+let source: FolderDiagnosticsNotes;
 let tool: ToolDefinition;
 
 beforeEach(() => {
@@ -25,7 +25,7 @@ beforeEach(() => {
 	writeFileSync(join(vault, "Sub folder", "Day one.md"), "![[gone.png]]");
 	writeFileSync(join(vault, "Secret.md"), "[[Hidden missing]]");
 	writeFileSync(join(temp.path, "Outside.md"), "[[Missing]]");
-	source = new FolderNoteSource({ root: vault, watch: false }, parseYaml);
+	source = new FolderDiagnosticsNotes({ root: vault, watch: false }, parseYaml);
 	const paths = new VaultPaths(vault);
 	// Secret.md is private by tag, hidden from the diagnostics at the privacy boundary as the assembly does it.
 	const privacy = new VaultPrivacy({ paths, rules: () => ({ folders: [], tags: ["#secret"] }), tagsOf: (path) => (path === "Secret.md" ? ["#secret"] : []) });

@@ -4,7 +4,7 @@ import { parse } from "yaml";
 /**
  * The fake metadata cache's "parser": note text → `CachedMetadata` shaped as Obsidian's (obsidian.d.ts), for the
  * Markdown the tests write. Written apart from the headless scanner (src/vault/markdown/markdown-scanner.ts)
- * so the NoteSource contract compares two readings of the same text. Covered: frontmatter (`frontmatter` only when
+ * so the DiagnosticsNotes contract compares two readings of the same text. Covered: frontmatter (`frontmatter` only when
  * the YAML parses to a mapping, as Obsidian shows no properties otherwise; `frontmatterPosition` and a `yaml`
  * section either way), fenced code (a `code` section; nothing inside counts), ATX headings, paragraphs, list items
  * with their `^id`, `[[wikilinks]]`, `![[embeds]]`, `[text](markdown links)` and `#tags` (not all digits) outside

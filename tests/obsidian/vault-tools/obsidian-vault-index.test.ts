@@ -35,8 +35,8 @@ describe("ObsidianVaultIndex over the fake app", () => {
 
 	it("keeps duplicate block ids visible, though Obsidian's blocks map keeps one per id", () => {
 		expect(index.facts("Target.md")?.blockIds).toEqual([
-			{ id: "dup", line: 2 },
-			{ id: "dup", line: 4 },
+			{ id: "dup", line: 2, start: 4, end: 8 },
+			{ id: "dup", line: 4, start: 4, end: 8 },
 		]);
 	});
 

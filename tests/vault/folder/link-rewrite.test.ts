@@ -1,5 +1,5 @@
 import { rewriteLink } from "../../../src/vault/folder/link-rewrite";
-import type { LinkFact } from "../../../src/vault/notes/vault-index";
+import type { LinkFact } from "../../../src/vault/markdown/note-model";
 
 const link = (original: string): LinkFact => ({ line: 0, start: 0, end: original.length, original, linkpath: "", embed: original.startsWith("!") });
 

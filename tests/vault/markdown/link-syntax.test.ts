@@ -5,8 +5,8 @@ const links = (line: string, masked = line) => findLinks(line, masked, 4);
 describe("findLinks", () => {
 	it("reads wikilinks and embeds: path, heading or block part, alias dropped, exact range on its line", () => {
 		expect(links("See [[Plan#Goals|the goals]] and ![[img.png]]")).toEqual([
-			{ embed: false, linkpath: "Plan", subpath: "Goals", original: "[[Plan#Goals|the goals]]", range: { start: { line: 4, character: 4 }, end: { line: 4, character: 28 } } },
-			{ embed: true, linkpath: "img.png", original: "![[img.png]]", range: { start: { line: 4, character: 33 }, end: { line: 4, character: 45 } } },
+			{ embed: false, linkpath: "Plan", subpath: "Goals", original: "[[Plan#Goals|the goals]]", line: 4, start: 4, end: 28 },
+			{ embed: true, linkpath: "img.png", original: "![[img.png]]", line: 4, start: 33, end: 45 },
 		]);
 	});
 
@@ -31,7 +31,7 @@ describe("findLinks", () => {
 		expect(links("\\[[Not a link]] \\[x](y.md)")).toEqual([]);
 		const line = "`[[Code]]` [[Real]]";
 		const masked = `${" ".repeat(11)}[[Real]]`;
-		expect(findLinks(line, masked, 0).map((link) => [link.linkpath, link.range.start.character])).toEqual([["Real", 11]]);
+		expect(findLinks(line, masked, 0).map((link) => [link.linkpath, link.start])).toEqual([["Real", 11]]);
 	});
 
 	it("leaves a bad percent escape as written", () => {

@@ -1,14 +1,13 @@
 import { scanNote } from "../../../src/vault/markdown/markdown-scanner";
-import type { NoteLink } from "../../../src/vault/markdown/note-metadata";
+import type { LinkFact } from "../../../src/vault/markdown/note-model";
 import { parseYaml } from "../../../src/vault/markdown/yaml-parser";
 
 function scan(text: string) {
 	return scanNote("Note.md", text, parseYaml);
 }
 
-function at(link: NoteLink): string {
-	const { start, end } = link.range;
-	return `${start.line}:${start.character}-${end.line}:${end.character}`;
+function at(link: LinkFact): string {
+	return `${link.line}:${link.start}-${link.line}:${link.end}`;
 }
 
 describe("scanNote: links", () => {
@@ -88,7 +87,7 @@ describe("scanNote: links", () => {
 describe("scanNote: headings and block ids", () => {
 	it("finds ATX and setext headings, not #tags or headings in code", () => {
 		const text = "# One #\n#tag\n## Two: *sub*  \n```\n# Not\n```\nSetext title\n===\n\nSecond\n---\n- item\n---";
-		expect(scan(text).headings.map((heading) => [heading.text, heading.level, heading.range.start.line])).toEqual([
+		expect(scan(text).headings.map((heading) => [heading.text, heading.level, heading.line])).toEqual([
 			["One", 1, 0],
 			["Two: *sub*", 2, 2],
 			["Setext title", 1, 6],
@@ -98,7 +97,7 @@ describe("scanNote: headings and block ids", () => {
 
 	it("finds ^ids at the end of lines with exact ranges, not in code or mid-line", () => {
 		const text = "Para 😀 ^abc-1\n- item ^Item2\n^alone\nnot ^mid line\n`code ^incode`\n```\nx ^fenced\n```";
-		expect(scan(text).blockIds.map((block) => [block.id, `${block.range.start.line}:${block.range.start.character}-${block.range.end.character}`])).toEqual([
+		expect(scan(text).blockIds.map((block) => [block.id, `${block.line}:${block.start}-${block.end}`])).toEqual([
 			["abc-1", "0:8-14"],
 			["Item2", "1:7-13"],
 			["alone", "2:0-6"],

@@ -1,8 +1,7 @@
 import { blockKey, hasBlockId, hasHeadingPath, headingKey } from "../../../src/vault/markdown/subpath-match";
-import type { NoteBlockId, NoteHeading } from "../../../src/vault/markdown/note-metadata";
+import type { BlockIdFact, HeadingFact } from "../../../src/vault/markdown/note-model";
 
-const at = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
-const headings = (...texts: string[]): NoteHeading[] => texts.map((text) => ({ text, level: 2, range: at }));
+const headings = (...texts: string[]): HeadingFact[] => texts.map((text) => ({ text, level: 2, line: 0, endLine: 0 }));
 
 describe("headingKey", () => {
 	it("treats the characters a link cannot hold as spaces, collapses white space and ignores case", () => {
@@ -30,7 +29,7 @@ describe("hasHeadingPath", () => {
 
 describe("block ids", () => {
 	it("compare without case", () => {
-		const blocks: NoteBlockId[] = [{ id: "Ab12", range: at }];
+		const blocks: BlockIdFact[] = [{ id: "Ab12", line: 0, start: 0, end: 5 }];
 		expect(blockKey("Ab12")).toBe("ab12");
 		expect(hasBlockId(blocks, "AB12")).toBe(true);
 		expect(hasBlockId(blocks, "ab13")).toBe(false);

@@ -20,7 +20,7 @@ const BUILT_ONLY_IN: Record<string, string> = {
 	PrivacyFilter: "src/vault/privacy/vault-privacy.ts",
 	VisibleVault: "src/vault/privacy/vault-privacy.ts",
 	PrivateFiles: "src/vault/privacy/vault-privacy.ts",
-	PrivateNoteSource: "src/vault/privacy/vault-privacy.ts",
+	PrivateDiagnosticsNotes: "src/vault/privacy/vault-privacy.ts",
 	PrivateWorkspace: "src/ide/workspace/private-workspace.ts",
 	VaultPrivacy: "src/assembly/",
 };

@@ -1,6 +1,6 @@
 import { linkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { RefusedPathError, type VaultFileEntry, type VaultFilesPort } from "../../../src/vault/notes/vault-files";
+import { RefusedPathError, type VaultFileEntry, type VaultFileBytes } from "../../../src/vault/notes/vault-files";
 import { HardLinkWarnings } from "../../../src/vault/privacy/hard-link-warnings";
 import { PrivacyFilter } from "../../../src/vault/privacy/privacy";
 import { PrivateFiles } from "../../../src/vault/privacy/private-files";
@@ -8,7 +8,7 @@ import { VaultPaths } from "../../../src/vault/vault-paths";
 import { makeTempDir } from "../../helpers/temp-dir";
 
 /** Files in memory; counts every question asked of it. */
-class MemoryFiles implements VaultFilesPort {
+class MemoryFiles implements VaultFileBytes {
 	readonly asked: string[] = [];
 	constructor(private readonly files: Record<string, string>) {}
 	list(): VaultFileEntry[] {

@@ -5,12 +5,12 @@ import type { PrivacyRules } from "../../../src/vault/privacy/privacy";
 import { VaultPrivacy } from "../../../src/vault/privacy/vault-privacy";
 import { privateWorkspace } from "../../../src/ide/workspace/private-workspace";
 import { cursorSnapshot, selectionSnapshot, type SelectionSnapshot } from "../../../src/ide/workspace/selection";
-import { RefusedPathError, type VaultFilesPort } from "../../../src/vault/notes/vault-files";
+import { RefusedPathError, type VaultFileBytes } from "../../../src/vault/notes/vault-files";
 import { VaultPaths, type VaultLocation } from "../../../src/vault/vault-paths";
 import type { OpenEditor, OpenNoteOptions, WorkspacePort } from "../../../src/ide/workspace/workspace-port";
 import { makeTempDir } from "../../helpers/temp-dir";
 import { FolderVault } from "../../../src/vault/folder/folder-vault";
-import { MemoryNoteSource } from "../notes/memory-note-source";
+import { MemoryDiagnosticsNotes } from "../notes/memory-diagnostics-notes";
 
 /** Obsidian lets users rename the config folder; any dot-folder is hidden the same way. */
 const CONFIG = ".vault-config";
@@ -178,7 +178,7 @@ describe("VaultPrivacy", () => {
 	});
 
 	describe("files", () => {
-		const port = (): VaultFilesPort & { reads: string[] } => {
+		const port = (): VaultFileBytes & { reads: string[] } => {
 			const reads: string[] = [];
 			return {
 				reads,
@@ -214,7 +214,7 @@ describe("VaultPrivacy", () => {
 
 	describe("notes (diagnostics)", () => {
 		it("never checks a link into a private note: one that leads only to one, or lexically in a private or hidden folder (issue 11, finding 6)", () => {
-			const notes = boundary.notes(new MemoryNoteSource({ "Private/diary.md": "# Day\n", "Notes/tagged.md": "#secret", "Public/open.md": "" }));
+			const notes = boundary.notes(new MemoryDiagnosticsNotes({ "Private/diary.md": "# Day\n", "Notes/tagged.md": "#secret", "Public/open.md": "" }));
 			// The target a link leads to among public notes, as the rule asks.
 			const hidden = (linkpath: string, target?: string, source = "Public/open.md"): boolean => notes.isHiddenLinkTarget?.(linkpath, source, target) ?? false;
 			expect(hidden("diary")).toBe(true);
@@ -227,7 +227,7 @@ describe("VaultPrivacy", () => {
 
 
 		it("hides private notes: not listed, no metadata, not refreshed; links resolve as if they were not there (issue 14)", async () => {
-			const source = new MemoryNoteSource({ "Private/diary.md": "# Day\n", "Public/open.md": "[[diary#Day]]", "Notes/tagged.md": "#secret" });
+			const source = new MemoryDiagnosticsNotes({ "Private/diary.md": "# Day\n", "Public/open.md": "[[diary#Day]]", "Notes/tagged.md": "#secret" });
 			const refreshed: string[] = [];
 			const refreshNote = source.refreshNote.bind(source);
 			source.refreshNote = (path?: string) => {
@@ -236,9 +236,9 @@ describe("VaultPrivacy", () => {
 			};
 			const notes = boundary.notes(source);
 			expect([...notes.notePaths()]).toEqual(["Public/open.md"]);
-			expect(notes.metadata("Private/diary.md")).toBeUndefined();
-			expect(notes.metadata("Notes/tagged.md")).toBeUndefined();
-			expect(notes.metadata("Public/open.md")?.links.map((link) => link.linkpath)).toEqual(["diary"]);
+			expect(notes.facts("Private/diary.md")).toBeUndefined();
+			expect(notes.facts("Notes/tagged.md")).toBeUndefined();
+			expect(notes.facts("Public/open.md")?.links.map((link) => link.linkpath)).toEqual(["diary"]);
 			await notes.refreshNote("Private/diary.md");
 			await notes.refreshNote("Public/open.md");
 			expect(refreshed).toEqual(["Public/open.md"]);

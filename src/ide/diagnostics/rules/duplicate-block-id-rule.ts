@@ -1,16 +1,17 @@
 import { DIAGNOSTIC_CODES, type Diagnostic } from "../diagnostic-types";
-import type { NoteMetadata } from "../../../vault/markdown/note-metadata";
+import type { NoteFacts } from "../../../vault/markdown/note-model";
 import { blockKey } from "../../../vault/markdown/subpath-match";
+import { rangeOnLine } from "../../../vault/markdown/text-position";
 
 /** A block id used again in the same note: links to it reach only one of the blocks. Reported on each repeat. */
-export function checkDuplicateBlockIds(note: NoteMetadata): Diagnostic[] {
+export function checkDuplicateBlockIds(note: NoteFacts): Diagnostic[] {
 	const firstLine = new Map<string, number>();
 	const diagnostics: Diagnostic[] = [];
 	for (const block of note.blockIds) {
 		const key = blockKey(block.id);
 		const first = firstLine.get(key);
 		if (first === undefined) {
-			firstLine.set(key, block.range.start.line);
+			firstLine.set(key, block.line);
 			continue;
 		}
 		diagnostics.push({
@@ -18,7 +19,7 @@ export function checkDuplicateBlockIds(note: NoteMetadata): Diagnostic[] {
 			severity: "Warning",
 			source: "Obsidian",
 			code: DIAGNOSTIC_CODES.duplicateBlockId,
-			range: block.range,
+			range: rangeOnLine(block),
 		});
 	}
 	return diagnostics;

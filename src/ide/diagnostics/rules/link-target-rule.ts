@@ -1,6 +1,7 @@
 import { DIAGNOSTIC_CODES, type Diagnostic } from "../diagnostic-types";
-import type { NoteLink, NoteMetadata } from "../../../vault/markdown/note-metadata";
+import type { LinkFact, NoteFacts } from "../../../vault/markdown/note-model";
 import { hasBlockId, hasHeadingPath } from "../../../vault/markdown/subpath-match";
+import { rangeOnLine } from "../../../vault/markdown/text-position";
 import type { RuleContext } from "./rule";
 
 /**
@@ -8,7 +9,7 @@ import type { RuleContext } from "./rule";
  * resolve as the context says (behind the privacy boundary: as if private notes were not in the vault); links
  * into private notes are skipped whole (`isHiddenLinkTarget`), whether or not the target exists.
  */
-export function checkLinkTargets(note: NoteMetadata, context: RuleContext): Diagnostic[] {
+export function checkLinkTargets(note: NoteFacts, context: RuleContext): Diagnostic[] {
 	const diagnostics: Diagnostic[] = [];
 	for (const link of note.links) {
 		const target = context.resolveLink(link.linkpath, note.path);
@@ -18,7 +19,7 @@ export function checkLinkTargets(note: NoteMetadata, context: RuleContext): Diag
 			continue;
 		}
 		if (link.subpath === undefined) continue;
-		const targetNote = target === note.path ? note : context.metadataOf(target);
+		const targetNote = target === note.path ? note : context.factsOf(target);
 		// Subpaths into PDFs, images or canvases (#page=2 …) are not headings; only notes are checked.
 		if (!targetNote) continue;
 		const problem = subpathProblem(link, link.subpath, targetNote, target === note.path, context.hasSubpath?.(target, link.subpath));
@@ -27,26 +28,26 @@ export function checkLinkTargets(note: NoteMetadata, context: RuleContext): Diag
 	return diagnostics;
 }
 
-function unresolved(link: NoteLink): Diagnostic {
+function unresolved(link: LinkFact): Diagnostic {
 	return link.embed
 		? {
 				message: `Embedded file not found: no file named or at "${link.linkpath}" in the vault`,
 				severity: "Warning",
 				source: "Obsidian",
 				code: DIAGNOSTIC_CODES.unresolvedEmbed,
-				range: link.range,
+				range: rangeOnLine(link),
 			}
 		: {
 				message: `Unresolved link: no note or file named or at "${link.linkpath}" in the vault`,
 				severity: "Warning",
 				source: "Obsidian",
 				code: DIAGNOSTIC_CODES.unresolvedLink,
-				range: link.range,
+				range: rangeOnLine(link),
 			};
 }
 
 /** `hostMatch` is the host's own matcher's answer, when it has one; otherwise the core's matcher decides. */
-function subpathProblem(link: NoteLink, subpath: string, target: NoteMetadata, sameNote: boolean, hostMatch: boolean | undefined): Diagnostic | undefined {
+function subpathProblem(link: LinkFact, subpath: string, target: NoteFacts, sameNote: boolean, hostMatch: boolean | undefined): Diagnostic | undefined {
 	const where = sameNote ? "This note" : `"${displayName(target.path)}"`;
 	if (subpath.startsWith("^")) {
 		const id = subpath.slice(1);
@@ -56,7 +57,7 @@ function subpathProblem(link: NoteLink, subpath: string, target: NoteMetadata, s
 			severity: "Warning",
 			source: "Obsidian",
 			code: DIAGNOSTIC_CODES.missingBlock,
-			range: link.range,
+			range: rangeOnLine(link),
 		};
 	}
 	if (hostMatch ?? hasHeadingPath(target.headings, subpath)) return undefined;
@@ -65,7 +66,7 @@ function subpathProblem(link: NoteLink, subpath: string, target: NoteMetadata, s
 		severity: "Warning",
 		source: "Obsidian",
 		code: DIAGNOSTIC_CODES.missingHeading,
-		range: link.range,
+		range: rangeOnLine(link),
 	};
 }
 

@@ -1,12 +1,12 @@
 import type { Diagnostic } from "../diagnostic-types";
-import type { NoteMetadata } from "../../../vault/markdown/note-metadata";
+import type { NoteFacts } from "../../../vault/markdown/note-model";
 
 /** What a rule may ask about the rest of the vault. */
 export interface RuleContext {
 	/** The vault path a link path leads to from `sourcePath`, as Obsidian resolves it; undefined when unresolved. */
 	resolveLink(linkpath: string, sourcePath: string): string | undefined;
 	/** Another note's metadata (headings, block ids); undefined when the path is not a note. */
-	metadataOf(path: string): NoteMetadata | undefined;
+	factsOf(path: string): NoteFacts | undefined;
 	/**
 	 * The host's own answer to "does the note at `targetPath` have this heading path or `^block`" (Obsidian's
 	 * `resolveSubpath`); undefined, or absent, leaves it to the core's matcher (`subpath-match.ts`).
@@ -20,4 +20,4 @@ export interface RuleContext {
 	isHiddenLinkTarget?(linkpath: string, sourcePath: string, target: string | undefined): boolean;
 }
 
-export type DiagnosticRule = (note: NoteMetadata, context: RuleContext) => Diagnostic[];
+export type DiagnosticRule = (note: NoteFacts, context: RuleContext) => Diagnostic[];

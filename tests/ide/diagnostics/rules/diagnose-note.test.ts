@@ -1,8 +1,8 @@
 import { DiagnosticsEngine } from "../../../../src/ide/diagnostics/diagnostics-engine";
-import { MemoryNoteSource } from "../../../vault/notes/memory-note-source";
+import { MemoryDiagnosticsNotes } from "../../../vault/notes/memory-diagnostics-notes";
 
 function engineFor(files: Record<string, string>) {
-	const source = new MemoryNoteSource(files);
+	const source = new MemoryDiagnosticsNotes(files);
 	return { source, engine: new DiagnosticsEngine(source) };
 }
 
@@ -112,11 +112,10 @@ describe("DiagnosticsEngine", () => {
 
 	it("ignores links and block ids that a producer reports inside code ranges", async () => {
 		const { source, engine } = engineFor({ "Home.md": "" });
-		const metadata = source.metadata("Home.md");
+		const metadata = source.facts("Home.md");
 		if (!metadata) throw new Error("no metadata");
-		const inCode = { start: { line: 1, character: 0 }, end: { line: 1, character: 11 } };
-		metadata.links.push({ embed: false, linkpath: "Missing", original: "[[Missing]]", range: inCode });
-		metadata.codeRanges.push({ start: { line: 0, character: 0 }, end: { line: 2, character: 3 } });
+		metadata.links.push({ embed: false, linkpath: "Missing", original: "[[Missing]]", line: 1, start: 0, end: 11 });
+		metadata.codeRanges = [{ start: { line: 0, character: 0 }, end: { line: 2, character: 3 } }];
 		expect(await engine.forNote("Home.md")).toEqual([]);
 	});
 });

@@ -1,13 +1,13 @@
 import type { RuleContext } from "../../../../src/ide/diagnostics/rules/rule";
-import type { NoteMetadata } from "../../../../src/vault/markdown/note-metadata";
-import { MemoryNoteSource } from "../../../vault/notes/memory-note-source";
+import type { NoteFacts } from "../../../../src/vault/markdown/note-model";
+import { MemoryDiagnosticsNotes } from "../../../vault/notes/memory-diagnostics-notes";
 
 /** A vault in memory and a rule context over it, with the optional host answers given. */
 export function ruleVault(files: Record<string, string>, extra: Partial<Pick<RuleContext, "hasSubpath" | "isHiddenLinkTarget">> = {}) {
-	const source = new MemoryNoteSource(files);
-	const context: RuleContext = { resolveLink: (linkpath, from) => source.resolveLink(linkpath, from), metadataOf: (path) => source.metadata(path), ...extra };
-	const note = (path: string): NoteMetadata => {
-		const metadata = source.metadata(path);
+	const source = new MemoryDiagnosticsNotes(files);
+	const context: RuleContext = { resolveLink: (linkpath, from) => source.resolveLink(linkpath, from), factsOf: (path) => source.facts(path), ...extra };
+	const note = (path: string): NoteFacts => {
+		const metadata = source.facts(path);
 		if (!metadata) throw new Error(`no note ${path}`);
 		return metadata;
 	};

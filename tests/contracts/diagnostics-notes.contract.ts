@@ -1,10 +1,10 @@
 import { DiagnosticsEngine } from "../../src/ide/diagnostics/diagnostics-engine";
-import type { NoteMetadata } from "../../src/vault/markdown/note-metadata";
-import type { NoteSource } from "../../src/vault/notes/note-source";
+import type { NoteFacts } from "../../src/vault/markdown/note-model";
+import type { DiagnosticsNotes } from "../../src/vault/notes/notes";
 
-/** One NoteSource implementation over a vault of notes, with the host's own ways of changing it. */
+/** One `DiagnosticsNotes` implementation over a vault of notes, with the host's own ways of changing it. */
 export interface NoteSourceUnderTest {
-	source: NoteSource;
+	source: DiagnosticsNotes;
 	/** Writes a file the way the Claude Code CLI does: straight to disk, the host not told. */
 	writeExternally: (path: string, text: string) => void;
 	/** Deletes a file the way the CLI's shell would: straight from disk, the host not told. */
@@ -38,17 +38,18 @@ const VAULT: Record<string, string> = {
 	"picture.png": "not really a picture",
 };
 
-function outline(metadata: NoteMetadata | undefined): unknown {
+function outline(metadata: NoteFacts | undefined): unknown {
 	if (!metadata) return undefined;
-	const inCode = (line: number): boolean => metadata.codeRanges.some((range) => range.start.line <= line && line <= range.end.line);
+	const inCode = (line: number): boolean => (metadata.codeRanges ?? []).some((range) => range.start.line <= line && line <= range.end.line);
 	return {
-		headings: metadata.headings.map((heading) => `${heading.level} ${heading.text} @${heading.range.start.line}`),
-		blockIds: metadata.blockIds.filter((block) => !inCode(block.range.start.line)).map((block) => `${block.id} @${block.range.start.line}`),
+		headings: metadata.headings.map((heading) => `${heading.level} ${heading.text} @${heading.line}`),
+		blockIds: metadata.blockIds.filter((block) => !inCode(block.line)).map((block) => `${block.id} @${block.line}`),
 		// In document order: the contract does not fix the order of links (Obsidian lists links before embeds).
+		// Links in the frontmatter's properties are not the diagnostics' (a builder without the frontmatter's text has none).
 		links: [...metadata.links]
-			.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character)
-			.filter((link) => !inCode(link.range.start.line))
-			.map((link) => `${link.embed ? "!" : ""}${link.linkpath}${link.subpath === undefined ? "" : `#${link.subpath}`} @${link.range.start.line}:${link.range.start.character}`),
+			.sort((a, b) => a.line - b.line || a.start - b.start)
+			.filter((link) => !inCode(link.line) && link.line > (metadata.frontmatter?.endLine ?? -1))
+			.map((link) => `${link.embed ? "!" : ""}${link.linkpath}${link.subpath === undefined ? "" : `#${link.subpath}`} @${link.line}:${link.start}`),
 		frontmatterProblem: metadata.frontmatterProblem ? metadata.frontmatterProblem.range.start.line : undefined,
 	};
 }
@@ -58,12 +59,12 @@ function brief(diagnostics: { code: string; range: { start: { line: number; char
 }
 
 /**
- * What every NoteSource means, whoever implements it (the headless file system scanner, Obsidian's metadata cache):
+ * What every DiagnosticsNotes means, whoever implements it (the headless file system scanner, Obsidian's metadata cache):
  * the same vault gives the same notes, headings, block ids, links, link targets and diagnostics; a note written
  * behind the host's back is seen by `refreshNote`, as is a note the host has not indexed yet.
  */
 export function describeNoteSourceContract(name: string, create: NoteSourceFactory): void {
-	describe(`NoteSource contract: ${name}`, () => {
+	describe(`DiagnosticsNotes contract: ${name}`, () => {
 		let subject: NoteSourceUnderTest | undefined;
 		const open = async (files: Record<string, string> = VAULT): Promise<NoteSourceUnderTest> => {
 			subject = await create(files);
@@ -78,12 +79,12 @@ export function describeNoteSourceContract(name: string, create: NoteSourceFacto
 		it("lists the Markdown notes, not other files", async () => {
 			const { source } = await open();
 			expect([...source.notePaths()].sort()).toEqual(["Bad.md", "Folder/Deep.md", "Home.md", "Target.md"]);
-			expect(source.metadata("picture.png")).toBeUndefined();
+			expect(source.facts("picture.png")).toBeUndefined();
 		});
 
 		it("reads headings, block ids, links and broken frontmatter the same way", async () => {
 			const { source } = await open();
-			expect(outline(source.metadata("Home.md"))).toEqual({
+			expect(outline(source.facts("Home.md"))).toEqual({
 				headings: ["1 Home @0"],
 				blockIds: ["dup @10", "DUP @11"],
 				links: [
@@ -102,9 +103,9 @@ export function describeNoteSourceContract(name: string, create: NoteSourceFacto
 				],
 				frontmatterProblem: undefined,
 			});
-			expect(outline(source.metadata("Target.md"))).toMatchObject({ headings: ["1 Part One @0", "2 Detail @2"], blockIds: ["para-1 @4"] });
-			expect(outline(source.metadata("Bad.md"))).toMatchObject({ frontmatterProblem: 1 });
-			expect(outline(source.metadata("Folder/Deep.md"))).toMatchObject({ headings: ["1 Deep @3"], frontmatterProblem: undefined });
+			expect(outline(source.facts("Target.md"))).toMatchObject({ headings: ["1 Part One @0", "2 Detail @2"], blockIds: ["para-1 @4"] });
+			expect(outline(source.facts("Bad.md"))).toMatchObject({ frontmatterProblem: 1 });
+			expect(outline(source.facts("Folder/Deep.md"))).toMatchObject({ headings: ["1 Deep @3"], frontmatterProblem: undefined });
 		});
 
 		it("resolves links as Obsidian does: case-insensitive, .md optional, bare names anywhere, attachments", async () => {

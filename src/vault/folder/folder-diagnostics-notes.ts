@@ -1,8 +1,8 @@
 import type { YamlParser } from "../markdown/frontmatter-check";
-import { scanNote } from "../markdown/markdown-scanner";
-import type { NoteMetadata } from "../markdown/note-metadata";
+import type { NoteFacts } from "../markdown/note-model";
 import { parseYaml as parseYamlWithLibrary } from "../markdown/yaml-parser";
-import type { NoteSource } from "../notes/note-source";
+import { factsFromText } from "../notes/note-facts";
+import type { DiagnosticsNotes } from "../notes/notes";
 import { FolderNoteStore, NoteMemo, type FolderNoteStoreOptions } from "./folder-note-store";
 
 /** Notes larger than this are listed (links to them resolve) but not scanned: their diagnostics are not computed. */
@@ -12,16 +12,16 @@ export const MAX_SCANNED_NOTE_BYTES = 4 * 1024 * 1024;
  * The diagnostics' notes of a folder on disk (the headless host), over the folder's one store (`FolderVault`):
  * metadata scanned per note version, links resolved through the store's name index.
  */
-export class FolderNoteSource implements NoteSource {
+export class FolderDiagnosticsNotes implements DiagnosticsNotes {
 	private readonly store: FolderNoteStore;
 	private readonly ownsStore: boolean;
-	private readonly metadataMemo: NoteMemo<NoteMetadata>;
+	private readonly metadataMemo: NoteMemo<NoteFacts>;
 
 	/** Over a folder's shared store, or (given options) over a store of its own. */
 	constructor(source: FolderNoteStore | FolderNoteStoreOptions, parseYaml: YamlParser = parseYamlWithLibrary) {
 		this.ownsStore = !(source instanceof FolderNoteStore);
 		this.store = source instanceof FolderNoteStore ? source : new FolderNoteStore(source);
-		this.metadataMemo = new NoteMemo(this.store, (path, read) => scanNote(path, read.bytes > MAX_SCANNED_NOTE_BYTES ? "" : read.text, parseYaml));
+		this.metadataMemo = new NoteMemo(this.store, (path, read) => factsFromText(path, read.bytes > MAX_SCANNED_NOTE_BYTES ? "" : read.text, parseYaml));
 	}
 
 	get structureVersion(): number {
@@ -47,10 +47,10 @@ export class FolderNoteSource implements NoteSource {
 		return this.store.notePaths();
 	}
 
-	metadata(path: string): NoteMetadata | undefined {
+	facts(path: string): NoteFacts | undefined {
 		if (!this.store.isNote(path)) return undefined;
 		// Gone or unreadable since it was listed: it has nothing to report.
-		return this.metadataMemo.get(path) ?? { path, links: [], headings: [], blockIds: [], codeRanges: [] };
+		return this.metadataMemo.get(path) ?? { path, links: [], headings: [], blockIds: [], tags: [] };
 	}
 
 	resolveLink(linkpath: string, sourcePath: string, exists?: (path: string) => boolean): string | undefined {

@@ -3,7 +3,7 @@ import { DiagnosticsEngine } from "../../src/ide/diagnostics/diagnostics-engine"
 import { VaultPrivacy } from "../../src/vault/privacy/vault-privacy";
 import { createGetDiagnosticsTool } from "../../src/ide/tools/get-diagnostics";
 import { VaultPaths } from "../../src/vault/vault-paths";
-import { ObsidianNoteSource, type NoteFile } from "../../src/obsidian/diagnostics-source";
+import { ObsidianDiagnosticsNotes, type NoteFile } from "../../src/obsidian/diagnostics-notes";
 import { parseYaml } from "../../src/vault/markdown/yaml-parser";
 import * as obsidian from "../__mocks__/obsidian";
 import { Events, type EventRef } from "../__mocks__/obsidian";
@@ -95,7 +95,7 @@ function setUp() {
 	add("Bad.md", { frontmatterPosition: pos(0, 0, 2, 3), sections: [{ type: "yaml", position: pos(0, 0, 2, 3) }] }, "---\nkey: [oops\n---\n");
 	add("Properties.md", { frontmatter: { title: "x" }, frontmatterPosition: pos(0, 0, 2, 3) }, "---\ntitle: x\n---\n");
 	vault.files.set("gone.txt", file("gone.txt"));
-	const source = new ObsidianNoteSource({ vault, metadataCache, parseYaml });
+	const source = new ObsidianDiagnosticsNotes({ vault, metadataCache, parseYaml });
 	source.load();
 	return { vault, metadataCache, source, engine: new DiagnosticsEngine(source) };
 }
@@ -104,7 +104,7 @@ function brief(diagnostics: { code: string; range: { start: { line: number; char
 	return diagnostics.map(({ code, range }) => `${code} ${range.start.line}:${range.start.character}-${range.end.line}:${range.end.character}`);
 }
 
-describe("ObsidianNoteSource", () => {
+describe("ObsidianDiagnosticsNotes", () => {
 	it("maps the metadata cache to diagnostics: links, embeds, headings, duplicate ids from sections and list items", async () => {
 		const { engine } = setUp();
 		expect(brief(await engine.forNote("Home.md"))).toEqual([
@@ -153,7 +153,7 @@ describe("ObsidianNoteSource", () => {
 		source.unload();
 		const cache: CachedMetadata = {};
 		metadataCache.trigger("changed", vault.files.get("Bad.md"), "---\nfine: yes\n---\n", cache);
-		expect(source.metadata("Bad.md")?.frontmatterProblem).toBeUndefined();
+		expect(source.facts("Bad.md")?.frontmatterProblem).toBeUndefined();
 	});
 });
 
@@ -162,7 +162,7 @@ async function lagging(notes: Record<string, string>, options: { tick?: number; 
 	const { vault, disk, metadataCache } = createMetadataHarness(notes);
 	await metadataCache.parsePending(Object.keys(notes).filter((path) => !options.unindexed?.includes(path)));
 	const scheduler = new ManualScheduler(options.tick ?? 0);
-	const source = new ObsidianNoteSource({ vault, metadataCache, parseYaml, scheduler, indexWaitMs: 200, sliceMs: options.sliceMs ?? 10 });
+	const source = new ObsidianDiagnosticsNotes({ vault, metadataCache, parseYaml, scheduler, indexWaitMs: 200, sliceMs: options.sliceMs ?? 10 });
 	source.load();
 	return { vault, disk, metadataCache, scheduler, source, engine: new DiagnosticsEngine(source) };
 }
@@ -176,7 +176,7 @@ function track<T>(promise: Promise<T>): { done: () => boolean; result: Promise<T
 
 const codes = (diagnostics: { code: string }[]): string[] => diagnostics.map((diagnostic) => diagnostic.code);
 
-describe("ObsidianNoteSource against a metadata cache that lags the disk (defect 6)", () => {
+describe("ObsidianDiagnosticsNotes against a metadata cache that lags the disk (defect 6)", () => {
 	it("reports a link the CLI's write just broke while Obsidian still holds the old note, from the disk text", async () => {
 		const { vault, disk, scheduler, source, engine } = await lagging({ "A.md": "See [[B]].\n", "B.md": "# B\n" });
 		expect(await engine.forNote("A.md")).toEqual([]);
@@ -261,7 +261,7 @@ describe("ObsidianNoteSource against a metadata cache that lags the disk (defect
 	});
 });
 
-describe("ObsidianNoteSource and Obsidian's own rules (defect 12)", () => {
+describe("ObsidianDiagnosticsNotes and Obsidian's own rules (defect 12)", () => {
 	it("matches headings and block ids with Obsidian's resolveSubpath", async () => {
 		const { engine } = await lagging({ "A.md": "[[B#Part one]] [[B#^id]]\n", "B.md": "# Part One\n\nText ^id\n" });
 		const spy = jest.spyOn(obsidian, "resolveSubpath");

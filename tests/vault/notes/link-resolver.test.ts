@@ -1,12 +1,12 @@
-import { VaultFileIndex } from "../../../src/vault/notes/vault-file-index";
+import { LinkResolver } from "../../../src/vault/notes/link-resolver";
 
-function indexOf(paths: string[]): VaultFileIndex {
-	const index = new VaultFileIndex();
+function indexOf(paths: string[]): LinkResolver {
+	const index = new LinkResolver();
 	for (const path of paths) index.add(path);
 	return index;
 }
 
-describe("VaultFileIndex.resolve", () => {
+describe("LinkResolver.resolve", () => {
 	const index = indexOf(["Home.md", "Projects/Plan.md", "Archive/Plan.md", "Archive/Old/Plan.md", "img/Pic.PNG", "Version 1.2.md", "Projects/Sub/Deep.md"]);
 
 	it("matches names case-insensitively anywhere in the vault, with or without .md", () => {

@@ -3,7 +3,7 @@
  * Obsidian does without scanning the vault. Obsidian matches link paths case-insensitively, lets Markdown
  * links and wikilinks omit `.md`, and finds a bare name anywhere in the vault.
  */
-export class VaultFileIndex {
+export class LinkResolver {
 	private readonly files = new Set<string>();
 	/** Lower-cased file name, and for notes also the name without `.md` → paths. */
 	private readonly byName = new Map<string, string[]>();

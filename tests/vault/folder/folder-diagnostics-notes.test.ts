@@ -2,13 +2,13 @@ import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { DiagnosticsEngine } from "../../../src/ide/diagnostics/diagnostics-engine";
-import { FolderNoteSource } from "../../../src/vault/folder/folder-note-source";
+import { FolderDiagnosticsNotes } from "../../../src/vault/folder/folder-diagnostics-notes";
 import { parseYaml } from "../../../src/vault/markdown/yaml-parser";
 import { makeTempDir } from "../../helpers/temp-dir";
 import { waitUntil } from "../../helpers/wait-until";
 
 let temp: { path: string; remove: () => void };
-let source: FolderNoteSource | undefined;
+let source: FolderDiagnosticsNotes | undefined;
 
 beforeEach(() => {
 	temp = makeTempDir("diagnostics-fs");
@@ -27,7 +27,7 @@ function write(path: string, text: string): void {
 }
 
 function open(watch: boolean) {
-	source = new FolderNoteSource({ root: temp.path, watch }, parseYaml);
+	source = new FolderDiagnosticsNotes({ root: temp.path, watch }, parseYaml);
 	return { source, engine: new DiagnosticsEngine(source) };
 }
 
@@ -41,7 +41,7 @@ async function expectEventually<T>(answer: () => Promise<T>, expected: T): Promi
 	expect(await answer()).toEqual(expected);
 }
 
-describe.each([false, true])("FolderNoteSource (watch: %s)", (watch) => {
+describe.each([false, true])("FolderDiagnosticsNotes (watch: %s)", (watch) => {
 	it("lists notes, resolves links across folders and skips hidden folders", async () => {
 		write("Home.md", "[[Deep]] [[Hidden]] ![[a.png]]");
 		write("Folder/Sub/Deep.md", "");

@@ -1,4 +1,4 @@
-import { factsFromCache, frontmatterDetail } from "../../../src/obsidian/vault-tools/cache-facts";
+import { factsFromCache, frontmatterDetail } from "../../../src/obsidian/notes/cache-facts";
 import { factsFromText } from "../../../src/vault/notes/note-facts";
 import { parseNoteForCache } from "../harness/metadata-parser";
 
@@ -35,6 +35,26 @@ describe("factsFromCache", () => {
 		const cache = parseNoteForCache(NOTE);
 		const facts = factsFromCache("Plan.md", { ...cache, frontmatter: { title: "From Obsidian", position: cache.frontmatterPosition } }, frontmatterDetail("Plan.md", NOTE, cache));
 		expect(facts.frontmatter?.properties).toEqual({ title: "From Obsidian" });
+	});
+
+	it("places block ids on their line as the shared reader does, and keeps code sections as code ranges (the diagnostics' one model)", () => {
+		const text = "Para ^one\n\n- item ^two\n\n```\n[[InCode]]\n```\n";
+		const cache = parseNoteForCache(text);
+		const fromCache = factsFromCache("N.md", cache, undefined);
+		expect(fromCache.blockIds).toEqual(factsFromText("N.md", text).blockIds);
+		expect(fromCache.codeRanges?.map((range) => [range.start.line, range.end.line])).toEqual([[4, 6]]);
+	});
+
+	it("leaves out URLs and links with neither a path nor a subpath", () => {
+		const at = (col: number, length: number) => ({ start: { line: 0, col, offset: col }, end: { line: 0, col: col + length, offset: col + length } });
+		const cache = {
+			links: [
+				{ link: "https://example.com", original: "[site](https://example.com)", displayText: "site", position: at(0, 27) },
+				{ link: "#", original: "[[#]]", displayText: "", position: at(28, 5) },
+				{ link: "Real", original: "[[Real]]", displayText: "Real", position: at(34, 8) },
+			],
+		};
+		expect(factsFromCache("N.md", cache, undefined).links.map((link) => link.linkpath)).toEqual(["Real"]);
 	});
 
 	it("has no frontmatter fact without the detail", () => {

@@ -1,26 +1,36 @@
-import type { NoteMetadata } from "../markdown/note-metadata";
+import type { NoteFacts } from "../markdown/note-model";
 
 /**
- * Where the diagnostics engine gets notes from: the headless host's file system scanner, or Obsidian's
- * metadata cache. Implementations keep metadata cached per note and update it per changed file.
+ * The one port for "the notes": every note's model (`NoteFacts`) and links resolved as Obsidian resolves them. Two
+ * adapters build it (the folder on disk, Obsidian's metadata cache) and both features read it: the diagnostics as
+ * `DiagnosticsNotes`, the vault tools as `VaultIndex` (which adds the notes' texts and the writes).
  */
-export interface NoteSource {
-	/** Brings the metadata up to date with the files; cheap when nothing changed. */
+export interface Notes {
+	/** Brings the notes up to date with the vault; cheap when nothing changed. */
 	refresh(): Promise<void>;
-	/** Makes sure one note is current, e.g. right after the CLI wrote it, without waiting for change events. */
-	refreshNote(path: string): Promise<void>;
-	/** Vault-relative paths of every Markdown note. */
+	/** Vault paths of every Markdown note, in no particular order. */
 	notePaths(): Iterable<string>;
 	/**
-	 * A note's metadata; the same object for as long as the note does not change. Undefined for non-notes, and for
-	 * notes the source cannot read yet (then `indexingNotice` names them).
+	 * A note's model; undefined for non-notes, and for notes the adapter cannot read yet. Synchronous: both adapters
+	 * have it at hand (the folder's cache, Obsidian's metadata cache), and whole-vault questions ask for every note.
 	 */
-	metadata(path: string): NoteMetadata | undefined;
+	facts(path: string): NoteFacts | undefined;
 	/**
 	 * The vault path a link path leads to from `sourcePath`, as Obsidian resolves it; undefined when unresolved.
-	 * With `exists`, only the files it accepts count, as if the others were not in the vault (privacy).
+	 * With `exists`, only the files it accepts count: the answer is Obsidian's in a vault without the others, so a
+	 * private note never shadows a public one of the same name.
 	 */
 	resolveLink(linkpath: string, sourcePath: string, exists?: (path: string) => boolean): string | undefined;
+}
+
+/**
+ * The notes as `getDiagnostics` reads them: each note's model the same object for as long as the note does not
+ * change (the engine caches per note), one note made current on demand, what an answer could not cover, and the
+ * pace of long work.
+ */
+export interface DiagnosticsNotes extends Notes {
+	/** Makes sure one note is current, e.g. right after the CLI wrote it, without waiting for change events. */
+	refreshNote(path: string): Promise<void>;
 	/**
 	 * Optional: the host's own heading/block matcher (Obsidian's `resolveSubpath`); undefined leaves it to the
 	 * core's matcher. Sources without one (the headless scanner) leave it out.

@@ -1,14 +1,14 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { FolderNoteSource } from "../../src/vault/folder/folder-note-source";
+import { FolderDiagnosticsNotes } from "../../src/vault/folder/folder-diagnostics-notes";
 import { parseYaml } from "../../src/vault/markdown/yaml-parser";
-import { ObsidianNoteSource } from "../../src/obsidian/diagnostics-source";
+import { ObsidianDiagnosticsNotes } from "../../src/obsidian/diagnostics-notes";
 import { makeTempDir } from "../helpers/temp-dir";
 import { ManualScheduler, settle } from "../obsidian/harness/metadata-scheduler";
 import { createMetadataHarness } from "../obsidian/harness/metadata-vault";
-import { describeNoteSourceContract } from "./note-source.contract";
+import { describeNoteSourceContract } from "./diagnostics-notes.contract";
 
-describeNoteSourceContract("FolderNoteSource (headless)", (files) => {
+describeNoteSourceContract("FolderDiagnosticsNotes (headless)", (files) => {
 	const folder = makeTempDir("note-source-contract");
 	const write = (path: string, text: string): void => {
 		const absolute = join(folder.path, ...path.split("/"));
@@ -17,7 +17,7 @@ describeNoteSourceContract("FolderNoteSource (headless)", (files) => {
 	};
 	for (const [path, text] of Object.entries(files)) write(path, text);
 	// Without a watcher: every call checks the files itself, so nothing depends on when fs.watch reports.
-	const source = new FolderNoteSource({ root: folder.path, watch: false }, parseYaml);
+	const source = new FolderDiagnosticsNotes({ root: folder.path, watch: false }, parseYaml);
 	return Promise.resolve({
 		source,
 		writeExternally: write,
@@ -30,11 +30,11 @@ describeNoteSourceContract("FolderNoteSource (headless)", (files) => {
 	});
 });
 
-describeNoteSourceContract("ObsidianNoteSource over the fake metadata cache", async (files) => {
+describeNoteSourceContract("ObsidianDiagnosticsNotes over the fake metadata cache", async (files) => {
 	const { vault, metadataCache } = createMetadataHarness(files);
 	await metadataCache.parsePending();
 	const scheduler = new ManualScheduler();
-	const source = new ObsidianNoteSource({ vault, metadataCache, parseYaml, scheduler, indexWaitMs: 200 });
+	const source = new ObsidianDiagnosticsNotes({ vault, metadataCache, parseYaml, scheduler, indexWaitMs: 200 });
 	source.load();
 	return {
 		source,

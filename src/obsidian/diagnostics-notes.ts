@@ -1,11 +1,10 @@
-import { Component, normalizePath, resolveSubpath, type CachedMetadata, type EventRef, type Pos } from "obsidian";
+import { Component, normalizePath, resolveSubpath, type CachedMetadata, type EventRef } from "obsidian";
 import { checkFrontmatter, type YamlParser } from "../vault/markdown/frontmatter-check";
-import { isExternalTarget } from "../vault/markdown/link-syntax";
-import { scanNote } from "../vault/markdown/markdown-scanner";
-import type { FrontmatterProblem, NoteBlockId, NoteLink, NoteMetadata } from "../vault/markdown/note-metadata";
-import type { NoteSource, WorkPace } from "../vault/notes/note-source";
-import type { TextRange } from "../vault/markdown/text-position";
+import type { FrontmatterProblem, NoteFacts } from "../vault/markdown/note-model";
+import { factsFromText } from "../vault/notes/note-facts";
+import type { DiagnosticsNotes, WorkPace } from "../vault/notes/notes";
 import { splitLines } from "../vault/markdown/text-lines";
+import { factsFromCache } from "./notes/cache-facts";
 import { isNotePath, ObsidianNoteEvents } from "./notes/obsidian-note-events";
 import { FilesByName } from "./notes/files-by-name";
 
@@ -58,7 +57,7 @@ export interface SourceScheduler {
 	yieldToMain(): Promise<void>;
 }
 
-export interface ObsidianNoteSourceOptions {
+export interface ObsidianDiagnosticsNotesOptions {
 	vault: NotesVault;
 	metadataCache: NotesMetadataCache;
 	/** `parseYaml` from the obsidian module. */
@@ -98,8 +97,8 @@ const windowScheduler: SourceScheduler = {
  * waits (bounded) for the note's `changed` event, and failing that reads the disk and runs the headless host's
  * scanner on it. Notes it could not check are named in `indexingNotice`.
  */
-export class ObsidianNoteSource extends Component implements NoteSource {
-	private readonly notes = new Map<string, NoteMetadata>();
+export class ObsidianDiagnosticsNotes extends Component implements DiagnosticsNotes {
+	private readonly notes = new Map<string, NoteFacts>();
 	/** Result of the text-based frontmatter check per note; null when the frontmatter is valid or absent. */
 	private readonly frontmatter = new Map<string, FrontmatterProblem | null>();
 	/** Notes whose frontmatter must be checked from their text before the next answer. */
@@ -109,7 +108,7 @@ export class ObsidianNoteSource extends Component implements NoteSource {
 	/** Which notes are behind the cache (created or changed, not parsed yet) and when the file list changed. */
 	private readonly events: ObsidianNoteEvents;
 	/** Notes read from the disk because Obsidian had not indexed their current version; kept while the disk agrees. */
-	private readonly fromDisk = new Map<string, { stamp: FileStamp | null; metadata: NoteMetadata }>();
+	private readonly fromDisk = new Map<string, { stamp: FileStamp | null; metadata: NoteFacts }>();
 	/** Notes with no cache entry when last looked at: not indexed yet, and not checked. */
 	private readonly unindexed = new Set<string>();
 	/** The notes the CLI asked about most recently (its baselines), re-checked on whole-vault calls. */
@@ -121,7 +120,7 @@ export class ObsidianNoteSource extends Component implements NoteSource {
 	private warming: Promise<void> | undefined;
 	private readonly filesByName = new FilesByName(() => this.options.vault.getFiles());
 
-	constructor(private readonly options: ObsidianNoteSourceOptions) {
+	constructor(private readonly options: ObsidianDiagnosticsNotesOptions) {
 		super();
 		this.scheduler = options.scheduler ?? windowScheduler;
 		this.events = options.events ?? new ObsidianNoteEvents(options.vault, options.metadataCache);
@@ -188,7 +187,7 @@ export class ObsidianNoteSource extends Component implements NoteSource {
 		this.asked.add(key);
 		if (this.asked.size > RECHECKED_NOTES) this.asked.delete(this.asked.values().next().value ?? "");
 		await this.ensureFresh([key]);
-		this.metadata(key);
+		this.facts(key);
 		if (this.needText.delete(key)) await this.checkText(key);
 	}
 
@@ -199,13 +198,13 @@ export class ObsidianNoteSource extends Component implements NoteSource {
 	}
 
 	/** A note's metadata; undefined for non-notes and for notes Obsidian has not indexed (see `indexingNotice`). */
-	metadata(path: string): NoteMetadata | undefined {
+	facts(path: string): NoteFacts | undefined {
 		const read = this.fromDisk.get(path);
 		if (read) return read.metadata;
 		const known = this.notes.get(path);
 		if (known) return known;
 		const normalized = normalizePath(path);
-		if (normalized !== path) return this.metadata(normalized);
+		if (normalized !== path) return this.facts(normalized);
 		const file = this.options.vault.getFileByPath(path);
 		if (!file || file.extension !== "md") return undefined;
 		const cache = this.options.metadataCache.getFileCache(file);
@@ -214,7 +213,7 @@ export class ObsidianNoteSource extends Component implements NoteSource {
 			return undefined;
 		}
 		this.unindexed.delete(path);
-		const metadata = toNoteMetadata(path, cache);
+		const metadata = factsFromCache(path, cache, undefined);
 		const problem = this.frontmatter.get(path);
 		if (problem) metadata.frontmatterProblem = problem;
 		else if (problem === undefined && frontmatterDidNotParse(cache)) this.needText.add(path);
@@ -271,7 +270,7 @@ export class ObsidianNoteSource extends Component implements NoteSource {
 		let next = 0;
 		while (next < paths.length) {
 			const start = scheduler.now();
-			do this.metadata(paths[next++] ?? "");
+			do this.facts(paths[next++] ?? "");
 			while (next < paths.length && scheduler.now() - start < sliceMs);
 			if (next < paths.length) await scheduler.yieldToMain();
 		}
@@ -303,11 +302,11 @@ export class ObsidianNoteSource extends Component implements NoteSource {
 		if ((await this.changedBefore(path, deadline)) && this.indexedVersionIs(path, disk)) return;
 		try {
 			const text = await this.options.vault.adapter.read(path);
-			this.keepFromDisk(path, disk, scanNote(path, text, this.options.parseYaml));
+			this.keepFromDisk(path, disk, factsFromText(path, text, this.options.parseYaml));
 		} catch {
 			// Unreadable right now: it stays unchecked, and indexingNotice says so.
 			this.fromDisk.delete(path);
-			if (!this.metadata(path)) this.unindexed.add(path);
+			if (!this.facts(path)) this.unindexed.add(path);
 		}
 	}
 
@@ -335,7 +334,7 @@ export class ObsidianNoteSource extends Component implements NoteSource {
 		return true;
 	}
 
-	private keepFromDisk(path: string, stamp: FileStamp | null, metadata: NoteMetadata): void {
+	private keepFromDisk(path: string, stamp: FileStamp | null, metadata: NoteFacts): void {
 		// A note only on disk, or gone from it, changes what links resolve to.
 		if (!this.fromDisk.has(path) && (stamp === null || !this.options.vault.getFileByPath(path))) this.diskStructureChanges++;
 		this.fromDisk.set(path, { stamp, metadata });
@@ -406,57 +405,6 @@ function frontmatterDidNotParse(cache: CachedMetadata): boolean {
 	return cache.frontmatter === undefined && (cache.frontmatterPosition !== undefined || cache.sections?.[0]?.type === "yaml");
 }
 
-function toNoteMetadata(path: string, cache: CachedMetadata): NoteMetadata {
-	const links: NoteLink[] = [];
-	for (const [items, embed] of [[cache.links ?? [], false], [cache.embeds ?? [], true]] as const) {
-		for (const item of items) {
-			const link = toNoteLink(item.link, item.original, item.position, embed);
-			if (link) links.push(link);
-		}
-	}
-	return {
-		path,
-		links,
-		headings: (cache.headings ?? []).map((heading) => ({ text: heading.heading, level: heading.level, range: toRange(heading.position) })),
-		blockIds: blockIdsOf(cache),
-		codeRanges: (cache.sections ?? []).filter((section) => section.type === "code").map((section) => toRange(section.position)),
-	};
-}
-
-function toNoteLink(target: string, original: string, position: Pos, embed: boolean): NoteLink | undefined {
-	if (isExternalTarget(target)) return undefined;
-	const hash = target.indexOf("#");
-	const linkpath = (hash < 0 ? target : target.slice(0, hash)).trim();
-	const subpath = hash < 0 ? "" : target.slice(hash + 1).trim();
-	if (linkpath === "" && subpath === "") return undefined;
-	const link: NoteLink = { embed, linkpath, original, range: toRange(position) };
-	if (subpath !== "") link.subpath = subpath;
-	return link;
-}
-
-/**
- * `cache.blocks` keeps one entry per id, so repeats are found in the ids of sections and list items. Obsidian
- * gives the block's position, not the marker's; the marker is taken to end the block's last line.
- */
-function blockIdsOf(cache: CachedMetadata): NoteBlockId[] {
-	const byLine = new Map<number, NoteBlockId>();
-	for (const item of [...(cache.sections ?? []), ...(cache.listItems ?? [])]) {
-		if (!item.id) continue;
-		const end = item.position.end;
-		if (byLine.has(end.line)) continue;
-		const start = Math.max(0, end.col - item.id.length - 1);
-		byLine.set(end.line, { id: item.id, range: { start: { line: end.line, character: start }, end: { line: end.line, character: end.col } } });
-	}
-	return [...byLine.values()].sort((a, b) => a.range.start.line - b.range.start.line);
-}
-
-function toRange(position: Pos): TextRange {
-	return {
-		start: { line: position.start.line, character: position.start.col },
-		end: { line: position.end.line, character: position.end.col },
-	};
-}
-
-function emptyMetadata(path: string): NoteMetadata {
-	return { path, links: [], headings: [], blockIds: [], codeRanges: [] };
+function emptyMetadata(path: string): NoteFacts {
+	return { path, links: [], headings: [], blockIds: [], tags: [] };
 }

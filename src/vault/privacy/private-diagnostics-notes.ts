@@ -1,13 +1,13 @@
-import type { NoteMetadata } from "../markdown/note-metadata";
-import type { NoteSource, WorkPace } from "../notes/note-source";
+import type { NoteFacts } from "../markdown/note-model";
+import type { DiagnosticsNotes, WorkPace } from "../notes/notes";
 import type { PrivacyFilter } from "./privacy";
 
 /** Private notes are not notes to the diagnostics: not listed, no metadata, so links into them reveal nothing of them. */
-export class PrivateNoteSource implements NoteSource {
+export class PrivateDiagnosticsNotes implements DiagnosticsNotes {
 	private readonly isPublic = (path: string): boolean => !this.privacy.isPrivate({ relative: path });
 
 	constructor(
-		private readonly source: NoteSource,
+		private readonly source: DiagnosticsNotes,
 		private readonly privacy: PrivacyFilter,
 	) {}
 
@@ -27,8 +27,8 @@ export class PrivateNoteSource implements NoteSource {
 		for (const path of this.source.notePaths()) if (!this.privacy.isPrivate({ relative: path })) yield path;
 	}
 
-	metadata(path: string): NoteMetadata | undefined {
-		return this.privacy.isPrivate({ relative: path }) ? undefined : this.source.metadata(path);
+	facts(path: string): NoteFacts | undefined {
+		return this.privacy.isPrivate({ relative: path }) ? undefined : this.source.facts(path);
 	}
 
 	/** Resolved as if private notes were not in the vault: a private note never shadows a public one of the same name. */

@@ -1,14 +1,14 @@
 import type { YamlParser } from "../../../src/vault/markdown/frontmatter-check";
-import { scanNote } from "../../../src/vault/markdown/markdown-scanner";
-import type { NoteMetadata } from "../../../src/vault/markdown/note-metadata";
-import type { NoteSource } from "../../../src/vault/notes/note-source";
-import { VaultFileIndex } from "../../../src/vault/notes/vault-file-index";
+import type { NoteFacts } from "../../../src/vault/markdown/note-model";
+import { factsFromText } from "../../../src/vault/notes/note-facts";
+import type { DiagnosticsNotes } from "../../../src/vault/notes/notes";
+import { LinkResolver } from "../../../src/vault/notes/link-resolver";
 import { parseYaml } from "../../../src/vault/markdown/yaml-parser";
 
 /** A vault held in memory: path → text (non-.md paths are attachments). Tests change it with `write`/`remove`. */
-export class MemoryNoteSource implements NoteSource {
-	private readonly index = new VaultFileIndex();
-	private readonly notes = new Map<string, NoteMetadata>();
+export class MemoryDiagnosticsNotes implements DiagnosticsNotes {
+	private readonly index = new LinkResolver();
+	private readonly notes = new Map<string, NoteFacts>();
 
 	constructor(files: Record<string, string>, private readonly yaml: YamlParser = parseYaml) {
 		for (const [path, text] of Object.entries(files)) this.write(path, text);
@@ -20,7 +20,7 @@ export class MemoryNoteSource implements NoteSource {
 
 	write(path: string, text: string): void {
 		this.index.add(path);
-		if (path.endsWith(".md")) this.notes.set(path, scanNote(path, text, this.yaml));
+		if (path.endsWith(".md")) this.notes.set(path, factsFromText(path, text, this.yaml));
 	}
 
 	remove(path: string): void {
@@ -40,7 +40,7 @@ export class MemoryNoteSource implements NoteSource {
 		return this.notes.keys();
 	}
 
-	metadata(path: string): NoteMetadata | undefined {
+	facts(path: string): NoteFacts | undefined {
 		return this.notes.get(path);
 	}
 
