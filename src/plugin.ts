@@ -174,6 +174,7 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 					this.settingTab.refreshStatus();
 				},
 				...(vaultTools ? { vaultTools: vaultTools.assemblyOptions() } : {}),
+				journal: runtime.pluginJournal(this.app, vaultPath, this.manifest),
 			}),
 		);
 		const server = this.bridge.bridge.vaultTools;

@@ -80,7 +80,7 @@ const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
 	"src/obsidian": [
 		"src/obsidian/notes", "src/obsidian/settings", "src/obsidian/vault-tools", "src/settings", "src/assembly",
 		"src/ide", "src/ide/claude-permissions", "src/ide/diff-review", "src/ide/doctor", "src/ide/workspace",
-		"src/vault", "src/vault/markdown", "src/vault/notes", "src/vault/privacy", "src/server", "src/shared",
+		"src/vault", "src/vault/markdown", "src/vault/notes", "src/vault/privacy", "src/journal", "src/server", "src/shared",
 	],
 	"src/plugin": ["src/obsidian", "src/obsidian/notes", "src/obsidian/settings", "src/obsidian/vault-tools", "src/settings", "src/ide", "src/ide/claude-permissions", "src/ide/doctor", "src/vault", "src/vault/privacy", "src/shared"],
 	"main.ts": ["src/plugin"],

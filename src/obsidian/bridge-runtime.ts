@@ -6,3 +6,4 @@
 export { BridgeComponent } from "./bridge-component";
 export { VaultToolsComponent } from "./vault-tools/vault-tools-component";
 export { ObsidianNoteEvents } from "./notes/obsidian-note-events";
+export { pluginJournal } from "./plugin-journal";

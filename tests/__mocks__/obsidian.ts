@@ -537,6 +537,10 @@ export class Vault extends Events {
 		const bytes = Buffer.from(this.contents.get(file.path) ?? "", "utf8");
 		return Promise.resolve(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
 	}
+	/** obsidian.d.ts `modifyBinary`: the fake keeps text, so the bytes are stored as UTF-8 (invalid bytes become U+FFFD). */
+	modifyBinary(file: TFile, data: ArrayBuffer): Promise<void> {
+		return this.modify(file, new TextDecoder().decode(data));
+	}
 	/** obsidian.d.ts `create`: fails when the file exists ("File already exists."); fires `create`. */
 	create(path: string, data: string): Promise<TFile> {
 		if (this.contents.has(path)) return Promise.reject(new Error("File already exists."));
@@ -958,6 +962,8 @@ export interface PluginManifest {
 	id: string;
 	name: string;
 	version: string;
+	/** obsidian.d.ts: the plugin's folder, vault-relative (set by Obsidian for installed plugins). */
+	dir?: string;
 }
 
 /** obsidian.d.ts `MenuItem` (the parts plugins here use); `click()` is the user's click. */

@@ -1,0 +1,112 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { join } from "node:path";
+import { contentHash } from "../../src/journal/content-hash";
+import { FolderJournalStore } from "../../src/journal/folder-journal-store";
+import type { CallRecord, ChangeRecord } from "../../src/journal/journal-records";
+import { pluginJournal, pluginJournalFolder } from "../../src/obsidian/plugin-journal";
+import ClaudeCodeBridgePlugin from "../../src/plugin";
+import type { BridgeSettings } from "../../src/settings";
+import { readHttpTokenRecord } from "../../src/vault-tools/serve/http-token-record";
+import { App } from "../__mocks__/obsidian";
+import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
+import { makeTempDir } from "../helpers/temp-dir";
+import { pollUntil } from "../helpers/wait-until";
+import { createIndexedApp } from "./harness/indexed-app";
+
+const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
+
+describe("the plugin's journal store and undo writes", () => {
+	it("lives in the plugin's own folder of the config folder, not among the notes nor in data.json", () => {
+		expect(pluginJournalFolder("/v", ".config-x", { id: "claude-code-bridge" })).toBe(join("/v", ".config-x/plugins/claude-code-bridge", "journal"));
+		expect(pluginJournalFolder("/v", ".config-x", { id: "claude-code-bridge", dir: ".config-x/plugins/ccb" })).toBe(join("/v", ".config-x/plugins/ccb", "journal"));
+	});
+
+	it("writes the pre-image through the vault only over the bytes the change left", async () => {
+		const app = new App("/vault", "Vault");
+		app.vault.writeExternally("A.md", "after\n");
+		const writes = pluginJournal(app as never, "/vault", { id: "claude-code-bridge" }).undo;
+		await expect(writes?.writeBytes("A.md", bytes("before\r\n"), contentHash(bytes("something else")))).rejects.toThrow("A.md changed since; nothing was written");
+		expect(app.vault.contents.get("A.md")).toBe("after\n");
+		await writes?.writeBytes("A.md", bytes("before\r\n"), contentHash(bytes("after\n")));
+		expect(app.vault.contents.get("A.md")).toBe("before\r\n");
+		await expect(writes?.writeBytes("Gone.md", bytes("x"), "0")).rejects.toThrow("Gone.md is gone");
+	});
+
+	it("trashes through the file manager (the user's trash setting)", async () => {
+		const app = new App("/vault", "Vault");
+		app.vault.writeExternally("New.md", "# New\n");
+		const trashed: string[] = [];
+		const trashFile = app.fileManager.trashFile.bind(app.fileManager);
+		app.fileManager.trashFile = (file) => {
+			trashed.push(file.path);
+			return trashFile(file);
+		};
+		await pluginJournal(app as never, "/vault", { id: "claude-code-bridge" }).undo?.trash("New.md");
+		expect(trashed).toEqual(["New.md"]);
+		expect(app.vault.contents.has("New.md")).toBe(false);
+	});
+});
+
+describe("the running plugin records Claude's vault-tool calls", () => {
+	jest.setTimeout(30_000);
+	const temp = makeTempDir("plugin-journal");
+	const home = join(temp.path, "home");
+	const vaultPath = join(temp.path, "vault");
+	const previousHome = process.env.HOME;
+	let app: App;
+	let plugin: ClaudeCodeBridgePlugin;
+	let client: Client | undefined;
+
+	beforeEach(async () => {
+		process.env.HOME = home;
+		app = await createIndexedApp({ "Notes/Alpha.md": "# Alpha\n", "Private/Secret.md": "# Secret\n" }, vaultPath);
+		plugin = new ClaudeCodeBridgePlugin(app as never, { id: "claude-code-bridge", name: "Claude Code Bridge", version: "0.0.0" } as never);
+		(plugin as unknown as { data: unknown }).data = { privateFolders: ["Private"], vaultTools: { reviewWrites: false } };
+		plugin.load();
+		await pollUntil(() => (plugin.settings as BridgeSettings | undefined)?.vaultTools, "the settings to load");
+	}, FIXTURE_TIMEOUT_MS);
+
+	afterEach(async () => {
+		await client?.close();
+		client = undefined;
+		plugin.unload();
+		await (plugin as unknown as { bridge?: { stopped: Promise<void> } }).bridge?.stopped;
+		process.env.HOME = previousHome;
+	});
+	afterAll(() => temp.remove());
+
+	async function connect(): Promise<Client> {
+		app.workspace.finishLayout();
+		const port = await pollUntil(() => {
+			const http = plugin.vaultToolsStatus().http;
+			return http?.state === "listening" ? http.port : undefined;
+		}, "the HTTP endpoint to listen");
+		const token = readHttpTokenRecord(home, port).token ?? "";
+		client = new Client({ name: "plugin-journal-test", version: "1.0.0" });
+		await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+		return client;
+	}
+
+	const store = (): FolderJournalStore => new FolderJournalStore(pluginJournalFolder(vaultPath, app.vault.configDir, { id: "claude-code-bridge" }));
+
+	it("a create_note over HTTP is in the plugin's store with its change, a private note is never named, and undo trashes the note", async () => {
+		const mcp = await connect();
+		await mcp.callTool({ name: "create_note", arguments: { path: "Notes/New.md", content: "# New\n" } });
+		await mcp.callTool({ name: "read_note", arguments: { path: "Private/Secret.md" } });
+		const records = await pollUntil(async () => {
+			const loaded = await store().load();
+			return loaded.filter((record) => record.type === "call").length >= 2 ? loaded : undefined;
+		}, "both calls in the store");
+		const calls = records.filter((record): record is CallRecord => record.type === "call");
+		const created = calls.find((call) => call.tool === "create_note");
+		expect(created).toMatchObject({ session: { surface: "vault-tools-http" }, notes: ["Notes/New.md"], outcome: "ok" });
+		const change = records.find((record): record is ChangeRecord => record.type === "change");
+		expect(change).toMatchObject({ id: created?.id, change: { kind: "create", path: "Notes/New.md" } });
+		expect(JSON.stringify(records)).not.toContain("Secret");
+
+		const activity = (plugin as unknown as { bridge: { bridge: { activity?: { undo?: { entry(id: string): Promise<{ kind: string }> } } } } }).bridge.bridge.activity;
+		await expect(activity?.undo?.entry(created?.id ?? "")).resolves.toMatchObject({ kind: "undone" });
+		expect(app.vault.contents.has("Notes/New.md")).toBe(false);
+	});
+});
