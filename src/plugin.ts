@@ -10,6 +10,7 @@ import { onVaultConfigChanged, readExcludedFiles } from "./obsidian/excluded-fil
 import { PreviewedPermissions } from "./obsidian/previewed-permissions";
 import { EditorTracker } from "./obsidian/editor-tracker";
 import { registerDiffReviewView } from "./obsidian/register-diff-review";
+import { ACTIVITY_VIEW_TYPE, ActivityView } from "./obsidian/activity-view";
 import { BridgeSettingTab, type SettingsHost } from "./obsidian/settings-tab";
 import { StatusBar } from "./obsidian/status-bar";
 import { TagCommands } from "./obsidian/tag-commands";
@@ -51,6 +52,9 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 		this.editorTracker.register();
 		new TagCommands(this, access).register();
 		registerDiffReviewView(this);
+		this.registerView(ACTIVITY_VIEW_TYPE, (leaf) => new ActivityView(leaf, () => this.bridge?.bridge.activity));
+		this.addRibbonIcon("history", "Open Claude activity", () => void this.openActivity());
+		this.addCommand({ id: "open-activity", name: "Open Claude activity", callback: () => void this.openActivity() });
 		this.settingTab = new BridgeSettingTab(this.app, this, this);
 		this.addSettingTab(this.settingTab);
 		this.addCommand({ id: "restart-server", name: "Restart the bridge server", callback: () => void this.applyServerSettings() });
@@ -65,6 +69,17 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 		this.app.workspace.onLayoutReady(() => this.startBridge());
 		// The private folders or Excluded files may have changed while Obsidian was closed (a synced data.json).
 		this.app.workspace.onLayoutReady(() => void this.permissionsSync.sync());
+	}
+
+	/** Shows the activity view (in the right sidebar, once). */
+	async openActivity(): Promise<void> {
+		const { workspace } = this.app;
+		let leaf = workspace.getLeavesOfType(ACTIVITY_VIEW_TYPE)[0];
+		if (!leaf) {
+			leaf = workspace.getRightLeaf(false) ?? workspace.getLeaf("tab");
+			await leaf.setViewState({ type: ACTIVITY_VIEW_TYPE, active: true });
+		}
+		await workspace.revealLeaf(leaf);
 	}
 
 	get vaultPath(): string | undefined {

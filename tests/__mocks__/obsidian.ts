@@ -131,6 +131,14 @@ export class FakeElement {
 	// A tiny element tree for views: Obsidian's createEl/createDiv/createSpan/empty and DOM events.
 	tag = "div";
 	value = "";
+	/** The element's scroll position and its visible height (0 until a test lays it out). */
+	scrollTop = 0;
+	clientHeight = 0;
+	/** obsidian.d.ts `setCssProps`: CSS custom properties set on the element. */
+	readonly cssProps = new Map<string, string>();
+	setCssProps(props: Record<string, string>): void {
+		for (const [name, value] of Object.entries(props)) this.cssProps.set(name, value);
+	}
 	readonly children: FakeElement[] = [];
 	private readonly listeners = new Map<string, Set<(event: unknown) => void>>();
 
@@ -335,6 +343,10 @@ export class Workspace extends Events {
 	 * one; 'window' → a popout window with a new leaf. d.ts does not say the new leaf becomes active: the fake
 	 * leaves activation to `openFile`/`setViewState` (`active`) and `setActiveLeaf`.
 	 */
+	/** obsidian.d.ts `getRightLeaf`: a leaf in the right sidebar; the fake has no sidebars, so it is a new split. */
+	getRightLeaf(_split: boolean): WorkspaceLeaf | null {
+		return this.getLeaf("split");
+	}
 	getLeaf(newLeaf?: PaneType | boolean): WorkspaceLeaf {
 		if (newLeaf === "window") return this.openPopoutLeaf();
 		const root = this.rootGroup();
@@ -1027,6 +1039,12 @@ export class Plugin extends Component {
 	saveData(data: unknown): Promise<void> {
 		this.data = data;
 		return Promise.resolve();
+	}
+	/** What addRibbonIcon added: icon, title and the click callback (`click()` below stands for the user's click). */
+	readonly ribbonIcons: { icon: string; title: string; click: () => unknown }[] = [];
+	addRibbonIcon(icon: string, title: string, callback: (event: unknown) => unknown): FakeElement {
+		this.ribbonIcons.push({ icon, title, click: () => callback({ type: "click" }) });
+		return new FakeElement();
 	}
 	addStatusBarItem(): FakeElement {
 		const element = new FakeElement();

@@ -1,0 +1,144 @@
+import { Notice, type App } from "obsidian";
+import { isUndoable, type ActivityEntry } from "../journal/activity-entries";
+import type { Journal } from "../journal/journal";
+import type { NoteChange } from "../journal/journal-records";
+import type { Undo, UndoConflict } from "../journal/undo";
+import { computeLineDiff } from "../shared/word-diff";
+import { renderDiff } from "./diff-rendering";
+import { ReviewPanel } from "./review-panel";
+
+/** The bridge's journal and its undo while the bridge runs. */
+export interface ActivitySource {
+	journal: Journal;
+	undo?: Undo;
+}
+
+const decoder = new TextDecoder();
+
+/**
+ * One entry's details: who, when, its arguments, how it ended, the answer's size, the notes (each opens on click)
+ * and the diff of each edit (the note's earlier text against the note now), with Undo where it applies. A
+ * conflicting undo writes nothing: it opens the review panel to choose between the note now and its earlier text.
+ */
+export class ActivityDetails {
+	constructor(
+		private readonly app: App,
+		private readonly root: HTMLElement,
+		private readonly source: ActivitySource,
+		private readonly changed: () => void,
+	) {}
+
+	async show(entry: ActivityEntry): Promise<void> {
+		const root = this.root;
+		root.empty();
+		root.createEl("h4", { text: `${entry.tool} (${entry.id})` });
+		const facts = root.createEl("dl", { cls: "ccb-activity-facts" });
+		const fact = (label: string, value: string): void => {
+			facts.createEl("dt", { text: label });
+			facts.createEl("dd", { text: value });
+		};
+		const { session } = entry;
+		fact("Session", [session.key, session.surface, session.client, session.pid !== undefined ? `pid ${session.pid}` : undefined].filter((part) => part !== undefined).join(", "));
+		fact("Time", new Date(entry.at).toLocaleString());
+		fact("Arguments", entry.args === "" ? "none" : entry.args);
+		fact("Outcome", entry.outcome === undefined ? "running" : `${entry.outcome}${entry.detail !== undefined ? `: ${entry.detail}` : ""}`);
+		if (entry.durationMs !== undefined) fact("Duration", `${entry.durationMs} ms`);
+		if (entry.answerBytes !== undefined) fact("Answer size", `${entry.answerBytes} bytes`);
+		if (entry.undoneAt !== undefined) fact("Undone", new Date(entry.undoneAt).toLocaleString());
+		const notes = root.createDiv({ cls: "ccb-activity-notes" });
+		for (const path of entry.notes) {
+			const link = notes.createEl("a", { cls: "ccb-activity-note", text: path });
+			link.addEventListener("click", () => void this.openNote(path));
+		}
+		if (this.source.undo && isUndoable(entry)) {
+			const button = root.createEl("button", { cls: "ccb-activity-undo", text: "Undo" });
+			button.addEventListener("click", () => void this.undo(entry));
+		}
+		for (const change of entry.changes) await this.renderChange(root.createDiv({ cls: "ccb-activity-change" }), change);
+	}
+
+	private async renderChange(parent: HTMLElement, change: NoteChange): Promise<void> {
+		if (change.kind === "create") {
+			parent.createDiv({ text: `Created ${change.path}` });
+			return;
+		}
+		if (change.kind === "move") {
+			parent.createDiv({ text: `Moved ${change.from} to ${change.to}${change.rewrites.length > 0 ? `; links rewritten in ${change.rewrites.map((rewrite) => rewrite.path).join(", ")}` : ""}` });
+			return;
+		}
+		parent.createDiv({ text: `Changed ${change.path}` });
+		const before = await this.source.journal.preImage(change.before.hash);
+		const file = this.app.vault.getFileByPath(change.path);
+		if (!before || !file) {
+			parent.createDiv({ cls: "ccb-activity-muted", text: before ? "The note is gone." : "Its earlier text is no longer kept." });
+			return;
+		}
+		renderDiff(parent, computeLineDiff(decoder.decode(before), await this.app.vault.read(file)).lines, "unified");
+	}
+
+	private async openNote(path: string): Promise<void> {
+		const file = this.app.vault.getFileByPath(path);
+		if (!file) {
+			new Notice(`${path} is not in the vault now.`);
+			return;
+		}
+		await this.app.workspace.getLeaf(false).openFile(file);
+	}
+
+	private async undo(entry: ActivityEntry): Promise<void> {
+		const undo = this.source.undo;
+		if (!undo) return;
+		const result = await undo.entry(entry.id).catch((error: unknown) => ({ kind: "refused" as const, id: entry.id, reason: String(error) }));
+		if (result.kind === "undone") {
+			new Notice(`Undone: ${result.notes.join(", ")}`);
+			this.changed();
+			return;
+		}
+		if (result.kind === "refused") {
+			new Notice(`Not undone: ${result.reason}`);
+			return;
+		}
+		const choice = result.conflicts.find((conflict) => conflict.restore && conflict.current);
+		if (!choice) {
+			new Notice(`Not undone: ${result.reason}`);
+			return;
+		}
+		this.review(entry, choice, result.conflicts.length);
+	}
+
+	/** The note now against its earlier text, as a review: accepting writes what the user decided, only over the note as shown. */
+	private review(entry: ActivityEntry, conflict: UndoConflict, count: number): void {
+		const root = this.root;
+		root.empty();
+		const now = decoder.decode(conflict.current);
+		root.createDiv({ cls: "ccb-activity-conflict", text: `${conflict.path} changed since this call${count > 1 ? ` (and ${count - 1} more notes)` : ""}: choose what it should hold. Nothing is written unless you accept.` });
+		new ReviewPanel(root.createDiv(), { path: conflict.path, before: now, proposed: decoder.decode(conflict.restore), proposer: { client: entry.session.client ?? entry.session.surface, tool: `undo ${entry.tool}` }, time: new Date(entry.at) }, {
+			currentText: async () => {
+				const file = this.app.vault.getFileByPath(conflict.path);
+				return file ? this.app.vault.read(file) : undefined;
+			},
+			decide: (verdict) => {
+				if (verdict.kind === "reject") {
+					void this.show(entry);
+					return;
+				}
+				void this.write(conflict.path, now, verdict.finalText).then(() => this.changed());
+			},
+		});
+	}
+
+	private async write(path: string, expected: string, text: string): Promise<void> {
+		const file = this.app.vault.getFileByPath(path);
+		if (!file) {
+			new Notice(`${path} is gone; nothing was written.`);
+			return;
+		}
+		let written = false;
+		await this.app.vault.process(file, (data) => {
+			if (data !== expected) return data;
+			written = true;
+			return text;
+		});
+		new Notice(written ? `${path} now holds the text you chose.` : `${path} changed again; nothing was written.`);
+	}
+}

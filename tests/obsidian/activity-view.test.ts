@@ -1,0 +1,146 @@
+import type { WorkspaceLeaf as RealLeaf } from "obsidian";
+import type { ActivityEntry } from "../../src/journal/activity-entries";
+import { Journal } from "../../src/journal/journal";
+import type { CallRecord } from "../../src/journal/journal-records";
+import { MemoryJournalStore } from "../../src/journal/memory-journal-store";
+import { ACTIVITY_ROW_HEIGHT, ActivityView } from "../../src/obsidian/activity-view";
+import { ACTIVITY_EXPORT_FORMAT } from "../../src/journal/activity-export";
+import ClaudeCodeBridgePlugin from "../../src/plugin";
+import { App, type FakeElement } from "../__mocks__/obsidian";
+import { pollUntil } from "../helpers/wait-until";
+
+function call(index: number, overrides: Partial<CallRecord> = {}): CallRecord {
+	return {
+		type: "call",
+		id: `c${index}`,
+		at: 1_000_000 + index,
+		session: { key: `s${index % 3}`, surface: index % 2 === 0 ? "vault-tools-http" : "ide", client: "claude-code" },
+		tool: index % 5 === 0 ? "search" : "read_note",
+		notes: [`Notes/N${index}.md`],
+		args: `path: Notes/N${index}.md`,
+		outcome: index % 7 === 0 ? "error" : "ok",
+		durationMs: 3,
+		answerBytes: 100 + index,
+		...overrides,
+	};
+}
+
+async function viewOver(records: CallRecord[]): Promise<{ app: App; view: ActivityView; journal: Journal }> {
+	const app = new App("/vault", "Vault");
+	const store = new MemoryJournalStore();
+	for (const record of records) await store.append(record);
+	const journal = new Journal({ store, bounds: { maxEntries: 100_000 } });
+	const leaf = app.workspace.getLeaf("tab");
+	const view = new ActivityView(leaf as unknown as RealLeaf, () => ({ journal }));
+	view.load();
+	await view.onOpen();
+	return { app, view, journal };
+}
+
+const root = (view: ActivityView): FakeElement => view.contentEl as unknown as FakeElement;
+const rowsOf = (view: ActivityView): FakeElement[] => root(view).findAll("ccb-activity-entry");
+const one = (view: ActivityView, cls: string): FakeElement => {
+	const found = root(view).findAll(cls)[0];
+	if (!found) throw new Error(`no ${cls}`);
+	return found;
+};
+
+describe("ActivityView", () => {
+	it("lists the journal's calls newest first, grouped by session", async () => {
+		const { view } = await viewOver([call(1, { session: { key: "a", surface: "ide" } }), call(2, { session: { key: "b", surface: "ide" } }), call(3, { session: { key: "a", surface: "ide" } })]);
+		const rows = root(view).findAll("ccb-activity-row").map((row) => (row.hasClass("ccb-activity-session") ? row.text : row.findAll("ccb-activity-summary")[0]?.text));
+		expect(rows).toEqual(["Session a (ide): 2 calls", "Notes/N3.md", "Notes/N1.md", "Session b (ide): 1 call", "Notes/N2.md"]);
+	});
+
+	it("filters by session, surface, tool, outcome, note and free text, each box narrowing what is shown", async () => {
+		const { view } = await viewOver(Array.from({ length: 30 }, (_, index) => call(index + 1)));
+		const pick = (cls: string, value: string): void => {
+			const element = one(view, cls);
+			element.value = value;
+			element.dispatch(cls.includes("note") || cls.includes("text") ? "input" : "change");
+		};
+		expect(view.shown).toHaveLength(30);
+		pick("ccb-activity-filter-tool", "search");
+		expect(view.shown.map((entry) => entry.id).sort()).toEqual(["c10", "c15", "c20", "c25", "c30", "c5"]);
+		pick("ccb-activity-filter-surface", "ide");
+		expect(view.shown.map((entry) => entry.id).sort()).toEqual(["c15", "c25", "c5"]);
+		pick("ccb-activity-filter-session", "s0");
+		expect(view.shown.map((entry) => entry.id)).toEqual(["c15"]);
+		pick("ccb-activity-filter-session", "");
+		pick("ccb-activity-filter-tool", "");
+		pick("ccb-activity-filter-surface", "");
+		pick("ccb-activity-filter-outcome", "error");
+		expect(view.shown.map((entry) => entry.id).sort()).toEqual(["c14", "c21", "c28", "c7"]);
+		pick("ccb-activity-filter-outcome", "");
+		pick("ccb-activity-filter-note", "n2");
+		expect(view.shown).toHaveLength(11);
+		pick("ccb-activity-filter-text", "N21.md");
+		expect(view.shown.map((entry) => entry.id)).toEqual(["c21"]);
+		expect(rowsOf(view).map((row) => row.findAll("ccb-activity-summary")[0]?.text)).toEqual(["Notes/N21.md"]);
+		pick("ccb-activity-filter-text", "nothing like this");
+		expect(root(view).findAll("ccb-activity-empty")[0]?.text).toBe("No entries match the filters.");
+	});
+
+	it("draws only a window of rows for 10,000 entries, follows scrolling, and keeps filtering", async () => {
+		const { view } = await viewOver(Array.from({ length: 10_000 }, (_, index) => call(index + 1)));
+		const scroll = one(view, "ccb-activity-scroll");
+		expect(view.shown).toHaveLength(10_000);
+		expect(one(view, "ccb-activity-sizer").cssProps.get("--ccb-activity-height")).toBe(`${10_003 * ACTIVITY_ROW_HEIGHT}px`);
+		expect(root(view).findAll("ccb-activity-row").length).toBeLessThanOrEqual(60);
+
+		scroll.clientHeight = 20 * ACTIVITY_ROW_HEIGHT;
+		scroll.scrollTop = 5000 * ACTIVITY_ROW_HEIGHT;
+		scroll.dispatch("scroll");
+		const drawn = root(view).findAll("ccb-activity-row");
+		expect(drawn.length).toBeLessThanOrEqual(40);
+		expect(one(view, "ccb-activity-window").cssProps.get("--ccb-activity-offset")).toBe(`${4990 * ACTIVITY_ROW_HEIGHT}px`);
+		// Row 4990 of the list: session s1 (c10000 first) takes rows 0 to 3334, session s0 starts at 3335 with c9999,
+		// so row 4990 is s0's entry 1654, newest first: c(9999 - 3 × 1654) = c5037.
+		expect(drawn[0]?.findAll("ccb-activity-summary")[0]?.text).toBe("Notes/N5037.md");
+
+		const note = one(view, "ccb-activity-filter-note");
+		note.value = "N9999.md";
+		note.dispatch("input");
+		expect(view.shown.map((entry: ActivityEntry) => entry.id)).toEqual(["c9999"]);
+		expect(rowsOf(view)).toHaveLength(1);
+	});
+
+	it("exports what the filters show, as a Markdown note and as JSON, into the folder the user names", async () => {
+		const { app, view, journal } = await viewOver(Array.from({ length: 12 }, (_, index) => call(index + 1)));
+		const tool = one(view, "ccb-activity-filter-tool");
+		tool.value = "search";
+		tool.dispatch("change");
+		const folder = one(view, "ccb-activity-export-folder");
+		folder.value = "Logs/Claude";
+		const button = (text: string): FakeElement | undefined => root(view).findAll("ccb-activity-bar")[0]?.children.find((child) => child.tag === "button" && child.text === text);
+		button("Export as Markdown")?.dispatch("click");
+		button("Export as JSON")?.dispatch("click");
+		const written = (extension: string): string | undefined => [...app.vault.contents.entries()].find(([path]) => path.startsWith("Logs/Claude/Claude activity ") && path.endsWith(extension))?.[1];
+		const markdown = await pollUntil(() => written(".md"), "the Markdown export");
+		const json = await pollUntil(() => written(".json"), "the JSON export");
+		const searches = await journal.entries({ tool: "search" });
+		expect(searches.map((entry) => entry.id).sort()).toEqual(["c10", "c5"]);
+		for (const entry of searches) expect(markdown).toContain(`| ${entry.id} | search |`);
+		expect(markdown).not.toContain("read_note");
+		const parsed = JSON.parse(json) as { format: string; entries: ActivityEntry[] };
+		expect(parsed.format).toBe(ACTIVITY_EXPORT_FORMAT);
+		expect(parsed.entries).toEqual(searches);
+	});
+});
+
+describe("the plugin's activity view", () => {
+	it("opens from the ribbon icon and the command, once, and shows that the bridge is not running yet", async () => {
+		const app = new App("/vault", "Vault");
+		const plugin = new ClaudeCodeBridgePlugin(app as never, { id: "claude-code-bridge", name: "Claude Code Bridge", version: "0.0.0" } as never);
+		plugin.load();
+		const fake = plugin as unknown as { ribbonIcons: { title: string; click: () => unknown }[]; runCommand(id: string): boolean };
+		await pollUntil(() => fake.ribbonIcons.find((icon) => icon.title === "Open Claude activity"), "the ribbon icon");
+		fake.ribbonIcons.find((icon) => icon.title === "Open Claude activity")?.click();
+		const leaf = await pollUntil(() => app.workspace.getLeavesOfType("claude-code-bridge-activity")[0], "the activity view");
+		expect(fake.runCommand("open-activity")).toBe(true);
+		await pollUntil(() => ((leaf.view as unknown as ActivityView).contentEl as unknown as FakeElement).textContent.includes("The bridge is not running") || undefined, "the view's message");
+		expect(app.workspace.getLeavesOfType("claude-code-bridge-activity")).toHaveLength(1);
+		plugin.unload();
+	});
+});
+
