@@ -70,8 +70,8 @@ describe("the running plugin records Claude's vault-tool calls", () => {
 	afterEach(async () => {
 		await client?.close();
 		client = undefined;
-		plugin.unload();
-		await (plugin as unknown as { bridge?: { stopped: Promise<void> } }).bridge?.stopped;
+		plugin?.unload();
+		await (plugin as unknown as { bridge?: { stopped: Promise<void> } } | undefined)?.bridge?.stopped;
 		process.env.HOME = previousHome;
 	});
 	afterAll(() => temp.remove());
