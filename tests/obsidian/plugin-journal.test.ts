@@ -104,6 +104,11 @@ describe("the running plugin records Claude's vault-tool calls", () => {
 		const change = records.find((record): record is ChangeRecord => record.type === "change");
 		expect(change).toMatchObject({ id: created?.id, change: { kind: "create", path: "Notes/New.md" } });
 		expect(JSON.stringify(records)).not.toContain("Secret");
+		// The journal is in the config folder, which Obsidian never lists as notes: Claude cannot read it.
+		const journalFile = `${app.vault.configDir}/plugins/claude-code-bridge/journal/records.jsonl`;
+		const read = (await mcp.callTool({ name: "read_note", arguments: { path: journalFile } })) as { isError?: boolean; content: { text: string }[] };
+		expect(read.isError).toBe(true);
+		expect(read.content.map((block) => block.text).join("")).not.toContain("create_note");
 
 		const activity = (plugin as unknown as { bridge: { bridge: { activity?: { undo?: { entry(id: string): Promise<{ kind: string }> } } } } }).bridge.bridge.activity;
 		await expect(activity?.undo?.entry(created?.id ?? "")).resolves.toMatchObject({ kind: "undone" });
