@@ -148,8 +148,8 @@ function cpuRows(throughput: Throughput): Row[] {
 /** Journal on ("bridge" column) against journal off ("raw" column): two headless hosts, each in its own process. */
 function journalRows(journal: JournalCostFigures): Row[] {
 	return [
-		comparisonRow("journal cost: vaultTools/call read_note (the relay's call) round trip, host with a journal vs without", journal.vaultToolCall, JOURNAL_MAX_RATIO),
-		comparisonRow("journal cost: tools/call getDiagnostics {uri} round trip, host with a journal vs without", journal.ideToolCall, JOURNAL_MAX_RATIO),
+		{ ...comparisonRow("journal cost: vaultTools/call read_note (the relay's call) round trip, host with a journal vs without", journal.vaultToolCall, JOURNAL_MAX_RATIO), note: MISSED_NOTES.journal },
+		{ ...comparisonRow("journal cost: tools/call getDiagnostics {uri} round trip, host with a journal vs without", journal.ideToolCall, JOURNAL_MAX_RATIO), note: MISSED_NOTES.journal },
 	];
 }
 
