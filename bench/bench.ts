@@ -2,7 +2,7 @@
  * `npm run bench`: the headless host (`node dist/headless.cjs --vault DIR`) and a raw `ws` floor that answers the
  * same bytes, canned (bench/raw-server.ts), each in its own process; this process is the one client of both and
  * alternates between them. Plus vault-scale, plugin start-up (against the `obsidian` stub), memory under load and
- * bundle size. Prints a Markdown table and writes bench/results.json.
+ * bundle size, and the activity journal's cost (the same calls to a host with and one without a journal). Prints a Markdown table and writes bench/results.json.
  *
  * Options: --quick (fewer samples, for trying the bench itself), --profile DIR (the headless host runs the wire
  * benchmarks under `node --cpu-prof`, as does the floor; DIR/bridge.cpuprofile and DIR/floor.cpuprofile).
@@ -18,6 +18,7 @@ import type { ObsidianDiagnosticsRow } from "./obsidian-diagnostics";
 import type { Throughput } from "./throughput";
 import { measureWire, type HostCpu, type HostCpuFigures, type ToolCallFigures, type WireFigures } from "./wire";
 import { MISSED_NOTES } from "./missed-notes";
+import { JOURNAL_MAX_RATIO, measureJournalCost, type JournalCostFigures } from "./journal-cost";
 import { errorStack } from "../src/shared/describe-error";
 
 const TARGETS = {
@@ -43,6 +44,7 @@ interface Figures {
 	pluginLoad: PluginLoad;
 	memory: LoadMemory;
 	mainJsBytes: number;
+	journal: JournalCostFigures;
 }
 
 function kib(bytes: number): string {
@@ -143,6 +145,14 @@ function cpuRows(throughput: Throughput): Row[] {
 	return [{ figure: "server CPU time (user + system) per ping during the throughput rounds (µs, from /proc)", bridge: bridge.toFixed(1), raw: raw.toFixed(1), ratio: times(bridge / raw), target: "—" }];
 }
 
+/** Journal on ("bridge" column) against journal off ("raw" column): two headless hosts, each in its own process. */
+function journalRows(journal: JournalCostFigures): Row[] {
+	return [
+		{ ...comparisonRow("journal cost: vaultTools/call read_note (the relay's call) round trip, host with a journal vs without", journal.vaultToolCall, JOURNAL_MAX_RATIO), note: MISSED_NOTES.journal },
+		{ ...comparisonRow("journal cost: tools/call getDiagnostics {uri} round trip, host with a journal vs without", journal.ideToolCall, JOURNAL_MAX_RATIO), note: MISSED_NOTES.journal },
+	];
+}
+
 function rows(figures: Figures): Row[] {
 	const { wire, pluginLoad } = figures;
 	const throughput = wire.throughput;
@@ -177,6 +187,7 @@ function rows(figures: Figures): Row[] {
 		{ ...read, note: MISSED_NOTES.read },
 		{ ...selection, note: MISSED_NOTES.selection },
 		comparisonRow("tag → at_mentioned at the client (headless `tag` on stdin vs the floor's canned push)", wire.atMentioned),
+		...journalRows(figures.journal),
 		...memoryRows(figures.memory),
 		...figures.vaults.flatMap(vaultRows),
 		...figures.obsidianDiagnostics.map((row): Row => ({ figure: `${row.name} (${row.note})`, bridge: `${row.value} ${row.unit}`, raw: "—", ratio: "—", target: "—" })),
@@ -246,12 +257,13 @@ async function runBenchmarks(options: Options): Promise<void> {
 	const wire = await step("round trips, pushes and throughput (headless host and floor in their own processes)", () =>
 		measureWire({ scale, bridgeNodeFlags: profileFlags("bridge"), rawNodeFlags: profileFlags("floor") }),
 	);
+	const journal = await step("the activity journal's cost (a host with and one without a journal, in their own processes)", () => measureJournalCost(scale));
 	const memory = await step("memory under load (fresh pairs of processes)", () => measureLoadMemory(options.quick ? 2 : MEMORY_REPETITIONS, options.quick ? 300 : 1000));
 	const vaults = [await step("1k-note vault", () => measureVaultScale(1000, options.quick ? 5 : 20)), await step("10k-note vault", () => measureVaultScale(10_000, options.quick ? 5 : 20))];
 	const pluginLoad = await step("plugin start-up (against the obsidian stub)", () => measurePluginLoad(options.quick ? 5 : 20));
 	// Loaded only here: it runs over the obsidian stub, which the rest of the run does not need.
 	const obsidianDiagnostics = await step("Obsidian diagnostics source, 10k notes (over the obsidian stub)", async () => (await import("./obsidian-diagnostics")).runObsidianDiagnosticsBench());
-	const figures: Figures = { wire, vaults, pluginLoad, memory, mainJsBytes, obsidianDiagnostics };
+	const figures: Figures = { wire, vaults, pluginLoad, memory, mainJsBytes, obsidianDiagnostics, journal };
 	const table = rows(figures);
 	process.stdout.write(`\n${describeMachine(info)}; ${placement()}\n\n${markdownTable(table)}\n\n${missedNotes(table)}\n`);
 	if (options.quick || options.profileDir) {

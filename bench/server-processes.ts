@@ -123,6 +123,8 @@ export interface HeadlessStartOptions {
 	vaultPath: string;
 	/** Extra node flags, e.g. --cpu-prof. */
 	nodeFlags?: readonly string[];
+	/** Extra environment, e.g. XDG_DATA_HOME (where the host keeps its activity journal). */
+	env?: Readonly<Record<string, string>>;
 }
 
 /** The headless host as a user starts it: `node dist/headless.cjs --vault DIR`, with a temp HOME for its lock file. */
@@ -134,7 +136,7 @@ export async function startHeadless(options: HeadlessStartOptions): Promise<Serv
 	const script = process.env.CCB_BENCH_HEADLESS ?? join("dist", "headless.cjs");
 	const [command, args] = serverCommand([...(options.nodeFlags ?? []), script, "--vault", options.vaultPath]);
 	const child = spawn(command, args, {
-		env: { ...process.env, HOME: home, USERPROFILE: home, NODE_OPTIONS: "" },
+		env: { ...process.env, HOME: home, USERPROFILE: home, NODE_OPTIONS: "", ...options.env },
 		stdio: "pipe",
 	});
 	const server = new ChildServer(child, temp);

@@ -64,7 +64,9 @@ async function startVaultToolsSession(kind: "stdio" | "http", options: { stopBri
 		writeFileSync(path.join(vault, relative), text);
 	}
 	const home = makeClaudeHome([vault]);
-	const host = await HeadlessProcess.start({ vault, home: home.path, args: ["--private-folder", "Private"] });
+	// The activity journal goes to the data folder: a temp one, so each test has its own journal.
+	const dataHome = path.join(temp.path, "data");
+	const host = await HeadlessProcess.start({ vault, home: home.path, args: ["--private-folder", "Private"], env: { XDG_DATA_HOME: dataHome } });
 	sessions.onCleanup(() => {
 		host.kill();
 		home.remove();
@@ -164,6 +166,28 @@ describe("Claude's vault tools with the real CLI (mcp__obsidian__*)", () => {
 		expect(accepted).toMatchObject({ isError: false, result: expect.stringMatching(/^Applied 1 edit to Notes\/Alpha\.md/) as unknown });
 		expect(rejected?.result).toMatch(/^Not applied: the user rejected the change in the review\. Notes\/Alpha\.md is unchanged/);
 		expect(session.read(ALPHA)).toBe("# Alpha\n\nAlpha links to [[Beta]].\n\n## Tasks\n\n- one\n- two\n");
+	});
+
+	it("stdio: an accepted edit_note shows in activity with its note, and undo <id> restores the note's exact bytes", async () => {
+		const session = await startVaultToolsSession("stdio", {
+			turns: [toolUseTurn("mcp__obsidian__edit_note", { path: "Alpha", edits: [{ target: "Alpha > Tasks", op: "append", content: "- journaled" }] }), textTurn("Edit journaled.")],
+		});
+		const { host, cli, vault } = session;
+		const before = readFileSync(path.join(vault, ALPHA));
+		await cli.prompt("Add a task to Alpha");
+		await host.waitForOutput(/(Review pending: .* for Notes\/Alpha\.md)/, 60_000);
+		host.send("diff accept");
+		await cli.waitFor("Edit journaled.", { timeoutMs: 60_000 });
+		expect(session.read(ALPHA)).toBe("# Alpha\n\nAlpha links to [[Beta]].\n\n## Tasks\n\n- one\n- journaled\n");
+
+		const sinceActivity = host.stdout.length;
+		host.send("activity tool:edit_note");
+		const entry = await host.waitFor(() => /^ {2}\S+ \S+ {2}(\S+) {2}edit_note {2}ok\b.*\n(?: {6}.*\n)*? {6}changed Notes\/Alpha\.md$/m.exec(host.stdout.slice(sinceActivity))?.[1], "the edit_note entry in activity", 10_000);
+
+		const sinceUndo = host.stdout.length;
+		host.send(`undo ${entry}`);
+		await host.waitFor(() => host.stdout.slice(sinceUndo).includes(`Undone ${entry}: restored Notes/Alpha.md`) || undefined, "the undo's answer", 10_000);
+		expect(readFileSync(path.join(vault, ALPHA)).equals(before)).toBe(true);
 	});
 
 	it("HTTP (mcp-config http): the same reads, and an edit accepted through diff accept", async () => {
