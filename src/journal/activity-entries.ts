@@ -1,22 +1,14 @@
-import { pathsOf, type CallOutcome, type JournalRecord, type JournalSession, type NoteChange } from "./journal-records";
+import { pathsOf, type CallRecord, type JournalRecord, type JournalSession, type NoteChange } from "./journal-records";
 
-/** One call as the activity list shows it: the call, the changes it made on disk, and whether they were undone. */
-export interface ActivityEntry {
-	id: string;
-	at: number;
-	session: JournalSession;
-	tool: string;
-	notes: string[];
-	args: string;
-	/** Undefined while the call runs (or when its process stopped before it ended). */
-	outcome?: CallOutcome;
-	detail?: string;
-	durationMs?: number;
-	answerBytes?: number;
-	changes: NoteChange[];
-	/** When its changes were undone. */
-	undoneAt?: number;
-}
+/**
+ * One call as the activity list shows it: the call (its ending fields absent while it runs, or when its process
+ * stopped before it ended), the changes it made on disk, and when they were undone.
+ */
+export type ActivityEntry = Omit<CallRecord, "type" | "outcome" | "durationMs" | "answerBytes"> &
+	Partial<Pick<CallRecord, "outcome" | "durationMs" | "answerBytes">> & {
+		changes: NoteChange[];
+		undoneAt?: number;
+	};
 
 /** The records as entries, newest first. */
 export function activityEntries(records: readonly JournalRecord[]): ActivityEntry[] {
