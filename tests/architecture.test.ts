@@ -19,6 +19,7 @@ const FLOORS: readonly (readonly string[])[] = [
 		"src/ide", "src/ide/claude-permissions", "src/ide/diagnostics", "src/ide/diff-review", "src/ide/doctor", "src/ide/tools", "src/ide/workspace",
 		"src/vault-tools", "src/vault-tools/kit", "src/vault-tools/prompts", "src/vault-tools/regex", "src/vault-tools/relay-client", "src/vault-tools/resources", "src/vault-tools/serve", "src/vault-tools/stdio", "src/vault-tools/text", "src/vault-tools/tools",
 		"src/journal",
+		"src/agent",
 	],
 	["src/assembly"],
 	// The roots: Obsidian (plugin, its adapters and UI), the headless host, the package's command.
@@ -26,7 +27,7 @@ const FLOORS: readonly (readonly string[])[] = [
 ];
 
 /** The features of the feature floor; a feature is a folder and its subfolders. */
-const FEATURES = ["src/ide", "src/vault-tools", "src/journal"];
+const FEATURES = ["src/ide", "src/vault-tools", "src/journal", "src/agent"];
 
 /**
  * Each part of src/ (a folder's own files, a subfolder of a top-level folder with everything below it, or a
@@ -65,6 +66,8 @@ const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
 	"src/vault-tools/stdio": [],
 	// The activity and undo journal: records every surface's calls and writes.
 	"src/journal": ["src/vault/notes", "src/vault/markdown", "src/protocol", "src/shared"],
+	// The agent panel's engine: Claude Code sessions over stream-json, permission routing, the transcript model.
+	"src/agent": [],
 	// Every feature built from ports, once, for every root.
 	"src/assembly": [
 		"src/ide", "src/ide/diagnostics", "src/ide/diff-review", "src/ide/tools", "src/ide/workspace",

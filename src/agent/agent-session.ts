@@ -1,0 +1,112 @@
+/**
+ * The agent panel's contract between the engine (a Claude Code process driven over stream-json) and the panel
+ * view. The view only sees these types; the engine only emits them. No `obsidian` here.
+ */
+
+/** How Claude Code asks before acting: the CLI's own permission modes that the panel offers. */
+export type AgentPermissionMode = "default" | "plan" | "acceptEdits";
+
+/** What the CLI reported about a turn's cost. Fields are absent when the CLI did not report them. */
+export interface TurnUsage {
+	inputTokens?: number;
+	outputTokens?: number;
+	cacheReadTokens?: number;
+	cacheCreationTokens?: number;
+	costUsd?: number;
+	durationMs?: number;
+}
+
+/** A note the user attached to a message (the active note, its selection, an `@` mention or a dropped note). */
+export interface MessageAttachment {
+	/** Vault path. */
+	path: string;
+	/** 1-based inclusive lines of a selection, when only a part is attached. */
+	lines?: { from: number; to: number };
+}
+
+/** What the user sends: the typed text and what is attached to it. */
+export interface UserMessage {
+	text: string;
+	attachments: readonly MessageAttachment[];
+}
+
+/** A question the panel must answer before Claude may use a tool that is neither a file write nor a vault tool. */
+export interface ToolPermissionRequest {
+	/** Unique within the session. */
+	id: string;
+	toolName: string;
+	input: Readonly<Record<string, unknown>>;
+	/** One line a user can judge, e.g. `Bash: npm test`. */
+	summary: string;
+}
+
+/** The user's answer to a `ToolPermissionRequest`. */
+export type ToolPermissionAnswer =
+	| { kind: "allow"; scope: "once" | "session" | "always" }
+	| { kind: "deny"; reason?: string };
+
+/** Everything a session tells the panel, in order. */
+export type AgentEvent =
+	/** The CLI started (or resumed) and reported what it offers. */
+	| { kind: "ready"; sessionId: string; model?: string; slashCommands: readonly string[]; cliVersion?: string }
+	/** The user's message was handed to the CLI (after waiting in the queue, if Claude was busy). */
+	| { kind: "user-message"; message: UserMessage }
+	/** Streamed text of Claude's reply; `blockId` groups the deltas of one reply block. */
+	| { kind: "text-delta"; blockId: string; text: string }
+	/** A tool call Claude made. */
+	| { kind: "tool-call"; toolUseId: string; toolName: string; input: Readonly<Record<string, unknown>> }
+	/** A tool call's result, as Claude received it. */
+	| { kind: "tool-result"; toolUseId: string; isError: boolean; text: string }
+	/** Claude asks to use a tool; the panel answers with `answerPermission`. */
+	| { kind: "permission-request"; request: ToolPermissionRequest }
+	/** A permission request was settled (answered by the user, by a rule, or withdrawn). */
+	| { kind: "permission-settled"; id: string; outcome: "allowed" | "denied" }
+	/** The turn ended. */
+	| { kind: "turn-end"; outcome: "done" | "interrupted" | "error"; usage: TurnUsage; error?: string }
+	/** The CLI could not start or stopped; `message` says what to do. */
+	| { kind: "failed"; message: string }
+	| { kind: "closed" };
+
+export type AgentEventListener = (event: AgentEvent) => void;
+
+/** One Claude Code session running in the vault. */
+export interface AgentSession {
+	/** The CLI's session id once known (for resume and the history list). */
+	readonly sessionId: string | undefined;
+	/** True while a turn runs. */
+	readonly busy: boolean;
+	/** Sends a message; queued while a turn runs, sent when it ends. */
+	send(message: UserMessage): void;
+	/** Stops the running turn; queued messages stay queued. */
+	interrupt(): Promise<void>;
+	setPermissionMode(mode: AgentPermissionMode): Promise<void>;
+	setModel(model: string | undefined): Promise<void>;
+	answerPermission(id: string, answer: ToolPermissionAnswer): void;
+	onEvent(listener: AgentEventListener): () => void;
+	/** Ends the CLI process. */
+	close(): Promise<void>;
+}
+
+/** How a session starts: new, or resuming a past one by the CLI's session id. */
+export interface AgentSessionOptions {
+	resume?: string;
+	model?: string;
+	permissionMode: AgentPermissionMode;
+}
+
+/** A past session, as the history list shows it. */
+export interface PastSession {
+	sessionId: string;
+	/** The first line the user wrote. */
+	firstLine: string;
+	/** ISO time of the last activity. */
+	updatedAt: string;
+}
+
+/** Starts sessions and lists past ones for one vault. */
+export interface AgentEngine {
+	start(options: AgentSessionOptions): AgentSession;
+	pastSessions(): Promise<PastSession[]>;
+	/** The transcript of a past session, to show it before resuming. */
+	history(sessionId: string): Promise<AgentEvent[]>;
+}
