@@ -110,3 +110,40 @@ export interface AgentEngine {
 	/** The transcript of a past session, to show it before resuming. */
 	history(sessionId: string): Promise<AgentEvent[]>;
 }
+
+/** A tool Claude is about to use, as the CLI asks before running it (`can_use_tool`). */
+export interface ToolUseRequest {
+	toolUseId?: string;
+	toolName: string;
+	input: Readonly<Record<string, unknown>>;
+}
+
+/** What the CLI is told: run the tool (with this input, possibly changed by the user), or do not, and why. */
+export type ToolUseDecision =
+	| { behavior: "allow"; updatedInput: Record<string, unknown> }
+	| { behavior: "deny"; message: string; interrupt?: boolean };
+
+/** What a gate may do with the session that asks: put a question to the user in the panel. */
+export interface AskingSession {
+	readonly sessionId: string | undefined;
+	ask(request: ToolPermissionRequest): Promise<ToolPermissionAnswer>;
+}
+
+/**
+ * Decides every tool use before it runs: file writes go to the review view, the vault's own tools run (they
+ * review their own writes), anything else is asked in the panel unless a rule already answers it.
+ */
+export interface ToolGate {
+	decide(request: ToolUseRequest, session: AskingSession): Promise<ToolUseDecision>;
+}
+
+/** A JSON-RPC message as it crosses the CLI's control channel (`mcp_message`). */
+export type McpWireMessage = Readonly<Record<string, unknown>>;
+
+/** MCP servers that run inside the panel's process and reach the CLI over its control channel (no port, no token). */
+export interface InProcessMcpServers {
+	/** The server names given to the CLI (`--mcp-config` entries of type `sdk`). */
+	names(): readonly string[];
+	/** Answers one message to the named server; undefined for a notification. */
+	handle(server: string, message: McpWireMessage): Promise<McpWireMessage | undefined>;
+}
