@@ -1,0 +1,208 @@
+/**
+ * One panel session: a `claude` process in stream-json mode, driven over its control protocol. It queues the
+ * user's messages while a turn runs, routes `can_use_tool` to the tool gate and `mcp_message` to the in-process
+ * MCP servers, and turns everything the CLI prints into `AgentEvent`s.
+ */
+import { clearTimeout, setTimeout } from "node:timers";
+import type {
+	AgentEvent,
+	AgentEventListener,
+	AgentPermissionMode,
+	AgentSession,
+	AskingSession,
+	InProcessMcpServers,
+	ToolGate,
+	ToolPermissionAnswer,
+	ToolPermissionRequest,
+	ToolUseDecision,
+	UserMessage,
+} from "./agent-session";
+import { CliEventMapper } from "./cli-event-mapper";
+import type { CliExit, CliProcess, CliProcessEvents } from "./cli-process";
+import { ControlChannel } from "./control-channel";
+import { isJsonRecord, type JsonRecord } from "./json-lines";
+import { promptText } from "./mention-text";
+import { PermissionQuestions } from "./permission-questions";
+
+export interface StreamJsonSessionPorts {
+	gate: ToolGate;
+	mcp?: InProcessMcpServers;
+	/** Starts the process; the session passes the callbacks the process reports to. */
+	start(events: CliProcessEvents): CliProcess;
+	/** How long `close()` lets the CLI exit on its own before it is killed. Default 5 s. */
+	closeGraceMs?: number;
+}
+
+const DEFAULT_CLOSE_GRACE_MS = 5_000;
+
+export class StreamJsonSession implements AgentSession {
+	private readonly listeners = new Set<AgentEventListener>();
+	private readonly mapper = new CliEventMapper();
+	private readonly questions = new PermissionQuestions((event) => this.emit(event));
+	private readonly control: ControlChannel;
+	private readonly process: CliProcess;
+	private readonly queue: UserMessage[] = [];
+	private readonly exited: Promise<void>;
+	private markExited: () => void = () => undefined;
+	private currentSessionId: string | undefined;
+	private turnRunning = false;
+	private interruptRequested = false;
+	private closing = false;
+	private ended = false;
+
+	constructor(
+		private readonly ports: StreamJsonSessionPorts,
+		resume?: string,
+	) {
+		this.currentSessionId = resume;
+		this.exited = new Promise((resolve) => (this.markExited = resolve));
+		this.control = new ControlChannel((record) => this.process.write(record), (request, signal) => this.answerControl(request, signal));
+		this.process = ports.start({
+			message: (record) => this.receive(record),
+			skipped: () => undefined,
+			exit: (exit) => this.onExit(exit),
+		});
+		const servers = ports.mcp?.names() ?? [];
+		this.control.request({ subtype: "initialize", ...(servers.length > 0 && { sdkMcpServers: [...servers] }) }).catch(() => undefined);
+	}
+
+	get sessionId(): string | undefined {
+		return this.currentSessionId;
+	}
+
+	get busy(): boolean {
+		return this.turnRunning;
+	}
+
+	onEvent(listener: AgentEventListener): () => void {
+		this.listeners.add(listener);
+		return () => this.listeners.delete(listener);
+	}
+
+	send(message: UserMessage): void {
+		if (this.ended) {
+			this.emit({ kind: "failed", message: "This session has ended; start a new one to send a message." });
+			return;
+		}
+		this.queue.push(message);
+		if (!this.turnRunning) this.sendNext();
+	}
+
+	async interrupt(): Promise<void> {
+		if (!this.turnRunning || this.ended) return;
+		this.interruptRequested = true;
+		await this.control.request({ subtype: "interrupt" });
+	}
+
+	async setPermissionMode(mode: AgentPermissionMode): Promise<void> {
+		await this.control.request({ subtype: "set_permission_mode", mode });
+	}
+
+	async setModel(model: string | undefined): Promise<void> {
+		await this.control.request({ subtype: "set_model", model: model ?? null });
+	}
+
+	answerPermission(id: string, answer: ToolPermissionAnswer): void {
+		this.questions.answer(id, answer);
+	}
+
+	async close(): Promise<void> {
+		if (!this.ended && !this.closing) {
+			this.closing = true;
+			this.process.endInput();
+			const grace = this.ports.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS;
+			const timer = setTimeout(() => this.process.kill("SIGTERM"), grace);
+			const hardTimer = setTimeout(() => this.process.kill("SIGKILL"), grace * 2);
+			await this.exited;
+			clearTimeout(timer);
+			clearTimeout(hardTimer);
+		}
+		await this.exited;
+	}
+
+	private emit(event: AgentEvent): void {
+		for (const listener of this.listeners) listener(event);
+	}
+
+	private sendNext(): void {
+		const message = this.queue.shift();
+		if (message === undefined) return;
+		this.turnRunning = true;
+		this.interruptRequested = false;
+		this.process.write({
+			type: "user",
+			message: { role: "user", content: promptText(message) },
+			parent_tool_use_id: null,
+			session_id: this.currentSessionId ?? "",
+		});
+		this.emit({ kind: "user-message", message });
+	}
+
+	private receive(record: JsonRecord): void {
+		if (this.control.accept(record)) return;
+		for (const event of this.mapper.map(record, this.interruptRequested)) {
+			if (event.kind === "ready") this.currentSessionId = event.sessionId;
+			this.emit(event);
+			if (event.kind === "turn-end") {
+				this.turnRunning = false;
+				this.sendNext();
+			}
+		}
+	}
+
+	private async answerControl(request: JsonRecord, signal: AbortSignal): Promise<JsonRecord> {
+		switch (request["subtype"]) {
+			case "can_use_tool":
+				return this.decideToolUse(request, signal);
+			case "mcp_message":
+				return this.forwardMcp(request);
+			default:
+				throw new Error(`unsupported control request: ${String(request["subtype"])}`);
+		}
+	}
+
+	private async decideToolUse(request: JsonRecord, signal: AbortSignal): Promise<JsonRecord> {
+		const toolName = typeof request["tool_name"] === "string" ? request["tool_name"] : "";
+		const input = isJsonRecord(request["input"]) ? request["input"] : {};
+		const toolUseId = typeof request["tool_use_id"] === "string" ? request["tool_use_id"] : undefined;
+		let decision: ToolUseDecision;
+		try {
+			decision = await this.ports.gate.decide({ toolName, input, ...(toolUseId !== undefined && { toolUseId }) }, this.askingSession(signal));
+		} catch (error) {
+			decision = { behavior: "deny", message: `The permission check failed: ${error instanceof Error ? error.message : String(error)}` };
+		}
+		return { ...decision, ...(toolUseId !== undefined && { toolUseID: toolUseId }) };
+	}
+
+	/** What the gate may do with this session while it decides one tool use the CLI asked about. */
+	private askingSession(signal: AbortSignal): AskingSession {
+		return {
+			sessionId: this.currentSessionId,
+			ask: (request: ToolPermissionRequest) => this.questions.ask(request, signal),
+		};
+	}
+
+	private async forwardMcp(request: JsonRecord): Promise<JsonRecord> {
+		const server = request["server_name"];
+		const message = request["message"];
+		if (typeof server !== "string" || !isJsonRecord(message)) throw new Error("mcp_message without server_name or message");
+		if (!this.ports.mcp?.names().includes(server)) throw new Error(`no in-process MCP server named ${server}`);
+		const reply = await this.ports.mcp.handle(server, message);
+		// A notification has no reply; the CLI still waits for an answer to its control request.
+		return { mcp_response: reply ?? { jsonrpc: "2.0", result: {}, id: 0 } };
+	}
+
+	private onExit(exit: CliExit): void {
+		this.ended = true;
+		const reason = exit.failure ?? "Claude Code has exited.";
+		this.control.close(reason);
+		this.questions.withdrawAll();
+		if (this.turnRunning) {
+			this.turnRunning = false;
+			this.emit({ kind: "turn-end", outcome: this.closing ? "interrupted" : "error", usage: {}, ...(!this.closing && { error: reason }) });
+		}
+		if (exit.failure !== undefined && !this.closing) this.emit({ kind: "failed", message: exit.failure });
+		this.emit({ kind: "closed" });
+		this.markExited();
+	}
+}

@@ -1,0 +1,175 @@
+import type { AgentEvent, InProcessMcpServers, ToolGate, UserMessage } from "../../src/agent/agent-session";
+import type { CliProcess, CliProcessEvents } from "../../src/agent/cli-process";
+import type { JsonRecord } from "../../src/agent/json-lines";
+import { StreamJsonSession } from "../../src/agent/stream-json-session";
+import { pollUntil } from "../helpers/wait-until";
+
+/** A stand-in for the `claude` process: records what the session writes, and plays the CLI's side. */
+class FakeCli implements CliProcess {
+	readonly written: JsonRecord[] = [];
+	readonly signals: string[] = [];
+	inputEnded = false;
+	events!: CliProcessEvents;
+	pid = 4242;
+
+	write(record: JsonRecord): void {
+		this.written.push(record);
+	}
+	endInput(): void {
+		this.inputEnded = true;
+	}
+	kill(signal: NodeJS.Signals): void {
+		this.signals.push(signal);
+	}
+	say(record: JsonRecord): void {
+		this.events.message(record);
+	}
+	ofType(type: string): JsonRecord[] {
+		return this.written.filter((record) => record["type"] === type);
+	}
+	controlRequest(subtype: string): JsonRecord | undefined {
+		return this.ofType("control_request").find((record) => (record["request"] as JsonRecord)["subtype"] === subtype);
+	}
+	answer(request: JsonRecord | undefined, response: JsonRecord = {}): void {
+		this.say({ type: "control_response", response: { subtype: "success", request_id: request?.["request_id"], response } });
+	}
+	responseTo(requestId: string): JsonRecord | undefined {
+		const found = this.ofType("control_response").find((record) => (record["response"] as JsonRecord)["request_id"] === requestId);
+		return found?.["response"] as JsonRecord | undefined;
+	}
+}
+
+const allowAll: ToolGate = { decide: (request) => Promise.resolve({ behavior: "allow", updatedInput: { ...request.input } }) };
+const message = (text: string): UserMessage => ({ text, attachments: [] });
+const result = { type: "result", subtype: "success", is_error: false, usage: { input_tokens: 1, output_tokens: 2 } };
+
+function session(ports: { gate?: ToolGate; mcp?: InProcessMcpServers; closeGraceMs?: number } = {}, resume?: string): { session: StreamJsonSession; cli: FakeCli; events: AgentEvent[] } {
+	const cli = new FakeCli();
+	const started = new StreamJsonSession({ gate: ports.gate ?? allowAll, mcp: ports.mcp, closeGraceMs: ports.closeGraceMs, start: (events) => ((cli.events = events), cli) }, resume);
+	const events: AgentEvent[] = [];
+	started.onEvent((event) => events.push(event));
+	return { session: started, cli, events };
+}
+
+describe("StreamJsonSession", () => {
+	it("initializes with the in-process servers and sends the prompt with its mentions", () => {
+		const mcp: InProcessMcpServers = { names: () => ["obsidian"], handle: () => Promise.resolve(undefined) };
+		const { session: started, cli, events } = session({ mcp }, "earlier-id");
+		expect(cli.controlRequest("initialize")?.["request"]).toEqual({ subtype: "initialize", sdkMcpServers: ["obsidian"] });
+		started.send({ text: "Summarise", attachments: [{ path: "Notes/A.md", lines: { from: 2, to: 4 } }] });
+		expect(cli.ofType("user")).toEqual([{ type: "user", message: { role: "user", content: "@Notes/A.md#L2-4 Summarise" }, parent_tool_use_id: null, session_id: "earlier-id" }]);
+		expect(events).toEqual([{ kind: "user-message", message: { text: "Summarise", attachments: [{ path: "Notes/A.md", lines: { from: 2, to: 4 } }] } }]);
+		expect(started.busy).toBe(true);
+		expect(started.sessionId).toBe("earlier-id");
+	});
+
+	it("queues a message sent during a turn and sends it when the turn ends", () => {
+		const { session: started, cli, events } = session();
+		started.send(message("first"));
+		started.send(message("second"));
+		expect(cli.ofType("user")).toHaveLength(1);
+		cli.say({ type: "system", subtype: "init", session_id: "s-9", model: "m" });
+		cli.say(result);
+		expect(cli.ofType("user").map((record) => (record["message"] as JsonRecord)["content"])).toEqual(["first", "second"]);
+		expect(events.map((event) => event.kind)).toEqual(["user-message", "ready", "turn-end", "user-message"]);
+		expect(started.sessionId).toBe("s-9");
+		cli.say(result);
+		expect(started.busy).toBe(false);
+	});
+
+	it("interrupts with a control request and reports the turn as interrupted", async () => {
+		const { session: started, cli, events } = session();
+		started.send(message("long"));
+		const stopping = started.interrupt();
+		cli.answer(cli.controlRequest("interrupt"), { still_queued: [] });
+		await stopping;
+		cli.say({ type: "result", subtype: "error_during_execution", is_error: true, errors: ["[ede_diagnostic] stopped"] });
+		expect(events.at(-1)).toMatchObject({ kind: "turn-end", outcome: "interrupted" });
+	});
+
+	it("sets the permission mode and the model through control requests", async () => {
+		const { session: started, cli } = session();
+		const mode = started.setPermissionMode("plan");
+		cli.answer(cli.controlRequest("set_permission_mode"));
+		await mode;
+		const model = started.setModel(undefined);
+		const request = cli.controlRequest("set_model");
+		cli.say({ type: "control_response", response: { subtype: "error", request_id: request?.["request_id"], error: "unknown model" } });
+		await expect(model).rejects.toThrow("set_model: unknown model");
+		expect(cli.controlRequest("set_permission_mode")?.["request"]).toEqual({ subtype: "set_permission_mode", mode: "plan" });
+		expect(request?.["request"]).toEqual({ subtype: "set_model", model: null });
+	});
+
+	it("hands can_use_tool to the gate, whose question reaches the panel, and answers the CLI with the decision", async () => {
+		const gate: ToolGate = {
+			decide: async (request, asking) => {
+				const answer = await asking.ask({ id: "q1", toolName: request.toolName, input: request.input, summary: "Bash: touch x" });
+				return answer.kind === "allow" ? { behavior: "allow", updatedInput: { ...request.input } } : { behavior: "deny", message: answer.reason ?? "denied" };
+			},
+		};
+		const { session: started, cli, events } = session({ gate });
+		cli.say({ type: "control_request", request_id: "cli-1", request: { subtype: "can_use_tool", tool_name: "Bash", input: { command: "touch x" }, tool_use_id: "toolu_7" } });
+		const asked = await pollUntil(() => events.find((event) => event.kind === "permission-request"), "the permission request");
+		expect(asked).toEqual({ kind: "permission-request", request: { id: "q1", toolName: "Bash", input: { command: "touch x" }, summary: "Bash: touch x" } });
+		started.answerPermission("q1", { kind: "deny", reason: "Not in my vault" });
+		const response = await pollUntil(() => cli.responseTo("cli-1"), "the answer to can_use_tool");
+		expect(response).toEqual({ subtype: "success", request_id: "cli-1", response: { behavior: "deny", message: "Not in my vault", toolUseID: "toolu_7" } });
+	});
+
+	it("denies the tool use when the gate fails", async () => {
+		const { cli } = session({ gate: { decide: () => Promise.reject(new Error("rules unreadable")) } });
+		cli.say({ type: "control_request", request_id: "cli-2", request: { subtype: "can_use_tool", tool_name: "Bash", input: {} } });
+		const response = await pollUntil(() => cli.responseTo("cli-2"), "the answer to can_use_tool");
+		expect(response?.["response"]).toEqual({ behavior: "deny", message: "The permission check failed: rules unreadable" });
+	});
+
+	it("forwards mcp_message to the named in-process server and answers a notification too", async () => {
+		const handled: [string, JsonRecord][] = [];
+		const mcp: InProcessMcpServers = {
+			names: () => ["obsidian"],
+			handle: (server, wire) => {
+				handled.push([server, { ...wire }]);
+				return Promise.resolve(wire["id"] === undefined ? undefined : { jsonrpc: "2.0", id: wire["id"], result: { tools: [] } });
+			},
+		};
+		const { cli } = session({ mcp });
+		cli.say({ type: "control_request", request_id: "m1", request: { subtype: "mcp_message", server_name: "obsidian", message: { jsonrpc: "2.0", id: 1, method: "tools/list" } } });
+		cli.say({ type: "control_request", request_id: "m2", request: { subtype: "mcp_message", server_name: "obsidian", message: { jsonrpc: "2.0", method: "notifications/initialized" } } });
+		cli.say({ type: "control_request", request_id: "m3", request: { subtype: "mcp_message", server_name: "elsewhere", message: { jsonrpc: "2.0", id: 2, method: "tools/list" } } });
+		const third = await pollUntil(() => cli.responseTo("m3"), "the answer to m3");
+		expect(cli.responseTo("m1")?.["response"]).toEqual({ mcp_response: { jsonrpc: "2.0", id: 1, result: { tools: [] } } });
+		expect(cli.responseTo("m2")?.["response"]).toEqual({ mcp_response: { jsonrpc: "2.0", result: {}, id: 0 } });
+		expect(third).toEqual({ subtype: "error", request_id: "m3", error: "no in-process MCP server named elsewhere" });
+		expect(handled.map(([server, wire]) => [server, wire["method"]])).toEqual([["obsidian", "tools/list"], ["obsidian", "notifications/initialized"]]);
+	});
+
+	it("when the process dies mid-turn: ends the turn with the error, denies open questions, reports failed and closed", async () => {
+		const gate: ToolGate = { decide: async (_request, asking) => ((await asking.ask({ id: "q", toolName: "Bash", input: {}, summary: "Bash" })).kind === "allow" ? { behavior: "allow", updatedInput: {} } : { behavior: "deny", message: "no" }) };
+		const { session: started, cli, events } = session({ gate });
+		started.send(message("go"));
+		cli.say({ type: "control_request", request_id: "c", request: { subtype: "can_use_tool", tool_name: "Bash", input: {} } });
+		await pollUntil(() => events.find((event) => event.kind === "permission-request"), "the question");
+		cli.events.exit({ failure: "Claude Code exited with code 1: boom" });
+		expect(events.slice(-4)).toEqual([
+			{ kind: "permission-settled", id: "q", outcome: "denied" },
+			{ kind: "turn-end", outcome: "error", usage: {}, error: "Claude Code exited with code 1: boom" },
+			{ kind: "failed", message: "Claude Code exited with code 1: boom" },
+			{ kind: "closed" },
+		]);
+		await expect(started.interrupt()).resolves.toBeUndefined();
+		await expect(started.setModel("x")).rejects.toThrow("set_model: Claude Code exited with code 1: boom");
+		started.send(message("too late"));
+		expect(events.at(-1)).toEqual({ kind: "failed", message: "This session has ended; start a new one to send a message." });
+	});
+
+	it("closes by ending the input, and kills a CLI that does not exit in time", async () => {
+		const { session: started, cli, events } = session({ closeGraceMs: 20 });
+		const closing = started.close();
+		expect(cli.inputEnded).toBe(true);
+		await pollUntil(() => (cli.signals.length > 0 ? cli.signals : undefined), "a kill");
+		expect(cli.signals[0]).toBe("SIGTERM");
+		cli.events.exit({ failure: "Claude Code was stopped by SIGTERM." });
+		await closing;
+		expect(events).toEqual([{ kind: "closed" }]);
+	});
+});
