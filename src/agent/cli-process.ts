@@ -12,6 +12,8 @@ export const CLI_PATH_SETTING = "Claude Code CLI path";
 export interface CliExit {
 	/** One line for the user; undefined when the process ended normally (exit code 0 after its input closed). */
 	failure: string | undefined;
+	/** The process never ran (no binary, not executable, no path set). */
+	neverStarted?: true;
 }
 
 export interface CliProcessEvents {
@@ -46,10 +48,14 @@ export function spawnCli(options: CliSpawnOptions, events: CliProcessEvents): Cl
 		reported = true;
 		events.exit(exit);
 	};
+	if (options.binary.trim() === "") {
+		queueMicrotask(() => report({ failure: `No Claude Code CLI is set. Install Claude Code, or set "${CLI_PATH_SETTING}" in this plugin's settings.`, neverStarted: true }));
+		return { pid: undefined, write: () => undefined, endInput: () => undefined, kill: () => undefined };
+	}
 	try {
 		child = spawn(options.binary, [...options.args], { cwd: options.cwd, env: options.env, stdio: ["pipe", "pipe", "pipe"], windowsHide: true });
 	} catch (error) {
-		queueMicrotask(() => report({ failure: spawnFailure(options.binary, error) }));
+		queueMicrotask(() => report({ failure: spawnFailure(options.binary, error), neverStarted: true }));
 		return { pid: undefined, write: () => undefined, endInput: () => undefined, kill: () => undefined };
 	}
 	const decoder = new JsonLineDecoder(events);
@@ -64,10 +70,10 @@ export function spawnCli(options: CliSpawnOptions, events: CliProcessEvents): Cl
 	child.stdin.on("error", () => undefined);
 	child.on("error", (error) => {
 		spawnError = spawnFailure(options.binary, error);
-		if (child.pid === undefined) report({ failure: spawnError });
+		if (child.pid === undefined) report({ failure: spawnError, neverStarted: true });
 	});
 	child.on("close", (code, signal) => {
-		if (spawnError !== undefined) report({ failure: spawnError });
+		if (spawnError !== undefined) report({ failure: spawnError, ...(child.pid === undefined && { neverStarted: true as const }) });
 		else if (code === 0) report({ failure: undefined });
 		else report({ failure: exitFailure(code, signal, stderrTail) });
 	});

@@ -201,7 +201,8 @@ export class StreamJsonSession implements AgentSession {
 			this.turnRunning = false;
 			this.emit({ kind: "turn-end", outcome: this.closing ? "interrupted" : "error", usage: {}, ...(!this.closing && { error: reason }) });
 		}
-		if (exit.failure !== undefined && !this.closing) this.emit({ kind: "failed", message: exit.failure });
+		// A failure the session's own close caused is no news; a CLI that never started always is.
+		if (exit.failure !== undefined && (!this.closing || exit.neverStarted === true)) this.emit({ kind: "failed", message: exit.failure });
 		this.emit({ kind: "closed" });
 		this.markExited();
 	}

@@ -49,7 +49,9 @@ describe("spawnCli", () => {
 	it("names the path and the setting when the binary does not exist", async () => {
 		const cli = run("/nowhere/claude-missing", []);
 		cli.process.write({ dropped: true });
-		const { failure } = await cli.exit;
+		const exit = await cli.exit;
+		const { failure } = exit;
+		expect(exit.neverStarted).toBe(true);
 		expect(failure).toBe('Claude Code was not found at /nowhere/claude-missing. Install Claude Code, or set "Claude Code CLI path" in this plugin\'s settings.');
 	});
 

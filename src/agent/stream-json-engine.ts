@@ -1,0 +1,70 @@
+/** The agent engine of one vault: Claude Code sessions run in the vault root, and the CLI's own transcripts. */
+import { realpathSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import type { AgentEngine, AgentEvent, AgentSession, AgentSessionOptions, InProcessMcpServers, PastSession, ToolGate } from "./agent-session";
+import { cliArguments } from "./cli-arguments";
+import { spawnCli } from "./cli-process";
+import { StreamJsonSession } from "./stream-json-session";
+import { pastSessions, sessionHistory, transcriptFolder } from "./transcripts";
+
+export interface StreamJsonEngineOptions {
+	/** The vault's folder: every session's working folder. */
+	vaultRoot: string;
+	/** The `claude` to run (from the setting or the CLI locator); asked again at each start. */
+	cliPath: () => string;
+	gate: ToolGate;
+	mcp?: InProcessMcpServers;
+	/** The CLI's environment; default `process.env`. Its HOME and CLAUDE_CONFIG_DIR also locate the transcripts. */
+	env?: NodeJS.ProcessEnv;
+	closeGraceMs?: number;
+}
+
+export class StreamJsonEngine implements AgentEngine {
+	constructor(private readonly options: StreamJsonEngineOptions) {}
+
+	start(sessionOptions: AgentSessionOptions): AgentSession {
+		const { options } = this;
+		const servers = options.mcp?.names() ?? [];
+		const args = cliArguments(sessionOptions, servers);
+		return new StreamJsonSession(
+			{
+				gate: options.gate,
+				...(options.mcp !== undefined && { mcp: options.mcp }),
+				...(options.closeGraceMs !== undefined && { closeGraceMs: options.closeGraceMs }),
+				start: (events) => spawnCli({ binary: options.cliPath(), args, cwd: options.vaultRoot, env: this.env() }, events),
+			},
+			sessionOptions.resume,
+		);
+	}
+
+	async pastSessions(): Promise<PastSession[]> {
+		const folder = await this.transcripts();
+		return folder === undefined ? [] : pastSessions(folder);
+	}
+
+	async history(sessionId: string): Promise<AgentEvent[]> {
+		const folder = await this.transcripts();
+		if (folder === undefined) throw new Error(`no past sessions for ${this.options.vaultRoot}`);
+		return sessionHistory(folder, sessionId);
+	}
+
+	private env(): NodeJS.ProcessEnv {
+		return this.options.env ?? process.env;
+	}
+
+	/** The CLI names the folder after its working folder as the system reports it (symbolic links resolved). */
+	private transcripts(): Promise<string | undefined> {
+		const env = this.env();
+		const configDir = env["CLAUDE_CONFIG_DIR"] ?? join(env["HOME"] ?? env["USERPROFILE"] ?? homedir(), ".claude");
+		return transcriptFolder(configDir, realPath(this.options.vaultRoot));
+	}
+}
+
+function realPath(folder: string): string {
+	try {
+		return realpathSync(folder);
+	} catch {
+		return folder;
+	}
+}
