@@ -46,11 +46,12 @@ export class FileWriteGate {
 		const disk = await this.options.vault.readText(path);
 		const proposal = propose(request, disk);
 		if (!proposal.result.ok) return deny(proposal.result.message);
-		const before = proposal.current ?? "";
+		// A CRLF file is shown as it is on disk and as the CLI will write it back (its LF text with CRLF line ends).
+		const shown = (text: string): string => (proposal.crlf ? text.replaceAll("\n", "\r\n") : text);
 		const outcome = await this.options.review.review({
 			path,
-			before,
-			proposed: proposal.result.text,
+			before: shown(proposal.current ?? ""),
+			proposed: shown(proposal.result.text),
 			proposer: { tool: request.toolName, ...(sessionId !== undefined ? { sessionId } : {}) },
 			isNewFile: disk === undefined,
 		});

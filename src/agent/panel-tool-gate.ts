@@ -84,7 +84,8 @@ export class PanelToolGate implements ToolGate {
 		if (answer.kind === "deny") {
 			return { behavior: "deny", message: answer.reason !== undefined && answer.reason.trim() !== "" ? `The user denied this use of ${request.toolName}: ${answer.reason.trim()}` : `The user denied this use of ${request.toolName}.` };
 		}
-		if (remembered && answer.scope === "always") await this.options.rules.add(ruleFor(request));
+		// A rule that cannot be kept (its store failed) still lets this use run: the next one is asked again.
+		if (remembered && answer.scope === "always") await this.options.rules.add(ruleFor(request)).catch(() => undefined);
 		if (remembered && answer.scope === "session") {
 			const rules = this.sessionRules.get(session) ?? [];
 			rules.push(ruleFor(request));

@@ -76,6 +76,12 @@ describe("FileWriteGate", () => {
 		expect(review.proposals).toEqual([]);
 	});
 
+	it("a CRLF file accepted as shown is allowed unchanged", async () => {
+		const { gate: writes } = gate({ "note.md": "a\r\nb\r\n" });
+		const input = { file_path: "/vault/note.md", old_string: "b", new_string: "c" };
+		expect(await writes.decide({ toolName: "Edit", input }, undefined)).toEqual({ behavior: "allow", updatedInput: input });
+	});
+
 	it("a user who keeps the file as it was gets a denial saying nothing was written", async () => {
 		const { gate: writes } = gate({ "note.md": "keep\n" }, accept("keep\n"));
 		expect(await writes.decide({ toolName: "Edit", input: { file_path: "/vault/note.md", old_string: "keep", new_string: "change" } }, undefined)).toEqual({
@@ -84,10 +90,10 @@ describe("FileWriteGate", () => {
 		});
 	});
 
-	it("edits a CRLF file as the CLI does (as LF), and answers with LF text the CLI writes back as CRLF", async () => {
+	it("edits a CRLF file as the CLI does (as LF, written back as CRLF): reviewed as on disk, answered with LF text", async () => {
 		const { review, gate: writes } = gate({ "note.md": "a\r\nb\r\n" }, accept("a\r\nB!\r\n"));
 		const decision = await writes.decide({ toolName: "Edit", input: { file_path: "/vault/note.md", old_string: "a\nb", new_string: "a\nB" } }, undefined);
-		expect(review.proposals[0]).toMatchObject({ before: "a\nb\n", proposed: "a\nB\n" });
+		expect(review.proposals[0]).toMatchObject({ before: "a\r\nb\r\n", proposed: "a\r\nB\r\n" });
 		if (decision.behavior !== "allow") throw new Error(decision.message);
 		expect(applyCliEdits(cliView("a\r\nb\r\n"), [{ old_string: String(decision.updatedInput.old_string), new_string: String(decision.updatedInput.new_string) }])).toEqual({ ok: true, text: "a\nB!\n" });
 	});

@@ -80,4 +80,14 @@ describe("PanelToolGate", () => {
 		expect(session.asked.map((request) => request.summary)).toEqual(["github › create_issue: {\"title\":\"x\"}", "WebFetch: https://example.com", "ExitPlanMode: 1. do it", "ExitPlanMode: 1. do it"]);
 		expect(await rules.list()).toEqual([{ tool: "mcp__github__create_issue" }, { tool: "WebFetch" }]);
 	});
+
+	it("an \"always\" answer whose rule cannot be kept still allows this use", async () => {
+		const vault = new FakeGateVault();
+		const rules = new MemoryPermissionRules();
+		rules.add = () => Promise.reject(new Error("disk full"));
+		const gate = new PanelToolGate({ vault, review: new FakeReview(), rules, inProcessServers: () => [] });
+		const session = new FakeAskingSession(() => ({ kind: "allow", scope: "always" }));
+		expect(await gate.decide({ toolName: "WebFetch", input: { url: "https://example.com" } }, session)).toMatchObject({ behavior: "allow" });
+		expect(await rules.list()).toEqual([]);
+	});
 });
