@@ -58,7 +58,7 @@ describe("PanelToolGate", () => {
 		expect(await gate.decide({ toolName: "Bash", input: { command: "npm test" } }, other)).toMatchObject({ behavior: "deny" });
 	});
 
-	it("an \"always\" answer adds a visible, scoped rule that later sessions use, and revoking it asks again", async () => {
+	it('an "always" answer adds a visible, scoped rule that later sessions use, and revoking it asks again', async () => {
 		const { gate, session, rules } = setup({ kind: "allow", scope: "always" });
 		await gate.decide({ toolName: "Bash", input: { command: "npm test" } }, session);
 		expect(await rules.list()).toEqual([{ tool: "Bash", commandPrefix: "npm test" }]);
@@ -81,7 +81,7 @@ describe("PanelToolGate", () => {
 		expect(await rules.list()).toEqual([{ tool: "mcp__github__create_issue" }, { tool: "WebFetch" }]);
 	});
 
-	it("an \"always\" answer whose rule cannot be kept still allows this use", async () => {
+	it('an "always" answer whose rule cannot be kept still allows this use', async () => {
 		const vault = new FakeGateVault();
 		const rules = new MemoryPermissionRules();
 		rules.add = () => Promise.reject(new Error("disk full"));

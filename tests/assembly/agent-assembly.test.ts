@@ -7,11 +7,17 @@ import { assembleAgent } from "../../src/assembly/agent-assembly";
 import { PANEL_REVIEW_SESSION } from "../../src/assembly/panel-file-write-review";
 import { MemoryJournalStore } from "../../src/journal/memory-journal-store";
 import { startAssembledBridge, type AssembledBridge } from "../helpers/assembled-bridge";
+import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 import { waitUntil } from "../helpers/wait-until";
 
 const noQuestions: AskingSession = { sessionId: "cli-session-1", ask: () => Promise.reject(new Error("nothing should be asked")) };
 
-let fixture: AssembledBridge;
+let fixture: AssembledBridge | undefined;
+/** The fixture of the running test. */
+const bridge = (): AssembledBridge => {
+	if (!fixture) throw new Error("no bridge started");
+	return fixture;
+};
 beforeEach(async () => {
 	fixture = await startAssembledBridge({
 		journalStore: new MemoryJournalStore(),
@@ -22,8 +28,8 @@ beforeEach(async () => {
 			writeFileSync(join(vault, "Private", "diary.md"), "secret words\n");
 		},
 	});
-}, 30_000);
-afterEach(() => fixture.stop());
+}, FIXTURE_TIMEOUT_MS);
+afterEach(() => fixture?.stop());
 
 /** Runs an allowed Edit the way the CLI does: its input applied to the file on disk. */
 function runEditLikeCli(request: ToolUseRequest, input: Record<string, unknown>): void {
@@ -35,6 +41,7 @@ function runEditLikeCli(request: ToolUseRequest, input: Record<string, unknown>)
 
 describe("assembleAgent", () => {
 	it("Claude Code's Edit opens the bridge's review before the file changes; the user's version is written exactly and journaled with its pre-image for undo", async () => {
+		const fixture = bridge();
 		const { gate } = assembleAgent(fixture.bridge, { rules: new MemoryPermissionRules() });
 		const file = join(fixture.vaultPath, "note.md");
 		const request: ToolUseRequest = { toolUseId: "tool-1", toolName: "Edit", input: { file_path: file, old_string: "first draft", new_string: "second draft" } };
@@ -57,6 +64,7 @@ describe("assembleAgent", () => {
 	});
 
 	it("a rejection in the review reaches Claude with the reason, and the file is unchanged", async () => {
+		const fixture = bridge();
 		const { gate } = assembleAgent(fixture.bridge, { rules: new MemoryPermissionRules() });
 		const file = join(fixture.vaultPath, "note.md");
 		const decided = gate.decide({ toolName: "Write", input: { file_path: file, content: "replaced\n" } }, noQuestions);
@@ -67,6 +75,7 @@ describe("assembleAgent", () => {
 	});
 
 	it("a private note is refused as a missing file by Edit and Read, never shown in a review", async () => {
+		const fixture = bridge();
 		const { gate } = assembleAgent(fixture.bridge, { rules: new MemoryPermissionRules() });
 		const diary = join(fixture.vaultPath, "Private", "diary.md");
 		expect(await gate.decide({ toolName: "Edit", input: { file_path: diary, old_string: "secret", new_string: "x" } }, noQuestions)).toEqual({ behavior: "deny", message: "File does not exist." });
@@ -77,6 +86,7 @@ describe("assembleAgent", () => {
 	});
 
 	it("serves the vault tools in process under the same privacy, recorded in the journal as the panel's", async () => {
+		const fixture = bridge();
 		const { gate, mcpServers } = assembleAgent(fixture.bridge, { rules: new MemoryPermissionRules() });
 		const servers = mcpServers();
 		expect(servers.names()).toEqual(["obsidian"]);
