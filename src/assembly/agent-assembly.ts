@@ -1,0 +1,66 @@
+import type { InProcessMcpServers } from "../agent/agent-session";
+import type { FileWriteReview } from "../agent/file-write-review";
+import { PanelToolGate } from "../agent/panel-tool-gate";
+import type { PermissionRules } from "../agent/permission-rules";
+import type { VaultIndex } from "../vault/notes/vault-index";
+import type { Bridge } from "./bridge-assembly";
+import { InProcessVaultTools, noInProcessServers, PANEL_VAULT_TOOLS_SERVER } from "./in-process-vault-tools";
+import { JournalRecorders, linkResolver, noteReferences } from "./journal-wiring";
+import { PanelFileWriteReview } from "./panel-file-write-review";
+import { PanelGateVault } from "./panel-gate-vault";
+import { PanelWriteJournal } from "./panel-write-journal";
+
+export interface AgentAssemblyOptions {
+	/** Where "always" rules are kept: the plugin's data, or `JsonFilePermissionRules` for the headless host. */
+	rules: PermissionRules;
+	/** Where file writes are reviewed. Default: the bridge's own review (the review view, or the headless `diff` commands). */
+	review?: FileWriteReview;
+	/** The vault tools' index, so the journal names the notes a link argument names (as the bridge's recorders do). */
+	index?: VaultIndex;
+}
+
+/** The MCP servers of one CLI session: end them with the session. */
+export interface PanelMcpServers extends InProcessMcpServers {
+	dispose(): void;
+}
+
+/** What the agent panel's engine needs for a vault: the tool gate, and the in-process MCP servers per session. */
+export interface AgentParts {
+	/** Decides every tool use; the engine also calls `gate.toolFinished(toolUseId, isError)` for every tool result. */
+	gate: PanelToolGate;
+	/** New servers for one CLI session (its own MCP session and journal session); empty when the bridge has no vault tools. */
+	mcpServers: () => PanelMcpServers;
+}
+
+/**
+ * The agent panel's parts over a running bridge, for the plugin and the headless host alike: the same privacy
+ * boundary, the same review (vault-tool writes and Claude Code's own writes side by side), the same vault tools,
+ * and the same activity journal (surface "panel"), with the CLI's own writes recorded with their pre-images.
+ */
+export function assembleAgent(bridge: Pick<Bridge, "paths" | "privacy" | "reviews" | "vaultTools" | "activity">, options: AgentAssemblyOptions): AgentParts {
+	const absolutePath = (vaultPath: string): string => bridge.paths.toAbsolute(vaultPath);
+	const journal = bridge.activity?.journal;
+	const gate = new PanelToolGate({
+		vault: new PanelGateVault(bridge.privacy),
+		review: options.review ?? new PanelFileWriteReview(bridge.reviews, absolutePath),
+		rules: options.rules,
+		inProcessServers: () => (bridge.vaultTools ? [PANEL_VAULT_TOOLS_SERVER] : []),
+		...(journal ? { journal: new PanelWriteJournal({ journal, absolutePath }) } : {}),
+	});
+	const relativeOf = (value: string): string | undefined => {
+		try {
+			return bridge.paths.resolve(value).relative;
+		} catch {
+			return undefined;
+		}
+	};
+	const recorders = journal ? new JournalRecorders(journal, noteReferences(bridge.privacy, linkResolver(options.index), relativeOf)) : undefined;
+	return {
+		gate,
+		mcpServers: () => {
+			const server = bridge.vaultTools;
+			if (!server) return noInProcessServers();
+			return new InProcessVaultTools(server, recorders?.recorder("panel"));
+		},
+	};
+}

@@ -1,0 +1,56 @@
+import { stat } from "node:fs/promises";
+import type { GatePath, GateVault } from "../agent/gate-ports";
+import { readTextIfExists } from "../ide/diff-review/read-text-if-exists";
+import type { VaultPrivacy } from "../vault/privacy/vault-privacy";
+import { VaultPathError, type VaultLocation } from "../vault/vault-paths";
+
+/** What a path names on disk now: a file, a folder, or nothing. */
+export type PathKind = "file" | "folder" | "none";
+
+async function kindOnDisk(absolutePath: string): Promise<PathKind> {
+	try {
+		return (await stat(absolutePath)).isDirectory() ? "folder" : "file";
+	} catch {
+		return "none";
+	}
+}
+
+/**
+ * The gate's view of the vault through its one privacy boundary: a path resolved as every wire path is (outside
+ * the vault, also through a symbolic link, is outside); an existing file judged by `VaultPrivacy.hides` (folders,
+ * tags, hidden, the link's target too), a folder or a new file by its folder alone, as the vault tools judge a new
+ * note. Text is read through the boundary's reader, which never reads a private file.
+ */
+export class PanelGateVault implements GateVault {
+	private readonly readPublicText: (absolutePath: string) => Promise<string | undefined>;
+	private readonly kindOf: (absolutePath: string) => Promise<PathKind>;
+
+	constructor(
+		private readonly privacy: VaultPrivacy,
+		options: { readText?: (absolutePath: string) => Promise<string | undefined>; kindOf?: (absolutePath: string) => Promise<PathKind> } = {},
+	) {
+		this.readPublicText = privacy.textReader(options.readText ?? readTextIfExists);
+		this.kindOf = options.kindOf ?? kindOnDisk;
+	}
+
+	async locate(path: string): Promise<GatePath> {
+		let location: VaultLocation;
+		try {
+			location = this.privacy.paths.resolve(path);
+		} catch (error) {
+			if (error instanceof VaultPathError) return { kind: "outside" };
+			throw error;
+		}
+		const kind = await this.kindOf(location.absolute);
+		const hidden = kind === "file" ? this.privacy.hides(location) : this.inPrivateFolder(location);
+		return hidden ? { kind: "private" } : { kind: "visible", path: location.relative };
+	}
+
+	readText(vaultPath: string): Promise<string | undefined> {
+		return this.readPublicText(this.privacy.paths.toAbsolute(vaultPath));
+	}
+
+	private inPrivateFolder(location: VaultLocation): boolean {
+		return this.privacy.isInPrivateFolder(location.relative) || (location.realRelative !== undefined && this.privacy.isInPrivateFolder(location.realRelative));
+	}
+}

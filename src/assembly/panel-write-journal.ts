@@ -1,0 +1,71 @@
+import { readFile } from "node:fs/promises";
+import type { JournaledWrite, WriteJournal } from "../agent/gate-ports";
+import { contentHash, sameBytes } from "../journal/content-hash";
+import type { Journal } from "../journal/journal";
+import type { NoteChange } from "../journal/journal-records";
+
+/** A file's bytes on disk; undefined when there is none. */
+async function bytesOnDisk(absolutePath: string): Promise<Uint8Array | undefined> {
+	try {
+		return await readFile(absolutePath);
+	} catch {
+		return undefined;
+	}
+}
+
+export interface PanelWriteJournalOptions {
+	journal: Journal;
+	absolutePath: (vaultPath: string) => string;
+	readBytes?: (absolutePath: string) => Promise<Uint8Array | undefined>;
+	now?: () => number;
+}
+
+/**
+ * The writes Claude Code's own tools make in the panel, in the activity journal (surface "panel"): the file's
+ * bytes are kept when the gate allows the write (before the CLI makes it), and the change is recorded with the
+ * hash of what is on disk when the CLI reports the tool's result, so the write can be undone like a vault-tool one.
+ * One journal session per CLI session.
+ */
+export class PanelWriteJournal implements WriteJournal {
+	private readonly sessions = new Map<string, string>();
+	private readonly unnamedSession: string;
+
+	constructor(private readonly options: PanelWriteJournalOptions) {
+		this.unnamedSession = options.journal.newSessionKey();
+	}
+
+	async approved(write: { path: string; tool: string; summary: string; sessionId?: string }): Promise<JournaledWrite> {
+		const { journal } = this.options;
+		const absolute = this.options.absolutePath(write.path);
+		const read = this.options.readBytes ?? bytesOnDisk;
+		const before = await read(absolute);
+		const now = this.options.now ?? (() => performance.now());
+		const started = now();
+		const id = journal.begin({ session: { key: this.sessionKey(write.sessionId), surface: "panel", client: "claude-code" }, tool: write.tool, notes: [write.path], args: write.summary });
+		let done = false;
+		return {
+			finished: async (succeeded) => {
+				if (done) return;
+				done = true;
+				const after = succeeded ? await read(absolute) : undefined;
+				const change = after === undefined ? undefined : changeOf(write.path, before, after);
+				if (change) await journal.recordChange(id, change.change, change.preImages);
+				journal.finish(id, { outcome: succeeded ? "ok" : "error", durationMs: Math.round((now() - started) * 10) / 10, answerBytes: 0 });
+			},
+		};
+	}
+
+	private sessionKey(sessionId: string | undefined): string {
+		if (sessionId === undefined) return this.unnamedSession;
+		let key = this.sessions.get(sessionId);
+		if (key === undefined) this.sessions.set(sessionId, (key = this.options.journal.newSessionKey()));
+		return key;
+	}
+}
+
+function changeOf(path: string, before: Uint8Array | undefined, after: Uint8Array): { change: NoteChange; preImages: { hash: string; bytes: Uint8Array }[] } | undefined {
+	if (before === undefined) return { change: { kind: "create", path, after: contentHash(after) }, preImages: [] };
+	if (sameBytes(before, after)) return undefined;
+	const hash = contentHash(before);
+	return { change: { kind: "edit", path, before: { hash, bytes: before.byteLength }, after: contentHash(after) }, preImages: [{ hash, bytes: before }] };
+}

@@ -1,0 +1,43 @@
+import { join } from "node:path";
+import { PANEL_REJECTED, PANEL_REVIEW_SESSION, PanelFileWriteReview } from "../../src/assembly/panel-file-write-review";
+import { VAULT_TOOLS_REVIEW_SESSION } from "../../src/assembly/diff-review-write-review";
+import type { FileWriteProposal } from "../../src/agent/file-write-review";
+import { DiffReviewManager } from "../../src/ide/diff-review/diff-review-manager";
+import { VaultPaths } from "../../src/vault/vault-paths";
+import { waitUntil } from "../helpers/wait-until";
+import { FakeReviewPort } from "../ide/diff-review/fake-review-port";
+import { makeToolVault } from "../ide/tools/ide-tool-fixture";
+
+const vault = makeToolVault({ "note.md": "old\n" });
+afterAll(() => vault.remove());
+
+function setup() {
+	const port = new FakeReviewPort();
+	const reviews = new DiffReviewManager({ paths: new VaultPaths(vault.root), port });
+	const review = new PanelFileWriteReview(reviews, (path) => join(vault.root, path));
+	const proposal: FileWriteProposal = { path: "note.md", before: "old\n", proposed: "new\n", proposer: { tool: "Edit", sessionId: "s" }, isNewFile: false };
+	return { port, reviews, review, proposal };
+}
+
+describe("PanelFileWriteReview", () => {
+	it("shows each write in the bridge's review view, filed apart from IDE clients and the vault tools, and answers the user's text", async () => {
+		const { port, reviews, review, proposal } = setup();
+		const first = review.review(proposal);
+		const second = review.review({ ...proposal, proposer: { tool: "Write" } });
+		await waitUntil(() => port.views.size === 2, "both reviews to be shown");
+		expect([...port.views.keys()].sort()).toEqual(["Claude Code #1: Edit note.md", "Claude Code #2: Write note.md"]);
+		expect(port.views.get("Claude Code #1: Edit note.md")).toMatchObject({ originalText: "old\n", proposedText: "new\n", sessionId: PANEL_REVIEW_SESSION, proposer: { client: "Claude Code (agent panel)", tool: "Edit" } });
+		expect(reviews.closeAll(1) + reviews.closeAll(VAULT_TOOLS_REVIEW_SESSION)).toBe(0);
+		reviews.accept("Claude Code #1: Edit note.md", "mine\n");
+		reviews.reject("Claude Code #2: Write note.md");
+		expect(await first).toEqual({ kind: "accepted", finalText: "mine\n" });
+		expect(await second).toEqual({ kind: "rejected", reason: PANEL_REJECTED });
+	});
+
+	it("a review that cannot be shown is a rejection that says why", async () => {
+		const { port, review, proposal } = setup();
+		port.failNextShow = new Error("no window");
+		const outcome = await review.review(proposal);
+		expect(outcome.kind === "rejected" ? outcome.reason : "").toMatch(/^the review could not be completed \(Could not show the review in Obsidian: no window/);
+	});
+});

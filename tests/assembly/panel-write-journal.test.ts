@@ -1,0 +1,45 @@
+import { PanelWriteJournal } from "../../src/assembly/panel-write-journal";
+import { contentHash } from "../../src/journal/content-hash";
+import { Journal } from "../../src/journal/journal";
+import { MemoryJournalStore } from "../../src/journal/memory-journal-store";
+
+const bytes = (text: string): Uint8Array => Buffer.from(text, "utf8");
+
+function setup(files: Record<string, string>) {
+	const disk = new Map(Object.entries(files).map(([path, text]) => [`/vault/${path}`, bytes(text)]));
+	const store = new MemoryJournalStore();
+	const journal = new Journal({ store });
+	const writes = new PanelWriteJournal({ journal, absolutePath: (path) => `/vault/${path}`, readBytes: (absolute) => Promise.resolve(disk.get(absolute)) });
+	return { disk, store, journal, writes };
+}
+
+describe("PanelWriteJournal", () => {
+	it("keeps the file's bytes when the write is allowed, and records the change when the CLI reports it", async () => {
+		const { disk, journal, writes } = setup({ "note.md": "before\n" });
+		const write = await writes.approved({ path: "note.md", tool: "Edit", summary: "Edit /vault/note.md", sessionId: "cli-1" });
+		// The pre-image is the text when the write was allowed, whatever happens before the CLI writes.
+		disk.set("/vault/note.md", bytes("after\n"));
+		await write.finished(true);
+		await write.finished(true);
+		const entries = await journal.entries();
+		expect(entries).toHaveLength(1);
+		expect(entries[0]).toMatchObject({ tool: "Edit", notes: ["note.md"], args: "Edit /vault/note.md", outcome: "ok", session: { surface: "panel", client: "claude-code" } });
+		expect(entries[0]?.changes).toEqual([{ kind: "edit", path: "note.md", before: { hash: contentHash(bytes("before\n")), bytes: 7 }, after: contentHash(bytes("after\n")) }]);
+		expect(Buffer.from((await journal.preImage(contentHash(bytes("before\n")))) ?? []).toString()).toBe("before\n");
+	});
+
+	it("a new file is recorded as created; a failed tool records no change; one CLI session is one journal session", async () => {
+		const { disk, journal, writes } = setup({});
+		const created = await writes.approved({ path: "new.md", tool: "Write", summary: "Write new.md", sessionId: "cli-1" });
+		disk.set("/vault/new.md", bytes("new\n"));
+		await created.finished(true);
+		const failed = await writes.approved({ path: "other.md", tool: "Write", summary: "Write other.md", sessionId: "cli-1" });
+		await failed.finished(false);
+		const entries = await journal.entries();
+		const byTool = new Map(entries.map((entry) => [entry.args, entry]));
+		expect(byTool.get("Write new.md")?.changes).toEqual([{ kind: "create", path: "new.md", after: contentHash(bytes("new\n")) }]);
+		expect(byTool.get("Write other.md")).toMatchObject({ outcome: "error" });
+		expect(byTool.get("Write other.md")?.changes ?? []).toEqual([]);
+		expect(new Set(entries.map((entry) => entry.session.key)).size).toBe(1);
+	});
+});
