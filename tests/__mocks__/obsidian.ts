@@ -108,6 +108,13 @@ export class Events {
 	}
 }
 
+/** obsidian.d.ts `DomElementInfo`, the parts the fake keeps. */
+export interface FakeElementInfo {
+	cls?: string | string[];
+	text?: string;
+	attr?: Record<string, string | number | boolean | null>;
+}
+
 /** A status bar element with the HTMLElement helpers the plugin uses. */
 export class FakeElement {
 	text = "";
@@ -140,22 +147,36 @@ export class FakeElement {
 		for (const [name, value] of Object.entries(props)) this.cssProps.set(name, value);
 	}
 	readonly children: FakeElement[] = [];
+	/** The element this one was created in (undefined for a root). */
+	parent: FakeElement | undefined;
 	private readonly listeners = new Map<string, Set<(event: unknown) => void>>();
 
-	createEl(tag: string, options?: { cls?: string | string[]; text?: string }): FakeElement {
+	createEl(tag: string, options?: FakeElementInfo): FakeElement {
 		return this.appendChild(tag, options ?? {});
 	}
-	createDiv(options?: { cls?: string | string[]; text?: string }): FakeElement {
+	createDiv(options?: FakeElementInfo): FakeElement {
 		return this.appendChild("div", options ?? {});
 	}
-	createSpan(options?: { cls?: string | string[]; text?: string }): FakeElement {
+	createSpan(options?: FakeElementInfo): FakeElement {
 		return this.appendChild("span", options ?? {});
 	}
-	private appendChild(tag: string, options: { cls?: string | string[]; text?: string }): FakeElement {
+	/** obsidian.d.ts `Node.appendText`: a text node at the end; here a child with the tag `#text`. */
+	appendText(text: string): void {
+		this.appendChild("#text", { text });
+	}
+	/** `Element.remove()`: leaves its parent. */
+	remove(): void {
+		const siblings = this.parent?.children;
+		if (siblings && siblings.includes(this)) siblings.splice(siblings.indexOf(this), 1);
+		this.parent = undefined;
+	}
+	private appendChild(tag: string, options: FakeElementInfo): FakeElement {
 		const element = new FakeElement();
 		element.tag = tag;
+		element.parent = this;
 		for (const name of typeof options.cls === "string" ? [options.cls] : (options.cls ?? [])) element.addClass(name);
 		if (options.text !== undefined) element.setText(options.text);
+		for (const [name, value] of Object.entries(options.attr ?? {})) if (value !== null) element.setAttribute(name, String(value));
 		this.children.push(element);
 		return element;
 	}
@@ -176,9 +197,9 @@ export class FakeElement {
 	}
 	/** HTMLElement.focus: the fake has no focus to move. */
 	focus(): void {}
-	/** Test helper: fires a DOM event at this element. */
-	dispatch(type: string): void {
-		for (const listener of this.listeners.get(type) ?? []) listener({ type });
+	/** Test helper: fires a DOM event at this element; `init` adds the event's fields (key, shiftKey, dataTransfer …). */
+	dispatch(type: string, init: Record<string, unknown> = {}): void {
+		for (const listener of this.listeners.get(type) ?? []) listener({ type, preventDefault: () => undefined, ...init });
 	}
 	/** Test helper: the text of this element and everything below it. */
 	get textContent(): string {

@@ -1,0 +1,76 @@
+import { Component, MarkdownView, type App } from "obsidian";
+import type { MessageAttachment } from "../../agent/agent-session";
+import type { PanelVault } from "./panel-vault";
+
+/**
+ * The chip above the message box: the note the user was last in (and its selection), attached to the next message
+ * unless removed with one click. A private note is never shown or attached. Clicking in the panel makes the panel
+ * the active view, so the note is remembered while a Markdown view is active.
+ */
+export class ContextChip extends Component {
+	private note: MessageAttachment | undefined;
+	/** The path the user removed: it stays off until another note becomes active. */
+	private dismissed: string | undefined;
+	private readonly chipEl: HTMLElement;
+
+	constructor(
+		parent: HTMLElement,
+		private readonly app: App,
+		private readonly vault: PanelVault,
+	) {
+		super();
+		this.chipEl = parent.createDiv({ cls: "ccb-agent-context" });
+	}
+
+	override onload(): void {
+		this.registerEvent(this.app.workspace.on("active-leaf-change", () => this.follow()));
+		this.registerEvent(this.app.workspace.on("file-open", () => this.follow()));
+		this.follow();
+	}
+
+	/** What the next message carries (nothing when removed, private, or no note was active). */
+	current(): MessageAttachment | undefined {
+		this.follow();
+		if (!this.note || this.note.path === this.dismissed || !this.vault.mayAttach(this.note.path)) return undefined;
+		return this.note;
+	}
+
+	/** Reads the active Markdown view, when one is active; otherwise keeps the last one. */
+	private follow(): void {
+		const view = this.app.workspace.getActiveViewOfType(MarkdownView);
+		if (view?.file) {
+			const path = view.file.path;
+			if (path !== this.note?.path) this.dismissed = undefined;
+			const lines = selectedLines(view);
+			this.note = lines ? { path, lines } : { path };
+		}
+		this.draw();
+	}
+
+	private draw(): void {
+		this.chipEl.empty();
+		const note = this.note && this.note.path !== this.dismissed && this.vault.mayAttach(this.note.path) ? this.note : undefined;
+		this.chipEl.toggleClass("is-hidden", note === undefined);
+		if (!note) return;
+		const lines = note.lines ? ` (lines ${note.lines.from}–${note.lines.to})` : "";
+		this.chipEl.createSpan({ cls: "ccb-agent-context-label", text: `${note.path}${lines}` });
+		const remove = this.chipEl.createEl("button", { cls: "ccb-agent-context-remove", text: "×", attr: { "aria-label": "Do not attach this note" } });
+		remove.addEventListener("click", () => {
+			this.dismissed = note.path;
+			this.draw();
+		});
+	}
+}
+
+/** The selection's 1-based lines, when something is selected (no editor without a DOM: then none). */
+function selectedLines(view: MarkdownView): MessageAttachment["lines"] {
+	try {
+		const editor = view.editor;
+		if (!editor.somethingSelected()) return undefined;
+		const from = editor.getCursor("from").line + 1;
+		const to = editor.getCursor("to").line + 1;
+		return { from, to };
+	} catch {
+		return undefined;
+	}
+}
