@@ -113,6 +113,8 @@ export interface FakeElementInfo {
 	cls?: string | string[];
 	text?: string;
 	attr?: Record<string, string | number | boolean | null>;
+	/** obsidian.d.ts `DomElementInfo.prepend`: put the new element first among its parent's children. */
+	prepend?: boolean;
 }
 
 /** A status bar element with the HTMLElement helpers the plugin uses. */
@@ -177,7 +179,8 @@ export class FakeElement {
 		for (const name of typeof options.cls === "string" ? [options.cls] : (options.cls ?? [])) element.addClass(name);
 		if (options.text !== undefined) element.setText(options.text);
 		for (const [name, value] of Object.entries(options.attr ?? {})) if (value !== null) element.setAttribute(name, String(value));
-		this.children.push(element);
+		if (options.prepend) this.children.unshift(element);
+		else this.children.push(element);
 		return element;
 	}
 	empty(): void {
@@ -352,6 +355,16 @@ export class Workspace extends Events {
 			if (leaf.view.getViewType() === viewType) leaves.push(leaf);
 		});
 		return leaves;
+	}
+
+	/** Test helper: the link texts `openLinkText` was asked to open, in order. */
+	readonly openedLinks: string[] = [];
+
+	/** obsidian.d.ts `openLinkText(linktext, sourcePath, newLeaf?)`: opens the note the link resolves to. */
+	async openLinkText(linktext: string, sourcePath: string, newLeaf?: PaneType | boolean): Promise<void> {
+		this.openedLinks.push(linktext);
+		const file = this.app.metadataCache.getFirstLinkpathDest(linktext.split("#")[0] ?? "", sourcePath) ?? this.app.vault.getFileByPath(linktext);
+		if (file) await this.getLeaf(newLeaf).openFile(file);
 	}
 
 	detachLeavesOfType(viewType: string): void {
@@ -1102,6 +1115,14 @@ export class Plugin extends Component {
 	addSettingTab(tab: PluginSettingTab): void {
 		this.settingTabs.push(tab);
 	}
+	/**
+	 * obsidian.d.ts `registerMarkdownCodeBlockProcessor`: "Register a special post processor that handles fenced code
+	 * given a language"; Obsidian's Markdown rendering calls it for every such block (the fake's MarkdownRenderer does).
+	 */
+	registerMarkdownCodeBlockProcessor(language: string, handler: FakeCodeBlockProcessor): void {
+		markdownCodeBlockProcessors.set(language, handler);
+		this.register(() => markdownCodeBlockProcessors.delete(language));
+	}
 	/** Obsidian applies a registered extension to every editor and removes it when the plugin unloads. */
 	registerEditorExtension(extension: Extension): void {
 		this.editorExtensions.push(extension);
@@ -1825,9 +1846,20 @@ export const MarkdownRenderer = {
 	render(_app: App, markdown: string, element: FakeElement, sourcePath: string, _component: Component): Promise<void> {
 		MarkdownRenderer.rendered.push({ markdown, sourcePath });
 		element.setText(markdown);
+		// As Obsidian's renderer does: each fenced block whose language a plugin registered goes to that processor.
+		for (const match of markdown.matchAll(/^(`{3,}|~{3,})\s*([^\s`]+)[^\n]*\n([\s\S]*?)^\1/gm)) {
+			const processor = markdownCodeBlockProcessors.get(match[2] ?? "");
+			void processor?.(match[3] ?? "", element.createDiv(), { sourcePath });
+		}
 		return Promise.resolve();
 	},
 };
+
+/** obsidian.d.ts `MarkdownPostProcessorContext`, the part the fake passes. */
+export type FakeCodeBlockProcessor = (source: string, element: FakeElement, context: { sourcePath: string }) => unknown;
+
+/** The code block processors plugins registered (Dataview's `dataviewjs`, Templater's …), by language. */
+const markdownCodeBlockProcessors = new Map<string, FakeCodeBlockProcessor>();
 
 /** obsidian.d.ts `Debouncer`. */
 export interface Debouncer<T extends unknown[], V> {

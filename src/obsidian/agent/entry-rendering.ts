@@ -17,14 +17,12 @@ const TOOL_STATUS: Record<"running" | "done" | "error", string> = { running: "Ru
 export function drawEntry(element: HTMLElement, entry: TranscriptEntry, context: EntryContext): void {
 	switch (entry.kind) {
 		case "user": {
-			element.addClass("ccb-agent-user");
-			if (entry.state === "queued") {
-				element.addClass("is-queued");
-				element.createDiv({ cls: "ccb-agent-queued", text: "Queued: sent when Claude finishes" });
-			}
-			element.createDiv({ cls: "ccb-agent-user-text", text: entry.text });
+			// Drawn into a box of its own: the row element stays across redraws, its look must not.
+			const box = element.createDiv({ cls: ["ccb-agent-user", ...(entry.state === "queued" ? ["is-queued"] : [])] });
+			if (entry.state === "queued") box.createDiv({ cls: "ccb-agent-queued", text: "Queued: sent when Claude finishes" });
+			box.createDiv({ cls: "ccb-agent-user-text", text: entry.text });
 			if (entry.attachments.length > 0) {
-				const attached = element.createDiv({ cls: "ccb-agent-attachments" });
+				const attached = box.createDiv({ cls: "ccb-agent-attachments" });
 				for (const attachment of entry.attachments) {
 					const lines = attachment.lines ? ` (lines ${attachment.lines.from}–${attachment.lines.to})` : "";
 					attached.createSpan({ cls: "ccb-agent-attachment", text: `${attachment.path}${lines}` });
@@ -33,9 +31,7 @@ export function drawEntry(element: HTMLElement, entry: TranscriptEntry, context:
 			return;
 		}
 		case "assistant":
-			element.addClass("ccb-agent-reply");
-			element.toggleClass("is-streaming", entry.streaming);
-			renderReply(element, entry.text, context);
+			renderReply(element.createDiv({ cls: ["ccb-agent-reply", ...(entry.streaming ? ["is-streaming"] : [])] }), entry.text, context);
 			return;
 		case "tool":
 			drawToolCard(element, entry, context);

@@ -31,7 +31,7 @@ export function estimateRowHeight(entry: TranscriptEntry): number {
  * view is found by binary search. A row that changes (streamed text, a tool's result) is redrawn in place.
  */
 export class TranscriptList {
-	private rows: readonly TranscriptEntry[] = [];
+	private rows: TranscriptEntry[] = [];
 	private heights: number[] = [];
 	/** offsets[i]: the top of row i; offsets[rows.length]: the whole height. */
 	private offsets: number[] = [0];
@@ -42,6 +42,7 @@ export class TranscriptList {
 	private readonly sizerEl: HTMLElement;
 	private readonly windowEl: HTMLElement;
 	private emptyText = "";
+	private readonly emptyEls: HTMLElement[] = [];
 
 	constructor(
 		readonly scrollEl: HTMLElement,
@@ -63,7 +64,7 @@ export class TranscriptList {
 
 	/** Shows these rows (a new session, or a filter); `end` scrolls to the last one. */
 	setRows(rows: readonly TranscriptEntry[], emptyText: string, end: boolean): void {
-		this.rows = rows;
+		this.rows = [...rows];
 		this.emptyText = emptyText;
 		this.heights = rows.map((entry) => this.measured.get(entry.id) ?? estimateRowHeight(entry));
 		this.offsets = [0];
@@ -77,11 +78,13 @@ export class TranscriptList {
 		if (entries.length === 0) return;
 		const atEnd = this.atEnd();
 		const from = this.rows.length;
-		this.rows = [...this.rows, ...entries];
-		for (const entry of entries) this.heights.push(this.measured.get(entry.id) ?? estimateRowHeight(entry));
+		for (const entry of entries) {
+			this.rows.push(entry);
+			this.heights.push(this.measured.get(entry.id) ?? estimateRowHeight(entry));
+		}
 		this.recomputeFrom(from);
 		if (atEnd) this.scrollEl.scrollTop = this.totalHeight;
-		this.redraw();
+		this.draw();
 	}
 
 	/** A row changed: drawn again where it stands, its height guessed again until measured. */
@@ -114,33 +117,53 @@ export class TranscriptList {
 
 	/** Draws every row in view anew (after a filter, or rows whose look changed). */
 	redraw(): void {
-		this.drawRange(...this.visibleRange());
+		this.drawRange(...this.visibleRange(), true);
 	}
 
 	get totalHeight(): number {
 		return this.offsets[this.rows.length] ?? 0;
 	}
 
-	private drawRange(from: number, to: number): void {
+	/**
+	 * Draws rows `from` to `to`. Rows already drawn stay as they are (scrolling or a new row at the end draws only the
+	 * rows that come into view); `fresh` draws every row anew (a filter, rows whose look changed).
+	 */
+	private drawRange(from: number, to: number, fresh = false): void {
 		this.drawnRange = [from, to];
-		this.windowEl.empty();
-		this.drawn.clear();
+		const wanted = new Set<number>();
+		for (let index = from; index < to; index++) wanted.add(this.rows[index]?.id ?? -1);
+		if (fresh) {
+			this.windowEl.empty();
+			this.drawn.clear();
+		}
+		for (const [id, element] of this.drawn) {
+			if (wanted.has(id)) continue;
+			element.remove();
+			this.drawn.delete(id);
+		}
 		this.windowEl.setCssProps({ "--ccb-agent-offset": `${this.offsets[from] ?? 0}px` });
-		if (this.rows.length === 0 && this.emptyText !== "") this.windowEl.createDiv({ cls: "ccb-agent-empty", text: this.emptyText });
-		const elements: HTMLElement[] = [];
-		for (let index = from; index < to; index++) {
+		for (const empty of Array.from(this.emptyEls.splice(0))) empty.remove();
+		if (this.rows.length === 0 && this.emptyText !== "") this.emptyEls.push(this.windowEl.createDiv({ cls: "ccb-agent-empty", text: this.emptyText }));
+		// The rows kept are one run; new rows go before it (closest first, each put at the start) or after it.
+		const firstKept = this.rows.slice(from, to).findIndex((entry) => this.drawn.has(entry.id));
+		const created: [number, HTMLElement][] = [];
+		const create = (index: number, prepend: boolean): void => {
 			const entry = this.rows[index];
-			if (!entry) continue;
-			const element = this.windowEl.createDiv({ cls: ["ccb-agent-row", `ccb-agent-row-${entry.kind}`] });
+			if (!entry) return;
+			const element = this.windowEl.createDiv({ cls: ["ccb-agent-row", `ccb-agent-row-${entry.kind}`], prepend });
 			this.drawRow(element, entry);
 			this.drawn.set(entry.id, element);
-			elements.push(element);
+			created.push([index, element]);
+		};
+		if (firstKept < 0) {
+			for (let index = from; index < to; index++) create(index, false);
+		} else {
+			for (let index = from + firstKept - 1; index >= from; index--) create(index, true);
+			for (let index = from + firstKept; index < to; index++) if (!this.drawn.has(this.rows[index]?.id ?? -1)) create(index, false);
 		}
 		// Read the heights after every row is in place: one layout, not one per row.
 		let changedFrom = -1;
-		elements.forEach((element, offset) => {
-			if (this.remember(from + offset, element) && changedFrom < 0) changedFrom = from + offset;
-		});
+		for (const [index, element] of created) if (this.remember(index, element) && (changedFrom < 0 || index < changedFrom)) changedFrom = index;
 		if (changedFrom >= 0) this.recomputeFrom(changedFrom);
 	}
 
