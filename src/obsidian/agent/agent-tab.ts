@@ -77,6 +77,8 @@ export class AgentTab extends Component {
 		this.input = this.addChild(new MessageInput(this.el, options.vault, (text, mentions) => this.send(text, mentions)));
 		this.stopButton = this.button(actions, "Stop", "ccb-agent-stop", () => void this.stop());
 		this.registerDomEvent(scroll, "scroll", () => this.list.draw());
+		// The selection may have changed in the note since the chip was drawn.
+		this.registerDomEvent(this.input.textarea, "focus", () => this.chip.refresh());
 		this.registerDomEvent(filter, "input", () => {
 			this.filter = filter.value.trim().toLowerCase();
 			this.showRows(false);

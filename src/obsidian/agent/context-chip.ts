@@ -8,7 +8,8 @@ import type { PanelVault } from "./panel-vault";
  * the active view, so the note is remembered while a Markdown view is active.
  */
 export class ContextChip extends Component {
-	private note: MessageAttachment | undefined;
+	/** The Markdown view the user was last in: its editor keeps its selection while the panel has the focus. */
+	private view: MarkdownView | undefined;
 	/** The path the user removed: it stays off until another note becomes active. */
 	private dismissed: string | undefined;
 	private readonly chipEl: HTMLElement;
@@ -23,33 +24,37 @@ export class ContextChip extends Component {
 	}
 
 	override onload(): void {
-		this.registerEvent(this.app.workspace.on("active-leaf-change", () => this.follow()));
-		this.registerEvent(this.app.workspace.on("file-open", () => this.follow()));
-		this.follow();
+		this.registerEvent(this.app.workspace.on("active-leaf-change", () => this.refresh()));
+		this.registerEvent(this.app.workspace.on("file-open", () => this.refresh()));
+		this.refresh();
 	}
 
 	/** What the next message carries (nothing when removed, private, or no note was active). */
 	current(): MessageAttachment | undefined {
-		this.follow();
-		if (!this.note || this.note.path === this.dismissed || !this.vault.mayAttach(this.note.path)) return undefined;
-		return this.note;
+		this.refresh();
+		return this.attachable();
 	}
 
-	/** Reads the active Markdown view, when one is active; otherwise keeps the last one. */
-	private follow(): void {
-		const view = this.app.workspace.getActiveViewOfType(MarkdownView);
-		if (view?.file) {
-			const path = view.file.path;
-			if (path !== this.note?.path) this.dismissed = undefined;
-			const lines = selectedLines(view);
-			this.note = lines ? { path, lines } : { path };
+	/** Follows the active Markdown view, when one is active (otherwise keeps the last one), and redraws the chip. */
+	refresh(): void {
+		const active = this.app.workspace.getActiveViewOfType(MarkdownView);
+		if (active?.file) {
+			if (active.file.path !== this.view?.file?.path) this.dismissed = undefined;
+			this.view = active;
 		}
 		this.draw();
 	}
 
+	private attachable(): MessageAttachment | undefined {
+		const path = this.view?.file?.path;
+		if (!this.view || path === undefined || path === this.dismissed || !this.vault.mayAttach(path)) return undefined;
+		const lines = selectedLines(this.view);
+		return lines ? { path, lines } : { path };
+	}
+
 	private draw(): void {
 		this.chipEl.empty();
-		const note = this.note && this.note.path !== this.dismissed && this.vault.mayAttach(this.note.path) ? this.note : undefined;
+		const note = this.attachable();
 		this.chipEl.toggleClass("is-hidden", note === undefined);
 		if (!note) return;
 		const lines = note.lines ? ` (lines ${note.lines.from}–${note.lines.to})` : "";
