@@ -12,6 +12,10 @@ import { EditorTracker } from "./obsidian/editor-tracker";
 import { registerDiffReviewView } from "./obsidian/register-diff-review";
 import { ACTIVITY_VIEW_TYPE, ActivityView } from "./obsidian/activity-view";
 import { BridgeSettingTab, type SettingsHost } from "./obsidian/settings-tab";
+import type { AgentEngine } from "./agent/agent-session";
+import { registerAgentPanel } from "./obsidian/agent/register-agent-view";
+import { ObsidianPanelVault } from "./obsidian/agent/panel-vault";
+import type { AgentSettingsHost } from "./obsidian/agent/agent-settings-section";
 import { StatusBar } from "./obsidian/status-bar";
 import { TagCommands } from "./obsidian/tag-commands";
 import { VaultPaths } from "./vault/vault-paths";
@@ -32,6 +36,7 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 	private bridge: BridgeComponent | undefined;
 	/** Counts start and stop requests: a start whose modules finish loading after a later request does nothing. */
 	private bridgeStarts = 0;
+	private agentEngineLoad: Promise<AgentEngine> | undefined;
 	private statusBar!: StatusBar;
 	private settingTab!: BridgeSettingTab;
 	private editorTracker!: EditorTracker;
@@ -55,6 +60,11 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 		this.registerView(ACTIVITY_VIEW_TYPE, (leaf) => new ActivityView(leaf, () => this.bridge?.bridge.activity));
 		this.addRibbonIcon("history", "Open Claude activity", () => void this.openActivity());
 		this.addCommand({ id: "open-activity", name: "Open Claude activity", callback: () => void this.openActivity() });
+		registerAgentPanel(this, {
+			engine: () => this.agentEngine(),
+			vault: new ObsidianPanelVault(this.app, () => this.bridge?.bridge.privacy),
+			panelSettings: () => this.settings.agentPanel,
+		});
 		this.settingTab = new BridgeSettingTab(this.app, this, this);
 		this.addSettingTab(this.settingTab);
 		this.addCommand({ id: "restart-server", name: "Restart the bridge server", callback: () => void this.applyServerSettings() });
@@ -80,6 +90,23 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 			await leaf.setViewState({ type: ACTIVITY_VIEW_TYPE, active: true });
 		}
 		await workspace.revealLeaf(leaf);
+	}
+
+	/** The panel's engine, loaded the first time a panel asks (its module is not loaded with the plugin). */
+	private agentEngine(): Promise<AgentEngine> {
+		this.agentEngineLoad ??= import("./obsidian/agent/agent-engine-runtime").then(
+			(runtime) => runtime.createAgentEngine({ vaultPath: this.vaultPath, cliPath: () => this.settings.agentPanel.cliPath }),
+			(error: unknown) => {
+				this.agentEngineLoad = undefined;
+				throw error;
+			},
+		);
+		return this.agentEngineLoad;
+	}
+
+	/** What the settings tab's "Claude Code panel" rows read and change. */
+	get agentPanel(): AgentSettingsHost {
+		return { agentPanelSettings: () => this.settings.agentPanel, saveSettings: () => this.saveSettings() };
 	}
 
 	get vaultPath(): string | undefined {

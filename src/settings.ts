@@ -26,7 +26,23 @@ export interface BridgeSettings {
 	debugLogging: boolean;
 	/** Claude's own vault tools (an MCP server for the model). Their HTTP token is not here: local storage. */
 	vaultTools: VaultToolsSettings;
+	/** The "Claude Code" panel. */
+	agentPanel: AgentPanelSettings;
 }
+
+/** How the panel's sessions start, and where they are exported. */
+export interface AgentPanelSettings {
+	/** The `claude` executable to run; empty: find it (PATH as a login shell sees it, the usual install places). */
+	cliPath: string;
+	/** A new session's model alias; empty: the CLI's default. */
+	model: string;
+	/** A new session's permission mode. */
+	permissionMode: "default" | "plan" | "acceptEdits";
+	/** Exported sessions are written as notes in this folder. */
+	exportFolder: string;
+}
+
+export const DEFAULT_AGENT_PANEL_SETTINGS: AgentPanelSettings = { cliPath: "", model: "", permissionMode: "default", exportFolder: "Claude sessions" };
 
 export interface VaultToolsSettings {
 	/** Serve the vault tools (the stdio relay and the HTTP endpoint). */
@@ -53,13 +69,14 @@ export const DEFAULT_SETTINGS: BridgeSettings = {
 	reviewEditsInObsidian: true,
 	debugLogging: false,
 	vaultTools: DEFAULT_VAULT_TOOLS_SETTINGS,
+	agentPanel: DEFAULT_AGENT_PANEL_SETTINGS,
 };
 
 export const MAX_SELECTION_DEBOUNCE_MS = 2000;
 
 /** Reads stored data of any shape; unknown or invalid values fall back to defaults and unknown keys (a token, say) are dropped. */
 export function migrateSettings(stored: unknown): BridgeSettings {
-	const settings: BridgeSettings = { ...DEFAULT_SETTINGS, privateFolders: [], privateTags: [], vaultTools: { ...DEFAULT_VAULT_TOOLS_SETTINGS } };
+	const settings: BridgeSettings = { ...DEFAULT_SETTINGS, privateFolders: [], privateTags: [], vaultTools: { ...DEFAULT_VAULT_TOOLS_SETTINGS }, agentPanel: { ...DEFAULT_AGENT_PANEL_SETTINGS } };
 	if (typeof stored !== "object" || stored === null) return settings;
 	const record = stored as Record<string, unknown>;
 	if (typeof record.enabled === "boolean") settings.enabled = record.enabled;
@@ -73,6 +90,18 @@ export function migrateSettings(stored: unknown): BridgeSettings {
 	if (typeof record.reviewEditsInObsidian === "boolean") settings.reviewEditsInObsidian = record.reviewEditsInObsidian;
 	if (typeof record.debugLogging === "boolean") settings.debugLogging = record.debugLogging;
 	settings.vaultTools = migrateVaultToolsSettings(record.vaultTools);
+	settings.agentPanel = migrateAgentPanelSettings(record.agentPanel);
+	return settings;
+}
+
+function migrateAgentPanelSettings(stored: unknown): AgentPanelSettings {
+	const settings = { ...DEFAULT_AGENT_PANEL_SETTINGS };
+	if (typeof stored !== "object" || stored === null) return settings;
+	const record = stored as Record<string, unknown>;
+	if (typeof record.cliPath === "string") settings.cliPath = record.cliPath.trim();
+	if (typeof record.model === "string") settings.model = record.model.trim();
+	if (record.permissionMode === "default" || record.permissionMode === "plan" || record.permissionMode === "acceptEdits") settings.permissionMode = record.permissionMode;
+	if (typeof record.exportFolder === "string" && record.exportFolder.trim() !== "") settings.exportFolder = record.exportFolder.trim();
 	return settings;
 }
 

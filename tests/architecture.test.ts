@@ -23,7 +23,7 @@ const FLOORS: readonly (readonly string[])[] = [
 	],
 	["src/assembly"],
 	// The roots: Obsidian (plugin, its adapters and UI), the headless host, the package's command.
-	["src/settings", "src/obsidian/notes", "src/obsidian/settings", "src/obsidian/vault-tools", "src/obsidian", "src/plugin", "main.ts", "src/headless", "src/cli"],
+	["src/settings", "src/obsidian/agent", "src/obsidian/notes", "src/obsidian/settings", "src/obsidian/vault-tools", "src/obsidian", "src/plugin", "main.ts", "src/headless", "src/cli"],
 ];
 
 /** The features of the feature floor; a feature is a folder and its subfolders. */
@@ -80,13 +80,15 @@ const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
 	"src/settings": ["src/ide"],
 	"src/obsidian/settings": ["src/settings", "src/vault-tools/serve", "src/shared"],
 	"src/obsidian/notes": ["src/vault/markdown", "src/vault/notes"],
+	// The agent panel's view, settings rows and the lazily loaded engine module.
+	"src/obsidian/agent": ["src/agent", "src/settings", "src/shared"],
 	"src/obsidian/vault-tools": ["src/obsidian/notes", "src/assembly", "src/settings", "src/vault-tools/regex", "src/vault-tools/resources", "src/vault-tools/serve", "src/vault", "src/vault/markdown", "src/vault/notes", "src/server"],
 	"src/obsidian": [
-		"src/obsidian/notes", "src/obsidian/settings", "src/obsidian/vault-tools", "src/settings", "src/assembly",
+		"src/obsidian/agent", "src/obsidian/notes", "src/obsidian/settings", "src/obsidian/vault-tools", "src/settings", "src/assembly",
 		"src/ide", "src/ide/claude-permissions", "src/ide/diff-review", "src/ide/doctor", "src/ide/workspace",
 		"src/vault", "src/vault/markdown", "src/vault/notes", "src/vault/privacy", "src/journal", "src/server", "src/shared",
 	],
-	"src/plugin": ["src/obsidian", "src/obsidian/notes", "src/obsidian/settings", "src/obsidian/vault-tools", "src/settings", "src/ide", "src/ide/claude-permissions", "src/ide/doctor", "src/vault", "src/vault/privacy", "src/shared"],
+	"src/plugin": ["src/agent", "src/obsidian", "src/obsidian/agent", "src/obsidian/notes", "src/obsidian/settings", "src/obsidian/vault-tools", "src/settings", "src/ide", "src/ide/claude-permissions", "src/ide/doctor", "src/vault", "src/vault/privacy", "src/shared"],
 	"main.ts": ["src/plugin"],
 	"src/headless": [
 		"src/assembly", "src/ide", "src/ide/claude-permissions", "src/ide/diff-review", "src/ide/doctor", "src/ide/workspace",
@@ -99,7 +101,7 @@ const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
 
 /** Packages that tie code to the Obsidian app, and the only parts that may import them. */
 const APP_PACKAGES = [/^obsidian$/, /^@codemirror\//, /^electron$/];
-const MAY_IMPORT_APP_PACKAGES = ["src/obsidian", "src/obsidian/notes", "src/obsidian/settings", "src/obsidian/vault-tools", "src/plugin"];
+const MAY_IMPORT_APP_PACKAGES = ["src/obsidian", "src/obsidian/agent", "src/obsidian/notes", "src/obsidian/settings", "src/obsidian/vault-tools", "src/plugin"];
 
 function sourceFiles(folder: string): string[] {
 	return readdirSync(join(ROOT, folder), { withFileTypes: true }).flatMap((entry) => {

@@ -10,6 +10,7 @@ import { ClaudePermissionsSection, type ClaudePermissionsHost } from "./claude-p
 import { showCheckResults } from "./check-results";
 import { commandBlock } from "./settings/command-block";
 import { VaultToolsSettingsSection, type VaultToolsSettingsHost } from "./settings/vault-tools-section";
+import { AgentSettingsSection, type AgentSettingsHost } from "./agent/agent-settings-section";
 
 /**
  * Obsidian gives plugins no say in how a hotkey is matched, so AltGr (which Windows reports as Ctrl+Alt) triggers
@@ -38,6 +39,8 @@ export interface SettingsHost {
 	doctorInputs(): DoctorInputs;
 	/** The host of the "Claude's vault tools" rows; left out, they are not shown. */
 	readonly vaultTools?: VaultToolsSettingsHost;
+	/** The host of the "Claude Code panel" rows; left out, they are not shown. */
+	readonly agentPanel?: AgentSettingsHost;
 }
 
 /**
@@ -171,6 +174,8 @@ export class BridgeSettingTab extends PluginSettingTab {
 			new Setting(containerEl).setName("Claude's vault tools").setHeading();
 			vaultTools.display(containerEl);
 		}
+
+		if (this.host.agentPanel) new AgentSettingsSection(this.host.agentPanel).display(containerEl);
 
 		const advanced = containerEl.createEl("details", { cls: "claude-code-bridge-settings-fold" });
 		new Setting(advanced.createEl("summary")).setName("Advanced").setDesc("Ports, tokens, selection delay and debug logging.").setHeading();

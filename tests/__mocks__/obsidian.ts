@@ -108,6 +108,15 @@ export class Events {
 	}
 }
 
+/** obsidian.d.ts `DomElementInfo`, the parts the fake keeps. */
+export interface FakeElementInfo {
+	cls?: string | string[];
+	text?: string;
+	attr?: Record<string, string | number | boolean | null>;
+	/** obsidian.d.ts `DomElementInfo.prepend`: put the new element first among its parent's children. */
+	prepend?: boolean;
+}
+
 /** A status bar element with the HTMLElement helpers the plugin uses. */
 export class FakeElement {
 	text = "";
@@ -140,23 +149,38 @@ export class FakeElement {
 		for (const [name, value] of Object.entries(props)) this.cssProps.set(name, value);
 	}
 	readonly children: FakeElement[] = [];
+	/** The element this one was created in (undefined for a root). */
+	parent: FakeElement | undefined;
 	private readonly listeners = new Map<string, Set<(event: unknown) => void>>();
 
-	createEl(tag: string, options?: { cls?: string | string[]; text?: string }): FakeElement {
+	createEl(tag: string, options?: FakeElementInfo): FakeElement {
 		return this.appendChild(tag, options ?? {});
 	}
-	createDiv(options?: { cls?: string | string[]; text?: string }): FakeElement {
+	createDiv(options?: FakeElementInfo): FakeElement {
 		return this.appendChild("div", options ?? {});
 	}
-	createSpan(options?: { cls?: string | string[]; text?: string }): FakeElement {
+	createSpan(options?: FakeElementInfo): FakeElement {
 		return this.appendChild("span", options ?? {});
 	}
-	private appendChild(tag: string, options: { cls?: string | string[]; text?: string }): FakeElement {
+	/** obsidian.d.ts `Node.appendText`: a text node at the end; here a child with the tag `#text`. */
+	appendText(text: string): void {
+		this.appendChild("#text", { text });
+	}
+	/** `Element.remove()`: leaves its parent. */
+	remove(): void {
+		const siblings = this.parent?.children;
+		if (siblings && siblings.includes(this)) siblings.splice(siblings.indexOf(this), 1);
+		this.parent = undefined;
+	}
+	private appendChild(tag: string, options: FakeElementInfo): FakeElement {
 		const element = new FakeElement();
 		element.tag = tag;
+		element.parent = this;
 		for (const name of typeof options.cls === "string" ? [options.cls] : (options.cls ?? [])) element.addClass(name);
 		if (options.text !== undefined) element.setText(options.text);
-		this.children.push(element);
+		for (const [name, value] of Object.entries(options.attr ?? {})) if (value !== null) element.setAttribute(name, String(value));
+		if (options.prepend) this.children.unshift(element);
+		else this.children.push(element);
 		return element;
 	}
 	empty(): void {
@@ -176,9 +200,9 @@ export class FakeElement {
 	}
 	/** HTMLElement.focus: the fake has no focus to move. */
 	focus(): void {}
-	/** Test helper: fires a DOM event at this element. */
-	dispatch(type: string): void {
-		for (const listener of this.listeners.get(type) ?? []) listener({ type });
+	/** Test helper: fires a DOM event at this element; `init` adds the event's fields (key, shiftKey, dataTransfer …). */
+	dispatch(type: string, init: Record<string, unknown> = {}): void {
+		for (const listener of this.listeners.get(type) ?? []) listener({ type, preventDefault: () => undefined, ...init });
 	}
 	/** Test helper: the text of this element and everything below it. */
 	get textContent(): string {
@@ -331,6 +355,16 @@ export class Workspace extends Events {
 			if (leaf.view.getViewType() === viewType) leaves.push(leaf);
 		});
 		return leaves;
+	}
+
+	/** Test helper: the link texts `openLinkText` was asked to open, in order. */
+	readonly openedLinks: string[] = [];
+
+	/** obsidian.d.ts `openLinkText(linktext, sourcePath, newLeaf?)`: opens the note the link resolves to. */
+	async openLinkText(linktext: string, sourcePath: string, newLeaf?: PaneType | boolean): Promise<void> {
+		this.openedLinks.push(linktext);
+		const file = this.app.metadataCache.getFirstLinkpathDest(linktext.split("#")[0] ?? "", sourcePath) ?? this.app.vault.getFileByPath(linktext);
+		if (file) await this.getLeaf(newLeaf).openFile(file);
 	}
 
 	detachLeavesOfType(viewType: string): void {
@@ -1081,6 +1115,14 @@ export class Plugin extends Component {
 	addSettingTab(tab: PluginSettingTab): void {
 		this.settingTabs.push(tab);
 	}
+	/**
+	 * obsidian.d.ts `registerMarkdownCodeBlockProcessor`: "Register a special post processor that handles fenced code
+	 * given a language"; Obsidian's Markdown rendering calls it for every such block (the fake's MarkdownRenderer does).
+	 */
+	registerMarkdownCodeBlockProcessor(language: string, handler: FakeCodeBlockProcessor): void {
+		markdownCodeBlockProcessors.set(language, handler);
+		this.register(() => markdownCodeBlockProcessors.delete(language));
+	}
 	/** Obsidian applies a registered extension to every editor and removes it when the plugin unloads. */
 	registerEditorExtension(extension: Extension): void {
 		this.editorExtensions.push(extension);
@@ -1804,9 +1846,20 @@ export const MarkdownRenderer = {
 	render(_app: App, markdown: string, element: FakeElement, sourcePath: string, _component: Component): Promise<void> {
 		MarkdownRenderer.rendered.push({ markdown, sourcePath });
 		element.setText(markdown);
+		// As Obsidian's renderer does: each fenced block whose language a plugin registered goes to that processor.
+		for (const match of markdown.matchAll(/^(`{3,}|~{3,})\s*([^\s`]+)[^\n]*\n([\s\S]*?)^\1/gm)) {
+			const processor = markdownCodeBlockProcessors.get(match[2] ?? "");
+			void processor?.(match[3] ?? "", element.createDiv(), { sourcePath });
+		}
 		return Promise.resolve();
 	},
 };
+
+/** obsidian.d.ts `MarkdownPostProcessorContext`, the part the fake passes. */
+export type FakeCodeBlockProcessor = (source: string, element: FakeElement, context: { sourcePath: string }) => unknown;
+
+/** The code block processors plugins registered (Dataview's `dataviewjs`, Templater's …), by language. */
+const markdownCodeBlockProcessors = new Map<string, FakeCodeBlockProcessor>();
 
 /** obsidian.d.ts `Debouncer`. */
 export interface Debouncer<T extends unknown[], V> {

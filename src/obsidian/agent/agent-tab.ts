@@ -1,0 +1,205 @@
+import { Component, Notice, type App } from "obsidian";
+import type { AgentEvent, AgentPermissionMode, AgentSession, MessageAttachment, ToolPermissionAnswer } from "../../agent/agent-session";
+import { Transcript, entryText, type TranscriptChange, type TranscriptEntry } from "../../agent/transcript";
+import { describeError } from "../../shared/describe-error";
+import { ContextChip } from "./context-chip";
+import { drawEntry, type EntryContext } from "./entry-rendering";
+import { MessageInput } from "./message-input";
+import type { PanelVault } from "./panel-vault";
+import { exportSession } from "./session-export";
+import { TranscriptList } from "./transcript-list";
+
+/** The permission modes the panel offers, in the CLI's words and the user's. */
+export const PERMISSION_MODES: readonly { mode: AgentPermissionMode; label: string }[] = [
+	{ mode: "default", label: "Ask before acting" },
+	{ mode: "plan", label: "Plan first" },
+	{ mode: "acceptEdits", label: "Accept edits" },
+];
+
+/** Model aliases the CLI accepts; empty is the CLI's own default. */
+export const MODEL_CHOICES: readonly { value: string; label: string }[] = [
+	{ value: "", label: "Default model" },
+	{ value: "opus", label: "Opus" },
+	{ value: "sonnet", label: "Sonnet" },
+	{ value: "haiku", label: "Haiku" },
+];
+
+export interface AgentTabOptions {
+	app: App;
+	session: AgentSession;
+	vault: PanelVault;
+	/** Events that came before this session started (a resumed session's history). */
+	history?: readonly AgentEvent[];
+	permissionMode: AgentPermissionMode;
+	model: string;
+	exportFolder: () => string;
+	/** The tab's title changed (the first message). */
+	onTitle: () => void;
+}
+
+/**
+ * One session in the panel: its transcript (a list that draws only the rows in view), a filter, the toolbar (model,
+ * permission mode, export, stop while busy) and the message box with the active-note chip.
+ */
+export class AgentTab extends Component {
+	readonly el: HTMLElement;
+	readonly transcript = new Transcript();
+	readonly list: TranscriptList;
+	readonly input: MessageInput;
+	readonly chip: ContextChip;
+	readonly session: AgentSession;
+	private title = "";
+	private filter = "";
+	private readonly expanded = new Set<number>();
+	private readonly answers = new Map<string, ToolPermissionAnswer>();
+	private readonly stopButton: HTMLButtonElement;
+	private readonly modelSelect: HTMLSelectElement;
+	private readonly modeSelect: HTMLSelectElement;
+	private readonly statusEl: HTMLElement;
+
+	constructor(
+		parent: HTMLElement,
+		private readonly options: AgentTabOptions,
+	) {
+		super();
+		this.session = options.session;
+		this.el = parent.createDiv({ cls: "ccb-agent-tab" });
+		const toolbar = this.el.createDiv({ cls: "ccb-agent-toolbar" });
+		this.modelSelect = this.select(toolbar, "ccb-agent-model", "Model", MODEL_CHOICES.map((choice) => [choice.value, choice.label]), options.model);
+		this.modeSelect = this.select(toolbar, "ccb-agent-mode", "Permission mode", PERMISSION_MODES.map((choice) => [choice.mode, choice.label]), options.permissionMode);
+		const filter = toolbar.createEl("input", { cls: "ccb-agent-filter", attr: { type: "search", placeholder: "Filter", "aria-label": "Filter the transcript" } });
+		this.button(toolbar, "Export as note", "ccb-agent-export", () => void this.export());
+		this.statusEl = this.el.createDiv({ cls: "ccb-agent-status" });
+		const scroll = this.el.createDiv({ cls: "ccb-agent-scroll" });
+		this.list = new TranscriptList(scroll, (element, entry) => drawEntry(element, entry, this.entryContext));
+		this.chip = this.addChild(new ContextChip(this.el, options.app, options.vault));
+		const actions = this.el.createDiv({ cls: "ccb-agent-actions" });
+		this.input = this.addChild(new MessageInput(this.el, options.vault, (text, mentions) => this.send(text, mentions)));
+		this.stopButton = this.button(actions, "Stop", "ccb-agent-stop", () => void this.stop());
+		this.registerDomEvent(scroll, "scroll", () => this.list.draw());
+		// The selection may have changed in the note since the chip was drawn.
+		this.registerDomEvent(this.input.textarea, "focus", () => this.chip.refresh());
+		this.registerDomEvent(filter, "input", () => {
+			this.filter = filter.value.trim().toLowerCase();
+			this.showRows(false);
+		});
+		this.registerDomEvent(this.modelSelect, "change", () => void this.session.setModel(this.modelSelect.value === "" ? undefined : this.modelSelect.value).catch((error: unknown) => this.notice(error)));
+		this.registerDomEvent(this.modeSelect, "change", () => void this.session.setPermissionMode(this.modeSelect.value as AgentPermissionMode).catch((error: unknown) => this.notice(error)));
+	}
+
+	override onload(): void {
+		for (const event of this.options.history ?? []) this.transcript.apply(event);
+		this.title = this.transcript.entries.find((entry) => entry.kind === "user")?.text.split("\n")[0] ?? "";
+		this.showRows(true);
+		this.register(this.session.onEvent((event) => this.onEvent(event)));
+		this.updateBusy();
+	}
+
+	/** The tab's name: the first line the user wrote. */
+	get displayTitle(): string {
+		return this.title === "" ? "New session" : this.title.length > 40 ? `${this.title.slice(0, 39)}…` : this.title;
+	}
+
+	/** Sends what the user typed with the chip's note and the mentions; shown as queued while Claude works. */
+	send(text: string, mentions: readonly string[]): void {
+		const context = this.chip.current();
+		const attachments: MessageAttachment[] = [...(context ? [context] : []), ...mentions.filter((path) => path !== context?.path).map((path) => ({ path }))];
+		const message = { text, attachments };
+		if (this.title === "") {
+			this.title = text.split("\n")[0] ?? "";
+			this.options.onTitle();
+		}
+		if (this.session.busy) this.applyChange(this.transcript.queue(message));
+		this.session.send(message);
+		this.updateBusy();
+	}
+
+	async stop(): Promise<void> {
+		try {
+			await this.session.interrupt();
+		} catch (error) {
+			this.notice(error);
+		}
+	}
+
+	/** Writes the transcript as a note in the export folder. */
+	async export(): Promise<string | undefined> {
+		try {
+			const path = await exportSession(this.options.app, this.options.exportFolder(), this.transcript.entries, { ...(this.session.sessionId !== undefined ? { sessionId: this.session.sessionId } : {}), title: this.displayTitle });
+			new Notice(`Exported the session to ${path}.`);
+			return path;
+		} catch (error) {
+			new Notice(`The session could not be exported: ${describeError(error)}`);
+			return undefined;
+		}
+	}
+
+	private onEvent(event: AgentEvent): void {
+		if (event.kind === "ready") {
+			this.input.slashCommands = event.slashCommands;
+			this.statusEl.setText(event.model !== undefined ? `Claude Code ${event.cliVersion ?? ""} · ${event.model}`.replace("  ", " ") : "");
+		}
+		if (event.kind === "permission-settled") this.answers.delete(event.id);
+		this.applyChange(this.transcript.apply(event));
+		this.updateBusy();
+	}
+
+	private applyChange(change: TranscriptChange): void {
+		for (const entry of change.changed) if (this.matches(entry)) this.list.update(entry);
+		const added = change.added.filter((entry) => this.matches(entry));
+		this.list.append(added);
+	}
+
+	private showRows(end: boolean): void {
+		const rows = this.filter === "" ? this.transcript.entries : this.transcript.entries.filter((entry) => this.matches(entry));
+		this.list.setRows(rows, this.filter === "" ? "Ask Claude about your notes. Enter sends, Shift+Enter starts a new line." : "Nothing in this session matches the filter.", end);
+	}
+
+	private matches(entry: TranscriptEntry): boolean {
+		return this.filter === "" || entryText(entry).toLowerCase().includes(this.filter);
+	}
+
+	private updateBusy(): void {
+		this.el.toggleClass("is-busy", this.session.busy);
+		this.stopButton.toggleClass("is-hidden", !this.session.busy);
+	}
+
+	private get entryContext(): EntryContext {
+		return {
+			openInternal: (target) => void this.options.app.workspace.openLinkText(target, "", "tab"),
+			isExpanded: (id) => this.expanded.has(id),
+			toggleExpanded: (id) => {
+				if (!this.expanded.delete(id)) this.expanded.add(id);
+				const entry = this.transcript.entries.find((candidate) => candidate.id === id);
+				if (entry) this.list.update(entry);
+			},
+			answered: (requestId) => this.answers.get(requestId),
+			answer: (requestId, answer) => {
+				this.answers.set(requestId, answer);
+				this.session.answerPermission(requestId, answer);
+				const entry = this.transcript.entries.find((candidate) => candidate.kind === "permission" && candidate.request.id === requestId);
+				if (entry) this.list.update(entry);
+			},
+		};
+	}
+
+	private notice(error: unknown): void {
+		this.applyChange(this.transcript.notice(describeError(error), "error"));
+	}
+
+	private select(parent: HTMLElement, cls: string, label: string, choices: readonly (readonly [string, string])[], value: string): HTMLSelectElement {
+		const select = parent.createEl("select", { cls: ["dropdown", cls], attr: { "aria-label": label } });
+		for (const [optionValue, text] of choices) {
+			const option = select.createEl("option", { text });
+			option.value = optionValue;
+		}
+		select.value = value;
+		return select;
+	}
+
+	private button(parent: HTMLElement, text: string, cls: string, onClick: () => void): HTMLButtonElement {
+		const button = parent.createEl("button", { cls, text });
+		button.addEventListener("click", onClick);
+		return button;
+	}
+}

@@ -1,0 +1,190 @@
+import { Component } from "obsidian";
+import type { MentionCandidate, PanelVault } from "./panel-vault";
+
+/** How many suggestions the `@` and `/` lists show at once. */
+const MAX_SUGGESTIONS = 12;
+
+interface Suggestion {
+	label: string;
+	detail: string;
+	/** What replaces the typed trigger (`@query` or `/query`). */
+	insert: string;
+}
+
+interface Trigger {
+	kind: "@" | "/";
+	/** Where the trigger character stands in the text. */
+	at: number;
+	query: string;
+}
+
+/**
+ * The message box: Enter sends, Shift+Enter starts a new line; `@` completes the vault's public notes and folders,
+ * `/` the CLI's slash commands; a note dragged in from the file explorer is mentioned. Mentions are `@path` in the
+ * text and are sent as attachments while they are still in it.
+ */
+export class MessageInput extends Component {
+	readonly textarea: HTMLTextAreaElement;
+	private readonly suggestEl: HTMLElement;
+	private suggestions: Suggestion[] = [];
+	private selected = 0;
+	private trigger: Trigger | undefined;
+	/** Candidates read once per `@`, not per key. */
+	private candidates: MentionCandidate[] | undefined;
+	private readonly mentioned = new Set<string>();
+	slashCommands: readonly string[] = [];
+
+	constructor(
+		parent: HTMLElement,
+		private readonly vault: PanelVault,
+		private readonly onSend: (text: string, mentions: string[]) => void,
+	) {
+		super();
+		const box = parent.createDiv({ cls: "ccb-agent-input" });
+		this.suggestEl = box.createDiv({ cls: ["ccb-agent-suggest", "is-hidden"] });
+		this.suggestEl.setAttribute("role", "listbox");
+		this.textarea = box.createEl("textarea", { cls: "ccb-agent-textarea", attr: { rows: 3, placeholder: "Message Claude (@ for notes, / for commands)", "aria-label": "Message to Claude" } });
+	}
+
+	override onload(): void {
+		this.registerDomEvent(this.textarea, "keydown", (event) => this.keydown(event));
+		this.registerDomEvent(this.textarea, "input", () => this.refreshSuggestions());
+		this.registerDomEvent(this.textarea, "dragover", (event) => event.preventDefault());
+		this.registerDomEvent(this.textarea, "drop", (event) => this.drop(event));
+	}
+
+	/** The suggestions shown now (labels). */
+	get shownSuggestions(): string[] {
+		return this.suggestions.map((suggestion) => suggestion.label);
+	}
+
+	focus(): void {
+		this.textarea.focus();
+	}
+
+	private keydown(event: KeyboardEvent): void {
+		if (event.isComposing) return;
+		if (this.suggestions.length > 0) {
+			if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+				event.preventDefault();
+				this.selected = (this.selected + (event.key === "ArrowDown" ? 1 : this.suggestions.length - 1)) % this.suggestions.length;
+				this.drawSuggestions();
+				return;
+			}
+			if (event.key === "Enter" || event.key === "Tab") {
+				event.preventDefault();
+				this.pick(this.selected);
+				return;
+			}
+			if (event.key === "Escape") {
+				event.preventDefault();
+				this.closeSuggestions();
+				return;
+			}
+		}
+		if (event.key === "Enter" && !event.shiftKey) {
+			event.preventDefault();
+			this.send();
+		}
+	}
+
+	private send(): void {
+		const text = this.textarea.value.trim();
+		if (text === "") return;
+		const mentions = [...this.mentioned].filter((path) => text.includes(`@${path}`) && this.vault.mayAttach(path));
+		this.textarea.value = "";
+		this.mentioned.clear();
+		this.closeSuggestions();
+		this.onSend(text, mentions);
+	}
+
+	/** Adds `@path ` at the cursor (a dropped note). */
+	mention(path: string): void {
+		const { value } = this.textarea;
+		const at = this.cursor();
+		const before = value.slice(0, at);
+		const spacer = before === "" || /\s$/.test(before) ? "" : " ";
+		this.textarea.value = `${before}${spacer}@${path} ${value.slice(at)}`;
+		this.mentioned.add(path);
+	}
+
+	private drop(event: DragEvent): void {
+		const text = event.dataTransfer?.getData("text/plain") ?? "";
+		const path = this.vault.droppedNote(text);
+		if (path === undefined) return;
+		event.preventDefault();
+		this.mention(path);
+	}
+
+	private cursor(): number {
+		const position = this.textarea.selectionStart;
+		return typeof position === "number" ? position : this.textarea.value.length;
+	}
+
+	private currentTrigger(): Trigger | undefined {
+		const before = this.textarea.value.slice(0, this.cursor());
+		const mention = /(^|\s)@([^\s@]*)$/.exec(before);
+		if (mention) return { kind: "@", at: before.length - (mention[2]?.length ?? 0) - 1, query: mention[2] ?? "" };
+		const slash = /^\/(\S*)$/.exec(before);
+		if (slash) return { kind: "/", at: 0, query: slash[1] ?? "" };
+		return undefined;
+	}
+
+	private refreshSuggestions(): void {
+		const trigger = this.currentTrigger();
+		this.trigger = trigger;
+		if (!trigger) {
+			this.candidates = undefined;
+			this.closeSuggestions();
+			return;
+		}
+		const query = trigger.query.toLowerCase();
+		if (trigger.kind === "@") {
+			this.candidates ??= this.vault.mentionCandidates();
+			this.suggestions = this.candidates
+				.filter((candidate) => candidate.path.toLowerCase().includes(query))
+				.slice(0, MAX_SUGGESTIONS)
+				.map((candidate) => ({ label: candidate.path, detail: candidate.kind === "folder" ? "Folder" : "Note", insert: `@${candidate.path} ` }));
+		} else {
+			this.suggestions = this.slashCommands
+				.filter((command) => command.toLowerCase().startsWith(query))
+				.slice(0, MAX_SUGGESTIONS)
+				.map((command) => ({ label: `/${command}`, detail: "Command", insert: `/${command} ` }));
+		}
+		this.selected = 0;
+		this.drawSuggestions();
+	}
+
+	private pick(index: number): void {
+		const suggestion = this.suggestions[index];
+		const trigger = this.trigger;
+		if (!suggestion || !trigger) return;
+		const { value } = this.textarea;
+		const end = this.cursor();
+		this.textarea.value = value.slice(0, trigger.at) + suggestion.insert + value.slice(end);
+		if (trigger.kind === "@") this.mentioned.add(suggestion.insert.slice(1).trimEnd());
+		this.closeSuggestions();
+		this.textarea.focus();
+	}
+
+	private closeSuggestions(): void {
+		this.suggestions = [];
+		this.trigger = undefined;
+		this.drawSuggestions();
+	}
+
+	private drawSuggestions(): void {
+		this.suggestEl.empty();
+		this.suggestEl.toggleClass("is-hidden", this.suggestions.length === 0);
+		this.suggestions.forEach((suggestion, index) => {
+			const item = this.suggestEl.createDiv({ cls: ["ccb-agent-suggestion", ...(index === this.selected ? ["is-selected"] : [])] });
+			item.setAttribute("role", "option");
+			item.createSpan({ cls: "ccb-agent-suggestion-label", text: suggestion.label });
+			item.createSpan({ cls: "ccb-agent-suggestion-detail", text: suggestion.detail });
+			item.addEventListener("mousedown", (event) => {
+				event.preventDefault();
+				this.pick(index);
+			});
+		});
+	}
+}

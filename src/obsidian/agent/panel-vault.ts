@@ -1,0 +1,70 @@
+import type { App } from "obsidian";
+
+/** A note or folder the `@` list may offer. */
+export interface MentionCandidate {
+	path: string;
+	kind: "note" | "folder";
+}
+
+/** The privacy decisions the panel needs, as the vault's one boundary (VaultPrivacy) answers them. */
+export interface PanelPrivacy {
+	hidesListed(relativePath: string): boolean;
+	isInPrivateFolder(relativePath: string): boolean;
+}
+
+/** The vault as the panel may show it to Claude: only notes the privacy boundary lets through. */
+export interface PanelVault {
+	/** Public notes and the folders that hold them; nothing while the boundary is not there (fail closed). */
+	mentionCandidates(): MentionCandidate[];
+	/** Whether a note may be attached or mentioned. */
+	mayAttach(path: string): boolean;
+	/** The note a dropped link or `obsidian://open` URL names, when it is one that may be attached. */
+	droppedNote(text: string): string | undefined;
+}
+
+/**
+ * The panel's vault over Obsidian's file list and the bridge's privacy boundary (`privacy()` is undefined while the
+ * bridge is off: then nothing is offered or attached, as nothing can be judged).
+ */
+export class ObsidianPanelVault implements PanelVault {
+	constructor(
+		private readonly app: App,
+		private readonly privacy: () => PanelPrivacy | undefined,
+	) {}
+
+	mentionCandidates(): MentionCandidate[] {
+		const privacy = this.privacy();
+		if (!privacy) return [];
+		const notes: MentionCandidate[] = [];
+		const folders = new Set<string>();
+		for (const file of this.app.vault.getMarkdownFiles()) {
+			if (privacy.hidesListed(file.path)) continue;
+			notes.push({ path: file.path, kind: "note" });
+			for (let cut = file.path.lastIndexOf("/"); cut > 0; cut = file.path.lastIndexOf("/", cut - 1)) folders.add(file.path.slice(0, cut));
+		}
+		const shownFolders = [...folders].filter((folder) => !privacy.isInPrivateFolder(folder)).sort();
+		return [...notes.sort((a, b) => a.path.localeCompare(b.path)), ...shownFolders.map((path) => ({ path, kind: "folder" as const }))];
+	}
+
+	mayAttach(path: string): boolean {
+		const privacy = this.privacy();
+		return privacy !== undefined && this.app.vault.getFileByPath(path) !== null && !privacy.hidesListed(path);
+	}
+
+	droppedNote(text: string): string | undefined {
+		const value = text.trim().split("\n")[0]?.trim() ?? "";
+		let linkpath: string | undefined;
+		if (value.startsWith("obsidian://")) {
+			try {
+				linkpath = new URL(value).searchParams.get("file") ?? undefined;
+			} catch {
+				return undefined;
+			}
+		} else {
+			linkpath = /^!?\[\[([^\]|#]+)/.exec(value)?.[1] ?? (value.endsWith(".md") ? value : undefined);
+		}
+		if (linkpath === undefined) return undefined;
+		const file = this.app.vault.getFileByPath(linkpath) ?? this.app.vault.getFileByPath(`${linkpath}.md`) ?? this.app.metadataCache.getFirstLinkpathDest(linkpath, "");
+		return file && this.mayAttach(file.path) ? file.path : undefined;
+	}
+}

@@ -1,0 +1,335 @@
+import type { WorkspaceLeaf as RealLeaf } from "obsidian";
+import type { AgentEvent } from "../../../src/agent/agent-session";
+import { AgentView, type AgentPanelHost } from "../../../src/obsidian/agent/agent-view";
+import { ObsidianPanelVault } from "../../../src/obsidian/agent/panel-vault";
+import { DEFAULT_AGENT_PANEL_SETTINGS, type AgentPanelSettings } from "../../../src/settings";
+import { App, Plugin, type FakeElement } from "../../__mocks__/obsidian";
+import { FakeAgentEngine, type FakeAgentSession } from "../../helpers/fake-agent-engine";
+import { pollUntil } from "../../helpers/wait-until";
+
+interface Panel {
+	app: App;
+	view: AgentView;
+	engine: FakeAgentEngine;
+	settings: AgentPanelSettings;
+	root: FakeElement;
+	session: () => FakeAgentSession;
+	one: (cls: string, within?: FakeElement) => FakeElement;
+	send: (text: string) => void;
+	rows: () => FakeElement[];
+}
+
+async function openPanel(prepare: (engine: FakeAgentEngine, app: App) => void = () => undefined): Promise<Panel> {
+	const app = new App("/vault", "Vault");
+	app.vault.writeExternally("Notes/A.md", "# A\n");
+	const engine = new FakeAgentEngine();
+	prepare(engine, app);
+	const settings: AgentPanelSettings = { ...DEFAULT_AGENT_PANEL_SETTINGS, exportFolder: "Chats/Claude" };
+	const host: AgentPanelHost = {
+		engine: () => Promise.resolve(engine),
+		vault: new ObsidianPanelVault(app as never, () => ({ hidesListed: () => false, isInPrivateFolder: () => false })),
+		panelSettings: () => settings,
+	};
+	const view = new AgentView(app.workspace.getLeaf("tab") as unknown as RealLeaf, host);
+	view.load();
+	await view.onOpen();
+	const root = view.contentEl as unknown as FakeElement;
+	const visible = (element: FakeElement): FakeElement => {
+		// The active tab's parts: other tabs are hidden.
+		const tab = root.findAll("ccb-agent-tab").find((candidate) => !candidate.hasClass("is-hidden"));
+		return tab && element === root ? tab : element;
+	};
+	const one = (cls: string, within: FakeElement = root): FakeElement => {
+		const found = visible(within).findAll(cls)[0];
+		if (!found) throw new Error(`no .${cls}`);
+		return found;
+	};
+	return {
+		app,
+		view,
+		engine,
+		settings,
+		root,
+		session: () => engine.latest,
+		one,
+		send: (text) => {
+			const box = one("ccb-agent-textarea");
+			box.value = text;
+			box.dispatch("input");
+			box.dispatch("keydown", { key: "Enter", shiftKey: false });
+		},
+		rows: () => visible(root).findAll("ccb-agent-row"),
+	};
+}
+
+/** `count` messages, alternating the user's and Claude's, as a past session's history gives them. */
+function conversation(count: number): AgentEvent[] {
+	const events: AgentEvent[] = [];
+	for (let index = 0; index < count; index++) {
+		if (index % 2 === 0) events.push({ kind: "user-message", message: { text: `Question ${index}: what about note ${index}?`, attachments: [] } });
+		else events.push({ kind: "text-delta", blockId: `b${index}`, text: `Answer ${index}: **note ${index}** says\n\n- point one\n- point two` });
+	}
+	return events;
+}
+
+const countElements = (element: FakeElement): number => element.children.reduce((sum, child) => sum + 1 + countElements(child), 0);
+
+describe("the Claude Code panel", () => {
+	it("streams a reply into the transcript in place, drawing only the rows in view", async () => {
+		const { session, send, rows, one } = await openPanel();
+		for (let turn = 0; turn < 100; turn++) {
+			send(`Message ${turn}`);
+			session().reply([`Reply ${turn}`]);
+		}
+		send("Write a haiku");
+		session().emit({ kind: "text-delta", blockId: "h", text: "Ink on " });
+		const row = rows().find((candidate) => candidate.textContent.startsWith("Ink on"));
+		const reply = (): FakeElement | undefined => row?.findAll("ccb-agent-reply")[0];
+		expect(reply()?.hasClass("is-streaming")).toBe(true);
+		session().emit({ kind: "text-delta", blockId: "h", text: "**the page**" });
+		// The same row element, its content drawn again with the grown text; the end of the transcript stays in view.
+		expect(rows().find((candidate) => candidate.textContent.startsWith("Ink on"))).toBe(row);
+		expect(row?.textContent).toBe("Ink on the page");
+		expect(reply()?.findAll("ccb-agent-reply")).toEqual([]);
+		expect(rows().length).toBeLessThanOrEqual(30);
+		expect(rows()[rows().length - 1]).toBe(row);
+		session().emit({ kind: "turn-end", outcome: "done", usage: { inputTokens: 2000, outputTokens: 17, costUsd: 0.5 } });
+		expect(reply()?.hasClass("is-streaming")).toBe(false);
+		expect(one("ccb-agent-scroll").findAll("ccb-agent-usage").pop()?.text).toBe("Turn done: 2,000 tokens in, 17 out · $0.5000");
+	});
+
+	it("keeps 2,000 messages to a window of rows while scrolling and filtering: each step draws a bounded number of elements", async () => {
+		const { view, engine, rows, one, root } = await openPanel((engine) => {
+			engine.past = [{ sessionId: "long", firstLine: "Question 0", updatedAt: "2026-11-26T10:00:00Z" }];
+			engine.histories.set("long", conversation(2000));
+		});
+		const tab = await view.resume("long");
+		expect(engine.latest.options.resume).toBe("long");
+		expect(tab?.transcript.entries).toHaveLength(2000);
+		const scroll = one("ccb-agent-scroll");
+		// Opened at its end.
+		expect(rows().length).toBeLessThanOrEqual(30);
+		expect(rows()[rows().length - 1]?.textContent).toContain("Answer 1999");
+
+		const elementsAfter: number[] = [];
+		scroll.clientHeight = 600;
+		for (const position of [0, 0.25, 0.5, 0.75, 0.999]) {
+			scroll.scrollTop = Math.floor(position * (tab?.list.totalHeight ?? 0));
+			scroll.dispatch("scroll");
+			const drawn = rows();
+			expect(drawn.length).toBeGreaterThan(0);
+			expect(drawn.length).toBeLessThanOrEqual(40);
+			elementsAfter.push(countElements(root));
+		}
+		// Rows near the middle are the middle's messages.
+		scroll.scrollTop = Math.floor(0.5 * (tab?.list.totalHeight ?? 0));
+		scroll.dispatch("scroll");
+		const middle = rows().map((row) => Number(/(?:Question|Answer) (\d+)/.exec(row.textContent)?.[1]));
+		expect(Math.min(...middle)).toBeGreaterThan(700);
+		expect(Math.max(...middle)).toBeLessThan(1300);
+		// However far the user scrolls, the panel holds about the same number of elements (no growth with the length).
+		expect(Math.max(...elementsAfter)).toBeLessThan(800);
+
+		const filter = one("ccb-agent-filter");
+		filter.value = "note 1777";
+		filter.dispatch("input");
+		expect(tab?.list.shown).toHaveLength(1);
+		expect(rows().map((row) => row.textContent)).toEqual(["Answer 1777: note 1777 sayspoint onepoint two"]);
+		filter.value = "no such words";
+		filter.dispatch("input");
+		expect(rows()).toEqual([]);
+		expect(one("ccb-agent-empty").text).toBe("Nothing in this session matches the filter.");
+		filter.value = "";
+		filter.dispatch("input");
+		expect(tab?.list.shown).toHaveLength(2000);
+		expect(countElements(root)).toBeLessThan(800);
+	});
+
+	it("shows a message typed while Claude works as queued, and sends it when the turn ends", async () => {
+		const { session, send, rows } = await openPanel();
+		send("First");
+		expect(session().busy).toBe(true);
+		send("Second, while busy");
+		const queued = rows().find((row) => row.textContent.includes("Second, while busy"))?.findAll("ccb-agent-user")[0];
+		expect(queued?.hasClass("is-queued")).toBe(true);
+		expect(queued?.findAll("ccb-agent-queued")[0]?.text).toBe("Queued: sent when Claude finishes");
+		session().reply(["Done with the first."]);
+		const sent = rows().find((row) => row.textContent.includes("Second, while busy"))?.findAll("ccb-agent-user")[0];
+		expect(sent?.hasClass("is-queued")).toBe(false);
+		expect(sent?.findAll("ccb-agent-queued")).toEqual([]);
+		expect(rows().filter((row) => row.textContent.includes("Second, while busy"))).toHaveLength(1);
+		expect(session().sent.map((message) => message.text)).toEqual(["First", "Second, while busy"]);
+	});
+
+	it("offers Stop while Claude works, and Stop interrupts the turn", async () => {
+		const { session, send, one } = await openPanel();
+		const stop = one("ccb-agent-stop");
+		expect(stop.hasClass("is-hidden")).toBe(true);
+		send("Long task");
+		expect(stop.hasClass("is-hidden")).toBe(false);
+		stop.dispatch("click");
+		await pollUntil(() => (session().interrupts === 1 ? true : undefined), "the interrupt");
+		expect(stop.hasClass("is-hidden")).toBe(true);
+		expect(one("ccb-agent-scroll").findAll("ccb-agent-usage").pop()?.text).toBe("Stopped");
+	});
+
+	it("asks permission in a card: allow once, for the session, always, or deny with a reason", async () => {
+		const { session, one } = await openPanel();
+		const ask = (id: string): void => session().emit({ kind: "permission-request", request: { id, toolName: "Bash", input: { command: "npm test" }, summary: "Bash: npm test" } });
+		const card = (): FakeElement => one("ccb-agent-scroll").findAll("ccb-agent-permission").pop() as FakeElement;
+		const choices: [string, string][] = [
+			["p1", "ccb-agent-allow-once"],
+			["p2", "ccb-agent-allow-session"],
+			["p3", "ccb-agent-allow-always"],
+		];
+		for (const [id, cls] of choices) {
+			ask(id);
+			expect(card().findAll("ccb-agent-permission-summary")[0]?.text).toBe("Bash: npm test");
+			card().findAll(cls)[0]?.dispatch("click");
+			expect(card().findAll("ccb-agent-permission-outcome")[0]?.text).toBe("Allowing…");
+			session().emit({ kind: "permission-settled", id, outcome: "allowed" });
+			expect(card().findAll("ccb-agent-permission-outcome")[0]?.text).toBe("Allowed");
+		}
+		ask("p4");
+		const reason = card().findAll("ccb-agent-deny-reason")[0];
+		reason.value = "  not on this machine ";
+		card().findAll("ccb-agent-deny")[0]?.dispatch("click");
+		ask("p5");
+		card().findAll("ccb-agent-deny")[0]?.dispatch("click");
+		expect(session().answers).toEqual([
+			{ id: "p1", answer: { kind: "allow", scope: "once" } },
+			{ id: "p2", answer: { kind: "allow", scope: "session" } },
+			{ id: "p3", answer: { kind: "allow", scope: "always" } },
+			{ id: "p4", answer: { kind: "deny", reason: "not on this machine" } },
+			{ id: "p5", answer: { kind: "deny" } },
+		]);
+	});
+
+	it("runs nothing in a reply that holds a dataviewjs block: another plugin's processor is never called, the text shows as code", async () => {
+		const { app, session, send, rows } = await openPanel();
+		const dataview = new Plugin(app, { id: "dataview", name: "Dataview", version: "1" });
+		dataview.load();
+		const processor = jest.fn();
+		dataview.registerMarkdownCodeBlockProcessor("dataviewjs", processor);
+		send("Make me a table");
+		session().reply(["Try this:\n\n```dataview", "js\nawait dv.io.load('secrets.md')\n```\n"]);
+		const code = rows().flatMap((row) => row.findAll("ccb-agent-code"))[0];
+		expect(code?.findAll("ccb-agent-code-language")[0]?.text).toBe("dataviewjs");
+		expect(code?.children.find((child) => child.tag === "code")?.text).toBe("await dv.io.load('secrets.md')");
+		expect(processor).not.toHaveBeenCalled();
+		dataview.unload();
+	});
+
+	it("runs several sessions in tabs; closing a tab ends its session", async () => {
+		const { view, engine, root, send } = await openPanel();
+		send("In the first tab");
+		root.findAll("ccb-agent-new-tab")[0]?.dispatch("click");
+		await pollUntil(() => (engine.sessions.length === 2 ? true : undefined), "a second session");
+		send("In the second tab");
+		const [first, second] = engine.sessions;
+		expect(first?.sent.map((message) => message.text)).toEqual(["In the first tab"]);
+		expect(second?.sent.map((message) => message.text)).toEqual(["In the second tab"]);
+		const titles = (): string[] => root.findAll("ccb-agent-tab-name").map((name) => name.text);
+		expect(titles()).toEqual(["In the first tab", "In the second tab"]);
+		expect(root.findAll("ccb-agent-tab-title").map((tab) => tab.hasClass("is-active"))).toEqual([false, true]);
+		// Events of a background session still land in its own transcript.
+		first?.reply(["Reply to the first"]);
+		expect(view.sessions[0]?.transcript.entries.map((entry) => entry.kind)).toEqual(["user", "assistant", "usage"]);
+		expect(view.sessions[1]?.transcript.entries.map((entry) => entry.kind)).toEqual(["user"]);
+
+		root.findAll("ccb-agent-tab-close")[0]?.dispatch("click");
+		await pollUntil(() => (first?.closed ? true : undefined), "the first session to end");
+		expect(first?.listenerCount).toBe(0);
+		expect(titles()).toEqual(["In the second tab"]);
+		expect(view.activeTab?.session).toBe(second);
+		// Closing the last tab starts a fresh session, so the panel is never empty.
+		root.findAll("ccb-agent-tab-close")[0]?.dispatch("click");
+		await pollUntil(() => (engine.sessions.length === 3 ? true : undefined), "a fresh session");
+		expect(second?.closed).toBe(true);
+		expect(titles()).toEqual(["New session"]);
+		await view.onClose();
+		expect(engine.sessions.every((session) => session.closed)).toBe(true);
+	});
+
+	it("lists past sessions with their first line and resumes one in a new tab, its history shown", async () => {
+		const { engine, root, view } = await openPanel((engine) => {
+			engine.past = [
+				{ sessionId: "old", firstLine: "Plan the garden", updatedAt: "2026-11-20T09:00:00Z" },
+				{ sessionId: "new", firstLine: "Tidy my inbox", updatedAt: "2026-11-26T09:00:00Z" },
+			];
+			engine.histories.set("old", [
+				{ kind: "user-message", message: { text: "Plan the garden", attachments: [] } },
+				{ kind: "text-delta", blockId: "x", text: "Tomatoes first." },
+				{ kind: "turn-end", outcome: "done", usage: {} },
+			]);
+		});
+		root.findAll("ccb-agent-history-button")[0]?.dispatch("click");
+		const rows = await pollUntil(() => (root.findAll("ccb-agent-history-row").length === 2 ? root.findAll("ccb-agent-history-row") : undefined), "the past sessions");
+		expect(rows.map((row) => row.findAll("ccb-agent-history-line")[0]?.text)).toEqual(["Tidy my inbox", "Plan the garden"]);
+		rows[1]?.dispatch("click");
+		await pollUntil(() => (engine.sessions.length === 2 ? true : undefined), "the resumed session");
+		expect(engine.latest.options).toMatchObject({ resume: "old", permissionMode: "default" });
+		expect(view.activeTab?.displayTitle).toBe("Plan the garden");
+		expect(view.activeTab?.transcript.entries.map((entry) => entry.kind)).toEqual(["user", "assistant", "usage"]);
+		expect(root.findAll("ccb-agent-history-row")).toEqual([]);
+	});
+
+	it("exports a session as a Markdown note in the folder from the settings, listing its messages in order", async () => {
+		const { app, session, send, one, view } = await openPanel();
+		session().emit({ kind: "ready", sessionId: "abc-123", slashCommands: [], model: "sonnet" });
+		send("What links to Notes/A?");
+		session().emit({ kind: "tool-call", toolUseId: "t1", toolName: "mcp__obsidian__links", input: { path: "Notes/A.md" } });
+		session().emit({ kind: "tool-result", toolUseId: "t1", isError: false, text: "Notes/B.md" });
+		session().reply(["Only ", "**Notes/B** links to it."]);
+		send("Thanks");
+		session().reply(["You're welcome."]);
+		one("ccb-agent-export").dispatch("click");
+		const [path, text] = await pollUntil(() => [...app.vault.contents.entries()].find(([candidate]) => candidate.startsWith("Chats/Claude/")), "the exported note");
+		expect(path).toMatch(/^Chats\/Claude\/Claude \d{4}-\d\d-\d\d \d\d-\d\d What links to Notes A.md$/);
+		expect(text).toContain('claude-session: "abc-123"');
+		const messages = view.activeTab?.transcript.entries.flatMap((entry) => (entry.kind === "user" ? [`> ${entry.text}`] : entry.kind === "assistant" ? [entry.text] : [])) ?? [];
+		expect(messages).toEqual(["> What links to Notes/A?", "Only **Notes/B** links to it.", "> Thanks", "You're welcome."]);
+		const positions = messages.map((message) => text.indexOf(message));
+		expect(positions.every((position) => position > 0)).toBe(true);
+		expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+		expect(text).toContain("- Tool `mcp__obsidian__links` (done): Notes/A.md");
+	});
+
+	it("changes the model and the permission mode of the running session, and offers the CLI's slash commands", async () => {
+		const { session, one } = await openPanel();
+		session().emit({ kind: "ready", sessionId: "s", slashCommands: ["compact", "cost", "review"], model: "sonnet", cliVersion: "2.1.0" });
+		const model = one("ccb-agent-model");
+		model.value = "opus";
+		model.dispatch("change");
+		model.value = "";
+		model.dispatch("change");
+		const mode = one("ccb-agent-mode");
+		mode.value = "plan";
+		mode.dispatch("change");
+		expect(session().models).toEqual(["opus", undefined]);
+		expect(session().modes).toEqual(["plan"]);
+		const box = one("ccb-agent-textarea");
+		box.value = "/co";
+		box.dispatch("input");
+		expect(one("ccb-agent-suggest").findAll("ccb-agent-suggestion-label").map((label) => label.text)).toEqual(["/compact", "/cost"]);
+		box.dispatch("keydown", { key: "ArrowDown" });
+		box.dispatch("keydown", { key: "Enter", shiftKey: false });
+		expect(box.value).toBe("/cost ");
+		expect(session().sent).toEqual([]);
+	});
+
+	it("says so in the panel when the engine cannot be loaded", async () => {
+		const app = new App("/vault", "Vault");
+		const view = new AgentView(app.workspace.getLeaf("tab") as unknown as RealLeaf, {
+			engine: () => Promise.reject(new Error("Claude Code was not found on this computer")),
+			vault: new ObsidianPanelVault(app as never, () => undefined),
+			panelSettings: () => DEFAULT_AGENT_PANEL_SETTINGS,
+		});
+		view.load();
+		await view.onOpen();
+		const message = (view.contentEl as unknown as FakeElement).findAll("ccb-agent-message")[0];
+		expect(message?.hasClass("is-hidden")).toBe(false);
+		expect(message?.text).toBe("Claude Code could not be loaded: Claude Code was not found on this computer");
+		expect(view.sessions).toEqual([]);
+	});
+});

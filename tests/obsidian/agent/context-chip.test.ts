@@ -1,0 +1,72 @@
+import { ContextChip } from "../../../src/obsidian/agent/context-chip";
+import { ObsidianPanelVault } from "../../../src/obsidian/agent/panel-vault";
+import { FakeElement, type App } from "../../__mocks__/obsidian";
+import { BrowserWindows } from "../harness/cm6-dom";
+import { createIndexedApp } from "../harness/indexed-app";
+
+async function chipOver(): Promise<{ app: App; chip: ContextChip; parent: FakeElement; openNote: (path: string) => Promise<void> }> {
+	const app = await createIndexedApp({ "Notes/Plan.md": "# Plan\n", "Private/Diary.md": "# Diary\n" });
+	app.workspace.finishLayout();
+	const vault = new ObsidianPanelVault(app as never, () => ({ hidesListed: (path) => path.startsWith("Private/"), isInPrivateFolder: (path) => path.startsWith("Private") }));
+	const parent = new FakeElement();
+	const chip = new ContextChip(parent as unknown as HTMLElement, app as never, vault);
+	chip.load();
+	const openNote = async (path: string): Promise<void> => {
+		const file = app.vault.getFileByPath(path);
+		if (!file) throw new Error(path);
+		await app.workspace.getLeaf(false).openFile(file, { active: true });
+		app.workspace.flushEvents();
+	};
+	return { app, chip, parent, openNote };
+}
+
+describe("ContextChip", () => {
+	it("shows the active note, attaches it, and one click removes it until another note is active", async () => {
+		const { chip, parent, openNote } = await chipOver();
+		const element = parent.findAll("ccb-agent-context")[0];
+		expect(element?.hasClass("is-hidden")).toBe(true);
+		expect(chip.current()).toBeUndefined();
+		await openNote("Notes/Plan.md");
+		expect(element?.findAll("ccb-agent-context-label")[0]?.text).toBe("Notes/Plan.md");
+		expect(chip.current()).toEqual({ path: "Notes/Plan.md" });
+		element?.findAll("ccb-agent-context-remove")[0]?.dispatch("click");
+		expect(chip.current()).toBeUndefined();
+		expect(element?.hasClass("is-hidden")).toBe(true);
+	});
+
+	it("never shows or attaches a private note", async () => {
+		const { chip, parent, openNote } = await chipOver();
+		await openNote("Private/Diary.md");
+		expect(chip.current()).toBeUndefined();
+		expect(parent.findAll("ccb-agent-context-label")).toEqual([]);
+		await openNote("Notes/Plan.md");
+		expect(chip.current()).toEqual({ path: "Notes/Plan.md" });
+	});
+
+	it("keeps the last note while another view (the panel itself) is active", async () => {
+		const { app, chip, openNote } = await chipOver();
+		await openNote("Notes/Plan.md");
+		const other = app.workspace.getLeaf("tab");
+		app.workspace.setActiveLeaf(other);
+		app.workspace.flushEvents();
+		expect(chip.current()).toEqual({ path: "Notes/Plan.md" });
+	});
+
+	it("attaches the selection's lines with the note (a real CodeMirror editor in jsdom)", async () => {
+		const browser = BrowserWindows.install();
+		try {
+			const { app, chip, parent, openNote } = await chipOver();
+			app.vault.writeExternally("Notes/Long.md", "one\ntwo\nthree\nfour\n");
+			await openNote("Notes/Long.md");
+			const view = app.workspace.activeLeaf?.view as unknown as { editor: { setSelection(a: { line: number; ch: number }, b: { line: number; ch: number }): void } };
+			// The user selects, then clicks into the panel (another view becomes active): the selection still counts.
+			view.editor.setSelection({ line: 1, ch: 0 }, { line: 2, ch: 3 });
+			app.workspace.setActiveLeaf(app.workspace.getLeaf("tab"));
+			app.workspace.flushEvents();
+			expect(chip.current()).toEqual({ path: "Notes/Long.md", lines: { from: 2, to: 3 } });
+			expect(parent.findAll("ccb-agent-context-label")[0]?.text).toBe("Notes/Long.md (lines 2–3)");
+		} finally {
+			browser.uninstall();
+		}
+	});
+});
