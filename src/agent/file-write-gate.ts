@@ -36,7 +36,7 @@ export class FileWriteGate {
 
 	constructor(private readonly options: FileWriteGateOptions) {}
 
-	async decide(request: ToolUseRequest, sessionId: string | undefined): Promise<ToolUseDecision> {
+	async decide(request: ToolUseRequest, sessionId: string | undefined, signal?: AbortSignal): Promise<ToolUseDecision> {
 		const input = request.input;
 		const given = request.toolName === "NotebookEdit" ? input.notebook_path : input.file_path;
 		if (typeof given !== "string" || given === "") return deny(`${request.toolName} needs a file path.`);
@@ -54,6 +54,7 @@ export class FileWriteGate {
 			proposed: shown(proposal.result.text),
 			proposer: { tool: request.toolName, ...(sessionId !== undefined ? { sessionId } : {}) },
 			isNewFile: disk === undefined,
+			...(signal ? { signal } : {}),
 		});
 		if (outcome.kind === "rejected") return deny(`The user rejected this change to ${given}. Their reason: ${outcome.reason}. Nothing was written.`);
 		const accepted = proposal.crlf ? cliView(outcome.finalText) : outcome.finalText;
