@@ -23,6 +23,18 @@ const NO_CHANGE = "No changes to make: old_string and new_string are exactly the
 const SAME_TEXT = "Original and edited file match exactly. Failed to apply edit.";
 const SUBSTRING_OF_EARLIER = "Cannot edit file: old_string is a substring of a new_string from a previous edit.";
 
+/**
+ * What the CLI does to an Edit's new_string in a file that is not Markdown (`.md`, `.mdx`): it removes the white
+ * space at the end of each line.
+ */
+export function newStringAsCliWritesIt(path: string, newString: string): string {
+	if (/\.(md|mdx)$/i.test(path)) return newString;
+	return newString
+		.split(/(\r\n|\n|\r)/)
+		.map((part, index) => (index % 2 === 0 ? part.replace(/\s+$/, "") : part))
+		.join("");
+}
+
 /** The text the CLI edits: it reads a file with CRLF line ends as LF (and writes them back as CRLF). */
 export function cliView(diskText: string): string {
 	return diskText.replaceAll("\r\n", "\n");

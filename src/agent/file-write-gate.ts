@@ -1,5 +1,5 @@
 import type { ToolUseDecision, ToolUseRequest } from "./agent-session";
-import { applyCliEdits, cliView, FILE_MISSING, type CliEdit, type CliEditResult } from "./cli-edit";
+import { applyCliEdits, cliView, FILE_MISSING, newStringAsCliWritesIt, type CliEdit, type CliEditResult } from "./cli-edit";
 import { editForAcceptedText } from "./edit-for-accepted-text";
 import type { FileWriteReview } from "./file-write-review";
 import type { GateVault, JournaledWrite, WriteJournal } from "./gate-ports";
@@ -36,7 +36,7 @@ export class FileWriteGate {
 
 	constructor(private readonly options: FileWriteGateOptions) {}
 
-	async decide(request: ToolUseRequest, sessionId: string | undefined): Promise<ToolUseDecision> {
+	async decide(request: ToolUseRequest, sessionId: string | undefined, signal?: AbortSignal): Promise<ToolUseDecision> {
 		const input = request.input;
 		const given = request.toolName === "NotebookEdit" ? input.notebook_path : input.file_path;
 		if (typeof given !== "string" || given === "") return deny(`${request.toolName} needs a file path.`);
@@ -44,7 +44,7 @@ export class FileWriteGate {
 		if (located.kind !== "visible") return deny(FILE_MISSING);
 		const path = located.path;
 		const disk = await this.options.vault.readText(path);
-		const proposal = propose(request, disk);
+		const proposal = propose(request, disk, path);
 		if (!proposal.result.ok) return deny(proposal.result.message);
 		// A CRLF file is shown as it is on disk and as the CLI will write it back (its LF text with CRLF line ends).
 		const shown = (text: string): string => (proposal.crlf ? text.replaceAll("\n", "\r\n") : text);
@@ -54,10 +54,11 @@ export class FileWriteGate {
 			proposed: shown(proposal.result.text),
 			proposer: { tool: request.toolName, ...(sessionId !== undefined ? { sessionId } : {}) },
 			isNewFile: disk === undefined,
+			...(signal ? { signal } : {}),
 		});
 		if (outcome.kind === "rejected") return deny(`The user rejected this change to ${given}. Their reason: ${outcome.reason}. Nothing was written.`);
 		const accepted = proposal.crlf ? cliView(outcome.finalText) : outcome.finalText;
-		const updatedInput = accepted === proposal.result.text ? { ...input } : inputForAcceptedText(request, proposal, accepted);
+		const updatedInput = accepted === proposal.result.text ? { ...input } : inputForAcceptedText(request, proposal, accepted, path);
 		if (typeof updatedInput === "string") return deny(updatedInput);
 		await this.journal(request, path, given, sessionId);
 		return { behavior: "allow", updatedInput };
@@ -81,19 +82,20 @@ export class FileWriteGate {
 	}
 }
 
-function propose(request: ToolUseRequest, disk: string | undefined): Proposal {
+function propose(request: ToolUseRequest, disk: string | undefined, path: string): Proposal {
 	const input = request.input;
 	const crlf = disk?.includes("\r\n") ?? false;
 	const current = disk === undefined ? undefined : cliView(disk);
+	const asWritten = (edit: CliEdit): CliEdit => ({ ...edit, new_string: newStringAsCliWritesIt(path, edit.new_string) });
 	switch (request.toolName) {
 		case "Write":
 			return { current: disk, crlf: false, result: typeof input.content === "string" ? { ok: true, text: input.content } : { ok: false, message: "Write needs the file's content." } };
 		case "NotebookEdit":
 			return { current: disk, crlf: false, result: notebookEdit(disk, input) };
 		case "MultiEdit":
-			return { current, crlf, result: Array.isArray(input.edits) && input.edits.every(isEdit) ? applyCliEdits(current, input.edits) : { ok: false, message: "MultiEdit needs a list of edits." } };
+			return { current, crlf, result: Array.isArray(input.edits) && input.edits.every(isEdit) ? applyCliEdits(current, input.edits.map(asWritten)) : { ok: false, message: "MultiEdit needs a list of edits." } };
 		default:
-			return { current, crlf, result: isEdit(input) ? applyCliEdits(current, [input]) : { ok: false, message: "Edit needs old_string and new_string." } };
+			return { current, crlf, result: isEdit(input) ? applyCliEdits(current, [asWritten(input)]) : { ok: false, message: "Edit needs old_string and new_string." } };
 	}
 }
 
@@ -101,7 +103,7 @@ function propose(request: ToolUseRequest, disk: string | undefined): Proposal {
  * The input that makes the CLI write exactly `accepted`: Write's content, or one Edit whose old_string is a span of
  * the current file. A string when no input can (the user kept the file as it was; a notebook edited in the review).
  */
-function inputForAcceptedText(request: ToolUseRequest, proposal: Proposal, accepted: string): Record<string, unknown> | string {
+function inputForAcceptedText(request: ToolUseRequest, proposal: Proposal, accepted: string, path: string): Record<string, unknown> | string {
 	const input = request.input;
 	if (request.toolName === "Write") return { ...input, content: accepted };
 	if (request.toolName === "NotebookEdit") {
@@ -110,6 +112,9 @@ function inputForAcceptedText(request: ToolUseRequest, proposal: Proposal, accep
 	const edit = editForAcceptedText(proposal.current ?? "", accepted);
 	if (edit === undefined || (proposal.current !== undefined && accepted === proposal.current)) {
 		return "The user reviewed this change and kept the file as it was. Nothing was written.";
+	}
+	if (newStringAsCliWritesIt(path, edit.new_string) !== edit.new_string) {
+		return `The user's version keeps white space at the end of lines, which ${request.toolName} removes in a file that is not Markdown, so it cannot be written exactly. Nothing was written; ask the user how to go on.`;
 	}
 	const single = { old_string: edit.old_string, new_string: edit.new_string, replace_all: false };
 	return request.toolName === "MultiEdit" ? { file_path: input.file_path, edits: [single] } : { file_path: input.file_path, ...single };

@@ -13,6 +13,8 @@ export interface FileWriteProposal {
 	/** The tool that proposes (`Edit`, `Write`, `MultiEdit`, `NotebookEdit`) and the CLI session, when known. */
 	proposer: { tool: string; sessionId?: string };
 	isNewFile: boolean;
+	/** Aborted when the CLI withdraws its question (the turn was interrupted): the review is withdrawn, nothing written. */
+	signal?: AbortSignal;
 }
 
 /** The user's decision: the text to write (their own edits included), or a rejection with the reason Claude reads. */

@@ -45,10 +45,11 @@ export class PanelToolGate implements ToolGate {
 		this.writes = new FileWriteGate({ vault: options.vault, review: options.review, ...(options.journal ? { journal: options.journal } : {}) });
 	}
 
-	async decide(request: ToolUseRequest, session: AskingSession): Promise<ToolUseDecision> {
+	/** `signal`: aborted when the CLI withdraws the question (`control_cancel_request`); a pending review is withdrawn. */
+	async decide(request: ToolUseRequest, session: AskingSession, signal?: AbortSignal): Promise<ToolUseDecision> {
 		const { toolName } = request;
 		if (this.options.inProcessServers().some((server) => toolName.startsWith(`mcp__${server}__`))) return allow(request);
-		if (FILE_WRITE_TOOLS.includes(toolName)) return this.writes.decide(request, session.sessionId);
+		if (FILE_WRITE_TOOLS.includes(toolName)) return this.writes.decide(request, session.sessionId, signal);
 		if (NEVER_ASKED.has(toolName)) return allow(request);
 		const readPath = READ_TOOLS.get(toolName);
 		if (readPath !== undefined) {

@@ -8,6 +8,8 @@ import type { DiffReviewManager } from "../ide/diff-review/diff-review-manager";
 export const PANEL_REVIEW_SESSION = -1;
 /** How a review names who proposes a write of the panel's Claude Code. */
 export const PANEL_CLIENT = "Claude Code (agent panel)";
+/** The reason given when the CLI withdrew its question before the user decided. */
+export const PANEL_WITHDRAWN = "the question was withdrawn (the turn was interrupted) before the user decided; the review was closed";
 /** The reason Claude reads when the user rejects without saying why. */
 export const PANEL_REJECTED = "the user rejected the change in the review";
 
@@ -35,10 +37,11 @@ export class PanelFileWriteReview implements FileWriteReview {
 				vaultTools: {},
 				proposer: { client: PANEL_CLIENT, tool: proposal.proposer.tool },
 			},
-			{ sessionId: PANEL_REVIEW_SESSION, signal: new AbortController().signal },
+			{ sessionId: PANEL_REVIEW_SESSION, signal: proposal.signal ?? new AbortController().signal },
 		);
 		const [first, second] = result.content;
 		if (!result.isError && first?.text === "FILE_SAVED") return { kind: "accepted", finalText: second?.text ?? proposal.proposed };
+		if (proposal.signal?.aborted === true) return { kind: "rejected", reason: PANEL_WITHDRAWN };
 		if (result.isError) return { kind: "rejected", reason: `the review could not be completed (${first?.text ?? "unknown error"})` };
 		return { kind: "rejected", reason: PANEL_REJECTED };
 	}

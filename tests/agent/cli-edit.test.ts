@@ -1,4 +1,4 @@
-import { applyCliEdits, cliView, FILE_MISSING, replaceLikeCli } from "../../src/agent/cli-edit";
+import { applyCliEdits, cliView, FILE_MISSING, newStringAsCliWritesIt, replaceLikeCli } from "../../src/agent/cli-edit";
 
 describe("applyCliEdits (the CLI's Edit and MultiEdit)", () => {
 	it("replaces the one occurrence, or every one with replace_all", () => {
@@ -44,6 +44,12 @@ describe("applyCliEdits (the CLI's Edit and MultiEdit)", () => {
 		expect(replaceLikeCli("a b c", "b", "", false)).toBe("a  c");
 		// The replacement is taken literally: `$&` is no pattern.
 		expect(replaceLikeCli("a b", "b", "$&$&", false)).toBe("a $&$&");
+	});
+
+	it("removes white space at the ends of new_string's lines, except in Markdown", () => {
+		expect(newStringAsCliWritesIt("code.ts", "a  \n\tb\t\r\nc ")).toBe("a\n\tb\r\nc");
+		expect(newStringAsCliWritesIt("Note.MD", "two spaces  \nbreak")).toBe("two spaces  \nbreak");
+		expect(newStringAsCliWritesIt("page.mdx", "x  ")).toBe("x  ");
 	});
 
 	it("reads CRLF line ends as LF, as the CLI does", () => {

@@ -82,6 +82,13 @@ describe("FileWriteGate", () => {
 		expect(await writes.decide({ toolName: "Edit", input }, undefined)).toEqual({ behavior: "allow", updatedInput: input });
 	});
 
+	it("in a file that is not Markdown, shows the new text without the line-end white space the CLI removes, and refuses a user's version that needs it", async () => {
+		const { review, gate: writes } = gate({ "script.py": "x = 1\n" }, accept("x = 2   \n"));
+		const decision = await writes.decide({ toolName: "Edit", input: { file_path: "/vault/script.py", old_string: "x = 1", new_string: "x = 3  " } }, undefined);
+		expect(review.proposals[0]?.proposed).toBe("x = 3\n");
+		expect(decision.behavior === "deny" ? decision.message : "").toMatch(/^The user's version keeps white space at the end of lines/);
+	});
+
 	it("a user who keeps the file as it was gets a denial saying nothing was written", async () => {
 		const { gate: writes } = gate({ "note.md": "keep\n" }, accept("keep\n"));
 		expect(await writes.decide({ toolName: "Edit", input: { file_path: "/vault/note.md", old_string: "keep", new_string: "change" } }, undefined)).toEqual({

@@ -22,10 +22,12 @@ describe("PanelToolGate", () => {
 		expect(review.proposals).toEqual([]);
 	});
 
-	it("sends Claude Code's own file writes to the review, never to the permission question", async () => {
+	it("sends Claude Code's own file writes to the review (with the CLI's cancellation), never to the permission question", async () => {
 		const { gate, session, review } = setup();
-		await gate.decide({ toolName: "Edit", input: { file_path: "/vault/note.md", old_string: "text", new_string: "prose" } }, session);
+		const { signal } = new AbortController();
+		await gate.decide({ toolName: "Edit", input: { file_path: "/vault/note.md", old_string: "text", new_string: "prose" } }, session, signal);
 		expect(review.proposals.map((proposal: FileWriteProposal) => proposal.proposed)).toEqual(["prose\n"]);
+		expect(review.proposals[0]?.signal).toBe(signal);
 		expect(session.asked).toEqual([]);
 	});
 

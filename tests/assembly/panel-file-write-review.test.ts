@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { PANEL_REJECTED, PANEL_REVIEW_SESSION, PanelFileWriteReview } from "../../src/assembly/panel-file-write-review";
+import { PANEL_REJECTED, PANEL_REVIEW_SESSION, PANEL_WITHDRAWN, PanelFileWriteReview } from "../../src/assembly/panel-file-write-review";
 import { VAULT_TOOLS_REVIEW_SESSION } from "../../src/assembly/diff-review-write-review";
 import type { FileWriteProposal } from "../../src/agent/file-write-review";
 import { DiffReviewManager } from "../../src/ide/diff-review/diff-review-manager";
@@ -32,6 +32,16 @@ describe("PanelFileWriteReview", () => {
 		reviews.reject("Claude Code #2: Write note.md");
 		expect(await first).toEqual({ kind: "accepted", finalText: "mine\n" });
 		expect(await second).toEqual({ kind: "rejected", reason: PANEL_REJECTED });
+	});
+
+	it("a review whose question the CLI withdraws is closed and answered as withdrawn", async () => {
+		const { port, review, proposal } = setup();
+		const controller = new AbortController();
+		const outcome = review.review({ ...proposal, signal: controller.signal });
+		await waitUntil(() => port.views.size === 1, "the review to be shown");
+		controller.abort();
+		expect(await outcome).toEqual({ kind: "rejected", reason: PANEL_WITHDRAWN });
+		expect(port.views.size).toBe(0);
 	});
 
 	it("a review that cannot be shown is a rejection that says why", async () => {
