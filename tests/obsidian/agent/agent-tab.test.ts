@@ -17,7 +17,10 @@ async function tabOver(session = new FakeAgentSession({ permissionMode: "default
 		model: "haiku",
 		exportFolder: () => "Exports",
 		onTitle: () => titles++,
-		history: [{ kind: "user-message", message: { text: "Earlier question\nwith two lines", attachments: [] } }],
+		history: [
+			{ kind: "user-message", message: { text: "Earlier question\nwith two lines", attachments: [] } },
+			{ kind: "text-delta", blockId: "old", text: "An answer whose turn end the history did not keep" },
+		],
 	});
 	tab.load();
 	expect(titles).toBe(0);
@@ -28,7 +31,9 @@ describe("AgentTab", () => {
 	it("starts from the session's history, titled by its first line, with the pickers set to the session's start", async () => {
 		const { tab, parent } = await tabOver();
 		expect(tab.displayTitle).toBe("Earlier question");
-		expect(tab.transcript.entries).toHaveLength(1);
+		expect(tab.transcript.entries.map((entry) => entry.kind)).toEqual(["user", "assistant"]);
+		// A reply from the history is not shown as still streaming.
+		expect(parent.findAll("ccb-agent-reply").map((reply) => reply.hasClass("is-streaming"))).toEqual([false]);
 		expect(parent.findAll("ccb-agent-model")[0]?.value).toBe("haiku");
 		expect(parent.findAll("ccb-agent-mode")[0]?.value).toBe("acceptEdits");
 	});
