@@ -102,6 +102,11 @@ export class Transcript {
 		}
 	}
 
+	/** A past session's history was read: no block of it is still streaming. */
+	settle(): TranscriptChange {
+		return { added: [], changed: this.closeBlocks() };
+	}
+
 	/** Streaming is over for every open block (the turn ended). */
 	private closeBlocks(): TranscriptEntry[] {
 		const closed = [...this.blocks.values()];

@@ -65,3 +65,14 @@ describe("usage and tool lines", () => {
 		expect(toolSummary({ command: "x".repeat(200) })).toHaveLength(120);
 	});
 });
+
+describe("a past session's history", () => {
+	it("leaves no block streaming once settled", () => {
+		const transcript = new Transcript();
+		transcript.apply({ kind: "text-delta", blockId: "a", text: "Old reply" });
+		const settled = transcript.settle();
+		expect(settled.changed).toEqual([transcript.entries[0]]);
+		expect(transcript.entries[0]).toMatchObject({ streaming: false });
+		expect(transcript.settle().changed).toEqual([]);
+	});
+});

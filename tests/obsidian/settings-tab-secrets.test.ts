@@ -42,13 +42,13 @@ describe("the settings tab of the running plugin", () => {
 	});
 	afterAll(() => temp.remove());
 
-	it("shows 13 rows by default, with the file tools rows under Context, the rest folded under Advanced", () => {
+	it("shows 16 rows by default (3 of them the Claude Code panel's), with the file tools rows under Context, the rest folded under Advanced", () => {
 		const tab = (plugin as unknown as { settingTabs: { display(): void; containerEl: FakeElement }[] }).settingTabs[0];
 		if (!tab) throw new Error("no settings tab");
 		tab.display();
 		const rows = visibleRows(tab.containerEl).filter((row) => !row.hasClass("setting-item-heading"));
 		expect(rows.map(rowName)).toContain("Keep private folders out of Claude Code's file tools");
-		expect(rows).toHaveLength(13);
+		expect(rows).toHaveLength(16);
 	});
 
 	it("shows neither token, nor half of one, anywhere in the tab, and copies neither", async () => {

@@ -89,6 +89,7 @@ export class AgentTab extends Component {
 
 	override onload(): void {
 		for (const event of this.options.history ?? []) this.transcript.apply(event);
+		if (this.options.history && this.options.history.length > 0) this.transcript.settle();
 		this.title = this.transcript.entries.find((entry) => entry.kind === "user")?.text.split("\n")[0] ?? "";
 		this.showRows(true);
 		this.register(this.session.onEvent((event) => this.onEvent(event)));

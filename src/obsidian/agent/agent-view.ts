@@ -58,6 +58,11 @@ export class AgentView extends ItemView {
 		return "bot";
 	}
 
+	/** Obsidian calls this when the panel changes size: more or fewer rows are in view. */
+	override onResize(): void {
+		this.active?.list.draw();
+	}
+
 	override async onOpen(): Promise<void> {
 		await this.newSession();
 	}

@@ -143,6 +143,13 @@ describe("the Claude Code panel", () => {
 		filter.dispatch("input");
 		expect(tab?.list.shown).toHaveLength(2000);
 		expect(countElements(root)).toBeLessThan(800);
+		// A taller panel (Obsidian calls onResize) shows more rows, a shorter one fewer.
+		scroll.clientHeight = 100;
+		view.onResize();
+		const few = rows().length;
+		scroll.clientHeight = 1500;
+		view.onResize();
+		expect(rows().length).toBeGreaterThan(few);
 	});
 
 	it("shows a message typed while Claude works as queued, and sends it when the turn ends", async () => {
