@@ -4,9 +4,8 @@ import { nodeCliMachine } from "../../src/agent/node-cli-machine";
 import { makeTempDir } from "../helpers/temp-dir";
 
 describe("nodeCliMachine", () => {
-	let folder: { path: string; remove: () => void };
+	const folder = makeTempDir("cli-machine");
 	beforeAll(() => {
-		folder = makeTempDir("cli-machine");
 		writeFileSync(path.join(folder.path, "runnable"), "#!/bin/sh\necho hi\n");
 		chmodSync(path.join(folder.path, "runnable"), 0o755);
 		writeFileSync(path.join(folder.path, "plain.txt"), "text");

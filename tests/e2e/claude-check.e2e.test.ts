@@ -7,10 +7,7 @@ import { makeTempDir } from "../helpers/temp-dir";
 // The locator and the version probe against the pinned real CLI, on this machine.
 
 describe("checkClaude with the pinned Claude Code CLI", () => {
-	let home: { path: string; remove: () => void };
-	beforeAll(() => {
-		home = makeTempDir("claude-check-home");
-	});
+	const home = makeTempDir("claude-check-home");
 	afterAll(() => home.remove());
 
 	test("the explicit path: found, and its version is the supported minimum", async () => {
