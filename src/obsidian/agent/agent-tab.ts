@@ -33,7 +33,7 @@ export interface AgentTabOptions {
 	permissionMode: AgentPermissionMode;
 	model: string;
 	exportFolder: () => string;
-	/** The tab's title changed (the first message). */
+	/** What the tab bar shows changed: the title (the first message) or whether Claude works. */
 	onTitle: () => void;
 }
 
@@ -50,6 +50,7 @@ export class AgentTab extends Component {
 	readonly session: AgentSession;
 	private title = "";
 	private filter = "";
+	private shownBusy = false;
 	private readonly expanded = new Set<number>();
 	private readonly answers = new Map<string, ToolPermissionAnswer>();
 	private readonly stopButton: HTMLButtonElement;
@@ -161,6 +162,10 @@ export class AgentTab extends Component {
 	}
 
 	private updateBusy(): void {
+		if (this.shownBusy !== this.session.busy) {
+			this.shownBusy = this.session.busy;
+			this.options.onTitle();
+		}
 		this.el.toggleClass("is-busy", this.session.busy);
 		this.stopButton.toggleClass("is-hidden", !this.session.busy);
 	}

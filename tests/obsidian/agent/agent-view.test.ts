@@ -239,10 +239,13 @@ describe("the Claude Code panel", () => {
 		const titles = (): string[] => root.findAll("ccb-agent-tab-name").map((name) => name.text);
 		expect(titles()).toEqual(["In the first tab", "In the second tab"]);
 		expect(root.findAll("ccb-agent-tab-title").map((tab) => tab.hasClass("is-active"))).toEqual([false, true]);
+		// Both sessions work: the tab bar says so, and stops saying so for the first when its turn ends.
+		expect(root.findAll("ccb-agent-tab-title").map((tab) => tab.hasClass("is-busy"))).toEqual([true, true]);
 		// Events of a background session still land in its own transcript.
 		first?.reply(["Reply to the first"]);
 		expect(view.sessions[0]?.transcript.entries.map((entry) => entry.kind)).toEqual(["user", "assistant", "usage"]);
 		expect(view.sessions[1]?.transcript.entries.map((entry) => entry.kind)).toEqual(["user"]);
+		expect(root.findAll("ccb-agent-tab-title").map((tab) => tab.hasClass("is-busy"))).toEqual([false, true]);
 
 		root.findAll("ccb-agent-tab-close")[0]?.dispatch("click");
 		await pollUntil(() => (first?.closed ? true : undefined), "the first session to end");
