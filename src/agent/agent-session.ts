@@ -134,7 +134,10 @@ export interface AskingSession {
  * review their own writes), anything else is asked in the panel unless a rule already answers it.
  */
 export interface ToolGate {
-	decide(request: ToolUseRequest, session: AskingSession): Promise<ToolUseDecision>;
+	/** `signal` aborts when the CLI withdraws the question (the turn was interrupted). */
+	decide(request: ToolUseRequest, session: AskingSession, signal?: AbortSignal): Promise<ToolUseDecision>;
+	/** A tool the gate allowed has finished (its result reached Claude): e.g. journal what a write left on disk. */
+	toolFinished?(toolUseId: string, isError: boolean): void | Promise<void>;
 }
 
 /** A JSON-RPC message as it crosses the CLI's control channel (`mcp_message`). */

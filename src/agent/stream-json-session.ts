@@ -142,6 +142,7 @@ export class StreamJsonSession implements AgentSession {
 		if (this.control.accept(record)) return;
 		for (const event of this.mapper.map(record, this.interruptRequested)) {
 			if (event.kind === "ready") this.currentSessionId = event.sessionId;
+			if (event.kind === "tool-result") this.toolFinished(event.toolUseId, event.isError);
 			this.emit(event);
 			if (event.kind === "turn-end") {
 				this.turnRunning = false;
@@ -167,7 +168,7 @@ export class StreamJsonSession implements AgentSession {
 		const toolUseId = typeof request["tool_use_id"] === "string" ? request["tool_use_id"] : undefined;
 		let decision: ToolUseDecision;
 		try {
-			decision = await this.ports.gate.decide({ toolName, input, ...(toolUseId !== undefined && { toolUseId }) }, this.askingSession(signal));
+			decision = await this.ports.gate.decide({ toolName, input, ...(toolUseId !== undefined && { toolUseId }) }, this.askingSession(signal), signal);
 		} catch (error) {
 			decision = { behavior: "deny", message: `The permission check failed: ${error instanceof Error ? error.message : String(error)}` };
 		}
@@ -175,6 +176,14 @@ export class StreamJsonSession implements AgentSession {
 	}
 
 	/** What the gate may do with this session while it decides one tool use the CLI asked about. */
+	private toolFinished(toolUseId: string, isError: boolean): void {
+		try {
+			void Promise.resolve(this.ports.gate.toolFinished?.(toolUseId, isError)).catch(() => undefined);
+		} catch {
+			// The gate's bookkeeping never stops the session.
+		}
+	}
+
 	private askingSession(signal: AbortSignal): AskingSession {
 		return {
 			sessionId: this.currentSessionId,

@@ -116,6 +116,26 @@ describe("StreamJsonSession", () => {
 		expect(response).toEqual({ subtype: "success", request_id: "cli-1", response: { behavior: "deny", message: "Not in my vault", toolUseID: "toolu_7" } });
 	});
 
+	it("tells the gate when a tool it allowed has finished, and hands it the signal that withdraws a question", async () => {
+		const finished: [string, boolean][] = [];
+		const signals: (AbortSignal | undefined)[] = [];
+		const gate: ToolGate = {
+			decide: (request, _asking, signal) => {
+				signals.push(signal);
+				return Promise.resolve({ behavior: "allow", updatedInput: { ...request.input } });
+			},
+			toolFinished: (toolUseId, isError) => void finished.push([toolUseId, isError]),
+		};
+		const { cli } = session({ gate });
+		cli.say({ type: "control_request", request_id: "cli-3", request: { subtype: "can_use_tool", tool_name: "Edit", input: { file_path: "/v/a.md" }, tool_use_id: "toolu_8" } });
+		await pollUntil(() => cli.responseTo("cli-3"), "the answer to can_use_tool");
+		expect(signals).toHaveLength(1);
+		expect(signals[0]).toBeInstanceOf(AbortSignal);
+		cli.say({ type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_8", content: "ok", is_error: false }] } });
+		cli.say({ type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_9", content: "no such file", is_error: true }] } });
+		expect(finished).toEqual([["toolu_8", false], ["toolu_9", true]]);
+	});
+
 	it("denies the tool use when the gate fails", async () => {
 		const { cli } = session({ gate: { decide: () => Promise.reject(new Error("rules unreadable")) } });
 		cli.say({ type: "control_request", request_id: "cli-2", request: { subtype: "can_use_tool", tool_name: "Bash", input: {} } });
