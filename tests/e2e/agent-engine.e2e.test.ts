@@ -238,7 +238,7 @@ describe("agent engine with the real CLI in stream-json mode", () => {
 		const session = engine({ cliPath: missing }).start({ permissionMode: "default" });
 		const seen = record(session);
 		const failed = await seen.next("failed");
-		expect(failed.message).toBe(`Claude Code was not found at ${missing}. Install Claude Code, or set "Claude Code CLI path" in this plugin's settings.`);
+		expect(failed.message).toBe(`Claude Code was not found at ${missing}. Install Claude Code, or set "Claude Code executable" in this plugin's settings.`);
 		await seen.next("closed");
 	});
 });
