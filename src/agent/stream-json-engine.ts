@@ -22,6 +22,8 @@ export interface StreamJsonEngineOptions {
 	/** The CLI's environment; default `process.env`. Its HOME and CLAUDE_CONFIG_DIR also locate the transcripts. */
 	env?: NodeJS.ProcessEnv;
 	closeGraceMs?: number;
+	/** Where an error thrown by a session's event listener goes. */
+	reportError?: (error: unknown) => void;
 }
 
 export class StreamJsonEngine implements AgentEngine {
@@ -36,6 +38,7 @@ export class StreamJsonEngine implements AgentEngine {
 				gate: options.gate,
 				...(options.mcp !== undefined && { mcp: options.mcp }),
 				...(options.closeGraceMs !== undefined && { closeGraceMs: options.closeGraceMs }),
+				...(options.reportError !== undefined && { reportError: options.reportError }),
 				start: (events) => this.spawn(args, events),
 			},
 			sessionOptions.resume,
