@@ -3,6 +3,7 @@ import { ErrorCode, JsonRpcError, type JsonObject } from "../protocol/json-rpc";
 import type { MethodHandler } from "../protocol/mcp-session";
 import { ToolRegistry } from "../protocol/tool-registry";
 import type { RegexScanner } from "../vault-tools/regex/regex-scanner";
+import type { YamlCodec } from "../shared/yaml-codec";
 import { createVaultToolRegistry } from "../vault-tools/create-vault-tools";
 import { VAULT_TOOLS_INSTRUCTIONS } from "../vault-tools/instructions";
 import type { ActiveNote, ActiveNoteSource } from "../vault-tools/kit/ports";
@@ -99,6 +100,8 @@ export interface VaultToolsShared {
 export interface VaultToolsAssemblyOptions {
 	/** The vault's notes: Obsidian's adapter or `FolderVaultIndex`. The root owns its lifecycle (disposal). */
 	index: VaultIndex;
+	/** The YAML the tools read and write frontmatter with: Obsidian's in the plugin, the `yaml` library's elsewhere. */
+	yaml: YamlCodec;
 	/** Whether writes go through the review (read per write, so the setting applies at once). Default: always. */
 	reviewWrites?: () => boolean;
 	/** When this returns a reason, write tools answer it as an error and change nothing. */
@@ -273,6 +276,7 @@ function assembleVaultTools(
 	};
 	const registry = createVaultToolRegistry({
 		vault,
+		yaml: vaultOptions.yaml,
 		review: () => (reviewWrites() ? review : undefined),
 		...(vaultOptions.writesUnavailable ? { writesUnavailable: vaultOptions.writesUnavailable } : {}),
 		activeNote: shared.activeNote,

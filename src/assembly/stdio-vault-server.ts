@@ -11,6 +11,7 @@ import { ToolRegistry } from "../protocol/tool-registry";
 import { MAX_INCOMING_MESSAGE_BYTES, MAX_OUTGOING_MESSAGE_BYTES } from "../server/limits";
 import { describeError } from "../shared/describe-error";
 import { createVaultTools } from "../vault-tools/create-vault-tools";
+import { libraryYamlCodec } from "../vault/folder/yaml-library-codec";
 import { VAULT_TOOLS_INSTRUCTIONS } from "../vault-tools/instructions";
 import { FolderVault } from "../vault/folder/folder-vault";
 import { BridgeLocator } from "../vault-tools/relay-client/bridge-locator";
@@ -83,6 +84,7 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 	const vault = privacy.visibleVault(index);
 	const folderTools = createVaultTools({
 		vault,
+		yaml: libraryYamlCodec,
 		writesUnavailable: () =>
 			relay.refusal() !== undefined
 				? `the bridge running for the vault "${vaultName}" was not used: it would show notes that this vault's privacy settings hide, or cannot say which notes it hides (the log of \`claude-code-bridge mcp\` on stderr says which rules). Writes need the bridge; read tools answer from the files meanwhile. Ask the user to restart it with the vault's privacy settings (or to update it), then call again.`

@@ -1,26 +1,27 @@
 import { createSetPropertiesTool, withProperties } from "../../../src/vault-tools/tools/set-properties";
 import { noteVersion } from "../../../src/vault/notes/note-version";
 import { toolOver } from "./vault-tool-env";
+import { libraryYamlCodec } from "../../../src/vault/folder/yaml-library-codec";
 
 describe("withProperties", () => {
 	it("sets and removes keys, keeping other keys, comments, flow style and every byte after the frontmatter", () => {
 		const text = "---\ntitle: A # the title\ntags: [a, b]\nold: 1\n---\nBody  \n\n";
-		expect(withProperties(text, { tags: ["x", "y"], added: true }, ["old"])).toBe("---\ntitle: A # the title\ntags: [x, y]\nadded: true\n---\nBody  \n\n");
+		expect(withProperties(text, { tags: ["x", "y"], added: true }, ["old"], libraryYamlCodec)).toBe("---\ntitle: A # the title\ntags: [x, y]\nadded: true\n---\nBody  \n\n");
 	});
 
 	it("adds a frontmatter block to a note without one, in the note's line ends", () => {
-		expect(withProperties("Body\r\nmore\r\n", { status: "draft" }, [])).toBe("---\r\nstatus: draft\r\n---\r\nBody\r\nmore\r\n");
+		expect(withProperties("Body\r\nmore\r\n", { status: "draft" }, [], libraryYamlCodec)).toBe("---\r\nstatus: draft\r\n---\r\nBody\r\nmore\r\n");
 	});
 
 	it("leaves the text as it is when nothing changes, and an empty block when the last key goes", () => {
 		const text = "---\nkeep: 1\n---\nx\n";
-		expect(withProperties(text, { keep: 1 }, [])).toBe(text);
-		expect(withProperties(text, {}, ["keep"])).toBe("---\n---\nx\n");
+		expect(withProperties(text, { keep: 1 }, [], libraryYamlCodec)).toBe(text);
+		expect(withProperties(text, {}, ["keep"], libraryYamlCodec)).toBe("---\n---\nx\n");
 	});
 
 	it("refuses frontmatter that is not valid YAML or not a map", () => {
-		expect(() => withProperties("---\na: [\n---\n", { b: 1 }, [])).toThrow(/^the note's frontmatter is not valid YAML \(/);
-		expect(() => withProperties("---\n- a\n- b\n---\n", { b: 1 }, [])).toThrow("the note's frontmatter is not a list of key: value properties");
+		expect(() => withProperties("---\na: [\n---\n", { b: 1 }, [], libraryYamlCodec)).toThrow(/^the note's frontmatter is not valid YAML \(/);
+		expect(() => withProperties("---\n- a\n- b\n---\n", { b: 1 }, [], libraryYamlCodec)).toThrow("the note's frontmatter is not a list of key: value properties");
 	});
 });
 

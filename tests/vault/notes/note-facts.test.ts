@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { factsFromText, linkFactsFromText, tagsAndFrontmatterFromText } from "../../../src/vault/notes/note-facts";
 import { scanLinks, scanNote } from "../../../src/vault/markdown/markdown-scanner";
 import { splitLines } from "../../../src/vault/markdown/text-lines";
-import { parseYaml } from "../../../src/vault/markdown/yaml-parser";
+import { libraryYamlCodec } from "../../../src/vault/folder/yaml-library-codec";
 
 /** Lines that exercise frontmatter, code, comments, headings, links and tags in any order. */
 const LINE = fc.constantFrom(
@@ -37,14 +37,14 @@ const notes = fc.array(LINE, { maxLength: 14 }).map((lines) => lines.join("\n"))
 
 describe("the parts of a note's facts", () => {
 	it("linkFactsFromText gives exactly factsFromText's links", () => {
-		fc.assert(fc.property(notes, (text) => expect(linkFactsFromText(text)).toEqual(factsFromText("n.md", text).links)), { numRuns: 1500 });
+		fc.assert(fc.property(notes, (text) => expect(linkFactsFromText(text)).toEqual(factsFromText("n.md", text, libraryYamlCodec).links)), { numRuns: 1500 });
 	});
 
 	it("tagsAndFrontmatterFromText gives exactly factsFromText's tags and frontmatter", () => {
 		fc.assert(
 			fc.property(notes, (text) => {
-				const facts = factsFromText("n.md", text);
-				const parts = tagsAndFrontmatterFromText(text);
+				const facts = factsFromText("n.md", text, libraryYamlCodec);
+				const parts = tagsAndFrontmatterFromText(text, libraryYamlCodec);
 				expect(parts.tags).toEqual(facts.tags);
 				expect(parts.frontmatter).toEqual(facts.frontmatter);
 			}),
@@ -56,7 +56,7 @@ describe("the parts of a note's facts", () => {
 		fc.assert(
 			fc.property(notes, (text) => {
 				const lines = splitLines(text);
-				const metadata = scanNote("n.md", text, parseYaml);
+				const metadata = scanNote("n.md", text, libraryYamlCodec.parse);
 				const firstBodyLine = lines[0] === "---" ? lines.findIndex((line, index) => index > 0 && line === "---") + 1 : 0;
 				expect(scanLinks(lines, Math.max(firstBodyLine, 0))).toEqual(metadata.links);
 			}),
@@ -65,7 +65,7 @@ describe("the parts of a note's facts", () => {
 	});
 
 	it("reads a tags key spelled with a YAML escape (no shortcut skips it)", () => {
-		const parts = tagsAndFrontmatterFromText('---\n"\\x74ags": [private]\n---\nbody\n');
+		const parts = tagsAndFrontmatterFromText('---\n"\\x74ags": [private]\n---\nbody\n', libraryYamlCodec);
 		expect(parts.tags.map((tag) => tag.tag)).toEqual(["private"]);
 	});
 });
