@@ -15,7 +15,7 @@ export function createSetPropertiesTool(env: VaultToolEnvironment): ToolDefiniti
 	return defineVaultTool(
 		{
 			name: "set_properties",
-			description: "Set and/or remove frontmatter properties of a note (creates the frontmatter if needed). Other keys, comments and the rest of the note stay as they are. Shown for review unless review is off.",
+			description: "Set and/or remove frontmatter properties of a note (creates the frontmatter if needed). Other keys, comments and the rest of the note stay as they are (frontmatter in unusual YAML, such as a {…} map or anchors, is rewritten whole, without its comments). Shown for review unless review is off.",
 			properties: {
 				path: { type: "string" },
 				set: { type: "object", description: "key: value (JSON values; lists for tags/aliases)" },
