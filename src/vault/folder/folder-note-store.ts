@@ -27,6 +27,11 @@ export interface NoteText {
 
 /** How many texts read last are kept, so that several readers of one note in a row read the file once. */
 const RECENT_TEXTS = 8;
+/**
+ * How many bytes of them at most: a text larger than this is never kept (reading it again costs little next to
+ * holding it; a 1 MiB note left here after a scan was most of the host's heap).
+ */
+export const RECENT_TEXT_BYTES = 256 * 1024;
 
 /**
  * The files of a vault folder, kept current by one watcher set: what every reader of the folder shares (the IDE's
@@ -272,8 +277,10 @@ export class FolderNoteStore {
 	private remember(path: string, stamp: string, read: NoteText): void {
 		const at = this.recent.findIndex((candidate) => candidate.path === path);
 		if (at >= 0) this.recent.splice(at, 1);
+		if (read.bytes > RECENT_TEXT_BYTES) return;
 		this.recent.push({ path, stamp, read });
-		if (this.recent.length > RECENT_TEXTS) this.recent.shift();
+		let bytes = this.recent.reduce((sum, candidate) => sum + candidate.read.bytes, 0);
+		while (this.recent.length > RECENT_TEXTS || bytes > RECENT_TEXT_BYTES) bytes -= this.recent.shift()?.read.bytes ?? 0;
 	}
 
 	private addFile(path: string): void {
