@@ -70,6 +70,11 @@ export class LinkResolver {
 	 */
 	private firstChoice(linkpath: string, sourcePath: string): string | undefined {
 		if (linkpath === "") return this.resolveAmong(linkpath, sourcePath);
+		// A bare name (most links) that one file has leads to that file from any folder: no key to make, nothing to keep.
+		if (!linkpath.includes("/") && !linkpath.includes("\\") && linkpath !== "." && linkpath !== "..") {
+			const named = this.byName.get(linkpath.toLowerCase());
+			if (named === undefined || named.length === 1) return named?.[0];
+		}
 		if (this.resolvedAt !== this.changes || this.resolved.size >= MAX_RESOLVED) {
 			this.resolved.clear();
 			this.resolvedAt = this.changes;
@@ -137,6 +142,7 @@ function join(folder: string, relative: string): string {
 
 /** Resolves `.` and `..` segments; undefined when `..` climbs above the vault root. */
 function normalisePath(path: string): string | undefined {
+	if (!path.includes("/")) return path === ".." ? undefined : path === "." ? "" : path;
 	const parts: string[] = [];
 	for (const part of path.split("/")) {
 		if (part === "" || part === ".") continue;
