@@ -90,6 +90,15 @@ describe("the parts of a note's facts", () => {
 		);
 	});
 
+	it("factsFromText finds exactly the frontmatter problem the YAML library finds (simple frontmatter is read without it)", () => {
+		fc.assert(
+			fc.property(fc.oneof(notes, plainNotes), (text) => {
+				expect(factsFromText("n.md", text).frontmatterProblem).toEqual(scanNote("n.md", text, parseYaml).frontmatterProblem);
+			}),
+			{ numRuns: 3000 },
+		);
+	});
+
 	it("scanLinks finds exactly the links scanNote finds", () => {
 		fc.assert(
 			fc.property(notes, (text) => {
