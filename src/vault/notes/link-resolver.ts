@@ -26,14 +26,19 @@ export class LinkResolver {
 	}
 
 	add(path: string): void {
-		if (this.files.has(path)) return;
+		const known = this.files.size;
 		this.files.add(path);
-		for (const key of nameKeys(path)) {
-			const list = this.byName.get(key);
-			if (list) list.push(path);
-			else this.byName.set(key, [path]);
-		}
+		if (this.files.size === known) return;
+		const name = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
+		this.addName(name, path);
+		if (name.endsWith(".md")) this.addName(name.slice(0, -3), path);
 		this.changes++;
+	}
+
+	private addName(key: string, path: string): void {
+		const list = this.byName.get(key);
+		if (list) list.push(path);
+		else this.byName.set(key, [path]);
 	}
 
 	remove(path: string): void {
