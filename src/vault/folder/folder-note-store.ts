@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, lstatSync, openSync, readFileSync, readSync, readdirSync, realpathSync, watch, type FSWatcher, type Stats } from "node:fs";
-import { join } from "node:path";
+import { join, sep } from "node:path";
 import { LinkResolver } from "../notes/link-resolver";
 import { describeError } from "../../shared/describe-error";
 
@@ -56,9 +56,13 @@ export class FolderNoteStore {
 	private readonly realFolders = new Set<string>();
 	private readonly listeners = new Set<(path: string) => void>();
 	private readonly recent: { path: string; stamp: string; read: NoteText }[] = [];
+	/** The root with one separator at its end: a listed note's absolute path is this and its parts. */
+	private readonly rootPrefix: string;
 
 	constructor(private readonly options: FolderNoteStoreOptions) {
 		this.watching = options.watch ?? true;
+		const root = join(options.root);
+		this.rootPrefix = root.endsWith(sep) ? root : `${root}${sep}`;
 	}
 
 	get root(): string {
@@ -126,7 +130,8 @@ export class FolderNoteStore {
 		if (recent && recent.stamp === entry.stamp) return recent.read;
 		let descriptor: number | undefined;
 		try {
-			descriptor = openSync(this.absolute(path), "r");
+			// A listed note's path has no empty, `.` or `..` part (the walk made it): no normalising needed.
+			descriptor = openSync(this.rootPrefix + (sep === "/" ? path : path.split("/").join(sep)), "r");
 			const stats = fstatSync(descriptor);
 			const read = { text: readWhole(descriptor, stats.size), bytes: stats.size };
 			const stamp = stampOf(stats);

@@ -1,12 +1,14 @@
 import { isMap, isPair, isScalar, isSeq, parseDocument, stringify, type Document } from "yaml";
 import type { YamlCodec } from "../../shared/yaml-codec";
+import { simpleYamlMap } from "../markdown/simple-yaml";
 
 /**
  * The `yaml` library as the vault's YAML codec, where Obsidian's parser is not available (the headless host, the
  * command, the folder adapters). The plugin never imports this file: it uses Obsidian's (`obsidian-yaml-codec.ts`).
  */
 export const libraryYamlCodec: YamlCodec = {
-	parse: parseYaml,
+	// Most frontmatter is plain `key: value` lines, read to the library's values without it (most of an index build's time).
+	parse: (yaml) => simpleYamlMap(yaml) ?? parseYaml(yaml),
 	// No padding in [a, b] and no folding of long values: the spelling people write by hand.
 	stringify: (value) => stringify(value, { flowCollectionPadding: false, lineWidth: 0 }),
 	// Read from the syntax tree, duplicates allowed, so a repeated key or an error elsewhere cannot hide a scalar.

@@ -9,8 +9,9 @@ import type { YamlCodec } from "../../shared/yaml-codec";
 // `#private.` is `private`. Two readings are taken and both kept, so neither can hide a private tag: the letters
 // above only, and anything up to white space or ASCII punctuation (emoji and other scripts, which Obsidian allows).
 const INLINE_TAG_READINGS = [/(?<=^|\s|#[^\s#]+)#([\p{L}\p{N}_/-]+)/gu, /(?<=^|\s|#[^\s#]+)#([^\s!"#$%&'()*+,.:;<=>?@[\\\]^`{|}~]+)/gu];
-// A `#` followed by a character both readings' tags may start with: a line without one has no tag.
-const TAG_START = /#[^\s!"#$%&'()*+,.:;<=>?@[\\\]^`{|}~]/u;
+// A `#` where both readings may start a tag (after what their look-behind accepts, or more) followed by a
+// character their tags may start with: a line without one has no tag (`[[Note#Heading]]` has none).
+const TAG_START = /(?:^|\s|#[^\s#]*)#[^\s!"#$%&'()*+,.:;<=>?@[\\\]^`{|}~]/u;
 // The frontmatter keys Obsidian reads tags from, matched whatever their case (`Tags:`); `tag` is the older name.
 const TAG_KEY = /^tags?$/i;
 
@@ -80,6 +81,8 @@ function collectValues(value: unknown, into: string[]): void {
 }
 
 function splitTagWords(value: string): string[] {
+	// One word without a `#` (most tags in properties): nothing to split or strip.
+	if (value !== "" && !/[,\s#]/.test(value)) return [value];
 	return value
 		.split(/[,\s]+/)
 		.map((word) => word.replace(/^#+/, ""))

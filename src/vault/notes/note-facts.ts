@@ -5,6 +5,7 @@ import { findFrontmatter, type FrontmatterBlock } from "../markdown/frontmatter-
 import { findLinks } from "../markdown/link-syntax";
 import { scanLinks, scanNote } from "../markdown/markdown-scanner";
 import { splitLines } from "../markdown/text-lines";
+import { eachLineHolding, masksLineByLine, noteHead } from "../markdown/line-scan";
 import type { YamlCodec } from "../../shared/yaml-codec";
 import type { FrontmatterFact, LinkFact, NoteFacts, TagFact } from "../markdown/note-model";
 import { describeError } from "../../shared/describe-error";
@@ -29,7 +30,7 @@ export function factsFromText(path: string, text: string, codec: YamlCodec): Not
 		links: [...propertyLinks(lines, block), ...scanned.links],
 		tags: [],
 	};
-	const described = describe(lines, block, codec);
+	const described = describe(lines, block, codec, inlineTags(lines, block ? block.endLine + 1 : 0));
 	facts.tags = described.tags;
 	if (described.frontmatter) facts.frontmatter = described.frontmatter;
 	if (scanned.frontmatterProblem) facts.frontmatterProblem = scanned.frontmatterProblem;
@@ -38,6 +39,18 @@ export function factsFromText(path: string, text: string, codec: YamlCodec): Not
 
 /** The note's links, as `factsFromText` gives them: wikilinks in the frontmatter's properties, then the body's links. */
 export function linkFactsFromText(text: string): LinkFact[] {
+	if (masksLineByLine(text)) {
+		// Only the lines with a bracket can hold a link: the others are not split off or masked.
+		const head = noteHead(text);
+		const block = findFrontmatter(head.lines);
+		const links = propertyLinks(head.lines, block);
+		const mask = new CodeMask();
+		eachLineHolding(text, "[", block ? head.bodyOffset : 0, block ? block.endLine + 1 : 0, (line, number) => {
+			const masked = mask.maskLine(line);
+			if (masked !== undefined && masked.includes("[")) for (const link of findLinks(line, masked, number)) links.push(link);
+		});
+		return links;
+	}
 	const lines = splitLines(text);
 	const block = findFrontmatter(lines);
 	return [...propertyLinks(lines, block), ...scanLinks(lines, block ? block.endLine + 1 : 0)];
@@ -45,12 +58,25 @@ export function linkFactsFromText(text: string): LinkFact[] {
 
 /** The note's tags and frontmatter, as `factsFromText` gives them (the frontmatter's YAML parsed once for both). */
 export function tagsAndFrontmatterFromText(text: string, codec: YamlCodec): { tags: TagFact[]; frontmatter?: FrontmatterFact } {
+	if (masksLineByLine(text)) {
+		// Only the lines with a `#` can hold a tag: the others are not split off or masked.
+		const head = noteHead(text);
+		const block = findFrontmatter(head.lines);
+		const tags: TagFact[] = [];
+		const mask = new CodeMask();
+		eachLineHolding(text, "#", block ? head.bodyOffset : 0, block ? block.endLine + 1 : 0, (line, number) => {
+			const masked = mask.maskLine(line);
+			if (masked !== undefined && masked.includes("#")) for (const tag of tagsInLine(masked)) tags.push({ tag, line: number });
+		});
+		return describe(head.lines, block, codec, tags);
+	}
 	const lines = splitLines(text);
-	return describe(lines, findFrontmatter(lines), codec);
+	const block = findFrontmatter(lines);
+	return describe(lines, block, codec, inlineTags(lines, block ? block.endLine + 1 : 0));
 }
 
-function describe(lines: readonly string[], block: FrontmatterBlock | undefined, codec: YamlCodec): { tags: TagFact[]; frontmatter?: FrontmatterFact } {
-	const inline = inlineTags(lines, block ? block.endLine + 1 : 0);
+/** The tags and frontmatter, given the body's tags (`inline`) and the lines up to the frontmatter's end at least. */
+function describe(lines: readonly string[], block: FrontmatterBlock | undefined, codec: YamlCodec, inline: TagFact[]): { tags: TagFact[]; frontmatter?: FrontmatterFact } {
 	if (!block) return { tags: inline };
 	const keyLines = keyLinesOf(lines, block);
 	const tagLine = Object.entries(keyLines).find(([key]) => /^tags?$/i.test(key))?.[1] ?? 0;

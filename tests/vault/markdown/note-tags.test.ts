@@ -1,5 +1,15 @@
+import fc from "fast-check";
 import { frontmatterTags, noteTags, tagsInLine } from "../../../src/vault/markdown/note-tags";
 import { libraryYamlCodec } from "../../../src/vault/folder/yaml-library-codec";
+
+/** Both readings run on the whole line, with no test first of whether the line can hold a tag. */
+function tagsOfEveryReading(line: string): string[] {
+	const found = new Set<string>();
+	for (const reading of [/(?<=^|\s|#[^\s#]+)#([\p{L}\p{N}_/-]+)/gu, /(?<=^|\s|#[^\s#]+)#([^\s!"#$%&'()*+,.:;<=>?@[\\\]^`{|}~]+)/gu]) {
+		for (const match of line.matchAll(reading)) found.add((match[1] ?? "").replace(/\/+$/, ""));
+	}
+	return [...found].filter((tag) => tag !== "" && !/^[\d/]+$/.test(tag));
+}
 
 describe("noteTags", () => {
 	it("reads the frontmatter's tags and the body's #tags, without #", () => {
@@ -30,6 +40,20 @@ describe("tagsInLine", () => {
 
 	it("keeps both readings of a tag with letters Obsidian also allows, so neither hides a tag", () => {
 		expect(tagsInLine("#café #🔒secret")).toEqual(expect.arrayContaining(["café", "🔒secret"]));
+	});
+});
+
+describe("tagsInLine, skipping lines that cannot hold a tag", () => {
+	it("finds exactly the tags both readings find on the whole line", () => {
+		const characters = fc.constantFrom("#", "#", " ", "\u00a0", "\t", "a", "é", "1", "/", "-", "_", "[", "]", "|", ".", "😀", "!");
+		fc.assert(
+			fc.property(fc.array(characters, { maxLength: 16 }), (parts) => {
+				const line = parts.join("");
+				expect(tagsInLine(line)).toEqual(tagsOfEveryReading(line));
+			}),
+			{ numRuns: 5000 },
+		);
+		expect(tagsInLine("[[Note#Heading|alias]] a#b#c")).toEqual(tagsOfEveryReading("[[Note#Heading|alias]] a#b#c"));
 	});
 });
 
