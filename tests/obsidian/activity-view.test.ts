@@ -28,7 +28,7 @@ function call(index: number, overrides: Partial<CallRecord> = {}): CallRecord {
 async function viewOver(records: CallRecord[]): Promise<{ app: App; view: ActivityView; journal: Journal }> {
 	const app = new App("/vault", "Vault");
 	const store = new MemoryJournalStore();
-	for (const record of records) await store.append(record);
+	await store.append(records);
 	const journal = new Journal({ store, bounds: { maxEntries: 100_000 } });
 	const leaf = app.workspace.getLeaf("tab");
 	const view = new ActivityView(leaf as unknown as RealLeaf, () => ({ journal }));
