@@ -1,8 +1,9 @@
 import { ItemView, Notice, normalizePath, type WorkspaceLeaf } from "obsidian";
-import { groupBySession, type ActivityEntry } from "../journal/activity-entries";
+import { groupBySession, isUndoable, type ActivityEntry } from "../journal/activity-entries";
 import { activityAsJson, activityAsMarkdown } from "../journal/activity-export";
 import { matchesFilter, type ActivityFilter } from "../journal/activity-filter";
 import { CALL_OUTCOMES, SURFACES, type JournalSession } from "../journal/journal-records";
+import type { UndoResult } from "../journal/undo";
 import { ActivityDetails, type ActivitySource } from "./activity-details";
 
 export const ACTIVITY_VIEW_TYPE = "claude-code-bridge-activity";
@@ -13,7 +14,7 @@ export const ACTIVITY_ROW_HEIGHT = 28;
 const OVERSCAN = 10;
 const UNMEASURED_ROWS = 40;
 
-type Row = { kind: "session"; session: JournalSession; count: number } | { kind: "entry"; entry: ActivityEntry };
+type Row = { kind: "session"; session: JournalSession; count: number; undoable: number } | { kind: "entry"; entry: ActivityEntry };
 
 /**
  * Claude's activity: every call the journal holds, newest first, grouped by session, with filters, each entry's
@@ -24,6 +25,8 @@ export class ActivityView extends ItemView {
 	private rows: Row[] = [];
 	private filter: ActivityFilter = {};
 	private selected: string | undefined;
+	/** The session whose "Undo session" was pressed once: the next press undoes it. */
+	private confirming: string | undefined;
 	private drawnFrom = -1;
 	private readonly filtersEl: HTMLElement;
 	private readonly scrollEl: HTMLElement;
@@ -95,8 +98,10 @@ export class ActivityView extends ItemView {
 
 	private applyFilter(): void {
 		this.rows = [];
+		const undoable = new Map<string, number>();
+		for (const entry of this.all) if (isUndoable(entry)) undoable.set(entry.session.key, (undoable.get(entry.session.key) ?? 0) + 1);
 		for (const group of groupBySession(this.all.filter((entry) => matchesFilter(entry, this.filter)))) {
-			this.rows.push({ kind: "session", session: group.session, count: group.entries.length });
+			this.rows.push({ kind: "session", session: group.session, count: group.entries.length, undoable: undoable.get(group.session.key) ?? 0 });
 			for (const entry of group.entries) this.rows.push({ kind: "entry", entry });
 		}
 		this.sizerEl.setCssProps({ "--ccb-activity-height": `${this.rows.length * ACTIVITY_ROW_HEIGHT}px` });
@@ -123,7 +128,8 @@ export class ActivityView extends ItemView {
 		if (row.kind === "session") {
 			const { session } = row;
 			const who = [session.client ?? session.surface, session.pid !== undefined ? `pid ${session.pid}` : undefined].filter((part) => part !== undefined).join(", ");
-			this.windowEl.createDiv({ cls: ["ccb-activity-row", "ccb-activity-session"], text: `Session ${session.key} (${who}): ${row.count === 1 ? "1 call" : `${row.count} calls`}` });
+			const element = this.windowEl.createDiv({ cls: ["ccb-activity-row", "ccb-activity-session"], text: `Session ${session.key} (${who}): ${row.count === 1 ? "1 call" : `${row.count} calls`}` });
+			if (row.undoable > 0 && this.source()?.undo) this.undoSessionButton(element, session.key, row.undoable);
 			return;
 		}
 		const { entry } = row;
@@ -141,6 +147,54 @@ export class ActivityView extends ItemView {
 		this.draw();
 		const source = this.source();
 		if (source) await new ActivityDetails(this.app, this.detailsEl, source, () => void this.reload()).show(entry);
+	}
+
+	/** Undoes a whole session's changes, after a second press (the first says how many calls it takes back). */
+	private undoSessionButton(row: HTMLElement, key: string, undoable: number): void {
+		const confirming = this.confirming === key;
+		const text = confirming ? `Undo ${undoable === 1 ? "1 call" : `${undoable} calls`}? Press again` : "Undo session";
+		const button = row.createEl("button", { cls: "ccb-activity-undo-session", text });
+		button.setAttribute("aria-label", `Undo every change of session ${key}, newest first`);
+		button.addEventListener("click", () => {
+			if (!confirming) {
+				this.confirming = key;
+			} else {
+				this.confirming = undefined;
+				void this.undoSession(key);
+			}
+			this.drawnFrom = -1;
+			this.draw();
+		});
+	}
+
+	/**
+	 * Every change of a session, newest call first, as `undo --session` does: each call whose notes still hold what
+	 * it left is undone; each note changed since is then reviewed in turn (nothing is written unless accepted).
+	 */
+	private async undoSession(key: string): Promise<void> {
+		const source = this.source();
+		const undo = source?.undo;
+		if (!source || !undo) return;
+		let results: UndoResult[];
+		try {
+			results = await undo.session(key);
+		} catch (error) {
+			new Notice(`The session could not be undone: ${error instanceof Error ? error.message : String(error)}`);
+			return;
+		}
+		const undone = results.filter((result) => result.kind === "undone").length;
+		const conflicts = results.flatMap((result) => (result.kind === "conflict" ? [result] : []));
+		const refused = results.flatMap((result) => (result.kind === "refused" ? [`${result.id}: ${result.reason}`] : []));
+		const parts = [`Session ${key}: ${undone === 1 ? "1 call" : `${undone} calls`} undone`];
+		if (conflicts.length > 0) parts.push(`${conflicts.length === 1 ? "1 call touches" : `${conflicts.length} calls touch`} notes changed since: review them`);
+		if (refused.length > 0) parts.push(`not undone: ${refused.join("; ")}`);
+		new Notice(`${parts.join("; ")}.`);
+		await this.reload();
+		const items = conflicts.flatMap((result) => {
+			const entry = this.all.find((candidate) => candidate.id === result.id);
+			return entry ? result.conflicts.map((conflict) => ({ entry, conflict })) : [];
+		});
+		if (items.length > 0) new ActivityDetails(this.app, this.detailsEl, source, () => void this.reload()).reviewConflicts(items);
 	}
 
 	private renderFilters(): void {

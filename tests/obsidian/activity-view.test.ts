@@ -2,7 +2,10 @@ import type { WorkspaceLeaf as RealLeaf } from "obsidian";
 import type { ActivityEntry } from "../../src/journal/activity-entries";
 import { Journal } from "../../src/journal/journal";
 import type { CallRecord } from "../../src/journal/journal-records";
+import { contentHash } from "../../src/journal/content-hash";
 import { MemoryJournalStore } from "../../src/journal/memory-journal-store";
+import { Undo } from "../../src/journal/undo";
+import { pluginJournal } from "../../src/obsidian/plugin-journal";
 import { ACTIVITY_ROW_HEIGHT, ActivityView } from "../../src/obsidian/activity-view";
 import { ACTIVITY_EXPORT_FORMAT } from "../../src/journal/activity-export";
 import ClaudeCodeBridgePlugin from "../../src/plugin";
@@ -125,6 +128,68 @@ describe("ActivityView", () => {
 		const parsed = JSON.parse(json) as { format: string; entries: ActivityEntry[] };
 		expect(parsed.format).toBe(ACTIVITY_EXPORT_FORMAT);
 		expect(parsed.entries).toEqual(searches);
+	});
+});
+
+describe("undoing a whole session from the activity view", () => {
+	const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
+
+	/** Session s1 edits A twice and B once (B changed by the user since); session s2 edits C. */
+	async function sessionView(): Promise<{ app: App; view: ActivityView }> {
+		const app = new App("/vault", "Vault");
+		const journal = new Journal({ store: new MemoryJournalStore() });
+		const edit = async (key: string, path: string, before: string, after: string): Promise<void> => {
+			const id = journal.begin({ session: { key, surface: "vault-tools-http", client: "claude-code" }, tool: "edit_note", notes: [path], args: `path=${path}` });
+			await journal.recordChange(id, { kind: "edit", path, before: { hash: contentHash(bytes(before)), bytes: before.length }, after: contentHash(bytes(after)) }, [{ hash: contentHash(bytes(before)), bytes: bytes(before) }]);
+			journal.finish(id, { outcome: "ok", durationMs: 1, answerBytes: 1 });
+		};
+		await edit("s1", "A.md", "a0\n", "a1\n");
+		await edit("s1", "B.md", "b0\n", "b1\n");
+		await edit("s2", "C.md", "c0\n", "c1\n");
+		await edit("s1", "A.md", "a1\n", "a2\n");
+		app.vault.writeExternally("A.md", "a2\n");
+		app.vault.writeExternally("B.md", "b1 and the user's words\n");
+		app.vault.writeExternally("C.md", "c1\n");
+		const writes = pluginJournal(app as never, "/vault", { id: "claude-code-bridge" }).undo;
+		if (!writes) throw new Error("no undo writes");
+		const undo = new Undo(journal, {
+			readBytes: async (path) => {
+				const file = app.vault.getFileByPath(path);
+				return file ? new Uint8Array(await app.vault.readBinary(file)) : undefined;
+			},
+			writeBytes: (path, data, expected) => writes.writeBytes(path, data, expected),
+			trash: (path) => writes.trash(path),
+			exists: (path) => Promise.resolve(app.vault.getFileByPath(path) !== null),
+			renameNote: () => Promise.reject(new Error("no moves here")),
+		});
+		const view = new ActivityView(app.workspace.getLeaf("tab") as unknown as RealLeaf, () => ({ journal, undo }));
+		view.load();
+		await view.onOpen();
+		return { app, view };
+	}
+
+	const sessionButton = (view: ActivityView, key: string): FakeElement | undefined =>
+		root(view)
+			.findAll("ccb-activity-session")
+			.find((row) => row.text.startsWith(`Session ${key} `))
+			?.findAll("ccb-activity-undo-session")[0];
+
+	it("takes back every change of the session, newest first, after a second press; a note changed since goes to review, and other sessions stay", async () => {
+		const { app, view } = await sessionView();
+		sessionButton(view, "s1")?.dispatch("click");
+		expect(sessionButton(view, "s1")?.text).toBe("Undo 3 calls? Press again");
+		expect(app.vault.contents.get("A.md")).toBe("a2\n");
+		sessionButton(view, "s1")?.dispatch("click");
+		await pollUntil(() => (app.vault.contents.get("A.md") === "a0\n" ? true : undefined), "A.md back to its first text");
+		const details = one(view, "ccb-activity-details");
+		await pollUntil(() => (details.findAll("ccb-activity-conflict")[0]?.text.startsWith("B.md") ? true : undefined), "B.md's review");
+		expect(app.vault.contents.get("B.md")).toBe("b1 and the user's words\n");
+		expect(app.vault.contents.get("C.md")).toBe("c1\n");
+		const accept = details.findAll("ccb-review-accept")[0];
+		accept?.dispatch("click");
+		await pollUntil(() => (app.vault.contents.get("B.md") === "b0\n" ? true : undefined), "B.md's earlier text, accepted");
+		await pollUntil(() => (root(view).findAll("ccb-activity-outcome").filter((cell) => cell.text === "undone").length === 2 ? true : undefined), "the two undone calls");
+		expect(sessionButton(view, "s2")?.text).toBe("Undo session");
 	});
 });
 
