@@ -76,6 +76,7 @@ export class Journal {
 	/** Pre-images `keepPreImages` stored for writes not recorded yet. */
 	private readonly keptBeforeWrite = new Set<string>();
 	private totals: { entries: Set<string>; bytes: number; oldest: number | undefined } | undefined;
+	private readonly listeners = new Set<() => void>();
 	private idPool = "";
 	private idPoolAt = 0;
 
@@ -83,6 +84,15 @@ export class Journal {
 		this.bounds = { ...DEFAULT_JOURNAL_BOUNDS, ...options.bounds };
 		this.now = options.now ?? Date.now;
 		this.newId = options.newId ?? (() => this.randomId());
+	}
+
+	/**
+	 * Calls `listener` whenever this process records something (a call starts or ends, a change, an undo), at once:
+	 * the listener should only schedule its work. Returns the way to stop listening.
+	 */
+	onChange(listener: () => void): () => void {
+		this.listeners.add(listener);
+		return () => this.listeners.delete(listener);
 	}
 
 	/** A new session's key (unique across runs and processes). */
@@ -97,6 +107,7 @@ export class Journal {
 		if ("describe" in start) call.describe = start.describe;
 		else call.description = { notes: start.notes, args: start.args };
 		this.running.set(id, call);
+		this.changed();
 		return id;
 	}
 
@@ -106,6 +117,7 @@ export class Journal {
 		if (!call) return;
 		this.running.delete(id);
 		this.pending.push({ type: "ended", id, call, end });
+		this.changed();
 		if (this.closed || this.pending.length >= FLUSH_RECORDS) void this.writePending();
 		else this.timer ??= setTimeout(() => void this.writePending(), FLUSH_DELAY_MS);
 	}
@@ -132,6 +144,7 @@ export class Journal {
 		}
 		const record: ChangeRecord = { type: "change", id, at: this.now(), session: call.session, tool: call.tool, change };
 		this.pending.push(record);
+		this.changed();
 		const named = new Set(blobsOf(record).map((blob) => blob.hash));
 		return this.writePending(async () => {
 			for (const image of preImages) {
@@ -163,6 +176,7 @@ export class Journal {
 	/** Marks a call's changes undone (written at once). */
 	markUndone(id: string): Promise<void> {
 		this.pending.push({ type: "undo", id, at: this.now() });
+		this.changed();
 		return this.writePending();
 	}
 
@@ -218,6 +232,10 @@ export class Journal {
 	close(): Promise<void> {
 		this.closed = true;
 		return this.writePending();
+	}
+
+	private changed(): void {
+		for (const listener of this.listeners) listener();
 	}
 
 	/** Runs a store operation after those before it; a failure is logged. */

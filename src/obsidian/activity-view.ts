@@ -13,6 +13,8 @@ export const ACTIVITY_ROW_HEIGHT = 28;
 /** Rows drawn above and below the visible ones; and how many rows are drawn before the list has a height. */
 const OVERSCAN = 10;
 const UNMEASURED_ROWS = 40;
+/** While Claude works, the list is read again at most this often (a read parses the whole journal). */
+export const LIVE_REFRESH_MS = 1000;
 
 type Row = { kind: "session"; session: JournalSession; count: number; undoable: number } | { kind: "entry"; entry: ActivityEntry };
 
@@ -28,6 +30,12 @@ export class ActivityView extends ItemView {
 	/** The session whose "Undo session" was pressed once: the next press undoes it. */
 	private confirming: string | undefined;
 	private drawnFrom = -1;
+	/** The journal whose changes refresh the list, and the refresh waiting to run. */
+	private followed: ActivitySource["journal"] | undefined;
+	private stopFollowing: (() => void) | undefined;
+	private refreshTimer: number | undefined;
+	/** What the filter boxes were drawn with (sessions and tools to choose from). */
+	private filterChoices = "";
 	private readonly filtersEl: HTMLElement;
 	private readonly scrollEl: HTMLElement;
 	private readonly sizerEl: HTMLElement;
@@ -70,6 +78,10 @@ export class ActivityView extends ItemView {
 
 	override async onOpen(): Promise<void> {
 		this.registerDomEvent(this.scrollEl, "scroll", () => this.draw());
+		this.register(() => {
+			this.stopFollowing?.();
+			if (this.refreshTimer !== undefined) window.clearTimeout(this.refreshTimer);
+		});
 		await this.reload();
 	}
 
@@ -81,12 +93,46 @@ export class ActivityView extends ItemView {
 	/** Reads the journal afresh. */
 	async reload(): Promise<void> {
 		const source = this.source();
+		this.follow(source);
 		this.all = source ? await source.journal.entries() : [];
 		if (!source) this.detailsEl.setText("The bridge is not running: start it to see Claude's activity.");
 		this.renderFilters();
 		this.applyFilter();
 		const selected = this.all.find((entry) => entry.id === this.selected);
 		if (selected && source) await new ActivityDetails(this.app, this.detailsEl, source, () => void this.reload()).show(selected);
+	}
+
+	/**
+	 * New calls while the view is open: the list is read again, at most every LIVE_REFRESH_MS, keeping the filters,
+	 * the scroll position and the details shown (a review in progress stays).
+	 */
+	private follow(source: ActivitySource | undefined): void {
+		const journal = source?.journal;
+		if (journal === this.followed) return;
+		this.stopFollowing?.();
+		this.followed = journal;
+		this.stopFollowing = journal?.onChange(() => {
+			this.refreshTimer ??= window.setTimeout(() => {
+				this.refreshTimer = undefined;
+				void this.refreshList();
+			}, LIVE_REFRESH_MS);
+		});
+	}
+
+	private async refreshList(): Promise<void> {
+		const source = this.source();
+		if (!source) return;
+		// The row at the top of the view stays there as new calls come in above it (at the very top, new calls show).
+		const top = this.scrollEl.scrollTop;
+		const anchor = top > 0 ? this.rows[Math.floor(top / ACTIVITY_ROW_HEIGHT)] : undefined;
+		this.all = await source.journal.entries();
+		if (this.choicesOf() !== this.filterChoices) this.renderFilters();
+		this.applyFilter(false);
+		const at = anchor ? this.rows.findIndex((row) => rowKey(row) === rowKey(anchor)) : -1;
+		if (at >= 0 && at !== Math.floor(top / ACTIVITY_ROW_HEIGHT)) {
+			this.scrollEl.scrollTop = at * ACTIVITY_ROW_HEIGHT + (top % ACTIVITY_ROW_HEIGHT);
+			this.draw();
+		}
 	}
 
 	/** Shows the entries that match `filter` (the filter boxes are set to it). */
@@ -96,7 +142,8 @@ export class ActivityView extends ItemView {
 		this.applyFilter();
 	}
 
-	private applyFilter(): void {
+	/** The rows the filter lets through, drawn from the top (or where the list is scrolled to, when `fromTop` is false). */
+	private applyFilter(fromTop = true): void {
 		this.rows = [];
 		const undoable = new Map<string, number>();
 		for (const entry of this.all) if (isUndoable(entry)) undoable.set(entry.session.key, (undoable.get(entry.session.key) ?? 0) + 1);
@@ -106,7 +153,7 @@ export class ActivityView extends ItemView {
 		}
 		this.sizerEl.setCssProps({ "--ccb-activity-height": `${this.rows.length * ACTIVITY_ROW_HEIGHT}px` });
 		this.drawnFrom = -1;
-		this.scrollEl.scrollTop = 0;
+		if (fromTop) this.scrollEl.scrollTop = 0;
 		this.draw();
 	}
 
@@ -197,9 +244,14 @@ export class ActivityView extends ItemView {
 		if (items.length > 0) new ActivityDetails(this.app, this.detailsEl, source, () => void this.reload()).reviewConflicts(items);
 	}
 
+	private choicesOf(): string {
+		return JSON.stringify([[...new Set(this.all.map((entry) => entry.session.key))], [...new Set(this.all.map((entry) => entry.tool))].sort()]);
+	}
+
 	private renderFilters(): void {
 		const bar = this.filtersEl;
 		bar.empty();
+		this.filterChoices = this.choicesOf();
 		const sessions = [...new Set(this.all.map((entry) => entry.session.key))];
 		const tools = [...new Set(this.all.map((entry) => entry.tool))].sort();
 		this.choice(bar, "session", "All sessions", sessions);
@@ -259,4 +311,8 @@ export class ActivityView extends ItemView {
 	private button(parent: HTMLElement, text: string, onClick: () => void): void {
 		parent.createEl("button", { text }).addEventListener("click", onClick);
 	}
+}
+
+function rowKey(row: Row): string {
+	return row.kind === "session" ? `session ${row.session.key}` : row.entry.id;
 }

@@ -41,6 +41,8 @@ async function viewOver(records: CallRecord[]): Promise<{ app: App; view: Activi
 }
 
 const root = (view: ActivityView): FakeElement => view.contentEl as unknown as FakeElement;
+/** Rows drawn above the first one in view (the view's overscan). */
+const OVERSCAN_ROWS = 10;
 const rowsOf = (view: ActivityView): FakeElement[] => root(view).findAll("ccb-activity-entry");
 const one = (view: ActivityView, cls: string): FakeElement => {
 	const found = root(view).findAll(cls)[0];
@@ -128,6 +130,37 @@ describe("ActivityView", () => {
 		const parsed = JSON.parse(json) as { format: string; entries: ActivityEntry[] };
 		expect(parsed.format).toBe(ACTIVITY_EXPORT_FORMAT);
 		expect(parsed.entries).toEqual(searches);
+	});
+});
+
+describe("the activity view while Claude works", () => {
+	it("shows new calls by itself, at most one read of the journal per burst, keeping the filters and the rows in view", async () => {
+		// Recent calls: the journal's age bound keeps them when the new ones are written.
+		const { view, journal } = await viewOver(Array.from({ length: 200 }, (_, index) => call(index + 1, { at: Date.now() - 1_000_000 + index, session: { key: "s1", surface: "ide" } })));
+		const tool = one(view, "ccb-activity-filter-tool");
+		tool.value = "read_note";
+		tool.dispatch("change");
+		const scroll = one(view, "ccb-activity-scroll");
+		scroll.clientHeight = 10 * ACTIVITY_ROW_HEIGHT;
+		scroll.scrollTop = 50 * ACTIVITY_ROW_HEIGHT;
+		scroll.dispatch("scroll");
+		const firstInView = root(view).findAll("ccb-activity-row")[OVERSCAN_ROWS]?.findAll("ccb-activity-summary")[0]?.text;
+		expect(firstInView).toBeDefined();
+		const reads = jest.spyOn(journal, "entries");
+		const record = (tool: string, note: string): void => {
+			const id = journal.begin({ session: { key: "s1", surface: "ide" }, tool, notes: [note], args: "" });
+			journal.finish(id, { outcome: "ok", durationMs: 1, answerBytes: 1 });
+		};
+		for (let index = 0; index < 30; index++) record("read_note", `Live/R${index}.md`);
+		record("search", "Live/S.md");
+		await pollUntil(() => view.shown.find((entry) => entry.notes.includes("Live/R29.md")), "the new calls in the list", { timeoutMs: 20_000 });
+		expect(reads.mock.calls.length).toBeLessThanOrEqual(2);
+		expect(view.shown.some((entry) => entry.tool === "search")).toBe(false);
+		expect(one(view, "ccb-activity-filter-tool").value).toBe("read_note");
+		// 30 new rows above: the list scrolled by as much, so the same rows are in view.
+		expect(scroll.scrollTop).toBe(80 * ACTIVITY_ROW_HEIGHT);
+		expect(root(view).findAll("ccb-activity-row")[OVERSCAN_ROWS]?.findAll("ccb-activity-summary")[0]?.text).toBe(firstInView);
+		reads.mockRestore();
 	});
 });
 
