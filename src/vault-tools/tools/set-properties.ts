@@ -33,6 +33,9 @@ export function createSetPropertiesTool(env: VaultToolEnvironment): ToolDefiniti
 					const text = await env.vault.readText(path);
 					if (text === undefined) throw new VaultToolError(`No note "${path}" in the vault.`);
 					const newText = withProperties(text, set, remove);
+					if (newText === text && Object.keys(set).length === 0 && !hasFrontmatter(text)) {
+						throw new VaultToolError(`No change: ${path} has no properties (no frontmatter), so there is nothing to remove; nothing was written.`);
+					}
 					if (newText === text) throw new VaultToolError(`No change: ${path} already has these properties, so nothing was written.`);
 					const outcome = await reviewAndWrite(env, { path, oldText: text, newText, isNewNote: false, tool: "set_properties" }, context);
 					if (outcome.kind === "rejected") return textAnswer([`Not applied: ${outcome.reason}. ${path} is unchanged.`]);
@@ -56,6 +59,10 @@ function readRemove(value: unknown): string[] {
 	if (value === undefined || value === null) return [];
 	if (!Array.isArray(value) || value.some((item) => typeof item !== "string" || item.trim() === "")) throw new ToolArgumentError('"remove" must be a list of property names');
 	return value as string[];
+}
+
+function hasFrontmatter(text: string): boolean {
+	return factsFromText("", text).frontmatter !== undefined;
 }
 
 /** The note with its frontmatter changed through the YAML document model; every byte after the frontmatter is kept. */
@@ -85,7 +92,8 @@ export function withProperties(text: string, set: Record<string, unknown>, remov
 		if (isNode(previous) && previous.comment) node.comment = previous.comment;
 		document.set(key, node);
 	}
-	for (const key of remove) document.delete(key);
+	// A note without properties has none to remove (and the YAML model has no map to remove them from).
+	if (document.contents !== null) for (const key of remove) document.delete(key);
 	const after = document.toString(format);
 	if (frontmatter && after === before) return text;
 	if (!frontmatter && Object.keys(set).length === 0) return text;
