@@ -35,7 +35,7 @@ import type { WorkspacePort } from "../ide/workspace/workspace-port";
 import type { Journal } from "../journal/journal";
 import { JournaledVaultIndex, type NoteBytes } from "../journal/journaled-vault-index";
 import { Undo } from "../journal/undo";
-import { createJournal, JournalRecorders, linkResolver, noteReferences, type JournalAssemblyOptions } from "./journal-wiring";
+import { createJournal, JournalRecorders, linkResolver, noteReferences, pathLocator, type JournalAssemblyOptions } from "./journal-wiring";
 
 /** Where a review view sends the user's decision on a review it shows. */
 export interface ReviewDecisions {
@@ -247,6 +247,8 @@ export function assembleBridge(options: BridgeAssemblyOptions): Bridge {
 		dispose: () => {
 			notifier.dispose();
 			reviews.dispose();
+			// Writes the records still waiting; calls that end after this are written at once.
+			void activity?.journal.close();
 		},
 	};
 }
@@ -300,14 +302,7 @@ function assembleVaultTools(
 function journalRecorders(options: BridgeAssemblyOptions, privacy: VaultPrivacy): JournalRecorders {
 	const journalOptions = options.journal;
 	if (!journalOptions) throw new Error("no journal");
-	const relativeOf = (value: string): string | undefined => {
-		try {
-			return options.paths.resolve(value).relative;
-		} catch {
-			return undefined;
-		}
-	};
-	const references = noteReferences(privacy, linkResolver(options.vaultTools?.index), relativeOf);
+	const references = noteReferences(privacy, linkResolver(options.vaultTools?.index), pathLocator(options.paths));
 	return new JournalRecorders(createJournal(journalOptions, options.log), references);
 }
 

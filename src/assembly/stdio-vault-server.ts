@@ -29,7 +29,7 @@ import { LineTransport } from "../vault-tools/stdio/line-transport";
 import { PluginSettings } from "../vault/privacy/plugin-settings";
 import type { JournalStore } from "../journal/journal-store";
 import type { RequestObserver } from "../protocol/request-observer";
-import { createJournal, JournalRecorders, linkResolver, noteReferences } from "./journal-wiring";
+import { createJournal, JournalRecorders, linkResolver, noteReferences, pathLocator } from "./journal-wiring";
 
 export interface StdioVaultServerOptions {
 	/** The vault folder (checked to exist by the caller). */
@@ -156,14 +156,7 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 	const localRegistry = new ToolRegistry();
 	for (const tool of local) localRegistry.register(tool);
 	// What this session serves the others when it holds the vault's folder index for them.
-	const relativeOf = (value: string): string | undefined => {
-		try {
-			return paths.resolve(value).relative;
-		} catch {
-			return undefined;
-		}
-	};
-	const recorders = journal ? new JournalRecorders(journal, noteReferences(privacy, linkResolver(index), relativeOf)) : undefined;
+	const recorders = journal ? new JournalRecorders(journal, noteReferences(privacy, linkResolver(index), pathLocator(paths))) : undefined;
 	const keep = (id: string): boolean => answeredHere.delete(id);
 	const observer = recorders?.recorder("vault-tools-stdio", { keep });
 	const relayRecorders = new Map<number, RequestObserver>();
@@ -212,7 +205,7 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 		relay.dispose();
 		folderHost.dispose();
 		folder.dispose();
-		void (journal?.flush() ?? Promise.resolve()).then(resolveClosed);
+		void (journal?.close() ?? Promise.resolve()).then(resolveClosed);
 	};
 	// The client closed stdin: answer what it already asked (reads take milliseconds), then stop. A call still
 	// running after the grace period (a write waiting for the user's review) is cancelled: its review is withdrawn.

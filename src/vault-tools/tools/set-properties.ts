@@ -35,6 +35,9 @@ export function createSetPropertiesTool(env: VaultToolEnvironment): ToolDefiniti
 					const text = await env.vault.readText(path);
 					if (text === undefined) throw new VaultToolError(`No note "${path}" in the vault.`);
 					const newText = withProperties(text, set, remove, env.yaml);
+					if (newText === text && Object.keys(set).length === 0 && !hasFrontmatter(text, env.yaml)) {
+						throw new VaultToolError(`No change: ${path} has no properties (no frontmatter), so there is nothing to remove; nothing was written.`);
+					}
 					if (newText === text) throw new VaultToolError(`No change: ${path} already has these properties, so nothing was written.`);
 					const outcome = await reviewAndWrite(env, { path, oldText: text, newText, isNewNote: false, tool: "set_properties" }, context);
 					if (outcome.kind === "rejected") return textAnswer([`Not applied: ${outcome.reason}. ${path} is unchanged.`]);
@@ -58,6 +61,10 @@ function readRemove(value: unknown): string[] {
 	if (value === undefined || value === null) return [];
 	if (!Array.isArray(value) || value.some((item) => typeof item !== "string" || item.trim() === "")) throw new ToolArgumentError('"remove" must be a list of property names');
 	return value as string[];
+}
+
+function hasFrontmatter(text: string, codec: YamlCodec): boolean {
+	return factsFromText("", text, codec).frontmatter !== undefined;
 }
 
 /**

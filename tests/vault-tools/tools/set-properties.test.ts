@@ -55,6 +55,21 @@ describe("set_properties", () => {
 		}
 	});
 
+	it("answers removing a property from a note without frontmatter as a clear no-op, writing nothing", async () => {
+		const plain = "# Plain\n\nNo properties here.\n";
+		const tool = toolOver(createSetPropertiesTool, { "Plain.md": plain });
+		try {
+			expect(withProperties(plain, {}, ["status"], libraryYamlCodec)).toBe(plain);
+			expect((await tool.call({ path: "Plain", remove: ["status"] })).text).toBe("set_properties: No change: Plain.md has no properties (no frontmatter), so there is nothing to remove; nothing was written.");
+			expect(tool.read("Plain.md")).toBe(plain);
+			// Setting one and removing another still adds the frontmatter with what is set.
+			await tool.call({ path: "Plain", set: { status: "draft" }, remove: ["old"] });
+			expect(tool.read("Plain.md")).toBe(`---\nstatus: draft\n---\n${plain}`);
+		} finally {
+			tool.dispose();
+		}
+	});
+
 	it("reports a rejected review and leaves the note unchanged", async () => {
 		const tool = toolOver(createSetPropertiesTool, { "Note.md": NOTE }, { review: () => ({ propose: () => Promise.resolve({ kind: "rejected" }) }) });
 		try {
