@@ -1,7 +1,8 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { builtinModules, createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { builtinModules } from "node:module";
+import { dirname } from "node:path";
 import process from "node:process";
+import { fileURLToPath } from "node:url";
 import esbuild from "esbuild";
 
 const production = process.argv[2] === "production";
@@ -20,7 +21,8 @@ const shared = {
 	minify: production,
 };
 
-const plugin = {
+/** The plugin's bundle (main.js); scripts/plugin-bundle-report.mjs builds it in memory to check its size. */
+export const plugin = {
 	...shared,
 	entryPoints: ["main.ts"],
 	outfile: "main.js",
@@ -33,9 +35,6 @@ const plugin = {
 	],
 	// ws tries optional native add-ons; they are not needed and must not be bundled.
 	define: { "process.env.WS_NO_BUFFER_UTIL": "\"1\"", "process.env.WS_NO_UTF_8_VALIDATE": "\"1\"" },
-	// yaml's ES-module build (its entry for browsers, which Obsidian's renderer is): the same code, so esbuild can
-	// leave out what the plugin never calls. The `node` entry that platform "node" picks is CommonJS and comes whole.
-	alias: { yaml: join(dirname(createRequire(import.meta.url).resolve("yaml/package.json")), "browser/index.js") },
 	// One "use strict" for the whole file, which makes every function in it strict: tsconfig's `strict` (so
 	// `alwaysStrict`) would have esbuild repeat the directive in each of the ~120 modules it wraps for the lazy import.
 	tsconfigRaw: { compilerOptions: { alwaysStrict: false } },
@@ -73,9 +72,11 @@ async function buildAtomically(options) {
 	}
 }
 
-if (production || process.argv.includes("--once")) {
+// Run, it builds; imported (by the size check) it only declares the options.
+const run = process.argv[1] === fileURLToPath(import.meta.url);
+if (run && (production || process.argv.includes("--once"))) {
 	await Promise.all([buildAtomically(plugin), buildAtomically(headless), buildAtomically(cli)]);
-} else {
+} else if (run) {
 	const contexts = await Promise.all([esbuild.context(plugin), esbuild.context(headless), esbuild.context(cli)]);
 	await Promise.all(contexts.map((context) => context.watch()));
 }

@@ -10,7 +10,7 @@ import { DiagnosticsEngine } from "../src/ide/diagnostics/diagnostics-engine";
 import { FolderDiagnosticsNotes } from "../src/vault/folder/folder-diagnostics-notes";
 import { createGetDiagnosticsTool } from "../src/ide/tools/get-diagnostics";
 import { VaultPaths } from "../src/vault/vault-paths";
-import { parseYaml } from "../src/vault/markdown/yaml-parser";
+import { libraryYamlCodec } from "../src/vault/folder/yaml-library-codec";
 import type { ToolDefinition } from "../src/protocol/mcp-types";
 
 export interface DiagnosticsBenchmark {
@@ -111,7 +111,7 @@ async function callTool(tool: ToolDefinition, uri?: string): Promise<string> {
 
 export async function benchmarkDiagnostics(count: number): Promise<DiagnosticsBenchmark> {
 	const root = mkdtempSync(join(tmpdir(), `ccb-bench-diagnostics-${count}-`));
-	const source = new FolderDiagnosticsNotes({ root }, parseYaml);
+	const source = new FolderDiagnosticsNotes({ root }, libraryYamlCodec);
 	try {
 		generateVault(root, count);
 		const tool = createGetDiagnosticsTool({ diagnostics: new DiagnosticsEngine(source), paths: new VaultPaths(root) });

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { alternate, type Comparison } from "./alternation";
-import { untilIdle } from "./process-cpu";
+import { processCpuMs, untilIdle } from "./process-cpu";
 import { timedRequest } from "./round-trips";
 import { RpcClient } from "./rpc-client";
 import { startHeadless, type ServerProcess } from "./server-processes";
@@ -18,6 +18,11 @@ export interface JournalCostFigures {
 	vaultToolCall: Comparison;
 	/** An IDE tool (`tools/call getDiagnostics {uri}`). */
 	ideToolCall: Comparison;
+	/**
+	 * Each host's CPU time (user + system, from /proc) per call over both comparisons, in µs, without and with a
+	 * journal; undefined without /proc. Unlike a round trip, it does not grow when other processes compete.
+	 */
+	cpuPerCall?: { raw: number; bridge: number };
 }
 
 const NOTE = join("Area 0", "Topic 1.md");
@@ -26,7 +31,7 @@ const NOTE = join("Area 0", "Topic 1.md");
  * Two headless hosts on the same vault, each in its own process: one keeps its journal in a temp data folder, the
  * other is given a data folder inside the vault, which the host refuses (journal-folder.ts), so it keeps none.
  */
-export async function measureJournalCost(scale = 1): Promise<JournalCostFigures> {
+export async function measureJournalCost(scale = 1, nodeFlags: readonly string[] = []): Promise<JournalCostFigures> {
 	const temp = makeTempDir("journal-cost");
 	const vault = join(temp.path, "vault");
 	const dataHome = join(temp.path, "data");
@@ -35,7 +40,7 @@ export async function measureJournalCost(scale = 1): Promise<JournalCostFigures>
 	const clients: RpcClient[] = [];
 	try {
 		const start = async (env: Record<string, string>): Promise<RpcClient> => {
-			const server = await startHeadless({ vaultPath: vault, env });
+			const server = await startHeadless({ vaultPath: vault, env, nodeFlags });
 			servers.push(server);
 			const client = await RpcClient.connect(server.port, server.token);
 			clients.push(client);
@@ -50,12 +55,22 @@ export async function measureJournalCost(scale = 1): Promise<JournalCostFigures>
 		const ideTool = { name: "getDiagnostics", arguments: { uri: pathToFileURL(join(vault, NOTE)).href } };
 		const samples = Math.max(1, Math.round(40 * scale));
 		const plan = { rounds: 30, samplesPerRound: samples, warmUp: Math.max(1, Math.round(200 * scale)) };
+		const cpuBefore = servers.map((server) => processCpuMs(server.pid));
 		const vaultToolCall = await alternate(plan, () => timedRequest(off, "vaultTools/call", vaultTool), () => timedRequest(on, "vaultTools/call", vaultTool));
 		const ideToolCall = await alternate(plan, () => timedRequest(off, "tools/call", ideTool), () => timedRequest(on, "tools/call", ideTool));
+		const cpuAfter = servers.map((server) => processCpuMs(server.pid));
+		const calls = 2 * (plan.warmUp + plan.rounds * plan.samplesPerRound);
+		const perCall = (index: number): number | undefined => {
+			const before = cpuBefore[index];
+			const after = cpuAfter[index];
+			return before === undefined || after === undefined ? undefined : Math.round(((after - before) * 1000) / calls);
+		};
+		const raw = perCall(0);
+		const bridge = perCall(1);
 		// The comparison means something only if one host journaled and the other did not.
 		if (!existsSync(join(dataHome, "claude-code-bridge", "journal"))) throw new Error("The host with a journal wrote none");
 		if (existsSync(join(vault, ".no-journal"))) throw new Error("The host without a journal made a data folder in the vault");
-		return { vaultToolCall, ideToolCall };
+		return { vaultToolCall, ideToolCall, ...(raw !== undefined && bridge !== undefined ? { cpuPerCall: { raw, bridge } } : {}) };
 	} finally {
 		await Promise.all(clients.map((client) => client.close()));
 		await Promise.all(servers.map((server) => server.stop()));

@@ -11,7 +11,7 @@ import { join, relative, sep } from "node:path";
 import { DiagnosticsEngine } from "../src/ide/diagnostics/diagnostics-engine";
 import { createGetDiagnosticsTool } from "../src/ide/tools/get-diagnostics";
 import { VaultPaths } from "../src/vault/vault-paths";
-import { parseYaml } from "../src/vault/markdown/yaml-parser";
+import { obsidianYamlCodec } from "../src/obsidian/notes/obsidian-yaml-codec";
 import { ObsidianDiagnosticsNotes, type SourceScheduler } from "../src/obsidian/diagnostics-notes";
 import { makeTempDir } from "../tests/helpers/temp-dir";
 import { createMetadataHarness } from "../tests/obsidian/harness/metadata-vault";
@@ -89,7 +89,7 @@ export async function runObsidianDiagnosticsBench(): Promise<ObsidianDiagnostics
 		const { vault, metadataCache } = createMetadataHarness(readVault(folder.path));
 		await metadataCache.parsePending();
 		const scheduler = new MeasuringScheduler();
-		const source = new ObsidianDiagnosticsNotes({ vault, metadataCache, parseYaml, scheduler, sliceMs: SLICE_BUDGET_MS });
+		const source = new ObsidianDiagnosticsNotes({ vault, metadataCache, yaml: obsidianYamlCodec, scheduler, sliceMs: SLICE_BUDGET_MS });
 		source.load();
 		const engine = new DiagnosticsEngine(source);
 		const tool = createGetDiagnosticsTool({ diagnostics: engine, paths: new VaultPaths("/vault") });

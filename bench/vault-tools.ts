@@ -13,6 +13,7 @@ import { makeTempDir } from "../tests/helpers/temp-dir";
 import { generateLinkedVault } from "./vault-generator";
 import { POPULAR, VAULT_TOOLS_TARGETS, addPopularNote, addProse } from "./vault-tools-corpus";
 import { VisibleVault } from "../src/vault/privacy/visible-vault";
+import { libraryYamlCodec } from "../src/vault/folder/yaml-library-codec";
 
 export interface Timing {
 	p50Ms: number;
@@ -118,7 +119,7 @@ export async function benchmarkVaultTools(count = 10_000): Promise<VaultToolsBen
 		const proseBytes = addProse(root, count);
 		addPopularNote(root, count);
 		const unresolvedBefore = await unresolvedLinks(root);
-		const tools = new Map(createVaultTools({ vault: new VisibleVault({ index, paths: new VaultPaths(root), isPrivate: () => false }) }).map((tool) => [tool.name, tool]));
+		const tools = new Map(createVaultTools({ yaml: libraryYamlCodec, vault: new VisibleVault({ index, paths: new VaultPaths(root), isPrivate: () => false }) }).map((tool) => [tool.name, tool]));
 		const search = tools.get("search");
 		const toolsListChars = JSON.stringify([...tools.values()].map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema, annotations: tool.annotations }))).length;
 

@@ -79,10 +79,10 @@ const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
 	// The roots.
 	"src/settings": ["src/ide"],
 	"src/obsidian/settings": ["src/settings", "src/vault-tools/serve", "src/shared"],
-	"src/obsidian/notes": ["src/vault/markdown", "src/vault/notes"],
+	"src/obsidian/notes": ["src/vault/markdown", "src/vault/notes", "src/shared"],
 	// The agent panel's view, settings rows and the lazily loaded engine module.
 	"src/obsidian/agent": ["src/agent", "src/assembly", "src/settings", "src/shared"],
-	"src/obsidian/vault-tools": ["src/obsidian/notes", "src/assembly", "src/settings", "src/vault-tools/regex", "src/vault-tools/resources", "src/vault-tools/serve", "src/vault", "src/vault/markdown", "src/vault/notes", "src/server"],
+	"src/obsidian/vault-tools": ["src/obsidian/notes", "src/assembly", "src/settings", "src/vault-tools/regex", "src/vault-tools/resources", "src/vault-tools/serve", "src/vault", "src/vault/markdown", "src/vault/notes", "src/server", "src/shared"],
 	"src/obsidian": [
 		"src/obsidian/agent", "src/obsidian/notes", "src/obsidian/settings", "src/obsidian/vault-tools", "src/settings", "src/assembly",
 		"src/ide", "src/ide/claude-permissions", "src/ide/diff-review", "src/ide/doctor", "src/ide/workspace",

@@ -3,6 +3,7 @@ import { ErrorCode, JsonRpcError, type JsonObject } from "../protocol/json-rpc";
 import type { MethodHandler } from "../protocol/mcp-session";
 import { ToolRegistry } from "../protocol/tool-registry";
 import type { RegexScanner } from "../vault-tools/regex/regex-scanner";
+import type { YamlCodec } from "../shared/yaml-codec";
 import { createVaultToolRegistry } from "../vault-tools/create-vault-tools";
 import { VAULT_TOOLS_INSTRUCTIONS } from "../vault-tools/instructions";
 import type { ActiveNote, ActiveNoteSource } from "../vault-tools/kit/ports";
@@ -34,7 +35,7 @@ import type { WorkspacePort } from "../ide/workspace/workspace-port";
 import type { Journal } from "../journal/journal";
 import { JournaledVaultIndex, type NoteBytes } from "../journal/journaled-vault-index";
 import { Undo } from "../journal/undo";
-import { createJournal, JournalRecorders, linkResolver, noteReferences, type JournalAssemblyOptions } from "./journal-wiring";
+import { createJournal, JournalRecorders, linkResolver, noteReferences, pathLocator, type JournalAssemblyOptions } from "./journal-wiring";
 
 /** Where a review view sends the user's decision on a review it shows. */
 export interface ReviewDecisions {
@@ -99,6 +100,8 @@ export interface VaultToolsShared {
 export interface VaultToolsAssemblyOptions {
 	/** The vault's notes: Obsidian's adapter or `FolderVaultIndex`. The root owns its lifecycle (disposal). */
 	index: VaultIndex;
+	/** The YAML the tools read and write frontmatter with: Obsidian's in the plugin, the `yaml` library's elsewhere. */
+	yaml: YamlCodec;
 	/** Whether writes go through the review (read per write, so the setting applies at once). Default: always. */
 	reviewWrites?: () => boolean;
 	/** When this returns a reason, write tools answer it as an error and change nothing. */
@@ -244,6 +247,8 @@ export function assembleBridge(options: BridgeAssemblyOptions): Bridge {
 		dispose: () => {
 			notifier.dispose();
 			reviews.dispose();
+			// Writes the records still waiting; calls that end after this are written at once.
+			void activity?.journal.close();
 		},
 	};
 }
@@ -273,6 +278,7 @@ function assembleVaultTools(
 	};
 	const registry = createVaultToolRegistry({
 		vault,
+		yaml: vaultOptions.yaml,
 		review: () => (reviewWrites() ? review : undefined),
 		...(vaultOptions.writesUnavailable ? { writesUnavailable: vaultOptions.writesUnavailable } : {}),
 		activeNote: shared.activeNote,
@@ -296,14 +302,7 @@ function assembleVaultTools(
 function journalRecorders(options: BridgeAssemblyOptions, privacy: VaultPrivacy): JournalRecorders {
 	const journalOptions = options.journal;
 	if (!journalOptions) throw new Error("no journal");
-	const relativeOf = (value: string): string | undefined => {
-		try {
-			return options.paths.resolve(value).relative;
-		} catch {
-			return undefined;
-		}
-	};
-	const references = noteReferences(privacy, linkResolver(options.vaultTools?.index), relativeOf);
+	const references = noteReferences(privacy, linkResolver(options.vaultTools?.index), pathLocator(options.paths));
 	return new JournalRecorders(createJournal(journalOptions, options.log), references);
 }
 

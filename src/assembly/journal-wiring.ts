@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import type { NoteReference, NoteReferences } from "../journal/argument-summary";
 import { CallRecorder } from "../journal/call-recorder";
 import { FolderJournalStore } from "../journal/folder-journal-store";
@@ -12,6 +13,7 @@ import { REJECTED_BY_USER } from "../vault-tools/kit/ports";
 import { VAULT_TOOLS_RELAY_CLIENT_NAME, VAULT_TOOLS_RELAY_METHODS } from "../vault-tools/serve/relay-methods";
 import type { VaultIndex } from "../vault/notes/vault-index";
 import type { VaultPrivacy } from "../vault/privacy/vault-privacy";
+import type { VaultLocation, VaultPaths } from "../vault/vault-paths";
 
 /** What a root gives for the activity journal: where it is kept, and how undo writes in its vault. */
 export interface JournalAssemblyOptions {
@@ -24,19 +26,42 @@ export interface JournalAssemblyOptions {
 /** The one classifier of every surface: the IDE review's `DIFF_REJECTED` and the vault tools' rejection are the user's. */
 export const classifyOutcome = outcomeClassifier((text) => text === "DIFF_REJECTED" || text.includes(REJECTED_BY_USER));
 
+/** Where a path argument (absolute, relative or `file://`) leads in the vault, and whether a file is there. */
+export interface PathLocator {
+	locate(value: string): VaultLocation | undefined;
+	exists(location: VaultLocation): boolean;
+}
+
+/** The locator over the vault's paths: undefined for a path outside the vault or not a path at all. */
+export function pathLocator(paths: VaultPaths): PathLocator {
+	return {
+		locate: (value) => {
+			try {
+				return paths.resolve(value);
+			} catch {
+				return undefined;
+			}
+		},
+		exists: (location) => existsSync(location.absolute),
+	};
+}
+
 /**
  * What a call's path-like arguments name, by the vault's privacy boundary: a link or note name as the vault's own
  * index resolves it (private notes included, so their names are recognised and withheld), else a path (absolute,
- * relative or `file://`) as `VaultPrivacy` judges it.
+ * relative or `file://`) as `VaultPrivacy` judges it. A path with no file (a new note's, a moved note's old one) has
+ * no tags to judge: the rules that need no file decide, as for a new note's path in the vault tools.
  */
-export function noteReferences(privacy: VaultPrivacy, resolve: (value: string) => string | undefined, relativeOf: (value: string) => string | undefined): NoteReferences {
+export function noteReferences(privacy: VaultPrivacy, resolve: (value: string) => string | undefined, paths: PathLocator): NoteReferences {
 	return {
 		classify(value: string): NoteReference {
 			const linked = resolve(value);
 			if (linked !== undefined) return privacy.hidesListed(linked) ? "private" : { path: linked };
-			const relative = relativeOf(value);
-			if (relative === undefined) return undefined;
-			return privacy.hidesPath(value) ? "private" : { path: relative };
+			const location = paths.locate(value);
+			if (location === undefined) return undefined;
+			if (!privacy.hidesPath(location)) return { path: location.relative };
+			const byFolder = privacy.isInPrivateFolder(location.relative) || (location.realRelative !== undefined && privacy.isInPrivateFolder(location.realRelative));
+			return byFolder || paths.exists(location) ? "private" : { path: location.relative };
 		},
 	};
 }

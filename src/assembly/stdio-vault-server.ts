@@ -11,6 +11,7 @@ import { ToolRegistry } from "../protocol/tool-registry";
 import { MAX_INCOMING_MESSAGE_BYTES, MAX_OUTGOING_MESSAGE_BYTES } from "../server/limits";
 import { describeError } from "../shared/describe-error";
 import { createVaultTools } from "../vault-tools/create-vault-tools";
+import { libraryYamlCodec } from "../vault/folder/yaml-library-codec";
 import { VAULT_TOOLS_INSTRUCTIONS } from "../vault-tools/instructions";
 import { FolderVault } from "../vault/folder/folder-vault";
 import { BridgeLocator } from "../vault-tools/relay-client/bridge-locator";
@@ -28,7 +29,7 @@ import { LineTransport } from "../vault-tools/stdio/line-transport";
 import { PluginSettings } from "../vault/privacy/plugin-settings";
 import type { JournalStore } from "../journal/journal-store";
 import type { RequestObserver } from "../protocol/request-observer";
-import { createJournal, JournalRecorders, linkResolver, noteReferences } from "./journal-wiring";
+import { createJournal, JournalRecorders, linkResolver, noteReferences, pathLocator } from "./journal-wiring";
 
 export interface StdioVaultServerOptions {
 	/** The vault folder (checked to exist by the caller). */
@@ -83,6 +84,7 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 	const vault = privacy.visibleVault(index);
 	const folderTools = createVaultTools({
 		vault,
+		yaml: libraryYamlCodec,
 		writesUnavailable: () =>
 			relay.refusal() !== undefined
 				? `the bridge running for the vault "${vaultName}" was not used: it would show notes that this vault's privacy settings hide, or cannot say which notes it hides (the log of \`claude-code-bridge mcp\` on stderr says which rules). Writes need the bridge; read tools answer from the files meanwhile. Ask the user to restart it with the vault's privacy settings (or to update it), then call again.`
@@ -154,14 +156,7 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 	const localRegistry = new ToolRegistry();
 	for (const tool of local) localRegistry.register(tool);
 	// What this session serves the others when it holds the vault's folder index for them.
-	const relativeOf = (value: string): string | undefined => {
-		try {
-			return paths.resolve(value).relative;
-		} catch {
-			return undefined;
-		}
-	};
-	const recorders = journal ? new JournalRecorders(journal, noteReferences(privacy, linkResolver(index), relativeOf)) : undefined;
+	const recorders = journal ? new JournalRecorders(journal, noteReferences(privacy, linkResolver(index), pathLocator(paths))) : undefined;
 	const keep = (id: string): boolean => answeredHere.delete(id);
 	const observer = recorders?.recorder("vault-tools-stdio", { keep });
 	const relayRecorders = new Map<number, RequestObserver>();
@@ -210,7 +205,7 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 		relay.dispose();
 		folderHost.dispose();
 		folder.dispose();
-		void (journal?.flush() ?? Promise.resolve()).then(resolveClosed);
+		void (journal?.close() ?? Promise.resolve()).then(resolveClosed);
 	};
 	// The client closed stdin: answer what it already asked (reads take milliseconds), then stop. A call still
 	// running after the grace period (a write waiting for the user's review) is cancelled: its review is withdrawn.

@@ -13,6 +13,7 @@ import { HeadlessWorkspace } from "./headless-workspace";
 import type { JournalStore } from "../journal/journal-store";
 import { activityCommands } from "./activity-commands";
 import { folderUndoWrites } from "./folder-undo-writes";
+import { libraryYamlCodec } from "../vault/folder/yaml-library-codec";
 
 export interface HeadlessBridgeOptions extends Pick<BridgeAssemblyOptions, "ideName" | "homeDir" | "port" | "privacyRules" | "log" | "trace"> {
 	vaultPath: string;
@@ -43,7 +44,7 @@ export function assembleHeadlessBridge(options: HeadlessBridgeOptions): Headless
 	const paths = new VaultPaths(options.vaultPath);
 	const print = options.ideTools?.print ?? ((): void => undefined);
 	const diagnosticsLog = options.ideTools?.diagnosticsLog ?? ((): void => undefined);
-	const vault = new FolderVault({ root: paths.root, log: diagnosticsLog });
+	const vault = new FolderVault({ root: paths.root, log: diagnosticsLog, yaml: libraryYamlCodec });
 	const editor = new HeadlessEditor(paths, vault.files, () => bridge.notifier);
 	const notes = vault.notes;
 	const vaultIndex = vault.index;
@@ -68,6 +69,7 @@ export function assembleHeadlessBridge(options: HeadlessBridgeOptions): Headless
 		reviewEdits: true,
 		vaultTools: {
 			index: vaultIndex,
+			yaml: libraryYamlCodec,
 			// The folder adapter's one tag reader (`noteTags`), kept per note version; a path it does not list is read from disk.
 			tagsOf: (relativePath) => vault.tagsOf(relativePath),
 			// Resources (active note, vault overview; no daily note without Obsidian) and prompts from "Claude prompts/".

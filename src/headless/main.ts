@@ -104,7 +104,9 @@ async function main(): Promise<void> {
 		if (stopping) return;
 		stopping = true;
 		headless.dispose();
-		await Promise.all([host.stop(), mcp?.stop(), bridge.activity?.journal.flush()]);
+		await Promise.all([host.stop(), mcp?.stop()]);
+		// After the servers stopped: the calls they ended are in the journal too.
+		await bridge.activity?.journal.close();
 		process.stdout.write("Stopped; lock file removed.\n");
 		process.exit(0);
 	};

@@ -1,6 +1,6 @@
 import { isJsonObject, type JsonObject } from "../protocol/json-rpc";
 import type { ObservedOutcome, ObservedRequest, RequestObservation, RequestObserver } from "../protocol/request-observer";
-import { summarizeArguments, summarizeDetail, type NoteReferences } from "./argument-summary";
+import { summarizeArguments, summarizeDetail, type ArgumentSummary, type NoteReferences } from "./argument-summary";
 import type { Journal } from "./journal";
 import type { CallOutcome, JournalSession, Surface } from "./journal-records";
 
@@ -26,7 +26,8 @@ const UNRECORDED = new Set(["initialize", "ping", "tools/list", "resources/list"
 /**
  * Records one session's calls in the journal (a `RequestObserver` on its `McpSession`): every request but the
  * lifecycle and listing ones, with the session's surface, client and pid, the tool or method, its arguments'
- * summary, the outcome, the duration and the answer's size.
+ * summary (judged by the privacy rules in force when the record is written), the outcome, the duration and the
+ * answer's size.
  */
 export class CallRecorder implements RequestObserver {
 	private readonly key: string;
@@ -46,10 +47,21 @@ export class CallRecorder implements RequestObserver {
 		if (UNRECORDED.has(request.method)) return undefined;
 		const toolCall = request.method === "tools/call";
 		const tool = toolCall && typeof request.params.name === "string" ? request.params.name : request.method;
-		const args: JsonObject = toolCall ? (isJsonObject(request.params.arguments) ? request.params.arguments : {}) : request.params;
-		const summary = summarizeArguments(args, this.options.references);
+		const args: JsonObject = toolCall ? (isJsonObject(request.params.arguments) ? { ...request.params.arguments } : {}) : { ...request.params };
+		// The summary decides what each argument names by the privacy rules: work done when the record is written,
+		// with other calls' records, not while the call runs (or at once, for a failure whose message it governs).
+		const references = this.options.references;
+		let summary: ArgumentSummary | undefined;
+		const summarize = (): ArgumentSummary => (summary ??= summarizeArguments(args, references));
 		const journal = this.options.journal;
-		const id = journal.begin({ session: this.session(request), tool, notes: summary.notes, args: summary.text });
+		const id = journal.begin({
+			session: this.session(request),
+			tool,
+			describe: () => {
+				const { notes, text } = summarize();
+				return { notes, args: text };
+			},
+		});
 		const started = performance.now();
 		return {
 			id,
@@ -59,7 +71,7 @@ export class CallRecorder implements RequestObserver {
 					return;
 				}
 				const { outcome: kind, message } = this.options.classify(tool, outcome);
-				const detail = message === undefined ? undefined : summarizeDetail(message, summary.private);
+				const detail = message === undefined ? undefined : summarizeDetail(message, summarize().private);
 				journal.finish(id, { outcome: kind, durationMs: Math.round((performance.now() - started) * 10) / 10, answerBytes: outcome.bytes, ...(detail !== undefined ? { detail } : {}) });
 			},
 		};

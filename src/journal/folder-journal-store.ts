@@ -10,6 +10,8 @@ const LOCK = "compact.lock";
 /** A compaction lock older than this was left by a process that died. */
 const STALE_LOCK_MS = 60_000;
 const HASH = /^[0-9a-f]{64}$/;
+/** A blob written this recently may protect a write whose change is not recorded yet: compaction keeps it. */
+const YOUNG_BLOB_MS = 60_000;
 
 /**
  * The journal in a folder of the user's data folder (`journal-folder.ts`): `records.jsonl`, one record per line,
@@ -27,17 +29,22 @@ export class FolderJournalStore implements JournalStore {
 		return parseRecords(await readIfExists(join(this.folder, RECORDS)));
 	}
 
-	async append(record: JournalRecord): Promise<void> {
+	async append(records: readonly JournalRecord[]): Promise<void> {
+		if (records.length === 0) return;
 		await this.prepare();
-		// One write of one line with O_APPEND: lines of processes writing at once do not interleave.
-		await fs.appendFile(join(this.folder, RECORDS), `${JSON.stringify(record)}\n`, { mode: 0o600, flag: "a" });
+		// One write of whole lines with O_APPEND: lines of processes writing at once do not interleave.
+		let text = "";
+		for (const record of records) text += `${JSON.stringify(record)}\n`;
+		await fs.appendFile(join(this.folder, RECORDS), text, { mode: 0o600, flag: "a" });
 	}
 
 	async putBlob(hash: string, bytes: Uint8Array): Promise<void> {
 		assertHash(hash);
 		await this.prepare();
 		const path = join(this.folder, BLOBS, hash);
-		if (await exists(path)) return;
+		// Kept already: made young again, so that a compaction running now keeps it for the write it protects.
+		const now = new Date();
+		if (await fs.utimes(path, now, now).then(() => true, () => false)) return;
 		const temporary = `${path}.${randomBytes(6).toString("hex")}.tmp`;
 		await fs.writeFile(temporary, bytes, { mode: 0o600, flag: "wx" });
 		await fs.rename(temporary, path);
@@ -70,8 +77,14 @@ export class FolderJournalStore implements JournalStore {
 				}
 				await fs.rename(temporary, path);
 				const keep = keepBlobs(kept);
+				const now = Date.now();
 				for (const name of await fs.readdir(join(this.folder, BLOBS))) {
-					if (!keep.has(name)) await fs.rm(join(this.folder, BLOBS, name), { force: true });
+					if (keep.has(name)) continue;
+					const blob = join(this.folder, BLOBS, name);
+					// A pre-image kept for a write in progress (in this process or another) is not named by a record yet.
+					const stats = await fs.stat(blob).catch(() => undefined);
+					if (stats && now - stats.mtimeMs < YOUNG_BLOB_MS) continue;
+					await fs.rm(blob, { force: true });
 				}
 				return;
 			}

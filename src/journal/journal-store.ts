@@ -16,13 +16,16 @@ export interface JournalBounds {
 export interface JournalStore {
 	/** Every record stored now, oldest first (records of other processes sharing the store included). */
 	load(): Promise<JournalRecord[]>;
-	append(record: JournalRecord): Promise<void>;
+	/** Adds records after those stored, in order, as one write (records of processes appending at once never mix). */
+	append(records: readonly JournalRecord[]): Promise<void>;
 	/** Keeps a note's bytes under their hash (a blob already there is kept as it is). */
 	putBlob(hash: string, bytes: Uint8Array): Promise<void>;
 	getBlob(hash: string): Promise<Uint8Array | undefined>;
 	/**
 	 * Keeps only the records `select` picks from those stored at that moment (read afresh), and only the blobs
-	 * `keepBlobs` names for them; done as one step, so an append never lands half-compacted.
+	 * `keepBlobs` names for them (and, in a store other processes share, blobs written in the last minute: a
+	 * pre-image is kept before the write it protects, so its change may not be recorded yet); done as one step, so
+	 * an append never lands half-compacted.
 	 */
 	compact(select: (records: JournalRecord[]) => JournalRecord[], keepBlobs: (records: JournalRecord[]) => ReadonlySet<string>): Promise<void>;
 }

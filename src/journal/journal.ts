@@ -1,9 +1,10 @@
+import { clearTimeout, setTimeout } from "node:timers";
 import { randomBytes } from "node:crypto";
 import { describeError } from "../shared/describe-error";
 import { activityEntries, type ActivityEntry } from "./activity-entries";
 import { matchesFilter, type ActivityFilter } from "./activity-filter";
 import { blobNames, DEFAULT_JOURNAL_BOUNDS, measure, withinBounds } from "./journal-bounds";
-import type { CallOutcome, CallRecord, ChangeRecord, JournalRecord, JournalSession, NoteChange } from "./journal-records";
+import { blobsOf, type CallOutcome, type CallRecord, type ChangeRecord, type JournalRecord, type JournalSession, type NoteChange } from "./journal-records";
 import type { JournalBounds, JournalStore } from "./journal-store";
 
 export interface JournalOptions {
@@ -15,13 +16,17 @@ export interface JournalOptions {
 	log?: (message: string) => void;
 }
 
-/** A call being recorded: what is known when it starts. */
-export interface CallStart {
-	session: JournalSession;
-	tool: string;
+/** What a call names: the visible notes and a short summary of its arguments. */
+export interface CallDescription {
 	notes: string[];
 	args: string;
 }
+
+/**
+ * A call being recorded: what is known when it starts. Its description is given, or computed once when first needed
+ * (when its record is written, or when it is listed while running), so the call itself does not wait for it.
+ */
+export type CallStart = { session: JournalSession; tool: string } & (CallDescription | { describe: () => CallDescription });
 
 export interface CallEnd {
 	outcome: CallOutcome;
@@ -32,24 +37,62 @@ export interface CallEnd {
 
 /** After compacting, the journal is left with this share of each bound, so it is not compacted on every append. */
 const LOW_WATER = 0.9;
+/** A call's record waits in memory at most this long, so that a burst of calls costs one write of the records file. */
+export const FLUSH_DELAY_MS = 200;
+/** ...or until this many records wait. */
+export const FLUSH_RECORDS = 256;
+/** Random bytes drawn at a time for new ids (one draw serves many calls). */
+const ID_POOL_BYTES = 1024;
+
+interface RunningCall {
+	session: JournalSession;
+	tool: string;
+	at: number;
+	description?: CallDescription;
+	describe?: () => CallDescription;
+}
+
+/** A finished call before its record is written: its description is taken then. */
+type PendingRecord = JournalRecord | { type: "ended"; id: string; call: RunningCall; end: CallEnd };
 
 /**
  * The activity and undo journal of one vault: calls (recorded when they end), the changes writes made on disk
- * with their notes' pre-images (recorded as they happen), and undos. Appends run one at a time, in order; when the
- * journal outgrows a bound it is compacted to the newest calls. A failing store is logged, never thrown at a call.
+ * with their notes' pre-images (recorded as they happen), and undos. A call's record waits in memory for a short
+ * while (FLUSH_DELAY_MS, or until FLUSH_RECORDS wait) and is written with the others in one append; a change or an
+ * undo is written at once (with what waits before it), and every read (`entries`) and `close` writes what waits
+ * first. A pre-image reaches the store before the write it protects (`keepPreImages`). Writes run one at a time, in
+ * order; when the journal outgrows a bound it is compacted to the newest calls. A failing store is logged, never
+ * thrown at a call.
  */
 export class Journal {
 	private readonly bounds: JournalBounds;
 	private readonly now: () => number;
 	private readonly newId: () => string;
-	private readonly running = new Map<string, CallStart & { at: number }>();
+	private readonly running = new Map<string, RunningCall>();
 	private queue: Promise<void> = Promise.resolve();
+	private pending: PendingRecord[] = [];
+	private timer: ReturnType<typeof setTimeout> | undefined;
+	private closed = false;
+	/** Pre-images `keepPreImages` stored for writes not recorded yet. */
+	private readonly keptBeforeWrite = new Set<string>();
 	private totals: { entries: Set<string>; bytes: number; oldest: number | undefined } | undefined;
+	private readonly listeners = new Set<() => void>();
+	private idPool = "";
+	private idPoolAt = 0;
 
 	constructor(private readonly options: JournalOptions) {
 		this.bounds = { ...DEFAULT_JOURNAL_BOUNDS, ...options.bounds };
 		this.now = options.now ?? Date.now;
-		this.newId = options.newId ?? (() => randomBytes(4).toString("hex"));
+		this.newId = options.newId ?? (() => this.randomId());
+	}
+
+	/**
+	 * Calls `listener` whenever this process records something (a call starts or ends, a change, an undo), at once:
+	 * the listener should only schedule its work. Returns the way to stop listening.
+	 */
+	onChange(listener: () => void): () => void {
+		this.listeners.add(listener);
+		return () => this.listeners.delete(listener);
 	}
 
 	/** A new session's key (unique across runs and processes). */
@@ -60,18 +103,23 @@ export class Journal {
 	/** A call starts; its id names the writes it makes (`WriteOrigin.journalId`). */
 	begin(start: CallStart): string {
 		const id = this.newId();
-		this.running.set(id, { ...start, at: this.now() });
+		const call: RunningCall = { session: start.session, tool: start.tool, at: this.now() };
+		if ("describe" in start) call.describe = start.describe;
+		else call.description = { notes: start.notes, args: start.args };
+		this.running.set(id, call);
+		this.changed();
 		return id;
 	}
 
-	/** The call ended: its record is written. `notes` adds notes learned on the way (none private). */
+	/** The call ended: its record is written soon (see the class). */
 	finish(id: string, end: CallEnd): void {
-		const start = this.running.get(id);
-		if (!start) return;
+		const call = this.running.get(id);
+		if (!call) return;
 		this.running.delete(id);
-		const record: CallRecord = { type: "call", id, at: start.at, session: start.session, tool: start.tool, notes: start.notes, args: start.args, outcome: end.outcome, durationMs: end.durationMs, answerBytes: end.answerBytes };
-		if (end.detail !== undefined) record.detail = end.detail;
-		void this.enqueue([record]);
+		this.pending.push({ type: "ended", id, call, end });
+		this.changed();
+		if (this.closed || this.pending.length >= FLUSH_RECORDS) void this.writePending();
+		else this.timer ??= setTimeout(() => void this.writePending(), FLUSH_DELAY_MS);
 	}
 
 	/** A call not to be recorded after all (its writes, if any, stay recorded). */
@@ -80,29 +128,56 @@ export class Journal {
 	}
 
 	/**
-	 * A write reached disk: its change and the pre-images undo needs. `journalId` is the call that made it; a write
-	 * outside any recorded call gets an entry of its own.
+	 * A write reached disk: its change, and the pre-images it was protected by (those not kept by `keepPreImages`
+	 * before the write are kept now). `journalId` is the call that made it; a write outside any recorded call gets an
+	 * entry of its own. Written at once, with what waits before it.
 	 */
 	recordChange(journalId: string | undefined, change: NoteChange, preImages: readonly { hash: string; bytes: Uint8Array }[]): Promise<void> {
 		let id = journalId;
-		let start = id === undefined ? undefined : this.running.get(id);
-		if (id === undefined || !start) {
+		let call = id === undefined ? undefined : this.running.get(id);
+		if (id === undefined || !call) {
 			id = this.newId();
-			start = { session: { key: "unattributed", surface: "other" }, tool: "write", notes: [], args: "", at: this.now() };
-			this.running.set(id, start);
+			call = { session: { key: "unattributed", surface: "other" }, tool: "write", at: this.now(), description: { notes: [], args: "" } };
+			this.running.set(id, call);
 			const lone = id;
 			queueMicrotask(() => this.finish(lone, { outcome: "ok", durationMs: 0, answerBytes: 0 }));
 		}
-		const record: ChangeRecord = { type: "change", id, at: this.now(), session: start.session, tool: start.tool, change };
-		const store = this.options.store;
-		return this.enqueue([record], async () => {
-			for (const image of preImages) await store.putBlob(image.hash, image.bytes);
+		const record: ChangeRecord = { type: "change", id, at: this.now(), session: call.session, tool: call.tool, change };
+		this.pending.push(record);
+		this.changed();
+		const named = new Set(blobsOf(record).map((blob) => blob.hash));
+		return this.writePending(async () => {
+			for (const image of preImages) {
+				if (!this.keptBeforeWrite.delete(image.hash)) await this.options.store.putBlob(image.hash, image.bytes);
+				// Kept for a note the write left as it was: counted in the bounds until a compaction drops it.
+				else if (!named.has(image.hash) && this.totals) this.totals.bytes += image.bytes.byteLength;
+			}
 		});
 	}
 
-	/** Marks a call's changes undone. */
+	/**
+	 * Keeps notes' bytes before a write that may change them: they are in the store when this resolves, so the write
+	 * can be undone even if the process stops before its change is recorded. Then give them to `recordChange`.
+	 */
+	keepPreImages(preImages: readonly { hash: string; bytes: Uint8Array }[]): Promise<void> {
+		return this.inOrder(async () => {
+			for (const image of preImages) {
+				await this.options.store.putBlob(image.hash, image.bytes);
+				this.keptBeforeWrite.add(image.hash);
+			}
+		});
+	}
+
+	/** The write `keepPreImages` protected did not happen: its pre-images go with the next compaction. */
+	releasePreImages(preImages: readonly { hash: string }[]): void {
+		for (const image of preImages) this.keptBeforeWrite.delete(image.hash);
+	}
+
+	/** Marks a call's changes undone (written at once). */
 	markUndone(id: string): Promise<void> {
-		return this.enqueue([{ type: "undo", id, at: this.now() }]);
+		this.pending.push({ type: "undo", id, at: this.now() });
+		this.changed();
+		return this.writePending();
 	}
 
 	/** Every entry the store holds now (other processes' included) and the calls still running here, newest first. */
@@ -111,8 +186,8 @@ export class Journal {
 		const records = await this.options.store.load();
 		const running: JournalRecord[] = [];
 		const stored = new Set(records.map((record) => record.id));
-		for (const [id, start] of this.running) {
-			if (!stored.has(id)) running.push({ type: "call", id, at: start.at, session: start.session, tool: start.tool, notes: start.notes, args: start.args, outcome: "ok", durationMs: 0, answerBytes: 0 });
+		for (const [id, call] of this.running) {
+			if (!stored.has(id)) running.push({ type: "call", id, at: call.at, session: call.session, tool: call.tool, ...describe(call), outcome: "ok", durationMs: 0, answerBytes: 0 });
 		}
 		const entries = activityEntries([...records, ...running]);
 		for (const entry of entries) {
@@ -130,23 +205,59 @@ export class Journal {
 		return this.options.store.getBlob(hash);
 	}
 
-	/** Resolves when every record given so far is written. */
+	/** Writes every record given so far; resolves when they are written. */
 	flush(): Promise<void> {
-		return this.queue;
+		return this.writePending();
 	}
 
-	private enqueue(records: JournalRecord[], before?: () => Promise<void>): Promise<void> {
-		const store = this.options.store;
+	/** Writes what waits now (after `before`, e.g. a change's pre-images). */
+	private writePending(before?: () => Promise<void>): Promise<void> {
+		if (this.timer !== undefined) {
+			clearTimeout(this.timer);
+			this.timer = undefined;
+		}
+		const batch = this.pending;
+		this.pending = [];
+		if (batch.length === 0 && !before) return this.queue;
+		return this.inOrder(async () => {
+			await before?.();
+			if (batch.length === 0) return;
+			const records = batch.map((item) => (item.type === "ended" ? callRecord(item.id, item.call, item.end) : item));
+			await this.options.store.append(records);
+			await this.keepWithinBounds(records);
+		});
+	}
+
+	/** Writes what waits, and from now on every record at once (a clean shutdown loses nothing). */
+	close(): Promise<void> {
+		this.closed = true;
+		return this.writePending();
+	}
+
+	private changed(): void {
+		for (const listener of this.listeners) listener();
+	}
+
+	/** Runs a store operation after those before it; a failure is logged. */
+	private inOrder(operation: () => Promise<void>): Promise<void> {
 		this.queue = this.queue.then(async () => {
 			try {
-				await before?.();
-				for (const record of records) await store.append(record);
-				await this.keepWithinBounds(records);
+				await operation();
 			} catch (error) {
 				this.options.log?.(`The activity journal could not be written: ${describeError(error)}`);
 			}
 		});
 		return this.queue;
+	}
+
+	/** 8 random hex digits, from a pool drawn ID_POOL_BYTES at a time. */
+	private randomId(): string {
+		if (this.idPoolAt + 8 > this.idPool.length) {
+			this.idPool = randomBytes(ID_POOL_BYTES).toString("hex");
+			this.idPoolAt = 0;
+		}
+		this.idPoolAt += 8;
+		return this.idPool.slice(this.idPoolAt - 8, this.idPoolAt);
 	}
 
 	/** Counts what was appended; past a bound, compacts the store to the newest calls within LOW_WATER of each bound. */
@@ -180,7 +291,7 @@ export class Journal {
 				kept = records.filter((record) => within.has(record.id) || runningIds.has(record.id));
 				return kept;
 			},
-			(records) => blobNames(records),
+			(records) => new Set([...blobNames(records), ...this.keptBeforeWrite]),
 		);
 		if (!kept) {
 			// Another process is compacting: count afresh next time.
@@ -190,4 +301,20 @@ export class Journal {
 		const measured = measure(kept);
 		this.totals = { entries: new Set(kept.map((record) => record.id)), bytes: measured.bytes, oldest: measured.oldest };
 	}
+}
+
+/** A call's description, computed once. */
+function describe(call: RunningCall): CallDescription {
+	if (!call.description) {
+		call.description = call.describe?.() ?? { notes: [], args: "" };
+		delete call.describe;
+	}
+	return call.description;
+}
+
+function callRecord(id: string, call: RunningCall, end: CallEnd): CallRecord {
+	const { notes, args } = describe(call);
+	const record: CallRecord = { type: "call", id, at: call.at, session: call.session, tool: call.tool, notes, args, outcome: end.outcome, durationMs: end.durationMs, answerBytes: end.answerBytes };
+	if (end.detail !== undefined) record.detail = end.detail;
+	return record;
 }

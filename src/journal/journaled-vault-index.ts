@@ -60,12 +60,20 @@ export class JournaledVaultIndex implements VaultIndex {
 	}
 
 	async writeText(path: string, text: string, expected: string, origin?: WriteOrigin): Promise<void> {
+		const journal = this.options.journal;
 		const before = await this.options.bytes.readBytes(path);
-		await this.options.index.writeText(path, text, expected, origin);
-		if (before === undefined) return;
+		const image = before === undefined ? undefined : { hash: contentHash(before), bytes: before };
+		// On disk before the write: whatever happens next, the note's earlier bytes can be put back.
+		if (image) await journal.keepPreImages([image]);
+		try {
+			await this.options.index.writeText(path, text, expected, origin);
+		} catch (error) {
+			if (image) journal.releasePreImages([image]);
+			throw error;
+		}
+		if (!image) return;
 		const after = await this.afterHash(path, text);
-		const hash = contentHash(before);
-		await this.options.journal.recordChange(origin?.journalId, { kind: "edit", path, before: { hash, bytes: before.byteLength }, after }, [{ hash, bytes: before }]);
+		await journal.recordChange(origin?.journalId, { kind: "edit", path, before: { hash: image.hash, bytes: image.bytes.byteLength }, after }, [image]);
 	}
 
 	async createNote(path: string, text: string, origin?: WriteOrigin): Promise<void> {
@@ -73,15 +81,21 @@ export class JournaledVaultIndex implements VaultIndex {
 		await this.options.journal.recordChange(origin?.journalId, { kind: "create", path, after: await this.afterHash(path, text) }, []);
 	}
 
-	/** Keeps the bytes of the notes a move may rewrite (the moved note, every visible note linking to it), then compares after. */
+	/**
+	 * Keeps the bytes of the notes a move may rewrite (the moved note, every visible note linking to it) before it,
+	 * then records those it changed.
+	 */
 	async renameNote(from: string, to: string, origin?: WriteOrigin): Promise<RenameReport> {
+		const journal = this.options.journal;
 		const candidates = new Set([from, ...(await this.options.index.backlinks(from)).map((backlink) => backlink.source)]);
-		const before = new Map<string, Uint8Array>();
+		const before = new Map<string, { hash: string; bytes: Uint8Array }>();
 		for (const path of candidates) {
 			if (this.options.isPrivate(path)) continue;
 			const bytes = await this.options.bytes.readBytes(path);
-			if (bytes !== undefined) before.set(path, bytes);
+			if (bytes !== undefined) before.set(path, { hash: contentHash(bytes), bytes });
 		}
+		const images = [...before.values()];
+		await journal.keepPreImages(images);
 		let report: RenameReport | undefined;
 		let failure: unknown;
 		try {
@@ -93,17 +107,14 @@ export class JournaledVaultIndex implements VaultIndex {
 		const moved = await this.options.bytes.readBytes(to);
 		if (moved !== undefined && (await this.options.bytes.readBytes(from)) === undefined) {
 			const rewrites: RewrittenNote[] = [];
-			const preImages: { hash: string; bytes: Uint8Array }[] = [];
-			for (const [path, bytes] of before) {
+			for (const [path, image] of before) {
 				const now = path === from ? to : path;
 				const current = now === to ? moved : await this.options.bytes.readBytes(now);
-				if (current === undefined || sameBytes(current, bytes)) continue;
-				const hash = contentHash(bytes);
-				rewrites.push({ path: now, before: { hash, bytes: bytes.byteLength }, after: contentHash(current) });
-				preImages.push({ hash, bytes });
+				if (current === undefined || sameBytes(current, image.bytes)) continue;
+				rewrites.push({ path: now, before: { hash: image.hash, bytes: image.bytes.byteLength }, after: contentHash(current) });
 			}
-			await this.options.journal.recordChange(origin?.journalId, { kind: "move", from, to, after: contentHash(moved), rewrites }, preImages);
-		}
+			await journal.recordChange(origin?.journalId, { kind: "move", from, to, after: contentHash(moved), rewrites }, images);
+		} else journal.releasePreImages(images);
 		if (failure !== undefined || !report) throw failure;
 		return report;
 	}

@@ -10,8 +10,8 @@ export class MemoryJournalStore implements JournalStore {
 		return Promise.resolve(this.records.map((record) => structuredClone(record)));
 	}
 
-	append(record: JournalRecord): Promise<void> {
-		this.records.push(structuredClone(record));
+	append(records: readonly JournalRecord[]): Promise<void> {
+		for (const record of records) this.records.push(structuredClone(record));
 		return Promise.resolve();
 	}
 

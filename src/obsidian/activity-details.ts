@@ -98,20 +98,37 @@ export class ActivityDetails {
 			new Notice(`Not undone: ${result.reason}`);
 			return;
 		}
-		const choice = result.conflicts.find((conflict) => conflict.restore && conflict.current);
-		if (!choice) {
-			new Notice(`Not undone: ${result.reason}`);
-			return;
-		}
-		this.review(entry, choice, result.conflicts.length);
+		this.reviewConflicts(result.conflicts.map((conflict) => ({ entry, conflict })));
 	}
 
-	/** The note now against its earlier text, as a review: accepting writes what the user decided, only over the note as shown. */
-	private review(entry: ActivityEntry, conflict: UndoConflict, count: number): void {
+	/**
+	 * Reviews each conflicting note in turn (in the order given: newest call first): the note now against its
+	 * earlier text, where accepting writes what the user decided, only over the note as shown. A note that cannot be
+	 * reviewed (gone, or a created note, which undo would trash) is named in a notice. Then the view is refreshed.
+	 */
+	reviewConflicts(items: readonly { entry: ActivityEntry; conflict: UndoConflict }[]): void {
+		const reviewable = items.filter(({ conflict }) => conflict.restore && conflict.current);
+		const skipped = items.filter((item) => !reviewable.includes(item));
+		if (skipped.length > 0) new Notice(`Not undone: ${skipped.map(({ conflict }) => `${conflict.path} ${conflict.reason}`).join("; ")}`);
+		if (reviewable.length === 0) return;
+		const next = (index: number): void => {
+			const item = reviewable[index];
+			if (!item) {
+				this.changed();
+				return;
+			}
+			this.review(item.entry, item.conflict, index, reviewable.length, () => next(index + 1));
+		};
+		next(0);
+	}
+
+	/** One note now against its earlier text, as a review; `done` runs once the user decided (and it was written). */
+	private review(entry: ActivityEntry, conflict: UndoConflict, index: number, count: number, done: () => void): void {
 		const root = this.root;
 		root.empty();
 		const now = decoder.decode(conflict.current);
-		root.createDiv({ cls: "ccb-activity-conflict", text: `${conflict.path} changed since this call${count > 1 ? ` (and ${count - 1} more notes)` : ""}: choose what it should hold. Nothing is written unless you accept.` });
+		const position = count > 1 ? ` (note ${index + 1} of ${count})` : "";
+		root.createDiv({ cls: "ccb-activity-conflict", text: `${conflict.path} changed since this call${position}: choose what it should hold. Nothing is written unless you accept.` });
 		new ReviewPanel(root.createDiv(), { path: conflict.path, before: now, proposed: decoder.decode(conflict.restore), proposer: { client: entry.session.client ?? entry.session.surface, tool: `undo ${entry.tool}` }, time: new Date(entry.at) }, {
 			currentText: async () => {
 				const file = this.app.vault.getFileByPath(conflict.path);
@@ -119,10 +136,10 @@ export class ActivityDetails {
 			},
 			decide: (verdict) => {
 				if (verdict.kind === "reject") {
-					void this.show(entry);
+					done();
 					return;
 				}
-				void this.write(conflict.path, now, verdict.finalText).then(() => this.changed());
+				void this.write(conflict.path, now, verdict.finalText).then(done);
 			},
 		});
 	}

@@ -1,8 +1,9 @@
 import { ItemView, Notice, normalizePath, type WorkspaceLeaf } from "obsidian";
-import { groupBySession, type ActivityEntry } from "../journal/activity-entries";
+import { groupBySession, isUndoable, type ActivityEntry } from "../journal/activity-entries";
 import { activityAsJson, activityAsMarkdown } from "../journal/activity-export";
 import { matchesFilter, type ActivityFilter } from "../journal/activity-filter";
 import { CALL_OUTCOMES, SURFACES, type JournalSession } from "../journal/journal-records";
+import type { UndoResult } from "../journal/undo";
 import { ActivityDetails, type ActivitySource } from "./activity-details";
 
 export const ACTIVITY_VIEW_TYPE = "claude-code-bridge-activity";
@@ -12,8 +13,10 @@ export const ACTIVITY_ROW_HEIGHT = 28;
 /** Rows drawn above and below the visible ones; and how many rows are drawn before the list has a height. */
 const OVERSCAN = 10;
 const UNMEASURED_ROWS = 40;
+/** While Claude works, the list is read again at most this often (a read parses the whole journal). */
+export const LIVE_REFRESH_MS = 1000;
 
-type Row = { kind: "session"; session: JournalSession; count: number } | { kind: "entry"; entry: ActivityEntry };
+type Row = { kind: "session"; session: JournalSession; count: number; undoable: number } | { kind: "entry"; entry: ActivityEntry };
 
 /**
  * Claude's activity: every call the journal holds, newest first, grouped by session, with filters, each entry's
@@ -24,7 +27,15 @@ export class ActivityView extends ItemView {
 	private rows: Row[] = [];
 	private filter: ActivityFilter = {};
 	private selected: string | undefined;
+	/** The session whose "Undo session" was pressed once: the next press undoes it. */
+	private confirming: string | undefined;
 	private drawnFrom = -1;
+	/** The journal whose changes refresh the list, and the refresh waiting to run. */
+	private followed: ActivitySource["journal"] | undefined;
+	private stopFollowing: (() => void) | undefined;
+	private refreshTimer: number | undefined;
+	/** What the filter boxes were drawn with (sessions and tools to choose from). */
+	private filterChoices = "";
 	private readonly filtersEl: HTMLElement;
 	private readonly scrollEl: HTMLElement;
 	private readonly sizerEl: HTMLElement;
@@ -67,6 +78,10 @@ export class ActivityView extends ItemView {
 
 	override async onOpen(): Promise<void> {
 		this.registerDomEvent(this.scrollEl, "scroll", () => this.draw());
+		this.register(() => {
+			this.stopFollowing?.();
+			if (this.refreshTimer !== undefined) window.clearTimeout(this.refreshTimer);
+		});
 		await this.reload();
 	}
 
@@ -78,12 +93,46 @@ export class ActivityView extends ItemView {
 	/** Reads the journal afresh. */
 	async reload(): Promise<void> {
 		const source = this.source();
+		this.follow(source);
 		this.all = source ? await source.journal.entries() : [];
 		if (!source) this.detailsEl.setText("The bridge is not running: start it to see Claude's activity.");
 		this.renderFilters();
 		this.applyFilter();
 		const selected = this.all.find((entry) => entry.id === this.selected);
 		if (selected && source) await new ActivityDetails(this.app, this.detailsEl, source, () => void this.reload()).show(selected);
+	}
+
+	/**
+	 * New calls while the view is open: the list is read again, at most every LIVE_REFRESH_MS, keeping the filters,
+	 * the scroll position and the details shown (a review in progress stays).
+	 */
+	private follow(source: ActivitySource | undefined): void {
+		const journal = source?.journal;
+		if (journal === this.followed) return;
+		this.stopFollowing?.();
+		this.followed = journal;
+		this.stopFollowing = journal?.onChange(() => {
+			this.refreshTimer ??= window.setTimeout(() => {
+				this.refreshTimer = undefined;
+				void this.refreshList();
+			}, LIVE_REFRESH_MS);
+		});
+	}
+
+	private async refreshList(): Promise<void> {
+		const source = this.source();
+		if (!source) return;
+		// The row at the top of the view stays there as new calls come in above it (at the very top, new calls show).
+		const top = this.scrollEl.scrollTop;
+		const anchor = top > 0 ? this.rows[Math.floor(top / ACTIVITY_ROW_HEIGHT)] : undefined;
+		this.all = await source.journal.entries();
+		if (this.choicesOf() !== this.filterChoices) this.renderFilters();
+		this.applyFilter(false);
+		const at = anchor ? this.rows.findIndex((row) => rowKey(row) === rowKey(anchor)) : -1;
+		if (at >= 0 && at !== Math.floor(top / ACTIVITY_ROW_HEIGHT)) {
+			this.scrollEl.scrollTop = at * ACTIVITY_ROW_HEIGHT + (top % ACTIVITY_ROW_HEIGHT);
+			this.draw();
+		}
 	}
 
 	/** Shows the entries that match `filter` (the filter boxes are set to it). */
@@ -93,15 +142,18 @@ export class ActivityView extends ItemView {
 		this.applyFilter();
 	}
 
-	private applyFilter(): void {
+	/** The rows the filter lets through, drawn from the top (or where the list is scrolled to, when `fromTop` is false). */
+	private applyFilter(fromTop = true): void {
 		this.rows = [];
+		const undoable = new Map<string, number>();
+		for (const entry of this.all) if (isUndoable(entry)) undoable.set(entry.session.key, (undoable.get(entry.session.key) ?? 0) + 1);
 		for (const group of groupBySession(this.all.filter((entry) => matchesFilter(entry, this.filter)))) {
-			this.rows.push({ kind: "session", session: group.session, count: group.entries.length });
+			this.rows.push({ kind: "session", session: group.session, count: group.entries.length, undoable: undoable.get(group.session.key) ?? 0 });
 			for (const entry of group.entries) this.rows.push({ kind: "entry", entry });
 		}
 		this.sizerEl.setCssProps({ "--ccb-activity-height": `${this.rows.length * ACTIVITY_ROW_HEIGHT}px` });
 		this.drawnFrom = -1;
-		this.scrollEl.scrollTop = 0;
+		if (fromTop) this.scrollEl.scrollTop = 0;
 		this.draw();
 	}
 
@@ -123,7 +175,8 @@ export class ActivityView extends ItemView {
 		if (row.kind === "session") {
 			const { session } = row;
 			const who = [session.client ?? session.surface, session.pid !== undefined ? `pid ${session.pid}` : undefined].filter((part) => part !== undefined).join(", ");
-			this.windowEl.createDiv({ cls: ["ccb-activity-row", "ccb-activity-session"], text: `Session ${session.key} (${who}): ${row.count === 1 ? "1 call" : `${row.count} calls`}` });
+			const element = this.windowEl.createDiv({ cls: ["ccb-activity-row", "ccb-activity-session"], text: `Session ${session.key} (${who}): ${row.count === 1 ? "1 call" : `${row.count} calls`}` });
+			if (row.undoable > 0 && this.source()?.undo) this.undoSessionButton(element, session.key, row.undoable);
 			return;
 		}
 		const { entry } = row;
@@ -143,9 +196,62 @@ export class ActivityView extends ItemView {
 		if (source) await new ActivityDetails(this.app, this.detailsEl, source, () => void this.reload()).show(entry);
 	}
 
+	/** Undoes a whole session's changes, after a second press (the first says how many calls it takes back). */
+	private undoSessionButton(row: HTMLElement, key: string, undoable: number): void {
+		const confirming = this.confirming === key;
+		const text = confirming ? `Undo ${undoable === 1 ? "1 call" : `${undoable} calls`}? Press again` : "Undo session";
+		const button = row.createEl("button", { cls: "ccb-activity-undo-session", text });
+		button.setAttribute("aria-label", `Undo every change of session ${key}, newest first`);
+		button.addEventListener("click", () => {
+			if (!confirming) {
+				this.confirming = key;
+			} else {
+				this.confirming = undefined;
+				void this.undoSession(key);
+			}
+			this.drawnFrom = -1;
+			this.draw();
+		});
+	}
+
+	/**
+	 * Every change of a session, newest call first, as `undo --session` does: each call whose notes still hold what
+	 * it left is undone; each note changed since is then reviewed in turn (nothing is written unless accepted).
+	 */
+	private async undoSession(key: string): Promise<void> {
+		const source = this.source();
+		const undo = source?.undo;
+		if (!source || !undo) return;
+		let results: UndoResult[];
+		try {
+			results = await undo.session(key);
+		} catch (error) {
+			new Notice(`The session could not be undone: ${error instanceof Error ? error.message : String(error)}`);
+			return;
+		}
+		const undone = results.filter((result) => result.kind === "undone").length;
+		const conflicts = results.flatMap((result) => (result.kind === "conflict" ? [result] : []));
+		const refused = results.flatMap((result) => (result.kind === "refused" ? [`${result.id}: ${result.reason}`] : []));
+		const parts = [`Session ${key}: ${undone === 1 ? "1 call" : `${undone} calls`} undone`];
+		if (conflicts.length > 0) parts.push(`${conflicts.length === 1 ? "1 call touches" : `${conflicts.length} calls touch`} notes changed since: review them`);
+		if (refused.length > 0) parts.push(`not undone: ${refused.join("; ")}`);
+		new Notice(`${parts.join("; ")}.`);
+		await this.reload();
+		const items = conflicts.flatMap((result) => {
+			const entry = this.all.find((candidate) => candidate.id === result.id);
+			return entry ? result.conflicts.map((conflict) => ({ entry, conflict })) : [];
+		});
+		if (items.length > 0) new ActivityDetails(this.app, this.detailsEl, source, () => void this.reload()).reviewConflicts(items);
+	}
+
+	private choicesOf(): string {
+		return JSON.stringify([[...new Set(this.all.map((entry) => entry.session.key))], [...new Set(this.all.map((entry) => entry.tool))].sort()]);
+	}
+
 	private renderFilters(): void {
 		const bar = this.filtersEl;
 		bar.empty();
+		this.filterChoices = this.choicesOf();
 		const sessions = [...new Set(this.all.map((entry) => entry.session.key))];
 		const tools = [...new Set(this.all.map((entry) => entry.tool))].sort();
 		this.choice(bar, "session", "All sessions", sessions);
@@ -205,4 +311,8 @@ export class ActivityView extends ItemView {
 	private button(parent: HTMLElement, text: string, onClick: () => void): void {
 		parent.createEl("button", { text }).addEventListener("click", onClick);
 	}
+}
+
+function rowKey(row: Row): string {
+	return row.kind === "session" ? `session ${row.session.key}` : row.entry.id;
 }

@@ -1,4 +1,5 @@
-import { Component, Notice, parseYaml, type App } from "obsidian";
+import { Component, Notice, type App } from "obsidian";
+import { obsidianYamlCodec } from "./notes/obsidian-yaml-codec";
 import { assembleBridge, type Bridge, type BridgeAssemblyOptions, type VaultToolsAssemblyOptions } from "../assembly/bridge-assembly";
 import type { BridgeStatus } from "../ide/bridge-host";
 import type { PrivacyRules } from "../vault/privacy/privacy";
@@ -52,7 +53,7 @@ export class BridgeComponent extends Component {
 		const paths = new VaultPaths(options.vaultPath);
 		const files = new ObsidianVaultFiles(app);
 		this.noteEvents = options.noteEvents ?? new ObsidianNoteEvents(app.vault, app.metadataCache);
-		this.notes = new ObsidianDiagnosticsNotes({ vault: app.vault, metadataCache: app.metadataCache, parseYaml, events: this.noteEvents });
+		this.notes = new ObsidianDiagnosticsNotes({ vault: app.vault, metadataCache: app.metadataCache, yaml: obsidianYamlCodec, events: this.noteEvents });
 		this.bridge = assembleBridge({
 			paths,
 			vaultName: app.vault.getName(),

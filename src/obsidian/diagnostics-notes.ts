@@ -1,5 +1,6 @@
 import { Component, normalizePath, resolveSubpath, type CachedMetadata, type EventRef } from "obsidian";
-import { checkFrontmatter, type YamlParser } from "../vault/markdown/frontmatter-check";
+import { checkFrontmatter } from "../vault/markdown/frontmatter-check";
+import type { YamlCodec } from "../shared/yaml-codec";
 import type { FrontmatterProblem, NoteFacts } from "../vault/markdown/note-model";
 import { factsFromText } from "../vault/notes/note-facts";
 import type { DiagnosticsNotes, WorkPace } from "../vault/notes/notes";
@@ -60,8 +61,8 @@ export interface SourceScheduler {
 export interface ObsidianDiagnosticsNotesOptions {
 	vault: NotesVault;
 	metadataCache: NotesMetadataCache;
-	/** `parseYaml` from the obsidian module. */
-	parseYaml: YamlParser;
+	/** Obsidian's YAML (`obsidianYamlCodec`). */
+	yaml: YamlCodec;
 	/**
 	 * How long one call waits for Obsidian to index notes that changed on disk before reading their text itself.
 	 * The CLI gives a single-note call 500 ms in all; default 200.
@@ -134,7 +135,7 @@ export class ObsidianDiagnosticsNotes extends Component implements DiagnosticsNo
 					const path = file.path;
 					const stat = this.options.vault.getFileByPath(path)?.stat;
 					this.notes.delete(path);
-					this.frontmatter.set(path, checkFrontmatter(splitLines(data), this.options.parseYaml) ?? null);
+					this.frontmatter.set(path, checkFrontmatter(splitLines(data), this.options.yaml.parse) ?? null);
 					this.needText.delete(path);
 					if (stat) this.indexedStamps.set(path, { mtime: stat.mtime, size: stat.size });
 					this.fromDisk.delete(path);
@@ -302,7 +303,7 @@ export class ObsidianDiagnosticsNotes extends Component implements DiagnosticsNo
 		if ((await this.changedBefore(path, deadline)) && this.indexedVersionIs(path, disk)) return;
 		try {
 			const text = await this.options.vault.adapter.read(path);
-			this.keepFromDisk(path, disk, factsFromText(path, text, this.options.parseYaml));
+			this.keepFromDisk(path, disk, factsFromText(path, text, this.options.yaml));
 		} catch {
 			// Unreadable right now: it stays unchecked, and indexingNotice says so.
 			this.fromDisk.delete(path);
@@ -384,7 +385,7 @@ export class ObsidianDiagnosticsNotes extends Component implements DiagnosticsNo
 		if (!file) return;
 		try {
 			const text = await this.options.vault.cachedRead(file);
-			this.frontmatter.set(path, checkFrontmatter(splitLines(text), this.options.parseYaml) ?? null);
+			this.frontmatter.set(path, checkFrontmatter(splitLines(text), this.options.yaml.parse) ?? null);
 			this.notes.delete(path);
 		} catch {
 			// Unreadable now; a later change event brings the text.

@@ -17,6 +17,7 @@ import { createSearchTool } from "./tools/search";
 import { createSetPropertiesTool } from "./tools/set-properties";
 import { createTagsTool } from "./tools/tags";
 import type { VisibleVault } from "../vault/privacy/visible-vault";
+import type { YamlCodec } from "../shared/yaml-codec";
 
 export interface VaultToolsOptions {
 	/**
@@ -24,6 +25,8 @@ export interface VaultToolsOptions {
 	 * boundary (`VaultPrivacy.visibleVault`), which also confines every path argument to the vault.
 	 */
 	vault: VisibleVault;
+	/** The YAML the tools read and write frontmatter with: Obsidian's in the plugin, the `yaml` library's elsewhere. */
+	yaml: YamlCodec;
 	/**
 	 * The review writes go through, asked per write so a settings switch takes effect at once. Returning
 	 * undefined (or leaving this out) applies writes directly: review off.
@@ -49,6 +52,7 @@ export const VAULT_TOOL_NAMES = ["search", "read_note", "outline", "links", "tag
 export function createVaultTools(options: VaultToolsOptions): ToolDefinition[] {
 	const env: VaultToolEnvironment = {
 		vault: options.vault,
+		yaml: options.yaml,
 		writes: new KeyedMutex(),
 		review: options.review ?? (() => undefined),
 		writesUnavailable: options.writesUnavailable ?? (() => undefined),

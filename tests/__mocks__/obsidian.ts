@@ -1903,4 +1903,4 @@ function toEditorText(text: string): string {
 	return text.replace(/\r\n?/g, "\n");
 }
 
-export { parse as parseYaml } from "yaml";
+export { parse as parseYaml, stringify as stringifyYaml } from "yaml";

@@ -1,12 +1,15 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
-import { dataFolderJournalStore } from "../../src/assembly/journal-wiring";
+import { dataFolderJournalStore, noteReferences, pathLocator } from "../../src/assembly/journal-wiring";
 import { startStdioVaultServer } from "../../src/assembly/stdio-vault-server";
 import { FolderJournalStore } from "../../src/journal/folder-journal-store";
 import { Journal } from "../../src/journal/journal";
 import { MemoryJournalStore } from "../../src/journal/memory-journal-store";
 import { VAULT_TOOLS_RELAY_CLIENT_NAME } from "../../src/vault-tools/serve/relay-methods";
+import { TAGS_NOT_KNOWN } from "../../src/vault/privacy/privacy";
+import { VaultPrivacy } from "../../src/vault/privacy/vault-privacy";
+import { VaultPaths } from "../../src/vault/vault-paths";
 import { startAssembledBridge, type AssembledBridge } from "../helpers/assembled-bridge";
 import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 import { makeTempDir } from "../helpers/temp-dir";
@@ -108,6 +111,32 @@ describe("the journal wired into every surface", () => {
 		expect(stored).toContain("read_note");
 		expect(stored).toContain("(a private note)");
 		for (const secret of ["secret-plan", "Hidden", "confidential", TOKEN.slice(0, 20), TOKEN.slice(-20), fixture!.token.slice(0, 20)]) expect(stored).not.toContain(secret);
+	});
+});
+
+describe("noteReferences", () => {
+	it("names a note that does not exist (a create's target) by its path, unless the folder rules make it private; a note whose tags are not known stays private", () => {
+		const temp = makeTempDir("journal-references");
+		try {
+			populate(temp.path);
+			writeFileSync(join(temp.path, "Tagged.md"), "---\ntags: [secret]\n---\nhush\n");
+			writeFileSync(join(temp.path, "Unparsed.md"), "# Not parsed yet\n");
+			// As Obsidian answers: a note it has not parsed, or a path with no note, has tags not known.
+			const tags: Record<string, readonly string[]> = { "a.md": [], "b.md": [], "Tagged.md": ["secret"] };
+			const privacy = new VaultPrivacy({ paths: new VaultPaths(temp.path), rules: () => ({ folders: ["Private"], tags: ["secret"] }), tagsOf: (path) => tags[path] ?? TAGS_NOT_KNOWN });
+			const references = noteReferences(privacy, () => undefined, pathLocator(privacy.paths));
+			expect(references.classify("Ideas/new idea.md")).toEqual({ path: "Ideas/new idea.md" });
+			expect(references.classify(join(temp.path, "Drafts", "never written.md"))).toEqual({ path: "Drafts/never written.md" });
+			expect(references.classify("a.md")).toEqual({ path: "a.md" });
+			expect(references.classify("Private/new plan.md")).toBe("private");
+			expect(references.classify("Private/secret-plan.md")).toBe("private");
+			expect(references.classify(".hidden/new.md")).toBe("private");
+			expect(references.classify("Tagged.md")).toBe("private");
+			expect(references.classify("Unparsed.md")).toBe("private");
+			expect(references.classify("../outside.md")).toBeUndefined();
+		} finally {
+			temp.remove();
+		}
 	});
 });
 

@@ -1,7 +1,8 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { FolderDiagnosticsNotes } from "../../src/vault/folder/folder-diagnostics-notes";
-import { parseYaml } from "../../src/vault/markdown/yaml-parser";
+import { libraryYamlCodec } from "../../src/vault/folder/yaml-library-codec";
+import { obsidianYamlCodec } from "../../src/obsidian/notes/obsidian-yaml-codec";
 import { ObsidianDiagnosticsNotes } from "../../src/obsidian/diagnostics-notes";
 import { makeTempDir } from "../helpers/temp-dir";
 import { ManualScheduler, settle } from "../obsidian/harness/metadata-scheduler";
@@ -17,7 +18,7 @@ describeNoteSourceContract("FolderDiagnosticsNotes (headless)", (files) => {
 	};
 	for (const [path, text] of Object.entries(files)) write(path, text);
 	// Without a watcher: every call checks the files itself, so nothing depends on when fs.watch reports.
-	const source = new FolderDiagnosticsNotes({ root: folder.path, watch: false }, parseYaml);
+	const source = new FolderDiagnosticsNotes({ root: folder.path, watch: false }, libraryYamlCodec);
 	return Promise.resolve({
 		source,
 		writeExternally: write,
@@ -34,7 +35,7 @@ describeNoteSourceContract("ObsidianDiagnosticsNotes over the fake metadata cach
 	const { vault, metadataCache } = createMetadataHarness(files);
 	await metadataCache.parsePending();
 	const scheduler = new ManualScheduler();
-	const source = new ObsidianDiagnosticsNotes({ vault, metadataCache, parseYaml, scheduler, indexWaitMs: 200 });
+	const source = new ObsidianDiagnosticsNotes({ vault, metadataCache, yaml: obsidianYamlCodec, scheduler, indexWaitMs: 200 });
 	source.load();
 	return {
 		source,

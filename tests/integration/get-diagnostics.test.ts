@@ -4,7 +4,7 @@ import { DiagnosticsEngine } from "../../src/ide/diagnostics/diagnostics-engine"
 import { FolderDiagnosticsNotes } from "../../src/vault/folder/folder-diagnostics-notes";
 import { createGetDiagnosticsTool } from "../../src/ide/tools/get-diagnostics";
 import { VaultPaths } from "../../src/vault/vault-paths";
-import { parseYaml } from "../../src/vault/markdown/yaml-parser";
+import { libraryYamlCodec } from "../../src/vault/folder/yaml-library-codec";
 import { ToolRegistry } from "../../src/protocol/tool-registry";
 import { startBridge, type BridgeFixture } from "../helpers/bridge-fixture";
 import { connectOrThrow, type TestClient } from "../helpers/test-client";
@@ -18,7 +18,7 @@ beforeEach(async () => {
 	const tools = new ToolRegistry();
 	bridge = await startBridge({ tools });
 	writeFileSync(join(bridge.vault, "Broken note.md"), "---\ntitle: x\n---\nSee [[Nowhere]].\n");
-	source = new FolderDiagnosticsNotes({ root: bridge.vault }, parseYaml);
+	source = new FolderDiagnosticsNotes({ root: bridge.vault }, libraryYamlCodec);
 	tools.register(createGetDiagnosticsTool({ diagnostics: new DiagnosticsEngine(source), paths: new VaultPaths(bridge.vault) }));
 	client = await connectOrThrow(bridge.port, { token: bridge.token });
 	await client.initialize();

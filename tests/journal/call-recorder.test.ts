@@ -42,4 +42,27 @@ describe("CallRecorder", () => {
 		expect(a?.session).toMatchObject({ surface: "ide", client: "claude", pid: 77, connection: 3 });
 		expect(b?.session.key).not.toBe(a?.session.key);
 	});
+
+	it("summarises a call's arguments once, when its record is written, not while it runs; a failure's message is judged by them at once", async () => {
+		const asked: string[] = [];
+		const { recorder: observer, journal } = recorder({
+			references: {
+				classify: (value) => {
+					asked.push(value);
+					return value.startsWith("Private/") ? "private" : { path: value };
+				},
+			},
+		});
+		const session = { id: 1 };
+		observer.started({ method: "tools/call", params: { name: "read_note", arguments: { path: "a.md" } }, session })?.finished({ kind: "result", result: {}, bytes: 1 });
+		expect(asked).toEqual([]);
+		observer.started({ method: "tools/call", params: { name: "read_note", arguments: { path: "Private/p.md" } }, session })?.finished({ kind: "error", code: -32602, message: "Private/p.md is private", bytes: 1 });
+		expect(asked).toEqual(["Private/p.md"]);
+		const entries = await journal.entries();
+		expect(asked).toEqual(["Private/p.md", "a.md"]);
+		expect(entries.map((entry) => [entry.notes, entry.detail])).toEqual([
+			[[], "(withheld)"],
+			[["a.md"], undefined],
+		]);
+	});
 });

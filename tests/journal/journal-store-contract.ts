@@ -2,10 +2,17 @@ import { contentHash } from "../../src/journal/content-hash";
 import type { JournalRecord } from "../../src/journal/journal-records";
 import type { JournalStore } from "../../src/journal/journal-store";
 
+/** A store under test; `ageBlobs` makes its blobs old enough for compaction to drop (a shared store keeps young ones). */
+interface MadeStore {
+	store: JournalStore;
+	dispose: () => void;
+	ageBlobs?: () => void;
+}
+
 /** What every `JournalStore` adapter must do; run by each adapter's own test. */
-export function journalStoreContract(name: string, create: () => { store: JournalStore; dispose: () => void }): void {
+export function journalStoreContract(name: string, create: () => MadeStore): void {
 	describe(`${name} as a JournalStore`, () => {
-		let made: { store: JournalStore; dispose: () => void } | undefined;
+		let made: MadeStore | undefined;
 		beforeEach(() => {
 			made = create();
 		});
@@ -15,8 +22,8 @@ export function journalStoreContract(name: string, create: () => { store: Journa
 
 		it("gives back appended records in order, and blobs by hash, byte for byte", async () => {
 			const store = made!.store;
-			await store.append(call("a", 1));
-			await store.append({ type: "undo", id: "a", at: 2 });
+			await store.append([call("a", 1)]);
+			await store.append([{ type: "undo", id: "a", at: 2 }]);
 			expect((await store.load()).map((record) => [record.type, record.id])).toEqual([
 				["call", "a"],
 				["undo", "a"],
@@ -34,8 +41,9 @@ export function journalStoreContract(name: string, create: () => { store: Journa
 			const dropped = Uint8Array.from([4, 5, 6]);
 			await store.putBlob(contentHash(kept), kept);
 			await store.putBlob(contentHash(dropped), dropped);
-			await store.append(call("old", 1));
-			await store.append(call("new", 2));
+			await store.append([call("old", 1)]);
+			await store.append([call("new", 2)]);
+			made!.ageBlobs?.();
 			await store.compact(
 				(records) => records.filter((record) => record.id === "new"),
 				() => new Set([contentHash(kept)]),

@@ -1,10 +1,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { FolderJournalStore } from "../../src/journal/folder-journal-store";
-import { Journal } from "../../src/journal/journal";
+import { FLUSH_RECORDS, Journal } from "../../src/journal/journal";
 import { MemoryJournalStore } from "../../src/journal/memory-journal-store";
 import { contentHash } from "../../src/journal/content-hash";
 import { makeTempDir } from "../helpers/temp-dir";
+import { pollUntil } from "../helpers/wait-until";
 
 const SESSION = { key: "s1", surface: "ide" as const };
 const DAY = 24 * 60 * 60 * 1000;
@@ -90,5 +91,115 @@ describe("Journal", () => {
 		record(journal);
 		await journal.flush();
 		expect(logs).toEqual(["The activity journal could not be written: disk full"]);
+	});
+});
+
+/** Lets promise chains over an in-memory store run (long before FLUSH_DELAY_MS). */
+const settled = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+describe("Journal's buffered appends", () => {
+	/** A store that counts its appends. */
+	function countingStore(): { store: MemoryJournalStore; appends: () => number } {
+		const store = new MemoryJournalStore();
+		const append = store.append.bind(store);
+		let appends = 0;
+		store.append = (records) => {
+			appends++;
+			return append(records);
+		};
+		return { store, appends: () => appends };
+	}
+
+	it("writes a burst of calls in one append, and every read sees them first", async () => {
+		const { store, appends } = countingStore();
+		const { journal } = journalWith(store);
+		const ids = Array.from({ length: 5 }, () => record(journal));
+		expect(await store.load()).toEqual([]);
+		expect((await journal.entries()).map((entry) => entry.id)).toEqual([...ids].reverse());
+		expect(appends()).toBe(1);
+		expect((await store.load()).map((stored) => stored.id)).toEqual(ids);
+	});
+
+	it("writes waiting calls on its own after a short delay, or at once when FLUSH_RECORDS wait", async () => {
+		const { store, appends } = countingStore();
+		const { journal } = journalWith(store);
+		record(journal);
+		await settled();
+		expect(appends()).toBe(0);
+		await pollUntil(() => (appends() === 1 ? true : undefined), "the timer's append");
+		for (let index = 0; index < FLUSH_RECORDS; index++) record(journal);
+		await settled();
+		expect(appends()).toBe(2);
+		expect((await store.load()).length).toBe(1 + FLUSH_RECORDS);
+	});
+
+	it("loses nothing on close: what waits is written, and a call that ends after it is written at once", async () => {
+		const temp = makeTempDir("journal-close");
+		try {
+			const folder = join(temp.path, "journal");
+			const { journal } = journalWith(new FolderJournalStore(folder) as never);
+			const first = record(journal);
+			await journal.close();
+			// Read by another process's store: only what reached the file.
+			expect((await new FolderJournalStore(folder).load()).map((stored) => stored.id)).toEqual([first]);
+		} finally {
+			temp.remove();
+		}
+		const { store, appends } = countingStore();
+		const { journal } = journalWith(store);
+		const late = journal.begin({ session: SESSION, tool: "edit_note", notes: [], args: "" });
+		await journal.close();
+		journal.finish(late, { outcome: "ok", durationMs: 1, answerBytes: 1 });
+		await settled();
+		expect(appends()).toBe(1);
+		expect((await store.load()).map((stored) => stored.id)).toEqual([late]);
+	});
+
+	it("writes a change at once, after the calls that ended before it, and an undo too", async () => {
+		const { store } = countingStore();
+		const { journal } = journalWith(store);
+		const before = record(journal);
+		const id = journal.begin({ session: SESSION, tool: "create_note", notes: [], args: "" });
+		await journal.recordChange(id, { kind: "create", path: "x.md", after: "a".repeat(64) }, []);
+		expect((await store.load()).map((stored) => [stored.type, stored.id])).toEqual([
+			["call", before],
+			["change", id],
+		]);
+		await journal.markUndone(id);
+		expect((await store.load()).at(-1)).toMatchObject({ type: "undo", id });
+	});
+
+	it("keeps a pre-image kept before a write through a compaction that runs before the write is recorded", async () => {
+		const { journal, store } = journalWith(new MemoryJournalStore(), { maxEntries: 2 });
+		const bytes = Buffer.from("before\n");
+		const image = { hash: contentHash(bytes), bytes };
+		await journal.keepPreImages([image]);
+		// Calls ending meanwhile push the journal past its bound: it compacts.
+		for (let index = 0; index < 4; index++) record(journal);
+		await journal.flush();
+		expect(await store.getBlob(image.hash)).toBeDefined();
+		const id = journal.begin({ session: SESSION, tool: "edit_note", notes: [], args: "" });
+		await journal.recordChange(id, { kind: "edit", path: "a.md", before: { hash: image.hash, bytes: bytes.length }, after: "b".repeat(64) }, [image]);
+		expect(Buffer.from((await journal.preImage(image.hash))!).equals(bytes)).toBe(true);
+	});
+
+	it("describes a call when its record is written, once", async () => {
+		const { store } = countingStore();
+		const { journal } = journalWith(store);
+		let described = 0;
+		const id = journal.begin({
+			session: SESSION,
+			tool: "read_note",
+			describe: () => {
+				described++;
+				return { notes: ["a.md"], args: "path=a.md" };
+			},
+		});
+		journal.finish(id, { outcome: "ok", durationMs: 1, answerBytes: 1 });
+		expect(described).toBe(0);
+		await journal.flush();
+		await journal.entries();
+		expect(described).toBe(1);
+		expect(await store.load()).toMatchObject([{ id, notes: ["a.md"], args: "path=a.md" }]);
 	});
 });

@@ -68,6 +68,31 @@ describe("JournaledVaultIndex", () => {
 		if (change?.kind !== "move") throw new Error("a move");
 		expect(change.rewrites.map((rewrite) => rewrite.path)).toEqual(["b.md"]);
 		expect(JSON.stringify(await store.load())).not.toContain("Private");
-		expect(store.blobCount).toBe(1);
+		// b.md's pre-image, named by the change, and a.md's, kept before the move in case it changed (it did not).
+		expect(store.blobCount).toBe(2);
+		expect(await journal.preImage(contentHash(Buffer.from("# A\n")))).toBeDefined();
+	});
+	it("has the note's pre-image in the store before the write it protects reaches disk (an edit, a move and every note it may rewrite)", async () => {
+		const { index, journal, store, vault } = setUp({ "n.md": "one\n", "a.md": "# A\n", "b.md": "see [[a]]\n" });
+		await index.refresh();
+		const stored: Record<string, boolean> = {};
+		const held = async (path: string): Promise<boolean> => (await store.getBlob(contentHash(readFileSync(join(vault, path))))) !== undefined;
+		const inner = folder!;
+		const writeText = inner.writeText.bind(inner);
+		const renameNote = inner.renameNote.bind(inner);
+		inner.writeText = async (...args) => {
+			stored[args[0]] ??= await held(args[0]);
+			return writeText(...args);
+		};
+		inner.renameNote = async (...args) => {
+			stored["a.md"] ??= await held("a.md");
+			stored["b.md"] ??= await held("b.md");
+			return renameNote(...args);
+		};
+		const id = journal.begin({ session: { key: "s", surface: "ide" }, tool: "edit_note", notes: [], args: "" });
+		await index.writeText("n.md", "two\n", "one\n", { journalId: id });
+		await index.renameNote("a.md", "z.md", { journalId: id });
+		expect(stored).toEqual({ "n.md": true, "a.md": true, "b.md": true });
+		expect((await journal.entries())[0]?.changes.map((change) => change.kind)).toEqual(["edit", "move"]);
 	});
 });

@@ -6,7 +6,7 @@ journalStoreContract("MemoryJournalStore", () => ({ store: new MemoryJournalStor
 describe("MemoryJournalStore", () => {
 	it("keeps copies: changing a loaded record or a given blob changes nothing stored", async () => {
 		const store = new MemoryJournalStore();
-		await store.append({ type: "undo", id: "x", at: 1 });
+		await store.append([{ type: "undo", id: "x", at: 1 }]);
 		const [loaded] = await store.load();
 		if (loaded) loaded.id = "changed";
 		expect((await store.load())[0]?.id).toBe("x");

@@ -89,4 +89,47 @@ describe("an activity entry's details and undo", () => {
 		withText(details, "button", "Accept all")?.dispatch("click");
 		await pollUntil(() => (app.vault.contents.get("Notes/A.md") === "before\n" ? true : undefined), "the chosen text written");
 	});
+
+	it("a conflicting undo of a move reviews every note changed since, one after another, and writes only what is accepted", async () => {
+		const app = new App("/vault", "Vault");
+		app.vault.writeExternally("Z.md", "# A\n");
+		app.vault.writeExternally("B.md", "see [[Z]] and the user's line\n");
+		app.vault.writeExternally("C.md", "also [[Z]], edited since\n");
+		const journal = new Journal({ store: new MemoryJournalStore() });
+		const id = journal.begin({ session: { key: "s1", surface: "vault-tools-http" }, tool: "move_note", notes: [], args: "from=A.md to=Z.md" });
+		const oldB = bytes("see [[A]]\n");
+		const oldC = bytes("also [[A]]\n");
+		const rewrite = (path: string, before: Uint8Array, after: string): { path: string; before: { hash: string; bytes: number }; after: string } => ({ path, before: { hash: contentHash(before), bytes: before.length }, after: contentHash(bytes(after)) });
+		await journal.recordChange(id, { kind: "move", from: "A.md", to: "Z.md", after: contentHash(bytes("# A\n")), rewrites: [rewrite("B.md", oldB, "see [[Z]]\n"), rewrite("C.md", oldC, "also [[Z]]\n")] }, [
+			{ hash: contentHash(oldB), bytes: oldB },
+			{ hash: contentHash(oldC), bytes: oldC },
+		]);
+		journal.finish(id, { outcome: "ok", durationMs: 5, answerBytes: 42 });
+		const undo = new Undo(journal, {
+			readBytes: async (path) => {
+				const file = app.vault.getFileByPath(path);
+				return file ? new Uint8Array(await app.vault.readBinary(file)) : undefined;
+			},
+			writeBytes: () => Promise.reject(new Error("not in a conflict")),
+			trash: () => Promise.reject(new Error("not in a conflict")),
+			exists: (path) => Promise.resolve(app.vault.getFileByPath(path) !== null),
+			renameNote: () => Promise.reject(new Error("not in a conflict")),
+		});
+		const view = new ActivityView(app.workspace.getLeaf("tab") as unknown as RealLeaf, () => ({ journal, undo }));
+		view.load();
+		await view.onOpen();
+		const details = await expand(view);
+		details.findAll("ccb-activity-undo")[0]?.dispatch("click");
+		const reviewing = (path: string) => (): true | undefined => (details.findAll("ccb-activity-conflict")[0]?.text.startsWith(path) ? true : undefined);
+		await pollUntil(reviewing("B.md"), "B.md's review");
+		expect(details.findAll("ccb-activity-conflict")[0]?.text).toContain("note 1 of 2");
+		withText(details, "button", "Accept all")?.dispatch("click");
+		await pollUntil(reviewing("C.md"), "C.md's review");
+		expect(app.vault.contents.get("B.md")).toBe("see [[A]]\n");
+		expect(app.vault.contents.get("C.md")).toBe("also [[Z]], edited since\n");
+		withText(details, "button", "Reject")?.dispatch("click");
+		await pollUntil(() => (details.findAll("ccb-review").length === 0 ? true : undefined), "the details again");
+		expect(app.vault.contents.get("C.md")).toBe("also [[Z]], edited since\n");
+		expect(app.vault.contents.get("Z.md")).toBe("# A\n");
+	});
 });

@@ -2,7 +2,10 @@ import type { WorkspaceLeaf as RealLeaf } from "obsidian";
 import type { ActivityEntry } from "../../src/journal/activity-entries";
 import { Journal } from "../../src/journal/journal";
 import type { CallRecord } from "../../src/journal/journal-records";
+import { contentHash } from "../../src/journal/content-hash";
 import { MemoryJournalStore } from "../../src/journal/memory-journal-store";
+import { Undo } from "../../src/journal/undo";
+import { pluginJournal } from "../../src/obsidian/plugin-journal";
 import { ACTIVITY_ROW_HEIGHT, ActivityView } from "../../src/obsidian/activity-view";
 import { ACTIVITY_EXPORT_FORMAT } from "../../src/journal/activity-export";
 import ClaudeCodeBridgePlugin from "../../src/plugin";
@@ -28,7 +31,7 @@ function call(index: number, overrides: Partial<CallRecord> = {}): CallRecord {
 async function viewOver(records: CallRecord[]): Promise<{ app: App; view: ActivityView; journal: Journal }> {
 	const app = new App("/vault", "Vault");
 	const store = new MemoryJournalStore();
-	for (const record of records) await store.append(record);
+	await store.append(records);
 	const journal = new Journal({ store, bounds: { maxEntries: 100_000 } });
 	const leaf = app.workspace.getLeaf("tab");
 	const view = new ActivityView(leaf as unknown as RealLeaf, () => ({ journal }));
@@ -38,6 +41,8 @@ async function viewOver(records: CallRecord[]): Promise<{ app: App; view: Activi
 }
 
 const root = (view: ActivityView): FakeElement => view.contentEl as unknown as FakeElement;
+/** Rows drawn above the first one in view (the view's overscan). */
+const OVERSCAN_ROWS = 10;
 const rowsOf = (view: ActivityView): FakeElement[] => root(view).findAll("ccb-activity-entry");
 const one = (view: ActivityView, cls: string): FakeElement => {
 	const found = root(view).findAll(cls)[0];
@@ -125,6 +130,99 @@ describe("ActivityView", () => {
 		const parsed = JSON.parse(json) as { format: string; entries: ActivityEntry[] };
 		expect(parsed.format).toBe(ACTIVITY_EXPORT_FORMAT);
 		expect(parsed.entries).toEqual(searches);
+	});
+});
+
+describe("the activity view while Claude works", () => {
+	it("shows new calls by itself, at most one read of the journal per burst, keeping the filters and the rows in view", async () => {
+		// Recent calls: the journal's age bound keeps them when the new ones are written.
+		const { view, journal } = await viewOver(Array.from({ length: 200 }, (_, index) => call(index + 1, { at: Date.now() - 1_000_000 + index, session: { key: "s1", surface: "ide" } })));
+		const tool = one(view, "ccb-activity-filter-tool");
+		tool.value = "read_note";
+		tool.dispatch("change");
+		const scroll = one(view, "ccb-activity-scroll");
+		scroll.clientHeight = 10 * ACTIVITY_ROW_HEIGHT;
+		scroll.scrollTop = 50 * ACTIVITY_ROW_HEIGHT;
+		scroll.dispatch("scroll");
+		const firstInView = root(view).findAll("ccb-activity-row")[OVERSCAN_ROWS]?.findAll("ccb-activity-summary")[0]?.text;
+		expect(firstInView).toBeDefined();
+		const reads = jest.spyOn(journal, "entries");
+		const record = (tool: string, note: string): void => {
+			const id = journal.begin({ session: { key: "s1", surface: "ide" }, tool, notes: [note], args: "" });
+			journal.finish(id, { outcome: "ok", durationMs: 1, answerBytes: 1 });
+		};
+		for (let index = 0; index < 30; index++) record("read_note", `Live/R${index}.md`);
+		record("search", "Live/S.md");
+		await pollUntil(() => view.shown.find((entry) => entry.notes.includes("Live/R29.md")), "the new calls in the list", { timeoutMs: 20_000 });
+		expect(reads.mock.calls.length).toBeLessThanOrEqual(2);
+		expect(view.shown.some((entry) => entry.tool === "search")).toBe(false);
+		expect(one(view, "ccb-activity-filter-tool").value).toBe("read_note");
+		// 30 new rows above: the list scrolled by as much, so the same rows are in view.
+		expect(scroll.scrollTop).toBe(80 * ACTIVITY_ROW_HEIGHT);
+		expect(root(view).findAll("ccb-activity-row")[OVERSCAN_ROWS]?.findAll("ccb-activity-summary")[0]?.text).toBe(firstInView);
+		reads.mockRestore();
+	});
+});
+
+describe("undoing a whole session from the activity view", () => {
+	const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
+
+	/** Session s1 edits A twice and B once (B changed by the user since); session s2 edits C. */
+	async function sessionView(): Promise<{ app: App; view: ActivityView }> {
+		const app = new App("/vault", "Vault");
+		const journal = new Journal({ store: new MemoryJournalStore() });
+		const edit = async (key: string, path: string, before: string, after: string): Promise<void> => {
+			const id = journal.begin({ session: { key, surface: "vault-tools-http", client: "claude-code" }, tool: "edit_note", notes: [path], args: `path=${path}` });
+			await journal.recordChange(id, { kind: "edit", path, before: { hash: contentHash(bytes(before)), bytes: before.length }, after: contentHash(bytes(after)) }, [{ hash: contentHash(bytes(before)), bytes: bytes(before) }]);
+			journal.finish(id, { outcome: "ok", durationMs: 1, answerBytes: 1 });
+		};
+		await edit("s1", "A.md", "a0\n", "a1\n");
+		await edit("s1", "B.md", "b0\n", "b1\n");
+		await edit("s2", "C.md", "c0\n", "c1\n");
+		await edit("s1", "A.md", "a1\n", "a2\n");
+		app.vault.writeExternally("A.md", "a2\n");
+		app.vault.writeExternally("B.md", "b1 and the user's words\n");
+		app.vault.writeExternally("C.md", "c1\n");
+		const writes = pluginJournal(app as never, "/vault", { id: "claude-code-bridge" }).undo;
+		if (!writes) throw new Error("no undo writes");
+		const undo = new Undo(journal, {
+			readBytes: async (path) => {
+				const file = app.vault.getFileByPath(path);
+				return file ? new Uint8Array(await app.vault.readBinary(file)) : undefined;
+			},
+			writeBytes: (path, data, expected) => writes.writeBytes(path, data, expected),
+			trash: (path) => writes.trash(path),
+			exists: (path) => Promise.resolve(app.vault.getFileByPath(path) !== null),
+			renameNote: () => Promise.reject(new Error("no moves here")),
+		});
+		const view = new ActivityView(app.workspace.getLeaf("tab") as unknown as RealLeaf, () => ({ journal, undo }));
+		view.load();
+		await view.onOpen();
+		return { app, view };
+	}
+
+	const sessionButton = (view: ActivityView, key: string): FakeElement | undefined =>
+		root(view)
+			.findAll("ccb-activity-session")
+			.find((row) => row.text.startsWith(`Session ${key} `))
+			?.findAll("ccb-activity-undo-session")[0];
+
+	it("takes back every change of the session, newest first, after a second press; a note changed since goes to review, and other sessions stay", async () => {
+		const { app, view } = await sessionView();
+		sessionButton(view, "s1")?.dispatch("click");
+		expect(sessionButton(view, "s1")?.text).toBe("Undo 3 calls? Press again");
+		expect(app.vault.contents.get("A.md")).toBe("a2\n");
+		sessionButton(view, "s1")?.dispatch("click");
+		await pollUntil(() => (app.vault.contents.get("A.md") === "a0\n" ? true : undefined), "A.md back to its first text");
+		const details = one(view, "ccb-activity-details");
+		await pollUntil(() => (details.findAll("ccb-activity-conflict")[0]?.text.startsWith("B.md") ? true : undefined), "B.md's review");
+		expect(app.vault.contents.get("B.md")).toBe("b1 and the user's words\n");
+		expect(app.vault.contents.get("C.md")).toBe("c1\n");
+		const accept = details.findAll("ccb-review-accept")[0];
+		accept?.dispatch("click");
+		await pollUntil(() => (app.vault.contents.get("B.md") === "b0\n" ? true : undefined), "B.md's earlier text, accepted");
+		await pollUntil(() => (root(view).findAll("ccb-activity-outcome").filter((cell) => cell.text === "undone").length === 2 ? true : undefined), "the two undone calls");
+		expect(sessionButton(view, "s2")?.text).toBe("Undo session");
 	});
 });
 

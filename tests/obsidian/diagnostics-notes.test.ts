@@ -4,7 +4,7 @@ import { VaultPrivacy } from "../../src/vault/privacy/vault-privacy";
 import { createGetDiagnosticsTool } from "../../src/ide/tools/get-diagnostics";
 import { VaultPaths } from "../../src/vault/vault-paths";
 import { ObsidianDiagnosticsNotes, type NoteFile } from "../../src/obsidian/diagnostics-notes";
-import { parseYaml } from "../../src/vault/markdown/yaml-parser";
+import { obsidianYamlCodec } from "../../src/obsidian/notes/obsidian-yaml-codec";
 import * as obsidian from "../__mocks__/obsidian";
 import { Events, type EventRef } from "../__mocks__/obsidian";
 import { createMetadataHarness } from "./harness/metadata-vault";
@@ -95,7 +95,7 @@ function setUp() {
 	add("Bad.md", { frontmatterPosition: pos(0, 0, 2, 3), sections: [{ type: "yaml", position: pos(0, 0, 2, 3) }] }, "---\nkey: [oops\n---\n");
 	add("Properties.md", { frontmatter: { title: "x" }, frontmatterPosition: pos(0, 0, 2, 3) }, "---\ntitle: x\n---\n");
 	vault.files.set("gone.txt", file("gone.txt"));
-	const source = new ObsidianDiagnosticsNotes({ vault, metadataCache, parseYaml });
+	const source = new ObsidianDiagnosticsNotes({ vault, metadataCache, yaml: obsidianYamlCodec });
 	source.load();
 	return { vault, metadataCache, source, engine: new DiagnosticsEngine(source) };
 }
@@ -162,7 +162,7 @@ async function lagging(notes: Record<string, string>, options: { tick?: number; 
 	const { vault, disk, metadataCache } = createMetadataHarness(notes);
 	await metadataCache.parsePending(Object.keys(notes).filter((path) => !options.unindexed?.includes(path)));
 	const scheduler = new ManualScheduler(options.tick ?? 0);
-	const source = new ObsidianDiagnosticsNotes({ vault, metadataCache, parseYaml, scheduler, indexWaitMs: 200, sliceMs: options.sliceMs ?? 10 });
+	const source = new ObsidianDiagnosticsNotes({ vault, metadataCache, yaml: obsidianYamlCodec, scheduler, indexWaitMs: 200, sliceMs: options.sliceMs ?? 10 });
 	source.load();
 	return { vault, disk, metadataCache, scheduler, source, engine: new DiagnosticsEngine(source) };
 }

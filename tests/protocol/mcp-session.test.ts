@@ -12,6 +12,7 @@ import { makeTempDir } from "../helpers/temp-dir";
 import { VisibleVault } from "../../src/vault/privacy/visible-vault";
 import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 import { VAULT_TOOLS_INSTRUCTIONS } from "../../src/vault-tools/instructions";
+import { libraryYamlCodec } from "../../src/vault/folder/yaml-library-codec";
 
 interface CallResult {
 	content: { type: string; text: string }[];
@@ -23,6 +24,7 @@ interface CallResult {
 async function serve(root: string): Promise<{ client: Client; close: () => Promise<void>; index: FolderVaultIndex }> {
 	const index = new FolderVaultIndex({ root, watch: false });
 	const tools = createVaultToolRegistry({
+		yaml: libraryYamlCodec,
 		vault: new VisibleVault({ index, paths: new VaultPaths(root), isPrivate: (path) => path.startsWith("Private/") }),
 		activeNote: { current: () => ({ path: "Notes/Alpha.md", selection: { from: { line: 4, character: 0 }, to: { line: 4, character: 5 }, text: "Alpha" } }) },
 	});

@@ -5,6 +5,7 @@ import { makeTempDir } from "../helpers/temp-dir";
 import { startStdioServer, type StdioServer } from "../vault-tools/stdio/stdio-server-process";
 import { CAUTIOUS_ROWS, TAG_ROWS } from "./tag-table";
 import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
+import { libraryYamlCodec } from "../../src/vault/folder/yaml-library-codec";
 
 /**
  * Issue 11 finding 4, for the vault tools: their index's tags (`factsFromText`) decide privacy where the index is
@@ -13,7 +14,7 @@ import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
  */
 describe("the vault tools' index reads tags as Obsidian does", () => {
 	it.each(TAG_ROWS)("$behaviour", ({ text, tags }) => {
-		const found = factsFromText("n.md", text).tags.map((fact) => fact.tag.toLowerCase());
+		const found = factsFromText("n.md", text, libraryYamlCodec).tags.map((fact) => fact.tag.toLowerCase());
 		for (const tag of tags) expect(found).toContain(tag);
 	});
 });

@@ -8,6 +8,7 @@ import type { TestClient } from "../helpers/test-client";
 import { parseNoteForCache } from "../obsidian/harness/metadata-parser";
 import { CAUTIOUS_ROWS, TAG_ROWS as ROWS } from "./tag-table";
 import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
+import { libraryYamlCodec } from "../../src/vault/folder/yaml-library-codec";
 
 /**
  * Finding 4 of issue 11: a note that is private in Obsidian (it carries a private tag) must be private headless
@@ -19,7 +20,7 @@ const lower = (tags: string[]): string[] => tags.map((tag) => tag.replace(/^#/, 
 
 describe("tag reading: the headless reader and the fake metadata cache find what Obsidian finds", () => {
 	it.each(ROWS)("headless: $behaviour", ({ text, tags }) => {
-		expect(lower(noteTags(text)).sort()).toEqual([...tags].sort());
+		expect(lower(noteTags(text, libraryYamlCodec)).sort()).toEqual([...tags].sort());
 	});
 
 	it.each(ROWS)("fake metadata cache (getAllTags): $behaviour", ({ text, tags }) => {
@@ -28,11 +29,11 @@ describe("tag reading: the headless reader and the fake metadata cache find what
 
 	// Where Obsidian's reading is uncertain or the YAML is broken, the headless reader errs towards private.
 	it.each(CAUTIOUS_ROWS)("headless counts $behaviour", ({ text }) => {
-		expect(lower(noteTags(text))).toContain("private");
+		expect(lower(noteTags(text, libraryYamlCodec))).toContain("private");
 	});
 
 	it("headless reads a tag that starts with an emoji, which Obsidian allows", () => {
-		expect(noteTags("Filed #🔒secret here\n")).toContain("🔒secret");
+		expect(noteTags("Filed #🔒secret here\n", libraryYamlCodec)).toContain("🔒secret");
 	});
 });
 

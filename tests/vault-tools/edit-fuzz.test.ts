@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { applyEdits, type EditOperation } from "../../src/vault-tools/text/apply-edits";
 import { TargetError, parseTarget } from "../../src/vault-tools/text/edit-targets";
+import { libraryYamlCodec } from "../../src/vault/folder/yaml-library-codec";
 
 /**
  * Fuzzing of edit_note's engine against an independent model: the generator knows every line of the note it
@@ -211,7 +212,7 @@ describe("edit_note engine, fuzzed against a model of the note", () => {
 				const want = expected(note, target, op);
 				let got: string;
 				try {
-					got = applyEdits(text, [{ target: parseTarget(spelled), op, content: op === "delete" ? "" : content }]).text;
+					got = applyEdits(text, [{ target: parseTarget(spelled), op, content: op === "delete" ? "" : content }], libraryYamlCodec).text;
 				} catch (error) {
 					if (!(error instanceof TargetError)) throw error;
 					got = "error";
@@ -246,9 +247,9 @@ describe("edit_note engine, fuzzed against a model of the note", () => {
 				const heading = headings[pick % headings.length];
 				const first = { target: parseTarget(heading.chain.join(" > ")), op: "append" as const, content: "MARK first" };
 				const second = { target: parseTarget("missing heading"), op: "append" as const, content: "MARK second" };
-				expect(() => applyEdits(text, [first, second])).toThrow(TargetError);
-				const both = applyEdits(text, [first, { target: parseTarget({ oldText: "MARK first" }), op: "replace", content: "MARK replaced" }]).text;
-				const oneByOne = applyEdits(applyEdits(text, [first]).text, [{ target: parseTarget({ oldText: "MARK first" }), op: "replace", content: "MARK replaced" }]).text;
+				expect(() => applyEdits(text, [first, second], libraryYamlCodec)).toThrow(TargetError);
+				const both = applyEdits(text, [first, { target: parseTarget({ oldText: "MARK first" }), op: "replace", content: "MARK replaced" }], libraryYamlCodec).text;
+				const oneByOne = applyEdits(applyEdits(text, [first], libraryYamlCodec).text, [{ target: parseTarget({ oldText: "MARK first" }), op: "replace", content: "MARK replaced" }], libraryYamlCodec).text;
 				expect(both).toBe(oneByOne);
 				expect(both.split("MARK replaced")).toHaveLength(2);
 				expect(both.replace(`MARK replaced${note.eol}`, "")).toBe(text);

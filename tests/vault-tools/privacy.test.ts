@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { noteTags } from "../../src/vault/markdown/note-tags";
 import { CAUTIOUS_ROWS, TAG_ROWS } from "../security/tag-table";
 import { makeVault, type VaultFixture } from "./vault-fixture";
+import { libraryYamlCodec } from "../../src/vault/folder/yaml-library-codec";
 
 /**
  * A private note must not exist for any tool: every answer is what it would be if the note were not in the vault.
@@ -97,7 +98,7 @@ describe("privacy at the port", () => {
 		const vault = makeVault(Object.fromEntries(rows.map((row, index) => [`Row ${index}.md`, row.text])));
 		try {
 			await vault.index.refresh();
-			for (const [index, row] of rows.entries()) expect([row.behaviour, vault.folder.tagsOf(`Row ${index}.md`)]).toEqual([row.behaviour, noteTags(row.text)]);
+			for (const [index, row] of rows.entries()) expect([row.behaviour, vault.folder.tagsOf(`Row ${index}.md`)]).toEqual([row.behaviour, noteTags(row.text, libraryYamlCodec)]);
 		} finally {
 			vault.dispose();
 		}

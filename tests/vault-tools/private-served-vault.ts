@@ -13,6 +13,8 @@ import type { App } from "../__mocks__/obsidian";
 import { makeTempDir } from "../helpers/temp-dir";
 import { createIndexedApp, vaultIndexPorts } from "../obsidian/harness/indexed-app";
 import type { CallAnswer } from "./vault-fixture";
+import { libraryYamlCodec } from "../../src/vault/folder/yaml-library-codec";
+import { obsidianYamlCodec } from "../../src/obsidian/notes/obsidian-yaml-codec";
 
 /** The vault tools over one adapter, with the privacy rules and tag reader its root gives them. */
 export interface ServedVault {
@@ -48,7 +50,7 @@ export const ADAPTERS: [string, (files: Record<string, string>, rules: PrivacyRu
 					return undefined;
 				}
 			};
-			return Promise.resolve(serve(root, index, rules, (path) => folder.tagsOf(path), text, options, () => {
+			return Promise.resolve(serve(root, index, rules, (path) => folder.tagsOf(path), text, { yaml: libraryYamlCodec, ...options }, () => {
 				folder.dispose();
 				remove();
 			}));
@@ -62,7 +64,7 @@ export const ADAPTERS: [string, (files: Record<string, string>, rules: PrivacyRu
 			const index = new ObsidianVaultIndex(vaultIndexPorts(app));
 			index.load();
 			const tags = new ObsidianVaultFiles(app as never);
-			return { ...serve(root, index, rules, (path) => tags.tagsOf(path), (path) => app.vault.contents.get(path), options, () => {
+			return { ...serve(root, index, rules, (path) => tags.tagsOf(path), (path) => app.vault.contents.get(path), { yaml: obsidianYamlCodec, ...options }, () => {
 				index.unload();
 				remove();
 			}), app };
@@ -90,7 +92,7 @@ function serve(
 ): ServedVault {
 	const paths = new VaultPaths(root);
 	const privacy = new VaultPrivacy({ paths, rules: () => rules, tagsOf });
-	const tools = new Map(createVaultTools({ vault: privacy.visibleVault(index), ...options }).map((tool) => [tool.name, tool]));
+	const tools = new Map(createVaultTools({ vault: privacy.visibleVault(index), yaml: libraryYamlCodec, ...options }).map((tool) => [tool.name, tool]));
 	return {
 		root,
 		index,

@@ -7,6 +7,7 @@ import { makeTempDir } from "../helpers/temp-dir";
 import { makeVault, type VaultFixture } from "./vault-fixture";
 import { waitUntil } from "../helpers/wait-until";
 import { VisibleVault } from "../../src/vault/privacy/visible-vault";
+import { libraryYamlCodec } from "../../src/vault/folder/yaml-library-codec";
 
 const FILES: Record<string, string> = {
 	"Projects/Garden.md": "---\ntitle: Garden\ntags: [project, home/outdoor]\ndue: 2026-05-01\npriority: 2\n---\n# Garden\n\nPlant tomato seeds in spring.\n\n## Tools\n\nA spade and tomato cages. ^tools\n\n## Log\n\n- watered #chores\n\n```\n# not a heading, tomato in code\n[[Ghost]]\n```\n",
@@ -170,7 +171,7 @@ describe("the folder adapter watching the vault", () => {
 		const temp = makeTempDir("vault-tools-watch");
 		writeFileSync(join(temp.path, "First.md"), "# First\n");
 		const index = new FolderVaultIndex({ root: temp.path });
-		const search = createVaultTools({ vault: new VisibleVault({ index, paths: new VaultPaths(temp.path), isPrivate: () => false }) }).find((tool) => tool.name === "search");
+		const search = createVaultTools({ yaml: libraryYamlCodec, vault: new VisibleVault({ index, paths: new VaultPaths(temp.path), isPrivate: () => false }) }).find((tool) => tool.name === "search");
 		const ask = async (query: string): Promise<string> => (await search?.call({ query }, { sessionId: 1, signal: new AbortController().signal }))?.content[0]?.text ?? "";
 		/** Asks until the answer matches: the watcher reports changes a moment after they happen. */
 		const eventually = async (query: string, expected: RegExp): Promise<void> => {

@@ -8,6 +8,7 @@ import { createVaultToolRegistry } from "../../src/vault-tools/create-vault-tool
 import { VisibleVault } from "../../src/vault/privacy/visible-vault";
 import { CATASTROPHIC_QUERY, PROSE_LINE, SETTLES_WITHIN_MS } from "./catastrophic-regex";
 import { makeVault, type VaultFixture } from "./vault-fixture";
+import { libraryYamlCodec } from "../../src/vault/folder/yaml-library-codec";
 
 describe("regex search cannot block the server (issue 15, finding 3)", () => {
 	let vault: VaultFixture;
@@ -49,7 +50,7 @@ describe("regex search cannot block the server (issue 15, finding 3)", () => {
 	it(
 		"keeps answering other requests on the same McpSession meanwhile: a ping sent after the search is answered before it",
 		async () => {
-			const tools = createVaultToolRegistry({ vault: new VisibleVault({ index: vault.index, paths: new VaultPaths(vault.root), isPrivate: () => false }) });
+			const tools = createVaultToolRegistry({ yaml: libraryYamlCodec, vault: new VisibleVault({ index: vault.index, paths: new VaultPaths(vault.root), isPrivate: () => false }) });
 			const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
 			const session = new McpSession({
 				id: 1,

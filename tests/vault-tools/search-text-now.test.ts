@@ -4,6 +4,7 @@ import { createVaultTools } from "../../src/vault-tools/create-vault-tools";
 import type { VaultIndex } from "../../src/vault/notes/vault-index";
 import { makeVault, type VaultFixture } from "./vault-fixture";
 import { VisibleVault } from "../../src/vault/privacy/visible-vault";
+import { libraryYamlCodec } from "../../src/vault/folder/yaml-library-codec";
 
 /**
  * Text and regex search take a note's text without a promise when the index has it at hand (the folder index's
@@ -40,7 +41,7 @@ describe("search reads texts without a promise when the index has them", () => {
 		privateFolders = ["Private"];
 		const isPrivate = (path: string): boolean => privateFolders.some((folder) => folder === "*" || path.startsWith(`${folder}/`));
 		vault = makeVault(NOTES, { isPrivate });
-		const tool = createVaultTools({ vault: new VisibleVault({ index: withoutTextNow(vault.index), paths: new VaultPaths(vault.root), isPrivate }) }).find((candidate) => candidate.name === "search");
+		const tool = createVaultTools({ yaml: libraryYamlCodec, vault: new VisibleVault({ index: withoutTextNow(vault.index), paths: new VaultPaths(vault.root), isPrivate }) }).find((candidate) => candidate.name === "search");
 		if (!tool) throw new Error("no search tool");
 		searchThroughPromises = tool;
 	});

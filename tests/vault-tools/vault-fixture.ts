@@ -8,6 +8,7 @@ import { FolderVault } from "../../src/vault/folder/folder-vault";
 import type { FolderVaultIndex } from "../../src/vault/folder/folder-vault-index";
 import { VisibleVault } from "../../src/vault/privacy/visible-vault";
 import { makeTempDir } from "../helpers/temp-dir";
+import { libraryYamlCodec } from "../../src/vault/folder/yaml-library-codec";
 
 export interface CallAnswer {
 	text: string;
@@ -40,7 +41,7 @@ export function makeVault(files: Record<string, string>, options: Partial<Omit<V
 	const index = folder.index;
 	const { isPrivate = (): boolean => false, ...toolOptions } = options;
 	const vault = new VisibleVault({ index, paths: new VaultPaths(root), isPrivate });
-	const tools = new Map(createVaultTools({ vault, ...toolOptions }).map((tool) => [tool.name, tool]));
+	const tools = new Map(createVaultTools({ vault, yaml: libraryYamlCodec, ...toolOptions }).map((tool) => [tool.name, tool]));
 	return {
 		root,
 		folder,

@@ -8,6 +8,7 @@ import { createVaultTools } from "../../src/vault-tools/create-vault-tools";
 import type { WriteReview } from "../../src/vault-tools/kit/ports";
 import { makeTempDir } from "../helpers/temp-dir";
 import { makeVault, type VaultFixture } from "./vault-fixture";
+import { libraryYamlCodec } from "../../src/vault/folder/yaml-library-codec";
 
 /**
  * Finding 6 of issue 15: a folder of the vault is replaced by a symbolic link to a folder outside while a write
@@ -83,7 +84,7 @@ describe("a folder swapped for a link out of the vault while a vault-tool write 
 			},
 		});
 		const visible = new VisibleVault({ index: racing, paths: new VaultPaths(root), isPrivate: () => false });
-		const move = createVaultTools({ vault: visible }).find((tool) => tool.name === "move_note");
+		const move = createVaultTools({ yaml: libraryYamlCodec, vault: visible }).find((tool) => tool.name === "move_note");
 		try {
 			const result = await move?.call({ path: "Notes/A.md", to: "Drop/A.md" }, { sessionId: 1, signal: new AbortController().signal });
 			expect(readdirSync(outside)).toEqual([]);

@@ -3,6 +3,7 @@ import { isExternalTarget } from "../../vault/markdown/link-syntax";
 import type { BlockIdFact, FrontmatterFact, LinkFact, NoteFacts, TagFact } from "../../vault/markdown/note-model";
 import type { TextRange } from "../../vault/markdown/text-position";
 import { factsFromText } from "../../vault/notes/note-facts";
+import type { YamlCodec } from "../../shared/yaml-codec";
 
 /**
  * What Obsidian's cache does not say about the frontmatter, read from its text: the line of each key, why the YAML
@@ -15,11 +16,11 @@ export interface FrontmatterDetail {
 }
 
 /** The frontmatter part of a note's text, read with the shared core; undefined when the note has none. */
-export function frontmatterDetail(path: string, text: string, cache: CachedMetadata): FrontmatterDetail | undefined {
+export function frontmatterDetail(path: string, text: string, cache: CachedMetadata, yaml: YamlCodec): FrontmatterDetail | undefined {
 	const end = cache.frontmatterPosition?.end.line;
 	if (end === undefined) return undefined;
 	const lines = text.split("\n");
-	const facts = factsFromText(path, `${lines.slice(0, end + 1).join("\n")}\n`);
+	const facts = factsFromText(path, `${lines.slice(0, end + 1).join("\n")}\n`, yaml);
 	if (!facts.frontmatter) return undefined;
 	return { fact: facts.frontmatter, links: facts.links, tags: facts.tags };
 }

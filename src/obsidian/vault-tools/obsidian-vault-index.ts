@@ -1,5 +1,6 @@
 import { Component, normalizePath, type CachedMetadata, type EventRef } from "obsidian";
-import { factsFromText } from "../../vault/notes/note-facts";
+import { factsFromText, linkFactsFromText } from "../../vault/notes/note-facts";
+import type { YamlCodec } from "../../shared/yaml-codec";
 import type { LinkFact, NoteFacts } from "../../vault/markdown/note-model";
 import { LinksNotKeptError, NoteChangedError, type Backlink, type RenameReport, type StrandedLink, type VaultIndex } from "../../vault/notes/vault-index";
 import { ObsidianNoteEvents } from "../notes/obsidian-note-events";
@@ -45,6 +46,8 @@ export interface ObsidianVaultIndexOptions {
 	fileManager: IndexFileManager;
 	/** The plugin's one subscriber to vault and cache events (shared with the diagnostics); one of its own when absent. */
 	events?: ObsidianNoteEvents;
+	/** Obsidian's YAML (`obsidianYamlCodec`), for notes read from their text. */
+	yaml: YamlCodec;
 }
 
 interface CachedFacts {
@@ -88,7 +91,7 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 			this.events.listen({
 				changed: (file, data, cache) => {
 					this.fromText.delete(file.path);
-					this.frontmatter.set(file.path, { cache, detail: frontmatterDetail(file.path, data, cache) });
+					this.frontmatter.set(file.path, { cache, detail: frontmatterDetail(file.path, data, cache, this.options.yaml) });
 				},
 				created: () => {
 					this.paths = undefined;
@@ -126,7 +129,7 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 				reads.push(
 					vault.cachedRead(file).then(
 						(text) => {
-							this.frontmatter.set(file.path, { cache, detail: frontmatterDetail(file.path, text, cache) });
+							this.frontmatter.set(file.path, { cache, detail: frontmatterDetail(file.path, text, cache, this.options.yaml) });
 							// Facts built before the frontmatter was read lack it.
 							this.factsCache.delete(file.path);
 						},
@@ -166,7 +169,7 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 		if (from === null || from === undefined) return undefined;
 		const known = this.factsCache.get(path);
 		if (known && known.from === from && known.structure === this.structure) return known.facts;
-		const facts = typeof from === "string" ? factsFromText(path, from) : factsFromCache(path, from, this.detailFor(path, from));
+		const facts = typeof from === "string" ? factsFromText(path, from, this.options.yaml) : factsFromCache(path, from, this.detailFor(path, from));
 		for (const link of facts.links) {
 			const target = this.resolveLink(link.linkpath, path);
 			if (target === undefined) delete link.target;
@@ -236,7 +239,7 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 			if (text === undefined) continue;
 			before.set(
 				source,
-				factsFromText(source, text).links.map((link) => {
+				linkFactsFromText(text).map((link) => {
 					const target = this.resolveLink(link.linkpath, source);
 					return target === undefined ? link : { ...link, target };
 				}),
@@ -252,7 +255,7 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 			const moved = this.noteFile(now);
 			const text = moved ? await this.options.vault.read(moved).catch(() => undefined) : undefined;
 			if (text === undefined) continue;
-			const after = factsFromText(now, text).links;
+			const after = linkFactsFromText(text);
 			let changed = 0;
 			links.forEach((link, index) => {
 				const later = after[index];

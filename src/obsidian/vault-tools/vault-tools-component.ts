@@ -10,6 +10,7 @@ import { VaultToolsHttpEndpoint, type VaultToolsHttpStatus } from "../../vault-t
 import type { VaultToolServer } from "../../vault-tools/serve/vault-tool-server";
 import { todaysDailyNote } from "./daily-note";
 import { ObsidianVaultIndex } from "./obsidian-vault-index";
+import { obsidianYamlCodec } from "../notes/obsidian-yaml-codec";
 import type { ObsidianNoteEvents } from "../notes/obsidian-note-events";
 
 /** Obsidian's bundled moment; obsidian.d.ts types it as the module namespace, which TypeScript will not call. */
@@ -61,7 +62,7 @@ export class VaultToolsComponent extends Component {
 	constructor(private readonly options: VaultToolsComponentOptions) {
 		super();
 		const { app } = options;
-		this.index = new ObsidianVaultIndex({ vault: app.vault, metadataCache: app.metadataCache, fileManager: app.fileManager, ...(options.noteEvents ? { events: options.noteEvents } : {}) });
+		this.index = new ObsidianVaultIndex({ vault: app.vault, metadataCache: app.metadataCache, fileManager: app.fileManager, yaml: obsidianYamlCodec, ...(options.noteEvents ? { events: options.noteEvents } : {}) });
 	}
 
 	/** What `assembleBridge({ vaultTools })` takes; resources and prompts use the tools' own privacy and active note. */
@@ -69,6 +70,7 @@ export class VaultToolsComponent extends Component {
 		const { app } = this.options;
 		return {
 			index: this.index,
+			yaml: obsidianYamlCodec,
 			regex: this.regex,
 			reviewWrites: () => this.options.settings().reviewWrites,
 			writesUnavailable: () => (this.isReady() ? undefined : NOT_READY_REASON),

@@ -7,6 +7,7 @@ import type { ActiveNoteSource, WriteReview } from "./ports";
 import type { RegexScanner } from "../regex/regex-scanner";
 import { TargetError } from "../text/edit-targets";
 import { VaultToolError, type VisibleVault } from "../../vault/privacy/visible-vault";
+import type { YamlCodec } from "../../shared/yaml-codec";
 
 export const DEFAULT_LIST_LIMIT = 20;
 export const MAX_LIST_LIMIT = 100;
@@ -15,6 +16,8 @@ export const DEFAULT_TEXT_CAP = 24_000;
 /** What every vault tool works with. */
 export interface VaultToolEnvironment {
 	vault: VisibleVault;
+	/** The YAML of the notes' frontmatter. */
+	yaml: YamlCodec;
 	/** Serialises writes per note. */
 	writes: KeyedMutex;
 	/** The review to use for this write; `undefined` = apply directly (review off). */

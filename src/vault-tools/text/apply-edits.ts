@@ -1,5 +1,5 @@
 import { factsFromText } from "../../vault/notes/note-facts";
-import { parseYaml } from "../../vault/markdown/yaml-parser";
+import type { YamlCodec } from "../../shared/yaml-codec";
 import { LineTable } from "../../vault/markdown/line-table";
 import { TargetError, locateTarget, parseTarget, type EditTarget, type TargetRegion } from "./edit-targets";
 import { describeError } from "../../shared/describe-error";
@@ -46,14 +46,14 @@ export function parseEdits(value: unknown): NoteEdit[] {
  * whose target is missing or ambiguous throws TargetError, so a caller that applies the result only on success
  * changes nothing. Bytes outside the targets are kept exactly; inserted content takes the note's line ends.
  */
-export function applyEdits(text: string, edits: readonly NoteEdit[]): { text: string; applied: AppliedEdit[] } {
+export function applyEdits(text: string, edits: readonly NoteEdit[], yaml: YamlCodec): { text: string; applied: AppliedEdit[] } {
 	let current = text;
 	const applied: AppliedEdit[] = [];
 	edits.forEach((edit, index) => {
 		try {
 			const table = new LineTable(current);
-			const region = locateTarget(current, factsFromText("", current), edit.target, table);
-			current = applyOne(table, region, edit);
+			const region = locateTarget(current, factsFromText("", current, yaml), edit.target, table);
+			current = applyOne(table, region, edit, yaml);
 			applied.push({ label: region.label, op: edit.op });
 		} catch (error) {
 			if (error instanceof TargetError) throw new TargetError(edits.length > 1 ? `edit ${index + 1}: ${error.message}` : error.message);
@@ -63,7 +63,7 @@ export function applyEdits(text: string, edits: readonly NoteEdit[]): { text: st
 	return { text: current, applied };
 }
 
-function applyOne(table: LineTable, region: TargetRegion, edit: NoteEdit): string {
+function applyOne(table: LineTable, region: TargetRegion, edit: NoteEdit, yaml: YamlCodec): string {
 	const text = table.text;
 	const eol = table.lineEnd;
 	const content = edit.content.replace(/\r\n|\r|\n/g, eol);
@@ -105,7 +105,7 @@ function applyOne(table: LineTable, region: TargetRegion, edit: NoteEdit): strin
 			result = insertLines(text, region.afterEnd, content, eol);
 			break;
 	}
-	if (region.kind === "frontmatter" && edit.op !== "delete") checkFrontmatterStillParses(result);
+	if (region.kind === "frontmatter" && edit.op !== "delete") checkFrontmatterStillParses(result, yaml);
 	return result;
 }
 
@@ -164,14 +164,14 @@ function splice(text: string, start: number, end: number, insert: string): strin
 	return text.slice(0, start) + insert + text.slice(end);
 }
 
-function checkFrontmatterStillParses(text: string): void {
-	const facts = factsFromText("", text);
+function checkFrontmatterStillParses(text: string, codec: YamlCodec): void {
+	const facts = factsFromText("", text, codec);
 	if (!facts.frontmatter) throw new TargetError("the edit would leave the note without a closed frontmatter block");
 	const yaml = new LineTable(text);
 	const lines: string[] = [];
 	for (let line = 1; line < facts.frontmatter.endLine; line++) lines.push(yaml.line(line));
 	try {
-		parseYaml(lines.join("\n"));
+		codec.parse(lines.join("\n"));
 	} catch (error) {
 		throw new TargetError(`the edit would make the frontmatter invalid YAML (${describeError(error).split("\n", 1)[0] ?? ""})`);
 	}

@@ -44,7 +44,7 @@ export function createEditNoteTool(env: VaultToolEnvironment): ToolDefinition {
 					if (version !== undefined && version !== current) {
 						throw new VaultToolError(`version ${version} is stale: ${path} has changed since (now version ${current}). Nothing was changed; read the note again.`);
 					}
-					const result = applyEdits(text, edits);
+					const result = applyEdits(text, edits, env.yaml);
 					if (result.text === text) throw new VaultToolError(`No change: the edits leave ${path} exactly as it is, so nothing was written.`);
 					const outcome = await reviewAndWrite(env, { path, oldText: text, newText: result.text, isNewNote: false, tool: "edit_note" }, context);
 					if (outcome.kind === "rejected") return textAnswer([`Not applied: ${outcome.reason}. ${path} is unchanged (version ${current}).`]);

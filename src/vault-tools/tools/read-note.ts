@@ -33,7 +33,7 @@ export function createReadNoteTool(env: VaultToolEnvironment): ToolDefinition {
 				const section = args.section;
 				if (section !== undefined && section !== null) {
 					if (typeof section !== "string" || section.trim() === "") throw new ToolArgumentError('"section" must be a heading path like "Heading > Sub", "^blockid" or "frontmatter"');
-					const region = locateTarget(text, factsFromText(path, text), parseTarget(section), table);
+					const region = locateTarget(text, factsFromText(path, text, env.yaml), parseTarget(section), table);
 					part = text.slice(region.outerStart, region.outerEnd);
 					const first = table.lineAt(region.outerStart);
 					const last = table.lineAt(Math.max(region.outerStart, region.outerEnd - 1));

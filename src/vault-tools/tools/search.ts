@@ -157,7 +157,8 @@ async function textHits(vault: VisibleVault, notes: readonly string[], query: st
 	const words = [...new Set(phrase.split(/\s+/))].sort((a, b) => b.length - a.length);
 	const first = words[0] ?? phrase;
 	const findFirst = wordFinder(first);
-	const others = words.map((word) => Buffer.from(word, "utf8"));
+	// The first word is on the line where it was found: only the others are looked for there.
+	const others = words.slice(1).map((word) => Buffer.from(word, "utf8"));
 	const phraseBytes = Buffer.from(phrase, "utf8");
 	const hits: Hit[] = [];
 	const inNote = (path: string, bytes: Buffer): void => {
@@ -170,9 +171,10 @@ async function textHits(vault: VisibleVault, notes: readonly string[], query: st
 			const lineStart = at > 0 ? bytes.lastIndexOf(LINE_FEED, at - 1) + 1 : 0;
 			const lineFeed = bytes.indexOf(LINE_FEED, at);
 			const lineEnd = lineFeed < 0 ? bytes.length : lineFeed;
-			if (words.length === 1 || others.every((word) => occursWithin(bytes, word, lineStart, lineEnd))) {
-				const phraseAt = bytes.indexOf(phraseBytes, lineStart);
-				const hasPhrase = phraseAt >= 0 && phraseAt + phraseBytes.length <= lineEnd;
+			// A line with the phrase has every word: looked for first, since a common phrase is on most lines found.
+			const phraseAt = bytes.indexOf(phraseBytes, lineStart);
+			const hasPhrase = phraseAt >= 0 && phraseAt + phraseBytes.length <= lineEnd;
+			if (hasPhrase || others.every((word) => occursWithin(bytes, word, lineStart, lineEnd))) {
 				noteHits.push({ path, line: 0, at: 0, byteAt: hasPhrase ? phraseAt : at, score: (hasPhrase ? 2 : 1) + nameBonus, noteHits: 0, text: "" });
 			}
 			at = findFirst(bytes, Math.max(lineEnd, at + 1));

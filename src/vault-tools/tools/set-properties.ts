@@ -1,4 +1,3 @@
-import { isCollection, isNode, parseDocument } from "yaml";
 import type { JsonObject } from "../../protocol/json-rpc";
 import type { ToolCallContext, ToolDefinition } from "../../protocol/mcp-types";
 import { ToolArgumentError } from "../../protocol/tool-arguments";
@@ -8,12 +7,15 @@ import { LineTable } from "../../vault/markdown/line-table";
 import { defineVaultTool, notePathQuery, textAnswer, type VaultToolEnvironment } from "../kit/tool-kit";
 import { VaultToolError } from "../../vault/privacy/visible-vault";
 import { assertWritable, reviewAndWrite } from "../kit/write-flow";
+import { editProperties, sameValue, withChanges } from "../text/property-edit";
+import { isPlainMap, type YamlCodec } from "../../shared/yaml-codec";
+import { describeError } from "../../shared/describe-error";
 
 export function createSetPropertiesTool(env: VaultToolEnvironment): ToolDefinition {
 	return defineVaultTool(
 		{
 			name: "set_properties",
-			description: "Set and/or remove frontmatter properties of a note (creates the frontmatter if needed). Other keys, comments and the rest of the note stay as they are. Shown for review unless review is off.",
+			description: "Set and/or remove frontmatter properties of a note (creates the frontmatter if needed). Other keys, comments and the rest of the note stay as they are (frontmatter in unusual YAML, such as a {…} map or anchors, is rewritten whole, without its comments). Shown for review unless review is off.",
 			properties: {
 				path: { type: "string" },
 				set: { type: "object", description: "key: value (JSON values; lists for tags/aliases)" },
@@ -32,7 +34,10 @@ export function createSetPropertiesTool(env: VaultToolEnvironment): ToolDefiniti
 				return env.writes.run([path], async () => {
 					const text = await env.vault.readText(path);
 					if (text === undefined) throw new VaultToolError(`No note "${path}" in the vault.`);
-					const newText = withProperties(text, set, remove);
+					const newText = withProperties(text, set, remove, env.yaml);
+					if (newText === text && Object.keys(set).length === 0 && !hasFrontmatter(text, env.yaml)) {
+						throw new VaultToolError(`No change: ${path} has no properties (no frontmatter), so there is nothing to remove; nothing was written.`);
+					}
 					if (newText === text) throw new VaultToolError(`No change: ${path} already has these properties, so nothing was written.`);
 					const outcome = await reviewAndWrite(env, { path, oldText: text, newText, isNewNote: false, tool: "set_properties" }, context);
 					if (outcome.kind === "rejected") return textAnswer([`Not applied: ${outcome.reason}. ${path} is unchanged.`]);
@@ -58,38 +63,33 @@ function readRemove(value: unknown): string[] {
 	return value as string[];
 }
 
-/** The note with its frontmatter changed through the YAML document model; every byte after the frontmatter is kept. */
-export function withProperties(text: string, set: Record<string, unknown>, remove: readonly string[]): string {
+function hasFrontmatter(text: string, codec: YamlCodec): boolean {
+	return factsFromText("", text, codec).frontmatter !== undefined;
+}
+
+/**
+ * The note with its frontmatter's properties set and removed (`editProperties`: other lines kept as they are);
+ * every byte after the frontmatter is kept, and the text is returned as it is when the properties do not change.
+ */
+export function withProperties(text: string, set: Readonly<Record<string, unknown>>, remove: readonly string[], codec: YamlCodec): string {
 	const table = new LineTable(text);
 	const eol = table.lineEnd;
-	const frontmatter = factsFromText("", text).frontmatter;
+	const frontmatter = factsFromText("", text, codec).frontmatter;
 	let yaml = "";
 	if (frontmatter) {
 		const lines: string[] = [];
 		for (let line = 1; line < frontmatter.endLine; line++) lines.push(table.line(line));
 		yaml = lines.join("\n");
 	}
-	const document = parseDocument(yaml);
-	if (document.errors.length > 0) throw new VaultToolError(`the note's frontmatter is not valid YAML (${document.errors[0]?.message.split("\n", 1)[0] ?? ""}); fix it with edit_note target "frontmatter" first`);
-	if (document.contents !== null && !(document.contents && typeof document.contents === "object" && "items" in document.contents && !Array.isArray(document.toJS()))) {
-		throw new VaultToolError("the note's frontmatter is not a list of key: value properties; fix it with edit_note target \"frontmatter\" first");
+	let properties: unknown;
+	try {
+		properties = codec.parse(yaml) ?? {};
+	} catch (error) {
+		throw new VaultToolError(`the note's frontmatter is not valid YAML (${describeError(error).split("\n", 1)[0] ?? ""}); fix it with edit_note target "frontmatter" first`);
 	}
-	// No padding in [a, b] and no folding of long values, so untouched keys keep their usual spelling.
-	const format = { flowCollectionPadding: false, lineWidth: 0 };
-	const before = document.toString(format);
-	for (const [key, value] of Object.entries(set)) {
-		// A new value keeps the old one's style ([a, b] stays a flow list) and its comment.
-		const previous: unknown = document.get(key, true);
-		const node = document.createNode(value);
-		if (isCollection(previous) && previous.flow && isCollection(node)) node.flow = true;
-		if (isNode(previous) && previous.comment) node.comment = previous.comment;
-		document.set(key, node);
-	}
-	for (const key of remove) document.delete(key);
-	const after = document.toString(format);
-	if (frontmatter && after === before) return text;
-	if (!frontmatter && Object.keys(set).length === 0) return text;
-	const body = (after.trim() === "{}" || after.trim() === "" ? "" : after).replace(/\n$/, "").replace(/\n/g, eol);
+	if (!isPlainMap(properties)) throw new VaultToolError("the note's frontmatter is not a list of key: value properties; fix it with edit_note target \"frontmatter\" first");
+	if (sameValue(withChanges(properties, set, remove), properties)) return text;
+	const body = editProperties(yaml, properties, set, remove, codec).replace(/\n$/, "").replace(/\n/g, eol);
 	const block = `---${eol}${body === "" ? "" : `${body}${eol}`}---`;
 	if (!frontmatter) return `${block}${eol}${text}`;
 	const end = table.ends[frontmatter.endLine] ?? text.length;

@@ -1,6 +1,6 @@
-import type { YamlParser } from "../markdown/frontmatter-check";
 import type { NoteFacts } from "../markdown/note-model";
-import { parseYaml as parseYamlWithLibrary } from "../markdown/yaml-parser";
+import type { YamlCodec } from "../../shared/yaml-codec";
+import { libraryYamlCodec } from "./yaml-library-codec";
 import { factsFromText } from "../notes/note-facts";
 import type { DiagnosticsNotes } from "../notes/notes";
 import { FolderNoteStore, NoteMemo, type FolderNoteStoreOptions } from "./folder-note-store";
@@ -18,10 +18,10 @@ export class FolderDiagnosticsNotes implements DiagnosticsNotes {
 	private readonly metadataMemo: NoteMemo<NoteFacts>;
 
 	/** Over a folder's shared store, or (given options) over a store of its own. */
-	constructor(source: FolderNoteStore | FolderNoteStoreOptions, parseYaml: YamlParser = parseYamlWithLibrary) {
+	constructor(source: FolderNoteStore | FolderNoteStoreOptions, yaml: YamlCodec = libraryYamlCodec) {
 		this.ownsStore = !(source instanceof FolderNoteStore);
 		this.store = source instanceof FolderNoteStore ? source : new FolderNoteStore(source);
-		this.metadataMemo = new NoteMemo(this.store, (path, read) => factsFromText(path, read.bytes > MAX_SCANNED_NOTE_BYTES ? "" : read.text, parseYaml));
+		this.metadataMemo = new NoteMemo(this.store, (path, read) => factsFromText(path, read.bytes > MAX_SCANNED_NOTE_BYTES ? "" : read.text, yaml));
 	}
 
 	get structureVersion(): number {

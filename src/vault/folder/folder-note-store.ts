@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, lstatSync, openSync, readFileSync, readSync, readdirSync, realpathSync, watch, type FSWatcher, type Stats } from "node:fs";
-import { join } from "node:path";
+import { join, sep } from "node:path";
 import { LinkResolver } from "../notes/link-resolver";
 import { describeError } from "../../shared/describe-error";
 
@@ -27,6 +27,11 @@ export interface NoteText {
 
 /** How many texts read last are kept, so that several readers of one note in a row read the file once. */
 const RECENT_TEXTS = 8;
+/**
+ * How many bytes of them at most: a text larger than this is never kept (reading it again costs little next to
+ * holding it; a 1 MiB note left here after a scan was most of the host's heap).
+ */
+export const RECENT_TEXT_BYTES = 256 * 1024;
 
 /**
  * The files of a vault folder, kept current by one watcher set: what every reader of the folder shares (the IDE's
@@ -51,9 +56,13 @@ export class FolderNoteStore {
 	private readonly realFolders = new Set<string>();
 	private readonly listeners = new Set<(path: string) => void>();
 	private readonly recent: { path: string; stamp: string; read: NoteText }[] = [];
+	/** The root with one separator at its end: a listed note's absolute path is this and its parts. */
+	private readonly rootPrefix: string;
 
 	constructor(private readonly options: FolderNoteStoreOptions) {
 		this.watching = options.watch ?? true;
+		const root = join(options.root);
+		this.rootPrefix = root.endsWith(sep) ? root : `${root}${sep}`;
 	}
 
 	get root(): string {
@@ -121,7 +130,8 @@ export class FolderNoteStore {
 		if (recent && recent.stamp === entry.stamp) return recent.read;
 		let descriptor: number | undefined;
 		try {
-			descriptor = openSync(this.absolute(path), "r");
+			// A listed note's path has no empty, `.` or `..` part (the walk made it): no normalising needed.
+			descriptor = openSync(this.rootPrefix + (sep === "/" ? path : path.split("/").join(sep)), "r");
 			const stats = fstatSync(descriptor);
 			const read = { text: readWhole(descriptor, stats.size), bytes: stats.size };
 			const stamp = stampOf(stats);
@@ -272,8 +282,10 @@ export class FolderNoteStore {
 	private remember(path: string, stamp: string, read: NoteText): void {
 		const at = this.recent.findIndex((candidate) => candidate.path === path);
 		if (at >= 0) this.recent.splice(at, 1);
+		if (read.bytes > RECENT_TEXT_BYTES) return;
 		this.recent.push({ path, stamp, read });
-		if (this.recent.length > RECENT_TEXTS) this.recent.shift();
+		let bytes = this.recent.reduce((sum, candidate) => sum + candidate.read.bytes, 0);
+		while (this.recent.length > RECENT_TEXTS || bytes > RECENT_TEXT_BYTES) bytes -= this.recent.shift()?.read.bytes ?? 0;
 	}
 
 	private addFile(path: string): void {

@@ -1,6 +1,8 @@
 import { promises as fs } from "node:fs";
 import { factsFromText, linkFactsFromText, tagsAndFrontmatterFromText } from "../notes/note-facts";
 import { LineTable } from "../markdown/line-table";
+import type { YamlCodec } from "../../shared/yaml-codec";
+import { libraryYamlCodec } from "./yaml-library-codec";
 import type { FrontmatterFact, LinkFact, NoteFacts, TagFact } from "../markdown/note-model";
 import { LinksNotKeptError, NoteChangedError, type Backlink, type RenameReport, type StrandedLink, type VaultIndex } from "../notes/vault-index";
 import { ConfinedWrites } from "./confined-writes";
@@ -56,15 +58,15 @@ export class FolderVaultIndex implements VaultIndex {
 	/** The links alone of the notes asked for last (backlinks read them: no YAML, headings or blocks). */
 	private readonly links: NoteMemo<NoteLinks>;
 
-	/** Over a folder's shared store, or (given options) over a store of its own. */
-	constructor(source: FolderNoteStore | FolderNoteStoreOptions) {
+	/** Over a folder's shared store, or (given options) over a store of its own; the YAML codec is the `yaml` library's unless given. */
+	constructor(source: FolderNoteStore | FolderNoteStoreOptions, yaml: YamlCodec = libraryYamlCodec) {
 		this.ownsStore = !(source instanceof FolderNoteStore);
 		this.store = source instanceof FolderNoteStore ? source : new FolderNoteStore(source);
 		this.writes = new ConfinedWrites(this.store.root);
 		this.searchTexts = new SearchTextSlabs(this.store);
 		this.outgoing = new NoteMemo(this.store, (_path, read) => ({ linkpaths: distinct(linkFactsFromText(read.text).map((link) => link.linkpath)), targets: [], resolvedAt: -1 }));
-		this.described = new NoteMemo(this.store, (_path, read) => tagsAndFrontmatterFromText(read.text));
-		this.parsed = new NoteMemo(this.store, (path, read) => ({ facts: factsFromText(path, read.text), resolvedAt: -1 }), WHOLE_FACTS_KEPT);
+		this.described = new NoteMemo(this.store, (_path, read) => tagsAndFrontmatterFromText(read.text, yaml));
+		this.parsed = new NoteMemo(this.store, (path, read) => ({ facts: factsFromText(path, read.text, yaml), resolvedAt: -1 }), WHOLE_FACTS_KEPT);
 		this.links = new NoteMemo(this.store, (_path, read) => ({ links: linkFactsFromText(read.text), resolvedAt: -1 }), WHOLE_FACTS_KEPT);
 	}
 

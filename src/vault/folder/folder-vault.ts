@@ -1,14 +1,15 @@
 import { readFileSync } from "node:fs";
-import type { YamlParser } from "../markdown/frontmatter-check";
 import { noteTags } from "../markdown/note-tags";
+import type { YamlCodec } from "../../shared/yaml-codec";
+import { libraryYamlCodec } from "./yaml-library-codec";
 import { FolderFiles } from "./folder-files";
 import { FolderDiagnosticsNotes } from "./folder-diagnostics-notes";
 import { FolderNoteStore, NoteMemo, type FolderNoteStoreOptions } from "./folder-note-store";
 import { FolderVaultIndex } from "./folder-vault-index";
 
 export interface FolderVaultOptions extends FolderNoteStoreOptions {
-	/** The YAML parser of the diagnostics' frontmatter check (default: the `yaml` library's). */
-	parseYaml?: YamlParser;
+	/** The YAML of every facet: tags, facts and the frontmatter check (default: the `yaml` library's). */
+	yaml?: YamlCodec;
 }
 
 /**
@@ -23,10 +24,12 @@ export class FolderVault {
 	private filesFacet: FolderFiles | undefined;
 	private notesFacet: FolderDiagnosticsNotes | undefined;
 	private indexFacet: FolderVaultIndex | undefined;
+	private readonly yaml: YamlCodec;
 
-	constructor(private readonly options: FolderVaultOptions) {
+	constructor(options: FolderVaultOptions) {
 		this.store = new FolderNoteStore(options);
-		this.tags = new NoteMemo(this.store, (_path, read) => noteTags(read.text));
+		this.yaml = options.yaml ?? libraryYamlCodec;
+		this.tags = new NoteMemo(this.store, (_path, read) => noteTags(read.text, this.yaml));
 	}
 
 	get root(): string {
@@ -38,11 +41,11 @@ export class FolderVault {
 	}
 
 	get notes(): FolderDiagnosticsNotes {
-		return (this.notesFacet ??= new FolderDiagnosticsNotes(this.store, this.options.parseYaml));
+		return (this.notesFacet ??= new FolderDiagnosticsNotes(this.store, this.yaml));
 	}
 
 	get index(): FolderVaultIndex {
-		return (this.indexFacet ??= new FolderVaultIndex(this.store));
+		return (this.indexFacet ??= new FolderVaultIndex(this.store, this.yaml));
 	}
 
 	/**
@@ -60,7 +63,7 @@ export class FolderVault {
 			if (tags) return tags;
 		}
 		try {
-			return noteTags(readFileSync(this.store.absolute(relativePath), "utf8"));
+			return noteTags(readFileSync(this.store.absolute(relativePath), "utf8"), this.yaml);
 		} catch {
 			return [];
 		}

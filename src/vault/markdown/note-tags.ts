@@ -1,16 +1,17 @@
-import { isMap, isPair, isScalar, isSeq, parseDocument, type Document } from "yaml";
 import { CodeMask } from "./code-mask";
 import { findFrontmatter } from "./frontmatter-check";
 import { simpleYamlMap } from "./simple-yaml";
 import { splitLines } from "./text-lines";
+import type { YamlCodec } from "../../shared/yaml-codec";
 
 // A tag starts at a line start, after white space or right after another tag (`#work#private` is two); letters,
 // digits, _, - and / (https://help.obsidian.md/tags, "Tag format"). Obsidian ends it at other punctuation, so
 // `#private.` is `private`. Two readings are taken and both kept, so neither can hide a private tag: the letters
 // above only, and anything up to white space or ASCII punctuation (emoji and other scripts, which Obsidian allows).
 const INLINE_TAG_READINGS = [/(?<=^|\s|#[^\s#]+)#([\p{L}\p{N}_/-]+)/gu, /(?<=^|\s|#[^\s#]+)#([^\s!"#$%&'()*+,.:;<=>?@[\\\]^`{|}~]+)/gu];
-// A `#` followed by a character both readings' tags may start with: a line without one has no tag.
-const TAG_START = /#[^\s!"#$%&'()*+,.:;<=>?@[\\\]^`{|}~]/u;
+// A `#` where both readings may start a tag (after what their look-behind accepts, or more) followed by a
+// character their tags may start with: a line without one has no tag (`[[Note#Heading]]` has none).
+const TAG_START = /(?:^|\s|#[^\s#]*)#[^\s!"#$%&'()*+,.:;<=>?@[\\\]^`{|}~]/u;
 // The frontmatter keys Obsidian reads tags from, matched whatever their case (`Tags:`); `tag` is the older name.
 const TAG_KEY = /^tags?$/i;
 
@@ -19,11 +20,11 @@ const TAG_KEY = /^tags?$/i;
  * Meant for privacy: where Obsidian's reading is uncertain it errs towards finding a tag, never away from it,
  * so a note that is private in Obsidian is private here too (https://help.obsidian.md/tags; tests/security/tag-scanner.test.ts).
  */
-export function noteTags(text: string): string[] {
+export function noteTags(text: string, codec: YamlCodec): string[] {
 	// A byte order mark (some Windows editors write one) must not hide the frontmatter.
 	const lines = splitLines(text.replace(/^\uFEFF/, ""));
 	const frontmatter = findFrontmatter(lines);
-	const tags = frontmatter ? frontmatterTags(frontmatter.yaml) : [];
+	const tags = frontmatter ? frontmatterTags(frontmatter.yaml, codec) : [];
 	// Comments stay in: a `%% #private %%` still makes the note private even if Obsidian's index skips it.
 	const mask = new CodeMask({ maskComments: false });
 	for (let line = frontmatter ? frontmatter.endLine + 1 : 0; line < lines.length; line++) {
@@ -51,16 +52,21 @@ export function tagsInLine(maskedLine: string): string[] {
  * `tags : x` are the same key to YAML), as a list (block or flow, over several lines, with comments) or as one
  * string of tags separated by commas or spaces (also a folded `>-` scalar), with or without `#`
  * (https://help.obsidian.md/tags, "Tags in properties"; https://help.obsidian.md/properties).
- * Read from the syntax tree, not the parsed value, so a duplicate key or a YAML error elsewhere in the block
- * (which leaves Obsidian without properties) cannot hide a tag.
+ * With the library's codec they are read from the syntax tree, not the parsed value, so a duplicate key or a YAML
+ * error elsewhere in the block (which leaves Obsidian without properties) cannot hide a tag (`YamlCodec.scalarsUnderKeys`).
  */
-export function frontmatterTags(yaml: string): string[] {
+export function frontmatterTags(yaml: string, codec: YamlCodec): string[] {
 	const simple = simpleYamlMap(yaml);
-	return simple ? frontmatterTagsOfValues(simple) : frontmatterTagsOf(parseDocument(yaml, { uniqueKeys: false }));
+	return simple ? frontmatterTagsOfValues(simple) : frontmatterTagsByCodec(yaml, codec);
+}
+
+/** `frontmatterTags` read by the codec alone, for frontmatter `simpleYamlMap` declines. */
+export function frontmatterTagsByCodec(yaml: string, codec: YamlCodec): string[] {
+	return codec.scalarsUnderKeys(yaml, TAG_KEY).flatMap(splitTagWords);
 }
 
 /**
- * `frontmatterTagsOf` of frontmatter read without the library (`simpleYamlMap`: scalars and lists of them, every
+ * `frontmatterTags` of frontmatter read without a YAML parser (`simpleYamlMap`: scalars and lists of them, every
  * key once): the same words, since such a tree holds exactly these values.
  */
 export function frontmatterTagsOfValues(properties: Record<string, unknown>): string[] {
@@ -74,33 +80,9 @@ function collectValues(value: unknown, into: string[]): void {
 	else if (value !== null && value !== undefined) into.push(String(value as string | number | boolean));
 }
 
-/**
- * `frontmatterTags` of a document already parsed (with or without `uniqueKeys`: that only adds an error, the tree
- * is the same), for readers that also need the frontmatter's values and parse it once.
- */
-export function frontmatterTagsOf(document: Document.Parsed): string[] {
-	const root = document.contents;
-	if (!isMap(root)) return [];
-	const words: string[] = [];
-	for (const pair of root.items) {
-		if (!isScalar(pair.key) || !TAG_KEY.test(String(pair.key.value).trim())) continue;
-		collectScalars(pair.value, words);
-	}
-	return words.flatMap(splitTagWords);
-}
-
-function collectScalars(node: unknown, into: string[]): void {
-	if (isScalar(node)) {
-		if (node.value !== null && node.value !== undefined) into.push(String(node.value as string | number | boolean));
-	} else if (isSeq(node) || isMap(node)) {
-		for (const item of node.items) collectScalars(item, into);
-	} else if (isPair(node)) {
-		collectScalars(node.key, into);
-		collectScalars(node.value, into);
-	}
-}
-
 function splitTagWords(value: string): string[] {
+	// One word without a `#` (most tags in properties): nothing to split or strip.
+	if (value !== "" && !/[,\s#]/.test(value)) return [value];
 	return value
 		.split(/[,\s]+/)
 		.map((word) => word.replace(/^#+/, ""))

@@ -146,8 +146,13 @@ function quotedScalar(text: string, start: number): { value: string; end: number
 	}
 }
 
+/** The first characters of every plain scalar that is not text in the core schema (null, booleans, numbers). */
+const MAY_NOT_BE_TEXT = /^[~nNtTfF0-9+.-]/;
+
 /** A plain scalar as the core schema reads it: null, a boolean, a number, or the text itself. */
 function plainScalar(text: string): unknown {
+	// Text that starts none of the forms below (most values) is itself.
+	if (!MAY_NOT_BE_TEXT.test(text)) return text;
 	if (/^(?:~|[Nn]ull|NULL)$/.test(text)) return null;
 	if (/^(?:[Tt]rue|TRUE)$/.test(text)) return true;
 	if (/^(?:[Ff]alse|FALSE)$/.test(text)) return false;

@@ -26,14 +26,19 @@ export class LinkResolver {
 	}
 
 	add(path: string): void {
-		if (this.files.has(path)) return;
+		const known = this.files.size;
 		this.files.add(path);
-		for (const key of nameKeys(path)) {
-			const list = this.byName.get(key);
-			if (list) list.push(path);
-			else this.byName.set(key, [path]);
-		}
+		if (this.files.size === known) return;
+		const name = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
+		this.addName(name, path);
+		if (name.endsWith(".md")) this.addName(name.slice(0, -3), path);
 		this.changes++;
+	}
+
+	private addName(key: string, path: string): void {
+		const list = this.byName.get(key);
+		if (list) list.push(path);
+		else this.byName.set(key, [path]);
 	}
 
 	remove(path: string): void {
@@ -70,6 +75,11 @@ export class LinkResolver {
 	 */
 	private firstChoice(linkpath: string, sourcePath: string): string | undefined {
 		if (linkpath === "") return this.resolveAmong(linkpath, sourcePath);
+		// A bare name (most links) that one file has leads to that file from any folder: no key to make, nothing to keep.
+		if (!linkpath.includes("/") && !linkpath.includes("\\") && linkpath !== "." && linkpath !== "..") {
+			const named = this.byName.get(linkpath.toLowerCase());
+			if (named === undefined || named.length === 1) return named?.[0];
+		}
 		if (this.resolvedAt !== this.changes || this.resolved.size >= MAX_RESOLVED) {
 			this.resolved.clear();
 			this.resolvedAt = this.changes;
@@ -137,6 +147,7 @@ function join(folder: string, relative: string): string {
 
 /** Resolves `.` and `..` segments; undefined when `..` climbs above the vault root. */
 function normalisePath(path: string): string | undefined {
+	if (!path.includes("/")) return path === ".." ? undefined : path === "." ? "" : path;
 	const parts: string[] = [];
 	for (const part of path.split("/")) {
 		if (part === "" || part === ".") continue;

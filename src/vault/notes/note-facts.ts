@@ -1,12 +1,12 @@
 import { CodeMask } from "../markdown/code-mask";
-import type { Document } from "yaml";
-import { frontmatterTagsOf, frontmatterTagsOfValues, tagsInLine } from "../markdown/note-tags";
+import { frontmatterTagsByCodec, frontmatterTagsOfValues, tagsInLine } from "../markdown/note-tags";
 import { simpleYamlMap } from "../markdown/simple-yaml";
-import { findFrontmatter, type FrontmatterBlock, type YamlParser } from "../markdown/frontmatter-check";
+import { findFrontmatter, type FrontmatterBlock } from "../markdown/frontmatter-check";
 import { findLinks } from "../markdown/link-syntax";
 import { scanLinks, scanNote } from "../markdown/markdown-scanner";
 import { splitLines } from "../markdown/text-lines";
-import { parseYaml, parseYamlDocument, yamlValue } from "../markdown/yaml-parser";
+import { eachLineHolding, masksLineByLine, noteHead } from "../markdown/line-scan";
+import type { YamlCodec } from "../../shared/yaml-codec";
 import type { FrontmatterFact, LinkFact, NoteFacts, TagFact } from "../markdown/note-model";
 import { describeError } from "../../shared/describe-error";
 
@@ -15,13 +15,13 @@ const TOP_LEVEL_KEY = /^([^\s#:-][^:]*?|"[^"]+"|'[^']+'):(?:\s|$)/;
 /**
  * The note model from a note's text, for builders that have no metadata cache (the folder; Obsidian for a note it
  * has not parsed yet). The shared scanner gives headings, block ids, body links and the frontmatter's problem
- * (`parseYaml`: Obsidian's own in the plugin); link targets are left for the index to resolve. Its parts
+ * (`codec`: Obsidian's own YAML in the plugin); link targets are left for the index to resolve. Its parts
  * (`linkFactsFromText`, `tagsAndFrontmatterFromText`) give exactly the same links, tags and frontmatter for
  * indexes that keep only those of every note.
  */
-export function factsFromText(path: string, text: string, yamlParser: YamlParser = parseYaml): NoteFacts {
+export function factsFromText(path: string, text: string, codec: YamlCodec): NoteFacts {
 	const lines = splitLines(text);
-	const scanned = scanNote(path, text, yamlParser);
+	const scanned = scanNote(path, text, codec.parse);
 	const block = findFrontmatter(lines);
 	const facts: NoteFacts = {
 		path,
@@ -30,7 +30,7 @@ export function factsFromText(path: string, text: string, yamlParser: YamlParser
 		links: [...propertyLinks(lines, block), ...scanned.links],
 		tags: [],
 	};
-	const described = describe(lines, block);
+	const described = describe(lines, block, codec, inlineTags(lines, block ? block.endLine + 1 : 0));
 	facts.tags = described.tags;
 	if (described.frontmatter) facts.frontmatter = described.frontmatter;
 	if (scanned.frontmatterProblem) facts.frontmatterProblem = scanned.frontmatterProblem;
@@ -39,29 +39,53 @@ export function factsFromText(path: string, text: string, yamlParser: YamlParser
 
 /** The note's links, as `factsFromText` gives them: wikilinks in the frontmatter's properties, then the body's links. */
 export function linkFactsFromText(text: string): LinkFact[] {
+	if (masksLineByLine(text)) {
+		// Only the lines with a bracket can hold a link: the others are not split off or masked.
+		const head = noteHead(text);
+		const block = findFrontmatter(head.lines);
+		const links = propertyLinks(head.lines, block);
+		const mask = new CodeMask();
+		eachLineHolding(text, "[", block ? head.bodyOffset : 0, block ? block.endLine + 1 : 0, (line, number) => {
+			const masked = mask.maskLine(line);
+			if (masked !== undefined && masked.includes("[")) for (const link of findLinks(line, masked, number)) links.push(link);
+		});
+		return links;
+	}
 	const lines = splitLines(text);
 	const block = findFrontmatter(lines);
 	return [...propertyLinks(lines, block), ...scanLinks(lines, block ? block.endLine + 1 : 0)];
 }
 
 /** The note's tags and frontmatter, as `factsFromText` gives them (the frontmatter's YAML parsed once for both). */
-export function tagsAndFrontmatterFromText(text: string): { tags: TagFact[]; frontmatter?: FrontmatterFact } {
+export function tagsAndFrontmatterFromText(text: string, codec: YamlCodec): { tags: TagFact[]; frontmatter?: FrontmatterFact } {
+	if (masksLineByLine(text)) {
+		// Only the lines with a `#` can hold a tag: the others are not split off or masked.
+		const head = noteHead(text);
+		const block = findFrontmatter(head.lines);
+		const tags: TagFact[] = [];
+		const mask = new CodeMask();
+		eachLineHolding(text, "#", block ? head.bodyOffset : 0, block ? block.endLine + 1 : 0, (line, number) => {
+			const masked = mask.maskLine(line);
+			if (masked !== undefined && masked.includes("#")) for (const tag of tagsInLine(masked)) tags.push({ tag, line: number });
+		});
+		return describe(head.lines, block, codec, tags);
+	}
 	const lines = splitLines(text);
-	return describe(lines, findFrontmatter(lines));
+	const block = findFrontmatter(lines);
+	return describe(lines, block, codec, inlineTags(lines, block ? block.endLine + 1 : 0));
 }
 
-function describe(lines: readonly string[], block: FrontmatterBlock | undefined): { tags: TagFact[]; frontmatter?: FrontmatterFact } {
-	const inline = inlineTags(lines, block ? block.endLine + 1 : 0);
+/** The tags and frontmatter, given the body's tags (`inline`) and the lines up to the frontmatter's end at least. */
+function describe(lines: readonly string[], block: FrontmatterBlock | undefined, codec: YamlCodec, inline: TagFact[]): { tags: TagFact[]; frontmatter?: FrontmatterFact } {
 	if (!block) return { tags: inline };
 	const keyLines = keyLinesOf(lines, block);
 	const tagLine = Object.entries(keyLines).find(([key]) => /^tags?$/i.test(key))?.[1] ?? 0;
-	// Most frontmatter is plain `key: value` lines: read without the YAML library, to the same values.
+	// Most frontmatter is plain `key: value` lines: read without a YAML parser, to the same values.
 	const simple = simpleYamlMap(block.yaml);
 	if (simple) return { tags: [...frontmatterTagsOfValues(simple).map((tag) => ({ tag, line: tagLine })), ...inline], frontmatter: { endLine: block.endLine, keyLines, properties: simple } };
-	const document = parseYamlDocument(block.yaml);
-	// The frontmatter's tags for display, read as `frontmatterTags` of note-tags.ts does (any key case, YAML errors); privacy reads `noteTags`.
-	const tags = [...frontmatterTagsOf(document).map((tag) => ({ tag, line: tagLine })), ...inline];
-	return { tags, frontmatter: frontmatterFact(block, keyLines, document) };
+	// The frontmatter's tags for display, read as `frontmatterTags` reads them (any key case, YAML errors as the codec can); privacy reads `noteTags`.
+	const tags = [...frontmatterTagsByCodec(block.yaml, codec).map((tag) => ({ tag, line: tagLine })), ...inline];
+	return { tags, frontmatter: frontmatterFact(block, keyLines, codec) };
 }
 
 /** Obsidian treats wikilinks in properties (`related: "[[Note]]"`) as links: moves must rewrite them too. */
@@ -86,10 +110,10 @@ function keyLinesOf(lines: readonly string[], block: FrontmatterBlock): Record<s
 	return keyLines;
 }
 
-function frontmatterFact(block: FrontmatterBlock, keyLines: Record<string, number>, document: Document.Parsed): FrontmatterFact {
+function frontmatterFact(block: FrontmatterBlock, keyLines: Record<string, number>, codec: YamlCodec): FrontmatterFact {
 	const fact: FrontmatterFact = { endLine: block.endLine, keyLines };
 	try {
-		const parsed = yamlValue(document);
+		const parsed = codec.parse(block.yaml);
 		if (parsed === null || parsed === undefined) fact.properties = {};
 		else if (typeof parsed === "object" && !Array.isArray(parsed)) fact.properties = parsed as Record<string, unknown>;
 		else fact.problem = "the frontmatter is not a list of key: value properties";

@@ -8,7 +8,7 @@ import { createGetDiagnosticsTool, type DiagnosticsProvider } from "../../../src
 import { VaultPaths } from "../../../src/vault/vault-paths";
 import type { JsonObject } from "../../../src/protocol/json-rpc";
 import type { ToolDefinition, ToolResult } from "../../../src/protocol/mcp-types";
-import { parseYaml } from "../../../src/vault/markdown/yaml-parser";
+import { libraryYamlCodec } from "../../../src/vault/folder/yaml-library-codec";
 import { makeTempDir } from "../../helpers/temp-dir";
 
 let temp: { path: string; remove: () => void };
@@ -25,7 +25,7 @@ beforeEach(() => {
 	writeFileSync(join(vault, "Sub folder", "Day one.md"), "![[gone.png]]");
 	writeFileSync(join(vault, "Secret.md"), "[[Hidden missing]]");
 	writeFileSync(join(temp.path, "Outside.md"), "[[Missing]]");
-	source = new FolderDiagnosticsNotes({ root: vault, watch: false }, parseYaml);
+	source = new FolderDiagnosticsNotes({ root: vault, watch: false }, libraryYamlCodec);
 	const paths = new VaultPaths(vault);
 	// Secret.md is private by tag, hidden from the diagnostics at the privacy boundary as the assembly does it.
 	const privacy = new VaultPrivacy({ paths, rules: () => ({ folders: [], tags: ["#secret"] }), tagsOf: (path) => (path === "Secret.md" ? ["#secret"] : []) });

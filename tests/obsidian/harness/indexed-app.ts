@@ -1,4 +1,5 @@
 import type { ObsidianVaultIndexOptions } from "../../../src/obsidian/vault-tools/obsidian-vault-index";
+import { obsidianYamlCodec } from "../../../src/obsidian/notes/obsidian-yaml-codec";
 import { App, type MetadataCache } from "../../__mocks__/obsidian";
 import { parseNoteForCache } from "./metadata-parser";
 
@@ -17,5 +18,5 @@ export async function createIndexedApp(files: Record<string, string>, basePath =
 
 /** The fake app's parts as ObsidianVaultIndex takes them. */
 export function vaultIndexPorts(app: App): ObsidianVaultIndexOptions {
-	return { vault: app.vault as unknown as ObsidianVaultIndexOptions["vault"], metadataCache: app.metadataCache, fileManager: app.fileManager };
+	return { vault: app.vault as unknown as ObsidianVaultIndexOptions["vault"], metadataCache: app.metadataCache, fileManager: app.fileManager, yaml: obsidianYamlCodec };
 }

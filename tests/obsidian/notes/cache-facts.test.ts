@@ -1,12 +1,13 @@
 import { factsFromCache, frontmatterDetail } from "../../../src/obsidian/notes/cache-facts";
 import { factsFromText } from "../../../src/vault/notes/note-facts";
 import { parseNoteForCache } from "../harness/metadata-parser";
+import { libraryYamlCodec } from "../../../src/vault/folder/yaml-library-codec";
 
 const NOTE = "---\ntitle: Plan\nrelated: \"[[Other]]\"\ntags: [work]\n---\n# Plan\nSee [[Target#Part|alias]] and ![[pic.png]] #idea\n- item ^item1\n\nPara ^para1\n";
 
 describe("frontmatterDetail", () => {
 	it("reads the frontmatter's key lines, property links and tags from the text, up to the cache's end line", () => {
-		const detail = frontmatterDetail("Plan.md", NOTE, parseNoteForCache(NOTE));
+		const detail = frontmatterDetail("Plan.md", NOTE, parseNoteForCache(NOTE), libraryYamlCodec);
 		expect(detail?.fact.keyLines).toEqual({ title: 1, related: 2, tags: 3 });
 		expect(detail?.fact.endLine).toBe(4);
 		expect(detail?.links.map((link) => [link.linkpath, link.line])).toEqual([["Other", 2]]);
@@ -14,15 +15,15 @@ describe("frontmatterDetail", () => {
 	});
 
 	it("answers undefined for a note without frontmatter", () => {
-		expect(frontmatterDetail("N.md", "# Only\n", parseNoteForCache("# Only\n"))).toBeUndefined();
+		expect(frontmatterDetail("N.md", "# Only\n", parseNoteForCache("# Only\n"), libraryYamlCodec)).toBeUndefined();
 	});
 });
 
 describe("factsFromCache", () => {
 	it("gives the same headings, links, tags and block ids as the shared reader of the text", () => {
 		const cache = parseNoteForCache(NOTE);
-		const fromCache = factsFromCache("Plan.md", cache, frontmatterDetail("Plan.md", NOTE, cache));
-		const fromText = factsFromText("Plan.md", NOTE);
+		const fromCache = factsFromCache("Plan.md", cache, frontmatterDetail("Plan.md", NOTE, cache, libraryYamlCodec));
+		const fromText = factsFromText("Plan.md", NOTE, libraryYamlCodec);
 		expect(fromCache.headings).toEqual(fromText.headings);
 		expect(fromCache.links.map(({ line, start, end, original, linkpath, subpath, embed }) => ({ line, start, end, original, linkpath, subpath, embed }))).toEqual(
 			fromText.links.map(({ line, start, end, original, linkpath, subpath, embed }) => ({ line, start, end, original, linkpath, subpath, embed })),
@@ -33,7 +34,7 @@ describe("factsFromCache", () => {
 
 	it("takes the properties from Obsidian's own reading, without its position", () => {
 		const cache = parseNoteForCache(NOTE);
-		const facts = factsFromCache("Plan.md", { ...cache, frontmatter: { title: "From Obsidian", position: cache.frontmatterPosition } }, frontmatterDetail("Plan.md", NOTE, cache));
+		const facts = factsFromCache("Plan.md", { ...cache, frontmatter: { title: "From Obsidian", position: cache.frontmatterPosition } }, frontmatterDetail("Plan.md", NOTE, cache, libraryYamlCodec));
 		expect(facts.frontmatter?.properties).toEqual({ title: "From Obsidian" });
 	});
 
@@ -41,7 +42,7 @@ describe("factsFromCache", () => {
 		const text = "Para ^one\n\n- item ^two\n\n```\n[[InCode]]\n```\n";
 		const cache = parseNoteForCache(text);
 		const fromCache = factsFromCache("N.md", cache, undefined);
-		expect(fromCache.blockIds).toEqual(factsFromText("N.md", text).blockIds);
+		expect(fromCache.blockIds).toEqual(factsFromText("N.md", text, libraryYamlCodec).blockIds);
 		expect(fromCache.codeRanges?.map((range) => [range.start.line, range.end.line])).toEqual([[4, 6]]);
 	});
 

@@ -10,6 +10,7 @@ import type { App } from "../../__mocks__/obsidian";
 import { makeTempDir } from "../../helpers/temp-dir";
 import { createIndexedApp, vaultIndexPorts } from "../harness/indexed-app";
 import { FIXTURE_TIMEOUT_MS } from "../../helpers/fixture-timeout";
+import { libraryYamlCodec } from "../../../src/vault/folder/yaml-library-codec";
 
 /**
  * In Obsidian the vault tools write through `app.vault`, whose desktop adapter follows symbolic links (Obsidian
@@ -65,7 +66,7 @@ describe("the vault tools over Obsidian's index re-check confinement right befor
 				return Promise.resolve({ kind: "accepted", finalText: write.newText });
 			},
 		};
-		tools = new Map(createVaultTools({ vault, review: () => review }).map((tool) => [tool.name, tool]));
+		tools = new Map(createVaultTools({ yaml: libraryYamlCodec, vault, review: () => review }).map((tool) => [tool.name, tool]));
 	}, FIXTURE_TIMEOUT_MS);
 	afterEach(() => {
 		index?.unload();

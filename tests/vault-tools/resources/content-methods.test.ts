@@ -17,6 +17,7 @@ import { makeTempDir } from "../../helpers/temp-dir";
 import { createIndexedApp, vaultIndexPorts } from "../../obsidian/harness/indexed-app";
 import { VisibleVault } from "../../../src/vault/privacy/visible-vault";
 import { FIXTURE_TIMEOUT_MS } from "../../helpers/fixture-timeout";
+import { libraryYamlCodec } from "../../../src/vault/folder/yaml-library-codec";
 
 const NOTES: Record<string, string> = {
 	"Claude prompts/Summarize.md": ["---", "description: Summarize a topic from my notes", "arguments:", "  - name: topic", "    description: what to summarize", "    required: true", "---", "Summarize what my notes say about {{topic}}.", ""].join("\n"),
@@ -86,7 +87,7 @@ describe.each(adapters)("vault resources and prompts over %s, through the MCP SD
 			dailyNote: () => "Journal/2026-11-25.md",
 			promptsFolder: () => folder.name,
 		});
-		const server = new VaultToolServer({ registry: createVaultToolRegistry({ vault }), methods: content.methods, capabilities: content.capabilities });
+		const server = new VaultToolServer({ registry: createVaultToolRegistry({ yaml: libraryYamlCodec, vault }), methods: content.methods, capabilities: content.capabilities });
 		const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
 		const session = server.session({ id: 1, send: (text) => void serverSide.send(JSON.parse(text) as JSONRPCMessage) });
 		serverSide.onmessage = (message) => void session.handleMessage(JSON.stringify(message));

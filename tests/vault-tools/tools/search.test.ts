@@ -10,6 +10,7 @@ import { createSearchTool, readFolder } from "../../../src/vault-tools/tools/sea
 import { toolOver } from "./vault-tool-env";
 import { snippet } from "../../../src/vault-tools/kit/tool-kit";
 import { makeVault } from "../vault-fixture";
+import { libraryYamlCodec } from "../../../src/vault/folder/yaml-library-codec";
 
 const tool = toolOver(createSearchTool, {
 	"Garden.md": "---\ntags: [plants]\nstatus: Active\ndue: 2026-05-01\n---\n# Garden\nRed tomato seeds\n## Beds\ntomato beds and seeds\nno match here\n",
@@ -135,7 +136,7 @@ describe("search over a note made private by the version the search reads", () =
 				},
 			});
 			const vault = new VisibleVault({ index: reading, paths: new VaultPaths(temp.path), isPrivate: (path) => privateNow.has(path) });
-			const search = createVaultTools({ vault }).find((tool) => tool.name === "search");
+			const search = createVaultTools({ yaml: libraryYamlCodec, vault }).find((tool) => tool.name === "search");
 			const answer = await search?.call({ query: "zebra" }, { sessionId: 1, signal: new AbortController().signal });
 			const text = answer?.content.map((block) => block.text).join("\n");
 			expect(text).toContain("Other.md:1: zebra too");

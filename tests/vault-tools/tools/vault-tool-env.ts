@@ -10,6 +10,7 @@ import { VaultPaths } from "../../../src/vault/vault-paths";
 import { makeTempDir } from "../../helpers/temp-dir";
 import type { CallAnswer } from "../vault-fixture";
 import { RegexScanner } from "../../../src/vault-tools/regex/regex-scanner";
+import { libraryYamlCodec } from "../../../src/vault/folder/yaml-library-codec";
 
 /** One vault tool built by its own factory over a temp-folder vault, with the environment's parts open to the test. */
 export interface ToolUnderTest {
@@ -41,6 +42,7 @@ export function toolOver(
 		writesUnavailable: () => undefined,
 		textCap: DEFAULT_TEXT_CAP,
 		regex,
+		yaml: libraryYamlCodec,
 		...rest,
 	};
 	const tool = create(env);

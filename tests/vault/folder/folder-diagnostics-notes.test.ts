@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { DiagnosticsEngine } from "../../../src/ide/diagnostics/diagnostics-engine";
 import { FolderDiagnosticsNotes } from "../../../src/vault/folder/folder-diagnostics-notes";
-import { parseYaml } from "../../../src/vault/markdown/yaml-parser";
+import { libraryYamlCodec } from "../../../src/vault/folder/yaml-library-codec";
 import { makeTempDir } from "../../helpers/temp-dir";
 import { waitUntil } from "../../helpers/wait-until";
 
@@ -27,7 +27,7 @@ function write(path: string, text: string): void {
 }
 
 function open(watch: boolean) {
-	source = new FolderDiagnosticsNotes({ root: temp.path, watch }, parseYaml);
+	source = new FolderDiagnosticsNotes({ root: temp.path, watch }, libraryYamlCodec);
 	return { source, engine: new DiagnosticsEngine(source) };
 }
 

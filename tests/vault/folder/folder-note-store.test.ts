@@ -1,6 +1,6 @@
 import { mkdirSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { comparePaths, FolderNoteStore } from "../../../src/vault/folder/folder-note-store";
+import { comparePaths, FolderNoteStore, RECENT_TEXT_BYTES } from "../../../src/vault/folder/folder-note-store";
 import { makeTempDir } from "../../helpers/temp-dir";
 import { waitUntil } from "../../helpers/wait-until";
 
@@ -31,6 +31,19 @@ describe("FolderNoteStore", () => {
 		expect(store.isNote("link.md")).toBe(false);
 		expect(store.text("A/z.md")).toBe("z");
 		expect(store.text("pic.png")).toBeUndefined();
+	});
+
+	it("keeps the texts read last for the next reader, but not a large one: memory stays small after a scan", () => {
+		const { root } = folder({ "small.md": "a short note", "large.md": "x".repeat(RECENT_TEXT_BYTES + 1) });
+		const store = new FolderNoteStore({ root, watch: false });
+		store.refresh();
+		// Kept: the second reader gets the same text without reading the file.
+		expect(store.read("small.md")).toBe(store.read("small.md"));
+		// Not kept: each reader reads the file (a 1 MiB note held after a scan was most of the host's heap).
+		const first = store.read("large.md");
+		expect(first?.bytes).toBe(RECENT_TEXT_BYTES + 1);
+		expect(store.read("large.md")).not.toBe(first);
+		expect(store.read("large.md")).toEqual(first);
 	});
 
 	it("without watching, finds added, changed and removed notes on each refresh and tells the listener", () => {

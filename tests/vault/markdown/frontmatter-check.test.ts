@@ -1,6 +1,6 @@
 import { checkFrontmatter } from "../../../src/vault/markdown/frontmatter-check";
 import { splitLines } from "../../../src/vault/markdown/text-lines";
-import { parseYaml } from "../../../src/vault/markdown/yaml-parser";
+import { parseYaml } from "../../../src/vault/folder/yaml-library-codec";
 
 function check(text: string) {
 	return checkFrontmatter(splitLines(text), parseYaml);

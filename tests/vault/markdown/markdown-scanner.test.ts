@@ -1,6 +1,6 @@
 import { scanNote } from "../../../src/vault/markdown/markdown-scanner";
 import type { LinkFact } from "../../../src/vault/markdown/note-model";
-import { parseYaml } from "../../../src/vault/markdown/yaml-parser";
+import { parseYaml } from "../../../src/vault/folder/yaml-library-codec";
 
 function scan(text: string) {
 	return scanNote("Note.md", text, parseYaml);

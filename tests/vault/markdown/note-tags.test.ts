@@ -1,20 +1,31 @@
+import fc from "fast-check";
 import { frontmatterTags, noteTags, tagsInLine } from "../../../src/vault/markdown/note-tags";
+import { libraryYamlCodec } from "../../../src/vault/folder/yaml-library-codec";
+
+/** Both readings run on the whole line, with no test first of whether the line can hold a tag. */
+function tagsOfEveryReading(line: string): string[] {
+	const found = new Set<string>();
+	for (const reading of [/(?<=^|\s|#[^\s#]+)#([\p{L}\p{N}_/-]+)/gu, /(?<=^|\s|#[^\s#]+)#([^\s!"#$%&'()*+,.:;<=>?@[\\\]^`{|}~]+)/gu]) {
+		for (const match of line.matchAll(reading)) found.add((match[1] ?? "").replace(/\/+$/, ""));
+	}
+	return [...found].filter((tag) => tag !== "" && !/^[\d/]+$/.test(tag));
+}
 
 describe("noteTags", () => {
 	it("reads the frontmatter's tags and the body's #tags, without #", () => {
-		expect(noteTags("---\ntags: [work, '#plan']\n---\nText #idea and #area/sub.\n")).toEqual(["work", "plan", "idea", "area/sub"]);
+		expect(noteTags("---\ntags: [work, '#plan']\n---\nText #idea and #area/sub.\n", libraryYamlCodec)).toEqual(["work", "plan", "idea", "area/sub"]);
 	});
 
 	it("finds frontmatter behind a byte order mark", () => {
-		expect(noteTags("\uFEFF---\ntags: [private]\n---\nbody\n")).toEqual(["private"]);
+		expect(noteTags("\uFEFF---\ntags: [private]\n---\nbody\n", libraryYamlCodec)).toEqual(["private"]);
 	});
 
 	it("counts tags in comments but not in code", () => {
-		expect(noteTags("%% #private %%\n<!-- #secret -->\n`#inline`\n```\n#fenced\n```\n")).toEqual(["private", "secret"]);
+		expect(noteTags("%% #private %%\n<!-- #secret -->\n`#inline`\n```\n#fenced\n```\n", libraryYamlCodec)).toEqual(["private", "secret"]);
 	});
 
 	it("does not read the frontmatter's lines as body text", () => {
-		expect(noteTags("---\ntitle: '#notatag'\n---\n")).toEqual([]);
+		expect(noteTags("---\ntitle: '#notatag'\n---\n", libraryYamlCodec)).toEqual([]);
 	});
 });
 
@@ -32,19 +43,33 @@ describe("tagsInLine", () => {
 	});
 });
 
+describe("tagsInLine, skipping lines that cannot hold a tag", () => {
+	it("finds exactly the tags both readings find on the whole line", () => {
+		const characters = fc.constantFrom("#", "#", " ", "\u00a0", "\t", "a", "é", "1", "/", "-", "_", "[", "]", "|", ".", "😀", "!");
+		fc.assert(
+			fc.property(fc.array(characters, { maxLength: 16 }), (parts) => {
+				const line = parts.join("");
+				expect(tagsInLine(line)).toEqual(tagsOfEveryReading(line));
+			}),
+			{ numRuns: 5000 },
+		);
+		expect(tagsInLine("[[Note#Heading|alias]] a#b#c")).toEqual(tagsOfEveryReading("[[Note#Heading|alias]] a#b#c"));
+	});
+});
+
 describe("frontmatterTags", () => {
 	it("reads tags and tag keys in any case, lists and comma or space separated strings", () => {
-		expect(frontmatterTags("Tags: a, b c\ntag: '#d'\nother: e\n")).toEqual(["a", "b", "c", "d"]);
-		expect(frontmatterTags("tags:\n  - x # comment\n  - y\n")).toEqual(["x", "y"]);
+		expect(frontmatterTags("Tags: a, b c\ntag: '#d'\nother: e\n", libraryYamlCodec)).toEqual(["a", "b", "c", "d"]);
+		expect(frontmatterTags("tags:\n  - x # comment\n  - y\n", libraryYamlCodec)).toEqual(["x", "y"]);
 	});
 
 	it("still reads tags when a key is duplicated or the YAML has an error elsewhere", () => {
-		expect(frontmatterTags("tags: [a]\ntags: [b]\n")).toEqual(["a", "b"]);
-		expect(frontmatterTags("tags: [private]\nbroken: [\n")).toContain("private");
+		expect(frontmatterTags("tags: [a]\ntags: [b]\n", libraryYamlCodec)).toEqual(["a", "b"]);
+		expect(frontmatterTags("tags: [private]\nbroken: [\n", libraryYamlCodec)).toContain("private");
 	});
 
 	it("answers nothing for YAML that is not a map", () => {
-		expect(frontmatterTags("- tags\n- private\n")).toEqual([]);
-		expect(frontmatterTags("")).toEqual([]);
+		expect(frontmatterTags("- tags\n- private\n", libraryYamlCodec)).toEqual([]);
+		expect(frontmatterTags("", libraryYamlCodec)).toEqual([]);
 	});
 });

@@ -1,5 +1,6 @@
 import { parseDocument } from "yaml";
-import { frontmatterTagsOf, frontmatterTagsOfValues } from "../../../src/vault/markdown/note-tags";
+import { frontmatterTagsByCodec, frontmatterTagsOfValues } from "../../../src/vault/markdown/note-tags";
+import { libraryYamlCodec } from "../../../src/vault/folder/yaml-library-codec";
 import { simpleYamlMap } from "../../../src/vault/markdown/simple-yaml";
 
 /** What the library makes of the text: its value, or undefined when it reports an error. */
@@ -13,7 +14,7 @@ function expectSameAsLibrary(yaml: string): Record<string, unknown> | undefined 
 	const simple = simpleYamlMap(yaml);
 	if (simple === undefined) return undefined;
 	expect({ yaml, value: simple }).toEqual({ yaml, value: library(yaml) });
-	expect(frontmatterTagsOfValues(simple)).toEqual(frontmatterTagsOf(parseDocument(yaml, { uniqueKeys: false })));
+	expect(frontmatterTagsOfValues(simple)).toEqual(frontmatterTagsByCodec(yaml, libraryYamlCodec));
 	return simple;
 }
 

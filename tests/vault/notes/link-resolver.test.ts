@@ -43,6 +43,16 @@ describe("LinkResolver.resolve", () => {
 		expect(index.resolve("./Home", "Projects/Plan.md")).toBeUndefined();
 	});
 
+	it("leads a bare name one file has to it from any folder, and to the closest once a second file takes the name", () => {
+		const live = indexOf(["Deep/Down/Only.md", "Elsewhere/Note.md"]);
+		for (const source of ["Home.md", "Deep/Down/Note.md", "Elsewhere/Note.md"]) expect(live.resolve("ONLY", source)).toBe("Deep/Down/Only.md");
+		live.add("Else/only.md");
+		expect(live.resolve("only", "Else/Note.md")).toBe("Else/only.md");
+		expect(live.resolve("only", "Deep/Down/Note.md")).toBe("Deep/Down/Only.md");
+		expect(live.resolve("only", "Home.md")).toBe("Else/only.md");
+		for (const dots of [".", ".."]) expect(live.resolve(dots, "Deep/Down/Note.md")).toBeUndefined();
+	});
+
 	it("resolves an empty link path to the source note itself", () => {
 		expect(index.resolve("", "Home.md")).toBe("Home.md");
 	});

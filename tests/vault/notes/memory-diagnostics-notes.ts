@@ -1,16 +1,16 @@
-import type { YamlParser } from "../../../src/vault/markdown/frontmatter-check";
 import type { NoteFacts } from "../../../src/vault/markdown/note-model";
 import { factsFromText } from "../../../src/vault/notes/note-facts";
 import type { DiagnosticsNotes } from "../../../src/vault/notes/notes";
 import { LinkResolver } from "../../../src/vault/notes/link-resolver";
-import { parseYaml } from "../../../src/vault/markdown/yaml-parser";
+import type { YamlCodec } from "../../../src/shared/yaml-codec";
+import { libraryYamlCodec } from "../../../src/vault/folder/yaml-library-codec";
 
 /** A vault held in memory: path → text (non-.md paths are attachments). Tests change it with `write`/`remove`. */
 export class MemoryDiagnosticsNotes implements DiagnosticsNotes {
 	private readonly index = new LinkResolver();
 	private readonly notes = new Map<string, NoteFacts>();
 
-	constructor(files: Record<string, string>, private readonly yaml: YamlParser = parseYaml) {
+	constructor(files: Record<string, string>, private readonly yaml: YamlCodec = libraryYamlCodec) {
 		for (const [path, text] of Object.entries(files)) this.write(path, text);
 	}
 
