@@ -16,6 +16,7 @@ import type { AgentEngine } from "./agent/agent-session";
 import { registerAgentPanel } from "./obsidian/agent/register-agent-view";
 import { ObsidianPanelVault } from "./obsidian/agent/panel-vault";
 import type { AgentSettingsHost } from "./obsidian/agent/agent-settings-section";
+import { SettingsPermissionRules } from "./obsidian/agent/settings-permission-rules";
 import { StatusBar } from "./obsidian/status-bar";
 import { TagCommands } from "./obsidian/tag-commands";
 import { VaultPaths } from "./vault/vault-paths";
@@ -92,10 +93,22 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 		await workspace.revealLeaf(leaf);
 	}
 
+	/** The panel's "always allow" rules, kept in the settings. */
+	private readonly agentRules = new SettingsPermissionRules(
+		() => this.settings.agentPanel,
+		() => this.saveSettings(),
+	);
+
 	/** The panel's engine, loaded the first time a panel asks (its module is not loaded with the plugin). */
 	private agentEngine(): Promise<AgentEngine> {
 		this.agentEngineLoad ??= import("./obsidian/agent/agent-engine-runtime").then(
-			(runtime) => runtime.createAgentEngine({ vaultPath: this.vaultPath, cliPath: () => this.settings.agentPanel.cliPath }),
+			(runtime) =>
+				runtime.createAgentEngine({
+					vaultPath: this.vaultPath,
+					cliPath: () => this.settings.agentPanel.cliPath,
+					bridge: () => this.bridge?.bridge,
+					rules: this.agentRules,
+				}),
 			(error: unknown) => {
 				this.agentEngineLoad = undefined;
 				throw error;
@@ -106,7 +119,7 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 
 	/** What the settings tab's "Claude Code panel" rows read and change. */
 	get agentPanel(): AgentSettingsHost {
-		return { agentPanelSettings: () => this.settings.agentPanel, saveSettings: () => this.saveSettings() };
+		return { agentPanelSettings: () => this.settings.agentPanel, saveSettings: () => this.saveSettings(), alwaysAllowRules: this.agentRules };
 	}
 
 	get vaultPath(): string | undefined {

@@ -40,9 +40,11 @@ export interface AgentPanelSettings {
 	permissionMode: "default" | "plan" | "acceptEdits";
 	/** Exported sessions are written as notes in this folder. */
 	exportFolder: string;
+	/** Tools the user allowed for good from the panel (`Bash` with a command prefix, or a whole tool); never a token. */
+	alwaysAllow: { tool: string; commandPrefix?: string }[];
 }
 
-export const DEFAULT_AGENT_PANEL_SETTINGS: AgentPanelSettings = { cliPath: "", model: "", permissionMode: "default", exportFolder: "Claude sessions" };
+export const DEFAULT_AGENT_PANEL_SETTINGS: AgentPanelSettings = { cliPath: "", model: "", permissionMode: "default", exportFolder: "Claude sessions", alwaysAllow: [] };
 
 export interface VaultToolsSettings {
 	/** Serve the vault tools (the stdio relay and the HTTP endpoint). */
@@ -94,14 +96,29 @@ export function migrateSettings(stored: unknown): BridgeSettings {
 	return settings;
 }
 
+/** Well-formed rules only: a tool name, and for Bash an optional non-empty command prefix. */
+function alwaysAllowRules(stored: unknown): { tool: string; commandPrefix?: string }[] {
+	if (!Array.isArray(stored)) return [];
+	const rules: { tool: string; commandPrefix?: string }[] = [];
+	for (const item of stored as unknown[]) {
+		if (typeof item !== "object" || item === null) continue;
+		const { tool, commandPrefix } = item as Record<string, unknown>;
+		if (typeof tool !== "string" || tool.trim() === "") continue;
+		if (commandPrefix !== undefined && (typeof commandPrefix !== "string" || commandPrefix === "")) continue;
+		rules.push(typeof commandPrefix === "string" ? { tool, commandPrefix } : { tool });
+	}
+	return rules;
+}
+
 function migrateAgentPanelSettings(stored: unknown): AgentPanelSettings {
-	const settings = { ...DEFAULT_AGENT_PANEL_SETTINGS };
+	const settings: AgentPanelSettings = { ...DEFAULT_AGENT_PANEL_SETTINGS, alwaysAllow: [] };
 	if (typeof stored !== "object" || stored === null) return settings;
 	const record = stored as Record<string, unknown>;
 	if (typeof record.cliPath === "string") settings.cliPath = record.cliPath.trim();
 	if (typeof record.model === "string") settings.model = record.model.trim();
 	if (record.permissionMode === "default" || record.permissionMode === "plan" || record.permissionMode === "acceptEdits") settings.permissionMode = record.permissionMode;
 	if (typeof record.exportFolder === "string" && record.exportFolder.trim() !== "") settings.exportFolder = record.exportFolder.trim();
+	settings.alwaysAllow = alwaysAllowRules(record.alwaysAllow);
 	return settings;
 }
 

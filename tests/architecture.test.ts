@@ -81,7 +81,7 @@ const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
 	"src/obsidian/settings": ["src/settings", "src/vault-tools/serve", "src/shared"],
 	"src/obsidian/notes": ["src/vault/markdown", "src/vault/notes"],
 	// The agent panel's view, settings rows and the lazily loaded engine module.
-	"src/obsidian/agent": ["src/agent", "src/settings", "src/shared"],
+	"src/obsidian/agent": ["src/agent", "src/assembly", "src/settings", "src/shared"],
 	"src/obsidian/vault-tools": ["src/obsidian/notes", "src/assembly", "src/settings", "src/vault-tools/regex", "src/vault-tools/resources", "src/vault-tools/serve", "src/vault", "src/vault/markdown", "src/vault/notes", "src/server"],
 	"src/obsidian": [
 		"src/obsidian/agent", "src/obsidian/notes", "src/obsidian/settings", "src/obsidian/vault-tools", "src/settings", "src/assembly",

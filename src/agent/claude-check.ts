@@ -4,7 +4,7 @@ import { CLAUDE_VERSION_RANGE, judgeClaudeVersion, parseClaudeVersion } from "./
 import { locateClaude, type ClaudeLocation, type LocateOptions } from "./locate-claude";
 
 /** The name of the setting that gives Claude Code's path, as messages quote it. */
-export const CLAUDE_PATH_SETTING = "Claude Code path";
+export const CLAUDE_PATH_SETTING = "Claude Code executable";
 export const VERSION_TIMEOUT_MS = 15_000;
 
 type Found = Extract<ClaudeLocation, { kind: "found" }>;

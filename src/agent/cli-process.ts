@@ -4,10 +4,11 @@
  * `spawnCli` returns; a write to a dead process is dropped.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { CLAUDE_PATH_SETTING } from "./claude-check";
 import { encodeJsonLine, JsonLineDecoder, type JsonRecord } from "./json-lines";
 
 /** The setting a user changes when the CLI is not found (named in the message the panel shows). */
-export const CLI_PATH_SETTING = "Claude Code CLI path";
+export const CLI_PATH_SETTING = CLAUDE_PATH_SETTING;
 
 export interface CliExit {
 	/** One line for the user; undefined when the process ended normally (exit code 0 after its input closed). */
@@ -36,6 +37,8 @@ export interface CliSpawnOptions {
 	args: readonly string[];
 	cwd: string;
 	env: NodeJS.ProcessEnv;
+	/** Node's `windowsVerbatimArguments` (the `cmd.exe` route, quoted by `launchCommand`). */
+	verbatimArguments?: boolean;
 }
 
 const STDERR_TAIL_BYTES = 4096;
@@ -53,7 +56,7 @@ export function spawnCli(options: CliSpawnOptions, events: CliProcessEvents): Cl
 		return { pid: undefined, write: () => undefined, endInput: () => undefined, kill: () => undefined };
 	}
 	try {
-		child = spawn(options.binary, [...options.args], { cwd: options.cwd, env: options.env, stdio: ["pipe", "pipe", "pipe"], windowsHide: true });
+		child = spawn(options.binary, [...options.args], { cwd: options.cwd, env: options.env, stdio: ["pipe", "pipe", "pipe"], windowsHide: true, windowsVerbatimArguments: options.verbatimArguments ?? false });
 	} catch (error) {
 		queueMicrotask(() => report({ failure: spawnFailure(options.binary, error), neverStarted: true }));
 		return { pid: undefined, write: () => undefined, endInput: () => undefined, kill: () => undefined };

@@ -4,20 +4,26 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import type { AgentEngine, AgentEvent, AgentSession, AgentSessionOptions, InProcessMcpServers, PastSession, ToolGate } from "./agent-session";
 import { cliArguments } from "./cli-arguments";
-import { spawnCli } from "./cli-process";
+import type { ClaudeLauncher } from "./claude-launcher";
+import { spawnCli, type CliProcess, type CliProcessEvents } from "./cli-process";
+import { deferredCliProcess } from "./deferred-cli-process";
 import { StreamJsonSession } from "./stream-json-session";
 import { pastSessions, sessionHistory, transcriptFolder } from "./transcripts";
 
 export interface StreamJsonEngineOptions {
 	/** The vault's folder: every session's working folder. */
 	vaultRoot: string;
-	/** The `claude` to run (from the setting or the CLI locator); asked again at each start. */
-	cliPath: () => string;
+	/** The `claude` to run as a plain path (tests, the headless host's explicit path); asked again at each start. */
+	cliPath?: () => string;
+	/** Finds and checks the user's Claude Code at each start and gives the exact command (the plugin's way); wins over `cliPath`. */
+	launcher?: ClaudeLauncher;
 	gate: ToolGate;
 	mcp?: InProcessMcpServers;
 	/** The CLI's environment; default `process.env`. Its HOME and CLAUDE_CONFIG_DIR also locate the transcripts. */
 	env?: NodeJS.ProcessEnv;
 	closeGraceMs?: number;
+	/** Where an error thrown by a session's event listener goes. */
+	reportError?: (error: unknown) => void;
 }
 
 export class StreamJsonEngine implements AgentEngine {
@@ -32,7 +38,8 @@ export class StreamJsonEngine implements AgentEngine {
 				gate: options.gate,
 				...(options.mcp !== undefined && { mcp: options.mcp }),
 				...(options.closeGraceMs !== undefined && { closeGraceMs: options.closeGraceMs }),
-				start: (events) => spawnCli({ binary: options.cliPath(), args, cwd: options.vaultRoot, env: this.env() }, events),
+				...(options.reportError !== undefined && { reportError: options.reportError }),
+				start: (events) => this.spawn(args, events),
 			},
 			sessionOptions.resume,
 		);
@@ -47,6 +54,19 @@ export class StreamJsonEngine implements AgentEngine {
 		const folder = await this.transcripts();
 		if (folder === undefined) throw new Error(`no past sessions for ${this.options.vaultRoot}`);
 		return sessionHistory(folder, sessionId);
+	}
+
+	private spawn(args: readonly string[], events: CliProcessEvents): CliProcess {
+		const { launcher, cliPath, vaultRoot } = this.options;
+		if (launcher === undefined) return spawnCli({ binary: cliPath?.() ?? "", args, cwd: vaultRoot, env: this.env() }, events);
+		return deferredCliProcess(
+			launcher(args),
+			(plan, started) => {
+				const env = plan.path === undefined ? this.env() : { ...this.env(), PATH: plan.path };
+				return spawnCli({ binary: plan.command.command, args: plan.command.args, cwd: vaultRoot, env, verbatimArguments: plan.command.verbatimArguments }, started);
+			},
+			events,
+		);
 	}
 
 	private env(): NodeJS.ProcessEnv {

@@ -29,6 +29,8 @@ export interface StreamJsonSessionPorts {
 	mcp?: InProcessMcpServers;
 	/** Starts the process; the session passes the callbacks the process reports to. */
 	start(events: CliProcessEvents): CliProcess;
+	/** Where an error thrown by an event listener goes (it never reaches the CLI's stream); default: dropped. */
+	reportError?: (error: unknown) => void;
 	/** How long `close()` lets the CLI exit on its own before it is killed. Default 5 s. */
 	closeGraceMs?: number;
 }
@@ -137,7 +139,13 @@ export class StreamJsonSession implements AgentSession {
 	}
 
 	private emit(event: AgentEvent): void {
-		for (const listener of this.listeners) listener(event);
+		for (const listener of this.listeners) {
+			try {
+				listener(event);
+			} catch (error) {
+				this.ports.reportError?.(error);
+			}
+		}
 	}
 
 	private sendNext(): void {

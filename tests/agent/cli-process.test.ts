@@ -52,7 +52,7 @@ describe("spawnCli", () => {
 		const exit = await cli.exit;
 		const { failure } = exit;
 		expect(exit.neverStarted).toBe(true);
-		expect(failure).toBe('Claude Code was not found at /nowhere/claude-missing. Install Claude Code, or set "Claude Code CLI path" in this plugin\'s settings.');
+		expect(failure).toBe('Claude Code was not found at /nowhere/claude-missing. Install Claude Code, or set "Claude Code executable" in this plugin\'s settings.');
 	});
 
 	it("reports a failing exit with the last line the CLI wrote to stderr", async () => {

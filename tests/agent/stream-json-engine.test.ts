@@ -49,12 +49,12 @@ describe("StreamJsonEngine", () => {
 		const events: AgentEvent[] = [];
 		session.onEvent((event) => events.push(event));
 		const failed = await pollUntil(() => events.find((event) => event.kind === "failed"), "failed");
-		expect(failed).toEqual({ kind: "failed", message: expect.stringContaining('set "Claude Code CLI path"') as unknown });
+		expect(failed).toEqual({ kind: "failed", message: expect.stringContaining('set "Claude Code executable"') as unknown });
 		const empty = new StreamJsonEngine({ vaultRoot: vault, cliPath: () => "", gate: denyAll, env }).start({ permissionMode: "default" });
 		const emptyEvents: AgentEvent[] = [];
 		empty.onEvent((event) => emptyEvents.push(event));
 		await empty.close();
-		expect(emptyEvents[0]).toEqual({ kind: "failed", message: 'No Claude Code CLI is set. Install Claude Code, or set "Claude Code CLI path" in this plugin\'s settings.' });
+		expect(emptyEvents[0]).toEqual({ kind: "failed", message: 'No Claude Code CLI is set. Install Claude Code, or set "Claude Code executable" in this plugin\'s settings.' });
 	});
 
 	it("lists and replays the vault's past sessions from the transcripts under HOME", async () => {

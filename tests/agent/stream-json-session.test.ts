@@ -259,3 +259,22 @@ describe("StreamJsonSession", () => {
 		expect(events).toEqual([{ kind: "closed" }]);
 	});
 });
+
+describe("StreamJsonSession listeners", () => {
+	it("a listener that throws neither stops the other listeners nor loses the CLI's next lines", () => {
+		const reported: unknown[] = [];
+		const cli = new FakeCli();
+		const started = new StreamJsonSession({ gate: allowAll, reportError: (error) => reported.push(error), start: (events) => ((cli.events = events), cli) });
+		const events: AgentEvent[] = [];
+		started.onEvent(() => {
+			throw new Error("the view broke");
+		});
+		started.onEvent((event) => events.push(event));
+		started.send(message("hi"));
+		cli.say({ type: "system", subtype: "init", session_id: "s", model: "m" });
+		cli.say(result);
+		expect(events.map((event) => event.kind)).toEqual(["user-message", "ready", "turn-end"]);
+		expect(started.busy).toBe(false);
+		expect(reported).toHaveLength(3);
+	});
+});

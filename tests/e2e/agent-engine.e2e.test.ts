@@ -304,6 +304,29 @@ describe("agent engine with the real CLI in stream-json mode", () => {
 		expect(seen.events.some((event) => event.kind === "permission-request")).toBe(false);
 	});
 
+	it("switches the model and the permission mode through control requests, for the next turn", async () => {
+		const { mock, engine } = await fixture();
+		mock.enqueue(textTurn("First."), textTurn("Second."));
+		const session = engine().start({ permissionMode: "default" });
+		const seen = record(session);
+		session.send(message("One"));
+		await seen.next("turn-end");
+		await session.setModel("claude-sonnet-4-5");
+		await session.setPermissionMode("plan");
+		const since = seen.events.length;
+		const requestsBefore = mock.mainRequests.length;
+		session.send(message("Two"));
+		await seen.next("turn-end", since);
+		expect((await seen.next("ready", since)).model).toBe("claude-sonnet-4-5");
+		const request = await mock.waitForMainRequest({ since: requestsBefore });
+		expect(request.body["model"]).toBe("claude-sonnet-4-5");
+		const first = mock.mainRequests[requestsBefore - 1];
+		expect(first?.body["model"]).not.toBe("claude-sonnet-4-5");
+		// Plan mode is announced to the model in a reminder that the first turn's request did not have.
+		expect(requestText(first?.body ?? {})).not.toMatch(/plan mode is active/i);
+		expect(requestText(request.body)).toMatch(/plan mode is active/i);
+	});
+
 	it("reports a missing CLI with a clear message naming the setting", async () => {
 		const { engine, vault } = await fixture();
 		const missing = join(vault, "no-such-claude");
@@ -311,7 +334,7 @@ describe("agent engine with the real CLI in stream-json mode", () => {
 		const session = engine({ cliPath: missing }).start({ permissionMode: "default" });
 		const seen = record(session);
 		const failed = await seen.next("failed");
-		expect(failed.message).toBe(`Claude Code was not found at ${missing}. Install Claude Code, or set "Claude Code CLI path" in this plugin's settings.`);
+		expect(failed.message).toBe(`Claude Code was not found at ${missing}. Install Claude Code, or set "Claude Code executable" in this plugin's settings.`);
 		await seen.next("closed");
 	});
 });

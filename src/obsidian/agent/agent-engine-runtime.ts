@@ -1,28 +1,59 @@
-import type { AgentEngine, AgentEvent, AgentEventListener, AgentSession } from "../../agent/agent-session";
+import type { AgentEngine, AgentEvent, AgentEventListener, AgentSession, ToolGate } from "../../agent/agent-session";
+import { claudeLauncher } from "../../agent/claude-launcher";
+import { nodeCliMachine } from "../../agent/node-cli-machine";
+import type { PermissionRules } from "../../agent/permission-rules";
+import { StreamJsonEngine } from "../../agent/stream-json-engine";
+import { assembleAgent } from "../../assembly/agent-assembly";
+import type { Bridge } from "../../assembly/bridge-assembly";
 
 /** What an engine for this vault is built from. */
 export interface AgentEngineContext {
 	vaultPath: string | undefined;
 	/** The explicit `claude` path from the settings; empty: find it. */
 	cliPath: () => string;
+	/** The running bridge (privacy boundary, review, journal, vault tools); undefined while it is off. */
+	bridge: () => Bridge | undefined;
+	/** Where "always allow" answers are kept. */
+	rules: PermissionRules;
 }
 
-/** Said in the panel while this build has no engine to drive the CLI. */
-export const NO_ENGINE_MESSAGE = "This build of the plugin has no Claude Code engine yet: the panel cannot start a session.";
+/** Said when a session is started while the bridge is off: its privacy rules and review are what the panel runs under. */
+export const BRIDGE_OFF_MESSAGE = "The bridge is off. Turn it on in this plugin's settings: the panel's sessions run under its private-note rules and review.";
 
 /**
  * The module the plugin imports only when the panel first opens, so `require(main.js)` and `onload` stay light: it
- * builds the engine for the vault. The engine (src/agent) is not part of this build yet, so every session says so
- * and ends; the engine's constructor takes this place when it lands.
+ * builds the engine for the vault. Each session gets the bridge's tool gate and in-process vault tools as they are
+ * when it starts, and the user's Claude Code as the locator finds it then.
  */
 export function createAgentEngine(context: AgentEngineContext): AgentEngine {
-	const message = context.vaultPath === undefined ? "The Claude Code panel needs a vault on the local file system." : NO_ENGINE_MESSAGE;
+	const vaultRoot = context.vaultPath;
+	if (vaultRoot === undefined) {
+		const message = "The Claude Code panel needs a vault on the local file system.";
+		return { start: () => new FailedSession(message), pastSessions: () => Promise.resolve([]), history: () => Promise.resolve([]) };
+	}
+	const launcher = claudeLauncher(nodeCliMachine(), context.cliPath);
+	const transcripts = new StreamJsonEngine({ vaultRoot, launcher, gate: NO_TOOLS });
 	return {
-		start: () => new FailedSession(message),
-		pastSessions: () => Promise.resolve([]),
-		history: () => Promise.resolve([]),
+		start: (options) => {
+			const bridge = context.bridge();
+			if (bridge === undefined) return new FailedSession(BRIDGE_OFF_MESSAGE);
+			const parts = assembleAgent(bridge, { rules: context.rules });
+			const servers = parts.mcpServers();
+			const session = new StreamJsonEngine({ vaultRoot, launcher, gate: parts.gate, mcp: servers }).start(options);
+			const stop = session.onEvent((event) => {
+				if (event.kind !== "closed") return;
+				stop();
+				servers.dispose();
+			});
+			return session;
+		},
+		pastSessions: () => transcripts.pastSessions(),
+		history: (sessionId) => transcripts.history(sessionId),
 	};
 }
+
+/** The gate of the engine that only reads past transcripts: it never starts a CLI, so it is never asked. */
+const NO_TOOLS: ToolGate = { decide: () => Promise.resolve({ behavior: "deny", message: "No session runs here." }) };
 
 /** A session that could not start: it tells its listeners why, once, then that it closed. */
 class FailedSession implements AgentSession {

@@ -1,3 +1,4 @@
+import { CLAUDE_PATH_SETTING } from "../../agent/claude-check";
 import { Notice, Setting } from "obsidian";
 import type { AgentPanelSettings } from "../../settings";
 import { describeError } from "../../shared/describe-error";
@@ -36,7 +37,7 @@ export class AgentSettingsSection {
 		const settings = this.host.agentPanelSettings();
 		new Setting(containerEl).setName("Claude Code panel").setHeading();
 		new Setting(containerEl)
-			.setName("Claude Code executable")
+			.setName(CLAUDE_PATH_SETTING)
 			.setDesc("Full path of the Claude Code executable. Empty: the plugin finds it where your shell would.")
 			.addText((text) =>
 				text

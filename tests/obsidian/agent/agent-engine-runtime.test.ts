@@ -1,24 +1,47 @@
-import type { AgentEvent } from "../../../src/agent/agent-session";
-import { NO_ENGINE_MESSAGE, createAgentEngine } from "../../../src/obsidian/agent/agent-engine-runtime";
+import type { AgentEvent, AgentSession } from "../../../src/agent/agent-session";
+import { MemoryPermissionRules } from "../../../src/agent/permission-rules";
+import { BRIDGE_OFF_MESSAGE, createAgentEngine, type AgentEngineContext } from "../../../src/obsidian/agent/agent-engine-runtime";
+import { startAssembledBridge, type AssembledBridge } from "../../helpers/assembled-bridge";
+import { FIXTURE_TIMEOUT_MS } from "../../helpers/fixture-timeout";
+import { pollUntil } from "../../helpers/wait-until";
 
-async function firstEvents(vaultPath: string | undefined): Promise<AgentEvent[]> {
-	const engine = createAgentEngine({ vaultPath, cliPath: () => "" });
-	const session = engine.start({ permissionMode: "default" });
+function context(overrides: Partial<AgentEngineContext>): AgentEngineContext {
+	return { vaultPath: "/vault", cliPath: () => "", bridge: () => undefined, rules: new MemoryPermissionRules(), ...overrides };
+}
+
+function eventsOf(session: AgentSession): AgentEvent[] {
 	const events: AgentEvent[] = [];
 	session.onEvent((event) => events.push(event));
-	await Promise.resolve();
-	session.send({ text: "hello", attachments: [] });
-	expect(session.busy).toBe(false);
-	expect(await engine.pastSessions()).toEqual([]);
 	return events;
 }
 
+let fixture: AssembledBridge | undefined;
+afterEach(() => fixture?.stop());
+
 describe("createAgentEngine (the module the panel loads on first open)", () => {
-	it("says in the panel that this build has no engine, instead of failing silently", async () => {
-		expect(await firstEvents("/vault")).toEqual([{ kind: "failed", message: NO_ENGINE_MESSAGE }]);
+	it("says a vault outside the file system cannot run Claude Code", async () => {
+		const engine = createAgentEngine(context({ vaultPath: undefined }));
+		const events = eventsOf(engine.start({ permissionMode: "default" }));
+		await pollUntil(() => events.length > 0 || undefined, "the first event");
+		expect(events[0]).toEqual({ kind: "failed", message: "The Claude Code panel needs a vault on the local file system." });
+		expect(await engine.pastSessions()).toEqual([]);
 	});
 
-	it("says a vault outside the file system cannot run Claude Code", async () => {
-		expect(await firstEvents(undefined)).toEqual([{ kind: "failed", message: "The Claude Code panel needs a vault on the local file system." }]);
+	it("starts no session while the bridge is off: the panel's sessions run under its privacy rules and review", async () => {
+		const events = eventsOf(createAgentEngine(context({})).start({ permissionMode: "default" }));
+		await pollUntil(() => events.length > 0 || undefined, "the first event");
+		expect(events[0]).toEqual({ kind: "failed", message: BRIDGE_OFF_MESSAGE });
 	});
+
+	it("checks the Claude Code path setting before it starts anything, and says how to fix it", async () => {
+		fixture = await startAssembledBridge();
+		const bridge = fixture.bridge;
+		const engine = createAgentEngine(context({ vaultPath: fixture.vaultPath, bridge: () => bridge, cliPath: () => "/nowhere/claude" }));
+		const session = engine.start({ permissionMode: "default" });
+		const events = eventsOf(session);
+		session.send({ text: "hello", attachments: [] });
+		const failed = await pollUntil(() => events.find((event) => event.kind === "failed"), "the failure");
+		expect(failed).toEqual({ kind: "failed", message: expect.stringContaining('The "Claude Code executable" setting, /nowhere/claude, does not exist.') as unknown });
+		await session.close();
+	}, FIXTURE_TIMEOUT_MS);
 });
