@@ -1,7 +1,7 @@
 /**
  * One panel session: a `claude` process in stream-json mode, driven over its control protocol. It queues the
- * user's messages while a turn runs, routes `can_use_tool` to the tool gate and `mcp_message` to the in-process
- * MCP servers, and turns everything the CLI prints into `AgentEvent`s.
+ * user's messages while a turn runs, routes `can_use_tool` and its PreToolUse hook to the tool gate and
+ * `mcp_message` to the in-process MCP servers, and turns everything the CLI prints into `AgentEvent`s.
  */
 import { clearTimeout, setTimeout } from "node:timers";
 import type {
@@ -37,6 +37,20 @@ export interface StreamJsonSessionPorts {
 
 const DEFAULT_CLOSE_GRACE_MS = 5_000;
 
+/**
+ * The CLI sends `can_use_tool` only for what its permission mode does not already allow (`acceptEdits` writes,
+ * `default` reads in the working folder). A PreToolUse hook fires for every use of these tools in every mode, so
+ * each write is reviewed and each read of a private note is refused before the tool runs.
+ */
+const HOOKED_TOOLS = "Edit|Write|MultiEdit|NotebookEdit|Read|NotebookRead|Glob|Grep|LS";
+const HOOK_CALLBACK_ID = "obsidian_tool_gate";
+/** Seconds the CLI waits for the hook's answer (a review may stay open a long while); then it refuses the tool. */
+const HOOK_TIMEOUT_SECONDS = 24 * 60 * 60;
+const PRE_TOOL_USE_HOOKS = {
+	// "block": an error answer refuses the tool instead of letting it run unreviewed.
+	PreToolUse: [{ matcher: HOOKED_TOOLS, hookCallbackIds: [HOOK_CALLBACK_ID], timeout: HOOK_TIMEOUT_SECONDS, onFailure: "block" }],
+};
+
 export class StreamJsonSession implements AgentSession {
 	private readonly listeners = new Set<AgentEventListener>();
 	private readonly mapper = new CliEventMapper();
@@ -45,6 +59,8 @@ export class StreamJsonSession implements AgentSession {
 	private readonly process: CliProcess;
 	private readonly queue: UserMessage[] = [];
 	private readonly exited: Promise<void>;
+	/** Tool uses the hook allowed, by tool use id: a `can_use_tool` that follows for one is answered without a second review. */
+	private readonly hookAllowed = new Map<string, ToolUseDecision>();
 	private markExited: () => void = () => undefined;
 	private currentSessionId: string | undefined;
 	private turnRunning = false;
@@ -65,7 +81,7 @@ export class StreamJsonSession implements AgentSession {
 			exit: (exit) => this.onExit(exit),
 		});
 		const servers = ports.mcp?.names() ?? [];
-		this.control.request({ subtype: "initialize", ...(servers.length > 0 && { sdkMcpServers: [...servers] }) }).catch(() => undefined);
+		this.control.request({ subtype: "initialize", hooks: PRE_TOOL_USE_HOOKS, ...(servers.length > 0 && { sdkMcpServers: [...servers] }) }).catch(() => undefined);
 	}
 
 	get sessionId(): string | undefined {
@@ -150,7 +166,10 @@ export class StreamJsonSession implements AgentSession {
 		if (this.control.accept(record)) return;
 		for (const event of this.mapper.map(record, this.interruptRequested)) {
 			if (event.kind === "ready") this.currentSessionId = event.sessionId;
-			if (event.kind === "tool-result") this.toolFinished(event.toolUseId, event.isError);
+			if (event.kind === "tool-result") {
+				this.hookAllowed.delete(event.toolUseId);
+				this.toolFinished(event.toolUseId, event.isError);
+			}
 			this.emit(event);
 			if (event.kind === "turn-end") {
 				this.turnRunning = false;
@@ -163,6 +182,8 @@ export class StreamJsonSession implements AgentSession {
 		switch (request["subtype"]) {
 			case "can_use_tool":
 				return this.decideToolUse(request, signal);
+			case "hook_callback":
+				return this.answerHook(request, signal);
 			case "mcp_message":
 				return this.forwardMcp(request);
 			default:
@@ -174,13 +195,38 @@ export class StreamJsonSession implements AgentSession {
 		const toolName = typeof request["tool_name"] === "string" ? request["tool_name"] : "";
 		const input = isJsonRecord(request["input"]) ? request["input"] : {};
 		const toolUseId = typeof request["tool_use_id"] === "string" ? request["tool_use_id"] : undefined;
-		let decision: ToolUseDecision;
-		try {
-			decision = await this.ports.gate.decide({ toolName, input, ...(toolUseId !== undefined && { toolUseId }) }, this.askingSession(signal), signal);
-		} catch (error) {
-			decision = { behavior: "deny", message: `The permission check failed: ${error instanceof Error ? error.message : String(error)}` };
-		}
+		const decided = toolUseId === undefined ? undefined : this.hookAllowed.get(toolUseId);
+		const decision = decided ?? (await this.decide(toolName, input, toolUseId, signal));
 		return { ...decision, ...(toolUseId !== undefined && { toolUseID: toolUseId }) };
+	}
+
+	/** The PreToolUse hook: the gate decides before the tool runs, whatever the permission mode lets through. */
+	private async answerHook(request: JsonRecord, signal: AbortSignal): Promise<JsonRecord> {
+		if (request["callback_id"] !== HOOK_CALLBACK_ID) throw new Error(`unknown hook callback: ${String(request["callback_id"])}`);
+		const hookInput = isJsonRecord(request["input"]) ? request["input"] : {};
+		if (hookInput["hook_event_name"] !== "PreToolUse") throw new Error(`unexpected hook event: ${String(hookInput["hook_event_name"])}`);
+		const toolName = typeof hookInput["tool_name"] === "string" ? hookInput["tool_name"] : "";
+		const input = isJsonRecord(hookInput["tool_input"]) ? hookInput["tool_input"] : {};
+		const given = request["tool_use_id"] ?? hookInput["tool_use_id"];
+		const toolUseId = typeof given === "string" ? given : undefined;
+		const decision = await this.decide(toolName, input, toolUseId, signal);
+		if (decision.behavior === "allow" && toolUseId !== undefined) this.hookAllowed.set(toolUseId, decision);
+		return {
+			hookSpecificOutput: {
+				hookEventName: "PreToolUse",
+				...(decision.behavior === "allow"
+					? { permissionDecision: "allow", permissionDecisionReason: "Allowed by the Obsidian agent panel.", updatedInput: decision.updatedInput }
+					: { permissionDecision: "deny", permissionDecisionReason: decision.message }),
+			},
+		};
+	}
+
+	private async decide(toolName: string, input: JsonRecord, toolUseId: string | undefined, signal: AbortSignal): Promise<ToolUseDecision> {
+		try {
+			return await this.ports.gate.decide({ toolName, input, ...(toolUseId !== undefined && { toolUseId }) }, this.askingSession(signal), signal);
+		} catch (error) {
+			return { behavior: "deny", message: `The permission check failed: ${error instanceof Error ? error.message : String(error)}` };
+		}
 	}
 
 	/** What the gate may do with this session while it decides one tool use the CLI asked about. */

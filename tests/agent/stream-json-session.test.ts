@@ -1,4 +1,4 @@
-import type { AgentEvent, InProcessMcpServers, ToolGate, UserMessage } from "../../src/agent/agent-session";
+import type { AgentEvent, InProcessMcpServers, ToolGate, ToolUseRequest, UserMessage } from "../../src/agent/agent-session";
 import type { CliProcess, CliProcessEvents } from "../../src/agent/cli-process";
 import type { JsonRecord } from "../../src/agent/json-lines";
 import { StreamJsonSession } from "../../src/agent/stream-json-session";
@@ -41,6 +41,13 @@ class FakeCli implements CliProcess {
 
 const allowAll: ToolGate = { decide: (request) => Promise.resolve({ behavior: "allow", updatedInput: { ...request.input } }) };
 const message = (text: string): UserMessage => ({ text, attachments: [] });
+/** A `hook_callback` request as the CLI sends it for the session's PreToolUse hook. */
+const hookCallback = (toolName: string, toolInput: JsonRecord, toolUseId: string): JsonRecord => ({
+	subtype: "hook_callback",
+	callback_id: "obsidian_tool_gate",
+	input: { hook_event_name: "PreToolUse", session_id: "s-1", cwd: "/v", tool_name: toolName, tool_input: toolInput, tool_use_id: toolUseId },
+	tool_use_id: toolUseId,
+});
 const result = { type: "result", subtype: "success", is_error: false, usage: { input_tokens: 1, output_tokens: 2 } };
 
 function session(ports: { gate?: ToolGate; mcp?: InProcessMcpServers; closeGraceMs?: number } = {}, resume?: string): { session: StreamJsonSession; cli: FakeCli; events: AgentEvent[] } {
@@ -55,7 +62,11 @@ describe("StreamJsonSession", () => {
 	it("initializes with the in-process servers and sends the prompt with its mentions", () => {
 		const mcp: InProcessMcpServers = { names: () => ["obsidian"], handle: () => Promise.resolve(undefined) };
 		const { session: started, cli, events } = session({ mcp }, "earlier-id");
-		expect(cli.controlRequest("initialize")?.["request"]).toEqual({ subtype: "initialize", sdkMcpServers: ["obsidian"] });
+		expect(cli.controlRequest("initialize")?.["request"]).toEqual({
+			subtype: "initialize",
+			hooks: { PreToolUse: [{ matcher: "Edit|Write|MultiEdit|NotebookEdit|Read|NotebookRead|Glob|Grep|LS", hookCallbackIds: ["obsidian_tool_gate"], timeout: 86_400, onFailure: "block" }] },
+			sdkMcpServers: ["obsidian"],
+		});
 		started.send({ text: "Summarise", attachments: [{ path: "Notes/A.md", lines: { from: 2, to: 4 } }] });
 		expect(cli.ofType("user")).toEqual([{ type: "user", message: { role: "user", content: "@Notes/A.md#L2-4 Summarise" }, parent_tool_use_id: null, session_id: "earlier-id" }]);
 		expect(events).toEqual([{ kind: "user-message", message: { text: "Summarise", attachments: [{ path: "Notes/A.md", lines: { from: 2, to: 4 } }] } }]);
@@ -134,6 +145,61 @@ describe("StreamJsonSession", () => {
 		cli.say({ type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_8", content: "ok", is_error: false }] } });
 		cli.say({ type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_9", content: "no such file", is_error: true }] } });
 		expect(finished).toEqual([["toolu_8", false], ["toolu_9", true]]);
+	});
+
+	it("answers the PreToolUse hook with the gate's decision, so a write is reviewed whatever the permission mode", async () => {
+		const seen: { request: ToolUseRequest; signal: AbortSignal | undefined }[] = [];
+		const gate: ToolGate = {
+			decide: (request, _asking, signal) => {
+				seen.push({ request, signal });
+				return Promise.resolve(request.toolName === "Write" ? { behavior: "deny", message: "The user rejected this change." } : { behavior: "allow", updatedInput: { ...request.input, new_string: "accepted" } });
+			},
+		};
+		const { cli } = session({ gate });
+		cli.say({ type: "control_request", request_id: "h1", request: hookCallback("Edit", { file_path: "/v/a.md", old_string: "x", new_string: "y" }, "toolu_1") });
+		cli.say({ type: "control_request", request_id: "h2", request: hookCallback("Write", { file_path: "/v/b.md", content: "z" }, "toolu_2") });
+		const denied = await pollUntil(() => cli.responseTo("h2"), "the answer to the second hook");
+		expect(cli.responseTo("h1")?.["response"]).toEqual({
+			hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", permissionDecisionReason: "Allowed by the Obsidian agent panel.", updatedInput: { file_path: "/v/a.md", old_string: "x", new_string: "accepted" } },
+		});
+		expect(denied["response"]).toEqual({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "The user rejected this change." } });
+		expect(seen.map(({ request }) => request)).toEqual([
+			{ toolName: "Edit", input: { file_path: "/v/a.md", old_string: "x", new_string: "y" }, toolUseId: "toolu_1" },
+			{ toolName: "Write", input: { file_path: "/v/b.md", content: "z" }, toolUseId: "toolu_2" },
+		]);
+		expect(seen[0]?.signal).toBeInstanceOf(AbortSignal);
+	});
+
+	it("decides a tool use once: a can_use_tool after the hook allowed it gets the hook's decision without a second review", async () => {
+		let decided = 0;
+		const gate: ToolGate = {
+			decide: (request) => {
+				decided += 1;
+				return Promise.resolve({ behavior: "allow", updatedInput: { ...request.input, content: "reviewed" } });
+			},
+		};
+		const { cli } = session({ gate });
+		cli.say({ type: "control_request", request_id: "h1", request: hookCallback("Write", { file_path: "/v/a.md", content: "draft" }, "toolu_5") });
+		const hook = await pollUntil(() => cli.responseTo("h1"), "the answer to the hook");
+		expect(hook["response"]).toMatchObject({ hookSpecificOutput: { permissionDecision: "allow" } });
+		cli.say({ type: "control_request", request_id: "c1", request: { subtype: "can_use_tool", tool_name: "Write", input: { file_path: "/v/a.md", content: "reviewed" }, tool_use_id: "toolu_5" } });
+		const response = await pollUntil(() => cli.responseTo("c1"), "the answer to can_use_tool");
+		expect(response["response"]).toEqual({ behavior: "allow", updatedInput: { file_path: "/v/a.md", content: "reviewed" }, toolUseID: "toolu_5" });
+		expect(decided).toBe(1);
+		// Once the tool has reported, the same id is no longer remembered.
+		cli.say({ type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_5", content: "ok", is_error: false }] } });
+		cli.say({ type: "control_request", request_id: "c2", request: { subtype: "can_use_tool", tool_name: "Write", input: { file_path: "/v/a.md", content: "again" }, tool_use_id: "toolu_5" } });
+		await pollUntil(() => cli.responseTo("c2"), "the answer to the second can_use_tool");
+		expect(decided).toBe(2);
+	});
+
+	it("answers a hook callback it did not register with an error, which the CLI's onFailure block turns into a refusal", async () => {
+		let decided = 0;
+		const { cli } = session({ gate: { decide: (request) => ((decided += 1), Promise.resolve({ behavior: "allow", updatedInput: { ...request.input } })) } });
+		cli.say({ type: "control_request", request_id: "h9", request: { ...hookCallback("Edit", {}, "toolu_9"), callback_id: "someone_else" } });
+		const response = await pollUntil(() => cli.responseTo("h9"), "the answer to the hook");
+		expect(response).toEqual({ subtype: "error", request_id: "h9", error: "unknown hook callback: someone_else" });
+		expect(decided).toBe(0);
 	});
 
 	it("denies the tool use when the gate fails", async () => {

@@ -1,6 +1,6 @@
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { AgentEvent, AgentSession, InProcessMcpServers, McpWireMessage, ToolGate } from "../../src/agent/agent-session";
+import type { AgentEvent, AgentSession, InProcessMcpServers, McpWireMessage, ToolGate, ToolUseRequest } from "../../src/agent/agent-session";
 import { StreamJsonEngine } from "../../src/agent/stream-json-engine";
 import { makeTempDir } from "../helpers/temp-dir";
 import { pollUntil } from "../helpers/wait-until";
@@ -32,6 +32,24 @@ function askingGate(): ToolGate {
 	};
 }
 
+/**
+ * Allows reads, and reviews an Edit as the panel's gate does: each Edit it sees is recorded with the file's text at
+ * that moment, and answered with `editAnswer`.
+ */
+function reviewingGate(file: string, editAnswer: "allow" | "deny"): ToolGate & { edits: { request: ToolUseRequest; fileAtReview: string }[] } {
+	const edits: { request: ToolUseRequest; fileAtReview: string }[] = [];
+	return {
+		edits,
+		decide: (request) => {
+			if (request.toolName === "Edit") {
+				edits.push({ request, fileAtReview: readFileSync(file, "utf8") });
+				if (editAnswer === "deny") return Promise.resolve({ behavior: "deny", message: "The user rejected this change: keep the old title." });
+			}
+			return Promise.resolve({ behavior: "allow", updatedInput: { ...request.input } });
+		},
+	};
+}
+
 /** A tiny MCP server answering initialize, tools/list and tools/call for one tool, `ping`. */
 function pingServer(): InProcessMcpServers & { calls: McpWireMessage[] } {
 	const calls: McpWireMessage[] = [];
@@ -56,7 +74,7 @@ function pingServer(): InProcessMcpServers & { calls: McpWireMessage[] } {
 interface Fixture {
 	mock: MockAnthropic;
 	vault: string;
-	engine: (options?: { mcp?: InProcessMcpServers; cliPath?: string }) => StreamJsonEngine;
+	engine: (options?: { mcp?: InProcessMcpServers; cliPath?: string; gate?: ToolGate }) => StreamJsonEngine;
 }
 
 async function fixture(): Promise<Fixture> {
@@ -80,7 +98,7 @@ async function fixture(): Promise<Fixture> {
 	return {
 		mock,
 		vault: vault.path,
-		engine: (options = {}) => new StreamJsonEngine({ vaultRoot: vault.path, cliPath: () => options.cliPath ?? claudeBinaryPath(), gate: askingGate(), env, ...(options.mcp && { mcp: options.mcp }) }),
+		engine: (options = {}) => new StreamJsonEngine({ vaultRoot: vault.path, cliPath: () => options.cliPath ?? claudeBinaryPath(), gate: options.gate ?? askingGate(), env, ...(options.mcp && { mcp: options.mcp }) }),
 	};
 }
 
@@ -211,6 +229,61 @@ describe("agent engine with the real CLI in stream-json mode", () => {
 		const followUp = await mock.waitForMainRequest({ since: 1 });
 		expect(lastUserText(followUp.body)).toContain("Not in my vault, please.");
 		expect(existsSync(target)).toBe(false);
+	});
+
+	it("in acceptEdits mode an Edit of a vault note reaches the gate before the file changes, and a denial leaves it unchanged with the reason told to the model", async () => {
+		const { mock, vault, engine } = await fixture();
+		const note = join(vault, "Plan.md");
+		writeFileSync(note, "# Old title\n");
+		const gate = reviewingGate(note, "deny");
+		mock.enqueue(toolUseTurn("Read", { file_path: note }), toolUseTurn("Edit", { file_path: note, old_string: "# Old title", new_string: "# New title" }), textTurn("I kept the old title."));
+		const session = engine({ gate }).start({ permissionMode: "acceptEdits" });
+		const seen = record(session);
+		session.send(message("Rename the title"));
+		expect((await seen.next("turn-end")).outcome).toBe("done");
+		expect(gate.edits).toHaveLength(1);
+		expect(gate.edits[0]?.request).toMatchObject({ toolName: "Edit", input: { file_path: note, old_string: "# Old title", new_string: "# New title" } });
+		expect(gate.edits[0]?.fileAtReview).toBe("# Old title\n");
+		expect(readFileSync(note, "utf8")).toBe("# Old title\n");
+		const followUp = await mock.waitForMainRequest({ since: 2 });
+		expect(lastUserText(followUp.body)).toContain("The user rejected this change: keep the old title.");
+	});
+
+	it("in default mode an Edit of a vault note is reviewed exactly once, and the accepted edit is written", async () => {
+		const { mock, vault, engine } = await fixture();
+		const note = join(vault, "Plan.md");
+		writeFileSync(note, "# Old title\n");
+		const gate = reviewingGate(note, "allow");
+		mock.enqueue(toolUseTurn("Read", { file_path: note }), toolUseTurn("Edit", { file_path: note, old_string: "# Old title", new_string: "# New title" }), textTurn("Renamed."));
+		const session = engine({ gate }).start({ permissionMode: "default" });
+		const seen = record(session);
+		session.send(message("Rename the title"));
+		expect((await seen.next("turn-end")).outcome).toBe("done");
+		expect(gate.edits).toHaveLength(1);
+		expect(gate.edits[0]?.fileAtReview).toBe("# Old title\n");
+		expect(readFileSync(note, "utf8")).toBe("# New title\n");
+	});
+
+	it("in default mode a Read of a private note reaches the gate, and its refusal keeps the note's text from the model", async () => {
+		const { mock, vault, engine } = await fixture();
+		const secret = join(vault, "diary.md");
+		writeFileSync(secret, "The code word is MARMALADE.\n");
+		const reads: ToolUseRequest[] = [];
+		const gate: ToolGate = {
+			decide: (request) => {
+				reads.push(request);
+				return Promise.resolve(request.toolName === "Read" ? { behavior: "deny", message: "File does not exist." } : { behavior: "allow", updatedInput: { ...request.input } });
+			},
+		};
+		mock.enqueue(toolUseTurn("Read", { file_path: secret }), textTurn("There is no such note."));
+		const session = engine({ gate }).start({ permissionMode: "default" });
+		const seen = record(session);
+		session.send(message("Read my diary"));
+		expect((await seen.next("turn-end")).outcome).toBe("done");
+		expect(reads).toEqual([expect.objectContaining({ toolName: "Read", input: { file_path: secret } })]);
+		const followUp = await mock.waitForMainRequest({ since: 1 });
+		expect(lastUserText(followUp.body)).toContain("File does not exist.");
+		expect(requestText(followUp.body)).not.toContain("MARMALADE");
 	});
 
 	it("answers a tool call through the in-process MCP server over the control channel", async () => {
