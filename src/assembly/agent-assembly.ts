@@ -5,7 +5,7 @@ import type { PermissionRules } from "../agent/permission-rules";
 import type { VaultIndex } from "../vault/notes/vault-index";
 import type { Bridge } from "./bridge-assembly";
 import { InProcessVaultTools, noInProcessServers, PANEL_VAULT_TOOLS_SERVER } from "./in-process-vault-tools";
-import { JournalRecorders, linkResolver, noteReferences } from "./journal-wiring";
+import { JournalRecorders, linkResolver, noteReferences, pathLocator } from "./journal-wiring";
 import { PanelFileWriteReview } from "./panel-file-write-review";
 import { PanelGateVault } from "./panel-gate-vault";
 import { PanelWriteJournal } from "./panel-write-journal";
@@ -47,14 +47,7 @@ export function assembleAgent(bridge: Pick<Bridge, "paths" | "privacy" | "review
 		inProcessServers: () => (bridge.vaultTools ? [PANEL_VAULT_TOOLS_SERVER] : []),
 		...(journal ? { journal: new PanelWriteJournal({ journal, absolutePath }) } : {}),
 	});
-	const relativeOf = (value: string): string | undefined => {
-		try {
-			return bridge.paths.resolve(value).relative;
-		} catch {
-			return undefined;
-		}
-	};
-	const recorders = journal ? new JournalRecorders(journal, noteReferences(bridge.privacy, linkResolver(options.index), relativeOf)) : undefined;
+	const recorders = journal ? new JournalRecorders(journal, noteReferences(bridge.privacy, linkResolver(options.index), pathLocator(bridge.paths))) : undefined;
 	return {
 		gate,
 		mcpServers: () => {
