@@ -47,7 +47,7 @@ export function assembleAgent(bridge: Pick<Bridge, "paths" | "privacy" | "review
 		inProcessServers: () => (bridge.vaultTools ? [PANEL_VAULT_TOOLS_SERVER] : []),
 		...(journal ? { journal: new PanelWriteJournal({ journal, absolutePath }) } : {}),
 	});
-	const recorders = journal ? new JournalRecorders(journal, noteReferences(bridge.privacy, linkResolver(options.index), pathLocator(bridge.paths))) : undefined;
+	const recorders = options.index === undefined ? bridge.activity?.recorders : journal ? new JournalRecorders(journal, noteReferences(bridge.privacy, linkResolver(options.index), pathLocator(bridge.paths))) : undefined;
 	return {
 		gate,
 		mcpServers: () => {

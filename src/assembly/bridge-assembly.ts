@@ -146,7 +146,12 @@ export interface Bridge {
 	 */
 	vaultTools?: VaultToolServer;
 	/** The activity journal and its undo, when `journal` was given (undo only with the root's undo writes and vault tools). */
-	activity?: { journal: Journal; undo?: Undo };
+	activity?: {
+		journal: Journal;
+		undo?: Undo;
+		/** What records each surface's calls (the agent panel's too), naming notes as the bridge does. */
+		recorders: JournalRecorders;
+	};
 	/** Stops timers and rejects pending reviews; the host is stopped separately. */
 	dispose: () => void;
 }
@@ -231,7 +236,7 @@ export function assembleBridge(options: BridgeAssemblyOptions): Bridge {
 	const diagnostics = new DiagnosticsEngine(privacy.notes(ports.notes));
 	tools.register(createGetDiagnosticsTool({ diagnostics, paths }));
 	if (options.vaultTools) vaultTools = assembleVaultTools(options, options.vaultTools, { privacy, reviews, currentSelection, recorders });
-	const activity = recorders ? { journal: recorders.journal, ...undoOf(options, recorders.journal) } : undefined;
+	const activity = recorders ? { journal: recorders.journal, recorders, ...undoOf(options, recorders.journal) } : undefined;
 
 	return {
 		host,

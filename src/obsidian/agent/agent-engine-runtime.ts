@@ -15,6 +15,8 @@ export interface AgentEngineContext {
 	bridge: () => Bridge | undefined;
 	/** Where "always allow" answers are kept. */
 	rules: PermissionRules;
+	/** The CLI's environment; default: Obsidian's own (tests give a temp HOME and the mock model API). */
+	env?: NodeJS.ProcessEnv;
 }
 
 /** Said when a session is started while the bridge is off: its privacy rules and review are what the panel runs under. */
@@ -31,15 +33,16 @@ export function createAgentEngine(context: AgentEngineContext): AgentEngine {
 		const message = "The Claude Code panel needs a vault on the local file system.";
 		return { start: () => new FailedSession(message), pastSessions: () => Promise.resolve([]), history: () => Promise.resolve([]) };
 	}
-	const launcher = claudeLauncher(nodeCliMachine(), context.cliPath);
-	const transcripts = new StreamJsonEngine({ vaultRoot, launcher, gate: NO_TOOLS });
+	const env = context.env ?? process.env;
+	const launcher = claudeLauncher(nodeCliMachine(env), context.cliPath);
+	const transcripts = new StreamJsonEngine({ vaultRoot, launcher, gate: NO_TOOLS, env });
 	return {
 		start: (options) => {
 			const bridge = context.bridge();
 			if (bridge === undefined) return new FailedSession(BRIDGE_OFF_MESSAGE);
 			const parts = assembleAgent(bridge, { rules: context.rules });
 			const servers = parts.mcpServers();
-			const session = new StreamJsonEngine({ vaultRoot, launcher, gate: parts.gate, mcp: servers }).start(options);
+			const session = new StreamJsonEngine({ vaultRoot, launcher, gate: parts.gate, mcp: servers, env }).start(options);
 			const stop = session.onEvent((event) => {
 				if (event.kind !== "closed") return;
 				stop();
