@@ -41,7 +41,8 @@ import { createJournal, JournalRecorders, linkResolver, noteReferences, pathLoca
 export interface ReviewDecisions {
 	/** Refused (with the reason) when the note's path no longer leads where it did when the review opened. */
 	accept(review: PendingReview, finalText: string): AcceptOutcome;
-	reject(review: PendingReview): void;
+	/** `reason`: what the user wrote for Claude, if anything. */
+	reject(review: PendingReview, reason?: string): void;
 	/** The view closed while the review was pending: counts as a rejection. */
 	closed(review: PendingReview): void;
 }
@@ -219,7 +220,7 @@ export function assembleBridge(options: BridgeAssemblyOptions): Bridge {
 		clientName: (sessionId) => host.status().clients.find((client) => client.id === sessionId)?.clientName,
 		port: ports.reviewPort({
 			accept: (review, finalText) => reviews.accept(review.tabName, finalText, review.id),
-			reject: (review) => reviews.reject(review.tabName, review.id),
+			reject: (review, reason) => reviews.reject(review.tabName, review.id, reason),
 			closed: (review) => reviews.viewClosed(review.tabName, review.id),
 		}),
 	});

@@ -25,6 +25,7 @@ export class DiffReviewWriteReview implements WriteReview {
 	async propose(write: ProposedWrite): Promise<ReviewOutcome> {
 		const tabName = `Vault tools #${this.next++}: ${write.tool} ${write.path}`;
 		const absolute = this.absolutePath(write.path);
+		let userReason: string | undefined;
 		const result = await this.reviews.open(
 			// The vault tools judged the path with their own privacy rules; a conflict is shown to the user, never applied.
 			{
@@ -37,11 +38,12 @@ export class DiffReviewWriteReview implements WriteReview {
 				proposer: { client: VAULT_TOOLS_CLIENT, tool: write.tool },
 			},
 			{ sessionId: VAULT_TOOLS_REVIEW_SESSION, signal: write.signal },
+			{ onRejectReason: (reason) => (userReason = reason) },
 		);
 		const [first, second] = result.content;
 		if (!result.isError && first?.text === "FILE_SAVED") return { kind: "accepted", finalText: second?.text ?? write.newText };
 		if (write.signal.aborted) return { kind: "rejected", reason: "the call was cancelled (or its client went away) before the user decided; the review was withdrawn" };
 		if (result.isError) return { kind: "failed", reason: first?.text ?? "the review ended with an unknown error; nothing was written" };
-		return { kind: "rejected", reason: REJECTED_BY_USER };
+		return { kind: "rejected", reason: userReason === undefined ? REJECTED_BY_USER : `${REJECTED_BY_USER}: ${userReason}` };
 	}
 }

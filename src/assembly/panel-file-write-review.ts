@@ -10,7 +10,7 @@ export const PANEL_REVIEW_SESSION = -1;
 export const PANEL_CLIENT = "Claude Code (agent panel)";
 /** The reason given when the CLI withdrew its question before the user decided. */
 export const PANEL_WITHDRAWN = "the question was withdrawn (the turn was interrupted) before the user decided; the review was closed";
-/** The reason Claude reads when the user rejects without saying why. */
+/** The reason Claude reads when the user rejects without saying why; their reason follows it when they give one. */
 export const PANEL_REJECTED = "the user rejected the change in the review";
 
 /**
@@ -27,6 +27,7 @@ export class PanelFileWriteReview implements FileWriteReview {
 
 	async review(proposal: FileWriteProposal): Promise<FileWriteOutcome> {
 		const absolute = this.absolutePath(proposal.path);
+		let userReason: string | undefined;
 		const result = await this.reviews.open(
 			{
 				oldFilePath: absolute,
@@ -38,11 +39,12 @@ export class PanelFileWriteReview implements FileWriteReview {
 				proposer: { client: PANEL_CLIENT, tool: proposal.proposer.tool },
 			},
 			{ sessionId: PANEL_REVIEW_SESSION, signal: proposal.signal ?? new AbortController().signal },
+			{ onRejectReason: (reason) => (userReason = reason) },
 		);
 		const [first, second] = result.content;
 		if (!result.isError && first?.text === "FILE_SAVED") return { kind: "accepted", finalText: second?.text ?? proposal.proposed };
 		if (proposal.signal?.aborted === true) return { kind: "rejected", reason: PANEL_WITHDRAWN };
 		if (result.isError) return { kind: "rejected", reason: `the review could not be completed (${first?.text ?? "unknown error"})` };
-		return { kind: "rejected", reason: PANEL_REJECTED };
+		return { kind: "rejected", reason: userReason === undefined ? PANEL_REJECTED : `${PANEL_REJECTED}: ${userReason}` };
 	}
 }

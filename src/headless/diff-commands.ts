@@ -4,13 +4,13 @@ import type { DiffReviewManager } from "../ide/diff-review/diff-review-manager";
 import type { PendingReview } from "../ide/diff-review/review-types";
 import type { HeadlessCommand } from "./command-loop";
 
-const USAGE = 'diff list | diff accept [<tab_name>] [--text-file F] | diff reject [<tab_name>]';
+const USAGE = 'diff list | diff accept [<tab_name>] [--text-file F] | diff reject [<tab_name> [<reason for Claude>…]]';
 
 /** `diff list|accept|reject`: decide Claude's proposed edits without the app. */
 export function diffCommand(reviews: DiffReviewManager): HeadlessCommand {
 	return {
-		usage: "diff list|accept|reject [<tab_name>]",
-		summary: "list pending edit reviews (JSON lines), or accept (--text-file F: with F's text) or reject one",
+		usage: "diff list|accept|reject [<tab_name>] [<reason>…]",
+		summary: "list pending edit reviews (JSON lines), or accept (--text-file F: with F's text) or reject one (the words after the name: the reason for Claude)",
 		run: (args) => {
 			const [action, ...rest] = args;
 			switch (action) {
@@ -63,9 +63,13 @@ function accept(reviews: DiffReviewManager, args: string[]): string {
 }
 
 function reject(reviews: DiffReviewManager, args: string[]): string {
-	const review = chooseReview(reviews, args);
-	reviews.reject(review.tabName, review.id);
-	return `Rejected ${JSON.stringify(review.tabName)}`;
+	const [name, ...words] = args;
+	const review = chooseReview(reviews, name === undefined ? [] : [name]);
+	const reason = words.join(" ").trim();
+	reviews.reject(review.tabName, review.id, reason === "" ? undefined : reason);
+	if (reason === "") return `Rejected ${JSON.stringify(review.tabName)}`;
+	// An IDE client's openDiff answer has no place for a reason.
+	return `Rejected ${JSON.stringify(review.tabName)}; ${review.takesRejectReason === true ? "Claude is told the reason" : "the reason was not passed on: Claude Code's openDiff answer carries none"}`;
 }
 
 /** The named review: its exact tab name, or a unique part of it (the hex id) or its note path; or the only one. */

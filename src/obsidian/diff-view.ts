@@ -9,7 +9,8 @@ export const DIFF_VIEW_TYPE = "claude-code-diff";
 export interface DiffReviewActions {
 	/** Refused (with the reason) when the note's path no longer leads where it did when the review opened. */
 	accept(review: PendingReview, finalText: string): AcceptOutcome;
-	reject(review: PendingReview): void;
+	/** `reason`: what the user wrote for Claude, if anything. */
+	reject(review: PendingReview, reason?: string): void;
 	/** The view closed while the review was pending: counts as a rejection. */
 	closed(review: PendingReview): void;
 }
@@ -138,7 +139,7 @@ export class DiffReviewView extends ItemView {
 		return true;
 	}
 
-	/** Reject: the command and Escape. False when no review waits here. */
+	/** Reject (with the reason typed for Claude, if any): the command and Escape. False when no review waits here. */
 	rejectReview(): boolean {
 		if (!this.panel) return false;
 		this.panel.reject();
@@ -185,6 +186,7 @@ export class DiffReviewView extends ItemView {
 			proposer: review.proposer,
 			time: review.since,
 			isNewFile: review.isNewFile,
+			asksReason: review.takesRejectReason === true,
 			...(review.cannotApply !== undefined ? { cannotApply: review.cannotApply } : {}),
 		};
 		this.panel = new ReviewPanel(root, input, {
@@ -197,7 +199,7 @@ export class DiffReviewView extends ItemView {
 		const actions = this.actions;
 		if (this.review !== review || !actions) return;
 		if (verdict.kind === "reject") {
-			actions.reject(review);
+			actions.reject(review, verdict.reason);
 			return;
 		}
 		const outcome = actions.accept(review, verdict.finalText);

@@ -15,6 +15,8 @@ export interface ReviewInput {
 	isNewFile?: boolean;
 	/** Why the proposal cannot be applied: shown, and only Reject is offered. */
 	cannotApply?: string;
+	/** Offer a "Reason for Claude" field beside Reject: the proposer hears what the user types there. */
+	asksReason?: boolean;
 }
 
 /** The user's decision: the note's text as they decided it, or a rejection. */
@@ -45,6 +47,8 @@ export class ReviewPanel {
 	private tab: "suggestions" | "lines" = "suggestions";
 	private layout: DiffLayoutMode = "unified";
 	private noteChanged = false;
+	/** What the user typed as the reason for Claude (kept while the bar is drawn again). */
+	private typedReason = "";
 	private readonly barEl: HTMLElement;
 	private readonly tabsEl: HTMLElement;
 	private readonly bodyEl: HTMLElement;
@@ -91,9 +95,14 @@ export class ReviewPanel {
 		this.host.decide({ kind: "accept", finalText: this.finalText });
 	}
 
-	/** Rejects; a caller that asks the user why (e.g. to tell Claude) passes the reason on. */
-	reject(reason?: string): void {
+	/** Rejects, with the given reason or else the one typed in the reason field (none when it is empty). */
+	reject(reason: string | undefined = this.reasonField()): void {
 		this.host.decide(reason === undefined ? { kind: "reject" } : { kind: "reject", reason });
+	}
+
+	private reasonField(): string | undefined {
+		const reason = this.typedReason.trim();
+		return this.input.asksReason === true && reason !== "" ? reason : undefined;
 	}
 
 	/** Escape while typing in the proposal ends the typing; otherwise it is for the caller (it rejects). */
@@ -142,6 +151,7 @@ export class ReviewPanel {
 		if (this.input.cannotApply === undefined) {
 			this.button(actions, ["ccb-review-edit"], this.editing ? "Done editing" : "Edit", () => this.setEditing(!this.editing));
 		}
+		if (this.input.asksReason === true) this.renderReasonField(actions);
 		this.button(actions, ["ccb-review-reject"], "Reject", () => this.reject()).setAttribute("aria-label", "Reject the whole proposal");
 		if (this.input.cannotApply === undefined) {
 			const accept = this.button(actions, ["mod-cta", "ccb-review-accept"], this.acceptLabel(), () => this.accept());
@@ -149,6 +159,17 @@ export class ReviewPanel {
 			if (this.noteChanged) accept.setAttribute("disabled", "");
 		}
 		this.renderNotices(bar);
+	}
+
+	private renderReasonField(parent: HTMLElement): void {
+		const field = parent.createEl("input", {
+			cls: "ccb-review-reason",
+			attr: { type: "text", placeholder: "Reason for Claude (optional)", "aria-label": "Reason for Claude, sent when you reject" },
+		});
+		field.value = this.typedReason;
+		field.addEventListener("input", () => {
+			this.typedReason = field.value;
+		});
 	}
 
 	private renderNotices(bar: HTMLElement): void {

@@ -35,6 +35,15 @@ describe("DiffReviewWriteReview", () => {
 		expect(VAULT_TOOLS_REVIEW_SESSION).toBe(0);
 	});
 
+	it("passes the user's reason for a rejection on to Claude after the usual phrase", async () => {
+		const { port, reviews, review, write } = setup();
+		const outcome = review.propose(write());
+		await waitUntil(() => port.views.size === 1, "the review to be shown");
+		expect(port.views.get("Vault tools #1: edit_note note.md")?.takesRejectReason).toBe(true);
+		reviews.reject("Vault tools #1: edit_note note.md", undefined, " keep the heading\n");
+		expect(await outcome).toEqual({ kind: "rejected", reason: "the user rejected the change in the review: keep the heading" });
+	});
+
 	it("withdraws the review when the call is cancelled, and says so", async () => {
 		const { port, review, write } = setup();
 		const controller = new AbortController();

@@ -34,6 +34,15 @@ describe("PanelFileWriteReview", () => {
 		expect(await second).toEqual({ kind: "rejected", reason: PANEL_REJECTED });
 	});
 
+	it("tells Claude the user's reason for a rejection, after the usual phrase", async () => {
+		const { port, reviews, review, proposal } = setup();
+		const outcome = review.review(proposal);
+		await waitUntil(() => port.views.size === 1, "the review to be shown");
+		expect(port.views.get("Claude Code #1: Edit note.md")?.takesRejectReason).toBe(true);
+		reviews.reject("Claude Code #1: Edit note.md", undefined, "use the list style\nof the other notes");
+		expect(await outcome).toEqual({ kind: "rejected", reason: `${PANEL_REJECTED}: use the list style of the other notes` });
+	});
+
 	it("a review whose question the CLI withdraws is closed and answered as withdrawn", async () => {
 		const { port, review, proposal } = setup();
 		const controller = new AbortController();

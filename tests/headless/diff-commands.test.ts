@@ -4,6 +4,11 @@ import { HeadlessProcess } from "../helpers/headless-process";
 import { connectOrThrow, type TestClient } from "../helpers/test-client";
 import { makeTempDir } from "../helpers/temp-dir";
 import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
+import { waitUntil } from "../helpers/wait-until";
+import { diffCommand } from "../../src/headless/diff-commands";
+import { DiffReviewManager } from "../../src/ide/diff-review/diff-review-manager";
+import { FakeReviewPort } from "../ide/diff-review/fake-review-port";
+import { makeToolVault } from "../ide/tools/ide-tool-fixture";
 
 describe("the headless host's diff commands", () => {
 	const temp = makeTempDir("headless-diff");
@@ -72,11 +77,38 @@ describe("the headless host's diff commands", () => {
 		expect((await client.waitForAnswer(21)).result).toEqual({ content: [{ type: "text", text: "FILE_SAVED" }, { type: "text", text: "two" }] });
 	});
 
+	it("diff reject <name> <reason…>: an IDE client's openDiff is answered exactly as without a reason, and the host says the reason went nowhere", async () => {
+		openDiff(30, "✻ [Claude Code] note.md (ab12cd) ⧉", "three");
+		await host.waitForOutput(/(ab12cd)/);
+		const said = await runCommand('diff reject ab12cd keep "the old text"', /(Rejected .*ab12cd.*)/);
+		expect(said).toBe('Rejected "✻ [Claude Code] note.md (ab12cd) ⧉"; the reason was not passed on: Claude Code\'s openDiff answer carries none');
+		expect((await client.waitForAnswer(30)).result).toEqual({ content: [{ type: "text", text: "DIFF_REJECTED" }, { type: "text", text: "✻ [Claude Code] note.md (ab12cd) ⧉" }] });
+		expect(readFileSync(note, "utf8")).toBe("# Note\n\nOld text.\n");
+	});
+
 	it("says clearly what the read-only tools can only record without an editor", async () => {
 		const answer = await client.request("tools/call", { name: "openFile", arguments: { filePath: "note.md", startText: "Old" } });
 		expect(answer.result).toEqual({ content: [{ type: "text", text: `Opened file: ${note} (headless host: no editor window; the note is recorded as open, with its selection)` }] });
 		const selection = await client.request("tools/call", { name: "getCurrentSelection", arguments: {} });
 		const text = (selection.result as { content: { text: string }[] }).content[0]?.text ?? "";
 		expect(JSON.parse(text)).toMatchObject({ success: true, text: "Old", filePath: note, selection: { start: { line: 2, character: 0 }, end: { line: 2, character: 3 } } });
+	});
+});
+
+describe("diff reject with a reason, for a proposer that hears it (the vault tools, the agent panel)", () => {
+	const vault = makeToolVault({ "note.md": "old\n" });
+	afterAll(() => vault.remove());
+
+	it("diff reject x because …: the words after the name reach the proposer as its reason", async () => {
+		const reviews = new DiffReviewManager({ paths: vault.paths, port: new FakeReviewPort() });
+		const heard: string[] = [];
+		const path = join(vault.root, "note.md");
+		const answer = reviews.open({ oldFilePath: path, newFilePath: path, newFileContents: "new\n", tabName: "Vault tools #1: edit_note note.md", proposer: { client: "Claude's vault tools", tool: "edit_note" }, vaultTools: {} }, { sessionId: 0, signal: new AbortController().signal }, { onRejectReason: (reason) => heard.push(reason) });
+		await waitUntil(() => reviews.findPending() !== undefined, "the review to be pending");
+		const command = diffCommand(reviews);
+		expect(await command.run(["reject", "#1", "because", "it belongs in Drafts"])).toBe('Rejected "Vault tools #1: edit_note note.md"; Claude is told the reason');
+		expect(heard).toEqual(["because it belongs in Drafts"]);
+		expect((await answer).content[0]?.text).toBe("DIFF_REJECTED");
+		expect(readFileSync(path, "utf8")).toBe("old\n");
 	});
 });

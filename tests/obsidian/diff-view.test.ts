@@ -24,8 +24,8 @@ class RecordingActions implements DiffReviewActions {
 		this.calls.push(`accept ${shown.id} ${JSON.stringify(finalText)}`);
 		return this.acceptOutcome;
 	}
-	reject(shown: PendingReview): void {
-		this.calls.push(`reject ${shown.id}`);
+	reject(shown: PendingReview, reason?: string): void {
+		this.calls.push(`reject ${shown.id}${reason === undefined ? "" : ` ${JSON.stringify(reason)}`}`);
 	}
 	closed(shown: PendingReview): void {
 		this.calls.push(`closed ${shown.id}`);
@@ -224,6 +224,26 @@ describe("DiffReviewView", () => {
 		expect(second.view.pendingReview).toBeUndefined();
 	});
 
+	it("beside Reject, a reason for Claude when the proposer hears one: sent with the button, kept while deciding changes", () => {
+		const { root, one, actions } = openView({ ...review, proposer: { client: "Claude Code (agent panel)", tool: "Edit" }, takesRejectReason: true });
+		const field = one("ccb-review-reason");
+		expect(field.tag).toBe("input");
+		expect([field.attributes.get("placeholder"), field.attributes.get("aria-label")]).toEqual(["Reason for Claude (optional)", "Reason for Claude, sent when you reject"]);
+		field.value = "  the fox stays brown ";
+		field.dispatch("input");
+		root.findAll("ccb-suggest-reject")[0]?.dispatch("click");
+		expect(one("ccb-review-reason").value).toBe("  the fox stays brown ");
+		one("ccb-review-reject").dispatch("click");
+		expect(actions.calls).toEqual(['reject 1 "the fox stays brown"']);
+	});
+
+	it("an IDE client's openDiff review has no reason field (its answer cannot carry one); Reject sends none", () => {
+		const { root, one, actions } = openView();
+		expect(root.findAll("ccb-review-reason")).toEqual([]);
+		one("ccb-review-reject").dispatch("click");
+		expect(actions.calls).toEqual(["reject 1"]);
+	});
+
 	it("warns about a new note and about a proposal that empties the note", () => {
 		const created = openView({ ...review, isNewFile: true, originalText: "" });
 		expect(created.root.textContent).toContain("This note does not exist yet: everything shown is new.");
@@ -328,6 +348,16 @@ describe("DiffReviewView while the user edits the note under review", () => {
 		expect(actions.calls).toEqual([`accept 1 ${JSON.stringify(review.proposedText)}`]);
 		app.pressKey([], "Escape");
 		expect(actions.calls).toEqual([`accept 1 ${JSON.stringify(review.proposedText)}`, "reject 1"]);
+	});
+
+	it("Escape rejects with the reason typed for Claude", async () => {
+		const { app, actions, one, view } = await reviewWithNoteOpen();
+		view.showReview({ ...review, id: 2, takesRejectReason: true }, actions);
+		const field = one("ccb-review-reason");
+		field.value = "not now";
+		field.dispatch("input");
+		app.pressKey([], "Escape");
+		expect(actions.calls).toEqual(['reject 2 "not now"']);
 	});
 
 	it("Escape while typing in the proposal ends the typing, it does not reject", async () => {

@@ -2,7 +2,7 @@ import type { Plugin as RealPlugin } from "obsidian";
 import type { PendingReview } from "../../src/ide/diff-review/review-types";
 import { DIFF_VIEW_TYPE, DiffReviewView } from "../../src/obsidian/diff-view";
 import { registerDiffReviewView } from "../../src/obsidian/register-diff-review";
-import { App, Plugin, type WorkspaceLeaf } from "../__mocks__/obsidian";
+import { App, type FakeElement, Plugin, type WorkspaceLeaf } from "../__mocks__/obsidian";
 
 const review = (tabName: string, id = 1): PendingReview => ({
 	id,
@@ -58,16 +58,16 @@ describe("registerDiffReviewView", () => {
 		expect(app.workspace.getLeavesOfType(DIFF_VIEW_TYPE)).toEqual([live]);
 	});
 
-	const shownReview = async (tabName: string, id: number, calls: string[] = []): Promise<WorkspaceLeaf> => {
+	const shownReview = async (tabName: string, id: number, calls: string[] = [], shown = review(tabName, id)): Promise<WorkspaceLeaf> => {
 		const leaf = await reviewTab(tabName);
 		const view = leaf.view;
 		if (!(view instanceof DiffReviewView)) throw new Error("not a review view");
-		view.showReview(review(tabName, id), {
+		view.showReview(shown, {
 			accept: (shown, text) => {
 				calls.push(`accept ${shown.id} ${text}`);
 				return { kind: "accepted" };
 			},
-			reject: (shown) => void calls.push(`reject ${shown.id}`),
+			reject: (decided, reason) => void calls.push(`reject ${decided.id}${reason === undefined ? "" : ` ${reason}`}`),
 			closed: () => undefined,
 		});
 		return leaf;
@@ -101,5 +101,17 @@ describe("registerDiffReviewView", () => {
 		expect(plugin.runCommand("accept-review")).toBe(true);
 		expect(plugin.runCommand("reject-review")).toBe(true);
 		expect(calls).toEqual(["accept 5 new\n", "reject 5"]);
+	});
+
+	it("the Reject command sends the reason typed for Claude", async () => {
+		const calls: string[] = [];
+		const leaf = await shownReview("tab", 6, calls, { ...review("tab", 6), proposer: { client: "Claude's vault tools", tool: "edit_note" }, takesRejectReason: true });
+		app.workspace.setActiveLeaf(leaf);
+		const field = (leaf.view as unknown as { contentEl: FakeElement }).contentEl.findAll("ccb-review-reason")[0];
+		if (!field) throw new Error("no reason field");
+		field.value = "wrong note";
+		field.dispatch("input");
+		expect(plugin.runCommand("reject-review")).toBe(true);
+		expect(calls).toEqual(["reject 6 wrong note"]);
 	});
 });

@@ -33,6 +33,22 @@ describe("ReviewPanel on its own (what other features reuse)", () => {
 		expect(verdicts).toEqual([{ kind: "accept", finalText: "Met Ana and Bo. We talked.\n" }, { kind: "reject" }, { kind: "reject", reason: "Bo was not there" }]);
 	});
 
+	it("offers a reason for Claude only when asked to, and a plain reject() (the command, Escape) sends what was typed", () => {
+		expect(panel().root.findAll("ccb-review-reason")).toEqual([]);
+		const root = new FakeElement();
+		const verdicts: ReviewVerdict[] = [];
+		const shown = new ReviewPanel(root as unknown as HTMLElement, { ...input, asksReason: true }, { decide: (verdict) => verdicts.push(verdict), currentText: () => Promise.resolve(undefined) });
+		const field = root.findAll("ccb-review-reason")[0];
+		if (!field) throw new Error("no reason field");
+		field.value = "   ";
+		field.dispatch("input");
+		shown.reject();
+		field.value = "Bo was not there";
+		field.dispatch("input");
+		shown.reject();
+		expect(verdicts).toEqual([{ kind: "reject" }, { kind: "reject", reason: "Bo was not there" }]);
+	});
+
 	it("Review again measures the proposal against the note as it is now and starts the decisions over", async () => {
 		const { root, shown, verdicts, one } = panel("Met Ana. We talked. Later: lunch.\n");
 		root.findAll("ccb-suggest-reject")[0]?.dispatch("click");

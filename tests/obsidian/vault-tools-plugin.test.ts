@@ -208,6 +208,20 @@ describe("the plugin serves Claude's vault tools over HTTP from Obsidian's index
 		expect(app.vault.contents.get("Notes/Accepted.md")).toBe("# Yes\n");
 	});
 
+	it("a reason typed for Claude beside Reject goes back in the vault tool's answer, and nothing is written", async () => {
+		plugin.settings.vaultTools.reviewWrites = true;
+		app.workspace.finishLayout();
+		const client = await connect();
+		const rejected = client.callTool({ name: "create_note", arguments: { path: "Notes/Rejected.md", content: "# No\n" } });
+		const reason = await reviewButton("ccb-review-reason");
+		expect(reason.attributes.get("placeholder")).toBe("Reason for Claude (optional)");
+		reason.value = "Put it under Drafts/ instead\nplease";
+		reason.dispatch("input");
+		(await reviewButton("ccb-review-reject")).dispatch("click");
+		expect(text(await rejected)).toBe("Not created: the user rejected the change in the review: Put it under Drafts/ instead please. Nothing was written.");
+		expect(app.vault.contents.has("Notes/Rejected.md")).toBe(false);
+	});
+
 	it("with a private tag set: creates on a free path, and onto a private note shows the user why it cannot be made while Claude gets the answer a Reject gives", async () => {
 		plugin.settings.privateTags = ["#private"];
 		plugin.settings.vaultTools.reviewWrites = true;

@@ -10,6 +10,8 @@ import type { AcceptOutcome, DiffReviewPort, PendingReview, PendingReviewInfo, R
 export const MAX_PENDING_REVIEWS_PER_CLIENT = 20;
 /** Accepted reviews remembered until the CLI closes their tab, so `close_tab` can refresh the note. */
 const MAX_REMEMBERED_ACCEPTS = 100;
+/** A rejection's reason is cut to this many characters: it goes into Claude's context. */
+export const MAX_REJECT_REASON_CHARS = 500;
 
 export interface OpenDiffRequest {
 	oldFilePath: string;
@@ -44,9 +46,19 @@ export interface DiffReviewManagerOptions {
 	clientName?: (sessionId: number) => string | undefined;
 }
 
+/** Set by in-process proposers (the vault tools, the agent panel), never from the wire. */
+export interface OpenReviewOptions {
+	/**
+	 * Told the user's reason when they reject with one, just before the review is answered. The `openDiff` answer
+	 * itself never carries it (the CLI reads only DIFF_REJECTED and the tab name).
+	 */
+	onRejectReason?: (reason: string) => void;
+}
+
 interface PendingEntry {
 	review: PendingReview;
 	answer: (result: ToolResult) => void;
+	onRejectReason: ((reason: string) => void) | undefined;
 	stopWatchingSignal: () => void;
 }
 
@@ -68,7 +80,7 @@ export class DiffReviewManager {
 	constructor(private readonly options: DiffReviewManagerOptions) {}
 
 	/** Opens a review and resolves with the `openDiff` result once it is decided. */
-	async open(request: OpenDiffRequest, context: ToolCallContext): Promise<ToolResult> {
+	async open(request: OpenDiffRequest, context: ToolCallContext, options: OpenReviewOptions = {}): Promise<ToolResult> {
 		let source: VaultLocation;
 		let target: VaultLocation;
 		try {
@@ -102,12 +114,13 @@ export class DiffReviewManager {
 			sessionId: context.sessionId,
 			proposer: request.proposer ?? { client: this.options.clientName?.(context.sessionId) ?? "Claude Code", session: context.sessionId, tool: "openDiff" },
 			since: (this.options.now ?? (() => new Date()))(),
+			takesRejectReason: options.onRejectReason !== undefined,
 			...(request.vaultTools?.cannotApply !== undefined ? { cannotApply: request.vaultTools.cannotApply } : {}),
 		};
 		const previous = this.pending.get(review.tabName);
 		// The view is reused for the new review, so only the old request is answered.
 		if (previous) this.settle(previous, { kind: "reject" }, false);
-		return new Promise<ToolResult>((resolve) => this.track(review, context.signal, resolve));
+		return new Promise<ToolResult>((resolve) => this.track(review, context.signal, resolve, options.onRejectReason));
 	}
 
 	/**
@@ -170,11 +183,15 @@ export class DiffReviewManager {
 		return undefined;
 	}
 
-	/** The user rejected. False when nothing is pending there. */
-	reject(tabName: string, reviewId?: number): boolean {
+	/**
+	 * The user rejected, perhaps saying why: the reason (made one line, cut to `MAX_REJECT_REASON_CHARS`) goes to
+	 * whoever opened the review with `onRejectReason`. False when nothing is pending there.
+	 */
+	reject(tabName: string, reviewId?: number, reason?: string): boolean {
 		const entry = this.find(tabName, reviewId);
 		if (!entry) return false;
-		this.settle(entry, { kind: "reject" }, true);
+		const line = reason === undefined ? "" : oneLineReason(reason);
+		this.settle(entry, line === "" ? { kind: "reject" } : { kind: "reject", reason: line }, true);
 		return true;
 	}
 
@@ -254,10 +271,10 @@ export class DiffReviewManager {
 		this.accepted.clear();
 	}
 
-	private track(review: PendingReview, signal: AbortSignal, answer: (result: ToolResult) => void): void {
+	private track(review: PendingReview, signal: AbortSignal, answer: (result: ToolResult) => void, onRejectReason: ((reason: string) => void) | undefined): void {
 		// The client disconnected or cancelled: nobody waits for this review any more.
 		const onAbort = (): void => this.settle(entry, { kind: "reject" }, true);
-		const entry: PendingEntry = { review, answer, stopWatchingSignal: () => signal.removeEventListener("abort", onAbort) };
+		const entry: PendingEntry = { review, answer, onRejectReason, stopWatchingSignal: () => signal.removeEventListener("abort", onAbort) };
 		signal.addEventListener("abort", onAbort, { once: true });
 		this.pending.set(review.tabName, entry);
 		try {
@@ -281,6 +298,7 @@ export class DiffReviewManager {
 		this.remove(entry);
 		if (decision.kind === "accept") this.rememberAccept(entry.review);
 		if (closeView) this.options.port.close(entry.review.tabName);
+		if (decision.kind === "reject" && decision.reason !== undefined) entry.onRejectReason?.(decision.reason);
 		entry.answer(decisionResult(decision, entry.review.tabName));
 	}
 
@@ -309,4 +327,11 @@ export class DiffReviewManager {
 		}
 		return count;
 	}
+}
+
+/** The user's reason as one trimmed line (control characters and line breaks become spaces), cut to the limit. */
+function oneLineReason(reason: string): string {
+	const line = reason.replace(/[\s\p{Cc}]+/gu, " ").trim();
+	const characters = [...line];
+	return characters.length <= MAX_REJECT_REASON_CHARS ? line : `${characters.slice(0, MAX_REJECT_REASON_CHARS - 1).join("")}…`;
 }

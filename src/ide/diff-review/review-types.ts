@@ -28,9 +28,15 @@ export interface PendingReview {
 	readonly since: Date;
 	/** Why the proposal cannot be applied, when it cannot (see `OpenDiffRequest.vaultTools`): show it, offer only Reject. */
 	readonly cannotApply?: string;
+	/**
+	 * The proposer hears the user's reason for a rejection (the vault tools, the agent panel). An IDE client's
+	 * `openDiff` does not: its answer has no place for one.
+	 */
+	readonly takesRejectReason?: boolean;
 }
 
-export type ReviewDecision = { kind: "accept"; finalText: string } | { kind: "reject" };
+/** A rejection's `reason`: what the user wrote for Claude, as one line of at most `MAX_REJECT_REASON_CHARS`. */
+export type ReviewDecision = { kind: "accept"; finalText: string } | { kind: "reject"; reason?: string };
 
 /**
  * What the user's Accept did: the review was answered FILE_SAVED; or it was refused because the note no longer

@@ -1,6 +1,6 @@
 import { mkdirSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { DiffReviewManager, type OpenDiffRequest } from "../../../src/ide/diff-review/diff-review-manager";
+import { DiffReviewManager, MAX_REJECT_REASON_CHARS, type OpenDiffRequest } from "../../../src/ide/diff-review/diff-review-manager";
 import { VaultPaths } from "../../../src/vault/vault-paths";
 import type { ToolResult } from "../../../src/protocol/mcp-types";
 import { makeTempDir } from "../../helpers/temp-dir";
@@ -90,6 +90,29 @@ describe("DiffReviewManager", () => {
 		expect(s.manager.reject(TAB)).toBe(true);
 		expect(texts(await answer)).toEqual(["DIFF_REJECTED", TAB]);
 		expect(s.manager.reject(TAB)).toBe(false);
+	});
+
+	it("hands the user's reason for a rejection to whoever opened the review with an observer, as one bounded line", async () => {
+		const s = setup();
+		const heard: string[] = [];
+		const ctx = context().context;
+		const answers = ["plain", "spaced", "long", "blank"].map((tab) => s.manager.open(request(tab), ctx, { onRejectReason: (reason) => heard.push(`${tab}: ${reason}`) }));
+		await waitUntil(() => s.port.views.size === 4, "the reviews to be shown");
+		expect(s.port.views.get("plain")?.takesRejectReason).toBe(true);
+		s.manager.reject("plain", undefined, "Bo was not there");
+		s.manager.reject("spaced", undefined, "  first line\n\tsecond\u0007line  ");
+		s.manager.reject("long", undefined, "é".repeat(MAX_REJECT_REASON_CHARS + 10));
+		s.manager.reject("blank", undefined, " \n ");
+		expect(heard).toEqual(["plain: Bo was not there", "spaced: first line second line", `long: ${"é".repeat(MAX_REJECT_REASON_CHARS - 1)}…`]);
+		expect((await Promise.all(answers)).map(texts)).toEqual([["DIFF_REJECTED", "plain"], ["DIFF_REJECTED", "spaced"], ["DIFF_REJECTED", "long"], ["DIFF_REJECTED", "blank"]]);
+	});
+
+	it("an IDE client's openDiff hears no reason: its view is told so, and the answer is DIFF_REJECTED and the tab name as always", async () => {
+		const s = setup();
+		const { answer } = await open(s);
+		expect(s.port.views.get(TAB)?.takesRejectReason).toBe(false);
+		expect(s.manager.reject(TAB, undefined, "not like this")).toBe(true);
+		expect(await answer).toEqual({ content: [{ type: "text", text: "DIFF_REJECTED" }, { type: "text", text: TAB }] });
 	});
 
 	it("counts closing the view as a rejection", async () => {

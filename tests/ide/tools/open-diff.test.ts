@@ -22,6 +22,13 @@ describe("openDiff", () => {
 		expect(await answer).toEqual({ content: [{ type: "text", text: "DIFF_REJECTED" }, { type: "text", text: "tab-reject" }] });
 	});
 
+	it("answers a rejection with a reason exactly as one without: the CLI's answer has no place for the reason", async () => {
+		const answer = callTool(new OpenDiffTool(setup.reviews), setup.openDiffArgs("tab-reason"));
+		await setup.shown("tab-reason");
+		setup.reviews.reject("tab-reason", undefined, "keep the old wording");
+		expect(await answer).toEqual({ content: [{ type: "text", text: "DIFF_REJECTED" }, { type: "text", text: "tab-reason" }] });
+	});
+
 	it("answers each missing or wrongly typed argument as an error result and shows nothing", async () => {
 		const tool = new OpenDiffTool(setup.reviews);
 		const args = setup.openDiffArgs("tab-bad");
