@@ -89,7 +89,7 @@ describe("the agent panel's engine as the plugin builds it, with the real CLI", 
 		expect(entries).toContainEqual(expect.objectContaining({ tool: "read_note", session: expect.objectContaining({ surface: "panel" }) as unknown, notes: ["Plan.md"], outcome: "ok" }));
 	});
 
-	it("Claude's Edit opens the bridge's review before the file changes; a rejection leaves the note unchanged and Claude reads it", async () => {
+	it("Claude's Edit opens the bridge's review before the file changes; a rejection with a reason leaves the note unchanged and Claude reads the reason", async () => {
 		const { mock, bridge, start } = await fixture();
 		const note = join(bridge.vaultPath, "Plan.md");
 		mock.enqueue(toolUseTurn("Read", { file_path: note }), toolUseTurn("Edit", { file_path: note, old_string: "first chapter", new_string: "second chapter" }), textTurn("I left it."));
@@ -98,11 +98,11 @@ describe("the agent panel's engine as the plugin builds it, with the real CLI", 
 		const pending = await pollUntil(() => bridge.bridge.reviews.findPending(), "the review to open", { timeoutMs: TURN_TIMEOUT_MS });
 		expect(pending).toMatchObject({ originalText: "# Plan\nWrite the first chapter.\n", proposedText: "# Plan\nWrite the second chapter.\n", proposer: { tool: "Edit" } });
 		expect(readFileSync(note, "utf8")).toBe("# Plan\nWrite the first chapter.\n");
-		bridge.bridge.reviews.reject(pending.tabName);
+		bridge.bridge.reviews.reject(pending.tabName, undefined, "Keep the first chapter until the outline is done.");
 		expect((await next("turn-end")).outcome).toBe("done");
 		expect(readFileSync(note, "utf8")).toBe("# Plan\nWrite the first chapter.\n");
 		const followUp = await mock.waitForMainRequest({ since: 2 });
-		expect(lastUserText(followUp.body)).toContain(PANEL_REJECTED);
+		expect(lastUserText(followUp.body)).toContain(`${PANEL_REJECTED}: Keep the first chapter until the outline is done.`);
 	});
 
 	it("in accept-edits mode too, an Edit waits for the review, and accepting with the user's own words writes exactly them, undoable from the journal", async () => {
