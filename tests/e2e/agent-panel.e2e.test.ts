@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentEvent, AgentSession } from "../../src/agent/agent-session";
 import { MemoryPermissionRules } from "../../src/agent/permission-rules";
@@ -122,6 +122,21 @@ describe("the agent panel's engine as the plugin builds it, with the real CLI", 
 		expect(edit).toMatchObject({ session: { surface: "panel" }, notes: ["Plan.md"], outcome: "ok" });
 		expect(await activity?.undo?.entry(edit.id)).toMatchObject({ kind: "undone" });
 		expect(readFileSync(note, "utf8")).toBe("# Plan\nWrite the first chapter.\n");
+	});
+
+	it("a Bash call asks in the panel; denied with a reason, the command never runs and Claude reads why", async () => {
+		const { mock, bridge, start } = await fixture();
+		const marker = join(bridge.vaultPath, "ran.txt");
+		mock.enqueue(toolUseTurn("Bash", { command: `touch ${marker}`, description: "Create a file" }), textTurn("Understood."));
+		const { session, next } = start();
+		session.send(message("Touch a file"));
+		const asked = await next("permission-request");
+		expect(asked.request).toMatchObject({ toolName: "Bash", input: { command: `touch ${marker}` } });
+		session.answerPermission(asked.request.id, { kind: "deny", reason: "No shell commands in my vault." });
+		expect((await next("turn-end")).outcome).toBe("done");
+		expect(existsSync(marker)).toBe(false);
+		const followUp = await mock.waitForMainRequest({ since: 1 });
+		expect(lastUserText(followUp.body)).toContain("No shell commands in my vault.");
 	});
 
 	it("a Read of a private note is refused as a missing file: its text never reaches the model", async () => {
