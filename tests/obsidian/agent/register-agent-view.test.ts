@@ -114,6 +114,8 @@ describe("the plugin's Claude Code panel", () => {
 
 		/** Obsidian closed and opened again on `data` as it was saved (the settings migrated from it). */
 		async function restartWith(data: unknown): Promise<void> {
+			// Obsidian builds the panel's view anew on start; the fake workspace keeps its leaves, so they are closed here.
+			app.workspace.detachLeavesOfType(VIEW_TYPE);
 			plugin.unload();
 			await (plugin as unknown as { bridge?: { stopped: Promise<void> } }).bridge?.stopped;
 			plugin = new ClaudeCodeBridgePlugin(app as never, { id: "claude-code-bridge", name: "Claude Code Bridge", version: "0.0.0" } as never);
