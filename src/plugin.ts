@@ -5,6 +5,7 @@ import type { BridgeStatus } from "./ide/bridge-host";
 import type { DoctorInputs } from "./ide/doctor/doctor";
 import { ideNameFor } from "./ide/server-info";
 import type { BridgeComponent } from "./obsidian/bridge-component";
+import { ClaudePermissionsSection } from "./obsidian/claude-permissions-section";
 import { ClaudePermissionsSync } from "./obsidian/claude-permissions-sync";
 import { onVaultConfigChanged, readExcludedFiles } from "./obsidian/excluded-files";
 import { PreviewedPermissions } from "./obsidian/previewed-permissions";
@@ -13,6 +14,7 @@ import { registerDiffReviewView } from "./obsidian/register-diff-review";
 import { ACTIVITY_VIEW_TYPE, ActivityView } from "./obsidian/activity-view";
 import { BridgeSettingTab, type SettingsHost } from "./obsidian/settings-tab";
 import type { AgentEngine } from "./agent/agent-session";
+import { DenyRulesOffer } from "./obsidian/agent/deny-rules-offer";
 import { registerAgentPanel } from "./obsidian/agent/register-agent-view";
 import { ObsidianPanelVault } from "./obsidian/agent/panel-vault";
 import type { AgentSettingsHost } from "./obsidian/agent/agent-settings-section";
@@ -65,6 +67,7 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 			engine: () => this.agentEngine(),
 			vault: new ObsidianPanelVault(this.app, () => this.bridge?.bridge.privacy),
 			panelSettings: () => this.settings.agentPanel,
+			denyRulesOffer: this.denyRulesOffer(),
 		});
 		this.settingTab = new BridgeSettingTab(this.app, this, this);
 		this.addSettingTab(this.settingTab);
@@ -115,6 +118,18 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 			},
 		);
 		return this.agentEngineLoad;
+	}
+
+	/** The panel's one-time offer of the deny rules: the same preview and write as the settings tab's toggle. */
+	private denyRulesOffer(): DenyRulesOffer {
+		return new DenyRulesOffer({
+			due: () => !this.settings.agentPanel.denyRulesOffered && !this.settings.keepPrivateFromClaudeTools && this.vaultPath !== undefined && this.denyRuleSources().folders.length > 0,
+			answered: async () => {
+				this.settings.agentPanel.denyRulesOffered = true;
+				await this.saveSettings();
+			},
+			preview: (containerEl, done) => new ClaudePermissionsSection(this).proposeOnIn(containerEl, done),
+		});
 	}
 
 	/** What the settings tab's "Claude Code panel" rows read and change. */

@@ -42,9 +42,11 @@ export interface AgentPanelSettings {
 	exportFolder: string;
 	/** Tools the user allowed for good from the panel (`Bash` with a command prefix, or a whole tool); never a token. */
 	alwaysAllow: { tool: string; commandPrefix?: string }[];
+	/** The panel offered the deny rules for Claude Code's own file tools and the user answered: never offered again. */
+	denyRulesOffered: boolean;
 }
 
-export const DEFAULT_AGENT_PANEL_SETTINGS: AgentPanelSettings = { cliPath: "", model: "", permissionMode: "default", exportFolder: "Claude sessions", alwaysAllow: [] };
+export const DEFAULT_AGENT_PANEL_SETTINGS: AgentPanelSettings = { cliPath: "", model: "", permissionMode: "default", exportFolder: "Claude sessions", alwaysAllow: [], denyRulesOffered: false };
 
 export interface VaultToolsSettings {
 	/** Serve the vault tools (the stdio relay and the HTTP endpoint). */
@@ -119,6 +121,7 @@ function migrateAgentPanelSettings(stored: unknown): AgentPanelSettings {
 	if (record.permissionMode === "default" || record.permissionMode === "plan" || record.permissionMode === "acceptEdits") settings.permissionMode = record.permissionMode;
 	if (typeof record.exportFolder === "string" && record.exportFolder.trim() !== "") settings.exportFolder = record.exportFolder.trim();
 	settings.alwaysAllow = alwaysAllowRules(record.alwaysAllow);
+	if (typeof record.denyRulesOffered === "boolean") settings.denyRulesOffered = record.denyRulesOffered;
 	return settings;
 }
 

@@ -44,6 +44,8 @@ export class ClaudePermissionsSection {
 	private personal: ToggleComponent | undefined;
 	/** Set while a toggle is set from the settings: Obsidian's toggle may report its own setValue as a change. */
 	private showing = false;
+	/** Called once the preview is answered (written or cancelled), for a preview shown outside the tab. */
+	private onAnswered: (() => void) | undefined;
 
 	constructor(private readonly host: ClaudePermissionsHost) {}
 
@@ -89,6 +91,13 @@ export class ClaudePermissionsSection {
 				);
 		}
 		this.preview = containerEl.createDiv({ cls: "claude-code-bridge-permissions-preview" });
+	}
+
+	/** The change that turning the option on makes, shown in `containerEl` alone (the panel's offer), to write or cancel as in the tab. */
+	async proposeOnIn(containerEl: HTMLElement, onAnswered: () => void): Promise<void> {
+		this.preview = containerEl.createDiv({ cls: "claude-code-bridge-permissions-preview" });
+		this.onAnswered = onAnswered;
+		await this.propose({ enabled: true, file: this.host.settings.claudeSettingsFile });
 	}
 
 	/** The toggles and the description as written: what the settings say, not a change that waits for its preview. */
@@ -149,7 +158,12 @@ export class ClaudePermissionsSection {
 						await this.commit(target, plan);
 					}),
 			)
-			.addButton((button) => button.setButtonText("Cancel").onClick(() => preview.empty()));
+			.addButton((button) =>
+				button.setButtonText("Cancel").onClick(() => {
+					preview.empty();
+					this.onAnswered?.();
+				}),
+			);
 	}
 
 	private async commit(target: Target, plan: PermissionPlan): Promise<void> {
@@ -175,5 +189,6 @@ export class ClaudePermissionsSection {
 				? `Claude Code's deny rules: nothing to change in ${where}.`
 				: `${target.enabled ? `Deny rules written into ${where}` : "Deny rules removed"}. Restart running Claude Code sessions.`,
 		);
+		this.onAnswered?.();
 	}
 }

@@ -47,6 +47,8 @@ export class AgentTab extends Component {
 	readonly list: TranscriptList;
 	readonly input: MessageInput;
 	readonly chip: ContextChip;
+	/** Above the message box: where the panel shows a one-time offer. */
+	readonly offerSlot: HTMLElement;
 	readonly session: AgentSession;
 	private title = "";
 	private filter = "";
@@ -74,6 +76,7 @@ export class AgentTab extends Component {
 		const scroll = this.el.createDiv({ cls: "ccb-agent-scroll" });
 		this.list = new TranscriptList(scroll, (element, entry) => drawEntry(element, entry, this.entryContext));
 		this.chip = this.addChild(new ContextChip(this.el, options.app, options.vault));
+		this.offerSlot = this.el.createDiv({ cls: "ccb-agent-offer-slot" });
 		const actions = this.el.createDiv({ cls: "ccb-agent-actions" });
 		this.input = this.addChild(new MessageInput(this.el, options.vault, (text, mentions) => this.send(text, mentions)));
 		this.stopButton = this.button(actions, "Stop", "ccb-agent-stop", () => void this.stop());

@@ -2,6 +2,7 @@ import { ItemView, type WorkspaceLeaf } from "obsidian";
 import type { AgentEngine, AgentEvent, AgentPermissionMode } from "../../agent/agent-session";
 import { describeError } from "../../shared/describe-error";
 import { AgentTab } from "./agent-tab";
+import type { DenyRulesOffer } from "./deny-rules-offer";
 import type { PanelVault } from "./panel-vault";
 import { PastSessionsList } from "./past-sessions-list";
 
@@ -14,6 +15,8 @@ export interface AgentPanelHost {
 	vault: PanelVault;
 	/** The panel's settings now: the model and permission mode a new session starts with, the export folder. */
 	panelSettings(): { model: string; permissionMode: AgentPermissionMode; exportFolder: string };
+	/** The one-time offer of the deny rules for Claude Code's own file tools. */
+	denyRulesOffer?: DenyRulesOffer;
 }
 
 /**
@@ -139,6 +142,7 @@ export class AgentView extends ItemView {
 			this.tabs.push(tab);
 			this.addChild(tab);
 			this.activate(tab);
+			this.host.denyRulesOffer?.showIn(tab.offerSlot);
 			return tab;
 		} catch (error) {
 			this.showMessage(`Claude Code could not start: ${describeError(error)}`);

@@ -68,10 +68,16 @@ describe("AgentSettingsSection", () => {
 
 describe("the panel's stored settings", () => {
 	it("keep known keys of the right kind, trimmed, and fall back to the defaults otherwise", () => {
-		expect(migrateSettings({ agentPanel: { cliPath: " /usr/local/bin/claude ", model: "opus", permissionMode: "plan", exportFolder: " Chats ", apiKey: "sk-secret" } }).agentPanel).toEqual({ cliPath: "/usr/local/bin/claude", model: "opus", permissionMode: "plan", exportFolder: "Chats" });
+		expect(migrateSettings({ agentPanel: { cliPath: " /usr/local/bin/claude ", model: "opus", permissionMode: "plan", exportFolder: " Chats ", apiKey: "sk-secret" } }).agentPanel).toEqual({ cliPath: "/usr/local/bin/claude", model: "opus", permissionMode: "plan", exportFolder: "Chats", alwaysAllow: [], denyRulesOffered: false });
 		const fallback = migrateSettings({ agentPanel: { cliPath: 3, permissionMode: "bypassPermissions", exportFolder: "  " } }).agentPanel;
 		expect(fallback).toEqual(DEFAULT_AGENT_PANEL_SETTINGS);
 		expect(fallback).not.toBe(DEFAULT_AGENT_PANEL_SETTINGS);
 		expect(migrateSettings(undefined).agentPanel).toEqual(DEFAULT_AGENT_PANEL_SETTINGS);
+	});
+
+	it("remember that the deny rules were offered, and default to not yet", () => {
+		expect(migrateSettings({ agentPanel: { denyRulesOffered: true } }).agentPanel.denyRulesOffered).toBe(true);
+		expect(migrateSettings({ agentPanel: { denyRulesOffered: "yes" } }).agentPanel.denyRulesOffered).toBe(false);
+		expect(migrateSettings({}).agentPanel.denyRulesOffered).toBe(false);
 	});
 });

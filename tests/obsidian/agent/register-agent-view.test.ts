@@ -1,9 +1,9 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentView } from "../../../src/obsidian/agent/agent-view";
 import ClaudeCodeBridgePlugin from "../../../src/plugin";
 import type { BridgeSettings } from "../../../src/settings";
-import type { App, FakeElement } from "../../__mocks__/obsidian";
+import { Setting, type App, type FakeElement } from "../../__mocks__/obsidian";
 import { FakeAgentEngine } from "../../helpers/fake-agent-engine";
 import { FIXTURE_TIMEOUT_MS } from "../../helpers/fixture-timeout";
 import { makeTempDir } from "../../helpers/temp-dir";
@@ -102,5 +102,92 @@ describe("the plugin's Claude Code panel", () => {
 		tab?.display();
 		const names = tab?.containerEl.findAll("setting-item-name").map((name) => name.text) ?? [];
 		expect(names).toEqual(expect.arrayContaining(["Claude Code panel", "Claude Code executable", "Export folder", "Always allowed"]));
+	});
+	describe("the offer of the deny rules for Claude Code's own file tools", () => {
+		const rulesFile = () => join(temp.path, "vault", ".claude", "settings.json");
+		const offerCard = (view: AgentView): FakeElement | undefined => (view.activeTab?.offerSlot as unknown as FakeElement | undefined)?.findAll("ccb-agent-offer")[0];
+		const click = (card: FakeElement | undefined, cls: string): void => {
+			const found = card?.findAll(cls)[0];
+			if (!found) throw new Error(`no .${cls}`);
+			found.dispatch("click");
+		};
+
+		/** Obsidian closed and opened again on `data` as it was saved (the settings migrated from it). */
+		async function restartWith(data: unknown): Promise<void> {
+			// Obsidian builds the panel's view anew on start; the fake workspace keeps its leaves, so they are closed here.
+			app.workspace.detachLeavesOfType(VIEW_TYPE);
+			plugin.unload();
+			await (plugin as unknown as { bridge?: { stopped: Promise<void> } }).bridge?.stopped;
+			plugin = new ClaudeCodeBridgePlugin(app as never, { id: "claude-code-bridge", name: "Claude Code Bridge", version: "0.0.0" } as never);
+			(plugin as unknown as { data: unknown }).data = JSON.parse(JSON.stringify(data)) as unknown;
+			plugin.load();
+			await pollUntil(() => plugin.settings as BridgeSettings | undefined, "the settings to load");
+		}
+		const saved = (): BridgeSettings => (plugin as unknown as { data: BridgeSettings }).data;
+
+		beforeEach(() => rmSync(join(temp.path, "vault", ".claude"), { recursive: true, force: true }));
+
+		it("is shown once, above the message box, when the vault has private folders and the rules are off", async () => {
+			const { view } = await openPanel();
+			const card = offerCard(view);
+			expect(card?.textContent).toContain("Claude Code's own Read, Grep and Glob");
+			const tabEl = view.activeTab?.el as unknown as FakeElement;
+			const slotAt = tabEl.children.indexOf(view.activeTab?.offerSlot as unknown as FakeElement);
+			expect(slotAt).toBeGreaterThan(-1);
+			expect(slotAt).toBeLessThan(tabEl.children.findIndex((child) => child.hasClass("ccb-agent-input") || child.findAll("ccb-agent-textarea").length > 0));
+			await view.newSession();
+			expect(view.sessions).toHaveLength(2);
+			expect(offerCard(view)).toBeUndefined();
+		});
+
+		it("Add the rules shows the file change as the settings tab does, and writing it turns the option on", async () => {
+			const { view } = await openPanel();
+			const card = offerCard(view);
+			click(card, "ccb-agent-offer-add");
+			const write = await pollUntil(
+				() => Setting.created.filter((setting) => (setting.containerEl as unknown as FakeElement).parent === card).flatMap((setting) => setting.buttons).find((button) => button.text === "Write the rules"),
+				"the previewed change",
+			);
+			expect(card?.findAll("claude-code-bridge-permissions-diff")[0]?.text).toContain("Read(./Private/**)");
+			expect(saved().agentPanel.denyRulesOffered).toBe(true);
+			expect(plugin.settings.keepPrivateFromClaudeTools).toBe(false);
+			await write.click();
+			await pollUntil(() => (plugin.settings.keepPrivateFromClaudeTools ? true : undefined), "the option to turn on");
+			expect(readFileSync(rulesFile(), "utf8")).toContain("Read(./Private/**)");
+			expect(saved().keepPrivateFromClaudeTools).toBe(true);
+			expect(plugin.previewedPermissions.load()?.settingsFile).toBe(".claude/settings.json");
+			expect(offerCard(view)).toBeUndefined();
+		});
+
+		it("Not now is remembered: the card goes, nothing is written, and it is not offered again after a restart", async () => {
+			const { view } = await openPanel();
+			click(offerCard(view), "ccb-agent-offer-dismiss");
+			await pollUntil(() => (saved().agentPanel.denyRulesOffered ? true : undefined), "the answer to be saved");
+			expect(offerCard(view)).toBeUndefined();
+			expect(plugin.settings.keepPrivateFromClaudeTools).toBe(false);
+			expect(() => readFileSync(rulesFile(), "utf8")).toThrow(/ENOENT/);
+			await restartWith(saved());
+			const reopened = await openPanel();
+			expect(offerCard(reopened.view)).toBeUndefined();
+		});
+
+		it("is offered again after a restart while it was not answered", async () => {
+			await openPanel();
+			await restartWith(saved());
+			const { view } = await openPanel();
+			expect(offerCard(view)).toBeDefined();
+		});
+
+		it("is not shown in a vault without private folders (private tags alone are not covered by the rules)", async () => {
+			await restartWith({ privateTags: ["secret"], vaultTools: { enabled: false } });
+			const { view } = await openPanel();
+			expect(offerCard(view)).toBeUndefined();
+		});
+
+		it("is not shown when the rules are already on", async () => {
+			await restartWith({ privateFolders: ["Private"], keepPrivateFromClaudeTools: true, vaultTools: { enabled: false } });
+			const { view } = await openPanel();
+			expect(offerCard(view)).toBeUndefined();
+		});
 	});
 });
