@@ -4,6 +4,7 @@ import type { MethodHandler } from "../protocol/mcp-session";
 import { ToolRegistry } from "../protocol/tool-registry";
 import type { RegexScanner } from "../vault-tools/regex/regex-scanner";
 import type { YamlCodec } from "../shared/yaml-codec";
+import { noteTags } from "../vault/markdown/note-tags";
 import { createVaultToolRegistry } from "../vault-tools/create-vault-tools";
 import { VAULT_TOOLS_INSTRUCTIONS } from "../vault-tools/instructions";
 import type { ActiveNote, ActiveNoteSource } from "../vault-tools/kit/ports";
@@ -273,7 +274,7 @@ function assembleVaultTools(
 	const { privacy, reviews, currentSelection, recorders } = bridge;
 	// Every vault-tool write reaches disk through this index: with a journal, each is recorded there for undo.
 	const index = recorders
-		? new JournaledVaultIndex({ index: vaultOptions.index, journal: recorders.journal, bytes: noteBytes(options.ports.files), isPrivate: (path) => privacy.hidesListed(path) })
+		? new JournaledVaultIndex({ index: vaultOptions.index, journal: recorders.journal, bytes: noteBytes(options.ports.files), isPrivate: (path, text) => (text === undefined ? privacy.hidesListed(path) : privacy.hidesListedWithTags(path, noteTags(text, vaultOptions.yaml))) })
 		: vaultOptions.index;
 	const vault = privacy.visibleVault(index);
 	const review = new DiffReviewWriteReview(reviews, (path) => paths.toAbsolute(path));

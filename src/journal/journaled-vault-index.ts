@@ -13,8 +13,11 @@ export interface JournaledVaultIndexOptions {
 	index: VaultIndex;
 	journal: Journal;
 	bytes: NoteBytes;
-	/** The vault's privacy decision: a private note's name and text never reach the journal. */
-	isPrivate: (path: string) => boolean;
+	/**
+	 * The vault's privacy decision: a private note's name and text never reach the journal. With `text`, the note
+	 * as it holds that text (after a write): a write that makes a note private is not recorded.
+	 */
+	isPrivate: (path: string, text?: string) => boolean;
 }
 
 /**
@@ -72,12 +75,17 @@ export class JournaledVaultIndex implements VaultIndex {
 			throw error;
 		}
 		if (!image) return;
+		if (this.options.isPrivate(path, text)) {
+			journal.releasePreImages([image]);
+			return;
+		}
 		const after = await this.afterHash(path, text);
 		await journal.recordChange(origin?.journalId, { kind: "edit", path, before: { hash: image.hash, bytes: image.bytes.byteLength }, after }, [image]);
 	}
 
 	async createNote(path: string, text: string, origin?: WriteOrigin): Promise<void> {
 		await this.options.index.createNote(path, text, origin);
+		if (this.options.isPrivate(path, text)) return;
 		await this.options.journal.recordChange(origin?.journalId, { kind: "create", path, after: await this.afterHash(path, text) }, []);
 	}
 
@@ -105,7 +113,8 @@ export class JournaledVaultIndex implements VaultIndex {
 		}
 		// A move that failed part way (links not kept) still moved the note: it is recorded, then the error goes on.
 		const moved = await this.options.bytes.readBytes(to);
-		if (moved !== undefined && (await this.options.bytes.readBytes(from)) === undefined) {
+		if (moved !== undefined && this.options.isPrivate(to, Buffer.from(moved).toString("utf8"))) journal.releasePreImages(images);
+		else if (moved !== undefined && (await this.options.bytes.readBytes(from)) === undefined) {
 			const rewrites: RewrittenNote[] = [];
 			for (const [path, image] of before) {
 				const now = path === from ? to : path;

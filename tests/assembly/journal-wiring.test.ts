@@ -191,3 +191,28 @@ describe("dataFolderJournalStore", () => {
 		}
 	});
 });
+
+describe("the journal and notes a write makes private", () => {
+	let fixture: AssembledBridge | undefined;
+	afterEach(async () => {
+		await fixture?.stop();
+	});
+
+	it("never stores the name of a note that a create or an edit tags private, in its call or its change", async () => {
+		const temp = makeTempDir("journal-made-private");
+		const storeFolder = join(temp.path, "journal");
+		fixture = await startAssembledBridge({ populate, privacy: { tags: ["private"] }, journalStore: new FolderJournalStore(storeFolder), reviewVaultToolWrites: () => false });
+		const journal = fixture.bridge.activity?.journal;
+		const session = fixture.bridge.vaultTools!.session({ id: 3, send: () => undefined });
+		const call = (name: string, args: object, id: number): Promise<void> => session.handleMessage(JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } }));
+		await call("create_note", { path: "Tagged-plans.md", content: "---\ntags: [private]\n---\nkept to myself\n" }, 1);
+		await call("set_properties", { path: "b.md", set: { tags: ["private"] } }, 2);
+		await call("create_note", { path: "Open-notes.md", content: "for everyone\n" }, 3);
+		await journal!.flush();
+		const stored = storeText(storeFolder);
+		expect(stored).toContain("create_note");
+		expect(stored).toContain("Open-notes.md");
+		for (const secret of ["Tagged-plans", "kept to myself", "b.md"]) expect(stored).not.toContain(secret);
+		temp.remove();
+	}, FIXTURE_TIMEOUT_MS);
+});

@@ -30,10 +30,23 @@ describe("JournaledVaultIndex", () => {
 			index: folder,
 			journal,
 			bytes: { readBytes: (path) => Promise.resolve(existsSync(join(vault, path)) ? readFileSync(join(vault, path)) : undefined) },
-			isPrivate: (path) => path.startsWith("Private/"),
+			isPrivate: (path, text) => path.startsWith("Private/") || (text?.includes("#secret") ?? false),
 		});
 		return { index, journal, store, vault };
 	}
+
+	it("records no change for a write that makes its note private: its path is nowhere in the records", async () => {
+		const { index, journal, store } = setUp({ "Open.md": "plain words\n" });
+		await index.refresh();
+		const edit = journal.begin({ session: { key: "s", surface: "vault-tools-stdio" }, tool: "edit_note", notes: [], args: "" });
+		await index.writeText("Open.md", "plain words #secret\n", (await index.readText("Open.md"))!, { journalId: edit });
+		const create = journal.begin({ session: { key: "s", surface: "vault-tools-stdio" }, tool: "create_note", notes: [], args: "" });
+		await index.createNote("Tagged.md", "#secret plans\n", { journalId: create });
+		expect((await journal.entries()).flatMap((entry) => entry.changes)).toEqual([]);
+		const stored = JSON.stringify(await store.load());
+		expect(stored).not.toContain("Open.md");
+		expect(stored).not.toContain("Tagged.md");
+	});
 
 	it("keeps an edit's exact pre-image and the hash of what it wrote, under the call that wrote it", async () => {
 		const before = Buffer.from("\ufeffone\r\ntwo\r\n", "utf8");

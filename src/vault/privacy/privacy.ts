@@ -64,7 +64,12 @@ export class PrivacyFilter {
 		return this.isPrivatePath(relativePath, false);
 	}
 
-	private isPrivatePath(relativePath: string, withTags: boolean): boolean {
+	/** The decision for a path whose note holds these tags (read from a text about to be, or just, written). */
+	isPrivateWithTags(relativePath: string, noteTags: readonly string[]): boolean {
+		return this.isPrivatePath(relativePath, true, noteTags);
+	}
+
+	private isPrivatePath(relativePath: string, withTags: boolean, knownTags?: readonly string[]): boolean {
 		if (isHidden(relativePath)) return true;
 		const { folders, tags, closed } = this.canonical();
 		if (closed) return true;
@@ -74,7 +79,7 @@ export class PrivacyFilter {
 			if (folders.some((prefix) => key === prefix || key.startsWith(`${prefix}/`))) return true;
 		}
 		if (!withTags || tags.length === 0) return false;
-		const noteTags = this.tagsOf(relativePath);
+		const noteTags = knownTags ?? this.tagsOf(relativePath);
 		if (noteTags === undefined || noteTags === TAGS_NOT_KNOWN) return true;
 		return noteTags.map(normaliseTag).some((tag) => tags.some((rule) => tag === rule || tag.startsWith(`${rule}/`)));
 	}

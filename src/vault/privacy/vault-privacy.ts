@@ -70,6 +70,14 @@ export class VaultPrivacy {
 		return location === undefined || this.filter.isPrivate(location);
 	}
 
+	/**
+	 * A vault-relative path as listed, judged with the tags of a text it holds or is about to hold (a write's): a
+	 * note that a write makes private is private from that write on.
+	 */
+	hidesListedWithTags(relativePath: string, noteTags: readonly string[]): boolean {
+		return this.filter.isPrivateRelative(relativePath) || this.filter.isPrivateWithTags(relativePath, noteTags);
+	}
+
 	/** Hidden, or inside a private folder: the rules that need no file (for link targets that may not exist). */
 	isInPrivateFolder(relativePath: string): boolean {
 		return this.filter.isInPrivateFolder(relativePath);
