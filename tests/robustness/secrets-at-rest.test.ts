@@ -16,11 +16,12 @@ function filesUnder(folder: string): string[] {
 
 describe("the token at rest", () => {
 	it("is dropped from stored settings (data.json, which vault sync copies), whatever key it hides under", () => {
-		const stored: unknown = JSON.parse(`{"enabled":true,"fixedPort":4000,"authToken":"${"a".repeat(64)}","token":"${"b".repeat(64)}","__proto__":{"authToken":"c"}}`);
+		const stored: unknown = JSON.parse(`{"enabled":true,"fixedPort":4000,"authToken":"${"a".repeat(64)}","token":"${"b".repeat(64)}","__proto__":{"authToken":"c"},"agentPanel":{"cliPath":"","authToken":"${"d".repeat(64)}","alwaysAllow":[{"tool":"Bash","token":"${"e".repeat(64)}"}]}}`);
 		const settings = migrateSettings(stored);
 		expect(settings.fixedPort).toBe(4000);
-		expect(JSON.stringify(settings)).not.toMatch(/aaaa|bbbb|authToken|"token"/);
+		expect(JSON.stringify(settings)).not.toMatch(/aaaa|bbbb|dddd|eeee|authToken|"token"/);
 		expect(Object.keys(settings).sort()).toEqual([
+			"agentPanel",
 			"claudeSettingsFile",
 			"debugLogging",
 			"enabled",
