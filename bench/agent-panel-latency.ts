@@ -34,13 +34,15 @@ export interface FirstCharacter {
 	cliStream: number;
 	/** That stdout chunk → our first text-delta event. */
 	ours: number;
+	/** send → the session's CLI was spawned (ours: finding the CLI, its version check); 0 when it already ran. */
+	toSpawn: number;
 }
 
 /** The module object itself (not an import's copy of it), so the engine's `spawn` calls see the wrapper. */
 const childProcess = createRequire(__filename)("node:child_process") as typeof ChildProcess;
 
-/** When the session's CLI last wrote a stdout chunk holding a text delta (since `reset`). */
-const cliTextAt: { time: number | undefined } = { time: undefined };
+/** When the session's CLI was spawned, and first wrote a stdout chunk holding a text delta (in this turn). */
+const cliTextAt: { time: number | undefined; spawned: number | undefined } = { time: undefined, spawned: undefined };
 
 /** Bench only: each panel session's CLI (`--include-partial-messages`) gets a stdout listener before the engine's. */
 function watchCliStdout(): () => void {
@@ -49,6 +51,7 @@ function watchCliStdout(): () => void {
 		const child = original(...args);
 		const argv: unknown = args[1];
 		if (Array.isArray(argv) && argv.includes("--include-partial-messages")) {
+			cliTextAt.spawned = performance.now();
 			child.stdout?.on("data", (chunk: Buffer) => {
 				if (cliTextAt.time === undefined && chunk.includes('"text_delta"')) cliTextAt.time = performance.now();
 			});
@@ -73,6 +76,7 @@ async function oneTurn(mock: MockAnthropic, session: AgentSession, events: Agent
 	const eventsBefore = events.length;
 	mock.enqueue(textTurn("Ink on the page."));
 	cliTextAt.time = undefined;
+	cliTextAt.spawned = undefined;
 	const sentAt = performance.now();
 	let firstDeltaAt: number | undefined;
 	const stop = session.onEvent((event) => {
@@ -87,7 +91,7 @@ async function oneTurn(mock: MockAnthropic, session: AgentSession, events: Agent
 	const written = request?.timing?.firstEventWritten;
 	const cliText = cliTextAt.time;
 	if (firstDeltaAt === undefined || received === undefined || written === undefined || cliText === undefined) throw new Error("no main-loop request, no text delta on the CLI's stdout or no text-delta event in the turn");
-	return { total: firstDeltaAt - sentAt, toRequest: received - sentAt, backToPanel: firstDeltaAt - written, cliStream: cliText - written, ours: firstDeltaAt - cliText };
+	return { total: firstDeltaAt - sentAt, toRequest: received - sentAt, backToPanel: firstDeltaAt - written, cliStream: cliText - written, ours: firstDeltaAt - cliText, toSpawn: cliTextAt.spawned === undefined ? 0 : cliTextAt.spawned - sentAt };
 }
 
 export async function measureFirstCharacter(cliPath: string): Promise<FirstCharacterRun> {

@@ -26,7 +26,8 @@ function latencyRows(label: string, runs: readonly FirstCharacter[]): string[] {
 		const summary = summarize(runs.map((run) => run[key]));
 		return `| ${label}: ${what}, median / max of ${runs.length} (ms) | ${fixed(summary.median)} / ${fixed(summary.max)} |`;
 	};
-	return [row("Enter → first text-delta", "total"), row("Enter → the mock has the request (the CLI's own start and work)", "toRequest"), row("mock's first event written → first text-delta (the way back)", "backToPanel"), row("of which the CLI: mock's first event → its stdout chunk with the text delta reaches the plugin", "cliStream"), row("of which ours: that stdout chunk → the text-delta event", "ours")];
+	const spawn = runs.some((run) => run.toSpawn > 0) ? [row("of which ours before the CLI runs: Enter → the session's CLI spawned (finding it, its version check)", "toSpawn")] : [];
+	return [row("Enter → first text-delta", "total"), row("Enter → the mock has the request", "toRequest"), ...spawn, row("mock's first event written → first text-delta (the way back)", "backToPanel"), row("of which the CLI: mock's first event → its stdout chunk with the text delta reaches the plugin", "cliStream"), row("of which ours: that stdout chunk → the text-delta event", "ours")];
 }
 
 async function main(): Promise<void> {
