@@ -36,7 +36,7 @@ function question(turn: number): string {
 	return `Turn ${turn}: can you look at [[Projects/Chapter ${turn % 40}]] and tell me whether the outline still matches what the second section promises? Keep it short.`;
 }
 
-/** About 1–2 KiB of Markdown; every fourth has a code block. */
+/** 610–770 characters of Markdown; every fourth reply has a code block. */
 function reply(turn: number): string {
 	const paragraph = `The outline of chapter ${turn % 40} lists **${(turn % 7) + 3} scenes**, and the second section promises a turn in the middle that the current draft only hints at. `;
 	const list = ["- the opening scene sets up the letter", "- the market scene repeats the argument from chapter 2", `- scene ${(turn % 5) + 1} has no clear goal yet`].join("\n");
