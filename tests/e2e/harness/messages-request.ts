@@ -6,6 +6,8 @@ export interface MessagesRequest {
 	index: number;
 	kind: RequestKind;
 	receivedAt: number;
+	/** For benchmarks: `performance.now()` when the whole request had arrived, and after the answer's first event was written. */
+	timing?: { received: number; firstEventWritten?: number };
 	headers: Record<string, string | string[] | undefined>;
 	body: JsonObject;
 }

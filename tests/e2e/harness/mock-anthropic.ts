@@ -97,12 +97,13 @@ export class MockAnthropic {
 
 	private answerMessages(request: IncomingMessage, body: JsonObject, response: ServerResponse): void {
 		const kind = classifyMessagesRequest(body);
-		this.requests.push({ index: this.requests.length, kind, receivedAt: Date.now(), headers: request.headers, body });
+		const timing: NonNullable<MessagesRequest["timing"]> = { received: performance.now() };
+		this.requests.push({ index: this.requests.length, kind, receivedAt: Date.now(), timing, headers: request.headers, body });
 		const turn = kind === "main" ? (this.queue.shift() ?? textTurn(DEFAULT_REPLY)) : sideReply(body);
 		this.messageCounter += 1;
 		const id = `msg_mock_${this.messageCounter}`;
 		const model = typeof body["model"] === "string" ? body["model"] : "claude-mock";
-		if (body["stream"] === true) streamMessage(response, id, model, turn);
+		if (body["stream"] === true) streamMessage(response, id, model, turn, () => (timing.firstEventWritten = performance.now()));
 		else sendJson(response, 200, messageJson(id, model, turn));
 	}
 }

@@ -75,10 +75,11 @@ function blockEvents(block: ScriptedBlock, index: number): SseEvent[] {
 }
 
 /** Streams a turn with the Messages API's server-sent events, in the order the real API sends them. */
-export function streamMessage(response: ServerResponse, id: string, model: string, turn: ScriptedTurn): void {
+export function streamMessage(response: ServerResponse, id: string, model: string, turn: ScriptedTurn, onFirstEventWritten?: () => void): void {
 	response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
 	const message = { ...messageJson(id, model, turn), content: [], stop_reason: null, usage: usage(1) };
 	writeEvent(response, ["message_start", { message }]);
+	onFirstEventWritten?.();
 	const events: SseEvent[] = [
 		...turn.content.flatMap(blockEvents),
 		["message_delta", { delta: { stop_reason: stopReason(turn), stop_sequence: null }, usage: { output_tokens: 10 } }],
