@@ -24,7 +24,7 @@ export default defineConfig([
 		rules: {
 			// The user asked for a default hotkey (Mod+Alt+K) for "Tag for Claude Code"; users can still change it.
 			"obsidianmd/commands/no-default-hotkeys": "off",
-			"obsidianmd/ui/sentence-case": ["warn", { brands: ["Claude Code Bridge", "Claude Code", "Claude", "Obsidian", "Read", "Grep", "Glob"], ignoreRegex: ["(^|\\s)/ide\\b"] }],
+			"obsidianmd/ui/sentence-case": ["warn", { brands: ["Claude Code Bridge", "Claude Code", "Claude", "Obsidian"], ignoreRegex: ["(^|\\s)/ide\\b"] }],
 			// The declarative settings API (getSettingDefinitions) arrives in Obsidian 1.13 and is not in the pinned typings
 			// (obsidian 1.8.7); this plugin supports 1.7.2 and later (manifest minAppVersion), so the tab builds its rows.
 			"obsidianmd/settings-tab/prefer-setting-definitions": "off",

@@ -23,7 +23,7 @@ export class DenyRulesOffer {
 		this.shown = true;
 		const card = slot.createDiv({ cls: "ccb-agent-offer" });
 		card.createEl("p", {
-			text: "Claude Code's own Read, Grep and Glob open vault files directly. With deny rules in its settings file, they will skip your private folders.",
+			text: "Claude Code's own file tools open vault files directly, private ones too. With deny rules in its settings file, they will skip your private folders.",
 		});
 		const buttons = card.createDiv({ cls: "ccb-agent-offer-buttons" });
 		const add = buttons.createEl("button", { cls: ["mod-cta", "ccb-agent-offer-add"], text: "Add the rules" });

@@ -130,7 +130,7 @@ describe("the plugin's Claude Code panel", () => {
 		it("is shown once, above the message box, when the vault has private folders and the rules are off", async () => {
 			const { view } = await openPanel();
 			const card = offerCard(view);
-			expect(card?.textContent).toContain("Claude Code's own Read, Grep and Glob");
+			expect(card?.textContent).toContain("Claude Code's own file tools open vault files directly, private ones too");
 			const tabEl = view.activeTab?.el as unknown as FakeElement;
 			const slotAt = tabEl.children.indexOf(view.activeTab?.offerSlot as unknown as FakeElement);
 			expect(slotAt).toBeGreaterThan(-1);
