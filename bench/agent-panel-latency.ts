@@ -17,7 +17,7 @@ import type { AgentEvent, AgentSession } from "../src/agent/agent-session";
 import { MemoryPermissionRules } from "../src/agent/permission-rules";
 import { MemoryJournalStore } from "../src/journal/memory-journal-store";
 import { createAgentEngine } from "../src/obsidian/agent/agent-engine-runtime";
-import { FAKE_API_KEY, makeClaudeHome } from "../tests/e2e/harness/claude-home";
+import { headlessCliEnv, makeClaudeHome } from "../tests/e2e/harness/claude-home";
 import { MockAnthropic } from "../tests/e2e/harness/mock-anthropic";
 import { textTurn } from "../tests/e2e/harness/sse-reply";
 import { startAssembledBridge } from "../tests/helpers/assembled-bridge";
@@ -99,16 +99,7 @@ export async function measureFirstCharacter(cliPath: string): Promise<FirstChara
 	const mock = await MockAnthropic.start();
 	const bridge = await startAssembledBridge({ journalStore: new MemoryJournalStore(), populate: (vault) => writeFileSync(join(vault, "Plan.md"), "# Plan\n") });
 	const home = makeClaudeHome([bridge.vaultPath]);
-	const env = {
-		PATH: process.env["PATH"] ?? "/usr/local/bin:/usr/bin:/bin",
-		HOME: home.path,
-		LANG: "C.UTF-8",
-		NO_PROXY: "127.0.0.1,localhost,::1",
-		ANTHROPIC_BASE_URL: mock.baseUrl,
-		ANTHROPIC_API_KEY: FAKE_API_KEY,
-		CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-		DISABLE_AUTOUPDATER: "1",
-	};
+	const env = headlessCliEnv(home.path, mock.baseUrl);
 	const engine = createAgentEngine({ vaultPath: bridge.vaultPath, cliPath: () => cliPath, bridge: () => bridge.bridge, rules: new MemoryPermissionRules(), env });
 	const session = engine.start({ permissionMode: "default" });
 	const events: AgentEvent[] = [];

@@ -6,7 +6,7 @@ import { makeTempDir } from "../helpers/temp-dir";
 import { pollUntil } from "../helpers/wait-until";
 import { useBridgeSessions } from "./harness/bridge-session";
 import { claudeBinaryPath } from "./harness/cli-binary";
-import { FAKE_API_KEY, makeClaudeHome } from "./harness/claude-home";
+import { headlessCliEnv, makeClaudeHome } from "./harness/claude-home";
 import { lastUserText, requestText } from "./harness/messages-request";
 import type { MockAnthropic } from "./harness/mock-anthropic";
 import { slowTextTurn, textTurn, toolUseTurn } from "./harness/sse-reply";
@@ -85,16 +85,7 @@ async function fixture(): Promise<Fixture> {
 		home.remove();
 		vault.remove();
 	});
-	const env = {
-		PATH: process.env["PATH"] ?? "/usr/local/bin:/usr/bin:/bin",
-		HOME: home.path,
-		LANG: "C.UTF-8",
-		NO_PROXY: "127.0.0.1,localhost,::1",
-		ANTHROPIC_BASE_URL: mock.baseUrl,
-		ANTHROPIC_API_KEY: FAKE_API_KEY,
-		CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-		DISABLE_AUTOUPDATER: "1",
-	};
+	const env = headlessCliEnv(home.path, mock.baseUrl);
 	return {
 		mock,
 		vault: vault.path,

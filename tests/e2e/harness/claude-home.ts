@@ -36,3 +36,20 @@ export function makeClaudeHome(trustedFolders: string[], apiKey: string = FAKE_A
 	writeFileSync(path.join(home.path, ".claude.json"), JSON.stringify(config, null, 2), { mode: 0o600 });
 	return { ...home, ideLockDir };
 }
+
+/**
+ * The environment of a CLI the tests start without a terminal (the agent panel's stream-json sessions): `home` as
+ * HOME, the mock model API, and no traffic beyond the main loop.
+ */
+export function headlessCliEnv(home: string, apiBaseUrl: string): Record<string, string> {
+	return {
+		PATH: process.env["PATH"] ?? "/usr/local/bin:/usr/bin:/bin",
+		HOME: home,
+		LANG: "C.UTF-8",
+		NO_PROXY: "127.0.0.1,localhost,::1",
+		ANTHROPIC_BASE_URL: apiBaseUrl,
+		ANTHROPIC_API_KEY: FAKE_API_KEY,
+		CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+		DISABLE_AUTOUPDATER: "1",
+	};
+}
