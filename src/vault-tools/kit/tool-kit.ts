@@ -108,7 +108,7 @@ function fingerprint(query: string): string {
 }
 
 /** One page of a list, with the line that says how much there is and how to get more. */
-export function page<T>(items: readonly T[], offset: number, limit: number, query: string, noun: string): { items: T[]; footer: string } {
+export function page<T>(items: { readonly length: number; slice(start: number, end: number): T[] }, offset: number, limit: number, query: string, noun: string): { items: T[]; footer: string } {
 	const shown = items.slice(offset, offset + limit);
 	const total = items.length;
 	if (total === 0) return { items: [], footer: `0 ${noun}.` };

@@ -27,8 +27,17 @@ export function wordFinder(word: string): (bytes: Buffer, from: number) => numbe
 		for (let at = bytes.indexOf(piece, Math.max(0, from) + pieceOffset); at >= 0; at = bytes.indexOf(piece, at + 1)) {
 			const start = at - pieceOffset;
 			if (start + wordBytes.length > bytes.length) return -1;
-			if (bytes.compare(wordBytes, 0, wordBytes.length, start, start + wordBytes.length) === 0) return start;
+			if (holdsAt(bytes, start, wordBytes)) return start;
 		}
 		return -1;
 	};
+}
+
+/**
+ * Whether `bytes` holds `word` at `start` (a word is a few bytes). Not `Buffer.compare` with offsets: that reads
+ * `arguments`, an allocation on every call, and a common word is checked at nearly every note's every line.
+ */
+function holdsAt(bytes: Buffer, start: number, word: Buffer): boolean {
+	for (let index = 0; index < word.length; index++) if (bytes[start + index] !== word[index]) return false;
+	return true;
 }

@@ -9,6 +9,7 @@ import { READ_ONLY, defineVaultTool, page, readCursor, readLimit, snippet, textA
 import { VaultToolError, type VisibleVault } from "../../vault/privacy/visible-vault";
 import { describeError } from "../../shared/describe-error";
 import type { RegexScanner } from "../regex/regex-scanner";
+import { TextHitList } from "./text-hit-list";
 
 const MODES = ["text", "regex", "tag", "property", "path"] as const;
 type Mode = (typeof MODES)[number];
@@ -84,25 +85,24 @@ export function createSearchTool(env: VaultToolEnvironment): ToolDefinition {
 				const visible = env.vault.notePaths();
 				const notes = folder === "" ? visible : visible.filter((path) => path.startsWith(`${folder}/`));
 				if (folder !== "" && notes.length === 0) throw new ToolArgumentError(`no notes under folder "${folder}"; use list_notes to see the folders`);
-				let hits: Hit[];
+				let hits: RankedHits;
 				switch (mode) {
 					case "text":
-						hits = await textHits(env.vault, notes, query, searchText);
+						hits = shownAsHits(await textHits(env.vault, notes, query, searchText));
 						break;
 					case "regex":
-						hits = await regexHits(env.regex, env.vault, notes, query, context.signal);
+						hits = (await regexHits(env.regex, env.vault, notes, query, context.signal)).sort(compareHits);
 						break;
 					case "tag":
-						hits = tagHits(env.vault, notes, query);
+						hits = tagHits(env.vault, notes, query).sort(compareHits);
 						break;
 					case "property":
-						hits = propertyHits(env.vault, notes, query);
+						hits = propertyHits(env.vault, notes, query).sort(compareHits);
 						break;
 					case "path":
-						hits = pathHits(notes, query);
+						hits = pathHits(notes, query).sort(compareHits);
 						break;
 				}
-				hits.sort(compareHits);
 				const shown = page(hits, offset, limit, cursorKey, mode === "path" ? "notes" : "matches");
 				const lines: string[] = [];
 				const tables = new Map<string, LineTable | undefined>();
@@ -145,6 +145,19 @@ export function readFolder(value: unknown): string {
 	return folder;
 }
 
+/** Hits in rank order, made into objects as they are shown. */
+interface RankedHits {
+	readonly length: number;
+	slice(start: number, end: number): Hit[];
+}
+
+function shownAsHits(list: TextHitList): RankedHits {
+	return {
+		length: list.length,
+		slice: (start, end) => list.slice(start, end).map(({ path, byteAt, score, noteHits }) => ({ path, line: 0, at: 0, byteAt, score, noteHits, text: "" })),
+	};
+}
+
 /** Hits are made in path and line order; the sort is stable, so ties keep that order. */
 function compareHits(a: Hit, b: Hit): number {
 	return b.score - a.score || b.noteHits - a.noteHits;
@@ -152,7 +165,7 @@ function compareHits(a: Hit, b: Hit): number {
 
 type SearchTextOf = (vault: VisibleVault, path: string) => Buffer | undefined | Promise<Buffer | undefined>;
 
-async function textHits(vault: VisibleVault, notes: readonly string[], query: string, searchText: SearchTextOf): Promise<Hit[]> {
+async function textHits(vault: VisibleVault, notes: readonly string[], query: string, searchText: SearchTextOf): Promise<TextHitList> {
 	const phrase = query.trim().toLowerCase();
 	const words = [...new Set(phrase.split(/\s+/))].sort((a, b) => b.length - a.length);
 	const first = words[0] ?? phrase;
@@ -160,11 +173,10 @@ async function textHits(vault: VisibleVault, notes: readonly string[], query: st
 	// The first word is on the line where it was found: only the others are looked for there.
 	const others = words.slice(1).map((word) => Buffer.from(word, "utf8"));
 	const phraseBytes = Buffer.from(phrase, "utf8");
-	const hits: Hit[] = [];
+	const hits = new TextHitList();
 	const inNote = (path: string, bytes: Buffer): void => {
 		let at = findFirst(bytes, 0);
 		if (at < 0 || !vault.stillPublic(path)) return;
-		const noteHits: Hit[] = [];
 		const nameBonus = path.toLowerCase().includes(phrase) ? 1 : 0;
 		while (at >= 0) {
 			// Search texts end every line with "\n" (`searchableText`).
@@ -174,13 +186,11 @@ async function textHits(vault: VisibleVault, notes: readonly string[], query: st
 			// A line with the phrase has every word: looked for first, since a common phrase is on most lines found.
 			const phraseAt = bytes.indexOf(phraseBytes, lineStart);
 			const hasPhrase = phraseAt >= 0 && phraseAt + phraseBytes.length <= lineEnd;
-			if (hasPhrase || others.every((word) => occursWithin(bytes, word, lineStart, lineEnd))) {
-				noteHits.push({ path, line: 0, at: 0, byteAt: hasPhrase ? phraseAt : at, score: (hasPhrase ? 2 : 1) + nameBonus, noteHits: 0, text: "" });
+			if (hasPhrase || allWithin(bytes, others, lineStart, lineEnd)) {
+				hits.add(path, hasPhrase ? phraseAt : at, (hasPhrase ? 2 : 1) + nameBonus);
 			}
 			at = findFirst(bytes, Math.max(lineEnd, at + 1));
 		}
-		for (const hit of noteHits) hit.noteHits = noteHits.length;
-		for (const hit of noteHits) hits.push(hit);
 	};
 	if (vault.keepsSearchTexts) {
 		vault.forEachSearchText(notes, inNote);
@@ -192,6 +202,12 @@ async function textHits(vault: VisibleVault, notes: readonly string[], query: st
 		if (bytes) inNote(path, bytes);
 	}
 	return hits;
+}
+
+/** Whether every word occurs between `start` and `end` (a loop: a callback would be allocated for each line). */
+function allWithin(bytes: Buffer, words: readonly Buffer[], start: number, end: number): boolean {
+	for (const word of words) if (!occursWithin(bytes, word, start, end)) return false;
+	return true;
 }
 
 function occursWithin(bytes: Buffer, word: Buffer, start: number, end: number): boolean {

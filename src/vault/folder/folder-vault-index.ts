@@ -112,6 +112,10 @@ export class FolderVaultIndex implements VaultIndex {
 		return this.searchTexts.get(path);
 	}
 
+	searchTextsOf(paths: readonly string[]): readonly (Buffer | undefined)[] {
+		return this.searchTexts.aligned(paths);
+	}
+
 	/** Makes what questions about the whole vault need of one note, reading it once (a warm-up, note by note). */
 	warmNote(path: string): void {
 		this.searchTexts.get(path);

@@ -19,6 +19,8 @@ export class SearchTextSlabs {
 	/** Bytes no longer used, per full buffer. */
 	private readonly wasted = new Map<ArrayBufferLike, number>();
 	private readonly unsubscribe: () => void;
+	/** The last `aligned` answer; dropped when a search text is made, moved or forgotten (it would keep old buffers). */
+	private alignedTexts: { paths: readonly string[]; texts: (Buffer | undefined)[] } | undefined;
 
 	constructor(private readonly store: FolderNoteStore) {
 		this.unsubscribe = store.onNoteChanged((path) => this.forget(path));
@@ -32,12 +34,26 @@ export class SearchTextSlabs {
 		if (read === undefined) return undefined;
 		const view = this.place(searchableText(read.text));
 		this.views.set(path, view);
+		this.alignedTexts = undefined;
 		return view;
+	}
+
+	/**
+	 * The search texts of `paths`, position by position (a search over every note: one array read a note instead
+	 * of a map lookup, a tenth of a search over 100k notes). The same array again while nothing changed.
+	 */
+	aligned(paths: readonly string[]): readonly (Buffer | undefined)[] {
+		if (this.alignedTexts?.paths === paths) return this.alignedTexts.texts;
+		const texts = paths.map((path) => this.get(path));
+		// A note that could not be read is tried again next time, as `get` would.
+		if (!texts.includes(undefined)) this.alignedTexts = { paths, texts };
+		return texts;
 	}
 
 	dispose(): void {
 		this.unsubscribe();
 		this.views.clear();
+		this.alignedTexts = undefined;
 		this.wasted.clear();
 		this.slab = undefined;
 	}
@@ -72,6 +88,7 @@ export class SearchTextSlabs {
 	}
 
 	private forget(path: string): void {
+		this.alignedTexts = undefined;
 		const view = this.views.get(path);
 		if (!view) return;
 		this.views.delete(path);
@@ -83,6 +100,7 @@ export class SearchTextSlabs {
 	/** Moves the texts still in a mostly wasted buffer to the current one; the old buffer goes with its last view. */
 	private compact(slab: ArrayBufferLike): void {
 		this.wasted.delete(slab);
+		this.alignedTexts = undefined;
 		for (const [path, view] of this.views) {
 			if (view.buffer !== slab) continue;
 			const moved = this.reserve(view.length) ?? Buffer.allocUnsafeSlow(view.length);

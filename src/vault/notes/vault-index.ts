@@ -31,6 +31,11 @@ export interface VaultIndex extends Notes {
 	 * version; undefined when it is not a note. Without it the search makes its own from `readText`.
 	 */
 	searchText?(path: string): Buffer | undefined;
+	/**
+	 * Optional, with `searchText`: the search texts of `paths`, position by position. Asked again with the same
+	 * array while no note changed, it answers the same array without looking each path up.
+	 */
+	searchTextsOf?(paths: readonly string[]): readonly (Buffer | undefined)[];
 	/** Every link in another note (or in the note itself) that resolves to `path`. */
 	backlinks(path: string): Promise<Backlink[]>;
 	/**

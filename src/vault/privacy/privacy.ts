@@ -101,8 +101,11 @@ export class PrivacyFilter {
 	}
 }
 
+/** Asked for every path of every listing: a plain loop, since a callback would allocate on each call. */
 function sameItems(a: readonly string[], b: readonly string[]): boolean {
-	return a.length === b.length && a.every((item, index) => item === b[index]);
+	if (a.length !== b.length) return false;
+	for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
+	return true;
 }
 
 /** Dot-folders and dot-files: the Obsidian config folder, .git, .trash. */

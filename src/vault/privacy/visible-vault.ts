@@ -138,6 +138,14 @@ export class VisibleVault {
 		const index = this.options.index;
 		if (!index.searchText) return;
 		const checked = paths !== this.notePaths();
+		if (!checked && index.searchTextsOf) {
+			const texts = index.searchTextsOf(paths);
+			for (let position = 0; position < paths.length; position++) {
+				const text = texts[position];
+				if (text) each(paths[position] ?? "", text);
+			}
+			return;
+		}
 		for (const path of paths) {
 			if (checked && !this.isVisible(path)) continue;
 			const text = index.searchText(path);

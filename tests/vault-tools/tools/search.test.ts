@@ -119,7 +119,7 @@ describe("search (text mode) over notes of any script and line end", () => {
 });
 
 describe("search over a note made private by the version the search reads", () => {
-	it("counts no match in a note whose search text, read during the search, makes it private", async () => {
+	it.each(["note by note", "for the whole list at once"])("counts no match in a note whose search text, read during the search (%s), makes it private", async (how) => {
 		const temp = makeTempDir("search-private-now");
 		const folder = new FolderVault({ root: temp.path, watch: false });
 		try {
@@ -134,6 +134,13 @@ describe("search over a note made private by the version the search reads", () =
 					if (path === "Note.md") privateNow.add(path);
 					return index.searchText(path);
 				},
+				searchTextsOf:
+					how === "note by note"
+						? undefined
+						: (paths: readonly string[]) => {
+								if (paths.includes("Note.md")) privateNow.add("Note.md");
+								return index.searchTextsOf?.(paths) ?? [];
+							},
 			});
 			const vault = new VisibleVault({ index: reading, paths: new VaultPaths(temp.path), isPrivate: (path) => privateNow.has(path) });
 			const search = createVaultTools({ yaml: libraryYamlCodec, vault }).find((tool) => tool.name === "search");

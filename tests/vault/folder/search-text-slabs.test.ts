@@ -28,4 +28,41 @@ describe("SearchTextSlabs", () => {
 			temp.remove();
 		}
 	});
+
+	it("answers every listed note's search text in list order, again without lookups until a note changes", () => {
+		const temp = makeTempDir("slabs-aligned");
+		const store = new FolderNoteStore({ root: temp.path, watch: false });
+		const texts = new SearchTextSlabs(store);
+		try {
+			writeFileSync(join(temp.path, "A.md"), "Alpha\n");
+			writeFileSync(join(temp.path, "B.md"), "Beta\n");
+			store.refresh();
+			const paths = ["B.md", "A.md"];
+			const first = texts.aligned(paths);
+			expect(first.map((text) => text?.toString())).toEqual(["beta\n", "alpha\n"]);
+			expect(texts.aligned(paths)).toBe(first);
+			// Another list with the same paths is another question.
+			expect(texts.aligned([...paths])).not.toBe(first);
+
+			const again = texts.aligned(paths);
+			writeFileSync(join(temp.path, "A.md"), "Alpha, changed\n");
+			store.refresh();
+			const changed = texts.aligned(paths);
+			expect(changed).not.toBe(again);
+			expect(changed.map((text) => text?.toString())).toEqual(["beta\n", "alpha, changed\n"]);
+
+			// A path that cannot be read is asked again next time (as `get` is), so that answer is not kept.
+			const withMissing = ["A.md", "Missing.md"];
+			const missing = texts.aligned(withMissing);
+			expect(missing[1]).toBeUndefined();
+			expect(texts.aligned(withMissing)).not.toBe(missing);
+			writeFileSync(join(temp.path, "Missing.md"), "Found\n");
+			store.refresh();
+			expect(texts.aligned(withMissing)[1]?.toString()).toBe("found\n");
+		} finally {
+			texts.dispose();
+			store.dispose();
+			temp.remove();
+		}
+	});
 });
