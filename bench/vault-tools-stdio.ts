@@ -17,7 +17,7 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join, resolve } from "node:path";
 import type { Readable } from "node:stream";
@@ -171,12 +171,23 @@ async function everyPage(server: ServerProcess, name: string, args: Record<strin
 	return { call: `${name} ${JSON.stringify(args)}`, pages: cursors.length, pageP50Ms, worstPageMs: Math.max(...pageP50Ms) };
 }
 
+/**
+ * Reads every file once, so that the operating system has the vault cached, as it has a vault in use (a generated
+ * vault is, having just been written). The first calls then time the server, not a cold disk.
+ */
+function readEveryFile(folder: string): void {
+	for (const entry of readdirSync(folder, { withFileTypes: true, recursive: true })) {
+		if (entry.isFile()) readFileSync(join(entry.parentPath, entry.name));
+	}
+}
+
 /** The vault in `folder`: generated there the first time (a marker file names its size), reused afterwards. */
 function prepareVault(folder: string, count: number): number {
 	const marker = join(folder, ".ccb-bench-vault.json");
 	if (existsSync(marker)) {
 		const made = JSON.parse(readFileSync(marker, "utf8")) as { notes: number; megabytes: number };
 		if (made.notes !== count) throw new Error(`${folder} holds a ${made.notes}-note bench vault, not ${count}: pass another --vault`);
+		readEveryFile(folder);
 		return made.megabytes;
 	}
 	mkdirSync(folder, { recursive: true });
@@ -342,6 +353,9 @@ export function stdioMarkdownTable(result: StdioVaultToolsBenchmark): string {
 	const pair = (timing: Timing): string => `${timing.p50Ms} / ${timing.p95Ms}`;
 	const firstCallMs = memory.firstCallMs;
 	const searchP50 = memory.searchP50 ?? targets.searchP50;
+	// At 100k the issue's targets are a search p50 for every mode and a second for every page of every read tool.
+	const modeP50 = memory.searchP50 ?? targets.modeP50;
+	const linksP50 = memory.pageMs ?? targets.linksP50;
 	const fallback = result.fallback;
 	const rows = [
 		`Vault tools over stdio, ${result.notes} notes (${result.vaultMegabytes} MB of Markdown); p50 / p95 in ms from the MCP SDK Client; load average ${result.loadAverage.before.join(" ")} before, ${result.loadAverage.after.join(" ")} after:`,
@@ -353,9 +367,9 @@ export function stdioMarkdownTable(result: StdioVaultToolsBenchmark): string {
 		row("server's background read of the vault", `${fallback.warmUpMs} ms`, "—", undefined),
 		row("search text, rare phrase, warm", pair(fallback.searchRarePhrase), `p50 ≤ ${searchP50}`, fallback.searchRarePhrase.p50Ms <= searchP50),
 		row("search text, phrase in every note, warm", pair(fallback.searchCommonWord), `p50 ≤ ${searchP50}`, fallback.searchCommonWord.p50Ms <= searchP50),
-		row("search tag", pair(fallback.searchTag), `p50 ≤ ${targets.modeP50}`, fallback.searchTag.p50Ms <= targets.modeP50),
-		row("search property", pair(fallback.searchProperty), `p50 ≤ ${targets.modeP50}`, fallback.searchProperty.p50Ms <= targets.modeP50),
-		row("links in, 200 backlinks, warm", pair(fallback.links200Backlinks), `p50 ≤ ${targets.linksP50}`, fallback.links200Backlinks.p50Ms <= targets.linksP50),
+		row("search tag", pair(fallback.searchTag), `p50 ≤ ${modeP50}`, fallback.searchTag.p50Ms <= modeP50),
+		row("search property", pair(fallback.searchProperty), `p50 ≤ ${modeP50}`, fallback.searchProperty.p50Ms <= modeP50),
+		row("links in, 200 backlinks, warm", pair(fallback.links200Backlinks), `p50 ≤ ${linksP50}`, fallback.links200Backlinks.p50Ms <= linksP50),
 		...fallback.pages.map((paged) => row(`every page: ${paged.call} (${paged.pages} pages; p50 per page)`, paged.pageP50Ms.join(", "), memory.pageMs === undefined ? "—" : `each ≤ ${memory.pageMs}`, memory.pageMs === undefined ? undefined : paged.worstPageMs <= memory.pageMs)),
 		row("peak RSS (VmHWM) of the fallback server, after all of the above", `${fallback.memory.peakRssMb} MB`, `≤ ${memory.peakRssMb} MB`, fallback.memory.peakRssMb <= memory.peakRssMb),
 	];
@@ -368,7 +382,17 @@ export function stdioMarkdownTable(result: StdioVaultToolsBenchmark): string {
 	}
 	if (result.sessions) {
 		const sessions = result.sessions;
-		rows.push(row(`${sessions.servers} sessions at once, no bridge: peak RSS of each (sum)`, `${sessions.peakRssMb.join(" + ")} MB (${sessions.totalPeakRssMb} MB)`, `sum ≤ one index + ${sessions.servers - 1} relays`, undefined));
+		// One server holds the index; the others relay to it and hold none, at any vault size.
+		const others = [...sessions.peakRssMb].sort((a, b) => b - a).slice(1);
+		const relayBudget = MEMORY_TARGETS[10_000].relayPeakRssMb;
+		rows.push(
+			row(
+				`${sessions.servers} sessions at once, no bridge: peak RSS of each (sum)`,
+				`${sessions.peakRssMb.join(" + ")} MB (${sessions.totalPeakRssMb} MB)`,
+				`one index; the other ${sessions.servers - 1} ≤ ${relayBudget} MB each`,
+				others.every((peak) => peak <= relayBudget),
+			),
+		);
 	}
 	return rows.join("\n");
 }
