@@ -29,13 +29,15 @@ export class FolderJournalStore implements JournalStore {
 		return parseRecords(await readIfExists(join(this.folder, RECORDS)));
 	}
 
-	async append(records: readonly JournalRecord[]): Promise<void> {
-		if (records.length === 0) return;
+	async append(records: readonly JournalRecord[]): Promise<number> {
+		if (records.length === 0) return 0;
 		await this.prepare();
 		// One write of whole lines with O_APPEND: lines of processes writing at once do not interleave.
 		let text = "";
 		for (const record of records) text += `${JSON.stringify(record)}\n`;
-		await fs.appendFile(join(this.folder, RECORDS), text, { mode: 0o600, flag: "a" });
+		const bytes = Buffer.from(text, "utf8");
+		await fs.appendFile(join(this.folder, RECORDS), bytes, { mode: 0o600, flag: "a" });
+		return bytes.byteLength;
 	}
 
 	async putBlob(hash: string, bytes: Uint8Array): Promise<void> {

@@ -20,15 +20,18 @@ export function blobNames(records: readonly JournalRecord[]): Set<string> {
 	return names;
 }
 
-/** What a set of records takes: calls (entries), bytes (records and each blob once), and the oldest time. */
-export function measure(records: readonly JournalRecord[]): { entries: number; bytes: number; oldest: number | undefined } {
+/**
+ * What a set of records takes: calls (entries), bytes (records and each blob once), and the oldest time.
+ * `recordsBytes`: the records' own bytes when already known (what a store's append returned).
+ */
+export function measure(records: readonly JournalRecord[], recordsBytes?: number): { entries: number; bytes: number; oldest: number | undefined } {
 	const ids = new Set<string>();
 	const blobs = new Map<string, number>();
-	let bytes = 0;
+	let bytes = recordsBytes ?? 0;
 	let oldest: number | undefined;
 	for (const record of records) {
 		ids.add(record.id);
-		bytes += recordBytes(record);
+		if (recordsBytes === undefined) bytes += recordBytes(record);
 		for (const blob of blobsOf(record)) blobs.set(blob.hash, blob.bytes);
 		if (oldest === undefined || record.at < oldest) oldest = record.at;
 	}

@@ -16,8 +16,12 @@ export interface JournalBounds {
 export interface JournalStore {
 	/** Every record stored now, oldest first (records of other processes sharing the store included). */
 	load(): Promise<JournalRecord[]>;
-	/** Adds records after those stored, in order, as one write (records of processes appending at once never mix). */
-	append(records: readonly JournalRecord[]): Promise<void>;
+	/**
+	 * Adds records after those stored, in order, as one write (records of processes appending at once never mix).
+	 * Resolves to the bytes they take in the store (`recordBytes` of each), so the journal's bounds need not encode
+	 * them again.
+	 */
+	append(records: readonly JournalRecord[]): Promise<number>;
 	/** Keeps a note's bytes under their hash (a blob already there is kept as it is). */
 	putBlob(hash: string, bytes: Uint8Array): Promise<void>;
 	getBlob(hash: string): Promise<Uint8Array | undefined>;

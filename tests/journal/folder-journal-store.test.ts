@@ -34,6 +34,19 @@ describe("FolderJournalStore", () => {
 		}
 	});
 
+	it("tells the size its appends added to the records file", async () => {
+		const temp = makeTempDir("folder-journal-size");
+		try {
+			const folder = join(temp.path, "journal");
+			const store = new FolderJournalStore(folder);
+			const first = await store.append([{ type: "undo", id: "x", at: 1 }]);
+			const second = await store.append([{ type: "call", id: "é", at: 2, session: { key: "s", surface: "ide" }, tool: "t", notes: ["Café.md"], args: "✓", outcome: "ok", durationMs: 1, answerBytes: 1 }]);
+			expect(statSync(join(folder, "records.jsonl")).size).toBe(first + second);
+		} finally {
+			temp.remove();
+		}
+	});
+
 	it("skips a line cut short by a crash and keeps the rest", async () => {
 		const temp = makeTempDir("folder-journal-partial");
 		try {
