@@ -1,3 +1,4 @@
+import type { RecordSizes } from "./journal-bounds";
 import type { JournalRecord } from "./journal-records";
 
 /** How much the journal keeps: the newest calls within all three bounds. */
@@ -31,5 +32,5 @@ export interface JournalStore {
 	 * pre-image is kept before the write it protects, so its change may not be recorded yet); done as one step, so
 	 * an append never lands half-compacted.
 	 */
-	compact(select: (records: JournalRecord[]) => JournalRecord[], keepBlobs: (records: JournalRecord[]) => ReadonlySet<string>): Promise<void>;
+	compact(select: (records: JournalRecord[], sizes: RecordSizes) => JournalRecord[], keepBlobs: (records: JournalRecord[]) => ReadonlySet<string>): Promise<void>;
 }

@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { describeError } from "../shared/describe-error";
 import { activityEntries, type ActivityEntry } from "./activity-entries";
 import { matchesFilter, type ActivityFilter } from "./activity-filter";
-import { blobNames, DEFAULT_JOURNAL_BOUNDS, measure, withinBounds } from "./journal-bounds";
+import { blobNames, DEFAULT_JOURNAL_BOUNDS, measure, withinBounds, type RecordSizes } from "./journal-bounds";
 import { blobsOf, type CallOutcome, type CallRecord, type ChangeRecord, type JournalRecord, type JournalSession, type NoteChange } from "./journal-records";
 import type { JournalBounds, JournalStore } from "./journal-store";
 
@@ -293,10 +293,12 @@ export class Journal {
 		// The call still running keeps its changes: they stay with it whatever the bounds say.
 		const runningIds = new Set(this.running.keys());
 		let kept: JournalRecord[] | undefined;
+		let keptBytes: RecordSizes | undefined;
 		await store.compact(
-			(records) => {
-				const within = new Set(withinBounds(records, target, now).map((record) => record.id));
+			(records, sizes) => {
+				const within = new Set(withinBounds(records, target, now, sizes).map((record) => record.id));
 				kept = records.filter((record) => within.has(record.id) || runningIds.has(record.id));
+				keptBytes = sizes;
 				return kept;
 			},
 			(records) => new Set([...blobNames(records), ...this.keptBeforeWrite]),
@@ -306,7 +308,7 @@ export class Journal {
 			this.totals = undefined;
 			return;
 		}
-		const measured = measure(kept);
+		const measured = measure(kept, keptBytes);
 		this.totals = { entries: new Set(kept.map((record) => record.id)), bytes: measured.bytes, oldest: measured.oldest };
 	}
 }

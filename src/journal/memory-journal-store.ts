@@ -1,4 +1,4 @@
-import { recordBytes } from "./journal-bounds";
+import { recordBytes, type RecordSizes } from "./journal-bounds";
 import type { JournalRecord } from "./journal-records";
 import type { JournalStore } from "./journal-store";
 
@@ -30,8 +30,8 @@ export class MemoryJournalStore implements JournalStore {
 		return Promise.resolve(bytes ? Uint8Array.from(bytes) : undefined);
 	}
 
-	compact(select: (records: JournalRecord[]) => JournalRecord[], keepBlobs: (records: JournalRecord[]) => ReadonlySet<string>): Promise<void> {
-		this.records = select(this.records);
+	compact(select: (records: JournalRecord[], sizes: RecordSizes) => JournalRecord[], keepBlobs: (records: JournalRecord[]) => ReadonlySet<string>): Promise<void> {
+		this.records = select(this.records, recordBytes);
 		const keep = keepBlobs(this.records);
 		for (const hash of [...this.blobs.keys()]) if (!keep.has(hash)) this.blobs.delete(hash);
 		return Promise.resolve();

@@ -98,6 +98,31 @@ describe("FolderJournalStore", () => {
 		}
 	});
 
+	it("compacts by copying the kept lines as they were written, and measures each record by its line", async () => {
+		const temp = makeTempDir("folder-journal-lines");
+		try {
+			const folder = join(temp.path, "journal");
+			const store = new FolderJournalStore(folder);
+			await store.append([{ type: "undo", id: "first", at: 1 }]);
+			// Lines another writer spelled otherwise than JSON.stringify would: an escape, spaces.
+			const spelled = ['{"type":"undo","id":"caf\\u00e9","at":2}', '{ "type": "undo", "id": "spaced", "at": 3 }'];
+			appendFileSync(join(folder, "records.jsonl"), spelled.map((line) => `${line}\n`).join(""));
+			const sizes: number[] = [];
+			await store.compact(
+				(records, sizeOf) => {
+					sizes.push(...records.map(sizeOf));
+					return records.filter((record) => record.id !== "first");
+				},
+				() => new Set(),
+			);
+			expect(readFileSync(join(folder, "records.jsonl"), "utf8")).toBe(spelled.map((line) => `${line}\n`).join(""));
+			expect(sizes).toEqual([Buffer.byteLength('{"type":"undo","id":"first","at":1}\n'), ...spelled.map((line) => Buffer.byteLength(line) + 1)]);
+			expect((await store.load()).map((record) => record.id)).toEqual(["café", "spaced"]);
+		} finally {
+			temp.remove();
+		}
+	});
+
 	it("parses only records", () => {
 		expect(parseRecords('{"type":"call","id":"a","at":1}\n[1]\n{"type":"undo","id":"b","at":2}\n').map((record) => record.id)).toEqual(["b"]);
 	});
