@@ -1,7 +1,7 @@
 import { isJsonObject, type JsonObject } from "../protocol/json-rpc";
 import type { ObservedOutcome, ObservedRequest, RequestObservation, RequestObserver } from "../protocol/request-observer";
 import { summarizeArguments, summarizeDetail, type ArgumentSummary, type NoteReferences } from "./argument-summary";
-import type { CallDescription, CallSource, Journal } from "./journal";
+import type { CallDescription, CallEnd, CallSource, Journal } from "./journal";
 import type { CallOutcome, JournalSession, Surface } from "./journal-records";
 
 /** How a finished call reads in the journal: its outcome, and the first line of what went wrong. */
@@ -102,8 +102,10 @@ class RecordedCall implements RequestObservation, CallSource {
 			return;
 		}
 		const { outcome: kind, message } = this.options.classify(this.tool, outcome);
+		const end: CallEnd = { outcome: kind, durationMs: Math.round((performance.now() - this.startedAt) * 10) / 10, answerBytes: outcome.bytes };
 		const detail = message === undefined ? undefined : summarizeDetail(message, this.summarize().private);
-		journal.finish(this.id, { outcome: kind, durationMs: Math.round((performance.now() - this.startedAt) * 10) / 10, answerBytes: outcome.bytes, ...(detail !== undefined ? { detail } : {}) });
+		if (detail !== undefined) end.detail = detail;
+		journal.finish(this.id, end);
 	}
 
 	private summarize(): ArgumentSummary {
