@@ -7,6 +7,7 @@ import { Journal } from "../journal/journal";
 import type { Surface } from "../journal/journal-records";
 import type { JournalBounds, JournalStore } from "../journal/journal-store";
 import { outcomeClassifier } from "../journal/outcome-classifier";
+import { referencesPerTurn } from "../journal/references-per-turn";
 import type { UndoVault } from "../journal/undo";
 import type { RequestObserver } from "../protocol/request-observer";
 import { REJECTED_BY_USER } from "../vault-tools/kit/ports";
@@ -80,11 +81,15 @@ export function linkResolver(index: VaultIndex | undefined): (value: string) => 
 export class JournalRecorders {
 	private readonly relays = new Map<number, CallRecorder>();
 	private http: CallRecorder | undefined;
+	/** Shared by every session's recorder: the records of one batch, whatever their session, judge a value once. */
+	private readonly references: NoteReferences;
 
 	constructor(
 		readonly journal: Journal,
-		private readonly references: NoteReferences,
-	) {}
+		references: NoteReferences,
+	) {
+		this.references = referencesPerTurn(references);
+	}
 
 	/** An IDE connection's recorder; the relay's methods are recorded by the vault tools' server instead. */
 	ide(): RequestObserver {

@@ -38,24 +38,50 @@ const TOKEN_LIKE = /[A-Za-z0-9_\-+/=.~]{20,}/g;
 export function summarizeArguments(args: JsonObject, references: NoteReferences): ArgumentSummary {
 	const notes: string[] = [];
 	let isPrivate = false;
-	const named = new Map<string, string>();
-	for (const [name, value] of Object.entries(args)) {
-		if (SECRET_NAME.test(name) || typeof value !== "string" || !REFERENCE_NAME.test(name)) continue;
-		const reference = references.classify(value);
-		if (reference === "private") {
-			isPrivate = true;
-			named.set(name, PRIVATE_NOTE);
-		} else if (reference) {
-			if (!notes.includes(reference.path)) notes.push(reference.path);
-			named.set(name, reference.path);
+	const names = Object.keys(args);
+	const named: (string | undefined)[] = [];
+	for (const name of names) {
+		const value = args[name];
+		let shown: string | undefined;
+		if (typeof value === "string" && kindOfName(name) === "reference") {
+			const reference = references.classify(value);
+			if (reference === "private") {
+				isPrivate = true;
+				shown = PRIVATE_NOTE;
+			} else if (reference) {
+				if (!notes.includes(reference.path)) notes.push(reference.path);
+				shown = reference.path;
+			}
 		}
+		named.push(shown);
 	}
-	const parts = Object.entries(args).map(([name, value]) => `${name}=${named.get(name) ?? describeValue(name, value, isPrivate)}`);
-	return { text: shorten(parts.join(" "), MAX_SUMMARY), notes, private: isPrivate };
+	let text = "";
+	for (const [index, name] of names.entries()) {
+		// Past MAX_SUMMARY the rest would be cut off anyway.
+		if (text.length > MAX_SUMMARY) break;
+		text += `${index > 0 ? " " : ""}${name}=${named[index] ?? describeValue(name, args[name], isPrivate)}`;
+	}
+	return { text: shorten(text, MAX_SUMMARY), notes, private: isPrivate };
+}
+
+/** What an argument's name says of its value: a credential, a note's path or link, or other. */
+type NameKind = "secret" | "reference" | "other";
+
+/** The kinds of names seen (a call's arguments repeat the same few names); bounded, as clients choose the names. */
+const nameKinds = new Map<string, NameKind>();
+const MAX_NAME_KINDS = 256;
+
+function kindOfName(name: string): NameKind {
+	let kind = nameKinds.get(name);
+	if (kind === undefined) {
+		kind = SECRET_NAME.test(name) ? "secret" : REFERENCE_NAME.test(name) ? "reference" : "other";
+		if (nameKinds.size < MAX_NAME_KINDS) nameKinds.set(name, kind);
+	}
+	return kind;
 }
 
 function describeValue(name: string, value: unknown, withholdText: boolean): string {
-	if (SECRET_NAME.test(name)) return WITHHELD;
+	if (kindOfName(name) === "secret") return WITHHELD;
 	if (value === null || typeof value === "number" || typeof value === "boolean") return String(value);
 	if (withholdText && typeof value === "object") return WITHHELD;
 	if (Array.isArray(value)) return `[${value.length} item${value.length === 1 ? "" : "s"}]`;

@@ -1,7 +1,7 @@
 import { isJsonObject, type JsonObject } from "../protocol/json-rpc";
 import type { ObservedOutcome, ObservedRequest, RequestObservation, RequestObserver } from "../protocol/request-observer";
 import { summarizeArguments, summarizeDetail, type ArgumentSummary, type NoteReferences } from "./argument-summary";
-import type { Journal } from "./journal";
+import type { CallDescription, CallEnd, CallSource, Journal } from "./journal";
 import type { CallOutcome, JournalSession, Surface } from "./journal-records";
 
 /** How a finished call reads in the journal: its outcome, and the first line of what went wrong. */
@@ -32,6 +32,8 @@ const UNRECORDED = new Set(["initialize", "ping", "tools/list", "resources/list"
 export class CallRecorder implements RequestObserver {
 	private readonly key: string;
 	private client: string | undefined;
+	/** The session as last recorded: the same object while its client, pid and connection stay the same. */
+	private lastSession: JournalSession | undefined;
 
 	constructor(private readonly options: CallRecorderOptions) {
 		this.key = options.journal.newSessionKey();
@@ -48,44 +50,65 @@ export class CallRecorder implements RequestObserver {
 		const toolCall = request.method === "tools/call";
 		const tool = toolCall && typeof request.params.name === "string" ? request.params.name : request.method;
 		const args: JsonObject = toolCall ? (isJsonObject(request.params.arguments) ? { ...request.params.arguments } : {}) : { ...request.params };
-		// The summary decides what each argument names by the privacy rules: work done when the record is written,
-		// with other calls' records, not while the call runs (or at once, for a failure whose message it governs).
-		const references = this.options.references;
-		let summary: ArgumentSummary | undefined;
-		const summarize = (): ArgumentSummary => (summary ??= summarizeArguments(args, references));
-		const journal = this.options.journal;
-		const id = journal.begin({
-			session: this.session(request),
-			tool,
-			describe: () => {
-				const { notes, text } = summarize();
-				return { notes, args: text };
-			},
-		});
-		const started = performance.now();
-		return {
-			id,
-			finished: (outcome) => {
-				if (this.options.keep && !this.options.keep(id)) {
-					journal.forget(id);
-					return;
-				}
-				const { outcome: kind, message } = this.options.classify(tool, outcome);
-				const detail = message === undefined ? undefined : summarizeDetail(message, summarize().private);
-				journal.finish(id, { outcome: kind, durationMs: Math.round((performance.now() - started) * 10) / 10, answerBytes: outcome.bytes, ...(detail !== undefined ? { detail } : {}) });
-			},
-		};
+		return new RecordedCall(this.options, this.session(request), tool, args);
 	}
 
 	private session(request: ObservedRequest): JournalSession {
 		const client = request.session.client?.name ?? this.client;
+		const pid = request.session.pid;
 		const connection = this.options.connection ?? request.session.id;
-		return {
+		const last = this.lastSession;
+		if (last && last.client === client && last.pid === pid && (last.connection ?? 0) === (connection > 0 ? connection : 0)) return last;
+		const session: JournalSession = {
 			key: this.key,
 			surface: this.options.surface,
 			...(client !== undefined ? { client } : {}),
-			...(request.session.pid !== undefined ? { pid: request.session.pid } : {}),
+			...(pid !== undefined ? { pid } : {}),
 			...(connection > 0 ? { connection } : {}),
 		};
+		this.lastSession = session;
+		return session;
+	}
+}
+
+/**
+ * One call being recorded: the journal's start of it (its arguments are summarized by the privacy rules when the
+ * record is written, with other calls' records, not while the call runs; at once for a failure whose message the
+ * summary governs) and the session's hold on it.
+ */
+class RecordedCall implements RequestObservation, CallSource {
+	readonly id: string;
+	private readonly startedAt = performance.now();
+	private summary: ArgumentSummary | undefined;
+
+	constructor(
+		private readonly options: CallRecorderOptions,
+		readonly session: JournalSession,
+		readonly tool: string,
+		private readonly args: JsonObject,
+	) {
+		this.id = options.journal.begin(this);
+	}
+
+	describe(): CallDescription {
+		const { notes, text } = this.summarize();
+		return { notes, args: text };
+	}
+
+	finished(outcome: ObservedOutcome): void {
+		const { journal, keep } = this.options;
+		if (keep && !keep(this.id)) {
+			journal.forget(this.id);
+			return;
+		}
+		const { outcome: kind, message } = this.options.classify(this.tool, outcome);
+		const end: CallEnd = { outcome: kind, durationMs: Math.round((performance.now() - this.startedAt) * 10) / 10, answerBytes: outcome.bytes };
+		const detail = message === undefined ? undefined : summarizeDetail(message, this.summarize().private);
+		if (detail !== undefined) end.detail = detail;
+		journal.finish(this.id, end);
+	}
+
+	private summarize(): ArgumentSummary {
+		return (this.summary ??= summarizeArguments(this.args, this.options.references));
 	}
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { constants, promises as fs } from "node:fs";
 import { join } from "node:path";
+import { recordBytes, type RecordSizes } from "./journal-bounds";
 import { SURFACES, type JournalRecord } from "./journal-records";
 import type { JournalStore } from "./journal-store";
 
@@ -29,13 +30,15 @@ export class FolderJournalStore implements JournalStore {
 		return parseRecords(await readIfExists(join(this.folder, RECORDS)));
 	}
 
-	async append(records: readonly JournalRecord[]): Promise<void> {
-		if (records.length === 0) return;
+	async append(records: readonly JournalRecord[]): Promise<number> {
+		if (records.length === 0) return 0;
 		await this.prepare();
 		// One write of whole lines with O_APPEND: lines of processes writing at once do not interleave.
 		let text = "";
 		for (const record of records) text += `${JSON.stringify(record)}\n`;
-		await fs.appendFile(join(this.folder, RECORDS), text, { mode: 0o600, flag: "a" });
+		const bytes = Buffer.from(text, "utf8");
+		await fs.appendFile(join(this.folder, RECORDS), bytes, { mode: 0o600, flag: "a" });
+		return bytes.byteLength;
 	}
 
 	async putBlob(hash: string, bytes: Uint8Array): Promise<void> {
@@ -60,18 +63,20 @@ export class FolderJournalStore implements JournalStore {
 		}
 	}
 
-	async compact(select: (records: JournalRecord[]) => JournalRecord[], keepBlobs: (records: JournalRecord[]) => ReadonlySet<string>): Promise<void> {
+	async compact(select: (records: JournalRecord[], sizes: RecordSizes) => JournalRecord[], keepBlobs: (records: JournalRecord[]) => ReadonlySet<string>): Promise<void> {
 		await this.prepare();
 		if (!(await this.lock())) return;
 		try {
 			const path = join(this.folder, RECORDS);
 			for (let attempt = 0; attempt < 3; attempt++) {
-				const text = await readIfExists(path);
-				const kept = select(parseRecords(text));
+				const bytes = await readBytesIfExists(path);
+				const lines = new Map(parseLines(bytes.toString("utf8")).map((line) => [line.record, line]));
+				const kept = select([...lines.keys()], (record) => lines.get(record)?.bytes ?? recordBytes(record));
 				const temporary = `${path}.${randomBytes(6).toString("hex")}.tmp`;
-				await fs.writeFile(temporary, kept.map((record) => `${JSON.stringify(record)}\n`).join(""), { mode: 0o600, flag: "wx" });
+				// The kept lines as they were read: records are not encoded again (nor changed, whoever wrote them).
+				await fs.writeFile(temporary, kept.map((record) => `${lines.get(record)?.text ?? JSON.stringify(record)}\n`).join(""), { mode: 0o600, flag: "wx" });
 				// Another process appended while we read: start over rather than drop its lines.
-				if ((await readIfExists(path)).length !== text.length) {
+				if ((await sizeIfExists(path)) !== bytes.byteLength) {
 					await fs.rm(temporary, { force: true });
 					continue;
 				}
@@ -125,17 +130,22 @@ export class FolderJournalStore implements JournalStore {
 
 /** The records of a file's text; a line that is not a record (cut short by a crash) is skipped. */
 export function parseRecords(text: string): JournalRecord[] {
-	const records: JournalRecord[] = [];
+	return parseLines(text).map((line) => line.record);
+}
+
+/** The records of a file's text with the lines they were read from and those lines' sizes (newline included). */
+function parseLines(text: string): { record: JournalRecord; text: string; bytes: number }[] {
+	const lines: { record: JournalRecord; text: string; bytes: number }[] = [];
 	for (const line of text.split("\n")) {
 		if (line === "") continue;
 		try {
 			const value: unknown = JSON.parse(line);
-			if (isRecord(value)) records.push(value);
+			if (isRecord(value)) lines.push({ record: value, text: line, bytes: Buffer.byteLength(line, "utf8") + 1 });
 		} catch {
 			// A partial last line.
 		}
 	}
-	return records;
+	return lines;
 }
 
 function isRecord(value: unknown): value is JournalRecord {
@@ -154,10 +164,23 @@ function assertHash(hash: string): void {
 }
 
 async function readIfExists(path: string): Promise<string> {
+	return (await readBytesIfExists(path)).toString("utf8");
+}
+
+async function readBytesIfExists(path: string): Promise<Buffer> {
 	try {
-		return await fs.readFile(path, "utf8");
+		return await fs.readFile(path);
 	} catch (error) {
-		if ((error as { code?: unknown }).code === "ENOENT") return "";
+		if ((error as { code?: unknown }).code === "ENOENT") return Buffer.alloc(0);
+		throw error;
+	}
+}
+
+async function sizeIfExists(path: string): Promise<number> {
+	try {
+		return (await fs.stat(path)).size;
+	} catch (error) {
+		if ((error as { code?: unknown }).code === "ENOENT") return 0;
 		throw error;
 	}
 }

@@ -13,6 +13,9 @@ export function recordBytes(record: JournalRecord): number {
 	return Buffer.byteLength(JSON.stringify(record), "utf8") + 1;
 }
 
+/** The size of each record in a store: a store that read them gives the sizes of their lines (no encoding again). */
+export type RecordSizes = (record: JournalRecord) => number;
+
 /** The blobs the records name. */
 export function blobNames(records: readonly JournalRecord[]): Set<string> {
 	const names = new Set<string>();
@@ -20,15 +23,18 @@ export function blobNames(records: readonly JournalRecord[]): Set<string> {
 	return names;
 }
 
-/** What a set of records takes: calls (entries), bytes (records and each blob once), and the oldest time. */
-export function measure(records: readonly JournalRecord[]): { entries: number; bytes: number; oldest: number | undefined } {
+/**
+ * What a set of records takes: calls (entries), bytes (records and each blob once), and the oldest time.
+ * `recordsBytes`: the records' own bytes when already known (what a store's append returned), else their sizes.
+ */
+export function measure(records: readonly JournalRecord[], recordsBytes: number | RecordSizes = recordBytes): { entries: number; bytes: number; oldest: number | undefined } {
 	const ids = new Set<string>();
 	const blobs = new Map<string, number>();
-	let bytes = 0;
+	let bytes = typeof recordsBytes === "number" ? recordsBytes : 0;
 	let oldest: number | undefined;
 	for (const record of records) {
 		ids.add(record.id);
-		bytes += recordBytes(record);
+		if (typeof recordsBytes !== "number") bytes += recordsBytes(record);
 		for (const blob of blobsOf(record)) blobs.set(blob.hash, blob.bytes);
 		if (oldest === undefined || record.at < oldest) oldest = record.at;
 	}
@@ -40,7 +46,7 @@ export function measure(records: readonly JournalRecord[]): { entries: number; b
  * The records of the newest calls that fit all three bounds (a call's records stay together; a call is as old as
  * its newest record), in their stored order.
  */
-export function withinBounds(records: readonly JournalRecord[], bounds: JournalBounds, now: number): JournalRecord[] {
+export function withinBounds(records: readonly JournalRecord[], bounds: JournalBounds, now: number, sizeOf: RecordSizes = recordBytes): JournalRecord[] {
 	const groups = new Map<string, { newest: number; records: JournalRecord[] }>();
 	for (const record of records) {
 		const group = groups.get(record.id);
@@ -58,7 +64,7 @@ export function withinBounds(records: readonly JournalRecord[], bounds: JournalB
 		let groupBytes = 0;
 		const newBlobs: string[] = [];
 		for (const record of group.records) {
-			groupBytes += recordBytes(record);
+			groupBytes += sizeOf(record);
 			for (const blob of blobsOf(record)) {
 				if (blobs.has(blob.hash) || newBlobs.includes(blob.hash)) continue;
 				newBlobs.push(blob.hash);

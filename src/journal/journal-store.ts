@@ -1,3 +1,4 @@
+import type { RecordSizes } from "./journal-bounds";
 import type { JournalRecord } from "./journal-records";
 
 /** How much the journal keeps: the newest calls within all three bounds. */
@@ -16,8 +17,12 @@ export interface JournalBounds {
 export interface JournalStore {
 	/** Every record stored now, oldest first (records of other processes sharing the store included). */
 	load(): Promise<JournalRecord[]>;
-	/** Adds records after those stored, in order, as one write (records of processes appending at once never mix). */
-	append(records: readonly JournalRecord[]): Promise<void>;
+	/**
+	 * Adds records after those stored, in order, as one write (records of processes appending at once never mix).
+	 * Resolves to the bytes they take in the store (`recordBytes` of each), so the journal's bounds need not encode
+	 * them again.
+	 */
+	append(records: readonly JournalRecord[]): Promise<number>;
 	/** Keeps a note's bytes under their hash (a blob already there is kept as it is). */
 	putBlob(hash: string, bytes: Uint8Array): Promise<void>;
 	getBlob(hash: string): Promise<Uint8Array | undefined>;
@@ -27,5 +32,5 @@ export interface JournalStore {
 	 * pre-image is kept before the write it protects, so its change may not be recorded yet); done as one step, so
 	 * an append never lands half-compacted.
 	 */
-	compact(select: (records: JournalRecord[]) => JournalRecord[], keepBlobs: (records: JournalRecord[]) => ReadonlySet<string>): Promise<void>;
+	compact(select: (records: JournalRecord[], sizes: RecordSizes) => JournalRecord[], keepBlobs: (records: JournalRecord[]) => ReadonlySet<string>): Promise<void>;
 }

@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { describeError } from "../shared/describe-error";
 import { activityEntries, type ActivityEntry } from "./activity-entries";
 import { matchesFilter, type ActivityFilter } from "./activity-filter";
-import { blobNames, DEFAULT_JOURNAL_BOUNDS, measure, withinBounds } from "./journal-bounds";
+import { blobNames, DEFAULT_JOURNAL_BOUNDS, measure, withinBounds, type RecordSizes } from "./journal-bounds";
 import { blobsOf, type CallOutcome, type CallRecord, type ChangeRecord, type JournalRecord, type JournalSession, type NoteChange } from "./journal-records";
 import type { JournalBounds, JournalStore } from "./journal-store";
 
@@ -22,11 +22,15 @@ export interface CallDescription {
 	args: string;
 }
 
-/**
- * A call being recorded: what is known when it starts. Its description is given, or computed once when first needed
- * (when its record is written, or when it is listed while running), so the call itself does not wait for it.
- */
-export type CallStart = { session: JournalSession; tool: string } & (CallDescription | { describe: () => CallDescription });
+/** A call's description computed once when first needed (when its record is written, or when it is listed while running). */
+export interface CallSource {
+	session: JournalSession;
+	tool: string;
+	describe(): CallDescription;
+}
+
+/** A call being recorded: what is known when it starts, its description given or left to `describe`, so the call itself does not wait for it. */
+export type CallStart = ({ session: JournalSession; tool: string } & CallDescription) | CallSource;
 
 export interface CallEnd {
 	outcome: CallOutcome;
@@ -49,7 +53,8 @@ interface RunningCall {
 	tool: string;
 	at: number;
 	description?: CallDescription;
-	describe?: () => CallDescription;
+	/** Describes the call when its description is first needed (then dropped). */
+	source?: CallSource;
 }
 
 /** A finished call before its record is written: its description is taken then. */
@@ -104,7 +109,7 @@ export class Journal {
 	begin(start: CallStart): string {
 		const id = this.newId();
 		const call: RunningCall = { session: start.session, tool: start.tool, at: this.now() };
-		if ("describe" in start) call.describe = start.describe;
+		if ("describe" in start) call.source = start;
 		else call.description = { notes: start.notes, args: start.args };
 		this.running.set(id, call);
 		this.changed();
@@ -223,8 +228,8 @@ export class Journal {
 			await before?.();
 			if (batch.length === 0) return;
 			const records = batch.map((item) => (item.type === "ended" ? callRecord(item.id, item.call, item.end) : item));
-			await this.options.store.append(records);
-			await this.keepWithinBounds(records);
+			const bytes = await this.options.store.append(records);
+			await this.keepWithinBounds(records, bytes);
 		});
 	}
 
@@ -260,15 +265,18 @@ export class Journal {
 		return this.idPool.slice(this.idPoolAt - 8, this.idPoolAt);
 	}
 
-	/** Counts what was appended; past a bound, compacts the store to the newest calls within LOW_WATER of each bound. */
-	private async keepWithinBounds(appended: readonly JournalRecord[]): Promise<void> {
+	/**
+	 * Counts what was appended (`appendedBytes`: the records' bytes, as the store measured them); past a bound,
+	 * compacts the store to the newest calls within LOW_WATER of each bound.
+	 */
+	private async keepWithinBounds(appended: readonly JournalRecord[], appendedBytes: number): Promise<void> {
 		const store = this.options.store;
 		if (!this.totals) {
 			const loaded = await store.load();
 			const measured = measure(loaded);
 			this.totals = { entries: new Set(loaded.map((record) => record.id)), bytes: measured.bytes, oldest: measured.oldest };
 		} else {
-			const measured = measure(appended);
+			const measured = measure(appended, appendedBytes);
 			for (const record of appended) this.totals.entries.add(record.id);
 			this.totals.bytes += measured.bytes;
 			if (this.totals.oldest === undefined) this.totals.oldest = measured.oldest;
@@ -285,10 +293,12 @@ export class Journal {
 		// The call still running keeps its changes: they stay with it whatever the bounds say.
 		const runningIds = new Set(this.running.keys());
 		let kept: JournalRecord[] | undefined;
+		let keptBytes: RecordSizes | undefined;
 		await store.compact(
-			(records) => {
-				const within = new Set(withinBounds(records, target, now).map((record) => record.id));
+			(records, sizes) => {
+				const within = new Set(withinBounds(records, target, now, sizes).map((record) => record.id));
 				kept = records.filter((record) => within.has(record.id) || runningIds.has(record.id));
+				keptBytes = sizes;
 				return kept;
 			},
 			(records) => new Set([...blobNames(records), ...this.keptBeforeWrite]),
@@ -298,7 +308,7 @@ export class Journal {
 			this.totals = undefined;
 			return;
 		}
-		const measured = measure(kept);
+		const measured = measure(kept, keptBytes);
 		this.totals = { entries: new Set(kept.map((record) => record.id)), bytes: measured.bytes, oldest: measured.oldest };
 	}
 }
@@ -306,8 +316,8 @@ export class Journal {
 /** A call's description, computed once. */
 function describe(call: RunningCall): CallDescription {
 	if (!call.description) {
-		call.description = call.describe?.() ?? { notes: [], args: "" };
-		delete call.describe;
+		call.description = call.source?.describe() ?? { notes: [], args: "" };
+		delete call.source;
 	}
 	return call.description;
 }

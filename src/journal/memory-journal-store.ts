@@ -1,3 +1,4 @@
+import { recordBytes, type RecordSizes } from "./journal-bounds";
 import type { JournalRecord } from "./journal-records";
 import type { JournalStore } from "./journal-store";
 
@@ -10,9 +11,13 @@ export class MemoryJournalStore implements JournalStore {
 		return Promise.resolve(this.records.map((record) => structuredClone(record)));
 	}
 
-	append(records: readonly JournalRecord[]): Promise<void> {
-		for (const record of records) this.records.push(structuredClone(record));
-		return Promise.resolve();
+	append(records: readonly JournalRecord[]): Promise<number> {
+		let bytes = 0;
+		for (const record of records) {
+			this.records.push(structuredClone(record));
+			bytes += recordBytes(record);
+		}
+		return Promise.resolve(bytes);
 	}
 
 	putBlob(hash: string, bytes: Uint8Array): Promise<void> {
@@ -25,8 +30,8 @@ export class MemoryJournalStore implements JournalStore {
 		return Promise.resolve(bytes ? Uint8Array.from(bytes) : undefined);
 	}
 
-	compact(select: (records: JournalRecord[]) => JournalRecord[], keepBlobs: (records: JournalRecord[]) => ReadonlySet<string>): Promise<void> {
-		this.records = select(this.records);
+	compact(select: (records: JournalRecord[], sizes: RecordSizes) => JournalRecord[], keepBlobs: (records: JournalRecord[]) => ReadonlySet<string>): Promise<void> {
+		this.records = select(this.records, recordBytes);
 		const keep = keepBlobs(this.records);
 		for (const hash of [...this.blobs.keys()]) if (!keep.has(hash)) this.blobs.delete(hash);
 		return Promise.resolve();

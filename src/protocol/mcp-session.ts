@@ -14,7 +14,7 @@ import {
 } from "./json-rpc";
 import { EncodedJson } from "./encoded-json";
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type ClientInfo, type ServerInfo, type ToolResult } from "./mcp-types";
-import type { ObservedOutcome, RequestObservation, RequestObserver } from "./request-observer";
+import type { ObservedOutcome, ObservedSession, RequestObservation, RequestObserver } from "./request-observer";
 import type { ToolRegistry } from "./tool-registry";
 import { describeError } from "../shared/describe-error";
 
@@ -75,6 +75,8 @@ export class McpSession {
 	private initialized = false;
 	private client: ClientInfo | undefined;
 	private pid: number | undefined;
+	/** Who makes this session's requests, as observers see it: made again when the client or pid becomes known. */
+	private observed: ObservedSession | undefined;
 	private disposed = false;
 	private readonly inFlight = new Map<JsonRpcId, Cancellation>();
 	private readonly builtins: ReadonlyMap<string, MethodHandler>;
@@ -200,7 +202,7 @@ export class McpSession {
 		if (!observer) return undefined;
 		let observation: RequestObservation | undefined;
 		this.safely(() => {
-			const session = { id: this.id, ...(this.client ? { client: this.client } : {}), ...(this.pid !== undefined ? { pid: this.pid } : {}) };
+			const session = (this.observed ??= { id: this.id, ...(this.client ? { client: this.client } : {}), ...(this.pid !== undefined ? { pid: this.pid } : {}) });
 			observation = observer.started({ method, params, session });
 		});
 		return observation;
@@ -218,6 +220,7 @@ export class McpSession {
 				const pid = isJsonObject(params) ? params.pid : undefined;
 				if (typeof pid === "number" && Number.isSafeInteger(pid) && pid > 0) {
 					this.pid = pid;
+					this.observed = undefined;
 					this.safely(() => this.options.events?.onIdeConnected?.(pid));
 				}
 				return;
@@ -244,6 +247,7 @@ export class McpSession {
 		this.initialized = true;
 		const client = readClientInfo(params.clientInfo);
 		this.client = client;
+		this.observed = undefined;
 		this.safely(() => this.options.events?.onInitialize?.(client, protocolVersion));
 		return {
 			protocolVersion,

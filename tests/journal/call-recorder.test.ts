@@ -43,6 +43,27 @@ describe("CallRecorder", () => {
 		expect(b?.session.key).not.toBe(a?.session.key);
 	});
 
+	it("follows the session as it becomes known: a pid or client name given later reaches the later calls only", async () => {
+		const { recorder: observer, journal } = recorder({ surface: "ide" });
+		const call = (session: { id: number; client?: { name: string }; pid?: number }): void => {
+			observer.started({ method: "tools/call", params: { name: "t" }, session })?.finished({ kind: "result", result: {}, bytes: 1 });
+		};
+		call({ id: 5 });
+		call({ id: 5 });
+		call({ id: 5, pid: 42 });
+		call({ id: 5, client: { name: "claude" }, pid: 42 });
+		call({ id: 6, client: { name: "claude" }, pid: 42 });
+		const sessions = (await journal.entries()).reverse().map((entry) => entry.session);
+		expect(sessions.map(({ client, pid, connection }) => [client, pid, connection])).toEqual([
+			[undefined, undefined, 5],
+			[undefined, undefined, 5],
+			[undefined, 42, 5],
+			["claude", 42, 5],
+			["claude", 42, 6],
+		]);
+		expect(new Set(sessions.map((session) => session.key)).size).toBe(1);
+	});
+
 	it("summarises a call's arguments once, when its record is written, not while it runs; a failure's message is judged by them at once", async () => {
 		const asked: string[] = [];
 		const { recorder: observer, journal } = recorder({

@@ -34,6 +34,19 @@ describe("FolderJournalStore", () => {
 		}
 	});
 
+	it("tells the size its appends added to the records file", async () => {
+		const temp = makeTempDir("folder-journal-size");
+		try {
+			const folder = join(temp.path, "journal");
+			const store = new FolderJournalStore(folder);
+			const first = await store.append([{ type: "undo", id: "x", at: 1 }]);
+			const second = await store.append([{ type: "call", id: "é", at: 2, session: { key: "s", surface: "ide" }, tool: "t", notes: ["Café.md"], args: "✓", outcome: "ok", durationMs: 1, answerBytes: 1 }]);
+			expect(statSync(join(folder, "records.jsonl")).size).toBe(first + second);
+		} finally {
+			temp.remove();
+		}
+	});
+
 	it("skips a line cut short by a crash and keeps the rest", async () => {
 		const temp = makeTempDir("folder-journal-partial");
 		try {
@@ -80,6 +93,31 @@ describe("FolderJournalStore", () => {
 			await store.putBlob(contentHash(young), young);
 			await store.compact((records) => records, () => new Set());
 			expect(await store.getBlob(contentHash(young))).toBeDefined();
+		} finally {
+			temp.remove();
+		}
+	});
+
+	it("compacts by copying the kept lines as they were written, and measures each record by its line", async () => {
+		const temp = makeTempDir("folder-journal-lines");
+		try {
+			const folder = join(temp.path, "journal");
+			const store = new FolderJournalStore(folder);
+			await store.append([{ type: "undo", id: "first", at: 1 }]);
+			// Lines another writer spelled otherwise than JSON.stringify would: an escape, spaces.
+			const spelled = ['{"type":"undo","id":"caf\\u00e9","at":2}', '{ "type": "undo", "id": "spaced", "at": 3 }'];
+			appendFileSync(join(folder, "records.jsonl"), spelled.map((line) => `${line}\n`).join(""));
+			const sizes: number[] = [];
+			await store.compact(
+				(records, sizeOf) => {
+					sizes.push(...records.map(sizeOf));
+					return records.filter((record) => record.id !== "first");
+				},
+				() => new Set(),
+			);
+			expect(readFileSync(join(folder, "records.jsonl"), "utf8")).toBe(spelled.map((line) => `${line}\n`).join(""));
+			expect(sizes).toEqual([Buffer.byteLength('{"type":"undo","id":"first","at":1}\n'), ...spelled.map((line) => Buffer.byteLength(line) + 1)]);
+			expect((await store.load()).map((record) => record.id)).toEqual(["café", "spaced"]);
 		} finally {
 			temp.remove();
 		}

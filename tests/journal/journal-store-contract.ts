@@ -1,4 +1,5 @@
 import { contentHash } from "../../src/journal/content-hash";
+import { recordBytes } from "../../src/journal/journal-bounds";
 import type { JournalRecord } from "../../src/journal/journal-records";
 import type { JournalStore } from "../../src/journal/journal-store";
 
@@ -33,6 +34,13 @@ export function journalStoreContract(name: string, create: () => MadeStore): voi
 			await store.putBlob(hash, bytes);
 			expect(Buffer.from((await store.getBlob(hash))!).equals(Buffer.from(bytes))).toBe(true);
 			expect(await store.getBlob(contentHash(Uint8Array.from([1])))).toBeUndefined();
+		});
+
+		it("tells the bytes appended records take: their JSON lines, as the bounds count them", async () => {
+			const accented: JournalRecord = { type: "call", id: "b", at: 2, session: { key: "s1", surface: "ide" }, tool: "t", notes: ["Café ✓.md"], args: 'path="Café ✓.md"', outcome: "ok", durationMs: 1, answerBytes: 2 };
+			const records: JournalRecord[] = [call("a", 1), accented, { type: "undo", id: "a", at: 3 }];
+			expect(await made!.store.append(records)).toBe(records.reduce((sum, record) => sum + recordBytes(record), 0));
+			expect(await made!.store.append([])).toBe(0);
 		});
 
 		it("compacts to the records selected and the blobs they keep", async () => {
