@@ -12,7 +12,7 @@ import { ActiveNoteLocation } from "./active-note-location";
 export class HeadlessEditor {
 	private current: SelectionSnapshot | undefined;
 	/** The active note's text as last read, like the text an editor holds, with the file's stamp at that read. */
-	private kept: { absolute: string; stamp: string; lines: LineIndex } | undefined;
+	private kept: { absolute: string; stats: Stats; lines: LineIndex } | undefined;
 	private readonly notes: ActiveNoteLocation;
 
 	constructor(
@@ -52,14 +52,17 @@ export class HeadlessEditor {
 	 * time, because a second write in the same timestamp tick (coarse on some file systems) would not change the stamp.
 	 */
 	private noteText(location: VaultLocation, stats: Stats): LineIndex {
-		const stamp = `${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
 		const kept = this.kept;
-		if (kept && kept.absolute === location.absolute && kept.stamp === stamp) return kept.lines;
+		if (kept && kept.absolute === location.absolute && sameStamp(kept.stats, stats)) return kept.lines;
 		const lines = new LineIndex(this.vault.readText(location.relative));
 		const settled = Date.now() - stats.mtimeMs > RECENT_WRITE_MS;
-		this.kept = settled ? { absolute: location.absolute, stamp, lines } : undefined;
+		this.kept = settled ? { absolute: location.absolute, stats, lines } : undefined;
 		return lines;
 	}
+}
+
+function sameStamp(a: Stats, b: Stats): boolean {
+	return a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
 }
 
 /** How long after a write the file's timestamps may still miss a second write (FAT: 2 s; HFS+: 1 s). */
