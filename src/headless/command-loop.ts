@@ -14,6 +14,8 @@ export interface HeadlessCommand {
  * takes the next character as it is. A quoted word that is never closed is an error, not text.
  */
 export function splitWords(line: string): string[] {
+	// Most lines have no quote: split at once (\s as below).
+	if (!line.includes('"')) return line.split(/\s+/).filter((word) => word !== "");
 	const words: string[] = [];
 	let at = 0;
 	const isSpace = (index: number): boolean => /\s/.test(line.charAt(index));
@@ -44,8 +46,10 @@ export function helpText(commands: ReadonlyMap<string, HeadlessCommand>): string
 }
 
 /**
- * Reads commands, one per line, and prints what each answers. Commands run one at a time, in order.
- * A failing command prints its error and the loop goes on.
+ * Reads commands, one per line, and prints what each answers. Commands run one at a time, in order: a line waits
+ * while an asynchronous command before it still runs, and otherwise runs at once (a `select` is pushed to the
+ * client in the same turn as its line is read, without a promise hop). A failing command prints its error and the
+ * loop goes on.
  */
 export function runCommandLoop(
 	input: Readable,
@@ -54,36 +58,58 @@ export function runCommandLoop(
 	printError: (line: string) => void,
 ): void {
 	const lines = createInterface({ input, terminal: false });
-	let queue = Promise.resolve();
+	/** The last line still running (or waiting for one that runs), while any is. */
+	let running: Promise<void> | undefined;
+	const wait = (pending: Promise<void>): void => {
+		running = pending;
+		void pending.then(() => {
+			if (running === pending) running = undefined;
+		});
+	};
 	lines.on("line", (line) => {
-		queue = queue.then(() => runLine(line, commands, print, printError));
+		if (running) {
+			wait(running.then(() => runLine(line, commands, print, printError)));
+			return;
+		}
+		const pending = runLine(line, commands, print, printError);
+		if (pending) wait(pending);
 	});
 }
 
-async function runLine(
+/** Runs one line; a promise while an asynchronous command still runs, undefined once the line is done. */
+function runLine(
 	line: string,
 	commands: ReadonlyMap<string, HeadlessCommand>,
 	print: (line: string) => void,
 	printError: (line: string) => void,
-): Promise<void> {
+): Promise<void> | undefined {
 	let words: string[];
 	try {
 		words = splitWords(line.trim());
 	} catch (error) {
 		printError(describeError(error));
-		return;
+		return undefined;
 	}
 	const [name, ...args] = words;
-	if (name === undefined) return;
+	if (name === undefined) return undefined;
 	const command = commands.get(name);
 	if (!command) {
 		printError(`Unknown command: ${name}. Type "help" for the list.`);
-		return;
+		return undefined;
 	}
+	const failed = (error: unknown): void => printError(`${name} failed: ${describeError(error)}`);
+	let output;
 	try {
-		const output = await command.run(args);
-		if (output !== undefined) print(output);
+		output = command.run(args);
 	} catch (error) {
-		printError(`${name} failed: ${describeError(error)}`);
+		failed(error);
+		return undefined;
 	}
+	if (!(output instanceof Promise)) {
+		if (output !== undefined) print(output);
+		return undefined;
+	}
+	return output.then((text) => {
+		if (text !== undefined) print(text);
+	}, failed);
 }

@@ -1,8 +1,9 @@
-import { statSync } from "node:fs";
+import type { Stats } from "node:fs";
 import type { Notifier } from "../ide/notifier";
-import { clampPosition, cursorSnapshot, selectionSnapshot, textBetween, type Position, type SelectionSnapshot } from "../ide/workspace/selection";
+import { cursorSnapshot, LineIndex, selectionSnapshot, type Position, type SelectionSnapshot } from "../ide/workspace/selection";
 import type { VaultLocation, VaultPaths } from "../vault/vault-paths";
 import type { FolderFiles } from "../vault/folder/folder-files";
+import { ActiveNoteLocation } from "./active-note-location";
 
 /**
  * The headless host's stand-in for Obsidian's editor: one active note and its selection, driven by
@@ -11,21 +12,24 @@ import type { FolderFiles } from "../vault/folder/folder-files";
 export class HeadlessEditor {
 	private current: SelectionSnapshot | undefined;
 	/** The active note's text as last read, like the text an editor holds, with the file's stamp at that read. */
-	private kept: { absolute: string; stamp: string; text: string } | undefined;
+	private kept: { absolute: string; stats: Stats; lines: LineIndex } | undefined;
+	private readonly notes: ActiveNoteLocation;
 
 	constructor(
-		private readonly paths: VaultPaths,
+		paths: VaultPaths,
 		private readonly vault: FolderFiles,
 		private readonly notifier: () => Notifier,
-	) {}
+	) {
+		this.notes = new ActiveNoteLocation(paths);
+	}
 
 	get selection(): SelectionSnapshot | undefined {
 		return this.current;
 	}
 
 	open(path: string): SelectionSnapshot {
-		const location = this.paths.resolve(path);
-		this.noteText(location);
+		const { location, stats } = this.notes.locate(path);
+		this.noteText(location, stats);
 		this.current = cursorSnapshot(location.absolute);
 		this.notifier().activeNoteChanged(this.current, location);
 		return this.current;
@@ -33,37 +37,32 @@ export class HeadlessEditor {
 
 	/** Selects from `start` to `end` (0-based); the command is a whole gesture, so it is sent at once. */
 	select(path: string, start: Position, end: Position): SelectionSnapshot {
-		const location = this.paths.resolve(path);
-		const text = this.noteText(location);
+		const { location, stats } = this.notes.locate(path);
+		const lines = this.noteText(location, stats);
 		if (!this.current || this.current.filePath !== location.absolute) this.open(path);
-		const [from, to] = [clampPosition(text, start), clampPosition(text, end)];
-		this.current = selectionSnapshot(location.absolute, textBetween(text, from, to), from, to);
+		const [from, to] = [lines.clamp(start), lines.clamp(end)];
+		this.current = selectionSnapshot(location.absolute, lines.between(from, to), from, to);
 		this.notifier().selectionEnded(this.current, location);
 		return this.current;
 	}
 
 	/**
-	 * The note's text: the kept text while the file's stamp (inode, size, modification and change times) is the same
-	 * as at the read, else read again. A file modified in the seconds before the read is read every time, because a
-	 * second write in the same timestamp tick (coarse on some file systems) would not change the stamp.
+	 * The note's text (as lines): the kept text while the file's stamp (inode, size, modification and change times)
+	 * is the same as at the read, else read again. A file modified in the seconds before the read is read every
+	 * time, because a second write in the same timestamp tick (coarse on some file systems) would not change the stamp.
 	 */
-	private noteText(location: VaultLocation): string {
-		let stats;
-		try {
-			stats = statSync(location.absolute);
-		} catch (error) {
-			if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new Error(`No note ${location.relative} in the vault`);
-			throw error;
-		}
-		if (!stats.isFile()) throw new Error(`${location.relative} is a folder, not a note`);
-		const stamp = `${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
+	private noteText(location: VaultLocation, stats: Stats): LineIndex {
 		const kept = this.kept;
-		if (kept && kept.absolute === location.absolute && kept.stamp === stamp) return kept.text;
-		const text = this.vault.readText(location.relative);
+		if (kept && kept.absolute === location.absolute && sameStamp(kept.stats, stats)) return kept.lines;
+		const lines = new LineIndex(this.vault.readText(location.relative));
 		const settled = Date.now() - stats.mtimeMs > RECENT_WRITE_MS;
-		this.kept = settled ? { absolute: location.absolute, stamp, text } : undefined;
-		return text;
+		this.kept = settled ? { absolute: location.absolute, stats, lines } : undefined;
+		return lines;
 	}
+}
+
+function sameStamp(a: Stats, b: Stats): boolean {
+	return a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
 }
 
 /** How long after a write the file's timestamps may still miss a second write (FAT: 2 s; HFS+: 1 s). */

@@ -24,6 +24,9 @@ export interface NotifierOptions {
 
 export type MentionOutcome = "sent" | "queued" | "private";
 
+/** A sent selection's note, text and range. */
+type SentKey = [filePath: string, text: string, startLine: number, startCharacter: number, endLine: number, endCharacter: number];
+
 interface QueuedMention {
 	mention: Mention;
 	queuedAt: number;
@@ -36,7 +39,8 @@ interface QueuedMention {
 export class Notifier {
 	private pending: SelectionSnapshot | undefined;
 	private debounceTimer: ReturnType<typeof setTimeout> | undefined;
-	private lastSentKey: string | undefined;
+	/** What the last selection sent was (copied: a snapshot object may be changed after it was sent). */
+	private lastSentKey: SentKey | undefined;
 	private latest: SelectionSnapshot | undefined;
 	private readonly queue: QueuedMention[] = [];
 	private readonly timers = new Set<ReturnType<typeof setTimeout>>();
@@ -156,8 +160,10 @@ export class Notifier {
 
 	private send(snapshot: SelectionSnapshot, location?: VaultLocation): void {
 		if (this.options.privacy.hidesPath(location?.absolute === snapshot.filePath ? location : snapshot.filePath)) return;
-		const key = JSON.stringify([snapshot.filePath, snapshot.text, snapshot.selection.start, snapshot.selection.end]);
-		if (key === this.lastSentKey) return;
+		const { start, end } = snapshot.selection;
+		const key: SentKey = [snapshot.filePath, snapshot.text, start.line, start.character, end.line, end.character];
+		const last = this.lastSentKey;
+		if (last !== undefined && key.every((part, index) => part === last[index])) return;
 		this.lastSentKey = key;
 		this.latest = snapshot;
 		this.options.broadcast("selection_changed", snapshot);

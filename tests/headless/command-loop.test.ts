@@ -50,4 +50,34 @@ describe("runCommandLoop", () => {
 		expect(errors).toEqual(['Unknown command: nope. Type "help" for the list.', "fail failed: it broke", 'Unclosed quote in: echo "half (close it with ")']);
 		input.end();
 	});
+
+	it("runs a command that answers at once in the turn its line arrives (a select's push waits for no promise)", () => {
+		const input = new PassThrough();
+		const printed: string[] = [];
+		const commands = new Map<string, HeadlessCommand>([["echo", { usage: "echo <words>", summary: "", run: (args) => args.join("|") }]]);
+		runCommandLoop(input, commands, (line) => printed.push(line), () => undefined);
+		input.write("echo a b\necho c\n");
+		expect(printed).toEqual(["a|b", "c"]);
+		input.end();
+	});
+
+	it("keeps a line that arrives while an asynchronous command runs until that command is done", async () => {
+		const input = new PassThrough();
+		const printed: string[] = [];
+		let release!: () => void;
+		const slow = new Promise<void>((resolve) => (release = resolve));
+		const commands = new Map<string, HeadlessCommand>([
+			["slow", { usage: "slow", summary: "", run: async () => (await slow, "slow done") }],
+			["echo", { usage: "echo <words>", summary: "", run: (args) => args.join("|") }],
+		]);
+		runCommandLoop(input, commands, (line) => printed.push(line), () => undefined);
+		input.write("slow\n");
+		input.write("echo first\n");
+		expect(printed).toEqual([]);
+		release();
+		await waitUntil(() => printed.length === 2, "both answers");
+		input.write("echo second\n");
+		expect(printed).toEqual(["slow done", "first", "second"]);
+		input.end();
+	});
 });

@@ -1,4 +1,4 @@
-import { utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Notifier } from "../../src/ide/notifier";
 import type { SelectionSnapshot } from "../../src/ide/workspace/selection";
@@ -6,6 +6,8 @@ import { VaultPaths } from "../../src/vault/vault-paths";
 import { FolderVault } from "../../src/vault/folder/folder-vault";
 import type { FolderFiles } from "../../src/vault/folder/folder-files";
 import { HeadlessEditor } from "../../src/headless/headless-editor";
+import type { PrivacyRules } from "../../src/vault/privacy/privacy";
+import { VaultPrivacy } from "../../src/vault/privacy/vault-privacy";
 import { makeTempDir } from "../helpers/temp-dir";
 import { privacyByPath } from "../helpers/path-privacy";
 
@@ -76,5 +78,80 @@ describe("HeadlessEditor keeps the active note's text while the note is unchange
 		writeFileSync(note(), "delta beta\n");
 		utimesSync(note(), stamp, stamp);
 		expect(editor.select("Note.md", start, end).text).toBe("delta");
+	});
+});
+
+describe("HeadlessEditor never pushes a note that became private or left the vault after it was selected", () => {
+	let temp: ReturnType<typeof makeTempDir>;
+	let vaultRoot: string;
+	let rules: PrivacyRules;
+	let sent: SelectionSnapshot[];
+	let editor: HeadlessEditor;
+	const plan = () => join(vaultRoot, "Notes", "Plan.md");
+	const writeOld = (text: string, secondsAgo = 3600): void => {
+		writeFileSync(plan(), text);
+		const when = new Date(Date.now() - secondsAgo * 1000);
+		utimesSync(plan(), when, when);
+	};
+	const first = { line: 0, character: 0 };
+	const fourth = { line: 0, character: 4 };
+	const eighth = { line: 0, character: 8 };
+
+	beforeEach(() => {
+		temp = makeTempDir("editor-privacy");
+		vaultRoot = join(temp.path, "vault");
+		mkdirSync(join(vaultRoot, "Notes"), { recursive: true });
+		mkdirSync(join(temp.path, "outside"));
+		writeOld("the plan, in words\n");
+		rules = { folders: [], tags: ["secret"] };
+		const paths = new VaultPaths(vaultRoot);
+		const folder = new FolderVault({ root: paths.root, watch: false });
+		const privacy = new VaultPrivacy({ paths, rules: () => rules, tagsOf: (relativePath) => folder.tagsOf(relativePath, { fresh: true }) });
+		sent = [];
+		const notifier = new Notifier({
+			broadcast: (_method, params) => sent.push(params as SelectionSnapshot),
+			notifyClient: () => undefined,
+			hasClients: () => true,
+			currentSelection: () => undefined,
+			privacy,
+			debounceMs: 1000,
+			welcomeDelayMs: 0,
+			maxQueuedMentions: 1,
+			queuedMentionTtlMs: 1000,
+			queuedMentionSpacingMs: 1,
+		});
+		editor = new HeadlessEditor(paths, folder.files, () => notifier);
+		editor.select("Notes/Plan.md", first, fourth);
+		expect(sent.map((snapshot) => snapshot.text)).toEqual(["", "the "]);
+	});
+	afterEach(() => temp?.remove());
+
+	it("a folder rule added after the selection: the next selection is not pushed", () => {
+		rules.folders.push("Notes");
+		editor.select("Notes/Plan.md", first, eighth);
+		expect(sent.map((snapshot) => snapshot.text)).toEqual(["", "the "]);
+	});
+
+	it("a private tag written into the note after the selection: the next selection is not pushed", () => {
+		writeOld("the plan, in words #secret\n", 1800);
+		editor.select("Notes/Plan.md", first, eighth);
+		expect(sent.map((snapshot) => snapshot.text)).toEqual(["", "the "]);
+	});
+
+	it("the note's folder swapped for a symbolic link out of the vault: the selection is refused, nothing is pushed", () => {
+		renameSync(join(vaultRoot, "Notes"), join(temp.path, "outside", "Notes"));
+		symlinkSync(join(temp.path, "outside", "Notes"), join(vaultRoot, "Notes"), "dir");
+		expect(() => editor.select("Notes/Plan.md", first, eighth)).toThrow("Path is outside the vault: Notes/Plan.md (a symbolic link leads out of it)");
+		expect(sent.map((snapshot) => snapshot.text)).toEqual(["", "the "]);
+	});
+
+	it("the note swapped for a symbolic link to a note in a private folder: the selection is not pushed", () => {
+		rules.folders.push("Secret");
+		mkdirSync(join(vaultRoot, "Secret"));
+		writeFileSync(join(vaultRoot, "Secret", "Key.md"), "the key, in words\n");
+		unlinkSync(plan());
+		symlinkSync(join(vaultRoot, "Secret", "Key.md"), plan());
+		editor.select("Notes/Plan.md", first, eighth);
+		expect(sent.map((snapshot) => snapshot.text)).toEqual(["", "the "]);
 	});
 });

@@ -48,12 +48,15 @@ export function cursorSnapshot(absolutePath: string, at: Position = { line: 0, c
 	return selectionSnapshot(absolutePath, "", at, at);
 }
 
-/** Offsets of a document's lines, so positions can be clamped and turned into offsets. */
-class LineIndex {
+/**
+ * Offsets of a document's lines, so positions can be clamped and turned into offsets. Built once per text, it can
+ * serve many selections in it (the headless editor keeps one with the note's text).
+ */
+export class LineIndex {
 	private readonly starts = [0];
 
-	constructor(private readonly text: string) {
-		for (let i = 0; i < text.length; i++) if (text[i] === "\n") this.starts.push(i + 1);
+	constructor(readonly text: string) {
+		for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) this.starts.push(at + 1);
 	}
 
 	/** The position moved inside the document: an existing line, a character within that line's content. */
@@ -68,6 +71,12 @@ class LineIndex {
 		return (this.starts[clamped.line] ?? 0) + clamped.character;
 	}
 
+	/** The text between two positions (clamped first), in either order. */
+	between(start: Position, end: Position): string {
+		const [from, to] = [this.offset(start), this.offset(end)];
+		return from <= to ? this.text.slice(from, to) : this.text.slice(to, from);
+	}
+
 	/** A line's content excludes its break ("\n" or "\r\n"), as in LSP. */
 	private contentEnd(line: number): number {
 		const isLast = line + 1 >= this.starts.length;
@@ -79,9 +88,7 @@ class LineIndex {
 
 /** The text between two positions of a document, by 0-based line and UTF-16 character. */
 export function textBetween(documentText: string, start: Position, end: Position): string {
-	const lines = new LineIndex(documentText);
-	const [from, to] = [lines.offset(start), lines.offset(end)].sort((a, b) => a - b) as [number, number];
-	return documentText.slice(from, to);
+	return new LineIndex(documentText).between(start, end);
 }
 
 /** A position moved inside the document (an existing line, a character within it). */

@@ -1,4 +1,4 @@
-import { clampPosition, cursorSnapshot, selectionSnapshot, textBetween } from "../../../src/ide/workspace/selection";
+import { clampPosition, cursorSnapshot, LineIndex, selectionSnapshot, textBetween } from "../../../src/ide/workspace/selection";
 
 const at = (line: number, character: number) => ({ line, character });
 
@@ -131,5 +131,25 @@ describe("clampPosition", () => {
 		expect(clampPosition(text, { line: 50, character: 0 })).toEqual({ line: 2, character: 0 });
 		expect(clampPosition(text, { line: -1, character: -4 })).toEqual({ line: 0, character: 0 });
 		expect(clampPosition("", { line: 3, character: 3 })).toEqual({ line: 0, character: 0 });
+	});
+});
+
+describe("LineIndex", () => {
+	it("serves many selections of one text as textBetween and clampPosition do, CRLF and a missing last break included", () => {
+		const doc = "first line\r\nsecond\n\nlast";
+		const lines = new LineIndex(doc);
+		const cases: [ReturnType<typeof at>, ReturnType<typeof at>][] = [
+			[at(0, 0), at(0, 99)],
+			[at(1, 3), at(0, 6)],
+			[at(2, 0), at(3, 4)],
+			[at(9, 9), at(1, 0)],
+			[at(0, 10), at(1, 0)],
+		];
+		for (const [start, end] of cases) {
+			expect(lines.between(start, end)).toBe(textBetween(doc, start, end));
+			expect(lines.clamp(start)).toEqual(clampPosition(doc, start));
+		}
+		expect(lines.between(at(0, 0), at(0, 99))).toBe("first line");
+		expect(lines.between(at(9, 9), at(1, 0))).toBe("second\n\nlast");
 	});
 });
