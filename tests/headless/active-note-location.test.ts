@@ -37,7 +37,7 @@ describe("ActiveNoteLocation", () => {
 		};
 		notes = new ActiveNoteLocation(new VaultPaths(vault, counting));
 	});
-	afterEach(() => temp.remove());
+	afterEach(() => temp?.remove());
 
 	it("locates the same note again without a second realpath while nothing on its way changed", () => {
 		const first = notes.locate("Notes/Plan.md");
