@@ -1,4 +1,4 @@
-import type { NoteFacts } from "../vault/markdown/note-model";
+import type { FrontmatterFact, NoteFacts, TagFact } from "../vault/markdown/note-model";
 import type { Backlink, RenameReport, VaultIndex, WriteOrigin } from "../vault/notes/vault-index";
 import { contentHash, sameBytes } from "./content-hash";
 import type { Journal } from "./journal";
@@ -27,11 +27,20 @@ export interface JournaledVaultIndexOptions {
  * (their links are put back by the reverse move when it is undone).
  */
 export class JournaledVaultIndex implements VaultIndex {
+	// The index's optional faster reads, offered only where it has them (a reader checks for them).
 	readonly textNow?: (path: string) => string | undefined;
+	readonly tagsOf?: (path: string) => readonly TagFact[] | undefined;
+	readonly frontmatterOf?: (path: string) => FrontmatterFact | undefined;
+	readonly searchText?: (path: string) => Buffer | undefined;
+	readonly searchTextsOf?: (paths: readonly string[]) => readonly (Buffer | undefined)[];
 
 	constructor(private readonly options: JournaledVaultIndexOptions) {
 		const index = options.index;
 		if (index.textNow) this.textNow = (path) => index.textNow?.(path);
+		if (index.tagsOf) this.tagsOf = (path) => index.tagsOf?.(path);
+		if (index.frontmatterOf) this.frontmatterOf = (path) => index.frontmatterOf?.(path);
+		if (index.searchText) this.searchText = (path) => index.searchText?.(path);
+		if (index.searchTextsOf) this.searchTextsOf = (paths) => index.searchTextsOf?.(paths) ?? [];
 	}
 
 	refresh(): Promise<void> {

@@ -5,6 +5,7 @@ import { Journal } from "../../src/journal/journal";
 import { JournaledVaultIndex } from "../../src/journal/journaled-vault-index";
 import { MemoryJournalStore } from "../../src/journal/memory-journal-store";
 import { FolderVaultIndex } from "../../src/vault/folder/folder-vault-index";
+import type { VaultIndex } from "../../src/vault/notes/vault-index";
 import { makeTempDir } from "../helpers/temp-dir";
 
 describe("JournaledVaultIndex", () => {
@@ -34,6 +35,26 @@ describe("JournaledVaultIndex", () => {
 		});
 		return { index, journal, store, vault };
 	}
+
+	it("offers the faster reads of the index it wraps (search texts, tags, frontmatter), answering as that index does", async () => {
+		const { index } = setUp({ "a.md": "---\ntitle: A\n---\nWords #tag\n", "b.md": "More WORDS\n" });
+		await index.refresh();
+		const inner = folder!;
+		const paths = index.notePaths();
+		expect(index.searchTextsOf?.(paths)).toEqual(inner.searchTextsOf(paths));
+		expect(index.searchText?.("b.md")?.toString()).toBe("more words\n");
+		expect(index.tagsOf?.("a.md")).toEqual(inner.tagsOf("a.md"));
+		expect(index.tagsOf?.("a.md")?.map((tag) => tag.tag)).toEqual(["tag"]);
+		expect(index.frontmatterOf?.("a.md")).toEqual(inner.frontmatterOf("a.md"));
+		expect(index.textNow?.("a.md")).toBe(inner.textNow("a.md"));
+	});
+
+	it("offers no faster read the index it wraps does not have", () => {
+		const store = new MemoryJournalStore();
+		const bare = { refresh: () => Promise.resolve(), notePaths: () => [] } as unknown as VaultIndex;
+		const index = new JournaledVaultIndex({ index: bare, journal: new Journal({ store }), bytes: { readBytes: () => Promise.resolve(undefined) }, isPrivate: () => false });
+		expect([index.textNow, index.tagsOf, index.frontmatterOf, index.searchText, index.searchTextsOf]).toEqual([undefined, undefined, undefined, undefined, undefined]);
+	});
 
 	it("records no change for a write that makes its note private: its path is nowhere in the records", async () => {
 		const { index, journal, store } = setUp({ "Open.md": "plain words\n" });
