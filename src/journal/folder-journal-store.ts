@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { constants, promises as fs } from "node:fs";
 import { join } from "node:path";
-import { recordBytes, type RecordSizes } from "./journal-bounds";
+import { recordBytes } from "./journal-bounds";
 import { SURFACES, type JournalRecord } from "./journal-records";
-import type { JournalStore } from "./journal-store";
+import type { JournalStore, RecordSizes } from "./journal-store";
 
 const RECORDS = "records.jsonl";
 const BLOBS = "blobs";

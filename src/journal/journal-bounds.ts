@@ -1,5 +1,5 @@
 import { blobsOf, type JournalRecord } from "./journal-records";
-import type { JournalBounds } from "./journal-store";
+import type { JournalBounds, RecordSizes } from "./journal-store";
 
 /** What a user would expect kept: the last 30 days, at most 10,000 calls and 20 MB. */
 export const DEFAULT_JOURNAL_BOUNDS: JournalBounds = {
@@ -12,9 +12,6 @@ export const DEFAULT_JOURNAL_BOUNDS: JournalBounds = {
 export function recordBytes(record: JournalRecord): number {
 	return Buffer.byteLength(JSON.stringify(record), "utf8") + 1;
 }
-
-/** The size of each record in a store: a store that read them gives the sizes of their lines (no encoding again). */
-export type RecordSizes = (record: JournalRecord) => number;
 
 /** The blobs the records name. */
 export function blobNames(records: readonly JournalRecord[]): Set<string> {

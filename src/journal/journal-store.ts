@@ -1,5 +1,7 @@
-import type { RecordSizes } from "./journal-bounds";
 import type { JournalRecord } from "./journal-records";
+
+/** The size of each record in a store: a store that read them gives the sizes of their lines (no encoding again). */
+export type RecordSizes = (record: JournalRecord) => number;
 
 /** How much the journal keeps: the newest calls within all three bounds. */
 export interface JournalBounds {

@@ -3,9 +3,9 @@ import { randomBytes } from "node:crypto";
 import { describeError } from "../shared/describe-error";
 import { activityEntries, type ActivityEntry } from "./activity-entries";
 import { matchesFilter, type ActivityFilter } from "./activity-filter";
-import { blobNames, DEFAULT_JOURNAL_BOUNDS, measure, withinBounds, type RecordSizes } from "./journal-bounds";
+import { blobNames, DEFAULT_JOURNAL_BOUNDS, measure, withinBounds } from "./journal-bounds";
 import { blobsOf, type CallOutcome, type CallRecord, type ChangeRecord, type JournalRecord, type JournalSession, type NoteChange } from "./journal-records";
-import type { JournalBounds, JournalStore } from "./journal-store";
+import type { JournalBounds, JournalStore, RecordSizes } from "./journal-store";
 
 export interface JournalOptions {
 	store: JournalStore;

@@ -1,6 +1,6 @@
-import { recordBytes, type RecordSizes } from "./journal-bounds";
+import { recordBytes } from "./journal-bounds";
 import type { JournalRecord } from "./journal-records";
-import type { JournalStore } from "./journal-store";
+import type { JournalStore, RecordSizes } from "./journal-store";
 
 /** A journal kept in memory: for tests, and a stand-in where no storage is given. */
 export class MemoryJournalStore implements JournalStore {
