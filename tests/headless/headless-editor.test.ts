@@ -11,6 +11,22 @@ import { VaultPrivacy } from "../../src/vault/privacy/vault-privacy";
 import { makeTempDir } from "../helpers/temp-dir";
 import { privacyByPath } from "../helpers/path-privacy";
 
+/** A notifier that sends at once to one client, whose selections land in `sent`. */
+function recordingNotifier(privacy: ConstructorParameters<typeof Notifier>[0]["privacy"], sent: SelectionSnapshot[]): Notifier {
+	return new Notifier({
+		broadcast: (_method, params) => sent.push(params as SelectionSnapshot),
+		notifyClient: () => undefined,
+		hasClients: () => true,
+		currentSelection: () => undefined,
+		privacy,
+		debounceMs: 1000,
+		welcomeDelayMs: 0,
+		maxQueuedMentions: 1,
+		queuedMentionTtlMs: 1000,
+		queuedMentionSpacingMs: 1,
+	});
+}
+
 describe("HeadlessEditor keeps the active note's text while the note is unchanged on disk", () => {
 	let temp: ReturnType<typeof makeTempDir>;
 	let vault: FolderFiles;
@@ -38,18 +54,7 @@ describe("HeadlessEditor keeps the active note's text while the note is unchange
 			return readText(relativePath);
 		};
 		sent = [];
-		const notifier = new Notifier({
-			broadcast: (_method, params) => sent.push(params as SelectionSnapshot),
-			notifyClient: () => undefined,
-			hasClients: () => true,
-			currentSelection: () => undefined,
-			privacy: privacyByPath(() => false),
-			debounceMs: 1000,
-			welcomeDelayMs: 0,
-			maxQueuedMentions: 1,
-			queuedMentionTtlMs: 1000,
-			queuedMentionSpacingMs: 1,
-		});
+		const notifier = recordingNotifier(privacyByPath(() => false), sent);
 		editor = new HeadlessEditor(paths, vault, () => notifier);
 	});
 	afterEach(() => temp?.remove());
@@ -108,18 +113,7 @@ describe("HeadlessEditor never pushes a note that became private or left the vau
 		const folder = new FolderVault({ root: paths.root, watch: false });
 		const privacy = new VaultPrivacy({ paths, rules: () => rules, tagsOf: (relativePath) => folder.tagsOf(relativePath, { fresh: true }) });
 		sent = [];
-		const notifier = new Notifier({
-			broadcast: (_method, params) => sent.push(params as SelectionSnapshot),
-			notifyClient: () => undefined,
-			hasClients: () => true,
-			currentSelection: () => undefined,
-			privacy,
-			debounceMs: 1000,
-			welcomeDelayMs: 0,
-			maxQueuedMentions: 1,
-			queuedMentionTtlMs: 1000,
-			queuedMentionSpacingMs: 1,
-		});
+		const notifier = recordingNotifier(privacy, sent);
 		editor = new HeadlessEditor(paths, folder.files, () => notifier);
 		editor.select("Notes/Plan.md", first, fourth);
 		expect(sent.map((snapshot) => snapshot.text)).toEqual(["", "the "]);
