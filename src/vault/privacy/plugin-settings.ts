@@ -10,7 +10,17 @@ export interface PluginSettingsOptions {
 	extra: PrivacyRules;
 	/** One line per change of state (settings that cannot be read, or found in more than one config folder). */
 	log: (message: string) => void;
+	/**
+	 * Waits a moment before settings that just turned unreadable are read again (they may be read while Obsidian
+	 * writes them, which it does in place). Tests replace it; by default it blocks for `TORN_READ_WAIT_MS`.
+	 */
+	waitForWriter?: () => void;
 }
+
+/** How often settings that just turned unreadable are read again before they count as unreadable. */
+const TORN_READ_RETRIES = 3;
+/** How long to wait between those reads: a writer of a few kilobytes is done well within it. */
+const TORN_READ_WAIT_MS = 5;
 
 /** How long a listing of the vault's top folder is trusted when its modification time did not change. */
 const LISTING_TRUSTED_MS = 1_000;
@@ -107,11 +117,24 @@ export class PluginSettings {
 	private freshen(): void {
 		if (this.fresh) return;
 		this.refresh();
+		// Unreadable settings are read again at the next question, even in the same turn: a file caught half
+		// written must not hide every note for the questions that arrive alongside the event that caught it.
+		if (this.combined.unreadable !== undefined) return;
 		this.fresh = true;
 		setImmediate(() => (this.fresh = false)).unref();
 	}
 
+	/** One config folder's settings; settings that just turned unreadable are read again a few times first. */
 	private readFolder(name: string, previous?: FolderReading): FolderReading {
+		let reading = this.readFolderOnce(name, previous);
+		for (let attempt = 0; attempt < TORN_READ_RETRIES && reading.settings.kind === "unreadable" && reading !== previous; attempt++) {
+			(this.options.waitForWriter ?? waitBriefly)();
+			reading = this.readFolderOnce(name, previous);
+		}
+		return reading;
+	}
+
+	private readFolderOnce(name: string, previous?: FolderReading): FolderReading {
 		const texts = readConfigFolderTexts(this.options.vaultRoot, name);
 		if ("error" in texts) return { key: `error\n${texts.error}`, settings: { kind: "unreadable", detail: texts.error } };
 		const app = typeof texts.app === "object" ? `error ${texts.app.error}` : (texts.app ?? "");
@@ -177,6 +200,11 @@ export class PluginSettings {
 /** Why nothing is served, as one sentence for logs and tool errors. */
 export function unreadableSentence(detail: string): string {
 	return `the privacy settings of Claude Code Bridge for this vault cannot be read (${detail}), so no note is served until they can be; fix or restore that file`;
+}
+
+/** Blocks for `TORN_READ_WAIT_MS` (only ever when settings just turned unreadable). */
+function waitBriefly(): void {
+	Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, TORN_READ_WAIT_MS);
 }
 
 /** A config folder name as Obsidian allows it: one dot folder at the vault's top. */

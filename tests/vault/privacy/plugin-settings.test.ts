@@ -75,6 +75,44 @@ describe("PluginSettings: the privacy rules for a vault folder, for every proces
 		expect(logs.at(-1)).toBe("The privacy settings of Claude Code Bridge for this vault can be read again: their rules apply.");
 	});
 
+	it("reads settings caught half written again before failing closed, and says nothing when the second read is whole", () => {
+		const root = vault({ [`.vault-config/${DATA_JSON}`]: JSON.stringify({ privateFolders: ["Kept"] }) });
+		const waits: number[] = [];
+		// Obsidian writes data.json in place: a reader can see it empty, or cut off, while it is written.
+		const settings = new PluginSettings({
+			vaultRoot: root,
+			extra: { folders: [], tags: [] },
+			log: (message) => logs.push(message),
+			waitForWriter: () => {
+				waits.push(waits.length);
+				if (waits.length === 2) write(root, `.vault-config/${DATA_JSON}`, JSON.stringify({ privateFolders: ["Written"] }));
+			},
+		});
+		write(root, `.vault-config/${DATA_JSON}`, "");
+		settings.refresh();
+		expect(settings.rules()).toEqual({ folders: ["Written"], tags: [] });
+		expect(waits).toHaveLength(2);
+		expect(logs).toEqual([]);
+		// A file that stays broken is waited for a few times once, then fails closed without waiting again.
+		write(root, `.vault-config/${DATA_JSON}`, '{"privateFolders": ["Wri');
+		settings.refresh();
+		expect(waits).toHaveLength(5);
+		expect(settings.rules().unreadable).toMatch(/not valid JSON/);
+		settings.refresh();
+		expect(waits).toHaveLength(5);
+	});
+
+	it("does not trust unreadable settings for the rest of a turn: a question in the same turn reads them again", () => {
+		const root = vault({ [`.vault-config/${DATA_JSON}`]: JSON.stringify({ privateFolders: ["Kept"] }) });
+		const settings = new PluginSettings({ vaultRoot: root, extra: { folders: [], tags: [] }, log: (message) => logs.push(message), waitForWriter: () => undefined });
+		write(root, `.vault-config/${DATA_JSON}`, "");
+		expect(settings.rules().unreadable).toMatch(/not valid JSON/);
+		// The writer finishes within the same turn of this process's event loop (a watcher event and a request
+		// can be handled in one poll phase).
+		write(root, `.vault-config/${DATA_JSON}`, JSON.stringify({ privateFolders: ["Written"] }));
+		expect(settings.rules()).toEqual({ folders: ["Written"], tags: [] });
+	});
+
 	it.each([
 		["privacy keys of another shape", JSON.stringify({ privateFolders: "Secret" }), /"privateFolders" is not a list of folders/],
 		["tags of another shape", JSON.stringify({ privateTags: { private: true } }), /"privateTags" is not a list of tags/],
