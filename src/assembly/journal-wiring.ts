@@ -24,8 +24,15 @@ export interface JournalAssemblyOptions {
 	undo?: Pick<UndoVault, "writeBytes" | "trash">;
 }
 
+/**
+ * A vault tool's answer to a write the user rejected: "Not applied: …" or "Not created: …" followed by the review's
+ * reason. Only the start is read: a note's text that quotes the reason (a `read_note` answer) is no rejection, and a
+ * long answer is not searched.
+ */
+const USER_REJECTION = new RegExp(`^Not (?:applied|created): ${REJECTED_BY_USER}`);
+
 /** The one classifier of every surface: the IDE review's `DIFF_REJECTED` and the vault tools' rejection are the user's. */
-export const classifyOutcome = outcomeClassifier((text) => text === "DIFF_REJECTED" || text.includes(REJECTED_BY_USER));
+export const classifyOutcome = outcomeClassifier((text) => text === "DIFF_REJECTED" || USER_REJECTION.test(text));
 
 /** Where a path argument (absolute, relative or `file://`) leads in the vault, and whether a file is there. */
 export interface PathLocator {

@@ -1,11 +1,12 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
-import { dataFolderJournalStore, noteReferences, pathLocator } from "../../src/assembly/journal-wiring";
+import { classifyOutcome, dataFolderJournalStore, noteReferences, pathLocator } from "../../src/assembly/journal-wiring";
 import { startStdioVaultServer } from "../../src/assembly/stdio-vault-server";
 import { FolderJournalStore } from "../../src/journal/folder-journal-store";
 import { Journal } from "../../src/journal/journal";
 import { MemoryJournalStore } from "../../src/journal/memory-journal-store";
+import { REJECTED_BY_USER } from "../../src/vault-tools/kit/ports";
 import { VAULT_TOOLS_RELAY_CLIENT_NAME } from "../../src/vault-tools/serve/relay-methods";
 import { TAGS_NOT_KNOWN } from "../../src/vault/privacy/privacy";
 import { VaultPrivacy } from "../../src/vault/privacy/vault-privacy";
@@ -137,6 +138,23 @@ describe("noteReferences", () => {
 		} finally {
 			temp.remove();
 		}
+	});
+});
+
+describe("classifyOutcome", () => {
+	const answer = (text: string) => ({ kind: "result" as const, result: { content: [{ type: "text", text }] }, bytes: text.length });
+
+	it("counts the user's rejection of a review, from the IDE or a vault tool, as rejected", () => {
+		expect(classifyOutcome("openDiff", answer("DIFF_REJECTED")).outcome).toBe("rejected");
+		expect(classifyOutcome("edit_note", answer(`Not applied: ${REJECTED_BY_USER}. Inbox.md is unchanged (version 3).`)).outcome).toBe("rejected");
+		expect(classifyOutcome("edit_note", answer(`Not applied: ${REJECTED_BY_USER}: too long. Inbox.md is unchanged (version 3).`)).outcome).toBe("rejected");
+		expect(classifyOutcome("create_note", answer(`Not created: ${REJECTED_BY_USER}. Nothing was written.`)).outcome).toBe("rejected");
+	});
+
+	it("does not count a note that quotes the rejection's words as a rejection (a read_note answer is ok)", () => {
+		const read = answer(`Journal.md | lines 1-2 | version 1\n1: Claude said "${REJECTED_BY_USER}" twice today.\n2: Not applied: ${REJECTED_BY_USER}`);
+		expect(classifyOutcome("read_note", read)).toEqual({ outcome: "ok" });
+		expect(classifyOutcome("edit_note", answer(`Not applied: the call was cancelled before the change was written. Inbox.md is unchanged.`))).toEqual({ outcome: "ok" });
 	});
 });
 
