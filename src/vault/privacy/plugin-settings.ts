@@ -1,8 +1,9 @@
 import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { setImmediate } from "node:timers";
 import type { PrivacyRules } from "./privacy";
 import { describeError } from "../../shared/describe-error";
-import { parseConfigFolderSettings, readConfigFolderTexts, type ConfigFolderSettings } from "./config-folder-settings";
+import { parseConfigFolderSettings, PLUGIN_ID, readConfigFolderTexts, type ConfigFolderSettings } from "./config-folder-settings";
 
 export interface PluginSettingsOptions {
 	vaultRoot: string;
@@ -15,6 +16,8 @@ export interface PluginSettingsOptions {
 	 * writes them, which it does in place). Tests replace it; by default it blocks for `TORN_READ_WAIT_MS`.
 	 */
 	waitForWriter?: () => void;
+	/** The clock the settings files' change times are compared with (tests); default `Date.now`. */
+	now?: () => number;
 }
 
 /** How often settings that just turned unreadable are read again before they count as unreadable. */
@@ -25,11 +28,25 @@ const TORN_READ_WAIT_MS = 5;
 /** How long a listing of the vault's top folder is trusted when its modification time did not change. */
 const LISTING_TRUSTED_MS = 1_000;
 
+/**
+ * How long after a settings file last changed its stamp is trusted to show the file's next change: a second write
+ * within one tick of a coarse file-system clock, of the same size, leaves the stamp as it was.
+ */
+const STAMP_SETTLED_MS = 1_000;
+
 /** The state of one config folder, kept with the texts it was parsed from. */
 interface FolderReading {
 	key: string;
 	settings: ConfigFolderSettings;
+	/**
+	 * The stamps (inode, size, modification and change times) of its files, taken before they were read, when they
+	 * can be trusted to change with the files: while they stay the same, the files are not read again.
+	 */
+	stamps?: string;
 }
+
+/** A config folder without the plugin's settings. */
+const ABSENT: FolderReading = { key: "\u0000absent", settings: { kind: "absent" } };
 
 /**
  * The privacy rules for a vault folder, for every process that serves it without Obsidian (the headless host,
@@ -42,8 +59,8 @@ interface FolderReading {
  * a stale copy can add rules, never take one away. Settings that cannot be read fail closed: `rules()` then
  * carries `unreadable` (every note counts as private) until they can be read again.
  *
- * The files are read again at most once per turn of the event loop, so a change applies to the next request
- * without a read for every note a request looks at.
+ * The files are checked at most once per turn of the event loop, so a change applies to the next request without
+ * a check for every note a request looks at; a check stats them and reads only those whose stamp changed.
  */
 export class PluginSettings {
 	private readings = new Map<string, FolderReading>();
@@ -51,6 +68,8 @@ export class PluginSettings {
 	private readingKey: string | undefined;
 	private listing: { names: string[]; mtimeMs: number; at: number } | undefined;
 	private listingError: string | undefined;
+	/** The listing's error when the readings were last compared. */
+	private listingErrorRead: string | undefined;
 	private combined: PrivacyRules = { folders: [], tags: [] };
 	private changes = 0;
 	private fresh = false;
@@ -105,8 +124,14 @@ export class PluginSettings {
 			const reading = this.readFolder(name, this.readings.get(name));
 			if (reading.settings.kind !== "absent") readings.set(name, reading);
 		}
+		// The same reading objects (files not read again, or read to the same texts) and the same listing: no change.
+		if (this.readingKey !== undefined && this.listingError === this.listingErrorRead && readings.size === this.readings.size && [...readings].every(([name, reading]) => this.readings.get(name) === reading)) return;
 		const key = [this.listingError ?? "", ...[...readings].map(([name, reading]) => `${name}\u0000${reading.key}`)].join("\u0000");
-		if (key === this.readingKey) return;
+		this.listingErrorRead = this.listingError;
+		if (key === this.readingKey) {
+			this.readings = readings;
+			return;
+		}
 		this.readingKey = key;
 		this.readings = readings;
 		this.combined = this.combine(readings);
@@ -134,13 +159,34 @@ export class PluginSettings {
 		return reading;
 	}
 
+	/** One config folder's settings as its files are now: read only when their stamps changed (or cannot be trusted). */
 	private readFolderOnce(name: string, previous?: FolderReading): FolderReading {
+		const stamps = this.stampsOf(name);
+		if (stamps === undefined) return ABSENT;
+		if (stamps.settled && previous?.stamps === stamps.key) return previous;
 		const texts = readConfigFolderTexts(this.options.vaultRoot, name);
 		if ("error" in texts) return { key: `error\n${texts.error}`, settings: { kind: "unreadable", detail: texts.error } };
 		const app = typeof texts.app === "object" ? `error ${texts.app.error}` : (texts.app ?? "");
 		const key = `${texts.data ?? "\u0000absent"}\u0000${app}`;
-		if (previous?.key === key) return previous;
-		return { key, settings: parseConfigFolderSettings(name, texts) };
+		const reading = previous?.key === key ? previous : { key, settings: parseConfigFolderSettings(name, texts) };
+		if (stamps.settled) reading.stamps = stamps.key;
+		else delete reading.stamps;
+		return reading;
+	}
+
+	/**
+	 * The stamps of a config folder's `plugins/<id>/data.json` and `app.json`, and whether both last changed long
+	 * enough ago (`STAMP_SETTLED_MS`) for their stamps to show the next change; undefined when it holds no settings.
+	 * A stat that fails otherwise gives a stamp that is never settled, so the files are read and the read says why.
+	 */
+	private stampsOf(name: string): { key: string; settled: boolean } | undefined {
+		const folder = join(this.options.vaultRoot, name);
+		const data = fileStamp(join(folder, "plugins", PLUGIN_ID, "data.json"));
+		if (data === undefined) return undefined;
+		const app = fileStamp(join(folder, "app.json"));
+		const now = (this.options.now ?? Date.now)();
+		const settled = now - data.changedMs > STAMP_SETTLED_MS && (app === undefined || now - app.changedMs > STAMP_SETTLED_MS);
+		return { key: `${data.stamp}\u0000${app?.stamp ?? "absent"}`, settled };
 	}
 
 	/**
@@ -154,8 +200,10 @@ export class PluginSettings {
 		try {
 			mtimeMs = statSync(this.options.vaultRoot).mtimeMs;
 			if (this.listing && this.listing.mtimeMs === mtimeMs && now - this.listing.at < LISTING_TRUSTED_MS) return this.listing.names;
-			const names = readdirSync(this.options.vaultRoot)
-				.filter((name) => name.startsWith(".") && name !== "." && name !== "..")
+			// A file cannot hold the plugin's settings: only folders and links (to folders, perhaps) are candidates.
+			const names = readdirSync(this.options.vaultRoot, { withFileTypes: true })
+				.filter((entry) => entry.name.startsWith(".") && entry.name !== "." && entry.name !== ".." && (entry.isDirectory() || entry.isSymbolicLink()))
+				.map((entry) => entry.name)
 				.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 			this.listing = { names, mtimeMs, at: now };
 			this.listingError = undefined;
@@ -200,6 +248,22 @@ export class PluginSettings {
 /** Why nothing is served, as one sentence for logs and tool errors. */
 export function unreadableSentence(detail: string): string {
 	return `the privacy settings of Claude Code Bridge for this vault cannot be read (${detail}), so no note is served until they can be; fix or restore that file`;
+}
+
+/**
+ * A file's stamp (inode, size, modification and change times) and its change time; undefined when there is no
+ * file (nothing there, or a file on the way); a failed stat gives a stamp naming the error, never settled.
+ */
+function fileStamp(path: string): { stamp: string; changedMs: number } | undefined {
+	try {
+		const stats = statSync(path, { throwIfNoEntry: false });
+		if (stats === undefined) return undefined;
+		return { stamp: `${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`, changedMs: Math.max(stats.mtimeMs, stats.ctimeMs) };
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === "ENOTDIR") return undefined;
+		return { stamp: `error ${code ?? describeError(error)}`, changedMs: Number.POSITIVE_INFINITY };
+	}
 }
 
 /** Blocks for `TORN_READ_WAIT_MS` (only ever when settings just turned unreadable). */

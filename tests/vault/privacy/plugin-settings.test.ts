@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import fs, { mkdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { PluginSettings } from "../../../src/vault/privacy/plugin-settings";
 import { makeTempDir } from "../../helpers/temp-dir";
@@ -100,6 +100,36 @@ describe("PluginSettings: the privacy rules for a vault folder, for every proces
 		expect(settings.rules().unreadable).toMatch(/not valid JSON/);
 		settings.refresh();
 		expect(waits).toHaveLength(5);
+	});
+
+	it("reads the settings files only when their stamps change, once their last change is over a second old", () => {
+		const root = vault({ [`.vault-config/${DATA_JSON}`]: JSON.stringify({ privateFolders: ["Before"] }), ".vault-config/app.json": "{}", ".gitignore": "x\n", ".trash/old.md": "" });
+		const dataFile = join(root, ".vault-config", DATA_JSON);
+		const changed = (): number => Math.max(statSync(dataFile).ctimeMs, statSync(join(root, ".vault-config", "app.json")).ctimeMs);
+		let clock = changed() + 500;
+		const reads = jest.spyOn(fs, "readFileSync");
+		try {
+			const settings = new PluginSettings({ vaultRoot: root, extra: { folders: [], tags: [] }, log: () => undefined, now: () => clock });
+			const settingsReads = (): number => reads.mock.calls.filter(([path]) => String(path).startsWith(root)).length;
+			// Changed within the last second: a second write in the same clock tick could keep the stamps, so read each time.
+			const first = settingsReads();
+			settings.refresh();
+			expect(settingsReads()).toBe(first + 2);
+			clock += 1_000;
+			settings.refresh();
+			const settled = settingsReads();
+			for (let turn = 0; turn < 3; turn++) settings.refresh();
+			expect(settingsReads()).toBe(settled);
+			expect(settings.rules().folders).toEqual(["Before"]);
+			// Any write changes the stamps (the change time at least): read again.
+			write(root, `.vault-config/${DATA_JSON}`, JSON.stringify({ privateFolders: ["After!"] }));
+			clock = changed() + 2_000;
+			settings.refresh();
+			expect(settingsReads()).toBe(settled + 2);
+			expect(settings.rules().folders).toEqual(["After!"]);
+		} finally {
+			reads.mockRestore();
+		}
 	});
 
 	it("does not trust unreadable settings for the rest of a turn: a question in the same turn reads them again", () => {
