@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import { constants, promises as fs } from "node:fs";
 import { join } from "node:path";
 import { recordBytes } from "./journal-bounds";
-import { SURFACES, type JournalRecord } from "./journal-records";
+import { parseJournalLines, parseRecords } from "./journal-lines";
+import type { JournalRecord } from "./journal-records";
 import type { JournalStore, RecordSizes } from "./journal-store";
 
 const RECORDS = "records.jsonl";
@@ -70,7 +71,7 @@ export class FolderJournalStore implements JournalStore {
 			const path = join(this.folder, RECORDS);
 			for (let attempt = 0; attempt < 3; attempt++) {
 				const bytes = await readBytesIfExists(path);
-				const lines = new Map(parseLines(bytes.toString("utf8")).map((line) => [line.record, line]));
+				const lines = new Map((await parseJournalLines(bytes.toString("utf8"))).map((line) => [line.record, line]));
 				const kept = select([...lines.keys()], (record) => lines.get(record)?.bytes ?? recordBytes(record));
 				const temporary = `${path}.${randomBytes(6).toString("hex")}.tmp`;
 				// The kept lines as they were read: records are not encoded again (nor changed, whoever wrote them).
@@ -126,37 +127,6 @@ export class FolderJournalStore implements JournalStore {
 			return false;
 		}
 	}
-}
-
-/** The records of a file's text; a line that is not a record (cut short by a crash) is skipped. */
-export function parseRecords(text: string): JournalRecord[] {
-	return parseLines(text).map((line) => line.record);
-}
-
-/** The records of a file's text with the lines they were read from and those lines' sizes (newline included). */
-function parseLines(text: string): { record: JournalRecord; text: string; bytes: number }[] {
-	const lines: { record: JournalRecord; text: string; bytes: number }[] = [];
-	for (const line of text.split("\n")) {
-		if (line === "") continue;
-		try {
-			const value: unknown = JSON.parse(line);
-			if (isRecord(value)) lines.push({ record: value, text: line, bytes: Buffer.byteLength(line, "utf8") + 1 });
-		} catch {
-			// A partial last line.
-		}
-	}
-	return lines;
-}
-
-function isRecord(value: unknown): value is JournalRecord {
-	if (typeof value !== "object" || value === null) return false;
-	const record = value as Partial<Record<string, unknown>>;
-	if (typeof record.id !== "string" || typeof record.at !== "number") return false;
-	if (record.type === "undo") return true;
-	const session = record.session as Partial<Record<string, unknown>> | undefined;
-	if (typeof session !== "object" || typeof session.key !== "string" || !SURFACES.includes(session.surface as never)) return false;
-	if (record.type === "call") return typeof record.tool === "string" && Array.isArray(record.notes) && typeof record.outcome === "string";
-	return record.type === "change" && typeof record.change === "object" && record.change !== null;
 }
 
 function assertHash(hash: string): void {

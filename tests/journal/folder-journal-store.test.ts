@@ -1,7 +1,7 @@
 import { appendFileSync, readdirSync, readFileSync, statSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { contentHash } from "../../src/journal/content-hash";
-import { FolderJournalStore, parseRecords } from "../../src/journal/folder-journal-store";
+import { FolderJournalStore } from "../../src/journal/folder-journal-store";
 import { makeTempDir } from "../helpers/temp-dir";
 import { journalStoreContract } from "./journal-store-contract";
 
@@ -121,9 +121,5 @@ describe("FolderJournalStore", () => {
 		} finally {
 			temp.remove();
 		}
-	});
-
-	it("parses only records", () => {
-		expect(parseRecords('{"type":"call","id":"a","at":1}\n[1]\n{"type":"undo","id":"b","at":2}\n').map((record) => record.id)).toEqual(["b"]);
 	});
 });

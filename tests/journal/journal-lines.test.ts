@@ -1,0 +1,29 @@
+import { parseJournalLines, parseRecords, type ParseSlicing } from "../../src/journal/journal-lines";
+
+const callLine = (index: number): string =>
+	JSON.stringify({ type: "call", id: `c${index}`, at: index, session: { key: "s1", surface: "ide" }, tool: "getDiagnostics", notes: [], args: "", outcome: "ok", durationMs: 1, answerBytes: 2 });
+
+describe("parseJournalLines", () => {
+	it("parses only records, skipping a line cut short and anything else", async () => {
+		expect((await parseRecords('{"type":"call","id":"a","at":1}\n[1]\n{"type":"undo","id":"b","at":2}\n{"type":"undo","id":"c"')).map((record) => record.id)).toEqual(["b"]);
+	});
+
+	it("keeps each record's line and its size in bytes, newline included", async () => {
+		const line = JSON.stringify({ type: "undo", id: "café", at: 3 });
+		expect(await parseJournalLines(`${line}\n`)).toEqual([{ record: { type: "undo", id: "café", at: 3 }, text: line, bytes: Buffer.byteLength(line) + 1 }]);
+	});
+
+	it("lets other work in whenever a slice has run its time, and parses the same records as in one go", async () => {
+		const text = Array.from({ length: 1000 }, (_unused, index) => callLine(index)).join("\n");
+		let clock = 0;
+		const turns: number[] = [];
+		// Every look at the clock finds a millisecond gone: a 5 ms slice ends at every fifth look.
+		const slicing: ParseSlicing = { sliceMs: 5, now: () => clock++, yieldTurn: () => (turns.push(clock), Promise.resolve()) };
+		const sliced = await parseJournalLines(text, slicing);
+		const whole = await parseJournalLines(text, { sliceMs: Number.POSITIVE_INFINITY, now: () => 0, yieldTurn: () => Promise.reject(new Error("no yield expected")) });
+		expect(sliced).toEqual(whole);
+		expect(sliced.map((line) => line.record.id)).toEqual(Array.from({ length: 1000 }, (_unused, index) => `c${index}`));
+		// 1000 lines, the clock looked at every 64 lines (15 looks after the first): a yield at every fifth look.
+		expect(turns).toHaveLength(3);
+	});
+});
