@@ -1,4 +1,4 @@
-import { blobsOf, type JournalRecord } from "./journal-records";
+import { blobsOf, type JournalRecord, type PreImage } from "./journal-records";
 import type { JournalBounds, RecordSizes } from "./journal-store";
 
 /** What a user would expect kept: the last 30 days, at most 10,000 calls and 20 MB. */
@@ -44,33 +44,35 @@ export function measure(records: readonly JournalRecord[], recordsBytes: number 
  * its newest record), in their stored order.
  */
 export function withinBounds(records: readonly JournalRecord[], bounds: JournalBounds, now: number, sizeOf: RecordSizes = recordBytes): JournalRecord[] {
-	const groups = new Map<string, { newest: number; records: JournalRecord[] }>();
+	// One pass for each call's newest time, bytes and pre-images (most calls have one record and none).
+	const calls = new Map<string, { newest: number; bytes: number; blobs: PreImage[] | undefined }>();
 	for (const record of records) {
-		const group = groups.get(record.id);
-		if (group) {
-			group.records.push(record);
-			group.newest = Math.max(group.newest, record.at);
-		} else groups.set(record.id, { newest: record.at, records: [record] });
-	}
-	const newestFirst = [...groups.entries()].sort((a, b) => b[1].newest - a[1].newest);
-	const kept = new Set<string>();
-	const blobs = new Set<string>();
-	let bytes = 0;
-	for (const [id, group] of newestFirst) {
-		if (kept.size >= bounds.maxEntries || now - group.newest > bounds.maxAgeMs) break;
-		let groupBytes = 0;
-		const newBlobs: string[] = [];
-		for (const record of group.records) {
-			groupBytes += sizeOf(record);
-			for (const blob of blobsOf(record)) {
-				if (blobs.has(blob.hash) || newBlobs.includes(blob.hash)) continue;
-				newBlobs.push(blob.hash);
-				groupBytes += blob.bytes;
-			}
+		const bytes = sizeOf(record);
+		const blobs = blobsOf(record);
+		const known = calls.get(record.id);
+		if (known === undefined) calls.set(record.id, { newest: record.at, bytes, blobs: blobs.length > 0 ? [...blobs] : undefined });
+		else {
+			if (record.at > known.newest) known.newest = record.at;
+			known.bytes += bytes;
+			if (blobs.length > 0) (known.blobs ??= []).push(...blobs);
 		}
-		if (bytes + groupBytes > bounds.maxBytes) break;
-		bytes += groupBytes;
-		for (const blob of newBlobs) blobs.add(blob);
+	}
+	const newestFirst = [...calls].sort((a, b) => b[1].newest - a[1].newest);
+	const kept = new Set<string>();
+	const keptBlobs = new Set<string>();
+	let total = 0;
+	for (const [id, call] of newestFirst) {
+		if (kept.size >= bounds.maxEntries || now - call.newest > bounds.maxAgeMs) break;
+		let callBytes = call.bytes;
+		const newBlobs: string[] = [];
+		for (const blob of call.blobs ?? []) {
+			if (keptBlobs.has(blob.hash) || newBlobs.includes(blob.hash)) continue;
+			newBlobs.push(blob.hash);
+			callBytes += blob.bytes;
+		}
+		if (total + callBytes > bounds.maxBytes) break;
+		total += callBytes;
+		for (const blob of newBlobs) keptBlobs.add(blob);
 		kept.add(id);
 	}
 	return records.filter((record) => kept.has(record.id));
