@@ -64,6 +64,16 @@ export class FolderJournalStore implements JournalStore {
 		}
 	}
 
+	async dropBlob(hash: string, keptAt: number): Promise<void> {
+		assertHash(hash);
+		await this.prepare();
+		const path = join(this.folder, BLOBS, hash);
+		const stats = await fs.stat(path).catch(() => undefined);
+		// Touched since: kept again for another write (putBlob makes a kept blob young), which needs it.
+		if (!stats || stats.mtimeMs > keptAt) return;
+		await fs.rm(path, { force: true });
+	}
+
 	async compact(select: (records: JournalRecord[], sizes: RecordSizes) => JournalRecord[], keepBlobs: (records: JournalRecord[]) => ReadonlySet<string>): Promise<void> {
 		await this.prepare();
 		if (!(await this.lock())) return;

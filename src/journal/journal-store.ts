@@ -29,6 +29,11 @@ export interface JournalStore {
 	putBlob(hash: string, bytes: Uint8Array): Promise<void>;
 	getBlob(hash: string): Promise<Uint8Array | undefined>;
 	/**
+	 * Removes a blob no record names, unless it was kept again after `keptAt` (ms since the epoch; by another
+	 * process sharing the store, for a write of its own). Nothing there is no error.
+	 */
+	dropBlob(hash: string, keptAt: number): Promise<void>;
+	/**
 	 * Keeps only the records `select` picks from those stored at that moment (read afresh), and only the blobs
 	 * `keepBlobs` names for them (and, in a store other processes share, blobs written in the last minute: a
 	 * pre-image is kept before the write it protects, so its change may not be recorded yet); done as one step, so

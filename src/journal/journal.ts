@@ -82,8 +82,11 @@ export class Journal {
 	private pending: PendingRecord[] = [];
 	private timer: ReturnType<typeof setTimeout> | undefined;
 	private closed = false;
-	/** Pre-images `keepPreImages` stored for writes not recorded yet. */
-	private readonly keptBeforeWrite = new Set<string>();
+	/**
+	 * Pre-images `keepPreImages` stored for writes not recorded yet: how many writes each protects, and when it was
+	 * last kept (a blob touched after that was kept again, perhaps by another process).
+	 */
+	private readonly keptBeforeWrite = new Map<string, { writes: number; at: number }>();
 	private totals: { entries: Set<string>; bytes: number; oldest: number | undefined } | undefined;
 	private readonly listeners = new Set<() => void>();
 	private idPool = "";
@@ -157,7 +160,7 @@ export class Journal {
 		const named = new Set(blobsOf(record).map((blob) => blob.hash));
 		return this.writePending(async () => {
 			for (const image of preImages) {
-				if (!this.keptBeforeWrite.delete(image.hash)) await this.options.store.putBlob(image.hash, image.bytes);
+				if (!this.unkeep(image.hash)) await this.options.store.putBlob(image.hash, image.bytes);
 				// Kept for a note the write left as it was: counted in the bounds until a compaction drops it.
 				else if (!named.has(image.hash) && this.totals) this.totals.bytes += image.bytes.byteLength;
 			}
@@ -172,14 +175,40 @@ export class Journal {
 		return this.inOrder(async () => {
 			for (const image of preImages) {
 				await this.options.store.putBlob(image.hash, image.bytes);
-				this.keptBeforeWrite.add(image.hash);
+				const kept = this.keptBeforeWrite.get(image.hash);
+				// The wall clock, as the blob's modification time is (a whole millisecond on, past the put's own time).
+				this.keptBeforeWrite.set(image.hash, { writes: (kept?.writes ?? 0) + 1, at: Date.now() + 1 });
 			}
 		});
 	}
 
-	/** The write `keepPreImages` protected did not happen: its pre-images go with the next compaction. */
-	releasePreImages(preImages: readonly { hash: string }[]): void {
-		for (const image of preImages) this.keptBeforeWrite.delete(image.hash);
+	/**
+	 * The write `keepPreImages` protected is not recorded (it failed, or made its note private): its pre-images are
+	 * removed from the store at once, unless a record names them or another write still needs them. A note made
+	 * private keeps none of its text here.
+	 */
+	releasePreImages(preImages: readonly { hash: string }[]): Promise<void> {
+		const released = new Map<string, number>();
+		for (const image of preImages) {
+			const at = this.keptBeforeWrite.get(image.hash)?.at;
+			if (this.unkeep(image.hash) && !this.keptBeforeWrite.has(image.hash) && at !== undefined) released.set(image.hash, at);
+		}
+		if (released.size === 0) return this.queue;
+		return this.inOrder(async () => {
+			const named = blobNames(await this.options.store.load());
+			for (const [hash, at] of released) {
+				if (!named.has(hash) && !this.keptBeforeWrite.has(hash)) await this.options.store.dropBlob(hash, at);
+			}
+		});
+	}
+
+	/** One write fewer needs this pre-image; false when none did. */
+	private unkeep(hash: string): boolean {
+		const kept = this.keptBeforeWrite.get(hash);
+		if (!kept) return false;
+		if (kept.writes > 1) kept.writes--;
+		else this.keptBeforeWrite.delete(hash);
+		return true;
 	}
 
 	/** Marks a call's changes undone (written at once). */
@@ -305,7 +334,7 @@ export class Journal {
 				keptBytes = sizes;
 				return kept;
 			},
-			(records) => new Set([...blobNames(records), ...this.keptBeforeWrite]),
+			(records) => new Set([...blobNames(records), ...this.keptBeforeWrite.keys()]),
 		);
 		if (!kept) {
 			// Another process is compacting: count afresh next time.

@@ -80,12 +80,12 @@ export class JournaledVaultIndex implements VaultIndex {
 		try {
 			await this.options.index.writeText(path, text, expected, origin);
 		} catch (error) {
-			if (image) journal.releasePreImages([image]);
+			if (image) await journal.releasePreImages([image]);
 			throw error;
 		}
 		if (!image) return;
 		if (this.options.isPrivate(path, text)) {
-			journal.releasePreImages([image]);
+			await journal.releasePreImages([image]);
 			return;
 		}
 		const after = await this.afterHash(path, text);
@@ -122,7 +122,7 @@ export class JournaledVaultIndex implements VaultIndex {
 		}
 		// A move that failed part way (links not kept) still moved the note: it is recorded, then the error goes on.
 		const moved = await this.options.bytes.readBytes(to);
-		if (moved !== undefined && this.options.isPrivate(to, Buffer.from(moved).toString("utf8"))) journal.releasePreImages(images);
+		if (moved !== undefined && this.options.isPrivate(to, Buffer.from(moved).toString("utf8"))) await journal.releasePreImages(images);
 		else if (moved !== undefined && (await this.options.bytes.readBytes(from)) === undefined) {
 			const rewrites: RewrittenNote[] = [];
 			for (const [path, image] of before) {
@@ -132,7 +132,7 @@ export class JournaledVaultIndex implements VaultIndex {
 				rewrites.push({ path: now, before: { hash: image.hash, bytes: image.bytes.byteLength }, after: contentHash(current) });
 			}
 			await journal.recordChange(origin?.journalId, { kind: "move", from, to, after: contentHash(moved), rewrites }, images);
-		} else journal.releasePreImages(images);
+		} else await journal.releasePreImages(images);
 		if (failure !== undefined || !report) throw failure;
 		return report;
 	}

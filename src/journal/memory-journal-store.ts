@@ -6,6 +6,8 @@ import type { JournalStore, RecordSizes } from "./journal-store";
 export class MemoryJournalStore implements JournalStore {
 	private records: JournalRecord[] = [];
 	private readonly blobs = new Map<string, Uint8Array>();
+	/** When each blob was last put (as a folder store's modification time tells). */
+	private readonly blobPutAt = new Map<string, number>();
 
 	load(): Promise<JournalRecord[]> {
 		return Promise.resolve(this.records.map((record) => structuredClone(record)));
@@ -22,6 +24,7 @@ export class MemoryJournalStore implements JournalStore {
 
 	putBlob(hash: string, bytes: Uint8Array): Promise<void> {
 		if (!this.blobs.has(hash)) this.blobs.set(hash, Uint8Array.from(bytes));
+		this.blobPutAt.set(hash, Date.now());
 		return Promise.resolve();
 	}
 
@@ -30,10 +33,22 @@ export class MemoryJournalStore implements JournalStore {
 		return Promise.resolve(bytes ? Uint8Array.from(bytes) : undefined);
 	}
 
+	dropBlob(hash: string, keptAt: number): Promise<void> {
+		if ((this.blobPutAt.get(hash) ?? 0) <= keptAt) {
+			this.blobs.delete(hash);
+			this.blobPutAt.delete(hash);
+		}
+		return Promise.resolve();
+	}
+
 	compact(select: (records: JournalRecord[], sizes: RecordSizes) => JournalRecord[], keepBlobs: (records: JournalRecord[]) => ReadonlySet<string>): Promise<void> {
 		this.records = select(this.records, recordBytes);
 		const keep = keepBlobs(this.records);
-		for (const hash of [...this.blobs.keys()]) if (!keep.has(hash)) this.blobs.delete(hash);
+		for (const hash of [...this.blobs.keys()]) {
+			if (keep.has(hash)) continue;
+			this.blobs.delete(hash);
+			this.blobPutAt.delete(hash);
+		}
 		return Promise.resolve();
 	}
 

@@ -43,6 +43,22 @@ export function journalStoreContract(name: string, create: () => MadeStore): voi
 			expect(await made!.store.append([])).toBe(0);
 		});
 
+		it("drops a blob at once, but not one kept again after the time given (for another write)", async () => {
+			const store = made!.store;
+			const released = Uint8Array.from([1, 2, 3]);
+			const keptAgain = Uint8Array.from([4, 5, 6]);
+			await store.putBlob(contentHash(released), released);
+			await store.putBlob(contentHash(keptAgain), keptAgain);
+			const keptAt = Date.now() + 1;
+			await new Promise((resolve) => setTimeout(resolve, 5));
+			await store.putBlob(contentHash(keptAgain), keptAgain);
+			await store.dropBlob(contentHash(released), keptAt);
+			await store.dropBlob(contentHash(keptAgain), keptAt);
+			await store.dropBlob(contentHash(Uint8Array.from([9])), keptAt);
+			expect(await store.getBlob(contentHash(released))).toBeUndefined();
+			expect(Buffer.from((await store.getBlob(contentHash(keptAgain)))!).equals(Buffer.from(keptAgain))).toBe(true);
+		});
+
 		it("compacts to the records selected and the blobs they keep", async () => {
 			const store = made!.store;
 			const kept = Uint8Array.from([1, 2, 3]);

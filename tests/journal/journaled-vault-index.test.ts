@@ -69,6 +69,20 @@ describe("JournaledVaultIndex", () => {
 		expect(stored).not.toContain("Tagged.md");
 	});
 
+	it("keeps no pre-image of a write that made its note private, or of one that failed, unless a record names it", async () => {
+		const { index, journal, store } = setUp({ "Open.md": "plain words\n", "Same.md": "plain words\n", "Other.md": "other words\n" });
+		await index.refresh();
+		// Same.md holds the same bytes as Open.md: its recorded edit names that pre-image, which must stay.
+		await index.writeText("Same.md", "changed words\n", (await index.readText("Same.md"))!, { journalId: journal.begin({ session: { key: "s", surface: "ide" }, tool: "edit_note", notes: [], args: "" }) });
+		expect(store.blobCount).toBe(1);
+		await index.writeText("Open.md", "plain words #secret\n", (await index.readText("Open.md"))!);
+		await expect(index.writeText("Other.md", "new\n", "not what it holds")).rejects.toThrow();
+		await index.writeText("Other.md", "other words #secret\n", (await index.readText("Other.md"))!);
+		expect(store.blobCount).toBe(1);
+		expect(await journal.preImage(contentHash(Buffer.from("plain words\n")))).toBeDefined();
+		expect(await journal.preImage(contentHash(Buffer.from("other words\n")))).toBeUndefined();
+	});
+
 	it("keeps an edit's exact pre-image and the hash of what it wrote, under the call that wrote it", async () => {
 		const before = Buffer.from("\ufeffone\r\ntwo\r\n", "utf8");
 		const { index, journal, vault } = setUp({ "n.md": before });
