@@ -159,10 +159,6 @@ export const TESTED_ELSEWHERE: Record<string, { where: string[]; why: string }> 
 		where: ["tests/vault-tools/relay.test.ts"],
 		why: "the relay methods, tested end to end from the stdio relay to the bridge",
 	},
-	"src/vault-tools/serve/vault-tool-server.ts": {
-		where: ["tests/vault-tools/resources/content-methods.test.ts"],
-		why: "the server behind every transport, tested through its sessions and answers",
-	},
 	"src/vault-tools/serve/vault-tools-port.ts": {
 		where: ["tests/headless/mcp-config.test.ts", "tests/headless/mcp-token-file.test.ts"],
 		why: "the headless HTTP port and token file, tested through the host's mcp-config and token commands",

@@ -18,6 +18,11 @@ export class EncodedJson {
 		return new EncodedJson([Buffer.from(opening, "utf8"), jsonStringOfUtf8(utf8), CLOSING_BRACE]);
 	}
 
+	/** A value already written as JSON text by our own encoder (e.g. the result inside an answer of another session). */
+	static ofJsonText(json: string): EncodedJson {
+		return new EncodedJson([Buffer.from(json, "utf8")]);
+	}
+
 	/** `before` + this value + `after`, e.g. to put an object into an array of a larger answer. */
 	within(before: string, after: string): EncodedJson {
 		return new EncodedJson([Buffer.from(before, "utf8"), ...this.chunks, Buffer.from(after, "utf8")]);

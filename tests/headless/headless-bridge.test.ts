@@ -53,7 +53,7 @@ describe("the headless host watches its vault once", () => {
 	const vaultToolNotes = async (): Promise<string> => {
 		const server = fixture.bridge.vaultTools;
 		if (!server) throw new Error("no vault tools");
-		const answer = (await server.request("tools/call", { name: "list_notes", arguments: {} }, { sessionId: 7, signal: new AbortController().signal })) as { content: { text: string }[] };
+		const answer = (await server.request("tools/call", { name: "list_notes", arguments: {} }, { sessionId: 7, signal: new AbortController().signal })).parse() as { content: { text: string }[] };
 		return answer.content.map((block) => block.text).join("\n");
 	};
 	const notesWithProblems = async (): Promise<string[]> => (await fixture.bridge.diagnostics.forVault()).map((note) => note.path).sort();

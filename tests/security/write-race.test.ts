@@ -56,7 +56,7 @@ describe("a folder swapped for a link while a review waits in the headless host"
 		await waitUntil(async () => (await fixture.command("diff list")).includes(path), `the review of ${path}`);
 		attack();
 		const accepted = await fixture.command(`diff accept ${path}`);
-		return { answer: (await pending) as ToolAnswer, accepted };
+		return { answer: (await pending).parse() as ToolAnswer, accepted };
 	}
 
 	it("create_note Drop/evil.md: Drop swapped for a link out; diff accept writes nothing, inside or out", async () => {

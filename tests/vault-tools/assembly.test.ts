@@ -39,7 +39,7 @@ describe("assembleBridge's vault tools", () => {
 	async function call(name: string, args: Record<string, unknown>): Promise<ToolAnswer> {
 		const server = headless.bridge.vaultTools;
 		if (!server) throw new Error("no vault tools");
-		return (await server.request("tools/call", { name, arguments: args }, { sessionId: 3, signal: new AbortController().signal })) as ToolAnswer;
+		return (await server.request("tools/call", { name, arguments: args }, { sessionId: 3, signal: new AbortController().signal })).parse() as ToolAnswer;
 	}
 
 	it("reads the review switch at each write: off applies at once, on waits for the review", async () => {

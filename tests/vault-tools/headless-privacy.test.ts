@@ -38,7 +38,7 @@ describe("the headless vault tools decide privacy as the IDE tools do", () => {
 	async function call(name: string, args: Record<string, unknown>): Promise<string> {
 		const server = fixture.bridge.vaultTools;
 		if (!server) throw new Error("no vault tools");
-		const result = (await server.request("tools/call", { name, arguments: args }, { sessionId: 1, signal: new AbortController().signal })) as ToolAnswer;
+		const result = (await server.request("tools/call", { name, arguments: args }, { sessionId: 1, signal: new AbortController().signal })).parse() as ToolAnswer;
 		return result.content.map((block) => block.text).join("\n");
 	}
 

@@ -1,5 +1,6 @@
 import { ErrorCode, JsonRpcError, isJsonObject, type JsonObject } from "../../protocol/json-rpc";
 import { McpSession, type MethodHandler, type RequestContext, type SessionEvents } from "../../protocol/mcp-session";
+import { EncodedJson } from "../../protocol/encoded-json";
 import type { RequestObserver } from "../../protocol/request-observer";
 import type { ServerInfo } from "../../protocol/mcp-types";
 import type { ToolRegistry } from "../../protocol/tool-registry";
@@ -93,11 +94,12 @@ export class VaultToolServer {
 	}
 
 	/**
-	 * Runs one method of this server for a relay (`vaultTools/*` on the IDE channel): its result, or the same
-	 * JsonRpcError a direct client would get. The caller's cancellation is passed on as `notifications/cancelled`,
-	 * so a tool finishes with its own answer (a withdrawn review writes nothing).
+	 * Runs one method of this server for a relay (`vaultTools/*` on the IDE channel): its result, as the JSON text
+	 * this server wrote (never decoded and encoded again: a relayed note can be large, and in Obsidian this runs on
+	 * the main thread), or the same JsonRpcError a direct client would get. The caller's cancellation is passed on as
+	 * `notifications/cancelled`, so a tool finishes with its own answer (a withdrawn review writes nothing).
 	 */
-	async request(method: string, params: JsonObject, context: RequestContext): Promise<unknown> {
+	async request(method: string, params: JsonObject, context: RequestContext): Promise<EncodedJson> {
 		let reply: string | undefined;
 		const session = this.newSession({ id: context.sessionId, send: (out) => (reply ??= out) }, this.options.observer?.("relay", context.sessionId));
 		const id = 1;
@@ -112,9 +114,14 @@ export class VaultToolServer {
 			signal.removeEventListener("abort", cancel);
 			session.dispose();
 		}
-		return readAnswer(reply, method);
+		// A result answer as the session writes it (`successResponse` encoded, or an EncodedJson result joined).
+		if (reply?.startsWith(RESULT_HEAD) === true && reply.endsWith("}")) return EncodedJson.ofJsonText(reply.slice(RESULT_HEAD.length, -1));
+		return EncodedJson.ofJsonText(JSON.stringify(readAnswer(reply, method)));
 	}
 }
+
+/** How this server's answer to the relayed request (id 1) starts when it is a result. */
+const RESULT_HEAD = '{"jsonrpc":"2.0","id":1,"result":';
 
 function readAnswer(reply: string | undefined, method: string): unknown {
 	if (reply === undefined) throw new JsonRpcError(ErrorCode.InternalError, `Internal error: ${method} gave no answer`);
