@@ -101,7 +101,8 @@ export class VaultToolServer {
 	 */
 	async request(method: string, params: JsonObject, context: RequestContext): Promise<EncodedJson> {
 		let reply: string | undefined;
-		const session = this.newSession({ id: context.sessionId, send: (out) => (reply ??= out) }, this.options.observer?.("relay", context.sessionId));
+		// Only the answer to the relayed request (id 1): a notification the session sends meanwhile is no answer.
+		const session = this.newSession({ id: context.sessionId, send: (out) => (reply ??= out.startsWith(ANSWER_HEAD) ? out : undefined) }, this.options.observer?.("relay", context.sessionId));
 		const id = 1;
 		const cancel = (): void => void session.handleMessage(cancelledNotification(id, "the relayed request was cancelled"));
 		const signal = context.signal;
@@ -120,8 +121,9 @@ export class VaultToolServer {
 	}
 }
 
-/** How this server's answer to the relayed request (id 1) starts when it is a result. */
-const RESULT_HEAD = '{"jsonrpc":"2.0","id":1,"result":';
+/** How this server's answer to the relayed request (id 1) starts, and how it starts when it is a result. */
+const ANSWER_HEAD = '{"jsonrpc":"2.0","id":1,';
+const RESULT_HEAD = `${ANSWER_HEAD}"result":`;
 
 function readAnswer(reply: string | undefined, method: string): unknown {
 	if (reply === undefined) throw new JsonRpcError(ErrorCode.InternalError, `Internal error: ${method} gave no answer`);
@@ -132,6 +134,7 @@ function readAnswer(reply: string | undefined, method: string): unknown {
 		const code = typeof error.code === "number" ? error.code : ErrorCode.InternalError;
 		throw new JsonRpcError(code, typeof error.message === "string" ? error.message : "Unknown error", error.data);
 	}
+	if (message.result === undefined) throw new JsonRpcError(ErrorCode.InternalError, `Internal error: ${method} gave no answer`);
 	return message.result;
 }
 
