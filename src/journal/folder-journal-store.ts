@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { constants, promises as fs } from "node:fs";
 import { join } from "node:path";
+import { setImmediate } from "node:timers";
 import { recordBytes } from "./journal-bounds";
 import { parseJournalLines, parseRecords } from "./journal-lines";
 import type { JournalRecord } from "./journal-records";
@@ -82,6 +83,8 @@ export class FolderJournalStore implements JournalStore {
 			for (let attempt = 0; attempt < 3; attempt++) {
 				const bytes = await readBytesIfExists(path);
 				const lines = new Map((await parseJournalLines(bytes.toString("utf8"))).map((line) => [line.record, line]));
+				// The selection runs in a turn of its own, not after the parse's last slice.
+				await new Promise((resolve) => setImmediate(resolve));
 				const kept = select([...lines.keys()], (record) => lines.get(record)?.bytes ?? recordBytes(record));
 				const temporary = `${path}.${randomBytes(6).toString("hex")}.tmp`;
 				// The kept lines as they were read: records are not encoded again (nor changed, whoever wrote them).
