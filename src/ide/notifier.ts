@@ -140,9 +140,13 @@ export class Notifier {
 		});
 	}
 
-	/** Sends the oldest queued tag, then the next one a moment later, until the queue is empty or no client is left. */
+	/**
+	 * Sends the oldest queued tag, then the next one a moment later, until the queue is empty or no client is left.
+	 * Each tag is judged again as it is sent: a note made private while its tag waited is dropped, never named.
+	 */
 	private deliverNextQueued(): void {
 		this.dropExpired();
+		if (this.options.hasClients()) while (this.queue.length > 0 && this.options.privacy.hidesPath(this.queue[0]?.mention.filePath ?? "")) this.queue.shift();
 		const next = this.options.hasClients() ? this.queue.shift() : undefined;
 		this.draining = next !== undefined && this.queue.length > 0;
 		if (next) this.options.broadcast("at_mentioned", next.mention);

@@ -278,6 +278,20 @@ describe("Notifier", () => {
 			expect(notifier.queuedMentions).toBe(0);
 		});
 
+		it("drops a queued tag whose note became private while it waited, and delivers the others", () => {
+			const { notifier, sent, state } = setUp();
+			notifier.mention(note(1));
+			notifier.mention(note(2));
+			notifier.mention(note(3));
+			state.privatePaths.add("/v/n1.md");
+			state.privatePaths.add("/v/n3.md");
+			state.clients = true;
+			notifier.clientReady(1);
+			jest.advanceTimersByTime(WELCOME + SPACING * 5);
+			expect(sent.map((s) => s.params.filePath)).toEqual(["/v/n2.md"]);
+			expect(notifier.queuedMentions).toBe(0);
+		});
+
 		it("does not deliver mentions that expired while waiting", () => {
 			const { notifier, sent, state } = setUp();
 			notifier.mention(note(1));
