@@ -1,3 +1,6 @@
+const LF = 10;
+const CR = 13;
+
 /** Where each line of a text starts and ends, counting `\r\n`, `\n` and `\r` as line ends (as the scanner does). */
 export class LineTable {
 	/** Offset of the first character of each line. */
@@ -6,10 +9,20 @@ export class LineTable {
 	readonly ends: number[] = [];
 
 	constructor(readonly text: string) {
-		const breaks = /\r\n|\r|\n/g;
-		for (let match = breaks.exec(text); match; match = breaks.exec(text)) {
-			this.ends.push(match.index);
-			this.starts.push(match.index + match[0].length);
+		// Without a match object per line: a 1 MiB note has tens of thousands of lines, and this runs on every read.
+		if (!text.includes("\r")) {
+			for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) {
+				this.ends.push(at);
+				this.starts.push(at + 1);
+			}
+		} else {
+			for (let at = 0; at < text.length; at++) {
+				const code = text.charCodeAt(at);
+				if (code !== LF && code !== CR) continue;
+				this.ends.push(at);
+				if (code === CR && text.charCodeAt(at + 1) === LF) at++;
+				this.starts.push(at + 1);
+			}
 		}
 		this.ends.push(text.length);
 	}

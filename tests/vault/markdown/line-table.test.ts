@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { LineTable } from "../../../src/vault/markdown/line-table";
 
 describe("LineTable", () => {
@@ -25,5 +26,25 @@ describe("LineTable", () => {
 		expect(new LineTable("a\r\nb\r\nc\n").lineEnd).toBe("\r\n");
 		expect(new LineTable("a\r\nb\nc").lineEnd).toBe("\n");
 		expect(new LineTable("single line").lineEnd).toBe("\n");
+	});
+
+	it("finds the same lines as a regular expression of the three line ends would, in any mix of them", () => {
+		const piece = fc.constantFrom("\r\n", "\n", "\r", "\n\r", "a", "b c", "é", "🦊", "");
+		fc.assert(
+			fc.property(fc.array(piece, { maxLength: 40 }).map((pieces) => pieces.join("")), (text) => {
+				const starts = [0];
+				const ends: number[] = [];
+				const breaks = /\r\n|\r|\n/g;
+				for (let match = breaks.exec(text); match; match = breaks.exec(text)) {
+					ends.push(match.index);
+					starts.push(match.index + match[0].length);
+				}
+				ends.push(text.length);
+				const table = new LineTable(text);
+				expect(table.starts).toEqual(starts);
+				expect(table.ends).toEqual(ends);
+			}),
+			{ numRuns: 3_000 },
+		);
 	});
 });
