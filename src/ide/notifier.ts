@@ -146,8 +146,8 @@ export class Notifier {
 	 */
 	private deliverNextQueued(): void {
 		this.dropExpired();
-		if (this.options.hasClients()) while (this.queue.length > 0 && this.options.privacy.hidesPath(this.queue[0]?.mention.filePath ?? "")) this.queue.shift();
-		const next = this.options.hasClients() ? this.queue.shift() : undefined;
+		let next = this.options.hasClients() ? this.queue.shift() : undefined;
+		while (next && this.options.privacy.hidesPath(next.mention.filePath)) next = this.queue.shift();
 		this.draining = next !== undefined && this.queue.length > 0;
 		if (next) this.options.broadcast("at_mentioned", next.mention);
 		if (this.draining) this.later(this.options.queuedMentionSpacingMs, () => this.deliverNextQueued());
