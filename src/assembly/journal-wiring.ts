@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import type { NoteReference, NoteReferences } from "../journal/argument-summary";
 import { CallRecorder } from "../journal/call-recorder";
 import { FolderJournalStore } from "../journal/folder-journal-store";
-import { journalFolder } from "../journal/journal-folder";
+import { installedPluginJournalFolder, journalFolder } from "../journal/journal-folder";
 import { Journal } from "../journal/journal";
 import type { Surface } from "../journal/journal-records";
 import type { JournalBounds, JournalStore } from "../journal/journal-store";
@@ -13,6 +13,7 @@ import type { RequestObserver } from "../protocol/request-observer";
 import { REJECTED_BY_USER } from "../vault-tools/kit/ports";
 import { VAULT_TOOLS_RELAY_CLIENT_NAME, VAULT_TOOLS_RELAY_METHODS } from "../vault-tools/serve/relay-methods";
 import type { VaultIndex } from "../vault/notes/vault-index";
+import { PLUGIN_ID } from "../vault/privacy/config-folder-settings";
 import type { VaultPrivacy } from "../vault/privacy/vault-privacy";
 import type { VaultLocation, VaultPaths } from "../vault/vault-paths";
 
@@ -128,10 +129,14 @@ export function createJournal(options: JournalAssemblyOptions, log?: (message: s
 }
 
 /**
- * The journal store of a process that serves a folder (the headless host, the stdio server): the vault's folder in
- * the user's data folder. Undefined, with a warning, when that folder would be inside the vault.
+ * The journal store of a process that serves a folder (the headless host, the stdio server): the plugin's own
+ * journal when the plugin is installed in the vault (so Obsidian's activity view lists these calls too, and can undo
+ * their changes), else the vault's folder in the user's data folder. Undefined, with a warning, when that data
+ * folder would be inside the vault.
  */
-export function dataFolderJournalStore(vaultPath: string, environment: Readonly<Record<string, string | undefined>>, homeDir: string, warn: (message: string) => void): JournalStore | undefined {
+export function folderHostJournalStore(vaultPath: string, environment: Readonly<Record<string, string | undefined>>, homeDir: string, warn: (message: string) => void): JournalStore | undefined {
+	const plugin = installedPluginJournalFolder(vaultPath, PLUGIN_ID);
+	if (plugin !== undefined) return new FolderJournalStore(plugin);
 	const place = journalFolder(vaultPath, environment, homeDir);
 	if ("refused" in place) {
 		warn(place.refused);

@@ -1,15 +1,19 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
+import { setTimeout } from "node:timers";
 import { setFlagsFromString } from "node:v8";
 import { EXIT_BAD_INPUT, EXIT_FAILED, exitWith } from "../headless/exit";
 import { McpTokenEnvironmentError } from "../headless/mcp-token-file";
 import { userHomeDirectory } from "../server/lock-file";
 import { describeError, errorStack } from "../shared/describe-error";
-import { dataFolderJournalStore } from "../assembly/journal-wiring";
+import { folderHostJournalStore } from "../assembly/journal-wiring";
 import { startStdioVaultServer } from "../assembly/stdio-vault-server";
 import { MCP_USAGE, McpArgumentError, parseMcpArguments } from "./mcp-arguments";
 import { MCP_HEADERS_USAGE, NoTokenError, mcpHeadersLine, parseMcpHeadersArguments } from "./mcp-headers";
 import { RELAY_CALL_METHOD, RELAY_CLIENT_NAME, RELAY_PRIVACY_METHOD, RELAY_REQUEST_METHOD, SERVER_INFO } from "./relay-protocol";
+
+/** How long a stopped stdio server may take to write what its journal holds before it exits anyway. */
+const STOP_GRACE_MS = 1_000;
 
 /** package.json's version, set by the build (esbuild.config.mjs). */
 declare const PACKAGE_VERSION: string;
@@ -75,12 +79,13 @@ function runMcp(argv: readonly string[]): void {
 		privacy: { folders: args.privateFolders, tags: args.privateTags },
 		log,
 		trace: args.debug ? (event) => log(JSON.stringify(event)) : undefined,
-		journalStore: dataFolderJournalStore(vaultPath, process.env, userHomeDirectory(), log),
+		journalStore: folderHostJournalStore(vaultPath, process.env, userHomeDirectory(), log),
 	});
 	log(`Serving the vault tools for ${vaultPath} on stdio`);
+	// The journal writes what it holds first (the exit below follows `closed`); a second at most.
 	const stop = (): void => {
 		server.dispose();
-		process.exit(0);
+		setTimeout(() => process.exit(0), STOP_GRACE_MS);
 	};
 	process.on("SIGINT", stop);
 	process.on("SIGTERM", stop);

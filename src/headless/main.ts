@@ -17,7 +17,7 @@ import { lockFolders, otherBridgesForVault } from "./other-hosts";
 import { defaultVaultToolsPort } from "../vault-tools/serve/vault-tools-port";
 import { PluginSettings } from "../vault/privacy/plugin-settings";
 import type { PrivacyRules } from "../vault/privacy/privacy";
-import { dataFolderJournalStore } from "../assembly/journal-wiring";
+import { folderHostJournalStore } from "../assembly/journal-wiring";
 
 function fail(message: string): never {
 	return exitWith(EXIT_BAD_INPUT, message);
@@ -64,8 +64,8 @@ async function main(): Promise<void> {
 	const privacyRules = (): PrivacyRules => privacySettings.rules();
 	// The pid tells two hosts on one vault apart in /ide.
 	const ideName = ideNameFor(basename(vaultPath), `headless, pid ${process.pid}`);
-	// The activity journal lives in the user's data folder, never among the notes.
-	const journalStore = dataFolderJournalStore(vaultPath, process.env, userHomeDirectory(), (message) => process.stderr.write(`Warning: ${message}\n`));
+	// The activity journal: the plugin's, when it is installed in the vault, else in the user's data folder; never among the notes.
+	const journalStore = folderHostJournalStore(vaultPath, process.env, userHomeDirectory(), (message) => process.stderr.write(`Warning: ${message}\n`));
 	const headless = assembleHeadlessBridge({
 		vaultPath,
 		ideName,

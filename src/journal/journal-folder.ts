@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { realpathSync } from "node:fs";
-import { basename, isAbsolute, join, relative, resolve } from "node:path";
+import { lstatSync, readdirSync, realpathSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 
 /**
  * Where the headless host and the stdio server keep a vault's journal: `$XDG_DATA_HOME` (when absolute) or
@@ -34,5 +34,36 @@ function realPath(path: string): string {
 		return realpathSync.native(path);
 	} catch {
 		return resolve(path);
+	}
+}
+
+/**
+ * The journal the plugin keeps in the vault's config folder (`<config folder>/plugins/claude-code-bridge/journal`),
+ * when the plugin is installed in exactly one config folder (a dot folder at the vault's top, itself a folder and
+ * not a symbolic link, whose `plugins/<id>/manifest.json` is a file). A process that serves the folder while
+ * Obsidian is closed records there, so Obsidian's activity view lists its calls and can undo its changes.
+ * Undefined when there is no such folder, or more than one (which one Obsidian uses cannot be known here).
+ */
+export function installedPluginJournalFolder(vaultRoot: string, pluginId: string): string | undefined {
+	let entries;
+	try {
+		entries = readdirSync(vaultRoot, { withFileTypes: true });
+	} catch {
+		return undefined;
+	}
+	const installed = entries
+		.filter((entry) => entry.isDirectory() && entry.name.startsWith(".") && entry.name !== "." && entry.name !== "..")
+		.map((entry) => join(vaultRoot, entry.name, "plugins", pluginId))
+		.filter((folder) => is(dirname(folder), "folder") && is(folder, "folder") && is(join(folder, "manifest.json"), "file"));
+	return installed.length === 1 && installed[0] !== undefined ? join(installed[0], "journal") : undefined;
+}
+
+/** Whether `path` itself (not followed, if a symbolic link) is a folder or a regular file. */
+function is(path: string, kind: "folder" | "file"): boolean {
+	try {
+		const stats = lstatSync(path, { throwIfNoEntry: false });
+		return kind === "folder" ? stats?.isDirectory() === true : stats?.isFile() === true;
+	} catch {
+		return false;
 	}
 }

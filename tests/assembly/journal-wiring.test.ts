@@ -1,11 +1,12 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
-import { classifyOutcome, dataFolderJournalStore, noteReferences, pathLocator } from "../../src/assembly/journal-wiring";
+import { classifyOutcome, folderHostJournalStore, noteReferences, pathLocator } from "../../src/assembly/journal-wiring";
 import { startStdioVaultServer } from "../../src/assembly/stdio-vault-server";
 import { FolderJournalStore } from "../../src/journal/folder-journal-store";
 import { Journal } from "../../src/journal/journal";
 import { MemoryJournalStore } from "../../src/journal/memory-journal-store";
+import { pluginJournalFolder } from "../../src/obsidian/plugin-journal";
 import { REJECTED_BY_USER } from "../../src/vault-tools/kit/ports";
 import { VAULT_TOOLS_RELAY_CLIENT_NAME } from "../../src/vault-tools/serve/relay-methods";
 import { TAGS_NOT_KNOWN } from "../../src/vault/privacy/privacy";
@@ -196,14 +197,33 @@ describe("the stdio server's journal", () => {
 	});
 });
 
-describe("dataFolderJournalStore", () => {
+describe("folderHostJournalStore", () => {
 	it("refuses a data folder inside the vault, with a warning", () => {
 		const temp = makeTempDir("journal-place");
 		try {
 			const warnings: string[] = [];
-			expect(dataFolderJournalStore(temp.path, { XDG_DATA_HOME: join(temp.path, "data") }, temp.path, (message) => warnings.push(message))).toBeUndefined();
+			expect(folderHostJournalStore(temp.path, { XDG_DATA_HOME: join(temp.path, "data") }, temp.path, (message) => warnings.push(message))).toBeUndefined();
 			expect(warnings[0]).toMatch(/inside the vault/);
-			expect(dataFolderJournalStore(join(temp.path, "vault"), { XDG_DATA_HOME: join(temp.path, "data") }, temp.path, (message) => warnings.push(message))).toBeInstanceOf(FolderJournalStore);
+			expect(folderHostJournalStore(join(temp.path, "vault"), { XDG_DATA_HOME: join(temp.path, "data") }, temp.path, (message) => warnings.push(message))).toBeInstanceOf(FolderJournalStore);
+		} finally {
+			temp.remove();
+		}
+	});
+
+	it("is the plugin's own journal when the plugin is installed in the vault, so Obsidian's activity view lists these calls", async () => {
+		const temp = makeTempDir("journal-place-plugin");
+		try {
+			const vault = join(temp.path, "vault");
+			const pluginFolder = join(vault, ".config-app", "plugins", "claude-code-bridge");
+			mkdirSync(pluginFolder, { recursive: true });
+			writeFileSync(join(pluginFolder, "manifest.json"), JSON.stringify({ id: "claude-code-bridge" }));
+			const environment = { XDG_DATA_HOME: join(temp.path, "data") };
+			const store = folderHostJournalStore(vault, environment, temp.path, () => undefined);
+			const record = { type: "call" as const, id: "c1", at: 1, session: { key: "s1", surface: "vault-tools-stdio" as const }, tool: "read_note", notes: ["a.md"], args: "", outcome: "ok" as const, durationMs: 1, answerBytes: 2 };
+			await store?.append([record]);
+			const pluginView = new FolderJournalStore(pluginJournalFolder(vault, ".config-app", { id: "claude-code-bridge", dir: ".config-app/plugins/claude-code-bridge" }));
+			expect(await pluginView.load()).toEqual([record]);
+			expect(readdirSync(temp.path)).not.toContain("data");
 		} finally {
 			temp.remove();
 		}

@@ -1,6 +1,7 @@
-import { mkdirSync, symlinkSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { journalFolder, vaultId } from "../../src/journal/journal-folder";
+import { installedPluginJournalFolder, journalFolder, vaultId } from "../../src/journal/journal-folder";
+import { pluginJournalFolder } from "../../src/obsidian/plugin-journal";
 import { makeTempDir } from "../helpers/temp-dir";
 
 describe("journalFolder", () => {
@@ -35,6 +36,67 @@ describe("journalFolder", () => {
 		try {
 			const place = journalFolder(temp.path, {}, temp.path);
 			expect(place).toEqual({ refused: expect.stringMatching(/inside the vault/) as unknown });
+		} finally {
+			temp.remove();
+		}
+	});
+});
+
+describe("installedPluginJournalFolder", () => {
+	const ID = "claude-code-bridge";
+
+	/** Installs the plugin (its manifest) in `configFolder` of `vault`. */
+	function install(vault: string, configFolder: string): void {
+		mkdirSync(join(vault, configFolder, "plugins", ID), { recursive: true });
+		writeFileSync(join(vault, configFolder, "plugins", ID, "manifest.json"), JSON.stringify({ id: ID }));
+	}
+
+	it("is the folder the plugin keeps its own journal in, in whichever config folder it is installed", () => {
+		const temp = makeTempDir("plugin-journal-folder");
+		try {
+			for (const configFolder of [".config-app", ".config-work"]) {
+				const vault = join(temp.path, configFolder);
+				install(vault, configFolder);
+				const expected = pluginJournalFolder(vault, configFolder, { id: ID, dir: `${configFolder}/plugins/${ID}` });
+				expect(installedPluginJournalFolder(vault, ID)).toBe(expected);
+				expect(expected).toBe(join(vault, configFolder, "plugins", ID, "journal"));
+			}
+		} finally {
+			temp.remove();
+		}
+	});
+
+	it("is none without the plugin installed, with its settings only, or in two config folders at once", () => {
+		const temp = makeTempDir("plugin-journal-none");
+		try {
+			const vault = temp.path;
+			expect(installedPluginJournalFolder(vault, ID)).toBeUndefined();
+			mkdirSync(join(vault, ".config-app", "plugins", ID), { recursive: true });
+			writeFileSync(join(vault, ".config-app", "plugins", ID, "data.json"), "{}");
+			expect(installedPluginJournalFolder(vault, ID)).toBeUndefined();
+			install(vault, ".config-app");
+			install(vault, ".config-mobile");
+			expect(installedPluginJournalFolder(vault, ID)).toBeUndefined();
+			expect(installedPluginJournalFolder(join(vault, "missing"), ID)).toBeUndefined();
+		} finally {
+			temp.remove();
+		}
+	});
+
+	it("is none through a symbolic link: a config folder or plugin folder shared with another vault would mix their journals", () => {
+		const temp = makeTempDir("plugin-journal-links");
+		try {
+			const shared = join(temp.path, "shared");
+			install(shared, ".config-app");
+			const linkedConfig = join(temp.path, "linked-config");
+			mkdirSync(linkedConfig);
+			symlinkSync(join(shared, ".config-app"), join(linkedConfig, ".config-app"));
+			expect(installedPluginJournalFolder(linkedConfig, ID)).toBeUndefined();
+			const linkedPlugins = join(temp.path, "linked-plugins");
+			mkdirSync(join(linkedPlugins, ".config-app"), { recursive: true });
+			symlinkSync(join(shared, ".config-app", "plugins"), join(linkedPlugins, ".config-app", "plugins"));
+			expect(installedPluginJournalFolder(linkedPlugins, ID)).toBeUndefined();
+			expect(installedPluginJournalFolder(shared, ID)).toBe(join(shared, ".config-app", "plugins", ID, "journal"));
 		} finally {
 			temp.remove();
 		}

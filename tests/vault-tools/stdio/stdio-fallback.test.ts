@@ -1,10 +1,14 @@
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { FolderJournalStore } from "../../../src/journal/folder-journal-store";
+import { Journal } from "../../../src/journal/journal";
+import { pluginJournalFolder } from "../../../src/obsidian/plugin-journal";
 import { VAULT_TOOL_NAMES } from "../../../src/vault-tools/create-vault-tools";
 import { makeTempDir } from "../../helpers/temp-dir";
 import { CLI_ENTRY, startStdioServer, type StdioServer } from "./stdio-server-process";
 import { FIXTURE_TIMEOUT_MS } from "../../helpers/fixture-timeout";
+import { pollUntil } from "../../helpers/wait-until";
 
 const NOTES: Record<string, string> = {
 	"Notes/Alpha.md": "---\ntags: [project]\nstatus: open\n---\n# Alpha\n\nAlpha links to [[Beta]].\n\n## Tasks\n\n- one ^task-1\n",
@@ -222,6 +226,26 @@ describe("claude-code-bridge mcp --vault: the stdio server with no bridge runnin
 		expect(frames.find((frame) => frame.id === null)?.error?.code).toBe(-32700);
 		expect(JSON.stringify(frames.find((frame) => frame.id === 3)?.result)).toContain("total 45 matches");
 		expect(stderr).toContain("Serving the vault tools for");
+	});
+
+	it("records its calls in the plugin's own journal when the plugin is installed, and writes them before it stops on SIGTERM", async () => {
+		const installed = join(temp.path, "Installed vault");
+		const pluginFolder = join(installed, ".config-app", "plugins", "claude-code-bridge");
+		mkdirSync(pluginFolder, { recursive: true });
+		writeFileSync(join(pluginFolder, "manifest.json"), JSON.stringify({ id: "claude-code-bridge" }));
+		writeFileSync(join(installed, "Note.md"), "# Note\n\nSome words.\n");
+		const child = spawn(process.execPath, [CLI_ENTRY, "mcp", "--vault", installed], { env: { PATH: process.env.PATH ?? "", HOME: home }, stdio: ["pipe", "pipe", "pipe"] });
+		let stdout = "";
+		child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+		const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+		child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "claude-code", version: "2" } } })}\n`);
+		child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "read_note", arguments: { path: "Note.md" } } })}\n`);
+		await pollUntil(() => (stdout.includes('"id":2') ? true : undefined), "the read_note answer", { timeoutMs: 20_000 });
+		// Claude Code may stop its MCP servers with a signal: the record waiting for its batch is written first.
+		child.kill("SIGTERM");
+		expect(await exited).toBe(0);
+		const pluginView = new Journal({ store: new FolderJournalStore(pluginJournalFolder(installed, ".config-app", { id: "claude-code-bridge", dir: ".config-app/plugins/claude-code-bridge" })) });
+		expect(await pluginView.entries()).toEqual([expect.objectContaining({ tool: "read_note", notes: ["Note.md"], outcome: "ok", session: expect.objectContaining({ surface: "vault-tools-stdio", client: "claude-code" }) as unknown })]);
 	});
 
 	it("refuses to start without a vault folder: a clear message and a non-zero exit", () => {
