@@ -1,8 +1,10 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { contentHash } from "../../src/journal/content-hash";
 import { FolderJournalStore } from "../../src/journal/folder-journal-store";
+import { vaultId } from "../../src/journal/journal-folder";
 import type { CallRecord, ChangeRecord } from "../../src/journal/journal-records";
 import { pluginJournal, pluginJournalFolder } from "../../src/obsidian/plugin-journal";
 import ClaudeCodeBridgePlugin from "../../src/plugin";
@@ -20,6 +22,28 @@ describe("the plugin's journal store and undo writes", () => {
 	it("lives in the plugin's own folder of the config folder, not among the notes nor in data.json", () => {
 		expect(pluginJournalFolder("/v", ".config-x", { id: "claude-code-bridge" })).toBe(join("/v", ".config-x/plugins/claude-code-bridge", "journal"));
 		expect(pluginJournalFolder("/v", ".config-x", { id: "claude-code-bridge", dir: ".config-x/plugins/ccb" })).toBe(join("/v", ".config-x/plugins/ccb", "journal"));
+	});
+
+	it("keeps one journal per vault when the config folder is a link shared by several vaults", () => {
+		const temp = makeTempDir("plugin-journal-shared");
+		try {
+			const shared = join(temp.path, "shared-config");
+			mkdirSync(join(shared, "plugins", "claude-code-bridge"), { recursive: true });
+			const [one, two] = [join(temp.path, "One"), join(temp.path, "Two")];
+			for (const vault of [one, two]) {
+				mkdirSync(vault);
+				symlinkSync(shared, join(vault, ".config-x"));
+			}
+			const manifest = { id: "claude-code-bridge", dir: ".config-x/plugins/claude-code-bridge" };
+			const [first, second] = [pluginJournalFolder(one, ".config-x", manifest), pluginJournalFolder(two, ".config-x", manifest)];
+			expect(first).not.toBe(second);
+			expect(first).toBe(join(one, ".config-x/plugins/claude-code-bridge", "journal", vaultId(one)));
+			const own = join(temp.path, "Own");
+			mkdirSync(join(own, ".config-x", "plugins", "claude-code-bridge"), { recursive: true });
+			expect(pluginJournalFolder(own, ".config-x", manifest)).toBe(join(own, ".config-x/plugins/claude-code-bridge", "journal"));
+		} finally {
+			temp.remove();
+		}
 	});
 
 	it("writes the pre-image through the vault only over the bytes the change left", async () => {
