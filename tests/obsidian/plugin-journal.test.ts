@@ -1,6 +1,6 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { mkdirSync, symlinkSync } from "node:fs";
+import { mkdirSync, realpathSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { contentHash } from "../../src/journal/content-hash";
 import { FolderJournalStore } from "../../src/journal/folder-journal-store";
@@ -36,7 +36,9 @@ describe("the plugin's journal store and undo writes", () => {
 			}
 			const manifest = { id: "claude-code-bridge", dir: ".config-x/plugins/claude-code-bridge" };
 			const [first, second] = [pluginJournalFolder(one, ".config-x", manifest), pluginJournalFolder(two, ".config-x", manifest)];
-			expect(first).not.toBe(second);
+			// Through the shared link both paths would name one folder: they must not.
+			for (const folder of [first, second]) mkdirSync(folder, { recursive: true });
+			expect(realpathSync(first)).not.toBe(realpathSync(second));
 			expect(first).toBe(join(one, ".config-x/plugins/claude-code-bridge", "journal", vaultId(one)));
 			const own = join(temp.path, "Own");
 			mkdirSync(join(own, ".config-x", "plugins", "claude-code-bridge"), { recursive: true });
