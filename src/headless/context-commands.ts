@@ -65,7 +65,7 @@ export function contextCommands(bridge: Bridge, editor: HeadlessEditor): [string
 						mention.lineStart = lineNumber(start);
 						mention.lineEnd = end === undefined ? mention.lineStart : lineNumber(end);
 					}
-					const outcome = bridge.notifier.mention(mention);
+					const outcome = bridge.notifier.mention(mention, location);
 					if (outcome === "queued") return `Queued the tag until Claude Code connects (${bridge.notifier.queuedMentions} waiting)`;
 					if (outcome === "private") return "Not sent: the note is private (excluded)";
 					return `Tagged ${mention.filePath}`;

@@ -110,9 +110,10 @@ export class Notifier {
 	/**
 	 * Tags a note, folder or line range for Claude; queued when no client is connected ("queued"). With a client
 	 * connected it is "sent", possibly a moment later: after a new client's welcome and earlier queued tags.
+	 * `location`, when the caller resolved the note already, is judged instead of resolving its path again.
 	 */
-	mention(mention: Mention): MentionOutcome {
-		if (this.options.privacy.hidesPath(mention.filePath)) return "private";
+	mention(mention: Mention, location?: VaultLocation): MentionOutcome {
+		if (this.options.privacy.hidesPath(location?.absolute === mention.filePath ? location : mention.filePath)) return "private";
 		const connected = this.options.hasClients();
 		// While a client's welcome is pending or queued tags are being delivered, a new tag joins the queue so
 		// tags arrive in the order they were made (and not in the moments after a connect that the CLI drops).

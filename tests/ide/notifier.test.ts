@@ -187,6 +187,17 @@ describe("Notifier", () => {
 			expect(notifier.queuedMentions).toBe(0);
 		});
 
+		it("judge the location the caller resolved, not the path again, when it names the tagged note", () => {
+			const judged: unknown[] = [];
+			const { notifier, state } = setUp({ privacy: { hidesPath: (path) => (judged.push(path), false) } });
+			state.clients = true;
+			const location = { relative: "a.md", absolute: "/v/a.md", realRelative: "Real/a.md" };
+			expect(notifier.mention({ filePath: "/v/a.md", lineStart: 1, lineEnd: 1 }, location)).toBe("sent");
+			// A folder's tag ends in "/": the location of its path does not name it, so the path is judged.
+			expect(notifier.mention({ filePath: "/v/Folder/" }, { relative: "Folder", absolute: "/v/Folder" })).toBe("sent");
+			expect(judged).toEqual([location, "/v/Folder/"]);
+		});
+
 		it("of a private note or folder are neither sent nor queued", () => {
 			const { notifier, sent, state } = setUp();
 			state.privatePaths.add("/v/Private");
