@@ -5,7 +5,8 @@
  * bundle size, and the activity journal's cost (the same calls to a host with and one without a journal). Prints a Markdown table and writes bench/results.json.
  *
  * Options: --quick (fewer samples, for trying the bench itself), --profile DIR (the headless host runs the wire
- * benchmarks under `node --cpu-prof`, as does the floor; DIR/bridge.cpuprofile and DIR/floor.cpuprofile).
+ * benchmarks under `node --cpu-prof`, as does the floor; DIR/bridge.cpuprofile and DIR/floor.cpuprofile),
+ * --no-jit-warm-up (the round-trip rows without the warm-up burst before them, as runs before it were made).
  */
 import { statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -231,10 +232,12 @@ function step<T>(name: string, run: () => Promise<T>): Promise<T> {
 interface Options {
 	quick: boolean;
 	profileDir?: string;
+	/** Off with --no-jit-warm-up: the round-trip rows as measured before the warm-up existed. */
+	jitWarmUp: boolean;
 }
 
 function readOptions(argv: readonly string[]): Options {
-	const options: Options = { quick: argv.includes("--quick") };
+	const options: Options = { quick: argv.includes("--quick"), jitWarmUp: !argv.includes("--no-jit-warm-up") };
 	const profileAt = argv.indexOf("--profile");
 	if (profileAt >= 0) {
 		const dir = argv[profileAt + 1];
@@ -255,9 +258,9 @@ async function runBenchmarks(options: Options): Promise<void> {
 	const mainJsBytes = statSync("main.js").size;
 	const profileFlags = (name: string): string[] => (options.profileDir ? ["--cpu-prof", "--cpu-prof-dir", options.profileDir, "--cpu-prof-name", `${name}.cpuprofile`] : []);
 	const wire = await step("round trips, pushes and throughput (headless host and floor in their own processes)", () =>
-		measureWire({ scale, bridgeNodeFlags: profileFlags("bridge"), rawNodeFlags: profileFlags("floor") }),
+		measureWire({ scale, bridgeNodeFlags: profileFlags("bridge"), rawNodeFlags: profileFlags("floor"), jitWarmUp: options.jitWarmUp }),
 	);
-	const journal = await step("the activity journal's cost (a host with and one without a journal, in their own processes)", () => measureJournalCost(scale));
+	const journal = await step("the activity journal's cost (a host with and one without a journal, in their own processes)", () => measureJournalCost(scale, [], options.jitWarmUp));
 	const memory = await step("memory under load (fresh pairs of processes)", () => measureLoadMemory(options.quick ? 2 : MEMORY_REPETITIONS, options.quick ? 300 : 1000));
 	const vaults = [await step("1k-note vault", () => measureVaultScale(1000, options.quick ? 5 : 20)), await step("10k-note vault", () => measureVaultScale(10_000, options.quick ? 5 : 20))];
 	const pluginLoad = await step("plugin start-up (against the obsidian stub)", () => measurePluginLoad(options.quick ? 5 : 20));
@@ -265,12 +268,13 @@ async function runBenchmarks(options: Options): Promise<void> {
 	const obsidianDiagnostics = await step("Obsidian diagnostics source, 10k notes (over the obsidian stub)", async () => (await import("./obsidian-diagnostics")).runObsidianDiagnosticsBench());
 	const figures: Figures = { wire, vaults, pluginLoad, memory, mainJsBytes, obsidianDiagnostics, journal };
 	const table = rows(figures);
-	process.stdout.write(`\n${describeMachine(info)}; ${placement()}\n\n${markdownTable(table)}\n\n${missedNotes(table)}\n`);
+	const warmUp = options.jitWarmUp ? "round trips timed after a warm-up burst on both sides" : "round trips timed without the warm-up burst (--no-jit-warm-up)";
+	process.stdout.write(`\n${describeMachine(info)}; ${placement()}; ${warmUp}\n\n${markdownTable(table)}\n\n${missedNotes(table)}\n`);
 	if (options.quick || options.profileDir) {
 		process.stdout.write("\nNot written to bench/results.json (a --quick or --profile run)\n");
 		return;
 	}
-	writeFileSync(join("bench", "results.json"), `${JSON.stringify({ machine: info, placement: placement(), targets: TARGETS, figures, table }, null, 1)}\n`);
+	writeFileSync(join("bench", "results.json"), `${JSON.stringify({ machine: info, placement: placement(), jitWarmUp: options.jitWarmUp, targets: TARGETS, figures, table }, null, 1)}\n`);
 	process.stdout.write("\nWrote bench/results.json\n");
 }
 

@@ -13,7 +13,7 @@ function line(name: string, comparison: Comparison): string {
 async function main(): Promise<void> {
 	const scale = Number(process.argv[2] ?? "0.3");
 	const load = loadavg()[0]?.toFixed(2) ?? "?";
-	const wire = await measureWire({ scale });
+	const wire = await measureWire({ scale, jitWarmUp: !process.argv.includes("--no-jit-warm-up") });
 	const cpu = wire.hostCpu;
 	const pair = (name: string, value: { bridge: number | undefined; raw: number | undefined }): string =>
 		`${name}: bridge ${value.bridge ?? "?"} µs, floor ${value.raw ?? "?"} µs`;

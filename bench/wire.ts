@@ -62,6 +62,11 @@ export interface WireOptions {
 	rawNodeFlags?: readonly string[];
 	/** Samples scale (1 = the full run). */
 	scale?: number;
+	/**
+	 * Whether both sides first answer a warm-up burst (see `measureWire`); default true. `--no-jit-warm-up` turns it
+	 * off, to compare with runs made before it existed.
+	 */
+	jitWarmUp?: boolean;
 }
 
 /** The vault the wire benchmarks run against: 100 linked notes, a 1 MiB note and a short note to select in. */
@@ -241,6 +246,26 @@ export async function measureWire(options: WireOptions = {}): Promise<WireFigure
 		for (const request of Object.values(requests)) await canAnswer(bridge, floor, request.method, request.params);
 		// The host parses the vault for diagnostics in the background at start: let that finish first.
 		await untilIdle(bridgeServer.pid);
+		// The note becomes the active one first (that sends its cursor), so each `select` sends one selection.
+		const opened = bridge.nextNotification("selection_changed");
+		bridgeServer.send(`open ${SELECTION_NOTE}`);
+		await opened;
+		const selectionText = bridge.nextNotificationText("selection_changed");
+		bridgeServer.send(`select ${SELECTION_NOTE} ${SELECTION_RANGES[0]}`);
+		const selectionNotification = await selectionText;
+		await keepNotification(floor, selectionNotification);
+		let selectCount = 1;
+		const nextSelect = (): string => `select ${SELECTION_NOTE} ${SELECTION_RANGES[selectCount++ % 2]}`;
+		if (options.jitWarmUp ?? true) {
+			// The same calls and pushes as the CPU phase, figures thrown away, so the rows time code V8 has finished
+			// compiling. Without it they fell in the window where the host's optimizing compiler still ran, on the
+			// core its main thread is pinned to: over 4,000 read_note calls after a 500-call warm-up, perf put 90 %
+			// of the host's other threads' samples in TurboFan jobs, and a relayed read_note took 0.5 ms against
+			// 0.2-0.3 ms once they were done. The floor is a few lines of code: it is warm after a few calls.
+			process.stderr.write("bench:   warm-up (both sides, figures not kept)\n");
+			await measureHostCpu({ bridgeServer, floor, bridge, raw }, requests, scale, nextSelect);
+			await burst(bridge, bridgeServer, "at_mentioned", Array.from({ length: Math.max(200, Math.round(3000 * scale)) }, () => `tag ${SELECTION_NOTE} 2 3`));
+		}
 		const roundTrip = (request: { method: string; params?: object }, alternation: AlternationPlan) =>
 			alternate(
 				alternation,
@@ -256,19 +281,10 @@ export async function measureWire(options: WireOptions = {}): Promise<WireFigure
 		const filesRead1MiB = await roundTrip(requests.read, plan(scale, 12, 4, 6));
 
 		process.stderr.write("bench:   selection_changed, at_mentioned\n");
-		// The note becomes the active one first (that sends its cursor), so each `select` sends one selection.
-		const opened = bridge.nextNotification("selection_changed");
-		bridgeServer.send(`open ${SELECTION_NOTE}`);
-		await opened;
-		const selectionText = bridge.nextNotificationText("selection_changed");
-		bridgeServer.send(`select ${SELECTION_NOTE} ${SELECTION_RANGES[0]}`);
-		const selectionNotification = await selectionText;
-		await keepNotification(floor, selectionNotification);
-		let selectCount = 1;
 		const selectionChanged = await alternate(
 			plan(scale, 40, 25, 50),
 			() => timedPush(raw, floor, "selection_changed", "push"),
-			() => timedPush(bridge, bridgeServer, "selection_changed", `select ${SELECTION_NOTE} ${SELECTION_RANGES[selectCount++ % 2]}`),
+			() => timedPush(bridge, bridgeServer, "selection_changed", nextSelect()),
 		);
 		const mentionText = bridge.nextNotificationText("at_mentioned");
 		bridgeServer.send(`tag ${SELECTION_NOTE} 2 3`);
@@ -280,7 +296,7 @@ export async function measureWire(options: WireOptions = {}): Promise<WireFigure
 		);
 		process.stderr.write("bench:   server CPU per call\n");
 		await keepNotification(floor, selectionNotification);
-		const hostCpu = await measureHostCpu({ bridgeServer, floor, bridge, raw }, requests, scale, () => `select ${SELECTION_NOTE} ${SELECTION_RANGES[selectCount++ % 2]}`);
+		const hostCpu = await measureHostCpu({ bridgeServer, floor, bridge, raw }, requests, scale, nextSelect);
 		await Promise.all([bridge.close(), raw.close()]);
 		await untilNoClients(bridgeServer);
 
