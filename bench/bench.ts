@@ -268,7 +268,8 @@ async function runBenchmarks(options: Options): Promise<void> {
 	const obsidianDiagnostics = await step("Obsidian diagnostics source, 10k notes (over the obsidian stub)", async () => (await import("./obsidian-diagnostics")).runObsidianDiagnosticsBench());
 	const figures: Figures = { wire, vaults, pluginLoad, memory, mainJsBytes, obsidianDiagnostics, journal };
 	const table = rows(figures);
-	const warmUp = options.jitWarmUp ? "round trips timed after a warm-up burst on both sides" : "round trips timed without the warm-up burst (--no-jit-warm-up)";
+	const warm = wire.warmUp;
+	const warmUp = warm ? `round trips timed after ${warm.rounds} warm-up rounds (${warm.steady ? "the host's compiler threads idle in the last" : "the host's compiler threads still busy in the last"})` : "round trips timed without a warm-up (--no-jit-warm-up)";
 	process.stdout.write(`\n${describeMachine(info)}; ${placement()}; ${warmUp}\n\n${markdownTable(table)}\n\n${missedNotes(table)}\n`);
 	if (options.quick || options.profileDir) {
 		process.stdout.write("\nNot written to bench/results.json (a --quick or --profile run)\n");

@@ -10,6 +10,16 @@ function line(name: string, comparison: Comparison): string {
 	return `${name}: bridge ${comparison.bridge.median.toFixed(4)} ms, floor ${comparison.raw.median.toFixed(4)} ms, ${comparison.medianRatio.toFixed(2)}×`;
 }
 
+/** The bench's "getDiagnostics {uri} minus the tool's own work" ratio (bench.ts). */
+function minusWork(wire: Awaited<ReturnType<typeof measureWire>>): string {
+	const { bridge: tool } = wire.hostCpu.getDiagnosticsNote;
+	const { bridge: ping } = wire.hostCpu.ping;
+	if (tool === undefined || ping === undefined) return "?";
+	const work = Math.max(0, tool - ping) / 1000;
+	const comparison = wire.getDiagnosticsNote.comparison;
+	return `${((comparison.bridge.median - work) / comparison.raw.median).toFixed(2)}×`;
+}
+
 async function main(): Promise<void> {
 	const scale = Number(process.argv[2] ?? "0.3");
 	const load = loadavg()[0]?.toFixed(2) ?? "?";
@@ -19,7 +29,8 @@ async function main(): Promise<void> {
 		`${name}: bridge ${value.bridge ?? "?"} µs, floor ${value.raw ?? "?"} µs`;
 	process.stdout.write(
 		[
-			`load average at start ${load}, at end ${loadavg()[0]?.toFixed(2) ?? "?"}, scale ${scale}`,
+			`load average at start ${load}, at end ${loadavg()[0]?.toFixed(2) ?? "?"}, scale ${scale}, warm-up ${wire.warmUp ? `${wire.warmUp.rounds} rounds, ${wire.warmUp.steady ? "steady" : "not steady"}` : "off"}`,
+			`diagnostics minus work: ${minusWork(wire)}`,
 			line("ping", wire.ping),
 			line("tools/call getWorkspaceFolders", wire.getWorkspaceFolders.comparison),
 			line("tools/call getDiagnostics {uri}", wire.getDiagnosticsNote.comparison),

@@ -4,6 +4,7 @@ import { pathToFileURL } from "node:url";
 import { alternate, type AlternationPlan, type Comparison } from "./alternation";
 import { startBenchBridge } from "./bench-bridge";
 import { timedRequest, measureToolWork } from "./round-trips";
+import { warmUntilSteady, type WarmUp } from "./jit-warm-up";
 import { processCpuMs, untilIdle } from "./process-cpu";
 import { RpcClient } from "./rpc-client";
 import { startHeadless, startRawServer, type ServerProcess } from "./server-processes";
@@ -54,6 +55,8 @@ export interface WireFigures {
 	hostCpu: HostCpuFigures;
 	atMentioned: Comparison;
 	throughput: Throughput;
+	/** The warm-up before the timed rows; absent when it was turned off. */
+	warmUp?: WarmUp;
 }
 
 export interface WireOptions {
@@ -255,16 +258,22 @@ export async function measureWire(options: WireOptions = {}): Promise<WireFigure
 		const selectionNotification = await selectionText;
 		await keepNotification(floor, selectionNotification);
 		let selectCount = 1;
+		let warmUp: WarmUp | undefined;
 		const nextSelect = (): string => `select ${SELECTION_NOTE} ${SELECTION_RANGES[selectCount++ % 2]}`;
 		if (options.jitWarmUp ?? true) {
-			// The same calls and pushes as the CPU phase, figures thrown away, so the rows time code V8 has finished
-			// compiling. Without it they fell in the window where the host's optimizing compiler still ran, on the
-			// core its main thread is pinned to: over 4,000 read_note calls after a 500-call warm-up, perf put 90 %
-			// of the host's other threads' samples in TurboFan jobs, and a relayed read_note took 0.5 ms against
-			// 0.2-0.3 ms once they were done. The floor is a few lines of code: it is warm after a few calls.
-			process.stderr.write("bench:   warm-up (both sides, figures not kept)\n");
-			await measureHostCpu({ bridgeServer, floor, bridge, raw }, requests, scale, nextSelect);
-			await burst(bridge, bridgeServer, "at_mentioned", Array.from({ length: Math.max(200, Math.round(3000 * scale)) }, () => `tag ${SELECTION_NOTE} 2 3`));
+			process.stderr.write("bench:   warm-up (both sides, not timed)\n");
+			const count = Math.max(500, Math.round(5000 * scale));
+			const reads = Math.max(20, Math.round(100 * scale));
+			warmUp = await warmUntilSteady(bridgeServer.pid, async () => {
+				for (const client of [bridge, raw]) {
+					for (const request of [requests.ping, requests.folders, requests.diagnostics]) await pipelined(client, request.method, request.params, count);
+					await pipelined(client, requests.read.method, requests.read.params, reads);
+				}
+				await burst(bridge, bridgeServer, "selection_changed", Array.from({ length: count }, nextSelect));
+				await burst(raw, floor, "selection_changed", Array.from({ length: count }, () => "push"));
+				await burst(bridge, bridgeServer, "at_mentioned", Array.from({ length: count }, () => `tag ${SELECTION_NOTE} 2 3`));
+			});
+			process.stderr.write(`bench:   warm-up: ${warmUp.rounds} rounds, ${warmUp.steady ? "steady" : "not steady"}\n`);
 		}
 		const roundTrip = (request: { method: string; params?: object }, alternation: AlternationPlan) =>
 			alternate(
@@ -316,6 +325,7 @@ export async function measureWire(options: WireOptions = {}): Promise<WireFigure
 			hostCpu,
 			atMentioned,
 			throughput,
+			...(warmUp ? { warmUp } : {}),
 		};
 	} finally {
 		await floor.stop();
