@@ -134,7 +134,7 @@ export function createJournal(options: JournalAssemblyOptions, log?: (message: s
  * their changes), else the vault's folder in the user's data folder. Undefined, with a warning, when that data
  * folder would be inside the vault.
  */
-export function folderHostJournalStore(vaultPath: string, environment: Readonly<Record<string, string | undefined>>, homeDir: string, warn: (message: string) => void): JournalStore | undefined {
+export function folderHostJournalStore(vaultPath: string, environment: Readonly<Record<string, string | undefined>>, homeDir: string, warn: (message: string) => void): FolderJournalStore | undefined {
 	const plugin = installedPluginJournalFolder(vaultPath, PLUGIN_ID);
 	if (plugin !== undefined) return new FolderJournalStore(plugin);
 	const place = journalFolder(vaultPath, environment, homeDir);

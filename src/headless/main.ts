@@ -129,6 +129,7 @@ async function main(): Promise<void> {
 			`Claude Code Bridge (headless) serving ${vaultPath}`,
 			`Listening on ws://127.0.0.1:${status.port}`,
 			`Lock file: ${status.lockFilePath}`,
+			`Activity journal: ${journalStore?.folder ?? "none"}`,
 			`Connect: ${launchCommand(vaultPath)}`,
 			...(mcp ? [mcp.statusLine(), mcp.addInstructions()] : []),
 			'Type "help" for commands, "quit" or Ctrl+C to stop.',

@@ -25,7 +25,7 @@ const YOUNG_BLOB_MS = 60_000;
 export class FolderJournalStore implements JournalStore {
 	private ready: Promise<void> | undefined;
 
-	constructor(private readonly folder: string) {}
+	constructor(readonly folder: string) {}
 
 	async load(): Promise<JournalRecord[]> {
 		await this.prepare();

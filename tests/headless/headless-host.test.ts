@@ -1,5 +1,6 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, statSync, symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { vaultId } from "../../src/journal/journal-folder";
 import { HeadlessProcess, HEADLESS_ENTRY } from "../helpers/headless-process";
 import { connectOrThrow } from "../helpers/test-client";
 import { makeTempDir } from "../helpers/temp-dir";
@@ -27,6 +28,7 @@ describe("the headless host", () => {
 		expect(host.lockFile).toBe(join(home, ".claude", "ide", `${host.port}.lock`));
 		expect(statSync(host.lockFile).mode & 0o777).toBe(0o600);
 		expect(host.stdout).toContain(`Connect: cd "${vault}" && claude --ide`);
+		expect(host.stdout).toContain(`Activity journal: ${join(home, ".local", "share", "claude-code-bridge", "journal", vaultId(vault))}\n`);
 		const lock = JSON.parse(readFileSync(host.lockFile, "utf8")) as { ideName: string; authToken: string; pid: number };
 		expect(lock.ideName).toBe(`Obsidian · vault with spaces (headless, pid ${String(host.child.pid)})`);
 		expect(lock.pid).toBe(host.child.pid);
