@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { lstatSync, readdirSync, realpathSync } from "node:fs";
-import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { readdirSync, realpathSync, statSync } from "node:fs";
+import { basename, isAbsolute, join, relative, resolve } from "node:path";
 
 /**
  * Where the headless host and the stdio server keep a vault's journal: `$XDG_DATA_HOME` (when absolute) or
@@ -38,11 +38,21 @@ function realPath(path: string): string {
 }
 
 /**
- * The journal the plugin keeps in the vault's config folder (`<config folder>/plugins/claude-code-bridge/journal`),
- * when the plugin is installed in exactly one config folder (a dot folder at the vault's top, itself a folder and
- * not a symbolic link, whose `plugins/<id>/manifest.json` is a file). A process that serves the folder while
- * Obsidian is closed records there, so Obsidian's activity view lists its calls and can undo its changes.
- * Undefined when there is no such folder, or more than one (which one Obsidian uses cannot be known here).
+ * The folder the plugin keeps its journal in, given its own folder (absolute): `journal` there, or
+ * `journal/<vault id>` when that folder's real path is outside the vault. A config folder linked into several vaults
+ * (a way to share settings) would otherwise mix their journals, whose paths are vault-relative.
+ */
+export function pluginJournalFolderIn(vaultRoot: string, pluginFolder: string): string {
+	const folder = join(pluginFolder, "journal");
+	return leadsOutOf(vaultRoot, pluginFolder) ? join(folder, vaultId(vaultRoot)) : folder;
+}
+
+/**
+ * The journal the plugin keeps (`pluginJournalFolderIn`), when the plugin is installed in exactly one config
+ * folder: a dot folder at the vault's top (or a link to one) whose `plugins/<id>/manifest.json` is a file. A process
+ * that serves the folder while Obsidian is closed records there, so Obsidian's activity view lists its calls and can
+ * undo its changes. Undefined when there is no such folder, or more than one (which one Obsidian uses cannot be
+ * known here).
  */
 export function installedPluginJournalFolder(vaultRoot: string, pluginId: string): string | undefined {
 	let entries;
@@ -52,17 +62,25 @@ export function installedPluginJournalFolder(vaultRoot: string, pluginId: string
 		return undefined;
 	}
 	const installed = entries
-		.filter((entry) => entry.isDirectory() && entry.name.startsWith(".") && entry.name !== "." && entry.name !== "..")
+		.filter((entry) => (entry.isDirectory() || entry.isSymbolicLink()) && entry.name.startsWith(".") && entry.name !== "." && entry.name !== "..")
 		.map((entry) => join(vaultRoot, entry.name, "plugins", pluginId))
-		.filter((folder) => is(dirname(folder), "folder") && is(folder, "folder") && is(join(folder, "manifest.json"), "file"));
-	return installed.length === 1 && installed[0] !== undefined ? join(installed[0], "journal") : undefined;
+		.filter((folder) => isFile(join(folder, "manifest.json")));
+	return installed.length === 1 && installed[0] !== undefined ? pluginJournalFolderIn(vaultRoot, installed[0]) : undefined;
 }
 
-/** Whether `path` itself (not followed, if a symbolic link) is a folder or a regular file. */
-function is(path: string, kind: "folder" | "file"): boolean {
+function isFile(path: string): boolean {
 	try {
-		const stats = lstatSync(path, { throwIfNoEntry: false });
-		return kind === "folder" ? stats?.isDirectory() === true : stats?.isFile() === true;
+		return statSync(path, { throwIfNoEntry: false })?.isFile() === true;
+	} catch {
+		return false;
+	}
+}
+
+/** Whether `path`'s real path is not inside `vaultRoot`'s (a symbolic link on the way leads elsewhere). */
+function leadsOutOf(vaultRoot: string, path: string): boolean {
+	try {
+		const inside = relative(realpathSync.native(vaultRoot), realpathSync.native(path));
+		return inside.startsWith("..") || isAbsolute(inside);
 	} catch {
 		return false;
 	}

@@ -1,10 +1,9 @@
 import type { App, PluginManifest } from "obsidian";
-import { realpathSync } from "node:fs";
-import { dirname, isAbsolute, join, relative } from "node:path";
+import { join } from "node:path";
 import type { JournalAssemblyOptions } from "../assembly/journal-wiring";
 import { contentHash } from "../journal/content-hash";
 import { FolderJournalStore } from "../journal/folder-journal-store";
-import { vaultId } from "../journal/journal-folder";
+import { pluginJournalFolderIn } from "../journal/journal-folder";
 
 /**
  * The plugin's activity journal: kept in the plugin's own folder of the config folder (`<configDir>/plugins/<id>/
@@ -13,20 +12,7 @@ import { vaultId } from "../journal/journal-folder";
  * host serves here too, with its atomic appends, compaction lock and private file modes.
  */
 export function pluginJournalFolder(vaultPath: string, configDir: string, manifest: Pick<PluginManifest, "id" | "dir">): string {
-	const folder = join(vaultPath, manifest.dir ?? `${configDir}/plugins/${manifest.id}`, "journal");
-	// A config folder linked into several vaults (a way to share settings) would mix their journals, whose paths
-	// are vault-relative: then each vault keeps its own, by the vault's id.
-	return leadsOutOf(vaultPath, dirname(folder)) ? join(folder, vaultId(vaultPath)) : folder;
-}
-
-/** Whether `path`'s real path is not inside `vaultPath`'s (a symbolic link on the way leads elsewhere). */
-function leadsOutOf(vaultPath: string, path: string): boolean {
-	try {
-		const inside = relative(realpathSync.native(vaultPath), realpathSync.native(path));
-		return inside.startsWith("..") || isAbsolute(inside);
-	} catch {
-		return false;
-	}
+	return pluginJournalFolderIn(vaultPath, join(vaultPath, manifest.dir ?? `${configDir}/plugins/${manifest.id}`));
 }
 
 /** The journal's store, and undo's writes through Obsidian's vault API (so editors, the cache and sync see them). */

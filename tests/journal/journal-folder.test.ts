@@ -83,19 +83,21 @@ describe("installedPluginJournalFolder", () => {
 		}
 	});
 
-	it("is none through a symbolic link: a config folder or plugin folder shared with another vault would mix their journals", () => {
+	it("in a config folder linked from elsewhere is the per-vault folder the plugin keeps there, so vaults sharing it never mix", () => {
 		const temp = makeTempDir("plugin-journal-links");
 		try {
 			const shared = join(temp.path, "shared");
 			install(shared, ".config-app");
-			const linkedConfig = join(temp.path, "linked-config");
-			mkdirSync(linkedConfig);
-			symlinkSync(join(shared, ".config-app"), join(linkedConfig, ".config-app"));
-			expect(installedPluginJournalFolder(linkedConfig, ID)).toBeUndefined();
-			const linkedPlugins = join(temp.path, "linked-plugins");
-			mkdirSync(join(linkedPlugins, ".config-app"), { recursive: true });
-			symlinkSync(join(shared, ".config-app", "plugins"), join(linkedPlugins, ".config-app", "plugins"));
-			expect(installedPluginJournalFolder(linkedPlugins, ID)).toBeUndefined();
+			const vaults = ["One", "Two"].map((name) => join(temp.path, name));
+			for (const vault of vaults) {
+				mkdirSync(vault);
+				symlinkSync(join(shared, ".config-app"), join(vault, ".config-app"));
+			}
+			const manifest = { id: ID, dir: `.config-app/plugins/${ID}` };
+			const folders = vaults.map((vault) => installedPluginJournalFolder(vault, ID));
+			expect(folders).toEqual(vaults.map((vault) => pluginJournalFolder(vault, ".config-app", manifest)));
+			expect(folders).toEqual(vaults.map((vault) => join(vault, ".config-app", "plugins", ID, "journal", vaultId(vault))));
+			// The vault the folder really is in keeps the plain one.
 			expect(installedPluginJournalFolder(shared, ID)).toBe(join(shared, ".config-app", "plugins", ID, "journal"));
 		} finally {
 			temp.remove();
