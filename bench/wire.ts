@@ -66,7 +66,7 @@ export interface WireOptions {
 	/** Samples scale (1 = the full run). */
 	scale?: number;
 	/**
-	 * Whether both sides first answer a warm-up burst (see `measureWire`); default true. `--no-jit-warm-up` turns it
+	 * Whether both sides first answer warm-up rounds (bench/jit-warm-up.ts); default true. `--no-jit-warm-up` turns it
 	 * off, to compare with runs made before it existed.
 	 */
 	jitWarmUp?: boolean;
