@@ -1,7 +1,5 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { threadCpuMs } from "./process-cpu";
 
-/** Clock ticks per second of /proc's times (USER_HZ, 100 on Linux). */
-const TICKS_PER_SECOND = 100;
 /** At most this many warm-up rounds: a host that never settles is measured as it is, and the run says so. */
 const MAX_ROUNDS = 6;
 /**
@@ -19,24 +17,6 @@ export interface WarmUp {
 	rounds: number;
 	/** Whether the other threads' CPU time stopped falling (or was nearly nil) by the last round; false without /proc (one round is run). */
 	steady: boolean;
-}
-
-/** CPU time (user + system, ms) of a process's main thread and of all its other threads; undefined without /proc. */
-export function threadCpuMs(pid: number): { main: number; others: number } | undefined {
-	try {
-		let main = 0;
-		let others = 0;
-		for (const tid of readdirSync(`/proc/${pid}/task`)) {
-			const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
-			const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-			const ms = ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
-			if (tid === String(pid)) main += ms;
-			else others += ms;
-		}
-		return { main, others };
-	} catch {
-		return undefined;
-	}
 }
 
 /**

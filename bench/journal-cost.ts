@@ -6,7 +6,7 @@ import { processCpuMs, untilIdle } from "./process-cpu";
 import { timedRequest } from "./round-trips";
 import { RpcClient } from "./rpc-client";
 import { startHeadless, type ServerProcess } from "./server-processes";
-import { INITIALIZE_PARAMS, populateWireVault } from "./wire";
+import { INITIALIZE_PARAMS, pipelined, populateWireVault } from "./wire";
 import { makeTempDir } from "../tests/helpers/temp-dir";
 
 /** Issue 17: journaling adds at most 5 % to a call. */
@@ -28,15 +28,6 @@ export interface JournalCostFigures {
 const NOTE = join("Area 0", "Topic 1.md");
 /** Calls of each tool each host answers before the rows (see `measureJournalCost`). */
 const JIT_WARM_UP_CALLS = 3000;
-
-/** `count` calls of `call`, 16 in flight. */
-async function pipelined(count: number, call: () => Promise<unknown>): Promise<void> {
-	await Promise.all(
-		Array.from({ length: 16 }, async (_unused, lane) => {
-			for (let i = lane; i < count; i += 16) await call();
-		}),
-	);
-}
 
 /**
  * Two headless hosts on the same vault, each in its own process: one keeps its journal in a temp data folder, the
@@ -71,8 +62,8 @@ export async function measureJournalCost(scale = 1, nodeFlags: readonly string[]
 			// compiled code. Few enough that the journal stays under its 10,000-call bound (no compaction in the rows).
 			const calls = Math.max(100, Math.round(JIT_WARM_UP_CALLS * scale));
 			for (const client of [off, on]) {
-				await pipelined(calls, () => timedRequest(client, "vaultTools/call", vaultTool));
-				await pipelined(calls, () => timedRequest(client, "tools/call", ideTool));
+				await pipelined(client, "vaultTools/call", vaultTool, calls);
+				await pipelined(client, "tools/call", ideTool, calls);
 			}
 			for (const server of servers) await untilIdle(server.pid);
 		}

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 
 /** Clock ticks per second of /proc/<pid>/stat's times (USER_HZ, 100 on Linux). */
 const TICKS_PER_SECOND = 100;
@@ -9,14 +9,34 @@ const TICKS_PER_SECOND = 100;
  */
 export function processCpuMs(pid: number): number | undefined {
 	try {
-		const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-		// Fields after the command name (which may hold spaces), counted from field 3: utime is 14, stime 15.
-		const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-		const ticks = Number(fields[11]) + Number(fields[12]);
-		return Number.isFinite(ticks) ? (ticks * 1000) / TICKS_PER_SECOND : undefined;
+		return statCpuMs(readFileSync(`/proc/${pid}/stat`, "utf8"));
 	} catch {
 		return undefined;
 	}
+}
+
+/** CPU time (user + system, ms) of a process's main thread and of all its other threads; undefined without /proc. */
+export function threadCpuMs(pid: number): { main: number; others: number } | undefined {
+	try {
+		let main = 0;
+		let others = 0;
+		for (const tid of readdirSync(`/proc/${pid}/task`)) {
+			const ms = statCpuMs(readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8")) ?? 0;
+			if (tid === String(pid)) main += ms;
+			else others += ms;
+		}
+		return { main, others };
+	} catch {
+		return undefined;
+	}
+}
+
+/** User + system time of a /proc `stat` line, in ms. */
+function statCpuMs(stat: string): number | undefined {
+	// Fields after the command name (which may hold spaces), counted from field 3: utime is 14, stime 15.
+	const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+	const ticks = Number(fields[11]) + Number(fields[12]);
+	return Number.isFinite(ticks) ? (ticks * 1000) / TICKS_PER_SECOND : undefined;
 }
 
 /**

@@ -171,7 +171,8 @@ async function cpuPerCall(pid: number, count: number, run: () => Promise<void>):
 	return before === undefined || after === undefined ? undefined : round(((after - before) * 1000) / count, 1);
 }
 
-async function pipelined(client: RpcClient, method: string, params: object | undefined, count: number): Promise<void> {
+/** `count` requests, 16 in flight. */
+export async function pipelined(client: RpcClient, method: string, params: object | undefined, count: number): Promise<void> {
 	const window = 16;
 	await Promise.all(
 		Array.from({ length: window }, async (_unused, lane) => {
