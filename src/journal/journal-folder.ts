@@ -14,8 +14,7 @@ export function journalFolder(vaultRoot: string, environment: Readonly<Record<st
 	const folder = join(dataHome, "claude-code-bridge", "journal", vaultId(vaultRoot));
 	const real = realPath(vaultRoot);
 	for (const root of new Set([resolve(vaultRoot), real])) {
-		const inside = relative(root, resolve(folder));
-		if (inside === "" || (!inside.startsWith("..") && !isAbsolute(inside))) {
+		if (isWithin(root, resolve(folder))) {
 			return { refused: `the data folder ${dataHome} is inside the vault; the activity journal is kept outside the notes, so none is kept` };
 		}
 	}
@@ -79,9 +78,14 @@ function isFile(path: string): boolean {
 /** Whether `path`'s real path is not inside `vaultRoot`'s (a symbolic link on the way leads elsewhere). */
 function leadsOutOf(vaultRoot: string, path: string): boolean {
 	try {
-		const inside = relative(realpathSync.native(vaultRoot), realpathSync.native(path));
-		return inside.startsWith("..") || isAbsolute(inside);
+		return !isWithin(realpathSync.native(vaultRoot), realpathSync.native(path));
 	} catch {
 		return false;
 	}
+}
+
+/** Whether `path` is `root` or below it (both resolved). */
+function isWithin(root: string, path: string): boolean {
+	const inside = relative(root, path);
+	return inside === "" || (!inside.startsWith("..") && !isAbsolute(inside));
 }
