@@ -78,7 +78,7 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 	// The same folder adapter as the headless host's; this process reads only its vault-tools index.
 	const folder = new FolderVault({ root: paths.root, watch: options.watch ?? true, log });
 	const index = folder.index;
-	const settings = new PluginSettings({ vaultRoot: paths.root, extra: options.privacy, log });
+	const settings = new PluginSettings({ vaultRoot: paths.root, extra: options.privacy, log, topLevelVersion: () => folder.store.topLevelVersion });
 	// Tags as the IDE tools read them (`noteTags`), kept per note version by the folder adapter: no file read per decision.
 	const privacy = new VaultPrivacy({ paths, rules: () => settings.rules(), tagsOf: (relative) => folder.tagsOf(relative), warn: log });
 	const vault = privacy.visibleVault(index);

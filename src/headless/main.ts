@@ -16,6 +16,7 @@ import { tokenFromEnvironment } from "./mcp-token-file";
 import { lockFolders, otherBridgesForVault } from "./other-hosts";
 import { defaultVaultToolsPort } from "../vault-tools/serve/vault-tools-port";
 import { PluginSettings } from "../vault/privacy/plugin-settings";
+import type { FolderNoteStore } from "../vault/folder/folder-note-store";
 import type { PrivacyRules } from "../vault/privacy/privacy";
 import { folderHostJournalStore } from "../assembly/journal-wiring";
 
@@ -56,10 +57,13 @@ async function main(): Promise<void> {
 	}
 
 	// The plugin's privacy settings in the vault (and Obsidian's excluded files) always apply; the flags add to them.
+	let vaultStore: FolderNoteStore | undefined;
 	const privacySettings = new PluginSettings({
 		vaultRoot: vaultPath,
 		extra: { folders: args.privateFolders, tags: args.privateTags },
 		log: (message) => process.stderr.write(`[privacy] ${message}\n`),
+		// The folder's watcher, once the vault below is assembled and listed, tells when a config folder may have appeared.
+		topLevelVersion: () => vaultStore?.topLevelVersion,
 	});
 	const privacyRules = (): PrivacyRules => privacySettings.rules();
 	// The pid tells two hosts on one vault apart in /ide.
@@ -82,6 +86,7 @@ async function main(): Promise<void> {
 			diagnosticsLog: (message) => process.stderr.write(`[diagnostics] ${message}\n`),
 		},
 	});
+	vaultStore = headless.vault.store;
 	const { bridge, editor } = headless;
 	const { host } = bridge;
 	const mcp = bridge.vaultTools

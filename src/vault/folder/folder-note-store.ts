@@ -58,6 +58,8 @@ export class FolderNoteStore {
 	private readonly recent: { path: string; stamp: string; read: NoteText }[] = [];
 	/** The root with one separator at its end: a listed note's absolute path is this and its parts. */
 	private readonly rootPrefix: string;
+	/** How many entries of the top folder the watcher reported, hidden ones included. */
+	private topLevelEvents = 0;
 
 	constructor(private readonly options: FolderNoteStoreOptions) {
 		this.watching = options.watch ?? true;
@@ -67,6 +69,15 @@ export class FolderNoteStore {
 
 	get root(): string {
 		return this.options.root;
+	}
+
+	/**
+	 * A number that changes whenever the watcher reports an entry of the vault's top folder added, removed or
+	 * changed, hidden ones (a config folder) included; undefined while that folder is not watched (not listed yet,
+	 * no watcher, or its watcher failed), when only listing it again tells.
+	 */
+	get topLevelVersion(): number | undefined {
+		return this.watchers.has("") ? this.topLevelEvents : undefined;
 	}
 
 	/** Changes whenever files are added or removed (link resolution may then change). */
@@ -189,7 +200,10 @@ export class FolderNoteStore {
 		try {
 			const watcher = watch(folder === "" ? this.options.root : this.absolute(folder), { persistent: false }, (_event, filename) => {
 				if (filename === null) this.stopWatching("a change event without a file name");
-				else this.dirty.add(folder === "" ? filename : `${folder}/${filename}`);
+				else if (folder === "") {
+					this.topLevelEvents++;
+					this.dirty.add(filename);
+				} else this.dirty.add(`${folder}/${filename}`);
 			});
 			watcher.on("error", () => {
 				// The folder went away (or was renamed): its parent's watcher reports that; forget this one.

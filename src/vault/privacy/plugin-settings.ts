@@ -18,6 +18,12 @@ export interface PluginSettingsOptions {
 	waitForWriter?: () => void;
 	/** The clock the settings files' change times are compared with (tests); default `Date.now`. */
 	now?: () => number;
+	/**
+	 * The vault folder's watcher, when one runs: a number that changes whenever it reports an entry of the vault's top
+	 * folder (`FolderNoteStore.topLevelVersion`), undefined while it does not watch that folder. While the number
+	 * stays the same, the top folder is not stat'ed each turn to see whether a config folder appeared.
+	 */
+	topLevelVersion?: () => number | undefined;
 }
 
 /** How often settings that just turned unreadable are read again before they count as unreadable. */
@@ -25,7 +31,7 @@ const TORN_READ_RETRIES = 3;
 /** How long to wait between those reads: a writer of a few kilobytes is done well within it. */
 const TORN_READ_WAIT_MS = 5;
 
-/** How long a listing of the vault's top folder is trusted when its modification time did not change. */
+/** How long a listing of the vault's top folder is trusted when its modification time (or the watcher) shows no change. */
 const LISTING_TRUSTED_MS = 1_000;
 
 /**
@@ -60,13 +66,19 @@ const ABSENT: FolderReading = { key: "\u0000absent", settings: { kind: "absent" 
  * carries `unreadable` (every note counts as private) until they can be read again.
  *
  * The files are checked at most once per turn of the event loop, so a change applies to the next request without
- * a check for every note a request looks at; a check stats them and reads only those whose stamp changed.
+ * a check for every note a request looks at; a check stats them and reads only those whose stamp changed. Which
+ * config folders there are (the dot entries at the vault's top) is listed again when the vault's watcher reports an
+ * entry there, or, without one, when a stat each turn shows the top folder changed; a config folder whose settings
+ * went away lists it again at once, so a renamed one keeps its rules.
  */
 export class PluginSettings {
 	private readings = new Map<string, FolderReading>();
 	/** What was read last time, as one string: nothing is recomputed while it stays the same. */
 	private readingKey: string | undefined;
-	private listing: { names: string[]; mtimeMs: number; at: number } | undefined;
+	/** The dot entries at the vault's top, with what shows them unchanged since: the watcher's version, or else the folder's mtime. */
+	private listing: { names: string[]; mtimeMs?: number; topLevelVersion?: number; at: number } | undefined;
+	/** The last listing was trusted on the watcher's word, without a stat of the top folder. */
+	private listingFromWatcher = false;
 	private listingError: string | undefined;
 	/** The listing's error when the readings were last compared. */
 	private listingErrorRead: string | undefined;
@@ -118,11 +130,12 @@ export class PluginSettings {
 
 	/** Reads the settings again now (normally done once per turn of the event loop, when asked). */
 	refresh(): void {
-		const readings = new Map<string, FolderReading>();
-		// Folders without the plugin's settings are read again each time: the plugin may save its first settings there.
-		for (const name of this.configFolderCandidates()) {
-			const reading = this.readFolder(name, this.readings.get(name));
-			if (reading.settings.kind !== "absent") readings.set(name, reading);
+		let readings = this.readConfigFolders();
+		// A config folder whose settings went away may have been renamed (the watcher's event may not have arrived
+		// yet): list the top folder again now, so its rules are found under the new name rather than dropped.
+		if (this.listingFromWatcher && [...this.readings.keys()].some((name) => !readings.has(name))) {
+			this.listing = undefined;
+			readings = this.readConfigFolders();
 		}
 		// The same reading objects (files not read again, or read to the same texts) and the same listing: no change.
 		if (this.readingKey !== undefined && this.listingError === this.listingErrorRead && readings.size === this.readings.size && [...readings].every(([name, reading]) => this.readings.get(name) === reading)) return;
@@ -147,6 +160,17 @@ export class PluginSettings {
 		if (this.combined.unreadable !== undefined) return;
 		this.fresh = true;
 		setImmediate(() => (this.fresh = false)).unref();
+	}
+
+	/** The settings of every config folder that holds them. */
+	private readConfigFolders(): Map<string, FolderReading> {
+		const readings = new Map<string, FolderReading>();
+		// Folders without the plugin's settings are read again each time: the plugin may save its first settings there.
+		for (const name of this.configFolderCandidates()) {
+			const reading = this.readFolder(name, this.readings.get(name));
+			if (reading.settings.kind !== "absent") readings.set(name, reading);
+		}
+		return readings;
 	}
 
 	/** One config folder's settings; settings that just turned unreadable are read again a few times first. */
@@ -191,21 +215,30 @@ export class PluginSettings {
 
 	/**
 	 * The names of the dot entries at the vault's top (any of them may be the config folder), in code-unit order.
-	 * Listed again when the folder's modification time changes, or after `LISTING_TRUSTED_MS` (a coarse clock
-	 * may not show a folder added within the same tick).
+	 * Listed again when the watcher reports an entry there, or without a watcher when the folder's modification time
+	 * changes (a stat each turn), and in any case after `LISTING_TRUSTED_MS` (a coarse clock may not show a folder
+	 * added within the same tick).
 	 */
 	private configFolderCandidates(): string[] {
 		const now = Date.now();
-		let mtimeMs: number;
+		const listing = this.listing;
+		const recent = listing !== undefined && now - listing.at < LISTING_TRUSTED_MS;
+		const topLevelVersion = this.options.topLevelVersion?.();
+		this.listingFromWatcher = recent && topLevelVersion !== undefined && listing.topLevelVersion === topLevelVersion;
+		if (this.listingFromWatcher && listing) return listing.names;
 		try {
-			mtimeMs = statSync(this.options.vaultRoot).mtimeMs;
-			if (this.listing && this.listing.mtimeMs === mtimeMs && now - this.listing.at < LISTING_TRUSTED_MS) return this.listing.names;
+			let mtimeMs: number | undefined;
+			if (topLevelVersion === undefined) {
+				mtimeMs = statSync(this.options.vaultRoot).mtimeMs;
+				if (recent && listing.mtimeMs === mtimeMs) return listing.names;
+			}
 			// A file cannot hold the plugin's settings: only folders and links (to folders, perhaps) are candidates.
 			const names = readdirSync(this.options.vaultRoot, { withFileTypes: true })
 				.filter((entry) => entry.name.startsWith(".") && entry.name !== "." && entry.name !== ".." && (entry.isDirectory() || entry.isSymbolicLink()))
 				.map((entry) => entry.name)
 				.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-			this.listing = { names, mtimeMs, at: now };
+			// The watcher's version is read before the listing: an entry added after the listing changes it again.
+			this.listing = { names, at: now, ...(mtimeMs !== undefined ? { mtimeMs } : {}), ...(topLevelVersion !== undefined ? { topLevelVersion } : {}) };
 			this.listingError = undefined;
 			return names;
 		} catch (error) {

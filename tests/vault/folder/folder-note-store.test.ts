@@ -136,6 +136,37 @@ describe("FolderNoteStore", () => {
 			store.dispose();
 		}
 	});
+	it("tells when an entry of the vault's top changes, hidden ones included, and says nothing it cannot know", async () => {
+		const { root } = folder({ "a.md": "a", "Sub/b.md": "b" });
+		const store = new FolderNoteStore({ root, watch: true });
+		const unwatched = new FolderNoteStore({ root, watch: false });
+		try {
+			// Nothing watches the top before the first listing, nor without a watcher: no version to trust.
+			expect(store.topLevelVersion).toBeUndefined();
+			store.refresh();
+			unwatched.refresh();
+			expect(unwatched.topLevelVersion).toBeUndefined();
+			const listed = store.topLevelVersion;
+			expect(listed).toBe(0);
+			// A config folder appearing is what the privacy settings need to hear of (the store itself skips it).
+			mkdirSync(join(root, ".new-config"));
+			await waitUntil(() => store.topLevelVersion !== listed, "the watcher to report .new-config", { timeoutMs: 20_000 });
+			store.refresh();
+			expect(store.notePaths()).toEqual(["Sub/b.md", "a.md"]);
+			// A change below the top is not a change of the top.
+			const afterConfig = store.topLevelVersion;
+			writeFileSync(join(root, "Sub", "c.md"), "c");
+			await waitUntil(() => {
+				store.refresh();
+				return store.isNote("Sub/c.md");
+			}, "the watcher to report Sub/c.md", { timeoutMs: 20_000 });
+			expect(store.topLevelVersion).toBe(afterConfig);
+		} finally {
+			store.dispose();
+			unwatched.dispose();
+		}
+		expect(store.topLevelVersion).toBeUndefined();
+	});
 });
 
 describe("comparePaths", () => {

@@ -1,4 +1,4 @@
-import fs, { mkdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import fs, { mkdirSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { PluginSettings } from "../../../src/vault/privacy/plugin-settings";
 import { makeTempDir } from "../../helpers/temp-dir";
@@ -203,6 +203,58 @@ describe("PluginSettings: the privacy rules for a vault folder, for every proces
 		rmSync(join(root, ".other-config"), { recursive: true });
 		settings.refresh();
 		expect(settings.rules().tags).toEqual(["cli-tag"]);
+	});
+
+	describe("with the vault's watcher (the headless host and the stdio server's folder)", () => {
+		/** Settings whose top-folder version is `version` (undefined: no watcher), and the stats they take of the vault's top folder. */
+		function watchedSettings(root: string, version: { value: number | undefined }) {
+			const settings = new PluginSettings({ vaultRoot: root, extra: { folders: [], tags: [] }, log: () => undefined, topLevelVersion: () => version.value });
+			const stats = jest.spyOn(fs, "statSync");
+			const topStats = (): number => stats.mock.calls.filter(([path]) => String(path) === root).length;
+			return { settings, topStats, restore: () => stats.mockRestore() };
+		}
+
+		it("takes no stat of the top folder per turn while the watcher reports nothing there, and lists it again when it does", () => {
+			const root = vault({ [`.vault-config/${DATA_JSON}`]: JSON.stringify({ privateFolders: ["First"] }) });
+			const version = { value: 0 as number | undefined };
+			const { settings, topStats, restore } = watchedSettings(root, version);
+			try {
+				for (let turn = 0; turn < 3; turn++) settings.refresh();
+				expect(topStats()).toBe(0);
+				expect(settings.rules().folders).toEqual(["First"]);
+				// A config folder appears; the watcher's event says so (until then the listing stands, for at most a second).
+				write(root, `.other-config/${DATA_JSON}`, JSON.stringify({ privateFolders: ["Second"] }));
+				version.value = 1;
+				settings.refresh();
+				expect([...settings.rules().folders].sort()).toEqual(["First", "Second"]);
+				// No watcher (it stopped, or never started): a stat of the top folder each turn, as without one.
+				version.value = undefined;
+				settings.refresh();
+				settings.refresh();
+				expect(topStats()).toBe(2);
+			} finally {
+				restore();
+			}
+		});
+
+		it("keeps a renamed config folder's rules before the watcher reports the rename: the folder's settings going away lists the top again at once", () => {
+			const root = vault({ [`.vault-config/${DATA_JSON}`]: JSON.stringify({ privateFolders: ["Secret"] }) });
+			const version = { value: 0 as number | undefined };
+			const { settings, restore } = watchedSettings(root, version);
+			try {
+				settings.refresh();
+				expect(settings.rules().folders).toEqual(["Secret"]);
+				renameSync(join(root, ".vault-config"), join(root, ".renamed-config"));
+				settings.refresh();
+				expect(settings.rules().folders).toEqual(["Secret"]);
+				// Removed for good: the rules go with it.
+				rmSync(join(root, ".renamed-config"), { recursive: true });
+				settings.refresh();
+				expect(settings.rules().folders).toEqual([]);
+			} finally {
+				restore();
+			}
+		});
 	});
 
 	it("gives the rules of one named config folder (the one a running Obsidian uses) with the command line's, else the combined rules", () => {
