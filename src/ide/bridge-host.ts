@@ -9,6 +9,7 @@ import type { RequestObserver } from "../protocol/request-observer";
 import type { ClientInfo, ServerInfo } from "../protocol/mcp-types";
 import type { ToolRegistry } from "../protocol/tool-registry";
 import { describeError } from "../shared/describe-error";
+import { selectionChangedJson } from "./selection-json";
 
 export interface ClientStatus {
 	id: number;
@@ -178,8 +179,13 @@ export class BridgeHost {
 
 	/** Sends a notification to every client that finished `initialize`. */
 	broadcast(method: string, params?: JsonObject): void {
+		// A selection (sent for every one the user makes) is written once for all clients, by its own encoder.
+		let selectionJson: string | undefined;
 		for (const { session, relay } of this.sessions.values()) {
-			if (session.isInitialized && relay !== true) session.notify(method, params);
+			if (!session.isInitialized || relay === true) continue;
+			if (method === "selection_changed" && params !== undefined) selectionJson ??= selectionChangedJson(params);
+			if (selectionJson !== undefined) session.notifyEncoded(method, selectionJson);
+			else session.notify(method, params);
 		}
 	}
 

@@ -130,6 +130,14 @@ export class McpSession {
 		this.write(notification(method, params));
 	}
 
+	/**
+	 * Sends a notification already encoded as JSON text (undefined: it could not be encoded), e.g. once for every
+	 * client of a broadcast, or by a faster encoder of the same bytes. Checked against the size limit like any other.
+	 */
+	notifyEncoded(method: string, text: string | undefined): void {
+		this.writeText(notification(method), text, false);
+	}
+
 	/** The socket closed: abort what is still running; later answers are dropped. */
 	dispose(): void {
 		this.disposed = true;
@@ -293,9 +301,14 @@ export class McpSession {
 
 	/** Writes a message; with `measure`, returns its size in UTF-8 bytes (0 when nothing was written). */
 	private write(message: JsonRpcOutgoing, measure = false): number {
+		return this.writeText(message, encode(message), measure);
+	}
+
+	/** Writes a message encoded as `encoded` (undefined: it could not be encoded). */
+	private writeText(message: JsonRpcOutgoing, encoded: string | undefined, measure: boolean): number {
 		if (this.disposed) return 0;
 		const limit = this.options.maxOutgoingBytes;
-		let text = encode(message);
+		let text = encoded;
 		if (text === undefined) {
 			// A handler returned something JSON cannot hold (a cycle, a BigInt, nesting deeper than the stack).
 			if ("method" in message) {

@@ -182,6 +182,24 @@ describe("notifications over real sockets", () => {
 		expect(received(second).map((n) => n.params?.filePath)).toEqual([abs("Notes/beta.md")]);
 	});
 
+	it("sends every client a selection as the bytes JSON.stringify writes for it, the same frame to each", async () => {
+		const clients = [await readyClient(), await readyClient()];
+		const frames = clients.map((client) => {
+			const texts: string[] = [];
+			client.ws.on("message", (data: Buffer) => {
+				const text = data.toString("utf8");
+				if (text.includes('"method":"selection_changed"')) texts.push(text);
+			});
+			return texts;
+		});
+		fixture.editor.select(NOTE, { line: 2, character: 5 }, { line: 0, character: 6 });
+		await settled(...clients);
+		const opened = selectionSnapshot(abs(NOTE), "", { line: 0, character: 0 }, { line: 0, character: 0 });
+		const selected = selectionSnapshot(abs(NOTE), "line\nsecond line\nthird", { line: 2, character: 5 }, { line: 0, character: 6 });
+		const expected = [opened, selected].map((params) => JSON.stringify({ jsonrpc: "2.0", method: "selection_changed", params }));
+		expect(frames).toEqual([expected, expected]);
+	});
+
 	it("at_mentioned carries exactly {filePath, lineStart, lineEnd} (0-based), or {filePath: '<abs>/'} for a folder", async () => {
 		const client = await readyClient();
 		expect(fixture.bridge.notifier.mention({ filePath: abs(NOTE), lineStart: 0, lineEnd: 2 })).toBe("sent");

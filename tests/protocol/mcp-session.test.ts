@@ -5,6 +5,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { VaultPaths } from "../../src/vault/vault-paths";
 import { McpSession } from "../../src/protocol/mcp-session";
+import { ToolRegistry } from "../../src/protocol/tool-registry";
 import { MAX_OUTGOING_MESSAGE_BYTES } from "../../src/server/limits";
 import { VAULT_TOOL_NAMES, createVaultToolRegistry } from "../../src/vault-tools/create-vault-tools";
 import { FolderVaultIndex } from "../../src/vault/folder/folder-vault-index";
@@ -181,7 +182,7 @@ describe("vault tools through McpSession and the MCP SDK Client", () => {
 
 describe("McpSession's request observer", () => {
 	it("sees each request with its session, hands its id to the handler, and reports the answer's size", async () => {
-		const { ToolRegistry } = await import("../../src/protocol/tool-registry");
+
 		const tools = new ToolRegistry();
 		const contexts: (string | undefined)[] = [];
 		tools.register({ name: "echo", description: "", inputSchema: { type: "object" }, call: (_args, context) => {
@@ -220,5 +221,46 @@ describe("McpSession's request observer", () => {
 		expect(seen[1]?.bytes).toBe(Buffer.byteLength(sent[1] ?? "", "utf8"));
 		expect(sent).toHaveLength(4);
 		expect(JSON.parse(sent[3] ?? "{}")).toEqual({ jsonrpc: "2.0", id: 4, result: {} });
+	});
+});
+
+describe("McpSession.notifyEncoded: a notification encoded by the caller", () => {
+	function session(maxOutgoingBytes: number, traced: string[] = []): { session: McpSession; sent: string[]; logs: string[] } {
+		const sent: string[] = [];
+		const logs: string[] = [];
+		const created = new McpSession({
+			id: 3,
+			send: (text) => sent.push(text),
+			serverInfo: { name: "s", version: "1" },
+			tools: new ToolRegistry(),
+			maxOutgoingBytes,
+			events: { onLog: (message) => logs.push(message), onTrace: (event) => traced.push(`${event.direction} ${event.kind} ${event.method ?? ""}`) },
+		});
+		return { session: created, sent, logs };
+	}
+
+	it("sends the text as given, traced as that notification", () => {
+		const traced: string[] = [];
+		const { session: one, sent } = session(MAX_OUTGOING_MESSAGE_BYTES, traced);
+		const text = JSON.stringify({ jsonrpc: "2.0", method: "selection_changed", params: { text: "é" } });
+		one.notifyEncoded("selection_changed", text);
+		expect(sent).toEqual([text]);
+		expect(traced).toEqual(["out notification selection_changed"]);
+	});
+
+	it("drops what could not be encoded, or is over the message limit, with a log line, as notify does", () => {
+		const { session: one, sent, logs } = session(64);
+		one.notifyEncoded("selection_changed", undefined);
+		one.notifyEncoded("selection_changed", JSON.stringify({ jsonrpc: "2.0", method: "selection_changed", params: { text: "x".repeat(64) } }));
+		one.notify("selection_changed", { text: "x".repeat(64) });
+		expect(sent).toEqual([]);
+		expect(logs).toEqual([
+			"[session 3] Dropped an outgoing selection_changed that cannot be encoded as JSON",
+			"[session 3] Dropped an outgoing selection_changed of over 64 bytes",
+			"[session 3] Dropped an outgoing selection_changed of over 64 bytes",
+		]);
+		one.dispose();
+		one.notifyEncoded("selection_changed", "{}");
+		expect(sent).toEqual([]);
 	});
 });
