@@ -22,8 +22,9 @@ interface KeptResolution {
  * out of the vault) once, then checked again on each call for that same path with a cheaper proof that the answer
  * still holds: every folder on the way inside the vault is still a folder and not a symbolic link, and the note
  * itself is a regular file, not a symbolic link, with the device and inode the resolution found. This is what a
- * selection gesture asks for again and again (the headless `select`), so it costs one lstat per folder level and
- * one for the note (which also stamps the kept text), instead of an access, a realpath and a stat.
+ * selection gesture asks for again and again (the headless `select`, whenever the vault's watcher cannot vouch that
+ * nothing changed), so it costs one lstat per folder level and one for the note (which also stamps the kept text),
+ * instead of an access, a realpath and a stat.
  *
  * Anything else (another path, a note reached through a symbolic link inside the vault, a check that fails or
  * throws) resolves again through `VaultPaths`, with its errors. Privacy is not decided here: the notifier judges

@@ -13,6 +13,11 @@ export class HeadlessEditor {
 	private current: SelectionSnapshot | undefined;
 	/** The active note's text as last read, like the text an editor holds, with the file's stamp at that read. */
 	private kept: { absolute: string; stats: Stats; lines: LineIndex } | undefined;
+	/**
+	 * The last note a selection was made in, as checked on disk then, with the vault watcher's version read before
+	 * that check: while the version stays the same, nothing on the way to the note changed, and its kept text holds.
+	 */
+	private checked: { input: string; location: VaultLocation; lines: LineIndex; changeVersion: number } | undefined;
 	private readonly notes: ActiveNoteLocation;
 
 	constructor(
@@ -37,13 +42,33 @@ export class HeadlessEditor {
 
 	/** Selects from `start` to `end` (0-based); the command is a whole gesture, so it is sent at once. */
 	select(path: string, start: Position, end: Position): SelectionSnapshot {
-		const { location, stats } = this.notes.locate(path);
-		const lines = this.noteText(location, stats);
+		const { location, lines } = this.selectedNote(path);
 		if (!this.current || this.current.filePath !== location.absolute) this.open(path);
 		const [from, to] = [lines.clamp(start), lines.clamp(end)];
 		this.current = selectionSnapshot(location.absolute, lines.between(from, to), from, to);
 		this.notifier().selectionEnded(this.current, location);
 		return this.current;
+	}
+
+	/**
+	 * The note and its text for a selection. Like Obsidian's editor, which holds a note's text and learns of changes
+	 * on disk from the vault's watcher, the text checked last is used again while the watcher watches the folders on
+	 * the way and has reported nothing since (no system call); otherwise, or without a watcher, the note is located
+	 * again (`ActiveNoteLocation`) and its stamp compared. Either way no text is ever read through a path that was
+	 * not checked: what the watcher vouches for is only that the text held still stands.
+	 */
+	private selectedNote(path: string): { location: VaultLocation; lines: LineIndex } {
+		const checked = this.checked;
+		if (checked !== undefined && checked.input === path && checked.changeVersion === this.vault.changeVersion) return checked;
+		this.checked = undefined;
+		// Read before the check: a change the watcher reports after it changes the version again.
+		const before = this.vault.changeVersion;
+		const { location, stats } = this.notes.locate(path);
+		const lines = this.noteText(location, stats);
+		// Only a settled text (see noteText) of a note reached without a symbolic link, every folder on its way watched.
+		const holds = before !== undefined && this.kept?.lines === lines && location.realRelative === undefined && this.vault.watchesWayTo(location.relative);
+		if (holds) this.checked = { input: path, location, lines, changeVersion: before };
+		return { location, lines };
 	}
 
 	/**

@@ -1,4 +1,4 @@
-import { mkdirSync, renameSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import fs, { mkdirSync, renameSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Notifier } from "../../src/ide/notifier";
 import type { SelectionSnapshot } from "../../src/ide/workspace/selection";
@@ -10,6 +10,7 @@ import type { PrivacyRules } from "../../src/vault/privacy/privacy";
 import { VaultPrivacy } from "../../src/vault/privacy/vault-privacy";
 import { makeTempDir } from "../helpers/temp-dir";
 import { privacyByPath } from "../helpers/path-privacy";
+import { waitUntil } from "../helpers/wait-until";
 
 /** A notifier that sends at once to one client, whose selections land in `sent`. */
 function recordingNotifier(privacy: ConstructorParameters<typeof Notifier>[0]["privacy"], sent: SelectionSnapshot[]): Notifier {
@@ -147,5 +148,110 @@ describe("HeadlessEditor never pushes a note that became private or left the vau
 		symlinkSync(join(vaultRoot, "Secret", "Key.md"), plan());
 		editor.select("Notes/Plan.md", first, eighth);
 		expect(sent.map((snapshot) => snapshot.text)).toEqual(["", "the "]);
+	});
+});
+
+describe("HeadlessEditor with the vault's watcher, as the headless host runs it", () => {
+	let temp: ReturnType<typeof makeTempDir>;
+	let vaultRoot: string;
+	let folder: FolderVault;
+	let editor: HeadlessEditor;
+	let sent: SelectionSnapshot[];
+	let reads: string[];
+	let lstats: jest.SpyInstance;
+	const plan = () => join(vaultRoot, "Notes", "Plan.md");
+	const first = { line: 0, character: 0 };
+	const fourth = { line: 0, character: 4 };
+	const eighth = { line: 0, character: 8 };
+	const writeOld = (path: string, text: string): void => {
+		writeFileSync(path, text);
+		const when = new Date(Date.now() - 3600_000);
+		utimesSync(path, when, when);
+	};
+	/** Waits until the watcher has reported something since `version`. */
+	const reported = (version: number | undefined): Promise<void> => waitUntil(() => folder.files.changeVersion !== version, "the watcher to report the change", { timeoutMs: 20_000 });
+
+	beforeEach(() => {
+		temp = makeTempDir("editor-watched");
+		vaultRoot = join(temp.path, "vault");
+		mkdirSync(join(vaultRoot, "Notes"), { recursive: true });
+		mkdirSync(join(temp.path, "outside"));
+		writeOld(plan(), "the plan, in words\n");
+		const paths = new VaultPaths(vaultRoot);
+		folder = new FolderVault({ root: paths.root, watch: true });
+		// The host lists (and so watches) the folder at start.
+		folder.store.refresh();
+		const files = folder.files;
+		reads = [];
+		const readText = files.readText.bind(files);
+		files.readText = (relativePath: string) => {
+			reads.push(relativePath);
+			return readText(relativePath);
+		};
+		sent = [];
+		const notifier = recordingNotifier(privacyByPath(() => false), sent);
+		editor = new HeadlessEditor(paths, files, () => notifier);
+		lstats = jest.spyOn(fs, "lstatSync");
+	});
+	afterEach(() => {
+		lstats?.mockRestore();
+		folder?.dispose();
+		temp?.remove();
+	});
+
+	it("selects again in the note it checked with no look at the disk while the watcher reports nothing, and looks again once it reports a change anywhere", async () => {
+		editor.select("Notes/Plan.md", first, fourth);
+		expect(lstats).toHaveBeenCalled();
+		lstats.mockClear();
+		const stats = jest.spyOn(fs, "statSync");
+		try {
+			editor.select("Notes/Plan.md", first, eighth);
+			editor.select("Notes/Plan.md", first, fourth);
+			expect(lstats).not.toHaveBeenCalled();
+			expect(stats).not.toHaveBeenCalled();
+		} finally {
+			stats.mockRestore();
+		}
+		expect(sent.map((snapshot) => snapshot.text)).toEqual(["", "the ", "the plan", "the "]);
+		const version = folder.files.changeVersion;
+		writeFileSync(join(vaultRoot, "Other.md"), "another note\n");
+		await reported(version);
+		editor.select("Notes/Plan.md", first, eighth);
+		expect(lstats).toHaveBeenCalled();
+		// Looked at, found unchanged: not read again.
+		expect(reads).toEqual(["Notes/Plan.md"]);
+	});
+
+	it("the note changed on disk: the text is read again once the watcher reports it", async () => {
+		editor.select("Notes/Plan.md", first, fourth);
+		const version = folder.files.changeVersion;
+		writeOld(plan(), "our plan, in words\n");
+		await reported(version);
+		expect(editor.select("Notes/Plan.md", first, fourth).text).toBe("our ");
+	});
+
+	it("the note's folder swapped for a link out of the vault: refused once the watcher reports it; before, only the text already sent is sent again, nothing is read through the link", async () => {
+		editor.select("Notes/Plan.md", first, fourth);
+		const version = folder.files.changeVersion;
+		renameSync(join(vaultRoot, "Notes"), join(temp.path, "outside", "Notes"));
+		symlinkSync(join(temp.path, "outside", "Notes"), join(vaultRoot, "Notes"), "dir");
+		writeFileSync(join(temp.path, "outside", "Notes", "Plan.md"), "written outside the vault\n");
+		// The same turn as the swap: no watcher event can have been read yet.
+		editor.select("Notes/Plan.md", first, eighth);
+		expect(sent.map((snapshot) => snapshot.text)).toEqual(["", "the ", "the plan"]);
+		expect(reads).toEqual(["Notes/Plan.md"]);
+		await reported(version);
+		expect(() => editor.select("Notes/Plan.md", first, fourth)).toThrow("Path is outside the vault: Notes/Plan.md (a symbolic link leads out of it)");
+		expect(sent).toHaveLength(3);
+		expect(reads).toEqual(["Notes/Plan.md"]);
+	});
+
+	it("a note written in the last seconds is looked at on disk at every selection, as without a watcher", () => {
+		writeFileSync(plan(), "the plan, in words\n");
+		editor.select("Notes/Plan.md", first, fourth);
+		const [looks, read] = [lstats.mock.calls.length, reads.length];
+		editor.select("Notes/Plan.md", first, eighth);
+		expect(lstats.mock.calls.length).toBeGreaterThan(looks);
+		expect(reads.length).toBe(read + 1);
 	});
 });

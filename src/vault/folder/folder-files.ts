@@ -14,6 +14,16 @@ export class FolderFiles {
 		return this.store.fileEntries();
 	}
 
+	/** Changes whenever the vault's watcher reports a change; undefined while nothing watches the vault (`FolderNoteStore.changeVersion`). */
+	get changeVersion(): number | undefined {
+		return this.store.changeVersion;
+	}
+
+	/** Whether the watcher watches every folder on the way to the path, so `changeVersion` covers it. */
+	watchesWayTo(relativePath: string): boolean {
+		return this.store.watchesWayTo(relativePath);
+	}
+
 	// stat and readBytes are synchronous behind the async port: for a note-sized file one read call costs less than
 	// fs.promises' chunked reads on the thread pool and their callbacks (the bench's 1 MiB files/read).
 	async stat(relativePath: string): Promise<{ size: number } | undefined> {

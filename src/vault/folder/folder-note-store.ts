@@ -60,6 +60,8 @@ export class FolderNoteStore {
 	private readonly rootPrefix: string;
 	/** How many entries of the top folder the watcher reported, hidden ones included. */
 	private topLevelEvents = 0;
+	/** How many changes the watchers reported anywhere (and watchers that failed). */
+	private changeEvents = 0;
 
 	constructor(private readonly options: FolderNoteStoreOptions) {
 		this.watching = options.watch ?? true;
@@ -78,6 +80,23 @@ export class FolderNoteStore {
 	 */
 	get topLevelVersion(): number | undefined {
 		return this.watchers.has("") ? this.topLevelEvents : undefined;
+	}
+
+	/**
+	 * A number that changes whenever the watcher reports anything anywhere in the vault (a file or folder added,
+	 * removed, renamed or written) or one of its watchers fails; undefined while the vault's top is not watched.
+	 */
+	get changeVersion(): number | undefined {
+		return this.watchers.has("") ? this.changeEvents : undefined;
+	}
+
+	/** Whether every folder on the way to `path` (the top included) is watched, so `changeVersion` covers the path. */
+	watchesWayTo(path: string): boolean {
+		if (!this.watchers.has("")) return false;
+		for (let slash = path.indexOf("/"); slash >= 0; slash = path.indexOf("/", slash + 1)) {
+			if (!this.watchers.has(path.slice(0, slash))) return false;
+		}
+		return true;
 	}
 
 	/** Changes whenever files are added or removed (link resolution may then change). */
@@ -199,6 +218,7 @@ export class FolderNoteStore {
 		if (!this.watching || this.watchers.has(folder)) return;
 		try {
 			const watcher = watch(folder === "" ? this.options.root : this.absolute(folder), { persistent: false }, (_event, filename) => {
+				this.changeEvents++;
 				if (filename === null) this.stopWatching("a change event without a file name");
 				else if (folder === "") {
 					this.topLevelEvents++;
@@ -207,6 +227,7 @@ export class FolderNoteStore {
 			});
 			watcher.on("error", () => {
 				// The folder went away (or was renamed): its parent's watcher reports that; forget this one.
+				this.changeEvents++;
 				watcher.close();
 				if (this.watchers.get(folder) === watcher) this.watchers.delete(folder);
 			});

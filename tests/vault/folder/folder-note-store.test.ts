@@ -136,6 +136,26 @@ describe("FolderNoteStore", () => {
 			store.dispose();
 		}
 	});
+	it("has a change version that moves with any change it watches, and says which paths every watched folder covers", async () => {
+		const { root } = folder({ "a.md": "a", "Sub/Deep/b.md": "b", ".hidden/c.md": "c" });
+		const store = new FolderNoteStore({ root, watch: true });
+		try {
+			expect(store.changeVersion).toBeUndefined();
+			expect(store.watchesWayTo("a.md")).toBe(false);
+			store.refresh();
+			expect([store.watchesWayTo("a.md"), store.watchesWayTo("Sub/Deep/b.md"), store.watchesWayTo("Sub/Deep/new.md")]).toEqual([true, true, true]);
+			// A hidden folder is not walked, so not watched; nor is a folder that is not there.
+			expect([store.watchesWayTo(".hidden/c.md"), store.watchesWayTo("Missing/x.md")]).toEqual([false, false]);
+			const before = store.changeVersion;
+			writeFileSync(join(root, "Sub", "Deep", "b.md"), "b, again");
+			await waitUntil(() => store.changeVersion !== before, "the watcher to report Sub/Deep/b.md", { timeoutMs: 20_000 });
+		} finally {
+			store.dispose();
+		}
+		expect(store.changeVersion).toBeUndefined();
+		expect(store.watchesWayTo("a.md")).toBe(false);
+	});
+
 	it("tells when an entry of the vault's top changes, hidden ones included, and says nothing it cannot know", async () => {
 		const { root } = folder({ "a.md": "a", "Sub/b.md": "b" });
 		const store = new FolderNoteStore({ root, watch: true });
