@@ -90,8 +90,13 @@ export class FolderNoteStore {
 		return this.watchers.has("") ? this.changeEvents : undefined;
 	}
 
-	/** Whether every folder on the way to `path` (the top included) is watched, so `changeVersion` covers the path. */
+	/**
+	 * Whether every folder on the way to `path` (the top included) is watched, so `changeVersion` covers the path.
+	 * What the watcher reported is applied first, so a folder replaced since counts only once it is watched anew.
+	 */
 	watchesWayTo(path: string): boolean {
+		if (!this.watchers.has("")) return false;
+		this.refresh();
 		if (!this.watchers.has("")) return false;
 		for (let slash = path.indexOf("/"); slash >= 0; slash = path.indexOf("/", slash + 1)) {
 			if (!this.watchers.has(path.slice(0, slash))) return false;
@@ -251,12 +256,20 @@ export class FolderNoteStore {
 		if (isHidden(path)) return;
 		const stats = this.stat(path);
 		this.sizes.delete(path);
+		// A folder reported by its parent may be another folder now (moved away, another made in its place), and a
+		// watcher follows the folder it was set on, not the name: whatever is there is walked and watched anew below.
+		this.forgetFolder(path);
 		// Like the walk, never through a symbolic link: `pub/x.md` with `pub -> Secret` is another name for a note
 		// the store holds (or must not hold) under its real path, and privacy is judged on the path it is listed by.
-		if (!stats?.isDirectory()) this.forgetFolder(path);
 		if (stats && this.throughSymbolicLink(path)) return;
 		if (stats?.isDirectory()) {
-			this.walk(path, (file) => this.addFile(file));
+			const found = new Set<string>();
+			this.walk(path, (file) => {
+				found.add(file);
+				this.addFile(file);
+			});
+			const prefix = `${path}/`;
+			for (const known of [...this.files.paths()]) if (known.startsWith(prefix) && !found.has(known)) this.removeFile(known);
 		} else if (stats?.isFile()) {
 			this.addFile(path);
 			const entry = this.notes.get(path);

@@ -136,6 +136,28 @@ describe("FolderNoteStore", () => {
 			store.dispose();
 		}
 	});
+	it("watches a folder made in the place of one moved away: what is written in the new one is seen", async () => {
+		const { root, write } = folder({ "Notes/a.md": "a" });
+		const away = folder({});
+		const store = new FolderNoteStore({ root, watch: true });
+		try {
+			store.refresh();
+			renameSync(join(root, "Notes"), join(away.root, "Notes"));
+			mkdirSync(join(root, "Notes"));
+			await waitUntil(() => {
+				store.refresh();
+				return !store.isNote("Notes/a.md");
+			}, "the watcher to report Notes moved away", { timeoutMs: 20_000 });
+			write("Notes/b.md", "b");
+			await waitUntil(() => {
+				store.refresh();
+				return store.isNote("Notes/b.md");
+			}, "the watcher to report Notes/b.md in the new folder", { timeoutMs: 20_000 });
+		} finally {
+			store.dispose();
+		}
+	});
+
 	it("has a change version that moves with any change it watches, and says which paths every watched folder covers", async () => {
 		const { root } = folder({ "a.md": "a", "Sub/Deep/b.md": "b", ".hidden/c.md": "c" });
 		const store = new FolderNoteStore({ root, watch: true });
