@@ -118,7 +118,7 @@ function hostCpuRows(cpu: HostCpuFigures): Row[] {
 		...row("server CPU per tools/call getWorkspaceFolders, same (µs)", cpu.getWorkspaceFolders),
 		...row("server CPU per tools/call getDiagnostics {uri}, same (µs)", cpu.getDiagnosticsNote),
 		...row("server CPU per files/read of the 1 MiB note, 16 in flight (µs; the floor sends its canned answer)", cpu.filesRead1MiB),
-		...row("server CPU per selection push: a burst of headless `select` lines (the editor stand-in resolves the path and checks the note's stamp each time) vs the floor's `push` lines (µs)", cpu.selectionPush),
+		...row("server CPU per selection push: a burst of headless `select` lines (the editor stand-in uses the note's text it holds while the vault's watcher reports no change) vs the floor's `push` lines (µs)", cpu.selectionPush),
 	];
 }
 
