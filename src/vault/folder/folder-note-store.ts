@@ -258,7 +258,7 @@ export class FolderNoteStore {
 		this.sizes.delete(path);
 		// A folder reported by its parent may be another folder now (moved away, another made in its place), and a
 		// watcher follows the folder it was set on, not the name: whatever is there is walked and watched anew below.
-		this.forgetFolder(path);
+		const walkedBefore = this.forgetFolder(path);
 		// Like the walk, never through a symbolic link: `pub/x.md` with `pub -> Secret` is another name for a note
 		// the store holds (or must not hold) under its real path, and privacy is judged on the path it is listed by.
 		if (stats && this.throughSymbolicLink(path)) return;
@@ -267,9 +267,12 @@ export class FolderNoteStore {
 			this.walk(path, (file) => {
 				found.add(file);
 				this.addFile(file);
+				// Watched anew: a change the old watchers had not reported yet is found by its stamp.
+				if (walkedBefore) this.verify(file);
 			});
+			// Only a folder walked before can have left files listed that are not there now (a new one has none).
 			const prefix = `${path}/`;
-			for (const known of [...this.files.paths()]) if (known.startsWith(prefix) && !found.has(known)) this.removeFile(known);
+			if (walkedBefore) for (const known of [...this.files.paths()]) if (known.startsWith(prefix) && !found.has(known)) this.removeFile(known);
 		} else if (stats?.isFile()) {
 			this.addFile(path);
 			const entry = this.notes.get(path);
@@ -282,11 +285,14 @@ export class FolderNoteStore {
 		}
 	}
 
-	/** A path that is no folder (any more): stop watching it and everything under it, and stop trusting it as a real folder. */
-	private forgetFolder(path: string): void {
+	/**
+	 * Stops watching a folder and everything under it, and trusting it as a real folder (it is no folder any more, or
+	 * another one); whether it was watched or walked before.
+	 */
+	private forgetFolder(path: string): boolean {
 		// A folder is watched or listed as real from its own walk on: neither means nothing under it is either (and a
 		// file, checked on every getDiagnostics of it, costs no pass over every watcher).
-		if (!this.watchers.has(path) && !this.realFolders.has(path)) return;
+		if (!this.watchers.has(path) && !this.realFolders.has(path)) return false;
 		const prefix = `${path}/`;
 		for (const [folder, watcher] of this.watchers) {
 			if (folder === path || folder.startsWith(prefix)) {
@@ -294,8 +300,8 @@ export class FolderNoteStore {
 				this.watchers.delete(folder);
 			}
 		}
-		if (!this.realFolders.delete(path)) return;
-		for (const folder of [...this.realFolders]) if (folder.startsWith(prefix)) this.realFolders.delete(folder);
+		if (this.realFolders.delete(path)) for (const folder of [...this.realFolders]) if (folder.startsWith(prefix)) this.realFolders.delete(folder);
+		return true;
 	}
 
 	/** Without a watcher: list the folder again and drop what is known of notes whose stamp changed. */

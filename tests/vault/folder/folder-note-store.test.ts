@@ -1,6 +1,6 @@
 import { mkdirSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { comparePaths, FolderNoteStore, RECENT_TEXT_BYTES } from "../../../src/vault/folder/folder-note-store";
+import { comparePaths, FolderNoteStore, NoteMemo, RECENT_TEXT_BYTES } from "../../../src/vault/folder/folder-note-store";
 import { makeTempDir } from "../../helpers/temp-dir";
 import { waitUntil } from "../../helpers/wait-until";
 
@@ -154,6 +154,23 @@ describe("FolderNoteStore", () => {
 				return store.isNote("Notes/b.md");
 			}, "the watcher to report Notes/b.md in the new folder", { timeoutMs: 20_000 });
 		} finally {
+			store.dispose();
+		}
+	});
+
+	it("a folder walked anew loses no change made under it before its new watcher was set: stamps are compared", () => {
+		const { root, write } = folder({ "Notes/a.md": "old" });
+		const store = new FolderNoteStore({ root, watch: true });
+		const texts = new NoteMemo(store, (_path, read) => read.text);
+		try {
+			store.refresh();
+			expect(texts.get("Notes/a.md")).toBe("old");
+			write("Notes/a.md", "new text");
+			// Before the old watcher's event is read: walking Notes again closes that watcher with the event in it.
+			store.check("Notes");
+			expect(texts.get("Notes/a.md")).toBe("new text");
+		} finally {
+			texts.dispose();
 			store.dispose();
 		}
 	});
