@@ -12,6 +12,17 @@ import { makeTempDir } from "../helpers/temp-dir";
 import { privacyByPath } from "../helpers/path-privacy";
 import { waitUntil } from "../helpers/wait-until";
 
+/** Records the path of every note text the editor reads through `files`. */
+function recordReads(files: FolderFiles): string[] {
+	const reads: string[] = [];
+	const readText = files.readText.bind(files);
+	files.readText = (relativePath: string) => {
+		reads.push(relativePath);
+		return readText(relativePath);
+	};
+	return reads;
+}
+
 /** A notifier that sends at once to one client, whose selections land in `sent`. */
 function recordingNotifier(privacy: ConstructorParameters<typeof Notifier>[0]["privacy"], sent: SelectionSnapshot[]): Notifier {
 	return new Notifier({
@@ -48,12 +59,7 @@ describe("HeadlessEditor keeps the active note's text while the note is unchange
 		temp = makeTempDir("editor");
 		const paths = new VaultPaths(temp.path);
 		vault = new FolderVault({ root: paths.root, watch: false }).files;
-		reads = [];
-		const readText = vault.readText.bind(vault);
-		vault.readText = (relativePath: string) => {
-			reads.push(relativePath);
-			return readText(relativePath);
-		};
+		reads = recordReads(vault);
 		sent = [];
 		const notifier = recordingNotifier(privacyByPath(() => false), sent);
 		editor = new HeadlessEditor(paths, vault, () => notifier);
@@ -182,12 +188,7 @@ describe("HeadlessEditor with the vault's watcher, as the headless host runs it"
 		// The host lists (and so watches) the folder at start.
 		folder.store.refresh();
 		const files = folder.files;
-		reads = [];
-		const readText = files.readText.bind(files);
-		files.readText = (relativePath: string) => {
-			reads.push(relativePath);
-			return readText(relativePath);
-		};
+		reads = recordReads(files);
 		sent = [];
 		const notifier = recordingNotifier(privacyByPath(() => false), sent);
 		editor = new HeadlessEditor(paths, files, () => notifier);

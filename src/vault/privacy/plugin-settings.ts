@@ -77,8 +77,6 @@ export class PluginSettings {
 	private readingKey: string | undefined;
 	/** The dot entries at the vault's top, with what shows them unchanged since: the watcher's version, or else the folder's mtime. */
 	private listing: { names: string[]; mtimeMs?: number; topLevelVersion?: number; at: number } | undefined;
-	/** The last listing was trusted on the watcher's word, without a stat of the top folder. */
-	private listingFromWatcher = false;
 	private listingError: string | undefined;
 	/** The listing's error when the readings were last compared. */
 	private listingErrorRead: string | undefined;
@@ -130,12 +128,13 @@ export class PluginSettings {
 
 	/** Reads the settings again now (normally done once per turn of the event loop, when asked). */
 	refresh(): void {
-		let readings = this.readConfigFolders();
+		const candidates = this.configFolderCandidates();
+		let readings = this.readConfigFolders(candidates.names);
 		// A config folder whose settings went away may have been renamed (the watcher's event may not have arrived
 		// yet): list the top folder again now, so its rules are found under the new name rather than dropped.
-		if (this.listingFromWatcher && [...this.readings.keys()].some((name) => !readings.has(name))) {
+		if (candidates.fromWatcher && [...this.readings.keys()].some((name) => !readings.has(name))) {
 			this.listing = undefined;
-			readings = this.readConfigFolders();
+			readings = this.readConfigFolders(this.configFolderCandidates().names);
 		}
 		// The same reading objects (files not read again, or read to the same texts) and the same listing: no change.
 		if (this.readingKey !== undefined && this.listingError === this.listingErrorRead && readings.size === this.readings.size && [...readings].every(([name, reading]) => this.readings.get(name) === reading)) return;
@@ -162,11 +161,11 @@ export class PluginSettings {
 		setImmediate(() => (this.fresh = false)).unref();
 	}
 
-	/** The settings of every config folder that holds them. */
-	private readConfigFolders(): Map<string, FolderReading> {
+	/** The settings of every one of these config folders that holds them. */
+	private readConfigFolders(names: readonly string[]): Map<string, FolderReading> {
 		const readings = new Map<string, FolderReading>();
 		// Folders without the plugin's settings are read again each time: the plugin may save its first settings there.
-		for (const name of this.configFolderCandidates()) {
+		for (const name of names) {
 			const reading = this.readFolder(name, this.readings.get(name));
 			if (reading.settings.kind !== "absent") readings.set(name, reading);
 		}
@@ -217,20 +216,19 @@ export class PluginSettings {
 	 * The names of the dot entries at the vault's top (any of them may be the config folder), in code-unit order.
 	 * Listed again when the watcher reports an entry there, or without a watcher when the folder's modification time
 	 * changes (a stat each turn), and in any case after `LISTING_TRUSTED_MS` (a coarse clock may not show a folder
-	 * added within the same tick).
+	 * added within the same tick). `fromWatcher`: the listing kept on the watcher's word, without a look at the folder.
 	 */
-	private configFolderCandidates(): string[] {
+	private configFolderCandidates(): { names: string[]; fromWatcher: boolean } {
 		const now = Date.now();
 		const listing = this.listing;
 		const recent = listing !== undefined && now - listing.at < LISTING_TRUSTED_MS;
 		const topLevelVersion = this.options.topLevelVersion?.();
-		this.listingFromWatcher = recent && topLevelVersion !== undefined && listing.topLevelVersion === topLevelVersion;
-		if (this.listingFromWatcher && listing) return listing.names;
+		if (recent && topLevelVersion !== undefined && listing.topLevelVersion === topLevelVersion) return { names: listing.names, fromWatcher: true };
 		try {
 			let mtimeMs: number | undefined;
 			if (topLevelVersion === undefined) {
 				mtimeMs = statSync(this.options.vaultRoot).mtimeMs;
-				if (recent && listing.mtimeMs === mtimeMs) return listing.names;
+				if (recent && listing.mtimeMs === mtimeMs) return { names: listing.names, fromWatcher: false };
 			}
 			// A file cannot hold the plugin's settings: only folders and links (to folders, perhaps) are candidates.
 			const names = readdirSync(this.options.vaultRoot, { withFileTypes: true })
@@ -240,11 +238,11 @@ export class PluginSettings {
 			// The watcher's version is read before the listing: an entry added after the listing changes it again.
 			this.listing = { names, at: now, ...(mtimeMs !== undefined ? { mtimeMs } : {}), ...(topLevelVersion !== undefined ? { topLevelVersion } : {}) };
 			this.listingError = undefined;
-			return names;
+			return { names, fromWatcher: false };
 		} catch (error) {
 			this.listing = undefined;
 			this.listingError = `the vault folder: ${describeError(error)}`;
-			return [];
+			return { names: [], fromWatcher: false };
 		}
 	}
 
