@@ -4,9 +4,10 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import type { AgentEngine, AgentEvent, AgentSession, AgentSessionOptions, InProcessMcpServers, PastSession, ToolGate } from "./agent-session";
 import { cliArguments } from "./cli-arguments";
-import type { ClaudeLauncher } from "./claude-launcher";
+import type { ClaudeLauncher, LaunchPlan } from "./claude-launcher";
 import { spawnCli, type CliProcess, type CliProcessEvents } from "./cli-process";
 import { deferredCliProcess } from "./deferred-cli-process";
+import { UNTRUSTED_GUARD, type SessionGuard } from "./session-guard";
 import { StreamJsonSession } from "./stream-json-session";
 import { pastSessions, sessionHistory, transcriptFolder } from "./transcripts";
 
@@ -19,6 +20,11 @@ export interface StreamJsonEngineOptions {
 	launcher?: ClaudeLauncher;
 	gate: ToolGate;
 	mcp?: InProcessMcpServers;
+	/**
+	 * What the session's CLI may load of the vault's own configuration and the settings the panel hands it, decided
+	 * at each start; default: nothing of the vault's is trusted and no sandbox.
+	 */
+	guard?: () => Promise<SessionGuard>;
 	/** The CLI's environment; default `process.env`. Its HOME and CLAUDE_CONFIG_DIR also locate the transcripts. */
 	env?: NodeJS.ProcessEnv;
 	closeGraceMs?: number;
@@ -32,14 +38,17 @@ export class StreamJsonEngine implements AgentEngine {
 	start(sessionOptions: AgentSessionOptions): AgentSession {
 		const { options } = this;
 		const servers = options.mcp?.names() ?? [];
-		const args = cliArguments(sessionOptions, servers);
 		return new StreamJsonSession(
 			{
 				gate: options.gate,
 				...(options.mcp !== undefined && { mcp: options.mcp }),
 				...(options.closeGraceMs !== undefined && { closeGraceMs: options.closeGraceMs }),
 				...(options.reportError !== undefined && { reportError: options.reportError }),
-				start: (events) => this.spawn(args, events),
+				start: (events) =>
+					// A plain path with no guard to wait for starts at once (tests, the headless host's explicit path).
+					options.launcher === undefined && options.guard === undefined
+						? spawnCli({ binary: options.cliPath?.() ?? "", args: cliArguments(sessionOptions, servers, UNTRUSTED_GUARD), cwd: options.vaultRoot, env: this.env() }, events)
+						: this.spawn(this.guard().then((guard) => cliArguments(sessionOptions, servers, guard)), events),
 			},
 			sessionOptions.resume,
 		);
@@ -56,17 +65,22 @@ export class StreamJsonEngine implements AgentEngine {
 		return sessionHistory(folder, sessionId);
 	}
 
-	private spawn(args: readonly string[], events: CliProcessEvents): CliProcess {
+	private spawn(args: Promise<string[]>, events: CliProcessEvents): CliProcess {
 		const { launcher, cliPath, vaultRoot } = this.options;
-		if (launcher === undefined) return spawnCli({ binary: cliPath?.() ?? "", args, cwd: vaultRoot, env: this.env() }, events);
+		const plan: Promise<LaunchPlan> =
+			launcher === undefined ? args.then((ready) => ({ command: { command: cliPath?.() ?? "", args: ready, verbatimArguments: false } })) : args.then((ready) => launcher(ready));
 		return deferredCliProcess(
-			launcher(args),
-			(plan, started) => {
-				const env = plan.path === undefined ? this.env() : { ...this.env(), PATH: plan.path };
-				return spawnCli({ binary: plan.command.command, args: plan.command.args, cwd: vaultRoot, env, verbatimArguments: plan.command.verbatimArguments }, started);
+			plan,
+			(ready, started) => {
+				const env = ready.path === undefined ? this.env() : { ...this.env(), PATH: ready.path };
+				return spawnCli({ binary: ready.command.command, args: ready.command.args, cwd: vaultRoot, env, verbatimArguments: ready.command.verbatimArguments }, started);
 			},
 			events,
 		);
+	}
+
+	private guard(): Promise<SessionGuard> {
+		return this.options.guard?.() ?? Promise.resolve(UNTRUSTED_GUARD);
 	}
 
 	private env(): NodeJS.ProcessEnv {
