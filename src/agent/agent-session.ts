@@ -55,6 +55,8 @@ export interface ShellCommandFacts {
 	folder: string;
 	/** The CLI's sandbox runs it with private folders, private notes and the config folder held out. */
 	sandboxed: boolean;
+	/** Why it runs without the sandbox, in words ("bubblewrap (bwrap) is not installed"), when known. */
+	unsandboxedBecause?: string;
 }
 
 /** The user's answer to a `ToolPermissionRequest`. */

@@ -43,11 +43,13 @@ export interface PanelToolGateOptions {
 	inProcessServers: () => readonly string[];
 	journal?: WriteJournal;
 	/**
-	 * Whether the session's shell commands run in the CLI's sandbox with the private places held out. Only then may
-	 * a rule (for this session, or always) let a shell command run unasked. Default: no sandbox.
+	 * Whether the session's shell commands run in the CLI's sandbox with the private places held out (and if not,
+	 * why). Only then may a rule (for this session, or always) let a shell command run unasked. Default: no sandbox.
 	 */
-	shellSandboxed?: () => boolean;
+	shellSandbox?: () => ShellSandboxState;
 }
+
+export type ShellSandboxState = { on: true } | { on: false; why?: string };
 
 /**
  * The agent panel's permission routing, for every tool use the CLI makes (its PreToolUse hook matches every tool).
@@ -107,12 +109,16 @@ export class PanelToolGate implements ToolGate {
 	 * private note, so no rule lets one run unasked and the user may allow it only once.
 	 */
 	private async askShell(request: ToolUseRequest, session: AskingSession): Promise<ToolUseDecision> {
-		const sandboxed = (this.options.shellSandboxed?.() ?? false) && request.input["dangerouslyDisableSandbox"] !== true;
+		const state = this.options.shellSandbox?.() ?? { on: false };
+		const leaves = request.input["dangerouslyDisableSandbox"] === true;
+		const sandboxed = state.on && !leaves;
+		const why = leaves ? "Claude asked to run it outside the sandbox" : state.on ? undefined : state.why;
 		const shell: ShellCommandFacts = {
 			command: typeof request.input["command"] === "string" ? request.input["command"] : "",
 			...(typeof request.input["description"] === "string" && request.input["description"].trim() !== "" && { description: request.input["description"].trim() }),
 			folder: await this.folderOf(request.cwd),
 			sandboxed,
+			...(why !== undefined && { unsandboxedBecause: why }),
 		};
 		return this.ask(request, session, sandboxed ? ALL_SCOPES : ONCE_ONLY, shell);
 	}

@@ -1,6 +1,6 @@
 import type { InProcessMcpServers } from "../agent/agent-session";
 import type { FileWriteReview } from "../agent/file-write-review";
-import { PanelToolGate } from "../agent/panel-tool-gate";
+import { PanelToolGate, type ShellSandboxState } from "../agent/panel-tool-gate";
 import type { PermissionRules } from "../agent/permission-rules";
 import type { VaultIndex } from "../vault/notes/vault-index";
 import type { Bridge } from "./bridge-assembly";
@@ -17,6 +17,8 @@ export interface AgentAssemblyOptions {
 	review?: FileWriteReview;
 	/** The vault tools' index, so the journal names the notes a link argument names (as the bridge's recorders do). */
 	index?: VaultIndex;
+	/** Whether this session's shell commands run in the sandbox (known once its guard is decided). Default: no sandbox. */
+	shellSandbox?: () => ShellSandboxState;
 }
 
 /** The MCP servers of one CLI session: end them with the session. */
@@ -45,6 +47,7 @@ export function assembleAgent(bridge: Pick<Bridge, "paths" | "privacy" | "review
 		review: options.review ?? new PanelFileWriteReview(bridge.reviews, absolutePath),
 		rules: options.rules,
 		inProcessServers: () => (bridge.vaultTools ? [PANEL_VAULT_TOOLS_SERVER] : []),
+		...(options.shellSandbox ? { shellSandbox: options.shellSandbox } : {}),
 		...(journal ? { journal: new PanelWriteJournal({ journal, absolutePath }) } : {}),
 	});
 	const recorders = options.index === undefined ? bridge.activity?.recorders : journal ? new JournalRecorders(journal, noteReferences(bridge.privacy, linkResolver(options.index), pathLocator(bridge.paths))) : undefined;

@@ -8,7 +8,7 @@ function setup(answer: ToolPermissionAnswer = { kind: "allow", scope: "once" }, 
 	const vault = new FakeGateVault({ "note.md": "text\n", "Private/diary.md": "secret\n" });
 	const review = new FakeReview();
 	const rules = new MemoryPermissionRules();
-	const gate = new PanelToolGate({ vault, review, rules, inProcessServers: () => ["obsidian"], shellSandboxed: () => sandboxed });
+	const gate = new PanelToolGate({ vault, review, rules, inProcessServers: () => ["obsidian"], shellSandbox: () => (sandboxed ? { on: true } : { on: false, why: "bubblewrap (bwrap) is not installed" }) });
 	const session = new FakeAskingSession(() => answer);
 	return { vault, review, rules, gate, session };
 }
@@ -61,12 +61,12 @@ describe("PanelToolGate", () => {
 				toolName: "Bash",
 				input: { command: "grep -rn SECRET .", description: "Search every note" },
 				summary: "Bash: grep -rn SECRET .",
-				shell: { command: "grep -rn SECRET .", description: "Search every note", folder: "Notes", sandboxed: false },
+				shell: { command: "grep -rn SECRET .", description: "Search every note", folder: "Notes", sandboxed: false, unsandboxedBecause: "bubblewrap (bwrap) is not installed" },
 				scopes: ["once"],
 			},
 		]);
 		await gate.decide({ toolName: "Monitor", input: { command: "tail -f log.md" } }, session);
-		expect(session.asked[1]?.shell).toEqual({ command: "tail -f log.md", folder: "", sandboxed: false });
+		expect(session.asked[1]?.shell).toEqual({ command: "tail -f log.md", folder: "", sandboxed: false, unsandboxedBecause: "bubblewrap (bwrap) is not installed" });
 	});
 
 	it("without the sandbox, no rule lets a shell command run unasked and only 'once' is offered, whatever the stored rules say", async () => {
@@ -90,7 +90,7 @@ describe("PanelToolGate", () => {
 		// A command that asks to leave the sandbox is asked again, once only (the fake user's "session" is not offered).
 		expect(await gate.decide({ toolName: "Bash", input: { command: "npm test", dangerouslyDisableSandbox: true } }, session)).toMatchObject({ behavior: "deny" });
 		expect(session.asked).toHaveLength(2);
-		expect(session.asked[1]).toMatchObject({ shell: { sandboxed: false }, scopes: ["once"] });
+		expect(session.asked[1]).toMatchObject({ shell: { sandboxed: false, unsandboxedBecause: "Claude asked to run it outside the sandbox" }, scopes: ["once"] });
 		const other = new FakeAskingSession(() => ({ kind: "deny" }), "session-2");
 		expect(await gate.decide({ toolName: "Bash", input: { command: "npm test" } }, other)).toMatchObject({ behavior: "deny" });
 	});
