@@ -57,6 +57,8 @@ export interface ShellCommandFacts {
 	sandboxed: boolean;
 	/** Why it runs without the sandbox, in words ("bubblewrap (bwrap) is not installed"), when known. */
 	unsandboxedBecause?: string;
+	/** Sandboxed, but the sandbox shows the names of notes private by a tag (it denies such a file, it cannot hide it). */
+	privateNamesVisible?: boolean;
 }
 
 /** The user's answer to a `ToolPermissionRequest`. */

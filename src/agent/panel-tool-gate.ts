@@ -49,7 +49,11 @@ export interface PanelToolGateOptions {
 	shellSandbox?: () => ShellSandboxState;
 }
 
-export type ShellSandboxState = { on: true } | { on: false; why?: string };
+/**
+ * `namesVisible`: the sandbox holds the text of notes private by a tag out, but a command listing their folder still
+ * sees their names ("Permission denied"), so it does not hold them out completely.
+ */
+export type ShellSandboxState = { on: true; namesVisible?: boolean } | { on: false; why?: string };
 
 /**
  * The agent panel's permission routing, for every tool use the CLI makes (its PreToolUse hook matches every tool).
@@ -106,21 +110,24 @@ export class PanelToolGate implements ToolGate {
 	/**
 	 * A shell command, asked every time and in every permission mode: shown with Claude's own description, the folder
 	 * it runs in and whether the sandbox holds the private places out. Without the sandbox a command could read any
-	 * private note, so no rule lets one run unasked and the user may allow it only once.
+	 * private note, and with it one could still list the names of notes private by a tag, so then no rule lets one
+	 * run unasked and the user may allow it only once.
 	 */
 	private async askShell(request: ToolUseRequest, session: AskingSession): Promise<ToolUseDecision> {
 		const state = this.options.shellSandbox?.() ?? { on: false };
 		const leaves = request.input["dangerouslyDisableSandbox"] === true;
 		const sandboxed = state.on && !leaves;
 		const why = leaves ? "Claude asked to run it outside the sandbox" : state.on ? undefined : state.why;
+		const namesVisible = sandboxed && state.on && state.namesVisible === true;
 		const shell: ShellCommandFacts = {
 			command: typeof request.input["command"] === "string" ? request.input["command"] : "",
 			...(typeof request.input["description"] === "string" && request.input["description"].trim() !== "" && { description: request.input["description"].trim() }),
 			folder: await this.folderOf(request.cwd),
 			sandboxed,
 			...(why !== undefined && { unsandboxedBecause: why }),
+			...(namesVisible && { privateNamesVisible: true }),
 		};
-		return this.ask(request, session, sandboxed ? ALL_SCOPES : ONCE_ONLY, shell);
+		return this.ask(request, session, sandboxed && !namesVisible ? ALL_SCOPES : ONCE_ONLY, shell);
 	}
 
 	/** The folder a shell command runs in, as the user reads it: vault-relative, "" for the vault's top. */

@@ -19,10 +19,14 @@ export interface PanelGuardOptions {
 	projectConfigTrusted?: () => Promise<boolean>;
 }
 
-/** A session's guard and, when the shell runs without the sandbox, why (for the panel to say). */
+/**
+ * A session's guard; when the shell runs without the sandbox, why (for the panel to say); with it, whether notes
+ * private by a tag are held out only by their text (a denied file still shows its name in a listing).
+ */
 export interface PanelGuard {
 	guard: SessionGuard;
 	sandboxMissing?: string;
+	privateNamesVisible?: boolean;
 }
 
 /**
@@ -39,7 +43,8 @@ export async function panelSessionGuard(options: PanelGuardOptions): Promise<Pan
 		denyRulesOnDisk(options.vaultRoot, { folders: places.folders, tags: places.tags, configDirs: places.configFolder === undefined ? [] : [places.configFolder] }),
 	]);
 	const guard: SessionGuard = { projectConfigTrusted: trusted, denyRules: deny.rules, ...(support.available && { sandbox: shellSandbox(options.vaultRoot, places) }) };
-	return support.available ? { guard } : { guard, sandboxMissing: support.why };
+	if (!support.available) return { guard, sandboxMissing: support.why };
+	return places.notes.length > 0 ? { guard, privateNamesVisible: true } : { guard };
 }
 
 function shellSandbox(vaultRoot: string, places: ReturnType<Bridge["privatePlaces"]>): ShellSandbox {

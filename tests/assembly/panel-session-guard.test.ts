@@ -19,8 +19,11 @@ describe("panelSessionGuard", () => {
 	it("holds the private folders, the tag-private notes, the config folder and the trash out of the shell, and keeps it from writing Claude Code's project configuration", async () => {
 		const { root, remove } = vault();
 		try {
-			const { guard, sandboxMissing } = await panelSessionGuard({ bridge: { privatePlaces: () => places }, vaultRoot: root, sandboxSupport: () => Promise.resolve({ available: true }) });
+			const { guard, sandboxMissing, privateNamesVisible } = await panelSessionGuard({ bridge: { privatePlaces: () => places }, vaultRoot: root, sandboxSupport: () => Promise.resolve({ available: true }) });
 			expect(sandboxMissing).toBeUndefined();
+			// A denied file still shows its name in a listing: the panel then allows shell commands once only.
+			expect(privateNamesVisible).toBe(true);
+			expect((await panelSessionGuard({ bridge: { privatePlaces: () => ({ ...places, notes: [] }) }, vaultRoot: root, sandboxSupport: () => Promise.resolve({ available: true }) })).privateNamesVisible).toBeUndefined();
 			expect(guard.projectConfigTrusted).toBe(false);
 			const expected = ["Secret", "Notes/Diary.md", CONFIG, ".trash"].map((path) => join(root, path));
 			expect(guard.sandbox?.denyRead).toEqual(expected);
