@@ -2,6 +2,8 @@ import type { AgentEngine, AgentEvent, AgentEventListener, AgentSession, ToolGat
 import { claudeLauncher } from "../../agent/claude-launcher";
 import { nodeCliMachine } from "../../agent/node-cli-machine";
 import type { PermissionRules } from "../../agent/permission-rules";
+import { projectConfigTrusted, type ProjectConfigTrustStore } from "../../agent/project-config-trust";
+import type { SessionGuard } from "../../agent/session-guard";
 import { StreamJsonEngine } from "../../agent/stream-json-engine";
 import { assembleAgent } from "../../assembly/agent-assembly";
 import type { Bridge } from "../../assembly/bridge-assembly";
@@ -9,8 +11,10 @@ import type { Bridge } from "../../assembly/bridge-assembly";
 /** What an engine for this vault is built from. */
 export interface AgentEngineContext {
 	vaultPath: string | undefined;
-	/** The explicit `claude` path from the settings; empty: find it. */
+	/** The explicit `claude` path kept on this device; empty: find it. A program inside the vault is never run. */
 	cliPath: () => string;
+	/** The user's trust in the vault's own Claude Code configuration on this device; absent: never trusted. */
+	projectTrust?: ProjectConfigTrustStore;
 	/** The running bridge (privacy boundary, review, journal, vault tools); undefined while it is off. */
 	bridge: () => Bridge | undefined;
 	/** Where "always allow" answers are kept. */
@@ -34,15 +38,18 @@ export function createAgentEngine(context: AgentEngineContext): AgentEngine {
 		return { start: () => new FailedSession(message), pastSessions: () => Promise.resolve([]), history: () => Promise.resolve([]) };
 	}
 	const env = context.env ?? process.env;
-	const launcher = claudeLauncher(nodeCliMachine(env), context.cliPath);
+	const launcher = claudeLauncher(nodeCliMachine(env), context.cliPath, vaultRoot);
 	const transcripts = new StreamJsonEngine({ vaultRoot, launcher, gate: NO_TOOLS, env });
+	const trust = context.projectTrust;
+	// Asked at each session start. The sandbox and deny rules of a session join the guard here.
+	const guard = async (): Promise<SessionGuard> => ({ projectConfigTrusted: trust !== undefined && (await projectConfigTrusted(vaultRoot, trust)) });
 	return {
 		start: (options) => {
 			const bridge = context.bridge();
 			if (bridge === undefined) return new FailedSession(BRIDGE_OFF_MESSAGE);
 			const parts = assembleAgent(bridge, { rules: context.rules });
 			const servers = parts.mcpServers();
-			const session = new StreamJsonEngine({ vaultRoot, launcher, gate: parts.gate, mcp: servers, env }).start(options);
+			const session = new StreamJsonEngine({ vaultRoot, launcher, gate: parts.gate, mcp: servers, env, guard }).start(options);
 			const stop = session.onEvent((event) => {
 				if (event.kind !== "closed") return;
 				stop();
