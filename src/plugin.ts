@@ -72,12 +72,13 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 		this.registerView(ACTIVITY_VIEW_TYPE, (leaf) => new ActivityView(leaf, () => this.bridge?.bridge.activity));
 		this.addRibbonIcon("history", "Open Claude activity", () => void this.openActivity());
 		this.addCommand({ id: "open-activity", name: "Open Claude activity", callback: () => void this.openActivity() });
+		const claudeConfig = this.claudeConfig();
 		registerAgentPanel(this, {
 			engine: () => this.agentEngine(),
 			vault: new ObsidianPanelVault(this.app, () => this.bridge?.bridge.privacy),
 			panelSettings: () => this.settings.agentPanel,
 			denyRulesOffer: this.denyRulesOffer(),
-			...(this.claudeConfig() && { claudeConfig: this.claudeConfig() }),
+			...(claudeConfig && { claudeConfig }),
 		});
 		this.settingTab = new BridgeSettingTab(this.app, this, this);
 		this.addSettingTab(this.settingTab);
@@ -125,6 +126,7 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 
 	/** The panel's engine, loaded the first time a panel asks (its module is not loaded with the plugin). */
 	private agentEngine(): Promise<AgentEngine> {
+		const projectTrust = this.claudeConfigTrust();
 		this.agentEngineLoad ??= import("./obsidian/agent/agent-engine-runtime").then(
 			(runtime) =>
 				runtime.createAgentEngine({
@@ -132,7 +134,7 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 					cliPath: () => this.device.cliPath(),
 					bridge: () => this.bridge?.bridge,
 					rules: this.agentRules,
-					...(this.claudeConfigTrust() && { projectTrust: this.claudeConfigTrust() }),
+					...(projectTrust && { projectTrust }),
 				}),
 			(error: unknown) => {
 				this.agentEngineLoad = undefined;
