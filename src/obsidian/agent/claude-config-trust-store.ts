@@ -1,5 +1,5 @@
 import type { ProjectConfigTrustStore } from "../../agent/project-config-trust";
-import type { VaultLocalStorage } from "../previewed-permissions";
+import type { VaultLocalStorage } from "./device-agent-settings";
 
 const KEY = "claude-code-bridge-trusted-claude-config";
 

@@ -1,5 +1,9 @@
 import type { PermissionRule } from "../../agent/permission-rules";
-import type { VaultLocalStorage } from "../previewed-permissions";
+/** `app.loadLocalStorage` / `app.saveLocalStorage` (obsidian.d.ts): per-vault storage on this device, outside the vault. */
+export interface VaultLocalStorage {
+	loadLocalStorage(key: string): unknown;
+	saveLocalStorage(key: string, data: unknown): void;
+}
 
 const CLI_PATH_KEY = "claude-code-bridge-claude-path";
 const ALWAYS_ALLOW_KEY = "claude-code-bridge-always-allow";
