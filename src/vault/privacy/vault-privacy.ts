@@ -78,6 +78,11 @@ export class VaultPrivacy {
 		return this.filter.isPrivateRelative(relativePath) || this.filter.isPrivateWithTags(relativePath, noteTags);
 	}
 
+	/** Whether a search of this vault-relative folder could meet a private note (see `PrivacyFilter.mayHoldPrivate`). */
+	mayHoldPrivate(relativeFolder: string): boolean {
+		return this.filter.mayHoldPrivate(relativeFolder);
+	}
+
 	/** Hidden, or inside a private folder: the rules that need no file (for link targets that may not exist). */
 	isInPrivateFolder(relativePath: string): boolean {
 		return this.filter.isInPrivateFolder(relativePath);
