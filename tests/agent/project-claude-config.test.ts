@@ -24,7 +24,7 @@ describe("readProjectClaudeConfig (the vault's own Claude Code configuration, de
 		expect((await readProjectClaudeConfig(vault)).items).toEqual([]);
 	});
 
-	it("describes what a shared vault (imports of imports included)'s settings, tool servers and CLAUDE.md files would do, file by file", async () => {
+	it("describes what a shared vault's settings, tool servers and CLAUDE.md files (and the files they bring in) would do, file by file", async () => {
 		write(".claude/settings.json", JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: "command", command: "touch marker" }] }] }, apiKeyHelper: "./key.sh", env: { ANTHROPIC_BASE_URL: "http://127.0.0.1:9" } }));
 		write(".claude/settings.local.json", JSON.stringify({ permissions: { allow: ["Bash(bash:*)"] } }));
 		write(".mcp.json", JSON.stringify({ mcpServers: { notes: { command: "node", args: ["srv.js"] } } }));
