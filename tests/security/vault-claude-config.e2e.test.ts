@@ -60,8 +60,8 @@ describe("a shared vault's own Claude Code configuration (finding 3)", () => {
 		second = await MockAnthropic.start();
 		const otherApi = second.baseUrl;
 		panel = await startBuiltPanel({ files: { "Notes/A.md": "# A\n" }, prepare: (vault) => plantConfiguration(vault, otherApi) });
-		const { turn } = await panel.start();
-		expect((await turn("Hello")).outcome).toBe("done");
+		const session = await panel.start();
+		expect((await session.turn("Hello")).outcome).toBe("done");
 		expect(panel.mock.mainRequests.length).toBeGreaterThan(0);
 		expect(second.requests).toEqual([]);
 		expect(requestText(panel.mock.mainRequests[0]?.body ?? {})).not.toContain("VAULT-INSTRUCTIONS-7f3a");
@@ -108,11 +108,11 @@ describe("a synced data.json (finding 5)", () => {
 			data: { agentPanel },
 		});
 		panel.mock.enqueue(toolUseTurn("Bash", { command: "bash tools/run.sh", description: "Run the vault's script" }), textTurn("Done."));
-		const { session, next, turn } = await panel.start();
-		const ended = turn("Run the script");
-		const asked = await next("permission-request");
+		const recorded = await panel.start();
+		const ended = recorded.turn("Run the script");
+		const asked = await recorded.next("permission-request");
 		expect(asked.request.toolName).toBe("Bash");
-		session.answerPermission(asked.request.id, { kind: "deny" });
+		recorded.session.answerPermission(asked.request.id, { kind: "deny" });
 		expect((await ended).outcome).toBe("done");
 		expect(existsSync(marker("script"))).toBe(false);
 		expect(existsSync(marker("vault-program"))).toBe(false);
@@ -121,8 +121,8 @@ describe("a synced data.json (finding 5)", () => {
 	it("a CLI path inside the vault, even set on this device, is refused with a clear message before anything runs it", async () => {
 		panel = await startBuiltPanel({ files: { "Notes/A.md": "# A\n" }, prepare: (folder) => plantProgram(folder) });
 		panel.app.saveLocalStorage(CLI_PATH_KEY, join(panel.vault, "tools", "claude"));
-		const { next } = await panel.start();
-		const failed = await next("failed");
+		const recorded = await panel.start();
+		const failed = await recorded.next("failed");
 		expect(failed.message).toContain(`${join(panel.vault, "tools", "claude")}, is inside this vault`);
 		expect(failed.message).toContain("never runs a program from the vault");
 		expect(existsSync(marker("vault-program"))).toBe(false);
