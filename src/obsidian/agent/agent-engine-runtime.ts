@@ -4,6 +4,7 @@ import { nodeCliMachine } from "../../agent/node-cli-machine";
 import type { ShellSandboxState } from "../../agent/panel-tool-gate";
 import { shellSandboxSupport } from "../../agent/shell-sandbox";
 import type { PermissionRules } from "../../agent/permission-rules";
+import { projectConfigTrusted, type ProjectConfigTrustStore } from "../../agent/project-config-trust";
 import { StreamJsonEngine } from "../../agent/stream-json-engine";
 import { assembleAgent } from "../../assembly/agent-assembly";
 import type { Bridge } from "../../assembly/bridge-assembly";
@@ -12,8 +13,10 @@ import { panelSessionGuard } from "../../assembly/panel-session-guard";
 /** What an engine for this vault is built from. */
 export interface AgentEngineContext {
 	vaultPath: string | undefined;
-	/** The explicit `claude` path from the settings; empty: find it. */
+	/** The explicit `claude` path kept on this device; empty: find it. A program inside the vault is never run. */
 	cliPath: () => string;
+	/** The user's trust in the vault's own Claude Code configuration on this device; absent: never trusted. */
+	projectTrust?: ProjectConfigTrustStore;
 	/** The running bridge (privacy boundary, review, journal, vault tools); undefined while it is off. */
 	bridge: () => Bridge | undefined;
 	/** Where "always allow" answers are kept. */
@@ -38,15 +41,17 @@ export function createAgentEngine(context: AgentEngineContext): AgentEngine {
 	}
 	const env = context.env ?? process.env;
 	const machine = nodeCliMachine(env);
-	const launcher = claudeLauncher(machine, context.cliPath);
+	const launcher = claudeLauncher(machine, context.cliPath, vaultRoot);
 	const transcripts = new StreamJsonEngine({ vaultRoot, launcher, gate: NO_TOOLS, env });
+	const trust = context.projectTrust;
+	const trusted = async (): Promise<boolean> => trust !== undefined && (await projectConfigTrusted(vaultRoot, trust));
 	return {
 		start: (options) => {
 			const bridge = context.bridge();
 			if (bridge === undefined) return new FailedSession(BRIDGE_OFF_MESSAGE);
 			// The guard is decided before the CLI starts, so the gate knows the sandbox's state before any tool use.
 			let sandbox: ShellSandboxState = { on: false };
-			const guard = panelSessionGuard({ bridge, vaultRoot, sandboxSupport: () => shellSandboxSupport(machine) }).then((decided) => {
+			const guard = panelSessionGuard({ bridge, vaultRoot, sandboxSupport: () => shellSandboxSupport(machine), projectConfigTrusted: trusted }).then((decided) => {
 				sandbox = decided.guard.sandbox !== undefined ? { on: true, ...(decided.privateNamesVisible === true && { namesVisible: true }) } : { on: false, ...(decided.sandboxMissing !== undefined && { why: decided.sandboxMissing }) };
 				return decided.guard;
 			});
