@@ -42,7 +42,7 @@ export function createAgentEngine(context: AgentEngineContext): AgentEngine {
 			if (bridge === undefined) return new FailedSession(BRIDGE_OFF_MESSAGE);
 			const parts = assembleAgent(bridge, { rules: context.rules });
 			const servers = parts.mcpServers();
-			const session = new StreamJsonEngine({ vaultRoot, launcher, gate: parts.gate, mcp: servers, env }).start(options);
+			const session = new StreamJsonEngine({ vaultRoot, launcher, gate: parts.gate, mcp: servers, attachments: parts.attachments, env }).start(options);
 			const stop = session.onEvent((event) => {
 				if (event.kind !== "closed") return;
 				stop();

@@ -7,7 +7,7 @@ import { createIndexedApp } from "../harness/indexed-app";
 async function chipOver(): Promise<{ app: App; chip: ContextChip; parent: FakeElement; openNote: (path: string) => Promise<void> }> {
 	const app = await createIndexedApp({ "Notes/Plan.md": "# Plan\n", "Private/Diary.md": "# Diary\n" });
 	app.workspace.finishLayout();
-	const vault = new ObsidianPanelVault(app as never, () => ({ hidesListed: (path) => path.startsWith("Private/"), isInPrivateFolder: (path) => path.startsWith("Private") }));
+	const vault = new ObsidianPanelVault(app as never, () => ({ hidesPath: (path) => path.startsWith("Private/"), hidesFolder: (path) => path.startsWith("Private") }));
 	const parent = new FakeElement();
 	const chip = new ContextChip(parent as unknown as HTMLElement, app as never, vault);
 	chip.load();
