@@ -51,11 +51,28 @@ export interface ToolPermissionRequest {
 	input: Readonly<Record<string, unknown>>;
 	/** One line a user can judge, e.g. `Bash: npm test`. */
 	summary: string;
+	/** For a shell command: what Claude says it does, the folder it runs in, and whether the shell's sandbox holds the private places out. */
+	shell?: ShellCommandFacts;
+	/** The answers the user may give; absent: once, for this session, and always. */
+	scopes?: readonly PermissionScope[];
+}
+
+/** How long an "allow" answer holds. */
+export type PermissionScope = "once" | "session" | "always";
+
+export interface ShellCommandFacts {
+	command: string;
+	/** Claude's own words for what the command does; absent when it gave none. */
+	description?: string;
+	/** The folder the command runs in, vault-relative ("" for the vault's top). */
+	folder: string;
+	/** The CLI's sandbox runs it with private folders, private notes and the config folder held out. */
+	sandboxed: boolean;
 }
 
 /** The user's answer to a `ToolPermissionRequest`. */
 export type ToolPermissionAnswer =
-	| { kind: "allow"; scope: "once" | "session" | "always" }
+	| { kind: "allow"; scope: PermissionScope }
 	| { kind: "deny"; reason?: string };
 
 /** Everything a session tells the panel, in order. */
@@ -129,6 +146,8 @@ export interface ToolUseRequest {
 	toolUseId?: string;
 	toolName: string;
 	input: Readonly<Record<string, unknown>>;
+	/** The folder the CLI runs the tool in (its shell keeps the folder a command moved to), when it said. */
+	cwd?: string;
 }
 
 /** What the CLI is told: run the tool (with this input, possibly changed by the user), or do not, and why. */
