@@ -67,7 +67,8 @@ const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
 	// The activity and undo journal: records every surface's calls and writes.
 	"src/journal": ["src/vault/notes", "src/vault/markdown", "src/protocol", "src/shared"],
 	// The agent panel's engine: Claude Code sessions over stream-json, permission routing, the transcript model.
-	"src/agent": [],
+	// The engine imports nothing of ours but the shared Markdown escaping its exports use.
+	"src/agent": ["src/shared"],
 	// Every feature built from ports, once, for every root.
 	"src/assembly": [
 		"src/agent",

@@ -24,10 +24,23 @@ export interface MessageAttachment {
 	lines?: { from: number; to: number };
 }
 
+/** A block of a user message's content as the Messages API takes it (the CLI passes `document` blocks through untouched). */
+export type PromptBlock =
+	| { type: "text"; text: string }
+	| { type: "document"; title: string; context: string; source: { type: "text"; media_type: "text/plain"; data: string } };
+
+/** A user message's `content` for the CLI: plain text, or blocks when something is attached. */
+export type PromptContent = string | readonly PromptBlock[];
+
 /** What the user sends: the typed text and what is attached to it. */
 export interface UserMessage {
 	text: string;
 	attachments: readonly MessageAttachment[];
+	/**
+	 * What the CLI receives, once the panel read the attachments through the privacy boundary (`AttachingSession`);
+	 * without it the CLI receives the typed text alone, its `@` mentions made inert (see `mention-text.ts`).
+	 */
+	prompt?: PromptContent;
 }
 
 /** A question the panel must answer before Claude may use a tool that is neither a file write nor a vault tool. */

@@ -59,7 +59,7 @@ function session(ports: { gate?: ToolGate; mcp?: InProcessMcpServers; closeGrace
 }
 
 describe("StreamJsonSession", () => {
-	it("initializes with the in-process servers and sends the prompt with its mentions", () => {
+	it("initializes with the in-process servers and sends the prompt the panel built, never a mention for the CLI to read", () => {
 		const mcp: InProcessMcpServers = { names: () => ["obsidian"], handle: () => Promise.resolve(undefined) };
 		const { session: started, cli, events } = session({ mcp }, "earlier-id");
 		expect(cli.controlRequest("initialize")?.["request"]).toEqual({
@@ -67,11 +67,16 @@ describe("StreamJsonSession", () => {
 			hooks: { PreToolUse: [{ matcher: "*", hookCallbackIds: ["obsidian_tool_gate"], timeout: 86_400, onFailure: "block" }] },
 			sdkMcpServers: ["obsidian"],
 		});
-		started.send({ text: "Summarise", attachments: [{ path: "Notes/A.md", lines: { from: 2, to: 4 } }] });
-		expect(cli.ofType("user")).toEqual([{ type: "user", message: { role: "user", content: "@Notes/A.md#L2-4 Summarise" }, parent_tool_use_id: null, session_id: "earlier-id" }]);
-		expect(events).toEqual([{ kind: "user-message", message: { text: "Summarise", attachments: [{ path: "Notes/A.md", lines: { from: 2, to: 4 } }] } }]);
+		const prompt = [{ type: "text" as const, text: "Summarise" }, { type: "document" as const, title: "Notes/A.md", context: "A note", source: { type: "text" as const, media_type: "text/plain" as const, data: "two\nthree" } }];
+		started.send({ text: "Summarise", attachments: [{ path: "Notes/A.md", lines: { from: 2, to: 3 } }], prompt });
+		// Without a prompt built by the panel, an attachment is not handed over and an @ in the text is inert.
+		started.send({ text: "See @Notes/A.md", attachments: [{ path: "Notes/A.md" }] });
+		expect(cli.ofType("user")).toEqual([{ type: "user", message: { role: "user", content: prompt }, parent_tool_use_id: null, session_id: "earlier-id" }]);
+		expect(events).toEqual([{ kind: "user-message", message: { text: "Summarise", attachments: [{ path: "Notes/A.md", lines: { from: 2, to: 3 } }], prompt } }]);
 		expect(started.busy).toBe(true);
 		expect(started.sessionId).toBe("earlier-id");
+		cli.say(result);
+		expect(cli.ofType("user")[1]?.["message"]).toEqual({ role: "user", content: "See \u2060@Notes/A.md" });
 	});
 
 	it("queues a message sent during a turn and sends it when the turn ends", () => {

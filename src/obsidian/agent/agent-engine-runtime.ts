@@ -57,7 +57,7 @@ export function createAgentEngine(context: AgentEngineContext): AgentEngine {
 			});
 			const parts = assembleAgent(bridge, { rules: context.rules, shellSandbox: () => sandbox });
 			const servers = parts.mcpServers();
-			const session = new StreamJsonEngine({ vaultRoot, launcher, gate: parts.gate, mcp: servers, env, guard: () => guard }).start(options);
+			const session = new StreamJsonEngine({ vaultRoot, launcher, gate: parts.gate, mcp: servers, attachments: parts.attachments, env, guard: () => guard }).start(options);
 			const stop = session.onEvent((event) => {
 				if (event.kind !== "closed") return;
 				stop();

@@ -89,6 +89,16 @@ export class VaultPrivacy {
 	}
 
 	/**
+	 * A folder named by a path from the wire or the panel: hidden, outside the vault, or in a private folder by its
+	 * own path or, for a symbolic link, by where it leads. (Tags do not apply to folders.)
+	 */
+	hidesFolder(path: string | VaultLocation): boolean {
+		const location = typeof path === "string" ? this.locate(path) : path;
+		if (location === undefined) return true;
+		return this.filter.isInPrivateFolder(location.relative) || (location.realRelative !== undefined && this.filter.isInPrivateFolder(location.realRelative));
+	}
+
+	/**
 	 * A selection source that answers undefined (no active note) while the note is private, judged by the path the
 	 * snapshot names (a snapshot is the wire's open shape: nothing else in it is trusted).
 	 */

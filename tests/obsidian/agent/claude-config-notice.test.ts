@@ -29,7 +29,7 @@ async function openPanel(host: ConfigHost): Promise<{ view: AgentView; engine: F
 	const engine = new FakeAgentEngine();
 	const view = new AgentView(app.workspace.getLeaf("tab") as unknown as RealLeaf, {
 		engine: () => Promise.resolve(engine),
-		vault: new ObsidianPanelVault(app as never, () => ({ hidesListed: () => false, isInPrivateFolder: () => false })),
+		vault: new ObsidianPanelVault(app as never, () => ({ hidesPath: () => false, hidesFolder: () => false })),
 		panelSettings: () => DEFAULT_AGENT_PANEL_SETTINGS,
 		claudeConfig: host,
 	});
