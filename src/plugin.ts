@@ -134,6 +134,7 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 					cliPath: () => this.device.cliPath(),
 					bridge: () => this.bridge?.bridge,
 					rules: this.agentRules,
+					denyRulesWanted: () => this.settings.keepPrivateFromClaudeTools,
 					...(projectTrust && { projectTrust }),
 				}),
 			(error: unknown) => {

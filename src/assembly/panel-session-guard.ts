@@ -17,6 +17,8 @@ export interface PanelGuardOptions {
 	sandboxSupport: () => Promise<SandboxSupport>;
 	/** Whether the user trusted this vault's own Claude Code configuration on this device. Default: not trusted. */
 	projectConfigTrusted?: () => Promise<boolean>;
+	/** Whether the user asked for Claude Code's deny rules over the private folders and the config folder. Default: no. */
+	denyRulesWanted?: () => boolean;
 }
 
 /**
@@ -31,18 +33,20 @@ export interface PanelGuard {
 
 /**
  * The guard of one panel session, as the vault is when it starts: the deny rules for the private folders and the
- * config folder handed to the CLI (whether or not the user wrote them into Claude Code's settings), and, where the
+ * config folder handed to the CLI when the user asked for them (the project settings file they were written to is
+ * not loaded while the vault's configuration is untrusted), and, where the
  * sandbox runs, every shell command held out of the private folders, the notes private by a tag, the config folder
  * and the trash, and kept from writing what configures Claude Code in the vault.
  */
 export async function panelSessionGuard(options: PanelGuardOptions): Promise<PanelGuard> {
 	const places = options.bridge.privatePlaces();
+	const wanted = options.denyRulesWanted?.() ?? false;
 	const [support, trusted, deny] = await Promise.all([
 		options.sandboxSupport(),
 		options.projectConfigTrusted?.() ?? Promise.resolve(false),
-		denyRulesOnDisk(options.vaultRoot, { folders: places.folders, tags: places.tags, configDirs: places.configFolder === undefined ? [] : [places.configFolder] }),
+		wanted ? denyRulesOnDisk(options.vaultRoot, { folders: places.folders, tags: places.tags, configDirs: places.configFolder === undefined ? [] : [places.configFolder] }) : undefined,
 	]);
-	const guard: SessionGuard = { projectConfigTrusted: trusted, denyRules: deny.rules, ...(support.available && { sandbox: shellSandbox(options.vaultRoot, places) }) };
+	const guard: SessionGuard = { projectConfigTrusted: trusted, ...(deny !== undefined && { denyRules: deny.rules }), ...(support.available && { sandbox: shellSandbox(options.vaultRoot, places) }) };
 	if (!support.available) return { guard, sandboxMissing: support.why };
 	return places.notes.length > 0 ? { guard, privateNamesVisible: true } : { guard };
 }

@@ -19,7 +19,7 @@ describe("panelSessionGuard", () => {
 	it("holds the private folders, the tag-private notes, the config folder and the trash out of the shell, and keeps it from writing Claude Code's project configuration", async () => {
 		const { root, remove } = vault();
 		try {
-			const { guard, sandboxMissing, privateNamesVisible } = await panelSessionGuard({ bridge: { privatePlaces: () => places }, vaultRoot: root, sandboxSupport: () => Promise.resolve({ available: true }) });
+			const { guard, sandboxMissing, privateNamesVisible } = await panelSessionGuard({ bridge: { privatePlaces: () => places }, vaultRoot: root, sandboxSupport: () => Promise.resolve({ available: true }), denyRulesWanted: () => true });
 			expect(sandboxMissing).toBeUndefined();
 			// A denied file still shows its name in a listing: the panel then allows shell commands once only.
 			expect(privateNamesVisible).toBe(true);
@@ -47,11 +47,13 @@ describe("panelSessionGuard", () => {
 		}
 	});
 
-	it("turns no sandbox on where it cannot run, and says why; the deny rules are handed over all the same", async () => {
+	it("turns no sandbox on where it cannot run, and says why; deny rules only when the user asked for them", async () => {
 		const { root, remove } = vault();
 		try {
 			const decided = await panelSessionGuard({ bridge: { privatePlaces: () => places }, vaultRoot: root, sandboxSupport: () => Promise.resolve({ available: false, why: "socat is not installed" }), projectConfigTrusted: () => Promise.resolve(true) });
-			expect(decided).toEqual({ guard: { projectConfigTrusted: true, denyRules: expect.arrayContaining(["Read(./Secret/**)"]) as unknown }, sandboxMissing: "socat is not installed" });
+			expect(decided).toEqual({ guard: { projectConfigTrusted: true }, sandboxMissing: "socat is not installed" });
+			const asked = await panelSessionGuard({ bridge: { privatePlaces: () => places }, vaultRoot: root, sandboxSupport: () => Promise.resolve({ available: false, why: "socat is not installed" }), denyRulesWanted: () => true });
+			expect(asked.guard.denyRules).toEqual(expect.arrayContaining(["Read(./Secret/**)", "Edit(./Secret/**)"]));
 		} finally {
 			remove();
 		}

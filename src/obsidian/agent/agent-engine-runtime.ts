@@ -21,6 +21,12 @@ export interface AgentEngineContext {
 	bridge: () => Bridge | undefined;
 	/** Where "always allow" answers are kept. */
 	rules: PermissionRules;
+	/**
+	 * Whether the user asked for Claude Code's deny rules over the private folders ("keep private notes from Claude
+	 * Code's own tools"): the file they were written to is a project setting an untrusted session does not load, so
+	 * the session gets them on its command line. Default: not asked for.
+	 */
+	denyRulesWanted?: () => boolean;
 	/** The CLI's environment; default: Obsidian's own (tests give a temp HOME and the mock model API). */
 	env?: NodeJS.ProcessEnv;
 }
@@ -51,7 +57,7 @@ export function createAgentEngine(context: AgentEngineContext): AgentEngine {
 			if (bridge === undefined) return new FailedSession(BRIDGE_OFF_MESSAGE);
 			// The guard is decided before the CLI starts, so the gate knows the sandbox's state before any tool use.
 			let sandbox: ShellSandboxState = { on: false };
-			const guard = panelSessionGuard({ bridge, vaultRoot, sandboxSupport: () => shellSandboxSupport(machine), projectConfigTrusted: trusted }).then((decided) => {
+			const guard = panelSessionGuard({ bridge, vaultRoot, sandboxSupport: () => shellSandboxSupport(machine), projectConfigTrusted: trusted, ...(context.denyRulesWanted && { denyRulesWanted: context.denyRulesWanted }) }).then((decided) => {
 				sandbox = decided.guard.sandbox !== undefined ? { on: true, ...(decided.privateNamesVisible === true && { namesVisible: true }) } : { on: false, ...(decided.sandboxMissing !== undefined && { why: decided.sandboxMissing }) };
 				return decided.guard;
 			});
