@@ -45,7 +45,7 @@ export function assembleAgent(bridge: Pick<Bridge, "paths" | "privacy" | "review
 		review: options.review ?? new PanelFileWriteReview(bridge.reviews, absolutePath),
 		rules: options.rules,
 		inProcessServers: () => (bridge.vaultTools ? [PANEL_VAULT_TOOLS_SERVER] : []),
-		...(journal ? { journal: new PanelWriteJournal({ journal, absolutePath }) } : {}),
+		...(journal && bridge.activity ? { journal: new PanelWriteJournal({ journal, absolutePath, isPrivate: bridge.activity.isPrivate }) } : {}),
 	});
 	const recorders = options.index === undefined ? bridge.activity?.recorders : journal ? new JournalRecorders(journal, noteReferences(bridge.privacy, linkResolver(options.index), pathLocator(bridge.paths))) : undefined;
 	return {

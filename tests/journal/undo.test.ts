@@ -2,6 +2,7 @@ import { contentHash } from "../../src/journal/content-hash";
 import { Journal } from "../../src/journal/journal";
 import { MemoryJournalStore } from "../../src/journal/memory-journal-store";
 import { Undo, type UndoVault } from "../../src/journal/undo";
+import { testSeal } from "./test-seal";
 
 /** A vault of bytes in memory; its rename moves one note (links are the folder test's business). */
 class BytesVault implements UndoVault {
@@ -50,7 +51,7 @@ describe("Undo", () => {
 	let clock = 0;
 	const setUp = (): { journal: Journal; vault: BytesVault; undo: Undo; store: MemoryJournalStore } => {
 		const store = new MemoryJournalStore();
-		const journal = new Journal({ store, now: () => ++clock });
+		const journal = new Journal({ store, now: () => ++clock, seal: testSeal() });
 		const vault = new BytesVault();
 		return { journal, vault, undo: new Undo(journal, vault), store };
 	};

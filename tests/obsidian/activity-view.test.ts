@@ -11,6 +11,7 @@ import { ACTIVITY_EXPORT_FORMAT } from "../../src/journal/activity-export";
 import ClaudeCodeBridgePlugin from "../../src/plugin";
 import { App, type FakeElement } from "../__mocks__/obsidian";
 import { pollUntil } from "../helpers/wait-until";
+import { testSeal } from "../journal/test-seal";
 
 function call(index: number, overrides: Partial<CallRecord> = {}): CallRecord {
 	return {
@@ -32,7 +33,7 @@ async function viewOver(records: CallRecord[]): Promise<{ app: App; view: Activi
 	const app = new App("/vault", "Vault");
 	const store = new MemoryJournalStore();
 	await store.append(records);
-	const journal = new Journal({ store, bounds: { maxEntries: 100_000 } });
+	const journal = new Journal({ store, bounds: { maxEntries: 100_000 }, seal: testSeal() });
 	const leaf = app.workspace.getLeaf("tab");
 	const view = new ActivityView(leaf as unknown as RealLeaf, () => ({ journal }));
 	view.load();
@@ -170,7 +171,7 @@ describe("undoing a whole session from the activity view", () => {
 	/** Session s1 edits A twice and B once (B changed by the user since); session s2 edits C. */
 	async function sessionView(): Promise<{ app: App; view: ActivityView }> {
 		const app = new App("/vault", "Vault");
-		const journal = new Journal({ store: new MemoryJournalStore() });
+		const journal = new Journal({ store: new MemoryJournalStore(), seal: testSeal() });
 		const edit = async (key: string, path: string, before: string, after: string): Promise<void> => {
 			const id = journal.begin({ session: { key, surface: "vault-tools-http", client: "claude-code" }, tool: "edit_note", notes: [path], args: `path=${path}` });
 			await journal.recordChange(id, { kind: "edit", path, before: { hash: contentHash(bytes(before)), bytes: before.length }, after: contentHash(bytes(after)) }, [{ hash: contentHash(bytes(before)), bytes: bytes(before) }]);
