@@ -195,7 +195,7 @@ export function deviceJournalSeal(vaultPath: string, environment: Readonly<Recor
 		warn(key.refused);
 		return undefined;
 	}
-	return new JournalSeal(key.key, vaultPath);
+	return new JournalSeal(key.key, vaultPath, key.since);
 }
 
 /**

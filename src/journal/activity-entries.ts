@@ -26,7 +26,7 @@ export interface RecordJudge {
 	pathProblem(path: string): string | undefined;
 }
 
-export const NOT_THIS_DEVICE = "this device did not write it as it reads now (another device wrote it, or it was changed in the journal's folder)";
+export const NOT_THIS_DEVICE = "this device did not write it as it reads now (another device or an older version wrote it, or it was changed in the journal's folder)";
 export const WRITTEN_BEFORE_SEALS = "written before this version; cannot be undone safely";
 const MIXED = "its records were not all written the same way (some by this device, some not)";
 /** Characters of an unreadable entry's tool and session kept for the list. */

@@ -3,7 +3,10 @@ import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import type { JournalRecord } from "./journal-records";
 
-/** Who wrote a record read back: this device (its seal holds), a version before seals (none), or someone else. */
+/**
+ * Who wrote a record read back: this device (its seal holds), a version before seals (none, and dated before this
+ * device began sealing), or someone or something else.
+ */
 export type RecordTrust = "device" | "older" | "unreadable";
 
 const MAC = /^[0-9a-f]{64}$/;
@@ -18,7 +21,15 @@ const PURPOSE = "claude-code-bridge activity journal v1\0";
 export class JournalSeal {
 	private readonly key: Buffer;
 
-	constructor(deviceKey: Uint8Array, vaultRoot: string) {
+	/**
+	 * @param sealingSince when this device began sealing (its key was made): a record without a seal dated after it
+	 * was not written by this device's current version, so it is unreadable rather than older.
+	 */
+	constructor(
+		deviceKey: Uint8Array,
+		vaultRoot: string,
+		private readonly sealingSince: number,
+	) {
 		this.key = createHmac("sha256", deviceKey).update(PURPOSE).update(realOrSelf(vaultRoot)).digest();
 	}
 
@@ -31,7 +42,7 @@ export class JournalSeal {
 	/** Whether this device wrote the record as it reads now. */
 	trust(record: JournalRecord): RecordTrust {
 		const { mac, ...rest } = record;
-		if (mac === undefined) return "older";
+		if (mac === undefined) return record.at < this.sealingSince ? "older" : "unreadable";
 		if (typeof mac !== "string" || !MAC.test(mac)) return "unreadable";
 		return timingSafeEqual(Buffer.from(mac, "hex"), Buffer.from(this.macOf(JSON.stringify(rest)), "hex")) ? "device" : "unreadable";
 	}

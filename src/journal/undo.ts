@@ -65,8 +65,8 @@ export class Undo {
 
 	private async undoEntry(entry: ActivityEntry): Promise<UndoResult> {
 		const id = entry.id;
-		if (entry.changes.length === 0) return { kind: "refused", id, reason: `${entry.tool} (${id}) changed no note` };
 		if (entry.unreadable !== undefined) return { kind: "refused", id, reason: `the journal's record of ${id} is unreadable: ${entry.unreadable}; nothing was undone` };
+		if (entry.changes.length === 0) return { kind: "refused", id, reason: `${entry.tool} (${id}) changed no note` };
 		if (entry.notUndoable !== undefined) return { kind: "refused", id, reason: `${entry.tool} (${id}) was ${entry.notUndoable}; nothing was undone` };
 		if (entry.undoneAt !== undefined) return { kind: "refused", id, reason: `${entry.tool} (${id}) was undone already` };
 		const changes = [...entry.changes].reverse();
