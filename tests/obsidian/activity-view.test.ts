@@ -134,6 +134,23 @@ describe("ActivityView", () => {
 	});
 });
 
+describe("an activity journal read back with records this device did not write", () => {
+	it("lists such an entry as unreadable, in words, and its details offer no undo and show nothing of it but why", async () => {
+		const planted = { ...call(1, { notes: ["Private/diary.md"], args: "path=Private/diary.md", at: Date.now() + 1_000, session: { key: "evil", surface: "panel" } }), mac: "ab".repeat(32) };
+		const { view } = await viewOver([planted]);
+		const [row] = rowsOf(view);
+		expect(row?.findAll("ccb-activity-outcome")[0]?.text).toBe("unreadable");
+		expect(row?.findAll("ccb-activity-summary")[0]?.text).toBe("Unreadable: this device did not write it as it reads now (another device or an older version wrote it, or it was changed in the journal's folder)");
+		expect(row?.hasClass("ccb-outcome-unreadable")).toBe(true);
+		row?.dispatch("click");
+		const details = one(view, "ccb-activity-details");
+		await pollUntil(() => (details.textContent.includes("Unreadable") ? true : undefined), "the details");
+		expect(details.textContent).toContain("Nothing of it is shown, and it cannot be undone.");
+		expect(details.textContent).not.toContain("diary");
+		expect(details.findAll("ccb-activity-undo")).toEqual([]);
+	});
+});
+
 describe("the activity view while Claude works", () => {
 	it("shows new calls by itself, at most one read of the journal per burst, keeping the filters and the rows in view", async () => {
 		// Recent calls: the journal's age bound keeps them when the new ones are written.
