@@ -75,7 +75,7 @@ export class FolderJournalStore implements JournalStore {
 		await this.prepare();
 		const read = await readPlainFile(join(this.folder, BLOBS, hash), maxBytes);
 		if (read === "missing") return undefined;
-		if (typeof read === "string") throw new PreImageError(read);
+		if ("refused" in read) throw new PreImageError(read.refused);
 		return read;
 	}
 
@@ -135,7 +135,7 @@ export class FolderJournalStore implements JournalStore {
 		const path = join(this.folder, RECORDS);
 		const read = await readPlainFile(path, Infinity, this.maxRecordsBytes);
 		if (read === "missing") return Buffer.alloc(0);
-		if (typeof read === "string") throw new Error(`The activity journal's records file ${path} ${read}; it is not read`);
+		if ("refused" in read) throw new Error(`The activity journal's records file ${path} ${read.refused}; it is not read`);
 		return read;
 	}
 
@@ -180,23 +180,23 @@ export class FolderJournalStore implements JournalStore {
  * `maxBytes` (its last `tailBytes` only, from its first whole line, when given): "missing" when there is none, else
  * why it was not read (a link, a folder, a device, too large).
  */
-async function readPlainFile(path: string, maxBytes: number, tailBytes?: number): Promise<Buffer | "missing" | string> {
+async function readPlainFile(path: string, maxBytes: number, tailBytes?: number): Promise<Buffer | "missing" | { refused: string }> {
 	const link = await fs.lstat(path).catch((error: unknown) => ((error as { code?: unknown }).code === "ENOENT" ? "missing" : undefined));
 	if (link === "missing") return link;
-	if (link?.isSymbolicLink()) return "is a link, which the journal never follows";
+	if (link?.isSymbolicLink()) return { refused: "is a link, which the journal never follows" };
 	let handle: fs.FileHandle;
 	try {
 		handle = await fs.open(path, constants.O_RDONLY | NO_FOLLOW);
 	} catch (error) {
 		const code = (error as { code?: unknown }).code;
 		if (code === "ENOENT") return "missing";
-		if (code === "ELOOP") return "is a link, which the journal never follows";
+		if (code === "ELOOP") return { refused: "is a link, which the journal never follows" };
 		throw error;
 	}
 	try {
 		const stats = await handle.stat();
-		if (!stats.isFile()) return "is not a plain file";
-		if (stats.size > maxBytes) return "is larger than the journal keeps";
+		if (!stats.isFile()) return { refused: "is not a plain file" };
+		if (stats.size > maxBytes) return { refused: "is larger than the journal keeps" };
 		const length = Math.min(stats.size, tailBytes ?? stats.size);
 		const bytes = Buffer.alloc(length);
 		const { bytesRead } = await handle.read(bytes, 0, length, stats.size - length);
