@@ -58,7 +58,7 @@ export async function measurePanelMemory(turns = 1000): Promise<PanelMemory> {
 	const engine = new FakeAgentEngine();
 	const host: AgentPanelHost = {
 		engine: () => Promise.resolve(engine),
-		vault: new ObsidianPanelVault(app as never, () => ({ hidesListed: () => false, isInPrivateFolder: () => false })),
+		vault: new ObsidianPanelVault(app as never, () => ({ hidesPath: () => false, hidesFolder: () => false })),
 		panelSettings: () => ({ ...DEFAULT_AGENT_PANEL_SETTINGS }),
 	};
 	const view = new AgentView(app.workspace.getLeaf("tab") as unknown as RealLeaf, host);

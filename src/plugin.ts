@@ -18,7 +18,10 @@ import { DenyRulesOffer } from "./obsidian/agent/deny-rules-offer";
 import { registerAgentPanel } from "./obsidian/agent/register-agent-view";
 import { ObsidianPanelVault } from "./obsidian/agent/panel-vault";
 import type { AgentSettingsHost } from "./obsidian/agent/agent-settings-section";
-import { SettingsPermissionRules } from "./obsidian/agent/settings-permission-rules";
+import { DevicePermissionRules } from "./obsidian/agent/device-permission-rules";
+import { DeviceAgentSettings } from "./obsidian/agent/device-agent-settings";
+import { ClaudeConfigTrustStore } from "./obsidian/agent/claude-config-trust-store";
+import type { ClaudeConfigHost } from "./obsidian/agent/claude-config-notice";
 import { StatusBar } from "./obsidian/status-bar";
 import { TagCommands } from "./obsidian/tag-commands";
 import { VaultPaths } from "./vault/vault-paths";
@@ -47,6 +50,10 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 	private vaultToolsPart: VaultToolsComponent | undefined;
 	/** Claude Code's deny rules the user wrote after a preview on this device (Obsidian's local storage). */
 	previewedPermissions!: PreviewedPermissions;
+	/** The panel's settings that can run a program or skip a question: on this device only, never in data.json. */
+	private device!: DeviceAgentSettings;
+	/** The panel's "always allow" rules, kept on this device. */
+	private agentRules!: DevicePermissionRules;
 	private readonly permissionsSync = new ClaudePermissionsSync(this, (message) => new Notice(message));
 	/** Typing in the private folders box changes them per key: re-write Claude Code's rules once typing pauses. */
 	private readonly syncPermissionsSoon = debounce(() => void this.permissionsSync.sync(), 1500, true);
@@ -54,6 +61,8 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 	override async onload(): Promise<void> {
 		this.settings = migrateSettings(await this.loadData());
 		this.previewedPermissions = new PreviewedPermissions(this.app);
+		this.device = new DeviceAgentSettings(this.app);
+		this.agentRules = new DevicePermissionRules(this.device);
 		this.statusBar = new StatusBar(this.addStatusBarItem());
 		const access = { paths: () => this.bridge?.bridge.paths, notifier: () => this.bridge?.bridge.notifier };
 		this.editorTracker = new EditorTracker(this, access);
@@ -63,11 +72,13 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 		this.registerView(ACTIVITY_VIEW_TYPE, (leaf) => new ActivityView(leaf, () => this.bridge?.bridge.activity));
 		this.addRibbonIcon("history", "Open Claude activity", () => void this.openActivity());
 		this.addCommand({ id: "open-activity", name: "Open Claude activity", callback: () => void this.openActivity() });
+		const claudeConfig = this.claudeConfig();
 		registerAgentPanel(this, {
 			engine: () => this.agentEngine(),
 			vault: new ObsidianPanelVault(this.app, () => this.bridge?.bridge.privacy),
 			panelSettings: () => this.settings.agentPanel,
 			denyRulesOffer: this.denyRulesOffer(),
+			...(claudeConfig && { claudeConfig }),
 		});
 		this.settingTab = new BridgeSettingTab(this.app, this, this);
 		this.addSettingTab(this.settingTab);
@@ -96,21 +107,34 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 		await workspace.revealLeaf(leaf);
 	}
 
-	/** The panel's "always allow" rules, kept in the settings. */
-	private readonly agentRules = new SettingsPermissionRules(
-		() => this.settings.agentPanel,
-		() => this.saveSettings(),
-	);
+	/** Trust in the vault's own Claude Code configuration, on this device; undefined without a vault folder. */
+	private claudeConfigTrust(): ClaudeConfigTrustStore | undefined {
+		const vaultPath = this.vaultPath;
+		return vaultPath === undefined ? undefined : new ClaudeConfigTrustStore(this.app, vaultPath);
+	}
+
+	/** What the panel's notice reads (the configuration, read only when asked) and where its "Trust" goes. */
+	private claudeConfig(): ClaudeConfigHost | undefined {
+		const vaultPath = this.vaultPath;
+		const store = this.claudeConfigTrust();
+		if (vaultPath === undefined || store === undefined) return undefined;
+		return {
+			state: () => import("./agent/project-config-trust").then((trust) => trust.projectConfigState(vaultPath, store)),
+			trust: (fingerprint) => store.trust(fingerprint),
+		};
+	}
 
 	/** The panel's engine, loaded the first time a panel asks (its module is not loaded with the plugin). */
 	private agentEngine(): Promise<AgentEngine> {
+		const projectTrust = this.claudeConfigTrust();
 		this.agentEngineLoad ??= import("./obsidian/agent/agent-engine-runtime").then(
 			(runtime) =>
 				runtime.createAgentEngine({
 					vaultPath: this.vaultPath,
-					cliPath: () => this.settings.agentPanel.cliPath,
+					cliPath: () => this.device.cliPath(),
 					bridge: () => this.bridge?.bridge,
 					rules: this.agentRules,
+					...(projectTrust && { projectTrust }),
 				}),
 			(error: unknown) => {
 				this.agentEngineLoad = undefined;
@@ -134,7 +158,15 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 
 	/** What the settings tab's "Claude Code panel" rows read and change. */
 	get agentPanel(): AgentSettingsHost {
-		return { agentPanelSettings: () => this.settings.agentPanel, saveSettings: () => this.saveSettings(), alwaysAllowRules: this.agentRules };
+		const config = this.claudeConfig();
+		const store = this.claudeConfigTrust();
+		return {
+			agentPanelSettings: () => this.settings.agentPanel,
+			saveSettings: () => this.saveSettings(),
+			alwaysAllowRules: this.agentRules,
+			claudePath: this.device,
+			...(config && store && { claudeConfigTrust: { state: () => config.state(), revoke: () => store.revoke() } }),
+		};
 	}
 
 	get vaultPath(): string | undefined {

@@ -30,23 +30,24 @@ export interface BridgeSettings {
 	agentPanel: AgentPanelSettings;
 }
 
-/** How the panel's sessions start, and where they are exported. */
+/**
+ * How the panel's sessions start, and where they are exported. What could run a program or skip a question (the
+ * `claude` path, the "always allow" rules, trust in the vault's own Claude Code configuration) is never here: it is
+ * kept on the device (src/obsidian/agent/device-agent-settings.ts), since anyone who can write to the vault can
+ * write data.json.
+ */
 export interface AgentPanelSettings {
-	/** The `claude` executable to run; empty: find it (PATH as a login shell sees it, the usual install places). */
-	cliPath: string;
 	/** A new session's model alias; empty: the CLI's default. */
 	model: string;
 	/** A new session's permission mode. */
 	permissionMode: "default" | "plan" | "acceptEdits";
 	/** Exported sessions are written as notes in this folder. */
 	exportFolder: string;
-	/** Tools the user allowed for good from the panel (`Bash` with a command prefix, or a whole tool); never a token. */
-	alwaysAllow: { tool: string; commandPrefix?: string }[];
 	/** The panel offered the deny rules for Claude Code's own file tools and the user answered: never offered again. */
 	denyRulesOffered: boolean;
 }
 
-export const DEFAULT_AGENT_PANEL_SETTINGS: AgentPanelSettings = { cliPath: "", model: "", permissionMode: "default", exportFolder: "Claude sessions", alwaysAllow: [], denyRulesOffered: false };
+export const DEFAULT_AGENT_PANEL_SETTINGS: AgentPanelSettings = { model: "", permissionMode: "default", exportFolder: "Claude sessions", denyRulesOffered: false };
 
 export interface VaultToolsSettings {
 	/** Serve the vault tools (the stdio relay and the HTTP endpoint). */
@@ -98,29 +99,14 @@ export function migrateSettings(stored: unknown): BridgeSettings {
 	return settings;
 }
 
-/** Well-formed rules only: a tool name, and for Bash an optional non-empty command prefix. */
-function alwaysAllowRules(stored: unknown): { tool: string; commandPrefix?: string }[] {
-	if (!Array.isArray(stored)) return [];
-	const rules: { tool: string; commandPrefix?: string }[] = [];
-	for (const item of stored as unknown[]) {
-		if (typeof item !== "object" || item === null) continue;
-		const { tool, commandPrefix } = item as Record<string, unknown>;
-		if (typeof tool !== "string" || tool.trim() === "") continue;
-		if (commandPrefix !== undefined && (typeof commandPrefix !== "string" || commandPrefix === "")) continue;
-		rules.push(typeof commandPrefix === "string" ? { tool, commandPrefix } : { tool });
-	}
-	return rules;
-}
-
 function migrateAgentPanelSettings(stored: unknown): AgentPanelSettings {
-	const settings: AgentPanelSettings = { ...DEFAULT_AGENT_PANEL_SETTINGS, alwaysAllow: [] };
+	// `cliPath` and `alwaysAllow` of older versions (or planted in a synced data.json) are dropped, never honoured.
+	const settings: AgentPanelSettings = { ...DEFAULT_AGENT_PANEL_SETTINGS };
 	if (typeof stored !== "object" || stored === null) return settings;
 	const record = stored as Record<string, unknown>;
-	if (typeof record.cliPath === "string") settings.cliPath = record.cliPath.trim();
 	if (typeof record.model === "string") settings.model = record.model.trim();
 	if (record.permissionMode === "default" || record.permissionMode === "plan" || record.permissionMode === "acceptEdits") settings.permissionMode = record.permissionMode;
 	if (typeof record.exportFolder === "string" && record.exportFolder.trim() !== "") settings.exportFolder = record.exportFolder.trim();
-	settings.alwaysAllow = alwaysAllowRules(record.alwaysAllow);
 	if (typeof record.denyRulesOffered === "boolean") settings.denyRulesOffered = record.denyRulesOffered;
 	return settings;
 }

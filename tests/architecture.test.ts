@@ -67,11 +67,12 @@ const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
 	// The activity and undo journal: records every surface's calls and writes.
 	"src/journal": ["src/vault/notes", "src/vault/markdown", "src/protocol", "src/shared"],
 	// The agent panel's engine: Claude Code sessions over stream-json, permission routing, the transcript model.
-	"src/agent": [],
+	// The engine imports nothing of ours but the shared Markdown escaping its exports use.
+	"src/agent": ["src/shared"],
 	// Every feature built from ports, once, for every root.
 	"src/assembly": [
 		"src/agent",
-		"src/ide", "src/ide/diagnostics", "src/ide/diff-review", "src/ide/tools", "src/ide/workspace",
+		"src/ide", "src/ide/claude-permissions", "src/ide/diagnostics", "src/ide/diff-review", "src/ide/tools", "src/ide/workspace",
 		"src/vault-tools", "src/vault-tools/kit", "src/vault-tools/prompts", "src/vault-tools/regex", "src/vault-tools/relay-client", "src/vault-tools/resources", "src/vault-tools/serve", "src/vault-tools/stdio",
 		"src/journal",
 		"src/vault", "src/vault/folder", "src/vault/markdown", "src/vault/notes", "src/vault/privacy", "src/protocol", "src/server", "src/shared",

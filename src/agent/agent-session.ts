@@ -24,10 +24,23 @@ export interface MessageAttachment {
 	lines?: { from: number; to: number };
 }
 
+/** A block of a user message's content as the Messages API takes it (the CLI passes `document` blocks through untouched). */
+export type PromptBlock =
+	| { type: "text"; text: string }
+	| { type: "document"; title: string; context: string; source: { type: "text"; media_type: "text/plain"; data: string } };
+
+/** A user message's `content` for the CLI: plain text, or blocks when something is attached. */
+export type PromptContent = string | readonly PromptBlock[];
+
 /** What the user sends: the typed text and what is attached to it. */
 export interface UserMessage {
 	text: string;
 	attachments: readonly MessageAttachment[];
+	/**
+	 * What the CLI receives, once the panel read the attachments through the privacy boundary (`AttachingSession`);
+	 * without it the CLI receives the typed text alone, its `@` mentions made inert (see `mention-text.ts`).
+	 */
+	prompt?: PromptContent;
 }
 
 /** A question the panel must answer before Claude may use a tool that is neither a file write nor a vault tool. */
@@ -38,11 +51,32 @@ export interface ToolPermissionRequest {
 	input: Readonly<Record<string, unknown>>;
 	/** One line a user can judge, e.g. `Bash: npm test`. */
 	summary: string;
+	/** For a shell command: what Claude says it does, the folder it runs in, and whether the shell's sandbox holds the private places out. */
+	shell?: ShellCommandFacts;
+	/** The answers the user may give; absent: once, for this session, and always. */
+	scopes?: readonly PermissionScope[];
+}
+
+/** How long an "allow" answer holds. */
+export type PermissionScope = "once" | "session" | "always";
+
+export interface ShellCommandFacts {
+	command: string;
+	/** Claude's own words for what the command does; absent when it gave none. */
+	description?: string;
+	/** The folder the command runs in, vault-relative ("" for the vault's top). */
+	folder: string;
+	/** The CLI's sandbox runs it with private folders, private notes and the config folder held out. */
+	sandboxed: boolean;
+	/** Why it runs without the sandbox, in words ("bubblewrap (bwrap) is not installed"), when known. */
+	unsandboxedBecause?: string;
+	/** Sandboxed, but the sandbox shows the names of notes private by a tag (it denies such a file, it cannot hide it). */
+	privateNamesVisible?: boolean;
 }
 
 /** The user's answer to a `ToolPermissionRequest`. */
 export type ToolPermissionAnswer =
-	| { kind: "allow"; scope: "once" | "session" | "always" }
+	| { kind: "allow"; scope: PermissionScope }
 	| { kind: "deny"; reason?: string };
 
 /** Everything a session tells the panel, in order. */
@@ -116,6 +150,8 @@ export interface ToolUseRequest {
 	toolUseId?: string;
 	toolName: string;
 	input: Readonly<Record<string, unknown>>;
+	/** The folder the CLI runs the tool in (its shell keeps the folder a command moved to), when it said. */
+	cwd?: string;
 }
 
 /** What the CLI is told: run the tool (with this input, possibly changed by the user), or do not, and why. */

@@ -45,6 +45,19 @@ export async function checkClaude(options: CheckOptions): Promise<ClaudeCheck> {
 				message: `The "${CLAUDE_PATH_SETTING}" setting, ${location.path}, ${location.problem}.`,
 				fix: `Correct the setting (\`which claude\` in a terminal prints the path; \`where claude\` on Windows), or clear it to search the usual places.`,
 			};
+		case "inside-vault":
+			return {
+				status: "not-runnable",
+				path: location.path,
+				message:
+					location.source === "setting"
+						? `The "${CLAUDE_PATH_SETTING}" setting, ${location.path}, is inside this vault${leadsTo(location)}. The panel never runs a program from the vault: anyone who can change the vault's files could have put it there.`
+						: `The only Claude Code found, ${location.path}, is inside this vault${leadsTo(location)}. The panel never runs a program from the vault: anyone who can change the vault's files could have put it there.`,
+				fix:
+					location.source === "setting"
+						? `Give the path of a Claude Code installed outside the vault (\`which claude\` in a terminal prints it), or clear the setting to search the usual places.`
+						: `${installFix(machine.platform)} Take the vault's folders out of your PATH.`,
+			};
 		case "unrunnable":
 			return { status: "not-runnable", path: location.path, message: `Claude Code at ${location.path} cannot be started: ${location.problem}.`, fix: installFix(machine.platform) };
 		case "found":
@@ -90,6 +103,10 @@ async function probeVersion(machine: CliMachine, location: Found, timeoutMs: num
 				fix: "If the panel misbehaves, update this plugin, or install a tested version: `npm install -g @anthropic-ai/claude-code@" + CLAUDE_VERSION_RANGE.testedLine + "`.",
 			};
 	}
+}
+
+function leadsTo(location: { path: string; realPath: string }): string {
+	return location.realPath === location.path ? "" : ` (it leads to ${location.realPath})`;
 }
 
 function firstLine(text: string, prefix: string): string {

@@ -10,12 +10,12 @@ export type ClaudeLauncher = (claudeArgs: readonly string[]) => Promise<LaunchPl
 
 /**
  * Finds and checks the user's Claude Code at each session start (a changed setting or a new install counts at
- * once), and builds the exact command. The login shell's PATH, when it had to be read to find the CLI, becomes
+ * once), and builds the exact command. Nothing in `vaultRoot` is ever run (see `LocateOptions.vaultRoot`). The login shell's PATH, when it had to be read to find the CLI, becomes
  * the session's PATH too: Claude's Bash tool needs what the user's terminal has.
  */
-export function claudeLauncher(machine: CliMachine, explicitPath: () => string): ClaudeLauncher {
+export function claudeLauncher(machine: CliMachine, explicitPath: () => string, vaultRoot?: string): ClaudeLauncher {
 	return async (claudeArgs) => {
-		const check = await checkClaude({ machine, explicitPath: explicitPath() });
+		const check = await checkClaude({ machine, explicitPath: explicitPath(), ...(vaultRoot !== undefined && { vaultRoot }) });
 		if (check.status === "not-found" || check.status === "not-runnable" || check.status === "too-old") return { failure: `${check.message} ${check.fix}` };
 		const command = launchCommand(check.location.launch, claudeArgs);
 		if ("refused" in command) return { failure: `Claude Code cannot be started safely: ${command.refused}.` };

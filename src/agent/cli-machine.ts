@@ -33,6 +33,8 @@ export interface CliMachine {
 	inspect(path: string): Promise<PathKind>;
 	/** The names in a folder; empty when it is missing or unreadable. */
 	listFolder(path: string): Promise<string[]>;
+	/** Where a path leads with every symbolic link followed; undefined when it does not exist. */
+	realPath(path: string): Promise<string | undefined>;
 	/** A small text file's content; undefined when it is missing or unreadable. */
 	readText(path: string): Promise<string | undefined>;
 	/** Runs a program directly (never through a shell), stdin closed, stopped at the time limit. */

@@ -57,6 +57,7 @@ export class FileWriteGate {
 			...(signal ? { signal } : {}),
 		});
 		if (outcome.kind === "rejected") return deny(`The user rejected this change to ${given}. Their reason: ${outcome.reason}. Nothing was written.`);
+		if (outcome.kind === "failed") return deny(`This change to ${given} was not written: ${outcome.reason}`);
 		const accepted = proposal.crlf ? cliView(outcome.finalText) : outcome.finalText;
 		const updatedInput = accepted === proposal.result.text ? { ...input } : inputForAcceptedText(request, proposal, accepted, path);
 		if (typeof updatedInput === "string") return deny(updatedInput);

@@ -17,8 +17,12 @@ export interface FileWriteProposal {
 	signal?: AbortSignal;
 }
 
-/** The user's decision: the text to write (their own edits included), or a rejection with the reason Claude reads. */
-export type FileWriteOutcome = { kind: "accepted"; finalText: string } | { kind: "rejected"; reason: string };
+/**
+ * The user's decision: the text to write (their own edits included), or a rejection with the reason Claude reads;
+ * or no decision could be carried out (the review could not be shown, or the note's path changed under it), which
+ * is never reported as the user's rejection.
+ */
+export type FileWriteOutcome = { kind: "accepted"; finalText: string } | { kind: "rejected"; reason: string } | { kind: "failed"; reason: string };
 
 export interface FileWriteReview {
 	review(proposal: FileWriteProposal): Promise<FileWriteOutcome>;

@@ -8,6 +8,11 @@ export type GatePath = { kind: "visible"; path: string } | { kind: "private" } |
 
 export interface GateVault {
 	locate(path: string): Promise<GatePath>;
+	/**
+	 * Whether a search of this visible folder ("" for the vault's top) could meet a private note: a private folder
+	 * or the config folder inside it, or any private tag set (a tagged note can be anywhere).
+	 */
+	mayHoldPrivate(vaultPath: string): boolean;
 	/** A visible file's text as it is on disk; undefined when there is none. Never asked for a private one. */
 	readText(vaultPath: string): Promise<string | undefined>;
 }

@@ -20,12 +20,19 @@ export type ClaudeLocation =
 	| { kind: "setting-unusable"; path: string; problem: string }
 	/** A `claude` was found but cannot be started (a shim whose program or Node is missing). */
 	| { kind: "unrunnable"; path: string; problem: string }
+	/** The setting names, or the search found only, a program that lies in the vault (by where its links lead): never run. */
+	| { kind: "inside-vault"; path: string; realPath: string; source: ClaudeSource }
 	| { kind: "not-found"; searched: readonly string[] };
 
 export interface LocateOptions {
 	machine: CliMachine;
 	/** The explicit path setting; blank means search. A leading `~` is the home folder. */
 	explicitPath?: string;
+	/**
+	 * The vault's folder: a program whose real path lies in it (or that starts one there) is refused before anything
+	 * runs it, even `--version`, since anyone who can write to the vault (a shared or synced folder) could have put it there.
+	 */
+	vaultRoot?: string;
 	/** Reads the login shell's PATH (default: `readLoginShellPath`); called at most once, only if needed. */
 	readShellPath?: (machine: CliMachine) => Promise<string[] | undefined>;
 }
@@ -40,10 +47,12 @@ type Resolved = { launch: ClaudeLaunch } | { problem: string };
 export async function locateClaude(options: LocateOptions): Promise<ClaudeLocation> {
 	const { machine } = options;
 	const explicit = options.explicitPath?.trim() ?? "";
-	if (explicit !== "") return locateExplicit(machine, expandHome(machine, explicit));
+	const insideVault = vaultFence(machine, options.vaultRoot);
+	if (explicit !== "") return locateExplicit(machine, expandHome(machine, explicit), insideVault);
 
 	const tried = new Set<string>();
 	let unrunnable: ClaudeLocation | undefined;
+	let refused: ClaudeLocation | undefined;
 	const searchFolders = async (folders: readonly string[], source: ClaudeSource, loginShellPath?: readonly string[]): Promise<ClaudeLocation | undefined> => {
 		for (const folder of folders) {
 			if (tried.has(folder)) continue;
@@ -51,7 +60,17 @@ export async function locateClaude(options: LocateOptions): Promise<ClaudeLocati
 			for (const name of claudeFileNames(machine.platform)) {
 				const path = pathsOf(machine.platform).join(folder, name);
 				if ((await machine.inspect(path)) !== "executable") continue;
+				const inside = await insideVault([path]);
+				if (inside !== undefined) {
+					refused ??= { kind: "inside-vault", path, realPath: inside, source };
+					continue;
+				}
 				const resolved = await resolveLaunch(machine, path);
+				const launchedInside = "launch" in resolved ? await insideVault(launchPaths(resolved.launch)) : undefined;
+				if (launchedInside !== undefined) {
+					refused ??= { kind: "inside-vault", path, realPath: launchedInside, source };
+					continue;
+				}
 				if ("launch" in resolved) return { kind: "found", path, source, launch: resolved.launch, ...(loginShellPath ? { loginShellPath } : {}) };
 				unrunnable ??= { kind: "unrunnable", path, problem: resolved.problem };
 			}
@@ -65,11 +84,38 @@ export async function locateClaude(options: LocateOptions): Promise<ClaudeLocati
 	const onShellPath = shellPath ? await searchFolders(shellPath, "login-shell-path", shellPath) : undefined;
 	if (onShellPath) return onShellPath;
 	const inInstallFolder = await searchFolders(await knownInstallFolders(machine), "install-folder", shellPath);
-	return inInstallFolder ?? unrunnable ?? { kind: "not-found", searched: [...tried] };
+	return inInstallFolder ?? unrunnable ?? refused ?? { kind: "not-found", searched: [...tried] };
 }
 
-async function locateExplicit(machine: CliMachine, path: string): Promise<ClaudeLocation> {
+/** The first of `paths` whose real path lies in the vault, as that real path; undefined when none does. */
+type VaultFence = (paths: readonly string[]) => Promise<string | undefined>;
+
+function vaultFence(machine: CliMachine, vaultRoot: string | undefined): VaultFence {
+	if (vaultRoot === undefined || vaultRoot.trim() === "") return () => Promise.resolve(undefined);
+	const paths = pathsOf(machine.platform);
+	const comparable = (path: string): string => (machine.platform === "win32" ? paths.normalize(path).toLowerCase() : paths.normalize(path));
+	let root: Promise<string> | undefined;
+	return async (candidates) => {
+		root ??= machine.realPath(vaultRoot).then((real) => comparable(real ?? vaultRoot));
+		const vault = await root;
+		for (const candidate of candidates) {
+			const real = (await machine.realPath(candidate)) ?? candidate;
+			const between = paths.relative(vault, comparable(real));
+			if (between === "" || (between !== ".." && !between.startsWith(`..${paths.sep}`) && !paths.isAbsolute(between))) return real;
+		}
+		return undefined;
+	};
+}
+
+/** Every file a launch starts or hands to the program it starts (a shim's `claude.exe`, `node` and the CLI's script). */
+function launchPaths(launch: ClaudeLaunch): string[] {
+	return launch.kind === "direct" ? [launch.command, ...launch.args] : [launch.shim];
+}
+
+async function locateExplicit(machine: CliMachine, path: string, insideVault: VaultFence): Promise<ClaudeLocation> {
 	if (!pathsOf(machine.platform).isAbsolute(path)) return { kind: "setting-unusable", path, problem: "is not an absolute path" };
+	const inside = await insideVault([path]);
+	if (inside !== undefined) return { kind: "inside-vault", path, realPath: inside, source: "setting" };
 	switch (await machine.inspect(path)) {
 		case "missing":
 			return { kind: "setting-unusable", path, problem: "does not exist" };
@@ -79,7 +125,9 @@ async function locateExplicit(machine: CliMachine, path: string): Promise<Claude
 			return { kind: "setting-unusable", path, problem: "is not executable" };
 		case "executable": {
 			const resolved = await resolveLaunch(machine, path);
-			return "launch" in resolved ? { kind: "found", path, source: "setting", launch: resolved.launch } : { kind: "setting-unusable", path, problem: resolved.problem };
+			if (!("launch" in resolved)) return { kind: "setting-unusable", path, problem: resolved.problem };
+			const launchedInside = await insideVault(launchPaths(resolved.launch));
+			return launchedInside === undefined ? { kind: "found", path, source: "setting", launch: resolved.launch } : { kind: "inside-vault", path, realPath: launchedInside, source: "setting" };
 		}
 	}
 }

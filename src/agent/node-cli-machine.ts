@@ -1,6 +1,6 @@
 import { execFile, type ExecFileException } from "node:child_process";
 import { constants } from "node:fs";
-import { access, readdir, readFile, stat } from "node:fs/promises";
+import { access, readdir, readFile, realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { extname } from "node:path";
 import type { CliMachine, PathKind, RunOptions, RunOutcome } from "./cli-machine";
@@ -76,6 +76,7 @@ export function nodeCliMachine(env: Readonly<Record<string, string | undefined>>
 		homeDir: homedir(),
 		inspect: (path) => inspect(path, platform),
 		listFolder: (path) => readdir(path).catch(() => []),
+		realPath: (path) => realpath(path).catch(() => undefined),
 		readText: async (path) => {
 			try {
 				const info = await stat(path);

@@ -3,6 +3,8 @@ import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { AgentEngine, AgentEvent, AgentSession, AgentSessionOptions, InProcessMcpServers, PastSession, ToolGate } from "./agent-session";
+import { AttachingSession } from "./attaching-session";
+import type { AttachmentResolver } from "./attachment-resolver";
 import { cliArguments } from "./cli-arguments";
 import type { ClaudeLauncher, LaunchPlan } from "./claude-launcher";
 import { spawnCli, type CliProcess, type CliProcessEvents } from "./cli-process";
@@ -21,6 +23,11 @@ export interface StreamJsonEngineOptions {
 	gate: ToolGate;
 	mcp?: InProcessMcpServers;
 	/**
+	 * Reads what the user attached to a message through the privacy boundary; the CLI receives that text. Without
+	 * it, attachments are not handed over at all (the CLI is never given a mention to read itself).
+	 */
+	attachments?: AttachmentResolver;
+	/**
 	 * What the session's CLI may load of the vault's own configuration and the settings the panel hands it, decided
 	 * at each start; default: nothing of the vault's is trusted and no sandbox.
 	 */
@@ -38,7 +45,7 @@ export class StreamJsonEngine implements AgentEngine {
 	start(sessionOptions: AgentSessionOptions): AgentSession {
 		const { options } = this;
 		const servers = options.mcp?.names() ?? [];
-		return new StreamJsonSession(
+		const session = new StreamJsonSession(
 			{
 				gate: options.gate,
 				...(options.mcp !== undefined && { mcp: options.mcp }),
@@ -52,6 +59,7 @@ export class StreamJsonEngine implements AgentEngine {
 			},
 			sessionOptions.resume,
 		);
+		return options.attachments === undefined ? session : new AttachingSession(session, options.attachments);
 	}
 
 	async pastSessions(): Promise<PastSession[]> {

@@ -38,11 +38,12 @@ export interface StreamJsonSessionPorts {
 const DEFAULT_CLOSE_GRACE_MS = 5_000;
 
 /**
- * The CLI sends `can_use_tool` only for what its permission mode does not already allow (`acceptEdits` writes,
- * `default` reads in the working folder). A PreToolUse hook fires for every use of these tools in every mode, so
- * each write is reviewed and each read of a private note is refused before the tool runs.
+ * The CLI sends `can_use_tool` only for what its permission mode and its own judgement do not already allow
+ * (`acceptEdits` writes, `default` reads in the working folder, shell commands it classes as read-only such as
+ * `cat` or `grep -rn`, the Monitor tool). A PreToolUse hook matching every tool ("*") fires before each use of
+ * every tool in every mode, subagents' included, so nothing the CLI deems safe skips the gate.
  */
-const HOOKED_TOOLS = "Edit|Write|MultiEdit|NotebookEdit|Read|NotebookRead|Glob|Grep|LS";
+const HOOKED_TOOLS = "*";
 const HOOK_CALLBACK_ID = "obsidian_tool_gate";
 /** Seconds the CLI waits for the hook's answer (a review may stay open a long while); then it refuses the tool. */
 const HOOK_TIMEOUT_SECONDS = 24 * 60 * 60;
@@ -81,7 +82,7 @@ export class StreamJsonSession implements AgentSession {
 			exit: (exit) => this.onExit(exit),
 		});
 		const servers = ports.mcp?.names() ?? [];
-		this.control.request({ subtype: "initialize", hooks: PRE_TOOL_USE_HOOKS, ...(servers.length > 0 && { sdkMcpServers: [...servers] }) }).catch(() => undefined);
+		this.control.request({ subtype: "initialize", hooks: PRE_TOOL_USE_HOOKS, ...(servers.length > 0 && { sdkMcpServers: [...servers] }) }).catch((error: unknown) => this.refuseToRun(error));
 	}
 
 	get sessionId(): string | undefined {
@@ -138,6 +139,18 @@ export class StreamJsonSession implements AgentSession {
 		await this.exited;
 	}
 
+	/**
+	 * The CLI did not take the hook every tool use passes through: running on would let tools run unreviewed, so the
+	 * session stops (a CLI that exited first has said why already).
+	 */
+	private refuseToRun(error: unknown): void {
+		if (this.ended || this.closing) return;
+		const why = error instanceof Error ? error.message : String(error);
+		this.emit({ kind: "failed", message: `Claude Code did not accept the panel's review and privacy checks (${why}), so this session was stopped before anything ran. Update Claude Code, then start a new session.` });
+		this.closing = true;
+		this.process.kill("SIGTERM");
+	}
+
 	private emit(event: AgentEvent): void {
 		for (const listener of this.listeners) {
 			try {
@@ -170,11 +183,10 @@ export class StreamJsonSession implements AgentSession {
 				this.hookAllowed.delete(event.toolUseId);
 				this.toolFinished(event.toolUseId, event.isError);
 			}
+			// A listener that reads `busy` on turn-end must see the turn over.
+			if (event.kind === "turn-end") this.turnRunning = false;
 			this.emit(event);
-			if (event.kind === "turn-end") {
-				this.turnRunning = false;
-				this.sendNext();
-			}
+			if (event.kind === "turn-end") this.sendNext();
 		}
 	}
 
@@ -209,7 +221,8 @@ export class StreamJsonSession implements AgentSession {
 		const input = isJsonRecord(hookInput["tool_input"]) ? hookInput["tool_input"] : {};
 		const given = request["tool_use_id"] ?? hookInput["tool_use_id"];
 		const toolUseId = typeof given === "string" ? given : undefined;
-		const decision = await this.decide(toolName, input, toolUseId, signal);
+		const cwd = typeof hookInput["cwd"] === "string" ? hookInput["cwd"] : undefined;
+		const decision = await this.decide(toolName, input, toolUseId, signal, cwd);
 		if (decision.behavior === "allow" && toolUseId !== undefined) this.hookAllowed.set(toolUseId, decision);
 		return {
 			hookSpecificOutput: {
@@ -221,9 +234,10 @@ export class StreamJsonSession implements AgentSession {
 		};
 	}
 
-	private async decide(toolName: string, input: JsonRecord, toolUseId: string | undefined, signal: AbortSignal): Promise<ToolUseDecision> {
+	private async decide(toolName: string, input: JsonRecord, toolUseId: string | undefined, signal: AbortSignal, cwd?: string): Promise<ToolUseDecision> {
 		try {
-			return await this.ports.gate.decide({ toolName, input, ...(toolUseId !== undefined && { toolUseId }) }, this.askingSession(signal), signal);
+			const request = { toolName, input, ...(toolUseId !== undefined && { toolUseId }), ...(cwd !== undefined && { cwd }) };
+			return await this.ports.gate.decide(request, this.askingSession(signal), signal);
 		} catch (error) {
 			return { behavior: "deny", message: `The permission check failed: ${error instanceof Error ? error.message : String(error)}` };
 		}

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import type { AgentEvent, PastSession } from "./agent-session";
 import { CliEventMapper } from "./cli-event-mapper";
+import { withoutMentionBreaks } from "./mention-text";
 import { isJsonRecord, type JsonRecord } from "./json-lines";
 
 const SLUG_LIMIT = 200;
@@ -43,13 +44,14 @@ export function typedText(record: JsonRecord): string | undefined {
 	const message = record["message"];
 	if (!isJsonRecord(message)) return undefined;
 	const content = message["content"];
+	// The panel's own messages are the typed text, then the attachments it read as `document` blocks.
 	const text = typeof content === "string"
 		? content
-		: Array.isArray(content) && content.every((block) => isJsonRecord(block) && block["type"] === "text")
-			? content.map((block) => (isJsonRecord(block) && typeof block["text"] === "string" ? block["text"] : "")).join("\n")
+		: Array.isArray(content) && content.every((block) => isJsonRecord(block) && (block["type"] === "text" || block["type"] === "document"))
+			? content.flatMap((block) => (isJsonRecord(block) && block["type"] === "text" && typeof block["text"] === "string" ? [block["text"]] : [])).join("\n")
 			: undefined;
 	if (text === undefined || text.trim() === "" || text.startsWith("[Request interrupted")) return undefined;
-	return text;
+	return withoutMentionBreaks(text);
 }
 
 export async function pastSessions(folder: string): Promise<PastSession[]> {

@@ -1,11 +1,13 @@
 import type { InProcessMcpServers } from "../agent/agent-session";
+import type { AttachmentResolver } from "../agent/attachment-resolver";
 import type { FileWriteReview } from "../agent/file-write-review";
-import { PanelToolGate } from "../agent/panel-tool-gate";
+import { PanelToolGate, type ShellSandboxState } from "../agent/panel-tool-gate";
 import type { PermissionRules } from "../agent/permission-rules";
 import type { VaultIndex } from "../vault/notes/vault-index";
 import type { Bridge } from "./bridge-assembly";
 import { InProcessVaultTools, noInProcessServers, PANEL_VAULT_TOOLS_SERVER } from "./in-process-vault-tools";
 import { JournalRecorders, linkResolver, noteReferences, pathLocator } from "./journal-wiring";
+import { PanelAttachments } from "./panel-attachments";
 import { PanelFileWriteReview } from "./panel-file-write-review";
 import { PanelGateVault } from "./panel-gate-vault";
 import { PanelWriteJournal } from "./panel-write-journal";
@@ -17,6 +19,8 @@ export interface AgentAssemblyOptions {
 	review?: FileWriteReview;
 	/** The vault tools' index, so the journal names the notes a link argument names (as the bridge's recorders do). */
 	index?: VaultIndex;
+	/** Whether this session's shell commands run in the sandbox (known once its guard is decided). Default: no sandbox. */
+	shellSandbox?: () => ShellSandboxState;
 }
 
 /** The MCP servers of one CLI session: end them with the session. */
@@ -30,6 +34,8 @@ export interface AgentParts {
 	gate: PanelToolGate;
 	/** New servers for one CLI session (its own MCP session and journal session); empty when the bridge has no vault tools. */
 	mcpServers: () => PanelMcpServers;
+	/** Reads what the user attaches to a message through the privacy boundary (the CLI is never handed a mention). */
+	attachments: AttachmentResolver;
 }
 
 /**
@@ -45,11 +51,13 @@ export function assembleAgent(bridge: Pick<Bridge, "paths" | "privacy" | "review
 		review: options.review ?? new PanelFileWriteReview(bridge.reviews, absolutePath),
 		rules: options.rules,
 		inProcessServers: () => (bridge.vaultTools ? [PANEL_VAULT_TOOLS_SERVER] : []),
+		...(options.shellSandbox ? { shellSandbox: options.shellSandbox } : {}),
 		...(journal && bridge.activity ? { journal: new PanelWriteJournal({ journal, absolutePath, isPrivate: bridge.activity.isPrivate }) } : {}),
 	});
 	const recorders = options.index === undefined ? bridge.activity?.recorders : journal ? new JournalRecorders(journal, noteReferences(bridge.privacy, linkResolver(options.index), pathLocator(bridge.paths))) : undefined;
 	return {
 		gate,
+		attachments: new PanelAttachments(bridge.privacy),
 		mcpServers: () => {
 			const server = bridge.vaultTools;
 			if (!server) return noInProcessServers();

@@ -155,6 +155,11 @@ export interface Bridge {
 		/** Whether a write leaves its note private (`writePrivacy`): such a write's record names no note and keeps no pre-image. */
 		isPrivate: (path: string, text?: string) => boolean;
 	};
+	/**
+	 * The places a shell command must not reach, vault-relative: the private folders, every note private by a tag as
+	 * the notes are known now, and the config folder (its plugins' settings can hold keys).
+	 */
+	privatePlaces: () => { folders: string[]; tags: string[]; notes: string[]; configFolder?: string };
 	/** Stops timers and rejects pending reviews; the host is stopped separately. */
 	dispose: () => void;
 }
@@ -252,6 +257,11 @@ export function assembleBridge(options: BridgeAssemblyOptions): Bridge {
 		diagnostics,
 		...(vaultTools ? { vaultTools } : {}),
 		...(activity ? { activity } : {}),
+		privatePlaces: () => {
+			const { folders, tags } = options.privacyRules();
+			const notes = [...ports.notes.notePaths()].filter((path) => !privacy.isInPrivateFolder(path) && privacy.hidesListed(path));
+			return { folders: [...folders], tags: [...tags], notes, ...(options.configFolder !== undefined && { configFolder: options.configFolder }) };
+		},
 		dispose: () => {
 			notifier.dispose();
 			reviews.dispose();

@@ -44,7 +44,7 @@ export class PanelFileWriteReview implements FileWriteReview {
 		const [first, second] = result.content;
 		if (!result.isError && first?.text === "FILE_SAVED") return { kind: "accepted", finalText: second?.text ?? proposal.proposed };
 		if (proposal.signal?.aborted === true) return { kind: "rejected", reason: PANEL_WITHDRAWN };
-		if (result.isError) return { kind: "rejected", reason: `the review could not be completed (${first?.text ?? "unknown error"})` };
+		if (result.isError) return { kind: "failed", reason: first?.text ?? "the review could not be completed" };
 		return { kind: "rejected", reason: userReason === undefined ? PANEL_REJECTED : `${PANEL_REJECTED}: ${userReason}` };
 	}
 }

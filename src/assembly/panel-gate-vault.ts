@@ -46,6 +46,10 @@ export class PanelGateVault implements GateVault {
 		return hidden ? { kind: "private" } : { kind: "visible", path: location.relative };
 	}
 
+	mayHoldPrivate(vaultPath: string): boolean {
+		return this.privacy.mayHoldPrivate(vaultPath);
+	}
+
 	readText(vaultPath: string): Promise<string | undefined> {
 		return this.readPublicText(this.privacy.paths.toAbsolute(vaultPath));
 	}

@@ -1,3 +1,4 @@
+import { inertTableCell } from "../shared/inert-markdown";
 import { groupBySession, type ActivityEntry } from "./activity-entries";
 import type { NoteChange } from "./journal-records";
 
@@ -20,19 +21,20 @@ export function activityAsJson(entries: readonly ActivityEntry[], exportedAt: Da
 
 /**
  * The entries as a Markdown note: one table per session (newest first), a row per call, and the changes each made.
- * Cells are escaped so a note path or argument cannot break the table; notes are plain text, not links, so the
- * export adds no links to the vault's graph.
+ * Cells are escaped so a note path or argument cannot break the table or act when the note opens (no HTML, image,
+ * link, code span or comment: `inertTableCell`); notes are plain text, not links, so the export adds no links to
+ * the vault's graph. The JSON export is JSON: nothing in it is escaped for Markdown.
  */
 export function activityAsMarkdown(entries: readonly ActivityEntry[], exportedAt: Date): string {
 	const lines = [`# Claude's activity`, "", `Exported ${exportedAt.toISOString()}; ${entries.length} entr${entries.length === 1 ? "y" : "ies"}.`];
 	for (const group of groupBySession(entries)) {
 		const { session } = group;
 		const who = [session.surface, session.client, session.pid !== undefined ? `pid ${session.pid}` : undefined].filter((part) => part !== undefined).join(", ");
-		lines.push("", `## Session ${session.key} (${cell(who)})`, "", "| time | id | tool | outcome | notes | arguments | changes |", "| --- | --- | --- | --- | --- | --- | --- |");
+		lines.push("", `## Session ${session.key} (${inertTableCell(who)})`, "", "| time | id | tool | outcome | notes | arguments | changes |", "| --- | --- | --- | --- | --- | --- | --- |");
 		for (const entry of group.entries) {
 			const changes = entry.changes.map(describeChange).join("; ") + (entry.undoneAt !== undefined ? ` (undone ${new Date(entry.undoneAt).toISOString()})` : "");
 			const outcome = `${entry.outcome ?? "running"}${entry.detail !== undefined ? `: ${entry.detail}` : ""}`;
-			lines.push(`| ${new Date(entry.at).toISOString()} | ${entry.id} | ${cell(entry.tool)} | ${cell(outcome)} | ${cell(entry.notes.join(", "))} | ${cell(entry.args)} | ${cell(changes)} |`);
+			lines.push(`| ${new Date(entry.at).toISOString()} | ${entry.id} | ${inertTableCell(entry.tool)} | ${inertTableCell(outcome)} | ${inertTableCell(entry.notes.join(", "))} | ${inertTableCell(entry.args)} | ${inertTableCell(changes)} |`);
 		}
 	}
 	return `${lines.join("\n")}\n`;
@@ -42,9 +44,4 @@ function describeChange(change: NoteChange): string {
 	if (change.kind === "edit") return `changed ${change.path}`;
 	if (change.kind === "create") return `created ${change.path}`;
 	return `moved ${change.from} to ${change.to}${change.rewrites.length > 0 ? ` (links in ${change.rewrites.map((rewrite) => rewrite.path).join(", ")})` : ""}`;
-}
-
-/** A table cell: pipes, backslashes, brackets and line breaks escaped. */
-function cell(text: string): string {
-	return text.replace(/\\/g, "\\\\").replace(/\|/g, "\\|").replace(/\[/g, "\\[").replace(/\]/g, "\\]").replace(/\r?\n/g, " ");
 }

@@ -1140,6 +1140,36 @@ export class Plugin extends Component {
 	}
 }
 
+/**
+ * obsidian.d.ts `Modal`: "open(): Show the modal on the active window"; `onOpen`/`onClose` are called as it opens
+ * and closes; `titleEl`, `contentEl` and `setTitle` as declared there. Test helper: `Modal.opened` lists the modals
+ * on screen, newest last.
+ */
+export class Modal {
+	static readonly opened: Modal[] = [];
+	readonly containerEl = new FakeElement();
+	readonly modalEl = this.containerEl.createDiv({ cls: "modal" });
+	readonly titleEl = this.modalEl.createDiv({ cls: "modal-title" });
+	readonly contentEl = this.modalEl.createDiv({ cls: "modal-content" });
+	constructor(readonly app: App) {}
+	open(): void {
+		Modal.opened.push(this);
+		this.onOpen();
+	}
+	close(): void {
+		const index = Modal.opened.indexOf(this);
+		if (index < 0) return;
+		Modal.opened.splice(index, 1);
+		this.onClose();
+	}
+	onOpen(): void {}
+	onClose(): void {}
+	setTitle(title: string): this {
+		this.titleEl.setText(title);
+		return this;
+	}
+}
+
 export class PluginSettingTab {
 	readonly containerEl = new FakeElement();
 	constructor(readonly app: App, readonly plugin: Plugin) {}

@@ -73,3 +73,32 @@ describe("checkClaude", () => {
 		expect(machine.runs).toEqual([{ command: "C:\\Windows\\system32\\cmd.exe", args: ["/d", "/s", "/v:off", "/c", `""${shim}" "--version""`], options: { timeoutMs: 15_000, verbatimArguments: true } }]);
 	});
 });
+
+describe("checkClaude with a claude inside the vault", () => {
+	test("the setting: refused with a clear message, and not even --version runs", async () => {
+		const machine = linuxWith({ stdout: "2.1.330 (Claude Code)\n" }, { "/home/ann/Vault/claude": {}, [CLAUDE]: {} });
+		const check = await checkClaude({ machine, explicitPath: "/home/ann/Vault/claude", vaultRoot: "/home/ann/Vault", readShellPath: noShell });
+		expect(check).toMatchObject({ status: "not-runnable", path: "/home/ann/Vault/claude" });
+		expect(check.message).toBe(
+			`The "${CLAUDE_PATH_SETTING}" setting, /home/ann/Vault/claude, is inside this vault. The panel never runs a program from the vault: anyone who can change the vault's files could have put it there.`,
+		);
+		expect("fix" in check && check.fix).toContain("installed outside the vault");
+		expect(machine.runs).toEqual([]);
+	});
+
+	test("found by the search only in the vault: refused, and the message says where its link leads", async () => {
+		const machine = new FakeCliMachine({
+			platform: "linux",
+			homeDir: "/home/ann",
+			env: { PATH: "/home/ann/bin:/usr/bin" },
+			files: { "/home/ann/Vault/.tools/claude": {} },
+			links: { "/home/ann/bin/claude": "/home/ann/Vault/.tools/claude" },
+			answer: () => ({ stdout: "2.1.330 (Claude Code)\n" }),
+		});
+		const check = await checkClaude({ machine, vaultRoot: "/home/ann/Vault", readShellPath: noShell });
+		expect(check.message).toBe(
+			"The only Claude Code found, /home/ann/bin/claude, is inside this vault (it leads to /home/ann/Vault/.tools/claude). The panel never runs a program from the vault: anyone who can change the vault's files could have put it there.",
+		);
+		expect(machine.runs).toEqual([]);
+	});
+});

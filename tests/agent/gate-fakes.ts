@@ -14,10 +14,15 @@ export class FakeGateVault implements GateVault {
 	}
 
 	locate(path: string): Promise<GatePath> {
-		const relative = path.startsWith(`${ROOT}/`) ? path.slice(ROOT.length + 1) : path.startsWith("/") ? undefined : path;
+		const relative = path === ROOT ? "" : path.startsWith(`${ROOT}/`) ? path.slice(ROOT.length + 1) : path.startsWith("/") ? undefined : path;
 		if (relative === undefined || relative.split("/").includes("..")) return Promise.resolve({ kind: "outside" });
 		if (this.privateFolders.some((folder) => relative === folder || relative.startsWith(`${folder}/`))) return Promise.resolve({ kind: "private" });
 		return Promise.resolve({ kind: "visible", path: relative });
+	}
+
+	/** The vault's top always (its config folder), and any folder a private folder is in or around. */
+	mayHoldPrivate(path: string): boolean {
+		return path === "" || this.privateFolders.some((folder) => folder === path || folder.startsWith(`${path}/`) || path.startsWith(`${folder}/`));
 	}
 
 	readText(path: string): Promise<string | undefined> {

@@ -181,3 +181,62 @@ describe("searching on Windows", () => {
 		expect(machine.runs).toEqual([]);
 	});
 });
+
+describe("a claude inside the vault (anyone who can write to the vault could have put it there)", () => {
+	const vaultRoot = "/Users/ann/Vault";
+
+	test("named by the setting is refused before anything runs it or reads it", async () => {
+		const machine = mac({ "/Users/ann/Vault/tools/claude": {}, "/usr/bin/claude": {} });
+		expect(await locateClaude({ machine, explicitPath: "/Users/ann/Vault/tools/claude", vaultRoot, readShellPath: noShell })).toEqual({
+			kind: "inside-vault",
+			path: "/Users/ann/Vault/tools/claude",
+			realPath: "/Users/ann/Vault/tools/claude",
+			source: "setting",
+		});
+		expect(machine.runs).toEqual([]);
+	});
+
+	test("is judged by where its links lead: a link out of the vault to a real install runs, a link into the vault does not", async () => {
+		const outward = new FakeCliMachine({ platform: "darwin", homeDir: "/Users/ann", env: {}, files: { "/opt/claude/bin/claude": {} }, links: { "/Users/ann/Vault/claude": "/opt/claude/bin/claude" } });
+		expect(await locateClaude({ machine: outward, explicitPath: "/Users/ann/Vault/claude", vaultRoot, readShellPath: noShell })).toMatchObject({ kind: "found" });
+		const inward = new FakeCliMachine({ platform: "darwin", homeDir: "/Users/ann", env: {}, files: { "/Users/ann/Vault/.bin/claude": {} }, links: { "/opt/tools/claude": "/Users/ann/Vault/.bin/claude" } });
+		expect(await locateClaude({ machine: inward, explicitPath: "/opt/tools/claude", vaultRoot, readShellPath: noShell })).toEqual({
+			kind: "inside-vault",
+			path: "/opt/tools/claude",
+			realPath: "/Users/ann/Vault/.bin/claude",
+			source: "setting",
+		});
+		expect(inward.runs).toEqual([]);
+	});
+
+	test("a vault reached through a link is the same vault", async () => {
+		const machine = new FakeCliMachine({ platform: "darwin", homeDir: "/Users/ann", env: {}, files: { "/Volumes/Data/Vault/claude": {} }, links: { "/Users/ann/Vault": "/Volumes/Data/Vault" } });
+		expect(await locateClaude({ machine, explicitPath: "/Volumes/Data/Vault/claude", vaultRoot, readShellPath: noShell })).toMatchObject({ kind: "inside-vault" });
+	});
+
+	test("found on PATH is skipped for one outside; when it is the only one, it is reported as refused", async () => {
+		const env = { PATH: `/Users/ann/Vault/bin:${GUI_MAC_PATH}` };
+		const both = mac({ "/Users/ann/Vault/bin/claude": {}, "/usr/bin/claude": {} }, env);
+		expect(await locateClaude({ machine: both, vaultRoot, readShellPath: noShell })).toMatchObject({ kind: "found", path: "/usr/bin/claude" });
+		const only = mac({ "/Users/ann/Vault/bin/claude": {} }, env);
+		expect(await locateClaude({ machine: only, vaultRoot, readShellPath: noShell })).toEqual({ kind: "inside-vault", path: "/Users/ann/Vault/bin/claude", realPath: "/Users/ann/Vault/bin/claude", source: "path" });
+	});
+
+	test("a Windows shim outside the vault that starts a program inside it is refused too, whatever the case of the path", async () => {
+		const machine = windows({
+			"C:\\Users\\ann\\AppData\\Roaming\\npm\\claude.cmd": { text: NPM_EXE_SHIM },
+			"C:\\Users\\ann\\AppData\\Roaming\\npm\\node_modules\\@anthropic-ai\\claude-code\\bin\\claude.exe": {},
+		});
+		const vault = "c:\\users\\ann\\appdata\\roaming\\npm\\node_modules";
+		expect(await locateClaude({ machine, explicitPath: "C:\\Users\\ann\\AppData\\Roaming\\npm\\claude.cmd", vaultRoot: vault, readShellPath: noShell })).toMatchObject({
+			kind: "inside-vault",
+			realPath: "C:\\Users\\ann\\AppData\\Roaming\\npm\\node_modules\\@anthropic-ai\\claude-code\\bin\\claude.exe",
+		});
+		expect(machine.runs).toEqual([]);
+	});
+
+	test("a folder beside the vault whose name starts the same is not the vault", async () => {
+		const machine = mac({ "/Users/ann/Vault-tools/claude": {} });
+		expect(await locateClaude({ machine, explicitPath: "/Users/ann/Vault-tools/claude", vaultRoot, readShellPath: noShell })).toMatchObject({ kind: "found" });
+	});
+});

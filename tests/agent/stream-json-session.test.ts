@@ -59,19 +59,24 @@ function session(ports: { gate?: ToolGate; mcp?: InProcessMcpServers; closeGrace
 }
 
 describe("StreamJsonSession", () => {
-	it("initializes with the in-process servers and sends the prompt with its mentions", () => {
+	it("initializes with the in-process servers and sends the prompt the panel built, never a mention for the CLI to read", () => {
 		const mcp: InProcessMcpServers = { names: () => ["obsidian"], handle: () => Promise.resolve(undefined) };
 		const { session: started, cli, events } = session({ mcp }, "earlier-id");
 		expect(cli.controlRequest("initialize")?.["request"]).toEqual({
 			subtype: "initialize",
-			hooks: { PreToolUse: [{ matcher: "Edit|Write|MultiEdit|NotebookEdit|Read|NotebookRead|Glob|Grep|LS", hookCallbackIds: ["obsidian_tool_gate"], timeout: 86_400, onFailure: "block" }] },
+			hooks: { PreToolUse: [{ matcher: "*", hookCallbackIds: ["obsidian_tool_gate"], timeout: 86_400, onFailure: "block" }] },
 			sdkMcpServers: ["obsidian"],
 		});
-		started.send({ text: "Summarise", attachments: [{ path: "Notes/A.md", lines: { from: 2, to: 4 } }] });
-		expect(cli.ofType("user")).toEqual([{ type: "user", message: { role: "user", content: "@Notes/A.md#L2-4 Summarise" }, parent_tool_use_id: null, session_id: "earlier-id" }]);
-		expect(events).toEqual([{ kind: "user-message", message: { text: "Summarise", attachments: [{ path: "Notes/A.md", lines: { from: 2, to: 4 } }] } }]);
+		const prompt = [{ type: "text" as const, text: "Summarise" }, { type: "document" as const, title: "Notes/A.md", context: "A note", source: { type: "text" as const, media_type: "text/plain" as const, data: "two\nthree" } }];
+		started.send({ text: "Summarise", attachments: [{ path: "Notes/A.md", lines: { from: 2, to: 3 } }], prompt });
+		// Without a prompt built by the panel, an attachment is not handed over and an @ in the text is inert.
+		started.send({ text: "See @Notes/A.md", attachments: [{ path: "Notes/A.md" }] });
+		expect(cli.ofType("user")).toEqual([{ type: "user", message: { role: "user", content: prompt }, parent_tool_use_id: null, session_id: "earlier-id" }]);
+		expect(events).toEqual([{ kind: "user-message", message: { text: "Summarise", attachments: [{ path: "Notes/A.md", lines: { from: 2, to: 3 } }], prompt } }]);
 		expect(started.busy).toBe(true);
 		expect(started.sessionId).toBe("earlier-id");
+		cli.say(result);
+		expect(cli.ofType("user")[1]?.["message"]).toEqual({ role: "user", content: "See \u2060@Notes/A.md" });
 	});
 
 	it("queues a message sent during a turn and sends it when the turn ends", () => {
@@ -86,6 +91,26 @@ describe("StreamJsonSession", () => {
 		expect(started.sessionId).toBe("s-9");
 		cli.say(result);
 		expect(started.busy).toBe(false);
+	});
+
+	it("is no longer busy when a listener hears the turn end, so the panel leaves its running state", () => {
+		const { session: started, cli } = session();
+		const busyAtTurnEnd: boolean[] = [];
+		started.onEvent((event) => {
+			if (event.kind === "turn-end") busyAtTurnEnd.push(started.busy);
+		});
+		started.send(message("hello"));
+		cli.say(result);
+		expect(busyAtTurnEnd).toEqual([false]);
+	});
+
+	it("stops the session with a clear failure when the CLI refuses the initialize request that installs the gate's hook", async () => {
+		const { cli, events } = session();
+		const initialize = cli.controlRequest("initialize");
+		cli.say({ type: "control_response", response: { subtype: "error", request_id: initialize?.["request_id"], error: "unknown hook option" } });
+		const failed = await pollUntil(() => events.find((event) => event.kind === "failed"), "a failed event");
+		expect(failed).toMatchObject({ kind: "failed", message: expect.stringContaining("unknown hook option") as unknown });
+		expect(cli.signals).toEqual(["SIGTERM"]);
 	});
 
 	it("interrupts with a control request and reports the turn as interrupted", async () => {
@@ -164,8 +189,8 @@ describe("StreamJsonSession", () => {
 		});
 		expect(denied["response"]).toEqual({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "The user rejected this change." } });
 		expect(seen.map(({ request }) => request)).toEqual([
-			{ toolName: "Edit", input: { file_path: "/v/a.md", old_string: "x", new_string: "y" }, toolUseId: "toolu_1" },
-			{ toolName: "Write", input: { file_path: "/v/b.md", content: "z" }, toolUseId: "toolu_2" },
+			{ toolName: "Edit", input: { file_path: "/v/a.md", old_string: "x", new_string: "y" }, toolUseId: "toolu_1", cwd: "/v" },
+			{ toolName: "Write", input: { file_path: "/v/b.md", content: "z" }, toolUseId: "toolu_2", cwd: "/v" },
 		]);
 		expect(seen[0]?.signal).toBeInstanceOf(AbortSignal);
 	});

@@ -36,7 +36,7 @@ describe("transcriptAsMarkdown", () => {
 				"",
 				"- Tool `Read` (done): Notes/A.md",
 				"",
-				"````",
+				"````text",
 				"has ``` inside",
 				"````",
 				"",
@@ -46,5 +46,41 @@ describe("transcriptAsMarkdown", () => {
 				"",
 			].join("\n"),
 		);
+	});
+});
+
+describe("transcriptAsMarkdown makes what Claude and its tools wrote inert (issue 26, finding 8)", () => {
+	const exported = (apply: (transcript: Transcript) => void): string => {
+		const transcript = new Transcript();
+		apply(transcript);
+		return transcriptAsMarkdown(transcript.entries, { title: "t", exportedAt: new Date("2026-11-27T10:00:00Z") });
+	};
+
+	it("shows a dataviewjs block in a reply as plain code, naming its language in the info string only", () => {
+		const markdown = exported((transcript) => transcript.apply({ kind: "text-delta", blockId: "b", text: "Run this:\n\n```dataviewjs\ndv.paragraph(app.vault.getFiles())\n```\n\n~~~button\nname Go\n~~~" }));
+		expect(markdown).toContain("```text dataviewjs\ndv.paragraph(app.vault.getFiles())\n```");
+		expect(markdown).toContain("~~~text button\nname Go\n~~~");
+		expect(markdown).not.toMatch(/^\s*(```|~~~)\s*(dataviewjs|button)/m);
+	});
+
+	it("turns remote images into links and escapes raw HTML, embeds, wikilinks and comments in a reply", () => {
+		const markdown = exported((transcript) =>
+			transcript.apply({ kind: "text-delta", blockId: "b", text: '![x](https://evil.example/p.png) <img src="https://evil.example/q.png"> ![[Secret/Plan]] [[Secret/Plan]] %%hidden%%' }),
+		);
+		expect(markdown).toContain('&#33;[x](https://evil.example/p.png) &lt;img src="https://evil.example/q.png"> !&#91;[Secret/Plan]] &#91;[Secret/Plan]] %&#37;hidden%&#37;');
+	});
+
+	it("keeps a tool input with a line break and a fence on its own list line", () => {
+		const markdown = exported((transcript) => {
+			transcript.apply({ kind: "tool-call", toolUseId: "t", toolName: "Bash", input: { command: "echo hi\n```dataviewjs\ndv.span(1)\n```\n<img src=https://evil.example/x.png>" } });
+		});
+		const line = markdown.split("\n").find((each) => each.startsWith("- Tool"));
+		expect(line).toBe("- Tool `Bash` (running): echo hi ```dataviewjs dv.span(1) ``` &lt;img src=https://evil.example/x.png>");
+		expect(markdown).not.toMatch(/^```dataviewjs/m);
+	});
+
+	it("links an attached note only when its name cannot make the link something else", () => {
+		const markdown = exported((transcript) => transcript.apply({ kind: "user-message", message: { text: "x", attachments: [{ path: "Notes/A.md" }, { path: "Notes/x]] ![[Secret/Plan.md" }] } }));
+		expect(markdown).toContain("Attached: [[Notes/A.md]], `Notes/x]] ![[Secret/Plan.md`");
 	});
 });

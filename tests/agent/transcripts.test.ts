@@ -65,6 +65,13 @@ describe("transcripts", () => {
 		]);
 	});
 
+	it("shows a message the panel sent with attachments as the text the user typed (the notes' documents and the mention breaks left out)", async () => {
+		const sessionId = "33333333-cccc";
+		const content = [{ type: "text", text: "Summarise \u2060@Notes/A.md" }, { type: "document", title: "Notes/A.md", context: "A note", source: { type: "text", media_type: "text/plain", data: "alpha" } }];
+		writeFileSync(join(folder, `${sessionId}.jsonl`), `${JSON.stringify({ type: "user", message: { role: "user", content }, uuid: "u1" })}\n`);
+		await expect(sessionHistory(folder, sessionId)).resolves.toEqual([{ kind: "user-message", message: { text: "Summarise @Notes/A.md", attachments: [] } }]);
+	});
+
 	it("refuses a session id that could leave the folder", async () => {
 		await expect(sessionHistory(folder, "../../etc/passwd")).rejects.toThrow("not a session id: ../../etc/passwd");
 	});

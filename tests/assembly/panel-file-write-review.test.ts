@@ -53,10 +53,11 @@ describe("PanelFileWriteReview", () => {
 		expect(port.views.size).toBe(0);
 	});
 
-	it("a review that cannot be shown is a rejection that says why", async () => {
+	it("a review that cannot be shown is a failure that says why, never the user's rejection", async () => {
 		const { port, review, proposal } = setup();
 		port.failNextShow = new Error("no window");
 		const outcome = await review.review(proposal);
-		expect(outcome.kind === "rejected" ? outcome.reason : "").toMatch(/^the review could not be completed \(Could not show the review in Obsidian: no window/);
+		expect(outcome.kind).toBe("failed");
+		expect(outcome.kind === "failed" ? outcome.reason : "").toMatch(/^Could not show the review in Obsidian: no window/);
 	});
 });

@@ -18,6 +18,8 @@ export interface FakeMachineOptions {
 	homeDir: string;
 	/** Files by absolute path; their folders exist implicitly. */
 	files?: Record<string, FakeFile>;
+	/** Symbolic links by absolute path (a file or a folder) and where each leads; `realPath` follows them. */
+	links?: Record<string, string>;
 	/** Answers a program run; the default fails to start (ENOENT). */
 	answer?: (command: string, args: readonly string[]) => Partial<RunOutcome>;
 }
@@ -31,6 +33,7 @@ export class FakeCliMachine implements CliMachine {
 	readonly inspected: string[] = [];
 	private readonly files: Map<string, FakeFile>;
 	private readonly answer: FakeMachineOptions["answer"];
+	private readonly links: Map<string, string>;
 
 	constructor(options: FakeMachineOptions) {
 		this.platform = options.platform;
@@ -38,6 +41,7 @@ export class FakeCliMachine implements CliMachine {
 		this.homeDir = options.homeDir;
 		this.files = new Map(Object.entries(options.files ?? {}).map(([path, file]) => [this.key(path), file]));
 		this.answer = options.answer;
+		this.links = new Map(Object.entries(options.links ?? {}).map(([path, target]) => [this.key(path), target]));
 	}
 
 	private get paths(): typeof posix {
@@ -57,7 +61,7 @@ export class FakeCliMachine implements CliMachine {
 
 	inspect(path: string): Promise<PathKind> {
 		this.inspected.push(path);
-		const key = this.key(path);
+		const key = this.key(this.follow(path));
 		const file = this.files.get(key);
 		if (file) return Promise.resolve(file.kind ?? "executable");
 		return Promise.resolve(this.isFolder(key) ? "directory" : "missing");
@@ -69,8 +73,25 @@ export class FakeCliMachine implements CliMachine {
 		return Promise.resolve([...new Set(names)]);
 	}
 
+	/** Follows the links of `links` (a link anywhere along the path, at most 40 hops); a path with no file under it does not exist. */
+	realPath(path: string): Promise<string | undefined> {
+		const key = this.key(this.follow(path));
+		return Promise.resolve(this.files.has(key) || this.isFolder(key) ? this.follow(path) : undefined);
+	}
+
+	private follow(path: string): string {
+		let current = this.paths.normalize(path);
+		for (let hop = 0; hop < 40; hop += 1) {
+			const parts = current.split(this.paths.sep);
+			const linked = parts.map((_, index) => parts.slice(0, index + 1).join(this.paths.sep)).find((prefix) => prefix !== "" && this.links.has(this.key(prefix)));
+			if (linked === undefined) break;
+			current = this.paths.join(this.links.get(this.key(linked)) ?? "", current.slice(linked.length));
+		}
+		return current;
+	}
+
 	readText(path: string): Promise<string | undefined> {
-		return Promise.resolve(this.files.get(this.key(path))?.text);
+		return Promise.resolve(this.files.get(this.key(this.follow(path)))?.text);
 	}
 
 	run(command: string, args: readonly string[], options: RunOptions): Promise<RunOutcome> {

@@ -30,4 +30,18 @@ describe("activity export", () => {
 		expect(markdown).not.toContain("[[");
 		expect(rows.every((row) => row.split(/(?<!\\)\|/).length === 9)).toBe(true);
 	});
+
+	it("leaves nothing in a cell that acts when the note opens: no HTML, image, code span, comment or tag (issue 26, finding 8)", () => {
+		const args = 'text=<img src="https://evil.example/x.png"> ![y](https://evil.example/y.png) `$= dv.span(1)` %%hide%% #private\n```dataviewjs';
+		const markdown = activityAsMarkdown(activityEntries([{ type: "call", id: "e9", at: Date.UTC(2026, 0, 5), session, tool: "edit_note", notes: ["n.md"], args, outcome: "ok", durationMs: 1, answerBytes: 1 }]), at);
+		const row = markdown.split("\n").find((line) => line.includes("| e9 |")) ?? "";
+		expect(row).toContain('text=&lt;img src="https://evil.example/x.png"> !\\[y\\](https://evil.example/y.png) \\`\\$= dv.span(1)\\` &#37;&#37;hide&#37;&#37; \\#private \\`\\`\\`dataviewjs');
+		expect(markdown.split("\n").filter((line) => line.includes("dataviewjs"))).toEqual([row]);
+	});
+
+	it("keeps the JSON export plain JSON: the same argument text, unescaped", () => {
+		const args = '<img src="x"> | ```dataviewjs';
+		const entriesWithHtml = activityEntries([{ type: "call", id: "e9", at: Date.UTC(2026, 0, 5), session, tool: "edit_note", notes: ["n.md"], args, outcome: "ok", durationMs: 1, answerBytes: 1 }]);
+		expect((JSON.parse(activityAsJson(entriesWithHtml, at)) as ActivityExport).entries[0]?.args).toBe(args);
+	});
 });

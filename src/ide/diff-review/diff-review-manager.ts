@@ -37,7 +37,7 @@ export interface DiffReviewManagerOptions {
 	 * The vault's privacy boundary: private and hidden notes' edits are not reviewed in Obsidian. The assembly
 	 * always gives it; without it nothing counts as private.
 	 */
-	privacy?: Pick<VaultPrivacy, "hides">;
+	privacy?: Pick<VaultPrivacy, "hides" | "isInPrivateFolder">;
 	/** Reads the current note; undefined when it does not exist. Defaults to the file system. */
 	readText?: (absolutePath: string) => Promise<string | undefined>;
 	maxPendingPerClient?: number;
@@ -179,8 +179,21 @@ export class DiffReviewManager {
 		}
 		const identity = (location: VaultLocation): string => this.options.paths.identity.key(location.realRelative ?? location.relative);
 		if (identity(now) !== identity(review.target)) return "a folder on its path was replaced by a link leading elsewhere in the vault";
-		if (this.options.privacy?.hides(now)) return "its path came to lead to a private or hidden place";
+		if (this.hidesNow(review, now)) return "its path came to lead to a private or hidden place";
 		return undefined;
+	}
+
+	/**
+	 * Whether the note the review writes is private or hidden now. A new note is judged by its folder alone, as when
+	 * the review opened: its tags are not known until it is written (Obsidian counts a note it has not parsed as
+	 * private, which would refuse every new note while any private tag is set); the tags it is written with are judged
+	 * when the write is recorded.
+	 */
+	private hidesNow(review: PendingReview, now: VaultLocation): boolean {
+		const privacy = this.options.privacy;
+		if (!privacy) return false;
+		if (!review.isNewFile) return privacy.hides(now);
+		return privacy.isInPrivateFolder(now.relative) || (now.realRelative !== undefined && privacy.isInPrivateFolder(now.realRelative));
 	}
 
 	/**

@@ -1,16 +1,22 @@
 import type { AgentEngine, AgentEvent, AgentEventListener, AgentSession, ToolGate } from "../../agent/agent-session";
 import { claudeLauncher } from "../../agent/claude-launcher";
 import { nodeCliMachine } from "../../agent/node-cli-machine";
+import type { ShellSandboxState } from "../../agent/panel-tool-gate";
+import { shellSandboxSupport } from "../../agent/shell-sandbox";
 import type { PermissionRules } from "../../agent/permission-rules";
+import { projectConfigTrusted, type ProjectConfigTrustStore } from "../../agent/project-config-trust";
 import { StreamJsonEngine } from "../../agent/stream-json-engine";
 import { assembleAgent } from "../../assembly/agent-assembly";
 import type { Bridge } from "../../assembly/bridge-assembly";
+import { panelSessionGuard } from "../../assembly/panel-session-guard";
 
 /** What an engine for this vault is built from. */
 export interface AgentEngineContext {
 	vaultPath: string | undefined;
-	/** The explicit `claude` path from the settings; empty: find it. */
+	/** The explicit `claude` path kept on this device; empty: find it. A program inside the vault is never run. */
 	cliPath: () => string;
+	/** The user's trust in the vault's own Claude Code configuration on this device; absent: never trusted. */
+	projectTrust?: ProjectConfigTrustStore;
 	/** The running bridge (privacy boundary, review, journal, vault tools); undefined while it is off. */
 	bridge: () => Bridge | undefined;
 	/** Where "always allow" answers are kept. */
@@ -34,15 +40,24 @@ export function createAgentEngine(context: AgentEngineContext): AgentEngine {
 		return { start: () => new FailedSession(message), pastSessions: () => Promise.resolve([]), history: () => Promise.resolve([]) };
 	}
 	const env = context.env ?? process.env;
-	const launcher = claudeLauncher(nodeCliMachine(env), context.cliPath);
+	const machine = nodeCliMachine(env);
+	const launcher = claudeLauncher(machine, context.cliPath, vaultRoot);
 	const transcripts = new StreamJsonEngine({ vaultRoot, launcher, gate: NO_TOOLS, env });
+	const trust = context.projectTrust;
+	const trusted = async (): Promise<boolean> => trust !== undefined && (await projectConfigTrusted(vaultRoot, trust));
 	return {
 		start: (options) => {
 			const bridge = context.bridge();
 			if (bridge === undefined) return new FailedSession(BRIDGE_OFF_MESSAGE);
-			const parts = assembleAgent(bridge, { rules: context.rules });
+			// The guard is decided before the CLI starts, so the gate knows the sandbox's state before any tool use.
+			let sandbox: ShellSandboxState = { on: false };
+			const guard = panelSessionGuard({ bridge, vaultRoot, sandboxSupport: () => shellSandboxSupport(machine), projectConfigTrusted: trusted }).then((decided) => {
+				sandbox = decided.guard.sandbox !== undefined ? { on: true, ...(decided.privateNamesVisible === true && { namesVisible: true }) } : { on: false, ...(decided.sandboxMissing !== undefined && { why: decided.sandboxMissing }) };
+				return decided.guard;
+			});
+			const parts = assembleAgent(bridge, { rules: context.rules, shellSandbox: () => sandbox });
 			const servers = parts.mcpServers();
-			const session = new StreamJsonEngine({ vaultRoot, launcher, gate: parts.gate, mcp: servers, env }).start(options);
+			const session = new StreamJsonEngine({ vaultRoot, launcher, gate: parts.gate, mcp: servers, attachments: parts.attachments, env, guard: () => guard }).start(options);
 			const stop = session.onEvent((event) => {
 				if (event.kind !== "closed") return;
 				stop();

@@ -1,5 +1,6 @@
 import { CLAUDE_PATH_SETTING } from "../../agent/claude-check";
 import { Notice, Setting } from "obsidian";
+import type { ProjectConfigState } from "../../agent/project-config-trust";
 import type { AgentPanelSettings } from "../../settings";
 import { describeError } from "../../shared/describe-error";
 
@@ -19,10 +20,25 @@ export interface AlwaysAllowRules {
 	revoke(id: string): Promise<void>;
 }
 
+/** The settings kept on this device only (never in data.json): the `claude` path. */
+export interface DeviceClaudePath {
+	cliPath(): string;
+	setCliPath(path: string): void;
+}
+
+/** The user's trust in the vault's own Claude Code configuration on this device. */
+export interface ClaudeConfigTrustRow {
+	state(): Promise<ProjectConfigState>;
+	revoke(): void;
+}
+
 /** What the section needs from the plugin. */
 export interface AgentSettingsHost {
 	agentPanelSettings(): AgentPanelSettings;
 	saveSettings(): Promise<void>;
+	claudePath: DeviceClaudePath;
+	/** Absent when the vault is not on the local file system (then there is no row). */
+	claudeConfigTrust?: ClaudeConfigTrustRow;
 	/** Absent while no rule store exists (then the list says so). */
 	alwaysAllowRules?: AlwaysAllowRules;
 }
@@ -30,6 +46,7 @@ export interface AgentSettingsHost {
 /** The "Claude Code panel" settings: which `claude` runs, where exports go, and the "always allow" rules to revoke. */
 export class AgentSettingsSection {
 	private rulesEl: HTMLElement | undefined;
+	private trustEl: HTMLElement | undefined;
 
 	constructor(private readonly host: AgentSettingsHost) {}
 
@@ -38,16 +55,19 @@ export class AgentSettingsSection {
 		new Setting(containerEl).setName("Claude Code panel").setHeading();
 		new Setting(containerEl)
 			.setName(CLAUDE_PATH_SETTING)
-			.setDesc("Full path of the Claude Code executable. Empty: the plugin finds it where your shell would.")
+			.setDesc(
+				"Full path of the Claude Code executable. Empty: the plugin finds it where your shell would. Kept on this device only, never in the plugin's synced settings (a path found there is ignored), and never a program inside this vault.",
+			)
 			.addText((text) =>
 				text
 					.setPlaceholder("Find it automatically")
-					.setValue(settings.cliPath)
-					.onChange(async (value) => {
-						settings.cliPath = value.trim();
-						await this.host.saveSettings();
-					}),
+					.setValue(this.host.claudePath.cliPath())
+					.onChange((value) => this.host.claudePath.setCliPath(value)),
 			);
+		if (this.host.claudeConfigTrust) {
+			this.trustEl = containerEl.createDiv({ cls: "ccb-agent-config-trust" });
+			void this.refreshTrust();
+		}
 		new Setting(containerEl)
 			.setName("Export folder")
 			.setDesc("Exported sessions are written as notes in this folder.")
@@ -57,9 +77,45 @@ export class AgentSettingsSection {
 					await this.host.saveSettings();
 				}),
 			);
-		new Setting(containerEl).setName("Always allowed").setDesc("Tools you allowed for good from the panel. Revoke one to be asked again.");
+		new Setting(containerEl).setName("Always allowed").setDesc("Tools you allowed for good from the panel, on this device only. Revoke one to be asked again.");
 		this.rulesEl = containerEl.createDiv({ cls: "ccb-agent-rules" });
 		void this.refreshRules();
+	}
+
+	/** Says whether the vault has Claude Code settings of its own and whether they are trusted here; offers to stop trusting them. */
+	async refreshTrust(): Promise<void> {
+		const element = this.trustEl;
+		const trust = this.host.claudeConfigTrust;
+		if (!element || !trust) return;
+		let state: ProjectConfigState | undefined;
+		let problem = "";
+		try {
+			state = await trust.state();
+		} catch (error) {
+			problem = describeError(error);
+		}
+		element.empty();
+		const row = new Setting(element).setName("This vault's Claude Code settings");
+		if (state === undefined) {
+			row.setDesc(`They could not be read: ${problem}`);
+			return;
+		}
+		switch (state.kind) {
+			case "none":
+				row.setDesc("This vault has no Claude Code settings of its own.");
+				return;
+			case "untrusted":
+				row.setDesc("Not used: the panel's sessions start without them. Review them from the Claude Code panel to trust them on this device.");
+				return;
+			case "trusted":
+				row.setDesc("Trusted on this device: the panel's sessions use them (its programs, tool servers and instructions).").addButton((button) =>
+					button.setButtonText("Stop trusting").onClick(async () => {
+						trust.revoke();
+						new Notice("This vault's Claude Code settings are no longer used by new sessions.");
+						await this.refreshTrust();
+					}),
+				);
+		}
 	}
 
 	/** Lists the rules again (after a revoke). */

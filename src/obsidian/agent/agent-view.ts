@@ -2,6 +2,7 @@ import { ItemView, type WorkspaceLeaf } from "obsidian";
 import type { AgentEngine, AgentEvent, AgentPermissionMode } from "../../agent/agent-session";
 import { describeError } from "../../shared/describe-error";
 import { AgentTab } from "./agent-tab";
+import { ClaudeConfigNotice, type ClaudeConfigHost } from "./claude-config-notice";
 import type { DenyRulesOffer } from "./deny-rules-offer";
 import type { PanelVault } from "./panel-vault";
 import { PastSessionsList } from "./past-sessions-list";
@@ -17,6 +18,8 @@ export interface AgentPanelHost {
 	panelSettings(): { model: string; permissionMode: AgentPermissionMode; exportFolder: string };
 	/** The one-time offer of the deny rules for Claude Code's own file tools. */
 	denyRulesOffer?: DenyRulesOffer;
+	/** The vault's own Claude Code configuration and the user's trust in it on this device. */
+	claudeConfig?: ClaudeConfigHost;
 }
 
 /**
@@ -30,6 +33,7 @@ export class AgentView extends ItemView {
 	private readonly body: HTMLElement;
 	private readonly messageEl: HTMLElement;
 	private readonly history: PastSessionsList;
+	private readonly configNotice: ClaudeConfigNotice | undefined;
 
 	constructor(
 		leaf: WorkspaceLeaf,
@@ -43,6 +47,8 @@ export class AgentView extends ItemView {
 		const newTab = header.createEl("button", { cls: "ccb-agent-new-tab", text: "+", attr: { "aria-label": "New session" } });
 		newTab.addEventListener("click", () => void this.newSession());
 		const historyButton = header.createEl("button", { cls: "ccb-agent-history-button", text: "History", attr: { "aria-label": "Past sessions" } });
+		const noticeEl = root.createDiv();
+		this.configNotice = host.claudeConfig ? new ClaudeConfigNotice(noticeEl, this.app, host.claudeConfig, () => this.restartActiveSession().then(() => undefined)) : undefined;
 		this.messageEl = root.createDiv({ cls: ["ccb-agent-message", "is-hidden"] });
 		this.history = new PastSessionsList(root, (sessionId) => void this.resume(sessionId));
 		historyButton.addEventListener("click", () => void this.toggleHistory());
@@ -103,6 +109,23 @@ export class AgentView extends ItemView {
 		return this.openTab(sessionId, history);
 	}
 
+	/**
+	 * Ends the active tab's session and starts it again in a new tab (resumed when the CLI had given it an id), so
+	 * that a change of what the CLI may load counts; the other tabs keep their sessions.
+	 */
+	async restartActiveSession(): Promise<AgentTab | undefined> {
+		const tab = this.active;
+		const sessionId = tab?.session.sessionId;
+		if (tab) {
+			this.tabs.splice(this.tabs.indexOf(tab), 1);
+			this.active = undefined;
+			await this.endTab(tab);
+		}
+		const restarted = sessionId !== undefined ? await this.resume(sessionId) : await this.newSession();
+		this.drawTabs();
+		return restarted;
+	}
+
 	/** Ends the tab's session and closes it; the panel keeps at least one tab. */
 	async closeTab(tab: AgentTab): Promise<void> {
 		const index = this.tabs.indexOf(tab);
@@ -143,6 +166,7 @@ export class AgentView extends ItemView {
 			this.addChild(tab);
 			this.activate(tab);
 			this.host.denyRulesOffer?.showIn(tab.offerSlot);
+			void this.configNotice?.refresh();
 			return tab;
 		} catch (error) {
 			this.showMessage(`Claude Code could not start: ${describeError(error)}`);

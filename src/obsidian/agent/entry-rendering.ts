@@ -1,4 +1,4 @@
-import type { ToolPermissionAnswer } from "../../agent/agent-session";
+import type { ShellCommandFacts, ToolPermissionAnswer } from "../../agent/agent-session";
 import { toolSummary, usageLine, type TranscriptEntry } from "../../agent/transcript";
 import { renderReply, type ReplyLinks } from "./reply-rendering";
 
@@ -65,8 +65,11 @@ function drawToolCard(element: HTMLElement, entry: Extract<TranscriptEntry, { ki
 function drawPermissionCard(element: HTMLElement, entry: Extract<TranscriptEntry, { kind: "permission" }>, context: EntryContext): void {
 	const { request } = entry;
 	const card = element.createDiv({ cls: ["ccb-agent-permission", `ccb-agent-permission-${entry.status}`] });
-	card.createDiv({ cls: "ccb-agent-permission-question", text: `Claude wants to use ${request.toolName}` });
-	card.createDiv({ cls: "ccb-agent-permission-summary", text: request.summary });
+	if (request.shell) drawShellQuestion(card, request.shell);
+	else {
+		card.createDiv({ cls: "ccb-agent-permission-question", text: `Claude wants to use ${request.toolName}` });
+		card.createDiv({ cls: "ccb-agent-permission-summary", text: request.summary });
+	}
 	if (entry.status !== "pending") {
 		card.createDiv({ cls: "ccb-agent-permission-outcome", text: entry.status === "allowed" ? "Allowed" : "Denied" });
 		return;
@@ -80,12 +83,26 @@ function drawPermissionCard(element: HTMLElement, entry: Extract<TranscriptEntry
 	const choice = (text: string, cls: string, answer: () => ToolPermissionAnswer): void => {
 		buttons.createEl("button", { cls: ["ccb-agent-permission-choice", cls], text }).addEventListener("click", () => context.answer(request.id, answer()));
 	};
+	const offered = request.scopes ?? ["once", "session", "always"];
 	choice("Allow once", "ccb-agent-allow-once", () => ({ kind: "allow", scope: "once" }));
-	choice("Allow for this session", "ccb-agent-allow-session", () => ({ kind: "allow", scope: "session" }));
-	choice("Always allow", "ccb-agent-allow-always", () => ({ kind: "allow", scope: "always" }));
+	if (offered.includes("session")) choice("Allow for this session", "ccb-agent-allow-session", () => ({ kind: "allow", scope: "session" }));
+	if (offered.includes("always")) choice("Always allow", "ccb-agent-allow-always", () => ({ kind: "allow", scope: "always" }));
 	const reason = card.createEl("input", { cls: "ccb-agent-deny-reason", attr: { type: "text", placeholder: "Reason for Claude (optional)", "aria-label": "Reason for denying" } });
 	choice("Deny", "ccb-agent-deny", () => {
 		const text = reason.value.trim();
 		return text === "" ? { kind: "deny" } : { kind: "deny", reason: text };
 	});
+}
+
+/** A shell command in words: what Claude says it does, the command itself, where it runs, and what can reach it. */
+function drawShellQuestion(card: HTMLElement, shell: ShellCommandFacts): void {
+	card.createDiv({ cls: "ccb-agent-permission-question", text: shell.description === undefined ? "Claude wants to run a shell command" : `Claude wants to run a shell command: ${shell.description}` });
+	card.createEl("pre", { cls: "ccb-agent-permission-command", text: shell.command });
+	card.createDiv({ cls: "ccb-agent-permission-folder", text: `In ${shell.folder === "" ? "the vault's top folder" : shell.folder}` });
+	const sandbox = shell.sandboxed
+		? shell.privateNamesVisible === true
+			? "Sandbox on: it cannot read private notes, private folders or the vault's settings folder, but it can see the names of notes private by a tag, so it can only be allowed once."
+			: "Sandbox on: it cannot read private notes, private folders or the vault's settings folder."
+		: `Sandbox off${shell.unsandboxedBecause === undefined ? "" : ` (${shell.unsandboxedBecause})`}: it can read and change any file you can, private notes included, so it can only be allowed once.`;
+	card.createDiv({ cls: ["ccb-agent-permission-sandbox", shell.sandboxed ? "ccb-agent-sandbox-on" : "ccb-agent-sandbox-off"], text: sandbox });
 }

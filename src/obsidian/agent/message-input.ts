@@ -1,6 +1,15 @@
 import { Component } from "obsidian";
 import type { MentionCandidate, PanelVault } from "./panel-vault";
 
+/** `@word` tokens typed by hand: each names a note (with or without `.md`) or a folder, or nothing. */
+function typedMentions(text: string): string[] {
+	return [...text.matchAll(/(?:^|\s)@([^\s@]+)/g)].flatMap((match) => {
+		// Punctuation after a path ends a sentence, not the path.
+		const token = (match[1] ?? "").replace(/[.,;:!?)\]"']+$/, "");
+		return token.endsWith(".md") ? [token] : [token, `${token}.md`];
+	});
+}
+
 /** How many suggestions the `@` and `/` lists show at once. */
 const MAX_SUGGESTIONS = 12;
 
@@ -21,7 +30,8 @@ interface Trigger {
 /**
  * The message box: Enter sends, Shift+Enter starts a new line; `@` completes the vault's public notes and folders,
  * `/` the CLI's slash commands; a note dragged in from the file explorer is mentioned. Mentions are `@path` in the
- * text and are sent as attachments while they are still in it.
+ * text and are sent as attachments while they are still in it; an `@path` typed by hand is attached too when it
+ * names a note or folder the panel may attach. Either way the panel reads the note (the CLI never reads a mention).
  */
 export class MessageInput extends Component {
 	readonly textarea: HTMLTextAreaElement;
@@ -91,7 +101,8 @@ export class MessageInput extends Component {
 	private send(): void {
 		const text = this.textarea.value.trim();
 		if (text === "") return;
-		const mentions = [...this.mentioned].filter((path) => text.includes(`@${path}`) && this.vault.mayAttach(path));
+		const picked = [...this.mentioned].filter((path) => text.includes(`@${path}`));
+		const mentions = [...new Set([...picked, ...typedMentions(text)])].filter((path) => this.vault.mayAttach(path));
 		this.textarea.value = "";
 		this.mentioned.clear();
 		this.closeSuggestions();

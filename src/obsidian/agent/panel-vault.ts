@@ -1,4 +1,4 @@
-import type { App } from "obsidian";
+import { TFile, TFolder, type App } from "obsidian";
 
 /** A note or folder the `@` list may offer. */
 export interface MentionCandidate {
@@ -6,17 +6,20 @@ export interface MentionCandidate {
 	kind: "note" | "folder";
 }
 
-/** The privacy decisions the panel needs, as the vault's one boundary (VaultPrivacy) answers them. */
+/**
+ * The privacy decisions the panel needs, as the vault's one boundary (VaultPrivacy) answers them: paths are
+ * resolved, so a symbolic link is judged by where it leads (Obsidian lists a link under its own path).
+ */
 export interface PanelPrivacy {
-	hidesListed(relativePath: string): boolean;
-	isInPrivateFolder(relativePath: string): boolean;
+	hidesPath(path: string): boolean;
+	hidesFolder(path: string): boolean;
 }
 
 /** The vault as the panel may show it to Claude: only notes the privacy boundary lets through. */
 export interface PanelVault {
 	/** Public notes and the folders that hold them; nothing while the boundary is not there (fail closed). */
 	mentionCandidates(): MentionCandidate[];
-	/** Whether a note may be attached or mentioned. */
+	/** Whether a note or folder may be attached or mentioned. */
 	mayAttach(path: string): boolean;
 	/** The note a dropped link or `obsidian://open` URL names, when it is one that may be attached. */
 	droppedNote(text: string): string | undefined;
@@ -38,17 +41,20 @@ export class ObsidianPanelVault implements PanelVault {
 		const notes: MentionCandidate[] = [];
 		const folders = new Set<string>();
 		for (const file of this.app.vault.getMarkdownFiles()) {
-			if (privacy.hidesListed(file.path)) continue;
+			if (privacy.hidesPath(file.path)) continue;
 			notes.push({ path: file.path, kind: "note" });
 			for (let cut = file.path.lastIndexOf("/"); cut > 0; cut = file.path.lastIndexOf("/", cut - 1)) folders.add(file.path.slice(0, cut));
 		}
-		const shownFolders = [...folders].filter((folder) => !privacy.isInPrivateFolder(folder)).sort();
+		const shownFolders = [...folders].filter((folder) => !privacy.hidesFolder(folder)).sort();
 		return [...notes.sort((a, b) => a.path.localeCompare(b.path)), ...shownFolders.map((path) => ({ path, kind: "folder" as const }))];
 	}
 
 	mayAttach(path: string): boolean {
 		const privacy = this.privacy();
-		return privacy !== undefined && this.app.vault.getFileByPath(path) !== null && !privacy.hidesListed(path);
+		if (privacy === undefined || path === "") return false;
+		const found = this.app.vault.getAbstractFileByPath(path);
+		if (found instanceof TFile) return !privacy.hidesPath(path);
+		return found instanceof TFolder && !privacy.hidesFolder(path);
 	}
 
 	droppedNote(text: string): string | undefined {

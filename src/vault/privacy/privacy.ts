@@ -84,6 +84,19 @@ export class PrivacyFilter {
 		return noteTags.map(normaliseTag).some((tag) => tags.some((rule) => tag === rule || tag.startsWith(`${rule}/`)));
 	}
 
+	/**
+	 * Whether a search of this vault-relative folder could meet a private note: the vault's top (the config folder is
+	 * there), a private folder inside it or around it, any private tag (a tagged note can be anywhere), or rules
+	 * that cannot be read.
+	 */
+	mayHoldPrivate(relativeFolder: string): boolean {
+		const { folders, tags, closed } = this.canonical();
+		const folder = normaliseFolder(relativeFolder);
+		if (closed || tags.length > 0 || folder === "") return true;
+		const key = this.identity.key(folder);
+		return folders.some((prefix) => prefix === key || prefix.startsWith(`${key}/`) || key.startsWith(`${prefix}/`));
+	}
+
 	/** The rules in the canonical identity, recomputed only when the settings change (compared item by item: cheap, and safe against edits in place). */
 	private canonical(): { folders: string[]; tags: string[]; closed: boolean } {
 		const { folders, tags, unreadable } = this.rules();

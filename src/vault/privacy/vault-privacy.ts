@@ -78,9 +78,24 @@ export class VaultPrivacy {
 		return this.filter.isPrivateRelative(relativePath) || this.filter.isPrivateWithTags(relativePath, noteTags);
 	}
 
+	/** Whether a search of this vault-relative folder could meet a private note (see `PrivacyFilter.mayHoldPrivate`). */
+	mayHoldPrivate(relativeFolder: string): boolean {
+		return this.filter.mayHoldPrivate(relativeFolder);
+	}
+
 	/** Hidden, or inside a private folder: the rules that need no file (for link targets that may not exist). */
 	isInPrivateFolder(relativePath: string): boolean {
 		return this.filter.isInPrivateFolder(relativePath);
+	}
+
+	/**
+	 * A folder named by a path from the wire or the panel: hidden, outside the vault, or in a private folder by its
+	 * own path or, for a symbolic link, by where it leads. (Tags do not apply to folders.)
+	 */
+	hidesFolder(path: string | VaultLocation): boolean {
+		const location = typeof path === "string" ? this.locate(path) : path;
+		if (location === undefined) return true;
+		return this.filter.isInPrivateFolder(location.relative) || (location.realRelative !== undefined && this.filter.isInPrivateFolder(location.realRelative));
 	}
 
 	/**

@@ -56,7 +56,7 @@ describe("DiffReviewManager", () => {
 
 	it("shows a vault-tools proposal that cannot be applied for a private note without reading it, and never accepts it", async () => {
 		const port = new FakeReviewPort();
-		const manager = new DiffReviewManager({ paths: new VaultPaths(vault), port, privacy: { hides: (location) => location.relative === "note.md" } });
+		const manager = new DiffReviewManager({ paths: new VaultPaths(vault), port, privacy: { hides: (location) => location.relative === "note.md", isInPrivateFolder: () => false } });
 		const cannotApply = "A note the vault tools cannot show is already at this path.";
 		const refused = await manager.open(request("plain"), context().context);
 		expect(refused.isError).toBe(true);
@@ -267,5 +267,20 @@ describe("DiffReviewManager", () => {
 		expect(texts(result)).not.toContain("FILE_SAVED");
 		expect(s.port.closed).toEqual([tab]);
 		expect(s.manager.findPending(tab)).toBeUndefined();
+	});
+
+	it("accepts a new note while a private tag is set: a note not written yet is judged by its folder, as when the review opened", async () => {
+		const port = new FakeReviewPort();
+		// What Obsidian's privacy answers while any private tag is set: a note it has not parsed (a new one) is private.
+		const privacy = { hides: () => true, isInPrivateFolder: (relative: string) => relative.startsWith("Secret/") };
+		const manager = new DiffReviewManager({ paths: new VaultPaths(vault), port, privacy });
+		const s = { port, manager };
+		const { answer } = await open(s, { ...request("new public", "# Fresh\n", join(vault, "Inbox", "fresh.md")), vaultTools: {} });
+		expect(manager.accept("new public")).toEqual({ kind: "accepted" });
+		expect(texts(await answer)).toEqual(["FILE_SAVED", "# Fresh\n"]);
+		const { answer: refused } = await open(s, { ...request("new private", "# Hidden\n", join(vault, "Secret", "fresh.md")), vaultTools: {} });
+		expect(manager.accept("new private")).toMatchObject({ kind: "refused" });
+		expect((await refused).isError).toBe(true);
+		manager.dispose();
 	});
 });

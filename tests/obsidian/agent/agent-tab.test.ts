@@ -12,7 +12,7 @@ async function tabOver(session = new FakeAgentSession({ permissionMode: "default
 	const tab = new AgentTab(parent as unknown as HTMLElement, {
 		app: app as never,
 		session,
-		vault: new ObsidianPanelVault(app as never, () => ({ hidesListed: () => false, isInPrivateFolder: () => false })),
+		vault: new ObsidianPanelVault(app as never, () => ({ hidesPath: () => false, hidesFolder: () => false })),
 		permissionMode: "acceptEdits",
 		model: "haiku",
 		exportFolder: () => "Exports",

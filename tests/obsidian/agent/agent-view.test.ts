@@ -27,7 +27,7 @@ async function openPanel(prepare: (engine: FakeAgentEngine, app: App) => void = 
 	const settings: AgentPanelSettings = { ...DEFAULT_AGENT_PANEL_SETTINGS, exportFolder: "Chats/Claude" };
 	const host: AgentPanelHost = {
 		engine: () => Promise.resolve(engine),
-		vault: new ObsidianPanelVault(app as never, () => ({ hidesListed: () => false, isInPrivateFolder: () => false })),
+		vault: new ObsidianPanelVault(app as never, () => ({ hidesPath: () => false, hidesFolder: () => false })),
 		panelSettings: () => settings,
 	};
 	const view = new AgentView(app.workspace.getLeaf("tab") as unknown as RealLeaf, host);

@@ -1,13 +1,18 @@
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { ContextChip } from "../../../src/obsidian/agent/context-chip";
 import { ObsidianPanelVault } from "../../../src/obsidian/agent/panel-vault";
 import { FakeElement, type App } from "../../__mocks__/obsidian";
 import { BrowserWindows } from "../harness/cm6-dom";
 import { createIndexedApp } from "../harness/indexed-app";
+import { VaultPrivacy } from "../../../src/vault/privacy/vault-privacy";
+import { VaultPaths } from "../../../src/vault/vault-paths";
+import { makeTempDir } from "../../helpers/temp-dir";
 
 async function chipOver(): Promise<{ app: App; chip: ContextChip; parent: FakeElement; openNote: (path: string) => Promise<void> }> {
 	const app = await createIndexedApp({ "Notes/Plan.md": "# Plan\n", "Private/Diary.md": "# Diary\n" });
 	app.workspace.finishLayout();
-	const vault = new ObsidianPanelVault(app as never, () => ({ hidesListed: (path) => path.startsWith("Private/"), isInPrivateFolder: (path) => path.startsWith("Private") }));
+	const vault = new ObsidianPanelVault(app as never, () => ({ hidesPath: (path) => path.startsWith("Private/"), hidesFolder: (path) => path.startsWith("Private") }));
 	const parent = new FakeElement();
 	const chip = new ContextChip(parent as unknown as HTMLElement, app as never, vault);
 	chip.load();
@@ -32,6 +37,31 @@ describe("ContextChip", () => {
 		element?.findAll("ccb-agent-context-remove")[0]?.dispatch("click");
 		expect(chip.current()).toBeUndefined();
 		expect(element?.hasClass("is-hidden")).toBe(true);
+	});
+
+	it("never shows or attaches a link into a private folder, judged by the real boundary by where it leads (issue 26, finding 4)", async () => {
+		const temp = makeTempDir("chip-link");
+		try {
+			const root = join(temp.path, "vault");
+			mkdirSync(join(root, "Secret"), { recursive: true });
+			mkdirSync(join(root, "Notes"), { recursive: true });
+			writeFileSync(join(root, "Secret", "Plan.md"), "# Plan\n");
+			symlinkSync(join(root, "Secret", "Plan.md"), join(root, "Notes", "Link.md"));
+			const app = await createIndexedApp({ "Notes/Link.md": "# Plan\n" }, root);
+			app.workspace.finishLayout();
+			const privacy = new VaultPrivacy({ paths: new VaultPaths(root), rules: () => ({ folders: ["Secret"], tags: [] }), tagsOf: () => [] });
+			const parent = new FakeElement();
+			const chip = new ContextChip(parent as unknown as HTMLElement, app as never, new ObsidianPanelVault(app as never, () => privacy));
+			chip.load();
+			const file = app.vault.getFileByPath("Notes/Link.md");
+			if (!file) throw new Error("no link note");
+			await app.workspace.getLeaf(false).openFile(file, { active: true });
+			app.workspace.flushEvents();
+			expect(chip.current()).toBeUndefined();
+			expect(parent.findAll("ccb-agent-context")[0]?.hasClass("is-hidden")).toBe(true);
+		} finally {
+			temp.remove();
+		}
 	});
 
 	it("never shows or attaches a private note", async () => {

@@ -5,8 +5,8 @@ import { createIndexedApp } from "../harness/indexed-app";
 
 /** Private: the folder "Private" and the note "Notes/Diary.md" (as a private tag would make it). */
 const privacy: PanelPrivacy = {
-	hidesListed: (path) => path.startsWith("Private/") || path === "Notes/Diary.md",
-	isInPrivateFolder: (path) => path === "Private" || path.startsWith("Private/"),
+	hidesPath: (path) => path.startsWith("Private/") || path === "Notes/Diary.md",
+	hidesFolder: (path) => path === "Private" || path.startsWith("Private/"),
 };
 
 async function input() {
@@ -62,13 +62,21 @@ describe("MessageInput", () => {
 		expect(box.shownSuggestions).toEqual([]);
 		type(`${textarea.value}please`);
 		key("Enter");
-		expect(sent).toEqual([{ text: "Compare @Projects/Garden plan.md with @Notes please", mentions: ["Projects/Garden plan.md"] }]);
+		expect(sent).toEqual([{ text: "Compare @Projects/Garden plan.md with @Notes please", mentions: ["Projects/Garden plan.md", "Notes"] }]);
 		// A mention deleted from the text is not attached.
 		type("About @Inb");
 		key("Tab");
 		type("About nothing");
 		key("Enter");
 		expect(sent[1]).toEqual({ text: "About nothing", mentions: [] });
+	});
+
+	it("attaches an @path typed by hand when the panel may attach it, and never a private note or folder", async () => {
+		const { sent, type, key } = await input();
+		type("Read @Inbox and @Notes/Plan.md, not @Notes/Diary.md, @Private or @Private/Plans.md, nor @Nowhere.md; mail a@Inbox.md");
+		key("Escape");
+		key("Enter");
+		expect(sent).toEqual([{ text: "Read @Inbox and @Notes/Plan.md, not @Notes/Diary.md, @Private or @Private/Plans.md, nor @Nowhere.md; mail a@Inbox.md", mentions: ["Inbox.md", "Notes/Plan.md"] }]);
 	});
 
 	it("closes the list on Escape, and Enter then sends", async () => {

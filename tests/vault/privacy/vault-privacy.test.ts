@@ -80,6 +80,13 @@ describe("VaultPrivacy", () => {
 		});
 	});
 
+	describe("hidesFolder (folders the panel may list)", () => {
+		it("hides private and hidden folders, folders outside the vault, and a link to a private folder; tags do not apply", () => {
+			for (const path of ["Private", abs("Private"), CONFIG, "Public/folder-alias", "..", "/etc"]) expect([path, boundary.hidesFolder(path)]).toEqual([path, true]);
+			for (const path of ["Public", "Notes", abs("Notes")]) expect([path, boundary.hidesFolder(path)]).toEqual([path, false]);
+		});
+	});
+
 	describe("selection", () => {
 		it("answers no selection while the note is private, and the snapshot itself otherwise", () => {
 			let current: SelectionSnapshot | undefined = selectionSnapshot(abs("Private/diary.md"), "dear", { line: 0, character: 0 }, { line: 0, character: 4 });
