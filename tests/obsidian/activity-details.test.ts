@@ -8,6 +8,11 @@ import { pluginJournal } from "../../src/obsidian/plugin-journal";
 import { App, WorkspaceLeaf, type FakeElement } from "../__mocks__/obsidian";
 import { pollUntil } from "../helpers/wait-until";
 import { testSeal } from "../journal/test-seal";
+import { makeTempDir } from "../helpers/temp-dir";
+
+/** The user's data folder for the device key of the undo writes made here (never the real one). */
+const DATA_HOME = makeTempDir("activity-data");
+afterAll(() => DATA_HOME.remove());
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 
@@ -20,7 +25,7 @@ async function editedNote(): Promise<{ app: App; view: ActivityView; id: string 
 	const before = bytes("before\n");
 	await journal.recordChange(id, { kind: "edit", path: "Notes/A.md", before: { hash: contentHash(before), bytes: before.length }, after: contentHash(bytes("after\n")) }, [{ hash: contentHash(before), bytes: before }]);
 	journal.finish(id, { outcome: "ok", durationMs: 5, answerBytes: 42 });
-	const writes = pluginJournal(app as never, "/vault", { id: "claude-code-bridge" }).undo;
+	const writes = pluginJournal(app as never, "/vault", { id: "claude-code-bridge" }, { XDG_DATA_HOME: DATA_HOME.path }, DATA_HOME.path).undo;
 	if (!writes) throw new Error("no undo writes");
 	const undo = new Undo(journal, {
 		readBytes: async (path) => {

@@ -12,6 +12,11 @@ import ClaudeCodeBridgePlugin from "../../src/plugin";
 import { App, type FakeElement } from "../__mocks__/obsidian";
 import { pollUntil } from "../helpers/wait-until";
 import { testSeal } from "../journal/test-seal";
+import { makeTempDir } from "../helpers/temp-dir";
+
+/** The user's data folder for the device key of the undo writes made here (never the real one). */
+const DATA_HOME = makeTempDir("activity-data");
+afterAll(() => DATA_HOME.remove());
 
 function call(index: number, overrides: Partial<CallRecord> = {}): CallRecord {
 	return {
@@ -201,7 +206,7 @@ describe("undoing a whole session from the activity view", () => {
 		app.vault.writeExternally("A.md", "a2\n");
 		app.vault.writeExternally("B.md", "b1 and the user's words\n");
 		app.vault.writeExternally("C.md", "c1\n");
-		const writes = pluginJournal(app as never, "/vault", { id: "claude-code-bridge" }).undo;
+		const writes = pluginJournal(app as never, "/vault", { id: "claude-code-bridge" }, { XDG_DATA_HOME: DATA_HOME.path }, DATA_HOME.path).undo;
 		if (!writes) throw new Error("no undo writes");
 		const undo = new Undo(journal, {
 			readBytes: async (path) => {
