@@ -52,7 +52,7 @@ export function assembleAgent(bridge: Pick<Bridge, "paths" | "privacy" | "review
 		rules: options.rules,
 		inProcessServers: () => (bridge.vaultTools ? [PANEL_VAULT_TOOLS_SERVER] : []),
 		...(options.shellSandbox ? { shellSandbox: options.shellSandbox } : {}),
-		...(journal ? { journal: new PanelWriteJournal({ journal, absolutePath }) } : {}),
+		...(journal && bridge.activity ? { journal: new PanelWriteJournal({ journal, absolutePath, isPrivate: bridge.activity.isPrivate }) } : {}),
 	});
 	const recorders = options.index === undefined ? bridge.activity?.recorders : journal ? new JournalRecorders(journal, noteReferences(bridge.privacy, linkResolver(options.index), pathLocator(bridge.paths))) : undefined;
 	return {

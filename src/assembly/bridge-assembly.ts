@@ -4,7 +4,6 @@ import type { MethodHandler } from "../protocol/mcp-session";
 import { ToolRegistry } from "../protocol/tool-registry";
 import type { RegexScanner } from "../vault-tools/regex/regex-scanner";
 import type { YamlCodec } from "../shared/yaml-codec";
-import { noteTags } from "../vault/markdown/note-tags";
 import { createVaultToolRegistry } from "../vault-tools/create-vault-tools";
 import { VAULT_TOOLS_INSTRUCTIONS } from "../vault-tools/instructions";
 import type { ActiveNote, ActiveNoteSource } from "../vault-tools/kit/ports";
@@ -36,7 +35,7 @@ import type { WorkspacePort } from "../ide/workspace/workspace-port";
 import type { Journal } from "../journal/journal";
 import { JournaledVaultIndex, type NoteBytes } from "../journal/journaled-vault-index";
 import { Undo } from "../journal/undo";
-import { createJournal, JournalRecorders, linkResolver, noteReferences, pathLocator, type JournalAssemblyOptions } from "./journal-wiring";
+import { createJournal, JournalRecorders, linkResolver, noteReferences, pathLocator, undoPathCheck, writePrivacy, type JournalAssemblyOptions } from "./journal-wiring";
 
 /** Where a review view sends the user's decision on a review it shows. */
 export interface ReviewDecisions {
@@ -153,6 +152,8 @@ export interface Bridge {
 		undo?: Undo;
 		/** What records each surface's calls (the agent panel's too), naming notes as the bridge does. */
 		recorders: JournalRecorders;
+		/** Whether a write leaves its note private (`writePrivacy`): such a write's record names no note and keeps no pre-image. */
+		isPrivate: (path: string, text?: string) => boolean;
 	};
 	/**
 	 * The places a shell command must not reach, vault-relative: the private folders, every note private by a tag as
@@ -243,7 +244,7 @@ export function assembleBridge(options: BridgeAssemblyOptions): Bridge {
 	const diagnostics = new DiagnosticsEngine(privacy.notes(ports.notes));
 	tools.register(createGetDiagnosticsTool({ diagnostics, paths }));
 	if (options.vaultTools) vaultTools = assembleVaultTools(options, options.vaultTools, { privacy, reviews, currentSelection, recorders });
-	const activity = recorders ? { journal: recorders.journal, recorders, ...undoOf(options, recorders.journal) } : undefined;
+	const activity = recorders ? { journal: recorders.journal, recorders, isPrivate: writePrivacy(privacy, options.journal?.yaml ?? options.vaultTools?.yaml), ...undoOf(options, recorders.journal, privacy) } : undefined;
 
 	return {
 		host,
@@ -284,7 +285,7 @@ function assembleVaultTools(
 	const { privacy, reviews, currentSelection, recorders } = bridge;
 	// Every vault-tool write reaches disk through this index: with a journal, each is recorded there for undo.
 	const index = recorders
-		? new JournaledVaultIndex({ index: vaultOptions.index, journal: recorders.journal, bytes: noteBytes(options.ports.files), isPrivate: (path, text) => (text === undefined ? privacy.hidesListed(path) : privacy.hidesListedWithTags(path, noteTags(text, vaultOptions.yaml))) })
+		? new JournaledVaultIndex({ index: vaultOptions.index, journal: recorders.journal, bytes: noteBytes(options.ports.files), isPrivate: writePrivacy(privacy, vaultOptions.yaml) })
 		: vaultOptions.index;
 	const vault = privacy.visibleVault(index);
 	const review = new DiffReviewWriteReview(reviews, (path) => paths.toAbsolute(path));
@@ -320,11 +321,11 @@ function journalRecorders(options: BridgeAssemblyOptions, privacy: VaultPrivacy)
 	const journalOptions = options.journal;
 	if (!journalOptions) throw new Error("no journal");
 	const references = noteReferences(privacy, linkResolver(options.vaultTools?.index), pathLocator(options.paths));
-	return new JournalRecorders(createJournal(journalOptions, options.log), references);
+	return new JournalRecorders(createJournal(journalOptions, privacy, options.log), references);
 }
 
 /** Undo over the root's writes and the vault tools' index (its link-safe rename); none without either. */
-function undoOf(options: BridgeAssemblyOptions, journal: Journal): { undo?: Undo } {
+function undoOf(options: BridgeAssemblyOptions, journal: Journal, privacy: VaultPrivacy): { undo?: Undo } {
 	const writes = options.journal?.undo;
 	const index = options.vaultTools?.index;
 	if (!writes || !index) return {};
@@ -334,6 +335,7 @@ function undoOf(options: BridgeAssemblyOptions, journal: Journal): { undo?: Undo
 			readBytes: (path) => bytes.readBytes(path),
 			writeBytes: (path, data, expectedHash) => writes.writeBytes(path, data, expectedHash),
 			trash: (path) => writes.trash(path),
+			pathProblem: undoPathCheck(privacy),
 			exists: (path) => index.exists(path),
 			renameNote: async (from, to) => {
 				await index.refresh();

@@ -4,6 +4,9 @@ import { CallRecorder } from "../journal/call-recorder";
 import { FolderJournalStore } from "../journal/folder-journal-store";
 import { installedPluginJournalFolder, journalFolder } from "../journal/journal-folder";
 import { Journal } from "../journal/journal";
+import { deviceKey } from "../journal/device-key";
+import { JournalSeal } from "../journal/journal-seal";
+import { OUTSIDE_THE_VAULT, pathFormProblem } from "../journal/record-paths";
 import type { Surface } from "../journal/journal-records";
 import type { JournalBounds, JournalStore } from "../journal/journal-store";
 import { outcomeClassifier } from "../journal/outcome-classifier";
@@ -13,6 +16,8 @@ import type { RequestObserver } from "../protocol/request-observer";
 import { REJECTED_BY_USER } from "../vault-tools/kit/ports";
 import { VAULT_TOOLS_RELAY_CLIENT_NAME, VAULT_TOOLS_RELAY_METHODS } from "../vault-tools/serve/relay-methods";
 import type { VaultIndex } from "../vault/notes/vault-index";
+import type { YamlCodec } from "../shared/yaml-codec";
+import { noteTags } from "../vault/markdown/note-tags";
 import { PLUGIN_ID } from "../vault/privacy/config-folder-settings";
 import type { VaultPrivacy } from "../vault/privacy/vault-privacy";
 import type { VaultLocation, VaultPaths } from "../vault/vault-paths";
@@ -20,7 +25,14 @@ import type { VaultLocation, VaultPaths } from "../vault/vault-paths";
 /** What a root gives for the activity journal: where it is kept, and how undo writes in its vault. */
 export interface JournalAssemblyOptions {
 	store: JournalStore;
+	/** This device's seal (`deviceJournalSeal`): without it, records are written unsealed and nothing can be undone. */
+	seal?: JournalSeal;
 	bounds?: Partial<JournalBounds>;
+	/**
+	 * The YAML a note's frontmatter tags are read with when a write is judged private by the text it left (default:
+	 * the vault tools' codec; without either, a write is judged by its path alone).
+	 */
+	yaml?: YamlCodec;
 	/** Undo's own writes: exact bytes (only over an unchanged note) and the trash. Without them, nothing can be undone. */
 	undo?: Pick<UndoVault, "writeBytes" | "trash">;
 }
@@ -124,8 +136,66 @@ export class JournalRecorders {
 	}
 }
 
-export function createJournal(options: JournalAssemblyOptions, log?: (message: string) => void): Journal {
-	return new Journal({ store: options.store, ...(options.bounds ? { bounds: options.bounds } : {}), ...(log ? { log } : {}) });
+/** The journal of a vault: records sealed with this device's key, and read back through the vault's privacy boundary. */
+export function createJournal(options: JournalAssemblyOptions, privacy: VaultPrivacy, log?: (message: string) => void): Journal {
+	return new Journal({
+		store: options.store,
+		...(options.bounds ? { bounds: options.bounds } : {}),
+		...(log ? { log } : {}),
+		...(options.seal ? { seal: options.seal } : {}),
+		checkPath: recordPathCheck(privacy),
+	});
+}
+
+/**
+ * The journal's privacy decision for a write, the same for every surface's writes (vault tools, the panel's Edit and
+ * Write): a note private by its path, or, given the text it holds after the write, by that text's tags (a write
+ * that adds a private tag makes its note private from that write on).
+ */
+export function writePrivacy(privacy: VaultPrivacy, yaml: YamlCodec | undefined): (path: string, text?: string) => boolean {
+	return (path, text) => (text === undefined || yaml === undefined ? privacy.hidesListed(path) : privacy.hidesListedWithTags(path, noteTags(text, yaml)));
+}
+
+export const PRIVATE_OR_CONFIG = "a private note or a file of the config folder";
+
+/**
+ * What a journal record read back may name: no private note, nothing hidden (the config folder, the trash), as the
+ * vault's privacy boundary judges the path as listed. The record's own form is the journal's check.
+ */
+export function recordPathCheck(privacy: VaultPrivacy): (path: string) => string | undefined {
+	return (path) => (privacy.hidesListed(path) ? PRIVATE_OR_CONFIG : undefined);
+}
+
+/**
+ * What undo may touch, judged just before it acts: a path that is the vault path it says (no link on the way leads
+ * out of the vault) and that the privacy boundary does not hide (by its real path too).
+ */
+export function undoPathCheck(privacy: VaultPrivacy): (path: string) => string | undefined {
+	return (path) => {
+		const form = pathFormProblem(path);
+		if (form !== undefined) return form;
+		let location: VaultLocation;
+		try {
+			location = privacy.paths.resolve(path);
+		} catch {
+			return OUTSIDE_THE_VAULT;
+		}
+		if (location.relative !== path) return OUTSIDE_THE_VAULT;
+		return privacy.hides(location) ? PRIVATE_OR_CONFIG : undefined;
+	};
+}
+
+/**
+ * This device's seal for a vault's journal (its key in the user's data folder, `device-key.ts`); undefined, with a
+ * warning, when no key can be had: then records are written unsealed and nothing can be undone.
+ */
+export function deviceJournalSeal(vaultPath: string, environment: Readonly<Record<string, string | undefined>>, homeDir: string, warn: (message: string) => void): JournalSeal | undefined {
+	const key = deviceKey(vaultPath, environment, homeDir);
+	if ("refused" in key) {
+		warn(key.refused);
+		return undefined;
+	}
+	return new JournalSeal(key.key, vaultPath, key.since);
 }
 
 /**

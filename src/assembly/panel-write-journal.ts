@@ -3,6 +3,7 @@ import type { JournaledWrite, WriteJournal } from "../agent/gate-ports";
 import { contentHash, sameBytes } from "../journal/content-hash";
 import type { Journal } from "../journal/journal";
 import type { NoteChange } from "../journal/journal-records";
+import { PRIVATE_NOTE } from "../journal/argument-summary";
 
 /** A file's bytes on disk; undefined when there is none. */
 async function bytesOnDisk(absolutePath: string): Promise<Uint8Array | undefined> {
@@ -16,6 +17,11 @@ async function bytesOnDisk(absolutePath: string): Promise<Uint8Array | undefined
 export interface PanelWriteJournalOptions {
 	journal: Journal;
 	absolutePath: (vaultPath: string) => string;
+	/**
+	 * The vault's privacy decision as the vault tools' journal applies it (`Bridge.activity.isPrivate`, the same one
+	 * `JournaledVaultIndex` is given): with `text`, the note as it holds that text after the write.
+	 */
+	isPrivate: (path: string, text?: string) => boolean;
 	readBytes?: (absolutePath: string) => Promise<Uint8Array | undefined>;
 	now?: () => number;
 }
@@ -24,7 +30,9 @@ export interface PanelWriteJournalOptions {
  * The writes Claude Code's own tools make in the panel, in the activity journal (surface "panel"): the file's
  * bytes are kept when the gate allows the write (before the CLI makes it), and the change is recorded with the
  * hash of what is on disk when the CLI reports the tool's result, so the write can be undone like a vault-tool one.
- * One journal session per CLI session.
+ * One journal session per CLI session. A write that leaves its note private (a private tag added, a note created
+ * with one) is judged as a vault-tool write is: its record names no note, keeps "(a private note)" for the path, and
+ * no change or pre-image is kept.
  */
 export class PanelWriteJournal implements WriteJournal {
 	private readonly sessions = new Map<string, string>();
@@ -48,8 +56,12 @@ export class PanelWriteJournal implements WriteJournal {
 				if (done) return;
 				done = true;
 				const after = succeeded ? await read(absolute) : undefined;
-				const change = after === undefined ? undefined : changeOf(write.path, before, after);
-				if (change) await journal.recordChange(id, change.change, change.preImages);
+				if (after !== undefined && this.options.isPrivate(write.path, Buffer.from(after).toString("utf8"))) {
+					journal.redescribe(id, { notes: [], args: `${write.tool} ${PRIVATE_NOTE}` });
+				} else {
+					const change = after === undefined ? undefined : changeOf(write.path, before, after);
+					if (change) await journal.recordChange(id, change.change, change.preImages);
+				}
 				journal.finish(id, { outcome: succeeded ? "ok" : "error", durationMs: Math.round((now() - started) * 10) / 10, answerBytes: 0 });
 			},
 		};

@@ -28,6 +28,7 @@ import { createVaultContentMethods } from "../vault-tools/resources/content-meth
 import { LineTransport } from "../vault-tools/stdio/line-transport";
 import { PluginSettings } from "../vault/privacy/plugin-settings";
 import type { JournalStore } from "../journal/journal-store";
+import type { JournalSeal } from "../journal/journal-seal";
 import type { RequestObserver } from "../protocol/request-observer";
 import { createJournal, JournalRecorders, linkResolver, noteReferences, pathLocator } from "./journal-wiring";
 
@@ -54,6 +55,8 @@ export interface StdioVaultServerOptions {
 	watch?: boolean;
 	/** Where the calls this server answers itself are recorded (those relayed are recorded by the bridge). */
 	journalStore?: JournalStore | undefined;
+	/** This device's seal for the journal's records (`deviceJournalSeal`). */
+	journalSeal?: JournalSeal | undefined;
 }
 
 /** How long calls already made may still run after the client closed stdin. */
@@ -93,7 +96,7 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 	// The user may turn the vault tools off in the plugin: then the folder does not answer for Obsidian either.
 	const turnedOff = (name: string): string => `${name}: the vault tools are turned off in Claude Code Bridge's settings for the vault "${vaultName}" (Obsidian → Settings → Claude Code Bridge); nothing was read or changed.`;
 	// The activity journal records only what this server answers from the folder: a relayed call is the bridge's.
-	const journal = options.journalStore ? createJournal({ store: options.journalStore }, log) : undefined;
+	const journal = options.journalStore ? createJournal({ store: options.journalStore, ...(options.journalSeal ? { seal: options.journalSeal } : {}) }, privacy, log) : undefined;
 	const answeredHere = new Set<string>();
 	const markAnsweredHere = (journalId: string | undefined): void => {
 		if (journal && journalId !== undefined) answeredHere.add(journalId);

@@ -6,7 +6,7 @@ import { EXIT_BAD_INPUT, EXIT_FAILED, exitWith } from "../headless/exit";
 import { McpTokenEnvironmentError } from "../headless/mcp-token-file";
 import { userHomeDirectory } from "../server/lock-file";
 import { describeError, errorStack } from "../shared/describe-error";
-import { folderHostJournalStore } from "../assembly/journal-wiring";
+import { deviceJournalSeal, folderHostJournalStore } from "../assembly/journal-wiring";
 import { startStdioVaultServer } from "../assembly/stdio-vault-server";
 import { MCP_USAGE, McpArgumentError, parseMcpArguments } from "./mcp-arguments";
 import { MCP_HEADERS_USAGE, NoTokenError, mcpHeadersLine, parseMcpHeadersArguments } from "./mcp-headers";
@@ -80,6 +80,7 @@ function runMcp(argv: readonly string[]): void {
 		log,
 		trace: args.debug ? (event) => log(JSON.stringify(event)) : undefined,
 		journalStore: folderHostJournalStore(vaultPath, process.env, userHomeDirectory(), log),
+		journalSeal: deviceJournalSeal(vaultPath, process.env, userHomeDirectory(), log),
 	});
 	log(`Serving the vault tools for ${vaultPath} on stdio`);
 	// The journal writes what it holds first (the exit below follows `closed`); a second at most.

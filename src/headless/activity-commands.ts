@@ -62,10 +62,12 @@ export function formatActivity(entries: readonly ActivityEntry[], limit: number)
 	for (const group of groupBySession(shown)) {
 		lines.push(`Session ${describeSession(group.session)} · ${group.entries.length} call${group.entries.length === 1 ? "" : "s"}`);
 		for (const entry of group.entries) {
-			const facts = [time(entry.at), entry.id, entry.tool, entry.outcome ?? "running"];
+			const facts = [time(entry.at), entry.id, entry.tool, entry.unreadable !== undefined ? "unreadable" : (entry.outcome ?? "running")];
 			if (entry.durationMs !== undefined) facts.push(`${entry.durationMs} ms`);
 			if (entry.answerBytes !== undefined) facts.push(size(entry.answerBytes));
 			lines.push(`  ${facts.join("  ")}`);
+			if (entry.unreadable !== undefined) lines.push(`      unreadable: ${entry.unreadable}; it cannot be undone`);
+			if (entry.notUndoable !== undefined) lines.push(`      cannot be undone: ${entry.notUndoable}`);
 			if (entry.args !== "") lines.push(`      ${entry.args}`);
 			if (entry.detail !== undefined) lines.push(`      ${entry.detail}`);
 			for (const change of entry.changes) lines.push(`      ${describeChange(change)}${entry.undoneAt !== undefined ? ` (undone ${time(entry.undoneAt)})` : ""}`);

@@ -1,6 +1,7 @@
 import { promises as fs } from "node:fs";
 import { basename, dirname, extname, join } from "node:path";
 import { contentHash } from "../journal/content-hash";
+import { pathFormProblem } from "../journal/record-paths";
 import type { UndoVault } from "../journal/undo";
 import { ConfinedWrites } from "../vault/folder/confined-writes";
 import { WriteRefusedError } from "../vault/notes/vault-index";
@@ -21,6 +22,8 @@ export function folderUndoWrites(root: string): Pick<UndoVault, "writeBytes" | "
 }
 
 async function moveToTrash(root: string, path: string): Promise<void> {
+	// A vault path of the journal's form only (no "..", not absolute): the record it came from may have been planted.
+	if (pathFormProblem(path) !== undefined) throw new WriteRefusedError(`Refused: ${path} is not a path inside the vault; nothing was moved to the trash`);
 	const vault = await fs.realpath(root);
 	const source = join(vault, ...path.split("/"));
 	// The note's folder must be the vault's own, reached without a link, and the note a plain file.

@@ -11,6 +11,7 @@ import { HeadlessEditor } from "./headless-editor";
 import { HeadlessReviewPort } from "./headless-review-port";
 import { HeadlessWorkspace } from "./headless-workspace";
 import type { JournalStore } from "../journal/journal-store";
+import type { JournalSeal } from "../journal/journal-seal";
 import { activityCommands } from "./activity-commands";
 import { folderUndoWrites } from "./folder-undo-writes";
 import { libraryYamlCodec } from "../vault/folder/yaml-library-codec";
@@ -26,6 +27,8 @@ export interface HeadlessBridgeOptions extends Pick<BridgeAssemblyOptions, "ideN
 	reviewVaultToolWrites?: () => boolean;
 	/** Where the activity journal is kept (the user's data folder); without it nothing is recorded. */
 	journalStore?: JournalStore;
+	/** This device's seal for the journal's records (`deviceJournalSeal`): without it, nothing can be undone. */
+	journalSeal?: JournalSeal;
 }
 
 export interface HeadlessBridge {
@@ -76,7 +79,7 @@ export function assembleHeadlessBridge(options: HeadlessBridgeOptions): Headless
 			content: (shared) => createVaultContentMethods({ vaultName: basename(paths.root), ...shared }),
 			...(options.reviewVaultToolWrites ? { reviewWrites: options.reviewVaultToolWrites } : {}),
 		},
-		...(options.journalStore ? { journal: { store: options.journalStore, undo: folderUndoWrites(paths.root) } } : {}),
+		...(options.journalStore ? { journal: { store: options.journalStore, ...(options.journalSeal ? { seal: options.journalSeal } : {}), yaml: libraryYamlCodec, undo: folderUndoWrites(paths.root) } } : {}),
 		log: options.log,
 		trace: options.trace,
 	});

@@ -18,7 +18,7 @@ import { defaultVaultToolsPort } from "../vault-tools/serve/vault-tools-port";
 import { PluginSettings } from "../vault/privacy/plugin-settings";
 import type { FolderNoteStore } from "../vault/folder/folder-note-store";
 import type { PrivacyRules } from "../vault/privacy/privacy";
-import { folderHostJournalStore } from "../assembly/journal-wiring";
+import { deviceJournalSeal, folderHostJournalStore } from "../assembly/journal-wiring";
 
 function fail(message: string): never {
 	return exitWith(EXIT_BAD_INPUT, message);
@@ -70,6 +70,7 @@ async function main(): Promise<void> {
 	const ideName = ideNameFor(basename(vaultPath), `headless, pid ${process.pid}`);
 	// The activity journal: the plugin's, when it is installed in the vault, else in the user's data folder; never among the notes.
 	const journalStore = folderHostJournalStore(vaultPath, process.env, userHomeDirectory(), (message) => process.stderr.write(`Warning: ${message}\n`));
+	const journalSeal = journalStore ? deviceJournalSeal(vaultPath, process.env, userHomeDirectory(), (message) => process.stderr.write(`Warning: ${message}\n`)) : undefined;
 	const headless = assembleHeadlessBridge({
 		vaultPath,
 		ideName,
@@ -81,6 +82,7 @@ async function main(): Promise<void> {
 		},
 		trace: args.trace ? (event) => process.stderr.write(`${JSON.stringify({ trace: event })}\n`) : undefined,
 		...(journalStore ? { journalStore } : {}),
+		...(journalSeal ? { journalSeal } : {}),
 		ideTools: {
 			print: (line) => process.stdout.write(`${line}\n`),
 			diagnosticsLog: (message) => process.stderr.write(`[diagnostics] ${message}\n`),

@@ -2,10 +2,10 @@ import { randomBytes } from "node:crypto";
 import { constants, promises as fs } from "node:fs";
 import { join } from "node:path";
 import { setImmediate } from "node:timers";
-import { recordBytes } from "./journal-bounds";
+import { DEFAULT_JOURNAL_BOUNDS, recordBytes } from "./journal-bounds";
 import { parseJournalLines, parseRecords } from "./journal-lines";
 import type { JournalRecord } from "./journal-records";
-import type { JournalStore, RecordSizes } from "./journal-store";
+import { PreImageError, type JournalStore, type RecordSizes } from "./journal-store";
 
 const RECORDS = "records.jsonl";
 const BLOBS = "blobs";
@@ -13,6 +13,11 @@ const LOCK = "compact.lock";
 /** A compaction lock older than this was left by a process that died. */
 const STALE_LOCK_MS = 60_000;
 const HASH = /^[0-9a-f]{64}$/;
+/** Not following a link where the platform can say so (Windows has no O_NOFOLLOW; the lstat checks serve there). */
+const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
+
+/** Four times the default bound of the whole journal (records and pre-images). */
+const MAX_RECORDS_BYTES = 4 * DEFAULT_JOURNAL_BOUNDS.maxBytes;
 /** A blob written this recently may protect a write whose change is not recorded yet: compaction keeps it. */
 const YOUNG_BLOB_MS = 60_000;
 
@@ -25,11 +30,18 @@ const YOUNG_BLOB_MS = 60_000;
 export class FolderJournalStore implements JournalStore {
 	private ready: Promise<void> | undefined;
 
-	constructor(readonly folder: string) {}
+	/**
+	 * @param maxRecordsBytes the most of the records file read (past it, its newest lines): well past what the
+	 * journal's bounds let it grow to between compactions.
+	 */
+	constructor(
+		readonly folder: string,
+		private readonly maxRecordsBytes = MAX_RECORDS_BYTES,
+	) {}
 
 	async load(): Promise<JournalRecord[]> {
 		await this.prepare();
-		return parseRecords(await readIfExists(join(this.folder, RECORDS)));
+		return parseRecords((await this.readRecords()).toString("utf8"));
 	}
 
 	async append(records: readonly JournalRecord[]): Promise<number> {
@@ -39,7 +51,8 @@ export class FolderJournalStore implements JournalStore {
 		let text = "";
 		for (const record of records) text += `${JSON.stringify(record)}\n`;
 		const bytes = Buffer.from(text, "utf8");
-		await fs.appendFile(join(this.folder, RECORDS), bytes, { mode: 0o600, flag: "a" });
+		// Never through a link planted in its place (the folder syncs with the vault): that would append elsewhere.
+		await fs.appendFile(join(this.folder, RECORDS), bytes, { mode: 0o600, flag: constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | NO_FOLLOW });
 		return bytes.byteLength;
 	}
 
@@ -47,22 +60,23 @@ export class FolderJournalStore implements JournalStore {
 		assertHash(hash);
 		await this.prepare();
 		const path = join(this.folder, BLOBS, hash);
-		// Kept already: made young again, so that a compaction running now keeps it for the write it protects.
+		// Kept already: made young again, so that a compaction running now keeps it for the write it protects. Only a
+		// plain file of the right size counts as kept (utimes would follow a link planted here); anything else is replaced.
+		const kept = await fs.lstat(path).catch(() => undefined);
 		const now = new Date();
-		if (await fs.utimes(path, now, now).then(() => true, () => false)) return;
+		if (kept?.isFile() && kept.size === bytes.byteLength && (await fs.utimes(path, now, now).then(() => true, () => false))) return;
 		const temporary = `${path}.${randomBytes(6).toString("hex")}.tmp`;
 		await fs.writeFile(temporary, bytes, { mode: 0o600, flag: "wx" });
 		await fs.rename(temporary, path);
 	}
 
-	async getBlob(hash: string): Promise<Uint8Array | undefined> {
+	async getBlob(hash: string, maxBytes = Infinity): Promise<Uint8Array | undefined> {
 		assertHash(hash);
 		await this.prepare();
-		try {
-			return await fs.readFile(join(this.folder, BLOBS, hash));
-		} catch {
-			return undefined;
-		}
+		const read = await readPlainFile(join(this.folder, BLOBS, hash), maxBytes);
+		if (read === "missing") return undefined;
+		if ("refused" in read) throw new PreImageError(read.refused);
+		return read;
 	}
 
 	async dropBlob(hash: string, keptAt: number): Promise<void> {
@@ -81,7 +95,8 @@ export class FolderJournalStore implements JournalStore {
 		try {
 			const path = join(this.folder, RECORDS);
 			for (let attempt = 0; attempt < 3; attempt++) {
-				const bytes = await readBytesIfExists(path);
+				const size = await sizeIfExists(path);
+				const bytes = await this.readRecords();
 				const lines = new Map((await parseJournalLines(bytes.toString("utf8"))).map((line) => [line.record, line]));
 				// The selection runs in a turn of its own, not after the parse's last slice.
 				await new Promise((resolve) => setImmediate(resolve));
@@ -90,7 +105,7 @@ export class FolderJournalStore implements JournalStore {
 				// The kept lines as they were read: records are not encoded again (nor changed, whoever wrote them).
 				await fs.writeFile(temporary, kept.map((record) => `${lines.get(record)?.text ?? JSON.stringify(record)}\n`).join(""), { mode: 0o600, flag: "wx" });
 				// Another process appended while we read: start over rather than drop its lines.
-				if ((await sizeIfExists(path)) !== bytes.byteLength) {
+				if ((await sizeIfExists(path)) !== size) {
 					await fs.rm(temporary, { force: true });
 					continue;
 				}
@@ -101,7 +116,7 @@ export class FolderJournalStore implements JournalStore {
 					if (keep.has(name)) continue;
 					const blob = join(this.folder, BLOBS, name);
 					// A pre-image kept for a write in progress (in this process or another) is not named by a record yet.
-					const stats = await fs.stat(blob).catch(() => undefined);
+					const stats = await fs.lstat(blob).catch(() => undefined);
 					if (stats && now - stats.mtimeMs < YOUNG_BLOB_MS) continue;
 					await fs.rm(blob, { force: true });
 				}
@@ -112,16 +127,34 @@ export class FolderJournalStore implements JournalStore {
 		}
 	}
 
-	/** The folders with their modes (made once per store). */
+	/**
+	 * The records file's bytes, read without following a link, at most `maxRecordsBytes` (past that, its newest
+	 * lines): the file is in a folder that may sync with the vault, and another device may have put anything there.
+	 */
+	private async readRecords(): Promise<Buffer> {
+		const path = join(this.folder, RECORDS);
+		const read = await readPlainFile(path, Infinity, this.maxRecordsBytes);
+		if (read === "missing") return Buffer.alloc(0);
+		if ("refused" in read) throw new Error(`The activity journal's records file ${path} ${read.refused}; it is not read`);
+		return read;
+	}
+
+	/** The folders with their modes (made once per store); a link in place of the folder, its blobs or its records is refused. */
 	private prepare(): Promise<void> {
-		this.ready ??= (async () => {
+		const attempt = (this.ready ??= (async () => {
 			await fs.mkdir(join(this.folder, BLOBS), { recursive: true, mode: 0o700 });
-			await fs.chmod(this.folder, 0o700);
-			await fs.chmod(join(this.folder, BLOBS), 0o700);
-			const records = join(this.folder, RECORDS);
-			if (await exists(records)) await fs.chmod(records, 0o600);
-		})();
-		return this.ready;
+			for (const [path, mode] of [[this.folder, 0o700], [join(this.folder, BLOBS), 0o700], [join(this.folder, RECORDS), 0o600]] as const) {
+				const stats = await fs.lstat(path).catch(() => undefined);
+				if (stats?.isSymbolicLink()) throw new Error(`The activity journal's ${path} is a link, which the journal never follows; move it away`);
+				// chmod follows links: only what was checked above to be none.
+				if (stats) await fs.chmod(path, mode);
+			}
+		})());
+		// A refusal is told again next time (and the link may have been moved away meanwhile).
+		attempt.catch(() => {
+			if (this.ready === attempt) this.ready = undefined;
+		});
+		return attempt;
 	}
 
 	/** Takes the compaction lock; false when another process holds it (that one compacts). */
@@ -142,21 +175,40 @@ export class FolderJournalStore implements JournalStore {
 	}
 }
 
-function assertHash(hash: string): void {
-	if (!HASH.test(hash)) throw new Error(`Not a content hash: ${hash.slice(0, 80)}`);
-}
-
-async function readIfExists(path: string): Promise<string> {
-	return (await readBytesIfExists(path)).toString("utf8");
-}
-
-async function readBytesIfExists(path: string): Promise<Buffer> {
+/**
+ * A file's bytes read through one handle opened without following a link, when it is a plain file of at most
+ * `maxBytes` (its last `tailBytes` only, from its first whole line, when given): "missing" when there is none, else
+ * why it was not read (a link, a folder, a device, too large).
+ */
+async function readPlainFile(path: string, maxBytes: number, tailBytes?: number): Promise<Buffer | "missing" | { refused: string }> {
+	const link = await fs.lstat(path).catch((error: unknown) => ((error as { code?: unknown }).code === "ENOENT" ? "missing" : undefined));
+	if (link === "missing") return link;
+	if (link?.isSymbolicLink()) return { refused: "is a link, which the journal never follows" };
+	let handle: fs.FileHandle;
 	try {
-		return await fs.readFile(path);
+		handle = await fs.open(path, constants.O_RDONLY | NO_FOLLOW);
 	} catch (error) {
-		if ((error as { code?: unknown }).code === "ENOENT") return Buffer.alloc(0);
+		const code = (error as { code?: unknown }).code;
+		if (code === "ENOENT") return "missing";
+		if (code === "ELOOP") return { refused: "is a link, which the journal never follows" };
 		throw error;
 	}
+	try {
+		const stats = await handle.stat();
+		if (!stats.isFile()) return { refused: "is not a plain file" };
+		if (stats.size > maxBytes) return { refused: "is larger than the journal keeps" };
+		const length = Math.min(stats.size, tailBytes ?? stats.size);
+		const bytes = Buffer.alloc(length);
+		const { bytesRead } = await handle.read(bytes, 0, length, stats.size - length);
+		// A tail starts part way into a line: that line is left out.
+		return length < stats.size ? bytes.subarray(bytes.indexOf(10) + 1, bytesRead) : bytes.subarray(0, bytesRead);
+	} finally {
+		await handle.close();
+	}
+}
+
+function assertHash(hash: string): void {
+	if (!HASH.test(hash)) throw new Error(`Not a content hash: ${hash.slice(0, 80)}`);
 }
 
 async function sizeIfExists(path: string): Promise<number> {
@@ -166,11 +218,4 @@ async function sizeIfExists(path: string): Promise<number> {
 		if ((error as { code?: unknown }).code === "ENOENT") return 0;
 		throw error;
 	}
-}
-
-async function exists(path: string): Promise<boolean> {
-	return fs.lstat(path).then(
-		() => true,
-		() => false,
-	);
 }

@@ -9,16 +9,21 @@ import { basename, isAbsolute, join, relative, resolve } from "node:path";
  * there is refused (the notes would carry the journal to every device the vault syncs to).
  */
 export function journalFolder(vaultRoot: string, environment: Readonly<Record<string, string | undefined>>, homeDir: string): { folder: string } | { refused: string } {
-	const configured = environment.XDG_DATA_HOME;
-	const dataHome = configured !== undefined && isAbsolute(configured) ? configured : join(homeDir, ".local", "share");
-	const folder = join(dataHome, "claude-code-bridge", "journal", vaultId(vaultRoot));
+	const home = dataHome(environment, homeDir);
+	const folder = join(home, "claude-code-bridge", "journal", vaultId(vaultRoot));
 	const real = realPath(vaultRoot);
 	for (const root of new Set([resolve(vaultRoot), real])) {
 		if (isWithin(root, resolve(folder))) {
-			return { refused: `the data folder ${dataHome} is inside the vault; the activity journal is kept outside the notes, so none is kept` };
+			return { refused: `the data folder ${home} is inside the vault; the activity journal is kept outside the notes, so none is kept` };
 		}
 	}
 	return { folder };
+}
+
+/** The user's data folder: `$XDG_DATA_HOME` when absolute, else `~/.local/share`. */
+export function dataHome(environment: Readonly<Record<string, string | undefined>>, homeDir: string): string {
+	const configured = environment.XDG_DATA_HOME;
+	return configured !== undefined && isAbsolute(configured) ? configured : join(homeDir, ".local", "share");
 }
 
 /** `<folder name>-<12 hex of the real path's SHA-256>`, with only safe characters in the name. */
@@ -85,7 +90,7 @@ function leadsOutOf(vaultRoot: string, path: string): boolean {
 }
 
 /** Whether `path` is `root` or below it (both resolved). */
-function isWithin(root: string, path: string): boolean {
+export function isWithin(root: string, path: string): boolean {
 	const inside = relative(root, path);
 	return inside === "" || (!inside.startsWith("..") && !isAbsolute(inside));
 }

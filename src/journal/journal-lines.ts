@@ -1,5 +1,8 @@
 import { setImmediate } from "node:timers";
-import { SURFACES, type JournalRecord } from "./journal-records";
+import { SURFACES, type JournalRecord, type NoteChange } from "./journal-records";
+
+/** A pre-image's name: the SHA-256 of its bytes, hex. */
+const HASH = /^[0-9a-f]{64}$/;
 
 /** One stored line: its record, its text and its size in bytes (newline included). */
 export interface JournalLine {
@@ -53,13 +56,45 @@ export async function parseRecords(text: string, slicing?: ParseSlicing): Promis
 	return (await parseJournalLines(text, slicing)).map((line) => line.record);
 }
 
+/**
+ * Whether a parsed line has a record's form, down to every field the journal reads (its bounds, its entries and undo
+ * read a change's paths and pre-images): the records file is in the config folder, which other devices sync, so a
+ * line of any shape may be there. What it says is judged later (`JournalSeal`, the vault's path checks).
+ */
 function isRecord(value: unknown): value is JournalRecord {
-	if (typeof value !== "object" || value === null) return false;
-	const record = value as Partial<Record<string, unknown>>;
-	if (typeof record.id !== "string" || typeof record.at !== "number") return false;
+	if (!isObject(value)) return false;
+	const record = value;
+	if (typeof record.id !== "string" || !isTime(record.at)) return false;
+	if (record.mac !== undefined && typeof record.mac !== "string") return false;
 	if (record.type === "undo") return true;
-	const session = record.session as Partial<Record<string, unknown>> | undefined;
-	if (typeof session !== "object" || typeof session.key !== "string" || !SURFACES.includes(session.surface as never)) return false;
-	if (record.type === "call") return typeof record.tool === "string" && Array.isArray(record.notes) && typeof record.outcome === "string";
-	return record.type === "change" && typeof record.change === "object" && record.change !== null;
+	const session = record.session;
+	if (!isObject(session) || typeof session.key !== "string" || !SURFACES.includes(session.surface as never) || typeof record.tool !== "string") return false;
+	if (record.type === "call") return Array.isArray(record.notes) && record.notes.every((note) => typeof note === "string") && typeof record.args === "string" && typeof record.outcome === "string";
+	return record.type === "change" && isChange(record.change);
+}
+
+function isChange(value: unknown): value is NoteChange {
+	if (!isObject(value) || typeof value.after !== "string") return false;
+	switch (value.kind) {
+		case "edit":
+			return typeof value.path === "string" && isPreImage(value.before);
+		case "create":
+			return typeof value.path === "string";
+		case "move":
+			return typeof value.from === "string" && typeof value.to === "string" && Array.isArray(value.rewrites) && value.rewrites.every((rewrite) => isObject(rewrite) && typeof rewrite.path === "string" && typeof rewrite.after === "string" && isPreImage(rewrite.before));
+		default:
+			return false;
+	}
+}
+
+function isPreImage(value: unknown): boolean {
+	return isObject(value) && typeof value.hash === "string" && HASH.test(value.hash) && typeof value.bytes === "number" && Number.isSafeInteger(value.bytes) && value.bytes >= 0;
+}
+
+function isTime(value: unknown): value is number {
+	return typeof value === "number" && Number.isFinite(value);
+}
+
+function isObject(value: unknown): value is Partial<Record<string, unknown>> {
+	return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -39,6 +39,8 @@ export interface CallRecord {
 	durationMs: number;
 	/** The answer's size in UTF-8 bytes. */
 	answerBytes: number;
+	/** This device's seal of the record (`journal-seal.ts`); absent in records written before records were sealed. */
+	mac?: string;
 }
 
 /** A note's bytes before a change: their hash (the blob's name in the store) and their size. */
@@ -69,6 +71,8 @@ export interface ChangeRecord {
 	session: JournalSession;
 	tool: string;
 	change: NoteChange;
+	/** This device's seal of the record (`journal-seal.ts`); absent in records written before records were sealed. */
+	mac?: string;
 }
 
 /** The user undid a call's changes. */
@@ -76,6 +80,8 @@ export interface UndoRecord {
 	type: "undo";
 	id: string;
 	at: number;
+	/** This device's seal of the record (`journal-seal.ts`); absent in records written before records were sealed. */
+	mac?: string;
 }
 
 export type JournalRecord = CallRecord | ChangeRecord | UndoRecord;

@@ -27,7 +27,11 @@ export interface JournalStore {
 	append(records: readonly JournalRecord[]): Promise<number>;
 	/** Keeps a note's bytes under their hash (a blob already there is kept as it is). */
 	putBlob(hash: string, bytes: Uint8Array): Promise<void>;
-	getBlob(hash: string): Promise<Uint8Array | undefined>;
+	/**
+	 * A kept note's bytes; undefined when none are kept under that name. Throws `PreImageError` when what is there is
+	 * no blob of ours: a link (never followed), not a plain file, or more than `maxBytes` (default: any size).
+	 */
+	getBlob(hash: string, maxBytes?: number): Promise<Uint8Array | undefined>;
 	/**
 	 * Removes a blob no record names, unless it was kept again after `keptAt` (ms since the epoch; by another
 	 * process sharing the store, for a write of its own). Nothing there is no error.
@@ -40,4 +44,12 @@ export interface JournalStore {
 	 * an append never lands half-compacted.
 	 */
 	compact(select: (records: JournalRecord[], sizes: RecordSizes) => JournalRecord[], keepBlobs: (records: JournalRecord[]) => ReadonlySet<string>): Promise<void>;
+}
+
+/** What the journal's folder holds under a pre-image's name is not that pre-image: it is never written back. */
+export class PreImageError extends Error {
+	constructor(message: string) {
+		super(message);
+		this.name = "PreImageError";
+	}
 }

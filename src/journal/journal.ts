@@ -1,11 +1,14 @@
 import { clearTimeout, setTimeout } from "node:timers";
 import { randomBytes } from "node:crypto";
 import { describeError } from "../shared/describe-error";
-import { activityEntries, type ActivityEntry } from "./activity-entries";
+import { activityEntries, type ActivityEntry, type RecordJudge } from "./activity-entries";
+import { contentHash } from "./content-hash";
+import { trustWithoutSeal, type JournalSeal } from "./journal-seal";
+import { pathFormProblem } from "./record-paths";
 import { matchesFilter, type ActivityFilter } from "./activity-filter";
 import { blobNames, DEFAULT_JOURNAL_BOUNDS, measure, withinBounds } from "./journal-bounds";
-import { blobsOf, type CallOutcome, type CallRecord, type ChangeRecord, type JournalRecord, type JournalSession, type NoteChange } from "./journal-records";
-import type { JournalBounds, JournalStore, RecordSizes } from "./journal-store";
+import { blobsOf, type CallOutcome, type CallRecord, type ChangeRecord, type JournalRecord, type JournalSession, type NoteChange, type PreImage } from "./journal-records";
+import { PreImageError, type JournalBounds, type JournalStore, type RecordSizes } from "./journal-store";
 
 export interface JournalOptions {
 	store: JournalStore;
@@ -14,6 +17,16 @@ export interface JournalOptions {
 	/** A new id for a call or session (default: 8 random hex digits). */
 	newId?: () => string;
 	log?: (message: string) => void;
+	/**
+	 * Seals the records written here and tells which records read back this device wrote: only those are undone.
+	 * Without one (no device key could be had), records are written unsealed and none read back is undoable.
+	 */
+	seal?: JournalSeal;
+	/**
+	 * Why a vault path a change record names must not be acted on (a private note, the config folder), beyond the
+	 * path's own form (`pathFormProblem`, always checked); undefined when it may be.
+	 */
+	checkPath?: (path: string) => string | undefined;
 }
 
 /** What a call names: the visible notes and a short summary of its arguments. */
@@ -134,6 +147,17 @@ export class Journal {
 		else this.timer ??= setTimeout(() => void this.writePending(), FLUSH_DELAY_MS);
 	}
 
+	/**
+	 * What a running call names, given anew before its record is written: a write that made its note private names
+	 * it no more. Nothing when the call is not running here.
+	 */
+	redescribe(id: string, description: CallDescription): void {
+		const call = this.running.get(id);
+		if (!call) return;
+		call.description = description;
+		delete call.source;
+	}
+
 	/** A call not to be recorded after all (its writes, if any, stay recorded). */
 	forget(id: string): void {
 		this.running.delete(id);
@@ -222,12 +246,12 @@ export class Journal {
 	async entries(filter: ActivityFilter = {}): Promise<ActivityEntry[]> {
 		await this.flush();
 		const records = await this.options.store.load();
-		const running: JournalRecord[] = [];
+		const running = new Set<JournalRecord>();
 		const stored = new Set(records.map((record) => record.id));
 		for (const [id, call] of this.running) {
-			if (!stored.has(id)) running.push({ type: "call", id, at: call.at, session: call.session, tool: call.tool, ...describe(call), outcome: "ok", durationMs: 0, answerBytes: 0 });
+			if (!stored.has(id)) running.add({ type: "call", id, at: call.at, session: call.session, tool: call.tool, ...describe(call), outcome: "ok", durationMs: 0, answerBytes: 0 });
 		}
-		const entries = activityEntries([...records, ...running]);
+		const entries = activityEntries([...records, ...running], this.judge(running));
 		for (const entry of entries) {
 			if (this.running.has(entry.id)) {
 				delete entry.outcome;
@@ -238,9 +262,27 @@ export class Journal {
 		return entries.filter((entry) => matchesFilter(entry, filter));
 	}
 
-	/** A note's bytes before a change, by their hash; undefined when no longer kept. */
-	preImage(hash: string): Promise<Uint8Array | undefined> {
-		return this.options.store.getBlob(hash);
+	/**
+	 * A note's bytes before a change, as its record names them (hash and size); undefined when no longer kept. Throws
+	 * `PreImageError` when what the journal's folder holds under that name is not those bytes (a link, another file,
+	 * other bytes): the folder syncs with the vault, so a blob may have been swapped.
+	 */
+	async preImage(before: PreImage): Promise<Uint8Array | undefined> {
+		if (before.bytes > this.bounds.maxBytes) throw new PreImageError("is larger than the journal keeps");
+		const bytes = await this.options.store.getBlob(before.hash, before.bytes);
+		if (bytes === undefined) return undefined;
+		if (bytes.byteLength !== before.bytes || contentHash(bytes) !== before.hash) throw new PreImageError("is not the text that was kept");
+		return bytes;
+	}
+
+	/** How the records read back are judged: sealed by this device (the calls running here are), paths allowed. */
+	private judge(running: ReadonlySet<JournalRecord>): RecordJudge {
+		const seal = this.options.seal;
+		const checkPath = this.options.checkPath;
+		return {
+			trust: (record) => (running.has(record) ? "device" : seal ? seal.trust(record) : trustWithoutSeal(record)),
+			pathProblem: (path) => pathFormProblem(path) ?? checkPath?.(path),
+		};
 	}
 
 	/** Writes every record given so far; resolves when they are written. */
@@ -260,7 +302,11 @@ export class Journal {
 		return this.inOrder(async () => {
 			await before?.();
 			if (batch.length === 0) return;
-			const records = batch.map((item) => (item.type === "ended" ? callRecord(item.id, item.call, item.end) : item));
+			const seal = this.options.seal;
+			const records = batch.map((item) => {
+				const record = item.type === "ended" ? callRecord(item.id, item.call, item.end) : item;
+				return seal ? seal.seal(record) : record;
+			});
 			const bytes = await this.options.store.append(records);
 			await this.keepWithinBounds(records, bytes);
 		});

@@ -1,6 +1,6 @@
 import { recordBytes } from "./journal-bounds";
 import type { JournalRecord } from "./journal-records";
-import type { JournalStore, RecordSizes } from "./journal-store";
+import { PreImageError, type JournalStore, type RecordSizes } from "./journal-store";
 
 /** A journal kept in memory: for tests, and a stand-in where no storage is given. */
 export class MemoryJournalStore implements JournalStore {
@@ -28,8 +28,9 @@ export class MemoryJournalStore implements JournalStore {
 		return Promise.resolve();
 	}
 
-	getBlob(hash: string): Promise<Uint8Array | undefined> {
+	getBlob(hash: string, maxBytes = Infinity): Promise<Uint8Array | undefined> {
 		const bytes = this.blobs.get(hash);
+		if (bytes && bytes.byteLength > maxBytes) return Promise.reject(new PreImageError("is larger than the record says"));
 		return Promise.resolve(bytes ? Uint8Array.from(bytes) : undefined);
 	}
 
@@ -50,6 +51,11 @@ export class MemoryJournalStore implements JournalStore {
 			this.blobPutAt.delete(hash);
 		}
 		return Promise.resolve();
+	}
+
+	/** Puts bytes under a name as someone else could (tests: a swapped pre-image). */
+	plantBlob(hash: string, bytes: Uint8Array): void {
+		this.blobs.set(hash, Uint8Array.from(bytes));
 	}
 
 	/** Blobs held now (tests). */

@@ -1,7 +1,8 @@
 import type { ActivityEntry } from "./activity-entries";
 import { contentHash } from "./content-hash";
 import type { Journal } from "./journal";
-import type { NoteChange, PreImage } from "./journal-records";
+import { pathsOf, type NoteChange, type PreImage } from "./journal-records";
+import { PreImageError } from "./journal-store";
 import type { NoteBytes } from "./journaled-vault-index";
 
 /** What undo does to the vault: the root's adapter (the folder for the headless host, Obsidian's vault later). */
@@ -14,6 +15,11 @@ export interface UndoVault extends NoteBytes {
 	renameNote(from: string, to: string): Promise<void>;
 	/** Moves a note to the trash (Obsidian's setting, or `<vault>/.trash/`); never a hard delete. */
 	trash(path: string): Promise<void>;
+	/**
+	 * Why undo must not touch this vault path now (it leads out of the vault through a link, it is private or in the
+	 * config folder); undefined when it may. Asked for every path of an entry before anything is written.
+	 */
+	pathProblem?(path: string): string | undefined;
 }
 
 /** A note undo would not overwrite: what it holds now differs from what the change left. */
@@ -59,13 +65,19 @@ export class Undo {
 
 	private async undoEntry(entry: ActivityEntry): Promise<UndoResult> {
 		const id = entry.id;
+		if (entry.unreadable !== undefined) return { kind: "refused", id, reason: `the journal's record of ${id} is unreadable: ${entry.unreadable}; nothing was undone` };
 		if (entry.changes.length === 0) return { kind: "refused", id, reason: `${entry.tool} (${id}) changed no note` };
+		if (entry.notUndoable !== undefined) return { kind: "refused", id, reason: `${entry.tool} (${id}) was ${entry.notUndoable}; nothing was undone` };
 		if (entry.undoneAt !== undefined) return { kind: "refused", id, reason: `${entry.tool} (${id}) was undone already` };
 		const changes = [...entry.changes].reverse();
+		for (const path of changes.flatMap(pathsOf)) {
+			const problem = this.vault.pathProblem?.(path);
+			if (problem !== undefined) return { kind: "refused", id, reason: `${entry.tool} (${id}) names ${problem}; nothing was undone` };
+		}
 		const conflicts: UndoConflict[] = [];
 		for (const change of changes) {
-			const missing = await this.missingPreImage(change);
-			if (missing) return { kind: "refused", id, reason: `the earlier text of ${missing} is no longer kept (the journal's bounds); nothing was undone` };
+			const missing = await this.unusablePreImage(change);
+			if (missing) return { kind: "refused", id, reason: `the earlier text of ${missing}; nothing was undone` };
 			conflicts.push(...(await this.conflictsOf(change)));
 		}
 		if (conflicts.length > 0) {
@@ -77,39 +89,47 @@ export class Undo {
 		return { kind: "undone", id, notes };
 	}
 
-	private async missingPreImage(change: NoteChange): Promise<string | undefined> {
+	/** A pre-image undo cannot use: "<path> is no longer kept …", or one the journal's folder holds changed. */
+	private async unusablePreImage(change: NoteChange): Promise<string | undefined> {
 		const images: { path: string; before: PreImage }[] = change.kind === "edit" ? [change] : change.kind === "move" ? change.rewrites : [];
-		for (const image of images) if ((await this.journal.preImage(image.before.hash)) === undefined) return image.path;
+		for (const image of images) {
+			try {
+				if ((await this.journal.preImage(image.before)) === undefined) return `${image.path} is no longer kept (the journal's bounds)`;
+			} catch (error) {
+				if (error instanceof PreImageError) return `${image.path} in the journal's folder ${error.message}`;
+				throw error;
+			}
+		}
 		return undefined;
 	}
 
 	private async conflictsOf(change: NoteChange): Promise<UndoConflict[]> {
 		switch (change.kind) {
 			case "edit":
-				return this.check(change.path, change.after, change.before.hash);
+				return this.check(change.path, change.after, change.before);
 			case "create":
 				return this.check(change.path, change.after, undefined);
 			case "move": {
 				const conflicts = await this.check(change.to, change.after, undefined);
 				if (await this.vault.exists(change.from)) conflicts.push({ path: change.from, reason: "is taken by another file now" });
-				for (const rewrite of change.rewrites) if (rewrite.path !== change.to) conflicts.push(...(await this.check(rewrite.path, rewrite.after, rewrite.before.hash)));
+				for (const rewrite of change.rewrites) if (rewrite.path !== change.to) conflicts.push(...(await this.check(rewrite.path, rewrite.after, rewrite.before)));
 				return conflicts;
 			}
 		}
 	}
 
 	/** A conflict when the note at `path` no longer hashes to `after`. */
-	private async check(path: string, after: string, restoreHash: string | undefined): Promise<UndoConflict[]> {
+	private async check(path: string, after: string, restoreImage: PreImage | undefined): Promise<UndoConflict[]> {
 		const current = await this.vault.readBytes(path);
 		if (current !== undefined && contentHash(current) === after) return [];
-		const restore = restoreHash === undefined ? undefined : await this.journal.preImage(restoreHash);
+		const restore = restoreImage === undefined ? undefined : await this.journal.preImage(restoreImage);
 		return [{ path, reason: current === undefined ? "is gone (moved or deleted since)" : "changed since", ...(restore ? { restore } : {}), ...(current ? { current } : {}) }];
 	}
 
 	private async apply(change: NoteChange): Promise<string[]> {
 		switch (change.kind) {
 			case "edit":
-				await this.restore(change.path, change.before.hash, change.after);
+				await this.restore(change.path, change.before, change.after);
 				return [change.path];
 			case "create":
 				await this.vault.trash(change.path);
@@ -121,15 +141,15 @@ export class Undo {
 				for (const rewrite of change.rewrites) {
 					const path = rewrite.path === change.to ? change.from : rewrite.path;
 					const current = await this.vault.readBytes(path);
-					if (current !== undefined) await this.restore(path, rewrite.before.hash, contentHash(current));
+					if (current !== undefined) await this.restore(path, rewrite.before, contentHash(current));
 				}
 				return [change.from, ...change.rewrites.map((rewrite) => (rewrite.path === change.to ? change.from : rewrite.path)).filter((path) => path !== change.from)];
 			}
 		}
 	}
 
-	private async restore(path: string, hash: string, expected: string): Promise<void> {
-		const bytes = await this.journal.preImage(hash);
+	private async restore(path: string, before: PreImage, expected: string): Promise<void> {
+		const bytes = await this.journal.preImage(before);
 		if (bytes === undefined) throw new Error(`the earlier text of ${path} is no longer kept`);
 		await this.vault.writeBytes(path, bytes, expected);
 	}

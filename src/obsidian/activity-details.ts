@@ -41,10 +41,12 @@ export class ActivityDetails {
 		fact("Session", [session.key, session.surface, session.client, session.pid !== undefined ? `pid ${session.pid}` : undefined].filter((part) => part !== undefined).join(", "));
 		fact("Time", new Date(entry.at).toLocaleString());
 		fact("Arguments", entry.args === "" ? "none" : entry.args);
-		fact("Outcome", entry.outcome === undefined ? "running" : `${entry.outcome}${entry.detail !== undefined ? `: ${entry.detail}` : ""}`);
+		fact("Outcome", entry.unreadable !== undefined ? "unreadable" : entry.outcome === undefined ? "running" : `${entry.outcome}${entry.detail !== undefined ? `: ${entry.detail}` : ""}`);
 		if (entry.durationMs !== undefined) fact("Duration", `${entry.durationMs} ms`);
 		if (entry.answerBytes !== undefined) fact("Answer size", `${entry.answerBytes} bytes`);
 		if (entry.undoneAt !== undefined) fact("Undone", new Date(entry.undoneAt).toLocaleString());
+		if (entry.unreadable !== undefined) fact("Unreadable", `${entry.unreadable}. Nothing of it is shown, and it cannot be undone.`);
+		if (entry.notUndoable !== undefined) fact("Cannot be undone", entry.notUndoable);
 		const notes = root.createDiv({ cls: "ccb-activity-notes" });
 		for (const path of entry.notes) {
 			const link = notes.createEl("a", { cls: "ccb-activity-note", text: path });
@@ -67,7 +69,11 @@ export class ActivityDetails {
 			return;
 		}
 		parent.createDiv({ text: `Changed ${change.path}` });
-		const before = await this.source.journal.preImage(change.before.hash);
+		const before = await this.source.journal.preImage(change.before).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+		if (before instanceof Error) {
+			parent.createDiv({ cls: "ccb-activity-muted", text: `Its earlier text in the journal's folder ${before.message}; it is not shown.` });
+			return;
+		}
 		const file = this.app.vault.getFileByPath(change.path);
 		if (!before || !file) {
 			parent.createDiv({ cls: "ccb-activity-muted", text: before ? "The note is gone." : "Its earlier text is no longer kept." });

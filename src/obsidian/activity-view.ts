@@ -94,7 +94,12 @@ export class ActivityView extends ItemView {
 	async reload(): Promise<void> {
 		const source = this.source();
 		this.follow(source);
-		this.all = source ? await source.journal.entries() : [];
+		try {
+			this.all = source ? await source.journal.entries() : [];
+		} catch (error) {
+			this.all = [];
+			this.detailsEl.setText(`The activity journal could not be read: ${error instanceof Error ? error.message : String(error)}`);
+		}
 		if (!source) this.detailsEl.setText("The bridge is not running: start it to see Claude's activity.");
 		this.renderFilters();
 		this.applyFilter();
@@ -180,11 +185,11 @@ export class ActivityView extends ItemView {
 			return;
 		}
 		const { entry } = row;
-		const element = this.windowEl.createDiv({ cls: ["ccb-activity-row", "ccb-activity-entry", ...(entry.id === this.selected ? ["is-selected"] : []), `ccb-outcome-${entry.outcome ?? "running"}`] });
+		const element = this.windowEl.createDiv({ cls: ["ccb-activity-row", "ccb-activity-entry", ...(entry.id === this.selected ? ["is-selected"] : []), `ccb-outcome-${entry.unreadable !== undefined ? "unreadable" : (entry.outcome ?? "running")}`] });
 		element.createSpan({ cls: "ccb-activity-time", text: new Date(entry.at).toLocaleTimeString() });
 		element.createSpan({ cls: "ccb-activity-tool", text: entry.tool });
-		element.createSpan({ cls: "ccb-activity-outcome", text: entry.undoneAt !== undefined ? "undone" : (entry.outcome ?? "running") });
-		element.createSpan({ cls: "ccb-activity-summary", text: entry.notes.join(", ") || entry.args });
+		element.createSpan({ cls: "ccb-activity-outcome", text: entry.unreadable !== undefined ? "unreadable" : entry.undoneAt !== undefined ? "undone" : (entry.outcome ?? "running") });
+		element.createSpan({ cls: "ccb-activity-summary", text: entry.unreadable !== undefined ? `Unreadable: ${entry.unreadable}` : entry.notes.join(", ") || entry.args });
 		element.addEventListener("click", () => void this.select(entry));
 	}
 

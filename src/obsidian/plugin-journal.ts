@@ -1,9 +1,11 @@
-import type { App, PluginManifest } from "obsidian";
+import { Notice, type App, type PluginManifest } from "obsidian";
 import { join } from "node:path";
-import type { JournalAssemblyOptions } from "../assembly/journal-wiring";
+import { deviceJournalSeal, type JournalAssemblyOptions } from "../assembly/journal-wiring";
+import { userHomeDirectory } from "../server/lock-file";
 import { contentHash } from "../journal/content-hash";
 import { FolderJournalStore } from "../journal/folder-journal-store";
 import { pluginJournalFolderIn } from "../journal/journal-folder";
+import { obsidianYamlCodec } from "./notes/obsidian-yaml-codec";
 
 /**
  * The plugin's activity journal: kept in the plugin's own folder of the config folder (`<configDir>/plugins/<id>/
@@ -15,10 +17,24 @@ export function pluginJournalFolder(vaultPath: string, configDir: string, manife
 	return pluginJournalFolderIn(vaultPath, join(vaultPath, manifest.dir ?? `${configDir}/plugins/${manifest.id}`));
 }
 
-/** The journal's store, and undo's writes through Obsidian's vault API (so editors, the cache and sync see them). */
-export function pluginJournal(app: App, vaultPath: string, manifest: Pick<PluginManifest, "id" | "dir">): JournalAssemblyOptions {
+/**
+ * The journal's store, this device's seal of its records (the key in the user's data folder, which every host of
+ * this device reads and no sync carries: the journal itself syncs with the config folder), and undo's writes through
+ * Obsidian's vault API (so editors, the cache and sync see them).
+ */
+export function pluginJournal(
+	app: App,
+	vaultPath: string,
+	manifest: Pick<PluginManifest, "id" | "dir">,
+	environment: Readonly<Record<string, string | undefined>> = process.env,
+	homeDir: string = userHomeDirectory(),
+	warn: (message: string) => void = (message) => new Notice(`Claude Code Bridge: ${message}`),
+): JournalAssemblyOptions {
+	const seal = deviceJournalSeal(vaultPath, environment, homeDir, warn);
 	return {
 		store: new FolderJournalStore(pluginJournalFolder(vaultPath, app.vault.configDir, manifest)),
+		...(seal ? { seal } : {}),
+		yaml: obsidianYamlCodec,
 		undo: {
 			writeBytes: async (path, bytes, expectedHash) => {
 				const file = app.vault.getFileByPath(path);

@@ -63,6 +63,28 @@ describe("assembleAgent", () => {
 		expect(readFileSync(file, "utf8")).toBe("# Note\nfirst draft\n");
 	});
 
+	it("an Edit that adds a private tag is journaled as a vault-tool write would be: no note name, no path in the arguments, no earlier text", async () => {
+		const tagged = await startAssembledBridge({ journalStore: new MemoryJournalStore(), privacy: { folders: [], tags: ["private"] }, reviewVaultToolWrites: () => false, populate: (vault) => writeFileSync(join(vault, "plans.md"), "# Plans\nsecret plans\n") });
+		try {
+			const { gate } = assembleAgent(tagged.bridge, { rules: new MemoryPermissionRules() });
+			const file = join(tagged.vaultPath, "plans.md");
+			const request: ToolUseRequest = { toolUseId: "tool-9", toolName: "Edit", input: { file_path: file, old_string: "secret plans", new_string: "secret plans #private" } };
+			const decided = gate.decide(request, noQuestions);
+			await waitUntil(() => tagged.bridge.reviews.findPending() !== undefined, "the review to open");
+			tagged.bridge.reviews.accept(tagged.bridge.reviews.findPending()?.tabName ?? "", "# Plans\nsecret plans #private\n");
+			const decision = await decided;
+			if (decision.behavior !== "allow") throw new Error(decision.message);
+			runEditLikeCli(request, decision.updatedInput);
+			await gate.toolFinished("tool-9", false);
+			const journal = tagged.bridge.activity?.journal;
+			const [entry] = (await journal?.entries()) ?? [];
+			expect(entry).toMatchObject({ tool: "Edit", notes: [], args: "Edit (a private note)", changes: [] });
+			expect(JSON.stringify(await journal?.entries())).not.toContain("plans");
+		} finally {
+			await tagged.stop();
+		}
+	});
+
 	it("a rejection in the review reaches Claude with the reason, and the file is unchanged", async () => {
 		const fixture = bridge();
 		const { gate } = assembleAgent(fixture.bridge, { rules: new MemoryPermissionRules() });

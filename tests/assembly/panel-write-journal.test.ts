@@ -9,7 +9,9 @@ function setup(files: Record<string, string>) {
 	const disk = new Map(Object.entries(files).map(([path, text]) => [`/vault/${path}`, bytes(text)]));
 	const store = new MemoryJournalStore();
 	const journal = new Journal({ store });
-	const writes = new PanelWriteJournal({ journal, absolutePath: (path) => `/vault/${path}`, readBytes: (absolute) => Promise.resolve(disk.get(absolute)) });
+	// The vault's rules as the journal applies them: a note in Private/, or one whose text has #private.
+	const isPrivate = (path: string, text?: string): boolean => path.startsWith("Private/") || (text?.includes("#private") ?? false);
+	const writes = new PanelWriteJournal({ journal, absolutePath: (path) => `/vault/${path}`, readBytes: (absolute) => Promise.resolve(disk.get(absolute)), isPrivate });
 	return { disk, store, journal, writes };
 }
 
@@ -25,7 +27,7 @@ describe("PanelWriteJournal", () => {
 		expect(entries).toHaveLength(1);
 		expect(entries[0]).toMatchObject({ tool: "Edit", notes: ["note.md"], args: "Edit /vault/note.md", outcome: "ok", session: { surface: "panel", client: "claude-code" } });
 		expect(entries[0]?.changes).toEqual([{ kind: "edit", path: "note.md", before: { hash: contentHash(bytes("before\n")), bytes: 7 }, after: contentHash(bytes("after\n")) }]);
-		expect(Buffer.from((await journal.preImage(contentHash(bytes("before\n")))) ?? []).toString()).toBe("before\n");
+		expect(Buffer.from((await journal.preImage({ hash: contentHash(bytes("before\n")), bytes: 7 })) ?? []).toString()).toBe("before\n");
 	});
 
 	it("a new file is recorded as created; a failed tool records no change; one CLI session is one journal session", async () => {
@@ -41,5 +43,35 @@ describe("PanelWriteJournal", () => {
 		expect(byTool.get("Write other.md")).toMatchObject({ outcome: "error" });
 		expect(byTool.get("Write other.md")?.changes ?? []).toEqual([]);
 		expect(new Set(entries.map((entry) => entry.session.key)).size).toBe(1);
+	});
+
+	it("an Edit that adds a private tag keeps only that a private note was written: no name, no path in the arguments, no change, no earlier text", async () => {
+		const { disk, store, journal, writes } = setup({ "Diary.md": "secret plans\n" });
+		const write = await writes.approved({ path: "Diary.md", tool: "Edit", summary: "Edit /vault/Diary.md", sessionId: "cli-1" });
+		disk.set("/vault/Diary.md", bytes("secret plans\n#private\n"));
+		await write.finished(true);
+		const [entry] = await journal.entries();
+		expect(entry).toMatchObject({ tool: "Edit", notes: [], args: "Edit (a private note)", outcome: "ok", changes: [] });
+		const stored = JSON.stringify(await store.load());
+		expect(stored).not.toContain("Diary");
+		expect(stored).not.toContain("/vault/");
+		expect(store.blobCount).toBe(0);
+	});
+
+	it("a Write that creates a note with a private tag, or in a private folder, is kept the same way", async () => {
+		const { disk, store, journal, writes } = setup({});
+		const tagged = await writes.approved({ path: "Plans.md", tool: "Write", summary: "Write /vault/Plans.md", sessionId: "cli-1" });
+		disk.set("/vault/Plans.md", bytes("---\ntags: [x]\n---\n#private plans\n"));
+		await tagged.finished(true);
+		const foldered = await writes.approved({ path: "Private/Q.md", tool: "Write", summary: "Write /vault/Private/Q.md", sessionId: "cli-1" });
+		disk.set("/vault/Private/Q.md", bytes("q\n"));
+		await foldered.finished(true);
+		const entries = await journal.entries();
+		expect(entries.map((entry) => ({ notes: entry.notes, args: entry.args, changes: entry.changes }))).toEqual([
+			{ notes: [], args: "Write (a private note)", changes: [] },
+			{ notes: [], args: "Write (a private note)", changes: [] },
+		]);
+		const stored = JSON.stringify(await store.load());
+		expect(stored).not.toMatch(/Plans|Private\/Q/);
 	});
 });

@@ -44,4 +44,15 @@ describe("folderUndoWrites", () => {
 		await expect(folderUndoWrites(vault).trash("L/n.md")).rejects.toThrow(/symbolic link/);
 		expect(readFileSync(join(outside, "n.md"), "utf8")).toBe("outside");
 	});
+
+	it("refuses to trash a path out of the vault, as a planted record names it, and moves nothing", async () => {
+		temp = makeTempDir("undo-trash-outside");
+		const vault = join(temp.path, "vault");
+		mkdirSync(vault);
+		mkdirSync(join(temp.path, "outside"));
+		writeFileSync(join(temp.path, "outside", "victim.md"), "mine");
+		await expect(folderUndoWrites(vault).trash("../outside/victim.md")).rejects.toThrow("Refused: ../outside/victim.md is not a path inside the vault; nothing was moved to the trash");
+		expect(readFileSync(join(temp.path, "outside", "victim.md"), "utf8")).toBe("mine");
+		expect(readdirSync(vault)).toEqual([]);
+	});
 });

@@ -9,6 +9,8 @@ import type { HeadlessEditor } from "../../src/headless/headless-editor";
 import type { LockFileContent } from "../../src/server/lock-file";
 import { connectOrThrow, type TestClient } from "./test-client";
 import { makeTempDir } from "./temp-dir";
+import type { JournalSeal } from "../../src/journal/journal-seal";
+import { testSeal } from "../journal/test-seal";
 
 export interface AssembledBridge {
 	bridge: Bridge;
@@ -42,6 +44,8 @@ export interface AssembledBridgeOptions {
 	currentSelection?: BridgePorts["currentSelection"];
 	/** Where the activity journal is kept; without it nothing is recorded. */
 	journalStore?: JournalStore;
+	/** This device's seal for the journal (default with a store: a key of its own, so its records are this device's). */
+	journalSeal?: JournalSeal;
 	/** Whether vault-tool writes wait for `diff accept|reject` (default: always). */
 	reviewVaultToolWrites?: () => boolean;
 }
@@ -70,7 +74,7 @@ export async function startAssembledBridge(options: AssembledBridgeOptions = {})
 		debounceMs: options.debounceMs ?? 100,
 		log: (message) => logs.push(message),
 		ideTools: { print: (line) => printed.push(line), diagnosticsLog: (message) => logs.push(message) },
-		...(options.journalStore ? { journalStore: options.journalStore } : {}),
+		...(options.journalStore ? { journalStore: options.journalStore, journalSeal: options.journalSeal ?? testSeal() } : {}),
 		...(options.reviewVaultToolWrites ? { reviewVaultToolWrites: options.reviewVaultToolWrites } : {}),
 	});
 	const status = await bridge.host.start();

@@ -1,4 +1,4 @@
-import { appendFileSync, readdirSync, readFileSync, statSync, utimesSync } from "node:fs";
+import { appendFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { contentHash } from "../../src/journal/content-hash";
 import { FolderJournalStore } from "../../src/journal/folder-journal-store";
@@ -121,5 +121,78 @@ describe("FolderJournalStore", () => {
 		} finally {
 			temp.remove();
 		}
+	});
+
+	describe("a folder that syncs with the vault: what another device put there is never followed", () => {
+		it("does not read a pre-image through a link (a blob linked to a secret file), nor one larger than asked", async () => {
+			const temp = makeTempDir("folder-journal-blob-link");
+			try {
+				const folder = join(temp.path, "journal");
+				const store = new FolderJournalStore(folder);
+				await store.append([{ type: "undo", id: "x", at: 1 }]);
+				const secret = join(temp.path, "id_rsa");
+				writeFileSync(secret, "PRIVATE KEY\n");
+				const hash = contentHash(Buffer.from("PRIVATE KEY\n"));
+				symlinkSync(secret, join(folder, "blobs", hash));
+				await expect(store.getBlob(hash, 100)).rejects.toThrow(/is a link, which the journal never follows/);
+				const big = Buffer.alloc(64, 1);
+				await store.putBlob(contentHash(big), big);
+				await expect(store.getBlob(contentHash(big), 63)).rejects.toThrow(/larger than the journal keeps/);
+				mkdirSync(join(folder, "blobs", "c".repeat(64)));
+				await expect(store.getBlob("c".repeat(64), 100)).rejects.toThrow(/not a plain file/);
+			} finally {
+				temp.remove();
+			}
+		});
+
+		it("never appends to, nor changes the mode of, a file a link in place of its records leads to", async () => {
+			const temp = makeTempDir("folder-journal-records-link");
+			try {
+				const folder = join(temp.path, "journal");
+				mkdirSync(folder);
+				const target = join(temp.path, "bashrc");
+				writeFileSync(target, "export A=1\n", { mode: 0o644 });
+				symlinkSync(target, join(folder, "records.jsonl"));
+				const store = new FolderJournalStore(folder);
+				await expect(store.append([{ type: "undo", id: "x", at: 1 }])).rejects.toThrow(/is a link/);
+				await expect(store.load()).rejects.toThrow(/is a link/);
+				expect(readFileSync(target, "utf8")).toBe("export A=1\n");
+				expect(statSync(target).mode & 0o777).toBe(0o644);
+			} finally {
+				temp.remove();
+			}
+		});
+
+		it("replaces a link planted under a pre-image's name when it keeps that pre-image", async () => {
+			const temp = makeTempDir("folder-journal-blob-replace");
+			try {
+				const folder = join(temp.path, "journal");
+				const store = new FolderJournalStore(folder);
+				await store.append([{ type: "undo", id: "x", at: 1 }]);
+				const bytes = Buffer.from("the note before\n");
+				const elsewhere = join(temp.path, "elsewhere");
+				writeFileSync(elsewhere, bytes);
+				symlinkSync(elsewhere, join(folder, "blobs", contentHash(bytes)));
+				await store.putBlob(contentHash(bytes), bytes);
+				expect(lstatSync(join(folder, "blobs", contentHash(bytes))).isFile()).toBe(true);
+				expect(Buffer.from((await store.getBlob(contentHash(bytes), 100))!).equals(bytes)).toBe(true);
+			} finally {
+				temp.remove();
+			}
+		});
+
+		it("reads at most its bound of a records file grown past it: the newest whole lines", async () => {
+			const temp = makeTempDir("folder-journal-huge");
+			try {
+				const folder = join(temp.path, "journal");
+				const store = new FolderJournalStore(folder, 200);
+				for (let index = 0; index < 20; index++) await store.append([{ type: "undo", id: `r${index}`, at: index }]);
+				const ids = (await store.load()).map((record) => record.id);
+				expect(ids.length).toBeLessThan(10);
+				expect(ids.at(-1)).toBe("r19");
+			} finally {
+				temp.remove();
+			}
+		});
 	});
 });

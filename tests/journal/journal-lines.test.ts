@@ -26,4 +26,17 @@ describe("parseJournalLines", () => {
 		// 1000 lines, the clock looked at every 64 lines (15 looks after the first): a yield at every fifth look.
 		expect(turns).toHaveLength(3);
 	});
+
+	it("skips a change whose fields are not a change's (a planted line must not break the journal's bounds or its list)", async () => {
+		const session = { key: "s", surface: "panel" };
+		const lines = [
+			{ type: "change", id: "no-rewrites", at: 1, session, tool: "t", change: { kind: "move", from: "a.md", to: "b.md", after: "x" } },
+			{ type: "change", id: "bad-hash", at: 1, session, tool: "t", change: { kind: "edit", path: "a.md", before: { hash: "../x", bytes: 1 }, after: "x" } },
+			{ type: "change", id: "number-path", at: 1, session, tool: "t", change: { kind: "create", path: 5, after: "x" } },
+			{ type: "call", id: "number-note", at: 1, session, tool: "t", notes: [5], args: "", outcome: "ok" },
+			{ type: "undo", id: "bad-mac", at: 1, mac: 5 },
+			{ type: "change", id: "good", at: 1, session, tool: "t", change: { kind: "edit", path: "a.md", before: { hash: "a".repeat(64), bytes: 1 }, after: "x" }, mac: "b".repeat(64) },
+		];
+		expect((await parseRecords(lines.map((line) => JSON.stringify(line)).join("\n"))).map((record) => record.id)).toEqual(["good"]);
+	});
 });

@@ -202,7 +202,7 @@ describe("Journal's buffered appends", () => {
 		expect(await store.getBlob(image.hash)).toBeDefined();
 		const id = journal.begin({ session: SESSION, tool: "edit_note", notes: [], args: "" });
 		await journal.recordChange(id, { kind: "edit", path: "a.md", before: { hash: image.hash, bytes: bytes.length }, after: "b".repeat(64) }, [image]);
-		expect(Buffer.from((await journal.preImage(image.hash))!).equals(bytes)).toBe(true);
+		expect(Buffer.from((await store.getBlob(image.hash))!).equals(bytes)).toBe(true);
 	});
 
 	it("drops a released pre-image at once, but not while another write it protects is in progress", async () => {
@@ -216,15 +216,15 @@ describe("Journal's buffered appends", () => {
 		expect(await store.getBlob(image.hash)).toBeDefined();
 		const id = journal.begin({ session: SESSION, tool: "edit_note", notes: [], args: "" });
 		await journal.recordChange(id, { kind: "edit", path: "a.md", before: { hash: image.hash, bytes: bytes.length }, after: "b".repeat(64) }, [image]);
-		expect(Buffer.from((await journal.preImage(image.hash))!).equals(bytes)).toBe(true);
+		expect(Buffer.from((await store.getBlob(image.hash))!).equals(bytes)).toBe(true);
 		// A third write over those bytes, not recorded: the recorded edit still names them, so they stay.
 		await journal.keepPreImages([image]);
 		await journal.releasePreImages([image]);
-		expect(await journal.preImage(image.hash)).toBeDefined();
+		expect(await store.getBlob(image.hash)).toBeDefined();
 		const alone = { hash: contentHash(Buffer.from("alone\n")), bytes: Buffer.from("alone\n") };
 		await journal.keepPreImages([alone]);
 		await journal.releasePreImages([alone]);
-		expect(await journal.preImage(alone.hash)).toBeUndefined();
+		expect(await store.getBlob(alone.hash)).toBeUndefined();
 	});
 
 	it("describes a call when its record is written, once", async () => {

@@ -79,13 +79,13 @@ describe("JournaledVaultIndex", () => {
 		await expect(index.writeText("Other.md", "new\n", "not what it holds")).rejects.toThrow();
 		await index.writeText("Other.md", "other words #secret\n", (await index.readText("Other.md"))!);
 		expect(store.blobCount).toBe(1);
-		expect(await journal.preImage(contentHash(Buffer.from("plain words\n")))).toBeDefined();
-		expect(await journal.preImage(contentHash(Buffer.from("other words\n")))).toBeUndefined();
+		expect(await store.getBlob(contentHash(Buffer.from("plain words\n")))).toBeDefined();
+		expect(await store.getBlob(contentHash(Buffer.from("other words\n")))).toBeUndefined();
 	});
 
 	it("keeps an edit's exact pre-image and the hash of what it wrote, under the call that wrote it", async () => {
 		const before = Buffer.from("\ufeffone\r\ntwo\r\n", "utf8");
-		const { index, journal, vault } = setUp({ "n.md": before });
+		const { index, journal, store, vault } = setUp({ "n.md": before });
 		await index.refresh();
 		const id = journal.begin({ session: { key: "s", surface: "ide" }, tool: "edit_note", notes: [], args: "" });
 		await index.writeText("n.md", "\ufeffone\r\nthree\r\n", (await index.readText("n.md"))!, { journalId: id });
@@ -95,7 +95,7 @@ describe("JournaledVaultIndex", () => {
 		if (change?.kind !== "edit") throw new Error("an edit");
 		expect(change.before).toEqual({ hash: contentHash(before), bytes: before.length });
 		expect(change.after).toBe(contentHash(readFileSync(join(vault, "n.md"))));
-		expect(Buffer.from((await journal.preImage(change.before.hash))!).equals(before)).toBe(true);
+		expect(Buffer.from((await store.getBlob(change.before.hash))!).equals(before)).toBe(true);
 	});
 
 	it("records nothing for a write that failed", async () => {
@@ -118,7 +118,7 @@ describe("JournaledVaultIndex", () => {
 		expect(JSON.stringify(await store.load())).not.toContain("Private");
 		// b.md's pre-image, named by the change, and a.md's, kept before the move in case it changed (it did not).
 		expect(store.blobCount).toBe(2);
-		expect(await journal.preImage(contentHash(Buffer.from("# A\n")))).toBeDefined();
+		expect(await store.getBlob(contentHash(Buffer.from("# A\n")))).toBeDefined();
 	});
 	it("has the note's pre-image in the store before the write it protects reaches disk (an edit, a move and every note it may rewrite)", async () => {
 		const { index, journal, store, vault } = setUp({ "n.md": "one\n", "a.md": "# A\n", "b.md": "see [[a]]\n" });

@@ -7,6 +7,12 @@ import { ActivityView } from "../../src/obsidian/activity-view";
 import { pluginJournal } from "../../src/obsidian/plugin-journal";
 import { App, WorkspaceLeaf, type FakeElement } from "../__mocks__/obsidian";
 import { pollUntil } from "../helpers/wait-until";
+import { testSeal } from "../journal/test-seal";
+import { makeTempDir } from "../helpers/temp-dir";
+
+/** The user's data folder for the device key of the undo writes made here (never the real one). */
+const DATA_HOME = makeTempDir("activity-data");
+afterAll(() => DATA_HOME.remove());
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 
@@ -14,12 +20,12 @@ const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 async function editedNote(): Promise<{ app: App; view: ActivityView; id: string }> {
 	const app = new App("/vault", "Vault");
 	app.vault.writeExternally("Notes/A.md", "after\n");
-	const journal = new Journal({ store: new MemoryJournalStore() });
+	const journal = new Journal({ store: new MemoryJournalStore(), seal: testSeal() });
 	const id = journal.begin({ session: { key: "s1", surface: "vault-tools-http", client: "claude-code" }, tool: "edit_note", notes: ["Notes/A.md"], args: "path: Notes/A.md, old: before" });
 	const before = bytes("before\n");
 	await journal.recordChange(id, { kind: "edit", path: "Notes/A.md", before: { hash: contentHash(before), bytes: before.length }, after: contentHash(bytes("after\n")) }, [{ hash: contentHash(before), bytes: before }]);
 	journal.finish(id, { outcome: "ok", durationMs: 5, answerBytes: 42 });
-	const writes = pluginJournal(app as never, "/vault", { id: "claude-code-bridge" }).undo;
+	const writes = pluginJournal(app as never, "/vault", { id: "claude-code-bridge" }, { XDG_DATA_HOME: DATA_HOME.path }, DATA_HOME.path).undo;
 	if (!writes) throw new Error("no undo writes");
 	const undo = new Undo(journal, {
 		readBytes: async (path) => {
@@ -95,7 +101,7 @@ describe("an activity entry's details and undo", () => {
 		app.vault.writeExternally("Z.md", "# A\n");
 		app.vault.writeExternally("B.md", "see [[Z]] and the user's line\n");
 		app.vault.writeExternally("C.md", "also [[Z]], edited since\n");
-		const journal = new Journal({ store: new MemoryJournalStore() });
+		const journal = new Journal({ store: new MemoryJournalStore(), seal: testSeal() });
 		const id = journal.begin({ session: { key: "s1", surface: "vault-tools-http" }, tool: "move_note", notes: [], args: "from=A.md to=Z.md" });
 		const oldB = bytes("see [[A]]\n");
 		const oldC = bytes("also [[A]]\n");

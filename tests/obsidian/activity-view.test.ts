@@ -11,6 +11,12 @@ import { ACTIVITY_EXPORT_FORMAT } from "../../src/journal/activity-export";
 import ClaudeCodeBridgePlugin from "../../src/plugin";
 import { App, type FakeElement } from "../__mocks__/obsidian";
 import { pollUntil } from "../helpers/wait-until";
+import { testSeal } from "../journal/test-seal";
+import { makeTempDir } from "../helpers/temp-dir";
+
+/** The user's data folder for the device key of the undo writes made here (never the real one). */
+const DATA_HOME = makeTempDir("activity-data");
+afterAll(() => DATA_HOME.remove());
 
 function call(index: number, overrides: Partial<CallRecord> = {}): CallRecord {
 	return {
@@ -32,7 +38,7 @@ async function viewOver(records: CallRecord[]): Promise<{ app: App; view: Activi
 	const app = new App("/vault", "Vault");
 	const store = new MemoryJournalStore();
 	await store.append(records);
-	const journal = new Journal({ store, bounds: { maxEntries: 100_000 } });
+	const journal = new Journal({ store, bounds: { maxEntries: 100_000 }, seal: testSeal() });
 	const leaf = app.workspace.getLeaf("tab");
 	const view = new ActivityView(leaf as unknown as RealLeaf, () => ({ journal }));
 	view.load();
@@ -133,6 +139,23 @@ describe("ActivityView", () => {
 	});
 });
 
+describe("an activity journal read back with records this device did not write", () => {
+	it("lists such an entry as unreadable, in words, and its details offer no undo and show nothing of it but why", async () => {
+		const planted = { ...call(1, { notes: ["Private/diary.md"], args: "path=Private/diary.md", at: Date.now() + 1_000, session: { key: "evil", surface: "panel" } }), mac: "ab".repeat(32) };
+		const { view } = await viewOver([planted]);
+		const [row] = rowsOf(view);
+		expect(row?.findAll("ccb-activity-outcome")[0]?.text).toBe("unreadable");
+		expect(row?.findAll("ccb-activity-summary")[0]?.text).toBe("Unreadable: this device did not write it as it reads now (another device or an older version wrote it, or it was changed in the journal's folder)");
+		expect(row?.hasClass("ccb-outcome-unreadable")).toBe(true);
+		row?.dispatch("click");
+		const details = one(view, "ccb-activity-details");
+		await pollUntil(() => (details.textContent.includes("Unreadable") ? true : undefined), "the details");
+		expect(details.textContent).toContain("Nothing of it is shown, and it cannot be undone.");
+		expect(details.textContent).not.toContain("diary");
+		expect(details.findAll("ccb-activity-undo")).toEqual([]);
+	});
+});
+
 describe("the activity view while Claude works", () => {
 	it("shows new calls by itself, at most one read of the journal per burst, keeping the filters and the rows in view", async () => {
 		// Recent calls: the journal's age bound keeps them when the new ones are written.
@@ -170,7 +193,7 @@ describe("undoing a whole session from the activity view", () => {
 	/** Session s1 edits A twice and B once (B changed by the user since); session s2 edits C. */
 	async function sessionView(): Promise<{ app: App; view: ActivityView }> {
 		const app = new App("/vault", "Vault");
-		const journal = new Journal({ store: new MemoryJournalStore() });
+		const journal = new Journal({ store: new MemoryJournalStore(), seal: testSeal() });
 		const edit = async (key: string, path: string, before: string, after: string): Promise<void> => {
 			const id = journal.begin({ session: { key, surface: "vault-tools-http", client: "claude-code" }, tool: "edit_note", notes: [path], args: `path=${path}` });
 			await journal.recordChange(id, { kind: "edit", path, before: { hash: contentHash(bytes(before)), bytes: before.length }, after: contentHash(bytes(after)) }, [{ hash: contentHash(bytes(before)), bytes: bytes(before) }]);
@@ -183,7 +206,7 @@ describe("undoing a whole session from the activity view", () => {
 		app.vault.writeExternally("A.md", "a2\n");
 		app.vault.writeExternally("B.md", "b1 and the user's words\n");
 		app.vault.writeExternally("C.md", "c1\n");
-		const writes = pluginJournal(app as never, "/vault", { id: "claude-code-bridge" }).undo;
+		const writes = pluginJournal(app as never, "/vault", { id: "claude-code-bridge" }, { XDG_DATA_HOME: DATA_HOME.path }, DATA_HOME.path).undo;
 		if (!writes) throw new Error("no undo writes");
 		const undo = new Undo(journal, {
 			readBytes: async (path) => {

@@ -1,6 +1,6 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { mkdirSync, realpathSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, realpathSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { contentHash } from "../../src/journal/content-hash";
 import { FolderJournalStore } from "../../src/journal/folder-journal-store";
@@ -48,10 +48,20 @@ describe("the plugin's journal store and undo writes", () => {
 		}
 	});
 
+	const dataHome = makeTempDir("plugin-journal-data");
+	afterAll(() => dataHome.remove());
+
+	it("seals its records with this device's key, kept in the user's data folder (never in the vault)", () => {
+		const app = new App("/vault", "Vault");
+		const options = pluginJournal(app as never, "/vault", { id: "claude-code-bridge" }, { XDG_DATA_HOME: dataHome.path }, dataHome.path);
+		expect(options.seal).toBeDefined();
+		expect(existsSync(join(dataHome.path, "claude-code-bridge", "keys", "journal.key"))).toBe(true);
+	});
+
 	it("writes the pre-image through the vault only over the bytes the change left", async () => {
 		const app = new App("/vault", "Vault");
 		app.vault.writeExternally("A.md", "after\n");
-		const writes = pluginJournal(app as never, "/vault", { id: "claude-code-bridge" }).undo;
+		const writes = pluginJournal(app as never, "/vault", { id: "claude-code-bridge" }, { XDG_DATA_HOME: dataHome.path }, dataHome.path).undo;
 		await expect(writes?.writeBytes("A.md", bytes("before\r\n"), contentHash(bytes("something else")))).rejects.toThrow("A.md changed since; nothing was written");
 		expect(app.vault.contents.get("A.md")).toBe("after\n");
 		await writes?.writeBytes("A.md", bytes("before\r\n"), contentHash(bytes("after\n")));
@@ -68,7 +78,7 @@ describe("the plugin's journal store and undo writes", () => {
 			trashed.push(file.path);
 			return trashFile(file);
 		};
-		await pluginJournal(app as never, "/vault", { id: "claude-code-bridge" }).undo?.trash("New.md");
+		await pluginJournal(app as never, "/vault", { id: "claude-code-bridge" }, { XDG_DATA_HOME: dataHome.path }, dataHome.path).undo?.trash("New.md");
 		expect(trashed).toEqual(["New.md"]);
 		expect(app.vault.contents.has("New.md")).toBe(false);
 	});

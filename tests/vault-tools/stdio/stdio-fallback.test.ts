@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { deviceJournalSeal } from "../../../src/assembly/journal-wiring";
 import { FolderJournalStore } from "../../../src/journal/folder-journal-store";
 import { Journal } from "../../../src/journal/journal";
 import { pluginJournalFolder } from "../../../src/obsidian/plugin-journal";
@@ -244,8 +245,13 @@ describe("claude-code-bridge mcp --vault: the stdio server with no bridge runnin
 		// Claude Code may stop its MCP servers with a signal: the record waiting for its batch is written first.
 		child.kill("SIGTERM");
 		expect(await exited).toBe(0);
-		const pluginView = new Journal({ store: new FolderJournalStore(pluginJournalFolder(installed, ".config-app", { id: "claude-code-bridge", dir: ".config-app/plugins/claude-code-bridge" })) });
+		// Obsidian on this device (the same home, so the same device key) reads them as this device's records.
+		const seal = deviceJournalSeal(installed, {}, home, (message) => {
+			throw new Error(message);
+		});
+		const pluginView = new Journal({ store: new FolderJournalStore(pluginJournalFolder(installed, ".config-app", { id: "claude-code-bridge", dir: ".config-app/plugins/claude-code-bridge" })), ...(seal ? { seal } : {}) });
 		expect(await pluginView.entries()).toEqual([expect.objectContaining({ tool: "read_note", notes: ["Note.md"], outcome: "ok", session: expect.objectContaining({ surface: "vault-tools-stdio", client: "claude-code" }) as unknown })]);
+		expect((await pluginView.entries())[0]?.unreadable).toBeUndefined();
 	});
 
 	it("refuses to start without a vault folder: a clear message and a non-zero exit", () => {
