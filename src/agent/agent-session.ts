@@ -70,8 +70,11 @@ export interface ShellCommandFacts {
 	sandboxed: boolean;
 	/** Why it runs without the sandbox, in words ("bubblewrap (bwrap) is not installed"), when known. */
 	unsandboxedBecause?: string;
-	/** Sandboxed, but the sandbox shows the names of notes private by a tag (it denies such a file, it cannot hide it). */
-	privateNamesVisible?: boolean;
+	/**
+	 * Sandboxed, but notes private by a tag are not held out: the sandbox can only deny a note by its path, and Claude
+	 * Code tells the model every path its sandbox denies, which would name them.
+	 */
+	tagPrivateReadable?: boolean;
 }
 
 /** The user's answer to a `ToolPermissionRequest`. */

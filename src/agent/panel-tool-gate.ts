@@ -49,11 +49,8 @@ export interface PanelToolGateOptions {
 	shellSandbox?: () => ShellSandboxState;
 }
 
-/**
- * `namesVisible`: the sandbox holds the text of notes private by a tag out, but a command listing their folder still
- * sees their names ("Permission denied"), so it does not hold them out completely.
- */
-export type ShellSandboxState = { on: true; namesVisible?: boolean } | { on: false; why?: string };
+/** `tagPrivateReadable`: the sandbox holds the private folders out, not the notes private by a tag (there are some). */
+export type ShellSandboxState = { on: true; tagPrivateReadable?: boolean } | { on: false; why?: string };
 
 /**
  * The agent panel's permission routing, for every tool use the CLI makes (its PreToolUse hook matches every tool).
@@ -110,24 +107,24 @@ export class PanelToolGate implements ToolGate {
 	/**
 	 * A shell command, asked every time and in every permission mode: shown with Claude's own description, the folder
 	 * it runs in and whether the sandbox holds the private places out. Without the sandbox a command could read any
-	 * private note, and with it one could still list the names of notes private by a tag, so then no rule lets one
-	 * run unasked and the user may allow it only once.
+	 * private note, and with it one can still read the notes private by a tag, so then no rule lets one run unasked
+	 * and the user may allow it only once.
 	 */
 	private async askShell(request: ToolUseRequest, session: AskingSession): Promise<ToolUseDecision> {
 		const state = this.options.shellSandbox?.() ?? { on: false };
 		const leaves = request.input["dangerouslyDisableSandbox"] === true;
 		const sandboxed = state.on && !leaves;
 		const why = leaves ? "Claude asked to run it outside the sandbox" : state.on ? undefined : state.why;
-		const namesVisible = sandboxed && state.on && state.namesVisible === true;
+		const partial = sandboxed && state.on && state.tagPrivateReadable === true;
 		const shell: ShellCommandFacts = {
 			command: typeof request.input["command"] === "string" ? request.input["command"] : "",
 			...(typeof request.input["description"] === "string" && request.input["description"].trim() !== "" && { description: request.input["description"].trim() }),
 			folder: await this.folderOf(request.cwd),
 			sandboxed,
 			...(why !== undefined && { unsandboxedBecause: why }),
-			...(namesVisible && { privateNamesVisible: true }),
+			...(partial && { tagPrivateReadable: true }),
 		};
-		return this.ask(request, session, sandboxed && !namesVisible ? ALL_SCOPES : ONCE_ONLY, shell);
+		return this.ask(request, session, sandboxed && !partial ? ALL_SCOPES : ONCE_ONLY, shell);
 	}
 
 	/** The folder a shell command runs in, as the user reads it: vault-relative, "" for the vault's top. */

@@ -22,21 +22,23 @@ export interface PanelGuardOptions {
 }
 
 /**
- * A session's guard; when the shell runs without the sandbox, why (for the panel to say); with it, whether notes
- * private by a tag are held out only by their text (a denied file still shows its name in a listing).
+ * A session's guard; when the shell runs without the sandbox, why (for the panel to say); with it, whether there are
+ * notes private by a tag, which the sandbox does not hold out.
  */
 export interface PanelGuard {
 	guard: SessionGuard;
 	sandboxMissing?: string;
-	privateNamesVisible?: boolean;
+	tagPrivateReadable?: boolean;
 }
 
 /**
  * The guard of one panel session, as the vault is when it starts: the deny rules for the private folders and the
  * config folder handed to the CLI when the user asked for them (the project settings file they were written to is
- * not loaded while the vault's configuration is untrusted), and, where the
- * sandbox runs, every shell command held out of the private folders, the notes private by a tag, the config folder
- * and the trash, and kept from writing what configures Claude Code in the vault.
+ * not loaded while the vault's configuration is untrusted), and, where the sandbox runs, every shell command held
+ * out of the private folders, the config folder and the trash, and kept from writing what configures Claude Code in
+ * the vault. Notes private by a tag are not listed: Claude Code describes its sandbox to the model, every denied path
+ * included, so listing them would name them to the model in every request (the gate then allows a shell command
+ * once at a time instead).
  */
 export async function panelSessionGuard(options: PanelGuardOptions): Promise<PanelGuard> {
 	const places = options.bridge.privatePlaces();
@@ -48,12 +50,12 @@ export async function panelSessionGuard(options: PanelGuardOptions): Promise<Pan
 	]);
 	const guard: SessionGuard = { projectConfigTrusted: trusted, ...(deny !== undefined && { denyRules: deny.rules }), ...(support.available && { sandbox: shellSandbox(options.vaultRoot, places) }) };
 	if (!support.available) return { guard, sandboxMissing: support.why };
-	return places.notes.length > 0 ? { guard, privateNamesVisible: true } : { guard };
+	return places.notes.length > 0 ? { guard, tagPrivateReadable: true } : { guard };
 }
 
 function shellSandbox(vaultRoot: string, places: ReturnType<Bridge["privatePlaces"]>): ShellSandbox {
 	const roots = vaultSpellings(vaultRoot);
-	const relative = [...places.folders, ...places.notes, ...(places.configFolder === undefined ? [] : [places.configFolder]), VAULT_TRASH_FOLDER]
+	const relative = [...places.folders, ...(places.configFolder === undefined ? [] : [places.configFolder]), VAULT_TRASH_FOLDER]
 		.map((path) => path.trim().replace(/\\/g, "/").replace(/^\/+|\/+$/g, ""))
 		.filter((path) => path !== "");
 	// Only places that exist: the sandbox binds over each one, and a folder made later is judged by the gate's question.

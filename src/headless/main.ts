@@ -70,7 +70,9 @@ async function main(): Promise<void> {
 	const ideName = ideNameFor(basename(vaultPath), `headless, pid ${process.pid}`);
 	// The activity journal: the plugin's, when it is installed in the vault, else in the user's data folder; never among the notes.
 	const journalStore = folderHostJournalStore(vaultPath, process.env, userHomeDirectory(), (message) => process.stderr.write(`Warning: ${message}\n`));
-	const journalSeal = journalStore ? deviceJournalSeal(vaultPath, process.env, userHomeDirectory(), (message) => process.stderr.write(`Warning: ${message}\n`)) : undefined;
+	// Said once the host is listening: a start that fails says only why it failed.
+	const journalWarnings: string[] = [];
+	const journalSeal = journalStore ? deviceJournalSeal(vaultPath, process.env, userHomeDirectory(), (message) => journalWarnings.push(message)) : undefined;
 	const headless = assembleHeadlessBridge({
 		vaultPath,
 		ideName,
@@ -130,6 +132,7 @@ async function main(): Promise<void> {
 	const status = await host.start();
 	if (status.state !== "listening") fail(`Could not start: ${status.error ?? "unknown error"}`);
 	if (status.warning) process.stderr.write(`Warning: ${status.warning}\n`);
+	for (const warning of journalWarnings) process.stderr.write(`Warning: ${warning}\n`);
 	await mcp?.start();
 	process.stdout.write(
 		[

@@ -95,14 +95,14 @@ describe("PanelToolGate", () => {
 		expect(await gate.decide({ toolName: "Bash", input: { command: "npm test" } }, other)).toMatchObject({ behavior: "deny" });
 	});
 
-	it("with the sandbox but notes private by a tag (whose names a listing still shows), a shell command is allowed once only", async () => {
+	it("with the sandbox but notes private by a tag (which it does not hold out), a shell command is allowed once only", async () => {
 		const vault = new FakeGateVault();
 		const rules = new MemoryPermissionRules();
 		await rules.add({ tool: "Bash", commandPrefix: "ls" });
-		const gate = new PanelToolGate({ vault, review: new FakeReview(), rules, inProcessServers: () => [], shellSandbox: () => ({ on: true, namesVisible: true }) });
+		const gate = new PanelToolGate({ vault, review: new FakeReview(), rules, inProcessServers: () => [], shellSandbox: () => ({ on: true, tagPrivateReadable: true }) });
 		const session = new FakeAskingSession(() => ({ kind: "allow", scope: "once" }));
 		expect(await gate.decide({ toolName: "Bash", input: { command: "ls -R" } }, session)).toMatchObject({ behavior: "allow" });
-		expect(session.asked[0]).toMatchObject({ shell: { sandboxed: true, privateNamesVisible: true }, scopes: ["once"] });
+		expect(session.asked[0]).toMatchObject({ shell: { sandboxed: true, tagPrivateReadable: true }, scopes: ["once"] });
 	});
 
 	it('with the sandbox, an "always" answer adds a visible, scoped rule that later sessions use, and revoking it asks again', async () => {

@@ -15,7 +15,7 @@ describe("readProjectClaudeConfig (the vault's own Claude Code configuration, de
 		vault = join(root.path, "Vault");
 		mkdirSync(vault);
 	});
-	afterEach(() => root.remove());
+	afterEach(() => root?.remove());
 
 	it("finds nothing in a vault without Claude Code files (and an empty settings file changes nothing)", async () => {
 		write("Notes/a.md", "# A\n");

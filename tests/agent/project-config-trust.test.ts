@@ -22,7 +22,7 @@ describe("trust in the vault's own Claude Code configuration", () => {
 		vault = makeTempDir("project-trust");
 		mkdirSync(join(vault.path, ".claude"));
 	});
-	afterEach(() => vault.remove());
+	afterEach(() => vault?.remove());
 
 	it("a vault without configuration has nothing to trust, and its sessions start untrusted", async () => {
 		const store = new MemoryTrust();

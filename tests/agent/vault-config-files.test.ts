@@ -11,7 +11,7 @@ describe("VaultConfigFiles (the vault's Claude Code files, read as untrusted inp
 		vault = join(root.path, "Vault");
 		mkdirSync(join(vault, ".claude"), { recursive: true });
 	});
-	afterEach(() => root.remove());
+	afterEach(() => root?.remove());
 
 	it("reads a file in the vault, and says when it is absent", async () => {
 		writeFileSync(join(vault, ".claude", "settings.json"), "{}");

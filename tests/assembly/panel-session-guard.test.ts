@@ -16,16 +16,16 @@ function vault(): { root: string; remove: () => void } {
 const places = { folders: ["Secret/", "Missing"], tags: ["private"], notes: ["Notes/Diary.md"], configFolder: CONFIG };
 
 describe("panelSessionGuard", () => {
-	it("holds the private folders, the tag-private notes, the config folder and the trash out of the shell, and keeps it from writing Claude Code's project configuration", async () => {
+	it("holds the private folders, the config folder and the trash out of the shell, never names a tag-private note, and keeps the shell from writing Claude Code's project configuration", async () => {
 		const { root, remove } = vault();
 		try {
-			const { guard, sandboxMissing, privateNamesVisible } = await panelSessionGuard({ bridge: { privatePlaces: () => places }, vaultRoot: root, sandboxSupport: () => Promise.resolve({ available: true }), denyRulesWanted: () => true });
+			const { guard, sandboxMissing, tagPrivateReadable } = await panelSessionGuard({ bridge: { privatePlaces: () => places }, vaultRoot: root, sandboxSupport: () => Promise.resolve({ available: true }), denyRulesWanted: () => true });
 			expect(sandboxMissing).toBeUndefined();
-			// A denied file still shows its name in a listing: the panel then allows shell commands once only.
-			expect(privateNamesVisible).toBe(true);
-			expect((await panelSessionGuard({ bridge: { privatePlaces: () => ({ ...places, notes: [] }) }, vaultRoot: root, sandboxSupport: () => Promise.resolve({ available: true }) })).privateNamesVisible).toBeUndefined();
+			// Claude Code tells the model every path its sandbox denies: a tag-private note is never listed, so it is not held out.
+			expect(tagPrivateReadable).toBe(true);
+			expect((await panelSessionGuard({ bridge: { privatePlaces: () => ({ ...places, notes: [] }) }, vaultRoot: root, sandboxSupport: () => Promise.resolve({ available: true }) })).tagPrivateReadable).toBeUndefined();
 			expect(guard.projectConfigTrusted).toBe(false);
-			const expected = ["Secret", "Notes/Diary.md", CONFIG, ".trash"].map((path) => join(root, path));
+			const expected = ["Secret", CONFIG, ".trash"].map((path) => join(root, path));
 			expect(guard.sandbox?.denyRead).toEqual(expected);
 			expect(guard.sandbox?.denyWrite).toEqual([...expected, join(root, ".claude"), join(root, ".mcp.json")]);
 			expect(guard.denyRules).toEqual(expect.arrayContaining(["Read(./Secret/**)", `Read(./${CONFIG}/**)`]));

@@ -63,8 +63,6 @@ describe("what the panel hands the CLI of mentions and attachments (built plugin
 		const recorded = await built.start();
 		expect((await recorded.turn("What is in @Notes?", [{ path: "Notes" }])).outcome).toBe("done");
 		const sent = sentToModel(built);
-		const at = sent.indexOf("Hidden diary");
-		process.stdout.write(`\nCONTEXT: ${sent.slice(Math.max(0, at - 1500), at + 300)}\n`);
 		for (const hidden of ["Hidden diary", DIARY, "Link.md", SECRET]) expect([hidden, sent.includes(hidden)]).toEqual([hidden, false]);
 		expect(sent).toContain("Notes/Open.md");
 	});

@@ -56,27 +56,43 @@ describe("the panel's shell gate, through the built plugin and the real CLI", ()
 		expect(existsSync(join(panel.vault, "Notes/copy.md"))).toBe(false);
 	});
 
-	it("runs an allowed shell command in the sandbox: grep -rn over the vault returns public lines only, never a private folder, a tag-private note or another plugin's key", async () => {
-		panel = await startBuiltPanel({ files: FILES, data: DATA });
+	it("runs an allowed shell command in the sandbox: grep -rn over the vault returns public lines only, never a private folder or another plugin's key, and the model is never told a private note's name", async () => {
+		const files = Object.fromEntries(Object.entries(FILES).filter(([path]) => path !== "Notes/Diary.md"));
+		panel = await startBuiltPanel({ files, data: DATA });
 		panel.mock.enqueue(toolUseTurn("Bash", { command: "grep -rn SECRETWORD . ; echo done-searching", description: "Search the vault" }), textTurn("Here is what I found."));
 		const recorded = await panel.start("default");
 		const since = recorded.events.length;
 		recorded.session.send({ text: "Summarise Clippings/Injected.md", attachments: [] });
 		const asked = await recorded.next("permission-request", since);
-		// The sandbox denies the tag-private note, which a listing still names: so the command is allowed once only.
-		expect(asked.request.shell).toMatchObject({ command: "grep -rn SECRETWORD . ; echo done-searching", description: "Search the vault", sandboxed: true, privateNamesVisible: true });
-		expect(asked.request.scopes).toEqual(["once"]);
+		expect(asked.request.shell).toEqual({ command: "grep -rn SECRETWORD . ; echo done-searching", description: "Search the vault", folder: "", sandboxed: true });
+		// With every private place held out, the user may allow such a command for the session or always.
+		expect(asked.request.scopes).toBeUndefined();
 		recorded.session.answerPermission(asked.request.id, { kind: "allow", scope: "once" });
 		await recorded.next("turn-end", since);
 		const result = recorded.events.find((event) => event.kind === "tool-result");
-		expect(result?.kind === "tool-result" ? result.text : "").toContain("done-searching");
-		expect(result?.kind === "tool-result" ? result.text : "").toContain("Clippings/Injected.md");
+		const output = result?.kind === "tool-result" ? result.text : "";
+		expect(output).toContain("done-searching");
+		expect(output).toContain("Clippings/Injected.md");
+		// A private folder looks absent to the sandboxed shell.
+		expect(output).not.toContain("Secret");
 		const text = panel.mock.mainRequests.map((request) => requestText(request.body)).join("\n");
 		expect(text).toContain("done-searching");
 		expect(text).not.toContain("the plan for the launch");
-		expect(text).not.toContain("in my diary");
 		expect(text).not.toContain("sk-live-123");
-		// A private folder looks absent to the sandboxed shell: its name is not in the output either.
-		expect(result?.kind === "tool-result" ? result.text : "").not.toContain("Secret");
+	});
+
+	it("with notes private by a tag, which the sandbox cannot hold out without naming them to the model, a shell command is allowed once only and their names are never sent", async () => {
+		panel = await startBuiltPanel({ files: FILES, data: DATA });
+		panel.mock.enqueue(toolUseTurn("Bash", { command: "ls Notes", description: "List notes" }), textTurn("Listed."));
+		const recorded = await panel.start("default");
+		const since = recorded.events.length;
+		recorded.session.send({ text: "What notes are there?", attachments: [] });
+		const asked = await recorded.next("permission-request", since);
+		expect(asked.request.shell).toMatchObject({ sandboxed: true, tagPrivateReadable: true });
+		expect(asked.request.scopes).toEqual(["once"]);
+		recorded.session.answerPermission(asked.request.id, { kind: "deny", reason: "not now" });
+		await recorded.next("turn-end", since);
+		const text = panel.mock.mainRequests.map((request) => JSON.stringify(request.body)).join("\n");
+		expect(text).not.toContain("Diary");
 	});
 });

@@ -30,7 +30,7 @@ afterEach(async () => {
 	await second?.close();
 	panel = undefined;
 	second = undefined;
-	markers.remove();
+	markers?.remove();
 });
 
 const marker = (name: string): string => join(markers.path, name);

@@ -58,7 +58,7 @@ export function createAgentEngine(context: AgentEngineContext): AgentEngine {
 			// The guard is decided before the CLI starts, so the gate knows the sandbox's state before any tool use.
 			let sandbox: ShellSandboxState = { on: false };
 			const guard = panelSessionGuard({ bridge, vaultRoot, sandboxSupport: () => shellSandboxSupport(machine), projectConfigTrusted: trusted, ...(context.denyRulesWanted && { denyRulesWanted: context.denyRulesWanted }) }).then((decided) => {
-				sandbox = decided.guard.sandbox !== undefined ? { on: true, ...(decided.privateNamesVisible === true && { namesVisible: true }) } : { on: false, ...(decided.sandboxMissing !== undefined && { why: decided.sandboxMissing }) };
+				sandbox = decided.guard.sandbox !== undefined ? { on: true, ...(decided.tagPrivateReadable === true && { tagPrivateReadable: true }) } : { on: false, ...(decided.sandboxMissing !== undefined && { why: decided.sandboxMissing }) };
 				return decided.guard;
 			});
 			const parts = assembleAgent(bridge, { rules: context.rules, shellSandbox: () => sandbox });

@@ -100,9 +100,9 @@ function drawShellQuestion(card: HTMLElement, shell: ShellCommandFacts): void {
 	card.createEl("pre", { cls: "ccb-agent-permission-command", text: shell.command });
 	card.createDiv({ cls: "ccb-agent-permission-folder", text: `In ${shell.folder === "" ? "the vault's top folder" : shell.folder}` });
 	const sandbox = shell.sandboxed
-		? shell.privateNamesVisible === true
-			? "Sandbox on: it cannot read private notes, private folders or the vault's settings folder, but it can see the names of notes private by a tag, so it can only be allowed once."
-			: "Sandbox on: it cannot read private notes, private folders or the vault's settings folder."
+		? shell.tagPrivateReadable === true
+			? "Sandbox on: it cannot read private folders or the vault's settings folder, but it can read notes private by a tag, so it can only be allowed once."
+			: "Sandbox on: it cannot read private folders, private notes or the vault's settings folder."
 		: `Sandbox off${shell.unsandboxedBecause === undefined ? "" : ` (${shell.unsandboxedBecause})`}: it can read and change any file you can, private notes included, so it can only be allowed once.`;
 	card.createDiv({ cls: ["ccb-agent-permission-sandbox", shell.sandboxed ? "ccb-agent-sandbox-on" : "ccb-agent-sandbox-off"], text: sandbox });
 }
