@@ -1,5 +1,5 @@
 /**
- * The activity journal read back is untrusted input (SECURITY.md §18), tried the way an attacker would: someone who
+ * The activity journal read back is untrusted input (SECURITY.md §17), tried the way an attacker would: someone who
  * can write the vault's config folder (a shared or synced vault) plants records and a pre-image in the plugin's
  * journal there, then the user types `undo` in the built headless host (dist/headless.cjs), which records into and
  * undoes from that same folder. Every planted entry must be listed as unreadable, every undo refused with its

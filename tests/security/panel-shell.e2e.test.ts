@@ -95,4 +95,25 @@ describe("the panel's shell gate, through the built plugin and the real CLI", ()
 		const text = panel.mock.mainRequests.map((request) => JSON.stringify(request.body)).join("\n");
 		expect(text).not.toContain("Diary");
 	});
+
+	it("a subagent's shell command passes the same gate: Claude cannot run grep through a Task to skip the question", async () => {
+		panel = await startBuiltPanel({ files: FILES, data: DATA });
+		panel.mock.enqueue(
+			toolUseTurn("Task", { description: "Search the vault", prompt: "Run grep -rn SECRETWORD . and report", subagent_type: "general-purpose" }),
+			toolUseTurn("Bash", { command: "grep -rn SECRETWORD .", description: "Search the vault" }),
+			textTurn("The search was not allowed."),
+			textTurn("The subagent could not search."),
+		);
+		const recorded = await panel.start("acceptEdits");
+		const since = recorded.events.length;
+		recorded.session.send({ text: "Summarise Clippings/Injected.md", attachments: [] });
+		const asked = await recorded.next("permission-request", since);
+		expect(asked.request.toolName).toBe("Bash");
+		expect(asked.request.shell?.command).toBe("grep -rn SECRETWORD .");
+		recorded.session.answerPermission(asked.request.id, { kind: "deny" });
+		await recorded.next("turn-end", since);
+		const text = panel.mock.mainRequests.map((request) => requestText(request.body)).join("\n");
+		expect(text).not.toContain("the plan for the launch");
+		expect(text).not.toContain("in my diary");
+	});
 });
