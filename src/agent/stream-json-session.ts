@@ -65,6 +65,10 @@ export class StreamJsonSession implements AgentSession {
 	private markExited: () => void = () => undefined;
 	private currentSessionId: string | undefined;
 	private turnRunning = false;
+	/** The CLI answered `initialize`: the hook every tool use passes through is in place. */
+	private gated = false;
+	/** The first message's write, held until the CLI is gated (the turn shows as running meanwhile). */
+	private waitingForGate: (() => void) | undefined;
 	private interruptRequested = false;
 	private closing = false;
 	private ended = false;
@@ -82,7 +86,17 @@ export class StreamJsonSession implements AgentSession {
 			exit: (exit) => this.onExit(exit),
 		});
 		const servers = ports.mcp?.names() ?? [];
-		this.control.request({ subtype: "initialize", hooks: PRE_TOOL_USE_HOOKS, ...(servers.length > 0 && { sdkMcpServers: [...servers] }) }).catch((error: unknown) => this.refuseToRun(error));
+		// No message goes to the CLI before it has taken the hook: it handles a message while its answer to `initialize`
+		// is still being made (it connects the in-process servers first), and would run tools ungated meanwhile.
+		this.control.request({ subtype: "initialize", hooks: PRE_TOOL_USE_HOOKS, ...(servers.length > 0 && { sdkMcpServers: [...servers] }) }).then(
+			() => {
+				this.gated = true;
+				const write = this.waitingForGate;
+				this.waitingForGate = undefined;
+				write?.();
+			},
+			(error: unknown) => this.refuseToRun(error),
+		);
 	}
 
 	get sessionId(): string | undefined {
@@ -166,12 +180,15 @@ export class StreamJsonSession implements AgentSession {
 		if (message === undefined) return;
 		this.turnRunning = true;
 		this.interruptRequested = false;
-		this.process.write({
-			type: "user",
-			message: { role: "user", content: promptText(message) },
-			parent_tool_use_id: null,
-			session_id: this.currentSessionId ?? "",
-		});
+		const write = (): void =>
+			this.process.write({
+				type: "user",
+				message: { role: "user", content: promptText(message) },
+				parent_tool_use_id: null,
+				session_id: this.currentSessionId ?? "",
+			});
+		if (this.gated) write();
+		else this.waitingForGate = write;
 		this.emit({ kind: "user-message", message });
 	}
 

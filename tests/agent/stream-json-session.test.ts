@@ -58,10 +58,18 @@ function session(ports: { gate?: ToolGate; mcp?: InProcessMcpServers; closeGrace
 	return { session: started, cli, events };
 }
 
+/** The CLI answers `initialize`: its hook is in place, and the session may send messages. */
+async function gated(cli: FakeCli): Promise<void> {
+	cli.answer(cli.controlRequest("initialize"));
+	await Promise.resolve();
+	await Promise.resolve();
+}
+
 describe("StreamJsonSession", () => {
-	it("initializes with the in-process servers and sends the prompt the panel built, never a mention for the CLI to read", () => {
+	it("initializes with the in-process servers and sends the prompt the panel built, never a mention for the CLI to read", async () => {
 		const mcp: InProcessMcpServers = { names: () => ["obsidian"], handle: () => Promise.resolve(undefined) };
 		const { session: started, cli, events } = session({ mcp }, "earlier-id");
+		await gated(cli);
 		expect(cli.controlRequest("initialize")?.["request"]).toEqual({
 			subtype: "initialize",
 			hooks: { PreToolUse: [{ matcher: "*", hookCallbackIds: ["obsidian_tool_gate"], timeout: 86_400, onFailure: "block" }] },
@@ -79,8 +87,19 @@ describe("StreamJsonSession", () => {
 		expect(cli.ofType("user")[1]?.["message"]).toEqual({ role: "user", content: "See \u2060@Notes/A.md" });
 	});
 
-	it("queues a message sent during a turn and sends it when the turn ends", () => {
+	it("holds the first message until the CLI has taken the hook every tool use passes through, showing the turn as running", async () => {
 		const { session: started, cli, events } = session();
+		started.send(message("first"));
+		expect(cli.ofType("user")).toEqual([]);
+		expect(events.map((event) => event.kind)).toEqual(["user-message"]);
+		expect(started.busy).toBe(true);
+		await gated(cli);
+		expect(cli.ofType("user")).toHaveLength(1);
+	});
+
+	it("queues a message sent during a turn and sends it when the turn ends", async () => {
+		const { session: started, cli, events } = session();
+		await gated(cli);
 		started.send(message("first"));
 		started.send(message("second"));
 		expect(cli.ofType("user")).toHaveLength(1);
