@@ -14,7 +14,7 @@ import { writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { AgentEvent, AgentSession } from "../src/agent/agent-session";
-import { MemoryPermissionRules } from "../src/agent/permission-rules";
+import { MemoryPermissionRules } from "../src/agent/gate/permission-rules";
 import { MemoryJournalStore } from "../src/journal/memory-journal-store";
 import { createAgentEngine } from "../src/obsidian/agent/agent-engine-runtime";
 import { headlessCliEnv, makeClaudeHome } from "../tests/e2e/harness/claude-home";

@@ -119,7 +119,7 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 		const store = this.claudeConfigTrust();
 		if (vaultPath === undefined || store === undefined) return undefined;
 		return {
-			state: () => import("./agent/project-config-trust").then((trust) => trust.projectConfigState(vaultPath, store)),
+			state: () => import("./agent/vault-config/project-config-trust").then((trust) => trust.projectConfigState(vaultPath, store)),
 			trust: (fingerprint) => store.trust(fingerprint),
 		};
 	}

@@ -19,7 +19,7 @@ const FLOORS: readonly (readonly string[])[] = [
 		"src/ide", "src/ide/claude-permissions", "src/ide/diagnostics", "src/ide/diff-review", "src/ide/doctor", "src/ide/tools", "src/ide/workspace",
 		"src/vault-tools", "src/vault-tools/kit", "src/vault-tools/prompts", "src/vault-tools/regex", "src/vault-tools/relay-client", "src/vault-tools/resources", "src/vault-tools/serve", "src/vault-tools/stdio", "src/vault-tools/text", "src/vault-tools/tools",
 		"src/journal",
-		"src/agent",
+		"src/agent", "src/agent/claude-cli", "src/agent/engine", "src/agent/gate", "src/agent/transcript", "src/agent/vault-config",
 	],
 	["src/assembly"],
 	// The roots: Obsidian (plugin, its adapters and UI), the headless host, the package's command.
@@ -66,12 +66,21 @@ const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
 	"src/vault-tools/stdio": [],
 	// The activity and undo journal: records every surface's calls and writes.
 	"src/journal": ["src/vault/notes", "src/vault/markdown", "src/protocol", "src/shared"],
-	// The agent panel's engine: Claude Code sessions over stream-json, permission routing, the transcript model.
-	// The engine imports nothing of ours but the shared Markdown escaping its exports use.
-	"src/agent": ["src/shared"],
+	// The agent panel's engine, in rooms by job; `agent-session.ts` (the contract every room and the view share) imports nothing.
+	"src/agent": [],
+	// Finding, checking and starting the user's Claude Code, and its process speaking JSON lines.
+	"src/agent/claude-cli": [],
+	// The vault's own Claude Code configuration: what it would do, and the user's trust in it.
+	"src/agent/vault-config": [],
+	// The stream-json engine: sessions over the CLI's control protocol, attachments, the CLI's session files.
+	"src/agent/engine": ["src/agent", "src/agent/claude-cli"],
+	// The gate every tool call passes: rules, questions, file writes put to review.
+	"src/agent/gate": ["src/agent"],
+	// The panel's transcript: its rows, the Markdown of replies, the export as a note.
+	"src/agent/transcript": ["src/agent", "src/shared"],
 	// Every feature built from ports, once, for every root.
 	"src/assembly": [
-		"src/agent",
+		"src/agent", "src/agent/claude-cli", "src/agent/engine", "src/agent/gate",
 		"src/ide", "src/ide/claude-permissions", "src/ide/diagnostics", "src/ide/diff-review", "src/ide/tools", "src/ide/workspace",
 		"src/vault-tools", "src/vault-tools/kit", "src/vault-tools/prompts", "src/vault-tools/regex", "src/vault-tools/relay-client", "src/vault-tools/resources", "src/vault-tools/serve", "src/vault-tools/stdio",
 		"src/journal",
@@ -82,14 +91,14 @@ const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
 	"src/obsidian/settings": ["src/settings", "src/vault-tools/serve", "src/shared"],
 	"src/obsidian/notes": ["src/vault/markdown", "src/vault/notes", "src/shared"],
 	// The agent panel's view, settings rows and the lazily loaded engine module.
-	"src/obsidian/agent": ["src/agent", "src/assembly", "src/settings", "src/shared"],
+	"src/obsidian/agent": ["src/agent", "src/agent/claude-cli", "src/agent/engine", "src/agent/gate", "src/agent/transcript", "src/agent/vault-config", "src/assembly", "src/settings", "src/shared"],
 	"src/obsidian/vault-tools": ["src/obsidian/notes", "src/assembly", "src/settings", "src/vault-tools/regex", "src/vault-tools/resources", "src/vault-tools/serve", "src/vault", "src/vault/markdown", "src/vault/notes", "src/server", "src/shared"],
 	"src/obsidian": [
 		"src/obsidian/agent", "src/obsidian/notes", "src/obsidian/settings", "src/obsidian/vault-tools", "src/settings", "src/assembly",
 		"src/ide", "src/ide/claude-permissions", "src/ide/diff-review", "src/ide/doctor", "src/ide/workspace",
 		"src/vault", "src/vault/markdown", "src/vault/notes", "src/vault/privacy", "src/journal", "src/server", "src/shared",
 	],
-	"src/plugin": ["src/agent", "src/obsidian", "src/obsidian/agent", "src/obsidian/notes", "src/obsidian/settings", "src/obsidian/vault-tools", "src/settings", "src/ide", "src/ide/claude-permissions", "src/ide/doctor", "src/vault", "src/vault/privacy", "src/shared"],
+	"src/plugin": ["src/agent", "src/agent/vault-config", "src/obsidian", "src/obsidian/agent", "src/obsidian/notes", "src/obsidian/settings", "src/obsidian/vault-tools", "src/settings", "src/ide", "src/ide/claude-permissions", "src/ide/doctor", "src/vault", "src/vault/privacy", "src/shared"],
 	"main.ts": ["src/plugin"],
 	"src/headless": [
 		"src/assembly", "src/ide", "src/ide/claude-permissions", "src/ide/diff-review", "src/ide/doctor", "src/ide/workspace",

@@ -1,8 +1,8 @@
 import type { InProcessMcpServers } from "../agent/agent-session";
-import type { AttachmentResolver } from "../agent/attachment-resolver";
-import type { FileWriteReview } from "../agent/file-write-review";
-import { PanelToolGate, type ShellSandboxState } from "../agent/panel-tool-gate";
-import type { PermissionRules } from "../agent/permission-rules";
+import type { AttachmentResolver } from "../agent/engine/attachment-resolver";
+import type { FileWriteReview } from "../agent/gate/file-write-review";
+import { PanelToolGate, type ShellSandboxState } from "../agent/gate/panel-tool-gate";
+import type { PermissionRules } from "../agent/gate/permission-rules";
 import type { VaultIndex } from "../vault/notes/vault-index";
 import type { Bridge } from "./bridge-assembly";
 import { InProcessVaultTools, noInProcessServers, PANEL_VAULT_TOOLS_SERVER } from "./in-process-vault-tools";

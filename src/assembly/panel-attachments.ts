@@ -1,6 +1,6 @@
 import { readdir, stat } from "node:fs/promises";
 import type { MessageAttachment } from "../agent/agent-session";
-import type { AttachmentResolver, ResolvedAttachment } from "../agent/attachment-resolver";
+import type { AttachmentResolver, ResolvedAttachment } from "../agent/engine/attachment-resolver";
 import { readTextIfExists } from "../ide/diff-review/read-text-if-exists";
 import type { VaultPrivacy } from "../vault/privacy/vault-privacy";
 import { VaultPathError, type VaultLocation } from "../vault/vault-paths";

@@ -1,4 +1,4 @@
-import type { FileWriteOutcome, FileWriteProposal, FileWriteReview } from "../agent/file-write-review";
+import type { FileWriteOutcome, FileWriteProposal, FileWriteReview } from "../agent/gate/file-write-review";
 import type { DiffReviewManager } from "../ide/diff-review/diff-review-manager";
 
 /**

@@ -1,7 +1,7 @@
 import { existsSync, realpathSync } from "node:fs";
 import { join } from "node:path";
-import type { SandboxSupport } from "../agent/shell-sandbox";
-import type { SessionGuard, ShellSandbox } from "../agent/session-guard";
+import type { SandboxSupport } from "../agent/claude-cli/shell-sandbox";
+import type { SessionGuard, ShellSandbox } from "../agent/engine/session-guard";
 import { VAULT_TRASH_FOLDER } from "../ide/claude-permissions/deny-rules";
 import { denyRulesOnDisk } from "../ide/claude-permissions/disk-spellings";
 import { CLAUDE_FOLDER } from "../ide/claude-permissions/settings-location";

@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import type { JournaledWrite, WriteJournal } from "../agent/gate-ports";
+import type { JournaledWrite, WriteJournal } from "../agent/gate/gate-ports";
 import { contentHash, sameBytes } from "../journal/content-hash";
 import type { Journal } from "../journal/journal";
 import type { NoteChange } from "../journal/journal-records";

@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { AskingSession, ToolUseRequest } from "../../src/agent/agent-session";
-import { applyCliEdits } from "../../src/agent/cli-edit";
-import { MemoryPermissionRules } from "../../src/agent/permission-rules";
+import { applyCliEdits } from "../../src/agent/gate/cli-edit";
+import { MemoryPermissionRules } from "../../src/agent/gate/permission-rules";
 import { assembleAgent } from "../../src/assembly/agent-assembly";
 import { PANEL_REVIEW_SESSION } from "../../src/assembly/panel-file-write-review";
 import { MemoryJournalStore } from "../../src/journal/memory-journal-store";

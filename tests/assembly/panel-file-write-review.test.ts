@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { PANEL_REJECTED, PANEL_REVIEW_SESSION, PANEL_WITHDRAWN, PanelFileWriteReview } from "../../src/assembly/panel-file-write-review";
 import { VAULT_TOOLS_REVIEW_SESSION } from "../../src/assembly/diff-review-write-review";
-import type { FileWriteProposal } from "../../src/agent/file-write-review";
+import type { FileWriteProposal } from "../../src/agent/gate/file-write-review";
 import { DiffReviewManager } from "../../src/ide/diff-review/diff-review-manager";
 import { VaultPaths } from "../../src/vault/vault-paths";
 import { waitUntil } from "../helpers/wait-until";

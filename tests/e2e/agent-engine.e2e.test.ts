@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentEvent, AgentSession, InProcessMcpServers, McpWireMessage, ToolGate, ToolUseRequest } from "../../src/agent/agent-session";
-import { StreamJsonEngine } from "../../src/agent/stream-json-engine";
+import { StreamJsonEngine } from "../../src/agent/engine/stream-json-engine";
 import { makeTempDir } from "../helpers/temp-dir";
 import { pollUntil } from "../helpers/wait-until";
 import { useBridgeSessions } from "./harness/bridge-session";

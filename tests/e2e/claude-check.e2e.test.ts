@@ -1,6 +1,6 @@
 import path from "node:path";
-import { checkClaude } from "../../src/agent/claude-check";
-import { nodeCliMachine } from "../../src/agent/node-cli-machine";
+import { checkClaude } from "../../src/agent/claude-cli/claude-check";
+import { nodeCliMachine } from "../../src/agent/claude-cli/node-cli-machine";
 import { claudeBinaryPath } from "./harness/cli-binary";
 import { makeTempDir } from "../helpers/temp-dir";
 

@@ -1,5 +1,5 @@
 import { posix, win32 } from "node:path";
-import type { CliMachine, PathKind, RunOptions, RunOutcome } from "../../src/agent/cli-machine";
+import type { CliMachine, PathKind, RunOptions, RunOutcome } from "../../src/agent/claude-cli/cli-machine";
 
 export interface FakeFile {
 	kind?: "executable" | "not-executable";

@@ -1,6 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { readProjectClaudeConfig } from "../../src/agent/project-claude-config";
+import { readProjectClaudeConfig } from "../../src/agent/vault-config/project-claude-config";
 import { FAKE_API_KEY } from "../e2e/harness/claude-home";
 import { requestText } from "../e2e/harness/messages-request";
 import { MockAnthropic } from "../e2e/harness/mock-anthropic";

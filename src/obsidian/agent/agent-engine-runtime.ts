@@ -1,11 +1,11 @@
 import type { AgentEngine, AgentEvent, AgentEventListener, AgentSession, ToolGate } from "../../agent/agent-session";
-import { claudeLauncher } from "../../agent/claude-launcher";
-import { nodeCliMachine } from "../../agent/node-cli-machine";
-import type { ShellSandboxState } from "../../agent/panel-tool-gate";
-import { shellSandboxSupport } from "../../agent/shell-sandbox";
-import type { PermissionRules } from "../../agent/permission-rules";
-import { projectConfigTrusted, type ProjectConfigTrustStore } from "../../agent/project-config-trust";
-import { StreamJsonEngine } from "../../agent/stream-json-engine";
+import { claudeLauncher } from "../../agent/claude-cli/session-launcher";
+import { nodeCliMachine } from "../../agent/claude-cli/node-cli-machine";
+import type { ShellSandboxState } from "../../agent/gate/panel-tool-gate";
+import { shellSandboxSupport } from "../../agent/claude-cli/shell-sandbox";
+import type { PermissionRules } from "../../agent/gate/permission-rules";
+import { projectConfigTrusted, type ProjectConfigTrustStore } from "../../agent/vault-config/project-config-trust";
+import { StreamJsonEngine } from "../../agent/engine/stream-json-engine";
 import { assembleAgent } from "../../assembly/agent-assembly";
 import type { Bridge } from "../../assembly/bridge-assembly";
 import { panelSessionGuard } from "../../assembly/panel-session-guard";

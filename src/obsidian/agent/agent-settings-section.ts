@@ -1,6 +1,6 @@
-import { CLAUDE_PATH_SETTING } from "../../agent/claude-check";
+import { CLAUDE_PATH_SETTING } from "../../agent/claude-cli/claude-check";
 import { Notice, Setting } from "obsidian";
-import type { ProjectConfigState } from "../../agent/project-config-trust";
+import type { ProjectConfigState } from "../../agent/vault-config/project-config-trust";
 import type { AgentPanelSettings } from "../../settings";
 import { describeError } from "../../shared/describe-error";
 

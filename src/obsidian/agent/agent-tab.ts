@@ -1,6 +1,6 @@
 import { Component, Notice, type App } from "obsidian";
 import type { AgentEvent, AgentPermissionMode, AgentSession, MessageAttachment, ToolPermissionAnswer } from "../../agent/agent-session";
-import { Transcript, entryText, type TranscriptChange, type TranscriptEntry } from "../../agent/transcript";
+import { Transcript, entryText, type TranscriptChange, type TranscriptEntry } from "../../agent/transcript/panel-transcript";
 import { describeError } from "../../shared/describe-error";
 import { ContextChip } from "./context-chip";
 import { drawEntry, type EntryContext } from "./entry-rendering";

@@ -1,5 +1,5 @@
 import type { App } from "obsidian";
-import type { ProjectConfigState } from "../../agent/project-config-trust";
+import type { ProjectConfigState } from "../../agent/vault-config/project-config-trust";
 import { ClaudeConfigReview } from "./claude-config-review";
 
 /** The vault's own Claude Code configuration and the user's trust in it on this device. */

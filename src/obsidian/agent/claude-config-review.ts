@@ -1,6 +1,6 @@
 import { Modal, Setting, type App } from "obsidian";
-import type { ConfigItemKind } from "../../agent/claude-settings-words";
-import type { ProjectClaudeConfig } from "../../agent/project-claude-config";
+import type { ConfigItemKind } from "../../agent/vault-config/claude-settings-words";
+import type { ProjectClaudeConfig } from "../../agent/vault-config/project-claude-config";
 
 /** The review's headings, in the order they are shown. */
 const HEADINGS: readonly { kind: ConfigItemKind; heading: string }[] = [

@@ -1,4 +1,4 @@
-import type { ProjectConfigTrustStore } from "../../agent/project-config-trust";
+import type { ProjectConfigTrustStore } from "../../agent/vault-config/project-config-trust";
 import type { VaultLocalStorage } from "./device-agent-settings";
 
 const KEY = "claude-code-bridge-trusted-claude-config";

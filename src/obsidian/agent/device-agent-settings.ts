@@ -1,4 +1,4 @@
-import type { PermissionRule } from "../../agent/permission-rules";
+import type { PermissionRule } from "../../agent/gate/permission-rules";
 /** `app.loadLocalStorage` / `app.saveLocalStorage` (obsidian.d.ts): per-vault storage on this device, outside the vault. */
 export interface VaultLocalStorage {
 	loadLocalStorage(key: string): unknown;

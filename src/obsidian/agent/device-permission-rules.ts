@@ -1,4 +1,4 @@
-import { ruleText, sameRule, type PermissionRule, type PermissionRules } from "../../agent/permission-rules";
+import { ruleText, sameRule, type PermissionRule, type PermissionRules } from "../../agent/gate/permission-rules";
 import type { AlwaysAllowRule, AlwaysAllowRules } from "./agent-settings-section";
 import type { DeviceAgentSettings } from "./device-agent-settings";
 

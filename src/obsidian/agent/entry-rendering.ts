@@ -1,5 +1,5 @@
 import type { ShellCommandFacts, ToolPermissionAnswer } from "../../agent/agent-session";
-import { toolSummary, usageLine, type TranscriptEntry } from "../../agent/transcript";
+import { toolSummary, usageLine, type TranscriptEntry } from "../../agent/transcript/panel-transcript";
 import { renderReply, type ReplyLinks } from "./reply-rendering";
 
 /** What a row needs from its tab: links, the tool cards' open state, and the way to answer a permission question. */

@@ -1,4 +1,4 @@
-import { isRemoteImage, isSafeExternalHref, parseReply, type Block, type Inline } from "../../agent/reply-markdown";
+import { isRemoteImage, isSafeExternalHref, parseReply, type Block, type Inline } from "../../agent/transcript/reply-markdown";
 
 /** What rendering needs from the app: opening a vault link (the user clicked it). */
 export interface ReplyLinks {

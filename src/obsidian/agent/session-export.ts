@@ -1,6 +1,6 @@
 import { normalizePath, type App } from "obsidian";
-import type { TranscriptEntry } from "../../agent/transcript";
-import { transcriptAsMarkdown } from "../../agent/transcript-export";
+import type { TranscriptEntry } from "../../agent/transcript/panel-transcript";
+import { transcriptAsMarkdown } from "../../agent/transcript/transcript-export";
 
 /** Characters a note name cannot hold on some system, or that links treat specially. */
 const UNSAFE_NAME = /[\\/:*?"<>|#^[\]]/g;

@@ -1,4 +1,4 @@
-import type { TranscriptEntry } from "../../agent/transcript";
+import type { TranscriptEntry } from "../../agent/transcript/panel-transcript";
 
 /** Rows drawn above and below the visible ones, and how many are drawn while the list has no height yet. */
 const OVERSCAN = 6;

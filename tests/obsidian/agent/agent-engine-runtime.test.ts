@@ -1,5 +1,5 @@
 import type { AgentEvent, AgentSession } from "../../../src/agent/agent-session";
-import { MemoryPermissionRules } from "../../../src/agent/permission-rules";
+import { MemoryPermissionRules } from "../../../src/agent/gate/permission-rules";
 import { BRIDGE_OFF_MESSAGE, createAgentEngine, type AgentEngineContext } from "../../../src/obsidian/agent/agent-engine-runtime";
 import { startAssembledBridge, type AssembledBridge } from "../../helpers/assembled-bridge";
 import { FIXTURE_TIMEOUT_MS } from "../../helpers/fixture-timeout";

@@ -1,4 +1,4 @@
-import type { ProjectConfigState } from "../../../src/agent/project-config-trust";
+import type { ProjectConfigState } from "../../../src/agent/vault-config/project-config-trust";
 import { AgentSettingsSection, type AlwaysAllowRule, type AlwaysAllowRules, type ClaudeConfigTrustRow } from "../../../src/obsidian/agent/agent-settings-section";
 import { DeviceAgentSettings } from "../../../src/obsidian/agent/device-agent-settings";
 import { DEFAULT_AGENT_PANEL_SETTINGS, migrateSettings } from "../../../src/settings";

@@ -1,6 +1,6 @@
 import type { WorkspaceLeaf as RealLeaf } from "obsidian";
-import type { ProjectClaudeConfig } from "../../../src/agent/project-claude-config";
-import type { ProjectConfigState } from "../../../src/agent/project-config-trust";
+import type { ProjectClaudeConfig } from "../../../src/agent/vault-config/project-claude-config";
+import type { ProjectConfigState } from "../../../src/agent/vault-config/project-config-trust";
 import { AgentView } from "../../../src/obsidian/agent/agent-view";
 import { CHANGED_NOTICE, UNTRUSTED_NOTICE, type ClaudeConfigHost } from "../../../src/obsidian/agent/claude-config-notice";
 import { ObsidianPanelVault } from "../../../src/obsidian/agent/panel-vault";

@@ -1,5 +1,5 @@
 import type { App as RealApp } from "obsidian";
-import type { ProjectClaudeConfig } from "../../../src/agent/project-claude-config";
+import type { ProjectClaudeConfig } from "../../../src/agent/vault-config/project-claude-config";
 import { ClaudeConfigReview } from "../../../src/obsidian/agent/claude-config-review";
 import { App, Modal, type FakeElement } from "../../__mocks__/obsidian";
 

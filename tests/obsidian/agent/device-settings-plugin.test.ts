@@ -1,6 +1,6 @@
 import ClaudeCodeBridgePlugin from "../../../src/plugin";
 import type { BridgeSettings } from "../../../src/settings";
-import type { PermissionRules } from "../../../src/agent/permission-rules";
+import type { PermissionRules } from "../../../src/agent/gate/permission-rules";
 import { makeTempDir } from "../../helpers/temp-dir";
 import { pollUntil } from "../../helpers/wait-until";
 import { createIndexedApp } from "../harness/indexed-app";

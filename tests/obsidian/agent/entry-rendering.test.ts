@@ -1,5 +1,5 @@
 import type { ToolPermissionAnswer } from "../../../src/agent/agent-session";
-import type { TranscriptEntry } from "../../../src/agent/transcript";
+import type { TranscriptEntry } from "../../../src/agent/transcript/panel-transcript";
 import { drawEntry, type EntryContext } from "../../../src/obsidian/agent/entry-rendering";
 import { FakeElement } from "../../__mocks__/obsidian";
 

@@ -1,4 +1,4 @@
-import { Transcript } from "../../../src/agent/transcript";
+import { Transcript } from "../../../src/agent/transcript/panel-transcript";
 import { exportSession } from "../../../src/obsidian/agent/session-export";
 import { App } from "../../__mocks__/obsidian";
 

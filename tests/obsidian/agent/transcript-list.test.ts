@@ -1,4 +1,4 @@
-import { Transcript } from "../../../src/agent/transcript";
+import { Transcript } from "../../../src/agent/transcript/panel-transcript";
 import { TranscriptList, estimateRowHeight } from "../../../src/obsidian/agent/transcript-list";
 import { FakeElement } from "../../__mocks__/obsidian";
 

@@ -1,0 +1,35 @@
+/**
+ * The command line of a panel session (CLI 2.1.330): print mode with stream-json both ways, partial messages for
+ * streaming, permission prompts over the control channel (`--permission-prompt-tool stdio`, a hidden flag, the
+ * one the Agent SDK passes), and one `sdk` MCP entry per in-process server, which the CLI reaches through
+ * `mcp_message` control requests.
+ *
+ * Print mode shows no workspace-trust dialog, so until the user trusted the vault's own Claude Code configuration
+ * the CLI loads only the user's settings (`--setting-sources user`: no project or local settings, so no vault hooks,
+ * helpers, `env` or plugins) and only the panel's MCP servers (`--strict-mcp-config`: no `.mcp.json`). What the panel
+ * itself sets (the sandbox, deny rules) goes on the command line with `--settings`.
+ */
+import type { AgentSessionOptions } from "../agent-session";
+import { guardSettings, type SessionGuard } from "./session-guard";
+
+export function cliArguments(options: AgentSessionOptions, inProcessServers: readonly string[], guard: SessionGuard): string[] {
+	const args = [
+		"-p",
+		"--input-format", "stream-json",
+		"--output-format", "stream-json",
+		"--verbose",
+		"--include-partial-messages",
+		"--permission-prompt-tool", "stdio",
+		"--permission-mode", options.permissionMode,
+	];
+	if (options.model !== undefined) args.push("--model", options.model);
+	if (options.resume !== undefined) args.push("--resume", options.resume);
+	if (!guard.projectConfigTrusted) args.push("--setting-sources", "user", "--strict-mcp-config");
+	const settings = guardSettings(guard);
+	if (settings !== undefined) args.push("--settings", JSON.stringify(settings));
+	if (inProcessServers.length > 0) {
+		const mcpServers = Object.fromEntries(inProcessServers.map((name) => [name, { type: "sdk", name }]));
+		args.push("--mcp-config", JSON.stringify({ mcpServers }));
+	}
+	return args;
+}

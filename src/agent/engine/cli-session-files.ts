@@ -1,0 +1,117 @@
+/**
+ * The CLI's own record of past sessions (2.1.330): `<config dir>/projects/<slug of cwd>/<session id>.jsonl`,
+ * where the config dir is `$CLAUDE_CONFIG_DIR` or `~/.claude`, and the slug is the working folder with every
+ * character other than a-z, A-Z, 0-9 replaced by `-` (cut at 200 characters plus `-<hash>` when longer; such a
+ * folder is found by its prefix). One JSON record per line: `user` / `assistant` records carry `message` as the
+ * Messages API has it, plus `uuid`, `timestamp`, `isSidechain`, `isMeta`; other types (queue-operation,
+ * attachment, api-request, cost-state, …) are bookkeeping.
+ */
+import { createReadStream } from "node:fs";
+import { readdir, readFile, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import type { AgentEvent, PastSession } from "../agent-session";
+import { CliEventMapper } from "./cli-event-mapper";
+import { withoutMentionBreaks } from "./mention-text";
+import { isJsonRecord, type JsonRecord } from "../claude-cli/json-lines";
+
+const SLUG_LIMIT = 200;
+const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9-]*$/;
+
+export function projectSlug(folder: string): string {
+	return folder.replace(/[^a-zA-Z0-9]/g, "-");
+}
+
+/** The folder holding the transcripts of sessions started in `cwd`, or undefined when there is none yet. */
+export async function transcriptFolder(configDir: string, cwd: string): Promise<string | undefined> {
+	const projects = join(configDir, "projects");
+	const slug = projectSlug(cwd);
+	let names: string[];
+	try {
+		names = await readdir(projects);
+	} catch {
+		return undefined;
+	}
+	if (slug.length <= SLUG_LIMIT) return names.includes(slug) ? join(projects, slug) : undefined;
+	const cut = `${slug.slice(0, SLUG_LIMIT)}-`;
+	const found = names.find((name) => name.startsWith(cut));
+	return found === undefined ? undefined : join(projects, found);
+}
+
+/** The text the user typed in a `user` record, or undefined for tool results, meta records and interruptions. */
+export function typedText(record: JsonRecord): string | undefined {
+	if (record["type"] !== "user" || record["isSidechain"] === true || record["isMeta"] === true) return undefined;
+	const message = record["message"];
+	if (!isJsonRecord(message)) return undefined;
+	const content = message["content"];
+	// The panel's own messages are the typed text, then the attachments it read as `document` blocks.
+	const text = typeof content === "string"
+		? content
+		: Array.isArray(content) && content.every((block) => isJsonRecord(block) && (block["type"] === "text" || block["type"] === "document"))
+			? content.flatMap((block) => (isJsonRecord(block) && block["type"] === "text" && typeof block["text"] === "string" ? [block["text"]] : [])).join("\n")
+			: undefined;
+	if (text === undefined || text.trim() === "" || text.startsWith("[Request interrupted")) return undefined;
+	return withoutMentionBreaks(text);
+}
+
+export async function pastSessions(folder: string): Promise<PastSession[]> {
+	const files = (await readdir(folder)).filter((name) => name.endsWith(".jsonl") && SESSION_ID.test(name.slice(0, -6)));
+	const sessions = await Promise.all(files.map((name) => describeSession(join(folder, name), name.slice(0, -6))));
+	return sessions.filter((session): session is PastSession => session !== undefined).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+}
+
+async function describeSession(file: string, sessionId: string): Promise<PastSession | undefined> {
+	try {
+		const [firstLine, info] = await Promise.all([firstTypedLine(file), stat(file)]);
+		return firstLine === undefined ? undefined : { sessionId, firstLine, updatedAt: info.mtime.toISOString() };
+	} catch {
+		return undefined;
+	}
+}
+
+/** Reads only as far as the first line the user typed. */
+async function firstTypedLine(file: string): Promise<string | undefined> {
+	const lines = createInterface({ input: createReadStream(file, { encoding: "utf8" }), crlfDelay: Infinity });
+	try {
+		for await (const line of lines) {
+			const text = typedText(parseRecord(line) ?? {});
+			if (text !== undefined) return text.trim().split("\n")[0];
+		}
+		return undefined;
+	} finally {
+		lines.close();
+	}
+}
+
+/** A past session as events: the user's messages, Claude's text and tool calls, and the tool results. */
+export async function sessionHistory(folder: string, sessionId: string): Promise<AgentEvent[]> {
+	if (!SESSION_ID.test(sessionId)) throw new Error(`not a session id: ${sessionId}`);
+	const text = await readFile(join(folder, `${sessionId}.jsonl`), "utf8");
+	const mapper = new CliEventMapper();
+	return text.split("\n").flatMap((line): AgentEvent[] => {
+		const record = parseRecord(line);
+		if (record === undefined || record["isSidechain"] === true) return [];
+		const typed = typedText(record);
+		if (typed !== undefined) return [{ kind: "user-message", message: { text: typed, attachments: [] } }];
+		if (record["type"] === "assistant") return mapper.map(withRecordIdAsMessageId(record));
+		if (record["type"] === "user") return mapper.map(record);
+		return [];
+	});
+}
+
+/** The CLI writes one record per content block under the same message id; the record's uuid tells blocks apart. */
+function withRecordIdAsMessageId(record: JsonRecord): JsonRecord {
+	const message = record["message"];
+	if (!isJsonRecord(message) || typeof record["uuid"] !== "string") return record;
+	return { ...record, message: { ...message, id: record["uuid"] } };
+}
+
+function parseRecord(line: string): JsonRecord | undefined {
+	if (line.trim() === "") return undefined;
+	try {
+		const value: unknown = JSON.parse(line);
+		return isJsonRecord(value) ? value : undefined;
+	} catch {
+		return undefined;
+	}
+}

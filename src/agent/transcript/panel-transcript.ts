@@ -1,0 +1,160 @@
+import type { AgentEvent, MessageAttachment, ToolPermissionRequest, TurnUsage, UserMessage } from "../agent-session";
+
+/** One row of a session's transcript, as the panel shows it. `id` is stable for the life of the transcript. */
+export type TranscriptEntry =
+	| { kind: "user"; id: number; text: string; attachments: readonly MessageAttachment[]; state: "queued" | "sent" }
+	| { kind: "assistant"; id: number; blockId: string; text: string; streaming: boolean }
+	| { kind: "tool"; id: number; toolUseId: string; toolName: string; input: Readonly<Record<string, unknown>>; status: "running" | "done" | "error"; result?: string }
+	| { kind: "permission"; id: number; request: ToolPermissionRequest; status: "pending" | "allowed" | "denied" }
+	| { kind: "usage"; id: number; outcome: "done" | "interrupted" | "error"; usage: TurnUsage; error?: string }
+	| { kind: "notice"; id: number; text: string; level: "info" | "error" };
+
+/** What one event did to the transcript: the entries added at the end, and the entries changed in place. */
+export interface TranscriptChange {
+	added: TranscriptEntry[];
+	changed: TranscriptEntry[];
+}
+
+/**
+ * A session's transcript built from its events, in order: the user's messages (queued until the CLI takes them),
+ * Claude's streamed text (one entry per reply block, growing in place), tool calls with their results, permission
+ * questions with their answers, a usage line per turn, and notices. No `obsidian` here: the view draws it.
+ */
+export class Transcript {
+	private readonly list: TranscriptEntry[] = [];
+	private nextId = 1;
+	/** The open text block per `blockId`, so deltas land in the same entry. */
+	private readonly blocks = new Map<string, Extract<TranscriptEntry, { kind: "assistant" }>>();
+	private readonly tools = new Map<string, Extract<TranscriptEntry, { kind: "tool" }>>();
+	private readonly permissions = new Map<string, Extract<TranscriptEntry, { kind: "permission" }>>();
+
+	get entries(): readonly TranscriptEntry[] {
+		return this.list;
+	}
+
+	/** A message the user sent while Claude was busy: shown as queued until the CLI takes it. */
+	queue(message: UserMessage): TranscriptChange {
+		return this.add({ kind: "user", id: 0, text: message.text, attachments: message.attachments, state: "queued" });
+	}
+
+	/** A line of the panel's own (the CLI is missing, the session ended …). */
+	notice(text: string, level: "info" | "error" = "info"): TranscriptChange {
+		return this.add({ kind: "notice", id: 0, text, level });
+	}
+
+	apply(event: AgentEvent): TranscriptChange {
+		switch (event.kind) {
+			case "user-message": {
+				const queued = this.list.find((entry): entry is Extract<TranscriptEntry, { kind: "user" }> => entry.kind === "user" && entry.state === "queued" && entry.text === event.message.text);
+				if (queued) {
+					queued.state = "sent";
+					return { added: [], changed: [queued] };
+				}
+				return this.add({ kind: "user", id: 0, text: event.message.text, attachments: event.message.attachments, state: "sent" });
+			}
+			case "text-delta": {
+				const open = this.blocks.get(event.blockId);
+				if (open) {
+					open.text += event.text;
+					return { added: [], changed: [open] };
+				}
+				const entry = { kind: "assistant" as const, id: 0, blockId: event.blockId, text: event.text, streaming: true };
+				const change = this.add(entry);
+				this.blocks.set(event.blockId, entry);
+				return change;
+			}
+			case "tool-call": {
+				const entry = { kind: "tool" as const, id: 0, toolUseId: event.toolUseId, toolName: event.toolName, input: event.input, status: "running" as const };
+				const change = this.add(entry);
+				this.tools.set(event.toolUseId, entry);
+				return change;
+			}
+			case "tool-result": {
+				const tool = this.tools.get(event.toolUseId);
+				if (!tool) return this.add({ kind: "notice", id: 0, text: `A tool result arrived for an unknown call (${event.toolUseId}).`, level: "error" });
+				tool.status = event.isError ? "error" : "done";
+				tool.result = event.text;
+				return { added: [], changed: [tool] };
+			}
+			case "permission-request": {
+				const entry = { kind: "permission" as const, id: 0, request: event.request, status: "pending" as const };
+				const change = this.add(entry);
+				this.permissions.set(event.request.id, entry);
+				return change;
+			}
+			case "permission-settled": {
+				const entry = this.permissions.get(event.id);
+				if (!entry) return { added: [], changed: [] };
+				entry.status = event.outcome;
+				return { added: [], changed: [entry] };
+			}
+			case "turn-end": {
+				const closed = this.closeBlocks();
+				const change = this.add({ kind: "usage", id: 0, outcome: event.outcome, usage: event.usage, ...(event.error !== undefined ? { error: event.error } : {}) });
+				return { added: change.added, changed: closed };
+			}
+			case "failed":
+				return { ...this.notice(event.message, "error"), changed: this.closeBlocks() };
+			case "closed":
+				return { ...this.notice("The session ended."), changed: this.closeBlocks() };
+			case "ready":
+				return { added: [], changed: [] };
+		}
+	}
+
+	/** A past session's history was read: no block of it is still streaming. */
+	settle(): TranscriptChange {
+		return { added: [], changed: this.closeBlocks() };
+	}
+
+	/** Streaming is over for every open block (the turn ended). */
+	private closeBlocks(): TranscriptEntry[] {
+		const closed = [...this.blocks.values()];
+		for (const block of closed) block.streaming = false;
+		this.blocks.clear();
+		return closed;
+	}
+
+	private add(entry: TranscriptEntry): TranscriptChange {
+		entry.id = this.nextId++;
+		this.list.push(entry);
+		return { added: [entry], changed: [] };
+	}
+}
+
+/** The text a filter matches an entry by: what the row shows. */
+export function entryText(entry: TranscriptEntry): string {
+	switch (entry.kind) {
+		case "user":
+		case "assistant":
+		case "notice":
+			return entry.text;
+		case "tool":
+			return `${entry.toolName} ${toolSummary(entry.input)} ${entry.result ?? ""}`;
+		case "permission":
+			return `${entry.request.toolName} ${entry.request.summary}`;
+		case "usage":
+			return usageLine(entry.usage, entry.outcome);
+	}
+}
+
+/** A tool call's input in one short line: the first string argument that names what it acts on. */
+export function toolSummary(input: Readonly<Record<string, unknown>>): string {
+	for (const key of ["file_path", "path", "command", "pattern", "query", "url", "notebook_path"]) {
+		const value = input[key];
+		if (typeof value === "string") return value.length > 120 ? `${value.slice(0, 119)}…` : value;
+	}
+	const text = JSON.stringify(input);
+	return text.length > 120 ? `${text.slice(0, 119)}…` : text;
+}
+
+/** A turn's usage in words: tokens in and out, cache reads, cost when reported, duration. */
+export function usageLine(usage: TurnUsage, outcome: "done" | "interrupted" | "error" = "done"): string {
+	const parts: string[] = [];
+	if (usage.inputTokens !== undefined || usage.outputTokens !== undefined) parts.push(`${(usage.inputTokens ?? 0).toLocaleString("en-US")} tokens in, ${(usage.outputTokens ?? 0).toLocaleString("en-US")} out`);
+	if (usage.cacheReadTokens) parts.push(`${usage.cacheReadTokens.toLocaleString("en-US")} from cache`);
+	if (usage.costUsd !== undefined) parts.push(`$${usage.costUsd.toFixed(4)}`);
+	if (usage.durationMs !== undefined) parts.push(`${(usage.durationMs / 1000).toFixed(1)} s`);
+	const head = outcome === "interrupted" ? "Stopped" : outcome === "error" ? "Turn failed" : "Turn done";
+	return parts.length > 0 ? `${head}: ${parts.join(" · ")}` : head;
+}

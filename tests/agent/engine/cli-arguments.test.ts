@@ -1,0 +1,43 @@
+import { cliArguments } from "../../../src/agent/engine/cli-arguments";
+import { UNTRUSTED_GUARD } from "../../../src/agent/engine/session-guard";
+
+const TRUSTED = { projectConfigTrusted: true };
+
+describe("cliArguments", () => {
+	it("runs print mode over stream-json with permission prompts on the control channel", () => {
+		expect(cliArguments({ permissionMode: "default" }, [], TRUSTED)).toEqual([
+			"-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose", "--include-partial-messages",
+			"--permission-prompt-tool", "stdio", "--permission-mode", "default",
+		]);
+	});
+
+	it("adds the model, the session to resume and one sdk MCP entry per in-process server", () => {
+		const args = cliArguments({ permissionMode: "plan", model: "sonnet", resume: "abc-123" }, ["obsidian", "extra"], TRUSTED);
+		expect(args.slice(10)).toEqual([
+			"plan", "--model", "sonnet", "--resume", "abc-123",
+			"--mcp-config", '{"mcpServers":{"obsidian":{"type":"sdk","name":"obsidian"},"extra":{"type":"sdk","name":"extra"}}}',
+		]);
+	});
+
+	it("loads only the user's own settings and the panel's MCP servers until the vault's configuration is trusted", () => {
+		const args = cliArguments({ permissionMode: "default" }, ["obsidian"], UNTRUSTED_GUARD);
+		expect(args.slice(11, 14)).toEqual(["--setting-sources", "user", "--strict-mcp-config"]);
+		expect(args.at(-2)).toBe("--mcp-config");
+		expect(cliArguments({ permissionMode: "default" }, [], TRUSTED)).not.toContain("--setting-sources");
+		expect(cliArguments({ permissionMode: "default" }, [], TRUSTED)).not.toContain("--strict-mcp-config");
+	});
+
+	it("hands the sandbox and the deny rules to the CLI with --settings, and no command may leave the sandbox", () => {
+		const args = cliArguments({ permissionMode: "acceptEdits" }, [], {
+			projectConfigTrusted: false,
+			sandbox: { denyRead: ["/v/Secret", "/v/.config-folder"], denyWrite: ["/v/Secret", "/v/.config-folder"] },
+			denyRules: ["Read(//v/Secret/**)"],
+		});
+		const settings = JSON.parse(args[args.indexOf("--settings") + 1] ?? "null") as unknown;
+		expect(settings).toEqual({
+			sandbox: { enabled: true, allowUnsandboxedCommands: false, filesystem: { denyRead: ["/v/Secret", "/v/.config-folder"], denyWrite: ["/v/Secret", "/v/.config-folder"] } },
+			permissions: { deny: ["Read(//v/Secret/**)"] },
+		});
+		expect(cliArguments({ permissionMode: "default" }, [], UNTRUSTED_GUARD)).not.toContain("--settings");
+	});
+});

@@ -1,0 +1,78 @@
+import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pastSessions, projectSlug, sessionHistory, transcriptFolder } from "../../../src/agent/engine/cli-session-files";
+import { makeTempDir } from "../../helpers/temp-dir";
+
+// Records in the shapes CLI 2.1.330 writes (trimmed).
+const records = (sessionId: string, prompt: string): string =>
+	[
+		{ type: "queue-operation", operation: "enqueue", sessionId, content: prompt },
+		{ type: "user", isSidechain: false, isMeta: true, message: { role: "user", content: "<local-command-caveat>" }, uuid: "u0" },
+		{ type: "user", isSidechain: false, message: { role: "user", content: `${prompt}\nsecond line` }, uuid: "u1", timestamp: "2026-11-27T11:15:41.880Z" },
+		{ type: "attachment", attachment: { type: "date" }, uuid: "a1" },
+		{ type: "assistant", message: { id: "msg_1", role: "assistant", content: [{ type: "text", text: "Let me check." }] }, uuid: "r1" },
+		{ type: "assistant", message: { id: "msg_1", role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "Bash", input: { command: "ls" } }] }, uuid: "r2" },
+		{ type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "User said no", is_error: true }] }, uuid: "u2" },
+		{ type: "assistant", isSidechain: true, message: { id: "msg_s", content: [{ type: "text", text: "subagent" }] }, uuid: "s1" },
+		{ type: "user", message: { role: "user", content: [{ type: "text", text: "[Request interrupted by user]" }] }, uuid: "u3" },
+		{ type: "assistant", message: { id: "msg_2", role: "assistant", content: [{ type: "text", text: "Done." }] }, uuid: "r3" },
+	].map((record) => JSON.stringify(record)).join("\n") + "\nnot json\n";
+
+describe("projectSlug", () => {
+	it("replaces every character but ASCII letters and digits with a dash, as the CLI names its project folders", () => {
+		expect(projectSlug("/tmp/h3vault-nR35NQ")).toBe("-tmp-h3vault-nR35NQ");
+		expect(projectSlug("C:\\Users\\Zoë\\My Vault")).toBe("C--Users-Zo--My-Vault");
+	});
+});
+
+describe("transcripts", () => {
+	const config = makeTempDir("claude-config");
+	const vault = "/home/writer/My Vault";
+	const folder = join(config.path, "projects", projectSlug(vault));
+	mkdirSync(folder, { recursive: true });
+	writeFileSync(join(folder, "11111111-aaaa.jsonl"), records("11111111-aaaa", "Plan the book"));
+	writeFileSync(join(folder, "22222222-bbbb.jsonl"), records("22222222-bbbb", "Fix the index"));
+	writeFileSync(join(folder, "33333333-cccc.jsonl"), '{"type":"queue-operation"}\n');
+	writeFileSync(join(folder, "notes.txt"), "not a transcript");
+	utimesSync(join(folder, "11111111-aaaa.jsonl"), new Date("2026-01-01T00:00:00Z"), new Date("2026-01-01T00:00:00Z"));
+	utimesSync(join(folder, "22222222-bbbb.jsonl"), new Date("2026-02-01T00:00:00Z"), new Date("2026-02-01T00:00:00Z"));
+	afterAll(() => config.remove());
+
+	it("finds the vault's project folder, also by prefix when the path is too long for a whole slug", async () => {
+		await expect(transcriptFolder(config.path, vault)).resolves.toBe(folder);
+		await expect(transcriptFolder(config.path, "/elsewhere")).resolves.toBeUndefined();
+		const deep = `/vaults/${"a".repeat(250)}`;
+		const hashed = `${projectSlug(deep).slice(0, 200)}-1x2y3z`;
+		mkdirSync(join(config.path, "projects", hashed));
+		await expect(transcriptFolder(config.path, deep)).resolves.toBe(join(config.path, "projects", hashed));
+		await expect(transcriptFolder(join(config.path, "missing"), vault)).resolves.toBeUndefined();
+	});
+
+	it("lists past sessions newest first with the first line the user typed", async () => {
+		await expect(pastSessions(folder)).resolves.toEqual([
+			{ sessionId: "22222222-bbbb", firstLine: "Fix the index", updatedAt: "2026-02-01T00:00:00.000Z" },
+			{ sessionId: "11111111-aaaa", firstLine: "Plan the book", updatedAt: "2026-01-01T00:00:00.000Z" },
+		]);
+	});
+
+	it("replays a session as the panel's events, without meta records, subagents or bookkeeping", async () => {
+		await expect(sessionHistory(folder, "11111111-aaaa")).resolves.toEqual([
+			{ kind: "user-message", message: { text: "Plan the book\nsecond line", attachments: [] } },
+			{ kind: "text-delta", blockId: "r1:0", text: "Let me check." },
+			{ kind: "tool-call", toolUseId: "toolu_1", toolName: "Bash", input: { command: "ls" } },
+			{ kind: "tool-result", toolUseId: "toolu_1", isError: true, text: "User said no" },
+			{ kind: "text-delta", blockId: "r3:0", text: "Done." },
+		]);
+	});
+
+	it("shows a message the panel sent with attachments as the text the user typed (the notes' documents and the mention breaks left out)", async () => {
+		const sessionId = "33333333-cccc";
+		const content = [{ type: "text", text: "Summarise \u2060@Notes/A.md" }, { type: "document", title: "Notes/A.md", context: "A note", source: { type: "text", media_type: "text/plain", data: "alpha" } }];
+		writeFileSync(join(folder, `${sessionId}.jsonl`), `${JSON.stringify({ type: "user", message: { role: "user", content }, uuid: "u1" })}\n`);
+		await expect(sessionHistory(folder, sessionId)).resolves.toEqual([{ kind: "user-message", message: { text: "Summarise @Notes/A.md", attachments: [] } }]);
+	});
+
+	it("refuses a session id that could leave the folder", async () => {
+		await expect(sessionHistory(folder, "../../etc/passwd")).rejects.toThrow("not a session id: ../../etc/passwd");
+	});
+});

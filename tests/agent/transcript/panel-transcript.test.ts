@@ -1,0 +1,78 @@
+import { Transcript, entryText, toolSummary, usageLine } from "../../../src/agent/transcript/panel-transcript";
+
+describe("Transcript", () => {
+	it("grows one entry per reply block as text streams in, and closes it when the turn ends", () => {
+		const transcript = new Transcript();
+		transcript.apply({ kind: "user-message", message: { text: "Summarise my week", attachments: [] } });
+		const first = transcript.apply({ kind: "text-delta", blockId: "a", text: "You met " });
+		const second = transcript.apply({ kind: "text-delta", blockId: "a", text: "Ana twice." });
+		expect(first.added).toHaveLength(1);
+		expect(second).toEqual({ added: [], changed: [first.added[0]] });
+		expect(transcript.entries[1]).toMatchObject({ kind: "assistant", text: "You met Ana twice.", streaming: true });
+		const end = transcript.apply({ kind: "turn-end", outcome: "done", usage: { inputTokens: 10, outputTokens: 5 } });
+		expect(end.changed).toEqual([transcript.entries[1]]);
+		expect(transcript.entries[1]).toMatchObject({ streaming: false });
+		expect(transcript.entries[2]).toMatchObject({ kind: "usage", outcome: "done" });
+		// A new turn's block with the same id starts a new entry.
+		transcript.apply({ kind: "text-delta", blockId: "a", text: "Next" });
+		expect(transcript.entries.filter((entry) => entry.kind === "assistant")).toHaveLength(2);
+	});
+
+	it("shows a message sent while Claude works as queued, and as sent once the CLI takes it (no second row)", () => {
+		const transcript = new Transcript();
+		transcript.queue({ text: "and then?", attachments: [] });
+		expect(transcript.entries[0]).toMatchObject({ kind: "user", state: "queued" });
+		const taken = transcript.apply({ kind: "user-message", message: { text: "and then?", attachments: [] } });
+		expect(taken.added).toEqual([]);
+		expect(transcript.entries).toHaveLength(1);
+		expect(transcript.entries[0]).toMatchObject({ state: "sent" });
+	});
+
+	it("puts a tool's result on its card and settles permission questions", () => {
+		const transcript = new Transcript();
+		transcript.apply({ kind: "tool-call", toolUseId: "t1", toolName: "Bash", input: { command: "ls" } });
+		transcript.apply({ kind: "tool-result", toolUseId: "t1", isError: true, text: "denied" });
+		expect(transcript.entries[0]).toMatchObject({ kind: "tool", status: "error", result: "denied" });
+		transcript.apply({ kind: "tool-result", toolUseId: "nope", isError: false, text: "" });
+		expect(transcript.entries[1]).toMatchObject({ kind: "notice", level: "error" });
+		transcript.apply({ kind: "permission-request", request: { id: "p1", toolName: "WebFetch", input: {}, summary: "WebFetch: example.org" } });
+		transcript.apply({ kind: "permission-settled", id: "p1", outcome: "denied" });
+		expect(transcript.entries[2]).toMatchObject({ kind: "permission", status: "denied" });
+		expect(entryText(transcript.entries[2] ?? transcript.entries[0])).toContain("example.org");
+	});
+
+	it("numbers entries in order and reports failures and the end of the session as notices", () => {
+		const transcript = new Transcript();
+		transcript.apply({ kind: "failed", message: "Claude Code was not found." });
+		transcript.apply({ kind: "closed" });
+		expect(transcript.entries.map((entry) => [entry.id, entry.kind, entryText(entry)])).toEqual([
+			[1, "notice", "Claude Code was not found."],
+			[2, "notice", "The session ended."],
+		]);
+	});
+});
+
+describe("usage and tool lines", () => {
+	it("says tokens, cache, cost and time when reported, and only what was reported", () => {
+		expect(usageLine({ inputTokens: 1200, outputTokens: 80, cacheReadTokens: 3000, costUsd: 0.0123, durationMs: 2500 })).toBe("Turn done: 1,200 tokens in, 80 out · 3,000 from cache · $0.0123 · 2.5 s");
+		expect(usageLine({}, "interrupted")).toBe("Stopped");
+		expect(usageLine({ outputTokens: 3 }, "error")).toBe("Turn failed: 0 tokens in, 3 out");
+	});
+
+	it("sums up a tool's input by the argument that names its target", () => {
+		expect(toolSummary({ file_path: "Notes/A.md", content: "x" })).toBe("Notes/A.md");
+		expect(toolSummary({ other: 1 })).toBe('{"other":1}');
+		expect(toolSummary({ command: "x".repeat(200) })).toHaveLength(120);
+	});
+});
+
+describe("a past session's history", () => {
+	it("leaves no block streaming once settled", () => {
+		const transcript = new Transcript();
+		transcript.apply({ kind: "text-delta", blockId: "a", text: "Old reply" });
+		const settled = transcript.settle();
+		expect(settled.changed).toEqual([transcript.entries[0]]);
+		expect(transcript.entries[0]).toMatchObject({ streaming: false });
+		expect(transcript.settle().changed).toEqual([]);
+	});
+});
