@@ -4,15 +4,15 @@ import type { PrivacyRules } from "./vault/privacy/privacy";
 import type { BridgeStatus } from "./ide/bridge-host";
 import type { DoctorInputs } from "./ide/doctor/doctor";
 import { ideNameFor } from "./ide/server-info";
-import type { BridgeComponent } from "./obsidian/bridge-component";
-import { ClaudePermissionsSection } from "./obsidian/claude-permissions-section";
-import { ClaudePermissionsSync } from "./obsidian/claude-permissions-sync";
-import { onVaultConfigChanged, readExcludedFiles } from "./obsidian/excluded-files";
-import { PreviewedPermissions } from "./obsidian/previewed-permissions";
-import { EditorTracker } from "./obsidian/editor-tracker";
-import { registerDiffReviewView } from "./obsidian/register-diff-review";
-import { ACTIVITY_VIEW_TYPE, ActivityView } from "./obsidian/activity-view";
-import { BridgeSettingTab, type SettingsHost } from "./obsidian/settings-tab";
+import type { BridgeComponent } from "./obsidian/bridge/bridge-component";
+import { ClaudePermissionsSection } from "./obsidian/settings/claude-permissions-section";
+import { ClaudePermissionsSync } from "./obsidian/settings/claude-permissions-sync";
+import { onVaultConfigChanged, readExcludedFiles } from "./obsidian/settings/excluded-files";
+import { PreviewedPermissions } from "./obsidian/settings/previewed-permissions";
+import { EditorTracker } from "./obsidian/editor/editor-tracker";
+import { registerDiffReviewView } from "./obsidian/review/register-diff-review";
+import { ACTIVITY_VIEW_TYPE, ActivityView } from "./obsidian/activity/activity-view";
+import { BridgeSettingTab, type SettingsHost } from "./obsidian/settings/settings-tab";
 import type { AgentEngine } from "./agent/agent-session";
 import { DenyRulesOffer } from "./obsidian/agent/deny-rules-offer";
 import { registerAgentPanel } from "./obsidian/agent/register-agent-view";
@@ -22,8 +22,8 @@ import { DevicePermissionRules } from "./obsidian/agent/device-permission-rules"
 import { DeviceAgentSettings } from "./obsidian/agent/device-agent-settings";
 import { ClaudeConfigTrustStore } from "./obsidian/agent/claude-config-trust-store";
 import type { ClaudeConfigHost } from "./obsidian/agent/claude-config-notice";
-import { StatusBar } from "./obsidian/status-bar";
-import { TagCommands } from "./obsidian/tag-commands";
+import { StatusBar } from "./obsidian/bridge/status-bar";
+import { TagCommands } from "./obsidian/editor/tag-commands";
 import { VaultPaths } from "./vault/vault-paths";
 import type { VaultToolsSettingsHost, VaultToolsStatus } from "./obsidian/settings/vault-tools-section";
 import type { VaultToolsComponent } from "./obsidian/vault-tools/vault-tools-component";
@@ -33,8 +33,8 @@ import { describeError } from "./shared/describe-error";
 
 const STOPPED: BridgeStatus = { state: "stopped", clients: [] };
 
-/** What starts at layout ready (src/obsidian/bridge-runtime.ts), loaded then and not with main.js. */
-type BridgeRuntime = typeof import("./obsidian/bridge-runtime");
+/** What starts at layout ready (src/obsidian/bridge/bridge-runtime.ts), loaded then and not with main.js. */
+type BridgeRuntime = typeof import("./obsidian/bridge/bridge-runtime");
 
 /** Lifecycle only: builds the parts, registers them, and lets unload cascade. */
 export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHost {
@@ -241,7 +241,7 @@ export default class ClaudeCodeBridgePlugin extends Plugin implements SettingsHo
 	/** Loads the bridge's modules, then starts it, unless it was stopped (or the plugin unloaded) meanwhile. */
 	private startBridge(): void {
 		const start = ++this.bridgeStarts;
-		import("./obsidian/bridge-runtime").then(
+		import("./obsidian/bridge/bridge-runtime").then(
 			(runtime) => {
 				if (start === this.bridgeStarts) this.startLoadedBridge(runtime);
 			},

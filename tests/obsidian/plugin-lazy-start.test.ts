@@ -10,7 +10,7 @@ import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 /** Resolves once a dynamic import of the bridge's modules started now has settled, and the turn after it has run. */
 async function afterTheBridgeModulesLoad(): Promise<void> {
-	await import("../../src/obsidian/bridge-runtime");
+	await import("../../src/obsidian/bridge/bridge-runtime");
 	await new Promise((resolve) => setImmediate(resolve));
 }
 

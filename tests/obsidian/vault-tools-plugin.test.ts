@@ -7,7 +7,7 @@ import ClaudeCodeBridgePlugin from "../../src/plugin";
 import { NOT_READY_REASON } from "../../src/obsidian/vault-tools/vault-tools-component";
 import type { BridgeSettings } from "../../src/settings";
 import { httpTokenRecordPath, readHttpTokenRecord } from "../../src/vault-tools/serve/http-token-record";
-import { DIFF_VIEW_TYPE } from "../../src/obsidian/diff-view";
+import { DIFF_VIEW_TYPE } from "../../src/obsidian/review/diff-view";
 import type { App, FakeElement } from "../__mocks__/obsidian";
 import { NodeBackedWebWorker } from "../helpers/node-backed-web-worker";
 import { makeTempDir } from "../helpers/temp-dir";
