@@ -96,8 +96,11 @@ const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
 	// The agent panel's view, settings rows and the lazily loaded engine module.
 	"src/obsidian/agent": ["src/agent", "src/assembly", "src/settings", "src/shared"],
 	"src/obsidian/vault-tools": ["src/obsidian/notes", "src/assembly", "src/settings", "src/vault-tools/regex", "src/vault-tools/resources", "src/vault-tools/serve", "src/vault", "src/vault/markdown", "src/vault/notes", "src/server", "src/shared"],
-	// The settings tab and its sections, Claude Code's deny rules kept in step, the privacy rules.
-	"src/obsidian/settings": ["src/obsidian/agent", "src/settings", "src/ide", "src/ide/claude-permissions", "src/ide/doctor", "src/vault", "src/vault/privacy", "src/vault-tools/serve", "src/shared"],
+	// The settings tab and its sections; the settings' host (privacy rules, Claude Code's deny rules kept in step, what the panel reads).
+	"src/obsidian/settings": [
+		"src/obsidian/agent", "src/obsidian/vault-tools", "src/settings", "src/assembly", "src/agent",
+		"src/ide", "src/ide/claude-permissions", "src/ide/doctor", "src/vault", "src/vault/privacy", "src/vault-tools/serve", "src/shared",
+	],
 	// The running bridge: its component over Obsidian's adapters, the module loaded at layout ready, the status bar.
 	"src/obsidian/bridge": [
 		"src/obsidian/activity", "src/obsidian/editor", "src/obsidian/notes", "src/obsidian/review", "src/obsidian/vault-tools", "src/settings", "src/assembly",
@@ -105,7 +108,7 @@ const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
 	],
 	"src/plugin": [
 		"src/obsidian/activity", "src/obsidian/agent", "src/obsidian/bridge", "src/obsidian/editor", "src/obsidian/notes", "src/obsidian/review", "src/obsidian/settings", "src/obsidian/vault-tools",
-		"src/agent", "src/settings", "src/ide", "src/ide/claude-permissions", "src/ide/doctor", "src/vault", "src/vault/privacy", "src/shared",
+		"src/agent", "src/ide", "src/vault", "src/shared",
 	],
 	"main.ts": ["src/plugin"],
 	"src/headless": [

@@ -8,7 +8,6 @@ import { Undo } from "../../../src/journal/undo";
 import { pluginJournal } from "../../../src/obsidian/activity/plugin-journal";
 import { ACTIVITY_ROW_HEIGHT, ActivityView } from "../../../src/obsidian/activity/activity-view";
 import { ACTIVITY_EXPORT_FORMAT } from "../../../src/journal/activity-export";
-import ClaudeCodeBridgePlugin from "../../../src/plugin";
 import { App, type FakeElement } from "../../__mocks__/obsidian";
 import { pollUntil } from "../../helpers/wait-until";
 import { testSeal } from "../../journal/test-seal";
@@ -248,20 +247,3 @@ describe("undoing a whole session from the activity view", () => {
 		expect(sessionButton(view, "s2")?.text).toBe("Undo session");
 	});
 });
-
-describe("the plugin's activity view", () => {
-	it("opens from the ribbon icon and the command, once, and shows that the bridge is not running yet", async () => {
-		const app = new App("/vault", "Vault");
-		const plugin = new ClaudeCodeBridgePlugin(app as never, { id: "claude-code-bridge", name: "Claude Code Bridge", version: "0.0.0" } as never);
-		plugin.load();
-		const fake = plugin as unknown as { ribbonIcons: { title: string; click: () => unknown }[]; runCommand(id: string): boolean };
-		await pollUntil(() => fake.ribbonIcons.find((icon) => icon.title === "Open Claude activity"), "the ribbon icon");
-		fake.ribbonIcons.find((icon) => icon.title === "Open Claude activity")?.click();
-		const leaf = await pollUntil(() => app.workspace.getLeavesOfType("claude-code-bridge-activity")[0], "the activity view");
-		expect(fake.runCommand("open-activity")).toBe(true);
-		await pollUntil(() => ((leaf.view as unknown as ActivityView).contentEl as unknown as FakeElement).textContent.includes("The bridge is not running") || undefined, "the view's message");
-		expect(app.workspace.getLeavesOfType("claude-code-bridge-activity")).toHaveLength(1);
-		plugin.unload();
-	});
-});
-

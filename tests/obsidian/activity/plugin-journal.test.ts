@@ -8,7 +8,7 @@ import { vaultId } from "../../../src/journal/journal-folder";
 import type { CallRecord, ChangeRecord } from "../../../src/journal/journal-records";
 import { pluginJournal, pluginJournalFolder } from "../../../src/obsidian/activity/plugin-journal";
 import ClaudeCodeBridgePlugin from "../../../src/plugin";
-import type { BridgeSettings } from "../../../src/settings";
+import type { BridgeSettingsHost } from "../../../src/obsidian/settings/bridge-settings-host";
 import { readHttpTokenRecord } from "../../../src/vault-tools/serve/http-token-record";
 import { App } from "../../__mocks__/obsidian";
 import { FIXTURE_TIMEOUT_MS } from "../../helpers/fixture-timeout";
@@ -100,7 +100,7 @@ describe("the running plugin records Claude's vault-tool calls", () => {
 		plugin = new ClaudeCodeBridgePlugin(app as never, { id: "claude-code-bridge", name: "Claude Code Bridge", version: "0.0.0" } as never);
 		(plugin as unknown as { data: unknown }).data = { privateFolders: ["Private"], vaultTools: { reviewWrites: false } };
 		plugin.load();
-		await pollUntil(() => (plugin.settings as BridgeSettings | undefined)?.vaultTools, "the settings to load");
+		await pollUntil(() => (plugin.settingsHost as BridgeSettingsHost | undefined)?.settings.vaultTools, "the settings to load");
 	}, FIXTURE_TIMEOUT_MS);
 
 	afterEach(async () => {
@@ -115,7 +115,7 @@ describe("the running plugin records Claude's vault-tool calls", () => {
 	async function connect(): Promise<Client> {
 		app.workspace.finishLayout();
 		const port = await pollUntil(() => {
-			const http = plugin.vaultToolsStatus().http;
+			const http = plugin.settingsHost.vaultToolsStatus().http;
 			return http?.state === "listening" ? http.port : undefined;
 		}, "the HTTP endpoint to listen");
 		const token = readHttpTokenRecord(home, port).token ?? "";

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import ClaudeCodeBridgePlugin from "../../../src/plugin";
+import type { BridgeSettingsHost } from "../../../src/obsidian/settings/bridge-settings-host";
 import type { BridgeStatus } from "../../../src/ide/bridge-host";
 import { notices, type App } from "../../__mocks__/obsidian";
 import { PreviewedPermissions } from "../../../src/obsidian/settings/previewed-permissions";
@@ -36,12 +37,12 @@ describe("Treat Obsidian's excluded files as private, through the plugin's own w
 		plugin = new ClaudeCodeBridgePlugin(app as never, { id: "claude-code-bridge", name: "Claude Code Bridge", version: "0.0.0" } as never);
 		(plugin as unknown as { data: unknown }).data = stored;
 		plugin.load();
-		await pollUntil(() => plugin.settings, "the settings to load");
+		await pollUntil(() => (plugin.settingsHost as BridgeSettingsHost | undefined)?.settings, "the settings to load");
 		app.workspace.finishLayout();
 		const status = await pollUntil(() => {
-			const current: BridgeStatus | undefined = plugin.settings === undefined ? undefined : plugin.bridgeStatus();
+			const current: BridgeStatus | undefined = (plugin.settingsHost as BridgeSettingsHost | undefined) === undefined ? undefined : plugin.settingsHost.bridgeStatus();
 			return current?.state === "listening" ? current : undefined;
-		}, () => `the bridge to listen (${JSON.stringify(plugin.settings === undefined ? "no settings" : plugin.bridgeStatus())})`);
+		}, () => `the bridge to listen (${JSON.stringify((plugin.settingsHost as BridgeSettingsHost | undefined) === undefined ? "no settings" : plugin.settingsHost.bridgeStatus())})`);
 		const lock = JSON.parse(readFileSync(status.lockFilePath ?? "", "utf8")) as { authToken: string };
 		client = await connectOrThrow(status.port ?? 0, { token: lock.authToken });
 		await client.initialize();
@@ -62,7 +63,7 @@ describe("Treat Obsidian's excluded files as private, through the plugin's own w
 		const connected = await start({ excludedFilesArePrivate: true });
 		expect(await read(connected, "Archive/old.md")).not.toContain("ARCHIVED-SECRET-2");
 		expect(await read(connected, "Notes/public.md")).toContain("PUBLIC-TEXT-1");
-		expect(plugin.privacyRules().folders).toEqual(["Archive"]);
+		expect(plugin.settingsHost.privacyRules().folders).toEqual(["Archive"]);
 	});
 
 	it("tells a relay the rules it applies and its config folder, and they agree with the same settings read from disk", async () => {
@@ -116,7 +117,7 @@ describe("Claude Code's deny rules at start-up", () => {
 		const started = new ClaudeCodeBridgePlugin(app as never, { id: "claude-code-bridge", name: "Claude Code Bridge", version: "0.0.0" } as never);
 		(started as unknown as { data: unknown }).data = { enabled: false, privateFolders: ["Diary"], keepPrivateFromClaudeTools: true };
 		started.load();
-		await pollUntil(() => started.settings, "the settings to load");
+		await pollUntil(() => (started.settingsHost as BridgeSettingsHost | undefined)?.settings, "the settings to load");
 		return started;
 	}
 

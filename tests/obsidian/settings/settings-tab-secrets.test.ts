@@ -6,7 +6,7 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import ClaudeCodeBridgePlugin from "../../../src/plugin";
-import type { BridgeSettings } from "../../../src/settings";
+import type { BridgeSettingsHost } from "../../../src/obsidian/settings/bridge-settings-host";
 import { readHttpTokenRecord } from "../../../src/vault-tools/serve/http-token-record";
 import { Setting, notices, type App, type FakeElement } from "../../__mocks__/obsidian";
 import { FIXTURE_TIMEOUT_MS } from "../../helpers/fixture-timeout";
@@ -30,14 +30,14 @@ describe("the settings tab of the running plugin", () => {
 		plugin = new ClaudeCodeBridgePlugin(app as never, { id: "claude-code-bridge", name: "Claude Code Bridge", version: "0.0.0" } as never);
 		(plugin as unknown as { data: unknown }).data = { privateFolders: ["Private"] };
 		plugin.load();
-		await pollUntil(() => (plugin.settings as BridgeSettings | undefined)?.vaultTools, "the settings to load");
+		await pollUntil(() => (plugin.settingsHost as BridgeSettingsHost | undefined)?.settings.vaultTools, "the settings to load");
 		app.workspace.finishLayout();
 	}, FIXTURE_TIMEOUT_MS);
 
 	afterEach(async () => {
 		plugin?.unload();
 		await (plugin as unknown as { bridge?: { stopped: Promise<void> } }).bridge?.stopped;
-		await pollUntil(() => (plugin?.vaultToolsStatus().http?.state === "listening" ? undefined : true), "the HTTP endpoint to close");
+		await pollUntil(() => ((plugin?.settingsHost as BridgeSettingsHost | undefined)?.vaultToolsStatus().http?.state === "listening" ? undefined : true), "the HTTP endpoint to close");
 		process.env.HOME = previousHome;
 	});
 	afterAll(() => temp.remove());
@@ -52,10 +52,10 @@ describe("the settings tab of the running plugin", () => {
 	});
 
 	it("shows neither token, nor half of one, anywhere in the tab, and copies neither", async () => {
-		const lockFile = await pollUntil(() => plugin.bridgeStatus().lockFilePath, "the lock file");
+		const lockFile = await pollUntil(() => plugin.settingsHost.bridgeStatus().lockFilePath, "the lock file");
 		const ideToken = (JSON.parse(readFileSync(lockFile, "utf8")) as { authToken: string }).authToken;
 		const port = await pollUntil(() => {
-			const http = plugin.vaultToolsStatus().http;
+			const http = plugin.settingsHost.vaultToolsStatus().http;
 			return http?.state === "listening" ? http.port : undefined;
 		}, "the HTTP endpoint to listen");
 		const httpToken = readHttpTokenRecord(home, port).token ?? "";
