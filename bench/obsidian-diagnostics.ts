@@ -12,7 +12,7 @@ import { DiagnosticsEngine } from "../src/ide/diagnostics/diagnostics-engine";
 import { createGetDiagnosticsTool } from "../src/ide/tools/get-diagnostics";
 import { VaultPaths } from "../src/vault/vault-paths";
 import { obsidianYamlCodec } from "../src/obsidian/notes/obsidian-yaml-codec";
-import { ObsidianDiagnosticsNotes, type SourceScheduler } from "../src/obsidian/diagnostics-notes";
+import { ObsidianDiagnosticsNotes, type SourceScheduler } from "../src/obsidian/notes/obsidian-diagnostics-notes";
 import { makeTempDir } from "../tests/helpers/temp-dir";
 import { createMetadataHarness } from "../tests/obsidian/harness/metadata-vault";
 import { round, summarize } from "./stats";

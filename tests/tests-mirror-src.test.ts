@@ -24,7 +24,7 @@ export const TESTED_ELSEWHERE: Record<string, { where: string[]; why: string }> 
 	"src/ide/doctor/other-lock-files.ts": { where: ["tests/ide/doctor/doctor.test.ts"], why: "other editors' lock files, checked through runDoctor" },
 	"src/ide/doctor/own-lock-file.ts": { where: ["tests/ide/doctor/doctor.test.ts"], why: "the bridge's own lock file, checked through runDoctor" },
 	"src/ide/doctor/vault-location.ts": { where: ["tests/ide/doctor/doctor.test.ts"], why: "the vault's real path checks, through runDoctor" },
-	"src/obsidian/notes/files-by-name.ts": { where: ["tests/obsidian/diagnostics-notes.test.ts", "tests/contracts/vault-index.test.ts"], why: "link resolution among public notes, through both Obsidian adapters" },
+	"src/obsidian/notes/files-by-name.ts": { where: ["tests/obsidian/notes/obsidian-diagnostics-notes.test.ts", "tests/contracts/vault-index.test.ts"], why: "link resolution among public notes, through both Obsidian adapters" },
 	"src/obsidian/settings/mcp-commands.ts": { where: ["tests/obsidian/settings/vault-tools-section.test.ts"], why: "the copyable commands, through the settings section" },
 	"src/server/lock-file-reader.ts": { where: ["tests/security/untrusted-lock-files.test.ts", "tests/vault-tools/relay-client/bridge-locator.test.ts"], why: "lock files as untrusted input, through the cleanup and the relay's locator" },
 	"src/vault-tools/regex/node-regex-thread.ts": { where: ["tests/vault-tools/regex/regex-scanner.test.ts"], why: "the Node worker thread, driven by the scanner's tests" },
@@ -36,7 +36,7 @@ export const TESTED_ELSEWHERE: Record<string, { where: string[]; why: string }> 
 		why: "the plugin's entry: one re-export, tested by loading the built main.js as Obsidian does",
 	},
 	"src/plugin.ts": {
-		where: ["tests/obsidian/plugin-lazy-start.test.ts", "tests/obsidian/excluded-files-plugin.test.ts", "tests/obsidian/bundle.test.ts"],
+		where: ["tests/obsidian/plugin-lazy-start.test.ts", "tests/obsidian/settings/excluded-files-plugin.test.ts", "tests/obsidian/bundle.test.ts"],
 		why: "the plugin class against the fake obsidian module, by feature, and through the built main.js",
 	},
 	"src/cli/main.ts": {
@@ -87,20 +87,20 @@ export const TESTED_ELSEWHERE: Record<string, { where: string[]; why: string }> 
 		where: ["tests/vault/privacy/vault-privacy.test.ts"],
 		why: "privacy over the workspace port: tested with the boundary that builds it",
 	},
-	"src/obsidian/bridge-runtime.ts": {
+	"src/obsidian/bridge/bridge-runtime.ts": {
 		where: ["tests/obsidian/plugin-lazy-start.test.ts"],
 		why: "the plugin's lazy start of the bridge, tested through the plugin",
 	},
-	"src/obsidian/claude-permissions-sync.ts": {
-		where: ["tests/obsidian/claude-permissions-settings.test.ts"],
+	"src/obsidian/settings/claude-permissions-sync.ts": {
+		where: ["tests/obsidian/settings/claude-permissions-settings.test.ts"],
 		why: "tested with the settings section that previews and writes the rules",
 	},
-	"src/obsidian/excluded-files.ts": {
-		where: ["tests/obsidian/claude-permissions-settings.test.ts"],
+	"src/obsidian/settings/excluded-files.ts": {
+		where: ["tests/obsidian/settings/claude-permissions-settings.test.ts"],
 		why: "Obsidian's excluded files as private paths, tested in the settings section that uses them",
 	},
-	"src/obsidian/previewed-permissions.ts": {
-		where: ["tests/obsidian/claude-permissions-settings.test.ts", "tests/obsidian/excluded-files-plugin.test.ts"],
+	"src/obsidian/settings/previewed-permissions.ts": {
+		where: ["tests/obsidian/settings/claude-permissions-settings.test.ts", "tests/obsidian/settings/excluded-files-plugin.test.ts"],
 		why: "the record of a previewed write, tested in the permissions settings flow",
 	},
 	"src/obsidian/vault-tools/vault-tools-component.ts": {
@@ -128,7 +128,7 @@ export const TESTED_ELSEWHERE: Record<string, { where: string[]; why: string }> 
 		why: "the server's fixed numbers, tested by the limits the connection manager enforces",
 	},
 	"src/settings.ts": {
-		where: ["tests/obsidian/settings-tab.test.ts", "tests/robustness/secrets-at-rest.test.ts"],
+		where: ["tests/obsidian/settings/settings-tab.test.ts", "tests/robustness/secrets-at-rest.test.ts"],
 		why: "settings shape and migration, tested through the settings tab and the data.json at rest",
 	},
 	"src/vault/folder/folder-vault-index.ts": {

@@ -6,7 +6,7 @@ import { startStdioVaultServer } from "../../src/assembly/stdio-vault-server";
 import { FolderJournalStore } from "../../src/journal/folder-journal-store";
 import { Journal } from "../../src/journal/journal";
 import { MemoryJournalStore } from "../../src/journal/memory-journal-store";
-import { pluginJournalFolder } from "../../src/obsidian/plugin-journal";
+import { pluginJournalFolder } from "../../src/obsidian/activity/plugin-journal";
 import { REJECTED_BY_USER } from "../../src/vault-tools/kit/ports";
 import { VAULT_TOOLS_RELAY_CLIENT_NAME } from "../../src/vault-tools/serve/relay-methods";
 import { TAGS_NOT_KNOWN } from "../../src/vault/privacy/privacy";

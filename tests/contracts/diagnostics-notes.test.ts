@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import { FolderDiagnosticsNotes } from "../../src/vault/folder/folder-diagnostics-notes";
 import { libraryYamlCodec } from "../../src/vault/folder/yaml-library-codec";
 import { obsidianYamlCodec } from "../../src/obsidian/notes/obsidian-yaml-codec";
-import { ObsidianDiagnosticsNotes } from "../../src/obsidian/diagnostics-notes";
+import { ObsidianDiagnosticsNotes } from "../../src/obsidian/notes/obsidian-diagnostics-notes";
 import { makeTempDir } from "../helpers/temp-dir";
 import { ManualScheduler, settle } from "../obsidian/harness/metadata-scheduler";
 import { createMetadataHarness } from "../obsidian/harness/metadata-vault";

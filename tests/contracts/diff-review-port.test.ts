@@ -1,8 +1,8 @@
 import type { App as RealApp, WorkspaceLeaf as RealLeaf } from "obsidian";
 import { VaultPaths } from "../../src/vault/vault-paths";
 import { HeadlessReviewPort } from "../../src/headless/headless-review-port";
-import { DIFF_VIEW_TYPE, DiffReviewView } from "../../src/obsidian/diff-view";
-import { ObsidianReviewPort } from "../../src/obsidian/obsidian-review-port";
+import { DIFF_VIEW_TYPE, DiffReviewView } from "../../src/obsidian/review/diff-view";
+import { ObsidianReviewPort } from "../../src/obsidian/review/obsidian-review-port";
 import type { View } from "../__mocks__/obsidian";
 import { buildWorkspace, closeWorkspace } from "../obsidian/harness/workspace-builder";
 import { diffReviewPortContract } from "./diff-review-port.contract";

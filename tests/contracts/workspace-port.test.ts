@@ -6,7 +6,7 @@ import { VaultPaths } from "../../src/vault/vault-paths";
 import { FolderVault } from "../../src/vault/folder/folder-vault";
 import { HeadlessEditor } from "../../src/headless/headless-editor";
 import { HeadlessWorkspace } from "../../src/headless/headless-workspace";
-import { ObsidianWorkspace } from "../../src/obsidian/obsidian-workspace";
+import { ObsidianWorkspace } from "../../src/obsidian/editor/obsidian-workspace";
 import { makeTempDir } from "../helpers/temp-dir";
 import { BrowserWindows } from "../obsidian/harness/cm6-dom";
 import { buildWorkspace, closeWorkspace } from "../obsidian/harness/workspace-builder";

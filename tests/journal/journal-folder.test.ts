@@ -1,7 +1,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { installedPluginJournalFolder, journalFolder, vaultId } from "../../src/journal/journal-folder";
-import { pluginJournalFolder } from "../../src/obsidian/plugin-journal";
+import { pluginJournalFolder } from "../../src/obsidian/activity/plugin-journal";
 import { makeTempDir } from "../helpers/temp-dir";
 
 describe("journalFolder", () => {

@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs";
 import ClaudeCodeBridgePlugin from "../../src/plugin";
+import type { BridgeSettingsHost } from "../../src/obsidian/settings/bridge-settings-host";
 import { lockDirectory } from "../../src/server/lock-file";
-import type { BridgeSettings } from "../../src/settings";
 import type { App } from "../__mocks__/obsidian";
 import { makeTempDir } from "../helpers/temp-dir";
 import { pollUntil } from "../helpers/wait-until";
@@ -10,7 +10,7 @@ import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 /** Resolves once a dynamic import of the bridge's modules started now has settled, and the turn after it has run. */
 async function afterTheBridgeModulesLoad(): Promise<void> {
-	await import("../../src/obsidian/bridge-runtime");
+	await import("../../src/obsidian/bridge/bridge-runtime");
 	await new Promise((resolve) => setImmediate(resolve));
 }
 
@@ -26,7 +26,7 @@ describe("the plugin loads the bridge's modules at layout ready", () => {
 		plugin = new ClaudeCodeBridgePlugin(app as never, { id: "claude-code-bridge", name: "Claude Code Bridge", version: "0.0.0" } as never);
 		(plugin as unknown as { data: unknown }).data = { vaultTools: { enabled: false } };
 		plugin.load();
-		await pollUntil(() => plugin.settings as BridgeSettings | undefined, "the settings to load");
+		await pollUntil(() => (plugin.settingsHost as BridgeSettingsHost | undefined)?.settings, "the settings to load");
 	}, FIXTURE_TIMEOUT_MS);
 
 	afterEach(async () => {
@@ -37,9 +37,9 @@ describe("the plugin loads the bridge's modules at layout ready", () => {
 	afterAll(() => temp.remove());
 
 	it("starts the bridge once they have loaded", async () => {
-		expect(plugin.bridgeStatus().state).toBe("stopped");
+		expect(plugin.settingsHost.bridgeStatus().state).toBe("stopped");
 		app.workspace.finishLayout();
-		await pollUntil(() => (plugin.bridgeStatus().state === "listening" ? true : undefined), "the bridge to listen");
+		await pollUntil(() => (plugin.settingsHost.bridgeStatus().state === "listening" ? true : undefined), "the bridge to listen");
 	});
 
 	it("starts nothing when the plugin is unloaded while they load", async () => {
@@ -47,14 +47,14 @@ describe("the plugin loads the bridge's modules at layout ready", () => {
 		plugin.unload();
 		await afterTheBridgeModulesLoad();
 		expect((plugin as unknown as { bridge?: unknown }).bridge).toBeUndefined();
-		expect(plugin.bridgeStatus().state).toBe("stopped");
+		expect(plugin.settingsHost.bridgeStatus().state).toBe("stopped");
 	});
 
 	it("starts one bridge (one lock file) when a restart comes while they load", async () => {
 		app.workspace.finishLayout();
-		await plugin.applyServerSettings();
+		await plugin.settingsHost.applyServerSettings();
 		await afterTheBridgeModulesLoad();
-		await pollUntil(() => (plugin.bridgeStatus().state === "listening" ? true : undefined), "the bridge to listen");
-		expect(readdirSync(lockDirectory(temp.path)).filter((name) => name.endsWith(".lock"))).toEqual([`${plugin.bridgeStatus().port}.lock`]);
+		await pollUntil(() => (plugin.settingsHost.bridgeStatus().state === "listening" ? true : undefined), "the bridge to listen");
+		expect(readdirSync(lockDirectory(temp.path)).filter((name) => name.endsWith(".lock"))).toEqual([`${plugin.settingsHost.bridgeStatus().port}.lock`]);
 	});
 });

@@ -4,10 +4,11 @@ import { existsSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import ClaudeCodeBridgePlugin from "../../src/plugin";
+import type { BridgeSettingsHost } from "../../src/obsidian/settings/bridge-settings-host";
 import { NOT_READY_REASON } from "../../src/obsidian/vault-tools/vault-tools-component";
 import type { BridgeSettings } from "../../src/settings";
 import { httpTokenRecordPath, readHttpTokenRecord } from "../../src/vault-tools/serve/http-token-record";
-import { DIFF_VIEW_TYPE } from "../../src/obsidian/diff-view";
+import { DIFF_VIEW_TYPE } from "../../src/obsidian/review/diff-view";
 import type { App, FakeElement } from "../__mocks__/obsidian";
 import { NodeBackedWebWorker } from "../helpers/node-backed-web-worker";
 import { makeTempDir } from "../helpers/temp-dir";
@@ -52,7 +53,7 @@ describe("the plugin serves Claude's vault tools over HTTP from Obsidian's index
 		(plugin as unknown as { data: unknown }).data = { privateFolders: ["Private"], vaultTools: { reviewWrites: false } };
 		// As Obsidian loads a plugin: load() runs the (async) onload; children added later load with it.
 		plugin.load();
-		await pollUntil(() => (plugin.settings as BridgeSettings | undefined)?.vaultTools, "the settings to load");
+		await pollUntil(() => (plugin.settingsHost as BridgeSettingsHost | undefined)?.settings.vaultTools, "the settings to load");
 	}, FIXTURE_TIMEOUT_MS);
 
 	afterEach(async () => {
@@ -61,7 +62,7 @@ describe("the plugin serves Claude's vault tools over HTTP from Obsidian's index
 		plugin?.unload();
 		// Unloading closes both servers; wait until they have (no handle left open).
 		await (plugin as unknown as { bridge?: { stopped: Promise<void> } }).bridge?.stopped;
-		await pollUntil(() => (plugin?.vaultToolsStatus().http?.state === "listening" ? undefined : true), "the HTTP endpoint to close");
+		await pollUntil(() => ((plugin?.settingsHost as BridgeSettingsHost | undefined)?.vaultToolsStatus().http?.state === "listening" ? undefined : true), "the HTTP endpoint to close");
 		process.env.HOME = previousHome;
 	});
 	afterAll(() => temp.remove());
@@ -79,7 +80,7 @@ describe("the plugin serves Claude's vault tools over HTTP from Obsidian's index
 	/** The token of the endpoint's current start, as `claude-code-bridge mcp-headers` reads it. */
 	async function currentToken(): Promise<string> {
 		const port = await pollUntil(() => {
-			const http = plugin.vaultToolsStatus().http;
+			const http = plugin.settingsHost.vaultToolsStatus().http;
 			return http?.state === "listening" ? http.port : undefined;
 		}, "the HTTP endpoint to listen");
 		return readHttpTokenRecord(home, port).token ?? "";
@@ -87,7 +88,7 @@ describe("the plugin serves Claude's vault tools over HTTP from Obsidian's index
 
 	async function connect(token?: string): Promise<Client> {
 		token ??= await currentToken();
-		const url = await pollUntil(() => plugin.vaultToolsStatus().http?.url, "the HTTP endpoint to listen");
+		const url = await pollUntil(() => plugin.settingsHost.vaultToolsStatus().http?.url, "the HTTP endpoint to listen");
 		const client = new Client({ name: "vault-tools-plugin-test", version: "1.0.0" });
 		await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
 		clients.push(client);
@@ -95,10 +96,10 @@ describe("the plugin serves Claude's vault tools over HTTP from Obsidian's index
 	}
 
 	it("does nothing before layout ready, then listens on a port it keeps in the settings", async () => {
-		expect(plugin.vaultToolsStatus()).toEqual({ running: false, relays: 0 });
+		expect(plugin.settingsHost.vaultToolsStatus()).toEqual({ running: false, relays: 0 });
 		app.workspace.finishLayout();
 		const port = await pollUntil(() => stored().vaultTools.httpPort ?? undefined, "the chosen port to be saved");
-		expect(plugin.vaultToolsStatus().http).toMatchObject({ state: "listening", port, url: `http://127.0.0.1:${port}/mcp` });
+		expect(plugin.settingsHost.vaultToolsStatus().http).toMatchObject({ state: "listening", port, url: `http://127.0.0.1:${port}/mcp` });
 	});
 
 	it("has one subscriber to the vault's and the metadata cache's note events, shared by the diagnostics and the vault tools", async () => {
@@ -106,7 +107,7 @@ describe("the plugin serves Claude's vault tools over HTTP from Obsidian's index
 		const before: Record<string, number> = { changed: app.metadataCache.listenerCount("changed"), ...Object.fromEntries(events.map((name) => [name, app.vault.listenerCount(name)])) };
 		app.workspace.finishLayout();
 		await connect();
-		expect(plugin.vaultToolsStatus().running).toBe(true);
+		expect(plugin.settingsHost.vaultToolsStatus().running).toBe(true);
 		expect(app.metadataCache.listenerCount("changed") - (before.changed ?? 0)).toBe(1);
 		for (const name of events) expect([name, app.vault.listenerCount(name) - (before[name] ?? 0)]).toEqual([name, 1]);
 		plugin.unload();
@@ -168,16 +169,16 @@ describe("the plugin serves Claude's vault tools over HTTP from Obsidian's index
 		expect([...app.localStorage.keys()]).not.toContain("claude-code-bridge-mcp-token");
 		expect([...app.localStorage.values()]).not.toContain(token);
 		await client.listTools();
-		plugin.vaultTools.rotateMcpToken();
+		plugin.settingsHost.vaultTools.rotateMcpToken();
 		const rotated = await currentToken();
 		expect(rotated).not.toBe(token);
 		await expect(client.listTools()).rejects.toThrow(/wrong bearer token/);
 		await expect(connect(rotated).then((fresh) => fresh.listTools())).resolves.toBeDefined();
 
 		// A restart (as after Obsidian quits and opens again): same port, another token; the record is never stale.
-		await plugin.applyServerSettings();
+		await plugin.settingsHost.applyServerSettings();
 		const afterRestart = await currentToken();
-		expect(plugin.vaultToolsStatus().http?.port).toBe(port);
+		expect(plugin.settingsHost.vaultToolsStatus().http?.port).toBe(port);
 		expect(afterRestart).not.toBe(rotated);
 		await expect(connect(rotated)).rejects.toThrow(/wrong bearer token/);
 		await expect(connect(afterRestart).then((fresh) => fresh.listTools())).resolves.toBeDefined();
@@ -187,14 +188,14 @@ describe("the plugin serves Claude's vault tools over HTTP from Obsidian's index
 	it("removes the token record when Obsidian quits", async () => {
 		app.workspace.finishLayout();
 		await currentToken();
-		const port = plugin.vaultToolsStatus().http?.port ?? 0;
+		const port = plugin.settingsHost.vaultToolsStatus().http?.port ?? 0;
 		expect(existsSync(httpTokenRecordPath(home, port))).toBe(true);
 		app.workspace.trigger("quit");
 		expect(existsSync(httpTokenRecordPath(home, port))).toBe(false);
 	});
 
 	it("shows a vault-tool write in Obsidian's review view when review is on, and writes only what was accepted", async () => {
-		plugin.settings.vaultTools.reviewWrites = true;
+		plugin.settingsHost.settings.vaultTools.reviewWrites = true;
 		app.workspace.finishLayout();
 		const client = await connect();
 		const rejected = client.callTool({ name: "create_note", arguments: { path: "Notes/Rejected.md", content: "# No\n" } });
@@ -209,7 +210,7 @@ describe("the plugin serves Claude's vault tools over HTTP from Obsidian's index
 	});
 
 	it("a reason typed for Claude beside Reject goes back in the vault tool's answer, and nothing is written", async () => {
-		plugin.settings.vaultTools.reviewWrites = true;
+		plugin.settingsHost.settings.vaultTools.reviewWrites = true;
 		app.workspace.finishLayout();
 		const client = await connect();
 		const rejected = client.callTool({ name: "create_note", arguments: { path: "Notes/Rejected.md", content: "# No\n" } });
@@ -223,8 +224,8 @@ describe("the plugin serves Claude's vault tools over HTTP from Obsidian's index
 	});
 
 	it("with a private tag set: creates on a free path, and onto a private note shows the user why it cannot be made while Claude gets the answer a Reject gives", async () => {
-		plugin.settings.privateTags = ["#private"];
-		plugin.settings.vaultTools.reviewWrites = true;
+		plugin.settingsHost.settings.privateTags = ["#private"];
+		plugin.settingsHost.settings.vaultTools.reviewWrites = true;
 		app.vault.writeExternally("Notes/Diary.md", "#private\nDear diary.\n");
 		await app.metadataCache.parsePending();
 		app.workspace.finishLayout();
@@ -246,7 +247,7 @@ describe("the plugin serves Claude's vault tools over HTTP from Obsidian's index
 		expect(freeAnswer).toMatch(/^Not created: the user rejected the change in the review/);
 		expect(app.vault.contents.get("Notes/Diary.md")).toBe("#private\nDear diary.\n");
 		await reviewTabsClosed();
-		plugin.settings.vaultTools.reviewWrites = false;
+		plugin.settingsHost.settings.vaultTools.reviewWrites = false;
 		const created = (await client.callTool({ name: "create_note", arguments: { path: "Notes/Created.md", content: "# New\n" } })) as CallResult;
 		expect(text(created)).toMatch(/^Created Notes\/Created\.md/);
 	}, 20_000);
@@ -255,21 +256,21 @@ describe("the plugin serves Claude's vault tools over HTTP from Obsidian's index
 		const holder = createServer();
 		const taken = await new Promise<number>((resolve) => holder.listen(0, "127.0.0.1", () => resolve((holder.address() as { port: number }).port)));
 		try {
-			plugin.settings.vaultTools.httpPort = taken;
+			plugin.settingsHost.settings.vaultTools.httpPort = taken;
 			app.workspace.finishLayout();
-			const http = await pollUntil(() => (plugin.vaultToolsStatus().http?.state === "failed" ? plugin.vaultToolsStatus().http : undefined), "the endpoint to fail");
+			const http = await pollUntil(() => (plugin.settingsHost.vaultToolsStatus().http?.state === "failed" ? plugin.settingsHost.vaultToolsStatus().http : undefined), "the endpoint to fail");
 			expect(http?.error).toContain(`Port ${taken} is in use by another program`);
-			expect(plugin.settings.vaultTools.httpPort).toBe(taken);
+			expect(plugin.settingsHost.settings.vaultTools.httpPort).toBe(taken);
 		} finally {
 			await new Promise((resolve) => holder.close(resolve));
 		}
 	});
 
 	it("serves no vault tools when they are switched off, while the bridge itself runs", async () => {
-		plugin.settings.vaultTools.enabled = false;
+		plugin.settingsHost.settings.vaultTools.enabled = false;
 		app.workspace.finishLayout();
-		await pollUntil(() => (plugin.bridgeStatus().state === "listening" ? true : undefined), "the bridge to listen");
-		expect(plugin.vaultToolsStatus()).toEqual({ running: false, relays: 0 });
+		await pollUntil(() => (plugin.settingsHost.bridgeStatus().state === "listening" ? true : undefined), "the bridge to listen");
+		expect(plugin.settingsHost.vaultToolsStatus()).toEqual({ running: false, relays: 0 });
 		expect((plugin as unknown as { bridge?: { bridge: { vaultTools?: unknown } } }).bridge?.bridge.vaultTools).toBeUndefined();
 	});
 
@@ -314,10 +315,10 @@ describe("the plugin serves Claude's vault tools over HTTP from Obsidian's index
 	it("listens on the same port again after a restart", async () => {
 		app.workspace.finishLayout();
 		const port = await pollUntil(() => stored().vaultTools.httpPort ?? undefined, "the chosen port to be saved");
-		await pollUntil(() => plugin.vaultToolsStatus().http?.url, "the HTTP endpoint to listen");
-		await plugin.applyServerSettings();
+		await pollUntil(() => plugin.settingsHost.vaultToolsStatus().http?.url, "the HTTP endpoint to listen");
+		await plugin.settingsHost.applyServerSettings();
 		const http = await pollUntil(() => {
-			const status = plugin.vaultToolsStatus().http;
+			const status = plugin.settingsHost.vaultToolsStatus().http;
 			return status?.state === "listening" || status?.state === "failed" ? status : undefined;
 		}, "the restarted endpoint to settle");
 		expect(http).toMatchObject({ state: "listening", port });

@@ -1,7 +1,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { contextCommands } from "../../src/headless/context-commands";
-import { TagCommands } from "../../src/obsidian/tag-commands";
+import { TagCommands } from "../../src/obsidian/editor/tag-commands";
 import { App, Menu, Plugin, TFile, TFolder, notices } from "../__mocks__/obsidian";
 import { startAssembledBridge, type AssembledBridge } from "../helpers/assembled-bridge";
 import type { TestClient } from "../helpers/test-client";

@@ -4,7 +4,7 @@ import type { App as RealApp } from "obsidian";
 import { App } from "../__mocks__/obsidian";
 import type { BridgeStatus } from "../../src/ide/bridge-host";
 import { selectionSnapshot, type SelectionSnapshot } from "../../src/ide/workspace/selection";
-import { BridgeComponent } from "../../src/obsidian/bridge-component";
+import { BridgeComponent } from "../../src/obsidian/bridge/bridge-component";
 import { DEFAULT_SETTINGS } from "../../src/settings";
 import { connectOrThrow, type JsonRpcAnswer, type TestClient } from "../helpers/test-client";
 import { makeTempDir } from "../helpers/temp-dir";

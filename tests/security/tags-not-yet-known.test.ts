@@ -4,7 +4,7 @@ import { pathToFileURL } from "node:url";
 import type { App as RealApp, CachedMetadata } from "obsidian";
 import { App, type MetadataCache } from "../__mocks__/obsidian";
 import type { BridgeStatus } from "../../src/ide/bridge-host";
-import { BridgeComponent } from "../../src/obsidian/bridge-component";
+import { BridgeComponent } from "../../src/obsidian/bridge/bridge-component";
 import { DEFAULT_SETTINGS } from "../../src/settings";
 import { parseNoteForCache } from "../obsidian/harness/metadata-parser";
 import { connectOrThrow, type TestClient } from "../helpers/test-client";

@@ -4,7 +4,7 @@ import type { PrivacyRules } from "../../src/vault/privacy/privacy";
 import { VaultPrivacy } from "../../src/vault/privacy/vault-privacy";
 import { VaultPaths } from "../../src/vault/vault-paths";
 import type { JsonObject } from "../../src/protocol/json-rpc";
-import { ObsidianVaultFiles } from "../../src/obsidian/vault-files";
+import { ObsidianVaultFiles } from "../../src/obsidian/notes/obsidian-vault-files";
 import { ObsidianVaultIndex } from "../../src/obsidian/vault-tools/obsidian-vault-index";
 import { createVaultTools, type VaultToolsOptions } from "../../src/vault-tools/create-vault-tools";
 import { FolderVault } from "../../src/vault/folder/folder-vault";

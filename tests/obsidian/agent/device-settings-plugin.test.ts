@@ -1,5 +1,5 @@
 import ClaudeCodeBridgePlugin from "../../../src/plugin";
-import type { BridgeSettings } from "../../../src/settings";
+import type { BridgeSettingsHost } from "../../../src/obsidian/settings/bridge-settings-host";
 import type { PermissionRules } from "../../../src/agent/gate/permission-rules";
 import { makeTempDir } from "../../helpers/temp-dir";
 import { pollUntil } from "../../helpers/wait-until";
@@ -18,25 +18,25 @@ describe("the plugin keeps the settings that can run a program or skip a questio
 		// A synced data.json planted by someone else: a program in the vault, and a rule that runs any script.
 		(plugin as unknown as { data: unknown }).data = { vaultTools: { enabled: false }, agentPanel: { cliPath: `${temp.path}/tools/claude`, alwaysAllow: [{ tool: "Bash", commandPrefix: "bash" }], exportFolder: "Chats" } };
 		plugin.load();
-		await pollUntil(() => plugin.settings as BridgeSettings | undefined, "the settings to load");
+		await pollUntil(() => (plugin.settingsHost as BridgeSettingsHost | undefined)?.settings, "the settings to load");
 	}, FIXTURE_TIMEOUT_MS);
 	afterEach(() => plugin?.unload());
 	afterAll(() => temp.remove());
 
 	it("honours neither the path nor the rule a data.json holds", async () => {
-		expect(plugin.agentPanel.claudePath.cliPath()).toBe("");
-		expect(await plugin.agentPanel.alwaysAllowRules?.list()).toEqual([]);
-		expect(plugin.settings.agentPanel.exportFolder).toBe("Chats");
+		expect(plugin.settingsHost.agentPanel.claudePath.cliPath()).toBe("");
+		expect(await plugin.settingsHost.agentPanel.alwaysAllowRules?.list()).toEqual([]);
+		expect(plugin.settingsHost.settings.agentPanel.exportFolder).toBe("Chats");
 	});
 
 	it("writes the path and the rules the user gives to local storage, and saving the settings never puts them in data.json", async () => {
-		plugin.agentPanel.claudePath.setCliPath("/opt/claude/bin/claude");
-		await (plugin as unknown as { agentRules: PermissionRules }).agentRules.add({ tool: "Bash", commandPrefix: "npm test" });
-		await plugin.saveSettings();
+		plugin.settingsHost.agentPanel.claudePath.setCliPath("/opt/claude/bin/claude");
+		await (plugin.settingsHost as unknown as { agentRules: PermissionRules }).agentRules.add({ tool: "Bash", commandPrefix: "npm test" });
+		await plugin.settingsHost.saveSettings();
 		const saved = JSON.stringify((plugin as unknown as { data: unknown }).data);
 		expect(saved).not.toMatch(/cliPath|alwaysAllow|\/opt\/claude|npm test|commandPrefix|tools\/claude/);
 		expect(JSON.parse(saved)).toMatchObject({ agentPanel: { exportFolder: "Chats" } });
 		expect(JSON.stringify([...app.localStorage.values()])).toContain("/opt/claude/bin/claude");
-		expect(await plugin.agentPanel.alwaysAllowRules?.list()).toEqual([{ tool: "Bash", commandPrefix: "npm test", id: "Bash(npm test:*)", description: "Bash(npm test:*)" }]);
+		expect(await plugin.settingsHost.agentPanel.alwaysAllowRules?.list()).toEqual([{ tool: "Bash", commandPrefix: "npm test", id: "Bash(npm test:*)", description: "Bash(npm test:*)" }]);
 	});
 });

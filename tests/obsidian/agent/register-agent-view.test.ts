@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentView } from "../../../src/obsidian/agent/agent-view";
 import ClaudeCodeBridgePlugin from "../../../src/plugin";
+import type { BridgeSettingsHost } from "../../../src/obsidian/settings/bridge-settings-host";
 import type { BridgeSettings } from "../../../src/settings";
 import { Setting, type App, type FakeElement } from "../../__mocks__/obsidian";
 import { FakeAgentEngine } from "../../helpers/fake-agent-engine";
@@ -42,7 +43,7 @@ describe("the plugin's Claude Code panel", () => {
 		plugin = new ClaudeCodeBridgePlugin(app as never, { id: "claude-code-bridge", name: "Claude Code Bridge", version: "0.0.0" } as never);
 		(plugin as unknown as { data: unknown }).data = { privateFolders: ["Private"], privateTags: ["secret"], vaultTools: { enabled: false }, agentPanel: { exportFolder: "Exports" } };
 		plugin.load();
-		await pollUntil(() => plugin.settings as BridgeSettings | undefined, "the settings to load");
+		await pollUntil(() => (plugin.settingsHost as BridgeSettingsHost | undefined)?.settings, "the settings to load");
 	}, FIXTURE_TIMEOUT_MS);
 
 	afterEach(async () => {
@@ -77,7 +78,7 @@ describe("the plugin's Claude Code panel", () => {
 
 	it("never offers a private note after @: private folders and private tags, through the bridge's privacy boundary", async () => {
 		app.workspace.finishLayout();
-		await pollUntil(() => (plugin.bridgeStatus().state === "listening" ? true : undefined), "the bridge to listen");
+		await pollUntil(() => (plugin.settingsHost.bridgeStatus().state === "listening" ? true : undefined), "the bridge to listen");
 		const { view } = await openPanel();
 		const input = view.activeTab?.input;
 		const textarea = input?.textarea as unknown as FakeElement;
@@ -121,7 +122,7 @@ describe("the plugin's Claude Code panel", () => {
 			plugin = new ClaudeCodeBridgePlugin(app as never, { id: "claude-code-bridge", name: "Claude Code Bridge", version: "0.0.0" } as never);
 			(plugin as unknown as { data: unknown }).data = JSON.parse(JSON.stringify(data)) as unknown;
 			plugin.load();
-			await pollUntil(() => plugin.settings as BridgeSettings | undefined, "the settings to load");
+			await pollUntil(() => (plugin.settingsHost as BridgeSettingsHost | undefined)?.settings, "the settings to load");
 		}
 		const saved = (): BridgeSettings => (plugin as unknown as { data: BridgeSettings }).data;
 
@@ -150,12 +151,12 @@ describe("the plugin's Claude Code panel", () => {
 			);
 			expect(card?.findAll("claude-code-bridge-permissions-diff")[0]?.text).toContain("Read(./Private/**)");
 			expect(saved().agentPanel.denyRulesOffered).toBe(true);
-			expect(plugin.settings.keepPrivateFromClaudeTools).toBe(false);
+			expect(plugin.settingsHost.settings.keepPrivateFromClaudeTools).toBe(false);
 			await write.click();
-			await pollUntil(() => (plugin.settings.keepPrivateFromClaudeTools ? true : undefined), "the option to turn on");
+			await pollUntil(() => (plugin.settingsHost.settings.keepPrivateFromClaudeTools ? true : undefined), "the option to turn on");
 			expect(readFileSync(rulesFile(), "utf8")).toContain("Read(./Private/**)");
 			expect(saved().keepPrivateFromClaudeTools).toBe(true);
-			expect(plugin.previewedPermissions.load()?.settingsFile).toBe(".claude/settings.json");
+			expect(plugin.settingsHost.previewedPermissions.load()?.settingsFile).toBe(".claude/settings.json");
 			expect(offerCard(view)).toBeUndefined();
 		});
 
@@ -164,7 +165,7 @@ describe("the plugin's Claude Code panel", () => {
 			click(offerCard(view), "ccb-agent-offer-dismiss");
 			await pollUntil(() => (saved().agentPanel.denyRulesOffered ? true : undefined), "the answer to be saved");
 			expect(offerCard(view)).toBeUndefined();
-			expect(plugin.settings.keepPrivateFromClaudeTools).toBe(false);
+			expect(plugin.settingsHost.settings.keepPrivateFromClaudeTools).toBe(false);
 			expect(() => readFileSync(rulesFile(), "utf8")).toThrow(/ENOENT/);
 			await restartWith(saved());
 			const reopened = await openPanel();

@@ -1,4 +1,4 @@
-import type { SourceScheduler } from "../../../src/obsidian/diagnostics-notes";
+import type { SourceScheduler } from "../../../src/obsidian/notes/obsidian-diagnostics-notes";
 
 /**
  * A clock and timers that move only when the test says (`advance`), for the diagnostics source's bounded waits and

@@ -46,14 +46,14 @@ export interface BuiltPanel {
 	home: string;
 	mock: MockAnthropic;
 	app: App;
-	plugin: Plugin & { settings: Record<string, unknown> };
+	plugin: Plugin & { settingsHost?: { settings: Record<string, unknown> } };
 	engine(): Promise<AgentEngine>;
 	start(permissionMode?: AgentPermissionMode): Promise<RecordedSession>;
 	stop(): Promise<void>;
 }
 
 interface BuiltPluginModule {
-	default: new (app: App, manifest: object) => Plugin & { settings: Record<string, unknown> };
+	default: new (app: App, manifest: object) => Plugin & { settingsHost?: { settings: Record<string, unknown> } };
 }
 
 const CLI_ENV_KEYS = ["HOME", "PATH", "LANG", "NO_PROXY", "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "DISABLE_AUTOUPDATER", "CLAUDE_CONFIG_DIR"];
@@ -87,7 +87,7 @@ export async function startBuiltPanel(options: BuiltPanelOptions = {}): Promise<
 	const plugin = new module.default(app, { id: "claude-code-bridge", name: "Claude Code Bridge", version: "0.1.0", dir: `${app.vault.configDir}/plugins/claude-code-bridge` });
 	plugin.data = options.data ?? null;
 	plugin.load();
-	await waitUntil(() => plugin.settings !== undefined, "the plugin to load its settings");
+	await waitUntil(() => plugin.settingsHost !== undefined, "the plugin to load its settings");
 	app.workspace.finishLayout();
 	app.workspace.flushEvents();
 	const statusBar = plugin.statusBarItems[0];

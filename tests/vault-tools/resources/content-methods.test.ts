@@ -6,7 +6,7 @@ import { dirname, join } from "node:path";
 import { PrivacyFilter } from "../../../src/vault/privacy/privacy";
 import { VaultPaths } from "../../../src/vault/vault-paths";
 import { ObsidianVaultIndex } from "../../../src/obsidian/vault-tools/obsidian-vault-index";
-import { ObsidianVaultFiles } from "../../../src/obsidian/vault-files";
+import { ObsidianVaultFiles } from "../../../src/obsidian/notes/obsidian-vault-files";
 import { createVaultToolRegistry } from "../../../src/vault-tools/create-vault-tools";
 import { FolderVault } from "../../../src/vault/folder/folder-vault";
 import type { ActiveNote } from "../../../src/vault-tools/kit/ports";

@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { deviceJournalSeal } from "../../../src/assembly/journal-wiring";
 import { FolderJournalStore } from "../../../src/journal/folder-journal-store";
 import { Journal } from "../../../src/journal/journal";
-import { pluginJournalFolder } from "../../../src/obsidian/plugin-journal";
+import { pluginJournalFolder } from "../../../src/obsidian/activity/plugin-journal";
 import { VAULT_TOOL_NAMES } from "../../../src/vault-tools/create-vault-tools";
 import { makeTempDir } from "../../helpers/temp-dir";
 import { CLI_ENTRY, startStdioServer, type StdioServer } from "./stdio-server-process";

@@ -1,0 +1,288 @@
+import { Notice } from "obsidian";
+import type { ReviewProposer } from "../../ide/diff-review/review-types";
+import { decidedText, markEdits, suggestionPieces, type SuggestionPiece } from "../../shared/suggestions";
+import { computeLineDiff } from "../../shared/word-diff";
+import { renderDiff, type DiffLayoutMode } from "./diff-rendering";
+import { renderMarkedRuns, renderSuggestions, type ChangeDecision } from "./suggestion-rendering";
+
+/** A proposed edit of one note, as the review panel shows it. */
+export interface ReviewInput {
+	path: string;
+	before: string;
+	proposed: string;
+	proposer: ReviewProposer;
+	time: Date;
+	isNewFile?: boolean;
+	/** Why the proposal cannot be applied: shown, and only Reject is offered. */
+	cannotApply?: string;
+	/** Offer a "Reason for Claude" field beside Reject: the proposer hears what the user types there. */
+	asksReason?: boolean;
+}
+
+/** The user's decision: the note's text as they decided it, or a rejection. */
+export type ReviewVerdict = { kind: "accept"; finalText: string } | { kind: "reject"; reason?: string };
+
+export interface ReviewPanelHost {
+	decide(verdict: ReviewVerdict): void;
+	/** The note as it is now, for "Review again"; undefined when it cannot be read. */
+	currentText(): Promise<string | undefined>;
+}
+
+const NOTE_CHANGED = "Accept is off: the note changed after Claude proposed this edit. Review again to see what accepting would change now.";
+
+/**
+ * The review of one proposed edit, reusable wherever an edit waits for the user: a decision bar (who proposes,
+ * the note, when, how many changes, Edit, Reject, Accept), then the proposal as suggestions in the note's text,
+ * or the line diff on a second tab. Each change can be accepted or rejected on its own, and the proposal edited;
+ * what the panel hands back is exactly the text as decided.
+ */
+export class ReviewPanel {
+	private base: string;
+	private pieces: SuggestionPiece[];
+	private readonly decisions = new Map<number, ChangeDecision>();
+	private readonly expanded = new Set<string>();
+	/** The user's edit of the decided text; undefined while they have not edited. */
+	private edited: string | undefined;
+	private editing = false;
+	private tab: "suggestions" | "lines" = "suggestions";
+	private layout: DiffLayoutMode = "unified";
+	private noteChanged = false;
+	/** What the user typed as the reason for Claude (kept while the bar is drawn again). */
+	private typedReason = "";
+	private readonly barEl: HTMLElement;
+	private readonly tabsEl: HTMLElement;
+	private readonly bodyEl: HTMLElement;
+
+	constructor(
+		root: HTMLElement,
+		private readonly input: ReviewInput,
+		private readonly host: ReviewPanelHost,
+	) {
+		this.base = input.before;
+		this.pieces = suggestionPieces(this.base, input.proposed);
+		root.addClass("ccb-review");
+		this.barEl = root.createDiv({ cls: "ccb-review-bar" });
+		this.tabsEl = root.createDiv({ cls: "ccb-review-tabs" });
+		this.bodyEl = root.createDiv({ cls: "ccb-review-body" });
+		this.render();
+	}
+
+	/** The text the note would hold if accepted now. */
+	get finalText(): string {
+		return this.edited ?? decidedText(this.pieces, this.rejected());
+	}
+
+	/** The text the changes are measured against: the note when proposed, or as it was when reviewed again. */
+	get baseText(): string {
+		return this.base;
+	}
+
+	get canAccept(): boolean {
+		return this.input.cannotApply === undefined && !this.noteChanged;
+	}
+
+	setNoteChanged(changed: boolean): void {
+		if (changed === this.noteChanged) return;
+		this.noteChanged = changed;
+		this.renderBar();
+	}
+
+	accept(): void {
+		if (!this.canAccept) {
+			new Notice(this.input.cannotApply ?? NOTE_CHANGED);
+			return;
+		}
+		this.host.decide({ kind: "accept", finalText: this.finalText });
+	}
+
+	/** Rejects, with the given reason or else the one typed in the reason field (none when it is empty). */
+	reject(reason: string | undefined = this.reasonField()): void {
+		this.host.decide(reason === undefined ? { kind: "reject" } : { kind: "reject", reason });
+	}
+
+	private reasonField(): string | undefined {
+		const reason = this.typedReason.trim();
+		return this.input.asksReason === true && reason !== "" ? reason : undefined;
+	}
+
+	/** Escape while typing in the proposal ends the typing; otherwise it is for the caller (it rejects). */
+	stopEditing(): boolean {
+		if (!this.editing) return false;
+		this.setEditing(false);
+		return true;
+	}
+
+	/** Compares the proposal with the note as it is now; the decisions start over, the user's edit stays. */
+	async reviewAgain(): Promise<void> {
+		const current = await this.host.currentText();
+		if (current === undefined) return;
+		this.base = current;
+		this.pieces = suggestionPieces(current, this.input.proposed);
+		this.decisions.clear();
+		this.expanded.clear();
+		this.noteChanged = false;
+		this.render();
+	}
+
+	private rejected(): Set<number> {
+		return new Set([...this.decisions].filter(([, decision]) => decision === "rejected").map(([id]) => id));
+	}
+
+	private render(): void {
+		this.renderBar();
+		this.renderTabs();
+		this.renderBody();
+	}
+
+	private renderBar(): void {
+		const bar = this.barEl;
+		bar.empty();
+		const { proposer } = this.input;
+		const main = bar.createDiv({ cls: "ccb-review-bar-main" });
+		const who = main.createDiv({ cls: "ccb-review-who" });
+		who.createSpan({ cls: "ccb-review-proposer", text: proposer.client });
+		if (proposer.session !== undefined) who.createSpan({ cls: "ccb-review-session", text: `session ${proposer.session}` });
+		who.createEl("code", { cls: "ccb-review-tool", text: proposer.tool });
+		who.createSpan({ cls: "ccb-review-path", text: this.input.path });
+		const time = who.createEl("time", { cls: "ccb-review-time", text: this.input.time.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) });
+		time.setAttribute("datetime", this.input.time.toISOString());
+		main.createSpan({ cls: "ccb-review-summary", text: this.summary() });
+		const actions = main.createDiv({ cls: "ccb-review-actions" });
+		if (this.input.cannotApply === undefined) {
+			this.button(actions, ["ccb-review-edit"], this.editing ? "Done editing" : "Edit", () => this.setEditing(!this.editing));
+		}
+		if (this.input.asksReason === true) this.renderReasonField(actions);
+		this.button(actions, ["ccb-review-reject"], "Reject", () => this.reject()).setAttribute("aria-label", "Reject the whole proposal");
+		if (this.input.cannotApply === undefined) {
+			const accept = this.button(actions, ["mod-cta", "ccb-review-accept"], this.acceptLabel(), () => this.accept());
+			accept.setAttribute("aria-label", this.noteChanged ? NOTE_CHANGED : "Write this text to the note (Ctrl+Enter, or Cmd+Enter on macOS)");
+			if (this.noteChanged) accept.setAttribute("disabled", "");
+		}
+		this.renderNotices(bar);
+	}
+
+	private renderReasonField(parent: HTMLElement): void {
+		const field = parent.createEl("input", {
+			cls: "ccb-review-reason",
+			attr: { type: "text", placeholder: "Reason for Claude (optional)", "aria-label": "Reason for Claude, sent when you reject" },
+		});
+		field.value = this.typedReason;
+		field.addEventListener("input", () => {
+			this.typedReason = field.value;
+		});
+	}
+
+	private renderNotices(bar: HTMLElement): void {
+		const { cannotApply, isNewFile } = this.input;
+		if (cannotApply !== undefined) {
+			bar.createDiv({ cls: ["ccb-review-notice", "ccb-review-warning", "ccb-review-cannot-apply"], text: cannotApply });
+			return;
+		}
+		if (this.noteChanged) {
+			const hold = bar.createDiv({ cls: ["ccb-review-notice", "ccb-review-warning", "ccb-review-hold"] });
+			hold.createSpan({ text: NOTE_CHANGED });
+			this.button(hold, ["ccb-review-again"], "Review again", () => void this.reviewAgain());
+		}
+		if (isNewFile === true) bar.createDiv({ cls: "ccb-review-notice", text: "This note does not exist yet: everything shown is new." });
+		if (this.input.proposed === "" && this.base !== "") {
+			bar.createDiv({ cls: ["ccb-review-notice", "ccb-review-warning"], text: "The proposal removes everything in this note. Accepting leaves the note empty." });
+		}
+	}
+
+	private summary(): string {
+		const total = this.pieces.filter((piece) => piece.kind === "change").length;
+		const rejected = this.rejected().size;
+		const parts = [total === 1 ? "1 change" : `${total} changes`];
+		if (rejected > 0) parts.push(`${rejected} rejected`);
+		if (this.edited !== undefined) parts.push("edited by you");
+		return parts.join(", ");
+	}
+
+	private acceptLabel(): string {
+		if (this.edited !== undefined) return "Accept with my edits";
+		const total = this.pieces.filter((piece) => piece.kind === "change").length;
+		const rejected = this.rejected().size;
+		return rejected === 0 ? "Accept all" : `Accept ${total - rejected} of ${total}`;
+	}
+
+	private renderTabs(): void {
+		const tabs = this.tabsEl;
+		tabs.empty();
+		for (const [tab, label] of [["suggestions", "Suggestions"], ["lines", "Line diff"]] as const) {
+			const button = this.button(tabs, ["ccb-review-tab", ...(this.tab === tab ? ["is-active"] : [])], label, () => {
+				this.tab = tab;
+				this.renderTabs();
+				this.renderBody();
+			});
+			button.setAttribute("aria-pressed", String(this.tab === tab));
+		}
+		if (this.tab === "lines") {
+			this.button(tabs, ["ccb-review-layout"], this.layout === "unified" ? "Side by side" : "Unified", () => {
+				this.layout = this.layout === "unified" ? "side-by-side" : "unified";
+				this.renderTabs();
+				this.renderBody();
+			});
+		}
+	}
+
+	private renderBody(): void {
+		const body = this.bodyEl;
+		body.empty();
+		if (this.tab === "lines") {
+			renderDiff(body, computeLineDiff(this.base, this.finalText).lines, this.layout, {
+				expanded: this.expanded.has("lines"),
+				showAll: () => {
+					this.expanded.add("lines");
+					this.renderBody();
+				},
+			});
+			return;
+		}
+		if (this.editing) {
+			const editor = body.createEl("textarea", { cls: "ccb-review-editor" });
+			editor.value = this.finalText;
+			editor.setAttribute("aria-label", "The proposal, as you edit it");
+			editor.addEventListener("input", () => {
+				const decided = decidedText(this.pieces, this.rejected());
+				this.edited = editor.value === decided ? undefined : editor.value;
+				this.renderBar();
+			});
+			editor.focus();
+			return;
+		}
+		if (this.edited !== undefined) {
+			renderMarkedRuns(body, markEdits(this.pieces, this.rejected(), this.edited));
+			this.button(body, ["ccb-review-discard"], "Discard my edits", () => {
+				this.edited = undefined;
+				this.render();
+			});
+			return;
+		}
+		renderSuggestions(body, this.pieces, {
+			decisions: this.decisions,
+			expanded: this.expanded,
+			decide: (id, decision) => {
+				if (decision === undefined) this.decisions.delete(id);
+				else this.decisions.set(id, decision);
+				this.renderBar();
+				this.renderBody();
+			},
+			expand: (key) => {
+				this.expanded.add(key);
+				this.renderBody();
+			},
+		});
+	}
+
+	private setEditing(editing: boolean): void {
+		this.editing = editing;
+		if (editing) this.tab = "suggestions";
+		this.render();
+	}
+
+	private button(parent: HTMLElement, cls: string[], text: string, onClick: () => void): HTMLElement {
+		const element = parent.createEl("button", { cls, text });
+		element.addEventListener("click", onClick);
+		return element;
+	}
+}

@@ -1,0 +1,324 @@
+import { Notice, PluginSettingTab, Setting, type App, type ButtonComponent, type Plugin } from "obsidian";
+import type { BridgeStatus } from "../../ide/bridge-host";
+import type { DoctorInputs } from "../../ide/doctor/doctor";
+import { launchCommand } from "../../ide/launch-command";
+import { describeUnmatchedFolderRules, foldersOfFiles, unmatchedFolderRules } from "../../vault/privacy/private-folder-rules";
+import { VaultPaths } from "../../vault/vault-paths";
+import { MAX_SELECTION_DEBOUNCE_MS, isPort, parseList, type BridgeSettings } from "../../settings";
+import { describeError } from "../../shared/describe-error";
+import { ClaudePermissionsSection, type ClaudePermissionsHost } from "./claude-permissions-section";
+import { showCheckResults } from "./check-results";
+import { commandBlock } from "./command-block";
+import { VaultToolsSettingsSection, type VaultToolsSettingsHost } from "./vault-tools-section";
+import { AgentSettingsSection, type AgentSettingsHost } from "../agent/agent-settings-section";
+
+/**
+ * Obsidian gives plugins no say in how a hotkey is matched, so AltGr (which Windows reports as Ctrl+Alt) triggers
+ * the default Ctrl+Alt+K; the README's "The default hotkey and AltGr" section says the same.
+ */
+export const TAG_HOTKEY_NOTE =
+	'"Tag for Claude Code" uses Ctrl+Alt+K (Cmd+Option+K on macOS) by default. On Windows, AltGr counts as Ctrl+Alt: if AltGr+K types a letter on your keyboard, set another hotkey in Settings → Hotkeys (search for "Tag for Claude Code").';
+
+/** What the settings tab needs from the plugin. */
+export interface SettingsHost {
+	settings: BridgeSettings;
+	readonly vaultPath: string | undefined;
+	saveSettings(): Promise<void>;
+	/** Private folders, tags or the Excluded files option changed: applies them and re-writes Claude Code's deny rules when that option is on (default: applyLiveSettings). */
+	privacyChanged?(): void;
+	/** For the "Claude Code's file tools" section, which is shown when the host gives both. */
+	denyRuleSources?: ClaudePermissionsHost["denyRuleSources"];
+	readonly previewedPermissions?: ClaudePermissionsHost["previewedPermissions"];
+	bridgeStatus(): BridgeStatus;
+	/** Starts, stops or restarts the bridge to match the settings. */
+	applyServerSettings(): Promise<void>;
+	/** Applies settings that need no restart (debounce, privacy, review). */
+	applyLiveSettings(): void;
+	rotateToken(): Promise<BridgeStatus>;
+	/** What "Check connection" examines: the vault, the bridge's status, this process. */
+	doctorInputs(): DoctorInputs;
+	/** The host of the "Claude's vault tools" rows; left out, they are not shown. */
+	readonly vaultTools?: VaultToolsSettingsHost;
+	/** The host of the "Claude Code panel" rows; left out, they are not shown. */
+	readonly agentPanel?: AgentSettingsHost;
+}
+
+/**
+ * The bridge's settings, in the order a first-time user needs them: Connection (on/off with the status, the launch
+ * command, Check connection), Context (privacy), Reviews, Claude's vault tools, then Advanced, folded (ports,
+ * tokens, selection delay, debug logging). Rows that set nothing are descriptions; every change clears the results
+ * of Check connection, which may no longer hold.
+ */
+export class BridgeSettingTab extends PluginSettingTab {
+	private statusEl: HTMLElement | undefined;
+	private ideToken: { setting: Setting; button: ButtonComponent | undefined } | undefined;
+	private checkResults: HTMLElement | undefined;
+	private vaultToolsSection: VaultToolsSettingsSection | undefined;
+	/** Under the private folders: the rules that match no folder (they protect nothing). */
+	private folderRuleWarning: HTMLElement | undefined;
+
+	constructor(app: App, plugin: Plugin, private readonly host: SettingsHost) {
+		super(app, plugin);
+	}
+
+	/** A setting changed: what Check connection found may no longer hold. */
+	private changed(): void {
+		this.checkResults?.empty();
+	}
+
+	private async save(): Promise<void> {
+		this.changed();
+		await this.host.saveSettings();
+	}
+
+	display(): void {
+		const { containerEl } = this;
+		containerEl.empty();
+		const { settings } = this.host;
+		const vaultTools = this.host.vaultTools ? new VaultToolsSettingsSection(this.host.vaultTools, () => this.changed()) : undefined;
+		this.vaultToolsSection = vaultTools;
+
+		new Setting(containerEl).setName("Connection").setHeading();
+		const run = new Setting(containerEl)
+			.setName("Run the bridge")
+			.setDesc("Lets Claude Code connect to Obsidian with /ide, on 127.0.0.1 only.")
+			.addToggle((toggle) =>
+				toggle.setValue(settings.enabled).onChange(async (value) => {
+					settings.enabled = value;
+					await this.save();
+					await this.host.applyServerSettings();
+					this.refreshStatus();
+				}),
+			);
+		this.statusEl = run.descEl.createDiv({ cls: "claude-code-bridge-settings-status" });
+		const vaultPath = this.host.vaultPath;
+		const launch = new Setting(containerEl).setName("Launch command");
+		if (vaultPath === undefined) launch.setDesc("The vault is not on the local file system.");
+		else {
+			launch.setDesc("Run it in a terminal: Claude Code starts in the vault, connected to Obsidian.");
+			commandBlock(launch.descEl, launchCommand(vaultPath), "Launch command copied.");
+		}
+		new Setting(containerEl)
+			.setName("Check connection")
+			.setDesc("Looks at the lock file, the port and token, the vault's path and other editors, and says what to do about each problem.")
+			.addButton((button) =>
+				button.setButtonText("Check connection").onClick(async () => {
+					const results = this.checkResults;
+					if (!results) return;
+					button.setDisabled(true);
+					results.empty();
+					results.createDiv({ cls: "claude-code-bridge-doctor-running", text: "Checking…" });
+					try {
+						// Loaded on the click: the doctor's connection probe pulls in ws, which plugin load should not evaluate.
+						const { runDoctor } = await import("../../ide/doctor/doctor");
+						showCheckResults(results, await runDoctor(this.host.doctorInputs()));
+					} finally {
+						button.setDisabled(false);
+					}
+				}),
+			);
+		this.checkResults = containerEl.createDiv({ cls: "claude-code-bridge-doctor" });
+
+		new Setting(containerEl).setName("Context").setDesc(TAG_HOTKEY_NOTE).setHeading();
+		new Setting(containerEl)
+			.setName("Private folders")
+			.setDesc("One folder per line. Their notes are never sent as context, tagged, or readable through the bridge.")
+			.addTextArea((area) =>
+				area.setValue(settings.privateFolders.join("\n")).onChange(async (value) => {
+					settings.privateFolders = parseList(value);
+					this.showUnmatchedFolderRules();
+					await this.save();
+					this.privacyChanged();
+				}),
+			);
+		this.folderRuleWarning = containerEl.createDiv({ cls: "claude-code-bridge-setting-warning" });
+		this.showUnmatchedFolderRules();
+		new Setting(containerEl)
+			.setName("Private tags")
+			.setDesc("One tag per line, for example #private. Notes with these tags (or nested ones) stay private the same way.")
+			.addTextArea((area) =>
+				area.setValue(settings.privateTags.join("\n")).onChange(async (value) => {
+					settings.privateTags = parseList(value);
+					await this.save();
+					this.privacyChanged();
+				}),
+			);
+		new Setting(containerEl)
+			.setName("Treat Obsidian's excluded files as private")
+			.setDesc(
+				"The folders and files in Obsidian's excluded files list (files and links settings) stay private the same way. Entries written as regular expressions (/…/) are not applied: they are not paths.",
+			)
+			.addToggle((toggle) =>
+				toggle.setValue(settings.excludedFilesArePrivate).onChange(async (value) => {
+					settings.excludedFilesArePrivate = value;
+					await this.save();
+					this.privacyChanged();
+				}),
+			);
+		this.displayClaudePermissions(containerEl);
+
+		new Setting(containerEl).setName("Reviews").setHeading();
+		new Setting(containerEl)
+			.setName("Review Claude's edits in Obsidian")
+			.setDesc("Show proposed edits in a review view with accept and reject. Off: Claude Code shows its diff in the terminal.")
+			.addToggle((toggle) =>
+				toggle.setValue(settings.reviewEditsInObsidian).onChange(async (value) => {
+					settings.reviewEditsInObsidian = value;
+					await this.save();
+					this.host.applyLiveSettings();
+				}),
+			);
+		vaultTools?.displayReview(containerEl);
+
+		if (vaultTools) {
+			new Setting(containerEl).setName("Claude's vault tools").setHeading();
+			vaultTools.display(containerEl);
+		}
+
+		if (this.host.agentPanel) new AgentSettingsSection(this.host.agentPanel).display(containerEl);
+
+		const advanced = containerEl.createEl("details", { cls: "claude-code-bridge-settings-fold" });
+		new Setting(advanced.createEl("summary")).setName("Advanced").setDesc("Ports, tokens, selection delay and debug logging.").setHeading();
+		this.displayAdvanced(advanced);
+		vaultTools?.displayAdvanced(advanced);
+		new Setting(advanced)
+			.setName("Debug logging")
+			.setDesc("Log connections and protocol errors to the developer console. Tokens are never logged.")
+			.addToggle((toggle) =>
+				toggle.setValue(settings.debugLogging).onChange(async (value) => {
+					settings.debugLogging = value;
+					await this.save();
+				}),
+			);
+		this.refreshStatus();
+	}
+
+	private displayAdvanced(containerEl: HTMLElement): void {
+		const { settings } = this.host;
+		new Setting(containerEl)
+			.setName("Fixed port")
+			.setDesc("The port /ide connects to. Leave empty for a random free port (recommended: two vaults never collide).")
+			.addText((text) =>
+				text
+					.setPlaceholder("Random")
+					.setValue(settings.fixedPort === null ? "" : String(settings.fixedPort))
+					.onChange(async (value) => {
+						const trimmed = value.trim();
+						const port = Number(trimmed);
+						if (trimmed !== "" && !isPort(port)) return;
+						settings.fixedPort = trimmed === "" ? null : port;
+						await this.save();
+					}),
+			)
+			.addButton((button) =>
+				button.setButtonText("Restart").onClick(async () => {
+					this.changed();
+					await this.host.applyServerSettings();
+					this.refreshStatus();
+				}),
+			);
+		const ideToken: { setting: Setting; button: ButtonComponent | undefined } = { setting: new Setting(containerEl).setName("IDE connection token"), button: undefined };
+		ideToken.setting.addButton((button) =>
+			(ideToken.button = button).setButtonText("Rotate IDE connection token").onClick(async () => {
+				this.changed();
+				try {
+					await this.host.rotateToken();
+					new Notice("IDE connection token rotated. Run /ide in Claude Code to reconnect.");
+				} catch (error) {
+					new Notice(`Could not rotate the IDE connection token: ${describeError(error)}`);
+				}
+				this.refreshStatus();
+			}),
+		);
+		this.ideToken = ideToken;
+		new Setting(containerEl)
+			.setName("Selection delay")
+			.setDesc(`Milliseconds of quiet before a selection is sent to Claude Code (0–${MAX_SELECTION_DEBOUNCE_MS}); a finished mouse or Shift selection is sent at once.`)
+			.addText((text) =>
+				text.setValue(String(settings.selectionDebounceMs)).onChange(async (value) => {
+					const delay = Number(value.trim());
+					if (!Number.isInteger(delay) || delay < 0 || delay > MAX_SELECTION_DEBOUNCE_MS) return;
+					settings.selectionDebounceMs = delay;
+					await this.save();
+					this.host.applyLiveSettings();
+				}),
+			);
+	}
+
+	private displayClaudePermissions(containerEl: HTMLElement): void {
+		const host = this.host;
+		const denyRuleSources = host.denyRuleSources?.bind(host);
+		const previewedPermissions = host.previewedPermissions;
+		if (!denyRuleSources || !previewedPermissions) return;
+		const permissionsHost: ClaudePermissionsHost = {
+			get settings() {
+				return host.settings;
+			},
+			get vaultPath() {
+				return host.vaultPath;
+			},
+			saveSettings: () => this.save(),
+			denyRuleSources,
+			previewedPermissions,
+		};
+		new ClaudePermissionsSection(permissionsHost).display(containerEl);
+	}
+
+	/** Redraws the status (bridge and vault tools) and the IDE connection token's row, if the tab is open. */
+	refreshStatus(): void {
+		this.vaultToolsSection?.refresh();
+		const status = this.host.bridgeStatus();
+		this.statusEl?.setText(describeStatus(status));
+		const token = this.ideToken;
+		if (!token) return;
+		const lockFile = status.lockFilePath ? ` It is in the lock file ${status.lockFilePath}, which only you can read.` : "";
+		token.setting.setDesc(
+			status.tokenFingerprint
+				? `New at every start, and never shown here: its fingerprint is ${status.tokenFingerprint}.${lockFile} Rotating closes every open session; run /ide again to reconnect.`
+				: "A new token is made each time the bridge starts.",
+		);
+		token.button?.setDisabled(status.state !== "listening");
+	}
+
+	private privacyChanged(): void {
+		if (this.host.privacyChanged) this.host.privacyChanged();
+		else this.host.applyLiveSettings();
+	}
+
+	private showUnmatchedFolderRules(): void {
+		const folders = foldersOfFiles(this.app.vault.getFiles().map((file) => file.path));
+		const identity = this.host.vaultPath === undefined ? undefined : new VaultPaths(this.host.vaultPath).identity;
+		this.folderRuleWarning?.setText(describeUnmatchedFolderRules(unmatchedFolderRules(this.host.settings.privateFolders, folders, identity)) ?? "");
+	}
+
+	override hide(): void {
+		this.statusEl = undefined;
+		this.ideToken = undefined;
+		this.checkResults = undefined;
+		this.vaultToolsSection = undefined;
+		super.hide();
+	}
+}
+
+/** The bridge's state and who is connected, in one or two sentences. */
+function describeStatus(status: BridgeStatus): string {
+	const clients = status.clients.map((client) => {
+		const who = client.pid ? `pid ${client.pid}` : `connection ${client.id}`;
+		return `${client.clientName ?? "client"} (${who}) since ${client.connectedAt.toLocaleTimeString()}`;
+	});
+	if (status.state !== "listening") return `${describeState(status)}.`;
+	return `${describeState(status)}. ${clients.length > 0 ? `Connected: ${clients.join("; ")}.` : "No Claude Code session is connected."}`;
+}
+
+export function describeState(status: BridgeStatus): string {
+	switch (status.state) {
+		case "listening":
+			return `Listening on 127.0.0.1:${status.port ?? "?"}${status.warning ? ` (${status.warning})` : ""}`;
+		case "starting":
+			return "Starting";
+		case "failed":
+			return `Could not start: ${status.error ?? "unknown error"}`;
+		case "stopped":
+			return "Off";
+	}
+}
