@@ -65,7 +65,7 @@ const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
 	"src/vault-tools/kit": ["src/vault-tools/regex", "src/vault-tools/text", "src/vault/notes", "src/vault/privacy", "src/protocol", "src/shared"],
 	"src/vault-tools/tools": ["src/vault-tools/kit", "src/vault-tools/regex", "src/vault-tools/text", "src/vault/markdown", "src/vault/notes", "src/vault/privacy", "src/protocol", "src/shared"],
 	"src/vault-tools": ["src/vault-tools/kit", "src/vault-tools/regex", "src/vault-tools/tools", "src/vault/privacy", "src/protocol", "src/shared"],
-	"src/vault-tools/prompts": ["src/vault/markdown", "src/vault/privacy", "src/protocol"],
+	"src/vault-tools/prompts": ["src/vault/privacy", "src/protocol", "src/shared"],
 	"src/vault-tools/resources": ["src/vault-tools/kit", "src/vault-tools/prompts", "src/vault/privacy", "src/protocol"],
 	"src/vault-tools/serve": ["src/protocol", "src/server", "src/server/http", "src/shared"],
 	"src/vault-tools/relay-client": ["src/protocol", "src/server", "src/shared"],

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import { isAuthorised } from "./auth";
+import { isLoopbackHost } from "./loopback-host";
 import {
 	AUTH_HEADER,
 	CLOSE_GOING_AWAY,
@@ -199,7 +200,7 @@ export class ConnectionManager {
 		if (request.headers.origin !== undefined) {
 			return { status: 403, reason: "Connections from web pages are not allowed" };
 		}
-		if (!this.isAllowedHost(request.headers.host)) {
+		if (!isLoopbackHost(request.headers.host, this.listeningPort)) {
 			return { status: 403, reason: "Host not allowed" };
 		}
 		if (!isAuthorised(this.options.getToken(), request.headers[AUTH_HEADER])) {
@@ -209,13 +210,6 @@ export class ConnectionManager {
 			return { status: 503, reason: "Too many connections" };
 		}
 		return undefined;
-	}
-
-	private isAllowedHost(host: string | undefined): boolean {
-		if (host === undefined) return false;
-		const match = /^(127\.0\.0\.1|localhost|\[::1\])(?::(\d+))?$/i.exec(host);
-		if (!match) return false;
-		return match[2] === undefined || Number(match[2]) === this.listeningPort;
 	}
 
 	private accept(ws: WebSocket): void {

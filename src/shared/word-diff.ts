@@ -1,4 +1,5 @@
 import { diffArrays, diffWordsWithSpace } from "diff";
+import { splitLinesWithoutFinalBreak } from "./text-lines";
 
 export type SegmentKind = "equal" | "added" | "removed";
 
@@ -34,8 +35,8 @@ const MAX_WORD_EDIT_LENGTH = 2_000;
  * split on LF or CRLF; a final line break does not count as an extra empty line.
  */
 export function computeLineDiff(original: string, proposed: string): LineDiff {
-	const oldLines = splitLines(original);
-	const newLines = splitLines(proposed);
+	const oldLines = splitLinesWithoutFinalBreak(original);
+	const newLines = splitLinesWithoutFinalBreak(proposed);
 	const lines: DiffLine[] = [];
 	let oldNumber = 1;
 	let newNumber = 1;
@@ -65,13 +66,6 @@ export function computeLineDiff(original: string, proposed: string): LineDiff {
 		added: lines.filter((line) => line.kind === "added").length,
 		removed: lines.filter((line) => line.kind === "removed").length,
 	};
-}
-
-export function splitLines(text: string): string[] {
-	if (text === "") return [];
-	const lines = text.split(/\r?\n/);
-	if (lines[lines.length - 1] === "") lines.pop();
-	return lines;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { splitLines } from "../../shared/word-diff";
+import { splitLinesWithoutFinalBreak } from "../../shared/text-lines";
 import type { Position, TextRange } from "./workspace-port";
 
 /** The position of a UTF-16 offset in a text (0-based line and character; LF or CRLF line breaks). */
@@ -31,7 +31,7 @@ export function findTextRange(text: string, startText: string, endText: string |
 
 /** Whole lines `startLine`…`endLine` (1-based, inclusive, clamped to the note). */
 export function lineRange(text: string, startLine: number, endLine: number | undefined): TextRange {
-	const lines = splitLines(text);
+	const lines = splitLinesWithoutFinalBreak(text);
 	const last = Math.max(0, lines.length - 1);
 	const first = Math.min(Math.max(startLine, 1) - 1, last);
 	const end = Math.min(Math.max((endLine ?? startLine) - 1, first), last);
@@ -39,7 +39,7 @@ export function lineRange(text: string, startLine: number, endLine: number | und
 }
 
 export function lineCount(text: string): number {
-	return Math.max(1, splitLines(text).length);
+	return Math.max(1, splitLinesWithoutFinalBreak(text).length);
 }
 
 function endOfLine(text: string, offset: number): number {

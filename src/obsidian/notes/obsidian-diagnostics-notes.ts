@@ -4,7 +4,7 @@ import type { YamlCodec } from "../../shared/yaml-codec";
 import type { FrontmatterProblem, NoteFacts } from "../../vault/markdown/note-model";
 import { factsFromText } from "../../vault/notes/note-facts";
 import type { DiagnosticsNotes, WorkPace } from "../../vault/notes/notes";
-import { splitLines } from "../../vault/markdown/text-lines";
+import { splitLines } from "../../shared/text-lines";
 import { factsFromCache } from "./cache-facts";
 import { isNotePath, ObsidianNoteEvents } from "./obsidian-note-events";
 import { FilesByName } from "./files-by-name";

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { isAuthorised } from "../auth";
 import { LOOPBACK_HOST } from "../limits";
+import { isLoopbackHost } from "../loopback-host";
 import { describeError } from "../../shared/describe-error";
 import { MAX_HTTP_BODY_BYTES, HTTP_CALL_LIMIT_MS, HTTP_HEADERS_TIMEOUT_MS, HTTP_BODY_TIMEOUT_MS } from "./http-limits";
 
@@ -224,7 +225,7 @@ export class McpHttpServer {
 	}
 
 	private refusalFor(request: IncomingMessage): Refusal | undefined {
-		if (!this.isLoopbackHost(request.headers.host)) return { status: 403, text: "Host not allowed: this endpoint answers only 127.0.0.1 and localhost" };
+		if (!isLoopbackHost(request.headers.host, this.listeningPort)) return { status: 403, text: "Host not allowed: this endpoint answers only 127.0.0.1 and localhost" };
 		const origin = request.headers.origin;
 		if (origin !== undefined && !this.isOwnOrigin(origin)) return { status: 403, text: "Requests from web pages are not allowed" };
 		const path = pathOf(request);
@@ -249,13 +250,6 @@ export class McpHttpServer {
 			return { status: 400, text: `Unsupported MCP-Protocol-Version: ${String(version)}; supported: ${this.options.protocolVersions.join(", ")}`, probe: true };
 		}
 		return undefined;
-	}
-
-	private isLoopbackHost(host: string | undefined): boolean {
-		if (host === undefined) return false;
-		const match = /^(127\.0\.0\.1|localhost|\[::1\])(?::(\d+))?$/i.exec(host);
-		if (!match) return false;
-		return match[2] === undefined || Number(match[2]) === this.listeningPort;
 	}
 
 	private isOwnOrigin(origin: string): boolean {

@@ -1,5 +1,5 @@
 import { ErrorCode, JsonRpcError, isJsonObject, type JsonObject } from "../../protocol/json-rpc";
-import { splitLines } from "../../vault/markdown/text-lines";
+import { splitLines } from "../../shared/text-lines";
 import type { VisibleVault } from "../../vault/privacy/visible-vault";
 
 /** Where prompt notes live unless the user chose another folder. */

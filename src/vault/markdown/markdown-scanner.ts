@@ -2,7 +2,7 @@ import { CodeMask } from "./code-mask";
 import { checkFrontmatter, findFrontmatter, type YamlParser } from "./frontmatter-check";
 import { findLinks } from "./link-syntax";
 import type { BlockIdFact, HeadingFact, LinkFact, NoteFacts } from "./note-model";
-import { splitLines } from "./text-lines";
+import { splitLines } from "../../shared/text-lines";
 
 const ATX_HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$/;
 const SETEXT_UNDERLINE = /^ {0,3}(=+|-+)[ \t]*$/;

@@ -1,7 +1,7 @@
 import { CodeMask } from "./code-mask";
 import { findFrontmatter } from "./frontmatter-check";
 import { simpleYamlMap } from "./simple-yaml";
-import { splitLines } from "./text-lines";
+import { splitLines } from "../../shared/text-lines";
 import type { YamlCodec } from "../../shared/yaml-codec";
 
 // A tag starts at a line start, after white space or right after another tag (`#work#private` is two); letters,

@@ -4,7 +4,7 @@ import { simpleYamlMap } from "../markdown/simple-yaml";
 import { findFrontmatter, type FrontmatterBlock } from "../markdown/frontmatter-check";
 import { findLinks } from "../markdown/link-syntax";
 import { scanLinks, scanNote } from "../markdown/markdown-scanner";
-import { splitLines } from "../markdown/text-lines";
+import { splitLines } from "../../shared/text-lines";
 import { eachLineHolding, masksLineByLine, noteHead } from "../markdown/line-scan";
 import type { YamlCodec } from "../../shared/yaml-codec";
 import type { FrontmatterFact, LinkFact, NoteFacts, TagFact } from "../markdown/note-model";

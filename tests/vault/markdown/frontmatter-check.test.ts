@@ -1,5 +1,5 @@
 import { checkFrontmatter } from "../../../src/vault/markdown/frontmatter-check";
-import { splitLines } from "../../../src/vault/markdown/text-lines";
+import { splitLines } from "../../../src/shared/text-lines";
 import { parseYaml } from "../../../src/vault/folder/yaml-library-codec";
 
 function check(text: string) {

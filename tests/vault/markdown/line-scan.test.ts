@@ -1,6 +1,6 @@
 import { eachLineHolding, masksLineByLine, noteHead } from "../../../src/vault/markdown/line-scan";
 import { findFrontmatter } from "../../../src/vault/markdown/frontmatter-check";
-import { splitLines } from "../../../src/vault/markdown/text-lines";
+import { splitLines } from "../../../src/shared/text-lines";
 
 function linesHolding(text: string, character: string, offset = 0, line = 0): [string, number][] {
 	const found: [string, number][] = [];

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { factsFromText, linkFactsFromText, tagsAndFrontmatterFromText } from "../../../src/vault/notes/note-facts";
 import { scanLinks, scanNote } from "../../../src/vault/markdown/markdown-scanner";
-import { splitLines } from "../../../src/vault/markdown/text-lines";
+import { splitLines } from "../../../src/shared/text-lines";
 import { libraryYamlCodec, parseYaml } from "../../../src/vault/folder/yaml-library-codec";
 
 /** Lines that exercise frontmatter, code, comments, headings, links and tags in any order. */
