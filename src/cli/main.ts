@@ -8,7 +8,8 @@ import { userHomeDirectory } from "../server/lock-file";
 import { describeError, errorStack } from "../shared/describe-error";
 import { deviceJournalSeal, folderHostJournalStore } from "../assembly/journal-wiring";
 import { startStdioVaultServer } from "../assembly/stdio-vault-server";
-import { MCP_USAGE, McpArgumentError, parseMcpArguments } from "./mcp-arguments";
+import { MCP_USAGE, parseMcpArguments } from "./mcp-arguments";
+import { ArgumentError } from "../shared/command-line";
 import { MCP_HEADERS_USAGE, NoTokenError, mcpHeadersLine, parseMcpHeadersArguments } from "./mcp-headers";
 import { RELAY_CALL_METHOD, RELAY_CLIENT_NAME, RELAY_PRIVACY_METHOD, RELAY_REQUEST_METHOD, SERVER_INFO } from "./relay-protocol";
 
@@ -53,7 +54,7 @@ function runMcp(argv: readonly string[]): void {
 	try {
 		args = parseMcpArguments(argv);
 	} catch (error) {
-		fail(error instanceof McpArgumentError ? `${error.message} (claude-code-bridge mcp --help lists the options)` : describeError(error));
+		fail(error instanceof ArgumentError ? `${error.message} (claude-code-bridge mcp --help lists the options)` : describeError(error));
 	}
 	if (args.help) {
 		// Help goes to stderr too: stdout is the protocol channel.
@@ -100,7 +101,7 @@ function runMcpHeaders(argv: readonly string[]): void {
 	try {
 		args = parseMcpHeadersArguments(argv);
 	} catch (error) {
-		fail(error instanceof McpArgumentError ? `${error.message} (claude-code-bridge mcp-headers --help lists the options)` : describeError(error));
+		fail(error instanceof ArgumentError ? `${error.message} (claude-code-bridge mcp-headers --help lists the options)` : describeError(error));
 	}
 	if (args.help) {
 		process.stderr.write(`${MCP_HEADERS_USAGE}\n`);

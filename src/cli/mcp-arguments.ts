@@ -1,4 +1,4 @@
-import { ArgumentError, valueAfter } from "../headless/arguments";
+import { ArgumentError, parseCommandLine, type OptionSpecs } from "../shared/command-line";
 
 export interface McpArguments {
 	vault?: string;
@@ -25,34 +25,18 @@ Settings that cannot be read hide every note. A running bridge is used only if i
 Add it to Claude Code, in the vault folder (scope local: yours, for this folder only):
   claude mcp add --scope local obsidian -- claude-code-bridge mcp --vault "$PWD"`;
 
-/** The same error as the headless host's options: both commands share `valueAfter`. */
-export { ArgumentError as McpArgumentError } from "../headless/arguments";
+const OPTIONS = {
+	vault: { kind: "text" },
+	"private-folder": { kind: "texts" },
+	"private-tag": { kind: "texts" },
+	debug: { kind: "flag" },
+	help: { kind: "flag", short: "h" },
+} as const satisfies OptionSpecs;
 
 export function parseMcpArguments(argv: readonly string[]): McpArguments {
-	const parsed: McpArguments = { privateFolders: [], privateTags: [], debug: false, help: false };
-	for (let i = 0; i < argv.length; i++) {
-		const argument = argv[i];
-		switch (argument) {
-			case "--vault":
-				parsed.vault = valueAfter(argv, i++, argument);
-				break;
-			case "--private-folder":
-				parsed.privateFolders.push(valueAfter(argv, i++, argument));
-				break;
-			case "--private-tag":
-				parsed.privateTags.push(valueAfter(argv, i++, argument));
-				break;
-			case "--debug":
-				parsed.debug = true;
-				break;
-			case "--help":
-			case "-h":
-				parsed.help = true;
-				break;
-			default:
-				throw new ArgumentError(`Unknown argument: ${argument}`);
-		}
-	}
+	const options = parseCommandLine(argv, OPTIONS);
+	const parsed: McpArguments = { privateFolders: options["private-folder"], privateTags: options["private-tag"], debug: options.debug, help: options.help };
+	if (options.vault !== undefined) parsed.vault = options.vault;
 	if (!parsed.help && parsed.vault === undefined) throw new ArgumentError("--vault DIR is required: the vault folder whose notes the tools serve");
 	return parsed;
 }

@@ -1,4 +1,4 @@
-import { ArgumentError, portAfter, valueAfter } from "../headless/arguments";
+import { ArgumentError, parseCommandLine, type OptionSpecs } from "../shared/command-line";
 import { MCP_TOKEN_ENV, tokenFromEnvironment } from "../headless/mcp-token-file";
 import { HttpTokenRecordError, readHttpTokenRecord, realPath, type ReadRecordOptions } from "../vault-tools/serve/http-token-record";
 
@@ -18,25 +18,17 @@ host's "mcp-config http" give the whole configuration.
 Exit code 1 and one line on stderr when no bridge serves the vault on that port (nothing is printed on stdout);
 2 for a bad option or environment value.`;
 
+const OPTIONS = {
+	vault: { kind: "text" },
+	port: { kind: "port" },
+	help: { kind: "flag", short: "h" },
+} as const satisfies OptionSpecs;
+
 export function parseMcpHeadersArguments(argv: readonly string[]): McpHeadersArguments {
-	const parsed: McpHeadersArguments = { help: false };
-	for (let i = 0; i < argv.length; i++) {
-		const argument = argv[i];
-		switch (argument) {
-			case "--vault":
-				parsed.vault = valueAfter(argv, i++, argument);
-				break;
-			case "--port":
-				parsed.port = portAfter(argv, i++, argument);
-				break;
-			case "--help":
-			case "-h":
-				parsed.help = true;
-				break;
-			default:
-				throw new ArgumentError(`Unknown argument: ${argument}`);
-		}
-	}
+	const options = parseCommandLine(argv, OPTIONS);
+	const parsed: McpHeadersArguments = { help: options.help };
+	if (options.vault !== undefined) parsed.vault = options.vault;
+	if (options.port !== undefined) parsed.port = options.port;
 	if (parsed.help) return parsed;
 	if (parsed.vault === undefined) throw new ArgumentError("--vault DIR is required: the vault whose endpoint Claude Code connects to");
 	if (parsed.port === undefined) throw new ArgumentError("--port N is required: the endpoint's port, as in its URL");

@@ -1,3 +1,5 @@
+import { ArgumentError, parseCommandLine, type OptionSpecs } from "../shared/command-line";
+
 export interface HeadlessArguments {
 	vault?: string;
 	port?: number;
@@ -35,58 +37,24 @@ Environment:
 
 A bad option or environment value: one line on stderr, exit code 2, nothing started.`;
 
-export class ArgumentError extends Error {}
+const OPTIONS = {
+	vault: { kind: "text" },
+	port: { kind: "port" },
+	"mcp-port": { kind: "port" },
+	"private-folder": { kind: "texts" },
+	"private-tag": { kind: "texts" },
+	trace: { kind: "flag" },
+	debug: { kind: "flag" },
+	help: { kind: "flag", short: "h" },
+} as const satisfies OptionSpecs;
 
 /** Parses the command line; a repeated option takes its last value (so `npm start -- --vault X` overrides the example vault). */
 export function parseArguments(argv: readonly string[]): HeadlessArguments {
-	const parsed: HeadlessArguments = { trace: false, debug: false, help: false, privateFolders: [], privateTags: [] };
-	for (let i = 0; i < argv.length; i++) {
-		const argument = argv[i];
-		switch (argument) {
-			case "--vault":
-				parsed.vault = valueAfter(argv, i++, argument);
-				break;
-			case "--port":
-				parsed.port = portAfter(argv, i++, argument);
-				break;
-			case "--mcp-port":
-				parsed.mcpPort = portAfter(argv, i++, argument);
-				break;
-			case "--private-folder":
-				parsed.privateFolders.push(valueAfter(argv, i++, argument));
-				break;
-			case "--private-tag":
-				parsed.privateTags.push(valueAfter(argv, i++, argument));
-				break;
-			case "--trace":
-				parsed.trace = true;
-				break;
-			case "--debug":
-				parsed.debug = true;
-				break;
-			case "--help":
-			case "-h":
-				parsed.help = true;
-				break;
-			default:
-				throw new ArgumentError(`Unknown argument: ${argument}`);
-		}
-	}
+	const options = parseCommandLine(argv, OPTIONS);
+	const parsed: HeadlessArguments = { trace: options.trace, debug: options.debug, help: options.help, privateFolders: options["private-folder"], privateTags: options["private-tag"] };
+	if (options.vault !== undefined) parsed.vault = options.vault;
+	if (options.port !== undefined) parsed.port = options.port;
+	if (options["mcp-port"] !== undefined) parsed.mcpPort = options["mcp-port"];
 	if (!parsed.help && parsed.vault === undefined) throw new ArgumentError("--vault DIR is required: the folder to serve as a vault");
 	return parsed;
-}
-
-/** The port after an option (`--port N`): a whole number from 1 to 65535, else an ArgumentError. */
-export function portAfter(argv: readonly string[], index: number, name: string): number {
-	const value = valueAfter(argv, index, name);
-	const port = Number(value);
-	if (!Number.isInteger(port) || port < 1 || port > 65535) throw new ArgumentError(`${name} must be a whole number from 1 to 65535, not "${value}"`);
-	return port;
-}
-
-/** The value after an option (`--vault DIR`); another option, an empty value or the end is an ArgumentError. */
-export function valueAfter(argv: readonly string[], index: number, name: string): string {
-	const value = argv[index + 1];
-	if (value === undefined || value.trim() === "" || value.startsWith("--")) throw new ArgumentError(`${name} needs a value`);
-	return value;
 }

@@ -1,4 +1,5 @@
-import { MCP_USAGE, McpArgumentError, parseMcpArguments } from "../../src/cli/mcp-arguments";
+import { MCP_USAGE, parseMcpArguments } from "../../src/cli/mcp-arguments";
+import { ArgumentError } from "../../src/shared/command-line";
 
 describe("parseMcpArguments", () => {
 	it("reads the vault, repeated private folders and tags, and --debug", () => {
@@ -17,11 +18,11 @@ describe("parseMcpArguments", () => {
 	});
 
 	it("refuses a missing vault, a missing value and unknown arguments, each in one line", () => {
-		expect(() => parseMcpArguments([])).toThrow(new McpArgumentError("--vault DIR is required: the vault folder whose notes the tools serve"));
+		expect(() => parseMcpArguments([])).toThrow(new ArgumentError("--vault DIR is required: the vault folder whose notes the tools serve"));
 		expect(() => parseMcpArguments(["--vault"])).toThrow("--vault needs a value");
 		expect(() => parseMcpArguments(["--vault", "--debug"])).toThrow("--vault needs a value");
 		expect(() => parseMcpArguments(["--vault", "/v", "--port", "1"])).toThrow("Unknown argument: --port");
-		expect(() => parseMcpArguments(["--vault", "/v", "--port"])).toThrow(McpArgumentError);
+		expect(() => parseMcpArguments(["--vault", "/v", "--port"])).toThrow(ArgumentError);
 	});
 
 	it("documents every option it accepts", () => {

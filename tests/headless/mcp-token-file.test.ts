@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ArgumentError, parseArguments } from "../../src/headless/arguments";
+import { parseArguments } from "../../src/headless/arguments";
+import { ArgumentError } from "../../src/shared/command-line";
 import { MCP_TOKEN_ENV, McpTokenEnvironmentError, removeLegacyTokenFile, tokenFromEnvironment } from "../../src/headless/mcp-token-file";
 import { httpTokenDirectory } from "../../src/vault-tools/serve/http-token-record";
 import { VAULT_TOOLS_PORT_RANGE, defaultVaultToolsPort } from "../../src/vault-tools/serve/vault-tools-port";
