@@ -26,19 +26,13 @@ export const plugin = {
 	...shared,
 	entryPoints: ["main.ts"],
 	outfile: "main.js",
-	external: [
-		"obsidian",
-		"electron",
-		"@codemirror/*",
-		"@lezer/*",
-		...nodeBuiltins,
-	],
+	external: ["obsidian", "electron", "@codemirror/*", "@lezer/*", ...nodeBuiltins],
 	// ws tries optional native add-ons; they are not needed and must not be bundled.
-	define: { "process.env.WS_NO_BUFFER_UTIL": "\"1\"", "process.env.WS_NO_UTF_8_VALIDATE": "\"1\"" },
+	define: { "process.env.WS_NO_BUFFER_UTIL": '"1"', "process.env.WS_NO_UTF_8_VALIDATE": '"1"' },
 	// One "use strict" for the whole file, which makes every function in it strict: tsconfig's `strict` (so
 	// `alwaysStrict`) would have esbuild repeat the directive in each of the ~120 modules it wraps for the lazy import.
 	tsconfigRaw: { compilerOptions: { alwaysStrict: false } },
-	banner: { js: "\"use strict\";" },
+	banner: { js: '"use strict";' },
 };
 
 const headless = {
@@ -56,7 +50,12 @@ const cli = {
 	outfile: "dist/cli.cjs",
 	external: [...nodeBuiltins],
 	// `claude-code-bridge --version`
-	define: { ...plugin.define, PACKAGE_VERSION: JSON.stringify(JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")).version) },
+	define: {
+		...plugin.define,
+		PACKAGE_VERSION: JSON.stringify(
+			JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")).version,
+		),
+	},
 	banner: { js: "#!/usr/bin/env node" },
 };
 

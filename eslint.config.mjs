@@ -6,7 +6,18 @@ import tseslint from "typescript-eslint";
 
 // Code that also runs outside Obsidian (headless host, tests, benchmarks, build scripts): Node APIs and
 // Node timers are the right tools there, and `window` does not exist.
-const nodeSide = ["src/server/**", "src/protocol/**", "src/ide/**", "src/vault/**", "src/assembly/**", "src/headless/**", "tests/**", "bench/**", "scripts/**", "*.mjs"];
+const nodeSide = [
+	"src/server/**",
+	"src/protocol/**",
+	"src/ide/**",
+	"src/vault/**",
+	"src/assembly/**",
+	"src/headless/**",
+	"tests/**",
+	"bench/**",
+	"scripts/**",
+	"*.mjs",
+];
 
 export default defineConfig([
 	globalIgnores(["node_modules/", "main.js", "dist/", ".cache/", "coverage/", "examples/"]),
@@ -15,7 +26,14 @@ export default defineConfig([
 		languageOptions: {
 			parserOptions: {
 				projectService: {
-					allowDefaultProject: ["eslint.config.mjs", "esbuild.config.mjs", "version-bump.mjs", "jest.config.js", "scripts/*.mjs", "tests/*.mjs"],
+					allowDefaultProject: [
+						"eslint.config.mjs",
+						"esbuild.config.mjs",
+						"version-bump.mjs",
+						"jest.config.js",
+						"scripts/*.mjs",
+						"tests/*.mjs",
+					],
 					// Those globs match 10 small scripts; typescript-eslint refuses more than 8 unless told (a speed guard).
 					maximumDefaultProjectFileMatchCount_THIS_WILL_SLOW_DOWN_LINTING: 16,
 				},
@@ -24,7 +42,13 @@ export default defineConfig([
 		rules: {
 			// The user asked for a default hotkey (Mod+Alt+K) for "Tag for Claude Code"; users can still change it.
 			"obsidianmd/commands/no-default-hotkeys": "off",
-			"obsidianmd/ui/sentence-case": ["warn", { brands: ["Claude Code Bridge", "Claude Code", "Claude", "Obsidian"], ignoreRegex: ["(^|\\s)/ide\\b"] }],
+			"obsidianmd/ui/sentence-case": [
+				"warn",
+				{
+					brands: ["Claude Code Bridge", "Claude Code", "Claude", "Obsidian"],
+					ignoreRegex: ["(^|\\s)/ide\\b"],
+				},
+			],
 			// The declarative settings API (getSettingDefinitions) arrives in Obsidian 1.13 and is not in the pinned typings
 			// (obsidian 1.8.7); this plugin supports 1.7.2 and later (manifest minAppVersion), so the tab builds its rows.
 			"obsidianmd/settings-tab/prefer-setting-definitions": "off",

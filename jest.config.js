@@ -16,9 +16,19 @@ module.exports = {
 	// Builds main.js and the headless host once, so the bundle tests and e2e tests test fresh code.
 	globalSetup: "<rootDir>/tests/global-setup.mjs",
 	projects: [
-		{ ...shared, displayName: "unit", testMatch: ["<rootDir>/tests/**/*.test.ts"], testPathIgnorePatterns: ["/node_modules/", "\\.e2e\\.test\\.ts$"] },
+		{
+			...shared,
+			displayName: "unit",
+			testMatch: ["<rootDir>/tests/**/*.test.ts"],
+			testPathIgnorePatterns: ["/node_modules/", "\\.e2e\\.test\\.ts$"],
+		},
 		// Jest runs a project's globalSetup only when that project has tests to run: the pinned Claude Code CLI
 		// is installed (once, before any worker starts) only when e2e tests were selected.
-		{ ...shared, displayName: "e2e", testMatch: ["<rootDir>/tests/e2e/**/*.e2e.test.ts", "<rootDir>/tests/security/**/*.e2e.test.ts"], globalSetup: "<rootDir>/tests/e2e-global-setup.mjs" },
+		{
+			...shared,
+			displayName: "e2e",
+			testMatch: ["<rootDir>/tests/e2e/**/*.e2e.test.ts", "<rootDir>/tests/security/**/*.e2e.test.ts"],
+			globalSetup: "<rootDir>/tests/e2e-global-setup.mjs",
+		},
 	],
 };

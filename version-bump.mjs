@@ -26,7 +26,8 @@ function readJson(directory, name) {
 	} catch (error) {
 		throw new VersionError(`${name} is not valid JSON: ${error.message}`);
 	}
-	if (typeof value !== "object" || value === null || Array.isArray(value)) throw new VersionError(`${name} must hold a JSON object`);
+	if (typeof value !== "object" || value === null || Array.isArray(value))
+		throw new VersionError(`${name} must hold a JSON object`);
 	// Keep the file's own indentation, so a bump changes only the version lines.
 	const indent = /^\{\r?\n([ \t]+)"/.exec(text)?.[1] ?? "\t";
 	return { path, value, indent };
@@ -39,18 +40,24 @@ function writeJson(file, value) {
 /** Sets manifest.json's version and records its minAppVersion for that version in versions.json. */
 export function bumpVersion(directory, version) {
 	if (typeof version !== "string" || !VERSION.test(version)) {
-		throw new VersionError(`Not a plain x.y.z version: ${JSON.stringify(version ?? null)}. Run "npm version <x.y.z>", or "npm run version" to match package.json.`);
+		throw new VersionError(
+			`Not a plain x.y.z version: ${JSON.stringify(version ?? null)}. Run "npm version <x.y.z>", or "npm run version" to match package.json.`,
+		);
 	}
 	// Read and check everything before writing anything, so a bad file leaves all three as they were.
 	const pkg = readJson(directory, "package.json");
 	const manifest = readJson(directory, "manifest.json");
 	const versions = readJson(directory, "versions.json");
 	if (pkg.value.version !== version) {
-		throw new VersionError(`package.json is at ${pkg.value.version}, not ${version}; bump with "npm version ${version}".`);
+		throw new VersionError(
+			`package.json is at ${pkg.value.version}, not ${version}; bump with "npm version ${version}".`,
+		);
 	}
 	const { minAppVersion } = manifest.value;
 	if (typeof minAppVersion !== "string" || !VERSION.test(minAppVersion)) {
-		throw new VersionError(`manifest.json needs a minAppVersion like 1.7.2, not ${JSON.stringify(minAppVersion ?? null)}.`);
+		throw new VersionError(
+			`manifest.json needs a minAppVersion like 1.7.2, not ${JSON.stringify(minAppVersion ?? null)}.`,
+		);
 	}
 	manifest.value.version = version;
 	versions.value[version] = minAppVersion;
@@ -61,7 +68,8 @@ export function bumpVersion(directory, version) {
 
 /** The ways a release tag and the three files disagree; empty when they are in step. */
 export function versionProblems(directory, tag) {
-	if (typeof tag !== "string" || !VERSION.test(tag)) return [`The tag ${JSON.stringify(tag ?? null)} is not a plain x.y.z version (Obsidian wants no "v" prefix).`];
+	if (typeof tag !== "string" || !VERSION.test(tag))
+		return [`The tag ${JSON.stringify(tag ?? null)} is not a plain x.y.z version (Obsidian wants no "v" prefix).`];
 	const pkg = readJson(directory, "package.json").value;
 	const manifest = readJson(directory, "manifest.json").value;
 	const versions = readJson(directory, "versions.json").value;
@@ -69,7 +77,9 @@ export function versionProblems(directory, tag) {
 	if (pkg.version !== tag) problems.push(`package.json is at ${pkg.version}, not ${tag}.`);
 	if (manifest.version !== tag) problems.push(`manifest.json is at ${manifest.version}, not ${tag}.`);
 	if (versions[tag] !== manifest.minAppVersion) {
-		problems.push(`versions.json maps ${tag} to ${versions[tag] ?? "nothing"}, not to manifest.json's minAppVersion ${manifest.minAppVersion}.`);
+		problems.push(
+			`versions.json maps ${tag} to ${versions[tag] ?? "nothing"}, not to manifest.json's minAppVersion ${manifest.minAppVersion}.`,
+		);
 	}
 	return problems;
 }
@@ -78,7 +88,10 @@ function main(args) {
 	const directory = process.cwd();
 	if (args[0] === "--check") {
 		const problems = versionProblems(directory, args[1]);
-		if (problems.length > 0) throw new VersionError(`The release does not match the tag:\n${problems.join("\n")}\nRun "npm version <x.y.z>" and push the tag it makes.`);
+		if (problems.length > 0)
+			throw new VersionError(
+				`The release does not match the tag:\n${problems.join("\n")}\nRun "npm version <x.y.z>" and push the tag it makes.`,
+			);
 		process.stdout.write(`package.json, manifest.json and versions.json agree on ${args[1]}.\n`);
 		return;
 	}

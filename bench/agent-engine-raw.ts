@@ -16,7 +16,15 @@ export interface StreamJsonSession {
 	close(): Promise<void>;
 }
 
-const CLI_ARGUMENTS = ["-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose", "--include-partial-messages"];
+const CLI_ARGUMENTS = [
+	"-p",
+	"--input-format",
+	"stream-json",
+	"--output-format",
+	"stream-json",
+	"--verbose",
+	"--include-partial-messages",
+];
 
 function isRecord(value: unknown): value is Record<string, unknown> {
 	return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -24,12 +32,20 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 function textDelta(message: Record<string, unknown>): string | undefined {
 	const event = message["event"];
-	if (message["type"] !== "stream_event" || !isRecord(event) || event["type"] !== "content_block_delta") return undefined;
+	if (message["type"] !== "stream_event" || !isRecord(event) || event["type"] !== "content_block_delta")
+		return undefined;
 	const delta = event["delta"];
-	return isRecord(delta) && delta["type"] === "text_delta" && typeof delta["text"] === "string" ? delta["text"] : undefined;
+	return isRecord(delta) && delta["type"] === "text_delta" && typeof delta["text"] === "string"
+		? delta["text"]
+		: undefined;
 }
 
-export function startStreamJsonSession(cli: string, cwd: string, env: NodeJS.ProcessEnv, listener: StreamJsonListener): StreamJsonSession {
+export function startStreamJsonSession(
+	cli: string,
+	cwd: string,
+	env: NodeJS.ProcessEnv,
+	listener: StreamJsonListener,
+): StreamJsonSession {
 	const child = spawn(cli, CLI_ARGUMENTS, { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
 	let pending = "";
 	let stderr = "";
@@ -58,10 +74,17 @@ export function startStreamJsonSession(cli: string, cwd: string, env: NodeJS.Pro
 	child.stderr.on("data", (chunk: string) => {
 		stderr = (stderr + chunk).slice(-4000);
 	});
-	const exited = new Promise<void>((resolve) => child.on("exit", (code) => (listener.onExit(code, stderr), resolve())));
+	const exited = new Promise<void>((resolve) =>
+		child.on("exit", (code) => (listener.onExit(code, stderr), resolve())),
+	);
 	return {
 		send: (text) => {
-			const message = { type: "user", message: { role: "user", content: [{ type: "text", text }] }, parent_tool_use_id: null, session_id: "" };
+			const message = {
+				type: "user",
+				message: { role: "user", content: [{ type: "text", text }] },
+				parent_tool_use_id: null,
+				session_id: "",
+			};
 			child.stdin.write(`${JSON.stringify(message)}\n`);
 		},
 		close: async () => {

@@ -55,8 +55,17 @@ interface DriverEvents {
 interface SdkQuery extends AsyncIterable<Record<string, unknown>> {
 	return?(): Promise<unknown>;
 }
-type SdkModule = { query(input: { prompt: AsyncIterable<Record<string, unknown>>; options: Record<string, unknown> }): SdkQuery };
-type RawModule = { startStreamJsonSession(cli: string, cwd: string, env: NodeJS.ProcessEnv, listener: StreamJsonListener): StreamJsonSession };
+type SdkModule = {
+	query(input: { prompt: AsyncIterable<Record<string, unknown>>; options: Record<string, unknown> }): SdkQuery;
+};
+type RawModule = {
+	startStreamJsonSession(
+		cli: string,
+		cwd: string,
+		env: NodeJS.ProcessEnv,
+		listener: StreamJsonListener,
+	): StreamJsonSession;
+};
 
 /** An async iterable the SDK reads user messages from; stays open between turns, as a panel session does. */
 class Inbox implements AsyncIterable<Record<string, unknown>> {
@@ -96,17 +105,37 @@ function sdkDriver(sdk: SdkModule, job: TurnsJob, events: DriverEvents): Driver 
 	const inbox = new Inbox();
 	const run = sdk.query({
 		prompt: inbox,
-		options: { pathToClaudeCodeExecutable: job.cli, cwd: job.cwd, env: job.env, includePartialMessages: true, settingSources: [], permissionMode: "default" },
+		options: {
+			pathToClaudeCodeExecutable: job.cli,
+			cwd: job.cwd,
+			env: job.env,
+			includePartialMessages: true,
+			settingSources: [],
+			permissionMode: "default",
+		},
 	});
 	const reading = (async () => {
 		for await (const message of run) {
 			const event = message["event"];
-			if (message["type"] === "stream_event" && isRecord(event) && event["type"] === "content_block_delta" && isRecord(event["delta"]) && event["delta"]["type"] === "text_delta") events.onTextDelta();
+			if (
+				message["type"] === "stream_event" &&
+				isRecord(event) &&
+				event["type"] === "content_block_delta" &&
+				isRecord(event["delta"]) &&
+				event["delta"]["type"] === "text_delta"
+			)
+				events.onTextDelta();
 			else if (message["type"] === "result") events.onTurnEnd();
 		}
 	})().catch((error: unknown) => events.onFailure(`sdk: ${String(error)}`));
 	return {
-		send: (text) => inbox.push({ type: "user", message: { role: "user", content: [{ type: "text", text }] }, parent_tool_use_id: null, session_id: "" }),
+		send: (text) =>
+			inbox.push({
+				type: "user",
+				message: { role: "user", content: [{ type: "text", text }] },
+				parent_tool_use_id: null,
+				session_id: "",
+			}),
 		close: async () => {
 			inbox.end();
 			await reading;
@@ -126,16 +155,22 @@ function rawDriver(raw: RawModule, job: TurnsJob, events: DriverEvents): Driver 
 
 /** A minimal ACP client over JSON-RPC lines (no client library: the figure is the adapter's cost, not a library's). */
 function acpDriver(job: TurnsJob, events: DriverEvents): Driver {
-	const child = spawn(process.execPath, [job.module], { cwd: job.cwd, env: { ...job.env, CLAUDE_CODE_EXECUTABLE: job.cli }, stdio: ["pipe", "pipe", "pipe"] });
+	const child = spawn(process.execPath, [job.module], {
+		cwd: job.cwd,
+		env: { ...job.env, CLAUDE_CODE_EXECUTABLE: job.cli },
+		stdio: ["pipe", "pipe", "pipe"],
+	});
 	let stderr = "";
 	child.stderr.setEncoding("utf8");
 	child.stderr.on("data", (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
 	child.on("exit", (code) => {
-		if (code !== 0 && code !== null) events.onFailure(`claude-agent-acp exited with ${String(code)}: ${stderr.slice(-300)}`);
+		if (code !== 0 && code !== null)
+			events.onFailure(`claude-agent-acp exited with ${String(code)}: ${stderr.slice(-300)}`);
 	});
 	let nextId = 1;
 	const answers = new Map<number, (result: Record<string, unknown>) => void>();
-	const write = (message: Record<string, unknown>): void => void child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`);
+	const write = (message: Record<string, unknown>): void =>
+		void child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`);
 	const request = (method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> => {
 		const id = nextId++;
 		write({ id, method, params });
@@ -163,7 +198,10 @@ function acpDriver(job: TurnsJob, events: DriverEvents): Driver {
 			if (isRecord(update) && update["sessionUpdate"] === "agent_message_chunk") events.onTextDelta();
 		}
 	});
-	const session = request("initialize", { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false } }).then(() =>
+	const session = request("initialize", {
+		protocolVersion: 1,
+		clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+	}).then(() =>
 		request("session/new", { cwd: job.cwd, mcpServers: [] }).then((result) => String(result["sessionId"])),
 	);
 	return {
@@ -173,12 +211,16 @@ function acpDriver(job: TurnsJob, events: DriverEvents): Driver {
 			return kib === undefined ? undefined : Number(kib) / 1024;
 		},
 		send: (text) => {
-			void session.then((sessionId) => request("session/prompt", { sessionId, prompt: [{ type: "text", text }] })).then(() => events.onTurnEnd());
+			void session
+				.then((sessionId) => request("session/prompt", { sessionId, prompt: [{ type: "text", text }] }))
+				.then(() => events.onTurnEnd());
 		},
 		close: async () => {
 			child.stdin.end();
 			const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
-			await new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : child.once("exit", () => resolve())));
+			await new Promise<void>((resolve) =>
+				child.exitCode !== null ? resolve() : child.once("exit", () => resolve()),
+			);
 			clearTimeout(timer);
 		},
 	};
@@ -205,7 +247,12 @@ export async function turnsChild(argument: string): Promise<void> {
 		onTurnEnd: () => endTurn?.(),
 		onFailure: (message) => fail?.(new Error(message)),
 	};
-	const driver = job.candidate === "sdk" ? sdkDriver(engine as SdkModule, job, events) : job.candidate === "raw" ? rawDriver(engine as RawModule, job, events) : acpDriver(job, events);
+	const driver =
+		job.candidate === "sdk"
+			? sdkDriver(engine as SdkModule, job, events)
+			: job.candidate === "raw"
+				? rawDriver(engine as RawModule, job, events)
+				: acpDriver(job, events);
 	const turns: TurnTiming[] = [];
 	for (let index = 0; index < job.prompts; index += 1) {
 		const ended = new Promise<void>((resolve, reject) => {
@@ -224,7 +271,13 @@ export async function turnsChild(argument: string): Promise<void> {
 	const rssAfterTurnsMiB = rssMiB();
 	const sidecarRssMiB = driver.sidecarRssMiB?.();
 	await driver.close();
-	const report: TurnsReport = { turns, rssBeforeLoadMiB, rssAfterLoadMiB, rssAfterTurnsMiB, ...(sidecarRssMiB === undefined ? {} : { sidecarRssMiB }) };
+	const report: TurnsReport = {
+		turns,
+		rssBeforeLoadMiB,
+		rssAfterLoadMiB,
+		rssAfterTurnsMiB,
+		...(sidecarRssMiB === undefined ? {} : { sidecarRssMiB }),
+	};
 	process.stdout.write(`${JSON.stringify(report)}\n`);
 	process.exit(0);
 }

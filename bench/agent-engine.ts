@@ -29,20 +29,48 @@ const OUT = path.join(CACHE, "out");
 const CANDIDATES: readonly Candidate[] = ["sdk", "raw", "acp"];
 
 function npmInstall(folder: string, spec: string): void {
-	const marker = path.join(folder, "node_modules", ...spec.slice(0, spec.lastIndexOf("@")).split("/"), "package.json");
-	if (existsSync(marker) && (JSON.parse(readFileSync(marker, "utf8")) as { version?: string }).version === spec.slice(spec.lastIndexOf("@") + 1)) return;
+	const marker = path.join(
+		folder,
+		"node_modules",
+		...spec.slice(0, spec.lastIndexOf("@")).split("/"),
+		"package.json",
+	);
+	if (
+		existsSync(marker) &&
+		(JSON.parse(readFileSync(marker, "utf8")) as { version?: string }).version ===
+			spec.slice(spec.lastIndexOf("@") + 1)
+	)
+		return;
 	mkdirSync(folder, { recursive: true });
 	writeFileSync(path.join(folder, "package.json"), '{ "private": true }\n');
 	process.stderr.write(`installing ${spec} into ${folder} (bench only)…\n`);
-	execFileSync("npm", ["install", "--no-audit", "--no-fund", "--omit=optional", "--ignore-scripts", spec], { cwd: folder, stdio: ["ignore", process.stderr, process.stderr], timeout: 600_000 });
+	execFileSync("npm", ["install", "--no-audit", "--no-fund", "--omit=optional", "--ignore-scripts", spec], {
+		cwd: folder,
+		stdio: ["ignore", process.stderr, process.stderr],
+		timeout: 600_000,
+	});
 }
 
 function esbuild(entry: string, outfile: string, extra: string[] = []): number {
 	const cli = path.join(ROOT, "node_modules", "esbuild", "bin", "esbuild");
 	// esbuild's installer replaces bin/esbuild with the native binary where it can: run it directly.
-	execFileSync(cli, [entry, "--bundle", "--platform=node", "--format=cjs", "--target=node20", "--minify", "--log-level=error", `--outfile=${outfile}`, ...extra], {
-		stdio: ["ignore", "inherit", "inherit"],
-	});
+	execFileSync(
+		cli,
+		[
+			entry,
+			"--bundle",
+			"--platform=node",
+			"--format=cjs",
+			"--target=node20",
+			"--minify",
+			"--log-level=error",
+			`--outfile=${outfile}`,
+			...extra,
+		],
+		{
+			stdio: ["ignore", "inherit", "inherit"],
+		},
+	);
 	return statSync(outfile).size;
 }
 
@@ -60,8 +88,18 @@ function folderBytes(folder: string): number {
 function licence(packageFolder: string): string {
 	const manifest = JSON.parse(readFileSync(path.join(packageFolder, "package.json"), "utf8")) as { license?: string };
 	const licenceFile = ["LICENSE.md", "LICENSE"].map((name) => path.join(packageFolder, name)).find(existsSync);
-	const firstLine = licenceFile ? (readFileSync(licenceFile, "utf8").split("\n").find((line) => line.trim() !== "") ?? "").trim().slice(0, 90) : "";
-	return manifest.license === "SEE LICENSE IN README.md" || manifest.license === undefined ? `proprietary ("${firstLine}")` : manifest.license;
+	const firstLine = licenceFile
+		? (
+				readFileSync(licenceFile, "utf8")
+					.split("\n")
+					.find((line) => line.trim() !== "") ?? ""
+			)
+				.trim()
+				.slice(0, 90)
+		: "";
+	return manifest.license === "SEE LICENSE IN README.md" || manifest.license === undefined
+		? `proprietary ("${firstLine}")`
+		: manifest.license;
 }
 
 interface Built {
@@ -84,7 +122,10 @@ function buildBundles(): Record<Candidate, Built> {
 	writeFileSync(sdkEntry, 'export { query } from "@anthropic-ai/claude-agent-sdk";\n');
 	// The SDK is an ES module that reads import.meta.url; bundled as CommonJS it gets this file's URL instead.
 	const sdkBundle = path.join(OUT, "sdk-engine.cjs");
-	const sdkBytes = esbuild(sdkEntry, sdkBundle, ["--define:import.meta.url=__bundleUrl", "--banner:js=var __bundleUrl=require('url').pathToFileURL(__filename).href;"]);
+	const sdkBytes = esbuild(sdkEntry, sdkBundle, [
+		"--define:import.meta.url=__bundleUrl",
+		"--banner:js=var __bundleUrl=require('url').pathToFileURL(__filename).href;",
+	]);
 
 	const rawBundle = path.join(OUT, "raw-engine.cjs");
 	const rawBytes = esbuild(path.join(ROOT, "bench", "agent-engine-raw.ts"), rawBundle);
@@ -94,7 +135,8 @@ function buildBundles(): Record<Candidate, Built> {
 	const acpBundle = path.join(OUT, "acp-client.cjs");
 	const acpBytes = esbuild(acpEntry, acpBundle);
 	const adapterFolder = path.join(acpFolder, "node_modules", "@agentclientprotocol", "claude-agent-acp");
-	const natives = (folder: string): number => filesUnder(path.join(folder, "node_modules")).filter((file) => file.endsWith(".node")).length;
+	const natives = (folder: string): number =>
+		filesUnder(path.join(folder, "node_modules")).filter((file) => file.endsWith(".node")).length;
 	return {
 		sdk: {
 			bundle: sdkBundle,
@@ -103,7 +145,13 @@ function buildBundles(): Record<Candidate, Built> {
 			licence: licence(path.join(sdkFolder, "node_modules", "@anthropic-ai", "claude-agent-sdk")),
 			note: `@anthropic-ai/claude-agent-sdk ${SDK_VERSION} (claudeCodeVersion 2.1.330), query() only`,
 		},
-		raw: { bundle: rawBundle, bytes: rawBytes, nativeModules: 0, licence: "MIT (this project's own code)", note: "bench/agent-engine-raw.ts" },
+		raw: {
+			bundle: rawBundle,
+			bytes: rawBytes,
+			nativeModules: 0,
+			licence: "MIT (this project's own code)",
+			note: "bench/agent-engine-raw.ts",
+		},
 		acp: {
 			bundle: acpBundle,
 			bytes: acpBytes,
@@ -117,12 +165,17 @@ function buildBundles(): Record<Candidate, Built> {
 /** `require` of a bundle in a fresh Node process: wall and CPU milliseconds. */
 function requireOnce(bundle: string): { wallMs: number; cpuMs: number } {
 	const script = `const c0=process.cpuUsage();const t0=process.hrtime.bigint();require(${JSON.stringify(bundle)});const t1=process.hrtime.bigint();const c=process.cpuUsage(c0);process.stdout.write(JSON.stringify({wallMs:Number(t1-t0)/1e6,cpuMs:(c.user+c.system)/1000}))`;
-	return JSON.parse(execFileSync(process.execPath, ["-e", script], { encoding: "utf8" })) as { wallMs: number; cpuMs: number };
+	return JSON.parse(execFileSync(process.execPath, ["-e", script], { encoding: "utf8" })) as {
+		wallMs: number;
+		cpuMs: number;
+	};
 }
 
 function runTurns(job: TurnsJob): Promise<TurnsReport> {
 	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, ["--expose-gc", process.argv[1] ?? "", TURNS_ROLE, JSON.stringify(job)], { stdio: ["ignore", "pipe", "pipe"] });
+		const child = spawn(process.execPath, ["--expose-gc", process.argv[1] ?? "", TURNS_ROLE, JSON.stringify(job)], {
+			stdio: ["ignore", "pipe", "pipe"],
+		});
 		let stdout = "";
 		let stderr = "";
 		child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
@@ -132,7 +185,12 @@ function runTurns(job: TurnsJob): Promise<TurnsReport> {
 			clearTimeout(timer);
 			const last = stdout.trim().split("\n").at(-1) ?? "";
 			if (code === 0 && last.startsWith("{")) resolve(JSON.parse(last) as TurnsReport);
-			else reject(new Error(`${job.candidate} turns failed (exit ${String(code)}): ${stderr.trim() || stdout.trim()}`));
+			else
+				reject(
+					new Error(
+						`${job.candidate} turns failed (exit ${String(code)}): ${stderr.trim() || stdout.trim()}`,
+					),
+				);
 		});
 	});
 }
@@ -146,12 +204,15 @@ async function main(): Promise<void> {
 	const turnRuns = Number(argument || "3");
 	const promptsPerRun = 3;
 	const load = loadavg()[0]?.toFixed(2) ?? "?";
-	const cli = execFileSync(process.execPath, [path.join(ROOT, "scripts", "install-claude-cli.mjs")], { encoding: "utf8" }).trim();
+	const cli = execFileSync(process.execPath, [path.join(ROOT, "scripts", "install-claude-cli.mjs")], {
+		encoding: "utf8",
+	}).trim();
 	const built = buildBundles();
 
 	const requireTimes: Record<Candidate, { wallMs: number; cpuMs: number }[]> = { sdk: [], raw: [], acp: [] };
 	for (let run = 0; run < requireRuns; run += 1) {
-		for (const candidate of run % 2 === 0 ? CANDIDATES : [...CANDIDATES].reverse()) requireTimes[candidate].push(requireOnce(built[candidate].bundle));
+		for (const candidate of run % 2 === 0 ? CANDIDATES : [...CANDIDATES].reverse())
+			requireTimes[candidate].push(requireOnce(built[candidate].bundle));
 	}
 
 	const mock = await MockAnthropic.start();
@@ -167,14 +228,24 @@ async function main(): Promise<void> {
 	};
 	const reports: Record<Candidate, TurnsReport[]> = { sdk: [], raw: [], acp: [] };
 	const failures: Partial<Record<Candidate, string>> = {};
-	const adapterEntry = path.join(CACHE, "acp", "node_modules", "@agentclientprotocol", "claude-agent-acp", "dist", "index.js");
+	const adapterEntry = path.join(
+		CACHE,
+		"acp",
+		"node_modules",
+		"@agentclientprotocol",
+		"claude-agent-acp",
+		"dist",
+		"index.js",
+	);
 	try {
 		for (let run = 0; run < turnRuns; run += 1) {
 			for (const candidate of run % 2 === 0 ? CANDIDATES : [...CANDIDATES].reverse()) {
 				if (failures[candidate]) continue;
 				const module = candidate === "acp" ? adapterEntry : built[candidate].bundle;
 				try {
-					reports[candidate].push(await runTurns({ candidate, module, cli, cwd: vault.path, env, prompts: promptsPerRun }));
+					reports[candidate].push(
+						await runTurns({ candidate, module, cli, cwd: vault.path, env, prompts: promptsPerRun }),
+					);
 				} catch (error) {
 					failures[candidate] = error instanceof Error ? error.message : String(error);
 				}
@@ -197,9 +268,20 @@ async function main(): Promise<void> {
 		const warmTotal = summarize(later.map((turn) => turn.totalMs));
 		const growth = summarize(runs.map((report) => report.rssAfterTurnsMiB - report.rssBeforeLoadMiB));
 		const loadGrowth = summarize(runs.map((report) => report.rssAfterLoadMiB - report.rssBeforeLoadMiB));
-		const sidecar = summarize(runs.flatMap((report) => (report.sidecarRssMiB === undefined ? [] : [report.sidecarRssMiB])));
+		const sidecar = summarize(
+			runs.flatMap((report) => (report.sidecarRssMiB === undefined ? [] : [report.sidecarRssMiB])),
+		);
 		const rssCell = `${fixed(growth.median)} (load ${fixed(loadGrowth.median)})${sidecar.samples > 0 ? `; adapter process ${fixed(sidecar.median)}` : ""}`;
-		const turnCells = runs.length === 0 ? ["failed", "failed", "failed", "failed", "failed"] : [fixed(first.median, 0), fixed(firstTotal.median, 0), fixed(warmDelta.median, 0), fixed(warmTotal.median, 0), rssCell];
+		const turnCells =
+			runs.length === 0
+				? ["failed", "failed", "failed", "failed", "failed"]
+				: [
+						fixed(first.median, 0),
+						fixed(firstTotal.median, 0),
+						fixed(warmDelta.median, 0),
+						fixed(warmTotal.median, 0),
+						rssCell,
+					];
 		return `| ${candidate} | ${(built[candidate].bytes / 1024).toFixed(1)} KiB | ${built[candidate].nativeModules} | ${fixed(requireWall.median, 2)} / ${fixed(requireCpu.median, 2)} | ${turnCells.join(" | ")} | ${built[candidate].licence} |`;
 	});
 	const lines = [
@@ -217,6 +299,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-	process.stderr.write(`agent-engine failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+	process.stderr.write(
+		`agent-engine failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+	);
 	process.exit(1);
 });

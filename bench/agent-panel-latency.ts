@@ -71,7 +71,12 @@ export interface FirstCharacterRun {
 
 const TURN_TIMEOUT_MS = 120_000;
 
-async function oneTurn(mock: MockAnthropic, session: AgentSession, events: AgentEvent[], text: string): Promise<FirstCharacter> {
+async function oneTurn(
+	mock: MockAnthropic,
+	session: AgentSession,
+	events: AgentEvent[],
+	text: string,
+): Promise<FirstCharacter> {
 	const since = mock.mainRequests.length;
 	const eventsBefore = events.length;
 	mock.enqueue(textTurn("Ink on the page."));
@@ -83,24 +88,45 @@ async function oneTurn(mock: MockAnthropic, session: AgentSession, events: Agent
 		if (event.kind === "text-delta" && firstDeltaAt === undefined) firstDeltaAt = performance.now();
 	});
 	session.send({ text, attachments: [] });
-	const end = await pollUntil(() => events.slice(eventsBefore).find((event) => event.kind === "turn-end" || event.kind === "failed"), "the turn's end", { timeoutMs: TURN_TIMEOUT_MS, intervalMs: 10 });
+	const end = await pollUntil(
+		() => events.slice(eventsBefore).find((event) => event.kind === "turn-end" || event.kind === "failed"),
+		"the turn's end",
+		{ timeoutMs: TURN_TIMEOUT_MS, intervalMs: 10 },
+	);
 	stop();
 	if (end.kind === "failed") throw new Error(`the turn failed: ${end.message}`);
 	const request = mock.mainRequests[since];
 	const received = request?.timing?.received;
 	const written = request?.timing?.firstEventWritten;
 	const cliText = cliTextAt.time;
-	if (firstDeltaAt === undefined || received === undefined || written === undefined || cliText === undefined) throw new Error("no main-loop request, no text delta on the CLI's stdout or no text-delta event in the turn");
-	return { total: firstDeltaAt - sentAt, toRequest: received - sentAt, backToPanel: firstDeltaAt - written, cliStream: cliText - written, ours: firstDeltaAt - cliText, toSpawn: cliTextAt.spawned === undefined ? 0 : cliTextAt.spawned - sentAt };
+	if (firstDeltaAt === undefined || received === undefined || written === undefined || cliText === undefined)
+		throw new Error("no main-loop request, no text delta on the CLI's stdout or no text-delta event in the turn");
+	return {
+		total: firstDeltaAt - sentAt,
+		toRequest: received - sentAt,
+		backToPanel: firstDeltaAt - written,
+		cliStream: cliText - written,
+		ours: firstDeltaAt - cliText,
+		toSpawn: cliTextAt.spawned === undefined ? 0 : cliTextAt.spawned - sentAt,
+	};
 }
 
 export async function measureFirstCharacter(cliPath: string): Promise<FirstCharacterRun> {
 	const unwatch = watchCliStdout();
 	const mock = await MockAnthropic.start();
-	const bridge = await startAssembledBridge({ journalStore: new MemoryJournalStore(), populate: (vault) => writeFileSync(join(vault, "Plan.md"), "# Plan\n") });
+	const bridge = await startAssembledBridge({
+		journalStore: new MemoryJournalStore(),
+		populate: (vault) => writeFileSync(join(vault, "Plan.md"), "# Plan\n"),
+	});
 	const home = makeClaudeHome([bridge.vaultPath]);
 	const env = headlessCliEnv(home.path, mock.baseUrl);
-	const engine = createAgentEngine({ vaultPath: bridge.vaultPath, cliPath: () => cliPath, bridge: () => bridge.bridge, rules: new MemoryPermissionRules(), env });
+	const engine = createAgentEngine({
+		vaultPath: bridge.vaultPath,
+		cliPath: () => cliPath,
+		bridge: () => bridge.bridge,
+		rules: new MemoryPermissionRules(),
+		env,
+	});
 	const session = engine.start({ permissionMode: "default" });
 	const events: AgentEvent[] = [];
 	session.onEvent((event) => events.push(event));

@@ -39,8 +39,15 @@ function question(turn: number): string {
 /** 610–770 characters of Markdown; every fourth reply has a code block. */
 function reply(turn: number): string {
 	const paragraph = `The outline of chapter ${turn % 40} lists **${(turn % 7) + 3} scenes**, and the second section promises a turn in the middle that the current draft only hints at. `;
-	const list = ["- the opening scene sets up the letter", "- the market scene repeats the argument from chapter 2", `- scene ${(turn % 5) + 1} has no clear goal yet`].join("\n");
-	const code = turn % 4 === 0 ? `\n\n\`\`\`ts\nconst scenes = outline.filter((scene) => scene.chapter === ${turn % 40});\nfor (const scene of scenes) console.log(scene.title, scene.goal ?? "no goal");\n\`\`\`\n` : "\n\n";
+	const list = [
+		"- the opening scene sets up the letter",
+		"- the market scene repeats the argument from chapter 2",
+		`- scene ${(turn % 5) + 1} has no clear goal yet`,
+	].join("\n");
+	const code =
+		turn % 4 === 0
+			? `\n\n\`\`\`ts\nconst scenes = outline.filter((scene) => scene.chapter === ${turn % 40});\nfor (const scene of scenes) console.log(scene.title, scene.goal ?? "no goal");\n\`\`\`\n`
+			: "\n\n";
 	return `${paragraph.repeat(3)}\n\n${list}${code}I would tighten the middle first, then check the ending against [[Outline]].`;
 }
 
@@ -50,7 +57,8 @@ function deltas(text: string): string[] {
 	return parts;
 }
 
-const countElements = (element: FakeElement): number => element.children.reduce((sum, child) => sum + 1 + countElements(child), 0);
+const countElements = (element: FakeElement): number =>
+	element.children.reduce((sum, child) => sum + 1 + countElements(child), 0);
 
 export async function measurePanelMemory(turns = 1000): Promise<PanelMemory> {
 	const heapBeforeMiB = collectedHeapMiB();
@@ -77,7 +85,9 @@ export async function measurePanelMemory(turns = 1000): Promise<PanelMemory> {
 		engine.latest.reply(deltas(answer), `b${turn}`);
 		textChars += asked.length + answer.length;
 	}
-	const messages = view.activeTab?.transcript.entries.filter((entry) => entry.kind === "user" || entry.kind === "assistant").length ?? 0;
+	const messages =
+		view.activeTab?.transcript.entries.filter((entry) => entry.kind === "user" || entry.kind === "assistant")
+			.length ?? 0;
 	if (messages !== turns * 2) throw new Error(`the transcript holds ${messages} messages, not ${turns * 2}`);
 	const heapAfterMiB = collectedHeapMiB();
 	const elements = countElements(root);

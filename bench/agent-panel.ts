@@ -26,8 +26,25 @@ function latencyRows(label: string, runs: readonly FirstCharacter[]): string[] {
 		const summary = summarize(runs.map((run) => run[key]));
 		return `| ${label}: ${what}, median / max of ${runs.length} (ms) | ${fixed(summary.median)} / ${fixed(summary.max)} |`;
 	};
-	const spawn = runs.some((run) => run.toSpawn > 0) ? [row("of which ours before the CLI runs: Enter → the session's CLI spawned (finding it, its version check)", "toSpawn")] : [];
-	return [row("Enter → first text-delta", "total"), row("Enter → the mock has the request", "toRequest"), ...spawn, row("mock's first event written → first text-delta (the way back)", "backToPanel"), row("of which the CLI: mock's first event → its stdout chunk with the text delta reaches the plugin", "cliStream"), row("of which ours: that stdout chunk → the text-delta event", "ours")];
+	const spawn = runs.some((run) => run.toSpawn > 0)
+		? [
+				row(
+					"of which ours before the CLI runs: Enter → the session's CLI spawned (finding it, its version check)",
+					"toSpawn",
+				),
+			]
+		: [];
+	return [
+		row("Enter → first text-delta", "total"),
+		row("Enter → the mock has the request", "toRequest"),
+		...spawn,
+		row("mock's first event written → first text-delta (the way back)", "backToPanel"),
+		row(
+			"of which the CLI: mock's first event → its stdout chunk with the text delta reaches the plugin",
+			"cliStream",
+		),
+		row("of which ours: that stdout chunk → the text-delta event", "ours"),
+	];
 }
 
 async function main(): Promise<void> {
@@ -35,14 +52,24 @@ async function main(): Promise<void> {
 	if (role === PLUGIN_LOAD_ROLE) return pluginLoadChild(argument);
 	const loadRuns = Number(role ?? "20");
 	const latencyRuns = Number(process.argv[3] ?? "5");
-	const load = loadavg().map((value) => value.toFixed(2)).join(" ");
+	const load = loadavg()
+		.map((value) => value.toFixed(2))
+		.join(" ");
 
 	const pluginLoad = await measurePluginLoad(loadRuns);
 	const memory = await measurePanelMemory();
-	const cli = execFileSync(process.execPath, [path.join(process.cwd(), "scripts", "install-claude-cli.mjs")], { encoding: "utf8" }).trim().split("\n").pop() ?? "";
+	const cli =
+		execFileSync(process.execPath, [path.join(process.cwd(), "scripts", "install-claude-cli.mjs")], {
+			encoding: "utf8",
+		})
+			.trim()
+			.split("\n")
+			.pop() ?? "";
 	const runs: FirstCharacterRun[] = [];
 	for (let run = 0; run < latencyRuns; run++) runs.push(await measureFirstCharacter(cli));
-	const loadAfter = loadavg().map((value) => value.toFixed(2)).join(" ");
+	const loadAfter = loadavg()
+		.map((value) => value.toFixed(2))
+		.join(" ");
 
 	const pluginCpu = pluginLoad.requireCpuMs.median + pluginLoad.onloadCpuMs.median;
 	process.stdout.write(
@@ -54,13 +81,21 @@ async function main(): Promise<void> {
 			`| require(main.js) + onload, CPU time, median of ${loadRuns} fresh processes (ms; budget ${PLUGIN_LOAD_BUDGET_MS}) | ${fixed(pluginCpu)} (${fixed(pluginLoad.requireCpuMs.median)} + ${fixed(pluginLoad.onloadCpuMs.median)}): ${pluginCpu <= PLUGIN_LOAD_BUDGET_MS ? "met" : "**missed**"} |`,
 			`| panel, ${memory.messages} messages (${fixed(memory.textChars / 1024, 0)} KiB of text) streamed in: JS heap in use after GC, before the view → after (MiB) | ${fixed(memory.heapBeforeMiB)} → ${fixed(memory.heapAfterMiB)} (+${fixed(memory.heapAfterMiB - memory.heapBeforeMiB)}) |`,
 			`| panel, the same: elements under the view | ${memory.elements} |`,
-			...latencyRows("cold (a new session's first message)", runs.map((run) => run.cold)),
-			...latencyRows("warm (the second message)", runs.map((run) => run.warm)),
+			...latencyRows(
+				"cold (a new session's first message)",
+				runs.map((run) => run.cold),
+			),
+			...latencyRows(
+				"warm (the second message)",
+				runs.map((run) => run.warm),
+			),
 		].join("\n") + "\n",
 	);
 }
 
 main().catch((error: unknown) => {
-	process.stderr.write(`agent-panel bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+	process.stderr.write(
+		`agent-panel bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+	);
 	process.exit(1);
 });

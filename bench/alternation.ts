@@ -20,7 +20,11 @@ export interface AlternationPlan {
  * Takes `samplesPerRound` samples from one side, then the other, for `rounds` rounds, swapping which side goes
  * first each round so that drift on a shared machine falls on both.
  */
-export async function alternate(plan: AlternationPlan, raw: () => Promise<number>, bridge: () => Promise<number>): Promise<Comparison> {
+export async function alternate(
+	plan: AlternationPlan,
+	raw: () => Promise<number>,
+	bridge: () => Promise<number>,
+): Promise<Comparison> {
 	for (let i = 0; i < plan.warmUp; i++) {
 		await raw();
 		await bridge();
@@ -37,5 +41,10 @@ export async function alternate(plan: AlternationPlan, raw: () => Promise<number
 }
 
 export function compare(raw: Summary, bridge: Summary): Comparison {
-	return { raw, bridge, medianRatio: round(ratio(bridge.median, raw.median)), p99Ratio: round(ratio(bridge.p99, raw.p99)) };
+	return {
+		raw,
+		bridge,
+		medianRatio: round(ratio(bridge.median, raw.median)),
+		p99Ratio: round(ratio(bridge.p99, raw.p99)),
+	};
 }

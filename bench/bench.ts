@@ -13,7 +13,17 @@ import { join, resolve } from "node:path";
 import { placement } from "./server-processes";
 import { measureLoadMemory, type LoadMemory, type ProcessMemory } from "./memory";
 import { PLUGIN_LOAD_ROLE, measurePluginLoad, pluginLoadChild, type PluginLoad } from "./plugin-load";
-import { comparisonRow, describeMachine, formatMs, machine, markdownTable, missedNotes, ms, times, type Row } from "./report";
+import {
+	comparisonRow,
+	describeMachine,
+	formatMs,
+	machine,
+	markdownTable,
+	missedNotes,
+	ms,
+	times,
+	type Row,
+} from "./report";
 import { measureVaultScale, type VaultScale } from "./vault-scale";
 import type { ObsidianDiagnosticsRow } from "./obsidian-diagnostics";
 import type { Throughput } from "./throughput";
@@ -59,7 +69,9 @@ function mib(bytes: number): string {
 function median(values: readonly number[]): number {
 	const sorted = [...values].sort((a, b) => a - b);
 	const middle = Math.floor(sorted.length / 2);
-	return sorted.length % 2 === 1 ? (sorted[middle] ?? Number.NaN) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+	return sorted.length % 2 === 1
+		? (sorted[middle] ?? Number.NaN)
+		: ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 }
 
 /** "median (min–max)" in MiB of one field over the repetitions. */
@@ -73,7 +85,13 @@ function vaultRows(vault: VaultScale): Row[] {
 	const diagnostics = vault.getDiagnosticsVault;
 	const withinTarget = vault.notes === 10_000 ? diagnostics.warm.median <= TARGETS.diagnosticsVaultMs : undefined;
 	return [
-		{ figure: `resources/list first page (${list.resources}), ${notes}, headless host: warm median / max (ms); first call`, bridge: `${ms(list.warm)}; ${formatMs(list.coldMs)}`, raw: "—", ratio: "—", target: "—" },
+		{
+			figure: `resources/list first page (${list.resources}), ${notes}, headless host: warm median / max (ms); first call`,
+			bridge: `${ms(list.warm)}; ${formatMs(list.coldMs)}`,
+			raw: "—",
+			ratio: "—",
+			target: "—",
+		},
 		{
 			figure: `getDiagnostics {} (${diagnostics.notesWithProblems} notes with problems), ${notes}, headless host: warm median / max (ms); first call`,
 			bridge: `${ms(diagnostics.warm)}; ${formatMs(diagnostics.coldMs)}`,
@@ -90,10 +108,22 @@ function vaultRows(vault: VaultScale): Row[] {
  * (measured in the host process, 16 in flight) is the tool's work plus the tools/call dispatch, and is taken off the
  * bridge's median. The in-process tight-loop time of the tool is shown beside it (warm caches: a lower bound).
  */
-function toolOverheadRow(name: string, figures: ToolCallFigures, toolCpu: HostCpu, pingCpu: HostCpu, note: string | undefined): Row {
+function toolOverheadRow(
+	name: string,
+	figures: ToolCallFigures,
+	toolCpu: HostCpu,
+	pingCpu: HostCpu,
+	note: string | undefined,
+): Row {
 	const figure = `${name} minus the tool's own work (the host's extra CPU per call over a ping, from /proc; in process, tight loop: ${formatMs(figures.work.median)} ms)`;
 	if (toolCpu.bridge === undefined || pingCpu.bridge === undefined) {
-		return { figure, bridge: "not measured (no /proc)", raw: formatMs(figures.comparison.raw.median), ratio: "—", target: `≤ ${times(TARGETS.toolOverheadRatio)}` };
+		return {
+			figure,
+			bridge: "not measured (no /proc)",
+			raw: formatMs(figures.comparison.raw.median),
+			ratio: "—",
+			target: `≤ ${times(TARGETS.toolOverheadRatio)}`,
+		};
 	}
 	const work = Math.max(0, toolCpu.bridge - pingCpu.bridge) / 1000;
 	const withoutWork = figures.comparison.bridge.median - work;
@@ -112,28 +142,60 @@ function toolOverheadRow(name: string, figures: ToolCallFigures, toolCpu: HostCp
 /** Server CPU per call or push, from /proc: what each side's own code costs, whatever else runs on the machine. */
 function hostCpuRows(cpu: HostCpuFigures): Row[] {
 	const row = (figure: string, pair: HostCpu): Row[] =>
-		pair.bridge === undefined || pair.raw === undefined ? [] : [{ figure, bridge: pair.bridge.toFixed(1), raw: pair.raw.toFixed(1), ratio: times(pair.bridge / pair.raw), target: "—" }];
+		pair.bridge === undefined || pair.raw === undefined
+			? []
+			: [
+					{
+						figure,
+						bridge: pair.bridge.toFixed(1),
+						raw: pair.raw.toFixed(1),
+						ratio: times(pair.bridge / pair.raw),
+						target: "—",
+					},
+				];
 	return [
 		...row("server CPU per ping, 16 in flight on one connection (µs, user + system from /proc)", cpu.ping),
 		...row("server CPU per tools/call getWorkspaceFolders, same (µs)", cpu.getWorkspaceFolders),
 		...row("server CPU per tools/call getDiagnostics {uri}, same (µs)", cpu.getDiagnosticsNote),
-		...row("server CPU per files/read of the 1 MiB note, 16 in flight (µs; the floor sends its canned answer)", cpu.filesRead1MiB),
-		...row("server CPU per selection push: a burst of headless `select` lines (the editor stand-in uses the note's text it holds while the vault's watcher reports no change) vs the floor's `push` lines (µs)", cpu.selectionPush),
+		...row(
+			"server CPU per files/read of the 1 MiB note, 16 in flight (µs; the floor sends its canned answer)",
+			cpu.filesRead1MiB,
+		),
+		...row(
+			"server CPU per selection push: a burst of headless `select` lines (the editor stand-in uses the note's text it holds while the vault's watcher reports no change) vs the floor's `push` lines (µs)",
+			cpu.selectionPush,
+		),
 	];
 }
 
 function memoryRows(memory: LoadMemory): Row[] {
-	const of = (side: "bridge" | "raw", field: keyof ProcessMemory): number[] => memory.repetitions.map((repetition) => repetition[side][field]);
+	const of = (side: "bridge" | "raw", field: keyof ProcessMemory): number[] =>
+		memory.repetitions.map((repetition) => repetition[side][field]);
 	const row = (figure: string, field: keyof ProcessMemory): Row => {
 		const ratios = memory.repetitions.map((repetition) => repetition.bridge[field] / repetition.raw[field]);
-		return { figure, bridge: spreadMiB(of("bridge", field)), raw: spreadMiB(of("raw", field)), ratio: times(median(ratios)), target: "—" };
+		return {
+			figure,
+			bridge: spreadMiB(of("bridge", field)),
+			raw: spreadMiB(of("raw", field)),
+			ratio: times(median(ratios)),
+			target: "—",
+		};
 	};
 	const runs = memory.repetitions.length;
 	return [
-		row(`server RSS at start (after one client's initialize), before the load: median (min–max) of ${runs} fresh processes`, "startRss"),
-		row(`server peak RSS (VmHWM) after the throughput run, ${memory.clients} clients: median (min–max) of ${runs}`, "peakRss"),
+		row(
+			`server RSS at start (after one client's initialize), before the load: median (min–max) of ${runs} fresh processes`,
+			"startRss",
+		),
+		row(
+			`server peak RSS (VmHWM) after the throughput run, ${memory.clients} clients: median (min–max) of ${runs}`,
+			"peakRss",
+		),
 		row(`server RSS right after the throughput run: median (min–max) of ${runs}`, "rssAfterRun"),
-		row(`server RSS after the clients closed and ${memory.pauseMs / 1000} s idle: median (min–max) of ${runs}`, "rssAfterPause"),
+		row(
+			`server RSS after the clients closed and ${memory.pauseMs / 1000} s idle: median (min–max) of ${runs}`,
+			"rssAfterPause",
+		),
 		row(`server RSS after that and a forced full GC: median (min–max) of ${runs}`, "rssAfterGc"),
 		row(`server JS heap in use after the forced GC: median (min–max) of ${runs}`, "heapUsedAfterGc"),
 	];
@@ -143,14 +205,36 @@ function memoryRows(memory: LoadMemory): Row[] {
 function cpuRows(throughput: Throughput): Row[] {
 	const { bridgeCpuUsPerRequest: bridge, rawCpuUsPerRequest: raw } = throughput;
 	if (bridge === undefined || raw === undefined) return [];
-	return [{ figure: "server CPU time (user + system) per ping during the throughput rounds (µs, from /proc)", bridge: bridge.toFixed(1), raw: raw.toFixed(1), ratio: times(bridge / raw), target: "—" }];
+	return [
+		{
+			figure: "server CPU time (user + system) per ping during the throughput rounds (µs, from /proc)",
+			bridge: bridge.toFixed(1),
+			raw: raw.toFixed(1),
+			ratio: times(bridge / raw),
+			target: "—",
+		},
+	];
 }
 
 /** Journal on ("bridge" column) against journal off ("raw" column): two headless hosts, each in its own process. */
 function journalRows(journal: JournalCostFigures): Row[] {
 	return [
-		{ ...comparisonRow("journal cost: vaultTools/call read_note (the relay's call) round trip, host with a journal vs without", journal.vaultToolCall, JOURNAL_MAX_RATIO), note: MISSED_NOTES.journal },
-		{ ...comparisonRow("journal cost: tools/call getDiagnostics {uri} round trip, host with a journal vs without", journal.ideToolCall, JOURNAL_MAX_RATIO), note: MISSED_NOTES.journal },
+		{
+			...comparisonRow(
+				"journal cost: vaultTools/call read_note (the relay's call) round trip, host with a journal vs without",
+				journal.vaultToolCall,
+				JOURNAL_MAX_RATIO,
+			),
+			note: MISSED_NOTES.journal,
+		},
+		{
+			...comparisonRow(
+				"journal cost: tools/call getDiagnostics {uri} round trip, host with a journal vs without",
+				journal.ideToolCall,
+				JOURNAL_MAX_RATIO,
+			),
+			note: MISSED_NOTES.journal,
+		},
 	];
 }
 
@@ -162,7 +246,11 @@ function rows(figures: Figures): Row[] {
 			? " Server CPU per ping: not measured (no /proc)."
 			: ` Server CPU per ping in this run: bridge ${throughput.bridgeCpuUsPerRequest.toFixed(1)} µs, floor ${throughput.rawCpuUsPerRequest.toFixed(1)} µs (${times(throughput.bridgeCpuUsPerRequest / throughput.rawCpuUsPerRequest)}).`;
 	const ping = comparisonRow("ping round trip", wire.ping, TARGETS.pingRatio);
-	const read = comparisonRow("files/read of a 1 MiB note (the floor sends the same answer, canned)", wire.filesRead1MiB, TARGETS.readRatio);
+	const read = comparisonRow(
+		"files/read of a 1 MiB note (the floor sends the same answer, canned)",
+		wire.filesRead1MiB,
+		TARGETS.readRatio,
+	);
 	const selection = comparisonRow(
 		"editor event → selection_changed at the client (headless `select` on stdin vs the floor pushing the same bytes on a stdin line; debounce excluded: `select` is a whole gesture and flushes at once)",
 		wire.selectionChanged,
@@ -170,10 +258,28 @@ function rows(figures: Figures): Row[] {
 	);
 	return [
 		{ ...ping, note: MISSED_NOTES.ping + cpu },
-		comparisonRow("tools/call getWorkspaceFolders round trip (floor: same answer, canned)", wire.getWorkspaceFolders.comparison),
-		toolOverheadRow("tools/call getWorkspaceFolders", wire.getWorkspaceFolders, wire.hostCpu.getWorkspaceFolders, wire.hostCpu.ping, MISSED_NOTES.trivialToolOverhead),
-		comparisonRow("tools/call getDiagnostics {uri} round trip (floor: same answer, canned)", wire.getDiagnosticsNote.comparison),
-		toolOverheadRow("tools/call getDiagnostics {uri}", wire.getDiagnosticsNote, wire.hostCpu.getDiagnosticsNote, wire.hostCpu.ping, MISSED_NOTES.toolOverhead),
+		comparisonRow(
+			"tools/call getWorkspaceFolders round trip (floor: same answer, canned)",
+			wire.getWorkspaceFolders.comparison,
+		),
+		toolOverheadRow(
+			"tools/call getWorkspaceFolders",
+			wire.getWorkspaceFolders,
+			wire.hostCpu.getWorkspaceFolders,
+			wire.hostCpu.ping,
+			MISSED_NOTES.trivialToolOverhead,
+		),
+		comparisonRow(
+			"tools/call getDiagnostics {uri} round trip (floor: same answer, canned)",
+			wire.getDiagnosticsNote.comparison,
+		),
+		toolOverheadRow(
+			"tools/call getDiagnostics {uri}",
+			wire.getDiagnosticsNote,
+			wire.hostCpu.getDiagnosticsNote,
+			wire.hostCpu.ping,
+			MISSED_NOTES.toolOverhead,
+		),
 		{
 			figure: `throughput, ${throughput.clients} clients × ${throughput.window} pipelined pings (requests/s, median of ${throughput.rounds} alternating rounds)`,
 			bridge: String(throughput.bridgePerSecond),
@@ -187,11 +293,20 @@ function rows(figures: Figures): Row[] {
 		...hostCpuRows(wire.hostCpu),
 		{ ...read, note: MISSED_NOTES.read },
 		{ ...selection, note: MISSED_NOTES.selection },
-		comparisonRow("tag → at_mentioned at the client (headless `tag` on stdin vs the floor's canned push)", wire.atMentioned),
+		comparisonRow(
+			"tag → at_mentioned at the client (headless `tag` on stdin vs the floor's canned push)",
+			wire.atMentioned,
+		),
 		...journalRows(figures.journal),
 		...memoryRows(figures.memory),
 		...figures.vaults.flatMap(vaultRows),
-		...figures.obsidianDiagnostics.map((row): Row => ({ figure: `${row.name} (${row.note})`, bridge: `${row.value} ${row.unit}`, raw: "—", ratio: "—", target: "—" })),
+		...figures.obsidianDiagnostics.map((row): Row => ({
+			figure: `${row.name} (${row.note})`,
+			bridge: `${row.value} ${row.unit}`,
+			raw: "—",
+			ratio: "—",
+			target: "—",
+		})),
 		{
 			figure: `evaluating main.js (require), against the obsidian stub, ${pluginLoad.runs} fresh processes: median / max (ms)`,
 			bridge: ms(pluginLoad.requireMs),
@@ -210,8 +325,20 @@ function rows(figures: Figures): Row[] {
 			met: pluginLoad.onloadMs.median <= TARGETS.onloadMs,
 			note: `${MISSED_NOTES.onload} CPU time of onload in this run: ${formatMs(pluginLoad.onloadCpuMs.median)} ms (median).`,
 		},
-		{ figure: "the same two in CPU time of the process (user + system; not stretched by other work on the machine): require / onload median (ms)", bridge: `${formatMs(pluginLoad.requireCpuMs.median)} / ${formatMs(pluginLoad.onloadCpuMs.median)}`, raw: "—", ratio: "—", target: "—" },
-		{ figure: "onload → layout ready → listening, against the stub: median / max (ms)", bridge: ms(pluginLoad.onloadToListeningMs), raw: "—", ratio: "—", target: "—" },
+		{
+			figure: "the same two in CPU time of the process (user + system; not stretched by other work on the machine): require / onload median (ms)",
+			bridge: `${formatMs(pluginLoad.requireCpuMs.median)} / ${formatMs(pluginLoad.onloadCpuMs.median)}`,
+			raw: "—",
+			ratio: "—",
+			target: "—",
+		},
+		{
+			figure: "onload → layout ready → listening, against the stub: median / max (ms)",
+			bridge: ms(pluginLoad.onloadToListeningMs),
+			raw: "—",
+			ratio: "—",
+			target: "—",
+		},
 		{
 			figure: "main.js size (production build)",
 			bridge: `${figures.mainJsBytes} bytes (${kib(figures.mainJsBytes)})`,
@@ -256,26 +383,54 @@ async function runBenchmarks(options: Options): Promise<void> {
 	const info = machine();
 	const scale = options.quick ? 0.2 : 1;
 	const mainJsBytes = statSync("main.js").size;
-	const profileFlags = (name: string): string[] => (options.profileDir ? ["--cpu-prof", "--cpu-prof-dir", options.profileDir, "--cpu-prof-name", `${name}.cpuprofile`] : []);
+	const profileFlags = (name: string): string[] =>
+		options.profileDir
+			? ["--cpu-prof", "--cpu-prof-dir", options.profileDir, "--cpu-prof-name", `${name}.cpuprofile`]
+			: [];
 	const wire = await step("round trips, pushes and throughput (headless host and floor in their own processes)", () =>
-		measureWire({ scale, bridgeNodeFlags: profileFlags("bridge"), rawNodeFlags: profileFlags("floor"), jitWarmUp: options.jitWarmUp }),
+		measureWire({
+			scale,
+			bridgeNodeFlags: profileFlags("bridge"),
+			rawNodeFlags: profileFlags("floor"),
+			jitWarmUp: options.jitWarmUp,
+		}),
 	);
-	const journal = await step("the activity journal's cost (a host with and one without a journal, in their own processes)", () => measureJournalCost(scale, [], options.jitWarmUp));
-	const memory = await step("memory under load (fresh pairs of processes)", () => measureLoadMemory(options.quick ? 2 : MEMORY_REPETITIONS, options.quick ? 300 : 1000));
-	const vaults = [await step("1k-note vault", () => measureVaultScale(1000, options.quick ? 5 : 20)), await step("10k-note vault", () => measureVaultScale(10_000, options.quick ? 5 : 20))];
-	const pluginLoad = await step("plugin start-up (against the obsidian stub)", () => measurePluginLoad(options.quick ? 5 : 20));
+	const journal = await step(
+		"the activity journal's cost (a host with and one without a journal, in their own processes)",
+		() => measureJournalCost(scale, [], options.jitWarmUp),
+	);
+	const memory = await step("memory under load (fresh pairs of processes)", () =>
+		measureLoadMemory(options.quick ? 2 : MEMORY_REPETITIONS, options.quick ? 300 : 1000),
+	);
+	const vaults = [
+		await step("1k-note vault", () => measureVaultScale(1000, options.quick ? 5 : 20)),
+		await step("10k-note vault", () => measureVaultScale(10_000, options.quick ? 5 : 20)),
+	];
+	const pluginLoad = await step("plugin start-up (against the obsidian stub)", () =>
+		measurePluginLoad(options.quick ? 5 : 20),
+	);
 	// Loaded only here: it runs over the obsidian stub, which the rest of the run does not need.
-	const obsidianDiagnostics = await step("Obsidian diagnostics source, 10k notes (over the obsidian stub)", async () => (await import("./obsidian-diagnostics")).runObsidianDiagnosticsBench());
+	const obsidianDiagnostics = await step(
+		"Obsidian diagnostics source, 10k notes (over the obsidian stub)",
+		async () => (await import("./obsidian-diagnostics")).runObsidianDiagnosticsBench(),
+	);
 	const figures: Figures = { wire, vaults, pluginLoad, memory, mainJsBytes, obsidianDiagnostics, journal };
 	const table = rows(figures);
 	const warm = wire.warmUp;
-	const warmUp = warm ? `round trips timed after ${warm.rounds} warm-up rounds (${warm.steady ? "the host's compiler threads idle in the last" : "the host's compiler threads still busy in the last"})` : "round trips timed without a warm-up (--no-jit-warm-up)";
-	process.stdout.write(`\n${describeMachine(info)}; ${placement()}; ${warmUp}\n\n${markdownTable(table)}\n\n${missedNotes(table)}\n`);
+	const warmUp = warm
+		? `round trips timed after ${warm.rounds} warm-up rounds (${warm.steady ? "the host's compiler threads idle in the last" : "the host's compiler threads still busy in the last"})`
+		: "round trips timed without a warm-up (--no-jit-warm-up)";
+	process.stdout.write(
+		`\n${describeMachine(info)}; ${placement()}; ${warmUp}\n\n${markdownTable(table)}\n\n${missedNotes(table)}\n`,
+	);
 	if (options.quick || options.profileDir) {
 		process.stdout.write("\nNot written to bench/results.json (a --quick or --profile run)\n");
 		return;
 	}
-	writeFileSync(join("bench", "results.json"), `${JSON.stringify({ machine: info, placement: placement(), jitWarmUp: options.jitWarmUp, targets: TARGETS, figures, table }, null, 1)}\n`);
+	writeFileSync(
+		join("bench", "results.json"),
+		`${JSON.stringify({ machine: info, placement: placement(), jitWarmUp: options.jitWarmUp, targets: TARGETS, figures, table }, null, 1)}\n`,
+	);
 	process.stdout.write("\nWrote bench/results.json\n");
 }
 

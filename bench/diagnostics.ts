@@ -76,15 +76,18 @@ function noteText(index: number, count: number, next: () => number): string {
 
 function generateVault(root: string, count: number): void {
 	const next = random(count);
-	for (let folder = 0; folder * NOTES_PER_FOLDER < count; folder++) mkdirSync(join(root, `Folder ${folder}`), { recursive: true });
+	for (let folder = 0; folder * NOTES_PER_FOLDER < count; folder++)
+		mkdirSync(join(root, `Folder ${folder}`), { recursive: true });
 	mkdirSync(join(root, "attachments"));
 	for (let image = 0; image < 100; image++) writeFileSync(join(root, "attachments", `image ${image}.png`), "");
-	for (let index = 0; index < count; index++) writeFileSync(join(root, notePath(index)), noteText(index, count, next));
+	for (let index = 0; index < count; index++)
+		writeFileSync(join(root, notePath(index)), noteText(index, count, next));
 }
 
 function timing(samples: number[]): Timing {
 	const sorted = [...samples].sort((a, b) => a - b);
-	const at = (fraction: number): number => sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? 0;
+	const at = (fraction: number): number =>
+		sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? 0;
 	return { medianMs: round(at(0.5)), p99Ms: round(at(0.99)), runs: samples.length };
 }
 
@@ -114,7 +117,10 @@ export async function benchmarkDiagnostics(count: number): Promise<DiagnosticsBe
 	const source = new FolderDiagnosticsNotes({ root }, libraryYamlCodec);
 	try {
 		generateVault(root, count);
-		const tool = createGetDiagnosticsTool({ diagnostics: new DiagnosticsEngine(source), paths: new VaultPaths(root) });
+		const tool = createGetDiagnosticsTool({
+			diagnostics: new DiagnosticsEngine(source),
+			paths: new VaultPaths(root),
+		});
 		const uriOf = (index: number): string => `file://${join(root, notePath(index))}`;
 
 		const coldNoteMs = await timed(() => callTool(tool, uriOf(3)));
@@ -126,16 +132,28 @@ export async function benchmarkDiagnostics(count: number): Promise<DiagnosticsBe
 		for (let run = 0; run < 50; run++) warmVault.push(await timed(() => callTool(tool)));
 		const warmNote: number[] = [];
 		const next = random(1);
-		for (let run = 0; run < 300; run++) warmNote.push(await timed(() => callTool(tool, uriOf(Math.floor(next() * count)))));
+		for (let run = 0; run < 300; run++)
+			warmNote.push(await timed(() => callTool(tool, uriOf(Math.floor(next() * count)))));
 
 		// The CLI's pattern: a note is edited (body text only), then the next turn asks for the whole vault.
 		const afterOneEdit: number[] = [];
 		for (let run = 0; run < 10; run++) {
-			writeFileSync(join(root, notePath(run)), `${noteText(run, count, next)}\nEdited ${run} with [[Note ${run + 1}]].`);
+			writeFileSync(
+				join(root, notePath(run)),
+				`${noteText(run, count, next)}\nEdited ${run} with [[Note ${run + 1}]].`,
+			);
 			await wait(30);
 			afterOneEdit.push(await timed(() => callTool(tool)));
 		}
-		return { notes: count, notesWithProblems, coldVaultMs: round(coldVaultMs), warmVault: timing(warmVault), coldNoteMs: round(coldNoteMs), warmNote: timing(warmNote), afterOneEdit: timing(afterOneEdit) };
+		return {
+			notes: count,
+			notesWithProblems,
+			coldVaultMs: round(coldVaultMs),
+			warmVault: timing(warmVault),
+			coldNoteMs: round(coldNoteMs),
+			warmNote: timing(warmNote),
+			afterOneEdit: timing(afterOneEdit),
+		};
 	} finally {
 		source.dispose();
 		rmSync(root, { recursive: true, force: true });

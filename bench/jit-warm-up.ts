@@ -33,9 +33,11 @@ export async function warmUntilSteady(pid: number, burst: () => Promise<void>): 
 		if (!before || !after) return { rounds: round, steady: false };
 		const main = after.main - before.main;
 		const others = after.others - before.others;
-		if (process.env.CCB_BENCH_WARM_TRACE) process.stderr.write(`warm-up round ${round}: main ${main} ms, others ${others} ms\n`);
+		if (process.env.CCB_BENCH_WARM_TRACE)
+			process.stderr.write(`warm-up round ${round}: main ${main} ms, others ${others} ms\n`);
 		const idle = others <= Math.max(IDLE_OTHERS_MS, main * IDLE_SHARE);
-		if (idle || (previous !== undefined && others >= previous * PLATEAU_SHARE)) return { rounds: round, steady: true };
+		if (idle || (previous !== undefined && others >= previous * PLATEAU_SHARE))
+			return { rounds: round, steady: true };
 		previous = others;
 	}
 	return { rounds: MAX_ROUNDS, steady: false };

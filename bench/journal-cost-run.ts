@@ -25,10 +25,14 @@ async function main(): Promise<void> {
 		const line = (name: string, c: typeof figures.vaultToolCall): string =>
 			`${name}: without ${round(c.raw.median, 3)} ms, with ${round(c.bridge.median, 3)} ms, ratio ${c.medianRatio}× (p99 ${c.p99Ratio}×)`;
 		const cpuLine = perCall ? `; server CPU per call ${perCall.raw} µs without, ${perCall.bridge} µs with` : "";
-		process.stdout.write(`run ${run}: ${line("vaultTools/call read_note", figures.vaultToolCall)}; ${line("tools/call getDiagnostics {uri}", figures.ideToolCall)}${cpuLine}\n`);
+		process.stdout.write(
+			`run ${run}: ${line("vaultTools/call read_note", figures.vaultToolCall)}; ${line("tools/call getDiagnostics {uri}", figures.ideToolCall)}${cpuLine}\n`,
+		);
 	}
 	const cpuMedian = cpu.length > 0 ? `, server CPU per call ${median(cpu)}×` : "";
-	process.stdout.write(`median of ${runs} runs: vaultTools/call read_note ${median(vault)}×, tools/call getDiagnostics {uri} ${median(ide)}×${cpuMedian}\n`);
+	process.stdout.write(
+		`median of ${runs} runs: vaultTools/call read_note ${median(vault)}×, tools/call getDiagnostics {uri} ${median(ide)}×${cpuMedian}\n`,
+	);
 }
 
 function median(values: readonly number[]): number {
@@ -38,6 +42,8 @@ function median(values: readonly number[]): number {
 }
 
 main().catch((error: unknown) => {
-	process.stderr.write(`journal cost failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+	process.stderr.write(
+		`journal cost failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+	);
 	process.exit(1);
 });

@@ -33,7 +33,11 @@ const JIT_WARM_UP_CALLS = 3000;
  * Two headless hosts on the same vault, each in its own process: one keeps its journal in a temp data folder, the
  * other is given a data folder inside the vault, which the host refuses (journal-folder.ts), so it keeps none.
  */
-export async function measureJournalCost(scale = 1, nodeFlags: readonly string[] = [], jitWarmUp = true): Promise<JournalCostFigures> {
+export async function measureJournalCost(
+	scale = 1,
+	nodeFlags: readonly string[] = [],
+	jitWarmUp = true,
+): Promise<JournalCostFigures> {
 	const temp = makeTempDir("journal-cost");
 	const vault = join(temp.path, "vault");
 	const dataHome = join(temp.path, "data");
@@ -68,21 +72,37 @@ export async function measureJournalCost(scale = 1, nodeFlags: readonly string[]
 			for (const server of servers) await untilIdle(server.pid);
 		}
 		const cpuBefore = servers.map((server) => processCpuMs(server.pid));
-		const vaultToolCall = await alternate(plan, () => timedRequest(off, "vaultTools/call", vaultTool), () => timedRequest(on, "vaultTools/call", vaultTool));
-		const ideToolCall = await alternate(plan, () => timedRequest(off, "tools/call", ideTool), () => timedRequest(on, "tools/call", ideTool));
+		const vaultToolCall = await alternate(
+			plan,
+			() => timedRequest(off, "vaultTools/call", vaultTool),
+			() => timedRequest(on, "vaultTools/call", vaultTool),
+		);
+		const ideToolCall = await alternate(
+			plan,
+			() => timedRequest(off, "tools/call", ideTool),
+			() => timedRequest(on, "tools/call", ideTool),
+		);
 		const cpuAfter = servers.map((server) => processCpuMs(server.pid));
 		const calls = 2 * (plan.warmUp + plan.rounds * plan.samplesPerRound);
 		const perCall = (index: number): number | undefined => {
 			const before = cpuBefore[index];
 			const after = cpuAfter[index];
-			return before === undefined || after === undefined ? undefined : Math.round(((after - before) * 1000) / calls);
+			return before === undefined || after === undefined
+				? undefined
+				: Math.round(((after - before) * 1000) / calls);
 		};
 		const raw = perCall(0);
 		const bridge = perCall(1);
 		// The comparison means something only if one host journaled and the other did not.
-		if (!existsSync(join(dataHome, "claude-code-bridge", "journal"))) throw new Error("The host with a journal wrote none");
-		if (existsSync(join(vault, ".no-journal"))) throw new Error("The host without a journal made a data folder in the vault");
-		return { vaultToolCall, ideToolCall, ...(raw !== undefined && bridge !== undefined ? { cpuPerCall: { raw, bridge } } : {}) };
+		if (!existsSync(join(dataHome, "claude-code-bridge", "journal")))
+			throw new Error("The host with a journal wrote none");
+		if (existsSync(join(vault, ".no-journal")))
+			throw new Error("The host without a journal made a data folder in the vault");
+		return {
+			vaultToolCall,
+			ideToolCall,
+			...(raw !== undefined && bridge !== undefined ? { cpuPerCall: { raw, bridge } } : {}),
+		};
 	} finally {
 		await Promise.all(clients.map((client) => client.close()));
 		await Promise.all(servers.map((server) => server.stop()));

@@ -39,15 +39,34 @@ async function main(): Promise<void> {
 		const store = new FolderJournalStore(temp.path);
 		const before = heapMb();
 		const journal = new Journal({ store, bounds: { maxEntries: count } });
-		const session = { key: journal.newSessionKey(), surface: "vault-tools-relay" as const, client: "claude-code", connection: 1 };
+		const session = {
+			key: journal.newSessionKey(),
+			surface: "vault-tools-relay" as const,
+			client: "claude-code",
+			connection: 1,
+		};
 		for (let index = 0; index < count; index++) {
 			const path = `Notes/Note ${index % 2000}.md`;
 			const edit = index % EDIT_EVERY === 0;
-			const id = journal.begin({ session, tool: edit ? "edit_note" : "read_note", notes: [path], args: edit ? `path: "${path}", 1 edit (append under "Tasks")` : `path: "${path}", section: "Tasks"` });
+			const id = journal.begin({
+				session,
+				tool: edit ? "edit_note" : "read_note",
+				notes: [path],
+				args: edit ? `path: "${path}", 1 edit (append under "Tasks")` : `path: "${path}", section: "Tasks"`,
+			});
 			if (edit) {
 				const bytes = Buffer.from(`# Note ${index}\n\n${"Some prose of the note. ".repeat(NOTE_BYTES / 24)}`);
 				const hash = createHash("sha256").update(bytes).digest("hex");
-				await journal.recordChange(id, { kind: "edit", path, before: { hash, bytes: bytes.length }, after: createHash("sha256").update(`${index}`).digest("hex") }, [{ hash, bytes }]);
+				await journal.recordChange(
+					id,
+					{
+						kind: "edit",
+						path,
+						before: { hash, bytes: bytes.length },
+						after: createHash("sha256").update(`${index}`).digest("hex"),
+					},
+					[{ hash, bytes }],
+				);
 			}
 			journal.finish(id, { outcome: "ok", durationMs: 3, answerBytes: 420 });
 			if (index % 500 === 0) await journal.flush();

@@ -54,7 +54,8 @@ async function forcedGc(server: ServerProcess): Promise<{ rss: number; heapUsed:
 function procStatus(pid: number): { rss: number; peak: number } | undefined {
 	try {
 		const status = readFileSync(`/proc/${pid}/status`, "utf8");
-		const kib = (field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? Number.NaN) * 1024;
+		const kib = (field: string): number =>
+			Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? Number.NaN) * 1024;
 		return { rss: kib("VmRSS"), peak: kib("VmHWM") };
 	} catch {
 		return undefined;
@@ -108,8 +109,22 @@ async function repetition(roundMs: number, bridgeFirst: boolean): Promise<Memory
 		const gcBridge = await forcedGc(bridgeServer);
 		const gcRaw = await forcedGc(floor);
 		return {
-			bridge: { startRss: startBridge.rss, peakRss: afterBridge.peak, rssAfterRun: afterBridge.rss, rssAfterPause: pausedBridge.rss, rssAfterGc: gcBridge.rss, heapUsedAfterGc: gcBridge.heapUsed },
-			raw: { startRss: startRaw.rss, peakRss: afterRaw.peak, rssAfterRun: afterRaw.rss, rssAfterPause: pausedRaw.rss, rssAfterGc: gcRaw.rss, heapUsedAfterGc: gcRaw.heapUsed },
+			bridge: {
+				startRss: startBridge.rss,
+				peakRss: afterBridge.peak,
+				rssAfterRun: afterBridge.rss,
+				rssAfterPause: pausedBridge.rss,
+				rssAfterGc: gcBridge.rss,
+				heapUsedAfterGc: gcBridge.heapUsed,
+			},
+			raw: {
+				startRss: startRaw.rss,
+				peakRss: afterRaw.peak,
+				rssAfterRun: afterRaw.rss,
+				rssAfterPause: pausedRaw.rss,
+				rssAfterGc: gcRaw.rss,
+				heapUsedAfterGc: gcRaw.heapUsed,
+			},
 		};
 	} finally {
 		await floor.stop();

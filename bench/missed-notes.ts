@@ -3,9 +3,20 @@
  * bench/profile-summary.ts) and the in-process timings the table shows. Printed under the table only for the rows
  * that miss in the run at hand; a row that meets its target prints nothing.
  */
-export const MISSED_NOTES: Record<"ping" | "journal" | "trivialToolOverhead" | "toolOverhead" | "throughput" | "read" | "selection" | "require" | "onload" | "size", string> = {
-	ping:
-		"The session answers a ping without a promise hop and builds no trace events when tracing is off; compare the server CPU time per ping (measured in this run, below): when it is at the floor's, a missed median comes from scheduling on a loaded machine (see the load average above the table), and a run on a quiet machine settles it.",
+export const MISSED_NOTES: Record<
+	| "ping"
+	| "journal"
+	| "trivialToolOverhead"
+	| "toolOverhead"
+	| "throughput"
+	| "read"
+	| "selection"
+	| "require"
+	| "onload"
+	| "size",
+	string
+> = {
+	ping: "The session answers a ping without a promise hop and builds no trace events when tracing is off; compare the server CPU time per ping (measured in this run, below): when it is at the floor's, a missed median comes from scheduling on a loaded machine (see the load average above the table), and a run on a quiet machine settles it.",
 	journal:
 		"The journal appends the records of a burst in one write (at most 200 ms or 256 records apart; a change, an undo, every read and close write at once) and summarises a call's arguments when its record is written, judging each value once per batch; pre-images are kept before the write they protect; a full journal is compacted to half its bounds, so once per 5,000 calls. " +
 		"What is left per call is spread thinly (a CPU profile: the call's start and end records, the batched encode and append, and the garbage of records kept until their batch is written), about 45 µs of host CPU per call over 20,000 pipelined calls, and the rows move by about ±0.04 between runs. " +
@@ -34,8 +45,7 @@ export const MISSED_NOTES: Record<"ping" | "journal" | "trivialToolOverhead" | "
 	require:
 		"The bridge and Claude's vault tools (server, ws, the IDE tools) load with a dynamic import when the layout is ready (src/obsidian/bridge/bridge-runtime.ts), so Obsidian's load of the plugin no longer runs their module top levels. What is left is compiling main.js itself: V8 pre-parses all of it however little runs, and that cost grows with its size (valgrind, built-ins already loaded: 70M of the 77M instructions of the require are the compile of the 372 KiB bundle; the 161 KiB bundle before the vault tools took 26M to compile). The settings tab loads the doctor (and with it ws) only when Check connection is pressed. " +
 		"What would close it: a smaller main.js (the plugin reads YAML with Obsidian's own parser since issue 14, so no YAML library is bundled; the agent panel adds about 81 KB). The child that measures this is started from the running bench script, so its figure in the full run also carries that script's loaded modules: `node scripts/run-bench.mjs bench/plugin-load-only.ts` measures the same in a light host.",
-	onload:
-		"onload registers the settings, commands, status bar, views and the editor tracker; the server starts only after layout ready. A miss here on a loaded machine is scheduling: compare the CPU-time row.",
+	onload: "onload registers the settings, commands, status bar, views and the editor tracker; the server starts only after layout ready. A miss here on a loaded machine is scheduling: compare the CPU-time row.",
 	size:
 		"main.js grew with Claude's vault tools (issue 10) and the agent panel (issue 18, about 81 KB); the YAML library left it in issue 14 (the plugin uses Obsidian's parser). tests/release/plugin-bundle.test.ts holds the bundle without the panel to the pre-issue-14 size and the panel to its own budget. " +
 		"What would close it: fewer features in the plugin build, or lazily fetched parts; the size also sets the compile cost of require(main.js) (see that row).",

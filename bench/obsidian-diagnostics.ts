@@ -89,7 +89,13 @@ export async function runObsidianDiagnosticsBench(): Promise<ObsidianDiagnostics
 		const { vault, metadataCache } = createMetadataHarness(readVault(folder.path));
 		await metadataCache.parsePending();
 		const scheduler = new MeasuringScheduler();
-		const source = new ObsidianDiagnosticsNotes({ vault, metadataCache, yaml: obsidianYamlCodec, scheduler, sliceMs: SLICE_BUDGET_MS });
+		const source = new ObsidianDiagnosticsNotes({
+			vault,
+			metadataCache,
+			yaml: obsidianYamlCodec,
+			scheduler,
+			sliceMs: SLICE_BUDGET_MS,
+		});
 		source.load();
 		const engine = new DiagnosticsEngine(source);
 		const tool = createGetDiagnosticsTool({ diagnostics: engine, paths: new VaultPaths("/vault") });
@@ -114,7 +120,8 @@ export async function runObsidianDiagnosticsBench(): Promise<ObsidianDiagnostics
 		const warm: number[] = [];
 		for (let run = 0; run < WARM_RUNS; run++) warm.push((await timed(() => call())).ms);
 		const notes: number[] = [];
-		for (let run = 0; run < WARM_RUNS * 10; run++) notes.push((await timed(() => call(`file:///vault/${benchNotePath((run * 7919) % NOTES)}`))).ms);
+		for (let run = 0; run < WARM_RUNS * 10; run++)
+			notes.push((await timed(() => call(`file:///vault/${benchNotePath((run * 7919) % NOTES)}`))).ms);
 		source.unload();
 
 		return [

@@ -12,7 +12,8 @@ async function main(): Promise<void> {
 	const runs = Number(role ?? "20");
 	const load = loadavg()[0]?.toFixed(2) ?? "?";
 	const result = await measurePluginLoad(runs);
-	const show = (name: string, summary: { median: number; max: number }): string => `${name}: median ${summary.median.toFixed(2)} ms, max ${summary.max.toFixed(2)} ms`;
+	const show = (name: string, summary: { median: number; max: number }): string =>
+		`${name}: median ${summary.median.toFixed(2)} ms, max ${summary.max.toFixed(2)} ms`;
 	process.stdout.write(
 		[
 			`load average at start ${load}, ${runs} fresh processes`,
@@ -26,6 +27,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-	process.stderr.write(`plugin-load-only failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+	process.stderr.write(
+		`plugin-load-only failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+	);
 	process.exit(1);
 });

@@ -78,20 +78,33 @@ export async function pluginLoadChild(vaultPath: string): Promise<void> {
 	const readyAt = performance.now();
 	app.workspace.finishLayout();
 	while (plugin.statusBarItems[0]?.text !== "Claude: listening") {
-		if (elapsedMs(readyAt) > 5000) throw new Error(`The plugin did not start listening: ${plugin.statusBarItems[0]?.text ?? "no status bar"}`);
+		if (elapsedMs(readyAt) > 5000)
+			throw new Error(`The plugin did not start listening: ${plugin.statusBarItems[0]?.text ?? "no status bar"}`);
 		await nextTurn();
 	}
-	const sample: PluginLoadSample = { requireMs, requireCpuMs, onloadMs, onloadCpuMs, layoutReadyToListeningMs: elapsedMs(readyAt), onloadToListeningMs: elapsedMs(start) };
+	const sample: PluginLoadSample = {
+		requireMs,
+		requireCpuMs,
+		onloadMs,
+		onloadCpuMs,
+		layoutReadyToListeningMs: elapsedMs(readyAt),
+		onloadToListeningMs: elapsedMs(start),
+	};
 	plugin.unload();
 	process.send?.(sample, undefined, undefined, () => process.exit(0));
 }
 
 function runChild(bundle: string, vaultPath: string, home: string): Promise<PluginLoadSample> {
 	return new Promise((resolve, reject) => {
-		const child = fork(bundle, [PLUGIN_LOAD_ROLE, vaultPath], { env: { ...process.env, HOME: home }, stdio: ["ignore", "inherit", "inherit", "ipc"] });
+		const child = fork(bundle, [PLUGIN_LOAD_ROLE, vaultPath], {
+			env: { ...process.env, HOME: home },
+			stdio: ["ignore", "inherit", "inherit", "ipc"],
+		});
 		child.once("message", (message) => resolve(message as PluginLoadSample));
 		child.once("error", reject);
-		child.once("exit", (code) => reject(new Error(`The plugin-load child exited with ${code ?? "a signal"} before reporting`)));
+		child.once("exit", (code) =>
+			reject(new Error(`The plugin-load child exited with ${code ?? "a signal"} before reporting`)),
+		);
 	});
 }
 
@@ -112,7 +125,10 @@ export async function measurePluginLoad(runs: number): Promise<PluginLoad> {
 			requireMs: of("requireMs"),
 			requireCpuMs: of("requireCpuMs"),
 			onloadMs: of("onloadMs"),
-			onloadCpuMs: of("onloadCpuMs"), layoutReadyToListeningMs: of("layoutReadyToListeningMs"), onloadToListeningMs: of("onloadToListeningMs") };
+			onloadCpuMs: of("onloadCpuMs"),
+			layoutReadyToListeningMs: of("layoutReadyToListeningMs"),
+			onloadToListeningMs: of("onloadToListeningMs"),
+		};
 	} finally {
 		temp.remove();
 	}

@@ -64,15 +64,23 @@ function summarize(path: string, top: number, mode: "self" | "inclusive"): strin
 		.filter(([key]) => !key.startsWith("(idle)") && !key.startsWith("(root)"))
 		.sort((a, b) => b[1] - a[1])
 		.slice(0, top)
-		.map(([key, us]) => `${(us / 1000).toFixed(1).padStart(9)} ms ${((100 * us) / busy).toFixed(1).padStart(5)}%  ${key}`);
-	return [`${path}: ${(totalUs / 1000).toFixed(0)} ms sampled, ${(busy / 1000).toFixed(0)} ms busy (not idle); ${mode} time`, ...lines].join("\n");
+		.map(
+			([key, us]) =>
+				`${(us / 1000).toFixed(1).padStart(9)} ms ${((100 * us) / busy).toFixed(1).padStart(5)}%  ${key}`,
+		);
+	return [
+		`${path}: ${(totalUs / 1000).toFixed(0)} ms sampled, ${(busy / 1000).toFixed(0)} ms busy (not idle); ${mode} time`,
+		...lines,
+	].join("\n");
 }
 
 const args = process.argv.slice(2);
 const mode = args.includes("--inclusive") ? "inclusive" : "self";
 const [file, top = "40"] = args.filter((arg) => arg !== "--inclusive");
 if (!file) {
-	process.stderr.write("Usage: node scripts/run-bench.mjs bench/profile-summary.ts FILE.cpuprofile [TOP] [--inclusive]\n");
+	process.stderr.write(
+		"Usage: node scripts/run-bench.mjs bench/profile-summary.ts FILE.cpuprofile [TOP] [--inclusive]\n",
+	);
 	process.exit(2);
 }
 process.stdout.write(`${summarize(file, Number(top), mode)}\n`);

@@ -46,7 +46,13 @@ function answer(ws: WebSocket, data: RawData): void {
 	if (typeof request.id !== "number" && typeof request.id !== "string") return;
 	const rest = answers.get(keyOf(request.method, request.params));
 	if (!rest) {
-		ws.send(JSON.stringify({ jsonrpc: "2.0", id: request.id, error: { code: -32601, message: `No canned answer for ${String(request.method)}` } }));
+		ws.send(
+			JSON.stringify({
+				jsonrpc: "2.0",
+				id: request.id,
+				error: { code: -32601, message: `No canned answer for ${String(request.method)}` },
+			}),
+		);
 		return;
 	}
 	ws.send(Buffer.concat([ANSWER_HEAD, Buffer.from(JSON.stringify(request.id)), rest]), { binary: false });
@@ -56,14 +62,19 @@ function control(line: string, server: ReturnType<typeof createServer>): void {
 	if (line === "push") {
 		if (notificationBytes) for (const ws of sockets) ws.send(notificationBytes, { binary: false });
 		// The headless host answers each stdin command with a line; so does the floor, so the client reads as much.
-		process.stdout.write(`Pushed ${notificationBytes?.length ?? 0} bytes to ${sockets.size} clients (the raw floor's canned notification)\n`);
+		process.stdout.write(
+			`Pushed ${notificationBytes?.length ?? 0} bytes to ${sockets.size} clients (the raw floor's canned notification)\n`,
+		);
 		return;
 	}
 	if (line === "quit") {
 		stop(server);
 		return;
 	}
-	const message = JSON.parse(line) as { can?: { method: string; params?: unknown; answer: string }; notification?: string };
+	const message = JSON.parse(line) as {
+		can?: { method: string; params?: unknown; answer: string };
+		notification?: string;
+	};
 	if (message.can) {
 		can(message.can.method, message.can.params, message.can.answer);
 		process.stdout.write("canned\n");
@@ -80,7 +91,12 @@ function stop(server: ReturnType<typeof createServer>): void {
 
 function main(): void {
 	const server = createServer();
-	const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, clientTracking: false, handleProtocols: () => "mcp" });
+	const wss = new WebSocketServer({
+		noServer: true,
+		perMessageDeflate: false,
+		clientTracking: false,
+		handleProtocols: () => "mcp",
+	});
 	server.on("upgrade", (request, socket, head) =>
 		wss.handleUpgrade(request, socket, head, (ws) => {
 			sockets.add(ws);

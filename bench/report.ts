@@ -63,7 +63,9 @@ export function describeMachine(info: Machine): string {
 
 /** "median / p99", or "median / max" under P99_MIN_SAMPLES samples. */
 export function ms(summary: Summary): string {
-	return summary.samples >= P99_MIN_SAMPLES ? `${formatMs(summary.median)} / ${formatMs(summary.p99)}` : `${formatMs(summary.median)} / max ${formatMs(summary.max)}`;
+	return summary.samples >= P99_MIN_SAMPLES
+		? `${formatMs(summary.median)} / ${formatMs(summary.p99)}`
+		: `${formatMs(summary.median)} / max ${formatMs(summary.max)}`;
 }
 
 /** The label of the spread column of a summary: p99 or max. */
@@ -98,7 +100,16 @@ export function markdownTable(rows: readonly Row[]): string {
 	return [
 		line(["figure", "bridge", "raw ws floor", "ratio", "target", "result"]),
 		line(["---", "---:", "---:", "---:", "---", "---"]),
-		...rows.map((row) => line([row.figure, row.bridge, row.raw, row.ratio, row.target, row.met === undefined ? "—" : row.met ? "met" : "**missed**"])),
+		...rows.map((row) =>
+			line([
+				row.figure,
+				row.bridge,
+				row.raw,
+				row.ratio,
+				row.target,
+				row.met === undefined ? "—" : row.met ? "met" : "**missed**",
+			]),
+		),
 	].join("\n");
 }
 

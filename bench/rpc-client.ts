@@ -28,7 +28,8 @@ export class RpcClient {
 		ws.on("message", (data: WebSocket.RawData) => this.receive(rawDataToText(data)));
 		this.closed = new Promise((resolve) =>
 			ws.once("close", () => {
-				for (const [id, answer] of this.pending) answer({ id, error: { code: CONNECTION_CLOSED, message: "The connection closed" } }, "");
+				for (const [id, answer] of this.pending)
+					answer({ id, error: { code: CONNECTION_CLOSED, message: "The connection closed" } }, "");
 				this.pending.clear();
 				resolve();
 			}),
@@ -36,7 +37,10 @@ export class RpcClient {
 	}
 
 	static connect(port: number, token: string): Promise<RpcClient> {
-		const ws = new WebSocket(`ws://127.0.0.1:${port}`, [MCP_SUBPROTOCOL], { headers: { [AUTH_HEADER]: token }, perMessageDeflate: false });
+		const ws = new WebSocket(`ws://127.0.0.1:${port}`, [MCP_SUBPROTOCOL], {
+			headers: { [AUTH_HEADER]: token },
+			perMessageDeflate: false,
+		});
 		return new Promise((resolve, reject) => {
 			ws.once("open", () => resolve(new RpcClient(ws)));
 			ws.once("error", reject);
@@ -47,7 +51,11 @@ export class RpcClient {
 	request(method: string, params?: object): Promise<RpcAnswer> {
 		const id = this.nextId++;
 		const answered = new Promise<RpcAnswer>((resolve) => this.pending.set(id, resolve));
-		this.ws.send(JSON.stringify(params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params }));
+		this.ws.send(
+			JSON.stringify(
+				params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params },
+			),
+		);
 		return answered;
 	}
 
@@ -55,7 +63,11 @@ export class RpcClient {
 	requestText(method: string, params?: object): Promise<string> {
 		const id = this.nextId++;
 		const answered = new Promise<string>((resolve) => this.pending.set(id, (_answer, text) => resolve(text)));
-		this.ws.send(JSON.stringify(params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params }));
+		this.ws.send(
+			JSON.stringify(
+				params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params },
+			),
+		);
 		return answered;
 	}
 
@@ -67,7 +79,9 @@ export class RpcClient {
 	}
 
 	notify(method: string, params?: object): void {
-		this.ws.send(JSON.stringify(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params }));
+		this.ws.send(
+			JSON.stringify(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params }),
+		);
 	}
 
 	/** Calls `listener` for every notification of `method`; the returned function stops it. */
@@ -100,7 +114,11 @@ export class RpcClient {
 
 	/** initialize + notifications/initialized, as the CLI does first. */
 	async initialize(): Promise<void> {
-		await this.call("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1.0.0" } });
+		await this.call("initialize", {
+			protocolVersion: "2025-11-25",
+			capabilities: {},
+			clientInfo: { name: "bench", version: "1.0.0" },
+		});
 		this.notify("notifications/initialized");
 	}
 

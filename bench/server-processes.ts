@@ -51,7 +51,9 @@ export function placement(): string {
 
 /** The command that starts a server: `node …`, under `taskset` when pinning. */
 function serverCommand(args: readonly string[]): [string, string[]] {
-	return pinned ? ["taskset", ["-c", String(pinned.serverCore), process.execPath, ...args]] : [process.execPath, [...args]];
+	return pinned
+		? ["taskset", ["-c", String(pinned.serverCore), process.execPath, ...args]]
+		: [process.execPath, [...args]];
 }
 
 /** Where scripts/run-bench.mjs put the bundled floor. */
@@ -76,7 +78,9 @@ class ChildServer implements ServerProcess {
 			const index = this.waiters.findIndex((waiter) => waiter.accept(line));
 			if (index >= 0) this.waiters.splice(index, 1)[0]?.resolve(line);
 		});
-		child.stderr.on("data", (chunk: Buffer) => process.stderr.write(`[server ${child.pid ?? "?"}] ${chunk.toString("utf8")}`));
+		child.stderr.on("data", (chunk: Buffer) =>
+			process.stderr.write(`[server ${child.pid ?? "?"}] ${chunk.toString("utf8")}`),
+		);
 	}
 
 	get pid(): number {
@@ -94,13 +98,20 @@ class ChildServer implements ServerProcess {
 	async waitForPort(): Promise<string> {
 		let timer: ReturnType<typeof setTimeout> | undefined;
 		const timeout = new Promise<never>((_resolve, reject) => {
-			timer = setTimeout(() => reject(new Error(`Server process ${this.pid} did not print its port`)), START_TIMEOUT_MS);
+			timer = setTimeout(
+				() => reject(new Error(`Server process ${this.pid} did not print its port`)),
+				START_TIMEOUT_MS,
+			);
 		});
 		const exit = this.exited.then(() => {
 			throw new Error(`Server process ${this.pid} exited before listening`);
 		});
 		try {
-			const line = await Promise.race([this.nextLine((text) => /Listening on ws:\/\/127\.0\.0\.1:\d+/.test(text)), timeout, exit]);
+			const line = await Promise.race([
+				this.nextLine((text) => /Listening on ws:\/\/127\.0\.0\.1:\d+/.test(text)),
+				timeout,
+				exit,
+			]);
 			this.port = Number(/:(\d+)\s*$/.exec(line)?.[1]);
 			return line;
 		} finally {

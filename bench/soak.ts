@@ -102,7 +102,14 @@ function sample(second: number, traffic: Traffic): Sample {
 	gc?.();
 	gc?.();
 	const usage = process.memoryUsage();
-	return { second, rssMiB: mib(usage.rss), heapMiB: mib(usage.heapUsed), handles: process.getActiveResourcesInfo().length, requests: traffic.requests, errors: traffic.errors };
+	return {
+		second,
+		rssMiB: mib(usage.rss),
+		heapMiB: mib(usage.heapUsed),
+		handles: process.getActiveResourcesInfo().length,
+		requests: traffic.requests,
+		errors: traffic.errors,
+	};
 }
 
 function report(samples: readonly Sample[], handlesBefore: number, handlesAfter: number, seconds: number): string {
@@ -113,7 +120,9 @@ function report(samples: readonly Sample[], handlesBefore: number, handlesAfter:
 	const lines = [
 		"| s | RSS (MiB) | heap (MiB) | active handles | requests | error answers |",
 		"|---:|---:|---:|---:|---:|---:|",
-		...samples.map((s) => `| ${s.second} | ${s.rssMiB} | ${s.heapMiB} | ${s.handles} | ${s.requests} | ${s.errors} |`),
+		...samples.map(
+			(s) => `| ${s.second} | ${s.rssMiB} | ${s.heapMiB} | ${s.handles} | ${s.requests} | ${s.errors} |`,
+		),
 		"",
 		`Growth from the first sample after warm-up (${first.second} s) to the last (${last.second} s): RSS ${(last.rssMiB - first.rssMiB).toFixed(1)} MiB, heap ${(last.heapMiB - first.heapMiB).toFixed(1)} MiB (${((last.heapMiB - first.heapMiB) / minutes).toFixed(2)} MiB/min), handles ${last.handles - first.handles}.`,
 		`Active handles before the bridge started: ${handlesBefore}; after everything stopped: ${handlesAfter}. ${last.requests} requests in ${seconds} s.`,
@@ -128,11 +137,15 @@ async function main(): Promise<void> {
 	const notePath = benchNotePath(1);
 	const absoluteNote = join(target.vaultPath, notePath);
 	const traffic = new Traffic(pathToFileURL(absoluteNote).href, notePath);
-	const clients: (RpcClient | undefined)[] = await Promise.all(Array.from({ length: CLIENTS }, () => openClient(target)));
+	const clients: (RpcClient | undefined)[] = await Promise.all(
+		Array.from({ length: CLIENTS }, () => openClient(target)),
+	);
 	const start = Date.now();
 	const deadline = start + options.seconds * 1000;
 	const running = () => Date.now() < deadline;
-	process.stderr.write(`soak: ${CLIENTS} clients for ${options.seconds} s, at most ${options.rate} requests/s each\n`);
+	process.stderr.write(
+		`soak: ${CLIENTS} clients for ${options.seconds} s, at most ${options.rate} requests/s each\n`,
+	);
 
 	const lane = async (index: number): Promise<void> => {
 		while (running()) {
@@ -146,7 +159,14 @@ async function main(): Promise<void> {
 		const line = editorEvents++;
 		if (line % 5 === 4) target.bridge.notifier.mention({ filePath: absoluteNote, lineStart: 0, lineEnd: 2 });
 		else {
-			target.bridge.notifier.selectionChanged(selectionSnapshot(absoluteNote, `line ${line}`, { line: line % 10, character: 0 }, { line: line % 10, character: 4 }));
+			target.bridge.notifier.selectionChanged(
+				selectionSnapshot(
+					absoluteNote,
+					`line ${line}`,
+					{ line: line % 10, character: 0 },
+					{ line: line % 10, character: 4 },
+				),
+			);
 			target.bridge.notifier.flush();
 		}
 	}, 50);
@@ -171,7 +191,9 @@ async function main(): Promise<void> {
 	await target.stop();
 	await sleep(100);
 	const handlesAfter = process.getActiveResourcesInfo();
-	process.stdout.write(`\n${report(samples, handlesBefore, handlesAfter.length, options.seconds)} Left: ${handlesAfter.join(", ") || "none"}.\n`);
+	process.stdout.write(
+		`\n${report(samples, handlesBefore, handlesAfter.length, options.seconds)} Left: ${handlesAfter.join(", ") || "none"}.\n`,
+	);
 }
 
 main().catch((error: unknown) => {

@@ -12,7 +12,12 @@ export const P99_MIN_SAMPLES = 1000;
 
 export function summarize(samples: readonly number[]): Summary {
 	const sorted = [...samples].sort((a, b) => a - b);
-	return { median: round(quantile(sorted, 0.5), 4), p99: round(quantile(sorted, 0.99), 4), max: round(sorted[sorted.length - 1] ?? Number.NaN, 4), samples: sorted.length };
+	return {
+		median: round(quantile(sorted, 0.5), 4),
+		p99: round(quantile(sorted, 0.99), 4),
+		max: round(sorted[sorted.length - 1] ?? Number.NaN, 4),
+		samples: sorted.length,
+	};
 }
 
 /** Nearest-rank quantile of sorted values. */

@@ -29,7 +29,11 @@ export interface ServerPids {
 }
 
 /** Every client keeps `window` pings in flight until the time is up; answered requests per second. */
-async function pipelinedRate(clients: readonly RpcClient[], window: number, durationMs: number): Promise<{ perSecond: number; answered: number }> {
+async function pipelinedRate(
+	clients: readonly RpcClient[],
+	window: number,
+	durationMs: number,
+): Promise<{ perSecond: number; answered: number }> {
 	const start = performance.now();
 	const deadline = start + durationMs;
 	let answered = 0;
@@ -44,7 +48,12 @@ async function pipelinedRate(clients: readonly RpcClient[], window: number, dura
 }
 
 /** Alternates rounds between the raw floor's clients and the bridge's clients. */
-export async function measureThroughput(raw: readonly RpcClient[], bridge: readonly RpcClient[], plan: ThroughputPlan, pids?: ServerPids): Promise<Throughput> {
+export async function measureThroughput(
+	raw: readonly RpcClient[],
+	bridge: readonly RpcClient[],
+	plan: ThroughputPlan,
+	pids?: ServerPids,
+): Promise<Throughput> {
 	await pipelinedRate(raw, plan.window, plan.roundMs / 4);
 	await pipelinedRate(bridge, plan.window, plan.roundMs / 4);
 	const rates = { raw: [] as number[], bridge: [] as number[] };
@@ -65,7 +74,14 @@ export async function measureThroughput(raw: readonly RpcClient[], bridge: reado
 	}
 	const rawPerSecond = Math.round(summarize(rates.raw).median);
 	const bridgePerSecond = Math.round(summarize(rates.bridge).median);
-	const result: Throughput = { clients: bridge.length, window: plan.window, rounds: plan.rounds, rawPerSecond, bridgePerSecond, ratio: round(bridgePerSecond / rawPerSecond) };
+	const result: Throughput = {
+		clients: bridge.length,
+		window: plan.window,
+		rounds: plan.rounds,
+		rawPerSecond,
+		bridgePerSecond,
+		ratio: round(bridgePerSecond / rawPerSecond),
+	};
 	if (cpu.raw.answered > 0 && cpu.bridge.answered > 0) {
 		result.rawCpuUsPerRequest = round((cpu.raw.ms * 1000) / cpu.raw.answered, 2);
 		result.bridgeCpuUsPerRequest = round((cpu.bridge.ms * 1000) / cpu.bridge.answered, 2);

@@ -32,7 +32,8 @@ function noteText(index: number, count: number): string {
 
 /** Writes `count` linked notes (some links broken) into `root`, 100 per folder. */
 export function generateLinkedVault(root: string, count: number): void {
-	for (let folder = 0; folder * NOTES_PER_FOLDER < count; folder++) mkdirSync(join(root, `Area ${folder}`), { recursive: true });
+	for (let folder = 0; folder * NOTES_PER_FOLDER < count; folder++)
+		mkdirSync(join(root, `Area ${folder}`), { recursive: true });
 	for (let index = 0; index < count; index++) writeFileSync(join(root, benchNotePath(index)), noteText(index, count));
 }
 

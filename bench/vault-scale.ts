@@ -47,7 +47,11 @@ export async function measureVaultScale(notes: number, warmRuns: number): Promis
 			notes,
 			generateMs,
 			resourcesListFirstPage: { ...list, resources: page.resources.length },
-			getDiagnosticsVault: { ...diagnostics, notesWithProblems: (JSON.parse(text) as unknown[]).length, answerBytes: Buffer.byteLength(text) },
+			getDiagnosticsVault: {
+				...diagnostics,
+				notesWithProblems: (JSON.parse(text) as unknown[]).length,
+				answerBytes: Buffer.byteLength(text),
+			},
 		};
 	} finally {
 		await client.close();

@@ -19,7 +19,28 @@ const LINK_FORMS = [
 	"[rel](../Hub/Popular%20Note.md#Section)",
 ];
 
-const WORDS = ["garden", "river", "project", "meeting", "idea", "review", "draft", "summer", "budget", "travel", "reading", "notes", "plan", "question", "answer", "design", "system", "people", "weekly", "archive"];
+const WORDS = [
+	"garden",
+	"river",
+	"project",
+	"meeting",
+	"idea",
+	"review",
+	"draft",
+	"summer",
+	"budget",
+	"travel",
+	"reading",
+	"notes",
+	"plan",
+	"question",
+	"answer",
+	"design",
+	"system",
+	"people",
+	"weekly",
+	"archive",
+];
 
 /** About 3.5 KB of deterministic prose per note, in paragraphs with a few headings. */
 export function addProse(root: string, count: number): number {
@@ -34,7 +55,9 @@ export function addProse(root: string, count: number): number {
 		for (let paragraph = 0; paragraph < 6; paragraph++) {
 			const words: string[] = [];
 			for (let word = 0; word < 80; word++) words.push(WORDS[next() % WORDS.length] ?? "");
-			paragraphs.push(paragraph % 3 === 0 ? `\n## Part ${paragraph}\n\n${words.join(" ")}.` : `\n${words.join(" ")}.`);
+			paragraphs.push(
+				paragraph % 3 === 0 ? `\n## Part ${paragraph}\n\n${words.join(" ")}.` : `\n${words.join(" ")}.`,
+			);
 		}
 		const prose = `${paragraphs.join("\n")}\n`;
 		bytes += prose.length;
@@ -50,10 +73,23 @@ export function addPopularNote(root: string, count: number): void {
 	for (let backlink = 0; backlink < 200; backlink++) {
 		const index = backlink * step;
 		const form = LINK_FORMS[backlink % LINK_FORMS.length] ?? "";
-		appendFileSync(join(root, benchNotePath(index)), `\nBacklink ${backlink}: ${form}; \`[[Popular Note]]\` in code stays.\n`);
+		appendFileSync(
+			join(root, benchNotePath(index)),
+			`\nBacklink ${backlink}: ${form}; \`[[Popular Note]]\` in code stays.\n`,
+		);
 	}
-	for (const index of [17, 4711, count - 3]) appendFileSync(join(root, benchNotePath(index % count)), "\nA quokka jumped over the marmalade.\n");
+	for (const index of [17, 4711, count - 3])
+		appendFileSync(join(root, benchNotePath(index % count)), "\nA quokka jumped over the marmalade.\n");
 }
 
 /** Issue 10's speed targets (ms, characters), shared by the in-process and the stdio bench. */
-export const VAULT_TOOLS_TARGETS = { searchP50: 50, searchP95: 150, modeP50: 20, linksP50: 10, moveMs: 2000, firstMs: 2000, toolsListChars: 12_000, regexMainThreadMs: 50 };
+export const VAULT_TOOLS_TARGETS = {
+	searchP50: 50,
+	searchP95: 150,
+	modeP50: 20,
+	linksP50: 10,
+	moveMs: 2000,
+	firstMs: 2000,
+	toolsListChars: 12_000,
+	regexMainThreadMs: 50,
+};

@@ -48,7 +48,8 @@ export interface VaultToolsBenchmark {
 const TARGETS = VAULT_TOOLS_TARGETS;
 function timing(samples: number[]): Timing {
 	const sorted = [...samples].sort((a, b) => a - b);
-	const at = (fraction: number): number => sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? 0;
+	const at = (fraction: number): number =>
+		sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? 0;
 	return { p50Ms: round(at(0.5)), p95Ms: round(at(0.95)), runs: samples.length };
 }
 
@@ -103,7 +104,8 @@ async function unresolvedLinks(root: string): Promise<number> {
 	try {
 		await index.refresh();
 		let unresolved = 0;
-		for (const path of index.notePaths()) for (const link of index.facts(path)?.links ?? []) if (link.target === undefined) unresolved++;
+		for (const path of index.notePaths())
+			for (const link of index.facts(path)?.links ?? []) if (link.target === undefined) unresolved++;
 		return unresolved;
 	} finally {
 		index.dispose();
@@ -119,9 +121,21 @@ export async function benchmarkVaultTools(count = 10_000): Promise<VaultToolsBen
 		const proseBytes = addProse(root, count);
 		addPopularNote(root, count);
 		const unresolvedBefore = await unresolvedLinks(root);
-		const tools = new Map(createVaultTools({ yaml: libraryYamlCodec, vault: new VisibleVault({ index, paths: new VaultPaths(root), isPrivate: () => false }) }).map((tool) => [tool.name, tool]));
+		const tools = new Map(
+			createVaultTools({
+				yaml: libraryYamlCodec,
+				vault: new VisibleVault({ index, paths: new VaultPaths(root), isPrivate: () => false }),
+			}).map((tool) => [tool.name, tool]),
+		);
 		const search = tools.get("search");
-		const toolsListChars = JSON.stringify([...tools.values()].map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema, annotations: tool.annotations }))).length;
+		const toolsListChars = JSON.stringify(
+			[...tools.values()].map((tool) => ({
+				name: tool.name,
+				description: tool.description,
+				inputSchema: tool.inputSchema,
+				annotations: tool.annotations,
+			})),
+		).length;
 
 		let start = performance.now();
 		const first = await call(search, { query: "quokka marmalade" });
@@ -141,15 +155,22 @@ export async function benchmarkVaultTools(count = 10_000): Promise<VaultToolsBen
 		// A pattern that backtracks over every line with "garden" (about 1 s of matching for the vault; on a loaded
 		// machine it may reach the 3 s budget, so its answer is not checked).
 		const slowRegex = { query: "\\bgarden\\b.*\\briver\\b", mode: "regex" };
-		const regexSearches = [() => call(search, rareRegex), () => call(search, everyNoteRegex), () => search?.call(slowRegex, context) ?? Promise.resolve()];
+		const regexSearches = [
+			() => call(search, rareRegex),
+			() => call(search, everyNoteRegex),
+			() => search?.call(slowRegex, context) ?? Promise.resolve(),
+		];
 		const regexMainThreadMaxMs = await longestBlock([...regexSearches, ...regexSearches, ...regexSearches]);
-		const textMainThreadMaxMs = await longestBlock(Array.from({ length: 10 }, () => () => call(search, { query: "sentences about" })));
+		const textMainThreadMaxMs = await longestBlock(
+			Array.from({ length: 10 }, () => () => call(search, { query: "sentences about" })),
+		);
 
 		const links = tools.get("links");
 		start = performance.now();
 		const backlinks = await call(links, { path: POPULAR, direction: "in" });
 		const firstLinksMs = round(performance.now() - start);
-		if (!backlinks.includes("200 backlinks from 200 notes")) throw new Error(`backlinks: ${backlinks.split("\n")[0] ?? ""}`);
+		if (!backlinks.includes("200 backlinks from 200 notes"))
+			throw new Error(`backlinks: ${backlinks.split("\n")[0] ?? ""}`);
 		const links200Backlinks = await repeat(100, () => call(links, { path: POPULAR, direction: "in" }));
 
 		start = performance.now();
@@ -184,28 +205,84 @@ export async function benchmarkVaultTools(count = 10_000): Promise<VaultToolsBen
 }
 
 export function markdownTable(result: VaultToolsBenchmark): string {
-	const row = (measure: string, figure: string, target: string, met: boolean): string => `| ${measure} | ${figure} | ${target} | ${met ? "yes" : "**no**"} |`;
+	const row = (measure: string, figure: string, target: string, met: boolean): string =>
+		`| ${measure} | ${figure} | ${target} | ${met ? "yes" : "**no**"} |`;
 	const pair = (timing: Timing): string => `${timing.p50Ms} / ${timing.p95Ms}`;
 	return [
 		`Vault tools, folder adapter, ${result.notes} notes, about ${result.vaultMegabytes} MB (p50 / p95 in ms, in process):`,
 		"",
 		"| measure | figure | target | met |",
 		"|---|---:|---:|:---:|",
-		row("first search, cold (lists and reads the vault)", `${result.firstSearchColdMs} ms`, `≤ ${TARGETS.firstMs} ms`, result.firstSearchColdMs <= TARGETS.firstMs),
-		row("search text, rare phrase, warm", pair(result.searchRarePhrase), `≤ ${TARGETS.searchP50} / ${TARGETS.searchP95}`, result.searchRarePhrase.p50Ms <= TARGETS.searchP50 && result.searchRarePhrase.p95Ms <= TARGETS.searchP95),
-		row("search text, phrase in every note, warm", pair(result.searchCommonWord), `≤ ${TARGETS.searchP50} / ${TARGETS.searchP95}`, result.searchCommonWord.p50Ms <= TARGETS.searchP50 && result.searchCommonWord.p95Ms <= TARGETS.searchP95),
-		row("search tag", pair(result.searchTag), `p50 ≤ ${TARGETS.modeP50}`, result.searchTag.p50Ms <= TARGETS.modeP50),
-		row("search property", pair(result.searchProperty), `p50 ≤ ${TARGETS.modeP50}`, result.searchProperty.p50Ms <= TARGETS.modeP50),
-		row("search path", pair(result.searchPath), `p50 ≤ ${TARGETS.modeP50}`, result.searchPath.p50Ms <= TARGETS.modeP50),
+		row(
+			"first search, cold (lists and reads the vault)",
+			`${result.firstSearchColdMs} ms`,
+			`≤ ${TARGETS.firstMs} ms`,
+			result.firstSearchColdMs <= TARGETS.firstMs,
+		),
+		row(
+			"search text, rare phrase, warm",
+			pair(result.searchRarePhrase),
+			`≤ ${TARGETS.searchP50} / ${TARGETS.searchP95}`,
+			result.searchRarePhrase.p50Ms <= TARGETS.searchP50 && result.searchRarePhrase.p95Ms <= TARGETS.searchP95,
+		),
+		row(
+			"search text, phrase in every note, warm",
+			pair(result.searchCommonWord),
+			`≤ ${TARGETS.searchP50} / ${TARGETS.searchP95}`,
+			result.searchCommonWord.p50Ms <= TARGETS.searchP50 && result.searchCommonWord.p95Ms <= TARGETS.searchP95,
+		),
+		row(
+			"search tag",
+			pair(result.searchTag),
+			`p50 ≤ ${TARGETS.modeP50}`,
+			result.searchTag.p50Ms <= TARGETS.modeP50,
+		),
+		row(
+			"search property",
+			pair(result.searchProperty),
+			`p50 ≤ ${TARGETS.modeP50}`,
+			result.searchProperty.p50Ms <= TARGETS.modeP50,
+		),
+		row(
+			"search path",
+			pair(result.searchPath),
+			`p50 ≤ ${TARGETS.modeP50}`,
+			result.searchPath.p50Ms <= TARGETS.modeP50,
+		),
 		row("search regex, rare match, warm (worker threads)", pair(result.searchRegexRare), "—", true),
 		row("search regex, a line in every note, warm", pair(result.searchRegexEveryNote), "—", true),
-		row("main thread held at most, during regex searches (incl. \\bgarden\\b.*\\briver\\b)", `${result.regexMainThreadMaxMs} ms`, `≤ ${TARGETS.regexMainThreadMs} ms`, result.regexMainThreadMaxMs <= TARGETS.regexMainThreadMs),
+		row(
+			"main thread held at most, during regex searches (incl. \\bgarden\\b.*\\briver\\b)",
+			`${result.regexMainThreadMaxMs} ms`,
+			`≤ ${TARGETS.regexMainThreadMs} ms`,
+			result.regexMainThreadMaxMs <= TARGETS.regexMainThreadMs,
+		),
 		row("main thread held at most, during text searches", `${result.textMainThreadMaxMs} ms`, "—", true),
 		row("links in, first call (inverts every note's links)", `${result.firstLinksMs} ms`, "—", true),
-		row("links in, 200 backlinks, warm", pair(result.links200Backlinks), `p50 ≤ ${TARGETS.linksP50}`, result.links200Backlinks.p50Ms <= TARGETS.linksP50),
-		row(`move_note, 200 backlinks (${result.moveLinksUpdated})`, `${result.moveNoteMs} ms`, `≤ ${TARGETS.moveMs} ms`, result.moveNoteMs <= TARGETS.moveMs),
-		row("unresolved links before → after the move", `${result.unresolvedBefore} → ${result.unresolvedAfter}`, "no new ones", result.unresolvedAfter <= result.unresolvedBefore),
-		row("tools/list size", `${result.toolsListChars} chars`, `≤ ${TARGETS.toolsListChars}`, result.toolsListChars <= TARGETS.toolsListChars),
+		row(
+			"links in, 200 backlinks, warm",
+			pair(result.links200Backlinks),
+			`p50 ≤ ${TARGETS.linksP50}`,
+			result.links200Backlinks.p50Ms <= TARGETS.linksP50,
+		),
+		row(
+			`move_note, 200 backlinks (${result.moveLinksUpdated})`,
+			`${result.moveNoteMs} ms`,
+			`≤ ${TARGETS.moveMs} ms`,
+			result.moveNoteMs <= TARGETS.moveMs,
+		),
+		row(
+			"unresolved links before → after the move",
+			`${result.unresolvedBefore} → ${result.unresolvedAfter}`,
+			"no new ones",
+			result.unresolvedAfter <= result.unresolvedBefore,
+		),
+		row(
+			"tools/list size",
+			`${result.toolsListChars} chars`,
+			`≤ ${TARGETS.toolsListChars}`,
+			result.toolsListChars <= TARGETS.toolsListChars,
+		),
 	].join("\n");
 }
 

@@ -21,7 +21,11 @@ const SELECTION_TEXT = "# Selection\n\nThe first line of text to select.\nA seco
 /** Two ranges in turn: the notifier drops a selection equal to the last one it sent. */
 const SELECTION_RANGES = ["2:4 2:15", "3:2 3:21"] as const;
 
-export const INITIALIZE_PARAMS = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1.0.0" } };
+export const INITIALIZE_PARAMS = {
+	protocolVersion: "2025-11-25",
+	capabilities: {},
+	clientInfo: { name: "bench", version: "1.0.0" },
+};
 
 export interface ToolCallFigures {
 	comparison: Comparison;
@@ -83,7 +87,12 @@ export function populateWireVault(vaultPath: string): void {
  * Asks the bridge once and hands its answer's exact text to the floor, which from then on sends those bytes (with
  * the request's id) for the same method and params.
  */
-export async function canAnswer(bridge: RpcClient, floor: ServerProcess, method: string, params?: object): Promise<void> {
+export async function canAnswer(
+	bridge: RpcClient,
+	floor: ServerProcess,
+	method: string,
+	params?: object,
+): Promise<void> {
 	const answer = await bridge.requestText(method, params);
 	const parsed = JSON.parse(answer) as { error?: { message: string } };
 	if (parsed.error) throw new Error(`${method} failed on the bridge: ${parsed.error.message}`);
@@ -100,8 +109,14 @@ async function keepNotification(floor: ServerProcess, text: string): Promise<voi
 }
 
 /** A client of each side, initialized; the floor's initialize answer is the bridge's, canned. */
-export async function connectPair(bridgeServer: ServerProcess, floor: ServerProcess, count: number): Promise<{ bridge: RpcClient[]; raw: RpcClient[] }> {
-	const bridge = await Promise.all(Array.from({ length: count }, () => RpcClient.connect(bridgeServer.port, bridgeServer.token)));
+export async function connectPair(
+	bridgeServer: ServerProcess,
+	floor: ServerProcess,
+	count: number,
+): Promise<{ bridge: RpcClient[]; raw: RpcClient[] }> {
+	const bridge = await Promise.all(
+		Array.from({ length: count }, () => RpcClient.connect(bridgeServer.port, bridgeServer.token)),
+	);
 	const raw = await Promise.all(Array.from({ length: count }, () => RpcClient.connect(floor.port, floor.token)));
 	for (const client of [...bridge, ...raw]) {
 		await client.call("initialize", INITIALIZE_PARAMS);
@@ -131,7 +146,11 @@ export async function untilNoClients(bridgeServer: ServerProcess): Promise<void>
 }
 
 function plan(scale: number, rounds: number, samplesPerRound: number, warmUp: number): AlternationPlan {
-	return { rounds, samplesPerRound: Math.max(1, Math.round(samplesPerRound * scale)), warmUp: Math.max(1, Math.round(warmUp * scale)) };
+	return {
+		rounds,
+		samplesPerRound: Math.max(1, Math.round(samplesPerRound * scale)),
+		warmUp: Math.max(1, Math.round(warmUp * scale)),
+	};
 }
 
 /** The tools' own work, in this process in a tight loop, on a vault generated the same way. */
@@ -172,7 +191,12 @@ async function cpuPerCall(pid: number, count: number, run: () => Promise<void>):
 }
 
 /** `count` requests, 16 in flight. */
-export async function pipelined(client: RpcClient, method: string, params: object | undefined, count: number): Promise<void> {
+export async function pipelined(
+	client: RpcClient,
+	method: string,
+	params: object | undefined,
+	count: number,
+): Promise<void> {
 	const window = 16;
 	await Promise.all(
 		Array.from({ length: window }, async (_unused, lane) => {
@@ -182,7 +206,12 @@ export async function pipelined(client: RpcClient, method: string, params: objec
 }
 
 /** Writes `lines` to the server's stdin at once and waits for one `method` notification per line. */
-async function burst(client: RpcClient, server: ServerProcess, method: string, lines: readonly string[]): Promise<void> {
+async function burst(
+	client: RpcClient,
+	server: ServerProcess,
+	method: string,
+	lines: readonly string[],
+): Promise<void> {
 	let received = 0;
 	const all = new Promise<void>((resolve) => {
 		const stop = client.onNotification(method, () => {
@@ -208,8 +237,12 @@ async function measureHostCpu(
 ): Promise<HostCpuFigures> {
 	const calls = Math.max(500, Math.round(20_000 * scale));
 	const both = async (request: { method: string; params?: object }, count = calls): Promise<HostCpu> => ({
-		raw: await cpuPerCall(sides.floor.pid, count, () => pipelined(sides.raw, request.method, request.params, count)),
-		bridge: await cpuPerCall(sides.bridgeServer.pid, count, () => pipelined(sides.bridge, request.method, request.params, count)),
+		raw: await cpuPerCall(sides.floor.pid, count, () =>
+			pipelined(sides.raw, request.method, request.params, count),
+		),
+		bridge: await cpuPerCall(sides.bridgeServer.pid, count, () =>
+			pipelined(sides.bridge, request.method, request.params, count),
+		),
 	});
 	const pushes = Math.max(200, Math.round(3000 * scale));
 	const selectLines = Array.from({ length: pushes }, nextSelect);
@@ -219,8 +252,17 @@ async function measureHostCpu(
 		getDiagnosticsNote: await both(requests.diagnostics),
 		filesRead1MiB: await both(requests.read, Math.max(32, Math.round(400 * scale))),
 		selectionPush: {
-			raw: await cpuPerCall(sides.floor.pid, pushes, () => burst(sides.raw, sides.floor, "selection_changed", Array.from({ length: pushes }, () => "push"))),
-			bridge: await cpuPerCall(sides.bridgeServer.pid, pushes, () => burst(sides.bridge, sides.bridgeServer, "selection_changed", selectLines)),
+			raw: await cpuPerCall(sides.floor.pid, pushes, () =>
+				burst(
+					sides.raw,
+					sides.floor,
+					"selection_changed",
+					Array.from({ length: pushes }, () => "push"),
+				),
+			),
+			bridge: await cpuPerCall(sides.bridgeServer.pid, pushes, () =>
+				burst(sides.bridge, sides.bridgeServer, "selection_changed", selectLines),
+			),
 		},
 	};
 }
@@ -267,14 +309,27 @@ export async function measureWire(options: WireOptions = {}): Promise<WireFigure
 			const reads = Math.max(20, Math.round(100 * scale));
 			warmUp = await warmUntilSteady(bridgeServer.pid, async () => {
 				for (const client of [bridge, raw]) {
-					for (const request of [requests.ping, requests.folders, requests.diagnostics]) await pipelined(client, request.method, request.params, count);
+					for (const request of [requests.ping, requests.folders, requests.diagnostics])
+						await pipelined(client, request.method, request.params, count);
 					await pipelined(client, requests.read.method, requests.read.params, reads);
 				}
 				await burst(bridge, bridgeServer, "selection_changed", Array.from({ length: count }, nextSelect));
-				await burst(raw, floor, "selection_changed", Array.from({ length: count }, () => "push"));
-				await burst(bridge, bridgeServer, "at_mentioned", Array.from({ length: count }, () => `tag ${SELECTION_NOTE} 2 3`));
+				await burst(
+					raw,
+					floor,
+					"selection_changed",
+					Array.from({ length: count }, () => "push"),
+				);
+				await burst(
+					bridge,
+					bridgeServer,
+					"at_mentioned",
+					Array.from({ length: count }, () => `tag ${SELECTION_NOTE} 2 3`),
+				);
 			});
-			process.stderr.write(`bench:   warm-up: ${warmUp.rounds} rounds, ${warmUp.steady ? "steady" : "not steady"}\n`);
+			process.stderr.write(
+				`bench:   warm-up: ${warmUp.rounds} rounds, ${warmUp.steady ? "steady" : "not steady"}\n`,
+			);
 		}
 		const roundTrip = (request: { method: string; params?: object }, alternation: AlternationPlan) =>
 			alternate(
@@ -313,7 +368,10 @@ export async function measureWire(options: WireOptions = {}): Promise<WireFigure
 		process.stderr.write("bench:   throughput\n");
 		const clients = await connectPair(bridgeServer, floor, THROUGHPUT_CLIENTS);
 		const throughputPlan = { rounds: 6, roundMs: Math.max(200, Math.round(1000 * scale)), window: 16 };
-		const throughput = await measureThroughput(clients.raw, clients.bridge, throughputPlan, { raw: floor.pid, bridge: bridgeServer.pid });
+		const throughput = await measureThroughput(clients.raw, clients.bridge, throughputPlan, {
+			raw: floor.pid,
+			bridge: bridgeServer.pid,
+		});
 		await Promise.all([...clients.bridge, ...clients.raw].map((client) => client.close()));
 
 		const work = await inProcessWork(Math.max(50, Math.round(1000 * scale)));

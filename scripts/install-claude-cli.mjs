@@ -43,10 +43,20 @@ export function findClaudeCli(prefix = claudeCliPrefix) {
 
 function npmInstall(prefix) {
 	const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-	process.stderr.write(`Installing ${PACKAGE_NAME}@${CLAUDE_CLI_VERSION} for the end-to-end tests (once, into ${claudeCliPrefix})…\n`);
+	process.stderr.write(
+		`Installing ${PACKAGE_NAME}@${CLAUDE_CLI_VERSION} for the end-to-end tests (once, into ${claudeCliPrefix})…\n`,
+	);
 	execFileSync(
 		npm,
-		["install", "--prefix", prefix, "--no-save", "--no-audit", "--no-fund", `${PACKAGE_NAME}@${CLAUDE_CLI_VERSION}`],
+		[
+			"install",
+			"--prefix",
+			prefix,
+			"--no-save",
+			"--no-audit",
+			"--no-fund",
+			`${PACKAGE_NAME}@${CLAUDE_CLI_VERSION}`,
+		],
 		{ stdio: ["ignore", process.stderr, process.stderr], timeout: 600_000 },
 	);
 }

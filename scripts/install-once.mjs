@@ -73,7 +73,9 @@ async function acquireLock(lockPath, { onWait, waitTimeoutMs }) {
 			if (!waited) onWait?.(holder);
 			waited = true;
 			if (Date.now() > deadline) {
-				throw new Error(`gave up after ${Math.round(waitTimeoutMs / 1000)} s waiting for process ${String(holder)}, which holds ${lockPath}`);
+				throw new Error(
+					`gave up after ${Math.round(waitTimeoutMs / 1000)} s waiting for process ${String(holder)}, which holds ${lockPath}`,
+				);
 			}
 			await new Promise((resolve) => setTimeout(resolve, 200));
 		}

@@ -7,7 +7,17 @@ import esbuild from "esbuild";
 import { plugin } from "../esbuild.config.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const result = await esbuild.build({ ...plugin, minify: true, sourcemap: false, absWorkingDir: root, write: false, metafile: true, logLevel: "silent" });
+const result = await esbuild.build({
+	...plugin,
+	minify: true,
+	sourcemap: false,
+	absWorkingDir: root,
+	write: false,
+	metafile: true,
+	logLevel: "silent",
+});
 const [output] = Object.values(result.metafile.outputs);
-const inputBytes = Object.fromEntries(Object.entries(output.inputs).map(([input, { bytesInOutput }]) => [input, bytesInOutput]));
+const inputBytes = Object.fromEntries(
+	Object.entries(output.inputs).map(([input, { bytesInOutput }]) => [input, bytesInOutput]),
+);
 process.stdout.write(`${JSON.stringify({ bytes: output.bytes, inputs: Object.keys(output.inputs), inputBytes })}\n`);

@@ -57,7 +57,11 @@ try {
 	process.exit(1);
 }
 
-const child = spawn(process.execPath, ["--expose-gc", outfile, ...args], { cwd: root, stdio: "inherit", env: { ...process.env, NODE_PATH: join(root, "node_modules"), CCB_BENCH_RAW_SERVER: rawServerFile } });
+const child = spawn(process.execPath, ["--expose-gc", outfile, ...args], {
+	cwd: root,
+	stdio: "inherit",
+	env: { ...process.env, NODE_PATH: join(root, "node_modules"), CCB_BENCH_RAW_SERVER: rawServerFile },
+});
 const forward = (signal) => child.kill(signal);
 process.on("SIGINT", forward);
 process.on("SIGTERM", forward);

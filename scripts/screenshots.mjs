@@ -26,7 +26,8 @@ mkdirSync(output, { recursive: true });
 const bundle = join(work, "views-html.cjs");
 await esbuild.build({
 	stdin: {
-		contents: 'export { renderPages } from "./scripts/screenshots/entry.ts";\nexport { default as MainPlugin } from "./main.js";\n',
+		contents:
+			'export { renderPages } from "./scripts/screenshots/entry.ts";\nexport { default as MainPlugin } from "./main.js";\n',
 		resolveDir: repository,
 		loader: "ts",
 	},
@@ -50,7 +51,11 @@ try {
 		await page.goto(`file://${file}`);
 		// The pointer rests on the third change, so its accept and reject show.
 		if (name.startsWith("review")) await page.hover(".ccb-suggest-change >> nth=2");
-		await page.screenshot({ path: join(output, `${name}.png`), fullPage: name.startsWith("settings"), animations: "disabled" });
+		await page.screenshot({
+			path: join(output, `${name}.png`),
+			fullPage: name.startsWith("settings"),
+			animations: "disabled",
+		});
 		process.stdout.write(`docs/screenshots/${name}.png\n`);
 	}
 } finally {

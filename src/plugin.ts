@@ -56,7 +56,11 @@ export default class ClaudeCodeBridgePlugin extends Plugin {
 		});
 		this.settingTab = new BridgeSettingTab(this.app, this, settings);
 		this.addSettingTab(this.settingTab);
-		this.addCommand({ id: "restart-server", name: "Restart the bridge server", callback: () => void this.restartBridge() });
+		this.addCommand({
+			id: "restart-server",
+			name: "Restart the bridge server",
+			callback: () => void this.restartBridge(),
+		});
 		this.registerEvent(
 			this.app.workspace.on("quit", () => {
 				this.bridge?.bridge.host.removeLockFileNow();
@@ -73,7 +77,8 @@ export default class ClaudeCodeBridgePlugin extends Plugin {
 	/** The panel's engine, loaded the first time a panel asks (its module is not loaded with the plugin). */
 	private agentEngine(): Promise<AgentEngine> {
 		this.agentEngineLoad ??= import("./obsidian/agent/agent-engine-runtime").then(
-			(runtime) => runtime.createAgentEngine({ ...this.settingsHost.engineSettings(), bridge: () => this.bridge?.bridge }),
+			(runtime) =>
+				runtime.createAgentEngine({ ...this.settingsHost.engineSettings(), bridge: () => this.bridge?.bridge }),
 			(error: unknown) => {
 				this.agentEngineLoad = undefined;
 				throw error;
@@ -108,7 +113,9 @@ export default class ClaudeCodeBridgePlugin extends Plugin {
 		}
 		// One subscriber to the vault's and the metadata cache's events for the diagnostics and the vault tools alike.
 		const noteEvents = new runtime.ObsidianNoteEvents(this.app.vault, this.app.metadataCache);
-		const vaultTools = host.settings.vaultTools.enabled ? this.createVaultTools(runtime, vaultPath, noteEvents) : undefined;
+		const vaultTools = host.settings.vaultTools.enabled
+			? this.createVaultTools(runtime, vaultPath, noteEvents)
+			: undefined;
 		this.bridge = this.addChild(
 			new BridgeComponent({
 				app: this.app,
@@ -133,7 +140,11 @@ export default class ClaudeCodeBridgePlugin extends Plugin {
 	}
 
 	/** The vault tools' Obsidian side, built at layout ready with the bridge (nothing of it runs during plugin load). */
-	private createVaultTools(runtime: BridgeRuntime, vaultPath: string, noteEvents: ObsidianNoteEvents): VaultToolsComponent {
+	private createVaultTools(
+		runtime: BridgeRuntime,
+		vaultPath: string,
+		noteEvents: ObsidianNoteEvents,
+	): VaultToolsComponent {
 		const host = this.settingsHost;
 		return new runtime.VaultToolsComponent({
 			app: this.app,

@@ -47,7 +47,12 @@ export interface AgentPanelSettings {
 	denyRulesOffered: boolean;
 }
 
-export const DEFAULT_AGENT_PANEL_SETTINGS: AgentPanelSettings = { model: "", permissionMode: "default", exportFolder: "Claude sessions", denyRulesOffered: false };
+export const DEFAULT_AGENT_PANEL_SETTINGS: AgentPanelSettings = {
+	model: "",
+	permissionMode: "default",
+	exportFolder: "Claude sessions",
+	denyRulesOffered: false,
+};
 
 export interface VaultToolsSettings {
 	/** Serve the vault tools (the stdio relay and the HTTP endpoint). */
@@ -60,7 +65,12 @@ export interface VaultToolsSettings {
 	promptsFolder: string;
 }
 
-export const DEFAULT_VAULT_TOOLS_SETTINGS: VaultToolsSettings = { enabled: true, reviewWrites: true, httpPort: null, promptsFolder: "Claude prompts" };
+export const DEFAULT_VAULT_TOOLS_SETTINGS: VaultToolsSettings = {
+	enabled: true,
+	reviewWrites: true,
+	httpPort: null,
+	promptsFolder: "Claude prompts",
+};
 
 export const DEFAULT_SETTINGS: BridgeSettings = {
 	enabled: true,
@@ -81,7 +91,13 @@ export const MAX_SELECTION_DEBOUNCE_MS = 2000;
 
 /** Reads stored data of any shape; unknown or invalid values fall back to defaults and unknown keys (a token, say) are dropped. */
 export function migrateSettings(stored: unknown): BridgeSettings {
-	const settings: BridgeSettings = { ...DEFAULT_SETTINGS, privateFolders: [], privateTags: [], vaultTools: { ...DEFAULT_VAULT_TOOLS_SETTINGS }, agentPanel: { ...DEFAULT_AGENT_PANEL_SETTINGS } };
+	const settings: BridgeSettings = {
+		...DEFAULT_SETTINGS,
+		privateFolders: [],
+		privateTags: [],
+		vaultTools: { ...DEFAULT_VAULT_TOOLS_SETTINGS },
+		agentPanel: { ...DEFAULT_AGENT_PANEL_SETTINGS },
+	};
 	if (typeof stored !== "object" || stored === null) return settings;
 	const record = stored as Record<string, unknown>;
 	if (typeof record.enabled === "boolean") settings.enabled = record.enabled;
@@ -89,10 +105,14 @@ export function migrateSettings(stored: unknown): BridgeSettings {
 	if (isDebounce(record.selectionDebounceMs)) settings.selectionDebounceMs = record.selectionDebounceMs;
 	settings.privateFolders = stringList(record.privateFolders);
 	settings.privateTags = stringList(record.privateTags);
-	if (typeof record.excludedFilesArePrivate === "boolean") settings.excludedFilesArePrivate = record.excludedFilesArePrivate;
-	if (typeof record.keepPrivateFromClaudeTools === "boolean") settings.keepPrivateFromClaudeTools = record.keepPrivateFromClaudeTools;
-	if (record.claudeSettingsFile === "shared" || record.claudeSettingsFile === "local") settings.claudeSettingsFile = record.claudeSettingsFile;
-	if (typeof record.reviewEditsInObsidian === "boolean") settings.reviewEditsInObsidian = record.reviewEditsInObsidian;
+	if (typeof record.excludedFilesArePrivate === "boolean")
+		settings.excludedFilesArePrivate = record.excludedFilesArePrivate;
+	if (typeof record.keepPrivateFromClaudeTools === "boolean")
+		settings.keepPrivateFromClaudeTools = record.keepPrivateFromClaudeTools;
+	if (record.claudeSettingsFile === "shared" || record.claudeSettingsFile === "local")
+		settings.claudeSettingsFile = record.claudeSettingsFile;
+	if (typeof record.reviewEditsInObsidian === "boolean")
+		settings.reviewEditsInObsidian = record.reviewEditsInObsidian;
 	if (typeof record.debugLogging === "boolean") settings.debugLogging = record.debugLogging;
 	settings.vaultTools = migrateVaultToolsSettings(record.vaultTools);
 	settings.agentPanel = migrateAgentPanelSettings(record.agentPanel);
@@ -105,8 +125,14 @@ function migrateAgentPanelSettings(stored: unknown): AgentPanelSettings {
 	if (typeof stored !== "object" || stored === null) return settings;
 	const record = stored as Record<string, unknown>;
 	if (typeof record.model === "string") settings.model = record.model.trim();
-	if (record.permissionMode === "default" || record.permissionMode === "plan" || record.permissionMode === "acceptEdits") settings.permissionMode = record.permissionMode;
-	if (typeof record.exportFolder === "string" && record.exportFolder.trim() !== "") settings.exportFolder = record.exportFolder.trim();
+	if (
+		record.permissionMode === "default" ||
+		record.permissionMode === "plan" ||
+		record.permissionMode === "acceptEdits"
+	)
+		settings.permissionMode = record.permissionMode;
+	if (typeof record.exportFolder === "string" && record.exportFolder.trim() !== "")
+		settings.exportFolder = record.exportFolder.trim();
 	if (typeof record.denyRulesOffered === "boolean") settings.denyRulesOffered = record.denyRulesOffered;
 	return settings;
 }
@@ -139,5 +165,7 @@ export function parseList(text: string): string[] {
 }
 
 function stringList(value: unknown): string[] {
-	return Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === "string" && entry.trim() !== "") : [];
+	return Array.isArray(value)
+		? value.filter((entry): entry is string => typeof entry === "string" && entry.trim() !== "")
+		: [];
 }

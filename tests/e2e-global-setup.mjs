@@ -12,11 +12,14 @@ export const CLI_PATH_VARIABLE = "CLAUDE_CODE_BRIDGE_TEST_CLI";
 export default async function e2eGlobalSetup() {
 	const python = spawnSync("python3", ["--version"], { stdio: "ignore" });
 	if (python.status !== 0) {
-		throw userFacingError("The end-to-end tests need python3 (tests/e2e/harness/pty-bridge.py gives the Claude Code CLI a pseudo-terminal), and python3 was not found.");
+		throw userFacingError(
+			"The end-to-end tests need python3 (tests/e2e/harness/pty-bridge.py gives the Claude Code CLI a pseudo-terminal), and python3 was not found.",
+		);
 	}
 	try {
 		process.env[CLI_PATH_VARIABLE] = await ensureClaudeCli({
-			onWait: (pid) => process.stderr.write(`Waiting for process ${String(pid)}, which is installing the Claude Code CLI…\n`),
+			onWait: (pid) =>
+				process.stderr.write(`Waiting for process ${String(pid)}, which is installing the Claude Code CLI…\n`),
 		});
 	} catch (error) {
 		throw userFacingError(error.message);

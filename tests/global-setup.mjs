@@ -4,9 +4,14 @@ import { fileURLToPath } from "node:url";
 /** Builds main.js and the headless host once, so the bundle and end-to-end tests run fresh code. */
 export default function globalSetup() {
 	const config = fileURLToPath(new URL("../esbuild.config.mjs", import.meta.url));
-	const build = spawnSync(process.execPath, [config, "production"], { encoding: "utf8", stdio: ["ignore", "ignore", "pipe"] });
+	const build = spawnSync(process.execPath, [config, "production"], {
+		encoding: "utf8",
+		stdio: ["ignore", "ignore", "pipe"],
+	});
 	if (build.status !== 0) {
-		throw userFacingError(`The build before the tests failed (node esbuild.config.mjs production):\n${build.stderr || build.error?.message || `exit ${String(build.status)}`}`);
+		throw userFacingError(
+			`The build before the tests failed (node esbuild.config.mjs production):\n${build.stderr || build.error?.message || `exit ${String(build.status)}`}`,
+		);
 	}
 }
 

@@ -15,28 +15,68 @@ const ENTRY_POINTS = ["main.ts", "src/plugin.ts", "src/headless/main.ts", "src/c
  * gets its mirrored test fails this test until it leaves the list.
  */
 export const TESTED_ELSEWHERE: Record<string, { where: string[]; why: string }> = {
-	"src/vault/folder/confined-writes.ts": { where: ["tests/vault/folder/write-confinement.test.ts"], why: "writes confined at the moment of writing, through the folder adapter" },
-	"src/vault/privacy/private-diagnostics-notes.ts": { where: ["tests/vault/privacy/vault-privacy.test.ts"], why: "the diagnostics' notes through the boundary (VaultPrivacy.notes)" },
+	"src/vault/folder/confined-writes.ts": {
+		where: ["tests/vault/folder/write-confinement.test.ts"],
+		why: "writes confined at the moment of writing, through the folder adapter",
+	},
+	"src/vault/privacy/private-diagnostics-notes.ts": {
+		where: ["tests/vault/privacy/vault-privacy.test.ts"],
+		why: "the diagnostics' notes through the boundary (VaultPrivacy.notes)",
+	},
 	"src/headless/headless-mcp.ts": {
 		where: ["tests/headless/mcp-config.test.ts"],
 		why: "the headless host's HTTP endpoint and mcp-* commands, run through the built host",
 	},
-	"src/ide/doctor/other-lock-files.ts": { where: ["tests/ide/doctor/doctor.test.ts"], why: "other editors' lock files, checked through runDoctor" },
-	"src/ide/doctor/own-lock-file.ts": { where: ["tests/ide/doctor/doctor.test.ts"], why: "the bridge's own lock file, checked through runDoctor" },
-	"src/ide/doctor/vault-location.ts": { where: ["tests/ide/doctor/doctor.test.ts"], why: "the vault's real path checks, through runDoctor" },
-	"src/obsidian/notes/files-by-name.ts": { where: ["tests/obsidian/notes/obsidian-diagnostics-notes.test.ts", "tests/contracts/vault-index.test.ts"], why: "link resolution among public notes, through both Obsidian adapters" },
-	"src/obsidian/settings/mcp-commands.ts": { where: ["tests/obsidian/settings/vault-tools-section.test.ts"], why: "the copyable commands, through the settings section" },
-	"src/server/lock-file-reader.ts": { where: ["tests/security/untrusted-lock-files.test.ts", "tests/vault-tools/relay-client/bridge-locator.test.ts"], why: "lock files as untrusted input, through the cleanup and the relay's locator" },
-	"src/vault-tools/regex/node-regex-thread.ts": { where: ["tests/vault-tools/regex/regex-scanner.test.ts"], why: "the Node worker thread, driven by the scanner's tests" },
-	"src/vault-tools/regex/regex-worker-script.ts": { where: ["tests/vault-tools/regex/regex-scanner.test.ts", "tests/vault-tools/regex/web-regex-thread.test.ts"], why: "the worker's code, run in both kinds of worker" },
-	"src/vault-tools/serve/headers-helper.ts": { where: ["tests/obsidian/settings/vault-tools-section.test.ts"], why: "the headers-helper command, through the settings section's commands" },
-	"src/vault-tools/serve/http-token-record.ts": { where: ["tests/vault-tools/http-token-record.test.ts"], why: "the token record's rules, tested under the vault-tools folder" },
+	"src/ide/doctor/other-lock-files.ts": {
+		where: ["tests/ide/doctor/doctor.test.ts"],
+		why: "other editors' lock files, checked through runDoctor",
+	},
+	"src/ide/doctor/own-lock-file.ts": {
+		where: ["tests/ide/doctor/doctor.test.ts"],
+		why: "the bridge's own lock file, checked through runDoctor",
+	},
+	"src/ide/doctor/vault-location.ts": {
+		where: ["tests/ide/doctor/doctor.test.ts"],
+		why: "the vault's real path checks, through runDoctor",
+	},
+	"src/obsidian/notes/files-by-name.ts": {
+		where: ["tests/obsidian/notes/obsidian-diagnostics-notes.test.ts", "tests/contracts/vault-index.test.ts"],
+		why: "link resolution among public notes, through both Obsidian adapters",
+	},
+	"src/obsidian/settings/mcp-commands.ts": {
+		where: ["tests/obsidian/settings/vault-tools-section.test.ts"],
+		why: "the copyable commands, through the settings section",
+	},
+	"src/server/lock-file-reader.ts": {
+		where: ["tests/security/untrusted-lock-files.test.ts", "tests/vault-tools/relay-client/bridge-locator.test.ts"],
+		why: "lock files as untrusted input, through the cleanup and the relay's locator",
+	},
+	"src/vault-tools/regex/node-regex-thread.ts": {
+		where: ["tests/vault-tools/regex/regex-scanner.test.ts"],
+		why: "the Node worker thread, driven by the scanner's tests",
+	},
+	"src/vault-tools/regex/regex-worker-script.ts": {
+		where: ["tests/vault-tools/regex/regex-scanner.test.ts", "tests/vault-tools/regex/web-regex-thread.test.ts"],
+		why: "the worker's code, run in both kinds of worker",
+	},
+	"src/vault-tools/serve/headers-helper.ts": {
+		where: ["tests/obsidian/settings/vault-tools-section.test.ts"],
+		why: "the headers-helper command, through the settings section's commands",
+	},
+	"src/vault-tools/serve/http-token-record.ts": {
+		where: ["tests/vault-tools/http-token-record.test.ts"],
+		why: "the token record's rules, tested under the vault-tools folder",
+	},
 	"main.ts": {
 		where: ["tests/obsidian/bundle.test.ts", "tests/obsidian/bundle-story.test.ts"],
 		why: "the plugin's entry: one re-export, tested by loading the built main.js as Obsidian does",
 	},
 	"src/plugin.ts": {
-		where: ["tests/obsidian/plugin-lazy-start.test.ts", "tests/obsidian/settings/excluded-files-plugin.test.ts", "tests/obsidian/bundle.test.ts"],
+		where: [
+			"tests/obsidian/plugin-lazy-start.test.ts",
+			"tests/obsidian/settings/excluded-files-plugin.test.ts",
+			"tests/obsidian/bundle.test.ts",
+		],
 		why: "the plugin class against the fake obsidian module, by feature, and through the built main.js",
 	},
 	"src/cli/main.ts": {
@@ -60,7 +100,11 @@ export const TESTED_ELSEWHERE: Record<string, { where: string[]; why: string }> 
 		why: "a WorkspacePort: held to the port's shared contract",
 	},
 	"src/ide/bridge-host.ts": {
-		where: ["tests/integration/token-rotation.test.ts", "tests/ide/doctor/doctor.test.ts", "tests/robustness/startup-failures.test.ts"],
+		where: [
+			"tests/integration/token-rotation.test.ts",
+			"tests/ide/doctor/doctor.test.ts",
+			"tests/robustness/startup-failures.test.ts",
+		],
 		why: "the host over real sockets: rotation, start failures, the doctor's view of it",
 	},
 	"src/ide/diagnostics/diagnostic-types.ts": {
@@ -100,7 +144,10 @@ export const TESTED_ELSEWHERE: Record<string, { where: string[]; why: string }> 
 		why: "Obsidian's excluded files as private paths, tested in the settings section that uses them",
 	},
 	"src/obsidian/settings/previewed-permissions.ts": {
-		where: ["tests/obsidian/settings/claude-permissions-settings.test.ts", "tests/obsidian/settings/excluded-files-plugin.test.ts"],
+		where: [
+			"tests/obsidian/settings/claude-permissions-settings.test.ts",
+			"tests/obsidian/settings/excluded-files-plugin.test.ts",
+		],
 		why: "the record of a previewed write, tested in the permissions settings flow",
 	},
 	"src/obsidian/vault-tools/vault-tools-component.ts": {
@@ -188,12 +235,23 @@ function mirroredTest(source: string): string {
 }
 
 function parse(path: string): ts.SourceFile {
-	return ts.createSourceFile(path, readFileSync(join(ROOT, path), "utf8"), ts.ScriptTarget.Latest, true, path.endsWith(".ts") ? ts.ScriptKind.TS : ts.ScriptKind.JS);
+	return ts.createSourceFile(
+		path,
+		readFileSync(join(ROOT, path), "utf8"),
+		ts.ScriptTarget.Latest,
+		true,
+		path.endsWith(".ts") ? ts.ScriptKind.TS : ts.ScriptKind.JS,
+	);
 }
 
 /** A statement that emits no JavaScript: an interface, a type alias, an import, or a type-only re-export. */
 function declaresOnlyTypes(statement: ts.Statement): boolean {
-	if (ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement) || ts.isImportDeclaration(statement)) return true;
+	if (
+		ts.isInterfaceDeclaration(statement) ||
+		ts.isTypeAliasDeclaration(statement) ||
+		ts.isImportDeclaration(statement)
+	)
+		return true;
 	return ts.isExportDeclaration(statement) && statement.isTypeOnly;
 }
 
@@ -208,7 +266,12 @@ function importedPaths(file: string): string[] {
 	return info.importedFiles
 		.map((imported) => imported.fileName)
 		.filter((specifier) => specifier.startsWith("."))
-		.map((specifier) => relative(ROOT, join(ROOT, dirname(file), specifier)).split("\\").join("/").replace(/\.(ts|js|mjs|cjs)$/, ""));
+		.map((specifier) =>
+			relative(ROOT, join(ROOT, dirname(file), specifier))
+				.split("\\")
+				.join("/")
+				.replace(/\.(ts|js|mjs|cjs)$/, ""),
+		);
 }
 
 /** Each entry point's bundle, as esbuild.config.mjs declares it: `{ entryPoints: ["x.ts"], outfile: "y" }`. */
@@ -217,11 +280,15 @@ function bundlesByEntryPoint(): Map<string, string> {
 	const visit = (node: ts.Node): void => {
 		if (ts.isObjectLiteralExpression(node)) {
 			const property = (name: string): ts.Expression | undefined =>
-				node.properties.find((candidate): candidate is ts.PropertyAssignment => ts.isPropertyAssignment(candidate) && candidate.name.getText() === name)?.initializer;
+				node.properties.find(
+					(candidate): candidate is ts.PropertyAssignment =>
+						ts.isPropertyAssignment(candidate) && candidate.name.getText() === name,
+				)?.initializer;
 			const entries = property("entryPoints");
 			const outfile = property("outfile");
 			if (entries && ts.isArrayLiteralExpression(entries) && outfile && ts.isStringLiteral(outfile)) {
-				for (const entry of entries.elements) if (ts.isStringLiteral(entry)) bundles.set(entry.text, outfile.text);
+				for (const entry of entries.elements)
+					if (ts.isStringLiteral(entry)) bundles.set(entry.text, outfile.text);
 			}
 		}
 		ts.forEachChild(node, visit);
@@ -232,13 +299,19 @@ function bundlesByEntryPoint(): Map<string, string> {
 
 /** The string literals of a file and of the test helpers it imports (one level), where a bundle's path is named. */
 function stringsReachedFrom(test: string): string[] {
-	const files = [test, ...importedPaths(test).map((path) => `${path}.ts`).filter((path) => path.startsWith("tests/") && existsSync(join(ROOT, path)))];
+	const files = [
+		test,
+		...importedPaths(test)
+			.map((path) => `${path}.ts`)
+			.filter((path) => path.startsWith("tests/") && existsSync(join(ROOT, path))),
+	];
 	const strings: string[] = [];
 	for (const file of files) {
 		// A file joining a name to DIST_DIR (tests/helpers/built-dist.ts) names `dist/<name>`.
 		const inDist = importedPaths(file).includes("tests/helpers/built-dist");
 		const visit = (node: ts.Node): void => {
-			if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) strings.push(inDist ? `dist/${node.text}` : node.text);
+			if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node))
+				strings.push(inDist ? `dist/${node.text}` : node.text);
 			ts.forEachChild(node, visit);
 		};
 		visit(parse(file));
@@ -252,29 +325,39 @@ function whereProblem(source: string, test: string, bundles: Map<string, string>
 	const wanted = source.replace(/\.ts$/, "");
 	if (importedPaths(test).includes(wanted)) return undefined;
 	// One step removed: the test imports the module that uses the source (e.g. the tool set that wires a tool).
-	const through = importedPaths(test).filter((path) => path.startsWith("src/") && existsSync(join(ROOT, `${path}.ts`)));
+	const through = importedPaths(test).filter(
+		(path) => path.startsWith("src/") && existsSync(join(ROOT, `${path}.ts`)),
+	);
 	if (through.some((path) => importedPaths(`${path}.ts`).includes(wanted))) return undefined;
 	// An entry point, or a module an entry point imports itself, may be tested by running the entry point's bundle.
-	const entry = ENTRY_POINTS.includes(source) ? source : ENTRY_POINTS.find((point) => existsSync(join(ROOT, point)) && importedPaths(point).includes(wanted));
+	const entry = ENTRY_POINTS.includes(source)
+		? source
+		: ENTRY_POINTS.find((point) => existsSync(join(ROOT, point)) && importedPaths(point).includes(wanted));
 	if (entry === undefined) return `${test} does not import ${source}`;
 	const bundle = bundles.get(entry) ?? bundles.get(entry === "src/plugin.ts" ? "main.ts" : entry);
 	if (bundle === undefined) return `esbuild.config.mjs builds no bundle from ${entry}`;
 	if (!/\.test\.ts$/.test(test)) return `${test} is not a test file`;
-	return stringsReachedFrom(test).some((text) => text === bundle || text.endsWith(`/${bundle}`)) ? undefined : `${test} neither imports ${source} nor runs its bundle ${bundle}`;
+	return stringsReachedFrom(test).some((text) => text === bundle || text.endsWith(`/${bundle}`))
+		? undefined
+		: `${test} neither imports ${source} nor runs its bundle ${bundle}`;
 }
 
 const SOURCES = [...sourceFiles("src"), "main.ts"].sort();
 
 describe("tests mirror src/", () => {
 	it("gives every source file its test at the mirrored path, or no runtime code, or a place on TESTED_ELSEWHERE", () => {
-		const missing = SOURCES.filter((source) => !existsSync(join(ROOT, mirroredTest(source))) && !isTypeOnly(source) && !(source in TESTED_ELSEWHERE));
+		const missing = SOURCES.filter(
+			(source) =>
+				!existsSync(join(ROOT, mirroredTest(source))) && !isTypeOnly(source) && !(source in TESTED_ELSEWHERE),
+		);
 		expect(missing.map((source) => `${source}: add ${mirroredTest(source)}`)).toEqual([]);
 	});
 
 	it("lists only files that exist and have no mirrored test yet, so the list only shrinks", () => {
 		const stale = Object.keys(TESTED_ELSEWHERE).flatMap((source) => {
 			if (!existsSync(join(ROOT, source))) return [`${source} no longer exists`];
-			if (existsSync(join(ROOT, mirroredTest(source)))) return [`${source} has ${mirroredTest(source)}: take it off the list`];
+			if (existsSync(join(ROOT, mirroredTest(source))))
+				return [`${source} has ${mirroredTest(source)}: take it off the list`];
 			if (isTypeOnly(source)) return [`${source} declares only types: take it off the list`];
 			return [];
 		});
@@ -285,15 +368,25 @@ describe("tests mirror src/", () => {
 		const bundles = bundlesByEntryPoint();
 		const problems = Object.entries(TESTED_ELSEWHERE).flatMap(([source, { where, why }]) => [
 			...(where.length === 0 ? [`${source}: where is empty`] : []),
-			...(why.trim().length === 0 || why.length >= 120 ? [`${source}: why must say something in under 120 characters`] : []),
-			...where.map((test) => whereProblem(source, test, bundles)).filter((problem): problem is string => problem !== undefined).map((problem) => `${source}: ${problem}`),
+			...(why.trim().length === 0 || why.length >= 120
+				? [`${source}: why must say something in under 120 characters`]
+				: []),
+			...where
+				.map((test) => whereProblem(source, test, bundles))
+				.filter((problem): problem is string => problem !== undefined)
+				.map((problem) => `${source}: ${problem}`),
 		]);
 		expect(problems).toEqual([]);
 	});
 
 	it("tells type-only files from files with runtime code by their syntax, not their look", () => {
-		const check = (text: string): boolean => ts.createSourceFile("probe.ts", text, ts.ScriptTarget.Latest, true).statements.every(declaresOnlyTypes);
-		expect(check(`import type { A } from "./a";\nexport interface B { a: A }\nexport type C = B | string;\nexport type { D } from "./d";`)).toBe(true);
+		const check = (text: string): boolean =>
+			ts.createSourceFile("probe.ts", text, ts.ScriptTarget.Latest, true).statements.every(declaresOnlyTypes);
+		expect(
+			check(
+				`import type { A } from "./a";\nexport interface B { a: A }\nexport type C = B | string;\nexport type { D } from "./d";`,
+			),
+		).toBe(true);
 		expect(check(`export interface B { a: string }\nexport const LIMIT = 3;`)).toBe(false);
 		expect(check(`export { value } from "./a";`)).toBe(false);
 		expect(check(`export enum Kind { A }`)).toBe(false);
@@ -302,6 +395,8 @@ describe("tests mirror src/", () => {
 
 	it("reads each bundled entry point's bundle from esbuild.config.mjs", () => {
 		const bundles = bundlesByEntryPoint();
-		expect(ENTRY_POINTS.filter((entry) => entry !== "src/plugin.ts").map((entry) => [entry, bundles.has(entry)])).toEqual(ENTRY_POINTS.filter((entry) => entry !== "src/plugin.ts").map((entry) => [entry, true]));
+		expect(
+			ENTRY_POINTS.filter((entry) => entry !== "src/plugin.ts").map((entry) => [entry, bundles.has(entry)]),
+		).toEqual(ENTRY_POINTS.filter((entry) => entry !== "src/plugin.ts").map((entry) => [entry, true]));
 	});
 });

@@ -93,18 +93,31 @@ export async function renderViews(MainPlugin: new (app: App, manifest: object) =
 		app.workspace.finishLayout();
 		app.workspace.flushEvents();
 		const lockDirectory = join(home, ".claude", "ide");
-		const lockName = await pollUntil(() => (existsSync(lockDirectory) ? readdirSync(lockDirectory) : []).find((name) => name.endsWith(".lock")), "the lock file");
+		const lockName = await pollUntil(
+			() => (existsSync(lockDirectory) ? readdirSync(lockDirectory) : []).find((name) => name.endsWith(".lock")),
+			"the lock file",
+		);
 		const lock = JSON.parse(readFileSync(join(lockDirectory, lockName), "utf8")) as { authToken: string };
 		const port = lockName.replace(".lock", "");
 		client = await connectOrThrow(Number(port), { token: lock.authToken });
-		await client.request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "claude-code", version: "2.1.0" } });
+		await client.request("initialize", {
+			protocolVersion: "2025-11-25",
+			capabilities: {},
+			clientInfo: { name: "claude-code", version: "2.1.0" },
+		});
 		client.notify("notifications/initialized");
 		const answer = client.request("tools/call", {
 			name: "openDiff",
-			arguments: { old_file_path: join(vault, NOTE_PATH), new_file_path: join(vault, NOTE_PATH), new_file_contents: PROPOSAL, tab_name: "✻ [Claude Code] Lisbon.md ⧉" },
+			arguments: {
+				old_file_path: join(vault, NOTE_PATH),
+				new_file_path: join(vault, NOTE_PATH),
+				new_file_contents: PROPOSAL,
+				tab_name: "✻ [Claude Code] Lisbon.md ⧉",
+			},
 		});
 		const reviewView = await pollUntil(() => {
-			const view = app.workspace.getLeavesOfType("claude-code-diff")[0]?.view as { contentEl?: FakeElement; getDisplayText(): string } | undefined;
+			const view = app.workspace.getLeavesOfType("claude-code-diff")[0]?.view as
+				{ contentEl?: FakeElement; getDisplayText(): string } | undefined;
 			return view?.contentEl?.findAll("ccb-review-accept")[0] ? view : undefined;
 		}, "the review view");
 		const review = reviewView.contentEl;
@@ -118,12 +131,19 @@ export async function renderViews(MainPlugin: new (app: App, manifest: object) =
 			[new RegExp(escapeRegExp(vault), "g"), SHOWN_VAULT],
 			[new RegExp(escapeRegExp(home), "g"), "/home/you"],
 			[new RegExp(`\\b${port}\\b`, "g"), SHOWN_PORT],
-			...(vaultToolsPort === undefined ? [] : [[new RegExp(`\\b${vaultToolsPort}\\b`, "g"), SHOWN_VAULT_TOOLS_PORT] as [RegExp, string]]),
+			...(vaultToolsPort === undefined
+				? []
+				: [[new RegExp(`\\b${vaultToolsPort}\\b`, "g"), SHOWN_VAULT_TOOLS_PORT] as [RegExp, string]]),
 			[new RegExp(escapeRegExp(lock.authToken), "g"), "<token>"],
 			[/fingerprint is [0-9a-f:…]+/gi, "fingerprint is 3f9a…c2d1"],
 		];
-		const html = (root: FakeElement): string => replacements.reduce((text, [pattern, shown]) => text.replace(pattern, shown), serialize(root, controls));
-		const views = { review: html(review), reviewTitle: reviewView.getDisplayText(), settings: html(tab.containerEl) };
+		const html = (root: FakeElement): string =>
+			replacements.reduce((text, [pattern, shown]) => text.replace(pattern, shown), serialize(root, controls));
+		const views = {
+			review: html(review),
+			reviewTitle: reviewView.getDisplayText(),
+			settings: html(tab.containerEl),
+		};
 		// Pictures taken: the user rejects, and Claude Code gets its answer.
 		review.findAll("ccb-review-reject")[0]?.dispatch("click");
 		await answer;
@@ -158,12 +178,18 @@ const VOID = new Set(["input", "br", "hr"]);
 
 /** The element tree as HTML: its classes and attributes, its text escaped, a settings row's controls after its info. */
 export function serialize(element: FakeElement, rows: SettingRows): string {
-	const attributes = [...(element.classes.size > 0 ? [["class", [...element.classes].join(" ")]] : []), ...element.attributes];
+	const attributes = [
+		...(element.classes.size > 0 ? [["class", [...element.classes].join(" ")]] : []),
+		...element.attributes,
+	];
 	const open = `<${element.tag}${attributes.map(([name, value]) => ` ${name}="${escapeHtml(value ?? "")}"`).join("")}>`;
 	if (VOID.has(element.tag)) return open;
 	const text = element.tag === "textarea" ? element.value : element.text;
 	const setting = rows.get(element);
-	const inner = escapeHtml(text) + element.children.map((child) => serialize(child, rows)).join("") + (setting ? settingControls(setting) : "");
+	const inner =
+		escapeHtml(text) +
+		element.children.map((child) => serialize(child, rows)).join("") +
+		(setting ? settingControls(setting) : "");
 	return `${open}${inner}</${element.tag}>`;
 }
 
@@ -174,8 +200,14 @@ function settingControls(setting: Setting): string {
 			? `<textarea rows="3" placeholder="${escapeHtml(input.placeholder)}">${escapeHtml(input.value ?? "")}</textarea>`
 			: `<input type="text" placeholder="${escapeHtml(input.placeholder)}" value="${escapeHtml(input.value ?? "")}">`,
 	);
-	const toggles = setting.toggles.map((toggle) => `<div class="checkbox-container${toggle.value === true ? " is-enabled" : ""}"><input type="checkbox"></div>`);
-	const buttons = setting.buttons.map((button) => `<button${button.cta ? ` class="mod-cta"` : ""}${button.disabled ? " disabled" : ""}>${escapeHtml(button.text)}</button>`);
+	const toggles = setting.toggles.map(
+		(toggle) =>
+			`<div class="checkbox-container${toggle.value === true ? " is-enabled" : ""}"><input type="checkbox"></div>`,
+	);
+	const buttons = setting.buttons.map(
+		(button) =>
+			`<button${button.cta ? ` class="mod-cta"` : ""}${button.disabled ? " disabled" : ""}>${escapeHtml(button.text)}</button>`,
+	);
 	return `<div class="setting-item-control">${[...texts, ...buttons, ...toggles].join("")}</div>`;
 }
 

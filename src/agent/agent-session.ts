@@ -27,7 +27,12 @@ export interface MessageAttachment {
 /** A block of a user message's content as the Messages API takes it (the CLI passes `document` blocks through untouched). */
 export type PromptBlock =
 	| { type: "text"; text: string }
-	| { type: "document"; title: string; context: string; source: { type: "text"; media_type: "text/plain"; data: string } };
+	| {
+			type: "document";
+			title: string;
+			context: string;
+			source: { type: "text"; media_type: "text/plain"; data: string };
+	  };
 
 /** A user message's `content` for the CLI: plain text, or blocks when something is attached. */
 export type PromptContent = string | readonly PromptBlock[];
@@ -78,9 +83,7 @@ export interface ShellCommandFacts {
 }
 
 /** The user's answer to a `ToolPermissionRequest`. */
-export type ToolPermissionAnswer =
-	| { kind: "allow"; scope: PermissionScope }
-	| { kind: "deny"; reason?: string };
+export type ToolPermissionAnswer = { kind: "allow"; scope: PermissionScope } | { kind: "deny"; reason?: string };
 
 /** Everything a session tells the panel, in order. */
 export type AgentEvent =

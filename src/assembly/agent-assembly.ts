@@ -43,7 +43,10 @@ export interface AgentParts {
  * boundary, the same review (vault-tool writes and Claude Code's own writes side by side), the same vault tools,
  * and the same activity journal (surface "panel"), with the CLI's own writes recorded with their pre-images.
  */
-export function assembleAgent(bridge: Pick<Bridge, "paths" | "privacy" | "reviews" | "vaultTools" | "activity">, options: AgentAssemblyOptions): AgentParts {
+export function assembleAgent(
+	bridge: Pick<Bridge, "paths" | "privacy" | "reviews" | "vaultTools" | "activity">,
+	options: AgentAssemblyOptions,
+): AgentParts {
 	const absolutePath = (vaultPath: string): string => bridge.paths.toAbsolute(vaultPath);
 	const journal = bridge.activity?.journal;
 	const gate = new PanelToolGate({
@@ -52,9 +55,19 @@ export function assembleAgent(bridge: Pick<Bridge, "paths" | "privacy" | "review
 		rules: options.rules,
 		inProcessServers: () => (bridge.vaultTools ? [PANEL_VAULT_TOOLS_SERVER] : []),
 		...(options.shellSandbox ? { shellSandbox: options.shellSandbox } : {}),
-		...(journal && bridge.activity ? { journal: new PanelWriteJournal({ journal, absolutePath, isPrivate: bridge.activity.isPrivate }) } : {}),
+		...(journal && bridge.activity
+			? { journal: new PanelWriteJournal({ journal, absolutePath, isPrivate: bridge.activity.isPrivate }) }
+			: {}),
 	});
-	const recorders = options.index === undefined ? bridge.activity?.recorders : journal ? new JournalRecorders(journal, noteReferences(bridge.privacy, linkResolver(options.index), pathLocator(bridge.paths))) : undefined;
+	const recorders =
+		options.index === undefined
+			? bridge.activity?.recorders
+			: journal
+				? new JournalRecorders(
+						journal,
+						noteReferences(bridge.privacy, linkResolver(options.index), pathLocator(bridge.paths)),
+					)
+				: undefined;
 	return {
 		gate,
 		attachments: new PanelAttachments(bridge.privacy),

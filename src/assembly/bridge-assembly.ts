@@ -1,4 +1,11 @@
-import { CLIENT_WELCOME_DELAY_MS, MAX_QUEUED_MENTIONS, MAX_READ_FILE_BYTES, QUEUED_MENTION_SPACING_MS, QUEUED_MENTION_TTL_MS, RESOURCES_PAGE_SIZE } from "../ide/ide-limits";
+import {
+	CLIENT_WELCOME_DELAY_MS,
+	MAX_QUEUED_MENTIONS,
+	MAX_READ_FILE_BYTES,
+	QUEUED_MENTION_SPACING_MS,
+	QUEUED_MENTION_TTL_MS,
+	RESOURCES_PAGE_SIZE,
+} from "../ide/ide-limits";
 import { ErrorCode, JsonRpcError, type JsonObject } from "../protocol/json-rpc";
 import type { MethodHandler } from "../protocol/mcp-session";
 import { ToolRegistry } from "../protocol/tool-registry";
@@ -35,7 +42,16 @@ import type { WorkspacePort } from "../ide/workspace/workspace-port";
 import type { Journal } from "../journal/journal";
 import { JournaledVaultIndex, type NoteBytes } from "../journal/journaled-vault-index";
 import { Undo } from "../journal/undo";
-import { createJournal, JournalRecorders, linkResolver, noteReferences, pathLocator, undoPathCheck, writePrivacy, type JournalAssemblyOptions } from "./journal-wiring";
+import {
+	createJournal,
+	JournalRecorders,
+	linkResolver,
+	noteReferences,
+	pathLocator,
+	undoPathCheck,
+	writePrivacy,
+	type JournalAssemblyOptions,
+} from "./journal-wiring";
 
 /** Where a review view sends the user's decision on a review it shows. */
 export interface ReviewDecisions {
@@ -68,8 +84,18 @@ export interface BridgePorts {
 	readText?: (absolutePath: string) => Promise<string | undefined>;
 }
 
-export interface BridgeAssemblyOptions
-	extends Pick<BridgeHostOptions, "ideName" | "homeDir" | "pid" | "port" | "log" | "trace" | "onStatusChange" | "scheduleInterval" | "healthSweepIntervalMs"> {
+export interface BridgeAssemblyOptions extends Pick<
+	BridgeHostOptions,
+	| "ideName"
+	| "homeDir"
+	| "pid"
+	| "port"
+	| "log"
+	| "trace"
+	| "onStatusChange"
+	| "scheduleInterval"
+	| "healthSweepIntervalMs"
+> {
 	/** The vault folder; the composition root builds it because its adapters need it too. */
 	paths: VaultPaths;
 	/** The vault's name as getWorkspaceFolders reports it. */
@@ -197,7 +223,13 @@ export function assembleBridge(options: BridgeAssemblyOptions): Bridge {
 		port: options.port,
 		serverInfo: SERVER_INFO,
 		tools,
-		methods: options.vaultTools ? withRelayMethods(adapter.methods(), () => vaultTools, () => bridgePrivacy(options.privacyRules(), options.configFolder)) : adapter.methods(),
+		methods: options.vaultTools
+			? withRelayMethods(
+					adapter.methods(),
+					() => vaultTools,
+					() => bridgePrivacy(options.privacyRules(), options.configFolder),
+				)
+			: adapter.methods(),
 		isRelayClient: (client) => client.name === VAULT_TOOLS_RELAY_CLIENT_NAME,
 		capabilities: { resources: {} },
 		healthSweepIntervalMs: options.healthSweepIntervalMs,
@@ -243,8 +275,16 @@ export function assembleBridge(options: BridgeAssemblyOptions): Bridge {
 	for (const tool of workspaceTools) tools.register(tool);
 	const diagnostics = new DiagnosticsEngine(privacy.notes(ports.notes));
 	tools.register(createGetDiagnosticsTool({ diagnostics, paths }));
-	if (options.vaultTools) vaultTools = assembleVaultTools(options, options.vaultTools, { privacy, reviews, currentSelection, recorders });
-	const activity = recorders ? { journal: recorders.journal, recorders, isPrivate: writePrivacy(privacy, options.journal?.yaml ?? options.vaultTools?.yaml), ...undoOf(options, recorders.journal, privacy) } : undefined;
+	if (options.vaultTools)
+		vaultTools = assembleVaultTools(options, options.vaultTools, { privacy, reviews, currentSelection, recorders });
+	const activity = recorders
+		? {
+				journal: recorders.journal,
+				recorders,
+				isPrivate: writePrivacy(privacy, options.journal?.yaml ?? options.vaultTools?.yaml),
+				...undoOf(options, recorders.journal, privacy),
+			}
+		: undefined;
 
 	return {
 		host,
@@ -259,8 +299,15 @@ export function assembleBridge(options: BridgeAssemblyOptions): Bridge {
 		...(activity ? { activity } : {}),
 		privatePlaces: () => {
 			const { folders, tags } = options.privacyRules();
-			const notes = [...ports.notes.notePaths()].filter((path) => !privacy.isInPrivateFolder(path) && privacy.hidesListed(path));
-			return { folders: [...folders], tags: [...tags], notes, ...(options.configFolder !== undefined && { configFolder: options.configFolder }) };
+			const notes = [...ports.notes.notePaths()].filter(
+				(path) => !privacy.isInPrivateFolder(path) && privacy.hidesListed(path),
+			);
+			return {
+				folders: [...folders],
+				tags: [...tags],
+				notes,
+				...(options.configFolder !== undefined && { configFolder: options.configFolder }),
+			};
 		},
 		dispose: () => {
 			notifier.dispose();
@@ -279,13 +326,23 @@ export function assembleBridge(options: BridgeAssemblyOptions): Bridge {
 function assembleVaultTools(
 	options: BridgeAssemblyOptions,
 	vaultOptions: VaultToolsAssemblyOptions,
-	bridge: { privacy: VaultPrivacy; reviews: DiffReviewManager; currentSelection: () => SelectionSnapshot | undefined; recorders: JournalRecorders | undefined },
+	bridge: {
+		privacy: VaultPrivacy;
+		reviews: DiffReviewManager;
+		currentSelection: () => SelectionSnapshot | undefined;
+		recorders: JournalRecorders | undefined;
+	},
 ): VaultToolServer {
 	const { paths } = options;
 	const { privacy, reviews, currentSelection, recorders } = bridge;
 	// Every vault-tool write reaches disk through this index: with a journal, each is recorded there for undo.
 	const index = recorders
-		? new JournaledVaultIndex({ index: vaultOptions.index, journal: recorders.journal, bytes: noteBytes(options.ports.files), isPrivate: writePrivacy(privacy, vaultOptions.yaml) })
+		? new JournaledVaultIndex({
+				index: vaultOptions.index,
+				journal: recorders.journal,
+				bytes: noteBytes(options.ports.files),
+				isPrivate: writePrivacy(privacy, vaultOptions.yaml),
+			})
 		: vaultOptions.index;
 	const vault = privacy.visibleVault(index);
 	const review = new DiffReviewWriteReview(reviews, (path) => paths.toAbsolute(path));
@@ -312,7 +369,12 @@ function assembleVaultTools(
 		...(Object.keys(capabilities).length > 0 ? { capabilities } : {}),
 		instructions: VAULT_TOOLS_INSTRUCTIONS,
 		log: options.log,
-		...(recorders ? { observer: (transport: "session" | "http" | "relay", sessionId: number) => recorders.vaultTools(transport, sessionId) } : {}),
+		...(recorders
+			? {
+					observer: (transport: "session" | "http" | "relay", sessionId: number) =>
+						recorders.vaultTools(transport, sessionId),
+				}
+			: {}),
 	});
 }
 
@@ -376,15 +438,26 @@ function activeNoteOf(snapshot: SelectionSnapshot | undefined, paths: VaultPaths
  * The IDE channel's methods plus the vault-tool relay's (the server is assembled after the host that serves them),
  * with the privacy the bridge applies, which a relay checks before it forwards a call.
  */
-function withRelayMethods(methods: ReadonlyMap<string, MethodHandler>, server: () => VaultToolServer | undefined, privacy: () => BridgePrivacy): ReadonlyMap<string, MethodHandler> {
+function withRelayMethods(
+	methods: ReadonlyMap<string, MethodHandler>,
+	server: () => VaultToolServer | undefined,
+	privacy: () => BridgePrivacy,
+): ReadonlyMap<string, MethodHandler> {
 	const combined = new Map(methods);
-	const relay = vaultToolRelayMethods({
-		request: (method, params, context) => {
-			const current = server();
-			if (!current) throw new JsonRpcError(ErrorCode.InternalError, "Internal error: the vault tools are not ready yet");
-			return current.request(method, params, context);
+	const relay = vaultToolRelayMethods(
+		{
+			request: (method, params, context) => {
+				const current = server();
+				if (!current)
+					throw new JsonRpcError(
+						ErrorCode.InternalError,
+						"Internal error: the vault tools are not ready yet",
+					);
+				return current.request(method, params, context);
+			},
 		},
-	}, privacy);
+		privacy,
+	);
 	for (const [name, handler] of relay) combined.set(name, handler);
 	return combined;
 }

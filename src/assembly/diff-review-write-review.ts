@@ -41,9 +41,21 @@ export class DiffReviewWriteReview implements WriteReview {
 			{ onRejectReason: (reason) => (userReason = reason) },
 		);
 		const [first, second] = result.content;
-		if (!result.isError && first?.text === "FILE_SAVED") return { kind: "accepted", finalText: second?.text ?? write.newText };
-		if (write.signal.aborted) return { kind: "rejected", reason: "the call was cancelled (or its client went away) before the user decided; the review was withdrawn" };
-		if (result.isError) return { kind: "failed", reason: first?.text ?? "the review ended with an unknown error; nothing was written" };
-		return { kind: "rejected", reason: userReason === undefined ? REJECTED_BY_USER : `${REJECTED_BY_USER}: ${userReason}` };
+		if (!result.isError && first?.text === "FILE_SAVED")
+			return { kind: "accepted", finalText: second?.text ?? write.newText };
+		if (write.signal.aborted)
+			return {
+				kind: "rejected",
+				reason: "the call was cancelled (or its client went away) before the user decided; the review was withdrawn",
+			};
+		if (result.isError)
+			return {
+				kind: "failed",
+				reason: first?.text ?? "the review ended with an unknown error; nothing was written",
+			};
+		return {
+			kind: "rejected",
+			reason: userReason === undefined ? REJECTED_BY_USER : `${REJECTED_BY_USER}: ${userReason}`,
+		};
 	}
 }

@@ -49,7 +49,10 @@ export class FolderHost {
 
 	constructor(private readonly options: FolderHostOptions) {
 		this.realVaultPath = realPathOr(options.vaultPath);
-		this.path = folderHostPath(options.homeDir, folderHostKey(this.realVaultPath, options.serverInfo.version, options.extraRules));
+		this.path = folderHostPath(
+			options.homeDir,
+			folderHostKey(this.realVaultPath, options.serverInfo.version, options.extraRules),
+		);
 	}
 
 	/** Whether this session serves the others now. */
@@ -77,7 +80,8 @@ export class FolderHost {
 	private async tryClaim(): Promise<boolean> {
 		// Another live session holds the vault: no server is started just to find that out.
 		const holder = readFolderHost(this.path);
-		if (holder.kind === "read" && holder.record.pid !== process.pid && isProcessAlive(holder.record.pid)) return false;
+		if (holder.kind === "read" && holder.record.pid !== process.pid && isProcessAlive(holder.record.pid))
+			return false;
 		const token = createAuthToken();
 		let nextSession = 1;
 		const manager = new ConnectionManager({
@@ -88,7 +92,13 @@ export class FolderHost {
 					send: (text) => connection.send(text),
 					serverInfo: this.options.serverInfo,
 					tools: new ToolRegistry(),
-					methods: vaultToolRelayMethods({ request: (method, params, context) => this.options.server().request(method, params, context) }, this.options.privacy),
+					methods: vaultToolRelayMethods(
+						{
+							request: (method, params, context) =>
+								this.options.server().request(method, params, context),
+						},
+						this.options.privacy,
+					),
 					maxOutgoingBytes: MAX_OUTGOING_MESSAGE_BYTES,
 				});
 				return { onMessage: (text) => void session.handleMessage(text), onClose: () => session.dispose() };
@@ -98,9 +108,18 @@ export class FolderHost {
 		try {
 			const { port } = await manager.start();
 			if (this.disposed) throw new Error("the session ended");
-			if (claimFolderHost(this.path, { pid: process.pid, port, authToken: token, vaultPath: this.realVaultPath }) === "claimed") {
+			if (
+				claimFolderHost(this.path, {
+					pid: process.pid,
+					port,
+					authToken: token,
+					vaultPath: this.realVaultPath,
+				}) === "claimed"
+			) {
 				this.manager = manager;
-				this.options.log(`Serving this vault's folder index to the other Claude Code sessions on it (port ${port}), so they keep none of their own.`);
+				this.options.log(
+					`Serving this vault's folder index to the other Claude Code sessions on it (port ${port}), so they keep none of their own.`,
+				);
 				return true;
 			}
 		} catch (error) {

@@ -19,7 +19,11 @@ export class InProcessVaultTools implements InProcessMcpServers {
 	private readonly waiting = new Map<JsonRpcId, (answer: McpWireMessage) => void>();
 
 	constructor(server: VaultToolServer, observer?: RequestObserver) {
-		this.session = server.session({ id: 0, send: (text) => this.received(text), ...(observer ? { observer } : {}) });
+		this.session = server.session({
+			id: 0,
+			send: (text) => this.received(text),
+			...(observer ? { observer } : {}),
+		});
 	}
 
 	names(): readonly string[] {
@@ -29,12 +33,20 @@ export class InProcessVaultTools implements InProcessMcpServers {
 	async handle(server: string, message: McpWireMessage): Promise<McpWireMessage | undefined> {
 		const id = message.id;
 		const request = typeof message.method === "string" && (typeof id === "string" || typeof id === "number");
-		if (server !== PANEL_VAULT_TOOLS_SERVER) return request ? errorAnswer(id, ErrorCode.MethodNotFound, `No MCP server named "${server}" runs in the panel`) : undefined;
+		if (server !== PANEL_VAULT_TOOLS_SERVER)
+			return request
+				? errorAnswer(id, ErrorCode.MethodNotFound, `No MCP server named "${server}" runs in the panel`)
+				: undefined;
 		if (!request) {
 			await this.session.handleMessage(JSON.stringify(message));
 			return undefined;
 		}
-		if (this.waiting.has(id)) return errorAnswer(id, ErrorCode.InvalidRequest, `Invalid request: id ${JSON.stringify(id)} is already in use`);
+		if (this.waiting.has(id))
+			return errorAnswer(
+				id,
+				ErrorCode.InvalidRequest,
+				`Invalid request: id ${JSON.stringify(id)} is already in use`,
+			);
 		let answer: McpWireMessage | undefined;
 		this.waiting.set(id, (written) => (answer = written));
 		try {
@@ -43,7 +55,14 @@ export class InProcessVaultTools implements InProcessMcpServers {
 		} finally {
 			this.waiting.delete(id);
 		}
-		return answer ?? errorAnswer(id, ErrorCode.InternalError, "Internal error: the vault tools gave no answer (the session ended)");
+		return (
+			answer ??
+			errorAnswer(
+				id,
+				ErrorCode.InternalError,
+				"Internal error: the vault tools gave no answer (the session ended)",
+			)
+		);
 	}
 
 	/** The CLI session ended: requests still running are cancelled. */
@@ -71,7 +90,16 @@ export class InProcessVaultTools implements InProcessMcpServers {
 export function noInProcessServers(): InProcessMcpServers & { dispose(): void } {
 	return {
 		names: () => [],
-		handle: (server, message) => Promise.resolve(typeof message.method === "string" && (typeof message.id === "string" || typeof message.id === "number") ? errorAnswer(message.id, ErrorCode.MethodNotFound, `No MCP server named "${server}" runs in the panel`) : undefined),
+		handle: (server, message) =>
+			Promise.resolve(
+				typeof message.method === "string" && (typeof message.id === "string" || typeof message.id === "number")
+					? errorAnswer(
+							message.id,
+							ErrorCode.MethodNotFound,
+							`No MCP server named "${server}" runs in the panel`,
+						)
+					: undefined,
+			),
 		dispose: () => undefined,
 	};
 }

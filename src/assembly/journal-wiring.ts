@@ -73,7 +73,11 @@ export function pathLocator(paths: VaultPaths): PathLocator {
  * relative or `file://`) as `VaultPrivacy` judges it. A path with no file (a new note's, a moved note's old one) has
  * no tags to judge: the rules that need no file decide, as for a new note's path in the vault tools.
  */
-export function noteReferences(privacy: VaultPrivacy, resolve: (value: string) => string | undefined, paths: PathLocator): NoteReferences {
+export function noteReferences(
+	privacy: VaultPrivacy,
+	resolve: (value: string) => string | undefined,
+	paths: PathLocator,
+): NoteReferences {
 	return {
 		classify(value: string): NoteReference {
 			const linked = resolve(value);
@@ -81,7 +85,9 @@ export function noteReferences(privacy: VaultPrivacy, resolve: (value: string) =
 			const location = paths.locate(value);
 			if (location === undefined) return undefined;
 			if (!privacy.hidesPath(location)) return { path: location.relative };
-			const byFolder = privacy.isInPrivateFolder(location.relative) || (location.realRelative !== undefined && privacy.isInPrivateFolder(location.realRelative));
+			const byFolder =
+				privacy.isInPrivateFolder(location.relative) ||
+				(location.realRelative !== undefined && privacy.isInPrivateFolder(location.realRelative));
 			return byFolder || paths.exists(location) ? "private" : { path: location.relative };
 		},
 	};
@@ -91,7 +97,14 @@ export function noteReferences(privacy: VaultPrivacy, resolve: (value: string) =
 export function linkResolver(index: VaultIndex | undefined): (value: string) => string | undefined {
 	return (value) => {
 		if (!index) return undefined;
-		const target = value.trim().replace(/^!?\[\[/, "").replace(/\]\]$/, "").split("|")[0]?.split("#")[0]?.trim() ?? "";
+		const target =
+			value
+				.trim()
+				.replace(/^!?\[\[/, "")
+				.replace(/\]\]$/, "")
+				.split("|")[0]
+				?.split("#")[0]
+				?.trim() ?? "";
 		if (target === "" || target.includes("://")) return undefined;
 		return index.resolveLink(target, "");
 	};
@@ -114,7 +127,12 @@ export class JournalRecorders {
 	/** An IDE connection's recorder; the relay's methods are recorded by the vault tools' server instead. */
 	ide(): RequestObserver {
 		const recorder = this.recorder("ide");
-		return { started: (request) => (request.method.startsWith("vaultTools/") || request.method === VAULT_TOOLS_RELAY_METHODS.privacy ? undefined : recorder.started(request)) };
+		return {
+			started: (request) =>
+				request.method.startsWith("vaultTools/") || request.method === VAULT_TOOLS_RELAY_METHODS.privacy
+					? undefined
+					: recorder.started(request),
+		};
 	}
 
 	/** For `VaultToolServer`: the transport that carries a call. */
@@ -123,7 +141,10 @@ export class JournalRecorders {
 		if (transport === "session") return this.recorder("vault-tools-stdio");
 		let recorder = this.relays.get(sessionId);
 		if (!recorder) {
-			recorder = this.recorder("vault-tools-relay", { client: VAULT_TOOLS_RELAY_CLIENT_NAME, connection: sessionId });
+			recorder = this.recorder("vault-tools-relay", {
+				client: VAULT_TOOLS_RELAY_CLIENT_NAME,
+				connection: sessionId,
+			});
 			this.relays.set(sessionId, recorder);
 			// Connection ids are not reused within a run; only the newest few relays are remembered.
 			if (this.relays.size > 64) this.relays.delete(this.relays.keys().next().value ?? sessionId);
@@ -131,13 +152,26 @@ export class JournalRecorders {
 		return recorder;
 	}
 
-	recorder(surface: Surface, extra: { client?: string; connection?: number; keep?: (id: string) => boolean } = {}): CallRecorder {
-		return new CallRecorder({ journal: this.journal, surface, references: this.references, classify: classifyOutcome, ...extra });
+	recorder(
+		surface: Surface,
+		extra: { client?: string; connection?: number; keep?: (id: string) => boolean } = {},
+	): CallRecorder {
+		return new CallRecorder({
+			journal: this.journal,
+			surface,
+			references: this.references,
+			classify: classifyOutcome,
+			...extra,
+		});
 	}
 }
 
 /** The journal of a vault: records sealed with this device's key, and read back through the vault's privacy boundary. */
-export function createJournal(options: JournalAssemblyOptions, privacy: VaultPrivacy, log?: (message: string) => void): Journal {
+export function createJournal(
+	options: JournalAssemblyOptions,
+	privacy: VaultPrivacy,
+	log?: (message: string) => void,
+): Journal {
 	return new Journal({
 		store: options.store,
 		...(options.bounds ? { bounds: options.bounds } : {}),
@@ -152,8 +186,14 @@ export function createJournal(options: JournalAssemblyOptions, privacy: VaultPri
  * Write): a note private by its path, or, given the text it holds after the write, by that text's tags (a write
  * that adds a private tag makes its note private from that write on).
  */
-export function writePrivacy(privacy: VaultPrivacy, yaml: YamlCodec | undefined): (path: string, text?: string) => boolean {
-	return (path, text) => (text === undefined || yaml === undefined ? privacy.hidesListed(path) : privacy.hidesListedWithTags(path, noteTags(text, yaml)));
+export function writePrivacy(
+	privacy: VaultPrivacy,
+	yaml: YamlCodec | undefined,
+): (path: string, text?: string) => boolean {
+	return (path, text) =>
+		text === undefined || yaml === undefined
+			? privacy.hidesListed(path)
+			: privacy.hidesListedWithTags(path, noteTags(text, yaml));
 }
 
 export const PRIVATE_OR_CONFIG = "a private note or a file of the config folder";
@@ -189,7 +229,12 @@ export function undoPathCheck(privacy: VaultPrivacy): (path: string) => string |
  * This device's seal for a vault's journal (its key in the user's data folder, `device-key.ts`); undefined, with a
  * warning, when no key can be had: then records are written unsealed and nothing can be undone.
  */
-export function deviceJournalSeal(vaultPath: string, environment: Readonly<Record<string, string | undefined>>, homeDir: string, warn: (message: string) => void): JournalSeal | undefined {
+export function deviceJournalSeal(
+	vaultPath: string,
+	environment: Readonly<Record<string, string | undefined>>,
+	homeDir: string,
+	warn: (message: string) => void,
+): JournalSeal | undefined {
 	const key = deviceKey(vaultPath, environment, homeDir);
 	if ("refused" in key) {
 		warn(key.refused);
@@ -204,7 +249,12 @@ export function deviceJournalSeal(vaultPath: string, environment: Readonly<Recor
  * their changes), else the vault's folder in the user's data folder. Undefined, with a warning, when that data
  * folder would be inside the vault.
  */
-export function folderHostJournalStore(vaultPath: string, environment: Readonly<Record<string, string | undefined>>, homeDir: string, warn: (message: string) => void): FolderJournalStore | undefined {
+export function folderHostJournalStore(
+	vaultPath: string,
+	environment: Readonly<Record<string, string | undefined>>,
+	homeDir: string,
+	warn: (message: string) => void,
+): FolderJournalStore | undefined {
 	const plugin = installedPluginJournalFolder(vaultPath, PLUGIN_ID);
 	if (plugin !== undefined) return new FolderJournalStore(plugin);
 	const place = journalFolder(vaultPath, environment, homeDir);

@@ -56,7 +56,12 @@ export class PanelAttachments implements AttachmentResolver {
 		const text = await this.readPublicText(location.absolute);
 		if (text === undefined) return undefined;
 		if (text.includes("\0")) return { kind: "file", path: location.relative, reason: "not-text" };
-		return { kind: "note", path: location.relative, text, ...(attachment.lines !== undefined && { lines: attachment.lines }) };
+		return {
+			kind: "note",
+			path: location.relative,
+			text,
+			...(attachment.lines !== undefined && { lines: attachment.lines }),
+		};
 	}
 
 	/** The folder's visible notes, breadth first and sorted, at most `MAX_FOLDER_NOTES`. */
@@ -72,7 +77,8 @@ export class PanelAttachments implements AttachmentResolver {
 					continue;
 				}
 				if (entry.kind === "other" || !(await this.isVisibleFile(path, entry.kind === "link"))) continue;
-				if (notes.length === MAX_FOLDER_NOTES) return { kind: "folder", path: location.relative, notes, complete: false };
+				if (notes.length === MAX_FOLDER_NOTES)
+					return { kind: "folder", path: location.relative, notes, complete: false };
 				notes.push(path);
 			}
 		}
@@ -108,5 +114,8 @@ async function diskEntry(absolutePath: string): Promise<DiskEntry> {
 
 async function folderEntries(absoluteFolder: string): Promise<FolderEntry[]> {
 	const entries = await readdir(absoluteFolder, { withFileTypes: true });
-	return entries.map((entry) => ({ name: entry.name, kind: entry.isSymbolicLink() ? "link" : entry.isDirectory() ? "folder" : entry.isFile() ? "file" : "other" }));
+	return entries.map((entry) => ({
+		name: entry.name,
+		kind: entry.isSymbolicLink() ? "link" : entry.isDirectory() ? "folder" : entry.isFile() ? "file" : "other",
+	}));
 }

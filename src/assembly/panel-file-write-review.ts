@@ -9,7 +9,8 @@ export const PANEL_REVIEW_SESSION = -1;
 /** How a review names who proposes a write of the panel's Claude Code. */
 export const PANEL_CLIENT = "Claude Code (agent panel)";
 /** The reason given when the CLI withdrew its question before the user decided. */
-export const PANEL_WITHDRAWN = "the question was withdrawn (the turn was interrupted) before the user decided; the review was closed";
+export const PANEL_WITHDRAWN =
+	"the question was withdrawn (the turn was interrupted) before the user decided; the review was closed";
 /** The reason Claude reads when the user rejects without saying why; their reason follows it when they give one. */
 export const PANEL_REJECTED = "the user rejected the change in the review";
 
@@ -42,9 +43,13 @@ export class PanelFileWriteReview implements FileWriteReview {
 			{ onRejectReason: (reason) => (userReason = reason) },
 		);
 		const [first, second] = result.content;
-		if (!result.isError && first?.text === "FILE_SAVED") return { kind: "accepted", finalText: second?.text ?? proposal.proposed };
+		if (!result.isError && first?.text === "FILE_SAVED")
+			return { kind: "accepted", finalText: second?.text ?? proposal.proposed };
 		if (proposal.signal?.aborted === true) return { kind: "rejected", reason: PANEL_WITHDRAWN };
 		if (result.isError) return { kind: "failed", reason: first?.text ?? "the review could not be completed" };
-		return { kind: "rejected", reason: userReason === undefined ? PANEL_REJECTED : `${PANEL_REJECTED}: ${userReason}` };
+		return {
+			kind: "rejected",
+			reason: userReason === undefined ? PANEL_REJECTED : `${PANEL_REJECTED}: ${userReason}`,
+		};
 	}
 }

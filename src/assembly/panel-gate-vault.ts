@@ -27,7 +27,10 @@ export class PanelGateVault implements GateVault {
 
 	constructor(
 		private readonly privacy: VaultPrivacy,
-		options: { readText?: (absolutePath: string) => Promise<string | undefined>; kindOf?: (absolutePath: string) => Promise<PathKind> } = {},
+		options: {
+			readText?: (absolutePath: string) => Promise<string | undefined>;
+			kindOf?: (absolutePath: string) => Promise<PathKind>;
+		} = {},
 	) {
 		this.readPublicText = privacy.textReader(options.readText ?? readTextIfExists);
 		this.kindOf = options.kindOf ?? kindOnDisk;
@@ -55,6 +58,9 @@ export class PanelGateVault implements GateVault {
 	}
 
 	private inPrivateFolder(location: VaultLocation): boolean {
-		return this.privacy.isInPrivateFolder(location.relative) || (location.realRelative !== undefined && this.privacy.isInPrivateFolder(location.realRelative));
+		return (
+			this.privacy.isInPrivateFolder(location.relative) ||
+			(location.realRelative !== undefined && this.privacy.isInPrivateFolder(location.realRelative))
+		);
 	}
 }

@@ -46,20 +46,41 @@ export async function panelSessionGuard(options: PanelGuardOptions): Promise<Pan
 	const [support, trusted, deny] = await Promise.all([
 		options.sandboxSupport(),
 		options.projectConfigTrusted?.() ?? Promise.resolve(false),
-		wanted ? denyRulesOnDisk(options.vaultRoot, { folders: places.folders, tags: places.tags, configDirs: places.configFolder === undefined ? [] : [places.configFolder] }) : undefined,
+		wanted
+			? denyRulesOnDisk(options.vaultRoot, {
+					folders: places.folders,
+					tags: places.tags,
+					configDirs: places.configFolder === undefined ? [] : [places.configFolder],
+				})
+			: undefined,
 	]);
-	const guard: SessionGuard = { projectConfigTrusted: trusted, ...(deny !== undefined && { denyRules: deny.rules }), ...(support.available && { sandbox: shellSandbox(options.vaultRoot, places) }) };
+	const guard: SessionGuard = {
+		projectConfigTrusted: trusted,
+		...(deny !== undefined && { denyRules: deny.rules }),
+		...(support.available && { sandbox: shellSandbox(options.vaultRoot, places) }),
+	};
 	if (!support.available) return { guard, sandboxMissing: support.why };
 	return places.notes.length > 0 ? { guard, tagPrivateReadable: true } : { guard };
 }
 
 function shellSandbox(vaultRoot: string, places: ReturnType<Bridge["privatePlaces"]>): ShellSandbox {
 	const roots = vaultSpellings(vaultRoot);
-	const relative = [...places.folders, ...(places.configFolder === undefined ? [] : [places.configFolder]), VAULT_TRASH_FOLDER]
-		.map((path) => path.trim().replace(/\\/g, "/").replace(/^\/+|\/+$/g, ""))
+	const relative = [
+		...places.folders,
+		...(places.configFolder === undefined ? [] : [places.configFolder]),
+		VAULT_TRASH_FOLDER,
+	]
+		.map((path) =>
+			path
+				.trim()
+				.replace(/\\/g, "/")
+				.replace(/^\/+|\/+$/g, ""),
+		)
 		.filter((path) => path !== "");
 	// Only places that exist: the sandbox binds over each one, and a folder made later is judged by the gate's question.
-	const denyRead = unique(roots.flatMap((root) => relative.map((path) => join(root, path)))).filter((path) => existsSync(path));
+	const denyRead = unique(roots.flatMap((root) => relative.map((path) => join(root, path)))).filter((path) =>
+		existsSync(path),
+	);
 	const configuring = roots.flatMap((root) => [join(root, CLAUDE_FOLDER), join(root, PROJECT_MCP_FILE)]);
 	return { denyRead, denyWrite: unique([...denyRead, ...configuring]) };
 }

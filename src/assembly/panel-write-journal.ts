@@ -42,14 +42,24 @@ export class PanelWriteJournal implements WriteJournal {
 		this.unnamedSession = options.journal.newSessionKey();
 	}
 
-	async approved(write: { path: string; tool: string; summary: string; sessionId?: string }): Promise<JournaledWrite> {
+	async approved(write: {
+		path: string;
+		tool: string;
+		summary: string;
+		sessionId?: string;
+	}): Promise<JournaledWrite> {
 		const { journal } = this.options;
 		const absolute = this.options.absolutePath(write.path);
 		const read = this.options.readBytes ?? bytesOnDisk;
 		const before = await read(absolute);
 		const now = this.options.now ?? (() => performance.now());
 		const started = now();
-		const id = journal.begin({ session: { key: this.sessionKey(write.sessionId), surface: "panel", client: "claude-code" }, tool: write.tool, notes: [write.path], args: write.summary });
+		const id = journal.begin({
+			session: { key: this.sessionKey(write.sessionId), surface: "panel", client: "claude-code" },
+			tool: write.tool,
+			notes: [write.path],
+			args: write.summary,
+		});
 		let done = false;
 		return {
 			finished: async (succeeded) => {
@@ -62,7 +72,11 @@ export class PanelWriteJournal implements WriteJournal {
 					const change = after === undefined ? undefined : changeOf(write.path, before, after);
 					if (change) await journal.recordChange(id, change.change, change.preImages);
 				}
-				journal.finish(id, { outcome: succeeded ? "ok" : "error", durationMs: Math.round((now() - started) * 10) / 10, answerBytes: 0 });
+				journal.finish(id, {
+					outcome: succeeded ? "ok" : "error",
+					durationMs: Math.round((now() - started) * 10) / 10,
+					answerBytes: 0,
+				});
 			},
 		};
 	}
@@ -75,9 +89,16 @@ export class PanelWriteJournal implements WriteJournal {
 	}
 }
 
-function changeOf(path: string, before: Uint8Array | undefined, after: Uint8Array): { change: NoteChange; preImages: { hash: string; bytes: Uint8Array }[] } | undefined {
+function changeOf(
+	path: string,
+	before: Uint8Array | undefined,
+	after: Uint8Array,
+): { change: NoteChange; preImages: { hash: string; bytes: Uint8Array }[] } | undefined {
 	if (before === undefined) return { change: { kind: "create", path, after: contentHash(after) }, preImages: [] };
 	if (sameBytes(before, after)) return undefined;
 	const hash = contentHash(before);
-	return { change: { kind: "edit", path, before: { hash, bytes: before.byteLength }, after: contentHash(after) }, preImages: [{ hash, bytes: before }] };
+	return {
+		change: { kind: "edit", path, before: { hash, bytes: before.byteLength }, after: contentHash(after) },
+		preImages: [{ hash, bytes: before }],
+	};
 }

@@ -81,9 +81,19 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 	// The same folder adapter as the headless host's; this process reads only its vault-tools index.
 	const folder = new FolderVault({ root: paths.root, watch: options.watch ?? true, log });
 	const index = folder.index;
-	const settings = new PluginSettings({ vaultRoot: paths.root, extra: options.privacy, log, topLevelVersion: () => folder.store.topLevelVersion });
+	const settings = new PluginSettings({
+		vaultRoot: paths.root,
+		extra: options.privacy,
+		log,
+		topLevelVersion: () => folder.store.topLevelVersion,
+	});
 	// Tags as the IDE tools read them (`noteTags`), kept per note version by the folder adapter: no file read per decision.
-	const privacy = new VaultPrivacy({ paths, rules: () => settings.rules(), tagsOf: (relative) => folder.tagsOf(relative), warn: log });
+	const privacy = new VaultPrivacy({
+		paths,
+		rules: () => settings.rules(),
+		tagsOf: (relative) => folder.tagsOf(relative),
+		warn: log,
+	});
 	const vault = privacy.visibleVault(index);
 	const folderTools = createVaultTools({
 		vault,
@@ -94,9 +104,16 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 				: `Obsidian is not running for the vault "${vaultName}" (${paths.root}), so this change cannot be made: writes need it (Obsidian's index, link-safe renames and the review of each change). Ask the user to open the vault in Obsidian with Claude Code Bridge enabled (or to run \`claude-code-bridge serve --vault "${paths.root}"\`), then call again. Read tools keep working from the files meanwhile.`,
 	});
 	// The user may turn the vault tools off in the plugin: then the folder does not answer for Obsidian either.
-	const turnedOff = (name: string): string => `${name}: the vault tools are turned off in Claude Code Bridge's settings for the vault "${vaultName}" (Obsidian → Settings → Claude Code Bridge); nothing was read or changed.`;
+	const turnedOff = (name: string): string =>
+		`${name}: the vault tools are turned off in Claude Code Bridge's settings for the vault "${vaultName}" (Obsidian → Settings → Claude Code Bridge); nothing was read or changed.`;
 	// The activity journal records only what this server answers from the folder: a relayed call is the bridge's.
-	const journal = options.journalStore ? createJournal({ store: options.journalStore, ...(options.journalSeal ? { seal: options.journalSeal } : {}) }, privacy, log) : undefined;
+	const journal = options.journalStore
+		? createJournal(
+				{ store: options.journalStore, ...(options.journalSeal ? { seal: options.journalSeal } : {}) },
+				privacy,
+				log,
+			)
+		: undefined;
 	const answeredHere = new Set<string>();
 	const markAnsweredHere = (journalId: string | undefined): void => {
 		if (journal && journalId !== undefined) answeredHere.add(journalId);
@@ -121,8 +138,18 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 		privacy: () => bridgePrivacy(settings.rules(), undefined),
 		log,
 	});
-	const sharedIndex = new FolderHostLocator({ path: folderHost.path, vaultPath: folderHost.realVaultPath, selfPid: process.pid, log });
-	const locator = new BridgeLocator({ vaultPath: paths.root, homeDir: options.homeDir, claudeConfigDir: options.claudeConfigDir, log });
+	const sharedIndex = new FolderHostLocator({
+		path: folderHost.path,
+		vaultPath: folderHost.realVaultPath,
+		selfPid: process.pid,
+		log,
+	});
+	const locator = new BridgeLocator({
+		vaultPath: paths.root,
+		homeDir: options.homeDir,
+		claudeConfigDir: options.claudeConfigDir,
+		log,
+	});
 	const relay = new BridgeRelay({
 		find: async () => {
 			const bridges = await locator.findAll();
@@ -137,7 +164,8 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 		log,
 	});
 	const registry = new ToolRegistry();
-	for (const tool of relayedTools({ local, relay, callMethod: options.relay.callMethod, log })) registry.register(tool);
+	for (const tool of relayedTools({ local, relay, callMethod: options.relay.callMethod, log }))
+		registry.register(tool);
 	// Resources and prompts: the folder has no open note and no daily-notes plugin, so those two resources are the bridge's.
 	const content = createVaultContentMethods({
 		vault,
@@ -159,13 +187,16 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 	const localRegistry = new ToolRegistry();
 	for (const tool of local) localRegistry.register(tool);
 	// What this session serves the others when it holds the vault's folder index for them.
-	const recorders = journal ? new JournalRecorders(journal, noteReferences(privacy, linkResolver(index), pathLocator(paths))) : undefined;
+	const recorders = journal
+		? new JournalRecorders(journal, noteReferences(privacy, linkResolver(index), pathLocator(paths)))
+		: undefined;
 	const keep = (id: string): boolean => answeredHere.delete(id);
 	const observer = recorders?.recorder("vault-tools-stdio", { keep });
 	const relayRecorders = new Map<number, RequestObserver>();
 	const relayRecorder = (from: JournalRecorders, connection: number): RequestObserver => {
 		let recorder = relayRecorders.get(connection);
-		if (!recorder) relayRecorders.set(connection, (recorder = from.recorder("vault-tools-relay", { connection, keep })));
+		if (!recorder)
+			relayRecorders.set(connection, (recorder = from.recorder("vault-tools-relay", { connection, keep })));
 		return recorder;
 	};
 	// Another session's calls this one answers from the folder it holds are recorded here, as relayed.
@@ -175,7 +206,12 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 		methods: folderMethods,
 		capabilities: content.capabilities,
 		log,
-		...(recorders ? { observer: (_transport: "session" | "http" | "relay", sessionId: number) => relayRecorder(recorders, sessionId) } : {}),
+		...(recorders
+			? {
+					observer: (_transport: "session" | "http" | "relay", sessionId: number) =>
+						relayRecorder(recorders, sessionId),
+				}
+			: {}),
 	});
 
 	let transport: LineTransport | undefined;
@@ -190,7 +226,8 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 		maxOutgoingBytes: MAX_OUTGOING_MESSAGE_BYTES,
 		...(observer ? { observer } : {}),
 		events: {
-			onInitialize: (client, version) => log(`Client ${client.name ?? "?"} ${client.version ?? ""} connected (protocol ${version})`),
+			onInitialize: (client, version) =>
+				log(`Client ${client.name ?? "?"} ${client.version ?? ""} connected (protocol ${version})`),
 			onLog: log,
 			...(options.trace ? { onTrace: options.trace } : {}),
 		},
@@ -229,7 +266,14 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 		},
 		onOversize: () => {
 			log(`Dropped an incoming message of over ${MAX_INCOMING_MESSAGE_BYTES} bytes`);
-			transport?.send(JSON.stringify(errorResponse(null, { code: ErrorCode.InvalidRequest, message: `Invalid request: a message over ${MAX_INCOMING_MESSAGE_BYTES} bytes was dropped unread` })));
+			transport?.send(
+				JSON.stringify(
+					errorResponse(null, {
+						code: ErrorCode.InvalidRequest,
+						message: `Invalid request: a message over ${MAX_INCOMING_MESSAGE_BYTES} bytes was dropped unread`,
+					}),
+				),
+			);
 		},
 		onEnd: () => void finishThenDispose(),
 		log,
@@ -243,9 +287,14 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 		if (warming || disposed) return;
 		warming = true;
 		const started = performance.now();
-		void warmFolder(folder, () => disposed, () => settings.rules().tags.length > 0)
+		void warmFolder(
+			folder,
+			() => disposed,
+			() => settings.rules().tags.length > 0,
+		)
 			.then((notes) => {
-				if (!disposed) log(`${WARM_UP_DONE}: read ${notes} notes in ${Math.round(performance.now() - started)} ms`);
+				if (!disposed)
+					log(`${WARM_UP_DONE}: read ${notes} notes in ${Math.round(performance.now() - started)} ms`);
 			})
 			.catch((error: unknown) => log(`Warm-up failed: ${describeError(error)}`));
 	};
@@ -271,12 +320,18 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
  * privacy settings (for the config folder the bridge says it uses, else every candidate's) and this server's
  * options make private; or it cannot say which rules it applies. Undefined when it may.
  */
-async function privacyRefusal(connection: RelayConnection, method: string, settings: PluginSettings, paths: VaultPaths): Promise<string | undefined> {
+async function privacyRefusal(
+	connection: RelayConnection,
+	method: string,
+	settings: PluginSettings,
+	paths: VaultPaths,
+): Promise<string | undefined> {
 	let answer: unknown;
 	try {
 		answer = await connection.request(method, {});
 	} catch (error) {
-		if (error instanceof JsonRpcError && error.code === ErrorCode.MethodNotFound) return "it does not say which privacy rules it applies (an older version of Claude Code Bridge: update it)";
+		if (error instanceof JsonRpcError && error.code === ErrorCode.MethodNotFound)
+			return "it does not say which privacy rules it applies (an older version of Claude Code Bridge: update it)";
 		throw error;
 	}
 	const bridge = readBridgePrivacy(answer);

@@ -11,7 +11,13 @@ import { startStdioVaultServer } from "../assembly/stdio-vault-server";
 import { MCP_USAGE, parseMcpArguments } from "./mcp-arguments";
 import { ArgumentError } from "../shared/command-line";
 import { MCP_HEADERS_USAGE, NoTokenError, mcpHeadersLine, parseMcpHeadersArguments } from "./mcp-headers";
-import { RELAY_CALL_METHOD, RELAY_CLIENT_NAME, RELAY_PRIVACY_METHOD, RELAY_REQUEST_METHOD, SERVER_INFO } from "./relay-protocol";
+import {
+	RELAY_CALL_METHOD,
+	RELAY_CLIENT_NAME,
+	RELAY_PRIVACY_METHOD,
+	RELAY_REQUEST_METHOD,
+	SERVER_INFO,
+} from "./relay-protocol";
 
 /** How long a stopped stdio server may take to write what its journal holds before it exits anyway. */
 const STOP_GRACE_MS = 1_000;
@@ -54,7 +60,11 @@ function runMcp(argv: readonly string[]): void {
 	try {
 		args = parseMcpArguments(argv);
 	} catch (error) {
-		fail(error instanceof ArgumentError ? `${error.message} (claude-code-bridge mcp --help lists the options)` : describeError(error));
+		fail(
+			error instanceof ArgumentError
+				? `${error.message} (claude-code-bridge mcp --help lists the options)`
+				: describeError(error),
+		);
 	}
 	if (args.help) {
 		// Help goes to stderr too: stdout is the protocol channel.
@@ -74,7 +84,12 @@ function runMcp(argv: readonly string[]): void {
 		input: process.stdin,
 		output: process.stdout,
 		serverInfo: SERVER_INFO,
-		relay: { callMethod: RELAY_CALL_METHOD, requestMethod: RELAY_REQUEST_METHOD, privacyMethod: RELAY_PRIVACY_METHOD, clientName: RELAY_CLIENT_NAME },
+		relay: {
+			callMethod: RELAY_CALL_METHOD,
+			requestMethod: RELAY_REQUEST_METHOD,
+			privacyMethod: RELAY_PRIVACY_METHOD,
+			clientName: RELAY_CLIENT_NAME,
+		},
 		homeDir: userHomeDirectory(),
 		claudeConfigDir: process.env.CLAUDE_CONFIG_DIR,
 		privacy: { folders: args.privateFolders, tags: args.privateTags },
@@ -101,7 +116,11 @@ function runMcpHeaders(argv: readonly string[]): void {
 	try {
 		args = parseMcpHeadersArguments(argv);
 	} catch (error) {
-		fail(error instanceof ArgumentError ? `${error.message} (claude-code-bridge mcp-headers --help lists the options)` : describeError(error));
+		fail(
+			error instanceof ArgumentError
+				? `${error.message} (claude-code-bridge mcp-headers --help lists the options)`
+				: describeError(error),
+		);
 	}
 	if (args.help) {
 		process.stderr.write(`${MCP_HEADERS_USAGE}\n`);

@@ -35,8 +35,14 @@ const OPTIONS = {
 
 export function parseMcpArguments(argv: readonly string[]): McpArguments {
 	const options = parseCommandLine(argv, OPTIONS);
-	const parsed: McpArguments = { privateFolders: options["private-folder"], privateTags: options["private-tag"], debug: options.debug, help: options.help };
+	const parsed: McpArguments = {
+		privateFolders: options["private-folder"],
+		privateTags: options["private-tag"],
+		debug: options.debug,
+		help: options.help,
+	};
 	if (options.vault !== undefined) parsed.vault = options.vault;
-	if (!parsed.help && parsed.vault === undefined) throw new ArgumentError("--vault DIR is required: the vault folder whose notes the tools serve");
+	if (!parsed.help && parsed.vault === undefined)
+		throw new ArgumentError("--vault DIR is required: the vault folder whose notes the tools serve");
 	return parsed;
 }

@@ -1,6 +1,11 @@
 import { ArgumentError, parseCommandLine, type OptionSpecs } from "../shared/command-line";
 import { MCP_TOKEN_ENV, tokenFromEnvironment } from "../headless/mcp-token-file";
-import { HttpTokenRecordError, readHttpTokenRecord, realPath, type ReadRecordOptions } from "../vault-tools/serve/http-token-record";
+import {
+	HttpTokenRecordError,
+	readHttpTokenRecord,
+	realPath,
+	type ReadRecordOptions,
+} from "../vault-tools/serve/http-token-record";
 
 export interface McpHeadersArguments {
 	vault?: string;
@@ -30,7 +35,8 @@ export function parseMcpHeadersArguments(argv: readonly string[]): McpHeadersArg
 	if (options.vault !== undefined) parsed.vault = options.vault;
 	if (options.port !== undefined) parsed.port = options.port;
 	if (parsed.help) return parsed;
-	if (parsed.vault === undefined) throw new ArgumentError("--vault DIR is required: the vault whose endpoint Claude Code connects to");
+	if (parsed.vault === undefined)
+		throw new ArgumentError("--vault DIR is required: the vault whose endpoint Claude Code connects to");
 	if (parsed.port === undefined) throw new ArgumentError("--port N is required: the endpoint's port, as in its URL");
 	return parsed;
 }
@@ -43,18 +49,33 @@ export class NoTokenError extends Error {}
  * that bridge uses the user's own token, from `CLAUDE_CODE_BRIDGE_MCP_TOKEN` in this process's environment.
  * `env` is checked first (a bad value is the caller's input error, thrown as `McpTokenEnvironmentError`).
  */
-export function mcpHeadersLine(vaultPath: string, port: number, homeDir: string, env: Record<string, string | undefined>, options: ReadRecordOptions = {}): string {
+export function mcpHeadersLine(
+	vaultPath: string,
+	port: number,
+	homeDir: string,
+	env: Record<string, string | undefined>,
+	options: ReadRecordOptions = {},
+): string {
 	const ownToken = tokenFromEnvironment(env);
 	let record;
 	try {
 		record = readHttpTokenRecord(homeDir, port, options);
 	} catch (error) {
-		if (error instanceof HttpTokenRecordError) throw new NoTokenError(`No token for http://127.0.0.1:${port}/mcp: ${error.message}. Start Obsidian (or claude-code-bridge serve) for the vault.`);
+		if (error instanceof HttpTokenRecordError)
+			throw new NoTokenError(
+				`No token for http://127.0.0.1:${port}/mcp: ${error.message}. Start Obsidian (or claude-code-bridge serve) for the vault.`,
+			);
 		throw error;
 	}
 	const vault = realPath(vaultPath);
-	if (record.vault !== vault) throw new NoTokenError(`No token for http://127.0.0.1:${port}/mcp: that port serves the vault ${record.vault}, not ${vault}.`);
+	if (record.vault !== vault)
+		throw new NoTokenError(
+			`No token for http://127.0.0.1:${port}/mcp: that port serves the vault ${record.vault}, not ${vault}.`,
+		);
 	const token = record.token ?? ownToken;
-	if (token === undefined) throw new NoTokenError(`No token for http://127.0.0.1:${port}/mcp: the bridge uses its own token from ${MCP_TOKEN_ENV}; set the same value for Claude Code.`);
+	if (token === undefined)
+		throw new NoTokenError(
+			`No token for http://127.0.0.1:${port}/mcp: the bridge uses its own token from ${MCP_TOKEN_ENV}; set the same value for Claude Code.`,
+		);
 	return JSON.stringify({ Authorization: `Bearer ${token}` });
 }

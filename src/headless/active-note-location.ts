@@ -46,7 +46,13 @@ export class ActiveNoteLocation {
 		const location = this.paths.resolve(input);
 		const stats = noteStats(location);
 		// Without `realRelative`, the real path is the path as given: no symbolic link on the way to check later.
-		if (location.realRelative === undefined) this.kept = { input, location, folders: foldersOn(this.paths.root, location.relative), fileId: fileIdOf(stats) };
+		if (location.realRelative === undefined)
+			this.kept = {
+				input,
+				location,
+				folders: foldersOn(this.paths.root, location.relative),
+				fileId: fileIdOf(stats),
+			};
 		return { location, stats };
 	}
 }
@@ -70,7 +76,8 @@ function noteStats(location: VaultLocation): Stats {
 	try {
 		stats = statSync(location.absolute);
 	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new Error(`No note ${location.relative} in the vault`);
+		if ((error as NodeJS.ErrnoException).code === "ENOENT")
+			throw new Error(`No note ${location.relative} in the vault`);
 		throw error;
 	}
 	if (!stats.isFile()) throw new Error(`${location.relative} is a folder, not a note`);

@@ -15,7 +15,8 @@ export function activityCommands(activity: { journal: Journal; undo?: Undo }): [
 			"activity",
 			{
 				usage: "activity [--all] [filter]",
-				summary: "Claude's calls, newest first by session (filter: session: surface: tool: note: outcome: writes, free text)",
+				summary:
+					"Claude's calls, newest first by session (filter: session: surface: tool: note: outcome: writes, free text)",
 				run: async (args) => {
 					const all = args.includes("--all");
 					const filter = parseActivityFilter(args.filter((arg) => arg !== "--all"));
@@ -27,7 +28,8 @@ export function activityCommands(activity: { journal: Journal; undo?: Undo }): [
 			"undo",
 			{
 				usage: "undo <entry id> | undo --session <key>",
-				summary: "take back a call's changes (or a whole session's, newest first); refused when a note changed since",
+				summary:
+					"take back a call's changes (or a whole session's, newest first); refused when a note changed since",
 				run: async (args) => {
 					const undo = activity.undo;
 					if (!undo) throw new Error("undo is not available here");
@@ -39,7 +41,8 @@ export function activityCommands(activity: { journal: Journal; undo?: Undo }): [
 						return results.map(describeUndo).join("\n");
 					}
 					const [id] = args;
-					if (id === undefined || args.length > 1) throw new Error("expected undo <entry id> or undo --session <key>");
+					if (id === undefined || args.length > 1)
+						throw new Error("expected undo <entry id> or undo --session <key>");
 					const result = await undo.entry(id);
 					if (result.kind !== "undone") throw new Error(describeUndo(result));
 					return describeUndo(result);
@@ -60,20 +63,32 @@ export function formatActivity(entries: readonly ActivityEntry[], limit: number)
 	const shown = entries.slice(0, limit);
 	const lines: string[] = [];
 	for (const group of groupBySession(shown)) {
-		lines.push(`Session ${describeSession(group.session)} · ${group.entries.length} call${group.entries.length === 1 ? "" : "s"}`);
+		lines.push(
+			`Session ${describeSession(group.session)} · ${group.entries.length} call${group.entries.length === 1 ? "" : "s"}`,
+		);
 		for (const entry of group.entries) {
-			const facts = [time(entry.at), entry.id, entry.tool, entry.unreadable !== undefined ? "unreadable" : (entry.outcome ?? "running")];
+			const facts = [
+				time(entry.at),
+				entry.id,
+				entry.tool,
+				entry.unreadable !== undefined ? "unreadable" : (entry.outcome ?? "running"),
+			];
 			if (entry.durationMs !== undefined) facts.push(`${entry.durationMs} ms`);
 			if (entry.answerBytes !== undefined) facts.push(size(entry.answerBytes));
 			lines.push(`  ${facts.join("  ")}`);
-			if (entry.unreadable !== undefined) lines.push(`      unreadable: ${entry.unreadable}; it cannot be undone`);
+			if (entry.unreadable !== undefined)
+				lines.push(`      unreadable: ${entry.unreadable}; it cannot be undone`);
 			if (entry.notUndoable !== undefined) lines.push(`      cannot be undone: ${entry.notUndoable}`);
 			if (entry.args !== "") lines.push(`      ${entry.args}`);
 			if (entry.detail !== undefined) lines.push(`      ${entry.detail}`);
-			for (const change of entry.changes) lines.push(`      ${describeChange(change)}${entry.undoneAt !== undefined ? ` (undone ${time(entry.undoneAt)})` : ""}`);
+			for (const change of entry.changes)
+				lines.push(
+					`      ${describeChange(change)}${entry.undoneAt !== undefined ? ` (undone ${time(entry.undoneAt)})` : ""}`,
+				);
 		}
 	}
-	if (entries.length > shown.length) lines.push(`(${entries.length - shown.length} older entries not shown: narrow the filter, or activity --all)`);
+	if (entries.length > shown.length)
+		lines.push(`(${entries.length - shown.length} older entries not shown: narrow the filter, or activity --all)`);
 	return lines.join("\n");
 }
 

@@ -51,10 +51,17 @@ const OPTIONS = {
 /** Parses the command line; a repeated option takes its last value (so `npm start -- --vault X` overrides the example vault). */
 export function parseArguments(argv: readonly string[]): HeadlessArguments {
 	const options = parseCommandLine(argv, OPTIONS);
-	const parsed: HeadlessArguments = { trace: options.trace, debug: options.debug, help: options.help, privateFolders: options["private-folder"], privateTags: options["private-tag"] };
+	const parsed: HeadlessArguments = {
+		trace: options.trace,
+		debug: options.debug,
+		help: options.help,
+		privateFolders: options["private-folder"],
+		privateTags: options["private-tag"],
+	};
 	if (options.vault !== undefined) parsed.vault = options.vault;
 	if (options.port !== undefined) parsed.port = options.port;
 	if (options["mcp-port"] !== undefined) parsed.mcpPort = options["mcp-port"];
-	if (!parsed.help && parsed.vault === undefined) throw new ArgumentError("--vault DIR is required: the folder to serve as a vault");
+	if (!parsed.help && parsed.vault === undefined)
+		throw new ArgumentError("--vault DIR is required: the folder to serve as a vault");
 	return parsed;
 }

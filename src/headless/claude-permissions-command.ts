@@ -1,7 +1,14 @@
 import { findConfigFolders } from "../ide/claude-permissions/config-folders";
 import type { DenyRules } from "../ide/claude-permissions/deny-rules";
 import { denyRulesOnDisk } from "../ide/claude-permissions/disk-spellings";
-import { SETTINGS_FILES, applyPermissionPlan, planPermissions, readRecord, type PermissionPlan, type PermissionRecord } from "../ide/claude-permissions/permissions-file";
+import {
+	SETTINGS_FILES,
+	applyPermissionPlan,
+	planPermissions,
+	readRecord,
+	type PermissionPlan,
+	type PermissionRecord,
+} from "../ide/claude-permissions/permissions-file";
 import { UnsafeSettingsPathError } from "../ide/claude-permissions/settings-location";
 import type { PermissionRulesInputs } from "../ide/doctor/claude-permissions-check";
 import type { PrivacyRules } from "../vault/privacy/privacy";
@@ -22,31 +29,54 @@ export function claudePermissionsCommand(vaultPath: string, rules: () => Privacy
 		run: async (args) => {
 			const [action, ...options] = args;
 			const unknown = options.filter((option) => option !== "--local");
-			if ((action !== "show" && action !== "write" && action !== "remove") || unknown.length > 0) throw new Error(`Usage: ${USAGE}`);
+			if ((action !== "show" && action !== "write" && action !== "remove") || unknown.length > 0)
+				throw new Error(`Usage: ${USAGE}`);
 			const settingsFile = options.includes("--local") ? SETTINGS_FILES.local : SETTINGS_FILES.shared;
 			// Rules read in part would write (or remove) the wrong deny rules: nothing is planned until they can be read.
 			const current = rules();
 			if (current.unreadable !== undefined) throw new Error(`Nothing shown or changed: ${current.unreadable}`);
 			const deny = await hostDenyRules(vaultPath, current);
 			const plan = await planPermissions(vaultPath, action === "remove" ? [] : deny.rules, settingsFile);
-			if (action === "show") return describePlan(plan, deny.uncovered, options.includes("--local") ? " --local" : "");
+			if (action === "show")
+				return describePlan(plan, deny.uncovered, options.includes("--local") ? " --local" : "");
 			await applyPermissionPlan(plan);
 			if (plan.changes.length === 0) return [...plan.notes, `Nothing to change in ${settingsFile}.`].join("\n");
-			const written = plan.changes.map((change) => `${change.relativePath}: ${change.added.length} added, ${change.removed.length} removed`);
-			return [...plan.notes, `Wrote ${written.join("; ")}.`, "Claude Code reads the rules when it starts: restart running sessions."].join("\n");
+			const written = plan.changes.map(
+				(change) => `${change.relativePath}: ${change.added.length} added, ${change.removed.length} removed`,
+			);
+			return [
+				...plan.notes,
+				`Wrote ${written.join("; ")}.`,
+				"Claude Code reads the rules when it starts: restart running sessions.",
+			].join("\n");
 		},
 	};
 }
 
 /** The deny rules the headless host writes for these privacy rules: the vault's config folders and the folders' spellings found on disk. */
 export async function hostDenyRules(vaultPath: string, rules: PrivacyRules): Promise<DenyRules> {
-	return denyRulesOnDisk(vaultPath, { folders: rules.folders, tags: rules.tags, configDirs: await findConfigFolders(vaultPath) });
+	return denyRulesOnDisk(vaultPath, {
+		folders: rules.folders,
+		tags: rules.tags,
+		configDirs: await findConfigFolders(vaultPath),
+	});
 }
 
 function describePlan(plan: PermissionPlan, uncovered: readonly string[], flag: string): string {
-	const lines = [...plan.notes, `Deny rules for ${plan.settingsFile}:`, ...plan.rules.map((rule) => `  ${rule}`), "Not covered:", ...uncovered.map((note) => `  - ${note}`)];
+	const lines = [
+		...plan.notes,
+		`Deny rules for ${plan.settingsFile}:`,
+		...plan.rules.map((rule) => `  ${rule}`),
+		"Not covered:",
+		...uncovered.map((note) => `  - ${note}`),
+	];
 	if (plan.changes.length === 0) lines.push("Already in place: nothing to change.");
-	else lines.push("The change:", ...plan.changes.map((change) => change.patch.trimEnd()), `Run "claude-permissions write${flag}" to make it.`);
+	else
+		lines.push(
+			"The change:",
+			...plan.changes.map((change) => change.patch.trimEnd()),
+			`Run "claude-permissions write${flag}" to make it.`,
+		);
 	return lines.join("\n");
 }
 
@@ -63,8 +93,21 @@ export async function headlessPermissionRules(vaultPath: string, rules: PrivacyR
 		({ record } = await readRecord(vaultPath));
 	} catch (error) {
 		// A linked .claude: checked as if written, so that the check reads the file and reports the link.
-		if (error instanceof UnsafeSettingsPathError) return { enabled: true, somethingPrivate, wanted: deny.rules, settingsFile: SETTINGS_FILES.shared, howToWrite };
+		if (error instanceof UnsafeSettingsPathError)
+			return {
+				enabled: true,
+				somethingPrivate,
+				wanted: deny.rules,
+				settingsFile: SETTINGS_FILES.shared,
+				howToWrite,
+			};
 		throw error;
 	}
-	return { enabled: record !== undefined, somethingPrivate, wanted: deny.rules, settingsFile: record?.settingsFile ?? SETTINGS_FILES.shared, howToWrite };
+	return {
+		enabled: record !== undefined,
+		somethingPrivate,
+		wanted: deny.rules,
+		settingsFile: record?.settingsFile ?? SETTINGS_FILES.shared,
+		howToWrite,
+	};
 }

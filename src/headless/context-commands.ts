@@ -41,7 +41,9 @@ export function contextCommands(bridge: Bridge, editor: HeadlessEditor): [string
 				run: ([path, from, to]) => {
 					const note = required(path, "select <path> <line>:<ch> <line>:<ch>");
 					if (from === undefined || to === undefined) {
-						throw new Error(`select needs a start and an end position: select <path> <line>:<character> <line>:<character> (0-based; select ${note} 0:0 0:5 selects the first five characters)`);
+						throw new Error(
+							`select needs a start and an end position: select <path> <line>:<character> <line>:<character> (0-based; select ${note} 0:0 0:5 selects the first five characters)`,
+						);
 					}
 					const snapshot = editor.select(note, parsePosition(from), parsePosition(to));
 					return `Selected ${snapshot.text.length} characters in ${snapshot.filePath}`;
@@ -66,7 +68,8 @@ export function contextCommands(bridge: Bridge, editor: HeadlessEditor): [string
 						mention.lineEnd = end === undefined ? mention.lineStart : lineNumber(end);
 					}
 					const outcome = bridge.notifier.mention(mention, location);
-					if (outcome === "queued") return `Queued the tag until Claude Code connects (${bridge.notifier.queuedMentions} waiting)`;
+					if (outcome === "queued")
+						return `Queued the tag until Claude Code connects (${bridge.notifier.queuedMentions} waiting)`;
 					if (outcome === "private") return "Not sent: the note is private (excluded)";
 					return `Tagged ${mention.filePath}`;
 				},
@@ -83,7 +86,14 @@ export function contextCommands(bridge: Bridge, editor: HeadlessEditor): [string
 				},
 			},
 		],
-		["status", { usage: "status", summary: "one line of JSON: port, lock file, clients", run: () => statusLine(bridge.host.status()) }],
+		[
+			"status",
+			{
+				usage: "status",
+				summary: "one line of JSON: port, lock file, clients",
+				run: () => statusLine(bridge.host.status()),
+			},
+		],
 	];
 }
 

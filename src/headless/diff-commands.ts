@@ -4,13 +4,14 @@ import type { DiffReviewManager } from "../ide/diff-review/diff-review-manager";
 import type { PendingReview } from "../ide/diff-review/review-types";
 import type { HeadlessCommand } from "./command-loop";
 
-const USAGE = 'diff list | diff accept [<tab_name>] [--text-file F] | diff reject [<tab_name> [<reason for Claude>…]]';
+const USAGE = "diff list | diff accept [<tab_name>] [--text-file F] | diff reject [<tab_name> [<reason for Claude>…]]";
 
 /** `diff list|accept|reject`: decide Claude's proposed edits without the app. */
 export function diffCommand(reviews: DiffReviewManager): HeadlessCommand {
 	return {
 		usage: "diff list|accept|reject [<tab_name>] [<reason>…]",
-		summary: "list pending edit reviews (JSON lines), or accept (--text-file F: with F's text) or reject one (the words after the name: the reason for Claude)",
+		summary:
+			"list pending edit reviews (JSON lines), or accept (--text-file F: with F's text) or reject one (the words after the name: the reason for Claude)",
 		run: (args) => {
 			const [action, ...rest] = args;
 			switch (action) {
@@ -87,6 +88,11 @@ function chooseReview(reviews: DiffReviewManager, names: string[]): PendingRevie
 	if (exact) return exact;
 	const matches = pending.filter((info) => info.tabName.includes(name) || info.path === name);
 	const match = matches.length === 1 ? reviews.findPending(matches[0]?.tabName) : undefined;
-	if (!match) throw new Error(matches.length === 0 ? `no pending review matches ${JSON.stringify(name)}` : `${matches.length} reviews match ${JSON.stringify(name)}; give the full tab name`);
+	if (!match)
+		throw new Error(
+			matches.length === 0
+				? `no pending review matches ${JSON.stringify(name)}`
+				: `${matches.length} reviews match ${JSON.stringify(name)}; give the full tab name`,
+		);
 	return match;
 }

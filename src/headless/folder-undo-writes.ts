@@ -16,26 +16,35 @@ export const TRASH_FOLDER = ".trash";
 export function folderUndoWrites(root: string): Pick<UndoVault, "writeBytes" | "trash"> {
 	const writes = new ConfinedWrites(root);
 	return {
-		writeBytes: (path, bytes, expectedHash) => writes.replaceIf(path, bytes, (current) => contentHash(current) === expectedHash),
+		writeBytes: (path, bytes, expectedHash) =>
+			writes.replaceIf(path, bytes, (current) => contentHash(current) === expectedHash),
 		trash: (path) => moveToTrash(root, path),
 	};
 }
 
 async function moveToTrash(root: string, path: string): Promise<void> {
 	// A vault path of the journal's form only (no "..", not absolute): the record it came from may have been planted.
-	if (pathFormProblem(path) !== undefined) throw new WriteRefusedError(`Refused: ${path} is not a path inside the vault; nothing was moved to the trash`);
+	if (pathFormProblem(path) !== undefined)
+		throw new WriteRefusedError(`Refused: ${path} is not a path inside the vault; nothing was moved to the trash`);
 	const vault = await fs.realpath(root);
 	const source = join(vault, ...path.split("/"));
 	// The note's folder must be the vault's own, reached without a link, and the note a plain file.
-	if ((await fs.realpath(dirname(source))) !== dirname(source)) throw new WriteRefusedError(`Refused: the folder of ${path} is a symbolic link; nothing was moved to the trash`);
+	if ((await fs.realpath(dirname(source))) !== dirname(source))
+		throw new WriteRefusedError(
+			`Refused: the folder of ${path} is a symbolic link; nothing was moved to the trash`,
+		);
 	const stats = await fs.lstat(source);
-	if (!stats.isFile()) throw new WriteRefusedError(`Refused: ${path} is not a plain file; nothing was moved to the trash`);
+	if (!stats.isFile())
+		throw new WriteRefusedError(`Refused: ${path} is not a plain file; nothing was moved to the trash`);
 	const trash = join(vault, TRASH_FOLDER);
 	await fs.mkdir(trash, { mode: 0o755 }).catch((error: unknown) => {
 		if ((error as { code?: unknown }).code !== "EEXIST") throw error;
 	});
 	const folder = await fs.lstat(trash);
-	if (folder.isSymbolicLink() || !folder.isDirectory()) throw new WriteRefusedError(`Refused: ${TRASH_FOLDER} is not a folder of the vault; nothing was moved to the trash`);
+	if (folder.isSymbolicLink() || !folder.isDirectory())
+		throw new WriteRefusedError(
+			`Refused: ${TRASH_FOLDER} is not a folder of the vault; nothing was moved to the trash`,
+		);
 	const extension = extname(path);
 	const stem = basename(path, extension);
 	for (let copy = 1; ; copy++) {

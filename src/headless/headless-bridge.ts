@@ -16,7 +16,10 @@ import { activityCommands } from "./activity-commands";
 import { folderUndoWrites } from "./folder-undo-writes";
 import { libraryYamlCodec } from "../vault/folder/yaml-library-codec";
 
-export interface HeadlessBridgeOptions extends Pick<BridgeAssemblyOptions, "ideName" | "homeDir" | "port" | "privacyRules" | "log" | "trace"> {
+export interface HeadlessBridgeOptions extends Pick<
+	BridgeAssemblyOptions,
+	"ideName" | "homeDir" | "port" | "privacyRules" | "log" | "trace"
+> {
 	vaultPath: string;
 	debounceMs?: number;
 	/** Overrides the editor's selection as the adapter and the welcome see it (tests). */
@@ -79,20 +82,34 @@ export function assembleHeadlessBridge(options: HeadlessBridgeOptions): Headless
 			content: (shared) => createVaultContentMethods({ vaultName: basename(paths.root), ...shared }),
 			...(options.reviewVaultToolWrites ? { reviewWrites: options.reviewVaultToolWrites } : {}),
 		},
-		...(options.journalStore ? { journal: { store: options.journalStore, ...(options.journalSeal ? { seal: options.journalSeal } : {}), yaml: libraryYamlCodec, undo: folderUndoWrites(paths.root) } } : {}),
+		...(options.journalStore
+			? {
+					journal: {
+						store: options.journalStore,
+						...(options.journalSeal ? { seal: options.journalSeal } : {}),
+						yaml: libraryYamlCodec,
+						undo: folderUndoWrites(paths.root),
+					},
+				}
+			: {}),
 		log: options.log,
 		trace: options.trace,
 	});
 	// List, watch and parse the folder now, so the CLI's first getDiagnostics calls (500 ms and 2 s timeouts) find it warm.
 	const warmUp = setImmediate(() => {
 		notes.warmUp();
-		bridge.diagnostics.forVault().catch((error: unknown) => diagnosticsLog(`Diagnostics warm-up failed: ${describeError(error)}`));
+		bridge.diagnostics
+			.forVault()
+			.catch((error: unknown) => diagnosticsLog(`Diagnostics warm-up failed: ${describeError(error)}`));
 	});
 	return {
 		bridge,
 		vault,
 		editor,
-		commands: [["diff", diffCommand(bridge.reviews)], ...(bridge.activity ? activityCommands(bridge.activity) : [])],
+		commands: [
+			["diff", diffCommand(bridge.reviews)],
+			...(bridge.activity ? activityCommands(bridge.activity) : []),
+		],
 		dispose: () => {
 			clearImmediate(warmUp);
 			bridge.dispose();

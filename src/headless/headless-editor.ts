@@ -1,6 +1,12 @@
 import type { Stats } from "node:fs";
 import type { Notifier } from "../ide/notifier";
-import { cursorSnapshot, LineIndex, selectionSnapshot, type Position, type SelectionSnapshot } from "../ide/workspace/selection";
+import {
+	cursorSnapshot,
+	LineIndex,
+	selectionSnapshot,
+	type Position,
+	type SelectionSnapshot,
+} from "../ide/workspace/selection";
 import type { VaultLocation, VaultPaths } from "../vault/vault-paths";
 import type { FolderFiles } from "../vault/folder/folder-files";
 import { ActiveNoteLocation } from "./active-note-location";
@@ -59,14 +65,19 @@ export class HeadlessEditor {
 	 */
 	private selectedNote(path: string): { location: VaultLocation; lines: LineIndex } {
 		const checked = this.checked;
-		if (checked !== undefined && checked.input === path && checked.changeVersion === this.vault.changeVersion) return checked;
+		if (checked !== undefined && checked.input === path && checked.changeVersion === this.vault.changeVersion)
+			return checked;
 		this.checked = undefined;
 		// Read before the check: a change the watcher reports after it changes the version again.
 		const before = this.vault.changeVersion;
 		const { location, stats } = this.notes.locate(path);
 		const lines = this.noteText(location, stats);
 		// Only a settled text (see noteText) of a note reached without a symbolic link, every folder on its way watched.
-		const holds = before !== undefined && this.kept?.lines === lines && location.realRelative === undefined && this.vault.watchesWayTo(location.relative);
+		const holds =
+			before !== undefined &&
+			this.kept?.lines === lines &&
+			location.realRelative === undefined &&
+			this.vault.watchesWayTo(location.relative);
 		if (holds) this.checked = { input: path, location, lines, changeVersion: before };
 		return { location, lines };
 	}

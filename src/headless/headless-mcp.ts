@@ -2,7 +2,14 @@ import { existsSync, realpathSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { VaultToolsHttpEndpoint, type VaultToolsHttpStatus } from "../vault-tools/serve/http-endpoint";
 import { httpServerEntry, type HttpServerEntry } from "../vault-tools/serve/headers-helper";
-import { ADD_SCOPE, HTTP_SERVER_NAME, STDIO_SERVER_NAME, allowedToolsRule, httpAddLine, stdioAddLine } from "../vault-tools/serve/claude-mcp-add";
+import {
+	ADD_SCOPE,
+	HTTP_SERVER_NAME,
+	STDIO_SERVER_NAME,
+	allowedToolsRule,
+	httpAddLine,
+	stdioAddLine,
+} from "../vault-tools/serve/claude-mcp-add";
 import { checkHttpEndpoint, checkStdioCommand, type EndpointFinding } from "./vault-tools-check";
 import type { VaultToolServer } from "../vault-tools/serve/vault-tool-server";
 import type { HeadlessCommand } from "./command-loop";
@@ -61,9 +68,12 @@ export class HeadlessMcp {
 	/** One line for the banner: where the HTTP endpoint listens, or why it is off. */
 	statusLine(): string {
 		const status = this.endpoint.status();
-		if (status.state !== "listening" || !status.url) return `MCP (vault tools) over HTTP is off: ${this.offReason()}; the stdio server below works meanwhile.`;
-		if (status.tokenRecordError !== undefined) return `MCP (vault tools): ${status.url}, but Claude Code cannot fetch its token: ${status.tokenRecordError}. The stdio server below still works.`;
-		const token = this.options.fixedToken !== undefined ? `token from $${MCP_TOKEN_ENV}` : "a new token at every start";
+		if (status.state !== "listening" || !status.url)
+			return `MCP (vault tools) over HTTP is off: ${this.offReason()}; the stdio server below works meanwhile.`;
+		if (status.tokenRecordError !== undefined)
+			return `MCP (vault tools): ${status.url}, but Claude Code cannot fetch its token: ${status.tokenRecordError}. The stdio server below still works.`;
+		const token =
+			this.options.fixedToken !== undefined ? `token from $${MCP_TOKEN_ENV}` : "a new token at every start";
 		return `MCP (vault tools): ${status.url} (${token}, fetched by Claude Code with "claude-code-bridge mcp-headers")`;
 	}
 
@@ -85,7 +95,11 @@ export class HeadlessMcp {
 		];
 		const status = this.endpoint.status();
 		if (status.state === "listening" && status.url && status.tokenRecordError === undefined) {
-			lines.push(`Alternative, over HTTP while this host runs, under another name:`, `  ${this.httpAddLine()}`, `  with: claude --allowedTools "${allowedToolsRule(HTTP_SERVER_NAME)}"`);
+			lines.push(
+				`Alternative, over HTTP while this host runs, under another name:`,
+				`  ${this.httpAddLine()}`,
+				`  with: claude --allowedTools "${allowedToolsRule(HTTP_SERVER_NAME)}"`,
+			);
 		} else {
 			lines.push(`Alternative over HTTP: off (${status.tokenRecordError ?? this.offReason()}).`);
 		}
@@ -94,7 +108,10 @@ export class HeadlessMcp {
 
 	/** `{"mcpServers":{"obsidian":{…}}}` (or `obsidian-http`) for `claude --mcp-config`, on one line. */
 	configLine(kind: "stdio" | "http"): string {
-		return JSON.stringify({ mcpServers: kind === "http" ? { [HTTP_SERVER_NAME]: this.httpEntry() } : { [STDIO_SERVER_NAME]: this.stdioEntry() } });
+		return JSON.stringify({
+			mcpServers:
+				kind === "http" ? { [HTTP_SERVER_NAME]: this.httpEntry() } : { [STDIO_SERVER_NAME]: this.stdioEntry() },
+		});
 	}
 
 	/** The doctor's lines for the vault tools: the HTTP endpoint as Claude Code reaches it, and the stdio command run once. */
@@ -111,7 +128,11 @@ export class HeadlessMcp {
 			const entry = this.stdioEntry();
 			stdio = await checkStdioCommand(entry.command, entry.args, this.stdioAddLine());
 		} catch (error) {
-			stdio = { level: "fail", what: `The vault tools' stdio command cannot run: ${error instanceof Error ? error.message : String(error)}`, fix: 'Run "npm run build" in the package\'s folder.' };
+			stdio = {
+				level: "fail",
+				what: `The vault tools' stdio command cannot run: ${error instanceof Error ? error.message : String(error)}`,
+				fix: 'Run "npm run build" in the package\'s folder.',
+			};
 		}
 		return [http, stdio];
 	}
@@ -122,10 +143,12 @@ export class HeadlessMcp {
 				"mcp-config",
 				{
 					usage: "mcp-config [stdio|http]",
-					summary: "the claude mcp add line for the vault tools (both transports without an argument), and the JSON for one session",
+					summary:
+						"the claude mcp add line for the vault tools (both transports without an argument), and the JSON for one session",
 					run: (args) => {
 						const [kind, ...rest] = args;
-						if ((kind !== undefined && kind !== "stdio" && kind !== "http") || rest.length > 0) throw new Error("usage: mcp-config [stdio|http]");
+						if ((kind !== undefined && kind !== "stdio" && kind !== "http") || rest.length > 0)
+							throw new Error("usage: mcp-config [stdio|http]");
 						if (kind === undefined) return this.addInstructions();
 						const name = kind === "http" ? HTTP_SERVER_NAME : STDIO_SERVER_NAME;
 						const add = kind === "http" ? this.httpAddLine() : this.stdioAddLine();
@@ -143,7 +166,8 @@ export class HeadlessMcp {
 				"mcp-token",
 				{
 					usage: "mcp-token rotate",
-					summary: "replace the MCP HTTP endpoint's token now (the old one stops working; Claude Code fetches the new one when it reconnects)",
+					summary:
+						"replace the MCP HTTP endpoint's token now (the old one stops working; Claude Code fetches the new one when it reconnects)",
 					run: (args) => {
 						if (args.length !== 1 || args[0] !== "rotate") throw new Error("usage: mcp-token rotate");
 						this.endpoint.rotate();
@@ -171,7 +195,9 @@ export class HeadlessMcp {
 	/** Why the HTTP endpoint is off, naming the holder of a taken port when it is one of ours, and `--mcp-port`. */
 	private offReason(): string {
 		const cause = this.offCause();
-		return this.endpoint.status().portTaken ? `${cause}. Start with --mcp-port N (a free port) to serve HTTP too` : cause;
+		return this.endpoint.status().portTaken
+			? `${cause}. Start with --mcp-port N (a free port) to serve HTTP too`
+			: cause;
 	}
 
 	/** Why the HTTP endpoint is off, in one clause. */
@@ -196,21 +222,35 @@ export class HeadlessMcp {
 
 	private stdioEntry(): { type: "stdio"; command: string; args: string[] } {
 		const script = this.cliScript();
-		const privacy = [...this.options.privateFolders.flatMap((folder) => ["--private-folder", folder]), ...this.options.privateTags.flatMap((tag) => ["--private-tag", tag])];
-		return { type: "stdio", command: this.options.nodePath, args: [script, "mcp", "--vault", this.options.vaultPath, ...privacy] };
+		const privacy = [
+			...this.options.privateFolders.flatMap((folder) => ["--private-folder", folder]),
+			...this.options.privateTags.flatMap((tag) => ["--private-tag", tag]),
+		];
+		return {
+			type: "stdio",
+			command: this.options.nodePath,
+			args: [script, "mcp", "--vault", this.options.vaultPath, ...privacy],
+		};
 	}
 
 	private httpEntry(): HttpServerEntry {
 		const status = this.endpoint.status();
-		if (status.state !== "listening" || !status.url) throw new Error(`the MCP HTTP endpoint is off (${this.offReason()}); use "mcp-config stdio"`);
-		return httpServerEntry(status.url, [this.options.nodePath, this.cliScript()], this.options.vaultPath, status.port);
+		if (status.state !== "listening" || !status.url)
+			throw new Error(`the MCP HTTP endpoint is off (${this.offReason()}); use "mcp-config stdio"`);
+		return httpServerEntry(
+			status.url,
+			[this.options.nodePath, this.cliScript()],
+			this.options.vaultPath,
+			status.port,
+		);
 	}
 
 	private cliScript(): string {
 		// `npm link` runs the command through a link named claude-code-bridge: what it points to is cli.cjs.
 		const script = realPathOr(resolve(this.options.scriptPath));
 		const candidate = basename(script) === CLI_SCRIPT ? script : join(dirname(script), CLI_SCRIPT);
-		if (!existsSync(candidate)) throw new Error(`the package's command ${candidate} is missing; run "npm run build" first`);
+		if (!existsSync(candidate))
+			throw new Error(`the package's command ${candidate} is missing; run "npm run build" first`);
 		return candidate;
 	}
 }

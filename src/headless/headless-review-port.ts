@@ -10,12 +10,16 @@ export class HeadlessReviewPort implements DiffReviewPort {
 	show(review: PendingReview): void {
 		this.shown.add(review.tabName);
 		if (review.cannotApply !== undefined) {
-			this.print(`Review pending: ${JSON.stringify(review.tabName)} for ${review.target.relative} cannot be applied: ${review.cannotApply} Close it with "diff reject".`);
+			this.print(
+				`Review pending: ${JSON.stringify(review.tabName)} for ${review.target.relative} cannot be applied: ${review.cannotApply} Close it with "diff reject".`,
+			);
 			return;
 		}
 		const { added, removed } = computeLineDiff(review.originalText, review.proposedText);
 		const what = review.isNewFile ? "new note" : `+${added} -${removed} lines`;
-		this.print(`Review pending: ${JSON.stringify(review.tabName)} for ${review.target.relative} (${what}). Decide with "diff accept" or "diff reject".`);
+		this.print(
+			`Review pending: ${JSON.stringify(review.tabName)} for ${review.target.relative} (${what}). Decide with "diff accept" or "diff reject".`,
+		);
 	}
 
 	close(tabName: string): void {

@@ -36,9 +36,12 @@ export class HeadlessWorkspace implements WorkspacePort {
 
 	openEditors(): OpenEditor[] {
 		const active = this.activeLocation();
-		const editors: OpenEditor[] = active ? [{ location: active, isActive: true, lineCount: countLines(active) }] : [];
+		const editors: OpenEditor[] = active
+			? [{ location: active, isActive: true, lineCount: countLines(active) }]
+			: [];
 		for (const location of this.background.values()) {
-			if (location.relative !== active?.relative) editors.push({ location, isActive: false, lineCount: countLines(location) });
+			if (location.relative !== active?.relative)
+				editors.push({ location, isActive: false, lineCount: countLines(location) });
 		}
 		return editors;
 	}

@@ -70,10 +70,14 @@ async function main(): Promise<void> {
 	// The pid tells two hosts on one vault apart in /ide.
 	const ideName = ideNameFor(basename(vaultPath), `headless, pid ${process.pid}`);
 	// The activity journal: the plugin's, when it is installed in the vault, else in the user's data folder; never among the notes.
-	const journalStore = folderHostJournalStore(vaultPath, process.env, userHomeDirectory(), (message) => process.stderr.write(`Warning: ${message}\n`));
+	const journalStore = folderHostJournalStore(vaultPath, process.env, userHomeDirectory(), (message) =>
+		process.stderr.write(`Warning: ${message}\n`),
+	);
 	// Said once the host is listening: a start that fails says only why it failed.
 	const journalWarnings: string[] = [];
-	const journalSeal = journalStore ? deviceJournalSeal(vaultPath, process.env, userHomeDirectory(), (message) => journalWarnings.push(message)) : undefined;
+	const journalSeal = journalStore
+		? deviceJournalSeal(vaultPath, process.env, userHomeDirectory(), (message) => journalWarnings.push(message))
+		: undefined;
 	const headless = assembleHeadlessBridge({
 		vaultPath,
 		ideName,
@@ -127,8 +131,13 @@ async function main(): Promise<void> {
 		mcp?.endpoint.withdrawNow();
 	});
 
-	for (const other of await otherBridgesForVault(vaultPath, lockFolders(userHomeDirectory(), process.env.CLAUDE_CONFIG_DIR))) {
-		process.stderr.write(`Warning: this vault is already served by "${other.ideName}" (pid ${other.pid}, port ${other.port}). /ide will list both; this one is "${ideName}". Stop the other (kill ${other.pid}) unless you want two.\n`);
+	for (const other of await otherBridgesForVault(
+		vaultPath,
+		lockFolders(userHomeDirectory(), process.env.CLAUDE_CONFIG_DIR),
+	)) {
+		process.stderr.write(
+			`Warning: this vault is already served by "${other.ideName}" (pid ${other.pid}, port ${other.port}). /ide will list both; this one is "${ideName}". Stop the other (kill ${other.pid}) unless you want two.\n`,
+		);
 	}
 	const status = await host.start();
 	if (status.state !== "listening") fail(`Could not start: ${status.error ?? "unknown error"}`);
@@ -155,11 +164,22 @@ async function main(): Promise<void> {
 	commands.set(
 		"doctor",
 		doctorCommand(
-			async () => ({ vaultPath, status: host.status(), pid: process.pid, ideName, homeDir: userHomeDirectory(), permissionRules: await headlessPermissionRules(vaultPath, privacyRules()) }),
+			async () => ({
+				vaultPath,
+				status: host.status(),
+				pid: process.pid,
+				ideName,
+				homeDir: userHomeDirectory(),
+				permissionRules: await headlessPermissionRules(vaultPath, privacyRules()),
+			}),
 			async () => (await mcp?.doctorFindings()) ?? [],
 		),
 	);
-	commands.set("quit", { usage: "quit", summary: "stop the bridge and remove its lock file", run: () => void stop() });
+	commands.set("quit", {
+		usage: "quit",
+		summary: "stop the bridge and remove its lock file",
+		run: () => void stop(),
+	});
 	commands.set("help", { usage: "help", summary: "list the commands", run: () => helpText(commands) });
 	runCommandLoop(
 		process.stdin,

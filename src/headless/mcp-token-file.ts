@@ -20,7 +20,10 @@ export class McpTokenEnvironmentError extends Error {}
 export function tokenFromEnvironment(env: Record<string, string | undefined>): string | undefined {
 	const value = env[MCP_TOKEN_ENV]?.trim();
 	if (value === undefined || value === "") return undefined;
-	if (value.length < MIN_ENV_TOKEN_LENGTH || /\s/.test(value)) throw new McpTokenEnvironmentError(`${MCP_TOKEN_ENV} must be at least ${MIN_ENV_TOKEN_LENGTH} characters without spaces`);
+	if (value.length < MIN_ENV_TOKEN_LENGTH || /\s/.test(value))
+		throw new McpTokenEnvironmentError(
+			`${MCP_TOKEN_ENV} must be at least ${MIN_ENV_TOKEN_LENGTH} characters without spaces`,
+		);
 	return value;
 }
 

@@ -33,7 +33,9 @@ export async function otherBridgesForVault(
 			if (reading.kind !== "read") continue;
 			const { pid, ideName, writer, workspaceFolders } = reading.record;
 			if (writer !== LOCK_FILE_WRITER || typeof pid !== "number" || pid === ownPid || !isAlive(pid)) continue;
-			const folders = Array.isArray(workspaceFolders) ? workspaceFolders.filter((folder): folder is string => typeof folder === "string") : [];
+			const folders = Array.isArray(workspaceFolders)
+				? workspaceFolders.filter((folder): folder is string => typeof folder === "string")
+				: [];
 			if (!folders.some((folder) => folderContains(folder, vault))) continue;
 			found.push({ pid, port, ideName: typeof ideName === "string" ? ideName : "an unnamed bridge" });
 		}

@@ -1,8 +1,19 @@
 import { realpathSync } from "node:fs";
-import { ConnectionManager, type ClientConnection, type ConnectionHandler, type IntervalScheduler } from "../server/connection-manager";
+import {
+	ConnectionManager,
+	type ClientConnection,
+	type ConnectionHandler,
+	type IntervalScheduler,
+} from "../server/connection-manager";
 import { createAuthToken, tokenFingerprint } from "../server/auth";
 import { CLOSE_TOKEN_ROTATED, MAX_OUTGOING_MESSAGE_BYTES } from "../server/limits";
-import { removeLockFile, removeStaleLockFiles, writeLockFile, LOCK_FILE_WRITER, type LockFileContent } from "../server/lock-file";
+import {
+	removeLockFile,
+	removeStaleLockFiles,
+	writeLockFile,
+	LOCK_FILE_WRITER,
+	type LockFileContent,
+} from "../server/lock-file";
 import type { JsonObject } from "../protocol/json-rpc";
 import { McpSession, type MethodHandler, type TraceEvent } from "../protocol/mcp-session";
 import type { RequestObserver } from "../protocol/request-observer";
@@ -167,7 +178,8 @@ export class BridgeHost {
 
 	/** Whether a client has finished `initialize`. */
 	hasInitializedClients(): boolean {
-		for (const { session, relay } of this.sessions.values()) if (session.isInitialized && relay !== true) return true;
+		for (const { session, relay } of this.sessions.values())
+			if (session.isInitialized && relay !== true) return true;
 		return false;
 	}
 

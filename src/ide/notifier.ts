@@ -25,7 +25,14 @@ export interface NotifierOptions {
 export type MentionOutcome = "sent" | "queued" | "private";
 
 /** A sent selection's note, text and range. */
-type SentKey = [filePath: string, text: string, startLine: number, startCharacter: number, endLine: number, endCharacter: number];
+type SentKey = [
+	filePath: string,
+	text: string,
+	startLine: number,
+	startCharacter: number,
+	endLine: number,
+	endCharacter: number,
+];
 
 interface QueuedMention {
 	mention: Mention;
@@ -99,7 +106,14 @@ export class Notifier {
 	activeNoteChanged(snapshot: SelectionSnapshot, location?: VaultLocation): void {
 		this.clearDebounce();
 		this.pending = undefined;
-		this.send({ ...snapshot, text: "", selection: { start: snapshot.selection.start, end: snapshot.selection.start, isEmpty: true } }, location);
+		this.send(
+			{
+				...snapshot,
+				text: "",
+				selection: { start: snapshot.selection.start, end: snapshot.selection.start, isEmpty: true },
+			},
+			location,
+		);
 	}
 
 	/** Whether a tag of this note or folder would be refused as private (for menus that should not offer it). */
@@ -113,7 +127,8 @@ export class Notifier {
 	 * `location`, when the caller resolved the note already, is judged instead of resolving its path again.
 	 */
 	mention(mention: Mention, location?: VaultLocation): MentionOutcome {
-		if (this.options.privacy.hidesPath(location?.absolute === mention.filePath ? location : mention.filePath)) return "private";
+		if (this.options.privacy.hidesPath(location?.absolute === mention.filePath ? location : mention.filePath))
+			return "private";
 		const connected = this.options.hasClients();
 		// While a client's welcome is pending or queued tags are being delivered, a new tag joins the queue so
 		// tags arrive in the order they were made (and not in the moments after a connect that the CLI drops).
@@ -164,7 +179,8 @@ export class Notifier {
 	}
 
 	private send(snapshot: SelectionSnapshot, location?: VaultLocation): void {
-		if (this.options.privacy.hidesPath(location?.absolute === snapshot.filePath ? location : snapshot.filePath)) return;
+		if (this.options.privacy.hidesPath(location?.absolute === snapshot.filePath ? location : snapshot.filePath))
+			return;
 		const { start, end } = snapshot.selection;
 		const key: SentKey = [snapshot.filePath, snapshot.text, start.line, start.character, end.line, end.character];
 		const last = this.lastSentKey;

@@ -9,7 +9,14 @@ import type { JsonObject } from "../protocol/json-rpc";
 export function selectionChangedJson(params: JsonObject): string | undefined {
 	if (!isPlainObject(params) || !hasKeys(params, SNAPSHOT_KEYS)) return undefined;
 	const { text, filePath, fileUrl, selection } = params;
-	if (typeof text !== "string" || typeof filePath !== "string" || typeof fileUrl !== "string" || !isPlainObject(selection) || !hasKeys(selection, RANGE_KEYS)) return undefined;
+	if (
+		typeof text !== "string" ||
+		typeof filePath !== "string" ||
+		typeof fileUrl !== "string" ||
+		!isPlainObject(selection) ||
+		!hasKeys(selection, RANGE_KEYS)
+	)
+		return undefined;
 	const { start, end, isEmpty } = selection;
 	if (!isPosition(start) || !isPosition(end) || typeof isEmpty !== "boolean") return undefined;
 	return `${HEAD}${JSON.stringify(text)},"filePath":${jsonOfPath(filePath, fileUrl)},"selection":{"start":{"line":${start.line},"character":${start.character}},"end":{"line":${end.line},"character":${end.character}},"isEmpty":${isEmpty}}}}`;
@@ -24,13 +31,19 @@ const POSITION_KEYS = ["line", "character"];
 let lastPath = { filePath: "", fileUrl: "", json: "" };
 
 function jsonOfPath(filePath: string, fileUrl: string): string {
-	if (lastPath.filePath !== filePath || lastPath.fileUrl !== fileUrl) lastPath = { filePath, fileUrl, json: `${JSON.stringify(filePath)},"fileUrl":${JSON.stringify(fileUrl)}` };
+	if (lastPath.filePath !== filePath || lastPath.fileUrl !== fileUrl)
+		lastPath = { filePath, fileUrl, json: `${JSON.stringify(filePath)},"fileUrl":${JSON.stringify(fileUrl)}` };
 	return lastPath.json;
 }
 
 function isPosition(value: unknown): value is { line: number; character: number } {
 	// A finite number is written by a template literal as JSON.stringify writes it (-0 as 0, 1e21 as 1e+21).
-	return isPlainObject(value) && hasKeys(value, POSITION_KEYS) && Number.isFinite(value.line) && Number.isFinite(value.character);
+	return (
+		isPlainObject(value) &&
+		hasKeys(value, POSITION_KEYS) &&
+		Number.isFinite(value.line) &&
+		Number.isFinite(value.character)
+	);
 }
 
 /** An object literal's kind of object: no `toJSON` or other behaviour of its own that JSON.stringify would follow. */

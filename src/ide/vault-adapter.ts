@@ -58,11 +58,16 @@ export class VaultAdapter {
 	/** `{ path, filePath, size, text }`, encoded straight from the file's bytes (a large note is never decoded). */
 	private async readFile(params: JsonObject): Promise<EncodedJson> {
 		const path = params.path;
-		if (typeof path !== "string") throw invalidParams('files/read needs "path": a vault-relative or absolute path inside the vault');
+		if (typeof path !== "string")
+			throw invalidParams('files/read needs "path": a vault-relative or absolute path inside the vault');
 		const location = this.locate(path);
 		const bytes = await this.readAllowed(location, ErrorCode.InvalidParams);
 		checkUtf8(bytes, path);
-		return EncodedJson.objectWithText({ path: location.relative, filePath: location.absolute, size: bytes.byteLength }, "text", bytes);
+		return EncodedJson.objectWithText(
+			{ path: location.relative, filePath: location.absolute, size: bytes.byteLength },
+			"text",
+			bytes,
+		);
 	}
 
 	private selection(): JsonObject {
@@ -72,7 +77,8 @@ export class VaultAdapter {
 
 	private async listResources(params: JsonObject): Promise<JsonObject> {
 		const cursor = params.cursor;
-		if (cursor !== undefined && typeof cursor !== "string") throw invalidParams('"cursor" must be a string from a previous nextCursor');
+		if (cursor !== undefined && typeof cursor !== "string")
+			throw invalidParams('"cursor" must be a string from a previous nextCursor');
 		const after = cursor === undefined ? undefined : decodeCursor(cursor);
 		const entries = await this.sortedListing(after !== undefined);
 		const start = after === undefined ? 0 : firstIndexAfter(entries, after);
@@ -103,7 +109,8 @@ export class VaultAdapter {
 
 	private async readResource(params: JsonObject): Promise<JsonObject | EncodedJson> {
 		const uri = params.uri;
-		if (typeof uri !== "string" || !uri.startsWith("file:")) throw invalidParams('resources/read needs "uri": a file:// URI from resources/list');
+		if (typeof uri !== "string" || !uri.startsWith("file:"))
+			throw invalidParams('resources/read needs "uri": a file:// URI from resources/list');
 		const location = this.locate(uri);
 		const bytes = await this.readAllowed(location, RESOURCE_NOT_FOUND);
 		const mimeType = mimeTypeFor(location.relative);
@@ -128,7 +135,9 @@ export class VaultAdapter {
 			const stat = await this.options.files.stat(location.relative);
 			if (!stat) throw new JsonRpcError(notFoundCode, `Not found: ${location.relative}`);
 			if (stat.size > this.options.maxReadBytes) {
-				throw invalidParams(`Refused: ${location.relative} is ${formatMiB(stat.size)}, over the ${formatMiB(this.options.maxReadBytes)} limit for reading through the bridge`);
+				throw invalidParams(
+					`Refused: ${location.relative} is ${formatMiB(stat.size)}, over the ${formatMiB(this.options.maxReadBytes)} limit for reading through the bridge`,
+				);
 			}
 			return await this.options.files.readBytes(location.relative);
 		} catch (error) {
@@ -143,7 +152,8 @@ function invalidParams(message: string): JsonRpcError {
 }
 
 function checkUtf8(bytes: Uint8Array, path: string): void {
-	if (!validUtf8(bytes)) throw invalidParams(`Refused: ${path} is not UTF-8 text; use resources/read for binary files`);
+	if (!validUtf8(bytes))
+		throw invalidParams(`Refused: ${path} is not UTF-8 text; use resources/read for binary files`);
 }
 
 function compare(a: string, b: string): number {
@@ -168,7 +178,8 @@ function encodeCursor(lastPath: string): string {
 function decodeCursor(cursor: string): string {
 	try {
 		const decoded: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-		if (typeof decoded === "object" && decoded !== null && "after" in decoded && typeof decoded.after === "string") return decoded.after;
+		if (typeof decoded === "object" && decoded !== null && "after" in decoded && typeof decoded.after === "string")
+			return decoded.after;
 	} catch {
 		// fall through to the error below
 	}

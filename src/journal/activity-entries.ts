@@ -26,7 +26,8 @@ export interface RecordJudge {
 	pathProblem(path: string): string | undefined;
 }
 
-export const NOT_THIS_DEVICE = "this device did not write it as it reads now (another device or an older version wrote it, or it was changed in the journal's folder)";
+export const NOT_THIS_DEVICE =
+	"this device did not write it as it reads now (another device or an older version wrote it, or it was changed in the journal's folder)";
 export const WRITTEN_BEFORE_SEALS = "written before this version; cannot be undone safely";
 const MIXED = "its records were not all written the same way (some by this device, some not)";
 /** Characters of an unreadable entry's tool and session kept for the list. */
@@ -50,14 +51,24 @@ export function activityEntries(records: readonly JournalRecord[], judge: Record
 		}
 		let entry = entries.get(record.id);
 		if (!entry) {
-			entry = { id: record.id, at: record.at, session: record.session, tool: record.tool, notes: [], args: "", changes: [] };
+			entry = {
+				id: record.id,
+				at: record.at,
+				session: record.session,
+				tool: record.tool,
+				notes: [],
+				args: "",
+				changes: [],
+			};
 			entries.set(record.id, entry);
 		}
 		let seen = trusts.get(record.id);
 		if (!seen) trusts.set(record.id, (seen = new Set()));
 		seen.add(trust);
 		if (record.type === "change" && !problems.has(record.id)) {
-			const problem = pathsOf(record.change).map((path) => judge.pathProblem(path)).find((found) => found !== undefined);
+			const problem = pathsOf(record.change)
+				.map((path) => judge.pathProblem(path))
+				.find((found) => found !== undefined);
 			if (problem !== undefined) problems.set(record.id, `it names ${problem}`);
 		}
 		if (record.type === "call") {
@@ -86,7 +97,8 @@ export function activityEntries(records: readonly JournalRecord[], judge: Record
 	for (const [id, mark] of undone) {
 		const entry = entries.get(id);
 		// A record without a seal marks only an entry without one undone.
-		if (entry && entry.unreadable === undefined && (mark.trust === "device" || entry.notUndoable !== undefined)) entry.undoneAt = mark.at;
+		if (entry && entry.unreadable === undefined && (mark.trust === "device" || entry.notUndoable !== undefined))
+			entry.undoneAt = mark.at;
 	}
 	// Newest first; of two started in the same millisecond, the one recorded later.
 	return [...entries.values()]
@@ -96,7 +108,9 @@ export function activityEntries(records: readonly JournalRecord[], judge: Record
 }
 
 /** Entries (newest first) grouped by session, in that order: each group newest first, groups by their newest entry. */
-export function groupBySession(entries: readonly ActivityEntry[]): { session: JournalSession; entries: ActivityEntry[] }[] {
+export function groupBySession(
+	entries: readonly ActivityEntry[],
+): { session: JournalSession; entries: ActivityEntry[] }[] {
 	const groups = new Map<string, { session: JournalSession; entries: ActivityEntry[] }>();
 	for (const entry of entries) {
 		let group = groups.get(entry.session.key);
@@ -108,13 +122,27 @@ export function groupBySession(entries: readonly ActivityEntry[]): { session: Jo
 
 /** Whether an entry has changes that undo could take back. */
 export function isUndoable(entry: ActivityEntry): boolean {
-	return entry.changes.length > 0 && entry.undoneAt === undefined && entry.unreadable === undefined && entry.notUndoable === undefined;
+	return (
+		entry.changes.length > 0 &&
+		entry.undoneAt === undefined &&
+		entry.unreadable === undefined &&
+		entry.notUndoable === undefined
+	);
 }
 
 /** What an unreadable entry keeps: its id, time, session and tool (shortened), and why. */
 function unreadableEntry(entry: ActivityEntry, reason: string): ActivityEntry {
 	const session: JournalSession = { key: shorten(entry.session.key), surface: entry.session.surface };
-	return { id: shorten(entry.id), at: entry.at, session, tool: shorten(entry.tool), notes: [], args: "", changes: [], unreadable: reason };
+	return {
+		id: shorten(entry.id),
+		at: entry.at,
+		session,
+		tool: shorten(entry.tool),
+		notes: [],
+		args: "",
+		changes: [],
+		unreadable: reason,
+	};
 }
 
 function shorten(text: string): string {

@@ -15,7 +15,12 @@ export interface ActivityExport {
 
 /** The entries as JSON (what the journal holds of them, nothing more: no pre-image bytes). */
 export function activityAsJson(entries: readonly ActivityEntry[], exportedAt: Date): string {
-	const document: ActivityExport = { format: ACTIVITY_EXPORT_FORMAT, version: ACTIVITY_EXPORT_VERSION, exportedAt: exportedAt.toISOString(), entries: [...entries] };
+	const document: ActivityExport = {
+		format: ACTIVITY_EXPORT_FORMAT,
+		version: ACTIVITY_EXPORT_VERSION,
+		exportedAt: exportedAt.toISOString(),
+		entries: [...entries],
+	};
 	return `${JSON.stringify(document, null, 2)}\n`;
 }
 
@@ -26,15 +31,31 @@ export function activityAsJson(entries: readonly ActivityEntry[], exportedAt: Da
  * the vault's graph. The JSON export is JSON: nothing in it is escaped for Markdown.
  */
 export function activityAsMarkdown(entries: readonly ActivityEntry[], exportedAt: Date): string {
-	const lines = [`# Claude's activity`, "", `Exported ${exportedAt.toISOString()}; ${entries.length} entr${entries.length === 1 ? "y" : "ies"}.`];
+	const lines = [
+		`# Claude's activity`,
+		"",
+		`Exported ${exportedAt.toISOString()}; ${entries.length} entr${entries.length === 1 ? "y" : "ies"}.`,
+	];
 	for (const group of groupBySession(entries)) {
 		const { session } = group;
-		const who = [session.surface, session.client, session.pid !== undefined ? `pid ${session.pid}` : undefined].filter((part) => part !== undefined).join(", ");
-		lines.push("", `## Session ${session.key} (${inertTableCell(who)})`, "", "| time | id | tool | outcome | notes | arguments | changes |", "| --- | --- | --- | --- | --- | --- | --- |");
+		const who = [session.surface, session.client, session.pid !== undefined ? `pid ${session.pid}` : undefined]
+			.filter((part) => part !== undefined)
+			.join(", ");
+		lines.push(
+			"",
+			`## Session ${session.key} (${inertTableCell(who)})`,
+			"",
+			"| time | id | tool | outcome | notes | arguments | changes |",
+			"| --- | --- | --- | --- | --- | --- | --- |",
+		);
 		for (const entry of group.entries) {
-			const changes = entry.changes.map(describeChange).join("; ") + (entry.undoneAt !== undefined ? ` (undone ${new Date(entry.undoneAt).toISOString()})` : "");
+			const changes =
+				entry.changes.map(describeChange).join("; ") +
+				(entry.undoneAt !== undefined ? ` (undone ${new Date(entry.undoneAt).toISOString()})` : "");
 			const outcome = `${entry.outcome ?? "running"}${entry.detail !== undefined ? `: ${entry.detail}` : ""}`;
-			lines.push(`| ${new Date(entry.at).toISOString()} | ${entry.id} | ${inertTableCell(entry.tool)} | ${inertTableCell(outcome)} | ${inertTableCell(entry.notes.join(", "))} | ${inertTableCell(entry.args)} | ${inertTableCell(changes)} |`);
+			lines.push(
+				`| ${new Date(entry.at).toISOString()} | ${entry.id} | ${inertTableCell(entry.tool)} | ${inertTableCell(outcome)} | ${inertTableCell(entry.notes.join(", "))} | ${inertTableCell(entry.args)} | ${inertTableCell(changes)} |`,
+			);
 		}
 	}
 	return `${lines.join("\n")}\n`;

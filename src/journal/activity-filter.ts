@@ -34,10 +34,12 @@ export function parseActivityFilter(words: readonly string[]): ActivityFilter {
 		} else {
 			const value = match[2] ?? "";
 			if (field === "surface") {
-				if (!SURFACES.includes(value as Surface)) throw new Error(`unknown surface "${value}"; one of ${SURFACES.join(", ")}`);
+				if (!SURFACES.includes(value as Surface))
+					throw new Error(`unknown surface "${value}"; one of ${SURFACES.join(", ")}`);
 				filter.surface = value as Surface;
 			} else if (field === "outcome") {
-				if (!CALL_OUTCOMES.includes(value as CallOutcome)) throw new Error(`unknown outcome "${value}"; one of ${CALL_OUTCOMES.join(", ")}`);
+				if (!CALL_OUTCOMES.includes(value as CallOutcome))
+					throw new Error(`unknown outcome "${value}"; one of ${CALL_OUTCOMES.join(", ")}`);
 				filter.outcome = value as CallOutcome;
 			} else filter[field] = value;
 		}
@@ -57,7 +59,16 @@ export function matchesFilter(entry: ActivityEntry, filter: ActivityFilter): boo
 		if (!entry.notes.some((note) => note.toLowerCase().includes(part))) return false;
 	}
 	if (filter.text !== undefined) {
-		const haystack = [entry.tool, entry.args, entry.detail ?? "", entry.session.client ?? "", entry.id, ...entry.notes].join("\n").toLowerCase();
+		const haystack = [
+			entry.tool,
+			entry.args,
+			entry.detail ?? "",
+			entry.session.client ?? "",
+			entry.id,
+			...entry.notes,
+		]
+			.join("\n")
+			.toLowerCase();
 		if (!haystack.includes(filter.text.toLowerCase())) return false;
 	}
 	return true;

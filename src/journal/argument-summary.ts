@@ -85,7 +85,10 @@ function describeValue(name: string, value: unknown, withholdText: boolean): str
 	if (value === null || typeof value === "number" || typeof value === "boolean") return String(value);
 	if (withholdText && typeof value === "object") return WITHHELD;
 	if (Array.isArray(value)) return `[${value.length} item${value.length === 1 ? "" : "s"}]`;
-	if (typeof value === "object") return `{${Object.keys(value).map((key) => (SECRET_NAME.test(key) ? WITHHELD : shorten(redactTokens(key), 20))).join(", ")}}`;
+	if (typeof value === "object")
+		return `{${Object.keys(value)
+			.map((key) => (SECRET_NAME.test(key) ? WITHHELD : shorten(redactTokens(key), 20)))
+			.join(", ")}}`;
 	if (typeof value !== "string" || withholdText) return WITHHELD;
 	return JSON.stringify(shorten(redactTokens(value.replace(/\s+/g, " ")), MAX_EXCERPT));
 }

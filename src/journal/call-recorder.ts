@@ -1,5 +1,10 @@
 import { isJsonObject, type JsonObject } from "../protocol/json-rpc";
-import type { ObservedOutcome, ObservedRequest, RequestObservation, RequestObserver } from "../protocol/request-observer";
+import type {
+	ObservedOutcome,
+	ObservedRequest,
+	RequestObservation,
+	RequestObserver,
+} from "../protocol/request-observer";
 import { summarizeArguments, summarizeDetail, type ArgumentSummary, type NoteReferences } from "./argument-summary";
 import type { CallDescription, CallEnd, CallSource, Journal } from "./journal";
 import type { CallOutcome, JournalSession, Surface } from "./journal-records";
@@ -21,7 +26,15 @@ export interface CallRecorderOptions {
 }
 
 /** Lifecycle and listing methods: not calls a user would look for in the activity list. */
-const UNRECORDED = new Set(["initialize", "ping", "tools/list", "resources/list", "resources/templates/list", "prompts/list", "logging/setLevel"]);
+const UNRECORDED = new Set([
+	"initialize",
+	"ping",
+	"tools/list",
+	"resources/list",
+	"resources/templates/list",
+	"prompts/list",
+	"logging/setLevel",
+]);
 
 /**
  * Records one session's calls in the journal (a `RequestObserver` on its `McpSession`): every request but the
@@ -49,7 +62,11 @@ export class CallRecorder implements RequestObserver {
 		if (UNRECORDED.has(request.method)) return undefined;
 		const toolCall = request.method === "tools/call";
 		const tool = toolCall && typeof request.params.name === "string" ? request.params.name : request.method;
-		const args: JsonObject = toolCall ? (isJsonObject(request.params.arguments) ? { ...request.params.arguments } : {}) : { ...request.params };
+		const args: JsonObject = toolCall
+			? isJsonObject(request.params.arguments)
+				? { ...request.params.arguments }
+				: {}
+			: { ...request.params };
 		return new RecordedCall(this.options, this.session(request), tool, args);
 	}
 
@@ -58,7 +75,13 @@ export class CallRecorder implements RequestObserver {
 		const pid = request.session.pid;
 		const connection = this.options.connection ?? request.session.id;
 		const last = this.lastSession;
-		if (last && last.client === client && last.pid === pid && (last.connection ?? 0) === (connection > 0 ? connection : 0)) return last;
+		if (
+			last &&
+			last.client === client &&
+			last.pid === pid &&
+			(last.connection ?? 0) === (connection > 0 ? connection : 0)
+		)
+			return last;
 		const session: JournalSession = {
 			key: this.key,
 			surface: this.options.surface,
@@ -102,7 +125,11 @@ class RecordedCall implements RequestObservation, CallSource {
 			return;
 		}
 		const { outcome: kind, message } = this.options.classify(this.tool, outcome);
-		const end: CallEnd = { outcome: kind, durationMs: Math.round((performance.now() - this.startedAt) * 10) / 10, answerBytes: outcome.bytes };
+		const end: CallEnd = {
+			outcome: kind,
+			durationMs: Math.round((performance.now() - this.startedAt) * 10) / 10,
+			answerBytes: outcome.bytes,
+		};
 		const detail = message === undefined ? undefined : summarizeDetail(message, this.summarize().private);
 		if (detail !== undefined) end.detail = detail;
 		journal.finish(this.id, end);

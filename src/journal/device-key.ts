@@ -1,5 +1,18 @@
 import { randomBytes } from "node:crypto";
-import { chmodSync, closeSync, constants, fchmodSync, fstatSync, linkSync, mkdirSync, openSync, readSync, realpathSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+	chmodSync,
+	closeSync,
+	constants,
+	fchmodSync,
+	fstatSync,
+	linkSync,
+	mkdirSync,
+	openSync,
+	readSync,
+	realpathSync,
+	unlinkSync,
+	writeFileSync,
+} from "node:fs";
 import { join, resolve } from "node:path";
 import { dataHome, isWithin } from "./journal-folder";
 
@@ -24,10 +37,17 @@ const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
  * --vault`); none syncs it, as it is never in a vault nor in data.json. A data folder inside the vault is refused,
  * and so is a key file that is a link or not a plain file.
  */
-export function deviceKey(vaultRoot: string, environment: Readonly<Record<string, string | undefined>>, homeDir: string): DeviceKey | { refused: string } {
+export function deviceKey(
+	vaultRoot: string,
+	environment: Readonly<Record<string, string | undefined>>,
+	homeDir: string,
+): DeviceKey | { refused: string } {
 	const folder = join(dataHome(environment, homeDir), "claude-code-bridge", "keys");
 	for (const root of new Set([resolve(vaultRoot), realOrSelf(vaultRoot)])) {
-		if (isWithin(root, resolve(folder))) return { refused: `the data folder is inside the vault, so no key for the activity journal is kept; nothing can be undone` };
+		if (isWithin(root, resolve(folder)))
+			return {
+				refused: `the data folder is inside the vault, so no key for the activity journal is kept; nothing can be undone`,
+			};
 	}
 	try {
 		mkdirSync(folder, { recursive: true, mode: 0o700 });
@@ -35,7 +55,9 @@ export function deviceKey(vaultRoot: string, environment: Readonly<Record<string
 		const path = join(folder, "journal.key");
 		return readKey(path) ?? createKey(path);
 	} catch (error) {
-		return { refused: `the activity journal's key could not be read (${error instanceof Error ? error.message : String(error)}); nothing can be undone` };
+		return {
+			refused: `the activity journal's key could not be read (${error instanceof Error ? error.message : String(error)}); nothing can be undone`,
+		};
 	}
 }
 

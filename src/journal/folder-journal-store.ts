@@ -52,7 +52,10 @@ export class FolderJournalStore implements JournalStore {
 		for (const record of records) text += `${JSON.stringify(record)}\n`;
 		const bytes = Buffer.from(text, "utf8");
 		// Never through a link planted in its place (the folder syncs with the vault): that would append elsewhere.
-		await fs.appendFile(join(this.folder, RECORDS), bytes, { mode: 0o600, flag: constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | NO_FOLLOW });
+		await fs.appendFile(join(this.folder, RECORDS), bytes, {
+			mode: 0o600,
+			flag: constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | NO_FOLLOW,
+		});
 		return bytes.byteLength;
 	}
 
@@ -64,7 +67,15 @@ export class FolderJournalStore implements JournalStore {
 		// plain file of the right size counts as kept (utimes would follow a link planted here); anything else is replaced.
 		const kept = await fs.lstat(path).catch(() => undefined);
 		const now = new Date();
-		if (kept?.isFile() && kept.size === bytes.byteLength && (await fs.utimes(path, now, now).then(() => true, () => false))) return;
+		if (
+			kept?.isFile() &&
+			kept.size === bytes.byteLength &&
+			(await fs.utimes(path, now, now).then(
+				() => true,
+				() => false,
+			))
+		)
+			return;
 		const temporary = `${path}.${randomBytes(6).toString("hex")}.tmp`;
 		await fs.writeFile(temporary, bytes, { mode: 0o600, flag: "wx" });
 		await fs.rename(temporary, path);
@@ -89,7 +100,10 @@ export class FolderJournalStore implements JournalStore {
 		await fs.rm(path, { force: true });
 	}
 
-	async compact(select: (records: JournalRecord[], sizes: RecordSizes) => JournalRecord[], keepBlobs: (records: JournalRecord[]) => ReadonlySet<string>): Promise<void> {
+	async compact(
+		select: (records: JournalRecord[], sizes: RecordSizes) => JournalRecord[],
+		keepBlobs: (records: JournalRecord[]) => ReadonlySet<string>,
+	): Promise<void> {
 		await this.prepare();
 		if (!(await this.lock())) return;
 		try {
@@ -97,13 +111,19 @@ export class FolderJournalStore implements JournalStore {
 			for (let attempt = 0; attempt < 3; attempt++) {
 				const size = await sizeIfExists(path);
 				const bytes = await this.readRecords();
-				const lines = new Map((await parseJournalLines(bytes.toString("utf8"))).map((line) => [line.record, line]));
+				const lines = new Map(
+					(await parseJournalLines(bytes.toString("utf8"))).map((line) => [line.record, line]),
+				);
 				// The selection runs in a turn of its own, not after the parse's last slice.
 				await new Promise((resolve) => setImmediate(resolve));
 				const kept = select([...lines.keys()], (record) => lines.get(record)?.bytes ?? recordBytes(record));
 				const temporary = `${path}.${randomBytes(6).toString("hex")}.tmp`;
 				// The kept lines as they were read: records are not encoded again (nor changed, whoever wrote them).
-				await fs.writeFile(temporary, kept.map((record) => `${lines.get(record)?.text ?? JSON.stringify(record)}\n`).join(""), { mode: 0o600, flag: "wx" });
+				await fs.writeFile(
+					temporary,
+					kept.map((record) => `${lines.get(record)?.text ?? JSON.stringify(record)}\n`).join(""),
+					{ mode: 0o600, flag: "wx" },
+				);
 				// Another process appended while we read: start over rather than drop its lines.
 				if ((await sizeIfExists(path)) !== size) {
 					await fs.rm(temporary, { force: true });
@@ -135,7 +155,8 @@ export class FolderJournalStore implements JournalStore {
 		const path = join(this.folder, RECORDS);
 		const read = await readPlainFile(path, Infinity, this.maxRecordsBytes);
 		if (read === "missing") return Buffer.alloc(0);
-		if ("refused" in read) throw new Error(`The activity journal's records file ${path} ${read.refused}; it is not read`);
+		if ("refused" in read)
+			throw new Error(`The activity journal's records file ${path} ${read.refused}; it is not read`);
 		return read;
 	}
 
@@ -143,9 +164,16 @@ export class FolderJournalStore implements JournalStore {
 	private prepare(): Promise<void> {
 		const attempt = (this.ready ??= (async () => {
 			await fs.mkdir(join(this.folder, BLOBS), { recursive: true, mode: 0o700 });
-			for (const [path, mode] of [[this.folder, 0o700], [join(this.folder, BLOBS), 0o700], [join(this.folder, RECORDS), 0o600]] as const) {
+			for (const [path, mode] of [
+				[this.folder, 0o700],
+				[join(this.folder, BLOBS), 0o700],
+				[join(this.folder, RECORDS), 0o600],
+			] as const) {
 				const stats = await fs.lstat(path).catch(() => undefined);
-				if (stats?.isSymbolicLink()) throw new Error(`The activity journal's ${path} is a link, which the journal never follows; move it away`);
+				if (stats?.isSymbolicLink())
+					throw new Error(
+						`The activity journal's ${path} is a link, which the journal never follows; move it away`,
+					);
 				// chmod follows links: only what was checked above to be none.
 				if (stats) await fs.chmod(path, mode);
 			}
@@ -180,8 +208,14 @@ export class FolderJournalStore implements JournalStore {
  * `maxBytes` (its last `tailBytes` only, from its first whole line, when given): "missing" when there is none, else
  * why it was not read (a link, a folder, a device, too large).
  */
-async function readPlainFile(path: string, maxBytes: number, tailBytes?: number): Promise<Buffer | "missing" | { refused: string }> {
-	const link = await fs.lstat(path).catch((error: unknown) => ((error as { code?: unknown }).code === "ENOENT" ? "missing" : undefined));
+async function readPlainFile(
+	path: string,
+	maxBytes: number,
+	tailBytes?: number,
+): Promise<Buffer | "missing" | { refused: string }> {
+	const link = await fs
+		.lstat(path)
+		.catch((error: unknown) => ((error as { code?: unknown }).code === "ENOENT" ? "missing" : undefined));
 	if (link === "missing") return link;
 	if (link?.isSymbolicLink()) return { refused: "is a link, which the journal never follows" };
 	let handle: fs.FileHandle;

@@ -24,7 +24,10 @@ export function blobNames(records: readonly JournalRecord[]): Set<string> {
  * What a set of records takes: calls (entries), bytes (records and each blob once), and the oldest time.
  * `recordsBytes`: the records' own bytes when already known (what a store's append returned), else their sizes.
  */
-export function measure(records: readonly JournalRecord[], recordsBytes: number | RecordSizes = recordBytes): { entries: number; bytes: number; oldest: number | undefined } {
+export function measure(
+	records: readonly JournalRecord[],
+	recordsBytes: number | RecordSizes = recordBytes,
+): { entries: number; bytes: number; oldest: number | undefined } {
 	const ids = new Set<string>();
 	const blobs = new Map<string, number>();
 	let bytes = typeof recordsBytes === "number" ? recordsBytes : 0;
@@ -43,14 +46,20 @@ export function measure(records: readonly JournalRecord[], recordsBytes: number 
  * The records of the newest calls that fit all three bounds (a call's records stay together; a call is as old as
  * its newest record), in their stored order.
  */
-export function withinBounds(records: readonly JournalRecord[], bounds: JournalBounds, now: number, sizeOf: RecordSizes = recordBytes): JournalRecord[] {
+export function withinBounds(
+	records: readonly JournalRecord[],
+	bounds: JournalBounds,
+	now: number,
+	sizeOf: RecordSizes = recordBytes,
+): JournalRecord[] {
 	// One pass for each call's newest time, bytes and pre-images (most calls have one record and none).
 	const calls = new Map<string, { newest: number; bytes: number; blobs: PreImage[] | undefined }>();
 	for (const record of records) {
 		const bytes = sizeOf(record);
 		const blobs = blobsOf(record);
 		const known = calls.get(record.id);
-		if (known === undefined) calls.set(record.id, { newest: record.at, bytes, blobs: blobs.length > 0 ? [...blobs] : undefined });
+		if (known === undefined)
+			calls.set(record.id, { newest: record.at, bytes, blobs: blobs.length > 0 ? [...blobs] : undefined });
 		else {
 			if (record.at > known.newest) known.newest = record.at;
 			known.bytes += bytes;

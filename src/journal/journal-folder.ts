@@ -8,13 +8,19 @@ import { basename, isAbsolute, join, relative, resolve } from "node:path";
  * its real path, so two vaults of the same name never share a journal. Never inside the vault: a data folder
  * there is refused (the notes would carry the journal to every device the vault syncs to).
  */
-export function journalFolder(vaultRoot: string, environment: Readonly<Record<string, string | undefined>>, homeDir: string): { folder: string } | { refused: string } {
+export function journalFolder(
+	vaultRoot: string,
+	environment: Readonly<Record<string, string | undefined>>,
+	homeDir: string,
+): { folder: string } | { refused: string } {
 	const home = dataHome(environment, homeDir);
 	const folder = join(home, "claude-code-bridge", "journal", vaultId(vaultRoot));
 	const real = realPath(vaultRoot);
 	for (const root of new Set([resolve(vaultRoot), real])) {
 		if (isWithin(root, resolve(folder))) {
-			return { refused: `the data folder ${home} is inside the vault; the activity journal is kept outside the notes, so none is kept` };
+			return {
+				refused: `the data folder ${home} is inside the vault; the activity journal is kept outside the notes, so none is kept`,
+			};
 		}
 	}
 	return { folder };
@@ -28,7 +34,11 @@ export function dataHome(environment: Readonly<Record<string, string | undefined
 
 /** `<folder name>-<12 hex of the real path's SHA-256>`, with only safe characters in the name. */
 export function vaultId(vaultRoot: string): string {
-	const name = basename(resolve(vaultRoot)).replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^\.+/, "").slice(0, 40) || "vault";
+	const name =
+		basename(resolve(vaultRoot))
+			.replace(/[^A-Za-z0-9._-]+/g, "_")
+			.replace(/^\.+/, "")
+			.slice(0, 40) || "vault";
 	const hash = createHash("sha256").update(realPath(vaultRoot)).digest("hex").slice(0, 12);
 	return `${name}-${hash}`;
 }
@@ -66,10 +76,18 @@ export function installedPluginJournalFolder(vaultRoot: string, pluginId: string
 		return undefined;
 	}
 	const installed = entries
-		.filter((entry) => (entry.isDirectory() || entry.isSymbolicLink()) && entry.name.startsWith(".") && entry.name !== "." && entry.name !== "..")
+		.filter(
+			(entry) =>
+				(entry.isDirectory() || entry.isSymbolicLink()) &&
+				entry.name.startsWith(".") &&
+				entry.name !== "." &&
+				entry.name !== "..",
+		)
 		.map((entry) => join(vaultRoot, entry.name, "plugins", pluginId))
 		.filter((folder) => isFile(join(folder, "manifest.json")));
-	return installed.length === 1 && installed[0] !== undefined ? pluginJournalFolderIn(vaultRoot, installed[0]) : undefined;
+	return installed.length === 1 && installed[0] !== undefined
+		? pluginJournalFolderIn(vaultRoot, installed[0])
+		: undefined;
 }
 
 function isFile(path: string): boolean {

@@ -68,8 +68,20 @@ function isRecord(value: unknown): value is JournalRecord {
 	if (record.mac !== undefined && typeof record.mac !== "string") return false;
 	if (record.type === "undo") return true;
 	const session = record.session;
-	if (!isObject(session) || typeof session.key !== "string" || !SURFACES.includes(session.surface as never) || typeof record.tool !== "string") return false;
-	if (record.type === "call") return Array.isArray(record.notes) && record.notes.every((note) => typeof note === "string") && typeof record.args === "string" && typeof record.outcome === "string";
+	if (
+		!isObject(session) ||
+		typeof session.key !== "string" ||
+		!SURFACES.includes(session.surface as never) ||
+		typeof record.tool !== "string"
+	)
+		return false;
+	if (record.type === "call")
+		return (
+			Array.isArray(record.notes) &&
+			record.notes.every((note) => typeof note === "string") &&
+			typeof record.args === "string" &&
+			typeof record.outcome === "string"
+		);
 	return record.type === "change" && isChange(record.change);
 }
 
@@ -81,14 +93,32 @@ function isChange(value: unknown): value is NoteChange {
 		case "create":
 			return typeof value.path === "string";
 		case "move":
-			return typeof value.from === "string" && typeof value.to === "string" && Array.isArray(value.rewrites) && value.rewrites.every((rewrite) => isObject(rewrite) && typeof rewrite.path === "string" && typeof rewrite.after === "string" && isPreImage(rewrite.before));
+			return (
+				typeof value.from === "string" &&
+				typeof value.to === "string" &&
+				Array.isArray(value.rewrites) &&
+				value.rewrites.every(
+					(rewrite) =>
+						isObject(rewrite) &&
+						typeof rewrite.path === "string" &&
+						typeof rewrite.after === "string" &&
+						isPreImage(rewrite.before),
+				)
+			);
 		default:
 			return false;
 	}
 }
 
 function isPreImage(value: unknown): boolean {
-	return isObject(value) && typeof value.hash === "string" && HASH.test(value.hash) && typeof value.bytes === "number" && Number.isSafeInteger(value.bytes) && value.bytes >= 0;
+	return (
+		isObject(value) &&
+		typeof value.hash === "string" &&
+		HASH.test(value.hash) &&
+		typeof value.bytes === "number" &&
+		Number.isSafeInteger(value.bytes) &&
+		value.bytes >= 0
+	);
 }
 
 function isTime(value: unknown): value is number {

@@ -1,7 +1,14 @@
 /** Where a call came from. */
 export type Surface = "ide" | "vault-tools-stdio" | "vault-tools-relay" | "vault-tools-http" | "panel" | "other";
 
-export const SURFACES: readonly Surface[] = ["ide", "vault-tools-stdio", "vault-tools-relay", "vault-tools-http", "panel", "other"];
+export const SURFACES: readonly Surface[] = [
+	"ide",
+	"vault-tools-stdio",
+	"vault-tools-relay",
+	"vault-tools-http",
+	"panel",
+	"other",
+];
 
 /** How a call ended, as the user reads it. */
 export type CallOutcome = "ok" | "error" | "refused" | "rejected";

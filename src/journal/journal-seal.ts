@@ -44,7 +44,9 @@ export class JournalSeal {
 		const { mac, ...rest } = record;
 		if (mac === undefined) return record.at < this.sealingSince ? "older" : "unreadable";
 		if (typeof mac !== "string" || !MAC.test(mac)) return "unreadable";
-		return timingSafeEqual(Buffer.from(mac, "hex"), Buffer.from(this.macOf(JSON.stringify(rest)), "hex")) ? "device" : "unreadable";
+		return timingSafeEqual(Buffer.from(mac, "hex"), Buffer.from(this.macOf(JSON.stringify(rest)), "hex"))
+			? "device"
+			: "unreadable";
 	}
 
 	private macOf(text: string): string {

@@ -43,7 +43,10 @@ export interface JournalStore {
 	 * pre-image is kept before the write it protects, so its change may not be recorded yet); done as one step, so
 	 * an append never lands half-compacted.
 	 */
-	compact(select: (records: JournalRecord[], sizes: RecordSizes) => JournalRecord[], keepBlobs: (records: JournalRecord[]) => ReadonlySet<string>): Promise<void>;
+	compact(
+		select: (records: JournalRecord[], sizes: RecordSizes) => JournalRecord[],
+		keepBlobs: (records: JournalRecord[]) => ReadonlySet<string>,
+	): Promise<void>;
 }
 
 /** What the journal's folder holds under a pre-image's name is not that pre-image: it is never written back. */

@@ -7,7 +7,16 @@ import { trustWithoutSeal, type JournalSeal } from "./journal-seal";
 import { pathFormProblem } from "./record-paths";
 import { matchesFilter, type ActivityFilter } from "./activity-filter";
 import { blobNames, DEFAULT_JOURNAL_BOUNDS, measure, withinBounds } from "./journal-bounds";
-import { blobsOf, type CallOutcome, type CallRecord, type ChangeRecord, type JournalRecord, type JournalSession, type NoteChange, type PreImage } from "./journal-records";
+import {
+	blobsOf,
+	type CallOutcome,
+	type CallRecord,
+	type ChangeRecord,
+	type JournalRecord,
+	type JournalSession,
+	type NoteChange,
+	type PreImage,
+} from "./journal-records";
 import { PreImageError, type JournalBounds, type JournalStore, type RecordSizes } from "./journal-store";
 
 export interface JournalOptions {
@@ -168,17 +177,33 @@ export class Journal {
 	 * before the write are kept now). `journalId` is the call that made it; a write outside any recorded call gets an
 	 * entry of its own. Written at once, with what waits before it.
 	 */
-	recordChange(journalId: string | undefined, change: NoteChange, preImages: readonly { hash: string; bytes: Uint8Array }[]): Promise<void> {
+	recordChange(
+		journalId: string | undefined,
+		change: NoteChange,
+		preImages: readonly { hash: string; bytes: Uint8Array }[],
+	): Promise<void> {
 		let id = journalId;
 		let call = id === undefined ? undefined : this.running.get(id);
 		if (id === undefined || !call) {
 			id = this.newId();
-			call = { session: { key: "unattributed", surface: "other" }, tool: "write", at: this.now(), description: { notes: [], args: "" } };
+			call = {
+				session: { key: "unattributed", surface: "other" },
+				tool: "write",
+				at: this.now(),
+				description: { notes: [], args: "" },
+			};
 			this.running.set(id, call);
 			const lone = id;
 			queueMicrotask(() => this.finish(lone, { outcome: "ok", durationMs: 0, answerBytes: 0 }));
 		}
-		const record: ChangeRecord = { type: "change", id, at: this.now(), session: call.session, tool: call.tool, change };
+		const record: ChangeRecord = {
+			type: "change",
+			id,
+			at: this.now(),
+			session: call.session,
+			tool: call.tool,
+			change,
+		};
 		this.pending.push(record);
 		this.changed();
 		const named = new Set(blobsOf(record).map((blob) => blob.hash));
@@ -215,7 +240,8 @@ export class Journal {
 		const released = new Map<string, number>();
 		for (const image of preImages) {
 			const at = this.keptBeforeWrite.get(image.hash)?.at;
-			if (this.unkeep(image.hash) && !this.keptBeforeWrite.has(image.hash) && at !== undefined) released.set(image.hash, at);
+			if (this.unkeep(image.hash) && !this.keptBeforeWrite.has(image.hash) && at !== undefined)
+				released.set(image.hash, at);
 		}
 		if (released.size === 0) return this.queue;
 		return this.inOrder(async () => {
@@ -249,7 +275,18 @@ export class Journal {
 		const running = new Set<JournalRecord>();
 		const stored = new Set(records.map((record) => record.id));
 		for (const [id, call] of this.running) {
-			if (!stored.has(id)) running.add({ type: "call", id, at: call.at, session: call.session, tool: call.tool, ...describe(call), outcome: "ok", durationMs: 0, answerBytes: 0 });
+			if (!stored.has(id))
+				running.add({
+					type: "call",
+					id,
+					at: call.at,
+					session: call.session,
+					tool: call.tool,
+					...describe(call),
+					outcome: "ok",
+					durationMs: 0,
+					answerBytes: 0,
+				});
 		}
 		const entries = activityEntries([...records, ...running], this.judge(running));
 		for (const entry of entries) {
@@ -271,7 +308,8 @@ export class Journal {
 		if (before.bytes > this.bounds.maxBytes) throw new PreImageError("is larger than the journal keeps");
 		const bytes = await this.options.store.getBlob(before.hash, before.bytes);
 		if (bytes === undefined) return undefined;
-		if (bytes.byteLength !== before.bytes || contentHash(bytes) !== before.hash) throw new PreImageError("is not the text that was kept");
+		if (bytes.byteLength !== before.bytes || contentHash(bytes) !== before.hash)
+			throw new PreImageError("is not the text that was kept");
 		return bytes;
 	}
 
@@ -353,7 +391,11 @@ export class Journal {
 		if (!this.totals) {
 			const loaded = await store.load();
 			const measured = measure(loaded);
-			this.totals = { entries: new Set(loaded.map((record) => record.id)), bytes: measured.bytes, oldest: measured.oldest };
+			this.totals = {
+				entries: new Set(loaded.map((record) => record.id)),
+				bytes: measured.bytes,
+				oldest: measured.oldest,
+			};
 		} else {
 			const measured = measure(appended, appendedBytes);
 			for (const record of appended) this.totals.entries.add(record.id);
@@ -388,7 +430,11 @@ export class Journal {
 			return;
 		}
 		const measured = measure(kept, keptBytes);
-		this.totals = { entries: new Set(kept.map((record) => record.id)), bytes: measured.bytes, oldest: measured.oldest };
+		this.totals = {
+			entries: new Set(kept.map((record) => record.id)),
+			bytes: measured.bytes,
+			oldest: measured.oldest,
+		};
 	}
 }
 
@@ -403,7 +449,18 @@ function describe(call: RunningCall): CallDescription {
 
 function callRecord(id: string, call: RunningCall, end: CallEnd): CallRecord {
 	const { notes, args } = describe(call);
-	const record: CallRecord = { type: "call", id, at: call.at, session: call.session, tool: call.tool, notes, args, outcome: end.outcome, durationMs: end.durationMs, answerBytes: end.answerBytes };
+	const record: CallRecord = {
+		type: "call",
+		id,
+		at: call.at,
+		session: call.session,
+		tool: call.tool,
+		notes,
+		args,
+		outcome: end.outcome,
+		durationMs: end.durationMs,
+		answerBytes: end.answerBytes,
+	};
 	if (end.detail !== undefined) record.detail = end.detail;
 	return record;
 }

@@ -89,13 +89,21 @@ export class JournaledVaultIndex implements VaultIndex {
 			return;
 		}
 		const after = await this.afterHash(path, text);
-		await journal.recordChange(origin?.journalId, { kind: "edit", path, before: { hash: image.hash, bytes: image.bytes.byteLength }, after }, [image]);
+		await journal.recordChange(
+			origin?.journalId,
+			{ kind: "edit", path, before: { hash: image.hash, bytes: image.bytes.byteLength }, after },
+			[image],
+		);
 	}
 
 	async createNote(path: string, text: string, origin?: WriteOrigin): Promise<void> {
 		await this.options.index.createNote(path, text, origin);
 		if (this.options.isPrivate(path, text)) return;
-		await this.options.journal.recordChange(origin?.journalId, { kind: "create", path, after: await this.afterHash(path, text) }, []);
+		await this.options.journal.recordChange(
+			origin?.journalId,
+			{ kind: "create", path, after: await this.afterHash(path, text) },
+			[],
+		);
 	}
 
 	/**
@@ -104,7 +112,10 @@ export class JournaledVaultIndex implements VaultIndex {
 	 */
 	async renameNote(from: string, to: string, origin?: WriteOrigin): Promise<RenameReport> {
 		const journal = this.options.journal;
-		const candidates = new Set([from, ...(await this.options.index.backlinks(from)).map((backlink) => backlink.source)]);
+		const candidates = new Set([
+			from,
+			...(await this.options.index.backlinks(from)).map((backlink) => backlink.source),
+		]);
 		const before = new Map<string, { hash: string; bytes: Uint8Array }>();
 		for (const path of candidates) {
 			if (this.options.isPrivate(path)) continue;
@@ -122,16 +133,25 @@ export class JournaledVaultIndex implements VaultIndex {
 		}
 		// A move that failed part way (links not kept) still moved the note: it is recorded, then the error goes on.
 		const moved = await this.options.bytes.readBytes(to);
-		if (moved !== undefined && this.options.isPrivate(to, Buffer.from(moved).toString("utf8"))) await journal.releasePreImages(images);
+		if (moved !== undefined && this.options.isPrivate(to, Buffer.from(moved).toString("utf8")))
+			await journal.releasePreImages(images);
 		else if (moved !== undefined && (await this.options.bytes.readBytes(from)) === undefined) {
 			const rewrites: RewrittenNote[] = [];
 			for (const [path, image] of before) {
 				const now = path === from ? to : path;
 				const current = now === to ? moved : await this.options.bytes.readBytes(now);
 				if (current === undefined || sameBytes(current, image.bytes)) continue;
-				rewrites.push({ path: now, before: { hash: image.hash, bytes: image.bytes.byteLength }, after: contentHash(current) });
+				rewrites.push({
+					path: now,
+					before: { hash: image.hash, bytes: image.bytes.byteLength },
+					after: contentHash(current),
+				});
 			}
-			await journal.recordChange(origin?.journalId, { kind: "move", from, to, after: contentHash(moved), rewrites }, images);
+			await journal.recordChange(
+				origin?.journalId,
+				{ kind: "move", from, to, after: contentHash(moved), rewrites },
+				images,
+			);
 		} else await journal.releasePreImages(images);
 		if (failure !== undefined || !report) throw failure;
 		return report;
@@ -144,7 +164,8 @@ export class JournaledVaultIndex implements VaultIndex {
 	private async afterHash(path: string, text: string): Promise<string> {
 		const written = Buffer.from(text, "utf8");
 		const now = await this.options.bytes.readBytes(path);
-		if (now !== undefined && (sameBytes(now, written) || Buffer.from(now).toString("utf8") === text)) return contentHash(now);
+		if (now !== undefined && (sameBytes(now, written) || Buffer.from(now).toString("utf8") === text))
+			return contentHash(now);
 		return contentHash(written);
 	}
 }

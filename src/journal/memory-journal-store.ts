@@ -30,7 +30,8 @@ export class MemoryJournalStore implements JournalStore {
 
 	getBlob(hash: string, maxBytes = Infinity): Promise<Uint8Array | undefined> {
 		const bytes = this.blobs.get(hash);
-		if (bytes && bytes.byteLength > maxBytes) return Promise.reject(new PreImageError("is larger than the record says"));
+		if (bytes && bytes.byteLength > maxBytes)
+			return Promise.reject(new PreImageError("is larger than the record says"));
 		return Promise.resolve(bytes ? Uint8Array.from(bytes) : undefined);
 	}
 
@@ -42,7 +43,10 @@ export class MemoryJournalStore implements JournalStore {
 		return Promise.resolve();
 	}
 
-	compact(select: (records: JournalRecord[], sizes: RecordSizes) => JournalRecord[], keepBlobs: (records: JournalRecord[]) => ReadonlySet<string>): Promise<void> {
+	compact(
+		select: (records: JournalRecord[], sizes: RecordSizes) => JournalRecord[],
+		keepBlobs: (records: JournalRecord[]) => ReadonlySet<string>,
+	): Promise<void> {
 		this.records = select(this.records, recordBytes);
 		const keep = keepBlobs(this.records);
 		for (const hash of [...this.blobs.keys()]) {

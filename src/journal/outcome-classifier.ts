@@ -11,7 +11,8 @@ const REFUSED = /^(?:[\w/]+: )?Refused\b/;
  */
 export function outcomeClassifier(rejected: (firstText: string) => boolean): OutcomeClassifier {
 	return (_tool: string, outcome: ObservedOutcome) => {
-		if (outcome.kind === "error") return { outcome: REFUSED.test(outcome.message) ? "refused" : "error", message: outcome.message };
+		if (outcome.kind === "error")
+			return { outcome: REFUSED.test(outcome.message) ? "refused" : "error", message: outcome.message };
 		const result = outcome.result;
 		if (!isJsonObject(result) || !Array.isArray(result.content)) return { outcome: "ok" };
 		const first: unknown = result.content[0];

@@ -57,7 +57,9 @@ export class Undo {
 
 	/** Every change of a session, newest call first; each call as `entry` does it. */
 	async session(key: string): Promise<UndoResult[]> {
-		const entries = (await this.journal.entries({ session: key })).filter((entry) => entry.changes.length > 0 && entry.undoneAt === undefined);
+		const entries = (await this.journal.entries({ session: key })).filter(
+			(entry) => entry.changes.length > 0 && entry.undoneAt === undefined,
+		);
 		const results: UndoResult[] = [];
 		for (const entry of entries) results.push(await this.undoEntry(entry));
 		return results;
@@ -65,14 +67,26 @@ export class Undo {
 
 	private async undoEntry(entry: ActivityEntry): Promise<UndoResult> {
 		const id = entry.id;
-		if (entry.unreadable !== undefined) return { kind: "refused", id, reason: `the journal's record of ${id} is unreadable: ${entry.unreadable}; nothing was undone` };
+		if (entry.unreadable !== undefined)
+			return {
+				kind: "refused",
+				id,
+				reason: `the journal's record of ${id} is unreadable: ${entry.unreadable}; nothing was undone`,
+			};
 		if (entry.changes.length === 0) return { kind: "refused", id, reason: `${entry.tool} (${id}) changed no note` };
-		if (entry.notUndoable !== undefined) return { kind: "refused", id, reason: `${entry.tool} (${id}) was ${entry.notUndoable}; nothing was undone` };
-		if (entry.undoneAt !== undefined) return { kind: "refused", id, reason: `${entry.tool} (${id}) was undone already` };
+		if (entry.notUndoable !== undefined)
+			return {
+				kind: "refused",
+				id,
+				reason: `${entry.tool} (${id}) was ${entry.notUndoable}; nothing was undone`,
+			};
+		if (entry.undoneAt !== undefined)
+			return { kind: "refused", id, reason: `${entry.tool} (${id}) was undone already` };
 		const changes = [...entry.changes].reverse();
 		for (const path of changes.flatMap(pathsOf)) {
 			const problem = this.vault.pathProblem?.(path);
-			if (problem !== undefined) return { kind: "refused", id, reason: `${entry.tool} (${id}) names ${problem}; nothing was undone` };
+			if (problem !== undefined)
+				return { kind: "refused", id, reason: `${entry.tool} (${id}) names ${problem}; nothing was undone` };
 		}
 		const conflicts: UndoConflict[] = [];
 		for (const change of changes) {
@@ -81,7 +95,12 @@ export class Undo {
 			conflicts.push(...(await this.conflictsOf(change)));
 		}
 		if (conflicts.length > 0) {
-			return { kind: "conflict", id, reason: `${conflicts.map((conflict) => `${conflict.path} ${conflict.reason}`).join("; ")}; nothing was undone`, conflicts };
+			return {
+				kind: "conflict",
+				id,
+				reason: `${conflicts.map((conflict) => `${conflict.path} ${conflict.reason}`).join("; ")}; nothing was undone`,
+				conflicts,
+			};
 		}
 		const notes: string[] = [];
 		for (const change of changes) notes.push(...(await this.apply(change)));
@@ -91,10 +110,12 @@ export class Undo {
 
 	/** A pre-image undo cannot use: "<path> is no longer kept …", or one the journal's folder holds changed. */
 	private async unusablePreImage(change: NoteChange): Promise<string | undefined> {
-		const images: { path: string; before: PreImage }[] = change.kind === "edit" ? [change] : change.kind === "move" ? change.rewrites : [];
+		const images: { path: string; before: PreImage }[] =
+			change.kind === "edit" ? [change] : change.kind === "move" ? change.rewrites : [];
 		for (const image of images) {
 			try {
-				if ((await this.journal.preImage(image.before)) === undefined) return `${image.path} is no longer kept (the journal's bounds)`;
+				if ((await this.journal.preImage(image.before)) === undefined)
+					return `${image.path} is no longer kept (the journal's bounds)`;
 			} catch (error) {
 				if (error instanceof PreImageError) return `${image.path} in the journal's folder ${error.message}`;
 				throw error;
@@ -111,8 +132,11 @@ export class Undo {
 				return this.check(change.path, change.after, undefined);
 			case "move": {
 				const conflicts = await this.check(change.to, change.after, undefined);
-				if (await this.vault.exists(change.from)) conflicts.push({ path: change.from, reason: "is taken by another file now" });
-				for (const rewrite of change.rewrites) if (rewrite.path !== change.to) conflicts.push(...(await this.check(rewrite.path, rewrite.after, rewrite.before)));
+				if (await this.vault.exists(change.from))
+					conflicts.push({ path: change.from, reason: "is taken by another file now" });
+				for (const rewrite of change.rewrites)
+					if (rewrite.path !== change.to)
+						conflicts.push(...(await this.check(rewrite.path, rewrite.after, rewrite.before)));
 				return conflicts;
 			}
 		}
@@ -123,7 +147,14 @@ export class Undo {
 		const current = await this.vault.readBytes(path);
 		if (current !== undefined && contentHash(current) === after) return [];
 		const restore = restoreImage === undefined ? undefined : await this.journal.preImage(restoreImage);
-		return [{ path, reason: current === undefined ? "is gone (moved or deleted since)" : "changed since", ...(restore ? { restore } : {}), ...(current ? { current } : {}) }];
+		return [
+			{
+				path,
+				reason: current === undefined ? "is gone (moved or deleted since)" : "changed since",
+				...(restore ? { restore } : {}),
+				...(current ? { current } : {}),
+			},
+		];
 	}
 
 	private async apply(change: NoteChange): Promise<string[]> {
@@ -143,7 +174,12 @@ export class Undo {
 					const current = await this.vault.readBytes(path);
 					if (current !== undefined) await this.restore(path, rewrite.before, contentHash(current));
 				}
-				return [change.from, ...change.rewrites.map((rewrite) => (rewrite.path === change.to ? change.from : rewrite.path)).filter((path) => path !== change.from)];
+				return [
+					change.from,
+					...change.rewrites
+						.map((rewrite) => (rewrite.path === change.to ? change.from : rewrite.path))
+						.filter((path) => path !== change.from),
+				];
 			}
 		}
 	}

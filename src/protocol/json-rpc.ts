@@ -56,13 +56,19 @@ export type IncomingMessage =
 
 /** An error a handler throws to answer with a specific JSON-RPC code. */
 export class JsonRpcError extends Error {
-	constructor(readonly code: number, message: string, readonly data?: unknown) {
+	constructor(
+		readonly code: number,
+		message: string,
+		readonly data?: unknown,
+	) {
 		super(message);
 		this.name = "JsonRpcError";
 	}
 
 	toObject(): JsonRpcErrorObject {
-		return this.data === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, data: this.data };
+		return this.data === undefined
+			? { code: this.code, message: this.message }
+			: { code: this.code, message: this.message, data: this.data };
 	}
 }
 
@@ -92,7 +98,10 @@ export function parseMessage(text: string): IncomingMessage {
 
 export function classify(value: unknown): IncomingMessage {
 	if (Array.isArray(value)) {
-		return invalid(null, "Invalid request: batches are not supported (MCP removed JSON-RPC batching); send one object per message");
+		return invalid(
+			null,
+			"Invalid request: batches are not supported (MCP removed JSON-RPC batching); send one object per message",
+		);
 	}
 	if (!isJsonObject(value)) {
 		return invalid(null, "Invalid request: a message must be a JSON object");
@@ -107,7 +116,10 @@ export function classify(value: unknown): IncomingMessage {
 	}
 	const hasMethod = Object.prototype.hasOwnProperty.call(value, "method");
 	if (!hasMethod) {
-		if (Object.prototype.hasOwnProperty.call(value, "result") || Object.prototype.hasOwnProperty.call(value, "error")) {
+		if (
+			Object.prototype.hasOwnProperty.call(value, "result") ||
+			Object.prototype.hasOwnProperty.call(value, "error")
+		) {
 			return { kind: "response", id };
 		}
 		return invalid(id, 'Invalid request: "method" is missing');

@@ -13,7 +13,13 @@ import {
 	type JsonRpcRequest,
 } from "./json-rpc";
 import { EncodedJson } from "./encoded-json";
-import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type ClientInfo, type ServerInfo, type ToolResult } from "./mcp-types";
+import {
+	LATEST_PROTOCOL_VERSION,
+	SUPPORTED_PROTOCOL_VERSIONS,
+	type ClientInfo,
+	type ServerInfo,
+	type ToolResult,
+} from "./mcp-types";
 import type { ObservedOutcome, ObservedSession, RequestObservation, RequestObserver } from "./request-observer";
 import type { ToolRegistry } from "./tool-registry";
 import { describeError } from "../shared/describe-error";
@@ -109,18 +115,26 @@ export class McpSession {
 		const incoming = parseMessage(text);
 		switch (incoming.kind) {
 			case "invalid":
-				if (this.tracing) this.trace({ direction: "in", kind: "invalid", id: incoming.id, errorCode: incoming.error.code });
+				if (this.tracing)
+					this.trace({ direction: "in", kind: "invalid", id: incoming.id, errorCode: incoming.error.code });
 				this.write(errorResponse(incoming.id, incoming.error));
 				return DONE;
 			case "response":
 				if (this.tracing) this.trace({ direction: "in", kind: "response", id: incoming.id });
 				return DONE;
 			case "notification":
-				if (this.tracing) this.trace({ direction: "in", kind: "notification", method: incoming.message.method });
+				if (this.tracing)
+					this.trace({ direction: "in", kind: "notification", method: incoming.message.method });
 				this.handleNotification(incoming.message.method, incoming.message.params);
 				return DONE;
 			case "request":
-				if (this.tracing) this.trace({ direction: "in", kind: "request", method: incoming.message.method, id: incoming.message.id });
+				if (this.tracing)
+					this.trace({
+						direction: "in",
+						kind: "request",
+						method: incoming.message.method,
+						id: incoming.message.id,
+					});
 				return this.handleRequest(incoming.message);
 		}
 	}
@@ -149,11 +163,21 @@ export class McpSession {
 	private handleRequest(request: JsonRpcRequest): Promise<void> {
 		const handler = this.builtins.get(request.method) ?? this.options.methods?.get(request.method);
 		if (!handler) {
-			this.write(errorResponse(request.id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${request.method}` }));
+			this.write(
+				errorResponse(request.id, {
+					code: ErrorCode.MethodNotFound,
+					message: `Method not found: ${request.method}`,
+				}),
+			);
 			return DONE;
 		}
 		if (request.params !== undefined && !isJsonObject(request.params)) {
-			this.write(errorResponse(request.id, { code: ErrorCode.InvalidParams, message: `Invalid params for ${request.method}: expected an object` }));
+			this.write(
+				errorResponse(request.id, {
+					code: ErrorCode.InvalidParams,
+					message: `Invalid params for ${request.method}: expected an object`,
+				}),
+			);
 			return DONE;
 		}
 		const params = request.params ?? {};
@@ -180,7 +204,12 @@ export class McpSession {
 		);
 	}
 
-	private settle(id: JsonRpcId, cancellation: Cancellation, resolution: Resolution, observation: RequestObservation | undefined): void {
+	private settle(
+		id: JsonRpcId,
+		cancellation: Cancellation,
+		resolution: Resolution,
+		observation: RequestObservation | undefined,
+	): void {
 		if (this.inFlight.get(id) === cancellation) this.inFlight.delete(id);
 		this.answer(id, resolution, observation);
 	}
@@ -197,9 +226,14 @@ export class McpSession {
 			bytes = this.write(successResponse(id, resolution.result), observation !== undefined);
 		}
 		if (observation) {
-			const outcome: ObservedOutcome = "error" in resolution
-				? { kind: "error", code: resolution.error.code, message: resolution.error.message, bytes }
-				: { kind: "result", result: resolution.result instanceof EncodedJson ? undefined : resolution.result, bytes };
+			const outcome: ObservedOutcome =
+				"error" in resolution
+					? { kind: "error", code: resolution.error.code, message: resolution.error.message, bytes }
+					: {
+							kind: "result",
+							result: resolution.result instanceof EncodedJson ? undefined : resolution.result,
+							bytes,
+						};
 			this.safely(() => observation.finished(outcome));
 		}
 	}
@@ -210,7 +244,11 @@ export class McpSession {
 		if (!observer) return undefined;
 		let observation: RequestObservation | undefined;
 		this.safely(() => {
-			const session = (this.observed ??= { id: this.id, ...(this.client ? { client: this.client } : {}), ...(this.pid !== undefined ? { pid: this.pid } : {}) });
+			const session = (this.observed ??= {
+				id: this.id,
+				...(this.client ? { client: this.client } : {}),
+				...(this.pid !== undefined ? { pid: this.pid } : {}),
+			});
 			observation = observer.started({ method, params, session });
 		});
 		return observation;
@@ -235,7 +273,8 @@ export class McpSession {
 			}
 			case "notifications/cancelled": {
 				const requestId = isJsonObject(params) ? params.requestId : undefined;
-				if (typeof requestId === "string" || typeof requestId === "number") this.inFlight.get(requestId)?.abort();
+				if (typeof requestId === "string" || typeof requestId === "number")
+					this.inFlight.get(requestId)?.abort();
 				return;
 			}
 			default:
@@ -245,10 +284,14 @@ export class McpSession {
 	}
 
 	private initialize(params: JsonObject): JsonObject {
-		if (this.initialized) throw new JsonRpcError(ErrorCode.InvalidRequest, "Invalid request: the session is already initialized");
+		if (this.initialized)
+			throw new JsonRpcError(ErrorCode.InvalidRequest, "Invalid request: the session is already initialized");
 		const requested = params.protocolVersion;
 		if (typeof requested !== "string") {
-			throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params for initialize: "protocolVersion" must be a string');
+			throw new JsonRpcError(
+				ErrorCode.InvalidParams,
+				'Invalid params for initialize: "protocolVersion" must be a string',
+			);
 		}
 		const supported: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
 		const protocolVersion = supported.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
@@ -279,9 +322,14 @@ export class McpSession {
 	/** Checks the call and starts the tool; a tool that throws or rejects becomes an `isError` result. */
 	private callTool(params: JsonObject, context: RequestContext): Promise<ToolResult> {
 		const name = params.name;
-		if (typeof name !== "string") throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params for tools/call: "name" must be a string');
+		if (typeof name !== "string")
+			throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params for tools/call: "name" must be a string');
 		const args = params.arguments ?? {};
-		if (!isJsonObject(args)) throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params for tools/call: "arguments" must be an object');
+		if (!isJsonObject(args))
+			throw new JsonRpcError(
+				ErrorCode.InvalidParams,
+				'Invalid params for tools/call: "arguments" must be an object',
+			);
 		const tool = this.options.tools.find(name);
 		if (!tool) {
 			const known = this.options.tools.list().map((t) => t.name);
@@ -316,7 +364,12 @@ export class McpSession {
 				return 0;
 			}
 			this.log(`A result for id ${String(message.id)} cannot be encoded as JSON`);
-			text = JSON.stringify(errorResponse(message.id, { code: ErrorCode.InternalError, message: "Internal error: the result cannot be encoded as JSON" }));
+			text = JSON.stringify(
+				errorResponse(message.id, {
+					code: ErrorCode.InternalError,
+					message: "Internal error: the result cannot be encoded as JSON",
+				}),
+			);
 		}
 		// A UTF-16 code unit is at most 3 UTF-8 bytes, so short texts need no byte count.
 		if (text.length * 3 > limit && Buffer.byteLength(text, "utf8") > limit) {
@@ -350,9 +403,18 @@ export class McpSession {
 
 	private traceOutgoing(message: JsonRpcOutgoing): void {
 		if ("method" in message) {
-			this.trace({ direction: "out", kind: "id" in message ? "request" : "notification", method: message.method });
+			this.trace({
+				direction: "out",
+				kind: "id" in message ? "request" : "notification",
+				method: message.method,
+			});
 		} else {
-			this.trace({ direction: "out", kind: "response", id: message.id, ...("error" in message ? { errorCode: message.error.code } : {}) });
+			this.trace({
+				direction: "out",
+				kind: "response",
+				id: message.id,
+				...("error" in message ? { errorCode: message.error.code } : {}),
+			});
 		}
 	}
 
@@ -386,7 +448,10 @@ function encode(message: JsonRpcOutgoing): string | undefined {
 const DONE: Promise<void> = Promise.resolve();
 
 function tooLarge(limit: number): JsonRpcErrorObject {
-	return { code: ErrorCode.InternalError, message: `Result too large: it exceeds the ${formatBytes(limit)} message limit; ask for less` };
+	return {
+		code: ErrorCode.InternalError,
+		message: `Result too large: it exceeds the ${formatBytes(limit)} message limit; ask for less`,
+	};
 }
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
@@ -431,4 +496,3 @@ function readClientInfo(value: unknown): ClientInfo {
 function formatBytes(bytes: number): string {
 	return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
 }
-

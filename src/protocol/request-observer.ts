@@ -19,7 +19,9 @@ export interface ObservedRequest {
 }
 
 /** How a request ended: its result (or JSON-RPC error) and the size of the answer written, in UTF-8 bytes. */
-export type ObservedOutcome = { kind: "result"; result: unknown; bytes: number } | { kind: "error"; code: number; message: string; bytes: number };
+export type ObservedOutcome =
+	| { kind: "result"; result: unknown; bytes: number }
+	| { kind: "error"; code: number; message: string; bytes: number };
 
 /** An observer's hold on one request: `id` reaches the handler as `RequestContext.journalId`. */
 export interface RequestObservation {

@@ -12,7 +12,9 @@ export class ToolArgumentError extends Error {
 export function requiredString(args: JsonObject, name: string, tool: string): string {
 	const value = args[name];
 	if (typeof value !== "string") {
-		throw new ToolArgumentError(`${tool}: "${name}" is required and must be a string${value === undefined ? "" : `, not ${typeName(value)}`}`);
+		throw new ToolArgumentError(
+			`${tool}: "${name}" is required and must be a string${value === undefined ? "" : `, not ${typeName(value)}`}`,
+		);
 	}
 	return value;
 }
@@ -20,14 +22,16 @@ export function requiredString(args: JsonObject, name: string, tool: string): st
 export function optionalString(args: JsonObject, name: string, tool: string): string | undefined {
 	const value = args[name];
 	if (value === undefined || value === null) return undefined;
-	if (typeof value !== "string") throw new ToolArgumentError(`${tool}: "${name}" must be a string, not ${typeName(value)}`);
+	if (typeof value !== "string")
+		throw new ToolArgumentError(`${tool}: "${name}" must be a string, not ${typeName(value)}`);
 	return value;
 }
 
 export function optionalBoolean(args: JsonObject, name: string, tool: string, fallback: boolean): boolean {
 	const value = args[name];
 	if (value === undefined || value === null) return fallback;
-	if (typeof value !== "boolean") throw new ToolArgumentError(`${tool}: "${name}" must be true or false, not ${typeName(value)}`);
+	if (typeof value !== "boolean")
+		throw new ToolArgumentError(`${tool}: "${name}" must be true or false, not ${typeName(value)}`);
 	return value;
 }
 
@@ -36,7 +40,9 @@ export function optionalLine(args: JsonObject, name: string, tool: string): numb
 	const value = args[name];
 	if (value === undefined || value === null) return undefined;
 	if (typeof value !== "number" || !Number.isInteger(value) || value < 0) {
-		throw new ToolArgumentError(`${tool}: "${name}" must be a whole number of 0 or more, not ${JSON.stringify(value)}`);
+		throw new ToolArgumentError(
+			`${tool}: "${name}" must be a whole number of 0 or more, not ${JSON.stringify(value)}`,
+		);
 	}
 	return value;
 }

@@ -97,7 +97,9 @@ export class ConnectionManager {
 	/** The address the server is bound to, while it listens. */
 	get boundAddress(): { address: string; family: string; port: number } | undefined {
 		const address = this.httpServer?.address();
-		return typeof address === "object" && address ? { address: address.address, family: address.family, port: address.port } : undefined;
+		return typeof address === "object" && address
+			? { address: address.address, family: address.family, port: address.port }
+			: undefined;
 	}
 
 	get connectionCount(): number {
@@ -117,7 +119,10 @@ export class ConnectionManager {
 		} catch (error) {
 			if (wanted === 0 || (error as NodeJS.ErrnoException).code !== "EADDRINUSE") throw error;
 			const port = await this.listen(0);
-			info = { port, warning: `Port ${wanted} is in use; listening on port ${port} instead. Choose another fixed port or leave it empty for a random one.` };
+			info = {
+				port,
+				warning: `Port ${wanted} is in use; listening on port ${port} instead. Choose another fixed port or leave it empty for a random one.`,
+			};
 		}
 		this.listeningPort = info.port;
 		const interval = this.options.healthSweepIntervalMs ?? HEALTH_SWEEP_INTERVAL_MS;

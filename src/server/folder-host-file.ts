@@ -1,5 +1,17 @@
 import { randomBytes } from "node:crypto";
-import { closeSync, constants, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readSync, rmSync, writeFileSync, type Stats } from "node:fs";
+import {
+	closeSync,
+	constants,
+	fstatSync,
+	linkSync,
+	lstatSync,
+	mkdirSync,
+	openSync,
+	readSync,
+	rmSync,
+	writeFileSync,
+	type Stats,
+} from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { LOCK_DIRECTORY_MODE, LOCK_FILE_MODE } from "./limits";
 import { LOCK_FILE_WRITER, MAX_LOCK_FILE_BYTES } from "./lock-file-reader";
@@ -24,13 +36,17 @@ export interface FolderHostRecord {
 	vaultPath: string;
 }
 
-export type FolderHostReading = { kind: "read"; record: FolderHostRecord } | { kind: "missing" } | { kind: "refused"; reason: string };
+export type FolderHostReading =
+	{ kind: "read"; record: FolderHostRecord } | { kind: "missing" } | { kind: "refused"; reason: string };
 
 const KEY = /^[0-9a-f]{32}$/;
 /** `createAuthToken`'s form: 32 random bytes in hex. */
 const TOKEN = /^[0-9a-f]{64}$/;
 /** O_NOFOLLOW refuses a link swapped in after the lstat; O_NONBLOCK keeps a FIFO swapped in from blocking the open. */
-const OPEN_FLAGS = process.platform === "win32" ? constants.O_RDONLY : constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+const OPEN_FLAGS =
+	process.platform === "win32"
+		? constants.O_RDONLY
+		: constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /** `<home>/.claude-code-bridge/folder-hosts`: under the user's home, never in the vault. */
 export function folderHostDirectory(homeDir: string): string {
@@ -49,7 +65,11 @@ export function folderHostPath(homeDir: string, key: string): string {
  * exists: two sessions starting together cannot both claim it. A host file whose process is gone is removed first.
  * Throws when the folder cannot be made safe (not a folder, a link, another user's, or open to others).
  */
-export function claimFolderHost(path: string, record: Omit<FolderHostRecord, "writer" | "kind" | "key">, isAlive: ProcessAliveCheck = isProcessAlive): "claimed" | "taken" {
+export function claimFolderHost(
+	path: string,
+	record: Omit<FolderHostRecord, "writer" | "kind" | "key">,
+	isAlive: ProcessAliveCheck = isProcessAlive,
+): "claimed" | "taken" {
 	const directory = dirname(path);
 	ensurePrivateDirectory(directory);
 	const existing = readFolderHost(path);
@@ -57,9 +77,18 @@ export function claimFolderHost(path: string, record: Omit<FolderHostRecord, "wr
 	if (existing.kind === "read") rmSync(path, { force: true });
 	const temp = join(directory, `.${randomBytes(6).toString("hex")}.tmp`);
 	try {
-		const descriptor = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, LOCK_FILE_MODE);
+		const descriptor = openSync(
+			temp,
+			constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+			LOCK_FILE_MODE,
+		);
 		try {
-			const full: FolderHostRecord = { writer: LOCK_FILE_WRITER, kind: "folder-host", key: basename(path, ".json"), ...record };
+			const full: FolderHostRecord = {
+				writer: LOCK_FILE_WRITER,
+				kind: "folder-host",
+				key: basename(path, ".json"),
+				...record,
+			};
 			writeFileSync(descriptor, JSON.stringify(full));
 		} finally {
 			closeSync(descriptor);
@@ -97,7 +126,8 @@ export function readFolderHost(path: string): FolderHostReading {
 	try {
 		descriptor = openSync(path, OPEN_FLAGS);
 		const stats = fstatSync(descriptor);
-		if (!stats.isFile() || stats.dev !== link.dev || stats.ino !== link.ino) return refused("it was replaced while it was read");
+		if (!stats.isFile() || stats.dev !== link.dev || stats.ino !== link.ino)
+			return refused("it was replaced while it was read");
 		const problem = ownerProblem(stats) ?? modeProblem(stats, LOCK_FILE_MODE);
 		if (problem !== undefined) return refused(`it ${problem}`);
 		if (stats.size > MAX_LOCK_FILE_BYTES) return refused(`it is larger than ${MAX_LOCK_FILE_BYTES / 1024} KiB`);
@@ -129,23 +159,33 @@ function interpret(text: string, name: string): FolderHostReading {
 	} catch {
 		return refused("it is not JSON");
 	}
-	if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return refused("it is not a JSON object");
+	if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+		return refused("it is not a JSON object");
 	const record = parsed as Record<string, unknown>;
 	const { key, pid, port, authToken, vaultPath } = record;
-	if (record.writer !== LOCK_FILE_WRITER || record.kind !== "folder-host") return refused("it is not a folder host record of Claude Code Bridge");
-	if (typeof key !== "string" || `${key}.json` !== name) return refused(`its key ${JSON.stringify(key)} is not its name ${name}`);
+	if (record.writer !== LOCK_FILE_WRITER || record.kind !== "folder-host")
+		return refused("it is not a folder host record of Claude Code Bridge");
+	if (typeof key !== "string" || `${key}.json` !== name)
+		return refused(`its key ${JSON.stringify(key)} is not its name ${name}`);
 	if (typeof pid !== "number" || !Number.isInteger(pid) || pid < 1) return refused("its pid is not a process id");
-	if (typeof port !== "number" || !Number.isInteger(port) || port < 1 || port > 65535) return refused("its port is not a TCP port");
+	if (typeof port !== "number" || !Number.isInteger(port) || port < 1 || port > 65535)
+		return refused("its port is not a TCP port");
 	if (typeof authToken !== "string" || !TOKEN.test(authToken)) return refused("its token is not one the host makes");
 	if (typeof vaultPath !== "string" || vaultPath === "") return refused("it names no vault");
-	return { kind: "read", record: { writer: LOCK_FILE_WRITER, kind: "folder-host", key, pid, port, authToken, vaultPath } };
+	return {
+		kind: "read",
+		record: { writer: LOCK_FILE_WRITER, kind: "folder-host", key, pid, port, authToken, vaultPath },
+	};
 }
 
 /** Makes the folder (0700) or checks it: a real folder of this user's, not a link, closed to others. */
 function ensurePrivateDirectory(directory: string): void {
 	mkdirSync(directory, { recursive: true, mode: LOCK_DIRECTORY_MODE });
 	const problem = problemOfFolder(directory);
-	if (problem !== undefined) throw new Error(`${directory} ${problem === "missing" ? "cannot be made" : problem}: not sharing the vault's index through it`);
+	if (problem !== undefined)
+		throw new Error(
+			`${directory} ${problem === "missing" ? "cannot be made" : problem}: not sharing the vault's index through it`,
+		);
 }
 
 /** Why the folder may not hold host files ("missing" when it does not exist), or undefined. */

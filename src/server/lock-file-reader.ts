@@ -50,7 +50,10 @@ export interface LockFileReadOptions {
 }
 
 /** O_NOFOLLOW refuses a link swapped in after the lstat; O_NONBLOCK keeps a FIFO swapped in from blocking the open. */
-const OPEN_FLAGS = process.platform === "win32" ? constants.O_RDONLY : constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+const OPEN_FLAGS =
+	process.platform === "win32"
+		? constants.O_RDONLY
+		: constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 const TEMP_NAME = /^\.([1-9]\d{0,4})\.lock\.[0-9a-f]{12}\.tmp$/;
 const LOCK_NAME = /^([1-9]\d{0,4})\.lock$/;
@@ -66,7 +69,10 @@ export function portOfLockFileName(name: string): number | undefined {
  * Checks a lock folder without following it: a real folder (not a symbolic link), and on POSIX owned by this
  * user with mode exactly 0700. Only its last component is checked: a linked `~/.claude` is the user's own choice.
  */
-export async function checkLockFolder(directory: string, platform: NodeJS.Platform = process.platform): Promise<LockFolderCheck> {
+export async function checkLockFolder(
+	directory: string,
+	platform: NodeJS.Platform = process.platform,
+): Promise<LockFolderCheck> {
 	let stats: Stats;
 	try {
 		stats = await fs.lstat(directory);
@@ -79,7 +85,11 @@ export async function checkLockFolder(directory: string, platform: NodeJS.Platfo
 	if (owner !== undefined) return { kind: "refused", rule: "folder-owner", problem: owner };
 	const mode = stats.mode & 0o7777;
 	if (platform !== "win32" && mode !== LOCK_DIRECTORY_MODE) {
-		return { kind: "refused", rule: "folder-mode", problem: `has mode ${octal(mode)}, not ${octal(LOCK_DIRECTORY_MODE)}` };
+		return {
+			kind: "refused",
+			rule: "folder-mode",
+			problem: `has mode ${octal(mode)}, not ${octal(LOCK_DIRECTORY_MODE)}`,
+		};
 	}
 	return { kind: "ok", mode, dev: stats.dev, ino: stats.ino };
 }
@@ -95,7 +105,8 @@ export async function readLockFile(path: string, options: LockFileReadOptions = 
 	const platform = options.platform ?? process.platform;
 	const directory = dirname(path);
 	const folder = await checkLockFolder(directory, platform);
-	if (folder.kind === "refused") return { kind: "refused", rule: folder.rule, reason: `its folder ${directory} ${folder.problem}` };
+	if (folder.kind === "refused")
+		return { kind: "refused", rule: folder.rule, reason: `its folder ${directory} ${folder.problem}` };
 	if (folder.kind !== "ok") return folder;
 
 	let link: Stats;
@@ -119,10 +130,16 @@ export async function readLockFile(path: string, options: LockFileReadOptions = 
 		const problem = fileProblem(stats, link, platform);
 		if (problem) return problem;
 		const bytes = await readAtMost(handle, Math.min(stats.size, MAX_LOCK_FILE_BYTES) + 1);
-		if (bytes.length > MAX_LOCK_FILE_BYTES) return refused("size", `it is larger than ${MAX_LOCK_FILE_BYTES / 1024} KiB`);
+		if (bytes.length > MAX_LOCK_FILE_BYTES)
+			return refused("size", `it is larger than ${MAX_LOCK_FILE_BYTES / 1024} KiB`);
 		const after = await checkLockFolder(directory, platform);
-		if (after.kind !== "ok" || after.dev !== folder.dev || after.ino !== folder.ino) return refused("changed", "its folder was replaced while it was read");
-		const facts: ReadFacts = { port: portOfLockFileName(basename(path)), mtimeMs: stats.mtimeMs, identity: { dev: stats.dev, ino: stats.ino } };
+		if (after.kind !== "ok" || after.dev !== folder.dev || after.ino !== folder.ino)
+			return refused("changed", "its folder was replaced while it was read");
+		const facts: ReadFacts = {
+			port: portOfLockFileName(basename(path)),
+			mtimeMs: stats.mtimeMs,
+			identity: { dev: stats.dev, ino: stats.ino },
+		};
 		return interpret(bytes.toString("utf8"), facts);
 	} catch (error) {
 		return { kind: "unreadable", reason: describeError(error) };
@@ -138,25 +155,34 @@ function interpret(text: string, facts: ReadFacts): LockFileReading {
 	} catch {
 		return { kind: "not-json", text, ...facts };
 	}
-	if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return { kind: "not-json", text, ...facts };
+	if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+		return { kind: "not-json", text, ...facts };
 	const record = parsed as Record<string, unknown>;
 	if ("port" in record) {
 		if (record.port !== facts.port) {
-			return refused("port", `its port field says ${JSON.stringify(record.port)} but its name says ${facts.port ?? "no port"}`);
+			return refused(
+				"port",
+				`its port field says ${JSON.stringify(record.port)} but its name says ${facts.port ?? "no port"}`,
+			);
 		}
 	} else if (record.writer === LOCK_FILE_WRITER) {
-		return refused("port", "it has no port field to confirm the port in its name (an older version of the bridge wrote it; restart that bridge)");
+		return refused(
+			"port",
+			"it has no port field to confirm the port in its name (an older version of the bridge wrote it; restart that bridge)",
+		);
 	}
 	return { kind: "read", record, ...facts };
 }
 
 function fileProblem(stats: Stats, link: Stats, platform: NodeJS.Platform): LockFileReading | undefined {
 	if (!stats.isFile()) return refused("not-regular", "it is not a regular file");
-	if (stats.dev !== link.dev || stats.ino !== link.ino) return refused("changed", "it was replaced while it was read");
+	if (stats.dev !== link.dev || stats.ino !== link.ino)
+		return refused("changed", "it was replaced while it was read");
 	const owner = ownerProblem(stats, platform);
 	if (owner !== undefined) return refused("owner", `it ${owner}`);
 	const mode = stats.mode & 0o7777;
-	if (platform !== "win32" && mode !== LOCK_FILE_MODE) return refused("mode", `it has mode ${octal(mode)}, not ${octal(LOCK_FILE_MODE)}`);
+	if (platform !== "win32" && mode !== LOCK_FILE_MODE)
+		return refused("mode", `it has mode ${octal(mode)}, not ${octal(LOCK_FILE_MODE)}`);
 	return undefined;
 }
 

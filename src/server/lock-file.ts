@@ -3,7 +3,13 @@ import { promises as fs, lstatSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { LOCK_DIRECTORY_MODE, LOCK_FILE_MODE } from "./limits";
-import { LOCK_FILE_WRITER, checkLockFolder, readLockFile, type FileIdentity, type LockFileReading } from "./lock-file-reader";
+import {
+	LOCK_FILE_WRITER,
+	checkLockFolder,
+	readLockFile,
+	type FileIdentity,
+	type LockFileReading,
+} from "./lock-file-reader";
 import { describeError } from "../shared/describe-error";
 
 export { LOCK_FILE_WRITER };
@@ -110,7 +116,10 @@ const OWN_TEMP_NAME = /^\.\d+\.lock\.[0-9a-f]{12}\.tmp$/;
  * (a temp file cut short by the crash counts as ours when it is empty or starts as ours does). Returns the
  * removed paths.
  */
-export async function removeStaleLockFiles(homeDir: string, isAlive: ProcessAliveCheck = isProcessAlive): Promise<string[]> {
+export async function removeStaleLockFiles(
+	homeDir: string,
+	isAlive: ProcessAliveCheck = isProcessAlive,
+): Promise<string[]> {
 	const directory = lockDirectory(homeDir);
 	if ((await checkLockFolder(directory)).kind !== "ok") return [];
 	let names: string[];
@@ -130,14 +139,19 @@ export async function removeStaleLockFiles(homeDir: string, isAlive: ProcessAliv
 	return removed;
 }
 
-function isStale(reading: LockFileReading, temp: boolean, isAlive: ProcessAliveCheck): reading is Extract<LockFileReading, { identity: FileIdentity }> {
+function isStale(
+	reading: LockFileReading,
+	temp: boolean,
+	isAlive: ProcessAliveCheck,
+): reading is Extract<LockFileReading, { identity: FileIdentity }> {
 	if (reading.kind === "read") {
 		const { pid, writer } = reading.record;
 		if (writer !== LOCK_FILE_WRITER || typeof pid !== "number") return false;
 		return !isAlive(pid) || (temp && isOld(reading.mtimeMs));
 	}
 	// JSON.stringify of LockFileContent starts with its first field, pid: that is how a cut-short temp file is ours.
-	if (reading.kind === "not-json") return temp && isOld(reading.mtimeMs) && (reading.text === "" || reading.text.startsWith('{"pid":'));
+	if (reading.kind === "not-json")
+		return temp && isOld(reading.mtimeMs) && (reading.text === "" || reading.text.startsWith('{"pid":'));
 	return false;
 }
 

@@ -19,15 +19,30 @@ export interface OptionSpec {
 
 export type OptionSpecs = Readonly<Record<string, OptionSpec>>;
 
-type ValueOf<K extends OptionKind> = K extends "text" ? string | undefined : K extends "texts" ? string[] : K extends "port" ? number | undefined : boolean;
+type ValueOf<K extends OptionKind> = K extends "text"
+	? string | undefined
+	: K extends "texts"
+		? string[]
+		: K extends "port"
+			? number | undefined
+			: boolean;
 
 /** What the command line gave, by option name (without its `--`): unset texts and ports are undefined, lists empty, flags false. */
 export type ParsedOptions<S extends OptionSpecs> = { -readonly [N in keyof S]: ValueOf<S[N]["kind"]> };
 
 export function parseCommandLine<S extends OptionSpecs>(argv: readonly string[], specs: S): ParsedOptions<S> {
 	const parsed: Record<string, string | string[] | number | boolean | undefined> = {};
-	for (const [name, spec] of Object.entries(specs)) parsed[name] = spec.kind === "texts" ? [] : spec.kind === "flag" ? false : undefined;
-	const options = Object.fromEntries(Object.entries(specs).map(([name, spec]) => [name, { type: spec.kind === "flag" ? ("boolean" as const) : ("string" as const), ...(spec.short === undefined ? {} : { short: spec.short }) }]));
+	for (const [name, spec] of Object.entries(specs))
+		parsed[name] = spec.kind === "texts" ? [] : spec.kind === "flag" ? false : undefined;
+	const options = Object.fromEntries(
+		Object.entries(specs).map(([name, spec]) => [
+			name,
+			{
+				type: spec.kind === "flag" ? ("boolean" as const) : ("string" as const),
+				...(spec.short === undefined ? {} : { short: spec.short }),
+			},
+		]),
+	);
 	const { tokens } = parseArgs({ args: [...argv], options, strict: false, allowPositionals: true, tokens: true });
 	for (const token of tokens) {
 		const argument = argv[token.index];
@@ -40,7 +55,8 @@ export function parseCommandLine<S extends OptionSpecs>(argv: readonly string[],
 			continue;
 		}
 		const value = token.value;
-		if (value === undefined || value.trim() === "" || value.startsWith("--")) throw new ArgumentError(`${argument} needs a value`);
+		if (value === undefined || value.trim() === "" || value.startsWith("--"))
+			throw new ArgumentError(`${argument} needs a value`);
 		if (spec.kind === "texts") (parsed[token.name] as string[]).push(value);
 		else parsed[token.name] = spec.kind === "port" ? port(argument, value) : value;
 	}
@@ -50,6 +66,7 @@ export function parseCommandLine<S extends OptionSpecs>(argv: readonly string[],
 /** A port: a whole number from 1 to 65535, else an ArgumentError. */
 function port(name: string, value: string): number {
 	const number = Number(value);
-	if (!Number.isInteger(number) || number < 1 || number > 65535) throw new ArgumentError(`${name} must be a whole number from 1 to 65535, not "${value}"`);
+	if (!Number.isInteger(number) || number < 1 || number > 65535)
+		throw new ArgumentError(`${name} must be a whole number from 1 to 65535, not "${value}"`);
 	return number;
 }

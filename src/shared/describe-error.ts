@@ -11,6 +11,7 @@ export function describeError(error: unknown): string {
 
 /** The stack trace of anything thrown when it has one (for a crash report), else `describeError`. */
 export function errorStack(error: unknown): string {
-	if (typeof error === "object" && error !== null && "stack" in error && typeof error.stack === "string") return error.stack;
+	if (typeof error === "object" && error !== null && "stack" in error && typeof error.stack === "string")
+		return error.stack;
 	return describeError(error);
 }

@@ -141,7 +141,8 @@ function inertInfo(info: string): string {
  * rest of the paragraph is escaped whole, backticks included (it may lie inside a span opened there).
  */
 function inertProse(line: string, spanMayBeOpen: boolean): { text: string; spanMayBeOpen: boolean } {
-	if (spanMayBeOpen || UNTRUSTED_SPAN_LINE.test(line)) return { text: escapeProse(line).replace(/`/g, "&#96;"), spanMayBeOpen };
+	if (spanMayBeOpen || UNTRUSTED_SPAN_LINE.test(line))
+		return { text: escapeProse(line).replace(/`/g, "&#96;"), spanMayBeOpen };
 	let out = "";
 	let index = 0;
 	while (index < line.length) {
@@ -194,5 +195,9 @@ function closingRun(line: string, from: number, length: number): { start: number
  * Obsidian comments (`%%`). Entities rather than backslashes: they are never read as structure.
  */
 function escapeProse(text: string): string {
-	return text.replace(/</g, "&lt;").replace(/\[(?=\[)/g, "&#91;").replace(/!(?=\[)/g, "&#33;").replace(/%%/g, "%&#37;");
+	return text
+		.replace(/</g, "&lt;")
+		.replace(/\[(?=\[)/g, "&#91;")
+		.replace(/!(?=\[)/g, "&#33;")
+		.replace(/%%/g, "%&#37;");
 }

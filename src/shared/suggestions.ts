@@ -4,7 +4,8 @@ import { diffWordsWithSpace } from "diff";
  * A proposal read as suggestions: the text that stays, and numbered changes (what goes, what comes). Joining
  * every piece's `added` side gives the proposal, every `removed` side the text before, byte for byte.
  */
-export type SuggestionPiece = { kind: "same"; text: string } | { kind: "change"; id: number; removed: string; added: string };
+export type SuggestionPiece =
+	{ kind: "same"; text: string } | { kind: "change"; id: number; removed: string; added: string };
 
 /** Two changes this close (unchanged words between them, on one line) read as one phrase and are one change. */
 const MERGE_GAP_WORDS = 2;
@@ -14,14 +15,24 @@ const MAX_WORD_EDIT_LENGTH = 2_000;
 /** The word-level suggestions that turn `before` into `after`, nearby changes merged into one. */
 export function suggestionPieces(before: string, after: string): SuggestionPiece[] {
 	const pieces: SuggestionPiece[] = [];
-	const changes = before.length + after.length > MAX_WORD_DIFF_CHARS ? undefined : diffWordsWithSpace(before, after, { maxEditLength: MAX_WORD_EDIT_LENGTH });
+	const changes =
+		before.length + after.length > MAX_WORD_DIFF_CHARS
+			? undefined
+			: diffWordsWithSpace(before, after, { maxEditLength: MAX_WORD_EDIT_LENGTH });
 	// Too big to diff word by word: one change, the whole text.
-	if (!changes) return before === after ? sameOnly(before) : [{ kind: "change", id: 1, removed: before, added: after }];
+	if (!changes)
+		return before === after ? sameOnly(before) : [{ kind: "change", id: 1, removed: before, added: after }];
 	for (const change of changes) {
 		const last = pieces[pieces.length - 1];
 		if (!change.added && !change.removed) pieces.push({ kind: "same", text: change.value });
 		else if (last?.kind === "change") last[change.added ? "added" : "removed"] += change.value;
-		else pieces.push({ kind: "change", id: 0, removed: change.removed ? change.value : "", added: change.added ? change.value : "" });
+		else
+			pieces.push({
+				kind: "change",
+				id: 0,
+				removed: change.removed ? change.value : "",
+				added: change.added ? change.value : "",
+			});
 	}
 	return numbered(mergeNearby(pieces));
 }
@@ -36,7 +47,12 @@ function mergeNearby(pieces: SuggestionPiece[]): SuggestionPiece[] {
 		const piece = pieces[index];
 		const previous = merged[merged.length - 1];
 		const next = pieces[index + 1];
-		if (piece?.kind === "same" && previous?.kind === "change" && next?.kind === "change" && isShortGap(piece.text)) {
+		if (
+			piece?.kind === "same" &&
+			previous?.kind === "change" &&
+			next?.kind === "change" &&
+			isShortGap(piece.text)
+		) {
 			previous.removed += piece.text + next.removed;
 			previous.added += piece.text + next.added;
 			index++;
@@ -57,7 +73,9 @@ function numbered(pieces: SuggestionPiece[]): SuggestionPiece[] {
 
 /** The text as the user decided it: every change applied except the rejected ones. */
 export function decidedText(pieces: readonly SuggestionPiece[], rejected: ReadonlySet<number>): string {
-	return pieces.map((piece) => (piece.kind === "same" ? piece.text : rejected.has(piece.id) ? piece.removed : piece.added)).join("");
+	return pieces
+		.map((piece) => (piece.kind === "same" ? piece.text : rejected.has(piece.id) ? piece.removed : piece.added))
+		.join("");
 }
 
 /** Who changed a stretch of text: the proposer ("claude") or the user editing the proposal ("you"). */
@@ -74,7 +92,11 @@ type Layer = { span: number; mark?: "added" | "removed" } | { insert: string; ma
  * text the proposer added and the user then deleted is marked both ways. Joining the runs that are not marked
  * removed (by either) gives `edited`.
  */
-export function markEdits(pieces: readonly SuggestionPiece[], rejected: ReadonlySet<number>, edited: string): MarkedRun[] {
+export function markEdits(
+	pieces: readonly SuggestionPiece[],
+	rejected: ReadonlySet<number>,
+	edited: string,
+): MarkedRun[] {
 	const decided = decidedText(pieces, rejected);
 	const proposer: Layer[] = [];
 	for (const piece of pieces) {
@@ -83,11 +105,17 @@ export function markEdits(pieces: readonly SuggestionPiece[], rejected: Readonly
 		else proposer.push({ insert: piece.removed, mark: "removed" }, { span: piece.added.length, mark: "added" });
 	}
 	const tooBig = decided.length + edited.length > MAX_WORD_DIFF_CHARS;
-	const changes = (tooBig ? undefined : diffWordsWithSpace(decided, edited, { maxEditLength: MAX_WORD_EDIT_LENGTH })) ?? [
+	const changes = (tooBig
+		? undefined
+		: diffWordsWithSpace(decided, edited, { maxEditLength: MAX_WORD_EDIT_LENGTH })) ?? [
 		{ value: decided, removed: true, added: false, count: 1 },
 		{ value: edited, added: true, removed: false, count: 1 },
 	];
-	const user: Layer[] = changes.map((change) => (change.added ? { insert: change.value, mark: "added" } : { span: change.value.length, ...(change.removed ? { mark: "removed" as const } : {}) }));
+	const user: Layer[] = changes.map((change) =>
+		change.added
+			? { insert: change.value, mark: "added" }
+			: { span: change.value.length, ...(change.removed ? { mark: "removed" as const } : {}) },
+	);
 	return overlay(decided, proposer, user);
 }
 
@@ -120,7 +148,11 @@ function overlay(decided: string, proposer: Layer[], user: Layer[]): MarkedRun[]
 			if (leftP === 0) leftP = a.span;
 			if (leftU === 0) leftU = b.span;
 			const length = Math.min(leftP, leftU);
-			push({ text: decided.slice(at, at + length), ...(a.mark ? { claude: a.mark } : {}), ...(b.mark ? { you: b.mark } : {}) });
+			push({
+				text: decided.slice(at, at + length),
+				...(a.mark ? { claude: a.mark } : {}),
+				...(b.mark ? { you: b.mark } : {}),
+			});
 			at += length;
 			leftP -= length;
 			leftU -= length;

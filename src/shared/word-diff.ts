@@ -56,7 +56,12 @@ export function computeLineDiff(original: string, proposed: string): LineDiff {
 		else {
 			flushChanges();
 			for (const text of change.value) {
-				lines.push({ kind: "context", oldNumber: oldNumber++, newNumber: newNumber++, segments: [{ text, kind: "equal" }] });
+				lines.push({
+					kind: "context",
+					oldNumber: oldNumber++,
+					newNumber: newNumber++,
+					segments: [{ text, kind: "equal" }],
+				});
 			}
 		}
 	}
@@ -73,11 +78,13 @@ export function computeLineDiff(original: string, proposed: string): LineDiff {
  * back into lines, so a sentence rewritten across a line break still shows only the changed words.
  */
 function wordHighlights(removed: string[], added: string[]): [Segment[][], Segment[][]] {
-	const whole = (lines: string[], kind: SegmentKind): Segment[][] => lines.map((text) => (text === "" ? [] : [{ text, kind }]));
+	const whole = (lines: string[], kind: SegmentKind): Segment[][] =>
+		lines.map((text) => (text === "" ? [] : [{ text, kind }]));
 	if (removed.length === 0 || added.length === 0) return [whole(removed, "removed"), whole(added, "added")];
 	const oldText = removed.join("\n");
 	const newText = added.join("\n");
-	if (oldText.length + newText.length > MAX_WORD_DIFF_CHARS) return [whole(removed, "removed"), whole(added, "added")];
+	if (oldText.length + newText.length > MAX_WORD_DIFF_CHARS)
+		return [whole(removed, "removed"), whole(added, "added")];
 	const changes = diffWordsWithSpace(oldText, newText, { maxEditLength: MAX_WORD_EDIT_LENGTH });
 	if (!changes) return [whole(removed, "removed"), whole(added, "added")];
 	const oldSide = new LineBuilder();

@@ -30,7 +30,9 @@ export function codecOverParser(parse: (yaml: string) => unknown, stringify: (va
 				return [];
 			}
 			const scalars: string[] = [];
-			if (isPlainMap(value)) for (const [name, item] of Object.entries(value)) if (key.test(name.trim())) collectScalars(item, scalars);
+			if (isPlainMap(value))
+				for (const [name, item] of Object.entries(value))
+					if (key.test(name.trim())) collectScalars(item, scalars);
 			return scalars;
 		},
 	};

@@ -46,7 +46,20 @@ export interface VaultToolsOptions {
 }
 
 /** Read tools first, then writes: the order `tools/list` shows. */
-export const VAULT_TOOL_NAMES = ["search", "read_note", "outline", "links", "tags", "properties", "list_notes", "active_note", "create_note", "edit_note", "set_properties", "move_note"] as const;
+export const VAULT_TOOL_NAMES = [
+	"search",
+	"read_note",
+	"outline",
+	"links",
+	"tags",
+	"properties",
+	"list_notes",
+	"active_note",
+	"create_note",
+	"edit_note",
+	"set_properties",
+	"move_note",
+] as const;
 
 /** Claude's own vault tools, Obsidian-free, in the project's tool format; serve them with any McpSession. */
 export function createVaultTools(options: VaultToolsOptions): ToolDefinition[] {

@@ -52,7 +52,9 @@ export class VaultPaths {
 		if (/%(?:2e|2f|5c|00)/i.test(input) && !input.startsWith("file:")) {
 			const decoded = safeDecode(input) ?? input;
 			if (decoded !== input && (decoded.includes("\0") || /(^|[\\/])\.\.([\\/]|$)/.test(decoded))) {
-				throw new VaultPathError(`Path is outside the vault: ${input} (it contains an encoded "..", separator or NUL)`);
+				throw new VaultPathError(
+					`Path is outside the vault: ${input} (it contains an encoded "..", separator or NUL)`,
+				);
 			}
 		}
 		const raw = input.startsWith("file:") ? this.fromFileUri(input) : input;
@@ -66,7 +68,10 @@ export class VaultPaths {
 			throw new VaultPathError(`Path is outside the vault: ${input} (a symbolic link leads out of it)`);
 		}
 		// Under the root as given, `absolute` is already the path toAbsolute would build.
-		const location: VaultLocation = { relative: lexical, absolute: underRoot === undefined ? this.toAbsolute(lexical) : absolute };
+		const location: VaultLocation = {
+			relative: lexical,
+			absolute: underRoot === undefined ? this.toAbsolute(lexical) : absolute,
+		};
 		if (realRelative !== lexical) location.realRelative = realRelative;
 		return location;
 	}
@@ -90,7 +95,8 @@ export class VaultPaths {
 		try {
 			// A file path has no query or fragment: a "#" or "?" comes from a raw "file://" + path (encoding escapes them).
 			const url = new URL(uri);
-			if (url.search !== "" || url.hash !== "" || uri.endsWith("?") || uri.endsWith("#")) throw new TypeError("raw file URI");
+			if (url.search !== "" || url.hash !== "" || uri.endsWith("?") || uri.endsWith("#"))
+				throw new TypeError("raw file URI");
 			const path = fileURLToPath(url);
 			if (path.includes("\0")) throw new VaultPathError("Invalid path: it contains a NUL byte");
 			return path;
@@ -108,7 +114,8 @@ export class VaultPaths {
 		// The common case without path.relative, which resolves both paths again (a tenth of a selection's CPU).
 		if (absolute === root) return "";
 		const prefix = root.endsWith(sep) ? root : `${root}${sep}`;
-		if (absolute.startsWith(prefix)) return sep === "/" ? absolute.slice(prefix.length) : absolute.slice(prefix.length).split(sep).join("/");
+		if (absolute.startsWith(prefix))
+			return sep === "/" ? absolute.slice(prefix.length) : absolute.slice(prefix.length).split(sep).join("/");
 		const rel = relative(root, absolute);
 		if (rel === "") return "";
 		if (rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return undefined;

@@ -5,7 +5,14 @@
  * docs, or what Obsidian was observed to do. Anything marked "Test helper" does not exist in Obsidian.
  */
 
-import { Compartment, EditorSelection, EditorState, StateField, findClusterBreak, type Extension } from "@codemirror/state";
+import {
+	Compartment,
+	EditorSelection,
+	EditorState,
+	StateField,
+	findClusterBreak,
+	type Extension,
+} from "@codemirror/state";
 import type { BlockCache, CachedMetadata, HeadingCache, LinkCache, ListItemCache, Loc } from "obsidian";
 import { EditorView, keymap } from "@codemirror/view";
 
@@ -65,7 +72,12 @@ export class Component {
 	}
 
 	/** obsidian.d.ts Component.registerDomEvent: "Registers an DOM event to be detached when unloading". */
-	registerDomEvent(target: DomEventTarget, type: string, callback: (event: unknown) => unknown, options?: boolean | AddEventListenerOptions): void {
+	registerDomEvent(
+		target: DomEventTarget,
+		type: string,
+		callback: (event: unknown) => unknown,
+		options?: boolean | AddEventListenerOptions,
+	): void {
 		if (target instanceof FakeElement) {
 			target.addEventListener(type, callback);
 			this.register(() => target.removeEventListener(type, callback));
@@ -80,8 +92,16 @@ export class Component {
 type DomEventTarget =
 	| FakeElement
 	| {
-			addEventListener(type: string, listener: (event: never) => unknown, options?: boolean | AddEventListenerOptions): void;
-			removeEventListener(type: string, listener: (event: never) => unknown, options?: boolean | AddEventListenerOptions): void;
+			addEventListener(
+				type: string,
+				listener: (event: never) => unknown,
+				options?: boolean | AddEventListenerOptions,
+			): void;
+			removeEventListener(
+				type: string,
+				listener: (event: never) => unknown,
+				options?: boolean | AddEventListenerOptions,
+			): void;
 	  };
 
 export interface EventRef {
@@ -176,9 +196,11 @@ export class FakeElement {
 		const element = new FakeElement();
 		element.tag = tag;
 		element.parent = this;
-		for (const name of typeof options.cls === "string" ? [options.cls] : (options.cls ?? [])) element.addClass(name);
+		for (const name of typeof options.cls === "string" ? [options.cls] : (options.cls ?? []))
+			element.addClass(name);
 		if (options.text !== undefined) element.setText(options.text);
-		for (const [name, value] of Object.entries(options.attr ?? {})) if (value !== null) element.setAttribute(name, String(value));
+		for (const [name, value] of Object.entries(options.attr ?? {}))
+			if (value !== null) element.setAttribute(name, String(value));
 		if (options.prepend) this.children.unshift(element);
 		else this.children.push(element);
 		return element;
@@ -202,7 +224,8 @@ export class FakeElement {
 	focus(): void {}
 	/** Test helper: fires a DOM event at this element; `init` adds the event's fields (key, shiftKey, dataTransfer …). */
 	dispatch(type: string, init: Record<string, unknown> = {}): void {
-		for (const listener of this.listeners.get(type) ?? []) listener({ type, preventDefault: () => undefined, ...init });
+		for (const listener of this.listeners.get(type) ?? [])
+			listener({ type, preventDefault: () => undefined, ...init });
 	}
 	/** Test helper: the text of this element and everything below it. */
 	get textContent(): string {
@@ -342,7 +365,8 @@ export class Workspace extends Events {
 
 	/** obsidian.d.ts: "Iterate through all leaves in the main area of the workspace." */
 	iterateRootLeaves(callback: (leaf: WorkspaceLeaf) => unknown): void {
-		for (const group of this.tabGroups) if (group.container === "root") for (const leaf of [...group.children]) callback(leaf);
+		for (const group of this.tabGroups)
+			if (group.container === "root") for (const leaf of [...group.children]) callback(leaf);
 	}
 
 	/**
@@ -363,7 +387,9 @@ export class Workspace extends Events {
 	/** obsidian.d.ts `openLinkText(linktext, sourcePath, newLeaf?)`: opens the note the link resolves to. */
 	async openLinkText(linktext: string, sourcePath: string, newLeaf?: PaneType | boolean): Promise<void> {
 		this.openedLinks.push(linktext);
-		const file = this.app.metadataCache.getFirstLinkpathDest(linktext.split("#")[0] ?? "", sourcePath) ?? this.app.vault.getFileByPath(linktext);
+		const file =
+			this.app.metadataCache.getFirstLinkpathDest(linktext.split("#")[0] ?? "", sourcePath) ??
+			this.app.vault.getFileByPath(linktext);
 		if (file) await this.getLeaf(newLeaf).openFile(file);
 	}
 
@@ -532,7 +558,10 @@ export class Vault extends Events {
 	 * could be different." Tests here use a renamed one, so nothing may assume the usual name.
 	 */
 	configDir = ".vault-config";
-	constructor(readonly adapter: FileSystemAdapter, private readonly name: string) {
+	constructor(
+		readonly adapter: FileSystemAdapter,
+		private readonly name: string,
+	) {
 		super();
 	}
 	getName(): string {
@@ -561,7 +590,12 @@ export class Vault extends Events {
 	getAbstractFileByPath(path: string): TFile | TFolder | null {
 		const file = this.getFileByPath(path);
 		if (file) return file;
-		if (path === "" || this.folders.has(path) || [...this.contents.keys()].some((each) => each.startsWith(`${path}/`))) return new TFolder(path);
+		if (
+			path === "" ||
+			this.folders.has(path) ||
+			[...this.contents.keys()].some((each) => each.startsWith(`${path}/`))
+		)
+			return new TFolder(path);
 		return null;
 	}
 	/** obsidian.d.ts `createFolder`: fails when something exists at the path ("Folder already exists."). */
@@ -577,7 +611,9 @@ export class Vault extends Events {
 	/** Rejects for a file that is gone, like the adapter's ENOENT. */
 	read(file: TFile): Promise<string> {
 		const text = this.contents.get(file.path);
-		return text === undefined ? Promise.reject(new Error(`ENOENT: no such file, open '${file.path}'`)) : Promise.resolve(text);
+		return text === undefined
+			? Promise.reject(new Error(`ENOENT: no such file, open '${file.path}'`))
+			: Promise.resolve(text);
 	}
 	readBinary(file: TFile): Promise<ArrayBuffer> {
 		const bytes = Buffer.from(this.contents.get(file.path) ?? "", "utf8");
@@ -597,7 +633,8 @@ export class Vault extends Events {
 	}
 	/** obsidian.d.ts `modify`: "Modify the contents of a plaintext file"; fires `modify`. */
 	modify(file: TFile, data: string): Promise<void> {
-		if (!this.contents.has(file.path)) return Promise.reject(new Error(`ENOENT: no such file, open '${file.path}'`));
+		if (!this.contents.has(file.path))
+			return Promise.reject(new Error(`ENOENT: no such file, open '${file.path}'`));
 		this.write(file.path, data);
 		return Promise.resolve();
 	}
@@ -777,13 +814,19 @@ export class MetadataCache extends Events {
 			return lower.endsWith(".md") ? [lower, lower.slice(0, -3)] : [lower];
 		};
 		const files = byName.names.get(wanted.slice(wanted.lastIndexOf("/") + 1)) ?? [];
-		const folder = sourcePath.includes("/") ? sourcePath.slice(0, sourcePath.lastIndexOf("/") + 1).toLowerCase() : "";
+		const folder = sourcePath.includes("/")
+			? sourcePath.slice(0, sourcePath.lastIndexOf("/") + 1).toLowerCase()
+			: "";
 		const exact = files.filter((file) => keys(file).includes(wanted));
 		if (exact.length > 0) return exact[0] ?? null;
 		const beside = files.filter((file) => keys(file).includes(folder + wanted));
 		if (beside.length > 0) return beside[0] ?? null;
 		const ending = files.filter((file) => keys(file).some((key) => key.endsWith(`/${wanted}`)));
-		ending.sort((a, b) => Number(!a.path.toLowerCase().startsWith(folder)) - Number(!b.path.toLowerCase().startsWith(folder)) || a.path.length - b.path.length);
+		ending.sort(
+			(a, b) =>
+				Number(!a.path.toLowerCase().startsWith(folder)) - Number(!b.path.toLowerCase().startsWith(folder)) ||
+				a.path.length - b.path.length,
+		);
 		return ending[0] ?? null;
 	}
 
@@ -795,7 +838,8 @@ export class MetadataCache extends Events {
 		for (const file of this.vault?.getFiles() ?? []) {
 			paths.set(file.path, file);
 			const name = file.name.toLowerCase();
-			for (const key of file.extension === "md" ? [name, name.slice(0, -3)] : [name]) names.set(key, [...(names.get(key) ?? []), file]);
+			for (const key of file.extension === "md" ? [name, name.slice(0, -3)] : [name])
+				names.set(key, [...(names.get(key) ?? []), file]);
 		}
 		this.nameIndex = { paths, names };
 		return this.nameIndex;
@@ -848,10 +892,20 @@ export function resolveSubpath(cache: CachedMetadata, subpath: string): SubpathM
 		const block = cache.blocks?.[body.slice(1).toLowerCase()];
 		if (!block) return null;
 		const list = cache.listItems?.find((item) => item.position.end.line === block.position.end.line);
-		return list ? { type: "block", block, list, start: block.position.start, end: block.position.end } : { type: "block", block, start: block.position.start, end: block.position.end };
+		return list
+			? { type: "block", block, list, start: block.position.start, end: block.position.end }
+			: { type: "block", block, start: block.position.start, end: block.position.end };
 	}
-	const key = (text: string): string => text.replace(/%%|[#|^:[\]\\]/g, " ").replace(/\s+/g, " ").trim().toLowerCase();
-	const parts = body.split("#").map(key).filter((part) => part !== "");
+	const key = (text: string): string =>
+		text
+			.replace(/%%|[#|^:[\]\\]/g, " ")
+			.replace(/\s+/g, " ")
+			.trim()
+			.toLowerCase();
+	const parts = body
+		.split("#")
+		.map(key)
+		.filter((part) => part !== "");
 	const headings = cache.headings ?? [];
 	if (parts.length === 0) return null;
 	let index = -1;
@@ -924,9 +978,12 @@ export class FileManager {
 		const hash = link.link.indexOf("#");
 		const subpath = hash < 0 ? "" : link.link.slice(hash);
 		const bang = link.original.startsWith("!") ? "!" : "";
-		if (!link.original.startsWith(`${bang}[[`)) return `${bang}[${link.displayText ?? ""}](${encodeURI(newPath)}${encodeURI(subpath)})`;
+		if (!link.original.startsWith(`${bang}[[`))
+			return `${bang}[${link.displayText ?? ""}](${encodeURI(newPath)}${encodeURI(subpath)})`;
 		const name = newPath.slice(newPath.lastIndexOf("/") + 1).replace(/\.md$/i, "");
-		const sameName = this.app.vault.getMarkdownFiles().filter((each) => each.basename.toLowerCase() === name.toLowerCase());
+		const sameName = this.app.vault
+			.getMarkdownFiles()
+			.filter((each) => each.basename.toLowerCase() === name.toLowerCase());
 		const linktext = sameName.length === 1 ? name : newPath.replace(/\.md$/i, "");
 		const alias = link.original.includes("|") ? `|${link.displayText ?? ""}` : "";
 		return `${bang}[[${linktext}${subpath}${alias}]]`;
@@ -961,7 +1018,8 @@ export class Scope {
 	}
 	/** Test helper: a key press in this scope. True when a handler took it. */
 	press(modifiers: string[], key: string): boolean {
-		const same = (wanted: string[] | null): boolean => wanted === null || [...wanted].sort().join("+") === [...modifiers].sort().join("+");
+		const same = (wanted: string[] | null): boolean =>
+			wanted === null || [...wanted].sort().join("+") === [...modifiers].sort().join("+");
 		for (const handler of this.handlers) {
 			if ((handler.key === null || handler.key === key) && same(handler.modifiers)) {
 				handler.func({ key, modifiers });
@@ -1064,7 +1122,10 @@ export class Plugin extends Component {
 	readonly editorExtensions: Extension[] = [];
 	readonly domEvents: { type: string; callback: (event: never) => unknown }[] = [];
 
-	constructor(readonly app: App, readonly manifest: PluginManifest) {
+	constructor(
+		readonly app: App,
+		readonly manifest: PluginManifest,
+	) {
 		super();
 	}
 	loadData(): Promise<unknown> {
@@ -1134,7 +1195,12 @@ export class Plugin extends Component {
 			reconfigurePluginExtensions();
 		});
 	}
-	override registerDomEvent(target: DomEventTarget, type: string, callback: (event: unknown) => unknown, options?: boolean | AddEventListenerOptions): void {
+	override registerDomEvent(
+		target: DomEventTarget,
+		type: string,
+		callback: (event: unknown) => unknown,
+		options?: boolean | AddEventListenerOptions,
+	): void {
 		this.domEvents.push({ type, callback });
 		super.registerDomEvent(target, type, callback, options);
 	}
@@ -1172,7 +1238,10 @@ export class Modal {
 
 export class PluginSettingTab {
 	readonly containerEl = new FakeElement();
-	constructor(readonly app: App, readonly plugin: Plugin) {}
+	constructor(
+		readonly app: App,
+		readonly plugin: Plugin,
+	) {}
 	hide(): void {}
 }
 
@@ -1368,7 +1437,8 @@ const pluginExtensionSlot = new Compartment();
 const liveEditors = new Set<EditorView>();
 
 function reconfigurePluginExtensions(): void {
-	for (const cm of liveEditors) cm.dispatch({ effects: pluginExtensionSlot.reconfigure([...pluginEditorExtensions]) });
+	for (const cm of liveEditors)
+		cm.dispatch({ effects: pluginExtensionSlot.reconfigure([...pluginEditorExtensions]) });
 }
 
 /** A slice of Obsidian's default keymap: Shift+Arrow extends the main selection by a character. */
@@ -1383,8 +1453,13 @@ function extendSelection(cm: EditorView, by: 1 | -1): boolean {
 	const main = cm.state.selection.main;
 	const line = doc.lineAt(main.head);
 	const atLineEdge = by > 0 ? main.head === line.to : main.head === line.from;
-	const head = atLineEdge ? Math.min(Math.max(main.head + by, 0), doc.length) : line.from + findClusterBreak(line.text, main.head - line.from, by > 0);
-	cm.dispatch({ selection: cm.state.selection.replaceRange(EditorSelection.range(main.anchor, head)), userEvent: "select" });
+	const head = atLineEdge
+		? Math.min(Math.max(main.head + by, 0), doc.length)
+		: line.from + findClusterBreak(line.text, main.head - line.from, by > 0);
+	cm.dispatch({
+		selection: cm.state.selection.replaceRange(EditorSelection.range(main.anchor, head)),
+		userEvent: "select",
+	});
 	return true;
 }
 
@@ -1394,12 +1469,24 @@ function extendSelection(cm: EditorView, by: 1 | -1): boolean {
  * the plugins' extensions.
  */
 export function editorExtensionsFor(info: MarkdownFileInfo): Extension[] {
-	return [editorInfoField.init(() => info), EditorState.allowMultipleSelections.of(true), selectionKeys, pluginExtensionSlot.of([...pluginEditorExtensions])];
+	return [
+		editorInfoField.init(() => info),
+		EditorState.allowMultipleSelections.of(true),
+		selectionKeys,
+		pluginExtensionSlot.of([...pluginEditorExtensions]),
+	];
 }
 
 /** A CodeMirror editor attached to `ownerDocument` (the main window's by default), as Obsidian builds one. */
-export function createEditorView(info: MarkdownFileInfo, text: string, ownerDocument: Document = globalThis.document): EditorView {
-	const cm = new EditorView({ state: EditorState.create({ doc: text, extensions: editorExtensionsFor(info) }), parent: ownerDocument.body });
+export function createEditorView(
+	info: MarkdownFileInfo,
+	text: string,
+	ownerDocument: Document = globalThis.document,
+): EditorView {
+	const cm = new EditorView({
+		state: EditorState.create({ doc: text, extensions: editorExtensionsFor(info) }),
+		parent: ownerDocument.body,
+	});
 	liveEditors.add(cm);
 	return cm;
 }
@@ -1428,7 +1515,9 @@ export interface MarkdownFileInfo {
  */
 export const editorInfoField: StateField<MarkdownFileInfo> = StateField.define<MarkdownFileInfo>({
 	create: () => {
-		throw new Error("editorInfoField: the editor that owns this state provides its MarkdownFileInfo (editorInfoField.init)");
+		throw new Error(
+			"editorInfoField: the editor that owns this state provides its MarkdownFileInfo (editorInfoField.init)",
+		);
 	},
 	update: (info) => info,
 });
@@ -1481,13 +1570,19 @@ export class Editor {
 		return this.offsetToPos(main[which]);
 	}
 	listSelections(): { anchor: EditorPosition; head: EditorPosition }[] {
-		return this.cm.state.selection.ranges.map((range) => ({ anchor: this.offsetToPos(range.anchor), head: this.offsetToPos(range.head) }));
+		return this.cm.state.selection.ranges.map((range) => ({
+			anchor: this.offsetToPos(range.anchor),
+			head: this.offsetToPos(range.head),
+		}));
 	}
 	setCursor(pos: EditorPosition): void {
 		this.setSelection(pos, pos);
 	}
 	setSelection(anchor: EditorPosition, head: EditorPosition = anchor): void {
-		this.cm.dispatch({ selection: EditorSelection.single(this.posToOffset(anchor), this.posToOffset(head)), userEvent: "select" });
+		this.cm.dispatch({
+			selection: EditorSelection.single(this.posToOffset(anchor), this.posToOffset(head)),
+			userEvent: "select",
+		});
 	}
 	replaceRange(replacement: string, from: EditorPosition, to: EditorPosition = from): void {
 		this.cm.dispatch({ changes: { from: this.posToOffset(from), to: this.posToOffset(to), insert: replacement } });
@@ -1545,7 +1640,10 @@ export class MarkdownView extends ItemView {
 	/** obsidian.d.ts `MarkdownView.editor`: Obsidian's Editor over this view's CodeMirror editor. */
 	get editor(): Editor {
 		const cm = this.editorView();
-		if (!cm) throw new Error("MarkdownView.editor needs a DOM: install one first (BrowserWindows, tests/obsidian/harness/cm6-dom.ts)");
+		if (!cm)
+			throw new Error(
+				"MarkdownView.editor needs a DOM: install one first (BrowserWindows, tests/obsidian/harness/cm6-dom.ts)",
+			);
 		this.editorWrapper ??= new Editor(cm);
 		return this.editorWrapper;
 	}
@@ -1617,7 +1715,10 @@ export class MarkdownView extends ItemView {
 		return this.file ? { file: this.file.path } : {};
 	}
 	override async setState(state: unknown, _result: ViewStateResult): Promise<void> {
-		const path = typeof state === "object" && state !== null && "file" in state && typeof state.file === "string" ? state.file : undefined;
+		const path =
+			typeof state === "object" && state !== null && "file" in state && typeof state.file === "string"
+				? state.file
+				: undefined;
 		if (path === undefined || path === this.file?.path) return;
 		const file = this.app.vault.getFileByPath(path);
 		if (!file) throw new Error(`File not found: ${path}`);
@@ -1711,7 +1812,10 @@ export class Notice {
 }
 
 export function normalizePath(path: string): string {
-	return path.replace(/\\/g, "/").replace(/\/+/g, "/").replace(/^\/|\/$/g, "");
+	return path
+		.replace(/\\/g, "/")
+		.replace(/\/+/g, "/")
+		.replace(/^\/|\/$/g, "");
 }
 
 // Obsidian runs plugins in a browser window: `window` is the global object there, `activeDocument` the focused document.
@@ -1740,7 +1844,10 @@ export class WorkspaceLeaf extends Events {
 	readonly group: WorkspaceTabs;
 	private loading: Promise<void> | undefined;
 
-	constructor(readonly app: App, group?: WorkspaceTabs) {
+	constructor(
+		readonly app: App,
+		group?: WorkspaceTabs,
+	) {
 		super();
 		// Without a group the leaf stands outside the layout (a test of one view on its own).
 		this.group = group ?? new WorkspaceTabs("root");
@@ -1775,7 +1882,8 @@ export class WorkspaceLeaf extends Events {
 	}
 
 	async setViewState(viewState: ViewState, _eState?: unknown): Promise<void> {
-		if (viewState.type === this.view.getViewType() && !this.isDeferred) await this.view.setState(viewState.state ?? {}, { history: true });
+		if (viewState.type === this.view.getViewType() && !this.isDeferred)
+			await this.view.setState(viewState.state ?? {}, { history: true });
 		else await this.replaceView(viewState);
 		if (viewState.pinned !== undefined) this.pinned = viewState.pinned;
 		const workspace = this.app.workspace;
@@ -1788,7 +1896,10 @@ export class WorkspaceLeaf extends Events {
 	/** obsidian.d.ts `openFile`: opens the file in this leaf (a Markdown view for `.md`). */
 	async openFile(file: TFile, openState?: OpenViewState): Promise<void> {
 		if (file.extension !== "md") throw new Error(`The fake workspace opens Markdown notes only, not ${file.path}`);
-		await this.setViewState({ type: "markdown", state: { ...openState?.state, file: file.path }, active: openState?.active }, openState?.eState);
+		await this.setViewState(
+			{ type: "markdown", state: { ...openState?.state, file: file.path }, active: openState?.active },
+			openState?.eState,
+		);
 	}
 
 	detach(): void {
@@ -1873,7 +1984,13 @@ export class DeferredView extends View {
  */
 export const MarkdownRenderer = {
 	rendered: [] as { markdown: string; sourcePath: string }[],
-	render(_app: App, markdown: string, element: FakeElement, sourcePath: string, _component: Component): Promise<void> {
+	render(
+		_app: App,
+		markdown: string,
+		element: FakeElement,
+		sourcePath: string,
+		_component: Component,
+	): Promise<void> {
 		MarkdownRenderer.rendered.push({ markdown, sourcePath });
 		element.setText(markdown);
 		// As Obsidian's renderer does: each fenced block whose language a plugin registered goes to that processor.
@@ -1902,7 +2019,11 @@ export interface Debouncer<T extends unknown[], V> {
  * obsidian.d.ts `debounce(cb, timeout = 0, resetTimer)`: calls `cb` with the latest arguments once `timeout` ms
  * have passed; with `resetTimer` each call restarts the wait. Uses `setTimeout`, so Jest fake timers drive it.
  */
-export function debounce<T extends unknown[], V>(cb: (...args: [...T]) => V, timeout = 0, resetTimer = false): Debouncer<T, V> {
+export function debounce<T extends unknown[], V>(
+	cb: (...args: [...T]) => V,
+	timeout = 0,
+	resetTimer = false,
+): Debouncer<T, V> {
 	let timer: ReturnType<typeof setTimeout> | undefined;
 	let latest: [...T] | undefined;
 	const run = (): V | void => {

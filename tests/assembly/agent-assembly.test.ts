@@ -10,7 +10,10 @@ import { startAssembledBridge, type AssembledBridge } from "../helpers/assembled
 import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 import { waitUntil } from "../helpers/wait-until";
 
-const noQuestions: AskingSession = { sessionId: "cli-session-1", ask: () => Promise.reject(new Error("nothing should be asked")) };
+const noQuestions: AskingSession = {
+	sessionId: "cli-session-1",
+	ask: () => Promise.reject(new Error("nothing should be asked")),
+};
 
 let fixture: AssembledBridge | undefined;
 /** The fixture of the running test. */
@@ -34,7 +37,9 @@ afterEach(() => fixture?.stop());
 /** Runs an allowed Edit the way the CLI does: its input applied to the file on disk. */
 function runEditLikeCli(request: ToolUseRequest, input: Record<string, unknown>): void {
 	const file = String(input.file_path);
-	const result = applyCliEdits(readFileSync(file, "utf8"), [{ old_string: String(input.old_string), new_string: String(input.new_string) }]);
+	const result = applyCliEdits(readFileSync(file, "utf8"), [
+		{ old_string: String(input.old_string), new_string: String(input.new_string) },
+	]);
 	if (!result.ok) throw new Error(`${request.toolName} failed: ${result.message}`);
 	writeFileSync(file, result.text);
 }
@@ -44,11 +49,20 @@ describe("assembleAgent", () => {
 		const fixture = bridge();
 		const { gate } = assembleAgent(fixture.bridge, { rules: new MemoryPermissionRules() });
 		const file = join(fixture.vaultPath, "note.md");
-		const request: ToolUseRequest = { toolUseId: "tool-1", toolName: "Edit", input: { file_path: file, old_string: "first draft", new_string: "second draft" } };
+		const request: ToolUseRequest = {
+			toolUseId: "tool-1",
+			toolName: "Edit",
+			input: { file_path: file, old_string: "first draft", new_string: "second draft" },
+		};
 		const decided = gate.decide(request, noQuestions);
 		await waitUntil(() => fixture.bridge.reviews.findPending() !== undefined, "the review to open");
 		const pending = fixture.bridge.reviews.findPending();
-		expect(pending).toMatchObject({ proposedText: "# Note\nsecond draft\n", originalText: "# Note\nfirst draft\n", sessionId: PANEL_REVIEW_SESSION, proposer: { client: "Claude Code (agent panel)", tool: "Edit" } });
+		expect(pending).toMatchObject({
+			proposedText: "# Note\nsecond draft\n",
+			originalText: "# Note\nfirst draft\n",
+			sessionId: PANEL_REVIEW_SESSION,
+			proposer: { client: "Claude Code (agent panel)", tool: "Edit" },
+		});
 		expect(readFileSync(file, "utf8")).toBe("# Note\nfirst draft\n");
 		fixture.bridge.reviews.accept(pending?.tabName ?? "", "# Note\nthe user's draft\n");
 		const decision = await decided;
@@ -64,14 +78,26 @@ describe("assembleAgent", () => {
 	});
 
 	it("an Edit that adds a private tag is journaled as a vault-tool write would be: no note name, no path in the arguments, no earlier text", async () => {
-		const tagged = await startAssembledBridge({ journalStore: new MemoryJournalStore(), privacy: { folders: [], tags: ["private"] }, reviewVaultToolWrites: () => false, populate: (vault) => writeFileSync(join(vault, "plans.md"), "# Plans\nsecret plans\n") });
+		const tagged = await startAssembledBridge({
+			journalStore: new MemoryJournalStore(),
+			privacy: { folders: [], tags: ["private"] },
+			reviewVaultToolWrites: () => false,
+			populate: (vault) => writeFileSync(join(vault, "plans.md"), "# Plans\nsecret plans\n"),
+		});
 		try {
 			const { gate } = assembleAgent(tagged.bridge, { rules: new MemoryPermissionRules() });
 			const file = join(tagged.vaultPath, "plans.md");
-			const request: ToolUseRequest = { toolUseId: "tool-9", toolName: "Edit", input: { file_path: file, old_string: "secret plans", new_string: "secret plans #private" } };
+			const request: ToolUseRequest = {
+				toolUseId: "tool-9",
+				toolName: "Edit",
+				input: { file_path: file, old_string: "secret plans", new_string: "secret plans #private" },
+			};
 			const decided = gate.decide(request, noQuestions);
 			await waitUntil(() => tagged.bridge.reviews.findPending() !== undefined, "the review to open");
-			tagged.bridge.reviews.accept(tagged.bridge.reviews.findPending()?.tabName ?? "", "# Plans\nsecret plans #private\n");
+			tagged.bridge.reviews.accept(
+				tagged.bridge.reviews.findPending()?.tabName ?? "",
+				"# Plans\nsecret plans #private\n",
+			);
 			const decision = await decided;
 			if (decision.behavior !== "allow") throw new Error(decision.message);
 			runEditLikeCli(request, decision.updatedInput);
@@ -89,10 +115,16 @@ describe("assembleAgent", () => {
 		const fixture = bridge();
 		const { gate } = assembleAgent(fixture.bridge, { rules: new MemoryPermissionRules() });
 		const file = join(fixture.vaultPath, "note.md");
-		const decided = gate.decide({ toolName: "Write", input: { file_path: file, content: "replaced\n" } }, noQuestions);
+		const decided = gate.decide(
+			{ toolName: "Write", input: { file_path: file, content: "replaced\n" } },
+			noQuestions,
+		);
 		await waitUntil(() => fixture.bridge.reviews.findPending() !== undefined, "the review to open");
 		fixture.bridge.reviews.reject(fixture.bridge.reviews.findPending()?.tabName ?? "");
-		expect(await decided).toEqual({ behavior: "deny", message: `The user rejected this change to ${file}. Their reason: the user rejected the change in the review. Nothing was written.` });
+		expect(await decided).toEqual({
+			behavior: "deny",
+			message: `The user rejected this change to ${file}. Their reason: the user rejected the change in the review. Nothing was written.`,
+		});
 		expect(readFileSync(file, "utf8")).toBe("# Note\nfirst draft\n");
 	});
 
@@ -100,10 +132,28 @@ describe("assembleAgent", () => {
 		const fixture = bridge();
 		const { gate } = assembleAgent(fixture.bridge, { rules: new MemoryPermissionRules() });
 		const diary = join(fixture.vaultPath, "Private", "diary.md");
-		expect(await gate.decide({ toolName: "Edit", input: { file_path: diary, old_string: "secret", new_string: "x" } }, noQuestions)).toEqual({ behavior: "deny", message: "File does not exist." });
-		expect(await gate.decide({ toolName: "Write", input: { file_path: join(fixture.vaultPath, "Private", "new.md"), content: "x" } }, noQuestions)).toEqual({ behavior: "deny", message: "File does not exist." });
-		expect(await gate.decide({ toolName: "Read", input: { file_path: diary } }, noQuestions)).toEqual({ behavior: "deny", message: "File does not exist." });
-		expect(await gate.decide({ toolName: "Read", input: { file_path: join(fixture.vaultPath, "note.md") } }, noQuestions)).toMatchObject({ behavior: "allow" });
+		expect(
+			await gate.decide(
+				{ toolName: "Edit", input: { file_path: diary, old_string: "secret", new_string: "x" } },
+				noQuestions,
+			),
+		).toEqual({ behavior: "deny", message: "File does not exist." });
+		expect(
+			await gate.decide(
+				{ toolName: "Write", input: { file_path: join(fixture.vaultPath, "Private", "new.md"), content: "x" } },
+				noQuestions,
+			),
+		).toEqual({ behavior: "deny", message: "File does not exist." });
+		expect(await gate.decide({ toolName: "Read", input: { file_path: diary } }, noQuestions)).toEqual({
+			behavior: "deny",
+			message: "File does not exist.",
+		});
+		expect(
+			await gate.decide(
+				{ toolName: "Read", input: { file_path: join(fixture.vaultPath, "note.md") } },
+				noQuestions,
+			),
+		).toMatchObject({ behavior: "allow" });
 		expect(fixture.bridge.reviews.list()).toEqual([]);
 	});
 
@@ -112,20 +162,46 @@ describe("assembleAgent", () => {
 		const { gate, mcpServers } = assembleAgent(fixture.bridge, { rules: new MemoryPermissionRules() });
 		const servers = mcpServers();
 		expect(servers.names()).toEqual(["obsidian"]);
-		const initialized = await servers.handle("obsidian", { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "claude-code", version: "2" } } });
+		const initialized = await servers.handle("obsidian", {
+			jsonrpc: "2.0",
+			id: 1,
+			method: "initialize",
+			params: {
+				protocolVersion: "2025-06-18",
+				capabilities: {},
+				clientInfo: { name: "claude-code", version: "2" },
+			},
+		});
 		expect(initialized).toMatchObject({ id: 1, result: { serverInfo: { name: "obsidian-vault-tools" } } });
-		expect(await servers.handle("obsidian", { jsonrpc: "2.0", method: "notifications/initialized" })).toBeUndefined();
+		expect(
+			await servers.handle("obsidian", { jsonrpc: "2.0", method: "notifications/initialized" }),
+		).toBeUndefined();
 		const [listed, publicNote, privateNote] = await Promise.all([
 			servers.handle("obsidian", { jsonrpc: "2.0", id: 2, method: "tools/list" }),
-			servers.handle("obsidian", { jsonrpc: "2.0", id: "a", method: "tools/call", params: { name: "read_note", arguments: { path: "note.md" } } }),
-			servers.handle("obsidian", { jsonrpc: "2.0", id: "b", method: "tools/call", params: { name: "read_note", arguments: { path: "Private/diary.md" } } }),
+			servers.handle("obsidian", {
+				jsonrpc: "2.0",
+				id: "a",
+				method: "tools/call",
+				params: { name: "read_note", arguments: { path: "note.md" } },
+			}),
+			servers.handle("obsidian", {
+				jsonrpc: "2.0",
+				id: "b",
+				method: "tools/call",
+				params: { name: "read_note", arguments: { path: "Private/diary.md" } },
+			}),
 		]);
 		expect(JSON.stringify(listed)).toContain('"name":"edit_note"');
 		expect(JSON.stringify(publicNote)).toContain("first draft");
 		expect(JSON.stringify(privateNote)).toContain('No note \\"Private/diary.md\\" in the vault');
 		expect(JSON.stringify(privateNote)).not.toContain("secret");
-		expect(await gate.decide({ toolName: "mcp__obsidian__read_note", input: { path: "note.md" } }, noQuestions)).toMatchObject({ behavior: "allow" });
-		expect(await servers.handle("github", { jsonrpc: "2.0", id: 3, method: "tools/list" })).toMatchObject({ id: 3, error: { code: -32601 } });
+		expect(
+			await gate.decide({ toolName: "mcp__obsidian__read_note", input: { path: "note.md" } }, noQuestions),
+		).toMatchObject({ behavior: "allow" });
+		expect(await servers.handle("github", { jsonrpc: "2.0", id: 3, method: "tools/list" })).toMatchObject({
+			id: 3,
+			error: { code: -32601 },
+		});
 		const entries = (await fixture.bridge.activity?.journal.entries()) ?? [];
 		expect(entries.map((entry) => [entry.tool, entry.session.surface])).toEqual([
 			["read_note", "panel"],

@@ -60,7 +60,11 @@ describe("assembleBridge", () => {
 			homeDir: temp.path,
 			pid: process.pid,
 			ports: {
-				files: { list: () => [], stat: () => Promise.resolve(undefined), readBytes: () => Promise.reject(new Error("unused")) },
+				files: {
+					list: () => [],
+					stat: () => Promise.resolve(undefined),
+					readBytes: () => Promise.reject(new Error("unused")),
+				},
 				tagsOf: () => [],
 				currentSelection: () => undefined,
 				workspace: new EmptyWorkspace(),
@@ -86,7 +90,12 @@ describe("assembleBridge", () => {
 		const tool = bridge.tools.find("openDiff");
 		if (!tool) throw new Error("openDiff is not registered");
 		const path = join(temp.path, "note.md");
-		return Promise.resolve(tool.call({ old_file_path: path, new_file_path: path, new_file_contents: "new\n", tab_name: tabName }, { sessionId: 1, signal: new AbortController().signal }));
+		return Promise.resolve(
+			tool.call(
+				{ old_file_path: path, new_file_path: path, new_file_contents: "new\n", tab_name: tabName },
+				{ sessionId: 1, signal: new AbortController().signal },
+			),
+		);
 	};
 	const shown = async (tabName: string): Promise<PendingReview> => {
 		// The manager reads the note from disk before it shows the review.
@@ -103,14 +112,24 @@ describe("assembleBridge", () => {
 		bridge = assemble(false);
 		expect(bridge.tools.list().map((tool) => tool.name)).toEqual(EVERY_TOOL.slice(3));
 		bridge.diffTools.setEnabled(true);
-		expect(bridge.tools.list().map((tool) => tool.name).sort()).toEqual([...EVERY_TOOL].sort());
+		expect(
+			bridge.tools
+				.list()
+				.map((tool) => tool.name)
+				.sort(),
+		).toEqual([...EVERY_TOOL].sort());
 	});
 
 	it("hands the review port a decision sink that answers openDiff: accept with the final text, reject, view closed", async () => {
 		bridge = assemble(true);
 		const accepted = openDiff("a");
 		decisions?.accept(await shown("a"), "edited\n");
-		expect(await accepted).toEqual({ content: [{ type: "text", text: "FILE_SAVED" }, { type: "text", text: "edited\n" }] });
+		expect(await accepted).toEqual({
+			content: [
+				{ type: "text", text: "FILE_SAVED" },
+				{ type: "text", text: "edited\n" },
+			],
+		});
 
 		const rejected = openDiff("b");
 		decisions?.reject(await shown("b"));
@@ -137,9 +156,16 @@ describe("assembleBridge", () => {
 		try {
 			await client.initialize();
 			const path = join(temp.path, "note.md");
-			const answer = client.request("tools/call", { name: "openDiff", arguments: { old_file_path: path, new_file_path: path, new_file_contents: "new\n", tab_name: "wire" } });
+			const answer = client.request("tools/call", {
+				name: "openDiff",
+				arguments: { old_file_path: path, new_file_path: path, new_file_contents: "new\n", tab_name: "wire" },
+			});
 			const review = await shown("wire");
-			expect(review.proposer).toEqual({ client: "test-client", session: expect.any(Number) as unknown, tool: "openDiff" });
+			expect(review.proposer).toEqual({
+				client: "test-client",
+				session: expect.any(Number) as unknown,
+				tool: "openDiff",
+			});
 			decisions?.reject(review);
 			await answer;
 		} finally {

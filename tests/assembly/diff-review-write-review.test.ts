@@ -14,7 +14,14 @@ function setup() {
 	const port = new FakeReviewPort();
 	const reviews = new DiffReviewManager({ paths: new VaultPaths(vault.root), port });
 	const review = new DiffReviewWriteReview(reviews, (path) => join(vault.root, path));
-	const write = (signal = new AbortController().signal): ProposedWrite => ({ path: "note.md", oldText: "old\n", newText: "new\n", isNewNote: false, tool: "edit_note", signal });
+	const write = (signal = new AbortController().signal): ProposedWrite => ({
+		path: "note.md",
+		oldText: "old\n",
+		newText: "new\n",
+		isNewNote: false,
+		tool: "edit_note",
+		signal,
+	});
 	return { port, reviews, review, write };
 }
 
@@ -24,9 +31,19 @@ describe("DiffReviewWriteReview", () => {
 		const first = review.propose(write());
 		const second = review.propose({ ...write(), tool: "set_properties" });
 		await waitUntil(() => port.views.size === 2, "both reviews to be shown");
-		expect([...port.views.keys()].sort()).toEqual(["Vault tools #1: edit_note note.md", "Vault tools #2: set_properties note.md"]);
-		expect(port.views.get("Vault tools #2: set_properties note.md")?.proposer).toEqual({ client: "Claude's vault tools", tool: "set_properties" });
-		expect(port.views.get("Vault tools #1: edit_note note.md")).toMatchObject({ proposedText: "new\n", target: { relative: "note.md" }, proposer: { client: "Claude's vault tools", tool: "edit_note" } });
+		expect([...port.views.keys()].sort()).toEqual([
+			"Vault tools #1: edit_note note.md",
+			"Vault tools #2: set_properties note.md",
+		]);
+		expect(port.views.get("Vault tools #2: set_properties note.md")?.proposer).toEqual({
+			client: "Claude's vault tools",
+			tool: "set_properties",
+		});
+		expect(port.views.get("Vault tools #1: edit_note note.md")).toMatchObject({
+			proposedText: "new\n",
+			target: { relative: "note.md" },
+			proposer: { client: "Claude's vault tools", tool: "edit_note" },
+		});
 		expect(reviews.closeAll(1)).toBe(0);
 		reviews.accept("Vault tools #1: edit_note note.md", "edited\n");
 		reviews.reject("Vault tools #2: set_properties note.md");
@@ -41,7 +58,10 @@ describe("DiffReviewWriteReview", () => {
 		await waitUntil(() => port.views.size === 1, "the review to be shown");
 		expect(port.views.get("Vault tools #1: edit_note note.md")?.takesRejectReason).toBe(true);
 		reviews.reject("Vault tools #1: edit_note note.md", undefined, " keep the heading\n");
-		expect(await outcome).toEqual({ kind: "rejected", reason: "the user rejected the change in the review: keep the heading" });
+		expect(await outcome).toEqual({
+			kind: "rejected",
+			reason: "the user rejected the change in the review: keep the heading",
+		});
 	});
 
 	it("withdraws the review when the call is cancelled, and says so", async () => {
@@ -50,7 +70,10 @@ describe("DiffReviewWriteReview", () => {
 		const outcome = review.propose(write(controller.signal));
 		await waitUntil(() => port.views.size === 1, "the review to be shown");
 		controller.abort();
-		expect(await outcome).toEqual({ kind: "rejected", reason: "the call was cancelled (or its client went away) before the user decided; the review was withdrawn" });
+		expect(await outcome).toEqual({
+			kind: "rejected",
+			reason: "the call was cancelled (or its client went away) before the user decided; the review was withdrawn",
+		});
 		expect(port.views.size).toBe(0);
 	});
 

@@ -32,9 +32,22 @@ describeOnPosix("FolderHost: one session's folder index served to the others", (
 
 	function makeHost(rules = { folders: [] as string[], tags: [] as string[] }, version = "1.0.0"): FolderHost {
 		const registry = new ToolRegistry();
-		registry.register({ name: "echo", description: "echo", inputSchema: { type: "object" }, call: (args) => Promise.resolve(textResult(`echo ${JSON.stringify(args)}`)) });
+		registry.register({
+			name: "echo",
+			description: "echo",
+			inputSchema: { type: "object" },
+			call: (args) => Promise.resolve(textResult(`echo ${JSON.stringify(args)}`)),
+		});
 		const server = new VaultToolServer({ registry });
-		const host = new FolderHost({ homeDir: temp.path, vaultPath: vault, extraRules: rules, serverInfo: { name: "test", version }, server: () => server, privacy: () => PRIVACY, log: () => undefined });
+		const host = new FolderHost({
+			homeDir: temp.path,
+			vaultPath: vault,
+			extraRules: rules,
+			serverInfo: { name: "test", version },
+			server: () => server,
+			privacy: () => PRIVACY,
+			log: () => undefined,
+		});
 		hosts.push(host);
 		return host;
 	}
@@ -49,7 +62,10 @@ describeOnPosix("FolderHost: one session's folder index served to the others", (
 
 		expect(await connect(record.port)).toMatchObject({ kind: "refused", status: 401 });
 		expect(await connect(record.port, { token: "0".repeat(64) })).toMatchObject({ kind: "refused", status: 401 });
-		expect(await connect(record.port, { token: record.authToken, origin: "https://example.com" })).toMatchObject({ kind: "refused", status: 403 });
+		expect(await connect(record.port, { token: record.authToken, origin: "https://example.com" })).toMatchObject({
+			kind: "refused",
+			status: 403,
+		});
 
 		const client = await connectOrThrow(record.port, { token: record.authToken });
 		clients.push(client);
@@ -71,7 +87,9 @@ describeOnPosix("FolderHost: one session's folder index served to the others", (
 		const stricter = makeHost({ folders: ["Private"], tags: [] });
 		expect(stricter.path).not.toBe(first.path);
 		expect(makeHost(undefined, "2.0.0").path).not.toBe(first.path);
-		expect(folderHostKey(vault, "1", { folders: ["a", "b"], tags: [] })).toBe(folderHostKey(vault, "1", { folders: ["b", "a"], tags: [] }));
+		expect(folderHostKey(vault, "1", { folders: ["a", "b"], tags: [] })).toBe(
+			folderHostKey(vault, "1", { folders: ["b", "a"], tags: [] }),
+		);
 
 		first.dispose();
 		expect(readFolderHost(first.path).kind).toBe("missing");

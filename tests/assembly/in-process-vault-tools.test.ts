@@ -20,7 +20,12 @@ function slowServer() {
 	return { server: new VaultToolServer({ registry }), release };
 }
 
-const call = (id: number | string) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "wait", arguments: {} } });
+const call = (id: number | string) => ({
+	jsonrpc: "2.0",
+	id,
+	method: "tools/call",
+	params: { name: "wait", arguments: {} },
+});
 
 describe("InProcessVaultTools", () => {
 	it("answers each request with its own response, also when they overlap, and a notification with nothing", async () => {
@@ -28,7 +33,11 @@ describe("InProcessVaultTools", () => {
 		const tools = new InProcessVaultTools(server);
 		expect(await tools.handle("obsidian", { jsonrpc: "2.0", method: "notifications/initialized" })).toBeUndefined();
 		const slow = tools.handle("obsidian", call(1));
-		expect(await tools.handle("obsidian", { jsonrpc: "2.0", id: 2, method: "ping" })).toEqual({ jsonrpc: "2.0", id: 2, result: {} });
+		expect(await tools.handle("obsidian", { jsonrpc: "2.0", id: 2, method: "ping" })).toEqual({
+			jsonrpc: "2.0",
+			id: 2,
+			result: {},
+		});
 		expect(await tools.handle("obsidian", call(1))).toMatchObject({ id: 1, error: { code: -32600 } });
 		release();
 		expect(await slow).toMatchObject({ id: 1, result: { content: [{ text: "done" }] } });
@@ -36,10 +45,15 @@ describe("InProcessVaultTools", () => {
 
 	it("a request to another server is answered that it does not run here; with no vault tools, none runs", async () => {
 		const { server } = slowServer();
-		expect(await new InProcessVaultTools(server).handle("github", { jsonrpc: "2.0", id: 7, method: "tools/list" })).toMatchObject({ id: 7, error: { code: -32601 } });
+		expect(
+			await new InProcessVaultTools(server).handle("github", { jsonrpc: "2.0", id: 7, method: "tools/list" }),
+		).toMatchObject({ id: 7, error: { code: -32601 } });
 		const none = noInProcessServers();
 		expect(none.names()).toEqual([]);
-		expect(await none.handle("obsidian", { jsonrpc: "2.0", id: 8, method: "tools/list" })).toMatchObject({ id: 8, error: { code: -32601, message: 'No MCP server named "obsidian" runs in the panel' } });
+		expect(await none.handle("obsidian", { jsonrpc: "2.0", id: 8, method: "tools/list" })).toMatchObject({
+			id: 8,
+			error: { code: -32601, message: 'No MCP server named "obsidian" runs in the panel' },
+		});
 	});
 
 	it("when the CLI session ends, a running call is cancelled and answered with an error", async () => {
@@ -48,6 +62,9 @@ describe("InProcessVaultTools", () => {
 		const running = tools.handle("obsidian", call("x"));
 		await new Promise((resolve) => setImmediate(resolve));
 		tools.dispose();
-		expect(await running).toMatchObject({ id: "x", error: { message: "Internal error: the vault tools gave no answer (the session ended)" } });
+		expect(await running).toMatchObject({
+			id: "x",
+			error: { message: "Internal error: the vault tools gave no answer (the session ended)" },
+		});
 	});
 });

@@ -30,31 +30,81 @@ describe("PanelAttachments", () => {
 		symlinkSync(join(vault, "Notes", "Open.md"), join(vault, "Notes", "Alias.md"));
 		symlinkSync(join(temp.path, "outside.md"), join(vault, "Notes", "Out.md"));
 		const tags: Record<string, string[]> = { "Notes/Diary.md": ["#private"] };
-		const privacy = new VaultPrivacy({ paths: new VaultPaths(vault), rules: () => ({ folders: ["Secret"], tags: ["private"] }), tagsOf: (path) => tags[path] ?? [] });
+		const privacy = new VaultPrivacy({
+			paths: new VaultPaths(vault),
+			rules: () => ({ folders: ["Secret"], tags: ["private"] }),
+			tagsOf: (path) => tags[path] ?? [],
+		});
 		attachments = new PanelAttachments(privacy);
 	});
 	afterAll(() => temp.remove());
 
 	it("reads a public note through the boundary, with the selection's lines and its vault path", async () => {
-		await expect(attachments.resolve({ path: "Notes/Open.md", lines: { from: 2, to: 3 } })).resolves.toEqual({ kind: "note", path: "Notes/Open.md", lines: { from: 2, to: 3 }, text: "# Open\none\ntwo\n" });
-		await expect(attachments.resolve({ path: 'Notes/Q" @Secret/Plan.md ".md' })).resolves.toEqual({ kind: "note", path: 'Notes/Q" @Secret/Plan.md ".md', text: "quoted name\n" });
-		await expect(attachments.resolve({ path: "Notes/Alias.md" })).resolves.toMatchObject({ kind: "note", text: "# Open\none\ntwo\n" });
+		await expect(attachments.resolve({ path: "Notes/Open.md", lines: { from: 2, to: 3 } })).resolves.toEqual({
+			kind: "note",
+			path: "Notes/Open.md",
+			lines: { from: 2, to: 3 },
+			text: "# Open\none\ntwo\n",
+		});
+		await expect(attachments.resolve({ path: 'Notes/Q" @Secret/Plan.md ".md' })).resolves.toEqual({
+			kind: "note",
+			path: 'Notes/Q" @Secret/Plan.md ".md',
+			text: "quoted name\n",
+		});
+		await expect(attachments.resolve({ path: "Notes/Alias.md" })).resolves.toMatchObject({
+			kind: "note",
+			text: "# Open\none\ntwo\n",
+		});
 	});
 
 	it("hands over nothing of a note private by folder or tag, a hidden file, a link into a private folder or out of the vault, or a missing note", async () => {
-		for (const path of ["Secret/Plan.md", "Notes/Diary.md", ".config/data.json", "Notes/Link.md", "Notes/Out.md", "Notes/Shortcut/Deep.md", "../outside.md", "/etc/passwd", "Notes/None.md", "Secret", "Notes/Shortcut"]) {
-			await expect(attachments.resolve({ path }).then((resolved) => [path, resolved])).resolves.toEqual([path, undefined]);
+		for (const path of [
+			"Secret/Plan.md",
+			"Notes/Diary.md",
+			".config/data.json",
+			"Notes/Link.md",
+			"Notes/Out.md",
+			"Notes/Shortcut/Deep.md",
+			"../outside.md",
+			"/etc/passwd",
+			"Notes/None.md",
+			"Secret",
+			"Notes/Shortcut",
+		]) {
+			await expect(attachments.resolve({ path }).then((resolved) => [path, resolved])).resolves.toEqual([
+				path,
+				undefined,
+			]);
 		}
 	});
 
 	it("lists a folder's visible notes only: no tag-private note, no link into a private folder, no linked folder", async () => {
 		const folder = await attachments.resolve({ path: "Notes" });
-		expect(folder).toEqual({ kind: "folder", path: "Notes", complete: true, notes: ["Notes/Alias.md", "Notes/Open.md", "Notes/Pic.png", 'Notes/Q" @Secret/Plan.md ".md', "Notes/Sub/Deeper.md"] });
+		expect(folder).toEqual({
+			kind: "folder",
+			path: "Notes",
+			complete: true,
+			notes: [
+				"Notes/Alias.md",
+				"Notes/Open.md",
+				"Notes/Pic.png",
+				'Notes/Q" @Secret/Plan.md ".md',
+				"Notes/Sub/Deeper.md",
+			],
+		});
 	});
 
 	it("names a file that is not text or is too large instead of reading it into the prompt", async () => {
-		await expect(attachments.resolve({ path: "Notes/Pic.png" })).resolves.toEqual({ kind: "file", path: "Notes/Pic.png", reason: "not-text" });
-		await expect(attachments.resolve({ path: "Big.md" })).resolves.toEqual({ kind: "file", path: "Big.md", reason: "too-large" });
+		await expect(attachments.resolve({ path: "Notes/Pic.png" })).resolves.toEqual({
+			kind: "file",
+			path: "Notes/Pic.png",
+			reason: "not-text",
+		});
+		await expect(attachments.resolve({ path: "Big.md" })).resolves.toEqual({
+			kind: "file",
+			path: "Big.md",
+			reason: "too-large",
+		});
 	});
 
 	it("lists at most MAX_FOLDER_NOTES notes of a large folder and says there are more", async () => {

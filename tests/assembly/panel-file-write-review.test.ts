@@ -1,5 +1,10 @@
 import { join } from "node:path";
-import { PANEL_REJECTED, PANEL_REVIEW_SESSION, PANEL_WITHDRAWN, PanelFileWriteReview } from "../../src/assembly/panel-file-write-review";
+import {
+	PANEL_REJECTED,
+	PANEL_REVIEW_SESSION,
+	PANEL_WITHDRAWN,
+	PanelFileWriteReview,
+} from "../../src/assembly/panel-file-write-review";
 import { VAULT_TOOLS_REVIEW_SESSION } from "../../src/assembly/diff-review-write-review";
 import type { FileWriteProposal } from "../../src/agent/gate/file-write-review";
 import { DiffReviewManager } from "../../src/ide/diff-review/diff-review-manager";
@@ -15,7 +20,13 @@ function setup() {
 	const port = new FakeReviewPort();
 	const reviews = new DiffReviewManager({ paths: new VaultPaths(vault.root), port });
 	const review = new PanelFileWriteReview(reviews, (path) => join(vault.root, path));
-	const proposal: FileWriteProposal = { path: "note.md", before: "old\n", proposed: "new\n", proposer: { tool: "Edit", sessionId: "s" }, isNewFile: false };
+	const proposal: FileWriteProposal = {
+		path: "note.md",
+		before: "old\n",
+		proposed: "new\n",
+		proposer: { tool: "Edit", sessionId: "s" },
+		isNewFile: false,
+	};
 	return { port, reviews, review, proposal };
 }
 
@@ -25,8 +36,16 @@ describe("PanelFileWriteReview", () => {
 		const first = review.review(proposal);
 		const second = review.review({ ...proposal, proposer: { tool: "Write" } });
 		await waitUntil(() => port.views.size === 2, "both reviews to be shown");
-		expect([...port.views.keys()].sort()).toEqual(["Claude Code #1: Edit note.md", "Claude Code #2: Write note.md"]);
-		expect(port.views.get("Claude Code #1: Edit note.md")).toMatchObject({ originalText: "old\n", proposedText: "new\n", sessionId: PANEL_REVIEW_SESSION, proposer: { client: "Claude Code (agent panel)", tool: "Edit" } });
+		expect([...port.views.keys()].sort()).toEqual([
+			"Claude Code #1: Edit note.md",
+			"Claude Code #2: Write note.md",
+		]);
+		expect(port.views.get("Claude Code #1: Edit note.md")).toMatchObject({
+			originalText: "old\n",
+			proposedText: "new\n",
+			sessionId: PANEL_REVIEW_SESSION,
+			proposer: { client: "Claude Code (agent panel)", tool: "Edit" },
+		});
 		expect(reviews.closeAll(1) + reviews.closeAll(VAULT_TOOLS_REVIEW_SESSION)).toBe(0);
 		reviews.accept("Claude Code #1: Edit note.md", "mine\n");
 		reviews.reject("Claude Code #2: Write note.md");
@@ -40,7 +59,10 @@ describe("PanelFileWriteReview", () => {
 		await waitUntil(() => port.views.size === 1, "the review to be shown");
 		expect(port.views.get("Claude Code #1: Edit note.md")?.takesRejectReason).toBe(true);
 		reviews.reject("Claude Code #1: Edit note.md", undefined, "use the list style\nof the other notes");
-		expect(await outcome).toEqual({ kind: "rejected", reason: `${PANEL_REJECTED}: use the list style of the other notes` });
+		expect(await outcome).toEqual({
+			kind: "rejected",
+			reason: `${PANEL_REJECTED}: use the list style of the other notes`,
+		});
 	});
 
 	it("a review whose question the CLI withdraws is closed and answered as withdrawn", async () => {
@@ -58,6 +80,8 @@ describe("PanelFileWriteReview", () => {
 		port.failNextShow = new Error("no window");
 		const outcome = await review.review(proposal);
 		expect(outcome.kind).toBe("failed");
-		expect(outcome.kind === "failed" ? outcome.reason : "").toMatch(/^Could not show the review in Obsidian: no window/);
+		expect(outcome.kind === "failed" ? outcome.reason : "").toMatch(
+			/^Could not show the review in Obsidian: no window/,
+		);
 	});
 });

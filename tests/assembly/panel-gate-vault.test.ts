@@ -19,7 +19,11 @@ afterAll(() => temp.remove());
 
 function vault() {
 	const reads: string[] = [];
-	const privacy = new VaultPrivacy({ paths: new VaultPaths(root), rules: () => ({ folders: ["Private"], tags: ["secret"] }), tagsOf: (path) => (path === "tagged.md" ? ["secret"] : []) });
+	const privacy = new VaultPrivacy({
+		paths: new VaultPaths(root),
+		rules: () => ({ folders: ["Private"], tags: ["secret"] }),
+		tagsOf: (path) => (path === "tagged.md" ? ["secret"] : []),
+	});
 	const gateVault = new PanelGateVault(privacy, {
 		readText: (absolute) => {
 			reads.push(absolute);
@@ -32,9 +36,15 @@ function vault() {
 describe("PanelGateVault", () => {
 	it("judges a path Claude gives through the vault's privacy boundary", async () => {
 		const { gateVault } = vault();
-		expect(await gateVault.locate(join(root, "Public", "note.md"))).toEqual({ kind: "visible", path: "Public/note.md" });
+		expect(await gateVault.locate(join(root, "Public", "note.md"))).toEqual({
+			kind: "visible",
+			path: "Public/note.md",
+		});
 		expect(await gateVault.locate(join(root, "Public"))).toEqual({ kind: "visible", path: "Public" });
-		expect(await gateVault.locate(join(root, "Public", "new.md"))).toEqual({ kind: "visible", path: "Public/new.md" });
+		expect(await gateVault.locate(join(root, "Public", "new.md"))).toEqual({
+			kind: "visible",
+			path: "Public/new.md",
+		});
 		expect(await gateVault.locate(join(root, "Private", "diary.md"))).toEqual({ kind: "private" });
 		expect(await gateVault.locate(join(root, "Private", "new.md"))).toEqual({ kind: "private" });
 		expect(await gateVault.locate(join(root, "Private"))).toEqual({ kind: "private" });

@@ -10,36 +10,74 @@ function setup(files: Record<string, string>) {
 	const store = new MemoryJournalStore();
 	const journal = new Journal({ store });
 	// The vault's rules as the journal applies them: a note in Private/, or one whose text has #private.
-	const isPrivate = (path: string, text?: string): boolean => path.startsWith("Private/") || (text?.includes("#private") ?? false);
-	const writes = new PanelWriteJournal({ journal, absolutePath: (path) => `/vault/${path}`, readBytes: (absolute) => Promise.resolve(disk.get(absolute)), isPrivate });
+	const isPrivate = (path: string, text?: string): boolean =>
+		path.startsWith("Private/") || (text?.includes("#private") ?? false);
+	const writes = new PanelWriteJournal({
+		journal,
+		absolutePath: (path) => `/vault/${path}`,
+		readBytes: (absolute) => Promise.resolve(disk.get(absolute)),
+		isPrivate,
+	});
 	return { disk, store, journal, writes };
 }
 
 describe("PanelWriteJournal", () => {
 	it("keeps the file's bytes when the write is allowed, and records the change when the CLI reports it", async () => {
 		const { disk, journal, writes } = setup({ "note.md": "before\n" });
-		const write = await writes.approved({ path: "note.md", tool: "Edit", summary: "Edit /vault/note.md", sessionId: "cli-1" });
+		const write = await writes.approved({
+			path: "note.md",
+			tool: "Edit",
+			summary: "Edit /vault/note.md",
+			sessionId: "cli-1",
+		});
 		// The pre-image is the text when the write was allowed, whatever happens before the CLI writes.
 		disk.set("/vault/note.md", bytes("after\n"));
 		await write.finished(true);
 		await write.finished(true);
 		const entries = await journal.entries();
 		expect(entries).toHaveLength(1);
-		expect(entries[0]).toMatchObject({ tool: "Edit", notes: ["note.md"], args: "Edit /vault/note.md", outcome: "ok", session: { surface: "panel", client: "claude-code" } });
-		expect(entries[0]?.changes).toEqual([{ kind: "edit", path: "note.md", before: { hash: contentHash(bytes("before\n")), bytes: 7 }, after: contentHash(bytes("after\n")) }]);
-		expect(Buffer.from((await journal.preImage({ hash: contentHash(bytes("before\n")), bytes: 7 })) ?? []).toString()).toBe("before\n");
+		expect(entries[0]).toMatchObject({
+			tool: "Edit",
+			notes: ["note.md"],
+			args: "Edit /vault/note.md",
+			outcome: "ok",
+			session: { surface: "panel", client: "claude-code" },
+		});
+		expect(entries[0]?.changes).toEqual([
+			{
+				kind: "edit",
+				path: "note.md",
+				before: { hash: contentHash(bytes("before\n")), bytes: 7 },
+				after: contentHash(bytes("after\n")),
+			},
+		]);
+		expect(
+			Buffer.from((await journal.preImage({ hash: contentHash(bytes("before\n")), bytes: 7 })) ?? []).toString(),
+		).toBe("before\n");
 	});
 
 	it("a new file is recorded as created; a failed tool records no change; one CLI session is one journal session", async () => {
 		const { disk, journal, writes } = setup({});
-		const created = await writes.approved({ path: "new.md", tool: "Write", summary: "Write new.md", sessionId: "cli-1" });
+		const created = await writes.approved({
+			path: "new.md",
+			tool: "Write",
+			summary: "Write new.md",
+			sessionId: "cli-1",
+		});
 		disk.set("/vault/new.md", bytes("new\n"));
 		await created.finished(true);
-		const failed = await writes.approved({ path: "other.md", tool: "Write", summary: "Write other.md", sessionId: "cli-1" });
+		const failed = await writes.approved({
+			path: "other.md",
+			tool: "Write",
+			summary: "Write other.md",
+			sessionId: "cli-1",
+		});
 		await failed.finished(false);
 		const entries = await journal.entries();
 		const byTool = new Map(entries.map((entry) => [entry.args, entry]));
-		expect(byTool.get("Write new.md")?.changes).toEqual([{ kind: "create", path: "new.md", after: contentHash(bytes("new\n")) }]);
+		expect(byTool.get("Write new.md")?.changes).toEqual([
+			{ kind: "create", path: "new.md", after: contentHash(bytes("new\n")) },
+		]);
 		expect(byTool.get("Write other.md")).toMatchObject({ outcome: "error" });
 		expect(byTool.get("Write other.md")?.changes ?? []).toEqual([]);
 		expect(new Set(entries.map((entry) => entry.session.key)).size).toBe(1);
@@ -47,11 +85,22 @@ describe("PanelWriteJournal", () => {
 
 	it("an Edit that adds a private tag keeps only that a private note was written: no name, no path in the arguments, no change, no earlier text", async () => {
 		const { disk, store, journal, writes } = setup({ "Diary.md": "secret plans\n" });
-		const write = await writes.approved({ path: "Diary.md", tool: "Edit", summary: "Edit /vault/Diary.md", sessionId: "cli-1" });
+		const write = await writes.approved({
+			path: "Diary.md",
+			tool: "Edit",
+			summary: "Edit /vault/Diary.md",
+			sessionId: "cli-1",
+		});
 		disk.set("/vault/Diary.md", bytes("secret plans\n#private\n"));
 		await write.finished(true);
 		const [entry] = await journal.entries();
-		expect(entry).toMatchObject({ tool: "Edit", notes: [], args: "Edit (a private note)", outcome: "ok", changes: [] });
+		expect(entry).toMatchObject({
+			tool: "Edit",
+			notes: [],
+			args: "Edit (a private note)",
+			outcome: "ok",
+			changes: [],
+		});
 		const stored = JSON.stringify(await store.load());
 		expect(stored).not.toContain("Diary");
 		expect(stored).not.toContain("/vault/");
@@ -60,10 +109,20 @@ describe("PanelWriteJournal", () => {
 
 	it("a Write that creates a note with a private tag, or in a private folder, is kept the same way", async () => {
 		const { disk, store, journal, writes } = setup({});
-		const tagged = await writes.approved({ path: "Plans.md", tool: "Write", summary: "Write /vault/Plans.md", sessionId: "cli-1" });
+		const tagged = await writes.approved({
+			path: "Plans.md",
+			tool: "Write",
+			summary: "Write /vault/Plans.md",
+			sessionId: "cli-1",
+		});
 		disk.set("/vault/Plans.md", bytes("---\ntags: [x]\n---\n#private plans\n"));
 		await tagged.finished(true);
-		const foldered = await writes.approved({ path: "Private/Q.md", tool: "Write", summary: "Write /vault/Private/Q.md", sessionId: "cli-1" });
+		const foldered = await writes.approved({
+			path: "Private/Q.md",
+			tool: "Write",
+			summary: "Write /vault/Private/Q.md",
+			sessionId: "cli-1",
+		});
 		disk.set("/vault/Private/Q.md", bytes("q\n"));
 		await foldered.finished(true);
 		const entries = await journal.entries();

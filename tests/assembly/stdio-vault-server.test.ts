@@ -36,7 +36,12 @@ function serve(files: Record<string, string>, privacy = { folders: ["Private"], 
 		input,
 		output,
 		serverInfo: { name: "test-vault-tools", version: "1" },
-		relay: { callMethod: "vaultTools/call", requestMethod: "vaultTools/request", privacyMethod: "vaultTools/privacy", clientName: "test-relay" },
+		relay: {
+			callMethod: "vaultTools/call",
+			requestMethod: "vaultTools/request",
+			privacyMethod: "vaultTools/privacy",
+			clientName: "test-relay",
+		},
 		homeDir: join(temp.path, "home"),
 		privacy,
 		log: (message) => logs.push(message),
@@ -46,14 +51,23 @@ function serve(files: Record<string, string>, privacy = { folders: ["Private"], 
 	const request = async (method: string, params: object = {}): Promise<Answer> => {
 		const id = next++;
 		input.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
-		return pollUntil(() => answers.find((answer) => answer.id === id), `the answer to ${method}`, { timeoutMs: 20_000 });
+		return pollUntil(() => answers.find((answer) => answer.id === id), `the answer to ${method}`, {
+			timeoutMs: 20_000,
+		});
 	};
 	const call = async (name: string, args: object): Promise<{ text: string; isError: boolean }> => {
 		const answer = await request("tools/call", { name, arguments: args });
-		return { text: (answer.result?.content ?? []).map((block) => block.text).join("\n"), isError: answer.result?.isError === true };
+		return {
+			text: (answer.result?.content ?? []).map((block) => block.text).join("\n"),
+			isError: answer.result?.isError === true,
+		};
 	};
 	const start = async (): Promise<void> => {
-		await request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "test", version: "1" } });
+		await request("initialize", {
+			protocolVersion: "2025-06-18",
+			capabilities: {},
+			clientInfo: { name: "test", version: "1" },
+		});
 		input.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
 	};
 	const stop = async (): Promise<void> => {
@@ -72,7 +86,9 @@ describe("startStdioVaultServer without a bridge", () => {
 			await s.start();
 			const tools = (await s.request("tools/list")).result?.tools ?? [];
 			expect(tools).toHaveLength(12);
-			expect((await s.call("read_note", { path: "Note" })).text).toMatch(/^Note\.md \| lines 1-3 \| version \S+\n# Note\nhello world\n$/);
+			expect((await s.call("read_note", { path: "Note" })).text).toMatch(
+				/^Note\.md \| lines 1-3 \| version \S+\n# Note\nhello world\n$/,
+			);
 			await waitUntil(() => s.logs.some((line) => line.startsWith(WARM_UP_DONE)), "the folder warm-up");
 		} finally {
 			await s.stop();
@@ -84,9 +100,14 @@ describe("startStdioVaultServer without a bridge", () => {
 		try {
 			await s.start();
 			expect((await s.call("search", { query: "hidden" })).text).toBe('No matches for "hidden" (mode text).');
-			const write = await s.call("edit_note", { path: "Note", edits: [{ target: { oldText: "text" }, op: "replace", content: "new" }] });
+			const write = await s.call("edit_note", {
+				path: "Note",
+				edits: [{ target: { oldText: "text" }, op: "replace", content: "new" }],
+			});
 			expect(write.isError).toBe(true);
-			expect(write.text).toMatch(/^edit_note: Obsidian is not running for the vault "Vault" \(.*\), so this change cannot be made/);
+			expect(write.text).toMatch(
+				/^edit_note: Obsidian is not running for the vault "Vault" \(.*\), so this change cannot be made/,
+			);
 			expect(readFileSync(join(s.vault, "Note.md"), "utf8")).toBe("text\n");
 		} finally {
 			await s.stop();
@@ -98,7 +119,11 @@ describe("startStdioVaultServer without a bridge", () => {
 		try {
 			await s.start();
 			s.send("{not json");
-			const parseError = await pollUntil(() => s.answers.find((answer) => answer.error !== undefined), "the parse error", { timeoutMs: 20_000 });
+			const parseError = await pollUntil(
+				() => s.answers.find((answer) => answer.error !== undefined),
+				"the parse error",
+				{ timeoutMs: 20_000 },
+			);
 			expect(parseError.error?.code).toBe(-32700);
 			expect((await s.call("list_notes", {})).text.split("\n")[0]).toBe("Note.md");
 		} finally {

@@ -28,34 +28,110 @@ const SPACED_TOKEN = { CLAUDE_CODE_BRIDGE_MCP_TOKEN: "0123456789 0123456789 0123
 
 /** The headless host's options, the same whether it runs as dist/headless.cjs or `claude-code-bridge serve`. */
 const HOST_CASES: BadInput[] = [
-	{ what: "no --vault", args: () => [], message: /^--vault DIR is required: the folder to serve as a vault \(--help lists the options\)$/ },
-	{ what: "an unknown option", args: () => ["--bogus"], message: /^Unknown argument: --bogus \(--help lists the options\)$/ },
+	{
+		what: "no --vault",
+		args: () => [],
+		message: /^--vault DIR is required: the folder to serve as a vault \(--help lists the options\)$/,
+	},
+	{
+		what: "an unknown option",
+		args: () => ["--bogus"],
+		message: /^Unknown argument: --bogus \(--help lists the options\)$/,
+	},
 	{ what: "an option without its value", args: () => ["--port"], message: /^--port needs a value/ },
-	{ what: "a port that is not a number", args: () => ["--port", "abc"], message: /^--port must be a whole number from 1 to 65535, not "abc"/ },
-	{ what: "an MCP port out of range", args: () => ["--mcp-port", "70000"], message: /^--mcp-port must be a whole number from 1 to 65535, not "70000"/ },
+	{
+		what: "a port that is not a number",
+		args: () => ["--port", "abc"],
+		message: /^--port must be a whole number from 1 to 65535, not "abc"/,
+	},
+	{
+		what: "an MCP port out of range",
+		args: () => ["--mcp-port", "70000"],
+		message: /^--mcp-port must be a whole number from 1 to 65535, not "70000"/,
+	},
 	{ what: "an empty vault", args: () => ["--vault", ""], message: /^--vault needs a value/ },
-	{ what: "an empty private folder", args: (p) => ["--vault", p.vault, "--private-folder", ""], message: /^--private-folder needs a value/ },
+	{
+		what: "an empty private folder",
+		args: (p) => ["--vault", p.vault, "--private-folder", ""],
+		message: /^--private-folder needs a value/,
+	},
 	{ what: "a missing vault folder", args: (p) => ["--vault", p.missing], message: /^Vault folder not found: / },
 	{ what: "a vault that is a file", args: (p) => ["--vault", p.file], message: /^Not a folder: / },
-	{ what: "a token shorter than 32 characters", args: (p) => ["--vault", p.vault], env: () => SHORT_TOKEN, message: /^CLAUDE_CODE_BRIDGE_MCP_TOKEN must be at least 32 characters without spaces/ },
-	{ what: "a token with spaces", args: (p) => ["--vault", p.vault], env: () => SPACED_TOKEN, message: /^CLAUDE_CODE_BRIDGE_MCP_TOKEN must be at least 32 characters without spaces/ },
-	{ what: "a HOME that is a file", args: (p) => ["--vault", p.vault], env: (p) => ({ HOME: p.file }), message: /^Could not start: Could not write the lock file / },
+	{
+		what: "a token shorter than 32 characters",
+		args: (p) => ["--vault", p.vault],
+		env: () => SHORT_TOKEN,
+		message: /^CLAUDE_CODE_BRIDGE_MCP_TOKEN must be at least 32 characters without spaces/,
+	},
+	{
+		what: "a token with spaces",
+		args: (p) => ["--vault", p.vault],
+		env: () => SPACED_TOKEN,
+		message: /^CLAUDE_CODE_BRIDGE_MCP_TOKEN must be at least 32 characters without spaces/,
+	},
+	{
+		what: "a HOME that is a file",
+		args: (p) => ["--vault", p.vault],
+		env: (p) => ({ HOME: p.file }),
+		message: /^Could not start: Could not write the lock file /,
+	},
 ];
 
 const CLI_CASES: BadInput[] = [
-	{ what: "an unknown command", args: () => ["frobnicate"], message: /^Unknown command: frobnicate \(claude-code-bridge --help lists the commands\)$/ },
+	{
+		what: "an unknown command",
+		args: () => ["frobnicate"],
+		message: /^Unknown command: frobnicate \(claude-code-bridge --help lists the commands\)$/,
+	},
 	{ what: "mcp without --vault", args: () => ["mcp"], message: /^--vault DIR is required/ },
 	{ what: "mcp --vault without a value", args: () => ["mcp", "--vault"], message: /^--vault needs a value/ },
 	{ what: "mcp --vault with an empty value", args: () => ["mcp", "--vault", ""], message: /^--vault needs a value/ },
-	{ what: "mcp with an unknown option", args: (p) => ["mcp", "--vault", p.vault, "--bogus"], message: /^Unknown argument: --bogus/ },
-	{ what: "mcp with an empty private tag", args: (p) => ["mcp", "--vault", p.vault, "--private-tag", ""], message: /^--private-tag needs a value/ },
-	{ what: "mcp with a missing vault", args: (p) => ["mcp", "--vault", p.missing], message: /^claude-code-bridge mcp: vault folder not found: / },
-	{ what: "mcp with a vault that is a file", args: (p) => ["mcp", "--vault", p.file], message: /^claude-code-bridge mcp: not a folder: / },
-	{ what: "mcp-headers without --port", args: (p) => ["mcp-headers", "--vault", p.vault], message: /^--port N is required/ },
-	{ what: "mcp-headers without --vault", args: () => ["mcp-headers", "--port", "4100"], message: /^--vault DIR is required/ },
-	{ what: "mcp-headers with a bad port", args: (p) => ["mcp-headers", "--vault", p.vault, "--port", "0"], message: /^--port must be a whole number from 1 to 65535, not "0"/ },
-	{ what: "mcp-headers with a missing vault", args: (p) => ["mcp-headers", "--vault", p.missing, "--port", "4100"], message: /^claude-code-bridge mcp-headers: vault folder not found: / },
-	{ what: "mcp-headers with a short token", args: (p) => ["mcp-headers", "--vault", p.vault, "--port", "4100"], env: () => SHORT_TOKEN, message: /^CLAUDE_CODE_BRIDGE_MCP_TOKEN must be at least 32 characters without spaces/ },
+	{
+		what: "mcp with an unknown option",
+		args: (p) => ["mcp", "--vault", p.vault, "--bogus"],
+		message: /^Unknown argument: --bogus/,
+	},
+	{
+		what: "mcp with an empty private tag",
+		args: (p) => ["mcp", "--vault", p.vault, "--private-tag", ""],
+		message: /^--private-tag needs a value/,
+	},
+	{
+		what: "mcp with a missing vault",
+		args: (p) => ["mcp", "--vault", p.missing],
+		message: /^claude-code-bridge mcp: vault folder not found: /,
+	},
+	{
+		what: "mcp with a vault that is a file",
+		args: (p) => ["mcp", "--vault", p.file],
+		message: /^claude-code-bridge mcp: not a folder: /,
+	},
+	{
+		what: "mcp-headers without --port",
+		args: (p) => ["mcp-headers", "--vault", p.vault],
+		message: /^--port N is required/,
+	},
+	{
+		what: "mcp-headers without --vault",
+		args: () => ["mcp-headers", "--port", "4100"],
+		message: /^--vault DIR is required/,
+	},
+	{
+		what: "mcp-headers with a bad port",
+		args: (p) => ["mcp-headers", "--vault", p.vault, "--port", "0"],
+		message: /^--port must be a whole number from 1 to 65535, not "0"/,
+	},
+	{
+		what: "mcp-headers with a missing vault",
+		args: (p) => ["mcp-headers", "--vault", p.missing, "--port", "4100"],
+		message: /^claude-code-bridge mcp-headers: vault folder not found: /,
+	},
+	{
+		what: "mcp-headers with a short token",
+		args: (p) => ["mcp-headers", "--vault", p.vault, "--port", "4100"],
+		env: () => SHORT_TOKEN,
+		message: /^CLAUDE_CODE_BRIDGE_MCP_TOKEN must be at least 32 characters without spaces/,
+	},
 ];
 
 describe("bad arguments and environment values: one line on stderr, exit code 2", () => {
@@ -63,7 +139,11 @@ describe("bad arguments and environment values: one line on stderr, exit code 2"
 	jest.setTimeout(60_000);
 	const temp = makeTempDir("bad-input");
 	const home = join(temp.path, "home");
-	const paths: Paths = { vault: join(temp.path, "vault"), missing: join(temp.path, "nope"), file: join(temp.path, "file.txt") };
+	const paths: Paths = {
+		vault: join(temp.path, "vault"),
+		missing: join(temp.path, "nope"),
+		file: join(temp.path, "file.txt"),
+	};
 
 	beforeAll(() => {
 		mkdirSync(home);

@@ -19,12 +19,18 @@ describe("the package's command: claude-code-bridge <serve|mcp>", () => {
 	afterAll(() => temp.remove());
 
 	it("serve runs the headless host with the options after it, and stops on quit", async () => {
-		const child = spawn(process.execPath, [CLI_ENTRY, "serve", "--vault", vault], { env, stdio: ["pipe", "pipe", "pipe"] });
+		const child = spawn(process.execPath, [CLI_ENTRY, "serve", "--vault", vault], {
+			env,
+			stdio: ["pipe", "pipe", "pipe"],
+		});
 		let stdout = "";
 		child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
 		const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
 		try {
-			await pollUntil(() => (/Listening on ws:\/\/127\.0\.0\.1:\d+/.test(stdout) ? true : undefined), () => `the host's banner; stdout: ${stdout}`);
+			await pollUntil(
+				() => (/Listening on ws:\/\/127\.0\.0\.1:\d+/.test(stdout) ? true : undefined),
+				() => `the host's banner; stdout: ${stdout}`,
+			);
 			expect(stdout).toContain(`Claude Code Bridge (headless) serving ${vault}`);
 			child.stdin.write("quit\n");
 			expect(await exited).toBe(0);
@@ -50,10 +56,16 @@ describe("the package's command: claude-code-bridge <serve|mcp>", () => {
 	});
 
 	it("--version prints the package's version, and nothing else", () => {
-		const { version } = JSON.parse(readFileSync(join(__dirname, "..", "..", "package.json"), "utf8")) as { version: string };
+		const { version } = JSON.parse(readFileSync(join(__dirname, "..", "..", "package.json"), "utf8")) as {
+			version: string;
+		};
 		for (const flag of ["--version", "-v"]) {
 			const run = spawnSync(process.execPath, [CLI_ENTRY, flag], { env, encoding: "utf8" });
-			expect({ status: run.status, stdout: run.stdout, stderr: run.stderr }).toEqual({ status: 0, stdout: `${version}\n`, stderr: "" });
+			expect({ status: run.status, stdout: run.stdout, stderr: run.stderr }).toEqual({
+				status: 0,
+				stdout: `${version}\n`,
+				stderr: "",
+			});
 		}
 	});
 
@@ -66,27 +78,44 @@ describe("the package's command: claude-code-bridge <serve|mcp>", () => {
 	});
 
 	it("serve without --vault refuses to start, whatever folder it runs in", () => {
-		const run = spawnSync(process.execPath, [CLI_ENTRY, "serve"], { cwd: join(__dirname, "..", ".."), env, encoding: "utf8", input: "", timeout: 20_000 });
+		const run = spawnSync(process.execPath, [CLI_ENTRY, "serve"], {
+			cwd: join(__dirname, "..", ".."),
+			env,
+			encoding: "utf8",
+			input: "",
+			timeout: 20_000,
+		});
 		expect({ status: run.status, stdout: run.stdout }).toEqual({ status: 2, stdout: "" });
 		expect(run.stderr).toBe("--vault DIR is required: the folder to serve as a vault (--help lists the options)\n");
 	});
 
-	(process.platform === "win32" ? it.skip : it)("serve run through a link (as npm link installs it) prints the stdio add line with the real cli.cjs", async () => {
-		const link = join(temp.path, "bin", "claude-code-bridge");
-		mkdirSync(join(temp.path, "bin"), { recursive: true });
-		symlinkSync(CLI_ENTRY, link);
-		const child = spawn(process.execPath, [link, "serve", "--vault", vault], { env, stdio: ["pipe", "pipe", "pipe"] });
-		let stdout = "";
-		child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
-		const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
-		try {
-			await pollUntil(() => (/Type "help" for commands/.test(stdout) ? true : undefined), () => `the host's banner; stdout: ${stdout}`);
-			expect(stdout).toContain(`claude mcp add --scope local obsidian -- ${process.execPath} ${CLI_ENTRY} mcp --vault ${vault}`);
-			expect(stdout).not.toContain("is missing");
-			child.stdin.write("quit\n");
-			expect(await exited).toBe(0);
-		} finally {
-			child.kill("SIGKILL");
-		}
-	});
+	(process.platform === "win32" ? it.skip : it)(
+		"serve run through a link (as npm link installs it) prints the stdio add line with the real cli.cjs",
+		async () => {
+			const link = join(temp.path, "bin", "claude-code-bridge");
+			mkdirSync(join(temp.path, "bin"), { recursive: true });
+			symlinkSync(CLI_ENTRY, link);
+			const child = spawn(process.execPath, [link, "serve", "--vault", vault], {
+				env,
+				stdio: ["pipe", "pipe", "pipe"],
+			});
+			let stdout = "";
+			child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+			const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+			try {
+				await pollUntil(
+					() => (/Type "help" for commands/.test(stdout) ? true : undefined),
+					() => `the host's banner; stdout: ${stdout}`,
+				);
+				expect(stdout).toContain(
+					`claude mcp add --scope local obsidian -- ${process.execPath} ${CLI_ENTRY} mcp --vault ${vault}`,
+				);
+				expect(stdout).not.toContain("is missing");
+				child.stdin.write("quit\n");
+				expect(await exited).toBe(0);
+			} finally {
+				child.kill("SIGKILL");
+			}
+		},
+	);
 });

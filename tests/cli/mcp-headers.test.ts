@@ -29,16 +29,28 @@ describe("claude-code-bridge mcp-headers: the headers Claude Code's headersHelpe
 	});
 
 	it("gives nothing for a port that serves another vault", () => {
-		expect(() => mcpHeadersLine(other, 4100, home, {})).toThrow(new NoTokenError(`No token for http://127.0.0.1:4100/mcp: that port serves the vault ${vault}, not ${other}.`));
+		expect(() => mcpHeadersLine(other, 4100, home, {})).toThrow(
+			new NoTokenError(
+				`No token for http://127.0.0.1:4100/mcp: that port serves the vault ${vault}, not ${other}.`,
+			),
+		);
 	});
 
 	it("for a bridge using the user's own token, gives that token from its own environment, or says to set it", () => {
-		expect(mcpHeadersLine(vault, 4200, home, { CLAUDE_CODE_BRIDGE_MCP_TOKEN: OWN })).toBe(`{"Authorization":"Bearer ${OWN}"}`);
-		expect(() => mcpHeadersLine(vault, 4200, home, {})).toThrow(/the bridge uses its own token from CLAUDE_CODE_BRIDGE_MCP_TOKEN; set the same value for Claude Code\.$/);
+		expect(mcpHeadersLine(vault, 4200, home, { CLAUDE_CODE_BRIDGE_MCP_TOKEN: OWN })).toBe(
+			`{"Authorization":"Bearer ${OWN}"}`,
+		);
+		expect(() => mcpHeadersLine(vault, 4200, home, {})).toThrow(
+			/the bridge uses its own token from CLAUDE_CODE_BRIDGE_MCP_TOKEN; set the same value for Claude Code\.$/,
+		);
 	});
 
 	it("refuses a bad CLAUDE_CODE_BRIDGE_MCP_TOKEN as an input error, without repeating it", () => {
-		expect(() => mcpHeadersLine(vault, 4100, home, { CLAUDE_CODE_BRIDGE_MCP_TOKEN: "tiny-secret" })).toThrow(McpTokenEnvironmentError);
-		expect(() => mcpHeadersLine(vault, 4100, home, { CLAUDE_CODE_BRIDGE_MCP_TOKEN: "tiny-secret" })).not.toThrow(/tiny-secret/);
+		expect(() => mcpHeadersLine(vault, 4100, home, { CLAUDE_CODE_BRIDGE_MCP_TOKEN: "tiny-secret" })).toThrow(
+			McpTokenEnvironmentError,
+		);
+		expect(() => mcpHeadersLine(vault, 4100, home, { CLAUDE_CODE_BRIDGE_MCP_TOKEN: "tiny-secret" })).not.toThrow(
+			/tiny-secret/,
+		);
 	});
 });

@@ -4,7 +4,10 @@ import { vaultToolRelayMethods } from "../../src/vault-tools/serve/relay-methods
 
 describe("the stdio server's relay protocol", () => {
 	it("calls methods the bridge serves on its IDE channel", () => {
-		const served = vaultToolRelayMethods({ request: () => Promise.resolve(EncodedJson.ofJsonText("{}")) }, () => ({}));
+		const served = vaultToolRelayMethods(
+			{ request: () => Promise.resolve(EncodedJson.ofJsonText("{}")) },
+			() => ({}),
+		);
 		expect(served.has(RELAY_CALL_METHOD)).toBe(true);
 		expect(served.has(RELAY_REQUEST_METHOD)).toBe(true);
 		expect(RELAY_CALL_METHOD).not.toBe(RELAY_REQUEST_METHOD);

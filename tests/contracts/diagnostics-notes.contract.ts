@@ -40,7 +40,8 @@ const VAULT: Record<string, string> = {
 
 function outline(metadata: NoteFacts | undefined): unknown {
 	if (!metadata) return undefined;
-	const inCode = (line: number): boolean => (metadata.codeRanges ?? []).some((range) => range.start.line <= line && line <= range.end.line);
+	const inCode = (line: number): boolean =>
+		(metadata.codeRanges ?? []).some((range) => range.start.line <= line && line <= range.end.line);
 	return {
 		headings: metadata.headings.map((heading) => `${heading.level} ${heading.text} @${heading.line}`),
 		blockIds: metadata.blockIds.filter((block) => !inCode(block.line)).map((block) => `${block.id} @${block.line}`),
@@ -49,13 +50,18 @@ function outline(metadata: NoteFacts | undefined): unknown {
 		links: [...metadata.links]
 			.sort((a, b) => a.line - b.line || a.start - b.start)
 			.filter((link) => !inCode(link.line) && link.line > (metadata.frontmatter?.endLine ?? -1))
-			.map((link) => `${link.embed ? "!" : ""}${link.linkpath}${link.subpath === undefined ? "" : `#${link.subpath}`} @${link.line}:${link.start}`),
+			.map(
+				(link) =>
+					`${link.embed ? "!" : ""}${link.linkpath}${link.subpath === undefined ? "" : `#${link.subpath}`} @${link.line}:${link.start}`,
+			),
 		frontmatterProblem: metadata.frontmatterProblem ? metadata.frontmatterProblem.range.start.line : undefined,
 	};
 }
 
 function brief(diagnostics: { code: string; range: { start: { line: number; character: number } } }[]): string[] {
-	return diagnostics.map((diagnostic) => `${diagnostic.code} ${diagnostic.range.start.line}:${diagnostic.range.start.character}`);
+	return diagnostics.map(
+		(diagnostic) => `${diagnostic.code} ${diagnostic.range.start.line}:${diagnostic.range.start.character}`,
+	);
 }
 
 /**
@@ -103,9 +109,15 @@ export function describeNoteSourceContract(name: string, create: NoteSourceFacto
 				],
 				frontmatterProblem: undefined,
 			});
-			expect(outline(source.facts("Target.md"))).toMatchObject({ headings: ["1 Part One @0", "2 Detail @2"], blockIds: ["para-1 @4"] });
+			expect(outline(source.facts("Target.md"))).toMatchObject({
+				headings: ["1 Part One @0", "2 Detail @2"],
+				blockIds: ["para-1 @4"],
+			});
 			expect(outline(source.facts("Bad.md"))).toMatchObject({ frontmatterProblem: 1 });
-			expect(outline(source.facts("Folder/Deep.md"))).toMatchObject({ headings: ["1 Deep @3"], frontmatterProblem: undefined });
+			expect(outline(source.facts("Folder/Deep.md"))).toMatchObject({
+				headings: ["1 Deep @3"],
+				frontmatterProblem: undefined,
+			});
 		});
 
 		it("resolves links as Obsidian does: case-insensitive, .md optional, bare names anywhere, attachments", async () => {
@@ -119,12 +131,26 @@ export function describeNoteSourceContract(name: string, create: NoteSourceFacto
 		});
 
 		it("resolves among the files `exists` accepts as Obsidian would in a vault without the others", async () => {
-			const { source } = await open({ ...VAULT, "Folder/Target.md": "# Namesake\n", "Folder/Other.md": "# Other\n", "Elsewhere/Deeper/Other.md": "# Other\n" });
-			const without = (...refused: string[]) => (path: string) => !refused.includes(path);
+			const { source } = await open({
+				...VAULT,
+				"Folder/Target.md": "# Namesake\n",
+				"Folder/Other.md": "# Other\n",
+				"Elsewhere/Deeper/Other.md": "# Other\n",
+			});
+			const without =
+				(...refused: string[]) =>
+				(path: string) =>
+					!refused.includes(path);
 			expect(source.resolveLink("Other", "Folder/Deep.md")).toBe("Folder/Other.md");
-			expect(source.resolveLink("Other", "Folder/Deep.md", without("Folder/Other.md"))).toBe("Elsewhere/Deeper/Other.md");
-			expect(source.resolveLink("Other", "Home.md", without("Folder/Other.md"))).toBe("Elsewhere/Deeper/Other.md");
-			expect(source.resolveLink("Other", "Home.md", without("Elsewhere/Deeper/Other.md"))).toBe("Folder/Other.md");
+			expect(source.resolveLink("Other", "Folder/Deep.md", without("Folder/Other.md"))).toBe(
+				"Elsewhere/Deeper/Other.md",
+			);
+			expect(source.resolveLink("Other", "Home.md", without("Folder/Other.md"))).toBe(
+				"Elsewhere/Deeper/Other.md",
+			);
+			expect(source.resolveLink("Other", "Home.md", without("Elsewhere/Deeper/Other.md"))).toBe(
+				"Folder/Other.md",
+			);
 			expect(source.resolveLink("Target", "Folder/Deep.md", without("Target.md"))).toBe("Folder/Target.md");
 			expect(source.resolveLink("Target", "Home.md", without("Target.md", "Folder/Target.md"))).toBeUndefined();
 			expect(source.resolveLink("picture.png", "Home.md", without("picture.png"))).toBeUndefined();
@@ -137,7 +163,13 @@ export function describeNoteSourceContract(name: string, create: NoteSourceFacto
 				["Bad.md", ["invalid-frontmatter 1:0"]],
 				[
 					"Home.md",
-					["unresolved-link 3:8", "missing-heading 3:26", "missing-block 3:54", "unresolved-embed 3:72", "duplicate-block-id 11:11"],
+					[
+						"unresolved-link 3:8",
+						"missing-heading 3:26",
+						"missing-block 3:54",
+						"unresolved-embed 3:72",
+						"duplicate-block-id 11:11",
+					],
 				],
 			]);
 		});
@@ -148,7 +180,10 @@ export function describeNoteSourceContract(name: string, create: NoteSourceFacto
 			const engine = new DiagnosticsEngine(source);
 			expect(brief(await run(() => engine.forNote("Target.md")))).toEqual([]);
 			writeExternally("Home.md", "Now [[Target#Part One]] and [[Elsewhere]].\n");
-			expect(brief(await run(() => engine.forNote("Home.md")))).toEqual(["missing-heading 0:4", "unresolved-link 0:28"]);
+			expect(brief(await run(() => engine.forNote("Home.md")))).toEqual([
+				"missing-heading 0:4",
+				"unresolved-link 0:28",
+			]);
 		});
 
 		it("resolves links to a note the CLI just created once it was checked, before the host lists it", async () => {
@@ -179,7 +214,9 @@ export function describeNoteSourceContract(name: string, create: NoteSourceFacto
 		it("checks a note the host has not indexed yet instead of calling it clean", async () => {
 			const { source, run, writeExternally } = await open();
 			writeExternally("Fresh.md", "Links to [[Nowhere]].\n");
-			expect(brief(await run(() => new DiagnosticsEngine(source).forNote("Fresh.md")))).toEqual(["unresolved-link 0:9"]);
+			expect(brief(await run(() => new DiagnosticsEngine(source).forNote("Fresh.md")))).toEqual([
+				"unresolved-link 0:9",
+			]);
 		});
 	});
 }

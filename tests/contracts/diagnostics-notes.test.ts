@@ -35,7 +35,13 @@ describeNoteSourceContract("ObsidianDiagnosticsNotes over the fake metadata cach
 	const { vault, metadataCache } = createMetadataHarness(files);
 	await metadataCache.parsePending();
 	const scheduler = new ManualScheduler();
-	const source = new ObsidianDiagnosticsNotes({ vault, metadataCache, yaml: obsidianYamlCodec, scheduler, indexWaitMs: 200 });
+	const source = new ObsidianDiagnosticsNotes({
+		vault,
+		metadataCache,
+		yaml: obsidianYamlCodec,
+		scheduler,
+		indexWaitMs: 200,
+	});
 	source.load();
 	return {
 		source,

@@ -26,7 +26,11 @@ export function diffReviewPortContract(name: string, factory: DiffReviewPortFact
 		});
 
 		let nextId = 1;
-		const review = (location: VaultLocation, tabName: string, overrides: Partial<PendingReview> = {}): PendingReview => ({
+		const review = (
+			location: VaultLocation,
+			tabName: string,
+			overrides: Partial<PendingReview> = {},
+		): PendingReview => ({
 			id: nextId++,
 			tabName,
 			target: location,
@@ -65,7 +69,9 @@ export function diffReviewPortContract(name: string, factory: DiffReviewPortFact
 
 		it("shows a review of a note that does not exist yet", async () => {
 			const { port, location } = await open();
-			await port.show(review(location("New.md"), "tab new", { originalText: "", proposedText: "fresh\n", isNewFile: true }));
+			await port.show(
+				review(location("New.md"), "tab new", { originalText: "", proposedText: "fresh\n", isNewFile: true }),
+			);
 			expect(port.openTabNames()).toEqual(["tab new"]);
 		});
 

@@ -42,7 +42,10 @@ const VAULT: Record<string, string> = {
 
 /** A link as `line:start-end original -> target` (target "?" when unresolved), in document order. */
 function links(facts: NoteFacts | undefined): string[] {
-	return (facts?.links ?? []).map((link) => `${link.line}:${link.start}-${link.end} ${link.original} ${link.embed ? "embed " : ""}${link.linkpath}${link.subpath === undefined ? "" : `#${link.subpath}`} -> ${link.target ?? "?"}`);
+	return (facts?.links ?? []).map(
+		(link) =>
+			`${link.line}:${link.start}-${link.end} ${link.original} ${link.embed ? "embed " : ""}${link.linkpath}${link.subpath === undefined ? "" : `#${link.subpath}`} -> ${link.target ?? "?"}`,
+	);
 }
 
 /** Where `text` starts and ends on `line` of `note`, as `line:start-end`. */
@@ -84,7 +87,11 @@ export function describeVaultIndexContract(name: string, create: VaultIndexFacto
 				{ tag: "beta/gamma", line: 1 },
 				{ tag: "inline-tag", line: 7 },
 			]);
-			expect(facts?.frontmatter).toEqual({ endLine: 3, properties: { tags: ["alpha", "beta/gamma"], status: "draft" }, keyLines: { tags: 1, status: 2 } });
+			expect(facts?.frontmatter).toEqual({
+				endLine: 3,
+				properties: { tags: ["alpha", "beta/gamma"], status: "draft" },
+				keyLines: { tags: 1, status: 2 },
+			});
 			expect(index.facts("Target.md")?.blockIds).toEqual([{ id: "para-1", line: 4, start: 13, end: 20 }]);
 		});
 
@@ -121,12 +128,18 @@ export function describeVaultIndexContract(name: string, create: VaultIndexFacto
 		});
 
 		it("resolves among the files `exists` accepts as Obsidian would in a vault without the others", async () => {
-			for (const path of ["Folder/Target.md", "Folder/Other.md", "Elsewhere/Deeper/Other.md"]) subject.writeExternally(path, "# Namesake\n");
+			for (const path of ["Folder/Target.md", "Folder/Other.md", "Elsewhere/Deeper/Other.md"])
+				subject.writeExternally(path, "# Namesake\n");
 			await index.refresh();
-			const without = (...refused: string[]) => (path: string) => !refused.includes(path);
+			const without =
+				(...refused: string[]) =>
+				(path: string) =>
+					!refused.includes(path);
 			// Beside the source first, then the shortest path.
 			expect(index.resolveLink("Other", "Folder/Deep.md")).toBe("Folder/Other.md");
-			expect(index.resolveLink("Other", "Folder/Deep.md", without("Folder/Other.md"))).toBe("Elsewhere/Deeper/Other.md");
+			expect(index.resolveLink("Other", "Folder/Deep.md", without("Folder/Other.md"))).toBe(
+				"Elsewhere/Deeper/Other.md",
+			);
 			expect(index.resolveLink("Other", "Home.md")).toBe("Folder/Other.md");
 			expect(index.resolveLink("Other", "Home.md", without("Folder/Other.md"))).toBe("Elsewhere/Deeper/Other.md");
 			expect(index.resolveLink("Other", "Home.md", without("Elsewhere/Deeper/Other.md"))).toBe("Folder/Other.md");
@@ -139,8 +152,15 @@ export function describeVaultIndexContract(name: string, create: VaultIndexFacto
 		});
 
 		it("finds every link to a note, with its source and line", async () => {
-			const found = (await index.backlinks("Target.md")).map((backlink) => `${backlink.source}:${backlink.link.line} ${backlink.link.original}`).sort();
-			expect(found).toEqual(["Folder/Deep.md:2 [[Target]]", "Home.md:6 ![[Target#^para-1]]", "Home.md:6 [[Target]]", "Home.md:6 [[target#Part One|the part]]"]);
+			const found = (await index.backlinks("Target.md"))
+				.map((backlink) => `${backlink.source}:${backlink.link.line} ${backlink.link.original}`)
+				.sort();
+			expect(found).toEqual([
+				"Folder/Deep.md:2 [[Target]]",
+				"Home.md:6 ![[Target#^para-1]]",
+				"Home.md:6 [[Target]]",
+				"Home.md:6 [[target#Part One|the part]]",
+			]);
 		});
 
 		it("reads a note's exact text and knows what exists", async () => {
@@ -156,7 +176,9 @@ export function describeVaultIndexContract(name: string, create: VaultIndexFacto
 			await index.refresh();
 			expect(await index.readText("Target.md")).toBe("# Rewritten\n");
 			expect(index.facts("Target.md")?.headings.map((heading) => heading.text)).toEqual(["Rewritten"]);
-			await expect(index.writeText("Target.md", "# Lost update\n", VAULT["Target.md"] ?? "")).rejects.toBeInstanceOf(NoteChangedError);
+			await expect(
+				index.writeText("Target.md", "# Lost update\n", VAULT["Target.md"] ?? ""),
+			).rejects.toBeInstanceOf(NoteChangedError);
 			await index.refresh();
 			expect(await index.readText("Target.md")).toBe("# Rewritten\n");
 		});
@@ -181,13 +203,22 @@ export function describeVaultIndexContract(name: string, create: VaultIndexFacto
 			]);
 			expect(index.notePaths()).not.toContain("Target.md");
 			expect(await index.readText("Archive/Renamed.md")).toBe(VAULT["Target.md"]);
-			const targets = (path: string): (string | undefined)[] => (index.facts(path)?.links ?? []).map((link) => link.target);
-			expect(targets("Home.md")).toEqual(["Archive/Renamed.md", "Archive/Renamed.md", "Archive/Renamed.md", "Folder/Deep.md", undefined]);
+			const targets = (path: string): (string | undefined)[] =>
+				(index.facts(path)?.links ?? []).map((link) => link.target);
+			expect(targets("Home.md")).toEqual([
+				"Archive/Renamed.md",
+				"Archive/Renamed.md",
+				"Archive/Renamed.md",
+				"Folder/Deep.md",
+				undefined,
+			]);
 			expect(targets("Folder/Deep.md")).toEqual(["Home.md", "Archive/Renamed.md"]);
 			expect((await index.backlinks("Archive/Renamed.md")).length).toBe(4);
 			expect(await index.backlinks("Target.md")).toEqual([]);
 			// The rest of each linking note is untouched.
-			expect((await index.readText("Home.md"))?.replace(/\[\[[^\]]*\]\]/g, "[[]]").replace(/\]\([^)]*\)/g, "]()")).toBe(HOME.replace(/\[\[[^\]]*\]\]/g, "[[]]").replace(/\]\([^)]*\)/g, "]()"));
+			expect(
+				(await index.readText("Home.md"))?.replace(/\[\[[^\]]*\]\]/g, "[[]]").replace(/\]\([^)]*\)/g, "]()"),
+			).toBe(HOME.replace(/\[\[[^\]]*\]\]/g, "[[]]").replace(/\]\([^)]*\)/g, "]()"));
 		});
 
 		it("sees a note the CLI created or changed behind its back once refreshed, links and backlinks included", async () => {
@@ -199,7 +230,10 @@ export function describeVaultIndexContract(name: string, create: VaultIndexFacto
 			expect(index.facts("Later.md")?.headings.map((heading) => heading.text)).toEqual(["Later"]);
 			expect(index.facts("Target.md")?.headings.map((heading) => heading.text)).toEqual(["Changed"]);
 			expect(links(index.facts("Target.md"))).toEqual(["2:10-19 [[Later]] Later -> Later.md"]);
-			expect((await index.backlinks("Home.md")).map((backlink) => backlink.source).sort()).toEqual(["Folder/Deep.md", "Later.md"]);
+			expect((await index.backlinks("Home.md")).map((backlink) => backlink.source).sort()).toEqual([
+				"Folder/Deep.md",
+				"Later.md",
+			]);
 			expect((await index.backlinks("Later.md")).map((backlink) => backlink.source)).toEqual(["Target.md"]);
 		});
 	});

@@ -37,4 +37,3 @@ describeVaultIndexContract("ObsidianVaultIndex over the fake vault and metadata 
 		dispose: () => index.unload(),
 	};
 });
-

@@ -38,7 +38,11 @@ export function workspacePortContract(name: string, factory: WorkspacePortFactor
 			const { port, location } = await open();
 			await port.openNote(location("A.md"), { preview: false, makeFrontmost: true });
 			expect(port.openEditors()).toEqual([{ location: location("A.md"), isActive: true, lineCount: 2 }]);
-			expect(port.currentSelection()).toMatchObject({ filePath: location("A.md").absolute, text: "", selection: { isEmpty: true } });
+			expect(port.currentSelection()).toMatchObject({
+				filePath: location("A.md").absolute,
+				text: "",
+				selection: { isEmpty: true },
+			});
 		});
 
 		it("a note opened in the background is listed but not active, and the active note keeps the selection", async () => {
@@ -55,8 +59,16 @@ export function workspacePortContract(name: string, factory: WorkspacePortFactor
 
 		it("a note opened with a range selects that range", async () => {
 			const { port, location } = await open();
-			await port.openNote(location("A.md"), { preview: false, makeFrontmost: true, selection: { start: { line: 1, character: 0 }, end: { line: 1, character: 3 } } });
-			expect(port.currentSelection()).toMatchObject({ filePath: location("A.md").absolute, text: "two", selection: { start: { line: 1, character: 0 }, end: { line: 1, character: 3 }, isEmpty: false } });
+			await port.openNote(location("A.md"), {
+				preview: false,
+				makeFrontmost: true,
+				selection: { start: { line: 1, character: 0 }, end: { line: 1, character: 3 } },
+			});
+			expect(port.currentSelection()).toMatchObject({
+				filePath: location("A.md").absolute,
+				text: "two",
+				selection: { start: { line: 1, character: 0 }, end: { line: 1, character: 3 }, isEmpty: false },
+			});
 		});
 
 		it("a note opened twice is listed once, and switching back makes it active again", async () => {
@@ -66,7 +78,9 @@ export function workspacePortContract(name: string, factory: WorkspacePortFactor
 			await port.openNote(location("A.md"), { preview: false, makeFrontmost: true });
 			const editors = port.openEditors();
 			expect(editors.filter((editor) => editor.location.relative === "A.md")).toHaveLength(1);
-			expect(editors.filter((editor) => editor.isActive).map((editor) => editor.location.relative)).toEqual(["A.md"]);
+			expect(editors.filter((editor) => editor.isActive).map((editor) => editor.location.relative)).toEqual([
+				"A.md",
+			]);
 		});
 
 		it("answers dirty and save for open notes only: a note just opened has nothing unsaved", async () => {
@@ -80,9 +94,13 @@ export function workspacePortContract(name: string, factory: WorkspacePortFactor
 
 		it("refuses a note that does not exist, in front or in the background, and lists nothing for it", async () => {
 			const { port, location } = await open();
-			await expect(port.openNote(location("Missing.md"), { preview: false, makeFrontmost: true })).rejects.toThrow(/Missing\.md/);
+			await expect(
+				port.openNote(location("Missing.md"), { preview: false, makeFrontmost: true }),
+			).rejects.toThrow(/Missing\.md/);
 			await port.openNote(location("A.md"), { preview: false, makeFrontmost: true });
-			await expect(port.openNote(location("Missing.md"), { preview: false, makeFrontmost: false })).rejects.toThrow(/Missing\.md/);
+			await expect(
+				port.openNote(location("Missing.md"), { preview: false, makeFrontmost: false }),
+			).rejects.toThrow(/Missing\.md/);
 			expect(port.openEditors().map((editor) => editor.location.relative)).toEqual(["A.md"]);
 		});
 	});

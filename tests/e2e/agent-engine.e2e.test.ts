@@ -1,6 +1,13 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { AgentEvent, AgentSession, InProcessMcpServers, McpWireMessage, ToolGate, ToolUseRequest } from "../../src/agent/agent-session";
+import type {
+	AgentEvent,
+	AgentSession,
+	InProcessMcpServers,
+	McpWireMessage,
+	ToolGate,
+	ToolUseRequest,
+} from "../../src/agent/agent-session";
 import { StreamJsonEngine } from "../../src/agent/engine/stream-json-engine";
 import { makeTempDir } from "../helpers/temp-dir";
 import { pollUntil } from "../helpers/wait-until";
@@ -24,10 +31,18 @@ function askingGate(): ToolGate {
 	let asked = 0;
 	return {
 		decide: async (request, session) => {
-			if (request.toolName.startsWith("mcp__obsidian__")) return { behavior: "allow", updatedInput: { ...request.input } };
+			if (request.toolName.startsWith("mcp__obsidian__"))
+				return { behavior: "allow", updatedInput: { ...request.input } };
 			asked += 1;
-			const answer = await session.ask({ id: `ask-${asked}`, toolName: request.toolName, input: request.input, summary: `${request.toolName}: ${JSON.stringify(request.input)}` });
-			return answer.kind === "allow" ? { behavior: "allow", updatedInput: { ...request.input } } : { behavior: "deny", message: answer.reason ?? "Denied in the panel." };
+			const answer = await session.ask({
+				id: `ask-${asked}`,
+				toolName: request.toolName,
+				input: request.input,
+				summary: `${request.toolName}: ${JSON.stringify(request.input)}`,
+			});
+			return answer.kind === "allow"
+				? { behavior: "allow", updatedInput: { ...request.input } }
+				: { behavior: "deny", message: answer.reason ?? "Denied in the panel." };
 		},
 	};
 }
@@ -36,14 +51,21 @@ function askingGate(): ToolGate {
  * Allows reads, and reviews an Edit as the panel's gate does: each Edit it sees is recorded with the file's text at
  * that moment, and answered with `editAnswer`.
  */
-function reviewingGate(file: string, editAnswer: "allow" | "deny"): ToolGate & { edits: { request: ToolUseRequest; fileAtReview: string }[] } {
+function reviewingGate(
+	file: string,
+	editAnswer: "allow" | "deny",
+): ToolGate & { edits: { request: ToolUseRequest; fileAtReview: string }[] } {
 	const edits: { request: ToolUseRequest; fileAtReview: string }[] = [];
 	return {
 		edits,
 		decide: (request) => {
 			if (request.toolName === "Edit") {
 				edits.push({ request, fileAtReview: readFileSync(file, "utf8") });
-				if (editAnswer === "deny") return Promise.resolve({ behavior: "deny", message: "The user rejected this change: keep the old title." });
+				if (editAnswer === "deny")
+					return Promise.resolve({
+						behavior: "deny",
+						message: "The user rejected this change: keep the old title.",
+					});
 			}
 			return Promise.resolve({ behavior: "allow", updatedInput: { ...request.input } });
 		},
@@ -54,8 +76,21 @@ function reviewingGate(file: string, editAnswer: "allow" | "deny"): ToolGate & {
 function pingServer(): InProcessMcpServers & { calls: McpWireMessage[] } {
 	const calls: McpWireMessage[] = [];
 	const results: Record<string, (message: McpWireMessage) => Record<string, unknown>> = {
-		initialize: (message) => ({ protocolVersion: (message["params"] as { protocolVersion?: string } | undefined)?.protocolVersion ?? "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "obsidian-test", version: "0.0.1" } }),
-		"tools/list": () => ({ tools: [{ name: "ping", description: "Answers pong.", inputSchema: { type: "object", properties: { note: { type: "string" } } } }] }),
+		initialize: (message) => ({
+			protocolVersion:
+				(message["params"] as { protocolVersion?: string } | undefined)?.protocolVersion ?? "2025-06-18",
+			capabilities: { tools: {} },
+			serverInfo: { name: "obsidian-test", version: "0.0.1" },
+		}),
+		"tools/list": () => ({
+			tools: [
+				{
+					name: "ping",
+					description: "Answers pong.",
+					inputSchema: { type: "object", properties: { note: { type: "string" } } },
+				},
+			],
+		}),
 		"tools/call": () => ({ content: [{ type: "text", text: "pong from the vault" }] }),
 	};
 	return {
@@ -66,7 +101,11 @@ function pingServer(): InProcessMcpServers & { calls: McpWireMessage[] } {
 			const method = String(message["method"]);
 			if (message["id"] === undefined) return Promise.resolve(undefined);
 			const result = results[method];
-			return Promise.resolve(result ? { jsonrpc: "2.0", id: message["id"], result: result(message) } : { jsonrpc: "2.0", id: message["id"], error: { code: -32601, message: `no ${method}` } });
+			return Promise.resolve(
+				result
+					? { jsonrpc: "2.0", id: message["id"], result: result(message) }
+					: { jsonrpc: "2.0", id: message["id"], error: { code: -32601, message: `no ${method}` } },
+			);
 		},
 	};
 }
@@ -89,12 +128,23 @@ async function fixture(): Promise<Fixture> {
 	return {
 		mock,
 		vault: vault.path,
-		engine: (options = {}) => new StreamJsonEngine({ vaultRoot: vault.path, cliPath: () => options.cliPath ?? claudeBinaryPath(), gate: options.gate ?? askingGate(), env, ...(options.mcp && { mcp: options.mcp }) }),
+		engine: (options = {}) =>
+			new StreamJsonEngine({
+				vaultRoot: vault.path,
+				cliPath: () => options.cliPath ?? claudeBinaryPath(),
+				gate: options.gate ?? askingGate(),
+				env,
+				...(options.mcp && { mcp: options.mcp }),
+			}),
 	};
 }
 
 /** A session's events as they arrive, with the time each arrived. */
-function record(session: AgentSession): { events: AgentEvent[]; times: number[]; next: <K extends AgentEvent["kind"]>(kind: K, since?: number) => Promise<Extract<AgentEvent, { kind: K }>> } {
+function record(session: AgentSession): {
+	events: AgentEvent[];
+	times: number[];
+	next: <K extends AgentEvent["kind"]>(kind: K, since?: number) => Promise<Extract<AgentEvent, { kind: K }>>;
+} {
 	const events: AgentEvent[] = [];
 	const times: number[] = [];
 	session.onEvent((event) => {
@@ -107,7 +157,8 @@ function record(session: AgentSession): { events: AgentEvent[]; times: number[];
 		times,
 		next: <K extends AgentEvent["kind"]>(kind: K, since = 0) =>
 			pollUntil(
-				() => events.slice(since).find((event): event is Extract<AgentEvent, { kind: K }> => event.kind === kind),
+				() =>
+					events.slice(since).find((event): event is Extract<AgentEvent, { kind: K }> => event.kind === kind),
 				() => `a ${kind} event (after #${since}; got ${events.map((event) => event.kind).join(", ")})`,
 				{ timeoutMs: TURN_TIMEOUT_MS, intervalMs: 20 },
 			),
@@ -119,7 +170,15 @@ const message = (text: string): { text: string; attachments: [] } => ({ text, at
 describe("agent engine with the real CLI in stream-json mode", () => {
 	it("streams a turn's text in several deltas before the turn ends, with usage and cost", async () => {
 		const { mock, engine } = await fixture();
-		mock.enqueue({ content: [{ type: "text", text: "Hello from the mock model.", parts: ["Hello", " from", " the", " mock", " model."] }] });
+		mock.enqueue({
+			content: [
+				{
+					type: "text",
+					text: "Hello from the mock model.",
+					parts: ["Hello", " from", " the", " mock", " model."],
+				},
+			],
+		});
 		const session = engine().start({ permissionMode: "default" });
 		const seen = record(session);
 		const sentAt = Date.now();
@@ -129,7 +188,9 @@ describe("agent engine with the real CLI in stream-json mode", () => {
 		expect(ready.cliVersion).toBe("2.1.330");
 		expect(ready.slashCommands).toContain("compact");
 		const end = await seen.next("turn-end");
-		const deltas = seen.events.filter((event): event is Extract<AgentEvent, { kind: "text-delta" }> => event.kind === "text-delta");
+		const deltas = seen.events.filter(
+			(event): event is Extract<AgentEvent, { kind: "text-delta" }> => event.kind === "text-delta",
+		);
 		expect(deltas.length).toBeGreaterThanOrEqual(2);
 		expect(deltas.map((delta) => delta.text).join("")).toBe("Hello from the mock model.");
 		expect(seen.events.indexOf(deltas[deltas.length - 1] as AgentEvent)).toBeLessThan(seen.events.indexOf(end));
@@ -147,13 +208,23 @@ describe("agent engine with the real CLI in stream-json mode", () => {
 		const warmDeltaAt = seen.times[seen.events.indexOf(warmDelta)] ?? NaN;
 		const warmRequest = await mock.waitForMainRequest({ since: 1 });
 		await seen.next("turn-end", since);
-		process.stdout.write(`\nagent engine, first message (cold CLI): send → first text-delta ${firstDeltaAt - sentAt} ms (send → mock request ${request.receivedAt - sentAt} ms, mock request → first delta ${firstDeltaAt - request.receivedAt} ms)\n`);
-		process.stdout.write(`agent engine, second message (warm): send → first text-delta ${warmDeltaAt - warmSentAt} ms (send → mock request ${warmRequest.receivedAt - warmSentAt} ms, mock request → first delta ${warmDeltaAt - warmRequest.receivedAt} ms)\n`);
+		process.stdout.write(
+			`\nagent engine, first message (cold CLI): send → first text-delta ${firstDeltaAt - sentAt} ms (send → mock request ${request.receivedAt - sentAt} ms, mock request → first delta ${firstDeltaAt - request.receivedAt} ms)\n`,
+		);
+		process.stdout.write(
+			`agent engine, second message (warm): send → first text-delta ${warmDeltaAt - warmSentAt} ms (send → mock request ${warmRequest.receivedAt - warmSentAt} ms, mock request → first delta ${warmDeltaAt - warmRequest.receivedAt} ms)\n`,
+		);
 	});
 
 	it("interrupts a slow turn, and the session takes the next message", async () => {
 		const { mock, engine } = await fixture();
-		mock.enqueue(slowTextTurn(Array.from({ length: 200 }, (_, index) => `word${index} `), 250), textTurn("After the stop."));
+		mock.enqueue(
+			slowTextTurn(
+				Array.from({ length: 200 }, (_, index) => `word${index} `),
+				250,
+			),
+			textTurn("After the stop."),
+		);
 		const session = engine().start({ permissionMode: "default" });
 		const seen = record(session);
 		session.send(message("Write a long essay"));
@@ -167,7 +238,11 @@ describe("agent engine with the real CLI in stream-json mode", () => {
 		session.send(message("Are you there?"));
 		const second = await seen.next("turn-end", since);
 		expect(second.outcome).toBe("done");
-		expect(seen.events.slice(since).some((event) => event.kind === "text-delta" && event.text.includes("After the stop."))).toBe(true);
+		expect(
+			seen.events
+				.slice(since)
+				.some((event) => event.kind === "text-delta" && event.text.includes("After the stop.")),
+		).toBe(true);
 	});
 
 	it("resumes a closed session: the resumed turn's request carries the earlier messages, and history lists it", async () => {
@@ -183,10 +258,16 @@ describe("agent engine with the real CLI in stream-json mode", () => {
 		expect(firstSeen.events.at(-1)).toEqual({ kind: "closed" });
 
 		const past = await engine().pastSessions();
-		expect(past).toEqual([{ sessionId, firstLine: "Remember the word pelican", updatedAt: expect.any(String) as unknown }]);
+		expect(past).toEqual([
+			{ sessionId, firstLine: "Remember the word pelican", updatedAt: expect.any(String) as unknown },
+		]);
 		const history = await engine().history(sessionId ?? "");
-		expect(history).toEqual(expect.arrayContaining([{ kind: "user-message", message: message("Remember the word pelican") }]));
-		expect(history.some((event) => event.kind === "text-delta" && event.text.includes("Noted: the word is PELICAN."))).toBe(true);
+		expect(history).toEqual(
+			expect.arrayContaining([{ kind: "user-message", message: message("Remember the word pelican") }]),
+		);
+		expect(
+			history.some((event) => event.kind === "text-delta" && event.text.includes("Noted: the word is PELICAN.")),
+		).toBe(true);
 
 		const requestsBefore = mock.mainRequests.length;
 		const resumed = engine().start({ permissionMode: "default", resume: sessionId });
@@ -204,7 +285,10 @@ describe("agent engine with the real CLI in stream-json mode", () => {
 	it("asks before Bash runs, and a denial reaches the model while the command never ran", async () => {
 		const { mock, vault, engine } = await fixture();
 		const target = join(vault, "made-by-bash.txt");
-		mock.enqueue(toolUseTurn("Bash", { command: `touch ${target}`, description: "Create a file" }), textTurn("Understood, I will not."));
+		mock.enqueue(
+			toolUseTurn("Bash", { command: `touch ${target}`, description: "Create a file" }),
+			textTurn("Understood, I will not."),
+		);
 		const session = engine().start({ permissionMode: "default" });
 		const seen = record(session);
 		session.send(message("Create the file"));
@@ -213,10 +297,16 @@ describe("agent engine with the real CLI in stream-json mode", () => {
 		session.answerPermission(asked.request.id, { kind: "deny", reason: "Not in my vault, please." });
 		const end = await seen.next("turn-end");
 		expect(end.outcome).toBe("done");
-		expect(seen.events).toEqual(expect.arrayContaining([
-			{ kind: "permission-settled", id: asked.request.id, outcome: "denied" },
-			expect.objectContaining({ kind: "tool-result", isError: true, text: expect.stringContaining("Not in my vault, please.") as unknown }),
-		]));
+		expect(seen.events).toEqual(
+			expect.arrayContaining([
+				{ kind: "permission-settled", id: asked.request.id, outcome: "denied" },
+				expect.objectContaining({
+					kind: "tool-result",
+					isError: true,
+					text: expect.stringContaining("Not in my vault, please.") as unknown,
+				}),
+			]),
+		);
 		const followUp = await mock.waitForMainRequest({ since: 1 });
 		expect(lastUserText(followUp.body)).toContain("Not in my vault, please.");
 		expect(existsSync(target)).toBe(false);
@@ -227,13 +317,20 @@ describe("agent engine with the real CLI in stream-json mode", () => {
 		const note = join(vault, "Plan.md");
 		writeFileSync(note, "# Old title\n");
 		const gate = reviewingGate(note, "deny");
-		mock.enqueue(toolUseTurn("Read", { file_path: note }), toolUseTurn("Edit", { file_path: note, old_string: "# Old title", new_string: "# New title" }), textTurn("I kept the old title."));
+		mock.enqueue(
+			toolUseTurn("Read", { file_path: note }),
+			toolUseTurn("Edit", { file_path: note, old_string: "# Old title", new_string: "# New title" }),
+			textTurn("I kept the old title."),
+		);
 		const session = engine({ gate }).start({ permissionMode: "acceptEdits" });
 		const seen = record(session);
 		session.send(message("Rename the title"));
 		expect((await seen.next("turn-end")).outcome).toBe("done");
 		expect(gate.edits).toHaveLength(1);
-		expect(gate.edits[0]?.request).toMatchObject({ toolName: "Edit", input: { file_path: note, old_string: "# Old title", new_string: "# New title" } });
+		expect(gate.edits[0]?.request).toMatchObject({
+			toolName: "Edit",
+			input: { file_path: note, old_string: "# Old title", new_string: "# New title" },
+		});
 		expect(gate.edits[0]?.fileAtReview).toBe("# Old title\n");
 		expect(readFileSync(note, "utf8")).toBe("# Old title\n");
 		const followUp = await mock.waitForMainRequest({ since: 2 });
@@ -245,7 +342,11 @@ describe("agent engine with the real CLI in stream-json mode", () => {
 		const note = join(vault, "Plan.md");
 		writeFileSync(note, "# Old title\n");
 		const gate = reviewingGate(note, "allow");
-		mock.enqueue(toolUseTurn("Read", { file_path: note }), toolUseTurn("Edit", { file_path: note, old_string: "# Old title", new_string: "# New title" }), textTurn("Renamed."));
+		mock.enqueue(
+			toolUseTurn("Read", { file_path: note }),
+			toolUseTurn("Edit", { file_path: note, old_string: "# Old title", new_string: "# New title" }),
+			textTurn("Renamed."),
+		);
 		const session = engine({ gate }).start({ permissionMode: "default" });
 		const seen = record(session);
 		session.send(message("Rename the title"));
@@ -263,7 +364,11 @@ describe("agent engine with the real CLI in stream-json mode", () => {
 		const gate: ToolGate = {
 			decide: (request) => {
 				reads.push(request);
-				return Promise.resolve(request.toolName === "Read" ? { behavior: "deny", message: "File does not exist." } : { behavior: "allow", updatedInput: { ...request.input } });
+				return Promise.resolve(
+					request.toolName === "Read"
+						? { behavior: "deny", message: "File does not exist." }
+						: { behavior: "allow", updatedInput: { ...request.input } },
+				);
 			},
 		};
 		mock.enqueue(toolUseTurn("Read", { file_path: secret }), textTurn("There is no such note."));
@@ -288,8 +393,15 @@ describe("agent engine with the real CLI in stream-json mode", () => {
 		expect(end.outcome).toBe("done");
 		const call = await seen.next("tool-call");
 		expect(call).toMatchObject({ toolName: "mcp__obsidian__ping", input: { note: "A.md" } });
-		expect(await seen.next("tool-result")).toEqual({ kind: "tool-result", toolUseId: call.toolUseId, isError: false, text: "pong from the vault" });
-		expect(server.calls.map((call) => call["method"])).toEqual(expect.arrayContaining(["initialize", "tools/list", "tools/call"]));
+		expect(await seen.next("tool-result")).toEqual({
+			kind: "tool-result",
+			toolUseId: call.toolUseId,
+			isError: false,
+			text: "pong from the vault",
+		});
+		expect(server.calls.map((call) => call["method"])).toEqual(
+			expect.arrayContaining(["initialize", "tools/list", "tools/call"]),
+		);
 		const followUp = await mock.waitForMainRequest({ since: 1 });
 		expect(lastUserText(followUp.body)).toContain("pong from the vault");
 		expect(seen.events.some((event) => event.kind === "permission-request")).toBe(false);
@@ -325,7 +437,9 @@ describe("agent engine with the real CLI in stream-json mode", () => {
 		const session = engine({ cliPath: missing }).start({ permissionMode: "default" });
 		const seen = record(session);
 		const failed = await seen.next("failed");
-		expect(failed.message).toBe(`Claude Code was not found at ${missing}. Install Claude Code, or set "Claude Code executable" in this plugin's settings.`);
+		expect(failed.message).toBe(
+			`Claude Code was not found at ${missing}. Install Claude Code, or set "Claude Code executable" in this plugin's settings.`,
+		);
 		await seen.next("closed");
 	});
 });

@@ -26,7 +26,11 @@ const { startMock, onCleanup } = useBridgeSessions(180_000);
 interface Fixture {
 	mock: MockAnthropic;
 	bridge: AssembledBridge;
-	start: (permissionMode?: "default" | "acceptEdits") => { session: AgentSession; events: AgentEvent[]; next: <K extends AgentEvent["kind"]>(kind: K) => Promise<Extract<AgentEvent, { kind: K }>> };
+	start: (permissionMode?: "default" | "acceptEdits") => {
+		session: AgentSession;
+		events: AgentEvent[];
+		next: <K extends AgentEvent["kind"]>(kind: K) => Promise<Extract<AgentEvent, { kind: K }>>;
+	};
 }
 
 async function fixture(): Promise<Fixture> {
@@ -40,7 +44,13 @@ async function fixture(): Promise<Fixture> {
 	const home = makeClaudeHome([bridge.vaultPath]);
 	onCleanup(() => home.remove());
 	const env = headlessCliEnv(home.path, mock.baseUrl);
-	const engine = createAgentEngine({ vaultPath: bridge.vaultPath, cliPath: () => claudeBinaryPath(), bridge: () => bridge.bridge, rules: new MemoryPermissionRules(), env });
+	const engine = createAgentEngine({
+		vaultPath: bridge.vaultPath,
+		cliPath: () => claudeBinaryPath(),
+		bridge: () => bridge.bridge,
+		rules: new MemoryPermissionRules(),
+		env,
+	});
 	return {
 		mock,
 		bridge,
@@ -55,7 +65,8 @@ async function fixture(): Promise<Fixture> {
 				next: <K extends AgentEvent["kind"]>(kind: K) =>
 					pollUntil(
 						() => events.find((event): event is Extract<AgentEvent, { kind: K }> => event.kind === kind),
-						() => `a ${kind} event (got ${events.map((event) => (event.kind === "failed" ? `failed: ${event.message}` : event.kind)).join(", ")})`,
+						() =>
+							`a ${kind} event (got ${events.map((event) => (event.kind === "failed" ? `failed: ${event.message}` : event.kind)).join(", ")})`,
 						{ timeoutMs: TURN_TIMEOUT_MS, intervalMs: 20 },
 					),
 			};
@@ -68,48 +79,90 @@ const message = (text: string): { text: string; attachments: [] } => ({ text, at
 describe("the agent panel's engine as the plugin builds it, with the real CLI", () => {
 	it("Claude calls a vault tool in process: the call and its answer reach the panel, and the journal records it as the panel's", async () => {
 		const { mock, bridge, start } = await fixture();
-		mock.enqueue(toolUseTurn("mcp__obsidian__read_note", { path: "Plan" }), textTurn("It is about the first chapter."));
+		mock.enqueue(
+			toolUseTurn("mcp__obsidian__read_note", { path: "Plan" }),
+			textTurn("It is about the first chapter."),
+		);
 		const { session, events, next } = start();
 		session.send(message("What is my plan?"));
 		expect((await next("turn-end")).outcome).toBe("done");
-		expect(events).toContainEqual(expect.objectContaining({ kind: "tool-call", toolName: "mcp__obsidian__read_note", input: { path: "Plan" } }));
-		const result = events.find((event): event is Extract<AgentEvent, { kind: "tool-result" }> => event.kind === "tool-result");
+		expect(events).toContainEqual(
+			expect.objectContaining({
+				kind: "tool-call",
+				toolName: "mcp__obsidian__read_note",
+				input: { path: "Plan" },
+			}),
+		);
+		const result = events.find(
+			(event): event is Extract<AgentEvent, { kind: "tool-result" }> => event.kind === "tool-result",
+		);
 		expect(result).toMatchObject({ isError: false });
 		expect(result?.text).toContain("Write the first chapter.");
 		const entries = (await bridge.bridge.activity?.journal.entries()) ?? [];
-		expect(entries).toContainEqual(expect.objectContaining({ tool: "read_note", session: expect.objectContaining({ surface: "panel" }) as unknown, notes: ["Plan.md"], outcome: "ok" }));
+		expect(entries).toContainEqual(
+			expect.objectContaining({
+				tool: "read_note",
+				session: expect.objectContaining({ surface: "panel" }) as unknown,
+				notes: ["Plan.md"],
+				outcome: "ok",
+			}),
+		);
 	});
 
 	it("Claude's Edit opens the bridge's review before the file changes; a rejection with a reason leaves the note unchanged and Claude reads the reason", async () => {
 		const { mock, bridge, start } = await fixture();
 		const note = join(bridge.vaultPath, "Plan.md");
-		mock.enqueue(toolUseTurn("Read", { file_path: note }), toolUseTurn("Edit", { file_path: note, old_string: "first chapter", new_string: "second chapter" }), textTurn("I left it."));
+		mock.enqueue(
+			toolUseTurn("Read", { file_path: note }),
+			toolUseTurn("Edit", { file_path: note, old_string: "first chapter", new_string: "second chapter" }),
+			textTurn("I left it."),
+		);
 		const { session, next } = start();
 		session.send(message("Move on to the next chapter"));
-		const pending = await pollUntil(() => bridge.bridge.reviews.findPending(), "the review to open", { timeoutMs: TURN_TIMEOUT_MS });
-		expect(pending).toMatchObject({ originalText: "# Plan\nWrite the first chapter.\n", proposedText: "# Plan\nWrite the second chapter.\n", proposer: { tool: "Edit" } });
+		const pending = await pollUntil(() => bridge.bridge.reviews.findPending(), "the review to open", {
+			timeoutMs: TURN_TIMEOUT_MS,
+		});
+		expect(pending).toMatchObject({
+			originalText: "# Plan\nWrite the first chapter.\n",
+			proposedText: "# Plan\nWrite the second chapter.\n",
+			proposer: { tool: "Edit" },
+		});
 		expect(readFileSync(note, "utf8")).toBe("# Plan\nWrite the first chapter.\n");
 		bridge.bridge.reviews.reject(pending.tabName, undefined, "Keep the first chapter until the outline is done.");
 		expect((await next("turn-end")).outcome).toBe("done");
 		expect(readFileSync(note, "utf8")).toBe("# Plan\nWrite the first chapter.\n");
 		const followUp = await mock.waitForMainRequest({ since: 2 });
-		expect(lastUserText(followUp.body)).toContain(`${PANEL_REJECTED}: Keep the first chapter until the outline is done.`);
+		expect(lastUserText(followUp.body)).toContain(
+			`${PANEL_REJECTED}: Keep the first chapter until the outline is done.`,
+		);
 	});
 
 	it("in accept-edits mode too, an Edit waits for the review, and accepting with the user's own words writes exactly them, undoable from the journal", async () => {
 		const { mock, bridge, start } = await fixture();
 		const note = join(bridge.vaultPath, "Plan.md");
-		mock.enqueue(toolUseTurn("Read", { file_path: note }), toolUseTurn("Edit", { file_path: note, old_string: "first chapter", new_string: "second chapter" }), textTurn("Done."));
+		mock.enqueue(
+			toolUseTurn("Read", { file_path: note }),
+			toolUseTurn("Edit", { file_path: note, old_string: "first chapter", new_string: "second chapter" }),
+			textTurn("Done."),
+		);
 		const { session, next } = start("acceptEdits");
 		session.send(message("Move on to the next chapter"));
-		const pending = await pollUntil(() => bridge.bridge.reviews.findPending(), "the review to open", { timeoutMs: TURN_TIMEOUT_MS });
+		const pending = await pollUntil(() => bridge.bridge.reviews.findPending(), "the review to open", {
+			timeoutMs: TURN_TIMEOUT_MS,
+		});
 		expect(readFileSync(note, "utf8")).toBe("# Plan\nWrite the first chapter.\n");
 		const accepted = "# Plan\nWrite the second chapter, slowly.\n";
 		bridge.bridge.reviews.accept(pending.tabName, accepted);
 		expect((await next("turn-end")).outcome).toBe("done");
 		expect(readFileSync(note, "utf8")).toBe(accepted);
 		const activity = bridge.bridge.activity;
-		const edit = await pollUntil(async () => ((await activity?.journal.entries()) ?? []).find((entry) => entry.tool === "Edit" && entry.changes.length > 0), "the Edit in the journal with its change");
+		const edit = await pollUntil(
+			async () =>
+				((await activity?.journal.entries()) ?? []).find(
+					(entry) => entry.tool === "Edit" && entry.changes.length > 0,
+				),
+			"the Edit in the journal with its change",
+		);
 		expect(edit).toMatchObject({ session: { surface: "panel" }, notes: ["Plan.md"], outcome: "ok" });
 		expect(await activity?.undo?.entry(edit.id)).toMatchObject({ kind: "undone" });
 		expect(readFileSync(note, "utf8")).toBe("# Plan\nWrite the first chapter.\n");
@@ -118,7 +171,10 @@ describe("the agent panel's engine as the plugin builds it, with the real CLI", 
 	it("a Bash call asks in the panel; denied with a reason, the command never runs and Claude reads why", async () => {
 		const { mock, bridge, start } = await fixture();
 		const marker = join(bridge.vaultPath, "ran.txt");
-		mock.enqueue(toolUseTurn("Bash", { command: `touch ${marker}`, description: "Create a file" }), textTurn("Understood."));
+		mock.enqueue(
+			toolUseTurn("Bash", { command: `touch ${marker}`, description: "Create a file" }),
+			textTurn("Understood."),
+		);
 		const { session, next } = start();
 		session.send(message("Touch a file"));
 		const asked = await next("permission-request");

@@ -13,13 +13,21 @@ describe("checkClaude with the pinned Claude Code CLI", () => {
 	test("the explicit path: found, and its version is the supported minimum", async () => {
 		const machine = nodeCliMachine({ ...process.env, HOME: home.path });
 		const check = await checkClaude({ machine, explicitPath: claudeBinaryPath() });
-		expect(check).toMatchObject({ status: "ok", version: "2.1.330", location: { source: "setting", launch: { kind: "direct", command: claudeBinaryPath() } } });
+		expect(check).toMatchObject({
+			status: "ok",
+			version: "2.1.330",
+			location: { source: "setting", launch: { kind: "direct", command: claudeBinaryPath() } },
+		});
 	});
 
 	test("found on PATH by the search, with no setting", async () => {
 		const binFolder = path.dirname(claudeBinaryPath());
 		const machine = nodeCliMachine({ HOME: home.path, PATH: `${binFolder}:/usr/bin:/bin` });
 		const check = await checkClaude({ machine, readShellPath: () => Promise.resolve(undefined) });
-		expect(check).toMatchObject({ status: "ok", version: "2.1.330", location: { source: "path", path: path.join(binFolder, "claude") } });
+		expect(check).toMatchObject({
+			status: "ok",
+			version: "2.1.330",
+			location: { source: "path", path: path.join(binFolder, "claude") },
+		});
 	});
 });

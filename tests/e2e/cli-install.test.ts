@@ -51,7 +51,9 @@ interface Exit {
 
 function runModule(source: string, args: string[]): Promise<Exit> {
 	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, ["--input-type=module", "-e", source, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+		const child = spawn(process.execPath, ["--input-type=module", "-e", source, ...args], {
+			stdio: ["ignore", "pipe", "pipe"],
+		});
 		let stdout = "";
 		let stderr = "";
 		child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
@@ -111,7 +113,9 @@ describe("installing the Claude Code CLI for the e2e tests", () => {
 		expect(run.stdout).toBe("");
 		const lines = run.stderr.trimEnd().split("\n");
 		expect(lines).toHaveLength(1);
-		expect(lines[0]).toMatch(/^Could not install @anthropic-ai\/claude-code@\d+\.\d+\.\d+ \(the CLI the end-to-end tests drive\) into /);
+		expect(lines[0]).toMatch(
+			/^Could not install @anthropic-ai\/claude-code@\d+\.\d+\.\d+ \(the CLI the end-to-end tests drive\) into /,
+		);
 		expect(lines[0]).toContain(target);
 		expect(lines[0]).toContain("Command failed: npm install");
 		expect(lines[0]).toContain("node scripts/install-claude-cli.mjs");

@@ -12,7 +12,12 @@ describe("the real Claude Code CLI against the headless host", () => {
 			.traces()
 			.filter((event) => event.direction === "in")
 			.map((event) => event.method);
-		expect(incoming.slice(0, 4)).toEqual(["initialize", "notifications/initialized", "ide_connected", "tools/list"]);
+		expect(incoming.slice(0, 4)).toEqual([
+			"initialize",
+			"notifications/initialized",
+			"ide_connected",
+			"tools/list",
+		]);
 		const answers = bridge.traces().filter((event) => event.direction === "out" && event.kind === "response");
 		expect(answers.slice(0, 2)).toEqual([expect.objectContaining({ id: 0 }), expect.objectContaining({ id: 1 })]);
 		expect(answers.slice(0, 2).every((event) => event.errorCode === undefined)).toBe(true);

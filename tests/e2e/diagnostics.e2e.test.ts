@@ -13,16 +13,29 @@ describe("getDiagnostics through the real CLI", () => {
 		});
 		const { cli, mock, vault } = session;
 		const notePath = path.join(vault, "Projects", "plan.md");
-		mock.enqueue(toolUseTurn("mcp__ide__getDiagnostics", { uri: `file://${notePath}` }), textTurn("One broken link."));
+		mock.enqueue(
+			toolUseTurn("mcp__ide__getDiagnostics", { uri: `file://${notePath}` }),
+			textTurn("One broken link."),
+		);
 		await waitUntilConnected(session);
 		await cli.prompt("Check my plan note for problems");
 		const followUp = await mock.waitForMainRequest({ since: 1 });
 		const toolResult = textsOf(messagesOf(followUp.body).at(-1)).join("\n");
-		const diagnostics = JSON.parse(toolResult.slice(toolResult.indexOf("["))) as { uri: string; diagnostics: { message: string; code: string; range: { start: { line: number; character: number } } }[] }[];
+		const diagnostics = JSON.parse(toolResult.slice(toolResult.indexOf("["))) as {
+			uri: string;
+			diagnostics: { message: string; code: string; range: { start: { line: number; character: number } } }[];
+		}[];
 		expect(diagnostics).toEqual([
 			{
 				uri: `file://${notePath}`,
-				diagnostics: [expect.objectContaining({ code: "unresolved-link", source: "Obsidian", severity: "Warning", range: { start: { line: 2, character: 4 }, end: { line: 2, character: 20 } } })],
+				diagnostics: [
+					expect.objectContaining({
+						code: "unresolved-link",
+						source: "Obsidian",
+						severity: "Warning",
+						range: { start: { line: 2, character: 4 }, end: { line: 2, character: 20 } },
+					}),
+				],
 			},
 		]);
 		expect(diagnostics[0]?.diagnostics[0]?.message).toContain("Missing note");

@@ -13,7 +13,10 @@ const sessions = useBridgeSessions();
 
 /** The model reads the note, then proposes an Edit; in the default permission mode the CLI asks through openDiff. */
 async function proposeEdit(): Promise<BridgeSession & { note: string }> {
-	const session = await sessions.start({ notes: { "note.md": ORIGINAL }, cliArgs: ["--ide", "--permission-mode", "default"] });
+	const session = await sessions.start({
+		notes: { "note.md": ORIGINAL },
+		cliArgs: ["--ide", "--permission-mode", "default"],
+	});
 	const note = path.join(session.vault, "note.md");
 	session.mock.enqueue(
 		toolUseTurn("Read", { file_path: note }),
@@ -53,7 +56,10 @@ describe("reviewing Claude's edits through openDiff with the real CLI", () => {
 
 	it("diff accept --text-file makes the CLI write exactly the edited text", async () => {
 		const { bridge, note, home } = await proposeEdit();
-		const listed = JSON.parse(await sendAndRead(bridge, "diff list", /^(\{"tab_name".*\})$/m)) as { tab_name: string; path: string };
+		const listed = JSON.parse(await sendAndRead(bridge, "diff list", /^(\{"tab_name".*\})$/m)) as {
+			tab_name: string;
+			path: string;
+		};
 		expect(listed.path).toBe("note.md");
 		expect(listed.tab_name).toMatch(/^✻ \[Claude Code\] note\.md \([0-9a-f]{6}\) ⧉$/);
 		const edited = path.join(home.path, "edited.md");
@@ -68,7 +74,10 @@ describe("reviewing Claude's edits through openDiff with the real CLI", () => {
 		const calls = toolCallCount(bridge);
 		await sendAndRead(bridge, "diff reject", /(Rejected .*)/);
 		await cli.waitFor("Rejected update to note.md", { timeoutMs: 15_000 });
-		await pollUntil(() => (toolCallCount(bridge) > calls ? true : undefined), "a tools/call (close_tab) after the decision");
+		await pollUntil(
+			() => (toolCallCount(bridge) > calls ? true : undefined),
+			"a tools/call (close_tab) after the decision",
+		);
 		// The fence: the CLI handles one turn at a time, so once the next prompt reaches the model, the
 		// rejected Edit is over, and any write it was going to make would have been made.
 		await cli.prompt("Never mind.");

@@ -2,7 +2,12 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { HeadlessProcess } from "../helpers/headless-process";
 import { makeClaudeHome } from "./harness/claude-home";
 import { ClaudePty } from "./harness/claude-pty";
-import { CLI_START_TIMEOUT_MS, connectWithIdeCommand, useBridgeSessions, waitUntilConnected } from "./harness/bridge-session";
+import {
+	CLI_START_TIMEOUT_MS,
+	connectWithIdeCommand,
+	useBridgeSessions,
+	waitUntilConnected,
+} from "./harness/bridge-session";
 import { makeTempDir } from "../helpers/temp-dir";
 import path from "node:path";
 
@@ -17,18 +22,31 @@ describe("finding and connecting to the vault with the real CLI", () => {
 	it("connects through /ide discovery, chosen by hand", async () => {
 		const session = await sessions.start({ cliArgs: [] });
 		await connectWithIdeCommand(session.cli, IDE_NAME);
-		await session.bridge.waitForTrace((event) => event.method === "ide_connected", "ide_connected", CLI_START_TIMEOUT_MS);
-		expect((await session.bridge.status()).clients).toEqual([expect.objectContaining({ pid: await session.cli.cliPid() })]);
+		await session.bridge.waitForTrace(
+			(event) => event.method === "ide_connected",
+			"ide_connected",
+			CLI_START_TIMEOUT_MS,
+		);
+		expect((await session.bridge.status()).clients).toEqual([
+			expect.objectContaining({ pid: await session.cli.cliPid() }),
+		]);
 	});
 
 	it("connects through CLAUDE_CODE_SSE_PORT from a folder outside the vault", async () => {
-		const session = await sessions.start({ cliArgs: [], cwdOutsideVault: true, cliEnv: (bridge) => ({ CLAUDE_CODE_SSE_PORT: String(bridge.port) }) });
+		const session = await sessions.start({
+			cliArgs: [],
+			cwdOutsideVault: true,
+			cliEnv: (bridge) => ({ CLAUDE_CODE_SSE_PORT: String(bridge.port) }),
+		});
 		await waitUntilConnected(session);
 		expect(ideConnectedCount(session.bridge)).toBe(1);
 	});
 
 	it("connects with --ide from a subfolder of the vault", async () => {
-		const session = await sessions.start({ notes: { "Projects/Garden/plan.md": "# Plan\n" }, cwd: "Projects/Garden" });
+		const session = await sessions.start({
+			notes: { "Projects/Garden/plan.md": "# Plan\n" },
+			cwd: "Projects/Garden",
+		});
 		await waitUntilConnected(session);
 		expect(ideConnectedCount(session.bridge)).toBe(1);
 	});
@@ -57,13 +75,22 @@ describe("finding and connecting to the vault with the real CLI", () => {
 		const home = makeClaudeHome([work, personal]);
 		sessions.onCleanup(() => home.remove());
 		const mock = await sessions.startMock();
-		const bridges = await Promise.all([work, personal].map((vault) => HeadlessProcess.start({ vault, home: home.path })));
+		const bridges = await Promise.all(
+			[work, personal].map((vault) => HeadlessProcess.start({ vault, home: home.path })),
+		);
 		sessions.onCleanup(() => bridges.forEach((bridge) => bridge.kill()));
-		const clis = [work, personal].map((cwd) => ClaudePty.start({ cwd, home: home.path, apiBaseUrl: mock.baseUrl, args: ["--ide"] }));
+		const clis = [work, personal].map((cwd) =>
+			ClaudePty.start({ cwd, home: home.path, apiBaseUrl: mock.baseUrl, args: ["--ide"] }),
+		);
 		sessions.onCleanup(async () => {
 			for (const cli of clis) await cli.kill();
 		});
-		for (const bridge of bridges) await bridge.waitForTrace((event) => event.method === "ide_connected", "ide_connected", CLI_START_TIMEOUT_MS);
+		for (const bridge of bridges)
+			await bridge.waitForTrace(
+				(event) => event.method === "ide_connected",
+				"ide_connected",
+				CLI_START_TIMEOUT_MS,
+			);
 		const statuses = await Promise.all(bridges.map((bridge) => bridge.status()));
 		const pids = await Promise.all(clis.map((cli) => cli.cliPid()));
 		expect(statuses.map((status) => status.clients.map((client) => client.pid))).toEqual([[pids[0]], [pids[1]]]);
@@ -77,7 +104,11 @@ describe("finding and connecting to the vault with the real CLI", () => {
 		sessions.onCleanup(() => restarted.kill());
 		expect(restarted.port).not.toBe(session.bridge.port);
 		await connectWithIdeCommand(session.cli, IDE_NAME);
-		await restarted.waitForTrace((event) => event.method === "ide_connected", "ide_connected on the restarted bridge", 20_000);
+		await restarted.waitForTrace(
+			(event) => event.method === "ide_connected",
+			"ide_connected on the restarted bridge",
+			20_000,
+		);
 	});
 
 	it("reconnects with /ide after the token is rotated", async () => {
@@ -87,7 +118,11 @@ describe("finding and connecting to the vault with the real CLI", () => {
 		bridge.send("rotate");
 		await bridge.waitForOutput(/(Token rotated)/);
 		await connectWithIdeCommand(cli, IDE_NAME);
-		await bridge.waitFor(() => (ideConnectedCount(bridge) >= 2 ? true : undefined), "a second ide_connected", 20_000);
+		await bridge.waitFor(
+			() => (ideConnectedCount(bridge) >= 2 ? true : undefined),
+			"a second ide_connected",
+			20_000,
+		);
 		const status = await bridge.status();
 		expect(status.clients).toHaveLength(1);
 		expect(status.clients[0]?.pid).toBe(await cli.cliPid());

@@ -20,7 +20,9 @@ describe("live context reaching the model through the real CLI", () => {
 		await cli.prompt("What about the selection?");
 		const request = await mock.waitForMainRequest();
 		const notePath = path.join(vault, "Daily", "note one.md");
-		expect(requestText(request.body)).toContain(`The user selected the lines 2 to 3 from ${notePath}:\nBeta line\nGamma line`);
+		expect(requestText(request.body)).toContain(
+			`The user selected the lines 2 to 3 from ${notePath}:\nBeta line\nGamma line`,
+		);
 	});
 
 	it("after tag, the prompt holds @<path>#L<a>-<b> and the model request carries those lines", async () => {
@@ -42,7 +44,9 @@ describe("live context reaching the model through the real CLI", () => {
 		await cli.waitFor("In note one.md");
 		await cli.prompt("Hello");
 		const request = await mock.waitForMainRequest();
-		expect(requestText(request.body)).toContain(`The user opened the file ${path.join(vault, "Daily", "note one.md")} in the IDE.`);
+		expect(requestText(request.body)).toContain(
+			`The user opened the file ${path.join(vault, "Daily", "note one.md")} in the IDE.`,
+		);
 	});
 
 	it("a tag made while Claude Code is still connecting lands in its prompt", async () => {

@@ -1,7 +1,11 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { denyRulesFor } from "../../src/ide/claude-permissions/deny-rules";
-import { SETTINGS_FILES, applyPermissionPlan, planPermissions } from "../../src/ide/claude-permissions/permissions-file";
+import {
+	SETTINGS_FILES,
+	applyPermissionPlan,
+	planPermissions,
+} from "../../src/ide/claude-permissions/permissions-file";
 import { hostDenyRules } from "../../src/headless/claude-permissions-command";
 import { makeTempDir } from "../helpers/temp-dir";
 import { makeClaudeHome } from "./harness/claude-home";
@@ -40,12 +44,22 @@ function modelReads(vault: string, file: string): Promise<{ mock: MockAnthropic;
 	return modelUses(vault, "Read", { file_path: path.join(vault, file) });
 }
 
-async function modelUses(vault: string, tool: string, input: Record<string, unknown>, cliArgs: string[] = []): Promise<{ mock: MockAnthropic; toolResult: string; screen: string }> {
+async function modelUses(
+	vault: string,
+	tool: string,
+	input: Record<string, unknown>,
+	cliArgs: string[] = [],
+): Promise<{ mock: MockAnthropic; toolResult: string; screen: string }> {
 	const home = makeClaudeHome([vault]);
 	sessions.onCleanup(() => home.remove());
 	const mock = await sessions.startMock();
 	mock.enqueue(toolUseTurn(tool, input), textTurn("Done reading."));
-	const cli = ClaudePty.start({ cwd: vault, home: home.path, apiBaseUrl: mock.baseUrl, args: ["--permission-mode", "default", ...cliArgs] });
+	const cli = ClaudePty.start({
+		cwd: vault,
+		home: home.path,
+		apiBaseUrl: mock.baseUrl,
+		args: ["--permission-mode", "default", ...cliArgs],
+	});
 	sessions.onCleanup(() => cli.kill());
 	await cli.waitForPrompt();
 	await cli.prompt("Read the note");
@@ -57,7 +71,9 @@ async function modelUses(vault: string, tool: string, input: Record<string, unkn
 describe("Claude Code's own Read tool and the deny rules the bridge writes (real CLI)", () => {
 	it("writes the rules into the vault's .claude/settings.json", async () => {
 		const vault = await vaultWithRules(true);
-		const settings = JSON.parse(readFileSync(path.join(vault, ".claude", "settings.json"), "utf8")) as { permissions: { deny: string[] } };
+		const settings = JSON.parse(readFileSync(path.join(vault, ".claude", "settings.json"), "utf8")) as {
+			permissions: { deny: string[] };
+		};
 		expect(settings.permissions.deny).toContain("Read(./Secret/**)");
 	});
 
@@ -94,7 +110,10 @@ describe("Claude Code's own Read tool and the deny rules the bridge writes (real
 	it("the start-up warning the check above relies on does appear for a rule the CLI never matches", async () => {
 		const vault = await vaultWithRules(false);
 		mkdirSync(path.join(vault, ".claude"));
-		writeFileSync(path.join(vault, ".claude", "settings.json"), JSON.stringify({ permissions: { deny: ["Write(./Secret/**)"] } }));
+		writeFileSync(
+			path.join(vault, ".claude", "settings.json"),
+			JSON.stringify({ permissions: { deny: ["Write(./Secret/**)"] } }),
+		);
 		const { screen } = await modelReads(vault, "public.md");
 		expect(screen).toMatch(/Deny\s*rule\s*Write\(\.\/Secret\/\*\*\)\s*never\s*matches/);
 	});
@@ -120,14 +139,24 @@ describe("Claude Code's own Read tool and the deny rules the bridge writes (real
 
 	it("a shell command that names a note in a private folder is refused too, even when the user allows it", async () => {
 		const vault = await vaultWithRules(true);
-		const { mock, toolResult } = await modelUses(vault, "Bash", { command: "cat Secret/x.md", description: "Show the note" }, ALLOW_CAT);
+		const { mock, toolResult } = await modelUses(
+			vault,
+			"Bash",
+			{ command: "cat Secret/x.md", description: "Show the note" },
+			ALLOW_CAT,
+		);
 		expect(toolResult).toContain("Permission to use Bash with command cat Secret/x.md has been denied.");
 		for (const request of mock.requests) expect(JSON.stringify(request.body)).not.toContain(SECRET_TEXT);
 	});
 
 	it("without the rules the same allowed cat prints the private text (the check above can fail)", async () => {
 		const vault = await vaultWithRules(false);
-		const { toolResult } = await modelUses(vault, "Bash", { command: "cat Secret/x.md", description: "Show the note" }, ALLOW_CAT);
+		const { toolResult } = await modelUses(
+			vault,
+			"Bash",
+			{ command: "cat Secret/x.md", description: "Show the note" },
+			ALLOW_CAT,
+		);
 		expect(toolResult).toContain(SECRET_TEXT);
 	});
 

@@ -33,14 +33,25 @@ describe("openDiff of a private note with the real CLI", () => {
 		// an answer: a review shown in the bridge would keep openDiff unanswered until someone decides it.
 		const unanswered = (): { calls: number; open: number } => {
 			const traces = session.bridge.traces();
-			const calls = traces.filter((event) => event.direction === "in" && event.kind === "request" && event.method === "tools/call").map((event) => JSON.stringify(event.id));
-			const answered = new Set(traces.filter((event) => event.direction === "out" && event.kind === "response").map((event) => JSON.stringify(event.id)));
+			const calls = traces
+				.filter(
+					(event) => event.direction === "in" && event.kind === "request" && event.method === "tools/call",
+				)
+				.map((event) => JSON.stringify(event.id));
+			const answered = new Set(
+				traces
+					.filter((event) => event.direction === "out" && event.kind === "response")
+					.map((event) => JSON.stringify(event.id)),
+			);
 			return { calls: calls.length, open: calls.filter((id) => !answered.has(id)).length };
 		};
-		await pollUntil(() => {
-			const now = unanswered();
-			return now.calls >= 2 && now.open === 0 ? true : undefined;
-		}, () => `the CLI's openDiff to be answered at once (${JSON.stringify(unanswered())})`);
+		await pollUntil(
+			() => {
+				const now = unanswered();
+				return now.calls >= 2 && now.open === 0 ? true : undefined;
+			},
+			() => `the CLI's openDiff to be answered at once (${JSON.stringify(unanswered())})`,
+		);
 		session.bridge.send("diff list");
 		await session.bridge.waitForOutput(/(No reviews pending\.)/, 5_000);
 		expect(readFileSync(note, "utf8")).toBe(ORIGINAL);

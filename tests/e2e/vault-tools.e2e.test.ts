@@ -48,7 +48,11 @@ const serverName = (kind: "stdio" | "http"): string => (kind === "http" ? "obsid
 async function mcpConfig(host: Host, kind: "stdio" | "http"): Promise<string> {
 	const before = host.stdout.length;
 	host.send(`mcp-config ${kind}`);
-	return host.waitFor(() => /^(\{"mcpServers".*\})$/m.exec(host.stdout.slice(before))?.[1], `the mcp-config ${kind} line`, 10_000);
+	return host.waitFor(
+		() => /^(\{"mcpServers".*\})$/m.exec(host.stdout.slice(before))?.[1],
+		`the mcp-config ${kind} line`,
+		10_000,
+	);
 }
 
 /**
@@ -56,7 +60,10 @@ async function mcpConfig(host: Host, kind: "stdio" | "http"): Promise<string> {
  * tools configured from `mcp-config <kind>`. `--allowedTools mcp__<name>` admits the server's tools: in the
  * default permission mode the CLI asks before every MCP call otherwise (claude-code-client.md §9).
  */
-async function startVaultToolsSession(kind: "stdio" | "http", options: { stopBridgeFirst?: boolean; askPermission?: boolean; turns: ScriptedTurn[] }): Promise<VaultToolsSession> {
+async function startVaultToolsSession(
+	kind: "stdio" | "http",
+	options: { stopBridgeFirst?: boolean; askPermission?: boolean; turns: ScriptedTurn[] },
+): Promise<VaultToolsSession> {
 	const temp = makeTempDir("vault-tools-e2e");
 	const vault = path.join(temp.path, "My vault");
 	for (const [relative, text] of Object.entries(NOTES)) {
@@ -66,7 +73,12 @@ async function startVaultToolsSession(kind: "stdio" | "http", options: { stopBri
 	const home = makeClaudeHome([vault]);
 	// The activity journal goes to the data folder: a temp one, so each test has its own journal.
 	const dataHome = path.join(temp.path, "data");
-	const host = await HeadlessProcess.start({ vault, home: home.path, args: ["--private-folder", "Private"], env: { XDG_DATA_HOME: dataHome } });
+	const host = await HeadlessProcess.start({
+		vault,
+		home: home.path,
+		args: ["--private-folder", "Private"],
+		env: { XDG_DATA_HOME: dataHome },
+	});
 	sessions.onCleanup(() => {
 		host.kill();
 		home.remove();
@@ -77,7 +89,12 @@ async function startVaultToolsSession(kind: "stdio" | "http", options: { stopBri
 	const mock = await sessions.startMock();
 	mock.enqueue(...options.turns);
 	const allow = options.askPermission ? [] : ["--allowedTools", `mcp__${serverName(kind)}`];
-	const cli = ClaudePty.start({ cwd: vault, home: home.path, apiBaseUrl: mock.baseUrl, args: ["--mcp-config", config, ...allow, "--permission-mode", "default"] });
+	const cli = ClaudePty.start({
+		cwd: vault,
+		home: home.path,
+		apiBaseUrl: mock.baseUrl,
+		args: ["--mcp-config", config, ...allow, "--permission-mode", "default"],
+	});
 	sessions.onCleanup(() => cli.kill());
 	await cli.waitForPrompt();
 	return { vault, host, mock, cli, read: (relative) => readFileSync(path.join(vault, relative), "utf8") };
@@ -92,10 +109,17 @@ function toolCalls(mock: MockAnthropic): ModelToolCall[] {
 	for (const message of messagesOf(last.body)) {
 		const content = Array.isArray(message.content) ? message.content.filter(isJsonObject) : [];
 		for (const block of content) {
-			if (block.type === "tool_use" && typeof block.id === "string" && typeof block.name === "string" && isJsonObject(block.input)) uses.set(block.id, { name: block.name, input: block.input });
+			if (
+				block.type === "tool_use" &&
+				typeof block.id === "string" &&
+				typeof block.name === "string" &&
+				isJsonObject(block.input)
+			)
+				uses.set(block.id, { name: block.name, input: block.input });
 			if (block.type === "tool_result" && typeof block.tool_use_id === "string") {
 				const use = uses.get(block.tool_use_id);
-				if (use) calls.push({ ...use, result: textsOf(block.content).join("\n"), isError: block.is_error === true });
+				if (use)
+					calls.push({ ...use, result: textsOf(block.content).join("\n"), isError: block.is_error === true });
 			}
 		}
 	}
@@ -103,7 +127,8 @@ function toolCalls(mock: MockAnthropic): ModelToolCall[] {
 }
 
 /** Calls the stdio server relayed to the bridge (the host runs with --trace). */
-const relayedCalls = (host: HeadlessProcess): number => host.traces().filter((event) => event.direction === "in" && event.method === "vaultTools/call").length;
+const relayedCalls = (host: HeadlessProcess): number =>
+	host.traces().filter((event) => event.direction === "in" && event.method === "vaultTools/call").length;
 
 const readTurns = (server: string): ScriptedTurn[] => [
 	toolUseTurn(`mcp__${server}__search`, { query: "Alpha" }),
@@ -122,7 +147,9 @@ function expectReadAnswers(calls: ModelToolCall[], server: string): void {
 	]);
 	const [search, section, backlinks, privateSearch] = calls.map((call) => call.result);
 	expect(search).toMatch(/^Notes\/Alpha\.md:1: # Alpha/m);
-	expect(section).toMatch(/^Notes\/Alpha\.md \| heading "Alpha > Tasks", lines 5-7 of 8 \| version \S+\n## Tasks\n\n- one\n$/);
+	expect(section).toMatch(
+		/^Notes\/Alpha\.md \| heading "Alpha > Tasks", lines 5-7 of 8 \| version \S+\n## Tasks\n\n- one\n$/,
+	);
 	expect(backlinks).toMatch(/in Notes\/Beta\.md:3: Back to \[\[Alpha#Tasks\]\]/);
 	// The private note holds the phrase, and does not exist for the tools.
 	expect(privateSearch).toMatch(/^No matches/);
@@ -131,26 +158,46 @@ function expectReadAnswers(calls: ModelToolCall[], server: string): void {
 describe("Claude's vault tools with the real CLI (mcp__obsidian__*)", () => {
 	it("stdio (mcp-config stdio): reads, a link-safe move and a private note, served by the running bridge", async () => {
 		const session = await startVaultToolsSession("stdio", {
-			turns: [...readTurns("obsidian"), toolUseTurn("mcp__obsidian__move_note", { path: "Notes/Beta.md", to: "Archive/Beta renamed.md" }), textTurn("Looked around.")],
+			turns: [
+				...readTurns("obsidian"),
+				toolUseTurn("mcp__obsidian__move_note", { path: "Notes/Beta.md", to: "Archive/Beta renamed.md" }),
+				textTurn("Looked around."),
+			],
 		});
 		await session.cli.prompt("Look around my vault");
 		await session.cli.waitFor("Looked around.", { timeoutMs: 60_000 });
 		const calls = toolCalls(session.mock);
 		expectReadAnswers(calls, "obsidian");
-		expect(calls[4]).toMatchObject({ name: "mcp__obsidian__move_note", isError: false, result: expect.stringMatching(/^Moved Notes\/Beta\.md to Archive\/Beta renamed\.md; updated 1 link in 1 note\./) as unknown });
+		expect(calls[4]).toMatchObject({
+			name: "mcp__obsidian__move_note",
+			isError: false,
+			result: expect.stringMatching(
+				/^Moved Notes\/Beta\.md to Archive\/Beta renamed\.md; updated 1 link in 1 note\./,
+			) as unknown,
+		});
 		expect(session.read(ALPHA)).toBe("# Alpha\n\nAlpha links to [[Beta renamed]].\n\n## Tasks\n\n- one\n");
 		expect(session.read("Archive/Beta renamed.md")).toBe(NOTES["Notes/Beta.md"]);
 		// Every call went through the bridge (the relay), none was answered from the folder. The host's trace (stderr)
 		// can trail the answers, so wait for the fifth line before checking there are exactly five.
-		await session.host.waitFor(() => (relayedCalls(session.host) >= 5 ? true : undefined), "5 relayed calls in the host's trace", 10_000);
+		await session.host.waitFor(
+			() => (relayedCalls(session.host) >= 5 ? true : undefined),
+			"5 relayed calls in the host's trace",
+			10_000,
+		);
 		expect(relayedCalls(session.host)).toBe(5);
 	});
 
 	it("stdio: edit_note shows each change for review; diff accept applies it, diff reject leaves the note as it was", async () => {
 		const session = await startVaultToolsSession("stdio", {
 			turns: [
-				toolUseTurn("mcp__obsidian__edit_note", { path: "Alpha", edits: [{ target: "Alpha > Tasks", op: "append", content: "- two" }] }),
-				toolUseTurn("mcp__obsidian__edit_note", { path: "Alpha", edits: [{ target: "Alpha > Tasks", op: "append", content: "- three" }] }),
+				toolUseTurn("mcp__obsidian__edit_note", {
+					path: "Alpha",
+					edits: [{ target: "Alpha > Tasks", op: "append", content: "- two" }],
+				}),
+				toolUseTurn("mcp__obsidian__edit_note", {
+					path: "Alpha",
+					edits: [{ target: "Alpha > Tasks", op: "append", content: "- three" }],
+				}),
 				textTurn("Edits done."),
 			],
 		});
@@ -159,18 +206,33 @@ describe("Claude's vault tools with the real CLI (mcp__obsidian__*)", () => {
 		await host.waitForOutput(/(Review pending: .* for Notes\/Alpha\.md)/, 60_000);
 		const afterFirst = host.stdout.length;
 		host.send("diff accept");
-		await host.waitFor(() => /Review pending: .* for Notes\/Alpha\.md/.exec(host.stdout.slice(afterFirst))?.[0], "the second review", 60_000);
+		await host.waitFor(
+			() => /Review pending: .* for Notes\/Alpha\.md/.exec(host.stdout.slice(afterFirst))?.[0],
+			"the second review",
+			60_000,
+		);
 		host.send("diff reject");
 		await cli.waitFor("Edits done.", { timeoutMs: 60_000 });
 		const [accepted, rejected] = toolCalls(session.mock);
-		expect(accepted).toMatchObject({ isError: false, result: expect.stringMatching(/^Applied 1 edit to Notes\/Alpha\.md/) as unknown });
-		expect(rejected?.result).toMatch(/^Not applied: the user rejected the change in the review\. Notes\/Alpha\.md is unchanged/);
+		expect(accepted).toMatchObject({
+			isError: false,
+			result: expect.stringMatching(/^Applied 1 edit to Notes\/Alpha\.md/) as unknown,
+		});
+		expect(rejected?.result).toMatch(
+			/^Not applied: the user rejected the change in the review\. Notes\/Alpha\.md is unchanged/,
+		);
 		expect(session.read(ALPHA)).toBe("# Alpha\n\nAlpha links to [[Beta]].\n\n## Tasks\n\n- one\n- two\n");
 	});
 
 	it("stdio: an accepted edit_note shows in activity with its note, and undo <id> restores the note's exact bytes", async () => {
 		const session = await startVaultToolsSession("stdio", {
-			turns: [toolUseTurn("mcp__obsidian__edit_note", { path: "Alpha", edits: [{ target: "Alpha > Tasks", op: "append", content: "- journaled" }] }), textTurn("Edit journaled.")],
+			turns: [
+				toolUseTurn("mcp__obsidian__edit_note", {
+					path: "Alpha",
+					edits: [{ target: "Alpha > Tasks", op: "append", content: "- journaled" }],
+				}),
+				textTurn("Edit journaled."),
+			],
 		});
 		const { host, cli, vault } = session;
 		const before = readFileSync(path.join(vault, ALPHA));
@@ -182,17 +244,35 @@ describe("Claude's vault tools with the real CLI (mcp__obsidian__*)", () => {
 
 		const sinceActivity = host.stdout.length;
 		host.send("activity tool:edit_note");
-		const entry = await host.waitFor(() => /^ {2}\S+ \S+ {2}(\S+) {2}edit_note {2}ok\b.*\n(?: {6}.*\n)*? {6}changed Notes\/Alpha\.md$/m.exec(host.stdout.slice(sinceActivity))?.[1], "the edit_note entry in activity", 10_000);
+		const entry = await host.waitFor(
+			() =>
+				/^ {2}\S+ \S+ {2}(\S+) {2}edit_note {2}ok\b.*\n(?: {6}.*\n)*? {6}changed Notes\/Alpha\.md$/m.exec(
+					host.stdout.slice(sinceActivity),
+				)?.[1],
+			"the edit_note entry in activity",
+			10_000,
+		);
 
 		const sinceUndo = host.stdout.length;
 		host.send(`undo ${entry}`);
-		await host.waitFor(() => host.stdout.slice(sinceUndo).includes(`Undone ${entry}: restored Notes/Alpha.md`) || undefined, "the undo's answer", 10_000);
+		await host.waitFor(
+			() => host.stdout.slice(sinceUndo).includes(`Undone ${entry}: restored Notes/Alpha.md`) || undefined,
+			"the undo's answer",
+			10_000,
+		);
 		expect(readFileSync(path.join(vault, ALPHA)).equals(before)).toBe(true);
 	});
 
 	it("HTTP (mcp-config http): the same reads, and an edit accepted through diff accept", async () => {
 		const session = await startVaultToolsSession("http", {
-			turns: [...readTurns("obsidian-http"), toolUseTurn("mcp__obsidian-http__edit_note", { path: "Alpha", edits: [{ target: "Alpha > Tasks", op: "append", content: "- over http" }] }), textTurn("Done over HTTP.")],
+			turns: [
+				...readTurns("obsidian-http"),
+				toolUseTurn("mcp__obsidian-http__edit_note", {
+					path: "Alpha",
+					edits: [{ target: "Alpha > Tasks", op: "append", content: "- over http" }],
+				}),
+				textTurn("Done over HTTP."),
+			],
 		});
 		const { host, cli } = session;
 		await cli.prompt("Look around and add a task");
@@ -201,7 +281,11 @@ describe("Claude's vault tools with the real CLI (mcp__obsidian__*)", () => {
 		await cli.waitFor("Done over HTTP.", { timeoutMs: 60_000 });
 		const calls = toolCalls(session.mock);
 		expectReadAnswers(calls, "obsidian-http");
-		expect(calls[4]).toMatchObject({ name: "mcp__obsidian-http__edit_note", isError: false, result: expect.stringMatching(/^Applied 1 edit to Notes\/Alpha\.md/) as unknown });
+		expect(calls[4]).toMatchObject({
+			name: "mcp__obsidian-http__edit_note",
+			isError: false,
+			result: expect.stringMatching(/^Applied 1 edit to Notes\/Alpha\.md/) as unknown,
+		});
 		expect(session.read(ALPHA)).toBe("# Alpha\n\nAlpha links to [[Beta]].\n\n## Tasks\n\n- one\n- over http\n");
 		// HTTP is served by the host itself, not relayed.
 		expect(relayedCalls(host)).toBe(0);
@@ -220,24 +304,40 @@ describe("Claude's vault tools with the real CLI (mcp__obsidian__*)", () => {
 		await session.cli.prompt("Search my vault");
 		await session.cli.waitFor("Checked without Obsidian.", { timeoutMs: 60_000 });
 		const [search, privateSearch, create] = toolCalls(session.mock);
-		expect(search).toMatchObject({ isError: false, result: expect.stringMatching(/^Notes\/Alpha\.md:1: # Alpha/m) as unknown });
+		expect(search).toMatchObject({
+			isError: false,
+			result: expect.stringMatching(/^Notes\/Alpha\.md:1: # Alpha/m) as unknown,
+		});
 		expect(privateSearch?.result).toMatch(/^No matches/);
-		expect(create).toMatchObject({ isError: true, result: expect.stringMatching(/^create_note: Obsidian is not running for the vault "My vault"/) as unknown });
+		expect(create).toMatchObject({
+			isError: true,
+			result: expect.stringMatching(/^create_note: Obsidian is not running for the vault "My vault"/) as unknown,
+		});
 		expect(() => session.read("Notes/New.md")).toThrow();
 	});
 
 	it("without --allowedTools the CLI asks before an MCP call in the default mode; answering Yes lets it run", async () => {
-		const session = await startVaultToolsSession("stdio", { askPermission: true, turns: [toolUseTurn("mcp__obsidian__search", { query: "Alpha" }), textTurn("Asked first.")] });
+		const session = await startVaultToolsSession("stdio", {
+			askPermission: true,
+			turns: [toolUseTurn("mcp__obsidian__search", { query: "Alpha" }), textTurn("Asked first.")],
+		});
 		const { cli, host } = session;
 		const since = cli.mark();
 		await cli.prompt("Search my vault");
-		await cli.waitFor(/obsidian — Search[\s\S]*Do you want to proceed\?[\s\S]*1\. Yes/, { since, timeoutMs: 60_000 });
+		await cli.waitFor(/obsidian — Search[\s\S]*Do you want to proceed\?[\s\S]*1\. Yes/, {
+			since,
+			timeoutMs: 60_000,
+		});
 		expect(relayedCalls(host)).toBe(0);
 		// The question ignores a key pressed the instant it appears (as the /ide one does).
 		await pause(500);
 		cli.submit();
 		await cli.waitFor("Asked first.", { timeoutMs: 60_000 });
-		expect(toolCalls(session.mock)[0]).toMatchObject({ name: "mcp__obsidian__search", isError: false, result: expect.stringMatching(/^Notes\/Alpha\.md:1: # Alpha/m) as unknown });
+		expect(toolCalls(session.mock)[0]).toMatchObject({
+			name: "mcp__obsidian__search",
+			isError: false,
+			result: expect.stringMatching(/^Notes\/Alpha\.md:1: # Alpha/m) as unknown,
+		});
 	});
 
 	it("claude mcp list: the configurations mcp-config prints stay connected over HTTP and stdio after a bridge restart", async () => {
@@ -259,7 +359,11 @@ describe("Claude's vault tools with the real CLI (mcp__obsidian__*)", () => {
 		};
 		// `claude mcp` as a user runs it in the vault: the helper runs only in a folder whose trust was accepted.
 		const claude = async (...args: string[]): Promise<string> => {
-			const { stdout } = await promisify(execFile)(claudeBinaryPath(), ["mcp", ...args], { cwd: vault, env: { PATH: process.env.PATH ?? "", HOME: home.path, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" }, timeout: 60_000 });
+			const { stdout } = await promisify(execFile)(claudeBinaryPath(), ["mcp", ...args], {
+				cwd: vault,
+				env: { PATH: process.env.PATH ?? "", HOME: home.path, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" },
+				timeout: 60_000,
+			});
 			return stdout;
 		};
 		/** The one server of an `mcp-config` line, under the name it gives it. */
@@ -269,7 +373,12 @@ describe("Claude's vault tools with the real CLI (mcp__obsidian__*)", () => {
 			return [entry[0], JSON.stringify(entry[1])];
 		};
 		const states = (list: string): Record<string, string> =>
-			Object.fromEntries([...list.matchAll(/^(obsidian(?:-http)?): .* - (✔ Connected|✘ Failed to connect)/gm)].map((match) => [match[1] ?? "", match[2] ?? ""]));
+			Object.fromEntries(
+				[...list.matchAll(/^(obsidian(?:-http)?): .* - (✔ Connected|✘ Failed to connect)/gm)].map((match) => [
+					match[1] ?? "",
+					match[2] ?? "",
+				]),
+			);
 
 		const first = await start();
 		await claude("add-json", ...serverEntry(await mcpConfig(first, "http")));
@@ -278,7 +387,10 @@ describe("Claude's vault tools with the real CLI (mcp__obsidian__*)", () => {
 
 		await first.quit();
 		// With the bridge off the helper has no token to give; stdio answers from the folder.
-		expect(states(await claude("list"))).toEqual({ "obsidian-http": "✘ Failed to connect", obsidian: "✔ Connected" });
+		expect(states(await claude("list"))).toEqual({
+			"obsidian-http": "✘ Failed to connect",
+			obsidian: "✔ Connected",
+		});
 
 		await start();
 		expect(states(await claude("list"))).toEqual({ "obsidian-http": "✔ Connected", obsidian: "✔ Connected" });

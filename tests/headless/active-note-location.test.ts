@@ -55,7 +55,9 @@ describe("ActiveNoteLocation", () => {
 		renameSync(join(vault, "Notes"), join(outside, "Notes"));
 		symlinkSync(join(outside, "Notes"), join(vault, "Notes"), "dir");
 		expect(() => notes.locate("Notes/Plan.md")).toThrow(VaultPathError);
-		expect(() => notes.locate("Notes/Plan.md")).toThrow("Path is outside the vault: Notes/Plan.md (a symbolic link leads out of it)");
+		expect(() => notes.locate("Notes/Plan.md")).toThrow(
+			"Path is outside the vault: Notes/Plan.md (a symbolic link leads out of it)",
+		);
 	});
 
 	it("refuses the note once it became a symbolic link to a file outside the vault", () => {
@@ -63,14 +65,20 @@ describe("ActiveNoteLocation", () => {
 		writeFileSync(join(outside, "Top.md"), "not the vault's\n");
 		unlinkSync(join(vault, "Top.md"));
 		symlinkSync(join(outside, "Top.md"), join(vault, "Top.md"));
-		expect(() => notes.locate("Top.md")).toThrow("Path is outside the vault: Top.md (a symbolic link leads out of it)");
+		expect(() => notes.locate("Top.md")).toThrow(
+			"Path is outside the vault: Top.md (a symbolic link leads out of it)",
+		);
 	});
 
 	it("reports where a note leads once it became a symbolic link to another note of the vault (privacy judges both paths)", () => {
 		notes.locate("Top.md");
 		unlinkSync(join(vault, "Top.md"));
 		symlinkSync(join(vault, "Secret", "Hidden.md"), join(vault, "Top.md"));
-		expect(notes.locate("Top.md").location).toEqual({ relative: "Top.md", absolute: join(vault, "Top.md"), realRelative: "Secret/Hidden.md" });
+		expect(notes.locate("Top.md").location).toEqual({
+			relative: "Top.md",
+			absolute: join(vault, "Top.md"),
+			realRelative: "Secret/Hidden.md",
+		});
 	});
 
 	it("reports where a folder leads once it became a symbolic link to another folder of the vault", () => {
@@ -78,7 +86,10 @@ describe("ActiveNoteLocation", () => {
 		rmSync(join(vault, "Notes"), { recursive: true });
 		writeFileSync(join(vault, "Secret", "Plan.md"), "secret plan\n");
 		symlinkSync(join(vault, "Secret"), join(vault, "Notes"), "dir");
-		expect(notes.locate("Notes/Plan.md").location).toMatchObject({ relative: "Notes/Plan.md", realRelative: "Secret/Plan.md" });
+		expect(notes.locate("Notes/Plan.md").location).toMatchObject({
+			relative: "Notes/Plan.md",
+			realRelative: "Secret/Plan.md",
+		});
 	});
 
 	it("resolves again when another file took the note's place (new inode), and when its folder became a file", () => {

@@ -6,7 +6,12 @@ import { FolderVaultIndex } from "../../src/vault/folder/folder-vault-index";
 import { startAssembledBridge, type AssembledBridge } from "../helpers/assembled-bridge";
 import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
-const ORIGINAL = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("# Title\r\n\r\nalpha caf", "latin1"), Buffer.from([0xe9]), Buffer.from(" line\r\n", "latin1")]);
+const ORIGINAL = Buffer.concat([
+	Buffer.from([0xef, 0xbb, 0xbf]),
+	Buffer.from("# Title\r\n\r\nalpha caf", "latin1"),
+	Buffer.from([0xe9]),
+	Buffer.from(" line\r\n", "latin1"),
+]);
 
 interface ToolAnswer {
 	result?: { content: { text: string }[]; isError?: boolean };
@@ -17,7 +22,13 @@ async function resolvedLinks(vault: string): Promise<string[]> {
 	const index = new FolderVaultIndex({ root: vault, watch: false });
 	try {
 		await index.refresh();
-		return [...index.notePaths()].sort().flatMap((path) => (index.facts(path)?.links ?? []).map((link) => `${path}: ${link.original} → ${link.target ?? "unresolved"}`));
+		return [...index.notePaths()]
+			.sort()
+			.flatMap((path) =>
+				(index.facts(path)?.links ?? []).map(
+					(link) => `${path}: ${link.original} → ${link.target ?? "unresolved"}`,
+				),
+			);
 	} finally {
 		index.dispose();
 	}
@@ -50,13 +61,18 @@ describe("activity and undo in the headless host", () => {
 	/** A vault-tools session (the in-process transport): one journal session for all its calls. */
 	function session(id = 5): (name: string, args: object) => Promise<ToolAnswer> {
 		const answers = new Map<number, ToolAnswer>();
-		const server = fixture!.bridge.vaultTools!.session({ id, send: (text) => {
-			const message = JSON.parse(text) as ToolAnswer & { id: number };
-			answers.set(message.id, message);
-		} });
+		const server = fixture!.bridge.vaultTools!.session({
+			id,
+			send: (text) => {
+				const message = JSON.parse(text) as ToolAnswer & { id: number };
+				answers.set(message.id, message);
+			},
+		});
 		return async (name, args) => {
 			const id = next++;
-			await server.handleMessage(JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } }));
+			await server.handleMessage(
+				JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } }),
+			);
 			const answer = answers.get(id);
 			if (answer?.result?.isError) throw new Error(answer.result.content[0]?.text);
 			return answer ?? {};
@@ -73,7 +89,10 @@ describe("activity and undo in the headless host", () => {
 
 	it("undoes an edit byte for byte: BOM, CRLF and bytes that are not UTF-8", async () => {
 		const call = session();
-		await call("edit_note", { path: "bytes.md", edits: [{ target: { oldText: "alpha" }, op: "replace", content: "beta" }] });
+		await call("edit_note", {
+			path: "bytes.md",
+			edits: [{ target: { oldText: "alpha" }, op: "replace", content: "beta" }],
+		});
 		expect(file("bytes.md").equals(ORIGINAL)).toBe(false);
 		const id = await lastId("edit_note");
 		expect(await fixture!.command(`undo ${id}`)).toBe(`Undone ${id}: restored bytes.md`);
@@ -83,10 +102,15 @@ describe("activity and undo in the headless host", () => {
 
 	it("refuses an undo when the note changed since, with the reason, and writes nothing", async () => {
 		const call = session();
-		await call("edit_note", { path: "bytes.md", edits: [{ target: { oldText: "alpha" }, op: "replace", content: "beta" }] });
+		await call("edit_note", {
+			path: "bytes.md",
+			edits: [{ target: { oldText: "alpha" }, op: "replace", content: "beta" }],
+		});
 		writeFileSync(join(fixture!.vaultPath, "bytes.md"), "the user's own text\n");
 		const id = await lastId("edit_note");
-		await expect(fixture!.command(`undo ${id}`)).rejects.toThrow(`Not undone ${id}: bytes.md changed since; nothing was undone`);
+		await expect(fixture!.command(`undo ${id}`)).rejects.toThrow(
+			`Not undone ${id}: bytes.md changed since; nothing was undone`,
+		);
 		expect(file("bytes.md").toString("utf8")).toBe("the user's own text\n");
 	});
 
@@ -107,15 +131,24 @@ describe("activity and undo in the headless host", () => {
 
 	it("undoes a whole session newest first, so two edits of one note both come back", async () => {
 		const call = session();
-		await call("edit_note", { path: "a.md", edits: [{ target: { oldText: "To" }, op: "replace", content: "First" }] });
-		await call("edit_note", { path: "a.md", edits: [{ target: { oldText: "First" }, op: "replace", content: "Second" }] });
+		await call("edit_note", {
+			path: "a.md",
+			edits: [{ target: { oldText: "To" }, op: "replace", content: "First" }],
+		});
+		await call("edit_note", {
+			path: "a.md",
+			edits: [{ target: { oldText: "First" }, op: "replace", content: "Second" }],
+		});
 		await call("read_note", { path: "c.md" });
 		const original = "# A\r\n\r\nTo [[b]] and [[b#Part|there]] and [md](b.md).\r\n";
 		expect(file("a.md").toString("utf8")).not.toBe(original);
 		const entries = await fixture!.bridge.activity!.journal.entries({ tool: "edit_note" });
 		const key = entries[0].session.key;
 		const output = await fixture!.command(`undo --session ${key}`);
-		expect(output.split("\n")).toEqual([`Undone ${entries[0].id}: restored a.md`, `Undone ${entries[1].id}: restored a.md`]);
+		expect(output.split("\n")).toEqual([
+			`Undone ${entries[0].id}: restored a.md`,
+			`Undone ${entries[1].id}: restored a.md`,
+		]);
 		expect(file("a.md").toString("utf8")).toBe(original);
 	});
 
@@ -130,7 +163,9 @@ describe("activity and undo in the headless host", () => {
 		expect(existsSync(join(fixture!.vaultPath, "New", "fresh.md"))).toBe(false);
 		expect(readFileSync(join(fixture!.vaultPath, ".trash", "fresh.md"), "utf8")).toBe("fresh\n");
 		await expect(fixture!.command(`undo ${second}`)).rejects.toThrow(/New\/kept\.md changed since/);
-		expect(readFileSync(join(fixture!.vaultPath, "New", "kept.md"), "utf8")).toBe("kept, and the user wrote here\n");
+		expect(readFileSync(join(fixture!.vaultPath, "New", "kept.md"), "utf8")).toBe(
+			"kept, and the user wrote here\n",
+		);
 		expect(readdirSync(join(fixture!.vaultPath, ".trash"))).toEqual(["fresh.md"]);
 	});
 
@@ -151,7 +186,15 @@ describe("activity and undo in the headless host", () => {
 
 describe("formatActivity", () => {
 	it("says how many older entries it left out", () => {
-		const entries = Array.from({ length: ACTIVITY_LIMIT + 2 }, (_, index) => ({ id: `e${index}`, at: 1_000_000 - index, session: { key: "s1", surface: "ide" as const }, tool: "ping", notes: [], args: "", changes: [] }));
+		const entries = Array.from({ length: ACTIVITY_LIMIT + 2 }, (_, index) => ({
+			id: `e${index}`,
+			at: 1_000_000 - index,
+			session: { key: "s1", surface: "ide" as const },
+			tool: "ping",
+			notes: [],
+			args: "",
+			changes: [],
+		}));
 		const text = formatActivity(entries, ACTIVITY_LIMIT);
 		expect(text).toContain("(2 older entries not shown");
 		expect(text.split("\n").filter((line) => line.includes("ping"))).toHaveLength(ACTIVITY_LIMIT);

@@ -12,7 +12,11 @@ const CONFIG_DIR = ".vault-config";
 async function run(host: HeadlessProcess, line: string, until: RegExp): Promise<string> {
 	const before = host.stdout.length;
 	host.send(line);
-	return host.waitFor(() => (until.test(host.stdout.slice(before)) ? host.stdout.slice(before) : undefined), `the answer to ${line}`, WAIT_TIMEOUT_MS);
+	return host.waitFor(
+		() => (until.test(host.stdout.slice(before)) ? host.stdout.slice(before) : undefined),
+		`the answer to ${line}`,
+		WAIT_TIMEOUT_MS,
+	);
 }
 
 describe("the headless claude-permissions command (real process)", () => {
@@ -27,13 +31,20 @@ describe("the headless claude-permissions command (real process)", () => {
 		mkdirSync(join(vault, "Secret"), { recursive: true });
 		mkdirSync(join(vault, CONFIG_DIR, "plugins"), { recursive: true });
 		mkdirSync(join(vault, ".claude"));
-		writeFileSync(join(vault, ".claude", "settings.json"), JSON.stringify({ model: "opus", permissions: { allow: ["Bash(npm test)"] } }, null, 2));
+		writeFileSync(
+			join(vault, ".claude", "settings.json"),
+			JSON.stringify({ model: "opus", permissions: { allow: ["Bash(npm test)"] } }, null, 2),
+		);
 	});
 	afterEach(() => host?.kill());
 	afterAll(() => temp.remove());
 
 	it("show prints the rules and the exact change and writes nothing; write merges them; doctor sees them in place", async () => {
-		host = await HeadlessProcess.start({ vault, home, args: ["--private-folder", "Secret", "--private-tag", "private"] });
+		host = await HeadlessProcess.start({
+			vault,
+			home,
+			args: ["--private-folder", "Secret", "--private-tag", "private"],
+		});
 		const settingsBefore = readFileSync(join(vault, ".claude", "settings.json"), "utf8");
 
 		const shown = await run(host, "claude-permissions show", /to make it\./);
@@ -44,20 +55,36 @@ describe("the headless claude-permissions command (real process)", () => {
 		expect(readFileSync(join(vault, ".claude", "settings.json"), "utf8")).toBe(settingsBefore);
 
 		const doctorBefore = await run(host, "doctor", /\d+ ok, \d+ warnings?, \d+ failures?/);
-		expect(doctorBefore).toContain("warn Claude Code's own file tools (Read, Grep, Edit) can open notes in private folders and the config folder");
+		expect(doctorBefore).toContain(
+			"warn Claude Code's own file tools (Read, Grep, Edit) can open notes in private folders and the config folder",
+		);
 		expect(doctorBefore).toContain('Fix: Type "claude-permissions write" to write deny rules for them.');
 
 		const written = await run(host, "claude-permissions write", /restart running sessions\./);
 		expect(written).toMatch(/Wrote \.claude\/settings\.json: 12 added, 0 removed\./);
-		const settings = JSON.parse(readFileSync(join(vault, ".claude", "settings.json"), "utf8")) as { model: string; permissions: { allow: string[]; deny: string[] } };
+		const settings = JSON.parse(readFileSync(join(vault, ".claude", "settings.json"), "utf8")) as {
+			model: string;
+			permissions: { allow: string[]; deny: string[] };
+		};
 		expect(settings.model).toBe("opus");
 		expect(settings.permissions.allow).toEqual(["Bash(npm test)"]);
-		expect(settings.permissions.deny).toEqual(expect.arrayContaining(["Read(./Secret/**)", "Edit(./Secret/**)", `Read(./${CONFIG_DIR}/**)`, "Read(./.trash/**)"]));
+		expect(settings.permissions.deny).toEqual(
+			expect.arrayContaining([
+				"Read(./Secret/**)",
+				"Edit(./Secret/**)",
+				`Read(./${CONFIG_DIR}/**)`,
+				"Read(./.trash/**)",
+			]),
+		);
 
 		const doctorAfter = await run(host, "doctor", /\d+ ok, \d+ warnings?, \d+ failures?/);
-		expect(doctorAfter).toContain("ok   Claude Code's own file tools (Read, Grep, Edit) are kept out of the private folders and the config folder: 12 deny rules in place in .claude/settings.json");
+		expect(doctorAfter).toContain(
+			"ok   Claude Code's own file tools (Read, Grep, Edit) are kept out of the private folders and the config folder: 12 deny rules in place in .claude/settings.json",
+		);
 
-		expect(await run(host, "claude-permissions write", /\n/)).toContain("Nothing to change in .claude/settings.json.");
+		expect(await run(host, "claude-permissions write", /\n/)).toContain(
+			"Nothing to change in .claude/settings.json.",
+		);
 	});
 
 	it("a malformed settings file is refused with a clear error and left as it is; the host keeps running", async () => {
@@ -67,7 +94,11 @@ describe("the headless claude-permissions command (real process)", () => {
 		host = await HeadlessProcess.start({ vault: broken, home, args: ["--private-folder", "Secret"] });
 		const before = host.stderr.length;
 		host.send("claude-permissions write");
-		const error = await host.waitFor(() => /claude-permissions failed: (.*)/.exec(host?.stderr.slice(before) ?? "")?.[1], "the error", WAIT_TIMEOUT_MS);
+		const error = await host.waitFor(
+			() => /claude-permissions failed: (.*)/.exec(host?.stderr.slice(before) ?? "")?.[1],
+			"the error",
+			WAIT_TIMEOUT_MS,
+		);
 		expect(error).toMatch(/^\.claude\/settings\.json: It is not valid JSON .*it was left as it is\.$/);
 		expect(readFileSync(join(broken, ".claude", "settings.json"), "utf8")).toBe("{ not json");
 		expect((await host.status()).state).toBe("listening");
@@ -80,12 +111,17 @@ describe("the headless claude-permissions command (real process)", () => {
 		writeFileSync(join(elsewhere, "settings.json"), userSettings);
 		const redirected = join(temp.path, "redirected");
 		mkdirSync(join(redirected, ".claude"), { recursive: true });
-		const record = JSON.stringify({ settingsFile: "../elsewhere/.claude/settings.json", rules: ["Read(~/.ssh/**)", "Bash(curl:*)"] });
+		const record = JSON.stringify({
+			settingsFile: "../elsewhere/.claude/settings.json",
+			rules: ["Read(~/.ssh/**)", "Bash(curl:*)"],
+		});
 		writeFileSync(join(redirected, ".claude", "claude-code-bridge-permissions.json"), record);
 		host = await HeadlessProcess.start({ vault: redirected, home, args: ["--private-folder", "Secret"] });
 
 		const written = await run(host, "claude-permissions write", /restart running sessions\./);
-		expect(written).toContain('.claude/claude-code-bridge-permissions.json names "../elsewhere/.claude/settings.json", which is not one of the vault\'s Claude Code settings files (.claude/settings.json, .claude/settings.local.json): it was ignored.');
+		expect(written).toContain(
+			'.claude/claude-code-bridge-permissions.json names "../elsewhere/.claude/settings.json", which is not one of the vault\'s Claude Code settings files (.claude/settings.json, .claude/settings.local.json): it was ignored.',
+		);
 		expect(written).toMatch(/Wrote \.claude\/settings\.json: \d+ added, 0 removed\./);
 		expect(readFileSync(join(elsewhere, "settings.json"), "utf8")).toBe(userSettings);
 
@@ -106,8 +142,14 @@ describe("the headless claude-permissions command (real process)", () => {
 		for (const line of ["claude-permissions write", "claude-permissions remove"]) {
 			const before = host.stderr.length;
 			host.send(line);
-			const error = await host.waitFor(() => /claude-permissions failed: (.*)\n/.exec(host?.stderr.slice(before) ?? "")?.[1], "the error", WAIT_TIMEOUT_MS);
-			expect(error).toMatch(/^\.claude\/settings\.json is a symbolic link \(to .*elsewhere-link\/settings\.json\): the bridge writes Claude Code's rules only into a real file inside the vault, so nothing was written\./);
+			const error = await host.waitFor(
+				() => /claude-permissions failed: (.*)\n/.exec(host?.stderr.slice(before) ?? "")?.[1],
+				"the error",
+				WAIT_TIMEOUT_MS,
+			);
+			expect(error).toMatch(
+				/^\.claude\/settings\.json is a symbolic link \(to .*elsewhere-link\/settings\.json\): the bridge writes Claude Code's rules only into a real file inside the vault, so nothing was written\./,
+			);
 		}
 		expect(readFileSync(join(elsewhere, "settings.json"), "utf8")).toBe(userSettings);
 		expect((await host.status()).state).toBe("listening");
@@ -122,8 +164,14 @@ describe("the headless claude-permissions command (real process)", () => {
 		host = await HeadlessProcess.start({ vault: linked, home, args: ["--private-folder", "Secret"] });
 		const before = host.stderr.length;
 		host.send("claude-permissions write");
-		const error = await host.waitFor(() => /claude-permissions failed: (.*)\n/.exec(host?.stderr.slice(before) ?? "")?.[1], "the error", WAIT_TIMEOUT_MS);
-		expect(error).toMatch(/^\.claude is a symbolic link \(to .*elsewhere-folder\): the bridge writes Claude Code's rules only into a real \.claude folder inside the vault, so nothing was written\./);
+		const error = await host.waitFor(
+			() => /claude-permissions failed: (.*)\n/.exec(host?.stderr.slice(before) ?? "")?.[1],
+			"the error",
+			WAIT_TIMEOUT_MS,
+		);
+		expect(error).toMatch(
+			/^\.claude is a symbolic link \(to .*elsewhere-folder\): the bridge writes Claude Code's rules only into a real \.claude folder inside the vault, so nothing was written\./,
+		);
 		expect(readdirSync(elsewhere)).toEqual([]);
 	});
 
@@ -131,7 +179,11 @@ describe("the headless claude-permissions command (real process)", () => {
 		host = await HeadlessProcess.start({ vault, home });
 		const before = host.stderr.length;
 		host.send("claude-permissions destroy");
-		const error = await host.waitFor(() => /claude-permissions failed: (.*)/.exec(host?.stderr.slice(before) ?? "")?.[1], "the error", WAIT_TIMEOUT_MS);
+		const error = await host.waitFor(
+			() => /claude-permissions failed: (.*)/.exec(host?.stderr.slice(before) ?? "")?.[1],
+			"the error",
+			WAIT_TIMEOUT_MS,
+		);
 		expect(error).toBe("Usage: claude-permissions show|write|remove [--local]");
 	});
 });
@@ -144,9 +196,15 @@ describe("claude-permissions while the privacy settings cannot be read", () => {
 		mkdirSync(join(temp.path, ".claude"));
 		const settings = JSON.stringify({ permissions: { deny: ["Read(./Secret/**)"] } });
 		writeFileSync(join(temp.path, ".claude", "settings.json"), settings);
-		const command = claudePermissionsCommand(temp.path, () => ({ folders: [], tags: [], unreadable: "the privacy settings of Claude Code Bridge for this vault cannot be read (x)" }));
+		const command = claudePermissionsCommand(temp.path, () => ({
+			folders: [],
+			tags: [],
+			unreadable: "the privacy settings of Claude Code Bridge for this vault cannot be read (x)",
+		}));
 		for (const action of ["show", "write", "remove"]) {
-			await expect(Promise.resolve(command.run([action]))).rejects.toThrow("Nothing shown or changed: the privacy settings of Claude Code Bridge for this vault cannot be read (x)");
+			await expect(Promise.resolve(command.run([action]))).rejects.toThrow(
+				"Nothing shown or changed: the privacy settings of Claude Code Bridge for this vault cannot be read (x)",
+			);
 		}
 		expect(readFileSync(join(temp.path, ".claude", "settings.json"), "utf8")).toBe(settings);
 	});

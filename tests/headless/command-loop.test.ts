@@ -23,7 +23,9 @@ describe("helpText", () => {
 			["status", { usage: "status", summary: "what runs", run: () => undefined }],
 			["open", { usage: "open <path>", summary: "open a note", run: () => undefined }],
 		]);
-		expect(helpText(commands)).toBe(`Commands:\n  ${"status".padEnd(44)} what runs\n  ${"open <path>".padEnd(44)} open a note`);
+		expect(helpText(commands)).toBe(
+			`Commands:\n  ${"status".padEnd(44)} what runs\n  ${"open <path>".padEnd(44)} open a note`,
+		);
 	});
 });
 
@@ -40,22 +42,38 @@ describe("runCommandLoop", () => {
 			["quiet", { usage: "quiet", summary: "", run: () => undefined }],
 			["fail", { usage: "fail", summary: "", run: () => Promise.reject(new Error("it broke")) }],
 		]);
-		runCommandLoop(input, commands, (line) => printed.push(line), (line) => errors.push(line));
+		runCommandLoop(
+			input,
+			commands,
+			(line) => printed.push(line),
+			(line) => errors.push(line),
+		);
 		input.write('slow\necho a "b c"\n\nquiet\nnope x\nfail\necho "half\necho after\n');
 		await new Promise((resolve) => setImmediate(resolve));
 		expect(printed).toEqual([]);
 		release();
 		await waitUntil(() => printed.length === 3, "every answer to be printed");
 		expect(printed).toEqual(["slow done", "a|b c", "after"]);
-		expect(errors).toEqual(['Unknown command: nope. Type "help" for the list.', "fail failed: it broke", 'Unclosed quote in: echo "half (close it with ")']);
+		expect(errors).toEqual([
+			'Unknown command: nope. Type "help" for the list.',
+			"fail failed: it broke",
+			'Unclosed quote in: echo "half (close it with ")',
+		]);
 		input.end();
 	});
 
 	it("runs a command that answers at once in the turn its line arrives (a select's push waits for no promise)", () => {
 		const input = new PassThrough();
 		const printed: string[] = [];
-		const commands = new Map<string, HeadlessCommand>([["echo", { usage: "echo <words>", summary: "", run: (args) => args.join("|") }]]);
-		runCommandLoop(input, commands, (line) => printed.push(line), () => undefined);
+		const commands = new Map<string, HeadlessCommand>([
+			["echo", { usage: "echo <words>", summary: "", run: (args) => args.join("|") }],
+		]);
+		runCommandLoop(
+			input,
+			commands,
+			(line) => printed.push(line),
+			() => undefined,
+		);
 		input.write("echo a b\necho c\n");
 		expect(printed).toEqual(["a|b", "c"]);
 		input.end();
@@ -70,7 +88,12 @@ describe("runCommandLoop", () => {
 			["slow", { usage: "slow", summary: "", run: async () => (await slow, "slow done") }],
 			["echo", { usage: "echo <words>", summary: "", run: (args) => args.join("|") }],
 		]);
-		runCommandLoop(input, commands, (line) => printed.push(line), () => undefined);
+		runCommandLoop(
+			input,
+			commands,
+			(line) => printed.push(line),
+			() => undefined,
+		);
 		input.write("slow\n");
 		input.write("echo first\n");
 		expect(printed).toEqual([]);

@@ -82,9 +82,16 @@ describe("the headless host's context commands (open, select, tag, rotate, statu
 		expect(opened.params).toMatchObject({ text: "", filePath: note, selection: { isEmpty: true } });
 
 		const count = claude.notifications.length;
-		expect(await run(host, 'select "Notes/My note.md" 1:5 2:3')).toEqual({ out: `Selected 12 characters in ${note}`, err: undefined });
+		expect(await run(host, 'select "Notes/My note.md" 1:5 2:3')).toEqual({
+			out: `Selected 12 characters in ${note}`,
+			err: undefined,
+		});
 		const selected = await claude.waitForNotification("selection_changed", 5000, count);
-		expect(selected.params).toMatchObject({ text: "😀 gamma\ndel", filePath: note, selection: { start: { line: 1, character: 5 }, end: { line: 2, character: 3 }, isEmpty: false } });
+		expect(selected.params).toMatchObject({
+			text: "😀 gamma\ndel",
+			filePath: note,
+			selection: { start: { line: 1, character: 5 }, end: { line: 2, character: 3 }, isEmpty: false },
+		});
 
 		expect(await run(host, 'tag "Notes/My note.md" 1 2')).toEqual({ out: `Tagged ${note}`, err: undefined });
 		const tagged = await claude.waitForNotification("at_mentioned");
@@ -104,10 +111,19 @@ describe("the headless host's context commands (open, select, tag, rotate, statu
 
 	it("queues tags while nobody is connected and delivers them in order after connect", async () => {
 		const host = await start();
-		expect(await run(host, 'tag "Notes/My note.md" 0 1')).toEqual({ out: "Queued the tag until Claude Code connects (1 waiting)", err: undefined });
-		expect(await run(host, "tag Notes/tagged.md")).toEqual({ out: "Queued the tag until Claude Code connects (2 waiting)", err: undefined });
+		expect(await run(host, 'tag "Notes/My note.md" 0 1')).toEqual({
+			out: "Queued the tag until Claude Code connects (1 waiting)",
+			err: undefined,
+		});
+		expect(await run(host, "tag Notes/tagged.md")).toEqual({
+			out: "Queued the tag until Claude Code connects (2 waiting)",
+			err: undefined,
+		});
 		const claude = await client(host);
-		await claude.waitFor(() => (claude.notifications.filter((n) => n.method === "at_mentioned").length >= 2 ? true : undefined), "two mentions");
+		await claude.waitFor(
+			() => (claude.notifications.filter((n) => n.method === "at_mentioned").length >= 2 ? true : undefined),
+			"two mentions",
+		);
 		expect(claude.notifications.filter((n) => n.method === "at_mentioned").map((n) => n.params)).toEqual([
 			{ filePath: note, lineStart: 0, lineEnd: 1 },
 			{ filePath: join(vault, "Notes", "tagged.md") },
@@ -119,12 +135,36 @@ describe("the headless host's context commands (open, select, tag, rotate, statu
 		["open without a path", "open", "open failed: Usage: open <path>"],
 		["open outside the vault", "open ../outside.md", "open failed: Path is outside the vault: ../outside.md"],
 		["open an absolute path elsewhere", "open /etc/passwd", "open failed: Path is outside the vault: /etc/passwd"],
-		["select without positions", "select Notes/tagged.md", "select failed: select needs a start and an end position: select <path> <line>:<character> <line>:<character> (0-based; select Notes/tagged.md 0:0 0:5 selects the first five characters)"],
-		["select with one position only", "select Notes/tagged.md 0:0", "select failed: select needs a start and an end position: select <path> <line>:<character> <line>:<character> (0-based; select Notes/tagged.md 0:0 0:5 selects the first five characters)"],
-		["select with a bad position", "select Notes/tagged.md 1-2 3:4", 'select failed: Expected a position as <line>:<character> (0-based), not "1-2"'],
-		["select with a negative position", "select Notes/tagged.md -1:0 0:1", 'select failed: Expected a position as <line>:<character> (0-based), not "-1:0"'],
-		["select outside the vault", "select ../outside.md 0:0 0:1", "select failed: Path is outside the vault: ../outside.md"],
-		["a line with an unclosed quote", 'open "Notes/My note.md', 'Unclosed quote in: open "Notes/My note.md (close it with ")'],
+		[
+			"select without positions",
+			"select Notes/tagged.md",
+			"select failed: select needs a start and an end position: select <path> <line>:<character> <line>:<character> (0-based; select Notes/tagged.md 0:0 0:5 selects the first five characters)",
+		],
+		[
+			"select with one position only",
+			"select Notes/tagged.md 0:0",
+			"select failed: select needs a start and an end position: select <path> <line>:<character> <line>:<character> (0-based; select Notes/tagged.md 0:0 0:5 selects the first five characters)",
+		],
+		[
+			"select with a bad position",
+			"select Notes/tagged.md 1-2 3:4",
+			'select failed: Expected a position as <line>:<character> (0-based), not "1-2"',
+		],
+		[
+			"select with a negative position",
+			"select Notes/tagged.md -1:0 0:1",
+			'select failed: Expected a position as <line>:<character> (0-based), not "-1:0"',
+		],
+		[
+			"select outside the vault",
+			"select ../outside.md 0:0 0:1",
+			"select failed: Path is outside the vault: ../outside.md",
+		],
+		[
+			"a line with an unclosed quote",
+			'open "Notes/My note.md',
+			'Unclosed quote in: open "Notes/My note.md (close it with ")',
+		],
 		["tag without a path", "tag", "tag failed: Usage: tag <path> [<startLine> <endLine>]"],
 		["tag with a bad line", "tag Notes/tagged.md one", 'tag failed: Expected a 0-based line number, not "one"'],
 		["tag a folder with lines", "tag Notes/ 1 2", "tag failed: A folder tag has no lines"],
@@ -137,8 +177,14 @@ describe("the headless host's context commands (open, select, tag, rotate, statu
 
 	it("open of a missing note inside the vault says there is no such note, without the system's error code", async () => {
 		const host = await start();
-		expect(await run(host, "open Notes/missing.md")).toEqual({ out: undefined, err: "open failed: No note Notes/missing.md in the vault" });
-		expect(await run(host, "select Nope.md 0:0 0:1")).toEqual({ out: undefined, err: "select failed: No note Nope.md in the vault" });
+		expect(await run(host, "open Notes/missing.md")).toEqual({
+			out: undefined,
+			err: "open failed: No note Notes/missing.md in the vault",
+		});
+		expect(await run(host, "select Nope.md 0:0 0:1")).toEqual({
+			out: undefined,
+			err: "select failed: No note Nope.md in the vault",
+		});
 	});
 
 	it("status is one line of JSON; rotate rewrites the lock file, closes sessions (1008), the old token gets 401", async () => {
@@ -154,7 +200,9 @@ describe("the headless host's context commands (open, select, tag, rotate, statu
 		const oldToken = (JSON.parse(readFileSync(host.lockFile, "utf8")) as { authToken: string }).authToken;
 		const claude = await client(host, 31337);
 		const withClient = await host.status();
-		expect(withClient.clients).toEqual([{ id: 1, pid: 31337, client: "test-client", since: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) as unknown }]);
+		expect(withClient.clients).toEqual([
+			{ id: 1, pid: 31337, client: "test-client", since: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) as unknown },
+		]);
 
 		const { out } = await run(host, "rotate");
 		expect(out).toMatch(/^Token rotated \(fingerprint \S+\); run \/ide in Claude Code to reconnect$/);
@@ -163,7 +211,9 @@ describe("the headless host's context commands (open, select, tag, rotate, statu
 		expect(newToken).not.toBe(oldToken);
 		const after = await host.status();
 		expect(after.lockFile).toBe(host.lockFile);
-		expect((after as unknown as { tokenFingerprint: string }).tokenFingerprint).not.toBe((before as unknown as { tokenFingerprint: string }).tokenFingerprint);
+		expect((after as unknown as { tokenFingerprint: string }).tokenFingerprint).not.toBe(
+			(before as unknown as { tokenFingerprint: string }).tokenFingerprint,
+		);
 		expect(out).toContain((after as unknown as { tokenFingerprint: string }).tokenFingerprint);
 		const refused = await connect(host.port, { token: oldToken });
 		expect(refused.kind === "refused" && refused.status).toBe(401);
@@ -174,10 +224,21 @@ describe("the headless host's context commands (open, select, tag, rotate, statu
 	it("--private-folder and --private-tag keep those notes out of selection_changed, tags and files/read", async () => {
 		const host = await start(["--private-folder", "Private", "--private-tag", "#Confidential"]);
 		const claude = await welcomedClient(host);
-		expect(await run(host, "open Private/diary.md")).toEqual({ out: `Opened ${join(vault, "Private", "diary.md")}`, err: undefined });
-		expect(await run(host, "select Notes/tagged.md 0:0 1:2")).toMatchObject({ out: expect.stringMatching(/^Selected/) as unknown });
-		expect(await run(host, "tag Private/diary.md")).toEqual({ out: "Not sent: the note is private (excluded)", err: undefined });
-		expect(await run(host, "tag Notes/tagged.md 0 0")).toEqual({ out: "Not sent: the note is private (excluded)", err: undefined });
+		expect(await run(host, "open Private/diary.md")).toEqual({
+			out: `Opened ${join(vault, "Private", "diary.md")}`,
+			err: undefined,
+		});
+		expect(await run(host, "select Notes/tagged.md 0:0 1:2")).toMatchObject({
+			out: expect.stringMatching(/^Selected/) as unknown,
+		});
+		expect(await run(host, "tag Private/diary.md")).toEqual({
+			out: "Not sent: the note is private (excluded)",
+			err: undefined,
+		});
+		expect(await run(host, "tag Notes/tagged.md 0 0")).toEqual({
+			out: "Not sent: the note is private (excluded)",
+			err: undefined,
+		});
 		const diary = await claude.request("files/read", { path: "Private/diary.md" });
 		// Answered as a missing note would be (issue 11, finding 8).
 		expect(diary.error).toEqual({ code: -32602, message: "Not found: Private/diary.md" });

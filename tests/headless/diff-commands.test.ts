@@ -42,7 +42,10 @@ describe("the headless host's diff commands", () => {
 			jsonrpc: "2.0",
 			id,
 			method: "tools/call",
-			params: { name: "openDiff", arguments: { old_file_path: note, new_file_path: note, new_file_contents: contents, tab_name: tabName } },
+			params: {
+				name: "openDiff",
+				arguments: { old_file_path: note, new_file_path: note, new_file_contents: contents, tab_name: tabName },
+			},
 		});
 	}
 
@@ -56,12 +59,24 @@ describe("the headless host's diff commands", () => {
 		openDiff(10, "✻ [Claude Code] note.md (aa11bb) ⧉", "# Note\n\nNew text.\n");
 		await host.waitForOutput(/(Review pending: .* for note\.md \(\+1 -1 lines\))/);
 		const listed = JSON.parse(await runCommand("diff list", /^(\{"tab_name".*\})$/m)) as Record<string, unknown>;
-		expect(listed).toMatchObject({ tab_name: "✻ [Claude Code] note.md (aa11bb) ⧉", path: "note.md", session: 1, originalChars: 18, proposedChars: 18, isNewFile: false });
+		expect(listed).toMatchObject({
+			tab_name: "✻ [Claude Code] note.md (aa11bb) ⧉",
+			path: "note.md",
+			session: 1,
+			originalChars: 18,
+			proposedChars: 18,
+			isNewFile: false,
+		});
 		const edited = join(temp.path, "edited.md");
 		writeFileSync(edited, "# Note\n\nEdited by me.\n");
 		await runCommand(`diff accept --text-file "${edited}"`, /(Accepted .* with the text of .*)/);
 		const answer = await client.waitForAnswer(10);
-		expect(answer.result).toEqual({ content: [{ type: "text", text: "FILE_SAVED" }, { type: "text", text: "# Note\n\nEdited by me.\n" }] });
+		expect(answer.result).toEqual({
+			content: [
+				{ type: "text", text: "FILE_SAVED" },
+				{ type: "text", text: "# Note\n\nEdited by me.\n" },
+			],
+		});
 		expect(readFileSync(note, "utf8")).toBe("# Note\n\nOld text.\n");
 		expect(await runCommand("diff list", /(No reviews pending\.)/)).toBeTruthy();
 	});
@@ -72,26 +87,58 @@ describe("the headless host's diff commands", () => {
 		await host.waitForOutput(/(ee33ff)/);
 		await runCommand("diff reject", /(diff failed: 2 reviews are pending; name one)/, "stderr");
 		await runCommand("diff reject cc22dd", /(Rejected .*cc22dd.*)/);
-		expect((await client.waitForAnswer(20)).result).toEqual({ content: [{ type: "text", text: "DIFF_REJECTED" }, { type: "text", text: "✻ [Claude Code] note.md (cc22dd) ⧉" }] });
+		expect((await client.waitForAnswer(20)).result).toEqual({
+			content: [
+				{ type: "text", text: "DIFF_REJECTED" },
+				{ type: "text", text: "✻ [Claude Code] note.md (cc22dd) ⧉" },
+			],
+		});
 		await runCommand('diff accept "✻ [Claude Code] note.md (ee33ff) ⧉"', /(Accepted .*ee33ff.*)/);
-		expect((await client.waitForAnswer(21)).result).toEqual({ content: [{ type: "text", text: "FILE_SAVED" }, { type: "text", text: "two" }] });
+		expect((await client.waitForAnswer(21)).result).toEqual({
+			content: [
+				{ type: "text", text: "FILE_SAVED" },
+				{ type: "text", text: "two" },
+			],
+		});
 	});
 
 	it("diff reject <name> <reason…>: an IDE client's openDiff is answered exactly as without a reason, and the host says the reason went nowhere", async () => {
 		openDiff(30, "✻ [Claude Code] note.md (ab12cd) ⧉", "three");
 		await host.waitForOutput(/(ab12cd)/);
 		const said = await runCommand('diff reject ab12cd keep "the old text"', /(Rejected .*ab12cd.*)/);
-		expect(said).toBe('Rejected "✻ [Claude Code] note.md (ab12cd) ⧉"; the reason was not passed on: Claude Code\'s openDiff answer carries none');
-		expect((await client.waitForAnswer(30)).result).toEqual({ content: [{ type: "text", text: "DIFF_REJECTED" }, { type: "text", text: "✻ [Claude Code] note.md (ab12cd) ⧉" }] });
+		expect(said).toBe(
+			'Rejected "✻ [Claude Code] note.md (ab12cd) ⧉"; the reason was not passed on: Claude Code\'s openDiff answer carries none',
+		);
+		expect((await client.waitForAnswer(30)).result).toEqual({
+			content: [
+				{ type: "text", text: "DIFF_REJECTED" },
+				{ type: "text", text: "✻ [Claude Code] note.md (ab12cd) ⧉" },
+			],
+		});
 		expect(readFileSync(note, "utf8")).toBe("# Note\n\nOld text.\n");
 	});
 
 	it("says clearly what the read-only tools can only record without an editor", async () => {
-		const answer = await client.request("tools/call", { name: "openFile", arguments: { filePath: "note.md", startText: "Old" } });
-		expect(answer.result).toEqual({ content: [{ type: "text", text: `Opened file: ${note} (headless host: no editor window; the note is recorded as open, with its selection)` }] });
+		const answer = await client.request("tools/call", {
+			name: "openFile",
+			arguments: { filePath: "note.md", startText: "Old" },
+		});
+		expect(answer.result).toEqual({
+			content: [
+				{
+					type: "text",
+					text: `Opened file: ${note} (headless host: no editor window; the note is recorded as open, with its selection)`,
+				},
+			],
+		});
 		const selection = await client.request("tools/call", { name: "getCurrentSelection", arguments: {} });
 		const text = (selection.result as { content: { text: string }[] }).content[0]?.text ?? "";
-		expect(JSON.parse(text)).toMatchObject({ success: true, text: "Old", filePath: note, selection: { start: { line: 2, character: 0 }, end: { line: 2, character: 3 } } });
+		expect(JSON.parse(text)).toMatchObject({
+			success: true,
+			text: "Old",
+			filePath: note,
+			selection: { start: { line: 2, character: 0 }, end: { line: 2, character: 3 } },
+		});
 	});
 });
 
@@ -103,10 +150,23 @@ describe("diff reject with a reason, for a proposer that hears it (the vault too
 		const reviews = new DiffReviewManager({ paths: vault.paths, port: new FakeReviewPort() });
 		const heard: string[] = [];
 		const path = join(vault.root, "note.md");
-		const answer = reviews.open({ oldFilePath: path, newFilePath: path, newFileContents: "new\n", tabName: "Vault tools #1: edit_note note.md", proposer: { client: "Claude's vault tools", tool: "edit_note" }, vaultTools: {} }, { sessionId: 0, signal: new AbortController().signal }, { onRejectReason: (reason) => heard.push(reason) });
+		const answer = reviews.open(
+			{
+				oldFilePath: path,
+				newFilePath: path,
+				newFileContents: "new\n",
+				tabName: "Vault tools #1: edit_note note.md",
+				proposer: { client: "Claude's vault tools", tool: "edit_note" },
+				vaultTools: {},
+			},
+			{ sessionId: 0, signal: new AbortController().signal },
+			{ onRejectReason: (reason) => heard.push(reason) },
+		);
 		await waitUntil(() => reviews.findPending() !== undefined, "the review to be pending");
 		const command = diffCommand(reviews);
-		expect(await command.run(["reject", "#1", "because", "it belongs in Drafts"])).toBe('Rejected "Vault tools #1: edit_note note.md"; Claude is told the reason');
+		expect(await command.run(["reject", "#1", "because", "it belongs in Drafts"])).toBe(
+			'Rejected "Vault tools #1: edit_note note.md"; Claude is told the reason',
+		);
 		expect(heard).toEqual(["because it belongs in Drafts"]);
 		expect((await answer).content[0]?.text).toBe("DIFF_REJECTED");
 		expect(readFileSync(path, "utf8")).toBe("old\n");

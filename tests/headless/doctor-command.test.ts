@@ -14,7 +14,11 @@ const posix = process.platform !== "win32";
 async function doctor(host: HeadlessProcess): Promise<string> {
 	const before = host.stdout.length;
 	host.send("doctor");
-	return host.waitFor(() => /^[\s\S]*?\d+ ok, \d+ warnings?, \d+ failures?$/m.exec(host.stdout.slice(before))?.[0].trim(), "the doctor's report", WAIT_TIMEOUT_MS);
+	return host.waitFor(
+		() => /^[\s\S]*?\d+ ok, \d+ warnings?, \d+ failures?$/m.exec(host.stdout.slice(before))?.[0].trim(),
+		"the doctor's report",
+		WAIT_TIMEOUT_MS,
+	);
 }
 
 describe("the headless doctor command", () => {
@@ -43,16 +47,32 @@ describe("the headless doctor command", () => {
 		expect(lines[0]).toBe(`ok   The bridge listens on 127.0.0.1:${host.port}`);
 		expect(lines).toContain(`warn The vault's path has spaces: ${vault}`);
 		// Windows has no file modes: the doctor says only that the lock file exists (own-lock-file.ts).
-		expect(lines).toContain(posix ? `ok   The lock file ${host.lockFile} exists with mode 0600` : `ok   The lock file ${host.lockFile} exists`);
-		expect(lines).toContain(`ok   The lock file is this bridge's: pid ${host.child.pid}, "Obsidian · vault with spaces (headless, pid ${host.child.pid})", token fingerprint ${tokenFingerprint(lock.authToken)}`);
+		expect(lines).toContain(
+			posix
+				? `ok   The lock file ${host.lockFile} exists with mode 0600`
+				: `ok   The lock file ${host.lockFile} exists`,
+		);
+		expect(lines).toContain(
+			`ok   The lock file is this bridge's: pid ${host.child.pid}, "Obsidian · vault with spaces (headless, pid ${host.child.pid})", token fingerprint ${tokenFingerprint(lock.authToken)}`,
+		);
 		expect(lines).toContain(`ok   Port ${host.port} answers and accepts the token in the lock file`);
-		expect(lines.find((line) => line.startsWith("ok   Connected: "))).toMatch(/^ok {3}Connected: test-client 1\.0\.0 \(pid 777\) since \d\d:\d\d:\d\d, less than a minute ago$/);
-		expect(lines).toContain(`ok   Start Claude Code in this vault with: cd "${vault}" && claude --ide (from another folder: CLAUDE_CODE_SSE_PORT=${host.port} claude --ide; unless the port is fixed, it changes when the bridge restarts)`);
+		expect(lines.find((line) => line.startsWith("ok   Connected: "))).toMatch(
+			/^ok {3}Connected: test-client 1\.0\.0 \(pid 777\) since \d\d:\d\d:\d\d, less than a minute ago$/,
+		);
+		expect(lines).toContain(
+			`ok   Start Claude Code in this vault with: cd "${vault}" && claude --ide (from another folder: CLAUDE_CODE_SSE_PORT=${host.port} claude --ide; unless the port is fixed, it changes when the bridge restarts)`,
+		);
 		// The vault tools: the HTTP endpoint reached as Claude Code reaches it, and the stdio command run once.
 		const mcpPort = defaultVaultToolsPort(realpathSync(vault));
-		expect(lines).toContain(`ok   The vault tools answer on http://127.0.0.1:${mcpPort}/mcp and accept the token Claude Code fetches (claude-code-bridge mcp-headers)`);
-		expect(lines.find((line) => line.startsWith("ok   The vault tools' stdio command answers: "))).toContain(`claude mcp add --scope local obsidian -- ${process.execPath} `);
-		expect(lines.filter((line) => /^(warn|FAIL) /.test(line))).toEqual([`warn The vault's path has spaces: ${vault}`]);
+		expect(lines).toContain(
+			`ok   The vault tools answer on http://127.0.0.1:${mcpPort}/mcp and accept the token Claude Code fetches (claude-code-bridge mcp-headers)`,
+		);
+		expect(lines.find((line) => line.startsWith("ok   The vault tools' stdio command answers: "))).toContain(
+			`claude mcp add --scope local obsidian -- ${process.execPath} `,
+		);
+		expect(lines.filter((line) => /^(warn|FAIL) /.test(line))).toEqual([
+			`warn The vault's path has spaces: ${vault}`,
+		]);
 		expect(lines.at(-1)).toMatch(/, 1 warning, 0 failures$/);
 		await client.close();
 		expect(await host.quit()).toBe(0);
@@ -64,20 +84,28 @@ describe("the headless doctor command", () => {
 		const lines = (await doctor(host)).split("\n");
 		const index = lines.indexOf(`FAIL The lock file ${host.lockFile} is refused: it has mode 0644, not 0600`);
 		expect(index).toBeGreaterThan(0);
-		expect(lines[index + 1]).toBe("     Fix: Restart the bridge: it writes a new lock file with mode 0600 and a new token.");
+		expect(lines[index + 1]).toBe(
+			"     Fix: Restart the bridge: it writes a new lock file with mode 0600 and a new token.",
+		);
 		expect(lines.at(-1)).toMatch(/, 1 failure$/);
 		expect(await host.quit()).toBe(0);
 	});
 
 	it("warns when the vault tools' HTTP port is taken, and says to choose another with --mcp-port", async () => {
 		const blocker = createNetServer();
-		const taken = await new Promise<number>((resolveListen) => blocker.listen(0, "127.0.0.1", () => resolveListen((blocker.address() as { port: number }).port)));
+		const taken = await new Promise<number>((resolveListen) =>
+			blocker.listen(0, "127.0.0.1", () => resolveListen((blocker.address() as { port: number }).port)),
+		);
 		try {
 			host = await HeadlessProcess.start({ vault, home, args: ["--mcp-port", String(taken)] });
 			const lines = (await doctor(host)).split("\n");
-			const index = lines.indexOf(`warn The vault tools' HTTP endpoint is off: port ${taken} is in use by another program`);
+			const index = lines.indexOf(
+				`warn The vault tools' HTTP endpoint is off: port ${taken} is in use by another program`,
+			);
 			expect(index).toBeGreaterThan(0);
-			expect(lines[index + 1]).toBe("     Fix: Start the host with --mcp-port N (a free port) for HTTP, or use the stdio server (mcp-config).");
+			expect(lines[index + 1]).toBe(
+				"     Fix: Start the host with --mcp-port N (a free port) for HTTP, or use the stdio server (mcp-config).",
+			);
 			expect(lines.some((line) => line.startsWith("ok   The vault tools' stdio command answers: "))).toBe(true);
 			expect(await host.quit()).toBe(0);
 		} finally {

@@ -13,7 +13,9 @@ describe("folderUndoWrites", () => {
 		writeFileSync(join(temp.path, "n.md"), "now");
 		const writes = folderUndoWrites(temp.path);
 		const bytes = Buffer.from([0xef, 0xbb, 0xbf, 0x0d, 0x0a, 0xe9]);
-		await expect(writes.writeBytes("n.md", bytes, contentHash(Buffer.from("other")))).rejects.toThrow(/changed since it was read/);
+		await expect(writes.writeBytes("n.md", bytes, contentHash(Buffer.from("other")))).rejects.toThrow(
+			/changed since it was read/,
+		);
 		expect(readFileSync(join(temp.path, "n.md"), "utf8")).toBe("now");
 		await writes.writeBytes("n.md", bytes, contentHash(Buffer.from("now")));
 		expect(readFileSync(join(temp.path, "n.md")).equals(bytes)).toBe(true);
@@ -51,7 +53,9 @@ describe("folderUndoWrites", () => {
 		mkdirSync(vault);
 		mkdirSync(join(temp.path, "outside"));
 		writeFileSync(join(temp.path, "outside", "victim.md"), "mine");
-		await expect(folderUndoWrites(vault).trash("../outside/victim.md")).rejects.toThrow("Refused: ../outside/victim.md is not a path inside the vault; nothing was moved to the trash");
+		await expect(folderUndoWrites(vault).trash("../outside/victim.md")).rejects.toThrow(
+			"Refused: ../outside/victim.md is not a path inside the vault; nothing was moved to the trash",
+		);
 		expect(readFileSync(join(temp.path, "outside", "victim.md"), "utf8")).toBe("mine");
 		expect(readdirSync(vault)).toEqual([]);
 	});

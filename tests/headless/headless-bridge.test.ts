@@ -20,7 +20,11 @@ describe("the headless host watches its vault once", () => {
 
 	beforeAll(async () => {
 		const realWatch = fs.watch.bind(fs);
-		jest.spyOn(fs, "watch").mockImplementation(((folder: string, options: fs.WatchOptions, listener: WatchListener<string>) => {
+		jest.spyOn(fs, "watch").mockImplementation(((
+			folder: string,
+			options: fs.WatchOptions,
+			listener: WatchListener<string>,
+		) => {
 			watched.push({ folder, recursive: options.recursive === true });
 			return realWatch(folder, options, (event, filename) => {
 				if (holding) held.push(() => listener(event, filename));
@@ -48,21 +52,32 @@ describe("the headless host watches its vault once", () => {
 
 	const listed = async (): Promise<string[]> => {
 		const answer = await client.request("resources/list", {});
-		return ((answer.result as { resources: { name: string }[] }).resources ?? []).map((resource) => resource.name).sort();
+		return ((answer.result as { resources: { name: string }[] }).resources ?? [])
+			.map((resource) => resource.name)
+			.sort();
 	};
 	const vaultToolNotes = async (): Promise<string> => {
 		const server = fixture.bridge.vaultTools;
 		if (!server) throw new Error("no vault tools");
-		const answer = (await server.request("tools/call", { name: "list_notes", arguments: {} }, { sessionId: 7, signal: new AbortController().signal })).parse() as { content: { text: string }[] };
+		const answer = (
+			await server.request(
+				"tools/call",
+				{ name: "list_notes", arguments: {} },
+				{ sessionId: 7, signal: new AbortController().signal },
+			)
+		).parse() as { content: { text: string }[] };
 		return answer.content.map((block) => block.text).join("\n");
 	};
-	const notesWithProblems = async (): Promise<string[]> => (await fixture.bridge.diagnostics.forVault()).map((note) => note.path).sort();
+	const notesWithProblems = async (): Promise<string[]> =>
+		(await fixture.bridge.diagnostics.forVault()).map((note) => note.path).sort();
 
 	it("one watcher per folder of the vault, none recursive, no folder twice (hidden folders left out)", async () => {
 		await waitUntil(async () => (await listed()).length === 3, "the first listing", { timeoutMs: 20_000 });
 		await notesWithProblems();
 		await vaultToolNotes();
-		const expected = ["", "Notes", "Other", "Other/Deep"].map((folder) => (folder === "" ? fixture.vaultPath : join(fixture.vaultPath, folder))).sort();
+		const expected = ["", "Notes", "Other", "Other/Deep"]
+			.map((folder) => (folder === "" ? fixture.vaultPath : join(fixture.vaultPath, folder)))
+			.sort();
 		expect(watched.map((watch) => watch.folder).sort()).toEqual(expected);
 		expect(watched.filter((watch) => watch.recursive)).toEqual([]);
 	}, 30_000);
@@ -87,7 +102,11 @@ describe("the headless host watches its vault once", () => {
 	it("a folder made after the start gets one watcher, and its notes reach every reader", async () => {
 		mkdirSync(join(fixture.vaultPath, "Later"));
 		writeFileSync(join(fixture.vaultPath, "Later/late.md"), "[[nowhere]]\n");
-		await waitUntil(async () => (await listed()).includes("Later/late.md"), "the new folder's note in the listing", { timeoutMs: 20_000 });
+		await waitUntil(
+			async () => (await listed()).includes("Later/late.md"),
+			"the new folder's note in the listing",
+			{ timeoutMs: 20_000 },
+		);
 		expect(await vaultToolNotes()).toContain("Later/late.md");
 		expect(await notesWithProblems()).toContain("Later/late.md");
 		expect(watched.filter((watch) => watch.folder === join(fixture.vaultPath, "Later"))).toHaveLength(1);

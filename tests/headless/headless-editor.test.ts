@@ -24,7 +24,10 @@ function recordReads(files: FolderFiles): string[] {
 }
 
 /** A notifier that sends at once to one client, whose selections land in `sent`. */
-function recordingNotifier(privacy: ConstructorParameters<typeof Notifier>[0]["privacy"], sent: SelectionSnapshot[]): Notifier {
+function recordingNotifier(
+	privacy: ConstructorParameters<typeof Notifier>[0]["privacy"],
+	sent: SelectionSnapshot[],
+): Notifier {
 	return new Notifier({
 		broadcast: (_method, params) => sent.push(params as SelectionSnapshot),
 		notifyClient: () => undefined,
@@ -61,7 +64,10 @@ describe("HeadlessEditor keeps the active note's text while the note is unchange
 		vault = new FolderVault({ root: paths.root, watch: false }).files;
 		reads = recordReads(vault);
 		sent = [];
-		const notifier = recordingNotifier(privacyByPath(() => false), sent);
+		const notifier = recordingNotifier(
+			privacyByPath(() => false),
+			sent,
+		);
 		editor = new HeadlessEditor(paths, vault, () => notifier);
 	});
 	afterEach(() => temp?.remove());
@@ -118,7 +124,11 @@ describe("HeadlessEditor never pushes a note that became private or left the vau
 		rules = { folders: [], tags: ["secret"] };
 		const paths = new VaultPaths(vaultRoot);
 		const folder = new FolderVault({ root: paths.root, watch: false });
-		const privacy = new VaultPrivacy({ paths, rules: () => rules, tagsOf: (relativePath) => folder.tagsOf(relativePath, { fresh: true }) });
+		const privacy = new VaultPrivacy({
+			paths,
+			rules: () => rules,
+			tagsOf: (relativePath) => folder.tagsOf(relativePath, { fresh: true }),
+		});
 		sent = [];
 		const notifier = recordingNotifier(privacy, sent);
 		editor = new HeadlessEditor(paths, folder.files, () => notifier);
@@ -142,7 +152,9 @@ describe("HeadlessEditor never pushes a note that became private or left the vau
 	it("the note's folder swapped for a symbolic link out of the vault: the selection is refused, nothing is pushed", () => {
 		renameSync(join(vaultRoot, "Notes"), join(temp.path, "outside", "Notes"));
 		symlinkSync(join(temp.path, "outside", "Notes"), join(vaultRoot, "Notes"), "dir");
-		expect(() => editor.select("Notes/Plan.md", first, eighth)).toThrow("Path is outside the vault: Notes/Plan.md (a symbolic link leads out of it)");
+		expect(() => editor.select("Notes/Plan.md", first, eighth)).toThrow(
+			"Path is outside the vault: Notes/Plan.md (a symbolic link leads out of it)",
+		);
 		expect(sent.map((snapshot) => snapshot.text)).toEqual(["", "the "]);
 	});
 
@@ -175,7 +187,10 @@ describe("HeadlessEditor with the vault's watcher, as the headless host runs it"
 		utimesSync(path, when, when);
 	};
 	/** Waits until the watcher has reported something since `version`. */
-	const reported = (version: number | undefined): Promise<void> => waitUntil(() => folder.files.changeVersion !== version, "the watcher to report the change", { timeoutMs: 20_000 });
+	const reported = (version: number | undefined): Promise<void> =>
+		waitUntil(() => folder.files.changeVersion !== version, "the watcher to report the change", {
+			timeoutMs: 20_000,
+		});
 
 	beforeEach(() => {
 		temp = makeTempDir("editor-watched");
@@ -190,7 +205,10 @@ describe("HeadlessEditor with the vault's watcher, as the headless host runs it"
 		const files = folder.files;
 		reads = recordReads(files);
 		sent = [];
-		const notifier = recordingNotifier(privacyByPath(() => false), sent);
+		const notifier = recordingNotifier(
+			privacyByPath(() => false),
+			sent,
+		);
 		editor = new HeadlessEditor(paths, files, () => notifier);
 		lstats = jest.spyOn(fs, "lstatSync");
 	});
@@ -242,7 +260,9 @@ describe("HeadlessEditor with the vault's watcher, as the headless host runs it"
 		expect(sent.map((snapshot) => snapshot.text)).toEqual(["", "the ", "the plan"]);
 		expect(reads).toEqual(["Notes/Plan.md"]);
 		await reported(version);
-		expect(() => editor.select("Notes/Plan.md", first, fourth)).toThrow("Path is outside the vault: Notes/Plan.md (a symbolic link leads out of it)");
+		expect(() => editor.select("Notes/Plan.md", first, fourth)).toThrow(
+			"Path is outside the vault: Notes/Plan.md (a symbolic link leads out of it)",
+		);
 		expect(sent).toHaveLength(3);
 		expect(reads).toEqual(["Notes/Plan.md"]);
 	});

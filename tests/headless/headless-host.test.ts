@@ -28,8 +28,14 @@ describe("the headless host", () => {
 		expect(host.lockFile).toBe(join(home, ".claude", "ide", `${host.port}.lock`));
 		expect(statSync(host.lockFile).mode & 0o777).toBe(0o600);
 		expect(host.stdout).toContain(`Connect: cd "${vault}" && claude --ide`);
-		expect(host.stdout).toContain(`Activity journal: ${join(home, ".local", "share", "claude-code-bridge", "journal", vaultId(vault))}\n`);
-		const lock = JSON.parse(readFileSync(host.lockFile, "utf8")) as { ideName: string; authToken: string; pid: number };
+		expect(host.stdout).toContain(
+			`Activity journal: ${join(home, ".local", "share", "claude-code-bridge", "journal", vaultId(vault))}\n`,
+		);
+		const lock = JSON.parse(readFileSync(host.lockFile, "utf8")) as {
+			ideName: string;
+			authToken: string;
+			pid: number;
+		};
 		expect(lock.ideName).toBe(`Obsidian · vault with spaces (headless, pid ${String(host.child.pid)})`);
 		expect(lock.pid).toBe(host.child.pid);
 
@@ -38,7 +44,12 @@ describe("the headless host", () => {
 		client.notify("ide_connected", { pid: 777 });
 		await host.waitForTrace((event) => event.method === "ide_connected", "ide_connected");
 		const status = await host.status();
-		expect(status).toMatchObject({ state: "listening", port: host.port, lockFile: host.lockFile, clients: [{ id: 1, pid: 777, client: "test-client" }] });
+		expect(status).toMatchObject({
+			state: "listening",
+			port: host.port,
+			lockFile: host.lockFile,
+			clients: [{ id: 1, pid: 777, client: "test-client" }],
+		});
 
 		expect(await host.quit()).toBe(0);
 		expect(existsSync(host.lockFile)).toBe(false);
@@ -50,14 +61,27 @@ describe("the headless host", () => {
 		hosts.push(first);
 		const second = await HeadlessProcess.start({ vault, home });
 		hosts.push(second);
-		const [firstName, secondName] = [first, second].map((host) => (JSON.parse(readFileSync(host.lockFile, "utf8")) as { ideName: string }).ideName);
-		expect([firstName, secondName]).toEqual([`Obsidian · vault with spaces (headless, pid ${String(first.child.pid)})`, `Obsidian · vault with spaces (headless, pid ${String(second.child.pid)})`]);
-		const warning = await second.waitForOutput(/^(Warning: this vault is already served by .*)$/m, WAIT_TIMEOUT_MS, "stderr");
-		expect(warning).toBe(`Warning: this vault is already served by "${firstName ?? ""}" (pid ${String(first.child.pid)}, port ${first.port}). /ide will list both; this one is "${secondName ?? ""}". Stop the other (kill ${String(first.child.pid)}) unless you want two.`);
+		const [firstName, secondName] = [first, second].map(
+			(host) => (JSON.parse(readFileSync(host.lockFile, "utf8")) as { ideName: string }).ideName,
+		);
+		expect([firstName, secondName]).toEqual([
+			`Obsidian · vault with spaces (headless, pid ${String(first.child.pid)})`,
+			`Obsidian · vault with spaces (headless, pid ${String(second.child.pid)})`,
+		]);
+		const warning = await second.waitForOutput(
+			/^(Warning: this vault is already served by .*)$/m,
+			WAIT_TIMEOUT_MS,
+			"stderr",
+		);
+		expect(warning).toBe(
+			`Warning: this vault is already served by "${firstName ?? ""}" (pid ${String(first.child.pid)}, port ${first.port}). /ide will list both; this one is "${secondName ?? ""}". Stop the other (kill ${String(first.child.pid)}) unless you want two.`,
+		);
 		expect(first.stderr).not.toContain("already served");
 		// Both default to the vault's own HTTP port: the second says who holds it and how to choose another.
 		const mcpPort = defaultVaultToolsPort(realpathSync(vault));
-		expect(second.stdout).toContain(`MCP (vault tools) over HTTP is off: port ${mcpPort} is in use by another Claude Code Bridge (pid ${String(first.child.pid)}, the vault tools of ${realpathSync(vault)}). Start with --mcp-port N (a free port) to serve HTTP too; the stdio server below works meanwhile.`);
+		expect(second.stdout).toContain(
+			`MCP (vault tools) over HTTP is off: port ${mcpPort} is in use by another Claude Code Bridge (pid ${String(first.child.pid)}, the vault tools of ${realpathSync(vault)}). Start with --mcp-port N (a free port) to serve HTTP too; the stdio server below works meanwhile.`,
+		);
 	});
 
 	it("stops on SIGINT and removes its lock file", async () => {
@@ -80,13 +104,19 @@ describe("the headless host", () => {
 	});
 
 	it("exits with a clear message when the vault folder is missing", () => {
-		const result = spawnSync(process.execPath, [HEADLESS_ENTRY, "--vault", join(temp.path, "nope")], { env: { HOME: home }, encoding: "utf8" });
+		const result = spawnSync(process.execPath, [HEADLESS_ENTRY, "--vault", join(temp.path, "nope")], {
+			env: { HOME: home },
+			encoding: "utf8",
+		});
 		expect(result.status).toBe(2);
 		expect(result.stderr).toBe(`Vault folder not found: ${join(temp.path, "nope")}\n`);
 	});
 
 	it("exits with one line pointing to --help for unknown arguments", () => {
-		const result = spawnSync(process.execPath, [HEADLESS_ENTRY, "--bogus"], { env: { HOME: home }, encoding: "utf8" });
+		const result = spawnSync(process.execPath, [HEADLESS_ENTRY, "--bogus"], {
+			env: { HOME: home },
+			encoding: "utf8",
+		});
 		expect(result.status).toBe(2);
 		expect(result.stderr).toBe("Unknown argument: --bogus (--help lists the options)\n");
 	});
@@ -99,7 +129,10 @@ describe("the headless host", () => {
  */
 function freshClone(into: string): void {
 	const root = join(__dirname, "..", "..");
-	const listed = spawnSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: root, encoding: "utf8" });
+	const listed = spawnSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
+		cwd: root,
+		encoding: "utf8",
+	});
 	if (listed.status !== 0) throw new Error(`git ls-files failed: ${listed.stderr}`);
 	for (const file of listed.stdout.split("\0").filter((name) => name !== "" && existsSync(join(root, name)))) {
 		mkdirSync(dirname(join(into, file)), { recursive: true });
@@ -117,10 +150,16 @@ describe("npm start", () => {
 		mkdirSync(home);
 		mkdirSync(vault);
 		freshClone(clone);
-		expect(existsSync(join(clone, "main.js")) || existsSync(join(clone, "dist")) || existsSync(join(clone, ".cache"))).toBe(false);
+		expect(
+			existsSync(join(clone, "main.js")) || existsSync(join(clone, "dist")) || existsSync(join(clone, ".cache")),
+		).toBe(false);
 		const run = (args: string[]) =>
 			new Promise<string>((resolve, reject) => {
-				const child = spawn("npm", ["start", "--silent", ...args], { cwd: clone, env: { ...process.env, HOME: home }, stdio: ["pipe", "pipe", "pipe"] });
+				const child = spawn("npm", ["start", "--silent", ...args], {
+					cwd: clone,
+					env: { ...process.env, HOME: home },
+					stdio: ["pipe", "pipe", "pipe"],
+				});
 				let output = "";
 				child.stdout.on("data", (chunk: Buffer) => {
 					output += chunk.toString();
@@ -128,7 +167,9 @@ describe("npm start", () => {
 				});
 				child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
 				child.on("error", reject);
-				child.on("exit", (code) => (code === 0 ? resolve(output) : reject(new Error(`npm start exited ${String(code)}: ${output}`))));
+				child.on("exit", (code) =>
+					code === 0 ? resolve(output) : reject(new Error(`npm start exited ${String(code)}: ${output}`)),
+				);
 			});
 		try {
 			expect(await run([])).toContain(`serving ${join(clone, "examples", "vault")}`);

@@ -26,8 +26,13 @@ interface ServerEntry {
 const CLI = resolve(__dirname, "../../dist/cli.cjs");
 
 function httpConfig(entry: ServerEntry): HttpServerConfig {
-	if (entry.type !== "http" || entry.url === undefined) throw new Error(`not an HTTP entry: ${JSON.stringify(entry)}`);
-	return { type: "http", url: entry.url, ...(entry.headersHelper !== undefined ? { headersHelper: entry.headersHelper } : {}) };
+	if (entry.type !== "http" || entry.url === undefined)
+		throw new Error(`not an HTTP entry: ${JSON.stringify(entry)}`);
+	return {
+		type: "http",
+		url: entry.url,
+		...(entry.headersHelper !== undefined ? { headersHelper: entry.headersHelper } : {}),
+	};
 }
 
 async function commandLine(host: HeadlessProcess, line: string, pattern: RegExp): Promise<string> {
@@ -55,7 +60,11 @@ function runPastedLine(line: string, dir: string): { cwd: string; argv: string[]
 	const bin = join(dir, "bin");
 	mkdirSync(bin, { recursive: true });
 	const record = join(dir, "claude-call.json");
-	writeFileSync(join(bin, "claude"), `#!${process.execPath}\nrequire("fs").writeFileSync(${JSON.stringify(record)}, JSON.stringify({ cwd: process.cwd(), argv: process.argv.slice(2) }));\n`, { mode: 0o755 });
+	writeFileSync(
+		join(bin, "claude"),
+		`#!${process.execPath}\nrequire("fs").writeFileSync(${JSON.stringify(record)}, JSON.stringify({ cwd: process.cwd(), argv: process.argv.slice(2) }));\n`,
+		{ mode: 0o755 },
+	);
 	const run = spawnSync("sh", ["-c", line], { env: { PATH: `${bin}:${process.env.PATH ?? ""}` }, encoding: "utf8" });
 	if (run.status !== 0) throw new Error(`the line failed: ${run.stderr}`);
 	return JSON.parse(readFileSync(record, "utf8")) as { cwd: string; argv: string[] };
@@ -66,10 +75,14 @@ jest.setTimeout(60_000);
 
 function status(url: string, authorization: string): Promise<number> {
 	return new Promise((resolveStatus, reject) => {
-		const req = httpRequest(url, { method: "POST", headers: { Authorization: authorization, "Content-Type": "application/json" } }, (res) => {
-			res.resume();
-			resolveStatus(res.statusCode ?? 0);
-		});
+		const req = httpRequest(
+			url,
+			{ method: "POST", headers: { Authorization: authorization, "Content-Type": "application/json" } },
+			(res) => {
+				res.resume();
+				resolveStatus(res.statusCode ?? 0);
+			},
+		);
 		req.on("error", reject);
 		req.end(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }));
 	});
@@ -98,11 +111,21 @@ describe("the headless host's MCP endpoint and mcp-config", () => {
 
 	it("serves HTTP on the vault's default port; mcp-config http holds no token, only the helper that fetches it", async () => {
 		const expectedPort = defaultVaultToolsPort(realpathSync(vault));
-		expect(host.stdout).toContain(`MCP (vault tools): http://127.0.0.1:${expectedPort}/mcp (a new token at every start`);
+		expect(host.stdout).toContain(
+			`MCP (vault tools): http://127.0.0.1:${expectedPort}/mcp (a new token at every start`,
+		);
 		const entry = await mcpConfig(host, "http");
-		expect(entry).toEqual({ type: "http", url: `http://127.0.0.1:${expectedPort}/mcp`, headersHelper: `${process.execPath} ${CLI} mcp-headers --vault ${vault} --port ${expectedPort}` });
+		expect(entry).toEqual({
+			type: "http",
+			url: `http://127.0.0.1:${expectedPort}/mcp`,
+			headersHelper: `${process.execPath} ${CLI} mcp-headers --vault ${vault} --port ${expectedPort}`,
+		});
 		const run = await runHeadersHelper(entry.headersHelper ?? "", entry.url ?? "", home);
-		expect(run).toEqual({ code: 0, stdout: expect.stringMatching(/^\{"Authorization":"Bearer [0-9a-f]{64}"\}\n$/) as unknown, stderr: "" });
+		expect(run).toEqual({
+			code: 0,
+			stdout: expect.stringMatching(/^\{"Authorization":"Bearer [0-9a-f]{64}"\}\n$/) as unknown,
+			stderr: "",
+		});
 		// The token of this start, 0600 in a 0700 folder under the home folder, and nothing else there.
 		expect(readdirSync(httpTokenDirectory(home))).toEqual([`${expectedPort}.json`]);
 		expect(statSync(httpTokenRecordPath(home, expectedPort)).mode & 0o777).toBe(0o600);
@@ -112,10 +135,16 @@ describe("the headless host's MCP endpoint and mcp-config", () => {
 		expect(host.stdout + host.stderr).not.toContain(token);
 
 		const client = new Client({ name: "mcp-config-test", version: "1.0.0" });
-		await client.connect(new StreamableHTTPClientTransport(new URL(entry.url ?? ""), { requestInit: { headers: await connectHeaders(httpConfig(entry), home) } }));
+		await client.connect(
+			new StreamableHTTPClientTransport(new URL(entry.url ?? ""), {
+				requestInit: { headers: await connectHeaders(httpConfig(entry), home) },
+			}),
+		);
 		expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([...VAULT_TOOL_NAMES]);
 		expect(client.getInstructions()).toBe(VAULT_TOOLS_INSTRUCTIONS);
-		const search = (await client.callTool({ name: "search", arguments: { query: "alpha" } })) as { content: { text: string }[] };
+		const search = (await client.callTool({ name: "search", arguments: { query: "alpha" } })) as {
+			content: { text: string }[];
+		};
 		expect(search.content[0]?.text).toMatch(/^Notes\/Alpha\.md:1: # Alpha/m);
 		expect(search.content[0]?.text).not.toContain("Private");
 		await client.close();
@@ -123,11 +152,24 @@ describe("the headless host's MCP endpoint and mcp-config", () => {
 
 	it("mcp-config stdio runs the package's command for this vault with the host's privacy options", async () => {
 		const entry = await mcpConfig(host, "stdio");
-		expect(entry).toEqual({ type: "stdio", command: process.execPath, args: [CLI, "mcp", "--vault", vault, "--private-folder", "Private"] });
+		expect(entry).toEqual({
+			type: "stdio",
+			command: process.execPath,
+			args: [CLI, "mcp", "--vault", vault, "--private-folder", "Private"],
+		});
 		const client = new Client({ name: "mcp-config-test", version: "1.0.0" });
-		await client.connect(new StdioClientTransport({ command: entry.command ?? "", args: entry.args ?? [], env: { PATH: process.env.PATH ?? "", HOME: home }, stderr: "ignore" }));
+		await client.connect(
+			new StdioClientTransport({
+				command: entry.command ?? "",
+				args: entry.args ?? [],
+				env: { PATH: process.env.PATH ?? "", HOME: home },
+				stderr: "ignore",
+			}),
+		);
 		expect(client.getInstructions()).toBe(VAULT_TOOLS_INSTRUCTIONS);
-		const search = (await client.callTool({ name: "search", arguments: { query: "alpha" } })) as { content: { text: string }[] };
+		const search = (await client.callTool({ name: "search", arguments: { query: "alpha" } })) as {
+			content: { text: string }[];
+		};
 		expect(search.content[0]?.text).toMatch(/^Notes\/Alpha\.md:1: # Alpha/m);
 		expect(search.content[0]?.text).not.toContain("Private");
 		await client.close();
@@ -137,7 +179,11 @@ describe("the headless host's MCP endpoint and mcp-config", () => {
 		const config = httpConfig(await mcpConfig(host, "http"));
 		const before = await connectHeaders(config, home);
 		expect(await status(config.url, before.Authorization ?? "")).toBe(200);
-		await commandLine(host, "mcp-token rotate", /^(New token for the MCP HTTP endpoint; the old one no longer works\..*)$/m);
+		await commandLine(
+			host,
+			"mcp-token rotate",
+			/^(New token for the MCP HTTP endpoint; the old one no longer works\..*)$/m,
+		);
 		expect(await status(config.url, before.Authorization ?? "")).toBe(401);
 		expect(httpConfig(await mcpConfig(host, "http"))).toEqual(config);
 		const after = await connectHeaders(config, home);
@@ -145,25 +191,55 @@ describe("the headless host's MCP endpoint and mcp-config", () => {
 		expect(await status(config.url, after.Authorization ?? "")).toBe(200);
 	});
 
-	(process.platform === "win32" ? it.skip : it)("the banner and mcp-config print claude mcp add lines to paste: stdio as obsidian (recommended), HTTP as obsidian-http, scope local, in the vault", async () => {
-		const answer = await commandLine(host, "mcp-config", /^(Add Claude's vault tools[\s\S]*mcp__obsidian-http")$/m);
-		expect(host.stdout).toContain(answer);
-		const lines = answer.split("\n");
-		expect(lines[0]).toBe("Add Claude's vault tools to Claude Code: run this once, in the vault folder (scope local: yours, for this folder only):");
-		expect(lines[2]).toBe('  then let them run without asking: claude --allowedTools "mcp__obsidian"');
-		expect(lines[3]).toBe("Alternative, over HTTP while this host runs, under another name:");
-		expect(lines[5]).toBe('  with: claude --allowedTools "mcp__obsidian-http"');
-		const stdio = runPastedLine(lines[1] ?? "", join(temp.path, "paste-stdio"));
-		expect(stdio).toEqual({ cwd: realpathSync(vault), argv: ["mcp", "add", "--scope", "local", "obsidian", "--", process.execPath, CLI, "mcp", "--vault", vault, "--private-folder", "Private"] });
-		const http = runPastedLine(lines[4] ?? "", join(temp.path, "paste-http"));
-		expect(http.cwd).toBe(realpathSync(vault));
-		expect(http.argv.slice(0, 5)).toEqual(["mcp", "add-json", "--scope", "local", "obsidian-http"]);
-		expect(JSON.parse(http.argv[5] ?? "")).toEqual(await mcpConfig(host, "http"));
-		expect(http.argv).toHaveLength(6);
-	});
+	(process.platform === "win32" ? it.skip : it)(
+		"the banner and mcp-config print claude mcp add lines to paste: stdio as obsidian (recommended), HTTP as obsidian-http, scope local, in the vault",
+		async () => {
+			const answer = await commandLine(
+				host,
+				"mcp-config",
+				/^(Add Claude's vault tools[\s\S]*mcp__obsidian-http")$/m,
+			);
+			expect(host.stdout).toContain(answer);
+			const lines = answer.split("\n");
+			expect(lines[0]).toBe(
+				"Add Claude's vault tools to Claude Code: run this once, in the vault folder (scope local: yours, for this folder only):",
+			);
+			expect(lines[2]).toBe('  then let them run without asking: claude --allowedTools "mcp__obsidian"');
+			expect(lines[3]).toBe("Alternative, over HTTP while this host runs, under another name:");
+			expect(lines[5]).toBe('  with: claude --allowedTools "mcp__obsidian-http"');
+			const stdio = runPastedLine(lines[1] ?? "", join(temp.path, "paste-stdio"));
+			expect(stdio).toEqual({
+				cwd: realpathSync(vault),
+				argv: [
+					"mcp",
+					"add",
+					"--scope",
+					"local",
+					"obsidian",
+					"--",
+					process.execPath,
+					CLI,
+					"mcp",
+					"--vault",
+					vault,
+					"--private-folder",
+					"Private",
+				],
+			});
+			const http = runPastedLine(lines[4] ?? "", join(temp.path, "paste-http"));
+			expect(http.cwd).toBe(realpathSync(vault));
+			expect(http.argv.slice(0, 5)).toEqual(["mcp", "add-json", "--scope", "local", "obsidian-http"]);
+			expect(JSON.parse(http.argv[5] ?? "")).toEqual(await mcpConfig(host, "http"));
+			expect(http.argv).toHaveLength(6);
+		},
+	);
 
 	it("mcp-config stdio and http each print their add line and the JSON for one session", async () => {
-		const answer = await commandLine(host, "mcp-config http", /^(Run once, in the vault folder[\s\S]*\{"mcpServers".*\})$/m);
+		const answer = await commandLine(
+			host,
+			"mcp-config http",
+			/^(Run once, in the vault folder[\s\S]*\{"mcpServers".*\})$/m,
+		);
 		expect(answer).toContain("claude mcp add-json --scope local obsidian-http '");
 		expect(answer).toContain('let its tools run without asking: claude --allowedTools "mcp__obsidian-http"');
 		expect(answer).not.toMatch(/add(-json)? --scope local obsidian /);
@@ -173,12 +249,17 @@ describe("the headless host's MCP endpoint and mcp-config", () => {
 		const entry = await mcpConfig(host, "http");
 		const counts = async (): Promise<{ probes: number; refused: number }> => {
 			const answer = await commandLine(host, "mcp-status", /^(\d+ calls[^\n]*)$/m);
-			const match = /; (\d+) protocol probes \(a client's GET for a stream, OAuth discovery, a newer protocol version: normal\); (\d+) refused; /.exec(answer);
+			const match =
+				/; (\d+) protocol probes \(a client's GET for a stream, OAuth discovery, a newer protocol version: normal\); (\d+) refused; /.exec(
+					answer,
+				);
 			if (!match) throw new Error(`no counts in: ${answer}`);
 			return { probes: Number(match[1]), refused: Number(match[2]) };
 		};
 		const before = await counts();
-		await new Promise<void>((resolveGet) => httpRequest(entry.url ?? "", { method: "GET" }, (res) => (res.resume(), resolveGet())).end());
+		await new Promise<void>((resolveGet) =>
+			httpRequest(entry.url ?? "", { method: "GET" }, (res) => (res.resume(), resolveGet())).end(),
+		);
 		expect(await counts()).toEqual({ probes: before.probes + 1, refused: before.refused });
 	});
 
@@ -197,16 +278,24 @@ describe("the headless host with its MCP port taken", () => {
 		mkdirSync(home);
 		mkdirSync(vault);
 		const blocker = createNetServer();
-		const taken = await new Promise<number>((resolveListen) => blocker.listen(0, "127.0.0.1", () => resolveListen((blocker.address() as { port: number }).port)));
+		const taken = await new Promise<number>((resolveListen) =>
+			blocker.listen(0, "127.0.0.1", () => resolveListen((blocker.address() as { port: number }).port)),
+		);
 		const host = await HeadlessProcess.start({ vault, home, args: ["--mcp-port", String(taken)] });
 		try {
-			expect(host.stdout).toContain(`MCP (vault tools) over HTTP is off: port ${taken} is in use by another program. Start with --mcp-port N (a free port) to serve HTTP too; the stdio server below works meanwhile.`);
+			expect(host.stdout).toContain(
+				`MCP (vault tools) over HTTP is off: port ${taken} is in use by another program. Start with --mcp-port N (a free port) to serve HTTP too; the stdio server below works meanwhile.`,
+			);
 			expect(host.stdout).not.toContain("..");
 			expect(host.stdout).toContain("Alternative over HTTP: off (port");
 			// Nothing for the helper to hand to whatever holds the port.
 			expect(existsSync(httpTokenRecordPath(home, taken))).toBe(false);
 			host.send("mcp-config http");
-			await host.waitForOutput(/(the MCP HTTP endpoint is off \(port \d+ is in use by another program)/, 5000, "stderr");
+			await host.waitForOutput(
+				/(the MCP HTTP endpoint is off \(port \d+ is in use by another program)/,
+				5000,
+				"stderr",
+			);
 			expect((await mcpConfig(host, "stdio")).type).toBe("stdio");
 			expect((await host.status()).state).toBe("listening");
 		} finally {
@@ -233,7 +322,9 @@ describe("the headless host's HTTP token record", () => {
 			expect(existsSync(httpTokenRecordPath(home, port))).toBe(false);
 			const run = await runHeadersHelper(config.headersHelper ?? "", config.url, home);
 			expect({ code: run.code, stdout: run.stdout }).toEqual({ code: 1, stdout: "" });
-			expect(run.stderr).toBe(`No token for ${config.url}: no bridge is serving this port (no ${httpTokenRecordPath(home, port)}). Start Obsidian (or claude-code-bridge serve) for the vault.\n`);
+			expect(run.stderr).toBe(
+				`No token for ${config.url}: no bridge is serving this port (no ${httpTokenRecordPath(home, port)}). Start Obsidian (or claude-code-bridge serve) for the vault.\n`,
+			);
 		} finally {
 			host.kill();
 			temp.remove();

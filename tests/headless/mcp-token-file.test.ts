@@ -3,7 +3,12 @@ import { existsSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArguments } from "../../src/headless/arguments";
 import { ArgumentError } from "../../src/shared/command-line";
-import { MCP_TOKEN_ENV, McpTokenEnvironmentError, removeLegacyTokenFile, tokenFromEnvironment } from "../../src/headless/mcp-token-file";
+import {
+	MCP_TOKEN_ENV,
+	McpTokenEnvironmentError,
+	removeLegacyTokenFile,
+	tokenFromEnvironment,
+} from "../../src/headless/mcp-token-file";
 import { httpTokenDirectory } from "../../src/vault-tools/serve/http-token-record";
 import { VAULT_TOOLS_PORT_RANGE, defaultVaultToolsPort } from "../../src/vault-tools/serve/vault-tools-port";
 import { makeTempDir } from "../helpers/temp-dir";
@@ -35,7 +40,10 @@ describe("the headless host's token sources", () => {
 		const directory = httpTokenDirectory(home);
 		mkdirSync(directory, { recursive: true });
 		// Earlier versions named it by the vault's id: the first 16 hex digits of the SHA-256 of its real path.
-		const own = join(directory, `${createHash("sha256").update(realpathSync(vault), "utf8").digest("hex").slice(0, 16)}.token`);
+		const own = join(
+			directory,
+			`${createHash("sha256").update(realpathSync(vault), "utf8").digest("hex").slice(0, 16)}.token`,
+		);
 		const otherVault = join(directory, "0123456789abcdef.token");
 		const record = join(directory, "4100.json");
 		for (const file of [own, otherVault, record]) writeFileSync(file, "x");
@@ -57,6 +65,8 @@ describe("the vault tools' HTTP port", () => {
 		expect(parseArguments(["--vault", "v", "--mcp-port", "24001"]).mcpPort).toBe(24001);
 		expect(parseArguments(["--vault", "v"]).mcpPort).toBeUndefined();
 		expect(() => parseArguments(["--vault", "v", "--mcp-port", "70000"])).toThrow(ArgumentError);
-		expect(() => parseArguments(["--vault", "v", "--mcp-port", "x"])).toThrow('--mcp-port must be a whole number from 1 to 65535, not "x"');
+		expect(() => parseArguments(["--vault", "v", "--mcp-port", "x"])).toThrow(
+			'--mcp-port must be a whole number from 1 to 65535, not "x"',
+		);
 	});
 });

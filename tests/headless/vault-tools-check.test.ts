@@ -17,7 +17,15 @@ describe("the doctor's checks of the vault tools' endpoints", () => {
 	const token = "c".repeat(64);
 	let server: Server;
 	let port = 0;
-	const listening = (): VaultToolsHttpStatus => ({ state: "listening", port, url: `http://127.0.0.1:${port}/mcp`, calls: 0, refused: 0, probes: 0, clients: [] });
+	const listening = (): VaultToolsHttpStatus => ({
+		state: "listening",
+		port,
+		url: `http://127.0.0.1:${port}/mcp`,
+		calls: 0,
+		refused: 0,
+		probes: 0,
+		clients: [],
+	});
 
 	beforeAll(async () => {
 		mkdirSync(home);
@@ -34,23 +42,59 @@ describe("the doctor's checks of the vault tools' endpoints", () => {
 
 	it("HTTP: fails while Claude Code could not fetch a token, then is ok once the token it fetches is accepted", async () => {
 		const before = await checkHttpEndpoint({ status: listening(), homeDir: home, offFix: "fix" });
-		expect(before).toMatchObject({ level: "fail", what: expect.stringMatching(new RegExp(`^Claude Code cannot fetch the token of http://127\\.0\\.0\\.1:${port}/mcp: `)) as unknown });
+		expect(before).toMatchObject({
+			level: "fail",
+			what: expect.stringMatching(
+				new RegExp(`^Claude Code cannot fetch the token of http://127\\.0\\.0\\.1:${port}/mcp: `),
+			) as unknown,
+		});
 		writeHttpTokenRecord(home, { pid: process.pid, port, vault: join(temp.path, "vault"), token });
-		expect(await checkHttpEndpoint({ status: listening(), homeDir: home, offFix: "fix" })).toEqual({ level: "ok", what: `The vault tools answer on http://127.0.0.1:${port}/mcp and accept the token Claude Code fetches (claude-code-bridge mcp-headers)` });
+		expect(await checkHttpEndpoint({ status: listening(), homeDir: home, offFix: "fix" })).toEqual({
+			level: "ok",
+			what: `The vault tools answer on http://127.0.0.1:${port}/mcp and accept the token Claude Code fetches (claude-code-bridge mcp-headers)`,
+		});
 		writeHttpTokenRecord(home, { pid: process.pid, port, vault: join(temp.path, "vault"), token: "d".repeat(64) });
-		expect(await checkHttpEndpoint({ status: listening(), homeDir: home, offFix: "fix" })).toMatchObject({ level: "fail", what: `http://127.0.0.1:${port}/mcp answered HTTP 401 to a ping with the current token` });
+		expect(await checkHttpEndpoint({ status: listening(), homeDir: home, offFix: "fix" })).toMatchObject({
+			level: "fail",
+			what: `http://127.0.0.1:${port}/mcp answered HTTP 401 to a ping with the current token`,
+		});
 	});
 
 	it("HTTP: an endpoint that is off is a warning with the caller's cause and fix", async () => {
-		const off: VaultToolsHttpStatus = { state: "failed", port: 1, error: "Port 1 is in use.", portTaken: true, calls: 0, refused: 0, probes: 0, clients: [] };
-		expect(await checkHttpEndpoint({ status: off, homeDir: home, offFix: "Use --mcp-port." })).toEqual({ level: "warn", what: "The vault tools' HTTP endpoint is off: Port 1 is in use", fix: "Use --mcp-port." });
-		expect(await checkHttpEndpoint({ status: off, homeDir: home, offCause: "port 1 is in use by X", offFix: "f" })).toMatchObject({ what: "The vault tools' HTTP endpoint is off: port 1 is in use by X" });
+		const off: VaultToolsHttpStatus = {
+			state: "failed",
+			port: 1,
+			error: "Port 1 is in use.",
+			portTaken: true,
+			calls: 0,
+			refused: 0,
+			probes: 0,
+			clients: [],
+		};
+		expect(await checkHttpEndpoint({ status: off, homeDir: home, offFix: "Use --mcp-port." })).toEqual({
+			level: "warn",
+			what: "The vault tools' HTTP endpoint is off: Port 1 is in use",
+			fix: "Use --mcp-port.",
+		});
+		expect(
+			await checkHttpEndpoint({ status: off, homeDir: home, offCause: "port 1 is in use by X", offFix: "f" }),
+		).toMatchObject({ what: "The vault tools' HTTP endpoint is off: port 1 is in use by X" });
 	});
 
 	it("stdio: ok when the command answers initialize; a failure says how it ended", async () => {
-		expect(await checkStdioCommand(process.execPath, ["-e", ANSWERS_INITIALIZE], "the line")).toEqual({ level: "ok", what: "The vault tools' stdio command answers: the line" });
-		const exited = await checkStdioCommand(process.execPath, ["-e", 'process.stderr.write("vault folder not found\\n"); process.exit(2)'], "the line");
-		expect(exited).toMatchObject({ level: "fail", what: "The vault tools' stdio command does not answer (it exited with code 2: vault folder not found): the line" });
+		expect(await checkStdioCommand(process.execPath, ["-e", ANSWERS_INITIALIZE], "the line")).toEqual({
+			level: "ok",
+			what: "The vault tools' stdio command answers: the line",
+		});
+		const exited = await checkStdioCommand(
+			process.execPath,
+			["-e", 'process.stderr.write("vault folder not found\\n"); process.exit(2)'],
+			"the line",
+		);
+		expect(exited).toMatchObject({
+			level: "fail",
+			what: "The vault tools' stdio command does not answer (it exited with code 2: vault folder not found): the line",
+		});
 		const missing = await checkStdioCommand(join(temp.path, "no-such-program"), [], "the line");
 		expect(missing).toMatchObject({ level: "fail", what: expect.stringContaining("ENOENT") as unknown });
 	});

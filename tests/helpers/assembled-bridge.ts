@@ -74,7 +74,9 @@ export async function startAssembledBridge(options: AssembledBridgeOptions = {})
 		debounceMs: options.debounceMs ?? 100,
 		log: (message) => logs.push(message),
 		ideTools: { print: (line) => printed.push(line), diagnosticsLog: (message) => logs.push(message) },
-		...(options.journalStore ? { journalStore: options.journalStore, journalSeal: options.journalSeal ?? testSeal() } : {}),
+		...(options.journalStore
+			? { journalStore: options.journalStore, journalSeal: options.journalSeal ?? testSeal() }
+			: {}),
 		...(options.reviewVaultToolWrites ? { reviewVaultToolWrites: options.reviewVaultToolWrites } : {}),
 	});
 	const status = await bridge.host.start();

@@ -19,7 +19,11 @@ export interface BridgeFixture {
 }
 
 /** Options for a BridgeHost under test: no tools, a fixed test name, logs dropped unless overridden. */
-export function testHostOptions(home: string, vault: string, overrides: Partial<BridgeHostOptions> = {}): BridgeHostOptions {
+export function testHostOptions(
+	home: string,
+	vault: string,
+	overrides: Partial<BridgeHostOptions> = {},
+): BridgeHostOptions {
 	return {
 		vaultPath: vault,
 		ideName: "Obsidian · test",

@@ -46,7 +46,11 @@ export class FakeAgentSession implements AgentSession {
 	/** A whole turn: Claude's reply streamed in `chunks`, then the turn's end with this usage. */
 	reply(chunks: readonly string[], blockId = `b${Math.random()}`): void {
 		for (const text of chunks) this.emit({ kind: "text-delta", blockId, text });
-		this.emit({ kind: "turn-end", outcome: "done", usage: { inputTokens: 1200, outputTokens: 80, costUsd: 0.0123 } });
+		this.emit({
+			kind: "turn-end",
+			outcome: "done",
+			usage: { inputTokens: 1200, outputTokens: 80, costUsd: 0.0123 },
+		});
 	}
 
 	send(message: UserMessage): void {

@@ -69,7 +69,9 @@ export class FakeCliMachine implements CliMachine {
 
 	listFolder(path: string): Promise<string[]> {
 		const prefix = this.key(path) + this.paths.sep;
-		const names = [...this.files.keys()].filter((file) => file.startsWith(prefix)).map((file) => file.slice(prefix.length).split(this.paths.sep)[0] ?? "");
+		const names = [...this.files.keys()]
+			.filter((file) => file.startsWith(prefix))
+			.map((file) => file.slice(prefix.length).split(this.paths.sep)[0] ?? "");
 		return Promise.resolve([...new Set(names)]);
 	}
 
@@ -83,7 +85,9 @@ export class FakeCliMachine implements CliMachine {
 		let current = this.paths.normalize(path);
 		for (let hop = 0; hop < 40; hop += 1) {
 			const parts = current.split(this.paths.sep);
-			const linked = parts.map((_, index) => parts.slice(0, index + 1).join(this.paths.sep)).find((prefix) => prefix !== "" && this.links.has(this.key(prefix)));
+			const linked = parts
+				.map((_, index) => parts.slice(0, index + 1).join(this.paths.sep))
+				.find((prefix) => prefix !== "" && this.links.has(this.key(prefix)));
 			if (linked === undefined) break;
 			current = this.paths.join(this.links.get(this.key(linked)) ?? "", current.slice(linked.length));
 		}
@@ -97,6 +101,12 @@ export class FakeCliMachine implements CliMachine {
 	run(command: string, args: readonly string[], options: RunOptions): Promise<RunOutcome> {
 		this.runs.push({ command, args, options });
 		const answer = this.answer?.(command, args) ?? { startError: `ENOENT: spawn ${command}` };
-		return Promise.resolve({ exitCode: answer.startError === undefined ? 0 : null, stdout: "", stderr: "", timedOut: false, ...answer });
+		return Promise.resolve({
+			exitCode: answer.startError === undefined ? 0 : null,
+			stdout: "",
+			stderr: "",
+			timedOut: false,
+			...answer,
+		});
 	}
 }

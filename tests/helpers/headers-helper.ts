@@ -19,7 +19,12 @@ export interface HelperRun {
 /** Runs a `headersHelper` as Claude Code 2.1.330 does: through a shell, with the server's name and URL in its environment. */
 export async function runHeadersHelper(command: string, url: string, home: string): Promise<HelperRun> {
 	const helper = spawn("/bin/sh", ["-c", command], {
-		env: { PATH: process.env.PATH ?? "", HOME: home, CLAUDE_CODE_MCP_SERVER_NAME: "obsidian", CLAUDE_CODE_MCP_SERVER_URL: url },
+		env: {
+			PATH: process.env.PATH ?? "",
+			HOME: home,
+			CLAUDE_CODE_MCP_SERVER_NAME: "obsidian",
+			CLAUDE_CODE_MCP_SERVER_URL: url,
+		},
 		stdio: ["ignore", "pipe", "pipe"],
 	});
 	let stdout = "";
@@ -47,8 +52,14 @@ export async function connectHeaders(config: HttpServerConfig, home: string): Pr
 export async function savedHttpConfig(host: HeadlessProcess): Promise<HttpServerConfig> {
 	const before = host.stdout.length;
 	host.send("mcp-config http");
-	const line = await host.waitFor(() => /^(\{"mcpServers".*\})$/m.exec(host.stdout.slice(before))?.[1], "the mcp-config http line", WAIT_TIMEOUT_MS);
-	const entry = (JSON.parse(line) as { mcpServers: Record<string, HttpServerConfig | undefined> }).mcpServers["obsidian-http"];
+	const line = await host.waitFor(
+		() => /^(\{"mcpServers".*\})$/m.exec(host.stdout.slice(before))?.[1],
+		"the mcp-config http line",
+		WAIT_TIMEOUT_MS,
+	);
+	const entry = (JSON.parse(line) as { mcpServers: Record<string, HttpServerConfig | undefined> }).mcpServers[
+		"obsidian-http"
+	];
 	if (!entry) throw new Error(`no obsidian-http entry in ${line}`);
 	return entry;
 }

@@ -40,17 +40,23 @@ export class HeadlessProcess {
 			this.stderr += chunk;
 			this.changed();
 		});
-		this.exited = new Promise((resolveExit) => child.once("exit", (code) => {
-			this.changed();
-			resolveExit(code);
-		}));
+		this.exited = new Promise((resolveExit) =>
+			child.once("exit", (code) => {
+				this.changed();
+				resolveExit(code);
+			}),
+		);
 	}
 
 	static spawn(options: HeadlessStartOptions): HeadlessProcess {
-		const child = spawn(process.execPath, [...(options.command ?? [HEADLESS_ENTRY]), "--vault", options.vault, "--trace", ...(options.args ?? [])], {
-			env: { PATH: process.env.PATH ?? "", ...options.env, HOME: options.home },
-			stdio: ["pipe", "pipe", "pipe"],
-		});
+		const child = spawn(
+			process.execPath,
+			[...(options.command ?? [HEADLESS_ENTRY]), "--vault", options.vault, "--trace", ...(options.args ?? [])],
+			{
+				env: { PATH: process.env.PATH ?? "", ...options.env, HOME: options.home },
+				stdio: ["pipe", "pipe", "pipe"],
+			},
+		);
 		return new HeadlessProcess(child);
 	}
 
@@ -63,7 +69,11 @@ export class HeadlessProcess {
 	}
 
 	/** Resolves with the first capture group of a pattern once stdout matches it. */
-	waitForOutput(pattern: RegExp, timeoutMs = WAIT_TIMEOUT_MS, stream: "stdout" | "stderr" = "stdout"): Promise<string> {
+	waitForOutput(
+		pattern: RegExp,
+		timeoutMs = WAIT_TIMEOUT_MS,
+		stream: "stdout" | "stderr" = "stdout",
+	): Promise<string> {
 		return this.waitFor(() => pattern.exec(this[stream])?.[1], `${String(pattern)} on ${stream}`, timeoutMs);
 	}
 
@@ -75,7 +85,11 @@ export class HeadlessProcess {
 			.map((line) => (JSON.parse(line) as { trace: TraceEvent }).trace);
 	}
 
-	waitForTrace(match: (event: TraceEvent) => boolean, what: string, timeoutMs = WAIT_TIMEOUT_MS): Promise<TraceEvent> {
+	waitForTrace(
+		match: (event: TraceEvent) => boolean,
+		what: string,
+		timeoutMs = WAIT_TIMEOUT_MS,
+	): Promise<TraceEvent> {
 		return this.waitFor(() => this.traces().find(match), what, timeoutMs);
 	}
 
@@ -86,7 +100,11 @@ export class HeadlessProcess {
 	async status(): Promise<HeadlessStatus> {
 		const before = this.stdout.length;
 		this.send("status");
-		const line = await this.waitFor(() => /^(\{"state".*\})$/m.exec(this.stdout.slice(before))?.[1], "a status line", WAIT_TIMEOUT_MS);
+		const line = await this.waitFor(
+			() => /^(\{"state".*\})$/m.exec(this.stdout.slice(before))?.[1],
+			"a status line",
+			WAIT_TIMEOUT_MS,
+		);
 		return JSON.parse(line) as HeadlessStatus;
 	}
 
@@ -108,12 +126,20 @@ export class HeadlessProcess {
 					resolveWait(value);
 				} else if (this.child.exitCode !== null) {
 					finish();
-					reject(new Error(`The headless host exited (${this.child.exitCode}) before ${what}.\nstdout: ${this.stdout}\nstderr: ${this.stderr}`));
+					reject(
+						new Error(
+							`The headless host exited (${this.child.exitCode}) before ${what}.\nstdout: ${this.stdout}\nstderr: ${this.stderr}`,
+						),
+					);
 				}
 			};
 			const timer = setTimeout(() => {
 				finish();
-				reject(new Error(`Timed out after ${timeoutMs} ms waiting for ${what}.\nstdout: ${this.stdout}\nstderr: ${this.stderr}`));
+				reject(
+					new Error(
+						`Timed out after ${timeoutMs} ms waiting for ${what}.\nstdout: ${this.stdout}\nstderr: ${this.stderr}`,
+					),
+				);
 			}, timeoutMs);
 			const finish = () => {
 				clearTimeout(timer);

@@ -20,7 +20,8 @@ export class NodeBackedWebWorker {
 		const blob = resolveObjectURL(url);
 		if (!blob) throw new Error(`no Blob behind ${url}`);
 		this.thread = blob.text().then((script) => {
-			const webGlobals = 'const { parentPort } = require("node:worker_threads"); globalThis.self = { postMessage: (data) => parentPort.postMessage(data), set onmessage(handler) { parentPort.on("message", (data) => handler({ data })); } };';
+			const webGlobals =
+				'const { parentPort } = require("node:worker_threads"); globalThis.self = { postMessage: (data) => parentPort.postMessage(data), set onmessage(handler) { parentPort.on("message", (data) => handler({ data })); } };';
 			const worker = new NodeWorker(`${webGlobals}\n${script}`, { eval: true });
 			worker.on("message", (data: unknown) => this.onmessage?.({ data }));
 			worker.on("error", (error) => this.onerror?.({ message: error.message, preventDefault: () => undefined }));

@@ -3,7 +3,9 @@ import { createServer, request as httpRequest, type Server } from "node:http";
 /** A port free right now on 127.0.0.1 (a fixed port for the vault tools' endpoint, as Claude Code's configuration names one). */
 export async function freePort(): Promise<number> {
 	const probe = createServer();
-	const port = await new Promise<number>((resolve) => probe.listen(0, "127.0.0.1", () => resolve((probe.address() as { port: number }).port)));
+	const port = await new Promise<number>((resolve) =>
+		probe.listen(0, "127.0.0.1", () => resolve((probe.address() as { port: number }).port)),
+	);
 	await new Promise((resolve) => probe.close(resolve));
 	return port;
 }
@@ -12,10 +14,22 @@ export async function freePort(): Promise<number> {
 export function postPing(url: string, headers: Record<string, string>): Promise<number> {
 	return new Promise((resolve, reject) => {
 		// A fresh socket each time: the server behind the port changes during a test.
-		const req = httpRequest(url, { method: "POST", agent: false, headers: { ...headers, "Content-Type": "application/json", Accept: "application/json, text/event-stream" } }, (res) => {
-			res.resume();
-			resolve(res.statusCode ?? 0);
-		});
+		const req = httpRequest(
+			url,
+			{
+				method: "POST",
+				agent: false,
+				headers: {
+					...headers,
+					"Content-Type": "application/json",
+					Accept: "application/json, text/event-stream",
+				},
+			},
+			(res) => {
+				res.resume();
+				resolve(res.statusCode ?? 0);
+			},
+		);
 		req.on("error", reject);
 		req.end(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }));
 	});

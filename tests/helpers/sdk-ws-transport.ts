@@ -13,11 +13,16 @@ export class AuthenticatedWebSocketTransport implements Transport {
 	onmessage?: (message: JSONRPCMessage) => void;
 	private socket: WebSocket | undefined;
 
-	constructor(private readonly url: string, private readonly token: string) {}
+	constructor(
+		private readonly url: string,
+		private readonly token: string,
+	) {}
 
 	start(): Promise<void> {
 		return new Promise((resolve, reject) => {
-			const socket = new WebSocket(this.url, ["mcp"], { headers: { "X-Claude-Code-Ide-Authorization": this.token } });
+			const socket = new WebSocket(this.url, ["mcp"], {
+				headers: { "X-Claude-Code-Ide-Authorization": this.token },
+			});
 			this.socket = socket;
 			socket.once("open", () => resolve());
 			socket.once("error", reject);

@@ -68,13 +68,19 @@ export class TestClient {
 		ws.on("message", (data: WebSocket.RawData) => {
 			const parsed = JSON.parse(rawDataToText(data)) as Record<string, unknown>;
 			if (typeof parsed.method === "string" && !("id" in parsed)) {
-				this.notifications.push({ method: parsed.method, params: parsed.params as Record<string, unknown> | undefined, receivedAt: Date.now() });
+				this.notifications.push({
+					method: parsed.method,
+					params: parsed.params as Record<string, unknown> | undefined,
+					receivedAt: Date.now(),
+				});
 			} else {
 				this.messages.push(parsed as unknown as JsonRpcAnswer);
 			}
 			for (const waiter of this.waiters) waiter();
 		});
-		this.closed = new Promise((resolve) => ws.once("close", (code, reason) => resolve({ code, reason: reason.toString() })));
+		this.closed = new Promise((resolve) =>
+			ws.once("close", (code, reason) => resolve({ code, reason: reason.toString() })),
+		);
 	}
 
 	get protocol(): string {
@@ -99,17 +105,29 @@ export class TestClient {
 	}
 
 	async initialize(protocolVersion = "2025-11-25"): Promise<JsonRpcAnswer> {
-		const answer = await this.request("initialize", { protocolVersion, capabilities: {}, clientInfo: { name: "test-client", version: "1.0.0" } });
+		const answer = await this.request("initialize", {
+			protocolVersion,
+			capabilities: {},
+			clientInfo: { name: "test-client", version: "1.0.0" },
+		});
 		this.notify("notifications/initialized");
 		return answer;
 	}
 
 	waitForAnswer(id: string | number | null, timeoutMs = WAIT_TIMEOUT_MS): Promise<JsonRpcAnswer> {
-		return this.waitFor(() => this.messages.find((message) => message.id === id), `an answer to id ${String(id)}`, timeoutMs);
+		return this.waitFor(
+			() => this.messages.find((message) => message.id === id),
+			`an answer to id ${String(id)}`,
+			timeoutMs,
+		);
 	}
 
 	waitForNotification(method: string, timeoutMs = WAIT_TIMEOUT_MS, after = 0): Promise<ReceivedNotification> {
-		return this.waitFor(() => this.notifications.slice(after).find((n) => n.method === method), `a ${method} notification`, timeoutMs);
+		return this.waitFor(
+			() => this.notifications.slice(after).find((n) => n.method === method),
+			`a ${method} notification`,
+			timeoutMs,
+		);
 	}
 
 	waitFor<T>(find: () => T | undefined, what: string, timeoutMs = WAIT_TIMEOUT_MS): Promise<T> {

@@ -13,7 +13,11 @@ export interface PollOptions {
 }
 
 /** Calls `probe` (sync or async) until it returns something other than `undefined`, and returns that. */
-export async function pollUntil<T>(probe: () => T | undefined | Promise<T | undefined>, what: string | (() => string), options: PollOptions = {}): Promise<T> {
+export async function pollUntil<T>(
+	probe: () => T | undefined | Promise<T | undefined>,
+	what: string | (() => string),
+	options: PollOptions = {},
+): Promise<T> {
 	const timeoutMs = options.timeoutMs ?? WAIT_TIMEOUT_MS;
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
@@ -27,7 +31,11 @@ export async function pollUntil<T>(probe: () => T | undefined | Promise<T | unde
 }
 
 /** Waits until `condition()` (sync or async) is true. */
-export async function waitUntil(condition: () => boolean | Promise<boolean>, what: string | (() => string), options: PollOptions = {}): Promise<void> {
+export async function waitUntil(
+	condition: () => boolean | Promise<boolean>,
+	what: string | (() => string),
+	options: PollOptions = {},
+): Promise<void> {
 	await pollUntil(async () => ((await condition()) ? true : undefined), what, options);
 }
 

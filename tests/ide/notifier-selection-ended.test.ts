@@ -22,7 +22,8 @@ describe("Notifier.selectionEnded (a whole selection gesture in one event)", () 
 		});
 		return { notifier, sent };
 	}
-	const snapshot = (text: string, to: number) => selectionSnapshot("/v/a.md", text, { line: 0, character: 0 }, { line: 0, character: to });
+	const snapshot = (text: string, to: number) =>
+		selectionSnapshot("/v/a.md", text, { line: 0, character: 0 }, { line: 0, character: to });
 
 	it("sends at once, drops a pending selection and its debounce, and deduplicates like any selection", () => {
 		const { notifier, sent } = setUp();

@@ -1,5 +1,10 @@
 import { Notifier, type NotifierOptions } from "../../src/ide/notifier";
-import { cursorSnapshot, selectionSnapshot, type Mention, type SelectionSnapshot } from "../../src/ide/workspace/selection";
+import {
+	cursorSnapshot,
+	selectionSnapshot,
+	type Mention,
+	type SelectionSnapshot,
+} from "../../src/ide/workspace/selection";
 import { privacyByPath } from "../helpers/path-privacy";
 
 interface Sent {
@@ -18,7 +23,11 @@ const MAX_QUEUE = 3;
 /** A Notifier over plain fakes: every notification is recorded with the fake clock's time. */
 function setUp(overrides: Partial<NotifierOptions> = {}) {
 	const sent: Sent[] = [];
-	const state = { clients: false, current: undefined as SelectionSnapshot | undefined, privatePaths: new Set<string>() };
+	const state = {
+		clients: false,
+		current: undefined as SelectionSnapshot | undefined,
+		privatePaths: new Set<string>(),
+	};
 	const notifier = new Notifier({
 		broadcast: (method, params) => sent.push({ to: "all", method, params, at: Date.now() }),
 		notifyClient: (sessionId, method, params) => sent.push({ to: sessionId, method, params, at: Date.now() }),
@@ -37,7 +46,8 @@ function setUp(overrides: Partial<NotifierOptions> = {}) {
 }
 
 const at = (line: number, character: number) => ({ line, character });
-const sel = (path: string, text: string, from: [number, number], to: [number, number]) => selectionSnapshot(path, text, at(...from), at(...to));
+const sel = (path: string, text: string, from: [number, number], to: [number, number]) =>
+	selectionSnapshot(path, text, at(...from), at(...to));
 
 describe("Notifier", () => {
 	beforeEach(() => jest.useFakeTimers({ now: new Date("2026-01-01T00:00:00Z") }));
@@ -53,7 +63,11 @@ describe("Notifier", () => {
 			expect(sent).toEqual([]);
 			jest.advanceTimersByTime(1);
 			expect(sent).toHaveLength(1);
-			expect(sent[0]).toMatchObject({ to: "all", method: "selection_changed", params: sel("/v/a.md", "ab", [0, 0], [0, 2]) });
+			expect(sent[0]).toMatchObject({
+				to: "all",
+				method: "selection_changed",
+				params: sel("/v/a.md", "ab", [0, 0], [0, 2]),
+			});
 			jest.advanceTimersByTime(10_000);
 			expect(sent).toHaveLength(1);
 			expect(notifier.latestSelection).toEqual(sel("/v/a.md", "ab", [0, 0], [0, 2]));
@@ -194,7 +208,9 @@ describe("Notifier", () => {
 			const location = { relative: "a.md", absolute: "/v/a.md", realRelative: "Real/a.md" };
 			expect(notifier.mention({ filePath: "/v/a.md", lineStart: 1, lineEnd: 1 }, location)).toBe("sent");
 			// A folder's tag ends in "/": the location of its path does not name it, so the path is judged.
-			expect(notifier.mention({ filePath: "/v/Folder/" }, { relative: "Folder", absolute: "/v/Folder" })).toBe("sent");
+			expect(notifier.mention({ filePath: "/v/Folder/" }, { relative: "Folder", absolute: "/v/Folder" })).toBe(
+				"sent",
+			);
 			expect(judged).toEqual([location, "/v/Folder/"]);
 		});
 
@@ -337,7 +353,13 @@ describe("Notifier", () => {
 			notifier.mention(note(4));
 			jest.advanceTimersByTime(SPACING * 10);
 			notifier.mention(note(5));
-			expect(sent.filter((s) => s.method === "at_mentioned").map((s) => s.params.filePath)).toEqual(["/v/n1.md", "/v/n2.md", "/v/n3.md", "/v/n4.md", "/v/n5.md"]);
+			expect(sent.filter((s) => s.method === "at_mentioned").map((s) => s.params.filePath)).toEqual([
+				"/v/n1.md",
+				"/v/n2.md",
+				"/v/n3.md",
+				"/v/n4.md",
+				"/v/n5.md",
+			]);
 		});
 	});
 

@@ -22,13 +22,19 @@ function adapterOver(entries: VaultFileEntry[]) {
 	const list = adapter.methods().get("resources/list");
 	if (!list) throw new Error("resources/list missing");
 	const page = async (cursor?: string) =>
-		(await list(cursor === undefined ? {} : { cursor }, { sessionId: 1, signal: new AbortController().signal })) as { resources: { name: string }[]; nextCursor?: string };
+		(await list(cursor === undefined ? {} : { cursor }, {
+			sessionId: 1,
+			signal: new AbortController().signal,
+		})) as { resources: { name: string }[]; nextCursor?: string };
 	return { page, listCalls: () => listCalls };
 }
 
 describe("resources/list paging over a big vault", () => {
 	it("lists and sorts the vault once for a whole paging run, and again for a new first page", async () => {
-		const entries = Array.from({ length: 35 }, (_, index) => ({ path: `note ${String(34 - index).padStart(2, "0")}.md`, size: 1 }));
+		const entries = Array.from({ length: 35 }, (_, index) => ({
+			path: `note ${String(34 - index).padStart(2, "0")}.md`,
+			size: 1,
+		}));
 		const { page, listCalls } = adapterOver(entries);
 		const names: string[] = [];
 		let cursor: string | undefined;

@@ -55,7 +55,10 @@ describe("VaultAdapter over real sockets", () => {
 		// Symlinks that stay inside the vault but lead into private or hidden places.
 		symlinkSync(join(fixture.vaultPath, "Private", "diary.md"), join(fixture.vaultPath, "Notes", "alias.md"));
 		symlinkSync(join(fixture.vaultPath, "Private"), join(fixture.vaultPath, "Notes", "private-link"));
-		symlinkSync(join(fixture.vaultPath, CONFIG_DIR, "plugins", "x", "data.json"), join(fixture.vaultPath, "Notes", "config.json"));
+		symlinkSync(
+			join(fixture.vaultPath, CONFIG_DIR, "plugins", "x", "data.json"),
+			join(fixture.vaultPath, "Notes", "config.json"),
+		);
 		symlinkSync(join(fixture.vaultPath, "Notes"), join(fixture.vaultPath, "notes-link"));
 		client = await fixture.client();
 	}, FIXTURE_TIMEOUT_MS);
@@ -103,7 +106,10 @@ describe("VaultAdapter over real sockets", () => {
 		});
 
 		it("reads through a symlinked folder that stays inside the vault", async () => {
-			expect(result<ReadResult>(await read("notes-link/crlf.md"))).toMatchObject({ path: "notes-link/crlf.md", text: CRLF });
+			expect(result<ReadResult>(await read("notes-link/crlf.md"))).toMatchObject({
+				path: "notes-link/crlf.md",
+				text: CRLF,
+			});
 		});
 
 		it("reads an empty file as empty text", async () => {
@@ -112,29 +118,57 @@ describe("VaultAdapter over real sockets", () => {
 
 		it("accepts absolute paths, unicode names and folders with spaces, and file:// URIs", async () => {
 			const absolute = join(fixture.vaultPath, "My Folder", "Sub folder", "Ünïcödé 📝 note.md");
-			for (const path of [absolute, "My Folder/Sub folder/Ünïcödé 📝 note.md", pathToFileURL(absolute).href, `file://${absolute}`]) {
-				expect(result<ReadResult>(await read(path))).toMatchObject({ path: "My Folder/Sub folder/Ünïcödé 📝 note.md", text: "unicode name\n" });
+			for (const path of [
+				absolute,
+				"My Folder/Sub folder/Ünïcödé 📝 note.md",
+				pathToFileURL(absolute).href,
+				`file://${absolute}`,
+			]) {
+				expect(result<ReadResult>(await read(path))).toMatchObject({
+					path: "My Folder/Sub folder/Ünïcödé 📝 note.md",
+					text: "unicode name\n",
+				});
 			}
 		});
 
 		it.each([
 			["a .. escape", "../outside/secret.md", /^Path is outside the vault: \.\.\/outside\/secret\.md$/],
 			["an absolute path elsewhere", "/etc/passwd", /^Path is outside the vault: \/etc\/passwd$/],
-			["a folder symlink leading out", "link-out/secret.md", /^Path is outside the vault: link-out\/secret\.md \(a symbolic link leads out of it\)$/],
+			[
+				"a folder symlink leading out",
+				"link-out/secret.md",
+				/^Path is outside the vault: link-out\/secret\.md \(a symbolic link leads out of it\)$/,
+			],
 			["a file symlink leading out", "Notes/file-link-out.md", /a symbolic link leads out of it/],
 			["a NUL byte", "Notes/crlf.md\0.png", /^Invalid path: it contains a NUL byte$/],
 			["an encoded ../", "..%2f..%2fetc%2fpasswd", /encoded "\.\.", separator or NUL/],
 			["an encoded dot-dot", "%2e%2e/outside/secret.md", /encoded "\.\.", separator or NUL/],
 			// Hidden and private files answer exactly as missing ones (issue 11, finding 8: no existence oracle).
-			["the config folder", `${CONFIG_DIR}/plugins/x/data.json`, /^Not found: \.obsidian-mobile\/plugins\/x\/data\.json$/],
-			["the config folder, absolute", `ABS:${CONFIG_DIR}/plugins/x/data.json`, /^Not found: \.obsidian-mobile\/plugins\/x\/data\.json$/],
+			[
+				"the config folder",
+				`${CONFIG_DIR}/plugins/x/data.json`,
+				/^Not found: \.obsidian-mobile\/plugins\/x\/data\.json$/,
+			],
+			[
+				"the config folder, absolute",
+				`ABS:${CONFIG_DIR}/plugins/x/data.json`,
+				/^Not found: \.obsidian-mobile\/plugins\/x\/data\.json$/,
+			],
 			["a private folder", "Private/diary.md", /^Not found: Private\/diary\.md$/],
 			["a private tag (nested below the rule)", "Notes/tagged.md", /^Not found: Notes\/tagged\.md$/],
 			["a symlink to a private note", "Notes/alias.md", /^Not found: Notes\/alias\.md$/],
-			["a note through a symlink to a private folder", "Notes/private-link/diary.md", /^Not found: Notes\/private-link\/diary\.md$/],
+			[
+				"a note through a symlink to a private folder",
+				"Notes/private-link/diary.md",
+				/^Not found: Notes\/private-link\/diary\.md$/,
+			],
 			["a symlink into the config folder", "Notes/config.json", /^Not found: Notes\/config\.json$/],
 			["an empty path", "", /^Invalid path: it is empty$/],
-			["a non-UTF-8 file", "Notes/latin1.md", /^Refused: Notes\/latin1\.md is not UTF-8 text; use resources\/read for binary files$/],
+			[
+				"a non-UTF-8 file",
+				"Notes/latin1.md",
+				/^Refused: Notes\/latin1\.md is not UTF-8 text; use resources\/read for binary files$/,
+			],
 			["a folder", "Notes", /^Not found: Notes$/],
 			["a missing file", "Notes/missing.md", /^Not found: Notes\/missing\.md$/],
 		])("refuses %s with -32602 and a clear message", async (_what, path, message) => {
@@ -147,7 +181,10 @@ describe("VaultAdapter over real sockets", () => {
 
 		it("refuses a file just over MAX_READ_FILE_BYTES with its size and the limit (never truncated)", async () => {
 			const answer = error(await read("huge.md"));
-			expect(answer).toEqual({ code: INVALID_PARAMS, message: "Refused: huge.md is 10.0 MiB, over the 10.0 MiB limit for reading through the bridge" });
+			expect(answer).toEqual({
+				code: INVALID_PARAMS,
+				message: "Refused: huge.md is 10.0 MiB, over the 10.0 MiB limit for reading through the bridge",
+			});
 		});
 
 		it.each([
@@ -156,7 +193,10 @@ describe("VaultAdapter over real sockets", () => {
 			["null", { path: null }],
 		])('needs "path" (%s)', async (_what, params) => {
 			const answer = error(await client.request("files/read", params));
-			expect(answer).toEqual({ code: INVALID_PARAMS, message: 'files/read needs "path": a vault-relative or absolute path inside the vault' });
+			expect(answer).toEqual({
+				code: INVALID_PARAMS,
+				message: 'files/read needs "path": a vault-relative or absolute path inside the vault',
+			});
 		});
 
 		it("rejects params that are not an object", async () => {
@@ -169,7 +209,10 @@ describe("VaultAdapter over real sockets", () => {
 			const other = await startAssembledBridge({ populate: (vault) => writeFileSync(join(vault, "a.md"), "a") });
 			try {
 				const fresh = await other.client();
-				expect(result(await fresh.request("workspace/selection"))).toEqual({ activeNote: null, message: "No active note" });
+				expect(result(await fresh.request("workspace/selection"))).toEqual({
+					activeNote: null,
+					message: "No active note",
+				});
 			} finally {
 				await other.stop();
 			}
@@ -185,12 +228,19 @@ describe("VaultAdapter over real sockets", () => {
 				selection: { start: { line: 0, character: 0 }, end: { line: 1, character: 5 }, isEmpty: false },
 			});
 			fixture.editor.open("Notes/emoji.md");
-			expect(result(await client.request("workspace/selection"))).toMatchObject({ text: "", filePath: join(fixture.vaultPath, "Notes", "emoji.md"), selection: { isEmpty: true } });
+			expect(result(await client.request("workspace/selection"))).toMatchObject({
+				text: "",
+				filePath: join(fixture.vaultPath, "Notes", "emoji.md"),
+				selection: { isEmpty: true },
+			});
 		});
 
 		it("answers 'No active note' while a private note is active", async () => {
 			fixture.editor.open("Private/diary.md");
-			expect(result(await client.request("workspace/selection"))).toEqual({ activeNote: null, message: "No active note" });
+			expect(result(await client.request("workspace/selection"))).toEqual({
+				activeNote: null,
+				message: "No active note",
+			});
 		});
 	});
 
@@ -201,7 +251,9 @@ describe("VaultAdapter over real sockets", () => {
 
 		it("returns text for text types and base64 blobs for binaries, echoing the uri", async () => {
 			const note = pathToFileURL(join(fixture.vaultPath, "Notes", "crlf.md")).href;
-			expect(result<ReadResource>(await client.request("resources/read", { uri: note }))).toEqual({ contents: [{ uri: note, mimeType: "text/markdown", text: CRLF }] });
+			expect(result<ReadResource>(await client.request("resources/read", { uri: note }))).toEqual({
+				contents: [{ uri: note, mimeType: "text/markdown", text: CRLF }],
+			});
 			const png = pathToFileURL(join(fixture.vaultPath, "Images", "pixel.png")).href;
 			const read = result<ReadResource>(await client.request("resources/read", { uri: png }));
 			expect(read.contents).toEqual([{ uri: png, mimeType: "image/png", blob: PNG.toString("base64") }]);
@@ -219,20 +271,33 @@ describe("VaultAdapter over real sockets", () => {
 
 		it("answers a missing file with -32002", async () => {
 			const uri = pathToFileURL(join(fixture.vaultPath, "Notes", "gone.md")).href;
-			expect(error(await client.request("resources/read", { uri }))).toEqual({ code: RESOURCE_NOT_FOUND, message: "Not found: Notes/gone.md" });
+			expect(error(await client.request("resources/read", { uri }))).toEqual({
+				code: RESOURCE_NOT_FOUND,
+				message: "Not found: Notes/gone.md",
+			});
 		});
 
 		it("refuses URIs outside the vault with -32602, and answers hidden and private files as missing ones (-32002)", async () => {
-			expect(error(await client.request("resources/read", { uri: pathToFileURL(join(outside, "secret.md")).href })).code).toBe(INVALID_PARAMS);
+			expect(
+				error(await client.request("resources/read", { uri: pathToFileURL(join(outside, "secret.md")).href }))
+					.code,
+			).toBe(INVALID_PARAMS);
 			for (const relative of [`${CONFIG_DIR}/plugins/x/data.json`, "Private/diary.md"]) {
-				const answer = error(await client.request("resources/read", { uri: pathToFileURL(join(fixture.vaultPath, relative)).href }));
+				const answer = error(
+					await client.request("resources/read", {
+						uri: pathToFileURL(join(fixture.vaultPath, relative)).href,
+					}),
+				);
 				expect(answer).toEqual({ code: RESOURCE_NOT_FOUND, message: `Not found: ${relative}` });
 			}
 		});
 
 		it('needs a file:// "uri"', async () => {
 			for (const params of [{}, { uri: "Notes/crlf.md" }, { uri: "https://example.com/a.md" }]) {
-				expect(error(await client.request("resources/read", params))).toEqual({ code: INVALID_PARAMS, message: 'resources/read needs "uri": a file:// URI from resources/list' });
+				expect(error(await client.request("resources/read", params))).toEqual({
+					code: INVALID_PARAMS,
+					message: 'resources/read needs "uri": a file:// URI from resources/list',
+				});
 			}
 		});
 	});
@@ -275,28 +340,38 @@ describe("VaultAdapter over real sockets", () => {
 			expect(byName.get("Images/pixel.png")?.mimeType).toBe("image/png");
 			expect(byName.get("data.json")?.mimeType).toBe("application/json");
 			expect(byName.get("Notes/noext")?.mimeType).toBe("application/octet-stream");
-			expect(byName.get("My Folder/Sub folder/Ünïcödé 📝 note.md")?.uri).toBe(pathToFileURL(join(fixture.vaultPath, "My Folder", "Sub folder", "Ünïcödé 📝 note.md")).href);
+			expect(byName.get("My Folder/Sub folder/Ünïcödé 📝 note.md")?.uri).toBe(
+				pathToFileURL(join(fixture.vaultPath, "My Folder", "Sub folder", "Ünïcödé 📝 note.md")).href,
+			);
 		});
 
 		it("lists URIs that round-trip into resources/read", async () => {
 			const page = result<Page>(await client.request("resources/list"));
-			for (const resource of page.resources.filter((entry) => entry.name !== "huge.md" && entry.name !== "Notes/latin1.md")) {
-				const read = result<{ contents: { uri: string; text?: string; blob?: string }[] }>(await client.request("resources/read", { uri: resource.uri }));
+			for (const resource of page.resources.filter(
+				(entry) => entry.name !== "huge.md" && entry.name !== "Notes/latin1.md",
+			)) {
+				const read = result<{ contents: { uri: string; text?: string; blob?: string }[] }>(
+					await client.request("resources/read", { uri: resource.uri }),
+				);
 				const bytes = readFileSync(join(fixture.vaultPath, ...resource.name.split("/")));
 				const content = read.contents[0];
-				const got = content?.text !== undefined ? Buffer.from(content.text, "utf8") : Buffer.from(content?.blob ?? "", "base64");
+				const got =
+					content?.text !== undefined
+						? Buffer.from(content.text, "utf8")
+						: Buffer.from(content?.blob ?? "", "base64");
 				expect(got.equals(bytes)).toBe(true);
 			}
 		});
 
-		it.each([["garbage", "not-a-cursor"], ["valid base64 of the wrong JSON", Buffer.from('{"before":"x"}').toString("base64url")], ["a number", 5]])(
-			"refuses an invalid cursor (%s) with -32602",
-			async (_what, cursor) => {
-				const answer = error(await client.request("resources/list", { cursor }));
-				expect(answer.code).toBe(INVALID_PARAMS);
-				expect(answer.message).toMatch(/cursor/);
-			},
-		);
+		it.each([
+			["garbage", "not-a-cursor"],
+			["valid base64 of the wrong JSON", Buffer.from('{"before":"x"}').toString("base64url")],
+			["a number", 5],
+		])("refuses an invalid cursor (%s) with -32602", async (_what, cursor) => {
+			const answer = error(await client.request("resources/list", { cursor }));
+			expect(answer.code).toBe(INVALID_PARAMS);
+			expect(answer.message).toMatch(/cursor/);
+		});
 	});
 });
 
@@ -341,12 +416,17 @@ describe("resources/list paging over a large vault", () => {
 
 	it("a cursor stays valid when the file it points after is deleted, and new files before it are not repeated", async () => {
 		const client = await fixture.client();
-		const first = (await client.request("resources/list")).result as { resources: { name: string }[]; nextCursor: string };
+		const first = (await client.request("resources/list")).result as {
+			resources: { name: string }[];
+			nextCursor: string;
+		};
 		const lastOfFirst = first.resources.at(-1)?.name ?? "";
 		const { rmSync } = await import("node:fs");
 		rmSync(join(fixture.vaultPath, ...lastOfFirst.split("/")));
 		writeFileSync(join(fixture.vaultPath, "F0", "a new first.md"), "new");
-		const second = (await client.request("resources/list", { cursor: first.nextCursor })).result as { resources: { name: string }[] };
+		const second = (await client.request("resources/list", { cursor: first.nextCursor })).result as {
+			resources: { name: string }[];
+		};
 		expect(second.resources[0]?.name).toBe(expected[RESOURCES_PAGE_SIZE]);
 		expect(second.resources.map((resource) => resource.name)).not.toContain("F0/a new first.md");
 	});

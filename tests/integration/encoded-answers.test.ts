@@ -11,7 +11,11 @@ const NOTE = "# Big\n" + 'A line with "quotes", a \\ backslash, a tab\t, é and 
 
 /** The next message on the socket and whether it came as a binary frame. */
 function nextFrame(client: TestClient): Promise<{ text: string; isBinary: boolean }> {
-	return new Promise((resolve) => client.ws.once("message", (data: WebSocket.RawData, isBinary: boolean) => resolve({ text: rawDataToText(data), isBinary })));
+	return new Promise((resolve) =>
+		client.ws.once("message", (data: WebSocket.RawData, isBinary: boolean) =>
+			resolve({ text: rawDataToText(data), isBinary }),
+		),
+	);
 }
 
 describe("answers encoded straight from a file's bytes (files/read, resources/read)", () => {
@@ -32,7 +36,12 @@ describe("answers encoded straight from a file's bytes (files/read, resources/re
 		expect(JSON.parse(text)).toEqual({
 			jsonrpc: "2.0",
 			id: "big",
-			result: { path: "Big.md", filePath: join(fixture.vaultPath, "Big.md"), size: Buffer.byteLength(NOTE), text: NOTE },
+			result: {
+				path: "Big.md",
+				filePath: join(fixture.vaultPath, "Big.md"),
+				size: Buffer.byteLength(NOTE),
+				text: NOTE,
+			},
 		});
 	});
 
@@ -42,6 +51,10 @@ describe("answers encoded straight from a file's bytes (files/read, resources/re
 		client.send({ jsonrpc: "2.0", id: 7, method: "resources/read", params: { uri } });
 		const { text, isBinary } = await frame;
 		expect(isBinary).toBe(false);
-		expect(JSON.parse(text)).toEqual({ jsonrpc: "2.0", id: 7, result: { contents: [{ uri, mimeType: "text/markdown", text: NOTE }] } });
+		expect(JSON.parse(text)).toEqual({
+			jsonrpc: "2.0",
+			id: 7,
+			result: { contents: [{ uri, mimeType: "text/markdown", text: NOTE }] },
+		});
 	});
 });

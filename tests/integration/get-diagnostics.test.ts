@@ -19,7 +19,9 @@ beforeEach(async () => {
 	bridge = await startBridge({ tools });
 	writeFileSync(join(bridge.vault, "Broken note.md"), "---\ntitle: x\n---\nSee [[Nowhere]].\n");
 	source = new FolderDiagnosticsNotes({ root: bridge.vault }, libraryYamlCodec);
-	tools.register(createGetDiagnosticsTool({ diagnostics: new DiagnosticsEngine(source), paths: new VaultPaths(bridge.vault) }));
+	tools.register(
+		createGetDiagnosticsTool({ diagnostics: new DiagnosticsEngine(source), paths: new VaultPaths(bridge.vault) }),
+	);
 	client = await connectOrThrow(bridge.port, { token: bridge.token });
 	await client.initialize();
 }, FIXTURE_TIMEOUT_MS);
@@ -38,14 +40,24 @@ describe("getDiagnostics over a real socket", () => {
 		expect(listed?.description).toMatch(/^Reports problems in the Obsidian vault's Markdown notes/);
 		expect(listed?.inputSchema).toEqual({
 			type: "object",
-			properties: { uri: { type: "string", description: "file:// URI (or absolute path) of one note to check. Omit to get every note in the vault that has problems." } },
+			properties: {
+				uri: {
+					type: "string",
+					description:
+						"file:// URI (or absolute path) of one note to check. Omit to get every note in the vault that has problems.",
+				},
+			},
 			additionalProperties: false,
 		});
 	});
 
 	it("answers the CLI's baseline call with one entry under the uri it sent", async () => {
 		const uri = `file://${join(bridge.vault, "Broken note.md")}`;
-		const answer = await client.request("tools/call", { name: "getDiagnostics", arguments: { uri }, _meta: { progressToken: 3 } });
+		const answer = await client.request("tools/call", {
+			name: "getDiagnostics",
+			arguments: { uri },
+			_meta: { progressToken: 3 },
+		});
 		const result = answer.result as { content: { type: string; text: string }[]; isError?: boolean };
 		expect(result.isError).toBeUndefined();
 		expect(JSON.parse(result.content[0]?.text ?? "")).toEqual([
@@ -67,10 +79,18 @@ describe("getDiagnostics over a real socket", () => {
 	it("answers the whole-vault call, and an isError result for a path outside the vault", async () => {
 		const all = await client.request("tools/call", { name: "getDiagnostics", arguments: {} });
 		const text = (all.result as { content: { text: string }[] }).content[0]?.text ?? "";
-		expect((JSON.parse(text) as { uri: string }[]).map((entry) => entry.uri)).toEqual([`file://${join(bridge.vault, "Broken note.md")}`]);
+		expect((JSON.parse(text) as { uri: string }[]).map((entry) => entry.uri)).toEqual([
+			`file://${join(bridge.vault, "Broken note.md")}`,
+		]);
 
-		const outside = await client.request("tools/call", { name: "getDiagnostics", arguments: { uri: "file:///etc/hosts" } });
+		const outside = await client.request("tools/call", {
+			name: "getDiagnostics",
+			arguments: { uri: "file:///etc/hosts" },
+		});
 		expect(outside.error).toBeUndefined();
-		expect(outside.result).toEqual({ content: [{ type: "text", text: "getDiagnostics: Path is outside the vault: file:///etc/hosts" }], isError: true });
+		expect(outside.result).toEqual({
+			content: [{ type: "text", text: "getDiagnostics: Path is outside the vault: file:///etc/hosts" }],
+			isError: true,
+		});
 	});
 });

@@ -8,13 +8,19 @@ let bridge: BridgeFixture;
 let client: TestClient;
 
 const methods = new Map<string, MethodHandler>([
-	["test/throws", () => {
-		throw new Error("boom");
-	}],
+	[
+		"test/throws",
+		() => {
+			throw new Error("boom");
+		},
+	],
 	["test/rejects", () => Promise.reject(new TypeError("async boom"))],
-	["test/typed-error", () => {
-		throw new JsonRpcError(-32602, "Invalid params: path is outside the vault");
-	}],
+	[
+		"test/typed-error",
+		() => {
+			throw new JsonRpcError(-32602, "Invalid params: path is outside the vault");
+		},
+	],
 	["test/echo", (params) => params],
 ]);
 
@@ -62,7 +68,11 @@ describe("JSON-RPC errors over the wire", () => {
 	it("-32601 for an unknown method, with the id echoed exactly", async () => {
 		for (const id of [0, -1, 2 ** 53 - 1, "abc", "", "✻ ünïcode ⧉"]) {
 			const answer = await client.request("no/such/method", undefined, id);
-			expect(answer).toMatchObject({ jsonrpc: "2.0", id, error: { code: -32601, message: "Method not found: no/such/method" } });
+			expect(answer).toMatchObject({
+				jsonrpc: "2.0",
+				id,
+				error: { code: -32601, message: "Method not found: no/such/method" },
+			});
 		}
 	});
 
@@ -75,13 +85,22 @@ describe("JSON-RPC errors over the wire", () => {
 
 	it("-32602 with a clear message for an unknown tool", async () => {
 		const answer = await client.request("tools/call", { name: "executeCode", arguments: { code: "1" } });
-		expect(answer.error).toEqual({ code: -32602, message: "Unknown tool: executeCode; this server lists no tools" });
+		expect(answer.error).toEqual({
+			code: -32602,
+			message: "Unknown tool: executeCode; this server lists no tools",
+		});
 	});
 
 	it("-32603 when a handler throws or rejects, and the server keeps serving", async () => {
 		expect((await client.request("test/throws")).error).toEqual({ code: -32603, message: "Internal error: boom" });
-		expect((await client.request("test/rejects")).error).toEqual({ code: -32603, message: "Internal error: async boom" });
-		expect((await client.request("test/typed-error")).error).toEqual({ code: -32602, message: "Invalid params: path is outside the vault" });
+		expect((await client.request("test/rejects")).error).toEqual({
+			code: -32603,
+			message: "Internal error: async boom",
+		});
+		expect((await client.request("test/typed-error")).error).toEqual({
+			code: -32602,
+			message: "Invalid params: path is outside the vault",
+		});
 		expect((await client.request("ping")).result).toEqual({});
 	});
 

@@ -38,7 +38,11 @@ describe("the MCP handshake as Claude Code performs it", () => {
 			method: "initialize",
 			params: {
 				protocolVersion: "2025-11-25",
-				capabilities: { roots: { listChanged: true }, elicitation: {}, extensions: { "io.modelcontextprotocol/tasks": {} } },
+				capabilities: {
+					roots: { listChanged: true },
+					elicitation: {},
+					extensions: { "io.modelcontextprotocol/tasks": {} },
+				},
 				clientInfo: { name: "claude-code", title: "Claude Code", version: "2.1.330" },
 			},
 		});
@@ -66,7 +70,9 @@ describe("the MCP handshake as Claude Code performs it", () => {
 
 	it("answers its newest version when the client asks for one it does not know", async () => {
 		const client = await open();
-		expect((await client.initialize("1999-01-01")).result).toMatchObject({ protocolVersion: SUPPORTED_PROTOCOL_VERSIONS[0] });
+		expect((await client.initialize("1999-01-01")).result).toMatchObject({
+			protocolVersion: SUPPORTED_PROTOCOL_VERSIONS[0],
+		});
 	});
 
 	it("refuses a second initialize on the same connection", async () => {
@@ -86,9 +92,21 @@ describe("the MCP handshake as Claude Code performs it", () => {
 		});
 		await client.waitForNotification("notifications/tools/list_changed");
 		expect((await client.request("tools/list")).result).toEqual({
-			tools: [{ name: "getDiagnostics", description: "test tool", inputSchema: { type: "object", properties: { uri: { type: "string" } }, additionalProperties: false } }],
+			tools: [
+				{
+					name: "getDiagnostics",
+					description: "test tool",
+					inputSchema: {
+						type: "object",
+						properties: { uri: { type: "string" } },
+						additionalProperties: false,
+					},
+				},
+			],
 		});
-		expect((await client.request("tools/call", { name: "getDiagnostics", arguments: {} })).result).toEqual({ content: [{ type: "text", text: "[]" }] });
+		expect((await client.request("tools/call", { name: "getDiagnostics", arguments: {} })).result).toEqual({
+			content: [{ type: "text", text: "[]" }],
+		});
 	});
 });
 

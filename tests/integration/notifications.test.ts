@@ -25,7 +25,10 @@ function advance(ms: number): void {
 }
 
 /** Method and params of every notification, without the bridge's own tools/list_changed. */
-const received = (client: TestClient) => client.notifications.filter((n) => n.method !== "notifications/tools/list_changed").map((n) => ({ method: n.method, params: n.params }));
+const received = (client: TestClient) =>
+	client.notifications
+		.filter((n) => n.method !== "notifications/tools/list_changed")
+		.map((n) => ({ method: n.method, params: n.params }));
 
 describe("notifications over real sockets", () => {
 	let fixture: AssembledBridge;
@@ -125,7 +128,14 @@ describe("notifications over real sockets", () => {
 	it("a burst of selection changes arrives once, DEBOUNCE after the last change, with the last selection", async () => {
 		const client = await readyClient();
 		for (let end = 1; end <= 5; end++) {
-			fixture.bridge.notifier.selectionChanged(selectionSnapshot(abs(NOTE), "first".slice(0, end), { line: 0, character: 0 }, { line: 0, character: end }));
+			fixture.bridge.notifier.selectionChanged(
+				selectionSnapshot(
+					abs(NOTE),
+					"first".slice(0, end),
+					{ line: 0, character: 0 },
+					{ line: 0, character: end },
+				),
+			);
 			advance(10);
 		}
 		advance(DEBOUNCE - 11);
@@ -155,7 +165,10 @@ describe("notifications over real sockets", () => {
 		await settled(client);
 		const expected = [
 			["", { start: { line: 0, character: 0 }, end: { line: 0, character: 0 }, isEmpty: true }],
-			["line\nsecond line\nthird", { start: { line: 0, character: 6 }, end: { line: 2, character: 5 }, isEmpty: false }],
+			[
+				"line\nsecond line\nthird",
+				{ start: { line: 0, character: 6 }, end: { line: 2, character: 5 }, isEmpty: false },
+			],
 		];
 		expect(received(client).map((n) => [n.params?.text, n.params?.selection])).toEqual(expected);
 		advance(DEBOUNCE * 10);
@@ -195,8 +208,15 @@ describe("notifications over real sockets", () => {
 		fixture.editor.select(NOTE, { line: 2, character: 5 }, { line: 0, character: 6 });
 		await settled(...clients);
 		const opened = selectionSnapshot(abs(NOTE), "", { line: 0, character: 0 }, { line: 0, character: 0 });
-		const selected = selectionSnapshot(abs(NOTE), "line\nsecond line\nthird", { line: 2, character: 5 }, { line: 0, character: 6 });
-		const expected = [opened, selected].map((params) => JSON.stringify({ jsonrpc: "2.0", method: "selection_changed", params }));
+		const selected = selectionSnapshot(
+			abs(NOTE),
+			"line\nsecond line\nthird",
+			{ line: 2, character: 5 },
+			{ line: 0, character: 6 },
+		);
+		const expected = [opened, selected].map((params) =>
+			JSON.stringify({ jsonrpc: "2.0", method: "selection_changed", params }),
+		);
 		expect(frames).toEqual([expected, expected]);
 	});
 
@@ -204,7 +224,9 @@ describe("notifications over real sockets", () => {
 		const client = await readyClient();
 		expect(fixture.bridge.notifier.mention({ filePath: abs(NOTE), lineStart: 0, lineEnd: 2 })).toBe("sent");
 		expect(fixture.bridge.notifier.mention({ filePath: `${abs("Notes")}/` })).toBe("sent");
-		expect(fixture.bridge.notifier.mention({ filePath: abs("Private/diary.md"), lineStart: 0, lineEnd: 0 })).toBe("private");
+		expect(fixture.bridge.notifier.mention({ filePath: abs("Private/diary.md"), lineStart: 0, lineEnd: 0 })).toBe(
+			"private",
+		);
 		await settled(client);
 		expect(received(client)).toEqual([
 			{ method: "at_mentioned", params: { filePath: abs(NOTE), lineStart: 0, lineEnd: 2 } },
@@ -231,8 +253,17 @@ describe("notifications over real sockets", () => {
 		expect(await methodsAfter(1)).toEqual(["selection_changed", "at_mentioned"]);
 		expect(await methodsAfter(QUEUED_MENTION_SPACING_MS - 1)).toEqual(["selection_changed", "at_mentioned"]);
 		expect(await methodsAfter(1)).toEqual(["selection_changed", "at_mentioned", "at_mentioned"]);
-		expect(await methodsAfter(QUEUED_MENTION_SPACING_MS)).toEqual(["selection_changed", "at_mentioned", "at_mentioned", "at_mentioned"]);
-		expect(received(client).slice(1).map((n) => n.params)).toEqual([
+		expect(await methodsAfter(QUEUED_MENTION_SPACING_MS)).toEqual([
+			"selection_changed",
+			"at_mentioned",
+			"at_mentioned",
+			"at_mentioned",
+		]);
+		expect(
+			received(client)
+				.slice(1)
+				.map((n) => n.params),
+		).toEqual([
 			{ filePath: abs(NOTE), lineStart: 1, lineEnd: 1 },
 			{ filePath: abs("Notes/beta.md") },
 			{ filePath: `${abs("Notes")}/` },

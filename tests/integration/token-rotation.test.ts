@@ -85,4 +85,3 @@ describe("BridgeHost.rotateToken over real sockets", () => {
 		await expect(fixture.host.rotateToken()).rejects.toThrow("The bridge is not running");
 	});
 });
-

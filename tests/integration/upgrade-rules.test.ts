@@ -40,10 +40,13 @@ describe("authentication on the upgrade", () => {
 		["a very long value", "a".repeat(10_000)],
 	])("refuses %s with 401 and opens no socket", async (_label, variant) => {
 		const token =
-			variant === "x" ? `${bridge.token.slice(0, -1)}${bridge.token.endsWith("a") ? "b" : "a"}`
-			: variant === "prefix" ? bridge.token.slice(0, 16)
-			: variant === "suffix" ? `${bridge.token}0`
-			: variant;
+			variant === "x"
+				? `${bridge.token.slice(0, -1)}${bridge.token.endsWith("a") ? "b" : "a"}`
+				: variant === "prefix"
+					? bridge.token.slice(0, 16)
+					: variant === "suffix"
+						? `${bridge.token}0`
+						: variant;
 		const outcome = await connect(bridge.port, { token });
 		expect(outcome).toMatchObject({ kind: "refused", status: 401 });
 		expect(bridge.host.status().clients).toHaveLength(0);
@@ -125,8 +128,9 @@ describe("shutdown", () => {
 		await bridge.host.stop();
 		expect((await client.closed).code).toBe(1001);
 		expect(existsSync(bridge.lockFilePath)).toBe(false);
-		const outcome = await connect(bridge.port, { token: bridge.token }).catch((error: NodeJS.ErrnoException) => error.code);
+		const outcome = await connect(bridge.port, { token: bridge.token }).catch(
+			(error: NodeJS.ErrnoException) => error.code,
+		);
 		expect(outcome).toBe("ECONNREFUSED");
 	});
 });
-

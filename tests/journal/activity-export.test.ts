@@ -1,12 +1,52 @@
 import { activityEntries } from "../../src/journal/activity-entries";
-import { ACTIVITY_EXPORT_FORMAT, activityAsJson, activityAsMarkdown, type ActivityExport } from "../../src/journal/activity-export";
+import {
+	ACTIVITY_EXPORT_FORMAT,
+	activityAsJson,
+	activityAsMarkdown,
+	type ActivityExport,
+} from "../../src/journal/activity-export";
 import type { JournalRecord } from "../../src/journal/journal-records";
 
 const session = { key: "s1", surface: "vault-tools-http" as const, client: "claude-code" };
 const records: JournalRecord[] = [
-	{ type: "call", id: "e1", at: Date.UTC(2026, 0, 1), session, tool: "read_note", notes: ["a|b.md"], args: "path=[[a|b]]", outcome: "ok", durationMs: 1, answerBytes: 10 },
-	{ type: "change", id: "e2", at: Date.UTC(2026, 0, 2), session, tool: "move_note", change: { kind: "move", from: "x.md", to: "y/x.md", after: "0".repeat(64), rewrites: [{ path: "c.md", before: { hash: "1".repeat(64), bytes: 2 }, after: "2".repeat(64) }] } },
-	{ type: "call", id: "e2", at: Date.UTC(2026, 0, 2), session, tool: "move_note", notes: ["x.md"], args: "path=x.md to=y/x.md", outcome: "ok", durationMs: 3, answerBytes: 20 },
+	{
+		type: "call",
+		id: "e1",
+		at: Date.UTC(2026, 0, 1),
+		session,
+		tool: "read_note",
+		notes: ["a|b.md"],
+		args: "path=[[a|b]]",
+		outcome: "ok",
+		durationMs: 1,
+		answerBytes: 10,
+	},
+	{
+		type: "change",
+		id: "e2",
+		at: Date.UTC(2026, 0, 2),
+		session,
+		tool: "move_note",
+		change: {
+			kind: "move",
+			from: "x.md",
+			to: "y/x.md",
+			after: "0".repeat(64),
+			rewrites: [{ path: "c.md", before: { hash: "1".repeat(64), bytes: 2 }, after: "2".repeat(64) }],
+		},
+	},
+	{
+		type: "call",
+		id: "e2",
+		at: Date.UTC(2026, 0, 2),
+		session,
+		tool: "move_note",
+		notes: ["x.md"],
+		args: "path=x.md to=y/x.md",
+		outcome: "ok",
+		durationMs: 3,
+		answerBytes: 20,
+	},
 	{ type: "undo", id: "e2", at: Date.UTC(2026, 0, 3) },
 ];
 
@@ -32,16 +72,48 @@ describe("activity export", () => {
 	});
 
 	it("leaves nothing in a cell that acts when the note opens: no HTML, image, code span, comment or tag (issue 26, finding 8)", () => {
-		const args = 'text=<img src="https://evil.example/x.png"> ![y](https://evil.example/y.png) `$= dv.span(1)` %%hide%% #private\n```dataviewjs';
-		const markdown = activityAsMarkdown(activityEntries([{ type: "call", id: "e9", at: Date.UTC(2026, 0, 5), session, tool: "edit_note", notes: ["n.md"], args, outcome: "ok", durationMs: 1, answerBytes: 1 }]), at);
+		const args =
+			'text=<img src="https://evil.example/x.png"> ![y](https://evil.example/y.png) `$= dv.span(1)` %%hide%% #private\n```dataviewjs';
+		const markdown = activityAsMarkdown(
+			activityEntries([
+				{
+					type: "call",
+					id: "e9",
+					at: Date.UTC(2026, 0, 5),
+					session,
+					tool: "edit_note",
+					notes: ["n.md"],
+					args,
+					outcome: "ok",
+					durationMs: 1,
+					answerBytes: 1,
+				},
+			]),
+			at,
+		);
 		const row = markdown.split("\n").find((line) => line.includes("| e9 |")) ?? "";
-		expect(row).toContain('text=&lt;img src="https://evil.example/x.png"> !\\[y\\](https://evil.example/y.png) \\`\\$= dv.span(1)\\` &#37;&#37;hide&#37;&#37; \\#private \\`\\`\\`dataviewjs');
+		expect(row).toContain(
+			'text=&lt;img src="https://evil.example/x.png"> !\\[y\\](https://evil.example/y.png) \\`\\$= dv.span(1)\\` &#37;&#37;hide&#37;&#37; \\#private \\`\\`\\`dataviewjs',
+		);
 		expect(markdown.split("\n").filter((line) => line.includes("dataviewjs"))).toEqual([row]);
 	});
 
 	it("keeps the JSON export plain JSON: the same argument text, unescaped", () => {
 		const args = '<img src="x"> | ```dataviewjs';
-		const entriesWithHtml = activityEntries([{ type: "call", id: "e9", at: Date.UTC(2026, 0, 5), session, tool: "edit_note", notes: ["n.md"], args, outcome: "ok", durationMs: 1, answerBytes: 1 }]);
+		const entriesWithHtml = activityEntries([
+			{
+				type: "call",
+				id: "e9",
+				at: Date.UTC(2026, 0, 5),
+				session,
+				tool: "edit_note",
+				notes: ["n.md"],
+				args,
+				outcome: "ok",
+				durationMs: 1,
+				answerBytes: 1,
+			},
+		]);
 		expect((JSON.parse(activityAsJson(entriesWithHtml, at)) as ActivityExport).entries[0]?.args).toBe(args);
 	});
 });

@@ -1,4 +1,12 @@
-import { MAX_SUMMARY, PRIVATE_NOTE, redactTokens, summarizeArguments, summarizeDetail, WITHHELD, type NoteReferences } from "../../src/journal/argument-summary";
+import {
+	MAX_SUMMARY,
+	PRIVATE_NOTE,
+	redactTokens,
+	summarizeArguments,
+	summarizeDetail,
+	WITHHELD,
+	type NoteReferences,
+} from "../../src/journal/argument-summary";
 
 const references: NoteReferences = {
 	classify: (value) => (value.includes("Secret") ? "private" : value.endsWith(".md") ? { path: value } : undefined),
@@ -6,15 +14,48 @@ const references: NoteReferences = {
 
 describe("summarizeArguments", () => {
 	it("names visible notes, and a private one only as a private note, then keeps no text argument at all", () => {
-		expect(summarizeArguments({ path: "Inbox/a.md", limit: 5 }, references)).toEqual({ text: "path=Inbox/a.md limit=5", notes: ["Inbox/a.md"], private: false });
-		const hidden = summarizeArguments({ path: "Secret/plan.md", content: "the plan", properties: { budget: 1 } }, references);
-		expect(hidden).toEqual({ text: `path=${PRIVATE_NOTE} content=${WITHHELD} properties=${WITHHELD}`, notes: [], private: true });
+		expect(summarizeArguments({ path: "Inbox/a.md", limit: 5 }, references)).toEqual({
+			text: "path=Inbox/a.md limit=5",
+			notes: ["Inbox/a.md"],
+			private: false,
+		});
+		const hidden = summarizeArguments(
+			{ path: "Secret/plan.md", content: "the plan", properties: { budget: 1 } },
+			references,
+		);
+		expect(hidden).toEqual({
+			text: `path=${PRIVATE_NOTE} content=${WITHHELD} properties=${WITHHELD}`,
+			notes: [],
+			private: true,
+		});
 	});
 
 	it("keeps only a short excerpt of text, and never a credential", () => {
-		const summary = summarizeArguments({ content: "word ".repeat(100), token: "hunter2", edits: [{ oldText: "a" }, { oldText: "b" }] }, references);
+		const summary = summarizeArguments(
+			{ content: "word ".repeat(100), token: "hunter2", edits: [{ oldText: "a" }, { oldText: "b" }] },
+			references,
+		);
 		expect(summary.text).toBe(`content="${"word ".repeat(8).slice(0, 39)}…" token=(withheld) edits=[2 items]`);
-		expect(summarizeArguments({ query: "x".repeat(1_000), a: "y".repeat(1_000), b: "z".repeat(1_000), c: "w".repeat(1_000), d: "v".repeat(1_000), e: "u".repeat(1_000), f: 1, g: 2, h: 3, i: 4, j: 5, k: 6, l: 7 }, references).text.length).toBeLessThanOrEqual(MAX_SUMMARY);
+		expect(
+			summarizeArguments(
+				{
+					query: "x".repeat(1_000),
+					a: "y".repeat(1_000),
+					b: "z".repeat(1_000),
+					c: "w".repeat(1_000),
+					d: "v".repeat(1_000),
+					e: "u".repeat(1_000),
+					f: 1,
+					g: 2,
+					h: 3,
+					i: 4,
+					j: 5,
+					k: 6,
+					l: 7,
+				},
+				references,
+			).text.length,
+		).toBeLessThanOrEqual(MAX_SUMMARY);
 	});
 });
 

@@ -2,7 +2,9 @@ import { contentHash, sameBytes } from "../../src/journal/content-hash";
 
 describe("contentHash", () => {
 	it("is the SHA-256 of the bytes, so one changed byte changes it", () => {
-		expect(contentHash(Buffer.from("abc"))).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+		expect(contentHash(Buffer.from("abc"))).toBe(
+			"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+		);
 		expect(contentHash(Buffer.from("a\r\n"))).not.toBe(contentHash(Buffer.from("a\n")));
 	});
 

@@ -1,4 +1,14 @@
-import { appendFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import {
+	appendFileSync,
+	lstatSync,
+	mkdirSync,
+	readdirSync,
+	readFileSync,
+	statSync,
+	symlinkSync,
+	utimesSync,
+	writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { contentHash } from "../../src/journal/content-hash";
 import { FolderJournalStore } from "../../src/journal/folder-journal-store";
@@ -8,7 +18,8 @@ import { journalStoreContract } from "./journal-store-contract";
 /** Sets every blob's modification time an hour back. */
 function ageBlobs(folder: string): void {
 	const anHourAgo = new Date(Date.now() - 3_600_000);
-	for (const name of readdirSync(join(folder, "blobs"))) utimesSync(join(folder, "blobs", name), anHourAgo, anHourAgo);
+	for (const name of readdirSync(join(folder, "blobs")))
+		utimesSync(join(folder, "blobs", name), anHourAgo, anHourAgo);
 }
 
 journalStoreContract("FolderJournalStore", () => {
@@ -40,7 +51,20 @@ describe("FolderJournalStore", () => {
 			const folder = join(temp.path, "journal");
 			const store = new FolderJournalStore(folder);
 			const first = await store.append([{ type: "undo", id: "x", at: 1 }]);
-			const second = await store.append([{ type: "call", id: "é", at: 2, session: { key: "s", surface: "ide" }, tool: "t", notes: ["Café.md"], args: "✓", outcome: "ok", durationMs: 1, answerBytes: 1 }]);
+			const second = await store.append([
+				{
+					type: "call",
+					id: "é",
+					at: 2,
+					session: { key: "s", surface: "ide" },
+					tool: "t",
+					notes: ["Café.md"],
+					args: "✓",
+					outcome: "ok",
+					durationMs: 1,
+					answerBytes: 1,
+				},
+			]);
 			expect(statSync(join(folder, "records.jsonl")).size).toBe(first + second);
 		} finally {
 			temp.remove();
@@ -79,19 +103,30 @@ describe("FolderJournalStore", () => {
 				{ type: "undo", id: "a", at: 1 },
 				{ type: "undo", id: "b", at: 2 },
 			]);
-			expect(readFileSync(join(folder, "records.jsonl"), "utf8").trim().split("\n").map((line) => (JSON.parse(line) as { id: string }).id)).toEqual(["a", "b"]);
+			expect(
+				readFileSync(join(folder, "records.jsonl"), "utf8")
+					.trim()
+					.split("\n")
+					.map((line) => (JSON.parse(line) as { id: string }).id),
+			).toEqual(["a", "b"]);
 			const old = Uint8Array.from([1]);
 			const young = Uint8Array.from([2]);
 			await store.putBlob(contentHash(old), old);
 			ageBlobs(folder);
 			await store.putBlob(contentHash(young), young);
-			await store.compact((records) => records, () => new Set());
+			await store.compact(
+				(records) => records,
+				() => new Set(),
+			);
 			expect(await store.getBlob(contentHash(old))).toBeUndefined();
 			expect(await store.getBlob(contentHash(young))).toBeDefined();
 			// Kept again (an old blob protecting a new write): young again, so a compaction leaves it.
 			ageBlobs(folder);
 			await store.putBlob(contentHash(young), young);
-			await store.compact((records) => records, () => new Set());
+			await store.compact(
+				(records) => records,
+				() => new Set(),
+			);
 			expect(await store.getBlob(contentHash(young))).toBeDefined();
 		} finally {
 			temp.remove();
@@ -115,8 +150,13 @@ describe("FolderJournalStore", () => {
 				},
 				() => new Set(),
 			);
-			expect(readFileSync(join(folder, "records.jsonl"), "utf8")).toBe(spelled.map((line) => `${line}\n`).join(""));
-			expect(sizes).toEqual([Buffer.byteLength('{"type":"undo","id":"first","at":1}\n'), ...spelled.map((line) => Buffer.byteLength(line) + 1)]);
+			expect(readFileSync(join(folder, "records.jsonl"), "utf8")).toBe(
+				spelled.map((line) => `${line}\n`).join(""),
+			);
+			expect(sizes).toEqual([
+				Buffer.byteLength('{"type":"undo","id":"first","at":1}\n'),
+				...spelled.map((line) => Buffer.byteLength(line) + 1),
+			]);
 			expect((await store.load()).map((record) => record.id)).toEqual(["café", "spaced"]);
 		} finally {
 			temp.remove();
@@ -186,7 +226,8 @@ describe("FolderJournalStore", () => {
 			try {
 				const folder = join(temp.path, "journal");
 				const store = new FolderJournalStore(folder, 200);
-				for (let index = 0; index < 20; index++) await store.append([{ type: "undo", id: `r${index}`, at: index }]);
+				for (let index = 0; index < 20; index++)
+					await store.append([{ type: "undo", id: `r${index}`, at: index }]);
 				const ids = (await store.load()).map((record) => record.id);
 				expect(ids.length).toBeLessThan(10);
 				expect(ids.at(-1)).toBe("r19");

@@ -3,12 +3,34 @@ import { DEFAULT_JOURNAL_BOUNDS, measure, recordBytes, withinBounds } from "../.
 import { blobsOf, type JournalRecord } from "../../src/journal/journal-records";
 import type { JournalBounds } from "../../src/journal/journal-store";
 
-const call = (id: string, at: number): JournalRecord => ({ type: "call", id, at, session: { key: "s", surface: "ide" }, tool: "t", notes: [], args: "", outcome: "ok", durationMs: 0, answerBytes: 0 });
-const edit = (id: string, at: number, hash: string, bytes: number): JournalRecord => ({ type: "change", id, at, session: { key: "s", surface: "ide" }, tool: "t", change: { kind: "edit", path: "a.md", before: { hash, bytes }, after: "f".repeat(64) } });
+const call = (id: string, at: number): JournalRecord => ({
+	type: "call",
+	id,
+	at,
+	session: { key: "s", surface: "ide" },
+	tool: "t",
+	notes: [],
+	args: "",
+	outcome: "ok",
+	durationMs: 0,
+	answerBytes: 0,
+});
+const edit = (id: string, at: number, hash: string, bytes: number): JournalRecord => ({
+	type: "change",
+	id,
+	at,
+	session: { key: "s", surface: "ide" },
+	tool: "t",
+	change: { kind: "edit", path: "a.md", before: { hash, bytes }, after: "f".repeat(64) },
+});
 
 describe("journal bounds", () => {
 	it("defaults to what a user expects: 10,000 calls, 20 MB, 30 days", () => {
-		expect(DEFAULT_JOURNAL_BOUNDS).toEqual({ maxEntries: 10_000, maxBytes: 20 * 1024 * 1024, maxAgeMs: 30 * 24 * 60 * 60 * 1000 });
+		expect(DEFAULT_JOURNAL_BOUNDS).toEqual({
+			maxEntries: 10_000,
+			maxBytes: 20 * 1024 * 1024,
+			maxAgeMs: 30 * 24 * 60 * 60 * 1000,
+		});
 	});
 
 	it("keeps a call's records together, newest calls first, in stored order", () => {
@@ -26,17 +48,34 @@ describe("journal bounds", () => {
 	});
 
 	it("drops calls older than the age bound", () => {
-		expect(withinBounds([call("old", 0), call("new", 90)], { maxEntries: 10, maxBytes: Infinity, maxAgeMs: 50 }, 100).map((record) => record.id)).toEqual(["new"]);
+		expect(
+			withinBounds(
+				[call("old", 0), call("new", 90)],
+				{ maxEntries: 10, maxBytes: Infinity, maxAgeMs: 50 },
+				100,
+			).map((record) => record.id),
+		).toEqual(["new"]);
 	});
 
 	it("keeps the same records as grouping every record by call would (the simple form it replaced), ties included", () => {
 		const record = fc.oneof(
-			fc.record({ id: fc.constantFrom("a", "b", "c", "d", "e", "f"), at: fc.integer({ min: 0, max: 20 }) }).map(({ id, at }) => call(id, at)),
 			fc
-				.record({ id: fc.constantFrom("a", "b", "c", "d", "e", "f"), at: fc.integer({ min: 0, max: 20 }), hash: fc.constantFrom("1", "2", "3"), bytes: fc.integer({ min: 1, max: 400 }) })
+				.record({ id: fc.constantFrom("a", "b", "c", "d", "e", "f"), at: fc.integer({ min: 0, max: 20 }) })
+				.map(({ id, at }) => call(id, at)),
+			fc
+				.record({
+					id: fc.constantFrom("a", "b", "c", "d", "e", "f"),
+					at: fc.integer({ min: 0, max: 20 }),
+					hash: fc.constantFrom("1", "2", "3"),
+					bytes: fc.integer({ min: 1, max: 400 }),
+				})
 				.map(({ id, at, hash, bytes }) => edit(id, at, hash.repeat(64), bytes)),
 		);
-		const bounds = fc.record({ maxEntries: fc.integer({ min: 0, max: 7 }), maxBytes: fc.integer({ min: 0, max: 4_000 }), maxAgeMs: fc.integer({ min: 0, max: 25 }) });
+		const bounds = fc.record({
+			maxEntries: fc.integer({ min: 0, max: 7 }),
+			maxBytes: fc.integer({ min: 0, max: 4_000 }),
+			maxAgeMs: fc.integer({ min: 0, max: 25 }),
+		});
 		fc.assert(
 			fc.property(fc.array(record, { maxLength: 30 }), bounds, (records, limits) => {
 				expect(withinBounds(records, limits, 22)).toEqual(groupedWithinBounds(records, limits, 22));

@@ -10,8 +10,12 @@ describe("journalFolder", () => {
 		try {
 			const vault = join(temp.path, "My Vault");
 			mkdirSync(vault);
-			expect(journalFolder(vault, { XDG_DATA_HOME: join(temp.path, "data") }, join(temp.path, "home"))).toEqual({ folder: join(temp.path, "data", "claude-code-bridge", "journal", vaultId(vault)) });
-			expect(journalFolder(vault, { XDG_DATA_HOME: "relative/ignored" }, join(temp.path, "home"))).toEqual({ folder: join(temp.path, "home", ".local", "share", "claude-code-bridge", "journal", vaultId(vault)) });
+			expect(journalFolder(vault, { XDG_DATA_HOME: join(temp.path, "data") }, join(temp.path, "home"))).toEqual({
+				folder: join(temp.path, "data", "claude-code-bridge", "journal", vaultId(vault)),
+			});
+			expect(journalFolder(vault, { XDG_DATA_HOME: "relative/ignored" }, join(temp.path, "home"))).toEqual({
+				folder: join(temp.path, "home", ".local", "share", "claude-code-bridge", "journal", vaultId(vault)),
+			});
 			expect(vaultId(vault)).toMatch(/^My_Vault-[0-9a-f]{12}$/);
 		} finally {
 			temp.remove();
@@ -57,7 +61,10 @@ describe("installedPluginJournalFolder", () => {
 			for (const configFolder of [".config-app", ".config-work"]) {
 				const vault = join(temp.path, configFolder);
 				install(vault, configFolder);
-				const expected = pluginJournalFolder(vault, configFolder, { id: ID, dir: `${configFolder}/plugins/${ID}` });
+				const expected = pluginJournalFolder(vault, configFolder, {
+					id: ID,
+					dir: `${configFolder}/plugins/${ID}`,
+				});
 				expect(installedPluginJournalFolder(vault, ID)).toBe(expected);
 				expect(expected).toBe(join(vault, configFolder, "plugins", ID, "journal"));
 			}
@@ -96,9 +103,13 @@ describe("installedPluginJournalFolder", () => {
 			const manifest = { id: ID, dir: `.config-app/plugins/${ID}` };
 			const folders = vaults.map((vault) => installedPluginJournalFolder(vault, ID));
 			expect(folders).toEqual(vaults.map((vault) => pluginJournalFolder(vault, ".config-app", manifest)));
-			expect(folders).toEqual(vaults.map((vault) => join(vault, ".config-app", "plugins", ID, "journal", vaultId(vault))));
+			expect(folders).toEqual(
+				vaults.map((vault) => join(vault, ".config-app", "plugins", ID, "journal", vaultId(vault))),
+			);
 			// The vault the folder really is in keeps the plain one.
-			expect(installedPluginJournalFolder(shared, ID)).toBe(join(shared, ".config-app", "plugins", ID, "journal"));
+			expect(installedPluginJournalFolder(shared, ID)).toBe(
+				join(shared, ".config-app", "plugins", ID, "journal"),
+			);
 		} finally {
 			temp.remove();
 		}

@@ -4,7 +4,14 @@ import type { ChangeRecord, JournalRecord } from "../../src/journal/journal-reco
 
 const KEY = randomBytes(32);
 const SINCE = 1_000;
-const edit: ChangeRecord = { type: "change", id: "c1", at: 2_000, session: { key: "s1", surface: "panel" }, tool: "Edit", change: { kind: "edit", path: "Note.md", before: { hash: "a".repeat(64), bytes: 4 }, after: "b".repeat(64) } };
+const edit: ChangeRecord = {
+	type: "change",
+	id: "c1",
+	at: 2_000,
+	session: { key: "s1", surface: "panel" },
+	tool: "Edit",
+	change: { kind: "edit", path: "Note.md", before: { hash: "a".repeat(64), bytes: 4 }, after: "b".repeat(64) },
+};
 
 /** A record as it reads back from the records file. */
 const readBack = (record: JournalRecord): JournalRecord => JSON.parse(JSON.stringify(record)) as JournalRecord;
@@ -22,7 +29,10 @@ describe("JournalSeal", () => {
 		const seal = new JournalSeal(KEY, "/vault", SINCE);
 		const sealed = seal.seal(edit);
 		const moved = { ...sealed, change: { ...edit.change, path: "../outside/victim.md" } } as ChangeRecord;
-		const swapped = { ...sealed, change: { ...edit.change, before: { hash: "c".repeat(64), bytes: 4 } } } as ChangeRecord;
+		const swapped = {
+			...sealed,
+			change: { ...edit.change, before: { hash: "c".repeat(64), bytes: 4 } },
+		} as ChangeRecord;
 		expect(seal.trust(readBack(moved))).toBe("unreadable");
 		expect(seal.trust(readBack(swapped))).toBe("unreadable");
 		expect(seal.trust(readBack({ ...sealed, mac: "not hex" }))).toBe("unreadable");
@@ -44,7 +54,18 @@ describe("JournalSeal", () => {
 
 	it("seals a short record in microseconds (the journal seals every record it appends)", () => {
 		const seal = new JournalSeal(KEY, "/vault", SINCE);
-		const call: JournalRecord = { type: "call", id: "12345678", at: Date.now(), session: { key: "s12345678", surface: "vault-tools-stdio", client: "claude-code" }, tool: "read_note", notes: ["Projects/Plan.md"], args: "path=Projects/Plan.md", outcome: "ok", durationMs: 0.4, answerBytes: 1200 };
+		const call: JournalRecord = {
+			type: "call",
+			id: "12345678",
+			at: Date.now(),
+			session: { key: "s12345678", surface: "vault-tools-stdio", client: "claude-code" },
+			tool: "read_note",
+			notes: ["Projects/Plan.md"],
+			args: "path=Projects/Plan.md",
+			outcome: "ok",
+			durationMs: 0.4,
+			answerBytes: 1200,
+		};
 		for (let index = 0; index < 2_000; index++) seal.seal(call);
 		const rounds = 20_000;
 		const started = performance.now();

@@ -19,7 +19,18 @@ export function journalStoreContract(name: string, create: () => MadeStore): voi
 		});
 		afterEach(() => made?.dispose());
 
-		const call = (id: string, at: number): JournalRecord => ({ type: "call", id, at, session: { key: "s1", surface: "ide" }, tool: "t", notes: [], args: "", outcome: "ok", durationMs: 1, answerBytes: 2 });
+		const call = (id: string, at: number): JournalRecord => ({
+			type: "call",
+			id,
+			at,
+			session: { key: "s1", surface: "ide" },
+			tool: "t",
+			notes: [],
+			args: "",
+			outcome: "ok",
+			durationMs: 1,
+			answerBytes: 2,
+		});
 
 		it("gives back appended records in order, and blobs by hash, byte for byte", async () => {
 			const store = made!.store;
@@ -37,9 +48,22 @@ export function journalStoreContract(name: string, create: () => MadeStore): voi
 		});
 
 		it("tells the bytes appended records take: their JSON lines, as the bounds count them", async () => {
-			const accented: JournalRecord = { type: "call", id: "b", at: 2, session: { key: "s1", surface: "ide" }, tool: "t", notes: ["Café ✓.md"], args: 'path="Café ✓.md"', outcome: "ok", durationMs: 1, answerBytes: 2 };
+			const accented: JournalRecord = {
+				type: "call",
+				id: "b",
+				at: 2,
+				session: { key: "s1", surface: "ide" },
+				tool: "t",
+				notes: ["Café ✓.md"],
+				args: 'path="Café ✓.md"',
+				outcome: "ok",
+				durationMs: 1,
+				answerBytes: 2,
+			};
 			const records: JournalRecord[] = [call("a", 1), accented, { type: "undo", id: "a", at: 3 }];
-			expect(await made!.store.append(records)).toBe(records.reduce((sum, record) => sum + recordBytes(record), 0));
+			expect(await made!.store.append(records)).toBe(
+				records.reduce((sum, record) => sum + recordBytes(record), 0),
+			);
 			expect(await made!.store.append([])).toBe(0);
 		});
 
@@ -56,7 +80,9 @@ export function journalStoreContract(name: string, create: () => MadeStore): voi
 			await store.dropBlob(contentHash(keptAgain), keptAt);
 			await store.dropBlob(contentHash(Uint8Array.from([9])), keptAt);
 			expect(await store.getBlob(contentHash(released))).toBeUndefined();
-			expect(Buffer.from((await store.getBlob(contentHash(keptAgain)))!).equals(Buffer.from(keptAgain))).toBe(true);
+			expect(Buffer.from((await store.getBlob(contentHash(keptAgain)))!).equals(Buffer.from(keptAgain))).toBe(
+				true,
+			);
 		});
 
 		it("compacts to the records selected and the blobs they keep", async () => {

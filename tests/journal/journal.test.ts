@@ -10,7 +10,11 @@ import { pollUntil } from "../helpers/wait-until";
 const SESSION = { key: "s1", surface: "ide" as const };
 const DAY = 24 * 60 * 60 * 1000;
 
-function journalWith(store = new MemoryJournalStore(), bounds = {}, clock = { now: 1_000 * DAY }): { journal: Journal; store: MemoryJournalStore | FolderJournalStore; clock: { now: number } } {
+function journalWith(
+	store = new MemoryJournalStore(),
+	bounds = {},
+	clock = { now: 1_000 * DAY },
+): { journal: Journal; store: MemoryJournalStore | FolderJournalStore; clock: { now: number } } {
 	let id = 0;
 	const journal = new Journal({ store, bounds, now: () => ++clock.now, newId: () => `id${++id}` });
 	return { journal, store, clock };
@@ -30,7 +34,9 @@ describe("Journal", () => {
 			const { journal } = journalWith(store as never, { maxEntries: 10 });
 			const ids = Array.from({ length: 25 }, () => record(journal));
 			await journal.flush();
-			const lines = readFileSync(join(temp.path, "journal", "records.jsonl"), "utf8").trim().split("\n");
+			const lines = readFileSync(join(temp.path, "journal", "records.jsonl"), "utf8")
+				.trim()
+				.split("\n");
 			expect(lines.length).toBeLessThanOrEqual(10);
 			const kept = (await journal.entries()).map((entry) => entry.id);
 			expect(kept[0]).toBe(ids.at(-1));
@@ -67,7 +73,16 @@ describe("Journal", () => {
 		for (let index = 0; index < 10; index++) {
 			const id = journal.begin({ session: SESSION, tool: "edit_note", notes: [], args: "" });
 			const bytes = Buffer.alloc(3_000, index);
-			await journal.recordChange(id, { kind: "edit", path: "a.md", before: { hash: contentHash(bytes), bytes: bytes.length }, after: "0".repeat(64) }, [{ hash: contentHash(bytes), bytes }]);
+			await journal.recordChange(
+				id,
+				{
+					kind: "edit",
+					path: "a.md",
+					before: { hash: contentHash(bytes), bytes: bytes.length },
+					after: "0".repeat(64),
+				},
+				[{ hash: contentHash(bytes), bytes }],
+			);
 			journal.finish(id, { outcome: "ok", durationMs: 1, answerBytes: 1 });
 		}
 		await journal.flush();
@@ -201,7 +216,11 @@ describe("Journal's buffered appends", () => {
 		await journal.flush();
 		expect(await store.getBlob(image.hash)).toBeDefined();
 		const id = journal.begin({ session: SESSION, tool: "edit_note", notes: [], args: "" });
-		await journal.recordChange(id, { kind: "edit", path: "a.md", before: { hash: image.hash, bytes: bytes.length }, after: "b".repeat(64) }, [image]);
+		await journal.recordChange(
+			id,
+			{ kind: "edit", path: "a.md", before: { hash: image.hash, bytes: bytes.length }, after: "b".repeat(64) },
+			[image],
+		);
 		expect(Buffer.from((await store.getBlob(image.hash))!).equals(bytes)).toBe(true);
 	});
 
@@ -215,7 +234,11 @@ describe("Journal's buffered appends", () => {
 		await journal.releasePreImages([image]);
 		expect(await store.getBlob(image.hash)).toBeDefined();
 		const id = journal.begin({ session: SESSION, tool: "edit_note", notes: [], args: "" });
-		await journal.recordChange(id, { kind: "edit", path: "a.md", before: { hash: image.hash, bytes: bytes.length }, after: "b".repeat(64) }, [image]);
+		await journal.recordChange(
+			id,
+			{ kind: "edit", path: "a.md", before: { hash: image.hash, bytes: bytes.length }, after: "b".repeat(64) },
+			[image],
+		);
 		expect(Buffer.from((await store.getBlob(image.hash))!).equals(bytes)).toBe(true);
 		// A third write over those bytes, not recorded: the recorded edit still names them, so they stay.
 		await journal.keepPreImages([image]);

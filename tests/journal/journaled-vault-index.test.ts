@@ -17,7 +17,12 @@ describe("JournaledVaultIndex", () => {
 		temp?.remove();
 	});
 
-	function setUp(files: Record<string, string | Buffer>): { index: JournaledVaultIndex; journal: Journal; store: MemoryJournalStore; vault: string } {
+	function setUp(files: Record<string, string | Buffer>): {
+		index: JournaledVaultIndex;
+		journal: Journal;
+		store: MemoryJournalStore;
+		vault: string;
+	} {
 		temp = makeTempDir("journaled-index");
 		const vault = temp.path;
 		for (const [path, text] of Object.entries(files)) {
@@ -30,7 +35,10 @@ describe("JournaledVaultIndex", () => {
 		const index = new JournaledVaultIndex({
 			index: folder,
 			journal,
-			bytes: { readBytes: (path) => Promise.resolve(existsSync(join(vault, path)) ? readFileSync(join(vault, path)) : undefined) },
+			bytes: {
+				readBytes: (path) =>
+					Promise.resolve(existsSync(join(vault, path)) ? readFileSync(join(vault, path)) : undefined),
+			},
 			isPrivate: (path, text) => path.startsWith("Private/") || (text?.includes("#secret") ?? false),
 		});
 		return { index, journal, store, vault };
@@ -52,16 +60,39 @@ describe("JournaledVaultIndex", () => {
 	it("offers no faster read the index it wraps does not have", () => {
 		const store = new MemoryJournalStore();
 		const bare = { refresh: () => Promise.resolve(), notePaths: () => [] } as unknown as VaultIndex;
-		const index = new JournaledVaultIndex({ index: bare, journal: new Journal({ store }), bytes: { readBytes: () => Promise.resolve(undefined) }, isPrivate: () => false });
-		expect([index.textNow, index.tagsOf, index.frontmatterOf, index.searchText, index.searchTextsOf]).toEqual([undefined, undefined, undefined, undefined, undefined]);
+		const index = new JournaledVaultIndex({
+			index: bare,
+			journal: new Journal({ store }),
+			bytes: { readBytes: () => Promise.resolve(undefined) },
+			isPrivate: () => false,
+		});
+		expect([index.textNow, index.tagsOf, index.frontmatterOf, index.searchText, index.searchTextsOf]).toEqual([
+			undefined,
+			undefined,
+			undefined,
+			undefined,
+			undefined,
+		]);
 	});
 
 	it("records no change for a write that makes its note private: its path is nowhere in the records", async () => {
 		const { index, journal, store } = setUp({ "Open.md": "plain words\n" });
 		await index.refresh();
-		const edit = journal.begin({ session: { key: "s", surface: "vault-tools-stdio" }, tool: "edit_note", notes: [], args: "" });
-		await index.writeText("Open.md", "plain words #secret\n", (await index.readText("Open.md"))!, { journalId: edit });
-		const create = journal.begin({ session: { key: "s", surface: "vault-tools-stdio" }, tool: "create_note", notes: [], args: "" });
+		const edit = journal.begin({
+			session: { key: "s", surface: "vault-tools-stdio" },
+			tool: "edit_note",
+			notes: [],
+			args: "",
+		});
+		await index.writeText("Open.md", "plain words #secret\n", (await index.readText("Open.md"))!, {
+			journalId: edit,
+		});
+		const create = journal.begin({
+			session: { key: "s", surface: "vault-tools-stdio" },
+			tool: "create_note",
+			notes: [],
+			args: "",
+		});
 		await index.createNote("Tagged.md", "#secret plans\n", { journalId: create });
 		expect((await journal.entries()).flatMap((entry) => entry.changes)).toEqual([]);
 		const stored = JSON.stringify(await store.load());
@@ -70,10 +101,16 @@ describe("JournaledVaultIndex", () => {
 	});
 
 	it("keeps no pre-image of a write that made its note private, or of one that failed, unless a record names it", async () => {
-		const { index, journal, store } = setUp({ "Open.md": "plain words\n", "Same.md": "plain words\n", "Other.md": "other words\n" });
+		const { index, journal, store } = setUp({
+			"Open.md": "plain words\n",
+			"Same.md": "plain words\n",
+			"Other.md": "other words\n",
+		});
 		await index.refresh();
 		// Same.md holds the same bytes as Open.md: its recorded edit names that pre-image, which must stay.
-		await index.writeText("Same.md", "changed words\n", (await index.readText("Same.md"))!, { journalId: journal.begin({ session: { key: "s", surface: "ide" }, tool: "edit_note", notes: [], args: "" }) });
+		await index.writeText("Same.md", "changed words\n", (await index.readText("Same.md"))!, {
+			journalId: journal.begin({ session: { key: "s", surface: "ide" }, tool: "edit_note", notes: [], args: "" }),
+		});
 		expect(store.blobCount).toBe(1);
 		await index.writeText("Open.md", "plain words #secret\n", (await index.readText("Open.md"))!);
 		await expect(index.writeText("Other.md", "new\n", "not what it holds")).rejects.toThrow();
@@ -107,7 +144,12 @@ describe("JournaledVaultIndex", () => {
 	});
 
 	it("records a move with the visible notes it rewrote, never a private one", async () => {
-		const { index, journal, store } = setUp({ "a.md": "# A\n", "b.md": "see [[a]]\n", "Private/p.md": "see [[a]]\n", "c.md": "no link\n" });
+		const { index, journal, store } = setUp({
+			"a.md": "# A\n",
+			"b.md": "see [[a]]\n",
+			"Private/p.md": "see [[a]]\n",
+			"c.md": "no link\n",
+		});
 		await index.refresh();
 		await index.renameNote("a.md", "Folder/z.md");
 		const [entry] = await journal.entries();
@@ -124,7 +166,8 @@ describe("JournaledVaultIndex", () => {
 		const { index, journal, store, vault } = setUp({ "n.md": "one\n", "a.md": "# A\n", "b.md": "see [[a]]\n" });
 		await index.refresh();
 		const stored: Record<string, boolean> = {};
-		const held = async (path: string): Promise<boolean> => (await store.getBlob(contentHash(readFileSync(join(vault, path))))) !== undefined;
+		const held = async (path: string): Promise<boolean> =>
+			(await store.getBlob(contentHash(readFileSync(join(vault, path))))) !== undefined;
 		const inner = folder!;
 		const writeText = inner.writeText.bind(inner);
 		const renameNote = inner.renameNote.bind(inner);

@@ -23,7 +23,11 @@ describe("referencesPerTurn", () => {
 	it("asks once per value in one synchronous run, and afresh after it", async () => {
 		const inner = changingReferences();
 		const references = referencesPerTurn(inner);
-		expect([references.classify("a.md"), references.classify("b.md"), references.classify("a.md")]).toEqual([{ path: "a.md" }, { path: "b.md" }, { path: "a.md" }]);
+		expect([references.classify("a.md"), references.classify("b.md"), references.classify("a.md")]).toEqual([
+			{ path: "a.md" },
+			{ path: "b.md" },
+			{ path: "a.md" },
+		]);
 		expect(inner.asked).toEqual(["a.md", "b.md"]);
 		inner.privateNotes.add("a.md");
 		await Promise.resolve();
@@ -34,9 +38,20 @@ describe("referencesPerTurn", () => {
 	it("judges a batch of records when it is written: a note made private after its calls, or between two batches, is withheld", async () => {
 		const inner = changingReferences();
 		const journal = new Journal({ store: new MemoryJournalStore() });
-		const recorder = new CallRecorder({ journal, surface: "vault-tools-http", references: referencesPerTurn(inner), classify: outcomeClassifier(() => false) });
+		const recorder = new CallRecorder({
+			journal,
+			surface: "vault-tools-http",
+			references: referencesPerTurn(inner),
+			classify: outcomeClassifier(() => false),
+		});
 		const read = (path: string): void => {
-			recorder.started({ method: "tools/call", params: { name: "read_note", arguments: { path } }, session: { id: 1 } })?.finished({ kind: "result", result: {}, bytes: 1 });
+			recorder
+				.started({
+					method: "tools/call",
+					params: { name: "read_note", arguments: { path } },
+					session: { id: 1 },
+				})
+				?.finished({ kind: "result", result: {}, bytes: 1 });
 		};
 		read("Plans.md");
 		read("Plans.md");

@@ -42,7 +42,11 @@ async function edit(journal: Journal, vault: BytesVault, path: string, text: str
 	const before = vault.files.get(path)!;
 	const after = Buffer.from(text);
 	vault.files.set(path, after);
-	await journal.recordChange(id, { kind: "edit", path, before: { hash: contentHash(before), bytes: before.length }, after: contentHash(after) }, [{ hash: contentHash(before), bytes: before }]);
+	await journal.recordChange(
+		id,
+		{ kind: "edit", path, before: { hash: contentHash(before), bytes: before.length }, after: contentHash(after) },
+		[{ hash: contentHash(before), bytes: before }],
+	);
 	journal.finish(id, { outcome: "ok", durationMs: 1, answerBytes: 1 });
 	return id;
 }
@@ -63,7 +67,10 @@ describe("Undo", () => {
 		const id = await edit(journal, vault, "n.md", "changed");
 		expect(await undo.entry(id)).toEqual({ kind: "undone", id, notes: ["n.md"] });
 		expect(vault.files.get("n.md")?.equals(original)).toBe(true);
-		expect(await undo.entry(id)).toMatchObject({ kind: "refused", reason: expect.stringMatching(/undone already/) as unknown });
+		expect(await undo.entry(id)).toMatchObject({
+			kind: "refused",
+			reason: expect.stringMatching(/undone already/) as unknown,
+		});
 	});
 
 	it("answers a conflict with both sides for a three-way review, writing nothing", async () => {
@@ -83,8 +90,14 @@ describe("Undo", () => {
 		const { journal, vault, undo, store } = setUp();
 		vault.files.set("n.md", Buffer.from("before"));
 		const id = await edit(journal, vault, "n.md", "after");
-		await store.compact((records) => records, () => new Set());
-		expect(await undo.entry(id)).toMatchObject({ kind: "refused", reason: expect.stringMatching(/no longer kept/) as unknown });
+		await store.compact(
+			(records) => records,
+			() => new Set(),
+		);
+		expect(await undo.entry(id)).toMatchObject({
+			kind: "refused",
+			reason: expect.stringMatching(/no longer kept/) as unknown,
+		});
 		expect(vault.files.get("n.md")?.toString()).toBe("after");
 	});
 
@@ -105,12 +118,23 @@ describe("Undo", () => {
 		const { journal, vault, undo } = setUp();
 		vault.files.set("new.md", Buffer.from("made"));
 		const created = journal.begin({ session: SESSION, tool: "create_note", notes: [], args: "" });
-		await journal.recordChange(created, { kind: "create", path: "new.md", after: contentHash(Buffer.from("made")) }, []);
+		await journal.recordChange(
+			created,
+			{ kind: "create", path: "new.md", after: contentHash(Buffer.from("made")) },
+			[],
+		);
 		vault.files.set("moved/m.md", Buffer.from("m"));
 		vault.files.set("m.md", Buffer.from("someone put a file here"));
 		const moved = journal.begin({ session: SESSION, tool: "move_note", notes: [], args: "" });
-		await journal.recordChange(moved, { kind: "move", from: "m.md", to: "moved/m.md", after: contentHash(Buffer.from("m")), rewrites: [] }, []);
-		expect(await undo.entry(moved)).toMatchObject({ kind: "conflict", reason: "m.md is taken by another file now; nothing was undone" });
+		await journal.recordChange(
+			moved,
+			{ kind: "move", from: "m.md", to: "moved/m.md", after: contentHash(Buffer.from("m")), rewrites: [] },
+			[],
+		);
+		expect(await undo.entry(moved)).toMatchObject({
+			kind: "conflict",
+			reason: "m.md is taken by another file now; nothing was undone",
+		});
 		vault.files.set("new.md", Buffer.from("made, then edited"));
 		expect(await undo.entry(created)).toMatchObject({ kind: "conflict" });
 		expect(vault.trashed).toEqual([]);
@@ -122,7 +146,9 @@ describe("Undo", () => {
 	describe("the journal read back is untrusted (its folder syncs with the vault)", () => {
 		const SECRET = Buffer.from("-----BEGIN PRIVATE KEY-----\n");
 		/** Records as someone with write access to the journal's folder would plant them, and the notes they aim at. */
-		const planted = async (mac?: string): Promise<{ vault: BytesVault; undo: Undo; store: MemoryJournalStore; journal: Journal }> => {
+		const planted = async (
+			mac?: string,
+		): Promise<{ vault: BytesVault; undo: Undo; store: MemoryJournalStore; journal: Journal }> => {
 			const { journal, vault, undo, store } = setUp();
 			vault.files.set("Note.md", Buffer.from("mine\n"));
 			vault.files.set("Victim.md", Buffer.from("victim\n"));
@@ -131,8 +157,29 @@ describe("Undo", () => {
 			const at = Date.now() + 1_000;
 			store.plantBlob(contentHash(SECRET), SECRET);
 			await store.append([
-				{ type: "change", id: "evil-edit", at, session, tool: "Edit", change: { kind: "edit", path: "Note.md", before: { hash: contentHash(SECRET), bytes: SECRET.length }, after: contentHash(Buffer.from("mine\n")) }, ...seal },
-				{ type: "change", id: "evil-create", at, session, tool: "Write", change: { kind: "create", path: "Victim.md", after: contentHash(Buffer.from("victim\n")) }, ...seal },
+				{
+					type: "change",
+					id: "evil-edit",
+					at,
+					session,
+					tool: "Edit",
+					change: {
+						kind: "edit",
+						path: "Note.md",
+						before: { hash: contentHash(SECRET), bytes: SECRET.length },
+						after: contentHash(Buffer.from("mine\n")),
+					},
+					...seal,
+				},
+				{
+					type: "change",
+					id: "evil-create",
+					at,
+					session,
+					tool: "Write",
+					change: { kind: "create", path: "Victim.md", after: contentHash(Buffer.from("victim\n")) },
+					...seal,
+				},
 			]);
 			return { vault, undo, store, journal };
 		};
@@ -142,13 +189,26 @@ describe("Undo", () => {
 				const { vault, undo, journal } = await planted(mac);
 				for (const id of ["evil-edit", "evil-create"]) {
 					const result = await undo.entry(id);
-					expect(result).toEqual({ kind: "refused", id, reason: expect.stringMatching(/^the journal's record of evil-\w+ is unreadable: this device did not write it as it reads now .*; nothing was undone$/) as unknown });
+					expect(result).toEqual({
+						kind: "refused",
+						id,
+						reason: expect.stringMatching(
+							/^the journal's record of evil-\w+ is unreadable: this device did not write it as it reads now .*; nothing was undone$/,
+						) as unknown,
+					});
 				}
 				expect(vault.files.get("Note.md")?.toString()).toBe("mine\n");
 				expect(vault.files.get("Victim.md")?.toString()).toBe("victim\n");
 				expect(vault.trashed).toEqual([]);
 				const entries = await journal.entries();
-				expect(entries.map((entry) => ({ id: entry.id, notes: entry.notes, changes: entry.changes, unreadable: entry.unreadable !== undefined }))).toEqual([
+				expect(
+					entries.map((entry) => ({
+						id: entry.id,
+						notes: entry.notes,
+						changes: entry.changes,
+						unreadable: entry.unreadable !== undefined,
+					})),
+				).toEqual([
 					{ id: "evil-create", notes: [], changes: [], unreadable: true },
 					{ id: "evil-edit", notes: [], changes: [], unreadable: true },
 				]);
@@ -160,8 +220,20 @@ describe("Undo", () => {
 			const { journal, vault, undo, store } = setUp();
 			vault.files.set("n.md", Buffer.from("before"));
 			const id = await edit(journal, vault, "n.md", "after");
-			await store.append([{ type: "change", id, at: Date.now() + 1_000, session: SESSION, tool: "edit_note", change: { kind: "create", path: "Victim.md", after: "0".repeat(64) } }]);
-			expect(await undo.entry(id)).toMatchObject({ kind: "refused", reason: expect.stringMatching(/unreadable/) as unknown });
+			await store.append([
+				{
+					type: "change",
+					id,
+					at: Date.now() + 1_000,
+					session: SESSION,
+					tool: "edit_note",
+					change: { kind: "create", path: "Victim.md", after: "0".repeat(64) },
+				},
+			]);
+			expect(await undo.entry(id)).toMatchObject({
+				kind: "refused",
+				reason: expect.stringMatching(/unreadable/) as unknown,
+			});
 			expect(vault.files.get("n.md")?.toString()).toBe("after");
 		});
 
@@ -170,7 +242,11 @@ describe("Undo", () => {
 			vault.files.set("n.md", Buffer.from("before"));
 			const id = await edit(journal, vault, "n.md", "after");
 			store.plantBlob(contentHash(Buffer.from("before")), Buffer.from("BEFORE"));
-			expect(await undo.entry(id)).toEqual({ kind: "refused", id, reason: "the earlier text of n.md in the journal's folder is not the text that was kept; nothing was undone" });
+			expect(await undo.entry(id)).toEqual({
+				kind: "refused",
+				id,
+				reason: "the earlier text of n.md in the journal's folder is not the text that was kept; nothing was undone",
+			});
 			expect(vault.files.get("n.md")?.toString()).toBe("after");
 		});
 
@@ -178,8 +254,16 @@ describe("Undo", () => {
 			const { journal, vault, store } = setUp();
 			vault.files.set("n.md", Buffer.from("before"));
 			const id = await edit(journal, vault, "n.md", "after");
-			const guarded = Object.assign(Object.create(vault) as BytesVault, { pathProblem: (path: string) => (path === "n.md" ? "a private note or a file of the config folder" : undefined) });
-			expect(await new Undo(journal, guarded).entry(id)).toEqual({ kind: "refused", id, reason: "edit_note (" + id + ") names a private note or a file of the config folder; nothing was undone" });
+			const guarded = Object.assign(Object.create(vault) as BytesVault, {
+				pathProblem: (path: string) =>
+					path === "n.md" ? "a private note or a file of the config folder" : undefined,
+			});
+			expect(await new Undo(journal, guarded).entry(id)).toEqual({
+				kind: "refused",
+				id,
+				reason:
+					"edit_note (" + id + ") names a private note or a file of the config folder; nothing was undone",
+			});
 			expect(vault.files.get("n.md")?.toString()).toBe("after");
 			expect(store.blobCount).toBe(1);
 		});
@@ -188,11 +272,33 @@ describe("Undo", () => {
 			const store = new MemoryJournalStore();
 			const vault = new BytesVault();
 			vault.files.set("n.md", Buffer.from("after"));
-			await store.append([{ type: "change", id: "old", at: 5, session: SESSION, tool: "edit_note", change: { kind: "edit", path: "n.md", before: { hash: contentHash(Buffer.from("x")), bytes: 1 }, after: contentHash(Buffer.from("after")) } }]);
+			await store.append([
+				{
+					type: "change",
+					id: "old",
+					at: 5,
+					session: SESSION,
+					tool: "edit_note",
+					change: {
+						kind: "edit",
+						path: "n.md",
+						before: { hash: contentHash(Buffer.from("x")), bytes: 1 },
+						after: contentHash(Buffer.from("after")),
+					},
+				},
+			]);
 			const journal = new Journal({ store, seal: testSeal("/vault", 10) });
 			const [entry] = await journal.entries();
-			expect(entry).toMatchObject({ id: "old", notes: ["n.md"], notUndoable: "written before this version; cannot be undone safely" });
-			expect(await new Undo(journal, vault).entry("old")).toEqual({ kind: "refused", id: "old", reason: "edit_note (old) was written before this version; cannot be undone safely; nothing was undone" });
+			expect(entry).toMatchObject({
+				id: "old",
+				notes: ["n.md"],
+				notUndoable: "written before this version; cannot be undone safely",
+			});
+			expect(await new Undo(journal, vault).entry("old")).toEqual({
+				kind: "refused",
+				id: "old",
+				reason: "edit_note (old) was written before this version; cannot be undone safely; nothing was undone",
+			});
 		});
 	});
 });

@@ -42,10 +42,16 @@ describe("the built main.js, one story", () => {
 	});
 
 	it("load → connect → follow a link → select → tag → review accepted → unload", async () => {
-		const module = jest.requireActual<{ default: new (app: App, manifest: object) => Plugin }>(resolve(__dirname, "../../main.js"));
+		const module = jest.requireActual<{ default: new (app: App, manifest: object) => Plugin }>(
+			resolve(__dirname, "../../main.js"),
+		);
 		const app = new App(vault, "Story vault");
 		for (const [path, text] of Object.entries(NOTES)) app.vault.contents.set(path, text);
-		const plugin = new module.default(app, { id: "claude-code-bridge", name: "Claude Code Bridge", version: "0.1.0" });
+		const plugin = new module.default(app, {
+			id: "claude-code-bridge",
+			name: "Claude Code Bridge",
+			version: "0.1.0",
+		});
 		let client: TestClient | undefined;
 		plugin.load();
 		try {
@@ -65,7 +71,10 @@ describe("the built main.js, one story", () => {
 			const lockDirectory = join(home, ".claude", "ide");
 			const [lockName] = readdirSync(lockDirectory);
 			if (!lockName) throw new Error("no lock file");
-			const lock = JSON.parse(readFileSync(join(lockDirectory, lockName), "utf8")) as { authToken: string; workspaceFolders: string[] };
+			const lock = JSON.parse(readFileSync(join(lockDirectory, lockName), "utf8")) as {
+				authToken: string;
+				workspaceFolders: string[];
+			};
 			expect(lock.workspaceFolders).toEqual([vault]);
 			const port = Number(lockName.replace(".lock", ""));
 
@@ -73,7 +82,9 @@ describe("the built main.js, one story", () => {
 			client = await connectOrThrow(port, { token: lock.authToken });
 			await client.initialize();
 			client.notify("ide_connected", { pid: 4242 });
-			expect(summary(await client.waitForNotification("selection_changed"))).toBe(`selection_changed ${join(vault, "Projects/Plan.md")} "" 0:0-0:0`);
+			expect(summary(await client.waitForNotification("selection_changed"))).toBe(
+				`selection_changed ${join(vault, "Projects/Plan.md")} "" 0:0-0:0`,
+			);
 
 			// The user follows [[Ideas]]: the note opens in the same tab, in the same CodeMirror view.
 			const seen = client.notifications.length;
@@ -81,36 +92,57 @@ describe("the built main.js, one story", () => {
 			app.workspace.flushEvents();
 			expect(EditorDriver.of(view).cm).toBe(editor.cm);
 			expect(editor.text).toBe(NOTES["Ideas.md"]);
-			expect(summary(await client.waitForNotification("selection_changed", 5000, seen))).toBe(`selection_changed ${join(vault, "Ideas.md")} "" 0:0-0:0`);
+			expect(summary(await client.waitForNotification("selection_changed", 5000, seen))).toBe(
+				`selection_changed ${join(vault, "Ideas.md")} "" 0:0-0:0`,
+			);
 
 			// The user selects "Second idea" with the mouse.
 			const afterSwitch = client.notifications.length;
 			editor.focus().dragOver("Second idea").mouseUp();
-			expect(summary(await client.waitForNotification("selection_changed", 5000, afterSwitch))).toBe(`selection_changed ${join(vault, "Ideas.md")} "Second idea" 2:0-2:11`);
+			expect(summary(await client.waitForNotification("selection_changed", 5000, afterSwitch))).toBe(
+				`selection_changed ${join(vault, "Ideas.md")} "Second idea" 2:0-2:11`,
+			);
 
 			// …and tags it for Claude (Mod+Alt+K): the line goes into Claude's prompt.
 			expect(plugin.runCommand("tag-for-claude")).toBe(true);
-			expect((await client.waitForNotification("at_mentioned")).params).toEqual({ filePath: join(vault, "Ideas.md"), lineStart: 2, lineEnd: 2 });
+			expect((await client.waitForNotification("at_mentioned")).params).toEqual({
+				filePath: join(vault, "Ideas.md"),
+				lineStart: 2,
+				lineEnd: 2,
+			});
 			expect(notices.at(-1)).toBe("Tagged for Claude Code.");
 
 			// Claude proposes an edit; the review opens in Obsidian and the user accepts it.
 			const proposal = "# Ideas\nFirst idea: a bridge\nSecond idea: a careful review\n";
 			const answer = client.request("tools/call", {
 				name: "openDiff",
-				arguments: { old_file_path: join(vault, "Ideas.md"), new_file_path: join(vault, "Ideas.md"), new_file_contents: proposal, tab_name: "✻ [Claude Code] Ideas.md ⧉" },
+				arguments: {
+					old_file_path: join(vault, "Ideas.md"),
+					new_file_path: join(vault, "Ideas.md"),
+					new_file_contents: proposal,
+					tab_name: "✻ [Claude Code] Ideas.md ⧉",
+				},
 			});
 			const accept = await pollUntil(() => {
-				const review = app.workspace.getLeavesOfType("claude-code-diff")[0]?.view as { contentEl?: FakeElement } | undefined;
+				const review = app.workspace.getLeavesOfType("claude-code-diff")[0]?.view as
+					{ contentEl?: FakeElement } | undefined;
 				return review?.contentEl?.findAll("ccb-review-accept")[0];
 			}, "the review's accept button");
 			accept.dispatch("click");
-			expect((await answer).result).toEqual({ content: [{ type: "text", text: "FILE_SAVED" }, { type: "text", text: proposal }] });
+			expect((await answer).result).toEqual({
+				content: [
+					{ type: "text", text: "FILE_SAVED" },
+					{ type: "text", text: proposal },
+				],
+			});
 
 			// The plugin unloads (disabled, or Obsidian quits): the lock file goes, the port closes.
 			plugin.unload();
 			expect((await client.closed).code).toBe(1001);
 			expect(existsSync(join(lockDirectory, lockName))).toBe(false);
-			await expect(connectOrThrow(port, { token: lock.authToken })).rejects.toMatchObject({ code: "ECONNREFUSED" });
+			await expect(connectOrThrow(port, { token: lock.authToken })).rejects.toMatchObject({
+				code: "ECONNREFUSED",
+			});
 		} finally {
 			plugin.unload();
 			await client?.close();
@@ -125,7 +157,11 @@ function file(app: App, path: string) {
 }
 
 function summary(notification: ReceivedNotification): string {
-	const params = notification.params as { filePath: string; text: string; selection: { start: { line: number; character: number }; end: { line: number; character: number } } };
+	const params = notification.params as {
+		filePath: string;
+		text: string;
+		selection: { start: { line: number; character: number }; end: { line: number; character: number } };
+	};
 	const { start, end } = params.selection;
 	return `${notification.method} ${params.filePath} ${JSON.stringify(params.text)} ${start.line}:${start.character}-${end.line}:${end.character}`;
 }

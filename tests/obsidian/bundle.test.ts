@@ -4,7 +4,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { App, Plugin} from "../__mocks__/obsidian";
+import { App, Plugin } from "../__mocks__/obsidian";
 import { connectOrThrow } from "../helpers/test-client";
 import { makeTempDir } from "../helpers/temp-dir";
 import { waitUntil } from "../helpers/wait-until";
@@ -36,47 +36,82 @@ describe("the built main.js", () => {
 		// Obsidian loads a plugin by requiring main.js; Jest maps its `obsidian` import to the same stub.
 		const module = jest.requireActual<{ default: new (app: App, manifest: object) => LoadedPlugin }>(bundle);
 		const app = new App(vault, "My vault");
-		const plugin = new module.default(app, { id: "claude-code-bridge", name: "Claude Code Bridge", version: "0.1.0" });
+		const plugin = new module.default(app, {
+			id: "claude-code-bridge",
+			name: "Claude Code Bridge",
+			version: "0.1.0",
+		});
 		plugin.load();
 		try {
 			await flush();
 
-		const lockDirectory = join(home, ".claude", "ide");
-		expect(existsSync(lockDirectory)).toBe(false);
-		app.workspace.finishLayout();
+			const lockDirectory = join(home, ".claude", "ide");
+			expect(existsSync(lockDirectory)).toBe(false);
+			app.workspace.finishLayout();
 
-		const statusBar = plugin.statusBarItems[0];
+			const statusBar = plugin.statusBarItems[0];
 			if (!statusBar) throw new Error("no status bar item");
-		await waitUntil(() => statusBar.text !== "Claude: off" && statusBar.text !== "Claude: starting", "the bridge to leave the starting state");
-		expect([statusBar.text, statusBar.attributes.get("aria-label")]).toEqual(["Claude: listening", expect.stringMatching(/^Listening on 127.0.0.1:\d+/)]);
-		const lockNames = readdirSync(lockDirectory);
-		expect(lockNames).toEqual([expect.stringMatching(/^\d+\.lock$/)]);
-		const lockName = lockNames[0] ?? "";
-		const lock = JSON.parse(readFileSync(join(lockDirectory, lockName), "utf8")) as { authToken: string; ideName: string; workspaceFolders: string[] };
-		expect(lock.ideName).toBe("Obsidian · My vault");
-		expect(lock.workspaceFolders).toEqual([vault]);
-		const port = Number(lockName.replace(".lock", ""));
+			await waitUntil(
+				() => statusBar.text !== "Claude: off" && statusBar.text !== "Claude: starting",
+				"the bridge to leave the starting state",
+			);
+			expect([statusBar.text, statusBar.attributes.get("aria-label")]).toEqual([
+				"Claude: listening",
+				expect.stringMatching(/^Listening on 127.0.0.1:\d+/),
+			]);
+			const lockNames = readdirSync(lockDirectory);
+			expect(lockNames).toEqual([expect.stringMatching(/^\d+\.lock$/)]);
+			const lockName = lockNames[0] ?? "";
+			const lock = JSON.parse(readFileSync(join(lockDirectory, lockName), "utf8")) as {
+				authToken: string;
+				ideName: string;
+				workspaceFolders: string[];
+			};
+			expect(lock.ideName).toBe("Obsidian · My vault");
+			expect(lock.workspaceFolders).toEqual([vault]);
+			const port = Number(lockName.replace(".lock", ""));
 
-		const client = await connectOrThrow(port, { token: lock.authToken });
-		expect(client.protocol).toBe("mcp");
-		expect((await client.initialize()).result).toMatchObject({ serverInfo: { name: "obsidian-claude-code-bridge" } });
-		const listed = (await client.request("tools/list")).result as { tools: { name: string }[] };
-		expect(listed.tools.map((tool) => tool.name).sort()).toEqual(
-			["checkDocumentDirty", "closeAllDiffTabs", "close_tab", "getCurrentSelection", "getDiagnostics", "getLatestSelection", "getOpenEditors", "getWorkspaceFolders", "openDiff", "openFile", "saveDocument"].sort(),
-		);
-		expect(plugin.commands.map((command) => command.id)).toEqual(expect.arrayContaining(["tag-for-claude", "restart-server"]));
-		client.notify("ide_connected", { pid: 4242 });
-		await waitUntil(() => statusBar.attributes.get("aria-label")?.includes("pid 4242") === true, "the status tooltip to name pid 4242");
-		expect(statusBar.text).toBe("Claude: connected");
+			const client = await connectOrThrow(port, { token: lock.authToken });
+			expect(client.protocol).toBe("mcp");
+			expect((await client.initialize()).result).toMatchObject({
+				serverInfo: { name: "obsidian-claude-code-bridge" },
+			});
+			const listed = (await client.request("tools/list")).result as { tools: { name: string }[] };
+			expect(listed.tools.map((tool) => tool.name).sort()).toEqual(
+				[
+					"checkDocumentDirty",
+					"closeAllDiffTabs",
+					"close_tab",
+					"getCurrentSelection",
+					"getDiagnostics",
+					"getLatestSelection",
+					"getOpenEditors",
+					"getWorkspaceFolders",
+					"openDiff",
+					"openFile",
+					"saveDocument",
+				].sort(),
+			);
+			expect(plugin.commands.map((command) => command.id)).toEqual(
+				expect.arrayContaining(["tag-for-claude", "restart-server"]),
+			);
+			client.notify("ide_connected", { pid: 4242 });
+			await waitUntil(
+				() => statusBar.attributes.get("aria-label")?.includes("pid 4242") === true,
+				"the status tooltip to name pid 4242",
+			);
+			expect(statusBar.text).toBe("Claude: connected");
 
-		// Quitting Obsidian removes the lock file at once (nothing async runs while the app quits).
-		app.workspace.trigger("quit");
-		expect(existsSync(join(lockDirectory, lockName))).toBe(false);
+			// Quitting Obsidian removes the lock file at once (nothing async runs while the app quits).
+			app.workspace.trigger("quit");
+			expect(existsSync(join(lockDirectory, lockName))).toBe(false);
 
-		plugin.unload();
-		expect(readdirSync(lockDirectory)).toEqual([]);
-		expect((await client.closed).code).toBe(1001);
-		await expect(connectOrThrow(port, { token: lock.authToken })).rejects.toMatchObject({ code: "ECONNREFUSED" });
+			plugin.unload();
+			expect(readdirSync(lockDirectory)).toEqual([]);
+			expect((await client.closed).code).toBe(1001);
+			await expect(connectOrThrow(port, { token: lock.authToken })).rejects.toMatchObject({
+				code: "ECONNREFUSED",
+			});
 		} finally {
 			plugin.unload();
 		}
@@ -86,4 +121,3 @@ describe("the built main.js", () => {
 function flush(): Promise<void> {
 	return new Promise((resolve) => setTimeout(resolve, 0));
 }
-

@@ -30,9 +30,15 @@ describe("Check connection in the built plugin", () => {
 	});
 
 	it("finds the plugin's own lock file, token and vault, and only warns about the space in the path and the missing client (the summary says 2 warnings)", async () => {
-		const module = jest.requireActual<{ default: new (app: App, manifest: object) => Plugin }>(resolve(__dirname, "../../main.js"));
+		const module = jest.requireActual<{ default: new (app: App, manifest: object) => Plugin }>(
+			resolve(__dirname, "../../main.js"),
+		);
 		const app = new App(vault, "My vault");
-		const plugin = new module.default(app, { id: "claude-code-bridge", name: "Claude Code Bridge", version: "0.1.0" });
+		const plugin = new module.default(app, {
+			id: "claude-code-bridge",
+			name: "Claude Code Bridge",
+			version: "0.1.0",
+		});
 		plugin.load();
 		try {
 			await new Promise((resolveTick) => setTimeout(resolveTick, 0));
@@ -53,12 +59,21 @@ describe("Check connection in the built plugin", () => {
 				level: [...row.classes].find((name) => name.startsWith("is-")),
 				what: row.children[1]?.text ?? "",
 			}));
-			expect(rows.filter((row) => row.level !== "is-ok").map((row) => row.what)).toEqual([`The vault's path has spaces: ${vault}`, "No Claude Code client is connected"]);
+			expect(rows.filter((row) => row.level !== "is-ok").map((row) => row.what)).toEqual([
+				`The vault's path has spaces: ${vault}`,
+				"No Claude Code client is connected",
+			]);
 			expect(tab.containerEl.findAll("claude-code-bridge-doctor-summary")[0]?.text).toBe("2 warnings.");
-			const port = /^The bridge listens on 127\.0\.0\.1:(\d+)$/.exec(rows.find((row) => row.what.startsWith("The bridge listens"))?.what ?? "")?.[1];
+			const port = /^The bridge listens on 127\.0\.0\.1:(\d+)$/.exec(
+				rows.find((row) => row.what.startsWith("The bridge listens"))?.what ?? "",
+			)?.[1];
 			expect(rows.map((row) => row.what)).toEqual(
 				expect.arrayContaining([
-					expect.stringMatching(new RegExp(`^The lock file is this bridge's: pid ${process.pid}, "Obsidian · My vault", token fingerprint [0-9a-f]{8}$`)),
+					expect.stringMatching(
+						new RegExp(
+							`^The lock file is this bridge's: pid ${process.pid}, "Obsidian · My vault", token fingerprint [0-9a-f]{8}$`,
+						),
+					),
 					`The lock file lists the vault's real path ${vault}`,
 					`Port ${port} answers and accepts the token in the lock file`,
 				]),
@@ -68,4 +83,3 @@ describe("Check connection in the built plugin", () => {
 		}
 	});
 });
-

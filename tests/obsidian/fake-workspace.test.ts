@@ -50,7 +50,11 @@ describe("the fake workspace", () => {
 	});
 
 	it("fires nothing before the layout is ready", async () => {
-		const { app, leaves } = await workspace({ notes, tabs: [{ path: "A.md" }, { path: "B.md" }], layoutReady: false });
+		const { app, leaves } = await workspace({
+			notes,
+			tabs: [{ path: "A.md" }, { path: "B.md" }],
+			layoutReady: false,
+		});
 		const events = record(app);
 		if (!leaves[1]) throw new Error("no tab");
 		app.workspace.setActiveLeaf(leaves[1]);
@@ -94,7 +98,9 @@ describe("the fake workspace", () => {
 	it("a popout window announces itself with window-open and window-close (its window and document)", async () => {
 		const { app } = await workspace({ notes });
 		const seen: string[] = [];
-		app.workspace.on("window-open", (popout, win) => seen.push(`open ${String(popout instanceof WorkspaceWindow)} ${String(win instanceof FakeWindow)}`));
+		app.workspace.on("window-open", (popout, win) =>
+			seen.push(`open ${String(popout instanceof WorkspaceWindow)} ${String(win instanceof FakeWindow)}`),
+		);
 		app.workspace.on("window-close", (popout) => seen.push(`close ${String(popout instanceof WorkspaceWindow)}`));
 		const leaf = app.workspace.getLeaf("window");
 		const container = leaf.group.container;
@@ -108,7 +114,12 @@ describe("the fake workspace", () => {
 	it("the vault fires create, modify, rename and delete, and process writes atomically", async () => {
 		const { app } = await workspace({ notes });
 		const seen: string[] = [];
-		for (const name of ["create", "modify", "delete", "rename"]) app.vault.on(name, (file, oldPath) => seen.push(`${name} ${file instanceof TFile ? file.path : "?"}${typeof oldPath === "string" ? ` from ${oldPath}` : ""}`));
+		for (const name of ["create", "modify", "delete", "rename"])
+			app.vault.on(name, (file, oldPath) =>
+				seen.push(
+					`${name} ${file instanceof TFile ? file.path : "?"}${typeof oldPath === "string" ? ` from ${oldPath}` : ""}`,
+				),
+			);
 		const created = await app.vault.create("D.md", "delta\n");
 		await expect(app.vault.create("D.md", "again")).rejects.toThrow("File already exists.");
 		await app.vault.process(created, (text) => text.toUpperCase());

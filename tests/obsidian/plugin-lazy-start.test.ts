@@ -23,10 +23,16 @@ describe("the plugin loads the bridge's modules at layout ready", () => {
 	beforeEach(async () => {
 		process.env.HOME = temp.path;
 		app = await createIndexedApp({ "Notes/Alpha.md": "# Alpha\n" }, temp.path);
-		plugin = new ClaudeCodeBridgePlugin(app as never, { id: "claude-code-bridge", name: "Claude Code Bridge", version: "0.0.0" } as never);
+		plugin = new ClaudeCodeBridgePlugin(
+			app as never,
+			{ id: "claude-code-bridge", name: "Claude Code Bridge", version: "0.0.0" } as never,
+		);
 		(plugin as unknown as { data: unknown }).data = { vaultTools: { enabled: false } };
 		plugin.load();
-		await pollUntil(() => (plugin.settingsHost as BridgeSettingsHost | undefined)?.settings, "the settings to load");
+		await pollUntil(
+			() => (plugin.settingsHost as BridgeSettingsHost | undefined)?.settings,
+			"the settings to load",
+		);
 	}, FIXTURE_TIMEOUT_MS);
 
 	afterEach(async () => {
@@ -39,7 +45,10 @@ describe("the plugin loads the bridge's modules at layout ready", () => {
 	it("starts the bridge once they have loaded", async () => {
 		expect(plugin.settingsHost.bridgeStatus().state).toBe("stopped");
 		app.workspace.finishLayout();
-		await pollUntil(() => (plugin.settingsHost.bridgeStatus().state === "listening" ? true : undefined), "the bridge to listen");
+		await pollUntil(
+			() => (plugin.settingsHost.bridgeStatus().state === "listening" ? true : undefined),
+			"the bridge to listen",
+		);
 	});
 
 	it("starts nothing when the plugin is unloaded while they load", async () => {
@@ -54,7 +63,12 @@ describe("the plugin loads the bridge's modules at layout ready", () => {
 		app.workspace.finishLayout();
 		await plugin.settingsHost.applyServerSettings();
 		await afterTheBridgeModulesLoad();
-		await pollUntil(() => (plugin.settingsHost.bridgeStatus().state === "listening" ? true : undefined), "the bridge to listen");
-		expect(readdirSync(lockDirectory(temp.path)).filter((name) => name.endsWith(".lock"))).toEqual([`${plugin.settingsHost.bridgeStatus().port}.lock`]);
+		await pollUntil(
+			() => (plugin.settingsHost.bridgeStatus().state === "listening" ? true : undefined),
+			"the bridge to listen",
+		);
+		expect(readdirSync(lockDirectory(temp.path)).filter((name) => name.endsWith(".lock"))).toEqual([
+			`${plugin.settingsHost.bridgeStatus().port}.lock`,
+		]);
 	});
 });

@@ -49,11 +49,20 @@ describe("the plugin serves Claude's vault tools over HTTP from Obsidian's index
 		// test's folder, beside the vault (a home inside the vault gets no token record).
 		process.env.HOME = home;
 		app = await createIndexedApp(NOTES, join(temp.path, "vault"));
-		plugin = new ClaudeCodeBridgePlugin(app as never, { id: "claude-code-bridge", name: "Claude Code Bridge", version: "0.0.0" } as never);
-		(plugin as unknown as { data: unknown }).data = { privateFolders: ["Private"], vaultTools: { reviewWrites: false } };
+		plugin = new ClaudeCodeBridgePlugin(
+			app as never,
+			{ id: "claude-code-bridge", name: "Claude Code Bridge", version: "0.0.0" } as never,
+		);
+		(plugin as unknown as { data: unknown }).data = {
+			privateFolders: ["Private"],
+			vaultTools: { reviewWrites: false },
+		};
 		// As Obsidian loads a plugin: load() runs the (async) onload; children added later load with it.
 		plugin.load();
-		await pollUntil(() => (plugin.settingsHost as BridgeSettingsHost | undefined)?.settings.vaultTools, "the settings to load");
+		await pollUntil(
+			() => (plugin.settingsHost as BridgeSettingsHost | undefined)?.settings.vaultTools,
+			"the settings to load",
+		);
 	}, FIXTURE_TIMEOUT_MS);
 
 	afterEach(async () => {
@@ -62,7 +71,13 @@ describe("the plugin serves Claude's vault tools over HTTP from Obsidian's index
 		plugin?.unload();
 		// Unloading closes both servers; wait until they have (no handle left open).
 		await (plugin as unknown as { bridge?: { stopped: Promise<void> } }).bridge?.stopped;
-		await pollUntil(() => ((plugin?.settingsHost as BridgeSettingsHost | undefined)?.vaultToolsStatus().http?.state === "listening" ? undefined : true), "the HTTP endpoint to close");
+		await pollUntil(
+			() =>
+				(plugin?.settingsHost as BridgeSettingsHost | undefined)?.vaultToolsStatus().http?.state === "listening"
+					? undefined
+					: true,
+			"the HTTP endpoint to close",
+		);
 		process.env.HOME = previousHome;
 	});
 	afterAll(() => temp.remove());
@@ -70,7 +85,8 @@ describe("the plugin serves Claude's vault tools over HTTP from Obsidian's index
 	/** The review tab's button with this class, once Obsidian's review view shows the proposal. */
 	async function reviewButton(cls: string): Promise<FakeElement> {
 		return pollUntil(() => {
-			const view = app.workspace.getLeavesOfType(DIFF_VIEW_TYPE)[0]?.view as { contentEl?: FakeElement } | undefined;
+			const view = app.workspace.getLeavesOfType(DIFF_VIEW_TYPE)[0]?.view as
+				{ contentEl?: FakeElement } | undefined;
 			return view?.contentEl?.findAll(cls)[0];
 		}, `a review tab with ${cls}`);
 	}
@@ -88,9 +104,16 @@ describe("the plugin serves Claude's vault tools over HTTP from Obsidian's index
 
 	async function connect(token?: string): Promise<Client> {
 		token ??= await currentToken();
-		const url = await pollUntil(() => plugin.settingsHost.vaultToolsStatus().http?.url, "the HTTP endpoint to listen");
+		const url = await pollUntil(
+			() => plugin.settingsHost.vaultToolsStatus().http?.url,
+			"the HTTP endpoint to listen",
+		);
 		const client = new Client({ name: "vault-tools-plugin-test", version: "1.0.0" });
-		await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+		await client.connect(
+			new StreamableHTTPClientTransport(new URL(url), {
+				requestInit: { headers: { Authorization: `Bearer ${token}` } },
+			}),
+		);
 		clients.push(client);
 		return client;
 	}
@@ -99,17 +122,25 @@ describe("the plugin serves Claude's vault tools over HTTP from Obsidian's index
 		expect(plugin.settingsHost.vaultToolsStatus()).toEqual({ running: false, relays: 0 });
 		app.workspace.finishLayout();
 		const port = await pollUntil(() => stored().vaultTools.httpPort ?? undefined, "the chosen port to be saved");
-		expect(plugin.settingsHost.vaultToolsStatus().http).toMatchObject({ state: "listening", port, url: `http://127.0.0.1:${port}/mcp` });
+		expect(plugin.settingsHost.vaultToolsStatus().http).toMatchObject({
+			state: "listening",
+			port,
+			url: `http://127.0.0.1:${port}/mcp`,
+		});
 	});
 
 	it("has one subscriber to the vault's and the metadata cache's note events, shared by the diagnostics and the vault tools", async () => {
 		const events = ["create", "modify", "delete", "rename"] as const;
-		const before: Record<string, number> = { changed: app.metadataCache.listenerCount("changed"), ...Object.fromEntries(events.map((name) => [name, app.vault.listenerCount(name)])) };
+		const before: Record<string, number> = {
+			changed: app.metadataCache.listenerCount("changed"),
+			...Object.fromEntries(events.map((name) => [name, app.vault.listenerCount(name)])),
+		};
 		app.workspace.finishLayout();
 		await connect();
 		expect(plugin.settingsHost.vaultToolsStatus().running).toBe(true);
 		expect(app.metadataCache.listenerCount("changed") - (before.changed ?? 0)).toBe(1);
-		for (const name of events) expect([name, app.vault.listenerCount(name) - (before[name] ?? 0)]).toEqual([name, 1]);
+		for (const name of events)
+			expect([name, app.vault.listenerCount(name) - (before[name] ?? 0)]).toEqual([name, 1]);
 		plugin.unload();
 		await (plugin as unknown as { bridge?: { stopped: Promise<void> } }).bridge?.stopped;
 		expect(app.metadataCache.listenerCount("changed")).toBe(before.changed ?? 0);
@@ -138,12 +169,18 @@ describe("the plugin serves Claude's vault tools over HTTP from Obsidian's index
 		app.vault.writeExternally("Notes/Gamma.md", "# Gamma\n");
 		app.workspace.finishLayout();
 		const client = await connect();
-		const refused = (await client.callTool({ name: "create_note", arguments: { path: "Notes/New.md", content: "# New\n" } })) as CallResult;
+		const refused = (await client.callTool({
+			name: "create_note",
+			arguments: { path: "Notes/New.md", content: "# New\n" },
+		})) as CallResult;
 		expect(refused.isError).toBe(true);
 		expect(text(refused)).toContain(NOT_READY_REASON);
 		expect(app.vault.contents.has("Notes/New.md")).toBe(false);
 		await app.metadataCache.parsePending();
-		const created = (await client.callTool({ name: "create_note", arguments: { path: "Notes/New.md", content: "# New\n\n[[Alpha]]\n" } })) as CallResult;
+		const created = (await client.callTool({
+			name: "create_note",
+			arguments: { path: "Notes/New.md", content: "# New\n\n[[Alpha]]\n" },
+		})) as CallResult;
 		expect(created.isError).toBeFalsy();
 		expect(app.vault.contents.get("Notes/New.md")).toBe("# New\n\n[[Alpha]]\n");
 	});
@@ -151,7 +188,12 @@ describe("the plugin serves Claude's vault tools over HTTP from Obsidian's index
 	it("moves a note through Obsidian's file manager and reports the links Obsidian rewrote", async () => {
 		app.workspace.finishLayout();
 		const client = await connect();
-		const answer = text(await client.callTool({ name: "move_note", arguments: { path: "Notes/Beta.md", to: "Archive/Beta renamed.md" } }));
+		const answer = text(
+			await client.callTool({
+				name: "move_note",
+				arguments: { path: "Notes/Beta.md", to: "Archive/Beta renamed.md" },
+			}),
+		);
 		expect(answer).toMatch(/^Moved Notes\/Beta\.md to Archive\/Beta renamed\.md; updated 1 link in 1 note\./);
 		expect(app.fileManager.renames).toBe(1);
 		expect(app.vault.contents.get("Notes/Alpha.md")).toBe("# Alpha\n\nThe alpha note links [[Beta renamed]].\n");
@@ -198,14 +240,23 @@ describe("the plugin serves Claude's vault tools over HTTP from Obsidian's index
 		plugin.settingsHost.settings.vaultTools.reviewWrites = true;
 		app.workspace.finishLayout();
 		const client = await connect();
-		const rejected = client.callTool({ name: "create_note", arguments: { path: "Notes/Rejected.md", content: "# No\n" } });
+		const rejected = client.callTool({
+			name: "create_note",
+			arguments: { path: "Notes/Rejected.md", content: "# No\n" },
+		});
 		(await reviewButton("ccb-review-reject")).dispatch("click");
 		expect(text(await rejected)).toMatch(/rejected/i);
 		expect(app.vault.contents.has("Notes/Rejected.md")).toBe(false);
-		await pollUntil(() => (app.workspace.getLeavesOfType(DIFF_VIEW_TYPE).length === 0 ? true : undefined), "the review tab to close");
-		const accepted = client.callTool({ name: "create_note", arguments: { path: "Notes/Accepted.md", content: "# Yes\n" } });
+		await pollUntil(
+			() => (app.workspace.getLeavesOfType(DIFF_VIEW_TYPE).length === 0 ? true : undefined),
+			"the review tab to close",
+		);
+		const accepted = client.callTool({
+			name: "create_note",
+			arguments: { path: "Notes/Accepted.md", content: "# Yes\n" },
+		});
 		(await reviewButton("ccb-review-accept")).dispatch("click");
-		expect((await accepted as CallResult).isError).toBeFalsy();
+		expect(((await accepted) as CallResult).isError).toBeFalsy();
 		expect(app.vault.contents.get("Notes/Accepted.md")).toBe("# Yes\n");
 	});
 
@@ -213,13 +264,18 @@ describe("the plugin serves Claude's vault tools over HTTP from Obsidian's index
 		plugin.settingsHost.settings.vaultTools.reviewWrites = true;
 		app.workspace.finishLayout();
 		const client = await connect();
-		const rejected = client.callTool({ name: "create_note", arguments: { path: "Notes/Rejected.md", content: "# No\n" } });
+		const rejected = client.callTool({
+			name: "create_note",
+			arguments: { path: "Notes/Rejected.md", content: "# No\n" },
+		});
 		const reason = await reviewButton("ccb-review-reason");
 		expect(reason.attributes.get("placeholder")).toBe("Reason for Claude (optional)");
 		reason.value = "Put it under Drafts/ instead\nplease";
 		reason.dispatch("input");
 		(await reviewButton("ccb-review-reject")).dispatch("click");
-		expect(text(await rejected)).toBe("Not created: the user rejected the change in the review: Put it under Drafts/ instead please. Nothing was written.");
+		expect(text(await rejected)).toBe(
+			"Not created: the user rejected the change in the review: Put it under Drafts/ instead please. Nothing was written.",
+		);
 		expect(app.vault.contents.has("Notes/Rejected.md")).toBe(false);
 	});
 
@@ -230,16 +286,31 @@ describe("the plugin serves Claude's vault tools over HTTP from Obsidian's index
 		await app.metadataCache.parsePending();
 		app.workspace.finishLayout();
 		const client = await connect();
-		const reviewTabsClosed = (): Promise<true> => pollUntil(() => (app.workspace.getLeavesOfType(DIFF_VIEW_TYPE).length === 0 ? true : undefined), "the review tab to close");
-		const free = client.callTool({ name: "create_note", arguments: { path: "Notes/Free.md", content: "# Mine\n" } });
+		const reviewTabsClosed = (): Promise<true> =>
+			pollUntil(
+				() => (app.workspace.getLeavesOfType(DIFF_VIEW_TYPE).length === 0 ? true : undefined),
+				"the review tab to close",
+			);
+		const free = client.callTool({
+			name: "create_note",
+			arguments: { path: "Notes/Free.md", content: "# Mine\n" },
+		});
 		expect((await reviewButton("ccb-review-accept")).text).toBe("Accept all");
 		// The decision bar says which tool of which client proposes.
-		expect([(await reviewButton("ccb-review-proposer")).text, (await reviewButton("ccb-review-tool")).text]).toEqual(["Claude's vault tools", "create_note"]);
+		expect([
+			(await reviewButton("ccb-review-proposer")).text,
+			(await reviewButton("ccb-review-tool")).text,
+		]).toEqual(["Claude's vault tools", "create_note"]);
 		(await reviewButton("ccb-review-reject")).dispatch("click");
 		const freeAnswer = text(await free);
 		await reviewTabsClosed();
-		const taken = client.callTool({ name: "create_note", arguments: { path: "Notes/Diary.md", content: "# Mine\n" } });
-		expect((await reviewButton("ccb-review-cannot-apply")).text).toMatch(/^A note the vault tools cannot show \(private or hidden\) is already at this path/);
+		const taken = client.callTool({
+			name: "create_note",
+			arguments: { path: "Notes/Diary.md", content: "# Mine\n" },
+		});
+		expect((await reviewButton("ccb-review-cannot-apply")).text).toMatch(
+			/^A note the vault tools cannot show \(private or hidden\) is already at this path/,
+		);
 		const view = app.workspace.getLeavesOfType(DIFF_VIEW_TYPE)[0]?.view as unknown as { contentEl: FakeElement };
 		expect(view.contentEl.findAll("ccb-review-accept")).toEqual([]);
 		(await reviewButton("ccb-review-reject")).dispatch("click");
@@ -248,17 +319,28 @@ describe("the plugin serves Claude's vault tools over HTTP from Obsidian's index
 		expect(app.vault.contents.get("Notes/Diary.md")).toBe("#private\nDear diary.\n");
 		await reviewTabsClosed();
 		plugin.settingsHost.settings.vaultTools.reviewWrites = false;
-		const created = (await client.callTool({ name: "create_note", arguments: { path: "Notes/Created.md", content: "# New\n" } })) as CallResult;
+		const created = (await client.callTool({
+			name: "create_note",
+			arguments: { path: "Notes/Created.md", content: "# New\n" },
+		})) as CallResult;
 		expect(text(created)).toMatch(/^Created Notes\/Created\.md/);
 	}, 20_000);
 
 	it("reports a taken port as an error and keeps it, never moving to another port", async () => {
 		const holder = createServer();
-		const taken = await new Promise<number>((resolve) => holder.listen(0, "127.0.0.1", () => resolve((holder.address() as { port: number }).port)));
+		const taken = await new Promise<number>((resolve) =>
+			holder.listen(0, "127.0.0.1", () => resolve((holder.address() as { port: number }).port)),
+		);
 		try {
 			plugin.settingsHost.settings.vaultTools.httpPort = taken;
 			app.workspace.finishLayout();
-			const http = await pollUntil(() => (plugin.settingsHost.vaultToolsStatus().http?.state === "failed" ? plugin.settingsHost.vaultToolsStatus().http : undefined), "the endpoint to fail");
+			const http = await pollUntil(
+				() =>
+					plugin.settingsHost.vaultToolsStatus().http?.state === "failed"
+						? plugin.settingsHost.vaultToolsStatus().http
+						: undefined,
+				"the endpoint to fail",
+			);
 			expect(http?.error).toContain(`Port ${taken} is in use by another program`);
 			expect(plugin.settingsHost.settings.vaultTools.httpPort).toBe(taken);
 		} finally {
@@ -269,9 +351,14 @@ describe("the plugin serves Claude's vault tools over HTTP from Obsidian's index
 	it("serves no vault tools when they are switched off, while the bridge itself runs", async () => {
 		plugin.settingsHost.settings.vaultTools.enabled = false;
 		app.workspace.finishLayout();
-		await pollUntil(() => (plugin.settingsHost.bridgeStatus().state === "listening" ? true : undefined), "the bridge to listen");
+		await pollUntil(
+			() => (plugin.settingsHost.bridgeStatus().state === "listening" ? true : undefined),
+			"the bridge to listen",
+		);
 		expect(plugin.settingsHost.vaultToolsStatus()).toEqual({ running: false, relays: 0 });
-		expect((plugin as unknown as { bridge?: { bridge: { vaultTools?: unknown } } }).bridge?.bridge.vaultTools).toBeUndefined();
+		expect(
+			(plugin as unknown as { bridge?: { bridge: { vaultTools?: unknown } } }).bridge?.bridge.vaultTools,
+		).toBeUndefined();
 	});
 
 	it(
@@ -285,21 +372,34 @@ describe("the plugin serves Claude's vault tools over HTTP from Obsidian's index
 				app.workspace.finishLayout();
 				const client = await connect();
 				const order: string[] = [];
-				const search = client.callTool({ name: "search", arguments: { query: CATASTROPHIC_QUERY, mode: "regex" } }).then((result) => {
-					order.push("search");
-					return result as CallResult;
-				});
-				const read = client.callTool({ name: "read_note", arguments: { path: "Notes/Beta.md" } }).then((result) => {
-					order.push("read_note");
-					return text(result);
-				});
+				const search = client
+					.callTool({ name: "search", arguments: { query: CATASTROPHIC_QUERY, mode: "regex" } })
+					.then((result) => {
+						order.push("search");
+						return result as CallResult;
+					});
+				const read = client
+					.callTool({ name: "read_note", arguments: { path: "Notes/Beta.md" } })
+					.then((result) => {
+						order.push("read_note");
+						return text(result);
+					});
 				const [stopped, beta] = await Promise.all([search, read]);
 				expect(order).toEqual(["read_note", "search"]);
 				expect(beta).toContain("About beta.");
 				expect(stopped.isError).toBe(true);
-				expect(text(stopped)).toMatch(/^search: the regular expression did not finish within 3 s and was stopped/);
+				expect(text(stopped)).toMatch(
+					/^search: the regular expression did not finish within 3 s and was stopped/,
+				);
 
-				expect(text(await client.callTool({ name: "search", arguments: { query: "^About (\\w+)\\.$", mode: "regex" } }))).toMatch(/^Notes\/Beta\.md:3: About beta\./);
+				expect(
+					text(
+						await client.callTool({
+							name: "search",
+							arguments: { query: "^About (\\w+)\\.$", mode: "regex" },
+						}),
+					),
+				).toMatch(/^Notes\/Beta\.md:3: About beta\./);
 				const workers = NodeBackedWebWorker.started.slice(-2);
 				expect(workers.map((worker) => worker.terminated)).toEqual([true, false]);
 				plugin.unload();

@@ -16,7 +16,9 @@ describe("jsonStringOfUtf8", () => {
 	});
 
 	it("escapes every control character, quote and backslash as JSON.stringify does, and copies the rest", () => {
-		const every = Array.from({ length: 0x80 }, (_unused, code) => String.fromCharCode(code)).join("") + "é😀\u2028\u2029\uFEFF";
+		const every =
+			Array.from({ length: 0x80 }, (_unused, code) => String.fromCharCode(code)).join("") +
+			"é😀\u2028\u2029\uFEFF";
 		expect(jsonStringOfUtf8(utf8(every)).toString("utf8")).toBe(JSON.stringify(every));
 	});
 
@@ -43,10 +45,15 @@ describe("EncodedJson", () => {
 
 describe("McpSession with an encoded answer", () => {
 	const text = "note text, é\n";
-	const methods = new Map<string, MethodHandler>([["files/read", () => EncodedJson.objectWithText({ path: "a.md" }, "text", utf8(text))]]);
+	const methods = new Map<string, MethodHandler>([
+		["files/read", () => EncodedJson.objectWithText({ path: "a.md" }, "text", utf8(text))],
+	]);
 	const request = JSON.stringify({ jsonrpc: "2.0", id: "r1", method: "files/read", params: {} });
 
-	function session(maxOutgoingBytes: number, withBytes: boolean): { sent: string[]; bytes: Buffer[]; session: McpSession } {
+	function session(
+		maxOutgoingBytes: number,
+		withBytes: boolean,
+	): { sent: string[]; bytes: Buffer[]; session: McpSession } {
 		const sent: string[] = [];
 		const bytes: Buffer[] = [];
 		const created = new McpSession({
@@ -65,13 +72,17 @@ describe("McpSession with an encoded answer", () => {
 		const { sent, bytes, session: under } = session(1024, true);
 		void under.handleMessage(request);
 		expect(sent).toEqual([]);
-		expect(bytes.map((message) => JSON.parse(message.toString("utf8")) as unknown)).toEqual([{ jsonrpc: "2.0", id: "r1", result: { path: "a.md", text } }]);
+		expect(bytes.map((message) => JSON.parse(message.toString("utf8")) as unknown)).toEqual([
+			{ jsonrpc: "2.0", id: "r1", result: { path: "a.md", text } },
+		]);
 	});
 
 	it("decodes it for a transport that only sends text", () => {
 		const { sent, session: under } = session(1024, false);
 		void under.handleMessage(request);
-		expect(sent.map((message) => JSON.parse(message) as unknown)).toEqual([{ jsonrpc: "2.0", id: "r1", result: { path: "a.md", text } }]);
+		expect(sent.map((message) => JSON.parse(message) as unknown)).toEqual([
+			{ jsonrpc: "2.0", id: "r1", result: { path: "a.md", text } },
+		]);
 	});
 
 	it("answers an encoded result over the outgoing limit with the same error as any other result", () => {
@@ -79,7 +90,14 @@ describe("McpSession with an encoded answer", () => {
 		void under.handleMessage(request);
 		expect(bytes).toEqual([]);
 		expect(sent.map((message) => JSON.parse(message) as unknown)).toEqual([
-			{ jsonrpc: "2.0", id: "r1", error: { code: -32603, message: "Result too large: it exceeds the 40 bytes message limit; ask for less" } },
+			{
+				jsonrpc: "2.0",
+				id: "r1",
+				error: {
+					code: -32603,
+					message: "Result too large: it exceeds the 40 bytes message limit; ask for less",
+				},
+			},
 		]);
 	});
 });

@@ -60,7 +60,8 @@ function assignedNames(body: ts.Node): Set<string> {
 /** The problems of one file's hooks. */
 function hookProblems(path: string, text: string): HookProblem[] {
 	const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
-	const where = (node: ts.Node): string => `${relative(ROOT, path)}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}`;
+	const where = (node: ts.Node): string =>
+		`${relative(ROOT, path)}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}`;
 	const hooks: { name: string; call: ts.CallExpression }[] = [];
 	const find = (node: ts.Node): void => {
 		const name = hookName(node);
@@ -75,17 +76,29 @@ function hookProblems(path: string, text: string): HookProblem[] {
 		const fn = call.arguments[0];
 		if (fn === undefined) continue;
 		for (const assigned of assignedNames(fn)) fromSetup.add(assigned);
-		const isAsync = (ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) && (ts.getCombinedModifierFlags(fn) & ts.ModifierFlags.Async) !== 0;
+		const isAsync =
+			(ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) &&
+			(ts.getCombinedModifierFlags(fn) & ts.ModifierFlags.Async) !== 0;
 		if (isAsync && call.arguments[1]?.getText(source) !== "FIXTURE_TIMEOUT_MS") {
 			problems.push({ where: where(call), problem: `async ${name} without FIXTURE_TIMEOUT_MS as its timeout` });
 		}
 	}
 	for (const { name, call } of hooks.filter((hook) => TEARDOWN.has(hook.name))) {
 		const visit = (node: ts.Node): void => {
-			const reached = ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node) || ts.isCallExpression(node) ? node.expression : undefined;
-			const optional = (ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node) || ts.isCallExpression(node)) && node.questionDotToken !== undefined;
+			const reached =
+				ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node) || ts.isCallExpression(node)
+					? node.expression
+					: undefined;
+			const optional =
+				(ts.isPropertyAccessExpression(node) ||
+					ts.isElementAccessExpression(node) ||
+					ts.isCallExpression(node)) &&
+				node.questionDotToken !== undefined;
 			if (reached && ts.isIdentifier(reached) && fromSetup.has(reached.text) && !optional) {
-				problems.push({ where: where(node), problem: `${name} reaches ${reached.text}, which a setup hook assigns, without ?.` });
+				problems.push({
+					where: where(node),
+					problem: `${name} reaches ${reached.text}, which a setup hook assigns, without ?.`,
+				});
 			}
 			ts.forEachChild(node, visit);
 		};

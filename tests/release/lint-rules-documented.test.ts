@@ -23,7 +23,9 @@ describe("lint rules turned off", () => {
 
 	it("give the manifest's minAppVersion where they cite it", () => {
 		const { minAppVersion } = JSON.parse(read("manifest.json")) as { minAppVersion: string };
-		const cited = [read("eslint.config.mjs"), lintSection()].map((text) => /supports (\d+\.\d+\.\d+) and later/.exec(text)?.[1]);
+		const cited = [read("eslint.config.mjs"), lintSection()].map(
+			(text) => /supports (\d+\.\d+\.\d+) and later/.exec(text)?.[1],
+		);
 		expect(cited).toEqual([minAppVersion, minAppVersion]);
 	});
 });

@@ -18,7 +18,10 @@ const MAIN_JS_BUDGET_BYTES = 384_585;
 const AGENT_PANEL_BUDGET_BYTES = 115_000;
 
 /** The agent panel's modules: its engine and gate (`src/agent/`), its view (`src/obsidian/agent/`), its wiring. */
-const isAgentPanelModule = (input: string): boolean => input.startsWith("src/agent/") || input.startsWith("src/obsidian/agent/") || /^src\/assembly\/(agent-assembly|in-process-vault-tools|panel-[a-z-]+)\.ts$/.test(input);
+const isAgentPanelModule = (input: string): boolean =>
+	input.startsWith("src/agent/") ||
+	input.startsWith("src/obsidian/agent/") ||
+	/^src\/assembly\/(agent-assembly|in-process-vault-tools|panel-[a-z-]+)\.ts$/.test(input);
 
 interface BundleReport {
 	bytes: number;
@@ -29,7 +32,10 @@ interface BundleReport {
 
 /** main.js as `npm run build` makes it, built in memory by scripts/plugin-bundle-report.mjs (a few seconds). */
 function buildPluginBundle(): BundleReport {
-	const run = spawnSync(process.execPath, [join(ROOT, "scripts/plugin-bundle-report.mjs")], { cwd: ROOT, encoding: "utf8" });
+	const run = spawnSync(process.execPath, [join(ROOT, "scripts/plugin-bundle-report.mjs")], {
+		cwd: ROOT,
+		encoding: "utf8",
+	});
 	if (run.status !== 0) throw new Error(`plugin-bundle-report.mjs failed: ${run.stderr}`);
 	return JSON.parse(run.stdout) as BundleReport;
 }
@@ -50,7 +56,11 @@ describe("the plugin's bundle (main.js)", () => {
 	});
 
 	it("ships no YAML library: the plugin reads YAML with Obsidian's parser (obsidian-yaml-codec.ts)", () => {
-		expect(report.inputs.filter((input) => input.includes("node_modules/yaml/") || input.endsWith("yaml-library-codec.ts"))).toEqual([]);
+		expect(
+			report.inputs.filter(
+				(input) => input.includes("node_modules/yaml/") || input.endsWith("yaml-library-codec.ts"),
+			),
+		).toEqual([]);
 		expect(report.inputs).toContain("src/obsidian/notes/obsidian-yaml-codec.ts");
 	});
 });

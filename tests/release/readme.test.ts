@@ -26,28 +26,54 @@ describe("README.md", () => {
 
 	it("starts with the Obsidian user's path, before any developer set-up", () => {
 		const headings = [...README.matchAll(/^## (.+)$/gm)].map((match) => match[1]);
-		expect(headings.slice(0, 4)).toEqual(["Install in Obsidian", "Connect Claude Code with `/ide`", "Tag a note, review an edit", "Add Claude's vault tools"]);
+		expect(headings.slice(0, 4)).toEqual([
+			"Install in Obsidian",
+			"Connect Claude Code with `/ide`",
+			"Tag a note, review an edit",
+			"Add Claude's vault tools",
+		]);
 		expect(headings.indexOf("Development")).toBeGreaterThan(headings.indexOf("Add Claude's vault tools"));
-		for (const step of ["Restricted mode", "BRAT", "/plugins/claude-code-bridge/", "reload", "Mod+Alt+K", "Accept"]) {
-			expect({ step, said: README.indexOf(step) < README.indexOf("## Development") && README.includes(step) }).toEqual({ step, said: true });
+		for (const step of [
+			"Restricted mode",
+			"BRAT",
+			"/plugins/claude-code-bridge/",
+			"reload",
+			"Mod+Alt+K",
+			"Accept",
+		]) {
+			expect({
+				step,
+				said: README.indexOf(step) < README.indexOf("## Development") && README.includes(step),
+			}).toEqual({ step, said: true });
 		}
 	});
 
 	it("keeps the two set-up commands, exactly", () => {
 		expect(README).toContain("npm ci && npm start    # build and run the bridge headless against examples/vault\n");
-		expect(README).toContain("npm ci && npm test     # typecheck, lint, and every test (unit, integration, bundle, real-CLI end-to-end)\n");
+		expect(README).toContain(
+			"npm ci && npm test     # typecheck, lint, and every test (unit, integration, bundle, real-CLI end-to-end)\n",
+		);
 	});
 
-	it.each([[[]], [["serve"]], [["mcp"]], [["mcp-headers"]]])("shows what claude-code-bridge %j --help prints, verbatim", (args: string[]) => {
-		const run = spawnSync(process.execPath, [CLI_ENTRY, ...args, "--help"], { encoding: "utf8", timeout: 30_000 });
-		expect(run.status).toBe(0);
-		// mcp and mcp-headers print their help on stderr: their stdout is the protocol's, or the headers'.
-		const help = (run.stdout || run.stderr).trimEnd();
-		expect(codeBlocks(README)).toContain(help);
-	});
+	it.each([[[]], [["serve"]], [["mcp"]], [["mcp-headers"]]])(
+		"shows what claude-code-bridge %j --help prints, verbatim",
+		(args: string[]) => {
+			const run = spawnSync(process.execPath, [CLI_ENTRY, ...args, "--help"], {
+				encoding: "utf8",
+				timeout: 30_000,
+			});
+			expect(run.status).toBe(0);
+			// mcp and mcp-headers print their help on stderr: their stdout is the protocol's, or the headers'.
+			const help = (run.stdout || run.stderr).trimEnd();
+			expect(codeBlocks(README)).toContain(help);
+		},
+	);
 
 	it("adds the vault tools once per name: stdio as obsidian with its scope, HTTP as obsidian-http, each with its --allowedTools", () => {
-		const adds = [...README.matchAll(/^claude mcp add(?:-json)? --scope (\S+) (\S+) /gm)].map((match) => ({ scope: match[1], name: match[2] }));
+		const adds = [...README.matchAll(/^claude mcp add(?:-json)? --scope (\S+) (\S+) /gm)].map((match) => ({
+			scope: match[1],
+			name: match[2],
+		}));
 		expect(adds).toEqual([
 			{ scope: "local", name: "obsidian" },
 			{ scope: "local", name: "obsidian-http" },
@@ -61,12 +87,15 @@ describe("README.md", () => {
 
 	it("links only to files that exist and headings that exist", () => {
 		const anchors = new Set([...README.matchAll(/^#+ (.+)$/gm)].map((match) => anchorOf(match[1] ?? "")));
-		const links = [...README.matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1] ?? "").filter((target) => !/^https?:/.test(target));
+		const links = [...README.matchAll(/\]\(([^)\s]+)\)/g)]
+			.map((match) => match[1] ?? "")
+			.filter((target) => !/^https?:/.test(target));
 		expect(links.length).toBeGreaterThan(3);
 		for (const link of links) {
 			const [file, anchor] = link.split("#");
 			if (file) expect({ link, exists: existsSync(join(ROOT, file)) }).toEqual({ link, exists: true });
-			if (!file && anchor !== undefined) expect({ link, heading: anchors.has(anchor) }).toEqual({ link, heading: true });
+			if (!file && anchor !== undefined)
+				expect({ link, heading: anchors.has(anchor) }).toEqual({ link, heading: true });
 		}
 	});
 

@@ -42,7 +42,11 @@ function locate(cited: string): string {
 function literalParts(name: string): string[] {
 	return name
 		.split(" › ")
-		.map((part) => part.split(/%[sdpji#]|\$\w+|\b\d+\b/).reduce((longest, piece) => (piece.trim().length > longest.length ? piece.trim() : longest), ""))
+		.map((part) =>
+			part
+				.split(/%[sdpji#]|\$\w+|\b\d+\b/)
+				.reduce((longest, piece) => (piece.trim().length > longest.length ? piece.trim() : longest), ""),
+		)
 		.filter((part) => part !== "");
 }
 
@@ -54,7 +58,11 @@ describe("SECURITY.md's promises", () => {
 	});
 
 	it("cite only test files that exist", () => {
-		expect(cited.filter((test) => !existsSync(join(ROOT, test.file))).map((test) => `SECURITY.md:${test.line} ${test.file}`)).toEqual([]);
+		expect(
+			cited
+				.filter((test) => !existsSync(join(ROOT, test.file)))
+				.map((test) => `SECURITY.md:${test.line} ${test.file}`),
+		).toEqual([]);
 	});
 
 	it("cite only tests that exist in those files", () => {

@@ -21,7 +21,11 @@ function copyOfTheRepo() {
 }
 
 function runBump(directory: string, args: string[], env: NodeJS.ProcessEnv = {}) {
-	return spawnSync(process.execPath, [SCRIPT, ...args], { cwd: directory, env: { PATH: process.env.PATH ?? "", ...env }, encoding: "utf8" });
+	return spawnSync(process.execPath, [SCRIPT, ...args], {
+		cwd: directory,
+		env: { PATH: process.env.PATH ?? "", ...env },
+		encoding: "utf8",
+	});
 }
 
 describe("version-bump.mjs", () => {
@@ -40,18 +44,30 @@ describe("version-bump.mjs", () => {
 	it("npm version bumps all three files, keeps older versions.json entries and the files' indentation", () => {
 		const temp = copyOfTheRepo();
 		try {
-			const before = { manifest: readJson(temp.path, "manifest.json"), versions: readJson(temp.path, "versions.json") };
+			const before = {
+				manifest: readJson(temp.path, "manifest.json"),
+				versions: readJson(temp.path, "versions.json"),
+			};
 			const manifestIndent = /^\{\n([ \t]+)"/.exec(readFileSync(join(temp.path, "manifest.json"), "utf8"))?.[1];
 			const git = spawnSync("git", ["init", "-q"], { cwd: temp.path, encoding: "utf8" });
 			expect(git.status).toBe(0);
-			const npm = spawnSync("npm", ["version", "9.8.7", "--no-git-tag-version"], { cwd: temp.path, encoding: "utf8", env: { ...process.env, npm_config_loglevel: "error" } });
+			const npm = spawnSync("npm", ["version", "9.8.7", "--no-git-tag-version"], {
+				cwd: temp.path,
+				encoding: "utf8",
+				env: { ...process.env, npm_config_loglevel: "error" },
+			});
 			expect(npm.stderr.replace(/^npm warn .*\n/gm, "")).toBe("");
 			expect(npm.status).toBe(0);
 
 			expect(readJson(temp.path, "package.json").version).toBe("9.8.7");
 			expect(readJson(temp.path, "manifest.json")).toEqual({ ...before.manifest, version: "9.8.7" });
-			expect(readJson(temp.path, "versions.json")).toEqual({ ...before.versions, "9.8.7": before.manifest.minAppVersion });
-			expect(readFileSync(join(temp.path, "manifest.json"), "utf8")).toMatch(new RegExp(`^\\{\\n${manifestIndent ?? "\\t"}"id"`));
+			expect(readJson(temp.path, "versions.json")).toEqual({
+				...before.versions,
+				"9.8.7": before.manifest.minAppVersion,
+			});
+			expect(readFileSync(join(temp.path, "manifest.json"), "utf8")).toMatch(
+				new RegExp(`^\\{\\n${manifestIndent ?? "\\t"}"id"`),
+			);
 			// The "version" script stages the two files so that npm's version commit carries them.
 			const staged = spawnSync("git", ["diff", "--cached", "--name-only"], { cwd: temp.path, encoding: "utf8" });
 			expect(staged.stdout.split("\n").filter(Boolean).sort()).toEqual(["manifest.json", "versions.json"]);
@@ -70,7 +86,9 @@ describe("version-bump.mjs", () => {
 
 			const prefixed = runBump(temp.path, [], { npm_package_version: `v${version}` });
 			expect(prefixed.status).toBe(1);
-			expect(prefixed.stderr).toBe(`Not a plain x.y.z version: "v${version}". Run "npm version <x.y.z>", or "npm run version" to match package.json.\n`);
+			expect(prefixed.stderr).toBe(
+				`Not a plain x.y.z version: "v${version}". Run "npm version <x.y.z>", or "npm run version" to match package.json.\n`,
+			);
 
 			const missing = runBump(temp.path, []);
 			expect(missing.status).toBe(1);
@@ -90,7 +108,9 @@ describe("version-bump.mjs", () => {
 		try {
 			writeFileSync(join(temp.path, "versions.json"), "{ broken");
 			const manifest = readFileSync(join(temp.path, "manifest.json"), "utf8");
-			const result = runBump(temp.path, [], { npm_package_version: String(readJson(temp.path, "package.json").version) });
+			const result = runBump(temp.path, [], {
+				npm_package_version: String(readJson(temp.path, "package.json").version),
+			});
 			expect(result.status).toBe(1);
 			expect(result.stderr).toMatch(/^versions\.json is not valid JSON: /);
 			expect(readFileSync(join(temp.path, "manifest.json"), "utf8")).toBe(manifest);

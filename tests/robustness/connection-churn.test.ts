@@ -101,7 +101,9 @@ describe(`${CYCLES} rapid connect/disconnect cycles`, () => {
 	it("leave no session and no reserved upgrade slot behind, and the server answering", async () => {
 		const kinds = new Map<string, number>();
 		for (let start = 0; start < CYCLES; start += AT_ONCE) {
-			const batch = Array.from({ length: Math.min(AT_ONCE, CYCLES - start) }, (_, offset) => cycle(start + offset));
+			const batch = Array.from({ length: Math.min(AT_ONCE, CYCLES - start) }, (_, offset) =>
+				cycle(start + offset),
+			);
 			for (const kind of await Promise.all(batch)) kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
 		}
 		expect([...kinds.values()].reduce((a, b) => a + b, 0)).toBe(CYCLES);
@@ -111,7 +113,9 @@ describe(`${CYCLES} rapid connect/disconnect cycles`, () => {
 		expect(Math.max(...counts)).toBeLessThanOrEqual(AT_ONCE);
 
 		// Every slot is free again: the full number of clients can connect, and one more is refused.
-		const full = await Promise.all(Array.from({ length: MAX_CONNECTIONS }, () => connectOrThrow(bridge.port, { token: bridge.token })));
+		const full = await Promise.all(
+			Array.from({ length: MAX_CONNECTIONS }, () => connectOrThrow(bridge.port, { token: bridge.token })),
+		);
 		expect(await connect(bridge.port, { token: bridge.token })).toMatchObject({ kind: "refused", status: 503 });
 		for (const client of full) expect((await client.request("ping")).result).toEqual({});
 		await Promise.all(full.map((client) => client.close()));

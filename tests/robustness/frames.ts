@@ -12,7 +12,15 @@ import type { JsonRpcId } from "../../src/protocol/json-rpc";
 export type Frame = { kind: "text"; text: string } | { kind: "binary"; bytes: Uint8Array };
 
 /** Keys that name Object.prototype members or the prototype itself: a naive `obj[key]` finds something. */
-export const PROTOTYPE_KEYS = ["__proto__", "constructor", "prototype", "toString", "hasOwnProperty", "valueOf", "__defineGetter__"];
+export const PROTOTYPE_KEYS = [
+	"__proto__",
+	"constructor",
+	"prototype",
+	"toString",
+	"hasOwnProperty",
+	"valueOf",
+	"__defineGetter__",
+];
 
 /** Methods the bridge knows, notifications it handles, and names that only look like something. */
 const METHODS = [
@@ -48,7 +56,23 @@ const TOOL_NAMES = [
 	...PROTOTYPE_KEYS,
 ];
 
-const ARGUMENT_NAMES = ["uri", "filePath", "path", "startLine", "endLine", "startText", "endText", "makeFrontmost", "cursor", "name", "pid", "requestId", "protocolVersion", "clientInfo", ...PROTOTYPE_KEYS];
+const ARGUMENT_NAMES = [
+	"uri",
+	"filePath",
+	"path",
+	"startLine",
+	"endLine",
+	"startText",
+	"endText",
+	"makeFrontmost",
+	"cursor",
+	"name",
+	"pid",
+	"requestId",
+	"protocolVersion",
+	"clientInfo",
+	...PROTOTYPE_KEYS,
+];
 
 const PATHS = [
 	"note.md",
@@ -106,12 +130,23 @@ const jsonText: fc.Arbitrary<string> = fc.oneof(
 	{ arbitrary: fc.jsonValue({ maxDepth: 3 }).map((value) => JSON.stringify(value)), weight: 6 },
 	{ arbitrary: fc.string({ unit: "grapheme", maxLength: 40 }).map((text) => JSON.stringify(text)), weight: 2 },
 	{ arbitrary: fc.integer({ min: 1, max: 12_000 }).map((depth) => nested("[", "]", depth)), weight: 1 },
-	{ arbitrary: fc.integer({ min: 1, max: 12_000 }).map((depth) => '{"a":'.repeat(depth) + "null" + "}".repeat(depth)), weight: 1 },
+	{
+		arbitrary: fc
+			.integer({ min: 1, max: 12_000 })
+			.map((depth) => '{"a":'.repeat(depth) + "null" + "}".repeat(depth)),
+		weight: 1,
+	},
 	{ arbitrary: fc.constantFrom(...ODD_ID_LITERALS), weight: 2 },
 	{
 		arbitrary: fc
-			.array(fc.tuple(fc.constantFrom(...PROTOTYPE_KEYS), fc.jsonValue({ maxDepth: 2 })), { minLength: 1, maxLength: 3 })
-			.map((pairs) => `{${pairs.map(([key, value]) => `${JSON.stringify(key)}:${JSON.stringify(value)}`).join(",")}}`),
+			.array(fc.tuple(fc.constantFrom(...PROTOTYPE_KEYS), fc.jsonValue({ maxDepth: 2 })), {
+				minLength: 1,
+				maxLength: 3,
+			})
+			.map(
+				(pairs) =>
+					`{${pairs.map(([key, value]) => `${JSON.stringify(key)}:${JSON.stringify(value)}`).join(",")}}`,
+			),
 		weight: 2,
 	},
 );
@@ -126,7 +161,10 @@ const paramsText: fc.Arbitrary<string> = fc.oneof(
 		.array(
 			fc.tuple(
 				fc.constantFrom(...ARGUMENT_NAMES),
-				fc.oneof(fc.constantFrom(...PATHS).map((path) => JSON.stringify(path)), jsonText),
+				fc.oneof(
+					fc.constantFrom(...PATHS).map((path) => JSON.stringify(path)),
+					jsonText,
+				),
 			),
 			{ maxLength: 4 },
 		)
@@ -134,9 +172,23 @@ const paramsText: fc.Arbitrary<string> = fc.oneof(
 	fc
 		.tuple(
 			fc.constantFrom(...TOOL_NAMES),
-			fc.array(fc.tuple(fc.constantFrom(...ARGUMENT_NAMES), fc.oneof(fc.constantFrom(...PATHS).map((path) => JSON.stringify(path)), jsonText)), { maxLength: 3 }),
+			fc.array(
+				fc.tuple(
+					fc.constantFrom(...ARGUMENT_NAMES),
+					fc.oneof(
+						fc.constantFrom(...PATHS).map((path) => JSON.stringify(path)),
+						jsonText,
+					),
+				),
+				{ maxLength: 3 },
+			),
 		)
-		.map(([name, args]) => objectText([["name", JSON.stringify(name)], ["arguments", objectText(args)]])),
+		.map(([name, args]) =>
+			objectText([
+				["name", JSON.stringify(name)],
+				["arguments", objectText(args)],
+			]),
+		),
 	jsonText,
 );
 
@@ -157,7 +209,10 @@ const methodText: fc.Arbitrary<string> = fc.oneof(
 /** A message shaped like JSON-RPC, with each member present, missing or wrong, and extra prototype keys. */
 export const messageText: fc.Arbitrary<string> = fc
 	.record({
-		jsonrpc: fc.option(fc.constantFrom('"2.0"', '"2.0"', '"2.0"', '"2.0"', '"1.0"', "2", "null", '"2.0 "'), { nil: undefined, freq: 8 }),
+		jsonrpc: fc.option(fc.constantFrom('"2.0"', '"2.0"', '"2.0"', '"2.0"', '"1.0"', "2", "null", '"2.0 "'), {
+			nil: undefined,
+			freq: 8,
+		}),
 		id: fc.option(idText, { nil: undefined, freq: 3 }),
 		method: fc.option(methodText, { nil: undefined, freq: 8 }),
 		params: fc.option(paramsText, { nil: undefined, freq: 2 }),
@@ -178,23 +233,39 @@ export const messageText: fc.Arbitrary<string> = fc
 	});
 
 /** Byte sequences that are not UTF-8: lone continuation bytes, overlong forms, surrogates, 0xFF. */
-const INVALID_UTF8: readonly number[][] = [[0xff], [0x80], [0xc3, 0x28], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xe2, 0x82]];
+const INVALID_UTF8: readonly number[][] = [
+	[0xff],
+	[0x80],
+	[0xc3, 0x28],
+	[0xc0, 0xaf],
+	[0xed, 0xa0, 0x80],
+	[0xf4, 0x90, 0x80, 0x80],
+	[0xe2, 0x82],
+];
 
 /** Text and binary frames: mostly JSON-RPC-shaped, plus bare JSON values, truncated JSON, garbage and invalid UTF-8. */
 export const frame: fc.Arbitrary<Frame> = fc.oneof(
 	{ arbitrary: messageText.map((text): Frame => ({ kind: "text", text })), weight: 12 },
 	{ arbitrary: jsonText.map((text): Frame => ({ kind: "text", text })), weight: 2 },
 	{
-		arbitrary: fc.tuple(messageText, fc.nat()).map(([text, cut]): Frame => ({ kind: "text", text: text.slice(0, cut % (text.length + 1)) })),
+		arbitrary: fc
+			.tuple(messageText, fc.nat())
+			.map(([text, cut]): Frame => ({ kind: "text", text: text.slice(0, cut % (text.length + 1)) })),
 		weight: 1,
 	},
-	{ arbitrary: fc.string({ unit: "binary", maxLength: 60 }).map((text): Frame => ({ kind: "text", text })), weight: 1 },
+	{
+		arbitrary: fc.string({ unit: "binary", maxLength: 60 }).map((text): Frame => ({ kind: "text", text })),
+		weight: 1,
+	},
 	{ arbitrary: fc.uint8Array({ maxLength: 60 }).map((bytes): Frame => ({ kind: "binary", bytes })), weight: 1 },
 	{
 		arbitrary: fc.tuple(messageText, fc.nat(), fc.constantFrom(...INVALID_UTF8)).map(([text, at, bad]): Frame => {
 			const bytes = Buffer.from(text, "utf8");
 			const cut = at % (bytes.length + 1);
-			return { kind: "binary", bytes: Buffer.concat([bytes.subarray(0, cut), Buffer.from(bad), bytes.subarray(cut)]) };
+			return {
+				kind: "binary",
+				bytes: Buffer.concat([bytes.subarray(0, cut), Buffer.from(bad), bytes.subarray(cut)]),
+			};
 		}),
 		weight: 2,
 	},
@@ -202,7 +273,9 @@ export const frame: fc.Arbitrary<Frame> = fc.oneof(
 
 /** The text the server sees: text frames go through UTF-8 (lone surrogates become U+FFFD), binary frames are decoded leniently. */
 export function receivedText(sent: Frame): string {
-	return sent.kind === "text" ? Buffer.from(sent.text, "utf8").toString("utf8") : Buffer.from(sent.bytes).toString("utf8");
+	return sent.kind === "text"
+		? Buffer.from(sent.text, "utf8").toString("utf8")
+		: Buffer.from(sent.bytes).toString("utf8");
 }
 
 /** A key that tells ids apart exactly (1 and "1" differ; null is its own key). */
@@ -229,7 +302,11 @@ const paramsObjectText: fc.Arbitrary<string | undefined> = fc.option(
 	{ nil: undefined, freq: 3 },
 );
 
-function withMembers(members: [string, string][], extra: readonly (readonly [string, string])[], order: number): string {
+function withMembers(
+	members: [string, string][],
+	extra: readonly (readonly [string, string])[],
+	order: number,
+): string {
 	const all = [...members, ...extra];
 	const rotated = [...all.slice(order % all.length), ...all.slice(0, order % all.length)];
 	return objectText(rotated);
@@ -241,7 +318,11 @@ const extraMembers = fc.array(fc.tuple(fc.constantFrom(...PROTOTYPE_KEYS), jsonT
 export const wellFormedRequest: fc.Arbitrary<{ id: JsonRpcId; text: string }> = fc
 	.record({ id: requestId, method: methodName, params: paramsObjectText, extra: extraMembers, order: fc.nat() })
 	.map(({ id, method, params, extra, order }) => {
-		const members: [string, string][] = [["jsonrpc", '"2.0"'], ["id", JSON.stringify(id)], ["method", JSON.stringify(method)]];
+		const members: [string, string][] = [
+			["jsonrpc", '"2.0"'],
+			["id", JSON.stringify(id)],
+			["method", JSON.stringify(method)],
+		];
 		if (params !== undefined) members.push(["params", params]);
 		return { id, text: withMembers(members, extra, order) };
 	});
@@ -250,7 +331,10 @@ export const wellFormedRequest: fc.Arbitrary<{ id: JsonRpcId; text: string }> = 
 export const wellFormedNotification: fc.Arbitrary<string> = fc
 	.record({ method: methodName, params: paramsObjectText, extra: extraMembers, order: fc.nat() })
 	.map(({ method, params, extra, order }) => {
-		const members: [string, string][] = [["jsonrpc", '"2.0"'], ["method", JSON.stringify(method)]];
+		const members: [string, string][] = [
+			["jsonrpc", '"2.0"'],
+			["method", JSON.stringify(method)],
+		];
 		if (params !== undefined) members.push(["params", params]);
 		return withMembers(members, extra, order);
 	});
@@ -261,10 +345,13 @@ export const wellFormedResponse: fc.Arbitrary<string> = fc
 		id: requestId,
 		outcome: fc.oneof(
 			jsonText.map((result): [string, string] => ["result", result]),
-			fc.tuple(fc.integer(), fc.string({ maxLength: 20 })).map(([code, message]): [string, string] => ["error", JSON.stringify({ code, message })]),
+			fc
+				.tuple(fc.integer(), fc.string({ maxLength: 20 }))
+				.map(([code, message]): [string, string] => ["error", JSON.stringify({ code, message })]),
 		),
 		extra: extraMembers,
 		order: fc.nat(),
 	})
-	.map(({ id, outcome, extra, order }) => withMembers([["jsonrpc", '"2.0"'], ["id", JSON.stringify(id)], outcome], extra, order));
-
+	.map(({ id, outcome, extra, order }) =>
+		withMembers([["jsonrpc", '"2.0"'], ["id", JSON.stringify(id)], outcome], extra, order),
+	);

@@ -81,7 +81,8 @@ describe("health sweep after the machine slept", () => {
 
 	it("never drops a client that answers, however the sweeps are spaced", async () => {
 		const healthy = await open(true);
-		for (const gap of [INTERVAL_MS, INTERVAL_MS * 100, 1, INTERVAL_MS, INTERVAL_MS * 2, 0]) await sweepAfter(gap, healthy);
+		for (const gap of [INTERVAL_MS, INTERVAL_MS * 100, 1, INTERVAL_MS, INTERVAL_MS * 2, 0])
+			await sweepAfter(gap, healthy);
 		expect(healthy.ws.readyState).toBe(healthy.ws.OPEN);
 		expect(bridge.host.status().clients).toHaveLength(1);
 	});

@@ -3,7 +3,16 @@ import { classify, parseMessage, type JsonObject, type JsonRpcId } from "../../s
 import { McpSession, type MethodHandler } from "../../src/protocol/mcp-session";
 import { ToolRegistry } from "../../src/protocol/tool-registry";
 import { textResult } from "../../src/protocol/mcp-types";
-import { frame, idKey, messageText, receivedText, PROTOTYPE_KEYS, wellFormedNotification, wellFormedRequest, wellFormedResponse } from "./frames";
+import {
+	frame,
+	idKey,
+	messageText,
+	receivedText,
+	PROTOTYPE_KEYS,
+	wellFormedNotification,
+	wellFormedRequest,
+	wellFormedResponse,
+} from "./frames";
 
 /** Runs per property (whole numbers: fast-check never ends a run count like 666.67). */
 const NUM_RUNS = 2000;
@@ -21,21 +30,32 @@ interface Answer {
 /** Handlers that return what they were given (so the reply holds client data), fail, or take a turn of the event loop. */
 const methods = new Map<string, MethodHandler>([
 	["test/echo", (params) => params],
-	["test/throws", () => {
-		throw new Error("boom");
-	}],
+	[
+		"test/throws",
+		() => {
+			throw new Error("boom");
+		},
+	],
 	["test/later", () => new Promise((resolve) => setImmediate(() => resolve({ late: true })))],
 	["test/bigint", () => ({ value: BigInt(1) })],
-	["test/cycle", () => {
-		const cycle: JsonObject = {};
-		cycle.self = cycle;
-		return cycle;
-	}],
+	[
+		"test/cycle",
+		() => {
+			const cycle: JsonObject = {};
+			cycle.self = cycle;
+			return cycle;
+		},
+	],
 ]);
 
 function newSession(sent: string[]): McpSession {
 	const tools = new ToolRegistry();
-	tools.register({ name: "echo", description: "echo", inputSchema: { type: "object" }, call: (args) => Promise.resolve(textResult(JSON.stringify(args))) });
+	tools.register({
+		name: "echo",
+		description: "echo",
+		inputSchema: { type: "object" },
+		call: (args) => Promise.resolve(textResult(JSON.stringify(args))),
+	});
 	return new McpSession({
 		id: 1,
 		send: (text) => sent.push(text),
@@ -65,7 +85,13 @@ function ownIdOf(text: string): { present: boolean; value?: unknown } {
 	} catch {
 		return { present: false };
 	}
-	if (typeof value !== "object" || value === null || Array.isArray(value) || !Object.prototype.hasOwnProperty.call(value, "id")) return { present: false };
+	if (
+		typeof value !== "object" ||
+		value === null ||
+		Array.isArray(value) ||
+		!Object.prototype.hasOwnProperty.call(value, "id")
+	)
+		return { present: false };
 	return { present: true, value: (value as { id: unknown }).id };
 }
 
@@ -86,7 +112,8 @@ describe("JSON-RPC parsing under fuzzing", () => {
 				const parsed = parseMessage(text);
 				const ownId = ownIdOf(text);
 				if (parsed.kind === "request") expect(Object.is(parsed.message.id, ownId.value)).toBe(true);
-				if (parsed.kind === "invalid" && parsed.id !== null) expect(Object.is(parsed.id, ownId.value)).toBe(true);
+				if (parsed.kind === "invalid" && parsed.id !== null)
+					expect(Object.is(parsed.id, ownId.value)).toBe(true);
 				if (parsed.kind === "notification") expect(ownId.present).toBe(false);
 			}),
 			{ numRuns: NUM_RUNS },
@@ -156,7 +183,11 @@ describe("McpSession under fuzzing", () => {
 					// `===`, not Object.is: JSON has no -0, so an id sent as -0 comes back as 0.
 					for (const answer of answers) expect(answer.id === null || answer.id === ownId.value).toBe(true);
 				}
-				expect((await answersTo(session, sent, '{"jsonrpc":"2.0","id":"still serving","method":"ping"}')).map((answer) => answer.id)).toEqual(["still serving"]);
+				expect(
+					(await answersTo(session, sent, '{"jsonrpc":"2.0","id":"still serving","method":"ping"}')).map(
+						(answer) => answer.id,
+					),
+				).toEqual(["still serving"]);
 				session.dispose();
 			}),
 			{ numRuns: SESSION_RUNS },
@@ -176,7 +207,8 @@ describe("McpSession under fuzzing", () => {
 				const session = newSession(sent);
 				for (const message of messages) {
 					const answers = await answersTo(session, sent, message.text);
-					if (message.answerIds !== undefined) expect(answers.map((answer) => idKey(answer.id))).toEqual(message.answerIds);
+					if (message.answerIds !== undefined)
+						expect(answers.map((answer) => idKey(answer.id))).toEqual(message.answerIds);
 				}
 				session.dispose();
 			}),

@@ -73,7 +73,15 @@ async function client(): Promise<TestClient> {
 
 function openDiff(c: TestClient, id: number, tabName: string): void {
 	const path = join(bridge.vault, "note.md");
-	c.send({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "openDiff", arguments: { old_file_path: path, new_file_path: path, new_file_contents: "new", tab_name: tabName } } });
+	c.send({
+		jsonrpc: "2.0",
+		id,
+		method: "tools/call",
+		params: {
+			name: "openDiff",
+			arguments: { old_file_path: path, new_file_path: path, new_file_contents: "new", tab_name: tabName },
+		},
+	});
 }
 
 const noClients = (): boolean => bridge.host.status().clients.length === 0;
@@ -92,7 +100,9 @@ describe("a client killed mid-request", () => {
 		expect(bridge.host.status().clients.map((c) => c.id)).toEqual([2]);
 		// The survivor is still served and its review can still be decided.
 		expect(reviews.accept("other tab")).toEqual({ kind: "accepted" });
-		expect(((await other.waitForAnswer(11)).result as { content: { text: string }[] }).content[0]?.text).toBe("FILE_SAVED");
+		expect(((await other.waitForAnswer(11)).result as { content: { text: string }[] }).content[0]?.text).toBe(
+			"FILE_SAVED",
+		);
 	});
 
 	it("destroyed while openDiff is still reading the note: no review is ever shown or left pending", async () => {
@@ -139,7 +149,9 @@ describe("a client killed mid-request", () => {
 			env: { PATH: process.env.PATH ?? "", BRIDGE_PORT: String(bridge.port), BRIDGE_TOKEN: bridge.token },
 			stdio: "ignore",
 		});
-		const exited = new Promise<NodeJS.Signals | null>((resolveExit) => child.once("exit", (_code, signal) => resolveExit(signal)));
+		const exited = new Promise<NodeJS.Signals | null>((resolveExit) =>
+			child.once("exit", (_code, signal) => resolveExit(signal)),
+		);
 		try {
 			await waitUntil(() => port.views.has("killed tab"), "the review to show");
 			expect(bridge.host.status().clients).toMatchObject([{ clientName: "doomed" }]);

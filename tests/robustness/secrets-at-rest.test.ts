@@ -16,7 +16,9 @@ function filesUnder(folder: string): string[] {
 
 describe("the token at rest", () => {
 	it("is dropped from stored settings (data.json, which vault sync copies), whatever key it hides under", () => {
-		const stored: unknown = JSON.parse(`{"enabled":true,"fixedPort":4000,"authToken":"${"a".repeat(64)}","token":"${"b".repeat(64)}","__proto__":{"authToken":"c"},"agentPanel":{"cliPath":"","authToken":"${"d".repeat(64)}","alwaysAllow":[{"tool":"Bash","token":"${"e".repeat(64)}"}]}}`);
+		const stored: unknown = JSON.parse(
+			`{"enabled":true,"fixedPort":4000,"authToken":"${"a".repeat(64)}","token":"${"b".repeat(64)}","__proto__":{"authToken":"c"},"agentPanel":{"cliPath":"","authToken":"${"d".repeat(64)}","alwaysAllow":[{"tool":"Bash","token":"${"e".repeat(64)}"}]}}`,
+		);
 		const settings = migrateSettings(stored);
 		expect(settings.fixedPort).toBe(4000);
 		expect(JSON.stringify(settings)).not.toMatch(/aaaa|bbbb|dddd|eeee|authToken|"token"/);
@@ -37,7 +39,9 @@ describe("the token at rest", () => {
 	});
 
 	it("lives only in the lock file: never in the vault, the logs or the status, before and after a rotation", async () => {
-		const fixture = await startAssembledBridge({ populate: (vault) => writeFileSync(join(vault, "note.md"), "# Note\n") });
+		const fixture = await startAssembledBridge({
+			populate: (vault) => writeFileSync(join(vault, "note.md"), "# Note\n"),
+		});
 		try {
 			const client = await fixture.client({ pid: 4242 });
 			const tokens = [fixture.token];
@@ -50,7 +54,10 @@ describe("the token at rest", () => {
 				expect(token).toMatch(/^[0-9a-f]{64}$/);
 				for (const file of filesUnder(fixture.tempPath)) {
 					if (file === fixture.lockFilePath) continue;
-					expect({ file, holdsToken: readFileSync(file, "utf8").includes(token) }).toEqual({ file, holdsToken: false });
+					expect({ file, holdsToken: readFileSync(file, "utf8").includes(token) }).toEqual({
+						file,
+						holdsToken: false,
+					});
 				}
 				expect(fixture.logs.join("\n")).not.toContain(token);
 				expect(JSON.stringify(rotated)).not.toContain(token);

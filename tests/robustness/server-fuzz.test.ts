@@ -54,7 +54,10 @@ interface Sent {
 
 const sentMessage: fc.Arbitrary<Sent> = fc.oneof(
 	{ arbitrary: frame.map((one): Sent => ({ frame: one })), weight: 3 },
-	{ arbitrary: wellFormedRequest.map(({ id, text }): Sent => ({ frame: { kind: "text", text }, requestId: id })), weight: 1 },
+	{
+		arbitrary: wellFormedRequest.map(({ id, text }): Sent => ({ frame: { kind: "text", text }, requestId: id })),
+		weight: 1,
+	},
 	{ arbitrary: wellFormedNotification.map((text): Sent => ({ frame: { kind: "text", text } })), weight: 1 },
 );
 
@@ -66,7 +69,13 @@ function ownIdOf(text: string): { present: boolean; value?: unknown } {
 	} catch {
 		return { present: false };
 	}
-	if (typeof value !== "object" || value === null || Array.isArray(value) || !Object.prototype.hasOwnProperty.call(value, "id")) return { present: false };
+	if (
+		typeof value !== "object" ||
+		value === null ||
+		Array.isArray(value) ||
+		!Object.prototype.hasOwnProperty.call(value, "id")
+	)
+		return { present: false };
 	return { present: true, value: (value as { id: unknown }).id };
 }
 
@@ -78,7 +87,9 @@ function ownIdOf(text: string): { present: boolean; value?: unknown } {
  */
 async function expectAnswersFor(client: TestClient, messages: readonly Sent[], marker: string): Promise<void> {
 	// Ids that can come back (strings and numbers), as keys; anything else (arrays 12k deep…) cannot be an answer's id.
-	const ownIds = messages.map((message) => ownIdOf(receivedText(message.frame))).filter((id) => id.present && (typeof id.value === "string" || typeof id.value === "number"));
+	const ownIds = messages
+		.map((message) => ownIdOf(receivedText(message.frame)))
+		.filter((id) => id.present && (typeof id.value === "string" || typeof id.value === "number"));
 	const keyOf = (value: unknown): string => JSON.stringify(value);
 	const ownIdCounts = count(ownIds.map((id) => keyOf(id.value)));
 	const due = messages
@@ -87,7 +98,11 @@ async function expectAnswersFor(client: TestClient, messages: readonly Sent[], m
 	for (const message of messages) send(client, message.frame);
 	expect((await client.request("ping", undefined, marker)).result).toEqual({});
 	const answered = () => new Set(client.messages.map((answer) => idKey(answer.id)));
-	await waitUntil(() => due.every((key) => answered().has(key)), () => `answers to the well-formed requests ${JSON.stringify(due.filter((key) => !answered().has(key)))} of ${JSON.stringify(messages.filter((m) => m.requestId !== undefined).map((m) => receivedText(m.frame)))}`);
+	await waitUntil(
+		() => due.every((key) => answered().has(key)),
+		() =>
+			`answers to the well-formed requests ${JSON.stringify(due.filter((key) => !answered().has(key)))} of ${JSON.stringify(messages.filter((m) => m.requestId !== undefined).map((m) => receivedText(m.frame)))}`,
+	);
 	const answers = client.messages.filter((answer) => answer.id !== marker);
 	expect(answers.length).toBeLessThanOrEqual(messages.length);
 	const sentIds = new Set(ownIds.map((id) => keyOf(id.value)));
@@ -95,7 +110,8 @@ async function expectAnswersFor(client: TestClient, messages: readonly Sent[], m
 		expect(answer.jsonrpc).toBe("2.0");
 		expect(answer.result === undefined).toBe(answer.error !== undefined);
 		// JSON has no -0: an id sent as -0 comes back as 0.
-		if (answer.id !== null && answer.id !== marker) expect(sentIds.has(JSON.stringify(answer.id)) || (answer.id === 0 && sentIds.has("0"))).toBe(true);
+		if (answer.id !== null && answer.id !== marker)
+			expect(sentIds.has(JSON.stringify(answer.id)) || (answer.id === 0 && sentIds.has("0"))).toBe(true);
 	}
 	const answerCounts = count(answers.map((answer) => idKey(answer.id)));
 	for (const key of due) expect([key, answerCounts.get(key)]).toEqual([key, 1]);
@@ -127,17 +143,41 @@ describe("the live server under random frames", () => {
 		const fill = (overhead: string): string => "x".repeat(MAX_INCOMING_MESSAGE_BYTES - Buffer.byteLength(overhead));
 		const hugeId = fill('{"jsonrpc":"2.0","id":"","method":"ping"}');
 		const frames: Frame[] = [
-			{ kind: "text", text: `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"${fill('{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":""}}')}"}}` },
-			{ kind: "text", text: `{"jsonrpc":"2.0","id":2,"method":"${fill('{"jsonrpc":"2.0","id":2,"method":""}')}"}` },
+			{
+				kind: "text",
+				text: `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"${fill('{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":""}}')}"}}`,
+			},
+			{
+				kind: "text",
+				text: `{"jsonrpc":"2.0","id":2,"method":"${fill('{"jsonrpc":"2.0","id":2,"method":""}')}"}`,
+			},
 			{ kind: "text", text: `{"jsonrpc":"2.0","id":"${hugeId}","method":"ping"}` },
-			{ kind: "text", text: `{"jsonrpc":"2.0","id":4,"method":"files/read","params":{"path":"${fill('{"jsonrpc":"2.0","id":4,"method":"files/read","params":{"path":""}}')}"}}` },
-			{ kind: "text", text: `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"getDiagnostics","arguments":{"uri":"file:///${fill('{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"getDiagnostics","arguments":{"uri":"file:///"}}}')}"}}}` },
-			{ kind: "binary", bytes: Buffer.from(`{"jsonrpc":"2.0","id":6,"method":"ping","params":{"pad":"${"é".repeat((MAX_INCOMING_MESSAGE_BYTES - 60) / 2)}"}}`) },
+			{
+				kind: "text",
+				text: `{"jsonrpc":"2.0","id":4,"method":"files/read","params":{"path":"${fill('{"jsonrpc":"2.0","id":4,"method":"files/read","params":{"path":""}}')}"}}`,
+			},
+			{
+				kind: "text",
+				text: `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"getDiagnostics","arguments":{"uri":"file:///${fill('{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"getDiagnostics","arguments":{"uri":"file:///"}}}')}"}}}`,
+			},
+			{
+				kind: "binary",
+				bytes: Buffer.from(
+					`{"jsonrpc":"2.0","id":6,"method":"ping","params":{"pad":"${"é".repeat((MAX_INCOMING_MESSAGE_BYTES - 60) / 2)}"}}`,
+				),
+			},
 		];
-		for (const one of frames) expect(one.kind === "text" ? Buffer.byteLength(one.text) : one.bytes.byteLength).toBeLessThanOrEqual(MAX_INCOMING_MESSAGE_BYTES);
+		for (const one of frames)
+			expect(one.kind === "text" ? Buffer.byteLength(one.text) : one.bytes.byteLength).toBeLessThanOrEqual(
+				MAX_INCOMING_MESSAGE_BYTES,
+			);
 		// Each is a request with a valid id: each gets exactly one answer.
 		const ids: JsonRpcId[] = [1, 2, hugeId, 4, 5, 6];
-		await expectAnswersFor(client, frames.map((one, index) => ({ frame: one, requestId: ids[index] })), "after huge frames");
+		await expectAnswersFor(
+			client,
+			frames.map((one, index) => ({ frame: one, requestId: ids[index] })),
+			"after huge frames",
+		);
 		expect(client.messages.map((answer) => answer.id)).toEqual(expect.arrayContaining(ids));
 		expect(client.messages.find((answer) => answer.id === hugeId)?.result).toEqual({});
 		expect(client.messages.find((answer) => answer.id === 2)?.error?.code).toBe(-32601);
@@ -148,7 +188,11 @@ describe("the live server under random frames", () => {
 		const client = await open();
 		const deepArray = "[".repeat(12_000) + "]".repeat(12_000);
 		const deepObject = '{"a":'.repeat(12_000) + "1" + "}".repeat(12_000);
-		const frames: Frame[] = [deepArray, deepObject, `{"jsonrpc":"2.0","id":${deepArray},"method":"ping"}`, `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":${deepObject}}}`,
+		const frames: Frame[] = [
+			deepArray,
+			deepObject,
+			`{"jsonrpc":"2.0","id":${deepArray},"method":"ping"}`,
+			`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":${deepObject}}}`,
 			`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"openFile","arguments":{"filePath":"note.md","startLine":${deepArray}}}}`,
 			`{"jsonrpc":"2.0","id":3,"method":"resources/list","params":{"cursor":${deepObject}}}`,
 			`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":${deepArray}}}`,
@@ -156,8 +200,14 @@ describe("the live server under random frames", () => {
 		].map((text): Frame => ({ kind: "text", text }));
 		// Requests with ids 1-4 are each answered once; the three frames without a valid id get one error with id null each.
 		const requestIds: (JsonRpcId | undefined)[] = [undefined, undefined, undefined, 1, 2, 3, undefined, 4];
-		await expectAnswersFor(client, frames.map((one, index) => ({ frame: one, requestId: requestIds[index] })), "after deep frames");
-		expect(client.messages.filter((answer) => answer.id === null).map((answer) => answer.error?.code)).toHaveLength(3);
+		await expectAnswersFor(
+			client,
+			frames.map((one, index) => ({ frame: one, requestId: requestIds[index] })),
+			"after deep frames",
+		);
+		expect(client.messages.filter((answer) => answer.id === null).map((answer) => answer.error?.code)).toHaveLength(
+			3,
+		);
 		expect(client.ws.readyState).toBe(client.ws.OPEN);
 		await client.close();
 	});

@@ -52,18 +52,25 @@ const FALLBACK = (taken: number, used: number): string =>
 	`Port ${taken} is in use; listening on port ${used} instead. Choose another fixed port or leave it empty for a random one.`;
 
 describe("a fixed port that is taken", () => {
-	it.each(["127.0.0.1", "0.0.0.0"])("ConnectionManager falls back to a random port with a warning (port held on %s)", async (address) => {
-		const taken = await takePort(address);
-		const manager = new ConnectionManager({ getToken: () => "t".repeat(64), onConnection: () => ({ onMessage: () => undefined, onClose: () => undefined }), port: taken });
-		try {
-			const info = await manager.start();
-			expect(info.port).not.toBe(taken);
-			expect(info.warning).toBe(FALLBACK(taken, info.port));
-			expect(manager.port).toBe(info.port);
-		} finally {
-			await manager.stop();
-		}
-	});
+	it.each(["127.0.0.1", "0.0.0.0"])(
+		"ConnectionManager falls back to a random port with a warning (port held on %s)",
+		async (address) => {
+			const taken = await takePort(address);
+			const manager = new ConnectionManager({
+				getToken: () => "t".repeat(64),
+				onConnection: () => ({ onMessage: () => undefined, onClose: () => undefined }),
+				port: taken,
+			});
+			try {
+				const info = await manager.start();
+				expect(info.port).not.toBe(taken);
+				expect(info.warning).toBe(FALLBACK(taken, info.port));
+				expect(manager.port).toBe(info.port);
+			} finally {
+				await manager.stop();
+			}
+		},
+	);
 
 	it("BridgeHost keeps listening on the fallback port, with the warning in its status and the lock file under the new port", async () => {
 		const { home, vault } = tempHome();
@@ -124,12 +131,19 @@ describe("an unwritable lock folder", () => {
 		expect(status.state).toBe("failed");
 		expect(status.port).toBeUndefined();
 		expect(status.lockFilePath).toBeUndefined();
-		const match = /^Could not write the lock file (.*[/\\]\.claude[/\\]ide[/\\](\d+)\.lock): (ENOTDIR|EEXIST|EACCES|EPERM)\b/.exec(status.error ?? "");
+		const match =
+			/^Could not write the lock file (.*[/\\]\.claude[/\\]ide[/\\](\d+)\.lock): (ENOTDIR|EEXIST|EACCES|EPERM)\b/.exec(
+				status.error ?? "",
+			);
 		if (!match) throw new Error(`unexpected error (${method}): ${status.error ?? "none"}`);
-		expect(status.error).toMatch(/\. Claude Code finds the bridge through .*[/\\]\.claude[/\\]ide, which must be a folder this user can write to\.$/);
+		expect(status.error).toMatch(
+			/\. Claude Code finds the bridge through .*[/\\]\.claude[/\\]ide, which must be a folder this user can write to\.$/,
+		);
 		expect(logs).toContain(`Could not start the bridge: ${status.error ?? ""}`);
 		// The port the server had listened on was closed again.
-		const outcome = await connect(Number(match[2]), { token: "x" }).catch((error: NodeJS.ErrnoException) => error.code);
+		const outcome = await connect(Number(match[2]), { token: "x" }).catch(
+			(error: NodeJS.ErrnoException) => error.code,
+		);
 		expect(outcome).toBe("ECONNREFUSED");
 		expect(readdirSync(join(home, ".claude"))).toEqual(method === "a file in place of the folder" ? ["ide"] : []);
 		await host.stop();
@@ -138,9 +152,15 @@ describe("an unwritable lock folder", () => {
 	it("the headless host exits 2 with that message", () => {
 		const { home, vault } = tempHome();
 		makeLockFolderUnwritable(home);
-		const result = spawnSync(process.execPath, [HEADLESS_ENTRY, "--vault", vault], { env: { PATH: process.env.PATH ?? "", HOME: home }, encoding: "utf8", timeout: 10_000 });
+		const result = spawnSync(process.execPath, [HEADLESS_ENTRY, "--vault", vault], {
+			env: { PATH: process.env.PATH ?? "", HOME: home },
+			encoding: "utf8",
+			timeout: 10_000,
+		});
 		expect(result.status).toBe(2);
-		expect(result.stderr).toMatch(/^Could not start: Could not write the lock file .*[/\\]\.claude[/\\]ide[/\\]\d+\.lock: (ENOTDIR|EEXIST|EACCES|EPERM)\b.*, which must be a folder this user can write to\.\n$/);
+		expect(result.stderr).toMatch(
+			/^Could not start: Could not write the lock file .*[/\\]\.claude[/\\]ide[/\\]\d+\.lock: (ENOTDIR|EEXIST|EACCES|EPERM)\b.*, which must be a folder this user can write to\.\n$/,
+		);
 		expect(result.stdout).toBe("");
 	});
 });

@@ -31,13 +31,19 @@ describe("a stop while the server is still starting", () => {
 		const vault = join(temp.path, "vault");
 		mkdirSync(vault, { recursive: true });
 		const ports: number[] = [];
-		const host = new BridgeHost(testHostOptions(home, vault, { onStatusChange: (status) => status.port !== undefined && ports.push(status.port) }));
+		const host = new BridgeHost(
+			testHostOptions(home, vault, {
+				onStatusChange: (status) => status.port !== undefined && ports.push(status.port),
+			}),
+		);
 		const started = host.start();
 		await host.stop();
 		await started;
 		expect(host.status().state).toBe("stopped");
 		const lockFolder = join(home, ".claude", "ide");
-		expect(existsSync(lockFolder) ? readdirSync(lockFolder).filter((name) => name.endsWith(".lock")) : []).toEqual([]);
+		expect(existsSync(lockFolder) ? readdirSync(lockFolder).filter((name) => name.endsWith(".lock")) : []).toEqual(
+			[],
+		);
 		for (const port of ports) expect(await accepts(port)).toBe(false);
 	});
 

@@ -66,7 +66,10 @@ interface ToolAnswer {
 	isError?: boolean;
 }
 
-async function diagnostics(client: TestClient, args: Record<string, unknown>): Promise<{ uri: string; diagnostics: { code: string }[] }[]> {
+async function diagnostics(
+	client: TestClient,
+	args: Record<string, unknown>,
+): Promise<{ uri: string; diagnostics: { code: string }[] }[]> {
 	const answer = result<ToolAnswer>(await client.request("tools/call", { name: "getDiagnostics", arguments: args }));
 	if (answer.isError) throw new Error(answer.content[0]?.text);
 	return JSON.parse(answer.content[0]?.text ?? "") as { uri: string; diagnostics: { code: string }[] }[];
@@ -79,27 +82,45 @@ describe.each([
 	it("lists the real path (and the link) in the lock file's workspaceFolders", async () => {
 		const { host, lock } = await serve(vault);
 		expect(lock.workspaceFolders).toEqual(vault === realVault ? [realVault] : [realVault, linkedVault]);
-		expect(lock.ideName).toBe(`Obsidian · ${vault === realVault ? VAULT_NAME : `linked ${NFD} vault`} (headless, pid ${String(host.child.pid)})`);
+		expect(lock.ideName).toBe(
+			`Obsidian · ${vault === realVault ? VAULT_NAME : `linked ${NFD} vault`} (headless, pid ${String(host.child.pid)})`,
+		);
 	});
 
 	it("files/read finds each note by relative path, by absolute path under the vault and under its real path", async () => {
 		const { client } = await serve(vault);
 		for (const note of NOTES) {
 			for (const path of [note, join(vault, note), join(realVault, note)]) {
-				const read = result<{ path: string; filePath: string; text: string }>(await client.request("files/read", { path }));
-				expect(read).toMatchObject({ path: note, filePath: join(vault, note), text: `# ${note}\n\nSee [[Nowhere at all]].\n` });
+				const read = result<{ path: string; filePath: string; text: string }>(
+					await client.request("files/read", { path }),
+				);
+				expect(read).toMatchObject({
+					path: note,
+					filePath: join(vault, note),
+					text: `# ${note}\n\nSee [[Nowhere at all]].\n`,
+				});
 			}
 		}
 	});
 
 	it("resources/list URIs name every note and round-trip through resources/read", async () => {
 		const { client } = await serve(vault);
-		const listed = result<{ resources: { uri: string; name: string }[] }>(await client.request("resources/list", {}));
+		const listed = result<{ resources: { uri: string; name: string }[] }>(
+			await client.request("resources/list", {}),
+		);
 		expect(listed.resources.map((resource) => resource.name).sort()).toEqual([...NOTES].sort());
 		for (const resource of listed.resources) {
 			expect(fileURLToPath(resource.uri)).toBe(join(vault, resource.name));
-			const read = result<{ contents: { uri: string; text: string }[] }>(await client.request("resources/read", { uri: resource.uri }));
-			expect(read.contents).toEqual([{ uri: resource.uri, mimeType: "text/markdown", text: `# ${resource.name}\n\nSee [[Nowhere at all]].\n` }]);
+			const read = result<{ contents: { uri: string; text: string }[] }>(
+				await client.request("resources/read", { uri: resource.uri }),
+			);
+			expect(read.contents).toEqual([
+				{
+					uri: resource.uri,
+					mimeType: "text/markdown",
+					text: `# ${resource.name}\n\nSee [[Nowhere at all]].\n`,
+				},
+			]);
 		}
 	});
 
@@ -109,7 +130,9 @@ describe.each([
 			for (const root of [vault, realVault]) {
 				const uri = `file://${join(root, note)}`;
 				const answer = await diagnostics(client, { uri });
-				expect(answer).toEqual([{ uri, diagnostics: [expect.objectContaining({ code: "unresolved-link" }) as unknown] }]);
+				expect(answer).toEqual([
+					{ uri, diagnostics: [expect.objectContaining({ code: "unresolved-link" }) as unknown] },
+				]);
 			}
 		}
 		const whole = await diagnostics(client, {});

@@ -40,10 +40,14 @@ describe("the screenshots' HTML step", () => {
 		expect(settings).not.toMatch(/\/tmp\//);
 	});
 
-	it("is the same on a second run: nothing in it depends on the clock, the port or the token", async () => {
-		const again = await renderViews(mainPlugin());
-		expect(again).toEqual(views);
-	}, FIXTURE_TIMEOUT_MS);
+	it(
+		"is the same on a second run: nothing in it depends on the clock, the port or the token",
+		async () => {
+			const again = await renderViews(mainPlugin());
+			expect(again).toEqual(views);
+		},
+		FIXTURE_TIMEOUT_MS,
+	);
 
 	it("wraps each view in a page with the theme's class, the theme variables and styles.css", () => {
 		const page = pageHtml("review", views.review, "dark", repository, views.reviewTitle);
@@ -57,5 +61,6 @@ describe("the screenshots' HTML step", () => {
 
 /** The plugin class the built main.js exports, its `obsidian` being the tests' stand-in (jest.config.js maps it). */
 function mainPlugin(): new (app: App, manifest: object) => Plugin {
-	return jest.requireActual<{ default: new (app: App, manifest: object) => Plugin }>(resolve(repository, "main.js")).default;
+	return jest.requireActual<{ default: new (app: App, manifest: object) => Plugin }>(resolve(repository, "main.js"))
+		.default;
 }

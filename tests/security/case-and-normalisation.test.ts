@@ -6,7 +6,14 @@ import { VaultPrivacy } from "../../src/vault/privacy/vault-privacy";
 import type { VaultFileBytes } from "../../src/vault/notes/vault-files";
 import { VaultPaths } from "../../src/vault/vault-paths";
 import { makeTempDir } from "../helpers/temp-dir";
-import { APFS, CASE_SENSITIVE, NTFS, TYPED_CASE_INSENSITIVE, VolumeDouble, type VolumeBehaviour } from "./volume-double";
+import {
+	APFS,
+	CASE_SENSITIVE,
+	NTFS,
+	TYPED_CASE_INSENSITIVE,
+	VolumeDouble,
+	type VolumeBehaviour,
+} from "./volume-double";
 
 /**
  * Issue 11, finding 3: privacy rules compared as raw strings. On a case-insensitive volume `files/read SECRET/x.md`
@@ -19,9 +26,17 @@ import { APFS, CASE_SENSITIVE, NTFS, TYPED_CASE_INSENSITIVE, VolumeDouble, type 
 const ROOT = "/Users/me/Vault";
 const CAFE_NFC = "Caf\u00e9";
 const CAFE_NFD = "Cafe\u0301";
-const STORED = [`${ROOT}/Secret/diary.md`, `${ROOT}/${CAFE_NFD}/menu.md`, `${ROOT}/Notes/open.md`, `${ROOT}/.vault-config/plugins/p/data.json`];
+const STORED = [
+	`${ROOT}/Secret/diary.md`,
+	`${ROOT}/${CAFE_NFD}/menu.md`,
+	`${ROOT}/Notes/open.md`,
+	`${ROOT}/.vault-config/plugins/p/data.json`,
+];
 
-function boundaryOn(behaviour: VolumeBehaviour, rules: PrivacyRules): { paths: VaultPaths; boundary: VaultPrivacy; files: VaultFileBytes } {
+function boundaryOn(
+	behaviour: VolumeBehaviour,
+	rules: PrivacyRules,
+): { paths: VaultPaths; boundary: VaultPrivacy; files: VaultFileBytes } {
 	const paths = new VaultPaths(ROOT, new VolumeDouble(behaviour, STORED));
 	const boundary = new VaultPrivacy({ paths, rules: () => rules, tagsOf: () => [] });
 	const files = boundary.files({
@@ -32,7 +47,15 @@ function boundaryOn(behaviour: VolumeBehaviour, rules: PrivacyRules): { paths: V
 	return { paths, boundary, files };
 }
 
-const OTHER_SPELLINGS = ["SECRET/diary.md", "secret/DIARY.md", "sEcReT/diary.md", `${CAFE_NFC}/menu.md`, `${CAFE_NFD}/menu.md`, `${CAFE_NFC.toUpperCase()}/menu.md`, ".VAULT-CONFIG/plugins/p/data.json"];
+const OTHER_SPELLINGS = [
+	"SECRET/diary.md",
+	"secret/DIARY.md",
+	"sEcReT/diary.md",
+	`${CAFE_NFC}/menu.md`,
+	`${CAFE_NFD}/menu.md`,
+	`${CAFE_NFC.toUpperCase()}/menu.md`,
+	".VAULT-CONFIG/plugins/p/data.json",
+];
 
 describe.each([
 	["APFS", APFS],
@@ -60,7 +83,8 @@ describe.each([
 
 	it("public notes stay public under any spelling", async () => {
 		const { boundary, files } = boundaryOn(behaviour, rules);
-		for (const spelling of ["Notes/open.md", "NOTES/open.md", "notes/OPEN.md"]) expect(boundary.hidesPath(spelling)).toBe(false);
+		for (const spelling of ["Notes/open.md", "NOTES/open.md", "notes/OPEN.md"])
+			expect(boundary.hidesPath(spelling)).toBe(false);
 		expect(await files.stat("NOTES/open.md")).toEqual({ size: 1 });
 	});
 });
@@ -72,7 +96,9 @@ describe("on a case-sensitive volume (ext4 without casefold)", () => {
 		expect(boundary.hidesPath("Secret/diary.md")).toBe(true);
 		expect(boundary.hidesPath(`${CAFE_NFD}/menu.md`)).toBe(true);
 		// `secret/` would be another folder here; a rule that matches no folder is shown in the settings instead.
-		expect(boundaryOn(CASE_SENSITIVE, { folders: ["secret"], tags: [] }).boundary.hidesPath("Secret/diary.md")).toBe(false);
+		expect(
+			boundaryOn(CASE_SENSITIVE, { folders: ["secret"], tags: [] }).boundary.hidesPath("Secret/diary.md"),
+		).toBe(false);
 	});
 });
 
@@ -92,9 +118,16 @@ describe("case-insensitivity is detected, not assumed from the OS", () => {
 	});
 
 	it("uses an entry of the vault when the vault's own name has no letters, and counts as case-insensitive when nothing can tell", () => {
-		expect(detectCaseInsensitive("/data/2024", new VolumeDouble(CASE_SENSITIVE, ["/data/2024/Notes/a.md"]))).toBe(false);
+		expect(detectCaseInsensitive("/data/2024", new VolumeDouble(CASE_SENSITIVE, ["/data/2024/Notes/a.md"]))).toBe(
+			false,
+		);
 		expect(detectCaseInsensitive("/data/2024", new VolumeDouble(APFS, ["/data/2024/Notes/a.md"]))).toBe(true);
-		expect(detectCaseInsensitive("/data/2024", new VolumeDouble(CASE_SENSITIVE, ["/data/2024/1/2.md"]))).toBeUndefined();
-		expect(new VaultPaths("/data/2024", new VolumeDouble(CASE_SENSITIVE, ["/data/2024/1/2.md"])).identity.caseInsensitive).toBe(true);
+		expect(
+			detectCaseInsensitive("/data/2024", new VolumeDouble(CASE_SENSITIVE, ["/data/2024/1/2.md"])),
+		).toBeUndefined();
+		expect(
+			new VaultPaths("/data/2024", new VolumeDouble(CASE_SENSITIVE, ["/data/2024/1/2.md"])).identity
+				.caseInsensitive,
+		).toBe(true);
 	});
 });

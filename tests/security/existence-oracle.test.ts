@@ -19,7 +19,14 @@ const FILES: [string, string][] = [
 	[".vault-config/plugins/p/data.json", '{"apiKey":"x"}\n'],
 	["Notes/open.md", "public\n"],
 ];
-const ASKED = ["Secret/diary.md", "Notes/tagged.md", "Notes/inline.md", ".vault-config/plugins/p/data.json", "Secret/missing.md", "Notes/missing.md"];
+const ASKED = [
+	"Secret/diary.md",
+	"Notes/tagged.md",
+	"Notes/inline.md",
+	".vault-config/plugins/p/data.json",
+	"Secret/missing.md",
+	"Notes/missing.md",
+];
 
 describe("private, hidden and missing answer alike", () => {
 	let fixture: AssembledBridge;
@@ -46,7 +53,8 @@ describe("private, hidden and missing answer alike", () => {
 	const uri = (relative: string): string => pathToFileURL(absolute(relative)).href;
 	const masked = (answer: JsonRpcAnswer, relative: string): string => {
 		let text = JSON.stringify({ result: answer.result, error: answer.error });
-		for (const spelling of [uri(relative), absolute(relative), relative]) text = text.split(JSON.stringify(spelling).slice(1, -1)).join("<PATH>");
+		for (const spelling of [uri(relative), absolute(relative), relative])
+			text = text.split(JSON.stringify(spelling).slice(1, -1)).join("<PATH>");
 		return text;
 	};
 
@@ -54,9 +62,23 @@ describe("private, hidden and missing answer alike", () => {
 		["files/read (relative)", (relative) => client.request("files/read", { path: relative })],
 		["files/read (absolute)", (relative) => client.request("files/read", { path: absolute(relative) })],
 		["resources/read", (relative) => client.request("resources/read", { uri: uri(relative) })],
-		["openFile", (relative) => client.request("tools/call", { name: "openFile", arguments: { filePath: relative, makeFrontmost: false } })],
-		["getDiagnostics", (relative) => client.request("tools/call", { name: "getDiagnostics", arguments: { uri: uri(relative) } })],
-		["checkDocumentDirty", (relative) => client.request("tools/call", { name: "checkDocumentDirty", arguments: { filePath: relative } })],
+		[
+			"openFile",
+			(relative) =>
+				client.request("tools/call", {
+					name: "openFile",
+					arguments: { filePath: relative, makeFrontmost: false },
+				}),
+		],
+		[
+			"getDiagnostics",
+			(relative) => client.request("tools/call", { name: "getDiagnostics", arguments: { uri: uri(relative) } }),
+		],
+		[
+			"checkDocumentDirty",
+			(relative) =>
+				client.request("tools/call", { name: "checkDocumentDirty", arguments: { filePath: relative } }),
+		],
 	];
 
 	it.each(calls)("%s gives one answer for all of them", async (_what, call) => {

@@ -46,7 +46,9 @@ async function main(): Promise<void> {
 	});
 	const status = await bridge.host.start();
 	const token = (JSON.parse(readFileSync(status.lockFilePath ?? "", "utf8")) as { authToken: string }).authToken;
-	const ws = new WebSocket(`ws://127.0.0.1:${status.port ?? 0}`, "mcp", { headers: { "x-claude-code-ide-authorization": token } });
+	const ws = new WebSocket(`ws://127.0.0.1:${status.port ?? 0}`, "mcp", {
+		headers: { "x-claude-code-ide-authorization": token },
+	});
 	await new Promise<void>((resolve, reject) => {
 		ws.once("open", () => resolve());
 		ws.once("error", reject);
@@ -68,7 +70,11 @@ async function main(): Promise<void> {
 			ws.send(JSON.stringify({ jsonrpc: "2.0", id, method, params }));
 		});
 	};
-	await request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "timing", version: "1" } });
+	await request("initialize", {
+		protocolVersion: "2025-11-25",
+		capabilities: {},
+		clientInfo: { name: "timing", version: "1" },
+	});
 	ws.send(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
 
 	const samples = new Map<string, number[]>(CASES.map(([name]) => [name, []]));
@@ -79,7 +85,14 @@ async function main(): Promise<void> {
 			const answer = await request("files/read", { path });
 			const micros = Number(process.hrtime.bigint() - started) / 1000;
 			if (round >= 0) samples.get(name)?.push(micros);
-			answers.set(name, answer.replace(/"id":\d+/, "").split(path).join("<PATH>").slice(0, 90));
+			answers.set(
+				name,
+				answer
+					.replace(/"id":\d+/, "")
+					.split(path)
+					.join("<PATH>")
+					.slice(0, 90),
+			);
 		}
 	}
 	ws.close();
@@ -87,11 +100,15 @@ async function main(): Promise<void> {
 	await bridge.host.stop();
 	rmSync(temp, { recursive: true, force: true });
 
-	process.stdout.write(`files/read round trips, ${reads} reads per case after 200 warm-up rounds, interleaved (µs)\n`);
+	process.stdout.write(
+		`files/read round trips, ${reads} reads per case after 200 warm-up rounds, interleaved (µs)\n`,
+	);
 	for (const [name] of CASES) {
 		const sorted = [...(samples.get(name) ?? [])].sort((a, b) => a - b);
 		const at = (q: number): string => (sorted[Math.floor(q * (sorted.length - 1))] ?? 0).toFixed(1);
-		process.stdout.write(`${name.padEnd(34)} median ${at(0.5).padStart(7)}  p25 ${at(0.25).padStart(7)}  p75 ${at(0.75).padStart(7)}   ${answers.get(name) ?? ""}\n`);
+		process.stdout.write(
+			`${name.padEnd(34)} median ${at(0.5).padStart(7)}  p25 ${at(0.25).padStart(7)}  p75 ${at(0.75).padStart(7)}   ${answers.get(name) ?? ""}\n`,
+		);
 	}
 }
 

@@ -13,7 +13,15 @@ import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
  * against the headless host's assembly (real ws server, temp vault) through its `tag` command, and through the
  * Obsidian file menu (TagCommands over the same running bridge), which must not offer the item for them.
  */
-const PRIVATE_FOLDERS = ["Secret/", "Secret/Inner/", ".vault-config/", ".vault-config/plugins/", "pub/", "pub/Inner/", "cfg/"];
+const PRIVATE_FOLDERS = [
+	"Secret/",
+	"Secret/Inner/",
+	".vault-config/",
+	".vault-config/plugins/",
+	"pub/",
+	"pub/Inner/",
+	"cfg/",
+];
 
 let fixture: AssembledBridge;
 let client: TestClient;
@@ -37,8 +45,13 @@ afterAll(() => fixture?.stop());
 
 /** Every at_mentioned this client got, up to and including the public fence. */
 async function mentionsUntilFence(fence: string): Promise<string[]> {
-	await client.waitFor(() => client.notifications.find((n) => n.method === "at_mentioned" && n.params?.filePath === fence), `at_mentioned ${fence}`);
-	const paths = client.notifications.filter((n) => n.method === "at_mentioned").map((n) => String(n.params?.filePath));
+	await client.waitFor(
+		() => client.notifications.find((n) => n.method === "at_mentioned" && n.params?.filePath === fence),
+		`at_mentioned ${fence}`,
+	);
+	const paths = client.notifications
+		.filter((n) => n.method === "at_mentioned")
+		.map((n) => String(n.params?.filePath));
 	client.notifications.splice(0);
 	return paths;
 }
@@ -57,7 +70,9 @@ describe("headless: tag <folder>/", () => {
 	it("nothing private reaches the client; a public folder does", async () => {
 		for (const folder of PRIVATE_FOLDERS) await tag(folder);
 		expect(await tag("Public/")).toBe(`Tagged ${join(fixture.vaultPath, "Public")}/`);
-		expect(await mentionsUntilFence(`${join(fixture.vaultPath, "Public")}/`)).toEqual([`${join(fixture.vaultPath, "Public")}/`]);
+		expect(await mentionsUntilFence(`${join(fixture.vaultPath, "Public")}/`)).toEqual([
+			`${join(fixture.vaultPath, "Public")}/`,
+		]);
 	});
 });
 
@@ -67,7 +82,10 @@ describe("Obsidian: the file menu over the running bridge", () => {
 	beforeAll(() => {
 		const app = new App(fixture.vaultPath, "Vault");
 		plugin = new Plugin(app, { id: "claude-code-bridge", name: "Claude Code Bridge", version: "0" });
-		new TagCommands(plugin as never, { paths: () => fixture.bridge.paths, notifier: () => fixture.bridge.notifier }).register();
+		new TagCommands(plugin as never, {
+			paths: () => fixture.bridge.paths,
+			notifier: () => fixture.bridge.notifier,
+		}).register();
 		plugin.load();
 		app.workspace.finishLayout();
 	});
@@ -81,9 +99,12 @@ describe("Obsidian: the file menu over the running bridge", () => {
 		return menu;
 	};
 
-	it.each(["Secret", "Secret/Inner", ".vault-config", "pub", "pub/Inner", "cfg"])("no tag item for the private or hidden folder %s", (folder) => {
-		expect(menuFor(new TFolder(folder)).items.map((item) => item.title)).toEqual([]);
-	});
+	it.each(["Secret", "Secret/Inner", ".vault-config", "pub", "pub/Inner", "cfg"])(
+		"no tag item for the private or hidden folder %s",
+		(folder) => {
+			expect(menuFor(new TFolder(folder)).items.map((item) => item.title)).toEqual([]);
+		},
+	);
 
 	it("no tag item for a private note, or for a selection of private things only", () => {
 		expect(menuFor(new TFile("Secret/Inner/plan.md")).items).toEqual([]);

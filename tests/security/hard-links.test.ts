@@ -28,13 +28,20 @@ describe("a file with more than one hard link", () => {
 	beforeEach(() => {
 		warnings = [];
 		paths = new VaultPaths(vault);
-		boundary = new VaultPrivacy({ paths, rules: () => ({ folders: ["Secret"], tags: [] }), tagsOf: () => [], warn: (message) => warnings.push(message) });
+		boundary = new VaultPrivacy({
+			paths,
+			rules: () => ({ folders: ["Secret"], tags: [] }),
+			tagsOf: () => [],
+			warn: (message) => warnings.push(message),
+		});
 	});
 
 	it("is served under its public name with one warning that names it, through files/read's port and openFile's reader", async () => {
 		const files = boundary.files(new FolderVault({ root: paths.root, watch: false }).files);
 		expect(Buffer.from(await files.readBytes("Public/innocent.md")).toString("utf8")).toBe("HARD-LINKED-SECRET\n");
-		expect(await boundary.textReader(() => Promise.resolve("text"))(join(vault, "Public", "innocent.md"))).toBe("text");
+		expect(await boundary.textReader(() => Promise.resolve("text"))(join(vault, "Public", "innocent.md"))).toBe(
+			"text",
+		);
 		expect(warnings).toEqual([
 			"Served Public/innocent.md, a file with 2 hard links: if another of its names is in a private folder, its text is readable under this one (privacy rules see names, not files)",
 		]);

@@ -42,9 +42,11 @@ describe("a planted journal in the config folder drives no undo in the built hea
 		mkdirSync(join(config, "plugins", "other-plugin"), { recursive: true });
 		writeFileSync(otherSettings, OTHER_SETTINGS);
 		mkdirSync(join(config, "plugins", "claude-code-bridge"), { recursive: true });
-		writeFileSync(join(config, "plugins", "claude-code-bridge", "manifest.json"), JSON.stringify({ id: "claude-code-bridge" }));
+		writeFileSync(
+			join(config, "plugins", "claude-code-bridge", "manifest.json"),
+			JSON.stringify({ id: "claude-code-bridge" }),
+		);
 	});
-
 
 	/** What the attacker plants in the plugin's journal, which syncs with the config folder. */
 	const plant = (keyMadeAt: number): void => {
@@ -56,18 +58,68 @@ describe("a planted journal in the config folder drives no undo in the built hea
 		const at = Date.now();
 		const longAgo = keyMadeAt - 24 * 3_600_000;
 		const session = { key: "s-planted", surface: "panel", client: "claude-code" };
-		const call = (id: string, tool: string, mac?: string) => ({ type: "call", id, at: id.startsWith("backdated") ? longAgo : at, session, tool, notes: [], args: "", outcome: "ok", durationMs: 1, answerBytes: 0, ...(mac ? { mac } : {}) });
-		const change = (id: string, tool: string, change: object, mac?: string) => ({ type: "change", id, at: id.startsWith("backdated") ? longAgo : at, session, tool, change, ...(mac ? { mac } : {}) });
+		const call = (id: string, tool: string, mac?: string) => ({
+			type: "call",
+			id,
+			at: id.startsWith("backdated") ? longAgo : at,
+			session,
+			tool,
+			notes: [],
+			args: "",
+			outcome: "ok",
+			durationMs: 1,
+			answerBytes: 0,
+			...(mac ? { mac } : {}),
+		});
+		const change = (id: string, tool: string, change: object, mac?: string) => ({
+			type: "change",
+			id,
+			at: id.startsWith("backdated") ? longAgo : at,
+			session,
+			tool,
+			change,
+			...(mac ? { mac } : {}),
+		});
 		const records = [
 			call("backdated", "Edit"),
-			change("backdated", "Edit", { kind: "edit", path: "Note.md", before: { hash: sha256(SECRET), bytes: Buffer.byteLength(SECRET) }, after: sha256(NOTE) }),
-			change("backdated-private", "Edit", { kind: "edit", path: "Private/diary.md", before: { hash: sha256("attacker's text\n"), bytes: Buffer.byteLength("attacker's text\n") }, after: sha256(DIARY) }),
+			change("backdated", "Edit", {
+				kind: "edit",
+				path: "Note.md",
+				before: { hash: sha256(SECRET), bytes: Buffer.byteLength(SECRET) },
+				after: sha256(NOTE),
+			}),
+			change("backdated-private", "Edit", {
+				kind: "edit",
+				path: "Private/diary.md",
+				before: { hash: sha256("attacker's text\n"), bytes: Buffer.byteLength("attacker's text\n") },
+				after: sha256(DIARY),
+			}),
 			call("steal-key", "Edit"),
-			change("steal-key", "Edit", { kind: "edit", path: "Note.md", before: { hash: sha256(SECRET), bytes: Buffer.byteLength(SECRET) }, after: sha256(NOTE) }),
+			change("steal-key", "Edit", {
+				kind: "edit",
+				path: "Note.md",
+				before: { hash: sha256(SECRET), bytes: Buffer.byteLength(SECRET) },
+				after: sha256(NOTE),
+			}),
 			call("pull-in", "Write", FORGED_MAC),
-			change("pull-in", "Write", { kind: "create", path: "../outside/victim.md", after: sha256(VICTIM) }, FORGED_MAC),
-			change("overwrite-private", "Edit", { kind: "edit", path: "Private/diary.md", before: { hash: sha256("attacker's text\n"), bytes: Buffer.byteLength("attacker's text\n") }, after: sha256(DIARY) }),
-			change("trash-settings", "Write", { kind: "create", path: ".config-x/plugins/other-plugin/data.json", after: sha256(OTHER_SETTINGS) }, FORGED_MAC),
+			change(
+				"pull-in",
+				"Write",
+				{ kind: "create", path: "../outside/victim.md", after: sha256(VICTIM) },
+				FORGED_MAC,
+			),
+			change("overwrite-private", "Edit", {
+				kind: "edit",
+				path: "Private/diary.md",
+				before: { hash: sha256("attacker's text\n"), bytes: Buffer.byteLength("attacker's text\n") },
+				after: sha256(DIARY),
+			}),
+			change(
+				"trash-settings",
+				"Write",
+				{ kind: "create", path: ".config-x/plugins/other-plugin/data.json", after: sha256(OTHER_SETTINGS) },
+				FORGED_MAC,
+			),
 		];
 		writeFileSync(join(journal, "records.jsonl"), records.map((record) => `${JSON.stringify(record)}\n`).join(""));
 	};
@@ -93,7 +145,11 @@ describe("a planted journal in the config folder drives no undo in the built hea
 		const listed = host.stdout.length;
 		host.send("activity");
 		await host.waitForOutput(/(Session s-planted[^\n]*)/);
-		await host.waitFor(() => (host!.stdout.slice(listed).match(/unreadable: /g)?.length === 5 ? true : undefined), "five unreadable entries", 10_000);
+		await host.waitFor(
+			() => (host!.stdout.slice(listed).match(/unreadable: /g)?.length === 5 ? true : undefined),
+			"five unreadable entries",
+			10_000,
+		);
 		const listing = host.stdout.slice(listed);
 		for (const id of ["steal-key", "pull-in", "overwrite-private", "trash-settings", "backdated-private"]) {
 			expect(listing).toMatch(new RegExp(`${id}\\s+\\w+\\s+unreadable`));
@@ -106,18 +162,35 @@ describe("a planted journal in the config folder drives no undo in the built hea
 		expect(listing).not.toMatch(/victim|diary|data\.json/);
 		const older = host.stderr.length;
 		host.send("undo backdated");
-		await host.waitForOutput(/(undo failed: Not undone backdated: Edit \(backdated\) was written before this version; cannot be undone safely; nothing was undone)/, 10_000, "stderr");
+		await host.waitForOutput(
+			/(undo failed: Not undone backdated: Edit \(backdated\) was written before this version; cannot be undone safely; nothing was undone)/,
+			10_000,
+			"stderr",
+		);
 		expect(host.stderr.length).toBeGreaterThan(older);
 		for (const id of ["steal-key", "pull-in", "overwrite-private", "trash-settings", "backdated-private"]) {
 			const before = host.stderr.length;
 			host.send(`undo ${id}`);
-			const refusal = await host.waitFor(() => new RegExp(`(undo failed: Not undone ${id}: [^\\n]*)`).exec(host!.stderr.slice(before))?.[1], `the refusal of ${id}`, 10_000);
-			const why = id === "backdated-private" ? "it names a private note or a file of the config folder" : "this device did not write it as it reads now (another device or an older version wrote it, or it was changed in the journal's folder)";
-			expect(refusal).toBe(`undo failed: Not undone ${id}: the journal's record of ${id} is unreadable: ${why}; nothing was undone`);
+			const refusal = await host.waitFor(
+				() => new RegExp(`(undo failed: Not undone ${id}: [^\\n]*)`).exec(host!.stderr.slice(before))?.[1],
+				`the refusal of ${id}`,
+				10_000,
+			);
+			const why =
+				id === "backdated-private"
+					? "it names a private note or a file of the config folder"
+					: "this device did not write it as it reads now (another device or an older version wrote it, or it was changed in the journal's folder)";
+			expect(refusal).toBe(
+				`undo failed: Not undone ${id}: the journal's record of ${id} is unreadable: ${why}; nothing was undone`,
+			);
 		}
 		const before = host.stdout.length + host.stderr.length;
 		host.send("undo --session s-planted");
-		await host.waitFor(() => (host!.stdout.length + host!.stderr.length > before ? true : undefined), "the session's undo", 10_000);
+		await host.waitFor(
+			() => (host!.stdout.length + host!.stderr.length > before ? true : undefined),
+			"the session's undo",
+			10_000,
+		);
 		await host.waitForOutput(/(Not undone backdated: [^\n]*)/);
 		expect(readFileSync(join(vault, "Note.md"), "utf8")).toBe(NOTE);
 		expect(readFileSync(join(vault, "Private", "diary.md"), "utf8")).toBe(DIARY);

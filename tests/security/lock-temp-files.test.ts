@@ -1,7 +1,23 @@
-import { promises as fsPromises, existsSync, lstatSync, mkdirSync, readdirSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import {
+	promises as fsPromises,
+	existsSync,
+	lstatSync,
+	mkdirSync,
+	readdirSync,
+	statSync,
+	symlinkSync,
+	utimesSync,
+	writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { BridgeHost } from "../../src/ide/bridge-host";
-import { LOCK_FILE_WRITER, STALE_LOCK_TEMP_MS, lockDirectory, removeStaleLockFiles, writeLockFile } from "../../src/server/lock-file";
+import {
+	LOCK_FILE_WRITER,
+	STALE_LOCK_TEMP_MS,
+	lockDirectory,
+	removeStaleLockFiles,
+	writeLockFile,
+} from "../../src/server/lock-file";
 import { testHostOptions } from "../helpers/bridge-fixture";
 import { makeTempDir } from "../helpers/temp-dir";
 
@@ -13,8 +29,23 @@ import { makeTempDir } from "../helpers/temp-dir";
 const DEAD_PID = 999_999_999;
 /** Our temp file's content: the lock file's, port included (it agrees with the temp file's name, as readers check). */
 const ours = (pid: number, port: number): string =>
-	JSON.stringify({ pid, workspaceFolders: ["/v"], ideName: "Obsidian", transport: "ws", runningInWindows: false, authToken: "a".repeat(64), writer: LOCK_FILE_WRITER, port });
-const theirs = JSON.stringify({ pid: DEAD_PID, workspaceFolders: ["/v"], ideName: "Visual Studio Code", transport: "ws", authToken: "b".repeat(64) });
+	JSON.stringify({
+		pid,
+		workspaceFolders: ["/v"],
+		ideName: "Obsidian",
+		transport: "ws",
+		runningInWindows: false,
+		authToken: "a".repeat(64),
+		writer: LOCK_FILE_WRITER,
+		port,
+	});
+const theirs = JSON.stringify({
+	pid: DEAD_PID,
+	workspaceFolders: ["/v"],
+	ideName: "Visual Studio Code",
+	transport: "ws",
+	authToken: "b".repeat(64),
+});
 
 function ageOf(path: string, ms: number): void {
 	const then = new Date(Date.now() - ms);
@@ -53,8 +84,22 @@ describe("the lock file's temp files left by a crash", () => {
 			if (file.ageMs !== undefined) ageOf(join(directory, name), file.ageMs);
 		}
 		const removed = await removeStaleLockFiles(temp.path);
-		expect(removed.map((path) => path.slice(directory.length + 1)).sort()).toEqual([".4101.lock.0123456789ab.tmp", ".4102.lock.0123456789ab.tmp", ".4103.lock.0123456789ab.tmp", ".4104.lock.0123456789ab.tmp"]);
-		expect(readdirSync(directory).sort()).toEqual([".4105.lock.0123456789ab.tmp", ".4106.lock.0123456789ab.tmp", ".4107.lock.0123456789ab.tmp", ".4108.lock.tmp", "4109.lock.tmp", ".4110.lock.0123456789ab.tmp"].sort());
+		expect(removed.map((path) => path.slice(directory.length + 1)).sort()).toEqual([
+			".4101.lock.0123456789ab.tmp",
+			".4102.lock.0123456789ab.tmp",
+			".4103.lock.0123456789ab.tmp",
+			".4104.lock.0123456789ab.tmp",
+		]);
+		expect(readdirSync(directory).sort()).toEqual(
+			[
+				".4105.lock.0123456789ab.tmp",
+				".4106.lock.0123456789ab.tmp",
+				".4107.lock.0123456789ab.tmp",
+				".4108.lock.tmp",
+				"4109.lock.tmp",
+				".4110.lock.0123456789ab.tmp",
+			].sort(),
+		);
 	});
 
 	it("a folder or a symbolic link named like our temp file is left alone", async () => {
@@ -86,7 +131,11 @@ describe("the lock file's temp files left by a crash", () => {
 	it("the temp file is created exclusively with mode 0600 from the start, not widened then narrowed", async () => {
 		const open = jest.spyOn(fsPromises, "open");
 		try {
-			await writeLockFile(temp.path, 4130, JSON.parse(ours(process.pid, 4130)) as Parameters<typeof writeLockFile>[2]);
+			await writeLockFile(
+				temp.path,
+				4130,
+				JSON.parse(ours(process.pid, 4130)) as Parameters<typeof writeLockFile>[2],
+			);
 			const tempOpens = open.mock.calls.filter(([path]) => /\.4130\.lock\.[0-9a-f]{12}\.tmp$/.test(String(path)));
 			expect(tempOpens.map(([, flags, mode]) => [flags, mode])).toEqual([["wx", 0o600]]);
 		} finally {

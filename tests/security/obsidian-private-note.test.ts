@@ -40,7 +40,12 @@ describe("a private note open and selected in Obsidian stays invisible", () => {
 			writeFileSync(join(vaultPath, path), text);
 			app.vault.contents.set(path, text);
 		}
-		selection = selectionSnapshot(join(vaultPath, "Secret", "diary.md"), SECRET, { line: 0, character: 0 }, { line: 0, character: SECRET.length });
+		selection = selectionSnapshot(
+			join(vaultPath, "Secret", "diary.md"),
+			SECRET,
+			{ line: 0, character: 0 },
+			{ line: 0, character: SECRET.length },
+		);
 		const statuses: BridgeStatus[] = [];
 		component = new BridgeComponent({
 			app: app as unknown as RealApp,
@@ -51,7 +56,10 @@ describe("a private note open and selected in Obsidian stays invisible", () => {
 			onStatusChange: (status) => statuses.push(status),
 		});
 		component.load();
-		const listening = await pollUntil(() => statuses.find((status) => status.state === "listening"), "the bridge to listen");
+		const listening = await pollUntil(
+			() => statuses.find((status) => status.state === "listening"),
+			"the bridge to listen",
+		);
 		const lock = JSON.parse(readFileSync(listening.lockFilePath ?? "", "utf8")) as { authToken: string };
 		client = await connectOrThrow(listening.port ?? 0, { token: lock.authToken });
 		await client.initialize();
@@ -64,16 +72,25 @@ describe("a private note open and selected in Obsidian stays invisible", () => {
 		temp.remove();
 	});
 
-	const tool = (name: string, args: Record<string, unknown> = {}): Promise<JsonRpcAnswer> => client.request("tools/call", { name, arguments: args });
+	const tool = (name: string, args: Record<string, unknown> = {}): Promise<JsonRpcAnswer> =>
+		client.request("tools/call", { name, arguments: args });
 	/** The answer with the asked path (absolute or relative, and its vault-relative form) replaced by a placeholder. */
 	const masked = (answer: JsonRpcAnswer, asked: string): string => {
 		const relative = asked.startsWith(vaultPath) ? asked.slice(vaultPath.length + 1) : asked;
-		return JSON.stringify({ result: answer.result, error: answer.error }).split(join(vaultPath, relative)).join("<PATH>").split(relative).join("<PATH>");
+		return JSON.stringify({ result: answer.result, error: answer.error })
+			.split(join(vaultPath, relative))
+			.join("<PATH>")
+			.split(relative)
+			.join("<PATH>");
 	};
 
 	it("openFile answers as for a missing note, by any spelling, and its startText is no oracle", async () => {
 		for (const spelling of ["Secret/diary.md", "SECRET/diary.md", join(vaultPath, "Secret", "diary.md")]) {
-			for (const args of [{ makeFrontmost: false, startText: SECRET }, { makeFrontmost: false, startText: "not in the note" }, { startLine: 1, endLine: 2 }]) {
+			for (const args of [
+				{ makeFrontmost: false, startText: SECRET },
+				{ makeFrontmost: false, startText: "not in the note" },
+				{ startLine: 1, endLine: 2 },
+			]) {
 				const answer = await tool("openFile", { filePath: spelling, ...args });
 				const control = await tool("openFile", { filePath: "Notes/missing.md", ...args });
 				expect(masked(answer, spelling)).toBe(masked(control, "Notes/missing.md"));
@@ -82,10 +99,20 @@ describe("a private note open and selected in Obsidian stays invisible", () => {
 	});
 
 	it("the selection tools and workspace/selection return nothing of it, and getOpenEditors does not list it", async () => {
-		const answers = [await tool("getCurrentSelection"), await tool("getLatestSelection"), await tool("getOpenEditors"), await client.request("workspace/selection", {})];
+		const answers = [
+			await tool("getCurrentSelection"),
+			await tool("getLatestSelection"),
+			await tool("getOpenEditors"),
+			await client.request("workspace/selection", {}),
+		];
 		for (const answer of answers) expect(JSON.stringify(answer)).not.toMatch(/OBSIDIAN-DIARY-SECRET|diary/);
 		// The same calls do answer for a public note: the silence above is the privacy rule, not a broken channel.
-		selection = selectionSnapshot(join(vaultPath, "Notes", "open.md"), "public", { line: 0, character: 0 }, { line: 0, character: 6 });
+		selection = selectionSnapshot(
+			join(vaultPath, "Notes", "open.md"),
+			"public",
+			{ line: 0, character: 0 },
+			{ line: 0, character: 6 },
+		);
 		expect(JSON.stringify(await client.request("workspace/selection", {}))).toContain("public");
 	});
 });

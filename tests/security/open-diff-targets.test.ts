@@ -51,7 +51,15 @@ describe("openDiff refuses private, hidden and mismatched targets", () => {
 		let answer: JsonRpcAnswer | undefined;
 		const absolute = (path: string): string => join(fixture.vaultPath, ...path.split("/"));
 		void client
-			.request("tools/call", { name: "openDiff", arguments: { old_file_path: absolute(oldPath), new_file_path: absolute(newPath), new_file_contents: "Proposed.\n", tab_name: tabName } })
+			.request("tools/call", {
+				name: "openDiff",
+				arguments: {
+					old_file_path: absolute(oldPath),
+					new_file_path: absolute(newPath),
+					new_file_contents: "Proposed.\n",
+					tab_name: tabName,
+				},
+			})
 			.then((received) => (answer = received));
 		const outcome = await pollUntil<Outcome>(async () => {
 			if (answer) return { kind: "answered", answer };
@@ -64,7 +72,9 @@ describe("openDiff refuses private, hidden and mismatched targets", () => {
 	const refusal = (outcome: Outcome): string => {
 		if (outcome.kind === "shown") return "a review was shown";
 		const result = outcome.answer.result as { isError?: boolean; content?: { text?: string }[] } | undefined;
-		return result?.isError === true ? (result.content?.[0]?.text ?? "") : `not refused: ${JSON.stringify(outcome.answer)}`;
+		return result?.isError === true
+			? (result.content?.[0]?.text ?? "")
+			: `not refused: ${JSON.stringify(outcome.answer)}`;
 	};
 
 	it.each([
@@ -86,7 +96,9 @@ describe("openDiff refuses private, hidden and mismatched targets", () => {
 		["a public note's review written to a private one", "Public/a.md", "Secret/diary.md"],
 	])("old_file_path ≠ new_file_path (%s) is refused with a clear error", async (_what, oldPath, newPath) => {
 		const outcome = await openDiff(oldPath, newPath);
-		expect(refusal(outcome)).toMatch(/^openDiff refused: old_file_path \(.*\) and new_file_path \(.*\) name different files/);
+		expect(refusal(outcome)).toMatch(
+			/^openDiff refused: old_file_path \(.*\) and new_file_path \(.*\) name different files/,
+		);
 		expect(SECRETS.filter((secret) => JSON.stringify(outcome).includes(secret))).toEqual([]);
 	});
 

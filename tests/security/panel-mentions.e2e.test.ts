@@ -43,7 +43,9 @@ async function start(): Promise<BuiltPanel> {
 
 /** Everything the model was sent in this test, as one string. */
 function sentToModel(built: BuiltPanel): string {
-	return built.mock.mainRequests.map((request) => `${requestText(request.body)}\n${JSON.stringify(request.body)}`).join("\n");
+	return built.mock.mainRequests
+		.map((request) => `${requestText(request.body)}\n${JSON.stringify(request.body)}`)
+		.join("\n");
 }
 
 describe("what the panel hands the CLI of mentions and attachments (built plugin, real CLI)", () => {
@@ -63,7 +65,8 @@ describe("what the panel hands the CLI of mentions and attachments (built plugin
 		const recorded = await built.start();
 		expect((await recorded.turn("What is in @Notes?", [{ path: "Notes" }])).outcome).toBe("done");
 		const sent = sentToModel(built);
-		for (const hidden of ["Hidden diary", DIARY, "Link.md", SECRET]) expect([hidden, sent.includes(hidden)]).toEqual([hidden, false]);
+		for (const hidden of ["Hidden diary", DIARY, "Link.md", SECRET])
+			expect([hidden, sent.includes(hidden)]).toEqual([hidden, false]);
 		expect(sent).toContain("Notes/Open.md");
 	});
 
@@ -71,24 +74,49 @@ describe("what the panel hands the CLI of mentions and attachments (built plugin
 		const built = await start();
 		built.mock.enqueue(textTurn("Nothing there."));
 		const recorded = await built.start();
-		const typed = "Read @Notes/Link.md and @Secret/Plan.md and @\"Secret/Plan.md\" and @Secret and @Notes/Hidden\\ diary.md";
-		expect((await recorded.turn(typed, [{ path: "Notes/Link.md" }, { path: "Secret/Plan.md" }, { path: "Notes/Hidden diary.md" }])).outcome).toBe("done");
+		const typed =
+			'Read @Notes/Link.md and @Secret/Plan.md and @"Secret/Plan.md" and @Secret and @Notes/Hidden\\ diary.md';
+		expect(
+			(
+				await recorded.turn(typed, [
+					{ path: "Notes/Link.md" },
+					{ path: "Secret/Plan.md" },
+					{ path: "Notes/Hidden diary.md" },
+				])
+			).outcome,
+		).toBe("done");
 		const sent = sentToModel(built);
 		for (const hidden of [SECRET, DIARY]) expect([hidden, sent.includes(hidden)]).toEqual([hidden, false]);
-		expect(JSON.stringify(built.mock.mainRequests.map((request) => request.body["messages"]))).not.toMatch(/Called the Read tool/);
+		expect(JSON.stringify(built.mock.mainRequests.map((request) => request.body["messages"]))).not.toMatch(
+			/Called the Read tool/,
+		);
 	});
 
 	it("an attached note reaches the model byte for byte, and Claude's Edit right after it goes to the review (no Read needed first)", async () => {
 		const built = await start();
 		const note = join(built.vault, "Notes", "Open.md");
-		built.mock.enqueue(toolUseTurn("Edit", { file_path: note, old_string: "The first chapter.", new_string: "The second chapter." }), textTurn("Proposed."));
+		built.mock.enqueue(
+			toolUseTurn("Edit", {
+				file_path: note,
+				old_string: "The first chapter.",
+				new_string: "The second chapter.",
+			}),
+			textTurn("Proposed."),
+		);
 		const recorded = await built.start();
 		recorded.session.send({ text: "Move on", attachments: [{ path: "Notes/Open.md", lines: { from: 2, to: 2 } }] });
 		const bridge = (built.plugin as unknown as { bridge?: { bridge: Bridge } }).bridge?.bridge;
-		const pending = await pollUntil(() => bridge?.reviews.findPending(), "the review of Claude's Edit", { timeoutMs: 90_000 });
-		expect(pending).toMatchObject({ originalText: "# Open\nThe first chapter.\n", proposedText: "# Open\nThe second chapter.\n" });
+		const pending = await pollUntil(() => bridge?.reviews.findPending(), "the review of Claude's Edit", {
+			timeoutMs: 90_000,
+		});
+		expect(pending).toMatchObject({
+			originalText: "# Open\nThe first chapter.\n",
+			proposedText: "# Open\nThe second chapter.\n",
+		});
 		const first = built.mock.mainRequests[0]?.body;
-		expect(JSON.stringify(first)).toContain(JSON.stringify({ type: "text", media_type: "text/plain", data: "The first chapter." }));
+		expect(JSON.stringify(first)).toContain(
+			JSON.stringify({ type: "text", media_type: "text/plain", data: "The first chapter." }),
+		);
 		bridge?.reviews.reject(pending.tabName, undefined, "Not yet.");
 		expect((await recorded.next("turn-end")).outcome).toBe("done");
 	});

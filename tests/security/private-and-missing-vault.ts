@@ -63,24 +63,136 @@ const PRIVATE_FILES: Record<string, string> = {
 const NFD = (text: string): string => text.normalize("NFD");
 
 export const CASES: PrivateCase[] = [
-	{ kind: "a note in the private folder", asked: "Secret/Plan.md", twin: "Secret/Gone.md", word: "wordfolderalpha", twinWord: "wordfoldermissing", folder: { asked: "Secret", twin: "Vanished" }, openDiffDiffersByDesign: false },
-	{ kind: "tag in frontmatter: tags: [private]", asked: "Notes/FrontTag.md", twin: "Notes/FrontGone.md", word: "wordfrontcharlie", twinWord: "wordfrontmissing", openDiffDiffersByDesign: true },
-	{ kind: "tag in frontmatter after a byte order mark", asked: "Notes/BomTag.md", twin: "Notes/BomGone.md", word: "wordbomdelta", twinWord: "wordbommissing", openDiffDiffersByDesign: true },
-	{ kind: "inline #private", asked: "Notes/InlineTag.md", twin: "Notes/InlineGone.md", word: "wordinlineecho", twinWord: "wordinlinemissing", openDiffDiffersByDesign: true },
-	{ kind: "#private inside %% comment %%", asked: "Notes/PercentTag.md", twin: "Notes/PercentGone.md", word: "wordpercentfoxtrot", twinWord: "wordpercentmissing", openDiffDiffersByDesign: true },
-	{ kind: "#private inside <!-- HTML comment -->", asked: "Notes/HtmlTag.md", twin: "Notes/HtmlGone.md", word: "wordhtmlgolf", twinWord: "wordhtmlmissing", openDiffDiffersByDesign: true },
-	{ kind: "the capitalised key Tags: private", asked: "Notes/KeyTag.md", twin: "Notes/KeyGone.md", word: "wordkeyhotel", twinWord: "wordkeymissing", openDiffDiffersByDesign: true },
-	{ kind: "a note in a hidden folder", asked: ".hidden/Diary.md", twin: ".hidden/Gone.md", word: "wordhiddenindia", twinWord: "wordhiddenmissing", folder: { asked: ".hidden", twin: ".vanished" }, openDiffDiffersByDesign: false },
-	{ kind: "the private folder through a symlinked folder (Public/link -> ../Secret)", asked: "Public/link/Plan.md", twin: "Public/link/Gone.md", word: "wordfolderalpha", twinWord: "wordfoldermissing", folder: { asked: "Public/link", twin: "Public/nolink" }, openDiffDiffersByDesign: false },
+	{
+		kind: "a note in the private folder",
+		asked: "Secret/Plan.md",
+		twin: "Secret/Gone.md",
+		word: "wordfolderalpha",
+		twinWord: "wordfoldermissing",
+		folder: { asked: "Secret", twin: "Vanished" },
+		openDiffDiffersByDesign: false,
+	},
+	{
+		kind: "tag in frontmatter: tags: [private]",
+		asked: "Notes/FrontTag.md",
+		twin: "Notes/FrontGone.md",
+		word: "wordfrontcharlie",
+		twinWord: "wordfrontmissing",
+		openDiffDiffersByDesign: true,
+	},
+	{
+		kind: "tag in frontmatter after a byte order mark",
+		asked: "Notes/BomTag.md",
+		twin: "Notes/BomGone.md",
+		word: "wordbomdelta",
+		twinWord: "wordbommissing",
+		openDiffDiffersByDesign: true,
+	},
+	{
+		kind: "inline #private",
+		asked: "Notes/InlineTag.md",
+		twin: "Notes/InlineGone.md",
+		word: "wordinlineecho",
+		twinWord: "wordinlinemissing",
+		openDiffDiffersByDesign: true,
+	},
+	{
+		kind: "#private inside %% comment %%",
+		asked: "Notes/PercentTag.md",
+		twin: "Notes/PercentGone.md",
+		word: "wordpercentfoxtrot",
+		twinWord: "wordpercentmissing",
+		openDiffDiffersByDesign: true,
+	},
+	{
+		kind: "#private inside <!-- HTML comment -->",
+		asked: "Notes/HtmlTag.md",
+		twin: "Notes/HtmlGone.md",
+		word: "wordhtmlgolf",
+		twinWord: "wordhtmlmissing",
+		openDiffDiffersByDesign: true,
+	},
+	{
+		kind: "the capitalised key Tags: private",
+		asked: "Notes/KeyTag.md",
+		twin: "Notes/KeyGone.md",
+		word: "wordkeyhotel",
+		twinWord: "wordkeymissing",
+		openDiffDiffersByDesign: true,
+	},
+	{
+		kind: "a note in a hidden folder",
+		asked: ".hidden/Diary.md",
+		twin: ".hidden/Gone.md",
+		word: "wordhiddenindia",
+		twinWord: "wordhiddenmissing",
+		folder: { asked: ".hidden", twin: ".vanished" },
+		openDiffDiffersByDesign: false,
+	},
+	{
+		kind: "the private folder through a symlinked folder (Public/link -> ../Secret)",
+		asked: "Public/link/Plan.md",
+		twin: "Public/link/Gone.md",
+		word: "wordfolderalpha",
+		twinWord: "wordfoldermissing",
+		folder: { asked: "Public/link", twin: "Public/nolink" },
+		openDiffDiffersByDesign: false,
+	},
 	// The same link, against a missing note reached without one: a link must not change the words (issue 14).
-	{ kind: "the private folder through a symlinked folder, against a plain missing path", asked: "Public/link/Plan.md", twin: "Public/Gone.md", word: "wordfolderalpha", twinWord: "wordfoldermissing", openDiffDiffersByDesign: false, twinOutsidePrivateFolder: true },
-	{ kind: "a file link to a tag-private note (Notes/Alias.md -> FrontTag.md)", asked: "Notes/Alias.md", twin: "Notes/AliasGone.md", word: "wordfrontcharlie", twinWord: "wordfrontmissing", openDiffDiffersByDesign: true },
+	{
+		kind: "the private folder through a symlinked folder, against a plain missing path",
+		asked: "Public/link/Plan.md",
+		twin: "Public/Gone.md",
+		word: "wordfolderalpha",
+		twinWord: "wordfoldermissing",
+		openDiffDiffersByDesign: false,
+		twinOutsidePrivateFolder: true,
+	},
+	{
+		kind: "a file link to a tag-private note (Notes/Alias.md -> FrontTag.md)",
+		asked: "Notes/Alias.md",
+		twin: "Notes/AliasGone.md",
+		word: "wordfrontcharlie",
+		twinWord: "wordfrontmissing",
+		openDiffDiffersByDesign: true,
+	},
 	// This volume is case-sensitive: another case is another path, which does not exist (SECURITY.md 2).
-	{ kind: "the private folder in another case (secret/)", asked: "secret/Plan.md", twin: "secret/Gone.md", word: "wordfolderalpha", twinWord: "wordfoldermissing", folder: { asked: "secret", twin: "vanished" }, openDiffDiffersByDesign: false, missingOnThisVolume: true },
-	{ kind: "a private note's name in another case (Secret/plan.md)", asked: "Secret/plan.md", twin: "Secret/gone.md", word: "wordfolderalpha", twinWord: "wordfoldermissing", openDiffDiffersByDesign: false, missingOnThisVolume: true },
+	{
+		kind: "the private folder in another case (secret/)",
+		asked: "secret/Plan.md",
+		twin: "secret/Gone.md",
+		word: "wordfolderalpha",
+		twinWord: "wordfoldermissing",
+		folder: { asked: "secret", twin: "vanished" },
+		openDiffDiffersByDesign: false,
+		missingOnThisVolume: true,
+	},
+	{
+		kind: "a private note's name in another case (Secret/plan.md)",
+		asked: "Secret/plan.md",
+		twin: "Secret/gone.md",
+		word: "wordfolderalpha",
+		twinWord: "wordfoldermissing",
+		openDiffDiffersByDesign: false,
+		missingOnThisVolume: true,
+	},
 	// The path identity is NFC: an NFD spelling names the same note.
-	{ kind: "a private-folder note asked for in NFD", asked: NFD("Secret/Résumé.md"), twin: NFD("Secret/Récit.md"), word: "wordnfdbravo", twinWord: "wordnfdmissing", openDiffDiffersByDesign: false },
-	{ kind: "a tag-private note stored in NFD, asked for in NFC", asked: "Notes/CaféTag.md".normalize("NFC"), twin: "Notes/CaféGone.md".normalize("NFC"), word: "wordnfcjuliet", twinWord: "wordnfcmissing", openDiffDiffersByDesign: true },
+	{
+		kind: "a private-folder note asked for in NFD",
+		asked: NFD("Secret/Résumé.md"),
+		twin: NFD("Secret/Récit.md"),
+		word: "wordnfdbravo",
+		twinWord: "wordnfdmissing",
+		openDiffDiffersByDesign: false,
+	},
+	{
+		kind: "a tag-private note stored in NFD, asked for in NFC",
+		asked: "Notes/CaféTag.md".normalize("NFC"),
+		twin: "Notes/CaféGone.md".normalize("NFC"),
+		word: "wordnfcjuliet",
+		twinWord: "wordnfcmissing",
+		openDiffDiffersByDesign: true,
+	},
 ];
 
 /** The plugin's settings as `mcp --vault` reads them with no bridge (the headless host takes the same rules as flags). */
@@ -90,7 +202,11 @@ const PLUGIN_DATA = JSON.stringify({ enabled: true, privateFolders: [PRIVATE_FOL
 
 /** Writes the vault: public and private notes, the plugin's data.json, Public/link -> ../Secret and Notes/Alias.md -> FrontTag.md. */
 export function writeVault(vault: string): void {
-	const files: Record<string, string> = { ...PUBLIC_NOTES, ...PRIVATE_FILES, [`${CONFIG_FOLDER}/plugins/claude-code-bridge/data.json`]: PLUGIN_DATA };
+	const files: Record<string, string> = {
+		...PUBLIC_NOTES,
+		...PRIVATE_FILES,
+		[`${CONFIG_FOLDER}/plugins/claude-code-bridge/data.json`]: PLUGIN_DATA,
+	};
 	for (const [path, text] of Object.entries(files)) {
 		mkdirSync(dirname(join(vault, path)), { recursive: true });
 		writeFileSync(join(vault, path), text);
@@ -117,7 +233,8 @@ export function withPlaceholders(text: string, vault: string, path: string, word
 	}
 	const stem = path.split("/").pop()?.replace(/\.md$/, "");
 	const replacements: [string, string][] = [...spellings].map((spelling) => [spelling, "<PATH>"]);
-	if (stem) for (const form of new Set([stem.normalize("NFC"), stem.normalize("NFD")])) replacements.push([form, "<NAME>"]);
+	if (stem)
+		for (const form of new Set([stem.normalize("NFC"), stem.normalize("NFD")])) replacements.push([form, "<NAME>"]);
 	for (const word of words) replacements.push([word, "<WORD>"]);
 	replacements.sort((a, b) => b[0].length - a[0].length);
 	return replacements.reduce((result, [from, to]) => result.split(from).join(to), text);

@@ -11,7 +11,15 @@ import { makeTempDir } from "../helpers/temp-dir";
 import { connectOrThrow, type TestClient } from "../helpers/test-client";
 import { pollUntil } from "../helpers/wait-until";
 import { startStdioServer, type StdioServer } from "../vault-tools/stdio/stdio-server-process";
-import { CASES, PRIVATE_FOLDER, PRIVATE_TAG, PRIVATE_WORDS, withPlaceholders, writeVault, type PrivateCase } from "./private-and-missing-vault";
+import {
+	CASES,
+	PRIVATE_FOLDER,
+	PRIVATE_TAG,
+	PRIVATE_WORDS,
+	withPlaceholders,
+	writeVault,
+	type PrivateCase,
+} from "./private-and-missing-vault";
 import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 /**
@@ -30,12 +38,19 @@ import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 type Answer = string;
 
 const toolAnswer = (result: { content?: { text?: string }[]; isError?: boolean }): Answer =>
-	JSON.stringify({ isError: result.isError === true, text: (result.content ?? []).map((block) => block.text ?? "").join("\n") });
-const errorAnswer = (code: number, message: string): Answer => JSON.stringify({ error: code, message: message.replace(/^MCP error -?\d+: /, "") });
+	JSON.stringify({
+		isError: result.isError === true,
+		text: (result.content ?? []).map((block) => block.text ?? "").join("\n"),
+	});
+const errorAnswer = (code: number, message: string): Answer =>
+	JSON.stringify({ error: code, message: message.replace(/^MCP error -?\d+: /, "") });
 
 function answerOfReply(reply: string | undefined): Answer {
 	if (reply === undefined) return "no reply";
-	const message = JSON.parse(reply) as { result?: { content?: { text?: string }[]; isError?: boolean }; error?: { code: number; message: string } };
+	const message = JSON.parse(reply) as {
+		result?: { content?: { text?: string }[]; isError?: boolean };
+		error?: { code: number; message: string };
+	};
 	return message.error ? errorAnswer(message.error.code, message.error.message) : toolAnswer(message.result ?? {});
 }
 
@@ -88,7 +103,17 @@ async function decided(call: () => Promise<Answer>, reviews: Reviews | undefined
 function postJson(port: number, token: string, body: string): Promise<string> {
 	return new Promise((resolve, reject) => {
 		const request = httpRequest(
-			{ host: "127.0.0.1", port, path: "/mcp", method: "POST", headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", Accept: "application/json, text/event-stream" } },
+			{
+				host: "127.0.0.1",
+				port,
+				path: "/mcp",
+				method: "POST",
+				headers: {
+					Authorization: `Bearer ${token}`,
+					"Content-Type": "application/json",
+					Accept: "application/json, text/event-stream",
+				},
+			},
 			(response) => {
 				let text = "";
 				response.setEncoding("utf8");
@@ -132,7 +157,10 @@ function vaultQuestions(privateCase: PrivateCase, side: "asked" | "twin"): [stri
 	];
 	if (privateCase.folder) {
 		const folder = privateCase.folder[side];
-		questions.push(["list_notes in its folder", "list_notes", { folder }], ["search in its folder", "search", { query: "the", folder }]);
+		questions.push(
+			["list_notes in its folder", "list_notes", { folder }],
+			["search in its folder", "search", { query: "the", folder }],
+		);
 	}
 	return questions;
 }
@@ -158,13 +186,25 @@ function ideQuestions(vault: string, path: string): [string, string, unknown][] 
 
 const openDiffParams = (vault: string, path: string): unknown => {
 	const absolute = join(vault, ...path.split("/"));
-	return { name: "openDiff", arguments: { old_file_path: absolute, new_file_path: absolute, new_file_contents: "Proposed.\n", tab_name: REVIEW_TAB } };
+	return {
+		name: "openDiff",
+		arguments: {
+			old_file_path: absolute,
+			new_file_path: absolute,
+			new_file_contents: "Proposed.\n",
+			tab_name: REVIEW_TAB,
+		},
+	};
 };
 
 describe("a private note answers exactly as a missing one, on every surface (issue 14)", () => {
 	const temp = makeTempDir("private-equals-missing");
 	const vault = join(temp.path, "vault");
-	const homes = { inProcess: join(temp.path, "home-in-process"), host: join(temp.path, "home-host"), fallback: join(temp.path, "home-fallback") };
+	const homes = {
+		inProcess: join(temp.path, "home-in-process"),
+		host: join(temp.path, "home-host"),
+		fallback: join(temp.path, "home-fallback"),
+	};
 	let inProcess: HeadlessBridge | undefined;
 	let host: (HeadlessProcess & { port: number; lockFile: string }) | undefined;
 	const clients: TestClient[] = [];
@@ -189,10 +229,18 @@ describe("a private note answers exactly as a missing one, on every surface (iss
 		const rules = { folders: [PRIVATE_FOLDER], tags: [PRIVATE_TAG] };
 
 		// 1. The headless host's assembly in this process: its IDE channel and its vault tools.
-		const assembled = assembleHeadlessBridge({ vaultPath: vault, ideName: "Obsidian · cross-surface", homeDir: homes.inProcess, port: 0, privacyRules: () => rules, log: () => undefined });
+		const assembled = assembleHeadlessBridge({
+			vaultPath: vault,
+			ideName: "Obsidian · cross-surface",
+			homeDir: homes.inProcess,
+			port: 0,
+			privacyRules: () => rules,
+			log: () => undefined,
+		});
 		inProcess = assembled;
 		const status = await assembled.bridge.host.start();
-		if (status.state !== "listening" || status.port === undefined || !status.lockFilePath) throw new Error(`The in-process bridge did not start: ${status.error ?? status.state}`);
+		if (status.state !== "listening" || status.port === undefined || !status.lockFilePath)
+			throw new Error(`The in-process bridge did not start: ${status.error ?? status.state}`);
 		const inProcessToken = (JSON.parse(readFileSync(status.lockFilePath, "utf8")) as LockFileContent).authToken;
 		const inProcessReviews: Reviews = {
 			pending: () => Promise.resolve(assembled.bridge.reviews.list().length > 0),
@@ -204,7 +252,11 @@ describe("a private note answers exactly as a missing one, on every surface (iss
 
 		// 2. The headless host as its own process: its IDE channel, its HTTP endpoint, and the bridge the relay finds.
 		const mcpPort = await freePort();
-		host = await HeadlessProcess.start({ vault, home: homes.host, args: ["--private-folder", PRIVATE_FOLDER, "--private-tag", PRIVATE_TAG, "--mcp-port", String(mcpPort)] });
+		host = await HeadlessProcess.start({
+			vault,
+			home: homes.host,
+			args: ["--private-folder", PRIVATE_FOLDER, "--private-tag", PRIVATE_TAG, "--mcp-port", String(mcpPort)],
+		});
 		const running = host;
 		await running.waitForOutput(/(MCP \(vault tools\): http:\/\/127\.0\.0\.1:\d+\/mcp)/);
 		const hostToken = (JSON.parse(readFileSync(running.lockFile, "utf8")) as LockFileContent).authToken;
@@ -215,13 +267,21 @@ describe("a private note answers exactly as a missing one, on every surface (iss
 				const before = running.stdout.length;
 				running.send("diff list");
 				running.send("status");
-				const listed = await running.waitFor(() => (/^\{"state"/m.test(running.stdout.slice(before)) ? running.stdout.slice(before) : undefined), "the status line after diff list", 10_000);
+				const listed = await running.waitFor(
+					() => (/^\{"state"/m.test(running.stdout.slice(before)) ? running.stdout.slice(before) : undefined),
+					"the status line after diff list",
+					10_000,
+				);
 				return /"tab_name"/.test(listed);
 			},
 			rejectPending: async () => {
 				const before = running.stdout.length;
 				running.send("diff reject");
-				await running.waitFor(() => (/Rejected "/.test(running.stdout.slice(before)) ? true : undefined), "the review to be rejected", 10_000);
+				await running.waitFor(
+					() => (/Rejected "/.test(running.stdout.slice(before)) ? true : undefined),
+					"the review to be rejected",
+					10_000,
+				);
 			},
 		};
 
@@ -248,27 +308,55 @@ describe("a private note answers exactly as a missing one, on every surface (iss
 		vaultSurfaces.push({
 			name: "vault tools in process",
 			reviews: inProcessReviews,
-			call: async (tool, args) => answerOfReply(await vaultTools.answer(JSON.stringify({ jsonrpc: "2.0", id: nextId++, method: "tools/call", params: { name: tool, arguments: args } }), 0, new AbortController().signal)),
+			call: async (tool, args) =>
+				answerOfReply(
+					await vaultTools.answer(
+						JSON.stringify({
+							jsonrpc: "2.0",
+							id: nextId++,
+							method: "tools/call",
+							params: { name: tool, arguments: args },
+						}),
+						0,
+						new AbortController().signal,
+					),
+				),
 		});
 
 		const fallback = await startStdioServer(vault, homes.fallback);
 		const relay = await startStdioServer(vault, homes.host);
 		stdioServers.push(fallback, relay);
-		const overStdio = (server: StdioServer) => async (tool: string, args: Record<string, unknown>): Promise<Answer> => {
-			try {
-				return toolAnswer((await server.client.callTool({ name: tool, arguments: args })) as { content?: { text?: string }[]; isError?: boolean });
-			} catch (error) {
-				const failure = error as { code?: number; message?: string };
-				return errorAnswer(failure.code ?? 0, failure.message ?? String(error));
-			}
-		};
+		const overStdio =
+			(server: StdioServer) =>
+			async (tool: string, args: Record<string, unknown>): Promise<Answer> => {
+				try {
+					return toolAnswer(
+						(await server.client.callTool({ name: tool, arguments: args })) as {
+							content?: { text?: string }[];
+							isError?: boolean;
+						},
+					);
+				} catch (error) {
+					const failure = error as { code?: number; message?: string };
+					return errorAnswer(failure.code ?? 0, failure.message ?? String(error));
+				}
+			};
 		vaultSurfaces.push({ name: FALLBACK, call: overStdio(fallback) });
-		vaultSurfaces.push({ name: "stdio relaying to the headless host", call: overStdio(relay), reviews: hostReviews });
+		vaultSurfaces.push({
+			name: "stdio relaying to the headless host",
+			call: overStdio(relay),
+			reviews: hostReviews,
+		});
 		vaultSurfaces.push({
 			name: "HTTP (the headless host's endpoint)",
 			reviews: hostReviews,
 			call: async (tool, args) => {
-				const body = JSON.stringify({ jsonrpc: "2.0", id: nextId++, method: "tools/call", params: { name: tool, arguments: args } });
+				const body = JSON.stringify({
+					jsonrpc: "2.0",
+					id: nextId++,
+					method: "tools/call",
+					params: { name: tool, arguments: args },
+				});
 				return answerOfReply(await postJson(mcpPort, httpToken, body));
 			},
 		});
@@ -289,62 +377,103 @@ describe("a private note answers exactly as a missing one, on every surface (iss
 	describe.each(CASES)("$kind", (privateCase) => {
 		/** `folders`: the question names the folders (list_notes, search in a folder), which are replaced too. */
 		const compare = (question: string, asked: Answer, twin: Answer, folders = false): string | undefined => {
-			const a = withPlaceholders(asked, vault, privateCase.asked, [privateCase.word, ...(folders && privateCase.folder ? [privateCase.folder.asked] : [])]);
-			const b = withPlaceholders(twin, vault, privateCase.twin, [privateCase.twinWord, ...(folders && privateCase.folder ? [privateCase.folder.twin] : [])]);
+			const a = withPlaceholders(asked, vault, privateCase.asked, [
+				privateCase.word,
+				...(folders && privateCase.folder ? [privateCase.folder.asked] : []),
+			]);
+			const b = withPlaceholders(twin, vault, privateCase.twin, [
+				privateCase.twinWord,
+				...(folders && privateCase.folder ? [privateCase.folder.twin] : []),
+			]);
 			return a === b ? undefined : `${question}\n  private: ${a}\n  missing: ${b}`;
 		};
 
-		it.each([0, 1])("the IDE channel answers as for its missing twin (%s: 0 in process, 1 the host's process)", async (index) => {
-			const surface = ideSurfaces[index];
-			if (!surface) throw new Error("no IDE surface");
-			const differences: string[] = [];
-			const asked = ideQuestions(vault, privateCase.asked);
-			const twin = ideQuestions(vault, privateCase.twin);
-			for (const [i, [question, method, params]] of asked.entries()) {
-				const answer = await surface.request(method, params);
-				const control = await surface.request(method, twin[i]?.[2]);
-				const leaked = leakedWords(answer, params);
-				if (leaked.length > 0) differences.push(`${question} shows the private notes' text: ${leaked.join(", ")}`);
-				record(privateCase, `IDE ${question}`, surface.name, withPlaceholders(answer, vault, privateCase.asked, [privateCase.word]));
-				const difference = compare(question, answer, control);
-				if (difference) differences.push(difference);
-			}
-			const openDiff = await decided(() => surface.request("tools/call", openDiffParams(vault, privateCase.asked)), surface.reviews);
-			const leaked = leakedWords(openDiff, {});
-			if (leaked.length > 0) differences.push(`openDiff shows the private notes' text: ${leaked.join(", ")}`);
-			if (!privateCase.openDiffDiffersByDesign && !privateCase.missingOnThisVolume) expect(openDiff).toMatch(/^\{"result":\{"content":\[\{"type":"text","text":"openDiff refused: .* is private or hidden/);
-			if (!privateCase.openDiffDiffersByDesign && !privateCase.twinOutsidePrivateFolder) {
-				const control = await decided(() => surface.request("tools/call", openDiffParams(vault, privateCase.twin)), surface.reviews);
-				const difference = compare("openDiff", openDiff, control);
-				if (difference) differences.push(difference);
-			}
-			expect(differences).toEqual([]);
-		}, 30_000);
+		it.each([0, 1])(
+			"the IDE channel answers as for its missing twin (%s: 0 in process, 1 the host's process)",
+			async (index) => {
+				const surface = ideSurfaces[index];
+				if (!surface) throw new Error("no IDE surface");
+				const differences: string[] = [];
+				const asked = ideQuestions(vault, privateCase.asked);
+				const twin = ideQuestions(vault, privateCase.twin);
+				for (const [i, [question, method, params]] of asked.entries()) {
+					const answer = await surface.request(method, params);
+					const control = await surface.request(method, twin[i]?.[2]);
+					const leaked = leakedWords(answer, params);
+					if (leaked.length > 0)
+						differences.push(`${question} shows the private notes' text: ${leaked.join(", ")}`);
+					record(
+						privateCase,
+						`IDE ${question}`,
+						surface.name,
+						withPlaceholders(answer, vault, privateCase.asked, [privateCase.word]),
+					);
+					const difference = compare(question, answer, control);
+					if (difference) differences.push(difference);
+				}
+				const openDiff = await decided(
+					() => surface.request("tools/call", openDiffParams(vault, privateCase.asked)),
+					surface.reviews,
+				);
+				const leaked = leakedWords(openDiff, {});
+				if (leaked.length > 0) differences.push(`openDiff shows the private notes' text: ${leaked.join(", ")}`);
+				if (!privateCase.openDiffDiffersByDesign && !privateCase.missingOnThisVolume)
+					expect(openDiff).toMatch(
+						/^\{"result":\{"content":\[\{"type":"text","text":"openDiff refused: .* is private or hidden/,
+					);
+				if (!privateCase.openDiffDiffersByDesign && !privateCase.twinOutsidePrivateFolder) {
+					const control = await decided(
+						() => surface.request("tools/call", openDiffParams(vault, privateCase.twin)),
+						surface.reviews,
+					);
+					const difference = compare("openDiff", openDiff, control);
+					if (difference) differences.push(difference);
+				}
+				expect(differences).toEqual([]);
+			},
+			30_000,
+		);
 
-		it.each([0, 1, 2, 3])("vault tools answer as for its missing twin (%s: 0 in process, 1 stdio fallback, 2 stdio relay, 3 HTTP)", async (index) => {
-			const surface = vaultSurfaces[index];
-			if (!surface) throw new Error("no vault-tools surface");
-			const differences: string[] = [];
-			const asked = vaultQuestions(privateCase, "asked");
-			const twin = vaultQuestions(privateCase, "twin");
-			for (const [i, [question, tool, args]] of asked.entries()) {
-				const answer = await surface.call(tool, args);
-				const control = await surface.call(tool, twin[i]?.[2] ?? {});
-				const leaked = leakedWords(answer, args);
-				if (leaked.length > 0) differences.push(`${question} shows the private notes' text: ${leaked.join(", ")}`);
-				record(privateCase, question, surface.name, withPlaceholders(answer, vault, privateCase.asked, [privateCase.word]));
-				const difference = compare(question, answer, control, "folder" in args);
-				if (difference) differences.push(difference);
-			}
-			if (!privateCase.twinOutsidePrivateFolder) {
-				// Creating onto the path: a Reject on the twin's review, and the same answer for the private note.
-				const created = await decided(() => surface.call("create_note", createQuestion(privateCase.asked)), surface.reviews);
-				const createdOnTwin = await decided(() => surface.call("create_note", createQuestion(privateCase.twin)), surface.reviews);
-				const difference = compare("create_note onto it", created, createdOnTwin);
-				if (difference) differences.push(difference);
-			}
-			expect(differences).toEqual([]);
-		}, 40_000);
+		it.each([0, 1, 2, 3])(
+			"vault tools answer as for its missing twin (%s: 0 in process, 1 stdio fallback, 2 stdio relay, 3 HTTP)",
+			async (index) => {
+				const surface = vaultSurfaces[index];
+				if (!surface) throw new Error("no vault-tools surface");
+				const differences: string[] = [];
+				const asked = vaultQuestions(privateCase, "asked");
+				const twin = vaultQuestions(privateCase, "twin");
+				for (const [i, [question, tool, args]] of asked.entries()) {
+					const answer = await surface.call(tool, args);
+					const control = await surface.call(tool, twin[i]?.[2] ?? {});
+					const leaked = leakedWords(answer, args);
+					if (leaked.length > 0)
+						differences.push(`${question} shows the private notes' text: ${leaked.join(", ")}`);
+					record(
+						privateCase,
+						question,
+						surface.name,
+						withPlaceholders(answer, vault, privateCase.asked, [privateCase.word]),
+					);
+					const difference = compare(question, answer, control, "folder" in args);
+					if (difference) differences.push(difference);
+				}
+				if (!privateCase.twinOutsidePrivateFolder) {
+					// Creating onto the path: a Reject on the twin's review, and the same answer for the private note.
+					const created = await decided(
+						() => surface.call("create_note", createQuestion(privateCase.asked)),
+						surface.reviews,
+					);
+					const createdOnTwin = await decided(
+						() => surface.call("create_note", createQuestion(privateCase.twin)),
+						surface.reviews,
+					);
+					const difference = compare("create_note onto it", created, createdOnTwin);
+					if (difference) differences.push(difference);
+				}
+				expect(differences).toEqual([]);
+			},
+			40_000,
+		);
 
 		it("the vault-tools transports answer each question alike (in process, stdio fallback, stdio relay, HTTP)", () => {
 			const byQuestion = recorded.get(privateCase.kind);
@@ -356,7 +485,8 @@ describe("a private note answers exactly as a missing one, on every surface (iss
 				for (const [surface, answer] of bySurface ?? []) {
 					// With no bridge, mcp --vault refuses every write with its reason, note or no note.
 					if (WRITE_TOOLS.has(tool) && surface === FALLBACK) continue;
-					if (answer !== reference) differences.push(`${question} over ${surface}\n  ${answer}\n  in process: ${reference ?? ""}`);
+					if (answer !== reference)
+						differences.push(`${question} over ${surface}\n  ${answer}\n  in process: ${reference ?? ""}`);
 				}
 			}
 			for (const [question] of ideQuestions(vault, privateCase.asked)) {
@@ -370,9 +500,15 @@ describe("a private note answers exactly as a missing one, on every surface (iss
 	});
 
 	it("the relay really relayed to the host (not the folder), and nothing private was written or moved", () => {
-		const relayed = host?.traces().filter((event) => event.direction === "in" && event.method === "vaultTools/call").length ?? 0;
+		const relayed =
+			host?.traces().filter((event) => event.direction === "in" && event.method === "vaultTools/call").length ??
+			0;
 		expect(relayed).toBeGreaterThan(CASES.length);
 		expect(readdirSync(join(vault, "Public")).sort()).toEqual(["Open.md", "link"]);
-		expect(readdirSync(join(vault, "Secret")).map((name) => name.normalize("NFC")).sort()).toEqual(["Plan.md", "Résumé.md"]);
+		expect(
+			readdirSync(join(vault, "Secret"))
+				.map((name) => name.normalize("NFC"))
+				.sort(),
+		).toEqual(["Plan.md", "Résumé.md"]);
 	});
 });

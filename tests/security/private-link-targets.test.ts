@@ -56,10 +56,19 @@ describe("links from a public note into private notes are reported the same what
 	});
 
 	it("reports the public control link and none of the probes", async () => {
-		const answer = await client.request("tools/call", { name: "getDiagnostics", arguments: { uri: pathToFileURL(join(fixture.vaultPath, "Notes", "probe.md")).href } });
-		const entries = JSON.parse((answer.result as { content: { text: string }[] }).content[0]?.text ?? "[]") as { diagnostics: { range: { start: { line: number } }; message: string }[] }[];
-		const reported = (entries[0]?.diagnostics ?? []).map((diagnostic) => `${[...PROBES, CONTROL][diagnostic.range.start.line] ?? "?"}: ${diagnostic.message}`);
-		expect(reported).toEqual([`${CONTROL}: Unresolved link: no note or file named or at "really-missing-public-note" in the vault`]);
+		const answer = await client.request("tools/call", {
+			name: "getDiagnostics",
+			arguments: { uri: pathToFileURL(join(fixture.vaultPath, "Notes", "probe.md")).href },
+		});
+		const entries = JSON.parse((answer.result as { content: { text: string }[] }).content[0]?.text ?? "[]") as {
+			diagnostics: { range: { start: { line: number } }; message: string }[];
+		}[];
+		const reported = (entries[0]?.diagnostics ?? []).map(
+			(diagnostic) => `${[...PROBES, CONTROL][diagnostic.range.start.line] ?? "?"}: ${diagnostic.message}`,
+		);
+		expect(reported).toEqual([
+			`${CONTROL}: Unresolved link: no note or file named or at "really-missing-public-note" in the vault`,
+		]);
 	});
 });
 
@@ -70,7 +79,9 @@ describe("links from a public note into private notes are reported the same what
  * are checked against it, exactly as in the vault without the private notes.
  */
 describe("a private note never shadows a public one in getDiagnostics", () => {
-	const SHADOWED = ["[[Plan#No such heading]]", "[[Plan#Public plan]]", "[[Plan]]", "[[Idea#Nope]]", "![[Idea]]"].join("\n") + "\n";
+	const SHADOWED =
+		["[[Plan#No such heading]]", "[[Plan#Public plan]]", "[[Plan]]", "[[Idea#Nope]]", "![[Idea]]"].join("\n") +
+		"\n";
 	const PUBLIC: [string, string][] = [
 		["Projects/Plan.md", "# Public plan\n"],
 		["Ideas/Deep/Idea.md", "# Public idea\n"],
@@ -95,9 +106,16 @@ describe("a private note never shadows a public one in getDiagnostics", () => {
 		});
 		try {
 			const client = await fixture.client();
-			const answer = await client.request("tools/call", { name: "getDiagnostics", arguments: { uri: pathToFileURL(join(fixture.vaultPath, "Notes", "probe.md")).href } });
-			const entries = JSON.parse((answer.result as { content: { text: string }[] }).content[0]?.text ?? "[]") as { diagnostics: { range: { start: { line: number } }; message: string }[] }[];
-			return (entries[0]?.diagnostics ?? []).map((diagnostic) => `${diagnostic.range.start.line}: ${diagnostic.message}`);
+			const answer = await client.request("tools/call", {
+				name: "getDiagnostics",
+				arguments: { uri: pathToFileURL(join(fixture.vaultPath, "Notes", "probe.md")).href },
+			});
+			const entries = JSON.parse((answer.result as { content: { text: string }[] }).content[0]?.text ?? "[]") as {
+				diagnostics: { range: { start: { line: number } }; message: string }[];
+			}[];
+			return (entries[0]?.diagnostics ?? []).map(
+				(diagnostic) => `${diagnostic.range.start.line}: ${diagnostic.message}`,
+			);
 		} finally {
 			await fixture.stop();
 		}
@@ -105,7 +123,10 @@ describe("a private note never shadows a public one in getDiagnostics", () => {
 
 	it("reports the links exactly as in the vault without the private notes", async () => {
 		const without = await diagnosticsOfProbe(PUBLIC);
-		expect(without).toEqual(['0: Heading not found: "Plan" has no heading "No such heading"', '3: Heading not found: "Idea" has no heading "Nope"']);
+		expect(without).toEqual([
+			'0: Heading not found: "Plan" has no heading "No such heading"',
+			'3: Heading not found: "Idea" has no heading "Nope"',
+		]);
 		expect(await diagnosticsOfProbe([...PUBLIC, ...PRIVATE])).toEqual(without);
 	}, 30_000);
 });

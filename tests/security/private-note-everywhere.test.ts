@@ -90,7 +90,14 @@ function argumentSetsFor(tool: ListedTool, target: Target, secret: string): Reco
 				{ filePath: target.uri, makeFrontmost: false },
 			];
 		case "openDiff":
-			return [{ old_file_path: target.absolute, new_file_path: target.absolute, new_file_contents: "A proposal.\n", tab_name: TAB }];
+			return [
+				{
+					old_file_path: target.absolute,
+					new_file_path: target.absolute,
+					new_file_contents: "A proposal.\n",
+					tab_name: TAB,
+				},
+			];
 		case "close_tab":
 			return [{ tab_name: TAB }];
 		case "getDiagnostics":
@@ -121,7 +128,12 @@ function targetOf(fixture: AssembledBridge, relative: string): Target {
 /** Swaps every spelling of a path (URI, absolute, relative) for a placeholder, so two answers can be compared. */
 function withPlaceholder(answer: JsonRpcAnswer, target: Target): string {
 	let text = JSON.stringify({ result: answer.result, error: answer.error });
-	for (const spelling of [target.uri, JSON.stringify(target.absolute).slice(1, -1), target.absolute, target.relative]) {
+	for (const spelling of [
+		target.uri,
+		JSON.stringify(target.absolute).slice(1, -1),
+		target.absolute,
+		target.relative,
+	]) {
 		text = text.split(spelling).join("<NOTE>");
 	}
 	return text;
@@ -167,7 +179,13 @@ describe.each(CASES)("$kind stays invisible while active and selected", (private
 		client = await fixture.client({ pid: 4242 });
 		await client.waitForNotification("at_mentioned");
 
-		const request = async (what: string, method: string, params: unknown, namesTheNote: boolean, controlParams?: unknown): Promise<void> => {
+		const request = async (
+			what: string,
+			method: string,
+			params: unknown,
+			namesTheNote: boolean,
+			controlParams?: unknown,
+		): Promise<void> => {
 			const answer = await client.request(method, params);
 			const control = controlParams === undefined ? undefined : await client.request(method, controlParams);
 			calls.push({ what, params, answer, control, namesTheNote });
@@ -180,17 +198,39 @@ describe.each(CASES)("$kind stays invisible while active and selected", (private
 		let openDiff: Promise<JsonRpcAnswer> | undefined;
 		for (const tool of tools) {
 			for (const args of argumentSetsFor(tool, note, privateCase.secrets[0] ?? "")) {
-				const namesTheNote = JSON.stringify(args).includes(JSON.stringify(note.relative).slice(1, -1)) || JSON.stringify(args).includes(note.uri);
+				const namesTheNote =
+					JSON.stringify(args).includes(JSON.stringify(note.relative).slice(1, -1)) ||
+					JSON.stringify(args).includes(note.uri);
 				if (tool.name === "openDiff") {
 					// openDiff answers once the review is decided: let it wait, and decide it below.
 					// Refused at once for a private or hidden note (tests/security/open-diff-targets.test.ts); if it were shown, it waits.
 					let answered = false;
-					openDiff = client.request("tools/call", { name: tool.name, arguments: args }).finally(() => (answered = true));
-					await waitUntil(async () => answered || (await fixture.command("diff list")).includes(TAB), "the review to be refused or pending");
+					openDiff = client
+						.request("tools/call", { name: tool.name, arguments: args })
+						.finally(() => (answered = true));
+					await waitUntil(
+						async () => answered || (await fixture.command("diff list")).includes(TAB),
+						"the review to be refused or pending",
+					);
 					continue;
 				}
-				const swap = (value: unknown): unknown => JSON.parse(JSON.stringify(value).split(note.uri).join(missing.uri).split(JSON.stringify(note.absolute).slice(1, -1)).join(JSON.stringify(missing.absolute).slice(1, -1)).split(note.relative).join(missing.relative));
-				await request(`tools/call ${tool.name} ${JSON.stringify(args)}`, "tools/call", { name: tool.name, arguments: args }, namesTheNote, namesTheNote ? { name: tool.name, arguments: swap(args) } : undefined);
+				const swap = (value: unknown): unknown =>
+					JSON.parse(
+						JSON.stringify(value)
+							.split(note.uri)
+							.join(missing.uri)
+							.split(JSON.stringify(note.absolute).slice(1, -1))
+							.join(JSON.stringify(missing.absolute).slice(1, -1))
+							.split(note.relative)
+							.join(missing.relative),
+					);
+				await request(
+					`tools/call ${tool.name} ${JSON.stringify(args)}`,
+					"tools/call",
+					{ name: tool.name, arguments: args },
+					namesTheNote,
+					namesTheNote ? { name: tool.name, arguments: swap(args) } : undefined,
+				);
 			}
 		}
 		if (openDiff) {
@@ -212,7 +252,8 @@ describe.each(CASES)("$kind stays invisible while active and selected", (private
 
 		// Tags for Claude: the note, lines of it, and its folder.
 		const mentions = [{ filePath: note.absolute }, { filePath: note.absolute, lineStart: 0, lineEnd: 1 }];
-		if (privateCase.folder) mentions.push({ filePath: `${join(fixture.vaultPath, ...privateCase.folder.split("/"))}/` });
+		if (privateCase.folder)
+			mentions.push({ filePath: `${join(fixture.vaultPath, ...privateCase.folder.split("/"))}/` });
 		for (const mention of mentions) mentionOutcomes.push(fixture.bridge.notifier.mention(mention));
 
 		// The editor keeps moving inside the private note.
@@ -221,7 +262,11 @@ describe.each(CASES)("$kind stays invisible while active and selected", (private
 		// Then a public note: its selection_changed arrives after anything sent before it on this socket.
 		fixture.editor.select(PUBLIC_NOTE, { line: 0, character: 0 }, { line: 0, character: 8 });
 		const publicPath = targetOf(fixture, PUBLIC_NOTE).absolute;
-		await client.waitFor(() => client.notifications.find((n) => n.method === "selection_changed" && n.params?.filePath === publicPath), "the public note's selection_changed");
+		await client.waitFor(
+			() =>
+				client.notifications.find((n) => n.method === "selection_changed" && n.params?.filePath === publicPath),
+			"the public note's selection_changed",
+		);
 	}, FIXTURE_TIMEOUT_MS);
 
 	afterAll(async () => {
@@ -231,26 +276,46 @@ describe.each(CASES)("$kind stays invisible while active and selected", (private
 	it("called every listed tool, every method and both resource methods", () => {
 		const toolNames = ((calls[0]?.answer.result as { tools: ListedTool[] }).tools ?? []).map((tool) => tool.name);
 		expect(toolNames.length).toBeGreaterThan(0);
-		for (const name of toolNames) expect(calls.some((call) => call.what.startsWith(`tools/call ${name}`))).toBe(true);
-		for (const method of ["files/read", "workspace/selection", "resources/read", "resources/list"]) expect(calls.some((call) => call.what.startsWith(method))).toBe(true);
+		for (const name of toolNames)
+			expect(calls.some((call) => call.what.startsWith(`tools/call ${name}`))).toBe(true);
+		for (const method of ["files/read", "workspace/selection", "resources/read", "resources/list"])
+			expect(calls.some((call) => call.what.startsWith(method))).toBe(true);
 	});
 
 	it("no answer holds the note's text", () => {
-		const leaking = calls.filter((call) => privateCase.secrets.some((secret) => JSON.stringify(call.answer).includes(secret)));
-		expect(leaking.map((call) => `${call.what} → ${JSON.stringify(call.answer.result ?? call.answer.error)}`)).toEqual([]);
+		const leaking = calls.filter((call) =>
+			privateCase.secrets.some((secret) => JSON.stringify(call.answer).includes(secret)),
+		);
+		expect(
+			leaking.map((call) => `${call.what} → ${JSON.stringify(call.answer.result ?? call.answer.error)}`),
+		).toEqual([]);
 	});
 
 	it("answers that were not asked about the note do not name it", () => {
 		const spellings = [note.relative, note.absolute, note.uri, note.relative.split("/").pop() ?? note.relative];
-		const naming = calls.filter((call) => !call.namesTheNote && spellings.some((spelling) => JSON.stringify(call.answer).includes(JSON.stringify(spelling).slice(1, -1))));
-		expect(naming.map((call) => `${call.what} → ${JSON.stringify(call.answer.result ?? call.answer.error)}`)).toEqual([]);
+		const naming = calls.filter(
+			(call) =>
+				!call.namesTheNote &&
+				spellings.some((spelling) =>
+					JSON.stringify(call.answer).includes(JSON.stringify(spelling).slice(1, -1)),
+				),
+		);
+		expect(
+			naming.map((call) => `${call.what} → ${JSON.stringify(call.answer.result ?? call.answer.error)}`),
+		).toEqual([]);
 	});
 
 	it("tools asked about the note answer exactly as for a note that does not exist", () => {
 		const different = calls
 			.filter((call) => call.control !== undefined)
-			.filter((call) => withPlaceholder(call.answer, note) !== withPlaceholder(call.control as JsonRpcAnswer, missing))
-			.map((call) => `${call.what}\n  private: ${withPlaceholder(call.answer, note)}\n  missing: ${withPlaceholder(call.control as JsonRpcAnswer, missing)}`);
+			.filter(
+				(call) =>
+					withPlaceholder(call.answer, note) !== withPlaceholder(call.control as JsonRpcAnswer, missing),
+			)
+			.map(
+				(call) =>
+					`${call.what}\n  private: ${withPlaceholder(call.answer, note)}\n  missing: ${withPlaceholder(call.control as JsonRpcAnswer, missing)}`,
+			);
 		expect(different).toEqual([]);
 	});
 
@@ -263,16 +328,28 @@ describe.each(CASES)("$kind stays invisible while active and selected", (private
 
 	it("no notification holds the note's path or text, and tags of it or its folder are not sent", () => {
 		expect(mentionOutcomes.every((outcome) => outcome === "private")).toBe(true);
-		const spellings = [note.relative, note.absolute, note.uri, ...privateCase.secrets, ...(privateCase.folder ? [join(fixture.vaultPath, ...privateCase.folder.split("/"))] : [])];
-		const leaking = client.notifications.filter((notification) => spellings.some((spelling) => JSON.stringify(notification.params ?? {}).includes(JSON.stringify(spelling).slice(1, -1))));
-		expect(leaking.map((notification) => `${notification.method} ${JSON.stringify(notification.params)}`)).toEqual([]);
+		const spellings = [
+			note.relative,
+			note.absolute,
+			note.uri,
+			...privateCase.secrets,
+			...(privateCase.folder ? [join(fixture.vaultPath, ...privateCase.folder.split("/"))] : []),
+		];
+		const leaking = client.notifications.filter((notification) =>
+			spellings.some((spelling) =>
+				JSON.stringify(notification.params ?? {}).includes(JSON.stringify(spelling).slice(1, -1)),
+			),
+		);
+		expect(leaking.map((notification) => `${notification.method} ${JSON.stringify(notification.params)}`)).toEqual(
+			[],
+		);
 		// The channel worked: the public tag, then the public note's cursor and selection arrived, and nothing else.
 		const publicPath = targetOf(fixture, PUBLIC_NOTE).absolute;
-		const received = client.notifications.filter((notification) => notification.method !== "notifications/tools/list_changed");
-		expect(received.map((notification) => `${notification.method} ${String(notification.params?.filePath)}`)).toEqual([
-			`at_mentioned ${publicPath}`,
-			`selection_changed ${publicPath}`,
-			`selection_changed ${publicPath}`,
-		]);
+		const received = client.notifications.filter(
+			(notification) => notification.method !== "notifications/tools/list_changed",
+		);
+		expect(
+			received.map((notification) => `${notification.method} ${String(notification.params?.filePath)}`),
+		).toEqual([`at_mentioned ${publicPath}`, `selection_changed ${publicPath}`, `selection_changed ${publicPath}`]);
 	});
 });

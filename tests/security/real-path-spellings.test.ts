@@ -24,10 +24,26 @@ const FILES: [string, string][] = [
 	[`${CAFE_NFD}/menu.md`, "NFD-SECRET-9012 [[nfd-only-target]]\n"],
 	["Public/open.md", "A public note with [[a-public-broken-link]].\n"],
 ];
-const SECRETS = ["DIARY-SECRET-1234", "sk-live-CONFIG-5678", "CONFIG-NOTE-SECRET", "NFD-SECRET-9012", "diary-only-target", "config-only-target", "nfd-only-target", "Real heading", "realid"];
+const SECRETS = [
+	"DIARY-SECRET-1234",
+	"sk-live-CONFIG-5678",
+	"CONFIG-NOTE-SECRET",
+	"NFD-SECRET-9012",
+	"diary-only-target",
+	"config-only-target",
+	"nfd-only-target",
+	"Real heading",
+	"realid",
+];
 
 /** The private files as an attacker spells them; each must answer like `Public/missing.md`. */
-const SPELLINGS = ["pub/diary.md", "cfg/plugins/p/data.json", "cfg/snippets/leak.md", `${CAFE_NFD}/menu.md`, `${CAFE_NFC}/menu.md`];
+const SPELLINGS = [
+	"pub/diary.md",
+	"cfg/plugins/p/data.json",
+	"cfg/snippets/leak.md",
+	`${CAFE_NFD}/menu.md`,
+	`${CAFE_NFC}/menu.md`,
+];
 const MISSING = "Public/missing.md";
 
 describe("another spelling of a private path (symbolic links, NFD) is as private as the path itself", () => {
@@ -56,25 +72,30 @@ describe("another spelling of a private path (symbolic links, NFD) is as private
 
 	const absolute = (relative: string): string => join(fixture.vaultPath, ...relative.split("/"));
 	const uri = (relative: string): string => pathToFileURL(absolute(relative)).href;
-	const tool = (name: string, args: Record<string, unknown>): Promise<JsonRpcAnswer> => client.request("tools/call", { name, arguments: args });
+	const tool = (name: string, args: Record<string, unknown>): Promise<JsonRpcAnswer> =>
+		client.request("tools/call", { name, arguments: args });
 	/** The answer with every spelling of the asked path replaced, so a private and a missing path compare. */
 	const masked = (answer: JsonRpcAnswer, relative: string): string => {
 		let text = JSON.stringify({ result: answer.result, error: answer.error });
-		for (const spelling of [uri(relative), absolute(relative), relative]) text = text.split(JSON.stringify(spelling).slice(1, -1)).join("<PATH>");
+		for (const spelling of [uri(relative), absolute(relative), relative])
+			text = text.split(JSON.stringify(spelling).slice(1, -1)).join("<PATH>");
 		return text;
 	};
 	const leaks = (answer: unknown): string[] => SECRETS.filter((secret) => JSON.stringify(answer).includes(secret));
 
-	it.each(SPELLINGS)("getDiagnostics {uri: %s} answers as for a missing note, and the note never joins the whole-vault listing", async (spelling) => {
-		const answer = await tool("getDiagnostics", { uri: uri(spelling) });
-		const control = await tool("getDiagnostics", { uri: uri(MISSING) });
-		expect(masked(answer, spelling)).toBe(masked(control, MISSING));
-		const vault = await tool("getDiagnostics", {});
-		expect(leaks(answer)).toEqual([]);
-		expect(leaks(vault)).toEqual([]);
-		// The public note's broken link is listed: the whole-vault answer is not simply empty.
-		expect(JSON.stringify(vault)).toContain("a-public-broken-link");
-	});
+	it.each(SPELLINGS)(
+		"getDiagnostics {uri: %s} answers as for a missing note, and the note never joins the whole-vault listing",
+		async (spelling) => {
+			const answer = await tool("getDiagnostics", { uri: uri(spelling) });
+			const control = await tool("getDiagnostics", { uri: uri(MISSING) });
+			expect(masked(answer, spelling)).toBe(masked(control, MISSING));
+			const vault = await tool("getDiagnostics", {});
+			expect(leaks(answer)).toEqual([]);
+			expect(leaks(vault)).toEqual([]);
+			// The public note's broken link is listed: the whole-vault answer is not simply empty.
+			expect(JSON.stringify(vault)).toContain("a-public-broken-link");
+		},
+	);
 
 	it.each(SPELLINGS)("files/read and resources/read of %s answer as for a missing file", async (spelling) => {
 		for (const [method, params, control] of [
@@ -87,23 +108,37 @@ describe("another spelling of a private path (symbolic links, NFD) is as private
 		}
 	});
 
-	it.each(SPELLINGS)("openFile of %s, then the selection tools, reveal nothing; its startText is no oracle", async (spelling) => {
-		const control = async (args: Record<string, unknown>): Promise<string> => masked(await tool("openFile", { ...args, filePath: MISSING }), MISSING);
-		for (const args of [{ startLine: 1, endLine: 100 }, { makeFrontmost: false }, { makeFrontmost: false, startText: SECRETS[0] }, { makeFrontmost: false, startText: "text that is in no note" }]) {
-			const answer = await tool("openFile", { ...args, filePath: spelling });
-			expect(leaks(answer)).toEqual([]);
-			expect(masked(answer, spelling)).toBe(await control(args));
-		}
-		for (const name of ["getCurrentSelection", "getLatestSelection", "getOpenEditors"]) expect(leaks(await tool(name, {}))).toEqual([]);
-		for (const name of ["checkDocumentDirty", "saveDocument"]) {
-			expect(masked(await tool(name, { filePath: spelling }), spelling)).toBe(masked(await tool(name, { filePath: MISSING }), MISSING));
-		}
-		expect(leaks(client.notifications)).toEqual([]);
-	});
+	it.each(SPELLINGS)(
+		"openFile of %s, then the selection tools, reveal nothing; its startText is no oracle",
+		async (spelling) => {
+			const control = async (args: Record<string, unknown>): Promise<string> =>
+				masked(await tool("openFile", { ...args, filePath: MISSING }), MISSING);
+			for (const args of [
+				{ startLine: 1, endLine: 100 },
+				{ makeFrontmost: false },
+				{ makeFrontmost: false, startText: SECRETS[0] },
+				{ makeFrontmost: false, startText: "text that is in no note" },
+			]) {
+				const answer = await tool("openFile", { ...args, filePath: spelling });
+				expect(leaks(answer)).toEqual([]);
+				expect(masked(answer, spelling)).toBe(await control(args));
+			}
+			for (const name of ["getCurrentSelection", "getLatestSelection", "getOpenEditors"])
+				expect(leaks(await tool(name, {}))).toEqual([]);
+			for (const name of ["checkDocumentDirty", "saveDocument"]) {
+				expect(masked(await tool(name, { filePath: spelling }), spelling)).toBe(
+					masked(await tool(name, { filePath: MISSING }), MISSING),
+				);
+			}
+			expect(leaks(client.notifications)).toEqual([]);
+		},
+	);
 
 	it("resources/list lists the public note and none of the private ones under any spelling", async () => {
 		const listed = await client.request("resources/list", {});
-		const names = ((listed.result as { resources: { name: string }[] }).resources ?? []).map((resource) => resource.name.normalize("NFC"));
+		const names = ((listed.result as { resources: { name: string }[] }).resources ?? []).map((resource) =>
+			resource.name.normalize("NFC"),
+		);
 		expect(names).toContain("Public/open.md");
 		expect(names.filter((name) => /diary|data\.json|leak|menu/.test(name))).toEqual([]);
 	});

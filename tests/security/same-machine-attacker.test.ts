@@ -8,7 +8,12 @@ import { HeadlessProcess } from "../helpers/headless-process";
 import { freePort, postPing, squat } from "../helpers/port-squatter";
 import { makeTempDir } from "../helpers/temp-dir";
 import { CATASTROPHIC_QUERY, PROSE_LINE, SETTLES_WITHIN_MS } from "../vault-tools/catastrophic-regex";
-import { CLI_ENTRY, startStdioServer, type StdioServer, type ToolAnswer } from "../vault-tools/stdio/stdio-server-process";
+import {
+	CLI_ENTRY,
+	startStdioServer,
+	type StdioServer,
+	type ToolAnswer,
+} from "../vault-tools/stdio/stdio-server-process";
 
 /**
  * Issue 15, findings 1 to 7, rerun end to end as an attacker on the same machine would: against the built
@@ -33,7 +38,11 @@ const NOTES: Record<string, string> = {
 	"Excluded/Draft.md": `# Draft\n\n${WORD} in a folder Obsidian excludes.\n`,
 };
 const PRIVATE_NOTES = Object.keys(NOTES).filter((path) => path !== PUBLIC_NOTE);
-const PLUGIN_SETTINGS = JSON.stringify({ privateFolders: ["Secret"], privateTags: ["private"], excludedFilesArePrivate: true });
+const PLUGIN_SETTINGS = JSON.stringify({
+	privateFolders: ["Secret"],
+	privateTags: ["private"],
+	excludedFilesArePrivate: true,
+});
 const APP_JSON = JSON.stringify({ userIgnoreFilters: ["Excluded/"] });
 
 type Call = (name: string, args: Record<string, unknown>) => Promise<ToolAnswer>;
@@ -62,7 +71,10 @@ const callOf =
 /** Searches `call` for WORD and reads each private note: nothing of a private note may come back. Returns the notes found. */
 async function expectNoPrivateServed(who: string, call: Call): Promise<(string | undefined)[]> {
 	const search = await call("search", { query: WORD, limit: 100 });
-	const found = search.text.split("\n").filter((line) => line.includes(WORD)).map((line) => line.split(":")[0]);
+	const found = search.text
+		.split("\n")
+		.filter((line) => line.includes(WORD))
+		.map((line) => line.split(":")[0]);
 	expect({ who, privateFound: found.filter((path) => path !== PUBLIC_NOTE) }).toEqual({ who, privateFound: [] });
 	for (const path of PRIVATE_NOTES) {
 		const answer = await call("read_note", { path });
@@ -98,7 +110,11 @@ async function recordHeaders(port: number): Promise<{ received: IncomingHttpHead
  * A listener on a port whose lock file name sorts before any port the OS hands out (10000-19999 against
  * 32768 and up), so a relay that orders equal lock files by name tries it first.
  */
-async function recordHeadersOnALowPort(): Promise<{ port: number; received: IncomingHttpHeaders[]; close: () => Promise<void> }> {
+async function recordHeadersOnALowPort(): Promise<{
+	port: number;
+	received: IncomingHttpHeaders[];
+	close: () => Promise<void>;
+}> {
 	for (let attempt = 0; ; attempt++) {
 		const port = 10_000 + Math.floor(Math.random() * 10_000);
 		try {
@@ -134,7 +150,12 @@ describe("an attacker on the same machine, against the built processes (issue 15
 	/** `claude-code-bridge serve --vault V`, with only the options given (and a free port for the vault tools' endpoint). */
 	async function serve(vault: string, args: string[] = []): Promise<Host> {
 		const mcpPort = args.includes("--mcp-port") ? [] : ["--mcp-port", String(await freePort())];
-		const host = await HeadlessProcess.start({ vault, home, command: [CLI_ENTRY, "serve"], args: [...mcpPort, ...args] });
+		const host = await HeadlessProcess.start({
+			vault,
+			home,
+			command: [CLI_ENTRY, "serve"],
+			args: [...mcpPort, ...args],
+		});
 		hosts.push(host);
 		return host;
 	}
@@ -150,16 +171,27 @@ describe("an attacker on the same machine, against the built processes (issue 15
 	async function overHttp(host: HeadlessProcess): Promise<Call> {
 		const config = await savedHttpConfig(host);
 		const client = new Client({ name: "same-machine-attacker", version: "1.0.0" });
-		await client.connect(new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: await connectHeaders(config, home) } }));
+		await client.connect(
+			new StreamableHTTPClientTransport(new URL(config.url), {
+				requestInit: { headers: await connectHeaders(config, home) },
+			}),
+		);
 		clients.push(client);
 		return async (name, args) => {
-			const result = (await client.callTool({ name, arguments: args })) as { content: { text: string }[]; isError?: boolean };
+			const result = (await client.callTool({ name, arguments: args })) as {
+				content: { text: string }[];
+				isError?: boolean;
+			};
 			return { text: result.content.map((block) => block.text).join("\n"), isError: result.isError === true };
 		};
 	}
 
 	const relayedCall = (host: HeadlessProcess): Promise<unknown> =>
-		host.waitForTrace((event) => event.direction === "in" && event.method === "vaultTools/call", "a call relayed by the stdio server", SETTLES_WITHIN_MS);
+		host.waitForTrace(
+			(event) => event.direction === "in" && event.method === "vaultTools/call",
+			"a call relayed by the stdio server",
+			SETTLES_WITHIN_MS,
+		);
 
 	/** Sends a command line, then `status` as a fence (commands run in order); returns what both streams printed meanwhile. */
 	async function command(host: HeadlessProcess, line: string): Promise<string> {
@@ -170,7 +202,11 @@ describe("an attacker on the same machine, against the built processes (issue 15
 	}
 
 	it("1: the plugin's private folder and tag and Obsidian's excluded files are never served, whichever process answers", async () => {
-		const vault = newVault({ ...NOTES, [`${CONFIG}/${PLUGIN_DATA}`]: PLUGIN_SETTINGS, [`${CONFIG}/app.json`]: APP_JSON });
+		const vault = newVault({
+			...NOTES,
+			[`${CONFIG}/${PLUGIN_DATA}`]: PLUGIN_SETTINGS,
+			[`${CONFIG}/app.json`]: APP_JSON,
+		});
 		const fallback = await stdio(vault);
 		await expectOnlyPublicServed("the stdio server, no bridge running", callOf(fallback));
 
@@ -184,34 +220,58 @@ describe("an attacker on the same machine, against the built processes (issue 15
 
 	it("2: a stale settings copy without rules and a malformed data.json fail closed, saying why in one line", async () => {
 		// `.backup` sorts before `.vault-config`: a lookup that takes the first copy it finds takes the stale one.
-		const stale = newVault({ ...NOTES, [`${CONFIG}/${PLUGIN_DATA}`]: PLUGIN_SETTINGS, [`${CONFIG}/app.json`]: APP_JSON, [`.backup/${PLUGIN_DATA}`]: "{}" });
+		const stale = newVault({
+			...NOTES,
+			[`${CONFIG}/${PLUGIN_DATA}`]: PLUGIN_SETTINGS,
+			[`${CONFIG}/app.json`]: APP_JSON,
+			[`.backup/${PLUGIN_DATA}`]: "{}",
+		});
 		await expectOnlyPublicServed("the stdio server, a stale copy in .backup", callOf(await stdio(stale)));
-		await expectOnlyPublicServed("serve's HTTP endpoint, a stale copy in .backup", await overHttp(await serve(stale)));
+		await expectOnlyPublicServed(
+			"serve's HTTP endpoint, a stale copy in .backup",
+			await overHttp(await serve(stale)),
+		);
 
 		const malformed = newVault({ ...NOTES, [`${CONFIG}/${PLUGIN_DATA}`]: '{"privateFolders": ["Sec' });
 		const fallback = await stdio(malformed);
 		await expectNoPrivateServed("the stdio server, a malformed data.json", callOf(fallback));
 		const host = await serve(malformed);
 		await expectNoPrivateServed("serve's HTTP endpoint, a malformed data.json", await overHttp(host));
-		for (const [who, stderr] of [["the stdio server", fallback.stderr()], ["serve", host.stderr]]) {
+		for (const [who, stderr] of [
+			["the stdio server", fallback.stderr()],
+			["serve", host.stderr],
+		]) {
 			const why = stderr.split("\n").filter((line) => line.includes(PLUGIN_DATA));
 			expect({ who, why }).toEqual({ who, why: [expect.stringMatching(/cannot be read/) as unknown] });
 		}
 	});
 
 	it("3: a catastrophic regex is stopped with a clear error within its budget, and a request sent meanwhile is answered first", async () => {
-		const vault = newVault({ [PUBLIC_NOTE]: NOTES[PUBLIC_NOTE] ?? "", "Notes/Prose.md": `# Prose\n\n${PROSE_LINE}\n` });
+		const vault = newVault({
+			[PUBLIC_NOTE]: NOTES[PUBLIC_NOTE] ?? "",
+			"Notes/Prose.md": `# Prose\n\n${PROSE_LINE}\n`,
+		});
 		const host = await serve(vault);
 		const http = await overHttp(host);
 		const relaying = await stdio(vault);
 		const order: string[] = [];
-		const search = relaying.call("search", { query: CATASTROPHIC_QUERY, mode: "regex" }).finally(() => order.push("the regex search"));
+		const search = relaying
+			.call("search", { query: CATASTROPHIC_QUERY, mode: "regex" })
+			.finally(() => order.push("the regex search"));
 		await relayedCall(host);
 		const read = http("read_note", { path: PUBLIC_NOTE }).finally(() => order.push("read_note over HTTP"));
-		const [searchAnswer, readAnswer] = await Promise.all([settledWithin(search, SETTLES_WITHIN_MS), settledWithin(read, SETTLES_WITHIN_MS)]);
+		const [searchAnswer, readAnswer] = await Promise.all([
+			settledWithin(search, SETTLES_WITHIN_MS),
+			settledWithin(read, SETTLES_WITHIN_MS),
+		]);
 		expect(order).toEqual(["read_note over HTTP", "the regex search"]);
 		expect(readAnswer).toMatchObject({ isError: false, text: expect.stringContaining(WORD) as unknown });
-		expect(searchAnswer).toMatchObject({ isError: true, text: expect.stringMatching(/^search: the regular expression did not finish within 3 s and was stopped/) as unknown });
+		expect(searchAnswer).toMatchObject({
+			isError: true,
+			text: expect.stringMatching(
+				/^search: the regular expression did not finish within 3 s and was stopped/,
+			) as unknown,
+		});
 	});
 
 	it("4: a symlink <other port>.lock to the bridge's lock file, planted in the lock folder: the listener on that port never receives the token, and no log shows it", async () => {
@@ -227,10 +287,15 @@ describe("an attacker on the same machine, against the built processes (issue 15
 			expect(search.text).toContain(PUBLIC_NOTE);
 			// The fence: the relay tries the candidates it trusts, in order, before it reaches the bridge.
 			await relayedCall(host);
-			const sent = listener.received.flatMap((headers) => [headers.authorization, headers["x-claude-code-ide-authorization"]]).filter((value) => value !== undefined);
+			const sent = listener.received
+				.flatMap((headers) => [headers.authorization, headers["x-claude-code-ide-authorization"]])
+				.filter((value) => value !== undefined);
 			expect(sent).toEqual([]);
 			expect(JSON.stringify(listener.received)).not.toContain(authToken);
-			expect({ stdio: relaying.stderr().includes(authToken), serve: (host.stdout + host.stderr).includes(authToken) }).toEqual({ stdio: false, serve: false });
+			expect({
+				stdio: relaying.stderr().includes(authToken),
+				serve: (host.stdout + host.stderr).includes(authToken),
+			}).toEqual({ stdio: false, serve: false });
 		} finally {
 			rmSync(planted, { force: true });
 			await listener.close();
@@ -257,7 +322,8 @@ describe("an attacker on the same machine, against the built processes (issue 15
 		expect(squatter.captured.length).toBeGreaterThan(0);
 
 		await serve(vault, ["--mcp-port", port]);
-		for (const captured of squatter.captured) expect(await postPing(config.url, { Authorization: captured })).toBe(401);
+		for (const captured of squatter.captured)
+			expect(await postPing(config.url, { Authorization: captured })).toBe(401);
 		expect(await postPing(config.url, await connectHeaders(config, home))).toBe(200);
 	});
 
@@ -276,7 +342,10 @@ describe("an attacker on the same machine, against the built processes (issue 15
 		const answer = await created;
 		expect(readdirSync(outside)).toEqual([]);
 		expect(readdirSync(moved)).toEqual(["Keep.md"]);
-		expect(answer).toMatchObject({ isError: true, text: expect.stringMatching(/Drop\/evil\.md.*nothing was written/i) as unknown });
+		expect(answer).toMatchObject({
+			isError: true,
+			text: expect.stringMatching(/Drop\/evil\.md.*nothing was written/i) as unknown,
+		});
 	});
 
 	it("7: claude-permissions write leaves a settings file outside the vault unchanged, named by the record or reached by a link, and says why", async () => {
@@ -288,12 +357,19 @@ describe("an attacker on the same machine, against the built processes (issue 15
 		const vault = newVault({ ...NOTES });
 		const record = join(vault, ".claude", "claude-code-bridge-permissions.json");
 		// The record claims the user's own deny rules as the bridge's, in a file it names outside the vault.
-		writeFiles(vault, { ".claude/claude-code-bridge-permissions.json": JSON.stringify({ settingsFile: relative(vault, userSettings), rules: userRules }) });
+		writeFiles(vault, {
+			".claude/claude-code-bridge-permissions.json": JSON.stringify({
+				settingsFile: relative(vault, userSettings),
+				rules: userRules,
+			}),
+		});
 		const host = await serve(vault, ["--private-folder", "Secret"]);
 
 		const byRecord = await command(host, "claude-permissions write");
 		expect(readFileSync(userSettings, "utf8")).toBe(original);
-		expect(byRecord).toContain(`names "${relative(vault, userSettings)}", which is not one of the vault's Claude Code settings files`);
+		expect(byRecord).toContain(
+			`names "${relative(vault, userSettings)}", which is not one of the vault's Claude Code settings files`,
+		);
 
 		rmSync(join(vault, ".claude", "settings.json"), { force: true });
 		symlinkSync(userSettings, join(vault, ".claude", "settings.json"));

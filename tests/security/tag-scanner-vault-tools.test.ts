@@ -25,14 +25,22 @@ describe("mcp --vault (folder fallback) serves none of the privately tagged note
 	const home = join(temp.path, "home");
 	// Obsidian's own readings, and the ones where the project's reader errs private (comments, a byte order mark).
 	const rows = [...TAG_ROWS.filter((row) => row.tags.includes("private")), ...CAUTIOUS_ROWS];
-	const notes = rows.map((row, index) => ({ path: `Notes/private-${index}.md`, text: `${row.text}\nSECRET-STDIO-${index}\n`, behaviour: row.behaviour }));
+	const notes = rows.map((row, index) => ({
+		path: `Notes/private-${index}.md`,
+		text: `${row.text}\nSECRET-STDIO-${index}\n`,
+		behaviour: row.behaviour,
+	}));
 	let server: StdioServer;
 
 	beforeAll(async () => {
 		mkdirSync(home);
 		const files: Record<string, string> = {
 			"open.md": "A public note.\n",
-			".obsidian-config/plugins/claude-code-bridge/data.json": JSON.stringify({ enabled: true, privateFolders: [], privateTags: ["#private"] }),
+			".obsidian-config/plugins/claude-code-bridge/data.json": JSON.stringify({
+				enabled: true,
+				privateFolders: [],
+				privateTags: ["#private"],
+			}),
 		};
 		for (const note of notes) files[note.path] = note.text;
 		for (const [path, text] of Object.entries(files)) {

@@ -40,7 +40,11 @@ describe("tag reading: the headless reader and the fake metadata cache find what
 describe("the headless host serves none of the privately tagged notes", () => {
 	let fixture: AssembledBridge;
 	let client: TestClient;
-	const notes = ROWS.filter((row) => row.tags.includes("private")).map((row, index) => ({ path: `Notes/private-${index}.md`, text: `${row.text}\nSECRET-TAGGED-${index}\n`, behaviour: row.behaviour }));
+	const notes = ROWS.filter((row) => row.tags.includes("private")).map((row, index) => ({
+		path: `Notes/private-${index}.md`,
+		text: `${row.text}\nSECRET-TAGGED-${index}\n`,
+		behaviour: row.behaviour,
+	}));
 
 	beforeAll(async () => {
 		fixture = await startAssembledBridge({
@@ -68,14 +72,20 @@ describe("the headless host serves none of the privately tagged notes", () => {
 		expect(listed.filter((uri) => uri.includes("/Notes/"))).toEqual([]);
 	});
 
-	it.each(notes.map((note) => [note.behaviour, note] as const))("files/read and resources/read refuse the note: %s", async (_behaviour, note) => {
-		const absolute = join(fixture.vaultPath, ...note.path.split("/"));
-		const answers = [await client.request("files/read", { path: note.path }), await client.request("resources/read", { uri: pathToFileURL(absolute).href })];
-		for (const answer of answers) {
-			expect(JSON.stringify(answer)).not.toContain("SECRET-TAGGED");
-			expect(answer.error).toBeDefined();
-		}
-	});
+	it.each(notes.map((note) => [note.behaviour, note] as const))(
+		"files/read and resources/read refuse the note: %s",
+		async (_behaviour, note) => {
+			const absolute = join(fixture.vaultPath, ...note.path.split("/"));
+			const answers = [
+				await client.request("files/read", { path: note.path }),
+				await client.request("resources/read", { uri: pathToFileURL(absolute).href }),
+			];
+			for (const answer of answers) {
+				expect(JSON.stringify(answer)).not.toContain("SECRET-TAGGED");
+				expect(answer.error).toBeDefined();
+			}
+		},
+	);
 });
 
 describe("the headless host's tag cache follows edits", () => {

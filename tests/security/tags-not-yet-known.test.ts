@@ -22,7 +22,10 @@ import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 function parseWithTags(text: string): CachedMetadata {
 	const cache = parseNoteForCache(text);
 	const at = { line: 0, col: 0, offset: 0 };
-	const tags = [...text.matchAll(/(?:^|\s)(#[\p{L}\p{N}_/-]+)/gu)].map((match) => ({ tag: match[1] ?? "", position: { start: at, end: at } }));
+	const tags = [...text.matchAll(/(?:^|\s)(#[\p{L}\p{N}_/-]+)/gu)].map((match) => ({
+		tag: match[1] ?? "",
+		position: { start: at, end: at },
+	}));
 	return tags.length > 0 ? { ...cache, tags } : cache;
 }
 
@@ -53,7 +56,10 @@ describe("a note whose tags the metadata cache does not know yet counts as priva
 			onStatusChange: (status) => statuses.push(status),
 		});
 		component.load();
-		const listening = await pollUntil(() => statuses.find((status) => status.state === "listening"), "the bridge to listen");
+		const listening = await pollUntil(
+			() => statuses.find((status) => status.state === "listening"),
+			"the bridge to listen",
+		);
 		const lock = JSON.parse(readFileSync(listening.lockFilePath ?? "", "utf8")) as { authToken: string };
 		client = await connectOrThrow(listening.port ?? 0, { token: lock.authToken });
 		await client.initialize();
@@ -66,13 +72,21 @@ describe("a note whose tags the metadata cache does not know yet counts as priva
 		temp.remove();
 	});
 
-	const listed = async (): Promise<string[]> => ((await client.request("resources/list", {})).result as { resources: { name: string }[] }).resources.map((resource) => resource.name);
-	const read = async (): Promise<string> => JSON.stringify(await client.request("resources/read", { uri: pathToFileURL(join(vaultPath, "Notes", "synced.md")).href }));
+	const listed = async (): Promise<string[]> =>
+		((await client.request("resources/list", {})).result as { resources: { name: string }[] }).resources.map(
+			(resource) => resource.name,
+		);
+	const read = async (): Promise<string> =>
+		JSON.stringify(
+			await client.request("resources/read", { uri: pathToFileURL(join(vaultPath, "Notes", "synced.md")).href }),
+		);
 
 	it("is neither listed nor readable before the parse, and stays private after it", async () => {
 		expect(await listed()).toEqual(["Notes/known.md"]);
 		expect(await read()).not.toContain("SYNCED-SECRET-4455");
-		expect(JSON.stringify(await client.request("files/read", { path: "Notes/synced.md" }))).not.toContain("SYNCED-SECRET-4455");
+		expect(JSON.stringify(await client.request("files/read", { path: "Notes/synced.md" }))).not.toContain(
+			"SYNCED-SECRET-4455",
+		);
 		await app.metadataCache.parsePending();
 		expect(await listed()).toEqual(["Notes/known.md"]);
 		expect(await read()).not.toContain("SYNCED-SECRET-4455");

@@ -1,4 +1,15 @@
-import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+	chmodSync,
+	chownSync,
+	existsSync,
+	lstatSync,
+	mkdirSync,
+	readFileSync,
+	readdirSync,
+	rmSync,
+	symlinkSync,
+	writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { LOCK_FILE_WRITER, lockDirectory, removeStaleLockFiles } from "../../src/server/lock-file";
 import { makeTempDir } from "../helpers/temp-dir";
@@ -14,7 +25,17 @@ const posix = process.platform !== "win32";
 const asRoot = posix && process.getuid?.() === 0;
 
 const stale = (port: number, fields: Record<string, unknown> = {}): string =>
-	JSON.stringify({ pid: DEAD_PID, workspaceFolders: ["/v"], ideName: "Obsidian", transport: "ws", runningInWindows: false, authToken: "a".repeat(64), writer: LOCK_FILE_WRITER, port, ...fields });
+	JSON.stringify({
+		pid: DEAD_PID,
+		workspaceFolders: ["/v"],
+		ideName: "Obsidian",
+		transport: "ws",
+		runningInWindows: false,
+		authToken: "a".repeat(64),
+		writer: LOCK_FILE_WRITER,
+		port,
+		...fields,
+	});
 
 describe("the stale-lock cleanup reads lock files as untrusted input", () => {
 	let temp: { path: string; remove: () => void };
@@ -61,15 +82,18 @@ describe("the stale-lock cleanup reads lock files as untrusted input", () => {
 		expect(readFileSync(target, "utf8")).toBe(stale(7011));
 	});
 
-	(posix ? it : it.skip)("removes nothing from a lock folder other users can open, nor a lock file with another mode", async () => {
-		const inOpenFolder = write(join(directory, "7021.lock"), stale(7021));
-		chmodSync(directory, 0o755);
-		expect(await removeStaleLockFiles(temp.path)).toEqual([]);
-		chmodSync(directory, 0o700);
-		chmodSync(write(join(directory, "7022.lock"), stale(7022)), 0o644);
-		expect(await removeStaleLockFiles(temp.path)).toEqual([inOpenFolder]);
-		expect(readdirSync(directory)).toEqual(["7022.lock"]);
-	});
+	(posix ? it : it.skip)(
+		"removes nothing from a lock folder other users can open, nor a lock file with another mode",
+		async () => {
+			const inOpenFolder = write(join(directory, "7021.lock"), stale(7021));
+			chmodSync(directory, 0o755);
+			expect(await removeStaleLockFiles(temp.path)).toEqual([]);
+			chmodSync(directory, 0o700);
+			chmodSync(write(join(directory, "7022.lock"), stale(7022)), 0o644);
+			expect(await removeStaleLockFiles(temp.path)).toEqual([inOpenFolder]);
+			expect(readdirSync(directory)).toEqual(["7022.lock"]);
+		},
+	);
 
 	it("leaves a lock file whose port field disagrees with its name, or that has none", async () => {
 		write(join(directory, "7031.lock"), stale(7032));

@@ -11,13 +11,29 @@ export interface VolumeBehaviour {
 }
 
 /** APFS (macOS default): case-insensitive, case-preserving, normalisation-insensitive; realpath gives the stored name. */
-export const APFS: VolumeBehaviour = { caseInsensitive: true, normalisationInsensitive: true, realpathGivesStoredSpelling: true };
+export const APFS: VolumeBehaviour = {
+	caseInsensitive: true,
+	normalisationInsensitive: true,
+	realpathGivesStoredSpelling: true,
+};
 /** NTFS (Windows default): case-insensitive, case-preserving; names are UTF-16 as given (no normalisation); realpath gives the stored case. */
-export const NTFS: VolumeBehaviour = { caseInsensitive: true, normalisationInsensitive: false, realpathGivesStoredSpelling: true };
+export const NTFS: VolumeBehaviour = {
+	caseInsensitive: true,
+	normalisationInsensitive: false,
+	realpathGivesStoredSpelling: true,
+};
 /** A case-insensitive mount whose realpath keeps the typed case (Linux casefold, vfat, SMB, FUSE): the case the issue reproduced. */
-export const TYPED_CASE_INSENSITIVE: VolumeBehaviour = { caseInsensitive: true, normalisationInsensitive: true, realpathGivesStoredSpelling: false };
+export const TYPED_CASE_INSENSITIVE: VolumeBehaviour = {
+	caseInsensitive: true,
+	normalisationInsensitive: true,
+	realpathGivesStoredSpelling: false,
+};
 /** ext4 without casefold: every byte counts. */
-export const CASE_SENSITIVE: VolumeBehaviour = { caseInsensitive: false, normalisationInsensitive: false, realpathGivesStoredSpelling: true };
+export const CASE_SENSITIVE: VolumeBehaviour = {
+	caseInsensitive: false,
+	normalisationInsensitive: false,
+	realpathGivesStoredSpelling: true,
+};
 
 /**
  * A file-system double answering `PathFileSystem` as the volume described would: names are looked up the way that
@@ -53,7 +69,9 @@ export class VolumeDouble implements PathFileSystem {
 	names(folder: string): string[] {
 		const stored = this.lookup(folder);
 		if (stored === undefined) return [];
-		return [...this.entries].filter((entry) => entry !== "/" && posix.dirname(entry) === stored).map((entry) => posix.basename(entry));
+		return [...this.entries]
+			.filter((entry) => entry !== "/" && posix.dirname(entry) === stored)
+			.map((entry) => posix.basename(entry));
 	}
 
 	linkCount(path: string): number | undefined {
@@ -63,7 +81,10 @@ export class VolumeDouble implements PathFileSystem {
 	/** The stored spelling of `path`, segment by segment, or undefined when some segment names nothing. */
 	private lookup(path: string): string | undefined {
 		let current = "/";
-		for (const segment of posix.normalize(path).split("/").filter((part) => part !== "")) {
+		for (const segment of posix
+			.normalize(path)
+			.split("/")
+			.filter((part) => part !== "")) {
 			const children = [...this.entries].filter((entry) => entry !== "/" && posix.dirname(entry) === current);
 			const match = children.find((child) => this.same(posix.basename(child), segment));
 			if (match === undefined) return undefined;

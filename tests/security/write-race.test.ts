@@ -49,10 +49,18 @@ describe("a folder swapped for a link while a review waits in the headless host"
 	};
 
 	/** Calls a vault tool as the relay does, waits for its review of `path`, lets `attack` run, then accepts. */
-	async function acceptAfter(name: string, args: Record<string, unknown>, path: string, attack: () => void): Promise<{ answer: ToolAnswer; accepted: string }> {
+	async function acceptAfter(
+		name: string,
+		args: Record<string, unknown>,
+		path: string,
+		attack: () => void,
+	): Promise<{ answer: ToolAnswer; accepted: string }> {
 		const server = fixture.bridge.vaultTools;
 		if (!server) throw new Error("the headless bridge serves no vault tools");
-		const pending = server.request("tools/call", { name, arguments: args } as never, { sessionId: 7, signal: new AbortController().signal });
+		const pending = server.request("tools/call", { name, arguments: args } as never, {
+			sessionId: 7,
+			signal: new AbortController().signal,
+		});
 		await waitUntil(async () => (await fixture.command("diff list")).includes(path), `the review of ${path}`);
 		attack();
 		const accepted = await fixture.command(`diff accept ${path}`);
@@ -60,7 +68,12 @@ describe("a folder swapped for a link while a review waits in the headless host"
 	}
 
 	it("create_note Drop/evil.md: Drop swapped for a link out; diff accept writes nothing, inside or out", async () => {
-		const { answer, accepted } = await acceptAfter("create_note", { path: "Drop/evil.md", content: "payload" }, "Drop/evil.md", () => swapForLink("Drop", outside));
+		const { answer, accepted } = await acceptAfter(
+			"create_note",
+			{ path: "Drop/evil.md", content: "payload" },
+			"Drop/evil.md",
+			() => swapForLink("Drop", outside),
+		);
 		expect(readdirSync(outside)).toEqual([]);
 		expect(accepted).toMatch(/^Not accepted: .*Drop\/evil\.md/);
 		expect(answer.isError).toBe(true);
@@ -70,7 +83,12 @@ describe("a folder swapped for a link while a review waits in the headless host"
 
 	it("edit_note Notes/A.md: Notes swapped for a link to a byte-identical copy; the copy stays as it was", async () => {
 		writeFileSync(join(outside, "A.md"), "# A\n");
-		const { answer } = await acceptAfter("edit_note", { path: "Notes/A.md", edits: [{ target: "A", op: "append", content: "payload" }] }, "Notes/A.md", () => swapForLink("Notes", outside));
+		const { answer } = await acceptAfter(
+			"edit_note",
+			{ path: "Notes/A.md", edits: [{ target: "A", op: "append", content: "payload" }] },
+			"Notes/A.md",
+			() => swapForLink("Notes", outside),
+		);
 		expect(readdirSync(outside)).toEqual(["A.md"]);
 		expect(readFileSync(join(outside, "A.md"), "utf8")).toBe("# A\n");
 		expect(answer.isError).toBe(true);
@@ -83,11 +101,25 @@ describe("a folder swapped for a link while a review waits in the headless host"
 			client = await fixture.client();
 		}, FIXTURE_TIMEOUT_MS);
 
-		async function openDiffThenAccept(path: string, attack: () => void): Promise<{ answer: JsonRpcAnswer; accepted: string }> {
+		async function openDiffThenAccept(
+			path: string,
+			attack: () => void,
+		): Promise<{ answer: JsonRpcAnswer; accepted: string }> {
 			const absolute = join(fixture.vaultPath, ...path.split("/"));
 			const tabName = `✻ [Claude Code] ${path} (race01) ⧉`;
-			const pending = client.request("tools/call", { name: "openDiff", arguments: { old_file_path: absolute, new_file_path: absolute, new_file_contents: "payload\n", tab_name: tabName } });
-			await pollUntil(async () => ((await fixture.command("diff list")).includes(tabName) ? true : undefined), `the review of ${path}`);
+			const pending = client.request("tools/call", {
+				name: "openDiff",
+				arguments: {
+					old_file_path: absolute,
+					new_file_path: absolute,
+					new_file_contents: "payload\n",
+					tab_name: tabName,
+				},
+			});
+			await pollUntil(
+				async () => ((await fixture.command("diff list")).includes(tabName) ? true : undefined),
+				`the review of ${path}`,
+			);
 			attack();
 			const accepted = await fixture.command("diff accept race01");
 			return { answer: await pending, accepted };
@@ -105,12 +137,16 @@ describe("a folder swapped for a link while a review waits in the headless host"
 			const { isError, texts } = answerText(answer);
 			expect(isError).toBe(true);
 			expect(texts).not.toContain("FILE_SAVED");
-			expect(texts[0]).toBe("Notes/A.md was not saved: a folder on its path was replaced by a link leading out of the vault after the review opened; nothing was written.");
+			expect(texts[0]).toBe(
+				"Notes/A.md was not saved: a folder on its path was replaced by a link leading out of the vault after the review opened; nothing was written.",
+			);
 			expect(readFileSync(join(outside, "A.md"), "utf8")).toBe("# A\n");
 		});
 
 		it("a new note whose folder became a link to a private folder inside the vault: refused, never FILE_SAVED", async () => {
-			const { answer } = await openDiffThenAccept("Drop/new.md", () => swapForLink("Drop", join(fixture.vaultPath, "Secret")));
+			const { answer } = await openDiffThenAccept("Drop/new.md", () =>
+				swapForLink("Drop", join(fixture.vaultPath, "Secret")),
+			);
 			const { isError, texts } = answerText(answer);
 			expect(isError).toBe(true);
 			expect(texts).not.toContain("FILE_SAVED");

@@ -1,6 +1,22 @@
-import { chmodSync, copyFileSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+	chmodSync,
+	copyFileSync,
+	mkdirSync,
+	readFileSync,
+	readdirSync,
+	statSync,
+	symlinkSync,
+	writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
-import { claimFolderHost, folderHostDirectory, folderHostPath, readFolderHost, releaseFolderHost, type FolderHostReading } from "../../src/server/folder-host-file";
+import {
+	claimFolderHost,
+	folderHostDirectory,
+	folderHostPath,
+	readFolderHost,
+	releaseFolderHost,
+	type FolderHostReading,
+} from "../../src/server/folder-host-file";
 import { LOCK_FILE_WRITER } from "../../src/server/lock-file";
 import { makeTempDir } from "../helpers/temp-dir";
 
@@ -31,7 +47,10 @@ describeOnPosix("the folder host file (one vault index for every mcp --vault ses
 		expect(claimFolderHost(path, record, alive)).toBe("claimed");
 		expect(statSync(path).mode & 0o777).toBe(0o600);
 		expect(statSync(folderHostDirectory(temp.path)).mode & 0o777).toBe(0o700);
-		expect(readFolderHost(path)).toEqual({ kind: "read", record: { writer: LOCK_FILE_WRITER, kind: "folder-host", key: KEY, ...record } });
+		expect(readFolderHost(path)).toEqual({
+			kind: "read",
+			record: { writer: LOCK_FILE_WRITER, kind: "folder-host", key: KEY, ...record },
+		});
 		// Nothing else is left in the folder (the temporary file is gone).
 		expect(readdirSync(folderHostDirectory(temp.path))).toEqual([`${KEY}.json`]);
 	});
@@ -66,7 +85,16 @@ describeOnPosix("the folder host file (one vault index for every mcp --vault ses
 		expect(reason(readFolderHost(path))).toMatch(/mode 0400, not 0600/);
 
 		const foreign = folderHostPath(temp.path, "11111111111111111111111111111111");
-		writeFileSync(foreign, JSON.stringify({ ...record, writer: "someone-else", kind: "folder-host", key: "11111111111111111111111111111111" }), { mode: 0o600 });
+		writeFileSync(
+			foreign,
+			JSON.stringify({
+				...record,
+				writer: "someone-else",
+				kind: "folder-host",
+				key: "11111111111111111111111111111111",
+			}),
+			{ mode: 0o600 },
+		);
 		expect(reason(readFolderHost(foreign))).toBe("it is not a folder host record of Claude Code Bridge");
 	});
 
@@ -79,7 +107,11 @@ describeOnPosix("the folder host file (one vault index for every mcp --vault ses
 		expect(reason(readFolderHost(copied))).toBe(`its key "${KEY}" is not its name ${OTHER_KEY}.json`);
 
 		const write = (fields: Record<string, unknown>): FolderHostReading => {
-			writeFileSync(path, JSON.stringify({ writer: LOCK_FILE_WRITER, kind: "folder-host", key: KEY, ...record, ...fields }), { mode: 0o600 });
+			writeFileSync(
+				path,
+				JSON.stringify({ writer: LOCK_FILE_WRITER, kind: "folder-host", key: KEY, ...record, ...fields }),
+				{ mode: 0o600 },
+			);
 			return readFolderHost(path);
 		};
 		expect(reason(write({ port: 70000 }))).toBe("its port is not a TCP port");
@@ -102,7 +134,9 @@ describeOnPosix("the folder host file (one vault index for every mcp --vault ses
 		try {
 			mkdirSync(join(other.path, ".claude-code-bridge"), { mode: 0o700 });
 			symlinkSync(folderHostDirectory(temp.path), folderHostDirectory(other.path));
-			expect(reason(readFolderHost(folderHostPath(other.path, KEY)))).toMatch(/^its folder .* is a symbolic link, not a folder$/);
+			expect(reason(readFolderHost(folderHostPath(other.path, KEY)))).toMatch(
+				/^its folder .* is a symbolic link, not a folder$/,
+			);
 		} finally {
 			other.remove();
 		}
@@ -120,7 +154,9 @@ describeOnPosix("the folder host file (one vault index for every mcp --vault ses
 		try {
 			mkdirSync(folderHostDirectory(other.path), { recursive: true });
 			chmodSync(folderHostDirectory(other.path), 0o755);
-			expect(() => claimFolderHost(folderHostPath(other.path, KEY), record, alive)).toThrow(/open to other users/);
+			expect(() => claimFolderHost(folderHostPath(other.path, KEY), record, alive)).toThrow(
+				/open to other users/,
+			);
 		} finally {
 			other.remove();
 		}

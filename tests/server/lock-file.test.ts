@@ -1,4 +1,13 @@
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+	chmodSync,
+	existsSync,
+	mkdirSync,
+	readdirSync,
+	readFileSync,
+	statSync,
+	symlinkSync,
+	writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { BridgeHost } from "../../src/ide/bridge-host";
 import { LOCK_FILE_WRITER, lockDirectory, removeStaleLockFiles } from "../../src/server/lock-file";
@@ -80,7 +89,9 @@ describe("the lock file", () => {
 		const host = hostFor(temp.path, temp.path);
 		const status = await host.start();
 		expect(status.state).toBe("failed");
-		expect(status.error).toMatch(/^Could not write the lock file .*\.claude[/\\]ide[/\\]\d+\.lock: (ENOTDIR|EEXIST)/);
+		expect(status.error).toMatch(
+			/^Could not write the lock file .*\.claude[/\\]ide[/\\]\d+\.lock: (ENOTDIR|EEXIST)/,
+		);
 		expect(status.port).toBeUndefined();
 		temp.remove();
 	});
@@ -93,18 +104,53 @@ describe("stale lock files at start", () => {
 		mkdirSync(directory, { recursive: true, mode: 0o700 });
 		const deadPid = 999_999_999;
 		const files: Record<string, unknown> = {
-			"1001.lock": { pid: deadPid, workspaceFolders: ["/x"], ideName: "Obsidian · old", transport: "ws", authToken: "t", writer: LOCK_FILE_WRITER, port: 1001 },
-			"1002.lock": { pid: process.pid, workspaceFolders: ["/y"], ideName: "Obsidian · live", transport: "ws", authToken: "t", writer: LOCK_FILE_WRITER, port: 1002 },
-			"1003.lock": { pid: deadPid, workspaceFolders: ["/z"], ideName: "Visual Studio Code", transport: "ws", authToken: "t" },
-			"1004.lock": { pid: deadPid, workspaceFolders: ["/z"], ideName: "Obsidian", transport: "ws", authToken: "t" },
+			"1001.lock": {
+				pid: deadPid,
+				workspaceFolders: ["/x"],
+				ideName: "Obsidian · old",
+				transport: "ws",
+				authToken: "t",
+				writer: LOCK_FILE_WRITER,
+				port: 1001,
+			},
+			"1002.lock": {
+				pid: process.pid,
+				workspaceFolders: ["/y"],
+				ideName: "Obsidian · live",
+				transport: "ws",
+				authToken: "t",
+				writer: LOCK_FILE_WRITER,
+				port: 1002,
+			},
+			"1003.lock": {
+				pid: deadPid,
+				workspaceFolders: ["/z"],
+				ideName: "Visual Studio Code",
+				transport: "ws",
+				authToken: "t",
+			},
+			"1004.lock": {
+				pid: deadPid,
+				workspaceFolders: ["/z"],
+				ideName: "Obsidian",
+				transport: "ws",
+				authToken: "t",
+			},
 		};
-		for (const [name, content] of Object.entries(files)) writeFileSync(join(directory, name), JSON.stringify(content), { mode: 0o600 });
+		for (const [name, content] of Object.entries(files))
+			writeFileSync(join(directory, name), JSON.stringify(content), { mode: 0o600 });
 		writeFileSync(join(directory, "1005.lock"), "/legacy/format/folder\n", { mode: 0o600 });
 		writeFileSync(join(directory, "notes.txt"), "not a lock file");
 
 		const removed = await removeStaleLockFiles(temp.path);
 		expect(removed).toEqual([join(directory, "1001.lock")]);
-		expect(readdirSync(directory).sort()).toEqual(["1002.lock", "1003.lock", "1004.lock", "1005.lock", "notes.txt"]);
+		expect(readdirSync(directory).sort()).toEqual([
+			"1002.lock",
+			"1003.lock",
+			"1004.lock",
+			"1005.lock",
+			"notes.txt",
+		]);
 		temp.remove();
 	});
 
@@ -113,7 +159,9 @@ describe("stale lock files at start", () => {
 		const directory = lockDirectory(temp.path);
 		mkdirSync(directory, { recursive: true, mode: 0o700 });
 		const stale = join(directory, "1001.lock");
-		writeFileSync(stale, JSON.stringify({ pid: 999_999_999, writer: LOCK_FILE_WRITER, port: 1001 }), { mode: 0o600 });
+		writeFileSync(stale, JSON.stringify({ pid: 999_999_999, writer: LOCK_FILE_WRITER, port: 1001 }), {
+			mode: 0o600,
+		});
 		const host = hostFor(temp.path, temp.path);
 		await host.start();
 		expect(existsSync(stale)).toBe(false);

@@ -63,7 +63,11 @@ function codeSpans(text: string): { from: number; to: number; content: string }[
 			index = end;
 			continue;
 		}
-		spans.push({ from: index, to: end + closer.index + closer[0].length, content: text.slice(end, end + closer.index) });
+		spans.push({
+			from: index,
+			to: end + closer.index + closer[0].length,
+			content: text.slice(end, end + closer.index),
+		});
 		index = end + closer.index + closer[0].length;
 	}
 	return spans;
@@ -87,15 +91,55 @@ function liveParts(markdown: string): string[] {
 		const joined = paragraph.join("\n");
 		// GFM splits a table row at its pipes before it finds code spans.
 		const cells = paragraph.flatMap((line) => line.split(/(?<!\\)\|/));
-		const views = [...[...paragraph, ...cells].map((text) => ({ text, spans: codeSpans(text) })), { text: joined, spans: codeSpans(joined) }];
-		return views.flatMap((view) => [...liveOutside(view.text, view.spans), ...view.spans.filter((span) => /^\s*\$?=/.test(span.content)).map((span) => `query ${span.content}`)]);
+		const views = [
+			...[...paragraph, ...cells].map((text) => ({ text, spans: codeSpans(text) })),
+			{ text: joined, spans: codeSpans(joined) },
+		];
+		return views.flatMap((view) => [
+			...liveOutside(view.text, view.spans),
+			...view.spans.filter((span) => /^\s*\$?=/.test(span.content)).map((span) => `query ${span.content}`),
+		]);
 	});
 }
 
-const FRAGMENTS = ["```", "```dataviewjs", "~~~button", "```query", "`", "``", "$= dv.x", "= this.file", "<img src=https://e.example/x.png>", "<!-- c -->", "![[Secret]]", "[[Secret]]", "![a](https://e.example/a.png)", "%%", "\n", "\n\n", "> ", "- ", "1. ", "   ", "    ", "|", "$", "\\", "text", " ", "a"];
+const FRAGMENTS = [
+	"```",
+	"```dataviewjs",
+	"~~~button",
+	"```query",
+	"`",
+	"``",
+	"$= dv.x",
+	"= this.file",
+	"<img src=https://e.example/x.png>",
+	"<!-- c -->",
+	"![[Secret]]",
+	"[[Secret]]",
+	"![a](https://e.example/a.png)",
+	"%%",
+	"\n",
+	"\n\n",
+	"> ",
+	"- ",
+	"1. ",
+	"   ",
+	"    ",
+	"|",
+	"$",
+	"\\",
+	"text",
+	" ",
+	"a",
+];
 /** The fragments that make code spans and fences, and what they could hide, come up more often. */
 const modelText = fc
-	.array(fc.oneof({ arbitrary: fc.constantFrom(...FRAGMENTS), weight: 2 }, { arbitrary: fc.constantFrom("`", "```", "\n", "<img src=https://e.example/x.png>", "|"), weight: 3 }), { maxLength: 40 })
+	.array(
+		fc.oneof(
+			{ arbitrary: fc.constantFrom(...FRAGMENTS), weight: 2 },
+			{ arbitrary: fc.constantFrom("`", "```", "\n", "<img src=https://e.example/x.png>", "|"), weight: 3 },
+		),
+		{ maxLength: 40 },
+	)
 	.map((parts) => parts.join(""));
 
 /** The text a reader sees, entities decoded and the inert language taken out of info strings. */
@@ -112,7 +156,9 @@ function asRead(markdown: string): string {
 describe("inertMarkdown", () => {
 	it("shows fenced blocks as plain code: the language is named after the inert one, the code kept as it is", () => {
 		expect(inertMarkdown("```dataviewjs\ndv.span(`<b>`)\n```")).toBe("```text dataviewjs\ndv.span(`<b>`)\n```");
-		expect(inertMarkdown("- Step:\n  ```button\n  name Go\n  ```")).toBe("- Step:\n  ```text button\n  name Go\n  ```");
+		expect(inertMarkdown("- Step:\n  ```button\n  name Go\n  ```")).toBe(
+			"- Step:\n  ```text button\n  name Go\n  ```",
+		);
 		expect(inertMarkdown("> ~~~query\n> path:Secret\n> ~~~")).toBe("> ~~~text query\n> path:Secret\n> ~~~");
 		expect(inertMarkdown("```\nplain\n```")).toBe("```\nplain\n```");
 	});
@@ -122,11 +168,15 @@ describe("inertMarkdown", () => {
 	});
 
 	it("keeps inline code that surely is code, and escapes a span Dataview would run and everything after an unpaired backtick", () => {
-		expect(inertMarkdown("Use `Array<string>` and `= this.file.name` here")).toBe("Use `Array<string>` and &#96;= this.file.name&#96; here");
+		expect(inertMarkdown("Use `Array<string>` and `= this.file.name` here")).toBe(
+			"Use `Array<string>` and &#96;= this.file.name&#96; here",
+		);
 		expect(inertMarkdown("a `b\nc` <img src=x> `d`")).toBe("a &#96;b\nc&#96; &lt;img src=x> &#96;d&#96;");
 		expect(inertMarkdown("| `a | <img src=x> ` |")).toBe("| &#96;a | &lt;img src=x> &#96; |");
 		// An indented fence after a paragraph line is prose (a lazy continuation): its run may pair further on.
-		expect(inertMarkdown("para\n    ```\n` ``` <img src=x> `")).toBe("para\n    ```\n&#96; &#96;&#96;&#96; &lt;img src=x> &#96;");
+		expect(inertMarkdown("para\n    ```\n` ``` <img src=x> `")).toBe(
+			"para\n    ```\n&#96; &#96;&#96;&#96; &lt;img src=x> &#96;",
+		);
 	});
 
 	it("for any model text, leaves no fence with a language a processor could claim, and nothing live outside code", () => {

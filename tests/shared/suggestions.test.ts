@@ -1,13 +1,31 @@
-import { decidedText, markEdits, suggestionPieces, type MarkedRun, type SuggestionPiece } from "../../src/shared/suggestions";
+import {
+	decidedText,
+	markEdits,
+	suggestionPieces,
+	type MarkedRun,
+	type SuggestionPiece,
+} from "../../src/shared/suggestions";
 
 /** A compact picture of the pieces: changes as [-removed+added]. */
 function picture(pieces: readonly SuggestionPiece[]): string {
-	return pieces.map((piece) => (piece.kind === "same" ? piece.text : `[${piece.removed === "" ? "" : `-${piece.removed}`}${piece.added === "" ? "" : `+${piece.added}`}]`)).join("");
+	return pieces
+		.map((piece) =>
+			piece.kind === "same"
+				? piece.text
+				: `[${piece.removed === "" ? "" : `-${piece.removed}`}${piece.added === "" ? "" : `+${piece.added}`}]`,
+		)
+		.join("");
 }
 
 /** Runs as text with marks: {c+…} Claude added, {c-…} Claude removed, {y+…}/{y-…} the user, {c+y-…} both. */
 function marks(runs: readonly MarkedRun[]): string {
-	return runs.map((run) => (run.claude || run.you ? `{${run.claude ? `c${run.claude === "added" ? "+" : "-"}` : ""}${run.you ? `y${run.you === "added" ? "+" : "-"}` : ""}${run.text}}` : run.text)).join("");
+	return runs
+		.map((run) =>
+			run.claude || run.you
+				? `{${run.claude ? `c${run.claude === "added" ? "+" : "-"}` : ""}${run.you ? `y${run.you === "added" ? "+" : "-"}` : ""}${run.text}}`
+				: run.text,
+		)
+		.join("");
 }
 
 describe("suggestionPieces", () => {
@@ -17,9 +35,13 @@ describe("suggestionPieces", () => {
 	});
 
 	it("merges changes separated by up to two unchanged words on one line into one phrase", () => {
-		expect(picture(suggestionPieces("a quick brown fox jumps\n", "a slow brown fox leaps\n"))).toBe("a [-quick brown fox jumps+slow brown fox leaps]\n");
+		expect(picture(suggestionPieces("a quick brown fox jumps\n", "a slow brown fox leaps\n"))).toBe(
+			"a [-quick brown fox jumps+slow brown fox leaps]\n",
+		);
 		// Three words apart: two changes.
-		expect(picture(suggestionPieces("one two three four five\n", "ONE two three four FIVE\n"))).toBe("[-one+ONE] two three four [-five+FIVE]\n");
+		expect(picture(suggestionPieces("one two three four five\n", "ONE two three four FIVE\n"))).toBe(
+			"[-one+ONE] two three four [-five+FIVE]\n",
+		);
 		// Not across a line break.
 		expect(picture(suggestionPieces("one\ntwo\n", "ONE\nTWO\n"))).toBe("[-one+ONE]\n[-two+TWO]\n");
 	});
@@ -61,7 +83,12 @@ describe("markEdits", () => {
 		const edited = "The quick fox sat.\n";
 		const runs = markEdits(pieces, new Set(), edited);
 		expect(marks(runs)).toContain("{c+y-red}");
-		expect(runs.filter((run) => run.claude !== "removed" && run.you !== "removed").map((run) => run.text).join("")).toBe(edited);
+		expect(
+			runs
+				.filter((run) => run.claude !== "removed" && run.you !== "removed")
+				.map((run) => run.text)
+				.join(""),
+		).toBe(edited);
 	});
 
 	it("a rejected change shows the original words, unmarked", () => {
@@ -72,6 +99,11 @@ describe("markEdits", () => {
 		const big = "word ".repeat(30_000);
 		const runs = markEdits(suggestionPieces("a\n", "b\n"), new Set(), big);
 		expect(runs.filter((run) => run.you === "added").map((run) => run.text)).toEqual([big]);
-		expect(runs.filter((run) => run.claude !== "removed" && run.you !== "removed").map((run) => run.text).join("")).toBe(big);
+		expect(
+			runs
+				.filter((run) => run.claude !== "removed" && run.you !== "removed")
+				.map((run) => run.text)
+				.join(""),
+		).toBe(big);
 	});
 });

@@ -4,16 +4,31 @@ import { computeLineDiff, type DiffLine } from "../../src/shared/word-diff";
 /** A compact picture of a line: prefix, then changed words in [-…] / [+…]. */
 function picture(line: DiffLine): string {
 	const prefix = { context: " ", added: "+", removed: "-" }[line.kind];
-	const body = line.segments.map((s) => (s.kind === "equal" ? s.text : s.kind === "added" ? `[+${s.text}]` : `[-${s.text}]`)).join("");
+	const body = line.segments
+		.map((s) => (s.kind === "equal" ? s.text : s.kind === "added" ? `[+${s.text}]` : `[-${s.text}]`))
+		.join("");
 	return `${prefix}${body}`;
 }
 
 describe("computeLineDiff", () => {
 	it("highlights only the changed words inside a changed prose line", () => {
-		const diff = computeLineDiff("# Title\n\nThe quick brown fox jumps.\n", "# Title\n\nThe quick red fox leaps.\n");
-		expect(diff.lines.map(picture)).toEqual([" # Title", " ", "-The quick [-brown] fox [-jumps].", "+The quick [+red] fox [+leaps]."]);
+		const diff = computeLineDiff(
+			"# Title\n\nThe quick brown fox jumps.\n",
+			"# Title\n\nThe quick red fox leaps.\n",
+		);
+		expect(diff.lines.map(picture)).toEqual([
+			" # Title",
+			" ",
+			"-The quick [-brown] fox [-jumps].",
+			"+The quick [+red] fox [+leaps].",
+		]);
 		expect([diff.added, diff.removed]).toEqual([1, 1]);
-		expect(diff.lines.map((line) => [line.oldNumber, line.newNumber])).toEqual([[1, 1], [2, 2], [3, undefined], [undefined, 3]]);
+		expect(diff.lines.map((line) => [line.oldNumber, line.newNumber])).toEqual([
+			[1, 1],
+			[2, 2],
+			[3, undefined],
+			[undefined, 3],
+		]);
 	});
 
 	it("keeps word highlights when a sentence is rewrapped across lines", () => {
@@ -51,7 +66,16 @@ describe("groupHunks", () => {
 		const { hunks, hiddenAfter } = groupHunks(computeLineDiff(before.join("\n"), after.join("\n")).lines);
 		expect(hunks).toHaveLength(1);
 		expect(hunks[0]?.hiddenBefore).toBe(6);
-		expect(hunks[0]?.lines.map(picture)).toEqual([" line 7", " line 8", " line 9", "-[-line 10]", "+[+changed]", " line 11", " line 12", " line 13"]);
+		expect(hunks[0]?.lines.map(picture)).toEqual([
+			" line 7",
+			" line 8",
+			" line 9",
+			"-[-line 10]",
+			"+[+changed]",
+			" line 11",
+			" line 12",
+			" line 13",
+		]);
 		expect(hiddenAfter).toBe(7);
 	});
 });

@@ -19,7 +19,12 @@ describe("codecOverParser (a parser with values only, as Obsidian's)", () => {
 	});
 
 	it("agrees with the library's syntax-tree reading wherever the text parses", () => {
-		for (const yaml of ["tags: [a, b]\n", "Tags: a, b\nTAG: '#c'\n", "tags:\n  - x # note\n  - [y, {z: w}]\n", "title: t\n"]) {
+		for (const yaml of [
+			"tags: [a, b]\n",
+			"Tags: a, b\nTAG: '#c'\n",
+			"tags:\n  - x # note\n  - [y, {z: w}]\n",
+			"title: t\n",
+		]) {
 			expect(codec.scalarsUnderKeys(yaml, TAGS)).toEqual(libraryYamlCodec.scalarsUnderKeys(yaml, TAGS));
 		}
 	});
@@ -28,6 +33,13 @@ describe("codecOverParser (a parser with values only, as Obsidian's)", () => {
 describe("isPlainMap", () => {
 	it("is a mapping's value only", () => {
 		expect([{}, { a: 1 }].map(isPlainMap)).toEqual([true, true]);
-		expect([null, undefined, [], "a", 1, new Date(0)].map(isPlainMap)).toEqual([false, false, false, false, false, false]);
+		expect([null, undefined, [], "a", 1, new Date(0)].map(isPlainMap)).toEqual([
+			false,
+			false,
+			false,
+			false,
+			false,
+			false,
+		]);
 	});
 });

@@ -39,21 +39,37 @@ describe("assembleBridge's vault tools", () => {
 	async function call(name: string, args: Record<string, unknown>): Promise<ToolAnswer> {
 		const server = headless.bridge.vaultTools;
 		if (!server) throw new Error("no vault tools");
-		return (await server.request("tools/call", { name, arguments: args }, { sessionId: 3, signal: new AbortController().signal })).parse() as ToolAnswer;
+		return (
+			await server.request(
+				"tools/call",
+				{ name, arguments: args },
+				{ sessionId: 3, signal: new AbortController().signal },
+			)
+		).parse() as ToolAnswer;
 	}
 
 	it("reads the review switch at each write: off applies at once, on waits for the review", async () => {
 		review = false;
-		const direct = await call("edit_note", { path: "Note", edits: [{ target: { oldText: "first line" }, op: "replace", content: "first line, edited" }] });
+		const direct = await call("edit_note", {
+			path: "Note",
+			edits: [{ target: { oldText: "first line" }, op: "replace", content: "first line, edited" }],
+		});
 		expect(direct.content[0]?.text).toMatch(/^Applied 1 edit to Note\.md/);
 		expect(headless.bridge.reviews.list()).toEqual([]);
 		expect(readFileSync(join(vaultPath, "Note.md"), "utf8")).toContain("first line, edited");
 
 		review = true;
-		const pending = call("edit_note", { path: "Note", edits: [{ target: { oldText: "second line" }, op: "delete", content: "" }] });
+		const pending = call("edit_note", {
+			path: "Note",
+			edits: [{ target: { oldText: "second line" }, op: "delete", content: "" }],
+		});
 		await waitUntil(() => headless.bridge.reviews.list().length === 1, "the review");
 		const [info] = headless.bridge.reviews.list();
-		expect(info).toMatchObject({ path: "Note.md", session: 0, tabName: expect.stringMatching(/^Vault tools #\d+: edit_note Note\.md$/) as unknown });
+		expect(info).toMatchObject({
+			path: "Note.md",
+			session: 0,
+			tabName: expect.stringMatching(/^Vault tools #\d+: edit_note Note\.md$/) as unknown,
+		});
 		headless.bridge.reviews.reject(info?.tabName ?? "");
 		expect((await pending).content[0]?.text).toMatch(/rejected/);
 		expect(readFileSync(join(vaultPath, "Note.md"), "utf8")).toContain("second line");
@@ -69,7 +85,11 @@ describe("assembleBridge's vault tools", () => {
 		const taken = call("create_note", { path: "Diary.md", content: "# Mine\n" });
 		await waitUntil(() => headless.bridge.reviews.list().length === 1, "the review of the taken path");
 		const pending = headless.bridge.reviews.findPending();
-		expect(pending).toMatchObject({ isNewFile: true, originalText: "", cannotApply: expect.stringMatching(/^A note the vault tools cannot show/) as unknown });
+		expect(pending).toMatchObject({
+			isNewFile: true,
+			originalText: "",
+			cannotApply: expect.stringMatching(/^A note the vault tools cannot show/) as unknown,
+		});
 		headless.bridge.reviews.accept(pending?.tabName ?? "");
 		expect((await taken).content[0]?.text?.replace("Diary.md", "X")).toBe(freeAnswer.replace("Free.md", "X"));
 		expect(freeAnswer).toMatch(/^Not created: the user rejected the change in the review/);
@@ -78,7 +98,9 @@ describe("assembleBridge's vault tools", () => {
 
 	it("active_note follows the editor's selection, and says nothing of a private note", async () => {
 		headless.editor.select("Note.md", { line: 2, character: 0 }, { line: 2, character: 5 });
-		expect((await call("active_note", {})).content[0]?.text).toBe("Open: Note.md\nSelection: line 3, column 1 to line 3, column 6:\nfirst");
+		expect((await call("active_note", {})).content[0]?.text).toBe(
+			"Open: Note.md\nSelection: line 3, column 1 to line 3, column 6:\nfirst",
+		);
 		headless.editor.open("Private/Hidden.md");
 		expect((await call("active_note", {})).content[0]?.text).toBe("No note is open.");
 	});

@@ -27,30 +27,57 @@ interface Line {
 }
 
 const word = fc.constantFrom("alpha", "beta", "gamma", "delta", "notes", "plan", "ideas", "log");
-const headingBlock = fc.record({ kind: fc.constant("heading" as const), level: fc.integer({ min: 1, max: 4 }), text: fc.array(word, { minLength: 1, maxLength: 2 }).map((words) => words.join(" ")) });
+const headingBlock = fc.record({
+	kind: fc.constant("heading" as const),
+	level: fc.integer({ min: 1, max: 4 }),
+	text: fc.array(word, { minLength: 1, maxLength: 2 }).map((words) => words.join(" ")),
+});
 const paragraphBlock = fc.record({
 	kind: fc.constant("paragraph" as const),
-	lines: fc.array(fc.array(word, { minLength: 1, maxLength: 5 }).map((words) => words.join(" ")), { minLength: 1, maxLength: 3 }),
+	lines: fc.array(
+		fc.array(word, { minLength: 1, maxLength: 5 }).map((words) => words.join(" ")),
+		{ minLength: 1, maxLength: 3 },
+	),
 	withId: fc.boolean(),
 });
 const codeBlock = fc.record({
 	kind: fc.constant("code" as const),
-	lines: fc.array(fc.constantFrom("# not a heading", "## alpha", "text ^fake", "[[link]]"), { minLength: 1, maxLength: 3 }),
+	lines: fc.array(fc.constantFrom("# not a heading", "## alpha", "text ^fake", "[[link]]"), {
+		minLength: 1,
+		maxLength: 3,
+	}),
 });
 
 const noteArbitrary: fc.Arbitrary<Note> = fc
 	.record({
-		frontmatter: fc.option(fc.array(fc.constantFrom("title: x", "tags: [a, b]", "status: open", "n: 3"), { minLength: 0, maxLength: 3 }), { nil: undefined }),
-		blocks: fc.array(fc.oneof({ weight: 3, arbitrary: headingBlock }, { weight: 3, arbitrary: paragraphBlock }, { weight: 1, arbitrary: codeBlock }), { minLength: 1, maxLength: 14 }),
+		frontmatter: fc.option(
+			fc.array(fc.constantFrom("title: x", "tags: [a, b]", "status: open", "n: 3"), {
+				minLength: 0,
+				maxLength: 3,
+			}),
+			{ nil: undefined },
+		),
+		blocks: fc.array(
+			fc.oneof(
+				{ weight: 3, arbitrary: headingBlock },
+				{ weight: 3, arbitrary: paragraphBlock },
+				{ weight: 1, arbitrary: codeBlock },
+			),
+			{ minLength: 1, maxLength: 14 },
+		),
 		eol: fc.constantFrom("\n", "\n", "\r\n"),
 	})
 	.map(({ frontmatter, blocks, eol }) => {
 		let nextId = 1;
 		const mapped: Block[] = blocks.map((block) => {
 			if (block.kind !== "paragraph") return block;
-			return block.withId ? { kind: "paragraph", lines: block.lines, id: `b${nextId++}` } : { kind: "paragraph", lines: block.lines };
+			return block.withId
+				? { kind: "paragraph", lines: block.lines, id: `b${nextId++}` }
+				: { kind: "paragraph", lines: block.lines };
 		});
-		return frontmatter === undefined ? { blocks: mapped, eol } : { frontmatter: [...new Set(frontmatter)], blocks: mapped, eol };
+		return frontmatter === undefined
+			? { blocks: mapped, eol }
+			: { frontmatter: [...new Set(frontmatter)], blocks: mapped, eol };
 	});
 
 /** The note's lines, each with what the generator knows about it. Blocks are separated by one blank line. */
@@ -59,13 +86,20 @@ function render(note: Note): Line[] {
 	if (note.frontmatter) lines.push({ text: "---" }, ...note.frontmatter.map((text) => ({ text })), { text: "---" });
 	note.blocks.forEach((block, index) => {
 		if (index > 0 || note.frontmatter) lines.push({ text: "" });
-		if (block.kind === "heading") lines.push({ text: `${"#".repeat(block.level)} ${block.text}`, heading: { level: block.level, text: block.text } });
-		else if (block.kind === "code") lines.push({ text: "```" }, ...block.lines.map((text) => ({ text })), { text: "```" });
+		if (block.kind === "heading")
+			lines.push({
+				text: `${"#".repeat(block.level)} ${block.text}`,
+				heading: { level: block.level, text: block.text },
+			});
+		else if (block.kind === "code")
+			lines.push({ text: "```" }, ...block.lines.map((text) => ({ text })), { text: "```" });
 		else {
 			const first = lines.length;
 			block.lines.forEach((text, position) => {
 				const last = position === block.lines.length - 1;
-				lines.push(last && block.id ? { text: `${text} ^${block.id}`, block: { id: block.id, first } } : { text });
+				lines.push(
+					last && block.id ? { text: `${text} ^${block.id}`, block: { id: block.id, first } } : { text },
+				);
 			});
 		}
 	});
@@ -89,7 +123,12 @@ function headingsOf(lines: readonly Line[]): HeadingAt[] {
 	lines.forEach((line, index) => {
 		if (!line.heading) return;
 		while (stack.length > 0 && (stack[stack.length - 1]?.level ?? 0) >= line.heading.level) stack.pop();
-		const heading = { line: index, level: line.heading.level, text: line.heading.text, chain: [...stack.map((parent) => parent.text), line.heading.text] };
+		const heading = {
+			line: index,
+			level: line.heading.level,
+			text: line.heading.text,
+			chain: [...stack.map((parent) => parent.text), line.heading.text],
+		};
 		stack.push(heading);
 		result.push(heading);
 	});
@@ -112,10 +151,18 @@ function pathMatches(heading: HeadingAt, parts: readonly string[]): boolean {
 const CONTENT = ["MARK one", "MARK two"];
 
 /** What the note must become, or "error" when the target is missing or ambiguous. */
-function expected(note: Note, target: { kind: "heading"; parts: string[] } | { kind: "block"; id: string } | { kind: "frontmatter" }, op: EditOperation): string[] | "error" {
+function expected(
+	note: Note,
+	target: { kind: "heading"; parts: string[] } | { kind: "block"; id: string } | { kind: "frontmatter" },
+	op: EditOperation,
+): string[] | "error" {
 	const rendered = render(note);
 	const lines = rendered.map((line) => line.text);
-	const splice = (start: number, end: number, insert: string[]): string[] => [...lines.slice(0, start), ...insert, ...lines.slice(end)];
+	const splice = (start: number, end: number, insert: string[]): string[] => [
+		...lines.slice(0, start),
+		...insert,
+		...lines.slice(end),
+	];
 	if (target.kind === "heading") {
 		const headings = headingsOf(rendered);
 		const matches = headings.filter((heading) => pathMatches(heading, target.parts));
@@ -208,11 +255,18 @@ describe("edit_note engine, fuzzed against a model of the note", () => {
 					target = { kind: "heading", parts: ["missing heading"] };
 					spelled = "missing heading";
 				}
-				const content = target.kind === "frontmatter" && op !== "insert_after" ? "markone: 1\nmarktwo: 2" : CONTENT.join("\n");
+				const content =
+					target.kind === "frontmatter" && op !== "insert_after"
+						? "markone: 1\nmarktwo: 2"
+						: CONTENT.join("\n");
 				const want = expected(note, target, op);
 				let got: string;
 				try {
-					got = applyEdits(text, [{ target: parseTarget(spelled), op, content: op === "delete" ? "" : content }], libraryYamlCodec).text;
+					got = applyEdits(
+						text,
+						[{ target: parseTarget(spelled), op, content: op === "delete" ? "" : content }],
+						libraryYamlCodec,
+					).text;
 				} catch (error) {
 					if (!(error instanceof TargetError)) throw error;
 					got = "error";
@@ -231,7 +285,8 @@ describe("edit_note engine, fuzzed against a model of the note", () => {
 		// The run must exercise both outcomes, or it proves little.
 		expect(applied).toBeGreaterThan(200);
 		expect(refused).toBeGreaterThan(30);
-		for (const kind of ["heading", "block", "frontmatter"]) expect({ kind, enough: (appliedByKind.get(kind) ?? 0) > 20 }).toEqual({ kind, enough: true });
+		for (const kind of ["heading", "block", "frontmatter"])
+			expect({ kind, enough: (appliedByKind.get(kind) ?? 0) > 20 }).toEqual({ kind, enough: true });
 	});
 
 	it("applies several edits in order, all or none", () => {
@@ -242,14 +297,35 @@ describe("edit_note engine, fuzzed against a model of the note", () => {
 					rendered.map((line) => line.text),
 					note.eol,
 				);
-				const headings = headingsOf(rendered).filter((heading, _, all) => all.filter((other) => pathMatches(other, heading.chain)).length === 1);
+				const headings = headingsOf(rendered).filter(
+					(heading, _, all) => all.filter((other) => pathMatches(other, heading.chain)).length === 1,
+				);
 				if (headings.length === 0) return;
 				const heading = headings[pick % headings.length];
-				const first = { target: parseTarget(heading.chain.join(" > ")), op: "append" as const, content: "MARK first" };
-				const second = { target: parseTarget("missing heading"), op: "append" as const, content: "MARK second" };
+				const first = {
+					target: parseTarget(heading.chain.join(" > ")),
+					op: "append" as const,
+					content: "MARK first",
+				};
+				const second = {
+					target: parseTarget("missing heading"),
+					op: "append" as const,
+					content: "MARK second",
+				};
 				expect(() => applyEdits(text, [first, second], libraryYamlCodec)).toThrow(TargetError);
-				const both = applyEdits(text, [first, { target: parseTarget({ oldText: "MARK first" }), op: "replace", content: "MARK replaced" }], libraryYamlCodec).text;
-				const oneByOne = applyEdits(applyEdits(text, [first], libraryYamlCodec).text, [{ target: parseTarget({ oldText: "MARK first" }), op: "replace", content: "MARK replaced" }], libraryYamlCodec).text;
+				const both = applyEdits(
+					text,
+					[
+						first,
+						{ target: parseTarget({ oldText: "MARK first" }), op: "replace", content: "MARK replaced" },
+					],
+					libraryYamlCodec,
+				).text;
+				const oneByOne = applyEdits(
+					applyEdits(text, [first], libraryYamlCodec).text,
+					[{ target: parseTarget({ oldText: "MARK first" }), op: "replace", content: "MARK replaced" }],
+					libraryYamlCodec,
+				).text;
 				expect(both).toBe(oneByOne);
 				expect(both.split("MARK replaced")).toHaveLength(2);
 				expect(both.replace(`MARK replaced${note.eol}`, "")).toBe(text);

@@ -38,13 +38,25 @@ describe("the headless vault tools decide privacy as the IDE tools do", () => {
 	async function call(name: string, args: Record<string, unknown>): Promise<string> {
 		const server = fixture.bridge.vaultTools;
 		if (!server) throw new Error("no vault tools");
-		const result = (await server.request("tools/call", { name, arguments: args }, { sessionId: 1, signal: new AbortController().signal })).parse() as ToolAnswer;
+		const result = (
+			await server.request(
+				"tools/call",
+				{ name, arguments: args },
+				{ sessionId: 1, signal: new AbortController().signal },
+			)
+		).parse() as ToolAnswer;
 		return result.content.map((block) => block.text).join("\n");
 	}
 
 	it("every note the IDE tools' tag reader calls private is missing from search and list_notes", async () => {
 		const ideView = Object.keys(TRICKY).filter((path) => fixture.bridge.privacy.hides({ relative: path }));
-		expect(ideView.sort()).toEqual(["Broken yaml.md", "Capital key.md", "Duplicate key.md", "In comment.md", "Plain.md"]);
+		expect(ideView.sort()).toEqual([
+			"Broken yaml.md",
+			"Capital key.md",
+			"Duplicate key.md",
+			"In comment.md",
+			"Plain.md",
+		]);
 		expect(await call("search", { query: "zebra" })).toMatch(/^Public\.md:1: zebra public\n/);
 		expect(await call("search", { query: "zebra" })).not.toMatch(/broken|capital|duplicate|comment|plain/);
 		expect(await call("list_notes", {})).toMatch(/^Public\.md\n/);
@@ -53,9 +65,19 @@ describe("the headless vault tools decide privacy as the IDE tools do", () => {
 	it("a note tagged private after a first call disappears on the next", async () => {
 		expect(await call("search", { query: "later" })).toMatch(/^No matches/);
 		writeFileSync(join(fixture.vaultPath, "Later.md"), "later text\n");
-		await expect(askUntil(() => call("search", { query: "later" }), (answer) => answer.includes("Later.md"))).resolves.toMatch(/^Later\.md:1: later text/);
+		await expect(
+			askUntil(
+				() => call("search", { query: "later" }),
+				(answer) => answer.includes("Later.md"),
+			),
+		).resolves.toMatch(/^Later\.md:1: later text/);
 		writeFileSync(join(fixture.vaultPath, "Later.md"), "---\nTags: secret\n---\nlater text, now private\n");
-		await expect(askUntil(() => call("search", { query: "later" }), (answer) => !answer.includes("Later.md"))).resolves.toMatch(/^No matches/);
+		await expect(
+			askUntil(
+				() => call("search", { query: "later" }),
+				(answer) => !answer.includes("Later.md"),
+			),
+		).resolves.toMatch(/^No matches/);
 	});
 });
 

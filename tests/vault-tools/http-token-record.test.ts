@@ -3,7 +3,14 @@ import { request as httpRequest } from "node:http";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { VaultToolsHttpEndpoint } from "../../src/vault-tools/serve/http-endpoint";
-import { HttpTokenRecordError, httpTokenDirectory, httpTokenRecordPath, readHttpTokenRecord, writeHttpTokenRecord, type HttpTokenRecord } from "../../src/vault-tools/serve/http-token-record";
+import {
+	HttpTokenRecordError,
+	httpTokenDirectory,
+	httpTokenRecordPath,
+	readHttpTokenRecord,
+	writeHttpTokenRecord,
+	type HttpTokenRecord,
+} from "../../src/vault-tools/serve/http-token-record";
 import type { VaultToolServer } from "../../src/vault-tools/serve/vault-tool-server";
 import { makeTempDir } from "../helpers/temp-dir";
 
@@ -11,15 +18,25 @@ const TOKEN = "a".repeat(64);
 const alive = (): boolean => true;
 
 /** Answers every message with an empty result: these tests are about the token, not the tools. */
-const EMPTY_SERVER = { answer: () => Promise.resolve('{"jsonrpc":"2.0","id":1,"result":{}}') } as unknown as VaultToolServer;
+const EMPTY_SERVER = {
+	answer: () => Promise.resolve('{"jsonrpc":"2.0","id":1,"result":{}}'),
+} as unknown as VaultToolServer;
 
 function post(url: string, token: string): Promise<number> {
 	return new Promise((resolve, reject) => {
 		// A fresh socket each time: a kept-alive one could still point at a server that has just stopped.
-		const req = httpRequest(url, { method: "POST", agent: false, headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" } }, (res) => {
-			res.resume();
-			resolve(res.statusCode ?? 0);
-		});
+		const req = httpRequest(
+			url,
+			{
+				method: "POST",
+				agent: false,
+				headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+			},
+			(res) => {
+				res.resume();
+				resolve(res.statusCode ?? 0);
+			},
+		);
 		req.on("error", reject);
 		req.end('{"jsonrpc":"2.0","id":1,"method":"ping"}');
 	});
@@ -49,22 +66,58 @@ describe("the HTTP token record, read as untrusted input", () => {
 	});
 	afterEach(() => temp?.remove());
 
-	const write = (record: Partial<HttpTokenRecord> = {}): string => writeHttpTokenRecord(home, { pid: process.pid, port: 4100, vault, token: TOKEN, ...record });
+	const write = (record: Partial<HttpTokenRecord> = {}): string =>
+		writeHttpTokenRecord(home, { pid: process.pid, port: 4100, vault, token: TOKEN, ...record });
 
 	it("is written 0600 in a 0700 folder and read back as written", () => {
 		const path = write();
 		expect(path).toBe(httpTokenRecordPath(home, 4100));
-		expect(readHttpTokenRecord(home, 4100, { isAlive: alive })).toEqual({ writer: "claude-code-bridge", pid: process.pid, port: 4100, vault, token: TOKEN });
+		expect(readHttpTokenRecord(home, 4100, { isAlive: alive })).toEqual({
+			writer: "claude-code-bridge",
+			pid: process.pid,
+			port: 4100,
+			vault,
+			token: TOKEN,
+		});
 	});
 
 	it.each([
 		["no record for the port", () => write({ port: 4200 }), /^no bridge is serving this port \(no .*4100\.json\)$/],
-		["a link in place of the record", () => symlinkSync(write({ port: 4200 }), httpTokenRecordPath(home, 4100)), /4100\.json is a symbolic link; refused$/],
-		["a record others can read", () => chmodSync(write(), 0o644), /4100\.json can be read by other users \(mode 644\); refused$/],
-		["a folder others can enter", () => chmodSync(join(write(), ".."), 0o755), /mcp-tokens can be read by other users \(mode 755\); refused$/],
-		["a record for another port", () => writeFileSync(httpTokenRecordPath(home, 4100), readFileSync(write({ port: 4200 })), { mode: 0o600 }), /4100\.json is not a token record for port 4100$/],
-		["a record that is not JSON", () => writeFileSync(httpTokenRecordPath(home, 4100), "{", { mode: 0o600 }), /4100\.json is not a token record$/],
-		["a token that is not 64 hex digits", () => writeFileSync(httpTokenRecordPath(home, 4100), JSON.stringify({ writer: "claude-code-bridge", pid: process.pid, port: 4100, vault, token: "x" }), { mode: 0o600 }), /is not a token record for port 4100$/],
+		[
+			"a link in place of the record",
+			() => symlinkSync(write({ port: 4200 }), httpTokenRecordPath(home, 4100)),
+			/4100\.json is a symbolic link; refused$/,
+		],
+		[
+			"a record others can read",
+			() => chmodSync(write(), 0o644),
+			/4100\.json can be read by other users \(mode 644\); refused$/,
+		],
+		[
+			"a folder others can enter",
+			() => chmodSync(join(write(), ".."), 0o755),
+			/mcp-tokens can be read by other users \(mode 755\); refused$/,
+		],
+		[
+			"a record for another port",
+			() => writeFileSync(httpTokenRecordPath(home, 4100), readFileSync(write({ port: 4200 })), { mode: 0o600 }),
+			/4100\.json is not a token record for port 4100$/,
+		],
+		[
+			"a record that is not JSON",
+			() => writeFileSync(httpTokenRecordPath(home, 4100), "{", { mode: 0o600 }),
+			/4100\.json is not a token record$/,
+		],
+		[
+			"a token that is not 64 hex digits",
+			() =>
+				writeFileSync(
+					httpTokenRecordPath(home, 4100),
+					JSON.stringify({ writer: "claude-code-bridge", pid: process.pid, port: 4100, vault, token: "x" }),
+					{ mode: 0o600 },
+				),
+			/is not a token record for port 4100$/,
+		],
 		["pid 0 (which would signal the whole group)", () => write({ pid: 0 }), /is not a token record for port 4100$/],
 	])("refuses %s", (_what, arrange, message) => {
 		mkdirSync(httpTokenDirectory(home), { recursive: true, mode: 0o700 });
@@ -74,14 +127,20 @@ describe("the HTTP token record, read as untrusted input", () => {
 
 	it("refuses a record of another user and of a process that is gone", () => {
 		write();
-		expect(refusal(() => readHttpTokenRecord(home, 4100, { isAlive: alive, uid: (process.getuid?.() ?? 0) + 1 }))).toMatch(/mcp-tokens belongs to another user; refused$/);
-		expect(refusal(() => readHttpTokenRecord(home, 4100, { isAlive: () => false }))).toBe(`the bridge that served port 4100 (pid ${process.pid}) is no longer running`);
+		expect(
+			refusal(() => readHttpTokenRecord(home, 4100, { isAlive: alive, uid: (process.getuid?.() ?? 0) + 1 })),
+		).toMatch(/mcp-tokens belongs to another user; refused$/);
+		expect(refusal(() => readHttpTokenRecord(home, 4100, { isAlive: () => false }))).toBe(
+			`the bridge that served port 4100 (pid ${process.pid}) is no longer running`,
+		);
 	});
 
 	it("is never written inside the vault (a home folder inside it)", () => {
 		const insideHome = join(vault, "home");
 		mkdirSync(insideHome);
-		expect(() => writeHttpTokenRecord(insideHome, { pid: process.pid, port: 4100, vault, token: TOKEN })).toThrow(/^the home folder is inside the vault, so .* would sync with the notes$/);
+		expect(() => writeHttpTokenRecord(insideHome, { pid: process.pid, port: 4100, vault, token: TOKEN })).toThrow(
+			/^the home folder is inside the vault, so .* would sync with the notes$/,
+		);
 		expect(existsSync(join(insideHome, ".claude-code-bridge"))).toBe(false);
 	});
 });
@@ -105,7 +164,12 @@ describe("the vault tools' HTTP endpoint and its one-start token", () => {
 	});
 
 	const endpoint = (options: { port?: number; fixedToken?: string } = {}): VaultToolsHttpEndpoint => {
-		const made = new VaultToolsHttpEndpoint(EMPTY_SERVER, { port: options.port ?? 0, homeDir: home, vaultPath: vault, ...(options.fixedToken ? { fixedToken: options.fixedToken } : {}) });
+		const made = new VaultToolsHttpEndpoint(EMPTY_SERVER, {
+			port: options.port ?? 0,
+			homeDir: home,
+			vaultPath: vault,
+			...(options.fixedToken ? { fixedToken: options.fixedToken } : {}),
+		});
 		endpoints.push(made);
 		return made;
 	};
@@ -140,7 +204,9 @@ describe("the vault tools' HTTP endpoint and its one-start token", () => {
 
 	it("writes no record when the port is taken, nor for a start that a stop overtook", async () => {
 		const holder = createServer();
-		const taken = await new Promise<number>((resolve) => holder.listen(0, "127.0.0.1", () => resolve((holder.address() as { port: number }).port)));
+		const taken = await new Promise<number>((resolve) =>
+			holder.listen(0, "127.0.0.1", () => resolve((holder.address() as { port: number }).port)),
+		);
 		try {
 			expect((await endpoint({ port: taken }).start()).state).toBe("failed");
 			expect(existsSync(httpTokenRecordPath(home, taken))).toBe(false);
@@ -163,6 +229,8 @@ describe("the vault tools' HTTP endpoint and its one-start token", () => {
 		expect(record).not.toContain(own);
 		expect(readHttpTokenRecord(home, status.port).token).toBeUndefined();
 		expect(await post(status.url ?? "", own)).toBe(200);
-		expect(() => http.rotate()).toThrow("the token is the one set in CLAUDE_CODE_BRIDGE_MCP_TOKEN; change it there");
+		expect(() => http.rotate()).toThrow(
+			"the token is the one set in CLAUDE_CODE_BRIDGE_MCP_TOKEN; change it there",
+		);
 	});
 });

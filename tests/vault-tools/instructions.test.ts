@@ -10,7 +10,16 @@ describe("the vault tools' MCP instructions (the initialize answer)", () => {
 	});
 
 	it("say when to prefer them to Claude Code's own file tools, and why; lines, paging and version", () => {
-		for (const fact of ["Read, Edit, Write, Grep", "every link", "review", "private", "1-based", "cursor", "offset", "version"]) {
+		for (const fact of [
+			"Read, Edit, Write, Grep",
+			"every link",
+			"review",
+			"private",
+			"1-based",
+			"cursor",
+			"offset",
+			"version",
+		]) {
 			expect({ fact, present: VAULT_TOOLS_INSTRUCTIONS.includes(fact) }).toEqual({ fact, present: true });
 		}
 	});

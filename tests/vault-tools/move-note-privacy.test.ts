@@ -33,7 +33,9 @@ describe.each(ADAPTERS)("move_note over %s with private notes linking to the not
 		const args = { path: "Notes/Beta.md", to: "Archive/Gamma.md" };
 		const answer = await withPrivate.call("move_note", args);
 		expect(answer).toEqual(await without.call("move_note", args));
-		expect(answer.text).toMatch(/^Moved Notes\/Beta\.md to Archive\/Gamma\.md; updated 1 link in 1 note\.\nNotes\/Alpha\.md: 1$/);
+		expect(answer.text).toMatch(
+			/^Moved Notes\/Beta\.md to Archive\/Gamma\.md; updated 1 link in 1 note\.\nNotes\/Alpha\.md: 1$/,
+		);
 		expect(withPrivate.text("Secret/Plan.md")).toMatch(/The plan: \[\[Gamma\|the secret alias\]\]\n$/);
 		expect(withPrivate.text("Notes/Diary.md")).toBe("#private\nDear diary, [[Gamma]].\n");
 	});
@@ -62,7 +64,10 @@ describe("move_note over the folder: a link in a private note that cannot be kep
 	it("still names a public note's link that cannot be kept", async () => {
 		vault.dispose();
 		if (!serveFolder) throw new Error("no folder adapter");
-		vault = await serveFolder({ ...PUBLIC, "Notes/Alpha.md": "Alpha links [[Beta]].\n", "Archive/Gamma": "not a note\n" }, RULES);
+		vault = await serveFolder(
+			{ ...PUBLIC, "Notes/Alpha.md": "Alpha links [[Beta]].\n", "Archive/Gamma": "not a note\n" },
+			RULES,
+		);
 		const answer = await vault.call("move_note", { path: "Notes/Beta.md", to: "Archive/Gamma.md" });
 		expect(answer.isError).toBe(true);
 		expect(answer.text).toMatch(/cannot rewrite \[\[Beta\]\] in Notes\/Alpha\.md \(line 1\).*nothing was moved/);
@@ -83,7 +88,9 @@ describe("move_note over Obsidian: links Obsidian did not update (its setting is
 	it("names the public note's link and none of the private ones", async () => {
 		const answer = await vault.call("move_note", { path: "Notes/Beta.md", to: "Archive/Gamma.md" });
 		expect(answer.isError).toBe(true);
-		expect(answer.text).toMatch(/^move_note: moved Notes\/Beta\.md to Archive\/Gamma\.md, but .*Notes\/Alpha\.md:1 \[b\]\(Beta\.md\).*a link in a note the vault tools cannot show/);
+		expect(answer.text).toMatch(
+			/^move_note: moved Notes\/Beta\.md to Archive\/Gamma\.md, but .*Notes\/Alpha\.md:1 \[b\]\(Beta\.md\).*a link in a note the vault tools cannot show/,
+		);
 		expect(answer.text).not.toMatch(PRIVATE_TRACES);
 	});
 });

@@ -10,28 +10,34 @@ import { libraryYamlCodec } from "../../src/vault/folder/yaml-library-codec";
  * The same vault is served twice, once with the private notes and once without them, and the answers compared.
  */
 const PUBLIC: Record<string, string> = {
-	"Public/Hub.md": "---\ntags: [shared]\nstatus: open\n---\n# Hub\n\nLinks [[Diary]], [[Plans]] and [[Open]]. Keyword apple.\n",
+	"Public/Hub.md":
+		"---\ntags: [shared]\nstatus: open\n---\n# Hub\n\nLinks [[Diary]], [[Plans]] and [[Open]]. Keyword apple.\n",
 	"Public/Open.md": "# Open\n\nKeyword apple here too. #shared\n",
 };
 const PRIVATE: Record<string, string> = {
-	"Private/Diary.md": "---\ntags: [shared, diarytag]\nmood: calm\n---\n# Diary\n\nKeyword apple, links [[Hub]] and [[Open]]. #privatetag\n",
-	"Elsewhere/Plans.md": "---\ntags: [secret]\nstatus: open\n---\n# Plans\n\nKeyword apple in a secret note, links [[Hub]].\n",
+	"Private/Diary.md":
+		"---\ntags: [shared, diarytag]\nmood: calm\n---\n# Diary\n\nKeyword apple, links [[Hub]] and [[Open]]. #privatetag\n",
+	"Elsewhere/Plans.md":
+		"---\ntags: [secret]\nstatus: open\n---\n# Plans\n\nKeyword apple in a secret note, links [[Hub]].\n",
 };
 
 describe("privacy at the port", () => {
 	let withPrivate: VaultFixture;
 	let without: VaultFixture;
 	beforeAll(() => {
-		withPrivate = makeVault({ ...PUBLIC, ...PRIVATE }, {
-			isPrivate: (path) => {
-				if (path.startsWith("Private/")) return true;
-				try {
-					return /tags: \[[^\]]*\bsecret\b/.test(readFileSync(join(withPrivate.root, path), "utf8"));
-				} catch {
-					return false;
-				}
+		withPrivate = makeVault(
+			{ ...PUBLIC, ...PRIVATE },
+			{
+				isPrivate: (path) => {
+					if (path.startsWith("Private/")) return true;
+					try {
+						return /tags: \[[^\]]*\bsecret\b/.test(readFileSync(join(withPrivate.root, path), "utf8"));
+					} catch {
+						return false;
+					}
+				},
 			},
-		});
+		);
 		without = makeVault(PUBLIC);
 	});
 	afterAll(() => {
@@ -98,14 +104,24 @@ describe("privacy at the port", () => {
 		const vault = makeVault(Object.fromEntries(rows.map((row, index) => [`Row ${index}.md`, row.text])));
 		try {
 			await vault.index.refresh();
-			for (const [index, row] of rows.entries()) expect([row.behaviour, vault.folder.tagsOf(`Row ${index}.md`)]).toEqual([row.behaviour, noteTags(row.text, libraryYamlCodec)]);
+			for (const [index, row] of rows.entries())
+				expect([row.behaviour, vault.folder.tagsOf(`Row ${index}.md`)]).toEqual([
+					row.behaviour,
+					noteTags(row.text, libraryYamlCodec),
+				]);
 		} finally {
 			vault.dispose();
 		}
 	});
 
 	it("hides the active note when it is private", async () => {
-		const vault = makeVault({ ...PUBLIC, ...PRIVATE }, { isPrivate: (path) => path.startsWith("Private/"), activeNote: { current: () => ({ path: "Private/Diary.md" }) } });
+		const vault = makeVault(
+			{ ...PUBLIC, ...PRIVATE },
+			{
+				isPrivate: (path) => path.startsWith("Private/"),
+				activeNote: { current: () => ({ path: "Private/Diary.md" }) },
+			},
+		);
 		try {
 			expect((await vault.call("active_note", {})).text).toBe("No note is open.");
 		} finally {

@@ -36,7 +36,10 @@ export type ToolOptions = Partial<Omit<VaultToolsOptions, "vault">>;
  * metadata cache through `ObsidianVaultFiles.tagsOf`, as the plugin). The files are on disk for both, since path
  * arguments are confined through the real folder.
  */
-export const ADAPTERS: [string, (files: Record<string, string>, rules: PrivacyRules, options?: ToolOptions) => Promise<ServedVault>][] = [
+export const ADAPTERS: [
+	string,
+	(files: Record<string, string>, rules: PrivacyRules, options?: ToolOptions) => Promise<ServedVault>,
+][] = [
 	[
 		"the folder",
 		(files, rules, options) => {
@@ -50,10 +53,20 @@ export const ADAPTERS: [string, (files: Record<string, string>, rules: PrivacyRu
 					return undefined;
 				}
 			};
-			return Promise.resolve(serve(root, index, rules, (path) => folder.tagsOf(path), text, { yaml: libraryYamlCodec, ...options }, () => {
-				folder.dispose();
-				remove();
-			}));
+			return Promise.resolve(
+				serve(
+					root,
+					index,
+					rules,
+					(path) => folder.tagsOf(path),
+					text,
+					{ yaml: libraryYamlCodec, ...options },
+					() => {
+						folder.dispose();
+						remove();
+					},
+				),
+			);
 		},
 	],
 	[
@@ -64,10 +77,21 @@ export const ADAPTERS: [string, (files: Record<string, string>, rules: PrivacyRu
 			const index = new ObsidianVaultIndex(vaultIndexPorts(app));
 			index.load();
 			const tags = new ObsidianVaultFiles(app as never);
-			return { ...serve(root, index, rules, (path) => tags.tagsOf(path), (path) => app.vault.contents.get(path), { yaml: obsidianYamlCodec, ...options }, () => {
-				index.unload();
-				remove();
-			}), app };
+			return {
+				...serve(
+					root,
+					index,
+					rules,
+					(path) => tags.tagsOf(path),
+					(path) => app.vault.contents.get(path),
+					{ yaml: obsidianYamlCodec, ...options },
+					() => {
+						index.unload();
+						remove();
+					},
+				),
+				app,
+			};
 		},
 	],
 ];
@@ -92,7 +116,12 @@ function serve(
 ): ServedVault {
 	const paths = new VaultPaths(root);
 	const privacy = new VaultPrivacy({ paths, rules: () => rules, tagsOf });
-	const tools = new Map(createVaultTools({ vault: privacy.visibleVault(index), yaml: libraryYamlCodec, ...options }).map((tool) => [tool.name, tool]));
+	const tools = new Map(
+		createVaultTools({ vault: privacy.visibleVault(index), yaml: libraryYamlCodec, ...options }).map((tool) => [
+			tool.name,
+			tool,
+		]),
+	);
 	return {
 		root,
 		index,

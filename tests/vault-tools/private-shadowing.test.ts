@@ -54,7 +54,11 @@ describe.each(ADAPTERS)("a private note never shadows a public one: the vault to
 
 	it("resolves the links to the public notes (the comparison above is not between two failures)", async () => {
 		expect((await withPrivate.call("read_note", { path: "Plan" })).text).toMatch(/^Projects\/Plan\.md \|/);
-		expect((await withPrivate.call("links", { path: "Top.md", unresolved: true })).text).toBe("Top.md: 0 outgoing unresolved\n(0 links)");
-		expect((await withPrivate.call("links", { path: "Projects/Plan.md", direction: "in" })).text).toMatch(/4 backlinks from 2 notes/);
+		expect((await withPrivate.call("links", { path: "Top.md", unresolved: true })).text).toBe(
+			"Top.md: 0 outgoing unresolved\n(0 links)",
+		);
+		expect((await withPrivate.call("links", { path: "Projects/Plan.md", direction: "in" })).text).toMatch(
+			/4 backlinks from 2 notes/,
+		);
 	});
 });

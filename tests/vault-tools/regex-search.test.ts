@@ -13,7 +13,11 @@ import { libraryYamlCodec } from "../../src/vault/folder/yaml-library-codec";
 describe("regex search cannot block the server (issue 15, finding 3)", () => {
 	let vault: VaultFixture;
 	beforeAll(() => {
-		vault = makeVault({ "Prose.md": `# Prose\n\n${PROSE_LINE}\n`, "Other.md": "# Other\n\nwatered the garden\n", "Emoji.md": "😀 smile\n" });
+		vault = makeVault({
+			"Prose.md": `# Prose\n\n${PROSE_LINE}\n`,
+			"Other.md": "# Other\n\nwatered the garden\n",
+			"Emoji.md": "😀 smile\n",
+		});
 	});
 	afterAll(() => vault?.dispose());
 
@@ -33,7 +37,10 @@ describe("regex search cannot block the server (issue 15, finding 3)", () => {
 		async () => {
 			await vault.call("search", { query: CATASTROPHIC_QUERY, mode: "regex" });
 			const answer = await vault.call("search", { query: "/^watered (the)? garden$/", mode: "regex" });
-			expect(answer).toMatchObject({ isError: false, text: 'Other.md:3: watered the garden  [under "Other"]\n(total 1 matches; showing 1-1)' });
+			expect(answer).toMatchObject({
+				isError: false,
+				text: 'Other.md:3: watered the garden  [under "Other"]\n(total 1 matches; showing 1-1)',
+			});
 		},
 		2 * SETTLES_WITHIN_MS,
 	);
@@ -42,7 +49,10 @@ describe("regex search cannot block the server (issue 15, finding 3)", () => {
 		"finds an empty match before an emoji with the u flag (it looped for ever before)",
 		async () => {
 			const answer = await vault.call("search", { query: "/^(?=😀)/u", mode: "regex" });
-			expect(answer).toMatchObject({ isError: false, text: 'Emoji.md:1: 😀 smile\n(total 1 matches; showing 1-1)' });
+			expect(answer).toMatchObject({
+				isError: false,
+				text: "Emoji.md:1: 😀 smile\n(total 1 matches; showing 1-1)",
+			});
 		},
 		SETTLES_WITHIN_MS,
 	);
@@ -50,7 +60,14 @@ describe("regex search cannot block the server (issue 15, finding 3)", () => {
 	it(
 		"keeps answering other requests on the same McpSession meanwhile: a ping sent after the search is answered before it",
 		async () => {
-			const tools = createVaultToolRegistry({ yaml: libraryYamlCodec, vault: new VisibleVault({ index: vault.index, paths: new VaultPaths(vault.root), isPrivate: () => false }) });
+			const tools = createVaultToolRegistry({
+				yaml: libraryYamlCodec,
+				vault: new VisibleVault({
+					index: vault.index,
+					paths: new VaultPaths(vault.root),
+					isPrivate: () => false,
+				}),
+			});
 			const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
 			const session = new McpSession({
 				id: 1,
@@ -65,10 +82,14 @@ describe("regex search cannot block the server (issue 15, finding 3)", () => {
 			await client.connect(clientSide);
 			try {
 				const order: string[] = [];
-				const search = client.callTool({ name: "search", arguments: { query: CATASTROPHIC_QUERY, mode: "regex" } }, undefined, { timeout: SETTLES_WITHIN_MS }).then((result) => {
-					order.push("search");
-					return result as { isError?: boolean; content: { text: string }[] };
-				});
+				const search = client
+					.callTool({ name: "search", arguments: { query: CATASTROPHIC_QUERY, mode: "regex" } }, undefined, {
+						timeout: SETTLES_WITHIN_MS,
+					})
+					.then((result) => {
+						order.push("search");
+						return result as { isError?: boolean; content: { text: string }[] };
+					});
 				// Sent after the search reached the session; each request is handled as its message arrives.
 				const ping = client.ping().then(() => order.push("ping"));
 				const [result] = await Promise.all([search, ping]);

@@ -39,23 +39,36 @@ describe("search reads texts without a promise when the index has them", () => {
 	let searchThroughPromises: ToolDefinition;
 	beforeEach(() => {
 		privateFolders = ["Private"];
-		const isPrivate = (path: string): boolean => privateFolders.some((folder) => folder === "*" || path.startsWith(`${folder}/`));
+		const isPrivate = (path: string): boolean =>
+			privateFolders.some((folder) => folder === "*" || path.startsWith(`${folder}/`));
 		vault = makeVault(NOTES, { isPrivate });
-		const tool = createVaultTools({ yaml: libraryYamlCodec, vault: new VisibleVault({ index: withoutTextNow(vault.index), paths: new VaultPaths(vault.root), isPrivate }) }).find((candidate) => candidate.name === "search");
+		const tool = createVaultTools({
+			yaml: libraryYamlCodec,
+			vault: new VisibleVault({
+				index: withoutTextNow(vault.index),
+				paths: new VaultPaths(vault.root),
+				isPrivate,
+			}),
+		}).find((candidate) => candidate.name === "search");
 		if (!tool) throw new Error("no search tool");
 		searchThroughPromises = tool;
 	});
 	afterEach(() => vault?.dispose());
 
 	const throughPromises = async (args: Record<string, unknown>): Promise<string> =>
-		(await searchThroughPromises.call(args, { sessionId: 1, signal: new AbortController().signal })).content.map((block) => block.text).join("\n");
+		(await searchThroughPromises.call(args, { sessionId: 1, signal: new AbortController().signal })).content
+			.map((block) => block.text)
+			.join("\n");
 
-	it.each([{ query: "apple" }, { query: "apple", mode: "regex" }, { query: "pie apple" }])("answers %j the same either way", async (args) => {
-		const answer = (await vault.call("search", args)).text;
-		expect(answer).toContain("B.md:3:");
-		expect(answer).not.toContain("Private/C.md");
-		expect(await throughPromises(args)).toBe(answer);
-	});
+	it.each([{ query: "apple" }, { query: "apple", mode: "regex" }, { query: "pie apple" }])(
+		"answers %j the same either way",
+		async (args) => {
+			const answer = (await vault.call("search", args)).text;
+			expect(answer).toContain("B.md:3:");
+			expect(answer).not.toContain("Private/C.md");
+			expect(await throughPromises(args)).toBe(answer);
+		},
+	);
 
 	it("hides a note that became private on the next call (text, regex, tag and property modes), and shows it again once it is not", async () => {
 		expect((await vault.call("search", { query: "apple" })).text).not.toContain("Private/C.md");
@@ -64,7 +77,9 @@ describe("search reads texts without a promise when the index has them", () => {
 		privateFolders = [];
 		expect((await vault.call("search", { query: "apple" })).text).toContain("Private/C.md:6:");
 		expect((await vault.call("search", { query: "#fruit", mode: "tag" })).text).toContain("Private/C.md:6:");
-		expect((await vault.call("search", { query: "kind: fruit", mode: "property" })).text).toContain("Private/C.md:2:");
+		expect((await vault.call("search", { query: "kind: fruit", mode: "property" })).text).toContain(
+			"Private/C.md:2:",
+		);
 		privateFolders = ["*"];
 		expect((await vault.call("search", { query: "apple" })).text).toMatch(/^No matches/);
 		expect((await vault.call("search", { query: "#fruit", mode: "tag" })).text).toMatch(/^No matches/);
@@ -73,7 +88,10 @@ describe("search reads texts without a promise when the index has them", () => {
 
 	it("shows the lines of tag and property hits the same either way", async () => {
 		privateFolders = [];
-		for (const args of [{ query: "#fruit", mode: "tag" }, { query: "kind: fruit", mode: "property" }]) {
+		for (const args of [
+			{ query: "#fruit", mode: "tag" },
+			{ query: "kind: fruit", mode: "property" },
+		]) {
 			const answer = (await vault.call("search", args)).text;
 			expect(answer).toMatch(/^Private\/C\.md:\d+: \S/m);
 			expect(await throughPromises(args)).toBe(answer);

@@ -29,7 +29,10 @@ export interface VaultFixture {
 }
 
 /** A temp-folder vault with the given notes, served by the folder adapter (no watcher: every call re-checks the files). */
-export function makeVault(files: Record<string, string>, options: Partial<Omit<VaultToolsOptions, "vault">> & { isPrivate?: (path: string) => boolean } = {}): VaultFixture {
+export function makeVault(
+	files: Record<string, string>,
+	options: Partial<Omit<VaultToolsOptions, "vault">> & { isPrivate?: (path: string) => boolean } = {},
+): VaultFixture {
 	const temp = makeTempDir("vault-tools");
 	const root = temp.path;
 	const write = (path: string, text: string): void => {
@@ -41,7 +44,9 @@ export function makeVault(files: Record<string, string>, options: Partial<Omit<V
 	const index = folder.index;
 	const { isPrivate = (): boolean => false, ...toolOptions } = options;
 	const vault = new VisibleVault({ index, paths: new VaultPaths(root), isPrivate });
-	const tools = new Map(createVaultTools({ vault, yaml: libraryYamlCodec, ...toolOptions }).map((tool) => [tool.name, tool]));
+	const tools = new Map(
+		createVaultTools({ vault, yaml: libraryYamlCodec, ...toolOptions }).map((tool) => [tool.name, tool]),
+	);
 	return {
 		root,
 		folder,

@@ -61,7 +61,10 @@ describe("a folder swapped for a link out of the vault while a vault-tool write 
 		vault = fixture;
 		writeFileSync(join(outside, "A.md"), "# A\n");
 		duringReview = () => swapForLink(fixture.root, "Notes");
-		const answer = await fixture.call("edit_note", { path: "Notes/A.md", edits: [{ target: "A", op: "append", content: "payload" }] });
+		const answer = await fixture.call("edit_note", {
+			path: "Notes/A.md",
+			edits: [{ target: "A", op: "append", content: "payload" }],
+		});
 		expect(readdirSync(outside)).toEqual(["A.md"]);
 		expect(readFileSync(join(outside, "A.md"), "utf8")).toBe("# A\n");
 		expect(answer.isError).toBe(true);
@@ -84,9 +87,14 @@ describe("a folder swapped for a link out of the vault while a vault-tool write 
 			},
 		});
 		const visible = new VisibleVault({ index: racing, paths: new VaultPaths(root), isPrivate: () => false });
-		const move = createVaultTools({ yaml: libraryYamlCodec, vault: visible }).find((tool) => tool.name === "move_note");
+		const move = createVaultTools({ yaml: libraryYamlCodec, vault: visible }).find(
+			(tool) => tool.name === "move_note",
+		);
 		try {
-			const result = await move?.call({ path: "Notes/A.md", to: "Drop/A.md" }, { sessionId: 1, signal: new AbortController().signal });
+			const result = await move?.call(
+				{ path: "Notes/A.md", to: "Drop/A.md" },
+				{ sessionId: 1, signal: new AbortController().signal },
+			);
 			expect(readdirSync(outside)).toEqual([]);
 			expect(result?.isError).toBe(true);
 			expect(result?.content[0]?.text).toMatch(/^move_note: .*Drop.*nothing was written/i);

@@ -25,7 +25,11 @@ class ScriptedReview implements WriteReview {
 	constructor(public decision: "accepted" | "rejected") {}
 	propose(write: ProposedWrite): Promise<ReviewOutcome> {
 		this.shown.push(write);
-		return Promise.resolve(this.decision === "accepted" ? { kind: "accepted", finalText: write.newText } : { kind: "rejected", reason: "the user rejected the change in the review" });
+		return Promise.resolve(
+			this.decision === "accepted"
+				? { kind: "accepted", finalText: write.newText }
+				: { kind: "rejected", reason: "the user rejected the change in the review" },
+		);
 	}
 }
 
@@ -55,7 +59,9 @@ describe.each(ADAPTERS)("write targets a private note occupies, over %s", (_name
 		expect(taken.isError).toBe(free.isError);
 		expect(free.text).toMatch(/^Not created: the user rejected the change in the review\. Nothing was written\.$/);
 		expect(review.shown.map((write) => write.path)).toEqual(["Notes/Free.md", "Notes/Diary.md"]);
-		expect(review.shown[1]?.conflict).toMatch(/^A note the vault tools cannot show \(private or hidden\) is already at this path/);
+		expect(review.shown[1]?.conflict).toMatch(
+			/^A note the vault tools cannot show \(private or hidden\) is already at this path/,
+		);
 		expect(vault.text("Notes/Diary.md")).toBe(FILES["Notes/Diary.md"]);
 	});
 
@@ -63,13 +69,19 @@ describe.each(ADAPTERS)("write targets a private note occupies, over %s", (_name
 		vault.dispose();
 		vault = await serve(FILES, RULES);
 		const answer = await vault.call("create_note", { path: "Notes/Diary.md", content: "# Mine\n" });
-		expect(answer).toMatchObject({ isError: true, text: "create_note: Notes/Diary.md was created by someone else meanwhile; nothing was written." });
+		expect(answer).toMatchObject({
+			isError: true,
+			text: "create_note: Notes/Diary.md was created by someone else meanwhile; nothing was written.",
+		});
 		expect(vault.text("Notes/Diary.md")).toBe(FILES["Notes/Diary.md"]);
 	});
 
 	it("move_note onto a private note answers as a note created there meanwhile, and moves nothing", async () => {
 		const answer = await vault.call("move_note", { path: "Notes/Alpha.md", to: "Notes/Diary.md" });
-		expect(answer).toMatchObject({ isError: true, text: "move_note: Notes/Diary.md was created by someone else meanwhile; nothing was moved." });
+		expect(answer).toMatchObject({
+			isError: true,
+			text: "move_note: Notes/Diary.md was created by someone else meanwhile; nothing was moved.",
+		});
 		expect(vault.text("Notes/Alpha.md")).toBe(FILES["Notes/Alpha.md"]);
 		expect(vault.text("Notes/Diary.md")).toBe(FILES["Notes/Diary.md"]);
 	});
@@ -91,9 +103,12 @@ describe.each(ADAPTERS.slice(0, 1))("a private note through a symbolic link, ove
 	}, FIXTURE_TIMEOUT_MS);
 	afterEach(() => vault?.dispose());
 
-	it.each(["pub/Plan.md", "pub/Plan", "Notes/Alias.md", "pub/Missing.md"])("read_note %s answers in the words of a missing note", async (path) => {
-		const missing = await vault.call("read_note", { path: "Nowhere/Gone.md" });
-		const answer = await vault.call("read_note", { path });
-		expect(same(answer.text, path)).toBe(same(missing.text, "Nowhere/Gone.md"));
-	});
+	it.each(["pub/Plan.md", "pub/Plan", "Notes/Alias.md", "pub/Missing.md"])(
+		"read_note %s answers in the words of a missing note",
+		async (path) => {
+			const missing = await vault.call("read_note", { path: "Nowhere/Gone.md" });
+			const answer = await vault.call("read_note", { path });
+			expect(same(answer.text, path)).toBe(same(missing.text, "Nowhere/Gone.md"));
+		},
+	);
 });

@@ -4,7 +4,8 @@ import type { ProposedWrite, ReviewOutcome, WriteReview } from "../../src/vault-
 import { makeTempDir } from "../helpers/temp-dir";
 import { makeVault, type VaultFixture } from "./vault-fixture";
 
-const NOTE = "---\ntitle: Plan\ntags: [a, b]  # kept as written\n---\n# Plan\n\nIntro.\n\n## Tasks\n\n- one ^t1\n- two\n\n## Notes\n\nText ^n1\n";
+const NOTE =
+	"---\ntitle: Plan\ntags: [a, b]  # kept as written\n---\n# Plan\n\nIntro.\n\n## Tasks\n\n- one ^t1\n- two\n\n## Notes\n\nText ^n1\n";
 
 describe("edit_note", () => {
 	let vault: VaultFixture;
@@ -33,41 +34,77 @@ describe("edit_note", () => {
 	});
 
 	it("replaces the whole section, not just its body, when the content repeats the heading line (no duplicate heading)", async () => {
-		await vault.call("edit_note", { path: "Plan", edits: [{ target: "Notes", op: "replace", content: "## Notes\n\nRewritten." }] });
+		await vault.call("edit_note", {
+			path: "Plan",
+			edits: [{ target: "Notes", op: "replace", content: "## Notes\n\nRewritten." }],
+		});
 		expect(vault.read("Plan.md")).toMatch(/## Tasks\n\n- one \^t1\n- two\n\n## Notes\n\nRewritten\.\n$/);
 		expect(vault.read("Plan.md").split("## Notes")).toHaveLength(2);
 	});
 
 	it("adds text right after or before an oldText match, on the same line", async () => {
-		await vault.call("edit_note", { path: "Plan", edits: [{ target: { oldText: "Intro" }, op: "append", content: "duction" }, { target: { oldText: "Text ^n1" }, op: "prepend", content: "Some " }] });
+		await vault.call("edit_note", {
+			path: "Plan",
+			edits: [
+				{ target: { oldText: "Intro" }, op: "append", content: "duction" },
+				{ target: { oldText: "Text ^n1" }, op: "prepend", content: "Some " },
+			],
+		});
 		expect(vault.read("Plan.md")).toContain("\nIntroduction.\n");
 		expect(vault.read("Plan.md")).toContain("\nSome Text ^n1\n");
 	});
 
 	it("deletes a whole section, heading included", async () => {
-		expect((await vault.call("edit_note", { path: "Plan", edits: [{ target: "Tasks", op: "delete" }] })).isError).toBe(false);
-		expect(vault.read("Plan.md")).toBe("---\ntitle: Plan\ntags: [a, b]  # kept as written\n---\n# Plan\n\nIntro.\n\n## Notes\n\nText ^n1\n");
+		expect(
+			(await vault.call("edit_note", { path: "Plan", edits: [{ target: "Tasks", op: "delete" }] })).isError,
+		).toBe(false);
+		expect(vault.read("Plan.md")).toBe(
+			"---\ntitle: Plan\ntags: [a, b]  # kept as written\n---\n# Plan\n\nIntro.\n\n## Notes\n\nText ^n1\n",
+		);
 	});
 
 	it("refuses a missing heading instead of appending it at the end, and changes nothing", async () => {
-		const answer = await vault.call("edit_note", { path: "Plan", edits: [{ target: "Plan > Missing", op: "append", content: "x" }] });
+		const answer = await vault.call("edit_note", {
+			path: "Plan",
+			edits: [{ target: "Plan > Missing", op: "append", content: "x" }],
+		});
 		expect(answer).toMatchObject({ isError: true });
-		expect(answer.text).toMatch(/no heading "Plan > Missing" in the note \(its headings: "Plan", "Plan > Tasks", "Plan > Notes"\)/);
+		expect(answer.text).toMatch(
+			/no heading "Plan > Missing" in the note \(its headings: "Plan", "Plan > Tasks", "Plan > Notes"\)/,
+		);
 		expect(vault.read("Plan.md")).toBe(NOTE);
 	});
 
 	it("refuses an ambiguous heading, naming both, until a longer path makes it unique", async () => {
-		const ambiguous = await vault.call("edit_note", { path: "Dup", edits: [{ target: "Same", op: "replace", content: "x" }] });
+		const ambiguous = await vault.call("edit_note", {
+			path: "Dup",
+			edits: [{ target: "Same", op: "replace", content: "x" }],
+		});
 		expect(ambiguous.isError).toBe(true);
-		expect(ambiguous.text).toMatch(/heading "Same" is ambiguous: it matches "A > Same" \(line 3\), "B > Same" \(line 9\)/);
+		expect(ambiguous.text).toMatch(
+			/heading "Same" is ambiguous: it matches "A > Same" \(line 3\), "B > Same" \(line 9\)/,
+		);
 		expect(vault.read("Dup.md")).toContain("first");
-		expect((await vault.call("edit_note", { path: "Dup", edits: [{ target: "B > Same", op: "replace", content: "changed" }] })).isError).toBe(false);
+		expect(
+			(
+				await vault.call("edit_note", {
+					path: "Dup",
+					edits: [{ target: "B > Same", op: "replace", content: "changed" }],
+				})
+			).isError,
+		).toBe(false);
 		expect(vault.read("Dup.md")).toBe("# A\n\n## Same\n\nfirst\n\n# B\n\n## Same\n\nchanged\n");
 	});
 
 	it("refuses oldText that is missing or occurs twice", async () => {
-		expect((await vault.call("edit_note", { path: "Plan", edits: [{ target: { oldText: "nope" }, op: "delete" }] })).text).toMatch(/oldText not found/);
-		expect((await vault.call("edit_note", { path: "Plan", edits: [{ target: { oldText: "- " }, op: "delete" }] })).text).toMatch(/oldText is ambiguous: it occurs more than once \(lines 11, 12\)/);
+		expect(
+			(await vault.call("edit_note", { path: "Plan", edits: [{ target: { oldText: "nope" }, op: "delete" }] }))
+				.text,
+		).toMatch(/oldText not found/);
+		expect(
+			(await vault.call("edit_note", { path: "Plan", edits: [{ target: { oldText: "- " }, op: "delete" }] }))
+				.text,
+		).toMatch(/oldText is ambiguous: it occurs more than once \(lines 11, 12\)/);
 		expect(vault.read("Plan.md")).toBe(NOTE);
 	});
 
@@ -85,7 +122,10 @@ describe("edit_note", () => {
 	});
 
 	it("answers an edit that changes nothing as an error, not a success", async () => {
-		const answer = await vault.call("edit_note", { path: "Plan", edits: [{ target: { oldText: "Intro." }, op: "replace", content: "Intro." }] });
+		const answer = await vault.call("edit_note", {
+			path: "Plan",
+			edits: [{ target: { oldText: "Intro." }, op: "replace", content: "Intro." }],
+		});
 		expect(answer).toMatchObject({ isError: true });
 		expect(answer.text).toMatch(/No change/);
 	});
@@ -94,12 +134,24 @@ describe("edit_note", () => {
 		const read = await vault.call("read_note", { path: "Plan" });
 		const version = /version (\S+)/.exec(read.text)?.[1] ?? "";
 		vault.write("Plan.md", `${NOTE}more\n`);
-		const stale = await vault.call("edit_note", { path: "Plan", version, edits: [{ target: "Tasks", op: "append", content: "- x" }] });
+		const stale = await vault.call("edit_note", {
+			path: "Plan",
+			version,
+			edits: [{ target: "Tasks", op: "append", content: "- x" }],
+		});
 		expect(stale.isError).toBe(true);
 		expect(stale.text).toMatch(/is stale/);
 		expect(vault.read("Plan.md")).toBe(`${NOTE}more\n`);
 		const fresh = /version (\S+)/.exec((await vault.call("outline", { path: "Plan" })).text)?.[1] ?? "";
-		expect((await vault.call("edit_note", { path: "Plan", version: fresh, edits: [{ target: "Tasks", op: "append", content: "- x" }] })).isError).toBe(false);
+		expect(
+			(
+				await vault.call("edit_note", {
+					path: "Plan",
+					version: fresh,
+					edits: [{ target: "Tasks", op: "append", content: "- x" }],
+				})
+			).isError,
+		).toBe(false);
 	});
 
 	it("keeps CRLF line ends and a missing final line end", async () => {
@@ -112,7 +164,10 @@ describe("edit_note", () => {
 
 describe("writes and review", () => {
 	it("writes what the user accepted, reports a rejection and writes nothing then", async () => {
-		let decision: (write: ProposedWrite) => ReviewOutcome = (write) => ({ kind: "accepted", finalText: `${write.newText}user line\n` });
+		let decision: (write: ProposedWrite) => ReviewOutcome = (write) => ({
+			kind: "accepted",
+			finalText: `${write.newText}user line\n`,
+		});
 		const proposals: ProposedWrite[] = [];
 		const review: WriteReview = {
 			propose: (write) => {
@@ -122,12 +177,24 @@ describe("writes and review", () => {
 		};
 		const vault = makeVault({ "A.md": "# A\n" }, { review: () => review });
 		try {
-			const accepted = await vault.call("edit_note", { path: "A", edits: [{ target: "A", op: "append", content: "x" }] });
+			const accepted = await vault.call("edit_note", {
+				path: "A",
+				edits: [{ target: "A", op: "append", content: "x" }],
+			});
 			expect(accepted.text).toMatch(/the user changed the text in the review/);
 			expect(vault.read("A.md")).toBe("# A\nx\nuser line\n");
-			expect(proposals[0]).toMatchObject({ path: "A.md", oldText: "# A\n", newText: "# A\nx\n", isNewNote: false, tool: "edit_note" });
+			expect(proposals[0]).toMatchObject({
+				path: "A.md",
+				oldText: "# A\n",
+				newText: "# A\nx\n",
+				isNewNote: false,
+				tool: "edit_note",
+			});
 			decision = () => ({ kind: "rejected" });
-			const rejected = await vault.call("edit_note", { path: "A", edits: [{ target: "A", op: "append", content: "y" }] });
+			const rejected = await vault.call("edit_note", {
+				path: "A",
+				edits: [{ target: "A", op: "append", content: "y" }],
+			});
 			expect(rejected).toMatchObject({ isError: false });
 			expect(rejected.text).toMatch(/^Not applied: the user rejected the change/);
 			expect(vault.read("A.md")).toBe("# A\nx\nuser line\n");
@@ -149,9 +216,14 @@ describe("writes and review", () => {
 		};
 		vault = makeVault({ "A.md": "# A\n" }, { review: () => review });
 		try {
-			const answer = await vault.call("edit_note", { path: "A", edits: [{ target: "A", op: "append", content: "x" }] });
+			const answer = await vault.call("edit_note", {
+				path: "A",
+				edits: [{ target: "A", op: "append", content: "x" }],
+			});
 			expect(answer.isError).toBe(true);
-			expect(answer.text).toMatch(/changed \(outside the vault tools\) before the change could be written; nothing was written/);
+			expect(answer.text).toMatch(
+				/changed \(outside the vault tools\) before the change could be written; nothing was written/,
+			);
 			expect(vault.read("A.md")).toBe("# A\nchanged elsewhere\n");
 		} finally {
 			vault.dispose();
@@ -168,7 +240,11 @@ describe("writes and review", () => {
 		};
 		const vault = makeVault({ "A.md": "# A\n" }, { review: () => review });
 		try {
-			const answer = await vault.call("edit_note", { path: "A", edits: [{ target: "A", op: "append", content: "x" }] }, controller.signal);
+			const answer = await vault.call(
+				"edit_note",
+				{ path: "A", edits: [{ target: "A", op: "append", content: "x" }] },
+				controller.signal,
+			);
 			expect(answer.text).toMatch(/cancelled/);
 			expect(vault.read("A.md")).toBe("# A\n");
 		} finally {
@@ -177,7 +253,10 @@ describe("writes and review", () => {
 	});
 
 	it("answers every write tool with the given reason when writes are unavailable, and reads still work", async () => {
-		const vault = makeVault({ "A.md": "# A\n" }, { writesUnavailable: () => "Obsidian is not running for this vault; start it to make changes" });
+		const vault = makeVault(
+			{ "A.md": "# A\n" },
+			{ writesUnavailable: () => "Obsidian is not running for this vault; start it to make changes" },
+		);
 		try {
 			const calls: [string, Record<string, unknown>][] = [
 				["create_note", { path: "B", content: "x" }],
@@ -211,13 +290,16 @@ describe("writes and review", () => {
 		};
 		const vault = makeVault({ "A.md": "# A\n", "B.md": "# B\n" }, { review: () => review });
 		try {
-			const calls = [1, 2, 3, 4].map((n) => vault.call("edit_note", { path: "A", edits: [{ target: "A", op: "append", content: `MARK ${n}` }] }));
+			const calls = [1, 2, 3, 4].map((n) =>
+				vault.call("edit_note", { path: "A", edits: [{ target: "A", op: "append", content: `MARK ${n}` }] }),
+			);
 			const answers = await Promise.all(calls);
 			expect(answers.map((answer) => answer.isError)).toEqual([false, false, false, false]);
 			const text = vault.read("A.md");
 			for (const n of [1, 2, 3, 4]) expect(text).toContain(`MARK ${n}`);
 			// Each review ends before the next starts.
-			for (let index = 0; index < events.length; index += 2) expect([events[index]?.split(" ")[0], events[index + 1]?.split(" ")[0]]).toEqual(["start", "end"]);
+			for (let index = 0; index < events.length; index += 2)
+				expect([events[index]?.split(" ")[0], events[index + 1]?.split(" ")[0]]).toEqual(["start", "end"]);
 			expect(events).toHaveLength(8);
 		} finally {
 			vault.dispose();
@@ -233,12 +315,20 @@ describe("create_note and set_properties", () => {
 	afterEach(() => vault?.dispose());
 
 	it("creates a note with its folders, and refuses an existing path or a non-note", async () => {
-		expect((await vault.call("create_note", { path: "New/Deep/Note", content: "# N\n" })).text).toMatch(/^Created New\/Deep\/Note\.md/);
+		expect((await vault.call("create_note", { path: "New/Deep/Note", content: "# N\n" })).text).toMatch(
+			/^Created New\/Deep\/Note\.md/,
+		);
 		expect(vault.read("New/Deep/Note.md")).toBe("# N\n");
-		expect((await vault.call("create_note", { path: "New/Deep/Note.md", content: "x" })).text).toMatch(/already exists; vault tools never overwrite/);
+		expect((await vault.call("create_note", { path: "New/Deep/Note.md", content: "x" })).text).toMatch(
+			/already exists; vault tools never overwrite/,
+		);
 		expect(vault.read("New/Deep/Note.md")).toBe("# N\n");
-		expect((await vault.call("create_note", { path: "x.txt", content: "x" })).text).toMatch(/must be a Markdown note/);
-		expect((await vault.call("create_note", { path: "/etc/evil.md", content: "x" })).text).toMatch(/outside the vault/);
+		expect((await vault.call("create_note", { path: "x.txt", content: "x" })).text).toMatch(
+			/must be a Markdown note/,
+		);
+		expect((await vault.call("create_note", { path: "/etc/evil.md", content: "x" })).text).toMatch(
+			/outside the vault/,
+		);
 	});
 
 	it("refuses to create through a symbolic link that leads out of the vault", async () => {
@@ -255,7 +345,11 @@ describe("create_note and set_properties", () => {
 
 	it("sets and removes properties, keeping everything after the frontmatter byte for byte", async () => {
 		const body = NOTE.slice(NOTE.indexOf("# Plan"));
-		await vault.call("set_properties", { path: "A", set: { status: "done", tags: ["a", "b", "c"] }, remove: ["title"] });
+		await vault.call("set_properties", {
+			path: "A",
+			set: { status: "done", tags: ["a", "b", "c"] },
+			remove: ["title"],
+		});
 		const text = vault.read("A.md");
 		expect(text.endsWith(`---\n${body}`)).toBe(true);
 		expect(text).toBe(`---\ntags: [a, b, c] # kept as written\nstatus: done\n---\n${body}`);
@@ -275,7 +369,9 @@ describe("create_note and set_properties", () => {
 
 	it("never writes into hidden folders", async () => {
 		mkdirSync(join(vault.root, ".hidden"));
-		expect((await vault.call("create_note", { path: ".hidden/plugins.md", content: "x" })).text).toMatch(/hidden folder/);
+		expect((await vault.call("create_note", { path: ".hidden/plugins.md", content: "x" })).text).toMatch(
+			/hidden folder/,
+		);
 		expect((await vault.call("move_note", { path: "A", to: ".trash/A.md" })).text).toMatch(/hidden folder/);
 		expect(existsSync(join(vault.root, ".hidden/plugins.md"))).toBe(false);
 	});

@@ -18,7 +18,17 @@ describe("mimeTypeFor", () => {
 
 describe("isTextMimeType", () => {
 	it("counts text/*, JSON and SVG as text, and nothing else", () => {
-		expect(["text/markdown", "text/csv", "application/json", "image/svg+xml"].map(isTextMimeType)).toEqual([true, true, true, true]);
-		expect(["image/png", "application/pdf", "application/octet-stream", "audio/mpeg"].map(isTextMimeType)).toEqual([false, false, false, false]);
+		expect(["text/markdown", "text/csv", "application/json", "image/svg+xml"].map(isTextMimeType)).toEqual([
+			true,
+			true,
+			true,
+			true,
+		]);
+		expect(["image/png", "application/pdf", "application/octet-stream", "audio/mpeg"].map(isTextMimeType)).toEqual([
+			false,
+			false,
+			false,
+			false,
+		]);
 	});
 });

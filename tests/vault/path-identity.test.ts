@@ -1,5 +1,11 @@
 import fc from "fast-check";
-import { FOLDED_PATH_KEY, foldCase, normaliseUnicode, PathIdentity, type PathFileSystem } from "../../src/vault/path-identity";
+import {
+	FOLDED_PATH_KEY,
+	foldCase,
+	normaliseUnicode,
+	PathIdentity,
+	type PathFileSystem,
+} from "../../src/vault/path-identity";
 import { VaultPaths } from "../../src/vault/vault-paths";
 import { APFS, CASE_SENSITIVE, VolumeDouble } from "../security/volume-double";
 
@@ -36,12 +42,20 @@ describe("PathIdentity", () => {
 	});
 
 	it("normaliseUnicode and foldCase answer as full normalisation does, ASCII shortcut or not", () => {
-		const unit = fc.oneof(fc.integer({ min: 0, max: 0x7f }), fc.constantFrom(0x301, 0x308, 0xe9, 0x130, 0x212b, 0x1e9e, 0xc5, 0x3a3)).map((code) => String.fromCharCode(code));
+		const unit = fc
+			.oneof(
+				fc.integer({ min: 0, max: 0x7f }),
+				fc.constantFrom(0x301, 0x308, 0xe9, 0x130, 0x212b, 0x1e9e, 0xc5, 0x3a3),
+			)
+			.map((code) => String.fromCharCode(code));
 		fc.assert(
-			fc.property(fc.array(unit, { maxLength: 12 }).map((units) => units.join("")), (text) => {
-				expect(normaliseUnicode(text)).toBe(text.normalize("NFC"));
-				expect(foldCase(text)).toBe(text.normalize("NFC").toLowerCase().normalize("NFC"));
-			}),
+			fc.property(
+				fc.array(unit, { maxLength: 12 }).map((units) => units.join("")),
+				(text) => {
+					expect(normaliseUnicode(text)).toBe(text.normalize("NFC"));
+					expect(foldCase(text)).toBe(text.normalize("NFC").toLowerCase().normalize("NFC"));
+				},
+			),
 			{ numRuns: 2000 },
 		);
 	});
@@ -53,7 +67,11 @@ describe("VaultPaths with the identity", () => {
 		const paths = new VaultPaths("/v/Vault", fileSystem);
 		paths.identity.key("warm-up");
 		calls.length = 0;
-		expect(paths.resolve("NOTES/a.md")).toEqual({ relative: "NOTES/a.md", absolute: "/v/Vault/NOTES/a.md", realRelative: "Notes/a.md" });
+		expect(paths.resolve("NOTES/a.md")).toEqual({
+			relative: "NOTES/a.md",
+			absolute: "/v/Vault/NOTES/a.md",
+			realRelative: "Notes/a.md",
+		});
 		expect(calls).toEqual(["realpath /v/Vault/NOTES/a.md"]);
 	});
 });

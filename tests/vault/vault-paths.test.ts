@@ -51,7 +51,10 @@ describe("VaultPaths.resolve", () => {
 
 	describe("accepts", () => {
 		it("a vault-relative path", () => {
-			expect(paths.resolve("Notes/a.md")).toEqual({ relative: "Notes/a.md", absolute: join(vault, "Notes", "a.md") });
+			expect(paths.resolve("Notes/a.md")).toEqual({
+				relative: "Notes/a.md",
+				absolute: join(vault, "Notes", "a.md"),
+			});
 		});
 
 		it("relative paths with ./ and inner .. that stay inside", () => {
@@ -66,7 +69,10 @@ describe("VaultPaths.resolve", () => {
 
 		it("paths in a vault at the root of the file system (a root that ends in a separator)", () => {
 			const atRoot = new VaultPaths("/");
-			expect(atRoot.resolve("/no-such-folder-ccb/a.md")).toEqual({ relative: "no-such-folder-ccb/a.md", absolute: "/no-such-folder-ccb/a.md" });
+			expect(atRoot.resolve("/no-such-folder-ccb/a.md")).toEqual({
+				relative: "no-such-folder-ccb/a.md",
+				absolute: "/no-such-folder-ccb/a.md",
+			});
 			expect(atRoot.resolve("/")).toEqual({ relative: "", absolute: "/" });
 		});
 
@@ -82,13 +88,24 @@ describe("VaultPaths.resolve", () => {
 
 		it("files that do not exist yet, also in folders that do not exist (resolve is about location)", () => {
 			expect(paths.resolve("Notes/new.md").relative).toBe("Notes/new.md");
-			expect(paths.resolve("New/Deeper/x.md")).toEqual({ relative: "New/Deeper/x.md", absolute: join(vault, "New", "Deeper", "x.md") });
+			expect(paths.resolve("New/Deeper/x.md")).toEqual({
+				relative: "New/Deeper/x.md",
+				absolute: join(vault, "New", "Deeper", "x.md"),
+			});
 		});
 
 		it("a symlink that stays inside the vault, keeping the path as given and telling where it really leads", () => {
-			expect(paths.resolve("link-in/a.md")).toEqual({ relative: "link-in/a.md", absolute: join(vault, "link-in", "a.md"), realRelative: "Notes/a.md" });
+			expect(paths.resolve("link-in/a.md")).toEqual({
+				relative: "link-in/a.md",
+				absolute: join(vault, "link-in", "a.md"),
+				realRelative: "Notes/a.md",
+			});
 			expect(paths.resolve("link-in/new.md").realRelative).toBe("Notes/new.md");
-			expect(paths.resolve("link-in")).toEqual({ relative: "link-in", absolute: join(vault, "link-in"), realRelative: "Notes" });
+			expect(paths.resolve("link-in")).toEqual({
+				relative: "link-in",
+				absolute: join(vault, "link-in"),
+				realRelative: "Notes",
+			});
 		});
 
 		it("no realRelative when no symlink is involved", () => {
@@ -99,24 +116,32 @@ describe("VaultPaths.resolve", () => {
 		it("a vault given through a symlink: both the link path and the real path are inside, reported under the given root", () => {
 			const linked = new VaultPaths(vaultLink);
 			expect(linked.root).toBe(vaultLink);
-			expect(linked.resolve(join(vaultLink, "Notes", "a.md"))).toEqual({ relative: "Notes/a.md", absolute: join(vaultLink, "Notes", "a.md") });
-			expect(linked.resolve(join(vault, "Notes", "a.md"))).toEqual({ relative: "Notes/a.md", absolute: join(vaultLink, "Notes", "a.md") });
+			expect(linked.resolve(join(vaultLink, "Notes", "a.md"))).toEqual({
+				relative: "Notes/a.md",
+				absolute: join(vaultLink, "Notes", "a.md"),
+			});
+			expect(linked.resolve(join(vault, "Notes", "a.md"))).toEqual({
+				relative: "Notes/a.md",
+				absolute: join(vaultLink, "Notes", "a.md"),
+			});
 			expect(() => linked.resolve(join(outside, "secret.txt"))).toThrow(VaultPathError);
 			expect(() => linked.resolve("link-out/x")).toThrow(/symbolic link/);
 		});
 
 		it("a properly encoded file:// URI (spaces, unicode, #, %)", () => {
-			expect(paths.resolve(pathToFileURL(join(vault, "My Folder", "b c.md")).href).relative).toBe("My Folder/b c.md");
+			expect(paths.resolve(pathToFileURL(join(vault, "My Folder", "b c.md")).href).relative).toBe(
+				"My Folder/b c.md",
+			);
 			expect(paths.resolve(pathToFileURL(join(vault, "Ünï", "ç 📝.md")).href).relative).toBe("Ünï/ç 📝.md");
 			expect(paths.resolve(pathToFileURL(join(vault, "C# 100%.md")).href).relative).toBe("C# 100%.md");
 		});
 
-		it("the CLI's raw \"file://\" + path, with spaces and a literal %", () => {
+		it('the CLI\'s raw "file://" + path, with spaces and a literal %', () => {
 			expect(paths.resolve(`file://${join(vault, "My Folder", "b c.md")}`).relative).toBe("My Folder/b c.md");
 			expect(paths.resolve(`file://${join(vault, "100% done.md")}`).relative).toBe("100% done.md");
 		});
 
-		it("a raw \"file://\" + path whose name holds # or ? (not a fragment or query in a file path)", () => {
+		it('a raw "file://" + path whose name holds # or ? (not a fragment or query in a file path)', () => {
 			expect(paths.resolve(`file://${join(vault, "C# notes.md")}`).relative).toBe("C# notes.md");
 			expect(paths.resolve(`file://${join(vault, "why?.md")}`).relative).toBe("why?.md");
 		});
@@ -129,7 +154,10 @@ describe("VaultPaths.resolve", () => {
 		it("backslashes on POSIX as ordinary file-name characters: ..\\..\\etc stays one name inside the vault", () => {
 			// On POSIX "\" is not a separator, so this is a single (odd) file name in the vault root, not an escape.
 			// The adapter still refuses to read it, because the name starts with "." (hidden).
-			expect(paths.resolve("..\\..\\etc\\passwd")).toEqual({ relative: "..\\..\\etc\\passwd", absolute: join(vault, "..\\..\\etc\\passwd") });
+			expect(paths.resolve("..\\..\\etc\\passwd")).toEqual({
+				relative: "..\\..\\etc\\passwd",
+				absolute: join(vault, "..\\..\\etc\\passwd"),
+			});
 			expect(paths.resolve("Notes\\a.md").relative).toBe("Notes\\a.md");
 		});
 	});
@@ -152,7 +180,13 @@ describe("VaultPaths.resolve", () => {
 		});
 
 		it("symlinks leading out: a folder, a file below it, a new file below it, and a file symlink", () => {
-			for (const input of ["link-out", "link-out/anything.md", "link-out/new/deeper.md", "file-out.md", join(vault, "file-out.md")]) {
+			for (const input of [
+				"link-out",
+				"link-out/anything.md",
+				"link-out/new/deeper.md",
+				"file-out.md",
+				join(vault, "file-out.md"),
+			]) {
 				expect(refusal(input)).toBe(`Path is outside the vault: ${input} (a symbolic link leads out of it)`);
 			}
 		});
@@ -182,7 +216,9 @@ describe("VaultPaths.resolve", () => {
 			"Notes/a.md%00.txt",
 			"%2e%2e",
 		])("percent-encoded escapes: %s", (input) => {
-			expect(refusal(input)).toMatch(/^Path is outside the vault: .* \(it contains an encoded "\.\.", separator or NUL\)$/);
+			expect(refusal(input)).toMatch(
+				/^Path is outside the vault: .* \(it contains an encoded "\.\.", separator or NUL\)$/,
+			);
 		});
 
 		it("file:// URIs outside the vault, whether encoded or with dot segments", () => {
@@ -230,20 +266,25 @@ describe("VaultPaths.resolve confines on disk at every call", () => {
 	it.each([
 		["the note's folder", "SwapA/Inner", "SwapA/Inner"],
 		["a folder above it", "SwapB", "SwapB/Inner"],
-	])("refuses a read through %s swapped for a link out of the vault right after a resolve", (_name, swapped, folder) => {
-		mkdirSync(join(vault, ...folder.split("/")), { recursive: true });
-		writeFileSync(join(vault, ...folder.split("/"), "n.md"), "inside");
-		const paths = new VaultPaths(vault);
-		const note = pathToFileURL(join(vault, ...folder.split("/"), "n.md")).href;
-		expect(paths.resolve(note).relative).toBe(`${folder}/n.md`);
-		// The folder itself moved out (the same folder, inode and all, outside now) and a link to it put where it was.
-		const movedTo = join(outside, swapped.replace("/", "-"));
-		mkdirSync(outside, { recursive: true });
-		renameSync(join(vault, ...swapped.split("/")), movedTo);
-		symlinkSync(movedTo, join(vault, ...swapped.split("/")));
-		expect(() => paths.resolve(note)).toThrow(/^Path is outside the vault: .* \(a symbolic link leads out of it\)$/);
-		expect(() => paths.resolve(`${folder}/other.md`)).toThrow(/a symbolic link leads out of it/);
-	});
+	])(
+		"refuses a read through %s swapped for a link out of the vault right after a resolve",
+		(_name, swapped, folder) => {
+			mkdirSync(join(vault, ...folder.split("/")), { recursive: true });
+			writeFileSync(join(vault, ...folder.split("/"), "n.md"), "inside");
+			const paths = new VaultPaths(vault);
+			const note = pathToFileURL(join(vault, ...folder.split("/"), "n.md")).href;
+			expect(paths.resolve(note).relative).toBe(`${folder}/n.md`);
+			// The folder itself moved out (the same folder, inode and all, outside now) and a link to it put where it was.
+			const movedTo = join(outside, swapped.replace("/", "-"));
+			mkdirSync(outside, { recursive: true });
+			renameSync(join(vault, ...swapped.split("/")), movedTo);
+			symlinkSync(movedTo, join(vault, ...swapped.split("/")));
+			expect(() => paths.resolve(note)).toThrow(
+				/^Path is outside the vault: .* \(a symbolic link leads out of it\)$/,
+			);
+			expect(() => paths.resolve(`${folder}/other.md`)).toThrow(/a symbolic link leads out of it/);
+		},
+	);
 
 	it("refuses everything once the vault folder itself is swapped for a link to a copy elsewhere", () => {
 		const root = join(temp.path, "rooted");

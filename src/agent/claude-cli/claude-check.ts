@@ -23,11 +23,16 @@ export interface CheckOptions extends LocateOptions {
 }
 
 function installCommand(platform: string): string {
-	return platform === "win32" ? "`irm https://claude.ai/install.ps1 | iex` in PowerShell" : "`curl -fsSL https://claude.ai/install.sh | bash`";
+	return platform === "win32"
+		? "`irm https://claude.ai/install.ps1 | iex` in PowerShell"
+		: "`curl -fsSL https://claude.ai/install.sh | bash`";
 }
 
 function installFix(platform: string): string {
-	const wsl = platform === "win32" ? " A Claude Code installed only inside WSL cannot be started from Obsidian for Windows; install the Windows build too." : "";
+	const wsl =
+		platform === "win32"
+			? " A Claude Code installed only inside WSL cannot be started from Obsidian for Windows; install the Windows build too."
+			: "";
 	return `Install it with ${installCommand(platform)} (or \`npm install -g @anthropic-ai/claude-code\`), or give its full path in the "${CLAUDE_PATH_SETTING}" setting.${wsl}`;
 }
 
@@ -37,7 +42,11 @@ export async function checkClaude(options: CheckOptions): Promise<ClaudeCheck> {
 	const location = await locateClaude(options);
 	switch (location.kind) {
 		case "not-found":
-			return { status: "not-found", message: "Claude Code was not found on this computer.", fix: installFix(machine.platform) };
+			return {
+				status: "not-found",
+				message: "Claude Code was not found on this computer.",
+				fix: installFix(machine.platform),
+			};
 		case "setting-unusable":
 			return {
 				status: "not-runnable",
@@ -59,7 +68,12 @@ export async function checkClaude(options: CheckOptions): Promise<ClaudeCheck> {
 						: `${installFix(machine.platform)} Take the vault's folders out of your PATH.`,
 			};
 		case "unrunnable":
-			return { status: "not-runnable", path: location.path, message: `Claude Code at ${location.path} cannot be started: ${location.problem}.`, fix: installFix(machine.platform) };
+			return {
+				status: "not-runnable",
+				path: location.path,
+				message: `Claude Code at ${location.path} cannot be started: ${location.problem}.`,
+				fix: installFix(machine.platform),
+			};
 		case "found":
 			return probeVersion(machine, location, options.versionTimeoutMs ?? VERSION_TIMEOUT_MS);
 	}
@@ -75,12 +89,21 @@ async function probeVersion(machine: CliMachine, location: Found, timeoutMs: num
 	});
 	const command = launchCommand(location.launch, ["--version"]);
 	if ("refused" in command) return notRunnable(`cannot be started safely: ${command.refused}`);
-	const outcome = await machine.run(command.command, command.args, { timeoutMs, verbatimArguments: command.verbatimArguments });
+	const outcome = await machine.run(command.command, command.args, {
+		timeoutMs,
+		verbatimArguments: command.verbatimArguments,
+	});
 	if (outcome.startError !== undefined) return notRunnable(`could not be started (${outcome.startError})`);
 	if (outcome.timedOut) return notRunnable(`did not answer \`--version\` within ${Math.round(timeoutMs / 1000)} s`);
-	if (outcome.exitCode !== 0) return notRunnable(`exited with code ${String(outcome.exitCode)} on \`--version\`${firstLine(outcome.stderr, ": ")}`);
+	if (outcome.exitCode !== 0)
+		return notRunnable(
+			`exited with code ${String(outcome.exitCode)} on \`--version\`${firstLine(outcome.stderr, ": ")}`,
+		);
 	const version = parseClaudeVersion(outcome.stdout);
-	if (!version) return notRunnable(`answered \`--version\` with "${firstLine(outcome.stdout, "") || "nothing"}", which is not a version`);
+	if (!version)
+		return notRunnable(
+			`answered \`--version\` with "${firstLine(outcome.stdout, "") || "nothing"}", which is not a version`,
+		);
 
 	const name = `Claude Code ${version.text}`;
 	switch (judgeClaudeVersion(version)) {
@@ -100,7 +123,10 @@ async function probeVersion(machine: CliMachine, location: Found, timeoutMs: num
 				location,
 				version: version.text,
 				message: `${name} at ${location.path} is newer than the versions this plugin was tested with (${CLAUDE_VERSION_RANGE.testedLine}.x); the panel runs it, but something may not work.`,
-				fix: "If the panel misbehaves, update this plugin, or install a tested version: `npm install -g @anthropic-ai/claude-code@" + CLAUDE_VERSION_RANGE.testedLine + "`.",
+				fix:
+					"If the panel misbehaves, update this plugin, or install a tested version: `npm install -g @anthropic-ai/claude-code@" +
+					CLAUDE_VERSION_RANGE.testedLine +
+					"`.",
 			};
 	}
 }
@@ -110,6 +136,10 @@ function leadsTo(location: { path: string; realPath: string }): string {
 }
 
 function firstLine(text: string, prefix: string): string {
-	const line = text.split(/\r?\n/).find((candidate) => candidate.trim() !== "")?.trim() ?? "";
+	const line =
+		text
+			.split(/\r?\n/)
+			.find((candidate) => candidate.trim() !== "")
+			?.trim() ?? "";
 	return line === "" ? "" : `${prefix}${line.slice(0, 200)}`;
 }

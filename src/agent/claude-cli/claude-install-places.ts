@@ -32,7 +32,11 @@ export function claudeFileNames(platform: string): string[] {
 
 /** Node versions installed by nvm, newest first (`v22.3.0` before `v20.11.1` before `v9.0.0`). */
 function newestFirst(versions: string[]): string[] {
-	const parts = (version: string): number[] => version.replace(/^v/, "").split(".").map((part) => Number.parseInt(part, 10) || 0);
+	const parts = (version: string): number[] =>
+		version
+			.replace(/^v/, "")
+			.split(".")
+			.map((part) => Number.parseInt(part, 10) || 0);
 	return [...versions].sort((a, b) => {
 		const [left, right] = [parts(a), parts(b)];
 		for (let index = 0; index < Math.max(left.length, right.length); index += 1) {
@@ -70,7 +74,9 @@ export async function knownInstallFolders(machine: CliMachine): Promise<string[]
 	}
 	const nvmRoot = envValue(machine, "NVM_DIR") ?? join(home, ".nvm");
 	const nvmVersions = join(nvmRoot, "versions", "node");
-	const nvmFolders = newestFirst(await machine.listFolder(nvmVersions)).map((version) => join(nvmVersions, version, "bin"));
+	const nvmFolders = newestFirst(await machine.listFolder(nvmVersions)).map((version) =>
+		join(nvmVersions, version, "bin"),
+	);
 	const activeNvm = envValue(machine, "NVM_BIN");
 	const npmPrefix = envValue(machine, "NPM_CONFIG_PREFIX");
 	return [

@@ -27,7 +27,13 @@ export type VersionVerdict = "supported" | "too-old" | "untested-newer";
 export function parseClaudeVersion(output: string): ClaudeVersion | undefined {
 	for (const line of output.split(/\r?\n/)) {
 		const match = /(?:^|[^\d.])v?(\d+)\.(\d+)\.(\d+)(?![\d.])/.exec(` ${line}`);
-		if (match) return { major: Number(match[1]), minor: Number(match[2]), patch: Number(match[3]), text: `${match[1]}.${match[2]}.${match[3]}` };
+		if (match)
+			return {
+				major: Number(match[1]),
+				minor: Number(match[2]),
+				patch: Number(match[3]),
+				text: `${match[1]}.${match[2]}.${match[3]}`,
+			};
 	}
 	return undefined;
 }

@@ -52,11 +52,22 @@ export function spawnCli(options: CliSpawnOptions, events: CliProcessEvents): Cl
 		events.exit(exit);
 	};
 	if (options.binary.trim() === "") {
-		queueMicrotask(() => report({ failure: `No Claude Code CLI is set. Install Claude Code, or set "${CLI_PATH_SETTING}" in this plugin's settings.`, neverStarted: true }));
+		queueMicrotask(() =>
+			report({
+				failure: `No Claude Code CLI is set. Install Claude Code, or set "${CLI_PATH_SETTING}" in this plugin's settings.`,
+				neverStarted: true,
+			}),
+		);
 		return { pid: undefined, write: () => undefined, endInput: () => undefined, kill: () => undefined };
 	}
 	try {
-		child = spawn(options.binary, [...options.args], { cwd: options.cwd, env: options.env, stdio: ["pipe", "pipe", "pipe"], windowsHide: true, windowsVerbatimArguments: options.verbatimArguments ?? false });
+		child = spawn(options.binary, [...options.args], {
+			cwd: options.cwd,
+			env: options.env,
+			stdio: ["pipe", "pipe", "pipe"],
+			windowsHide: true,
+			windowsVerbatimArguments: options.verbatimArguments ?? false,
+		});
 	} catch (error) {
 		queueMicrotask(() => report({ failure: spawnFailure(options.binary, error), neverStarted: true }));
 		return { pid: undefined, write: () => undefined, endInput: () => undefined, kill: () => undefined };
@@ -76,7 +87,8 @@ export function spawnCli(options: CliSpawnOptions, events: CliProcessEvents): Cl
 		if (child.pid === undefined) report({ failure: spawnError, neverStarted: true });
 	});
 	child.on("close", (code, signal) => {
-		if (spawnError !== undefined) report({ failure: spawnError, ...(child.pid === undefined && { neverStarted: true as const }) });
+		if (spawnError !== undefined)
+			report({ failure: spawnError, ...(child.pid === undefined && { neverStarted: true as const }) });
 		else if (code === 0) report({ failure: undefined });
 		else report({ failure: exitFailure(code, signal, stderrTail) });
 	});
@@ -98,8 +110,10 @@ export function spawnCli(options: CliSpawnOptions, events: CliProcessEvents): Cl
 
 function spawnFailure(binary: string, error: unknown): string {
 	const code = typeof error === "object" && error !== null && "code" in error ? String(error.code) : "";
-	if (code === "ENOENT") return `Claude Code was not found at ${binary}. Install Claude Code, or set "${CLI_PATH_SETTING}" in this plugin's settings.`;
-	if (code === "EACCES") return `Claude Code at ${binary} cannot be run (permission denied). Check "${CLI_PATH_SETTING}" in this plugin's settings.`;
+	if (code === "ENOENT")
+		return `Claude Code was not found at ${binary}. Install Claude Code, or set "${CLI_PATH_SETTING}" in this plugin's settings.`;
+	if (code === "EACCES")
+		return `Claude Code at ${binary} cannot be run (permission denied). Check "${CLI_PATH_SETTING}" in this plugin's settings.`;
 	const reason = error instanceof Error ? error.message : String(error);
 	return `Claude Code could not start from ${binary}: ${reason}. Check "${CLI_PATH_SETTING}" in this plugin's settings.`;
 }

@@ -7,7 +7,11 @@ import type { JsonRecord } from "./json-lines";
  * meanwhile is kept and handed over in order once the process runs; a plan that fails ends the session with its
  * message, as a CLI that never started; ending or killing before the start means it never starts.
  */
-export function deferredCliProcess(plan: Promise<LaunchPlan>, spawn: (plan: Extract<LaunchPlan, { command: unknown }>, events: CliProcessEvents) => CliProcess, events: CliProcessEvents): CliProcess {
+export function deferredCliProcess(
+	plan: Promise<LaunchPlan>,
+	spawn: (plan: Extract<LaunchPlan, { command: unknown }>, events: CliProcessEvents) => CliProcess,
+	events: CliProcessEvents,
+): CliProcess {
 	const pending: JsonRecord[] = [];
 	let inputEnded = false;
 	let killed: NodeJS.Signals | undefined;
@@ -19,7 +23,11 @@ export function deferredCliProcess(plan: Promise<LaunchPlan>, spawn: (plan: Extr
 			running = spawn(ready, events);
 			for (const record of pending.splice(0)) running.write(record);
 		},
-		(error: unknown) => events.exit({ failure: `Claude Code could not be checked: ${error instanceof Error ? error.message : String(error)}`, neverStarted: true }),
+		(error: unknown) =>
+			events.exit({
+				failure: `Claude Code could not be checked: ${error instanceof Error ? error.message : String(error)}`,
+				neverStarted: true,
+			}),
 	);
 	return {
 		get pid() {

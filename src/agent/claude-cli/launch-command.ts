@@ -27,12 +27,18 @@ export interface LaunchCommand {
 const UNSAFE_FOR_CMD = /["%!^\r\n\0]/;
 
 /** The program and arguments that run Claude Code with `claudeArgs`, or why they cannot be run safely. */
-export function launchCommand(launch: ClaudeLaunch, claudeArgs: readonly string[]): LaunchCommand | { refused: string } {
-	if (launch.kind === "direct") return { command: launch.command, args: [...launch.args, ...claudeArgs], verbatimArguments: false };
+export function launchCommand(
+	launch: ClaudeLaunch,
+	claudeArgs: readonly string[],
+): LaunchCommand | { refused: string } {
+	if (launch.kind === "direct")
+		return { command: launch.command, args: [...launch.args, ...claudeArgs], verbatimArguments: false };
 	const parts = [launch.shim, ...claudeArgs];
 	const unsafe = parts.find((part) => UNSAFE_FOR_CMD.test(part) || (part !== launch.shim && part.endsWith("\\")));
 	if (unsafe !== undefined) {
-		return { refused: `cannot pass ${JSON.stringify(unsafe)} safely through cmd.exe to ${launch.shim}; set the path of claude.exe in the settings instead` };
+		return {
+			refused: `cannot pass ${JSON.stringify(unsafe)} safely through cmd.exe to ${launch.shim}; set the path of claude.exe in the settings instead`,
+		};
 	}
 	const line = parts.map((part) => `"${part}"`).join(" ");
 	return { command: launch.comSpec, args: ["/d", "/s", "/v:off", "/c", `"${line}"`], verbatimArguments: true };

@@ -53,7 +53,11 @@ export async function locateClaude(options: LocateOptions): Promise<ClaudeLocati
 	const tried = new Set<string>();
 	let unrunnable: ClaudeLocation | undefined;
 	let refused: ClaudeLocation | undefined;
-	const searchFolders = async (folders: readonly string[], source: ClaudeSource, loginShellPath?: readonly string[]): Promise<ClaudeLocation | undefined> => {
+	const searchFolders = async (
+		folders: readonly string[],
+		source: ClaudeSource,
+		loginShellPath?: readonly string[],
+	): Promise<ClaudeLocation | undefined> => {
 		for (const folder of folders) {
 			if (tried.has(folder)) continue;
 			tried.add(folder);
@@ -66,12 +70,20 @@ export async function locateClaude(options: LocateOptions): Promise<ClaudeLocati
 					continue;
 				}
 				const resolved = await resolveLaunch(machine, path);
-				const launchedInside = "launch" in resolved ? await insideVault(launchPaths(resolved.launch)) : undefined;
+				const launchedInside =
+					"launch" in resolved ? await insideVault(launchPaths(resolved.launch)) : undefined;
 				if (launchedInside !== undefined) {
 					refused ??= { kind: "inside-vault", path, realPath: launchedInside, source };
 					continue;
 				}
-				if ("launch" in resolved) return { kind: "found", path, source, launch: resolved.launch, ...(loginShellPath ? { loginShellPath } : {}) };
+				if ("launch" in resolved)
+					return {
+						kind: "found",
+						path,
+						source,
+						launch: resolved.launch,
+						...(loginShellPath ? { loginShellPath } : {}),
+					};
 				unrunnable ??= { kind: "unrunnable", path, problem: resolved.problem };
 			}
 		}
@@ -93,7 +105,8 @@ type VaultFence = (paths: readonly string[]) => Promise<string | undefined>;
 function vaultFence(machine: CliMachine, vaultRoot: string | undefined): VaultFence {
 	if (vaultRoot === undefined || vaultRoot.trim() === "") return () => Promise.resolve(undefined);
 	const paths = pathsOf(machine.platform);
-	const comparable = (path: string): string => (machine.platform === "win32" ? paths.normalize(path).toLowerCase() : paths.normalize(path));
+	const comparable = (path: string): string =>
+		machine.platform === "win32" ? paths.normalize(path).toLowerCase() : paths.normalize(path);
 	let root: Promise<string> | undefined;
 	return async (candidates) => {
 		root ??= machine.realPath(vaultRoot).then((real) => comparable(real ?? vaultRoot));
@@ -101,7 +114,11 @@ function vaultFence(machine: CliMachine, vaultRoot: string | undefined): VaultFe
 		for (const candidate of candidates) {
 			const real = (await machine.realPath(candidate)) ?? candidate;
 			const between = paths.relative(vault, comparable(real));
-			if (between === "" || (between !== ".." && !between.startsWith(`..${paths.sep}`) && !paths.isAbsolute(between))) return real;
+			if (
+				between === "" ||
+				(between !== ".." && !between.startsWith(`..${paths.sep}`) && !paths.isAbsolute(between))
+			)
+				return real;
 		}
 		return undefined;
 	};
@@ -113,7 +130,8 @@ function launchPaths(launch: ClaudeLaunch): string[] {
 }
 
 async function locateExplicit(machine: CliMachine, path: string, insideVault: VaultFence): Promise<ClaudeLocation> {
-	if (!pathsOf(machine.platform).isAbsolute(path)) return { kind: "setting-unusable", path, problem: "is not an absolute path" };
+	if (!pathsOf(machine.platform).isAbsolute(path))
+		return { kind: "setting-unusable", path, problem: "is not an absolute path" };
 	const inside = await insideVault([path]);
 	if (inside !== undefined) return { kind: "inside-vault", path, realPath: inside, source: "setting" };
 	switch (await machine.inspect(path)) {
@@ -127,7 +145,9 @@ async function locateExplicit(machine: CliMachine, path: string, insideVault: Va
 			const resolved = await resolveLaunch(machine, path);
 			if (!("launch" in resolved)) return { kind: "setting-unusable", path, problem: resolved.problem };
 			const launchedInside = await insideVault(launchPaths(resolved.launch));
-			return launchedInside === undefined ? { kind: "found", path, source: "setting", launch: resolved.launch } : { kind: "inside-vault", path, realPath: launchedInside, source: "setting" };
+			return launchedInside === undefined
+				? { kind: "found", path, source: "setting", launch: resolved.launch }
+				: { kind: "inside-vault", path, realPath: launchedInside, source: "setting" };
 		}
 	}
 }
@@ -141,17 +161,26 @@ function expandHome(machine: CliMachine, path: string): string {
 async function resolveLaunch(machine: CliMachine, path: string): Promise<Resolved> {
 	const paths = pathsOf(machine.platform);
 	const extension = paths.extname(path).toLowerCase();
-	if (machine.platform !== "win32" || (extension !== ".cmd" && extension !== ".bat")) return { launch: { kind: "direct", command: path, args: [] } };
+	if (machine.platform !== "win32" || (extension !== ".cmd" && extension !== ".bat"))
+		return { launch: { kind: "direct", command: path, args: [] } };
 
 	const text = await machine.readText(path);
 	const target = text === undefined ? undefined : readCmdShimTarget(text, path);
-	if (target === undefined) return { launch: { kind: "cmd-shim", comSpec: envValue(machine, "ComSpec") ?? "C:\\Windows\\System32\\cmd.exe", shim: path } };
+	if (target === undefined)
+		return {
+			launch: {
+				kind: "cmd-shim",
+				comSpec: envValue(machine, "ComSpec") ?? "C:\\Windows\\System32\\cmd.exe",
+				shim: path,
+			},
+		};
 	if (target.kind === "executable") {
 		return (await machine.inspect(target.path)) === "executable"
 			? { launch: { kind: "direct", command: target.path, args: [] } }
 			: { problem: `${path} starts ${target.path}, which is missing (reinstall Claude Code)` };
 	}
-	if ((await machine.inspect(target.script)) === "missing") return { problem: `${path} runs ${target.script}, which is missing (reinstall Claude Code)` };
+	if ((await machine.inspect(target.script)) === "missing")
+		return { problem: `${path} runs ${target.script}, which is missing (reinstall Claude Code)` };
 	const node = await findNode(machine, paths.dirname(path));
 	return node === undefined
 		? { problem: `${path} needs Node.js, which is not on the PATH (install Node.js, or the native claude.exe)` }

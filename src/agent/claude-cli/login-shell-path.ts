@@ -14,12 +14,18 @@ function defaultShell(platform: string): string {
  * syntax beyond `;` is needed (bash, zsh, fish, nushell alike). Undefined on Windows, or when the shell fails,
  * takes longer than the time limit or prints no markers.
  */
-export async function readLoginShellPath(machine: CliMachine, timeoutMs: number = LOGIN_SHELL_TIMEOUT_MS, marker: string = randomMarker()): Promise<string[] | undefined> {
+export async function readLoginShellPath(
+	machine: CliMachine,
+	timeoutMs: number = LOGIN_SHELL_TIMEOUT_MS,
+	marker: string = randomMarker(),
+): Promise<string[] | undefined> {
 	if (machine.platform === "win32") return undefined;
 	const shell = machine.env["SHELL"] || defaultShell(machine.platform);
 	const start = `${marker}_START`;
 	const end = `${marker}_END`;
-	const outcome = await machine.run(shell, ["-i", "-l", "-c", `echo ${start}; printenv PATH; echo ${end}`], { timeoutMs });
+	const outcome = await machine.run(shell, ["-i", "-l", "-c", `echo ${start}; printenv PATH; echo ${end}`], {
+		timeoutMs,
+	});
 	if (outcome.timedOut || outcome.startError !== undefined) return undefined;
 	return pathBetweenMarkers(outcome.stdout, start, end);
 }
@@ -30,7 +36,11 @@ export function pathBetweenMarkers(stdout: string, start: string, end: string): 
 	const from = lines.findIndex((line) => line.trim() === start);
 	const to = lines.findIndex((line, index) => index > from && line.trim() === end);
 	if (from < 0 || to < 0) return undefined;
-	const entries = lines.slice(from + 1, to).join(":").split(":").map((entry) => entry.trim());
+	const entries = lines
+		.slice(from + 1, to)
+		.join(":")
+		.split(":")
+		.map((entry) => entry.trim());
 	return [...new Set(entries.filter((entry) => entry.startsWith("/")))];
 }
 

@@ -15,7 +15,8 @@ async function inspect(path: string, platform: string): Promise<PathKind> {
 	try {
 		const info = await stat(path);
 		if (info.isDirectory()) return "directory";
-		if (platform === "win32") return WINDOWS_RUNNABLE_EXTENSIONS.has(extname(path).toLowerCase()) ? "executable" : "not-executable";
+		if (platform === "win32")
+			return WINDOWS_RUNNABLE_EXTENSIONS.has(extname(path).toLowerCase()) ? "executable" : "not-executable";
 		await access(path, constants.X_OK).catch(() => {
 			throw new NotExecutable();
 		});
@@ -27,7 +28,12 @@ async function inspect(path: string, platform: string): Promise<PathKind> {
 
 class NotExecutable extends Error {}
 
-function run(command: string, args: readonly string[], options: RunOptions, env: Readonly<Record<string, string | undefined>>): Promise<RunOutcome> {
+function run(
+	command: string,
+	args: readonly string[],
+	options: RunOptions,
+	env: Readonly<Record<string, string | undefined>>,
+): Promise<RunOutcome> {
 	return new Promise((resolve) => {
 		const finished = (error: ExecFileException | null, stdout: string, stderr: string): void => {
 			if (!error) {
@@ -63,13 +69,22 @@ function run(command: string, args: readonly string[], options: RunOptions, env:
 			child.stdin?.end();
 		} catch (error) {
 			// Node refuses some programs before starting them, e.g. a `.cmd` without a shell (EINVAL on Windows).
-			resolve({ exitCode: null, stdout: "", stderr: "", timedOut: false, startError: error instanceof Error ? error.message : String(error) });
+			resolve({
+				exitCode: null,
+				stdout: "",
+				stderr: "",
+				timedOut: false,
+				startError: error instanceof Error ? error.message : String(error),
+			});
 		}
 	});
 }
 
 /** The real machine the plugin runs on; programs run with `env` (by default this process's environment). */
-export function nodeCliMachine(env: Readonly<Record<string, string | undefined>> = process.env, platform: string = process.platform): CliMachine {
+export function nodeCliMachine(
+	env: Readonly<Record<string, string | undefined>> = process.env,
+	platform: string = process.platform,
+): CliMachine {
 	return {
 		platform,
 		env,

@@ -15,8 +15,13 @@ export type ClaudeLauncher = (claudeArgs: readonly string[]) => Promise<LaunchPl
  */
 export function claudeLauncher(machine: CliMachine, explicitPath: () => string, vaultRoot?: string): ClaudeLauncher {
 	return async (claudeArgs) => {
-		const check = await checkClaude({ machine, explicitPath: explicitPath(), ...(vaultRoot !== undefined && { vaultRoot }) });
-		if (check.status === "not-found" || check.status === "not-runnable" || check.status === "too-old") return { failure: `${check.message} ${check.fix}` };
+		const check = await checkClaude({
+			machine,
+			explicitPath: explicitPath(),
+			...(vaultRoot !== undefined && { vaultRoot }),
+		});
+		if (check.status === "not-found" || check.status === "not-runnable" || check.status === "too-old")
+			return { failure: `${check.message} ${check.fix}` };
 		const command = launchCommand(check.location.launch, claudeArgs);
 		if ("refused" in command) return { failure: `Claude Code cannot be started safely: ${command.refused}.` };
 		const delimiter = machine.platform === "win32" ? ";" : ":";

@@ -10,21 +10,33 @@ export type SandboxSupport = { available: true } | { available: false; why: stri
 
 const MACOS_SANDBOX = "/usr/bin/sandbox-exec";
 
-export async function shellSandboxSupport(machine: Pick<CliMachine, "platform" | "env" | "inspect">, path = machine.env["PATH"] ?? ""): Promise<SandboxSupport> {
+export async function shellSandboxSupport(
+	machine: Pick<CliMachine, "platform" | "env" | "inspect">,
+	path = machine.env["PATH"] ?? "",
+): Promise<SandboxSupport> {
 	if (machine.platform === "darwin") {
-		return (await machine.inspect(MACOS_SANDBOX)) === "executable" ? { available: true } : { available: false, why: `${MACOS_SANDBOX} is missing` };
+		return (await machine.inspect(MACOS_SANDBOX)) === "executable"
+			? { available: true }
+			: { available: false, why: `${MACOS_SANDBOX} is missing` };
 	}
-	if (machine.platform !== "linux") return { available: false, why: "Claude Code has no shell sandbox on this system" };
+	if (machine.platform !== "linux")
+		return { available: false, why: "Claude Code has no shell sandbox on this system" };
 	const missing: string[] = [];
 	for (const program of ["bwrap", "socat"]) {
 		if (!(await onPath(machine, path, program))) missing.push(program === "bwrap" ? "bubblewrap (bwrap)" : program);
 	}
-	return missing.length === 0 ? { available: true } : { available: false, why: `${missing.join(" and ")} ${missing.length === 1 ? "is" : "are"} not installed` };
+	return missing.length === 0
+		? { available: true }
+		: { available: false, why: `${missing.join(" and ")} ${missing.length === 1 ? "is" : "are"} not installed` };
 }
 
 async function onPath(machine: Pick<CliMachine, "inspect">, path: string, program: string): Promise<boolean> {
 	for (const folder of path.split(":")) {
-		if (folder.startsWith("/") && (await machine.inspect(`${folder.replace(/\/+$/, "")}/${program}`)) === "executable") return true;
+		if (
+			folder.startsWith("/") &&
+			(await machine.inspect(`${folder.replace(/\/+$/, "")}/${program}`)) === "executable"
+		)
+			return true;
 	}
 	return false;
 }

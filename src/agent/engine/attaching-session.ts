@@ -1,4 +1,11 @@
-import type { AgentEventListener, AgentPermissionMode, AgentSession, MessageAttachment, ToolPermissionAnswer, UserMessage } from "../agent-session";
+import type {
+	AgentEventListener,
+	AgentPermissionMode,
+	AgentSession,
+	MessageAttachment,
+	ToolPermissionAnswer,
+	UserMessage,
+} from "../agent-session";
 import type { AttachmentResolver, ResolvedAttachment } from "./attachment-resolver";
 import { promptContent } from "./mention-text";
 
@@ -64,18 +71,28 @@ export class AttachingSession implements AgentSession {
 	}
 
 	private async withAttachments(message: UserMessage): Promise<UserMessage> {
-		const unique = [...new Map(message.attachments.map((attachment) => [attachmentKey(attachment), attachment])).values()];
+		const unique = [
+			...new Map(message.attachments.map((attachment) => [attachmentKey(attachment), attachment])).values(),
+		];
 		const read = await Promise.all(unique.map((attachment) => this.read(attachment)));
-		const handed = read.filter((entry): entry is { attachment: MessageAttachment; resolved: ResolvedAttachment } => entry.resolved !== undefined);
+		const handed = read.filter(
+			(entry): entry is { attachment: MessageAttachment; resolved: ResolvedAttachment } =>
+				entry.resolved !== undefined,
+		);
 		return {
 			text: message.text,
 			attachments: handed.map((entry) => entry.attachment),
-			prompt: promptContent(message.text, handed.map((entry) => entry.resolved)),
+			prompt: promptContent(
+				message.text,
+				handed.map((entry) => entry.resolved),
+			),
 		};
 	}
 
 	/** A resolver that fails hands nothing over: the message goes without that attachment. */
-	private async read(attachment: MessageAttachment): Promise<{ attachment: MessageAttachment; resolved: ResolvedAttachment | undefined }> {
+	private async read(
+		attachment: MessageAttachment,
+	): Promise<{ attachment: MessageAttachment; resolved: ResolvedAttachment | undefined }> {
 		try {
 			return { attachment, resolved: await this.resolver.resolve(attachment) };
 		} catch {

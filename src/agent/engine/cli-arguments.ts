@@ -12,15 +12,23 @@
 import type { AgentSessionOptions } from "../agent-session";
 import { guardSettings, type SessionGuard } from "./session-guard";
 
-export function cliArguments(options: AgentSessionOptions, inProcessServers: readonly string[], guard: SessionGuard): string[] {
+export function cliArguments(
+	options: AgentSessionOptions,
+	inProcessServers: readonly string[],
+	guard: SessionGuard,
+): string[] {
 	const args = [
 		"-p",
-		"--input-format", "stream-json",
-		"--output-format", "stream-json",
+		"--input-format",
+		"stream-json",
+		"--output-format",
+		"stream-json",
 		"--verbose",
 		"--include-partial-messages",
-		"--permission-prompt-tool", "stdio",
-		"--permission-mode", options.permissionMode,
+		"--permission-prompt-tool",
+		"stdio",
+		"--permission-mode",
+		options.permissionMode,
 	];
 	if (options.model !== undefined) args.push("--model", options.model);
 	if (options.resume !== undefined) args.push("--resume", options.resume);

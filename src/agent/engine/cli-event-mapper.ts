@@ -41,9 +41,19 @@ export class CliEventMapper {
 		const key = `${sessionId} ${model ?? ""}`;
 		if (key === this.lastReady) return [];
 		this.lastReady = key;
-		const commands = Array.isArray(message["slash_commands"]) ? message["slash_commands"].filter((name): name is string => typeof name === "string") : [];
+		const commands = Array.isArray(message["slash_commands"])
+			? message["slash_commands"].filter((name): name is string => typeof name === "string")
+			: [];
 		const cliVersion = stringField(message, "claude_code_version");
-		return [{ kind: "ready", sessionId, slashCommands: commands, ...(model !== undefined && { model }), ...(cliVersion !== undefined && { cliVersion }) }];
+		return [
+			{
+				kind: "ready",
+				sessionId,
+				slashCommands: commands,
+				...(model !== undefined && { model }),
+				...(cliVersion !== undefined && { cliVersion }),
+			},
+		];
 	}
 
 	private turnEnd(message: JsonRecord, interrupted: boolean): AgentEvent {
@@ -73,7 +83,14 @@ export class CliEventMapper {
 		const streamed = this.streamedMessages.has(messageId);
 		return body["content"].filter(isJsonRecord).flatMap((block, index): AgentEvent[] => {
 			if (block["type"] === "tool_use" && typeof block["id"] === "string" && typeof block["name"] === "string") {
-				return [{ kind: "tool-call", toolUseId: block["id"], toolName: block["name"], input: isJsonRecord(block["input"]) ? block["input"] : {} }];
+				return [
+					{
+						kind: "tool-call",
+						toolUseId: block["id"],
+						toolName: block["name"],
+						input: isJsonRecord(block["input"]) ? block["input"] : {},
+					},
+				];
 			}
 			if (block["type"] === "text" && !streamed && typeof block["text"] === "string" && block["text"] !== "") {
 				return [{ kind: "text-delta", blockId: `${messageId}:${index}`, text: block["text"] }];
@@ -88,7 +105,14 @@ function toolResults(message: JsonRecord): AgentEvent[] {
 	if (!isJsonRecord(body) || !Array.isArray(body["content"])) return [];
 	return body["content"].filter(isJsonRecord).flatMap((block): AgentEvent[] =>
 		block["type"] === "tool_result" && typeof block["tool_use_id"] === "string"
-			? [{ kind: "tool-result", toolUseId: block["tool_use_id"], isError: block["is_error"] === true, text: contentText(block["content"]) }]
+			? [
+					{
+						kind: "tool-result",
+						toolUseId: block["tool_use_id"],
+						isError: block["is_error"] === true,
+						text: contentText(block["content"]),
+					},
+				]
 			: [],
 	);
 }
@@ -97,21 +121,27 @@ function toolResults(message: JsonRecord): AgentEvent[] {
 export function contentText(content: unknown): string {
 	if (typeof content === "string") return content;
 	if (!Array.isArray(content)) return "";
-	return content.filter(isJsonRecord).flatMap((block) => (typeof block["text"] === "string" ? [block["text"]] : [])).join("\n");
+	return content
+		.filter(isJsonRecord)
+		.flatMap((block) => (typeof block["text"] === "string" ? [block["text"]] : []))
+		.join("\n");
 }
 
 type TurnEndEvent = Extract<AgentEvent, { kind: "turn-end" }>;
 
 function turnEnd(message: JsonRecord, interrupted: boolean): TurnEndEvent {
 	const usage = turnUsage(message);
-	if (message["subtype"] === "success" && message["is_error"] !== true) return { kind: "turn-end", outcome: "done", usage };
+	if (message["subtype"] === "success" && message["is_error"] !== true)
+		return { kind: "turn-end", outcome: "done", usage };
 	const terminal = stringField(message, "terminal_reason") ?? "";
 	if (interrupted || terminal.startsWith("aborted")) return { kind: "turn-end", outcome: "interrupted", usage };
 	return { kind: "turn-end", outcome: "error", usage, error: resultError(message) };
 }
 
 function resultError(message: JsonRecord): string {
-	const errors = Array.isArray(message["errors"]) ? message["errors"].filter((error): error is string => typeof error === "string") : [];
+	const errors = Array.isArray(message["errors"])
+		? message["errors"].filter((error): error is string => typeof error === "string")
+		: [];
 	const result = stringField(message, "result");
 	const text = errors[0] ?? result ?? stringField(message, "subtype") ?? "the turn failed";
 	return text.split("\n")[0] ?? text;
@@ -126,14 +156,18 @@ function turnUsage(message: JsonRecord): TurnUsage {
 		["cacheCreationTokens", usage["cache_creation_input_tokens"]],
 		["durationMs", message["duration_ms"]],
 	];
-	return Object.fromEntries(entries.filter(([, value]) => typeof value === "number" && Number.isFinite(value))) as TurnUsage;
+	return Object.fromEntries(
+		entries.filter(([, value]) => typeof value === "number" && Number.isFinite(value)),
+	) as TurnUsage;
 }
 
 function costSinceLastResult(message: JsonRecord): number | undefined {
 	const byModel = message["model_usage_since_last_result"];
 	if (!isJsonRecord(byModel)) return undefined;
 	const costs = Object.values(byModel).map((usage) => (isJsonRecord(usage) ? usage["costUSD"] : undefined));
-	return costs.every((cost): cost is number => typeof cost === "number") ? costs.reduce((sum, cost) => sum + cost, 0) : undefined;
+	return costs.every((cost): cost is number => typeof cost === "number")
+		? costs.reduce((sum, cost) => sum + cost, 0)
+		: undefined;
 }
 
 function stringField(record: JsonRecord, key: string): string | undefined {

@@ -45,19 +45,33 @@ export function typedText(record: JsonRecord): string | undefined {
 	if (!isJsonRecord(message)) return undefined;
 	const content = message["content"];
 	// The panel's own messages are the typed text, then the attachments it read as `document` blocks.
-	const text = typeof content === "string"
-		? content
-		: Array.isArray(content) && content.every((block) => isJsonRecord(block) && (block["type"] === "text" || block["type"] === "document"))
-			? content.flatMap((block) => (isJsonRecord(block) && block["type"] === "text" && typeof block["text"] === "string" ? [block["text"]] : [])).join("\n")
-			: undefined;
+	const text =
+		typeof content === "string"
+			? content
+			: Array.isArray(content) &&
+				  content.every(
+						(block) => isJsonRecord(block) && (block["type"] === "text" || block["type"] === "document"),
+				  )
+				? content
+						.flatMap((block) =>
+							isJsonRecord(block) && block["type"] === "text" && typeof block["text"] === "string"
+								? [block["text"]]
+								: [],
+						)
+						.join("\n")
+				: undefined;
 	if (text === undefined || text.trim() === "" || text.startsWith("[Request interrupted")) return undefined;
 	return withoutMentionBreaks(text);
 }
 
 export async function pastSessions(folder: string): Promise<PastSession[]> {
-	const files = (await readdir(folder)).filter((name) => name.endsWith(".jsonl") && SESSION_ID.test(name.slice(0, -6)));
+	const files = (await readdir(folder)).filter(
+		(name) => name.endsWith(".jsonl") && SESSION_ID.test(name.slice(0, -6)),
+	);
 	const sessions = await Promise.all(files.map((name) => describeSession(join(folder, name), name.slice(0, -6))));
-	return sessions.filter((session): session is PastSession => session !== undefined).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+	return sessions
+		.filter((session): session is PastSession => session !== undefined)
+		.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
 }
 
 async function describeSession(file: string, sessionId: string): Promise<PastSession | undefined> {

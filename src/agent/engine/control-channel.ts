@@ -95,7 +95,10 @@ export class ControlChannel {
 		void this.handler(request, controller.signal).then(
 			(response) => {
 				if (this.incoming.delete(requestId) && this.closedWith === undefined) {
-					this.write({ type: "control_response", response: { subtype: "success", request_id: requestId, response } });
+					this.write({
+						type: "control_response",
+						response: { subtype: "success", request_id: requestId, response },
+					});
 				}
 			},
 			(error: unknown) => {

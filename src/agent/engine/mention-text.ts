@@ -50,7 +50,9 @@ function attachmentBlock(attachment: ResolvedAttachment): PromptBlock {
 			return document(
 				attachment.path,
 				`A folder the user attached from the vault (${quoted(attachment.path)}). This is the panel's list of the notes in it you may read, one vault path a line${attachment.complete ? "" : "; there are more than these"}.`,
-				attachment.notes.length === 0 ? "(The folder holds no notes you may read.)" : attachment.notes.join("\n"),
+				attachment.notes.length === 0
+					? "(The folder holds no notes you may read.)"
+					: attachment.notes.join("\n"),
 			);
 		case "file":
 			return document(
@@ -68,10 +70,22 @@ function noteBlock(note: Extract<ResolvedAttachment, { kind: "note" }>): PromptB
 	const wanted = note.lines === undefined ? all : all.slice(from - 1, to);
 	const shown = linesWithin(wanted, MAX_ATTACHED_CHARS);
 	const part = note.lines === undefined ? "the whole note" : `lines ${from} to ${to} of ${all.length}`;
-	const cut = shown.length < wanted.length ? ` Only its first ${shown.length} lines fit here: read the rest with the Read tool.` : "";
+	const cut =
+		shown.length < wanted.length
+			? ` Only its first ${shown.length} lines fit here: read the rest with the Read tool.`
+			: "";
 	const text = shown.join("\n");
-	if (text.trim() === "") return document(note.path, `A note the user attached from the vault (${quoted(note.path)}), ${part}. It is empty; this line is the panel's, not the note's.`, "(Empty.)");
-	return document(note.path, `A note the user attached from the vault (${quoted(note.path)}), ${part}, exactly as it is on disk.${cut}`, text);
+	if (text.trim() === "")
+		return document(
+			note.path,
+			`A note the user attached from the vault (${quoted(note.path)}), ${part}. It is empty; this line is the panel's, not the note's.`,
+			"(Empty.)",
+		);
+	return document(
+		note.path,
+		`A note the user attached from the vault (${quoted(note.path)}), ${part}, exactly as it is on disk.${cut}`,
+		text,
+	);
 }
 
 /** As many whole lines as fit in `limit` characters (at least the start of the first). */
@@ -91,7 +105,12 @@ function linesWithin(lines: readonly string[], limit: number): string[] {
 
 /** The title is the exact vault path (the CLI does not expand a document's fields; the context is neutralised all the same). */
 function document(title: string, context: string, data: string): PromptBlock {
-	return { type: "document", title, context: neutraliseMentions(context), source: { type: "text", media_type: "text/plain", data } };
+	return {
+		type: "document",
+		title,
+		context: neutraliseMentions(context),
+		source: { type: "text", media_type: "text/plain", data },
+	};
 }
 
 /** A vault path inside a sentence: JSON-quoted, so a quote or line break in a name cannot end the sentence's quote. */

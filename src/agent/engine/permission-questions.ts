@@ -14,7 +14,8 @@ export class PermissionQuestions {
 	constructor(private readonly emit: (event: AgentEvent) => void) {}
 
 	ask(request: ToolPermissionRequest, signal?: AbortSignal): Promise<ToolPermissionAnswer> {
-		if (this.open.has(request.id)) return Promise.reject(new Error(`permission request ${request.id} is already open`));
+		if (this.open.has(request.id))
+			return Promise.reject(new Error(`permission request ${request.id} is already open`));
 		if (signal?.aborted === true) return Promise.resolve(withdrawn);
 		return new Promise<ToolPermissionAnswer>((resolve) => {
 			this.open.set(request.id, { resolve });

@@ -37,6 +37,7 @@ export function guardSettings(guard: SessionGuard): Record<string, unknown> | un
 			filesystem: { denyRead: [...guard.sandbox.denyRead], denyWrite: [...guard.sandbox.denyWrite] },
 		};
 	}
-	if (guard.denyRules !== undefined && guard.denyRules.length > 0) settings["permissions"] = { deny: [...guard.denyRules] };
+	if (guard.denyRules !== undefined && guard.denyRules.length > 0)
+		settings["permissions"] = { deny: [...guard.denyRules] };
 	return Object.keys(settings).length === 0 ? undefined : settings;
 }

@@ -2,7 +2,15 @@
 import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import type { AgentEngine, AgentEvent, AgentSession, AgentSessionOptions, InProcessMcpServers, PastSession, ToolGate } from "../agent-session";
+import type {
+	AgentEngine,
+	AgentEvent,
+	AgentSession,
+	AgentSessionOptions,
+	InProcessMcpServers,
+	PastSession,
+	ToolGate,
+} from "../agent-session";
 import { AttachingSession } from "./attaching-session";
 import type { AttachmentResolver } from "./attachment-resolver";
 import { cliArguments } from "./cli-arguments";
@@ -54,8 +62,19 @@ export class StreamJsonEngine implements AgentEngine {
 				start: (events) =>
 					// A plain path with no guard to wait for starts at once (tests, the headless host's explicit path).
 					options.launcher === undefined && options.guard === undefined
-						? spawnCli({ binary: options.cliPath?.() ?? "", args: cliArguments(sessionOptions, servers, UNTRUSTED_GUARD), cwd: options.vaultRoot, env: this.env() }, events)
-						: this.spawn(this.guard().then((guard) => cliArguments(sessionOptions, servers, guard)), events),
+						? spawnCli(
+								{
+									binary: options.cliPath?.() ?? "",
+									args: cliArguments(sessionOptions, servers, UNTRUSTED_GUARD),
+									cwd: options.vaultRoot,
+									env: this.env(),
+								},
+								events,
+							)
+						: this.spawn(
+								this.guard().then((guard) => cliArguments(sessionOptions, servers, guard)),
+								events,
+							),
 			},
 			sessionOptions.resume,
 		);
@@ -76,12 +95,25 @@ export class StreamJsonEngine implements AgentEngine {
 	private spawn(args: Promise<string[]>, events: CliProcessEvents): CliProcess {
 		const { launcher, cliPath, vaultRoot } = this.options;
 		const plan: Promise<LaunchPlan> =
-			launcher === undefined ? args.then((ready) => ({ command: { command: cliPath?.() ?? "", args: ready, verbatimArguments: false } })) : args.then((ready) => launcher(ready));
+			launcher === undefined
+				? args.then((ready) => ({
+						command: { command: cliPath?.() ?? "", args: ready, verbatimArguments: false },
+					}))
+				: args.then((ready) => launcher(ready));
 		return deferredCliProcess(
 			plan,
 			(ready, started) => {
 				const env = ready.path === undefined ? this.env() : { ...this.env(), PATH: ready.path };
-				return spawnCli({ binary: ready.command.command, args: ready.command.args, cwd: vaultRoot, env, verbatimArguments: ready.command.verbatimArguments }, started);
+				return spawnCli(
+					{
+						binary: ready.command.command,
+						args: ready.command.args,
+						cwd: vaultRoot,
+						env,
+						verbatimArguments: ready.command.verbatimArguments,
+					},
+					started,
+				);
 			},
 			events,
 		);

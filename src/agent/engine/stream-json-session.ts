@@ -49,7 +49,14 @@ const HOOK_CALLBACK_ID = "obsidian_tool_gate";
 const HOOK_TIMEOUT_SECONDS = 24 * 60 * 60;
 const PRE_TOOL_USE_HOOKS = {
 	// "block": an error answer refuses the tool instead of letting it run unreviewed.
-	PreToolUse: [{ matcher: HOOKED_TOOLS, hookCallbackIds: [HOOK_CALLBACK_ID], timeout: HOOK_TIMEOUT_SECONDS, onFailure: "block" }],
+	PreToolUse: [
+		{
+			matcher: HOOKED_TOOLS,
+			hookCallbackIds: [HOOK_CALLBACK_ID],
+			timeout: HOOK_TIMEOUT_SECONDS,
+			onFailure: "block",
+		},
+	],
 };
 
 export class StreamJsonSession implements AgentSession {
@@ -79,7 +86,10 @@ export class StreamJsonSession implements AgentSession {
 	) {
 		this.currentSessionId = resume;
 		this.exited = new Promise((resolve) => (this.markExited = resolve));
-		this.control = new ControlChannel((record) => this.process.write(record), (request, signal) => this.answerControl(request, signal));
+		this.control = new ControlChannel(
+			(record) => this.process.write(record),
+			(request, signal) => this.answerControl(request, signal),
+		);
 		this.process = ports.start({
 			message: (record) => this.receive(record),
 			skipped: () => undefined,
@@ -88,15 +98,21 @@ export class StreamJsonSession implements AgentSession {
 		const servers = ports.mcp?.names() ?? [];
 		// No message goes to the CLI before it has taken the hook: it handles a message while its answer to `initialize`
 		// is still being made (it connects the in-process servers first), and would run tools ungated meanwhile.
-		this.control.request({ subtype: "initialize", hooks: PRE_TOOL_USE_HOOKS, ...(servers.length > 0 && { sdkMcpServers: [...servers] }) }).then(
-			() => {
-				this.gated = true;
-				const write = this.waitingForGate;
-				this.waitingForGate = undefined;
-				write?.();
-			},
-			(error: unknown) => this.refuseToRun(error),
-		);
+		this.control
+			.request({
+				subtype: "initialize",
+				hooks: PRE_TOOL_USE_HOOKS,
+				...(servers.length > 0 && { sdkMcpServers: [...servers] }),
+			})
+			.then(
+				() => {
+					this.gated = true;
+					const write = this.waitingForGate;
+					this.waitingForGate = undefined;
+					write?.();
+				},
+				(error: unknown) => this.refuseToRun(error),
+			);
 	}
 
 	get sessionId(): string | undefined {
@@ -160,7 +176,10 @@ export class StreamJsonSession implements AgentSession {
 	private refuseToRun(error: unknown): void {
 		if (this.ended || this.closing) return;
 		const why = error instanceof Error ? error.message : String(error);
-		this.emit({ kind: "failed", message: `Claude Code did not accept the panel's review and privacy checks (${why}), so this session was stopped before anything ran. Update Claude Code, then start a new session.` });
+		this.emit({
+			kind: "failed",
+			message: `Claude Code did not accept the panel's review and privacy checks (${why}), so this session was stopped before anything ran. Update Claude Code, then start a new session.`,
+		});
 		this.closing = true;
 		this.process.kill("SIGTERM");
 	}
@@ -231,9 +250,11 @@ export class StreamJsonSession implements AgentSession {
 
 	/** The PreToolUse hook: the gate decides before the tool runs, whatever the permission mode lets through. */
 	private async answerHook(request: JsonRecord, signal: AbortSignal): Promise<JsonRecord> {
-		if (request["callback_id"] !== HOOK_CALLBACK_ID) throw new Error(`unknown hook callback: ${String(request["callback_id"])}`);
+		if (request["callback_id"] !== HOOK_CALLBACK_ID)
+			throw new Error(`unknown hook callback: ${String(request["callback_id"])}`);
 		const hookInput = isJsonRecord(request["input"]) ? request["input"] : {};
-		if (hookInput["hook_event_name"] !== "PreToolUse") throw new Error(`unexpected hook event: ${String(hookInput["hook_event_name"])}`);
+		if (hookInput["hook_event_name"] !== "PreToolUse")
+			throw new Error(`unexpected hook event: ${String(hookInput["hook_event_name"])}`);
 		const toolName = typeof hookInput["tool_name"] === "string" ? hookInput["tool_name"] : "";
 		const input = isJsonRecord(hookInput["tool_input"]) ? hookInput["tool_input"] : {};
 		const given = request["tool_use_id"] ?? hookInput["tool_use_id"];
@@ -245,18 +266,36 @@ export class StreamJsonSession implements AgentSession {
 			hookSpecificOutput: {
 				hookEventName: "PreToolUse",
 				...(decision.behavior === "allow"
-					? { permissionDecision: "allow", permissionDecisionReason: "Allowed by the Obsidian agent panel.", updatedInput: decision.updatedInput }
+					? {
+							permissionDecision: "allow",
+							permissionDecisionReason: "Allowed by the Obsidian agent panel.",
+							updatedInput: decision.updatedInput,
+						}
 					: { permissionDecision: "deny", permissionDecisionReason: decision.message }),
 			},
 		};
 	}
 
-	private async decide(toolName: string, input: JsonRecord, toolUseId: string | undefined, signal: AbortSignal, cwd?: string): Promise<ToolUseDecision> {
+	private async decide(
+		toolName: string,
+		input: JsonRecord,
+		toolUseId: string | undefined,
+		signal: AbortSignal,
+		cwd?: string,
+	): Promise<ToolUseDecision> {
 		try {
-			const request = { toolName, input, ...(toolUseId !== undefined && { toolUseId }), ...(cwd !== undefined && { cwd }) };
+			const request = {
+				toolName,
+				input,
+				...(toolUseId !== undefined && { toolUseId }),
+				...(cwd !== undefined && { cwd }),
+			};
 			return await this.ports.gate.decide(request, this.askingSession(signal), signal);
 		} catch (error) {
-			return { behavior: "deny", message: `The permission check failed: ${error instanceof Error ? error.message : String(error)}` };
+			return {
+				behavior: "deny",
+				message: `The permission check failed: ${error instanceof Error ? error.message : String(error)}`,
+			};
 		}
 	}
 
@@ -279,7 +318,8 @@ export class StreamJsonSession implements AgentSession {
 	private async forwardMcp(request: JsonRecord): Promise<JsonRecord> {
 		const server = request["server_name"];
 		const message = request["message"];
-		if (typeof server !== "string" || !isJsonRecord(message)) throw new Error("mcp_message without server_name or message");
+		if (typeof server !== "string" || !isJsonRecord(message))
+			throw new Error("mcp_message without server_name or message");
 		if (!this.ports.mcp?.names().includes(server)) throw new Error(`no in-process MCP server named ${server}`);
 		const reply = await this.ports.mcp.handle(server, message);
 		// A notification has no reply; the CLI still waits for an answer to its control request.
@@ -293,10 +333,16 @@ export class StreamJsonSession implements AgentSession {
 		this.questions.withdrawAll();
 		if (this.turnRunning) {
 			this.turnRunning = false;
-			this.emit({ kind: "turn-end", outcome: this.closing ? "interrupted" : "error", usage: {}, ...(!this.closing && { error: reason }) });
+			this.emit({
+				kind: "turn-end",
+				outcome: this.closing ? "interrupted" : "error",
+				usage: {},
+				...(!this.closing && { error: reason }),
+			});
 		}
 		// A failure the session's own close caused is no news; a CLI that never started always is.
-		if (exit.failure !== undefined && (!this.closing || exit.neverStarted === true)) this.emit({ kind: "failed", message: exit.failure });
+		if (exit.failure !== undefined && (!this.closing || exit.neverStarted === true))
+			this.emit({ kind: "failed", message: exit.failure });
 		this.emit({ kind: "closed" });
 		this.markExited();
 	}

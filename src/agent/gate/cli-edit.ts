@@ -52,19 +52,27 @@ export function applyCliEdits(content: string | undefined, edits: readonly CliEd
 		if (edit.old_string === edit.new_string) return { ok: false, message: NO_CHANGE };
 		if (edit.old_string === "") {
 			// An empty old_string creates the file; the CLI allows it on an existing file only when that is blank.
-			if (index === 0 && content !== undefined && content.trim() !== "") return { ok: false, message: FILE_EXISTS };
+			if (index === 0 && content !== undefined && content.trim() !== "")
+				return { ok: false, message: FILE_EXISTS };
 			text = edit.new_string;
 			earlierNewStrings.push(edit.new_string);
 			continue;
 		}
 		if (content === undefined && index === 0) return { ok: false, message: FILE_MISSING };
 		const withoutTrailingNewline = edit.old_string.replace(/\n+$/, "");
-		if (withoutTrailingNewline !== "" && earlierNewStrings.some((earlier) => earlier.includes(withoutTrailingNewline))) return { ok: false, message: SUBSTRING_OF_EARLIER };
+		if (
+			withoutTrailingNewline !== "" &&
+			earlierNewStrings.some((earlier) => earlier.includes(withoutTrailingNewline))
+		)
+			return { ok: false, message: SUBSTRING_OF_EARLIER };
 		const actual = actualOldString(text, edit.old_string);
 		if (actual === undefined) return { ok: false, message: `${NOT_FOUND}\nString: ${edit.old_string}` };
 		const newString = actual === edit.old_string ? edit.new_string : withQuoteStyle(actual, edit.new_string);
 		if (edit.replace_all !== true && occursTwice(text, actual)) {
-			return { ok: false, message: `Found ${text.split(actual).length - 1} matches of the string to replace, but replace_all is false. To replace all occurrences, set replace_all to true. To replace only one occurrence, please provide more context to uniquely identify the instance.\nString: ${edit.old_string}` };
+			return {
+				ok: false,
+				message: `Found ${text.split(actual).length - 1} matches of the string to replace, but replace_all is false. To replace all occurrences, set replace_all to true. To replace only one occurrence, please provide more context to uniquely identify the instance.\nString: ${edit.old_string}`,
+			};
 		}
 		const before = text;
 		text = replaceLikeCli(text, actual, newString, edit.replace_all === true);
@@ -80,8 +88,10 @@ export function applyCliEdits(content: string | undefined, edits: readonly CliEd
  * line end after it too, when the file holds it followed by one.
  */
 export function replaceLikeCli(content: string, oldString: string, newString: string, replaceAll: boolean): string {
-	const replace = (search: string): string => (replaceAll ? content.replaceAll(search, () => newString) : content.replace(search, () => newString));
-	if (newString === "" && !oldString.endsWith("\n") && content.includes(`${oldString}\n`)) return replace(`${oldString}\n`);
+	const replace = (search: string): string =>
+		replaceAll ? content.replaceAll(search, () => newString) : content.replace(search, () => newString);
+	if (newString === "" && !oldString.endsWith("\n") && content.includes(`${oldString}\n`))
+		return replace(`${oldString}\n`);
 	return replace(oldString);
 }
 
@@ -97,7 +107,11 @@ const LEFT_DOUBLE = "\u201C";
 const RIGHT_DOUBLE = "\u201D";
 
 function straightQuotes(text: string): string {
-	return text.replaceAll(LEFT_SINGLE, "'").replaceAll(RIGHT_SINGLE, "'").replaceAll(LEFT_DOUBLE, '"').replaceAll(RIGHT_DOUBLE, '"');
+	return text
+		.replaceAll(LEFT_SINGLE, "'")
+		.replaceAll(RIGHT_SINGLE, "'")
+		.replaceAll(LEFT_DOUBLE, '"')
+		.replaceAll(RIGHT_DOUBLE, '"');
 }
 
 /** The text in the file old_string stands for: itself, else the span that matches it with curly quotes read as straight. */
@@ -110,15 +124,26 @@ function actualOldString(content: string, oldString: string): string | undefined
 /** new_string in the file's quote style, when old_string matched only with its curly quotes read as straight. */
 function withQuoteStyle(actual: string, newString: string): string {
 	let result = newString;
-	if (actual.includes(LEFT_DOUBLE) || actual.includes(RIGHT_DOUBLE)) result = curlyQuotes(result, '"', () => undefined, LEFT_DOUBLE, RIGHT_DOUBLE);
+	if (actual.includes(LEFT_DOUBLE) || actual.includes(RIGHT_DOUBLE))
+		result = curlyQuotes(result, '"', () => undefined, LEFT_DOUBLE, RIGHT_DOUBLE);
 	// An apostrophe between two letters (as in "don't") is a right quote.
-	const apostrophe = (before: string | undefined, after: string | undefined): string | undefined => (before !== undefined && after !== undefined && /\p{L}/u.test(before) && /\p{L}/u.test(after) ? RIGHT_SINGLE : undefined);
-	if (actual.includes(LEFT_SINGLE) || actual.includes(RIGHT_SINGLE)) result = curlyQuotes(result, "'", apostrophe, LEFT_SINGLE, RIGHT_SINGLE);
+	const apostrophe = (before: string | undefined, after: string | undefined): string | undefined =>
+		before !== undefined && after !== undefined && /\p{L}/u.test(before) && /\p{L}/u.test(after)
+			? RIGHT_SINGLE
+			: undefined;
+	if (actual.includes(LEFT_SINGLE) || actual.includes(RIGHT_SINGLE))
+		result = curlyQuotes(result, "'", apostrophe, LEFT_SINGLE, RIGHT_SINGLE);
 	return result;
 }
 
 /** Straight quotes made curly: an opening one at a line start or after a space, an opening bracket or a dash. */
-function curlyQuotes(text: string, quote: string, special: (before: string | undefined, after: string | undefined) => string | undefined, opening: string, closing: string): string {
+function curlyQuotes(
+	text: string,
+	quote: string,
+	special: (before: string | undefined, after: string | undefined) => string | undefined,
+	opening: string,
+	closing: string,
+): string {
 	const characters = [...text];
 	return characters
 		.map((character, index) => {

@@ -13,12 +13,16 @@ export function editForAcceptedText(current: string, accepted: string): CliEdit 
 	const shorter = Math.min(current.length, accepted.length);
 	while (prefix < shorter && current[prefix] === accepted[prefix]) prefix++;
 	let suffix = 0;
-	while (suffix < shorter - prefix && current[current.length - 1 - suffix] === accepted[accepted.length - 1 - suffix]) suffix++;
+	while (suffix < shorter - prefix && current[current.length - 1 - suffix] === accepted[accepted.length - 1 - suffix])
+		suffix++;
 	// The changed span, widened to whole lines: easier to read in the transcript, and usually unique at once.
 	let start = lineStart(current, prefix);
 	let end = lineEnd(current, current.length - suffix);
 	for (;;) {
-		const edit = { old_string: current.slice(start, end), new_string: accepted.slice(start, accepted.length - (current.length - end)) };
+		const edit = {
+			old_string: current.slice(start, end),
+			new_string: accepted.slice(start, accepted.length - (current.length - end)),
+		};
 		if (appliesHere(current, start, edit)) return edit;
 		start = start === 0 ? 0 : lineStart(current, start - 1);
 		end = end === current.length ? end : lineEnd(current, end + 1);
@@ -27,7 +31,12 @@ export function editForAcceptedText(current: string, accepted: string): CliEdit 
 
 /** The CLI would replace exactly this span: non-empty, found nowhere else (overlapping matches included), same result. */
 function appliesHere(current: string, start: number, edit: CliEdit): boolean {
-	if (edit.old_string === "" || current.indexOf(edit.old_string) !== start || current.indexOf(edit.old_string, start + 1) !== -1) return false;
+	if (
+		edit.old_string === "" ||
+		current.indexOf(edit.old_string) !== start ||
+		current.indexOf(edit.old_string, start + 1) !== -1
+	)
+		return false;
 	const expected = current.slice(0, start) + edit.new_string + current.slice(start + edit.old_string.length);
 	return replaceLikeCli(current, edit.old_string, edit.new_string, false) === expected;
 }

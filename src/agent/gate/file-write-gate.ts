@@ -1,5 +1,12 @@
 import type { ToolUseDecision, ToolUseRequest } from "../agent-session";
-import { applyCliEdits, cliView, FILE_MISSING, newStringAsCliWritesIt, type CliEdit, type CliEditResult } from "./cli-edit";
+import {
+	applyCliEdits,
+	cliView,
+	FILE_MISSING,
+	newStringAsCliWritesIt,
+	type CliEdit,
+	type CliEditResult,
+} from "./cli-edit";
 import { editForAcceptedText } from "./edit-for-accepted-text";
 import type { FileWriteReview } from "./file-write-review";
 import type { GateVault, JournaledWrite, WriteJournal } from "./gate-ports";
@@ -36,7 +43,11 @@ export class FileWriteGate {
 
 	constructor(private readonly options: FileWriteGateOptions) {}
 
-	async decide(request: ToolUseRequest, sessionId: string | undefined, signal?: AbortSignal): Promise<ToolUseDecision> {
+	async decide(
+		request: ToolUseRequest,
+		sessionId: string | undefined,
+		signal?: AbortSignal,
+	): Promise<ToolUseDecision> {
 		const input = request.input;
 		const given = request.toolName === "NotebookEdit" ? input.notebook_path : input.file_path;
 		if (typeof given !== "string" || given === "") return deny(`${request.toolName} needs a file path.`);
@@ -56,10 +67,14 @@ export class FileWriteGate {
 			isNewFile: disk === undefined,
 			...(signal ? { signal } : {}),
 		});
-		if (outcome.kind === "rejected") return deny(`The user rejected this change to ${given}. Their reason: ${outcome.reason}. Nothing was written.`);
+		if (outcome.kind === "rejected")
+			return deny(
+				`The user rejected this change to ${given}. Their reason: ${outcome.reason}. Nothing was written.`,
+			);
 		if (outcome.kind === "failed") return deny(`This change to ${given} was not written: ${outcome.reason}`);
 		const accepted = proposal.crlf ? cliView(outcome.finalText) : outcome.finalText;
-		const updatedInput = accepted === proposal.result.text ? { ...input } : inputForAcceptedText(request, proposal, accepted, path);
+		const updatedInput =
+			accepted === proposal.result.text ? { ...input } : inputForAcceptedText(request, proposal, accepted, path);
 		if (typeof updatedInput === "string") return deny(updatedInput);
 		await this.journal(request, path, given, sessionId);
 		return { behavior: "allow", updatedInput };
@@ -73,10 +88,20 @@ export class FileWriteGate {
 		await write.finished(!isError);
 	}
 
-	private async journal(request: ToolUseRequest, path: string, given: string, sessionId: string | undefined): Promise<void> {
+	private async journal(
+		request: ToolUseRequest,
+		path: string,
+		given: string,
+		sessionId: string | undefined,
+	): Promise<void> {
 		const journal = this.options.journal;
 		if (!journal) return;
-		const write = await journal.approved({ path, tool: request.toolName, summary: `${request.toolName} ${given}`, ...(sessionId !== undefined ? { sessionId } : {}) });
+		const write = await journal.approved({
+			path,
+			tool: request.toolName,
+			summary: `${request.toolName} ${given}`,
+			...(sessionId !== undefined ? { sessionId } : {}),
+		});
 		// Without an id the result cannot be matched to this write: what the CLI is about to write is recorded now.
 		if (request.toolUseId === undefined) await write.finished(true);
 		else this.running.set(request.toolUseId, write);
@@ -87,16 +112,39 @@ function propose(request: ToolUseRequest, disk: string | undefined, path: string
 	const input = request.input;
 	const crlf = disk?.includes("\r\n") ?? false;
 	const current = disk === undefined ? undefined : cliView(disk);
-	const asWritten = (edit: CliEdit): CliEdit => ({ ...edit, new_string: newStringAsCliWritesIt(path, edit.new_string) });
+	const asWritten = (edit: CliEdit): CliEdit => ({
+		...edit,
+		new_string: newStringAsCliWritesIt(path, edit.new_string),
+	});
 	switch (request.toolName) {
 		case "Write":
-			return { current: disk, crlf: false, result: typeof input.content === "string" ? { ok: true, text: input.content } : { ok: false, message: "Write needs the file's content." } };
+			return {
+				current: disk,
+				crlf: false,
+				result:
+					typeof input.content === "string"
+						? { ok: true, text: input.content }
+						: { ok: false, message: "Write needs the file's content." },
+			};
 		case "NotebookEdit":
 			return { current: disk, crlf: false, result: notebookEdit(disk, input) };
 		case "MultiEdit":
-			return { current, crlf, result: Array.isArray(input.edits) && input.edits.every(isEdit) ? applyCliEdits(current, input.edits.map(asWritten)) : { ok: false, message: "MultiEdit needs a list of edits." } };
+			return {
+				current,
+				crlf,
+				result:
+					Array.isArray(input.edits) && input.edits.every(isEdit)
+						? applyCliEdits(current, input.edits.map(asWritten))
+						: { ok: false, message: "MultiEdit needs a list of edits." },
+			};
 		default:
-			return { current, crlf, result: isEdit(input) ? applyCliEdits(current, [asWritten(input)]) : { ok: false, message: "Edit needs old_string and new_string." } };
+			return {
+				current,
+				crlf,
+				result: isEdit(input)
+					? applyCliEdits(current, [asWritten(input)])
+					: { ok: false, message: "Edit needs old_string and new_string." },
+			};
 	}
 }
 
@@ -104,7 +152,12 @@ function propose(request: ToolUseRequest, disk: string | undefined, path: string
  * The input that makes the CLI write exactly `accepted`: Write's content, or one Edit whose old_string is a span of
  * the current file. A string when no input can (the user kept the file as it was; a notebook edited in the review).
  */
-function inputForAcceptedText(request: ToolUseRequest, proposal: Proposal, accepted: string, path: string): Record<string, unknown> | string {
+function inputForAcceptedText(
+	request: ToolUseRequest,
+	proposal: Proposal,
+	accepted: string,
+	path: string,
+): Record<string, unknown> | string {
 	const input = request.input;
 	if (request.toolName === "Write") return { ...input, content: accepted };
 	if (request.toolName === "NotebookEdit") {
@@ -118,11 +171,14 @@ function inputForAcceptedText(request: ToolUseRequest, proposal: Proposal, accep
 		return `The user's version keeps white space at the end of lines, which ${request.toolName} removes in a file that is not Markdown, so it cannot be written exactly. Nothing was written; ask the user how to go on.`;
 	}
 	const single = { old_string: edit.old_string, new_string: edit.new_string, replace_all: false };
-	return request.toolName === "MultiEdit" ? { file_path: input.file_path, edits: [single] } : { file_path: input.file_path, ...single };
+	return request.toolName === "MultiEdit"
+		? { file_path: input.file_path, edits: [single] }
+		: { file_path: input.file_path, ...single };
 }
 
 function notebookEdit(disk: string | undefined, input: Readonly<Record<string, unknown>>): CliEditResult {
-	if (typeof input.new_source !== "string" && input.edit_mode !== "delete") return { ok: false, message: "NotebookEdit needs new_source." };
+	if (typeof input.new_source !== "string" && input.edit_mode !== "delete")
+		return { ok: false, message: "NotebookEdit needs new_source." };
 	const mode = input.edit_mode === "insert" || input.edit_mode === "delete" ? input.edit_mode : "replace";
 	const edit: NotebookEditInput = {
 		new_source: typeof input.new_source === "string" ? input.new_source : "",
@@ -136,7 +192,11 @@ function notebookEdit(disk: string | undefined, input: Readonly<Record<string, u
 function isEdit(value: unknown): value is CliEdit {
 	if (typeof value !== "object" || value === null) return false;
 	const edit = value as Record<string, unknown>;
-	return typeof edit.old_string === "string" && typeof edit.new_string === "string" && (edit.replace_all === undefined || typeof edit.replace_all === "boolean");
+	return (
+		typeof edit.old_string === "string" &&
+		typeof edit.new_string === "string" &&
+		(edit.replace_all === undefined || typeof edit.replace_all === "boolean")
+	);
 }
 
 function deny(message: string): ToolUseDecision {

@@ -22,7 +22,8 @@ export interface FileWriteProposal {
  * or no decision could be carried out (the review could not be shown, or the note's path changed under it), which
  * is never reported as the user's rejection.
  */
-export type FileWriteOutcome = { kind: "accepted"; finalText: string } | { kind: "rejected"; reason: string } | { kind: "failed"; reason: string };
+export type FileWriteOutcome =
+	{ kind: "accepted"; finalText: string } | { kind: "rejected"; reason: string } | { kind: "failed"; reason: string };
 
 export interface FileWriteReview {
 	review(proposal: FileWriteProposal): Promise<FileWriteOutcome>;

@@ -25,7 +25,17 @@ export class JsonFilePermissionRules implements PermissionRules {
 	}
 
 	add(rule: PermissionRule): Promise<void> {
-		return this.change((rules) => (rules.some((kept) => sameRule(kept, rule)) ? rules : [...rules, { tool: rule.tool, ...(rule.commandPrefix !== undefined ? { commandPrefix: rule.commandPrefix } : {}) }]));
+		return this.change((rules) =>
+			rules.some((kept) => sameRule(kept, rule))
+				? rules
+				: [
+						...rules,
+						{
+							tool: rule.tool,
+							...(rule.commandPrefix !== undefined ? { commandPrefix: rule.commandPrefix } : {}),
+						},
+					],
+		);
 	}
 
 	revoke(rule: PermissionRule): Promise<void> {
@@ -39,7 +49,9 @@ export class JsonFilePermissionRules implements PermissionRules {
 			if ("error" in read) throw new Error(read.error);
 			await mkdir(dirname(this.file), { recursive: true });
 			const temporary = `${this.file}.${process.pid}.tmp`;
-			await writeFile(temporary, `${JSON.stringify({ rules: update(read.rules) }, null, "\t")}\n`, { mode: 0o600 });
+			await writeFile(temporary, `${JSON.stringify({ rules: update(read.rules) }, null, "\t")}\n`, {
+				mode: 0o600,
+			});
 			await rename(temporary, this.file);
 		});
 		this.queue = next.catch(() => undefined);
@@ -55,7 +67,11 @@ export class JsonFilePermissionRules implements PermissionRules {
 			return { error: `The permission rules in ${this.file} could not be read: ${(error as Error).message}` };
 		}
 		const rules = parseRules(text);
-		return rules ? { rules } : { error: `The permission rules in ${this.file} are not a list of rules; they are left as they are and no rule applies.` };
+		return rules
+			? { rules }
+			: {
+					error: `The permission rules in ${this.file} are not a list of rules; they are left as they are and no rule applies.`,
+				};
 	}
 }
 
@@ -66,12 +82,18 @@ function parseRules(text: string): PermissionRule[] | undefined {
 	} catch {
 		return undefined;
 	}
-	if (typeof parsed !== "object" || parsed === null || !("rules" in parsed) || !Array.isArray(parsed.rules)) return undefined;
+	if (typeof parsed !== "object" || parsed === null || !("rules" in parsed) || !Array.isArray(parsed.rules))
+		return undefined;
 	const rules: PermissionRule[] = [];
 	for (const entry of parsed.rules as unknown[]) {
 		if (typeof entry !== "object" || entry === null) return undefined;
 		const { tool, commandPrefix } = entry as Record<string, unknown>;
-		if (typeof tool !== "string" || tool === "" || (commandPrefix !== undefined && typeof commandPrefix !== "string")) return undefined;
+		if (
+			typeof tool !== "string" ||
+			tool === "" ||
+			(commandPrefix !== undefined && typeof commandPrefix !== "string")
+		)
+			return undefined;
 		rules.push({ tool, ...(commandPrefix !== undefined ? { commandPrefix } : {}) });
 	}
 	return rules;

@@ -22,16 +22,20 @@ export function applyNotebookEdit(text: string | undefined, input: NotebookEditI
 	} catch {
 		return { ok: false, message: "Notebook is not valid JSON." };
 	}
-	if (!isRecord(notebook) || !Array.isArray(notebook.cells)) return { ok: false, message: "Notebook is not valid JSON." };
+	if (!isRecord(notebook) || !Array.isArray(notebook.cells))
+		return { ok: false, message: "Notebook is not valid JSON." };
 	const cells: unknown[] = [...(notebook.cells as unknown[])];
 	const mode = input.edit_mode ?? "replace";
 	const index = input.cell_id === undefined ? undefined : cellIndex(cells, input.cell_id);
-	if (input.cell_id !== undefined && index === undefined) return { ok: false, message: `Cell with ID "${input.cell_id}" not found in notebook.` };
+	if (input.cell_id !== undefined && index === undefined)
+		return { ok: false, message: `Cell with ID "${input.cell_id}" not found in notebook.` };
 	if (mode === "insert") {
-		if (input.cell_type === undefined) return { ok: false, message: "Cell type is required when using edit_mode=insert." };
+		if (input.cell_type === undefined)
+			return { ok: false, message: "Cell type is required when using edit_mode=insert." };
 		cells.splice(index === undefined ? 0 : index + 1, 0, newCell(input.cell_type, input.new_source));
 	} else {
-		if (index === undefined) return { ok: false, message: "Cell ID must be specified when not inserting a new cell." };
+		if (index === undefined)
+			return { ok: false, message: "Cell ID must be specified when not inserting a new cell." };
 		if (mode === "delete") cells.splice(index, 1);
 		else cells[index] = replacedCell(cells[index], input);
 	}
@@ -47,7 +51,9 @@ function cellIndex(cells: readonly unknown[], id: string): number | undefined {
 }
 
 function newCell(type: "code" | "markdown", source: string): Record<string, unknown> {
-	return type === "code" ? { cell_type: "code", execution_count: null, metadata: {}, outputs: [], source } : { cell_type: "markdown", metadata: {}, source };
+	return type === "code"
+		? { cell_type: "code", execution_count: null, metadata: {}, outputs: [], source }
+		: { cell_type: "markdown", metadata: {}, source };
 }
 
 function replacedCell(cell: unknown, input: NotebookEditInput): Record<string, unknown> {

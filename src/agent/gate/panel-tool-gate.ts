@@ -1,4 +1,12 @@
-import type { AskingSession, PermissionScope, ShellCommandFacts, ToolGate, ToolPermissionAnswer, ToolUseDecision, ToolUseRequest } from "../agent-session";
+import type {
+	AskingSession,
+	PermissionScope,
+	ShellCommandFacts,
+	ToolGate,
+	ToolPermissionAnswer,
+	ToolUseDecision,
+	ToolUseRequest,
+} from "../agent-session";
 import { FILE_MISSING } from "./cli-edit";
 import { FILE_WRITE_TOOLS, FileWriteGate } from "./file-write-gate";
 import type { FileWriteReview } from "./file-write-review";
@@ -27,7 +35,20 @@ const SHELL_TOOLS: ReadonlySet<string> = new Set(["Bash", "Monitor", "PowerShell
  * starting a subagent (whose own tool uses pass this gate one by one) and stopping or reading back what already ran.
  * A tool not named anywhere here is asked, never allowed.
  */
-const BOOKKEEPING: ReadonlySet<string> = new Set(["TodoWrite", "TodoRead", "Task", "Agent", "ToolSearch", "ListAgents", "TaskStop", "TaskOutput", "BashOutput", "KillShell", "KillBash", "CronList"]);
+const BOOKKEEPING: ReadonlySet<string> = new Set([
+	"TodoWrite",
+	"TodoRead",
+	"Task",
+	"Agent",
+	"ToolSearch",
+	"ListAgents",
+	"TaskStop",
+	"TaskOutput",
+	"BashOutput",
+	"KillShell",
+	"KillBash",
+	"CronList",
+]);
 
 /** Questions whose answer holds for this one use only: leaving plan mode is approved plan by plan. */
 const ASKED_EACH_TIME: ReadonlySet<string> = new Set(["ExitPlanMode"]);
@@ -66,13 +87,18 @@ export class PanelToolGate implements ToolGate {
 	private nextRequest = 1;
 
 	constructor(private readonly options: PanelToolGateOptions) {
-		this.writes = new FileWriteGate({ vault: options.vault, review: options.review, ...(options.journal ? { journal: options.journal } : {}) });
+		this.writes = new FileWriteGate({
+			vault: options.vault,
+			review: options.review,
+			...(options.journal ? { journal: options.journal } : {}),
+		});
 	}
 
 	/** `signal`: aborted when the CLI withdraws the question (`control_cancel_request`); a pending review is withdrawn. */
 	async decide(request: ToolUseRequest, session: AskingSession, signal?: AbortSignal): Promise<ToolUseDecision> {
 		const { toolName } = request;
-		if (this.options.inProcessServers().some((server) => toolName.startsWith(`mcp__${server}__`))) return allow(request);
+		if (this.options.inProcessServers().some((server) => toolName.startsWith(`mcp__${server}__`)))
+			return allow(request);
 		if (FILE_WRITE_TOOLS.includes(toolName)) return this.writes.decide(request, session.sessionId, signal);
 		if (SHELL_TOOLS.has(toolName)) return this.askShell(request, session);
 		if (BOOKKEEPING.has(toolName)) return allow(request);
@@ -88,7 +114,10 @@ export class PanelToolGate implements ToolGate {
 		const folderArgument = FOLDER_READ_TOOLS.get(toolName);
 		if (folderArgument !== undefined) {
 			const given = request.input[folderArgument];
-			const located = typeof given === "string" && given !== "" ? await this.options.vault.locate(given) : { kind: "visible" as const, path: "" };
+			const located =
+				typeof given === "string" && given !== ""
+					? await this.options.vault.locate(given)
+					: { kind: "visible" as const, path: "" };
 			if (located.kind === "private") return { behavior: "deny", message: FILE_MISSING };
 			// A search over a folder that may hold a private note would show its lines or its name: asked.
 			if (located.kind === "visible" && !this.options.vault.mayHoldPrivate(located.path)) return allow(request);
@@ -118,7 +147,8 @@ export class PanelToolGate implements ToolGate {
 		const partial = sandboxed && state.on && state.tagPrivateReadable === true;
 		const shell: ShellCommandFacts = {
 			command: typeof request.input["command"] === "string" ? request.input["command"] : "",
-			...(typeof request.input["description"] === "string" && request.input["description"].trim() !== "" && { description: request.input["description"].trim() }),
+			...(typeof request.input["description"] === "string" &&
+				request.input["description"].trim() !== "" && { description: request.input["description"].trim() }),
 			folder: await this.folderOf(request.cwd),
 			sandboxed,
 			...(why !== undefined && { unsandboxedBecause: why }),
@@ -135,7 +165,12 @@ export class PanelToolGate implements ToolGate {
 		return located.kind === "private" ? "a private folder" : cwd;
 	}
 
-	private async ask(request: ToolUseRequest, session: AskingSession, scopes: readonly PermissionScope[], shell?: ShellCommandFacts): Promise<ToolUseDecision> {
+	private async ask(
+		request: ToolUseRequest,
+		session: AskingSession,
+		scopes: readonly PermissionScope[],
+		shell?: ShellCommandFacts,
+	): Promise<ToolUseDecision> {
 		const remembered = !ASKED_EACH_TIME.has(request.toolName) && scopes.length > 1;
 		if (remembered) {
 			const allowed = [...(await this.options.rules.list()), ...(this.sessionRules.get(session) ?? [])];
@@ -150,11 +185,22 @@ export class PanelToolGate implements ToolGate {
 			...(scopes !== ALL_SCOPES && { scopes }),
 		});
 		if (answer.kind === "deny") {
-			return { behavior: "deny", message: answer.reason !== undefined && answer.reason.trim() !== "" ? `The user denied this use of ${request.toolName}: ${answer.reason.trim()}` : `The user denied this use of ${request.toolName}.` };
+			return {
+				behavior: "deny",
+				message:
+					answer.reason !== undefined && answer.reason.trim() !== ""
+						? `The user denied this use of ${request.toolName}: ${answer.reason.trim()}`
+						: `The user denied this use of ${request.toolName}.`,
+			};
 		}
-		if (!scopes.includes(answer.scope)) return { behavior: "deny", message: `The panel could not keep that answer for ${request.toolName}; nothing ran.` };
+		if (!scopes.includes(answer.scope))
+			return {
+				behavior: "deny",
+				message: `The panel could not keep that answer for ${request.toolName}; nothing ran.`,
+			};
 		// A rule that cannot be kept (its store failed) still lets this use run: the next one is asked again.
-		if (remembered && answer.scope === "always") await this.options.rules.add(ruleFor(request)).catch(() => undefined);
+		if (remembered && answer.scope === "always")
+			await this.options.rules.add(ruleFor(request)).catch(() => undefined);
 		if (remembered && answer.scope === "session") {
 			const rules = this.sessionRules.get(session) ?? [];
 			rules.push(ruleFor(request));

@@ -23,7 +23,9 @@ const SHELL_SYNTAX = /[;&|`$<>()\\\n\r]/;
 /** How a rule reads in settings and in the panel: `Bash(npm test:*)`, `Bash(ls -la)`, `WebFetch`. */
 export function ruleText(rule: PermissionRule): string {
 	if (rule.commandPrefix === undefined) return rule.tool;
-	return SHELL_SYNTAX.test(rule.commandPrefix) ? `${rule.tool}(${rule.commandPrefix})` : `${rule.tool}(${rule.commandPrefix}:*)`;
+	return SHELL_SYNTAX.test(rule.commandPrefix)
+		? `${rule.tool}(${rule.commandPrefix})`
+		: `${rule.tool}(${rule.commandPrefix}:*)`;
 }
 
 export function sameRule(a: PermissionRule, b: PermissionRule): boolean {
@@ -40,7 +42,11 @@ export function ruleMatches(rule: PermissionRule, request: ToolUseRequest): bool
 	const command = bashCommand(request);
 	if (command === undefined) return false;
 	if (command === rule.commandPrefix) return true;
-	return !SHELL_SYNTAX.test(command) && !SHELL_SYNTAX.test(rule.commandPrefix) && command.startsWith(`${rule.commandPrefix} `);
+	return (
+		!SHELL_SYNTAX.test(command) &&
+		!SHELL_SYNTAX.test(rule.commandPrefix) &&
+		command.startsWith(`${rule.commandPrefix} `)
+	);
 }
 
 /**

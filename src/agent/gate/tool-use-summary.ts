@@ -7,7 +7,9 @@ export function toolUseSummary(request: ToolUseRequest): string {
 	const input = request.input;
 	const mcp = /^mcp__(.+?)__(.+)$/.exec(request.toolName);
 	const name = mcp ? `${mcp[1] ?? ""} › ${mcp[2] ?? ""}` : request.toolName;
-	const detail = firstString(input, ["command", "url", "query", "file_path", "path", "pattern", "plan"]) ?? (Object.keys(input).length > 0 ? JSON.stringify(input) : "");
+	const detail =
+		firstString(input, ["command", "url", "query", "file_path", "path", "pattern", "plan"]) ??
+		(Object.keys(input).length > 0 ? JSON.stringify(input) : "");
 	return oneLine(detail === "" ? name : `${name}: ${detail}`);
 }
 

@@ -4,7 +4,15 @@ import type { AgentEvent, MessageAttachment, ToolPermissionRequest, TurnUsage, U
 export type TranscriptEntry =
 	| { kind: "user"; id: number; text: string; attachments: readonly MessageAttachment[]; state: "queued" | "sent" }
 	| { kind: "assistant"; id: number; blockId: string; text: string; streaming: boolean }
-	| { kind: "tool"; id: number; toolUseId: string; toolName: string; input: Readonly<Record<string, unknown>>; status: "running" | "done" | "error"; result?: string }
+	| {
+			kind: "tool";
+			id: number;
+			toolUseId: string;
+			toolName: string;
+			input: Readonly<Record<string, unknown>>;
+			status: "running" | "done" | "error";
+			result?: string;
+	  }
 	| { kind: "permission"; id: number; request: ToolPermissionRequest; status: "pending" | "allowed" | "denied" }
 	| { kind: "usage"; id: number; outcome: "done" | "interrupted" | "error"; usage: TurnUsage; error?: string }
 	| { kind: "notice"; id: number; text: string; level: "info" | "error" };
@@ -45,12 +53,21 @@ export class Transcript {
 	apply(event: AgentEvent): TranscriptChange {
 		switch (event.kind) {
 			case "user-message": {
-				const queued = this.list.find((entry): entry is Extract<TranscriptEntry, { kind: "user" }> => entry.kind === "user" && entry.state === "queued" && entry.text === event.message.text);
+				const queued = this.list.find(
+					(entry): entry is Extract<TranscriptEntry, { kind: "user" }> =>
+						entry.kind === "user" && entry.state === "queued" && entry.text === event.message.text,
+				);
 				if (queued) {
 					queued.state = "sent";
 					return { added: [], changed: [queued] };
 				}
-				return this.add({ kind: "user", id: 0, text: event.message.text, attachments: event.message.attachments, state: "sent" });
+				return this.add({
+					kind: "user",
+					id: 0,
+					text: event.message.text,
+					attachments: event.message.attachments,
+					state: "sent",
+				});
 			}
 			case "text-delta": {
 				const open = this.blocks.get(event.blockId);
@@ -58,26 +75,50 @@ export class Transcript {
 					open.text += event.text;
 					return { added: [], changed: [open] };
 				}
-				const entry = { kind: "assistant" as const, id: 0, blockId: event.blockId, text: event.text, streaming: true };
+				const entry = {
+					kind: "assistant" as const,
+					id: 0,
+					blockId: event.blockId,
+					text: event.text,
+					streaming: true,
+				};
 				const change = this.add(entry);
 				this.blocks.set(event.blockId, entry);
 				return change;
 			}
 			case "tool-call": {
-				const entry = { kind: "tool" as const, id: 0, toolUseId: event.toolUseId, toolName: event.toolName, input: event.input, status: "running" as const };
+				const entry = {
+					kind: "tool" as const,
+					id: 0,
+					toolUseId: event.toolUseId,
+					toolName: event.toolName,
+					input: event.input,
+					status: "running" as const,
+				};
 				const change = this.add(entry);
 				this.tools.set(event.toolUseId, entry);
 				return change;
 			}
 			case "tool-result": {
 				const tool = this.tools.get(event.toolUseId);
-				if (!tool) return this.add({ kind: "notice", id: 0, text: `A tool result arrived for an unknown call (${event.toolUseId}).`, level: "error" });
+				if (!tool)
+					return this.add({
+						kind: "notice",
+						id: 0,
+						text: `A tool result arrived for an unknown call (${event.toolUseId}).`,
+						level: "error",
+					});
 				tool.status = event.isError ? "error" : "done";
 				tool.result = event.text;
 				return { added: [], changed: [tool] };
 			}
 			case "permission-request": {
-				const entry = { kind: "permission" as const, id: 0, request: event.request, status: "pending" as const };
+				const entry = {
+					kind: "permission" as const,
+					id: 0,
+					request: event.request,
+					status: "pending" as const,
+				};
 				const change = this.add(entry);
 				this.permissions.set(event.request.id, entry);
 				return change;
@@ -90,7 +131,13 @@ export class Transcript {
 			}
 			case "turn-end": {
 				const closed = this.closeBlocks();
-				const change = this.add({ kind: "usage", id: 0, outcome: event.outcome, usage: event.usage, ...(event.error !== undefined ? { error: event.error } : {}) });
+				const change = this.add({
+					kind: "usage",
+					id: 0,
+					outcome: event.outcome,
+					usage: event.usage,
+					...(event.error !== undefined ? { error: event.error } : {}),
+				});
 				return { added: change.added, changed: closed };
 			}
 			case "failed":
@@ -151,7 +198,10 @@ export function toolSummary(input: Readonly<Record<string, unknown>>): string {
 /** A turn's usage in words: tokens in and out, cache reads, cost when reported, duration. */
 export function usageLine(usage: TurnUsage, outcome: "done" | "interrupted" | "error" = "done"): string {
 	const parts: string[] = [];
-	if (usage.inputTokens !== undefined || usage.outputTokens !== undefined) parts.push(`${(usage.inputTokens ?? 0).toLocaleString("en-US")} tokens in, ${(usage.outputTokens ?? 0).toLocaleString("en-US")} out`);
+	if (usage.inputTokens !== undefined || usage.outputTokens !== undefined)
+		parts.push(
+			`${(usage.inputTokens ?? 0).toLocaleString("en-US")} tokens in, ${(usage.outputTokens ?? 0).toLocaleString("en-US")} out`,
+		);
 	if (usage.cacheReadTokens) parts.push(`${usage.cacheReadTokens.toLocaleString("en-US")} from cache`);
 	if (usage.costUsd !== undefined) parts.push(`$${usage.costUsd.toFixed(4)}`);
 	if (usage.durationMs !== undefined) parts.push(`${(usage.durationMs / 1000).toFixed(1)} s`);

@@ -43,7 +43,8 @@ export function parseReply(markdown: string): Block[] {
 			const marker = fence[1] ?? "```";
 			const body: string[] = [];
 			index++;
-			while (index < lines.length && !(lines[index] ?? "").trimStart().startsWith(marker)) body.push(lines[index++] ?? "");
+			while (index < lines.length && !(lines[index] ?? "").trimStart().startsWith(marker))
+				body.push(lines[index++] ?? "");
 			blocks.push({ kind: "code", language: fence[2] ?? "", text: body.join("\n") });
 			continue;
 		}
@@ -82,7 +83,8 @@ export function parseReply(markdown: string): Block[] {
 		if (quote) {
 			flush();
 			const quoted: string[] = [quote[1] ?? ""];
-			while (index + 1 < lines.length && QUOTE.test(lines[index + 1] ?? "")) quoted.push(QUOTE.exec(lines[++index] ?? "")?.[1] ?? "");
+			while (index + 1 < lines.length && QUOTE.test(lines[index + 1] ?? ""))
+				quoted.push(QUOTE.exec(lines[++index] ?? "")?.[1] ?? "");
 			blocks.push({ kind: "quote", inlines: parseInline(quoted.join("\n")) });
 			continue;
 		}
@@ -128,21 +130,37 @@ export function parseInline(text: string): Inline[] {
 		const wikilink = /^\[\[([^\]|#]+)(#[^\]|]*)?(?:\|([^\]]+))?\]\]/.exec(rest);
 		if (wikilink) {
 			const target = (wikilink[1] ?? "").trim();
-			push({ kind: "link", href: target + (wikilink[2] ?? ""), internal: true, children: [{ kind: "text", text: wikilink[3] ?? target }] });
+			push({
+				kind: "link",
+				href: target + (wikilink[2] ?? ""),
+				internal: true,
+				children: [{ kind: "text", text: wikilink[3] ?? target }],
+			});
 			at += wikilink[0].length;
 			continue;
 		}
 		const link = /^\[([^\]]+)\]\(([^)\s]+)(?:\s+"[^"]*")?\)/.exec(rest);
 		if (link) {
 			const href = link[2] ?? "";
-			push({ kind: "link", href, internal: !/^[a-z][a-z0-9+.-]*:/i.test(href), children: parseInline(link[1] ?? "") });
+			push({
+				kind: "link",
+				href,
+				internal: !/^[a-z][a-z0-9+.-]*:/i.test(href),
+				children: parseInline(link[1] ?? ""),
+			});
 			at += link[0].length;
 			continue;
 		}
-		const emphasis = /^(\*\*|__)(?=\S)([\s\S]*?\S)\1/.exec(rest) ?? /^(~~)(?=\S)([\s\S]*?\S)~~/.exec(rest) ?? /^([*_])(?=\S)([\s\S]*?\S)\1(?![*_])/.exec(rest);
+		const emphasis =
+			/^(\*\*|__)(?=\S)([\s\S]*?\S)\1/.exec(rest) ??
+			/^(~~)(?=\S)([\s\S]*?\S)~~/.exec(rest) ??
+			/^([*_])(?=\S)([\s\S]*?\S)\1(?![*_])/.exec(rest);
 		if (emphasis && !(char === "_" && /\w/.test(text[at - 1] ?? ""))) {
 			const marker = emphasis[1] ?? "";
-			push({ kind: marker === "~~" ? "strike" : marker.length === 2 ? "strong" : "em", children: parseInline(emphasis[2] ?? "") });
+			push({
+				kind: marker === "~~" ? "strike" : marker.length === 2 ? "strong" : "em",
+				children: parseInline(emphasis[2] ?? ""),
+			});
 			at += emphasis[0].length;
 			continue;
 		}

@@ -38,28 +38,52 @@ function attachmentLink(path: string): string {
  * no HTML, and no line of it can break out of its list item or block.
  */
 export function transcriptAsMarkdown(entries: readonly TranscriptEntry[], meta: TranscriptExportMeta): string {
-	const lines: string[] = ["---", `claude-session: ${JSON.stringify(meta.sessionId ?? "")}`, `exported: ${meta.exportedAt.toISOString()}`, "---", "", `# ${inertLine(meta.title)}`, ""];
+	const lines: string[] = [
+		"---",
+		`claude-session: ${JSON.stringify(meta.sessionId ?? "")}`,
+		`exported: ${meta.exportedAt.toISOString()}`,
+		"---",
+		"",
+		`# ${inertLine(meta.title)}`,
+		"",
+	];
 	for (const entry of entries) {
 		switch (entry.kind) {
 			case "user":
 				if (entry.state === "queued") break;
 				lines.push("**You**", "", quoted(inertMarkdown(entry.text)));
-				if (entry.attachments.length > 0) lines.push("", `Attached: ${entry.attachments.map((attachment) => attachmentLink(attachment.path)).join(", ")}`);
+				if (entry.attachments.length > 0)
+					lines.push(
+						"",
+						`Attached: ${entry.attachments.map((attachment) => attachmentLink(attachment.path)).join(", ")}`,
+					);
 				lines.push("");
 				break;
 			case "assistant":
 				lines.push("**Claude**", "", inertMarkdown(entry.text), "");
 				break;
 			case "tool": {
-				lines.push(`- Tool ${inertCode(entry.toolName)} (${entry.status}): ${inertLine(toolSummary(entry.input))}`);
+				lines.push(
+					`- Tool ${inertCode(entry.toolName)} (${entry.status}): ${inertLine(toolSummary(entry.input))}`,
+				);
 				if (entry.result !== undefined && entry.result !== "") {
-					lines.push("", inertFencedBlock(entry.result.length > MAX_RESULT_CHARS ? `${entry.result.slice(0, MAX_RESULT_CHARS)}\n…` : entry.result));
+					lines.push(
+						"",
+						inertFencedBlock(
+							entry.result.length > MAX_RESULT_CHARS
+								? `${entry.result.slice(0, MAX_RESULT_CHARS)}\n…`
+								: entry.result,
+						),
+					);
 				}
 				lines.push("");
 				break;
 			}
 			case "permission":
-				lines.push(`- Permission for ${inertCode(entry.request.toolName)}: ${inertLine(entry.request.summary)} (${entry.status})`, "");
+				lines.push(
+					`- Permission for ${inertCode(entry.request.toolName)}: ${inertLine(entry.request.summary)} (${entry.status})`,
+					"",
+				);
 				break;
 			case "usage":
 				lines.push(`*${usageLine(entry.usage, entry.outcome)}*`, "");

@@ -49,10 +49,36 @@ const EVENTS: Readonly<Record<string, string>> = {
 
 /** Environment variables that change where messages go, or make every program started load other code. */
 const ADDRESS_VARIABLE = /(URL|ENDPOINT|HOST|PROXY)$/i;
-const CODE_VARIABLES = new Set(["NODE_OPTIONS", "LD_PRELOAD", "LD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES", "BASH_ENV", "ENV", "PATH", "SHELL", "PYTHONSTARTUP", "PYTHONPATH", "PERL5OPT", "RUBYOPT", "CLAUDE_CODE_SHELL_PREFIX"]);
+const CODE_VARIABLES = new Set([
+	"NODE_OPTIONS",
+	"LD_PRELOAD",
+	"LD_LIBRARY_PATH",
+	"DYLD_INSERT_LIBRARIES",
+	"BASH_ENV",
+	"ENV",
+	"PATH",
+	"SHELL",
+	"PYTHONSTARTUP",
+	"PYTHONPATH",
+	"PERL5OPT",
+	"RUBYOPT",
+	"CLAUDE_CODE_SHELL_PREFIX",
+]);
 
 /** Keys described elsewhere, or that only take something away (deny and ask rules). */
-const DESCRIBED = new Set(["hooks", "env", "permissions", "enabledPlugins", "extraKnownMarketplaces", "enableAllProjectMcpServers", "enabledMcpjsonServers", "disabledMcpjsonServers", "$schema", ...Object.keys(HELPERS), ...Object.keys(COMMAND_SETTINGS)]);
+const DESCRIBED = new Set([
+	"hooks",
+	"env",
+	"permissions",
+	"enabledPlugins",
+	"extraKnownMarketplaces",
+	"enableAllProjectMcpServers",
+	"enabledMcpjsonServers",
+	"disabledMcpjsonServers",
+	"$schema",
+	...Object.keys(HELPERS),
+	...Object.keys(COMMAND_SETTINGS),
+]);
 
 const QUOTE_LIMIT = 300;
 
@@ -77,25 +103,37 @@ export function describeSettings(file: string, settings: Record<string, unknown>
 	}
 	for (const [key, purpose] of Object.entries(COMMAND_SETTINGS)) {
 		const setting = settings[key];
-		if (isRecord(setting) && typeof setting["command"] === "string") add("runs", `Runs ${quoted(setting["command"])} ${purpose}.`);
+		if (isRecord(setting) && typeof setting["command"] === "string")
+			add("runs", `Runs ${quoted(setting["command"])} ${purpose}.`);
 	}
 	describeEnv(settings["env"], add);
 	describePermissions(settings["permissions"], add);
 	if (isRecord(settings["enabledPlugins"])) {
 		for (const [plugin, on] of Object.entries(settings["enabledPlugins"])) {
-			if (on !== false) add("runs", `Turns on the Claude Code plugin ${quoted(plugin)}; plugins can run programs of their own.`);
+			if (on !== false)
+				add(
+					"runs",
+					`Turns on the Claude Code plugin ${quoted(plugin)}; plugins can run programs of their own.`,
+				);
 		}
 	}
 	if (isRecord(settings["extraKnownMarketplaces"])) {
-		for (const name of Object.keys(settings["extraKnownMarketplaces"])) add("changes", `Adds ${quoted(name)} to the places Claude Code installs plugins from.`);
+		for (const name of Object.keys(settings["extraKnownMarketplaces"]))
+			add("changes", `Adds ${quoted(name)} to the places Claude Code installs plugins from.`);
 	}
-	if (settings["enableAllProjectMcpServers"] === true) add("runs", "Starts every tool server the vault's .mcp.json lists, without asking.");
+	if (settings["enableAllProjectMcpServers"] === true)
+		add("runs", "Starts every tool server the vault's .mcp.json lists, without asking.");
 	if (Array.isArray(settings["enabledMcpjsonServers"])) {
 		const names = settings["enabledMcpjsonServers"].filter((name): name is string => typeof name === "string");
-		if (names.length > 0) add("runs", `Starts these tool servers of the vault's .mcp.json without asking: ${names.map(quoted).join(", ")}.`);
+		if (names.length > 0)
+			add(
+				"runs",
+				`Starts these tool servers of the vault's .mcp.json without asking: ${names.map(quoted).join(", ")}.`,
+			);
 	}
 	const others = Object.keys(settings).filter((key) => !DESCRIBED.has(key));
-	if (others.length > 0) add("changes", `Also sets: ${others.slice(0, 30).join(", ")}${others.length > 30 ? ", …" : ""}.`);
+	if (others.length > 0)
+		add("changes", `Also sets: ${others.slice(0, 30).join(", ")}${others.length > 30 ? ", …" : ""}.`);
 	return items;
 }
 
@@ -107,7 +145,10 @@ function describeHooks(hooks: unknown, add: Add): void {
 		const when = EVENTS[event] ?? `on Claude Code's "${event}" event`;
 		for (const group of Array.isArray(groups) ? groups : []) {
 			if (!isRecord(group)) continue;
-			const matcher = typeof group["matcher"] === "string" && group["matcher"] !== "" && group["matcher"] !== "*" ? ` (for ${quoted(group["matcher"])})` : "";
+			const matcher =
+				typeof group["matcher"] === "string" && group["matcher"] !== "" && group["matcher"] !== "*"
+					? ` (for ${quoted(group["matcher"])})`
+					: "";
 			for (const hook of Array.isArray(group["hooks"]) ? group["hooks"] : []) {
 				if (isRecord(hook)) describeHook(hook, `${when}${matcher}`, add);
 			}
@@ -139,8 +180,13 @@ function describeEnv(env: unknown, add: Add): void {
 	if (!isRecord(env)) return;
 	for (const [name, value] of Object.entries(env)) {
 		const shown = typeof value === "string" ? value : JSON.stringify(value);
-		if (ADDRESS_VARIABLE.test(name)) add("sends", `Sets ${name} to ${quoted(shown)}: what Claude Code sends there (your messages, notes, API key) goes to that address.`);
-		else if (CODE_VARIABLES.has(name.toUpperCase())) add("runs", `Sets ${name} to ${quoted(shown)}, which changes what programs run.`);
+		if (ADDRESS_VARIABLE.test(name))
+			add(
+				"sends",
+				`Sets ${name} to ${quoted(shown)}: what Claude Code sends there (your messages, notes, API key) goes to that address.`,
+			);
+		else if (CODE_VARIABLES.has(name.toUpperCase()))
+			add("runs", `Sets ${name} to ${quoted(shown)}, which changes what programs run.`);
 		else add("changes", `Sets the environment variable ${name}.`);
 	}
 }
@@ -150,11 +196,19 @@ function describePermissions(permissions: unknown, add: Add): void {
 	for (const rule of Array.isArray(permissions["allow"]) ? permissions["allow"] : []) {
 		if (typeof rule === "string") add("allows", `Lets Claude use ${quoted(rule)} without asking.`);
 	}
-	for (const folder of Array.isArray(permissions["additionalDirectories"]) ? permissions["additionalDirectories"] : []) {
+	for (const folder of Array.isArray(permissions["additionalDirectories"])
+		? permissions["additionalDirectories"]
+		: []) {
 		if (typeof folder === "string") add("allows", `Gives Claude the folder ${quoted(folder)} too.`);
 	}
 	const mode = permissions["defaultMode"];
-	if (typeof mode === "string") add("allows", mode === "bypassPermissions" ? "Starts sessions that never ask before acting." : `Starts sessions in the permission mode ${quoted(mode)}.`);
+	if (typeof mode === "string")
+		add(
+			"allows",
+			mode === "bypassPermissions"
+				? "Starts sessions that never ask before acting."
+				: `Starts sessions in the permission mode ${quoted(mode)}.`,
+		);
 }
 
 /** Each server of a `.mcp.json`: the program it starts, or the address it connects to. */
@@ -165,15 +219,27 @@ export function describeMcpServers(file: string, config: Record<string, unknown>
 	for (const [name, server] of Object.entries(servers)) {
 		if (!isRecord(server)) continue;
 		if (typeof server["url"] === "string") {
-			items.push({ kind: "sends", text: `Connects to ${quoted(server["url"])} (the tool server ${quoted(name)}).`, file });
+			items.push({
+				kind: "sends",
+				text: `Connects to ${quoted(server["url"])} (the tool server ${quoted(name)}).`,
+				file,
+			});
 			continue;
 		}
-		const args = Array.isArray(server["args"]) ? server["args"].filter((arg): arg is string => typeof arg === "string") : [];
-		const command = typeof server["command"] === "string" ? [server["command"], ...args].join(" ") : "(nothing given)";
+		const args = Array.isArray(server["args"])
+			? server["args"].filter((arg): arg is string => typeof arg === "string")
+			: [];
+		const command =
+			typeof server["command"] === "string" ? [server["command"], ...args].join(" ") : "(nothing given)";
 		items.push({ kind: "runs", text: `Starts ${quoted(command)} (the tool server ${quoted(name)}).`, file });
 		if (isRecord(server["env"])) {
 			for (const key of Object.keys(server["env"])) {
-				if (ADDRESS_VARIABLE.test(key) || CODE_VARIABLES.has(key.toUpperCase())) items.push({ kind: "runs", text: `Gives the tool server ${quoted(name)} the environment variable ${key}.`, file });
+				if (ADDRESS_VARIABLE.test(key) || CODE_VARIABLES.has(key.toUpperCase()))
+					items.push({
+						kind: "runs",
+						text: `Gives the tool server ${quoted(name)} the environment variable ${key}.`,
+						file,
+					});
 			}
 		}
 	}

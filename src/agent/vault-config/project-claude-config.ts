@@ -2,7 +2,14 @@ import { createHash } from "node:crypto";
 import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { isAbsolute, join, posix, relative, sep } from "node:path";
-import { describeMcpServers, describeSettings, isRecord, quoted, type ConfigItem, type ConfigItemKind } from "./claude-settings-words";
+import {
+	describeMcpServers,
+	describeSettings,
+	isRecord,
+	quoted,
+	type ConfigItem,
+	type ConfigItemKind,
+} from "./claude-settings-words";
 import { VaultConfigFiles, type VaultConfigFile } from "./vault-config-files";
 
 /**
@@ -26,7 +33,12 @@ const FOLDERS: readonly { path: string; kind: ConfigItemKind; adds: string; entr
 	{ path: ".claude/rules", kind: "instructions", adds: "Adds these instruction files to every conversation" },
 	{ path: ".claude/commands", kind: "changes", adds: "Adds these commands" },
 	{ path: ".claude/agents", kind: "changes", adds: "Adds these helper agents" },
-	{ path: ".claude/skills", kind: "runs", adds: "Adds these skills, which may come with programs for Claude to run", entryFile: "SKILL.md" },
+	{
+		path: ".claude/skills",
+		kind: "runs",
+		adds: "Adds these skills, which may come with programs for Claude to run",
+		entryFile: "SKILL.md",
+	},
 	{ path: ".claude/output-styles", kind: "changes", adds: "Adds these reply styles" },
 ];
 
@@ -42,7 +54,8 @@ export async function readProjectClaudeConfig(vaultRoot: string): Promise<Projec
 	const read = async (path: string): Promise<VaultConfigFile> => {
 		const file = await files.read(path);
 		fingerprint.push(`${path}\0${stateOf(file)}`);
-		if (file.kind === "unreadable") items.push({ kind: "unreadable", text: `${path} ${file.problem}.`, file: path });
+		if (file.kind === "unreadable")
+			items.push({ kind: "unreadable", text: `${path} ${file.problem}.`, file: path });
 		return file;
 	};
 
@@ -82,27 +95,47 @@ function parsed(path: string, file: VaultConfigFile, items: ConfigItem[]): Recor
 	} catch {
 		// Described below, like any other shape the CLI would not read as settings.
 	}
-	items.push({ kind: "unreadable", text: `${path} is not a settings file Claude Code can read (not a JSON object).`, file: path });
+	items.push({
+		kind: "unreadable",
+		text: `${path} is not a settings file Claude Code can read (not a JSON object).`,
+		file: path,
+	});
 	return undefined;
 }
 
-async function describeFolder(files: VaultConfigFiles, folder: (typeof FOLDERS)[number], fingerprint: string[], items: ConfigItem[]): Promise<ConfigItem[]> {
+async function describeFolder(
+	files: VaultConfigFiles,
+	folder: (typeof FOLDERS)[number],
+	fingerprint: string[],
+	items: ConfigItem[],
+): Promise<ConfigItem[]> {
 	const listing = await files.list(folder.path);
 	if (listing.kind === "missing") return [];
 	if (listing.kind !== "folder") {
 		fingerprint.push(`${folder.path}/\0${stateOf(listing)}`);
-		return listing.kind === "unreadable" ? [{ kind: "unreadable", text: `${folder.path} ${listing.problem}.`, file: folder.path }] : [];
+		return listing.kind === "unreadable"
+			? [{ kind: "unreadable", text: `${folder.path} ${listing.problem}.`, file: folder.path }]
+			: [];
 	}
 	fingerprint.push(`${folder.path}/\0${listing.names.join("\0")}${listing.truncated ? "\0…" : ""}`);
 	if (listing.names.length === 0) return [];
 	for (const name of listing.names) {
 		const entry = `${folder.path}/${name}`;
-		const file = await files.read(folder.entryFile !== undefined && !name.endsWith(".md") ? `${entry}/${folder.entryFile}` : entry);
+		const file = await files.read(
+			folder.entryFile !== undefined && !name.endsWith(".md") ? `${entry}/${folder.entryFile}` : entry,
+		);
 		fingerprint.push(`${entry}\0${stateOf(file)}`);
-		if (file.kind === "unreadable" && !file.problem.startsWith("is not a file")) items.push({ kind: "unreadable", text: `${entry} ${file.problem}.`, file: entry });
+		if (file.kind === "unreadable" && !file.problem.startsWith("is not a file"))
+			items.push({ kind: "unreadable", text: `${entry} ${file.problem}.`, file: entry });
 	}
 	const names = listing.names.map((name) => name.replace(/\.md$/, ""));
-	return [{ kind: folder.kind, text: `${folder.adds}: ${names.map(quoted).join(", ")}${listing.truncated ? ", and more" : ""}.`, file: folder.path }];
+	return [
+		{
+			kind: folder.kind,
+			text: `${folder.adds}: ${names.map(quoted).join(", ")}${listing.truncated ? ", and more" : ""}.`,
+			file: folder.path,
+		},
+	];
 }
 
 /**
@@ -115,12 +148,22 @@ async function describeImports(files: VaultConfigFiles, path: string, text: stri
 	const visit = async (from: string, content: string, depth: number): Promise<void> => {
 		for (const target of importsOf(content)) {
 			if (seen.size > IMPORT_LIMIT) return;
-			const absolute = target.startsWith("~/") ? join(homedir(), target.slice(2)) : isAbsolute(target) ? target : join(files.vaultRoot, posix.dirname(from), target);
+			const absolute = target.startsWith("~/")
+				? join(homedir(), target.slice(2))
+				: isAbsolute(target)
+					? target
+					: join(files.vaultRoot, posix.dirname(from), target);
 			if (seen.has(absolute) || !(await exists(absolute))) continue;
 			seen.add(absolute);
 			const inVault = await files.isInside(absolute);
 			const shown = inVault ? relative(files.vaultRoot, absolute).split(sep).join("/") : absolute;
-			items.push({ kind: "instructions", text: inVault ? `${path} brings in ${quoted(shown)} too.` : `${path} brings in ${quoted(shown)} too, from outside the vault.`, file: path });
+			items.push({
+				kind: "instructions",
+				text: inVault
+					? `${path} brings in ${quoted(shown)} too.`
+					: `${path} brings in ${quoted(shown)} too, from outside the vault.`,
+				file: path,
+			});
 			if (!inVault || depth >= IMPORT_DEPTH) continue;
 			const imported = await files.read(shown);
 			if (imported.kind === "text") await visit(shown, imported.text, depth + 1);

@@ -19,11 +19,16 @@ export type ProjectConfigState =
 	| { kind: "untrusted"; config: ProjectClaudeConfig; changed: boolean };
 
 /** Reads the configuration now and judges it against the fingerprint the user trusted. */
-export async function projectConfigState(vaultRoot: string, store: ProjectConfigTrustStore): Promise<ProjectConfigState> {
+export async function projectConfigState(
+	vaultRoot: string,
+	store: ProjectConfigTrustStore,
+): Promise<ProjectConfigState> {
 	const config = await readProjectClaudeConfig(vaultRoot);
 	if (config.items.length === 0) return { kind: "none" };
 	const trusted = store.trustedFingerprint();
-	return trusted === config.fingerprint ? { kind: "trusted", config } : { kind: "untrusted", config, changed: trusted !== undefined };
+	return trusted === config.fingerprint
+		? { kind: "trusted", config }
+		: { kind: "untrusted", config, changed: trusted !== undefined };
 }
 
 /** The answer a session start needs: may the CLI load the vault's configuration? Only what the user trusted, unchanged. */

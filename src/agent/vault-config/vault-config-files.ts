@@ -8,7 +8,8 @@ export const CONFIG_FILE_LIMIT_BYTES = 256 * 1024;
 export const CONFIG_FOLDER_LIMIT = 200;
 
 /** One file of the vault's Claude Code configuration as read: its text, absent, or why it could not be read. */
-export type VaultConfigFile = { kind: "text"; text: string } | { kind: "missing" } | { kind: "unreadable"; problem: string };
+export type VaultConfigFile =
+	{ kind: "text"; text: string } | { kind: "missing" } | { kind: "unreadable"; problem: string };
 
 /**
  * Reads the vault's own Claude Code configuration files, files anyone who can write to the vault may have written:
@@ -27,12 +28,14 @@ export class VaultConfigFiles {
 		try {
 			const info = await stat(where.real);
 			if (!info.isFile()) return { kind: "unreadable", problem: "is not a file" };
-			if (info.size > CONFIG_FILE_LIMIT_BYTES) return { kind: "unreadable", problem: `is larger than ${CONFIG_FILE_LIMIT_BYTES / 1024} KB` };
+			if (info.size > CONFIG_FILE_LIMIT_BYTES)
+				return { kind: "unreadable", problem: `is larger than ${CONFIG_FILE_LIMIT_BYTES / 1024} KB` };
 			const handle = await open(where.real, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
 			try {
 				const buffer = Buffer.alloc(CONFIG_FILE_LIMIT_BYTES + 1);
 				const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-				if (bytesRead > CONFIG_FILE_LIMIT_BYTES) return { kind: "unreadable", problem: `is larger than ${CONFIG_FILE_LIMIT_BYTES / 1024} KB` };
+				if (bytesRead > CONFIG_FILE_LIMIT_BYTES)
+					return { kind: "unreadable", problem: `is larger than ${CONFIG_FILE_LIMIT_BYTES / 1024} KB` };
 				return { kind: "text", text: buffer.subarray(0, bytesRead).toString("utf8") };
 			} finally {
 				await handle.close();
@@ -43,13 +46,19 @@ export class VaultConfigFiles {
 	}
 
 	/** The names in a folder of the vault, sorted, at most `CONFIG_FOLDER_LIMIT`; `missing` when there is no such folder. */
-	async list(relativePath: string): Promise<VaultConfigFile | { kind: "folder"; names: string[]; truncated: boolean }> {
+	async list(
+		relativePath: string,
+	): Promise<VaultConfigFile | { kind: "folder"; names: string[]; truncated: boolean }> {
 		const where = await this.locate(relativePath);
 		if ("kind" in where) return where;
 		try {
 			if (!(await stat(where.real)).isDirectory()) return { kind: "unreadable", problem: "is not a folder" };
 			const names = (await readdir(where.real)).sort();
-			return { kind: "folder", names: names.slice(0, CONFIG_FOLDER_LIMIT), truncated: names.length > CONFIG_FOLDER_LIMIT };
+			return {
+				kind: "folder",
+				names: names.slice(0, CONFIG_FOLDER_LIMIT),
+				truncated: names.length > CONFIG_FOLDER_LIMIT,
+			};
 		} catch (error) {
 			return { kind: "unreadable", problem: `could not be read (${errorCode(error)})` };
 		}
@@ -68,13 +77,19 @@ export class VaultConfigFiles {
 		try {
 			await lstat(path);
 		} catch (error) {
-			return errorCode(error) === "ENOENT" || errorCode(error) === "ENOTDIR" ? { kind: "missing" } : { kind: "unreadable", problem: `could not be read (${errorCode(error)})` };
+			return errorCode(error) === "ENOENT" || errorCode(error) === "ENOTDIR"
+				? { kind: "missing" }
+				: { kind: "unreadable", problem: `could not be read (${errorCode(error)})` };
 		}
 		let real: string;
 		try {
 			real = await realpath(path);
 		} catch (error) {
-			return { kind: "unreadable", problem: errorCode(error) === "ENOENT" ? "is a link to nothing" : `could not be read (${errorCode(error)})` };
+			return {
+				kind: "unreadable",
+				problem:
+					errorCode(error) === "ENOENT" ? "is a link to nothing" : `could not be read (${errorCode(error)})`,
+			};
 		}
 		return inside(root, real) ? { real } : { kind: "unreadable", problem: `leads outside the vault, to ${real}` };
 	}
@@ -91,5 +106,7 @@ function inside(root: string, real: string): boolean {
 }
 
 function errorCode(error: unknown): string {
-	return typeof error === "object" && error !== null && typeof (error as { code?: unknown }).code === "string" ? (error as { code: string }).code : String(error);
+	return typeof error === "object" && error !== null && typeof (error as { code?: unknown }).code === "string"
+		? (error as { code: string }).code
+		: String(error);
 }

@@ -40,15 +40,25 @@ export function denyRulesFor(sources: DenyRuleSources): DenyRules {
 	const tags = sources.tags.map((tag) => tag.trim()).filter((tag) => tag !== "");
 	// The trash matters once something is private: a deleted private note keeps its text there.
 	const trash = privateFolders.length > 0 || tags.length > 0 ? [VAULT_TRASH_FOLDER] : [];
-	const folders = unique([...privateFolders, ...sources.configDirs.map(normaliseFolder), ...trash].filter((folder) => folder !== ""));
-	const rules = unique(folders.flatMap((folder) => ["Read", "Edit"].flatMap((tool) => patternsFor(folder).map((pattern) => `${tool}(${escapeRuleContent(pattern)})`))));
+	const folders = unique(
+		[...privateFolders, ...sources.configDirs.map(normaliseFolder), ...trash].filter((folder) => folder !== ""),
+	);
+	const rules = unique(
+		folders.flatMap((folder) =>
+			["Read", "Edit"].flatMap((tool) =>
+				patternsFor(folder).map((pattern) => `${tool}(${escapeRuleContent(pattern)})`),
+			),
+		),
+	);
 	const uncovered: string[] = [];
 	if (tags.length > 0) {
 		uncovered.push(
 			`Notes made private by a tag (${tags.map((tag) => (tag.startsWith("#") ? tag : `#${tag}`)).join(", ")}) are not covered: a tag is not a path, so Claude Code's Read and Grep can still open them. Move such notes into a private folder.`,
 		);
 	}
-	uncovered.push("Shell commands (Bash) are not covered by these rules: cat or grep run by Claude Code can still read any file the user can.");
+	uncovered.push(
+		"Shell commands (Bash) are not covered by these rules: cat or grep run by Claude Code can still read any file the user can.",
+	);
 	return { rules, folders, uncovered };
 }
 
@@ -59,7 +69,10 @@ export function denyRulesFor(sources: DenyRuleSources): DenyRules {
  */
 export function hasBridgeRuleShape(rule: string): boolean {
 	const match = /^(?:Read|Edit)\(\.\/(.+)\)$/.exec(rule);
-	return match?.[1] !== undefined && match[1].split("/").every((segment) => segment !== "" && segment !== "." && segment !== "..");
+	return (
+		match?.[1] !== undefined &&
+		match[1].split("/").every((segment) => segment !== "" && segment !== "." && segment !== "..")
+	);
 }
 
 /** Both the folder itself and everything under it: `./X` alone is not documented to cover its children. */
@@ -70,7 +83,11 @@ function patternsFor(folder: string): string[] {
 
 /** As the privacy rules read a folder: trimmed, forward slashes, no leading or trailing slash; "" for one outside the vault. */
 export function normaliseFolder(folder: string): string {
-	const segments = folder.trim().replace(/\\/g, "/").split("/").filter((segment) => segment !== "" && segment !== ".");
+	const segments = folder
+		.trim()
+		.replace(/\\/g, "/")
+		.split("/")
+		.filter((segment) => segment !== "" && segment !== ".");
 	return segments.includes("..") ? "" : segments.join("/");
 }
 

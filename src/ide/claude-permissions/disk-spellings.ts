@@ -10,7 +10,11 @@ import { denyRulesFor, normaliseFolder, type DenyRuleSources, type DenyRules } f
  * as written, so a folder stored in NFD under a rule typed in NFC, or `Secret` under a rule `secret` on APFS or
  * NTFS, needs a rule in the disk's own spelling too. Folders not on disk keep only the typed spelling.
  */
-export async function withDiskSpellings(vaultPath: string, folders: readonly string[], identity: PathKey): Promise<string[]> {
+export async function withDiskSpellings(
+	vaultPath: string,
+	folders: readonly string[],
+	identity: PathKey,
+): Promise<string[]> {
 	const spellings: string[] = [];
 	for (const folder of folders) {
 		const typed = normaliseFolder(folder);
@@ -22,7 +26,8 @@ export async function withDiskSpellings(vaultPath: string, folders: readonly str
 			const next: string[] = [];
 			for (const prefix of found) {
 				const names = await fs.readdir(join(vaultPath, prefix)).catch(() => [] as string[]);
-				for (const name of names) if (identity.key(name) === wanted) next.push(prefix === "" ? name : `${prefix}/${name}`);
+				for (const name of names)
+					if (identity.key(name) === wanted) next.push(prefix === "" ? name : `${prefix}/${name}`);
 			}
 			found = next;
 			if (found.length === 0) break;
@@ -35,6 +40,9 @@ export async function withDiskSpellings(vaultPath: string, folders: readonly str
 /** The deny rules for the vault as it is on disk: `denyRulesFor` over the folders' disk spellings. */
 export async function denyRulesOnDisk(vaultPath: string, sources: DenyRuleSources): Promise<DenyRules> {
 	const identity = new VaultPaths(vaultPath).identity;
-	const [folders, configDirs] = await Promise.all([withDiskSpellings(vaultPath, sources.folders, identity), withDiskSpellings(vaultPath, sources.configDirs, identity)]);
+	const [folders, configDirs] = await Promise.all([
+		withDiskSpellings(vaultPath, sources.folders, identity),
+		withDiskSpellings(vaultPath, sources.configDirs, identity),
+	]);
 	return denyRulesFor({ ...sources, folders, configDirs });
 }

@@ -65,8 +65,16 @@ export interface PermissionPlan {
  * @throws MalformedSettingsError when a settings file it must change is not valid JSON of the right shape
  * @throws UnsafeSettingsPathError when `.claude`, a settings file or the record is a symbolic link or outside the vault
  */
-export async function planPermissions(vaultPath: string, rules: readonly string[], settingsFile: SettingsFile, previous?: RecordReading): Promise<PermissionPlan> {
-	if (!isSettingsFile(settingsFile)) throw new Error(`${String(settingsFile)} is not one of Claude Code's project settings files (${Object.values(SETTINGS_FILES).join(", ")})`);
+export async function planPermissions(
+	vaultPath: string,
+	rules: readonly string[],
+	settingsFile: SettingsFile,
+	previous?: RecordReading,
+): Promise<PermissionPlan> {
+	if (!isSettingsFile(settingsFile))
+		throw new Error(
+			`${String(settingsFile)} is not one of Claude Code's project settings files (${Object.values(SETTINGS_FILES).join(", ")})`,
+		);
 	const { record, notes } = previous ?? (await readRecord(vaultPath));
 	const changes: FileChange[] = [];
 	if (record && record.settingsFile !== settingsFile && record.rules.length > 0) {
@@ -88,7 +96,9 @@ export async function planPermissions(vaultPath: string, rules: readonly string[
 export async function applyPermissionPlan(plan: PermissionPlan): Promise<void> {
 	for (const change of plan.changes) {
 		if ((await readInsideVault(plan.vaultPath, change.relativePath)) !== change.before) {
-			throw new Error(`${change.relativePath} changed since the preview was made; nothing more was written. Look at the preview again.`);
+			throw new Error(
+				`${change.relativePath} changed since the preview was made; nothing more was written. Look at the preview again.`,
+			);
 		}
 	}
 	await checkWritable(plan.vaultPath, RECORD_FILE);
@@ -111,12 +121,19 @@ export interface PermissionState {
  * @throws MalformedSettingsError when the settings file is not valid JSON of the right shape
  * @throws UnsafeSettingsPathError when it (or `.claude`) is a symbolic link or outside the vault
  */
-export async function readPermissionState(vaultPath: string, wanted: readonly string[], settingsFile: SettingsFile): Promise<PermissionState> {
+export async function readPermissionState(
+	vaultPath: string,
+	wanted: readonly string[],
+	settingsFile: SettingsFile,
+): Promise<PermissionState> {
 	const text = await readInsideVault(vaultPath, settingsFile);
 	const { record } = await readRecord(vaultPath);
 	const previous = record?.settingsFile === settingsFile ? record.rules : [];
 	const { present, missing } = denyRulesIn(text, wanted);
-	const stale = denyRulesIn(text, previous.filter((rule) => !wanted.includes(rule))).present;
+	const stale = denyRulesIn(
+		text,
+		previous.filter((rule) => !wanted.includes(rule)),
+	).present;
 	return { settingsFile, wanted: [...wanted], present, missing, stale };
 }
 
@@ -140,11 +157,21 @@ export async function readRecord(vaultPath: string): Promise<RecordReading> {
 	if (typeof settingsFile !== "string" || !Array.isArray(rules)) return { record: undefined, notes: [] };
 	if (!isSettingsFile(settingsFile)) {
 		const files = Object.values(SETTINGS_FILES).join(", ");
-		return { record: undefined, notes: [`${RECORD_FILE} names ${JSON.stringify(settingsFile)}, which is not one of the vault's Claude Code settings files (${files}): it was ignored.`] };
+		return {
+			record: undefined,
+			notes: [
+				`${RECORD_FILE} names ${JSON.stringify(settingsFile)}, which is not one of the vault's Claude Code settings files (${files}): it was ignored.`,
+			],
+		};
 	}
 	const strings = rules.filter((rule): rule is string => typeof rule === "string");
 	const foreign = strings.filter((rule) => !hasBridgeRuleShape(rule));
-	const notes = foreign.length === 0 ? [] : [`${RECORD_FILE} lists rules the bridge never writes (${foreign.join(", ")}): they were ignored and are never taken out.`];
+	const notes =
+		foreign.length === 0
+			? []
+			: [
+					`${RECORD_FILE} lists rules the bridge never writes (${foreign.join(", ")}): they were ignored and are never taken out.`,
+				];
 	return { record: { settingsFile, rules: strings.filter(hasBridgeRuleShape) }, notes };
 }
 
@@ -152,16 +179,24 @@ export function isSettingsFile(path: string): path is SettingsFile {
 	return Object.values<string>(SETTINGS_FILES).includes(path);
 }
 
-async function planFile(vaultPath: string, relativePath: SettingsFile, wanted: readonly string[], previouslyOurs: readonly string[]): Promise<FileChange | undefined> {
+async function planFile(
+	vaultPath: string,
+	relativePath: SettingsFile,
+	wanted: readonly string[],
+	previouslyOurs: readonly string[],
+): Promise<FileChange | undefined> {
 	const before = await readInsideVault(vaultPath, relativePath);
 	let merged;
 	try {
 		merged = mergeDenyRules(before, wanted, previouslyOurs);
 	} catch (error) {
-		if (error instanceof MalformedSettingsError) throw new MalformedSettingsError(`${relativePath}: ${error.message}`);
+		if (error instanceof MalformedSettingsError)
+			throw new MalformedSettingsError(`${relativePath}: ${error.message}`);
 		throw error;
 	}
 	if (!merged.changed) return undefined;
-	const patch = createPatch(relativePath, before ?? "", merged.text, before === undefined ? "(new file)" : "", "", { context: 3 });
+	const patch = createPatch(relativePath, before ?? "", merged.text, before === undefined ? "(new file)" : "", "", {
+		context: 3,
+	});
 	return { relativePath, before, after: merged.text, added: merged.added, removed: merged.removed, patch };
 }

@@ -44,7 +44,8 @@ export async function writeInsideVault(vaultPath: string, relativePath: string, 
 	const path = join(vaultPath, relativePath);
 	if (!(await checkFolder(vaultPath))) {
 		await fs.mkdir(join(vaultPath, CLAUDE_FOLDER)).catch((error: unknown) => {
-			if (!(typeof error === "object" && error !== null && "code" in error && error.code === "EEXIST")) throw error;
+			if (!(typeof error === "object" && error !== null && "code" in error && error.code === "EEXIST"))
+				throw error;
 		});
 		await checkFolder(vaultPath);
 	}
@@ -52,7 +53,11 @@ export async function writeInsideVault(vaultPath: string, relativePath: string, 
 	const temp = `${path}.${randomBytes(6).toString("hex")}.tmp`;
 	try {
 		// A settings file of the user's own (say a 0600 settings.local.json) keeps its permissions.
-		await fs.writeFile(temp, text, { encoding: "utf8", flag: "wx", mode: existing ? existing.mode & 0o777 : 0o666 });
+		await fs.writeFile(temp, text, {
+			encoding: "utf8",
+			flag: "wx",
+			mode: existing ? existing.mode & 0o777 : 0o666,
+		});
 		await checkFolder(vaultPath);
 		await checkFile(vaultPath, relativePath);
 		await fs.rename(temp, path);
@@ -73,10 +78,14 @@ async function checkFolder(vaultPath: string): Promise<boolean> {
 	const stats = await lstatOptional(folder);
 	if (stats === undefined) return false;
 	const refused = `the bridge writes Claude Code's rules only into a real ${CLAUDE_FOLDER} folder inside the vault, so nothing was written.`;
-	if (stats.isSymbolicLink()) throw new UnsafeSettingsPathError(`${CLAUDE_FOLDER} is a symbolic link (to ${await linkTarget(folder)}): ${refused} Replace the link with a folder of its own to use it.`);
+	if (stats.isSymbolicLink())
+		throw new UnsafeSettingsPathError(
+			`${CLAUDE_FOLDER} is a symbolic link (to ${await linkTarget(folder)}): ${refused} Replace the link with a folder of its own to use it.`,
+		);
 	if (!stats.isDirectory()) throw new UnsafeSettingsPathError(`${CLAUDE_FOLDER} is not a folder: ${refused}`);
 	const [realFolder, realVault] = await Promise.all([fs.realpath(folder), fs.realpath(vaultPath)]);
-	if (dirname(realFolder) !== realVault) throw new UnsafeSettingsPathError(`${CLAUDE_FOLDER} resolves to ${realFolder}, outside the vault: ${refused}`);
+	if (dirname(realFolder) !== realVault)
+		throw new UnsafeSettingsPathError(`${CLAUDE_FOLDER} resolves to ${realFolder}, outside the vault: ${refused}`);
 	return true;
 }
 
@@ -85,8 +94,12 @@ async function checkFile(vaultPath: string, relativePath: string): Promise<Stats
 	const path = join(vaultPath, relativePath);
 	const stats = await lstatOptional(path);
 	if (stats === undefined) return undefined;
-	const refused = "the bridge writes Claude Code's rules only into a real file inside the vault, so nothing was written.";
-	if (stats.isSymbolicLink()) throw new UnsafeSettingsPathError(`${relativePath} is a symbolic link (to ${await linkTarget(path)}): ${refused} Replace the link with a file of its own to use it.`);
+	const refused =
+		"the bridge writes Claude Code's rules only into a real file inside the vault, so nothing was written.";
+	if (stats.isSymbolicLink())
+		throw new UnsafeSettingsPathError(
+			`${relativePath} is a symbolic link (to ${await linkTarget(path)}): ${refused} Replace the link with a file of its own to use it.`,
+		);
 	if (!stats.isFile()) throw new UnsafeSettingsPathError(`${relativePath} is not a plain file: ${refused}`);
 	return stats;
 }
@@ -105,5 +118,10 @@ async function linkTarget(path: string): Promise<string> {
 }
 
 function isMissing(error: unknown): boolean {
-	return typeof error === "object" && error !== null && "code" in error && (error.code === "ENOENT" || error.code === "ENOTDIR");
+	return (
+		typeof error === "object" &&
+		error !== null &&
+		"code" in error &&
+		(error.code === "ENOENT" || error.code === "ENOTDIR")
+	);
 }

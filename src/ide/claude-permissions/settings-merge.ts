@@ -29,7 +29,11 @@ type JsonObject = Record<string, unknown>;
  * @param existing the file's text; undefined when the file does not exist
  * @throws MalformedSettingsError when the text is not a JSON object, or `permissions`/`permissions.deny` have the wrong type
  */
-export function mergeDenyRules(existing: string | undefined, wanted: readonly string[], previouslyOurs: readonly string[]): MergeResult {
+export function mergeDenyRules(
+	existing: string | undefined,
+	wanted: readonly string[],
+	previouslyOurs: readonly string[],
+): MergeResult {
 	const settings = parseSettings(existing);
 	const permissions = objectAt(settings, "permissions", "permissions");
 	const deny = permissions === undefined ? [] : arrayAt(permissions, "deny", "permissions.deny");
@@ -55,11 +59,21 @@ export function mergeDenyRules(existing: string | undefined, wanted: readonly st
 }
 
 /** The rules of ours (`candidates`) that the file's `permissions.deny` holds; throws as `mergeDenyRules` does. */
-export function denyRulesIn(existing: string | undefined, candidates: readonly string[]): { present: string[]; missing: string[] } {
+export function denyRulesIn(
+	existing: string | undefined,
+	candidates: readonly string[],
+): { present: string[]; missing: string[] } {
 	const settings = parseSettings(existing);
 	const permissions = objectAt(settings, "permissions", "permissions");
-	const deny = new Set((permissions === undefined ? [] : arrayAt(permissions, "deny", "permissions.deny")).filter((rule): rule is string => typeof rule === "string"));
-	return { present: candidates.filter((rule) => deny.has(rule)), missing: candidates.filter((rule) => !deny.has(rule)) };
+	const deny = new Set(
+		(permissions === undefined ? [] : arrayAt(permissions, "deny", "permissions.deny")).filter(
+			(rule): rule is string => typeof rule === "string",
+		),
+	);
+	return {
+		present: candidates.filter((rule) => deny.has(rule)),
+		missing: candidates.filter((rule) => !deny.has(rule)),
+	};
 }
 
 function parseSettings(existing: string | undefined): JsonObject {
@@ -68,23 +82,32 @@ function parseSettings(existing: string | undefined): JsonObject {
 	try {
 		parsed = JSON.parse(existing);
 	} catch (error) {
-		throw new MalformedSettingsError(`It is not valid JSON (${describeError(error)}). Fix or remove it, then try again; it was left as it is.`);
+		throw new MalformedSettingsError(
+			`It is not valid JSON (${describeError(error)}). Fix or remove it, then try again; it was left as it is.`,
+		);
 	}
-	if (!isObject(parsed)) throw new MalformedSettingsError("It holds JSON that is not an object. Fix or remove it, then try again; it was left as it is.");
+	if (!isObject(parsed))
+		throw new MalformedSettingsError(
+			"It holds JSON that is not an object. Fix or remove it, then try again; it was left as it is.",
+		);
 	return parsed;
 }
 
 function objectAt(parent: JsonObject, key: string, name: string): JsonObject | undefined {
 	const value = parent[key];
 	if (value === undefined) return undefined;
-	if (!isObject(value)) throw new MalformedSettingsError(`Its "${name}" is not an object. Fix it, then try again; it was left as it is.`);
+	if (!isObject(value))
+		throw new MalformedSettingsError(
+			`Its "${name}" is not an object. Fix it, then try again; it was left as it is.`,
+		);
 	return value;
 }
 
 function arrayAt(parent: JsonObject, key: string, name: string): unknown[] {
 	const value = parent[key];
 	if (value === undefined) return [];
-	if (!Array.isArray(value)) throw new MalformedSettingsError(`Its "${name}" is not a list. Fix it, then try again; it was left as it is.`);
+	if (!Array.isArray(value))
+		throw new MalformedSettingsError(`Its "${name}" is not a list. Fix it, then try again; it was left as it is.`);
 	return value as unknown[];
 }
 

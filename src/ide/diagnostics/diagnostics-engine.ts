@@ -29,7 +29,8 @@ export class DiagnosticsEngine {
 			resolveLink: (linkpath, sourcePath) => source.resolveLink(linkpath, sourcePath),
 			factsOf: (path) => source.facts(path),
 			hasSubpath: (targetPath, subpath) => source.hasSubpath?.(targetPath, subpath),
-			isHiddenLinkTarget: (linkpath, sourcePath, target) => source.isHiddenLinkTarget?.(linkpath, sourcePath, target) ?? false,
+			isHiddenLinkTarget: (linkpath, sourcePath, target) =>
+				source.isHiddenLinkTarget?.(linkpath, sourcePath, target) ?? false,
 		};
 	}
 

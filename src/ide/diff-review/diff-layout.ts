@@ -52,7 +52,8 @@ export function toSideBySide(lines: readonly DiffLine[]): SideBySideRow[] {
 	let removed: DiffLine[] = [];
 	let added: DiffLine[] = [];
 	const flush = (): void => {
-		for (let i = 0; i < Math.max(removed.length, added.length); i++) rows.push({ left: removed[i], right: added[i] });
+		for (let i = 0; i < Math.max(removed.length, added.length); i++)
+			rows.push({ left: removed[i], right: added[i] });
 		removed = [];
 		added = [];
 	};

@@ -4,7 +4,14 @@ import type { VaultPrivacy } from "../../vault/privacy/vault-privacy";
 import { VaultPathError, type VaultLocation, type VaultPaths } from "../../vault/vault-paths";
 import { readTextIfExists } from "./read-text-if-exists";
 import { decisionResult } from "./review-results";
-import type { AcceptOutcome, DiffReviewPort, PendingReview, PendingReviewInfo, ReviewDecision, ReviewProposer } from "./review-types";
+import type {
+	AcceptOutcome,
+	DiffReviewPort,
+	PendingReview,
+	PendingReviewInfo,
+	ReviewDecision,
+	ReviewProposer,
+} from "./review-types";
 
 /** More pending reviews than this from one client are refused: a runaway client cannot flood the workspace. */
 export const MAX_PENDING_REVIEWS_PER_CLIENT = 20;
@@ -80,26 +87,35 @@ export class DiffReviewManager {
 	constructor(private readonly options: DiffReviewManagerOptions) {}
 
 	/** Opens a review and resolves with the `openDiff` result once it is decided. */
-	async open(request: OpenDiffRequest, context: ToolCallContext, options: OpenReviewOptions = {}): Promise<ToolResult> {
+	async open(
+		request: OpenDiffRequest,
+		context: ToolCallContext,
+		options: OpenReviewOptions = {},
+	): Promise<ToolResult> {
 		let source: VaultLocation;
 		let target: VaultLocation;
 		try {
 			source = this.options.paths.resolve(request.oldFilePath);
 			target = this.options.paths.resolve(request.newFilePath);
 		} catch (error) {
-			if (error instanceof VaultPathError) return toolError(`openDiff refused: ${error.message}. Only notes inside the vault can be reviewed.`);
+			if (error instanceof VaultPathError)
+				return toolError(`openDiff refused: ${error.message}. Only notes inside the vault can be reviewed.`);
 			throw error;
 		}
-		if (target.relative === "") return toolError("openDiff refused: the path names the vault folder itself, not a note.");
+		if (target.relative === "")
+			return toolError("openDiff refused: the path names the vault folder itself, not a note.");
 		const refusal = this.targetRefusal(request, source, target);
 		if (refusal) return toolError(refusal);
 		const limit = this.options.maxPendingPerClient ?? MAX_PENDING_REVIEWS_PER_CLIENT;
 		if (this.pendingCountFor(context.sessionId, request.tabName) >= limit) {
-			return toolError(`openDiff refused: this client already has ${limit} edits waiting for review. Accept or reject some in Obsidian first.`);
+			return toolError(
+				`openDiff refused: this client already has ${limit} edits waiting for review. Accept or reject some in Obsidian first.`,
+			);
 		}
 		let current: string | undefined;
 		try {
-			if (request.vaultTools?.cannotApply === undefined) current = await (this.options.readText ?? readTextIfExists)(source.absolute);
+			if (request.vaultTools?.cannotApply === undefined)
+				current = await (this.options.readText ?? readTextIfExists)(source.absolute);
 		} catch (error) {
 			return toolError(`openDiff could not read ${source.relative}: ${describeError(error)}`);
 		}
@@ -112,7 +128,11 @@ export class DiffReviewManager {
 			proposedText: request.newFileContents,
 			isNewFile: current === undefined,
 			sessionId: context.sessionId,
-			proposer: request.proposer ?? { client: this.options.clientName?.(context.sessionId) ?? "Claude Code", session: context.sessionId, tool: "openDiff" },
+			proposer: request.proposer ?? {
+				client: this.options.clientName?.(context.sessionId) ?? "Claude Code",
+				session: context.sessionId,
+				tool: "openDiff",
+			},
 			since: (this.options.now ?? (() => new Date()))(),
 			takesRejectReason: options.onRejectReason !== undefined,
 			...(request.vaultTools?.cannotApply !== undefined ? { cannotApply: request.vaultTools.cannotApply } : {}),
@@ -120,7 +140,9 @@ export class DiffReviewManager {
 		const previous = this.pending.get(review.tabName);
 		// The view is reused for the new review, so only the old request is answered.
 		if (previous) this.settle(previous, { kind: "reject" }, false);
-		return new Promise<ToolResult>((resolve) => this.track(review, context.signal, resolve, options.onRejectReason));
+		return new Promise<ToolResult>((resolve) =>
+			this.track(review, context.signal, resolve, options.onRejectReason),
+		);
 	}
 
 	/**
@@ -130,7 +152,8 @@ export class DiffReviewManager {
 	 * and whether it exists, so the answer does not tell a private folder from the config folder.
 	 */
 	private targetRefusal(request: OpenDiffRequest, source: VaultLocation, target: VaultLocation): string | undefined {
-		const identity = (location: VaultLocation): string => this.options.paths.identity.key(location.realRelative ?? location.relative);
+		const identity = (location: VaultLocation): string =>
+			this.options.paths.identity.key(location.realRelative ?? location.relative);
 		if (identity(source) !== identity(target)) {
 			return `openDiff refused: old_file_path (${request.oldFilePath}) and new_file_path (${request.newFilePath}) name different files; Obsidian reviews an edit of one note in place. Answer in the terminal.`;
 		}
@@ -174,11 +197,14 @@ export class DiffReviewManager {
 		try {
 			now = this.options.paths.resolve(review.target.absolute);
 		} catch (error) {
-			if (error instanceof VaultPathError) return "a folder on its path was replaced by a link leading out of the vault";
+			if (error instanceof VaultPathError)
+				return "a folder on its path was replaced by a link leading out of the vault";
 			throw error;
 		}
-		const identity = (location: VaultLocation): string => this.options.paths.identity.key(location.realRelative ?? location.relative);
-		if (identity(now) !== identity(review.target)) return "a folder on its path was replaced by a link leading elsewhere in the vault";
+		const identity = (location: VaultLocation): string =>
+			this.options.paths.identity.key(location.realRelative ?? location.relative);
+		if (identity(now) !== identity(review.target))
+			return "a folder on its path was replaced by a link leading elsewhere in the vault";
 		if (this.hidesNow(review, now)) return "its path came to lead to a private or hidden place";
 		return undefined;
 	}
@@ -193,7 +219,10 @@ export class DiffReviewManager {
 		const privacy = this.options.privacy;
 		if (!privacy) return false;
 		if (!review.isNewFile) return privacy.hides(now);
-		return privacy.isInPrivateFolder(now.relative) || (now.realRelative !== undefined && privacy.isInPrivateFolder(now.realRelative));
+		return (
+			privacy.isInPrivateFolder(now.relative) ||
+			(now.realRelative !== undefined && privacy.isInPrivateFolder(now.realRelative))
+		);
 	}
 
 	/**
@@ -284,10 +313,20 @@ export class DiffReviewManager {
 		this.accepted.clear();
 	}
 
-	private track(review: PendingReview, signal: AbortSignal, answer: (result: ToolResult) => void, onRejectReason: ((reason: string) => void) | undefined): void {
+	private track(
+		review: PendingReview,
+		signal: AbortSignal,
+		answer: (result: ToolResult) => void,
+		onRejectReason: ((reason: string) => void) | undefined,
+	): void {
 		// The client disconnected or cancelled: nobody waits for this review any more.
 		const onAbort = (): void => this.settle(entry, { kind: "reject" }, true);
-		const entry: PendingEntry = { review, answer, onRejectReason, stopWatchingSignal: () => signal.removeEventListener("abort", onAbort) };
+		const entry: PendingEntry = {
+			review,
+			answer,
+			onRejectReason,
+			stopWatchingSignal: () => signal.removeEventListener("abort", onAbort),
+		};
 		signal.addEventListener("abort", onAbort, { once: true });
 		this.pending.set(review.tabName, entry);
 		try {
@@ -303,7 +342,11 @@ export class DiffReviewManager {
 		if (this.pending.get(entry.review.tabName) !== entry) return;
 		this.remove(entry);
 		this.options.port.close(entry.review.tabName);
-		entry.answer(toolError(`Could not show the review in Obsidian: ${describeError(error)}. Answer in the terminal instead.`));
+		entry.answer(
+			toolError(
+				`Could not show the review in Obsidian: ${describeError(error)}. Answer in the terminal instead.`,
+			),
+		);
 	}
 
 	private settle(entry: PendingEntry, decision: ReviewDecision, closeView: boolean): void {
@@ -346,5 +389,7 @@ export class DiffReviewManager {
 function oneLineReason(reason: string): string {
 	const line = reason.replace(/[\s\p{Cc}]+/gu, " ").trim();
 	const characters = [...line];
-	return characters.length <= MAX_REJECT_REASON_CHARS ? line : `${characters.slice(0, MAX_REJECT_REASON_CHARS - 1).join("")}…`;
+	return characters.length <= MAX_REJECT_REASON_CHARS
+		? line
+		: `${characters.slice(0, MAX_REJECT_REASON_CHARS - 1).join("")}…`;
 }

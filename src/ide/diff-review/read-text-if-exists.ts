@@ -5,7 +5,13 @@ export async function readTextIfExists(absolutePath: string): Promise<string | u
 	try {
 		return await readFile(absolutePath, "utf8");
 	} catch (error) {
-		if (typeof error === "object" && error !== null && "code" in error && (error.code === "ENOENT" || error.code === "ENOTDIR")) return undefined;
+		if (
+			typeof error === "object" &&
+			error !== null &&
+			"code" in error &&
+			(error.code === "ENOENT" || error.code === "ENOTDIR")
+		)
+			return undefined;
 		throw error;
 	}
 }

@@ -7,7 +7,17 @@ import type { ReviewDecision } from "./review-types";
  */
 export function decisionResult(decision: ReviewDecision, tabName: string): ToolResult {
 	if (decision.kind === "accept") {
-		return { content: [{ type: "text", text: "FILE_SAVED" }, { type: "text", text: decision.finalText }] };
+		return {
+			content: [
+				{ type: "text", text: "FILE_SAVED" },
+				{ type: "text", text: decision.finalText },
+			],
+		};
 	}
-	return { content: [{ type: "text", text: "DIFF_REJECTED" }, { type: "text", text: tabName }] };
+	return {
+		content: [
+			{ type: "text", text: "DIFF_REJECTED" },
+			{ type: "text", text: tabName },
+		],
+	};
 }

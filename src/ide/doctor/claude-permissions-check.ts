@@ -23,24 +23,38 @@ export interface PermissionRulesInputs {
  */
 export async function checkPermissionRules(vaultPath: string, inputs: PermissionRulesInputs): Promise<DoctorLine> {
 	const subject = "Claude Code's own file tools (Read, Grep, Edit)";
-	if (inputs.wanted.length === 0) return ok(`No private folders and no config folder: ${subject} have nothing to be kept out of`);
-	if (!inputs.enabled && !inputs.somethingPrivate) return ok(`No private folders or tags are set, so ${subject} are not asked to keep out of any`);
+	if (inputs.wanted.length === 0)
+		return ok(`No private folders and no config folder: ${subject} have nothing to be kept out of`);
+	if (!inputs.enabled && !inputs.somethingPrivate)
+		return ok(`No private folders or tags are set, so ${subject} are not asked to keep out of any`);
 	if (!inputs.enabled) {
-		return warn(`${subject} can open notes in private folders and the config folder: the bridge's privacy rules do not reach them`, `${inputs.howToWrite} to write deny rules for them.`);
+		return warn(
+			`${subject} can open notes in private folders and the config folder: the bridge's privacy rules do not reach them`,
+			`${inputs.howToWrite} to write deny rules for them.`,
+		);
 	}
 	let state;
 	try {
 		state = await readPermissionState(vaultPath, inputs.wanted, inputs.settingsFile);
 	} catch (error) {
 		if (error instanceof MalformedSettingsError || error instanceof UnsafeSettingsPathError) {
-			return fail(`${inputs.settingsFile} cannot be read, so the deny rules for ${subject} are not known to be in place: ${error.message}`, `Fix the file, then ${lowerFirst(inputs.howToWrite)}.`);
+			return fail(
+				`${inputs.settingsFile} cannot be read, so the deny rules for ${subject} are not known to be in place: ${error.message}`,
+				`Fix the file, then ${lowerFirst(inputs.howToWrite)}.`,
+			);
 		}
 		throw error;
 	}
 	const { missing, stale, present } = state;
-	if (missing.length === 0 && stale.length === 0) return ok(`${subject} are kept out of the private folders and the config folder: ${present.length} deny rules in place in ${inputs.settingsFile}`);
+	if (missing.length === 0 && stale.length === 0)
+		return ok(
+			`${subject} are kept out of the private folders and the config folder: ${present.length} deny rules in place in ${inputs.settingsFile}`,
+		);
 	if (missing.length === 0) {
-		return warn(`${inputs.settingsFile} still holds deny rules the bridge wrote for folders that are no longer private: ${stale.join(", ")}`, `${inputs.howToWrite} to update them.`);
+		return warn(
+			`${inputs.settingsFile} still holds deny rules the bridge wrote for folders that are no longer private: ${stale.join(", ")}`,
+			`${inputs.howToWrite} to update them.`,
+		);
 	}
 	const outdated = stale.length > 0 || present.length > 0;
 	const what = outdated

@@ -31,14 +31,22 @@ export interface DoctorInputs {
  * the server, the vault's path, the lock file, the port and token, other editors, connected clients, the launch command.
  * Never throws: a check that breaks becomes a failed line.
  */
-export async function runDoctor(inputs: DoctorInputs, env: DoctorEnvironment = defaultDoctorEnvironment()): Promise<DoctorLine[]> {
+export async function runDoctor(
+	inputs: DoctorInputs,
+	env: DoctorEnvironment = defaultDoctorEnvironment(),
+): Promise<DoctorLine[]> {
 	const { status } = inputs;
 	const lines: DoctorLine[] = [bridgeStateLine(status)];
 	const listening = status.state === "listening" && status.port !== undefined;
 
 	let location: VaultLocation | undefined;
 	if (inputs.vaultPath === undefined) {
-		lines.push(fail("The vault is not on the local file system", "Claude Code Bridge works only with a vault folder on this computer."));
+		lines.push(
+			fail(
+				"The vault is not on the local file system",
+				"Claude Code Bridge works only with a vault folder on this computer.",
+			),
+		);
 	} else {
 		const vaultPath = inputs.vaultPath;
 		await guarded(lines, "the vault's location", async () => {
@@ -54,7 +62,13 @@ export async function runDoctor(inputs: DoctorInputs, env: DoctorEnvironment = d
 		const port = status.port;
 		await guarded(lines, "the lock file", async () => {
 			const own = await checkOwnLockFile(
-				{ path: ownPath, pid: inputs.pid, ideName: inputs.ideName, tokenFingerprint: status.tokenFingerprint, realVaultPath: location?.real },
+				{
+					path: ownPath,
+					pid: inputs.pid,
+					ideName: inputs.ideName,
+					tokenFingerprint: status.tokenFingerprint,
+					realVaultPath: location?.real,
+				},
 				env,
 			);
 			const token = own.fields?.authToken;
@@ -68,13 +82,18 @@ export async function runDoctor(inputs: DoctorInputs, env: DoctorEnvironment = d
 	if (env.claudeConfigDir !== undefined) directories.push(join(env.claudeConfigDir, "ide"));
 	const checkedFolder = listening && ownPath !== undefined ? dirname(ownPath) : undefined;
 	await guarded(lines, "other editors' lock files", () =>
-		checkOtherLockFiles({ directories, ownPath, ownPort: status.port, checkedFolder, realVaultPath: location?.real }, env),
+		checkOtherLockFiles(
+			{ directories, ownPath, ownPort: status.port, checkedFolder, realVaultPath: location?.real },
+			env,
+		),
 	);
 
 	if (listening) lines.push(clientsLine(status.clients, env.now(), inputs.ideName));
 	const { vaultPath, permissionRules } = inputs;
 	if (vaultPath !== undefined && permissionRules !== undefined) {
-		await guarded(lines, "Claude Code's permission rules", async () => [await checkPermissionRules(vaultPath, await permissionRules)]);
+		await guarded(lines, "Claude Code's permission rules", async () => [
+			await checkPermissionRules(vaultPath, await permissionRules),
+		]);
 	}
 	if (location) lines.push(launchLine(location.real, status.port, env.platform));
 	return lines;
@@ -83,11 +102,16 @@ export async function runDoctor(inputs: DoctorInputs, env: DoctorEnvironment = d
 function bridgeStateLine(status: BridgeStatus): DoctorLine {
 	switch (status.state) {
 		case "listening":
-			return ok(`The bridge listens on 127.0.0.1:${status.port ?? "?"}${status.warning ? ` (${status.warning})` : ""}`);
+			return ok(
+				`The bridge listens on 127.0.0.1:${status.port ?? "?"}${status.warning ? ` (${status.warning})` : ""}`,
+			);
 		case "starting":
 			return warn("The bridge is still starting", "Check again in a moment.");
 		case "stopped":
-			return fail("The bridge is off, so it writes no lock file and /ide cannot list the vault", 'Turn on "Run the bridge" in the plugin\'s settings.');
+			return fail(
+				"The bridge is off, so it writes no lock file and /ide cannot list the vault",
+				'Turn on "Run the bridge" in the plugin\'s settings.',
+			);
 		case "failed":
 			return fail(
 				`The bridge could not start: ${status.error ?? "unknown error"}`,
@@ -103,19 +127,34 @@ function connectionLine(port: number, result: ProbeResult): DoctorLine {
 			return ok(`Port ${port} answers and accepts the token in the lock file`);
 		case "refused":
 			return result.status === 401
-				? fail(`Port ${port} refused the token in the lock file (HTTP 401)`, `${restart} The lock file and the server must hold the same token.`)
-				: fail(`Port ${port} answered HTTP ${result.status} instead of opening a connection`, `${restart} If another program holds the port, clear the fixed port to use a random free one.`);
+				? fail(
+						`Port ${port} refused the token in the lock file (HTTP 401)`,
+						`${restart} The lock file and the server must hold the same token.`,
+					)
+				: fail(
+						`Port ${port} answered HTTP ${result.status} instead of opening a connection`,
+						`${restart} If another program holds the port, clear the fixed port to use a random free one.`,
+					);
 		case "no-subprotocol":
-			return fail(`Port ${port} opened a connection without the mcp subprotocol, which Claude Code requires`, `${restart} Another program may be listening on this port.`);
+			return fail(
+				`Port ${port} opened a connection without the mcp subprotocol, which Claude Code requires`,
+				`${restart} Another program may be listening on this port.`,
+			);
 		case "unreachable":
-			return fail(`Nothing answers on 127.0.0.1:${port} (${result.reason})`, `${restart} A firewall or security tool that blocks loopback connections has the same effect.`);
+			return fail(
+				`Nothing answers on 127.0.0.1:${port} (${result.reason})`,
+				`${restart} A firewall or security tool that blocks loopback connections has the same effect.`,
+			);
 	}
 }
 
 function clientsLine(clients: readonly ClientStatus[], now: Date, ideName: string | undefined): DoctorLine {
 	if (clients.length === 0) {
 		const pick = ideName === undefined ? "this vault" : `"${ideName}"`;
-		return warn("No Claude Code client is connected", `Start Claude Code with the launch command below, or run /ide in a running session and pick ${pick}.`);
+		return warn(
+			"No Claude Code client is connected",
+			`Start Claude Code with the launch command below, or run /ide in a running session and pick ${pick}.`,
+		);
 	}
 	const described = clients.map((client) => {
 		const name = [client.clientName ?? "A client", client.clientVersion].filter(Boolean).join(" ");
@@ -135,14 +174,27 @@ function elapsed(since: Date, now: Date): string {
 function launchLine(realVaultPath: string, port: number | undefined, platform: NodeJS.Platform): DoctorLine {
 	const command = launchCommand(realVaultPath, platform);
 	if (port === undefined) return withCommand(ok(`Start Claude Code in this vault with: ${command}`), command);
-	const elsewhere = platform === "win32" ? `$env:CLAUDE_CODE_SSE_PORT=${port}; claude --ide` : `CLAUDE_CODE_SSE_PORT=${port} claude --ide`;
-	return withCommand(ok(`Start Claude Code in this vault with: ${command} (from another folder: ${elsewhere}; unless the port is fixed, it changes when the bridge restarts)`), command);
+	const elsewhere =
+		platform === "win32"
+			? `$env:CLAUDE_CODE_SSE_PORT=${port}; claude --ide`
+			: `CLAUDE_CODE_SSE_PORT=${port} claude --ide`;
+	return withCommand(
+		ok(
+			`Start Claude Code in this vault with: ${command} (from another folder: ${elsewhere}; unless the port is fixed, it changes when the bridge restarts)`,
+		),
+		command,
+	);
 }
 
 async function guarded(lines: DoctorLine[], what: string, check: () => Promise<DoctorLine[]>): Promise<void> {
 	try {
 		lines.push(...(await check()));
 	} catch (error) {
-		lines.push(fail(`Could not check ${what}: ${describeError(error)}`, "Try again; if it keeps failing, report it with this message."));
+		lines.push(
+			fail(
+				`Could not check ${what}: ${describeError(error)}`,
+				"Try again; if it keeps failing, report it with this message.",
+			),
+		);
 	}
 }

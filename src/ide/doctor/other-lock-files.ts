@@ -1,5 +1,10 @@
 import { basename, join } from "node:path";
-import { checkLockFolder, portOfLockFileName, type LockFileRule, type LockFolderRule } from "../../server/lock-file-reader";
+import {
+	checkLockFolder,
+	portOfLockFileName,
+	type LockFileRule,
+	type LockFolderRule,
+} from "../../server/lock-file-reader";
 import type { DoctorEnvironment } from "./doctor-environment";
 import { ok, warn, withCommand, type DoctorLine } from "./doctor-line";
 import { readLockFileFields } from "./lock-file-reading";
@@ -35,20 +40,40 @@ export async function checkOtherLockFiles(query: OtherLockFilesQuery, env: Docto
 		}
 		if (reading.kind !== "read") {
 			const why = reading.kind === "unreadable" ? `cannot be read (${reading.reason})` : "is not valid JSON";
-			lines.push(withCommand(warn(`The lock file ${name} ${why}; Claude Code may list it as an editor that does not answer`, `Delete it if no editor uses port ${portOfLockFileName(name) ?? "?"}: rm "${path}"`), `rm "${path}"`));
+			lines.push(
+				withCommand(
+					warn(
+						`The lock file ${name} ${why}; Claude Code may list it as an editor that does not answer`,
+						`Delete it if no editor uses port ${portOfLockFileName(name) ?? "?"}: rm "${path}"`,
+					),
+					`rm "${path}"`,
+				),
+			);
 			continue;
 		}
 		const { fields, port } = reading;
 		const label = `${fields.ideName ?? "an unnamed editor"} (port ${port ?? "?"}${fields.pid === undefined ? "" : `, pid ${fields.pid}`})`;
 		if (fields.pid !== undefined && !env.isProcessAlive(fields.pid)) {
-			lines.push(withCommand(warn(`Stale lock file ${name}: ${label} is no longer running`, `Claude Code deletes it the next time it starts; you may delete it now: rm "${path}"`), `rm "${path}"`));
+			lines.push(
+				withCommand(
+					warn(
+						`Stale lock file ${name}: ${label} is no longer running`,
+						`Claude Code deletes it the next time it starts; you may delete it now: rm "${path}"`,
+					),
+					`rm "${path}"`,
+				),
+			);
 			continue;
 		}
 		running.push(label);
 		const vault = query.realVaultPath;
-		const claimed = vault === undefined ? undefined : fields.workspaceFolders.find((folder) => folderContains(folder, vault));
+		const claimed =
+			vault === undefined ? undefined : fields.workspaceFolders.find((folder) => folderContains(folder, vault));
 		if (claimed !== undefined) {
-			const bind = query.ownPort === undefined ? "" : `, or start it with CLAUDE_CODE_SSE_PORT=${query.ownPort} claude --ide to bind it to this vault`;
+			const bind =
+				query.ownPort === undefined
+					? ""
+					: `, or start it with CLAUDE_CODE_SSE_PORT=${query.ownPort} claude --ide to bind it to this vault`;
 			lines.push(
 				warn(
 					`${label} also covers this vault (its folder ${claimed}): with two matching editors Claude Code does not connect on its own`,
@@ -57,7 +82,11 @@ export async function checkOtherLockFiles(query: OtherLockFilesQuery, env: Docto
 			);
 		}
 	}
-	lines.unshift(running.length > 0 ? ok(`Other editors' lock files: ${running.join(", ")}`) : ok("No other editors' lock files"));
+	lines.unshift(
+		running.length > 0
+			? ok(`Other editors' lock files: ${running.join(", ")}`)
+			: ok("No other editors' lock files"),
+	);
 	return lines;
 }
 
@@ -82,7 +111,12 @@ async function lockFilesIn(query: OtherLockFilesQuery, env: DoctorEnvironment, l
 		const folder = await checkLockFolder(directory, env.platform);
 		if (folder.kind === "refused") {
 			if (directory !== query.checkedFolder) {
-				lines.push(warn(`The lock folder ${directory} ${folder.problem}, so the lock files in it are refused`, refusedFolderFix(folder.rule, directory)));
+				lines.push(
+					warn(
+						`The lock folder ${directory} ${folder.problem}, so the lock files in it are refused`,
+						refusedFolderFix(folder.rule, directory),
+					),
+				);
 			}
 			continue;
 		}

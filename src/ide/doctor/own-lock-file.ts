@@ -2,7 +2,12 @@ import { dirname } from "node:path";
 import { tokenFingerprint } from "../../server/auth";
 import { LOCK_FILE_WRITER } from "../../server/lock-file";
 import { LOCK_FILE_MODE } from "../../server/limits";
-import { checkLockFolder, type LockFileRule, type LockFolderCheck, type LockFolderRule } from "../../server/lock-file-reader";
+import {
+	checkLockFolder,
+	type LockFileRule,
+	type LockFolderCheck,
+	type LockFolderRule,
+} from "../../server/lock-file-reader";
 import type { DoctorEnvironment } from "./doctor-environment";
 import { fail, octalMode, ok, type DoctorLine } from "./doctor-line";
 import { readLockFileFields, type LockFileFields } from "./lock-file-reading";
@@ -38,7 +43,12 @@ export async function checkOwnLockFile(
 	const reading = await readLockFileFields(path, env.platform);
 	switch (reading.kind) {
 		case "missing":
-			lines.push(fail(`The lock file ${path} is missing`, `${RESTART} If it keeps disappearing, another program is cleaning ${directory}.`));
+			lines.push(
+				fail(
+					`The lock file ${path} is missing`,
+					`${RESTART} If it keeps disappearing, another program is cleaning ${directory}.`,
+				),
+			);
 			return { lines };
 		case "unreadable":
 			lines.push(fail(`The lock file cannot be read: ${reading.reason}`, RESTART));
@@ -48,7 +58,12 @@ export async function checkOwnLockFile(
 			return { lines };
 		case "not-json":
 			lines.push(presentLine(path, env.platform));
-			lines.push(fail("The lock file is not valid JSON; Claude Code would take it for an old format without a token", RESTART));
+			lines.push(
+				fail(
+					"The lock file is not valid JSON; Claude Code would take it for an old format without a token",
+					RESTART,
+				),
+			);
 			return { lines };
 		case "read":
 			break;
@@ -64,11 +79,18 @@ function folderLine(directory: string, folder: LockFolderCheck, platform: NodeJS
 		case "missing":
 			return fail(`The lock folder ${directory} does not exist`, "Restart the bridge: it creates the folder.");
 		case "unreadable":
-			return fail(`The lock folder ${directory} cannot be read: ${folder.reason}`, "Check that this user can open it, then restart the bridge.");
+			return fail(
+				`The lock folder ${directory} cannot be read: ${folder.reason}`,
+				"Check that this user can open it, then restart the bridge.",
+			);
 		case "refused":
-			return fail(`The lock folder ${directory} ${folder.problem}, so the lock files in it are refused`, refusedFolderFix(folder.rule, directory));
+			return fail(
+				`The lock folder ${directory} ${folder.problem}, so the lock files in it are refused`,
+				refusedFolderFix(folder.rule, directory),
+			);
 		case "ok":
-			if (platform === "win32") return ok(`The lock folder ${directory} exists (on Windows, access follows your user profile)`);
+			if (platform === "win32")
+				return ok(`The lock folder ${directory} exists (on Windows, access follows your user profile)`);
 			return ok(`The lock folder ${directory} is private (${octalMode(folder.mode)})`);
 	}
 }
@@ -101,14 +123,21 @@ function refusedFileFix(rule: LockFileRule, path: string): string {
 }
 
 function presentLine(path: string, platform: NodeJS.Platform): DoctorLine {
-	return ok(platform === "win32" ? `The lock file ${path} exists` : `The lock file ${path} exists with mode ${octalMode(LOCK_FILE_MODE)}`);
+	return ok(
+		platform === "win32"
+			? `The lock file ${path} exists`
+			: `The lock file ${path} exists with mode ${octalMode(LOCK_FILE_MODE)}`,
+	);
 }
 
 function ownership(fields: LockFileFields, expected: OwnLockFileExpectation): DoctorLine {
 	const problems: string[] = [];
-	if (fields.pid !== expected.pid) problems.push(`its pid is ${fields.pid ?? "missing"}, not this app's ${expected.pid}`);
+	if (fields.pid !== expected.pid)
+		problems.push(`its pid is ${fields.pid ?? "missing"}, not this app's ${expected.pid}`);
 	if (expected.ideName !== undefined && fields.ideName !== expected.ideName) {
-		problems.push(`its name is ${fields.ideName === undefined ? "missing" : `"${fields.ideName}"`}, not "${expected.ideName}"`);
+		problems.push(
+			`its name is ${fields.ideName === undefined ? "missing" : `"${fields.ideName}"`}, not "${expected.ideName}"`,
+		);
 	}
 	if (fields.writer !== LOCK_FILE_WRITER) problems.push("this plugin did not write it");
 	if (fields.transport !== "ws") problems.push(`its transport is ${fields.transport ?? "missing"}, not ws`);
@@ -118,13 +147,19 @@ function ownership(fields: LockFileFields, expected: OwnLockFileExpectation): Do
 		problems.push(`its token (fingerprint ${fingerprint}) is not the bridge's (${expected.tokenFingerprint})`);
 	}
 	if (problems.length > 0) {
-		return fail(`The lock file is not this bridge's: ${problems.join("; ")}`, `Another process wrote this port's lock file. ${RESTART}`);
+		return fail(
+			`The lock file is not this bridge's: ${problems.join("; ")}`,
+			`Another process wrote this port's lock file. ${RESTART}`,
+		);
 	}
-	return ok(`The lock file is this bridge's: pid ${expected.pid}, "${fields.ideName ?? ""}", token fingerprint ${fingerprint ?? ""}`);
+	return ok(
+		`The lock file is this bridge's: pid ${expected.pid}, "${fields.ideName ?? ""}", token fingerprint ${fingerprint ?? ""}`,
+	);
 }
 
 function vaultPathLine(fields: LockFileFields, realVaultPath: string): DoctorLine {
-	if (fields.workspaceFolders.includes(realVaultPath)) return ok(`The lock file lists the vault's real path ${realVaultPath}`);
+	if (fields.workspaceFolders.includes(realVaultPath))
+		return ok(`The lock file lists the vault's real path ${realVaultPath}`);
 	const listed = fields.workspaceFolders.length > 0 ? fields.workspaceFolders.join(", ") : "no folder";
 	return fail(
 		`The lock file does not list the vault's real path ${realVaultPath} (it lists ${listed})`,

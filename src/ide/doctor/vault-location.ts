@@ -16,32 +16,47 @@ export function syncedFolderName(path: string): string | undefined {
 	const library = parts.indexOf("Library");
 	if (library >= 0 && parts[library + 1] === "Mobile Documents") return "iCloud Drive";
 	if (library >= 0 && parts[library + 1] === "CloudStorage" && parts[library + 2]) return parts[library + 2];
-	const service = parts.find((part) => part === "Dropbox" || part === "Google Drive" || /^OneDrive( - .+)?$/.test(part));
+	const service = parts.find(
+		(part) => part === "Dropbox" || part === "Google Drive" || /^OneDrive( - .+)?$/.test(part),
+	);
 	return service;
 }
 
 /** Resolves the vault's real path and says what about its location can trip up `cd` or discovery. */
-export async function checkVaultLocation(vaultPath: string, fs: DoctorFileSystem): Promise<{ lines: DoctorLine[]; location?: VaultLocation }> {
+export async function checkVaultLocation(
+	vaultPath: string,
+	fs: DoctorFileSystem,
+): Promise<{ lines: DoctorLine[]; location?: VaultLocation }> {
 	let real: string;
 	try {
 		real = await fs.realpath(vaultPath);
 	} catch (error) {
 		return {
-			lines: [fail(`The vault folder ${vaultPath} cannot be resolved: ${describeError(error)}`, "Check that the folder exists and that this user can open it, then restart the bridge.")],
+			lines: [
+				fail(
+					`The vault folder ${vaultPath} cannot be resolved: ${describeError(error)}`,
+					"Check that the folder exists and that this user can open it, then restart the bridge.",
+				),
+			],
 		};
 	}
 	const lines: DoctorLine[] = [];
 	if (real !== vaultPath) {
 		lines.push(
-			ok(`The vault is reached through a symlink: ${vaultPath} → ${real}. Claude Code sees the real path as its working folder, so that is the path that must be in the lock file.`),
+			ok(
+				`The vault is reached through a symlink: ${vaultPath} → ${real}. Claude Code sees the real path as its working folder, so that is the path that must be in the lock file.`,
+			),
 		);
 	}
 	const synced = syncedFolderName(real);
 	const spaced = /\s/.test(real);
-	const quoteFix = "Start Claude Code with the launch command below, which quotes the path; unquoted, the shell splits the path at its spaces and cd fails.";
-	if (synced && spaced) lines.push(warn(`The vault lies in a synced folder (${synced}) whose path has spaces: ${real}`, quoteFix));
+	const quoteFix =
+		"Start Claude Code with the launch command below, which quotes the path; unquoted, the shell splits the path at its spaces and cd fails.";
+	if (synced && spaced)
+		lines.push(warn(`The vault lies in a synced folder (${synced}) whose path has spaces: ${real}`, quoteFix));
 	else if (spaced) lines.push(warn(`The vault's path has spaces: ${real}`, quoteFix));
-	else if (synced) lines.push(ok(`The vault lies in a synced folder (${synced}); the lock file stays on this computer`));
+	else if (synced)
+		lines.push(ok(`The vault lies in a synced folder (${synced}); the lock file stays on this computer`));
 	return { lines, location: { given: vaultPath, real } };
 }
 

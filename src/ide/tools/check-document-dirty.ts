@@ -9,7 +9,8 @@ import { FILE_PATH_ONLY_SCHEMA, requiredVaultPath } from "./vault-argument";
 /** `checkDocumentDirty`: whether an open note has changes not yet written to disk. */
 export class CheckDocumentDirtyTool implements ToolDefinition {
 	readonly name = "checkDocumentDirty";
-	readonly description = "Whether an open note has changes not yet saved to disk (Obsidian saves notes automatically within seconds).";
+	readonly description =
+		"Whether an open note has changes not yet saved to disk (Obsidian saves notes automatically within seconds).";
 	readonly inputSchema = FILE_PATH_ONLY_SCHEMA;
 
 	constructor(
@@ -21,7 +22,8 @@ export class CheckDocumentDirtyTool implements ToolDefinition {
 		return answeringArgumentErrors(async () => {
 			const target = requiredVaultPath(this.paths, args, "filePath", this.name);
 			const isDirty = await this.workspace.isDirty(target);
-			if (isDirty === undefined) return jsonResult({ success: false, message: `Document not open: ${target.absolute}` });
+			if (isDirty === undefined)
+				return jsonResult({ success: false, message: `Document not open: ${target.absolute}` });
 			return jsonResult({ success: true, filePath: target.absolute, isDirty, isUntitled: false });
 		});
 	}

@@ -6,7 +6,8 @@ import { NO_ARGUMENTS_SCHEMA } from "../../protocol/tool-arguments";
 /** `closeAllDiffTabs`: called by the CLI at the start of every turn. Touches only review views. */
 export class CloseAllDiffTabsTool implements ToolDefinition {
 	readonly name = "closeAllDiffTabs";
-	readonly description = "Close the review views this client opened with openDiff (rejecting any still pending). Notes stay open.";
+	readonly description =
+		"Close the review views this client opened with openDiff (rejecting any still pending). Notes stay open.";
 	readonly inputSchema: JsonObject = NO_ARGUMENTS_SCHEMA;
 
 	constructor(private readonly reviews: DiffReviewManager) {}

@@ -6,7 +6,8 @@ import { answeringArgumentErrors, requiredString } from "../../protocol/tool-arg
 /** `close_tab`: the CLI is done with a review (decided here, in the terminal, or abandoned). */
 export class CloseTabTool implements ToolDefinition {
 	readonly name = "close_tab";
-	readonly description = "Close the review view opened by openDiff for this tab name. A review still waiting for a decision is rejected.";
+	readonly description =
+		"Close the review view opened by openDiff for this tab name. A review still waiting for a decision is rejected.";
 	readonly inputSchema: JsonObject = {
 		type: "object",
 		properties: { tab_name: { type: "string", description: "The tab_name given to openDiff" } },

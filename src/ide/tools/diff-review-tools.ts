@@ -30,6 +30,7 @@ export class DiffReviewTools {
 			if (enabled && registered === undefined) this.registry.register(tool);
 			if (!enabled && registered === tool) this.registry.unregister(tool.name);
 		}
-		if (!enabled) this.reviews.withdrawAll("Reviewing edits in Obsidian was turned off; answer in the terminal instead.");
+		if (!enabled)
+			this.reviews.withdrawAll("Reviewing edits in Obsidian was turned off; answer in the terminal instead.");
 	}
 }

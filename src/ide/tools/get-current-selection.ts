@@ -15,7 +15,9 @@ export class GetCurrentSelectionTool implements ToolDefinition {
 	call(): Promise<ToolResult> {
 		const snapshot = this.workspace.currentSelection();
 		if (!snapshot) {
-			const message = this.workspace.headlessNote ? `No active editor found (${this.workspace.headlessNote})` : "No active editor found";
+			const message = this.workspace.headlessNote
+				? `No active editor found (${this.workspace.headlessNote})`
+				: "No active editor found";
 			return Promise.resolve(jsonResult({ success: false, message }));
 		}
 		return Promise.resolve(jsonResult({ success: true, ...snapshot }));

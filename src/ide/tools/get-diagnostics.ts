@@ -1,5 +1,11 @@
 import type { Diagnostic, NoteDiagnostics } from "../diagnostics/diagnostic-types";
-import { textResult, toolError, type TextContent, type ToolDefinition, type ToolResult } from "../../protocol/mcp-types";
+import {
+	textResult,
+	toolError,
+	type TextContent,
+	type ToolDefinition,
+	type ToolResult,
+} from "../../protocol/mcp-types";
 import type { JsonObject } from "../../protocol/json-rpc";
 import { VaultPathError, type VaultPaths } from "../../vault/vault-paths";
 
@@ -30,7 +36,7 @@ interface UriDiagnostics {
 }
 
 const DESCRIPTION = [
-	"Reports problems in the Obsidian vault's Markdown notes as LSP-style diagnostics (source \"Obsidian\"):",
+	'Reports problems in the Obsidian vault\'s Markdown notes as LSP-style diagnostics (source "Obsidian"):',
 	"unresolved links and embeds ([[Missing note]], ![[missing.png]], [text](missing.md)) [unresolved-link, unresolved-embed];",
 	"links to a heading or block id that the target note does not have ([[Note#No such heading]], [[Note#^no-such-id]], [[#Heading]]) [missing-heading, missing-block];",
 	"frontmatter that is not valid YAML, so Obsidian ignores the note's properties [invalid-frontmatter];",
@@ -66,7 +72,11 @@ export function createGetDiagnosticsTool(options: GetDiagnosticsToolOptions): To
 		}
 		remember(relative, uri);
 		const diagnostics = await options.diagnostics.forNote(relative);
-		const result = answer(diagnostics.length === 0 ? [] : [{ uri, diagnostics }], limit, "Fix the first ones and ask again to see the rest.");
+		const result = answer(
+			diagnostics.length === 0 ? [] : [{ uri, diagnostics }],
+			limit,
+			"Fix the first ones and ask again to see the rest.",
+		);
 		return withNotice(result, options.diagnostics.indexingNotice?.(relative));
 	};
 
@@ -79,7 +89,10 @@ export function createGetDiagnosticsTool(options: GetDiagnosticsToolOptions): To
 			uri: urisAsReceived.get(note.path) ?? `file://${options.paths.toAbsolute(note.path)}`,
 			diagnostics: note.diagnostics,
 		}));
-		return withNotice(answer(entries, limit, "Call getDiagnostics with one note's uri to see that note's diagnostics."), options.diagnostics.indexingNotice?.());
+		return withNotice(
+			answer(entries, limit, "Call getDiagnostics with one note's uri to see that note's diagnostics."),
+			options.diagnostics.indexingNotice?.(),
+		);
 	};
 
 	return {
@@ -90,7 +103,8 @@ export function createGetDiagnosticsTool(options: GetDiagnosticsToolOptions): To
 			properties: {
 				uri: {
 					type: "string",
-					description: "file:// URI (or absolute path) of one note to check. Omit to get every note in the vault that has problems.",
+					description:
+						"file:// URI (or absolute path) of one note to check. Omit to get every note in the vault that has problems.",
 				},
 			},
 			additionalProperties: false,
@@ -98,7 +112,10 @@ export function createGetDiagnosticsTool(options: GetDiagnosticsToolOptions): To
 		async call(args: JsonObject): Promise<ToolResult> {
 			const uri = args.uri;
 			if (uri === undefined || uri === null) return forVault();
-			if (typeof uri !== "string") return toolError(`getDiagnostics: "uri" must be a string, not ${Array.isArray(uri) ? "an array" : typeof uri}`);
+			if (typeof uri !== "string")
+				return toolError(
+					`getDiagnostics: "uri" must be a string, not ${Array.isArray(uri) ? "an array" : typeof uri}`,
+				);
 			return forOneNote(uri);
 		},
 	};

@@ -14,6 +14,10 @@ export class GetLatestSelectionTool implements ToolDefinition {
 
 	call(): Promise<ToolResult> {
 		const snapshot = this.latestSelection();
-		return Promise.resolve(snapshot ? jsonResult({ success: true, ...snapshot }) : jsonResult({ success: false, message: "No selection available" }));
+		return Promise.resolve(
+			snapshot
+				? jsonResult({ success: true, ...snapshot })
+				: jsonResult({ success: false, message: "No selection available" }),
+		);
 	}
 }

@@ -19,6 +19,12 @@ export class GetWorkspaceFoldersTool implements ToolDefinition {
 
 	call(): Promise<ToolResult> {
 		const root = this.paths.root;
-		return Promise.resolve(jsonResult({ success: true, folders: [{ name: this.vaultName, uri: pathToFileURL(root).href, path: root }], rootPath: root }));
+		return Promise.resolve(
+			jsonResult({
+				success: true,
+				folders: [{ name: this.vaultName, uri: pathToFileURL(root).href, path: root }],
+				rootPath: root,
+			}),
+		);
 	}
 }

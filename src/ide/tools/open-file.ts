@@ -12,16 +12,28 @@ import { requiredVaultPath } from "./vault-argument";
 /** `openFile`: opens a note, optionally selecting `startText`…`endText` or a line range. */
 export class OpenFileTool implements ToolDefinition {
 	readonly name = "openFile";
-	readonly description = "Open a note in Obsidian, optionally selecting text (startText … endText) or lines (startLine … endLine, 1-based).";
+	readonly description =
+		"Open a note in Obsidian, optionally selecting text (startText … endText) or lines (startLine … endLine, 1-based).";
 	readonly inputSchema: JsonObject = {
 		type: "object",
 		properties: {
 			filePath: { type: "string", description: "Path of the note (absolute, vault-relative, or file:// URI)" },
 			preview: { type: "boolean", description: "Open in a reusable tab", default: false },
 			startText: { type: "string", description: "Select from the first occurrence of this text" },
-			endText: { type: "string", description: "… to the end of the first occurrence of this text after startText" },
-			selectToEndOfLine: { type: "boolean", description: "Extend the selection to the end of its last line", default: false },
-			makeFrontmost: { type: "boolean", description: "Focus the note (true) or open it in the background and answer JSON (false)", default: true },
+			endText: {
+				type: "string",
+				description: "… to the end of the first occurrence of this text after startText",
+			},
+			selectToEndOfLine: {
+				type: "boolean",
+				description: "Extend the selection to the end of its last line",
+				default: false,
+			},
+			makeFrontmost: {
+				type: "boolean",
+				description: "Focus the note (true) or open it in the background and answer JSON (false)",
+				default: true,
+			},
 			startLine: { type: "integer", minimum: 1, description: "First line to select, 1-based" },
 			endLine: { type: "integer", minimum: 1, description: "Last line to select, 1-based" },
 		},

@@ -25,10 +25,15 @@ export class SaveDocumentTool implements ToolDefinition {
 			try {
 				saved = await this.workspace.save(target);
 			} catch (error) {
-				return jsonResult({ success: false, message: `Could not save ${target.absolute}: ${describeError(error)}` });
+				return jsonResult({
+					success: false,
+					message: `Could not save ${target.absolute}: ${describeError(error)}`,
+				});
 			}
 			if (!saved) return jsonResult({ success: false, message: `Document not open: ${target.absolute}` });
-			const message = this.workspace.headlessNote ? `Document saved successfully (${this.workspace.headlessNote})` : "Document saved successfully";
+			const message = this.workspace.headlessNote
+				? `Document saved successfully (${this.workspace.headlessNote})`
+				: "Document saved successfully";
 			return jsonResult({ success: true, filePath: target.absolute, saved: true, message });
 		});
 	}

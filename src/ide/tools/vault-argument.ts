@@ -16,7 +16,9 @@ export function requiredVaultPath(paths: VaultPaths, args: JsonObject, name: str
 /** The input schema of a tool whose only argument is the note's `filePath`. */
 export const FILE_PATH_ONLY_SCHEMA: JsonObject = {
 	type: "object",
-	properties: { filePath: { type: "string", description: "Path of the note (absolute, vault-relative, or file:// URI)" } },
+	properties: {
+		filePath: { type: "string", description: "Path of the note (absolute, vault-relative, or file:// URI)" },
+	},
 	required: ["filePath"],
 	additionalProperties: false,
 };

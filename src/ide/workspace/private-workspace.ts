@@ -36,5 +36,9 @@ export class PrivateWorkspace implements WorkspacePort {
 
 /** The editor side of the IDE's workspace tools through the vault's privacy boundary. */
 export function privateWorkspace(port: WorkspacePort, privacy: VaultPrivacy): WorkspacePort {
-	return new PrivateWorkspace(port, privacy, privacy.selection(() => port.currentSelection()));
+	return new PrivateWorkspace(
+		port,
+		privacy,
+		privacy.selection(() => port.currentSelection()),
+	);
 }

@@ -25,17 +25,28 @@ export interface SelectionSnapshot {
 }
 
 /** A backwards selection (anchor after head) is reported start → end: the CLI counts lines as end.line − start.line + 1. */
-export function selectionSnapshot(absolutePath: string, text: string, anchor: Position, head: Position): SelectionSnapshot {
+export function selectionSnapshot(
+	absolutePath: string,
+	text: string,
+	anchor: Position,
+	head: Position,
+): SelectionSnapshot {
 	const [start, end] = comparePositions(anchor, head) <= 0 ? [anchor, head] : [head, anchor];
 	const isEmpty = start.line === end.line && start.character === end.character;
-	return { text: isEmpty ? "" : text, filePath: absolutePath, fileUrl: fileUrlOf(absolutePath), selection: { start, end, isEmpty } };
+	return {
+		text: isEmpty ? "" : text,
+		filePath: absolutePath,
+		fileUrl: fileUrlOf(absolutePath),
+		selection: { start, end, isEmpty },
+	};
 }
 
 /** The last note's file URL: selections follow each other in one note, and building a URL costs more than the rest of a snapshot. */
 let lastFileUrl = { absolutePath: "", href: "" };
 
 function fileUrlOf(absolutePath: string): string {
-	if (lastFileUrl.absolutePath !== absolutePath) lastFileUrl = { absolutePath, href: pathToFileURL(absolutePath).href };
+	if (lastFileUrl.absolutePath !== absolutePath)
+		lastFileUrl = { absolutePath, href: pathToFileURL(absolutePath).href };
 	return lastFileUrl.href;
 }
 

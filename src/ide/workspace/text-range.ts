@@ -16,7 +16,12 @@ export function positionAt(text: string, offset: number): Position {
  * The range from the first `startText` to the end of the first `endText` after it (VS Code's openFile).
  * Without `endText` the range is `startText` itself. Undefined when a text is not found.
  */
-export function findTextRange(text: string, startText: string, endText: string | undefined, selectToEndOfLine: boolean): TextRange | undefined {
+export function findTextRange(
+	text: string,
+	startText: string,
+	endText: string | undefined,
+	selectToEndOfLine: boolean,
+): TextRange | undefined {
 	const startOffset = text.indexOf(startText);
 	if (startOffset === -1) return undefined;
 	let endOffset = startOffset + startText.length;
@@ -47,4 +52,3 @@ function endOfLine(text: string, offset: number): number {
 	if (newline === -1) return text.length;
 	return newline > 0 && text[newline - 1] === "\r" ? newline - 1 : newline;
 }
-

@@ -38,14 +38,27 @@ export class ActivityDetails {
 			facts.createEl("dd", { text: value });
 		};
 		const { session } = entry;
-		fact("Session", [session.key, session.surface, session.client, session.pid !== undefined ? `pid ${session.pid}` : undefined].filter((part) => part !== undefined).join(", "));
+		fact(
+			"Session",
+			[session.key, session.surface, session.client, session.pid !== undefined ? `pid ${session.pid}` : undefined]
+				.filter((part) => part !== undefined)
+				.join(", "),
+		);
 		fact("Time", new Date(entry.at).toLocaleString());
 		fact("Arguments", entry.args === "" ? "none" : entry.args);
-		fact("Outcome", entry.unreadable !== undefined ? "unreadable" : entry.outcome === undefined ? "running" : `${entry.outcome}${entry.detail !== undefined ? `: ${entry.detail}` : ""}`);
+		fact(
+			"Outcome",
+			entry.unreadable !== undefined
+				? "unreadable"
+				: entry.outcome === undefined
+					? "running"
+					: `${entry.outcome}${entry.detail !== undefined ? `: ${entry.detail}` : ""}`,
+		);
 		if (entry.durationMs !== undefined) fact("Duration", `${entry.durationMs} ms`);
 		if (entry.answerBytes !== undefined) fact("Answer size", `${entry.answerBytes} bytes`);
 		if (entry.undoneAt !== undefined) fact("Undone", new Date(entry.undoneAt).toLocaleString());
-		if (entry.unreadable !== undefined) fact("Unreadable", `${entry.unreadable}. Nothing of it is shown, and it cannot be undone.`);
+		if (entry.unreadable !== undefined)
+			fact("Unreadable", `${entry.unreadable}. Nothing of it is shown, and it cannot be undone.`);
 		if (entry.notUndoable !== undefined) fact("Cannot be undone", entry.notUndoable);
 		const notes = root.createDiv({ cls: "ccb-activity-notes" });
 		for (const path of entry.notes) {
@@ -56,7 +69,8 @@ export class ActivityDetails {
 			const button = root.createEl("button", { cls: "ccb-activity-undo", text: "Undo" });
 			button.addEventListener("click", () => void this.undo(entry));
 		}
-		for (const change of entry.changes) await this.renderChange(root.createDiv({ cls: "ccb-activity-change" }), change);
+		for (const change of entry.changes)
+			await this.renderChange(root.createDiv({ cls: "ccb-activity-change" }), change);
 	}
 
 	private async renderChange(parent: HTMLElement, change: NoteChange): Promise<void> {
@@ -65,18 +79,28 @@ export class ActivityDetails {
 			return;
 		}
 		if (change.kind === "move") {
-			parent.createDiv({ text: `Moved ${change.from} to ${change.to}${change.rewrites.length > 0 ? `; links rewritten in ${change.rewrites.map((rewrite) => rewrite.path).join(", ")}` : ""}` });
+			parent.createDiv({
+				text: `Moved ${change.from} to ${change.to}${change.rewrites.length > 0 ? `; links rewritten in ${change.rewrites.map((rewrite) => rewrite.path).join(", ")}` : ""}`,
+			});
 			return;
 		}
 		parent.createDiv({ text: `Changed ${change.path}` });
-		const before = await this.source.journal.preImage(change.before).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+		const before = await this.source.journal
+			.preImage(change.before)
+			.catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
 		if (before instanceof Error) {
-			parent.createDiv({ cls: "ccb-activity-muted", text: `Its earlier text in the journal's folder ${before.message}; it is not shown.` });
+			parent.createDiv({
+				cls: "ccb-activity-muted",
+				text: `Its earlier text in the journal's folder ${before.message}; it is not shown.`,
+			});
 			return;
 		}
 		const file = this.app.vault.getFileByPath(change.path);
 		if (!before || !file) {
-			parent.createDiv({ cls: "ccb-activity-muted", text: before ? "The note is gone." : "Its earlier text is no longer kept." });
+			parent.createDiv({
+				cls: "ccb-activity-muted",
+				text: before ? "The note is gone." : "Its earlier text is no longer kept.",
+			});
 			return;
 		}
 		renderDiff(parent, computeLineDiff(decoder.decode(before), await this.app.vault.read(file)).lines, "unified");
@@ -94,7 +118,9 @@ export class ActivityDetails {
 	private async undo(entry: ActivityEntry): Promise<void> {
 		const undo = this.source.undo;
 		if (!undo) return;
-		const result = await undo.entry(entry.id).catch((error: unknown) => ({ kind: "refused" as const, id: entry.id, reason: String(error) }));
+		const result = await undo
+			.entry(entry.id)
+			.catch((error: unknown) => ({ kind: "refused" as const, id: entry.id, reason: String(error) }));
 		if (result.kind === "undone") {
 			new Notice(`Undone: ${result.notes.join(", ")}`);
 			this.changed();
@@ -115,7 +141,10 @@ export class ActivityDetails {
 	reviewConflicts(items: readonly { entry: ActivityEntry; conflict: UndoConflict }[]): void {
 		const reviewable = items.filter(({ conflict }) => conflict.restore && conflict.current);
 		const skipped = items.filter((item) => !reviewable.includes(item));
-		if (skipped.length > 0) new Notice(`Not undone: ${skipped.map(({ conflict }) => `${conflict.path} ${conflict.reason}`).join("; ")}`);
+		if (skipped.length > 0)
+			new Notice(
+				`Not undone: ${skipped.map(({ conflict }) => `${conflict.path} ${conflict.reason}`).join("; ")}`,
+			);
 		if (reviewable.length === 0) return;
 		const next = (index: number): void => {
 			const item = reviewable[index];
@@ -134,20 +163,33 @@ export class ActivityDetails {
 		root.empty();
 		const now = decoder.decode(conflict.current);
 		const position = count > 1 ? ` (note ${index + 1} of ${count})` : "";
-		root.createDiv({ cls: "ccb-activity-conflict", text: `${conflict.path} changed since this call${position}: choose what it should hold. Nothing is written unless you accept.` });
-		new ReviewPanel(root.createDiv(), { path: conflict.path, before: now, proposed: decoder.decode(conflict.restore), proposer: { client: entry.session.client ?? entry.session.surface, tool: `undo ${entry.tool}` }, time: new Date(entry.at) }, {
-			currentText: async () => {
-				const file = this.app.vault.getFileByPath(conflict.path);
-				return file ? this.app.vault.read(file) : undefined;
-			},
-			decide: (verdict) => {
-				if (verdict.kind === "reject") {
-					done();
-					return;
-				}
-				void this.write(conflict.path, now, verdict.finalText).then(done);
-			},
+		root.createDiv({
+			cls: "ccb-activity-conflict",
+			text: `${conflict.path} changed since this call${position}: choose what it should hold. Nothing is written unless you accept.`,
 		});
+		new ReviewPanel(
+			root.createDiv(),
+			{
+				path: conflict.path,
+				before: now,
+				proposed: decoder.decode(conflict.restore),
+				proposer: { client: entry.session.client ?? entry.session.surface, tool: `undo ${entry.tool}` },
+				time: new Date(entry.at),
+			},
+			{
+				currentText: async () => {
+					const file = this.app.vault.getFileByPath(conflict.path);
+					return file ? this.app.vault.read(file) : undefined;
+				},
+				decide: (verdict) => {
+					if (verdict.kind === "reject") {
+						done();
+						return;
+					}
+					void this.write(conflict.path, now, verdict.finalText).then(done);
+				},
+			},
+		);
 	}
 
 	private async write(path: string, expected: string, text: string): Promise<void> {

@@ -16,7 +16,9 @@ const UNMEASURED_ROWS = 40;
 /** While Claude works, the list is read again at most this often (a read parses the whole journal). */
 export const LIVE_REFRESH_MS = 1000;
 
-type Row = { kind: "session"; session: JournalSession; count: number; undoable: number } | { kind: "entry"; entry: ActivityEntry };
+type Row =
+	| { kind: "session"; session: JournalSession; count: number; undoable: number }
+	| { kind: "entry"; entry: ActivityEntry };
 
 /**
  * Claude's activity: every call the journal holds, newest first, grouped by session, with filters, each entry's
@@ -98,13 +100,16 @@ export class ActivityView extends ItemView {
 			this.all = source ? await source.journal.entries() : [];
 		} catch (error) {
 			this.all = [];
-			this.detailsEl.setText(`The activity journal could not be read: ${error instanceof Error ? error.message : String(error)}`);
+			this.detailsEl.setText(
+				`The activity journal could not be read: ${error instanceof Error ? error.message : String(error)}`,
+			);
 		}
 		if (!source) this.detailsEl.setText("The bridge is not running: start it to see Claude's activity.");
 		this.renderFilters();
 		this.applyFilter();
 		const selected = this.all.find((entry) => entry.id === this.selected);
-		if (selected && source) await new ActivityDetails(this.app, this.detailsEl, source, () => void this.reload()).show(selected);
+		if (selected && source)
+			await new ActivityDetails(this.app, this.detailsEl, source, () => void this.reload()).show(selected);
 	}
 
 	/**
@@ -151,9 +156,15 @@ export class ActivityView extends ItemView {
 	private applyFilter(fromTop = true): void {
 		this.rows = [];
 		const undoable = new Map<string, number>();
-		for (const entry of this.all) if (isUndoable(entry)) undoable.set(entry.session.key, (undoable.get(entry.session.key) ?? 0) + 1);
+		for (const entry of this.all)
+			if (isUndoable(entry)) undoable.set(entry.session.key, (undoable.get(entry.session.key) ?? 0) + 1);
 		for (const group of groupBySession(this.all.filter((entry) => matchesFilter(entry, this.filter)))) {
-			this.rows.push({ kind: "session", session: group.session, count: group.entries.length, undoable: undoable.get(group.session.key) ?? 0 });
+			this.rows.push({
+				kind: "session",
+				session: group.session,
+				count: group.entries.length,
+				undoable: undoable.get(group.session.key) ?? 0,
+			});
 			for (const entry of group.entries) this.rows.push({ kind: "entry", entry });
 		}
 		this.sizerEl.setCssProps({ "--ccb-activity-height": `${this.rows.length * ACTIVITY_ROW_HEIGHT}px` });
@@ -172,24 +183,57 @@ export class ActivityView extends ItemView {
 		const to = Math.min(this.rows.length, from + visible + 2 * OVERSCAN);
 		this.windowEl.empty();
 		this.windowEl.setCssProps({ "--ccb-activity-offset": `${from * ACTIVITY_ROW_HEIGHT}px` });
-		if (this.rows.length === 0) this.windowEl.createDiv({ cls: "ccb-activity-empty", text: this.all.length === 0 ? "No activity recorded yet." : "No entries match the filters." });
+		if (this.rows.length === 0)
+			this.windowEl.createDiv({
+				cls: "ccb-activity-empty",
+				text: this.all.length === 0 ? "No activity recorded yet." : "No entries match the filters.",
+			});
 		for (const row of this.rows.slice(from, to)) this.drawRow(row);
 	}
 
 	private drawRow(row: Row): void {
 		if (row.kind === "session") {
 			const { session } = row;
-			const who = [session.client ?? session.surface, session.pid !== undefined ? `pid ${session.pid}` : undefined].filter((part) => part !== undefined).join(", ");
-			const element = this.windowEl.createDiv({ cls: ["ccb-activity-row", "ccb-activity-session"], text: `Session ${session.key} (${who}): ${row.count === 1 ? "1 call" : `${row.count} calls`}` });
+			const who = [
+				session.client ?? session.surface,
+				session.pid !== undefined ? `pid ${session.pid}` : undefined,
+			]
+				.filter((part) => part !== undefined)
+				.join(", ");
+			const element = this.windowEl.createDiv({
+				cls: ["ccb-activity-row", "ccb-activity-session"],
+				text: `Session ${session.key} (${who}): ${row.count === 1 ? "1 call" : `${row.count} calls`}`,
+			});
 			if (row.undoable > 0 && this.source()?.undo) this.undoSessionButton(element, session.key, row.undoable);
 			return;
 		}
 		const { entry } = row;
-		const element = this.windowEl.createDiv({ cls: ["ccb-activity-row", "ccb-activity-entry", ...(entry.id === this.selected ? ["is-selected"] : []), `ccb-outcome-${entry.unreadable !== undefined ? "unreadable" : (entry.outcome ?? "running")}`] });
+		const element = this.windowEl.createDiv({
+			cls: [
+				"ccb-activity-row",
+				"ccb-activity-entry",
+				...(entry.id === this.selected ? ["is-selected"] : []),
+				`ccb-outcome-${entry.unreadable !== undefined ? "unreadable" : (entry.outcome ?? "running")}`,
+			],
+		});
 		element.createSpan({ cls: "ccb-activity-time", text: new Date(entry.at).toLocaleTimeString() });
 		element.createSpan({ cls: "ccb-activity-tool", text: entry.tool });
-		element.createSpan({ cls: "ccb-activity-outcome", text: entry.unreadable !== undefined ? "unreadable" : entry.undoneAt !== undefined ? "undone" : (entry.outcome ?? "running") });
-		element.createSpan({ cls: "ccb-activity-summary", text: entry.unreadable !== undefined ? `Unreadable: ${entry.unreadable}` : entry.notes.join(", ") || entry.args });
+		element.createSpan({
+			cls: "ccb-activity-outcome",
+			text:
+				entry.unreadable !== undefined
+					? "unreadable"
+					: entry.undoneAt !== undefined
+						? "undone"
+						: (entry.outcome ?? "running"),
+		});
+		element.createSpan({
+			cls: "ccb-activity-summary",
+			text:
+				entry.unreadable !== undefined
+					? `Unreadable: ${entry.unreadable}`
+					: entry.notes.join(", ") || entry.args,
+		});
 		element.addEventListener("click", () => void this.select(entry));
 	}
 
@@ -204,7 +248,9 @@ export class ActivityView extends ItemView {
 	/** Undoes a whole session's changes, after a second press (the first says how many calls it takes back). */
 	private undoSessionButton(row: HTMLElement, key: string, undoable: number): void {
 		const confirming = this.confirming === key;
-		const text = confirming ? `Undo ${undoable === 1 ? "1 call" : `${undoable} calls`}? Press again` : "Undo session";
+		const text = confirming
+			? `Undo ${undoable === 1 ? "1 call" : `${undoable} calls`}? Press again`
+			: "Undo session";
 		const button = row.createEl("button", { cls: "ccb-activity-undo-session", text });
 		button.setAttribute("aria-label", `Undo every change of session ${key}, newest first`);
 		button.addEventListener("click", () => {
@@ -236,9 +282,14 @@ export class ActivityView extends ItemView {
 		}
 		const undone = results.filter((result) => result.kind === "undone").length;
 		const conflicts = results.flatMap((result) => (result.kind === "conflict" ? [result] : []));
-		const refused = results.flatMap((result) => (result.kind === "refused" ? [`${result.id}: ${result.reason}`] : []));
+		const refused = results.flatMap((result) =>
+			result.kind === "refused" ? [`${result.id}: ${result.reason}`] : [],
+		);
 		const parts = [`Session ${key}: ${undone === 1 ? "1 call" : `${undone} calls`} undone`];
-		if (conflicts.length > 0) parts.push(`${conflicts.length === 1 ? "1 call touches" : `${conflicts.length} calls touch`} notes changed since: review them`);
+		if (conflicts.length > 0)
+			parts.push(
+				`${conflicts.length === 1 ? "1 call touches" : `${conflicts.length} calls touch`} notes changed since: review them`,
+			);
 		if (refused.length > 0) parts.push(`not undone: ${refused.join("; ")}`);
 		new Notice(`${parts.join("; ")}.`);
 		await this.reload();
@@ -246,11 +297,15 @@ export class ActivityView extends ItemView {
 			const entry = this.all.find((candidate) => candidate.id === result.id);
 			return entry ? result.conflicts.map((conflict) => ({ entry, conflict })) : [];
 		});
-		if (items.length > 0) new ActivityDetails(this.app, this.detailsEl, source, () => void this.reload()).reviewConflicts(items);
+		if (items.length > 0)
+			new ActivityDetails(this.app, this.detailsEl, source, () => void this.reload()).reviewConflicts(items);
 	}
 
 	private choicesOf(): string {
-		return JSON.stringify([[...new Set(this.all.map((entry) => entry.session.key))], [...new Set(this.all.map((entry) => entry.tool))].sort()]);
+		return JSON.stringify([
+			[...new Set(this.all.map((entry) => entry.session.key))],
+			[...new Set(this.all.map((entry) => entry.tool))].sort(),
+		]);
 	}
 
 	private renderFilters(): void {
@@ -267,7 +322,12 @@ export class ActivityView extends ItemView {
 		this.textFilter(bar, "text", "Search");
 	}
 
-	private choice(bar: HTMLElement, field: "session" | "surface" | "tool" | "outcome", all: string, values: readonly string[]): void {
+	private choice(
+		bar: HTMLElement,
+		field: "session" | "surface" | "tool" | "outcome",
+		all: string,
+		values: readonly string[],
+	): void {
 		const select = bar.createEl("select", { cls: ["dropdown", `ccb-activity-filter-${field}`] });
 		select.setAttribute("aria-label", all);
 		for (const value of ["", ...values]) {

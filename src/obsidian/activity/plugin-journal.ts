@@ -13,7 +13,11 @@ import { obsidianYamlCodec } from "../notes/obsidian-yaml-codec";
  * data.json. The plugin only runs on a local vault (the bridge needs its path), so the folder store of the headless
  * host serves here too, with its atomic appends, compaction lock and private file modes.
  */
-export function pluginJournalFolder(vaultPath: string, configDir: string, manifest: Pick<PluginManifest, "id" | "dir">): string {
+export function pluginJournalFolder(
+	vaultPath: string,
+	configDir: string,
+	manifest: Pick<PluginManifest, "id" | "dir">,
+): string {
 	return pluginJournalFolderIn(vaultPath, join(vaultPath, manifest.dir ?? `${configDir}/plugins/${manifest.id}`));
 }
 
@@ -40,8 +44,12 @@ export function pluginJournal(
 				const file = app.vault.getFileByPath(path);
 				if (!file) throw new Error(`${path} is gone; nothing was written`);
 				const current = new Uint8Array(await app.vault.readBinary(file));
-				if (contentHash(current) !== expectedHash) throw new Error(`${path} changed since; nothing was written`);
-				await app.vault.modifyBinary(file, bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
+				if (contentHash(current) !== expectedHash)
+					throw new Error(`${path} changed since; nothing was written`);
+				await app.vault.modifyBinary(
+					file,
+					bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer,
+				);
 			},
 			// The user's trash setting (Obsidian's trash, the system's, or deletion) decides where it goes.
 			trash: async (path) => {

@@ -6,7 +6,11 @@ import { ACTIVITY_VIEW_TYPE, ActivityView } from "./activity-view";
 export function registerActivityView(plugin: Plugin, source: () => ActivitySource | undefined): void {
 	plugin.registerView(ACTIVITY_VIEW_TYPE, (leaf) => new ActivityView(leaf, source));
 	plugin.addRibbonIcon("history", "Open Claude activity", () => void openActivityView(plugin.app));
-	plugin.addCommand({ id: "open-activity", name: "Open Claude activity", callback: () => void openActivityView(plugin.app) });
+	plugin.addCommand({
+		id: "open-activity",
+		name: "Open Claude activity",
+		callback: () => void openActivityView(plugin.app),
+	});
 }
 
 /** Shows the activity view (in the right sidebar, once). */

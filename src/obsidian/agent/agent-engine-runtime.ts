@@ -32,7 +32,8 @@ export interface AgentEngineContext {
 }
 
 /** Said when a session is started while the bridge is off: its privacy rules and review are what the panel runs under. */
-export const BRIDGE_OFF_MESSAGE = "The bridge is off. Turn it on in this plugin's settings: the panel's sessions run under its private-note rules and review.";
+export const BRIDGE_OFF_MESSAGE =
+	"The bridge is off. Turn it on in this plugin's settings: the panel's sessions run under its private-note rules and review.";
 
 /**
  * The module the plugin imports only when the panel first opens, so `require(main.js)` and `onload` stay light: it
@@ -43,7 +44,11 @@ export function createAgentEngine(context: AgentEngineContext): AgentEngine {
 	const vaultRoot = context.vaultPath;
 	if (vaultRoot === undefined) {
 		const message = "The Claude Code panel needs a vault on the local file system.";
-		return { start: () => new FailedSession(message), pastSessions: () => Promise.resolve([]), history: () => Promise.resolve([]) };
+		return {
+			start: () => new FailedSession(message),
+			pastSessions: () => Promise.resolve([]),
+			history: () => Promise.resolve([]),
+		};
 	}
 	const env = context.env ?? process.env;
 	const machine = nodeCliMachine(env);
@@ -57,13 +62,30 @@ export function createAgentEngine(context: AgentEngineContext): AgentEngine {
 			if (bridge === undefined) return new FailedSession(BRIDGE_OFF_MESSAGE);
 			// The guard is decided before the CLI starts, so the gate knows the sandbox's state before any tool use.
 			let sandbox: ShellSandboxState = { on: false };
-			const guard = panelSessionGuard({ bridge, vaultRoot, sandboxSupport: () => shellSandboxSupport(machine), projectConfigTrusted: trusted, ...(context.denyRulesWanted && { denyRulesWanted: context.denyRulesWanted }) }).then((decided) => {
-				sandbox = decided.guard.sandbox !== undefined ? { on: true, ...(decided.tagPrivateReadable === true && { tagPrivateReadable: true }) } : { on: false, ...(decided.sandboxMissing !== undefined && { why: decided.sandboxMissing }) };
+			const guard = panelSessionGuard({
+				bridge,
+				vaultRoot,
+				sandboxSupport: () => shellSandboxSupport(machine),
+				projectConfigTrusted: trusted,
+				...(context.denyRulesWanted && { denyRulesWanted: context.denyRulesWanted }),
+			}).then((decided) => {
+				sandbox =
+					decided.guard.sandbox !== undefined
+						? { on: true, ...(decided.tagPrivateReadable === true && { tagPrivateReadable: true }) }
+						: { on: false, ...(decided.sandboxMissing !== undefined && { why: decided.sandboxMissing }) };
 				return decided.guard;
 			});
 			const parts = assembleAgent(bridge, { rules: context.rules, shellSandbox: () => sandbox });
 			const servers = parts.mcpServers();
-			const session = new StreamJsonEngine({ vaultRoot, launcher, gate: parts.gate, mcp: servers, attachments: parts.attachments, env, guard: () => guard }).start(options);
+			const session = new StreamJsonEngine({
+				vaultRoot,
+				launcher,
+				gate: parts.gate,
+				mcp: servers,
+				attachments: parts.attachments,
+				env,
+				guard: () => guard,
+			}).start(options);
 			const stop = session.onEvent((event) => {
 				if (event.kind !== "closed") return;
 				stop();

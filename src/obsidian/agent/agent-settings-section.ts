@@ -77,7 +77,9 @@ export class AgentSettingsSection {
 					await this.host.saveSettings();
 				}),
 			);
-		new Setting(containerEl).setName("Always allowed").setDesc("Tools you allowed for good from the panel, on this device only. Revoke one to be asked again.");
+		new Setting(containerEl)
+			.setName("Always allowed")
+			.setDesc("Tools you allowed for good from the panel, on this device only. Revoke one to be asked again.");
 		this.rulesEl = containerEl.createDiv({ cls: "ccb-agent-rules" });
 		void this.refreshRules();
 	}
@@ -105,10 +107,14 @@ export class AgentSettingsSection {
 				row.setDesc("This vault has no Claude Code settings of its own.");
 				return;
 			case "untrusted":
-				row.setDesc("Not used: the panel's sessions start without them. Review them from the Claude Code panel to trust them on this device.");
+				row.setDesc(
+					"Not used: the panel's sessions start without them. Review them from the Claude Code panel to trust them on this device.",
+				);
 				return;
 			case "trusted":
-				row.setDesc("Trusted on this device: the panel's sessions use them (its programs, tool servers and instructions).").addButton((button) =>
+				row.setDesc(
+					"Trusted on this device: the panel's sessions use them (its programs, tool servers and instructions).",
+				).addButton((button) =>
 					button.setButtonText("Stop trusting").onClick(async () => {
 						trust.revoke();
 						new Notice("This vault's Claude Code settings are no longer used by new sessions.");
@@ -128,7 +134,10 @@ export class AgentSettingsSection {
 			listed = rules ? await rules.list() : [];
 		} catch (error) {
 			element.empty();
-			element.createDiv({ cls: "ccb-agent-rules-empty", text: `The rules could not be read: ${describeError(error)}` });
+			element.createDiv({
+				cls: "ccb-agent-rules-empty",
+				text: `The rules could not be read: ${describeError(error)}`,
+			});
 			return;
 		}
 		element.empty();

@@ -1,6 +1,17 @@
 import { Component, Notice, type App } from "obsidian";
-import type { AgentEvent, AgentPermissionMode, AgentSession, MessageAttachment, ToolPermissionAnswer } from "../../agent/agent-session";
-import { Transcript, entryText, type TranscriptChange, type TranscriptEntry } from "../../agent/transcript/panel-transcript";
+import type {
+	AgentEvent,
+	AgentPermissionMode,
+	AgentSession,
+	MessageAttachment,
+	ToolPermissionAnswer,
+} from "../../agent/agent-session";
+import {
+	Transcript,
+	entryText,
+	type TranscriptChange,
+	type TranscriptEntry,
+} from "../../agent/transcript/panel-transcript";
 import { describeError } from "../../shared/describe-error";
 import { ContextChip } from "./context-chip";
 import { drawEntry, type EntryContext } from "./entry-rendering";
@@ -68,9 +79,24 @@ export class AgentTab extends Component {
 		this.session = options.session;
 		this.el = parent.createDiv({ cls: "ccb-agent-tab" });
 		const toolbar = this.el.createDiv({ cls: "ccb-agent-toolbar" });
-		this.modelSelect = this.select(toolbar, "ccb-agent-model", "Model", MODEL_CHOICES.map((choice) => [choice.value, choice.label]), options.model);
-		this.modeSelect = this.select(toolbar, "ccb-agent-mode", "Permission mode", PERMISSION_MODES.map((choice) => [choice.mode, choice.label]), options.permissionMode);
-		const filter = toolbar.createEl("input", { cls: "ccb-agent-filter", attr: { type: "search", placeholder: "Filter", "aria-label": "Filter the transcript" } });
+		this.modelSelect = this.select(
+			toolbar,
+			"ccb-agent-model",
+			"Model",
+			MODEL_CHOICES.map((choice) => [choice.value, choice.label]),
+			options.model,
+		);
+		this.modeSelect = this.select(
+			toolbar,
+			"ccb-agent-mode",
+			"Permission mode",
+			PERMISSION_MODES.map((choice) => [choice.mode, choice.label]),
+			options.permissionMode,
+		);
+		const filter = toolbar.createEl("input", {
+			cls: "ccb-agent-filter",
+			attr: { type: "search", placeholder: "Filter", "aria-label": "Filter the transcript" },
+		});
 		this.button(toolbar, "Export as note", "ccb-agent-export", () => void this.export());
 		this.statusEl = this.el.createDiv({ cls: "ccb-agent-status" });
 		const scroll = this.el.createDiv({ cls: "ccb-agent-scroll" });
@@ -78,7 +104,9 @@ export class AgentTab extends Component {
 		this.chip = this.addChild(new ContextChip(this.el, options.app, options.vault));
 		this.offerSlot = this.el.createDiv({ cls: "ccb-agent-offer-slot" });
 		const actions = this.el.createDiv({ cls: "ccb-agent-actions" });
-		this.input = this.addChild(new MessageInput(this.el, options.vault, (text, mentions) => this.send(text, mentions)));
+		this.input = this.addChild(
+			new MessageInput(this.el, options.vault, (text, mentions) => this.send(text, mentions)),
+		);
 		this.stopButton = this.button(actions, "Stop", "ccb-agent-stop", () => void this.stop());
 		this.registerDomEvent(scroll, "scroll", () => this.list.draw());
 		// The selection may have changed in the note since the chip was drawn.
@@ -87,8 +115,22 @@ export class AgentTab extends Component {
 			this.filter = filter.value.trim().toLowerCase();
 			this.showRows(false);
 		});
-		this.registerDomEvent(this.modelSelect, "change", () => void this.session.setModel(this.modelSelect.value === "" ? undefined : this.modelSelect.value).catch((error: unknown) => this.notice(error)));
-		this.registerDomEvent(this.modeSelect, "change", () => void this.session.setPermissionMode(this.modeSelect.value as AgentPermissionMode).catch((error: unknown) => this.notice(error)));
+		this.registerDomEvent(
+			this.modelSelect,
+			"change",
+			() =>
+				void this.session
+					.setModel(this.modelSelect.value === "" ? undefined : this.modelSelect.value)
+					.catch((error: unknown) => this.notice(error)),
+		);
+		this.registerDomEvent(
+			this.modeSelect,
+			"change",
+			() =>
+				void this.session
+					.setPermissionMode(this.modeSelect.value as AgentPermissionMode)
+					.catch((error: unknown) => this.notice(error)),
+		);
 	}
 
 	override onload(): void {
@@ -108,7 +150,10 @@ export class AgentTab extends Component {
 	/** Sends what the user typed with the chip's note and the mentions; shown as queued while Claude works. */
 	send(text: string, mentions: readonly string[]): void {
 		const context = this.chip.current();
-		const attachments: MessageAttachment[] = [...(context ? [context] : []), ...mentions.filter((path) => path !== context?.path).map((path) => ({ path }))];
+		const attachments: MessageAttachment[] = [
+			...(context ? [context] : []),
+			...mentions.filter((path) => path !== context?.path).map((path) => ({ path })),
+		];
 		const message = { text, attachments };
 		if (this.title === "") {
 			this.title = text.split("\n")[0] ?? "";
@@ -130,7 +175,10 @@ export class AgentTab extends Component {
 	/** Writes the transcript as a note in the export folder. */
 	async export(): Promise<string | undefined> {
 		try {
-			const path = await exportSession(this.options.app, this.options.exportFolder(), this.transcript.entries, { ...(this.session.sessionId !== undefined ? { sessionId: this.session.sessionId } : {}), title: this.displayTitle });
+			const path = await exportSession(this.options.app, this.options.exportFolder(), this.transcript.entries, {
+				...(this.session.sessionId !== undefined ? { sessionId: this.session.sessionId } : {}),
+				title: this.displayTitle,
+			});
 			new Notice(`Exported the session to ${path}.`);
 			return path;
 		} catch (error) {
@@ -142,7 +190,11 @@ export class AgentTab extends Component {
 	private onEvent(event: AgentEvent): void {
 		if (event.kind === "ready") {
 			this.input.slashCommands = event.slashCommands;
-			this.statusEl.setText(event.model !== undefined ? `Claude Code ${event.cliVersion ?? ""} · ${event.model}`.replace("  ", " ") : "");
+			this.statusEl.setText(
+				event.model !== undefined
+					? `Claude Code ${event.cliVersion ?? ""} · ${event.model}`.replace("  ", " ")
+					: "",
+			);
 		}
 		if (event.kind === "permission-settled") this.answers.delete(event.id);
 		this.applyChange(this.transcript.apply(event));
@@ -156,8 +208,17 @@ export class AgentTab extends Component {
 	}
 
 	private showRows(end: boolean): void {
-		const rows = this.filter === "" ? this.transcript.entries : this.transcript.entries.filter((entry) => this.matches(entry));
-		this.list.setRows(rows, this.filter === "" ? "Ask Claude about your notes. Enter sends, Shift+Enter starts a new line." : "Nothing in this session matches the filter.", end);
+		const rows =
+			this.filter === ""
+				? this.transcript.entries
+				: this.transcript.entries.filter((entry) => this.matches(entry));
+		this.list.setRows(
+			rows,
+			this.filter === ""
+				? "Ask Claude about your notes. Enter sends, Shift+Enter starts a new line."
+				: "Nothing in this session matches the filter.",
+			end,
+		);
 	}
 
 	private matches(entry: TranscriptEntry): boolean {
@@ -186,7 +247,9 @@ export class AgentTab extends Component {
 			answer: (requestId, answer) => {
 				this.answers.set(requestId, answer);
 				this.session.answerPermission(requestId, answer);
-				const entry = this.transcript.entries.find((candidate) => candidate.kind === "permission" && candidate.request.id === requestId);
+				const entry = this.transcript.entries.find(
+					(candidate) => candidate.kind === "permission" && candidate.request.id === requestId,
+				);
 				if (entry) this.list.update(entry);
 			},
 		};
@@ -196,7 +259,13 @@ export class AgentTab extends Component {
 		this.applyChange(this.transcript.notice(describeError(error), "error"));
 	}
 
-	private select(parent: HTMLElement, cls: string, label: string, choices: readonly (readonly [string, string])[], value: string): HTMLSelectElement {
+	private select(
+		parent: HTMLElement,
+		cls: string,
+		label: string,
+		choices: readonly (readonly [string, string])[],
+		value: string,
+	): HTMLSelectElement {
 		const select = parent.createEl("select", { cls: ["dropdown", cls], attr: { "aria-label": label } });
 		for (const [optionValue, text] of choices) {
 			const option = select.createEl("option", { text });

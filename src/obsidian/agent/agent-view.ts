@@ -44,11 +44,23 @@ export class AgentView extends ItemView {
 		root.addClass("ccb-agent");
 		const header = root.createDiv({ cls: "ccb-agent-header" });
 		this.tabBar = header.createDiv({ cls: "ccb-agent-tabs", attr: { role: "tablist" } });
-		const newTab = header.createEl("button", { cls: "ccb-agent-new-tab", text: "+", attr: { "aria-label": "New session" } });
+		const newTab = header.createEl("button", {
+			cls: "ccb-agent-new-tab",
+			text: "+",
+			attr: { "aria-label": "New session" },
+		});
 		newTab.addEventListener("click", () => void this.newSession());
-		const historyButton = header.createEl("button", { cls: "ccb-agent-history-button", text: "History", attr: { "aria-label": "Past sessions" } });
+		const historyButton = header.createEl("button", {
+			cls: "ccb-agent-history-button",
+			text: "History",
+			attr: { "aria-label": "Past sessions" },
+		});
 		const noticeEl = root.createDiv();
-		this.configNotice = host.claudeConfig ? new ClaudeConfigNotice(noticeEl, this.app, host.claudeConfig, () => this.restartActiveSession().then(() => undefined)) : undefined;
+		this.configNotice = host.claudeConfig
+			? new ClaudeConfigNotice(noticeEl, this.app, host.claudeConfig, () =>
+					this.restartActiveSession().then(() => undefined),
+				)
+			: undefined;
 		this.messageEl = root.createDiv({ cls: ["ccb-agent-message", "is-hidden"] });
 		this.history = new PastSessionsList(root, (sessionId) => void this.resume(sessionId));
 		historyButton.addEventListener("click", () => void this.toggleHistory());
@@ -151,7 +163,11 @@ export class AgentView extends ItemView {
 		if (!engine) return undefined;
 		const settings = this.host.panelSettings();
 		try {
-			const session = engine.start({ permissionMode: settings.permissionMode, ...(settings.model !== "" ? { model: settings.model } : {}), ...(resume !== undefined ? { resume } : {}) });
+			const session = engine.start({
+				permissionMode: settings.permissionMode,
+				...(settings.model !== "" ? { model: settings.model } : {}),
+				...(resume !== undefined ? { resume } : {}),
+			});
 			const tab = new AgentTab(this.body, {
 				app: this.app,
 				session,
@@ -217,9 +233,22 @@ export class AgentView extends ItemView {
 	private drawTabs(): void {
 		this.tabBar.empty();
 		for (const tab of this.tabs) {
-			const item = this.tabBar.createDiv({ cls: ["ccb-agent-tab-title", ...(tab === this.active ? ["is-active"] : []), ...(tab.session.busy ? ["is-busy"] : [])], attr: { role: "tab" } });
-			item.createSpan({ cls: "ccb-agent-tab-name", text: tab.displayTitle }).addEventListener("click", () => this.activate(tab));
-			const close = item.createEl("button", { cls: "ccb-agent-tab-close", text: "×", attr: { "aria-label": "Close session" } });
+			const item = this.tabBar.createDiv({
+				cls: [
+					"ccb-agent-tab-title",
+					...(tab === this.active ? ["is-active"] : []),
+					...(tab.session.busy ? ["is-busy"] : []),
+				],
+				attr: { role: "tab" },
+			});
+			item.createSpan({ cls: "ccb-agent-tab-name", text: tab.displayTitle }).addEventListener("click", () =>
+				this.activate(tab),
+			);
+			const close = item.createEl("button", {
+				cls: "ccb-agent-tab-close",
+				text: "×",
+				attr: { "aria-label": "Close session" },
+			});
 			close.addEventListener("click", () => void this.closeTab(tab));
 		}
 	}

@@ -10,7 +10,8 @@ export interface ClaudeConfigHost {
 }
 
 export const UNTRUSTED_NOTICE = "This vault has its own Claude Code settings. They are not used until you trust them.";
-export const CHANGED_NOTICE = "This vault's own Claude Code settings changed since you trusted them. They are not used until you trust them again.";
+export const CHANGED_NOTICE =
+	"This vault's own Claude Code settings changed since you trusted them. They are not used until you trust them again.";
 
 /**
  * One calm line at the top of the panel while the vault has a Claude Code configuration of its own that is not

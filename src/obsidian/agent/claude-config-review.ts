@@ -43,7 +43,10 @@ export class ClaudeConfigReview extends Modal {
 			for (const item of items) list.createEl("li", { text: `${item.text} (${item.file})` });
 		}
 		const buttons = contentEl.createDiv({ cls: "ccb-config-review-buttons" });
-		const trust = buttons.createEl("button", { cls: ["mod-warning", "ccb-config-review-trust"], text: "Trust and restart" });
+		const trust = buttons.createEl("button", {
+			cls: ["mod-warning", "ccb-config-review-trust"],
+			text: "Trust and restart",
+		});
 		const notNow = buttons.createEl("button", { cls: "ccb-config-review-not-now", text: "Not now" });
 		trust.addEventListener("click", () => {
 			this.close();

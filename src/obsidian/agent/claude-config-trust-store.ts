@@ -18,7 +18,9 @@ export class ClaudeConfigTrustStore implements ProjectConfigTrustStore {
 		const stored = this.storage.loadLocalStorage(KEY);
 		if (typeof stored !== "object" || stored === null) return undefined;
 		const { vault, fingerprint } = stored as Record<string, unknown>;
-		return vault === this.vaultPath && typeof fingerprint === "string" && /^[0-9a-f]{64}$/.test(fingerprint) ? fingerprint : undefined;
+		return vault === this.vaultPath && typeof fingerprint === "string" && /^[0-9a-f]{64}$/.test(fingerprint)
+			? fingerprint
+			: undefined;
 	}
 
 	trust(fingerprint: string): void {

@@ -47,7 +47,8 @@ export class ContextChip extends Component {
 
 	private attachable(): MessageAttachment | undefined {
 		const path = this.view?.file?.path;
-		if (!this.view || path === undefined || path === this.dismissed || !this.vault.mayAttach(path)) return undefined;
+		if (!this.view || path === undefined || path === this.dismissed || !this.vault.mayAttach(path))
+			return undefined;
 		const lines = selectedLines(this.view);
 		return lines ? { path, lines } : { path };
 	}
@@ -59,7 +60,11 @@ export class ContextChip extends Component {
 		if (!note) return;
 		const lines = note.lines ? ` (lines ${note.lines.from}–${note.lines.to})` : "";
 		this.chipEl.createSpan({ cls: "ccb-agent-context-label", text: `${note.path}${lines}` });
-		const remove = this.chipEl.createEl("button", { cls: "ccb-agent-context-remove", text: "×", attr: { "aria-label": "Do not attach this note" } });
+		const remove = this.chipEl.createEl("button", {
+			cls: "ccb-agent-context-remove",
+			text: "×",
+			attr: { "aria-label": "Do not attach this note" },
+		});
 		remove.addEventListener("click", () => {
 			this.dismissed = note.path;
 			this.draw();

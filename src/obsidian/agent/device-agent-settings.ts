@@ -43,7 +43,11 @@ export class DeviceAgentSettings {
 	}
 
 	setAlwaysAllow(rules: readonly PermissionRule[]): void {
-		const kept = rules.map((rule) => (rule.commandPrefix === undefined ? { tool: rule.tool } : { tool: rule.tool, commandPrefix: rule.commandPrefix }));
+		const kept = rules.map((rule) =>
+			rule.commandPrefix === undefined
+				? { tool: rule.tool }
+				: { tool: rule.tool, commandPrefix: rule.commandPrefix },
+		);
 		this.storage.saveLocalStorage(ALWAYS_ALLOW_KEY, kept.length === 0 ? null : kept);
 	}
 }

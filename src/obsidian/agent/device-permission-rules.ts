@@ -12,7 +12,9 @@ export class DevicePermissionRules implements PermissionRules, AlwaysAllowRules 
 
 	/** Each rule with its text (`Bash(npm test:*)`) as the settings list's id and description. */
 	list(): Promise<readonly (PermissionRule & AlwaysAllowRule)[]> {
-		return Promise.resolve(this.device.alwaysAllow().map((rule) => ({ ...rule, id: ruleText(rule), description: ruleText(rule) })));
+		return Promise.resolve(
+			this.device.alwaysAllow().map((rule) => ({ ...rule, id: ruleText(rule), description: ruleText(rule) })),
+		);
 	}
 
 	add(rule: PermissionRule): Promise<void> {
@@ -23,7 +25,9 @@ export class DevicePermissionRules implements PermissionRules, AlwaysAllowRules 
 
 	revoke(rule: PermissionRule | string): Promise<void> {
 		const rules = this.device.alwaysAllow();
-		const kept = rules.filter((candidate) => (typeof rule === "string" ? ruleText(candidate) !== rule : !sameRule(candidate, rule)));
+		const kept = rules.filter((candidate) =>
+			typeof rule === "string" ? ruleText(candidate) !== rule : !sameRule(candidate, rule),
+		);
 		if (kept.length !== rules.length) this.device.setAlwaysAllow(kept);
 		return Promise.resolve();
 	}

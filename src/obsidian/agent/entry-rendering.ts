@@ -18,8 +18,11 @@ export function drawEntry(element: HTMLElement, entry: TranscriptEntry, context:
 	switch (entry.kind) {
 		case "user": {
 			// Drawn into a box of its own: the row element stays across redraws, its look must not.
-			const box = element.createDiv({ cls: ["ccb-agent-user", ...(entry.state === "queued" ? ["is-queued"] : [])] });
-			if (entry.state === "queued") box.createDiv({ cls: "ccb-agent-queued", text: "Queued: sent when Claude finishes" });
+			const box = element.createDiv({
+				cls: ["ccb-agent-user", ...(entry.state === "queued" ? ["is-queued"] : [])],
+			});
+			if (entry.state === "queued")
+				box.createDiv({ cls: "ccb-agent-queued", text: "Queued: sent when Claude finishes" });
 			box.createDiv({ cls: "ccb-agent-user-text", text: entry.text });
 			if (entry.attachments.length > 0) {
 				const attached = box.createDiv({ cls: "ccb-agent-attachments" });
@@ -31,7 +34,11 @@ export function drawEntry(element: HTMLElement, entry: TranscriptEntry, context:
 			return;
 		}
 		case "assistant":
-			renderReply(element.createDiv({ cls: ["ccb-agent-reply", ...(entry.streaming ? ["is-streaming"] : [])] }), entry.text, context);
+			renderReply(
+				element.createDiv({ cls: ["ccb-agent-reply", ...(entry.streaming ? ["is-streaming"] : [])] }),
+				entry.text,
+				context,
+			);
 			return;
 		case "tool":
 			drawToolCard(element, entry, context);
@@ -40,7 +47,13 @@ export function drawEntry(element: HTMLElement, entry: TranscriptEntry, context:
 			drawPermissionCard(element, entry, context);
 			return;
 		case "usage":
-			element.createDiv({ cls: ["ccb-agent-usage", `ccb-agent-outcome-${entry.outcome}`], text: entry.error !== undefined ? `${usageLine(entry.usage, entry.outcome)}: ${entry.error}` : usageLine(entry.usage, entry.outcome) });
+			element.createDiv({
+				cls: ["ccb-agent-usage", `ccb-agent-outcome-${entry.outcome}`],
+				text:
+					entry.error !== undefined
+						? `${usageLine(entry.usage, entry.outcome)}: ${entry.error}`
+						: usageLine(entry.usage, entry.outcome),
+			});
 			return;
 		case "notice":
 			element.createDiv({ cls: ["ccb-agent-notice", `ccb-agent-notice-${entry.level}`], text: entry.text });
@@ -48,7 +61,11 @@ export function drawEntry(element: HTMLElement, entry: TranscriptEntry, context:
 	}
 }
 
-function drawToolCard(element: HTMLElement, entry: Extract<TranscriptEntry, { kind: "tool" }>, context: EntryContext): void {
+function drawToolCard(
+	element: HTMLElement,
+	entry: Extract<TranscriptEntry, { kind: "tool" }>,
+	context: EntryContext,
+): void {
 	const card = element.createDiv({ cls: ["ccb-agent-tool", `ccb-agent-tool-${entry.status}`] });
 	const header = card.createDiv({ cls: "ccb-agent-tool-header" });
 	header.setAttribute("role", "button");
@@ -62,7 +79,11 @@ function drawToolCard(element: HTMLElement, entry: Extract<TranscriptEntry, { ki
 	if (entry.result !== undefined) card.createEl("pre", { cls: "ccb-agent-tool-result", text: entry.result });
 }
 
-function drawPermissionCard(element: HTMLElement, entry: Extract<TranscriptEntry, { kind: "permission" }>, context: EntryContext): void {
+function drawPermissionCard(
+	element: HTMLElement,
+	entry: Extract<TranscriptEntry, { kind: "permission" }>,
+	context: EntryContext,
+): void {
 	const { request } = entry;
 	const card = element.createDiv({ cls: ["ccb-agent-permission", `ccb-agent-permission-${entry.status}`] });
 	if (request.shell) drawShellQuestion(card, request.shell);
@@ -71,23 +92,36 @@ function drawPermissionCard(element: HTMLElement, entry: Extract<TranscriptEntry
 		card.createDiv({ cls: "ccb-agent-permission-summary", text: request.summary });
 	}
 	if (entry.status !== "pending") {
-		card.createDiv({ cls: "ccb-agent-permission-outcome", text: entry.status === "allowed" ? "Allowed" : "Denied" });
+		card.createDiv({
+			cls: "ccb-agent-permission-outcome",
+			text: entry.status === "allowed" ? "Allowed" : "Denied",
+		});
 		return;
 	}
 	const given = context.answered(request.id);
 	if (given) {
-		card.createDiv({ cls: "ccb-agent-permission-outcome", text: given.kind === "allow" ? "Allowing…" : "Denying…" });
+		card.createDiv({
+			cls: "ccb-agent-permission-outcome",
+			text: given.kind === "allow" ? "Allowing…" : "Denying…",
+		});
 		return;
 	}
 	const buttons = card.createDiv({ cls: "ccb-agent-permission-buttons" });
 	const choice = (text: string, cls: string, answer: () => ToolPermissionAnswer): void => {
-		buttons.createEl("button", { cls: ["ccb-agent-permission-choice", cls], text }).addEventListener("click", () => context.answer(request.id, answer()));
+		buttons
+			.createEl("button", { cls: ["ccb-agent-permission-choice", cls], text })
+			.addEventListener("click", () => context.answer(request.id, answer()));
 	};
 	const offered = request.scopes ?? ["once", "session", "always"];
 	choice("Allow once", "ccb-agent-allow-once", () => ({ kind: "allow", scope: "once" }));
-	if (offered.includes("session")) choice("Allow for this session", "ccb-agent-allow-session", () => ({ kind: "allow", scope: "session" }));
-	if (offered.includes("always")) choice("Always allow", "ccb-agent-allow-always", () => ({ kind: "allow", scope: "always" }));
-	const reason = card.createEl("input", { cls: "ccb-agent-deny-reason", attr: { type: "text", placeholder: "Reason for Claude (optional)", "aria-label": "Reason for denying" } });
+	if (offered.includes("session"))
+		choice("Allow for this session", "ccb-agent-allow-session", () => ({ kind: "allow", scope: "session" }));
+	if (offered.includes("always"))
+		choice("Always allow", "ccb-agent-allow-always", () => ({ kind: "allow", scope: "always" }));
+	const reason = card.createEl("input", {
+		cls: "ccb-agent-deny-reason",
+		attr: { type: "text", placeholder: "Reason for Claude (optional)", "aria-label": "Reason for denying" },
+	});
 	choice("Deny", "ccb-agent-deny", () => {
 		const text = reason.value.trim();
 		return text === "" ? { kind: "deny" } : { kind: "deny", reason: text };
@@ -96,13 +130,25 @@ function drawPermissionCard(element: HTMLElement, entry: Extract<TranscriptEntry
 
 /** A shell command in words: what Claude says it does, the command itself, where it runs, and what can reach it. */
 function drawShellQuestion(card: HTMLElement, shell: ShellCommandFacts): void {
-	card.createDiv({ cls: "ccb-agent-permission-question", text: shell.description === undefined ? "Claude wants to run a shell command" : `Claude wants to run a shell command: ${shell.description}` });
+	card.createDiv({
+		cls: "ccb-agent-permission-question",
+		text:
+			shell.description === undefined
+				? "Claude wants to run a shell command"
+				: `Claude wants to run a shell command: ${shell.description}`,
+	});
 	card.createEl("pre", { cls: "ccb-agent-permission-command", text: shell.command });
-	card.createDiv({ cls: "ccb-agent-permission-folder", text: `In ${shell.folder === "" ? "the vault's top folder" : shell.folder}` });
+	card.createDiv({
+		cls: "ccb-agent-permission-folder",
+		text: `In ${shell.folder === "" ? "the vault's top folder" : shell.folder}`,
+	});
 	const sandbox = shell.sandboxed
 		? shell.tagPrivateReadable === true
 			? "Sandbox on: it cannot read private folders or the vault's settings folder, but it can read notes private by a tag, so it can only be allowed once."
 			: "Sandbox on: it cannot read private folders, private notes or the vault's settings folder."
 		: `Sandbox off${shell.unsandboxedBecause === undefined ? "" : ` (${shell.unsandboxedBecause})`}: it can read and change any file you can, private notes included, so it can only be allowed once.`;
-	card.createDiv({ cls: ["ccb-agent-permission-sandbox", shell.sandboxed ? "ccb-agent-sandbox-on" : "ccb-agent-sandbox-off"], text: sandbox });
+	card.createDiv({
+		cls: ["ccb-agent-permission-sandbox", shell.sandboxed ? "ccb-agent-sandbox-on" : "ccb-agent-sandbox-off"],
+		text: sandbox,
+	});
 }

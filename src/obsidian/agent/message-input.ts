@@ -53,7 +53,14 @@ export class MessageInput extends Component {
 		const box = parent.createDiv({ cls: "ccb-agent-input" });
 		this.suggestEl = box.createDiv({ cls: ["ccb-agent-suggest", "is-hidden"] });
 		this.suggestEl.setAttribute("role", "listbox");
-		this.textarea = box.createEl("textarea", { cls: "ccb-agent-textarea", attr: { rows: 3, placeholder: "Message Claude (@ for notes, / for commands)", "aria-label": "Message to Claude" } });
+		this.textarea = box.createEl("textarea", {
+			cls: "ccb-agent-textarea",
+			attr: {
+				rows: 3,
+				placeholder: "Message Claude (@ for notes, / for commands)",
+				"aria-label": "Message to Claude",
+			},
+		});
 	}
 
 	override onload(): void {
@@ -77,7 +84,9 @@ export class MessageInput extends Component {
 		if (this.suggestions.length > 0) {
 			if (event.key === "ArrowDown" || event.key === "ArrowUp") {
 				event.preventDefault();
-				this.selected = (this.selected + (event.key === "ArrowDown" ? 1 : this.suggestions.length - 1)) % this.suggestions.length;
+				this.selected =
+					(this.selected + (event.key === "ArrowDown" ? 1 : this.suggestions.length - 1)) %
+					this.suggestions.length;
 				this.drawSuggestions();
 				return;
 			}
@@ -155,7 +164,11 @@ export class MessageInput extends Component {
 			this.suggestions = this.candidates
 				.filter((candidate) => candidate.path.toLowerCase().includes(query))
 				.slice(0, MAX_SUGGESTIONS)
-				.map((candidate) => ({ label: candidate.path, detail: candidate.kind === "folder" ? "Folder" : "Note", insert: `@${candidate.path} ` }));
+				.map((candidate) => ({
+					label: candidate.path,
+					detail: candidate.kind === "folder" ? "Folder" : "Note",
+					insert: `@${candidate.path} `,
+				}));
 		} else {
 			this.suggestions = this.slashCommands
 				.filter((command) => command.toLowerCase().startsWith(query))
@@ -188,7 +201,9 @@ export class MessageInput extends Component {
 		this.suggestEl.empty();
 		this.suggestEl.toggleClass("is-hidden", this.suggestions.length === 0);
 		this.suggestions.forEach((suggestion, index) => {
-			const item = this.suggestEl.createDiv({ cls: ["ccb-agent-suggestion", ...(index === this.selected ? ["is-selected"] : [])] });
+			const item = this.suggestEl.createDiv({
+				cls: ["ccb-agent-suggestion", ...(index === this.selected ? ["is-selected"] : [])],
+			});
 			item.setAttribute("role", "option");
 			item.createSpan({ cls: "ccb-agent-suggestion-label", text: suggestion.label });
 			item.createSpan({ cls: "ccb-agent-suggestion-detail", text: suggestion.detail });

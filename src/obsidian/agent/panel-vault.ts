@@ -43,10 +43,14 @@ export class ObsidianPanelVault implements PanelVault {
 		for (const file of this.app.vault.getMarkdownFiles()) {
 			if (privacy.hidesPath(file.path)) continue;
 			notes.push({ path: file.path, kind: "note" });
-			for (let cut = file.path.lastIndexOf("/"); cut > 0; cut = file.path.lastIndexOf("/", cut - 1)) folders.add(file.path.slice(0, cut));
+			for (let cut = file.path.lastIndexOf("/"); cut > 0; cut = file.path.lastIndexOf("/", cut - 1))
+				folders.add(file.path.slice(0, cut));
 		}
 		const shownFolders = [...folders].filter((folder) => !privacy.hidesFolder(folder)).sort();
-		return [...notes.sort((a, b) => a.path.localeCompare(b.path)), ...shownFolders.map((path) => ({ path, kind: "folder" as const }))];
+		return [
+			...notes.sort((a, b) => a.path.localeCompare(b.path)),
+			...shownFolders.map((path) => ({ path, kind: "folder" as const })),
+		];
 	}
 
 	mayAttach(path: string): boolean {
@@ -70,7 +74,10 @@ export class ObsidianPanelVault implements PanelVault {
 			linkpath = /^!?\[\[([^\]|#]+)/.exec(value)?.[1] ?? (value.endsWith(".md") ? value : undefined);
 		}
 		if (linkpath === undefined) return undefined;
-		const file = this.app.vault.getFileByPath(linkpath) ?? this.app.vault.getFileByPath(`${linkpath}.md`) ?? this.app.metadataCache.getFirstLinkpathDest(linkpath, "");
+		const file =
+			this.app.vault.getFileByPath(linkpath) ??
+			this.app.vault.getFileByPath(`${linkpath}.md`) ??
+			this.app.metadataCache.getFirstLinkpathDest(linkpath, "");
 		return file && this.mayAttach(file.path) ? file.path : undefined;
 	}
 }

@@ -28,7 +28,10 @@ export class PastSessionsList {
 		const sorted = [...sessions].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
 		for (const session of sorted) {
 			const row = this.el.createDiv({ cls: "ccb-agent-history-row", attr: { role: "button" } });
-			row.createSpan({ cls: "ccb-agent-history-line", text: session.firstLine.trim() === "" ? "(no text)" : session.firstLine });
+			row.createSpan({
+				cls: "ccb-agent-history-line",
+				text: session.firstLine.trim() === "" ? "(no text)" : session.firstLine,
+			});
 			row.createSpan({ cls: "ccb-agent-history-date", text: formatDate(session.updatedAt) });
 			row.addEventListener("click", () => this.onResume(session.sessionId));
 		}

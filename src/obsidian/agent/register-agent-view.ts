@@ -5,7 +5,11 @@ import { AGENT_VIEW_TYPE, AgentView, type AgentPanelHost } from "./agent-view";
 export function registerAgentPanel(plugin: Plugin, host: AgentPanelHost): void {
 	plugin.registerView(AGENT_VIEW_TYPE, (leaf) => new AgentView(leaf, host));
 	plugin.addRibbonIcon("bot", "Open Claude Code panel", () => void openAgentPanel(plugin.app));
-	plugin.addCommand({ id: "open-agent-panel", name: "Open Claude Code panel", callback: () => void openAgentPanel(plugin.app) });
+	plugin.addCommand({
+		id: "open-agent-panel",
+		name: "Open Claude Code panel",
+		callback: () => void openAgentPanel(plugin.app),
+	});
 }
 
 /** Shows the panel (in the right sidebar, once). */

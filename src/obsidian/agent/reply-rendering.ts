@@ -1,4 +1,10 @@
-import { isRemoteImage, isSafeExternalHref, parseReply, type Block, type Inline } from "../../agent/transcript/reply-markdown";
+import {
+	isRemoteImage,
+	isSafeExternalHref,
+	parseReply,
+	type Block,
+	type Inline,
+} from "../../agent/transcript/reply-markdown";
 
 /** What rendering needs from the app: opening a vault link (the user clicked it). */
 export interface ReplyLinks {
@@ -68,7 +74,10 @@ function renderInlines(parent: HTMLElement, inlines: readonly Inline[], links: R
 
 function renderLink(parent: HTMLElement, link: Extract<Inline, { kind: "link" }>, links: ReplyLinks): void {
 	if (link.internal) {
-		const anchor = parent.createEl("a", { cls: "internal-link", attr: { href: link.href, "data-href": link.href } });
+		const anchor = parent.createEl("a", {
+			cls: "internal-link",
+			attr: { href: link.href, "data-href": link.href },
+		});
 		renderInlines(anchor, link.children, links);
 		anchor.addEventListener("click", (event) => {
 			event.preventDefault();
@@ -80,7 +89,10 @@ function renderLink(parent: HTMLElement, link: Extract<Inline, { kind: "link" }>
 		renderInlines(parent.createSpan({ cls: "ccb-agent-unsafe-link" }), link.children, links);
 		return;
 	}
-	const anchor = parent.createEl("a", { cls: "external-link", attr: { href: link.href, target: "_blank", rel: "noopener noreferrer" } });
+	const anchor = parent.createEl("a", {
+		cls: "external-link",
+		attr: { href: link.href, target: "_blank", rel: "noopener noreferrer" },
+	});
 	renderInlines(anchor, link.children, links);
 }
 
@@ -97,7 +109,10 @@ function renderImage(parent: HTMLElement, src: string, alt: string): void {
 		// Not a URL after all: the whole text names it.
 	}
 	const slot = parent.createSpan({ cls: "ccb-agent-image-slot" });
-	const button = slot.createEl("button", { cls: "ccb-agent-image-placeholder", text: `Load image from ${host}${alt ? `: ${alt}` : ""}` });
+	const button = slot.createEl("button", {
+		cls: "ccb-agent-image-placeholder",
+		text: `Load image from ${host}${alt ? `: ${alt}` : ""}`,
+	});
 	button.addEventListener("click", () => {
 		slot.empty();
 		slot.createEl("img", { cls: "ccb-agent-image", attr: { src, alt } });

@@ -9,12 +9,19 @@ const UNSAFE_NAME = /[\\/:*?"<>|#^[\]]/g;
  * Writes a session as a new Markdown note in `folder` (created when missing), named after its time and first
  * line; returns the note's path.
  */
-export async function exportSession(app: App, folder: string, entries: readonly TranscriptEntry[], meta: { sessionId?: string; title: string }, now = new Date()): Promise<string> {
+export async function exportSession(
+	app: App,
+	folder: string,
+	entries: readonly TranscriptEntry[],
+	meta: { sessionId?: string; title: string },
+	now = new Date(),
+): Promise<string> {
 	const target = normalizePath(folder.trim() || "Claude sessions");
 	const stamp = now.toISOString().slice(0, 16).replace("T", " ").replace(":", "-");
 	const title = meta.title.replace(UNSAFE_NAME, " ").replace(/\s+/g, " ").trim().slice(0, 60) || "Session";
 	let path = normalizePath(`${target}/Claude ${stamp} ${title}.md`);
-	for (let copy = 2; app.vault.getAbstractFileByPath(path); copy++) path = normalizePath(`${target}/Claude ${stamp} ${title} ${copy}.md`);
+	for (let copy = 2; app.vault.getAbstractFileByPath(path); copy++)
+		path = normalizePath(`${target}/Claude ${stamp} ${title} ${copy}.md`);
 	if (!app.vault.getAbstractFileByPath(target)) await app.vault.createFolder(target);
 	await app.vault.create(path, transcriptAsMarkdown(entries, { ...meta, exportedAt: now }));
 	return path;

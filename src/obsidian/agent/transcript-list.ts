@@ -11,7 +11,9 @@ export function estimateRowHeight(entry: TranscriptEntry): number {
 	switch (entry.kind) {
 		case "user":
 		case "assistant": {
-			const lines = entry.text.split("\n").reduce((sum, line) => sum + Math.max(1, Math.ceil(line.length / 60)), 0);
+			const lines = entry.text
+				.split("\n")
+				.reduce((sum, line) => sum + Math.max(1, Math.ceil(line.length / 60)), 0);
 			return 28 + 22 * lines;
 		}
 		case "tool":
@@ -143,7 +145,8 @@ export class TranscriptList {
 		}
 		this.windowEl.setCssProps({ "--ccb-agent-offset": `${this.offsets[from] ?? 0}px` });
 		for (const empty of Array.from(this.emptyEls.splice(0))) empty.remove();
-		if (this.rows.length === 0 && this.emptyText !== "") this.emptyEls.push(this.windowEl.createDiv({ cls: "ccb-agent-empty", text: this.emptyText }));
+		if (this.rows.length === 0 && this.emptyText !== "")
+			this.emptyEls.push(this.windowEl.createDiv({ cls: "ccb-agent-empty", text: this.emptyText }));
 		// The rows kept are one run; new rows go before it (closest first, each put at the start) or after it.
 		const firstKept = this.rows.slice(from, to).findIndex((entry) => this.drawn.has(entry.id));
 		const created: [number, HTMLElement][] = [];
@@ -159,11 +162,13 @@ export class TranscriptList {
 			for (let index = from; index < to; index++) create(index, false);
 		} else {
 			for (let index = from + firstKept - 1; index >= from; index--) create(index, true);
-			for (let index = from + firstKept; index < to; index++) if (!this.drawn.has(this.rows[index]?.id ?? -1)) create(index, false);
+			for (let index = from + firstKept; index < to; index++)
+				if (!this.drawn.has(this.rows[index]?.id ?? -1)) create(index, false);
 		}
 		// Read the heights after every row is in place: one layout, not one per row.
 		let changedFrom = -1;
-		for (const [index, element] of created) if (this.remember(index, element) && (changedFrom < 0 || index < changedFrom)) changedFrom = index;
+		for (const [index, element] of created)
+			if (this.remember(index, element) && (changedFrom < 0 || index < changedFrom)) changedFrom = index;
 		if (changedFrom >= 0) this.recomputeFrom(changedFrom);
 	}
 
@@ -207,7 +212,8 @@ export class TranscriptList {
 
 	private recomputeFrom(index: number): void {
 		this.offsets.length = index + 1;
-		for (let row = index; row < this.rows.length; row++) this.offsets[row + 1] = (this.offsets[row] ?? 0) + (this.heights[row] ?? 0);
+		for (let row = index; row < this.rows.length; row++)
+			this.offsets[row + 1] = (this.offsets[row] ?? 0) + (this.heights[row] ?? 0);
 		this.sizerEl.setCssProps({ "--ccb-agent-height": `${this.totalHeight}px` });
 	}
 

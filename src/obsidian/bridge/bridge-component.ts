@@ -1,6 +1,11 @@
 import { Component, Notice, type App } from "obsidian";
 import { obsidianYamlCodec } from "../notes/obsidian-yaml-codec";
-import { assembleBridge, type Bridge, type BridgeAssemblyOptions, type VaultToolsAssemblyOptions } from "../../assembly/bridge-assembly";
+import {
+	assembleBridge,
+	type Bridge,
+	type BridgeAssemblyOptions,
+	type VaultToolsAssemblyOptions,
+} from "../../assembly/bridge-assembly";
 import type { BridgeStatus } from "../../ide/bridge-host";
 import type { PrivacyRules } from "../../vault/privacy/privacy";
 import type { SelectionSnapshot } from "../../ide/workspace/selection";
@@ -53,7 +58,12 @@ export class BridgeComponent extends Component {
 		const paths = new VaultPaths(options.vaultPath);
 		const files = new ObsidianVaultFiles(app);
 		this.noteEvents = options.noteEvents ?? new ObsidianNoteEvents(app.vault, app.metadataCache);
-		this.notes = new ObsidianDiagnosticsNotes({ vault: app.vault, metadataCache: app.metadataCache, yaml: obsidianYamlCodec, events: this.noteEvents });
+		this.notes = new ObsidianDiagnosticsNotes({
+			vault: app.vault,
+			metadataCache: app.metadataCache,
+			yaml: obsidianYamlCodec,
+			events: this.noteEvents,
+		});
 		this.bridge = assembleBridge({
 			paths,
 			vaultName: app.vault.getName(),
@@ -69,7 +79,8 @@ export class BridgeComponent extends Component {
 				notes: this.notes,
 				reviewPort: (decisions) => new ObsidianReviewPort(app, decisions),
 			},
-			privacyRules: options.privacyRules ?? (() => ({ folders: settings.privateFolders, tags: settings.privateTags })),
+			privacyRules:
+				options.privacyRules ?? (() => ({ folders: settings.privateFolders, tags: settings.privateTags })),
 			// A relay compares the rules with the settings in this folder: the one Obsidian uses on this device.
 			configFolder: app.vault.configDir,
 			debounceMs: settings.selectionDebounceMs,
@@ -94,7 +105,8 @@ export class BridgeComponent extends Component {
 		// Builds the metadata index once the bridge runs (after layout ready), not during plugin load.
 		void this.notes.refresh();
 		void this.bridge.host.start().then((status) => {
-			if (status.state === "failed") new Notice(`Claude Code Bridge could not start: ${status.error ?? "unknown error"}`);
+			if (status.state === "failed")
+				new Notice(`Claude Code Bridge could not start: ${status.error ?? "unknown error"}`);
 			else if (status.warning) new Notice(`Claude Code Bridge: ${status.warning}`);
 		});
 	}

@@ -26,7 +26,9 @@ export class EditorTracker {
 		// Plugins load in the main window, so the active document is the main window's now.
 		this.watchWindow(activeDocument);
 		// Popouts already open (the plugin was enabled or reloaded meanwhile) show up through their leaves.
-		workspace.onLayoutReady(() => workspace.iterateAllLeaves((leaf) => this.watchWindow(leaf.view.containerEl.ownerDocument)));
+		workspace.onLayoutReady(() =>
+			workspace.iterateAllLeaves((leaf) => this.watchWindow(leaf.view.containerEl.ownerDocument)),
+		);
 		plugin.registerEvent(workspace.on("window-open", (popout) => this.watchWindow(popout.doc)));
 		plugin.registerEvent(workspace.on("window-close", (popout) => this.unwatchWindow(popout.doc)));
 		// `file-open` marks every switch of the active note, also inside the same tab (a link, the quick switcher,
@@ -107,6 +109,8 @@ export class EditorTracker {
 		const absolutePath = paths.toAbsolute(file.path);
 		if (absolutePath === this.activePath) return;
 		this.activePath = absolutePath;
-		this.bridge.notifier()?.activeNoteChanged(cursorSnapshot(absolutePath, { line: cursor.line, character: cursor.ch }));
+		this.bridge
+			.notifier()
+			?.activeNoteChanged(cursorSnapshot(absolutePath, { line: cursor.line, character: cursor.ch }));
 	}
 }

@@ -29,7 +29,12 @@ export class ObsidianWorkspace implements WorkspacePort {
 		const editor = view.editor;
 		const from = editor.getCursor("from");
 		const to = editor.getCursor("to");
-		return selectionSnapshot(this.paths.toAbsolute(view.file.path), editor.getSelection(), { line: from.line, character: from.ch }, { line: to.line, character: to.ch });
+		return selectionSnapshot(
+			this.paths.toAbsolute(view.file.path),
+			editor.getSelection(),
+			{ line: from.line, character: from.ch },
+			{ line: to.line, character: to.ch },
+		);
 	}
 
 	async openNote(target: VaultLocation, options: OpenNoteOptions): Promise<void> {
@@ -63,7 +68,10 @@ export class ObsidianWorkspace implements WorkspacePort {
 				if (known.lineCount === undefined && view) known.lineCount = lineCount(view.getViewData());
 				continue;
 			}
-			const editor: OpenEditor = { location: { relative: path, absolute: this.paths.toAbsolute(path) }, isActive };
+			const editor: OpenEditor = {
+				location: { relative: path, absolute: this.paths.toAbsolute(path) },
+				isActive,
+			};
 			// A deferred tab has no editor yet; its line count is not known without reading the note.
 			if (view) editor.lineCount = lineCount(view.getViewData());
 			editors.set(path, editor);
@@ -108,7 +116,8 @@ export class ObsidianWorkspace implements WorkspacePort {
 			if (!leaf.isDeferred) return;
 			const state = leaf.getViewState();
 			const file = state.state?.file;
-			if (state.type === "markdown" && typeof file === "string") tabs.push({ leaf, path: normalizePath(file), view: undefined });
+			if (state.type === "markdown" && typeof file === "string")
+				tabs.push({ leaf, path: normalizePath(file), view: undefined });
 		});
 		return tabs;
 	}

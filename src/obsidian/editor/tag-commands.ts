@@ -78,7 +78,8 @@ export class TagCommands {
 		// While the bridge is off the rules are not known here, so the item is offered and says the bridge is off.
 		const notifier = this.bridge.notifier();
 		const paths = this.bridge.paths();
-		if (notifier && paths && targets.every((target) => notifier.isPrivate(mentionOf(target, paths).filePath))) return;
+		if (notifier && paths && targets.every((target) => notifier.isPrivate(mentionOf(target, paths).filePath)))
+			return;
 		menu.addItem((item) =>
 			item
 				.setTitle(TAG_TITLE)
@@ -103,14 +104,23 @@ export class TagCommands {
 function mentionOf(target: TagTarget, paths: VaultPaths): Mention {
 	const absolute = paths.toAbsolute(target.path);
 	if (target.folder) return { filePath: `${absolute}/` };
-	return target.lineStart === undefined ? { filePath: absolute } : { filePath: absolute, lineStart: target.lineStart, lineEnd: target.lineEnd };
+	return target.lineStart === undefined
+		? { filePath: absolute }
+		: { filePath: absolute, lineStart: target.lineStart, lineEnd: target.lineEnd };
 }
 
 export function describeOutcomes(outcomes: MentionOutcome[], waiting: number): string {
 	const count = (outcome: MentionOutcome) => outcomes.filter((entry) => entry === outcome).length;
 	const parts: string[] = [];
-	if (count("sent") > 0) parts.push(count("sent") === 1 ? "Tagged for Claude Code." : `Tagged ${count("sent")} items for Claude Code.`);
-	if (count("queued") > 0) parts.push(`Claude Code is not connected: the tag is queued and sent when it connects (${waiting} waiting).`);
-	if (count("private") > 0) parts.push(count("private") === 1 ? "Not sent: the note is private (excluded in the settings)." : `${count("private")} private notes were not sent.`);
+	if (count("sent") > 0)
+		parts.push(count("sent") === 1 ? "Tagged for Claude Code." : `Tagged ${count("sent")} items for Claude Code.`);
+	if (count("queued") > 0)
+		parts.push(`Claude Code is not connected: the tag is queued and sent when it connects (${waiting} waiting).`);
+	if (count("private") > 0)
+		parts.push(
+			count("private") === 1
+				? "Not sent: the note is private (excluded in the settings)."
+				: `${count("private")} private notes were not sent.`,
+		);
 	return parts.join(" ");
 }

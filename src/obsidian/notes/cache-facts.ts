@@ -16,7 +16,12 @@ export interface FrontmatterDetail {
 }
 
 /** The frontmatter part of a note's text, read with the shared core; undefined when the note has none. */
-export function frontmatterDetail(path: string, text: string, cache: CachedMetadata, yaml: YamlCodec): FrontmatterDetail | undefined {
+export function frontmatterDetail(
+	path: string,
+	text: string,
+	cache: CachedMetadata,
+	yaml: YamlCodec,
+): FrontmatterDetail | undefined {
 	const end = cache.frontmatterPosition?.end.line;
 	if (end === undefined) return undefined;
 	const lines = text.split("\n");
@@ -33,7 +38,10 @@ export function frontmatterDetail(path: string, text: string, cache: CachedMetad
  */
 export function factsFromCache(path: string, cache: CachedMetadata, detail: FrontmatterDetail | undefined): NoteFacts {
 	const body: LinkFact[] = [];
-	for (const [items, embed] of [[cache.links ?? [], false], [cache.embeds ?? [], true]] as const) {
+	for (const [items, embed] of [
+		[cache.links ?? [], false],
+		[cache.embeds ?? [], true],
+	] as const) {
 		for (const item of items) {
 			const link = linkFact(item, embed);
 			if (link) body.push(link);
@@ -42,12 +50,22 @@ export function factsFromCache(path: string, cache: CachedMetadata, detail: Fron
 	body.sort((a, b) => a.line - b.line || a.start - b.start);
 	const facts: NoteFacts = {
 		path,
-		headings: (cache.headings ?? []).map((heading) => ({ text: heading.heading, level: heading.level, line: heading.position.start.line, endLine: heading.position.end.line })),
+		headings: (cache.headings ?? []).map((heading) => ({
+			text: heading.heading,
+			level: heading.level,
+			line: heading.position.start.line,
+			endLine: heading.position.end.line,
+		})),
 		blockIds: blockIds(cache),
 		links: [...(detail?.links ?? []), ...body],
-		tags: [...(detail?.tags ?? []), ...(cache.tags ?? []).map((tag) => ({ tag: tag.tag.replace(/^#/, ""), line: tag.position.start.line }))],
+		tags: [
+			...(detail?.tags ?? []),
+			...(cache.tags ?? []).map((tag) => ({ tag: tag.tag.replace(/^#/, ""), line: tag.position.start.line })),
+		],
 	};
-	const codeRanges = (cache.sections ?? []).filter((section) => section.type === "code").map((section) => toRange(section.position));
+	const codeRanges = (cache.sections ?? [])
+		.filter((section) => section.type === "code")
+		.map((section) => toRange(section.position));
 	if (codeRanges.length > 0) facts.codeRanges = codeRanges;
 	if (detail) {
 		const fact = { ...detail.fact };
@@ -73,7 +91,10 @@ function linkFact(link: LinkCache, embed: boolean): LinkFact | undefined {
 	const fact: LinkFact = {
 		line: link.position.start.line,
 		start: link.position.start.col,
-		end: link.position.start.line === link.position.end.line ? link.position.end.col : link.position.start.col + link.original.length,
+		end:
+			link.position.start.line === link.position.end.line
+				? link.position.end.col
+				: link.position.start.col + link.original.length,
 		original: link.original,
 		linkpath,
 		embed,
@@ -91,13 +112,18 @@ function blockIds(cache: CachedMetadata): BlockIdFact[] {
 	const byLine = new Map<number, BlockIdFact>();
 	const add = (id: string, position: Pos): void => {
 		const end = position.end;
-		if (!byLine.has(end.line)) byLine.set(end.line, { id, line: end.line, start: Math.max(0, end.col - id.length - 1), end: end.col });
+		if (!byLine.has(end.line))
+			byLine.set(end.line, { id, line: end.line, start: Math.max(0, end.col - id.length - 1), end: end.col });
 	};
-	for (const item of [...(cache.sections ?? []), ...(cache.listItems ?? [])]) if (item.id !== undefined) add(item.id, item.position);
+	for (const item of [...(cache.sections ?? []), ...(cache.listItems ?? [])])
+		if (item.id !== undefined) add(item.id, item.position);
 	if (byLine.size === 0) for (const block of Object.values(cache.blocks ?? {})) add(block.id, block.position);
 	return [...byLine.values()].sort((a, b) => a.line - b.line);
 }
 
 function toRange(position: Pos): TextRange {
-	return { start: { line: position.start.line, character: position.start.col }, end: { line: position.end.line, character: position.end.col } };
+	return {
+		start: { line: position.start.line, character: position.start.col },
+		end: { line: position.end.line, character: position.end.col },
+	};
 }

@@ -16,7 +16,13 @@ export class FilesByName {
 	 * (`first`). An answer it accepts stands: removing other files cannot change Obsidian's first choice, and a
 	 * link that leads nowhere leads nowhere in a smaller vault too.
 	 */
-	resolve(first: string | undefined, linkpath: string, sourcePath: string, exists: (path: string) => boolean, version: number): string | undefined {
+	resolve(
+		first: string | undefined,
+		linkpath: string,
+		sourcePath: string,
+		exists: (path: string) => boolean,
+		version: number,
+	): string | undefined {
 		if (first === undefined || exists(first)) return first;
 		if (this.built?.version !== version) {
 			const index = new LinkResolver();

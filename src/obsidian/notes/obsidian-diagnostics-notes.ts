@@ -165,7 +165,11 @@ export class ObsidianDiagnosticsNotes extends Component implements DiagnosticsNo
 	/** The engine's whole-vault pass yields as often as the metadata build does. */
 	get pace(): WorkPace {
 		const scheduler = this.scheduler;
-		return { sliceMs: this.options.sliceMs ?? DEFAULT_SLICE_MS, now: () => scheduler.now(), yieldToMain: () => scheduler.yieldToMain() };
+		return {
+			sliceMs: this.options.sliceMs ?? DEFAULT_SLICE_MS,
+			now: () => scheduler.now(),
+			yieldToMain: () => scheduler.yieldToMain(),
+		};
 	}
 
 	/**
@@ -176,7 +180,9 @@ export class ObsidianDiagnosticsNotes extends Component implements DiagnosticsNo
 	async refresh(): Promise<void> {
 		this.warming ??= this.buildAll();
 		await this.warming;
-		await this.ensureFresh([...new Set([...this.asked, ...this.events.awaitingIndex()])].slice(0, RECHECKED_NOTES * 2));
+		await this.ensureFresh(
+			[...new Set([...this.asked, ...this.events.awaitingIndex()])].slice(0, RECHECKED_NOTES * 2),
+		);
 		const paths = [...this.needText];
 		this.needText.clear();
 		await Promise.all(paths.map((path) => this.checkText(path)));
@@ -225,7 +231,9 @@ export class ObsidianDiagnosticsNotes extends Component implements DiagnosticsNo
 	resolveLink(linkpath: string, sourcePath: string, exists?: (path: string) => boolean): string | undefined {
 		if (linkpath === "") return (exists?.(sourcePath) ?? true) ? sourcePath : undefined;
 		const first = this.options.metadataCache.getFirstLinkpathDest(linkpath, sourcePath)?.path;
-		const target = exists ? this.filesByName.resolve(first, linkpath, sourcePath, exists, this.structureVersion) : first;
+		const target = exists
+			? this.filesByName.resolve(first, linkpath, sourcePath, exists, this.structureVersion)
+			: first;
 		// Gone from the disk (checked), though the vault has not noticed yet: the link leads nowhere.
 		if (target !== undefined && this.fromDisk.get(target)?.stamp === null) return undefined;
 		if (target !== undefined) return target;
@@ -251,16 +259,25 @@ export class ObsidianDiagnosticsNotes extends Component implements DiagnosticsNo
 			if (this.fromDisk.has(key)) {
 				return "Obsidian had not finished indexing this note (it changed on disk moments ago), so it was checked from its text on disk by the bridge's own Markdown reader.";
 			}
-			if (this.unindexed.has(key)) return "Obsidian has not indexed this note yet and its text could not be read: it was not checked.";
+			if (this.unindexed.has(key))
+				return "Obsidian has not indexed this note yet and its text could not be read: it was not checked.";
 			return undefined;
 		}
 		const parts: string[] = [];
 		if (this.unindexed.size > 0) {
-			parts.push(`Obsidian has not finished indexing the vault: ${countOf(this.unindexed.size, "note")} not indexed yet ${this.unindexed.size === 1 ? "was" : "were"} not checked; ask again in a moment.`);
+			parts.push(
+				`Obsidian has not finished indexing the vault: ${countOf(this.unindexed.size, "note")} not indexed yet ${this.unindexed.size === 1 ? "was" : "were"} not checked; ask again in a moment.`,
+			);
 		}
 		const waiting = [...this.events.awaitingIndex()].filter((key) => !this.fromDisk.has(key)).length;
-		if (waiting > 0) parts.push(`${countOf(waiting, "note")} changed on disk and not re-indexed by Obsidian yet may show outdated diagnostics.`);
-		if (this.fromDisk.size > 0) parts.push(`${countOf(this.fromDisk.size, "note")} not yet re-indexed by Obsidian ${this.fromDisk.size === 1 ? "was" : "were"} checked from the text on disk.`);
+		if (waiting > 0)
+			parts.push(
+				`${countOf(waiting, "note")} changed on disk and not re-indexed by Obsidian yet may show outdated diagnostics.`,
+			);
+		if (this.fromDisk.size > 0)
+			parts.push(
+				`${countOf(this.fromDisk.size, "note")} not yet re-indexed by Obsidian ${this.fromDisk.size === 1 ? "was" : "were"} checked from the text on disk.`,
+			);
 		return parts.length > 0 ? parts.join(" ") : undefined;
 	}
 
@@ -337,7 +354,8 @@ export class ObsidianDiagnosticsNotes extends Component implements DiagnosticsNo
 
 	private keepFromDisk(path: string, stamp: FileStamp | null, metadata: NoteFacts): void {
 		// A note only on disk, or gone from it, changes what links resolve to.
-		if (!this.fromDisk.has(path) && (stamp === null || !this.options.vault.getFileByPath(path))) this.diskStructureChanges++;
+		if (!this.fromDisk.has(path) && (stamp === null || !this.options.vault.getFileByPath(path)))
+			this.diskStructureChanges++;
 		this.fromDisk.set(path, { stamp, metadata });
 		this.unindexed.delete(path);
 	}
@@ -403,7 +421,10 @@ function countOf(count: number, noun: string): string {
 
 /** Obsidian found a frontmatter block (it records its position) but produced no properties from it. */
 function frontmatterDidNotParse(cache: CachedMetadata): boolean {
-	return cache.frontmatter === undefined && (cache.frontmatterPosition !== undefined || cache.sections?.[0]?.type === "yaml");
+	return (
+		cache.frontmatter === undefined &&
+		(cache.frontmatterPosition !== undefined || cache.sections?.[0]?.type === "yaml")
+	);
 }
 
 function emptyMetadata(path: string): NoteFacts {

@@ -7,7 +7,12 @@ export type DiffLayoutMode = "unified" | "side-by-side";
  * Draws a line diff with word highlights: hunks with three lines of context, folded unchanged lines between; each
  * fold is a button that calls `showAll`, after which the caller draws it again with `expanded`.
  */
-export function renderDiff(parent: HTMLElement, lines: readonly DiffLine[], mode: DiffLayoutMode, folds: { expanded?: boolean; showAll?: () => void } = {}): void {
+export function renderDiff(
+	parent: HTMLElement,
+	lines: readonly DiffLine[],
+	mode: DiffLayoutMode,
+	folds: { expanded?: boolean; showAll?: () => void } = {},
+): void {
 	const table = parent.createDiv({ cls: ["ccb-diff", `ccb-diff-${mode}`] });
 	if (lines.every((line) => line.kind === "context")) {
 		table.createDiv({ cls: "ccb-diff-empty", text: "No changes: the proposal is the same as the note." });
@@ -18,7 +23,10 @@ export function renderDiff(parent: HTMLElement, lines: readonly DiffLine[], mode
 		labels.createDiv({ cls: "ccb-diff-label", text: "Before" });
 		labels.createDiv({ cls: "ccb-diff-label", text: "After" });
 	}
-	const { hunks, hiddenAfter } = folds.expanded === true ? { hunks: [{ hiddenBefore: 0, lines: [...lines] }], hiddenAfter: 0 } : groupHunks(lines);
+	const { hunks, hiddenAfter } =
+		folds.expanded === true
+			? { hunks: [{ hiddenBefore: 0, lines: [...lines] }], hiddenAfter: 0 }
+			: groupHunks(lines);
 	for (const hunk of hunks) {
 		if (hunk.hiddenBefore > 0) renderFold(table, hunk.hiddenBefore, folds.showAll);
 		if (mode === "unified") hunk.lines.forEach((line) => renderUnifiedLine(table, line));
@@ -28,7 +36,10 @@ export function renderDiff(parent: HTMLElement, lines: readonly DiffLine[], mode
 }
 
 function renderFold(parent: HTMLElement, count: number, showAll: (() => void) | undefined): void {
-	const fold = parent.createEl("button", { cls: "ccb-diff-fold", text: count === 1 ? "1 unchanged line" : `${count} unchanged lines` });
+	const fold = parent.createEl("button", {
+		cls: "ccb-diff-fold",
+		text: count === 1 ? "1 unchanged line" : `${count} unchanged lines`,
+	});
 	if (showAll) fold.addEventListener("click", showAll);
 }
 

@@ -1,4 +1,14 @@
-import { ItemView, MarkdownView, normalizePath, Notice, Scope, TFile, type TAbstractFile, type ViewStateResult, type WorkspaceLeaf } from "obsidian";
+import {
+	ItemView,
+	MarkdownView,
+	normalizePath,
+	Notice,
+	Scope,
+	TFile,
+	type TAbstractFile,
+	type ViewStateResult,
+	type WorkspaceLeaf,
+} from "obsidian";
 import type { AcceptOutcome, PendingReview } from "../../ide/diff-review/review-types";
 import { sameText } from "../editor/line-endings";
 import { ReviewPanel, type ReviewVerdict } from "./review-panel";
@@ -161,7 +171,8 @@ export class DiffReviewView extends ItemView {
 		const path = normalizePath(review.target.relative);
 		let editorText: string | undefined;
 		this.app.workspace.iterateAllLeaves((leaf) => {
-			if (editorText === undefined && leaf.view instanceof MarkdownView && leaf.view.file?.path === path) editorText = leaf.view.getViewData();
+			if (editorText === undefined && leaf.view instanceof MarkdownView && leaf.view.file?.path === path)
+				editorText = leaf.view.getViewData();
 		});
 		if (editorText !== undefined) return editorText;
 		const file = this.app.vault.getFileByPath(path);
@@ -176,7 +187,10 @@ export class DiffReviewView extends ItemView {
 		const review = this.review;
 		this.panel = undefined;
 		if (!review) {
-			root.createDiv({ cls: "ccb-review-gone", text: "This review is no longer waiting for a decision. Close this tab." });
+			root.createDiv({
+				cls: "ccb-review-gone",
+				text: "This review is no longer waiting for a decision. Close this tab.",
+			});
 			return;
 		}
 		const input = {

@@ -13,7 +13,9 @@ export function registerDiffReviewView(plugin: Plugin): void {
 		workspace
 			.getLeavesOfType(DIFF_VIEW_TYPE)
 			.map((leaf) => leaf.view)
-			.filter((view): view is DiffReviewView => view instanceof DiffReviewView && view.pendingReview !== undefined);
+			.filter(
+				(view): view is DiffReviewView => view instanceof DiffReviewView && view.pendingReview !== undefined,
+			);
 	const count = plugin.addStatusBarItem();
 	count.addClass("ccb-review-count");
 	count.setAttribute("aria-label", "Open the oldest review waiting for your decision");
@@ -22,7 +24,10 @@ export function registerDiffReviewView(plugin: Plugin): void {
 		count.setText(pending === 0 ? "" : pending === 1 ? "1 review" : `${pending} reviews`);
 	};
 	plugin.registerDomEvent(count, "click", () => {
-		const age = (view: DiffReviewView): [number, number] => [view.pendingReview?.since.getTime() ?? 0, view.pendingReview?.id ?? 0];
+		const age = (view: DiffReviewView): [number, number] => [
+			view.pendingReview?.since.getTime() ?? 0,
+			view.pendingReview?.id ?? 0,
+		];
 		const oldest = pendingViews().sort((a, b) => age(a)[0] - age(b)[0] || age(a)[1] - age(b)[1])[0];
 		if (oldest) void workspace.revealLeaf(oldest.leaf);
 	});
@@ -37,8 +42,16 @@ export function registerDiffReviewView(plugin: Plugin): void {
 		if (!checking) act(view);
 		return true;
 	};
-	plugin.addCommand({ id: "accept-review", name: "Accept the review (all changes as decided)", checkCallback: (checking) => focusedReview(checking, (view) => view.acceptReview()) });
-	plugin.addCommand({ id: "reject-review", name: "Reject the review", checkCallback: (checking) => focusedReview(checking, (view) => view.rejectReview()) });
+	plugin.addCommand({
+		id: "accept-review",
+		name: "Accept the review (all changes as decided)",
+		checkCallback: (checking) => focusedReview(checking, (view) => view.acceptReview()),
+	});
+	plugin.addCommand({
+		id: "reject-review",
+		name: "Reject the review",
+		checkCallback: (checking) => focusedReview(checking, (view) => view.rejectReview()),
+	});
 	workspace.onLayoutReady(() => {
 		for (const leaf of workspace.getLeavesOfType(DIFF_VIEW_TYPE)) {
 			if (!(leaf.view instanceof DiffReviewView) || leaf.view.pendingReview === undefined) leaf.detach();

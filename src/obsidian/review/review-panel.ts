@@ -28,7 +28,8 @@ export interface ReviewPanelHost {
 	currentText(): Promise<string | undefined>;
 }
 
-const NOTE_CHANGED = "Accept is off: the note changed after Claude proposed this edit. Review again to see what accepting would change now.";
+const NOTE_CHANGED =
+	"Accept is off: the note changed after Claude proposed this edit. Review again to see what accepting would change now.";
 
 /**
  * The review of one proposed edit, reusable wherever an edit waits for the user: a decision bar (who proposes,
@@ -141,21 +142,35 @@ export class ReviewPanel {
 		const main = bar.createDiv({ cls: "ccb-review-bar-main" });
 		const who = main.createDiv({ cls: "ccb-review-who" });
 		who.createSpan({ cls: "ccb-review-proposer", text: proposer.client });
-		if (proposer.session !== undefined) who.createSpan({ cls: "ccb-review-session", text: `session ${proposer.session}` });
+		if (proposer.session !== undefined)
+			who.createSpan({ cls: "ccb-review-session", text: `session ${proposer.session}` });
 		who.createEl("code", { cls: "ccb-review-tool", text: proposer.tool });
 		who.createSpan({ cls: "ccb-review-path", text: this.input.path });
-		const time = who.createEl("time", { cls: "ccb-review-time", text: this.input.time.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) });
+		const time = who.createEl("time", {
+			cls: "ccb-review-time",
+			text: this.input.time.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }),
+		});
 		time.setAttribute("datetime", this.input.time.toISOString());
 		main.createSpan({ cls: "ccb-review-summary", text: this.summary() });
 		const actions = main.createDiv({ cls: "ccb-review-actions" });
 		if (this.input.cannotApply === undefined) {
-			this.button(actions, ["ccb-review-edit"], this.editing ? "Done editing" : "Edit", () => this.setEditing(!this.editing));
+			this.button(actions, ["ccb-review-edit"], this.editing ? "Done editing" : "Edit", () =>
+				this.setEditing(!this.editing),
+			);
 		}
 		if (this.input.asksReason === true) this.renderReasonField(actions);
-		this.button(actions, ["ccb-review-reject"], "Reject", () => this.reject()).setAttribute("aria-label", "Reject the whole proposal");
+		this.button(actions, ["ccb-review-reject"], "Reject", () => this.reject()).setAttribute(
+			"aria-label",
+			"Reject the whole proposal",
+		);
 		if (this.input.cannotApply === undefined) {
-			const accept = this.button(actions, ["mod-cta", "ccb-review-accept"], this.acceptLabel(), () => this.accept());
-			accept.setAttribute("aria-label", this.noteChanged ? NOTE_CHANGED : "Write this text to the note (Ctrl+Enter, or Cmd+Enter on macOS)");
+			const accept = this.button(actions, ["mod-cta", "ccb-review-accept"], this.acceptLabel(), () =>
+				this.accept(),
+			);
+			accept.setAttribute(
+				"aria-label",
+				this.noteChanged ? NOTE_CHANGED : "Write this text to the note (Ctrl+Enter, or Cmd+Enter on macOS)",
+			);
 			if (this.noteChanged) accept.setAttribute("disabled", "");
 		}
 		this.renderNotices(bar);
@@ -164,7 +179,11 @@ export class ReviewPanel {
 	private renderReasonField(parent: HTMLElement): void {
 		const field = parent.createEl("input", {
 			cls: "ccb-review-reason",
-			attr: { type: "text", placeholder: "Reason for Claude (optional)", "aria-label": "Reason for Claude, sent when you reject" },
+			attr: {
+				type: "text",
+				placeholder: "Reason for Claude (optional)",
+				"aria-label": "Reason for Claude, sent when you reject",
+			},
 		});
 		field.value = this.typedReason;
 		field.addEventListener("input", () => {
@@ -175,7 +194,10 @@ export class ReviewPanel {
 	private renderNotices(bar: HTMLElement): void {
 		const { cannotApply, isNewFile } = this.input;
 		if (cannotApply !== undefined) {
-			bar.createDiv({ cls: ["ccb-review-notice", "ccb-review-warning", "ccb-review-cannot-apply"], text: cannotApply });
+			bar.createDiv({
+				cls: ["ccb-review-notice", "ccb-review-warning", "ccb-review-cannot-apply"],
+				text: cannotApply,
+			});
 			return;
 		}
 		if (this.noteChanged) {
@@ -183,9 +205,13 @@ export class ReviewPanel {
 			hold.createSpan({ text: NOTE_CHANGED });
 			this.button(hold, ["ccb-review-again"], "Review again", () => void this.reviewAgain());
 		}
-		if (isNewFile === true) bar.createDiv({ cls: "ccb-review-notice", text: "This note does not exist yet: everything shown is new." });
+		if (isNewFile === true)
+			bar.createDiv({ cls: "ccb-review-notice", text: "This note does not exist yet: everything shown is new." });
 		if (this.input.proposed === "" && this.base !== "") {
-			bar.createDiv({ cls: ["ccb-review-notice", "ccb-review-warning"], text: "The proposal removes everything in this note. Accepting leaves the note empty." });
+			bar.createDiv({
+				cls: ["ccb-review-notice", "ccb-review-warning"],
+				text: "The proposal removes everything in this note. Accepting leaves the note empty.",
+			});
 		}
 	}
 
@@ -208,12 +234,20 @@ export class ReviewPanel {
 	private renderTabs(): void {
 		const tabs = this.tabsEl;
 		tabs.empty();
-		for (const [tab, label] of [["suggestions", "Suggestions"], ["lines", "Line diff"]] as const) {
-			const button = this.button(tabs, ["ccb-review-tab", ...(this.tab === tab ? ["is-active"] : [])], label, () => {
-				this.tab = tab;
-				this.renderTabs();
-				this.renderBody();
-			});
+		for (const [tab, label] of [
+			["suggestions", "Suggestions"],
+			["lines", "Line diff"],
+		] as const) {
+			const button = this.button(
+				tabs,
+				["ccb-review-tab", ...(this.tab === tab ? ["is-active"] : [])],
+				label,
+				() => {
+					this.tab = tab;
+					this.renderTabs();
+					this.renderBody();
+				},
+			);
 			button.setAttribute("aria-pressed", String(this.tab === tab));
 		}
 		if (this.tab === "lines") {

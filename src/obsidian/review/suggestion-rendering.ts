@@ -18,31 +18,60 @@ const CONTEXT_LINES = 2;
  * each change with its own accept and reject. Text only (text nodes in spans): nothing of the unaccepted text is
  * rendered as Markdown, so no plugin code block runs and no remote image loads.
  */
-export function renderSuggestions(parent: HTMLElement, pieces: readonly SuggestionPiece[], callbacks: SuggestionCallbacks): void {
+export function renderSuggestions(
+	parent: HTMLElement,
+	pieces: readonly SuggestionPiece[],
+	callbacks: SuggestionCallbacks,
+): void {
 	const text = parent.createDiv({ cls: "ccb-suggest" });
-	if (!pieces.some((piece) => piece.kind === "change")) text.createDiv({ cls: "ccb-diff-empty", text: "No changes: the proposal is the same as the note." });
+	if (!pieces.some((piece) => piece.kind === "change"))
+		text.createDiv({ cls: "ccb-diff-empty", text: "No changes: the proposal is the same as the note." });
 	pieces.forEach((piece, index) => {
-		if (piece.kind === "same") renderUnchanged(text, piece.text, `piece ${index}`, index === 0, index === pieces.length - 1, callbacks);
+		if (piece.kind === "same")
+			renderUnchanged(text, piece.text, `piece ${index}`, index === 0, index === pieces.length - 1, callbacks);
 		else renderChange(text, piece, callbacks);
 	});
 }
 
-function renderChange(parent: HTMLElement, change: { id: number; removed: string; added: string }, callbacks: SuggestionCallbacks): void {
+function renderChange(
+	parent: HTMLElement,
+	change: { id: number; removed: string; added: string },
+	callbacks: SuggestionCallbacks,
+): void {
 	const decision = callbacks.decisions.get(change.id);
 	const span = parent.createSpan({ cls: ["ccb-suggest-change", ...(decision ? [`is-${decision}`] : [])] });
 	if (decision === "rejected") span.createSpan({ cls: "ccb-suggest-kept", text: change.removed });
 	else {
-		if (decision === undefined && change.removed !== "") span.createEl("del", { cls: "ccb-suggest-removed", text: change.removed });
+		if (decision === undefined && change.removed !== "")
+			span.createEl("del", { cls: "ccb-suggest-removed", text: change.removed });
 		if (change.added !== "") span.createEl("ins", { cls: "ccb-suggest-added", text: change.added });
 	}
 	const controls = span.createSpan({ cls: "ccb-suggest-controls" });
 	if (decision === undefined) {
-		button(controls, "ccb-suggest-accept", "✓", "Accept this change", () => callbacks.decide(change.id, "accepted"));
-		button(controls, "ccb-suggest-reject", "✕", "Reject this change", () => callbacks.decide(change.id, "rejected"));
-	} else button(controls, "ccb-suggest-undo", "Undo", decision === "accepted" ? "Undo accepting this change" : "Undo rejecting this change", () => callbacks.decide(change.id, undefined));
+		button(controls, "ccb-suggest-accept", "✓", "Accept this change", () =>
+			callbacks.decide(change.id, "accepted"),
+		);
+		button(controls, "ccb-suggest-reject", "✕", "Reject this change", () =>
+			callbacks.decide(change.id, "rejected"),
+		);
+	} else
+		button(
+			controls,
+			"ccb-suggest-undo",
+			"Undo",
+			decision === "accepted" ? "Undo accepting this change" : "Undo rejecting this change",
+			() => callbacks.decide(change.id, undefined),
+		);
 }
 
-function renderUnchanged(parent: HTMLElement, text: string, key: string, first: boolean, last: boolean, callbacks: SuggestionCallbacks): void {
+function renderUnchanged(
+	parent: HTMLElement,
+	text: string,
+	key: string,
+	first: boolean,
+	last: boolean,
+	callbacks: SuggestionCallbacks,
+): void {
 	const lines = text.split(/(?<=\n)/);
 	const head = first ? 0 : CONTEXT_LINES;
 	const tail = last ? 0 : CONTEXT_LINES;
@@ -52,7 +81,9 @@ function renderUnchanged(parent: HTMLElement, text: string, key: string, first: 
 		return;
 	}
 	parent.createSpan({ text: lines.slice(0, head).join("") });
-	button(parent, "ccb-suggest-fold", `${hidden} unchanged lines`, "Show the unchanged lines", () => callbacks.expand(key));
+	button(parent, "ccb-suggest-fold", `${hidden} unchanged lines`, "Show the unchanged lines", () =>
+		callbacks.expand(key),
+	);
 	parent.createSpan({ text: lines.slice(lines.length - tail).join("") });
 }
 

@@ -95,7 +95,13 @@ export class BridgeSettingsHost implements SettingsHost {
 	}
 
 	doctorInputs(): DoctorInputs {
-		return { vaultPath: this.vaultPath, status: this.bridgeStatus(), pid: process.pid, ideName: ideNameFor(this.app.vault.getName()), permissionRules: this.permissionsSync.doctorInputs() };
+		return {
+			vaultPath: this.vaultPath,
+			status: this.bridgeStatus(),
+			pid: process.pid,
+			ideName: ideNameFor(this.app.vault.getName()),
+			permissionRules: this.permissionsSync.doctorInputs(),
+		};
 	}
 
 	/** The one place the privacy rules are built: the settings, plus Obsidian's Excluded files when that option is on. */
@@ -115,7 +121,10 @@ export class BridgeSettingsHost implements SettingsHost {
 
 	/** Obsidian's Excluded files changed: the privacy rules change with them when that option is on. Returns what to register. */
 	followExcludedFiles(): EventRef {
-		return onVaultConfigChanged(this.app.vault, () => this.settings.excludedFilesArePrivate && this.privacyChanged());
+		return onVaultConfigChanged(
+			this.app.vault,
+			() => this.settings.excludedFilesArePrivate && this.privacyChanged(),
+		);
 	}
 
 	/** Re-writes Claude Code's deny rules when the private folders changed since they were written. */
@@ -160,7 +169,8 @@ export class BridgeSettingsHost implements SettingsHost {
 			saveSettings: () => this.saveSettings(),
 			alwaysAllowRules: this.agentRules,
 			claudePath: this.device,
-			...(config && store && { claudeConfigTrust: { state: () => config.state(), revoke: () => store.revoke() } }),
+			...(config &&
+				store && { claudeConfigTrust: { state: () => config.state(), revoke: () => store.revoke() } }),
 		};
 	}
 
@@ -198,7 +208,10 @@ export class BridgeSettingsHost implements SettingsHost {
 		const store = this.claudeConfigTrust();
 		if (vaultPath === undefined || store === undefined) return undefined;
 		return {
-			state: () => import("../../agent/vault-config/project-config-trust").then((trust) => trust.projectConfigState(vaultPath, store)),
+			state: () =>
+				import("../../agent/vault-config/project-config-trust").then((trust) =>
+					trust.projectConfigState(vaultPath, store),
+				),
 			trust: (fingerprint) => store.trust(fingerprint),
 		};
 	}
@@ -206,7 +219,11 @@ export class BridgeSettingsHost implements SettingsHost {
 	/** The panel's one-time offer of the deny rules: the same preview and write as the settings tab's toggle. */
 	private denyRulesOffer(): DenyRulesOffer {
 		return new DenyRulesOffer({
-			due: () => !this.settings.agentPanel.denyRulesOffered && !this.settings.keepPrivateFromClaudeTools && this.vaultPath !== undefined && this.denyRuleSources().folders.length > 0,
+			due: () =>
+				!this.settings.agentPanel.denyRulesOffered &&
+				!this.settings.keepPrivateFromClaudeTools &&
+				this.vaultPath !== undefined &&
+				this.denyRuleSources().folders.length > 0,
 			answered: async () => {
 				this.settings.agentPanel.denyRulesOffered = true;
 				await this.saveSettings();

@@ -17,7 +17,10 @@ function plural(count: number, noun: string): string {
 /** "All good" or the count of problems and warnings, and how many checks passed. */
 export function checkSummary(lines: readonly DoctorLine[]): string {
 	const count = (level: DoctorLevel) => lines.filter((line) => line.level === level).length;
-	const problems = [count("fail") > 0 ? plural(count("fail"), "problem") : "", count("warn") > 0 ? plural(count("warn"), "warning") : ""].filter(Boolean);
+	const problems = [
+		count("fail") > 0 ? plural(count("fail"), "problem") : "",
+		count("warn") > 0 ? plural(count("warn"), "warning") : "",
+	].filter(Boolean);
 	return problems.length === 0 ? `All good: ${plural(count("ok"), "check")} passed.` : `${problems.join(", ")}.`;
 }
 
@@ -28,7 +31,10 @@ export function checkSummary(lines: readonly DoctorLine[]): string {
 export function showCheckResults(container: HTMLElement, lines: readonly DoctorLine[]): void {
 	container.empty();
 	const allGood = lines.every((line) => line.level === "ok");
-	container.createDiv({ cls: ["claude-code-bridge-doctor-summary", allGood ? "is-ok" : "is-warn"], text: checkSummary(lines) });
+	container.createDiv({
+		cls: ["claude-code-bridge-doctor-summary", allGood ? "is-ok" : "is-warn"],
+		text: checkSummary(lines),
+	});
 	const order: DoctorLevel[] = ["fail", "warn"];
 	for (const level of order) for (const line of lines) if (line.level === level) showLine(container, line);
 	const passed = lines.filter((line) => line.level === "ok");

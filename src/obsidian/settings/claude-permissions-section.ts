@@ -1,7 +1,12 @@
 import { Notice, Setting, type ToggleComponent } from "obsidian";
 import { denyRulesFor, type DenyRuleSources, type DenyRules } from "../../ide/claude-permissions/deny-rules";
 import { denyRulesOnDisk } from "../../ide/claude-permissions/disk-spellings";
-import { SETTINGS_FILES, applyPermissionPlan, planPermissions, type PermissionPlan } from "../../ide/claude-permissions/permissions-file";
+import {
+	SETTINGS_FILES,
+	applyPermissionPlan,
+	planPermissions,
+	type PermissionPlan,
+} from "../../ide/claude-permissions/permissions-file";
 import type { BridgeSettings, SettingsFileChoice } from "../../settings";
 import { describeError } from "../../shared/describe-error";
 import type { PreviewedPermissions } from "./previewed-permissions";
@@ -62,7 +67,9 @@ export class ClaudePermissionsSection {
 		});
 		new Setting(containerEl)
 			.setName("Use the personal settings file")
-			.setDesc(`Off: ${SETTINGS_FILES.shared}, shared with everyone who opens the vault in Claude Code. On: ${SETTINGS_FILES.local}, only for you.`)
+			.setDesc(
+				`Off: ${SETTINGS_FILES.shared}, shared with everyone who opens the vault in Claude Code. On: ${SETTINGS_FILES.local}, only for you.`,
+			)
 			.addToggle((toggle) => {
 				this.personal = toggle;
 				toggle.onChange(async (value) => {
@@ -80,10 +87,15 @@ export class ClaudePermissionsSection {
 			});
 		this.showWritten();
 		this.waiting = containerEl.createDiv();
-		if (settings.keepPrivateFromClaudeTools && this.host.previewedPermissions.load()?.settingsFile !== SETTINGS_FILES[settings.claudeSettingsFile]) {
+		if (
+			settings.keepPrivateFromClaudeTools &&
+			this.host.previewedPermissions.load()?.settingsFile !== SETTINGS_FILES[settings.claudeSettingsFile]
+		) {
 			new Setting(this.waiting)
 				.setName("Deny rules waiting for your preview")
-				.setDesc("The option is on, but the rules were not written from this device: they are not updated automatically until you see the change and write it.")
+				.setDesc(
+					"The option is on, but the rules were not written from this device: they are not updated automatically until you see the change and write it.",
+				)
 				.addButton((button) =>
 					button.setButtonText("Preview the change").onClick(async () => {
 						await this.propose({ enabled: true, file: settings.claudeSettingsFile });
@@ -111,7 +123,11 @@ export class ClaudePermissionsSection {
 			this.showing = false;
 		}
 		const file = SETTINGS_FILES[settings.claudeSettingsFile];
-		this.keep?.setting.setDesc(settings.keepPrivateFromClaudeTools ? deniedSentence(denyRulesFor(this.host.denyRuleSources()).folders, file) : OFF_DESC);
+		this.keep?.setting.setDesc(
+			settings.keepPrivateFromClaudeTools
+				? deniedSentence(denyRulesFor(this.host.denyRuleSources()).folders, file)
+				: OFF_DESC,
+		);
 	}
 
 	/** Shows, in a sentence and behind "Show file change" the exact patch, the change that reaching `target` makes, with buttons to make it or not. */
@@ -121,7 +137,10 @@ export class ClaudePermissionsSection {
 		if (!preview) return;
 		preview.empty();
 		if (vaultPath === undefined) {
-			preview.createDiv({ cls: "claude-code-bridge-setting-warning", text: "The vault is not on the local file system." });
+			preview.createDiv({
+				cls: "claude-code-bridge-setting-warning",
+				text: "The vault is not on the local file system.",
+			});
 			return;
 		}
 		let deny: DenyRules;
@@ -130,7 +149,10 @@ export class ClaudePermissionsSection {
 			deny = await denyRulesOnDisk(vaultPath, this.host.denyRuleSources());
 			plan = await planPermissions(vaultPath, target.enabled ? deny.rules : [], SETTINGS_FILES[target.file]);
 		} catch (error) {
-			preview.createDiv({ cls: "claude-code-bridge-setting-warning", text: `Nothing was written: ${describeError(error)}` });
+			preview.createDiv({
+				cls: "claude-code-bridge-setting-warning",
+				text: `Nothing was written: ${describeError(error)}`,
+			});
 			return;
 		}
 		if (plan.changes.length === 0) {
@@ -140,11 +162,14 @@ export class ClaudePermissionsSection {
 		for (const note of plan.notes) preview.createDiv({ cls: "claude-code-bridge-setting-warning", text: note });
 		const file = SETTINGS_FILES[target.file];
 		preview.createEl("p", {
-			text: target.enabled ? `Once written: ${deniedSentence(deny.folders, file)}` : "Once removed, Claude Code's file tools can open the private folders again.",
+			text: target.enabled
+				? `Once written: ${deniedSentence(deny.folders, file)}`
+				: "Once removed, Claude Code's file tools can open the private folders again.",
 		});
 		const change = preview.createEl("details");
 		change.createEl("summary", { text: "Show file change" });
-		for (const each of plan.changes) change.createEl("pre", { cls: "claude-code-bridge-permissions-diff", text: each.patch });
+		for (const each of plan.changes)
+			change.createEl("pre", { cls: "claude-code-bridge-permissions-diff", text: each.patch });
 		if (target.enabled) {
 			const list = preview.createEl("ul", { cls: "claude-code-bridge-permissions-uncovered" });
 			for (const note of deny.uncovered) list.createEl("li", { text: note });
@@ -172,7 +197,10 @@ export class ClaudePermissionsSection {
 			await applyPermissionPlan(plan);
 		} catch (error) {
 			preview?.empty();
-			preview?.createDiv({ cls: "claude-code-bridge-setting-warning", text: `Nothing more was written: ${describeError(error)}` });
+			preview?.createDiv({
+				cls: "claude-code-bridge-setting-warning",
+				text: `Nothing more was written: ${describeError(error)}`,
+			});
 			return;
 		}
 		preview?.empty();

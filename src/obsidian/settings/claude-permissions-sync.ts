@@ -32,7 +32,9 @@ export class ClaudePermissionsSync {
 			if (previewed?.settingsFile !== file) {
 				const pending = await planPermissions(vaultPath, rules, file);
 				if (pending.changes.length > 0) {
-					this.notify(`Claude Code's deny rules in ${fullPath} are not up to date, and nothing was written: the change has not been previewed on this device. See it in the plugin's settings, under "Claude Code's file tools".`);
+					this.notify(
+						`Claude Code's deny rules in ${fullPath} are not up to date, and nothing was written: the change has not been previewed on this device. See it in the plugin's settings, under "Claude Code's file tools".`,
+					);
 				}
 				return;
 			}
@@ -40,8 +42,12 @@ export class ClaudePermissionsSync {
 			if (plan.changes.length === 0) return;
 			await applyPermissionPlan(plan);
 			this.host.previewedPermissions.remember(plan.record);
-			const counts = plan.changes.map((change) => `${change.added.length} added, ${change.removed.length} removed`).join("; ");
-			this.notify(`Claude Code's deny rules updated in ${fullPath} for the new private folders (${counts}). Restart running Claude Code sessions.`);
+			const counts = plan.changes
+				.map((change) => `${change.added.length} added, ${change.removed.length} removed`)
+				.join("; ");
+			this.notify(
+				`Claude Code's deny rules updated in ${fullPath} for the new private folders (${counts}). Restart running Claude Code sessions.`,
+			);
 		} catch (error) {
 			this.notify(`Could not update Claude Code's deny rules in ${fullPath}: ${describeError(error)}`);
 		}
@@ -54,9 +60,14 @@ export class ClaudePermissionsSync {
 		return {
 			enabled: settings.keepPrivateFromClaudeTools,
 			somethingPrivate: sources.folders.length > 0 || sources.tags.length > 0,
-			wanted: vaultPath === undefined ? denyRulesFor(sources).rules : (await denyRulesOnDisk(vaultPath, sources)).rules,
+			wanted:
+				vaultPath === undefined
+					? denyRulesFor(sources).rules
+					: (await denyRulesOnDisk(vaultPath, sources)).rules,
 			settingsFile: SETTINGS_FILES[settings.claudeSettingsFile],
-			howToWrite: settings.keepPrivateFromClaudeTools ? `Turn ${OPTION} off and on again in the plugin's settings` : `Turn on ${OPTION} in the plugin's settings`,
+			howToWrite: settings.keepPrivateFromClaudeTools
+				? `Turn ${OPTION} off and on again in the plugin's settings`
+				: `Turn on ${OPTION} in the plugin's settings`,
 		};
 	}
 }

@@ -16,13 +16,20 @@ export function stdioAddCommand(vaultPath: string, platform: NodeJS.Platform = p
  * `claude mcp add-json` for the HTTP endpoint under its own name (`obsidian-http`). The entry holds no token: Claude
  * Code runs `claude-code-bridge mcp-headers` whenever it connects and gets the token of the bridge's current start.
  */
-export function httpAddCommand(url: string, vaultPath: string, port: number, platform: NodeJS.Platform = process.platform): string {
+export function httpAddCommand(
+	url: string,
+	vaultPath: string,
+	port: number,
+	platform: NodeJS.Platform = process.platform,
+): string {
 	return httpAddLine(httpServerEntry(url, [COMMAND], vaultPath, port), vaultPath, platform);
 }
 
 /** `{"mcpServers":{"obsidian":{…}}}` for `.mcp.json` or `claude --mcp-config`. */
 export function stdioConfigJson(vaultPath: string): string {
-	return JSON.stringify({ mcpServers: { [STDIO_SERVER_NAME]: { type: "stdio", command: COMMAND, args: ["mcp", "--vault", vaultPath] } } });
+	return JSON.stringify({
+		mcpServers: { [STDIO_SERVER_NAME]: { type: "stdio", command: COMMAND, args: ["mcp", "--vault", vaultPath] } },
+	});
 }
 
 export function httpConfigJson(url: string, vaultPath: string, port: number): string {

@@ -21,7 +21,8 @@ export class PreviewedPermissions {
 		const stored = this.storage.loadLocalStorage(KEY);
 		if (typeof stored !== "object" || stored === null) return undefined;
 		const { settingsFile, rules } = stored as Record<string, unknown>;
-		if (typeof settingsFile !== "string" || !isSettingsFile(settingsFile) || !Array.isArray(rules)) return undefined;
+		if (typeof settingsFile !== "string" || !isSettingsFile(settingsFile) || !Array.isArray(rules))
+			return undefined;
 		return { settingsFile, rules: rules.filter((rule): rule is string => typeof rule === "string") };
 	}
 

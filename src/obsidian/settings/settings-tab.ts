@@ -2,7 +2,11 @@ import { Notice, PluginSettingTab, Setting, type App, type ButtonComponent, type
 import type { BridgeStatus } from "../../ide/bridge-host";
 import type { DoctorInputs } from "../../ide/doctor/doctor";
 import { launchCommand } from "../../ide/launch-command";
-import { describeUnmatchedFolderRules, foldersOfFiles, unmatchedFolderRules } from "../../vault/privacy/private-folder-rules";
+import {
+	describeUnmatchedFolderRules,
+	foldersOfFiles,
+	unmatchedFolderRules,
+} from "../../vault/privacy/private-folder-rules";
 import { VaultPaths } from "../../vault/vault-paths";
 import { MAX_SELECTION_DEBOUNCE_MS, isPort, parseList, type BridgeSettings } from "../../settings";
 import { describeError } from "../../shared/describe-error";
@@ -57,7 +61,11 @@ export class BridgeSettingTab extends PluginSettingTab {
 	/** Under the private folders: the rules that match no folder (they protect nothing). */
 	private folderRuleWarning: HTMLElement | undefined;
 
-	constructor(app: App, plugin: Plugin, private readonly host: SettingsHost) {
+	constructor(
+		app: App,
+		plugin: Plugin,
+		private readonly host: SettingsHost,
+	) {
 		super(app, plugin);
 	}
 
@@ -75,7 +83,9 @@ export class BridgeSettingTab extends PluginSettingTab {
 		const { containerEl } = this;
 		containerEl.empty();
 		const { settings } = this.host;
-		const vaultTools = this.host.vaultTools ? new VaultToolsSettingsSection(this.host.vaultTools, () => this.changed()) : undefined;
+		const vaultTools = this.host.vaultTools
+			? new VaultToolsSettingsSection(this.host.vaultTools, () => this.changed())
+			: undefined;
 		this.vaultToolsSection = vaultTools;
 
 		new Setting(containerEl).setName("Connection").setHeading();
@@ -100,7 +110,9 @@ export class BridgeSettingTab extends PluginSettingTab {
 		}
 		new Setting(containerEl)
 			.setName("Check connection")
-			.setDesc("Looks at the lock file, the port and token, the vault's path and other editors, and says what to do about each problem.")
+			.setDesc(
+				"Looks at the lock file, the port and token, the vault's path and other editors, and says what to do about each problem.",
+			)
 			.addButton((button) =>
 				button.setButtonText("Check connection").onClick(async () => {
 					const results = this.checkResults;
@@ -122,7 +134,9 @@ export class BridgeSettingTab extends PluginSettingTab {
 		new Setting(containerEl).setName("Context").setDesc(TAG_HOTKEY_NOTE).setHeading();
 		new Setting(containerEl)
 			.setName("Private folders")
-			.setDesc("One folder per line. Their notes are never sent as context, tagged, or readable through the bridge.")
+			.setDesc(
+				"One folder per line. Their notes are never sent as context, tagged, or readable through the bridge.",
+			)
 			.addTextArea((area) =>
 				area.setValue(settings.privateFolders.join("\n")).onChange(async (value) => {
 					settings.privateFolders = parseList(value);
@@ -135,7 +149,9 @@ export class BridgeSettingTab extends PluginSettingTab {
 		this.showUnmatchedFolderRules();
 		new Setting(containerEl)
 			.setName("Private tags")
-			.setDesc("One tag per line, for example #private. Notes with these tags (or nested ones) stay private the same way.")
+			.setDesc(
+				"One tag per line, for example #private. Notes with these tags (or nested ones) stay private the same way.",
+			)
 			.addTextArea((area) =>
 				area.setValue(settings.privateTags.join("\n")).onChange(async (value) => {
 					settings.privateTags = parseList(value);
@@ -160,7 +176,9 @@ export class BridgeSettingTab extends PluginSettingTab {
 		new Setting(containerEl).setName("Reviews").setHeading();
 		new Setting(containerEl)
 			.setName("Review Claude's edits in Obsidian")
-			.setDesc("Show proposed edits in a review view with accept and reject. Off: Claude Code shows its diff in the terminal.")
+			.setDesc(
+				"Show proposed edits in a review view with accept and reject. Off: Claude Code shows its diff in the terminal.",
+			)
 			.addToggle((toggle) =>
 				toggle.setValue(settings.reviewEditsInObsidian).onChange(async (value) => {
 					settings.reviewEditsInObsidian = value;
@@ -178,7 +196,10 @@ export class BridgeSettingTab extends PluginSettingTab {
 		if (this.host.agentPanel) new AgentSettingsSection(this.host.agentPanel).display(containerEl);
 
 		const advanced = containerEl.createEl("details", { cls: "claude-code-bridge-settings-fold" });
-		new Setting(advanced.createEl("summary")).setName("Advanced").setDesc("Ports, tokens, selection delay and debug logging.").setHeading();
+		new Setting(advanced.createEl("summary"))
+			.setName("Advanced")
+			.setDesc("Ports, tokens, selection delay and debug logging.")
+			.setHeading();
 		this.displayAdvanced(advanced);
 		vaultTools?.displayAdvanced(advanced);
 		new Setting(advanced)
@@ -197,7 +218,9 @@ export class BridgeSettingTab extends PluginSettingTab {
 		const { settings } = this.host;
 		new Setting(containerEl)
 			.setName("Fixed port")
-			.setDesc("The port /ide connects to. Leave empty for a random free port (recommended: two vaults never collide).")
+			.setDesc(
+				"The port /ide connects to. Leave empty for a random free port (recommended: two vaults never collide).",
+			)
 			.addText((text) =>
 				text
 					.setPlaceholder("Random")
@@ -217,7 +240,10 @@ export class BridgeSettingTab extends PluginSettingTab {
 					this.refreshStatus();
 				}),
 			);
-		const ideToken: { setting: Setting; button: ButtonComponent | undefined } = { setting: new Setting(containerEl).setName("IDE connection token"), button: undefined };
+		const ideToken: { setting: Setting; button: ButtonComponent | undefined } = {
+			setting: new Setting(containerEl).setName("IDE connection token"),
+			button: undefined,
+		};
 		ideToken.setting.addButton((button) =>
 			(ideToken.button = button).setButtonText("Rotate IDE connection token").onClick(async () => {
 				this.changed();
@@ -233,7 +259,9 @@ export class BridgeSettingTab extends PluginSettingTab {
 		this.ideToken = ideToken;
 		new Setting(containerEl)
 			.setName("Selection delay")
-			.setDesc(`Milliseconds of quiet before a selection is sent to Claude Code (0–${MAX_SELECTION_DEBOUNCE_MS}); a finished mouse or Shift selection is sent at once.`)
+			.setDesc(
+				`Milliseconds of quiet before a selection is sent to Claude Code (0–${MAX_SELECTION_DEBOUNCE_MS}); a finished mouse or Shift selection is sent at once.`,
+			)
 			.addText((text) =>
 				text.setValue(String(settings.selectionDebounceMs)).onChange(async (value) => {
 					const delay = Number(value.trim());
@@ -271,7 +299,9 @@ export class BridgeSettingTab extends PluginSettingTab {
 		this.statusEl?.setText(describeStatus(status));
 		const token = this.ideToken;
 		if (!token) return;
-		const lockFile = status.lockFilePath ? ` It is in the lock file ${status.lockFilePath}, which only you can read.` : "";
+		const lockFile = status.lockFilePath
+			? ` It is in the lock file ${status.lockFilePath}, which only you can read.`
+			: "";
 		token.setting.setDesc(
 			status.tokenFingerprint
 				? `New at every start, and never shown here: its fingerprint is ${status.tokenFingerprint}.${lockFile} Rotating closes every open session; run /ide again to reconnect.`
@@ -288,7 +318,10 @@ export class BridgeSettingTab extends PluginSettingTab {
 	private showUnmatchedFolderRules(): void {
 		const folders = foldersOfFiles(this.app.vault.getFiles().map((file) => file.path));
 		const identity = this.host.vaultPath === undefined ? undefined : new VaultPaths(this.host.vaultPath).identity;
-		this.folderRuleWarning?.setText(describeUnmatchedFolderRules(unmatchedFolderRules(this.host.settings.privateFolders, folders, identity)) ?? "");
+		this.folderRuleWarning?.setText(
+			describeUnmatchedFolderRules(unmatchedFolderRules(this.host.settings.privateFolders, folders, identity)) ??
+				"",
+		);
 	}
 
 	override hide(): void {

@@ -57,7 +57,9 @@ export class VaultToolsSettingsSection {
 		const { host, settings } = this;
 		const serve = new Setting(containerEl)
 			.setName("Serve vault tools")
-			.setDesc("Tools Claude Code can call to search, read, link and edit notes the way Obsidian sees them. Private notes stay invisible to them.")
+			.setDesc(
+				"Tools Claude Code can call to search, read, link and edit notes the way Obsidian sees them. Private notes stay invisible to them.",
+			)
 			.addToggle((toggle) =>
 				toggle.setValue(settings.enabled).onChange(async (value) => {
 					settings.enabled = value;
@@ -72,7 +74,9 @@ export class VaultToolsSettingsSection {
 		const vaultPath = host.vaultPath;
 		if (vaultPath === undefined) connect.setDesc("The vault is not on the local file system.");
 		else {
-			connect.setDesc("Run this once in a terminal: it goes to the vault folder and adds the tools for Claude Code sessions started there (local scope, kept in your own Claude Code configuration, not in the vault). They relay to Obsidian while it runs, and read the vault folder when it does not.");
+			connect.setDesc(
+				"Run this once in a terminal: it goes to the vault folder and adds the tools for Claude Code sessions started there (local scope, kept in your own Claude Code configuration, not in the vault). They relay to Obsidian while it runs, and read the vault folder when it does not.",
+			);
 			commandBlock(connect.descEl, stdioAddCommand(vaultPath), "Command copied.");
 			const other = connect.descEl.createEl("details", { cls: "ccb-other-ways" });
 			other.createEl("summary", { text: "Other ways to connect" });
@@ -81,7 +85,9 @@ export class VaultToolsSettingsSection {
 
 		new Setting(containerEl)
 			.setName("Prompts folder")
-			.setDesc("Notes in this folder become prompts Claude Code offers as /mcp__obsidian__<note name> (description from the note's description property).")
+			.setDesc(
+				"Notes in this folder become prompts Claude Code offers as /mcp__obsidian__<note name> (description from the note's description property).",
+			)
 			.addText((text) =>
 				text.setValue(settings.promptsFolder).onChange(async (value) => {
 					settings.promptsFolder = value.trim();
@@ -95,7 +101,9 @@ export class VaultToolsSettingsSection {
 	displayReview(containerEl: HTMLElement): void {
 		new Setting(containerEl)
 			.setName("Review vault tool writes")
-			.setDesc("Show each change a vault tool wants to make in the review view, to accept, edit or reject. Off: changes are written at once.")
+			.setDesc(
+				"Show each change a vault tool wants to make in the review view, to accept, edit or reject. Off: changes are written at once.",
+			)
 			.addToggle((toggle) =>
 				toggle.setValue(this.settings.reviewWrites).onChange(async (value) => {
 					this.settings.reviewWrites = value;
@@ -109,7 +117,9 @@ export class VaultToolsSettingsSection {
 		const { host, settings } = this;
 		const portSetting = new Setting(containerEl)
 			.setName("Vault tools HTTP port")
-			.setDesc("The HTTP endpoint listens on 127.0.0.1 at this port, the same after every restart so Claude Code's configuration keeps working. Empty: a free port is chosen once and kept.")
+			.setDesc(
+				"The HTTP endpoint listens on 127.0.0.1 at this port, the same after every restart so Claude Code's configuration keeps working. Empty: a free port is chosen once and kept.",
+			)
 			.addText((text) =>
 				text
 					.setPlaceholder("Chosen at first start")
@@ -118,7 +128,9 @@ export class VaultToolsSettingsSection {
 						const trimmed = value.trim();
 						const port = Number(trimmed);
 						if (trimmed !== "" && !isPort(port)) {
-							portSetting.setDesc(`"${trimmed}" is not a port (1–65535); the port stays ${settings.httpPort ?? "unset"}.`);
+							portSetting.setDesc(
+								`"${trimmed}" is not a port (1–65535); the port stays ${settings.httpPort ?? "unset"}.`,
+							);
 							return;
 						}
 						settings.httpPort = trimmed === "" ? null : port;
@@ -134,13 +146,17 @@ export class VaultToolsSettingsSection {
 			);
 		new Setting(containerEl)
 			.setName("Vault tools HTTP token")
-			.setDesc("New at every start, and never shown here. Claude Code fetches it when it connects, from a file only you can read under your home folder (never the vault or the plugin's data.json).")
+			.setDesc(
+				"New at every start, and never shown here. Claude Code fetches it when it connects, from a file only you can read under your home folder (never the vault or the plugin's data.json).",
+			)
 			.addButton((button) =>
 				(this.rotateButton = button).setButtonText("Rotate vault tools HTTP token").onClick(() => {
 					this.changed();
 					try {
 						host.rotateMcpToken();
-						new Notice("Vault tools HTTP token rotated: the old one no longer works. Claude Code fetches the new one when it reconnects.");
+						new Notice(
+							"Vault tools HTTP token rotated: the old one no longer works. Claude Code fetches the new one when it reconnects.",
+						);
 					} catch (error) {
 						new Notice(`Could not rotate the vault tools HTTP token: ${describeError(error)}`);
 					}
@@ -161,12 +177,25 @@ export class VaultToolsSettingsSection {
 		other.empty();
 		const http = status.http;
 		if (http?.state === "listening" && http.url) {
-			other.createDiv({ cls: "setting-item-description", text: "Over HTTP, while Obsidian runs (Claude Code runs claude-code-bridge mcp-headers to get the token):" });
+			other.createDiv({
+				cls: "setting-item-description",
+				text: "Over HTTP, while Obsidian runs (Claude Code runs claude-code-bridge mcp-headers to get the token):",
+			});
 			commandBlock(other, httpAddCommand(http.url, vaultPath, http.port), `Command copied. ${NO_TOKEN}`);
-			other.createDiv({ cls: "setting-item-description", text: "The same as JSON, for .mcp.json or claude --mcp-config:" });
+			other.createDiv({
+				cls: "setting-item-description",
+				text: "The same as JSON, for .mcp.json or claude --mcp-config:",
+			});
 			commandBlock(other, httpConfigJson(http.url, vaultPath, http.port), `JSON copied. ${NO_TOKEN}`);
-		} else other.createDiv({ cls: "setting-item-description", text: "Over HTTP: the endpoint is not listening (see the status above)." });
-		other.createDiv({ cls: "setting-item-description", text: "The recommended command as JSON, for .mcp.json or claude --mcp-config:" });
+		} else
+			other.createDiv({
+				cls: "setting-item-description",
+				text: "Over HTTP: the endpoint is not listening (see the status above).",
+			});
+		other.createDiv({
+			cls: "setting-item-description",
+			text: "The recommended command as JSON, for .mcp.json or claude --mcp-config:",
+		});
 		commandBlock(other, stdioConfigJson(vaultPath), "JSON copied.");
 	}
 }
@@ -181,9 +210,15 @@ export function statusLine(status: VaultToolsStatus, settings: VaultToolsSetting
 	else if (http.state === "failed") parts.push(`Error: ${http.error ?? "the HTTP endpoint could not start"}`);
 	else {
 		const last = http.lastCallAt ? `, last at ${http.lastCallAt.toLocaleTimeString()}` : "";
-		parts.push(`HTTP endpoint: ${http.url ?? `port ${http.port}`}, ${http.calls} call${http.calls === 1 ? "" : "s"}${last}${http.refused > 0 ? `, ${http.refused} refused` : ""}`);
-		if (http.tokenRecordError !== undefined) parts.push(`Error: Claude Code cannot fetch the token: ${http.tokenRecordError}`);
-		if (http.clients.length > 0) parts.push(`HTTP clients: ${http.clients.map((client) => `${client.userAgent} (last at ${client.lastCallAt.toLocaleTimeString()})`).join(", ")}`);
+		parts.push(
+			`HTTP endpoint: ${http.url ?? `port ${http.port}`}, ${http.calls} call${http.calls === 1 ? "" : "s"}${last}${http.refused > 0 ? `, ${http.refused} refused` : ""}`,
+		);
+		if (http.tokenRecordError !== undefined)
+			parts.push(`Error: Claude Code cannot fetch the token: ${http.tokenRecordError}`);
+		if (http.clients.length > 0)
+			parts.push(
+				`HTTP clients: ${http.clients.map((client) => `${client.userAgent} (last at ${client.lastCallAt.toLocaleTimeString()})`).join(", ")}`,
+			);
 	}
 	parts.push(`stdio clients: ${status.relays}`);
 	return `${parts.map((part) => part.replace(/\.+$/, "")).join(". ")}.`;

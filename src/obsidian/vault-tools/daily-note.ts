@@ -22,7 +22,8 @@ export function todaysDailyNote(app: unknown, formatDate: (pattern: string) => s
 	const plugin = internal?.getPluginById?.("daily-notes") as DailyNotesPlugin | null | undefined;
 	if (!plugin || plugin.enabled !== true) return undefined;
 	const options = plugin.instance?.options ?? {};
-	const format = typeof options.format === "string" && options.format.trim() !== "" ? options.format.trim() : DEFAULT_FORMAT;
+	const format =
+		typeof options.format === "string" && options.format.trim() !== "" ? options.format.trim() : DEFAULT_FORMAT;
 	const folder = typeof options.folder === "string" ? options.folder.trim() : "";
 	const name = formatDate(format);
 	if (name === "") return undefined;

@@ -2,7 +2,14 @@ import { Component, normalizePath, type CachedMetadata, type EventRef } from "ob
 import { factsFromText, linkFactsFromText } from "../../vault/notes/note-facts";
 import type { YamlCodec } from "../../shared/yaml-codec";
 import type { LinkFact, NoteFacts } from "../../vault/markdown/note-model";
-import { LinksNotKeptError, NoteChangedError, type Backlink, type RenameReport, type StrandedLink, type VaultIndex } from "../../vault/notes/vault-index";
+import {
+	LinksNotKeptError,
+	NoteChangedError,
+	type Backlink,
+	type RenameReport,
+	type StrandedLink,
+	type VaultIndex,
+} from "../../vault/notes/vault-index";
 import { ObsidianNoteEvents } from "../notes/obsidian-note-events";
 import { FilesByName } from "../notes/files-by-name";
 import { factsFromCache, frontmatterDetail, type FrontmatterDetail } from "../notes/cache-facts";
@@ -91,7 +98,10 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 			this.events.listen({
 				changed: (file, data, cache) => {
 					this.fromText.delete(file.path);
-					this.frontmatter.set(file.path, { cache, detail: frontmatterDetail(file.path, data, cache, this.options.yaml) });
+					this.frontmatter.set(file.path, {
+						cache,
+						detail: frontmatterDetail(file.path, data, cache, this.options.yaml),
+					});
 				},
 				created: () => {
 					this.paths = undefined;
@@ -129,7 +139,10 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 				reads.push(
 					vault.cachedRead(file).then(
 						(text) => {
-							this.frontmatter.set(file.path, { cache, detail: frontmatterDetail(file.path, text, cache, this.options.yaml) });
+							this.frontmatter.set(file.path, {
+								cache,
+								detail: frontmatterDetail(file.path, text, cache, this.options.yaml),
+							});
 							// Facts built before the frontmatter was read lack it.
 							this.factsCache.delete(file.path);
 						},
@@ -169,7 +182,10 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 		if (from === null || from === undefined) return undefined;
 		const known = this.factsCache.get(path);
 		if (known && known.from === from && known.structure === this.structure) return known.facts;
-		const facts = typeof from === "string" ? factsFromText(path, from, this.options.yaml) : factsFromCache(path, from, this.detailFor(path, from));
+		const facts =
+			typeof from === "string"
+				? factsFromText(path, from, this.options.yaml)
+				: factsFromCache(path, from, this.detailFor(path, from));
 		for (const link of facts.links) {
 			const target = this.resolveLink(link.linkpath, path);
 			if (target === undefined) delete link.target;
@@ -181,19 +197,23 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 
 	/** `getFirstLinkpathDest`; when `exists` refuses its answer, resolved among the files it accepts (`FilesByName`). */
 	resolveLink(linkpath: string, sourcePath: string, exists?: (path: string) => boolean): string | undefined {
-		if (linkpath === "") return this.noteFile(sourcePath) && (exists?.(sourcePath) ?? true) ? sourcePath : undefined;
+		if (linkpath === "")
+			return this.noteFile(sourcePath) && (exists?.(sourcePath) ?? true) ? sourcePath : undefined;
 		const first = this.options.metadataCache.getFirstLinkpathDest(linkpath, sourcePath)?.path;
 		return exists ? this.filesByName.resolve(first, linkpath, sourcePath, exists, this.structure) : first;
 	}
 
 	backlinks(path: string): Promise<Backlink[]> {
 		const candidates = new Set<string>(this.fromText.keys());
-		for (const [source, targets] of Object.entries(this.options.metadataCache.resolvedLinks)) if ((targets[path] ?? 0) > 0) candidates.add(source);
+		for (const [source, targets] of Object.entries(this.options.metadataCache.resolvedLinks))
+			if ((targets[path] ?? 0) > 0) candidates.add(source);
 		// Links in properties may be missing from resolvedLinks in older Obsidian versions.
-		for (const [source, entry] of this.frontmatter) if (entry.detail && entry.detail.links.length > 0) candidates.add(source);
+		for (const [source, entry] of this.frontmatter)
+			if (entry.detail && entry.detail.links.length > 0) candidates.add(source);
 		const backlinks: Backlink[] = [];
 		for (const source of [...candidates].sort()) {
-			for (const link of this.facts(source)?.links ?? []) if (link.target === path) backlinks.push({ source, link });
+			for (const link of this.facts(source)?.links ?? [])
+				if (link.target === path) backlinks.push({ source, link });
 		}
 		return Promise.resolve(backlinks);
 	}
@@ -263,11 +283,19 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 				if (link.target === undefined) return;
 				const expected = link.target === from ? to : link.target;
 				const target = later ? this.resolveLink(later.linkpath, now) : undefined;
-				if (target !== expected) broken.push({ path: now, line: link.line, original: later?.original ?? link.original });
+				if (target !== expected)
+					broken.push({ path: now, line: link.line, original: later?.original ?? link.original });
 			});
 			if (changed > 0) updates.push({ path: now, links: changed });
 		}
-		if (broken.length > 0) throw new LinksNotKeptError(from, to, true, broken, ` (is "Automatically update internal links" off in Obsidian's Files and links settings?)`);
+		if (broken.length > 0)
+			throw new LinksNotKeptError(
+				from,
+				to,
+				true,
+				broken,
+				` (is "Automatically update internal links" off in Obsidian's Files and links settings?)`,
+			);
 		return { updates: updates.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)) };
 	}
 

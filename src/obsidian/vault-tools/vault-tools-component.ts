@@ -23,7 +23,8 @@ function formatToday(pattern: string): string {
 /** Where earlier versions kept a long-lived HTTP token in Obsidian's local storage; it is cleared at load. */
 const LEGACY_TOKEN_KEY = "claude-code-bridge-mcp-token";
 
-export const NOT_READY_REASON = "Obsidian is still indexing the vault, so notes cannot be changed safely yet (links could be missed). Nothing was changed; try again in a moment.";
+export const NOT_READY_REASON =
+	"Obsidian is still indexing the vault, so notes cannot be changed safely yet (links could be missed). Nothing was changed; try again in a moment.";
 
 export interface VaultToolsComponentOptions {
 	app: App;
@@ -52,7 +53,10 @@ export class VaultToolsComponent extends Component {
 	/** Regex search in Web Workers (Electron's renderer cannot start Node worker threads), ended on unload. */
 	private readonly regex = new RegexScanner({
 		thread: webRegexThread,
-		timers: { set: (callback, ms) => window.setTimeout(callback, ms), clear: (handle) => window.clearTimeout(handle as number) },
+		timers: {
+			set: (callback, ms) => window.setTimeout(callback, ms),
+			clear: (handle) => window.clearTimeout(handle as number),
+		},
 	});
 	private http: VaultToolsHttpEndpoint | undefined;
 	private ready = false;
@@ -62,7 +66,13 @@ export class VaultToolsComponent extends Component {
 	constructor(private readonly options: VaultToolsComponentOptions) {
 		super();
 		const { app } = options;
-		this.index = new ObsidianVaultIndex({ vault: app.vault, metadataCache: app.metadataCache, fileManager: app.fileManager, yaml: obsidianYamlCodec, ...(options.noteEvents ? { events: options.noteEvents } : {}) });
+		this.index = new ObsidianVaultIndex({
+			vault: app.vault,
+			metadataCache: app.metadataCache,
+			fileManager: app.fileManager,
+			yaml: obsidianYamlCodec,
+			...(options.noteEvents ? { events: options.noteEvents } : {}),
+		});
 	}
 
 	/** What `assembleBridge({ vaultTools })` takes; resources and prompts use the tools' own privacy and active note. */
@@ -102,7 +112,8 @@ export class VaultToolsComponent extends Component {
 		const http = this.http;
 		if (!http) return;
 		void http.start().then(async (status) => {
-			if (status.state === "listening" && this.options.settings().httpPort === null) await this.options.savePort(status.port);
+			if (status.state === "listening" && this.options.settings().httpPort === null)
+				await this.options.savePort(status.port);
 		});
 	}
 

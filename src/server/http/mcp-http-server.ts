@@ -58,7 +58,15 @@ const MAX_REMEMBERED_CLIENTS = 10;
 /** `probe`: an answer an MCP client expects while it starts (see `McpHttpStatus.probes`), not a refusal. */
 type Refusal = { status: number; text: string; headers?: Record<string, string>; probe?: true };
 
-const STATUS_TEXT: Record<number, string> = { 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed", 413: "Payload Too Large", 415: "Unsupported Media Type" };
+const STATUS_TEXT: Record<number, string> = {
+	400: "Bad Request",
+	401: "Unauthorized",
+	403: "Forbidden",
+	404: "Not Found",
+	405: "Method Not Allowed",
+	413: "Payload Too Large",
+	415: "Unsupported Media Type",
+};
 
 /**
  * MCP's Streamable HTTP transport on 127.0.0.1, stateless and POST-only: each POST to `/mcp` carries one JSON-RPC
@@ -87,7 +95,14 @@ export class McpHttpServer {
 	status(): McpHttpStatus {
 		const port = this.listeningPort ?? this.options.port;
 		const clients = [...this.clients].reverse().map(([userAgent, lastCallAt]) => ({ userAgent, lastCallAt }));
-		const status: McpHttpStatus = { state: this.state, port, calls: this.calls, refused: this.refused, probes: this.probes, clients };
+		const status: McpHttpStatus = {
+			state: this.state,
+			port,
+			calls: this.calls,
+			refused: this.refused,
+			probes: this.probes,
+			clients,
+		};
 		if (this.portTaken) status.portTaken = true;
 		if (this.state === "listening") status.url = `http://${LOOPBACK_HOST}:${port}/mcp`;
 		if (this.error !== undefined) status.error = this.error;
@@ -160,8 +175,13 @@ export class McpHttpServer {
 		if (refusal) {
 			if (refusal.probe) this.probes++;
 			else this.refused++;
-			this.log(`${refusal.probe ? "Protocol probe" : "Refused"} ${request.method ?? "?"} ${pathOf(request)}: ${refusal.status} ${refusal.text}`);
-			reply(response, refusal.status, "text/plain; charset=utf-8", `${refusal.text}\n`, { ...refusal.headers, Connection: "close" });
+			this.log(
+				`${refusal.probe ? "Protocol probe" : "Refused"} ${request.method ?? "?"} ${pathOf(request)}: ${refusal.status} ${refusal.text}`,
+			);
+			reply(response, refusal.status, "text/plain; charset=utf-8", `${refusal.text}\n`, {
+				...refusal.headers,
+				Connection: "close",
+			});
 			// A refused body is never read; close rather than drain it.
 			request.resume();
 			return;
@@ -216,7 +236,17 @@ export class McpHttpServer {
 			else reply(response, 200, "application/json", answer);
 		} catch (error) {
 			this.log(`MCP request failed: ${describeError(error)}`);
-			if (!response.destroyed) reply(response, 200, "application/json", JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32603, message: `Internal error: ${describeError(error)}` } }));
+			if (!response.destroyed)
+				reply(
+					response,
+					200,
+					"application/json",
+					JSON.stringify({
+						jsonrpc: "2.0",
+						id: null,
+						error: { code: -32603, message: `Internal error: ${describeError(error)}` },
+					}),
+				);
 		} finally {
 			clearTimeout(limit);
 			this.running.delete(controller);
@@ -225,36 +255,59 @@ export class McpHttpServer {
 	}
 
 	private refusalFor(request: IncomingMessage): Refusal | undefined {
-		if (!isLoopbackHost(request.headers.host, this.listeningPort)) return { status: 403, text: "Host not allowed: this endpoint answers only 127.0.0.1 and localhost" };
+		if (!isLoopbackHost(request.headers.host, this.listeningPort))
+			return { status: 403, text: "Host not allowed: this endpoint answers only 127.0.0.1 and localhost" };
 		const origin = request.headers.origin;
-		if (origin !== undefined && !this.isOwnOrigin(origin)) return { status: 403, text: "Requests from web pages are not allowed" };
+		if (origin !== undefined && !this.isOwnOrigin(origin))
+			return { status: 403, text: "Requests from web pages are not allowed" };
 		const path = pathOf(request);
 		if (path.startsWith("/.well-known/")) return { status: 404, text: "Not found", probe: true };
 		if (path !== "/mcp") return { status: 404, text: "Not found: the MCP endpoint is POST /mcp" };
 		if (request.method !== "POST") {
-			return { status: 405, text: "Method not allowed: this MCP endpoint is stateless and answers POST only", headers: { Allow: "POST" }, ...(request.method === "GET" ? { probe: true as const } : {}) };
+			return {
+				status: 405,
+				text: "Method not allowed: this MCP endpoint is stateless and answers POST only",
+				headers: { Allow: "POST" },
+				...(request.method === "GET" ? { probe: true as const } : {}),
+			};
 		}
 		const expected = this.options.token();
-		if (expected === undefined || expected === "" || !isAuthorised(expected, bearerToken(request.headers.authorization))) {
+		if (
+			expected === undefined ||
+			expected === "" ||
+			!isAuthorised(expected, bearerToken(request.headers.authorization))
+		) {
 			// RFC 6750's challenge, without resource metadata (there is no OAuth here). Claude Code 2.1.330 treats this
 			// 401 exactly as one without the header: final when a header is configured, else its OAuth probe ends in 404s.
-			return { status: 401, text: "Missing or wrong bearer token", headers: { "WWW-Authenticate": 'Bearer realm="claude-code-bridge"' } };
+			return {
+				status: 401,
+				text: "Missing or wrong bearer token",
+				headers: { "WWW-Authenticate": 'Bearer realm="claude-code-bridge"' },
+			};
 		}
 		const length = Number(request.headers["content-length"]);
 		const max = this.options.maxBodyBytes ?? MAX_HTTP_BODY_BYTES;
-		if (Number.isFinite(length) && length > max) return { status: 413, text: `Request body over the ${max} byte limit` };
+		if (Number.isFinite(length) && length > max)
+			return { status: 413, text: `Request body over the ${max} byte limit` };
 		const type = request.headers["content-type"];
-		if (type === undefined || !/^application\/json\s*(;|$)/i.test(type)) return { status: 415, text: "Content-Type must be application/json" };
+		if (type === undefined || !/^application\/json\s*(;|$)/i.test(type))
+			return { status: 415, text: "Content-Type must be application/json" };
 		const version = request.headers["mcp-protocol-version"];
 		if (version !== undefined && !this.options.protocolVersions.includes(String(version))) {
-			return { status: 400, text: `Unsupported MCP-Protocol-Version: ${String(version)}; supported: ${this.options.protocolVersions.join(", ")}`, probe: true };
+			return {
+				status: 400,
+				text: `Unsupported MCP-Protocol-Version: ${String(version)}; supported: ${this.options.protocolVersions.join(", ")}`,
+				probe: true,
+			};
 		}
 		return undefined;
 	}
 
 	private isOwnOrigin(origin: string): boolean {
 		const port = this.listeningPort;
-		return [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`].includes(origin.toLowerCase());
+		return [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`].includes(
+			origin.toLowerCase(),
+		);
 	}
 
 	private setState(state: McpHttpStatus["state"]): void {
@@ -300,8 +353,10 @@ function invalidMessage(body: string): { code: number; message: string } | undef
 	} catch {
 		return { code: -32700, message: "Parse error: the body is not JSON" };
 	}
-	if (Array.isArray(parsed)) return { code: -32600, message: "Invalid request: batches are not supported; send one message per POST" };
-	if (typeof parsed !== "object" || parsed === null) return { code: -32600, message: "Invalid request: expected a JSON-RPC message object" };
+	if (Array.isArray(parsed))
+		return { code: -32600, message: "Invalid request: batches are not supported; send one message per POST" };
+	if (typeof parsed !== "object" || parsed === null)
+		return { code: -32600, message: "Invalid request: expected a JSON-RPC message object" };
 	return undefined;
 }
 
@@ -316,8 +371,18 @@ function pathOf(request: IncomingMessage): string {
 	return end === -1 ? url : url.slice(0, end);
 }
 
-function reply(response: ServerResponse, status: number, type: string | undefined, body: string, headers: Record<string, string> = {}): void {
-	const all: Record<string, string | number> = { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", ...headers };
+function reply(
+	response: ServerResponse,
+	status: number,
+	type: string | undefined,
+	body: string,
+	headers: Record<string, string> = {},
+): void {
+	const all: Record<string, string | number> = {
+		"Cache-Control": "no-store",
+		"X-Content-Type-Options": "nosniff",
+		...headers,
+	};
 	if (type !== undefined) all["Content-Type"] = type;
 	all["Content-Length"] = Buffer.byteLength(body);
 	response.writeHead(status, STATUS_TEXT[status], all);

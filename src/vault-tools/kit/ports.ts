@@ -22,7 +22,10 @@ export interface ProposedWrite {
  * The user's decision, or `failed`: the review ended with an error instead of a decision (it could not be shown,
  * or the Accept was refused because the note's path changed while the review was open). `reason` is for the model.
  */
-export type ReviewOutcome = { kind: "accepted"; finalText: string } | { kind: "rejected"; reason?: string } | { kind: "failed"; reason: string };
+export type ReviewOutcome =
+	| { kind: "accepted"; finalText: string }
+	| { kind: "rejected"; reason?: string }
+	| { kind: "failed"; reason: string };
 
 /** The reason a tool gives Claude when the user rejected a write (and when a write could not be applied, see `conflict`). */
 export const REJECTED_BY_USER = "the user rejected the change in the review";

@@ -1,6 +1,13 @@
 import { createHash } from "node:crypto";
 import type { JsonObject } from "../../protocol/json-rpc";
-import { textResult, toolError, type ToolAnnotations, type ToolCallContext, type ToolDefinition, type ToolResult } from "../../protocol/mcp-types";
+import {
+	textResult,
+	toolError,
+	type ToolAnnotations,
+	type ToolCallContext,
+	type ToolDefinition,
+	type ToolResult,
+} from "../../protocol/mcp-types";
 import { ToolArgumentError } from "../../protocol/tool-arguments";
 import { KeyedMutex } from "../../shared/keyed-mutex";
 import type { ActiveNoteSource, WriteReview } from "./ports";
@@ -54,13 +61,21 @@ export function defineVaultTool(spec: VaultToolSpec, env: VaultToolEnvironment):
 			try {
 				const unknown = Object.keys(args).filter((key) => !(key in spec.properties));
 				if (unknown.length > 0) {
-					throw new ToolArgumentError(`unknown argument ${unknown.map((key) => `"${key}"`).join(", ")}; ${spec.name} takes ${Object.keys(spec.properties).join(", ") || "no arguments"}`);
+					throw new ToolArgumentError(
+						`unknown argument ${unknown.map((key) => `"${key}"`).join(", ")}; ${spec.name} takes ${Object.keys(spec.properties).join(", ") || "no arguments"}`,
+					);
 				}
 				await env.vault.refresh();
 				return await spec.run(args, env, context);
 			} catch (error) {
-				if (error instanceof ToolArgumentError || error instanceof VaultToolError || error instanceof TargetError) {
-					const message = error.message.startsWith(`${spec.name}`) ? error.message : `${spec.name}: ${error.message}`;
+				if (
+					error instanceof ToolArgumentError ||
+					error instanceof VaultToolError ||
+					error instanceof TargetError
+				) {
+					const message = error.message.startsWith(`${spec.name}`)
+						? error.message
+						: `${spec.name}: ${error.message}`;
 					return toolError(message);
 				}
 				throw error;
@@ -73,7 +88,9 @@ export function readLimit(args: JsonObject): number {
 	const value = args.limit;
 	if (value === undefined || value === null) return DEFAULT_LIST_LIMIT;
 	if (typeof value !== "number" || !Number.isInteger(value) || value < 1 || value > MAX_LIST_LIMIT) {
-		throw new ToolArgumentError(`"limit" must be a whole number from 1 to ${MAX_LIST_LIMIT}, not ${JSON.stringify(value)}`);
+		throw new ToolArgumentError(
+			`"limit" must be a whole number from 1 to ${MAX_LIST_LIMIT}, not ${JSON.stringify(value)}`,
+		);
 	}
 	return value;
 }
@@ -81,7 +98,8 @@ export function readLimit(args: JsonObject): number {
 export function readOffset(args: JsonObject, name = "offset"): number {
 	const value = args[name];
 	if (value === undefined || value === null) return 0;
-	if (typeof value !== "number" || !Number.isInteger(value) || value < 0) throw new ToolArgumentError(`"${name}" must be a whole number of 0 or more, not ${JSON.stringify(value)}`);
+	if (typeof value !== "number" || !Number.isInteger(value) || value < 0)
+		throw new ToolArgumentError(`"${name}" must be a whole number of 0 or more, not ${JSON.stringify(value)}`);
 	return value;
 }
 
@@ -96,10 +114,17 @@ export function encodeCursor(offset: number, query: string): string {
 export function readCursor(args: JsonObject, query: string): number {
 	const value = args.cursor;
 	if (value === undefined || value === null || value === "") return 0;
-	if (typeof value !== "string") throw new ToolArgumentError(`"cursor" must be the string a previous answer gave, not ${JSON.stringify(value)}`);
+	if (typeof value !== "string")
+		throw new ToolArgumentError(`"cursor" must be the string a previous answer gave, not ${JSON.stringify(value)}`);
 	const match = /^([0-9a-z]+)\.([A-Za-z0-9_-]+)$/.exec(value);
-	if (!match) throw new ToolArgumentError(`"cursor" ${JSON.stringify(value)} is not a cursor this tool gave; omit it to start from the first page`);
-	if (match[2] !== fingerprint(query)) throw new ToolArgumentError(`"cursor" belongs to a different query; repeat the same arguments with it, or omit it to start again`);
+	if (!match)
+		throw new ToolArgumentError(
+			`"cursor" ${JSON.stringify(value)} is not a cursor this tool gave; omit it to start from the first page`,
+		);
+	if (match[2] !== fingerprint(query))
+		throw new ToolArgumentError(
+			`"cursor" belongs to a different query; repeat the same arguments with it, or omit it to start again`,
+		);
 	return parseInt(match[1] ?? "0", 36);
 }
 
@@ -108,11 +133,18 @@ function fingerprint(query: string): string {
 }
 
 /** One page of a list, with the line that says how much there is and how to get more. */
-export function page<T>(items: { readonly length: number; slice(start: number, end: number): T[] }, offset: number, limit: number, query: string, noun: string): { items: T[]; footer: string } {
+export function page<T>(
+	items: { readonly length: number; slice(start: number, end: number): T[] },
+	offset: number,
+	limit: number,
+	query: string,
+	noun: string,
+): { items: T[]; footer: string } {
 	const shown = items.slice(offset, offset + limit);
 	const total = items.length;
 	if (total === 0) return { items: [], footer: `0 ${noun}.` };
-	if (offset >= total) return { items: [], footer: `total ${total} ${noun}; the cursor is past the end (nothing more).` };
+	if (offset >= total)
+		return { items: [], footer: `total ${total} ${noun}; the cursor is past the end (nothing more).` };
 	const last = offset + shown.length;
 	const more = last < total ? ` More: cursor "${encodeCursor(last, query)}".` : "";
 	return { items: shown, footer: `total ${total} ${noun}; showing ${offset + 1}-${last}.${more}` };
@@ -120,13 +152,17 @@ export function page<T>(items: { readonly length: number; slice(start: number, e
 
 /** Caps a text at `cap` characters from `offset`, saying where to continue. */
 export function capText(text: string, offset: number, cap: number): { text: string; note?: string } {
-	if (offset > text.length) throw new ToolArgumentError(`"offset" ${offset} is past the end of the text (${text.length} characters)`);
+	if (offset > text.length)
+		throw new ToolArgumentError(`"offset" ${offset} is past the end of the text (${text.length} characters)`);
 	if (offset === 0 && text.length <= cap) return { text };
 	let end = Math.min(text.length, offset + cap);
 	// Never split a surrogate pair.
 	if (end < text.length && /[\uD800-\uDBFF]/.test(text.charAt(end - 1))) end--;
 	const part = text.slice(offset, end);
-	const note = end < text.length ? `characters ${offset}-${end} of ${text.length}; continue with offset ${end}` : `characters ${offset}-${end} of ${text.length} (the end)`;
+	const note =
+		end < text.length
+			? `characters ${offset}-${end} of ${text.length}; continue with offset ${end}`
+			: `characters ${offset}-${end} of ${text.length} (the end)`;
 	return { text: part, note };
 }
 
@@ -146,6 +182,9 @@ export function snippet(line: string, at = 0, max = 160): string {
 
 export function notePathQuery(args: JsonObject, name = "path"): string {
 	const value = args[name];
-	if (typeof value !== "string" || value.trim() === "") throw new ToolArgumentError(`"${name}" is required: a vault path like "Folder/Note.md" or a note name like "Note"`);
+	if (typeof value !== "string" || value.trim() === "")
+		throw new ToolArgumentError(
+			`"${name}" is required: a vault path like "Folder/Note.md" or a note name like "Note"`,
+		);
 	return value;
 }

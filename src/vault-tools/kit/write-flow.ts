@@ -4,7 +4,8 @@ import type { VaultToolEnvironment } from "./tool-kit";
 import { NoteChangedError } from "../../vault/notes/vault-index";
 import { createdMeanwhile, isAlreadyExists, VaultToolError } from "../../vault/privacy/visible-vault";
 
-export type WriteOutcome = { kind: "written"; text: string; changedByUser: boolean } | { kind: "rejected"; reason: string };
+export type WriteOutcome =
+	{ kind: "written"; text: string; changedByUser: boolean } | { kind: "rejected"; reason: string };
 
 /** Refuses when writes are off (e.g. the stdio server answers from the folder while Obsidian is closed). */
 export function assertWritable(env: VaultToolEnvironment, tool: string): void {
@@ -23,10 +24,13 @@ export async function reviewAndWrite(
 	context: ToolCallContext,
 ): Promise<WriteOutcome> {
 	const review = env.review();
-	const outcome = review ? await review.propose({ ...write, signal: context.signal }) : { kind: "accepted" as const, finalText: write.newText };
+	const outcome = review
+		? await review.propose({ ...write, signal: context.signal })
+		: { kind: "accepted" as const, finalText: write.newText };
 	if (outcome.kind === "rejected") return { kind: "rejected", reason: outcome.reason ?? REJECTED_BY_USER };
 	if (outcome.kind === "failed") throw new VaultToolError(outcome.reason);
-	if (context.signal.aborted) return { kind: "rejected", reason: "the call was cancelled before the change was written" };
+	if (context.signal.aborted)
+		return { kind: "rejected", reason: "the call was cancelled before the change was written" };
 	if (write.conflict !== undefined) {
 		// Nothing can be written there. With a review the user saw why: answered as their Reject. Without one, as a
 		// note that appeared there meanwhile (the answer the write below gives in that case).
@@ -38,7 +42,9 @@ export async function reviewAndWrite(
 		else await env.vault.writeText(write.path, outcome.finalText, write.oldText, context);
 	} catch (error) {
 		if (error instanceof NoteChangedError) {
-			throw new VaultToolError(`${write.path} changed (outside the vault tools) before the change could be written; nothing was written. Read it again and redo the edit.`);
+			throw new VaultToolError(
+				`${write.path} changed (outside the vault tools) before the change could be written; nothing was written. Read it again and redo the edit.`,
+			);
 		}
 		if (isAlreadyExists(error)) throw createdMeanwhile(write.path, "written");
 		throw error;

@@ -39,7 +39,8 @@ export class VaultPrompts {
 		const result: JsonObject = {
 			prompts: page.map((prompt) => {
 				const entry: JsonObject = { name: prompt.name, description: prompt.description };
-				if (prompt.arguments.length > 0) entry.arguments = prompt.arguments.map((argument) => ({ ...argument }));
+				if (prompt.arguments.length > 0)
+					entry.arguments = prompt.arguments.map((argument) => ({ ...argument }));
 				return entry;
 			}),
 		};
@@ -49,27 +50,46 @@ export class VaultPrompts {
 
 	async get(params: JsonObject): Promise<JsonObject> {
 		const name = params.name;
-		if (typeof name !== "string" || name === "") throw new JsonRpcError(ErrorCode.InvalidParams, 'prompts/get needs "name"');
+		if (typeof name !== "string" || name === "")
+			throw new JsonRpcError(ErrorCode.InvalidParams, 'prompts/get needs "name"');
 		await this.vault.refresh();
 		const prompt = this.prompts().find((candidate) => candidate.name === name);
-		if (!prompt) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown prompt "${name}"; prompts/list names the prompts (notes in the "${this.folderPath()}" folder)`);
+		if (!prompt)
+			throw new JsonRpcError(
+				ErrorCode.InvalidParams,
+				`Unknown prompt "${name}"; prompts/list names the prompts (notes in the "${this.folderPath()}" folder)`,
+			);
 		const given = isJsonObject(params.arguments) ? params.arguments : {};
-		const missing = prompt.arguments.filter((argument) => argument.required === true && typeof given[argument.name] !== "string");
-		if (missing.length > 0) throw new JsonRpcError(ErrorCode.InvalidParams, `Prompt "${name}" needs ${missing.map((argument) => `"${argument.name}"`).join(", ")}`);
+		const missing = prompt.arguments.filter(
+			(argument) => argument.required === true && typeof given[argument.name] !== "string",
+		);
+		if (missing.length > 0)
+			throw new JsonRpcError(
+				ErrorCode.InvalidParams,
+				`Prompt "${name}" needs ${missing.map((argument) => `"${argument.name}"`).join(", ")}`,
+			);
 		const text = await this.vault.readText(prompt.path);
 		if (text === undefined) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown prompt "${name}"`);
 		const facts = this.vault.facts(prompt.path, false);
 		const lines = splitLines(text);
-		let body = (facts?.frontmatter ? lines.slice(facts.frontmatter.endLine + 1) : lines).join("\n").replace(/^\s*\n/, "");
+		let body = (facts?.frontmatter ? lines.slice(facts.frontmatter.endLine + 1) : lines)
+			.join("\n")
+			.replace(/^\s*\n/, "");
 		body = body.replace(/\{\{\s*([\w-]+)\s*\}\}/g, (whole, key: string) => {
 			const value = given[key];
-			return typeof value === "string" ? value : prompt.arguments.some((argument) => argument.name === key) ? "" : whole;
+			return typeof value === "string"
+				? value
+				: prompt.arguments.some((argument) => argument.name === key)
+					? ""
+					: whole;
 		});
 		return { description: prompt.description, messages: [{ role: "user", content: { type: "text", text: body } }] };
 	}
 
 	private folderPath(): string {
-		return this.folder().trim().replace(/^\/+|\/+$/g, "");
+		return this.folder()
+			.trim()
+			.replace(/^\/+|\/+$/g, "");
 	}
 
 	private prompts(): PromptNote[] {
@@ -84,7 +104,10 @@ export class VaultPrompts {
 			for (let suffix = 2; taken.has(name); suffix++) name = `${base}-${suffix}`;
 			taken.add(name);
 			const properties = this.vault.frontmatterOf(path)?.properties ?? {};
-			const description = typeof properties.description === "string" && properties.description.trim() !== "" ? properties.description.trim() : `Prompt from the note ${path}`;
+			const description =
+				typeof properties.description === "string" && properties.description.trim() !== ""
+					? properties.description.trim()
+					: `Prompt from the note ${path}`;
 			prompts.push({ name, path, description, arguments: argumentsOf(properties.arguments) });
 		}
 		return prompts;

@@ -94,7 +94,10 @@ export class RegexScanner {
 			const slot = await race(acquiring);
 			if ("stopped" in slot) {
 				// The worker may still come: hand it back unused.
-				acquiring.then((late) => this.release(late), () => undefined);
+				acquiring.then(
+					(late) => this.release(late),
+					() => undefined,
+				);
 				return { kind: "stopped", why: slot.stopped, searched };
 			}
 			worker = slot.value;
@@ -107,7 +110,8 @@ export class RegexScanner {
 					if ("stopped" in batch) return this.stopped(worker, batch.stopped, searched);
 					const { indices, texts, end } = batch.value;
 					next = end;
-					if (indices.length > 0) inFlight.push({ indices, end, reply: worker.request(source, flags, texts) });
+					if (indices.length > 0)
+						inFlight.push({ indices, end, reply: worker.request(source, flags, texts) });
 					else if (inFlight.length === 0) searched = end;
 				}
 				const head = inFlight.shift();
@@ -173,7 +177,9 @@ export class RegexScanner {
 				} catch (error) {
 					this.lent.delete(starting);
 					this.waiting.shift()?.();
-					throw new Error(`a worker thread could not start: ${error instanceof Error ? error.message : String(error)}`);
+					throw new Error(
+						`a worker thread could not start: ${error instanceof Error ? error.message : String(error)}`,
+					);
 				}
 				return this.lend(starting);
 			}
@@ -219,7 +225,10 @@ export class RegexScanner {
 /** One thread and its requests in flight. */
 class RegexWorker {
 	private thread: RegexThread | undefined;
-	private readonly pending = new Map<number, { resolve: (reply: RegexBatchReply) => void; reject: (error: Error) => void }>();
+	private readonly pending = new Map<
+		number,
+		{ resolve: (reply: RegexBatchReply) => void; reject: (error: Error) => void }
+	>();
 	private nextId = 1;
 	broken = false;
 
@@ -267,7 +276,10 @@ class RegexWorker {
 }
 
 /** The next batch from `from`: texts until BATCH_CHARS (one text at least), skipping texts that are gone. */
-async function collectBatch(job: RegexScan, from: number): Promise<{ indices: number[]; texts: string[]; end: number }> {
+async function collectBatch(
+	job: RegexScan,
+	from: number,
+): Promise<{ indices: number[]; texts: string[]; end: number }> {
 	const indices: number[] = [];
 	const texts: string[] = [];
 	let size = 0;

@@ -45,10 +45,12 @@ export class BridgeLocator {
 		const given = resolve(options.vaultPath);
 		this.vaultPaths = new Set([given, realPathOr(given)]);
 		const directories = [lockDirectory(options.homeDir)];
-		if (options.claudeConfigDir && options.claudeConfigDir.trim() !== "") directories.unshift(join(resolve(options.claudeConfigDir), "ide"));
+		if (options.claudeConfigDir && options.claudeConfigDir.trim() !== "")
+			directories.unshift(join(resolve(options.claudeConfigDir), "ide"));
 		// One folder reached by two paths is read once, by the path as given: a folder that is a link is refused.
 		const byRealPath = new Map<string, string>();
-		for (const directory of directories) if (!byRealPath.has(realPathOr(directory))) byRealPath.set(realPathOr(directory), directory);
+		for (const directory of directories)
+			if (!byRealPath.has(realPathOr(directory))) byRealPath.set(realPathOr(directory), directory);
 		this.directories = [...byRealPath.values()];
 		this.isAlive = options.isAlive ?? isProcessAlive;
 	}
@@ -92,11 +94,24 @@ export class BridgeLocator {
 		if (reading.kind !== "read") return undefined;
 		const { pid, authToken, workspaceFolders, ideName, writer, transport } = reading.record;
 		if (writer !== LOCK_FILE_WRITER || transport !== "ws") return undefined;
-		if (typeof pid !== "number" || typeof authToken !== "string" || authToken === "" || !Array.isArray(workspaceFolders)) return undefined;
+		if (
+			typeof pid !== "number" ||
+			typeof authToken !== "string" ||
+			authToken === "" ||
+			!Array.isArray(workspaceFolders)
+		)
+			return undefined;
 		if (!workspaceFolders.some((folder) => typeof folder === "string" && this.isVault(folder))) return undefined;
 		const { port } = reading;
 		if (port === undefined || !this.isAlive(pid)) return undefined;
-		return { port, authToken, pid, ideName: typeof ideName === "string" ? ideName : "bridge", lockFile, writtenAt: reading.mtimeMs };
+		return {
+			port,
+			authToken,
+			pid,
+			ideName: typeof ideName === "string" ? ideName : "bridge",
+			lockFile,
+			writtenAt: reading.mtimeMs,
+		};
 	}
 
 	private report(lockFile: string, reason: string): void {

@@ -59,7 +59,8 @@ export class BridgeRelay {
 
 	/** The open connection to the bridge, or undefined when the vault has no reachable bridge now. Never throws. */
 	current(): Promise<RelayConnection | undefined> {
-		if (this.connection?.isOpen && this.admittedWith === this.admissionKey()) return Promise.resolve(this.connection);
+		if (this.connection?.isOpen && this.admittedWith === this.admissionKey())
+			return Promise.resolve(this.connection);
 		this.opening ??= this.open().finally(() => (this.opening = undefined));
 		return this.opening;
 	}
@@ -105,12 +106,19 @@ export class BridgeRelay {
 			if (connection) return connection;
 		}
 		if (endpoints.length === 0) {
-			this.announce("none", "No bridge is running for the vault: read tools answer from the folder; write tools are refused until Obsidian (or the headless host) runs.");
+			this.announce(
+				"none",
+				"No bridge is running for the vault: read tools answer from the folder; write tools are refused until Obsidian (or the headless host) runs.",
+			);
 		}
 		return undefined;
 	}
 
-	private async connect(endpoint: BridgeEndpoint, key: string, admission: string): Promise<RelayConnection | undefined> {
+	private async connect(
+		endpoint: BridgeEndpoint,
+		key: string,
+		admission: string,
+	): Promise<RelayConnection | undefined> {
 		let connection: RelayConnection | undefined;
 		try {
 			connection = await (this.options.connect ?? RelayConnection.connect)(endpoint);
@@ -122,16 +130,22 @@ export class BridgeRelay {
 		} catch (error) {
 			connection?.close();
 			this.refused.set(key, { retryAt: this.now() + RELAY_RETRY_AFTER_MS });
-			this.options.log(`Could not use the bridge "${endpoint.ideName}" (port ${endpoint.port}, lock file ${endpoint.lockFile}): ${describeError(error)}. Answering without it for ${RELAY_RETRY_AFTER_MS / 1000} s (or until its lock file changes).`);
+			this.options.log(
+				`Could not use the bridge "${endpoint.ideName}" (port ${endpoint.port}, lock file ${endpoint.lockFile}): ${describeError(error)}. Answering without it for ${RELAY_RETRY_AFTER_MS / 1000} s (or until its lock file changes).`,
+			);
 			return undefined;
 		}
 		if (this.disposed || !(await this.admitted(connection, key, admission))) {
 			connection.close();
 			return undefined;
 		}
-		this.announce(`open ${key}`, `Relaying every call to the bridge "${endpoint.ideName}" (pid ${endpoint.pid}, port ${endpoint.port}).`);
+		this.announce(
+			`open ${key}`,
+			`Relaying every call to the bridge "${endpoint.ideName}" (pid ${endpoint.pid}, port ${endpoint.port}).`,
+		);
 		connection.onClose((reason) => {
-			if (!this.disposed && !this.refusedConnections.has(connection)) this.options.log(`Lost the bridge: ${reason}. Looking for it again on the next call.`);
+			if (!this.disposed && !this.refusedConnections.has(connection))
+				this.options.log(`Lost the bridge: ${reason}. Looking for it again on the next call.`);
 			this.announced = undefined;
 		});
 		return connection;
@@ -152,7 +166,10 @@ export class BridgeRelay {
 			connection.close();
 			this.refused.set(key, { retryAt: this.now() + RELAY_RETRY_AFTER_MS, refusal });
 			this.lastRefusal ??= refusal;
-			this.announce(`refused ${key}`, `Not relaying to the bridge "${endpoint.ideName}" (pid ${endpoint.pid}, port ${endpoint.port}): ${refusal}. Read tools answer from the folder; write tools are refused.`);
+			this.announce(
+				`refused ${key}`,
+				`Not relaying to the bridge "${endpoint.ideName}" (pid ${endpoint.pid}, port ${endpoint.port}): ${refusal}. Read tools answer from the folder; write tools are refused.`,
+			);
 			return false;
 		}
 		this.refused.delete(key);

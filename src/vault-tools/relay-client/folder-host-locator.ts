@@ -37,8 +37,10 @@ export class FolderHostLocator {
 		if (reading.kind === "refused") return this.refuse(reading.reason);
 		if (reading.kind === "missing") return undefined;
 		const record = reading.record;
-		if (record.vaultPath !== this.options.vaultPath) return this.refuse(`it names the vault ${record.vaultPath}, not ${this.options.vaultPath}`);
-		if (record.pid === this.options.selfPid || !(this.options.isAlive ?? isProcessAlive)(record.pid)) return undefined;
+		if (record.vaultPath !== this.options.vaultPath)
+			return this.refuse(`it names the vault ${record.vaultPath}, not ${this.options.vaultPath}`);
+		if (record.pid === this.options.selfPid || !(this.options.isAlive ?? isProcessAlive)(record.pid))
+			return undefined;
 		let writtenAt = 0;
 		try {
 			writtenAt = statSync(this.options.path).mtimeMs;
@@ -58,7 +60,8 @@ export class FolderHostLocator {
 	}
 
 	private refuse(reason: string): undefined {
-		if (reason !== this.lastRefusal) this.options.log?.(`Not relaying to the folder index named by ${this.options.path}: ${reason}`);
+		if (reason !== this.lastRefusal)
+			this.options.log?.(`Not relaying to the folder index named by ${this.options.path}: ${reason}`);
 		this.lastRefusal = reason;
 		return undefined;
 	}

@@ -45,7 +45,10 @@ export class RelayConnection {
 		socket.on("error", (error: Error) => this.closed(`the connection to the bridge failed: ${error.message}`));
 	}
 
-	static connect(endpoint: BridgeEndpoint, timeoutMs = endpoint.connectTimeoutMs ?? RELAY_CONNECT_TIMEOUT_MS): Promise<RelayConnection> {
+	static connect(
+		endpoint: BridgeEndpoint,
+		timeoutMs = endpoint.connectTimeoutMs ?? RELAY_CONNECT_TIMEOUT_MS,
+	): Promise<RelayConnection> {
 		return new Promise((resolve, reject) => {
 			const socket = new WebSocket(`ws://${LOOPBACK_HOST}:${endpoint.port}`, [MCP_SUBPROTOCOL], {
 				headers: { [AUTH_HEADER]: endpoint.authToken },
@@ -63,8 +66,12 @@ export class RelayConnection {
 				socket.removeAllListeners();
 				resolve(new RelayConnection(socket, endpoint));
 			});
-			socket.once("unexpected-response", (_request, response) => fail(`the bridge on port ${endpoint.port} refused the connection (HTTP ${response.statusCode ?? "?"})`));
-			socket.once("error", (error: Error) => fail(`could not connect to the bridge on port ${endpoint.port}: ${error.message}`));
+			socket.once("unexpected-response", (_request, response) =>
+				fail(`the bridge on port ${endpoint.port} refused the connection (HTTP ${response.statusCode ?? "?"})`),
+			);
+			socket.once("error", (error: Error) =>
+				fail(`could not connect to the bridge on port ${endpoint.port}: ${error.message}`),
+			);
 		});
 	}
 
@@ -77,7 +84,12 @@ export class RelayConnection {
 		if (this.closedReason !== undefined) return Promise.reject(new RelayClosedError(this.closedReason, false));
 		const id = this.nextId++;
 		// The bridge's tool sees the cancellation (a review is withdrawn) and still answers; that answer is awaited.
-		const onAbort = (): void => this.sendFrame({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: "the client cancelled the call" } });
+		const onAbort = (): void =>
+			this.sendFrame({
+				jsonrpc: "2.0",
+				method: "notifications/cancelled",
+				params: { requestId: id, reason: "the client cancelled the call" },
+			});
 		return new Promise((resolve, reject) => {
 			const done = (): void => signal?.removeEventListener("abort", onAbort);
 			this.pending.set(id, {
@@ -128,7 +140,12 @@ export class RelayConnection {
 		const error = message.error;
 		if (isJsonObject(error)) {
 			const code = typeof error.code === "number" ? error.code : -32603;
-			pending.reject(new JsonRpcError(code, typeof error.message === "string" ? error.message : "the bridge answered with an error"));
+			pending.reject(
+				new JsonRpcError(
+					code,
+					typeof error.message === "string" ? error.message : "the bridge answered with an error",
+				),
+			);
 		} else {
 			pending.resolve(message.result);
 		}

@@ -27,7 +27,8 @@ export function relayedMethods(options: RelayedMethodsOptions): Map<string, Meth
 					return await connection.request(options.requestMethod, { method, params }, context.signal);
 				} catch (error) {
 					const gone = error instanceof RelayClosedError;
-					if (!gone && !(error instanceof JsonRpcError && error.code === ErrorCode.MethodNotFound)) throw error;
+					if (!gone && !(error instanceof JsonRpcError && error.code === ErrorCode.MethodNotFound))
+						throw error;
 					options.log(`${method}: ${error.message}; answering from the folder`);
 					return local(params, context);
 				}

@@ -1,5 +1,11 @@
 import { ErrorCode, JsonRpcError, isJsonObject, type JsonObject } from "../../protocol/json-rpc";
-import { toolError, type TextContent, type ToolCallContext, type ToolDefinition, type ToolResult } from "../../protocol/mcp-types";
+import {
+	toolError,
+	type TextContent,
+	type ToolCallContext,
+	type ToolDefinition,
+	type ToolResult,
+} from "../../protocol/mcp-types";
 import { describeError } from "../../shared/describe-error";
 import { RelayClosedError, type RelayConnection } from "./relay-connection";
 
@@ -28,12 +34,21 @@ export function relayedTools(options: RelayedToolsOptions): ToolDefinition[] {
 	}));
 }
 
-async function callRelayed(local: ToolDefinition, args: JsonObject, context: ToolCallContext, options: RelayedToolsOptions): Promise<ToolResult> {
+async function callRelayed(
+	local: ToolDefinition,
+	args: JsonObject,
+	context: ToolCallContext,
+	options: RelayedToolsOptions,
+): Promise<ToolResult> {
 	const connection = await options.relay.current();
 	if (!connection) return local.call(args, context);
 	const readOnly = local.annotations?.readOnlyHint === true;
 	try {
-		const result = await connection.request(options.callMethod, { name: local.name, arguments: args }, context.signal);
+		const result = await connection.request(
+			options.callMethod,
+			{ name: local.name, arguments: args },
+			context.signal,
+		);
 		return toolResultFrom(result, local.name);
 	} catch (error) {
 		if (error instanceof RelayClosedError) {
@@ -48,7 +63,9 @@ async function callRelayed(local: ToolDefinition, args: JsonObject, context: Too
 		if (error instanceof JsonRpcError && error.code === ErrorCode.MethodNotFound) {
 			options.log(`${local.name}: the running bridge does not serve vault tools (${error.message})`);
 			if (readOnly) return local.call(args, context);
-			return toolError(`${local.name}: the bridge running for this vault does not serve the vault tools (they are turned off in its settings, or it is an older version), and writes need it.`);
+			return toolError(
+				`${local.name}: the bridge running for this vault does not serve the vault tools (they are turned off in its settings, or it is an older version), and writes need it.`,
+			);
 		}
 		return toolError(`${local.name}: the vault's bridge could not run the call: ${describeError(error)}`);
 	}
@@ -56,9 +73,12 @@ async function callRelayed(local: ToolDefinition, args: JsonObject, context: Too
 
 /** The bridge's answer, checked: text blocks only, as every vault tool answers. */
 function toolResultFrom(value: unknown, name: string): ToolResult {
-	if (!isJsonObject(value) || !Array.isArray(value.content)) return toolError(`${name}: the vault's bridge gave an answer that is not a tool result`);
+	if (!isJsonObject(value) || !Array.isArray(value.content))
+		return toolError(`${name}: the vault's bridge gave an answer that is not a tool result`);
 	const content: TextContent[] = value.content.map((block: unknown) =>
-		isJsonObject(block) && block.type === "text" && typeof block.text === "string" ? { type: "text", text: block.text } : { type: "text", text: JSON.stringify(block) },
+		isJsonObject(block) && block.type === "text" && typeof block.text === "string"
+			? { type: "text", text: block.text }
+			: { type: "text", text: JSON.stringify(block) },
 	);
 	return value.isError === true ? { content, isError: true } : { content };
 }

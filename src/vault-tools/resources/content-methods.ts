@@ -22,7 +22,10 @@ export interface VaultContentOptions {
  * The vault-tools server's resources and prompts, for `VaultToolsAssemblyOptions.methods` and `capabilities`:
  * `resources/list`, `resources/read`, `resources/templates/list` (none), `prompts/list`, `prompts/get`.
  */
-export function createVaultContentMethods(options: VaultContentOptions): { methods: ReadonlyMap<string, MethodHandler>; capabilities: JsonObject } {
+export function createVaultContentMethods(options: VaultContentOptions): {
+	methods: ReadonlyMap<string, MethodHandler>;
+	capabilities: JsonObject;
+} {
 	const vault = options.vault;
 	const resources = new VaultResources({
 		vault,

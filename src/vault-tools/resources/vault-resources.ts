@@ -38,7 +38,14 @@ export class VaultResources {
 
 	async list(): Promise<JsonObject> {
 		const entries = await this.entries();
-		return { resources: entries.map((entry) => ({ uri: entry.uri, name: entry.name, description: entry.description, mimeType: "text/markdown" })) };
+		return {
+			resources: entries.map((entry) => ({
+				uri: entry.uri,
+				name: entry.name,
+				description: entry.description,
+				mimeType: "text/markdown",
+			})),
+		};
 	}
 
 	async read(params: JsonObject): Promise<JsonObject> {
@@ -56,10 +63,26 @@ export class VaultResources {
 		await vault.refresh();
 		const entries: ResourceEntry[] = [];
 		const active = await this.options.activeNote?.current();
-		if (active && this.isNote(active.path)) entries.push({ uri: ACTIVE_NOTE_URI, name: "Active note", description: `The note open in Obsidian: ${active.path}`, path: active.path });
+		if (active && this.isNote(active.path))
+			entries.push({
+				uri: ACTIVE_NOTE_URI,
+				name: "Active note",
+				description: `The note open in Obsidian: ${active.path}`,
+				path: active.path,
+			});
 		const daily = this.options.dailyNote?.();
-		if (daily !== undefined && this.isNote(daily)) entries.push({ uri: DAILY_NOTE_URI, name: "Today's daily note", description: `Today's daily note: ${daily}`, path: daily });
-		entries.push({ uri: OVERVIEW_URI, name: "Vault overview", description: `Notes, folders and tags of the vault "${this.options.vaultName}"` });
+		if (daily !== undefined && this.isNote(daily))
+			entries.push({
+				uri: DAILY_NOTE_URI,
+				name: "Today's daily note",
+				description: `Today's daily note: ${daily}`,
+				path: daily,
+			});
+		entries.push({
+			uri: OVERVIEW_URI,
+			name: "Vault overview",
+			description: `Notes, folders and tags of the vault "${this.options.vaultName}"`,
+		});
 		return entries;
 	}
 
@@ -91,16 +114,27 @@ export class VaultResources {
 			}
 		}
 		const byCount = <T>(entries: [string, T][], count: (value: T) => number): [string, number][] =>
-			entries.map(([key, value]): [string, number] => [key, count(value)]).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+			entries
+				.map(([key, value]): [string, number] => [key, count(value)])
+				.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
 		const topFolders = byCount([...folders], (count) => count);
 		const topTags = byCount([...tags], (notes) => notes.size);
-		const lines = [`# Vault "${this.options.vaultName}"`, "", `${paths.length} note${paths.length === 1 ? "" : "s"} in ${folders.size} top-level folder${folders.size === 1 ? "" : "s"}.`, ""];
-		lines.push("## Top-level folders (notes)", ...topFolders.slice(0, LISTED_FOLDERS).map(([folder, count]) => `- ${folder} (${count})`));
+		const lines = [
+			`# Vault "${this.options.vaultName}"`,
+			"",
+			`${paths.length} note${paths.length === 1 ? "" : "s"} in ${folders.size} top-level folder${folders.size === 1 ? "" : "s"}.`,
+			"",
+		];
+		lines.push(
+			"## Top-level folders (notes)",
+			...topFolders.slice(0, LISTED_FOLDERS).map(([folder, count]) => `- ${folder} (${count})`),
+		);
 		if (topFolders.length > LISTED_FOLDERS) lines.push(`- … and ${topFolders.length - LISTED_FOLDERS} more`);
 		lines.push("", "## Tags (notes)");
 		if (topTags.length === 0) lines.push("No tags.");
 		else lines.push(...topTags.slice(0, LISTED_TAGS).map(([tag, count]) => `- #${tag} (${count})`));
-		if (topTags.length > LISTED_TAGS) lines.push(`- … and ${topTags.length - LISTED_TAGS} more (the tags tool lists them all)`);
+		if (topTags.length > LISTED_TAGS)
+			lines.push(`- … and ${topTags.length - LISTED_TAGS} more (the tags tool lists them all)`);
 		return lines.join("\n");
 	}
 }

@@ -26,13 +26,26 @@ export function shellWord(word: string, platform: NodeJS.Platform): string {
 
 /** `cd "<vault>" && <command>`: the scope is local to the folder Claude Code runs in, so the line goes there first. */
 export function inVaultFolder(vaultPath: string, command: string, platform: NodeJS.Platform): string {
-	return platform === "win32" ? `cd ${shellWord(vaultPath, platform)}; ${command}` : `cd ${shellWord(vaultPath, platform)} && ${command}`;
+	return platform === "win32"
+		? `cd ${shellWord(vaultPath, platform)}; ${command}`
+		: `cd ${shellWord(vaultPath, platform)} && ${command}`;
 }
 
 /** `claude mcp add --scope local obsidian -- <program…> mcp --vault <vault> [privacy options]`, run in the vault folder. */
-export function stdioAddLine(program: readonly string[], serverArgs: readonly string[], vaultPath: string, platform: NodeJS.Platform): string {
-	const words = [...program, ...serverArgs].map((word) => (/^[\w./:=@-]+$/.test(word) ? word : shellWord(word, platform)));
-	return inVaultFolder(vaultPath, `claude mcp add --scope ${ADD_SCOPE} ${STDIO_SERVER_NAME} -- ${words.join(" ")}`, platform);
+export function stdioAddLine(
+	program: readonly string[],
+	serverArgs: readonly string[],
+	vaultPath: string,
+	platform: NodeJS.Platform,
+): string {
+	const words = [...program, ...serverArgs].map((word) =>
+		/^[\w./:=@-]+$/.test(word) ? word : shellWord(word, platform),
+	);
+	return inVaultFolder(
+		vaultPath,
+		`claude mcp add --scope ${ADD_SCOPE} ${STDIO_SERVER_NAME} -- ${words.join(" ")}`,
+		platform,
+	);
 }
 
 /**

@@ -25,6 +25,11 @@ export function headersHelperCommand(program: readonly string[], vaultPath: stri
 	return [...program, HEADERS_HELPER_COMMAND, "--vault", vaultPath, "--port", String(port)].map(quoteWord).join(" ");
 }
 
-export function httpServerEntry(url: string, program: readonly string[], vaultPath: string, port: number): HttpServerEntry {
+export function httpServerEntry(
+	url: string,
+	program: readonly string[],
+	vaultPath: string,
+	port: number,
+): HttpServerEntry {
 	return { type: "http", url, headersHelper: headersHelperCommand(program, vaultPath, port) };
 }

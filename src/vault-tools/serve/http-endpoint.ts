@@ -96,7 +96,8 @@ export class VaultToolsHttpEndpoint {
 
 	/** A new token at once; the old one gets 401 from the next request on. Claude Code fetches the new one on its next connect. */
 	rotate(): void {
-		if (this.options.fixedToken !== undefined) throw new Error(`the token is the one set in ${HTTP_TOKEN_ENV}; change it there`);
+		if (this.options.fixedToken !== undefined)
+			throw new Error(`the token is the one set in ${HTTP_TOKEN_ENV}; change it there`);
 		const status = this.http.status();
 		if (status.state !== "listening") throw new Error("the HTTP endpoint is not listening");
 		const token = createAuthToken();
@@ -124,7 +125,12 @@ export class VaultToolsHttpEndpoint {
 	private publish(port: number, token = this.token): void {
 		this.recordError = undefined;
 		const fromEnvironment = this.options.fixedToken !== undefined;
-		writeHttpTokenRecord(this.options.homeDir, { pid: this.pid(), port, vault: realPath(this.options.vaultPath), ...(fromEnvironment || token === undefined ? {} : { token }) });
+		writeHttpTokenRecord(this.options.homeDir, {
+			pid: this.pid(),
+			port,
+			vault: realPath(this.options.vaultPath),
+			...(fromEnvironment || token === undefined ? {} : { token }),
+		});
 		this.publishedPort = port;
 	}
 

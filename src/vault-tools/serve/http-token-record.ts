@@ -1,5 +1,16 @@
 import { randomBytes } from "node:crypto";
-import { chmodSync, closeSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, rmSync, writeSync } from "node:fs";
+import {
+	chmodSync,
+	closeSync,
+	lstatSync,
+	mkdirSync,
+	openSync,
+	readFileSync,
+	realpathSync,
+	renameSync,
+	rmSync,
+	writeSync,
+} from "node:fs";
 import { join, resolve, sep } from "node:path";
 import { LOCK_DIRECTORY_MODE, LOCK_FILE_MODE } from "../../server/limits";
 import { isProcessAlive, type ProcessAliveCheck } from "../../server/lock-file";
@@ -41,7 +52,9 @@ export class HttpTokenRecordError extends Error {}
 export function writeHttpTokenRecord(homeDir: string, record: Omit<HttpTokenRecord, "writer">): string {
 	const directory = httpTokenDirectory(homeDir);
 	if (isInside(realPath(homeDir), record.vault)) {
-		throw new HttpTokenRecordError(`the home folder is inside the vault, so ${directory} would sync with the notes`);
+		throw new HttpTokenRecordError(
+			`the home folder is inside the vault, so ${directory} would sync with the notes`,
+		);
 	}
 	const target = httpTokenRecordPath(homeDir, record.port);
 	const temp = `${target}.${randomBytes(6).toString("hex")}.tmp`;
@@ -58,7 +71,9 @@ export function writeHttpTokenRecord(homeDir: string, record: Omit<HttpTokenReco
 		return target;
 	} catch (error) {
 		rmSync(temp, { force: true });
-		throw new HttpTokenRecordError(`could not write ${target}: ${(error as NodeJS.ErrnoException).code ?? "error"}`);
+		throw new HttpTokenRecordError(
+			`could not write ${target}: ${(error as NodeJS.ErrnoException).code ?? "error"}`,
+		);
 	}
 }
 
@@ -96,8 +111,10 @@ export function readHttpTokenRecord(homeDir: string, port: number, options: Read
 	} catch {
 		throw new HttpTokenRecordError(`${path} is not a token record`);
 	}
-	if (!isRecord(parsed) || parsed.port !== port) throw new HttpTokenRecordError(`${path} is not a token record for port ${port}`);
-	if (!(options.isAlive ?? isProcessAlive)(parsed.pid)) throw new HttpTokenRecordError(`the bridge that served port ${port} (pid ${parsed.pid}) is no longer running`);
+	if (!isRecord(parsed) || parsed.port !== port)
+		throw new HttpTokenRecordError(`${path} is not a token record for port ${port}`);
+	if (!(options.isAlive ?? isProcessAlive)(parsed.pid))
+		throw new HttpTokenRecordError(`the bridge that served port ${port} (pid ${parsed.pid}) is no longer running`);
 	return parsed;
 }
 
@@ -106,13 +123,21 @@ function checkPrivate(path: string, kind: "folder" | "file", uid: number | undef
 	try {
 		stats = lstatSync(path);
 	} catch {
-		throw new HttpTokenRecordError(kind === "file" ? `no bridge is serving this port (no ${path})` : `no bridge has served the vault tools over HTTP as this user (no ${path})`);
+		throw new HttpTokenRecordError(
+			kind === "file"
+				? `no bridge is serving this port (no ${path})`
+				: `no bridge has served the vault tools over HTTP as this user (no ${path})`,
+		);
 	}
 	if (stats.isSymbolicLink()) throw new HttpTokenRecordError(`${path} is a symbolic link; refused`);
-	if (kind === "folder" ? !stats.isDirectory() : !stats.isFile()) throw new HttpTokenRecordError(`${path} is not a ${kind}; refused`);
-	if (uid !== undefined && stats.uid !== uid) throw new HttpTokenRecordError(`${path} belongs to another user; refused`);
+	if (kind === "folder" ? !stats.isDirectory() : !stats.isFile())
+		throw new HttpTokenRecordError(`${path} is not a ${kind}; refused`);
+	if (uid !== undefined && stats.uid !== uid)
+		throw new HttpTokenRecordError(`${path} belongs to another user; refused`);
 	if (process.platform !== "win32" && (stats.mode & 0o077) !== 0) {
-		throw new HttpTokenRecordError(`${path} can be read by other users (mode ${(stats.mode & 0o777).toString(8)}); refused`);
+		throw new HttpTokenRecordError(
+			`${path} can be read by other users (mode ${(stats.mode & 0o777).toString(8)}); refused`,
+		);
 	}
 }
 

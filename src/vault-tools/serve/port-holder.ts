@@ -7,7 +7,11 @@ import { readHttpTokenRecord } from "./http-token-record";
  * vault) or a bridge's IDE server (its lock file names its pid and `/ide` name). Undefined for any other program.
  * Both files are read as untrusted input, through the same checks as their other readers; nothing here is secret.
  */
-export async function ourPortHolder(homeDir: string, port: number, isAlive: ProcessAliveCheck = isProcessAlive): Promise<string | undefined> {
+export async function ourPortHolder(
+	homeDir: string,
+	port: number,
+	isAlive: ProcessAliveCheck = isProcessAlive,
+): Promise<string | undefined> {
 	try {
 		const record = readHttpTokenRecord(homeDir, port, { isAlive });
 		return `another Claude Code Bridge (pid ${record.pid}, the vault tools of ${record.vault})`;

@@ -28,7 +28,10 @@ export const VAULT_TOOLS_RELAY_METHODS = {
  * The relay methods, served on the IDE channel (which only authenticated connections reach). A relayed call is
  * cancelled by `notifications/cancelled` for its id on the IDE channel, or when the relay disconnects.
  */
-export function vaultToolRelayMethods(server: Pick<VaultToolServer, "request">, privacy: () => JsonObject): Map<string, MethodHandler> {
+export function vaultToolRelayMethods(
+	server: Pick<VaultToolServer, "request">,
+	privacy: () => JsonObject,
+): Map<string, MethodHandler> {
 	return new Map<string, MethodHandler>([
 		[VAULT_TOOLS_RELAY_METHODS.privacy, () => privacy()],
 		[VAULT_TOOLS_RELAY_METHODS.list, (params, context) => server.request("tools/list", params, context)],
@@ -37,9 +40,17 @@ export function vaultToolRelayMethods(server: Pick<VaultToolServer, "request">, 
 			VAULT_TOOLS_RELAY_METHODS.request,
 			(params, context) => {
 				const method = params.method;
-				if (typeof method !== "string" || method === "") throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid params for ${VAULT_TOOLS_RELAY_METHODS.request}: "method" must be a method name`);
+				if (typeof method !== "string" || method === "")
+					throw new JsonRpcError(
+						ErrorCode.InvalidParams,
+						`Invalid params for ${VAULT_TOOLS_RELAY_METHODS.request}: "method" must be a method name`,
+					);
 				const inner = params.params ?? {};
-				if (!isJsonObject(inner)) throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid params for ${VAULT_TOOLS_RELAY_METHODS.request}: "params" must be an object`);
+				if (!isJsonObject(inner))
+					throw new JsonRpcError(
+						ErrorCode.InvalidParams,
+						`Invalid params for ${VAULT_TOOLS_RELAY_METHODS.request}: "params" must be an object`,
+					);
 				return server.request(method, inner, context);
 			},
 		],

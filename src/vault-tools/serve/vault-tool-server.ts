@@ -76,7 +76,10 @@ export class VaultToolServer {
 	 */
 	async answer(text: string, sessionId: number, signal: AbortSignal): Promise<string | undefined> {
 		let reply: string | undefined;
-		const session = this.newSession({ id: sessionId, send: (out) => (reply ??= out) }, this.options.observer?.("http", sessionId));
+		const session = this.newSession(
+			{ id: sessionId, send: (out) => (reply ??= out) },
+			this.options.observer?.("http", sessionId),
+		);
 		const id = requestIdOf(text);
 		const cancel = (): void => {
 			if (id !== undefined) void session.handleMessage(cancelledNotification(id, "the HTTP request was aborted"));
@@ -102,9 +105,13 @@ export class VaultToolServer {
 	async request(method: string, params: JsonObject, context: RequestContext): Promise<EncodedJson> {
 		let reply: string | undefined;
 		// Only the answer to the relayed request (id 1): a notification the session sends meanwhile is no answer.
-		const session = this.newSession({ id: context.sessionId, send: (out) => (reply ??= out.startsWith(ANSWER_HEAD) ? out : undefined) }, this.options.observer?.("relay", context.sessionId));
+		const session = this.newSession(
+			{ id: context.sessionId, send: (out) => (reply ??= out.startsWith(ANSWER_HEAD) ? out : undefined) },
+			this.options.observer?.("relay", context.sessionId),
+		);
 		const id = 1;
-		const cancel = (): void => void session.handleMessage(cancelledNotification(id, "the relayed request was cancelled"));
+		const cancel = (): void =>
+			void session.handleMessage(cancelledNotification(id, "the relayed request was cancelled"));
 		const signal = context.signal;
 		signal.addEventListener("abort", cancel, { once: true });
 		try {
@@ -116,7 +123,8 @@ export class VaultToolServer {
 			session.dispose();
 		}
 		// A result answer as the session writes it (`successResponse` encoded, or an EncodedJson result joined).
-		if (reply?.startsWith(RESULT_HEAD) === true && reply.endsWith("}")) return EncodedJson.ofJsonText(reply.slice(RESULT_HEAD.length, -1));
+		if (reply?.startsWith(RESULT_HEAD) === true && reply.endsWith("}"))
+			return EncodedJson.ofJsonText(reply.slice(RESULT_HEAD.length, -1));
 		return EncodedJson.ofJsonText(JSON.stringify(readAnswer(reply, method)));
 	}
 }
@@ -126,15 +134,18 @@ const ANSWER_HEAD = '{"jsonrpc":"2.0","id":1,';
 const RESULT_HEAD = `${ANSWER_HEAD}"result":`;
 
 function readAnswer(reply: string | undefined, method: string): unknown {
-	if (reply === undefined) throw new JsonRpcError(ErrorCode.InternalError, `Internal error: ${method} gave no answer`);
+	if (reply === undefined)
+		throw new JsonRpcError(ErrorCode.InternalError, `Internal error: ${method} gave no answer`);
 	const message: unknown = JSON.parse(reply);
-	if (!isJsonObject(message)) throw new JsonRpcError(ErrorCode.InternalError, `Internal error: ${method} gave no answer`);
+	if (!isJsonObject(message))
+		throw new JsonRpcError(ErrorCode.InternalError, `Internal error: ${method} gave no answer`);
 	const error = message.error;
 	if (isJsonObject(error)) {
 		const code = typeof error.code === "number" ? error.code : ErrorCode.InternalError;
 		throw new JsonRpcError(code, typeof error.message === "string" ? error.message : "Unknown error", error.data);
 	}
-	if (message.result === undefined) throw new JsonRpcError(ErrorCode.InternalError, `Internal error: ${method} gave no answer`);
+	if (message.result === undefined)
+		throw new JsonRpcError(ErrorCode.InternalError, `Internal error: ${method} gave no answer`);
 	return message.result;
 }
 

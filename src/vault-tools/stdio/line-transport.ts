@@ -27,7 +27,9 @@ export class LineTransport {
 	private ended = false;
 
 	constructor(private readonly options: LineTransportOptions) {
-		options.input.on("data", (chunk: Buffer | string) => this.receive(typeof chunk === "string" ? chunk : this.decoder.write(chunk)));
+		options.input.on("data", (chunk: Buffer | string) =>
+			this.receive(typeof chunk === "string" ? chunk : this.decoder.write(chunk)),
+		);
 		options.input.once("end", () => this.end());
 		options.input.once("close", () => this.end());
 		options.input.once("error", (error) => {
@@ -59,7 +61,10 @@ export class LineTransport {
 		if (this.discarding) return;
 		this.buffer += text.slice(start);
 		// A UTF-16 code unit is at most 3 UTF-8 bytes, so short buffers need no byte count.
-		if (this.buffer.length * 3 > this.options.maxLineBytes && Buffer.byteLength(this.buffer, "utf8") > this.options.maxLineBytes) {
+		if (
+			this.buffer.length * 3 > this.options.maxLineBytes &&
+			Buffer.byteLength(this.buffer, "utf8") > this.options.maxLineBytes
+		) {
 			this.buffer = "";
 			this.discarding = true;
 			this.options.onOversize();

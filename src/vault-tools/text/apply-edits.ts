@@ -20,18 +20,22 @@ export interface AppliedEdit {
 
 /** Reads the `edits` argument; throws TargetError with the edit's number for anything malformed. */
 export function parseEdits(value: unknown): NoteEdit[] {
-	if (!Array.isArray(value) || value.length === 0) throw new TargetError('"edits" must be a non-empty array of {target, op, content}');
+	if (!Array.isArray(value) || value.length === 0)
+		throw new TargetError('"edits" must be a non-empty array of {target, op, content}');
 	return value.map((item: unknown, index) => {
 		const where = `edit ${index + 1}`;
-		if (typeof item !== "object" || item === null || Array.isArray(item)) throw new TargetError(`${where} must be an object {target, op, content}`);
+		if (typeof item !== "object" || item === null || Array.isArray(item))
+			throw new TargetError(`${where} must be an object {target, op, content}`);
 		const record = item as Record<string, unknown>;
 		const op = record.op;
 		if (typeof op !== "string" || !(EDIT_OPERATIONS as readonly string[]).includes(op)) {
 			throw new TargetError(`${where}: "op" must be one of ${EDIT_OPERATIONS.join(", ")}`);
 		}
 		const content = record.content ?? (op === "delete" ? "" : undefined);
-		if (typeof content !== "string") throw new TargetError(`${where}: "content" must be a string (it may be "" only for replace and delete)`);
-		if (content === "" && op !== "delete" && op !== "replace") throw new TargetError(`${where}: "content" is empty, so ${op} would change nothing`);
+		if (typeof content !== "string")
+			throw new TargetError(`${where}: "content" must be a string (it may be "" only for replace and delete)`);
+		if (content === "" && op !== "delete" && op !== "replace")
+			throw new TargetError(`${where}: "content" is empty, so ${op} would change nothing`);
 		try {
 			return { target: parseTarget(record.target), op: op as EditOperation, content };
 		} catch (error) {
@@ -46,7 +50,11 @@ export function parseEdits(value: unknown): NoteEdit[] {
  * whose target is missing or ambiguous throws TargetError, so a caller that applies the result only on success
  * changes nothing. Bytes outside the targets are kept exactly; inserted content takes the note's line ends.
  */
-export function applyEdits(text: string, edits: readonly NoteEdit[], yaml: YamlCodec): { text: string; applied: AppliedEdit[] } {
+export function applyEdits(
+	text: string,
+	edits: readonly NoteEdit[],
+	yaml: YamlCodec,
+): { text: string; applied: AppliedEdit[] } {
 	let current = text;
 	const applied: AppliedEdit[] = [];
 	edits.forEach((edit, index) => {
@@ -56,7 +64,8 @@ export function applyEdits(text: string, edits: readonly NoteEdit[], yaml: YamlC
 			current = applyOne(table, region, edit, yaml);
 			applied.push({ label: region.label, op: edit.op });
 		} catch (error) {
-			if (error instanceof TargetError) throw new TargetError(edits.length > 1 ? `edit ${index + 1}: ${error.message}` : error.message);
+			if (error instanceof TargetError)
+				throw new TargetError(edits.length > 1 ? `edit ${index + 1}: ${error.message}` : error.message);
 			throw error;
 		}
 	});
@@ -111,15 +120,31 @@ function applyOne(table: LineTable, region: TargetRegion, edit: NoteEdit, yaml: 
 
 function replaceLines(table: LineTable, region: TargetRegion, content: string, eol: string): string {
 	const text = table.text;
-	if (region.kind === "heading" && region.heading && repeatsHeading(content, region.heading.text, region.heading.level)) {
+	if (
+		region.kind === "heading" &&
+		region.heading &&
+		repeatsHeading(content, region.heading.text, region.heading.level)
+	) {
 		// The content brings its own heading line: it replaces the whole section, not just the body below it.
-		return replaceRange(text, region.outerStart, trimTrailingBlankLines(table, region.outerStart, region.outerEnd), content, eol);
+		return replaceRange(
+			text,
+			region.outerStart,
+			trimTrailingBlankLines(table, region.outerStart, region.outerEnd),
+			content,
+			eol,
+		);
 	}
 	let replacement = content;
-	if (region.kind === "block" && region.blockId !== undefined && !new RegExp(`(?:^|\\s)\\^${region.blockId}\\s*$`, "i").test(content.trimEnd())) {
+	if (
+		region.kind === "block" &&
+		region.blockId !== undefined &&
+		!new RegExp(`(?:^|\\s)\\^${region.blockId}\\s*$`, "i").test(content.trimEnd())
+	) {
 		// Keep the block id, so links to ^id still resolve.
 		const ownLine = table.line(table.lineAt(Math.max(region.outerStart, region.outerEnd - 1))).trim();
-		replacement = ownLine.startsWith("^") ? `${content.replace(/(?:\r\n|\r|\n)+$/, "")}${eol}^${region.blockId}` : `${content.replace(/\s+$/, "")} ^${region.blockId}`;
+		replacement = ownLine.startsWith("^")
+			? `${content.replace(/(?:\r\n|\r|\n)+$/, "")}${eol}^${region.blockId}`
+			: `${content.replace(/\s+$/, "")} ^${region.blockId}`;
 	}
 	return replaceRange(text, region.replaceStart, region.innerEnd, replacement, eol);
 }
@@ -173,6 +198,8 @@ function checkFrontmatterStillParses(text: string, codec: YamlCodec): void {
 	try {
 		codec.parse(lines.join("\n"));
 	} catch (error) {
-		throw new TargetError(`the edit would make the frontmatter invalid YAML (${describeError(error).split("\n", 1)[0] ?? ""})`);
+		throw new TargetError(
+			`the edit would make the frontmatter invalid YAML (${describeError(error).split("\n", 1)[0] ?? ""})`,
+		);
 	}
 }

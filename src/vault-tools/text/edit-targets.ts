@@ -44,17 +44,23 @@ export interface TargetRegion {
 export function parseTarget(value: unknown): EditTarget {
 	if (typeof value === "object" && value !== null && !Array.isArray(value)) {
 		const oldText = (value as Record<string, unknown>).oldText;
-		if (typeof oldText !== "string" || oldText === "") throw new TargetError('a target object must be {"oldText": "<exact text that occurs once>"} with non-empty text');
+		if (typeof oldText !== "string" || oldText === "")
+			throw new TargetError(
+				'a target object must be {"oldText": "<exact text that occurs once>"} with non-empty text',
+			);
 		return { kind: "oldText", text: oldText };
 	}
 	if (typeof value !== "string" || value.trim() === "") {
-		throw new TargetError('target must be a heading path ("Heading > Sub"), "^blockid", "frontmatter", or {"oldText": "..."}');
+		throw new TargetError(
+			'target must be a heading path ("Heading > Sub"), "^blockid", "frontmatter", or {"oldText": "..."}',
+		);
 	}
 	const spelled = value.trim();
 	if (spelled.toLowerCase() === "frontmatter") return { kind: "frontmatter" };
 	if (spelled.startsWith("^")) {
 		const id = spelled.slice(1);
-		if (!/^[A-Za-z0-9-]+$/.test(id)) throw new TargetError(`"${spelled}" is not a block id: use ^ followed by letters, digits or -`);
+		if (!/^[A-Za-z0-9-]+$/.test(id))
+			throw new TargetError(`"${spelled}" is not a block id: use ^ followed by letters, digits or -`);
 		return { kind: "block", id };
 	}
 	const parts = spelled
@@ -62,12 +68,18 @@ export function parseTarget(value: unknown): EditTarget {
 		.split(">")
 		.map((part) => part.trim().replace(/^#+\s+/, ""))
 		.map(headingKey);
-	if (parts.some((part) => part === "")) throw new TargetError(`"${spelled}" has an empty part; write a heading path like "Heading > Sub"`);
+	if (parts.some((part) => part === ""))
+		throw new TargetError(`"${spelled}" has an empty part; write a heading path like "Heading > Sub"`);
 	return { kind: "heading", parts, spelled };
 }
 
 /** Finds the target in the text; throws TargetError when it is missing or not unique. */
-export function locateTarget(text: string, facts: NoteFacts, target: EditTarget, table = new LineTable(text)): TargetRegion {
+export function locateTarget(
+	text: string,
+	facts: NoteFacts,
+	target: EditTarget,
+	table = new LineTable(text),
+): TargetRegion {
 	switch (target.kind) {
 		case "heading":
 			return headingRegion(table, facts, target);
@@ -111,7 +123,11 @@ export function sectionEndLine(headings: readonly HeadingFact[], index: number, 
 	return lineCount;
 }
 
-function headingRegion(table: LineTable, facts: NoteFacts, target: Extract<EditTarget, { kind: "heading" }>): TargetRegion {
+function headingRegion(
+	table: LineTable,
+	facts: NoteFacts,
+	target: Extract<EditTarget, { kind: "heading" }>,
+): TargetRegion {
 	const headings = facts.headings;
 	const last = target.parts[target.parts.length - 1] ?? "";
 	const matches: number[] = [];
@@ -130,22 +146,34 @@ function headingRegion(table: LineTable, facts: NoteFacts, target: Extract<EditT
 	});
 	if (matches.length === 0) {
 		const known = headings.slice(0, 40).map((_, index) => `"${headingPath(headings, index)}"`);
-		const list = known.length === 0 ? "the note has no headings" : `its headings: ${known.join(", ")}${headings.length > 40 ? ", …" : ""}`;
+		const list =
+			known.length === 0
+				? "the note has no headings"
+				: `its headings: ${known.join(", ")}${headings.length > 40 ? ", …" : ""}`;
 		throw new TargetError(`no heading "${target.spelled}" in the note (${list})`);
 	}
 	if (matches.length > 1) {
-		const where = matches.map((index) => `"${headingPath(headings, index)}" (line ${(headings[index]?.line ?? 0) + 1})`).join(", ");
-		throw new TargetError(`heading "${target.spelled}" is ambiguous: it matches ${where}; give a longer path like "Parent > Heading" or use {"oldText": …}`);
+		const where = matches
+			.map((index) => `"${headingPath(headings, index)}" (line ${(headings[index]?.line ?? 0) + 1})`)
+			.join(", ");
+		throw new TargetError(
+			`heading "${target.spelled}" is ambiguous: it matches ${where}; give a longer path like "Parent > Heading" or use {"oldText": …}`,
+		);
 	}
 	const index = matches[0] ?? 0;
 	const heading = headings[index];
 	const endLine = sectionEndLine(headings, index, table.count);
 	const outerStart = table.starts[heading.line] ?? 0;
 	const outerEnd = endLine < table.count ? (table.starts[endLine] ?? table.text.length) : table.text.length;
-	const innerStart = heading.endLine + 1 < table.count ? (table.starts[heading.endLine + 1] ?? outerEnd) : table.text.length;
+	const innerStart =
+		heading.endLine + 1 < table.count ? (table.starts[heading.endLine + 1] ?? outerEnd) : table.text.length;
 	const innerEnd = Math.max(innerStart, endOfLastNonBlankLine(table, heading.endLine + 1, endLine, outerEnd));
 	let replaceStart = innerStart;
-	for (let line = heading.endLine + 1; line < endLine && (table.starts[line] ?? innerEnd) < innerEnd && table.line(line).trim() === ""; line++) {
+	for (
+		let line = heading.endLine + 1;
+		line < endLine && (table.starts[line] ?? innerEnd) < innerEnd && table.line(line).trim() === "";
+		line++
+	) {
 		replaceStart = table.starts[line + 1] ?? innerEnd;
 	}
 	return {
@@ -165,7 +193,8 @@ function headingRegion(table: LineTable, facts: NoteFacts, target: Extract<EditT
 /** Offset just after the line end of the last non-blank line in [from, to); `fallback` when all are blank. */
 function endOfLastNonBlankLine(table: LineTable, from: number, to: number, fallback: number): number {
 	for (let line = to - 1; line >= from; line--) {
-		if (table.line(line).trim() !== "") return line + 1 < table.count ? (table.starts[line + 1] ?? fallback) : table.text.length;
+		if (table.line(line).trim() !== "")
+			return line + 1 < table.count ? (table.starts[line + 1] ?? fallback) : table.text.length;
 	}
 	return from < table.count ? (table.starts[from] ?? fallback) : fallback;
 }
@@ -178,10 +207,14 @@ function blockRegion(table: LineTable, facts: NoteFacts, id: string): TargetRegi
 	const found = facts.blockIds.filter((block) => block.id.toLowerCase() === wanted);
 	if (found.length === 0) {
 		const known = facts.blockIds.slice(0, 30).map((block) => `^${block.id}`);
-		throw new TargetError(`no block ^${id} in the note (${known.length === 0 ? "the note has no block ids" : `its block ids: ${known.join(", ")}`})`);
+		throw new TargetError(
+			`no block ^${id} in the note (${known.length === 0 ? "the note has no block ids" : `its block ids: ${known.join(", ")}`})`,
+		);
 	}
 	if (found.length > 1) {
-		throw new TargetError(`block ^${id} is ambiguous: the note has it ${found.length} times (lines ${found.map((block) => block.line + 1).join(", ")}); use {"oldText": …} instead`);
+		throw new TargetError(
+			`block ^${id} is ambiguous: the note has it ${found.length} times (lines ${found.map((block) => block.line + 1).join(", ")}); use {"oldText": …} instead`,
+		);
 	}
 	const line = found[0]?.line ?? 0;
 	let first = line;
@@ -234,14 +267,21 @@ function oldTextRegion(table: LineTable, wanted: string): TargetRegion {
 	const text = table.text;
 	const first = text.indexOf(wanted);
 	if (first < 0) {
-		const hint = text.toLowerCase().includes(wanted.toLowerCase()) ? " (it occurs with different upper/lower case)" : "";
-		throw new TargetError(`oldText not found in the note${hint}; it must match the note's text exactly, white space included`);
+		const hint = text.toLowerCase().includes(wanted.toLowerCase())
+			? " (it occurs with different upper/lower case)"
+			: "";
+		throw new TargetError(
+			`oldText not found in the note${hint}; it must match the note's text exactly, white space included`,
+		);
 	}
 	const second = text.indexOf(wanted, first + 1);
 	if (second >= 0) {
 		const lines: number[] = [];
-		for (let at = first; at >= 0 && lines.length < 10; at = text.indexOf(wanted, at + 1)) lines.push(table.lineAt(at) + 1);
-		throw new TargetError(`oldText is ambiguous: it occurs more than once (lines ${lines.join(", ")}); include more surrounding text so it matches once`);
+		for (let at = first; at >= 0 && lines.length < 10; at = text.indexOf(wanted, at + 1))
+			lines.push(table.lineAt(at) + 1);
+		throw new TargetError(
+			`oldText is ambiguous: it occurs more than once (lines ${lines.join(", ")}); include more surrounding text so it matches once`,
+		);
 	}
 	const end = first + wanted.length;
 	const lastLine = table.lineAt(Math.max(first, end - 1));

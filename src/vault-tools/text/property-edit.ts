@@ -8,7 +8,13 @@ import { isPlainMap, type YamlCodec } from "../../shared/yaml-codec";
  * YAML is too unusual for that (a flow map, anchors, a key over several lines), the whole mapping is written anew
  * by the codec, as Obsidian's `processFrontMatter` does (comments and spelling are lost then, never a value).
  */
-export function editProperties(yaml: string, properties: Readonly<Record<string, unknown>>, set: Readonly<Record<string, unknown>>, remove: readonly string[], codec: YamlCodec): string {
+export function editProperties(
+	yaml: string,
+	properties: Readonly<Record<string, unknown>>,
+	set: Readonly<Record<string, unknown>>,
+	remove: readonly string[],
+	codec: YamlCodec,
+): string {
 	const wanted = withChanges(properties, set, remove);
 	const edited = editLines(yaml, set, remove, codec);
 	if (edited !== undefined && sameValue(mappingOf(edited, codec), wanted)) return edited;
@@ -16,7 +22,11 @@ export function editProperties(yaml: string, properties: Readonly<Record<string,
 }
 
 /** `properties` with `set` applied and `remove` gone, in the order the edit writes them: new keys last. */
-export function withChanges(properties: Readonly<Record<string, unknown>>, set: Readonly<Record<string, unknown>>, remove: readonly string[]): Record<string, unknown> {
+export function withChanges(
+	properties: Readonly<Record<string, unknown>>,
+	set: Readonly<Record<string, unknown>>,
+	remove: readonly string[],
+): Record<string, unknown> {
 	const result: Record<string, unknown> = { ...properties };
 	for (const [key, value] of Object.entries(set)) result[key] = value;
 	for (const key of remove) delete result[key];
@@ -27,11 +37,20 @@ export function withChanges(properties: Readonly<Record<string, unknown>>, set: 
 export function sameValue(a: unknown, b: unknown): boolean {
 	if (a === b) return true;
 	if (typeof a === "number" && typeof b === "number") return Number.isNaN(a) && Number.isNaN(b);
-	if (a instanceof Date || b instanceof Date) return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
-	if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, index) => sameValue(item, b[index]));
+	if (a instanceof Date || b instanceof Date)
+		return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
+	if (Array.isArray(a) || Array.isArray(b))
+		return (
+			Array.isArray(a) &&
+			Array.isArray(b) &&
+			a.length === b.length &&
+			a.every((item, index) => sameValue(item, b[index]))
+		);
 	if (!isPlainMap(a) || !isPlainMap(b)) return false;
 	const keys = Object.keys(a);
-	return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && sameValue(a[key], b[key]));
+	return (
+		keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && sameValue(a[key], b[key]))
+	);
 }
 
 /** The mapping a YAML text holds (an empty text: none), or undefined when it does not parse to one. */
@@ -53,7 +72,12 @@ interface KeyLines {
 	end: number;
 }
 
-function editLines(yaml: string, set: Readonly<Record<string, unknown>>, remove: readonly string[], codec: YamlCodec): string | undefined {
+function editLines(
+	yaml: string,
+	set: Readonly<Record<string, unknown>>,
+	remove: readonly string[],
+	codec: YamlCodec,
+): string | undefined {
 	const lines = yaml === "" ? [] : yaml.split("\n");
 	const keys = keyLines(lines, codec);
 	if (keys === undefined) return undefined;
@@ -63,11 +87,16 @@ function editLines(yaml: string, set: Readonly<Record<string, unknown>>, remove:
 		out.push(...lines.slice(next, start));
 		next = end;
 		if (remove.includes(key)) continue;
-		out.push(...(Object.hasOwn(set, key) ? propertyLines(key, set[key], lines.slice(start, end), codec) : lines.slice(start, end)));
+		out.push(
+			...(Object.hasOwn(set, key)
+				? propertyLines(key, set[key], lines.slice(start, end), codec)
+				: lines.slice(start, end)),
+		);
 	}
 	out.push(...lines.slice(next));
 	const present = new Set(keys.map(({ key }) => key));
-	for (const [key, value] of Object.entries(set)) if (!present.has(key)) out.push(...propertyLines(key, value, [], codec));
+	for (const [key, value] of Object.entries(set))
+		if (!present.has(key)) out.push(...propertyLines(key, value, [], codec));
 	return out.join("\n");
 }
 
@@ -102,7 +131,10 @@ function isContinuation(line: string): boolean {
 
 /** One property as YAML lines, in the old value's style where that reads back the same. */
 function propertyLines(key: string, value: unknown, old: readonly string[], codec: YamlCodec): string[] {
-	const written = codec.stringify({ [key]: value }).replace(/\n+$/, "").split("\n");
+	const written = codec
+		.stringify({ [key]: value })
+		.replace(/\n+$/, "")
+		.split("\n");
 	const oldLine = old.length === 1 ? (old[0] ?? "") : undefined;
 	if (oldLine === undefined) return written;
 	const reads = (line: string): boolean => sameValue(mappingOf(line, codec), { [key]: value });
@@ -125,5 +157,7 @@ function flowLines(keyLine: string, items: readonly unknown[], codec: YamlCodec)
 	if (keyPart === undefined) return [];
 	const own = items.map((item) => codec.stringify(item).replace(/\n+$/, ""));
 	const quoted = items.map((item) => JSON.stringify(item));
-	return [own, quoted].filter((spelled) => spelled.every((item) => !item.includes("\n"))).map((spelled) => `${keyPart}: [${spelled.join(", ")}]`);
+	return [own, quoted]
+		.filter((spelled) => spelled.every((item) => !item.includes("\n")))
+		.map((spelled) => `${keyPart}: [${spelled.join(", ")}]`);
 }

@@ -18,13 +18,19 @@ function commonness(character: string): number {
  */
 export function wordFinder(word: string): (bytes: Buffer, from: number) => number {
 	let offset = 0;
-	for (let index = 1; index < word.length; index++) if (commonness(word.charAt(index)) < commonness(word.charAt(offset))) offset = index;
+	for (let index = 1; index < word.length; index++)
+		if (commonness(word.charAt(index)) < commonness(word.charAt(offset))) offset = index;
 	const wordBytes = Buffer.from(word, "utf8");
 	const piece = Buffer.from(word.slice(offset), "utf8").subarray(0, SHORT_PATTERN);
 	const pieceOffset = Buffer.byteLength(word.slice(0, offset), "utf8");
-	if (pieceOffset === 0 && piece.length === wordBytes.length) return (bytes, from) => bytes.indexOf(wordBytes, Math.max(0, from));
+	if (pieceOffset === 0 && piece.length === wordBytes.length)
+		return (bytes, from) => bytes.indexOf(wordBytes, Math.max(0, from));
 	return (bytes, from) => {
-		for (let at = bytes.indexOf(piece, Math.max(0, from) + pieceOffset); at >= 0; at = bytes.indexOf(piece, at + 1)) {
+		for (
+			let at = bytes.indexOf(piece, Math.max(0, from) + pieceOffset);
+			at >= 0;
+			at = bytes.indexOf(piece, at + 1)
+		) {
 			const start = at - pieceOffset;
 			if (start + wordBytes.length > bytes.length) return -1;
 			if (holdsAt(bytes, start, wordBytes)) return start;

@@ -12,7 +12,8 @@ export function createActiveNoteTool(env: VaultToolEnvironment): ToolDefinition 
 				const source = env.activeNote;
 				if (!source) return textAnswer(["No editor is connected to this vault, so there is no open note."]);
 				const active = await source.current();
-				if (!active || !env.vault.isVisible(active.path) || !env.vault.notePaths().includes(active.path)) return textAnswer(["No note is open."]);
+				if (!active || !env.vault.isVisible(active.path) || !env.vault.notePaths().includes(active.path))
+					return textAnswer(["No note is open."]);
 				const selection = active.selection;
 				if (!selection) return textAnswer([`Open: ${active.path}`]);
 				const { from, to } = selection;
@@ -21,7 +22,10 @@ export function createActiveNoteTool(env: VaultToolEnvironment): ToolDefinition 
 					lines.push(`Cursor: line ${from.line + 1}, column ${from.character + 1}; nothing selected.`);
 				} else {
 					const capped = capText(selection.text, 0, env.textCap);
-					lines.push(`Selection: line ${from.line + 1}, column ${from.character + 1} to line ${to.line + 1}, column ${to.character + 1}${capped.note ? ` (${capped.note.replace(/; continue.*$/, "")}; use read_note for the rest)` : ""}:`, capped.text);
+					lines.push(
+						`Selection: line ${from.line + 1}, column ${from.character + 1} to line ${to.line + 1}, column ${to.character + 1}${capped.note ? ` (${capped.note.replace(/; continue.*$/, "")}; use read_note for the rest)` : ""}:`,
+						capped.text,
+					);
 				}
 				return textAnswer(lines);
 			},

@@ -9,8 +9,12 @@ export function createCreateNoteTool(env: VaultToolEnvironment): ToolDefinition 
 	return defineVaultTool(
 		{
 			name: "create_note",
-			description: "Create a new note (folders are created; .md added when the name has no extension). Refuses if anything exists at the path. Shown for review unless review is off.",
-			properties: { path: { type: "string", description: "vault path of the new note" }, content: { type: "string" } },
+			description:
+				"Create a new note (folders are created; .md added when the name has no extension). Refuses if anything exists at the path. Shown for review unless review is off.",
+			properties: {
+				path: { type: "string", description: "vault path of the new note" },
+				content: { type: "string" },
+			},
 			required: ["path", "content"],
 			annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 			async run(args: JsonObject, _env, context: ToolCallContext) {
@@ -20,11 +24,24 @@ export function createCreateNoteTool(env: VaultToolEnvironment): ToolDefinition 
 				const { path } = await env.vault.locateNewNote(requested, "path");
 				return env.writes.run([path], async () => {
 					const again = await env.vault.locateNewNote(requested, "path");
-					const write = { path: again.path, oldText: "", newText: content, isNewNote: true, tool: "create_note" };
+					const write = {
+						path: again.path,
+						oldText: "",
+						newText: content,
+						isNewNote: true,
+						tool: "create_note",
+					};
 					// A note the tools may not see is there: shown to the user, answered to Claude as a Reject.
-					const outcome = await reviewAndWrite(env, again.takenBy === undefined ? write : { ...write, conflict: again.takenBy }, context);
-					if (outcome.kind === "rejected") return textAnswer([`Not created: ${outcome.reason}. Nothing was written.`]);
-					return textAnswer([`Created ${again.path} (${outcome.text.length} characters${outcome.changedByUser ? ", as changed by the user in the review" : ""}). version ${noteVersion(outcome.text)}`]);
+					const outcome = await reviewAndWrite(
+						env,
+						again.takenBy === undefined ? write : { ...write, conflict: again.takenBy },
+						context,
+					);
+					if (outcome.kind === "rejected")
+						return textAnswer([`Not created: ${outcome.reason}. Nothing was written.`]);
+					return textAnswer([
+						`Created ${again.path} (${outcome.text.length} characters${outcome.changedByUser ? ", as changed by the user in the review" : ""}). version ${noteVersion(outcome.text)}`,
+					]);
 				});
 			},
 		},

@@ -21,7 +21,16 @@ export function createEditNoteTool(env: VaultToolEnvironment): ToolDefinition {
 					items: {
 						type: "object",
 						properties: {
-							target: { anyOf: [{ type: "string" }, { type: "object", properties: { oldText: { type: "string" } }, required: ["oldText"] }] },
+							target: {
+								anyOf: [
+									{ type: "string" },
+									{
+										type: "object",
+										properties: { oldText: { type: "string" } },
+										required: ["oldText"],
+									},
+								],
+							},
 							op: { type: "string", enum: ["replace", "append", "prepend", "insert_after", "delete"] },
 							content: { type: "string" },
 						},
@@ -42,12 +51,24 @@ export function createEditNoteTool(env: VaultToolEnvironment): ToolDefinition {
 					if (text === undefined) throw new VaultToolError(`No note "${path}" in the vault.`);
 					const current = noteVersion(text);
 					if (version !== undefined && version !== current) {
-						throw new VaultToolError(`version ${version} is stale: ${path} has changed since (now version ${current}). Nothing was changed; read the note again.`);
+						throw new VaultToolError(
+							`version ${version} is stale: ${path} has changed since (now version ${current}). Nothing was changed; read the note again.`,
+						);
 					}
 					const result = applyEdits(text, edits, env.yaml);
-					if (result.text === text) throw new VaultToolError(`No change: the edits leave ${path} exactly as it is, so nothing was written.`);
-					const outcome = await reviewAndWrite(env, { path, oldText: text, newText: result.text, isNewNote: false, tool: "edit_note" }, context);
-					if (outcome.kind === "rejected") return textAnswer([`Not applied: ${outcome.reason}. ${path} is unchanged (version ${current}).`]);
+					if (result.text === text)
+						throw new VaultToolError(
+							`No change: the edits leave ${path} exactly as it is, so nothing was written.`,
+						);
+					const outcome = await reviewAndWrite(
+						env,
+						{ path, oldText: text, newText: result.text, isNewNote: false, tool: "edit_note" },
+						context,
+					);
+					if (outcome.kind === "rejected")
+						return textAnswer([
+							`Not applied: ${outcome.reason}. ${path} is unchanged (version ${current}).`,
+						]);
 					const done = result.applied.map((edit, index) => `${index + 1}. ${edit.op} ${edit.label}`);
 					return textAnswer([
 						`Applied ${done.length} edit${done.length === 1 ? "" : "s"} to ${path}${outcome.changedByUser ? " (the user changed the text in the review; read the note to see it)" : ""}: now ${lineDelta(text, outcome.text)}, version ${noteVersion(outcome.text)}.`,

@@ -2,7 +2,17 @@ import type { JsonObject } from "../../protocol/json-rpc";
 import type { ToolDefinition } from "../../protocol/mcp-types";
 import { ToolArgumentError, optionalBoolean } from "../../protocol/tool-arguments";
 import { LineTable } from "../../vault/markdown/line-table";
-import { READ_ONLY, defineVaultTool, notePathQuery, page, readCursor, readLimit, snippet, textAnswer, type VaultToolEnvironment } from "../kit/tool-kit";
+import {
+	READ_ONLY,
+	defineVaultTool,
+	notePathQuery,
+	page,
+	readCursor,
+	readLimit,
+	snippet,
+	textAnswer,
+	type VaultToolEnvironment,
+} from "../kit/tool-kit";
 import { VaultToolError } from "../../vault/privacy/visible-vault";
 
 const DIRECTIONS = ["in", "out", "both"] as const;
@@ -34,9 +44,15 @@ export function createLinksTool(env: VaultToolEnvironment): ToolDefinition {
 			async run(args: JsonObject) {
 				const path = env.vault.locateNote(notePathQuery(args));
 				const direction = args.direction ?? "both";
-				if (typeof direction !== "string" || !(DIRECTIONS as readonly string[]).includes(direction)) throw new ToolArgumentError(`"direction" must be in, out or both, not ${JSON.stringify(direction)}`);
+				if (typeof direction !== "string" || !(DIRECTIONS as readonly string[]).includes(direction))
+					throw new ToolArgumentError(
+						`"direction" must be in, out or both, not ${JSON.stringify(direction)}`,
+					);
 				const onlyUnresolved = optionalBoolean(args, "unresolved", "links", false);
-				if (onlyUnresolved && direction === "in") throw new ToolArgumentError('"unresolved" lists outgoing links that lead nowhere; it cannot be combined with direction "in"');
+				if (onlyUnresolved && direction === "in")
+					throw new ToolArgumentError(
+						'"unresolved" lists outgoing links that lead nowhere; it cannot be combined with direction "in"',
+					);
 				const limit = readLimit(args);
 				const cursorKey = JSON.stringify(["links", path, direction, onlyUnresolved]);
 				const offset = readCursor(args, cursorKey);
@@ -50,7 +66,13 @@ export function createLinksTool(env: VaultToolEnvironment): ToolDefinition {
 						if (onlyUnresolved && link.target !== undefined) continue;
 						outCount++;
 						if (link.target === undefined) unresolvedCount++;
-						const entry: Entry = { direction: "out", source: path, line: link.line, at: link.start, original: link.original };
+						const entry: Entry = {
+							direction: "out",
+							source: path,
+							line: link.line,
+							at: link.start,
+							original: link.original,
+						};
 						if (link.target !== undefined) entry.target = link.target;
 						entries.push(entry);
 					}
@@ -60,19 +82,35 @@ export function createLinksTool(env: VaultToolEnvironment): ToolDefinition {
 				if (direction !== "out" && !onlyUnresolved) {
 					// A note's links to its own headings (`[[#Part]]`) are not backlinks, as in Obsidian's backlinks pane.
 					const backlinks = (await env.vault.backlinks(path)).filter((backlink) => backlink.source !== path);
-					backlinks.sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0) || a.link.line - b.link.line || a.link.start - b.link.start);
+					backlinks.sort(
+						(a, b) =>
+							(a.source < b.source ? -1 : a.source > b.source ? 1 : 0) ||
+							a.link.line - b.link.line ||
+							a.link.start - b.link.start,
+					);
 					for (const backlink of backlinks) {
 						inCount++;
 						inNotes.add(backlink.source);
-						entries.push({ direction: "in", source: backlink.source, line: backlink.link.line, at: backlink.link.start, original: backlink.link.original, target: path });
+						entries.push({
+							direction: "in",
+							source: backlink.source,
+							line: backlink.link.line,
+							at: backlink.link.start,
+							original: backlink.link.original,
+							target: path,
+						});
 					}
 				}
 				const shown = page(entries, offset, limit, cursorKey, "links");
 				const tables = new Map<string, LineTable>();
 				const lines: string[] = [];
 				const summary: string[] = [];
-				if (direction !== "in") summary.push(`${outCount} outgoing${onlyUnresolved ? " unresolved" : unresolvedCount > 0 ? ` (${unresolvedCount} unresolved)` : ""}`);
-				if (direction !== "out" && !onlyUnresolved) summary.push(`${inCount} backlinks from ${inNotes.size} notes`);
+				if (direction !== "in")
+					summary.push(
+						`${outCount} outgoing${onlyUnresolved ? " unresolved" : unresolvedCount > 0 ? ` (${unresolvedCount} unresolved)` : ""}`,
+					);
+				if (direction !== "out" && !onlyUnresolved)
+					summary.push(`${inCount} backlinks from ${inNotes.size} notes`);
 				lines.push(`${path}: ${summary.join(", ")}`);
 				for (const entry of shown.items) {
 					let table = tables.get(entry.source);
@@ -81,7 +119,9 @@ export function createLinksTool(env: VaultToolEnvironment): ToolDefinition {
 						tables.set(entry.source, table);
 					}
 					const where = entry.direction === "out" ? ` → ${entry.target ?? "UNRESOLVED"}` : "";
-					lines.push(`${entry.direction} ${entry.source}:${entry.line + 1}: ${snippet(table.line(entry.line), entry.at)} | ${entry.original}${where}`);
+					lines.push(
+						`${entry.direction} ${entry.source}:${entry.line + 1}: ${snippet(table.line(entry.line), entry.at)} | ${entry.original}${where}`,
+					);
 				}
 				lines.push(`(${shown.footer.replace(/\.$/, "")})`);
 				return textAnswer(lines);

@@ -1,7 +1,15 @@
 import type { JsonObject } from "../../protocol/json-rpc";
 import type { ToolDefinition } from "../../protocol/mcp-types";
 import { ToolArgumentError } from "../../protocol/tool-arguments";
-import { READ_ONLY, defineVaultTool, page, readCursor, readLimit, textAnswer, type VaultToolEnvironment } from "../kit/tool-kit";
+import {
+	READ_ONLY,
+	defineVaultTool,
+	page,
+	readCursor,
+	readLimit,
+	textAnswer,
+	type VaultToolEnvironment,
+} from "../kit/tool-kit";
 import { readFolder } from "./search";
 
 export function createListNotesTool(env: VaultToolEnvironment): ToolDefinition {
@@ -21,7 +29,8 @@ export function createListNotesTool(env: VaultToolEnvironment): ToolDefinition {
 				const cursorKey = JSON.stringify(["list_notes", folder]);
 				const offset = readCursor(args, cursorKey);
 				const notes = env.vault.notePaths().filter((path) => folder === "" || path.startsWith(`${folder}/`));
-				if (folder !== "" && notes.length === 0) throw new ToolArgumentError(`no notes under folder "${folder}"`);
+				if (folder !== "" && notes.length === 0)
+					throw new ToolArgumentError(`no notes under folder "${folder}"`);
 				const shown = page(notes, offset, limit, cursorKey, "notes");
 				return textAnswer([...shown.items, `(${shown.footer.replace(/\.$/, "")})`]);
 			},

@@ -11,7 +11,8 @@ export function createMoveNoteTool(env: VaultToolEnvironment): ToolDefinition {
 	return defineVaultTool(
 		{
 			name: "move_note",
-			description: "Move or rename a note and rewrite every link to it (wikilinks, embeds, Markdown links; headings, block refs and aliases kept) so all links still resolve. Refuses if the destination exists. Reports the links and notes updated.",
+			description:
+				"Move or rename a note and rewrite every link to it (wikilinks, embeds, Markdown links; headings, block refs and aliases kept) so all links still resolve. Refuses if the destination exists. Reports the links and notes updated.",
 			properties: { path: { type: "string" }, to: { type: "string", description: "new vault path" } },
 			required: ["path", "to"],
 			annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -30,9 +31,13 @@ export function createMoveNoteTool(env: VaultToolEnvironment): ToolDefinition {
 					const destination = target.path;
 					const report = await env.vault.renameNote(source, destination, context);
 					const links = report.updates.reduce((sum, update) => sum + update.links, 0);
-					const lines = [`Moved ${source} to ${destination}; updated ${links} link${links === 1 ? "" : "s"} in ${report.updates.length} note${report.updates.length === 1 ? "" : "s"}.`];
-					for (const update of report.updates.slice(0, LISTED_NOTES)) lines.push(`${update.path}: ${update.links}`);
-					if (report.updates.length > LISTED_NOTES) lines.push(`(and ${report.updates.length - LISTED_NOTES} more notes)`);
+					const lines = [
+						`Moved ${source} to ${destination}; updated ${links} link${links === 1 ? "" : "s"} in ${report.updates.length} note${report.updates.length === 1 ? "" : "s"}.`,
+					];
+					for (const update of report.updates.slice(0, LISTED_NOTES))
+						lines.push(`${update.path}: ${update.links}`);
+					if (report.updates.length > LISTED_NOTES)
+						lines.push(`(and ${report.updates.length - LISTED_NOTES} more notes)`);
 					return textAnswer(lines);
 				});
 			},

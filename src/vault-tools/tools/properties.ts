@@ -1,14 +1,23 @@
 import type { JsonObject } from "../../protocol/json-rpc";
 import type { ToolDefinition } from "../../protocol/mcp-types";
 import { optionalString } from "../../protocol/tool-arguments";
-import { READ_ONLY, defineVaultTool, page, readCursor, readLimit, textAnswer, type VaultToolEnvironment } from "../kit/tool-kit";
+import {
+	READ_ONLY,
+	defineVaultTool,
+	page,
+	readCursor,
+	readLimit,
+	textAnswer,
+	type VaultToolEnvironment,
+} from "../kit/tool-kit";
 import { VaultToolError } from "../../vault/privacy/visible-vault";
 
 export function createPropertiesTool(env: VaultToolEnvironment): ToolDefinition {
 	return defineVaultTool(
 		{
 			name: "properties",
-			description: "Frontmatter properties. No arguments: every key with its types and how many notes have it. key: that key's value in each note (`<path>:<line>: <value>`). path: one note's properties. Paged.",
+			description:
+				"Frontmatter properties. No arguments: every key with its types and how many notes have it. key: that key's value in each note (`<path>:<line>: <value>`). path: one note's properties. Paged.",
 			properties: {
 				key: { type: "string" },
 				path: { type: "string" },
@@ -26,9 +35,15 @@ export function createPropertiesTool(env: VaultToolEnvironment): ToolDefinition 
 					if (!facts) throw new VaultToolError(`No note "${path}" in the vault.`);
 					const frontmatter = facts.frontmatter;
 					if (!frontmatter) return textAnswer([`${path} has no frontmatter.`]);
-					if (!frontmatter.properties) return textAnswer([`${path}: ${frontmatter.problem ?? "the frontmatter cannot be read"}`]);
-					const entries = Object.entries(frontmatter.properties).filter(([name]) => key === undefined || name.toLowerCase() === key.toLowerCase());
-					const rows = entries.map(([name, value]) => `${(frontmatter.keyLines[name] ?? 0) + 1}: ${name} (${typeOf(value)}): ${show(value)}`);
+					if (!frontmatter.properties)
+						return textAnswer([`${path}: ${frontmatter.problem ?? "the frontmatter cannot be read"}`]);
+					const entries = Object.entries(frontmatter.properties).filter(
+						([name]) => key === undefined || name.toLowerCase() === key.toLowerCase(),
+					);
+					const rows = entries.map(
+						([name, value]) =>
+							`${(frontmatter.keyLines[name] ?? 0) + 1}: ${name} (${typeOf(value)}): ${show(value)}`,
+					);
 					const cursorKey = JSON.stringify(["properties", path, key]);
 					const shown = page(rows, readCursor(args, cursorKey), limit, cursorKey, "properties");
 					return textAnswer([`${path}:`, ...shown.items, `(${shown.footer.replace(/\.$/, "")})`]);
@@ -41,11 +56,16 @@ export function createPropertiesTool(env: VaultToolEnvironment): ToolDefinition 
 						const properties = frontmatter?.properties;
 						if (!frontmatter || !properties) continue;
 						const name = Object.keys(properties).find((candidate) => candidate.toLowerCase() === wanted);
-						if (name !== undefined) rows.push(`${path}:${(frontmatter.keyLines[name] ?? 0) + 1}: ${show(properties[name])}`);
+						if (name !== undefined)
+							rows.push(`${path}:${(frontmatter.keyLines[name] ?? 0) + 1}: ${show(properties[name])}`);
 					}
 					const cursorKey = JSON.stringify(["properties", "key", wanted]);
 					const shown = page(rows, readCursor(args, cursorKey), limit, cursorKey, "notes");
-					return textAnswer(rows.length === 0 ? [`No note has a property "${key}".`] : [`${key}:`, ...shown.items, `(${shown.footer.replace(/\.$/, "")})`]);
+					return textAnswer(
+						rows.length === 0
+							? [`No note has a property "${key}".`]
+							: [`${key}:`, ...shown.items, `(${shown.footer.replace(/\.$/, "")})`],
+					);
 				}
 				const keys = new Map<string, { notes: number; types: Set<string> }>();
 				for (const path of env.vault.notePaths()) {
@@ -58,10 +78,16 @@ export function createPropertiesTool(env: VaultToolEnvironment): ToolDefinition 
 						entry.types.add(typeOf(value));
 					}
 				}
-				const rows = [...keys.entries()].sort((a, b) => b[1].notes - a[1].notes || (a[0] < b[0] ? -1 : 1)).map(([name, entry]) => `${name} (${[...entry.types].join("|")}) ${entry.notes}`);
+				const rows = [...keys.entries()]
+					.sort((a, b) => b[1].notes - a[1].notes || (a[0] < b[0] ? -1 : 1))
+					.map(([name, entry]) => `${name} (${[...entry.types].join("|")}) ${entry.notes}`);
 				const cursorKey = JSON.stringify(["properties"]);
 				const shown = page(rows, readCursor(args, cursorKey), limit, cursorKey, "keys");
-				return textAnswer(rows.length === 0 ? ["No note has frontmatter properties."] : ["key (types) notes", ...shown.items, `(${shown.footer.replace(/\.$/, "")})`]);
+				return textAnswer(
+					rows.length === 0
+						? ["No note has frontmatter properties."]
+						: ["key (types) notes", ...shown.items, `(${shown.footer.replace(/\.$/, "")})`],
+				);
 			},
 		},
 		env,
@@ -80,6 +106,6 @@ function typeOf(value: unknown): string {
 
 function show(value: unknown): string {
 	if (value instanceof Date) return value.toISOString().replace(/T00:00:00\.000Z$/, "");
-	const text = typeof value === "string" ? value : JSON.stringify(value) ?? "null";
+	const text = typeof value === "string" ? value : (JSON.stringify(value) ?? "null");
 	return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }

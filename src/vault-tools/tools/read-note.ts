@@ -5,7 +5,14 @@ import { factsFromText } from "../../vault/notes/note-facts";
 import { noteVersion } from "../../vault/notes/note-version";
 import { LineTable } from "../../vault/markdown/line-table";
 import { locateTarget, parseTarget } from "../text/edit-targets";
-import { READ_ONLY, capText, defineVaultTool, notePathQuery, readOffset, type VaultToolEnvironment } from "../kit/tool-kit";
+import {
+	READ_ONLY,
+	capText,
+	defineVaultTool,
+	notePathQuery,
+	readOffset,
+	type VaultToolEnvironment,
+} from "../kit/tool-kit";
 import { VaultToolError } from "../../vault/privacy/visible-vault";
 
 export function createReadNoteTool(env: VaultToolEnvironment): ToolDefinition {
@@ -32,7 +39,10 @@ export function createReadNoteTool(env: VaultToolEnvironment): ToolDefinition {
 				let where = `lines 1-${table.count}`;
 				const section = args.section;
 				if (section !== undefined && section !== null) {
-					if (typeof section !== "string" || section.trim() === "") throw new ToolArgumentError('"section" must be a heading path like "Heading > Sub", "^blockid" or "frontmatter"');
+					if (typeof section !== "string" || section.trim() === "")
+						throw new ToolArgumentError(
+							'"section" must be a heading path like "Heading > Sub", "^blockid" or "frontmatter"',
+						);
 					const region = locateTarget(text, factsFromText(path, text, env.yaml), parseTarget(section), table);
 					part = text.slice(region.outerStart, region.outerEnd);
 					const first = table.lineAt(region.outerStart);
@@ -41,7 +51,12 @@ export function createReadNoteTool(env: VaultToolEnvironment): ToolDefinition {
 				}
 				const capped = capText(part, offset, env.textCap);
 				const header = `${path} | ${where} | version ${version}${capped.note ? ` | ${capped.note}` : ""}`;
-				return { content: [{ type: "text", text: header }, { type: "text", text: capped.text }] };
+				return {
+					content: [
+						{ type: "text", text: header },
+						{ type: "text", text: capped.text },
+					],
+				};
 			},
 		},
 		env,

@@ -5,7 +5,16 @@ import { LineTable } from "../../vault/markdown/line-table";
 import { wordFinder } from "../text/word-finder";
 import { searchTextOf } from "../../vault/notes/search-text";
 import { headingPath } from "../text/edit-targets";
-import { READ_ONLY, defineVaultTool, page, readCursor, readLimit, snippet, textAnswer, type VaultToolEnvironment } from "../kit/tool-kit";
+import {
+	READ_ONLY,
+	defineVaultTool,
+	page,
+	readCursor,
+	readLimit,
+	snippet,
+	textAnswer,
+	type VaultToolEnvironment,
+} from "../kit/tool-kit";
 import { VaultToolError, type VisibleVault } from "../../vault/privacy/visible-vault";
 import { describeError } from "../../shared/describe-error";
 import type { RegexScanner } from "../regex/regex-scanner";
@@ -53,7 +62,9 @@ export function createSearchTool(env: VaultToolEnvironment): ToolDefinition {
 	const searchText: SearchTextOf = (vault, path) => {
 		if (vault.keepsSearchTexts) return vault.searchText(path);
 		const text = vault.textNow(path);
-		return typeof text === "object" ? text.then((resolved) => ownEntry(path, resolved)?.bytes) : ownEntry(path, text)?.bytes;
+		return typeof text === "object"
+			? text.then((resolved) => ownEntry(path, resolved)?.bytes)
+			: ownEntry(path, text)?.bytes;
 	};
 	// The text a shown hit is read from: for a text hit, the one its search text was made from where the tool made
 	// it; else the note as it is now (its tags' and properties' lines are the current ones).
@@ -76,7 +87,8 @@ export function createSearchTool(env: VaultToolEnvironment): ToolDefinition {
 			annotations: READ_ONLY,
 			async run(args: JsonObject, _env, context) {
 				const query = args.query;
-				if (typeof query !== "string" || query.trim() === "") throw new ToolArgumentError('"query" is required and must be non-empty text');
+				if (typeof query !== "string" || query.trim() === "")
+					throw new ToolArgumentError('"query" is required and must be non-empty text');
 				const mode = readMode(args.mode);
 				const folder = readFolder(args.folder);
 				const limit = readLimit(args);
@@ -84,7 +96,8 @@ export function createSearchTool(env: VaultToolEnvironment): ToolDefinition {
 				const offset = readCursor(args, cursorKey);
 				const visible = env.vault.notePaths();
 				const notes = folder === "" ? visible : visible.filter((path) => path.startsWith(`${folder}/`));
-				if (folder !== "" && notes.length === 0) throw new ToolArgumentError(`no notes under folder "${folder}"; use list_notes to see the folders`);
+				if (folder !== "" && notes.length === 0)
+					throw new ToolArgumentError(`no notes under folder "${folder}"; use list_notes to see the folders`);
 				let hits: RankedHits;
 				switch (mode) {
 					case "text":
@@ -113,17 +126,27 @@ export function createSearchTool(env: VaultToolEnvironment): ToolDefinition {
 					}
 					let table = tables.get(hit.path);
 					if (!tables.has(hit.path)) {
-						const text = hit.text !== "" && hit.byteAt === undefined ? undefined : await shownText(env.vault, hit.path, hit.byteAt !== undefined);
+						const text =
+							hit.text !== "" && hit.byteAt === undefined
+								? undefined
+								: await shownText(env.vault, hit.path, hit.byteAt !== undefined);
 						table = text === undefined ? undefined : new LineTable(text);
 						tables.set(hit.path, table);
 					}
 					if (hit.byteAt !== undefined) placeTextHit(hit, table, await searchText(env.vault, hit.path));
 					const under = await headingAbove(env.vault, hit.path, hit.line);
 					const line = hit.text !== "" ? hit.text : (table?.line(hit.line) ?? "");
-					lines.push(`${hit.path}:${hit.line + 1}: ${snippet(line, hit.at)}${under ? `  [under "${under}"]` : ""}`);
+					lines.push(
+						`${hit.path}:${hit.line + 1}: ${snippet(line, hit.at)}${under ? `  [under "${under}"]` : ""}`,
+					);
 				}
 				lines.push(`(${shown.footer.replace(/\.$/, "")})`);
-				if (hits.length === 0) lines.splice(0, lines.length, `No ${mode === "path" ? "notes" : "matches"} for ${JSON.stringify(query)} (mode ${mode}${folder ? `, folder "${folder}"` : ""}).`);
+				if (hits.length === 0)
+					lines.splice(
+						0,
+						lines.length,
+						`No ${mode === "path" ? "notes" : "matches"} for ${JSON.stringify(query)} (mode ${mode}${folder ? `, folder "${folder}"` : ""}).`,
+					);
 				return textAnswer(lines);
 			},
 		},
@@ -133,14 +156,19 @@ export function createSearchTool(env: VaultToolEnvironment): ToolDefinition {
 
 function readMode(value: unknown): Mode {
 	if (value === undefined || value === null) return "text";
-	if (typeof value !== "string" || !(MODES as readonly string[]).includes(value)) throw new ToolArgumentError(`"mode" must be one of ${MODES.join(", ")}, not ${JSON.stringify(value)}`);
+	if (typeof value !== "string" || !(MODES as readonly string[]).includes(value))
+		throw new ToolArgumentError(`"mode" must be one of ${MODES.join(", ")}, not ${JSON.stringify(value)}`);
 	return value as Mode;
 }
 
 export function readFolder(value: unknown): string {
 	if (value === undefined || value === null) return "";
-	if (typeof value !== "string") throw new ToolArgumentError(`"folder" must be a vault folder path, not ${JSON.stringify(value)}`);
-	const folder = value.trim().replace(/\\/g, "/").replace(/^\.?\/+|\/+$/g, "");
+	if (typeof value !== "string")
+		throw new ToolArgumentError(`"folder" must be a vault folder path, not ${JSON.stringify(value)}`);
+	const folder = value
+		.trim()
+		.replace(/\\/g, "/")
+		.replace(/^\.?\/+|\/+$/g, "");
 	if (folder.split("/").includes("..")) throw new ToolArgumentError(`"folder" must be inside the vault: ${value}`);
 	return folder;
 }
@@ -154,7 +182,16 @@ interface RankedHits {
 function shownAsHits(list: TextHitList): RankedHits {
 	return {
 		length: list.length,
-		slice: (start, end) => list.slice(start, end).map(({ path, byteAt, score, noteHits }) => ({ path, line: 0, at: 0, byteAt, score, noteHits, text: "" })),
+		slice: (start, end) =>
+			list.slice(start, end).map(({ path, byteAt, score, noteHits }) => ({
+				path,
+				line: 0,
+				at: 0,
+				byteAt,
+				score,
+				noteHits,
+				text: "",
+			})),
 	};
 }
 
@@ -165,7 +202,12 @@ function compareHits(a: Hit, b: Hit): number {
 
 type SearchTextOf = (vault: VisibleVault, path: string) => Buffer | undefined | Promise<Buffer | undefined>;
 
-async function textHits(vault: VisibleVault, notes: readonly string[], query: string, searchText: SearchTextOf): Promise<TextHitList> {
+async function textHits(
+	vault: VisibleVault,
+	notes: readonly string[],
+	query: string,
+	searchText: SearchTextOf,
+): Promise<TextHitList> {
 	const phrase = query.trim().toLowerCase();
 	const words = [...new Set(phrase.split(/\s+/))].sort((a, b) => b.length - a.length);
 	const first = words[0] ?? phrase;
@@ -223,7 +265,8 @@ const LINE_FEED = 0x0a;
  */
 function placeTextHit(hit: Hit, table: LineTable | undefined, bytes: Buffer | undefined): void {
 	const byteAt = hit.byteAt ?? 0;
-	const offset = !bytes || !table ? 0 : bytes.length === table.text.length ? byteAt : bytes.toString("utf8", 0, byteAt).length;
+	const offset =
+		!bytes || !table ? 0 : bytes.length === table.text.length ? byteAt : bytes.toString("utf8", 0, byteAt).length;
 	hit.line = table ? table.lineAt(offset) : 0;
 	hit.at = offset - (table?.starts[hit.line] ?? 0);
 }
@@ -232,7 +275,13 @@ function placeTextHit(hit: Hit, table: LineTable | undefined, bytes: Buffer | un
  * Matches found in a worker (see RegexScanner): the first one on each line, one hit per line. The texts sent are
  * kept only for the scan (the hits' lines are read from them), never between searches.
  */
-async function regexHits(scanner: RegexScanner, vault: VisibleVault, notes: readonly string[], query: string, signal: AbortSignal): Promise<Hit[]> {
+async function regexHits(
+	scanner: RegexScanner,
+	vault: VisibleVault,
+	notes: readonly string[],
+	query: string,
+	signal: AbortSignal,
+): Promise<Hit[]> {
 	const pattern = compileRegex(query);
 	const texts = new Map<number, string>();
 	const hits: Hit[] = [];
@@ -256,7 +305,14 @@ async function regexHits(scanner: RegexScanner, vault: VisibleVault, notes: read
 			const table = new LineTable(text);
 			for (const start of starts) {
 				const line = table.lineAt(start);
-				hits.push({ path, line, at: start - (table.starts[line] ?? 0), score: 1, noteHits: starts.length, text: table.line(line) });
+				hits.push({
+					path,
+					line,
+					at: start - (table.starts[line] ?? 0),
+					score: 1,
+					noteHits: starts.length,
+					text: table.line(line),
+				});
 			}
 		},
 	});
@@ -297,7 +353,11 @@ function tagHits(vault: VisibleVault, notes: readonly string[], query: string): 
 		let lines: number[] | undefined;
 		for (const tag of tags) {
 			const lower = tag.tag.toLowerCase();
-			if (lower !== wanted && !(lower.length > wanted.length && lower.startsWith(wanted) && lower.charAt(wanted.length) === "/")) continue;
+			if (
+				lower !== wanted &&
+				!(lower.length > wanted.length && lower.startsWith(wanted) && lower.charAt(wanted.length) === "/")
+			)
+				continue;
 			lines ??= [];
 			if (!lines.includes(tag.line)) lines.push(tag.line);
 		}
@@ -310,7 +370,12 @@ function tagHits(vault: VisibleVault, notes: readonly string[], query: string): 
 function propertyHits(vault: VisibleVault, notes: readonly string[], query: string): Hit[] {
 	const split = /^([^:=]+?)\s*[:=]\s*(.*)$/s.exec(query.trim());
 	const key = (split ? (split[1] ?? "") : query).trim().toLowerCase();
-	const value = split ? (split[2] ?? "").trim().toLowerCase().replace(/^["']|["']$/g, "") : undefined;
+	const value = split
+		? (split[2] ?? "")
+				.trim()
+				.toLowerCase()
+				.replace(/^["']|["']$/g, "")
+		: undefined;
 	const hits: Hit[] = [];
 	for (const path of notes) {
 		const frontmatter = vault.frontmatterOf(path);
@@ -331,7 +396,8 @@ function lowerCaseKeys(properties: Record<string, unknown>): Map<string, string>
 	let keys = keysByLowerCase.get(properties);
 	if (!keys) {
 		keys = new Map();
-		for (const name of Object.keys(properties)) if (!keys.has(name.toLowerCase())) keys.set(name.toLowerCase(), name);
+		for (const name of Object.keys(properties))
+			if (!keys.has(name.toLowerCase())) keys.set(name.toLowerCase(), name);
 		keysByLowerCase.set(properties, keys);
 	}
 	return keys;
@@ -340,7 +406,8 @@ function lowerCaseKeys(properties: Record<string, unknown>): Map<string, string>
 function valueMatches(value: unknown, wanted: string): boolean {
 	if (Array.isArray(value)) return value.some((item) => valueMatches(item, wanted));
 	if (value === null || value === undefined) return wanted === "null" || wanted === "";
-	if (value instanceof Date) return value.toISOString().slice(0, 10) === wanted || value.toISOString().toLowerCase() === wanted;
+	if (value instanceof Date)
+		return value.toISOString().slice(0, 10) === wanted || value.toISOString().toLowerCase() === wanted;
 	const text = typeof value === "object" ? JSON.stringify(value) : String(value as string | number | boolean);
 	return text.length === wanted.length && text.toLowerCase() === wanted;
 }
@@ -352,7 +419,14 @@ function pathHits(notes: readonly string[], query: string): Hit[] {
 		const lower = path.toLowerCase();
 		if (!lower.includes(wanted)) continue;
 		const name = lower.slice(lower.lastIndexOf("/") + 1).replace(/\.md$/, "");
-		const score = name === wanted || `${name}.md` === wanted ? 4 : name.startsWith(wanted) ? 3 : name.includes(wanted) ? 2 : 1;
+		const score =
+			name === wanted || `${name}.md` === wanted
+				? 4
+				: name.startsWith(wanted)
+					? 3
+					: name.includes(wanted)
+						? 2
+						: 1;
 		hits.push({ path, line: -1, at: 0, score, noteHits: -path.length, text: "" });
 	}
 	return hits;

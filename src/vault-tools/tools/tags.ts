@@ -1,14 +1,23 @@
 import type { JsonObject } from "../../protocol/json-rpc";
 import type { ToolDefinition } from "../../protocol/mcp-types";
 import { optionalString } from "../../protocol/tool-arguments";
-import { READ_ONLY, defineVaultTool, page, readCursor, readLimit, textAnswer, type VaultToolEnvironment } from "../kit/tool-kit";
+import {
+	READ_ONLY,
+	defineVaultTool,
+	page,
+	readCursor,
+	readLimit,
+	textAnswer,
+	type VaultToolEnvironment,
+} from "../kit/tool-kit";
 import { VaultToolError } from "../../vault/privacy/visible-vault";
 
 export function createTagsTool(env: VaultToolEnvironment): ToolDefinition {
 	return defineVaultTool(
 		{
 			name: "tags",
-			description: "Tags of the vault with the number of notes that have each (most used first; prefix filters, nested tags included), or with path one note's tags and their lines. Paged.",
+			description:
+				"Tags of the vault with the number of notes that have each (most used first; prefix filters, nested tags included), or with path one note's tags and their lines. Paged.",
 			properties: {
 				prefix: { type: "string", description: "e.g. #project" },
 				path: { type: "string", description: "one note's tags" },
@@ -29,7 +38,12 @@ export function createTagsTool(env: VaultToolEnvironment): ToolDefinition {
 					const facts = env.vault.facts(path, false);
 					if (!facts) throw new VaultToolError(`No note "${path}" in the vault.`);
 					const cursorKey = JSON.stringify(["tags", path, prefix]);
-					const rows = facts.tags.filter((tag) => matches(tag.tag)).map((tag) => `#${tag.tag} (line ${tag.line + 1}${facts.frontmatter && tag.line <= facts.frontmatter.endLine ? ", frontmatter" : ""})`);
+					const rows = facts.tags
+						.filter((tag) => matches(tag.tag))
+						.map(
+							(tag) =>
+								`#${tag.tag} (line ${tag.line + 1}${facts.frontmatter && tag.line <= facts.frontmatter.endLine ? ", frontmatter" : ""})`,
+						);
 					const shown = page(rows, readCursor(args, cursorKey), limit, cursorKey, "tags");
 					return textAnswer([`${path}:`, ...shown.items, `(${shown.footer.replace(/\.$/, "")})`]);
 				}
@@ -50,9 +64,15 @@ export function createTagsTool(env: VaultToolEnvironment): ToolDefinition {
 						else counts.set(key, { spelled: tag.tag, notes: 1 });
 					}
 				}
-				const rows = [...counts.values()].sort((a, b) => b.notes - a.notes || (a.spelled.toLowerCase() < b.spelled.toLowerCase() ? -1 : 1)).map((entry) => `#${entry.spelled} ${entry.notes}`);
+				const rows = [...counts.values()]
+					.sort((a, b) => b.notes - a.notes || (a.spelled.toLowerCase() < b.spelled.toLowerCase() ? -1 : 1))
+					.map((entry) => `#${entry.spelled} ${entry.notes}`);
 				const shown = page(rows, offset, limit, cursorKey, "tags");
-				return textAnswer(rows.length === 0 ? [`No tags${prefix ? ` starting with #${prefix}` : ""}.`] : ["tag notes", ...shown.items, `(${shown.footer.replace(/\.$/, "")})`]);
+				return textAnswer(
+					rows.length === 0
+						? [`No tags${prefix ? ` starting with #${prefix}` : ""}.`]
+						: ["tag notes", ...shown.items, `(${shown.footer.replace(/\.$/, "")})`],
+				);
 			},
 		},
 		env,

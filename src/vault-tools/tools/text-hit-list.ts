@@ -59,7 +59,12 @@ export class TextHitList {
 		for (let position = Math.max(0, start); position < Math.min(end, this.count); position++) {
 			const hit = (ranked[position] ?? 0) % ORDER_LIMIT;
 			const note = this.noteOf[hit] ?? 0;
-			shown.push({ path: this.paths[note] ?? "", byteAt: this.bytesAt[hit] ?? 0, score: this.scores[hit] ?? 0, noteHits: this.notesHits[note] ?? 0 });
+			shown.push({
+				path: this.paths[note] ?? "",
+				byteAt: this.bytesAt[hit] ?? 0,
+				score: this.scores[hit] ?? 0,
+				noteHits: this.notesHits[note] ?? 0,
+			});
 		}
 		return shown;
 	}
@@ -73,7 +78,9 @@ export class TextHitList {
 		const keys = new Float64Array(this.count);
 		for (let hit = 0; hit < this.count; hit++) {
 			const noteHits = Math.min(this.notesHits[this.noteOf[hit] ?? 0] ?? 0, MAX_RANKED_NOTE_HITS);
-			const rank = (MAX_TEXT_SCORE - (this.scores[hit] ?? 0)) * (MAX_RANKED_NOTE_HITS + 1) + (MAX_RANKED_NOTE_HITS - noteHits);
+			const rank =
+				(MAX_TEXT_SCORE - (this.scores[hit] ?? 0)) * (MAX_RANKED_NOTE_HITS + 1) +
+				(MAX_RANKED_NOTE_HITS - noteHits);
 			keys[hit] = rank * ORDER_LIMIT + hit;
 		}
 		keys.sort();

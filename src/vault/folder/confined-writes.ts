@@ -44,7 +44,8 @@ export class ConfinedWrites {
 		const temporary = await this.writeTemporary(parts, folder, data, current.stats.mode & 0o777);
 		try {
 			const now = await fs.lstat(target);
-			if (now.isSymbolicLink()) throw new WriteRefusedError(`Refused: ${path} is a symbolic link; ${NOTHING_WRITTEN}`);
+			if (now.isSymbolicLink())
+				throw new WriteRefusedError(`Refused: ${path} is a symbolic link; ${NOTHING_WRITTEN}`);
 			if (!sameFile(now, current.stats)) throw new NoteChangedError(path);
 			await fs.rename(temporary.path, target);
 		} catch (error) {
@@ -59,7 +60,9 @@ export class ConfinedWrites {
 		const folder = await this.folders(parts, true);
 		const temporary = await this.writeTemporary(parts, folder, text);
 		try {
-			await placeWithoutOverwriting(temporary.path, join(folder, name), () => this.assertInPlace(parts, join(folder, name), temporary.stats));
+			await placeWithoutOverwriting(temporary.path, join(folder, name), () =>
+				this.assertInPlace(parts, join(folder, name), temporary.stats),
+			);
 		} finally {
 			await removeQuietly(temporary.path);
 		}
@@ -70,13 +73,16 @@ export class ConfinedWrites {
 		const source = splitPath(from);
 		const sourcePath = join(await this.folders(source.parts, false), source.name);
 		const stats = await fs.lstat(sourcePath);
-		if (stats.isSymbolicLink()) throw new WriteRefusedError(`Refused: ${from} is a symbolic link; ${NOTHING_WRITTEN}`);
+		if (stats.isSymbolicLink())
+			throw new WriteRefusedError(`Refused: ${from} is a symbolic link; ${NOTHING_WRITTEN}`);
 		if (!stats.isFile()) throw new WriteRefusedError(`Refused: ${from} is not a file; nothing was written`);
 		const destination = splitPath(to);
 		const destinationPath = join(await this.folders(destination.parts, true), destination.name);
 		// The file that arrives must be the note checked above (not a file a swapped source folder leads to), in the
 		// vault's own destination folder.
-		await placeWithoutOverwriting(sourcePath, destinationPath, () => this.assertInPlace(destination.parts, destinationPath, stats));
+		await placeWithoutOverwriting(sourcePath, destinationPath, () =>
+			this.assertInPlace(destination.parts, destinationPath, stats),
+		);
 	}
 
 	/**
@@ -88,12 +94,17 @@ export class ConfinedWrites {
 		for (let depth = 0; depth < parts.length; depth++) {
 			const part = parts[depth] ?? "";
 			const shown = parts.slice(0, depth + 1).join("/");
-			if (part === "" || part === "." || part === ".." || part.startsWith(".")) throw new WriteRefusedError(`Refused: ${shown} is not a visible folder of the vault; nothing was written`);
+			if (part === "" || part === "." || part === ".." || part.startsWith("."))
+				throw new WriteRefusedError(
+					`Refused: ${shown} is not a visible folder of the vault; nothing was written`,
+				);
 			const next = join(current, part);
 			if (create) await fs.mkdir(next).catch(ignoreExisting);
 			const stats = await fs.lstat(next);
-			if (stats.isSymbolicLink()) throw new WriteRefusedError(`Refused: ${shown} is a symbolic link; ${NOTHING_WRITTEN}`);
-			if (!stats.isDirectory()) throw new WriteRefusedError(`Refused: ${shown} is not a folder; nothing was written`);
+			if (stats.isSymbolicLink())
+				throw new WriteRefusedError(`Refused: ${shown} is a symbolic link; ${NOTHING_WRITTEN}`);
+			if (!stats.isDirectory())
+				throw new WriteRefusedError(`Refused: ${shown} is not a folder; nothing was written`);
 			current = next;
 		}
 		return current;
@@ -103,7 +114,12 @@ export class ConfinedWrites {
 	 * A new temporary file in `folder` holding `text`, found in the vault's own folder `parts` after it was
 	 * created and again after its text was written; removed when either check fails.
 	 */
-	private async writeTemporary(parts: readonly string[], folder: string, text: string | Uint8Array, mode = 0o666): Promise<{ path: string; stats: Stats }> {
+	private async writeTemporary(
+		parts: readonly string[],
+		folder: string,
+		text: string | Uint8Array,
+		mode = 0o666,
+	): Promise<{ path: string; stats: Stats }> {
 		const path = join(folder, `.${randomBytes(6).toString("hex")}.ccb-write`);
 		const handle = await fs.open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode);
 		let stats: Stats;
@@ -131,7 +147,9 @@ export class ConfinedWrites {
 		await this.folders(parts, false);
 		const now = await fs.lstat(path).catch(() => undefined);
 		if (now === undefined || !sameFile(now, expected)) {
-			throw new WriteRefusedError(`Refused: ${parts.join("/") || "the vault folder"} changed while the note was being written; nothing was written`);
+			throw new WriteRefusedError(
+				`Refused: ${parts.join("/") || "the vault folder"} changed while the note was being written; nothing was written`,
+			);
 		}
 	}
 }
@@ -140,7 +158,8 @@ export class ConfinedWrites {
 function splitPath(path: string): { parts: string[]; name: string } {
 	const parts = path.split("/");
 	const name = parts.pop() ?? "";
-	if (name === "" || name === "." || name === "..") throw new WriteRefusedError(`Refused: ${path} does not name a note; nothing was written`);
+	if (name === "" || name === "." || name === "..")
+		throw new WriteRefusedError(`Refused: ${path} does not name a note; nothing was written`);
 	return { parts, name };
 }
 

@@ -21,7 +21,9 @@ export class FolderDiagnosticsNotes implements DiagnosticsNotes {
 	constructor(source: FolderNoteStore | FolderNoteStoreOptions, yaml: YamlCodec = libraryYamlCodec) {
 		this.ownsStore = !(source instanceof FolderNoteStore);
 		this.store = source instanceof FolderNoteStore ? source : new FolderNoteStore(source);
-		this.metadataMemo = new NoteMemo(this.store, (path, read) => factsFromText(path, read.bytes > MAX_SCANNED_NOTE_BYTES ? "" : read.text, yaml));
+		this.metadataMemo = new NoteMemo(this.store, (path, read) =>
+			factsFromText(path, read.bytes > MAX_SCANNED_NOTE_BYTES ? "" : read.text, yaml),
+		);
 	}
 
 	get structureVersion(): number {

@@ -1,4 +1,16 @@
-import { closeSync, fstatSync, lstatSync, openSync, readFileSync, readSync, readdirSync, realpathSync, watch, type FSWatcher, type Stats } from "node:fs";
+import {
+	closeSync,
+	fstatSync,
+	lstatSync,
+	openSync,
+	readFileSync,
+	readSync,
+	readdirSync,
+	realpathSync,
+	watch,
+	type FSWatcher,
+	type Stats,
+} from "node:fs";
 import { join, sep } from "node:path";
 import { LinkResolver } from "../notes/link-resolver";
 import { describeError } from "../../shared/describe-error";
@@ -222,14 +234,18 @@ export class FolderNoteStore {
 	private watch(folder: string): void {
 		if (!this.watching || this.watchers.has(folder)) return;
 		try {
-			const watcher = watch(folder === "" ? this.options.root : this.absolute(folder), { persistent: false }, (_event, filename) => {
-				this.changeEvents++;
-				if (filename === null) this.stopWatching("a change event without a file name");
-				else if (folder === "") {
-					this.topLevelEvents++;
-					this.dirty.add(filename);
-				} else this.dirty.add(`${folder}/${filename}`);
-			});
+			const watcher = watch(
+				folder === "" ? this.options.root : this.absolute(folder),
+				{ persistent: false },
+				(_event, filename) => {
+					this.changeEvents++;
+					if (filename === null) this.stopWatching("a change event without a file name");
+					else if (folder === "") {
+						this.topLevelEvents++;
+						this.dirty.add(filename);
+					} else this.dirty.add(`${folder}/${filename}`);
+				},
+			);
 			watcher.on("error", () => {
 				// The folder went away (or was renamed): its parent's watcher reports that; forget this one.
 				this.changeEvents++;
@@ -272,11 +288,14 @@ export class FolderNoteStore {
 			});
 			// Only a folder walked before can have left files listed that are not there now (a new one has none).
 			const prefix = `${path}/`;
-			if (walkedBefore) for (const known of [...this.files.paths()]) if (known.startsWith(prefix) && !found.has(known)) this.removeFile(known);
+			if (walkedBefore)
+				for (const known of [...this.files.paths()])
+					if (known.startsWith(prefix) && !found.has(known)) this.removeFile(known);
 		} else if (stats?.isFile()) {
 			this.addFile(path);
 			const entry = this.notes.get(path);
-			if (entry && (force || (entry.stamp !== undefined && entry.stamp !== stampOf(stats)))) this.forget(path, entry);
+			if (entry && (force || (entry.stamp !== undefined && entry.stamp !== stampOf(stats))))
+				this.forget(path, entry);
 		} else {
 			// Gone, or something that is neither a file nor a folder now (a symbolic link): nothing is listed there.
 			if (this.files.has(path)) this.removeFile(path);
@@ -300,7 +319,8 @@ export class FolderNoteStore {
 				this.watchers.delete(folder);
 			}
 		}
-		if (this.realFolders.delete(path)) for (const folder of [...this.realFolders]) if (folder.startsWith(prefix)) this.realFolders.delete(folder);
+		if (this.realFolders.delete(path))
+			for (const folder of [...this.realFolders]) if (folder.startsWith(prefix)) this.realFolders.delete(folder);
 		return true;
 	}
 
@@ -339,7 +359,8 @@ export class FolderNoteStore {
 		if (read.bytes > RECENT_TEXT_BYTES) return;
 		this.recent.push({ path, stamp, read });
 		let bytes = this.recent.reduce((sum, candidate) => sum + candidate.read.bytes, 0);
-		while (this.recent.length > RECENT_TEXTS || bytes > RECENT_TEXT_BYTES) bytes -= this.recent.shift()?.read.bytes ?? 0;
+		while (this.recent.length > RECENT_TEXTS || bytes > RECENT_TEXT_BYTES)
+			bytes -= this.recent.shift()?.read.bytes ?? 0;
 	}
 
 	private addFile(path: string): void {

@@ -4,7 +4,14 @@ import { LineTable } from "../markdown/line-table";
 import type { YamlCodec } from "../../shared/yaml-codec";
 import { libraryYamlCodec } from "./yaml-library-codec";
 import type { FrontmatterFact, LinkFact, NoteFacts, TagFact } from "../markdown/note-model";
-import { LinksNotKeptError, NoteChangedError, type Backlink, type RenameReport, type StrandedLink, type VaultIndex } from "../notes/vault-index";
+import {
+	LinksNotKeptError,
+	NoteChangedError,
+	type Backlink,
+	type RenameReport,
+	type StrandedLink,
+	type VaultIndex,
+} from "../notes/vault-index";
 import { ConfinedWrites } from "./confined-writes";
 import { FolderNoteStore, NoteMemo, type FolderNoteStoreOptions } from "./folder-note-store";
 import { rewriteLink } from "./link-rewrite";
@@ -64,10 +71,22 @@ export class FolderVaultIndex implements VaultIndex {
 		this.store = source instanceof FolderNoteStore ? source : new FolderNoteStore(source);
 		this.writes = new ConfinedWrites(this.store.root);
 		this.searchTexts = new SearchTextSlabs(this.store);
-		this.outgoing = new NoteMemo(this.store, (_path, read) => ({ linkpaths: distinct(linkFactsFromText(read.text).map((link) => link.linkpath)), targets: [], resolvedAt: -1 }));
+		this.outgoing = new NoteMemo(this.store, (_path, read) => ({
+			linkpaths: distinct(linkFactsFromText(read.text).map((link) => link.linkpath)),
+			targets: [],
+			resolvedAt: -1,
+		}));
 		this.described = new NoteMemo(this.store, (_path, read) => tagsAndFrontmatterFromText(read.text, yaml));
-		this.parsed = new NoteMemo(this.store, (path, read) => ({ facts: factsFromText(path, read.text, yaml), resolvedAt: -1 }), WHOLE_FACTS_KEPT);
-		this.links = new NoteMemo(this.store, (_path, read) => ({ links: linkFactsFromText(read.text), resolvedAt: -1 }), WHOLE_FACTS_KEPT);
+		this.parsed = new NoteMemo(
+			this.store,
+			(path, read) => ({ facts: factsFromText(path, read.text, yaml), resolvedAt: -1 }),
+			WHOLE_FACTS_KEPT,
+		);
+		this.links = new NoteMemo(
+			this.store,
+			(_path, read) => ({ links: linkFactsFromText(read.text), resolvedAt: -1 }),
+			WHOLE_FACTS_KEPT,
+		);
 	}
 
 	refresh(): Promise<void> {
@@ -157,8 +176,16 @@ export class FolderVaultIndex implements VaultIndex {
 				await this.writeText(change.path, change.text, change.before);
 				updates.push({ path: change.path, links: change.links });
 			} catch (error) {
-				const reason = error instanceof NoteChangedError ? "it changed meanwhile" : describeError(error).split(this.store.root).join("");
-				problems.push({ path: change.path, line: 0, original: "", reason: `its links could not be updated: ${reason}` });
+				const reason =
+					error instanceof NoteChangedError
+						? "it changed meanwhile"
+						: describeError(error).split(this.store.root).join("");
+				problems.push({
+					path: change.path,
+					line: 0,
+					original: "",
+					reason: `its links could not be updated: ${reason}`,
+				});
 			}
 		}
 		this.store.touched(from, to);
@@ -204,7 +231,9 @@ export class FolderVaultIndex implements VaultIndex {
 		if (!entry) return [];
 		const version = this.store.structureVersion;
 		if (entry.resolvedAt !== version) {
-			entry.targets = distinct(entry.linkpaths.flatMap((linkpath) => this.store.files.resolve(linkpath, path) ?? []));
+			entry.targets = distinct(
+				entry.linkpaths.flatMap((linkpath) => this.store.files.resolve(linkpath, path) ?? []),
+			);
 			entry.resolvedAt = version;
 		}
 		return entry.targets;
@@ -221,12 +250,24 @@ export class FolderVaultIndex implements VaultIndex {
 		const candidates = new Map<string, { text: string; links: { link: LinkFact; before: string }[] }>();
 		for (const path of this.store.notePaths()) {
 			// Only the moved note and notes with a link by either name can be changed: the others are not parsed.
-			if (path !== from && !(this.outgoing.get(path)?.linkpaths ?? []).some((linkpath) => keys.has(nameKey(linkpath)))) continue;
+			if (
+				path !== from &&
+				!(this.outgoing.get(path)?.linkpaths ?? []).some((linkpath) => keys.has(nameKey(linkpath)))
+			)
+				continue;
 			const facts = this.factsNow(path);
 			const text = this.store.text(path);
 			if (!facts || text === undefined) continue;
-			const links = facts.links.filter((link) => link.target !== undefined && (path === from || keys.has(nameKey(link.linkpath)) || (link.linkpath === "" && path === from)));
-			if (links.length > 0) candidates.set(path, { text, links: links.map((link) => ({ link: { ...link }, before: link.target ?? "" })) });
+			const links = facts.links.filter(
+				(link) =>
+					link.target !== undefined &&
+					(path === from || keys.has(nameKey(link.linkpath)) || (link.linkpath === "" && path === from)),
+			);
+			if (links.length > 0)
+				candidates.set(path, {
+					text,
+					links: links.map((link) => ({ link: { ...link }, before: link.target ?? "" })),
+				});
 		}
 		const files = this.store.files;
 		files.remove(from);
@@ -240,12 +281,19 @@ export class FolderVaultIndex implements VaultIndex {
 				for (const { link, before } of note.links) {
 					const expected = before === from ? to : before;
 					if (files.resolve(link.linkpath, sourceAfter) === expected) continue;
-					const rewritten = rewriteLink(link, expected, sourceAfter, (linkpath) => files.resolve(linkpath, sourceAfter));
+					const rewritten = rewriteLink(link, expected, sourceAfter, (linkpath) =>
+						files.resolve(linkpath, sourceAfter),
+					);
 					if (rewritten === undefined) stranded.push({ path, line: link.line, original: link.original });
 					else replacements.push({ line: link.line, start: link.start, end: link.end, text: rewritten });
 				}
 				if (replacements.length > 0) {
-					plan.push({ path: sourceAfter, before: note.text, text: replaceOnLines(note.text, replacements), links: replacements.length });
+					plan.push({
+						path: sourceAfter,
+						before: note.text,
+						text: replaceOnLines(note.text, replacements),
+						links: replacements.length,
+					});
 				}
 			}
 			if (stranded.length > 0) throw new LinksNotKeptError(from, to, false, stranded);
@@ -266,13 +314,19 @@ function nameKey(linkpath: string): string {
 	return name.endsWith(".md") ? name.slice(0, -3) : name;
 }
 
-function replaceOnLines(text: string, replacements: { line: number; start: number; end: number; text: string }[]): string {
+function replaceOnLines(
+	text: string,
+	replacements: { line: number; start: number; end: number; text: string }[],
+): string {
 	const table = new LineTable(text);
 	let result = text;
 	const ordered = [...replacements].sort((a, b) => b.line - a.line || b.start - a.start);
 	for (const replacement of ordered) {
 		const lineStart = table.starts[replacement.line] ?? 0;
-		result = result.slice(0, lineStart + replacement.start) + replacement.text + result.slice(lineStart + replacement.end);
+		result =
+			result.slice(0, lineStart + replacement.start) +
+			replacement.text +
+			result.slice(lineStart + replacement.end);
 	}
 	return result;
 }

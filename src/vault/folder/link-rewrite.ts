@@ -6,13 +6,22 @@ import type { LinkFact } from "../markdown/note-model";
  * percent-encoding. Tries the shortest spelling first and returns the first that `resolves` confirms; undefined
  * when none does.
  */
-export function rewriteLink(link: LinkFact, target: string, sourcePath: string, resolves: (linkpath: string) => string | undefined): string | undefined {
+export function rewriteLink(
+	link: LinkFact,
+	target: string,
+	sourcePath: string,
+	resolves: (linkpath: string) => string | undefined,
+): string | undefined {
 	const original = link.original;
 	if (original.startsWith("[[") || original.startsWith("![[")) return rewriteWikilink(original, target, resolves);
 	return rewriteMarkdownLink(original, target, sourcePath, resolves);
 }
 
-function rewriteWikilink(original: string, target: string, resolves: (linkpath: string) => string | undefined): string | undefined {
+function rewriteWikilink(
+	original: string,
+	target: string,
+	resolves: (linkpath: string) => string | undefined,
+): string | undefined {
 	const open = original.startsWith("!") ? 3 : 2;
 	const inner = original.slice(open, -2);
 	const cut = firstIndexOf(inner, ["#", "|"]);
@@ -32,7 +41,12 @@ function rewriteWikilink(original: string, target: string, resolves: (linkpath: 
 	return undefined;
 }
 
-function rewriteMarkdownLink(original: string, target: string, sourcePath: string, resolves: (linkpath: string) => string | undefined): string | undefined {
+function rewriteMarkdownLink(
+	original: string,
+	target: string,
+	sourcePath: string,
+	resolves: (linkpath: string) => string | undefined,
+): string | undefined {
 	const destination = /\]\(\s*(<[^<>\n]*>|(?:[^\s()]|\([^\s()]*\))*)/d.exec(original);
 	const span = destination?.indices?.[1];
 	if (!destination || !span) return undefined;
@@ -47,7 +61,11 @@ function rewriteMarkdownLink(original: string, target: string, sourcePath: strin
 	const name = full.slice(full.lastIndexOf("/") + 1);
 	const relative = relativePath(sourcePath, full);
 	const wasRelative = /^\.\.?\//.test(oldPath);
-	const order = wasRelative ? [relative, full, name] : oldPath.includes("/") || oldPath.includes("%2F") ? [full, name, relative] : [name, full, relative];
+	const order = wasRelative
+		? [relative, full, name]
+		: oldPath.includes("/") || oldPath.includes("%2F")
+			? [full, name, relative]
+			: [name, full, relative];
 	const encoded = !angled && (oldPath.includes("%") || !/\s/.test(safeDecode(oldPath)));
 	for (const candidate of unique(order)) {
 		if (resolves(candidate) !== target) continue;

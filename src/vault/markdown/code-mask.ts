@@ -22,7 +22,10 @@ export class CodeMask {
 				return undefined;
 			}
 			// A fence needs three backticks or tildes in a row: most lines are not looked at further.
-			const opening = line.includes("```") || line.includes("~~~") ? /^[ \t]*(?:>[ \t]?)*(`{3,}|~{3,})(.*)$/.exec(line) : null;
+			const opening =
+				line.includes("```") || line.includes("~~~")
+					? /^[ \t]*(?:>[ \t]?)*(`{3,}|~{3,})(.*)$/.exec(line)
+					: null;
 			if (opening?.[1] && !(opening[1].startsWith("`") && opening[2]?.includes("`"))) {
 				this.fence = { marker: opening[1].charAt(0), length: opening[1].length };
 				return undefined;
@@ -119,4 +122,3 @@ class MaskedLine {
 		return this.copiedTo === 0 ? this.line : this.done + this.line.slice(this.copiedTo);
 	}
 }
-

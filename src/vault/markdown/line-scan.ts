@@ -10,7 +10,13 @@
  * `splitLines` also counts as a line end).
  */
 export function masksLineByLine(text: string): boolean {
-	return !text.includes("```") && !text.includes("~~~") && !text.includes("%%") && !text.includes("<!--") && !text.includes("\r");
+	return (
+		!text.includes("```") &&
+		!text.includes("~~~") &&
+		!text.includes("%%") &&
+		!text.includes("<!--") &&
+		!text.includes("\r")
+	);
 }
 
 /** The text's first lines, as far as `findFrontmatter` reads them, and where the line after them starts. */
@@ -42,12 +48,19 @@ export function noteHead(text: string): NoteHead {
  * Calls `each` with every line, from the one starting at `offset` (numbered `line`) to the end, that holds
  * `character`, and its number, in order. The text must `masksLineByLine` (lines end at `\n` only).
  */
-export function eachLineHolding(text: string, character: string, offset: number, line: number, each: (text: string, line: number) => void): void {
+export function eachLineHolding(
+	text: string,
+	character: string,
+	offset: number,
+	line: number,
+	each: (text: string, line: number) => void,
+): void {
 	let counted = offset;
 	let number = line;
-	for (let found = text.indexOf(character, offset); found >= 0; ) {
+	for (let found = text.indexOf(character, offset); found >= 0;) {
 		const start = found === 0 ? 0 : text.lastIndexOf("\n", found - 1) + 1;
-		for (let feed = text.indexOf("\n", counted); feed >= 0 && feed < start; feed = text.indexOf("\n", feed + 1)) number++;
+		for (let feed = text.indexOf("\n", counted); feed >= 0 && feed < start; feed = text.indexOf("\n", feed + 1))
+			number++;
 		const end = lineEnd(text, found);
 		each(text.slice(start, end), number);
 		if (end >= text.length) return;

@@ -2,7 +2,8 @@ import type { LinkFact } from "./note-model";
 
 const WIKILINK = /!?\[\[([^[\]]+)\]\]/g;
 // [text](target "title"): the text may hold one level of brackets; the target is <...> or has balanced parens.
-const MARKDOWN_LINK = /!?\[(?:[^[\]]|\[[^[\]]*\])*\]\(\s*(<[^<>\n]*>|(?:[^\s()]|\([^\s()]*\))*)(?:\s+(?:"[^"]*"|'[^']*'|\([^()]*\)))?\s*\)/dg;
+const MARKDOWN_LINK =
+	/!?\[(?:[^[\]]|\[[^[\]]*\])*\]\(\s*(<[^<>\n]*>|(?:[^\s()]|\([^\s()]*\))*)(?:\s+(?:"[^"]*"|'[^']*'|\([^()]*\)))?\s*\)/dg;
 const URL_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 
 /**
@@ -25,7 +26,12 @@ export function findLinks(original: string, masked: string, line: number): LinkF
 		const start = match.index;
 		if (isEscaped(rest, start)) continue;
 		const [targetStart, targetEnd] = match.indices?.[1] ?? [start, start];
-		const link = markdownLink(original.slice(start, start + match[0].length), original.slice(targetStart, targetEnd), line, start);
+		const link = markdownLink(
+			original.slice(start, start + match[0].length),
+			original.slice(targetStart, targetEnd),
+			line,
+			start,
+		);
 		if (link) links.push(link);
 	}
 	return links.sort((a, b) => a.start - b.start);
@@ -57,7 +63,14 @@ function markdownLink(original: string, rawTarget: string, line: number, start: 
 	return linkFrom(target, true, original.startsWith("!"), original, line, start);
 }
 
-function linkFrom(target: string, percentEncoded: boolean, embed: boolean, original: string, line: number, start: number): LinkFact | undefined {
+function linkFrom(
+	target: string,
+	percentEncoded: boolean,
+	embed: boolean,
+	original: string,
+	line: number,
+	start: number,
+): LinkFact | undefined {
 	const hash = target.indexOf("#");
 	const rawPath = hash < 0 ? target : target.slice(0, hash);
 	const rawSubpath = hash < 0 ? "" : target.slice(hash + 1);

@@ -87,6 +87,9 @@ function atxHeading(original: string, line: number, level: number): HeadingFact 
 }
 
 function setextHeading(lines: readonly string[], from: number, underline: number, level: number): HeadingFact {
-	const text = lines.slice(from, underline).map((part) => part.trim()).join(" ");
+	const text = lines
+		.slice(from, underline)
+		.map((part) => part.trim())
+		.join(" ");
 	return { text, level, line: from, endLine: underline };
 }

@@ -86,4 +86,3 @@ export interface FrontmatterProblem {
 	message: string;
 	range: TextRange;
 }
-

@@ -8,7 +8,10 @@ import type { YamlCodec } from "../../shared/yaml-codec";
 // digits, _, - and / (https://help.obsidian.md/tags, "Tag format"). Obsidian ends it at other punctuation, so
 // `#private.` is `private`. Two readings are taken and both kept, so neither can hide a private tag: the letters
 // above only, and anything up to white space or ASCII punctuation (emoji and other scripts, which Obsidian allows).
-const INLINE_TAG_READINGS = [/(?<=^|\s|#[^\s#]+)#([\p{L}\p{N}_/-]+)/gu, /(?<=^|\s|#[^\s#]+)#([^\s!"#$%&'()*+,.:;<=>?@[\\\]^`{|}~]+)/gu];
+const INLINE_TAG_READINGS = [
+	/(?<=^|\s|#[^\s#]+)#([\p{L}\p{N}_/-]+)/gu,
+	/(?<=^|\s|#[^\s#]+)#([^\s!"#$%&'()*+,.:;<=>?@[\\\]^`{|}~]+)/gu,
+];
 // A `#` where both readings may start a tag (after what their look-behind accepts, or more) followed by a
 // character their tags may start with: a line without one has no tag (`[[Note#Heading]]` has none).
 const TAG_START = /(?:^|\s|#[^\s#]*)#[^\s!"#$%&'()*+,.:;<=>?@[\\\]^`{|}~]/u;

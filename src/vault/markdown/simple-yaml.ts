@@ -37,7 +37,13 @@ export function simpleYamlMap(yaml: string): Record<string, unknown> | undefined
 		open = undefined;
 		const colon = KEY_LINE.exec(line);
 		const key = colon?.[1];
-		if (key === undefined || key.length > MAX_KEY_LENGTH || RESERVED_KEYS.has(key) || Object.prototype.hasOwnProperty.call(map, key)) return undefined;
+		if (
+			key === undefined ||
+			key.length > MAX_KEY_LENGTH ||
+			RESERVED_KEYS.has(key) ||
+			Object.prototype.hasOwnProperty.call(map, key)
+		)
+			return undefined;
 		const rest = line.slice(key.length + 1);
 		const value = blockValue(rest);
 		if (value === NOT_SIMPLE) return undefined;
@@ -52,7 +58,16 @@ export function simpleYamlMap(yaml: string): Record<string, unknown> | undefined
 function hasUnsafeCharacter(line: string): boolean {
 	for (let at = 0; at < line.length; at++) {
 		const code = line.charCodeAt(at);
-		if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029 || code === 0xfeff || code === 0xfffe || code === 0xffff) return true;
+		if (
+			code < 0x20 ||
+			(code >= 0x7f && code <= 0x9f) ||
+			code === 0x2028 ||
+			code === 0x2029 ||
+			code === 0xfeff ||
+			code === 0xfffe ||
+			code === 0xffff
+		)
+			return true;
 	}
 	return false;
 }
@@ -73,7 +88,13 @@ function blockValue(rest: string): unknown {
 		const quoted = quotedScalar(text, 0);
 		return quoted && quoted.end === text.length ? quoted.value : NOT_SIMPLE;
 	}
-	if (INDICATOR_FIRST.test(text) || text.endsWith(":") || text.includes(": ") || (text.startsWith("-") && text.length === 1)) return NOT_SIMPLE;
+	if (
+		INDICATOR_FIRST.test(text) ||
+		text.endsWith(":") ||
+		text.includes(": ") ||
+		(text.startsWith("-") && text.length === 1)
+	)
+		return NOT_SIMPLE;
 	return plainScalar(text);
 }
 
@@ -159,7 +180,12 @@ function plainScalar(text: string): unknown {
 	if (/^0o[0-7]+$/.test(text)) return parseInt(text.slice(2), 8);
 	if (/^[-+]?[0-9]+$/.test(text)) return parseInt(text, 10);
 	if (/^0x[0-9a-fA-F]+$/.test(text)) return parseInt(text.slice(2), 16);
-	if (/^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/.test(text)) return text.slice(-3).toLowerCase() === "nan" ? NaN : text.startsWith("-") ? -Infinity : Infinity;
-	if (/^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/.test(text) || /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/.test(text)) return parseFloat(text);
+	if (/^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/.test(text))
+		return text.slice(-3).toLowerCase() === "nan" ? NaN : text.startsWith("-") ? -Infinity : Infinity;
+	if (
+		/^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/.test(text) ||
+		/^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/.test(text)
+	)
+		return parseFloat(text);
 	return text;
 }

@@ -19,7 +19,10 @@ export function headingKey(text: string): string {
  * path each part must match a heading that comes after the previous part's heading, as Obsidian requires.
  */
 export function hasHeadingPath(headings: readonly Pick<HeadingFact, "text">[], subpath: string): boolean {
-	const parts = subpath.split("#").map(headingKey).filter((part) => part !== "");
+	const parts = subpath
+		.split("#")
+		.map(headingKey)
+		.filter((part) => part !== "");
 	if (parts.length === 0) return true;
 	let from = 0;
 	for (const part of parts) {

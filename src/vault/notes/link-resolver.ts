@@ -92,12 +92,15 @@ export class LinkResolver {
 	}
 
 	private resolveAmong(linkpath: string, sourcePath: string, exists?: (path: string) => boolean): string | undefined {
-		if (linkpath === "") return this.files.has(sourcePath) && (exists?.(sourcePath) ?? true) ? sourcePath : undefined;
+		if (linkpath === "")
+			return this.files.has(sourcePath) && (exists?.(sourcePath) ?? true) ? sourcePath : undefined;
 		const wanted = linkpath.replace(/\\/g, "/");
 		const folder = folderOf(sourcePath);
 		const rootRelative = wanted.startsWith("/");
 		const relativeToSource = /^\.\.?\//.test(wanted);
-		const normalised = normalisePath(rootRelative ? wanted.slice(1) : relativeToSource ? join(folder, wanted) : wanted);
+		const normalised = normalisePath(
+			rootRelative ? wanted.slice(1) : relativeToSource ? join(folder, wanted) : wanted,
+		);
 		if (normalised === undefined) return undefined;
 		const lower = normalised.toLowerCase();
 		const name = lower.slice(lower.lastIndexOf("/") + 1);
@@ -110,7 +113,10 @@ export class LinkResolver {
 		const besideSource = candidates.filter((path) => pathKeys(path).includes(fromSourceFolder));
 		if (besideSource.length > 0) return pickClosest(besideSource, folder);
 		if (!lower.includes("/")) return pickClosest(candidates, folder);
-		return pickClosest(candidates.filter((path) => pathKeys(path).some((key) => key.endsWith(`/${lower}`))), folder);
+		return pickClosest(
+			candidates.filter((path) => pathKeys(path).some((key) => key.endsWith(`/${lower}`))),
+			folder,
+		);
 	}
 }
 

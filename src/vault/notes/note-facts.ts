@@ -47,7 +47,8 @@ export function linkFactsFromText(text: string): LinkFact[] {
 		const mask = new CodeMask();
 		eachLineHolding(text, "[", block ? head.bodyOffset : 0, block ? block.endLine + 1 : 0, (line, number) => {
 			const masked = mask.maskLine(line);
-			if (masked !== undefined && masked.includes("[")) for (const link of findLinks(line, masked, number)) links.push(link);
+			if (masked !== undefined && masked.includes("["))
+				for (const link of findLinks(line, masked, number)) links.push(link);
 		});
 		return links;
 	}
@@ -57,7 +58,10 @@ export function linkFactsFromText(text: string): LinkFact[] {
 }
 
 /** The note's tags and frontmatter, as `factsFromText` gives them (the frontmatter's YAML parsed once for both). */
-export function tagsAndFrontmatterFromText(text: string, codec: YamlCodec): { tags: TagFact[]; frontmatter?: FrontmatterFact } {
+export function tagsAndFrontmatterFromText(
+	text: string,
+	codec: YamlCodec,
+): { tags: TagFact[]; frontmatter?: FrontmatterFact } {
 	if (masksLineByLine(text)) {
 		// Only the lines with a `#` can hold a tag: the others are not split off or masked.
 		const head = noteHead(text);
@@ -66,7 +70,8 @@ export function tagsAndFrontmatterFromText(text: string, codec: YamlCodec): { ta
 		const mask = new CodeMask();
 		eachLineHolding(text, "#", block ? head.bodyOffset : 0, block ? block.endLine + 1 : 0, (line, number) => {
 			const masked = mask.maskLine(line);
-			if (masked !== undefined && masked.includes("#")) for (const tag of tagsInLine(masked)) tags.push({ tag, line: number });
+			if (masked !== undefined && masked.includes("#"))
+				for (const tag of tagsInLine(masked)) tags.push({ tag, line: number });
 		});
 		return describe(head.lines, block, codec, tags);
 	}
@@ -76,13 +81,22 @@ export function tagsAndFrontmatterFromText(text: string, codec: YamlCodec): { ta
 }
 
 /** The tags and frontmatter, given the body's tags (`inline`) and the lines up to the frontmatter's end at least. */
-function describe(lines: readonly string[], block: FrontmatterBlock | undefined, codec: YamlCodec, inline: TagFact[]): { tags: TagFact[]; frontmatter?: FrontmatterFact } {
+function describe(
+	lines: readonly string[],
+	block: FrontmatterBlock | undefined,
+	codec: YamlCodec,
+	inline: TagFact[],
+): { tags: TagFact[]; frontmatter?: FrontmatterFact } {
 	if (!block) return { tags: inline };
 	const keyLines = keyLinesOf(lines, block);
 	const tagLine = Object.entries(keyLines).find(([key]) => /^tags?$/i.test(key))?.[1] ?? 0;
 	// Most frontmatter is plain `key: value` lines: read without a YAML parser, to the same values.
 	const simple = simpleYamlMap(block.yaml);
-	if (simple) return { tags: [...frontmatterTagsOfValues(simple).map((tag) => ({ tag, line: tagLine })), ...inline], frontmatter: { endLine: block.endLine, keyLines, properties: simple } };
+	if (simple)
+		return {
+			tags: [...frontmatterTagsOfValues(simple).map((tag) => ({ tag, line: tagLine })), ...inline],
+			frontmatter: { endLine: block.endLine, keyLines, properties: simple },
+		};
 	// The frontmatter's tags for display, read as `frontmatterTags` reads them (any key case, YAML errors as the codec can); privacy reads `noteTags`.
 	const tags = [...frontmatterTagsByCodec(block.yaml, codec).map((tag) => ({ tag, line: tagLine })), ...inline];
 	return { tags, frontmatter: frontmatterFact(block, keyLines, codec) };
@@ -115,7 +129,8 @@ function frontmatterFact(block: FrontmatterBlock, keyLines: Record<string, numbe
 	try {
 		const parsed = codec.parse(block.yaml);
 		if (parsed === null || parsed === undefined) fact.properties = {};
-		else if (typeof parsed === "object" && !Array.isArray(parsed)) fact.properties = parsed as Record<string, unknown>;
+		else if (typeof parsed === "object" && !Array.isArray(parsed))
+			fact.properties = parsed as Record<string, unknown>;
 		else fact.problem = "the frontmatter is not a list of key: value properties";
 	} catch (error) {
 		fact.problem = `the frontmatter YAML does not parse (${describeError(error).split("\n", 1)[0] ?? ""})`;

@@ -131,6 +131,8 @@ export class LinksNotKeptError extends Error {
 
 	private item(link: StrandedLink): string {
 		if (link.reason !== undefined) return `${link.path} (${link.reason})`;
-		return this.moved ? `${link.path}:${link.line + 1} ${link.original}` : `${link.original} in ${link.path} (line ${link.line + 1})`;
+		return this.moved
+			? `${link.path}:${link.line + 1} ${link.original}`
+			: `${link.original} in ${link.path} (line ${link.line + 1})`;
 	}
 }

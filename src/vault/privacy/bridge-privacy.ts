@@ -32,7 +32,12 @@ export function readBridgePrivacy(value: unknown): BridgePrivacy | undefined {
 	if (!isStringList(folders) || !isStringList(tags)) return undefined;
 	if (unreadable !== undefined && typeof unreadable !== "string") return undefined;
 	if (configFolder !== undefined && typeof configFolder !== "string") return undefined;
-	return { folders, tags, ...(unreadable !== undefined ? { unreadable } : {}), ...(configFolder !== undefined ? { configFolder } : {}) };
+	return {
+		folders,
+		tags,
+		...(unreadable !== undefined ? { unreadable } : {}),
+		...(configFolder !== undefined ? { configFolder } : {}),
+	};
 }
 
 /**
@@ -45,13 +50,17 @@ export function readBridgePrivacy(value: unknown): BridgePrivacy | undefined {
 export function rulesNotKept(own: PrivacyRules, bridge: PrivacyRules, identity: PathKey): string[] {
 	if (bridge.unreadable !== undefined) return [];
 	if (own.unreadable !== undefined) return ["every note (this side cannot read the privacy settings)"];
-	const bridgeFolders = bridge.folders.map(normaliseFolder).filter((folder) => folder !== "").map((folder) => identity.key(folder));
+	const bridgeFolders = bridge.folders
+		.map(normaliseFolder)
+		.filter((folder) => folder !== "")
+		.map((folder) => identity.key(folder));
 	const bridgeTags = bridge.tags.map(normaliseTag).filter((tag) => tag !== "");
 	const missing: string[] = [];
 	for (const folder of own.folders.map(normaliseFolder)) {
 		if (folder === "" || isHidden(folder)) continue;
 		const key = identity.key(folder);
-		if (!bridgeFolders.some((kept) => key === kept || key.startsWith(`${kept}/`))) missing.push(`the folder "${folder}"`);
+		if (!bridgeFolders.some((kept) => key === kept || key.startsWith(`${kept}/`)))
+			missing.push(`the folder "${folder}"`);
 	}
 	for (const tag of own.tags.map(normaliseTag)) {
 		if (tag === "") continue;

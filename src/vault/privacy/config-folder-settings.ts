@@ -58,10 +58,17 @@ export function parseConfigFolderSettings(folder: string, texts: ConfigFolderTex
 	if (typeof record === "string") return { kind: "unreadable", detail: `${dataFile}: ${record}` };
 	const folders = stringList(record.privateFolders);
 	const tags = stringList(record.privateTags);
-	if (folders === undefined) return { kind: "unreadable", detail: `${dataFile}: "privateFolders" is not a list of folders` };
+	if (folders === undefined)
+		return { kind: "unreadable", detail: `${dataFile}: "privateFolders" is not a list of folders` };
 	if (tags === undefined) return { kind: "unreadable", detail: `${dataFile}: "privateTags" is not a list of tags` };
-	const vaultTools = typeof record.vaultTools === "object" && record.vaultTools !== null ? (record.vaultTools as Record<string, unknown>) : {};
-	const promptsFolder = typeof vaultTools.promptsFolder === "string" && vaultTools.promptsFolder.trim() !== "" ? vaultTools.promptsFolder.trim() : undefined;
+	const vaultTools =
+		typeof record.vaultTools === "object" && record.vaultTools !== null
+			? (record.vaultTools as Record<string, unknown>)
+			: {};
+	const promptsFolder =
+		typeof vaultTools.promptsFolder === "string" && vaultTools.promptsFolder.trim() !== ""
+			? vaultTools.promptsFolder.trim()
+			: undefined;
 	let excluded: string[] = [];
 	if (record.excludedFilesArePrivate === true && texts.app !== undefined) {
 		if (typeof texts.app !== "string") return { kind: "unreadable", detail: texts.app.error };
@@ -69,7 +76,14 @@ export function parseConfigFolderSettings(folder: string, texts: ConfigFolderTex
 		if (typeof app === "string") return { kind: "unreadable", detail: `${folder}/app.json: ${app}` };
 		excluded = excludedFiles(app.userIgnoreFilters).paths;
 	}
-	return { kind: "read", folders, tags, excluded, vaultToolsOff: vaultTools.enabled === false, ...(promptsFolder ? { promptsFolder } : {}) };
+	return {
+		kind: "read",
+		folders,
+		tags,
+		excluded,
+		vaultToolsOff: vaultTools.enabled === false,
+		...(promptsFolder ? { promptsFolder } : {}),
+	};
 }
 
 /** The settings file's vault path, as messages name it. */
@@ -96,7 +110,9 @@ function parseObject(text: string): Record<string, unknown> | string {
 	} catch (error) {
 		return `not valid JSON (${describeError(error)})`;
 	}
-	return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : "not a JSON object";
+	return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)
+		? (parsed as Record<string, unknown>)
+		: "not a JSON object";
 }
 
 /** The non-empty strings of a list (as the plugin keeps them); absent is empty; anything else is undefined. */

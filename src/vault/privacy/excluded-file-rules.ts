@@ -12,7 +12,9 @@ export interface ExcludedFiles {
  * leading or trailing slashes); `/…/` entries are patterns, not paths. Anything not a list of strings is empty.
  */
 export function excludedFiles(userIgnoreFilters: unknown): ExcludedFiles {
-	const entries = Array.isArray(userIgnoreFilters) ? userIgnoreFilters.filter((entry): entry is string => typeof entry === "string" && entry.trim() !== "") : [];
+	const entries = Array.isArray(userIgnoreFilters)
+		? userIgnoreFilters.filter((entry): entry is string => typeof entry === "string" && entry.trim() !== "")
+		: [];
 	const patterns = entries.filter((entry) => /^\/.+\/[a-z]*$/.test(entry.trim()));
 	const paths = entries
 		.filter((entry) => !patterns.includes(entry))

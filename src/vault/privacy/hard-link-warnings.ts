@@ -19,6 +19,8 @@ export class HardLinkWarnings {
 		const links = this.paths.linkCount(path);
 		if (links === undefined || links <= 1) return;
 		this.warned.add(path);
-		this.warn(`Served ${path}, a file with ${links} hard links: if another of its names is in a private folder, its text is readable under this one (privacy rules see names, not files)`);
+		this.warn(
+			`Served ${path}, a file with ${links} hard links: if another of its names is in a private folder, its text is readable under this one (privacy rules see names, not files)`,
+		);
 	}
 }

@@ -3,7 +3,12 @@ import { join } from "node:path";
 import { setImmediate } from "node:timers";
 import type { PrivacyRules } from "./privacy";
 import { describeError } from "../../shared/describe-error";
-import { parseConfigFolderSettings, PLUGIN_ID, readConfigFolderTexts, type ConfigFolderSettings } from "./config-folder-settings";
+import {
+	parseConfigFolderSettings,
+	PLUGIN_ID,
+	readConfigFolderTexts,
+	type ConfigFolderSettings,
+} from "./config-folder-settings";
 
 export interface PluginSettingsOptions {
 	vaultRoot: string;
@@ -122,7 +127,8 @@ export class PluginSettings {
 	/** The vault tools' prompts folder set in the plugin (`vaultTools.promptsFolder`), from the first config folder that sets one. */
 	promptsFolder(): string | undefined {
 		this.freshen();
-		for (const { settings } of this.readings.values()) if (settings.kind === "read" && settings.promptsFolder) return settings.promptsFolder;
+		for (const { settings } of this.readings.values())
+			if (settings.kind === "read" && settings.promptsFolder) return settings.promptsFolder;
 		return undefined;
 	}
 
@@ -137,8 +143,17 @@ export class PluginSettings {
 			readings = this.readConfigFolders(this.configFolderCandidates().names);
 		}
 		// The same reading objects (files not read again, or read to the same texts) and the same listing: no change.
-		if (this.readingKey !== undefined && this.listingError === this.listingErrorRead && readings.size === this.readings.size && [...readings].every(([name, reading]) => this.readings.get(name) === reading)) return;
-		const key = [this.listingError ?? "", ...[...readings].map(([name, reading]) => `${name}\u0000${reading.key}`)].join("\u0000");
+		if (
+			this.readingKey !== undefined &&
+			this.listingError === this.listingErrorRead &&
+			readings.size === this.readings.size &&
+			[...readings].every(([name, reading]) => this.readings.get(name) === reading)
+		)
+			return;
+		const key = [
+			this.listingError ?? "",
+			...[...readings].map(([name, reading]) => `${name}\u0000${reading.key}`),
+		].join("\u0000");
 		this.listingErrorRead = this.listingError;
 		if (key === this.readingKey) {
 			this.readings = readings;
@@ -175,7 +190,11 @@ export class PluginSettings {
 	/** One config folder's settings; settings that just turned unreadable are read again a few times first. */
 	private readFolder(name: string, previous?: FolderReading): FolderReading {
 		let reading = this.readFolderOnce(name, previous);
-		for (let attempt = 0; attempt < TORN_READ_RETRIES && reading.settings.kind === "unreadable" && reading !== previous; attempt++) {
+		for (
+			let attempt = 0;
+			attempt < TORN_READ_RETRIES && reading.settings.kind === "unreadable" && reading !== previous;
+			attempt++
+		) {
 			(this.options.waitForWriter ?? waitBriefly)();
 			reading = this.readFolderOnce(name, previous);
 		}
@@ -188,7 +207,8 @@ export class PluginSettings {
 		if (stamps === undefined) return ABSENT;
 		if (stamps.settled && previous?.stamps === stamps.key) return previous;
 		const texts = readConfigFolderTexts(this.options.vaultRoot, name);
-		if ("error" in texts) return { key: `error\n${texts.error}`, settings: { kind: "unreadable", detail: texts.error } };
+		if ("error" in texts)
+			return { key: `error\n${texts.error}`, settings: { kind: "unreadable", detail: texts.error } };
 		const app = typeof texts.app === "object" ? `error ${texts.app.error}` : (texts.app ?? "");
 		const key = `${texts.data ?? "\u0000absent"}\u0000${app}`;
 		const reading = previous?.key === key ? previous : { key, settings: parseConfigFolderSettings(name, texts) };
@@ -208,7 +228,8 @@ export class PluginSettings {
 		if (data === undefined) return undefined;
 		const app = fileStamp(join(folder, "app.json"));
 		const now = (this.options.now ?? Date.now)();
-		const settled = now - data.changedMs > STAMP_SETTLED_MS && (app === undefined || now - app.changedMs > STAMP_SETTLED_MS);
+		const settled =
+			now - data.changedMs > STAMP_SETTLED_MS && (app === undefined || now - app.changedMs > STAMP_SETTLED_MS);
 		return { key: `${data.stamp}\u0000${app?.stamp ?? "absent"}`, settled };
 	}
 
@@ -223,7 +244,8 @@ export class PluginSettings {
 		const listing = this.listing;
 		const recent = listing !== undefined && now - listing.at < LISTING_TRUSTED_MS;
 		const topLevelVersion = this.options.topLevelVersion?.();
-		if (recent && topLevelVersion !== undefined && listing.topLevelVersion === topLevelVersion) return { names: listing.names, fromWatcher: true };
+		if (recent && topLevelVersion !== undefined && listing.topLevelVersion === topLevelVersion)
+			return { names: listing.names, fromWatcher: true };
 		try {
 			let mtimeMs: number | undefined;
 			if (topLevelVersion === undefined) {
@@ -232,11 +254,22 @@ export class PluginSettings {
 			}
 			// A file cannot hold the plugin's settings: only folders and links (to folders, perhaps) are candidates.
 			const names = readdirSync(this.options.vaultRoot, { withFileTypes: true })
-				.filter((entry) => entry.name.startsWith(".") && entry.name !== "." && entry.name !== ".." && (entry.isDirectory() || entry.isSymbolicLink()))
+				.filter(
+					(entry) =>
+						entry.name.startsWith(".") &&
+						entry.name !== "." &&
+						entry.name !== ".." &&
+						(entry.isDirectory() || entry.isSymbolicLink()),
+				)
 				.map((entry) => entry.name)
 				.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 			// The watcher's version is read before the listing: an entry added after the listing changes it again.
-			this.listing = { names, at: now, ...(mtimeMs !== undefined ? { mtimeMs } : {}), ...(topLevelVersion !== undefined ? { topLevelVersion } : {}) };
+			this.listing = {
+				names,
+				at: now,
+				...(mtimeMs !== undefined ? { mtimeMs } : {}),
+				...(topLevelVersion !== undefined ? { topLevelVersion } : {}),
+			};
 			this.listingError = undefined;
 			return { names, fromWatcher: false };
 		} catch (error) {
@@ -257,7 +290,11 @@ export class PluginSettings {
 			for (const folder of [...settings.folders, ...settings.excluded]) folders.add(folder);
 			for (const tag of settings.tags) tags.add(tag);
 		}
-		return { folders: [...folders], tags: [...tags], ...(unreadable !== undefined ? { unreadable: unreadableSentence(unreadable) } : {}) };
+		return {
+			folders: [...folders],
+			tags: [...tags],
+			...(unreadable !== undefined ? { unreadable: unreadableSentence(unreadable) } : {}),
+		};
 	}
 
 	/** One line when the settings become unreadable or readable again, and when they are found in more than one config folder. */
@@ -265,12 +302,18 @@ export class PluginSettings {
 		const unreadable = this.combined.unreadable;
 		if (unreadable !== this.saidUnreadable) {
 			if (unreadable !== undefined) this.options.log(`${capitalised(unreadable)}.`);
-			else if (this.saidUnreadable !== undefined) this.options.log("The privacy settings of Claude Code Bridge for this vault can be read again: their rules apply.");
+			else if (this.saidUnreadable !== undefined)
+				this.options.log(
+					"The privacy settings of Claude Code Bridge for this vault can be read again: their rules apply.",
+				);
 			this.saidUnreadable = unreadable;
 		}
 		const folders = [...this.readings.keys()].join(", ");
 		if (folders !== this.saidFolders) {
-			if (this.readings.size > 1) this.options.log(`Claude Code Bridge's settings are in more than one config folder (${folders}): which one Obsidian uses cannot be known here, so the privacy rules of all of them apply.`);
+			if (this.readings.size > 1)
+				this.options.log(
+					`Claude Code Bridge's settings are in more than one config folder (${folders}): which one Obsidian uses cannot be known here, so the privacy rules of all of them apply.`,
+				);
 			this.saidFolders = folders;
 		}
 	}
@@ -289,7 +332,10 @@ function fileStamp(path: string): { stamp: string; changedMs: number } | undefin
 	try {
 		const stats = statSync(path, { throwIfNoEntry: false });
 		if (stats === undefined) return undefined;
-		return { stamp: `${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`, changedMs: Math.max(stats.mtimeMs, stats.ctimeMs) };
+		return {
+			stamp: `${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`,
+			changedMs: Math.max(stats.mtimeMs, stats.ctimeMs),
+		};
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
 		if (code === "ENOTDIR") return undefined;

@@ -36,7 +36,16 @@ export const TAGS_NOT_KNOWN: readonly string[] = Object.freeze([]);
  * a folder stored in NFD under a rule typed in NFC are private. Without an identity, case is always folded.
  */
 export class PrivacyFilter {
-	private canonicalRules: { folders: string[]; tags: string[]; closed: boolean; fromFolders: string[]; fromTags: string[]; fromUnreadable: string | undefined } | undefined;
+	private canonicalRules:
+		| {
+				folders: string[];
+				tags: string[];
+				closed: boolean;
+				fromFolders: string[];
+				fromTags: string[];
+				fromUnreadable: string | undefined;
+		  }
+		| undefined;
 
 	constructor(
 		private readonly rules: () => PrivacyRules,
@@ -81,7 +90,9 @@ export class PrivacyFilter {
 		if (!withTags || tags.length === 0) return false;
 		const noteTags = knownTags ?? this.tagsOf(relativePath);
 		if (noteTags === undefined || noteTags === TAGS_NOT_KNOWN) return true;
-		return noteTags.map(normaliseTag).some((tag) => tags.some((rule) => tag === rule || tag.startsWith(`${rule}/`)));
+		return noteTags
+			.map(normaliseTag)
+			.some((tag) => tags.some((rule) => tag === rule || tag.startsWith(`${rule}/`)));
 	}
 
 	/**
@@ -101,9 +112,18 @@ export class PrivacyFilter {
 	private canonical(): { folders: string[]; tags: string[]; closed: boolean } {
 		const { folders, tags, unreadable } = this.rules();
 		const last = this.canonicalRules;
-		if (last && last.fromUnreadable === unreadable && sameItems(last.fromFolders, folders) && sameItems(last.fromTags, tags)) return last;
+		if (
+			last &&
+			last.fromUnreadable === unreadable &&
+			sameItems(last.fromFolders, folders) &&
+			sameItems(last.fromTags, tags)
+		)
+			return last;
 		this.canonicalRules = {
-			folders: folders.map(normaliseFolder).filter((folder) => folder !== "").map((folder) => this.identity.key(folder)),
+			folders: folders
+				.map(normaliseFolder)
+				.filter((folder) => folder !== "")
+				.map((folder) => this.identity.key(folder)),
 			tags: tags.map(normaliseTag).filter((tag) => tag !== ""),
 			closed: unreadable !== undefined,
 			fromFolders: [...folders],
@@ -129,7 +149,10 @@ export function isHidden(relativePath: string): boolean {
 
 /** A folder rule as typed: slashes either way, no leading or trailing slash, surrounding spaces ignored. */
 export function normaliseFolder(folder: string): string {
-	return folder.trim().replace(/\\/g, "/").replace(/^\/+|\/+$/g, "");
+	return folder
+		.trim()
+		.replace(/\\/g, "/")
+		.replace(/^\/+|\/+$/g, "");
 }
 
 /** Tags compare without `#`, case-insensitively (as Obsidian does) and in NFC. */

@@ -56,7 +56,9 @@ export class PrivateDiagnosticsNotes implements DiagnosticsNotes {
 	}
 
 	hasSubpath(targetPath: string, subpath: string): boolean | undefined {
-		return this.privacy.isPrivate({ relative: targetPath }) ? undefined : this.source.hasSubpath?.(targetPath, subpath);
+		return this.privacy.isPrivate({ relative: targetPath })
+			? undefined
+			: this.source.hasSubpath?.(targetPath, subpath);
 	}
 
 	/** The source's notices name no note; one about a private note is not given at all. */
@@ -71,7 +73,11 @@ function lexicalTargets(linkpath: string, sourcePath: string): string[] {
 	const wanted = linkpath.replace(/\\/g, "/");
 	const folder = sourcePath.includes("/") ? sourcePath.slice(0, sourcePath.lastIndexOf("/")) : "";
 	const fromFolder = folder === "" ? wanted : `${folder}/${wanted}`;
-	const candidates = wanted.startsWith("/") ? [wanted] : /^\.\.?\//.test(wanted) ? [fromFolder] : [wanted, fromFolder];
+	const candidates = wanted.startsWith("/")
+		? [wanted]
+		: /^\.\.?\//.test(wanted)
+			? [fromFolder]
+			: [wanted, fromFolder];
 	return candidates.map(withoutDotSegments).filter((path): path is string => path !== undefined && path !== "");
 }
 

@@ -28,7 +28,8 @@ export class PrivateFiles implements VaultFileBytes {
 
 	readBytes(relativePath: string): Promise<Uint8Array> {
 		const location = this.locate(relativePath);
-		if (this.privacy.isPrivate(location ?? { relative: relativePath })) return Promise.reject(new RefusedPathError(`Not found: ${relativePath}`));
+		if (this.privacy.isPrivate(location ?? { relative: relativePath }))
+			return Promise.reject(new RefusedPathError(`Not found: ${relativePath}`));
 		if (location) this.hardLinks.check(location);
 		return this.port.readBytes(relativePath);
 	}

@@ -13,7 +13,11 @@ export interface UnmatchedFolderRule {
  * NFC, case-folded where the volume is case-insensitive). Such a rule protects nothing, silently: a typo, or
  * `secret` for a folder `Secret` on a case-sensitive volume. Empty rules are ignored.
  */
-export function unmatchedFolderRules(rules: readonly string[], folders: Iterable<string>, identity: PathKey = FOLDED_PATH_KEY): UnmatchedFolderRule[] {
+export function unmatchedFolderRules(
+	rules: readonly string[],
+	folders: Iterable<string>,
+	identity: PathKey = FOLDED_PATH_KEY,
+): UnmatchedFolderRule[] {
 	const known = new Set<string>();
 	const folded = new Map<string, string>();
 	for (const folder of folders) {
@@ -46,7 +50,12 @@ export function foldersOfFiles(filePaths: Iterable<string>): Set<string> {
 /** The warning shown under the private-folders setting (and by the headless doctor), or undefined when every rule matches. */
 export function describeUnmatchedFolderRules(unmatched: readonly UnmatchedFolderRule[]): string | undefined {
 	if (unmatched.length === 0) return undefined;
-	const parts = unmatched.map((entry) => (entry.didYouMean === undefined ? `"${entry.rule}"` : `"${entry.rule}" (did you mean "${entry.didYouMean}"?)`));
-	const subject = unmatched.length === 1 ? "This private folder rule matches no folder of the vault, so it protects nothing" : "These private folder rules match no folder of the vault, so they protect nothing";
+	const parts = unmatched.map((entry) =>
+		entry.didYouMean === undefined ? `"${entry.rule}"` : `"${entry.rule}" (did you mean "${entry.didYouMean}"?)`,
+	);
+	const subject =
+		unmatched.length === 1
+			? "This private folder rule matches no folder of the vault, so it protects nothing"
+			: "These private folder rules match no folder of the vault, so they protect nothing";
 	return `${subject}: ${parts.join(", ")}.`;
 }

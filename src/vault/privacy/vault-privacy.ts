@@ -42,7 +42,9 @@ export class VaultPrivacy {
 		this.paths = options.paths;
 		this.rules = options.rules;
 		this.filter = new PrivacyFilter(options.rules, options.tagsOf, options.paths.identity);
-		this.indexedFilter = options.indexedTagsOf ? new PrivacyFilter(options.rules, options.indexedTagsOf, options.paths.identity) : this.filter;
+		this.indexedFilter = options.indexedTagsOf
+			? new PrivacyFilter(options.rules, options.indexedTagsOf, options.paths.identity)
+			: this.filter;
 		this.hardLinks = new HardLinkWarnings(options.paths, options.warn ?? (() => undefined));
 	}
 
@@ -95,7 +97,10 @@ export class VaultPrivacy {
 	hidesFolder(path: string | VaultLocation): boolean {
 		const location = typeof path === "string" ? this.locate(path) : path;
 		if (location === undefined) return true;
-		return this.filter.isInPrivateFolder(location.relative) || (location.realRelative !== undefined && this.filter.isInPrivateFolder(location.realRelative));
+		return (
+			this.filter.isInPrivateFolder(location.relative) ||
+			(location.realRelative !== undefined && this.filter.isInPrivateFolder(location.realRelative))
+		);
 	}
 
 	/**
@@ -113,7 +118,9 @@ export class VaultPrivacy {
 	 * A text reader (openFile's) that answers "no such note" for private ones, without reading them: openFile's
 	 * `startText` search then never runs over a private note's text, so it is no oracle.
 	 */
-	textReader(read: (absolutePath: string) => Promise<string | undefined>): (absolutePath: string) => Promise<string | undefined> {
+	textReader(
+		read: (absolutePath: string) => Promise<string | undefined>,
+	): (absolutePath: string) => Promise<string | undefined> {
 		return async (absolutePath) => {
 			const location = this.locate(absolutePath);
 			if (location === undefined || this.filter.isPrivate(location)) return undefined;

@@ -1,6 +1,13 @@
 import { VaultPathError, type VaultLocation, type VaultPaths } from "../vault-paths";
 import type { FrontmatterFact, NoteFacts, TagFact } from "../markdown/note-model";
-import { LinksNotKeptError, WriteRefusedError, type Backlink, type RenameReport, type VaultIndex, type WriteOrigin } from "../notes/vault-index";
+import {
+	LinksNotKeptError,
+	WriteRefusedError,
+	type Backlink,
+	type RenameReport,
+	type VaultIndex,
+	type WriteOrigin,
+} from "../notes/vault-index";
 
 /** A path argument that names no visible note, or a place a tool may not write: the message is for the model. */
 export class VaultToolError extends Error {
@@ -31,7 +38,8 @@ export interface NewNoteTarget {
 }
 
 /** Said to the user (never to Claude) when a write's path holds a note the tools may not see. */
-export const HIDDEN_OCCUPANT = "A note the vault tools cannot show (private or hidden) is already at this path, so this change cannot be made. Claude is told it was not accepted, as after Reject.";
+export const HIDDEN_OCCUPANT =
+	"A note the vault tools cannot show (private or hidden) is already at this path, so this change cannot be made. Claude is told it was not accepted, as after Reject.";
 
 /**
  * The vault as the tools may see it: confinement and privacy applied once, at the port. Hidden files (a path
@@ -48,7 +56,8 @@ export class VisibleVault {
 	/** The visible notes as a set, rebuilt only when the list changed. */
 	private visibleSet: { of: readonly string[]; set: Set<string> } | undefined;
 	/** Notes the tools may not see, by lower-cased name without `.md` (the ones that could shadow a visible note), for one list of visible notes. */
-	private hiddenByName: { of: readonly string[]; all: readonly string[] | undefined; names: Map<string, string[]> } | undefined;
+	private hiddenByName:
+		{ of: readonly string[]; all: readonly string[] | undefined; names: Map<string, string[]> } | undefined;
 	private readonly withoutLinks = new WeakMap<NoteFacts, NoteFacts>();
 	/** `isVisible` as a link resolver's `exists`: links resolve as if invisible files were not in the vault. */
 	private readonly exists = (path: string): boolean => this.isVisible(path);
@@ -89,7 +98,8 @@ export class VisibleVault {
 	notePaths(): readonly string[] {
 		if (this.visiblePaths) return this.visiblePaths;
 		const all = this.options.index.notePaths();
-		if (this.sorted?.from !== all) this.sorted = { from: all, paths: isSorted(all) ? all : [...all].sort(comparePaths), all: new Set(all) };
+		if (this.sorted?.from !== all)
+			this.sorted = { from: all, paths: isSorted(all) ? all : [...all].sort(comparePaths), all: new Set(all) };
 		const isPrivate = this.options.isPrivate;
 		const visible = this.sorted.paths.filter((path) => !isHidden(path) && !isPrivate(path));
 		const previous = this.visibleSet?.of;
@@ -107,7 +117,9 @@ export class VisibleVault {
 		if (!this.isVisible(path)) return undefined;
 		const index = this.options.index;
 		const text = index.textNow ? index.textNow(path) : index.readText(path);
-		return text instanceof Promise ? text.then((read) => this.stillVisible(path, read)) : this.stillVisible(path, text);
+		return text instanceof Promise
+			? text.then((read) => this.stillVisible(path, read))
+			: this.stillVisible(path, text);
 	}
 
 	/** A visible note's tags (what tag search and the tag overviews ask of every note, without its other facts). */
@@ -196,10 +208,15 @@ export class VisibleVault {
 	 */
 	async backlinks(path: string): Promise<Backlink[]> {
 		if (!this.isVisible(path)) return [];
-		const backlinks = (await this.options.index.backlinks(path)).filter((backlink) => this.isVisible(backlink.source));
+		const backlinks = (await this.options.index.backlinks(path)).filter((backlink) =>
+			this.isVisible(backlink.source),
+		);
 		for (const namesake of this.hiddenNamesakes(path)) {
 			for (const backlink of await this.options.index.backlinks(namesake)) {
-				if (this.isVisible(backlink.source) && this.resolveLink(backlink.link.linkpath, backlink.source) === path) {
+				if (
+					this.isVisible(backlink.source) &&
+					this.resolveLink(backlink.link.linkpath, backlink.source) === path
+				) {
 					backlinks.push({ source: backlink.source, link: { ...backlink.link, target: path } });
 				}
 			}
@@ -219,7 +236,8 @@ export class VisibleVault {
 		if (location.realRelative !== undefined && !this.mayShowPath(location.realRelative)) throw missingNote(input);
 		const relative = location.relative;
 		for (const candidate of [relative, `${relative}.md`]) {
-			if (this.isNote(candidate) && this.isVisible(candidate) && this.sorted?.all.has(candidate) === true) return candidate;
+			if (this.isNote(candidate) && this.isVisible(candidate) && this.sorted?.all.has(candidate) === true)
+				return candidate;
 		}
 		const resolved = this.resolveLink(cleaned.replace(/^\/+/, "").split("#", 1)[0] ?? "", "");
 		if (resolved !== undefined && resolved.toLowerCase().endsWith(".md")) return resolved;
@@ -236,22 +254,32 @@ export class VisibleVault {
 		const cleaned = cleanPathArgument(input);
 		const location = this.confine(cleaned, argument);
 		let relative = location.relative;
-		if (relative === "" || /[\\/]$/.test(cleaned)) throw new VaultToolError(`"${argument}" must name a note, not a folder: ${input} (give the full path, e.g. "${relative === "" ? "" : `${relative}/`}Name.md")`);
+		if (relative === "" || /[\\/]$/.test(cleaned))
+			throw new VaultToolError(
+				`"${argument}" must name a note, not a folder: ${input} (give the full path, e.g. "${relative === "" ? "" : `${relative}/`}Name.md")`,
+			);
 		const name = relative.slice(relative.lastIndexOf("/") + 1);
 		let real = location.realRelative;
 		if (!name.includes(".")) {
-			if (await this.options.index.exists(relative)) throw new VaultToolError(`"${argument}" names a folder: ${input}; give the note's full new path, e.g. "${relative}/Name.md"`);
+			if (await this.options.index.exists(relative))
+				throw new VaultToolError(
+					`"${argument}" names a folder: ${input}; give the note's full new path, e.g. "${relative}/Name.md"`,
+				);
 			relative = `${relative}.md`;
 			if (real !== undefined) real = `${real}.md`;
-		}
-		else if (!relative.toLowerCase().endsWith(".md")) throw new VaultToolError(`"${argument}" must be a Markdown note (.md): ${input}`);
+		} else if (!relative.toLowerCase().endsWith(".md"))
+			throw new VaultToolError(`"${argument}" must be a Markdown note (.md): ${input}`);
 		// Decided by path alone, the same whether a note is there or not: nothing tells whether one exists.
 		if ([relative, real].some((path) => path !== undefined && (isHidden(path) || this.isInPrivateFolder(path)))) {
-			throw new VaultToolError(`Refused: ${relative} is not available to vault tools (in a hidden folder, a private folder or an excluded file); vault tools never write there`);
+			throw new VaultToolError(
+				`Refused: ${relative} is not available to vault tools (in a hidden folder, a private folder or an excluded file); vault tools never write there`,
+			);
 		}
 		if (!(await this.options.index.exists(relative))) return { path: relative };
 		if (this.isVisible(relative) && (real === undefined || this.mayShowPath(real))) {
-			throw new VaultToolError(`Refused: ${relative} already exists; vault tools never overwrite. Use edit_note to change it, or choose another path.`);
+			throw new VaultToolError(
+				`Refused: ${relative} already exists; vault tools never overwrite. Use edit_note to change it, or choose another path.`,
+			);
 		}
 		return { path: relative, takenBy: HIDDEN_OCCUPANT };
 	}
@@ -272,7 +300,10 @@ export class VisibleVault {
 	createNote(path: string, text: string, origin?: WriteOrigin): Promise<void> {
 		this.assertStillConfined(path, true);
 		// A new note has no tags yet: only its folder can make its path private (Obsidian counts an unknown note as private).
-		if (this.isInPrivateFolder(path)) throw new VaultToolError(`Refused: ${path} is not available to vault tools (a private folder or excluded file); nothing was written`);
+		if (this.isInPrivateFolder(path))
+			throw new VaultToolError(
+				`Refused: ${path} is not available to vault tools (a private folder or excluded file); nothing was written`,
+			);
 		return refusalsAsToolErrors(() => this.options.index.createNote(path, text, origin));
 	}
 
@@ -285,13 +316,17 @@ export class VisibleVault {
 		this.assertVisible(from);
 		this.assertStillConfined(from, false);
 		this.assertStillConfined(to, true);
-		if (this.isInPrivateFolder(to)) throw new VaultToolError(`Refused: ${to} is not available to vault tools (a private folder or excluded file); nothing was written`);
+		if (this.isInPrivateFolder(to))
+			throw new VaultToolError(
+				`Refused: ${to} is not available to vault tools (a private folder or excluded file); nothing was written`,
+			);
 		try {
 			const report = await refusalsAsToolErrors(() => this.options.index.renameNote(from, to, origin));
 			return { updates: report.updates.filter((update) => this.isVisible(update.path)) };
 		} catch (error) {
 			// The moved note was visible before the move; the index may not list it under its new path yet.
-			if (error instanceof LinksNotKeptError) throw new VaultToolError(error.describe((path) => path === to || this.isVisible(path)));
+			if (error instanceof LinksNotKeptError)
+				throw new VaultToolError(error.describe((path) => path === to || this.isVisible(path)));
 			if (isAlreadyExists(error)) throw createdMeanwhile(to, "moved");
 			throw error;
 		}
@@ -341,12 +376,21 @@ export class VisibleVault {
 		try {
 			real = this.options.paths.resolve(path).realRelative;
 		} catch (error) {
-			if (error instanceof VaultPathError) throw new VaultToolError(`Refused: ${path} now leads out of the vault (a folder on its way was replaced after the tool checked it); nothing was written`);
+			if (error instanceof VaultPathError)
+				throw new VaultToolError(
+					`Refused: ${path} now leads out of the vault (a folder on its way was replaced after the tool checked it); nothing was written`,
+				);
 			throw error;
 		}
 		// A new note has no tags yet: only its folder can make it private (as for the path it was created under).
-		if (isHidden(path) || (real !== undefined && (isHidden(real) || (isNew ? this.isInPrivateFolder(real) : this.options.isPrivate(real))))) {
-			throw new VaultToolError(`Refused: ${path} now leads to a private or hidden place (a folder on its way was replaced after the tool checked it); nothing was written`);
+		if (
+			isHidden(path) ||
+			(real !== undefined &&
+				(isHidden(real) || (isNew ? this.isInPrivateFolder(real) : this.options.isPrivate(real))))
+		) {
+			throw new VaultToolError(
+				`Refused: ${path} now leads to a private or hidden place (a folder on its way was replaced after the tool checked it); nothing was written`,
+			);
 		}
 	}
 
@@ -355,7 +399,10 @@ export class VisibleVault {
 		try {
 			return this.options.paths.resolve(cleaned);
 		} catch (error) {
-			if (error instanceof VaultPathError) throw new VaultToolError(`"${argument}" refused: ${error.message}. Vault tools only reach notes inside the vault.`);
+			if (error instanceof VaultPathError)
+				throw new VaultToolError(
+					`"${argument}" refused: ${error.message}. Vault tools only reach notes inside the vault.`,
+				);
 			throw error;
 		}
 	}
@@ -367,12 +414,13 @@ export class VisibleVault {
 	private stillVisible(path: string, text: string | undefined): string | undefined {
 		return text === undefined || this.options.isPrivate(path) ? undefined : text;
 	}
-
 }
 
 /** The answer for a note that is not there, or that the tools may not see: the same words for both. */
 function missingNote(input: string): VaultToolError {
-	return new VaultToolError(`No note "${input}" in the vault. Use search (mode "path") or list_notes to find the note's path.`);
+	return new VaultToolError(
+		`No note "${input}" in the vault. Use search (mode "path") or list_notes to find the note's path.`,
+	);
 }
 
 /** A write the index refused at the moment of writing, as the tool error the model reads. */
@@ -419,7 +467,8 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
 }
 
 function isSorted(paths: readonly string[]): boolean {
-	for (let index = 1; index < paths.length; index++) if (comparePaths(paths[index - 1] ?? "", paths[index] ?? "") > 0) return false;
+	for (let index = 1; index < paths.length; index++)
+		if (comparePaths(paths[index - 1] ?? "", paths[index] ?? "") > 0) return false;
 	return true;
 }
 

@@ -1,9 +1,18 @@
-import { claudeFileNames, envValue, knownInstallFolders, pathFolders } from "../../../src/agent/claude-cli/claude-install-places";
+import {
+	claudeFileNames,
+	envValue,
+	knownInstallFolders,
+	pathFolders,
+} from "../../../src/agent/claude-cli/claude-install-places";
 import { FakeCliMachine } from "../../helpers/fake-cli-machine";
 
 describe("envValue and pathFolders", () => {
 	test("Windows reads variables without regard to case; other systems do not", () => {
-		const windows = new FakeCliMachine({ platform: "win32", homeDir: "C:\\Users\\ann", env: { Path: "C:\\a;C:\\b", LocalAppData: "C:\\L" } });
+		const windows = new FakeCliMachine({
+			platform: "win32",
+			homeDir: "C:\\Users\\ann",
+			env: { Path: "C:\\a;C:\\b", LocalAppData: "C:\\L" },
+		});
 		expect([envValue(windows, "PATH"), envValue(windows, "LOCALAPPDATA")]).toEqual(["C:\\a;C:\\b", "C:\\L"]);
 		const linux = new FakeCliMachine({ platform: "linux", homeDir: "/home/ann", env: { Path: "/x" } });
 		expect(envValue(linux, "PATH")).toBeUndefined();
@@ -11,7 +20,10 @@ describe("envValue and pathFolders", () => {
 
 	test("PATH entries split by the platform's separator; quoted, empty, relative and repeated ones handled", () => {
 		const windows = new FakeCliMachine({ platform: "win32", homeDir: "C:\\Users\\ann" });
-		expect(pathFolders(windows, `C:\\a;;"C:\\Program Files\\nodejs";.;C:\\a`)).toEqual(["C:\\a", "C:\\Program Files\\nodejs"]);
+		expect(pathFolders(windows, `C:\\a;;"C:\\Program Files\\nodejs";.;C:\\a`)).toEqual([
+			"C:\\a",
+			"C:\\Program Files\\nodejs",
+		]);
 		const mac = new FakeCliMachine({ platform: "darwin", homeDir: "/Users/ann" });
 		expect(pathFolders(mac, "/usr/bin::bin:/usr/bin:/opt/homebrew/bin")).toEqual(["/usr/bin", "/opt/homebrew/bin"]);
 		expect(pathFolders(mac, undefined)).toEqual([]);
@@ -30,7 +42,11 @@ describe("knownInstallFolders", () => {
 			platform: "linux",
 			homeDir: "/home/ann",
 			env: { NVM_BIN: `${versions}/v18.0.0/bin`, NPM_CONFIG_PREFIX: "/home/ann/npm" },
-			files: { [`${versions}/v9.0.0/bin/node`]: {}, [`${versions}/v20.11.1/bin/node`]: {}, [`${versions}/v18.0.0/bin/node`]: {} },
+			files: {
+				[`${versions}/v9.0.0/bin/node`]: {},
+				[`${versions}/v20.11.1/bin/node`]: {},
+				[`${versions}/v18.0.0/bin/node`]: {},
+			},
 		});
 		expect(await knownInstallFolders(machine)).toEqual([
 			"/home/ann/.local/bin",
@@ -49,7 +65,12 @@ describe("knownInstallFolders", () => {
 	});
 
 	test("NVM_DIR moves nvm's folder", async () => {
-		const machine = new FakeCliMachine({ platform: "darwin", homeDir: "/Users/ann", env: { NVM_DIR: "/opt/nvm" }, files: { "/opt/nvm/versions/node/v22.1.0/bin/claude": {} } });
+		const machine = new FakeCliMachine({
+			platform: "darwin",
+			homeDir: "/Users/ann",
+			env: { NVM_DIR: "/opt/nvm" },
+			files: { "/opt/nvm/versions/node/v22.1.0/bin/claude": {} },
+		});
 		expect(await knownInstallFolders(machine)).toContain("/opt/nvm/versions/node/v22.1.0/bin");
 	});
 
@@ -71,6 +92,11 @@ describe("knownInstallFolders", () => {
 
 	test("Windows without the profile variables falls back to the home folder's AppData", async () => {
 		const machine = new FakeCliMachine({ platform: "win32", homeDir: "C:\\Users\\ann" });
-		expect(await knownInstallFolders(machine)).toEqual(expect.arrayContaining(["C:\\Users\\ann\\AppData\\Roaming\\npm", "C:\\Users\\ann\\AppData\\Local\\Microsoft\\WinGet\\Links"]));
+		expect(await knownInstallFolders(machine)).toEqual(
+			expect.arrayContaining([
+				"C:\\Users\\ann\\AppData\\Roaming\\npm",
+				"C:\\Users\\ann\\AppData\\Local\\Microsoft\\WinGet\\Links",
+			]),
+		);
 	});
 });

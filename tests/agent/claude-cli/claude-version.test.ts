@@ -1,4 +1,8 @@
-import { CLAUDE_VERSION_RANGE, judgeClaudeVersion, parseClaudeVersion } from "../../../src/agent/claude-cli/claude-version";
+import {
+	CLAUDE_VERSION_RANGE,
+	judgeClaudeVersion,
+	parseClaudeVersion,
+} from "../../../src/agent/claude-cli/claude-version";
 
 describe("parseClaudeVersion", () => {
 	test.each([

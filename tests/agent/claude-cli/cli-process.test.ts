@@ -17,20 +17,26 @@ process.stdin.on("data", (chunk) => {
 });
 process.stdin.on("end", () => process.exit(0));`;
 
-function run(binary: string, args: string[]): { messages: JsonRecord[]; skipped: string[]; exit: Promise<CliExit>; process: ReturnType<typeof spawnCli> } {
+function run(
+	binary: string,
+	args: string[],
+): { messages: JsonRecord[]; skipped: string[]; exit: Promise<CliExit>; process: ReturnType<typeof spawnCli> } {
 	const messages: JsonRecord[] = [];
 	const skipped: string[] = [];
 	let done: (exit: CliExit) => void = () => undefined;
 	const exit = new Promise<CliExit>((resolve) => (done = resolve));
 	const cwd = makeTempDir("cli-process");
-	const child = spawnCli({ binary, args, cwd: cwd.path, env: process.env }, {
-		message: (record) => messages.push(record),
-		skipped: (reason) => skipped.push(reason),
-		exit: (report) => {
-			cwd.remove();
-			done(report);
+	const child = spawnCli(
+		{ binary, args, cwd: cwd.path, env: process.env },
+		{
+			message: (record) => messages.push(record),
+			skipped: (reason) => skipped.push(reason),
+			exit: (report) => {
+				cwd.remove();
+				done(report);
+			},
 		},
-	});
+	);
 	return { messages, skipped, exit, process: child };
 }
 
@@ -52,11 +58,16 @@ describe("spawnCli", () => {
 		const exit = await cli.exit;
 		const { failure } = exit;
 		expect(exit.neverStarted).toBe(true);
-		expect(failure).toBe('Claude Code was not found at /nowhere/claude-missing. Install Claude Code, or set "Claude Code executable" in this plugin\'s settings.');
+		expect(failure).toBe(
+			'Claude Code was not found at /nowhere/claude-missing. Install Claude Code, or set "Claude Code executable" in this plugin\'s settings.',
+		);
 	});
 
 	it("reports a failing exit with the last line the CLI wrote to stderr", async () => {
-		const cli = run(process.execPath, ["-e", 'console.error("warming up\\nError: Invalid API key"); process.exit(3)']);
+		const cli = run(process.execPath, [
+			"-e",
+			'console.error("warming up\\nError: Invalid API key"); process.exit(3)',
+		]);
 		await expect(cli.exit).resolves.toEqual({ failure: "Claude Code exited with code 3: Error: Invalid API key" });
 	});
 

@@ -5,7 +5,12 @@ import type { JsonRecord } from "../../../src/agent/claude-cli/json-lines";
 
 const PLAN: LaunchPlan = { command: { command: "/opt/claude", args: ["-p"], verbatimArguments: false } };
 
-function harness(): { events: CliProcessEvents; exits: CliExit[]; spawned: { written: JsonRecord[]; ended: boolean; signals: string[] }[]; spawn: (plan: Extract<LaunchPlan, { command: unknown }>, events: CliProcessEvents) => CliProcess } {
+function harness(): {
+	events: CliProcessEvents;
+	exits: CliExit[];
+	spawned: { written: JsonRecord[]; ended: boolean; signals: string[] }[];
+	spawn: (plan: Extract<LaunchPlan, { command: unknown }>, events: CliProcessEvents) => CliProcess;
+} {
 	const exits: CliExit[] = [];
 	const spawned: { written: JsonRecord[]; ended: boolean; signals: string[] }[] = [];
 	return {
@@ -15,7 +20,12 @@ function harness(): { events: CliProcessEvents; exits: CliExit[]; spawned: { wri
 		spawn: () => {
 			const child = { written: [] as JsonRecord[], ended: false, signals: [] as string[] };
 			spawned.push(child);
-			return { pid: 7, write: (record) => void child.written.push(record), endInput: () => void (child.ended = true), kill: (signal) => void child.signals.push(signal) };
+			return {
+				pid: 7,
+				write: (record) => void child.written.push(record),
+				endInput: () => void (child.ended = true),
+				kill: (signal) => void child.signals.push(signal),
+			};
 		},
 	};
 }
@@ -40,14 +50,21 @@ describe("deferredCliProcess", () => {
 
 	it("ends the session with the plan's message when the CLI cannot run, as a CLI that never started", async () => {
 		const h = harness();
-		deferredCliProcess(Promise.resolve({ failure: "Claude Code was not found on this computer." }), h.spawn, h.events);
+		deferredCliProcess(
+			Promise.resolve({ failure: "Claude Code was not found on this computer." }),
+			h.spawn,
+			h.events,
+		);
 		await settle();
 		expect(h.spawned).toEqual([]);
 		expect(h.exits).toEqual([{ failure: "Claude Code was not found on this computer.", neverStarted: true }]);
 	});
 
 	it("never starts a CLI for a session closed or killed while it was being checked", async () => {
-		for (const stop of [(process: CliProcess) => process.endInput(), (process: CliProcess) => process.kill("SIGTERM")]) {
+		for (const stop of [
+			(process: CliProcess) => process.endInput(),
+			(process: CliProcess) => process.kill("SIGTERM"),
+		]) {
 			const h = harness();
 			stop(deferredCliProcess(Promise.resolve(PLAN), h.spawn, h.events));
 			await settle();

@@ -3,7 +3,14 @@ import { encodeJsonLine, JsonLineDecoder, type JsonRecord } from "../../../src/a
 function decoder(maxLineBytes?: number): { decoder: JsonLineDecoder; messages: JsonRecord[]; skipped: string[] } {
 	const messages: JsonRecord[] = [];
 	const skipped: string[] = [];
-	return { decoder: new JsonLineDecoder({ message: (record) => messages.push(record), skipped: (reason) => skipped.push(reason) }, maxLineBytes), messages, skipped };
+	return {
+		decoder: new JsonLineDecoder(
+			{ message: (record) => messages.push(record), skipped: (reason) => skipped.push(reason) },
+			maxLineBytes,
+		),
+		messages,
+		skipped,
+	};
 }
 
 describe("JsonLineDecoder", () => {
@@ -21,7 +28,10 @@ describe("JsonLineDecoder", () => {
 		const { decoder: lines, messages, skipped } = decoder();
 		lines.push('{"a":1}\nnot json at all\n[1,2]\n\n{"b":2}\n');
 		expect(messages).toEqual([{ a: 1 }, { b: 2 }]);
-		expect(skipped).toEqual(["a line that is not JSON: not json at all", "a JSON line that is not an object: [1,2]"]);
+		expect(skipped).toEqual([
+			"a line that is not JSON: not json at all",
+			"a JSON line that is not an object: [1,2]",
+		]);
 	});
 
 	it("skips a line over the limit without keeping it, and decodes the lines after it", () => {

@@ -7,16 +7,35 @@ import { makeTempDir } from "../../helpers/temp-dir";
 
 const MARKER = "CCB_PATH_test";
 
-function shellMachine(platform: "darwin" | "linux" | "win32", env: Record<string, string>, stdout: string, extra: { timedOut?: boolean } = {}): FakeCliMachine {
+function shellMachine(
+	platform: "darwin" | "linux" | "win32",
+	env: Record<string, string>,
+	stdout: string,
+	extra: { timedOut?: boolean } = {},
+): FakeCliMachine {
 	return new FakeCliMachine({ platform, homeDir: "/home/ann", env, answer: () => ({ stdout, ...extra }) });
 }
 
 describe("readLoginShellPath", () => {
 	test("runs the user's shell as an interactive login shell once, and reads PATH between the markers", async () => {
 		const noise = "Last login: Thu\nnvm: using node v22\n";
-		const machine = shellMachine("linux", { SHELL: "/usr/bin/fish" }, `${noise}${MARKER}_START\n/home/ann/.nvm/versions/node/v22.3.0/bin:/usr/local/bin:/usr/bin:relative:/usr/bin\n${MARKER}_END\nbye\n`);
-		expect(await readLoginShellPath(machine, 5000, MARKER)).toEqual(["/home/ann/.nvm/versions/node/v22.3.0/bin", "/usr/local/bin", "/usr/bin"]);
-		expect(machine.runs).toEqual([{ command: "/usr/bin/fish", args: ["-i", "-l", "-c", `echo ${MARKER}_START; printenv PATH; echo ${MARKER}_END`], options: { timeoutMs: 5000 } }]);
+		const machine = shellMachine(
+			"linux",
+			{ SHELL: "/usr/bin/fish" },
+			`${noise}${MARKER}_START\n/home/ann/.nvm/versions/node/v22.3.0/bin:/usr/local/bin:/usr/bin:relative:/usr/bin\n${MARKER}_END\nbye\n`,
+		);
+		expect(await readLoginShellPath(machine, 5000, MARKER)).toEqual([
+			"/home/ann/.nvm/versions/node/v22.3.0/bin",
+			"/usr/local/bin",
+			"/usr/bin",
+		]);
+		expect(machine.runs).toEqual([
+			{
+				command: "/usr/bin/fish",
+				args: ["-i", "-l", "-c", `echo ${MARKER}_START; printenv PATH; echo ${MARKER}_END`],
+				options: { timeoutMs: 5000 },
+			},
+		]);
 	});
 
 	test("without SHELL, macOS uses zsh and Linux sh", async () => {
@@ -33,7 +52,9 @@ describe("readLoginShellPath", () => {
 		["no markers were printed", "/usr/bin:/bin\n", {}],
 		["only the first marker was printed", `${MARKER}_START\n/usr/bin\n`, {}],
 	])("nothing is read when %s", async (_case, stdout, extra) => {
-		expect(await readLoginShellPath(shellMachine("darwin", { SHELL: "/bin/zsh" }, stdout, extra), 5000, MARKER)).toBeUndefined();
+		expect(
+			await readLoginShellPath(shellMachine("darwin", { SHELL: "/bin/zsh" }, stdout, extra), 5000, MARKER),
+		).toBeUndefined();
 	});
 
 	test("nothing is read when the shell cannot be started", async () => {
@@ -52,7 +73,10 @@ describe("readLoginShellPath", () => {
 		try {
 			const extraBin = path.join(home.path, "tools", "bin");
 			mkdirSync(extraBin, { recursive: true });
-			writeFileSync(path.join(home.path, ".bash_profile"), `echo "Welcome, the profile says hello"\nexport PATH="${extraBin}:$PATH"\necho "done" >&2\n`);
+			writeFileSync(
+				path.join(home.path, ".bash_profile"),
+				`echo "Welcome, the profile says hello"\nexport PATH="${extraBin}:$PATH"\necho "done" >&2\n`,
+			);
 			const machine = nodeCliMachine({ HOME: home.path, SHELL: "/bin/bash", PATH: "/usr/bin:/bin" });
 			const shellPath = await readLoginShellPath(machine, 20_000);
 			expect(shellPath?.[0]).toBe(extraBin);

@@ -17,7 +17,9 @@ describe("nodeCliMachine", () => {
 
 	test("inspect tells executables, other files, folders and missing paths apart", async () => {
 		const machine = nodeCliMachine();
-		const kinds = await Promise.all(["runnable", "plain.txt", "sub", "nothing"].map((name) => machine.inspect(path.join(folder.path, name))));
+		const kinds = await Promise.all(
+			["runnable", "plain.txt", "sub", "nothing"].map((name) => machine.inspect(path.join(folder.path, name))),
+		);
 		expect(kinds).toEqual(["executable", "not-executable", "directory", "missing"]);
 	});
 
@@ -38,9 +40,17 @@ describe("nodeCliMachine", () => {
 
 	test("run returns the exit code and output, with the given environment and stdin at end of file", async () => {
 		const machine = nodeCliMachine({ ...process.env, CCB_PROBE: "from-env" });
-		const script = "process.stdin.resume(); process.stdin.on('end', () => { process.stdout.write(process.env.CCB_PROBE); process.stderr.write('warn'); process.exit(3); });";
-		expect(await machine.run(process.execPath, ["-e", script], { timeoutMs: 20_000 })).toEqual({ exitCode: 3, stdout: "from-env", stderr: "warn", timedOut: false });
-		expect(await machine.run(process.execPath, ["-e", "process.stdout.write('ok')"], { timeoutMs: 20_000 })).toEqual({ exitCode: 0, stdout: "ok", stderr: "", timedOut: false });
+		const script =
+			"process.stdin.resume(); process.stdin.on('end', () => { process.stdout.write(process.env.CCB_PROBE); process.stderr.write('warn'); process.exit(3); });";
+		expect(await machine.run(process.execPath, ["-e", script], { timeoutMs: 20_000 })).toEqual({
+			exitCode: 3,
+			stdout: "from-env",
+			stderr: "warn",
+			timedOut: false,
+		});
+		expect(
+			await machine.run(process.execPath, ["-e", "process.stdout.write('ok')"], { timeoutMs: 20_000 }),
+		).toEqual({ exitCode: 0, stdout: "ok", stderr: "", timedOut: false });
 	});
 
 	test("a program that cannot be started says why; one that runs too long is stopped", async () => {
@@ -48,7 +58,11 @@ describe("nodeCliMachine", () => {
 		const missing = await machine.run(path.join(folder.path, "nothing"), [], { timeoutMs: 20_000 });
 		expect(missing).toMatchObject({ exitCode: null, timedOut: false });
 		expect(missing.startError).toContain("ENOENT");
-		const slow = await machine.run(process.execPath, ["-e", "process.stdout.write('started'); setTimeout(() => {}, 60000)"], { timeoutMs: 500 });
+		const slow = await machine.run(
+			process.execPath,
+			["-e", "process.stdout.write('started'); setTimeout(() => {}, 60000)"],
+			{ timeoutMs: 500 },
+		);
 		expect(slow).toMatchObject({ exitCode: null, timedOut: true });
 		expect(slow.startError).toBeUndefined();
 	});

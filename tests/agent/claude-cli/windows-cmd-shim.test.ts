@@ -20,12 +20,18 @@ describe("readCmdShimTarget", () => {
 
 	test("pnpm's %~dp0 form with a path that climbs out of the shim's folder", () => {
 		const pnpmShim = "D:\\pnpm\\global\\5\\node_modules\\.bin\\claude.cmd";
-		expect(readCmdShimTarget(PNPM_SHIM, pnpmShim)).toEqual({ kind: "node-script", script: "D:\\pnpm\\global\\5\\node_modules\\@anthropic-ai\\claude-code\\cli.js" });
+		expect(readCmdShimTarget(PNPM_SHIM, pnpmShim)).toEqual({
+			kind: "node-script",
+			script: "D:\\pnpm\\global\\5\\node_modules\\@anthropic-ai\\claude-code\\cli.js",
+		});
 	});
 
 	test("a bin without an extension that the shim gives to node is a script", () => {
 		const text = NPM_NODE_SHIM.replace("cli.js", "claude");
-		expect(readCmdShimTarget(text, shim)).toEqual({ kind: "node-script", script: "C:\\Users\\ann\\AppData\\Roaming\\npm\\node_modules\\@anthropic-ai\\claude-code\\claude" });
+		expect(readCmdShimTarget(text, shim)).toEqual({
+			kind: "node-script",
+			script: "C:\\Users\\ann\\AppData\\Roaming\\npm\\node_modules\\@anthropic-ai\\claude-code\\claude",
+		});
 	});
 
 	test("a batch file that names no path relative to itself is not a shim we can read", () => {

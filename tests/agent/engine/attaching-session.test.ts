@@ -1,4 +1,9 @@
-import type { AgentEventListener, AgentSession, MessageAttachment, UserMessage } from "../../../src/agent/agent-session";
+import type {
+	AgentEventListener,
+	AgentSession,
+	MessageAttachment,
+	UserMessage,
+} from "../../../src/agent/agent-session";
 import { AttachingSession } from "../../../src/agent/engine/attaching-session";
 import type { AttachmentResolver, ResolvedAttachment } from "../../../src/agent/engine/attachment-resolver";
 
@@ -57,7 +62,15 @@ describe("AttachingSession", () => {
 		const inner = new FakeSession();
 		const notes = resolver();
 		const session = new AttachingSession(inner, notes);
-		session.send({ text: "Compare", attachments: [{ path: "Notes/A.md" }, { path: "Secret/Plan.md" }, { path: "Broken.md" }, { path: "Notes/A.md" }] });
+		session.send({
+			text: "Compare",
+			attachments: [
+				{ path: "Notes/A.md" },
+				{ path: "Secret/Plan.md" },
+				{ path: "Broken.md" },
+				{ path: "Notes/A.md" },
+			],
+		});
 		await settle();
 		expect(notes.asked).toEqual([{ path: "Notes/A.md" }, { path: "Secret/Plan.md" }, { path: "Broken.md" }]);
 		expect(inner.sent).toEqual([
@@ -66,7 +79,12 @@ describe("AttachingSession", () => {
 				attachments: [{ path: "Notes/A.md" }],
 				prompt: [
 					{ type: "text", text: "Compare" },
-					{ type: "document", title: "Notes/A.md", context: expect.stringContaining("Notes/A.md") as unknown, source: { type: "text", media_type: "text/plain", data: "text of Notes/A.md" } },
+					{
+						type: "document",
+						title: "Notes/A.md",
+						context: expect.stringContaining("Notes/A.md") as unknown,
+						source: { type: "text", media_type: "text/plain", data: "text of Notes/A.md" },
+					},
 				],
 			},
 		]);

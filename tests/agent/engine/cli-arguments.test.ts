@@ -6,16 +6,34 @@ const TRUSTED = { projectConfigTrusted: true };
 describe("cliArguments", () => {
 	it("runs print mode over stream-json with permission prompts on the control channel", () => {
 		expect(cliArguments({ permissionMode: "default" }, [], TRUSTED)).toEqual([
-			"-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose", "--include-partial-messages",
-			"--permission-prompt-tool", "stdio", "--permission-mode", "default",
+			"-p",
+			"--input-format",
+			"stream-json",
+			"--output-format",
+			"stream-json",
+			"--verbose",
+			"--include-partial-messages",
+			"--permission-prompt-tool",
+			"stdio",
+			"--permission-mode",
+			"default",
 		]);
 	});
 
 	it("adds the model, the session to resume and one sdk MCP entry per in-process server", () => {
-		const args = cliArguments({ permissionMode: "plan", model: "sonnet", resume: "abc-123" }, ["obsidian", "extra"], TRUSTED);
+		const args = cliArguments(
+			{ permissionMode: "plan", model: "sonnet", resume: "abc-123" },
+			["obsidian", "extra"],
+			TRUSTED,
+		);
 		expect(args.slice(10)).toEqual([
-			"plan", "--model", "sonnet", "--resume", "abc-123",
-			"--mcp-config", '{"mcpServers":{"obsidian":{"type":"sdk","name":"obsidian"},"extra":{"type":"sdk","name":"extra"}}}',
+			"plan",
+			"--model",
+			"sonnet",
+			"--resume",
+			"abc-123",
+			"--mcp-config",
+			'{"mcpServers":{"obsidian":{"type":"sdk","name":"obsidian"},"extra":{"type":"sdk","name":"extra"}}}',
 		]);
 	});
 
@@ -35,7 +53,14 @@ describe("cliArguments", () => {
 		});
 		const settings = JSON.parse(args[args.indexOf("--settings") + 1] ?? "null") as unknown;
 		expect(settings).toEqual({
-			sandbox: { enabled: true, allowUnsandboxedCommands: false, filesystem: { denyRead: ["/v/Secret", "/v/.config-folder"], denyWrite: ["/v/Secret", "/v/.config-folder"] } },
+			sandbox: {
+				enabled: true,
+				allowUnsandboxedCommands: false,
+				filesystem: {
+					denyRead: ["/v/Secret", "/v/.config-folder"],
+					denyWrite: ["/v/Secret", "/v/.config-folder"],
+				},
+			},
 			permissions: { deny: ["Read(//v/Secret/**)"] },
 		});
 		expect(cliArguments({ permissionMode: "default" }, [], UNTRUSTED_GUARD)).not.toContain("--settings");

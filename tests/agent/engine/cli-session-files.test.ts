@@ -1,22 +1,73 @@
 import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { pastSessions, projectSlug, sessionHistory, transcriptFolder } from "../../../src/agent/engine/cli-session-files";
+import {
+	pastSessions,
+	projectSlug,
+	sessionHistory,
+	transcriptFolder,
+} from "../../../src/agent/engine/cli-session-files";
 import { makeTempDir } from "../../helpers/temp-dir";
 
 // Records in the shapes CLI 2.1.330 writes (trimmed).
 const records = (sessionId: string, prompt: string): string =>
 	[
 		{ type: "queue-operation", operation: "enqueue", sessionId, content: prompt },
-		{ type: "user", isSidechain: false, isMeta: true, message: { role: "user", content: "<local-command-caveat>" }, uuid: "u0" },
-		{ type: "user", isSidechain: false, message: { role: "user", content: `${prompt}\nsecond line` }, uuid: "u1", timestamp: "2026-11-27T11:15:41.880Z" },
+		{
+			type: "user",
+			isSidechain: false,
+			isMeta: true,
+			message: { role: "user", content: "<local-command-caveat>" },
+			uuid: "u0",
+		},
+		{
+			type: "user",
+			isSidechain: false,
+			message: { role: "user", content: `${prompt}\nsecond line` },
+			uuid: "u1",
+			timestamp: "2026-11-27T11:15:41.880Z",
+		},
 		{ type: "attachment", attachment: { type: "date" }, uuid: "a1" },
-		{ type: "assistant", message: { id: "msg_1", role: "assistant", content: [{ type: "text", text: "Let me check." }] }, uuid: "r1" },
-		{ type: "assistant", message: { id: "msg_1", role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "Bash", input: { command: "ls" } }] }, uuid: "r2" },
-		{ type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "User said no", is_error: true }] }, uuid: "u2" },
-		{ type: "assistant", isSidechain: true, message: { id: "msg_s", content: [{ type: "text", text: "subagent" }] }, uuid: "s1" },
-		{ type: "user", message: { role: "user", content: [{ type: "text", text: "[Request interrupted by user]" }] }, uuid: "u3" },
-		{ type: "assistant", message: { id: "msg_2", role: "assistant", content: [{ type: "text", text: "Done." }] }, uuid: "r3" },
-	].map((record) => JSON.stringify(record)).join("\n") + "\nnot json\n";
+		{
+			type: "assistant",
+			message: { id: "msg_1", role: "assistant", content: [{ type: "text", text: "Let me check." }] },
+			uuid: "r1",
+		},
+		{
+			type: "assistant",
+			message: {
+				id: "msg_1",
+				role: "assistant",
+				content: [{ type: "tool_use", id: "toolu_1", name: "Bash", input: { command: "ls" } }],
+			},
+			uuid: "r2",
+		},
+		{
+			type: "user",
+			message: {
+				role: "user",
+				content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "User said no", is_error: true }],
+			},
+			uuid: "u2",
+		},
+		{
+			type: "assistant",
+			isSidechain: true,
+			message: { id: "msg_s", content: [{ type: "text", text: "subagent" }] },
+			uuid: "s1",
+		},
+		{
+			type: "user",
+			message: { role: "user", content: [{ type: "text", text: "[Request interrupted by user]" }] },
+			uuid: "u3",
+		},
+		{
+			type: "assistant",
+			message: { id: "msg_2", role: "assistant", content: [{ type: "text", text: "Done." }] },
+			uuid: "r3",
+		},
+	]
+		.map((record) => JSON.stringify(record))
+		.join("\n") + "\nnot json\n";
 
 describe("projectSlug", () => {
 	it("replaces every character but ASCII letters and digits with a dash, as the CLI names its project folders", () => {
@@ -67,9 +118,22 @@ describe("transcripts", () => {
 
 	it("shows a message the panel sent with attachments as the text the user typed (the notes' documents and the mention breaks left out)", async () => {
 		const sessionId = "33333333-cccc";
-		const content = [{ type: "text", text: "Summarise \u2060@Notes/A.md" }, { type: "document", title: "Notes/A.md", context: "A note", source: { type: "text", media_type: "text/plain", data: "alpha" } }];
-		writeFileSync(join(folder, `${sessionId}.jsonl`), `${JSON.stringify({ type: "user", message: { role: "user", content }, uuid: "u1" })}\n`);
-		await expect(sessionHistory(folder, sessionId)).resolves.toEqual([{ kind: "user-message", message: { text: "Summarise @Notes/A.md", attachments: [] } }]);
+		const content = [
+			{ type: "text", text: "Summarise \u2060@Notes/A.md" },
+			{
+				type: "document",
+				title: "Notes/A.md",
+				context: "A note",
+				source: { type: "text", media_type: "text/plain", data: "alpha" },
+			},
+		];
+		writeFileSync(
+			join(folder, `${sessionId}.jsonl`),
+			`${JSON.stringify({ type: "user", message: { role: "user", content }, uuid: "u1" })}\n`,
+		);
+		await expect(sessionHistory(folder, sessionId)).resolves.toEqual([
+			{ kind: "user-message", message: { text: "Summarise @Notes/A.md", attachments: [] } },
+		]);
 	});
 
 	it("refuses a session id that could leave the folder", async () => {

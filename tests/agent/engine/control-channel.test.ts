@@ -1,7 +1,10 @@
 import { ControlChannel, type ControlRequestHandler } from "../../../src/agent/engine/control-channel";
 import type { JsonRecord } from "../../../src/agent/claude-cli/json-lines";
 
-function channel(handler: ControlRequestHandler = () => Promise.resolve({})): { channel: ControlChannel; written: JsonRecord[] } {
+function channel(handler: ControlRequestHandler = () => Promise.resolve({})): {
+	channel: ControlChannel;
+	written: JsonRecord[];
+} {
 	const written: JsonRecord[] = [];
 	return { channel: new ControlChannel((record) => written.push(record), handler), written };
 }
@@ -14,27 +17,47 @@ describe("ControlChannel", () => {
 		const first = control.request({ subtype: "set_model", model: "opus" });
 		const second = control.request({ subtype: "interrupt" });
 		const [idOne, idTwo] = written.map((record) => record["request_id"]);
-		expect(written[0]).toEqual({ type: "control_request", request_id: idOne, request: { subtype: "set_model", model: "opus" } });
+		expect(written[0]).toEqual({
+			type: "control_request",
+			request_id: idOne,
+			request: { subtype: "set_model", model: "opus" },
+		});
 		expect(idOne).not.toEqual(idTwo);
-		control.accept({ type: "control_response", response: { subtype: "success", request_id: idTwo, response: { still_queued: [] } } });
-		control.accept({ type: "control_response", response: { subtype: "error", request_id: idOne, error: "no such model" } });
+		control.accept({
+			type: "control_response",
+			response: { subtype: "success", request_id: idTwo, response: { still_queued: [] } },
+		});
+		control.accept({
+			type: "control_response",
+			response: { subtype: "error", request_id: idOne, error: "no such model" },
+		});
 		await expect(second).resolves.toEqual({ still_queued: [] });
 		await expect(first).rejects.toThrow("set_model: no such model");
 	});
 
 	it("answers the CLI's requests with the handler's result, or its error", async () => {
 		const { channel: control, written } = channel((request) =>
-			request["subtype"] === "mcp_message" ? Promise.resolve({ mcp_response: { ok: true } }) : Promise.reject(new Error("unsupported")),
+			request["subtype"] === "mcp_message"
+				? Promise.resolve({ mcp_response: { ok: true } })
+				: Promise.reject(new Error("unsupported")),
 		);
-		expect(control.accept({ type: "control_request", request_id: "a", request: { subtype: "mcp_message" } })).toBe(true);
+		expect(control.accept({ type: "control_request", request_id: "a", request: { subtype: "mcp_message" } })).toBe(
+			true,
+		);
 		control.accept({ type: "control_request", request_id: "b", request: { subtype: "hook_callback" } });
 		control.accept({ type: "control_request", request_id: "c", request: "not an object" });
 		await flush();
 		expect(written).toEqual(
 			expect.arrayContaining([
-				{ type: "control_response", response: { subtype: "success", request_id: "a", response: { mcp_response: { ok: true } } } },
+				{
+					type: "control_response",
+					response: { subtype: "success", request_id: "a", response: { mcp_response: { ok: true } } },
+				},
 				{ type: "control_response", response: { subtype: "error", request_id: "b", error: "unsupported" } },
-				{ type: "control_response", response: { subtype: "error", request_id: "c", error: "control_request without a request object" } },
+				{
+					type: "control_response",
+					response: { subtype: "error", request_id: "c", error: "control_request without a request object" },
+				},
 			]),
 		);
 		expect(written).toHaveLength(3);

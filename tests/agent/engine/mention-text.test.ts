@@ -1,22 +1,50 @@
 import fc from "fast-check";
-import { MAX_ATTACHED_CHARS, neutraliseMentions, promptContent, promptText, withoutMentionBreaks } from "../../../src/agent/engine/mention-text";
+import {
+	MAX_ATTACHED_CHARS,
+	neutraliseMentions,
+	promptContent,
+	promptText,
+	withoutMentionBreaks,
+} from "../../../src/agent/engine/mention-text";
 
 /** The CLI's own mention patterns (2.1.330): an `@` at the start or after whitespace or 。、？！, then a quoted or a bare path. */
 const CLI_MENTION = /(?:^|[\s\u3002\u3001\uFF1F\uFF01])@(?:"([^"]+)"|((?:[^\s\\]|\\ )+))/u;
 
 describe("neutraliseMentions", () => {
 	it("puts a word joiner before every @ the CLI would read as a mention, and leaves other @ alone", () => {
-		expect(neutraliseMentions("@Secret/Plan.md and @\"My notes/x.md\"\n@a、@b mail a@b.c")).toBe('\u2060@Secret/Plan.md and \u2060@"My notes/x.md"\n\u2060@a、\u2060@b mail a@b.c');
-		expect(neutraliseMentions("x\u00a0@nbsp x\u3000@ideographic")).toBe("x\u00a0\u2060@nbsp x\u3000\u2060@ideographic");
+		expect(neutraliseMentions('@Secret/Plan.md and @"My notes/x.md"\n@a、@b mail a@b.c')).toBe(
+			'\u2060@Secret/Plan.md and \u2060@"My notes/x.md"\n\u2060@a、\u2060@b mail a@b.c',
+		);
+		expect(neutraliseMentions("x\u00a0@nbsp x\u3000@ideographic")).toBe(
+			"x\u00a0\u2060@nbsp x\u3000\u2060@ideographic",
+		);
 	});
 
 	it("leaves no mention the CLI's patterns match, for any text, and takes nothing else away", () => {
 		fc.assert(
-			fc.property(fc.string({ unit: fc.constantFrom("@", " ", "\n", "\u00a0", "\u3002", "\uFF01", '"', "\\", "a", "/", ".", "\u2060") }), (text) => {
-				const inert = neutraliseMentions(text);
-				expect(CLI_MENTION.test(inert)).toBe(false);
-				expect(inert.replace(/\u2060(?=@)/g, "")).toBe(text.replace(/\u2060(?=@)/g, ""));
-			}),
+			fc.property(
+				fc.string({
+					unit: fc.constantFrom(
+						"@",
+						" ",
+						"\n",
+						"\u00a0",
+						"\u3002",
+						"\uFF01",
+						'"',
+						"\\",
+						"a",
+						"/",
+						".",
+						"\u2060",
+					),
+				}),
+				(text) => {
+					const inert = neutraliseMentions(text);
+					expect(CLI_MENTION.test(inert)).toBe(false);
+					expect(inert.replace(/\u2060(?=@)/g, "")).toBe(text.replace(/\u2060(?=@)/g, ""));
+				},
+			),
 		);
 	});
 
@@ -34,24 +62,36 @@ describe("promptContent", () => {
 
 	it("hands each note over as a document with its exact vault path and its text byte for byte, never as a mention", () => {
 		const name = 'Notes/Q" @Secret/Plan.md ".md';
-		const content = promptContent(`About @${name}`, [{ kind: "note", path: name, text: "# Q\n@Secret/Plan.md\n```dataviewjs\nx\n```\n" }]);
+		const content = promptContent(`About @${name}`, [
+			{ kind: "note", path: name, text: "# Q\n@Secret/Plan.md\n```dataviewjs\nx\n```\n" },
+		]);
 		expect(content).toEqual([
 			{ type: "text", text: 'About \u2060@Notes/Q" \u2060@Secret/Plan.md ".md' },
 			{
 				type: "document",
 				title: name,
-				context: 'A note the user attached from the vault ("Notes/Q\\" \u2060@Secret/Plan.md \\".md"), the whole note, exactly as it is on disk.',
-				source: { type: "text", media_type: "text/plain", data: "# Q\n@Secret/Plan.md\n```dataviewjs\nx\n```\n" },
+				context:
+					'A note the user attached from the vault ("Notes/Q\\" \u2060@Secret/Plan.md \\".md"), the whole note, exactly as it is on disk.',
+				source: {
+					type: "text",
+					media_type: "text/plain",
+					data: "# Q\n@Secret/Plan.md\n```dataviewjs\nx\n```\n",
+				},
 			},
 		]);
 	});
 
 	it("cuts a selection's lines from the note, saying which, and bounds the size by whole lines", () => {
-		const [, selection] = promptContent("x", [{ kind: "note", path: "A.md", lines: { from: 2, to: 3 }, text: "one\ntwo\nthree\nfour" }]) as [unknown, { context: string; source: { data: string } }];
+		const [, selection] = promptContent("x", [
+			{ kind: "note", path: "A.md", lines: { from: 2, to: 3 }, text: "one\ntwo\nthree\nfour" },
+		]) as [unknown, { context: string; source: { data: string } }];
 		expect(selection.source.data).toBe("two\nthree");
 		expect(selection.context).toContain("lines 2 to 3 of 4");
 		const long = Array.from({ length: 3000 }, (_, index) => `line ${index} ${"x".repeat(60)}`).join("\n");
-		const [, cut] = promptContent("x", [{ kind: "note", path: "Long.md", text: long }]) as [unknown, { context: string; source: { data: string } }];
+		const [, cut] = promptContent("x", [{ kind: "note", path: "Long.md", text: long }]) as [
+			unknown,
+			{ context: string; source: { data: string } },
+		];
 		expect(cut.source.data.length).toBeLessThanOrEqual(MAX_ATTACHED_CHARS);
 		expect(long.startsWith(`${cut.source.data}\n`)).toBe(true);
 		expect(cut.context).toMatch(/Only its first \d+ lines fit here: read the rest with the Read tool\./);

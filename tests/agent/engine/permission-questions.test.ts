@@ -1,7 +1,12 @@
 import type { AgentEvent, ToolPermissionRequest } from "../../../src/agent/agent-session";
 import { PermissionQuestions } from "../../../src/agent/engine/permission-questions";
 
-const request = (id: string): ToolPermissionRequest => ({ id, toolName: "Bash", input: { command: "ls" }, summary: "Bash: ls" });
+const request = (id: string): ToolPermissionRequest => ({
+	id,
+	toolName: "Bash",
+	input: { command: "ls" },
+	summary: "Bash: ls",
+});
 
 function questions(): { questions: PermissionQuestions; events: AgentEvent[] } {
 	const events: AgentEvent[] = [];

@@ -30,7 +30,13 @@ describe("StreamJsonEngine", () => {
 	afterAll(() => root.remove());
 
 	it("starts the CLI in the vault root with the session's arguments and the in-process servers", async () => {
-		const engine = new StreamJsonEngine({ vaultRoot: vault, cliPath: () => cli, gate: denyAll, env, mcp: { names: () => ["obsidian"], handle: () => Promise.resolve(undefined) } });
+		const engine = new StreamJsonEngine({
+			vaultRoot: vault,
+			cliPath: () => cli,
+			gate: denyAll,
+			env,
+			mcp: { names: () => ["obsidian"], handle: () => Promise.resolve(undefined) },
+		});
 		const session = engine.start({ permissionMode: "acceptEdits", resume: "abc" });
 		const events: AgentEvent[] = [];
 		session.onEvent((event) => events.push(event));
@@ -38,23 +44,39 @@ describe("StreamJsonEngine", () => {
 		expect(session.sessionId).toBe("fake-session");
 		const started = JSON.parse(readFileSync(record, "utf8")) as { cwd: string; args: string[] };
 		expect(started.cwd).toBe(vault);
-		expect(started.args).toEqual(expect.arrayContaining(["--permission-mode", "acceptEdits", "--resume", "abc", "--mcp-config"]));
+		expect(started.args).toEqual(
+			expect.arrayContaining(["--permission-mode", "acceptEdits", "--resume", "abc", "--mcp-config"]),
+		);
 		await session.close();
 		expect(events.at(-1)).toEqual({ kind: "closed" });
 	});
 
 	it("reports a missing CLI as failed, naming the setting", async () => {
-		const engine = new StreamJsonEngine({ vaultRoot: vault, cliPath: () => join(root.path, "no-claude-here"), gate: denyAll, env });
+		const engine = new StreamJsonEngine({
+			vaultRoot: vault,
+			cliPath: () => join(root.path, "no-claude-here"),
+			gate: denyAll,
+			env,
+		});
 		const session = engine.start({ permissionMode: "default" });
 		const events: AgentEvent[] = [];
 		session.onEvent((event) => events.push(event));
 		const failed = await pollUntil(() => events.find((event) => event.kind === "failed"), "failed");
-		expect(failed).toEqual({ kind: "failed", message: expect.stringContaining('set "Claude Code executable"') as unknown });
-		const empty = new StreamJsonEngine({ vaultRoot: vault, cliPath: () => "", gate: denyAll, env }).start({ permissionMode: "default" });
+		expect(failed).toEqual({
+			kind: "failed",
+			message: expect.stringContaining('set "Claude Code executable"') as unknown,
+		});
+		const empty = new StreamJsonEngine({ vaultRoot: vault, cliPath: () => "", gate: denyAll, env }).start({
+			permissionMode: "default",
+		});
 		const emptyEvents: AgentEvent[] = [];
 		empty.onEvent((event) => emptyEvents.push(event));
 		await empty.close();
-		expect(emptyEvents[0]).toEqual({ kind: "failed", message: 'No Claude Code CLI is set. Install Claude Code, or set "Claude Code executable" in this plugin\'s settings.' });
+		expect(emptyEvents[0]).toEqual({
+			kind: "failed",
+			message:
+				'No Claude Code CLI is set. Install Claude Code, or set "Claude Code executable" in this plugin\'s settings.',
+		});
 	});
 
 	it("lists and replays the vault's past sessions from the transcripts under HOME", async () => {
@@ -62,8 +84,15 @@ describe("StreamJsonEngine", () => {
 		await expect(engine.pastSessions()).resolves.toEqual([]);
 		const folder = join(home, ".claude", "projects", projectSlug(vault));
 		mkdirSync(folder, { recursive: true });
-		writeFileSync(join(folder, "s-1.jsonl"), `${JSON.stringify({ type: "user", message: { role: "user", content: "Outline chapter 2" }, uuid: "u" })}\n`);
-		await expect(engine.pastSessions()).resolves.toEqual([{ sessionId: "s-1", firstLine: "Outline chapter 2", updatedAt: expect.any(String) as unknown }]);
-		await expect(engine.history("s-1")).resolves.toEqual([{ kind: "user-message", message: { text: "Outline chapter 2", attachments: [] } }]);
+		writeFileSync(
+			join(folder, "s-1.jsonl"),
+			`${JSON.stringify({ type: "user", message: { role: "user", content: "Outline chapter 2" }, uuid: "u" })}\n`,
+		);
+		await expect(engine.pastSessions()).resolves.toEqual([
+			{ sessionId: "s-1", firstLine: "Outline chapter 2", updatedAt: expect.any(String) as unknown },
+		]);
+		await expect(engine.history("s-1")).resolves.toEqual([
+			{ kind: "user-message", message: { text: "Outline chapter 2", attachments: [] } },
+		]);
 	});
 });

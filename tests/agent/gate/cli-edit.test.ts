@@ -1,24 +1,52 @@
-import { applyCliEdits, cliView, FILE_MISSING, newStringAsCliWritesIt, replaceLikeCli } from "../../../src/agent/gate/cli-edit";
+import {
+	applyCliEdits,
+	cliView,
+	FILE_MISSING,
+	newStringAsCliWritesIt,
+	replaceLikeCli,
+} from "../../../src/agent/gate/cli-edit";
 
 describe("applyCliEdits (the CLI's Edit and MultiEdit)", () => {
 	it("replaces the one occurrence, or every one with replace_all", () => {
-		expect(applyCliEdits("one two one", [{ old_string: "two", new_string: "2" }])).toEqual({ ok: true, text: "one 2 one" });
-		expect(applyCliEdits("one two one", [{ old_string: "one", new_string: "1", replace_all: true }])).toEqual({ ok: true, text: "1 two 1" });
+		expect(applyCliEdits("one two one", [{ old_string: "two", new_string: "2" }])).toEqual({
+			ok: true,
+			text: "one 2 one",
+		});
+		expect(applyCliEdits("one two one", [{ old_string: "one", new_string: "1", replace_all: true }])).toEqual({
+			ok: true,
+			text: "1 two 1",
+		});
 	});
 
 	it("refuses in the CLI's words: not found, not unique, no change, a new file over an existing one, a missing file", () => {
-		expect(applyCliEdits("abc", [{ old_string: "zz", new_string: "y" }])).toEqual({ ok: false, message: "String to replace not found in file.\nString: zz" });
+		expect(applyCliEdits("abc", [{ old_string: "zz", new_string: "y" }])).toEqual({
+			ok: false,
+			message: "String to replace not found in file.\nString: zz",
+		});
 		expect(applyCliEdits("one two one", [{ old_string: "one", new_string: "1" }])).toEqual({
 			ok: false,
-			message: "Found 2 matches of the string to replace, but replace_all is false. To replace all occurrences, set replace_all to true. To replace only one occurrence, please provide more context to uniquely identify the instance.\nString: one",
+			message:
+				"Found 2 matches of the string to replace, but replace_all is false. To replace all occurrences, set replace_all to true. To replace only one occurrence, please provide more context to uniquely identify the instance.\nString: one",
 		});
-		expect(applyCliEdits("abc", [{ old_string: "b", new_string: "b" }])).toEqual({ ok: false, message: "No changes to make: old_string and new_string are exactly the same." });
-		expect(applyCliEdits("abc", [{ old_string: "", new_string: "x" }])).toEqual({ ok: false, message: "Cannot create new file - file already exists." });
-		expect(applyCliEdits(undefined, [{ old_string: "a", new_string: "b" }])).toEqual({ ok: false, message: FILE_MISSING });
+		expect(applyCliEdits("abc", [{ old_string: "b", new_string: "b" }])).toEqual({
+			ok: false,
+			message: "No changes to make: old_string and new_string are exactly the same.",
+		});
+		expect(applyCliEdits("abc", [{ old_string: "", new_string: "x" }])).toEqual({
+			ok: false,
+			message: "Cannot create new file - file already exists.",
+		});
+		expect(applyCliEdits(undefined, [{ old_string: "a", new_string: "b" }])).toEqual({
+			ok: false,
+			message: FILE_MISSING,
+		});
 	});
 
 	it("creates a file from an empty old_string, also over a blank one", () => {
-		expect(applyCliEdits(undefined, [{ old_string: "", new_string: "new\n" }])).toEqual({ ok: true, text: "new\n" });
+		expect(applyCliEdits(undefined, [{ old_string: "", new_string: "new\n" }])).toEqual({
+			ok: true,
+			text: "new\n",
+		});
 		expect(applyCliEdits("  \n", [{ old_string: "", new_string: "new\n" }])).toEqual({ ok: true, text: "new\n" });
 	});
 
@@ -28,15 +56,25 @@ describe("applyCliEdits (the CLI's Edit and MultiEdit)", () => {
 			{ old_string: "gamma beta", new_string: "delta" },
 		]);
 		expect(result).toEqual({ ok: true, text: "delta" });
-		expect(applyCliEdits("a b", [{ old_string: "a", new_string: "xy" }, { old_string: "y", new_string: "z" }])).toEqual({
+		expect(
+			applyCliEdits("a b", [
+				{ old_string: "a", new_string: "xy" },
+				{ old_string: "y", new_string: "z" },
+			]),
+		).toEqual({
 			ok: false,
 			message: "Cannot edit file: old_string is a substring of a new_string from a previous edit.",
 		});
 	});
 
 	it("matches curly quotes in the file from straight ones, and writes the new text in the file's quote style", () => {
-		expect(applyCliEdits("He said \u201Chi\u201D and left.", [{ old_string: 'said "hi"', new_string: 'said "bye"' }])).toEqual({ ok: true, text: "He said \u201Cbye\u201D and left." });
-		expect(applyCliEdits("It\u2019s fine.", [{ old_string: "It's fine", new_string: "It's 'great'" }])).toEqual({ ok: true, text: "It\u2019s \u2018great\u2019." });
+		expect(
+			applyCliEdits("He said \u201Chi\u201D and left.", [{ old_string: 'said "hi"', new_string: 'said "bye"' }]),
+		).toEqual({ ok: true, text: "He said \u201Cbye\u201D and left." });
+		expect(applyCliEdits("It\u2019s fine.", [{ old_string: "It's fine", new_string: "It's 'great'" }])).toEqual({
+			ok: true,
+			text: "It\u2019s \u2018great\u2019.",
+		});
 	});
 
 	it("a deletion takes the line end after the deleted text when the file holds it there", () => {

@@ -23,7 +23,10 @@ describe("editForAcceptedText", () => {
 	it("keeps the replacement to the changed lines of a note", () => {
 		const current = "# Title\n\nFirst line.\nSecond line.\nThird line.\n";
 		const accepted = "# Title\n\nFirst line.\nSecond line, edited.\nThird line.\n";
-		expect(editForAcceptedText(current, accepted)).toEqual({ old_string: "Second line.", new_string: "Second line, edited." });
+		expect(editForAcceptedText(current, accepted)).toEqual({
+			old_string: "Second line.",
+			new_string: "Second line, edited.",
+		});
 	});
 
 	it("widens a changed line that occurs twice until it is unique", () => {

@@ -17,14 +17,37 @@ describe("FileWriteGate", () => {
 		const { review, gate: writes } = gate({ "note.md": "# Title\nold line\n" });
 		const input = { file_path: "/vault/note.md", old_string: "old line", new_string: "new line" };
 		const decision = await writes.decide({ toolUseId: "t1", toolName: "Edit", input }, "s1");
-		expect(review.proposals).toEqual([{ path: "note.md", before: "# Title\nold line\n", proposed: "# Title\nnew line\n", proposer: { tool: "Edit", sessionId: "s1" }, isNewFile: false }]);
+		expect(review.proposals).toEqual([
+			{
+				path: "note.md",
+				before: "# Title\nold line\n",
+				proposed: "# Title\nnew line\n",
+				proposer: { tool: "Edit", sessionId: "s1" },
+				isNewFile: false,
+			},
+		]);
 		expect(decision).toEqual({ behavior: "allow", updatedInput: input });
 	});
 
 	it("applies a MultiEdit's edits in order, and reviews a Write's content as a new file", async () => {
 		const { review, gate: writes } = gate({ "note.md": "a b c\n" });
-		await writes.decide({ toolName: "MultiEdit", input: { file_path: "/vault/note.md", edits: [{ old_string: "a", new_string: "x" }, { old_string: "x b", new_string: "y" }] } }, undefined);
-		await writes.decide({ toolName: "Write", input: { file_path: "/vault/new.md", content: "fresh\n" } }, undefined);
+		await writes.decide(
+			{
+				toolName: "MultiEdit",
+				input: {
+					file_path: "/vault/note.md",
+					edits: [
+						{ old_string: "a", new_string: "x" },
+						{ old_string: "x b", new_string: "y" },
+					],
+				},
+			},
+			undefined,
+		);
+		await writes.decide(
+			{ toolName: "Write", input: { file_path: "/vault/new.md", content: "fresh\n" } },
+			undefined,
+		);
 		expect(review.proposals.map((proposal) => [proposal.before, proposal.proposed, proposal.isNewFile])).toEqual([
 			["a b c\n", "y c\n", false],
 			["", "fresh\n", true],
@@ -35,63 +58,135 @@ describe("FileWriteGate", () => {
 		const before = "intro\nsame\nmiddle\nsame\nend\n";
 		const accepted = "intro\nsame\nmiddle, as the user wrote it\nsame\nend\n";
 		const { gate: writes } = gate({ "note.md": before }, accept(accepted));
-		const decision = await writes.decide({ toolName: "Edit", input: { file_path: "/vault/note.md", old_string: "middle", new_string: "middle, as Claude wrote it" } }, undefined);
+		const decision = await writes.decide(
+			{
+				toolName: "Edit",
+				input: { file_path: "/vault/note.md", old_string: "middle", new_string: "middle, as Claude wrote it" },
+			},
+			undefined,
+		);
 		if (decision.behavior !== "allow") throw new Error(decision.message);
 		const { updatedInput } = decision;
 		expect(updatedInput).toMatchObject({ file_path: "/vault/note.md", replace_all: false });
-		expect(applyCliEdits(before, [{ old_string: String(updatedInput.old_string), new_string: String(updatedInput.new_string) }])).toEqual({ ok: true, text: accepted });
+		expect(
+			applyCliEdits(before, [
+				{ old_string: String(updatedInput.old_string), new_string: String(updatedInput.new_string) },
+			]),
+		).toEqual({ ok: true, text: accepted });
 	});
 
 	it("a MultiEdit the user changed becomes a single edit; a Write the user changed carries their content", async () => {
 		const { gate: multi } = gate({ "note.md": "one\ntwo\n" }, accept("one\nTWO!\n"));
-		const multiDecision = await multi.decide({ toolName: "MultiEdit", input: { file_path: "/vault/note.md", edits: [{ old_string: "two", new_string: "2" }] } }, undefined);
-		expect(multiDecision).toEqual({ behavior: "allow", updatedInput: { file_path: "/vault/note.md", edits: [{ old_string: "two", new_string: "TWO!", replace_all: false }] } });
+		const multiDecision = await multi.decide(
+			{
+				toolName: "MultiEdit",
+				input: { file_path: "/vault/note.md", edits: [{ old_string: "two", new_string: "2" }] },
+			},
+			undefined,
+		);
+		expect(multiDecision).toEqual({
+			behavior: "allow",
+			updatedInput: {
+				file_path: "/vault/note.md",
+				edits: [{ old_string: "two", new_string: "TWO!", replace_all: false }],
+			},
+		});
 		const { gate: write } = gate({}, accept("mine\n"));
-		expect(await write.decide({ toolName: "Write", input: { file_path: "/vault/n.md", content: "claude's\n" } }, undefined)).toEqual({ behavior: "allow", updatedInput: { file_path: "/vault/n.md", content: "mine\n" } });
+		expect(
+			await write.decide(
+				{ toolName: "Write", input: { file_path: "/vault/n.md", content: "claude's\n" } },
+				undefined,
+			),
+		).toEqual({ behavior: "allow", updatedInput: { file_path: "/vault/n.md", content: "mine\n" } });
 	});
 
 	it("a rejection denies the tool with the user's reason, so Claude reads it, and nothing is recorded", async () => {
-		const { gate: writes, journal } = gate({ "note.md": "text\n" }, () => ({ kind: "rejected", reason: "keep my wording" }));
-		const decision = await writes.decide({ toolUseId: "t1", toolName: "Edit", input: { file_path: "/vault/note.md", old_string: "text", new_string: "prose" } }, undefined);
-		expect(decision).toEqual({ behavior: "deny", message: "The user rejected this change to /vault/note.md. Their reason: keep my wording. Nothing was written." });
+		const { gate: writes, journal } = gate({ "note.md": "text\n" }, () => ({
+			kind: "rejected",
+			reason: "keep my wording",
+		}));
+		const decision = await writes.decide(
+			{
+				toolUseId: "t1",
+				toolName: "Edit",
+				input: { file_path: "/vault/note.md", old_string: "text", new_string: "prose" },
+			},
+			undefined,
+		);
+		expect(decision).toEqual({
+			behavior: "deny",
+			message:
+				"The user rejected this change to /vault/note.md. Their reason: keep my wording. Nothing was written.",
+		});
 		expect(journal.events).toEqual([]);
 	});
 
 	it("a private note or a path outside the vault is refused in the words of a missing file, and never read", async () => {
 		const { vault, review, gate: writes } = gate({ "Private/diary.md": "secret\n" });
 		for (const file_path of ["/vault/Private/diary.md", "/elsewhere/x.md", "/vault/../x.md"]) {
-			expect(await writes.decide({ toolName: "Edit", input: { file_path, old_string: "secret", new_string: "x" } }, undefined)).toEqual({ behavior: "deny", message: "File does not exist." });
+			expect(
+				await writes.decide(
+					{ toolName: "Edit", input: { file_path, old_string: "secret", new_string: "x" } },
+					undefined,
+				),
+			).toEqual({ behavior: "deny", message: "File does not exist." });
 		}
-		expect(await writes.decide({ toolName: "Write", input: { file_path: "/vault/Private/new.md", content: "x" } }, undefined)).toEqual({ behavior: "deny", message: "File does not exist." });
+		expect(
+			await writes.decide(
+				{ toolName: "Write", input: { file_path: "/vault/Private/new.md", content: "x" } },
+				undefined,
+			),
+		).toEqual({ behavior: "deny", message: "File does not exist." });
 		expect(vault.reads).toEqual([]);
 		expect(review.proposals).toEqual([]);
 	});
 
 	it("an Edit the CLI would refuse is denied in the CLI's own words, unreviewed", async () => {
 		const { review, gate: writes } = gate({ "note.md": "one one\n" });
-		const missing = await writes.decide({ toolName: "Edit", input: { file_path: "/vault/note.md", old_string: "two", new_string: "x" } }, undefined);
-		const ambiguous = await writes.decide({ toolName: "Edit", input: { file_path: "/vault/note.md", old_string: "one", new_string: "x" } }, undefined);
+		const missing = await writes.decide(
+			{ toolName: "Edit", input: { file_path: "/vault/note.md", old_string: "two", new_string: "x" } },
+			undefined,
+		);
+		const ambiguous = await writes.decide(
+			{ toolName: "Edit", input: { file_path: "/vault/note.md", old_string: "one", new_string: "x" } },
+			undefined,
+		);
 		expect(missing).toEqual({ behavior: "deny", message: "String to replace not found in file.\nString: two" });
-		expect(ambiguous.behavior === "deny" ? ambiguous.message : "").toMatch(/^Found 2 matches of the string to replace/);
+		expect(ambiguous.behavior === "deny" ? ambiguous.message : "").toMatch(
+			/^Found 2 matches of the string to replace/,
+		);
 		expect(review.proposals).toEqual([]);
 	});
 
 	it("a CRLF file accepted as shown is allowed unchanged", async () => {
 		const { gate: writes } = gate({ "note.md": "a\r\nb\r\n" });
 		const input = { file_path: "/vault/note.md", old_string: "b", new_string: "c" };
-		expect(await writes.decide({ toolName: "Edit", input }, undefined)).toEqual({ behavior: "allow", updatedInput: input });
+		expect(await writes.decide({ toolName: "Edit", input }, undefined)).toEqual({
+			behavior: "allow",
+			updatedInput: input,
+		});
 	});
 
 	it("in a file that is not Markdown, shows the new text without the line-end white space the CLI removes, and refuses a user's version that needs it", async () => {
 		const { review, gate: writes } = gate({ "script.py": "x = 1\n" }, accept("x = 2   \n"));
-		const decision = await writes.decide({ toolName: "Edit", input: { file_path: "/vault/script.py", old_string: "x = 1", new_string: "x = 3  " } }, undefined);
+		const decision = await writes.decide(
+			{ toolName: "Edit", input: { file_path: "/vault/script.py", old_string: "x = 1", new_string: "x = 3  " } },
+			undefined,
+		);
 		expect(review.proposals[0]?.proposed).toBe("x = 3\n");
-		expect(decision.behavior === "deny" ? decision.message : "").toMatch(/^The user's version keeps white space at the end of lines/);
+		expect(decision.behavior === "deny" ? decision.message : "").toMatch(
+			/^The user's version keeps white space at the end of lines/,
+		);
 	});
 
 	it("a user who keeps the file as it was gets a denial saying nothing was written", async () => {
 		const { gate: writes } = gate({ "note.md": "keep\n" }, accept("keep\n"));
-		expect(await writes.decide({ toolName: "Edit", input: { file_path: "/vault/note.md", old_string: "keep", new_string: "change" } }, undefined)).toEqual({
+		expect(
+			await writes.decide(
+				{ toolName: "Edit", input: { file_path: "/vault/note.md", old_string: "keep", new_string: "change" } },
+				undefined,
+			),
+		).toEqual({
 			behavior: "deny",
 			message: "The user reviewed this change and kept the file as it was. Nothing was written.",
 		});
@@ -99,15 +194,32 @@ describe("FileWriteGate", () => {
 
 	it("edits a CRLF file as the CLI does (as LF, written back as CRLF): reviewed as on disk, answered with LF text", async () => {
 		const { review, gate: writes } = gate({ "note.md": "a\r\nb\r\n" }, accept("a\r\nB!\r\n"));
-		const decision = await writes.decide({ toolName: "Edit", input: { file_path: "/vault/note.md", old_string: "a\nb", new_string: "a\nB" } }, undefined);
+		const decision = await writes.decide(
+			{ toolName: "Edit", input: { file_path: "/vault/note.md", old_string: "a\nb", new_string: "a\nB" } },
+			undefined,
+		);
 		expect(review.proposals[0]).toMatchObject({ before: "a\r\nb\r\n", proposed: "a\r\nB\r\n" });
 		if (decision.behavior !== "allow") throw new Error(decision.message);
-		expect(applyCliEdits(cliView("a\r\nb\r\n"), [{ old_string: String(decision.updatedInput.old_string), new_string: String(decision.updatedInput.new_string) }])).toEqual({ ok: true, text: "a\nB!\n" });
+		expect(
+			applyCliEdits(cliView("a\r\nb\r\n"), [
+				{
+					old_string: String(decision.updatedInput.old_string),
+					new_string: String(decision.updatedInput.new_string),
+				},
+			]),
+		).toEqual({ ok: true, text: "a\nB!\n" });
 	});
 
 	it("records an accepted write's pre-image when it is allowed, and its result when the CLI reports it", async () => {
 		const { journal, gate: writes } = gate({ "note.md": "v1\n" });
-		await writes.decide({ toolUseId: "t1", toolName: "Edit", input: { file_path: "/vault/note.md", old_string: "v1", new_string: "v2" } }, undefined);
+		await writes.decide(
+			{
+				toolUseId: "t1",
+				toolName: "Edit",
+				input: { file_path: "/vault/note.md", old_string: "v1", new_string: "v2" },
+			},
+			undefined,
+		);
 		expect(journal.events).toEqual(["approved Edit note.md"]);
 		await writes.toolFinished("t1", false);
 		await writes.toolFinished("t1", false);
@@ -116,13 +228,25 @@ describe("FileWriteGate", () => {
 	});
 
 	it("a NotebookEdit is reviewed as the notebook's JSON; the user's own version of it is refused with a reason", async () => {
-		const notebook = JSON.stringify({ cells: [{ cell_type: "code", id: "c1", source: "print(1)", outputs: [], execution_count: 3, metadata: {} }], metadata: {}, nbformat: 4, nbformat_minor: 5 });
+		const notebook = JSON.stringify({
+			cells: [{ cell_type: "code", id: "c1", source: "print(1)", outputs: [], execution_count: 3, metadata: {} }],
+			metadata: {},
+			nbformat: 4,
+			nbformat_minor: 5,
+		});
 		const { review, gate: writes } = gate({ "n.ipynb": notebook });
 		const input = { notebook_path: "/vault/n.ipynb", cell_id: "c1", new_source: "print(2)" };
-		expect(await writes.decide({ toolName: "NotebookEdit", input }, undefined)).toEqual({ behavior: "allow", updatedInput: input });
-		expect(JSON.parse(review.proposals[0]?.proposed ?? "")).toMatchObject({ cells: [{ id: "c1", source: "print(2)", execution_count: null }] });
+		expect(await writes.decide({ toolName: "NotebookEdit", input }, undefined)).toEqual({
+			behavior: "allow",
+			updatedInput: input,
+		});
+		expect(JSON.parse(review.proposals[0]?.proposed ?? "")).toMatchObject({
+			cells: [{ id: "c1", source: "print(2)", execution_count: null }],
+		});
 		const { gate: edited } = gate({ "n.ipynb": notebook }, accept("{}"));
 		const decision = await edited.decide({ toolName: "NotebookEdit", input }, undefined);
-		expect(decision.behavior === "deny" ? decision.message : "").toMatch(/^The user changed the notebook in the review/);
+		expect(decision.behavior === "deny" ? decision.message : "").toMatch(
+			/^The user changed the notebook in the review/,
+		);
 	});
 });

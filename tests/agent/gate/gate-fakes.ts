@@ -9,20 +9,36 @@ export class FakeGateVault implements GateVault {
 	readonly files = new Map<string, string>();
 	readonly reads: string[] = [];
 
-	constructor(files: Record<string, string> = {}, private readonly privateFolders: readonly string[] = ["Private"]) {
+	constructor(
+		files: Record<string, string> = {},
+		private readonly privateFolders: readonly string[] = ["Private"],
+	) {
 		for (const [path, text] of Object.entries(files)) this.files.set(path, text);
 	}
 
 	locate(path: string): Promise<GatePath> {
-		const relative = path === ROOT ? "" : path.startsWith(`${ROOT}/`) ? path.slice(ROOT.length + 1) : path.startsWith("/") ? undefined : path;
+		const relative =
+			path === ROOT
+				? ""
+				: path.startsWith(`${ROOT}/`)
+					? path.slice(ROOT.length + 1)
+					: path.startsWith("/")
+						? undefined
+						: path;
 		if (relative === undefined || relative.split("/").includes("..")) return Promise.resolve({ kind: "outside" });
-		if (this.privateFolders.some((folder) => relative === folder || relative.startsWith(`${folder}/`))) return Promise.resolve({ kind: "private" });
+		if (this.privateFolders.some((folder) => relative === folder || relative.startsWith(`${folder}/`)))
+			return Promise.resolve({ kind: "private" });
 		return Promise.resolve({ kind: "visible", path: relative });
 	}
 
 	/** The vault's top always (its config folder), and any folder a private folder is in or around. */
 	mayHoldPrivate(path: string): boolean {
-		return path === "" || this.privateFolders.some((folder) => folder === path || folder.startsWith(`${path}/`) || path.startsWith(`${folder}/`));
+		return (
+			path === "" ||
+			this.privateFolders.some(
+				(folder) => folder === path || folder.startsWith(`${path}/`) || path.startsWith(`${folder}/`),
+			)
+		);
 	}
 
 	readText(path: string): Promise<string | undefined> {
@@ -35,7 +51,12 @@ export class FakeGateVault implements GateVault {
 export class FakeReview implements FileWriteReview {
 	readonly proposals: FileWriteProposal[] = [];
 
-	constructor(private readonly decide: (proposal: FileWriteProposal) => FileWriteOutcome = (proposal) => ({ kind: "accepted", finalText: proposal.proposed })) {}
+	constructor(
+		private readonly decide: (proposal: FileWriteProposal) => FileWriteOutcome = (proposal) => ({
+			kind: "accepted",
+			finalText: proposal.proposed,
+		}),
+	) {}
 
 	review(proposal: FileWriteProposal): Promise<FileWriteOutcome> {
 		this.proposals.push(proposal);

@@ -13,9 +13,18 @@ describe("JsonFilePermissionRules", () => {
 		const file = newFile();
 		const rules = new JsonFilePermissionRules(file);
 		expect(await rules.list()).toEqual([]);
-		await Promise.all([rules.add({ tool: "Bash", commandPrefix: "npm test" }), rules.add({ tool: "WebFetch" }), rules.add({ tool: "WebFetch" })]);
-		expect(await new JsonFilePermissionRules(file).list()).toEqual([{ tool: "Bash", commandPrefix: "npm test" }, { tool: "WebFetch" }]);
-		expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ rules: [{ tool: "Bash", commandPrefix: "npm test" }, { tool: "WebFetch" }] });
+		await Promise.all([
+			rules.add({ tool: "Bash", commandPrefix: "npm test" }),
+			rules.add({ tool: "WebFetch" }),
+			rules.add({ tool: "WebFetch" }),
+		]);
+		expect(await new JsonFilePermissionRules(file).list()).toEqual([
+			{ tool: "Bash", commandPrefix: "npm test" },
+			{ tool: "WebFetch" },
+		]);
+		expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({
+			rules: [{ tool: "Bash", commandPrefix: "npm test" }, { tool: "WebFetch" }],
+		});
 		if (process.platform !== "win32") expect(statSync(file).mode & 0o077).toBe(0);
 		await rules.revoke({ tool: "WebFetch" });
 		expect(await rules.list()).toEqual([{ tool: "Bash", commandPrefix: "npm test" }]);

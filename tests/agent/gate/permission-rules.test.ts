@@ -7,7 +7,16 @@ describe("permission rules", () => {
 		const rule = { tool: "Bash", commandPrefix: "npm test" };
 		expect(ruleMatches(rule, bash("npm test"))).toBe(true);
 		expect(ruleMatches(rule, bash("npm test -- x.test.ts"))).toBe(true);
-		for (const command of ["npm testing", "npm test; rm -rf ~", "npm test && curl x", "npm test | sh", "npm test $(rm x)", "npm test > /etc/x", "npm test `id`", "npm test\nrm x"]) {
+		for (const command of [
+			"npm testing",
+			"npm test; rm -rf ~",
+			"npm test && curl x",
+			"npm test | sh",
+			"npm test $(rm x)",
+			"npm test > /etc/x",
+			"npm test `id`",
+			"npm test\nrm x",
+		]) {
 			expect([command, ruleMatches(rule, bash(command))]).toEqual([command, false]);
 		}
 		expect(ruleMatches(rule, { toolName: "WebFetch", input: { command: "npm test" } })).toBe(false);
@@ -22,7 +31,9 @@ describe("permission rules", () => {
 		expect(ruleFor(bash("npm test -- --watch"))).toEqual({ tool: "Bash", commandPrefix: "npm test" });
 		expect(ruleFor(bash("ls -la"))).toEqual({ tool: "Bash", commandPrefix: "ls" });
 		expect(ruleFor(bash("make && make install"))).toEqual({ tool: "Bash", commandPrefix: "make && make install" });
-		expect(ruleFor({ toolName: "mcp__github__create_issue", input: {} })).toEqual({ tool: "mcp__github__create_issue" });
+		expect(ruleFor({ toolName: "mcp__github__create_issue", input: {} })).toEqual({
+			tool: "mcp__github__create_issue",
+		});
 		expect(ruleMatches(ruleFor(bash("make && make install")), bash("make && make install"))).toBe(true);
 	});
 

@@ -9,7 +9,11 @@ describe("Transcript", () => {
 		expect(first.added).toHaveLength(1);
 		expect(second).toEqual({ added: [], changed: [first.added[0]] });
 		expect(transcript.entries[1]).toMatchObject({ kind: "assistant", text: "You met Ana twice.", streaming: true });
-		const end = transcript.apply({ kind: "turn-end", outcome: "done", usage: { inputTokens: 10, outputTokens: 5 } });
+		const end = transcript.apply({
+			kind: "turn-end",
+			outcome: "done",
+			usage: { inputTokens: 10, outputTokens: 5 },
+		});
 		expect(end.changed).toEqual([transcript.entries[1]]);
 		expect(transcript.entries[1]).toMatchObject({ streaming: false });
 		expect(transcript.entries[2]).toMatchObject({ kind: "usage", outcome: "done" });
@@ -35,7 +39,10 @@ describe("Transcript", () => {
 		expect(transcript.entries[0]).toMatchObject({ kind: "tool", status: "error", result: "denied" });
 		transcript.apply({ kind: "tool-result", toolUseId: "nope", isError: false, text: "" });
 		expect(transcript.entries[1]).toMatchObject({ kind: "notice", level: "error" });
-		transcript.apply({ kind: "permission-request", request: { id: "p1", toolName: "WebFetch", input: {}, summary: "WebFetch: example.org" } });
+		transcript.apply({
+			kind: "permission-request",
+			request: { id: "p1", toolName: "WebFetch", input: {}, summary: "WebFetch: example.org" },
+		});
 		transcript.apply({ kind: "permission-settled", id: "p1", outcome: "denied" });
 		expect(transcript.entries[2]).toMatchObject({ kind: "permission", status: "denied" });
 		expect(entryText(transcript.entries[2] ?? transcript.entries[0])).toContain("example.org");
@@ -54,7 +61,15 @@ describe("Transcript", () => {
 
 describe("usage and tool lines", () => {
 	it("says tokens, cache, cost and time when reported, and only what was reported", () => {
-		expect(usageLine({ inputTokens: 1200, outputTokens: 80, cacheReadTokens: 3000, costUsd: 0.0123, durationMs: 2500 })).toBe("Turn done: 1,200 tokens in, 80 out · 3,000 from cache · $0.0123 · 2.5 s");
+		expect(
+			usageLine({
+				inputTokens: 1200,
+				outputTokens: 80,
+				cacheReadTokens: 3000,
+				costUsd: 0.0123,
+				durationMs: 2500,
+			}),
+		).toBe("Turn done: 1,200 tokens in, 80 out · 3,000 from cache · $0.0123 · 2.5 s");
 		expect(usageLine({}, "interrupted")).toBe("Stopped");
 		expect(usageLine({ outputTokens: 3 }, "error")).toBe("Turn failed: 0 tokens in, 3 out");
 	});

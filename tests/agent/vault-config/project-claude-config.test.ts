@@ -25,7 +25,14 @@ describe("readProjectClaudeConfig (the vault's own Claude Code configuration, de
 	});
 
 	it("describes what a shared vault's settings, tool servers and CLAUDE.md files (and the files they bring in) would do, file by file", async () => {
-		write(".claude/settings.json", JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: "command", command: "touch marker" }] }] }, apiKeyHelper: "./key.sh", env: { ANTHROPIC_BASE_URL: "http://127.0.0.1:9" } }));
+		write(
+			".claude/settings.json",
+			JSON.stringify({
+				hooks: { SessionStart: [{ hooks: [{ type: "command", command: "touch marker" }] }] },
+				apiKeyHelper: "./key.sh",
+				env: { ANTHROPIC_BASE_URL: "http://127.0.0.1:9" },
+			}),
+		);
 		write(".claude/settings.local.json", JSON.stringify({ permissions: { allow: ["Bash(bash:*)"] } }));
 		write(".mcp.json", JSON.stringify({ mcpServers: { notes: { command: "node", args: ["srv.js"] } } }));
 		write("CLAUDE.md", "Be brief.\n@Private/diary.md\n`@not/an/import.md`\n");
@@ -54,7 +61,10 @@ describe("readProjectClaudeConfig (the vault's own Claude Code configuration, de
 		writeFileSync(join(root.path, "outside.md"), "outside text");
 		write("CLAUDE.md", `@${join(root.path, "outside.md")}\n@missing.md\n`);
 		const texts = (await readProjectClaudeConfig(vault)).items.map((item) => item.text);
-		expect(texts).toEqual(["Adds the text of CLAUDE.md to every conversation.", `CLAUDE.md brings in "${join(root.path, "outside.md")}" too, from outside the vault.`]);
+		expect(texts).toEqual([
+			"Adds the text of CLAUDE.md to every conversation.",
+			`CLAUDE.md brings in "${join(root.path, "outside.md")}" too, from outside the vault.`,
+		]);
 	});
 
 	it("describes a tampered file as unreadable instead of failing: bad JSON, a huge file, a link out of the vault", async () => {
@@ -98,6 +108,10 @@ describe("readProjectClaudeConfig (the vault's own Claude Code configuration, de
 
 describe("importsOf (CLAUDE.md's @path imports)", () => {
 	it("reads @paths in prose, with escaped spaces, and not in code or e-mail addresses", () => {
-		expect(importsOf("See @a.md and @~/b.md.\n@dir/with\\ space.md\nmail ann@example.com\n`@code.md`\n```\n@fenced.md\n```\n@@x")).toEqual(["a.md", "~/b.md.", "dir/with space.md"]);
+		expect(
+			importsOf(
+				"See @a.md and @~/b.md.\n@dir/with\\ space.md\nmail ann@example.com\n`@code.md`\n```\n@fenced.md\n```\n@@x",
+			),
+		).toEqual(["a.md", "~/b.md.", "dir/with space.md"]);
 	});
 });

@@ -1,6 +1,10 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { projectConfigState, projectConfigTrusted, type ProjectConfigTrustStore } from "../../../src/agent/vault-config/project-config-trust";
+import {
+	projectConfigState,
+	projectConfigTrusted,
+	type ProjectConfigTrustStore,
+} from "../../../src/agent/vault-config/project-config-trust";
 import { makeTempDir } from "../../helpers/temp-dir";
 
 class MemoryTrust implements ProjectConfigTrustStore {
@@ -47,7 +51,13 @@ describe("trust in the vault's own Claude Code configuration", () => {
 
 	it("a store that fails means untrusted, never an exception at session start", async () => {
 		writeFileSync(join(vault.path, "CLAUDE.md"), "hi");
-		const broken: ProjectConfigTrustStore = { trustedFingerprint: () => { throw new Error("storage gone"); }, trust: () => undefined, revoke: () => undefined };
+		const broken: ProjectConfigTrustStore = {
+			trustedFingerprint: () => {
+				throw new Error("storage gone");
+			},
+			trust: () => undefined,
+			revoke: () => undefined,
+		};
 		expect(await projectConfigTrusted(vault.path, broken)).toBe(false);
 	});
 });

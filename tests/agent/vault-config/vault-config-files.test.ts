@@ -1,6 +1,10 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CONFIG_FILE_LIMIT_BYTES, CONFIG_FOLDER_LIMIT, VaultConfigFiles } from "../../../src/agent/vault-config/vault-config-files";
+import {
+	CONFIG_FILE_LIMIT_BYTES,
+	CONFIG_FOLDER_LIMIT,
+	VaultConfigFiles,
+} from "../../../src/agent/vault-config/vault-config-files";
 import { makeTempDir } from "../../helpers/temp-dir";
 
 describe("VaultConfigFiles (the vault's Claude Code files, read as untrusted input)", () => {
@@ -28,7 +32,10 @@ describe("VaultConfigFiles (the vault's Claude Code files, read as untrusted inp
 		symlinkSync(join(vault, "notes.md"), join(vault, "CLAUDE.local.md"));
 		symlinkSync(join(root.path, "nowhere"), join(vault, ".mcp.json"));
 		const files = new VaultConfigFiles(vault);
-		expect(await files.read("CLAUDE.md")).toEqual({ kind: "unreadable", problem: `leads outside the vault, to ${join(root.path, "secret.txt")}` });
+		expect(await files.read("CLAUDE.md")).toEqual({
+			kind: "unreadable",
+			problem: `leads outside the vault, to ${join(root.path, "secret.txt")}`,
+		});
 		expect(await files.read("CLAUDE.local.md")).toEqual({ kind: "text", text: "inside" });
 		expect(await files.read(".mcp.json")).toEqual({ kind: "unreadable", problem: "is a link to nothing" });
 	});
@@ -36,7 +43,10 @@ describe("VaultConfigFiles (the vault's Claude Code files, read as untrusted inp
 	it("a vault opened through a link is still that vault", async () => {
 		writeFileSync(join(vault, "CLAUDE.md"), "hello");
 		symlinkSync(vault, join(root.path, "Linked"));
-		expect(await new VaultConfigFiles(join(root.path, "Linked")).read("CLAUDE.md")).toEqual({ kind: "text", text: "hello" });
+		expect(await new VaultConfigFiles(join(root.path, "Linked")).read("CLAUDE.md")).toEqual({
+			kind: "text",
+			text: "hello",
+		});
 	});
 
 	it("describes a file too large or a folder where a file belongs, instead of reading it", async () => {
@@ -50,7 +60,8 @@ describe("VaultConfigFiles (the vault's Claude Code files, read as untrusted inp
 	it("lists a folder sorted and bounded, and a folder leading out of the vault not at all", async () => {
 		const commands = join(vault, ".claude", "commands");
 		mkdirSync(commands);
-		for (let index = 0; index < CONFIG_FOLDER_LIMIT + 5; index += 1) writeFileSync(join(commands, `c${String(index).padStart(3, "0")}.md`), "");
+		for (let index = 0; index < CONFIG_FOLDER_LIMIT + 5; index += 1)
+			writeFileSync(join(commands, `c${String(index).padStart(3, "0")}.md`), "");
 		mkdirSync(join(root.path, "agents"));
 		symlinkSync(join(root.path, "agents"), join(vault, ".claude", "agents"));
 		const files = new VaultConfigFiles(vault);
@@ -58,7 +69,10 @@ describe("VaultConfigFiles (the vault's Claude Code files, read as untrusted inp
 		expect(listing).toMatchObject({ kind: "folder", truncated: true });
 		expect("names" in listing && listing.names.length).toBe(CONFIG_FOLDER_LIMIT);
 		expect("names" in listing && listing.names[0]).toBe("c000.md");
-		expect(await files.list(".claude/agents")).toEqual({ kind: "unreadable", problem: `leads outside the vault, to ${join(root.path, "agents")}` });
+		expect(await files.list(".claude/agents")).toEqual({
+			kind: "unreadable",
+			problem: `leads outside the vault, to ${join(root.path, "agents")}`,
+		});
 		expect(await files.list(".claude/skills")).toEqual({ kind: "missing" });
 	});
 });

@@ -90,7 +90,9 @@ export function useBridgeSessions(timeoutMs = 60_000): {
 		for (const mock of mocks.splice(0)) await mock.close();
 		const unserved = checked.flatMap((mock) => mock.unknownRoutes).map((route) => `${route.method} ${route.url}`);
 		if (unserved.length > 0) {
-			throw new Error(`The CLI called endpoints the mock model API does not serve: ${unserved.join(", ")}. Serve them in harness/mock-anthropic.ts (or list them there as expected, saying why).`);
+			throw new Error(
+				`The CLI called endpoints the mock model API does not serve: ${unserved.join(", ")}. Serve them in harness/mock-anthropic.ts (or list them there as expected, saying why).`,
+			);
 		}
 	});
 	return {
@@ -120,7 +122,9 @@ export async function connectWithIdeCommand(cli: ClaudePty, ideName: RegExp): Pr
 	cli.submit();
 	const menu = await cli.waitFor(new RegExp(`Connect to an IDE[\\s\\S]*${ideName.source}`), { since: menuFrom });
 	// The cursor (❯) starts on the IDE in use, else on "None": move up to the vault only when needed.
-	const cursorOnVault = new RegExp(`❯\\s*(✔\\s*)?${ideName.source}`).test(menu.slice(menu.lastIndexOf("Connect to an IDE")));
+	const cursorOnVault = new RegExp(`❯\\s*(✔\\s*)?${ideName.source}`).test(
+		menu.slice(menu.lastIndexOf("Connect to an IDE")),
+	);
 	if (!cursorOnVault) {
 		cli.type("\u001b[A");
 		await pause(300);
@@ -143,6 +147,10 @@ export const CLI_START_TIMEOUT_MS = 30_000;
 
 /** Waits until the CLI has connected, listed tools and shows its prompt. */
 export async function waitUntilConnected(session: BridgeSession): Promise<void> {
-	await session.bridge.waitForTrace((event) => event.kind === "response" && event.id === 1 && event.direction === "out", "the answer to tools/list", CLI_START_TIMEOUT_MS);
+	await session.bridge.waitForTrace(
+		(event) => event.kind === "response" && event.id === 1 && event.direction === "out",
+		"the answer to tools/list",
+		CLI_START_TIMEOUT_MS,
+	);
 	await session.cli.waitForPrompt();
 }

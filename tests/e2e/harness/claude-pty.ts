@@ -107,7 +107,11 @@ export class ClaudePty {
 
 	/** Process id of the CLI itself (what it reports in `ide_connected`). */
 	cliPid(timeoutMs = 5_000): Promise<number> {
-		return pollUntil(() => this.pid, () => `the CLI's pid (bridge said: ${this.bridgeLog})`, { timeoutMs, intervalMs: 50 });
+		return pollUntil(
+			() => this.pid,
+			() => `the CLI's pid (bridge said: ${this.bridgeLog})`,
+			{ timeoutMs, intervalMs: 50 },
+		);
 	}
 
 	get hasExited(): boolean {
@@ -136,7 +140,10 @@ export class ClaudePty {
 			() => {
 				const text = this.text(options.since);
 				if (matches(matcher, text)) return text;
-				if (this.exit) throw new Error(`CLI exited (${JSON.stringify(this.exit)}) before showing ${String(matcher)}\n${this.tail()}`);
+				if (this.exit)
+					throw new Error(
+						`CLI exited (${JSON.stringify(this.exit)}) before showing ${String(matcher)}\n${this.tail()}`,
+					);
 				return undefined;
 			},
 			() => `${String(matcher)} on the CLI's screen. Last output:\n${this.tail()}`,

@@ -5,7 +5,9 @@ const CLI_PATH_VARIABLE = "CLAUDE_CODE_BRIDGE_TEST_CLI";
 export function claudeBinaryPath(): string {
 	const binary = process.env[CLI_PATH_VARIABLE];
 	if (!binary) {
-		throw new Error(`${CLI_PATH_VARIABLE} is not set: run the e2e tests through Jest (npx jest --selectProjects e2e), whose global setup installs the Claude Code CLI.`);
+		throw new Error(
+			`${CLI_PATH_VARIABLE} is not set: run the e2e tests through Jest (npx jest --selectProjects e2e), whose global setup installs the Claude Code CLI.`,
+		);
 	}
 	return binary;
 }

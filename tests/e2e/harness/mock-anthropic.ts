@@ -91,19 +91,30 @@ export class MockAnthropic {
 			sendJson(response, 200, {});
 		} else {
 			this.unknownRoutes.push({ method, url: request.url ?? "" });
-			sendJson(response, 404, { type: "error", error: { type: "not_found_error", message: `mock has no ${method} ${url.pathname}` } });
+			sendJson(response, 404, {
+				type: "error",
+				error: { type: "not_found_error", message: `mock has no ${method} ${url.pathname}` },
+			});
 		}
 	}
 
 	private answerMessages(request: IncomingMessage, body: JsonObject, response: ServerResponse): void {
 		const kind = classifyMessagesRequest(body);
 		const timing: NonNullable<MessagesRequest["timing"]> = { received: performance.now() };
-		this.requests.push({ index: this.requests.length, kind, receivedAt: Date.now(), timing, headers: request.headers, body });
+		this.requests.push({
+			index: this.requests.length,
+			kind,
+			receivedAt: Date.now(),
+			timing,
+			headers: request.headers,
+			body,
+		});
 		const turn = kind === "main" ? (this.queue.shift() ?? textTurn(DEFAULT_REPLY)) : sideReply(body);
 		this.messageCounter += 1;
 		const id = `msg_mock_${this.messageCounter}`;
 		const model = typeof body["model"] === "string" ? body["model"] : "claude-mock";
-		if (body["stream"] === true) streamMessage(response, id, model, turn, () => (timing.firstEventWritten = performance.now()));
+		if (body["stream"] === true)
+			streamMessage(response, id, model, turn, () => (timing.firstEventWritten = performance.now()));
 		else sendJson(response, 200, messageJson(id, model, turn));
 	}
 }

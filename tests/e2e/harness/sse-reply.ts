@@ -39,7 +39,12 @@ function stopReason(turn: ScriptedTurn): string {
 }
 
 function usage(outputTokens: number): JsonObject {
-	return { input_tokens: 100, output_tokens: outputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+	return {
+		input_tokens: 100,
+		output_tokens: outputTokens,
+		cache_creation_input_tokens: 0,
+		cache_read_input_tokens: 0,
+	};
 }
 
 export function messageJson(id: string, model: string, turn: ScriptedTurn): JsonObject {
@@ -63,8 +68,15 @@ function writeEvent(response: ServerResponse, [type, data]: SseEvent): void {
 
 function blockEvents(block: ScriptedBlock, index: number): SseEvent[] {
 	if (block.type === "text") {
-		const deltas = (block.parts ?? [block.text]).map((text): SseEvent => ["content_block_delta", { index, delta: { type: "text_delta", text } }]);
-		return [["content_block_start", { index, content_block: { type: "text", text: "" } }], ...deltas, ["content_block_stop", { index }]];
+		const deltas = (block.parts ?? [block.text]).map((text): SseEvent => [
+			"content_block_delta",
+			{ index, delta: { type: "text_delta", text } },
+		]);
+		return [
+			["content_block_start", { index, content_block: { type: "text", text: "" } }],
+			...deltas,
+			["content_block_stop", { index }],
+		];
 	}
 	const partialJson = JSON.stringify(block.input);
 	return [
@@ -75,14 +87,23 @@ function blockEvents(block: ScriptedBlock, index: number): SseEvent[] {
 }
 
 /** Streams a turn with the Messages API's server-sent events, in the order the real API sends them. */
-export function streamMessage(response: ServerResponse, id: string, model: string, turn: ScriptedTurn, onFirstEventWritten?: () => void): void {
+export function streamMessage(
+	response: ServerResponse,
+	id: string,
+	model: string,
+	turn: ScriptedTurn,
+	onFirstEventWritten?: () => void,
+): void {
 	response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
 	const message = { ...messageJson(id, model, turn), content: [], stop_reason: null, usage: usage(1) };
 	writeEvent(response, ["message_start", { message }]);
 	onFirstEventWritten?.();
 	const events: SseEvent[] = [
 		...turn.content.flatMap(blockEvents),
-		["message_delta", { delta: { stop_reason: stopReason(turn), stop_sequence: null }, usage: { output_tokens: 10 } }],
+		[
+			"message_delta",
+			{ delta: { stop_reason: stopReason(turn), stop_sequence: null }, usage: { output_tokens: 10 } },
+		],
 		["message_stop", {}],
 	];
 	if (turn.eventIntervalMs === undefined) {

@@ -1,11 +1,20 @@
-import { denyRulesFor, escapeGitignore, escapeRuleContent, normaliseFolder } from "../../../src/ide/claude-permissions/deny-rules";
+import {
+	denyRulesFor,
+	escapeGitignore,
+	escapeRuleContent,
+	normaliseFolder,
+} from "../../../src/ide/claude-permissions/deny-rules";
 
 /** A renamed config folder (users can rename `.obsidian`); the rules use whatever name the vault has. */
 const CONFIG_DIR = ".vault-config";
 
 describe("denyRulesFor", () => {
 	it("denies Read and Edit of each private folder, the config folder and the trash, the folder itself and all below", () => {
-		const { rules, folders } = denyRulesFor({ folders: ["Secret", " Diary/2024/ "], configDirs: [CONFIG_DIR], tags: [] });
+		const { rules, folders } = denyRulesFor({
+			folders: ["Secret", " Diary/2024/ "],
+			configDirs: [CONFIG_DIR],
+			tags: [],
+		});
 		expect(folders).toEqual(["Secret", "Diary/2024", ".vault-config", ".trash"]);
 		expect(rules).toEqual([
 			"Read(./Secret)",
@@ -33,7 +42,11 @@ describe("denyRulesFor", () => {
 	});
 
 	it("drops duplicates, empty entries and folders outside the vault", () => {
-		const { folders } = denyRulesFor({ folders: ["A", "/A/", "", "../outside", "./B"], configDirs: [CONFIG_DIR], tags: [] });
+		const { folders } = denyRulesFor({
+			folders: ["A", "/A/", "", "../outside", "./B"],
+			configDirs: [CONFIG_DIR],
+			tags: [],
+		});
 		expect(folders).toEqual(["A", "B", ".vault-config", ".trash"]);
 	});
 
@@ -41,7 +54,9 @@ describe("denyRulesFor", () => {
 		const { uncovered } = denyRulesFor({ folders: [], configDirs: [CONFIG_DIR], tags: ["private", "#secret"] });
 		expect(uncovered.join("\n")).toContain("#private, #secret");
 		expect(uncovered.join("\n")).toMatch(/Bash/);
-		expect(denyRulesFor({ folders: [], configDirs: [CONFIG_DIR], tags: [] }).uncovered.join("\n")).not.toMatch(/tag/);
+		expect(denyRulesFor({ folders: [], configDirs: [CONFIG_DIR], tags: [] }).uncovered.join("\n")).not.toMatch(
+			/tag/,
+		);
 	});
 });
 
@@ -53,7 +68,9 @@ describe("escaping", () => {
 	it("escapes what the CLI's rule parser unescapes: backslashes first, then parentheses", () => {
 		expect(escapeRuleContent("./My (old) notes/**")).toBe("./My \\(old\\) notes/**");
 		expect(escapeRuleContent("./a\\*b")).toBe("./a\\\\*b");
-		expect(denyRulesFor({ folders: ["Work (2024)"], configDirs: [CONFIG_DIR], tags: [] }).rules[1]).toBe("Read(./Work \\(2024\\)/**)");
+		expect(denyRulesFor({ folders: ["Work (2024)"], configDirs: [CONFIG_DIR], tags: [] }).rules[1]).toBe(
+			"Read(./Work \\(2024\\)/**)",
+		);
 	});
 
 	it("normalises folders as the privacy rules do", () => {

@@ -1,7 +1,25 @@
-import { existsSync, promises as fsPromises, lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+	existsSync,
+	promises as fsPromises,
+	lstatSync,
+	mkdirSync,
+	readFileSync,
+	readdirSync,
+	renameSync,
+	rmSync,
+	symlinkSync,
+	writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { findConfigFolders } from "../../../src/ide/claude-permissions/config-folders";
-import { RECORD_FILE, SETTINGS_FILES, applyPermissionPlan, planPermissions, readPermissionState, type SettingsFile } from "../../../src/ide/claude-permissions/permissions-file";
+import {
+	RECORD_FILE,
+	SETTINGS_FILES,
+	applyPermissionPlan,
+	planPermissions,
+	readPermissionState,
+	type SettingsFile,
+} from "../../../src/ide/claude-permissions/permissions-file";
 import { MalformedSettingsError } from "../../../src/ide/claude-permissions/settings-merge";
 import { makeTempDir } from "../../helpers/temp-dir";
 
@@ -37,9 +55,15 @@ describe("planPermissions / applyPermissionPlan", () => {
 
 	it("keeps the user's settings and rules; a second write changes nothing", async () => {
 		mkdirSync(join(vault, ".claude"));
-		writeFileSync(join(vault, SETTINGS_FILES.shared), JSON.stringify({ model: "opus", permissions: { deny: ["Bash(rm *)"] } }));
+		writeFileSync(
+			join(vault, SETTINGS_FILES.shared),
+			JSON.stringify({ model: "opus", permissions: { deny: ["Bash(rm *)"] } }),
+		);
 		await write(SECRET);
-		expect(read(SETTINGS_FILES.shared)).toEqual({ model: "opus", permissions: { deny: ["Bash(rm *)", ...SECRET] } });
+		expect(read(SETTINGS_FILES.shared)).toEqual({
+			model: "opus",
+			permissions: { deny: ["Bash(rm *)", ...SECRET] },
+		});
 		expect((await planPermissions(vault, SECRET, SETTINGS_FILES.shared)).changes).toEqual([]);
 	});
 
@@ -61,7 +85,10 @@ describe("planPermissions / applyPermissionPlan", () => {
 	it("moves its rules when the user picks the other settings file", async () => {
 		await write(SECRET, SETTINGS_FILES.shared);
 		const plan = await planPermissions(vault, SECRET, SETTINGS_FILES.local);
-		expect(plan.changes.map((change) => change.relativePath)).toEqual([SETTINGS_FILES.shared, SETTINGS_FILES.local]);
+		expect(plan.changes.map((change) => change.relativePath)).toEqual([
+			SETTINGS_FILES.shared,
+			SETTINGS_FILES.local,
+		]);
 		await applyPermissionPlan(plan);
 		expect(read(SETTINGS_FILES.shared)).toEqual({});
 		expect(read(SETTINGS_FILES.local)).toEqual({ permissions: { deny: SECRET } });
@@ -73,7 +100,9 @@ describe("planPermissions / applyPermissionPlan", () => {
 		writeFileSync(join(vault, SETTINGS_FILES.shared), broken);
 		const planning = planPermissions(vault, SECRET, SETTINGS_FILES.shared);
 		await expect(planning).rejects.toThrow(MalformedSettingsError);
-		await expect(planPermissions(vault, SECRET, SETTINGS_FILES.shared)).rejects.toThrow(/^\.claude\/settings\.json: It is not valid JSON/);
+		await expect(planPermissions(vault, SECRET, SETTINGS_FILES.shared)).rejects.toThrow(
+			/^\.claude\/settings\.json: It is not valid JSON/,
+		);
 		expect(readFileSync(join(vault, SETTINGS_FILES.shared), "utf8")).toBe(broken);
 	});
 
@@ -88,16 +117,31 @@ describe("planPermissions / applyPermissionPlan", () => {
 
 	it("leaves no temp file behind", async () => {
 		await write(SECRET);
-		expect(readdirSync(join(vault, ".claude")).sort()).toEqual(["claude-code-bridge-permissions.json", "settings.json"]);
+		expect(readdirSync(join(vault, ".claude")).sort()).toEqual([
+			"claude-code-bridge-permissions.json",
+			"settings.json",
+		]);
 	});
 });
 
 describe("readPermissionState", () => {
 	it("tells present, missing and stale rules apart", async () => {
-		expect(await readPermissionState(vault, SECRET, SETTINGS_FILES.shared)).toMatchObject({ present: [], missing: SECRET, stale: [] });
+		expect(await readPermissionState(vault, SECRET, SETTINGS_FILES.shared)).toMatchObject({
+			present: [],
+			missing: SECRET,
+			stale: [],
+		});
 		await write(SECRET);
-		expect(await readPermissionState(vault, SECRET, SETTINGS_FILES.shared)).toMatchObject({ present: SECRET, missing: [], stale: [] });
-		expect(await readPermissionState(vault, DIARY, SETTINGS_FILES.shared)).toMatchObject({ present: [], missing: DIARY, stale: SECRET });
+		expect(await readPermissionState(vault, SECRET, SETTINGS_FILES.shared)).toMatchObject({
+			present: SECRET,
+			missing: [],
+			stale: [],
+		});
+		expect(await readPermissionState(vault, DIARY, SETTINGS_FILES.shared)).toMatchObject({
+			present: [],
+			missing: DIARY,
+			stale: SECRET,
+		});
 	});
 });
 
@@ -132,10 +176,17 @@ describe("confined to <vault>/.claude/settings.json and settings.local.json (iss
 		removeRoot?.();
 	});
 	const outsideText = () => readFileSync(join(outside, "settings.json"), "utf8");
-	const writeInside = async (rules: string[], file: SettingsFile = SETTINGS_FILES.shared) => applyPermissionPlan(await planPermissions(inside, rules, file));
+	const writeInside = async (rules: string[], file: SettingsFile = SETTINGS_FILES.shared) =>
+		applyPermissionPlan(await planPermissions(inside, rules, file));
 
 	it("a record naming a file outside the vault is ignored, and said so: writing and removing leave that file byte-identical", async () => {
-		writeFileSync(join(inside, RECORD_FILE), JSON.stringify({ settingsFile: "../home/.claude/settings.json", rules: ["Read(~/.ssh/**)", "Bash(curl:*)"] }));
+		writeFileSync(
+			join(inside, RECORD_FILE),
+			JSON.stringify({
+				settingsFile: "../home/.claude/settings.json",
+				rules: ["Read(~/.ssh/**)", "Bash(curl:*)"],
+			}),
+		);
 		const plan = await planPermissions(inside, SECRET, SETTINGS_FILES.shared);
 		expect(plan.changes.map((change) => change.relativePath)).toEqual([SETTINGS_FILES.shared]);
 		expect(plan.notes).toEqual([
@@ -145,15 +196,24 @@ describe("confined to <vault>/.claude/settings.json and settings.local.json (iss
 		expect(outsideText()).toBe(USER_SETTINGS);
 		expect(read(SETTINGS_FILES.shared)).toEqual({ permissions: { deny: SECRET } });
 
-		writeFileSync(join(inside, RECORD_FILE), JSON.stringify({ settingsFile: join(outside, "settings.json"), rules: ["Read(~/.ssh/**)", "Bash(curl:*)"] }));
+		writeFileSync(
+			join(inside, RECORD_FILE),
+			JSON.stringify({
+				settingsFile: join(outside, "settings.json"),
+				rules: ["Read(~/.ssh/**)", "Bash(curl:*)"],
+			}),
+		);
 		await writeInside([]);
 		expect(outsideText()).toBe(USER_SETTINGS);
-		expect(JSON.parse(readFileSync(join(inside, SETTINGS_FILES.shared), "utf8"))).toEqual({ permissions: { deny: SECRET } });
+		expect(JSON.parse(readFileSync(join(inside, SETTINGS_FILES.shared), "utf8"))).toEqual({
+			permissions: { deny: SECRET },
+		});
 	});
 
 	it("a settings.json that is a symlink to a file outside is refused in one line, and its target is untouched", async () => {
 		symlinkSync(join(outside, "settings.json"), join(inside, SETTINGS_FILES.shared));
-		const refusal = /^\.claude\/settings\.json is a symbolic link \(to .*home\/\.claude\/settings\.json\): the bridge writes Claude Code's rules only into a real file inside the vault, so nothing was written\. Replace the link with a file of its own to use it\.$/;
+		const refusal =
+			/^\.claude\/settings\.json is a symbolic link \(to .*home\/\.claude\/settings\.json\): the bridge writes Claude Code's rules only into a real file inside the vault, so nothing was written\. Replace the link with a file of its own to use it\.$/;
 		await expect(writeInside(SECRET)).rejects.toThrow(refusal);
 		await expect(writeInside([])).rejects.toThrow(refusal);
 		await expect(readPermissionState(inside, SECRET, SETTINGS_FILES.shared)).rejects.toThrow(refusal);
@@ -165,7 +225,9 @@ describe("confined to <vault>/.claude/settings.json and settings.local.json (iss
 	it("a .claude folder that is a symlink to a folder outside is refused, and nothing is written through it", async () => {
 		rmSync(join(inside, ".claude"), { recursive: true });
 		symlinkSync(outside, join(inside, ".claude"), "dir");
-		await expect(writeInside(SECRET)).rejects.toThrow(/^\.claude is a symbolic link \(to .*home\/\.claude\): the bridge writes Claude Code's rules only into a real \.claude folder inside the vault, so nothing was written\./);
+		await expect(writeInside(SECRET)).rejects.toThrow(
+			/^\.claude is a symbolic link \(to .*home\/\.claude\): the bridge writes Claude Code's rules only into a real \.claude folder inside the vault, so nothing was written\./,
+		);
 		await expect(writeInside(SECRET, SETTINGS_FILES.local)).rejects.toThrow(/^\.claude is a symbolic link/);
 		expect(readdirSync(outside)).toEqual(["settings.json"]);
 		expect(outsideText()).toBe(USER_SETTINGS);
@@ -185,14 +247,16 @@ describe("confined to <vault>/.claude/settings.json and settings.local.json (iss
 		const realWriteFile = fsPromises.writeFile.bind(fsPromises);
 		let swapped = false;
 		// The swap lands between the checks before the write and the temp file's creation: the temp file goes through the link.
-		jest.spyOn(fsPromises, "writeFile").mockImplementation(async (...args: Parameters<typeof fsPromises.writeFile>) => {
-			if (!swapped) {
-				swapped = true;
-				renameSync(join(inside, ".claude"), join(inside, ".claude-moved"));
-				symlinkSync(outside, join(inside, ".claude"), "dir");
-			}
-			return realWriteFile(...args);
-		});
+		jest.spyOn(fsPromises, "writeFile").mockImplementation(
+			async (...args: Parameters<typeof fsPromises.writeFile>) => {
+				if (!swapped) {
+					swapped = true;
+					renameSync(join(inside, ".claude"), join(inside, ".claude-moved"));
+					symlinkSync(outside, join(inside, ".claude"), "dir");
+				}
+				return realWriteFile(...args);
+			},
+		);
 		await expect(applyPermissionPlan(plan)).rejects.toThrow(/^\.claude is a symbolic link/);
 		expect(swapped).toBe(true);
 		expect(readdirSync(outside)).toEqual(["settings.json"]);
@@ -200,16 +264,27 @@ describe("confined to <vault>/.claude/settings.json and settings.local.json (iss
 	});
 
 	it("never takes out a rule the record lists that is not of the shape the bridge writes", async () => {
-		writeFileSync(join(inside, SETTINGS_FILES.shared), JSON.stringify({ permissions: { deny: ["Bash(rm *)", "Read(~/.aws/**)"] } }));
-		writeFileSync(join(inside, RECORD_FILE), JSON.stringify({ settingsFile: SETTINGS_FILES.shared, rules: ["Bash(rm *)", "Read(~/.aws/**)"] }));
+		writeFileSync(
+			join(inside, SETTINGS_FILES.shared),
+			JSON.stringify({ permissions: { deny: ["Bash(rm *)", "Read(~/.aws/**)"] } }),
+		);
+		writeFileSync(
+			join(inside, RECORD_FILE),
+			JSON.stringify({ settingsFile: SETTINGS_FILES.shared, rules: ["Bash(rm *)", "Read(~/.aws/**)"] }),
+		);
 		await writeInside(SECRET);
-		expect(read(SETTINGS_FILES.shared)).toEqual({ permissions: { deny: ["Bash(rm *)", "Read(~/.aws/**)", ...SECRET] } });
+		expect(read(SETTINGS_FILES.shared)).toEqual({
+			permissions: { deny: ["Bash(rm *)", "Read(~/.aws/**)", ...SECRET] },
+		});
 		await writeInside([]);
 		expect(read(SETTINGS_FILES.shared)).toEqual({ permissions: { deny: ["Bash(rm *)", "Read(~/.aws/**)"] } });
 	});
 
 	it("a rule the user had already written is not claimed as the bridge's, so turning the rules off keeps it", async () => {
-		writeFileSync(join(inside, SETTINGS_FILES.shared), JSON.stringify({ permissions: { deny: ["Read(./Secret/**)"] } }));
+		writeFileSync(
+			join(inside, SETTINGS_FILES.shared),
+			JSON.stringify({ permissions: { deny: ["Read(./Secret/**)"] } }),
+		);
 		await writeInside(SECRET);
 		expect(read(SETTINGS_FILES.shared)).toEqual({ permissions: { deny: SECRET } });
 		await writeInside([]);

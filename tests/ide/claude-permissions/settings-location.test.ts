@@ -1,6 +1,21 @@
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+	chmodSync,
+	existsSync,
+	mkdirSync,
+	readdirSync,
+	readFileSync,
+	statSync,
+	symlinkSync,
+	writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
-import { checkWritable, readInsideVault, removeInsideVault, UnsafeSettingsPathError, writeInsideVault } from "../../../src/ide/claude-permissions/settings-location";
+import {
+	checkWritable,
+	readInsideVault,
+	removeInsideVault,
+	UnsafeSettingsPathError,
+	writeInsideVault,
+} from "../../../src/ide/claude-permissions/settings-location";
 import { makeTempDir } from "../../helpers/temp-dir";
 
 const FILE = ".claude/settings.json";
@@ -39,7 +54,9 @@ describe("settings inside the vault's .claude folder", () => {
 		const elsewhere = vault();
 		symlinkSync(elsewhere, join(root, ".claude"));
 		await expect(writeInsideVault(root, FILE, "{}")).rejects.toThrow(UnsafeSettingsPathError);
-		await expect(readInsideVault(root, FILE)).rejects.toThrow(/^\.claude is a symbolic link \(to .*\): the bridge writes Claude Code's rules only into a real \.claude folder inside the vault/);
+		await expect(readInsideVault(root, FILE)).rejects.toThrow(
+			/^\.claude is a symbolic link \(to .*\): the bridge writes Claude Code's rules only into a real \.claude folder inside the vault/,
+		);
 		await expect(checkWritable(root, FILE)).rejects.toThrow(UnsafeSettingsPathError);
 		expect(readdirSync(elsewhere)).toEqual([]);
 	});
@@ -50,10 +67,14 @@ describe("settings inside the vault's .claude folder", () => {
 		const target = join(vault(), "target.json");
 		writeFileSync(target, "original");
 		symlinkSync(target, join(root, FILE));
-		await expect(writeInsideVault(root, FILE, "{}")).rejects.toThrow(/^\.claude\/settings\.json is a symbolic link/);
+		await expect(writeInsideVault(root, FILE, "{}")).rejects.toThrow(
+			/^\.claude\/settings\.json is a symbolic link/,
+		);
 		expect(readFileSync(target, "utf8")).toBe("original");
 		mkdirSync(join(root, ".claude", "settings.local.json"));
-		await expect(readInsideVault(root, ".claude/settings.local.json")).rejects.toThrow(".claude/settings.local.json is not a plain file");
+		await expect(readInsideVault(root, ".claude/settings.local.json")).rejects.toThrow(
+			".claude/settings.local.json is not a plain file",
+		);
 	});
 
 	it("refuses a .claude that is a file", async () => {

@@ -1,4 +1,8 @@
-import { MalformedSettingsError, denyRulesIn, mergeDenyRules } from "../../../src/ide/claude-permissions/settings-merge";
+import {
+	MalformedSettingsError,
+	denyRulesIn,
+	mergeDenyRules,
+} from "../../../src/ide/claude-permissions/settings-merge";
 
 const OURS = ["Read(./Secret/**)", "Edit(./Secret/**)"];
 
@@ -55,7 +59,10 @@ describe("mergeDenyRules", () => {
 		const merged = mergeDenyRules(existing, wanted, OURS);
 		expect(merged.removed).toEqual(OURS);
 		expect(merged.added).toEqual(wanted);
-		expect((JSON.parse(merged.text) as { permissions: { deny: string[] } }).permissions.deny).toEqual(["Bash(rm *)", ...wanted]);
+		expect((JSON.parse(merged.text) as { permissions: { deny: string[] } }).permissions.deny).toEqual([
+			"Bash(rm *)",
+			...wanted,
+		]);
 	});
 
 	it("removes ours when turned off, and the deny list and permissions object if they become empty", () => {
@@ -73,7 +80,10 @@ describe("mergeDenyRules", () => {
 	it("never takes out a user's rule that was never ours", () => {
 		const existing = JSON.stringify({ permissions: { deny: ["Read(./Old/**)"] } });
 		const merged = mergeDenyRules(existing, OURS, ["Read(./Gone/**)"]);
-		expect((JSON.parse(merged.text) as { permissions: { deny: string[] } }).permissions.deny).toEqual(["Read(./Old/**)", ...OURS]);
+		expect((JSON.parse(merged.text) as { permissions: { deny: string[] } }).permissions.deny).toEqual([
+			"Read(./Old/**)",
+			...OURS,
+		]);
 	});
 
 	it.each([

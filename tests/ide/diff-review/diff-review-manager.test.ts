@@ -1,6 +1,10 @@
 import { mkdirSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { DiffReviewManager, MAX_REJECT_REASON_CHARS, type OpenDiffRequest } from "../../../src/ide/diff-review/diff-review-manager";
+import {
+	DiffReviewManager,
+	MAX_REJECT_REASON_CHARS,
+	type OpenDiffRequest,
+} from "../../../src/ide/diff-review/diff-review-manager";
 import { VaultPaths } from "../../../src/vault/vault-paths";
 import type { ToolResult } from "../../../src/protocol/mcp-types";
 import { makeTempDir } from "../../helpers/temp-dir";
@@ -34,7 +38,12 @@ function context(sessionId = 1) {
 async function open(setupResult: ReturnType<typeof setup>, req: OpenDiffRequest = request(), sessionId = 1) {
 	const { controller, context: ctx } = context(sessionId);
 	const answer = setupResult.manager.open(req, ctx);
-	await waitUntil(() => setupResult.port.views.get(req.tabName) !== undefined || setupResult.manager.findPending(req.tabName) !== undefined, "the review to be shown");
+	await waitUntil(
+		() =>
+			setupResult.port.views.get(req.tabName) !== undefined ||
+			setupResult.manager.findPending(req.tabName) !== undefined,
+		"the review to be shown",
+	);
 	return { answer, controller };
 }
 
@@ -43,12 +52,24 @@ const texts = (result: ToolResult) => result.content.map((block) => block.text);
 describe("DiffReviewManager", () => {
 	it("says who proposes: the IDE client by the name it gave, its session and openDiff; the vault tools name themselves", async () => {
 		const port = new FakeReviewPort();
-		const manager = new DiffReviewManager({ paths: new VaultPaths(vault), port, clientName: (session) => (session === 7 ? "claude-code" : undefined) });
+		const manager = new DiffReviewManager({
+			paths: new VaultPaths(vault),
+			port,
+			clientName: (session) => (session === 7 ? "claude-code" : undefined),
+		});
 		const s = { port, manager };
 		await open(s, request("from the CLI"), 7);
-		expect(port.views.get("from the CLI")?.proposer).toEqual({ client: "claude-code", session: 7, tool: "openDiff" });
+		expect(port.views.get("from the CLI")?.proposer).toEqual({
+			client: "claude-code",
+			session: 7,
+			tool: "openDiff",
+		});
 		await open(s, request("unnamed client"), 8);
-		expect(port.views.get("unnamed client")?.proposer).toEqual({ client: "Claude Code", session: 8, tool: "openDiff" });
+		expect(port.views.get("unnamed client")?.proposer).toEqual({
+			client: "Claude Code",
+			session: 8,
+			tool: "openDiff",
+		});
 		await open(s, { ...request("vault tool"), proposer: { client: "Claude's vault tools", tool: "edit_note" } }, 0);
 		expect(port.views.get("vault tool")?.proposer).toEqual({ client: "Claude's vault tools", tool: "edit_note" });
 		manager.dispose();
@@ -56,13 +77,22 @@ describe("DiffReviewManager", () => {
 
 	it("shows a vault-tools proposal that cannot be applied for a private note without reading it, and never accepts it", async () => {
 		const port = new FakeReviewPort();
-		const manager = new DiffReviewManager({ paths: new VaultPaths(vault), port, privacy: { hides: (location) => location.relative === "note.md", isInPrivateFolder: () => false } });
+		const manager = new DiffReviewManager({
+			paths: new VaultPaths(vault),
+			port,
+			privacy: { hides: (location) => location.relative === "note.md", isInPrivateFolder: () => false },
+		});
 		const cannotApply = "A note the vault tools cannot show is already at this path.";
 		const refused = await manager.open(request("plain"), context().context);
 		expect(refused.isError).toBe(true);
 		const s = { port, manager };
 		const { answer } = await open(s, { ...request("blocked"), vaultTools: { cannotApply } });
-		expect(port.views.get("blocked")).toMatchObject({ originalText: "", isNewFile: true, cannotApply, target: { relative: "note.md" } });
+		expect(port.views.get("blocked")).toMatchObject({
+			originalText: "",
+			isNewFile: true,
+			cannotApply,
+			target: { relative: "note.md" },
+		});
 		expect(manager.accept("blocked")).toEqual({ kind: "refused", reason: cannotApply });
 		expect(texts(await answer)).toEqual(["DIFF_REJECTED", "blocked"]);
 	});
@@ -71,7 +101,12 @@ describe("DiffReviewManager", () => {
 		const s = setup();
 		const { answer } = await open(s);
 		const shown = s.port.views.get(TAB);
-		expect(shown).toMatchObject({ originalText: "# Note\n\nOld text.\n", proposedText: "# Note\n\nNew text.\n", isNewFile: false, target: { relative: "note.md" } });
+		expect(shown).toMatchObject({
+			originalText: "# Note\n\nOld text.\n",
+			proposedText: "# Note\n\nNew text.\n",
+			isNewFile: false,
+			target: { relative: "note.md" },
+		});
 		expect(s.manager.accept(TAB)).toEqual({ kind: "accepted" });
 		expect(texts(await answer)).toEqual(["FILE_SAVED", "# Note\n\nNew text.\n"]);
 		expect(s.port.views.has(TAB)).toBe(false);
@@ -96,15 +131,26 @@ describe("DiffReviewManager", () => {
 		const s = setup();
 		const heard: string[] = [];
 		const ctx = context().context;
-		const answers = ["plain", "spaced", "long", "blank"].map((tab) => s.manager.open(request(tab), ctx, { onRejectReason: (reason) => heard.push(`${tab}: ${reason}`) }));
+		const answers = ["plain", "spaced", "long", "blank"].map((tab) =>
+			s.manager.open(request(tab), ctx, { onRejectReason: (reason) => heard.push(`${tab}: ${reason}`) }),
+		);
 		await waitUntil(() => s.port.views.size === 4, "the reviews to be shown");
 		expect(s.port.views.get("plain")?.takesRejectReason).toBe(true);
 		s.manager.reject("plain", undefined, "Bo was not there");
 		s.manager.reject("spaced", undefined, "  first line\n\tsecond\u0007line  ");
 		s.manager.reject("long", undefined, "é".repeat(MAX_REJECT_REASON_CHARS + 10));
 		s.manager.reject("blank", undefined, " \n ");
-		expect(heard).toEqual(["plain: Bo was not there", "spaced: first line second line", `long: ${"é".repeat(MAX_REJECT_REASON_CHARS - 1)}…`]);
-		expect((await Promise.all(answers)).map(texts)).toEqual([["DIFF_REJECTED", "plain"], ["DIFF_REJECTED", "spaced"], ["DIFF_REJECTED", "long"], ["DIFF_REJECTED", "blank"]]);
+		expect(heard).toEqual([
+			"plain: Bo was not there",
+			"spaced: first line second line",
+			`long: ${"é".repeat(MAX_REJECT_REASON_CHARS - 1)}…`,
+		]);
+		expect((await Promise.all(answers)).map(texts)).toEqual([
+			["DIFF_REJECTED", "plain"],
+			["DIFF_REJECTED", "spaced"],
+			["DIFF_REJECTED", "long"],
+			["DIFF_REJECTED", "blank"],
+		]);
 	});
 
 	it("an IDE client's openDiff hears no reason: its view is told so, and the answer is DIFF_REJECTED and the tab name as always", async () => {
@@ -112,7 +158,12 @@ describe("DiffReviewManager", () => {
 		const { answer } = await open(s);
 		expect(s.port.views.get(TAB)?.takesRejectReason).toBe(false);
 		expect(s.manager.reject(TAB, undefined, "not like this")).toBe(true);
-		expect(await answer).toEqual({ content: [{ type: "text", text: "DIFF_REJECTED" }, { type: "text", text: TAB }] });
+		expect(await answer).toEqual({
+			content: [
+				{ type: "text", text: "DIFF_REJECTED" },
+				{ type: "text", text: TAB },
+			],
+		});
 	});
 
 	it("counts closing the view as a rejection", async () => {
@@ -128,7 +179,10 @@ describe("DiffReviewManager", () => {
 		const first = await open(s);
 		const firstReview = s.port.views.get(TAB);
 		const second = await open(s, request(TAB, "second proposal"));
-		await waitUntil(() => s.port.views.get(TAB)?.proposedText === "second proposal", "the second proposal to replace the first");
+		await waitUntil(
+			() => s.port.views.get(TAB)?.proposedText === "second proposal",
+			"the second proposal to replace the first",
+		);
 		expect(texts(await first.answer)).toEqual(["DIFF_REJECTED", TAB]);
 		expect(s.port.closed).toEqual([]);
 		// A late close of the replaced view must not decide the new review.
@@ -187,7 +241,11 @@ describe("DiffReviewManager", () => {
 	it("shows a note that does not exist yet as new, with an empty original", async () => {
 		const s = setup();
 		const { answer } = await open(s, request(TAB, "Brand new.\n", join(vault, "Inbox", "new.md")));
-		expect(s.port.views.get(TAB)).toMatchObject({ isNewFile: true, originalText: "", target: { relative: "Inbox/new.md" } });
+		expect(s.port.views.get(TAB)).toMatchObject({
+			isNewFile: true,
+			originalText: "",
+			target: { relative: "Inbox/new.md" },
+		});
 		s.manager.reject(TAB);
 		await answer;
 	});
@@ -244,7 +302,14 @@ describe("DiffReviewManager", () => {
 		const s = setup();
 		const { answer } = await open(s);
 		const [info] = s.manager.list();
-		expect(info).toMatchObject({ tabName: TAB, path: "note.md", session: 1, originalChars: 18, proposedChars: 18, isNewFile: false });
+		expect(info).toMatchObject({
+			tabName: TAB,
+			path: "note.md",
+			session: 1,
+			originalChars: 18,
+			proposedChars: 18,
+			isNewFile: false,
+		});
 		expect(Number.isNaN(Date.parse(info?.since ?? ""))).toBe(false);
 		expect(s.manager.findPending()?.tabName).toBe(TAB);
 		s.manager.dispose();
@@ -261,7 +326,10 @@ describe("DiffReviewManager", () => {
 		const { answer } = await open(s, request(tab, "# N\nmore\n", join(vault, "Moving", "n.md")));
 		renameSync(join(vault, "Moving"), join(temp.path, "Moving-away"));
 		symlinkSync(outside, join(vault, "Moving"));
-		expect(s.manager.accept(tab)).toEqual({ kind: "refused", reason: "Moving/n.md was not saved: a folder on its path was replaced by a link leading out of the vault after the review opened" });
+		expect(s.manager.accept(tab)).toEqual({
+			kind: "refused",
+			reason: "Moving/n.md was not saved: a folder on its path was replaced by a link leading out of the vault after the review opened",
+		});
 		const result = await answer;
 		expect(result.isError).toBe(true);
 		expect(texts(result)).not.toContain("FILE_SAVED");
@@ -275,10 +343,16 @@ describe("DiffReviewManager", () => {
 		const privacy = { hides: () => true, isInPrivateFolder: (relative: string) => relative.startsWith("Secret/") };
 		const manager = new DiffReviewManager({ paths: new VaultPaths(vault), port, privacy });
 		const s = { port, manager };
-		const { answer } = await open(s, { ...request("new public", "# Fresh\n", join(vault, "Inbox", "fresh.md")), vaultTools: {} });
+		const { answer } = await open(s, {
+			...request("new public", "# Fresh\n", join(vault, "Inbox", "fresh.md")),
+			vaultTools: {},
+		});
 		expect(manager.accept("new public")).toEqual({ kind: "accepted" });
 		expect(texts(await answer)).toEqual(["FILE_SAVED", "# Fresh\n"]);
-		const { answer: refused } = await open(s, { ...request("new private", "# Hidden\n", join(vault, "Secret", "fresh.md")), vaultTools: {} });
+		const { answer: refused } = await open(s, {
+			...request("new private", "# Hidden\n", join(vault, "Secret", "fresh.md")),
+			vaultTools: {},
+		});
 		expect(manager.accept("new private")).toMatchObject({ kind: "refused" });
 		expect((await refused).isError).toBe(true);
 		manager.dispose();

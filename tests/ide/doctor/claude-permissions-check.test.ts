@@ -1,6 +1,10 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { SETTINGS_FILES, applyPermissionPlan, planPermissions } from "../../../src/ide/claude-permissions/permissions-file";
+import {
+	SETTINGS_FILES,
+	applyPermissionPlan,
+	planPermissions,
+} from "../../../src/ide/claude-permissions/permissions-file";
 import { checkPermissionRules, type PermissionRulesInputs } from "../../../src/ide/doctor/claude-permissions-check";
 import { makeTempDir } from "../../helpers/temp-dir";
 
@@ -35,7 +39,9 @@ describe("the doctor's check of Claude Code's deny rules", () => {
 	it("missing, with what to do", async () => {
 		const line = await checkPermissionRules(vault, inputs(SECRET));
 		expect(line.level).toBe("fail");
-		expect(line.what).toBe("The deny rules for Claude Code's own file tools (Read, Grep, Edit) are missing from .claude/settings.json, so Claude Code can read the private folders directly");
+		expect(line.what).toBe(
+			"The deny rules for Claude Code's own file tools (Read, Grep, Edit) are missing from .claude/settings.json, so Claude Code can read the private folders directly",
+		);
 		expect(line.fix).toBe(`${HOW} to write them, then restart Claude Code.`);
 	});
 
@@ -43,7 +49,9 @@ describe("the doctor's check of Claude Code's deny rules", () => {
 		await write(SECRET);
 		const line = await checkPermissionRules(vault, inputs(DIARY));
 		expect(line.level).toBe("fail");
-		expect(line.what).toBe("The deny rules for Claude Code's own file tools (Read, Grep, Edit) in .claude/settings.json are outdated (the private folders changed): 2 of 2 missing (Read(./Diary/**), Edit(./Diary/**))");
+		expect(line.what).toBe(
+			"The deny rules for Claude Code's own file tools (Read, Grep, Edit) in .claude/settings.json are outdated (the private folders changed): 2 of 2 missing (Read(./Diary/**), Edit(./Diary/**))",
+		);
 	});
 
 	it("a warning when only rules for folders no longer private are left", async () => {
@@ -58,7 +66,9 @@ describe("the doctor's check of Claude Code's deny rules", () => {
 		writeFileSync(join(vault, SETTINGS_FILES.shared), "{");
 		const line = await checkPermissionRules(vault, inputs(SECRET));
 		expect(line.level).toBe("fail");
-		expect(line.what).toMatch(/^\.claude\/settings\.json cannot be read, so the deny rules .* are not known to be in place: It is not valid JSON/);
+		expect(line.what).toMatch(
+			/^\.claude\/settings\.json cannot be read, so the deny rules .* are not known to be in place: It is not valid JSON/,
+		);
 	});
 
 	it("a settings file that is a symbolic link is a failure naming the link, and its target is not read", async () => {
@@ -69,7 +79,9 @@ describe("the doctor's check of Claude Code's deny rules", () => {
 			symlinkSync(join(outside.path, "settings.json"), join(vault, SETTINGS_FILES.shared));
 			const line = await checkPermissionRules(vault, inputs(SECRET));
 			expect(line.level).toBe("fail");
-			expect(line.what).toMatch(/^\.claude\/settings\.json cannot be read, so the deny rules .* are not known to be in place: \.claude\/settings\.json is a symbolic link \(to /);
+			expect(line.what).toMatch(
+				/^\.claude\/settings\.json cannot be read, so the deny rules .* are not known to be in place: \.claude\/settings\.json is a symbolic link \(to /,
+			);
 		} finally {
 			outside.remove();
 		}
@@ -86,7 +98,10 @@ describe("the doctor's check of Claude Code's deny rules", () => {
 
 	it("the option off with no private folder or tag set: no finding, though the config folder has rules", async () => {
 		const line = await checkPermissionRules(vault, inputs(["Read(./.vault-config/**)"], false, false));
-		expect(line).toEqual({ level: "ok", what: "No private folders or tags are set, so Claude Code's own file tools (Read, Grep, Edit) are not asked to keep out of any" });
+		expect(line).toEqual({
+			level: "ok",
+			what: "No private folders or tags are set, so Claude Code's own file tools (Read, Grep, Edit) are not asked to keep out of any",
+		});
 	});
 
 	it("nothing to keep out: ok", async () => {

@@ -6,12 +6,25 @@ describe("doctor lines", () => {
 		expect(warn("odd")).toEqual({ level: "warn", what: "odd" });
 		expect(warn("odd", "do this")).toEqual({ level: "warn", what: "odd", fix: "do this" });
 		expect(fail("broken", "mend it")).toEqual({ level: "fail", what: "broken", fix: "mend it" });
-		expect(withCommand(warn("stale", 'rm "x"'), 'rm "x"')).toEqual({ level: "warn", what: "stale", fix: 'rm "x"', command: 'rm "x"' });
+		expect(withCommand(warn("stale", 'rm "x"'), 'rm "x"')).toEqual({
+			level: "warn",
+			what: "stale",
+			fix: 'rm "x"',
+			command: 'rm "x"',
+		});
 	});
 
 	it("print one line per finding, the fix indented below, and the counts", () => {
 		expect(formatDoctorReport([ok("a"), warn("b", "fix b"), fail("c", "fix c"), ok("d")])).toBe(
-			["ok   a", "warn b", "     Fix: fix b", "FAIL c", "     Fix: fix c", "ok   d", "2 ok, 1 warning, 1 failure"].join("\n"),
+			[
+				"ok   a",
+				"warn b",
+				"     Fix: fix b",
+				"FAIL c",
+				"     Fix: fix c",
+				"ok   d",
+				"2 ok, 1 warning, 1 failure",
+			].join("\n"),
 		);
 		expect(formatDoctorReport([])).toBe("0 ok, 0 warnings, 0 failures");
 	});

@@ -17,12 +17,27 @@ const asRoot = posix && process.getuid?.() === 0;
 const NOW = new Date("2026-11-23T10:05:30Z");
 
 /** The real machine, except the clock and which pids count as running. */
-function environment(alive: ReadonlySet<number> = new Set([process.pid]), overrides: Partial<DoctorEnvironment> = {}): DoctorEnvironment {
-	return { ...defaultDoctorEnvironment(), now: () => NOW, isProcessAlive: (pid) => alive.has(pid), claudeConfigDir: undefined, ...overrides };
+function environment(
+	alive: ReadonlySet<number> = new Set([process.pid]),
+	overrides: Partial<DoctorEnvironment> = {},
+): DoctorEnvironment {
+	return {
+		...defaultDoctorEnvironment(),
+		now: () => NOW,
+		isProcessAlive: (pid) => alive.has(pid),
+		claudeConfigDir: undefined,
+		...overrides,
+	};
 }
 
 function inputsFor(bridge: BridgeFixture, vaultPath: string = bridge.vault): DoctorInputs {
-	return { vaultPath, status: bridge.host.status(), pid: process.pid, ideName: "Obsidian · test", homeDir: bridge.home };
+	return {
+		vaultPath,
+		status: bridge.host.status(),
+		pid: process.pid,
+		ideName: "Obsidian · test",
+		homeDir: bridge.home,
+	};
 }
 
 function find(lines: DoctorLine[], pattern: RegExp): DoctorLine {
@@ -46,12 +61,20 @@ describe("the doctor", () => {
 	it("passes every check on a healthy bridge, and says no client is connected yet", async () => {
 		const lines = await runDoctor(inputsFor(bridge), environment());
 		expect(lines.filter((line) => line.level !== "ok")).toEqual([
-			{ level: "warn", what: "No Claude Code client is connected", fix: 'Start Claude Code with the launch command below, or run /ide in a running session and pick "Obsidian · test".' },
+			{
+				level: "warn",
+				what: "No Claude Code client is connected",
+				fix: 'Start Claude Code with the launch command below, or run /ide in a running session and pick "Obsidian · test".',
+			},
 		]);
 		expect(lines.map((line) => line.what)).toEqual([
 			`The bridge listens on 127.0.0.1:${bridge.port}`,
-			posix ? `The lock folder ${lockDirectory(bridge.home)} is private (0700)` : `The lock folder ${lockDirectory(bridge.home)} exists (on Windows, access follows your user profile)`,
-			posix ? `The lock file ${bridge.lockFilePath} exists with mode 0600` : `The lock file ${bridge.lockFilePath} exists`,
+			posix
+				? `The lock folder ${lockDirectory(bridge.home)} is private (0700)`
+				: `The lock folder ${lockDirectory(bridge.home)} exists (on Windows, access follows your user profile)`,
+			posix
+				? `The lock file ${bridge.lockFilePath} exists with mode 0600`
+				: `The lock file ${bridge.lockFilePath} exists`,
 			`The lock file is this bridge's: pid ${process.pid}, "Obsidian · test", token fingerprint ${tokenFingerprint(bridge.token)}`,
 			`The lock file lists the vault's real path ${bridge.vault}`,
 			`Port ${bridge.port} answers and accepts the token in the lock file`,
@@ -65,11 +88,22 @@ describe("the doctor", () => {
 	it("lists connected clients with their pid and since when", async () => {
 		const status: BridgeStatus = {
 			...bridge.host.status(),
-			clients: [{ id: 3, pid: 4242, clientName: "claude-code", clientVersion: "2.1.330", connectedAt: new Date("2026-11-23T10:00:00Z") }],
+			clients: [
+				{
+					id: 3,
+					pid: 4242,
+					clientName: "claude-code",
+					clientVersion: "2.1.330",
+					connectedAt: new Date("2026-11-23T10:00:00Z"),
+				},
+			],
 		};
 		const lines = await runDoctor({ ...inputsFor(bridge), status }, environment());
 		const time = new Date("2026-11-23T10:00:00Z").toTimeString().slice(0, 8);
-		expect(find(lines, /^Connected: /)).toEqual({ level: "ok", what: `Connected: claude-code 2.1.330 (pid 4242) since ${time}, 5 min ago` });
+		expect(find(lines, /^Connected: /)).toEqual({
+			level: "ok",
+			what: `Connected: claude-code 2.1.330 (pid 4242) since ${time}, 5 min ago`,
+		});
 	});
 
 	it("fails when the lock file is missing, and says to restart", async () => {
@@ -147,7 +181,11 @@ describe("the doctor", () => {
 		const configDir = join(bridge.home, "config");
 		mkdirSync(join(configDir, "ide"), { recursive: true, mode: 0o755 });
 		chmodSync(join(configDir, "ide"), 0o755);
-		writeFileSync(join(configDir, "ide", "5555.lock"), JSON.stringify({ pid: process.pid, ideName: "Neovim", workspaceFolders: ["/projects/x"] }), { mode: 0o600 });
+		writeFileSync(
+			join(configDir, "ide", "5555.lock"),
+			JSON.stringify({ pid: process.pid, ideName: "Neovim", workspaceFolders: ["/projects/x"] }),
+			{ mode: 0o600 },
+		);
 		const lines = await runDoctor(inputsFor(bridge), environment(undefined, { claudeConfigDir: configDir }));
 		expect(find(lines, /^The lock folder .*config/)).toEqual({
 			level: "warn",
@@ -173,14 +211,24 @@ describe("the doctor", () => {
 			what: `Port ${bridge.port} refused the token in the lock file (HTTP 401)`,
 			fix: "Restart the bridge, then run /ide in Claude Code. The lock file and the server must hold the same token.",
 		});
-		expect(find(lines, /^The lock file is not this bridge's/).what).toContain(`its token (fingerprint ${tokenFingerprint("f".repeat(64))}) is not the bridge's (${tokenFingerprint(bridge.token)})`);
+		expect(find(lines, /^The lock file is not this bridge's/).what).toContain(
+			`its token (fingerprint ${tokenFingerprint("f".repeat(64))}) is not the bridge's (${tokenFingerprint(bridge.token)})`,
+		);
 	});
 
 	it("fails when nothing answers on the port, and when the lock file is not JSON", async () => {
 		const port = await closedPort();
 		const path = lockFilePath(bridge.home, port);
-		await writeLockFile(bridge.home, port, { ...(JSON.parse(readFileSync(bridge.lockFilePath, "utf8")) as LockFileContent) });
-		const status: BridgeStatus = { state: "listening", port, lockFilePath: path, tokenFingerprint: tokenFingerprint(bridge.token), clients: [] };
+		await writeLockFile(bridge.home, port, {
+			...(JSON.parse(readFileSync(bridge.lockFilePath, "utf8")) as LockFileContent),
+		});
+		const status: BridgeStatus = {
+			state: "listening",
+			port,
+			lockFilePath: path,
+			tokenFingerprint: tokenFingerprint(bridge.token),
+			clients: [],
+		};
 		const lines = await runDoctor({ ...inputsFor(bridge), status }, environment());
 		const line = find(lines, /^Nothing answers/);
 		expect(line.level).toBe("fail");
@@ -192,15 +240,28 @@ describe("the doctor", () => {
 	});
 
 	it("reports a check that throws as a failed line instead of throwing", async () => {
-		const lines = await runDoctor(inputsFor(bridge), environment(undefined, { probe: () => Promise.reject(new Error("probe exploded")) }));
-		expect(find(lines, /^Could not check the lock file/)).toMatchObject({ level: "fail", what: "Could not check the lock file: probe exploded" });
+		const lines = await runDoctor(
+			inputsFor(bridge),
+			environment(undefined, { probe: () => Promise.reject(new Error("probe exploded")) }),
+		);
+		expect(find(lines, /^Could not check the lock file/)).toMatchObject({
+			level: "fail",
+			what: "Could not check the lock file: probe exploded",
+		});
 		expect(find(lines, /^Start Claude Code/).level).toBe("ok");
 	});
 
 	it("names other editors, flags stale lock files, unreadable ones, and editors that also cover this vault", async () => {
 		const directory = lockDirectory(bridge.home);
-		const other = (port: number, content: object) => writeFileSync(join(directory, `${port}.lock`), JSON.stringify(content), { mode: 0o600 });
-		other(1111, { pid: 501, ideName: "Visual Studio Code", workspaceFolders: [join(bridge.vault, "..")], transport: "ws", authToken: "x" });
+		const other = (port: number, content: object) =>
+			writeFileSync(join(directory, `${port}.lock`), JSON.stringify(content), { mode: 0o600 });
+		other(1111, {
+			pid: 501,
+			ideName: "Visual Studio Code",
+			workspaceFolders: [join(bridge.vault, "..")],
+			transport: "ws",
+			authToken: "x",
+		});
 		other(2222, { pid: 502, ideName: "IntelliJ IDEA", workspaceFolders: ["/somewhere/else"], transport: "ws" });
 		other(3333, { pid: 503, ideName: "Cursor", workspaceFolders: [bridge.vault] });
 		writeFileSync(join(directory, "4444.lock"), "{ torn", { mode: 0o600 });
@@ -228,14 +289,29 @@ describe("the doctor", () => {
 	it("also reads $CLAUDE_CONFIG_DIR/ide, and a folder reached twice only once", async () => {
 		const configDir = join(bridge.home, "config");
 		mkdirSync(join(configDir, "ide"), { recursive: true, mode: 0o700 });
-		writeFileSync(join(configDir, "ide", "5555.lock"), JSON.stringify({ pid: 505, ideName: "Neovim", workspaceFolders: ["/projects/x"] }), { mode: 0o600 });
-		writeFileSync(join(lockDirectory(bridge.home), "6666.lock"), JSON.stringify({ pid: 506, ideName: "Zed", workspaceFolders: ["/projects/y"] }), { mode: 0o600 });
+		writeFileSync(
+			join(configDir, "ide", "5555.lock"),
+			JSON.stringify({ pid: 505, ideName: "Neovim", workspaceFolders: ["/projects/x"] }),
+			{ mode: 0o600 },
+		);
+		writeFileSync(
+			join(lockDirectory(bridge.home), "6666.lock"),
+			JSON.stringify({ pid: 506, ideName: "Zed", workspaceFolders: ["/projects/y"] }),
+			{ mode: 0o600 },
+		);
 		const alive = new Set([process.pid, 505, 506]);
 		const withConfig = await runDoctor(inputsFor(bridge), environment(alive, { claudeConfigDir: configDir }));
-		expect(find(withConfig, /^Other editors' lock files/).what).toBe("Other editors' lock files: Zed (port 6666, pid 506), Neovim (port 5555, pid 505)");
+		expect(find(withConfig, /^Other editors' lock files/).what).toBe(
+			"Other editors' lock files: Zed (port 6666, pid 506), Neovim (port 5555, pid 505)",
+		);
 
-		const sameFolder = await runDoctor(inputsFor(bridge), environment(alive, { claudeConfigDir: join(bridge.home, ".claude") }));
-		expect(find(sameFolder, /^Other editors' lock files/).what).toBe("Other editors' lock files: Zed (port 6666, pid 506)");
+		const sameFolder = await runDoctor(
+			inputsFor(bridge),
+			environment(alive, { claudeConfigDir: join(bridge.home, ".claude") }),
+		);
+		expect(find(sameFolder, /^Other editors' lock files/).what).toBe(
+			"Other editors' lock files: Zed (port 6666, pid 506)",
+		);
 	});
 
 	it("says the bridge is off, skips the lock file checks, and still lists other editors and the launch command", async () => {
@@ -246,7 +322,11 @@ describe("the doctor", () => {
 			what: "The bridge is off, so it writes no lock file and /ide cannot list the vault",
 			fix: 'Turn on "Run the bridge" in the plugin\'s settings.',
 		});
-		expect(lines.map((line) => line.what)).toEqual([lines[0]?.what, "No other editors' lock files", `Start Claude Code in this vault with: cd "${bridge.vault}" && claude --ide`]);
+		expect(lines.map((line) => line.what)).toEqual([
+			lines[0]?.what,
+			"No other editors' lock files",
+			`Start Claude Code in this vault with: cd "${bridge.vault}" && claude --ide`,
+		]);
 	});
 
 	it("fails without a vault on the local file system", async () => {
@@ -276,8 +356,14 @@ describe("the doctor and the vault's location", () => {
 			expect(find(lines, /^Start Claude Code/).what).toContain(`cd "${real}" && claude --ide`);
 
 			await rewriteLock(bridge, { workspaceFolders: [link] });
-			const wrong = find(await runDoctor(inputsFor(bridge, link), environment()), /does not list the vault's real path/);
-			expect(wrong).toMatchObject({ level: "fail", what: `The lock file does not list the vault's real path ${real} (it lists ${link})` });
+			const wrong = find(
+				await runDoctor(inputsFor(bridge, link), environment()),
+				/does not list the vault's real path/,
+			);
+			expect(wrong).toMatchObject({
+				level: "fail",
+				what: `The lock file does not list the vault's real path ${real} (it lists ${link})`,
+			});
 			expect(wrong.fix).toContain("without following symlinks");
 		} finally {
 			await bridge.stop();
@@ -313,7 +399,10 @@ describe("the doctor and the vault's location", () => {
 		const host = new BridgeHost(testHostOptions(home, vault));
 		const status = await host.start();
 		try {
-			const lines = await runDoctor({ vaultPath: vault, status, pid: process.pid, ideName: "Obsidian · test", homeDir: home }, environment());
+			const lines = await runDoctor(
+				{ vaultPath: vault, status, pid: process.pid, ideName: "Obsidian · test", homeDir: home },
+				environment(),
+			);
 			expect(lines.filter((line) => line.level === "fail")).toEqual([
 				{
 					level: "fail",
@@ -358,13 +447,30 @@ describe("the doctor and the vault's location", () => {
 
 describe("the doctor's text report", () => {
 	it("prints one line per finding, fixes indented, and the counts", () => {
-		expect(formatDoctorReport([{ level: "ok", what: "A" }, { level: "ok", what: "B" }])).toBe("ok   A\nok   B\n2 ok, 0 warnings, 0 failures");
-		expect(formatDoctorReport([{ level: "ok", what: "Fine" }, { level: "warn", what: "Hmm", fix: "Do this" }, { level: "fail", what: "Broken", fix: "Do that" }])).toBe(
-			["ok   Fine", "warn Hmm", "     Fix: Do this", "FAIL Broken", "     Fix: Do that", "1 ok, 1 warning, 1 failure"].join("\n"),
+		expect(
+			formatDoctorReport([
+				{ level: "ok", what: "A" },
+				{ level: "ok", what: "B" },
+			]),
+		).toBe("ok   A\nok   B\n2 ok, 0 warnings, 0 failures");
+		expect(
+			formatDoctorReport([
+				{ level: "ok", what: "Fine" },
+				{ level: "warn", what: "Hmm", fix: "Do this" },
+				{ level: "fail", what: "Broken", fix: "Do that" },
+			]),
+		).toBe(
+			[
+				"ok   Fine",
+				"warn Hmm",
+				"     Fix: Do this",
+				"FAIL Broken",
+				"     Fix: Do that",
+				"1 ok, 1 warning, 1 failure",
+			].join("\n"),
 		);
 	});
 });
-
 
 function closedPort(): Promise<number> {
 	return new Promise((resolve, reject) => {
@@ -377,4 +483,3 @@ function closedPort(): Promise<number> {
 		});
 	});
 }
-

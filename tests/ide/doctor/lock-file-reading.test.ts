@@ -21,8 +21,23 @@ describe("readLockFileFields", () => {
 	}
 
 	it("keeps only the fields the CLI reads, each only with the right type", async () => {
-		const path = lockFile("4001.lock", JSON.stringify({ port: 4001, pid: "12", workspaceFolders: ["/v", 3], ideName: "Obsidian", transport: "ws", authToken: 7, writer: "claude-code-bridge" }));
-		expect(await readLockFileFields(path, "linux")).toEqual({ kind: "read", port: 4001, fields: { workspaceFolders: ["/v"], ideName: "Obsidian", transport: "ws", writer: "claude-code-bridge" } });
+		const path = lockFile(
+			"4001.lock",
+			JSON.stringify({
+				port: 4001,
+				pid: "12",
+				workspaceFolders: ["/v", 3],
+				ideName: "Obsidian",
+				transport: "ws",
+				authToken: 7,
+				writer: "claude-code-bridge",
+			}),
+		);
+		expect(await readLockFileFields(path, "linux")).toEqual({
+			kind: "read",
+			port: 4001,
+			fields: { workspaceFolders: ["/v"], ideName: "Obsidian", transport: "ws", writer: "claude-code-bridge" },
+		});
 	});
 
 	it("tells a file that is not JSON and a missing file apart", async () => {

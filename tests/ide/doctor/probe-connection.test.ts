@@ -36,7 +36,9 @@ describe("the connection probe", () => {
 		}
 
 		const plain = createServer();
-		plain.on("upgrade", (_request, socket) => socket.end("HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"));
+		plain.on("upgrade", (_request, socket) =>
+			socket.end("HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"),
+		);
 		const plainPort = await listen(plain);
 		try {
 			expect(await probeConnection(plainPort, "token")).toEqual({ kind: "refused", status: 503 });

@@ -10,19 +10,33 @@ describe("checkDocumentDirty", () => {
 		const workspace = new FakeWorkspace();
 		workspace.dirty.set("note.md", true);
 		const tool = new CheckDocumentDirtyTool(vault.paths, workspace);
-		expect(jsonOf(await callTool(tool, { filePath: "note.md" }))).toEqual({ success: true, filePath: join(vault.root, "note.md"), isDirty: true, isUntitled: false });
+		expect(jsonOf(await callTool(tool, { filePath: "note.md" }))).toEqual({
+			success: true,
+			filePath: join(vault.root, "note.md"),
+			isDirty: true,
+			isUntitled: false,
+		});
 		workspace.dirty.set("note.md", false);
-		expect(jsonOf(await callTool(tool, { filePath: join(vault.root, "note.md") }))).toMatchObject({ success: true, isDirty: false });
+		expect(jsonOf(await callTool(tool, { filePath: join(vault.root, "note.md") }))).toMatchObject({
+			success: true,
+			isDirty: false,
+		});
 	});
 
 	it("says a note that is not open is not open, without an error result", async () => {
 		const tool = new CheckDocumentDirtyTool(vault.paths, new FakeWorkspace());
-		expect(jsonOf(await callTool(tool, { filePath: "note.md" }))).toEqual({ success: false, message: `Document not open: ${join(vault.root, "note.md")}` });
+		expect(jsonOf(await callTool(tool, { filePath: "note.md" }))).toEqual({
+			success: false,
+			message: `Document not open: ${join(vault.root, "note.md")}`,
+		});
 	});
 
 	it("answers a missing filePath or a path outside the vault as an error result", async () => {
 		const tool = new CheckDocumentDirtyTool(vault.paths, new FakeWorkspace());
-		expect(await callTool(tool, {})).toEqual({ isError: true, content: [{ type: "text", text: 'checkDocumentDirty: "filePath" is required and must be a string' }] });
+		expect(await callTool(tool, {})).toEqual({
+			isError: true,
+			content: [{ type: "text", text: 'checkDocumentDirty: "filePath" is required and must be a string' }],
+		});
 		const outside = await callTool(tool, { filePath: "../elsewhere.md" });
 		expect(outside.isError).toBe(true);
 		expect(outside.content[0]?.text).toBe("checkDocumentDirty: Path is outside the vault: ../elsewhere.md");

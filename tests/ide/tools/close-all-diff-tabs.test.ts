@@ -9,7 +9,10 @@ afterAll(() => setup.vault.remove());
 describe("closeAllDiffTabs", () => {
 	it("closes only the calling session's reviews and counts them", async () => {
 		const openDiff = new OpenDiffTool(setup.reviews);
-		const mine = [callTool(openDiff, setup.openDiffArgs("mine 1"), 1), callTool(openDiff, setup.openDiffArgs("mine 2"), 1)];
+		const mine = [
+			callTool(openDiff, setup.openDiffArgs("mine 1"), 1),
+			callTool(openDiff, setup.openDiffArgs("mine 2"), 1),
+		];
 		const theirs = callTool(openDiff, setup.openDiffArgs("theirs"), 2);
 		await Promise.all([setup.shown("mine 1"), setup.shown("mine 2"), setup.shown("theirs")]);
 

@@ -24,7 +24,12 @@ describe("close_tab", () => {
 
 	it("answers a missing or wrongly typed tab_name as an error result", async () => {
 		const tool = new CloseTabTool(setup.reviews);
-		expect(await callTool(tool, {})).toEqual({ isError: true, content: [{ type: "text", text: 'close_tab: "tab_name" is required and must be a string' }] });
-		expect((await callTool(tool, { tab_name: 7 })).content[0]?.text).toBe('close_tab: "tab_name" is required and must be a string, not a number');
+		expect(await callTool(tool, {})).toEqual({
+			isError: true,
+			content: [{ type: "text", text: 'close_tab: "tab_name" is required and must be a string' }],
+		});
+		expect((await callTool(tool, { tab_name: 7 })).content[0]?.text).toBe(
+			'close_tab: "tab_name" is required and must be a string, not a number',
+		);
 	});
 });

@@ -32,7 +32,12 @@ describe("DiffReviewTools", () => {
 		const answer = callTool(openDiff, setup.openDiffArgs("pending"));
 		await setup.shown("pending");
 		tools.setEnabled(false);
-		expect(await answer).toEqual({ isError: true, content: [{ type: "text", text: "Reviewing edits in Obsidian was turned off; answer in the terminal instead." }] });
+		expect(await answer).toEqual({
+			isError: true,
+			content: [
+				{ type: "text", text: "Reviewing edits in Obsidian was turned off; answer in the terminal instead." },
+			],
+		});
 		expect(setup.port.views.has("pending")).toBe(false);
 		expect(setup.reviews.findPending("pending")).toBeUndefined();
 	});
@@ -40,7 +45,12 @@ describe("DiffReviewTools", () => {
 	it("does not unlist another tool that took one of its names", () => {
 		const registry = new ToolRegistry();
 		const tools = new DiffReviewTools(registry, setup.reviews);
-		const other = { name: "openDiff", description: "someone else's", inputSchema: {}, call: () => Promise.resolve({ content: [] }) };
+		const other = {
+			name: "openDiff",
+			description: "someone else's",
+			inputSchema: {},
+			call: () => Promise.resolve({ content: [] }),
+		};
 		registry.register(other);
 		expect(tools.enabled).toBe(false);
 		tools.setEnabled(false);

@@ -5,7 +5,12 @@ import { callTool, FakeWorkspace, jsonOf } from "./ide-tool-fixture";
 describe("getCurrentSelection", () => {
 	it("answers the active note's selection in the selection_changed shape, with success", async () => {
 		const workspace = new FakeWorkspace();
-		workspace.selection = selectionSnapshot("/vault/note.md", "Old", { line: 2, character: 0 }, { line: 2, character: 3 });
+		workspace.selection = selectionSnapshot(
+			"/vault/note.md",
+			"Old",
+			{ line: 2, character: 0 },
+			{ line: 2, character: 3 },
+		);
 		expect(jsonOf(await callTool(new GetCurrentSelectionTool(workspace)))).toEqual({
 			success: true,
 			text: "Old",
@@ -16,7 +21,13 @@ describe("getCurrentSelection", () => {
 	});
 
 	it("says there is no active editor, with the headless host's note when it has one", async () => {
-		expect(jsonOf(await callTool(new GetCurrentSelectionTool(new FakeWorkspace())))).toEqual({ success: false, message: "No active editor found" });
-		expect(jsonOf(await callTool(new GetCurrentSelectionTool(new FakeWorkspace("no editor here"))))).toEqual({ success: false, message: "No active editor found (no editor here)" });
+		expect(jsonOf(await callTool(new GetCurrentSelectionTool(new FakeWorkspace())))).toEqual({
+			success: false,
+			message: "No active editor found",
+		});
+		expect(jsonOf(await callTool(new GetCurrentSelectionTool(new FakeWorkspace("no editor here"))))).toEqual({
+			success: false,
+			message: "No active editor found (no editor here)",
+		});
 	});
 });

@@ -28,7 +28,11 @@ beforeEach(() => {
 	source = new FolderDiagnosticsNotes({ root: vault, watch: false }, libraryYamlCodec);
 	const paths = new VaultPaths(vault);
 	// Secret.md is private by tag, hidden from the diagnostics at the privacy boundary as the assembly does it.
-	const privacy = new VaultPrivacy({ paths, rules: () => ({ folders: [], tags: ["#secret"] }), tagsOf: (path) => (path === "Secret.md" ? ["#secret"] : []) });
+	const privacy = new VaultPrivacy({
+		paths,
+		rules: () => ({ folders: [], tags: ["#secret"] }),
+		tagsOf: (path) => (path === "Secret.md" ? ["#secret"] : []),
+	});
 	tool = createGetDiagnosticsTool({ diagnostics: new DiagnosticsEngine(privacy.notes(source)), paths });
 });
 
@@ -89,14 +93,20 @@ describe("getDiagnostics with a uri", () => {
 
 	it("refuses a uri that is not a string", async () => {
 		const result = await call({ uri: 42 });
-		expect(result).toEqual({ content: [{ type: "text", text: 'getDiagnostics: "uri" must be a string, not number' }], isError: true });
+		expect(result).toEqual({
+			content: [{ type: "text", text: 'getDiagnostics: "uri" must be a string, not number' }],
+			isError: true,
+		});
 	});
 });
 
 describe("getDiagnostics without a uri", () => {
 	it("lists every note with problems as file:// + absolute path, leaving out private notes", async () => {
 		const result = entries(await call({}));
-		expect(result.map((entry) => entry.uri)).toEqual([`file://${join(vault, "Home.md")}`, `file://${join(vault, "Sub folder", "Day one.md")}`]);
+		expect(result.map((entry) => entry.uri)).toEqual([
+			`file://${join(vault, "Home.md")}`,
+			`file://${join(vault, "Sub folder", "Day one.md")}`,
+		]);
 		expect(result[0]?.diagnostics.map((diagnostic) => diagnostic.range.start.character)).toEqual([7]);
 	});
 
@@ -108,7 +118,9 @@ describe("getDiagnostics without a uri", () => {
 
 	it("answers [] for a vault without problems", async () => {
 		const fine: DiagnosticsProvider = { forNote: () => Promise.resolve([]), forVault: () => Promise.resolve([]) };
-		expect(await call({}, createGetDiagnosticsTool({ diagnostics: fine, paths: new VaultPaths(vault) }))).toEqual({ content: [{ type: "text", text: "[]" }] });
+		expect(await call({}, createGetDiagnosticsTool({ diagnostics: fine, paths: new VaultPaths(vault) }))).toEqual({
+			content: [{ type: "text", text: "[]" }],
+		});
 	});
 
 	it("caps a huge answer, keeping notes the CLI asked about first, and says so in a second block", async () => {
@@ -126,12 +138,21 @@ describe("getDiagnostics without a uri", () => {
 			forNote: () => Promise.resolve(many("z.md", 3).diagnostics),
 			forVault: () => Promise.resolve([many("a.md", 4), many("b.md", 4), many("z.md", 3)]),
 		};
-		const capped = createGetDiagnosticsTool({ diagnostics: provider, paths: new VaultPaths(vault), maxDiagnostics: 5 });
+		const capped = createGetDiagnosticsTool({
+			diagnostics: provider,
+			paths: new VaultPaths(vault),
+			maxDiagnostics: 5,
+		});
 		await call({ uri: join(vault, "z.md") }, capped);
 		const result = await call({}, capped);
 		const kept = entries(result);
-		expect(kept.map((entry) => [entry.uri.slice(-4), entry.diagnostics.length])).toEqual([["z.md", 3], ["a.md", 2]]);
-		expect(result.content[1]?.text).toBe("Showing 5 of 11 diagnostics, in 2 of 3 notes. Call getDiagnostics with one note's uri to see that note's diagnostics.");
+		expect(kept.map((entry) => [entry.uri.slice(-4), entry.diagnostics.length])).toEqual([
+			["z.md", 3],
+			["a.md", 2],
+		]);
+		expect(result.content[1]?.text).toBe(
+			"Showing 5 of 11 diagnostics, in 2 of 3 notes. Call getDiagnostics with one note's uri to see that note's diagnostics.",
+		);
 	});
 });
 
@@ -140,8 +161,21 @@ describe("getDiagnostics definition", () => {
 		expect(tool.name).toBe("getDiagnostics");
 		const { properties, ...rest } = tool.inputSchema;
 		expect(rest).toEqual({ type: "object", additionalProperties: false });
-		expect(properties).toEqual({ uri: { type: "string", description: "file:// URI (or absolute path) of one note to check. Omit to get every note in the vault that has problems." } });
-		for (const code of ["unresolved-link", "unresolved-embed", "missing-heading", "missing-block", "invalid-frontmatter", "duplicate-block-id"]) {
+		expect(properties).toEqual({
+			uri: {
+				type: "string",
+				description:
+					"file:// URI (or absolute path) of one note to check. Omit to get every note in the vault that has problems.",
+			},
+		});
+		for (const code of [
+			"unresolved-link",
+			"unresolved-embed",
+			"missing-heading",
+			"missing-block",
+			"invalid-frontmatter",
+			"duplicate-block-id",
+		]) {
 			expect(tool.description).toContain(code);
 		}
 	});

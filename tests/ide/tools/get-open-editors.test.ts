@@ -16,14 +16,34 @@ describe("getOpenEditors", () => {
 		const board = join(vault.root, "board.canvas");
 		expect(jsonOf(await callTool(new GetOpenEditorsTool(workspace)))).toEqual({
 			tabs: [
-				{ uri: pathToFileURL(plan).href, fileName: plan, isActive: true, label: "Plan.md", languageId: "markdown", isDirty: true, isUntitled: false, lineCount: 1 },
-				{ uri: pathToFileURL(board).href, fileName: board, isActive: false, label: "board.canvas", languageId: "json", isDirty: false, isUntitled: false },
+				{
+					uri: pathToFileURL(plan).href,
+					fileName: plan,
+					isActive: true,
+					label: "Plan.md",
+					languageId: "markdown",
+					isDirty: true,
+					isUntitled: false,
+					lineCount: 1,
+				},
+				{
+					uri: pathToFileURL(board).href,
+					fileName: board,
+					isActive: false,
+					label: "board.canvas",
+					languageId: "json",
+					isDirty: false,
+					isUntitled: false,
+				},
 			],
 		});
 	});
 
 	it("answers no tabs, with the headless host's note when it has one", async () => {
 		expect(jsonOf(await callTool(new GetOpenEditorsTool(new FakeWorkspace())))).toEqual({ tabs: [] });
-		expect(jsonOf(await callTool(new GetOpenEditorsTool(new FakeWorkspace("recorded only"))))).toEqual({ tabs: [], note: "recorded only" });
+		expect(jsonOf(await callTool(new GetOpenEditorsTool(new FakeWorkspace("recorded only"))))).toEqual({
+			tabs: [],
+			note: "recorded only",
+		});
 	});
 });

@@ -16,7 +16,9 @@ describe("getWorkspaceFolders", () => {
 	});
 
 	it("names the folder after the vault's folder when no name is given", async () => {
-		const answer = jsonOf(await callTool(new GetWorkspaceFoldersTool(vault.paths))) as { folders: { name: string }[] };
+		const answer = jsonOf(await callTool(new GetWorkspaceFoldersTool(vault.paths))) as {
+			folders: { name: string }[];
+		};
 		expect(answer.folders.map((folder) => folder.name)).toEqual([basename(vault.root)]);
 	});
 });

@@ -4,11 +4,20 @@ import type { JsonObject } from "../../../src/protocol/json-rpc";
 import type { ToolDefinition, ToolResult } from "../../../src/protocol/mcp-types";
 import type { VaultLocation } from "../../../src/vault/vault-paths";
 import { VaultPaths } from "../../../src/vault/vault-paths";
-import type { OpenEditor, OpenNoteOptions, SelectionSnapshot, WorkspacePort } from "../../../src/ide/workspace/workspace-port";
+import type {
+	OpenEditor,
+	OpenNoteOptions,
+	SelectionSnapshot,
+	WorkspacePort,
+} from "../../../src/ide/workspace/workspace-port";
 import { makeTempDir } from "../../helpers/temp-dir";
 
 /** A temp folder vault with the given notes, and its `VaultPaths`. */
-export function makeToolVault(notes: Record<string, string> = {}): { root: string; paths: VaultPaths; remove: () => void } {
+export function makeToolVault(notes: Record<string, string> = {}): {
+	root: string;
+	paths: VaultPaths;
+	remove: () => void;
+} {
 	const temp = makeTempDir("ide-tools");
 	for (const [path, text] of Object.entries(notes)) {
 		mkdirSync(dirname(join(temp.path, path)), { recursive: true });

@@ -10,7 +10,13 @@ export function makeReviewSetup() {
 	const port = new FakeReviewPort();
 	const reviews = new DiffReviewManager({ paths: vault.paths, port });
 	const note = join(vault.root, "note.md");
-	const openDiffArgs = (tabName: string, proposal = "# Note\n\nNew text.\n") => ({ old_file_path: note, new_file_path: note, new_file_contents: proposal, tab_name: tabName });
-	const shown = (tabName: string): Promise<void> => waitUntil(() => port.views.has(tabName), `the review ${tabName} to be shown`);
+	const openDiffArgs = (tabName: string, proposal = "# Note\n\nNew text.\n") => ({
+		old_file_path: note,
+		new_file_path: note,
+		new_file_contents: proposal,
+		tab_name: tabName,
+	});
+	const shown = (tabName: string): Promise<void> =>
+		waitUntil(() => port.views.has(tabName), `the review ${tabName} to be shown`);
 	return { vault, port, reviews, note, openDiffArgs, shown };
 }

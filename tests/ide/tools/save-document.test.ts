@@ -11,7 +11,12 @@ describe("saveDocument", () => {
 		const workspace = new FakeWorkspace();
 		workspace.dirty.set("note.md", true);
 		const answer = jsonOf(await callTool(new SaveDocumentTool(vault.paths, workspace), { filePath: "note.md" }));
-		expect(answer).toEqual({ success: true, filePath: absolute, saved: true, message: "Document saved successfully" });
+		expect(answer).toEqual({
+			success: true,
+			filePath: absolute,
+			saved: true,
+			message: "Document saved successfully",
+		});
 		expect(workspace.saved).toEqual(["note.md"]);
 	});
 
@@ -19,11 +24,16 @@ describe("saveDocument", () => {
 		const workspace = new FakeWorkspace("headless: nothing shown");
 		workspace.dirty.set("note.md", false);
 		const answer = jsonOf(await callTool(new SaveDocumentTool(vault.paths, workspace), { filePath: absolute }));
-		expect(answer).toMatchObject({ success: true, message: "Document saved successfully (headless: nothing shown)" });
+		expect(answer).toMatchObject({
+			success: true,
+			message: "Document saved successfully (headless: nothing shown)",
+		});
 	});
 
 	it("says a note that is not open is not open", async () => {
-		const answer = jsonOf(await callTool(new SaveDocumentTool(vault.paths, new FakeWorkspace()), { filePath: "note.md" }));
+		const answer = jsonOf(
+			await callTool(new SaveDocumentTool(vault.paths, new FakeWorkspace()), { filePath: "note.md" }),
+		);
 		expect(answer).toEqual({ success: false, message: `Document not open: ${absolute}` });
 	});
 
@@ -36,7 +46,14 @@ describe("saveDocument", () => {
 
 	it("answers a missing or wrongly typed filePath as an error result", async () => {
 		const tool = new SaveDocumentTool(vault.paths, new FakeWorkspace());
-		expect((await callTool(tool, {})).content[0]?.text).toBe('saveDocument: "filePath" is required and must be a string');
-		expect(await callTool(tool, { filePath: 3 })).toEqual({ isError: true, content: [{ type: "text", text: 'saveDocument: "filePath" is required and must be a string, not a number' }] });
+		expect((await callTool(tool, {})).content[0]?.text).toBe(
+			'saveDocument: "filePath" is required and must be a string',
+		);
+		expect(await callTool(tool, { filePath: 3 })).toEqual({
+			isError: true,
+			content: [
+				{ type: "text", text: 'saveDocument: "filePath" is required and must be a string, not a number' },
+			],
+		});
 	});
 });

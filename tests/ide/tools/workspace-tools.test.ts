@@ -7,8 +7,21 @@ afterAll(() => vault.remove());
 
 describe("createWorkspaceTools", () => {
 	it("builds the seven read-only VS Code tools, and no executeCode", () => {
-		const tools = createWorkspaceTools({ paths: vault.paths, workspace: new FakeWorkspace(), vaultName: "V", latestSelection: () => undefined });
-		expect(tools.map((tool) => tool.name)).toEqual(["openFile", "getCurrentSelection", "getLatestSelection", "getOpenEditors", "getWorkspaceFolders", "checkDocumentDirty", "saveDocument"]);
+		const tools = createWorkspaceTools({
+			paths: vault.paths,
+			workspace: new FakeWorkspace(),
+			vaultName: "V",
+			latestSelection: () => undefined,
+		});
+		expect(tools.map((tool) => tool.name)).toEqual([
+			"openFile",
+			"getCurrentSelection",
+			"getLatestSelection",
+			"getOpenEditors",
+			"getWorkspaceFolders",
+			"checkDocumentDirty",
+			"saveDocument",
+		]);
 	});
 
 	it("wires each tool to the options given: the vault name, and openFile's reader", async () => {

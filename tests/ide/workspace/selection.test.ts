@@ -1,4 +1,10 @@
-import { clampPosition, cursorSnapshot, LineIndex, selectionSnapshot, textBetween } from "../../../src/ide/workspace/selection";
+import {
+	clampPosition,
+	cursorSnapshot,
+	LineIndex,
+	selectionSnapshot,
+	textBetween,
+} from "../../../src/ide/workspace/selection";
 
 const at = (line: number, character: number) => ({ line, character });
 
@@ -19,8 +25,16 @@ describe("selectionSnapshot", () => {
 	});
 
 	it("gives each note its own file URL when selections move between notes", () => {
-		const urls = ["/v/a.md", "/v/b c.md", "/v/a.md", "/v/a.md", "/v/b c.md"].map((path) => cursorSnapshot(path).fileUrl);
-		expect(urls).toEqual(["file:///v/a.md", "file:///v/b%20c.md", "file:///v/a.md", "file:///v/a.md", "file:///v/b%20c.md"]);
+		const urls = ["/v/a.md", "/v/b c.md", "/v/a.md", "/v/a.md", "/v/b c.md"].map(
+			(path) => cursorSnapshot(path).fileUrl,
+		);
+		expect(urls).toEqual([
+			"file:///v/a.md",
+			"file:///v/b%20c.md",
+			"file:///v/a.md",
+			"file:///v/a.md",
+			"file:///v/b%20c.md",
+		]);
 	});
 
 	it("drops the text of an empty selection (the CLI reads empty text as 'the user opened the file')", () => {
@@ -52,7 +66,11 @@ describe("cursorSnapshot", () => {
 	});
 
 	it("puts both ends at the given position", () => {
-		expect(cursorSnapshot("/v/a.md", at(7, 3)).selection).toEqual({ start: at(7, 3), end: at(7, 3), isEmpty: true });
+		expect(cursorSnapshot("/v/a.md", at(7, 3)).selection).toEqual({
+			start: at(7, 3),
+			end: at(7, 3),
+			isEmpty: true,
+		});
 	});
 });
 

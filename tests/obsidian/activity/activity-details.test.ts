@@ -21,11 +21,31 @@ async function editedNote(): Promise<{ app: App; view: ActivityView; id: string 
 	const app = new App("/vault", "Vault");
 	app.vault.writeExternally("Notes/A.md", "after\n");
 	const journal = new Journal({ store: new MemoryJournalStore(), seal: testSeal() });
-	const id = journal.begin({ session: { key: "s1", surface: "vault-tools-http", client: "claude-code" }, tool: "edit_note", notes: ["Notes/A.md"], args: "path: Notes/A.md, old: before" });
+	const id = journal.begin({
+		session: { key: "s1", surface: "vault-tools-http", client: "claude-code" },
+		tool: "edit_note",
+		notes: ["Notes/A.md"],
+		args: "path: Notes/A.md, old: before",
+	});
 	const before = bytes("before\n");
-	await journal.recordChange(id, { kind: "edit", path: "Notes/A.md", before: { hash: contentHash(before), bytes: before.length }, after: contentHash(bytes("after\n")) }, [{ hash: contentHash(before), bytes: before }]);
+	await journal.recordChange(
+		id,
+		{
+			kind: "edit",
+			path: "Notes/A.md",
+			before: { hash: contentHash(before), bytes: before.length },
+			after: contentHash(bytes("after\n")),
+		},
+		[{ hash: contentHash(before), bytes: before }],
+	);
 	journal.finish(id, { outcome: "ok", durationMs: 5, answerBytes: 42 });
-	const writes = pluginJournal(app as never, "/vault", { id: "claude-code-bridge" }, { XDG_DATA_HOME: DATA_HOME.path }, DATA_HOME.path).undo;
+	const writes = pluginJournal(
+		app as never,
+		"/vault",
+		{ id: "claude-code-bridge" },
+		{ XDG_DATA_HOME: DATA_HOME.path },
+		DATA_HOME.path,
+	).undo;
 	if (!writes) throw new Error("no undo writes");
 	const undo = new Undo(journal, {
 		readBytes: async (path) => {
@@ -45,11 +65,19 @@ async function editedNote(): Promise<{ app: App; view: ActivityView; id: string 
 
 const root = (view: ActivityView): FakeElement => view.contentEl as unknown as FakeElement;
 const withText = (element: FakeElement, tag: string, text: string): FakeElement | undefined =>
-	element.children.flatMap((child) => [...(child.tag === tag && child.text === text ? [child] : []), ...(withText(child, tag, text) ? [withText(child, tag, text) as FakeElement] : [])])[0];
+	element.children.flatMap((child) => [
+		...(child.tag === tag && child.text === text ? [child] : []),
+		...(withText(child, tag, text) ? [withText(child, tag, text) as FakeElement] : []),
+	])[0];
 
 async function expand(view: ActivityView): Promise<FakeElement> {
 	root(view).findAll("ccb-activity-entry")[0]?.dispatch("click");
-	return pollUntil(() => root(view).findAll("ccb-activity-details")[0]?.findAll("ccb-activity-facts")[0] && root(view).findAll("ccb-activity-details")[0], "the details");
+	return pollUntil(
+		() =>
+			root(view).findAll("ccb-activity-details")[0]?.findAll("ccb-activity-facts")[0] &&
+			root(view).findAll("ccb-activity-details")[0],
+		"the details",
+	);
 }
 
 describe("an activity entry's details and undo", () => {
@@ -74,7 +102,13 @@ describe("an activity entry's details and undo", () => {
 		const details = await expand(view);
 		details.findAll("ccb-activity-undo")[0]?.dispatch("click");
 		await pollUntil(() => (app.vault.contents.get("Notes/A.md") === "before\n" ? true : undefined), "the undo");
-		await pollUntil(() => root(view).findAll("ccb-activity-outcome").find((cell) => cell.text === "undone"), "the entry shown undone");
+		await pollUntil(
+			() =>
+				root(view)
+					.findAll("ccb-activity-outcome")
+					.find((cell) => cell.text === "undone"),
+			"the entry shown undone",
+		);
 		expect(root(view).findAll("ccb-activity-undo")).toHaveLength(0);
 	});
 
@@ -93,7 +127,10 @@ describe("an activity entry's details and undo", () => {
 		details.findAll("ccb-activity-undo")[0]?.dispatch("click");
 		await pollUntil(() => details.findAll("ccb-review")[0], "the review panel again");
 		withText(details, "button", "Accept all")?.dispatch("click");
-		await pollUntil(() => (app.vault.contents.get("Notes/A.md") === "before\n" ? true : undefined), "the chosen text written");
+		await pollUntil(
+			() => (app.vault.contents.get("Notes/A.md") === "before\n" ? true : undefined),
+			"the chosen text written",
+		);
 	});
 
 	it("a conflicting undo of a move reviews every note changed since, one after another, and writes only what is accepted", async () => {
@@ -102,14 +139,37 @@ describe("an activity entry's details and undo", () => {
 		app.vault.writeExternally("B.md", "see [[Z]] and the user's line\n");
 		app.vault.writeExternally("C.md", "also [[Z]], edited since\n");
 		const journal = new Journal({ store: new MemoryJournalStore(), seal: testSeal() });
-		const id = journal.begin({ session: { key: "s1", surface: "vault-tools-http" }, tool: "move_note", notes: [], args: "from=A.md to=Z.md" });
+		const id = journal.begin({
+			session: { key: "s1", surface: "vault-tools-http" },
+			tool: "move_note",
+			notes: [],
+			args: "from=A.md to=Z.md",
+		});
 		const oldB = bytes("see [[A]]\n");
 		const oldC = bytes("also [[A]]\n");
-		const rewrite = (path: string, before: Uint8Array, after: string): { path: string; before: { hash: string; bytes: number }; after: string } => ({ path, before: { hash: contentHash(before), bytes: before.length }, after: contentHash(bytes(after)) });
-		await journal.recordChange(id, { kind: "move", from: "A.md", to: "Z.md", after: contentHash(bytes("# A\n")), rewrites: [rewrite("B.md", oldB, "see [[Z]]\n"), rewrite("C.md", oldC, "also [[Z]]\n")] }, [
-			{ hash: contentHash(oldB), bytes: oldB },
-			{ hash: contentHash(oldC), bytes: oldC },
-		]);
+		const rewrite = (
+			path: string,
+			before: Uint8Array,
+			after: string,
+		): { path: string; before: { hash: string; bytes: number }; after: string } => ({
+			path,
+			before: { hash: contentHash(before), bytes: before.length },
+			after: contentHash(bytes(after)),
+		});
+		await journal.recordChange(
+			id,
+			{
+				kind: "move",
+				from: "A.md",
+				to: "Z.md",
+				after: contentHash(bytes("# A\n")),
+				rewrites: [rewrite("B.md", oldB, "see [[Z]]\n"), rewrite("C.md", oldC, "also [[Z]]\n")],
+			},
+			[
+				{ hash: contentHash(oldB), bytes: oldB },
+				{ hash: contentHash(oldC), bytes: oldC },
+			],
+		);
 		journal.finish(id, { outcome: "ok", durationMs: 5, answerBytes: 42 });
 		const undo = new Undo(journal, {
 			readBytes: async (path) => {
@@ -126,7 +186,8 @@ describe("an activity entry's details and undo", () => {
 		await view.onOpen();
 		const details = await expand(view);
 		details.findAll("ccb-activity-undo")[0]?.dispatch("click");
-		const reviewing = (path: string) => (): true | undefined => (details.findAll("ccb-activity-conflict")[0]?.text.startsWith(path) ? true : undefined);
+		const reviewing = (path: string) => (): true | undefined =>
+			details.findAll("ccb-activity-conflict")[0]?.text.startsWith(path) ? true : undefined;
 		await pollUntil(reviewing("B.md"), "B.md's review");
 		expect(details.findAll("ccb-activity-conflict")[0]?.text).toContain("note 1 of 2");
 		withText(details, "button", "Accept all")?.dispatch("click");

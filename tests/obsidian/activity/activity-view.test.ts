@@ -57,9 +57,23 @@ const one = (view: ActivityView, cls: string): FakeElement => {
 
 describe("ActivityView", () => {
 	it("lists the journal's calls newest first, grouped by session", async () => {
-		const { view } = await viewOver([call(1, { session: { key: "a", surface: "ide" } }), call(2, { session: { key: "b", surface: "ide" } }), call(3, { session: { key: "a", surface: "ide" } })]);
-		const rows = root(view).findAll("ccb-activity-row").map((row) => (row.hasClass("ccb-activity-session") ? row.text : row.findAll("ccb-activity-summary")[0]?.text));
-		expect(rows).toEqual(["Session a (ide): 2 calls", "Notes/N3.md", "Notes/N1.md", "Session b (ide): 1 call", "Notes/N2.md"]);
+		const { view } = await viewOver([
+			call(1, { session: { key: "a", surface: "ide" } }),
+			call(2, { session: { key: "b", surface: "ide" } }),
+			call(3, { session: { key: "a", surface: "ide" } }),
+		]);
+		const rows = root(view)
+			.findAll("ccb-activity-row")
+			.map((row) =>
+				row.hasClass("ccb-activity-session") ? row.text : row.findAll("ccb-activity-summary")[0]?.text,
+			);
+		expect(rows).toEqual([
+			"Session a (ide): 2 calls",
+			"Notes/N3.md",
+			"Notes/N1.md",
+			"Session b (ide): 1 call",
+			"Notes/N2.md",
+		]);
 	});
 
 	it("filters by session, surface, tool, outcome, note and free text, each box narrowing what is shown", async () => {
@@ -95,7 +109,9 @@ describe("ActivityView", () => {
 		const { view } = await viewOver(Array.from({ length: 10_000 }, (_, index) => call(index + 1)));
 		const scroll = one(view, "ccb-activity-scroll");
 		expect(view.shown).toHaveLength(10_000);
-		expect(one(view, "ccb-activity-sizer").cssProps.get("--ccb-activity-height")).toBe(`${10_003 * ACTIVITY_ROW_HEIGHT}px`);
+		expect(one(view, "ccb-activity-sizer").cssProps.get("--ccb-activity-height")).toBe(
+			`${10_003 * ACTIVITY_ROW_HEIGHT}px`,
+		);
 		expect(root(view).findAll("ccb-activity-row").length).toBeLessThanOrEqual(60);
 
 		scroll.clientHeight = 20 * ACTIVITY_ROW_HEIGHT;
@@ -103,7 +119,9 @@ describe("ActivityView", () => {
 		scroll.dispatch("scroll");
 		const drawn = root(view).findAll("ccb-activity-row");
 		expect(drawn.length).toBeLessThanOrEqual(40);
-		expect(one(view, "ccb-activity-window").cssProps.get("--ccb-activity-offset")).toBe(`${4990 * ACTIVITY_ROW_HEIGHT}px`);
+		expect(one(view, "ccb-activity-window").cssProps.get("--ccb-activity-offset")).toBe(
+			`${4990 * ACTIVITY_ROW_HEIGHT}px`,
+		);
 		// Row 4990 of the list: session s1 (c10000 first) takes rows 0 to 3334, session s0 starts at 3335 with c9999,
 		// so row 4990 is s0's entry 1654, newest first: c(9999 - 3 × 1654) = c5037.
 		expect(drawn[0]?.findAll("ccb-activity-summary")[0]?.text).toBe("Notes/N5037.md");
@@ -122,10 +140,16 @@ describe("ActivityView", () => {
 		tool.dispatch("change");
 		const folder = one(view, "ccb-activity-export-folder");
 		folder.value = "Logs/Claude";
-		const button = (text: string): FakeElement | undefined => root(view).findAll("ccb-activity-bar")[0]?.children.find((child) => child.tag === "button" && child.text === text);
+		const button = (text: string): FakeElement | undefined =>
+			root(view)
+				.findAll("ccb-activity-bar")[0]
+				?.children.find((child) => child.tag === "button" && child.text === text);
 		button("Export as Markdown")?.dispatch("click");
 		button("Export as JSON")?.dispatch("click");
-		const written = (extension: string): string | undefined => [...app.vault.contents.entries()].find(([path]) => path.startsWith("Logs/Claude/Claude activity ") && path.endsWith(extension))?.[1];
+		const written = (extension: string): string | undefined =>
+			[...app.vault.contents.entries()].find(
+				([path]) => path.startsWith("Logs/Claude/Claude activity ") && path.endsWith(extension),
+			)?.[1];
 		const markdown = await pollUntil(() => written(".md"), "the Markdown export");
 		const json = await pollUntil(() => written(".json"), "the JSON export");
 		const searches = await journal.entries({ tool: "search" });
@@ -140,11 +164,21 @@ describe("ActivityView", () => {
 
 describe("an activity journal read back with records this device did not write", () => {
 	it("lists such an entry as unreadable, in words, and its details offer no undo and show nothing of it but why", async () => {
-		const planted = { ...call(1, { notes: ["Private/diary.md"], args: "path=Private/diary.md", at: Date.now() + 1_000, session: { key: "evil", surface: "panel" } }), mac: "ab".repeat(32) };
+		const planted = {
+			...call(1, {
+				notes: ["Private/diary.md"],
+				args: "path=Private/diary.md",
+				at: Date.now() + 1_000,
+				session: { key: "evil", surface: "panel" },
+			}),
+			mac: "ab".repeat(32),
+		};
 		const { view } = await viewOver([planted]);
 		const [row] = rowsOf(view);
 		expect(row?.findAll("ccb-activity-outcome")[0]?.text).toBe("unreadable");
-		expect(row?.findAll("ccb-activity-summary")[0]?.text).toBe("Unreadable: this device did not write it as it reads now (another device or an older version wrote it, or it was changed in the journal's folder)");
+		expect(row?.findAll("ccb-activity-summary")[0]?.text).toBe(
+			"Unreadable: this device did not write it as it reads now (another device or an older version wrote it, or it was changed in the journal's folder)",
+		);
 		expect(row?.hasClass("ccb-outcome-unreadable")).toBe(true);
 		row?.dispatch("click");
 		const details = one(view, "ccb-activity-details");
@@ -158,7 +192,11 @@ describe("an activity journal read back with records this device did not write",
 describe("the activity view while Claude works", () => {
 	it("shows new calls by itself, at most one read of the journal per burst, keeping the filters and the rows in view", async () => {
 		// Recent calls: the journal's age bound keeps them when the new ones are written.
-		const { view, journal } = await viewOver(Array.from({ length: 200 }, (_, index) => call(index + 1, { at: Date.now() - 1_000_000 + index, session: { key: "s1", surface: "ide" } })));
+		const { view, journal } = await viewOver(
+			Array.from({ length: 200 }, (_, index) =>
+				call(index + 1, { at: Date.now() - 1_000_000 + index, session: { key: "s1", surface: "ide" } }),
+			),
+		);
 		const tool = one(view, "ccb-activity-filter-tool");
 		tool.value = "read_note";
 		tool.dispatch("change");
@@ -166,7 +204,8 @@ describe("the activity view while Claude works", () => {
 		scroll.clientHeight = 10 * ACTIVITY_ROW_HEIGHT;
 		scroll.scrollTop = 50 * ACTIVITY_ROW_HEIGHT;
 		scroll.dispatch("scroll");
-		const firstInView = root(view).findAll("ccb-activity-row")[OVERSCAN_ROWS]?.findAll("ccb-activity-summary")[0]?.text;
+		const rowsInView = root(view).findAll("ccb-activity-row");
+		const firstInView = rowsInView[OVERSCAN_ROWS]?.findAll("ccb-activity-summary")[0]?.text;
 		expect(firstInView).toBeDefined();
 		const reads = jest.spyOn(journal, "entries");
 		const record = (tool: string, note: string): void => {
@@ -175,13 +214,19 @@ describe("the activity view while Claude works", () => {
 		};
 		for (let index = 0; index < 30; index++) record("read_note", `Live/R${index}.md`);
 		record("search", "Live/S.md");
-		await pollUntil(() => view.shown.find((entry) => entry.notes.includes("Live/R29.md")), "the new calls in the list", { timeoutMs: 20_000 });
+		await pollUntil(
+			() => view.shown.find((entry) => entry.notes.includes("Live/R29.md")),
+			"the new calls in the list",
+			{ timeoutMs: 20_000 },
+		);
 		expect(reads.mock.calls.length).toBeLessThanOrEqual(2);
 		expect(view.shown.some((entry) => entry.tool === "search")).toBe(false);
 		expect(one(view, "ccb-activity-filter-tool").value).toBe("read_note");
 		// 30 new rows above: the list scrolled by as much, so the same rows are in view.
 		expect(scroll.scrollTop).toBe(80 * ACTIVITY_ROW_HEIGHT);
-		expect(root(view).findAll("ccb-activity-row")[OVERSCAN_ROWS]?.findAll("ccb-activity-summary")[0]?.text).toBe(firstInView);
+		expect(root(view).findAll("ccb-activity-row")[OVERSCAN_ROWS]?.findAll("ccb-activity-summary")[0]?.text).toBe(
+			firstInView,
+		);
 		reads.mockRestore();
 	});
 });
@@ -194,8 +239,22 @@ describe("undoing a whole session from the activity view", () => {
 		const app = new App("/vault", "Vault");
 		const journal = new Journal({ store: new MemoryJournalStore(), seal: testSeal() });
 		const edit = async (key: string, path: string, before: string, after: string): Promise<void> => {
-			const id = journal.begin({ session: { key, surface: "vault-tools-http", client: "claude-code" }, tool: "edit_note", notes: [path], args: `path=${path}` });
-			await journal.recordChange(id, { kind: "edit", path, before: { hash: contentHash(bytes(before)), bytes: before.length }, after: contentHash(bytes(after)) }, [{ hash: contentHash(bytes(before)), bytes: bytes(before) }]);
+			const id = journal.begin({
+				session: { key, surface: "vault-tools-http", client: "claude-code" },
+				tool: "edit_note",
+				notes: [path],
+				args: `path=${path}`,
+			});
+			await journal.recordChange(
+				id,
+				{
+					kind: "edit",
+					path,
+					before: { hash: contentHash(bytes(before)), bytes: before.length },
+					after: contentHash(bytes(after)),
+				},
+				[{ hash: contentHash(bytes(before)), bytes: bytes(before) }],
+			);
 			journal.finish(id, { outcome: "ok", durationMs: 1, answerBytes: 1 });
 		};
 		await edit("s1", "A.md", "a0\n", "a1\n");
@@ -205,7 +264,13 @@ describe("undoing a whole session from the activity view", () => {
 		app.vault.writeExternally("A.md", "a2\n");
 		app.vault.writeExternally("B.md", "b1 and the user's words\n");
 		app.vault.writeExternally("C.md", "c1\n");
-		const writes = pluginJournal(app as never, "/vault", { id: "claude-code-bridge" }, { XDG_DATA_HOME: DATA_HOME.path }, DATA_HOME.path).undo;
+		const writes = pluginJournal(
+			app as never,
+			"/vault",
+			{ id: "claude-code-bridge" },
+			{ XDG_DATA_HOME: DATA_HOME.path },
+			DATA_HOME.path,
+		).undo;
 		if (!writes) throw new Error("no undo writes");
 		const undo = new Undo(journal, {
 			readBytes: async (path) => {
@@ -235,15 +300,32 @@ describe("undoing a whole session from the activity view", () => {
 		expect(sessionButton(view, "s1")?.text).toBe("Undo 3 calls? Press again");
 		expect(app.vault.contents.get("A.md")).toBe("a2\n");
 		sessionButton(view, "s1")?.dispatch("click");
-		await pollUntil(() => (app.vault.contents.get("A.md") === "a0\n" ? true : undefined), "A.md back to its first text");
+		await pollUntil(
+			() => (app.vault.contents.get("A.md") === "a0\n" ? true : undefined),
+			"A.md back to its first text",
+		);
 		const details = one(view, "ccb-activity-details");
-		await pollUntil(() => (details.findAll("ccb-activity-conflict")[0]?.text.startsWith("B.md") ? true : undefined), "B.md's review");
+		await pollUntil(
+			() => (details.findAll("ccb-activity-conflict")[0]?.text.startsWith("B.md") ? true : undefined),
+			"B.md's review",
+		);
 		expect(app.vault.contents.get("B.md")).toBe("b1 and the user's words\n");
 		expect(app.vault.contents.get("C.md")).toBe("c1\n");
 		const accept = details.findAll("ccb-review-accept")[0];
 		accept?.dispatch("click");
-		await pollUntil(() => (app.vault.contents.get("B.md") === "b0\n" ? true : undefined), "B.md's earlier text, accepted");
-		await pollUntil(() => (root(view).findAll("ccb-activity-outcome").filter((cell) => cell.text === "undone").length === 2 ? true : undefined), "the two undone calls");
+		await pollUntil(
+			() => (app.vault.contents.get("B.md") === "b0\n" ? true : undefined),
+			"B.md's earlier text, accepted",
+		);
+		await pollUntil(
+			() =>
+				root(view)
+					.findAll("ccb-activity-outcome")
+					.filter((cell) => cell.text === "undone").length === 2
+					? true
+					: undefined,
+			"the two undone calls",
+		);
 		expect(sessionButton(view, "s2")?.text).toBe("Undo session");
 	});
 });

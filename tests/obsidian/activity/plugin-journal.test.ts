@@ -20,8 +20,12 @@ const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 
 describe("the plugin's journal store and undo writes", () => {
 	it("lives in the plugin's own folder of the config folder, not among the notes nor in data.json", () => {
-		expect(pluginJournalFolder("/v", ".config-x", { id: "claude-code-bridge" })).toBe(join("/v", ".config-x/plugins/claude-code-bridge", "journal"));
-		expect(pluginJournalFolder("/v", ".config-x", { id: "claude-code-bridge", dir: ".config-x/plugins/ccb" })).toBe(join("/v", ".config-x/plugins/ccb", "journal"));
+		expect(pluginJournalFolder("/v", ".config-x", { id: "claude-code-bridge" })).toBe(
+			join("/v", ".config-x/plugins/claude-code-bridge", "journal"),
+		);
+		expect(pluginJournalFolder("/v", ".config-x", { id: "claude-code-bridge", dir: ".config-x/plugins/ccb" })).toBe(
+			join("/v", ".config-x/plugins/ccb", "journal"),
+		);
 	});
 
 	it("keeps one journal per vault when the config folder is a link shared by several vaults", () => {
@@ -35,14 +39,19 @@ describe("the plugin's journal store and undo writes", () => {
 				symlinkSync(shared, join(vault, ".config-x"));
 			}
 			const manifest = { id: "claude-code-bridge", dir: ".config-x/plugins/claude-code-bridge" };
-			const [first, second] = [pluginJournalFolder(one, ".config-x", manifest), pluginJournalFolder(two, ".config-x", manifest)];
+			const [first, second] = [
+				pluginJournalFolder(one, ".config-x", manifest),
+				pluginJournalFolder(two, ".config-x", manifest),
+			];
 			// Through the shared link both paths would name one folder: they must not.
 			for (const folder of [first, second]) mkdirSync(folder, { recursive: true });
 			expect(realpathSync(first)).not.toBe(realpathSync(second));
 			expect(first).toBe(join(one, ".config-x/plugins/claude-code-bridge", "journal", vaultId(one)));
 			const own = join(temp.path, "Own");
 			mkdirSync(join(own, ".config-x", "plugins", "claude-code-bridge"), { recursive: true });
-			expect(pluginJournalFolder(own, ".config-x", manifest)).toBe(join(own, ".config-x/plugins/claude-code-bridge", "journal"));
+			expect(pluginJournalFolder(own, ".config-x", manifest)).toBe(
+				join(own, ".config-x/plugins/claude-code-bridge", "journal"),
+			);
 		} finally {
 			temp.remove();
 		}
@@ -53,7 +62,13 @@ describe("the plugin's journal store and undo writes", () => {
 
 	it("seals its records with this device's key, kept in the user's data folder (never in the vault)", () => {
 		const app = new App("/vault", "Vault");
-		const options = pluginJournal(app as never, "/vault", { id: "claude-code-bridge" }, { XDG_DATA_HOME: dataHome.path }, dataHome.path);
+		const options = pluginJournal(
+			app as never,
+			"/vault",
+			{ id: "claude-code-bridge" },
+			{ XDG_DATA_HOME: dataHome.path },
+			dataHome.path,
+		);
 		expect(options.seal).toBeDefined();
 		expect(existsSync(join(dataHome.path, "claude-code-bridge", "keys", "journal.key"))).toBe(true);
 	});
@@ -61,8 +76,16 @@ describe("the plugin's journal store and undo writes", () => {
 	it("writes the pre-image through the vault only over the bytes the change left", async () => {
 		const app = new App("/vault", "Vault");
 		app.vault.writeExternally("A.md", "after\n");
-		const writes = pluginJournal(app as never, "/vault", { id: "claude-code-bridge" }, { XDG_DATA_HOME: dataHome.path }, dataHome.path).undo;
-		await expect(writes?.writeBytes("A.md", bytes("before\r\n"), contentHash(bytes("something else")))).rejects.toThrow("A.md changed since; nothing was written");
+		const writes = pluginJournal(
+			app as never,
+			"/vault",
+			{ id: "claude-code-bridge" },
+			{ XDG_DATA_HOME: dataHome.path },
+			dataHome.path,
+		).undo;
+		await expect(
+			writes?.writeBytes("A.md", bytes("before\r\n"), contentHash(bytes("something else"))),
+		).rejects.toThrow("A.md changed since; nothing was written");
 		expect(app.vault.contents.get("A.md")).toBe("after\n");
 		await writes?.writeBytes("A.md", bytes("before\r\n"), contentHash(bytes("after\n")));
 		expect(app.vault.contents.get("A.md")).toBe("before\r\n");
@@ -78,7 +101,13 @@ describe("the plugin's journal store and undo writes", () => {
 			trashed.push(file.path);
 			return trashFile(file);
 		};
-		await pluginJournal(app as never, "/vault", { id: "claude-code-bridge" }, { XDG_DATA_HOME: dataHome.path }, dataHome.path).undo?.trash("New.md");
+		await pluginJournal(
+			app as never,
+			"/vault",
+			{ id: "claude-code-bridge" },
+			{ XDG_DATA_HOME: dataHome.path },
+			dataHome.path,
+		).undo?.trash("New.md");
 		expect(trashed).toEqual(["New.md"]);
 		expect(app.vault.contents.has("New.md")).toBe(false);
 	});
@@ -97,10 +126,19 @@ describe("the running plugin records Claude's vault-tool calls", () => {
 	beforeEach(async () => {
 		process.env.HOME = home;
 		app = await createIndexedApp({ "Notes/Alpha.md": "# Alpha\n", "Private/Secret.md": "# Secret\n" }, vaultPath);
-		plugin = new ClaudeCodeBridgePlugin(app as never, { id: "claude-code-bridge", name: "Claude Code Bridge", version: "0.0.0" } as never);
-		(plugin as unknown as { data: unknown }).data = { privateFolders: ["Private"], vaultTools: { reviewWrites: false } };
+		plugin = new ClaudeCodeBridgePlugin(
+			app as never,
+			{ id: "claude-code-bridge", name: "Claude Code Bridge", version: "0.0.0" } as never,
+		);
+		(plugin as unknown as { data: unknown }).data = {
+			privateFolders: ["Private"],
+			vaultTools: { reviewWrites: false },
+		};
 		plugin.load();
-		await pollUntil(() => (plugin.settingsHost as BridgeSettingsHost | undefined)?.settings.vaultTools, "the settings to load");
+		await pollUntil(
+			() => (plugin.settingsHost as BridgeSettingsHost | undefined)?.settings.vaultTools,
+			"the settings to load",
+		);
 	}, FIXTURE_TIMEOUT_MS);
 
 	afterEach(async () => {
@@ -120,11 +158,16 @@ describe("the running plugin records Claude's vault-tool calls", () => {
 		}, "the HTTP endpoint to listen");
 		const token = readHttpTokenRecord(home, port).token ?? "";
 		client = new Client({ name: "plugin-journal-test", version: "1.0.0" });
-		await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+		await client.connect(
+			new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), {
+				requestInit: { headers: { Authorization: `Bearer ${token}` } },
+			}),
+		);
 		return client;
 	}
 
-	const store = (): FolderJournalStore => new FolderJournalStore(pluginJournalFolder(vaultPath, app.vault.configDir, { id: "claude-code-bridge" }));
+	const store = (): FolderJournalStore =>
+		new FolderJournalStore(pluginJournalFolder(vaultPath, app.vault.configDir, { id: "claude-code-bridge" }));
 
 	it("a create_note over HTTP is in the plugin's store with its change, a private note is never named, and undo trashes the note", async () => {
 		const mcp = await connect();
@@ -136,17 +179,28 @@ describe("the running plugin records Claude's vault-tool calls", () => {
 		}, "both calls in the store");
 		const calls = records.filter((record): record is CallRecord => record.type === "call");
 		const created = calls.find((call) => call.tool === "create_note");
-		expect(created).toMatchObject({ session: { surface: "vault-tools-http" }, notes: ["Notes/New.md"], outcome: "ok" });
+		expect(created).toMatchObject({
+			session: { surface: "vault-tools-http" },
+			notes: ["Notes/New.md"],
+			outcome: "ok",
+		});
 		const change = records.find((record): record is ChangeRecord => record.type === "change");
 		expect(change).toMatchObject({ id: created?.id, change: { kind: "create", path: "Notes/New.md" } });
 		expect(JSON.stringify(records)).not.toContain("Secret");
 		// The journal is in the config folder, which Obsidian never lists as notes: Claude cannot read it.
 		const journalFile = `${app.vault.configDir}/plugins/claude-code-bridge/journal/records.jsonl`;
-		const read = (await mcp.callTool({ name: "read_note", arguments: { path: journalFile } })) as { isError?: boolean; content: { text: string }[] };
+		const read = (await mcp.callTool({ name: "read_note", arguments: { path: journalFile } })) as {
+			isError?: boolean;
+			content: { text: string }[];
+		};
 		expect(read.isError).toBe(true);
 		expect(read.content.map((block) => block.text).join("")).not.toContain("create_note");
 
-		const activity = (plugin as unknown as { bridge: { bridge: { activity?: { undo?: { entry(id: string): Promise<{ kind: string }> } } } } }).bridge.bridge.activity;
+		const activity = (
+			plugin as unknown as {
+				bridge: { bridge: { activity?: { undo?: { entry(id: string): Promise<{ kind: string }> } } } };
+			}
+		).bridge.bridge.activity;
 		await expect(activity?.undo?.entry(created?.id ?? "")).resolves.toMatchObject({ kind: "undone" });
 		expect(app.vault.contents.has("Notes/New.md")).toBe(false);
 	});

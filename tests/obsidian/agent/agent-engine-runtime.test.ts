@@ -1,12 +1,22 @@
 import type { AgentEvent, AgentSession } from "../../../src/agent/agent-session";
 import { MemoryPermissionRules } from "../../../src/agent/gate/permission-rules";
-import { BRIDGE_OFF_MESSAGE, createAgentEngine, type AgentEngineContext } from "../../../src/obsidian/agent/agent-engine-runtime";
+import {
+	BRIDGE_OFF_MESSAGE,
+	createAgentEngine,
+	type AgentEngineContext,
+} from "../../../src/obsidian/agent/agent-engine-runtime";
 import { startAssembledBridge, type AssembledBridge } from "../../helpers/assembled-bridge";
 import { FIXTURE_TIMEOUT_MS } from "../../helpers/fixture-timeout";
 import { pollUntil } from "../../helpers/wait-until";
 
 function context(overrides: Partial<AgentEngineContext>): AgentEngineContext {
-	return { vaultPath: "/vault", cliPath: () => "", bridge: () => undefined, rules: new MemoryPermissionRules(), ...overrides };
+	return {
+		vaultPath: "/vault",
+		cliPath: () => "",
+		bridge: () => undefined,
+		rules: new MemoryPermissionRules(),
+		...overrides,
+	};
 }
 
 function eventsOf(session: AgentSession): AgentEvent[] {
@@ -23,7 +33,10 @@ describe("createAgentEngine (the module the panel loads on first open)", () => {
 		const engine = createAgentEngine(context({ vaultPath: undefined }));
 		const events = eventsOf(engine.start({ permissionMode: "default" }));
 		await pollUntil(() => events.length > 0 || undefined, "the first event");
-		expect(events[0]).toEqual({ kind: "failed", message: "The Claude Code panel needs a vault on the local file system." });
+		expect(events[0]).toEqual({
+			kind: "failed",
+			message: "The Claude Code panel needs a vault on the local file system.",
+		});
 		expect(await engine.pastSessions()).toEqual([]);
 	});
 
@@ -33,15 +46,26 @@ describe("createAgentEngine (the module the panel loads on first open)", () => {
 		expect(events[0]).toEqual({ kind: "failed", message: BRIDGE_OFF_MESSAGE });
 	});
 
-	it("checks the Claude Code path setting before it starts anything, and says how to fix it", async () => {
-		fixture = await startAssembledBridge();
-		const bridge = fixture.bridge;
-		const engine = createAgentEngine(context({ vaultPath: fixture.vaultPath, bridge: () => bridge, cliPath: () => "/nowhere/claude" }));
-		const session = engine.start({ permissionMode: "default" });
-		const events = eventsOf(session);
-		session.send({ text: "hello", attachments: [] });
-		const failed = await pollUntil(() => events.find((event) => event.kind === "failed"), "the failure");
-		expect(failed).toEqual({ kind: "failed", message: expect.stringContaining('The "Claude Code executable" setting, /nowhere/claude, does not exist.') as unknown });
-		await session.close();
-	}, FIXTURE_TIMEOUT_MS);
+	it(
+		"checks the Claude Code path setting before it starts anything, and says how to fix it",
+		async () => {
+			fixture = await startAssembledBridge();
+			const bridge = fixture.bridge;
+			const engine = createAgentEngine(
+				context({ vaultPath: fixture.vaultPath, bridge: () => bridge, cliPath: () => "/nowhere/claude" }),
+			);
+			const session = engine.start({ permissionMode: "default" });
+			const events = eventsOf(session);
+			session.send({ text: "hello", attachments: [] });
+			const failed = await pollUntil(() => events.find((event) => event.kind === "failed"), "the failure");
+			expect(failed).toEqual({
+				kind: "failed",
+				message: expect.stringContaining(
+					'The "Claude Code executable" setting, /nowhere/claude, does not exist.',
+				) as unknown,
+			});
+			await session.close();
+		},
+		FIXTURE_TIMEOUT_MS,
+	);
 });

@@ -1,5 +1,10 @@
 import type { ProjectConfigState } from "../../../src/agent/vault-config/project-config-trust";
-import { AgentSettingsSection, type AlwaysAllowRule, type AlwaysAllowRules, type ClaudeConfigTrustRow } from "../../../src/obsidian/agent/agent-settings-section";
+import {
+	AgentSettingsSection,
+	type AlwaysAllowRule,
+	type AlwaysAllowRules,
+	type ClaudeConfigTrustRow,
+} from "../../../src/obsidian/agent/agent-settings-section";
 import { DeviceAgentSettings } from "../../../src/obsidian/agent/device-agent-settings";
 import { DEFAULT_AGENT_PANEL_SETTINGS, migrateSettings } from "../../../src/settings";
 import { App, FakeElement, Setting, notices } from "../../__mocks__/obsidian";
@@ -38,7 +43,10 @@ function section(rules?: AlwaysAllowRules, claudeConfigTrust?: ClaudeConfigTrust
 	return { settings, saves: () => saves, container, row, app, device };
 }
 
-const CONFIG = { items: [{ kind: "runs" as const, text: 'Runs "./start.sh" when a session starts.', file: ".claude/settings.json" }], fingerprint: "f".repeat(64) };
+const CONFIG = {
+	items: [{ kind: "runs" as const, text: 'Runs "./start.sh" when a session starts.', file: ".claude/settings.json" }],
+	fingerprint: "f".repeat(64),
+};
 
 describe("AgentSettingsSection", () => {
 	it("sets the CLI path on this device only (never data.json) and the export folder, under its own heading", async () => {
@@ -68,19 +76,38 @@ describe("AgentSettingsSection", () => {
 				state = { kind: "untrusted", config: CONFIG, changed: false };
 			},
 		});
-		const trustRow = await pollUntil(() => Setting.created.find((setting) => setting.name === "This vault's Claude Code settings" && setting.desc !== ""), "the trust row");
+		const trustRow = await pollUntil(
+			() =>
+				Setting.created.find(
+					(setting) => setting.name === "This vault's Claude Code settings" && setting.desc !== "",
+				),
+			"the trust row",
+		);
 		expect(trustRow.desc).toContain("Trusted on this device");
 		await trustRow.buttons.find((button) => button.text === "Stop trusting")?.click();
 		expect(revoked).toBe(1);
 		expect(notices).toContain("This vault's Claude Code settings are no longer used by new sessions.");
-		const after = await pollUntil(() => Setting.created.filter((setting) => setting.name === "This vault's Claude Code settings").at(-1)?.desc.startsWith("Not used") || undefined, "the untrusted row");
+		const after = await pollUntil(
+			() =>
+				Setting.created
+					.filter((setting) => setting.name === "This vault's Claude Code settings")
+					.at(-1)
+					?.desc.startsWith("Not used") || undefined,
+			"the untrusted row",
+		);
 		expect(after).toBe(true);
 		expect(row("Export folder")).toBeDefined();
 	});
 
 	it("says when the vault has no Claude Code settings of its own, with nothing to revoke", async () => {
 		section(undefined, { state: () => Promise.resolve({ kind: "none" }), revoke: () => undefined });
-		const trustRow = await pollUntil(() => Setting.created.find((setting) => setting.name === "This vault's Claude Code settings" && setting.desc !== ""), "the trust row");
+		const trustRow = await pollUntil(
+			() =>
+				Setting.created.find(
+					(setting) => setting.name === "This vault's Claude Code settings" && setting.desc !== "",
+				),
+			"the trust row",
+		);
 		expect(trustRow.desc).toBe("This vault has no Claude Code settings of its own.");
 		expect(trustRow.buttons).toEqual([]);
 	});
@@ -91,7 +118,8 @@ describe("AgentSettingsSection", () => {
 			{ id: "2", description: "WebFetch: docs.example.org" },
 		]);
 		const { container } = section(rules);
-		const ruleRows = (): Setting[] => Setting.created.filter((setting) => setting.buttons.some((button) => button.text === "Revoke"));
+		const ruleRows = (): Setting[] =>
+			Setting.created.filter((setting) => setting.buttons.some((button) => button.text === "Revoke"));
 		await pollUntil(() => (ruleRows().length === 2 ? true : undefined), "the rules");
 		expect(ruleRows().map((setting) => setting.name)).toEqual(["Bash: npm test", "WebFetch: docs.example.org"]);
 		await ruleRows()[0]?.buttons[0]?.click();
@@ -105,7 +133,10 @@ describe("AgentSettingsSection", () => {
 		const empty = section().container;
 		await pollUntil(() => empty.findAll("ccb-agent-rules-empty")[0], "the empty list");
 		expect(empty.findAll("ccb-agent-rules-empty")[0]?.text).toBe("No tool is always allowed.");
-		const broken = section({ list: () => Promise.reject(new Error("disk full")), revoke: () => Promise.resolve() }).container;
+		const broken = section({
+			list: () => Promise.reject(new Error("disk full")),
+			revoke: () => Promise.resolve(),
+		}).container;
 		const message = await pollUntil(() => broken.findAll("ccb-agent-rules-empty")[0], "the error");
 		expect(message.text).toBe("The rules could not be read: disk full");
 	});
@@ -113,15 +144,23 @@ describe("AgentSettingsSection", () => {
 
 describe("the panel's stored settings", () => {
 	it("keep known keys of the right kind, trimmed, and fall back to the defaults otherwise", () => {
-		expect(migrateSettings({ agentPanel: { model: "opus", permissionMode: "plan", exportFolder: " Chats ", apiKey: "sk-secret" } }).agentPanel).toEqual({ model: "opus", permissionMode: "plan", exportFolder: "Chats", denyRulesOffered: false });
-		const fallback = migrateSettings({ agentPanel: { cliPath: 3, permissionMode: "bypassPermissions", exportFolder: "  " } }).agentPanel;
+		expect(
+			migrateSettings({
+				agentPanel: { model: "opus", permissionMode: "plan", exportFolder: " Chats ", apiKey: "sk-secret" },
+			}).agentPanel,
+		).toEqual({ model: "opus", permissionMode: "plan", exportFolder: "Chats", denyRulesOffered: false });
+		const fallback = migrateSettings({
+			agentPanel: { cliPath: 3, permissionMode: "bypassPermissions", exportFolder: "  " },
+		}).agentPanel;
 		expect(fallback).toEqual(DEFAULT_AGENT_PANEL_SETTINGS);
 		expect(fallback).not.toBe(DEFAULT_AGENT_PANEL_SETTINGS);
 		expect(migrateSettings(undefined).agentPanel).toEqual(DEFAULT_AGENT_PANEL_SETTINGS);
 	});
 
 	it("never take the CLI path or always-allow rules from data.json (a synced data.json could plant them)", () => {
-		const planted = migrateSettings({ agentPanel: { cliPath: "/vault/tools/claude", alwaysAllow: [{ tool: "Bash", commandPrefix: "bash" }] } });
+		const planted = migrateSettings({
+			agentPanel: { cliPath: "/vault/tools/claude", alwaysAllow: [{ tool: "Bash", commandPrefix: "bash" }] },
+		});
 		expect(planted.agentPanel).toEqual(DEFAULT_AGENT_PANEL_SETTINGS);
 		expect(JSON.stringify(planted)).not.toMatch(/cliPath|alwaysAllow|\/vault\/tools/);
 	});

@@ -4,7 +4,9 @@ import { FakeElement, type App } from "../../__mocks__/obsidian";
 import { FakeAgentSession } from "../../helpers/fake-agent-engine";
 import { createIndexedApp } from "../harness/indexed-app";
 
-async function tabOver(session = new FakeAgentSession({ permissionMode: "default" })): Promise<{ app: App; tab: AgentTab; session: FakeAgentSession; parent: FakeElement }> {
+async function tabOver(
+	session = new FakeAgentSession({ permissionMode: "default" }),
+): Promise<{ app: App; tab: AgentTab; session: FakeAgentSession; parent: FakeElement }> {
 	const app = await createIndexedApp({ "Notes/Plan.md": "# Plan\n", "Notes/Other.md": "# Other\n" });
 	app.workspace.finishLayout();
 	const parent = new FakeElement();
@@ -45,7 +47,12 @@ describe("AgentTab", () => {
 		await app.workspace.getLeaf(false).openFile(file, { active: true });
 		app.workspace.flushEvents();
 		tab.send("Compare @Notes/Plan.md and @Notes/Other.md", ["Notes/Plan.md", "Notes/Other.md"]);
-		expect(session.sent).toEqual([{ text: "Compare @Notes/Plan.md and @Notes/Other.md", attachments: [{ path: "Notes/Plan.md" }, { path: "Notes/Other.md" }] }]);
+		expect(session.sent).toEqual([
+			{
+				text: "Compare @Notes/Plan.md and @Notes/Other.md",
+				attachments: [{ path: "Notes/Plan.md" }, { path: "Notes/Other.md" }],
+			},
+		]);
 	});
 
 	it("shows a picker or Stop that fails as a line in the transcript", async () => {
@@ -58,7 +65,11 @@ describe("AgentTab", () => {
 		model.dispatch("change");
 		await tab.stop();
 		await new Promise((resolve) => setImmediate(resolve));
-		expect(tab.transcript.entries.filter((entry) => entry.kind === "notice").map((entry) => (entry.kind === "notice" ? entry.text : ""))).toEqual(["unknown model", "the CLI is gone"]);
+		expect(
+			tab.transcript.entries
+				.filter((entry) => entry.kind === "notice")
+				.map((entry) => (entry.kind === "notice" ? entry.text : "")),
+		).toEqual(["unknown model", "the CLI is gone"]);
 	});
 
 	it("stops listening to its session once unloaded", async () => {

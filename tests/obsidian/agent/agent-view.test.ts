@@ -66,13 +66,23 @@ async function openPanel(prepare: (engine: FakeAgentEngine, app: App) => void = 
 function conversation(count: number): AgentEvent[] {
 	const events: AgentEvent[] = [];
 	for (let index = 0; index < count; index++) {
-		if (index % 2 === 0) events.push({ kind: "user-message", message: { text: `Question ${index}: what about note ${index}?`, attachments: [] } });
-		else events.push({ kind: "text-delta", blockId: `b${index}`, text: `Answer ${index}: **note ${index}** says\n\n- point one\n- point two` });
+		if (index % 2 === 0)
+			events.push({
+				kind: "user-message",
+				message: { text: `Question ${index}: what about note ${index}?`, attachments: [] },
+			});
+		else
+			events.push({
+				kind: "text-delta",
+				blockId: `b${index}`,
+				text: `Answer ${index}: **note ${index}** says\n\n- point one\n- point two`,
+			});
 	}
 	return events;
 }
 
-const countElements = (element: FakeElement): number => element.children.reduce((sum, child) => sum + 1 + countElements(child), 0);
+const countElements = (element: FakeElement): number =>
+	element.children.reduce((sum, child) => sum + 1 + countElements(child), 0);
 
 describe("the Claude Code panel", () => {
 	it("streams a reply into the transcript in place, drawing only the rows in view", async () => {
@@ -93,9 +103,15 @@ describe("the Claude Code panel", () => {
 		expect(reply()?.findAll("ccb-agent-reply")).toEqual([]);
 		expect(rows().length).toBeLessThanOrEqual(30);
 		expect(rows()[rows().length - 1]).toBe(row);
-		session().emit({ kind: "turn-end", outcome: "done", usage: { inputTokens: 2000, outputTokens: 17, costUsd: 0.5 } });
+		session().emit({
+			kind: "turn-end",
+			outcome: "done",
+			usage: { inputTokens: 2000, outputTokens: 17, costUsd: 0.5 },
+		});
 		expect(reply()?.hasClass("is-streaming")).toBe(false);
-		expect(one("ccb-agent-scroll").findAll("ccb-agent-usage").pop()?.text).toBe("Turn done: 2,000 tokens in, 17 out · $0.5000");
+		expect(one("ccb-agent-scroll").findAll("ccb-agent-usage").pop()?.text).toBe(
+			"Turn done: 2,000 tokens in, 17 out · $0.5000",
+		);
 	});
 
 	it("keeps 2,000 messages to a window of rows while scrolling and filtering: each step draws a bounded number of elements", async () => {
@@ -157,11 +173,15 @@ describe("the Claude Code panel", () => {
 		send("First");
 		expect(session().busy).toBe(true);
 		send("Second, while busy");
-		const queued = rows().find((row) => row.textContent.includes("Second, while busy"))?.findAll("ccb-agent-user")[0];
+		const queued = rows()
+			.find((row) => row.textContent.includes("Second, while busy"))
+			?.findAll("ccb-agent-user")[0];
 		expect(queued?.hasClass("is-queued")).toBe(true);
 		expect(queued?.findAll("ccb-agent-queued")[0]?.text).toBe("Queued: sent when Claude finishes");
 		session().reply(["Done with the first."]);
-		const sent = rows().find((row) => row.textContent.includes("Second, while busy"))?.findAll("ccb-agent-user")[0];
+		const sent = rows()
+			.find((row) => row.textContent.includes("Second, while busy"))
+			?.findAll("ccb-agent-user")[0];
 		expect(sent?.hasClass("is-queued")).toBe(false);
 		expect(sent?.findAll("ccb-agent-queued")).toEqual([]);
 		expect(rows().filter((row) => row.textContent.includes("Second, while busy"))).toHaveLength(1);
@@ -182,7 +202,11 @@ describe("the Claude Code panel", () => {
 
 	it("asks permission in a card: allow once, for the session, always, or deny with a reason", async () => {
 		const { session, one } = await openPanel();
-		const ask = (id: string): void => session().emit({ kind: "permission-request", request: { id, toolName: "Bash", input: { command: "npm test" }, summary: "Bash: npm test" } });
+		const ask = (id: string): void =>
+			session().emit({
+				kind: "permission-request",
+				request: { id, toolName: "Bash", input: { command: "npm test" }, summary: "Bash: npm test" },
+			});
 		const card = (): FakeElement => one("ccb-agent-scroll").findAll("ccb-agent-permission").pop() as FakeElement;
 		const choices: [string, string][] = [
 			["p1", "ccb-agent-allow-once"],
@@ -274,8 +298,15 @@ describe("the Claude Code panel", () => {
 			]);
 		});
 		root.findAll("ccb-agent-history-button")[0]?.dispatch("click");
-		const rows = await pollUntil(() => (root.findAll("ccb-agent-history-row").length === 2 ? root.findAll("ccb-agent-history-row") : undefined), "the past sessions");
-		expect(rows.map((row) => row.findAll("ccb-agent-history-line")[0]?.text)).toEqual(["Tidy my inbox", "Plan the garden"]);
+		const rows = await pollUntil(
+			() =>
+				root.findAll("ccb-agent-history-row").length === 2 ? root.findAll("ccb-agent-history-row") : undefined,
+			"the past sessions",
+		);
+		expect(rows.map((row) => row.findAll("ccb-agent-history-line")[0]?.text)).toEqual([
+			"Tidy my inbox",
+			"Plan the garden",
+		]);
 		rows[1]?.dispatch("click");
 		await pollUntil(() => (engine.sessions.length === 2 ? true : undefined), "the resumed session");
 		expect(engine.latest.options).toMatchObject({ resume: "old", permissionMode: "default" });
@@ -288,17 +319,33 @@ describe("the Claude Code panel", () => {
 		const { app, session, send, one, view } = await openPanel();
 		session().emit({ kind: "ready", sessionId: "abc-123", slashCommands: [], model: "sonnet" });
 		send("What links to Notes/A?");
-		session().emit({ kind: "tool-call", toolUseId: "t1", toolName: "mcp__obsidian__links", input: { path: "Notes/A.md" } });
+		session().emit({
+			kind: "tool-call",
+			toolUseId: "t1",
+			toolName: "mcp__obsidian__links",
+			input: { path: "Notes/A.md" },
+		});
 		session().emit({ kind: "tool-result", toolUseId: "t1", isError: false, text: "Notes/B.md" });
 		session().reply(["Only ", "**Notes/B** links to it."]);
 		send("Thanks");
 		session().reply(["You're welcome."]);
 		one("ccb-agent-export").dispatch("click");
-		const [path, text] = await pollUntil(() => [...app.vault.contents.entries()].find(([candidate]) => candidate.startsWith("Chats/Claude/")), "the exported note");
+		const [path, text] = await pollUntil(
+			() => [...app.vault.contents.entries()].find(([candidate]) => candidate.startsWith("Chats/Claude/")),
+			"the exported note",
+		);
 		expect(path).toMatch(/^Chats\/Claude\/Claude \d{4}-\d\d-\d\d \d\d-\d\d What links to Notes A.md$/);
 		expect(text).toContain('claude-session: "abc-123"');
-		const messages = view.activeTab?.transcript.entries.flatMap((entry) => (entry.kind === "user" ? [`> ${entry.text}`] : entry.kind === "assistant" ? [entry.text] : [])) ?? [];
-		expect(messages).toEqual(["> What links to Notes/A?", "Only **Notes/B** links to it.", "> Thanks", "You're welcome."]);
+		const messages =
+			view.activeTab?.transcript.entries.flatMap((entry) =>
+				entry.kind === "user" ? [`> ${entry.text}`] : entry.kind === "assistant" ? [entry.text] : [],
+			) ?? [];
+		expect(messages).toEqual([
+			"> What links to Notes/A?",
+			"Only **Notes/B** links to it.",
+			"> Thanks",
+			"You're welcome.",
+		]);
 		const positions = messages.map((message) => text.indexOf(message));
 		expect(positions.every((position) => position > 0)).toBe(true);
 		expect([...positions].sort((a, b) => a - b)).toEqual(positions);
@@ -307,7 +354,13 @@ describe("the Claude Code panel", () => {
 
 	it("changes the model and the permission mode of the running session, and offers the CLI's slash commands", async () => {
 		const { session, one } = await openPanel();
-		session().emit({ kind: "ready", sessionId: "s", slashCommands: ["compact", "cost", "review"], model: "sonnet", cliVersion: "2.1.0" });
+		session().emit({
+			kind: "ready",
+			sessionId: "s",
+			slashCommands: ["compact", "cost", "review"],
+			model: "sonnet",
+			cliVersion: "2.1.0",
+		});
 		const model = one("ccb-agent-model");
 		model.value = "opus";
 		model.dispatch("change");
@@ -321,7 +374,11 @@ describe("the Claude Code panel", () => {
 		const box = one("ccb-agent-textarea");
 		box.value = "/co";
 		box.dispatch("input");
-		expect(one("ccb-agent-suggest").findAll("ccb-agent-suggestion-label").map((label) => label.text)).toEqual(["/compact", "/cost"]);
+		expect(
+			one("ccb-agent-suggest")
+				.findAll("ccb-agent-suggestion-label")
+				.map((label) => label.text),
+		).toEqual(["/compact", "/cost"]);
 		box.dispatch("keydown", { key: "ArrowDown" });
 		box.dispatch("keydown", { key: "Enter", shiftKey: false });
 		expect(box.value).toBe("/cost ");

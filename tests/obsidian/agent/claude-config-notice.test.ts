@@ -2,14 +2,27 @@ import type { WorkspaceLeaf as RealLeaf } from "obsidian";
 import type { ProjectClaudeConfig } from "../../../src/agent/vault-config/project-claude-config";
 import type { ProjectConfigState } from "../../../src/agent/vault-config/project-config-trust";
 import { AgentView } from "../../../src/obsidian/agent/agent-view";
-import { CHANGED_NOTICE, UNTRUSTED_NOTICE, type ClaudeConfigHost } from "../../../src/obsidian/agent/claude-config-notice";
+import {
+	CHANGED_NOTICE,
+	UNTRUSTED_NOTICE,
+	type ClaudeConfigHost,
+} from "../../../src/obsidian/agent/claude-config-notice";
 import { ObsidianPanelVault } from "../../../src/obsidian/agent/panel-vault";
 import { DEFAULT_AGENT_PANEL_SETTINGS } from "../../../src/settings";
 import { App, Modal, type FakeElement } from "../../__mocks__/obsidian";
 import { FakeAgentEngine } from "../../helpers/fake-agent-engine";
 import { pollUntil } from "../../helpers/wait-until";
 
-const CONFIG: ProjectClaudeConfig = { fingerprint: "c".repeat(64), items: [{ kind: "runs", text: 'Runs "touch marker" when a session starts, before you type anything.', file: ".claude/settings.json" }] };
+const CONFIG: ProjectClaudeConfig = {
+	fingerprint: "c".repeat(64),
+	items: [
+		{
+			kind: "runs",
+			text: 'Runs "touch marker" when a session starts, before you type anything.',
+			file: ".claude/settings.json",
+		},
+	],
+};
 
 class ConfigHost implements ClaudeConfigHost {
 	trusted: string | undefined;
@@ -24,7 +37,9 @@ class ConfigHost implements ClaudeConfigHost {
 	}
 }
 
-async function openPanel(host: ConfigHost): Promise<{ view: AgentView; engine: FakeAgentEngine; notice: () => FakeElement }> {
+async function openPanel(
+	host: ConfigHost,
+): Promise<{ view: AgentView; engine: FakeAgentEngine; notice: () => FakeElement }> {
 	const app = new App("/vault", "Vault");
 	const engine = new FakeAgentEngine();
 	const view = new AgentView(app.workspace.getLeaf("tab") as unknown as RealLeaf, {
@@ -36,10 +51,19 @@ async function openPanel(host: ConfigHost): Promise<{ view: AgentView; engine: F
 	view.load();
 	await view.onOpen();
 	const root = view.contentEl as unknown as FakeElement;
-	return { view, engine, notice: () => root.findAll("ccb-agent-config-notice")[0] ?? (() => { throw new Error("no notice"); })() };
+	return {
+		view,
+		engine,
+		notice: () =>
+			root.findAll("ccb-agent-config-notice")[0] ??
+			(() => {
+				throw new Error("no notice");
+			})(),
+	};
 }
 
-const shown = (notice: FakeElement): string | undefined => (notice.hasClass("is-hidden") ? undefined : notice.textContent);
+const shown = (notice: FakeElement): string | undefined =>
+	notice.hasClass("is-hidden") ? undefined : notice.textContent;
 
 describe("the panel's notice about the vault's own Claude Code settings", () => {
 	afterEach(() => Modal.opened.splice(0));
@@ -58,7 +82,9 @@ describe("the panel's notice about the vault's own Claude Code settings", () => 
 		engine.latest.emit({ kind: "ready", sessionId: "s-1", slashCommands: [], model: "sonnet" });
 		notice().findAll("ccb-agent-config-review")[0]?.dispatch("click");
 		const review = Modal.opened[0];
-		expect((review?.contentEl as unknown as FakeElement).textContent).toContain('Runs "touch marker" when a session starts');
+		expect((review?.contentEl as unknown as FakeElement).textContent).toContain(
+			'Runs "touch marker" when a session starts',
+		);
 		(review?.contentEl as unknown as FakeElement).findAll("ccb-config-review-trust")[0]?.dispatch("click");
 		expect(host.trusted).toBe(CONFIG.fingerprint);
 		await pollUntil(() => (engine.sessions.length === 2 ? true : undefined), "the restarted session");
@@ -80,7 +106,9 @@ describe("the panel's notice about the vault's own Claude Code settings", () => 
 		const { notice, engine } = await openPanel(host);
 		await pollUntil(() => shown(notice()), "the notice");
 		notice().findAll("ccb-agent-config-review")[0]?.dispatch("click");
-		(Modal.opened[0]?.contentEl as unknown as FakeElement).findAll("ccb-config-review-not-now")[0]?.dispatch("click");
+		(Modal.opened[0]?.contentEl as unknown as FakeElement)
+			.findAll("ccb-config-review-not-now")[0]
+			?.dispatch("click");
 		expect(host.trusted).toBeUndefined();
 		expect(engine.sessions.length).toBe(1);
 		expect(shown(notice())).toBe(`${UNTRUSTED_NOTICE}Review…`);

@@ -7,14 +7,23 @@ const CONFIG: ProjectClaudeConfig = {
 	fingerprint: "b".repeat(64),
 	items: [
 		{ kind: "instructions", text: "Adds the text of CLAUDE.md to every conversation.", file: "CLAUDE.md" },
-		{ kind: "runs", text: 'Runs "touch marker" when a session starts, before you type anything.', file: ".claude/settings.json" },
+		{
+			kind: "runs",
+			text: 'Runs "touch marker" when a session starts, before you type anything.',
+			file: ".claude/settings.json",
+		},
 		{ kind: "sends", text: 'Sets ANTHROPIC_BASE_URL to "http://x".', file: ".claude/settings.json" },
 	],
 };
 
 function open(changed: boolean): { review: ClaudeConfigReview; content: FakeElement; trusted: () => number } {
 	let trusted = 0;
-	const review = new ClaudeConfigReview(new App("/vault", "Vault") as unknown as RealApp, CONFIG, changed, () => void trusted++);
+	const review = new ClaudeConfigReview(
+		new App("/vault", "Vault") as unknown as RealApp,
+		CONFIG,
+		changed,
+		() => void trusted++,
+	);
 	review.open();
 	return { review, content: review.contentEl as unknown as FakeElement, trusted: () => trusted };
 }
@@ -25,7 +34,11 @@ describe("ClaudeConfigReview", () => {
 	it("lists every item in words under its heading, programs first, with the file each comes from", () => {
 		const { content } = open(false);
 		const headings = content.findAll("setting-item-name").map((name) => name.text);
-		expect(headings).toEqual(["Programs it would run", "Where it would send your messages", "Text added to every conversation"]);
+		expect(headings).toEqual([
+			"Programs it would run",
+			"Where it would send your messages",
+			"Text added to every conversation",
+		]);
 		const lines = content.findAll("ccb-config-review-list").map((list) => list.children.map((item) => item.text));
 		expect(lines).toEqual([
 			['Runs "touch marker" when a session starts, before you type anything. (.claude/settings.json)'],

@@ -19,7 +19,10 @@ describe("ClaudeConfigTrustStore (Obsidian's local storage for this vault)", () 
 		const app = new App("/vault", "Vault");
 		new ClaudeConfigTrustStore(app, "/Users/ann/Vault").trust(FINGERPRINT);
 		expect(new ClaudeConfigTrustStore(app, "/Users/ann/Copy of Vault").trustedFingerprint()).toBeUndefined();
-		app.saveLocalStorage("claude-code-bridge-trusted-claude-config", { vault: "/Users/ann/Vault", fingerprint: "yes" });
+		app.saveLocalStorage("claude-code-bridge-trusted-claude-config", {
+			vault: "/Users/ann/Vault",
+			fingerprint: "yes",
+		});
 		expect(new ClaudeConfigTrustStore(app, "/Users/ann/Vault").trustedFingerprint()).toBeUndefined();
 		app.saveLocalStorage("claude-code-bridge-trusted-claude-config", "trusted");
 		expect(new ClaudeConfigTrustStore(app, "/Users/ann/Vault").trustedFingerprint()).toBeUndefined();

@@ -9,10 +9,18 @@ import { VaultPrivacy } from "../../../src/vault/privacy/vault-privacy";
 import { VaultPaths } from "../../../src/vault/vault-paths";
 import { makeTempDir } from "../../helpers/temp-dir";
 
-async function chipOver(): Promise<{ app: App; chip: ContextChip; parent: FakeElement; openNote: (path: string) => Promise<void> }> {
+async function chipOver(): Promise<{
+	app: App;
+	chip: ContextChip;
+	parent: FakeElement;
+	openNote: (path: string) => Promise<void>;
+}> {
 	const app = await createIndexedApp({ "Notes/Plan.md": "# Plan\n", "Private/Diary.md": "# Diary\n" });
 	app.workspace.finishLayout();
-	const vault = new ObsidianPanelVault(app as never, () => ({ hidesPath: (path) => path.startsWith("Private/"), hidesFolder: (path) => path.startsWith("Private") }));
+	const vault = new ObsidianPanelVault(app as never, () => ({
+		hidesPath: (path) => path.startsWith("Private/"),
+		hidesFolder: (path) => path.startsWith("Private"),
+	}));
 	const parent = new FakeElement();
 	const chip = new ContextChip(parent as unknown as HTMLElement, app as never, vault);
 	chip.load();
@@ -49,9 +57,17 @@ describe("ContextChip", () => {
 			symlinkSync(join(root, "Secret", "Plan.md"), join(root, "Notes", "Link.md"));
 			const app = await createIndexedApp({ "Notes/Link.md": "# Plan\n" }, root);
 			app.workspace.finishLayout();
-			const privacy = new VaultPrivacy({ paths: new VaultPaths(root), rules: () => ({ folders: ["Secret"], tags: [] }), tagsOf: () => [] });
+			const privacy = new VaultPrivacy({
+				paths: new VaultPaths(root),
+				rules: () => ({ folders: ["Secret"], tags: [] }),
+				tagsOf: () => [],
+			});
 			const parent = new FakeElement();
-			const chip = new ContextChip(parent as unknown as HTMLElement, app as never, new ObsidianPanelVault(app as never, () => privacy));
+			const chip = new ContextChip(
+				parent as unknown as HTMLElement,
+				app as never,
+				new ObsidianPanelVault(app as never, () => privacy),
+			);
 			chip.load();
 			const file = app.vault.getFileByPath("Notes/Link.md");
 			if (!file) throw new Error("no link note");
@@ -88,7 +104,9 @@ describe("ContextChip", () => {
 			const { app, chip, parent, openNote } = await chipOver();
 			app.vault.writeExternally("Notes/Long.md", "one\ntwo\nthree\nfour\n");
 			await openNote("Notes/Long.md");
-			const view = app.workspace.activeLeaf?.view as unknown as { editor: { setSelection(a: { line: number; ch: number }, b: { line: number; ch: number }): void } };
+			const view = app.workspace.activeLeaf?.view as unknown as {
+				editor: { setSelection(a: { line: number; ch: number }, b: { line: number; ch: number }): void };
+			};
 			// The user selects, then clicks into the panel (another view becomes active): the selection still counts.
 			view.editor.setSelection({ line: 1, ch: 0 }, { line: 2, ch: 3 });
 			app.workspace.setActiveLeaf(app.workspace.getLeaf("tab"));

@@ -34,7 +34,9 @@ describe("the panel's offer of the deny rules", () => {
 		const first = new FakeElement();
 		const second = new FakeElement();
 		expect(offer.showIn(first as unknown as HTMLElement)).toBe(true);
-		expect(card(first)?.textContent).toContain("Claude Code's own file tools open vault files directly, private ones too");
+		expect(card(first)?.textContent).toContain(
+			"Claude Code's own file tools open vault files directly, private ones too",
+		);
 		expect(card(first)?.textContent).toContain("they will skip your private folders");
 		expect(button(first, "ccb-agent-offer-add").text).toBe("Add the rules");
 		expect(button(first, "ccb-agent-offer-dismiss").text).toBe("Not now");

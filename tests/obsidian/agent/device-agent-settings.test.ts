@@ -15,8 +15,18 @@ describe("DeviceAgentSettings (Obsidian's local storage for this vault, never da
 
 	it("reads back only well-formed always-allow rules, whatever the storage holds", () => {
 		const app = new App("/vault", "Vault");
-		app.saveLocalStorage("claude-code-bridge-always-allow", [{ tool: "Bash", commandPrefix: "ls" }, { tool: "" }, { tool: "Bash", commandPrefix: 3 }, "WebFetch", null, { tool: "WebSearch", extra: "x" }]);
-		expect(new DeviceAgentSettings(app).alwaysAllow()).toEqual([{ tool: "Bash", commandPrefix: "ls" }, { tool: "WebSearch" }]);
+		app.saveLocalStorage("claude-code-bridge-always-allow", [
+			{ tool: "Bash", commandPrefix: "ls" },
+			{ tool: "" },
+			{ tool: "Bash", commandPrefix: 3 },
+			"WebFetch",
+			null,
+			{ tool: "WebSearch", extra: "x" },
+		]);
+		expect(new DeviceAgentSettings(app).alwaysAllow()).toEqual([
+			{ tool: "Bash", commandPrefix: "ls" },
+			{ tool: "WebSearch" },
+		]);
 		app.saveLocalStorage("claude-code-bridge-always-allow", "Bash");
 		expect(new DeviceAgentSettings(app).alwaysAllow()).toEqual([]);
 		app.saveLocalStorage("claude-code-bridge-claude-path", 42);

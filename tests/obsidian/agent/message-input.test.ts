@@ -10,17 +10,28 @@ const privacy: PanelPrivacy = {
 };
 
 async function input() {
-	const app = await createIndexedApp(Object.fromEntries(["Notes/Plan.md", "Notes/Diary.md", "Private/Plans.md", "Projects/Garden plan.md", "Inbox.md"].map((path) => [path, "text"])));
+	const app = await createIndexedApp(
+		Object.fromEntries(
+			["Notes/Plan.md", "Notes/Diary.md", "Private/Plans.md", "Projects/Garden plan.md", "Inbox.md"].map(
+				(path) => [path, "text"],
+			),
+		),
+	);
 	const sent: { text: string; mentions: string[] }[] = [];
 	const parent = new FakeElement();
-	const box = new MessageInput(parent as unknown as HTMLElement, new ObsidianPanelVault(app as never, () => privacy), (text, mentions) => sent.push({ text, mentions }));
+	const box = new MessageInput(
+		parent as unknown as HTMLElement,
+		new ObsidianPanelVault(app as never, () => privacy),
+		(text, mentions) => sent.push({ text, mentions }),
+	);
 	box.load();
 	const textarea = box.textarea as unknown as FakeElement;
 	const type = (text: string): void => {
 		textarea.value = text;
 		textarea.dispatch("input");
 	};
-	const key = (name: string, extra: Record<string, unknown> = {}): void => textarea.dispatch("keydown", { key: name, shiftKey: false, ...extra });
+	const key = (name: string, extra: Record<string, unknown> = {}): void =>
+		textarea.dispatch("keydown", { key: name, shiftKey: false, ...extra });
 	return { box, sent, textarea, type, key, parent };
 }
 
@@ -44,7 +55,13 @@ describe("MessageInput", () => {
 		type("Look at @plan");
 		expect(box.shownSuggestions).toEqual(["Notes/Plan.md", "Projects/Garden plan.md"]);
 		type("Look at @");
-		expect(box.shownSuggestions).toEqual(["Inbox.md", "Notes/Plan.md", "Projects/Garden plan.md", "Notes", "Projects"]);
+		expect(box.shownSuggestions).toEqual([
+			"Inbox.md",
+			"Notes/Plan.md",
+			"Projects/Garden plan.md",
+			"Notes",
+			"Projects",
+		]);
 		type("Look at @Priv");
 		expect(box.shownSuggestions).toEqual([]);
 		type("Look at @diary");
@@ -62,7 +79,12 @@ describe("MessageInput", () => {
 		expect(box.shownSuggestions).toEqual([]);
 		type(`${textarea.value}please`);
 		key("Enter");
-		expect(sent).toEqual([{ text: "Compare @Projects/Garden plan.md with @Notes please", mentions: ["Projects/Garden plan.md", "Notes"] }]);
+		expect(sent).toEqual([
+			{
+				text: "Compare @Projects/Garden plan.md with @Notes please",
+				mentions: ["Projects/Garden plan.md", "Notes"],
+			},
+		]);
 		// A mention deleted from the text is not attached.
 		type("About @Inb");
 		key("Tab");
@@ -73,10 +95,17 @@ describe("MessageInput", () => {
 
 	it("attaches an @path typed by hand when the panel may attach it, and never a private note or folder", async () => {
 		const { sent, type, key } = await input();
-		type("Read @Inbox and @Notes/Plan.md, not @Notes/Diary.md, @Private or @Private/Plans.md, nor @Nowhere.md; mail a@Inbox.md");
+		type(
+			"Read @Inbox and @Notes/Plan.md, not @Notes/Diary.md, @Private or @Private/Plans.md, nor @Nowhere.md; mail a@Inbox.md",
+		);
 		key("Escape");
 		key("Enter");
-		expect(sent).toEqual([{ text: "Read @Inbox and @Notes/Plan.md, not @Notes/Diary.md, @Private or @Private/Plans.md, nor @Nowhere.md; mail a@Inbox.md", mentions: ["Inbox.md", "Notes/Plan.md"] }]);
+		expect(sent).toEqual([
+			{
+				text: "Read @Inbox and @Notes/Plan.md, not @Notes/Diary.md, @Private or @Private/Plans.md, nor @Nowhere.md; mail a@Inbox.md",
+				mentions: ["Inbox.md", "Notes/Plan.md"],
+			},
+		]);
 	});
 
 	it("closes the list on Escape, and Enter then sends", async () => {
@@ -90,7 +119,10 @@ describe("MessageInput", () => {
 
 	it("mentions a note dragged in from the file explorer, but not a private one", async () => {
 		const { sent, textarea, key } = await input();
-		const drop = (text: string): void => textarea.dispatch("drop", { dataTransfer: { getData: (type: string) => (type === "text/plain" ? text : "") } });
+		const drop = (text: string): void =>
+			textarea.dispatch("drop", {
+				dataTransfer: { getData: (type: string) => (type === "text/plain" ? text : "") },
+			});
 		textarea.value = "See";
 		drop("obsidian://open?vault=Vault&file=Notes%2FPlan");
 		drop("obsidian://open?vault=Vault&file=Private%2FPlans");
@@ -98,6 +130,11 @@ describe("MessageInput", () => {
 		drop("[[Garden plan]]");
 		expect(textarea.value).toBe("See @Notes/Plan.md @Projects/Garden plan.md ");
 		key("Enter");
-		expect(sent).toEqual([{ text: "See @Notes/Plan.md @Projects/Garden plan.md", mentions: ["Notes/Plan.md", "Projects/Garden plan.md"] }]);
+		expect(sent).toEqual([
+			{
+				text: "See @Notes/Plan.md @Projects/Garden plan.md",
+				mentions: ["Notes/Plan.md", "Projects/Garden plan.md"],
+			},
+		]);
 	});
 });

@@ -7,9 +7,19 @@ import { makeTempDir } from "../../helpers/temp-dir";
 import { createIndexedApp } from "../harness/indexed-app";
 
 async function vault(privacyOn = true) {
-	const app = await createIndexedApp({ "A/One.md": "x", "A/B/Two.md": "x", "Secret/Three.md": "x", "A/Tagged.md": "#private" });
+	const app = await createIndexedApp({
+		"A/One.md": "x",
+		"A/B/Two.md": "x",
+		"Secret/Three.md": "x",
+		"A/Tagged.md": "#private",
+	});
 	return new ObsidianPanelVault(app as never, () =>
-		privacyOn ? { hidesPath: (path) => path.startsWith("Secret/") || path === "A/Tagged.md", hidesFolder: (path) => path === "Secret" || path.startsWith("Secret/") } : undefined,
+		privacyOn
+			? {
+					hidesPath: (path) => path.startsWith("Secret/") || path === "A/Tagged.md",
+					hidesFolder: (path) => path === "Secret" || path.startsWith("Secret/"),
+				}
+			: undefined,
 	);
 }
 
@@ -31,7 +41,11 @@ describe("ObsidianPanelVault", () => {
 
 	it("attaches existing public notes and folders only, and reads dropped links and obsidian:// URLs", async () => {
 		const panelVault = await vault();
-		expect(["A/One.md", "A/Tagged.md", "Secret/Three.md", "A/None.md", "A/B", "Secret", "Nowhere", ""].map((path) => panelVault.mayAttach(path))).toEqual([true, false, false, false, true, false, false, false]);
+		expect(
+			["A/One.md", "A/Tagged.md", "Secret/Three.md", "A/None.md", "A/B", "Secret", "Nowhere", ""].map((path) =>
+				panelVault.mayAttach(path),
+			),
+		).toEqual([true, false, false, false, true, false, false, false]);
 		expect(panelVault.droppedNote("obsidian://open?vault=V&file=A%2FB%2FTwo")).toBe("A/B/Two.md");
 		expect(panelVault.droppedNote("[[One]]")).toBe("A/One.md");
 		expect(panelVault.droppedNote("A/One.md")).toBe("A/One.md");
@@ -54,14 +68,30 @@ describe("ObsidianPanelVault", () => {
 			symlinkSync(join(root, "Secret", "Plan.md"), join(root, "Notes", "Link.md"));
 			symlinkSync(join(root, "Secret", "Inner"), join(root, "Shortcut"));
 			// Obsidian lists a link under its own path, as a note like any other.
-			const app = await createIndexedApp({ "Notes/Open.md": "open\n", "Notes/Link.md": "the plan\n", "Secret/Plan.md": "the plan\n", "Shortcut/Deep.md": "deep\n" }, root);
-			const privacy = new VaultPrivacy({ paths: new VaultPaths(root), rules: () => ({ folders: ["Secret"], tags: [] }), tagsOf: () => [] });
+			const app = await createIndexedApp(
+				{
+					"Notes/Open.md": "open\n",
+					"Notes/Link.md": "the plan\n",
+					"Secret/Plan.md": "the plan\n",
+					"Shortcut/Deep.md": "deep\n",
+				},
+				root,
+			);
+			const privacy = new VaultPrivacy({
+				paths: new VaultPaths(root),
+				rules: () => ({ folders: ["Secret"], tags: [] }),
+				tagsOf: () => [],
+			});
 			const panelVault = new ObsidianPanelVault(app as never, () => privacy);
 			expect(panelVault.mentionCandidates()).toEqual([
 				{ path: "Notes/Open.md", kind: "note" },
 				{ path: "Notes", kind: "folder" },
 			]);
-			expect(["Notes/Open.md", "Notes/Link.md", "Shortcut/Deep.md", "Shortcut", "Notes"].map((path) => panelVault.mayAttach(path))).toEqual([true, false, false, false, true]);
+			expect(
+				["Notes/Open.md", "Notes/Link.md", "Shortcut/Deep.md", "Shortcut", "Notes"].map((path) =>
+					panelVault.mayAttach(path),
+				),
+			).toEqual([true, false, false, false, true]);
 			expect(panelVault.droppedNote("[[Link]]")).toBeUndefined();
 			expect(panelVault.droppedNote("obsidian://open?vault=V&file=Notes%2FLink")).toBeUndefined();
 		});

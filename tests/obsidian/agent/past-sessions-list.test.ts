@@ -16,7 +16,9 @@ describe("PastSessionsList", () => {
 		expect(panel?.hasClass("is-hidden")).toBe(false);
 		const rows = parent.findAll("ccb-agent-history-row");
 		expect(rows.map((row) => row.findAll("ccb-agent-history-line")[0]?.text)).toEqual(["(no text)", "Older"]);
-		expect(rows[1]?.findAll("ccb-agent-history-date")[0]?.text).toBe(new Date("2026-01-01T00:00:00Z").toLocaleString());
+		expect(rows[1]?.findAll("ccb-agent-history-date")[0]?.text).toBe(
+			new Date("2026-01-01T00:00:00Z").toLocaleString(),
+		);
 		rows[1]?.dispatch("click");
 		expect(resumed).toEqual(["a"]);
 		list.hide();

@@ -40,10 +40,21 @@ describe("the plugin's Claude Code panel", () => {
 			},
 			vault,
 		);
-		plugin = new ClaudeCodeBridgePlugin(app as never, { id: "claude-code-bridge", name: "Claude Code Bridge", version: "0.0.0" } as never);
-		(plugin as unknown as { data: unknown }).data = { privateFolders: ["Private"], privateTags: ["secret"], vaultTools: { enabled: false }, agentPanel: { exportFolder: "Exports" } };
+		plugin = new ClaudeCodeBridgePlugin(
+			app as never,
+			{ id: "claude-code-bridge", name: "Claude Code Bridge", version: "0.0.0" } as never,
+		);
+		(plugin as unknown as { data: unknown }).data = {
+			privateFolders: ["Private"],
+			privateTags: ["secret"],
+			vaultTools: { enabled: false },
+			agentPanel: { exportFolder: "Exports" },
+		};
 		plugin.load();
-		await pollUntil(() => (plugin.settingsHost as BridgeSettingsHost | undefined)?.settings, "the settings to load");
+		await pollUntil(
+			() => (plugin.settingsHost as BridgeSettingsHost | undefined)?.settings,
+			"the settings to load",
+		);
 	}, FIXTURE_TIMEOUT_MS);
 
 	afterEach(async () => {
@@ -54,7 +65,10 @@ describe("the plugin's Claude Code panel", () => {
 	afterAll(() => temp.remove());
 
 	async function openPanel(): Promise<{ view: AgentView; root: FakeElement }> {
-		const fake = plugin as unknown as { ribbonIcons: { title: string; click: () => unknown }[]; runCommand(id: string): boolean };
+		const fake = plugin as unknown as {
+			ribbonIcons: { title: string; click: () => unknown }[];
+			runCommand(id: string): boolean;
+		};
 		fake.ribbonIcons.find((icon) => icon.title === "Open Claude Code panel")?.click();
 		const leaf = await pollUntil(() => app.workspace.getLeavesOfType(VIEW_TYPE)[0], "the panel");
 		expect(fake.runCommand("open-agent-panel")).toBe(true);
@@ -78,7 +92,10 @@ describe("the plugin's Claude Code panel", () => {
 
 	it("never offers a private note after @: private folders and private tags, through the bridge's privacy boundary", async () => {
 		app.workspace.finishLayout();
-		await pollUntil(() => (plugin.settingsHost.bridgeStatus().state === "listening" ? true : undefined), "the bridge to listen");
+		await pollUntil(
+			() => (plugin.settingsHost.bridgeStatus().state === "listening" ? true : undefined),
+			"the bridge to listen",
+		);
 		const { view } = await openPanel();
 		const input = view.activeTab?.input;
 		const textarea = input?.textarea as unknown as FakeElement;
@@ -99,14 +116,18 @@ describe("the plugin's Claude Code panel", () => {
 	});
 
 	it("shows the Claude Code panel rows in the settings tab", () => {
-		const tab = (plugin as unknown as { settingTabs: { display(): void; containerEl: FakeElement }[] }).settingTabs[0];
+		const tab = (plugin as unknown as { settingTabs: { display(): void; containerEl: FakeElement }[] })
+			.settingTabs[0];
 		tab?.display();
 		const names = tab?.containerEl.findAll("setting-item-name").map((name) => name.text) ?? [];
-		expect(names).toEqual(expect.arrayContaining(["Claude Code panel", "Claude Code executable", "Export folder", "Always allowed"]));
+		expect(names).toEqual(
+			expect.arrayContaining(["Claude Code panel", "Claude Code executable", "Export folder", "Always allowed"]),
+		);
 	});
 	describe("the offer of the deny rules for Claude Code's own file tools", () => {
 		const rulesFile = () => join(temp.path, "vault", ".claude", "settings.json");
-		const offerCard = (view: AgentView): FakeElement | undefined => (view.activeTab?.offerSlot as unknown as FakeElement | undefined)?.findAll("ccb-agent-offer")[0];
+		const offerCard = (view: AgentView): FakeElement | undefined =>
+			(view.activeTab?.offerSlot as unknown as FakeElement | undefined)?.findAll("ccb-agent-offer")[0];
 		const click = (card: FakeElement | undefined, cls: string): void => {
 			const found = card?.findAll(cls)[0];
 			if (!found) throw new Error(`no .${cls}`);
@@ -119,10 +140,16 @@ describe("the plugin's Claude Code panel", () => {
 			app.workspace.detachLeavesOfType(VIEW_TYPE);
 			plugin.unload();
 			await (plugin as unknown as { bridge?: { stopped: Promise<void> } }).bridge?.stopped;
-			plugin = new ClaudeCodeBridgePlugin(app as never, { id: "claude-code-bridge", name: "Claude Code Bridge", version: "0.0.0" } as never);
+			plugin = new ClaudeCodeBridgePlugin(
+				app as never,
+				{ id: "claude-code-bridge", name: "Claude Code Bridge", version: "0.0.0" } as never,
+			);
 			(plugin as unknown as { data: unknown }).data = JSON.parse(JSON.stringify(data)) as unknown;
 			plugin.load();
-			await pollUntil(() => (plugin.settingsHost as BridgeSettingsHost | undefined)?.settings, "the settings to load");
+			await pollUntil(
+				() => (plugin.settingsHost as BridgeSettingsHost | undefined)?.settings,
+				"the settings to load",
+			);
 		}
 		const saved = (): BridgeSettings => (plugin as unknown as { data: BridgeSettings }).data;
 
@@ -131,11 +158,17 @@ describe("the plugin's Claude Code panel", () => {
 		it("is shown once, above the message box, when the vault has private folders and the rules are off", async () => {
 			const { view } = await openPanel();
 			const card = offerCard(view);
-			expect(card?.textContent).toContain("Claude Code's own file tools open vault files directly, private ones too");
+			expect(card?.textContent).toContain(
+				"Claude Code's own file tools open vault files directly, private ones too",
+			);
 			const tabEl = view.activeTab?.el as unknown as FakeElement;
 			const slotAt = tabEl.children.indexOf(view.activeTab?.offerSlot as unknown as FakeElement);
 			expect(slotAt).toBeGreaterThan(-1);
-			expect(slotAt).toBeLessThan(tabEl.children.findIndex((child) => child.hasClass("ccb-agent-input") || child.findAll("ccb-agent-textarea").length > 0));
+			expect(slotAt).toBeLessThan(
+				tabEl.children.findIndex(
+					(child) => child.hasClass("ccb-agent-input") || child.findAll("ccb-agent-textarea").length > 0,
+				),
+			);
 			await view.newSession();
 			expect(view.sessions).toHaveLength(2);
 			expect(offerCard(view)).toBeUndefined();
@@ -146,14 +179,21 @@ describe("the plugin's Claude Code panel", () => {
 			const card = offerCard(view);
 			click(card, "ccb-agent-offer-add");
 			const write = await pollUntil(
-				() => Setting.created.filter((setting) => (setting.containerEl as unknown as FakeElement).parent === card).flatMap((setting) => setting.buttons).find((button) => button.text === "Write the rules"),
+				() =>
+					Setting.created
+						.filter((setting) => (setting.containerEl as unknown as FakeElement).parent === card)
+						.flatMap((setting) => setting.buttons)
+						.find((button) => button.text === "Write the rules"),
 				"the previewed change",
 			);
 			expect(card?.findAll("claude-code-bridge-permissions-diff")[0]?.text).toContain("Read(./Private/**)");
 			expect(saved().agentPanel.denyRulesOffered).toBe(true);
 			expect(plugin.settingsHost.settings.keepPrivateFromClaudeTools).toBe(false);
 			await write.click();
-			await pollUntil(() => (plugin.settingsHost.settings.keepPrivateFromClaudeTools ? true : undefined), "the option to turn on");
+			await pollUntil(
+				() => (plugin.settingsHost.settings.keepPrivateFromClaudeTools ? true : undefined),
+				"the option to turn on",
+			);
 			expect(readFileSync(rulesFile(), "utf8")).toContain("Read(./Private/**)");
 			expect(saved().keepPrivateFromClaudeTools).toBe(true);
 			expect(plugin.settingsHost.previewedPermissions.load()?.settingsFile).toBe(".claude/settings.json");
@@ -186,7 +226,11 @@ describe("the plugin's Claude Code panel", () => {
 		});
 
 		it("is not shown when the rules are already on", async () => {
-			await restartWith({ privateFolders: ["Private"], keepPrivateFromClaudeTools: true, vaultTools: { enabled: false } });
+			await restartWith({
+				privateFolders: ["Private"],
+				keepPrivateFromClaudeTools: true,
+				vaultTools: { enabled: false },
+			});
 			const { view } = await openPanel();
 			expect(offerCard(view)).toBeUndefined();
 		});

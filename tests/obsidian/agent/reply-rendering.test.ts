@@ -1,7 +1,8 @@
 import { renderReply } from "../../../src/obsidian/agent/reply-rendering";
 import { App, FakeElement, MarkdownRenderer, Plugin, Component } from "../../__mocks__/obsidian";
 
-const DATAVIEW_REPLY = "Here is a query:\n\n```dataviewjs\ndv.paragraph(app.vault.getName())\n```\n\nAnd `inline` code.";
+const DATAVIEW_REPLY =
+	"Here is a query:\n\n```dataviewjs\ndv.paragraph(app.vault.getName())\n```\n\nAnd `inline` code.";
 
 function withProcessors() {
 	const app = new App("/vault", "Vault");
@@ -34,21 +35,45 @@ describe("renderReply", () => {
 		expect(dataviewjs).not.toHaveBeenCalled();
 		expect(templater).not.toHaveBeenCalled();
 		const blocks = root.findAll("ccb-agent-code");
-		expect(blocks.map((block) => block.findAll("ccb-agent-code-language")[0]?.text)).toEqual(["dataviewjs", "templater"]);
-		expect(blocks[0]?.children.find((child) => child.tag === "code")?.text).toBe("dv.paragraph(app.vault.getName())");
+		expect(blocks.map((block) => block.findAll("ccb-agent-code-language")[0]?.text)).toEqual([
+			"dataviewjs",
+			"templater",
+		]);
+		expect(blocks[0]?.children.find((child) => child.tag === "code")?.text).toBe(
+			"dv.paragraph(app.vault.getName())",
+		);
 		expect(blocks[1]?.children.find((child) => child.tag === "code")?.text).toBe("<% tp.file.title %>");
 		other.unload();
 	});
 
 	it("builds paragraphs, headings, lists and emphasis from text nodes", () => {
 		const root = rendered("## Today\n\nI **moved** the *notes*.\n\n- a\n- b");
-		expect(tagsOf(root)).toEqual(["h2", "#text", "p", "#text", "strong", "#text", "#text", "em", "#text", "#text", "ul", "li", "#text", "li", "#text"]);
+		expect(tagsOf(root)).toEqual([
+			"h2",
+			"#text",
+			"p",
+			"#text",
+			"strong",
+			"#text",
+			"#text",
+			"em",
+			"#text",
+			"#text",
+			"ul",
+			"li",
+			"#text",
+			"li",
+			"#text",
+		]);
 		expect(root.textContent).toBe("TodayI moved the notes.ab");
 	});
 
 	it("opens vault links through Obsidian, gives web links an anchor, and shows other schemes as text", () => {
 		const opened: string[] = [];
-		const root = rendered("See [[Projects/Plan|the plan]], [docs](https://example.org) and [bad](javascript:alert(1)).", (target) => opened.push(target));
+		const root = rendered(
+			"See [[Projects/Plan|the plan]], [docs](https://example.org) and [bad](javascript:alert(1)).",
+			(target) => opened.push(target),
+		);
 		const internal = root.findAll("internal-link")[0];
 		internal?.dispatch("click");
 		expect(opened).toEqual(["Projects/Plan"]);

@@ -9,8 +9,20 @@ describe("exportSession", () => {
 		transcript.apply({ kind: "user-message", message: { text: "What is [[A]]? #tag", attachments: [] } });
 		transcript.apply({ kind: "text-delta", blockId: "x", text: "A note." });
 		const now = new Date("2026-11-27T09:30:00Z");
-		const first = await exportSession(app as never, "Logs/Claude/", transcript.entries, { sessionId: "s", title: "What is [[A]]? #tag" }, now);
-		const second = await exportSession(app as never, "Logs/Claude", transcript.entries, { title: "What is [[A]]? #tag" }, now);
+		const first = await exportSession(
+			app as never,
+			"Logs/Claude/",
+			transcript.entries,
+			{ sessionId: "s", title: "What is [[A]]? #tag" },
+			now,
+		);
+		const second = await exportSession(
+			app as never,
+			"Logs/Claude",
+			transcript.entries,
+			{ title: "What is [[A]]? #tag" },
+			now,
+		);
 		expect(first).toBe("Logs/Claude/Claude 2026-11-27 09-30 What is A tag.md");
 		expect(second).toBe("Logs/Claude/Claude 2026-11-27 09-30 What is A tag 2.md");
 		const text = app.vault.contents.get(first) ?? "";

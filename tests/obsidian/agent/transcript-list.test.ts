@@ -4,7 +4,8 @@ import { FakeElement } from "../../__mocks__/obsidian";
 
 function listOf(count: number) {
 	const transcript = new Transcript();
-	for (let index = 0; index < count; index++) transcript.apply({ kind: "user-message", message: { text: `m${index}`, attachments: [] } });
+	for (let index = 0; index < count; index++)
+		transcript.apply({ kind: "user-message", message: { text: `m${index}`, attachments: [] } });
 	const scroll = new FakeElement();
 	const draws: number[] = [];
 	const list = new TranscriptList(scroll as unknown as HTMLElement, (element, entry) => {

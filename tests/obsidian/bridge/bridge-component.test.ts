@@ -37,11 +37,15 @@ describe("BridgeComponent", () => {
 	beforeEach(() => {
 		app = new App(vaultPath, "My vault");
 		// The review view type, as the plugin registers it (`registerDiffReviewView`).
-		app.viewRegistry.set(DIFF_VIEW_TYPE, (leaf) => new DiffReviewView(leaf as unknown as RealLeaf) as unknown as View);
+		app.viewRegistry.set(
+			DIFF_VIEW_TYPE,
+			(leaf) => new DiffReviewView(leaf as unknown as RealLeaf) as unknown as View,
+		);
 		for (const [path, text] of [
 			["Notes/open.md", "# Open\n"],
 			["Secret/diary.md", "dear diary\n"],
-		]) app.vault.contents.set(path, text);
+		])
+			app.vault.contents.set(path, text);
 		settings = { ...DEFAULT_SETTINGS, privateFolders: ["Secret"], privateTags: [] };
 		notices.length = 0;
 	});
@@ -55,7 +59,14 @@ describe("BridgeComponent", () => {
 
 	function build(): { component: BridgeComponent; statuses: BridgeStatus[] } {
 		const statuses: BridgeStatus[] = [];
-		const component = new BridgeComponent({ app: app as unknown as RealApp, vaultPath, settings, homeDir: home, currentSelection: () => undefined, onStatusChange: (status) => statuses.push(status) });
+		const component = new BridgeComponent({
+			app: app as unknown as RealApp,
+			vaultPath,
+			settings,
+			homeDir: home,
+			currentSelection: () => undefined,
+			onStatusChange: (status) => statuses.push(status),
+		});
 		components.push(component);
 		return { component, statuses };
 	}
@@ -63,7 +74,10 @@ describe("BridgeComponent", () => {
 	async function start(built = build()): Promise<Started> {
 		const { component, statuses } = built;
 		component.load();
-		const listening = await pollUntil(() => statuses.find((status) => status.state === "listening"), "the bridge to listen");
+		const listening = await pollUntil(
+			() => statuses.find((status) => status.state === "listening"),
+			"the bridge to listen",
+		);
 		const lockFile = listening.lockFilePath ?? "";
 		const lock = JSON.parse(readFileSync(lockFile, "utf8")) as { authToken: string };
 		return { component, statuses, port: listening.port ?? 0, token: lock.authToken, lockFile };
@@ -81,7 +95,10 @@ describe("BridgeComponent", () => {
 		expect(built.statuses).toEqual([]);
 		expect(existsSync(join(home, ".claude", "ide"))).toBe(false);
 		const started = await start(built);
-		const lock = JSON.parse(readFileSync(started.lockFile, "utf8")) as { ideName: string; workspaceFolders: string[] };
+		const lock = JSON.parse(readFileSync(started.lockFile, "utf8")) as {
+			ideName: string;
+			workspaceFolders: string[];
+		};
 		expect(lock).toMatchObject({ ideName: "Obsidian · My vault", workspaceFolders: [vaultPath] });
 		expect(started.lockFile.startsWith(join(home, ".claude", "ide"))).toBe(true);
 	});
@@ -89,7 +106,16 @@ describe("BridgeComponent", () => {
 	it("serves every IDE tool, the review tools as the setting says", async () => {
 		const started = await start();
 		const names = (await (await client(started)).request("tools/list")).result as { tools: { name: string }[] };
-		expect(names.tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(["openDiff", "close_tab", "closeAllDiffTabs", "openFile", "getOpenEditors", "getDiagnostics"]));
+		expect(names.tools.map((tool) => tool.name)).toEqual(
+			expect.arrayContaining([
+				"openDiff",
+				"close_tab",
+				"closeAllDiffTabs",
+				"openFile",
+				"getOpenEditors",
+				"getDiagnostics",
+			]),
+		);
 		settings.reviewEditsInObsidian = false;
 		const second = await start();
 		const without = (await (await client(second)).request("tools/list")).result as { tools: { name: string }[] };
@@ -100,23 +126,52 @@ describe("BridgeComponent", () => {
 	it("lists the vault from Obsidian's index, without private notes, following the settings live", async () => {
 		const started = await start();
 		const claude = await client(started);
-		const names = async (): Promise<string[]> => ((await claude.request("resources/list")).result as { resources: { name: string }[] }).resources.map((resource) => resource.name);
+		const names = async (): Promise<string[]> =>
+			((await claude.request("resources/list")).result as { resources: { name: string }[] }).resources.map(
+				(resource) => resource.name,
+			);
 		expect(await names()).toEqual(["Notes/open.md"]);
 		settings.privateFolders = [];
 		expect(await names()).toEqual(["Notes/open.md", "Secret/diary.md"]);
-		const read = await claude.request("resources/read", { uri: pathToFileURL(join(vaultPath, "Secret", "diary.md")).href });
-		expect(read.result).toEqual({ contents: [{ uri: pathToFileURL(join(vaultPath, "Secret", "diary.md")).href, mimeType: "text/markdown", text: "dear diary\n" }] });
+		const read = await claude.request("resources/read", {
+			uri: pathToFileURL(join(vaultPath, "Secret", "diary.md")).href,
+		});
+		expect(read.result).toEqual({
+			contents: [
+				{
+					uri: pathToFileURL(join(vaultPath, "Secret", "diary.md")).href,
+					mimeType: "text/markdown",
+					text: "dear diary\n",
+				},
+			],
+		});
 	});
 
 	it("shows openDiff in Obsidian's review view; unloading closes the view, removes the lock file at once and closes the port", async () => {
 		const started = await start();
 		const claude = await client(started);
 		const note = join(vaultPath, "Notes", "open.md");
-		claude.send({ jsonrpc: "2.0", id: "diff", method: "tools/call", params: { name: "openDiff", arguments: { old_file_path: note, new_file_path: note, new_file_contents: "# Changed\n", tab_name: "review" } } });
+		claude.send({
+			jsonrpc: "2.0",
+			id: "diff",
+			method: "tools/call",
+			params: {
+				name: "openDiff",
+				arguments: {
+					old_file_path: note,
+					new_file_path: note,
+					new_file_contents: "# Changed\n",
+					tab_name: "review",
+				},
+			},
+		});
 		const view = await pollUntil(() => {
 			const early = claude.messages.find((message) => message.id === "diff");
 			if (early) throw new Error(`openDiff answered before a decision: ${JSON.stringify(early)}`);
-			return app.workspace.getLeavesOfType(DIFF_VIEW_TYPE).map((leaf) => leaf.view).find((one) => one instanceof DiffReviewView && one.pendingReview !== undefined);
+			return app.workspace
+				.getLeavesOfType(DIFF_VIEW_TYPE)
+				.map((leaf) => leaf.view)
+				.find((one) => one instanceof DiffReviewView && one.pendingReview !== undefined);
 		}, "the review view");
 		expect(view).toBeInstanceOf(DiffReviewView);
 
@@ -126,7 +181,9 @@ describe("BridgeComponent", () => {
 		await started.component.stopped;
 		await claude.closed;
 		// The client goes away with the server; a review ended by unloading is never an accept.
-		expect(claude.messages.filter((message) => message.id === "diff").map((message) => JSON.stringify(message.result))).not.toContainEqual(expect.stringContaining("FILE_SAVED"));
+		expect(
+			claude.messages.filter((message) => message.id === "diff").map((message) => JSON.stringify(message.result)),
+		).not.toContainEqual(expect.stringContaining("FILE_SAVED"));
 		await expect(connect(started.port, { token: started.token })).rejects.toThrow();
 	});
 
@@ -140,7 +197,9 @@ describe("BridgeComponent", () => {
 			const started = await start();
 			expect(started.port).not.toBe(taken);
 			await pollUntil(() => (notices.length > 0 ? notices : undefined), "a notice");
-			expect(notices).toEqual([`Claude Code Bridge: Port ${taken} is in use; listening on port ${started.port} instead. Choose another fixed port or leave it empty for a random one.`]);
+			expect(notices).toEqual([
+				`Claude Code Bridge: Port ${taken} is in use; listening on port ${started.port} instead. Choose another fixed port or leave it empty for a random one.`,
+			]);
 		} finally {
 			await new Promise<void>((resolve) => blocker.close(() => resolve()));
 		}
@@ -151,7 +210,14 @@ describe("BridgeComponent", () => {
 		const notAFolder = join(temp.path, "home-is-a-file");
 		writeFileSync(notAFolder, "");
 		const statuses: BridgeStatus[] = [];
-		const component = new BridgeComponent({ app: app as unknown as RealApp, vaultPath, settings, homeDir: notAFolder, currentSelection: () => undefined, onStatusChange: (status) => statuses.push(status) });
+		const component = new BridgeComponent({
+			app: app as unknown as RealApp,
+			vaultPath,
+			settings,
+			homeDir: notAFolder,
+			currentSelection: () => undefined,
+			onStatusChange: (status) => statuses.push(status),
+		});
 		components.push(component);
 		component.load();
 		await pollUntil(() => statuses.find((status) => status.state === "failed"), "the start to fail");

@@ -2,12 +2,21 @@ import type { BridgeStatus, ClientStatus } from "../../../src/ide/bridge-host";
 import { StatusBar } from "../../../src/obsidian/bridge/status-bar";
 import { FakeElement } from "../../__mocks__/obsidian";
 
-const client = (id: number, pid?: number): ClientStatus => ({ id, connectedAt: new Date(0), ...(pid === undefined ? {} : { pid }) });
+const client = (id: number, pid?: number): ClientStatus => ({
+	id,
+	connectedAt: new Date(0),
+	...(pid === undefined ? {} : { pid }),
+});
 
 describe("StatusBar", () => {
 	let element: FakeElement;
 	let bar: StatusBar;
-	const shown = () => ({ text: element.text, tooltip: element.attributes.get("aria-label"), connected: element.hasClass("is-connected"), failed: element.hasClass("is-failed") });
+	const shown = () => ({
+		text: element.text,
+		tooltip: element.attributes.get("aria-label"),
+		connected: element.hasClass("is-connected"),
+		failed: element.hasClass("is-failed"),
+	});
 	const colour = () => ["is-off", "is-listening", "is-connected", "is-failed"].filter((cls) => element.hasClass(cls));
 
 	beforeEach(() => {
@@ -17,32 +26,70 @@ describe("StatusBar", () => {
 
 	it("starts as off, with its own class", () => {
 		expect(element.hasClass("claude-code-bridge-status")).toBe(true);
-		expect(shown()).toEqual({ text: "Claude: off", tooltip: "Claude Code Bridge is not running", connected: false, failed: false });
+		expect(shown()).toEqual({
+			text: "Claude: off",
+			tooltip: "Claude Code Bridge is not running",
+			connected: false,
+			failed: false,
+		});
 	});
 
 	it.each<[string, BridgeStatus, ReturnType<typeof shown>]>([
-		["starting", { state: "starting", clients: [] }, { text: "Claude: starting", tooltip: "Claude Code Bridge is not running", connected: false, failed: false }],
+		[
+			"starting",
+			{ state: "starting", clients: [] },
+			{ text: "Claude: starting", tooltip: "Claude Code Bridge is not running", connected: false, failed: false },
+		],
 		[
 			"listening without clients: says how to connect",
 			{ state: "listening", port: 51234, clients: [] },
-			{ text: "Claude: listening", tooltip: "Listening on 127.0.0.1:51234; run claude --ide in the vault folder", connected: false, failed: false },
+			{
+				text: "Claude: listening",
+				tooltip: "Listening on 127.0.0.1:51234; run claude --ide in the vault folder",
+				connected: false,
+				failed: false,
+			},
 		],
 		[
 			"one client: by its pid",
 			{ state: "listening", port: 51234, clients: [client(1, 4242)] },
-			{ text: "Claude: connected", tooltip: "Listening on 127.0.0.1:51234; connected: pid 4242", connected: true, failed: false },
+			{
+				text: "Claude: connected",
+				tooltip: "Listening on 127.0.0.1:51234; connected: pid 4242",
+				connected: true,
+				failed: false,
+			},
 		],
 		[
 			"several clients: counted, by pid or by id before ide_connected",
 			{ state: "listening", port: 51234, clients: [client(1, 4242), client(2)] },
-			{ text: "Claude: 2 connected", tooltip: "Listening on 127.0.0.1:51234; connected: pid 4242, client 2", connected: true, failed: false },
+			{
+				text: "Claude: 2 connected",
+				tooltip: "Listening on 127.0.0.1:51234; connected: pid 4242, client 2",
+				connected: true,
+				failed: false,
+			},
 		],
 		[
 			"failed: with the reason",
 			{ state: "failed", clients: [], error: "EACCES: permission denied" },
-			{ text: "Claude: error", tooltip: "Claude Code Bridge could not start: EACCES: permission denied", connected: false, failed: true },
+			{
+				text: "Claude: error",
+				tooltip: "Claude Code Bridge could not start: EACCES: permission denied",
+				connected: false,
+				failed: true,
+			},
 		],
-		["failed without a reason", { state: "failed", clients: [] }, { text: "Claude: error", tooltip: "Claude Code Bridge could not start: unknown error", connected: false, failed: true }],
+		[
+			"failed without a reason",
+			{ state: "failed", clients: [] },
+			{
+				text: "Claude: error",
+				tooltip: "Claude Code Bridge could not start: unknown error",
+				connected: false,
+				failed: true,
+			},
+		],
 	])("shows %s", (_what, status, expected) => {
 		bar.show(status);
 		expect(shown()).toEqual(expected);
@@ -53,7 +100,12 @@ describe("StatusBar", () => {
 		bar.show({ state: "listening", port: 1, clients: [client(1, 7)] });
 		expect(shown()).toMatchObject({ connected: true, failed: false });
 		bar.show({ state: "stopped", clients: [] });
-		expect(shown()).toEqual({ text: "Claude: off", tooltip: "Claude Code Bridge is not running", connected: false, failed: false });
+		expect(shown()).toEqual({
+			text: "Claude: off",
+			tooltip: "Claude Code Bridge is not running",
+			connected: false,
+			failed: false,
+		});
 	});
 
 	it("marks each state with one class, for its theme colour", () => {

@@ -40,19 +40,36 @@ describe("CodeMirror positions → 0-based line and UTF-16 character", () => {
 	it("orders a backwards selection start → end", () => {
 		const doc = "alpha\nbeta\n";
 		const state = stateWith(doc, [{ anchor: 9, head: 1 }]);
-		expect(snapshotFromState(state, PATH).selection).toEqual({ start: { line: 0, character: 1 }, end: { line: 1, character: 3 }, isEmpty: false });
+		expect(snapshotFromState(state, PATH).selection).toEqual({
+			start: { line: 0, character: 1 },
+			end: { line: 1, character: 3 },
+			isEmpty: false,
+		});
 		expect(snapshotFromState(state, PATH).text).toBe("lpha\nbet");
 	});
 
 	it("reports a cursor as an empty selection with empty text", () => {
 		const state = stateWith("alpha\nbeta", [{ anchor: 8 }]);
-		expect(snapshotFromState(state, PATH)).toMatchObject({ text: "", selection: { start: { line: 1, character: 2 }, end: { line: 1, character: 2 }, isEmpty: true } });
+		expect(snapshotFromState(state, PATH)).toMatchObject({
+			text: "",
+			selection: { start: { line: 1, character: 2 }, end: { line: 1, character: 2 }, isEmpty: true },
+		});
 	});
 
 	it("reports the main selection when there are several cursors", () => {
 		const doc = "one two three\nfour five";
-		const state = stateWith(doc, [{ anchor: 0, head: 3 }, { anchor: 14, head: 18 }], 1);
-		expect(snapshotFromState(state, PATH)).toMatchObject({ text: "four", selection: { start: { line: 1, character: 0 }, end: { line: 1, character: 4 } } });
+		const state = stateWith(
+			doc,
+			[
+				{ anchor: 0, head: 3 },
+				{ anchor: 14, head: 18 },
+			],
+			1,
+		);
+		expect(snapshotFromState(state, PATH)).toMatchObject({
+			text: "four",
+			selection: { start: { line: 1, character: 0 }, end: { line: 1, character: 4 } },
+		});
 	});
 });
 
@@ -70,16 +87,25 @@ describe("positions from a real CodeMirror editor", () => {
 	it("a Shift+arrow selection takes a whole emoji sequence, reported in UTF-16 code units", () => {
 		const editor = editorWith("👩‍💻 coder\nnext");
 		editor.driver.click(0).shiftPress("ArrowRight", 1);
-		expect(snapshotFromState(editor.driver.cm.state, PATH)).toMatchObject({ text: "👩‍💻", selection: { start: { line: 0, character: 0 }, end: { line: 0, character: 5 } } });
+		expect(snapshotFromState(editor.driver.cm.state, PATH)).toMatchObject({
+			text: "👩‍💻",
+			selection: { start: { line: 0, character: 0 }, end: { line: 0, character: 5 } },
+		});
 		editor.driver.shiftPress("ArrowRight", 2);
-		expect(snapshotFromState(editor.driver.cm.state, PATH)).toMatchObject({ text: "👩‍💻 c", selection: { end: { line: 0, character: 7 } } });
+		expect(snapshotFromState(editor.driver.cm.state, PATH)).toMatchObject({
+			text: "👩‍💻 c",
+			selection: { end: { line: 0, character: 7 } },
+		});
 		editor.close();
 	});
 
 	it("a CRLF note's lines are the file's lines; the selected text has the editor's line breaks", () => {
 		const editor = editorWith("one\r\ntwo\r\nthree");
 		editor.driver.drag(editor.driver.offsetOf("wo"), editor.driver.offsetOf("thr", true));
-		expect(snapshotFromState(editor.driver.cm.state, PATH)).toMatchObject({ text: "wo\nthr", selection: { start: { line: 1, character: 1 }, end: { line: 2, character: 3 } } });
+		expect(snapshotFromState(editor.driver.cm.state, PATH)).toMatchObject({
+			text: "wo\nthr",
+			selection: { start: { line: 1, character: 1 }, end: { line: 2, character: 3 } },
+		});
 		editor.close();
 	});
 });

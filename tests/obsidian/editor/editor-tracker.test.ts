@@ -57,7 +57,10 @@ class TrackerWorld {
 	}
 
 	private startTracker(): EditorTracker {
-		const tracker = new EditorTracker(this.plugin as never, { paths: () => (this.bridgeOn ? this.paths : undefined), notifier: () => (this.bridgeOn ? this.notifier : undefined) });
+		const tracker = new EditorTracker(this.plugin as never, {
+			paths: () => (this.bridgeOn ? this.paths : undefined),
+			notifier: () => (this.bridgeOn ? this.notifier : undefined),
+		});
 		this.plugin.load();
 		tracker.register();
 		return tracker;
@@ -70,7 +73,10 @@ class TrackerWorld {
 	}
 
 	/** Opens a note as the user does from the file explorer: in a leaf (a new tab unless told otherwise), made active. */
-	async open(path: string, leaf: WorkspaceLeaf = this.app.workspace.getLeaf("tab")): Promise<{ leaf: WorkspaceLeaf; view: MarkdownView; driver: EditorDriver }> {
+	async open(
+		path: string,
+		leaf: WorkspaceLeaf = this.app.workspace.getLeaf("tab"),
+	): Promise<{ leaf: WorkspaceLeaf; view: MarkdownView; driver: EditorDriver }> {
 		await leaf.openFile(this.file(path), { active: true });
 		this.app.workspace.flushEvents();
 		const view = leaf.view;
@@ -152,10 +158,15 @@ describe("EditorTracker with real CodeMirror editors", () => {
 		it("reports the main selection of several cursors", async () => {
 			const { driver } = await world.open("Notes/alpha.md");
 			world.clear();
-			driver.selectRanges([
-				[driver.offsetOf("Alpha"), driver.offsetOf("Alpha", true)],
-				[driver.offsetOf("last"), driver.offsetOf("last", true)],
-			], 0).mouseUp();
+			driver
+				.selectRanges(
+					[
+						[driver.offsetOf("Alpha"), driver.offsetOf("Alpha", true)],
+						[driver.offsetOf("last"), driver.offsetOf("last", true)],
+					],
+					0,
+				)
+				.mouseUp();
 			expect(world.received()).toEqual(['selection_changed /vault/Notes/alpha.md "Alpha" 0:2-0:7']);
 		});
 
@@ -179,7 +190,11 @@ describe("EditorTracker with real CodeMirror editors", () => {
 		it("reads the welcome selection from the active note's editor", async () => {
 			const { driver } = await world.open("Notes/emoji.md");
 			driver.dragOver("emoji line").mouseUp();
-			expect(world.tracker.currentSelection()).toMatchObject({ filePath: "/vault/Notes/emoji.md", text: "emoji line", selection: { start: { line: 0, character: 3 }, end: { line: 0, character: 13 } } });
+			expect(world.tracker.currentSelection()).toMatchObject({
+				filePath: "/vault/Notes/emoji.md",
+				text: "emoji line",
+				selection: { start: { line: 0, character: 3 }, end: { line: 0, character: 13 } },
+			});
 		});
 	});
 
@@ -333,7 +348,9 @@ describe("EditorTracker with real CodeMirror editors", () => {
 			world.app.workspace.closePopout(popout);
 			world.clear();
 			alpha.driver.dragOver("alpha");
-			popoutDocument.dispatchEvent(new (popoutDocument.defaultView ?? window).MouseEvent("mouseup", { bubbles: true }));
+			popoutDocument.dispatchEvent(
+				new (popoutDocument.defaultView ?? window).MouseEvent("mouseup", { bubbles: true }),
+			);
 			expect(world.received()).toEqual([]);
 			jest.advanceTimersByTime(DEBOUNCE_MS);
 			expect(world.received()).toEqual(['selection_changed /vault/Notes/alpha.md "alpha" 1:0-1:5']);

@@ -2,7 +2,14 @@ import type { App as RealApp } from "obsidian";
 import { VaultPaths } from "../../../src/vault/vault-paths";
 import { ObsidianWorkspace } from "../../../src/obsidian/editor/obsidian-workspace";
 import type { App } from "../../__mocks__/obsidian";
-import { allLeaves, buildWorkspace as build, closeWorkspace, markdownViewOf, settle, type WorkspaceSpec } from "../harness/workspace-builder";
+import {
+	allLeaves,
+	buildWorkspace as build,
+	closeWorkspace,
+	markdownViewOf,
+	settle,
+	type WorkspaceSpec,
+} from "../harness/workspace-builder";
 
 const paths = new VaultPaths("/vault");
 const at = (relative: string) => ({ relative, absolute: paths.toAbsolute(relative) });
@@ -25,7 +32,10 @@ const notes = { "A.md": "alpha\n", "B.md": "beta\nline 2\n", "C.md": "gamma\n", 
 
 describe("ObsidianWorkspace with tabs restored after a restart (deferred views, Obsidian 1.7.2+)", () => {
 	async function restored() {
-		return buildWorkspace({ notes, tabs: [{ path: "A.md" }, { path: "B.md", deferred: true }, { path: "Folder/D.md", deferred: true }] });
+		return buildWorkspace({
+			notes,
+			tabs: [{ path: "A.md" }, { path: "B.md", deferred: true }, { path: "Folder/D.md", deferred: true }],
+		});
 	}
 
 	it("lists background tabs that were never shown since the restart", async () => {
@@ -62,7 +72,10 @@ describe("ObsidianWorkspace with tabs restored after a restart (deferred views, 
 
 describe("ObsidianWorkspace and line endings", () => {
 	it("a CRLF note the user has not edited is not dirty; typing makes it dirty until saved", async () => {
-		const { app, leaves } = await buildWorkspace({ notes: { "Win.md": "one\r\ntwo\r\n" }, tabs: [{ path: "Win.md" }] });
+		const { app, leaves } = await buildWorkspace({
+			notes: { "Win.md": "one\r\ntwo\r\n" },
+			tabs: [{ path: "Win.md" }],
+		});
 		const workspace = adapter(app);
 		await expect(workspace.isDirty(at("Win.md"))).resolves.toBe(false);
 		const leaf = leaves[0];
@@ -91,7 +104,12 @@ describe("ObsidianWorkspace opening notes", () => {
 		await workspace.openNote(at("C.md"), { preview: false, makeFrontmost: true });
 		await settle(app);
 		expect(allLeaves(app)).toHaveLength(3);
-		expect(workspace.openEditors().filter((editor) => editor.isActive).map((editor) => editor.location.relative)).toEqual(["C.md"]);
+		expect(
+			workspace
+				.openEditors()
+				.filter((editor) => editor.isActive)
+				.map((editor) => editor.location.relative),
+		).toEqual(["C.md"]);
 	});
 
 	it("a preview open reuses the active tab", async () => {
@@ -102,7 +120,9 @@ describe("ObsidianWorkspace opening notes", () => {
 
 	it("refuses a note that is not in the vault, and opens no tab", async () => {
 		const { app } = await buildWorkspace({ notes, tabs: [{ path: "A.md" }] });
-		await expect(adapter(app).openNote(at("Nope.md"), { preview: false, makeFrontmost: true })).rejects.toThrow("Note not found in the vault: Nope.md");
+		await expect(adapter(app).openNote(at("Nope.md"), { preview: false, makeFrontmost: true })).rejects.toThrow(
+			"Note not found in the vault: Nope.md",
+		);
 		expect(allLeaves(app)).toHaveLength(1);
 	});
 

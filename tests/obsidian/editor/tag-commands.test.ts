@@ -39,7 +39,10 @@ class TagWorld {
 	constructor() {
 		for (const [path, text] of Object.entries(NOTES)) this.app.vault.contents.set(path, text);
 		const paths = new VaultPaths("/vault");
-		new TagCommands(this.plugin as never, { paths: () => (this.bridgeOn ? paths : undefined), notifier: () => (this.bridgeOn ? this.notifier : undefined) }).register();
+		new TagCommands(this.plugin as never, {
+			paths: () => (this.bridgeOn ? paths : undefined),
+			notifier: () => (this.bridgeOn ? this.notifier : undefined),
+		}).register();
 		this.plugin.load();
 		this.app.workspace.finishLayout();
 	}
@@ -80,7 +83,13 @@ describe("Tag for Claude Code, with real CodeMirror editors", () => {
 	});
 
 	it("registers the command with the default hotkey Mod+Alt+K", () => {
-		expect(world.plugin.commands).toEqual([expect.objectContaining({ id: COMMAND, name: "Tag for Claude Code", hotkeys: [{ modifiers: ["Mod", "Alt"], key: "k" }] })]);
+		expect(world.plugin.commands).toEqual([
+			expect.objectContaining({
+				id: COMMAND,
+				name: "Tag for Claude Code",
+				hotkeys: [{ modifiers: ["Mod", "Alt"], key: "k" }],
+			}),
+		]);
 	});
 
 	it("tags the whole note when nothing is selected", async () => {
@@ -140,7 +149,10 @@ describe("Tag for Claude Code, with real CodeMirror editors", () => {
 		const menu = world.contextMenu(new TFile("Notes/alpha.md"));
 		expect(menu.items.map((item) => item.title)).toEqual(["Tag for Claude Code"]);
 		menu.items[0]?.click();
-		expect(notices).toEqual(["Claude Code Bridge is off: turn it on in its settings to tag notes.", "Claude Code Bridge is off: turn it on in its settings to tag notes."]);
+		expect(notices).toEqual([
+			"Claude Code Bridge is off: turn it on in its settings to tag notes.",
+			"Claude Code Bridge is off: turn it on in its settings to tag notes.",
+		]);
 		expect(world.mentions).toEqual([]);
 	});
 
@@ -151,7 +163,10 @@ describe("Tag for Claude Code, with real CodeMirror editors", () => {
 		world.connected = true;
 		await world.open("Private/diary.md");
 		world.plugin.runCommand(COMMAND);
-		expect(notices).toEqual(["Claude Code is not connected: the tag is queued and sent when it connects (1 waiting).", "Not sent: the note is private (excluded in the settings)."]);
+		expect(notices).toEqual([
+			"Claude Code is not connected: the tag is queued and sent when it connects (1 waiting).",
+			"Not sent: the note is private (excluded in the settings).",
+		]);
 		expect(world.mentions).toEqual([]);
 	});
 
@@ -164,12 +179,20 @@ describe("Tag for Claude Code, with real CodeMirror editors", () => {
 		]);
 		folderMenu.items[0]?.click();
 		filesMenu.items[0]?.click();
-		expect(world.mentions).toEqual([{ filePath: "/vault/Projects/" }, { filePath: "/vault/Notes/alpha.md" }, { filePath: "/vault/Notes/😀 emoji.md" }]);
+		expect(world.mentions).toEqual([
+			{ filePath: "/vault/Projects/" },
+			{ filePath: "/vault/Notes/alpha.md" },
+			{ filePath: "/vault/Notes/😀 emoji.md" },
+		]);
 		expect(notices).toEqual(["Tagged for Claude Code.", "Tagged 2 items for Claude Code."]);
 	});
 
 	it("describes mixed outcomes in one notice", () => {
-		expect(describeOutcomes(["sent", "private", "private"], 0)).toBe("Tagged for Claude Code. 2 private notes were not sent.");
-		expect(describeOutcomes(["queued", "queued"], 2)).toBe("Claude Code is not connected: the tag is queued and sent when it connects (2 waiting).");
+		expect(describeOutcomes(["sent", "private", "private"], 0)).toBe(
+			"Tagged for Claude Code. 2 private notes were not sent.",
+		);
+		expect(describeOutcomes(["queued", "queued"], 2)).toBe(
+			"Claude Code is not connected: the tag is queued and sent when it connects (2 waiting).",
+		);
 	});
 });

@@ -48,8 +48,20 @@ export class BrowserWindows {
 		const scope = globalThis as Record<string, unknown>;
 		for (const name of GLOBAL_NAMES) {
 			this.saved.set(name, Object.getOwnPropertyDescriptor(globalThis, name));
-			const value = name === "window" || name === "activeWindow" ? main : name === "activeDocument" ? main.document : (main as unknown as Record<string, unknown>)[name];
-			Object.defineProperty(scope, name, { value: typeof value === "function" && /^[a-z]/.test(name) ? (value as (...args: unknown[]) => unknown).bind(main) : value, configurable: true, writable: true });
+			const value =
+				name === "window" || name === "activeWindow"
+					? main
+					: name === "activeDocument"
+						? main.document
+						: (main as unknown as Record<string, unknown>)[name];
+			Object.defineProperty(scope, name, {
+				value:
+					typeof value === "function" && /^[a-z]/.test(name)
+						? (value as (...args: unknown[]) => unknown).bind(main)
+						: value,
+				configurable: true,
+				writable: true,
+			});
 		}
 	}
 

@@ -1,6 +1,14 @@
 import { EditorSelection } from "@codemirror/state";
 import type { EditorView } from "@codemirror/view";
-import { Editor, createEditorView, destroyEditorView, type App, type MarkdownFileInfo, type MarkdownView, type TFile } from "../../__mocks__/obsidian";
+import {
+	Editor,
+	createEditorView,
+	destroyEditorView,
+	type App,
+	type MarkdownFileInfo,
+	type MarkdownView,
+	type TFile,
+} from "../../__mocks__/obsidian";
 
 /**
  * Drives one real CodeMirror editor as a user does: selections by mouse and keyboard, focus, key and mouse events.
@@ -49,7 +57,13 @@ export class EditorDriver {
 
 	/** Several cursors or ranges (Obsidian adds one per Alt/Ctrl-click); `main` is the one the user made last. */
 	selectRanges(ranges: [anchor: number, head: number][], main = ranges.length - 1): this {
-		this.cm.dispatch({ selection: EditorSelection.create(ranges.map(([anchor, head]) => EditorSelection.range(anchor, head)), main), userEvent: "select.pointer" });
+		this.cm.dispatch({
+			selection: EditorSelection.create(
+				ranges.map(([anchor, head]) => EditorSelection.range(anchor, head)),
+				main,
+			),
+			userEvent: "select.pointer",
+		});
 		return this;
 	}
 
@@ -60,19 +74,25 @@ export class EditorDriver {
 
 	mouseUp(): this {
 		const view = this.window();
-		this.cm.contentDOM.dispatchEvent(new view.MouseEvent("mouseup", { bubbles: true, cancelable: true, button: 0 }));
+		this.cm.contentDOM.dispatchEvent(
+			new view.MouseEvent("mouseup", { bubbles: true, cancelable: true, button: 0 }),
+		);
 		return this;
 	}
 
 	keyDown(key: string, modifiers: { shiftKey?: boolean; altKey?: boolean; ctrlKey?: boolean } = {}): this {
 		const view = this.window();
-		this.cm.contentDOM.dispatchEvent(new view.KeyboardEvent("keydown", { key, bubbles: true, cancelable: true, ...modifiers }));
+		this.cm.contentDOM.dispatchEvent(
+			new view.KeyboardEvent("keydown", { key, bubbles: true, cancelable: true, ...modifiers }),
+		);
 		return this;
 	}
 
 	keyUp(key: string, modifiers: { shiftKey?: boolean; altKey?: boolean; ctrlKey?: boolean } = {}): this {
 		const view = this.window();
-		this.cm.contentDOM.dispatchEvent(new view.KeyboardEvent("keyup", { key, bubbles: true, cancelable: true, ...modifiers }));
+		this.cm.contentDOM.dispatchEvent(
+			new view.KeyboardEvent("keyup", { key, bubbles: true, cancelable: true, ...modifiers }),
+		);
 		return this;
 	}
 

@@ -18,5 +18,10 @@ export async function createIndexedApp(files: Record<string, string>, basePath =
 
 /** The fake app's parts as ObsidianVaultIndex takes them. */
 export function vaultIndexPorts(app: App): ObsidianVaultIndexOptions {
-	return { vault: app.vault as unknown as ObsidianVaultIndexOptions["vault"], metadataCache: app.metadataCache, fileManager: app.fileManager, yaml: obsidianYamlCodec };
+	return {
+		vault: app.vault as unknown as ObsidianVaultIndexOptions["vault"],
+		metadataCache: app.metadataCache,
+		fileManager: app.fileManager,
+		yaml: obsidianYamlCodec,
+	};
 }

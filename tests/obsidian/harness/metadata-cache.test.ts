@@ -4,12 +4,17 @@ import { createMetadataHarness } from "./metadata-vault";
 /** The fake metadata cache behaves as obsidian.d.ts and Obsidian's documented behaviour say (see its comments). */
 describe("the fake MetadataCache", () => {
 	it("has no cache for a note until the parser ran, then fires changed, resolve and resolved in that order", async () => {
-		const { vault, metadataCache } = createMetadataHarness({ "A.md": "# A\n\n[[B]] [[Nowhere]]\n", "B.md": "text\n" });
+		const { vault, metadataCache } = createMetadataHarness({
+			"A.md": "# A\n\n[[B]] [[Nowhere]]\n",
+			"B.md": "text\n",
+		});
 		const file = vault.getFileByPath("A.md");
 		if (!file) throw new Error("A.md is missing");
 		expect(metadataCache.getFileCache(file)).toBeNull();
 		const events: string[] = [];
-		metadataCache.on("changed", (changed: { path: string }, data: string) => events.push(`changed ${changed.path} ${data.length}`));
+		metadataCache.on("changed", (changed: { path: string }, data: string) =>
+			events.push(`changed ${changed.path} ${data.length}`),
+		);
 		metadataCache.on("resolve", (resolved: { path: string }) => events.push(`resolve ${resolved.path}`));
 		metadataCache.on("resolved", () => events.push("resolved"));
 		await metadataCache.parsePending(["A.md"]);
@@ -40,7 +45,9 @@ describe("the fake MetadataCache", () => {
 		await metadataCache.parsePending();
 		const events: string[] = [];
 		metadataCache.on("changed", () => events.push("changed"));
-		metadataCache.on("deleted", (file: { path: string }, previous: { headings?: unknown[] } | null) => events.push(`deleted ${file.path} ${previous?.headings?.length ?? "null"}`));
+		metadataCache.on("deleted", (file: { path: string }, previous: { headings?: unknown[] } | null) =>
+			events.push(`deleted ${file.path} ${previous?.headings?.length ?? "null"}`),
+		);
 		vault.rename("A.md", "Moved.md");
 		expect(metadataCache.getCache("Moved.md")?.headings?.length).toBe(1);
 		expect(metadataCache.getCache("A.md")).toBeNull();
@@ -51,7 +58,13 @@ describe("the fake MetadataCache", () => {
 	});
 
 	it("resolves link paths case-insensitively, without .md, by name anywhere, the one beside the source first", async () => {
-		const { metadataCache } = createMetadataHarness({ "Top.md": "", "a/Note.md": "", "b/Note.md": "", "b/c/Deep.md": "", "pic.png": "" });
+		const { metadataCache } = createMetadataHarness({
+			"Top.md": "",
+			"a/Note.md": "",
+			"b/Note.md": "",
+			"b/c/Deep.md": "",
+			"pic.png": "",
+		});
 		expect(metadataCache.getFirstLinkpathDest("top", "a/Note.md")?.path).toBe("Top.md");
 		expect(metadataCache.getFirstLinkpathDest("Note", "b/x.md")?.path).toBe("b/Note.md");
 		expect(metadataCache.getFirstLinkpathDest("Note", "a/x.md")?.path).toBe("a/Note.md");
@@ -61,21 +74,33 @@ describe("the fake MetadataCache", () => {
 	});
 
 	it("reads inline tags outside code, as getAllTags reports them with frontmatter tags", async () => {
-		const { vault, metadataCache } = createMetadataHarness({ "A.md": "---\ntags: [front]\n---\n## Heading #inline\n\nText #Secret/health, `#code` and #2024 #y2024\n" });
+		const { vault, metadataCache } = createMetadataHarness({
+			"A.md": "---\ntags: [front]\n---\n## Heading #inline\n\nText #Secret/health, `#code` and #2024 #y2024\n",
+		});
 		await metadataCache.parsePending();
 		const file = vault.getFileByPath("A.md");
 		const cache = file ? metadataCache.getFileCache(file) : null;
-		expect(cache?.tags?.map((tag) => `${tag.tag} @${tag.position.start.line}:${tag.position.start.col}`)).toEqual(["#inline @3:11", "#Secret/health @5:5", "#y2024 @5:39"]);
+		expect(cache?.tags?.map((tag) => `${tag.tag} @${tag.position.start.line}:${tag.position.start.col}`)).toEqual([
+			"#inline @3:11",
+			"#Secret/health @5:5",
+			"#y2024 @5:39",
+		]);
 		expect(cache ? getAllTags(cache) : null).toEqual(["#inline", "#Secret/health", "#y2024", "#front"]);
 	});
 
 	it("resolveSubpath finds nested headings in order and blocks by id, and answers null otherwise", async () => {
-		const { vault, metadataCache } = createMetadataHarness({ "A.md": "# One\n\n## Two: part\n\nText ^Block-1\n\n# Three\n" });
+		const { vault, metadataCache } = createMetadataHarness({
+			"A.md": "# One\n\n## Two: part\n\nText ^Block-1\n\n# Three\n",
+		});
 		await metadataCache.parsePending();
 		const file = vault.getFileByPath("A.md");
 		const cache = file ? metadataCache.getFileCache(file) : null;
 		if (!cache) throw new Error("A.md was not indexed");
-		expect(resolveSubpath(cache, "#one#two part")).toMatchObject({ type: "heading", current: { heading: "Two: part" }, next: { heading: "Three" } });
+		expect(resolveSubpath(cache, "#one#two part")).toMatchObject({
+			type: "heading",
+			current: { heading: "Two: part" },
+			next: { heading: "Three" },
+		});
 		expect(resolveSubpath(cache, "#Three#One")).toBeNull();
 		expect(resolveSubpath(cache, "#^block-1")).toMatchObject({ type: "block", block: { id: "Block-1" } });
 		expect(resolveSubpath(cache, "#^nope")).toBeNull();

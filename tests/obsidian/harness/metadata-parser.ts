@@ -1,4 +1,14 @@
-import type { BlockCache, CachedMetadata, HeadingCache, LinkCache, ListItemCache, Loc, Pos, SectionCache, TagCache } from "obsidian";
+import type {
+	BlockCache,
+	CachedMetadata,
+	HeadingCache,
+	LinkCache,
+	ListItemCache,
+	Loc,
+	Pos,
+	SectionCache,
+	TagCache,
+} from "obsidian";
 import { parse } from "yaml";
 
 /**
@@ -20,7 +30,10 @@ export function parseNoteForCache(text: string): CachedMetadata {
 		offset += line.length + 1;
 	}
 	const loc = (line: number, col: number): Loc => ({ line, col, offset: (offsets[line] ?? 0) + col });
-	const pos = (line: number, col: number, endLine: number, endCol: number): Pos => ({ start: loc(line, col), end: loc(endLine, endCol) });
+	const pos = (line: number, col: number, endLine: number, endCol: number): Pos => ({
+		start: loc(line, col),
+		end: loc(endLine, endCol),
+	});
 
 	const cache: CachedMetadata = {};
 	const sections: SectionCache[] = [];
@@ -40,7 +53,8 @@ export function parseNoteForCache(text: string): CachedMetadata {
 			sections.push({ type: "yaml", position });
 			try {
 				const value: unknown = parse(lines.slice(1, close).join("\n"));
-				if (value !== null && typeof value === "object" && !Array.isArray(value)) cache.frontmatter = value as Record<string, unknown>;
+				if (value !== null && typeof value === "object" && !Array.isArray(value))
+					cache.frontmatter = value as Record<string, unknown>;
 			} catch {
 				// Invalid YAML: Obsidian keeps the position and shows no properties.
 			}
@@ -53,9 +67,17 @@ export function parseNoteForCache(text: string): CachedMetadata {
 		// A code span opens with a run of backticks and closes with a run of the same length (CommonMark).
 		const masked = textLine.replace(/(?<!`)(`+)(?!`)[\s\S]*?(?<!`)\1(?!`)/g, (code) => " ".repeat(code.length));
 		for (const match of masked.matchAll(/(!?)\[\[([^\]]+)\]\]/g)) {
-			const [original = "", bang = "", inner = ""] = [textLine.slice(match.index, match.index + match[0].length), match[1], match[2]];
+			const [original = "", bang = "", inner = ""] = [
+				textLine.slice(match.index, match.index + match[0].length),
+				match[1],
+				match[2],
+			];
 			const [target = "", display] = inner.split("|");
-			const link: LinkCache = { link: target.trim(), original, position: pos(at, match.index, at, match.index + original.length) };
+			const link: LinkCache = {
+				link: target.trim(),
+				original,
+				position: pos(at, match.index, at, match.index + original.length),
+			};
 			if (display !== undefined) link.displayText = display;
 			(bang === "!" ? embeds : links).push(link);
 		}
@@ -68,7 +90,12 @@ export function parseNoteForCache(text: string): CachedMetadata {
 			const target = match[3] ?? "";
 			if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue;
 			const original = textLine.slice(match.index, match.index + match[0].length);
-			const link: LinkCache = { link: decodeURI(target), original, displayText: match[2] ?? "", position: pos(at, match.index, at, match.index + original.length) };
+			const link: LinkCache = {
+				link: decodeURI(target),
+				original,
+				displayText: match[2] ?? "",
+				position: pos(at, match.index, at, match.index + original.length),
+			};
 			(match[1] === "!" ? embeds : links).push(link);
 		}
 	};
@@ -102,7 +129,13 @@ export function parseNoteForCache(text: string): CachedMetadata {
 		}
 		const isItem = (candidate: string): boolean => /^\s*(?:[-*+]|\d+[.)])[ \t]/.test(candidate);
 		let end = line;
-		while (end + 1 < lines.length && (lines[end + 1] ?? "").trim() !== "" && isItem(lines[end + 1] ?? "") === isItem(current) && !/^(#{1,6})[ \t]/.test(lines[end + 1] ?? "")) end++;
+		while (
+			end + 1 < lines.length &&
+			(lines[end + 1] ?? "").trim() !== "" &&
+			isItem(lines[end + 1] ?? "") === isItem(current) &&
+			!/^(#{1,6})[ \t]/.test(lines[end + 1] ?? "")
+		)
+			end++;
 		for (let at = line; at <= end; at++) scanLinks(lines[at] ?? "", at);
 		const position = pos(line, 0, end, (lines[end] ?? "").length);
 		if (isItem(current)) {

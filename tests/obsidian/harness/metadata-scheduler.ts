@@ -38,7 +38,9 @@ export class ManualScheduler implements SourceScheduler {
 	advance(ms: number): void {
 		const until = this.time + ms;
 		for (;;) {
-			const due = [...this.timers.entries()].filter(([, timer]) => timer.at <= until).sort((a, b) => a[1].at - b[1].at)[0];
+			const due = [...this.timers.entries()]
+				.filter(([, timer]) => timer.at <= until)
+				.sort((a, b) => a[1].at - b[1].at)[0];
 			if (!due) break;
 			this.timers.delete(due[0]);
 			this.time = Math.max(this.time, due[1].at);

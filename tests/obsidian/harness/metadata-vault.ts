@@ -84,7 +84,8 @@ export class DiskBackedVault extends Events {
 	}
 	/** Test helper: the file watcher reports `path` (or every path that differs): the vault updates and fires its event. */
 	watcherCatchesUp(path?: string): void {
-		for (const each of path === undefined ? [...new Set([...this.adapter.paths(), ...this.known.keys()])] : [path]) this.catchUp(each);
+		for (const each of path === undefined ? [...new Set([...this.adapter.paths(), ...this.known.keys()])] : [path])
+			this.catchUp(each);
 	}
 
 	getFiles(): TFile[] {
@@ -101,7 +102,9 @@ export class DiskBackedVault extends Events {
 	}
 	read(file: TFile): Promise<string> {
 		const text = this.adapter.text(file.path);
-		return text === undefined ? Promise.reject(new Error(`ENOENT: no such file, open '${file.path}'`)) : Promise.resolve(text);
+		return text === undefined
+			? Promise.reject(new Error(`ENOENT: no such file, open '${file.path}'`))
+			: Promise.resolve(text);
 	}
 	cachedRead(file: TFile): Promise<string> {
 		const entry = this.known.get(file.path);
@@ -140,7 +143,11 @@ export class DiskBackedVault extends Events {
 }
 
 /** A vault of notes and a metadata cache indexing it with the fake parser; nothing is parsed until the test says. */
-export function createMetadataHarness(notes: Record<string, string> = {}): { vault: DiskBackedVault; disk: FakeDisk; metadataCache: MetadataCache } {
+export function createMetadataHarness(notes: Record<string, string> = {}): {
+	vault: DiskBackedVault;
+	disk: FakeDisk;
+	metadataCache: MetadataCache;
+} {
 	const vault = new DiskBackedVault();
 	const metadataCache = new MetadataCache();
 	metadataCache.attach(vault, parseNoteForCache);

@@ -73,7 +73,10 @@ export function allLeaves(app: App): WorkspaceLeaf[] {
 
 /** The loaded Markdown view of a leaf; throws when the leaf holds something else (e.g. it is still deferred). */
 export function markdownViewOf(leaf: WorkspaceLeaf): MarkdownView {
-	if (!(leaf.view instanceof MarkdownView)) throw new Error(`the leaf holds a ${leaf.view.getViewType()} view${leaf.isDeferred ? " (deferred)" : ""}, not a MarkdownView`);
+	if (!(leaf.view instanceof MarkdownView))
+		throw new Error(
+			`the leaf holds a ${leaf.view.getViewType()} view${leaf.isDeferred ? " (deferred)" : ""}, not a MarkdownView`,
+		);
 	return leaf.view;
 }
 

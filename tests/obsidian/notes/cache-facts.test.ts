@@ -3,7 +3,8 @@ import { factsFromText } from "../../../src/vault/notes/note-facts";
 import { parseNoteForCache } from "../harness/metadata-parser";
 import { libraryYamlCodec } from "../../../src/vault/folder/yaml-library-codec";
 
-const NOTE = "---\ntitle: Plan\nrelated: \"[[Other]]\"\ntags: [work]\n---\n# Plan\nSee [[Target#Part|alias]] and ![[pic.png]] #idea\n- item ^item1\n\nPara ^para1\n";
+const NOTE =
+	'---\ntitle: Plan\nrelated: "[[Other]]"\ntags: [work]\n---\n# Plan\nSee [[Target#Part|alias]] and ![[pic.png]] #idea\n- item ^item1\n\nPara ^para1\n';
 
 describe("frontmatterDetail", () => {
 	it("reads the frontmatter's key lines, property links and tags from the text, up to the cache's end line", () => {
@@ -25,8 +26,26 @@ describe("factsFromCache", () => {
 		const fromCache = factsFromCache("Plan.md", cache, frontmatterDetail("Plan.md", NOTE, cache, libraryYamlCodec));
 		const fromText = factsFromText("Plan.md", NOTE, libraryYamlCodec);
 		expect(fromCache.headings).toEqual(fromText.headings);
-		expect(fromCache.links.map(({ line, start, end, original, linkpath, subpath, embed }) => ({ line, start, end, original, linkpath, subpath, embed }))).toEqual(
-			fromText.links.map(({ line, start, end, original, linkpath, subpath, embed }) => ({ line, start, end, original, linkpath, subpath, embed })),
+		expect(
+			fromCache.links.map(({ line, start, end, original, linkpath, subpath, embed }) => ({
+				line,
+				start,
+				end,
+				original,
+				linkpath,
+				subpath,
+				embed,
+			})),
+		).toEqual(
+			fromText.links.map(({ line, start, end, original, linkpath, subpath, embed }) => ({
+				line,
+				start,
+				end,
+				original,
+				linkpath,
+				subpath,
+				embed,
+			})),
 		);
 		expect(fromCache.tags).toEqual(fromText.tags);
 		expect(fromCache.blockIds.map((block) => block.id)).toEqual(["item1", "para1"]);
@@ -34,7 +53,11 @@ describe("factsFromCache", () => {
 
 	it("takes the properties from Obsidian's own reading, without its position", () => {
 		const cache = parseNoteForCache(NOTE);
-		const facts = factsFromCache("Plan.md", { ...cache, frontmatter: { title: "From Obsidian", position: cache.frontmatterPosition } }, frontmatterDetail("Plan.md", NOTE, cache, libraryYamlCodec));
+		const facts = factsFromCache(
+			"Plan.md",
+			{ ...cache, frontmatter: { title: "From Obsidian", position: cache.frontmatterPosition } },
+			frontmatterDetail("Plan.md", NOTE, cache, libraryYamlCodec),
+		);
 		expect(facts.frontmatter?.properties).toEqual({ title: "From Obsidian" });
 	});
 
@@ -47,10 +70,18 @@ describe("factsFromCache", () => {
 	});
 
 	it("leaves out URLs and links with neither a path nor a subpath", () => {
-		const at = (col: number, length: number) => ({ start: { line: 0, col, offset: col }, end: { line: 0, col: col + length, offset: col + length } });
+		const at = (col: number, length: number) => ({
+			start: { line: 0, col, offset: col },
+			end: { line: 0, col: col + length, offset: col + length },
+		});
 		const cache = {
 			links: [
-				{ link: "https://example.com", original: "[site](https://example.com)", displayText: "site", position: at(0, 27) },
+				{
+					link: "https://example.com",
+					original: "[site](https://example.com)",
+					displayText: "site",
+					position: at(0, 27),
+				},
 				{ link: "#", original: "[[#]]", displayText: "", position: at(28, 5) },
 				{ link: "Real", original: "[[Real]]", displayText: "Real", position: at(34, 8) },
 			],

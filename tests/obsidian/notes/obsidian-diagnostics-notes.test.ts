@@ -60,7 +60,11 @@ class FakeMetadataCache extends FakeEvents {
 	}
 	getFirstLinkpathDest(linkpath: string): NoteFile | null {
 		const wanted = linkpath.toLowerCase();
-		return [...this.vault.files.values()].find((entry) => [entry.path.toLowerCase(), entry.path.toLowerCase().replace(/\.md$/, "")].includes(wanted)) ?? null;
+		return (
+			[...this.vault.files.values()].find((entry) =>
+				[entry.path.toLowerCase(), entry.path.toLowerCase().replace(/\.md$/, "")].includes(wanted),
+			) ?? null
+		);
 	}
 }
 
@@ -92,7 +96,11 @@ function setUp() {
 			{ id: "dup", parent: -8, position: pos(7, 0, 7, 12) },
 		],
 	});
-	add("Bad.md", { frontmatterPosition: pos(0, 0, 2, 3), sections: [{ type: "yaml", position: pos(0, 0, 2, 3) }] }, "---\nkey: [oops\n---\n");
+	add(
+		"Bad.md",
+		{ frontmatterPosition: pos(0, 0, 2, 3), sections: [{ type: "yaml", position: pos(0, 0, 2, 3) }] },
+		"---\nkey: [oops\n---\n",
+	);
 	add("Properties.md", { frontmatter: { title: "x" }, frontmatterPosition: pos(0, 0, 2, 3) }, "---\ntitle: x\n---\n");
 	vault.files.set("gone.txt", file("gone.txt"));
 	const source = new ObsidianDiagnosticsNotes({ vault, metadataCache, yaml: obsidianYamlCodec });
@@ -100,8 +108,16 @@ function setUp() {
 	return { vault, metadataCache, source, engine: new DiagnosticsEngine(source) };
 }
 
-function brief(diagnostics: { code: string; range: { start: { line: number; character: number }; end: { line: number; character: number } } }[]) {
-	return diagnostics.map(({ code, range }) => `${code} ${range.start.line}:${range.start.character}-${range.end.line}:${range.end.character}`);
+function brief(
+	diagnostics: {
+		code: string;
+		range: { start: { line: number; character: number }; end: { line: number; character: number } };
+	}[],
+) {
+	return diagnostics.map(
+		({ code, range }) =>
+			`${code} ${range.start.line}:${range.start.character}-${range.end.line}:${range.end.character}`,
+	);
 }
 
 describe("ObsidianDiagnosticsNotes", () => {
@@ -158,11 +174,21 @@ describe("ObsidianDiagnosticsNotes", () => {
 });
 
 /** A vault on a fake disk, Obsidian's lagging metadata cache over it, and the source with a hand-driven clock. */
-async function lagging(notes: Record<string, string>, options: { tick?: number; sliceMs?: number; unindexed?: string[] } = {}) {
+async function lagging(
+	notes: Record<string, string>,
+	options: { tick?: number; sliceMs?: number; unindexed?: string[] } = {},
+) {
 	const { vault, disk, metadataCache } = createMetadataHarness(notes);
 	await metadataCache.parsePending(Object.keys(notes).filter((path) => !options.unindexed?.includes(path)));
 	const scheduler = new ManualScheduler(options.tick ?? 0);
-	const source = new ObsidianDiagnosticsNotes({ vault, metadataCache, yaml: obsidianYamlCodec, scheduler, indexWaitMs: 200, sliceMs: options.sliceMs ?? 10 });
+	const source = new ObsidianDiagnosticsNotes({
+		vault,
+		metadataCache,
+		yaml: obsidianYamlCodec,
+		scheduler,
+		indexWaitMs: 200,
+		sliceMs: options.sliceMs ?? 10,
+	});
 	source.load();
 	return { vault, disk, metadataCache, scheduler, source, engine: new DiagnosticsEngine(source) };
 }
@@ -194,7 +220,10 @@ describe("ObsidianDiagnosticsNotes against a metadata cache that lags the disk (
 	});
 
 	it("waits for Obsidian's changed event once the watcher caught up, and answers from Obsidian's cache", async () => {
-		const { vault, disk, metadataCache, scheduler, source, engine } = await lagging({ "A.md": "See [[B]].\n", "B.md": "# B\n" });
+		const { vault, disk, metadataCache, scheduler, source, engine } = await lagging({
+			"A.md": "See [[B]].\n",
+			"B.md": "# B\n",
+		});
 		await engine.forNote("A.md");
 		vault.writeExternally("A.md", "See [[B#Nope]].\n");
 		vault.watcherCatchesUp("A.md");
@@ -241,13 +270,21 @@ describe("ObsidianDiagnosticsNotes against a metadata cache that lags the disk (
 
 	it("says in a whole-vault answer which notes are not indexed yet", async () => {
 		// Obsidian's first indexing is still running when the source starts: Later.md has no cache entry yet.
-		const { source, engine } = await lagging({ "B.md": "# B\n", "Later.md": "[[Nowhere]]\n" }, { unindexed: ["Later.md"] });
+		const { source, engine } = await lagging(
+			{ "B.md": "# B\n", "Later.md": "[[Nowhere]]\n" },
+			{ unindexed: ["Later.md"] },
+		);
 		expect(await engine.forVault()).toEqual([]);
-		expect(source.indexingNotice()).toMatch(/not finished indexing the vault: 1 note not indexed yet was not checked/);
+		expect(source.indexingNotice()).toMatch(
+			/not finished indexing the vault: 1 note not indexed yet was not checked/,
+		);
 	});
 
 	it("uses Obsidian's answer once it has indexed the note, and stops reading the disk", async () => {
-		const { vault, disk, metadataCache, scheduler, source, engine } = await lagging({ "A.md": "[[B]]\n", "B.md": "# B\n" });
+		const { vault, disk, metadataCache, scheduler, source, engine } = await lagging({
+			"A.md": "[[B]]\n",
+			"B.md": "# B\n",
+		});
 		vault.writeExternally("A.md", "[[Gone]]\n");
 		const first = track(engine.forNote("A.md"));
 		await settle();
@@ -276,7 +313,8 @@ describe("ObsidianDiagnosticsNotes and Obsidian's own rules (defect 12)", () => 
 
 	it("builds every note's metadata at layout ready in slices, yielding between them", async () => {
 		const notes: Record<string, string> = {};
-		for (let index = 0; index < 300; index++) notes[`Area/Note ${index}.md`] = `# Note ${index}\n\n[[Note ${index + 1}]]\n`;
+		for (let index = 0; index < 300; index++)
+			notes[`Area/Note ${index}.md`] = `# Note ${index}\n\n[[Note ${index + 1}]]\n`;
 		const { scheduler, source } = await lagging(notes, { tick: 1, sliceMs: 10 });
 		await source.refresh();
 		scheduler.endOfWork();
@@ -310,7 +348,8 @@ describe("getDiagnostics over the Obsidian source", () => {
 describe("the first whole-vault call over the Obsidian source", () => {
 	it("runs the rules over every note in slices too, yielding between them", async () => {
 		const notes: Record<string, string> = {};
-		for (let index = 0; index < 300; index++) notes[`Area/Note ${index}.md`] = `# Note ${index}\n\n[[Note ${index + 1}]] [[Note ${index}#Nope]]\n`;
+		for (let index = 0; index < 300; index++)
+			notes[`Area/Note ${index}.md`] = `# Note ${index}\n\n[[Note ${index + 1}]] [[Note ${index}#Nope]]\n`;
 		const { scheduler, source, engine } = await lagging(notes, { tick: 1, sliceMs: 10 });
 		await source.refresh();
 		scheduler.endOfWork();
@@ -326,8 +365,16 @@ describe("the first whole-vault call over the Obsidian source", () => {
 
 describe("the Obsidian source behind the privacy boundary (as assembleBridge wraps it)", () => {
 	it("keeps Obsidian's subpath matcher, the pace and the indexing notice, and says nothing about private notes", async () => {
-		const { vault, scheduler, source } = await lagging({ "A.md": "[[B#Part]]\n", "B.md": "# Part\n", "Private/Diary.md": "# Diary\n" });
-		const privacy = new VaultPrivacy({ paths: new VaultPaths("/vault"), rules: () => ({ folders: ["Private"], tags: [] }), tagsOf: () => [] });
+		const { vault, scheduler, source } = await lagging({
+			"A.md": "[[B#Part]]\n",
+			"B.md": "# Part\n",
+			"Private/Diary.md": "# Diary\n",
+		});
+		const privacy = new VaultPrivacy({
+			paths: new VaultPaths("/vault"),
+			rules: () => ({ folders: ["Private"], tags: [] }),
+			tagsOf: () => [],
+		});
 		const wrapped = privacy.notes(source);
 		expect(wrapped.pace?.sliceMs).toBe(10);
 		const engine = new DiagnosticsEngine(wrapped);

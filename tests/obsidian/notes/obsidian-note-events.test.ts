@@ -1,5 +1,9 @@
 import type { CachedMetadata, EventRef } from "obsidian";
-import { isNotePath, ObsidianNoteEvents, type NoteEventListener } from "../../../src/obsidian/notes/obsidian-note-events";
+import {
+	isNotePath,
+	ObsidianNoteEvents,
+	type NoteEventListener,
+} from "../../../src/obsidian/notes/obsidian-note-events";
 
 const CACHE: CachedMetadata = {};
 
@@ -100,7 +104,13 @@ describe("ObsidianNoteEvents", () => {
 		vault.trigger("modify", { path: "A.md" });
 		vault.trigger("rename", { path: "B.md" }, "A.md");
 		vault.trigger("delete", { path: "B.md" });
-		expect(heard).toEqual(["created A.md", "changed A.md # A", "modified A.md", "renamed A.md → B.md", "deleted B.md"]);
+		expect(heard).toEqual([
+			"created A.md",
+			"changed A.md # A",
+			"modified A.md",
+			"renamed A.md → B.md",
+			"deleted B.md",
+		]);
 		stopListening();
 		vault.trigger("create", { path: "C.md" });
 		expect(heard).toHaveLength(5);

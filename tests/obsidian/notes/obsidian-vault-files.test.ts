@@ -9,7 +9,10 @@ import { FIXTURE_TIMEOUT_MS } from "../../helpers/fixture-timeout";
 function parseWithTags(text: string): CachedMetadata {
 	const cache = parseNoteForCache(text);
 	const at = { line: 0, col: 0, offset: 0 };
-	const tags = [...text.matchAll(/(?:^|\s)(#[\p{L}\p{N}_/-]+)/gu)].map((match) => ({ tag: match[1] ?? "", position: { start: at, end: at } }));
+	const tags = [...text.matchAll(/(?:^|\s)(#[\p{L}\p{N}_/-]+)/gu)].map((match) => ({
+		tag: match[1] ?? "",
+		position: { start: at, end: at },
+	}));
 	return tags.length > 0 ? { ...cache, tags } : cache;
 }
 
@@ -25,7 +28,8 @@ describe("ObsidianVaultFiles", () => {
 			["Tagged/front.md", "---\ntags: [secret, work]\n---\nbody\n"],
 			["Tagged/inline.md", "text #Secret/health and #idea\n"],
 			["Images/pixel.png", "PNG"],
-		]) app.vault.contents.set(path, text);
+		])
+			app.vault.contents.set(path, text);
 		// The fake's Vault is the vault the fake cache indexes; its `on` is typed more loosely than `attach` asks.
 		app.metadataCache.attach(app.vault as unknown as Parameters<MetadataCache["attach"]>[0], parseWithTags);
 		await app.metadataCache.parsePending();

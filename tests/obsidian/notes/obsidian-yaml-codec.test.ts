@@ -6,7 +6,10 @@ describe("obsidianYamlCodec", () => {
 	it("parses and writes YAML through Obsidian's parseYaml and stringifyYaml", () => {
 		expect(obsidianYamlCodec.parse("title: Plan\ntags: [a, b]\n")).toEqual({ title: "Plan", tags: ["a", "b"] });
 		expect(() => obsidianYamlCodec.parse("a: [\n")).toThrow();
-		expect(obsidianYamlCodec.parse(obsidianYamlCodec.stringify({ a: [1, "x: y"], b: null }))).toEqual({ a: [1, "x: y"], b: null });
+		expect(obsidianYamlCodec.parse(obsidianYamlCodec.stringify({ a: [1, "x: y"], b: null }))).toEqual({
+			a: [1, "x: y"],
+			b: null,
+		});
 	});
 
 	it("reads tags from the parsed value: none where the YAML does not parse, as Obsidian's cache has none then", () => {

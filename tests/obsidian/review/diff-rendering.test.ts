@@ -14,7 +14,10 @@ const after = before.replace("line 6", "line six");
 describe("diff rendering", () => {
 	it("unified: one hunk with three lines of context, the rest folded with its count", () => {
 		const root = draw((parent) => renderDiff(parent, computeLineDiff(before, after).lines, "unified"));
-		expect(root.findAll("ccb-diff-fold").map((fold) => fold.text)).toEqual(["2 unchanged lines", "3 unchanged lines"]);
+		expect(root.findAll("ccb-diff-fold").map((fold) => fold.text)).toEqual([
+			"2 unchanged lines",
+			"3 unchanged lines",
+		]);
 		expect(root.findAll("ccb-diff-removed").map((line) => line.textContent)).toEqual(["6−line 6"]);
 		expect(root.findAll("ccb-diff-added").map((line) => line.textContent)).toEqual(["6+line six"]);
 		expect(root.findAll("ccb-diff-word-removed").map((word) => word.text)).toEqual(["6"]);
@@ -30,12 +33,16 @@ describe("diff rendering", () => {
 
 	it("a fold is a button that asks for every line; expanded, nothing is folded", () => {
 		let asked = 0;
-		const root = draw((parent) => renderDiff(parent, computeLineDiff(before, after).lines, "unified", { showAll: () => asked++ }));
+		const root = draw((parent) =>
+			renderDiff(parent, computeLineDiff(before, after).lines, "unified", { showAll: () => asked++ }),
+		);
 		const fold = root.findAll("ccb-diff-fold")[0];
 		expect(fold?.tag).toBe("button");
 		fold?.dispatch("click");
 		expect(asked).toBe(1);
-		const expanded = draw((parent) => renderDiff(parent, computeLineDiff(before, after).lines, "unified", { expanded: true }));
+		const expanded = draw((parent) =>
+			renderDiff(parent, computeLineDiff(before, after).lines, "unified", { expanded: true }),
+		);
 		expect(expanded.findAll("ccb-diff-fold")).toEqual([]);
 		expect(expanded.findAll("ccb-diff-line")).toHaveLength(13);
 	});

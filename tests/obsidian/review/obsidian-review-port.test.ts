@@ -23,14 +23,21 @@ function pending(overrides: Partial<PendingReview> = {}): PendingReview {
 	};
 }
 
-const actions: DiffReviewActions = { accept: () => ({ kind: "accepted" }), reject: () => undefined, closed: () => undefined };
+const actions: DiffReviewActions = {
+	accept: () => ({ kind: "accepted" }),
+	reject: () => undefined,
+	closed: () => undefined,
+};
 const opened: App[] = [];
 
 async function setup() {
 	const built = await buildWorkspace({ notes: { [notePath]: crlfNote }, tabs: [{ path: notePath }] });
 	opened.push(built.app);
 	// What Plugin.registerView does for the review view type.
-	built.app.viewRegistry.set(DIFF_VIEW_TYPE, (leaf) => new DiffReviewView(leaf as unknown as RealLeaf) as unknown as View);
+	built.app.viewRegistry.set(
+		DIFF_VIEW_TYPE,
+		(leaf) => new DiffReviewView(leaf as unknown as RealLeaf) as unknown as View,
+	);
 	const port = new ObsidianReviewPort(built.app as unknown as RealApp, actions);
 	const noteLeaf = built.leaves[0];
 	if (!noteLeaf) throw new Error("no note tab");
@@ -51,7 +58,11 @@ describe("ObsidianReviewPort showing and closing reviews", () => {
 		const setViewState = jest.spyOn(WorkspaceLeaf.prototype, "setViewState");
 		await port.show(pending());
 		// The note is in the view state the tab is created with, so its first title already names it.
-		expect(setViewState).toHaveBeenCalledWith({ type: DIFF_VIEW_TYPE, active: true, state: { tabName: pending().tabName, path: notePath } });
+		expect(setViewState).toHaveBeenCalledWith({
+			type: DIFF_VIEW_TYPE,
+			active: true,
+			state: { tabName: pending().tabName, path: notePath },
+		});
 		setViewState.mockRestore();
 		const [leaf] = reviewLeaves(app);
 		expect(leaf?.getViewState().state).toEqual({ tabName: pending().tabName, path: notePath });

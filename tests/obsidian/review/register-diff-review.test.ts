@@ -58,7 +58,12 @@ describe("registerDiffReviewView", () => {
 		expect(app.workspace.getLeavesOfType(DIFF_VIEW_TYPE)).toEqual([live]);
 	});
 
-	const shownReview = async (tabName: string, id: number, calls: string[] = [], shown = review(tabName, id)): Promise<WorkspaceLeaf> => {
+	const shownReview = async (
+		tabName: string,
+		id: number,
+		calls: string[] = [],
+		shown = review(tabName, id),
+	): Promise<WorkspaceLeaf> => {
 		const leaf = await reviewTab(tabName);
 		const view = leaf.view;
 		if (!(view instanceof DiffReviewView)) throw new Error("not a review view");
@@ -67,7 +72,8 @@ describe("registerDiffReviewView", () => {
 				calls.push(`accept ${shown.id} ${text}`);
 				return { kind: "accepted" };
 			},
-			reject: (decided, reason) => void calls.push(`reject ${decided.id}${reason === undefined ? "" : ` ${reason}`}`),
+			reject: (decided, reason) =>
+				void calls.push(`reject ${decided.id}${reason === undefined ? "" : ` ${reason}`}`),
 			closed: () => undefined,
 		});
 		return leaf;
@@ -96,7 +102,10 @@ describe("registerDiffReviewView", () => {
 		const leaf = await shownReview("tab", 5, calls);
 		const note = app.workspace.getLeaf("tab");
 		app.workspace.setActiveLeaf(note);
-		expect([plugin.runCommand("accept-review", true), plugin.runCommand("reject-review", true)]).toEqual([false, false]);
+		expect([plugin.runCommand("accept-review", true), plugin.runCommand("reject-review", true)]).toEqual([
+			false,
+			false,
+		]);
 		app.workspace.setActiveLeaf(leaf);
 		expect(plugin.runCommand("accept-review")).toBe(true);
 		expect(plugin.runCommand("reject-review")).toBe(true);
@@ -105,7 +114,11 @@ describe("registerDiffReviewView", () => {
 
 	it("the Reject command sends the reason typed for Claude", async () => {
 		const calls: string[] = [];
-		const leaf = await shownReview("tab", 6, calls, { ...review("tab", 6), proposer: { client: "Claude's vault tools", tool: "edit_note" }, takesRejectReason: true });
+		const leaf = await shownReview("tab", 6, calls, {
+			...review("tab", 6),
+			proposer: { client: "Claude's vault tools", tool: "edit_note" },
+			takesRejectReason: true,
+		});
 		app.workspace.setActiveLeaf(leaf);
 		const field = (leaf.view as unknown as { contentEl: FakeElement }).contentEl.findAll("ccb-review-reason")[0];
 		if (!field) throw new Error("no reason field");

@@ -12,7 +12,10 @@ const input: ReviewInput = {
 function panel(current: string | undefined = input.before) {
 	const root = new FakeElement();
 	const verdicts: ReviewVerdict[] = [];
-	const shown = new ReviewPanel(root as unknown as HTMLElement, input, { decide: (verdict) => verdicts.push(verdict), currentText: () => Promise.resolve(current) });
+	const shown = new ReviewPanel(root as unknown as HTMLElement, input, {
+		decide: (verdict) => verdicts.push(verdict),
+		currentText: () => Promise.resolve(current),
+	});
 	const one = (cls: string): FakeElement => {
 		const found = root.findAll(cls)[0];
 		if (!found) throw new Error(`no .${cls}`);
@@ -24,20 +27,32 @@ function panel(current: string | undefined = input.before) {
 describe("ReviewPanel on its own (what other features reuse)", () => {
 	it("takes a note path, two texts, a proposer and a time, and hands back the text as decided", () => {
 		const { root, shown, verdicts, one } = panel();
-		expect([one("ccb-review-proposer").text, one("ccb-review-tool").text, one("ccb-review-path").text]).toEqual(["agent panel", "Edit", "Journal/today.md"]);
+		expect([one("ccb-review-proposer").text, one("ccb-review-tool").text, one("ccb-review-path").text]).toEqual([
+			"agent panel",
+			"Edit",
+			"Journal/today.md",
+		]);
 		expect(root.findAll("ccb-suggest-change")).toHaveLength(2);
 		root.findAll("ccb-suggest-reject")[1]?.dispatch("click");
 		one("ccb-review-accept").dispatch("click");
 		one("ccb-review-reject").dispatch("click");
 		shown.reject("Bo was not there");
-		expect(verdicts).toEqual([{ kind: "accept", finalText: "Met Ana and Bo. We talked.\n" }, { kind: "reject" }, { kind: "reject", reason: "Bo was not there" }]);
+		expect(verdicts).toEqual([
+			{ kind: "accept", finalText: "Met Ana and Bo. We talked.\n" },
+			{ kind: "reject" },
+			{ kind: "reject", reason: "Bo was not there" },
+		]);
 	});
 
 	it("offers a reason for Claude only when asked to, and a plain reject() (the command, Escape) sends what was typed", () => {
 		expect(panel().root.findAll("ccb-review-reason")).toEqual([]);
 		const root = new FakeElement();
 		const verdicts: ReviewVerdict[] = [];
-		const shown = new ReviewPanel(root as unknown as HTMLElement, { ...input, asksReason: true }, { decide: (verdict) => verdicts.push(verdict), currentText: () => Promise.resolve(undefined) });
+		const shown = new ReviewPanel(
+			root as unknown as HTMLElement,
+			{ ...input, asksReason: true },
+			{ decide: (verdict) => verdicts.push(verdict), currentText: () => Promise.resolve(undefined) },
+		);
 		const field = root.findAll("ccb-review-reason")[0];
 		if (!field) throw new Error("no reason field");
 		field.value = "   ";
@@ -58,7 +73,12 @@ describe("ReviewPanel on its own (what other features reuse)", () => {
 		expect(shown.baseText).toBe("Met Ana. We talked. Later: lunch.\n");
 		expect(one("ccb-review-accept").attributes.has("disabled")).toBe(false);
 		expect(root.findAll("ccb-suggest-change").filter((change) => change.hasClass("is-rejected"))).toEqual([]);
-		expect(root.findAll("ccb-suggest-removed").map((el) => el.textContent).join("")).toContain("Later: lunch");
+		expect(
+			root
+				.findAll("ccb-suggest-removed")
+				.map((el) => el.textContent)
+				.join(""),
+		).toContain("Later: lunch");
 		shown.accept();
 		expect(verdicts).toEqual([{ kind: "accept", finalText: input.proposed }]);
 	});

@@ -1,8 +1,16 @@
-import { BridgeSettingsHost, type PluginData, type RunningBridge } from "../../../src/obsidian/settings/bridge-settings-host";
+import {
+	BridgeSettingsHost,
+	type PluginData,
+	type RunningBridge,
+} from "../../../src/obsidian/settings/bridge-settings-host";
 import { App } from "../../__mocks__/obsidian";
 
 /** data.json in memory, and a bridge that is off; restarts are counted. */
-function hostParts(saved: unknown): { app: App; data: PluginData & { saved: unknown }; running: RunningBridge & { restarts: number } } {
+function hostParts(saved: unknown): {
+	app: App;
+	data: PluginData & { saved: unknown };
+	running: RunningBridge & { restarts: number };
+} {
 	const app = new App("/vault", "Vault");
 	const data = {
 		saved,
@@ -37,7 +45,9 @@ describe("BridgeSettingsHost", () => {
 
 	it("builds the privacy rules from the settings, plus Obsidian's Excluded files only when that option is on", async () => {
 		const { app, data, running } = hostParts({ privateFolders: ["Diary"], excludedFilesArePrivate: false });
-		Object.assign(app.vault, { getConfig: (key: string) => (key === "userIgnoreFilters" ? ["Archive/"] : undefined) });
+		Object.assign(app.vault, {
+			getConfig: (key: string) => (key === "userIgnoreFilters" ? ["Archive/"] : undefined),
+		});
 		const host = await BridgeSettingsHost.load(app as never, data, running);
 		expect(host.privacyRules().folders).toEqual(["Diary"]);
 		host.settings.excludedFilesArePrivate = true;

@@ -1,7 +1,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { FakeElement, Setting, notices } from "../../__mocks__/obsidian";
-import { ClaudePermissionsSection, deniedSentence, type ClaudePermissionsHost } from "../../../src/obsidian/settings/claude-permissions-section";
+import {
+	ClaudePermissionsSection,
+	deniedSentence,
+	type ClaudePermissionsHost,
+} from "../../../src/obsidian/settings/claude-permissions-section";
 import type { VaultLocalStorage } from "../../../src/obsidian/settings/previewed-permissions";
 import { PreviewedPermissions } from "../../../src/obsidian/settings/previewed-permissions";
 import { DEFAULT_SETTINGS, type BridgeSettings } from "../../../src/settings";
@@ -19,7 +23,10 @@ afterEach(() => removeVault?.());
 function setUp(onLocalDisk = true) {
 	const vaultPath = onLocalDisk ? vault : undefined;
 	const storage = new Map<string, unknown>();
-	const local: VaultLocalStorage = { loadLocalStorage: (key) => storage.get(key), saveLocalStorage: (key, data) => void storage.set(key, data) };
+	const local: VaultLocalStorage = {
+		loadLocalStorage: (key) => storage.get(key),
+		saveLocalStorage: (key, data) => void storage.set(key, data),
+	};
 	const saved: BridgeSettings[] = [];
 	const settings: BridgeSettings = { ...DEFAULT_SETTINGS, privateFolders: ["Secret"] };
 	const host: ClaudePermissionsHost = {
@@ -38,7 +45,10 @@ function setUp(onLocalDisk = true) {
 		return found;
 	};
 	const button = (text: string) => {
-		const found = Setting.created.filter((setting) => setting.containerEl === preview()).flatMap((setting) => setting.buttons).find((each) => each.text === text);
+		const found = Setting.created
+			.filter((setting) => setting.containerEl === preview())
+			.flatMap((setting) => setting.buttons)
+			.find((each) => each.text === text);
 		if (!found) throw new Error(`no button ${text}; the preview shows: ${preview().textContent}`);
 		return found;
 	};
@@ -51,17 +61,23 @@ describe("ClaudePermissionsSection", () => {
 	it("shows in a sentence what the rules keep out, the exact patch behind Show file change, and writes nothing until the user confirms", async () => {
 		const { section, preview, button, settings, saved, host } = setUp();
 		await section.propose({ enabled: true, file: "shared" });
-		expect(preview().children[0]?.text).toBe("Once written: Claude Code will not read or edit: Secret/, .vault-config/, .trash/ — in .claude/settings.json.");
+		expect(preview().children[0]?.text).toBe(
+			"Once written: Claude Code will not read or edit: Secret/, .vault-config/, .trash/ — in .claude/settings.json.",
+		);
 		const change = preview().children.find((child) => child.tag === "details");
 		expect(change?.children[0]?.text).toBe("Show file change");
-		expect(change?.findAll("claude-code-bridge-permissions-diff")[0]?.text).toContain('+      "Read(./Secret/**)",');
+		expect(change?.findAll("claude-code-bridge-permissions-diff")[0]?.text).toContain(
+			'+      "Read(./Secret/**)",',
+		);
 		expect(existsSync(settingsFile())).toBe(false);
 		await button("Write the rules").click();
 		expect(readFileSync(settingsFile(), "utf8")).toContain("Read(./Secret/**)");
 		expect(settings.keepPrivateFromClaudeTools).toBe(true);
 		expect(saved.at(-1)).toMatchObject({ keepPrivateFromClaudeTools: true, claudeSettingsFile: "shared" });
 		expect(host.previewedPermissions.load()?.settingsFile).toBe(".claude/settings.json");
-		expect(notices.at(-1)).toBe("Deny rules written into .claude/settings.json. Restart running Claude Code sessions.");
+		expect(notices.at(-1)).toBe(
+			"Deny rules written into .claude/settings.json. Restart running Claude Code sessions.",
+		);
 	});
 
 	it("writes and saves nothing on Cancel", async () => {
@@ -84,6 +100,8 @@ describe("ClaudePermissionsSection", () => {
 
 describe("deniedSentence", () => {
 	it("names each folder and the file, in plain words", () => {
-		expect(deniedSentence(["Secret", "Work/HR", ".vault-config"], ".claude/settings.local.json")).toBe("Claude Code will not read or edit: Secret/, Work/HR/, .vault-config/ — in .claude/settings.local.json.");
+		expect(deniedSentence(["Secret", "Work/HR", ".vault-config"], ".claude/settings.local.json")).toBe(
+			"Claude Code will not read or edit: Secret/, Work/HR/, .vault-config/ — in .claude/settings.local.json.",
+		);
 	});
 });

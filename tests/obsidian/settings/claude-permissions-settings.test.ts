@@ -28,8 +28,17 @@ function setUp(stored: Partial<BridgeSettings> = {}) {
 	Setting.created = [];
 	notices.splice(0);
 	const calls: string[] = [];
-	const settings: BridgeSettings = { ...DEFAULT_SETTINGS, privateFolders: ["Secret"], privateTags: ["private"], ...stored };
-	const sources = (): DenyRuleSources => ({ folders: settings.privateFolders, tags: settings.privateTags, configDirs: [CONFIG_DIR] });
+	const settings: BridgeSettings = {
+		...DEFAULT_SETTINGS,
+		privateFolders: ["Secret"],
+		privateTags: ["private"],
+		...stored,
+	};
+	const sources = (): DenyRuleSources => ({
+		folders: settings.privateFolders,
+		tags: settings.privateTags,
+		configDirs: [CONFIG_DIR],
+	});
 	const app = new App(vault, "My vault");
 	const previewedPermissions = new PreviewedPermissions(app);
 	const host: SettingsHost = {
@@ -45,7 +54,11 @@ function setUp(stored: Partial<BridgeSettings> = {}) {
 		denyRuleSources: sources,
 		previewedPermissions,
 	};
-	const tab = new BridgeSettingTab(app as never, new Plugin(app, { id: "x", name: "x", version: "0" }) as never, host);
+	const tab = new BridgeSettingTab(
+		app as never,
+		new Plugin(app, { id: "x", name: "x", version: "0" }) as never,
+		host,
+	);
 	tab.display();
 	const named = (name: string): Setting => {
 		const found = Setting.created.filter((setting) => setting.name === name).at(-1);
@@ -58,7 +71,11 @@ function setUp(stored: Partial<BridgeSettings> = {}) {
 		return found;
 	};
 	const button = (text: string) => {
-		const found = Setting.created.filter((setting) => setting.containerEl === preview()).flatMap((setting) => setting.buttons).reverse().find((each) => each.text === text);
+		const found = Setting.created
+			.filter((setting) => setting.containerEl === preview())
+			.flatMap((setting) => setting.buttons)
+			.reverse()
+			.find((each) => each.text === text);
 		if (!found) throw new Error(`No button ${text} in the preview; it shows: ${preview().textContent}`);
 		return found;
 	};
@@ -73,11 +90,22 @@ describe("the settings tab's Claude Code file tools section", () => {
 	it("sits with the privacy rows under Context, and both options are off by default", () => {
 		const { named } = setUp();
 		const names = Setting.created.map((setting) => setting.name);
-		expect(names.slice(names.indexOf("Context"), names.indexOf("Reviews"))).toEqual(["Context", "Private folders", "Private tags", EXCLUDED, KEEP, PERSONAL]);
+		expect(names.slice(names.indexOf("Context"), names.indexOf("Reviews"))).toEqual([
+			"Context",
+			"Private folders",
+			"Private tags",
+			EXCLUDED,
+			KEEP,
+			PERSONAL,
+		]);
 		expect(named(KEEP).toggles[0]?.value).toBe(false);
 		expect(named(PERSONAL).toggles[0]?.value).toBe(false);
 		expect(named(EXCLUDED).toggles[0]?.value).toBe(false);
-		expect(migrateSettings({})).toMatchObject({ keepPrivateFromClaudeTools: false, claudeSettingsFile: "shared", excludedFilesArePrivate: false });
+		expect(migrateSettings({})).toMatchObject({
+			keepPrivateFromClaudeTools: false,
+			claudeSettingsFile: "shared",
+			excludedFilesArePrivate: false,
+		});
 	});
 
 	it("the toggle is not shown on until the file is written, and then says in a sentence what is kept out and where", async () => {
@@ -88,7 +116,9 @@ describe("the settings tab's Claude Code file tools section", () => {
 		await button("Write the rules").click();
 		expect(existsSync(settingsFile())).toBe(true);
 		expect(named(KEEP).toggles[0]?.value).toBe(true);
-		expect(named(KEEP).desc).toBe(`Claude Code will not read or edit: Secret/, ${CONFIG_DIR}/, .trash/ — in .claude/settings.json.`);
+		expect(named(KEEP).desc).toBe(
+			`Claude Code will not read or edit: Secret/, ${CONFIG_DIR}/, .trash/ — in .claude/settings.json.`,
+		);
 		await named(PERSONAL).toggles[0]?.change(true);
 		expect(named(PERSONAL).toggles[0]?.value).toBe(false);
 		await button("Write the rules").click();
@@ -114,10 +144,14 @@ describe("the settings tab's Claude Code file tools section", () => {
 		expect(button("Write the rules").cta).toBe(true);
 
 		await button("Write the rules").click();
-		expect((readJson(settingsFile()) as { permissions: { deny: string[] } }).permissions.deny).toContain("Read(./Secret/**)");
+		expect((readJson(settingsFile()) as { permissions: { deny: string[] } }).permissions.deny).toContain(
+			"Read(./Secret/**)",
+		);
 		expect(settings.keepPrivateFromClaudeTools).toBe(true);
 		expect(calls).toContain("save");
-		expect(notices.at(-1)).toBe("Deny rules written into .claude/settings.json. Restart running Claude Code sessions.");
+		expect(notices.at(-1)).toBe(
+			"Deny rules written into .claude/settings.json. Restart running Claude Code sessions.",
+		);
 		expect(preview().textContent).toBe("");
 	});
 
@@ -135,7 +169,9 @@ describe("the settings tab's Claude Code file tools section", () => {
 		writeFileSync(settingsFile(), "{ mine: true }");
 		const { named, preview, settings } = setUp();
 		await named(KEEP).toggles[0]?.change(true);
-		expect(preview().textContent).toMatch(/^Nothing was written: \.claude\/settings\.json: It is not valid JSON .*it was left as it is\.$/);
+		expect(preview().textContent).toMatch(
+			/^Nothing was written: \.claude\/settings\.json: It is not valid JSON .*it was left as it is\.$/,
+		);
 		expect(readFileSync(settingsFile(), "utf8")).toBe("{ mine: true }");
 		expect(named(KEEP).toggles[0]?.value).toBe(false);
 		expect(settings.keepPrivateFromClaudeTools).toBe(false);
@@ -150,7 +186,9 @@ describe("the settings tab's Claude Code file tools section", () => {
 			symlinkSync(join(outside.path, "settings.json"), settingsFile());
 			const { named, preview, settings } = setUp();
 			await named(KEEP).toggles[0]?.change(true);
-			expect(preview().textContent).toMatch(/^Nothing was written: \.claude\/settings\.json is a symbolic link \(to .*\): the bridge writes Claude Code's rules only into a real file inside the vault, so nothing was written\./);
+			expect(preview().textContent).toMatch(
+				/^Nothing was written: \.claude\/settings\.json is a symbolic link \(to .*\): the bridge writes Claude Code's rules only into a real file inside the vault, so nothing was written\./,
+			);
 			expect(readFileSync(join(outside.path, "settings.json"), "utf8")).toBe(mine);
 			expect(named(KEEP).toggles[0]?.value).toBe(false);
 			expect(settings.keepPrivateFromClaudeTools).toBe(false);
@@ -180,7 +218,9 @@ describe("the settings tab's Claude Code file tools section", () => {
 		expect(preview().findAll("claude-code-bridge-permissions-diff")).toHaveLength(2);
 		await button("Write the rules").click();
 		expect(readJson(settingsFile())).toEqual({});
-		expect((readJson(localFile()) as { permissions: { deny: string[] } }).permissions.deny).toContain("Edit(./Secret/**)");
+		expect((readJson(localFile()) as { permissions: { deny: string[] } }).permissions.deny).toContain(
+			"Edit(./Secret/**)",
+		);
 		expect(settings.claudeSettingsFile).toBe("local");
 	});
 
@@ -194,12 +234,24 @@ describe("the settings tab's Claude Code file tools section", () => {
 
 describe("stored settings of the section", () => {
 	it("keeps valid values and drops anything else to the defaults (a stored path cannot pick the settings file)", () => {
-		expect(migrateSettings({ keepPrivateFromClaudeTools: true, claudeSettingsFile: "local", excludedFilesArePrivate: true })).toMatchObject({
+		expect(
+			migrateSettings({
+				keepPrivateFromClaudeTools: true,
+				claudeSettingsFile: "local",
+				excludedFilesArePrivate: true,
+			}),
+		).toMatchObject({
 			keepPrivateFromClaudeTools: true,
 			claudeSettingsFile: "local",
 			excludedFilesArePrivate: true,
 		});
-		expect(migrateSettings({ keepPrivateFromClaudeTools: "yes", claudeSettingsFile: "../../.bashrc", excludedFilesArePrivate: 1 })).toMatchObject({
+		expect(
+			migrateSettings({
+				keepPrivateFromClaudeTools: "yes",
+				claudeSettingsFile: "../../.bashrc",
+				excludedFilesArePrivate: 1,
+			}),
+		).toMatchObject({
 			keepPrivateFromClaudeTools: false,
 			claudeSettingsFile: "shared",
 			excludedFilesArePrivate: false,
@@ -208,8 +260,17 @@ describe("stored settings of the section", () => {
 });
 
 describe("ClaudePermissionsSync (private folders changed while the option is on)", () => {
-	function host(settings: BridgeSettings, previewedPermissions = new PreviewedPermissions(new App(vault, "My vault"))) {
-		return { settings, vaultPath: vault, saveSettings: () => Promise.resolve(), previewedPermissions, denyRuleSources: (): DenyRuleSources => ({ folders: settings.privateFolders, tags: [], configDirs: [] }) };
+	function host(
+		settings: BridgeSettings,
+		previewedPermissions = new PreviewedPermissions(new App(vault, "My vault")),
+	) {
+		return {
+			settings,
+			vaultPath: vault,
+			saveSettings: () => Promise.resolve(),
+			previewedPermissions,
+			denyRuleSources: (): DenyRuleSources => ({ folders: settings.privateFolders, tags: [], configDirs: [] }),
+		};
 	}
 
 	it("after a write previewed in the settings tab, brings the rules up to date and names the file it changed", async () => {
@@ -218,12 +279,23 @@ describe("ClaudePermissionsSync (private folders changed while the option is on)
 		await button("Write the rules").click();
 		settings.privateFolders = ["Diary"];
 		const told: string[] = [];
-		const sync = new ClaudePermissionsSync({ settings, vaultPath: vault, saveSettings: () => Promise.resolve(), previewedPermissions, denyRuleSources: sources }, (message) => told.push(message));
+		const sync = new ClaudePermissionsSync(
+			{
+				settings,
+				vaultPath: vault,
+				saveSettings: () => Promise.resolve(),
+				previewedPermissions,
+				denyRuleSources: sources,
+			},
+			(message) => told.push(message),
+		);
 		await sync.sync();
 		const deny = (readJson(settingsFile()) as { permissions: { deny: string[] } }).permissions.deny;
 		expect(deny).toContain("Read(./Diary/**)");
 		expect(deny).not.toContain("Read(./Secret/**)");
-		expect(told).toEqual([`Claude Code's deny rules updated in ${join(vault, ".claude", "settings.json")} for the new private folders (4 added, 4 removed). Restart running Claude Code sessions.`]);
+		expect(told).toEqual([
+			`Claude Code's deny rules updated in ${join(vault, ".claude", "settings.json")} for the new private folders (4 added, 4 removed). Restart running Claude Code sessions.`,
+		]);
 		expect(await sync.doctorInputs()).toMatchObject({ enabled: true, settingsFile: ".claude/settings.json" });
 	});
 
@@ -232,7 +304,10 @@ describe("ClaudePermissionsSync (private folders changed while the option is on)
 		const mine = `${JSON.stringify({ permissions: { deny: ["Bash(rm *)"] } }, null, 2)}\n`;
 		writeFileSync(settingsFile(), mine);
 		const told: string[] = [];
-		await new ClaudePermissionsSync(host({ ...DEFAULT_SETTINGS, privateFolders: ["Secret"], keepPrivateFromClaudeTools: true }), (message) => told.push(message)).sync();
+		await new ClaudePermissionsSync(
+			host({ ...DEFAULT_SETTINGS, privateFolders: ["Secret"], keepPrivateFromClaudeTools: true }),
+			(message) => told.push(message),
+		).sync();
 		expect(readFileSync(settingsFile(), "utf8")).toBe(mine);
 		expect(readdirSync(join(vault, ".claude"))).toEqual(["settings.json"]);
 		expect(told).toEqual([
@@ -244,9 +319,24 @@ describe("ClaudePermissionsSync (private folders changed while the option is on)
 		const previewed = new PreviewedPermissions(new App(vault, "My vault"));
 		previewed.remember({ settingsFile: ".claude/settings.json", rules: ["Read(./Secret/**)"] });
 		const told: string[] = [];
-		await new ClaudePermissionsSync(host({ ...DEFAULT_SETTINGS, privateFolders: ["Secret"], keepPrivateFromClaudeTools: true, claudeSettingsFile: "local" }, previewed), (message) => told.push(message)).sync();
+		await new ClaudePermissionsSync(
+			host(
+				{
+					...DEFAULT_SETTINGS,
+					privateFolders: ["Secret"],
+					keepPrivateFromClaudeTools: true,
+					claudeSettingsFile: "local",
+				},
+				previewed,
+			),
+			(message) => told.push(message),
+		).sync();
 		expect(existsSync(join(vault, ".claude"))).toBe(false);
-		expect(told).toEqual([expect.stringMatching(/settings\.local\.json are not up to date, and nothing was written: the change has not been previewed on this device\./)]);
+		expect(told).toEqual([
+			expect.stringMatching(
+				/settings\.local\.json are not up to date, and nothing was written: the change has not been previewed on this device\./,
+			),
+		]);
 	});
 
 	it("the waiting preview in the settings tab: seen and written, the automatic update follows from then on", async () => {
@@ -255,17 +345,35 @@ describe("ClaudePermissionsSync (private folders changed while the option is on)
 		await waiting.buttons[0]?.click();
 		expect(existsSync(settingsFile())).toBe(false);
 		await button("Write the rules").click();
-		expect((readJson(settingsFile()) as { permissions: { deny: string[] } }).permissions.deny).toContain("Read(./Secret/**)");
+		expect((readJson(settingsFile()) as { permissions: { deny: string[] } }).permissions.deny).toContain(
+			"Read(./Secret/**)",
+		);
 		expect(previewedPermissions.load()?.settingsFile).toBe(".claude/settings.json");
 		settings.privateFolders = ["Diary"];
 		const told: string[] = [];
-		await new ClaudePermissionsSync({ settings, vaultPath: vault, saveSettings: () => Promise.resolve(), previewedPermissions, denyRuleSources: sources }, (message) => told.push(message)).sync();
-		expect((readJson(settingsFile()) as { permissions: { deny: string[] } }).permissions.deny).toContain("Read(./Diary/**)");
-		expect(told).toEqual([`Claude Code's deny rules updated in ${settingsFile()} for the new private folders (4 added, 4 removed). Restart running Claude Code sessions.`]);
+		await new ClaudePermissionsSync(
+			{
+				settings,
+				vaultPath: vault,
+				saveSettings: () => Promise.resolve(),
+				previewedPermissions,
+				denyRuleSources: sources,
+			},
+			(message) => told.push(message),
+		).sync();
+		expect((readJson(settingsFile()) as { permissions: { deny: string[] } }).permissions.deny).toContain(
+			"Read(./Diary/**)",
+		);
+		expect(told).toEqual([
+			`Claude Code's deny rules updated in ${settingsFile()} for the new private folders (4 added, 4 removed). Restart running Claude Code sessions.`,
+		]);
 	});
 
 	it("writes nothing while the option is off", async () => {
-		const sync = new ClaudePermissionsSync(host({ ...DEFAULT_SETTINGS, privateFolders: ["Secret"] }), () => undefined);
+		const sync = new ClaudePermissionsSync(
+			host({ ...DEFAULT_SETTINGS, privateFolders: ["Secret"] }),
+			() => undefined,
+		);
 		await sync.sync();
 		expect(existsSync(settingsFile())).toBe(false);
 	});
@@ -274,14 +382,22 @@ describe("ClaudePermissionsSync (private folders changed while the option is on)
 		mkdirSync(join(vault, ".claude"));
 		writeFileSync(settingsFile(), "[1,");
 		const told: string[] = [];
-		await new ClaudePermissionsSync(host({ ...DEFAULT_SETTINGS, privateFolders: ["Secret"], keepPrivateFromClaudeTools: true }), (message) => told.push(message)).sync();
-		expect(told).toEqual([expect.stringMatching(/^Could not update Claude Code's deny rules in .*\.claude\/settings\.json: \.claude\/settings\.json: It is not valid JSON/)]);
+		await new ClaudePermissionsSync(
+			host({ ...DEFAULT_SETTINGS, privateFolders: ["Secret"], keepPrivateFromClaudeTools: true }),
+			(message) => told.push(message),
+		).sync();
+		expect(told).toEqual([
+			expect.stringMatching(
+				/^Could not update Claude Code's deny rules in .*\.claude\/settings\.json: \.claude\/settings\.json: It is not valid JSON/,
+			),
+		]);
 		expect(readFileSync(settingsFile(), "utf8")).toBe("[1,");
 	});
 });
 
 describe("readExcludedFiles (Obsidian's userIgnoreFilters)", () => {
-	const vaultWith = (value: unknown) => ({ getConfig: (key: string) => (key === "userIgnoreFilters" ? value : undefined) }) as never;
+	const vaultWith = (value: unknown) =>
+		({ getConfig: (key: string) => (key === "userIgnoreFilters" ? value : undefined) }) as never;
 
 	it("takes folder and file paths as paths and keeps regular expressions apart", () => {
 		expect(readExcludedFiles(vaultWith(["Archive/", "Daily/2020", "/\\.png$/", "  ", 3, "/Templates/"]))).toEqual({

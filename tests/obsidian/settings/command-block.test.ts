@@ -8,7 +8,10 @@ describe("command blocks", () => {
 	beforeEach(() => {
 		copied = [];
 		notices.splice(0);
-		Object.defineProperty(globalThis, "navigator", { configurable: true, value: { clipboard: { writeText: (text: string) => (copied.push(text), Promise.resolve()) } } });
+		Object.defineProperty(globalThis, "navigator", {
+			configurable: true,
+			value: { clipboard: { writeText: (text: string) => (copied.push(text), Promise.resolve()) } },
+		});
 	});
 
 	it("show the command as code and copy it whole, with the notice given", async () => {
@@ -26,7 +29,10 @@ describe("command blocks", () => {
 	});
 
 	it("say so when the clipboard refuses, in one line", async () => {
-		Object.defineProperty(globalThis, "navigator", { configurable: true, value: { clipboard: { writeText: () => Promise.reject(new Error("Document is not focused.")) } } });
+		Object.defineProperty(globalThis, "navigator", {
+			configurable: true,
+			value: { clipboard: { writeText: () => Promise.reject(new Error("Document is not focused.")) } },
+		});
 		await copyText("x", "Copied.");
 		expect(notices).toEqual(["Could not copy: Document is not focused."]);
 	});

@@ -34,15 +34,28 @@ describe("Treat Obsidian's excluded files as private, through the plugin's own w
 		process.env.HOME = temp.path;
 		const app = await createIndexedApp(NOTES, temp.path);
 		excludeInObsidian(app, ["Archive/", "/\\.png$/"]);
-		plugin = new ClaudeCodeBridgePlugin(app as never, { id: "claude-code-bridge", name: "Claude Code Bridge", version: "0.0.0" } as never);
+		plugin = new ClaudeCodeBridgePlugin(
+			app as never,
+			{ id: "claude-code-bridge", name: "Claude Code Bridge", version: "0.0.0" } as never,
+		);
 		(plugin as unknown as { data: unknown }).data = stored;
 		plugin.load();
-		await pollUntil(() => (plugin.settingsHost as BridgeSettingsHost | undefined)?.settings, "the settings to load");
+		await pollUntil(
+			() => (plugin.settingsHost as BridgeSettingsHost | undefined)?.settings,
+			"the settings to load",
+		);
 		app.workspace.finishLayout();
-		const status = await pollUntil(() => {
-			const current: BridgeStatus | undefined = (plugin.settingsHost as BridgeSettingsHost | undefined) === undefined ? undefined : plugin.settingsHost.bridgeStatus();
-			return current?.state === "listening" ? current : undefined;
-		}, () => `the bridge to listen (${JSON.stringify((plugin.settingsHost as BridgeSettingsHost | undefined) === undefined ? "no settings" : plugin.settingsHost.bridgeStatus())})`);
+		const status = await pollUntil(
+			() => {
+				const current: BridgeStatus | undefined =
+					(plugin.settingsHost as BridgeSettingsHost | undefined) === undefined
+						? undefined
+						: plugin.settingsHost.bridgeStatus();
+				return current?.state === "listening" ? current : undefined;
+			},
+			() =>
+				`the bridge to listen (${JSON.stringify((plugin.settingsHost as BridgeSettingsHost | undefined) === undefined ? "no settings" : plugin.settingsHost.bridgeStatus())})`,
+		);
 		const lock = JSON.parse(readFileSync(status.lockFilePath ?? "", "utf8")) as { authToken: string };
 		client = await connectOrThrow(status.port ?? 0, { token: lock.authToken });
 		await client.initialize();
@@ -57,7 +70,8 @@ describe("Treat Obsidian's excluded files as private, through the plugin's own w
 	});
 	afterAll(() => temp?.remove());
 
-	const read = async (connected: TestClient, path: string): Promise<string> => JSON.stringify(await connected.request("files/read", { path }));
+	const read = async (connected: TestClient, path: string): Promise<string> =>
+		JSON.stringify(await connected.request("files/read", { path }));
 
 	it("on: a note in an excluded folder is not readable, a public note is", async () => {
 		const connected = await start({ excludedFilesArePrivate: true });
@@ -70,7 +84,11 @@ describe("Treat Obsidian's excluded files as private, through the plugin's own w
 		const stored = { excludedFilesArePrivate: true, privateFolders: ["Secret"], privateTags: ["#private"] };
 		const connected = await start(stored);
 		const answer = await connected.request("vaultTools/privacy", {});
-		expect(answer.result).toEqual({ folders: ["Secret", "Archive"], tags: ["#private"], configFolder: ".vault-config" });
+		expect(answer.result).toEqual({
+			folders: ["Secret", "Archive"],
+			tags: ["#private"],
+			configFolder: ".vault-config",
+		});
 		// What the stdio side reads for the same vault: the plugin's data.json and Obsidian's app.json in that folder,
 		// and a stale copy of the settings in another dot folder, which only the combined rules would require.
 		const files: Record<string, string> = {
@@ -82,7 +100,11 @@ describe("Treat Obsidian's excluded files as private, through the plugin's own w
 			mkdirSync(dirname(join(temp.path, path)), { recursive: true });
 			writeFileSync(join(temp.path, path), text);
 		}
-		const onDisk = new PluginSettings({ vaultRoot: temp.path, extra: { folders: [], tags: [] }, log: () => undefined });
+		const onDisk = new PluginSettings({
+			vaultRoot: temp.path,
+			extra: { folders: [], tags: [] },
+			log: () => undefined,
+		});
 		const bridge = readBridgePrivacy(answer.result);
 		if (!bridge) throw new Error(`not a privacy answer: ${JSON.stringify(answer)}`);
 		const identity = new VaultPaths(temp.path).identity;
@@ -114,10 +136,20 @@ describe("Claude Code's deny rules at start-up", () => {
 
 	/** The plugin with a data.json that turns the option on for Diary (as one synced from another device would). */
 	async function startWith(app: App): Promise<ClaudeCodeBridgePlugin> {
-		const started = new ClaudeCodeBridgePlugin(app as never, { id: "claude-code-bridge", name: "Claude Code Bridge", version: "0.0.0" } as never);
-		(started as unknown as { data: unknown }).data = { enabled: false, privateFolders: ["Diary"], keepPrivateFromClaudeTools: true };
+		const started = new ClaudeCodeBridgePlugin(
+			app as never,
+			{ id: "claude-code-bridge", name: "Claude Code Bridge", version: "0.0.0" } as never,
+		);
+		(started as unknown as { data: unknown }).data = {
+			enabled: false,
+			privateFolders: ["Diary"],
+			keepPrivateFromClaudeTools: true,
+		};
 		started.load();
-		await pollUntil(() => (started.settingsHost as BridgeSettingsHost | undefined)?.settings, "the settings to load");
+		await pollUntil(
+			() => (started.settingsHost as BridgeSettingsHost | undefined)?.settings,
+			"the settings to load",
+		);
 		return started;
 	}
 
@@ -125,26 +157,45 @@ describe("Claude Code's deny rules at start-up", () => {
 		const app = await createIndexedApp({ "Diary/today.md": "DIARY-3\n" }, temp.path);
 		const secret = ["Read(./Secret)", "Read(./Secret/**)", "Edit(./Secret)", "Edit(./Secret/**)"];
 		mkdirSync(join(temp.path, ".claude"));
-		writeFileSync(join(temp.path, ".claude", "settings.json"), JSON.stringify({ permissions: { deny: ["Bash(rm *)", ...secret] } }));
+		writeFileSync(
+			join(temp.path, ".claude", "settings.json"),
+			JSON.stringify({ permissions: { deny: ["Bash(rm *)", ...secret] } }),
+		);
 		new PreviewedPermissions(app).remember({ settingsFile: ".claude/settings.json", rules: secret });
 		plugin = await startWith(app);
 		app.workspace.finishLayout();
 		const deny = await pollUntil(() => {
-			const rules = (JSON.parse(readFileSync(join(temp.path, ".claude", "settings.json"), "utf8")) as { permissions: { deny: string[] } }).permissions.deny;
+			const rules = (
+				JSON.parse(readFileSync(join(temp.path, ".claude", "settings.json"), "utf8")) as {
+					permissions: { deny: string[] };
+				}
+			).permissions.deny;
 			return rules.includes("Read(./Diary/**)") ? rules : undefined;
 		}, "the deny rules to be written");
 		expect(deny).toContain("Bash(rm *)");
 		expect(deny).not.toContain("Read(./Secret/**)");
-		const notice = await pollUntil(() => notices.find((text) => text.startsWith("Claude Code's deny rules")), "the notice");
-		expect(notice).toMatch(new RegExp(`^Claude Code's deny rules updated in ${escapeRegExp(join(temp.path, ".claude", "settings.json"))} for the new private folders \\(\\d+ added, 4 removed\\)\\.`));
+		const notice = await pollUntil(
+			() => notices.find((text) => text.startsWith("Claude Code's deny rules")),
+			"the notice",
+		);
+		expect(notice).toMatch(
+			new RegExp(
+				`^Claude Code's deny rules updated in ${escapeRegExp(join(temp.path, ".claude", "settings.json"))} for the new private folders \\(\\d+ added, 4 removed\\)\\.`,
+			),
+		);
 	});
 
 	it("with the option on but no write previewed on this device, write nothing once the layout is ready and say a preview is waiting", async () => {
 		const app = await createIndexedApp({ "Diary/today.md": "DIARY-3\n" }, temp.path);
 		plugin = await startWith(app);
 		app.workspace.finishLayout();
-		const notice = await pollUntil(() => notices.find((text) => text.startsWith("Claude Code's deny rules")), "the notice");
-		expect(notice).toBe(`Claude Code's deny rules in ${join(temp.path, ".claude", "settings.json")} are not up to date, and nothing was written: the change has not been previewed on this device. See it in the plugin's settings, under "Claude Code's file tools".`);
+		const notice = await pollUntil(
+			() => notices.find((text) => text.startsWith("Claude Code's deny rules")),
+			"the notice",
+		);
+		expect(notice).toBe(
+			`Claude Code's deny rules in ${join(temp.path, ".claude", "settings.json")} are not up to date, and nothing was written: the change has not been previewed on this device. See it in the plugin's settings, under "Claude Code's file tools".`,
+		);
 		expect(existsSync(join(temp.path, ".claude"))).toBe(false);
 	});
 });

@@ -30,7 +30,11 @@ describe("the private folders setting warns about rules that match no folder", (
 		};
 		const app = new App(vaultPath, "Vault");
 		for (const path of ["Secret/Health/a.md", "Journal/b.md", "top.md"]) app.vault.contents.set(path, "x");
-		const tab = new BridgeSettingTab(app as never, new Plugin(app, { id: "x", name: "x", version: "0" }) as never, host);
+		const tab = new BridgeSettingTab(
+			app as never,
+			new Plugin(app, { id: "x", name: "x", version: "0" }) as never,
+			host,
+		);
 		tab.display();
 		const container = (tab as unknown as { containerEl: FakeElement }).containerEl;
 		const element = container.children.find((child) => child.hasClass("claude-code-bridge-setting-warning"));
@@ -45,7 +49,9 @@ describe("the private folders setting warns about rules that match no folder", (
 
 	it("names a rule that matches nothing, and clears as soon as the rule is fixed", async () => {
 		const tab = open(["Secret", "Diary"]);
-		expect(tab.warning()).toBe('This private folder rule matches no folder of the vault, so it protects nothing: "Diary".');
+		expect(tab.warning()).toBe(
+			'This private folder rule matches no folder of the vault, so it protects nothing: "Diary".',
+		);
 		await tab.change("Secret\nJournal");
 		expect(tab.warning()).toBe("");
 	});
@@ -53,6 +59,10 @@ describe("the private folders setting warns about rules that match no folder", (
 	it("judges case as the vault's volume does (detected on the real temp folder)", () => {
 		const caseInsensitive = new VaultPaths(join(temp.path, "Vault")).identity.caseInsensitive;
 		// A case-insensitive volume makes `secret` the folder `Secret`; on a case-sensitive one it is not, and the tab says so.
-		expect(open(["secret"]).warning()).toBe(caseInsensitive ? "" : 'This private folder rule matches no folder of the vault, so it protects nothing: "secret" (did you mean "Secret"?).');
+		expect(open(["secret"]).warning()).toBe(
+			caseInsensitive
+				? ""
+				: 'This private folder rule matches no folder of the vault, so it protects nothing: "secret" (did you mean "Secret"?).',
+		);
 	});
 });

@@ -27,23 +27,36 @@ describe("the settings tab of the running plugin", () => {
 		// The notes live in the fake vault; the folder itself exists, as Check connection resolves it on disk.
 		mkdirSync(join(temp.path, "vault"), { recursive: true });
 		app = await createIndexedApp({ "Notes/A.md": "# A\n" }, join(temp.path, "vault"));
-		plugin = new ClaudeCodeBridgePlugin(app as never, { id: "claude-code-bridge", name: "Claude Code Bridge", version: "0.0.0" } as never);
+		plugin = new ClaudeCodeBridgePlugin(
+			app as never,
+			{ id: "claude-code-bridge", name: "Claude Code Bridge", version: "0.0.0" } as never,
+		);
 		(plugin as unknown as { data: unknown }).data = { privateFolders: ["Private"] };
 		plugin.load();
-		await pollUntil(() => (plugin.settingsHost as BridgeSettingsHost | undefined)?.settings.vaultTools, "the settings to load");
+		await pollUntil(
+			() => (plugin.settingsHost as BridgeSettingsHost | undefined)?.settings.vaultTools,
+			"the settings to load",
+		);
 		app.workspace.finishLayout();
 	}, FIXTURE_TIMEOUT_MS);
 
 	afterEach(async () => {
 		plugin?.unload();
 		await (plugin as unknown as { bridge?: { stopped: Promise<void> } }).bridge?.stopped;
-		await pollUntil(() => ((plugin?.settingsHost as BridgeSettingsHost | undefined)?.vaultToolsStatus().http?.state === "listening" ? undefined : true), "the HTTP endpoint to close");
+		await pollUntil(
+			() =>
+				(plugin?.settingsHost as BridgeSettingsHost | undefined)?.vaultToolsStatus().http?.state === "listening"
+					? undefined
+					: true,
+			"the HTTP endpoint to close",
+		);
 		process.env.HOME = previousHome;
 	});
 	afterAll(() => temp.remove());
 
 	it("shows 16 rows by default (3 of them the Claude Code panel's), with the file tools rows under Context, the rest folded under Advanced", () => {
-		const tab = (plugin as unknown as { settingTabs: { display(): void; containerEl: FakeElement }[] }).settingTabs[0];
+		const tab = (plugin as unknown as { settingTabs: { display(): void; containerEl: FakeElement }[] })
+			.settingTabs[0];
 		if (!tab) throw new Error("no settings tab");
 		tab.display();
 		const rows = visibleRows(tab.containerEl).filter((row) => !row.hasClass("setting-item-heading"));
@@ -62,10 +75,14 @@ describe("the settings tab of the running plugin", () => {
 		expect(Math.min(ideToken.length, httpToken.length)).toBeGreaterThanOrEqual(32);
 
 		const copied: string[] = [];
-		Object.defineProperty(globalThis, "navigator", { configurable: true, value: { clipboard: { writeText: (text: string) => (copied.push(text), Promise.resolve()) } } });
+		Object.defineProperty(globalThis, "navigator", {
+			configurable: true,
+			value: { clipboard: { writeText: (text: string) => (copied.push(text), Promise.resolve()) } },
+		});
 		notices.splice(0);
 		Setting.created = [];
-		const tab = (plugin as unknown as { settingTabs: { display(): void; containerEl: FakeElement }[] }).settingTabs[0];
+		const tab = (plugin as unknown as { settingTabs: { display(): void; containerEl: FakeElement }[] })
+			.settingTabs[0];
 		if (!tab) throw new Error("no settings tab");
 		tab.display();
 		await Setting.created.find((setting) => setting.name === "Check connection")?.buttons[0]?.click();
@@ -77,7 +94,12 @@ describe("the settings tab of the running plugin", () => {
 		for (const button of copyButtons) button.dispatch("click");
 		await pollUntil(() => (copied.length === copyButtons.length ? true : undefined), "every copy");
 
-		const everything = [root.textContent, ...Setting.created.flatMap((setting) => [setting.name, setting.desc]), ...copied, ...notices].join("\n");
+		const everything = [
+			root.textContent,
+			...Setting.created.flatMap((setting) => [setting.name, setting.desc]),
+			...copied,
+			...notices,
+		].join("\n");
 		expect(everything).toContain("claude-code-bridge mcp-headers");
 		for (const token of [ideToken, httpToken]) {
 			expect(everything).not.toContain(token.slice(0, token.length / 2));

@@ -17,14 +17,29 @@ const LISTENING: BridgeStatus = {
 	clients: [{ id: 1, pid: 4242, clientName: "claude-code", connectedAt: new Date("2026-11-23T10:00:00Z") }],
 };
 
-const VAULT_TOOLS_STATUS: VaultToolsStatus = { running: true, relays: 0, http: { state: "listening", port: 41999, url: "http://127.0.0.1:41999/mcp", calls: 0, refused: 0, probes: 0, clients: [] } };
+const VAULT_TOOLS_STATUS: VaultToolsStatus = {
+	running: true,
+	relays: 0,
+	http: {
+		state: "listening",
+		port: 41999,
+		url: "http://127.0.0.1:41999/mcp",
+		calls: 0,
+		refused: 0,
+		probes: 0,
+		clients: [],
+	},
+};
 
 function setUp(status: BridgeStatus = LISTENING, doctorInputs?: () => DoctorInputs) {
 	Setting.created = [];
 	notices.splice(0);
 	const calls: string[] = [];
 	const copied: string[] = [];
-	Object.defineProperty(globalThis, "navigator", { configurable: true, value: { clipboard: { writeText: (text: string) => (copied.push(text), Promise.resolve()) } } });
+	Object.defineProperty(globalThis, "navigator", {
+		configurable: true,
+		value: { clipboard: { writeText: (text: string) => (copied.push(text), Promise.resolve()) } },
+	});
 	const settings: BridgeSettings = { ...DEFAULT_SETTINGS, privateFolders: [], privateTags: [] };
 	const host: SettingsHost = {
 		settings,
@@ -45,7 +60,11 @@ function setUp(status: BridgeStatus = LISTENING, doctorInputs?: () => DoctorInpu
 		},
 	};
 	const app = new App("/home/me/My vault", "My vault");
-	const tab = new BridgeSettingTab(app as never, new Plugin(app, { id: "x", name: "x", version: "0" }) as never, host);
+	const tab = new BridgeSettingTab(
+		app as never,
+		new Plugin(app, { id: "x", name: "x", version: "0" }) as never,
+		host,
+	);
 	tab.display();
 	const named = (name: string): Setting => {
 		const found = Setting.created.filter((setting) => setting.name === name).at(-1);
@@ -61,13 +80,25 @@ function setUp(status: BridgeStatus = LISTENING, doctorInputs?: () => DoctorInpu
 function commandBlock(root: FakeElement, start: string): { code: string; copy: () => Promise<void> } {
 	const block = root.findAll("ccb-command").find((each) => each.children[0]?.text.startsWith(start));
 	if (!block) throw new Error(`No code block starting with ${start}`);
-	return { code: block.children[0]?.text ?? "", copy: () => (block.findAll("ccb-command-copy")[0]?.dispatch("click"), new Promise((done) => setImmediate(done))) };
+	return {
+		code: block.children[0]?.text ?? "",
+		copy: () => (
+			block.findAll("ccb-command-copy")[0]?.dispatch("click"),
+			new Promise((done) => setImmediate(done))
+		),
+	};
 }
 
 describe("the settings tab", () => {
 	it("shows 11 rows under sentence-case headings made with setHeading(); Advanced, with ports, tokens and debug logging, is folded", () => {
 		const { root } = setUp();
-		expect(Setting.created.filter((setting) => setting.isHeading).map((setting) => setting.name)).toEqual(["Connection", "Context", "Reviews", "Claude's vault tools", "Advanced"]);
+		expect(Setting.created.filter((setting) => setting.isHeading).map((setting) => setting.name)).toEqual([
+			"Connection",
+			"Context",
+			"Reviews",
+			"Claude's vault tools",
+			"Advanced",
+		]);
 		const rows = visibleRows(root).filter((row) => !row.hasClass("setting-item-heading"));
 		expect(rows.map(rowName)).toEqual([
 			"Run the bridge",
@@ -85,12 +116,22 @@ describe("the settings tab", () => {
 		expect(rows.length).toBeLessThanOrEqual(15);
 		const advanced = root.children.find((child) => child.tag === "details");
 		expect(advanced?.attributes.has("open")).toBe(false);
-		expect(visibleRows(advanced ?? root).map(rowName)).toEqual(["Advanced", "Fixed port", "IDE connection token", "Selection delay", "Vault tools HTTP port", "Vault tools HTTP token", "Debug logging"]);
+		expect(visibleRows(advanced ?? root).map(rowName)).toEqual([
+			"Advanced",
+			"Fixed port",
+			"IDE connection token",
+			"Selection delay",
+			"Vault tools HTTP port",
+			"Vault tools HTTP token",
+			"Debug logging",
+		]);
 	});
 
 	it("shows the status as a description of Run the bridge: port and clients with pid; the lock file and fingerprint under the IDE connection token", () => {
 		const { named, root } = setUp();
-		expect(root.findAll("claude-code-bridge-settings-status")[0]?.text).toMatch(/^Listening on 127\.0\.0\.1:40123\. Connected: claude-code \(pid 4242\) since .+\.$/);
+		expect(root.findAll("claude-code-bridge-settings-status")[0]?.text).toMatch(
+			/^Listening on 127\.0\.0\.1:40123\. Connected: claude-code \(pid 4242\) since .+\.$/,
+		);
 		expect(named("IDE connection token").desc).toContain("its fingerprint is ab12cd34");
 		expect(named("IDE connection token").desc).toContain("/home/me/.claude/ide/40123.lock");
 		expect(named("IDE connection token").desc).toContain("run /ide again");
@@ -104,7 +145,10 @@ describe("the settings tab", () => {
 		await ide?.click();
 		await http?.click();
 		expect(calls).toEqual(["rotate", "rotate-mcp"]);
-		expect(notices).toEqual(["IDE connection token rotated. Run /ide in Claude Code to reconnect.", "Vault tools HTTP token rotated: the old one no longer works. Claude Code fetches the new one when it reconnects."]);
+		expect(notices).toEqual([
+			"IDE connection token rotated. Run /ide in Claude Code to reconnect.",
+			"Vault tools HTTP token rotated: the old one no longer works. Claude Code fetches the new one when it reconnects.",
+		]);
 	});
 
 	it("disables rotation while the bridge is off", () => {
@@ -176,11 +220,19 @@ describe("the settings tab", () => {
 		expect(other?.attributes.has("open")).toBe(false);
 		expect(other?.children[0]?.text).toBe("Other ways to connect");
 		const outside = blocks.filter((block) => !other?.findAll("ccb-command").includes(block));
-		expect(outside.map((block) => block.children[0]?.text)).toEqual(['cd "/home/me/My vault" && claude mcp add --scope local obsidian -- claude-code-bridge mcp --vault "/home/me/My vault"']);
-		expect(other?.findAll("ccb-command").map((block) => block.children[0]?.text.slice(0, 30))).toEqual(['cd "/home/me/My vault" && clau', '{"mcpServers":{"obsidian-http"', '{"mcpServers":{"obsidian":{"ty']);
+		expect(outside.map((block) => block.children[0]?.text)).toEqual([
+			'cd "/home/me/My vault" && claude mcp add --scope local obsidian -- claude-code-bridge mcp --vault "/home/me/My vault"',
+		]);
+		expect(other?.findAll("ccb-command").map((block) => block.children[0]?.text.slice(0, 30))).toEqual([
+			'cd "/home/me/My vault" && clau',
+			'{"mcpServers":{"obsidian-http"',
+			'{"mcpServers":{"obsidian":{"ty',
+		]);
 		await commandBlock(root, 'cd "/home/me/My vault" && claude mcp add-json --scope local obsidian-http').copy();
 		expect(copied[0]).toContain("claude-code-bridge mcp-headers");
-		expect(notices).toEqual(["Command copied. It holds no token: Claude Code fetches the current one each time it connects."]);
+		expect(notices).toEqual([
+			"Command copied. It holds no token: Claude Code fetches the current one each time it connects.",
+		]);
 	});
 });
 
@@ -192,7 +244,13 @@ describe("the settings tab's connection check", () => {
 	afterEach(() => bridge?.stop());
 
 	function setUpWithBridge() {
-		const context = setUp(bridge.host.status(), () => ({ vaultPath: bridge.vault, status: bridge.host.status(), pid: process.pid, ideName: "Obsidian · test", homeDir: bridge.home }));
+		const context = setUp(bridge.host.status(), () => ({
+			vaultPath: bridge.vault,
+			status: bridge.host.status(),
+			pid: process.pid,
+			ideName: "Obsidian · test",
+			homeDir: bridge.home,
+		}));
 		const button = context.named("Check connection").buttons[0];
 		if (!button) throw new Error("No check button");
 		const { root } = context;
@@ -208,7 +266,10 @@ describe("the settings tab's connection check", () => {
 			fix: row.findAll("claude-code-bridge-doctor-fix")[0]?.text,
 		});
 		/** The findings shown before the fold, and those in "N checks passed". */
-		const shown = () => results().children.filter((child) => child.hasClass("claude-code-bridge-doctor-line")).map(describe);
+		const shown = () =>
+			results()
+				.children.filter((child) => child.hasClass("claude-code-bridge-doctor-line"))
+				.map(describe);
 		const passed = () => results().findAll("claude-code-bridge-doctor-passed")[0];
 		const rows = () => results().findAll("claude-code-bridge-doctor-line").map(describe);
 		const summary = () => results().findAll("claude-code-bridge-doctor-summary")[0]?.text;
@@ -241,7 +302,9 @@ describe("the settings tab's connection check", () => {
 		expect(fold?.attributes.has("open")).toBe(false);
 		const ok = fold?.findAll("claude-code-bridge-doctor-line") ?? [];
 		expect(fold?.children[0]?.text).toBe(`${ok.length} checks passed`);
-		expect(ok.map((row) => row.children[1]?.text)).toContainEqual(`Port ${bridge.port} answers and accepts the token in the lock file`);
+		expect(ok.map((row) => row.children[1]?.text)).toContainEqual(
+			`Port ${bridge.port} answers and accepts the token in the lock file`,
+		);
 		const launch = ok.at(-1);
 		expect(launch?.children[1]?.text).toContain(`cd "${bridge.vault}" && claude --ide`);
 		expect(launch?.findAll("ccb-command")[0]?.children[0]?.text).toBe(`cd "${bridge.vault}" && claude --ide`);
@@ -258,21 +321,30 @@ describe("the settings tab's connection check", () => {
 		expect(results().children).toEqual([]);
 	});
 
-	(process.platform === "win32" ? it.skip : it)("shows a failed check as a problem on top, with what to do, and replaces the previous results", async () => {
-		const { button, rows, shown, summary } = setUpWithBridge();
-		await button.click();
-		const aboutTheLockFile = () => rows().filter((row) => row.what.startsWith(`The lock file ${bridge.lockFilePath}`));
-		expect(aboutTheLockFile()).toEqual([expect.objectContaining({ level: "is-ok", what: `The lock file ${bridge.lockFilePath} exists with mode 0600` })]);
-		chmodSync(bridge.lockFilePath, 0o644);
-		await button.click();
-		// The warnings around it (no client yet) are not what this test is about.
-		expect(summary()).toMatch(/^1 problem(, \d+ warnings?)?\.$/);
-		expect(shown()[0]).toEqual({
-			level: "is-fail",
-			label: "Problem",
-			what: `The lock file ${bridge.lockFilePath} is refused: it has mode 0644, not 0600`,
-			fix: "Restart the bridge: it writes a new lock file with mode 0600 and a new token.",
-		});
-		expect(aboutTheLockFile()).toHaveLength(1);
-	});
+	(process.platform === "win32" ? it.skip : it)(
+		"shows a failed check as a problem on top, with what to do, and replaces the previous results",
+		async () => {
+			const { button, rows, shown, summary } = setUpWithBridge();
+			await button.click();
+			const aboutTheLockFile = () =>
+				rows().filter((row) => row.what.startsWith(`The lock file ${bridge.lockFilePath}`));
+			expect(aboutTheLockFile()).toEqual([
+				expect.objectContaining({
+					level: "is-ok",
+					what: `The lock file ${bridge.lockFilePath} exists with mode 0600`,
+				}),
+			]);
+			chmodSync(bridge.lockFilePath, 0o644);
+			await button.click();
+			// The warnings around it (no client yet) are not what this test is about.
+			expect(summary()).toMatch(/^1 problem(, \d+ warnings?)?\.$/);
+			expect(shown()[0]).toEqual({
+				level: "is-fail",
+				label: "Problem",
+				what: `The lock file ${bridge.lockFilePath} is refused: it has mode 0644, not 0600`,
+				fix: "Restart the bridge: it writes a new lock file with mode 0600 and a new token.",
+			});
+			expect(aboutTheLockFile()).toHaveLength(1);
+		},
+	);
 });

@@ -14,12 +14,19 @@ describe("todaysDailyNote", () => {
 	beforeEach(() => formats.splice(0));
 
 	it("names today's note in the plugin's folder and format", () => {
-		expect(todaysDailyNote(appWith({ enabled: true, instance: { options: { folder: " Journal/Daily/ ", format: "DD.MM.YYYY" } } }), formatDate)).toBe("Journal/Daily/27.11.2026.md");
+		expect(
+			todaysDailyNote(
+				appWith({ enabled: true, instance: { options: { folder: " Journal/Daily/ ", format: "DD.MM.YYYY" } } }),
+				formatDate,
+			),
+		).toBe("Journal/Daily/27.11.2026.md");
 		expect(formats).toEqual(["DD.MM.YYYY"]);
 	});
 
 	it("uses the plugin's defaults: the vault root and YYYY-MM-DD", () => {
-		expect(todaysDailyNote(appWith({ enabled: true, instance: { options: { folder: "", format: " " } } }), formatDate)).toBe("2026-11-27.md");
+		expect(
+			todaysDailyNote(appWith({ enabled: true, instance: { options: { folder: "", format: " " } } }), formatDate),
+		).toBe("2026-11-27.md");
 		expect(todaysDailyNote(appWith({ enabled: true }), formatDate)).toBe("2026-11-27.md");
 	});
 

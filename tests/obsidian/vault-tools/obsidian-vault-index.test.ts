@@ -64,7 +64,11 @@ describe("ObsidianVaultIndex bookkeeping", () => {
 		index.load();
 		expect(index.facts("Props.md")?.headings.map((heading) => heading.text)).toEqual(["Props"]);
 		await index.refresh();
-		expect(index.facts("Props.md")?.frontmatter).toEqual({ endLine: 2, properties: { status: "done" }, keyLines: { status: 1 } });
+		expect(index.facts("Props.md")?.frontmatter).toEqual({
+			endLine: 2,
+			properties: { status: "done" },
+			keyLines: { status: 1 },
+		});
 		index.unload();
 	});
 

@@ -41,7 +41,9 @@ describe("the vault tools over Obsidian's index re-check confinement right befor
 		symlinkSync(target, join(root, folder));
 	};
 	const call = async (name: string, args: Record<string, unknown>): Promise<{ isError: boolean; text: string }> => {
-		const result = await tools.get(name)?.call(args as never, { sessionId: 1, signal: new AbortController().signal });
+		const result = await tools
+			.get(name)
+			?.call(args as never, { sessionId: 1, signal: new AbortController().signal });
 		return { isError: result?.isError === true, text: result?.content.map((block) => block.text).join("\n") ?? "" };
 	};
 
@@ -58,7 +60,11 @@ describe("the vault tools over Obsidian's index re-check confinement right befor
 		app = await createIndexedApp(NOTES, root);
 		index = new ObsidianVaultIndex(vaultIndexPorts(app));
 		index.load();
-		const vault = new VisibleVault({ index, paths: new VaultPaths(root), isPrivate: (path) => path.startsWith("Secret/") });
+		const vault = new VisibleVault({
+			index,
+			paths: new VaultPaths(root),
+			isPrivate: (path) => path.startsWith("Secret/"),
+		});
 		duringReview = () => undefined;
 		const review: WriteReview = {
 			propose: (write) => {
@@ -66,7 +72,9 @@ describe("the vault tools over Obsidian's index re-check confinement right befor
 				return Promise.resolve({ kind: "accepted", finalText: write.newText });
 			},
 		};
-		tools = new Map(createVaultTools({ yaml: libraryYamlCodec, vault, review: () => review }).map((tool) => [tool.name, tool]));
+		tools = new Map(
+			createVaultTools({ yaml: libraryYamlCodec, vault, review: () => review }).map((tool) => [tool.name, tool]),
+		);
 	}, FIXTURE_TIMEOUT_MS);
 	afterEach(() => {
 		index?.unload();
@@ -84,7 +92,10 @@ describe("the vault tools over Obsidian's index re-check confinement right befor
 
 	it("edit_note: the note's folder replaced by a link to a private folder during the review; the note is not written", async () => {
 		duringReview = () => swapForLink("Notes", join(root, "Secret"));
-		const answer = await call("edit_note", { path: "Notes/A.md", edits: [{ target: "A", op: "append", content: "payload" }] });
+		const answer = await call("edit_note", {
+			path: "Notes/A.md",
+			edits: [{ target: "A", op: "append", content: "payload" }],
+		});
 		expect(app.vault.contents.get("Notes/A.md")).toBe("# A\n");
 		expect(answer.isError).toBe(true);
 		expect(answer.text).toMatch(/^edit_note: Refused: Notes\/A\.md .*private or hidden.*nothing was written/i);

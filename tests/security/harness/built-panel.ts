@@ -1,6 +1,12 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import type { AgentEngine, AgentEvent, AgentPermissionMode, AgentSession, UserMessage } from "../../../src/agent/agent-session";
+import type {
+	AgentEngine,
+	AgentEvent,
+	AgentPermissionMode,
+	AgentSession,
+	UserMessage,
+} from "../../../src/agent/agent-session";
 import { App, type MetadataCache, type Plugin } from "../../__mocks__/obsidian";
 import { claudeBinaryPath } from "../../e2e/harness/cli-binary";
 import { headlessCliEnv, makeClaudeHome } from "../../e2e/harness/claude-home";
@@ -56,7 +62,17 @@ interface BuiltPluginModule {
 	default: new (app: App, manifest: object) => Plugin & { settingsHost?: { settings: Record<string, unknown> } };
 }
 
-const CLI_ENV_KEYS = ["HOME", "PATH", "LANG", "NO_PROXY", "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "DISABLE_AUTOUPDATER", "CLAUDE_CONFIG_DIR"];
+const CLI_ENV_KEYS = [
+	"HOME",
+	"PATH",
+	"LANG",
+	"NO_PROXY",
+	"ANTHROPIC_BASE_URL",
+	"ANTHROPIC_API_KEY",
+	"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC",
+	"DISABLE_AUTOUPDATER",
+	"CLAUDE_CONFIG_DIR",
+];
 
 export async function startBuiltPanel(options: BuiltPanelOptions = {}): Promise<BuiltPanel> {
 	const temp = makeTempDir("built-panel");
@@ -84,7 +100,12 @@ export async function startBuiltPanel(options: BuiltPanelOptions = {}): Promise<
 	for (const [key, value] of Object.entries(options.localStorage ?? {})) app.saveLocalStorage(key, value);
 
 	const module = jest.requireActual<BuiltPluginModule>(resolve(__dirname, "../../../main.js"));
-	const plugin = new module.default(app, { id: "claude-code-bridge", name: "Claude Code Bridge", version: "0.1.0", dir: `${app.vault.configDir}/plugins/claude-code-bridge` });
+	const plugin = new module.default(app, {
+		id: "claude-code-bridge",
+		name: "Claude Code Bridge",
+		version: "0.1.0",
+		dir: `${app.vault.configDir}/plugins/claude-code-bridge`,
+	});
 	plugin.data = options.data ?? null;
 	plugin.load();
 	await waitUntil(() => plugin.settingsHost !== undefined, "the plugin to load its settings");
@@ -94,7 +115,8 @@ export async function startBuiltPanel(options: BuiltPanelOptions = {}): Promise<
 	await waitUntil(() => statusBar !== undefined && /listening|connected/.test(statusBar.text), "the bridge to start");
 
 	const sessions: AgentSession[] = [];
-	const engine = (): Promise<AgentEngine> => (plugin as unknown as { agentEngine(): Promise<AgentEngine> }).agentEngine();
+	const engine = (): Promise<AgentEngine> =>
+		(plugin as unknown as { agentEngine(): Promise<AgentEngine> }).agentEngine();
 	return {
 		vault,
 		home: home.path,
@@ -127,7 +149,8 @@ function record(session: AgentSession): RecordedSession {
 	const next = <K extends AgentEvent["kind"]>(kind: K, since = 0): Promise<Extract<AgentEvent, { kind: K }>> =>
 		pollUntil(
 			() => events.slice(since).find((event): event is Extract<AgentEvent, { kind: K }> => event.kind === kind),
-			() => `a ${kind} event (after #${since}; got ${events.map((event) => (event.kind === "failed" ? `failed: ${event.message}` : event.kind)).join(", ")})`,
+			() =>
+				`a ${kind} event (after #${since}; got ${events.map((event) => (event.kind === "failed" ? `failed: ${event.message}` : event.kind)).join(", ")})`,
 			{ timeoutMs: TURN_TIMEOUT_MS, intervalMs: 20 },
 		);
 	return {

@@ -1,4 +1,9 @@
-import { HTTP_BODY_TIMEOUT_MS, HTTP_CALL_LIMIT_MS, HTTP_HEADERS_TIMEOUT_MS, MAX_HTTP_BODY_BYTES } from "../../../src/server/http/http-limits";
+import {
+	HTTP_BODY_TIMEOUT_MS,
+	HTTP_CALL_LIMIT_MS,
+	HTTP_HEADERS_TIMEOUT_MS,
+	MAX_HTTP_BODY_BYTES,
+} from "../../../src/server/http/http-limits";
 
 describe("HTTP limits", () => {
 	it("reads at most 1 MiB of body", () => {

@@ -1,29 +1,65 @@
-import { capText, defineVaultTool, encodeCursor, notePathQuery, page, readCursor, readLimit, readOffset, snippet, textAnswer, type VaultToolEnvironment } from "../../../src/vault-tools/kit/tool-kit";
+import {
+	capText,
+	defineVaultTool,
+	encodeCursor,
+	notePathQuery,
+	page,
+	readCursor,
+	readLimit,
+	readOffset,
+	snippet,
+	textAnswer,
+	type VaultToolEnvironment,
+} from "../../../src/vault-tools/kit/tool-kit";
 import { ToolArgumentError } from "../../../src/protocol/tool-arguments";
 import { VaultToolError } from "../../../src/vault/privacy/visible-vault";
 import { TargetError } from "../../../src/vault-tools/text/edit-targets";
 import { toolOver } from "../tools/vault-tool-env";
 
-
 describe("defineVaultTool", () => {
 	function probe(run: () => Promise<never> | Promise<ReturnType<typeof textAnswer>>) {
-		return (env: VaultToolEnvironment) => defineVaultTool({ name: "probe", description: "d", properties: { a: { type: "string" } }, required: ["a"], annotations: { readOnlyHint: true }, run }, env);
+		return (env: VaultToolEnvironment) =>
+			defineVaultTool(
+				{
+					name: "probe",
+					description: "d",
+					properties: { a: { type: "string" } },
+					required: ["a"],
+					annotations: { readOnlyHint: true },
+					run,
+				},
+				env,
+			);
 	}
 
 	it("builds a closed object schema with the required names", () => {
-		const vault = toolOver(probe(() => Promise.resolve(textAnswer(["ok"]))), {});
+		const vault = toolOver(
+			probe(() => Promise.resolve(textAnswer(["ok"]))),
+			{},
+		);
 		try {
 			const tool = probe(() => Promise.resolve(textAnswer(["ok"])))(vault.env);
-			expect(tool.inputSchema).toEqual({ type: "object", properties: { a: { type: "string" } }, additionalProperties: false, required: ["a"] });
+			expect(tool.inputSchema).toEqual({
+				type: "object",
+				properties: { a: { type: "string" } },
+				additionalProperties: false,
+				required: ["a"],
+			});
 		} finally {
 			vault.dispose();
 		}
 	});
 
 	it("refuses unknown arguments, naming the ones it takes", async () => {
-		const vault = toolOver(probe(() => Promise.resolve(textAnswer(["ok"]))), {});
+		const vault = toolOver(
+			probe(() => Promise.resolve(textAnswer(["ok"]))),
+			{},
+		);
 		try {
-			expect(await vault.call({ a: "x", b: 1, c: 2 })).toMatchObject({ isError: true, text: 'probe: unknown argument "b", "c"; probe takes a' });
+			expect(await vault.call({ a: "x", b: 1, c: 2 })).toMatchObject({
+				isError: true,
+				text: 'probe: unknown argument "b", "c"; probe takes a',
+			});
 			expect(await vault.call({ a: "x" })).toMatchObject({ isError: false, text: "ok" });
 		} finally {
 			vault.dispose();
@@ -36,14 +72,20 @@ describe("defineVaultTool", () => {
 			[new VaultToolError("probe: already named"), "probe: already named"],
 			[new TargetError("no heading"), "probe: no heading"],
 		] as const) {
-			const vault = toolOver(probe(() => Promise.reject(error)), {});
+			const vault = toolOver(
+				probe(() => Promise.reject(error)),
+				{},
+			);
 			try {
 				expect(await vault.call({ a: "x" })).toMatchObject({ isError: true, text });
 			} finally {
 				vault.dispose();
 			}
 		}
-		const crashing = toolOver(probe(() => Promise.reject(new Error("crash"))), {});
+		const crashing = toolOver(
+			probe(() => Promise.reject(new Error("crash"))),
+			{},
+		);
 		try {
 			await expect(crashing.call({ a: "x" })).rejects.toThrow("crash");
 		} finally {
@@ -56,7 +98,10 @@ describe("argument readers", () => {
 	it("readLimit: 1 to 100, default 20", () => {
 		expect(readLimit({})).toBe(20);
 		expect(readLimit({ limit: 100 })).toBe(100);
-		for (const limit of [0, 101, 2.5, "5"]) expect(() => readLimit({ limit })).toThrow(`"limit" must be a whole number from 1 to 100, not ${JSON.stringify(limit)}`);
+		for (const limit of [0, 101, 2.5, "5"])
+			expect(() => readLimit({ limit })).toThrow(
+				`"limit" must be a whole number from 1 to 100, not ${JSON.stringify(limit)}`,
+			);
 	});
 
 	it("readOffset: whole and not negative, default 0", () => {
@@ -67,7 +112,9 @@ describe("argument readers", () => {
 
 	it("notePathQuery: a non-empty string", () => {
 		expect(notePathQuery({ path: "Note" })).toBe("Note");
-		expect(() => notePathQuery({ path: " " })).toThrow('"path" is required: a vault path like "Folder/Note.md" or a note name like "Note"');
+		expect(() => notePathQuery({ path: " " })).toThrow(
+			'"path" is required: a vault path like "Folder/Note.md" or a note name like "Note"',
+		);
 	});
 });
 
@@ -76,17 +123,29 @@ describe("cursors and pages", () => {
 		const cursor = encodeCursor(45, "query A");
 		expect(readCursor({ cursor }, "query A")).toBe(45);
 		expect(readCursor({}, "query A")).toBe(0);
-		expect(() => readCursor({ cursor }, "query B")).toThrow('"cursor" belongs to a different query; repeat the same arguments with it, or omit it to start again');
-		expect(() => readCursor({ cursor: "nonsense" }, "query A")).toThrow('"cursor" "nonsense" is not a cursor this tool gave; omit it to start from the first page');
-		expect(() => readCursor({ cursor: 3 }, "query A")).toThrow('"cursor" must be the string a previous answer gave, not 3');
+		expect(() => readCursor({ cursor }, "query B")).toThrow(
+			'"cursor" belongs to a different query; repeat the same arguments with it, or omit it to start again',
+		);
+		expect(() => readCursor({ cursor: "nonsense" }, "query A")).toThrow(
+			'"cursor" "nonsense" is not a cursor this tool gave; omit it to start from the first page',
+		);
+		expect(() => readCursor({ cursor: 3 }, "query A")).toThrow(
+			'"cursor" must be the string a previous answer gave, not 3',
+		);
 	});
 
 	it("a page shows its items with the total and the next page's cursor", () => {
 		const items = ["a", "b", "c", "d", "e"];
 		const first = page(items, 0, 2, "q", "notes");
-		expect(first).toEqual({ items: ["a", "b"], footer: `total 5 notes; showing 1-2. More: cursor "${encodeCursor(2, "q")}".` });
+		expect(first).toEqual({
+			items: ["a", "b"],
+			footer: `total 5 notes; showing 1-2. More: cursor "${encodeCursor(2, "q")}".`,
+		});
 		expect(page(items, 4, 2, "q", "notes")).toEqual({ items: ["e"], footer: "total 5 notes; showing 5-5." });
-		expect(page(items, 9, 2, "q", "notes")).toEqual({ items: [], footer: "total 5 notes; the cursor is past the end (nothing more)." });
+		expect(page(items, 9, 2, "q", "notes")).toEqual({
+			items: [],
+			footer: "total 5 notes; the cursor is past the end (nothing more).",
+		});
 		expect(page([], 0, 2, "q", "notes")).toEqual({ items: [], footer: "0 notes." });
 	});
 });
@@ -94,7 +153,10 @@ describe("cursors and pages", () => {
 describe("capText", () => {
 	it("cuts at the cap, says where to continue, and never splits a surrogate pair", () => {
 		expect(capText("short", 0, 10)).toEqual({ text: "short" });
-		expect(capText("abcdefghij", 0, 4)).toEqual({ text: "abcd", note: "characters 0-4 of 10; continue with offset 4" });
+		expect(capText("abcdefghij", 0, 4)).toEqual({
+			text: "abcd",
+			note: "characters 0-4 of 10; continue with offset 4",
+		});
 		expect(capText("abcdefghij", 8, 4)).toEqual({ text: "ij", note: "characters 8-10 of 10 (the end)" });
 		expect(capText("ab😀cd", 0, 3)).toEqual({ text: "ab", note: "characters 0-2 of 6; continue with offset 2" });
 		expect(() => capText("abc", 4, 2)).toThrow('"offset" 4 is past the end of the text (3 characters)');

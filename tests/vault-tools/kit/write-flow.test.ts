@@ -9,14 +9,22 @@ const live = () => ({ sessionId: 1, signal: new AbortController().signal });
 const edit = { path: "Note.md", oldText: "old\n", newText: "new\n", isNewNote: false, tool: "edit_note" };
 
 function vaultWith(review?: WriteReview, writesUnavailable?: () => string | undefined) {
-	return toolOver(createReadNoteTool, { "Note.md": "old\n" }, { ...(review ? { review: () => review } : {}), ...(writesUnavailable ? { writesUnavailable } : {}) });
+	return toolOver(
+		createReadNoteTool,
+		{ "Note.md": "old\n" },
+		{ ...(review ? { review: () => review } : {}), ...(writesUnavailable ? { writesUnavailable } : {}) },
+	);
 }
 
 describe("reviewAndWrite", () => {
 	it("writes directly when review is off", async () => {
 		const vault = vaultWith();
 		try {
-			expect(await reviewAndWrite(vault.env, edit, live())).toEqual({ kind: "written", text: "new\n", changedByUser: false });
+			expect(await reviewAndWrite(vault.env, edit, live())).toEqual({
+				kind: "written",
+				text: "new\n",
+				changedByUser: false,
+			});
 			expect(vault.read("Note.md")).toBe("new\n");
 		} finally {
 			vault.dispose();
@@ -26,7 +34,11 @@ describe("reviewAndWrite", () => {
 	it("writes what the user accepted and says when it differs from the proposal", async () => {
 		const vault = vaultWith({ propose: () => Promise.resolve({ kind: "accepted", finalText: "mine\n" }) });
 		try {
-			expect(await reviewAndWrite(vault.env, edit, live())).toEqual({ kind: "written", text: "mine\n", changedByUser: true });
+			expect(await reviewAndWrite(vault.env, edit, live())).toEqual({
+				kind: "written",
+				text: "mine\n",
+				changedByUser: true,
+			});
 			expect(vault.read("Note.md")).toBe("mine\n");
 		} finally {
 			vault.dispose();
@@ -43,8 +55,14 @@ describe("reviewAndWrite", () => {
 			},
 		});
 		try {
-			expect(await reviewAndWrite(rejected.env, edit, live())).toEqual({ kind: "rejected", reason: "the user rejected the change in the review" });
-			expect(await reviewAndWrite(cancelled.env, edit, { sessionId: 1, signal: controller.signal })).toEqual({ kind: "rejected", reason: "the call was cancelled before the change was written" });
+			expect(await reviewAndWrite(rejected.env, edit, live())).toEqual({
+				kind: "rejected",
+				reason: "the user rejected the change in the review",
+			});
+			expect(await reviewAndWrite(cancelled.env, edit, { sessionId: 1, signal: controller.signal })).toEqual({
+				kind: "rejected",
+				reason: "the call was cancelled before the change was written",
+			});
 			expect(rejected.read("Note.md")).toBe("old\n");
 			expect(cancelled.read("Note.md")).toBe("old\n");
 		} finally {
@@ -63,7 +81,9 @@ describe("reviewAndWrite", () => {
 		});
 		root = vault.root;
 		try {
-			await expect(reviewAndWrite(vault.env, edit, live())).rejects.toThrow("Note.md changed (outside the vault tools) before the change could be written; nothing was written. Read it again and redo the edit.");
+			await expect(reviewAndWrite(vault.env, edit, live())).rejects.toThrow(
+				"Note.md changed (outside the vault tools) before the change could be written; nothing was written. Read it again and redo the edit.",
+			);
 			expect(vault.read("Note.md")).toBe("changed elsewhere\n");
 		} finally {
 			vault.dispose();
@@ -73,7 +93,9 @@ describe("reviewAndWrite", () => {
 	it("refuses to create over a note made meanwhile", async () => {
 		const vault = vaultWith();
 		try {
-			await expect(reviewAndWrite(vault.env, { ...edit, isNewNote: true, oldText: "" }, live())).rejects.toThrow("Note.md was created by someone else meanwhile; nothing was written.");
+			await expect(reviewAndWrite(vault.env, { ...edit, isNewNote: true, oldText: "" }, live())).rejects.toThrow(
+				"Note.md was created by someone else meanwhile; nothing was written.",
+			);
 			expect(vault.read("Note.md")).toBe("old\n");
 		} finally {
 			vault.dispose();

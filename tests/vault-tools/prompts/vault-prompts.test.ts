@@ -3,13 +3,18 @@ import { VaultPrompts } from "../../../src/vault-tools/prompts/vault-prompts";
 import { createReadNoteTool } from "../../../src/vault-tools/tools/read-note";
 import { toolOver } from "../tools/vault-tool-env";
 
-const vault = toolOver(createReadNoteTool, {
-	"Claude prompts/Summarise note.md": "---\ndescription: Summarise a note\narguments:\n  - name: note\n    description: which note\n    required: true\n  - tone\n  - bad name!\n---\n\nSummarise {{note}} in a {{ tone }} tone. Keep {{other}}.\n",
-	"Claude prompts/Plain.md": "Just text.\n",
-	"Claude prompts/Sub/Plain.md": "Another plain.\n",
-	"Claude prompts/Secret.md": "secret prompt\n",
-	"Elsewhere.md": "not a prompt\n",
-}, { isPrivate: (path) => path.endsWith("Secret.md") });
+const vault = toolOver(
+	createReadNoteTool,
+	{
+		"Claude prompts/Summarise note.md":
+			"---\ndescription: Summarise a note\narguments:\n  - name: note\n    description: which note\n    required: true\n  - tone\n  - bad name!\n---\n\nSummarise {{note}} in a {{ tone }} tone. Keep {{other}}.\n",
+		"Claude prompts/Plain.md": "Just text.\n",
+		"Claude prompts/Sub/Plain.md": "Another plain.\n",
+		"Claude prompts/Secret.md": "secret prompt\n",
+		"Elsewhere.md": "not a prompt\n",
+	},
+	{ isPrivate: (path) => path.endsWith("Secret.md") },
+);
 afterAll(() => vault.dispose());
 const prompts = new VaultPrompts(vault.env.vault, () => " /Claude prompts/ ");
 
@@ -19,7 +24,11 @@ describe("VaultPrompts", () => {
 			prompts: [
 				{ name: "Plain", description: "Prompt from the note Claude prompts/Plain.md" },
 				{ name: "Plain-2", description: "Prompt from the note Claude prompts/Sub/Plain.md" },
-				{ name: "Summarise-note", description: "Summarise a note", arguments: [{ name: "note", description: "which note", required: true }, { name: "tone" }] },
+				{
+					name: "Summarise-note",
+					description: "Summarise a note",
+					arguments: [{ name: "note", description: "which note", required: true }, { name: "tone" }],
+				},
 			],
 		});
 	});
@@ -27,13 +36,17 @@ describe("VaultPrompts", () => {
 	it("fills in the given arguments, blanks declared ones not given, and leaves others as written", async () => {
 		expect(await prompts.get({ name: "Summarise-note", arguments: { note: "[[Plan]]" } })).toEqual({
 			description: "Summarise a note",
-			messages: [{ role: "user", content: { type: "text", text: "Summarise [[Plan]] in a  tone. Keep {{other}}.\n" } }],
+			messages: [
+				{ role: "user", content: { type: "text", text: "Summarise [[Plan]] in a  tone. Keep {{other}}.\n" } },
+			],
 		});
 	});
 
 	it("refuses a missing required argument, an unknown or private prompt, and a bad cursor", async () => {
 		await expect(prompts.get({ name: "Summarise-note" })).rejects.toThrow('Prompt "Summarise-note" needs "note"');
-		await expect(prompts.get({ name: "Secret" })).rejects.toThrow('Unknown prompt "Secret"; prompts/list names the prompts (notes in the "Claude prompts" folder)');
+		await expect(prompts.get({ name: "Secret" })).rejects.toThrow(
+			'Unknown prompt "Secret"; prompts/list names the prompts (notes in the "Claude prompts" folder)',
+		);
 		await expect(prompts.get({})).rejects.toThrow(JsonRpcError);
 		await expect(prompts.list({ cursor: "x" })).rejects.toThrow("Invalid cursor");
 	});

@@ -1,7 +1,12 @@
 import fc from "fast-check";
 import { LineTable } from "../../../src/vault/markdown/line-table";
 import { nodeRegexThread } from "../../../src/vault-tools/regex/node-regex-thread";
-import { RegexScanner, type RegexScan, type RegexScanOutcome, type ScannerTimers } from "../../../src/vault-tools/regex/regex-scanner";
+import {
+	RegexScanner,
+	type RegexScan,
+	type RegexScanOutcome,
+	type ScannerTimers,
+} from "../../../src/vault-tools/regex/regex-scanner";
 import type { RegexThread, RegexThreadFactory } from "../../../src/vault-tools/regex/regex-thread";
 import { CATASTROPHIC_QUERY, PROSE_LINE, SETTLES_WITHIN_MS } from "../catastrophic-regex";
 
@@ -21,12 +26,18 @@ function firstMatchPerLineInThread(pattern: RegExp, text: string): number[] {
 			starts.push(match.index);
 			lastLine = line;
 		}
-		if (match[0] === "") pattern.lastIndex += pattern.unicode && (text.codePointAt(pattern.lastIndex) ?? 0) > 0xffff ? 2 : 1;
+		if (match[0] === "")
+			pattern.lastIndex += pattern.unicode && (text.codePointAt(pattern.lastIndex) ?? 0) > 0xffff ? 2 : 1;
 	}
 	return starts;
 }
 
-async function scanTexts(scanner: RegexScanner, pattern: RegExp, texts: readonly (string | undefined)[], more: Partial<RegexScan> = {}): Promise<{ outcome: RegexScanOutcome; found: Map<number, number[]> }> {
+async function scanTexts(
+	scanner: RegexScanner,
+	pattern: RegExp,
+	texts: readonly (string | undefined)[],
+	more: Partial<RegexScan> = {},
+): Promise<{ outcome: RegexScanOutcome; found: Map<number, number[]> }> {
 	const found = new Map<number, number[]>();
 	const outcome = await scanner.scan({
 		pattern,
@@ -76,30 +87,54 @@ describe("RegexScanner: regular expressions in worker threads with a hard stop",
 		for (const scanner of scanners.splice(0)) scanner.dispose();
 	});
 
-	it("finds the first match on each line exactly where the in-thread search found it", async () => {
-		const scanner = scannerWith();
-		const pieces = ["a", "b", "ab", " ", "\n", "\r", "\r\n", "é", "😀", "A"];
-		const sources = ["a", "a+", "^", "$", "b*", "a\\s*b", "(?<=a)b", "(a)\\1", "\\n", "[^]", "a$", "^b", "x?", "\\r?\\n", "b.a", "[\\s\\S]{2}"];
-		const flagSets = ["gm", "gmu", "gmi", "gms", "gmsu"];
-		await fc.assert(
-			fc.asyncProperty(
-				fc.array(fc.array(fc.constantFrom(...pieces), { maxLength: 40 }).map((parts) => parts.join("")), { minLength: 1, maxLength: 6 }),
-				fc.constantFrom(...sources),
-				fc.constantFrom(...flagSets),
-				async (texts, source, flags) => {
-					const { outcome, found } = await scanTexts(scanner, new RegExp(source, flags), texts);
-					expect(outcome).toEqual({ kind: "done" });
-					const expected = new Map<number, number[]>();
-					texts.forEach((text, index) => {
-						const starts = firstMatchPerLineInThread(new RegExp(source, flags), text);
-						if (starts.length > 0) expected.set(index, starts);
-					});
-					expect(found).toEqual(expected);
-				},
-			),
-			{ numRuns: 100 },
-		);
-	}, SETTLES_WITHIN_MS);
+	it(
+		"finds the first match on each line exactly where the in-thread search found it",
+		async () => {
+			const scanner = scannerWith();
+			const pieces = ["a", "b", "ab", " ", "\n", "\r", "\r\n", "é", "😀", "A"];
+			const sources = [
+				"a",
+				"a+",
+				"^",
+				"$",
+				"b*",
+				"a\\s*b",
+				"(?<=a)b",
+				"(a)\\1",
+				"\\n",
+				"[^]",
+				"a$",
+				"^b",
+				"x?",
+				"\\r?\\n",
+				"b.a",
+				"[\\s\\S]{2}",
+			];
+			const flagSets = ["gm", "gmu", "gmi", "gms", "gmsu"];
+			await fc.assert(
+				fc.asyncProperty(
+					fc.array(
+						fc.array(fc.constantFrom(...pieces), { maxLength: 40 }).map((parts) => parts.join("")),
+						{ minLength: 1, maxLength: 6 },
+					),
+					fc.constantFrom(...sources),
+					fc.constantFrom(...flagSets),
+					async (texts, source, flags) => {
+						const { outcome, found } = await scanTexts(scanner, new RegExp(source, flags), texts);
+						expect(outcome).toEqual({ kind: "done" });
+						const expected = new Map<number, number[]>();
+						texts.forEach((text, index) => {
+							const starts = firstMatchPerLineInThread(new RegExp(source, flags), text);
+							if (starts.length > 0) expected.set(index, starts);
+						});
+						expect(found).toEqual(expected);
+					},
+				),
+				{ numRuns: 100 },
+			);
+		},
+		SETTLES_WITHIN_MS,
+	);
 
 	it("steps over an emoji after an empty match under the u flag (exec looped for ever there before)", async () => {
 		const { outcome, found } = await scanTexts(scannerWith(), /x?/gmu, ["a😀b", "😀\n😀"], { budgetMs: 5000 });
@@ -115,7 +150,9 @@ describe("RegexScanner: regular expressions in worker threads with a hard stop",
 	it("skips texts that are gone and reads texts that come as promises", async () => {
 		const scanner = scannerWith();
 		const texts = ["x apple", undefined, "apple\napple pie"];
-		const { outcome, found } = await scanTexts(scanner, /apple/gm, texts, { text: (index) => Promise.resolve(texts[index]) });
+		const { outcome, found } = await scanTexts(scanner, /apple/gm, texts, {
+			text: (index) => Promise.resolve(texts[index]),
+		});
 		expect(outcome).toEqual({ kind: "done" });
 		expect(found).toEqual(
 			new Map([
@@ -132,7 +169,9 @@ describe("RegexScanner: regular expressions in worker threads with a hard stop",
 			const scanner = scannerWith({ thread: threads.factory });
 			// The worker is started first, so that on a loaded machine its start does not eat the budget below.
 			expect((await scanTexts(scanner, /warm/gm, ["warm"])).outcome).toEqual({ kind: "done" });
-			const { outcome, found } = await scanTexts(scanner, catastrophic, [EASY_BATCH, PROSE_LINE, "after"], { budgetMs: 300 });
+			const { outcome, found } = await scanTexts(scanner, catastrophic, [EASY_BATCH, PROSE_LINE, "after"], {
+				budgetMs: 300,
+			});
 			// The first batch (the easy text) was answered; the stuck one was not.
 			expect(outcome).toEqual({ kind: "stopped", why: "budget", searched: 1 });
 			expect(found).toEqual(new Map([[0, [0]]]));
@@ -183,7 +222,10 @@ describe("RegexScanner: regular expressions in worker threads with a hard stop",
 				throw new Error("Worker is not defined");
 			},
 		});
-		expect((await scanTexts(cannotStart, /a/gm, ["a"])).outcome).toEqual({ kind: "failed", message: "a worker thread could not start: Worker is not defined" });
+		expect((await scanTexts(cannotStart, /a/gm, ["a"])).outcome).toEqual({
+			kind: "failed",
+			message: "a worker thread could not start: Worker is not defined",
+		});
 
 		const dies = scannerWith({
 			thread: (events): RegexThread => ({
@@ -192,13 +234,19 @@ describe("RegexScanner: regular expressions in worker threads with a hard stop",
 				terminate: () => undefined,
 			}),
 		});
-		expect((await scanTexts(dies, /a/gm, ["a"])).outcome).toEqual({ kind: "failed", message: "the regex worker stopped (exit code 1)" });
+		expect((await scanTexts(dies, /a/gm, ["a"])).outcome).toEqual({
+			kind: "failed",
+			message: "the regex worker stopped (exit code 1)",
+		});
 	});
 
 	it("runs at most maxThreads workers; a further scan waits for one and reuses it", async () => {
 		const threads = countingThreads();
 		const scanner = scannerWith({ thread: threads.factory, maxThreads: 1 });
-		const [first, second] = await Promise.all([scanTexts(scanner, /a/gm, ["a"]), scanTexts(scanner, /b/gm, ["b b"])]);
+		const [first, second] = await Promise.all([
+			scanTexts(scanner, /a/gm, ["a"]),
+			scanTexts(scanner, /b/gm, ["b b"]),
+		]);
 		expect([first.outcome, second.outcome]).toEqual([{ kind: "done" }, { kind: "done" }]);
 		expect([first.found, second.found]).toEqual([new Map([[0, [0]]]), new Map([[0, [0]]])]);
 		expect(threads.started()).toBe(1);
@@ -227,6 +275,9 @@ describe("RegexScanner: regular expressions in worker threads with a hard stop",
 		await scanTexts(scanner, /a/gm, ["a"]);
 		scanner.dispose();
 		expect(threads.terminated()).toBe(2);
-		expect((await scanTexts(scanner, /a/gm, ["a"])).outcome).toEqual({ kind: "failed", message: "the vault tools are shutting down" });
+		expect((await scanTexts(scanner, /a/gm, ["a"])).outcome).toEqual({
+			kind: "failed",
+			message: "the vault tools are shutting down",
+		});
 	});
 });

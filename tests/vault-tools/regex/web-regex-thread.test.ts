@@ -21,7 +21,13 @@ describe("webRegexThread: regex search in a Web Worker from a Blob URL (what Obs
 	it("finds matches, then ends the worker and revokes its Blob URL on dispose", async () => {
 		scanner = new RegexScanner({ thread: webRegexThread });
 		const found = new Map<number, readonly number[]>();
-		const outcome = await scanner.scan({ pattern: /^## (\w+)/gm, count: 2, text: (index) => ["# A\n## Tasks\n", "none"][index], budgetMs: 20_000, found: (index, starts) => found.set(index, starts) });
+		const outcome = await scanner.scan({
+			pattern: /^## (\w+)/gm,
+			count: 2,
+			text: (index) => ["# A\n## Tasks\n", "none"][index],
+			budgetMs: 20_000,
+			found: (index, starts) => found.set(index, starts),
+		});
 		expect(outcome).toEqual({ kind: "done" });
 		expect(found).toEqual(new Map([[0, [4]]]));
 		const url = NodeBackedWebWorker.started.at(-1)?.url ?? "";
@@ -34,7 +40,13 @@ describe("webRegexThread: regex search in a Web Worker from a Blob URL (what Obs
 		"stops a catastrophic pattern at its budget with terminate()",
 		async () => {
 			scanner = new RegexScanner({ thread: webRegexThread });
-			const outcome = await scanner.scan({ pattern: new RegExp(CATASTROPHIC_QUERY, "gm"), count: 1, text: () => PROSE_LINE, budgetMs: 300, found: () => undefined });
+			const outcome = await scanner.scan({
+				pattern: new RegExp(CATASTROPHIC_QUERY, "gm"),
+				count: 1,
+				text: () => PROSE_LINE,
+				budgetMs: 300,
+				found: () => undefined,
+			});
 			expect(outcome).toEqual({ kind: "stopped", why: "budget", searched: 0 });
 		},
 		SETTLES_WITHIN_MS,

@@ -30,7 +30,17 @@ describe("BridgeLocator: the vault's running bridge from the IDE lock files", ()
 	function lock(directory: string, port: number, fields: Record<string, unknown>): string {
 		mkdirSync(directory, { recursive: true, mode: 0o700 });
 		const file = join(directory, `${port}.lock`);
-		const content = { pid: ALIVE, workspaceFolders: [vault], ideName: "Obsidian", transport: "ws", runningInWindows: false, authToken: `token-${port}`, writer: LOCK_FILE_WRITER, port, ...fields };
+		const content = {
+			pid: ALIVE,
+			workspaceFolders: [vault],
+			ideName: "Obsidian",
+			transport: "ws",
+			runningInWindows: false,
+			authToken: `token-${port}`,
+			writer: LOCK_FILE_WRITER,
+			port,
+			...fields,
+		};
 		writeFileSync(file, JSON.stringify(content), { mode: 0o600 });
 		seconds += 10;
 		utimesSync(file, seconds, seconds);
@@ -38,7 +48,13 @@ describe("BridgeLocator: the vault's running bridge from the IDE lock files", ()
 	}
 
 	const locator = (options: { vaultPath?: string; claudeConfigDir?: string } = {}) =>
-		new BridgeLocator({ vaultPath: options.vaultPath ?? vault, homeDir: home, claudeConfigDir: options.claudeConfigDir, isAlive: (pid) => pid === ALIVE, log: (message) => logs.push(message) });
+		new BridgeLocator({
+			vaultPath: options.vaultPath ?? vault,
+			homeDir: home,
+			claudeConfigDir: options.claudeConfigDir,
+			isAlive: (pid) => pid === ALIVE,
+			log: (message) => logs.push(message),
+		});
 
 	it("finds none when there is no lock folder or no lock file", async () => {
 		expect(await locator().find()).toBeUndefined();
@@ -56,7 +72,13 @@ describe("BridgeLocator: the vault's running bridge from the IDE lock files", ()
 		writeFileSync(join(lockDir, "1007.lock"), "not json");
 		expect(await locator().find()).toBeUndefined();
 		lock(lockDir, 1010, {});
-		expect(await locator().find()).toMatchObject({ port: 1010, authToken: "token-1010", pid: ALIVE, ideName: "Obsidian", lockFile: join(lockDir, "1010.lock") });
+		expect(await locator().find()).toMatchObject({
+			port: 1010,
+			authToken: "token-1010",
+			pid: ALIVE,
+			ideName: "Obsidian",
+			lockFile: join(lockDir, "1010.lock"),
+		});
 	});
 
 	it("prefers the newest of two bridges for the vault", async () => {
@@ -117,7 +139,9 @@ describe("BridgeLocator: the vault's running bridge from the IDE lock files", ()
 			lock(lockDir, 5031, {});
 			chmodSync(lockDir, 0o755);
 			expect(await locator().findAll()).toEqual([]);
-			expect(logs).toEqual([`Ignored the lock file ${join(lockDir, "5031.lock")}: its folder ${lockDir} has mode 0755, not 0700`]);
+			expect(logs).toEqual([
+				`Ignored the lock file ${join(lockDir, "5031.lock")}: its folder ${lockDir} has mode 0755, not 0700`,
+			]);
 			chmodSync(lockDir, 0o700);
 			expect((await locator().find())?.port).toBe(5031);
 		});
@@ -142,14 +166,18 @@ describe("BridgeLocator: the vault's running bridge from the IDE lock files", ()
 		(asRoot ? it : it.skip)("refuses a lock file, or a lock folder, that belongs to another user", async () => {
 			chownSync(lock(lockDir, 5051, {}), 4321, 4321);
 			expect(await locator().findAll()).toEqual([]);
-			expect(logs).toEqual([`Ignored the lock file ${join(lockDir, "5051.lock")}: it belongs to uid 4321, not to this user (uid 0)`]);
+			expect(logs).toEqual([
+				`Ignored the lock file ${join(lockDir, "5051.lock")}: it belongs to uid 4321, not to this user (uid 0)`,
+			]);
 			const theirs = join(temp.path, "their-ide");
 			lock(theirs, 5052, {});
 			chownSync(theirs, 4321, 4321);
 			rmSync(lockDir, { recursive: true });
 			renameSync(theirs, lockDir);
 			expect(await locator().findAll()).toEqual([]);
-			expect(logs[1]).toBe(`Ignored the lock file ${join(lockDir, "5052.lock")}: its folder ${lockDir} belongs to uid 4321, not to this user (uid 0)`);
+			expect(logs[1]).toBe(
+				`Ignored the lock file ${join(lockDir, "5052.lock")}: its folder ${lockDir} belongs to uid 4321, not to this user (uid 0)`,
+			);
 		});
 	});
 });

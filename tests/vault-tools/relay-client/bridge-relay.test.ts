@@ -2,7 +2,14 @@ import type { BridgeEndpoint } from "../../../src/vault-tools/relay-client/bridg
 import { BridgeRelay, RELAY_RETRY_AFTER_MS } from "../../../src/vault-tools/relay-client/bridge-relay";
 import type { RelayConnection } from "../../../src/vault-tools/relay-client/relay-connection";
 
-const ENDPOINT: BridgeEndpoint = { port: 4000, authToken: "t", pid: 1, ideName: "Obsidian", lockFile: "/home/.claude/ide/4000.lock", writtenAt: 1 };
+const ENDPOINT: BridgeEndpoint = {
+	port: 4000,
+	authToken: "t",
+	pid: 1,
+	ideName: "Obsidian",
+	lockFile: "/home/.claude/ide/4000.lock",
+	writtenAt: 1,
+};
 
 /** The part of a connection BridgeRelay uses, standing in for a socket. */
 function fakeConnection(endpoint: BridgeEndpoint = ENDPOINT): RelayConnection {
@@ -32,11 +39,17 @@ describe("BridgeRelay: when to try a bridge again", () => {
 			now: () => clock,
 			connect: () => {
 				attempts.push(clock);
-				return attempts.length === 1 ? Promise.reject(new Error("the bridge on port 4000 refused the connection (HTTP 503)")) : Promise.resolve(connection);
+				return attempts.length === 1
+					? Promise.reject(new Error("the bridge on port 4000 refused the connection (HTTP 503)"))
+					: Promise.resolve(connection);
 			},
 		});
 		expect(await relay.current()).toBeUndefined();
-		expect(logs).toEqual([expect.stringMatching(/^Could not use the bridge "Obsidian" \(port 4000, .*HTTP 503.*Answering without it for 10 s/) as unknown]);
+		expect(logs).toEqual([
+			expect.stringMatching(
+				/^Could not use the bridge "Obsidian" \(port 4000, .*HTTP 503.*Answering without it for 10 s/,
+			) as unknown,
+		]);
 		clock = RELAY_RETRY_AFTER_MS - 1;
 		expect(await relay.current()).toBeUndefined();
 		expect(attempts).toEqual([0]);
@@ -67,7 +80,12 @@ describe("BridgeRelay: when to try a bridge again", () => {
 });
 
 describe("BridgeRelay: admitting a bridge (its privacy is checked before any call is forwarded)", () => {
-	const OTHER: BridgeEndpoint = { ...ENDPOINT, port: 4001, lockFile: "/home/.claude/ide/4001.lock", ideName: "Other" };
+	const OTHER: BridgeEndpoint = {
+		...ENDPOINT,
+		port: 4001,
+		lockFile: "/home/.claude/ide/4001.lock",
+		ideName: "Other",
+	};
 
 	it("does not use a bridge that admit refuses, logs why once, tries the next one, and says why when none is used", async () => {
 		const logs: string[] = [];
@@ -84,7 +102,9 @@ describe("BridgeRelay: admitting a bridge (its privacy is checked before any cal
 		expect(await relay.current()).toBeUndefined();
 		expect(refusedOne.isOpen).toBe(false);
 		expect(relay.refusal()).toBe('it does not keep private the folder "Extra"');
-		expect(logs).toEqual(['Not relaying to the bridge "Obsidian" (pid 1, port 4000): it does not keep private the folder "Extra". Read tools answer from the folder; write tools are refused.']);
+		expect(logs).toEqual([
+			'Not relaying to the bridge "Obsidian" (pid 1, port 4000): it does not keep private the folder "Extra". Read tools answer from the folder; write tools are refused.',
+		]);
 
 		const admitted = fakeConnection(OTHER);
 		const second = new BridgeRelay({

@@ -5,7 +5,9 @@ import { relayedMethods } from "../../../src/vault-tools/relay-client/relayed-me
 
 const context = { sessionId: 1, signal: new AbortController().signal };
 
-function setup(connection: { request(method: string, params: JsonObject, signal?: AbortSignal): Promise<unknown> } | undefined) {
+function setup(
+	connection: { request(method: string, params: JsonObject, signal?: AbortSignal): Promise<unknown> } | undefined,
+) {
 	const logs: string[] = [];
 	const local = new Map<string, MethodHandler>([["resources/list", (params) => ({ from: "folder", params })]]);
 	const methods = relayedMethods({
@@ -44,10 +46,14 @@ describe("relayedMethods", () => {
 	});
 
 	it("falls back to the folder when the bridge goes away or does not serve the method, and says so", async () => {
-		const gone = setup({ request: () => Promise.reject(new RelayClosedError("the bridge closed the connection", true)) });
+		const gone = setup({
+			request: () => Promise.reject(new RelayClosedError("the bridge closed the connection", true)),
+		});
 		expect(await gone.call({})).toEqual({ from: "folder", params: {} });
 		expect(gone.logs).toEqual(["resources/list: the bridge closed the connection; answering from the folder"]);
-		const old = setup({ request: () => Promise.reject(new JsonRpcError(ErrorCode.MethodNotFound, "Method not found")) });
+		const old = setup({
+			request: () => Promise.reject(new JsonRpcError(ErrorCode.MethodNotFound, "Method not found")),
+		});
 		expect(await old.call({})).toEqual({ from: "folder", params: {} });
 	});
 

@@ -20,7 +20,17 @@ import { FIXTURE_TIMEOUT_MS } from "../../helpers/fixture-timeout";
 import { libraryYamlCodec } from "../../../src/vault/folder/yaml-library-codec";
 
 const NOTES: Record<string, string> = {
-	"Claude prompts/Summarize.md": ["---", "description: Summarize a topic from my notes", "arguments:", "  - name: topic", "    description: what to summarize", "    required: true", "---", "Summarize what my notes say about {{topic}}.", ""].join("\n"),
+	"Claude prompts/Summarize.md": [
+		"---",
+		"description: Summarize a topic from my notes",
+		"arguments:",
+		"  - name: topic",
+		"    description: what to summarize",
+		"    required: true",
+		"---",
+		"Summarize what my notes say about {{topic}}.",
+		"",
+	].join("\n"),
 	"Claude prompts/Daily review.md": "Look at today's notes and list open questions.\n",
 	"Claude prompts/Secret plan.md": "---\ntags: [private]\ndescription: hidden\n---\nNever shown.\n",
 	"Private/Diary.md": "#diary-only Dear diary\n",
@@ -38,14 +48,20 @@ interface Served {
 }
 
 /** The index, and the tag reader each root gives privacy (`noteTags` of the folder's texts; Obsidian's metadata cache). */
-type IndexFactory = (root: string) => Promise<{ index: VaultIndex; tagsOf: (path: string) => readonly string[]; dispose: () => void }>;
+type IndexFactory = (
+	root: string,
+) => Promise<{ index: VaultIndex; tagsOf: (path: string) => readonly string[]; dispose: () => void }>;
 
 const adapters: [string, IndexFactory][] = [
 	[
 		"the folder",
 		(root) => {
 			const folder = new FolderVault({ root, watch: false });
-			return Promise.resolve({ index: folder.index, tagsOf: (path: string) => folder.tagsOf(path), dispose: () => folder.dispose() });
+			return Promise.resolve({
+				index: folder.index,
+				tagsOf: (path: string) => folder.tagsOf(path),
+				dispose: () => folder.dispose(),
+			});
 		},
 	],
 	[
@@ -87,9 +103,16 @@ describe.each(adapters)("vault resources and prompts over %s, through the MCP SD
 			dailyNote: () => "Journal/2026-11-25.md",
 			promptsFolder: () => folder.name,
 		});
-		const server = new VaultToolServer({ registry: createVaultToolRegistry({ yaml: libraryYamlCodec, vault }), methods: content.methods, capabilities: content.capabilities });
+		const server = new VaultToolServer({
+			registry: createVaultToolRegistry({ yaml: libraryYamlCodec, vault }),
+			methods: content.methods,
+			capabilities: content.capabilities,
+		});
 		const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-		const session = server.session({ id: 1, send: (text) => void serverSide.send(JSON.parse(text) as JSONRPCMessage) });
+		const session = server.session({
+			id: 1,
+			send: (text) => void serverSide.send(JSON.parse(text) as JSONRPCMessage),
+		});
 		serverSide.onmessage = (message) => void session.handleMessage(JSON.stringify(message));
 		await serverSide.start();
 		const client = new Client({ name: "vault-content-test", version: "1.0.0" });
@@ -139,7 +162,9 @@ describe.each(adapters)("vault resources and prompts over %s, through the MCP SD
 		served.active.note = { path: "Private/Diary.md" };
 		const { resources } = await served.client.listResources();
 		expect(resources.map((resource) => resource.uri)).toEqual(["vault://daily-note", "vault://overview"]);
-		await expect(served.client.readResource({ uri: "vault://active-note" })).rejects.toThrow(/Resource not found: vault:\/\/active-note/);
+		await expect(served.client.readResource({ uri: "vault://active-note" })).rejects.toThrow(
+			/Resource not found: vault:\/\/active-note/,
+		);
 		await expect(served.client.readResource({ uri: "file:///etc/passwd" })).rejects.toThrow(/Resource not found/);
 	});
 
@@ -147,14 +172,20 @@ describe.each(adapters)("vault resources and prompts over %s, through the MCP SD
 		const { prompts } = await served.client.listPrompts();
 		expect(prompts).toEqual([
 			{ name: "Daily-review", description: "Prompt from the note Claude prompts/Daily review.md" },
-			{ name: "Summarize", description: "Summarize a topic from my notes", arguments: [{ name: "topic", description: "what to summarize", required: true }] },
+			{
+				name: "Summarize",
+				description: "Summarize a topic from my notes",
+				arguments: [{ name: "topic", description: "what to summarize", required: true }],
+			},
 		]);
 	});
 
 	it("answers a prompt with the note's body, arguments filled in", async () => {
 		const prompt = await served.client.getPrompt({ name: "Summarize", arguments: { topic: "gardening" } });
 		expect(prompt.description).toBe("Summarize a topic from my notes");
-		expect(prompt.messages).toEqual([{ role: "user", content: { type: "text", text: "Summarize what my notes say about gardening.\n" } }]);
+		expect(prompt.messages).toEqual([
+			{ role: "user", content: { type: "text", text: "Summarize what my notes say about gardening.\n" } },
+		]);
 		const plain = await served.client.getPrompt({ name: "Daily-review" });
 		expect(plain.messages[0]?.content).toEqual({ type: "text", text: NOTES["Claude prompts/Daily review.md"] });
 	});

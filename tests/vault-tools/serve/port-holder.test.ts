@@ -17,8 +17,23 @@ describe("ourPortHolder: who holds a port, when it is one of ours", () => {
 		mkdirSync(home);
 		mkdirSync(vault);
 		writeHttpTokenRecord(home, { pid: 4242, port: 24001, vault: realpathSync(vault), token: "f".repeat(64) });
-		await writeLockFile(home, 41001, { pid: 5151, workspaceFolders: [vault], ideName: "Obsidian · vault (headless, pid 5151)", transport: "ws", runningInWindows: false, authToken: "a".repeat(64), writer: "claude-code-bridge" });
-		await writeLockFile(home, 41002, { pid: 6161, workspaceFolders: [vault], ideName: "Visual Studio Code", transport: "ws", runningInWindows: false, authToken: "a".repeat(64) } as unknown as Parameters<typeof writeLockFile>[2]);
+		await writeLockFile(home, 41001, {
+			pid: 5151,
+			workspaceFolders: [vault],
+			ideName: "Obsidian · vault (headless, pid 5151)",
+			transport: "ws",
+			runningInWindows: false,
+			authToken: "a".repeat(64),
+			writer: "claude-code-bridge",
+		});
+		await writeLockFile(home, 41002, {
+			pid: 6161,
+			workspaceFolders: [vault],
+			ideName: "Visual Studio Code",
+			transport: "ws",
+			runningInWindows: false,
+			authToken: "a".repeat(64),
+		} as unknown as Parameters<typeof writeLockFile>[2]);
 	}, FIXTURE_TIMEOUT_MS);
 	afterAll(() => temp.remove());
 
@@ -29,7 +44,9 @@ describe("ourPortHolder: who holds a port, when it is one of ours", () => {
 	});
 
 	it("names a bridge's IDE server by its lock file: pid and /ide name", async () => {
-		expect(await ourPortHolder(home, 41001, alive)).toBe(`Claude Code Bridge's IDE server (pid 5151, "Obsidian · vault (headless, pid 5151)")`);
+		expect(await ourPortHolder(home, 41001, alive)).toBe(
+			`Claude Code Bridge's IDE server (pid 5151, "Obsidian · vault (headless, pid 5151)")`,
+		);
 	});
 
 	it("says nothing for another editor's lock file, a dead process, or a port with no file of ours", async () => {

@@ -28,7 +28,14 @@ function serverWith(...tools: ToolDefinition[]): VaultToolServer {
 async function sessionAnswer(server: VaultToolServer, method: string, params: JsonObject): Promise<string> {
 	const sent: string[] = [];
 	const session = server.session({ id: 5, send: (text) => sent.push(text) });
-	await session.handleMessage(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } }));
+	await session.handleMessage(
+		JSON.stringify({
+			jsonrpc: "2.0",
+			id: 1,
+			method: "initialize",
+			params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+		}),
+	);
 	await session.handleMessage(JSON.stringify({ jsonrpc: "2.0", id: 2, method, params }));
 	session.dispose();
 	return sent[1] ?? "";
@@ -49,18 +56,27 @@ describe("VaultToolServer.request (the relay's way in)", () => {
 	it("throws the same JSON-RPC error a session answers: invalid params, an unknown method", async () => {
 		const server = serverWith(refuses);
 		const invalid = { name: 3 };
-		const answered = JSON.parse(await sessionAnswer(server, "tools/call", invalid)) as { error: { message: string } };
-		await expect(server.request("tools/call", invalid, context())).rejects.toMatchObject({ code: ErrorCode.InvalidParams, message: answered.error.message });
+		const answered = JSON.parse(await sessionAnswer(server, "tools/call", invalid)) as {
+			error: { message: string };
+		};
+		await expect(server.request("tools/call", invalid, context())).rejects.toMatchObject({
+			code: ErrorCode.InvalidParams,
+			message: answered.error.message,
+		});
 		const unknown = server.request("no/such/method", {}, context());
 		await expect(unknown).rejects.toBeInstanceOf(JsonRpcError);
 		await expect(unknown).rejects.toMatchObject({ code: ErrorCode.MethodNotFound });
-		expect(JSON.parse(await sessionAnswer(server, "no/such/method", {}))).toMatchObject({ error: { code: ErrorCode.MethodNotFound } });
+		expect(JSON.parse(await sessionAnswer(server, "no/such/method", {}))).toMatchObject({
+			error: { code: ErrorCode.MethodNotFound },
+		});
 	});
 
 	it("passes a tool's failure on as the same isError result", async () => {
 		const server = serverWith(refuses);
 		const relayed = await server.request("tools/call", { name: "refuses", arguments: {} }, context());
-		expect(relayed.joined('{"jsonrpc":"2.0","id":2,"result":', "}").toString("utf8")).toBe(await sessionAnswer(server, "tools/call", { name: "refuses", arguments: {} }));
+		expect(relayed.joined('{"jsonrpc":"2.0","id":2,"result":', "}").toString("utf8")).toBe(
+			await sessionAnswer(server, "tools/call", { name: "refuses", arguments: {} }),
+		);
 		expect(relayed.parse()).toMatchObject({ isError: true });
 	});
 });

@@ -61,7 +61,11 @@ describe("a catastrophic regex search does not stop the server answering others"
 				return answer;
 			});
 			const status = host
-				.waitForTrace((event) => event.direction === "in" && event.method === "vaultTools/call", "the relayed search reaching the host", SETTLES_WITHIN_MS)
+				.waitForTrace(
+					(event) => event.direction === "in" && event.method === "vaultTools/call",
+					"the relayed search reaching the host",
+					SETTLES_WITHIN_MS,
+				)
 				.then(() => host.status())
 				.then(() => order.push("status"));
 			const [answer] = await Promise.all([search, status]);

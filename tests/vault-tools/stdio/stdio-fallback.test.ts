@@ -12,7 +12,8 @@ import { FIXTURE_TIMEOUT_MS } from "../../helpers/fixture-timeout";
 import { pollUntil } from "../../helpers/wait-until";
 
 const NOTES: Record<string, string> = {
-	"Notes/Alpha.md": "---\ntags: [project]\nstatus: open\n---\n# Alpha\n\nAlpha links to [[Beta]].\n\n## Tasks\n\n- one ^task-1\n",
+	"Notes/Alpha.md":
+		"---\ntags: [project]\nstatus: open\n---\n# Alpha\n\nAlpha links to [[Beta]].\n\n## Tasks\n\n- one ^task-1\n",
 	"Notes/Beta.md": "# Beta\n\nBack to [[Alpha#Tasks]] and [alpha](Alpha.md).\n",
 	"Private/Secret.md": "# Secret\n\nAlpha secret plans, links [[Alpha]].\n",
 	"Notes/Tagged.md": "# Tagged\n\nAlpha diary entry. #diary/2026\n",
@@ -24,7 +25,12 @@ const NOTES: Record<string, string> = {
 	"My prompts/Summarise.md": "---\ndescription: Summarise a note\n---\nSummarise {{note}} in three lines.\n",
 	"My prompts/Diary prompt.md": "Write today's entry. #diary/2026\n",
 	// The plugin's settings, in a renamed config folder: the fallback finds them there.
-	".config-obsidian/plugins/claude-code-bridge/data.json": JSON.stringify({ enabled: true, privateFolders: ["Private"], privateTags: ["#diary"], vaultTools: { promptsFolder: "My prompts" } }),
+	".config-obsidian/plugins/claude-code-bridge/data.json": JSON.stringify({
+		enabled: true,
+		privateFolders: ["Private"],
+		privateTags: ["#diary"],
+		vaultTools: { promptsFolder: "My prompts" },
+	}),
 };
 
 describe("claude-code-bridge mcp --vault: the stdio server with no bridge running (folder fallback)", () => {
@@ -36,7 +42,9 @@ describe("claude-code-bridge mcp --vault: the stdio server with no bridge runnin
 	beforeAll(async () => {
 		mkdirSync(home);
 		const files = { ...NOTES };
-		for (let index = 0; index < 45; index++) files[`Many/Note ${String(index).padStart(2, "0")}.md`] = `# Many ${index}\n\nThe word zebra appears here.\n`;
+		for (let index = 0; index < 45; index++)
+			files[`Many/Note ${String(index).padStart(2, "0")}.md`] =
+				`# Many ${index}\n\nThe word zebra appears here.\n`;
 		for (const [path, text] of Object.entries(files)) {
 			mkdirSync(dirname(join(vault, path)), { recursive: true });
 			writeFileSync(join(vault, path), text);
@@ -55,14 +63,27 @@ describe("claude-code-bridge mcp --vault: the stdio server with no bridge runnin
 	it("lists the same twelve tools as the bridge serves, with read-only hints", async () => {
 		const { tools } = await server.client.listTools();
 		expect(tools.map((tool) => tool.name)).toEqual([...VAULT_TOOL_NAMES]);
-		expect(tools.filter((tool) => tool.annotations?.readOnlyHint === true).map((tool) => tool.name)).toEqual(["search", "read_note", "outline", "links", "tags", "properties", "list_notes", "active_note"]);
+		expect(tools.filter((tool) => tool.annotations?.readOnlyHint === true).map((tool) => tool.name)).toEqual([
+			"search",
+			"read_note",
+			"outline",
+			"links",
+			"tags",
+			"properties",
+			"list_notes",
+			"active_note",
+		]);
 		expect(server.client.getServerVersion()).toMatchObject({ name: "obsidian-vault-tools" });
 	});
 
 	it("answers every read tool from the folder", async () => {
 		const reads: [string, Record<string, unknown>, RegExp][] = [
 			["search", { query: "alpha" }, /^Notes\/Alpha\.md:5: # Alpha/m],
-			["read_note", { path: "Alpha", section: "Tasks" }, /Notes\/Alpha\.md \| heading "Alpha > Tasks", lines 9-11 of 12 \| version \S+\n## Tasks\n\n- one \^task-1\n$/],
+			[
+				"read_note",
+				{ path: "Alpha", section: "Tasks" },
+				/Notes\/Alpha\.md \| heading "Alpha > Tasks", lines 9-11 of 12 \| version \S+\n## Tasks\n\n- one \^task-1\n$/,
+			],
 			["outline", { path: "Notes/Alpha.md" }, /9: ## Alpha > Tasks/],
 			["links", { path: "Alpha", direction: "in" }, /in Notes\/Beta\.md:3: Back to \[\[Alpha#Tasks\]\]/],
 			["tags", {}, /#project 1/],
@@ -72,7 +93,11 @@ describe("claude-code-bridge mcp --vault: the stdio server with no bridge runnin
 		];
 		for (const [name, args, expected] of reads) {
 			const answer = await server.call(name, args);
-			expect({ name, isError: answer.isError, structuredContent: answer.structuredContent }).toEqual({ name, isError: false, structuredContent: undefined });
+			expect({ name, isError: answer.isError, structuredContent: answer.structuredContent }).toEqual({
+				name,
+				isError: false,
+				structuredContent: undefined,
+			});
 			expect(answer.text).toMatch(expected);
 		}
 	});
@@ -88,7 +113,11 @@ describe("claude-code-bridge mcp --vault: the stdio server with no bridge runnin
 		for (const [name, args] of writes) {
 			const answer = await server.call(name, args);
 			expect({ name, isError: answer.isError }).toEqual({ name, isError: true });
-			expect(answer.text).toMatch(new RegExp(`^${name}: Obsidian is not running for the vault "My vault" \\(${vault.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\), so this change cannot be made`));
+			expect(answer.text).toMatch(
+				new RegExp(
+					`^${name}: Obsidian is not running for the vault "My vault" \\(${vault.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\), so this change cannot be made`,
+				),
+			);
 		}
 		expect(readFileSync(join(vault, "Notes/Alpha.md"), "utf8")).toBe(before);
 		expect(() => readFileSync(join(vault, "Notes/Gamma.md"))).toThrow();
@@ -124,7 +153,9 @@ describe("claude-code-bridge mcp --vault: the stdio server with no bridge runnin
 			expect({ name, isError: answer.isError }).toEqual({ name, isError: true });
 			expect(answer.text).toMatch(expected);
 		}
-		await expect(server.client.callTool({ name: "delete_note", arguments: {} })).rejects.toThrow(/Unknown tool: delete_note/);
+		await expect(server.client.callTool({ name: "delete_note", arguments: {} })).rejects.toThrow(
+			/Unknown tool: delete_note/,
+		);
 		expect((await server.call("search", { query: "zebra", limit: 1 })).isError).toBe(false);
 	});
 
@@ -144,9 +175,13 @@ describe("claude-code-bridge mcp --vault: the stdio server with no bridge runnin
 	});
 
 	it("resolves links as if private notes were not there: a private note never shadows a public one", async () => {
-		expect((await server.call("read_note", { path: "Plan" })).text).toMatch(/^Projects\/Plan\.md \|.*\n# Public plan\n$/);
+		expect((await server.call("read_note", { path: "Plan" })).text).toMatch(
+			/^Projects\/Plan\.md \|.*\n# Public plan\n$/,
+		);
 		expect((await server.call("links", { path: "Hub.md" })).text).toMatch(/\[\[Plan\]\] → Projects\/Plan\.md/);
-		expect((await server.call("links", { path: "Projects/Plan.md", direction: "in" })).text).toMatch(/^in Hub\.md:1: /m);
+		expect((await server.call("links", { path: "Projects/Plan.md", direction: "in" })).text).toMatch(
+			/^in Hub\.md:1: /m,
+		);
 	});
 
 	it("follows changes to the plugin's privacy settings without a restart", async () => {
@@ -168,18 +203,28 @@ describe("claude-code-bridge mcp --vault: the stdio server with no bridge runnin
 		const { prompts } = await server.client.listPrompts();
 		expect(prompts.map((prompt) => [prompt.name, prompt.description])).toEqual([["Summarise", "Summarise a note"]]);
 		const prompt = await server.client.getPrompt({ name: "Summarise", arguments: { note: "[[Alpha]]" } });
-		expect(prompt.messages).toEqual([{ role: "user", content: { type: "text", text: "Summarise [[Alpha]] in three lines.\n" } }]);
+		expect(prompt.messages).toEqual([
+			{ role: "user", content: { type: "text", text: "Summarise [[Alpha]] in three lines.\n" } },
+		]);
 	});
 
 	it("treats Obsidian's excluded files as private when the plugin says so, as the plugin does", async () => {
 		const settings = join(vault, ".config-obsidian/plugins/claude-code-bridge/data.json");
 		const original = NOTES[".config-obsidian/plugins/claude-code-bridge/data.json"] ?? "";
-		writeFileSync(join(vault, ".config-obsidian/app.json"), JSON.stringify({ userIgnoreFilters: ["Many/", "/zeb.a/"] }));
+		writeFileSync(
+			join(vault, ".config-obsidian/app.json"),
+			JSON.stringify({ userIgnoreFilters: ["Many/", "/zeb.a/"] }),
+		);
 		try {
 			expect((await server.call("search", { query: "zebra" })).text).toMatch(/total 45 matches/);
-			writeFileSync(settings, JSON.stringify({ ...(JSON.parse(original) as object), excludedFilesArePrivate: true }));
+			writeFileSync(
+				settings,
+				JSON.stringify({ ...(JSON.parse(original) as object), excludedFilesArePrivate: true }),
+			);
 			expect((await server.call("search", { query: "zebra" })).text).toMatch(/^No matches/);
-			expect((await server.call("read_note", { path: "Many/Note 01.md" })).text).toMatch(/^read_note: No note "Many\/Note 01\.md" in the vault/);
+			expect((await server.call("read_note", { path: "Many/Note 01.md" })).text).toMatch(
+				/^read_note: No note "Many\/Note 01\.md" in the vault/,
+			);
 		} finally {
 			writeFileSync(settings, original);
 		}
@@ -193,7 +238,11 @@ describe("claude-code-bridge mcp --vault: the stdio server with no bridge runnin
 		writeFileSync(settings, JSON.stringify({ ...parsed, vaultTools: { ...parsed.vaultTools, enabled: false } }));
 		try {
 			const answer = await server.call("search", { query: "zebra" });
-			expect(answer).toEqual({ isError: true, text: 'search: the vault tools are turned off in Claude Code Bridge\'s settings for the vault "My vault" (Obsidian → Settings → Claude Code Bridge); nothing was read or changed.', structuredContent: undefined });
+			expect(answer).toEqual({
+				isError: true,
+				text: 'search: the vault tools are turned off in Claude Code Bridge\'s settings for the vault "My vault" (Obsidian → Settings → Claude Code Bridge); nothing was read or changed.',
+				structuredContent: undefined,
+			});
 			await expect(server.client.listPrompts()).rejects.toThrow(/turned off/);
 		} finally {
 			writeFileSync(settings, original);
@@ -202,25 +251,41 @@ describe("claude-code-bridge mcp --vault: the stdio server with no bridge runnin
 	});
 
 	it("writes only protocol frames on stdout, logs on stderr", async () => {
-		const child = spawn(process.execPath, [CLI_ENTRY, "mcp", "--vault", vault], { env: { PATH: process.env.PATH ?? "", HOME: home }, stdio: ["pipe", "pipe", "pipe"] });
+		const child = spawn(process.execPath, [CLI_ENTRY, "mcp", "--vault", vault], {
+			env: { PATH: process.env.PATH ?? "", HOME: home },
+			stdio: ["pipe", "pipe", "pipe"],
+		});
 		let stdout = "";
 		let stderr = "";
 		child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
 		child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
 		const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
 		const requests = [
-			{ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } } },
+			{
+				jsonrpc: "2.0",
+				id: 1,
+				method: "initialize",
+				params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+			},
 			{ jsonrpc: "2.0", method: "notifications/initialized" },
 			{ jsonrpc: "2.0", id: 2, method: "server/discover", params: {} },
 			{ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "search", arguments: { query: "zebra" } } },
-			{ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "create_note", arguments: { path: "New.md", content: "x" } } },
+			{
+				jsonrpc: "2.0",
+				id: 4,
+				method: "tools/call",
+				params: { name: "create_note", arguments: { path: "New.md", content: "x" } },
+			},
 		];
 		// Written in two pieces split inside a message, then stdin closes: every request is still answered.
 		const text = requests.map((request) => JSON.stringify(request)).join("\n") + "\nnot json\n";
 		child.stdin.write(text.slice(0, 100));
 		child.stdin.end(text.slice(100));
 		expect(await exited).toBe(0);
-		const frames = stdout.split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as { id: number | null; result?: unknown; error?: { code: number } });
+		const frames = stdout
+			.split("\n")
+			.filter((line) => line !== "")
+			.map((line) => JSON.parse(line) as { id: number | null; result?: unknown; error?: { code: number } });
 		expect(stdout.endsWith("\n")).toBe(true);
 		expect(frames.map((frame) => frame.id).sort()).toEqual([1, 2, 3, 4, null].sort());
 		expect(frames.find((frame) => frame.id === 2)?.error?.code).toBe(-32601);
@@ -235,13 +300,22 @@ describe("claude-code-bridge mcp --vault: the stdio server with no bridge runnin
 		mkdirSync(pluginFolder, { recursive: true });
 		writeFileSync(join(pluginFolder, "manifest.json"), JSON.stringify({ id: "claude-code-bridge" }));
 		writeFileSync(join(installed, "Note.md"), "# Note\n\nSome words.\n");
-		const child = spawn(process.execPath, [CLI_ENTRY, "mcp", "--vault", installed], { env: { PATH: process.env.PATH ?? "", HOME: home }, stdio: ["pipe", "pipe", "pipe"] });
+		const child = spawn(process.execPath, [CLI_ENTRY, "mcp", "--vault", installed], {
+			env: { PATH: process.env.PATH ?? "", HOME: home },
+			stdio: ["pipe", "pipe", "pipe"],
+		});
 		let stdout = "";
 		child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
 		const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
-		child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "claude-code", version: "2" } } })}\n`);
-		child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "read_note", arguments: { path: "Note.md" } } })}\n`);
-		await pollUntil(() => (stdout.includes('"id":2') ? true : undefined), "the read_note answer", { timeoutMs: 20_000 });
+		child.stdin.write(
+			`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "claude-code", version: "2" } } })}\n`,
+		);
+		child.stdin.write(
+			`${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "read_note", arguments: { path: "Note.md" } } })}\n`,
+		);
+		await pollUntil(() => (stdout.includes('"id":2') ? true : undefined), "the read_note answer", {
+			timeoutMs: 20_000,
+		});
 		// Claude Code may stop its MCP servers with a signal: the record waiting for its batch is written first.
 		child.kill("SIGTERM");
 		expect(await exited).toBe(0);
@@ -249,8 +323,23 @@ describe("claude-code-bridge mcp --vault: the stdio server with no bridge runnin
 		const seal = deviceJournalSeal(installed, {}, home, (message) => {
 			throw new Error(message);
 		});
-		const pluginView = new Journal({ store: new FolderJournalStore(pluginJournalFolder(installed, ".config-app", { id: "claude-code-bridge", dir: ".config-app/plugins/claude-code-bridge" })), ...(seal ? { seal } : {}) });
-		expect(await pluginView.entries()).toEqual([expect.objectContaining({ tool: "read_note", notes: ["Note.md"], outcome: "ok", session: expect.objectContaining({ surface: "vault-tools-stdio", client: "claude-code" }) as unknown })]);
+		const pluginView = new Journal({
+			store: new FolderJournalStore(
+				pluginJournalFolder(installed, ".config-app", {
+					id: "claude-code-bridge",
+					dir: ".config-app/plugins/claude-code-bridge",
+				}),
+			),
+			...(seal ? { seal } : {}),
+		});
+		expect(await pluginView.entries()).toEqual([
+			expect.objectContaining({
+				tool: "read_note",
+				notes: ["Note.md"],
+				outcome: "ok",
+				session: expect.objectContaining({ surface: "vault-tools-stdio", client: "claude-code" }) as unknown,
+			}),
+		]);
 		expect((await pluginView.entries())[0]?.unreadable).toBeUndefined();
 	});
 
@@ -260,7 +349,10 @@ describe("claude-code-bridge mcp --vault: the stdio server with no bridge runnin
 			[["mcp"], /--vault DIR is required/],
 			[["mcp", "--vault", join(vault, "Notes/Alpha.md")], /not a folder: .*Alpha\.md/],
 		] as const) {
-			const run = spawnSync(process.execPath, [CLI_ENTRY, ...args], { env: { PATH: process.env.PATH ?? "", HOME: home }, encoding: "utf8" });
+			const run = spawnSync(process.execPath, [CLI_ENTRY, ...args], {
+				env: { PATH: process.env.PATH ?? "", HOME: home },
+				encoding: "utf8",
+			});
 			expect({ args, status: run.status, stdout: run.stdout }).toEqual({ args, status: 2, stdout: "" });
 			expect(run.stderr).toMatch(message);
 		}

@@ -48,11 +48,16 @@ describe("claude-code-bridge mcp --vault relaying to the vault's running bridge 
 		return server;
 	}
 
-	const relayedCalls = (host: HeadlessProcess): number => host.traces().filter((event) => event.direction === "in" && event.method === "vaultTools/call").length;
+	const relayedCalls = (host: HeadlessProcess): number =>
+		host.traces().filter((event) => event.direction === "in" && event.method === "vaultTools/call").length;
 
 	/** The host's trace lines (stderr) may arrive after the answer (WebSocket): wait until it has logged `count` relayed calls. */
 	const relayedCallsReach = (host: HeadlessProcess, count: number): Promise<number> =>
-		host.waitFor(() => (relayedCalls(host) >= count ? relayedCalls(host) : undefined), `${count} relayed calls in the host's trace`, WAIT_TIMEOUT_MS);
+		host.waitFor(
+			() => (relayedCalls(host) >= count ? relayedCalls(host) : undefined),
+			`${count} relayed calls in the host's trace`,
+			WAIT_TIMEOUT_MS,
+		);
 
 	it("serves reads through the bridge, which keeps its private notes out", async () => {
 		const host = await startHost();
@@ -62,7 +67,10 @@ describe("claude-code-bridge mcp --vault relaying to the vault's running bridge 
 		expect(search.text).not.toContain("Private");
 		expect(await relayedCallsReach(host, 1)).toBe(1);
 		const secret = await server.call("read_note", { path: "Private/Secret.md" });
-		expect(secret).toMatchObject({ isError: true, text: expect.stringMatching(/No note "Private\/Secret\.md" in the vault/) as unknown });
+		expect(secret).toMatchObject({
+			isError: true,
+			text: expect.stringMatching(/No note "Private\/Secret\.md" in the vault/) as unknown,
+		});
 		expect(await relayedCallsReach(host, 2)).toBe(2);
 		// The relay is not a Claude Code client: the bridge lists no client for it.
 		expect((await host.status()).clients).toEqual([]);
@@ -73,46 +81,85 @@ describe("claude-code-bridge mcp --vault relaying to the vault's running bridge 
 		const server = await startServer();
 		const note = join(vault, "Notes/Alpha.md");
 
-		const accepted = server.call("edit_note", { path: "Alpha", edits: [{ target: "Alpha > Tasks", op: "append", content: "- two" }] });
+		const accepted = server.call("edit_note", {
+			path: "Alpha",
+			edits: [{ target: "Alpha > Tasks", op: "append", content: "- two" }],
+		});
 		await host.waitForOutput(/(Review pending: .* for Notes\/Alpha\.md)/);
 		host.send("diff accept");
-		expect(await accepted).toMatchObject({ isError: false, text: expect.stringMatching(/^Applied 1 edit to Notes\/Alpha\.md/) as unknown });
+		expect(await accepted).toMatchObject({
+			isError: false,
+			text: expect.stringMatching(/^Applied 1 edit to Notes\/Alpha\.md/) as unknown,
+		});
 		expect(readFileSync(note, "utf8")).toBe("# Alpha\n\nAlpha links to [[Beta]].\n\n## Tasks\n\n- one\n- two\n");
 
 		const outputBefore = host.stdout.length;
-		const rejected = server.call("edit_note", { path: "Alpha", edits: [{ target: "Alpha > Tasks", op: "append", content: "- three" }] });
-		await host.waitFor(() => (/Review pending: .* for Notes\/Alpha\.md/.test(host.stdout.slice(outputBefore)) ? true : undefined), "a second review", WAIT_TIMEOUT_MS);
+		const rejected = server.call("edit_note", {
+			path: "Alpha",
+			edits: [{ target: "Alpha > Tasks", op: "append", content: "- three" }],
+		});
+		await host.waitFor(
+			() => (/Review pending: .* for Notes\/Alpha\.md/.test(host.stdout.slice(outputBefore)) ? true : undefined),
+			"a second review",
+			WAIT_TIMEOUT_MS,
+		);
 		host.send("diff reject");
 		const answer = await rejected;
-		expect(answer.text).toMatch(/^Not applied: the user rejected the change in the review\. Notes\/Alpha\.md is unchanged/);
+		expect(answer.text).toMatch(
+			/^Not applied: the user rejected the change in the review\. Notes\/Alpha\.md is unchanged/,
+		);
 		expect(readFileSync(note, "utf8")).toBe("# Alpha\n\nAlpha links to [[Beta]].\n\n## Tasks\n\n- one\n- two\n");
 	});
 
 	it("finds a bridge that starts after it, and falls back to the folder when the bridge goes away", async () => {
 		const server = await startServer();
 		const refused = await server.call("create_note", { path: "Notes/Gamma.md", content: "# Gamma\n" });
-		expect(refused).toMatchObject({ isError: true, text: expect.stringMatching(/^create_note: Obsidian is not running for the vault "Relay vault"/) as unknown });
+		expect(refused).toMatchObject({
+			isError: true,
+			text: expect.stringMatching(/^create_note: Obsidian is not running for the vault "Relay vault"/) as unknown,
+		});
 
 		const host = await startHost();
 		const created = server.call("create_note", { path: "Notes/Gamma.md", content: "# Gamma\n" });
 		await host.waitForOutput(/(Review pending: .* for Notes\/Gamma\.md)/);
 		host.send("diff accept");
-		expect(await created).toMatchObject({ isError: false, text: expect.stringMatching(/^Created Notes\/Gamma\.md/) as unknown });
+		expect(await created).toMatchObject({
+			isError: false,
+			text: expect.stringMatching(/^Created Notes\/Gamma\.md/) as unknown,
+		});
 		expect(readFileSync(join(vault, "Notes/Gamma.md"), "utf8")).toBe("# Gamma\n");
 
 		host.kill();
 		await host.exited;
-		await pollUntil(() => (server.stderr().includes("Lost the bridge") ? true : undefined), "the stdio server to notice the bridge went away");
+		await pollUntil(
+			() => (server.stderr().includes("Lost the bridge") ? true : undefined),
+			"the stdio server to notice the bridge went away",
+		);
 		const search = await server.call("search", { query: "gamma" });
-		expect(search).toMatchObject({ isError: false, text: expect.stringMatching(/^Notes\/Gamma\.md:1: # Gamma/m) as unknown });
-		expect((await server.call("set_properties", { path: "Gamma", set: { a: 1 } })).text).toMatch(/Obsidian is not running/);
+		expect(search).toMatchObject({
+			isError: false,
+			text: expect.stringMatching(/^Notes\/Gamma\.md:1: # Gamma/m) as unknown,
+		});
+		expect((await server.call("set_properties", { path: "Gamma", set: { a: 1 } })).text).toMatch(
+			/Obsidian is not running/,
+		);
 	});
 
 	it("cancelling a relayed edit withdraws its review on the bridge, and nothing is written", async () => {
 		const host = await startHost();
 		const server = await startServer();
 		const controller = new AbortController();
-		const call = server.client.callTool({ name: "edit_note", arguments: { path: "Alpha", edits: [{ target: "Alpha > Tasks", op: "append", content: "- cancelled" }] } }, undefined, { signal: controller.signal });
+		const call = server.client.callTool(
+			{
+				name: "edit_note",
+				arguments: {
+					path: "Alpha",
+					edits: [{ target: "Alpha > Tasks", op: "append", content: "- cancelled" }],
+				},
+			},
+			undefined,
+			{ signal: controller.signal },
+		);
 		const rejection = expect(call).rejects.toThrow(/abort/i);
 		await host.waitForOutput(/(Review pending: .* for Notes\/Alpha\.md)/);
 		controller.abort();
@@ -122,7 +169,11 @@ describe("claude-code-bridge mcp --vault relaying to the vault's running bridge 
 			const before = host.stdout.length;
 			host.send("diff list");
 			host.send("status");
-			const listed = await host.waitFor(() => (/^\{"state"/m.test(host.stdout.slice(before)) ? host.stdout.slice(before) : undefined), "the status line after diff list", WAIT_TIMEOUT_MS);
+			const listed = await host.waitFor(
+				() => (/^\{"state"/m.test(host.stdout.slice(before)) ? host.stdout.slice(before) : undefined),
+				"the status line after diff list",
+				WAIT_TIMEOUT_MS,
+			);
 			return /"tab_name"/.test(listed) ? undefined : true;
 		}, "the bridge to withdraw the cancelled review");
 		expect(readFileSync(join(vault, "Notes/Alpha.md"), "utf8")).toBe(NOTES["Notes/Alpha.md"]);
@@ -137,7 +188,10 @@ describe("claude-code-bridge mcp --vault relaying to the vault's running bridge 
 		try {
 			const server = await startServer();
 			const search = await server.call("search", { query: "alpha" });
-			expect(search).toMatchObject({ isError: false, text: expect.stringMatching(/^Notes\/Alpha\.md:1: # Alpha/m) as unknown });
+			expect(search).toMatchObject({
+				isError: false,
+				text: expect.stringMatching(/^Notes\/Alpha\.md:1: # Alpha/m) as unknown,
+			});
 			expect(await relayedCallsReach(host, 1)).toBe(1);
 			expect(server.stderr()).toMatch(/Could not use the bridge "[^"]*" \(port 1,/);
 		} finally {
@@ -153,16 +207,23 @@ describe("claude-code-bridge mcp --vault relaying to the vault's running bridge 
 			const configDir = join(temp.path, "claude-config");
 			mkdirSync(join(configDir, "ide"), { recursive: true, mode: 0o700 });
 			chmodSync(join(configDir, "ide"), 0o700);
-			const planted = [join(configDir, "ide", `${attacker.port}.lock`), join(dirname(host.lockFile), `${attacker.port}.lock`)];
+			const planted = [
+				join(configDir, "ide", `${attacker.port}.lock`),
+				join(dirname(host.lockFile), `${attacker.port}.lock`),
+			];
 			for (const link of planted) symlinkSync(host.lockFile, link);
 			try {
 				const server = await startServer({ CLAUDE_CONFIG_DIR: configDir });
 				const search = await server.call("search", { query: "alpha" });
-				expect(search).toMatchObject({ isError: false, text: expect.stringMatching(/^Notes\/Alpha\.md:1: # Alpha/m) as unknown });
+				expect(search).toMatchObject({
+					isError: false,
+					text: expect.stringMatching(/^Notes\/Alpha\.md:1: # Alpha/m) as unknown,
+				});
 				// The relayed call is the fence: a relay tries every candidate it trusts, in order, before this answer.
 				expect(await relayedCallsReach(host, 1)).toBe(1);
 				expect(attacker.authorizations()).toEqual([]);
-				for (const link of planted) expect(server.stderr()).toContain(`Ignored the lock file ${link}: it is a symbolic link`);
+				for (const link of planted)
+					expect(server.stderr()).toContain(`Ignored the lock file ${link}: it is a symbolic link`);
 			} finally {
 				for (const link of planted) rmSync(link, { force: true });
 			}
@@ -187,7 +248,9 @@ async function startHeaderRecorder(): Promise<{ port: number; authorizations(): 
 	return {
 		port: (server.address() as AddressInfo).port,
 		authorizations: () =>
-			received.flatMap((headers) => [headers.authorization, headers["x-claude-code-ide-authorization"]]).filter((value): value is string => typeof value === "string"),
+			received
+				.flatMap((headers) => [headers.authorization, headers["x-claude-code-ide-authorization"]])
+				.filter((value): value is string => typeof value === "string"),
 		close: () => new Promise((resolve) => server.close(() => resolve())),
 	};
 }

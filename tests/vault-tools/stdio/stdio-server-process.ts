@@ -21,7 +21,12 @@ export interface StdioServer {
 }
 
 /** `node dist/cli.cjs mcp --vault <vault>` as Claude Code runs it, reached by the MCP SDK's Client over stdio. */
-export async function startStdioServer(vault: string, home: string, extraArgs: string[] = [], extraEnv: Record<string, string> = {}): Promise<StdioServer> {
+export async function startStdioServer(
+	vault: string,
+	home: string,
+	extraArgs: string[] = [],
+	extraEnv: Record<string, string> = {},
+): Promise<StdioServer> {
 	const transport = new StdioClientTransport({
 		command: process.execPath,
 		args: [CLI_ENTRY, "mcp", "--vault", vault, ...extraArgs],
@@ -36,8 +41,16 @@ export async function startStdioServer(vault: string, home: string, extraArgs: s
 		client,
 		stderr: () => stderr,
 		async call(name, args = {}) {
-			const result = (await client.callTool({ name, arguments: args })) as { content: { text: string }[]; isError?: boolean; structuredContent?: unknown };
-			return { text: result.content.map((block) => block.text).join("\n"), isError: result.isError === true, structuredContent: result.structuredContent };
+			const result = (await client.callTool({ name, arguments: args })) as {
+				content: { text: string }[];
+				isError?: boolean;
+				structuredContent?: unknown;
+			};
+			return {
+				text: result.content.map((block) => block.text).join("\n"),
+				isError: result.isError === true,
+				structuredContent: result.structuredContent,
+			};
 		},
 		close: () => client.close(),
 	};

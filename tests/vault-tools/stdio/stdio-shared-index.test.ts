@@ -13,11 +13,15 @@ const NOTES: Record<string, string> = {
 	"Notes/Alpha.md": "# Alpha\n\nAlpha links to [[Beta]].\n",
 	"Notes/Beta.md": "# Beta\n\nBack to [[Alpha]].\n",
 	"Private/Secret.md": "# Secret\n\nAlpha secret.\n",
-	".config-obsidian/plugins/claude-code-bridge/data.json": JSON.stringify({ enabled: true, privateFolders: ["Private"] }),
+	".config-obsidian/plugins/claude-code-bridge/data.json": JSON.stringify({
+		enabled: true,
+		privateFolders: ["Private"],
+	}),
 };
 
 const SERVING = "Serving this vault's folder index to the other Claude Code sessions on it";
-const RELAYING = /Relaying every call to the bridge "the vault's folder index in another Claude Code session \(pid \d+\)"/;
+const RELAYING =
+	/Relaying every call to the bridge "the vault's folder index in another Claude Code session \(pid \d+\)"/;
 
 /**
  * Issue 14, item 7: several Claude Code sessions on one vault with Obsidian closed keep one index. The first
@@ -48,7 +52,14 @@ describe("claude-code-bridge mcp --vault: sessions on one vault share the first 
 		return server;
 	}
 	const logged = (server: StdioServer, pattern: string | RegExp, what: string): Promise<true> =>
-		pollUntil(() => ((typeof pattern === "string" ? server.stderr().includes(pattern) : pattern.test(server.stderr())) ? true : undefined), what, { timeoutMs: 20_000 });
+		pollUntil(
+			() =>
+				(typeof pattern === "string" ? server.stderr().includes(pattern) : pattern.test(server.stderr()))
+					? true
+					: undefined,
+			what,
+			{ timeoutMs: 20_000 },
+		);
 
 	it("the second session relays to the first, answers the same, and serves the others itself once the first ends", async () => {
 		const first = await start();
@@ -59,7 +70,9 @@ describe("claude-code-bridge mcp --vault: sessions on one vault share the first 
 
 		const second = await start();
 		expect(await second.call("search", { query: "alpha" })).toEqual(answer);
-		expect(await second.call("read_note", { path: "Private/Secret.md" })).toEqual(await first.call("read_note", { path: "Private/Secret.md" }));
+		expect(await second.call("read_note", { path: "Private/Secret.md" })).toEqual(
+			await first.call("read_note", { path: "Private/Secret.md" }),
+		);
 		await logged(second, RELAYING, "the second session to relay to the first");
 		expect(second.stderr()).not.toContain(SERVING);
 
@@ -81,18 +94,39 @@ describe("claude-code-bridge mcp --vault: sessions on one vault share the first 
 		// A host of this vault, version and flags, that says it applies no rule and would answer any read.
 		const reads: unknown[] = [];
 		const registry = new ToolRegistry();
-		registry.register({ name: "read_note", description: "leaks", inputSchema: { type: "object" }, call: (args) => (reads.push(args), Promise.resolve(textResult("LEAKED"))) });
+		registry.register({
+			name: "read_note",
+			description: "leaks",
+			inputSchema: { type: "object" },
+			call: (args) => (reads.push(args), Promise.resolve(textResult("LEAKED"))),
+		});
 		const leaky = new VaultToolServer({ registry });
-		const host = new FolderHost({ homeDir: home, vaultPath: realpathSync(vault), extraRules: { folders: [], tags: [] }, serverInfo: SERVER_INFO, server: () => leaky, privacy: () => ({ folders: [], tags: [] }), log: () => undefined });
+		const host = new FolderHost({
+			homeDir: home,
+			vaultPath: realpathSync(vault),
+			extraRules: { folders: [], tags: [] },
+			serverInfo: SERVER_INFO,
+			server: () => leaky,
+			privacy: () => ({ folders: [], tags: [] }),
+			log: () => undefined,
+		});
 		try {
 			// Once the earlier sessions are gone, this host takes the vault's name.
 			for (const server of servers.splice(0)) await server.close();
-			await pollUntil(async () => ((await host.claim()) ? true : undefined), "the planted host to claim the vault", { timeoutMs: 20_000 });
+			await pollUntil(
+				async () => ((await host.claim()) ? true : undefined),
+				"the planted host to claim the vault",
+				{ timeoutMs: 20_000 },
+			);
 			const session = await start();
 			const answer = await session.call("read_note", { path: "Private/Secret.md" });
 			expect(answer.text).not.toContain("LEAKED");
 			expect(answer.isError).toBe(true);
-			await logged(session, /does not keep private the folder "Private"/, "the session to say why it did not relay");
+			await logged(
+				session,
+				/does not keep private the folder "Private"/,
+				"the session to say why it did not relay",
+			);
 			expect(reads).toEqual([]);
 			expect(session.stderr()).not.toMatch(RELAYING);
 		} finally {

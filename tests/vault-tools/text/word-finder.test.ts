@@ -3,12 +3,21 @@ import { wordFinder } from "../../../src/vault-tools/text/word-finder";
 
 describe("wordFinder", () => {
 	it("finds what indexOf finds, from any position", () => {
-		const text = fc.string({ unit: fc.constantFrom("s", "e", "n", "c", "q", "x", "1", " ", "é", "\n", "😀"), maxLength: 60 });
-		const word = fc.string({ unit: fc.constantFrom("s", "e", "n", "c", "q", "x", "1", "é", "😀"), minLength: 1, maxLength: 10 });
+		const text = fc.string({
+			unit: fc.constantFrom("s", "e", "n", "c", "q", "x", "1", " ", "é", "\n", "😀"),
+			maxLength: 60,
+		});
+		const word = fc.string({
+			unit: fc.constantFrom("s", "e", "n", "c", "q", "x", "1", "é", "😀"),
+			minLength: 1,
+			maxLength: 10,
+		});
 		fc.assert(
 			fc.property(text, word, fc.integer({ min: -3, max: 130 }), (haystack, needle, from) => {
 				const bytes = Buffer.from(haystack, "utf8");
-				expect(wordFinder(needle)(bytes, from)).toBe(bytes.indexOf(Buffer.from(needle, "utf8"), Math.max(0, from)));
+				expect(wordFinder(needle)(bytes, from)).toBe(
+					bytes.indexOf(Buffer.from(needle, "utf8"), Math.max(0, from)),
+				);
 			}),
 			{ numRuns: 2000 },
 		);

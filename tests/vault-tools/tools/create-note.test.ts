@@ -11,7 +11,9 @@ describe("create_note", () => {
 	it("creates the note and its folders, adding .md, and answers its size and version", async () => {
 		const tool = toolOver(createCreateNoteTool, FILES);
 		try {
-			expect((await tool.call({ path: "New/Folder/Idea", content: "# Idea\n" })).text).toBe(`Created New/Folder/Idea.md (7 characters). version ${noteVersion("# Idea\n")}`);
+			expect((await tool.call({ path: "New/Folder/Idea", content: "# Idea\n" })).text).toBe(
+				`Created New/Folder/Idea.md (7 characters). version ${noteVersion("# Idea\n")}`,
+			);
 			expect(tool.read("New/Folder/Idea.md")).toBe("# Idea\n");
 		} finally {
 			tool.dispose();
@@ -28,8 +30,12 @@ describe("create_note", () => {
 		};
 		const tool = toolOver(createCreateNoteTool, FILES, { review: () => review });
 		try {
-			expect((await tool.call({ path: "Idea.md", content: "# Idea\n" })).text).toBe(`Created Idea.md (10 characters, as changed by the user in the review). version ${noteVersion("# Changed\n")}`);
-			expect(proposed).toEqual([{ path: "Idea.md", oldText: "", newText: "# Idea\n", isNewNote: true, tool: "create_note" }]);
+			expect((await tool.call({ path: "Idea.md", content: "# Idea\n" })).text).toBe(
+				`Created Idea.md (10 characters, as changed by the user in the review). version ${noteVersion("# Changed\n")}`,
+			);
+			expect(proposed).toEqual([
+				{ path: "Idea.md", oldText: "", newText: "# Idea\n", isNewNote: true, tool: "create_note" },
+			]);
 			expect(tool.read("Idea.md")).toBe("# Changed\n");
 		} finally {
 			tool.dispose();
@@ -37,9 +43,13 @@ describe("create_note", () => {
 	});
 
 	it("writes nothing when the review is rejected", async () => {
-		const tool = toolOver(createCreateNoteTool, FILES, { review: () => ({ propose: () => Promise.resolve({ kind: "rejected" }) }) });
+		const tool = toolOver(createCreateNoteTool, FILES, {
+			review: () => ({ propose: () => Promise.resolve({ kind: "rejected" }) }),
+		});
 		try {
-			expect((await tool.call({ path: "Idea.md", content: "x" })).text).toBe("Not created: the user rejected the change in the review. Nothing was written.");
+			expect((await tool.call({ path: "Idea.md", content: "x" })).text).toBe(
+				"Not created: the user rejected the change in the review. Nothing was written.",
+			);
 			expect(existsSync(join(tool.root, "Idea.md"))).toBe(false);
 		} finally {
 			tool.dispose();
@@ -53,8 +63,13 @@ describe("create_note", () => {
 			const existing = await tool.call({ path: "Existing.md", content: "new" });
 			expect(existing.isError).toBe(true);
 			expect(tool.read("Existing.md")).toBe("here\n");
-			expect((await tool.call({ path: "Idea.md" })).text).toBe('create_note: "content" is required and must be a string');
-			expect(await closed.call({ path: "Idea.md", content: "x" })).toMatchObject({ isError: true, text: "create_note: Obsidian is not running" });
+			expect((await tool.call({ path: "Idea.md" })).text).toBe(
+				'create_note: "content" is required and must be a string',
+			);
+			expect(await closed.call({ path: "Idea.md", content: "x" })).toMatchObject({
+				isError: true,
+				text: "create_note: Obsidian is not running",
+			});
 			expect(existsSync(join(closed.root, "Idea.md"))).toBe(false);
 		} finally {
 			tool.dispose();

@@ -1,12 +1,16 @@
 import { createLinksTool } from "../../../src/vault-tools/tools/links";
 import { toolOver } from "./vault-tool-env";
 
-const tool = toolOver(createLinksTool, {
-	"Hub.md": "# Hub\nSee [[Spoke]] and [[Ghost]].\nJump to [[#Hub]].\n",
-	"Spoke.md": "Back to [[Hub]].\n",
-	"Other.md": "Also [[Hub|the hub]] here.\n\nAnd [[Hub#Hub]] again.\n",
-	"Private/Secret.md": "Secretly [[Hub]].\n",
-}, { isPrivate: (path) => path.startsWith("Private/") });
+const tool = toolOver(
+	createLinksTool,
+	{
+		"Hub.md": "# Hub\nSee [[Spoke]] and [[Ghost]].\nJump to [[#Hub]].\n",
+		"Spoke.md": "Back to [[Hub]].\n",
+		"Other.md": "Also [[Hub|the hub]] here.\n\nAnd [[Hub#Hub]] again.\n",
+		"Private/Secret.md": "Secretly [[Hub]].\n",
+	},
+	{ isPrivate: (path) => path.startsWith("Private/") },
+);
 afterAll(() => tool.dispose());
 
 describe("links", () => {
@@ -24,7 +28,9 @@ describe("links", () => {
 	});
 
 	it("lists one direction, or only the unresolved outgoing links", async () => {
-		expect((await tool.call({ path: "Hub", direction: "in" })).text.split("\n")[0]).toBe("Hub.md: 3 backlinks from 2 notes");
+		expect((await tool.call({ path: "Hub", direction: "in" })).text.split("\n")[0]).toBe(
+			"Hub.md: 3 backlinks from 2 notes",
+		);
 		expect((await tool.call({ path: "Hub", unresolved: true })).text.split("\n")).toEqual([
 			"Hub.md: 1 outgoing unresolved",
 			"out Hub.md:2: See [[Spoke]] and [[Ghost]]. | [[Ghost]] → UNRESOLVED",
@@ -39,9 +45,15 @@ describe("links", () => {
 	});
 
 	it("answers bad arguments as errors", async () => {
-		expect((await tool.call({ path: "Hub", direction: "sideways" })).text).toBe('links: "direction" must be in, out or both, not "sideways"');
-		expect((await tool.call({ path: "Hub", direction: "in", unresolved: true })).text).toBe('links: "unresolved" lists outgoing links that lead nowhere; it cannot be combined with direction "in"');
-		expect((await tool.call({ path: "Hub", unresolved: "yes" })).text).toBe('links: "unresolved" must be true or false, not a string');
+		expect((await tool.call({ path: "Hub", direction: "sideways" })).text).toBe(
+			'links: "direction" must be in, out or both, not "sideways"',
+		);
+		expect((await tool.call({ path: "Hub", direction: "in", unresolved: true })).text).toBe(
+			'links: "unresolved" lists outgoing links that lead nowhere; it cannot be combined with direction "in"',
+		);
+		expect((await tool.call({ path: "Hub", unresolved: "yes" })).text).toBe(
+			'links: "unresolved" must be true or false, not a string',
+		);
 		expect((await tool.call({ direction: "in" })).isError).toBe(true);
 	});
 });

@@ -7,7 +7,11 @@ async function linkTargets(root: string): Promise<Map<string, (string | undefine
 	try {
 		await index.refresh();
 		const result = new Map<string, (string | undefined)[]>();
-		for (const path of index.notePaths()) result.set(path, (index.facts(path)?.links ?? []).map((link) => link.target));
+		for (const path of index.notePaths())
+			result.set(
+				path,
+				(index.facts(path)?.links ?? []).map((link) => link.target),
+			);
 		return result;
 	} finally {
 		index.dispose();
@@ -30,13 +34,14 @@ describe("move_note", () => {
 	let vault: VaultFixture;
 	beforeEach(() => {
 		vault = makeVault({
-			"Folder/Target Note.md": "# Target\n\n## Part\n\nText ^blk\n\nOwn links: [[Sibling]] and [s](Sibling.md) and [[#Part]]\n",
+			"Folder/Target Note.md":
+				"# Target\n\n## Part\n\nText ^blk\n\nOwn links: [[Sibling]] and [s](Sibling.md) and [[#Part]]\n",
 			"Folder/Sibling.md": "# Sibling in Folder\n\n[here](./Target%20Note.md)\n",
 			"Archive/Sibling.md": "# Sibling in Archive\n",
 			"Elsewhere/New Name.md": "# The other New Name\n",
 			"Other/Linker.md": `${LINKING}\n`,
 			"Root.md": "[[Target Note]] from the root\n",
-			"Props.md": "---\nrelated: \"[[Target Note]]\"\nlist:\n  - \"[[Target Note|t]]\"\n---\nBody\n",
+			"Props.md": '---\nrelated: "[[Target Note]]"\nlist:\n  - "[[Target Note|t]]"\n---\nBody\n',
 		});
 	});
 	afterEach(() => vault?.dispose());
@@ -45,9 +50,12 @@ describe("move_note", () => {
 		const before = await linkTargets(vault.root);
 		const answer = await vault.call("move_note", { path: "Target Note", to: "Archive/New Name" });
 		expect(answer.isError).toBe(false);
-		expect(answer.text).toMatch(/^Moved Folder\/Target Note\.md to Archive\/New Name\.md; updated 18 links in 5 notes\./);
+		expect(answer.text).toMatch(
+			/^Moved Folder\/Target Note\.md to Archive\/New Name\.md; updated 18 links in 5 notes\./,
+		);
 		const after = await linkTargets(vault.root);
-		const renamed = (path: string | undefined): string | undefined => (path === "Folder/Target Note.md" ? "Archive/New Name.md" : path);
+		const renamed = (path: string | undefined): string | undefined =>
+			path === "Folder/Target Note.md" ? "Archive/New Name.md" : path;
 		expect(after.get("Archive/New Name.md")).toEqual(before.get("Folder/Target Note.md")?.map(renamed));
 		for (const [path, targets] of before) {
 			if (path === "Folder/Target Note.md") continue;
@@ -66,17 +74,27 @@ describe("move_note", () => {
 		expect(vault.read("Archive/New Name.md")).toContain("[[Folder/Sibling]]");
 		expect(vault.read("Props.md")).toBe('---\nrelated: "[[New Name]]"\nlist:\n  - "[[New Name|t]]"\n---\nBody\n');
 		// 12 links in Linker (the two in code are not links), 1 in Root, 1 in Folder/Sibling, 2 of the note's own.
-		expect(answer.text.split("\n").slice(1).sort()).toEqual(["Archive/New Name.md: 2", "Folder/Sibling.md: 1", "Other/Linker.md: 12", "Props.md: 2", "Root.md: 1"]);
+		expect(answer.text.split("\n").slice(1).sort()).toEqual([
+			"Archive/New Name.md: 2",
+			"Folder/Sibling.md: 1",
+			"Other/Linker.md: 12",
+			"Props.md: 2",
+			"Root.md: 1",
+		]);
 	});
 
 	it("refuses a folder as the destination instead of guessing a name", async () => {
-		expect((await vault.call("move_note", { path: "Root", to: "Archive/" })).text).toMatch(/must name a note, not a folder: Archive\/ \(give the full path, e\.g\. "Archive\/Name\.md"\)/);
+		expect((await vault.call("move_note", { path: "Root", to: "Archive/" })).text).toMatch(
+			/must name a note, not a folder: Archive\/ \(give the full path, e\.g\. "Archive\/Name\.md"\)/,
+		);
 		expect((await vault.call("move_note", { path: "Root", to: "Archive" })).text).toMatch(/names a folder/);
 		expect(vault.read("Root.md")).toBe("[[Target Note]] from the root\n");
 	});
 
 	it("refuses a destination that exists and a note that does not, changing nothing", async () => {
-		expect((await vault.call("move_note", { path: "Root", to: "Folder/Sibling.md" })).text).toMatch(/already exists/);
+		expect((await vault.call("move_note", { path: "Root", to: "Folder/Sibling.md" })).text).toMatch(
+			/already exists/,
+		);
 		expect((await vault.call("move_note", { path: "Nope", to: "X" })).text).toMatch(/No note "Nope"/);
 		expect(vault.read("Root.md")).toBe("[[Target Note]] from the root\n");
 	});

@@ -2,7 +2,8 @@ import { createOutlineTool } from "../../../src/vault-tools/tools/outline";
 import { noteVersion } from "../../../src/vault/notes/note-version";
 import { toolOver } from "./vault-tool-env";
 
-const NOTE = "---\ntitle: Plan\nstatus: draft\n---\n# Plan\nIntro words #work\n## Steps\n```\n# not a heading\n```\n### Detail\nA step. ^step1\n";
+const NOTE =
+	"---\ntitle: Plan\nstatus: draft\n---\n# Plan\nIntro words #work\n## Steps\n```\n# not a heading\n```\n### Detail\nA step. ^step1\n";
 const tool = toolOver(createOutlineTool, { "Plan.md": NOTE, "Empty.md": "just text\n" });
 afterAll(() => tool.dispose());
 
@@ -40,7 +41,9 @@ describe("outline", () => {
 	});
 
 	it("answers a missing path argument and a missing note as errors", async () => {
-		expect((await tool.call({})).text).toBe('outline: "path" is required: a vault path like "Folder/Note.md" or a note name like "Note"');
+		expect((await tool.call({})).text).toBe(
+			'outline: "path" is required: a vault path like "Folder/Note.md" or a note name like "Note"',
+		);
 		expect((await tool.call({ path: "Nope" })).isError).toBe(true);
 	});
 });

@@ -1,13 +1,17 @@
 import { createPropertiesTool } from "../../../src/vault-tools/tools/properties";
 import { toolOver } from "./vault-tool-env";
 
-const tool = toolOver(createPropertiesTool, {
-	"a.md": "---\nStatus: draft\ndue: 2026-05-01\ndone: false\ncount: 3\nlist: [x, y]\nempty:\n---\nbody\n",
-	"b.md": "---\nstatus: final\ncount: 4\n---\n",
-	"none.md": "no frontmatter\n",
-	"broken.md": "---\nkey: [unclosed\n---\n",
-	"Private/p.md": "---\nsecret: 1\nstatus: hidden\n---\n",
-}, { isPrivate: (path) => path.startsWith("Private/") });
+const tool = toolOver(
+	createPropertiesTool,
+	{
+		"a.md": "---\nStatus: draft\ndue: 2026-05-01\ndone: false\ncount: 3\nlist: [x, y]\nempty:\n---\nbody\n",
+		"b.md": "---\nstatus: final\ncount: 4\n---\n",
+		"none.md": "no frontmatter\n",
+		"broken.md": "---\nkey: [unclosed\n---\n",
+		"Private/p.md": "---\nsecret: 1\nstatus: hidden\n---\n",
+	},
+	{ isPrivate: (path) => path.startsWith("Private/") },
+);
 afterAll(() => tool.dispose());
 
 describe("properties", () => {
@@ -26,7 +30,12 @@ describe("properties", () => {
 	});
 
 	it("gives one key's value in each note, the key matched without case", async () => {
-		expect((await tool.call({ key: "STATUS" })).text.split("\n")).toEqual(["STATUS:", "a.md:2: draft", "b.md:2: final", "(total 2 notes; showing 1-2)"]);
+		expect((await tool.call({ key: "STATUS" })).text.split("\n")).toEqual([
+			"STATUS:",
+			"a.md:2: draft",
+			"b.md:2: final",
+			"(total 2 notes; showing 1-2)",
+		]);
 		expect((await tool.call({ key: "secret" })).text).toBe('No note has a property "secret".');
 	});
 
@@ -41,7 +50,11 @@ describe("properties", () => {
 			"7: empty (empty): null",
 			"(total 6 properties; showing 1-6)",
 		]);
-		expect((await tool.call({ path: "a", key: "count" })).text.split("\n")).toEqual(["a.md:", "5: count (number): 3", "(total 1 properties; showing 1-1)"]);
+		expect((await tool.call({ path: "a", key: "count" })).text.split("\n")).toEqual([
+			"a.md:",
+			"5: count (number): 3",
+			"(total 1 properties; showing 1-1)",
+		]);
 	});
 
 	it("says when a note has no frontmatter or one that cannot be read", async () => {

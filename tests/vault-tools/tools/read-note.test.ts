@@ -3,12 +3,19 @@ import { noteVersion } from "../../../src/vault/notes/note-version";
 import { toolOver } from "./vault-tool-env";
 
 const NOTE = "---\ntitle: T\n---\n# Top\nintro\n## Part\npart text\n### Deep\ndeep text ^blk\n## Next\nnext\n";
-const tool = toolOver(createReadNoteTool, { "Folder/Note.md": NOTE, "Private/Secret.md": "secret\n" }, { isPrivate: (path) => path.startsWith("Private/") });
+const tool = toolOver(
+	createReadNoteTool,
+	{ "Folder/Note.md": NOTE, "Private/Secret.md": "secret\n" },
+	{ isPrivate: (path) => path.startsWith("Private/") },
+);
 afterAll(() => tool.dispose());
 
 describe("read_note", () => {
 	it("answers a header with path, lines and version, then the exact text", async () => {
-		expect((await tool.call({ path: "Note" })).blocks).toEqual([`Folder/Note.md | lines 1-12 | version ${noteVersion(NOTE)}`, NOTE]);
+		expect((await tool.call({ path: "Note" })).blocks).toEqual([
+			`Folder/Note.md | lines 1-12 | version ${noteVersion(NOTE)}`,
+			NOTE,
+		]);
 	});
 
 	it("reads a heading's section with everything under it, naming its lines", async () => {
@@ -27,19 +34,32 @@ describe("read_note", () => {
 		try {
 			const first = await small.call({ path: "Note" });
 			expect(first.blocks[1]).toBe(NOTE.slice(0, 10));
-			expect(first.blocks[0]).toMatch(new RegExp(`\\| characters 0-10 of ${NOTE.length}; continue with offset 10$`));
+			expect(first.blocks[0]).toMatch(
+				new RegExp(`\\| characters 0-10 of ${NOTE.length}; continue with offset 10$`),
+			);
 			const last = await small.call({ path: "Note", offset: NOTE.length - 1 });
-			expect(last.blocks).toEqual([expect.stringMatching(new RegExp(`\\| characters ${NOTE.length - 1}-${NOTE.length} of ${NOTE.length} \\(the end\\)$`)), "\n"]);
+			expect(last.blocks).toEqual([
+				expect.stringMatching(
+					new RegExp(`\\| characters ${NOTE.length - 1}-${NOTE.length} of ${NOTE.length} \\(the end\\)$`),
+				),
+				"\n",
+			]);
 		} finally {
 			small.dispose();
 		}
 	});
 
 	it("answers bad sections and offsets as errors", async () => {
-		expect((await tool.call({ path: "Note", section: " " })).text).toBe('read_note: "section" must be a heading path like "Heading > Sub", "^blockid" or "frontmatter"');
+		expect((await tool.call({ path: "Note", section: " " })).text).toBe(
+			'read_note: "section" must be a heading path like "Heading > Sub", "^blockid" or "frontmatter"',
+		);
 		expect((await tool.call({ path: "Note", section: "Missing" })).isError).toBe(true);
-		expect((await tool.call({ path: "Note", offset: -1 })).text).toBe('read_note: "offset" must be a whole number of 0 or more, not -1');
-		expect((await tool.call({ path: "Note", offset: 999 })).text).toBe('read_note: "offset" 999 is past the end of the text (84 characters)');
+		expect((await tool.call({ path: "Note", offset: -1 })).text).toBe(
+			'read_note: "offset" must be a whole number of 0 or more, not -1',
+		);
+		expect((await tool.call({ path: "Note", offset: 999 })).text).toBe(
+			'read_note: "offset" 999 is past the end of the text (84 characters)',
+		);
 		expect(NOTE).toHaveLength(84);
 	});
 

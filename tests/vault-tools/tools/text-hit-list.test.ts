@@ -3,7 +3,9 @@ import { MAX_TEXT_SCORE, TextHitList, type TextHit } from "../../../src/vault-to
 
 /** The ranking the other search modes use: a stable sort of objects by score, then by the note's hit count. */
 function rankedAsObjects(notes: { path: string; hits: { byteAt: number; score: number }[] }[]): TextHit[] {
-	const all = notes.flatMap(({ path, hits }) => hits.map(({ byteAt, score }) => ({ path, byteAt, score, noteHits: hits.length })));
+	const all = notes.flatMap(({ path, hits }) =>
+		hits.map(({ byteAt, score }) => ({ path, byteAt, score, noteHits: hits.length })),
+	);
 	return all.sort((a, b) => b.score - a.score || b.noteHits - a.noteHits);
 }
 
@@ -17,7 +19,14 @@ describe("TextHitList", () => {
 	it("ranks by score, then by the note's hit count, then in the order found", () => {
 		const list = listOf([
 			{ path: "A.md", hits: [{ byteAt: 5, score: 1 }] },
-			{ path: "B.md", hits: [{ byteAt: 1, score: 1 }, { byteAt: 9, score: 2 }, { byteAt: 20, score: 1 }] },
+			{
+				path: "B.md",
+				hits: [
+					{ byteAt: 1, score: 1 },
+					{ byteAt: 9, score: 2 },
+					{ byteAt: 20, score: 1 },
+				],
+			},
 			{ path: "C.md", hits: [{ byteAt: 3, score: 2 }] },
 			{ path: "D.md", hits: [{ byteAt: 0, score: 3 }] },
 		]);
@@ -51,7 +60,10 @@ describe("TextHitList", () => {
 
 	it("ranks exactly as a stable sort of hit objects would (property)", () => {
 		const note = fc.record({
-			hits: fc.array(fc.record({ byteAt: fc.nat(1_000_000), score: fc.integer({ min: 1, max: MAX_TEXT_SCORE }) }), { minLength: 1, maxLength: 6 }),
+			hits: fc.array(
+				fc.record({ byteAt: fc.nat(1_000_000), score: fc.integer({ min: 1, max: MAX_TEXT_SCORE }) }),
+				{ minLength: 1, maxLength: 6 },
+			),
 		});
 		fc.assert(
 			fc.property(fc.array(note, { maxLength: 40 }), (drawn) => {

@@ -25,7 +25,10 @@ export interface ToolUnderTest {
 export function toolOver(
 	create: (env: VaultToolEnvironment) => ToolDefinition,
 	files: Record<string, string>,
-	options: Partial<Omit<VaultToolEnvironment, "vault" | "writes" | "regex">> & { isPrivate?: (path: string) => boolean; regex?: RegexScanner } = {},
+	options: Partial<Omit<VaultToolEnvironment, "vault" | "writes" | "regex">> & {
+		isPrivate?: (path: string) => boolean;
+		regex?: RegexScanner;
+	} = {},
 ): ToolUnderTest {
 	const temp = makeTempDir("vault-tool");
 	const write = (path: string, text: string): void => {

@@ -37,7 +37,10 @@ async function brokenPaths(engine: DiagnosticsEngine): Promise<string[]> {
 
 /** The watcher reports changes a moment after they happen: asks until the answer is the expected one, then asserts it. */
 async function expectEventually<T>(answer: () => Promise<T>, expected: T): Promise<void> {
-	await waitUntil(async () => isDeepStrictEqual(await answer(), expected), () => `the answer to become ${JSON.stringify(expected)}`).catch(() => undefined);
+	await waitUntil(
+		async () => isDeepStrictEqual(await answer(), expected),
+		() => `the answer to become ${JSON.stringify(expected)}`,
+	).catch(() => undefined);
 	expect(await answer()).toEqual(expected);
 }
 
@@ -64,8 +67,11 @@ describe.each([false, true])("FolderDiagnosticsNotes (watch: %s)", (watch) => {
 		await expectEventually(() => brokenPaths(engine), []);
 		renameSync(join(temp.path, "New"), join(temp.path, "Moved"));
 		rmSync(join(temp.path, "Target.md"));
-		const messages = async (): Promise<string[]> => (await engine.forVault())[0]?.diagnostics.map((diagnostic) => diagnostic.message) ?? [];
-		await waitUntil(async () => (await messages()).length === 1, "one problem left in Home.md").catch(() => undefined);
+		const messages = async (): Promise<string[]> =>
+			(await engine.forVault())[0]?.diagnostics.map((diagnostic) => diagnostic.message) ?? [];
+		await waitUntil(async () => (await messages()).length === 1, "one problem left in Home.md").catch(
+			() => undefined,
+		);
 		expect(await messages()).toEqual([expect.stringContaining('"Target"')]);
 		rmSync(join(temp.path, "Moved"), { recursive: true });
 		await expectEventually(async () => (await messages()).length, 2);
@@ -83,19 +89,30 @@ describe.each([false, true])("FolderDiagnosticsNotes (watch: %s)", (watch) => {
 });
 
 describe("paths through a symbolic link (issue 11, finding 2)", () => {
-	it.each([true, false])("are never indexed, whether asked for or reported by the watcher (watching: %s)", async (watching) => {
-		write("Secret/diary.md", "[[broken-in-diary]]\n");
-		write("Secret/Sub/deeper.md", "[[broken-deeper]]\n");
-		write("Public/open.md", "[[broken-in-public]]\n");
-		symlinkSync(join(temp.path, "Secret"), join(temp.path, "pub"), "dir");
-		const { source: notes, engine } = open(watching);
-		await notes.refreshNote("pub/diary.md");
-		await notes.refreshNote("pub/Sub");
-		await notes.refreshNote("pub/Sub/deeper.md");
-		expect([...notes.notePaths()].sort()).toEqual(["Public/open.md", "Secret/Sub/deeper.md", "Secret/diary.md"]);
-		expect(await engine.forNote("pub/diary.md")).toEqual([]);
-		expect((await brokenPaths(engine)).sort()).toEqual(["Public/open.md", "Secret/Sub/deeper.md", "Secret/diary.md"]);
-	});
+	it.each([true, false])(
+		"are never indexed, whether asked for or reported by the watcher (watching: %s)",
+		async (watching) => {
+			write("Secret/diary.md", "[[broken-in-diary]]\n");
+			write("Secret/Sub/deeper.md", "[[broken-deeper]]\n");
+			write("Public/open.md", "[[broken-in-public]]\n");
+			symlinkSync(join(temp.path, "Secret"), join(temp.path, "pub"), "dir");
+			const { source: notes, engine } = open(watching);
+			await notes.refreshNote("pub/diary.md");
+			await notes.refreshNote("pub/Sub");
+			await notes.refreshNote("pub/Sub/deeper.md");
+			expect([...notes.notePaths()].sort()).toEqual([
+				"Public/open.md",
+				"Secret/Sub/deeper.md",
+				"Secret/diary.md",
+			]);
+			expect(await engine.forNote("pub/diary.md")).toEqual([]);
+			expect((await brokenPaths(engine)).sort()).toEqual([
+				"Public/open.md",
+				"Secret/Sub/deeper.md",
+				"Secret/diary.md",
+			]);
+		},
+	);
 });
 
 describe("a folder replaced by a symbolic link after it was listed (issue 11, finding 2)", () => {

@@ -1,6 +1,11 @@
 import { mkdirSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { comparePaths, FolderNoteStore, NoteMemo, RECENT_TEXT_BYTES } from "../../../src/vault/folder/folder-note-store";
+import {
+	comparePaths,
+	FolderNoteStore,
+	NoteMemo,
+	RECENT_TEXT_BYTES,
+} from "../../../src/vault/folder/folder-note-store";
 import { makeTempDir } from "../../helpers/temp-dir";
 import { waitUntil } from "../../helpers/wait-until";
 
@@ -20,7 +25,14 @@ function folder(files: Record<string, string>): { root: string; write: (path: st
 
 describe("FolderNoteStore", () => {
 	it("lists notes sorted by code unit, files by path, and skips dot-names and links", () => {
-		const { root } = folder({ "b.md": "b", "A/z.md": "z", "A/a.MD": "a", "pic.png": "", ".config/app.json": "{}", "A/.draft.md": "d" });
+		const { root } = folder({
+			"b.md": "b",
+			"A/z.md": "z",
+			"A/a.MD": "a",
+			"pic.png": "",
+			".config/app.json": "{}",
+			"A/.draft.md": "d",
+		});
 		const outside = folder({ "secret.md": "s" });
 		symlinkSync(join(outside.root, "secret.md"), join(root, "link.md"));
 		const store = new FolderNoteStore({ root, watch: false });
@@ -91,10 +103,14 @@ describe("FolderNoteStore", () => {
 			store.refresh();
 			expect(store.text("a.md")).toBe("old");
 			write("Sub/c.md", "new note");
-			await waitUntil(() => {
-				store.refresh();
-				return store.isNote("Sub/c.md");
-			}, "the watcher to report the new folder", { timeoutMs: 20_000 });
+			await waitUntil(
+				() => {
+					store.refresh();
+					return store.isNote("Sub/c.md");
+				},
+				"the watcher to report the new folder",
+				{ timeoutMs: 20_000 },
+			);
 			expect(store.text("Sub/c.md")).toBe("new note");
 		} finally {
 			store.dispose();
@@ -110,19 +126,27 @@ describe("FolderNoteStore", () => {
 			store.refresh();
 			realpaths.mockClear();
 			write("Sub/b.md", "b");
-			await waitUntil(() => {
-				store.refresh();
-				return store.isNote("Sub/b.md");
-			}, "the watcher to report Sub/b.md", { timeoutMs: 20_000 });
+			await waitUntil(
+				() => {
+					store.refresh();
+					return store.isNote("Sub/b.md");
+				},
+				"the watcher to report Sub/b.md",
+				{ timeoutMs: 20_000 },
+			);
 			expect(realpaths).not.toHaveBeenCalled();
 
 			// Sub renamed, and a link to a folder outside put in its place.
 			renameSync(join(root, "Sub"), join(root, "Moved"));
 			symlinkSync(outside.root, join(root, "Sub"));
-			await waitUntil(() => {
-				store.refresh();
-				return store.isNote("Moved/a.md") && !store.isNote("Sub/a.md");
-			}, "the watcher to report the replaced folder", { timeoutMs: 20_000 });
+			await waitUntil(
+				() => {
+					store.refresh();
+					return store.isNote("Moved/a.md") && !store.isNote("Sub/a.md");
+				},
+				"the watcher to report the replaced folder",
+				{ timeoutMs: 20_000 },
+			);
 			expect(store.notePaths()).toEqual(["Moved/a.md", "Moved/b.md"]);
 			// A note asked for through the link is judged on disk again, not by the folder once known as real.
 			writeFileSync(join(outside.root, "late.md"), "late");
@@ -144,15 +168,23 @@ describe("FolderNoteStore", () => {
 			store.refresh();
 			renameSync(join(root, "Notes"), join(away.root, "Notes"));
 			mkdirSync(join(root, "Notes"));
-			await waitUntil(() => {
-				store.refresh();
-				return !store.isNote("Notes/a.md");
-			}, "the watcher to report Notes moved away", { timeoutMs: 20_000 });
+			await waitUntil(
+				() => {
+					store.refresh();
+					return !store.isNote("Notes/a.md");
+				},
+				"the watcher to report Notes moved away",
+				{ timeoutMs: 20_000 },
+			);
 			write("Notes/b.md", "b");
-			await waitUntil(() => {
-				store.refresh();
-				return store.isNote("Notes/b.md");
-			}, "the watcher to report Notes/b.md in the new folder", { timeoutMs: 20_000 });
+			await waitUntil(
+				() => {
+					store.refresh();
+					return store.isNote("Notes/b.md");
+				},
+				"the watcher to report Notes/b.md in the new folder",
+				{ timeoutMs: 20_000 },
+			);
 		} finally {
 			store.dispose();
 		}
@@ -182,12 +214,18 @@ describe("FolderNoteStore", () => {
 			expect(store.changeVersion).toBeUndefined();
 			expect(store.watchesWayTo("a.md")).toBe(false);
 			store.refresh();
-			expect([store.watchesWayTo("a.md"), store.watchesWayTo("Sub/Deep/b.md"), store.watchesWayTo("Sub/Deep/new.md")]).toEqual([true, true, true]);
+			expect([
+				store.watchesWayTo("a.md"),
+				store.watchesWayTo("Sub/Deep/b.md"),
+				store.watchesWayTo("Sub/Deep/new.md"),
+			]).toEqual([true, true, true]);
 			// A hidden folder is not walked, so not watched; nor is a folder that is not there.
 			expect([store.watchesWayTo(".hidden/c.md"), store.watchesWayTo("Missing/x.md")]).toEqual([false, false]);
 			const before = store.changeVersion;
 			writeFileSync(join(root, "Sub", "Deep", "b.md"), "b, again");
-			await waitUntil(() => store.changeVersion !== before, "the watcher to report Sub/Deep/b.md", { timeoutMs: 20_000 });
+			await waitUntil(() => store.changeVersion !== before, "the watcher to report Sub/Deep/b.md", {
+				timeoutMs: 20_000,
+			});
 		} finally {
 			store.dispose();
 		}
@@ -209,16 +247,22 @@ describe("FolderNoteStore", () => {
 			expect(listed).toBe(0);
 			// A config folder appearing is what the privacy settings need to hear of (the store itself skips it).
 			mkdirSync(join(root, ".new-config"));
-			await waitUntil(() => store.topLevelVersion !== listed, "the watcher to report .new-config", { timeoutMs: 20_000 });
+			await waitUntil(() => store.topLevelVersion !== listed, "the watcher to report .new-config", {
+				timeoutMs: 20_000,
+			});
 			store.refresh();
 			expect(store.notePaths()).toEqual(["Sub/b.md", "a.md"]);
 			// A change below the top is not a change of the top.
 			const afterConfig = store.topLevelVersion;
 			writeFileSync(join(root, "Sub", "c.md"), "c");
-			await waitUntil(() => {
-				store.refresh();
-				return store.isNote("Sub/c.md");
-			}, "the watcher to report Sub/c.md", { timeoutMs: 20_000 });
+			await waitUntil(
+				() => {
+					store.refresh();
+					return store.isNote("Sub/c.md");
+				},
+				"the watcher to report Sub/c.md",
+				{ timeoutMs: 20_000 },
+			);
 			expect(store.topLevelVersion).toBe(afterConfig);
 		} finally {
 			store.dispose();

@@ -25,7 +25,12 @@ describe("FolderVault: one store read by every surface", () => {
 		write("Folder/B.md", "# B\n");
 		write("Folder/picture.png", "png");
 		// The IDE's listing refreshes the store; the others see the new files without a refresh of their own.
-		expect(vault.files.list().map((entry) => entry.path).sort()).toEqual(["A.md", "Folder/B.md", "Folder/picture.png"]);
+		expect(
+			vault.files
+				.list()
+				.map((entry) => entry.path)
+				.sort(),
+		).toEqual(["A.md", "Folder/B.md", "Folder/picture.png"]);
 		expect(vault.index.notePaths()).toEqual(["A.md", "Folder/B.md"]);
 		expect([...vault.notes.notePaths()]).toEqual(["A.md", "Folder/B.md"]);
 		expect(vault.index.resolveLink("B", "A.md")).toBe("Folder/B.md");
@@ -56,7 +61,9 @@ describe("FolderVault: one store read by every surface", () => {
 		const facts = index.facts("Note.md");
 		expect(index.tagsOf("Note.md")).toEqual(facts?.tags);
 		expect(index.frontmatterOf("Note.md")).toEqual(facts?.frontmatter);
-		expect(index.searchText("Note.md")?.toString("utf8")).toBe("---\ntags: [a]\nstatus: open\n---\n# note\n\n[[other]] #b\n");
+		expect(index.searchText("Note.md")?.toString("utf8")).toBe(
+			"---\ntags: [a]\nstatus: open\n---\n# note\n\n[[other]] #b\n",
+		);
 	});
 
 	it("a write re-checks confinement on disk even while the store still takes a replaced folder for a real one", async () => {

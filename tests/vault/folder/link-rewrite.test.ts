@@ -1,7 +1,14 @@
 import { rewriteLink } from "../../../src/vault/folder/link-rewrite";
 import type { LinkFact } from "../../../src/vault/markdown/note-model";
 
-const link = (original: string): LinkFact => ({ line: 0, start: 0, end: original.length, original, linkpath: "", embed: original.startsWith("!") });
+const link = (original: string): LinkFact => ({
+	line: 0,
+	start: 0,
+	end: original.length,
+	original,
+	linkpath: "",
+	embed: original.startsWith("!"),
+});
 
 /** Link paths as a vault resolves them: by full path (with or without .md), or by a unique name. */
 function resolverFor(notes: string[]): (linkpath: string) => string | undefined {
@@ -9,7 +16,9 @@ function resolverFor(notes: string[]): (linkpath: string) => string | undefined 
 		const wanted = linkpath.replace(/^\.\//, "");
 		const exact = notes.find((note) => note === wanted || note === `${wanted}.md`);
 		if (exact) return exact;
-		const named = notes.filter((note) => note.slice(note.lastIndexOf("/") + 1).replace(/\.md$/, "") === wanted.replace(/\.md$/, ""));
+		const named = notes.filter(
+			(note) => note.slice(note.lastIndexOf("/") + 1).replace(/\.md$/, "") === wanted.replace(/\.md$/, ""),
+		);
 		return named.length === 1 ? named[0] : undefined;
 	};
 }
@@ -17,7 +26,9 @@ function resolverFor(notes: string[]): (linkpath: string) => string | undefined 
 describe("rewriteLink", () => {
 	it("rewrites a wikilink's file part to the shortest spelling that resolves, keeping subpath, alias and embed mark", () => {
 		const resolves = resolverFor(["New/Place.md", "Other.md"]);
-		expect(rewriteLink(link("[[Old#Part|alias]]"), "New/Place.md", "Home.md", resolves)).toBe("[[Place#Part|alias]]");
+		expect(rewriteLink(link("[[Old#Part|alias]]"), "New/Place.md", "Home.md", resolves)).toBe(
+			"[[Place#Part|alias]]",
+		);
 		expect(rewriteLink(link("![[Old#^block]]"), "New/Place.md", "Home.md", resolves)).toBe("![[Place#^block]]");
 	});
 
@@ -28,17 +39,24 @@ describe("rewriteLink", () => {
 	});
 
 	it("keeps a table's escaped alias pipe", () => {
-		expect(rewriteLink(link("[[Old\\|alias]]"), "New.md", "Home.md", resolverFor(["New.md"]))).toBe("[[New\\|alias]]");
+		expect(rewriteLink(link("[[Old\\|alias]]"), "New.md", "Home.md", resolverFor(["New.md"]))).toBe(
+			"[[New\\|alias]]",
+		);
 	});
 
 	it("rewrites a Markdown link's destination, keeping text, title and percent-encoding", () => {
 		const resolves = resolverFor(["Folder/My Note.md"]);
-		expect(rewriteLink(link('[text](Old%20Name.md#Part "title")'), "Folder/My Note.md", "Home.md", resolves)).toBe('[text](My%20Note.md#Part "title")');
-		expect(rewriteLink(link("[t](<Old Name.md>)"), "Folder/My Note.md", "Home.md", resolves)).toBe("[t](<My Note.md>)");
+		expect(rewriteLink(link('[text](Old%20Name.md#Part "title")'), "Folder/My Note.md", "Home.md", resolves)).toBe(
+			'[text](My%20Note.md#Part "title")',
+		);
+		expect(rewriteLink(link("[t](<Old Name.md>)"), "Folder/My Note.md", "Home.md", resolves)).toBe(
+			"[t](<My Note.md>)",
+		);
 	});
 
 	it("keeps a relative Markdown link relative to the linking note", () => {
-		const resolves = (linkpath: string): string | undefined => (linkpath === "../B/Plan.md" || linkpath === "B/Plan.md" ? "B/Plan.md" : undefined);
+		const resolves = (linkpath: string): string | undefined =>
+			linkpath === "../B/Plan.md" || linkpath === "B/Plan.md" ? "B/Plan.md" : undefined;
 		expect(rewriteLink(link("[p](../A/Old.md)"), "B/Plan.md", "A/Home.md", resolves)).toBe("[p](../B/Plan.md)");
 	});
 

@@ -11,7 +11,10 @@ describe("SearchTextSlabs", () => {
 		const store = new FolderNoteStore({ root: temp.path, watch: false });
 		const texts = new SearchTextSlabs(store);
 		try {
-			const notes: Record<string, string> = { "A.md": "Alpha Ünïcode 😀 İstanbul\r\nline two\n", "C.md": "# C\n\nSmall NOTE.\n" };
+			const notes: Record<string, string> = {
+				"A.md": "Alpha Ünïcode 😀 İstanbul\r\nline two\n",
+				"C.md": "# C\n\nSmall NOTE.\n",
+			};
 			for (const [path, text] of Object.entries(notes)) writeFileSync(join(temp.path, path), text);
 			store.refresh();
 			for (const path of Object.keys(notes)) texts.get(path);
@@ -20,7 +23,8 @@ describe("SearchTextSlabs", () => {
 				notes["B.md"] = `Round ${round} ${"Big Words ".repeat(70_000)}`;
 				writeFileSync(join(temp.path, "B.md"), notes["B.md"]);
 				store.refresh();
-				for (const [path, text] of Object.entries(notes)) expect(texts.get(path)?.equals(searchTextOf(text))).toBe(true);
+				for (const [path, text] of Object.entries(notes))
+					expect(texts.get(path)?.equals(searchTextOf(text))).toBe(true);
 			}
 		} finally {
 			texts.dispose();

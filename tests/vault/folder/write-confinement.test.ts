@@ -45,7 +45,9 @@ describe("FolderVaultIndex writes only into real folders of the vault, checked a
 
 	it("createNote refuses a folder that became a symbolic link leading out of the vault", async () => {
 		swapForLink("Drop", outside);
-		await expect(index.createNote("Drop/evil.md", "payload")).rejects.toThrow(/Drop is a symbolic link.*nothing was written/);
+		await expect(index.createNote("Drop/evil.md", "payload")).rejects.toThrow(
+			/Drop is a symbolic link.*nothing was written/,
+		);
 		expect(listing(outside)).toEqual([]);
 	});
 
@@ -61,7 +63,9 @@ describe("FolderVaultIndex writes only into real folders of the vault, checked a
 	it("writeText refuses a folder swapped for a link to a byte-identical copy outside, which stays unchanged", async () => {
 		writeFileSync(join(outside, "A.md"), "# A\n");
 		swapForLink("Notes", outside);
-		await expect(index.writeText("Notes/A.md", "# A\nchanged\n", "# A\n")).rejects.toThrow(/Notes is a symbolic link.*nothing was written/);
+		await expect(index.writeText("Notes/A.md", "# A\nchanged\n", "# A\n")).rejects.toThrow(
+			/Notes is a symbolic link.*nothing was written/,
+		);
 		expect(listing(outside)).toEqual(["A.md"]);
 		expect(readFileSync(join(outside, "A.md"), "utf8")).toBe("# A\n");
 	});
@@ -70,14 +74,18 @@ describe("FolderVaultIndex writes only into real folders of the vault, checked a
 		writeFileSync(join(outside, "target.md"), "# A\n");
 		renameSync(join(root, "Notes/A.md"), join(temp.path, "A-moved.md"));
 		symlinkSync(join(outside, "target.md"), join(root, "Notes/A.md"));
-		await expect(index.writeText("Notes/A.md", "# A\nchanged\n", "# A\n")).rejects.toThrow(/Notes\/A\.md is a symbolic link/);
+		await expect(index.writeText("Notes/A.md", "# A\nchanged\n", "# A\n")).rejects.toThrow(
+			/Notes\/A\.md is a symbolic link/,
+		);
 		expect(readFileSync(join(outside, "target.md"), "utf8")).toBe("# A\n");
 		expect(listing(outside)).toEqual(["target.md"]);
 	});
 
 	it("renameNote refuses a destination folder swapped for a link out, and leaves the note where it was", async () => {
 		swapForLink("Drop", outside);
-		await expect(index.renameNote("Notes/A.md", "Drop/A.md")).rejects.toThrow(/Drop is a symbolic link.*nothing was written/);
+		await expect(index.renameNote("Notes/A.md", "Drop/A.md")).rejects.toThrow(
+			/Drop is a symbolic link.*nothing was written/,
+		);
 		expect(listing(outside)).toEqual([]);
 		expect(readFileSync(join(root, "Notes/A.md"), "utf8")).toBe("# A\n");
 		expect(readFileSync(join(root, "Notes/B.md"), "utf8")).toBe("See [[A]].\n");

@@ -2,7 +2,11 @@ import { libraryYamlCodec, parseYaml } from "../../../src/vault/folder/yaml-libr
 
 describe("parseYaml", () => {
 	it("answers the YAML's value as plain data", () => {
-		expect(parseYaml("title: Plan\ntags: [a, b]\ncount: 3\n")).toEqual({ title: "Plan", tags: ["a", "b"], count: 3 });
+		expect(parseYaml("title: Plan\ntags: [a, b]\ncount: 3\n")).toEqual({
+			title: "Plan",
+			tags: ["a", "b"],
+			count: 3,
+		});
 		expect(parseYaml("")).toBeNull();
 	});
 

@@ -19,7 +19,14 @@ describe("CodeMask", () => {
 	});
 
 	it("hides whole fenced blocks, backtick or tilde, closed only by a fence as long and of the same kind", () => {
-		expect(maskAll(["````", "[[A]]", "```", "~~~~", "````", "[[B]]"])).toEqual([undefined, undefined, undefined, undefined, undefined, "[[B]]"]);
+		expect(maskAll(["````", "[[A]]", "```", "~~~~", "````", "[[B]]"])).toEqual([
+			undefined,
+			undefined,
+			undefined,
+			undefined,
+			undefined,
+			"[[B]]",
+		]);
 		expect(maskAll(["> ~~~", "> [[A]]", "> ~~~", "[[B]]"])).toEqual([undefined, undefined, undefined, "[[B]]"]);
 	});
 
@@ -56,7 +63,12 @@ class ReferenceMask {
 		if (this.comment === undefined) {
 			if (this.fence) {
 				const closing = /^[ \t]*(?:>[ \t]?)*(`{3,}|~{3,})[ \t]*$/.exec(line)?.[1];
-				if (closing !== undefined && closing.charAt(0) === this.fence.marker && closing.length >= this.fence.length) this.fence = undefined;
+				if (
+					closing !== undefined &&
+					closing.charAt(0) === this.fence.marker &&
+					closing.length >= this.fence.length
+				)
+					this.fence = undefined;
 				return undefined;
 			}
 			const opening = /^[ \t]*(?:>[ \t]?)*(`{3,}|~{3,})(.*)$/.exec(line);
@@ -119,15 +131,41 @@ class ReferenceMask {
 }
 
 describe("CodeMask", () => {
-	it.each([true, false])("masks every line exactly as the character-by-character reference (comments masked: %s)", (maskComments) => {
-		const line = fc.string({ unit: fc.constantFrom("a", " ", "`", "``", "```", "~~~", "\\", "%", "%%", "<", "<!--", "-->", "-", ">", "[", "]", "#", "é", "😀"), maxLength: 30 });
-		fc.assert(
-			fc.property(fc.array(line, { maxLength: 12 }), (lines) => {
-				const mask = new CodeMask(maskComments ? {} : { maskComments: false });
-				const reference = new ReferenceMask(maskComments);
-				for (const text of lines) expect(mask.maskLine(text)).toBe(reference.maskLine(text));
-			}),
-			{ numRuns: 3000 },
-		);
-	});
+	it.each([true, false])(
+		"masks every line exactly as the character-by-character reference (comments masked: %s)",
+		(maskComments) => {
+			const line = fc.string({
+				unit: fc.constantFrom(
+					"a",
+					" ",
+					"`",
+					"``",
+					"```",
+					"~~~",
+					"\\",
+					"%",
+					"%%",
+					"<",
+					"<!--",
+					"-->",
+					"-",
+					">",
+					"[",
+					"]",
+					"#",
+					"é",
+					"😀",
+				),
+				maxLength: 30,
+			});
+			fc.assert(
+				fc.property(fc.array(line, { maxLength: 12 }), (lines) => {
+					const mask = new CodeMask(maskComments ? {} : { maskComments: false });
+					const reference = new ReferenceMask(maskComments);
+					for (const text of lines) expect(mask.maskLine(text)).toBe(reference.maskLine(text));
+				}),
+				{ numRuns: 3000 },
+			);
+		},
+	);
 });

@@ -45,7 +45,9 @@ describe("checkFrontmatter", () => {
 
 	it("reads js-yaml style positions (mark.line, 0-based)", () => {
 		const jsYamlLike = (): unknown => {
-			throw Object.assign(new Error("bad indentation of a mapping entry (2:3)\n\n 1 | a\n"), { mark: { line: 1, column: 2 } });
+			throw Object.assign(new Error("bad indentation of a mapping entry (2:3)\n\n 1 | a\n"), {
+				mark: { line: 1, column: 2 },
+			});
 		};
 		expect(checkFrontmatter(splitLines("---\na: 1\n b: 2\n---"), jsYamlLike)).toEqual({
 			message: "Invalid frontmatter YAML: bad indentation of a mapping entry (2:3)",

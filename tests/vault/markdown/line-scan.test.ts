@@ -34,13 +34,26 @@ describe("line-scan", () => {
 	});
 
 	it("reads the head far enough for findFrontmatter to answer as on every line", () => {
-		const cases = ["---\na: 1\n---\nbody\n#x", "--- \na: 1\n---  \n", "---\na: 1\nno end", "title\n---\n---", "", "---", "---\n---"];
+		const cases = [
+			"---\na: 1\n---\nbody\n#x",
+			"--- \na: 1\n---  \n",
+			"---\na: 1\nno end",
+			"title\n---\n---",
+			"",
+			"---",
+			"---\n---",
+		];
 		for (const text of cases) {
 			const head = noteHead(text);
 			expect(findFrontmatter(head.lines)).toEqual(findFrontmatter(splitLines(text)));
 			const block = findFrontmatter(head.lines);
 			// The body starts on the line after the closing fence.
-			if (block) expect(text.slice(head.bodyOffset)).toBe(splitLines(text).slice(block.endLine + 1).join("\n"));
+			if (block)
+				expect(text.slice(head.bodyOffset)).toBe(
+					splitLines(text)
+						.slice(block.endLine + 1)
+						.join("\n"),
+				);
 		}
 	});
 });

@@ -12,7 +12,9 @@ describe("LineTable", () => {
 	});
 
 	it("answers the line holding an offset, line ends included in the line before", () => {
-		expect([0, 3, 4, 5, 8, 9, 14, 15, 19].map((offset) => table.lineAt(offset))).toEqual([0, 0, 0, 1, 1, 2, 2, 3, 3]);
+		expect([0, 3, 4, 5, 8, 9, 14, 15, 19].map((offset) => table.lineAt(offset))).toEqual([
+			0, 0, 0, 1, 1, 2, 2, 3, 3,
+		]);
 	});
 
 	it("has one empty line for an empty text, and an empty last line after a final line end", () => {
@@ -31,19 +33,22 @@ describe("LineTable", () => {
 	it("finds the same lines as a regular expression of the three line ends would, in any mix of them", () => {
 		const piece = fc.constantFrom("\r\n", "\n", "\r", "\n\r", "a", "b c", "é", "🦊", "");
 		fc.assert(
-			fc.property(fc.array(piece, { maxLength: 40 }).map((pieces) => pieces.join("")), (text) => {
-				const starts = [0];
-				const ends: number[] = [];
-				const breaks = /\r\n|\r|\n/g;
-				for (let match = breaks.exec(text); match; match = breaks.exec(text)) {
-					ends.push(match.index);
-					starts.push(match.index + match[0].length);
-				}
-				ends.push(text.length);
-				const table = new LineTable(text);
-				expect(table.starts).toEqual(starts);
-				expect(table.ends).toEqual(ends);
-			}),
+			fc.property(
+				fc.array(piece, { maxLength: 40 }).map((pieces) => pieces.join("")),
+				(text) => {
+					const starts = [0];
+					const ends: number[] = [];
+					const breaks = /\r\n|\r|\n/g;
+					for (let match = breaks.exec(text); match; match = breaks.exec(text)) {
+						ends.push(match.index);
+						starts.push(match.index + match[0].length);
+					}
+					ends.push(text.length);
+					const table = new LineTable(text);
+					expect(table.starts).toEqual(starts);
+					expect(table.ends).toEqual(ends);
+				},
+			),
 			{ numRuns: 3_000 },
 		);
 	});

@@ -5,7 +5,15 @@ const links = (line: string, masked = line) => findLinks(line, masked, 4);
 describe("findLinks", () => {
 	it("reads wikilinks and embeds: path, heading or block part, alias dropped, exact range on its line", () => {
 		expect(links("See [[Plan#Goals|the goals]] and ![[img.png]]")).toEqual([
-			{ embed: false, linkpath: "Plan", subpath: "Goals", original: "[[Plan#Goals|the goals]]", line: 4, start: 4, end: 28 },
+			{
+				embed: false,
+				linkpath: "Plan",
+				subpath: "Goals",
+				original: "[[Plan#Goals|the goals]]",
+				line: 4,
+				start: 4,
+				end: 28,
+			},
 			{ embed: true, linkpath: "img.png", original: "![[img.png]]", line: 4, start: 33, end: 45 },
 		]);
 	});
@@ -15,7 +23,9 @@ describe("findLinks", () => {
 	});
 
 	it("reads Markdown links with percent-decoded targets, angle brackets and titles, and skips URLs", () => {
-		const found = links('[a](My%20Note.md#Part%201) [b](<Other Note.md> "title") [c](https://example.com) [d](mailto:x@y.z) ![e](pic.png)');
+		const found = links(
+			'[a](My%20Note.md#Part%201) [b](<Other Note.md> "title") [c](https://example.com) [d](mailto:x@y.z) ![e](pic.png)',
+		);
 		expect(found.map(({ linkpath, subpath, embed }) => ({ linkpath, subpath, embed }))).toEqual([
 			{ linkpath: "My Note.md", subpath: "Part 1", embed: false },
 			{ linkpath: "Other Note.md", subpath: undefined, embed: false },
@@ -24,7 +34,9 @@ describe("findLinks", () => {
 	});
 
 	it("keeps a link to a heading of the same note, and drops an empty one", () => {
-		expect(links("[[#Top]] [[ ]] [x]()").map(({ linkpath, subpath }) => ({ linkpath, subpath }))).toEqual([{ linkpath: "", subpath: "Top" }]);
+		expect(links("[[#Top]] [[ ]] [x]()").map(({ linkpath, subpath }) => ({ linkpath, subpath }))).toEqual([
+			{ linkpath: "", subpath: "Top" },
+		]);
 	});
 
 	it("ignores escaped links and whatever the mask blanked, while taking text from the original line", () => {
@@ -45,7 +57,17 @@ describe("findLinks", () => {
 
 describe("isExternalTarget", () => {
 	it("counts URL schemes and protocol-relative targets as outside the vault", () => {
-		expect(["https://x", "obsidian://open?vault=a", "mailto:me@x", "//host/path"].map(isExternalTarget)).toEqual([true, true, true, true]);
-		expect(["Note.md", "Folder/Note", "../up.md", "#heading"].map(isExternalTarget)).toEqual([false, false, false, false]);
+		expect(["https://x", "obsidian://open?vault=a", "mailto:me@x", "//host/path"].map(isExternalTarget)).toEqual([
+			true,
+			true,
+			true,
+			true,
+		]);
+		expect(["Note.md", "Folder/Note", "../up.md", "#heading"].map(isExternalTarget)).toEqual([
+			false,
+			false,
+			false,
+			false,
+		]);
 	});
 });

@@ -12,7 +12,9 @@ function at(link: LinkFact): string {
 
 describe("scanNote: links", () => {
 	it("finds wikilinks, embeds and aliases with exact ranges", () => {
-		const { links } = scan("See [[Alpha]] and [[Beta|the beta]].\n![[pic.png]] [[Gamma#Part|g]] [[#Local]] [[Delta#^block]]");
+		const { links } = scan(
+			"See [[Alpha]] and [[Beta|the beta]].\n![[pic.png]] [[Gamma#Part|g]] [[#Local]] [[Delta#^block]]",
+		);
 		expect(links.map((link) => [link.linkpath, link.subpath, link.embed, at(link)])).toEqual([
 			["Alpha", undefined, false, "0:4-0:13"],
 			["Beta", undefined, false, "0:18-0:35"],
@@ -37,7 +39,7 @@ describe("scanNote: links", () => {
 
 	it("reads Markdown links to vault files, decoding percent-escapes, and ignores URLs", () => {
 		const { links } = scan(
-			"[a](My%20Note.md#Some%20Part) [b](<Other note.md>) ![c](img/pic%201.png) [d](https://example.com/x.md) [e](mailto:a@b.c) [f](obsidian://open?vault=x) [g](//host/x) [h](Plain \"title\")",
+			'[a](My%20Note.md#Some%20Part) [b](<Other note.md>) ![c](img/pic%201.png) [d](https://example.com/x.md) [e](mailto:a@b.c) [f](obsidian://open?vault=x) [g](//host/x) [h](Plain "title")',
 		);
 		expect(links.map((link) => [link.linkpath, link.subpath, link.embed, link.original])).toEqual([
 			["My Note.md", "Some Part", false, "[a](My%20Note.md#Some%20Part)"],
@@ -80,7 +82,9 @@ describe("scanNote: links", () => {
 	});
 
 	it("skips frontmatter lines and empty links", () => {
-		expect(scan("---\nup: \"[[Parent]]\"\n---\n[[]] [[ ]] [x]() [[Real]]").links.map((link) => link.linkpath)).toEqual(["Real"]);
+		expect(
+			scan('---\nup: "[[Parent]]"\n---\n[[]] [[ ]] [x]() [[Real]]').links.map((link) => link.linkpath),
+		).toEqual(["Real"]);
 	});
 });
 

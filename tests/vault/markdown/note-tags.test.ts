@@ -5,7 +5,10 @@ import { libraryYamlCodec } from "../../../src/vault/folder/yaml-library-codec";
 /** Both readings run on the whole line, with no test first of whether the line can hold a tag. */
 function tagsOfEveryReading(line: string): string[] {
 	const found = new Set<string>();
-	for (const reading of [/(?<=^|\s|#[^\s#]+)#([\p{L}\p{N}_/-]+)/gu, /(?<=^|\s|#[^\s#]+)#([^\s!"#$%&'()*+,.:;<=>?@[\\\]^`{|}~]+)/gu]) {
+	for (const reading of [
+		/(?<=^|\s|#[^\s#]+)#([\p{L}\p{N}_/-]+)/gu,
+		/(?<=^|\s|#[^\s#]+)#([^\s!"#$%&'()*+,.:;<=>?@[\\\]^`{|}~]+)/gu,
+	]) {
 		for (const match of line.matchAll(reading)) found.add((match[1] ?? "").replace(/\/+$/, ""));
 	}
 	return [...found].filter((tag) => tag !== "" && !/^[\d/]+$/.test(tag));
@@ -13,7 +16,12 @@ function tagsOfEveryReading(line: string): string[] {
 
 describe("noteTags", () => {
 	it("reads the frontmatter's tags and the body's #tags, without #", () => {
-		expect(noteTags("---\ntags: [work, '#plan']\n---\nText #idea and #area/sub.\n", libraryYamlCodec)).toEqual(["work", "plan", "idea", "area/sub"]);
+		expect(noteTags("---\ntags: [work, '#plan']\n---\nText #idea and #area/sub.\n", libraryYamlCodec)).toEqual([
+			"work",
+			"plan",
+			"idea",
+			"area/sub",
+		]);
 	});
 
 	it("finds frontmatter behind a byte order mark", () => {
@@ -21,7 +29,10 @@ describe("noteTags", () => {
 	});
 
 	it("counts tags in comments but not in code", () => {
-		expect(noteTags("%% #private %%\n<!-- #secret -->\n`#inline`\n```\n#fenced\n```\n", libraryYamlCodec)).toEqual(["private", "secret"]);
+		expect(noteTags("%% #private %%\n<!-- #secret -->\n`#inline`\n```\n#fenced\n```\n", libraryYamlCodec)).toEqual([
+			"private",
+			"secret",
+		]);
 	});
 
 	it("does not read the frontmatter's lines as body text", () => {
@@ -45,7 +56,25 @@ describe("tagsInLine", () => {
 
 describe("tagsInLine, skipping lines that cannot hold a tag", () => {
 	it("finds exactly the tags both readings find on the whole line", () => {
-		const characters = fc.constantFrom("#", "#", " ", "\u00a0", "\t", "a", "é", "1", "/", "-", "_", "[", "]", "|", ".", "😀", "!");
+		const characters = fc.constantFrom(
+			"#",
+			"#",
+			" ",
+			"\u00a0",
+			"\t",
+			"a",
+			"é",
+			"1",
+			"/",
+			"-",
+			"_",
+			"[",
+			"]",
+			"|",
+			".",
+			"😀",
+			"!",
+		);
 		fc.assert(
 			fc.property(fc.array(characters, { maxLength: 16 }), (parts) => {
 				const line = parts.join("");

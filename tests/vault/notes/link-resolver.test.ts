@@ -7,7 +7,15 @@ function indexOf(paths: string[]): LinkResolver {
 }
 
 describe("LinkResolver.resolve", () => {
-	const index = indexOf(["Home.md", "Projects/Plan.md", "Archive/Plan.md", "Archive/Old/Plan.md", "img/Pic.PNG", "Version 1.2.md", "Projects/Sub/Deep.md"]);
+	const index = indexOf([
+		"Home.md",
+		"Projects/Plan.md",
+		"Archive/Plan.md",
+		"Archive/Old/Plan.md",
+		"img/Pic.PNG",
+		"Version 1.2.md",
+		"Projects/Sub/Deep.md",
+	]);
 
 	it("matches names case-insensitively anywhere in the vault, with or without .md", () => {
 		expect(index.resolve("home", "Projects/Plan.md")).toBe("Home.md");
@@ -45,7 +53,8 @@ describe("LinkResolver.resolve", () => {
 
 	it("leads a bare name one file has to it from any folder, and to the closest once a second file takes the name", () => {
 		const live = indexOf(["Deep/Down/Only.md", "Elsewhere/Note.md"]);
-		for (const source of ["Home.md", "Deep/Down/Note.md", "Elsewhere/Note.md"]) expect(live.resolve("ONLY", source)).toBe("Deep/Down/Only.md");
+		for (const source of ["Home.md", "Deep/Down/Note.md", "Elsewhere/Note.md"])
+			expect(live.resolve("ONLY", source)).toBe("Deep/Down/Only.md");
 		live.add("Else/only.md");
 		expect(live.resolve("only", "Else/Note.md")).toBe("Else/only.md");
 		expect(live.resolve("only", "Deep/Down/Note.md")).toBe("Deep/Down/Only.md");

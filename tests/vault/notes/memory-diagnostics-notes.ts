@@ -10,7 +10,10 @@ export class MemoryDiagnosticsNotes implements DiagnosticsNotes {
 	private readonly index = new LinkResolver();
 	private readonly notes = new Map<string, NoteFacts>();
 
-	constructor(files: Record<string, string>, private readonly yaml: YamlCodec = libraryYamlCodec) {
+	constructor(
+		files: Record<string, string>,
+		private readonly yaml: YamlCodec = libraryYamlCodec,
+	) {
 		for (const [path, text] of Object.entries(files)) this.write(path, text);
 	}
 

@@ -11,7 +11,7 @@ const LINE = fc.constantFrom(
 	"Tags: b",
 	'"\\x74ags": [escaped]',
 	"tag: #c",
-	"related: \"[[Other]]\"",
+	'related: "[[Other]]"',
 	"title: x: y",
 	"a: 1",
 	"a: 2",
@@ -44,8 +44,8 @@ const PLAIN_LINE = fc.constantFrom(
 	"---",
 	"--- ",
 	"tags: [a, private]",
-	"tag: \"#c\"",
-	"related: \"[[Other]]\"",
+	'tag: "#c"',
+	'related: "[[Other]]"',
 	"title: [x",
 	"- item",
 	"# Heading #notatag",
@@ -62,7 +62,12 @@ const plainNotes = fc.array(PLAIN_LINE, { maxLength: 14 }).map((lines) => lines.
 
 describe("the parts of a note's facts", () => {
 	it("linkFactsFromText gives exactly factsFromText's links", () => {
-		fc.assert(fc.property(notes, (text) => expect(linkFactsFromText(text)).toEqual(factsFromText("n.md", text, libraryYamlCodec).links)), { numRuns: 1500 });
+		fc.assert(
+			fc.property(notes, (text) =>
+				expect(linkFactsFromText(text)).toEqual(factsFromText("n.md", text, libraryYamlCodec).links),
+			),
+			{ numRuns: 1500 },
+		);
 	});
 
 	it("tagsAndFrontmatterFromText gives exactly factsFromText's tags and frontmatter", () => {
@@ -93,7 +98,9 @@ describe("the parts of a note's facts", () => {
 	it("factsFromText finds exactly the frontmatter problem the YAML library finds (simple frontmatter is read without it)", () => {
 		fc.assert(
 			fc.property(fc.oneof(notes, plainNotes), (text) => {
-				expect(factsFromText("n.md", text, libraryYamlCodec).frontmatterProblem).toEqual(scanNote("n.md", text, parseYaml).frontmatterProblem);
+				expect(factsFromText("n.md", text, libraryYamlCodec).frontmatterProblem).toEqual(
+					scanNote("n.md", text, parseYaml).frontmatterProblem,
+				);
 			}),
 			{ numRuns: 3000 },
 		);
@@ -104,7 +111,8 @@ describe("the parts of a note's facts", () => {
 			fc.property(notes, (text) => {
 				const lines = splitLines(text);
 				const metadata = scanNote("n.md", text, libraryYamlCodec.parse);
-				const firstBodyLine = lines[0] === "---" ? lines.findIndex((line, index) => index > 0 && line === "---") + 1 : 0;
+				const firstBodyLine =
+					lines[0] === "---" ? lines.findIndex((line, index) => index > 0 && line === "---") + 1 : 0;
 				expect(scanLinks(lines, Math.max(firstBodyLine, 0))).toEqual(metadata.links);
 			}),
 			{ numRuns: 1500 },

@@ -26,7 +26,10 @@ const BUILT_ONLY_IN: Record<string, string> = {
 };
 
 describe("one privacy boundary", () => {
-	const files = sourceFiles(join(ROOT, "src")).map((file) => ({ path: relative(ROOT, file).split("\\").join("/"), text: readFileSync(file, "utf8") }));
+	const files = sourceFiles(join(ROOT, "src")).map((file) => ({
+		path: relative(ROOT, file).split("\\").join("/"),
+		text: readFileSync(file, "utf8"),
+	}));
 
 	it.each(Object.entries(BUILT_ONLY_IN))("%s is built only in %s", (name, allowed) => {
 		const builders = files.filter((file) => new RegExp(`new ${name}\\b`).test(file.text)).map((file) => file.path);
@@ -35,7 +38,11 @@ describe("one privacy boundary", () => {
 	});
 
 	it("no feature takes a raw isPrivate callback: the notifier and the review manager take the boundary", () => {
-		const rawCallbacks = files.filter((file) => /^\s*isPrivate\??: \(/m.test(file.text) && (file.path.startsWith("src/ide/") || file.path.startsWith("src/vault-tools/")));
+		const rawCallbacks = files.filter(
+			(file) =>
+				/^\s*isPrivate\??: \(/m.test(file.text) &&
+				(file.path.startsWith("src/ide/") || file.path.startsWith("src/vault-tools/")),
+		);
 		expect(rawCallbacks.map((file) => file.path)).toEqual([]);
 	});
 });

@@ -25,12 +25,18 @@ describe("PluginSettings: the privacy rules for a vault folder, for every proces
 		mkdirSync(dirname(join(root, path)), { recursive: true });
 		writeFileSync(join(root, path), text);
 	}
-	const settingsOf = (root: string, extra = { folders: ["Cli"], tags: ["cli-tag"] }): PluginSettings => new PluginSettings({ vaultRoot: root, extra, log: (message) => logs.push(message) });
+	const settingsOf = (root: string, extra = { folders: ["Cli"], tags: ["cli-tag"] }): PluginSettings =>
+		new PluginSettings({ vaultRoot: root, extra, log: (message) => logs.push(message) });
 
 	it("adds the command line's rules to the plugin's, and has only those when the plugin has no settings", () => {
 		expect(settingsOf(vault({}), { folders: ["Cli"], tags: [] }).rules()).toEqual({ folders: ["Cli"], tags: [] });
 		// A renamed config folder (Obsidian lets users choose it): found by the plugin's settings inside.
-		const root = vault({ [`.vault-config/${DATA_JSON}`]: JSON.stringify({ privateFolders: ["Diary", " "], privateTags: ["#secret", 3] }) });
+		const root = vault({
+			[`.vault-config/${DATA_JSON}`]: JSON.stringify({
+				privateFolders: ["Diary", " "],
+				privateTags: ["#secret", 3],
+			}),
+		});
 		expect(settingsOf(root).rules()).toEqual({ folders: ["Cli", "Diary"], tags: ["cli-tag", "#secret"] });
 	});
 
@@ -42,8 +48,18 @@ describe("PluginSettings: the privacy rules for a vault folder, for every proces
 			".git/config": "[core]\n",
 		});
 		const rules = settingsOf(root).rules();
-		expect({ folders: [...rules.folders].sort(), tags: [...rules.tags].sort(), unreadable: rules.unreadable }).toEqual({ folders: ["Cli", "Drafts", "Secret"], tags: ["#private", "cli-tag", "draft"], unreadable: undefined });
-		expect(logs).toEqual(["Claude Code Bridge's settings are in more than one config folder (.a-stale-copy, .vault-config, .z-stale-copy): which one Obsidian uses cannot be known here, so the privacy rules of all of them apply."]);
+		expect({
+			folders: [...rules.folders].sort(),
+			tags: [...rules.tags].sort(),
+			unreadable: rules.unreadable,
+		}).toEqual({
+			folders: ["Cli", "Drafts", "Secret"],
+			tags: ["#private", "cli-tag", "draft"],
+			unreadable: undefined,
+		});
+		expect(logs).toEqual([
+			"Claude Code Bridge's settings are in more than one config folder (.a-stale-copy, .vault-config, .z-stale-copy): which one Obsidian uses cannot be known here, so the privacy rules of all of them apply.",
+		]);
 	});
 
 	it("finds a config folder that is a symbolic link to a folder", () => {
@@ -57,9 +73,14 @@ describe("PluginSettings: the privacy rules for a vault folder, for every proces
 	it("fails closed when a settings file cannot be parsed at start: every note private, said in one line", () => {
 		const root = vault({ [`.vault-config/${DATA_JSON}`]: '{"privateFolders": ["Sec' });
 		const settings = settingsOf(root);
-		for (let call = 0; call < 3; call++) expect(settings.rules().unreadable).toMatch(/^the privacy settings of Claude Code Bridge for this vault cannot be read \(\.vault-config\/plugins\/claude-code-bridge\/data\.json: not valid JSON \(.+\)\), so no note is served until they can be; fix or restore that file$/);
+		for (let call = 0; call < 3; call++)
+			expect(settings.rules().unreadable).toMatch(
+				/^the privacy settings of Claude Code Bridge for this vault cannot be read \(\.vault-config\/plugins\/claude-code-bridge\/data\.json: not valid JSON \(.+\)\), so no note is served until they can be; fix or restore that file$/,
+			);
 		expect(logs).toHaveLength(1);
-		expect(logs[0]).toMatch(/^The privacy settings of Claude Code Bridge for this vault cannot be read \(.+\), so no note is served until they can be; fix or restore that file\.$/);
+		expect(logs[0]).toMatch(
+			/^The privacy settings of Claude Code Bridge for this vault cannot be read \(.+\), so no note is served until they can be; fix or restore that file\.$/,
+		);
 	});
 
 	it("fails closed when the settings become unreadable after a good read (a previous reading is not kept), and recovers when they are fixed", () => {
@@ -72,7 +93,9 @@ describe("PluginSettings: the privacy rules for a vault folder, for every proces
 		write(root, `.vault-config/${DATA_JSON}`, JSON.stringify({ privateFolders: ["Fixed"] }));
 		settings.refresh();
 		expect(settings.rules()).toEqual({ folders: ["Cli", "Fixed"], tags: ["cli-tag"] });
-		expect(logs.at(-1)).toBe("The privacy settings of Claude Code Bridge for this vault can be read again: their rules apply.");
+		expect(logs.at(-1)).toBe(
+			"The privacy settings of Claude Code Bridge for this vault can be read again: their rules apply.",
+		);
 	});
 
 	it("reads settings caught half written again before failing closed, and says nothing when the second read is whole", () => {
@@ -85,7 +108,8 @@ describe("PluginSettings: the privacy rules for a vault folder, for every proces
 			log: (message) => logs.push(message),
 			waitForWriter: () => {
 				waits.push(waits.length);
-				if (waits.length === 2) write(root, `.vault-config/${DATA_JSON}`, JSON.stringify({ privateFolders: ["Written"] }));
+				if (waits.length === 2)
+					write(root, `.vault-config/${DATA_JSON}`, JSON.stringify({ privateFolders: ["Written"] }));
 			},
 		});
 		write(root, `.vault-config/${DATA_JSON}`, "");
@@ -103,14 +127,26 @@ describe("PluginSettings: the privacy rules for a vault folder, for every proces
 	});
 
 	it("reads the settings files only when their stamps change, once their last change is over a second old", () => {
-		const root = vault({ [`.vault-config/${DATA_JSON}`]: JSON.stringify({ privateFolders: ["Before"] }), ".vault-config/app.json": "{}", ".gitignore": "x\n", ".trash/old.md": "" });
+		const root = vault({
+			[`.vault-config/${DATA_JSON}`]: JSON.stringify({ privateFolders: ["Before"] }),
+			".vault-config/app.json": "{}",
+			".gitignore": "x\n",
+			".trash/old.md": "",
+		});
 		const dataFile = join(root, ".vault-config", DATA_JSON);
-		const changed = (): number => Math.max(statSync(dataFile).ctimeMs, statSync(join(root, ".vault-config", "app.json")).ctimeMs);
+		const changed = (): number =>
+			Math.max(statSync(dataFile).ctimeMs, statSync(join(root, ".vault-config", "app.json")).ctimeMs);
 		let clock = changed() + 500;
 		const reads = jest.spyOn(fs, "readFileSync");
 		try {
-			const settings = new PluginSettings({ vaultRoot: root, extra: { folders: [], tags: [] }, log: () => undefined, now: () => clock });
-			const settingsReads = (): number => reads.mock.calls.filter(([path]) => String(path).startsWith(root)).length;
+			const settings = new PluginSettings({
+				vaultRoot: root,
+				extra: { folders: [], tags: [] },
+				log: () => undefined,
+				now: () => clock,
+			});
+			const settingsReads = (): number =>
+				reads.mock.calls.filter(([path]) => String(path).startsWith(root)).length;
 			// Changed within the last second: a second write in the same clock tick could keep the stamps, so read each time.
 			const first = settingsReads();
 			settings.refresh();
@@ -134,7 +170,12 @@ describe("PluginSettings: the privacy rules for a vault folder, for every proces
 
 	it("does not trust unreadable settings for the rest of a turn: a question in the same turn reads them again", () => {
 		const root = vault({ [`.vault-config/${DATA_JSON}`]: JSON.stringify({ privateFolders: ["Kept"] }) });
-		const settings = new PluginSettings({ vaultRoot: root, extra: { folders: [], tags: [] }, log: (message) => logs.push(message), waitForWriter: () => undefined });
+		const settings = new PluginSettings({
+			vaultRoot: root,
+			extra: { folders: [], tags: [] },
+			log: (message) => logs.push(message),
+			waitForWriter: () => undefined,
+		});
 		write(root, `.vault-config/${DATA_JSON}`, "");
 		expect(settings.rules().unreadable).toMatch(/not valid JSON/);
 		// The writer finishes within the same turn of this process's event loop (a watcher event and a request
@@ -144,8 +185,16 @@ describe("PluginSettings: the privacy rules for a vault folder, for every proces
 	});
 
 	it.each([
-		["privacy keys of another shape", JSON.stringify({ privateFolders: "Secret" }), /"privateFolders" is not a list of folders/],
-		["tags of another shape", JSON.stringify({ privateTags: { private: true } }), /"privateTags" is not a list of tags/],
+		[
+			"privacy keys of another shape",
+			JSON.stringify({ privateFolders: "Secret" }),
+			/"privateFolders" is not a list of folders/,
+		],
+		[
+			"tags of another shape",
+			JSON.stringify({ privateTags: { private: true } }),
+			/"privateTags" is not a list of tags/,
+		],
 		["a JSON value that is not an object", "null", /not a JSON object/],
 		["an empty file", "", /not valid JSON/],
 	])("fails closed on %s", (_what, text, reason) => {
@@ -155,14 +204,25 @@ describe("PluginSettings: the privacy rules for a vault folder, for every proces
 	it("fails closed when the settings file is there but cannot be read as a file", () => {
 		const root = vault({});
 		mkdirSync(join(root, ".vault-config", DATA_JSON), { recursive: true });
-		expect(settingsOf(root).rules().unreadable).toMatch(/\(\.vault-config\/plugins\/claude-code-bridge\/data\.json: .*EISDIR/);
+		expect(settingsOf(root).rules().unreadable).toMatch(
+			/\(\.vault-config\/plugins\/claude-code-bridge\/data\.json: .*EISDIR/,
+		);
 	});
 
 	it("applies Obsidian's excluded files (paths, not /patterns/) when the plugin's switch is on, and only then", () => {
 		const app = JSON.stringify({ userIgnoreFilters: ["Excluded/", " /Archive ", "/zeb.a/i"] });
-		const off = vault({ [`.vault-config/${DATA_JSON}`]: JSON.stringify({ privateFolders: ["Secret"] }), ".vault-config/app.json": app });
+		const off = vault({
+			[`.vault-config/${DATA_JSON}`]: JSON.stringify({ privateFolders: ["Secret"] }),
+			".vault-config/app.json": app,
+		});
 		expect(settingsOf(off).rules().folders).toEqual(["Cli", "Secret"]);
-		const on = vault({ [`.vault-config/${DATA_JSON}`]: JSON.stringify({ privateFolders: ["Secret"], excludedFilesArePrivate: true }), ".vault-config/app.json": app });
+		const on = vault({
+			[`.vault-config/${DATA_JSON}`]: JSON.stringify({
+				privateFolders: ["Secret"],
+				excludedFilesArePrivate: true,
+			}),
+			".vault-config/app.json": app,
+		});
 		expect(settingsOf(on).rules().folders).toEqual(["Cli", "Secret", "Excluded", "Archive"]);
 		const noAppJson = vault({ [`.vault-config/${DATA_JSON}`]: JSON.stringify({ excludedFilesArePrivate: true }) });
 		expect(settingsOf(noAppJson).rules()).toEqual({ folders: ["Cli"], tags: ["cli-tag"] });
@@ -170,8 +230,16 @@ describe("PluginSettings: the privacy rules for a vault folder, for every proces
 
 	it("fails closed on an unreadable app.json only when excluded files count", () => {
 		const broken = "{ userIgnoreFilters";
-		expect(settingsOf(vault({ [`.vault-config/${DATA_JSON}`]: "{}", ".vault-config/app.json": broken })).rules().unreadable).toBeUndefined();
-		const counted = settingsOf(vault({ [`.vault-config/${DATA_JSON}`]: JSON.stringify({ excludedFilesArePrivate: true }), ".vault-config/app.json": broken })).rules();
+		expect(
+			settingsOf(vault({ [`.vault-config/${DATA_JSON}`]: "{}", ".vault-config/app.json": broken })).rules()
+				.unreadable,
+		).toBeUndefined();
+		const counted = settingsOf(
+			vault({
+				[`.vault-config/${DATA_JSON}`]: JSON.stringify({ excludedFilesArePrivate: true }),
+				".vault-config/app.json": broken,
+			}),
+		).rules();
 		expect(counted.unreadable).toMatch(/cannot be read \(\.vault-config\/app\.json: not valid JSON/);
 	});
 
@@ -208,7 +276,12 @@ describe("PluginSettings: the privacy rules for a vault folder, for every proces
 	describe("with the vault's watcher (the headless host and the stdio server's folder)", () => {
 		/** Settings whose top-folder version is `version` (undefined: no watcher), and the stats they take of the vault's top folder. */
 		function watchedSettings(root: string, version: { value: number | undefined }) {
-			const settings = new PluginSettings({ vaultRoot: root, extra: { folders: [], tags: [] }, log: () => undefined, topLevelVersion: () => version.value });
+			const settings = new PluginSettings({
+				vaultRoot: root,
+				extra: { folders: [], tags: [] },
+				log: () => undefined,
+				topLevelVersion: () => version.value,
+			});
 			const stats = jest.spyOn(fs, "statSync");
 			const topStats = (): number => stats.mock.calls.filter(([path]) => String(path) === root).length;
 			return { settings, topStats, restore: () => stats.mockRestore() };
@@ -266,15 +339,21 @@ describe("PluginSettings: the privacy rules for a vault folder, for every proces
 		expect(settings.rulesFor(".vault-config")).toEqual({ folders: ["Cli", "Secret"], tags: ["cli-tag"] });
 		expect(settings.rulesFor(".laptop-config")).toEqual({ folders: ["Cli", "Laptop"], tags: ["cli-tag"] });
 		expect(settings.rulesFor(".never-used")).toEqual({ folders: ["Cli"], tags: ["cli-tag"] });
-		for (const notAFolderName of [undefined, "../elsewhere", ".vault-config/plugins", "Notes", ".."]) expect(settings.rulesFor(notAFolderName).folders.sort()).toEqual(["Cli", "Laptop", "Secret"]);
+		for (const notAFolderName of [undefined, "../elsewhere", ".vault-config/plugins", "Notes", ".."])
+			expect(settings.rulesFor(notAFolderName).folders.sort()).toEqual(["Cli", "Laptop", "Secret"]);
 	});
 
 	it("reads the vault tools' switch and prompts folder (the first config folder by name that sets one); any config folder can turn the tools off", () => {
 		const root = vault({
-			[`.vault-config/${DATA_JSON}`]: JSON.stringify({ vaultTools: { enabled: true, promptsFolder: " My prompts " } }),
+			[`.vault-config/${DATA_JSON}`]: JSON.stringify({
+				vaultTools: { enabled: true, promptsFolder: " My prompts " },
+			}),
 			[`.z-old-config/${DATA_JSON}`]: JSON.stringify({ vaultTools: { enabled: false, promptsFolder: "Other" } }),
 		});
 		const settings = settingsOf(root);
-		expect({ off: settings.vaultToolsOff(), prompts: settings.promptsFolder() }).toEqual({ off: true, prompts: "My prompts" });
+		expect({ off: settings.vaultToolsOff(), prompts: settings.promptsFolder() }).toEqual({
+			off: true,
+			prompts: "My prompts",
+		});
 	});
 });

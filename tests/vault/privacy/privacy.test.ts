@@ -1,6 +1,12 @@
 import type { PathKey } from "../../../src/vault/path-identity";
 import fc from "fast-check";
-import { isHidden, normaliseTag, PrivacyFilter, TAGS_NOT_KNOWN, type PrivacyRules } from "../../../src/vault/privacy/privacy";
+import {
+	isHidden,
+	normaliseTag,
+	PrivacyFilter,
+	TAGS_NOT_KNOWN,
+	type PrivacyRules,
+} from "../../../src/vault/privacy/privacy";
 
 describe("PrivacyFilter", () => {
 	const tags = new Map<string, string[]>();
@@ -26,7 +32,8 @@ describe("PrivacyFilter", () => {
 		it("make every note private, without asking for tags, until they can be read again", () => {
 			rules = { folders: ["Private"], tags: [], unreadable: "the privacy settings cannot be read" };
 			const privacy = filter();
-			for (const path of ["Public/a.md", "a.md", "Private/b.md"]) expect({ path, hidden: privacy.isPrivate({ relative: path }) }).toEqual({ path, hidden: true });
+			for (const path of ["Public/a.md", "a.md", "Private/b.md"])
+				expect({ path, hidden: privacy.isPrivate({ relative: path }) }).toEqual({ path, hidden: true });
 			expect(privacy.isInPrivateFolder("Public/link-target.md")).toBe(true);
 			expect(tagLookups).toEqual([]);
 			rules = { folders: ["Private"], tags: [] };
@@ -59,10 +66,13 @@ describe("PrivacyFilter", () => {
 			expect(privacy.isPrivate({ relative: "Work/ClientsList.md" })).toBe(false);
 		});
 
-		it.each(["Private/", "/Private", "/Private/", "  Private  ", "Private//", "Private\\"])("ignore leading/trailing slashes and spaces (%j)", (folder) => {
-			rules.folders = [folder];
-			expect(filter().isPrivate({ relative: "Private/a.md" })).toBe(true);
-		});
+		it.each(["Private/", "/Private", "/Private/", "  Private  ", "Private//", "Private\\"])(
+			"ignore leading/trailing slashes and spaces (%j)",
+			(folder) => {
+				rules.folders = [folder];
+				expect(filter().isPrivate({ relative: "Private/a.md" })).toBe(true);
+			},
+		);
 
 		it("accept backslash separators in a rule", () => {
 			rules.folders = ["Work\\Clients"];
@@ -132,7 +142,11 @@ describe("PrivacyFilter", () => {
 		it("paths are not keyed (normalised, case-folded) when there are no folder rules: the vault tools judge every note on every call", () => {
 			const keyed: string[] = [];
 			const identity: PathKey = { key: (path) => (keyed.push(path), path.toLowerCase()) };
-			const privacy = new PrivacyFilter(() => rules, () => [], identity);
+			const privacy = new PrivacyFilter(
+				() => rules,
+				() => [],
+				identity,
+			);
 			expect(privacy.isPrivateRelative("Notes/a.md")).toBe(false);
 			expect(privacy.isInPrivateFolder("Notes/b.md")).toBe(false);
 			expect(keyed).toEqual([]);
@@ -157,9 +171,12 @@ describe("PrivacyFilter", () => {
 			expect(privacy.isPrivate({ relative: "Public/alias.md", realRelative: "Private/diary.md" })).toBe(false);
 		});
 
-		it.each([".vault-config/plugins/p/data.json", ".git/config", "Notes/.trash/old.md", ".hidden.md"])("counts anything in a hidden (dot) folder or file as private (%s)", (path) => {
-			expect(filter().isPrivate({ relative: path })).toBe(true);
-		});
+		it.each([".vault-config/plugins/p/data.json", ".git/config", "Notes/.trash/old.md", ".hidden.md"])(
+			"counts anything in a hidden (dot) folder or file as private (%s)",
+			(path) => {
+				expect(filter().isPrivate({ relative: path })).toBe(true);
+			},
+		);
 
 		it("isHidden: a path part starting with a dot, wherever it is (checked against splitting the path)", () => {
 			fc.assert(
@@ -171,7 +188,12 @@ describe("PrivacyFilter", () => {
 		});
 
 		it("counts a symbolic link into a hidden folder as private", () => {
-			expect(filter().isPrivate({ relative: "Notes/config.json", realRelative: ".vault-config/plugins/p/data.json" })).toBe(true);
+			expect(
+				filter().isPrivate({
+					relative: "Notes/config.json",
+					realRelative: ".vault-config/plugins/p/data.json",
+				}),
+			).toBe(true);
 			expect(filter().isPrivate({ relative: "Notes/a.md" })).toBe(false);
 		});
 
@@ -200,7 +222,11 @@ describe("PrivacyFilter", () => {
 		it("folds case by default (no identity given: the safe side) and follows the identity it is given", () => {
 			rules.folders = ["secret"];
 			expect(filter().isPrivate({ relative: "SECRET/a.md" })).toBe(true);
-			const sensitive = new PrivacyFilter(() => rules, () => [], caseSensitive);
+			const sensitive = new PrivacyFilter(
+				() => rules,
+				() => [],
+				caseSensitive,
+			);
 			expect(sensitive.isPrivate({ relative: "SECRET/a.md" })).toBe(false);
 			expect(sensitive.isPrivate({ relative: "secret/a.md" })).toBe(true);
 		});
@@ -227,7 +253,11 @@ describe("PrivacyFilter", () => {
 
 	describe("tags not known yet (issue 11, finding 7)", () => {
 		it("make a note private while any tag rule is set, and count for nothing without tag rules", () => {
-			const unknown = (answer: readonly string[] | undefined) => new PrivacyFilter(() => rules, () => answer);
+			const unknown = (answer: readonly string[] | undefined) =>
+				new PrivacyFilter(
+					() => rules,
+					() => answer,
+				);
 			rules.tags = ["#private"];
 			expect(unknown(TAGS_NOT_KNOWN).isPrivate({ relative: "a.md" })).toBe(true);
 			expect(unknown(undefined).isPrivate({ relative: "a.md" })).toBe(true);

@@ -22,7 +22,9 @@ class MemoryFiles implements VaultFileBytes {
 	readBytes(relativePath: string): Promise<Uint8Array> {
 		this.asked.push(`read ${relativePath}`);
 		const text = this.files[relativePath];
-		return text === undefined ? Promise.reject(new RefusedPathError(`Not found: ${relativePath}`)) : Promise.resolve(new TextEncoder().encode(text));
+		return text === undefined
+			? Promise.reject(new RefusedPathError(`Not found: ${relativePath}`))
+			: Promise.resolve(new TextEncoder().encode(text));
 	}
 }
 
@@ -32,10 +34,20 @@ writeFileSync(join(temp.path, "linked.md"), "shared text");
 linkSync(join(temp.path, "linked.md"), join(temp.path, "second-name.md"));
 afterAll(() => temp.remove());
 
-function setup(locate: (path: string) => { relative: string; realRelative?: string } | undefined = (relative) => ({ relative })) {
-	const files = new MemoryFiles({ "public.md": "public", "Private/secret.md": "secret", "link.md": "via link", "linked.md": "shared text" });
+function setup(
+	locate: (path: string) => { relative: string; realRelative?: string } | undefined = (relative) => ({ relative }),
+) {
+	const files = new MemoryFiles({
+		"public.md": "public",
+		"Private/secret.md": "secret",
+		"link.md": "via link",
+		"linked.md": "shared text",
+	});
 	const paths = new VaultPaths(temp.path);
-	const privacy = new PrivacyFilter(() => ({ folders: ["Private"], tags: [] }), () => []);
+	const privacy = new PrivacyFilter(
+		() => ({ folders: ["Private"], tags: [] }),
+		() => [],
+	);
 	const warnings: string[] = [];
 	const hardLinks = new HardLinkWarnings(paths, (message) => warnings.push(message));
 	const located = (relative: string) => {
@@ -48,7 +60,11 @@ function setup(locate: (path: string) => { relative: string; realRelative?: stri
 describe("PrivateFiles", () => {
 	it("leaves private files out of the listing", async () => {
 		const { privateFiles } = setup();
-		expect((await privateFiles.list()).map((entry) => entry.path).sort()).toEqual(["link.md", "linked.md", "public.md"]);
+		expect((await privateFiles.list()).map((entry) => entry.path).sort()).toEqual([
+			"link.md",
+			"linked.md",
+			"public.md",
+		]);
 	});
 
 	it("answers stat of a private file as of a missing one, after asking the port all the same", async () => {
@@ -71,7 +87,9 @@ describe("PrivateFiles", () => {
 	});
 
 	it("judges a symbolic link by where it leads", async () => {
-		const { privateFiles } = setup((relative) => (relative === "link.md" ? { relative, realRelative: "Private/secret.md" } : { relative }));
+		const { privateFiles } = setup((relative) =>
+			relative === "link.md" ? { relative, realRelative: "Private/secret.md" } : { relative },
+		);
 		expect(await privateFiles.stat("link.md")).toBeUndefined();
 		await expect(privateFiles.readBytes("link.md")).rejects.toThrow("Not found: link.md");
 	});

@@ -1,4 +1,8 @@
-import { describeUnmatchedFolderRules, foldersOfFiles, unmatchedFolderRules } from "../../../src/vault/privacy/private-folder-rules";
+import {
+	describeUnmatchedFolderRules,
+	foldersOfFiles,
+	unmatchedFolderRules,
+} from "../../../src/vault/privacy/private-folder-rules";
 import type { PathKey } from "../../../src/vault/path-identity";
 
 const CASE_SENSITIVE: PathKey = { key: (path) => path.normalize("NFC") };
@@ -8,7 +12,13 @@ describe("unmatchedFolderRules", () => {
 	const folders = ["Secret", "Secret/Health", "Journal", "Cafe\u0301"];
 
 	it("accepts rules that name a folder, at any depth, typed with slashes either way or in another Unicode form", () => {
-		expect(unmatchedFolderRules(["Secret", "/Secret/Health/", "Secret\\Health", "Caf\u00e9", "  ", ""], folders, CASE_SENSITIVE)).toEqual([]);
+		expect(
+			unmatchedFolderRules(
+				["Secret", "/Secret/Health/", "Secret\\Health", "Caf\u00e9", "  ", ""],
+				folders,
+				CASE_SENSITIVE,
+			),
+		).toEqual([]);
 	});
 
 	it("names a rule that matches no folder; on a case-sensitive volume a rule in another case suggests the folder", () => {
@@ -20,7 +30,9 @@ describe("unmatchedFolderRules", () => {
 	});
 
 	it("on a case-insensitive volume another case is the same folder", () => {
-		expect(unmatchedFolderRules(["secret", "JOURNAL", "Diary"], folders, CASE_INSENSITIVE)).toEqual([{ rule: "Diary" }]);
+		expect(unmatchedFolderRules(["secret", "JOURNAL", "Diary"], folders, CASE_INSENSITIVE)).toEqual([
+			{ rule: "Diary" },
+		]);
 	});
 
 	it("without an identity it compares case-insensitively (the safe side: the rule does protect such a folder)", () => {
@@ -30,7 +42,11 @@ describe("unmatchedFolderRules", () => {
 
 describe("foldersOfFiles", () => {
 	it("gives every folder that holds a file, at every depth", () => {
-		expect([...foldersOfFiles(["a.md", "One/Two/b.md", "One/c.md", "Three/d.png"])].sort()).toEqual(["One", "One/Two", "Three"]);
+		expect([...foldersOfFiles(["a.md", "One/Two/b.md", "One/c.md", "Three/d.png"])].sort()).toEqual([
+			"One",
+			"One/Two",
+			"Three",
+		]);
 	});
 });
 
@@ -40,6 +56,8 @@ describe("describeUnmatchedFolderRules", () => {
 		expect(describeUnmatchedFolderRules([{ rule: "secret", didYouMean: "Secret" }])).toBe(
 			'This private folder rule matches no folder of the vault, so it protects nothing: "secret" (did you mean "Secret"?).',
 		);
-		expect(describeUnmatchedFolderRules([{ rule: "a" }, { rule: "b" }])).toBe('These private folder rules match no folder of the vault, so they protect nothing: "a", "b".');
+		expect(describeUnmatchedFolderRules([{ rule: "a" }, { rule: "b" }])).toBe(
+			'These private folder rules match no folder of the vault, so they protect nothing: "a", "b".',
+		);
 	});
 });

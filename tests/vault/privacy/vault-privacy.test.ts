@@ -26,7 +26,8 @@ describe("VaultPrivacy", () => {
 	const at = (relative: string): VaultLocation => paths.resolve(relative);
 
 	beforeAll(() => {
-		for (const folder of ["Private", "Public", "Notes", `${CONFIG}/plugins/p`]) mkdirSync(join(vault, folder), { recursive: true });
+		for (const folder of ["Private", "Public", "Notes", `${CONFIG}/plugins/p`])
+			mkdirSync(join(vault, folder), { recursive: true });
 		writeFileSync(abs("Private/diary.md"), "dear diary\n");
 		writeFileSync(abs("Public/open.md"), "open\n");
 		writeFileSync(abs("Notes/tagged.md"), "#secret\n");
@@ -46,7 +47,13 @@ describe("VaultPrivacy", () => {
 
 	describe("hidesPath (paths from the wire and the editor)", () => {
 		it("applies the rules to absolute paths, file URIs and vault-relative paths alike", () => {
-			for (const path of ["Private/diary.md", abs("Private/diary.md"), pathToFileURL(abs("Private/diary.md")).href, "Notes/tagged.md", abs("Notes/tagged.md")]) {
+			for (const path of [
+				"Private/diary.md",
+				abs("Private/diary.md"),
+				pathToFileURL(abs("Private/diary.md")).href,
+				"Notes/tagged.md",
+				abs("Notes/tagged.md"),
+			]) {
 				expect([path, boundary.hidesPath(path)]).toEqual([path, true]);
 			}
 			for (const path of ["Public/open.md", abs("Public/open.md"), pathToFileURL(abs("Public/open.md")).href]) {
@@ -70,7 +77,8 @@ describe("VaultPrivacy", () => {
 		});
 
 		it("counts everything outside the vault, and paths that are not paths, as private", () => {
-			for (const path of ["/etc/passwd", join(vault, "..", "elsewhere.md"), "", "a\0b", "../x.md"]) expect([path, boundary.hidesPath(path)]).toEqual([path, true]);
+			for (const path of ["/etc/passwd", join(vault, "..", "elsewhere.md"), "", "a\0b", "../x.md"])
+				expect([path, boundary.hidesPath(path)]).toEqual([path, true]);
 		});
 
 		it("reads the rules on every call, so a settings change applies at once", () => {
@@ -82,14 +90,21 @@ describe("VaultPrivacy", () => {
 
 	describe("hidesFolder (folders the panel may list)", () => {
 		it("hides private and hidden folders, folders outside the vault, and a link to a private folder; tags do not apply", () => {
-			for (const path of ["Private", abs("Private"), CONFIG, "Public/folder-alias", "..", "/etc"]) expect([path, boundary.hidesFolder(path)]).toEqual([path, true]);
-			for (const path of ["Public", "Notes", abs("Notes")]) expect([path, boundary.hidesFolder(path)]).toEqual([path, false]);
+			for (const path of ["Private", abs("Private"), CONFIG, "Public/folder-alias", "..", "/etc"])
+				expect([path, boundary.hidesFolder(path)]).toEqual([path, true]);
+			for (const path of ["Public", "Notes", abs("Notes")])
+				expect([path, boundary.hidesFolder(path)]).toEqual([path, false]);
 		});
 	});
 
 	describe("selection", () => {
 		it("answers no selection while the note is private, and the snapshot itself otherwise", () => {
-			let current: SelectionSnapshot | undefined = selectionSnapshot(abs("Private/diary.md"), "dear", { line: 0, character: 0 }, { line: 0, character: 4 });
+			let current: SelectionSnapshot | undefined = selectionSnapshot(
+				abs("Private/diary.md"),
+				"dear",
+				{ line: 0, character: 0 },
+				{ line: 0, character: 4 },
+			);
 			const visible = boundary.selection(() => current);
 			expect(visible()).toBeUndefined();
 			current = cursorSnapshot(abs("Public/open.md"));
@@ -99,7 +114,12 @@ describe("VaultPrivacy", () => {
 		});
 
 		it("hides a selection made before its note became private (the latest selection)", () => {
-			const latest = selectionSnapshot(abs("Public/open.md"), "open", { line: 0, character: 0 }, { line: 0, character: 4 });
+			const latest = selectionSnapshot(
+				abs("Public/open.md"),
+				"open",
+				{ line: 0, character: 0 },
+				{ line: 0, character: 4 },
+			);
 			const visible = boundary.selection(() => latest);
 			expect(visible()).toBe(latest);
 			rules = { folders: ["Public"], tags: [] };
@@ -108,7 +128,10 @@ describe("VaultPrivacy", () => {
 
 		it("judges a selection by the path it names, whatever else the snapshot carries", () => {
 			// A snapshot is the wire's open shape: a field beside the path (here a public note's location) is no verdict.
-			const snapshot: SelectionSnapshot = { ...cursorSnapshot(abs("Private/diary.md")), location: at("Public/open.md") };
+			const snapshot: SelectionSnapshot = {
+				...cursorSnapshot(abs("Private/diary.md")),
+				location: at("Public/open.md"),
+			};
 			expect(boundary.selection(() => snapshot)()).toBeUndefined();
 		});
 	});
@@ -140,7 +163,13 @@ describe("VaultPrivacy", () => {
 				return Promise.resolve();
 			}
 			openEditors(): OpenEditor[] {
-				return ["Private/diary.md", "Public/open.md", "Notes/tagged.md", `${CONFIG}/plugins/p/data.json`, "Public/alias.md"].map((path, index) => ({ location: at(path), isActive: index === 0 }));
+				return [
+					"Private/diary.md",
+					"Public/open.md",
+					"Notes/tagged.md",
+					`${CONFIG}/plugins/p/data.json`,
+					"Public/alias.md",
+				].map((path, index) => ({ location: at(path), isActive: index === 0 }));
 			}
 			isDirty(target: VaultLocation): Promise<boolean | undefined> {
 				this.calls.push(`dirty ${target.relative}`);
@@ -162,7 +191,12 @@ describe("VaultPrivacy", () => {
 		it("answers for a private note as for one that is not open, without asking the port", async () => {
 			const port = new RecordingWorkspace();
 			const workspace = privateWorkspace(port, boundary);
-			for (const path of ["Private/diary.md", "Notes/tagged.md", `${CONFIG}/plugins/p/data.json`, "Public/alias.md"]) {
+			for (const path of [
+				"Private/diary.md",
+				"Notes/tagged.md",
+				`${CONFIG}/plugins/p/data.json`,
+				"Public/alias.md",
+			]) {
 				expect(await workspace.isDirty(at(path))).toBeUndefined();
 				expect(await workspace.save(at(path))).toBe(false);
 				await expect(workspace.openNote(at(path), options)).rejects.toThrow(RefusedPathError);
@@ -177,7 +211,12 @@ describe("VaultPrivacy", () => {
 		it("has no current selection while a private note is active", () => {
 			const port = new RecordingWorkspace();
 			const workspace = privateWorkspace(port, boundary);
-			port.current = selectionSnapshot(abs("Notes/tagged.md"), "#secret", { line: 0, character: 0 }, { line: 0, character: 7 });
+			port.current = selectionSnapshot(
+				abs("Notes/tagged.md"),
+				"#secret",
+				{ line: 0, character: 0 },
+				{ line: 0, character: 7 },
+			);
 			expect(workspace.currentSelection()).toBeUndefined();
 			port.current = cursorSnapshot(abs("Public/open.md"));
 			expect(workspace.currentSelection()).toBe(port.current);
@@ -189,7 +228,14 @@ describe("VaultPrivacy", () => {
 			const reads: string[] = [];
 			return {
 				reads,
-				list: () => ["Private/diary.md", "Public/open.md", "Notes/tagged.md", `${CONFIG}/plugins/p/data.json`, "Private"].map((path) => ({ path, size: 1 })),
+				list: () =>
+					[
+						"Private/diary.md",
+						"Public/open.md",
+						"Notes/tagged.md",
+						`${CONFIG}/plugins/p/data.json`,
+						"Private",
+					].map((path) => ({ path, size: 1 })),
 				stat: (path) => {
 					reads.push(`stat ${path}`);
 					return Promise.resolve({ size: 1 });
@@ -208,7 +254,14 @@ describe("VaultPrivacy", () => {
 		it("answers private and hidden files as missing ones: stat asks the port (same work) and drops the answer; bytes are never read", async () => {
 			const inner = port();
 			const files = boundary.files(inner);
-			const hidden = ["Private/diary.md", "Notes/tagged.md", "Public/alias.md", "Public/folder-alias/diary.md", `${CONFIG}/plugins/p/data.json`, "Notes/config.json"];
+			const hidden = [
+				"Private/diary.md",
+				"Notes/tagged.md",
+				"Public/alias.md",
+				"Public/folder-alias/diary.md",
+				`${CONFIG}/plugins/p/data.json`,
+				"Notes/config.json",
+			];
 			for (const path of hidden) {
 				expect(await files.stat(path)).toBeUndefined();
 				await expect(files.readBytes(path)).rejects.toThrow(new RefusedPathError(`Not found: ${path}`));
@@ -221,20 +274,39 @@ describe("VaultPrivacy", () => {
 
 	describe("notes (diagnostics)", () => {
 		it("never checks a link into a private note: one that leads only to one, or lexically in a private or hidden folder (issue 11, finding 6)", () => {
-			const notes = boundary.notes(new MemoryDiagnosticsNotes({ "Private/diary.md": "# Day\n", "Notes/tagged.md": "#secret", "Public/open.md": "" }));
+			const notes = boundary.notes(
+				new MemoryDiagnosticsNotes({
+					"Private/diary.md": "# Day\n",
+					"Notes/tagged.md": "#secret",
+					"Public/open.md": "",
+				}),
+			);
 			// The target a link leads to among public notes, as the rule asks.
-			const hidden = (linkpath: string, target?: string, source = "Public/open.md"): boolean => notes.isHiddenLinkTarget?.(linkpath, source, target) ?? false;
+			const hidden = (linkpath: string, target?: string, source = "Public/open.md"): boolean =>
+				notes.isHiddenLinkTarget?.(linkpath, source, target) ?? false;
 			expect(hidden("diary")).toBe(true);
 			expect(hidden("tagged")).toBe(true);
-			for (const linkpath of ["Private/ghost", "/Private/ghost", "../Private/ghost", "./../Private/ghost", `${CONFIG}/ghost`, "Private"]) expect(hidden(linkpath)).toBe(true);
+			for (const linkpath of [
+				"Private/ghost",
+				"/Private/ghost",
+				"../Private/ghost",
+				"./../Private/ghost",
+				`${CONFIG}/ghost`,
+				"Private",
+			])
+				expect(hidden(linkpath)).toBe(true);
 			expect(hidden("ghost", undefined, "Private/inside.md")).toBe(true);
-			for (const linkpath of ["ghost", "Public/ghost", "../../Private/ghost", "Private notes/ghost"]) expect(hidden(linkpath)).toBe(false);
+			for (const linkpath of ["ghost", "Public/ghost", "../../Private/ghost", "Private notes/ghost"])
+				expect(hidden(linkpath)).toBe(false);
 			expect(hidden("open", "Public/open.md")).toBe(false);
 		});
 
-
 		it("hides private notes: not listed, no metadata, not refreshed; links resolve as if they were not there (issue 14)", async () => {
-			const source = new MemoryDiagnosticsNotes({ "Private/diary.md": "# Day\n", "Public/open.md": "[[diary#Day]]", "Notes/tagged.md": "#secret" });
+			const source = new MemoryDiagnosticsNotes({
+				"Private/diary.md": "# Day\n",
+				"Public/open.md": "[[diary#Day]]",
+				"Notes/tagged.md": "#secret",
+			});
 			const refreshed: string[] = [];
 			const refreshNote = source.refreshNote.bind(source);
 			source.refreshNote = (path?: string) => {
@@ -265,7 +337,11 @@ describe("VaultPrivacy's vault tools over the folder adapter", () => {
 			writeFileSync(join(temp.path, "Note.md"), "public for now\n");
 			// Enough other notes to push Note.md out of the store's few recent texts, so the next read goes to disk.
 			for (let index = 0; index < 10; index++) writeFileSync(join(temp.path, `Other ${index}.md`), "other\n");
-			const privacy = new VaultPrivacy({ paths: new VaultPaths(temp.path), rules: () => ({ folders: [], tags: ["#private"] }), tagsOf: (path) => folder.tagsOf(path) });
+			const privacy = new VaultPrivacy({
+				paths: new VaultPaths(temp.path),
+				rules: () => ({ folders: [], tags: ["#private"] }),
+				tagsOf: (path) => folder.tagsOf(path),
+			});
 			const visible = privacy.visibleVault(folder.index);
 			await visible.refresh();
 			expect(visible.notePaths()).toContain("Note.md");

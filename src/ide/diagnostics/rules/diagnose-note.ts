@@ -14,14 +14,17 @@ export const RULES: readonly DiagnosticRule[] = [checkFrontmatterRule, checkLink
  */
 export function diagnoseNote(note: NoteFacts, context: RuleContext): Diagnostic[] {
 	const visible = withoutCode(note);
-	return RULES.flatMap((rule) => rule(visible, context)).sort((a, b) => comparePositions(a.range.start, b.range.start));
+	return RULES.flatMap((rule) => rule(visible, context)).sort((a, b) =>
+		comparePositions(a.range.start, b.range.start),
+	);
 }
 
 function withoutCode(note: NoteFacts): NoteFacts {
 	const codeRanges = note.codeRanges ?? [];
 	const bodyFrom = note.frontmatter ? note.frontmatter.endLine + 1 : 0;
 	if (codeRanges.length === 0 && (bodyFrom === 0 || (note.links[0]?.line ?? bodyFrom) >= bodyFrom)) return note;
-	const outside = (span: { line: number; start: number; end: number }): boolean => !codeRanges.some((code) => rangeContains(code, rangeOnLine(span)));
+	const outside = (span: { line: number; start: number; end: number }): boolean =>
+		!codeRanges.some((code) => rangeContains(code, rangeOnLine(span)));
 	return {
 		...note,
 		links: note.links.filter((link) => link.line >= bodyFrom && outside(link)),

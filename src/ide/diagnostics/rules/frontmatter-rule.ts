@@ -5,5 +5,13 @@ import type { NoteFacts } from "../../../vault/markdown/note-model";
 export function checkFrontmatterRule(note: NoteFacts): Diagnostic[] {
 	const problem = note.frontmatterProblem;
 	if (!problem) return [];
-	return [{ message: problem.message, severity: "Error", source: "Obsidian", code: DIAGNOSTIC_CODES.invalidFrontmatter, range: problem.range }];
+	return [
+		{
+			message: problem.message,
+			severity: "Error",
+			source: "Obsidian",
+			code: DIAGNOSTIC_CODES.invalidFrontmatter,
+			range: problem.range,
+		},
+	];
 }

@@ -22,7 +22,13 @@ export function checkLinkTargets(note: NoteFacts, context: RuleContext): Diagnos
 		const targetNote = target === note.path ? note : context.factsOf(target);
 		// Subpaths into PDFs, images or canvases (#page=2 …) are not headings; only notes are checked.
 		if (!targetNote) continue;
-		const problem = subpathProblem(link, link.subpath, targetNote, target === note.path, context.hasSubpath?.(target, link.subpath));
+		const problem = subpathProblem(
+			link,
+			link.subpath,
+			targetNote,
+			target === note.path,
+			context.hasSubpath?.(target, link.subpath),
+		);
 		if (problem) diagnostics.push(problem);
 	}
 	return diagnostics;
@@ -47,7 +53,13 @@ function unresolved(link: LinkFact): Diagnostic {
 }
 
 /** `hostMatch` is the host's own matcher's answer, when it has one; otherwise the core's matcher decides. */
-function subpathProblem(link: LinkFact, subpath: string, target: NoteFacts, sameNote: boolean, hostMatch: boolean | undefined): Diagnostic | undefined {
+function subpathProblem(
+	link: LinkFact,
+	subpath: string,
+	target: NoteFacts,
+	sameNote: boolean,
+	hostMatch: boolean | undefined,
+): Diagnostic | undefined {
 	const where = sameNote ? "This note" : `"${displayName(target.path)}"`;
 	if (subpath.startsWith("^")) {
 		const id = subpath.slice(1);

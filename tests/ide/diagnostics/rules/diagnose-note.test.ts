@@ -6,14 +6,24 @@ function engineFor(files: Record<string, string>) {
 	return { source, engine: new DiagnosticsEngine(source) };
 }
 
-function brief(diagnostics: { code: string; severity: string; range: { start: { line: number; character: number }; end: { line: number; character: number } } }[]) {
-	return diagnostics.map(({ code, severity, range }) => `${code} ${severity} ${range.start.line}:${range.start.character}-${range.end.line}:${range.end.character}`);
+function brief(
+	diagnostics: {
+		code: string;
+		severity: string;
+		range: { start: { line: number; character: number }; end: { line: number; character: number } };
+	}[],
+) {
+	return diagnostics.map(
+		({ code, severity, range }) =>
+			`${code} ${severity} ${range.start.line}:${range.start.character}-${range.end.line}:${range.end.character}`,
+	);
 }
 
 describe("rule: unresolved links and embeds", () => {
 	it("reports missing notes, files and Markdown link targets at the link's exact range", async () => {
 		const { engine } = engineFor({
-			"Home.md": "😀 [[Missing]] [[Present]] [[present|alias]]\n![[missing.png]] ![[pic.png]]\n[x](Missing%20Too.md) [y](Present.md) [z](https://example.com)",
+			"Home.md":
+				"😀 [[Missing]] [[Present]] [[present|alias]]\n![[missing.png]] ![[pic.png]]\n[x](Missing%20Too.md) [y](Present.md) [z](https://example.com)",
 			"Present.md": "",
 			"pic.png": "",
 		});
@@ -23,12 +33,17 @@ describe("rule: unresolved links and embeds", () => {
 			"unresolved-embed Warning 1:0-1:16",
 			"unresolved-link Warning 2:0-2:21",
 		]);
-		expect(diagnostics[0]).toMatchObject({ source: "Obsidian", message: 'Unresolved link: no note or file named or at "Missing" in the vault' });
+		expect(diagnostics[0]).toMatchObject({
+			source: "Obsidian",
+			message: 'Unresolved link: no note or file named or at "Missing" in the vault',
+		});
 		expect(diagnostics[2]?.message).toContain('"Missing Too.md"');
 	});
 
 	it("does not count links in code blocks, inline code or comments", async () => {
-		const { engine } = engineFor({ "Home.md": "```\n[[Missing]]\n```\n`[[Missing]]` %%[[Missing]]%% <!-- [[Missing]] -->" });
+		const { engine } = engineFor({
+			"Home.md": "```\n[[Missing]]\n```\n`[[Missing]]` %%[[Missing]]%% <!-- [[Missing]] -->",
+		});
 		expect(await engine.forNote("Home.md")).toEqual([]);
 	});
 });
@@ -69,7 +84,10 @@ describe("rule: missing headings and block ids", () => {
 
 describe("rule: invalid frontmatter", () => {
 	it("reports an Error on the bad line and nothing for valid frontmatter", async () => {
-		const { engine } = engineFor({ "Bad.md": "---\ntitle: ok\ntitle: again\n---\n", "Good.md": "---\ntitle: ok\n---\n" });
+		const { engine } = engineFor({
+			"Bad.md": "---\ntitle: ok\ntitle: again\n---\n",
+			"Good.md": "---\ntitle: ok\n---\n",
+		});
 		expect(brief(await engine.forNote("Bad.md"))).toEqual(["invalid-frontmatter Error 2:0-2:12"]);
 		expect(await engine.forNote("Good.md")).toEqual([]);
 	});
@@ -79,8 +97,13 @@ describe("rule: duplicate block ids", () => {
 	it("reports every repeat (case-insensitive) on its ^id, naming the first line", async () => {
 		const { engine } = engineFor({ "Home.md": "One ^dup\nTwo ^other\n\nThree ^DUP\n- four ^dup" });
 		const diagnostics = await engine.forNote("Home.md");
-		expect(brief(diagnostics)).toEqual(["duplicate-block-id Warning 3:6-3:10", "duplicate-block-id Warning 4:7-4:11"]);
-		expect(diagnostics[0]?.message).toBe("Duplicate block id ^DUP: already used on line 1 of this note, so links to it reach only one block");
+		expect(brief(diagnostics)).toEqual([
+			"duplicate-block-id Warning 3:6-3:10",
+			"duplicate-block-id Warning 4:7-4:11",
+		]);
+		expect(diagnostics[0]?.message).toBe(
+			"Duplicate block id ^DUP: already used on line 1 of this note, so links to it reach only one block",
+		);
 	});
 });
 
@@ -100,7 +123,9 @@ describe("DiagnosticsEngine", () => {
 		source.write("Target.md", "# Renamed part");
 		expect(brief((await engine.forVault())[0]?.diagnostics ?? [])).toEqual(["missing-heading Warning 0:10-0:25"]);
 		source.remove("Target.md");
-		expect((await engine.forVault())[0]?.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["unresolved-link"]);
+		expect((await engine.forVault())[0]?.diagnostics.map((diagnostic) => diagnostic.code)).toEqual([
+			"unresolved-link",
+		]);
 	});
 
 	it("returns the cached results when nothing changed", async () => {

@@ -9,7 +9,14 @@ describe("checkDuplicateBlockIds", () => {
 			[2, "Duplicate block id ^ABC: already used on line 1 of this note, so links to it reach only one block"],
 			[3, "Duplicate block id ^abc: already used on line 1 of this note, so links to it reach only one block"],
 		]);
-		expect(diagnostics.every((diagnostic) => diagnostic.severity === "Warning" && diagnostic.code === "duplicate-block-id" && diagnostic.source === "Obsidian")).toBe(true);
+		expect(
+			diagnostics.every(
+				(diagnostic) =>
+					diagnostic.severity === "Warning" &&
+					diagnostic.code === "duplicate-block-id" &&
+					diagnostic.source === "Obsidian",
+			),
+		).toBe(true);
 	});
 
 	it("says nothing when every block id is used once", () => {

@@ -6,7 +6,15 @@ describe("checkFrontmatterRule", () => {
 		const { note } = ruleVault({ "Bad.md": "---\ntitle: [unclosed\n---\nbody\n" });
 		const bad = note("Bad.md");
 		expect(bad.frontmatterProblem).toBeDefined();
-		expect(checkFrontmatterRule(bad)).toEqual([{ message: bad.frontmatterProblem?.message, severity: "Error", source: "Obsidian", code: "invalid-frontmatter", range: bad.frontmatterProblem?.range }]);
+		expect(checkFrontmatterRule(bad)).toEqual([
+			{
+				message: bad.frontmatterProblem?.message,
+				severity: "Error",
+				source: "Obsidian",
+				code: "invalid-frontmatter",
+				range: bad.frontmatterProblem?.range,
+			},
+		]);
 	});
 
 	it("says nothing of valid frontmatter or of a note without any", () => {

@@ -2,12 +2,14 @@ import { checkLinkTargets } from "../../../../src/ide/diagnostics/rules/link-tar
 import { ruleVault } from "./rule-fixture";
 
 const FILES = {
-	"Home.md": "# Home\n[[Gone]] ![[gone.png]] [[Target#Part]] [[Target#Nope]] [[Target#^blk]] [[Target#^none]] [[#Home]] [[#Away]] [[doc.pdf#page=2]]\n",
+	"Home.md":
+		"# Home\n[[Gone]] ![[gone.png]] [[Target#Part]] [[Target#Nope]] [[Target#^blk]] [[Target#^none]] [[#Home]] [[#Away]] [[doc.pdf#page=2]]\n",
 	"Folder/Target.md": "# Part\ntext ^blk\n",
 	"doc.pdf": "",
 };
 
-const messages = (diagnostics: ReturnType<typeof checkLinkTargets>) => diagnostics.map((diagnostic) => `${diagnostic.code}: ${diagnostic.message}`);
+const messages = (diagnostics: ReturnType<typeof checkLinkTargets>) =>
+	diagnostics.map((diagnostic) => `${diagnostic.code}: ${diagnostic.message}`);
 
 describe("checkLinkTargets", () => {
 	it("reports unresolved links and embeds, and headings or blocks the target lacks, naming it by its name", () => {
@@ -43,7 +45,9 @@ describe("checkLinkTargets", () => {
 	});
 
 	it("skips every link the context calls hidden, resolved or not", () => {
-		const { context, note } = ruleVault(FILES, { isHiddenLinkTarget: (linkpath) => linkpath === "Gone" || linkpath === "Target" });
+		const { context, note } = ruleVault(FILES, {
+			isHiddenLinkTarget: (linkpath) => linkpath === "Gone" || linkpath === "Target",
+		});
 		expect(messages(checkLinkTargets(note("Home.md"), context))).toEqual([
 			'unresolved-embed: Embedded file not found: no file named or at "gone.png" in the vault',
 			'missing-heading: Heading not found: This note has no heading "Away"',
