@@ -85,6 +85,10 @@ export interface ShellCommandFacts {
 /** The user's answer to a `ToolPermissionRequest`. */
 export type ToolPermissionAnswer = { kind: "allow"; scope: PermissionScope } | { kind: "deny"; reason?: string };
 
+/** How the user decided a review of Claude's edit, as the panel tells it. */
+export type ReviewDecisionWords =
+	{ kind: "accepted"; edited: boolean } | { kind: "rejected"; reason?: string } | { kind: "withdrawn" };
+
 /** Everything a session tells the panel, in order. */
 export type AgentEvent =
 	/** The CLI started (or resumed) and reported what it offers. */
@@ -93,6 +97,8 @@ export type AgentEvent =
 	| { kind: "user-message"; message: UserMessage }
 	/** Streamed text of Claude's reply; `blockId` groups the deltas of one reply block. */
 	| { kind: "text-delta"; blockId: string; text: string }
+	/** That reply block is complete (the model closed it); no more deltas follow for `blockId`. */
+	| { kind: "text-end"; blockId: string }
 	/** A tool call Claude made. */
 	| { kind: "tool-call"; toolUseId: string; toolName: string; input: Readonly<Record<string, unknown>> }
 	/** A tool call's result, as Claude received it. */
@@ -101,6 +107,10 @@ export type AgentEvent =
 	| { kind: "permission-request"; request: ToolPermissionRequest }
 	/** A permission request was settled (answered by the user, by a rule, or withdrawn). */
 	| { kind: "permission-settled"; id: string; outcome: "allowed" | "denied" }
+	/** An edit Claude proposed with `toolUseId` waits in the review for the user's decision. */
+	| { kind: "review-waiting"; toolUseId: string }
+	/** The user decided that review; `reason` is what they gave for a rejection. */
+	| { kind: "review-decided"; toolUseId: string; decision: ReviewDecisionWords }
 	/** The turn ended. */
 	| { kind: "turn-end"; outcome: "done" | "interrupted" | "error"; usage: TurnUsage; error?: string }
 	/** The CLI could not start or stopped; `message` says what to do. */

@@ -46,6 +46,8 @@ export interface AgentTabOptions {
 	exportFolder: () => string;
 	/** What the tab bar shows changed: the title (the first message) or whether Claude works. */
 	onTitle: () => void;
+	/** Brings the review of a proposed edit of this note to the front. */
+	openReview?: (vaultPath: string) => void;
 }
 
 /**
@@ -242,6 +244,15 @@ export class AgentTab extends Component {
 				if (!this.expanded.delete(id)) this.expanded.add(id);
 				const entry = this.transcript.entries.find((candidate) => candidate.id === id);
 				if (entry) this.list.update(entry);
+			},
+			toVaultPath: (path) => this.options.vault.vaultPath(path),
+			openReview: (toolUseId) => {
+				const tool = this.transcript.entries.find(
+					(candidate) => candidate.kind === "tool" && candidate.toolUseId === toolUseId,
+				);
+				const target = tool?.kind === "tool" ? (tool.input["file_path"] ?? tool.input["path"]) : undefined;
+				const note = typeof target === "string" ? this.options.vault.vaultPath(target) : undefined;
+				if (note !== undefined) this.options.openReview?.(note);
 			},
 			answered: (requestId) => this.answers.get(requestId),
 			answer: (requestId, answer) => {
