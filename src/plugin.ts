@@ -100,6 +100,7 @@ export default class ClaudeCodeBridgePlugin extends Plugin {
 
 	override onunload(): void {
 		this.bridgeStarts++;
+		void this.settingsHost.flushSettings();
 	}
 
 	private startLoadedBridge(runtime: BridgeRuntime): void {

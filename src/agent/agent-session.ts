@@ -85,6 +85,19 @@ export interface ShellCommandFacts {
 /** The user's answer to a `ToolPermissionRequest`. */
 export type ToolPermissionAnswer = { kind: "allow"; scope: PermissionScope } | { kind: "deny"; reason?: string };
 
+/** A slash command the CLI offers. */
+export interface OfferedCommand {
+	name: string;
+	description: string;
+}
+
+/** A model the CLI offers; `value` is what `setModel` takes ("default" is the CLI's own choice). */
+export interface OfferedModel {
+	value: string;
+	label: string;
+	description: string;
+}
+
 /** How the user decided a review of Claude's edit, as the panel tells it. */
 export type ReviewDecisionWords =
 	{ kind: "accepted"; edited: boolean } | { kind: "rejected"; reason?: string } | { kind: "withdrawn" };
@@ -93,6 +106,8 @@ export type ReviewDecisionWords =
 export type AgentEvent =
 	/** The CLI started (or resumed) and reported what it offers. */
 	| { kind: "ready"; sessionId: string; model?: string; slashCommands: readonly string[]; cliVersion?: string }
+	/** What the CLI offers, from its first answer (before any message): slash commands and models. */
+	| { kind: "offers"; commands: readonly OfferedCommand[]; models: readonly OfferedModel[] }
 	/** The user's message was handed to the CLI (after waiting in the queue, if Claude was busy). */
 	| { kind: "user-message"; message: UserMessage }
 	/** Streamed text of Claude's reply; `blockId` groups the deltas of one reply block. */

@@ -179,6 +179,7 @@ export class Transcript {
 			case "closed":
 				return { ...this.notice("The session ended."), changed: this.closeBlocks() };
 			case "ready":
+			case "offers":
 				return { added: [], changed: [] };
 		}
 	}

@@ -4,6 +4,7 @@ import type {
 	AgentPermissionMode,
 	AgentSession,
 	MessageAttachment,
+	OfferedModel,
 	ToolPermissionAnswer,
 } from "../../agent/agent-session";
 import {
@@ -190,8 +191,16 @@ export class AgentTab extends Component {
 	}
 
 	private onEvent(event: AgentEvent): void {
+		if (event.kind === "offers") {
+			this.input.slashCommands = event.commands;
+			this.offerModels(event.models);
+		}
 		if (event.kind === "ready") {
-			this.input.slashCommands = event.slashCommands;
+			const offered = new Set(this.input.slashCommands.map((command) => command.name));
+			this.input.slashCommands = [
+				...this.input.slashCommands,
+				...event.slashCommands.filter((name) => !offered.has(name)).map((name) => ({ name, description: "" })),
+			];
 			this.statusEl.setText(
 				event.model !== undefined
 					? `Claude Code ${event.cliVersion ?? ""} · ${event.model}`.replace("  ", " ")
@@ -203,22 +212,36 @@ export class AgentTab extends Component {
 		this.updateBusy();
 	}
 
+	/** The models the user's Claude Code offers (its own names), the current choice kept. */
+	private offerModels(models: readonly OfferedModel[]): void {
+		if (models.length === 0) return;
+		const current = this.modelSelect.value;
+		this.modelSelect.empty();
+		const choices = models.map((model) => [model.value === "default" ? "" : model.value, model.label] as const);
+		if (!choices.some(([value]) => value === current)) choices.push([current, current]);
+		for (const [value, label] of choices) {
+			const option = this.modelSelect.createEl("option", { text: label });
+			option.value = value;
+		}
+		this.modelSelect.value = current;
+	}
+
 	private applyChange(change: TranscriptChange): void {
+		this.el.toggleClass("is-empty", this.transcript.entries.length === 0);
 		for (const entry of change.changed) if (this.matches(entry)) this.list.update(entry);
 		const added = change.added.filter((entry) => this.matches(entry));
 		this.list.append(added);
 	}
 
 	private showRows(end: boolean): void {
+		this.el.toggleClass("is-empty", this.transcript.entries.length === 0);
 		const rows =
 			this.filter === ""
 				? this.transcript.entries
 				: this.transcript.entries.filter((entry) => this.matches(entry));
 		this.list.setRows(
 			rows,
-			this.filter === ""
-				? "Ask Claude about your notes. Enter sends, Shift+Enter starts a new line."
-				: "Nothing in this session matches the filter.",
+			this.filter === "" ? "Ask Claude about your notes." : "Nothing in this session matches the filter.",
 			end,
 		);
 	}

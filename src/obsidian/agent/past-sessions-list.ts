@@ -27,7 +27,7 @@ export class PastSessionsList {
 		}
 		const sorted = [...sessions].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
 		for (const session of sorted) {
-			const row = this.el.createDiv({ cls: "ccb-agent-history-row", attr: { role: "button" } });
+			const row = this.el.createEl("button", { cls: "ccb-agent-history-row" });
 			row.createSpan({
 				cls: "ccb-agent-history-line",
 				text: session.firstLine.trim() === "" ? "(no text)" : session.firstLine,
