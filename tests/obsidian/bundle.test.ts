@@ -52,12 +52,12 @@ describe("the built main.js", () => {
 			const statusBar = plugin.statusBarItems[0];
 			if (!statusBar) throw new Error("no status bar item");
 			await waitUntil(
-				() => statusBar.text !== "Claude: off" && statusBar.text !== "Claude: starting",
+				() => statusBar.text !== "Claude: off" && statusBar.text !== "Claude: starting…",
 				"the bridge to leave the starting state",
 			);
 			expect([statusBar.text, statusBar.attributes.get("aria-label")]).toEqual([
-				"Claude: listening",
-				expect.stringMatching(/^Listening on 127.0.0.1:\d+/),
+				"Claude: ready",
+				"Ready: run claude in the vault's folder and type /ide to connect",
 			]);
 			const lockNames = readdirSync(lockDirectory);
 			expect(lockNames).toEqual([expect.stringMatching(/^\d+\.lock$/)]);
