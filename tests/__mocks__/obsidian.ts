@@ -220,6 +220,10 @@ export class FakeElement {
 	removeEventListener(type: string, listener: (event: unknown) => void): void {
 		this.listeners.get(type)?.delete(listener);
 	}
+	/** Test helper: the DOM event types something listens for here. */
+	get listenedTo(): string[] {
+		return [...this.listeners].filter(([, set]) => set.size > 0).map(([type]) => type);
+	}
 	/** HTMLElement.focus: the fake has no focus to move. */
 	focus(): void {}
 	/** Test helper: fires a DOM event at this element; `init` adds the event's fields (key, shiftKey, dataTransfer …). */

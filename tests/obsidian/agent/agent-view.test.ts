@@ -1,4 +1,5 @@
 import type { WorkspaceLeaf as RealLeaf } from "obsidian";
+import { unreachableByKeyboard } from "../../helpers/keyboard-reach";
 import type { AgentEvent } from "../../../src/agent/agent-session";
 import { AgentView, type AgentPanelHost } from "../../../src/obsidian/agent/agent-view";
 import { ObsidianPanelVault } from "../../../src/obsidian/agent/panel-vault";
@@ -373,6 +374,38 @@ describe("the Claude Code panel", () => {
 		box.value = "Hello";
 		one("ccb-agent-send").dispatch("click");
 		expect(session().sent.map((message) => message.text)).toEqual(["Hello"]);
+	});
+
+	it("lets the keyboard reach everything a mouse can click: tabs, past sessions, tool cards, links, permission and review buttons", async () => {
+		const { view, session, send, root, engine } = await openPanel();
+		engine.past = [{ sessionId: "old", firstLine: "Earlier", updatedAt: new Date(0).toISOString() }];
+		await view.newSession();
+		send("Tidy [[A]] please");
+		session().emit({ kind: "text-delta", blockId: "m:0", text: "See [[Notes/A]]." });
+		session().emit({
+			kind: "tool-call",
+			toolUseId: "t1",
+			toolName: "Read",
+			input: { file_path: "/vault/Notes/A.md" },
+		});
+		session().emit({
+			kind: "tool-call",
+			toolUseId: "t2",
+			toolName: "Edit",
+			input: { file_path: "/vault/Notes/A.md" },
+		});
+		session().emit({ kind: "review-waiting", toolUseId: "t2" });
+		session().emit({
+			kind: "permission-request",
+			request: { id: "p", toolName: "WebFetch", input: {}, summary: "WebFetch: https://example.com" },
+		});
+		root.findAll("ccb-agent-history-button")[0]?.dispatch("click");
+		await pollUntil(
+			() => (root.findAll("ccb-agent-history-row").length === 1 ? true : undefined),
+			"the past sessions",
+		);
+		expect(root.findAll("ccb-agent-open-review")).toHaveLength(1);
+		expect(unreachableByKeyboard(root)).toEqual([]);
 	});
 
 	it("changes the model and the permission mode of the running session, and offers the CLI's slash commands", async () => {
