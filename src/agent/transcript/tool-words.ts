@@ -150,3 +150,15 @@ export function toolErrorWords(result: string): string {
 		return "Stopped before you decided: the turn was interrupted and the review closed.";
 	return `The panel stopped this: ${reason.charAt(0).toUpperCase()}${reason.slice(1)}`;
 }
+
+/**
+ * A session's title in the user's own words: its first line without the notes attached at its start (`@path`,
+ * `@"path with spaces"`, `[[link]]`), which older versions of the panel put before what the user typed.
+ */
+export function sessionTitle(firstLine: string): string {
+	const words = firstLine
+		.trim()
+		.replace(/^(?:(?:@"[^"]*"|@\S+|\[\[[^\]]*\]\])\s*)+/u, "")
+		.trim();
+	return words === "" ? firstLine.trim() : words;
+}

@@ -13,6 +13,7 @@ import {
 	type TranscriptChange,
 	type TranscriptEntry,
 } from "../../agent/transcript/panel-transcript";
+import { sessionTitle } from "../../agent/transcript/tool-words";
 import { describeError } from "../../shared/describe-error";
 import { ContextChip } from "./context-chip";
 import { drawEntry, type EntryContext } from "./entry-rendering";
@@ -139,7 +140,9 @@ export class AgentTab extends Component {
 	override onload(): void {
 		for (const event of this.options.history ?? []) this.transcript.apply(event);
 		if (this.options.history && this.options.history.length > 0) this.transcript.settle();
-		this.title = this.transcript.entries.find((entry) => entry.kind === "user")?.text.split("\n")[0] ?? "";
+		this.title = sessionTitle(
+			this.transcript.entries.find((entry) => entry.kind === "user")?.text.split("\n")[0] ?? "",
+		);
 		this.showRows(true);
 		this.register(this.session.onEvent((event) => this.onEvent(event)));
 		this.updateBusy();

@@ -1,4 +1,4 @@
-import { toolErrorWords, toolWords, toolWordsText } from "../../../src/agent/transcript/tool-words";
+import { sessionTitle, toolErrorWords, toolWords, toolWordsText } from "../../../src/agent/transcript/tool-words";
 
 const inVault = (path: string): string | undefined =>
 	path.startsWith("/home/ana/Notes/") ? path.slice("/home/ana/Notes/".length) : undefined;
@@ -58,5 +58,14 @@ describe("toolErrorWords", () => {
 			"The panel stopped this: Editing private notes is not allowed",
 		);
 		expect(toolErrorWords("File does not exist.")).toBe("File does not exist.");
+	});
+});
+
+describe("sessionTitle", () => {
+	it("titles a session by the user's own words, not the notes attached before them", () => {
+		expect(sessionTitle("@Welcome.md [[Welcome]] Please say hello")).toBe("Please say hello");
+		expect(sessionTitle('@"Daily notes/2026-12-01.md" what did I plan?')).toBe("what did I plan?");
+		expect(sessionTitle("Tidy @Inbox.md")).toBe("Tidy @Inbox.md");
+		expect(sessionTitle("@Only.md")).toBe("@Only.md");
 	});
 });
