@@ -16,7 +16,7 @@ export interface EventMetadataCache {
 	on(name: "changed", callback: (file: EventFile, data: string, cache: CachedMetadata) => unknown): EventRef;
 }
 
-/** What a reader of the notes (diagnostics, the vault tools) hears, after the shared state was updated. */
+/** What the note store (`ObsidianNoteStore`) hears, after the staleness state was updated. */
 export interface NoteEventListener {
 	/** Obsidian parsed a note: its cache now holds the text `data`. */
 	changed?(file: EventFile, data: string, cache: CachedMetadata): void;
@@ -27,11 +27,11 @@ export interface NoteEventListener {
 }
 
 /**
- * The one subscriber to the vault's and the metadata cache's events, shared by every reader of the notes in
- * Obsidian, with the one staleness rule: a note the vault reported created or modified is behind the cache until
- * its `changed` event comes; a rename moves that state with the file (obsidian.d.ts: `changed` "is not called
- * when a file is renamed", the cache entry moves with the unchanged file). Readers keep their own caches and
- * listen here; none subscribes to Obsidian itself.
+ * The one subscriber to the vault's and the metadata cache's events in Obsidian, with the one staleness rule: a
+ * note the vault reported created or modified is behind the cache until its `changed` event comes; a rename moves
+ * that state with the file (obsidian.d.ts: `changed` "is not called when a file is renamed", the cache entry moves
+ * with the unchanged file). The note store (`ObsidianNoteStore`) listens here and keeps what readers share; no
+ * reader subscribes to Obsidian itself.
  */
 export class ObsidianNoteEvents extends Component {
 	private readonly awaiting = new Set<string>();

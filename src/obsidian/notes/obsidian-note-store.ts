@@ -1,0 +1,276 @@
+import { Component, type CachedMetadata, type EventRef } from "obsidian";
+import { checkFrontmatter } from "../../vault/markdown/frontmatter-check";
+import type { FrontmatterProblem, NoteFacts } from "../../vault/markdown/note-model";
+import { factsFromText } from "../../vault/notes/note-facts";
+import { splitLines } from "../../shared/text-lines";
+import type { YamlCodec } from "../../shared/yaml-codec";
+import { frontmatterDetail, type FrontmatterDetail } from "./cache-facts";
+import { FilesByName } from "./files-by-name";
+import { obsidianYamlCodec } from "./obsidian-yaml-codec";
+import { ObsidianNoteEvents, type EventFile } from "./obsidian-note-events";
+
+/** A file's modification time and size: what tells two versions of a note apart without reading it. */
+export interface FileStamp {
+	mtime: number;
+	size: number;
+}
+
+/** The file fields the store reads; Obsidian's TFile has them (`stat` as the vault last saw the file). */
+export interface NoteFile {
+	path: string;
+	extension: string;
+	stat: FileStamp;
+}
+
+/** The parts of `app.vault` the store uses (obsidian.d.ts `Vault`). */
+export interface NoteStoreVault {
+	getMarkdownFiles(): NoteFile[];
+	getFiles(): NoteFile[];
+	getFileByPath(path: string): NoteFile | null;
+	cachedRead(file: NoteFile): Promise<string>;
+	on(name: "create" | "modify" | "delete", callback: (file: EventFile) => unknown): EventRef;
+	on(name: "rename", callback: (file: EventFile, oldPath: string) => unknown): EventRef;
+}
+
+/** The parts of `app.metadataCache` the store uses. */
+export interface NoteStoreMetadataCache {
+	getFileCache(file: NoteFile): CachedMetadata | null;
+	getFirstLinkpathDest(linkpath: string, sourcePath: string): NoteFile | null;
+	on(name: "changed", callback: (file: EventFile, data: string, cache: CachedMetadata) => unknown): EventRef;
+}
+
+/** The frontmatter of the version a cache entry was made from, read from that version's text. */
+export interface FrontmatterReading {
+	/** The cache entry whose text was read. */
+	cache: CachedMetadata;
+	/** The text-based frontmatter check (Obsidian's cache does not say why YAML did not parse); null when valid or absent. */
+	problem: FrontmatterProblem | null;
+	/** What the cache does not say about the frontmatter: key lines, property links and tags; undefined without one. */
+	detail(): FrontmatterDetail | undefined;
+}
+
+/**
+ * A note read from its text because the cache is behind it (created or changed, not parsed yet): the text and
+ * the disk's stamp when it was read (undefined when not asked); `text` undefined and `stamp` null when the note is
+ * gone from the disk though the vault still lists it.
+ */
+export interface TextRead {
+	stamp: FileStamp | null | undefined;
+	text: string | undefined;
+	/** The note model from `text` (links unresolved), made when first asked. */
+	facts(): NoteFacts;
+}
+
+/** What a reader of the store hears, after the store was updated. */
+export interface NoteStoreListener {
+	/** Anything known about the note changed (parsed, read, moved, gone): what was derived from it is stale. */
+	noteChanged?(path: string): void;
+	/** Obsidian parsed a note: its cache now holds its current text. */
+	parsed?(path: string): void;
+	/** The file list changed (a file created, deleted or renamed). */
+	listChanged?(): void;
+}
+
+export interface ObsidianNoteStoreOptions {
+	/** Obsidian's YAML (`obsidianYamlCodec`, the default). */
+	yaml?: YamlCodec;
+	/** The one subscriber to vault and cache events; one of the store's own when absent. */
+	events?: ObsidianNoteEvents;
+}
+
+/**
+ * Every note of the Obsidian vault as the plugin's readers share it (the diagnostics' `ObsidianDiagnosticsNotes`
+ * and the vault tools' `ObsidianVaultIndex` are views over it), as `FolderNoteStore` is for a folder. It listens
+ * once, on the one subscriber (`ObsidianNoteEvents`, with the one staleness rule), and keeps once what both read:
+ * the version Obsidian indexed (its stamp), each note's frontmatter as read from the text of that version, the
+ * notes read from their text because the cache is behind them, and the files by name for links among a subset.
+ * What a view derives from a note (its facts) it keeps itself, and drops when told `noteChanged`.
+ *
+ * The cache lags the disk: after a write, Obsidian's file watcher and then its parser must run before
+ * `getFileCache` shows the new text, and a new note has no cache at all until then; until its `changed` event
+ * such a note is read from its text (`keepRead`) and its model made by the shared core.
+ */
+export class ObsidianNoteStore extends Component {
+	readonly yaml: YamlCodec;
+	readonly events: ObsidianNoteEvents;
+	private readonly frontmatter = new Map<string, FrontmatterReading>();
+	/** mtime and size of the file as Obsidian indexed it, from its last `changed` event. */
+	private readonly indexedStamps = new Map<string, FileStamp>();
+	/** Notes read from their text because the cache is behind them; kept until `changed` (or the cache catches up). */
+	private readonly reads = new Map<string, TextRead>();
+	private readonly listeners = new Set<NoteStoreListener>();
+	private readonly filesByName = new FilesByName(() => this.vault.getFiles());
+	private paths: string[] | undefined;
+	/** Changes of the notes' list the events do not see: notes found on disk before the vault lists them, or gone. */
+	private diskStructureChanges = 0;
+
+	constructor(
+		readonly vault: NoteStoreVault,
+		readonly metadataCache: NoteStoreMetadataCache,
+		private readonly options: ObsidianNoteStoreOptions = {},
+	) {
+		super();
+		this.yaml = options.yaml ?? obsidianYamlCodec;
+		this.events = options.events ?? new ObsidianNoteEvents(vault, metadataCache);
+	}
+
+	override onload(): void {
+		if (!this.options.events) this.addChild(this.events);
+		this.register(
+			this.events.listen({
+				changed: (file, data, cache) => {
+					const path = file.path;
+					const stat = this.vault.getFileByPath(path)?.stat;
+					this.setFrontmatter(path, data, cache);
+					if (stat) this.indexedStamps.set(path, { mtime: stat.mtime, size: stat.size });
+					this.reads.delete(path);
+					this.tell((listener) => listener.noteChanged?.(path));
+					this.tell((listener) => listener.parsed?.(path));
+				},
+				created: () => this.listChanged(),
+				deleted: (path) => {
+					this.forget(path);
+					this.listChanged();
+				},
+				renamed: (path, oldPath) => {
+					// The cache entry moves with the unchanged file (the events keep it as fresh or as stale as it was);
+					// a text read for the old path is the new path's text, and only the frontmatter is read again.
+					const read = this.reads.get(oldPath);
+					this.forget(oldPath);
+					this.forget(path);
+					if (read?.text !== undefined) this.keepRead(path, read.stamp, read.text);
+					this.listChanged();
+				},
+			}),
+		);
+	}
+
+	/** Adds a reader; the returned function removes it (give it to the reader's `register`). */
+	listen(listener: NoteStoreListener): () => void {
+		this.listeners.add(listener);
+		return () => void this.listeners.delete(listener);
+	}
+
+	/** Changes whenever a file is created, deleted or renamed, or a note is found on disk only or gone from it. */
+	get structureVersion(): number {
+		return this.events.structureVersion + this.diskStructureChanges;
+	}
+
+	/** Whether the vault reported the note created or changed and Obsidian has not parsed that version yet. */
+	isAwaitingIndex(path: string): boolean {
+		return this.events.isAwaitingIndex(path);
+	}
+
+	/** The notes awaiting indexing, in the order the vault reported them. */
+	awaitingIndex(): ReadonlySet<string> {
+		return this.events.awaitingIndex();
+	}
+
+	/** A reader wrote the note itself (vault.process/create): its cache is behind until `changed`. */
+	markAwaitingIndex(path: string): void {
+		this.events.markAwaitingIndex(path);
+	}
+
+	/** Vault paths of every Markdown note Obsidian lists, kept until the file list changes. */
+	notePaths(): readonly string[] {
+		this.paths ??= this.vault.getMarkdownFiles().map((file) => file.path);
+		return this.paths;
+	}
+
+	/** The note's file as the vault lists it; undefined for anything not a Markdown file. */
+	noteFile(path: string): NoteFile | undefined {
+		if (!path.toLowerCase().endsWith(".md")) return undefined;
+		return this.vault.getFileByPath(path) ?? undefined;
+	}
+
+	/** The stamp of the version Obsidian last parsed; before its first `changed` since load, the vault's view of the file. */
+	indexedStamp(file: NoteFile): FileStamp {
+		return this.indexedStamps.get(file.path) ?? file.stat;
+	}
+
+	/**
+	 * `getFirstLinkpathDest`; with `exists`, when it refuses that answer, resolved among the files it accepts
+	 * (`FilesByName`), so a private note never shadows a public one.
+	 */
+	linkDestination(linkpath: string, sourcePath: string, exists?: (path: string) => boolean): string | undefined {
+		const first = this.metadataCache.getFirstLinkpathDest(linkpath, sourcePath)?.path;
+		return exists ? this.filesByName.resolve(first, linkpath, sourcePath, exists, this.structureVersion) : first;
+	}
+
+	/** The frontmatter read from the text of the note's cached version, or of an earlier one; undefined when never read. */
+	frontmatterOf(path: string): FrontmatterReading | undefined {
+		return this.frontmatter.get(path);
+	}
+
+	/** Reads the note's text as the vault last saw it and the frontmatter from it (for the cache entry now held). */
+	async readFrontmatter(file: NoteFile, cache: CachedMetadata): Promise<void> {
+		const text = await this.vault.cachedRead(file);
+		this.setFrontmatter(file.path, text, cache);
+		this.tell((listener) => listener.noteChanged?.(file.path));
+	}
+
+	/** The note as read from its text while the cache is behind it; undefined when it was not read. */
+	readOf(path: string): TextRead | undefined {
+		return this.reads.get(path);
+	}
+
+	/** Paths of the notes read from their text, the vault's or the disk's only. */
+	readPaths(): IterableIterator<string> {
+		return this.reads.keys();
+	}
+
+	/** Keeps a note's text read while the cache is behind it (`text` undefined, `stamp` null: gone from the disk). */
+	keepRead(path: string, stamp: FileStamp | null | undefined, text: string | undefined): void {
+		// A note only on disk, or gone from it, changes what links resolve to.
+		if (!this.reads.has(path) && (stamp === null || !this.vault.getFileByPath(path))) this.diskStructureChanges++;
+		let facts: NoteFacts | undefined;
+		this.reads.set(path, {
+			stamp,
+			text,
+			facts: () => (facts ??= text === undefined ? emptyFacts(path) : factsFromText(path, text, this.yaml)),
+		});
+		this.tell((listener) => listener.noteChanged?.(path));
+	}
+
+	/** Drops a text read: the cache has caught up, or the text cannot be read now. */
+	dropRead(path: string): void {
+		if (this.reads.delete(path)) this.tell((listener) => listener.noteChanged?.(path));
+	}
+
+	private setFrontmatter(path: string, text: string, cache: CachedMetadata): void {
+		const end = cache.frontmatterPosition?.end.line;
+		// Only the frontmatter's lines are kept, for the detail some reader may ask for.
+		const head = end === undefined ? undefined : text.split("\n", end + 1).join("\n");
+		let detail: FrontmatterDetail | undefined;
+		let detailRead = head === undefined;
+		this.frontmatter.set(path, {
+			cache,
+			problem: checkFrontmatter(splitLines(text), this.yaml.parse) ?? null,
+			detail: () => {
+				if (!detailRead && head !== undefined) detail = frontmatterDetail(path, head, cache, this.yaml);
+				detailRead = true;
+				return detail;
+			},
+		});
+	}
+
+	private listChanged(): void {
+		this.paths = undefined;
+		this.tell((listener) => listener.listChanged?.());
+	}
+
+	private forget(path: string): void {
+		this.frontmatter.delete(path);
+		this.indexedStamps.delete(path);
+		this.reads.delete(path);
+		this.tell((listener) => listener.noteChanged?.(path));
+	}
+
+	private tell(call: (listener: NoteStoreListener) => void): void {
+		for (const listener of this.listeners) call(listener);
+	}
+}
+
+function emptyFacts(path: string): NoteFacts {
+	return { path, links: [], headings: [], blockIds: [], tags: [] };
+}
