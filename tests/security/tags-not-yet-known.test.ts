@@ -13,7 +13,7 @@ import { pollUntil } from "../helpers/wait-until";
 import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 /**
- * Issue 11, finding 7, through the plugin's own wiring (BridgeComponent, ObsidianVaultFiles) on the harness's
+ * Issue 11, finding 7, through the plugin's own wiring (BridgeComponent, ObsidianNoteStore) on the harness's
  * metadata cache, which like Obsidian's answers null for a note it has not parsed yet. A note synced into the
  * vault with `#private` is not private to a rule that reads tags from that cache until the parse: the CLI pages
  * `resources/list` right after connecting and reads what it lists. Until a note's tags are known it counts as private.

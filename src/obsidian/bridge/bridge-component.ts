@@ -73,7 +73,7 @@ export class BridgeComponent extends Component {
 			port: settings.fixedPort ?? undefined,
 			ports: {
 				files,
-				tagsOf: (relativePath) => files.tagsOf(relativePath),
+				tagsOf: (relativePath) => this.noteStore.tagsOf(relativePath),
 				currentSelection: options.currentSelection,
 				workspace: new ObsidianWorkspace(app, paths),
 				notes: this.notes,

@@ -162,7 +162,7 @@ export class ObsidianDiagnosticsNotes extends Component implements DiagnosticsNo
 
 	/** A note's metadata; undefined for non-notes and for notes Obsidian has not indexed (see `indexingNotice`). */
 	facts(path: string): NoteFacts | undefined {
-		const read = this.store.readOf(path);
+		const read = this.store.unindexedRead(path);
 		if (read) return read.facts();
 		const known = this.notes.get(path);
 		if (known) return known;
@@ -177,7 +177,7 @@ export class ObsidianDiagnosticsNotes extends Component implements DiagnosticsNo
 		}
 		this.unindexed.delete(path);
 		const metadata = factsFromCache(path, cache, undefined);
-		const frontmatter = this.store.frontmatterOf(path);
+		const frontmatter = this.store.indexedReading(path);
 		if (frontmatter?.problem) metadata.frontmatterProblem = frontmatter.problem;
 		else if (!frontmatter && frontmatterDidNotParse(cache)) this.needText.add(path);
 		this.notes.set(path, metadata);
@@ -188,7 +188,7 @@ export class ObsidianDiagnosticsNotes extends Component implements DiagnosticsNo
 		if (linkpath === "") return (exists?.(sourcePath) ?? true) ? sourcePath : undefined;
 		const target = this.store.linkDestination(linkpath, sourcePath, exists);
 		// Gone from the disk (checked), though the vault has not noticed yet: the link leads nowhere.
-		if (target !== undefined && this.store.readOf(target)?.stamp === null) return undefined;
+		if (target !== undefined && this.store.unindexedRead(target)?.stamp === null) return undefined;
 		if (target !== undefined) return target;
 		const onlyOnDisk = this.noteOnlyOnDisk(linkpath);
 		return onlyOnDisk !== undefined && (exists?.(onlyOnDisk) ?? true) ? onlyOnDisk : undefined;
@@ -196,7 +196,7 @@ export class ObsidianDiagnosticsNotes extends Component implements DiagnosticsNo
 
 	/** Obsidian's own matcher (`resolveSubpath`) on its cache; undefined (the core's matcher decides) for notes read from disk. */
 	hasSubpath(targetPath: string, subpath: string): boolean | undefined {
-		if (this.store.readOf(targetPath)) return undefined;
+		if (this.store.unindexedRead(targetPath)) return undefined;
 		const file = this.options.vault.getFileByPath(targetPath);
 		const cache = file ? this.options.metadataCache.getFileCache(file) : null;
 		return cache ? resolveSubpath(cache, `#${subpath}`) !== null : undefined;
@@ -209,7 +209,7 @@ export class ObsidianDiagnosticsNotes extends Component implements DiagnosticsNo
 	indexingNotice(path?: string): string | undefined {
 		if (path !== undefined) {
 			const key = normalizePath(path);
-			if (this.store.readOf(key)) {
+			if (this.store.unindexedRead(key)) {
 				return "Obsidian had not finished indexing this note (it changed on disk moments ago), so it was checked from its text on disk by the bridge's own Markdown reader.";
 			}
 			if (this.unindexed.has(key))
@@ -222,7 +222,7 @@ export class ObsidianDiagnosticsNotes extends Component implements DiagnosticsNo
 				`Obsidian has not finished indexing the vault: ${countOf(this.unindexed.size, "note")} not indexed yet ${this.unindexed.size === 1 ? "was" : "were"} not checked; ask again in a moment.`,
 			);
 		}
-		const waiting = [...this.store.awaitingIndex()].filter((key) => !this.store.readOf(key)).length;
+		const waiting = [...this.store.awaitingIndex()].filter((key) => !this.store.unindexedRead(key)).length;
 		if (waiting > 0)
 			parts.push(
 				`${countOf(waiting, "note")} changed on disk and not re-indexed by Obsidian yet may show outdated diagnostics.`,
@@ -269,7 +269,7 @@ export class ObsidianDiagnosticsNotes extends Component implements DiagnosticsNo
 			return;
 		}
 		if (this.indexedVersionIs(path, disk)) return;
-		const ours = this.store.readOf(path);
+		const ours = this.store.unindexedRead(path);
 		if (ours?.stamp && sameStamp(ours.stamp, disk)) return;
 		if ((await this.changedBefore(path, deadline)) && this.indexedVersionIs(path, disk)) return;
 		try {
@@ -339,7 +339,7 @@ export class ObsidianDiagnosticsNotes extends Component implements DiagnosticsNo
 		const cache = file ? this.options.metadataCache.getFileCache(file) : null;
 		if (!file || !cache) return;
 		try {
-			await this.store.readFrontmatter(file, cache);
+			await this.store.readIndexedText(file, cache);
 		} catch {
 			// Unreadable now; a later change event brings the text.
 		}

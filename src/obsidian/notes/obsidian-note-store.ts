@@ -1,7 +1,9 @@
-import { Component, type CachedMetadata, type EventRef } from "obsidian";
+import { Component, getAllTags, normalizePath, type CachedMetadata, type EventRef } from "obsidian";
 import { checkFrontmatter } from "../../vault/markdown/frontmatter-check";
 import type { FrontmatterProblem, NoteFacts } from "../../vault/markdown/note-model";
+import { noteTags } from "../../vault/markdown/note-tags";
 import { factsFromText } from "../../vault/notes/note-facts";
+import { TAGS_NOT_KNOWN } from "../../vault/privacy/privacy";
 import { splitLines } from "../../shared/text-lines";
 import type { YamlCodec } from "../../shared/yaml-codec";
 import { frontmatterDetail, type FrontmatterDetail } from "./cache-facts";
@@ -39,14 +41,16 @@ export interface NoteStoreMetadataCache {
 	on(name: "changed", callback: (file: EventFile, data: string, cache: CachedMetadata) => unknown): EventRef;
 }
 
-/** The frontmatter of the version a cache entry was made from, read from that version's text. */
-export interface FrontmatterReading {
+/** What the store read from the text of the version a cache entry was made from: its frontmatter and its tags. */
+export interface IndexedReading {
 	/** The cache entry whose text was read. */
 	cache: CachedMetadata;
 	/** The text-based frontmatter check (Obsidian's cache does not say why YAML did not parse); null when valid or absent. */
 	problem: FrontmatterProblem | null;
 	/** What the cache does not say about the frontmatter: key lines, property links and tags; undefined without one. */
 	detail(): FrontmatterDetail | undefined;
+	/** The tags privacy reads (`noteTags`, the one tag reader, the same a text about to be written is judged by). */
+	tags: readonly string[];
 }
 
 /**
@@ -54,7 +58,7 @@ export interface FrontmatterReading {
  * the disk's stamp when it was read (undefined when not asked); `text` undefined and `stamp` null when the note is
  * gone from the disk though the vault still lists it.
  */
-export interface TextRead {
+export interface UnindexedRead {
 	stamp: FileStamp | null | undefined;
 	text: string | undefined;
 	/** The note model from `text` (links unresolved), made when first asked. */
@@ -93,11 +97,15 @@ export interface ObsidianNoteStoreOptions {
 export class ObsidianNoteStore extends Component {
 	readonly yaml: YamlCodec;
 	readonly events: ObsidianNoteEvents;
-	private readonly frontmatter = new Map<string, FrontmatterReading>();
+	/** Per note, what was read from the text of the version the cache holds (or an earlier one). */
+	private readonly readings = new Map<string, IndexedReading>();
+	/** Notes whose text privacy asked for (their tags), read a few at a time. */
+	private readonly wanted = new Set<string>();
+	private fetching = false;
 	/** mtime and size of the file as Obsidian indexed it, from its last `changed` event. */
 	private readonly indexedStamps = new Map<string, FileStamp>();
 	/** Notes read from their text because the cache is behind them; kept until `changed` (or the cache catches up). */
-	private readonly reads = new Map<string, TextRead>();
+	private readonly reads = new Map<string, UnindexedRead>();
 	private readonly listeners = new Set<NoteStoreListener>();
 	private readonly filesByName = new FilesByName(() => this.vault.getFiles());
 	private paths: string[] | undefined;
@@ -121,7 +129,7 @@ export class ObsidianNoteStore extends Component {
 				changed: (file, data, cache) => {
 					const path = file.path;
 					const stat = this.vault.getFileByPath(path)?.stat;
-					this.setFrontmatter(path, data, cache);
+					this.setReading(path, data, cache);
 					if (stat) this.indexedStamps.set(path, { mtime: stat.mtime, size: stat.size });
 					this.reads.delete(path);
 					this.tell((listener) => listener.noteChanged?.(path));
@@ -197,20 +205,41 @@ export class ObsidianNoteStore extends Component {
 		return exists ? this.filesByName.resolve(first, linkpath, sourcePath, exists, this.structureVersion) : first;
 	}
 
-	/** The frontmatter read from the text of the note's cached version, or of an earlier one; undefined when never read. */
-	frontmatterOf(path: string): FrontmatterReading | undefined {
-		return this.frontmatter.get(path);
+	/** What was read from the text of the note's cached version, or of an earlier one; undefined when never read. */
+	indexedReading(path: string): IndexedReading | undefined {
+		return this.readings.get(path);
 	}
 
-	/** Reads the note's text as the vault last saw it and the frontmatter from it (for the cache entry now held). */
-	async readFrontmatter(file: NoteFile, cache: CachedMetadata): Promise<void> {
+	/** Reads the note's text as the vault last saw it, for the cache entry now held (its frontmatter and tags). */
+	async readIndexedText(file: NoteFile, cache: CachedMetadata): Promise<void> {
 		const text = await this.vault.cachedRead(file);
-		this.setFrontmatter(file.path, text, cache);
+		this.setReading(file.path, text, cache);
 		this.tell((listener) => listener.noteChanged?.(file.path));
 	}
 
+	/**
+	 * A note's tags for the private-tag rules: `noteTags` of the text of the version Obsidian indexed, the one tag
+	 * reader (a text about to be written is judged by it too, so a note reads the same listed as written).
+	 * `TAGS_NOT_KNOWN` while the cache has no entry for it (just created or synced in) or Obsidian does not know the
+	 * note, so privacy counts it as private until Obsidian has parsed it; other files have none. Until the text of
+	 * the version is read (at its `changed` event, or asked for here at once), Obsidian's own reading of that same
+	 * version (`getAllTags`) stands in.
+	 */
+	tagsOf(relativePath: string): readonly string[] {
+		const path = normalizePath(relativePath);
+		const file = this.vault.getFileByPath(path);
+		if (!file) return path.toLowerCase().endsWith(".md") ? TAGS_NOT_KNOWN : [];
+		if (file.extension !== "md") return [];
+		const cache = this.metadataCache.getFileCache(file);
+		if (!cache) return TAGS_NOT_KNOWN;
+		const reading = this.readings.get(path);
+		if (reading?.cache === cache) return reading.tags;
+		this.want(path);
+		return (getAllTags(cache) ?? []).map((tag) => tag.replace(/^#/, ""));
+	}
+
 	/** The note as read from its text while the cache is behind it; undefined when it was not read. */
-	readOf(path: string): TextRead | undefined {
+	unindexedRead(path: string): UnindexedRead | undefined {
 		return this.reads.get(path);
 	}
 
@@ -237,14 +266,15 @@ export class ObsidianNoteStore extends Component {
 		if (this.reads.delete(path)) this.tell((listener) => listener.noteChanged?.(path));
 	}
 
-	private setFrontmatter(path: string, text: string, cache: CachedMetadata): void {
+	private setReading(path: string, text: string, cache: CachedMetadata): void {
 		const end = cache.frontmatterPosition?.end.line;
 		// Only the frontmatter's lines are kept, for the detail some reader may ask for.
 		const head = end === undefined ? undefined : text.split("\n", end + 1).join("\n");
 		let detail: FrontmatterDetail | undefined;
 		let detailRead = head === undefined;
-		this.frontmatter.set(path, {
+		this.readings.set(path, {
 			cache,
+			tags: noteTags(text, this.yaml),
 			problem: checkFrontmatter(splitLines(text), this.yaml.parse) ?? null,
 			detail: () => {
 				if (!detailRead && head !== undefined) detail = frontmatterDetail(path, head, cache, this.yaml);
@@ -254,13 +284,35 @@ export class ObsidianNoteStore extends Component {
 		});
 	}
 
+	/** Reads the texts privacy asked for, `TEXTS_AT_ONCE` at a time, so a whole listing does not read every note at once. */
+	private want(path: string): void {
+		this.wanted.add(path);
+		if (this.fetching) return;
+		this.fetching = true;
+		void (async () => {
+			while (this.wanted.size > 0) {
+				const batch = [...this.wanted].slice(0, TEXTS_AT_ONCE);
+				for (const each of batch) this.wanted.delete(each);
+				await Promise.all(batch.map((each) => this.readForTags(each)));
+			}
+			this.fetching = false;
+		})();
+	}
+
+	private async readForTags(path: string): Promise<void> {
+		const file = this.noteFile(path);
+		const cache = file ? this.metadataCache.getFileCache(file) : null;
+		if (!file || !cache || this.readings.get(path)?.cache === cache) return;
+		await this.readIndexedText(file, cache).catch(() => undefined);
+	}
+
 	private listChanged(): void {
 		this.paths = undefined;
 		this.tell((listener) => listener.listChanged?.());
 	}
 
 	private forget(path: string): void {
-		this.frontmatter.delete(path);
+		this.readings.delete(path);
 		this.indexedStamps.delete(path);
 		this.reads.delete(path);
 		this.tell((listener) => listener.noteChanged?.(path));
@@ -270,6 +322,9 @@ export class ObsidianNoteStore extends Component {
 		for (const listener of this.listeners) call(listener);
 	}
 }
+
+/** How many note texts privacy's reads ask the vault for at once. */
+const TEXTS_AT_ONCE = 16;
 
 function emptyFacts(path: string): NoteFacts {
 	return { path, links: [], headings: [], blockIds: [], tags: [] };

@@ -96,8 +96,8 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 						() => this.store.dropRead(file.path),
 					),
 				);
-			} else if (cache.frontmatterPosition && this.store.frontmatterOf(file.path)?.cache !== cache) {
-				reads.push(this.store.readFrontmatter(file, cache).catch(() => undefined));
+			} else if (cache.frontmatterPosition && this.store.indexedReading(file.path)?.cache !== cache) {
+				reads.push(this.store.readIndexedText(file, cache).catch(() => undefined));
 			}
 		}
 		await Promise.all(reads);
@@ -124,7 +124,7 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 	facts(path: string): NoteFacts | undefined {
 		const file = this.noteFile(path);
 		if (!file) return undefined;
-		const text = this.store.readOf(path)?.text;
+		const text = this.store.unindexedRead(path)?.text;
 		const cache = text === undefined ? this.options.metadataCache.getFileCache(file) : null;
 		const from = text ?? cache;
 		if (from === null || from === undefined) return undefined;
@@ -156,7 +156,7 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 			if ((targets[path] ?? 0) > 0) candidates.add(source);
 		// Links in properties may be missing from resolvedLinks in older Obsidian versions.
 		for (const source of this.store.notePaths())
-			if ((this.store.frontmatterOf(source)?.detail()?.links.length ?? 0) > 0) candidates.add(source);
+			if ((this.store.indexedReading(source)?.detail()?.links.length ?? 0) > 0) candidates.add(source);
 		const backlinks: Backlink[] = [];
 		for (const source of [...candidates].sort()) {
 			for (const link of this.facts(source)?.links ?? [])
@@ -251,7 +251,7 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 	}
 
 	private detailFor(path: string, cache: CachedMetadata): FrontmatterDetail | undefined {
-		const reading = this.store.frontmatterOf(path);
+		const reading = this.store.indexedReading(path);
 		return reading?.cache === cache ? reading.detail() : undefined;
 	}
 
