@@ -2,11 +2,10 @@ import { ObsidianDiagnosticsNotes } from "../../../src/obsidian/notes/obsidian-d
 import { ObsidianNoteStore } from "../../../src/obsidian/notes/obsidian-note-store";
 import { obsidianYamlCodec } from "../../../src/obsidian/notes/obsidian-yaml-codec";
 import { ObsidianVaultIndex } from "../../../src/obsidian/vault-tools/obsidian-vault-index";
-import type { CachedMetadata } from "obsidian";
 import { noteTags } from "../../../src/vault/markdown/note-tags";
 import { TAGS_NOT_KNOWN } from "../../../src/vault/privacy/privacy";
 import { App, type MetadataCache } from "../../__mocks__/obsidian";
-import { parseNoteForCache } from "../harness/metadata-parser";
+import { parseWithTags } from "../harness/metadata-parser";
 import { createIndexedApp, vaultIndexPorts } from "../harness/indexed-app";
 import { FIXTURE_TIMEOUT_MS } from "../../helpers/fixture-timeout";
 
@@ -63,17 +62,6 @@ describe("ObsidianNoteStore shared by the diagnostics and the vault tools", () =
 		expect(index.facts("Target.md")?.headings.map((heading) => heading.text)).toEqual(["Changed on disk"]);
 	});
 });
-
-/** The harness parser, plus inline #tags (which it does not read), so both kinds of tags reach `getAllTags`. */
-function parseWithTags(text: string): CachedMetadata {
-	const cache = parseNoteForCache(text);
-	const at = { line: 0, col: 0, offset: 0 };
-	const tags = [...text.matchAll(/(?:^|\s)(#[\p{L}\p{N}_/-]+)/gu)].map((match) => ({
-		tag: match[1] ?? "",
-		position: { start: at, end: at },
-	}));
-	return tags.length > 0 ? { ...cache, tags } : cache;
-}
 
 /** Lets the store's queued text reads finish. */
 async function settle(): Promise<void> {

@@ -1,19 +1,8 @@
-import type { App as RealApp, CachedMetadata } from "obsidian";
+import type { App as RealApp } from "obsidian";
 import { ObsidianVaultFiles } from "../../../src/obsidian/notes/obsidian-vault-files";
 import { App, type MetadataCache } from "../../__mocks__/obsidian";
 import { parseNoteForCache } from "../harness/metadata-parser";
 import { FIXTURE_TIMEOUT_MS } from "../../helpers/fixture-timeout";
-
-/** The harness parser, plus inline #tags (which it does not read). */
-function parseWithTags(text: string): CachedMetadata {
-	const cache = parseNoteForCache(text);
-	const at = { line: 0, col: 0, offset: 0 };
-	const tags = [...text.matchAll(/(?:^|\s)(#[\p{L}\p{N}_/-]+)/gu)].map((match) => ({
-		tag: match[1] ?? "",
-		position: { start: at, end: at },
-	}));
-	return tags.length > 0 ? { ...cache, tags } : cache;
-}
 
 describe("ObsidianVaultFiles", () => {
 	let app: App;
@@ -30,7 +19,7 @@ describe("ObsidianVaultFiles", () => {
 		])
 			app.vault.contents.set(path, text);
 		// The fake's Vault is the vault the fake cache indexes; its `on` is typed more loosely than `attach` asks.
-		app.metadataCache.attach(app.vault as unknown as Parameters<MetadataCache["attach"]>[0], parseWithTags);
+		app.metadataCache.attach(app.vault as unknown as Parameters<MetadataCache["attach"]>[0], parseNoteForCache);
 		await app.metadataCache.parsePending();
 		files = new ObsidianVaultFiles(app as unknown as RealApp);
 	}, FIXTURE_TIMEOUT_MS);
