@@ -3,8 +3,8 @@ import type { YamlCodec } from "../../shared/yaml-codec";
 import type { NoteFacts } from "../../vault/markdown/note-model";
 import type { DiagnosticsNotes, WorkPace } from "../../vault/notes/notes";
 import { factsFromCache } from "./cache-facts";
-import { isNotePath } from "./obsidian-note-events";
 import {
+	isNotePath,
 	ObsidianNoteStore,
 	type FileStamp,
 	type NoteStoreMetadataCache,

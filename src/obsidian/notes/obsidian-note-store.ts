@@ -9,7 +9,11 @@ import type { YamlCodec } from "../../shared/yaml-codec";
 import { frontmatterDetail, type FrontmatterDetail } from "./cache-facts";
 import { FilesByName } from "./files-by-name";
 import { obsidianYamlCodec } from "./obsidian-yaml-codec";
-import { ObsidianNoteEvents, type EventFile } from "./obsidian-note-events";
+
+/** A file as vault and metadata-cache events name it (TAbstractFile / TFile). */
+export interface EventFile {
+	path: string;
+}
 
 /** A file's modification time and size: what tells two versions of a note apart without reading it. */
 export interface FileStamp {
@@ -78,25 +82,27 @@ export interface NoteStoreListener {
 export interface ObsidianNoteStoreOptions {
 	/** Obsidian's YAML (`obsidianYamlCodec`, the default). */
 	yaml?: YamlCodec;
-	/** The one subscriber to vault and cache events; one of the store's own when absent. */
-	events?: ObsidianNoteEvents;
 }
 
 /**
  * Every note of the Obsidian vault as the plugin's readers share it (the diagnostics' `ObsidianDiagnosticsNotes`
- * and the vault tools' `ObsidianVaultIndex` are views over it), as `FolderNoteStore` is for a folder. It listens
- * once, on the one subscriber (`ObsidianNoteEvents`, with the one staleness rule), and keeps once what both read:
- * the version Obsidian indexed (its stamp), each note's frontmatter as read from the text of that version, the
- * notes read from their text because the cache is behind them, and the files by name for links among a subset.
- * What a view derives from a note (its facts) it keeps itself, and drops when told `noteChanged`.
+ * and the vault tools' `ObsidianVaultIndex` are views over it), as `FolderNoteStore` is for a folder: the one
+ * subscriber to the vault's and the metadata cache's note events (no reader subscribes to Obsidian itself), and the
+ * one place that keeps what every reader needs: the version Obsidian indexed (its stamp), what was read from the
+ * text of that version (frontmatter, tags), the notes read from their text because the cache is behind them, and
+ * the files by name for links among a subset. What a view derives from a note (its facts) it keeps itself, and
+ * drops when told `noteChanged`.
  *
- * The cache lags the disk: after a write, Obsidian's file watcher and then its parser must run before
- * `getFileCache` shows the new text, and a new note has no cache at all until then; until its `changed` event
- * such a note is read from its text (`keepRead`) and its model made by the shared core.
+ * The one staleness rule: a note the vault reported created or modified is behind the cache until its `changed`
+ * event comes; a rename moves that state with the file (obsidian.d.ts: `changed` "is not called when a file is
+ * renamed", the cache entry moves with the unchanged file). Until then such a note is read from its text
+ * (`keepRead`) and its model made by the shared core.
  */
 export class ObsidianNoteStore extends Component {
 	readonly yaml: YamlCodec;
-	readonly events: ObsidianNoteEvents;
+	/** Notes the vault reported created or changed whose new version Obsidian has not parsed yet, in report order. */
+	private readonly awaiting = new Set<string>();
+	private structureChanges = 0;
 	/** Per note, what was read from the text of the version the cache holds (or an earlier one). */
 	private readonly readings = new Map<string, IndexedReading>();
 	/** Notes whose text privacy asked for (their tags), read a few at a time. */
@@ -115,40 +121,50 @@ export class ObsidianNoteStore extends Component {
 	constructor(
 		readonly vault: NoteStoreVault,
 		readonly metadataCache: NoteStoreMetadataCache,
-		private readonly options: ObsidianNoteStoreOptions = {},
+		options: ObsidianNoteStoreOptions = {},
 	) {
 		super();
 		this.yaml = options.yaml ?? obsidianYamlCodec;
-		this.events = options.events ?? new ObsidianNoteEvents(vault, metadataCache);
 	}
 
 	override onload(): void {
-		if (!this.options.events) this.addChild(this.events);
-		this.register(
-			this.events.listen({
-				changed: (file, data, cache) => {
-					const path = file.path;
-					const stat = this.vault.getFileByPath(path)?.stat;
-					this.setReading(path, data, cache);
-					if (stat) this.indexedStamps.set(path, { mtime: stat.mtime, size: stat.size });
-					this.reads.delete(path);
-					this.tell((listener) => listener.noteChanged?.(path));
-					this.tell((listener) => listener.parsed?.(path));
-				},
-				created: () => this.listChanged(),
-				deleted: (path) => {
-					this.forget(path);
-					this.listChanged();
-				},
-				renamed: (path, oldPath) => {
-					// The cache entry moves with the unchanged file (the events keep it as fresh or as stale as it was);
-					// a text read for the old path is the new path's text, and only the frontmatter is read again.
-					const read = this.reads.get(oldPath);
-					this.forget(oldPath);
-					this.forget(path);
-					if (read?.text !== undefined) this.keepRead(path, read.stamp, read.text);
-					this.listChanged();
-				},
+		this.registerEvent(
+			this.metadataCache.on("changed", (file, data, cache) => {
+				const path = file.path;
+				this.awaiting.delete(path);
+				const stat = this.vault.getFileByPath(path)?.stat;
+				this.setReading(path, data, cache);
+				if (stat) this.indexedStamps.set(path, { mtime: stat.mtime, size: stat.size });
+				this.reads.delete(path);
+				this.tell((listener) => listener.noteChanged?.(path));
+				this.tell((listener) => listener.parsed?.(path));
+			}),
+		);
+		this.registerEvent(
+			this.vault.on("create", (file) => {
+				this.markAwaitingIndex(file.path);
+				this.listChanged();
+			}),
+		);
+		this.registerEvent(this.vault.on("modify", (file) => this.markAwaitingIndex(file.path)));
+		this.registerEvent(
+			this.vault.on("delete", (file) => {
+				this.awaiting.delete(file.path);
+				this.forget(file.path);
+				this.listChanged();
+			}),
+		);
+		this.registerEvent(
+			this.vault.on("rename", (file, oldPath) => {
+				const path = file.path;
+				if (this.awaiting.delete(oldPath)) this.awaiting.add(path);
+				// The cache entry moves with the unchanged file (as fresh or as stale as it was); a text read for the
+				// old path is the new path's text, and only the frontmatter is read again.
+				const read = this.reads.get(oldPath);
+				this.forget(oldPath);
+				this.forget(path);
+				if (read?.text !== undefined) this.keepRead(path, read.stamp, read.text);
+				this.listChanged();
 			}),
 		);
 	}
@@ -161,22 +177,22 @@ export class ObsidianNoteStore extends Component {
 
 	/** Changes whenever a file is created, deleted or renamed, or a note is found on disk only or gone from it. */
 	get structureVersion(): number {
-		return this.events.structureVersion + this.diskStructureChanges;
+		return this.structureChanges + this.diskStructureChanges;
 	}
 
 	/** Whether the vault reported the note created or changed and Obsidian has not parsed that version yet. */
 	isAwaitingIndex(path: string): boolean {
-		return this.events.isAwaitingIndex(path);
+		return this.awaiting.has(path);
 	}
 
 	/** The notes awaiting indexing, in the order the vault reported them. */
 	awaitingIndex(): ReadonlySet<string> {
-		return this.events.awaitingIndex();
+		return this.awaiting;
 	}
 
 	/** A reader wrote the note itself (vault.process/create): its cache is behind until `changed`. */
 	markAwaitingIndex(path: string): void {
-		this.events.markAwaitingIndex(path);
+		if (isNotePath(path)) this.awaiting.add(path);
 	}
 
 	/** Vault paths of every Markdown note Obsidian lists, kept until the file list changes. */
@@ -307,6 +323,7 @@ export class ObsidianNoteStore extends Component {
 	}
 
 	private listChanged(): void {
+		this.structureChanges++;
 		this.paths = undefined;
 		this.tell((listener) => listener.listChanged?.());
 	}
@@ -321,6 +338,11 @@ export class ObsidianNoteStore extends Component {
 	private tell(call: (listener: NoteStoreListener) => void): void {
 		for (const listener of this.listeners) call(listener);
 	}
+}
+
+/** A Markdown file Obsidian would list: not under a folder or name starting with a dot (Obsidian skips those). */
+export function isNotePath(path: string): boolean {
+	return path.toLowerCase().endsWith(".md") && !path.split("/").some((part) => part.startsWith("."));
 }
 
 /** How many note texts privacy's reads ask the vault for at once. */
