@@ -7,6 +7,7 @@ import {
 	isNotePath,
 	ObsidianNoteStore,
 	type FileStamp,
+	type NoteFile,
 	type NoteStoreMetadataCache,
 	type NoteStoreVault,
 } from "./obsidian-note-store";
@@ -157,7 +158,7 @@ export class ObsidianDiagnosticsNotes extends Component implements DiagnosticsNo
 	*notePaths(): Iterable<string> {
 		yield* this.store.notePaths();
 		// Notes the CLI just created: on disk and checked, not yet in the vault.
-		for (const path of this.store.readPaths()) if (!this.options.vault.getFileByPath(path)) yield path;
+		for (const path of this.store.readPaths()) if (!this.file(path)) yield path;
 	}
 
 	/** A note's metadata; undefined for non-notes and for notes Obsidian has not indexed (see `indexingNotice`). */
@@ -168,9 +169,9 @@ export class ObsidianDiagnosticsNotes extends Component implements DiagnosticsNo
 		if (known) return known;
 		const normalized = normalizePath(path);
 		if (normalized !== path) return this.facts(normalized);
-		const file = this.options.vault.getFileByPath(path);
+		const file = this.file(path);
 		if (!file || file.extension !== "md") return undefined;
-		const cache = this.options.metadataCache.getFileCache(file);
+		const cache = this.cache(file);
 		if (!cache) {
 			this.unindexed.add(path);
 			return undefined;
@@ -197,8 +198,8 @@ export class ObsidianDiagnosticsNotes extends Component implements DiagnosticsNo
 	/** Obsidian's own matcher (`resolveSubpath`) on its cache; undefined (the core's matcher decides) for notes read from disk. */
 	hasSubpath(targetPath: string, subpath: string): boolean | undefined {
 		if (this.store.unindexedRead(targetPath)) return undefined;
-		const file = this.options.vault.getFileByPath(targetPath);
-		const cache = file ? this.options.metadataCache.getFileCache(file) : null;
+		const file = this.file(targetPath);
+		const cache = file ? this.cache(file) : null;
 		return cache ? resolveSubpath(cache, `#${subpath}`) !== null : undefined;
 	}
 
@@ -264,7 +265,7 @@ export class ObsidianDiagnosticsNotes extends Component implements DiagnosticsNo
 		if (disk === undefined) return;
 		if (disk === null) {
 			// Gone from the disk: nothing to report, whatever the vault still lists.
-			if (this.options.vault.getFileByPath(path)) this.store.keepRead(path, null, undefined);
+			if (this.file(path)) this.store.keepRead(path, null, undefined);
 			else this.store.dropRead(path);
 			return;
 		}
@@ -288,7 +289,7 @@ export class ObsidianDiagnosticsNotes extends Component implements DiagnosticsNo
 	private noteOnlyOnDisk(linkpath: string): string | undefined {
 		const wanted = linkpath.toLowerCase().replace(/\.md$/, "");
 		for (const path of this.store.readPaths()) {
-			if (this.options.vault.getFileByPath(path)) continue;
+			if (this.file(path)) continue;
 			const key = path.toLowerCase().slice(0, -3);
 			if (key === wanted || key.endsWith(`/${wanted}`)) return path;
 		}
@@ -297,8 +298,8 @@ export class ObsidianDiagnosticsNotes extends Component implements DiagnosticsNo
 
 	/** Whether the cache holds the version of the note whose stamp is on disk now. */
 	private indexedVersionIs(path: string, disk: FileStamp): boolean {
-		const file = this.options.vault.getFileByPath(path);
-		if (!file || this.store.isAwaitingIndex(path) || !this.options.metadataCache.getFileCache(file)) return false;
+		const file = this.file(path);
+		if (!file || this.store.isAwaitingIndex(path) || !this.cache(file)) return false;
 		// Before its first `changed` event since load, a note's cache is taken to match the vault's view of the file.
 		if (!sameStamp(this.store.indexedStamp(file), disk)) return false;
 		this.store.dropRead(path);
@@ -334,9 +335,17 @@ export class ObsidianDiagnosticsNotes extends Component implements DiagnosticsNo
 		}
 	}
 
+	private file(path: string): NoteFile | null {
+		return this.options.vault.getFileByPath(path);
+	}
+
+	private cache(file: NoteFile): CachedMetadata | null {
+		return this.options.metadataCache.getFileCache(file);
+	}
+
 	private async checkText(path: string): Promise<void> {
-		const file = this.options.vault.getFileByPath(path);
-		const cache = file ? this.options.metadataCache.getFileCache(file) : null;
+		const file = this.file(path);
+		const cache = file ? this.cache(file) : null;
 		if (!file || !cache) return;
 		try {
 			await this.store.readIndexedText(file, cache);

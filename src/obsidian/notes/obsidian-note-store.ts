@@ -7,7 +7,7 @@ import { TAGS_NOT_KNOWN } from "../../vault/privacy/privacy";
 import { splitLines } from "../../shared/text-lines";
 import type { YamlCodec } from "../../shared/yaml-codec";
 import { frontmatterDetail, type FrontmatterDetail } from "./cache-facts";
-import { FilesByName } from "./files-by-name";
+import { LinkResolver } from "../../vault/notes/link-resolver";
 import { obsidianYamlCodec } from "./obsidian-yaml-codec";
 
 /** A file as vault and metadata-cache events name it (TAbstractFile / TFile). */
@@ -113,7 +113,8 @@ export class ObsidianNoteStore extends Component {
 	/** Notes read from their text because the cache is behind them; kept until `changed` (or the cache catches up). */
 	private readonly reads = new Map<string, UnindexedRead>();
 	private readonly listeners = new Set<NoteStoreListener>();
-	private readonly filesByName = new FilesByName(() => this.vault.getFiles());
+	/** Every file by name (`LinkResolver`), for links among a subset; built when first needed and after the list changed. */
+	private byName: { version: number; index: LinkResolver } | undefined;
 	private paths: string[] | undefined;
 	/** Changes of the notes' list the events do not see: notes found on disk before the vault lists them, or gone. */
 	private diskStructureChanges = 0;
@@ -136,8 +137,7 @@ export class ObsidianNoteStore extends Component {
 				this.setReading(path, data, cache);
 				if (stat) this.indexedStamps.set(path, { mtime: stat.mtime, size: stat.size });
 				this.reads.delete(path);
-				this.tell((listener) => listener.noteChanged?.(path));
-				this.tell((listener) => listener.parsed?.(path));
+				this.tell(path, true);
 			}),
 		);
 		this.registerEvent(
@@ -213,12 +213,22 @@ export class ObsidianNoteStore extends Component {
 	}
 
 	/**
-	 * `getFirstLinkpathDest`; with `exists`, when it refuses that answer, resolved among the files it accepts
-	 * (`FilesByName`), so a private note never shadows a public one.
+	 * `getFirstLinkpathDest`; with `exists`, among the files it accepts only, so a private note never shadows a
+	 * public one of the same name. An answer of Obsidian's it accepts stands: removing other files cannot change
+	 * Obsidian's first choice, and a link that leads nowhere leads nowhere in a smaller vault too. Otherwise the
+	 * link is resolved as Obsidian does (exact path, then beside the source, then the shortest path) among the vault's
+	 * files by name.
 	 */
 	linkDestination(linkpath: string, sourcePath: string, exists?: (path: string) => boolean): string | undefined {
 		const first = this.metadataCache.getFirstLinkpathDest(linkpath, sourcePath)?.path;
-		return exists ? this.filesByName.resolve(first, linkpath, sourcePath, exists, this.structureVersion) : first;
+		if (!exists || first === undefined || exists(first)) return first;
+		const version = this.structureVersion;
+		if (this.byName?.version !== version) {
+			const index = new LinkResolver();
+			for (const file of this.vault.getFiles()) index.add(file.path);
+			this.byName = { version, index };
+		}
+		return this.byName.index.resolve(linkpath, sourcePath, exists);
 	}
 
 	/** What was read from the text of the note's cached version, or of an earlier one; undefined when never read. */
@@ -230,7 +240,7 @@ export class ObsidianNoteStore extends Component {
 	async readIndexedText(file: NoteFile, cache: CachedMetadata): Promise<void> {
 		const text = await this.vault.cachedRead(file);
 		this.setReading(file.path, text, cache);
-		this.tell((listener) => listener.noteChanged?.(file.path));
+		this.tell(file.path);
 	}
 
 	/**
@@ -274,12 +284,12 @@ export class ObsidianNoteStore extends Component {
 			text,
 			facts: () => (facts ??= text === undefined ? emptyFacts(path) : factsFromText(path, text, this.yaml)),
 		});
-		this.tell((listener) => listener.noteChanged?.(path));
+		this.tell(path);
 	}
 
 	/** Drops a text read: the cache has caught up, or the text cannot be read now. */
 	dropRead(path: string): void {
-		if (this.reads.delete(path)) this.tell((listener) => listener.noteChanged?.(path));
+		if (this.reads.delete(path)) this.tell(path);
 	}
 
 	private setReading(path: string, text: string, cache: CachedMetadata): void {
@@ -325,18 +335,23 @@ export class ObsidianNoteStore extends Component {
 	private listChanged(): void {
 		this.structureChanges++;
 		this.paths = undefined;
-		this.tell((listener) => listener.listChanged?.());
+		this.tell(undefined);
 	}
 
 	private forget(path: string): void {
 		this.readings.delete(path);
 		this.indexedStamps.delete(path);
 		this.reads.delete(path);
-		this.tell((listener) => listener.noteChanged?.(path));
+		this.tell(path);
 	}
 
-	private tell(call: (listener: NoteStoreListener) => void): void {
-		for (const listener of this.listeners) call(listener);
+	/** Tells every reader that the note at `path` changed (`parsed`: by Obsidian's parse), or with none, the list. */
+	private tell(path: string | undefined, parsed = false): void {
+		for (const listener of this.listeners) {
+			if (path === undefined) listener.listChanged?.();
+			else listener.noteChanged?.(path);
+			if (parsed) listener.parsed?.(path ?? "");
+		}
 	}
 }
 

@@ -112,7 +112,7 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 	}
 
 	async readText(path: string): Promise<string | undefined> {
-		const file = this.noteFile(path);
+		const file = this.store.noteFile(path);
 		if (!file) return undefined;
 		try {
 			return await this.options.vault.cachedRead(file);
@@ -122,7 +122,7 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 	}
 
 	facts(path: string): NoteFacts | undefined {
-		const file = this.noteFile(path);
+		const file = this.store.noteFile(path);
 		if (!file) return undefined;
 		const text = this.store.unindexedRead(path)?.text;
 		const cache = text === undefined ? this.options.metadataCache.getFileCache(file) : null;
@@ -143,10 +143,10 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 		return facts;
 	}
 
-	/** `getFirstLinkpathDest`; when `exists` refuses its answer, resolved among the files it accepts (`FilesByName`). */
+	/** `getFirstLinkpathDest`; when `exists` refuses its answer, resolved among the files it accepts (`ObsidianNoteStore.linkDestination`). */
 	resolveLink(linkpath: string, sourcePath: string, exists?: (path: string) => boolean): string | undefined {
 		if (linkpath === "")
-			return this.noteFile(sourcePath) && (exists?.(sourcePath) ?? true) ? sourcePath : undefined;
+			return this.store.noteFile(sourcePath) && (exists?.(sourcePath) ?? true) ? sourcePath : undefined;
 		return this.store.linkDestination(linkpath, sourcePath, exists);
 	}
 
@@ -166,7 +166,7 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 	}
 
 	async writeText(path: string, text: string, expected: string): Promise<void> {
-		const file = this.noteFile(path);
+		const file = this.store.noteFile(path);
 		if (!file) throw new Error(`${path} is not a note in the vault`);
 		await this.options.vault.process(file, (current) => {
 			if (current !== expected) throw new NoteChangedError(path);
@@ -194,14 +194,14 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 	 * settings, say), the move is reported as done with those links named.
 	 */
 	async renameNote(from: string, to: string): Promise<RenameReport> {
-		const file = this.noteFile(from);
+		const file = this.store.noteFile(from);
 		if (!file) throw new Error(`${from} is not a note in the vault`);
 		if (await this.exists(to)) throw alreadyExists(to);
 		// Before and after are read with the same scanner, so the links of a note pair up one to one.
 		const before = new Map<string, LinkFact[]>();
 		const sources = new Set([from, ...(await this.backlinks(from)).map((backlink) => backlink.source)]);
 		for (const source of sources) {
-			const sourceFile = this.noteFile(source);
+			const sourceFile = this.store.noteFile(source);
 			const text = sourceFile ? await this.options.vault.read(sourceFile).catch(() => undefined) : undefined;
 			if (text === undefined) continue;
 			before.set(
@@ -219,7 +219,7 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 		const broken: StrandedLink[] = [];
 		for (const [source, links] of before) {
 			const now = source === from ? to : source;
-			const moved = this.noteFile(now);
+			const moved = this.store.noteFile(now);
 			const text = moved ? await this.options.vault.read(moved).catch(() => undefined) : undefined;
 			if (text === undefined) continue;
 			const after = linkFactsFromText(text);
@@ -244,10 +244,6 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 				` (is "Automatically update internal links" off in Obsidian's Files and links settings?)`,
 			);
 		return { updates: updates.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)) };
-	}
-
-	private noteFile(path: string): NoteFile | undefined {
-		return this.store.noteFile(path);
 	}
 
 	private detailFor(path: string, cache: CachedMetadata): FrontmatterDetail | undefined {
