@@ -39,10 +39,6 @@ export const TESTED_ELSEWHERE: Record<string, { where: string[]; why: string }> 
 		where: ["tests/ide/doctor/doctor.test.ts"],
 		why: "the vault's real path checks, through runDoctor",
 	},
-	"src/obsidian/notes/files-by-name.ts": {
-		where: ["tests/obsidian/notes/obsidian-diagnostics-notes.test.ts", "tests/contracts/vault-index.test.ts"],
-		why: "link resolution among public notes, through both Obsidian adapters",
-	},
 	"src/obsidian/settings/mcp-commands.ts": {
 		where: ["tests/obsidian/settings/vault-tools-section.test.ts"],
 		why: "the copyable commands, through the settings section",
