@@ -1,6 +1,6 @@
 import { stat } from "node:fs/promises";
 import type { GatePath, GateVault } from "../agent/gate/gate-ports";
-import { readTextIfExists } from "../ide/diff-review/read-text-if-exists";
+import { readTextIfExists } from "../shared/read-text-if-exists";
 import type { VaultPrivacy } from "../vault/privacy/vault-privacy";
 import { VaultPathError, type VaultLocation } from "../vault/vault-paths";
 

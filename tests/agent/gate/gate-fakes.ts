@@ -1,5 +1,5 @@
 import type { AskingSession, ToolPermissionAnswer, ToolPermissionRequest } from "../../../src/agent/agent-session";
-import type { FileWriteOutcome, FileWriteProposal, FileWriteReview } from "../../../src/agent/gate/file-write-review";
+import type { EditProposal, EditReview, ReviewDecision } from "../../../src/review/edit-proposal";
 import type { GatePath, GateVault, JournaledWrite, WriteJournal } from "../../../src/agent/gate/gate-ports";
 
 const ROOT = "/vault";
@@ -48,17 +48,18 @@ export class FakeGateVault implements GateVault {
 }
 
 /** A review that records each proposal and answers with `decide`. */
-export class FakeReview implements FileWriteReview {
-	readonly proposals: FileWriteProposal[] = [];
+export class FakeReview implements EditReview {
+	readonly proposals: EditProposal[] = [];
 
 	constructor(
-		private readonly decide: (proposal: FileWriteProposal) => FileWriteOutcome = (proposal) => ({
+		private readonly decide: (proposal: EditProposal) => ReviewDecision = (proposal) => ({
 			kind: "accepted",
-			finalText: proposal.proposed,
+			text: proposal.after,
+			edited: false,
 		}),
 	) {}
 
-	review(proposal: FileWriteProposal): Promise<FileWriteOutcome> {
+	propose(proposal: EditProposal): Promise<ReviewDecision> {
 		this.proposals.push(proposal);
 		return Promise.resolve(this.decide(proposal));
 	}
