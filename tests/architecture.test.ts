@@ -14,8 +14,9 @@ const FLOORS: readonly (readonly string[])[] = [
 	["src/shared"],
 	["src/protocol", "src/server", "src/server/http"],
 	["src/vault/markdown", "src/vault/notes", "src/vault", "src/vault/privacy", "src/vault/folder"],
-	// A proposed edit waiting for the user, once, below every feature that proposes one.
-	["src/review"],
+	// A proposed edit waiting for the user, and the activity journal every surface's writes are recorded in, once,
+	// below every feature that proposes or records one.
+	["src/review", "src/journal"],
 	// The features: siblings that never import each other.
 	[
 		"src/ide",
@@ -35,7 +36,6 @@ const FLOORS: readonly (readonly string[])[] = [
 		"src/vault-tools/stdio",
 		"src/vault-tools/text",
 		"src/vault-tools/tools",
-		"src/journal",
 		"src/agent",
 		"src/agent/claude-cli",
 		"src/agent/engine",
@@ -65,7 +65,7 @@ const FLOORS: readonly (readonly string[])[] = [
 ];
 
 /** The features of the feature floor; a feature is a folder and its subfolders. */
-const FEATURES = ["src/ide", "src/vault-tools", "src/journal", "src/agent"];
+const FEATURES = ["src/ide", "src/vault-tools", "src/agent"];
 
 /**
  * Each part of src/ (a folder's own files, a subfolder of a top-level folder with everything below it, or a
@@ -160,7 +160,7 @@ const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
 	// The stream-json engine: sessions over the CLI's control protocol, attachments, the CLI's session files.
 	"src/agent/engine": ["src/agent", "src/agent/claude-cli"],
 	// The gate every tool call passes: rules, questions, file writes put to review.
-	"src/agent/gate": ["src/agent", "src/review"],
+	"src/agent/gate": ["src/agent", "src/review", "src/journal"],
 	// The panel's transcript: its rows, the Markdown of replies, the export as a note.
 	"src/agent/transcript": ["src/agent", "src/shared"],
 	// Every feature built from ports, once, for every root.

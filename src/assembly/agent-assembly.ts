@@ -9,7 +9,7 @@ import { InProcessVaultTools, noInProcessServers, PANEL_VAULT_TOOLS_SERVER } fro
 import { JournalRecorders, linkResolver, noteReferences, pathLocator } from "./journal-wiring";
 import { PanelAttachments } from "./panel-attachments";
 import { PanelGateVault } from "./panel-gate-vault";
-import { PanelWriteJournal } from "./panel-write-journal";
+import { PanelWriteJournal } from "../journal/panel-write-journal";
 
 export interface AgentAssemblyOptions {
 	/** Where "always" rules are kept: the plugin's data, or `JsonFilePermissionRules` for the headless host. */

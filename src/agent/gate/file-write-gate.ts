@@ -9,7 +9,8 @@ import {
 	type CliEditResult,
 } from "./cli-edit";
 import { editForAcceptedText } from "./edit-for-accepted-text";
-import type { GateVault, JournaledWrite, WriteJournal } from "./gate-ports";
+import type { JournaledWrite, WriteJournal } from "../../journal/panel-write-journal";
+import type { GateVault } from "./gate-ports";
 import { applyNotebookEdit, type NotebookEditInput } from "./notebook-edit";
 
 /** How a review names who proposes a write of the panel's Claude Code. */
@@ -64,7 +65,9 @@ export class FileWriteGate {
 		const located = await this.options.vault.locate(given);
 		if (located.kind !== "visible") return deny(FILE_MISSING);
 		const path = located.path;
-		const disk = await this.options.vault.readText(path);
+		// Read once: the review shows this text, and the journal keeps these bytes as the write's pre-image.
+		const file = await this.options.vault.readFile(path);
+		const disk = file?.text;
 		const proposal = propose(request, disk, path);
 		if (!proposal.result.ok) return deny(proposal.result.message);
 		// A CRLF file is shown as it is on disk and as the CLI will write it back (its LF text with CRLF line ends).
@@ -92,7 +95,7 @@ export class FileWriteGate {
 		const updatedInput =
 			accepted === proposal.result.text ? { ...input } : inputForAcceptedText(request, proposal, accepted, path);
 		if (typeof updatedInput === "string") return deny(updatedInput);
-		await this.journal(request, path, given, sessionId);
+		await this.journal(request, path, given, sessionId, file?.bytes);
 		return { behavior: "allow", updatedInput };
 	}
 
@@ -109,6 +112,7 @@ export class FileWriteGate {
 		path: string,
 		given: string,
 		sessionId: string | undefined,
+		before: Uint8Array | undefined,
 	): Promise<void> {
 		const journal = this.options.journal;
 		if (!journal) return;
@@ -117,6 +121,7 @@ export class FileWriteGate {
 			tool: request.toolName,
 			summary: `${request.toolName} ${given}`,
 			...(sessionId !== undefined ? { sessionId } : {}),
+			before,
 		});
 		// Without an id the result cannot be matched to this write: what the CLI is about to write is recorded now.
 		if (request.toolUseId === undefined) await write.finished(true);

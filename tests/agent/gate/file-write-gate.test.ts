@@ -31,6 +31,15 @@ describe("FileWriteGate", () => {
 		expect(decision).toEqual({ behavior: "allow", updatedInput: input });
 	});
 
+	it("reads the note once before the write: the review's original and the journal's pre-image are that one read", async () => {
+		const { vault, review, journal, gate: writes } = gate({ "note.md": "# Title\nold line\n" });
+		const input = { file_path: "/vault/note.md", old_string: "old line", new_string: "new line" };
+		await writes.decide({ toolUseId: "t1", toolName: "Edit", input }, "s1");
+		expect(vault.reads).toEqual(["note.md"]);
+		expect(review.proposals[0]?.before).toBe("# Title\nold line\n");
+		expect(journal.before).toEqual([Buffer.from("# Title\nold line\n", "utf8")]);
+	});
+
 	it("applies a MultiEdit's edits in order, and reviews a Write's content as a new file", async () => {
 		const { review, gate: writes } = gate({ "note.md": "a b c\n" });
 		await writes.decide(
