@@ -8,7 +8,7 @@ import type { BridgeComponent } from "./obsidian/bridge/bridge-component";
 import { StatusBar } from "./obsidian/bridge/status-bar";
 import { EditorTracker } from "./obsidian/editor/editor-tracker";
 import { TagCommands } from "./obsidian/editor/tag-commands";
-import type { ObsidianNoteEvents } from "./obsidian/notes/obsidian-note-events";
+import type { ObsidianNoteStore } from "./obsidian/notes/obsidian-note-store";
 import { registerDiffReviewView } from "./obsidian/review/register-diff-review";
 import { BridgeSettingsHost } from "./obsidian/settings/bridge-settings-host";
 import { BridgeSettingTab } from "./obsidian/settings/settings-tab";
@@ -114,15 +114,15 @@ export default class ClaudeCodeBridgePlugin extends Plugin {
 			new Notice("Claude Code Bridge needs a vault on the local file system.");
 			return;
 		}
-		// One subscriber to the vault's and the metadata cache's events for the diagnostics and the vault tools alike.
-		const noteEvents = new runtime.ObsidianNoteEvents(this.app.vault, this.app.metadataCache);
+		// One note store, on one subscriber to the vault's and the metadata cache's events, for the diagnostics and the vault tools alike.
+		const noteStore = new runtime.ObsidianNoteStore(this.app.vault, this.app.metadataCache);
 		const vaultTools = host.settings.vaultTools.enabled
-			? this.createVaultTools(runtime, vaultPath, noteEvents)
+			? this.createVaultTools(runtime, vaultPath, noteStore)
 			: undefined;
 		this.bridge = this.addChild(
 			new BridgeComponent({
 				app: this.app,
-				noteEvents,
+				noteStore,
 				vaultPath,
 				settings: host.settings,
 				privacyRules: () => host.privacyRules(),
@@ -146,12 +146,12 @@ export default class ClaudeCodeBridgePlugin extends Plugin {
 	private createVaultTools(
 		runtime: BridgeRuntime,
 		vaultPath: string,
-		noteEvents: ObsidianNoteEvents,
+		noteStore: ObsidianNoteStore,
 	): VaultToolsComponent {
 		const host = this.settingsHost;
 		return new runtime.VaultToolsComponent({
 			app: this.app,
-			noteEvents,
+			noteStore,
 			paths: new VaultPaths(vaultPath),
 			settings: () => host.settings.vaultTools,
 			savePort: async (port) => {

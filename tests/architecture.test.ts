@@ -14,15 +14,18 @@ const FLOORS: readonly (readonly string[])[] = [
 	["src/shared"],
 	["src/protocol", "src/server", "src/server/http"],
 	["src/vault/markdown", "src/vault/notes", "src/vault", "src/vault/privacy", "src/vault/folder"],
+	// A proposed edit waiting for the user, and the activity journal every surface's writes are recorded in, once,
+	// below every feature that proposes or records one.
+	["src/review", "src/journal"],
 	// The features: siblings that never import each other.
 	[
 		"src/ide",
 		"src/ide/claude-permissions",
 		"src/ide/diagnostics",
-		"src/ide/diff-review",
 		"src/ide/doctor",
 		"src/ide/tools",
 		"src/ide/workspace",
+		"src/review",
 		"src/vault-tools",
 		"src/vault-tools/kit",
 		"src/vault-tools/prompts",
@@ -33,7 +36,6 @@ const FLOORS: readonly (readonly string[])[] = [
 		"src/vault-tools/stdio",
 		"src/vault-tools/text",
 		"src/vault-tools/tools",
-		"src/journal",
 		"src/agent",
 		"src/agent/claude-cli",
 		"src/agent/engine",
@@ -63,7 +65,7 @@ const FLOORS: readonly (readonly string[])[] = [
 ];
 
 /** The features of the feature floor; a feature is a folder and its subfolders. */
-const FEATURES = ["src/ide", "src/vault-tools", "src/journal", "src/agent"];
+const FEATURES = ["src/ide", "src/vault-tools", "src/agent"];
 
 /**
  * Each part of src/ (a folder's own files, a subfolder of a top-level folder with everything below it, or a
@@ -81,16 +83,18 @@ const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
 	"src/vault": [],
 	"src/vault/privacy": ["src/vault", "src/vault/markdown", "src/vault/notes", "src/shared"],
 	"src/vault/folder": ["src/vault/markdown", "src/vault/notes", "src/shared"],
+	// The review floor: one proposal and one decision model, the pending reviews.
+	"src/review": ["src/vault", "src/vault/privacy", "src/shared"],
 	// The Claude Code IDE features.
 	"src/ide/workspace": ["src/vault", "src/vault/notes", "src/vault/privacy", "src/shared"],
 	"src/ide/diagnostics": ["src/vault/markdown", "src/vault/notes"],
-	"src/ide/diff-review": ["src/vault", "src/vault/privacy", "src/protocol", "src/shared"],
 	"src/ide/claude-permissions": ["src/vault", "src/shared"],
 	"src/ide/tools": [
 		"src/ide/diagnostics",
-		"src/ide/diff-review",
 		"src/ide/workspace",
+		"src/review",
 		"src/vault",
+		"src/vault/privacy",
 		"src/protocol",
 		"src/shared",
 	],
@@ -108,6 +112,7 @@ const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
 	"src/vault-tools/text": ["src/vault/markdown", "src/vault/notes", "src/shared"],
 	"src/vault-tools/regex": [],
 	"src/vault-tools/kit": [
+		"src/review",
 		"src/vault-tools/regex",
 		"src/vault-tools/text",
 		"src/vault/notes",
@@ -126,6 +131,7 @@ const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
 		"src/shared",
 	],
 	"src/vault-tools": [
+		"src/review",
 		"src/vault-tools/kit",
 		"src/vault-tools/regex",
 		"src/vault-tools/tools",
@@ -154,7 +160,7 @@ const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
 	// The stream-json engine: sessions over the CLI's control protocol, attachments, the CLI's session files.
 	"src/agent/engine": ["src/agent", "src/agent/claude-cli"],
 	// The gate every tool call passes: rules, questions, file writes put to review.
-	"src/agent/gate": ["src/agent"],
+	"src/agent/gate": ["src/agent", "src/review", "src/journal"],
 	// The panel's transcript: its rows, the Markdown of replies, the export as a note.
 	"src/agent/transcript": ["src/agent", "src/shared"],
 	// Every feature built from ports, once, for every root.
@@ -166,9 +172,9 @@ const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
 		"src/ide",
 		"src/ide/claude-permissions",
 		"src/ide/diagnostics",
-		"src/ide/diff-review",
 		"src/ide/tools",
 		"src/ide/workspace",
+		"src/review",
 		"src/vault-tools",
 		"src/vault-tools/kit",
 		"src/vault-tools/prompts",
@@ -194,7 +200,7 @@ const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
 	// The editor and workspace side: selection tracking, "Tag for Claude Code", the workspace port.
 	"src/obsidian/editor": ["src/ide", "src/ide/workspace", "src/vault"],
 	// The review view: the panel, its suggestions and diff, the view, its port and registration.
-	"src/obsidian/review": ["src/obsidian/editor", "src/ide/diff-review", "src/vault", "src/shared"],
+	"src/obsidian/review": ["src/obsidian/editor", "src/review", "src/vault", "src/shared"],
 	// The activity view and the plugin's journal store.
 	"src/obsidian/activity": [
 		"src/obsidian/notes",
@@ -278,9 +284,9 @@ const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
 		"src/assembly",
 		"src/ide",
 		"src/ide/claude-permissions",
-		"src/ide/diff-review",
 		"src/ide/doctor",
 		"src/ide/workspace",
+		"src/review",
 		"src/vault-tools/resources",
 		"src/vault-tools/serve",
 		"src/vault",

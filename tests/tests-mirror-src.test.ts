@@ -39,10 +39,6 @@ export const TESTED_ELSEWHERE: Record<string, { where: string[]; why: string }> 
 		where: ["tests/ide/doctor/doctor.test.ts"],
 		why: "the vault's real path checks, through runDoctor",
 	},
-	"src/obsidian/notes/files-by-name.ts": {
-		where: ["tests/obsidian/notes/obsidian-diagnostics-notes.test.ts", "tests/contracts/vault-index.test.ts"],
-		why: "link resolution among public notes, through both Obsidian adapters",
-	},
 	"src/obsidian/settings/mcp-commands.ts": {
 		where: ["tests/obsidian/settings/vault-tools-section.test.ts"],
 		why: "the copyable commands, through the settings section",
@@ -115,7 +111,7 @@ export const TESTED_ELSEWHERE: Record<string, { where: string[]; why: string }> 
 		where: ["tests/ide/diagnostics/rules/diagnose-note.test.ts", "tests/ide/tools/get-diagnostics.test.ts"],
 		why: "the engine is how the rules run: the rule tests and getDiagnostics drive it",
 	},
-	"src/ide/diff-review/diff-layout.ts": {
+	"src/review/diff-layout.ts": {
 		where: ["tests/shared/word-diff.test.ts"],
 		why: "the review's line layout, tested with the word diff it lays out",
 	},
@@ -154,12 +150,16 @@ export const TESTED_ELSEWHERE: Record<string, { where: string[]; why: string }> 
 		where: ["tests/obsidian/vault-tools-plugin.test.ts"],
 		why: "the vault tools' component, tested inside the plugin against the fake obsidian module",
 	},
+	"src/vault-tools/kit/ports.ts": {
+		where: ["tests/vault-tools/kit/write-flow.test.ts"],
+		why: "the words of a rejection, read in the write flow's answers",
+	},
 	"src/protocol/json-rpc.ts": {
 		where: ["tests/integration/json-rpc-errors.test.ts", "tests/robustness/json-rpc-fuzz.test.ts"],
 		why: "message parsing and errors, tested over the socket and by fuzzing",
 	},
 	"src/protocol/mcp-types.ts": {
-		where: ["tests/ide/diff-review/diff-review-manager.test.ts", "tests/integration/mcp-lifecycle.test.ts"],
+		where: ["tests/ide/tools/open-diff-review.test.ts", "tests/integration/mcp-lifecycle.test.ts"],
 		why: "MCP types with textResult/toolError helpers, checked in every tool answer",
 	},
 	"src/protocol/tool-registry.ts": {

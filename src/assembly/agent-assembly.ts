@@ -1,22 +1,21 @@
 import type { InProcessMcpServers } from "../agent/agent-session";
 import type { AttachmentResolver } from "../agent/engine/attachment-resolver";
-import type { FileWriteReview } from "../agent/gate/file-write-review";
 import { PanelToolGate, type ShellSandboxState } from "../agent/gate/panel-tool-gate";
 import type { PermissionRules } from "../agent/gate/permission-rules";
+import type { EditReview } from "../review/edit-proposal";
 import type { VaultIndex } from "../vault/notes/vault-index";
 import type { Bridge } from "./bridge-assembly";
 import { InProcessVaultTools, noInProcessServers, PANEL_VAULT_TOOLS_SERVER } from "./in-process-vault-tools";
 import { JournalRecorders, linkResolver, noteReferences, pathLocator } from "./journal-wiring";
 import { PanelAttachments } from "./panel-attachments";
-import { PanelFileWriteReview } from "./panel-file-write-review";
 import { PanelGateVault } from "./panel-gate-vault";
-import { PanelWriteJournal } from "./panel-write-journal";
+import { PanelWriteJournal } from "../journal/panel-write-journal";
 
 export interface AgentAssemblyOptions {
 	/** Where "always" rules are kept: the plugin's data, or `JsonFilePermissionRules` for the headless host. */
 	rules: PermissionRules;
 	/** Where file writes are reviewed. Default: the bridge's own review (the review view, or the headless `diff` commands). */
-	review?: FileWriteReview;
+	review?: EditReview;
 	/** The vault tools' index, so the journal names the notes a link argument names (as the bridge's recorders do). */
 	index?: VaultIndex;
 	/** Whether this session's shell commands run in the sandbox (known once its guard is decided). Default: no sandbox. */
@@ -51,7 +50,7 @@ export function assembleAgent(
 	const journal = bridge.activity?.journal;
 	const gate = new PanelToolGate({
 		vault: new PanelGateVault(bridge.privacy),
-		review: options.review ?? new PanelFileWriteReview(bridge.reviews, absolutePath),
+		review: options.review ?? bridge.reviews,
 		rules: options.rules,
 		inProcessServers: () => (bridge.vaultTools ? [PANEL_VAULT_TOOLS_SERVER] : []),
 		...(options.shellSandbox ? { shellSandbox: options.shellSandbox } : {}),

@@ -14,7 +14,6 @@ import type { YamlCodec } from "../shared/yaml-codec";
 import { createVaultToolRegistry } from "../vault-tools/create-vault-tools";
 import { VAULT_TOOLS_INSTRUCTIONS } from "../vault-tools/instructions";
 import type { ActiveNote, ActiveNoteSource } from "../vault-tools/kit/ports";
-import { DiffReviewWriteReview } from "./diff-review-write-review";
 import { VAULT_TOOLS_RELAY_CLIENT_NAME, vaultToolRelayMethods } from "../vault-tools/serve/relay-methods";
 import { VaultToolServer } from "../vault-tools/serve/vault-tool-server";
 import type { VaultIndex } from "../vault/notes/vault-index";
@@ -22,10 +21,10 @@ import type { VisibleVault } from "../vault/privacy/visible-vault";
 import { BridgeHost, type BridgeHostOptions } from "../ide/bridge-host";
 import { DiagnosticsEngine } from "../ide/diagnostics/diagnostics-engine";
 import type { DiagnosticsNotes } from "../vault/notes/notes";
-import { DiffReviewManager } from "../ide/diff-review/diff-review-manager";
+import { PendingReviews } from "../review/pending-reviews";
 import { DiffReviewTools } from "../ide/tools/diff-review-tools";
-import { readTextIfExists } from "../ide/diff-review/read-text-if-exists";
-import type { AcceptOutcome, DiffReviewPort, PendingReview } from "../ide/diff-review/review-types";
+import { readTextIfExists } from "../shared/read-text-if-exists";
+import type { AcceptOutcome, DiffReviewPort, PendingReview } from "../review/edit-proposal";
 import { Notifier } from "../ide/notifier";
 import type { PrivacyRules } from "../vault/privacy/privacy";
 import { VaultPrivacy } from "../vault/privacy/vault-privacy";
@@ -161,7 +160,7 @@ export interface Bridge {
 	privacy: VaultPrivacy;
 	tools: ToolRegistry;
 	/** Pending edit reviews (the headless `diff` commands decide them). */
-	reviews: DiffReviewManager;
+	reviews: PendingReviews;
 	/** Turns the review tools on or off (the setting). */
 	diffTools: DiffReviewTools;
 	/** getDiagnostics' engine (the headless host warms it up). */
@@ -253,17 +252,21 @@ export function assembleBridge(options: BridgeAssemblyOptions): Bridge {
 		queuedMentionSpacingMs: QUEUED_MENTION_SPACING_MS,
 	});
 
-	const reviews: DiffReviewManager = new DiffReviewManager({
+	const reviews: PendingReviews = new PendingReviews({
 		paths,
 		privacy,
-		clientName: (sessionId) => host.status().clients.find((client) => client.id === sessionId)?.clientName,
 		port: ports.reviewPort({
 			accept: (review, finalText) => reviews.accept(review.tabName, finalText, review.id),
 			reject: (review, reason) => reviews.reject(review.tabName, review.id, reason),
 			closed: (review) => reviews.viewClosed(review.tabName, review.id),
 		}),
 	});
-	const diffTools = new DiffReviewTools(tools, reviews);
+	const diffTools = new DiffReviewTools(tools, {
+		paths,
+		reviews,
+		privacy,
+		clientName: (sessionId) => host.status().clients.find((client) => client.id === sessionId)?.clientName,
+	});
 	diffTools.setEnabled(options.reviewEdits);
 	const workspaceTools = createWorkspaceTools({
 		paths,
@@ -320,7 +323,7 @@ export function assembleBridge(options: BridgeAssemblyOptions): Bridge {
 
 /**
  * The vault tools over the bridge's parts: the IDE tools' privacy decision (the same rules and the same tag
- * reader, or one the root vouches for), writes reviewed through the same DiffReviewManager as `openDiff` unless
+ * reader, or one the root vouches for), writes reviewed through the same pending reviews as `openDiff` unless
  * review is off, and the active note from the privacy-checked selection.
  */
 function assembleVaultTools(
@@ -328,7 +331,7 @@ function assembleVaultTools(
 	vaultOptions: VaultToolsAssemblyOptions,
 	bridge: {
 		privacy: VaultPrivacy;
-		reviews: DiffReviewManager;
+		reviews: PendingReviews;
 		currentSelection: () => SelectionSnapshot | undefined;
 		recorders: JournalRecorders | undefined;
 	},
@@ -345,7 +348,6 @@ function assembleVaultTools(
 			})
 		: vaultOptions.index;
 	const vault = privacy.visibleVault(index);
-	const review = new DiffReviewWriteReview(reviews, (path) => paths.toAbsolute(path));
 	const reviewWrites = vaultOptions.reviewWrites ?? (() => true);
 	const shared: VaultToolsShared = {
 		vault,
@@ -354,7 +356,7 @@ function assembleVaultTools(
 	const registry = createVaultToolRegistry({
 		vault,
 		yaml: vaultOptions.yaml,
-		review: () => (reviewWrites() ? review : undefined),
+		review: () => (reviewWrites() ? reviews : undefined),
 		...(vaultOptions.writesUnavailable ? { writesUnavailable: vaultOptions.writesUnavailable } : {}),
 		activeNote: shared.activeNote,
 		...(vaultOptions.textCap !== undefined ? { textCap: vaultOptions.textCap } : {}),

@@ -12,6 +12,7 @@ import type { JournalBounds, JournalStore } from "../journal/journal-store";
 import { outcomeClassifier } from "../journal/outcome-classifier";
 import { referencesPerTurn } from "../journal/references-per-turn";
 import type { UndoVault } from "../journal/undo";
+import { isOpenDiffRejection } from "../ide/tools/open-diff";
 import type { RequestObserver } from "../protocol/request-observer";
 import { REJECTED_BY_USER } from "../vault-tools/kit/ports";
 import { VAULT_TOOLS_RELAY_CLIENT_NAME, VAULT_TOOLS_RELAY_METHODS } from "../vault-tools/serve/relay-methods";
@@ -44,8 +45,8 @@ export interface JournalAssemblyOptions {
  */
 const USER_REJECTION = new RegExp(`^Not (?:applied|created): ${REJECTED_BY_USER}`);
 
-/** The one classifier of every surface: the IDE review's `DIFF_REJECTED` and the vault tools' rejection are the user's. */
-export const classifyOutcome = outcomeClassifier((text) => text === "DIFF_REJECTED" || USER_REJECTION.test(text));
+/** The one classifier of every surface: the IDE review's rejection and the vault tools' rejection are the user's. */
+export const classifyOutcome = outcomeClassifier((text) => isOpenDiffRejection(text) || USER_REJECTION.test(text));
 
 /** Where a path argument (absolute, relative or `file://`) leads in the vault, and whether a file is there. */
 export interface PathLocator {

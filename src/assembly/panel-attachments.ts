@@ -1,7 +1,7 @@
 import { readdir, stat } from "node:fs/promises";
 import type { MessageAttachment } from "../agent/agent-session";
 import type { AttachmentResolver, ResolvedAttachment } from "../agent/engine/attachment-resolver";
-import { readTextIfExists } from "../ide/diff-review/read-text-if-exists";
+import { readTextIfExists } from "../shared/read-text-if-exists";
 import type { VaultPrivacy } from "../vault/privacy/vault-privacy";
 import { VaultPathError, type VaultLocation } from "../vault/vault-paths";
 

@@ -1,8 +1,19 @@
 import { stat } from "node:fs/promises";
 import type { GatePath, GateVault } from "../agent/gate/gate-ports";
-import { readTextIfExists } from "../ide/diff-review/read-text-if-exists";
+import { readFile } from "node:fs/promises";
 import type { VaultPrivacy } from "../vault/privacy/vault-privacy";
 import { VaultPathError, type VaultLocation } from "../vault/vault-paths";
+
+/** A file's bytes; undefined when there is none. Other failures are thrown. */
+async function bytesIfExists(absolutePath: string): Promise<Uint8Array | undefined> {
+	try {
+		return await readFile(absolutePath);
+	} catch (error) {
+		const code = typeof error === "object" && error !== null && "code" in error ? error.code : undefined;
+		if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+		throw error;
+	}
+}
 
 /** What a path names on disk now: a file, a folder, or nothing. */
 export type PathKind = "file" | "folder" | "none";
@@ -19,20 +30,20 @@ async function kindOnDisk(absolutePath: string): Promise<PathKind> {
  * The gate's view of the vault through its one privacy boundary: a path resolved as every wire path is (outside
  * the vault, also through a symbolic link, is outside); an existing file judged by `VaultPrivacy.hides` (folders,
  * tags, hidden, the link's target too), a folder or a new file by its folder alone, as the vault tools judge a new
- * note. Text is read through the boundary's reader, which never reads a private file.
+ * note. A file is read through the boundary's reader, which never reads a private file.
  */
 export class PanelGateVault implements GateVault {
-	private readonly readPublicText: (absolutePath: string) => Promise<string | undefined>;
+	private readonly readBytes: (absolutePath: string) => Promise<Uint8Array | undefined>;
 	private readonly kindOf: (absolutePath: string) => Promise<PathKind>;
 
 	constructor(
 		private readonly privacy: VaultPrivacy,
 		options: {
-			readText?: (absolutePath: string) => Promise<string | undefined>;
+			readBytes?: (absolutePath: string) => Promise<Uint8Array | undefined>;
 			kindOf?: (absolutePath: string) => Promise<PathKind>;
 		} = {},
 	) {
-		this.readPublicText = privacy.textReader(options.readText ?? readTextIfExists);
+		this.readBytes = options.readBytes ?? bytesIfExists;
 		this.kindOf = options.kindOf ?? kindOnDisk;
 	}
 
@@ -53,8 +64,15 @@ export class PanelGateVault implements GateVault {
 		return this.privacy.mayHoldPrivate(vaultPath);
 	}
 
-	readText(vaultPath: string): Promise<string | undefined> {
-		return this.readPublicText(this.privacy.paths.toAbsolute(vaultPath));
+	async readFile(vaultPath: string): Promise<{ bytes: Uint8Array; text: string } | undefined> {
+		let bytes: Uint8Array | undefined;
+		// Through the boundary's reader, which never reads a private file.
+		const read = this.privacy.textReader(async (absolutePath) => {
+			bytes = await this.readBytes(absolutePath);
+			return bytes === undefined ? undefined : Buffer.from(bytes).toString("utf8");
+		});
+		const text = await read(this.privacy.paths.toAbsolute(vaultPath));
+		return text === undefined || bytes === undefined ? undefined : { bytes, text };
 	}
 
 	private inPrivateFolder(location: VaultLocation): boolean {

@@ -1,13 +1,13 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import type { DiffReviewManager } from "../ide/diff-review/diff-review-manager";
-import type { PendingReview } from "../ide/diff-review/review-types";
+import type { PendingReviews } from "../review/pending-reviews";
+import type { PendingReview } from "../review/edit-proposal";
 import type { HeadlessCommand } from "./command-loop";
 
 const USAGE = "diff list | diff accept [<tab_name>] [--text-file F] | diff reject [<tab_name> [<reason for Claude>…]]";
 
 /** `diff list|accept|reject`: decide Claude's proposed edits without the app. */
-export function diffCommand(reviews: DiffReviewManager): HeadlessCommand {
+export function diffCommand(reviews: PendingReviews): HeadlessCommand {
 	return {
 		usage: "diff list|accept|reject [<tab_name>] [<reason>…]",
 		summary:
@@ -28,7 +28,7 @@ export function diffCommand(reviews: DiffReviewManager): HeadlessCommand {
 	};
 }
 
-function listReviews(reviews: DiffReviewManager): string {
+function listReviews(reviews: PendingReviews): string {
 	const pending = reviews.list();
 	if (pending.length === 0) return "No reviews pending.";
 	return pending
@@ -46,7 +46,7 @@ function listReviews(reviews: DiffReviewManager): string {
 		.join("\n");
 }
 
-function accept(reviews: DiffReviewManager, args: string[]): string {
+function accept(reviews: PendingReviews, args: string[]): string {
 	let textFile: string | undefined;
 	const names: string[] = [];
 	for (let i = 0; i < args.length; i++) {
@@ -63,7 +63,7 @@ function accept(reviews: DiffReviewManager, args: string[]): string {
 	return `Accepted ${JSON.stringify(review.tabName)}${finalText === undefined ? "" : ` with the text of ${textFile}`}`;
 }
 
-function reject(reviews: DiffReviewManager, args: string[]): string {
+function reject(reviews: PendingReviews, args: string[]): string {
 	const [name, ...words] = args;
 	const review = chooseReview(reviews, name === undefined ? [] : [name]);
 	const reason = words.join(" ").trim();
@@ -74,7 +74,7 @@ function reject(reviews: DiffReviewManager, args: string[]): string {
 }
 
 /** The named review: its exact tab name, or a unique part of it (the hex id) or its note path; or the only one. */
-function chooseReview(reviews: DiffReviewManager, names: string[]): PendingReview {
+function chooseReview(reviews: PendingReviews, names: string[]): PendingReview {
 	if (names.length > 1) throw new Error(`one tab name at most (quote names with spaces); usage: ${USAGE}`);
 	const name = names[0];
 	const pending = reviews.list();

@@ -1,5 +1,5 @@
 import { computeLineDiff } from "../shared/word-diff";
-import type { DiffReviewPort, PendingReview } from "../ide/diff-review/review-types";
+import type { DiffReviewPort, PendingReview } from "../review/edit-proposal";
 
 /** Reviews on the headless host are decided with `diff accept` / `diff reject`; showing one announces it. */
 export class HeadlessReviewPort implements DiffReviewPort {

@@ -1,7 +1,8 @@
 import type { ToolDefinition } from "../protocol/mcp-types";
 import { ToolRegistry } from "../protocol/tool-registry";
 import { KeyedMutex } from "../shared/keyed-mutex";
-import type { ActiveNoteSource, WriteReview } from "./kit/ports";
+import type { EditReview } from "../review/edit-proposal";
+import type { ActiveNoteSource } from "./kit/ports";
 import { DEFAULT_TEXT_CAP, type VaultToolEnvironment } from "./kit/tool-kit";
 import { RegexScanner } from "./regex/regex-scanner";
 import { createActiveNoteTool } from "./tools/active-note";
@@ -31,7 +32,7 @@ export interface VaultToolsOptions {
 	 * The review writes go through, asked per write so a settings switch takes effect at once. Returning
 	 * undefined (or leaving this out) applies writes directly: review off.
 	 */
-	review?: () => WriteReview | undefined;
+	review?: () => EditReview | undefined;
 	/** When this returns a reason, write tools answer it as an error and change nothing. */
 	writesUnavailable?: () => string | undefined;
 	/** The note open in the editor, for `active_note`. */

@@ -10,6 +10,7 @@ export class VaultPathError extends Error {
 	}
 }
 
+/** A place inside the vault, resolved from a path argument: the one meaning of "vault location". */
 export interface VaultLocation {
 	/** Vault-relative, forward slashes, no leading slash; "" for the vault root. */
 	relative: string;

@@ -4,7 +4,6 @@ import type { AskingSession, ToolUseRequest } from "../../src/agent/agent-sessio
 import { applyCliEdits } from "../../src/agent/gate/cli-edit";
 import { MemoryPermissionRules } from "../../src/agent/gate/permission-rules";
 import { assembleAgent } from "../../src/assembly/agent-assembly";
-import { PANEL_REVIEW_SESSION } from "../../src/assembly/panel-file-write-review";
 import { MemoryJournalStore } from "../../src/journal/memory-journal-store";
 import { startAssembledBridge, type AssembledBridge } from "../helpers/assembled-bridge";
 import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
@@ -60,8 +59,8 @@ describe("assembleAgent", () => {
 		expect(pending).toMatchObject({
 			proposedText: "# Note\nsecond draft\n",
 			originalText: "# Note\nfirst draft\n",
-			sessionId: PANEL_REVIEW_SESSION,
-			proposer: { client: "Claude Code (agent panel)", tool: "Edit" },
+			sessionId: -1,
+			proposer: { surface: "panel", client: "Claude Code (agent panel)", tool: "Edit" },
 		});
 		expect(readFileSync(file, "utf8")).toBe("# Note\nfirst draft\n");
 		fixture.bridge.reviews.accept(pending?.tabName ?? "", "# Note\nthe user's draft\n");

@@ -1,13 +1,13 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { assembleBridge, type Bridge, type ReviewDecisions } from "../../src/assembly/bridge-assembly";
-import type { PendingReview } from "../../src/ide/diff-review/review-types";
+import type { PendingReview } from "../../src/review/edit-proposal";
 import type { SelectionSnapshot } from "../../src/ide/workspace/selection";
 import { VaultPaths } from "../../src/vault/vault-paths";
 import type { OpenEditor, WorkspacePort } from "../../src/ide/workspace/workspace-port";
 import type { ToolResult } from "../../src/protocol/mcp-types";
 import { makeTempDir } from "../helpers/temp-dir";
-import { FakeReviewPort } from "../ide/diff-review/fake-review-port";
+import { FakeReviewPort } from "../review/fake-review-port";
 import { MemoryDiagnosticsNotes } from "../vault/notes/memory-diagnostics-notes";
 import { pollUntil } from "../helpers/wait-until";
 import { connectOrThrow } from "../helpers/test-client";
@@ -162,6 +162,7 @@ describe("assembleBridge", () => {
 			});
 			const review = await shown("wire");
 			expect(review.proposer).toEqual({
+				surface: "ide",
 				client: "test-client",
 				session: expect.any(Number) as unknown,
 				tool: "openDiff",

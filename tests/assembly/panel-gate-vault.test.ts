@@ -25,9 +25,9 @@ function vault() {
 		tagsOf: (path) => (path === "tagged.md" ? ["secret"] : []),
 	});
 	const gateVault = new PanelGateVault(privacy, {
-		readText: (absolute) => {
+		readBytes: (absolute) => {
 			reads.push(absolute);
-			return Promise.resolve("text");
+			return Promise.resolve(Buffer.from("text", "utf8"));
 		},
 	});
 	return { gateVault, reads };
@@ -58,8 +58,11 @@ describe("PanelGateVault", () => {
 
 	it("reads a visible file's text, and never a private one's", async () => {
 		const { gateVault, reads } = vault();
-		expect(await gateVault.readText("Public/note.md")).toBe("text");
-		expect(await gateVault.readText("Private/diary.md")).toBeUndefined();
+		expect(await gateVault.readFile("Public/note.md")).toEqual({
+			bytes: Buffer.from("text", "utf8"),
+			text: "text",
+		});
+		expect(await gateVault.readFile("Private/diary.md")).toBeUndefined();
 		expect(reads).toEqual([join(root, "Public", "note.md")]);
 	});
 });

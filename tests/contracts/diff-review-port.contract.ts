@@ -1,4 +1,4 @@
-import type { DiffReviewPort, PendingReview } from "../../src/ide/diff-review/review-types";
+import type { DiffReviewPort, PendingReview } from "../../src/review/edit-proposal";
 import type { VaultLocation } from "../../src/vault/vault-paths";
 
 /** One review host under test: the port, over a vault holding the given notes. */
@@ -38,7 +38,7 @@ export function diffReviewPortContract(name: string, factory: DiffReviewPortFact
 			proposedText: "alpha, edited\n",
 			isNewFile: false,
 			sessionId: 1,
-			proposer: { client: "claude-code", session: 1, tool: "openDiff" },
+			proposer: { surface: "ide", client: "claude-code", session: 1, tool: "openDiff" },
 			since: new Date(0),
 			...overrides,
 		});

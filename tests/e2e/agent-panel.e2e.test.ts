@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentEvent, AgentSession } from "../../src/agent/agent-session";
 import { MemoryPermissionRules } from "../../src/agent/gate/permission-rules";
-import { PANEL_REJECTED } from "../../src/assembly/panel-file-write-review";
+import { PANEL_REJECTED } from "../../src/agent/gate/file-write-gate";
 import { MemoryJournalStore } from "../../src/journal/memory-journal-store";
 import { createAgentEngine } from "../../src/obsidian/agent/agent-engine-runtime";
 import { startAssembledBridge, type AssembledBridge } from "../helpers/assembled-bridge";

@@ -6,8 +6,8 @@ import { makeTempDir } from "../helpers/temp-dir";
 import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 import { waitUntil } from "../helpers/wait-until";
 import { diffCommand } from "../../src/headless/diff-commands";
-import { DiffReviewManager } from "../../src/ide/diff-review/diff-review-manager";
-import { FakeReviewPort } from "../ide/diff-review/fake-review-port";
+import { PendingReviews } from "../../src/review/pending-reviews";
+import { FakeReviewPort } from "../review/fake-review-port";
 import { makeToolVault } from "../ide/tools/ide-tool-fixture";
 
 describe("the headless host's diff commands", () => {
@@ -147,28 +147,23 @@ describe("diff reject with a reason, for a proposer that hears it (the vault too
 	afterAll(() => vault.remove());
 
 	it("diff reject x because …: the words after the name reach the proposer as its reason", async () => {
-		const reviews = new DiffReviewManager({ paths: vault.paths, port: new FakeReviewPort() });
-		const heard: string[] = [];
+		const reviews = new PendingReviews({ paths: vault.paths, port: new FakeReviewPort() });
 		const path = join(vault.root, "note.md");
-		const answer = reviews.open(
-			{
-				oldFilePath: path,
-				newFilePath: path,
-				newFileContents: "new\n",
-				tabName: "Vault tools #1: edit_note note.md",
-				proposer: { client: "Claude's vault tools", tool: "edit_note" },
-				vaultTools: {},
-			},
-			{ sessionId: 0, signal: new AbortController().signal },
-			{ onRejectReason: (reason) => heard.push(reason) },
-		);
+		const answer = reviews.propose({
+			note: "note.md",
+			before: "old\n",
+			after: "new\n",
+			title: "Vault tools #1: edit_note note.md",
+			proposer: { surface: "vault-tools", client: "Claude's vault tools", tool: "edit_note" },
+			hearsReason: true,
+			signal: new AbortController().signal,
+		});
 		await waitUntil(() => reviews.findPending() !== undefined, "the review to be pending");
 		const command = diffCommand(reviews);
 		expect(await command.run(["reject", "#1", "because", "it belongs in Drafts"])).toBe(
 			'Rejected "Vault tools #1: edit_note note.md"; Claude is told the reason',
 		);
-		expect(heard).toEqual(["because it belongs in Drafts"]);
-		expect((await answer).content[0]?.text).toBe("DIFF_REJECTED");
+		expect(await answer).toEqual({ kind: "rejected", reason: "because it belongs in Drafts" });
 		expect(readFileSync(path, "utf8")).toBe("old\n");
 	});
 });

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { DiffReviewManager } from "../../src/ide/diff-review/diff-review-manager";
+import { PendingReviews } from "../../src/review/pending-reviews";
 import { DiffReviewTools } from "../../src/ide/tools/diff-review-tools";
 import { selectionSnapshot, type SelectionSnapshot } from "../../src/ide/workspace/selection";
 import { createWorkspaceTools } from "../../src/ide/tools/workspace-tools";
@@ -10,7 +10,7 @@ import type { OpenEditor, OpenNoteOptions, WorkspacePort } from "../../src/ide/w
 import { ToolRegistry } from "../../src/protocol/tool-registry";
 import { startBridge, type BridgeFixture } from "../helpers/bridge-fixture";
 import { connectOrThrow, type JsonRpcAnswer, type TestClient } from "../helpers/test-client";
-import { FakeReviewPort } from "../ide/diff-review/fake-review-port";
+import { FakeReviewPort } from "../review/fake-review-port";
 import { waitUntil } from "../helpers/wait-until";
 import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
@@ -51,7 +51,7 @@ class FakeWorkspace implements WorkspacePort {
 let bridge: BridgeFixture;
 let registry: ToolRegistry;
 let port: FakeReviewPort;
-let reviews: DiffReviewManager;
+let reviews: PendingReviews;
 let diffTools: DiffReviewTools;
 let workspace: FakeWorkspace;
 let latest: SelectionSnapshot | undefined;
@@ -64,8 +64,8 @@ beforeEach(async () => {
 	writeFileSync(join(bridge.vault, "note.md"), "# Note\n\nOld words here.\n");
 	const paths = new VaultPaths(bridge.vault);
 	port = new FakeReviewPort();
-	reviews = new DiffReviewManager({ paths, port });
-	diffTools = new DiffReviewTools(registry, reviews);
+	reviews = new PendingReviews({ paths, port });
+	diffTools = new DiffReviewTools(registry, { paths, reviews });
 	diffTools.setEnabled(true);
 	workspace = new FakeWorkspace();
 	latest = undefined;

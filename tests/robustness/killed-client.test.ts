@@ -1,12 +1,12 @@
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { DiffReviewManager } from "../../src/ide/diff-review/diff-review-manager";
+import { PendingReviews } from "../../src/review/pending-reviews";
 import { DiffReviewTools } from "../../src/ide/tools/diff-review-tools";
 import { VaultPaths } from "../../src/vault/vault-paths";
 import type { MethodHandler } from "../../src/protocol/mcp-session";
 import { ToolRegistry } from "../../src/protocol/tool-registry";
-import { FakeReviewPort } from "../ide/diff-review/fake-review-port";
+import { FakeReviewPort } from "../review/fake-review-port";
 import { startBridge, type BridgeFixture } from "../helpers/bridge-fixture";
 import { connectOrThrow, type TestClient } from "../helpers/test-client";
 import { waitUntil } from "../helpers/wait-until";
@@ -15,7 +15,7 @@ import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 /** A client that dies with requests in flight (socket destroyed, or its process SIGKILLed) leaves nothing behind. */
 let bridge: BridgeFixture;
 let port: FakeReviewPort;
-let reviews: DiffReviewManager;
+let reviews: PendingReviews;
 /** Lets a test hold `openDiff` inside its read of the note, to kill the client at that moment. */
 let readGate: Promise<void> | undefined;
 let readsStarted = 0;
@@ -46,16 +46,17 @@ beforeEach(async () => {
 	readGate = undefined;
 	readsStarted = 0;
 	slowCalls.length = 0;
-	reviews = new DiffReviewManager({
-		paths: new VaultPaths(bridge.vault),
-		port,
+	const paths = new VaultPaths(bridge.vault);
+	reviews = new PendingReviews({ paths, port });
+	new DiffReviewTools(registry, {
+		paths,
+		reviews,
 		readText: async () => {
 			readsStarted++;
 			await readGate;
 			return "# Note\n\nOld words.\n";
 		},
-	});
-	new DiffReviewTools(registry, reviews).setEnabled(true);
+	}).setEnabled(true);
 }, FIXTURE_TIMEOUT_MS);
 
 afterEach(async () => {

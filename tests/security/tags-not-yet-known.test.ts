@@ -1,33 +1,23 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { App as RealApp, CachedMetadata } from "obsidian";
+import type { App as RealApp } from "obsidian";
 import { App, type MetadataCache } from "../__mocks__/obsidian";
 import type { BridgeStatus } from "../../src/ide/bridge-host";
 import { BridgeComponent } from "../../src/obsidian/bridge/bridge-component";
 import { DEFAULT_SETTINGS } from "../../src/settings";
-import { parseNoteForCache } from "../obsidian/harness/metadata-parser";
+import { parseWithTags } from "../obsidian/harness/metadata-parser";
 import { connectOrThrow, type TestClient } from "../helpers/test-client";
 import { makeTempDir } from "../helpers/temp-dir";
 import { pollUntil } from "../helpers/wait-until";
 import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 /**
- * Issue 11, finding 7, through the plugin's own wiring (BridgeComponent, ObsidianVaultFiles) on the harness's
+ * Issue 11, finding 7, through the plugin's own wiring (BridgeComponent, ObsidianNoteStore) on the harness's
  * metadata cache, which like Obsidian's answers null for a note it has not parsed yet. A note synced into the
  * vault with `#private` is not private to a rule that reads tags from that cache until the parse: the CLI pages
  * `resources/list` right after connecting and reads what it lists. Until a note's tags are known it counts as private.
  */
-
-function parseWithTags(text: string): CachedMetadata {
-	const cache = parseNoteForCache(text);
-	const at = { line: 0, col: 0, offset: 0 };
-	const tags = [...text.matchAll(/(?:^|\s)(#[\p{L}\p{N}_/-]+)/gu)].map((match) => ({
-		tag: match[1] ?? "",
-		position: { start: at, end: at },
-	}));
-	return tags.length > 0 ? { ...cache, tags } : cache;
-}
 
 describe("a note whose tags the metadata cache does not know yet counts as private (Obsidian)", () => {
 	const temp = makeTempDir("tags-not-yet-known");

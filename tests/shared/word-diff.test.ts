@@ -1,4 +1,4 @@
-import { groupHunks, toSideBySide } from "../../src/ide/diff-review/diff-layout";
+import { groupHunks, toSideBySide } from "../../src/review/diff-layout";
 import { computeLineDiff, type DiffLine } from "../../src/shared/word-diff";
 
 /** A compact picture of a line: prefix, then changed words in [-…] / [+…]. */

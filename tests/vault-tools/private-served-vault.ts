@@ -4,7 +4,7 @@ import type { PrivacyRules } from "../../src/vault/privacy/privacy";
 import { VaultPrivacy } from "../../src/vault/privacy/vault-privacy";
 import { VaultPaths } from "../../src/vault/vault-paths";
 import type { JsonObject } from "../../src/protocol/json-rpc";
-import { ObsidianVaultFiles } from "../../src/obsidian/notes/obsidian-vault-files";
+import { ObsidianNoteStore } from "../../src/obsidian/notes/obsidian-note-store";
 import { ObsidianVaultIndex } from "../../src/obsidian/vault-tools/obsidian-vault-index";
 import { createVaultTools, type VaultToolsOptions } from "../../src/vault-tools/create-vault-tools";
 import { FolderVault } from "../../src/vault/folder/folder-vault";
@@ -33,7 +33,7 @@ export type ToolOptions = Partial<Omit<VaultToolsOptions, "vault">>;
 /**
  * The two adapters the vault tools run over, each with the tag reader its root passes to the privacy rules: the
  * folder (`FolderVault.tagsOf`, as `mcp --vault` and the headless host) and Obsidian (the fake app's
- * metadata cache through `ObsidianVaultFiles.tagsOf`, as the plugin). The files are on disk for both, since path
+ * metadata cache through `ObsidianNoteStore.tagsOf`, as the plugin). The files are on disk for both, since path
  * arguments are confined through the real folder.
  */
 export const ADAPTERS: [
@@ -74,19 +74,23 @@ export const ADAPTERS: [
 		async (files, rules, options) => {
 			const { root, remove } = writeVault(files);
 			const app = await createIndexedApp(files, root);
-			const index = new ObsidianVaultIndex(vaultIndexPorts(app));
+			// One store for the index and the tags, as the plugin has.
+			const ports = vaultIndexPorts(app);
+			const store = new ObsidianNoteStore(ports.vault, ports.metadataCache, { yaml: obsidianYamlCodec });
+			store.load();
+			const index = new ObsidianVaultIndex({ ...ports, store });
 			index.load();
-			const tags = new ObsidianVaultFiles(app as never);
 			return {
 				...serve(
 					root,
 					index,
 					rules,
-					(path) => tags.tagsOf(path),
+					(path) => store.tagsOf(path),
 					(path) => app.vault.contents.get(path),
 					{ yaml: obsidianYamlCodec, ...options },
 					() => {
 						index.unload();
+						store.unload();
 						remove();
 					},
 				),

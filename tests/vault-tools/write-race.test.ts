@@ -5,7 +5,7 @@ import type { RenameReport, VaultIndex } from "../../src/vault/notes/vault-index
 import { VisibleVault } from "../../src/vault/privacy/visible-vault";
 import { VaultPaths } from "../../src/vault/vault-paths";
 import { createVaultTools } from "../../src/vault-tools/create-vault-tools";
-import type { WriteReview } from "../../src/vault-tools/kit/ports";
+import type { EditReview } from "../../src/review/edit-proposal";
 import { makeTempDir } from "../helpers/temp-dir";
 import { makeVault, type VaultFixture } from "./vault-fixture";
 import { libraryYamlCodec } from "../../src/vault/folder/yaml-library-codec";
@@ -23,10 +23,10 @@ describe("a folder swapped for a link out of the vault while a vault-tool write 
 	let vault: VaultFixture | undefined;
 	/** What the review does while it is open (the attacker's move), before the user accepts. */
 	let duringReview: () => void = () => undefined;
-	const review: WriteReview = {
+	const review: EditReview = {
 		propose: (write) => {
 			duringReview();
-			return Promise.resolve({ kind: "accepted", finalText: write.newText });
+			return Promise.resolve({ kind: "accepted", text: write.after, edited: false });
 		},
 	};
 

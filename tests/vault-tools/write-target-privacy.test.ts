@@ -1,6 +1,6 @@
 import { symlinkSync } from "node:fs";
 import { join } from "node:path";
-import type { ProposedWrite, ReviewOutcome, WriteReview } from "../../src/vault-tools/kit/ports";
+import type { EditProposal, EditReview, ReviewDecision } from "../../src/review/edit-proposal";
 import { ADAPTERS, type ServedVault } from "./private-served-vault";
 import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
@@ -20,15 +20,15 @@ const FILES: Record<string, string> = {
 const RULES = { folders: ["Secret"], tags: ["private"] };
 
 /** A review that records what it was shown and answers as the user would. */
-class ScriptedReview implements WriteReview {
-	readonly shown: ProposedWrite[] = [];
+class ScriptedReview implements EditReview {
+	readonly shown: EditProposal[] = [];
 	constructor(public decision: "accepted" | "rejected") {}
-	propose(write: ProposedWrite): Promise<ReviewOutcome> {
+	propose(write: EditProposal): Promise<ReviewDecision> {
 		this.shown.push(write);
 		return Promise.resolve(
 			this.decision === "accepted"
-				? { kind: "accepted", finalText: write.newText }
-				: { kind: "rejected", reason: "the user rejected the change in the review" },
+				? { kind: "accepted", text: write.after, edited: false }
+				: { kind: "rejected" },
 		);
 	}
 }
@@ -48,7 +48,7 @@ describe.each(ADAPTERS)("write targets a private note occupies, over %s", (_name
 		review.decision = "accepted";
 		const answer = await vault.call("create_note", { path: "Notes/New.md", content: "# New\n" });
 		expect(answer.text).toMatch(/^Created Notes\/New\.md/);
-		expect(review.shown.map((write) => [write.path, write.conflict])).toEqual([["Notes/New.md", undefined]]);
+		expect(review.shown.map((write) => [write.note, write.cannotApply])).toEqual([["Notes/New.md", undefined]]);
 	});
 
 	it("create_note onto a private note: the user sees the conflict, Claude gets the answer a Reject gives, nothing is written", async () => {
@@ -58,8 +58,8 @@ describe.each(ADAPTERS)("write targets a private note occupies, over %s", (_name
 		expect(same(taken.text, "Notes/Diary.md")).toBe(same(free.text, "Notes/Free.md"));
 		expect(taken.isError).toBe(free.isError);
 		expect(free.text).toMatch(/^Not created: the user rejected the change in the review\. Nothing was written\.$/);
-		expect(review.shown.map((write) => write.path)).toEqual(["Notes/Free.md", "Notes/Diary.md"]);
-		expect(review.shown[1]?.conflict).toMatch(
+		expect(review.shown.map((write) => write.note)).toEqual(["Notes/Free.md", "Notes/Diary.md"]);
+		expect(review.shown[1]?.cannotApply).toMatch(
 			/^A note the vault tools cannot show \(private or hidden\) is already at this path/,
 		);
 		expect(vault.text("Notes/Diary.md")).toBe(FILES["Notes/Diary.md"]);

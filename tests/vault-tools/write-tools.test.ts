@@ -1,6 +1,6 @@
 import { symlinkSync, mkdirSync, existsSync } from "node:fs";
 import { join } from "node:path";
-import type { ProposedWrite, ReviewOutcome, WriteReview } from "../../src/vault-tools/kit/ports";
+import type { EditProposal, EditReview, ReviewDecision } from "../../src/review/edit-proposal";
 import { makeTempDir } from "../helpers/temp-dir";
 import { makeVault, type VaultFixture } from "./vault-fixture";
 
@@ -164,12 +164,13 @@ describe("edit_note", () => {
 
 describe("writes and review", () => {
 	it("writes what the user accepted, reports a rejection and writes nothing then", async () => {
-		let decision: (write: ProposedWrite) => ReviewOutcome = (write) => ({
+		let decision: (write: EditProposal) => ReviewDecision = (write) => ({
 			kind: "accepted",
-			finalText: `${write.newText}user line\n`,
+			text: `${write.after}user line\n`,
+			edited: true,
 		});
-		const proposals: ProposedWrite[] = [];
-		const review: WriteReview = {
+		const proposals: EditProposal[] = [];
+		const review: EditReview = {
 			propose: (write) => {
 				proposals.push(write);
 				return Promise.resolve(decision(write));
@@ -184,11 +185,10 @@ describe("writes and review", () => {
 			expect(accepted.text).toMatch(/the user changed the text in the review/);
 			expect(vault.read("A.md")).toBe("# A\nx\nuser line\n");
 			expect(proposals[0]).toMatchObject({
-				path: "A.md",
-				oldText: "# A\n",
-				newText: "# A\nx\n",
-				isNewNote: false,
-				tool: "edit_note",
+				note: "A.md",
+				before: "# A\n",
+				after: "# A\nx\n",
+				proposer: { tool: "edit_note" },
 			});
 			decision = () => ({ kind: "rejected" });
 			const rejected = await vault.call("edit_note", {
@@ -208,10 +208,10 @@ describe("writes and review", () => {
 
 	it("writes nothing when the note changed on disk while the review was open", async () => {
 		let vault: VaultFixture | undefined;
-		const review: WriteReview = {
+		const review: EditReview = {
 			propose: (write) => {
 				vault?.write("A.md", "# A\nchanged elsewhere\n");
-				return Promise.resolve({ kind: "accepted", finalText: write.newText });
+				return Promise.resolve({ kind: "accepted", text: write.after, edited: false });
 			},
 		};
 		vault = makeVault({ "A.md": "# A\n" }, { review: () => review });
@@ -232,10 +232,10 @@ describe("writes and review", () => {
 
 	it("does not write after the call was cancelled during the review", async () => {
 		const controller = new AbortController();
-		const review: WriteReview = {
+		const review: EditReview = {
 			propose: (write) => {
 				controller.abort();
-				return Promise.resolve({ kind: "accepted", finalText: write.newText });
+				return Promise.resolve({ kind: "accepted", text: write.after, edited: false });
 			},
 		};
 		const vault = makeVault({ "A.md": "# A\n" }, { review: () => review });
@@ -278,14 +278,14 @@ describe("writes and review", () => {
 
 	it("serialises writes per note: concurrent calls run one after the other and none is lost", async () => {
 		const events: string[] = [];
-		const review: WriteReview = {
+		const review: EditReview = {
 			propose: async (write) => {
-				const mark = /MARK (\d+)/.exec(write.newText.slice(write.oldText.length - 1))?.[1] ?? "?";
+				const mark = /MARK (\d+)/.exec(write.after.slice((write.before ?? "").length - 1))?.[1] ?? "?";
 				events.push(`start ${mark}`);
 				// Let the other calls run as far as they can before this review is decided.
 				for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
 				events.push(`end ${mark}`);
-				return { kind: "accepted", finalText: write.newText };
+				return { kind: "accepted", text: write.after, edited: false };
 			},
 		};
 		const vault = makeVault({ "A.md": "# A\n", "B.md": "# B\n" }, { review: () => review });

@@ -1,3 +1,4 @@
+import type { EditReview } from "../../review/edit-proposal";
 import type { ToolUseDecision, ToolUseRequest } from "../agent-session";
 import {
 	applyCliEdits,
@@ -8,16 +9,25 @@ import {
 	type CliEditResult,
 } from "./cli-edit";
 import { editForAcceptedText } from "./edit-for-accepted-text";
-import type { FileWriteReview } from "./file-write-review";
-import type { GateVault, JournaledWrite, WriteJournal } from "./gate-ports";
+import type { JournaledWrite, WriteJournal } from "../../journal/panel-write-journal";
+import type { GateVault } from "./gate-ports";
 import { applyNotebookEdit, type NotebookEditInput } from "./notebook-edit";
+
+/** How a review names who proposes a write of the panel's Claude Code. */
+export const PANEL_CLIENT = "Claude Code (agent panel)";
+/** The reason Claude reads when the user rejects without saying why; their reason follows it when they give one. */
+export const PANEL_REJECTED = "the user rejected the change in the review";
+/** The reason given when the CLI withdrew its question before the user decided. */
+export const PANEL_WITHDRAWN =
+	"the question was withdrawn (the turn was interrupted) before the user decided; the review was closed";
 
 /** Claude Code's own tools that write a file. */
 export const FILE_WRITE_TOOLS: readonly string[] = ["Edit", "MultiEdit", "Write", "NotebookEdit"];
 
 export interface FileWriteGateOptions {
 	vault: GateVault;
-	review: FileWriteReview;
+	/** Where writes are reviewed: the bridge's pending reviews (the review view, or the headless `diff` commands). */
+	review: EditReview;
 	/** Where an accepted write is recorded; none: nothing is. */
 	journal?: WriteJournal;
 }
@@ -40,6 +50,7 @@ interface Proposal {
 export class FileWriteGate {
 	/** Writes allowed and not yet reported back by the CLI, by tool use id. */
 	private readonly running = new Map<string, JournaledWrite>();
+	private nextReview = 1;
 
 	constructor(private readonly options: FileWriteGateOptions) {}
 
@@ -54,29 +65,37 @@ export class FileWriteGate {
 		const located = await this.options.vault.locate(given);
 		if (located.kind !== "visible") return deny(FILE_MISSING);
 		const path = located.path;
-		const disk = await this.options.vault.readText(path);
+		// Read once: the review shows this text, and the journal keeps these bytes as the write's pre-image.
+		const file = await this.options.vault.readFile(path);
+		const disk = file?.text;
 		const proposal = propose(request, disk, path);
 		if (!proposal.result.ok) return deny(proposal.result.message);
 		// A CRLF file is shown as it is on disk and as the CLI will write it back (its LF text with CRLF line ends).
 		const shown = (text: string): string => (proposal.crlf ? text.replaceAll("\n", "\r\n") : text);
-		const outcome = await this.options.review.review({
-			path,
-			before: shown(proposal.current ?? ""),
-			proposed: shown(proposal.result.text),
-			proposer: { tool: request.toolName, ...(sessionId !== undefined ? { sessionId } : {}) },
-			isNewFile: disk === undefined,
-			...(signal ? { signal } : {}),
+		const decision = await this.options.review.propose({
+			note: path,
+			before: disk === undefined ? undefined : shown(proposal.current ?? ""),
+			after: shown(proposal.result.text),
+			proposer: { surface: "panel", client: PANEL_CLIENT, tool: request.toolName },
+			title: `Claude Code #${this.nextReview++}: ${request.toolName} ${path}`,
+			hearsReason: true,
+			signal: signal ?? new AbortController().signal,
 		});
-		if (outcome.kind === "rejected")
-			return deny(
-				`The user rejected this change to ${given}. Their reason: ${outcome.reason}. Nothing was written.`,
-			);
-		if (outcome.kind === "failed") return deny(`This change to ${given} was not written: ${outcome.reason}`);
-		const accepted = proposal.crlf ? cliView(outcome.finalText) : outcome.finalText;
+		if (decision.kind === "rejected" || decision.kind === "withdrawn") {
+			const reason =
+				decision.kind === "withdrawn"
+					? PANEL_WITHDRAWN
+					: decision.reason === undefined
+						? PANEL_REJECTED
+						: `${PANEL_REJECTED}: ${decision.reason}`;
+			return deny(`The user rejected this change to ${given}. Their reason: ${reason}. Nothing was written.`);
+		}
+		if (decision.kind === "failed") return deny(`This change to ${given} was not written: ${decision.reason}`);
+		const accepted = proposal.crlf ? cliView(decision.text) : decision.text;
 		const updatedInput =
 			accepted === proposal.result.text ? { ...input } : inputForAcceptedText(request, proposal, accepted, path);
 		if (typeof updatedInput === "string") return deny(updatedInput);
-		await this.journal(request, path, given, sessionId);
+		await this.journal(request, path, given, sessionId, file?.bytes);
 		return { behavior: "allow", updatedInput };
 	}
 
@@ -93,6 +112,7 @@ export class FileWriteGate {
 		path: string,
 		given: string,
 		sessionId: string | undefined,
+		before: Uint8Array | undefined,
 	): Promise<void> {
 		const journal = this.options.journal;
 		if (!journal) return;
@@ -101,6 +121,7 @@ export class FileWriteGate {
 			tool: request.toolName,
 			summary: `${request.toolName} ${given}`,
 			...(sessionId !== undefined ? { sessionId } : {}),
+			before,
 		});
 		// Without an id the result cannot be matched to this write: what the CLI is about to write is recorded now.
 		if (request.toolUseId === undefined) await write.finished(true);

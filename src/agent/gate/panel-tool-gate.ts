@@ -1,3 +1,4 @@
+import type { EditReview } from "../../review/edit-proposal";
 import type {
 	AskingSession,
 	PermissionScope,
@@ -9,8 +10,8 @@ import type {
 } from "../agent-session";
 import { FILE_MISSING } from "./cli-edit";
 import { FILE_WRITE_TOOLS, FileWriteGate } from "./file-write-gate";
-import type { FileWriteReview } from "./file-write-review";
-import type { GateVault, WriteJournal } from "./gate-ports";
+import type { WriteJournal } from "../../journal/panel-write-journal";
+import type { GateVault } from "./gate-ports";
 import { ruleFor, ruleMatches, type PermissionRule, type PermissionRules } from "./permission-rules";
 import { toolUseSummary } from "./tool-use-summary";
 
@@ -58,7 +59,7 @@ const ONCE_ONLY: readonly PermissionScope[] = ["once"];
 
 export interface PanelToolGateOptions {
 	vault: GateVault;
-	review: FileWriteReview;
+	review: EditReview;
 	rules: PermissionRules;
 	/** The in-process MCP servers' names: their tools (`mcp__<name>__*`) run, they review their own writes. */
 	inProcessServers: () => readonly string[];

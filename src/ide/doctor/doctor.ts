@@ -9,7 +9,7 @@ import { fail, ok, warn, withCommand, type DoctorLine } from "./doctor-line";
 import { checkOtherLockFiles } from "./other-lock-files";
 import { checkOwnLockFile } from "./own-lock-file";
 import type { ProbeResult } from "./probe-connection";
-import { checkVaultLocation, type VaultLocation } from "./vault-location";
+import { checkVaultLocation, type VaultFolderPaths } from "./vault-location";
 
 /** What the doctor needs from the app that runs the bridge (plugin or headless host). */
 export interface DoctorInputs {
@@ -39,7 +39,7 @@ export async function runDoctor(
 	const lines: DoctorLine[] = [bridgeStateLine(status)];
 	const listening = status.state === "listening" && status.port !== undefined;
 
-	let location: VaultLocation | undefined;
+	let location: VaultFolderPaths | undefined;
 	if (inputs.vaultPath === undefined) {
 		lines.push(
 			fail(

@@ -3,7 +3,8 @@ import { describeError } from "../../shared/describe-error";
 import type { DoctorFileSystem } from "./doctor-environment";
 import { fail, ok, warn, type DoctorLine } from "./doctor-line";
 
-export interface VaultLocation {
+/** The vault folder's own paths (not a place inside the vault: that is `vault/vault-paths`' `VaultLocation`). */
+export interface VaultFolderPaths {
 	/** The vault as the app knows it. */
 	given: string;
 	/** After symlinks: what Claude Code sees as its working folder inside the vault. */
@@ -26,7 +27,7 @@ export function syncedFolderName(path: string): string | undefined {
 export async function checkVaultLocation(
 	vaultPath: string,
 	fs: DoctorFileSystem,
-): Promise<{ lines: DoctorLine[]; location?: VaultLocation }> {
+): Promise<{ lines: DoctorLine[]; location?: VaultFolderPaths }> {
 	let real: string;
 	try {
 		real = await fs.realpath(vaultPath);

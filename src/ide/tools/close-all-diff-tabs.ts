@@ -1,6 +1,6 @@
 import type { JsonObject } from "../../protocol/json-rpc";
 import { textResult, type ToolCallContext, type ToolDefinition, type ToolResult } from "../../protocol/mcp-types";
-import type { DiffReviewManager } from "../diff-review/diff-review-manager";
+import type { PendingReviews } from "../../review/pending-reviews";
 import { NO_ARGUMENTS_SCHEMA } from "../../protocol/tool-arguments";
 
 /** `closeAllDiffTabs`: called by the CLI at the start of every turn. Touches only review views. */
@@ -10,7 +10,7 @@ export class CloseAllDiffTabsTool implements ToolDefinition {
 		"Close the review views this client opened with openDiff (rejecting any still pending). Notes stay open.";
 	readonly inputSchema: JsonObject = NO_ARGUMENTS_SCHEMA;
 
-	constructor(private readonly reviews: DiffReviewManager) {}
+	constructor(private readonly reviews: PendingReviews) {}
 
 	call(_args: JsonObject, context: ToolCallContext): Promise<ToolResult> {
 		return Promise.resolve(textResult(`CLOSED_${this.reviews.closeAll(context.sessionId)}_DIFF_TABS`));

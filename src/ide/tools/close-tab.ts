@@ -1,6 +1,6 @@
 import type { JsonObject } from "../../protocol/json-rpc";
 import { textResult, type ToolDefinition, type ToolResult } from "../../protocol/mcp-types";
-import type { DiffReviewManager } from "../diff-review/diff-review-manager";
+import type { PendingReviews } from "../../review/pending-reviews";
 import { answeringArgumentErrors, requiredString } from "../../protocol/tool-arguments";
 
 /** `close_tab`: the CLI is done with a review (decided here, in the terminal, or abandoned). */
@@ -15,7 +15,7 @@ export class CloseTabTool implements ToolDefinition {
 		additionalProperties: false,
 	};
 
-	constructor(private readonly reviews: DiffReviewManager) {}
+	constructor(private readonly reviews: PendingReviews) {}
 
 	call(args: JsonObject): Promise<ToolResult> {
 		return answeringArgumentErrors(() => {

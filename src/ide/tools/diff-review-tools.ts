@@ -1,19 +1,25 @@
 import type { ToolDefinition } from "../../protocol/mcp-types";
 import type { ToolRegistry } from "../../protocol/tool-registry";
+import type { PendingReviews } from "../../review/pending-reviews";
 import { CloseAllDiffTabsTool } from "./close-all-diff-tabs";
 import { CloseTabTool } from "./close-tab";
-import { OpenDiffTool } from "./open-diff";
-import type { DiffReviewManager } from "../diff-review/diff-review-manager";
+import { OpenDiffTool, type OpenDiffOptions } from "./open-diff";
 
 /** The three tools behind the "Review Claude's edits in Obsidian" setting. */
 export class DiffReviewTools {
 	readonly tools: readonly ToolDefinition[];
+	private readonly reviews: PendingReviews;
 
 	constructor(
 		private readonly registry: ToolRegistry,
-		private readonly reviews: DiffReviewManager,
+		options: OpenDiffOptions & { reviews: PendingReviews },
 	) {
-		this.tools = [new OpenDiffTool(reviews), new CloseTabTool(reviews), new CloseAllDiffTabsTool(reviews)];
+		this.reviews = options.reviews;
+		this.tools = [
+			new OpenDiffTool(options),
+			new CloseTabTool(this.reviews),
+			new CloseAllDiffTabsTool(this.reviews),
+		];
 	}
 
 	get enabled(): boolean {

@@ -1,7 +1,7 @@
 import type { JsonObject } from "../../protocol/json-rpc";
 import { textResult, toolError, type ToolDefinition, type ToolResult } from "../../protocol/mcp-types";
 import { describeError } from "../../shared/describe-error";
-import { readTextIfExists } from "../diff-review/read-text-if-exists";
+import { readTextIfExists } from "../../shared/read-text-if-exists";
 import type { VaultPaths } from "../../vault/vault-paths";
 import { languageIdFor } from "../workspace/language-id";
 import { findTextRange, lineCount, lineRange } from "../workspace/text-range";

@@ -173,7 +173,11 @@ export class ActivityDetails {
 				path: conflict.path,
 				before: now,
 				proposed: decoder.decode(conflict.restore),
-				proposer: { client: entry.session.client ?? entry.session.surface, tool: `undo ${entry.tool}` },
+				proposer: {
+					surface: "undo",
+					client: entry.session.client ?? entry.session.surface,
+					tool: `undo ${entry.tool}`,
+				},
 				time: new Date(entry.at),
 			},
 			{

@@ -14,7 +14,7 @@ import { VaultPaths } from "../../vault/vault-paths";
 import { userHomeDirectory } from "../../server/lock-file";
 import type { BridgeSettings } from "../../settings";
 import { ObsidianDiagnosticsNotes } from "../notes/obsidian-diagnostics-notes";
-import { ObsidianNoteEvents } from "../notes/obsidian-note-events";
+import { ObsidianNoteStore } from "../notes/obsidian-note-store";
 import { ObsidianReviewPort } from "../review/obsidian-review-port";
 import { ObsidianWorkspace } from "../editor/obsidian-workspace";
 import { ObsidianVaultFiles } from "../notes/obsidian-vault-files";
@@ -33,10 +33,10 @@ export interface BridgeComponentOptions {
 	/** Claude's own vault tools (the plugin's VaultToolsComponent); left out when they are off. */
 	vaultTools?: VaultToolsAssemblyOptions;
 	/**
-	 * The one subscriber to vault and cache events, shared with the vault tools' index; the bridge loads it
-	 * (first, before the readers) and unloads it. One of its own when absent.
+	 * The one note store (on the one subscriber to vault and cache events), shared with the vault tools' index; the
+	 * bridge loads it (first, before the readers) and unloads it. One of its own when absent.
 	 */
-	noteEvents?: ObsidianNoteEvents;
+	noteStore?: ObsidianNoteStore;
 	/** The activity journal's store and undo writes (over the plugin's own storage); nothing is recorded without it. */
 	journal?: BridgeAssemblyOptions["journal"];
 }
@@ -50,19 +50,19 @@ export class BridgeComponent extends Component {
 	/** Settles when the server has closed after unload. */
 	stopped: Promise<void> = Promise.resolve();
 	private readonly notes: ObsidianDiagnosticsNotes;
-	private readonly noteEvents: ObsidianNoteEvents;
+	private readonly noteStore: ObsidianNoteStore;
 
 	constructor(options: BridgeComponentOptions) {
 		super();
 		const { app, settings } = options;
 		const paths = new VaultPaths(options.vaultPath);
 		const files = new ObsidianVaultFiles(app);
-		this.noteEvents = options.noteEvents ?? new ObsidianNoteEvents(app.vault, app.metadataCache);
+		this.noteStore = options.noteStore ?? new ObsidianNoteStore(app.vault, app.metadataCache);
 		this.notes = new ObsidianDiagnosticsNotes({
 			vault: app.vault,
 			metadataCache: app.metadataCache,
 			yaml: obsidianYamlCodec,
-			events: this.noteEvents,
+			store: this.noteStore,
 		});
 		this.bridge = assembleBridge({
 			paths,
@@ -73,7 +73,7 @@ export class BridgeComponent extends Component {
 			port: settings.fixedPort ?? undefined,
 			ports: {
 				files,
-				tagsOf: (relativePath) => files.tagsOf(relativePath),
+				tagsOf: (relativePath) => this.noteStore.tagsOf(relativePath),
 				currentSelection: options.currentSelection,
 				workspace: new ObsidianWorkspace(app, paths),
 				notes: this.notes,
@@ -100,7 +100,7 @@ export class BridgeComponent extends Component {
 	}
 
 	override onload(): void {
-		this.addChild(this.noteEvents);
+		this.addChild(this.noteStore);
 		this.addChild(this.notes);
 		// Builds the metadata index once the bridge runs (after layout ready), not during plugin load.
 		void this.notes.refresh();

@@ -5,5 +5,5 @@
  */
 export { BridgeComponent } from "./bridge-component";
 export { VaultToolsComponent } from "../vault-tools/vault-tools-component";
-export { ObsidianNoteEvents } from "../notes/obsidian-note-events";
+export { ObsidianNoteStore } from "../notes/obsidian-note-store";
 export { pluginJournal } from "../activity/plugin-journal";

@@ -1,51 +1,25 @@
-import { Component, normalizePath, resolveSubpath, type CachedMetadata, type EventRef } from "obsidian";
-import { checkFrontmatter } from "../../vault/markdown/frontmatter-check";
+import { Component, normalizePath, resolveSubpath, type CachedMetadata } from "obsidian";
 import type { YamlCodec } from "../../shared/yaml-codec";
-import type { FrontmatterProblem, NoteFacts } from "../../vault/markdown/note-model";
-import { factsFromText } from "../../vault/notes/note-facts";
+import type { NoteFacts } from "../../vault/markdown/note-model";
 import type { DiagnosticsNotes, WorkPace } from "../../vault/notes/notes";
-import { splitLines } from "../../shared/text-lines";
 import { factsFromCache } from "./cache-facts";
-import { isNotePath, ObsidianNoteEvents } from "./obsidian-note-events";
-import { FilesByName } from "./files-by-name";
+import {
+	isNotePath,
+	ObsidianNoteStore,
+	type FileStamp,
+	type NoteFile,
+	type NoteStoreMetadataCache,
+	type NoteStoreVault,
+} from "./obsidian-note-store";
 
-/** A file's modification time and size: what tells two versions of a note apart without reading it. */
-export interface FileStamp {
-	mtime: number;
-	size: number;
-}
+export type { FileStamp, NoteFile } from "./obsidian-note-store";
 
-/** The file fields the source reads; Obsidian's TFile has them (`stat` as the vault last saw the file). */
-export interface NoteFile {
-	path: string;
-	extension: string;
-	stat: FileStamp;
-}
-
-/** A file or folder as vault events name it (TAbstractFile). */
-export interface VaultItem {
-	path: string;
-}
-
-/** The parts of `app.vault` the source uses; `adapter` reads the disk itself, ahead of the vault's file watcher. */
-export interface NotesVault {
-	getMarkdownFiles(): NoteFile[];
-	getFiles(): NoteFile[];
-	getFileByPath(path: string): NoteFile | null;
-	cachedRead(file: NoteFile): Promise<string>;
+/** The parts of `app.vault` the diagnostics read besides the store's: `adapter` reads the disk itself, ahead of the vault's file watcher. */
+export interface NotesVault extends NoteStoreVault {
 	adapter: {
 		stat(normalizedPath: string): Promise<FileStamp | null>;
 		read(normalizedPath: string): Promise<string>;
 	};
-	on(name: "create" | "modify" | "delete", callback: (file: VaultItem) => unknown): EventRef;
-	on(name: "rename", callback: (file: VaultItem, oldPath: string) => unknown): EventRef;
-}
-
-/** The parts of `app.metadataCache` the source uses. */
-export interface NotesMetadataCache {
-	getFileCache(file: NoteFile): CachedMetadata | null;
-	getFirstLinkpathDest(linkpath: string, sourcePath: string): NoteFile | null;
-	on(name: "changed", callback: (file: NoteFile, data: string, cache: CachedMetadata) => unknown): EventRef;
 }
 
 /** Timers, a monotonic clock and a way to let the main thread breathe; the window's by default, a test's own in tests. */
@@ -60,7 +34,7 @@ export interface SourceScheduler {
 
 export interface ObsidianDiagnosticsNotesOptions {
 	vault: NotesVault;
-	metadataCache: NotesMetadataCache;
+	metadataCache: NoteStoreMetadataCache;
 	/** Obsidian's YAML (`obsidianYamlCodec`). */
 	yaml: YamlCodec;
 	/**
@@ -71,8 +45,8 @@ export interface ObsidianDiagnosticsNotesOptions {
 	/** Longest stretch of work between two yields while building every note's metadata; default 10 ms. */
 	sliceMs?: number;
 	scheduler?: SourceScheduler;
-	/** The plugin's one subscriber to vault and cache events (shared with the vault tools); one of its own when absent. */
-	events?: ObsidianNoteEvents;
+	/** The plugin's one note store (shared with the vault tools); one of its own when absent. */
+	store?: ObsidianNoteStore;
 }
 
 /** How many notes the CLI asked about are re-checked against the disk on whole-vault calls, and how many changed notes. */
@@ -88,66 +62,49 @@ const windowScheduler: SourceScheduler = {
 };
 
 /**
- * Feeds the diagnostics engine from Obsidian's metadata cache: links, headings, block ids and code sections
- * come from `getFileCache`, link resolution from `getFirstLinkpathDest`, heading and block matching from
- * `resolveSubpath`. Only the frontmatter check needs the note's text; it comes with each `changed` event.
+ * Feeds the diagnostics engine from the plugin's note store (`ObsidianNoteStore`, over Obsidian's metadata cache):
+ * links, headings, block ids and code sections come from `getFileCache`, link resolution from
+ * `getFirstLinkpathDest`, heading and block matching from `resolveSubpath`. Only the frontmatter check needs the
+ * note's text; the store reads it with each `changed` event.
  *
- * The cache lags the disk: after the CLI writes a note, Obsidian's file watcher and then its parser must run before
- * `getFileCache` shows the new text, and a new note has no cache at all until then. So before answering about a
- * note the source compares the disk's mtime and size with those of the version Obsidian indexed; when they differ it
- * waits (bounded) for the note's `changed` event, and failing that reads the disk and runs the headless host's
- * scanner on it. Notes it could not check are named in `indexingNotice`.
+ * Before answering about a note the source compares the disk's mtime and size with those of the version Obsidian
+ * indexed; when they differ it waits (bounded) for the note's `changed` event, and failing that reads the disk into
+ * the store, whose shared scanner makes its model. Notes it could not check are named in `indexingNotice`.
  */
 export class ObsidianDiagnosticsNotes extends Component implements DiagnosticsNotes {
+	/** Each note's model from its cache entry, kept until the store says the note changed (the engine caches per object). */
 	private readonly notes = new Map<string, NoteFacts>();
-	/** Result of the text-based frontmatter check per note; null when the frontmatter is valid or absent. */
-	private readonly frontmatter = new Map<string, FrontmatterProblem | null>();
 	/** Notes whose frontmatter must be checked from their text before the next answer. */
 	private readonly needText = new Set<string>();
-	/** mtime and size of the file as Obsidian indexed it, from its last `changed` event. */
-	private readonly indexedStamps = new Map<string, FileStamp>();
-	/** Which notes are behind the cache (created or changed, not parsed yet) and when the file list changed. */
-	private readonly events: ObsidianNoteEvents;
-	/** Notes read from the disk because Obsidian had not indexed their current version; kept while the disk agrees. */
-	private readonly fromDisk = new Map<string, { stamp: FileStamp | null; metadata: NoteFacts }>();
+	private readonly store: ObsidianNoteStore;
 	/** Notes with no cache entry when last looked at: not indexed yet, and not checked. */
 	private readonly unindexed = new Set<string>();
 	/** The notes the CLI asked about most recently (its baselines), re-checked on whole-vault calls. */
 	private readonly asked = new Set<string>();
 	private readonly waiters = new Map<string, Set<() => void>>();
 	private readonly scheduler: SourceScheduler;
-	/** Changes of the notes' list the events do not see: notes found on disk before the vault lists them, or gone. */
-	private diskStructureChanges = 0;
 	private warming: Promise<void> | undefined;
-	private readonly filesByName = new FilesByName(() => this.options.vault.getFiles());
 
 	constructor(private readonly options: ObsidianDiagnosticsNotesOptions) {
 		super();
 		this.scheduler = options.scheduler ?? windowScheduler;
-		this.events = options.events ?? new ObsidianNoteEvents(options.vault, options.metadataCache);
+		this.store =
+			options.store ?? new ObsidianNoteStore(options.vault, options.metadataCache, { yaml: options.yaml });
 	}
 
 	override onload(): void {
-		if (!this.options.events) this.addChild(this.events);
+		if (!this.options.store) this.addChild(this.store);
 		this.register(
-			this.events.listen({
-				changed: (file, data) => {
-					const path = file.path;
-					const stat = this.options.vault.getFileByPath(path)?.stat;
+			this.store.listen({
+				noteChanged: (path) => {
 					this.notes.delete(path);
-					this.frontmatter.set(path, checkFrontmatter(splitLines(data), this.options.yaml.parse) ?? null);
 					this.needText.delete(path);
-					if (stat) this.indexedStamps.set(path, { mtime: stat.mtime, size: stat.size });
-					this.fromDisk.delete(path);
 					this.unindexed.delete(path);
+				},
+				parsed: (path) => {
 					const waiting = this.waiters.get(path);
 					this.waiters.delete(path);
 					waiting?.forEach((wake) => wake());
-				},
-				deleted: (path) => this.forget(path),
-				renamed: (path, oldPath) => {
-					this.forget(oldPath);
-					this.forget(path);
 				},
 			}),
 		);
@@ -159,7 +116,7 @@ export class ObsidianDiagnosticsNotes extends Component implements DiagnosticsNo
 	}
 
 	get structureVersion(): number {
-		return this.events.structureVersion + this.diskStructureChanges;
+		return this.store.structureVersion;
 	}
 
 	/** The engine's whole-vault pass yields as often as the metadata build does. */
@@ -181,7 +138,7 @@ export class ObsidianDiagnosticsNotes extends Component implements DiagnosticsNo
 		this.warming ??= this.buildAll();
 		await this.warming;
 		await this.ensureFresh(
-			[...new Set([...this.asked, ...this.events.awaitingIndex()])].slice(0, RECHECKED_NOTES * 2),
+			[...new Set([...this.asked, ...this.store.awaitingIndex()])].slice(0, RECHECKED_NOTES * 2),
 		);
 		const paths = [...this.needText];
 		this.needText.clear();
@@ -199,43 +156,40 @@ export class ObsidianDiagnosticsNotes extends Component implements DiagnosticsNo
 	}
 
 	*notePaths(): Iterable<string> {
-		for (const file of this.options.vault.getMarkdownFiles()) yield file.path;
+		yield* this.store.notePaths();
 		// Notes the CLI just created: on disk and checked, not yet in the vault.
-		for (const path of this.fromDisk.keys()) if (!this.options.vault.getFileByPath(path)) yield path;
+		for (const path of this.store.readPaths()) if (!this.file(path)) yield path;
 	}
 
 	/** A note's metadata; undefined for non-notes and for notes Obsidian has not indexed (see `indexingNotice`). */
 	facts(path: string): NoteFacts | undefined {
-		const read = this.fromDisk.get(path);
-		if (read) return read.metadata;
+		const read = this.store.unindexedRead(path);
+		if (read) return read.facts();
 		const known = this.notes.get(path);
 		if (known) return known;
 		const normalized = normalizePath(path);
 		if (normalized !== path) return this.facts(normalized);
-		const file = this.options.vault.getFileByPath(path);
+		const file = this.file(path);
 		if (!file || file.extension !== "md") return undefined;
-		const cache = this.options.metadataCache.getFileCache(file);
+		const cache = this.cache(file);
 		if (!cache) {
 			this.unindexed.add(path);
 			return undefined;
 		}
 		this.unindexed.delete(path);
 		const metadata = factsFromCache(path, cache, undefined);
-		const problem = this.frontmatter.get(path);
-		if (problem) metadata.frontmatterProblem = problem;
-		else if (problem === undefined && frontmatterDidNotParse(cache)) this.needText.add(path);
+		const frontmatter = this.store.indexedReading(path);
+		if (frontmatter?.problem) metadata.frontmatterProblem = frontmatter.problem;
+		else if (!frontmatter && frontmatterDidNotParse(cache)) this.needText.add(path);
 		this.notes.set(path, metadata);
 		return metadata;
 	}
 
 	resolveLink(linkpath: string, sourcePath: string, exists?: (path: string) => boolean): string | undefined {
 		if (linkpath === "") return (exists?.(sourcePath) ?? true) ? sourcePath : undefined;
-		const first = this.options.metadataCache.getFirstLinkpathDest(linkpath, sourcePath)?.path;
-		const target = exists
-			? this.filesByName.resolve(first, linkpath, sourcePath, exists, this.structureVersion)
-			: first;
+		const target = this.store.linkDestination(linkpath, sourcePath, exists);
 		// Gone from the disk (checked), though the vault has not noticed yet: the link leads nowhere.
-		if (target !== undefined && this.fromDisk.get(target)?.stamp === null) return undefined;
+		if (target !== undefined && this.store.unindexedRead(target)?.stamp === null) return undefined;
 		if (target !== undefined) return target;
 		const onlyOnDisk = this.noteOnlyOnDisk(linkpath);
 		return onlyOnDisk !== undefined && (exists?.(onlyOnDisk) ?? true) ? onlyOnDisk : undefined;
@@ -243,9 +197,9 @@ export class ObsidianDiagnosticsNotes extends Component implements DiagnosticsNo
 
 	/** Obsidian's own matcher (`resolveSubpath`) on its cache; undefined (the core's matcher decides) for notes read from disk. */
 	hasSubpath(targetPath: string, subpath: string): boolean | undefined {
-		if (this.fromDisk.has(targetPath)) return undefined;
-		const file = this.options.vault.getFileByPath(targetPath);
-		const cache = file ? this.options.metadataCache.getFileCache(file) : null;
+		if (this.store.unindexedRead(targetPath)) return undefined;
+		const file = this.file(targetPath);
+		const cache = file ? this.cache(file) : null;
 		return cache ? resolveSubpath(cache, `#${subpath}`) !== null : undefined;
 	}
 
@@ -256,7 +210,7 @@ export class ObsidianDiagnosticsNotes extends Component implements DiagnosticsNo
 	indexingNotice(path?: string): string | undefined {
 		if (path !== undefined) {
 			const key = normalizePath(path);
-			if (this.fromDisk.has(key)) {
+			if (this.store.unindexedRead(key)) {
 				return "Obsidian had not finished indexing this note (it changed on disk moments ago), so it was checked from its text on disk by the bridge's own Markdown reader.";
 			}
 			if (this.unindexed.has(key))
@@ -269,14 +223,15 @@ export class ObsidianDiagnosticsNotes extends Component implements DiagnosticsNo
 				`Obsidian has not finished indexing the vault: ${countOf(this.unindexed.size, "note")} not indexed yet ${this.unindexed.size === 1 ? "was" : "were"} not checked; ask again in a moment.`,
 			);
 		}
-		const waiting = [...this.events.awaitingIndex()].filter((key) => !this.fromDisk.has(key)).length;
+		const waiting = [...this.store.awaitingIndex()].filter((key) => !this.store.unindexedRead(key)).length;
 		if (waiting > 0)
 			parts.push(
 				`${countOf(waiting, "note")} changed on disk and not re-indexed by Obsidian yet may show outdated diagnostics.`,
 			);
-		if (this.fromDisk.size > 0)
+		const read = [...this.store.readPaths()].length;
+		if (read > 0)
 			parts.push(
-				`${countOf(this.fromDisk.size, "note")} not yet re-indexed by Obsidian ${this.fromDisk.size === 1 ? "was" : "were"} checked from the text on disk.`,
+				`${countOf(read, "note")} not yet re-indexed by Obsidian ${read === 1 ? "was" : "were"} checked from the text on disk.`,
 			);
 		return parts.length > 0 ? parts.join(" ") : undefined;
 	}
@@ -310,20 +265,19 @@ export class ObsidianDiagnosticsNotes extends Component implements DiagnosticsNo
 		if (disk === undefined) return;
 		if (disk === null) {
 			// Gone from the disk: nothing to report, whatever the vault still lists.
-			if (this.options.vault.getFileByPath(path)) this.keepFromDisk(path, null, emptyMetadata(path));
-			else this.fromDisk.delete(path);
+			if (this.file(path)) this.store.keepRead(path, null, undefined);
+			else this.store.dropRead(path);
 			return;
 		}
 		if (this.indexedVersionIs(path, disk)) return;
-		const ours = this.fromDisk.get(path);
+		const ours = this.store.unindexedRead(path);
 		if (ours?.stamp && sameStamp(ours.stamp, disk)) return;
 		if ((await this.changedBefore(path, deadline)) && this.indexedVersionIs(path, disk)) return;
 		try {
-			const text = await this.options.vault.adapter.read(path);
-			this.keepFromDisk(path, disk, factsFromText(path, text, this.options.yaml));
+			this.store.keepRead(path, disk, await this.options.vault.adapter.read(path));
 		} catch {
 			// Unreadable right now: it stays unchecked, and indexingNotice says so.
-			this.fromDisk.delete(path);
+			this.store.dropRead(path);
 			if (!this.facts(path)) this.unindexed.add(path);
 		}
 	}
@@ -334,8 +288,8 @@ export class ObsidianDiagnosticsNotes extends Component implements DiagnosticsNo
 	 */
 	private noteOnlyOnDisk(linkpath: string): string | undefined {
 		const wanted = linkpath.toLowerCase().replace(/\.md$/, "");
-		for (const path of this.fromDisk.keys()) {
-			if (this.options.vault.getFileByPath(path)) continue;
+		for (const path of this.store.readPaths()) {
+			if (this.file(path)) continue;
 			const key = path.toLowerCase().slice(0, -3);
 			if (key === wanted || key.endsWith(`/${wanted}`)) return path;
 		}
@@ -344,20 +298,12 @@ export class ObsidianDiagnosticsNotes extends Component implements DiagnosticsNo
 
 	/** Whether the cache holds the version of the note whose stamp is on disk now. */
 	private indexedVersionIs(path: string, disk: FileStamp): boolean {
-		const file = this.options.vault.getFileByPath(path);
-		if (!file || this.events.isAwaitingIndex(path) || !this.options.metadataCache.getFileCache(file)) return false;
+		const file = this.file(path);
+		if (!file || this.store.isAwaitingIndex(path) || !this.cache(file)) return false;
 		// Before its first `changed` event since load, a note's cache is taken to match the vault's view of the file.
-		if (!sameStamp(this.indexedStamps.get(path) ?? file.stat, disk)) return false;
-		this.fromDisk.delete(path);
+		if (!sameStamp(this.store.indexedStamp(file), disk)) return false;
+		this.store.dropRead(path);
 		return true;
-	}
-
-	private keepFromDisk(path: string, stamp: FileStamp | null, metadata: NoteFacts): void {
-		// A note only on disk, or gone from it, changes what links resolve to.
-		if (!this.fromDisk.has(path) && (stamp === null || !this.options.vault.getFileByPath(path)))
-			this.diskStructureChanges++;
-		this.fromDisk.set(path, { stamp, metadata });
-		this.unindexed.delete(path);
 	}
 
 	/** Resolves true when the note's `changed` event comes before the deadline, false otherwise. */
@@ -389,22 +335,20 @@ export class ObsidianDiagnosticsNotes extends Component implements DiagnosticsNo
 		}
 	}
 
-	private forget(path: string): void {
-		this.notes.delete(path);
-		this.frontmatter.delete(path);
-		this.needText.delete(path);
-		this.indexedStamps.delete(path);
-		this.fromDisk.delete(path);
-		this.unindexed.delete(path);
+	private file(path: string): NoteFile | null {
+		return this.options.vault.getFileByPath(path);
+	}
+
+	private cache(file: NoteFile): CachedMetadata | null {
+		return this.options.metadataCache.getFileCache(file);
 	}
 
 	private async checkText(path: string): Promise<void> {
-		const file = this.options.vault.getFileByPath(path);
-		if (!file) return;
+		const file = this.file(path);
+		const cache = file ? this.cache(file) : null;
+		if (!file || !cache) return;
 		try {
-			const text = await this.options.vault.cachedRead(file);
-			this.frontmatter.set(path, checkFrontmatter(splitLines(text), this.options.yaml.parse) ?? null);
-			this.notes.delete(path);
+			await this.store.readIndexedText(file, cache);
 		} catch {
 			// Unreadable now; a later change event brings the text.
 		}
@@ -425,8 +369,4 @@ function frontmatterDidNotParse(cache: CachedMetadata): boolean {
 		cache.frontmatter === undefined &&
 		(cache.frontmatterPosition !== undefined || cache.sections?.[0]?.type === "yaml")
 	);
-}
-
-function emptyMetadata(path: string): NoteFacts {
-	return { path, links: [], headings: [], blockIds: [], tags: [] };
 }

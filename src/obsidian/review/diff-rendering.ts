@@ -1,4 +1,4 @@
-import { groupHunks, toSideBySide } from "../../ide/diff-review/diff-layout";
+import { groupHunks, toSideBySide } from "../../review/diff-layout";
 import type { DiffLine } from "../../shared/word-diff";
 
 export type DiffLayoutMode = "unified" | "side-by-side";

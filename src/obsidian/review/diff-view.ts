@@ -9,7 +9,7 @@ import {
 	type ViewStateResult,
 	type WorkspaceLeaf,
 } from "obsidian";
-import type { AcceptOutcome, PendingReview } from "../../ide/diff-review/review-types";
+import type { AcceptOutcome, PendingReview } from "../../review/edit-proposal";
 import { sameText } from "../editor/line-endings";
 import { ReviewPanel, type ReviewVerdict } from "./review-panel";
 

@@ -1,5 +1,5 @@
 import { MarkdownView, normalizePath, type App, type WorkspaceLeaf } from "obsidian";
-import type { DiffReviewPort, PendingReview } from "../../ide/diff-review/review-types";
+import type { DiffReviewPort, PendingReview } from "../../review/edit-proposal";
 import type { VaultLocation } from "../../vault/vault-paths";
 import { DIFF_VIEW_TYPE, DiffReviewView, diffReviewViewState, type DiffReviewActions } from "./diff-view";
 import { sameText } from "../editor/line-endings";

@@ -1,5 +1,5 @@
 import { Notice } from "obsidian";
-import type { ReviewProposer } from "../../ide/diff-review/review-types";
+import type { ReviewProposer } from "../../review/edit-proposal";
 import { decidedText, markEdits, suggestionPieces, type SuggestionPiece } from "../../shared/suggestions";
 import { computeLineDiff } from "../../shared/word-diff";
 import { renderDiff, type DiffLayoutMode } from "./diff-rendering";

@@ -1,4 +1,4 @@
-import { Component, normalizePath, type CachedMetadata, type EventRef } from "obsidian";
+import { Component, normalizePath, type CachedMetadata } from "obsidian";
 import { factsFromText, linkFactsFromText } from "../../vault/notes/note-facts";
 import type { YamlCodec } from "../../shared/yaml-codec";
 import type { LinkFact, NoteFacts } from "../../vault/markdown/note-model";
@@ -10,36 +10,32 @@ import {
 	type StrandedLink,
 	type VaultIndex,
 } from "../../vault/notes/vault-index";
-import { ObsidianNoteEvents } from "../notes/obsidian-note-events";
-import { FilesByName } from "../notes/files-by-name";
-import { factsFromCache, frontmatterDetail, type FrontmatterDetail } from "../notes/cache-facts";
+import { factsFromCache, type FrontmatterDetail } from "../notes/cache-facts";
+import {
+	ObsidianNoteStore,
+	type NoteFile,
+	type NoteStoreMetadataCache,
+	type NoteStoreVault,
+} from "../notes/obsidian-note-store";
 
-/** A file as the vault hands it out (TFile; a folder has no `extension`). */
+/** A file or folder as the vault hands it out (TAbstractFile; a folder has no `extension`). */
 export interface IndexedFile {
 	path: string;
 	extension?: string;
 }
 
-/** The parts of `app.vault` the index uses (obsidian.d.ts `Vault`). */
-export interface IndexVault {
-	getMarkdownFiles(): IndexedFile[];
-	getFiles(): IndexedFile[];
+/** The parts of `app.vault` the index uses besides the store's (obsidian.d.ts `Vault`). */
+export interface IndexVault extends NoteStoreVault {
 	getAbstractFileByPath(path: string): IndexedFile | null;
-	cachedRead(file: IndexedFile): Promise<string>;
-	read(file: IndexedFile): Promise<string>;
-	process(file: IndexedFile, fn: (data: string) => string): Promise<string>;
-	create(path: string, data: string): Promise<IndexedFile>;
+	read(file: NoteFile): Promise<string>;
+	process(file: NoteFile, fn: (data: string) => string): Promise<string>;
+	create(path: string, data: string): Promise<unknown>;
 	createFolder(path: string): Promise<unknown>;
-	on(name: "create" | "modify" | "delete", callback: (file: IndexedFile) => unknown): EventRef;
-	on(name: "rename", callback: (file: IndexedFile, oldPath: string) => unknown): EventRef;
 }
 
-/** The parts of `app.metadataCache` the index uses. */
-export interface IndexMetadataCache {
-	getFileCache(file: IndexedFile): CachedMetadata | null;
-	getFirstLinkpathDest(linkpath: string, sourcePath: string): IndexedFile | null;
+/** The parts of `app.metadataCache` the index uses besides the store's. */
+export interface IndexMetadataCache extends NoteStoreMetadataCache {
 	resolvedLinks: Record<string, Record<string, number>>;
-	on(name: "changed", callback: (file: IndexedFile, data: string, cache: CachedMetadata) => unknown): EventRef;
 }
 
 /** `app.fileManager.renameFile`: moves a file and rewrites links to it as the user's settings say. */
@@ -51,8 +47,8 @@ export interface ObsidianVaultIndexOptions {
 	vault: IndexVault;
 	metadataCache: IndexMetadataCache;
 	fileManager: IndexFileManager;
-	/** The plugin's one subscriber to vault and cache events (shared with the diagnostics); one of its own when absent. */
-	events?: ObsidianNoteEvents;
+	/** The plugin's one note store (shared with the diagnostics); one of its own when absent. */
+	store?: ObsidianNoteStore;
 	/** Obsidian's YAML (`obsidianYamlCodec`), for notes read from their text. */
 	yaml: YamlCodec;
 }
@@ -65,61 +61,26 @@ interface CachedFacts {
 }
 
 /**
- * The vault tools' index over Obsidian: facts from the metadata cache, link resolution from
- * `getFirstLinkpathDest`, writes through `vault.process` (compare and write in one step), new notes through
- * `vault.create`, moves through `fileManager.renameFile` (Obsidian rewrites the links).
- *
- * The cache lags the vault: a note created or changed is parsed some time after the vault reports it, and until
- * then `getFileCache` answers the old entry or null. Such notes are read at the next `refresh` and their facts
- * taken from the text with the shared core, until Obsidian's `changed` event says the cache has caught up.
+ * The vault tools' index, a view over the plugin's note store (`ObsidianNoteStore`): facts from the metadata cache
+ * with the frontmatter the store read from the text, link resolution from `getFirstLinkpathDest`, writes through
+ * `vault.process` (compare and write in one step), new notes through `vault.create`, moves through
+ * `fileManager.renameFile` (Obsidian rewrites the links). A note whose cache entry is missing or behind the vault is
+ * read into the store at the next `refresh`, and its facts taken from the text until Obsidian has parsed it.
  */
 export class ObsidianVaultIndex extends Component implements VaultIndex {
-	/** Which notes are behind the cache (created or changed, not parsed yet) and when the file list changed. */
-	private readonly events: ObsidianNoteEvents;
-	/** Texts of stale or never-indexed notes, read at refresh. */
-	private readonly fromText = new Map<string, string>();
-	private readonly frontmatter = new Map<string, { cache: CachedMetadata; detail: FrontmatterDetail | undefined }>();
+	private readonly store: ObsidianNoteStore;
+	/** Each note's facts with their links resolved, kept until the store says the note changed. */
 	private readonly factsCache = new Map<string, CachedFacts>();
-	private paths: string[] | undefined;
-	private readonly filesByName = new FilesByName(() => this.options.vault.getFiles());
 
 	constructor(private readonly options: ObsidianVaultIndexOptions) {
 		super();
-		this.events = options.events ?? new ObsidianNoteEvents(options.vault, options.metadataCache);
-	}
-
-	private get structure(): number {
-		return this.events.structureVersion;
+		this.store =
+			options.store ?? new ObsidianNoteStore(options.vault, options.metadataCache, { yaml: options.yaml });
 	}
 
 	override onload(): void {
-		if (!this.options.events) this.addChild(this.events);
-		this.register(
-			this.events.listen({
-				changed: (file, data, cache) => {
-					this.fromText.delete(file.path);
-					this.frontmatter.set(file.path, {
-						cache,
-						detail: frontmatterDetail(file.path, data, cache, this.options.yaml),
-					});
-				},
-				created: () => {
-					this.paths = undefined;
-				},
-				deleted: (path) => {
-					this.paths = undefined;
-					this.forget(path);
-				},
-				renamed: (path, oldPath) => {
-					this.paths = undefined;
-					// The cache entry moves with the unchanged file (the events keep it as fresh or as stale as it was);
-					// a text read for the old path is the new path's text, and only the frontmatter is read again.
-					const text = this.fromText.get(oldPath);
-					this.forget(oldPath);
-					if (text !== undefined) this.fromText.set(path, text);
-				},
-			}),
-		);
+		if (!this.options.store) this.addChild(this.store);
+		this.register(this.store.listen({ noteChanged: (path) => void this.factsCache.delete(path) }));
 	}
 
 	/** Reads the notes whose cache entry is missing or behind the vault, and the frontmatter of notes not read yet. */
@@ -128,35 +89,22 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 		const reads: Promise<void>[] = [];
 		for (const file of vault.getMarkdownFiles()) {
 			const cache = metadataCache.getFileCache(file);
-			if (!cache || this.events.isAwaitingIndex(file.path)) {
+			if (!cache || this.store.isAwaitingIndex(file.path)) {
 				reads.push(
 					vault.read(file).then(
-						(text) => void this.fromText.set(file.path, text),
-						() => void this.fromText.delete(file.path),
+						(text) => this.store.keepRead(file.path, undefined, text),
+						() => this.store.dropRead(file.path),
 					),
 				);
-			} else if (cache.frontmatterPosition && this.frontmatter.get(file.path)?.cache !== cache) {
-				reads.push(
-					vault.cachedRead(file).then(
-						(text) => {
-							this.frontmatter.set(file.path, {
-								cache,
-								detail: frontmatterDetail(file.path, text, cache, this.options.yaml),
-							});
-							// Facts built before the frontmatter was read lack it.
-							this.factsCache.delete(file.path);
-						},
-						() => undefined,
-					),
-				);
+			} else if (cache.frontmatterPosition && this.store.indexedReading(file.path)?.cache !== cache) {
+				reads.push(this.store.readIndexedText(file, cache).catch(() => undefined));
 			}
 		}
 		await Promise.all(reads);
 	}
 
 	notePaths(): readonly string[] {
-		this.paths ??= this.options.vault.getMarkdownFiles().map((file) => file.path);
-		return this.paths;
+		return this.store.notePaths();
 	}
 
 	exists(path: string): Promise<boolean> {
@@ -164,7 +112,7 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 	}
 
 	async readText(path: string): Promise<string | undefined> {
-		const file = this.noteFile(path);
+		const file = this.store.noteFile(path);
 		if (!file) return undefined;
 		try {
 			return await this.options.vault.cachedRead(file);
@@ -174,14 +122,14 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 	}
 
 	facts(path: string): NoteFacts | undefined {
-		const file = this.noteFile(path);
+		const file = this.store.noteFile(path);
 		if (!file) return undefined;
-		const text = this.fromText.get(path);
+		const text = this.store.unindexedRead(path)?.text;
 		const cache = text === undefined ? this.options.metadataCache.getFileCache(file) : null;
 		const from = text ?? cache;
 		if (from === null || from === undefined) return undefined;
 		const known = this.factsCache.get(path);
-		if (known && known.from === from && known.structure === this.structure) return known.facts;
+		if (known && known.from === from && known.structure === this.store.structureVersion) return known.facts;
 		const facts =
 			typeof from === "string"
 				? factsFromText(path, from, this.options.yaml)
@@ -191,25 +139,24 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 			if (target === undefined) delete link.target;
 			else link.target = target;
 		}
-		this.factsCache.set(path, { from, structure: this.structure, facts });
+		this.factsCache.set(path, { from, structure: this.store.structureVersion, facts });
 		return facts;
 	}
 
-	/** `getFirstLinkpathDest`; when `exists` refuses its answer, resolved among the files it accepts (`FilesByName`). */
+	/** `getFirstLinkpathDest`; when `exists` refuses its answer, resolved among the files it accepts (`ObsidianNoteStore.linkDestination`). */
 	resolveLink(linkpath: string, sourcePath: string, exists?: (path: string) => boolean): string | undefined {
 		if (linkpath === "")
-			return this.noteFile(sourcePath) && (exists?.(sourcePath) ?? true) ? sourcePath : undefined;
-		const first = this.options.metadataCache.getFirstLinkpathDest(linkpath, sourcePath)?.path;
-		return exists ? this.filesByName.resolve(first, linkpath, sourcePath, exists, this.structure) : first;
+			return this.store.noteFile(sourcePath) && (exists?.(sourcePath) ?? true) ? sourcePath : undefined;
+		return this.store.linkDestination(linkpath, sourcePath, exists);
 	}
 
 	backlinks(path: string): Promise<Backlink[]> {
-		const candidates = new Set<string>(this.fromText.keys());
+		const candidates = new Set<string>(this.store.readPaths());
 		for (const [source, targets] of Object.entries(this.options.metadataCache.resolvedLinks))
 			if ((targets[path] ?? 0) > 0) candidates.add(source);
 		// Links in properties may be missing from resolvedLinks in older Obsidian versions.
-		for (const [source, entry] of this.frontmatter)
-			if (entry.detail && entry.detail.links.length > 0) candidates.add(source);
+		for (const source of this.store.notePaths())
+			if ((this.store.indexedReading(source)?.detail()?.links.length ?? 0) > 0) candidates.add(source);
 		const backlinks: Backlink[] = [];
 		for (const source of [...candidates].sort()) {
 			for (const link of this.facts(source)?.links ?? [])
@@ -219,13 +166,13 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 	}
 
 	async writeText(path: string, text: string, expected: string): Promise<void> {
-		const file = this.noteFile(path);
+		const file = this.store.noteFile(path);
 		if (!file) throw new Error(`${path} is not a note in the vault`);
 		await this.options.vault.process(file, (current) => {
 			if (current !== expected) throw new NoteChangedError(path);
 			return text;
 		});
-		this.events.markAwaitingIndex(path);
+		this.store.markAwaitingIndex(path);
 	}
 
 	async createNote(path: string, text: string): Promise<void> {
@@ -237,7 +184,7 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 			if (await this.exists(path)) throw alreadyExists(path);
 			throw error;
 		}
-		this.events.markAwaitingIndex(path);
+		this.store.markAwaitingIndex(path);
 	}
 
 	/**
@@ -247,14 +194,14 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 	 * settings, say), the move is reported as done with those links named.
 	 */
 	async renameNote(from: string, to: string): Promise<RenameReport> {
-		const file = this.noteFile(from);
+		const file = this.store.noteFile(from);
 		if (!file) throw new Error(`${from} is not a note in the vault`);
 		if (await this.exists(to)) throw alreadyExists(to);
 		// Before and after are read with the same scanner, so the links of a note pair up one to one.
 		const before = new Map<string, LinkFact[]>();
 		const sources = new Set([from, ...(await this.backlinks(from)).map((backlink) => backlink.source)]);
 		for (const source of sources) {
-			const sourceFile = this.noteFile(source);
+			const sourceFile = this.store.noteFile(source);
 			const text = sourceFile ? await this.options.vault.read(sourceFile).catch(() => undefined) : undefined;
 			if (text === undefined) continue;
 			before.set(
@@ -272,7 +219,7 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 		const broken: StrandedLink[] = [];
 		for (const [source, links] of before) {
 			const now = source === from ? to : source;
-			const moved = this.noteFile(now);
+			const moved = this.store.noteFile(now);
 			const text = moved ? await this.options.vault.read(moved).catch(() => undefined) : undefined;
 			if (text === undefined) continue;
 			const after = linkFactsFromText(text);
@@ -299,21 +246,9 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 		return { updates: updates.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)) };
 	}
 
-	private noteFile(path: string): IndexedFile | undefined {
-		if (!isNote(path)) return undefined;
-		const file = this.options.vault.getAbstractFileByPath(path);
-		return file && file.extension !== undefined ? file : undefined;
-	}
-
 	private detailFor(path: string, cache: CachedMetadata): FrontmatterDetail | undefined {
-		const entry = this.frontmatter.get(path);
-		return entry?.cache === cache ? entry.detail : undefined;
-	}
-
-	private forget(path: string): void {
-		this.fromText.delete(path);
-		this.frontmatter.delete(path);
-		this.factsCache.delete(path);
+		const reading = this.store.indexedReading(path);
+		return reading?.cache === cache ? reading.detail() : undefined;
 	}
 
 	private async ensureFolder(folder: string): Promise<void> {
@@ -326,10 +261,6 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 			if (!this.options.vault.getAbstractFileByPath(folder)) throw error;
 		}
 	}
-}
-
-function isNote(path: string): boolean {
-	return path.toLowerCase().endsWith(".md");
 }
 
 function parentOf(path: string): string {

@@ -11,7 +11,7 @@ import type { VaultToolServer } from "../../vault-tools/serve/vault-tool-server"
 import { todaysDailyNote } from "./daily-note";
 import { ObsidianVaultIndex } from "./obsidian-vault-index";
 import { obsidianYamlCodec } from "../notes/obsidian-yaml-codec";
-import type { ObsidianNoteEvents } from "../notes/obsidian-note-events";
+import type { ObsidianNoteStore } from "../notes/obsidian-note-store";
 
 /** Obsidian's bundled moment; obsidian.d.ts types it as the module namespace, which TypeScript will not call. */
 const callMoment = moment as unknown as () => { format(pattern: string): string };
@@ -28,8 +28,8 @@ export const NOT_READY_REASON =
 
 export interface VaultToolsComponentOptions {
 	app: App;
-	/** The plugin's one subscriber to vault and cache events (loaded by the bridge, shared with the diagnostics). */
-	noteEvents?: ObsidianNoteEvents;
+	/** The plugin's one note store (loaded by the bridge, shared with the diagnostics). */
+	noteStore?: ObsidianNoteStore;
 	paths: VaultPaths;
 	/** Read on every call, so changes in the settings tab apply at once. */
 	settings: () => VaultToolsSettings;
@@ -71,7 +71,7 @@ export class VaultToolsComponent extends Component {
 			metadataCache: app.metadataCache,
 			fileManager: app.fileManager,
 			yaml: obsidianYamlCodec,
-			...(options.noteEvents ? { events: options.noteEvents } : {}),
+			...(options.noteStore ? { store: options.noteStore } : {}),
 		});
 	}
 

@@ -10,7 +10,8 @@ import {
 } from "../../protocol/mcp-types";
 import { ToolArgumentError } from "../../protocol/tool-arguments";
 import { KeyedMutex } from "../../shared/keyed-mutex";
-import type { ActiveNoteSource, WriteReview } from "./ports";
+import type { EditReview } from "../../review/edit-proposal";
+import type { ActiveNoteSource } from "./ports";
 import type { RegexScanner } from "../regex/regex-scanner";
 import { TargetError } from "../text/edit-targets";
 import { VaultToolError, type VisibleVault } from "../../vault/privacy/visible-vault";
@@ -28,7 +29,7 @@ export interface VaultToolEnvironment {
 	/** Serialises writes per note. */
 	writes: KeyedMutex;
 	/** The review to use for this write; `undefined` = apply directly (review off). */
-	review: () => WriteReview | undefined;
+	review: () => EditReview | undefined;
 	/** When it returns a reason, write tools answer it as an error and change nothing (e.g. Obsidian not running). */
 	writesUnavailable: () => string | undefined;
 	activeNote?: ActiveNoteSource;

@@ -1,4 +1,5 @@
 import type { ToolCallContext } from "../../protocol/mcp-types";
+import { ACCEPT_WITHOUT_REVIEW } from "../../review/edit-proposal";
 import { REJECTED_BY_USER } from "./ports";
 import type { VaultToolEnvironment } from "./tool-kit";
 import { NoteChangedError } from "../../vault/notes/vault-index";
@@ -13,6 +14,10 @@ export function assertWritable(env: VaultToolEnvironment, tool: string): void {
 	if (reason !== undefined) throw new VaultToolError(`${tool}: ${reason}`);
 }
 
+/** How a vault-tool review is named and who it says proposes. */
+const VAULT_TOOLS_CLIENT = "Claude's vault tools";
+let nextReview = 1;
+
 /**
  * Shows the write for review (unless review is off) and writes what the user accepted, only if the note is still
  * what it was when the change was computed. A rejection, a cancelled call, or a note changed meanwhile writes
@@ -24,11 +29,30 @@ export async function reviewAndWrite(
 	context: ToolCallContext,
 ): Promise<WriteOutcome> {
 	const review = env.review();
-	const outcome = review
-		? await review.propose({ ...write, signal: context.signal })
-		: { kind: "accepted" as const, finalText: write.newText };
-	if (outcome.kind === "rejected") return { kind: "rejected", reason: outcome.reason ?? REJECTED_BY_USER };
-	if (outcome.kind === "failed") throw new VaultToolError(outcome.reason);
+	const decision = await (review ?? ACCEPT_WITHOUT_REVIEW).propose({
+		note: write.path,
+		// The text the tool read and computed the change from: shown as the original, and the write's base below.
+		before: write.isNewNote ? undefined : write.oldText,
+		after: write.newText,
+		// Which transport carried the call (HTTP, the stdio relay) is not known here, and their session ids name no Claude session.
+		proposer: { surface: "vault-tools", client: VAULT_TOOLS_CLIENT, tool: write.tool },
+		// Unique per write, so one review never replaces another.
+		title: `Vault tools #${nextReview++}: ${write.tool} ${write.path}`,
+		...(write.conflict !== undefined ? { cannotApply: write.conflict } : {}),
+		hearsReason: true,
+		signal: context.signal,
+	});
+	if (decision.kind === "rejected")
+		return {
+			kind: "rejected",
+			reason: decision.reason === undefined ? REJECTED_BY_USER : `${REJECTED_BY_USER}: ${decision.reason}`,
+		};
+	if (decision.kind === "withdrawn")
+		return {
+			kind: "rejected",
+			reason: "the call was cancelled (or its client went away) before the user decided; the review was withdrawn",
+		};
+	if (decision.kind === "failed") throw new VaultToolError(decision.reason);
 	if (context.signal.aborted)
 		return { kind: "rejected", reason: "the call was cancelled before the change was written" };
 	if (write.conflict !== undefined) {
@@ -38,8 +62,8 @@ export async function reviewAndWrite(
 		throw createdMeanwhile(write.path, "written");
 	}
 	try {
-		if (write.isNewNote) await env.vault.createNote(write.path, outcome.finalText, context);
-		else await env.vault.writeText(write.path, outcome.finalText, write.oldText, context);
+		if (write.isNewNote) await env.vault.createNote(write.path, decision.text, context);
+		else await env.vault.writeText(write.path, decision.text, write.oldText, context);
 	} catch (error) {
 		if (error instanceof NoteChangedError) {
 			throw new VaultToolError(
@@ -49,7 +73,7 @@ export async function reviewAndWrite(
 		if (isAlreadyExists(error)) throw createdMeanwhile(write.path, "written");
 		throw error;
 	}
-	return { kind: "written", text: outcome.finalText, changedByUser: outcome.finalText !== write.newText };
+	return { kind: "written", text: decision.text, changedByUser: decision.edited };
 }
 
 /** Lines added and removed, for a one-line summary of a change. */

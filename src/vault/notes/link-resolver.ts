@@ -152,7 +152,7 @@ function join(folder: string, relative: string): string {
 }
 
 /** Resolves `.` and `..` segments; undefined when `..` climbs above the vault root. */
-function normalisePath(path: string): string | undefined {
+export function normalisePath(path: string): string | undefined {
 	if (!path.includes("/")) return path === ".." ? undefined : path === "." ? "" : path;
 	const parts: string[] = [];
 	for (const part of path.split("/")) {

@@ -1,4 +1,5 @@
 import type { NoteFacts } from "../markdown/note-model";
+import { folderOf, normalisePath } from "../notes/link-resolver";
 import type { DiagnosticsNotes, WorkPace } from "../notes/notes";
 import type { PrivacyFilter } from "./privacy";
 
@@ -71,23 +72,12 @@ export class PrivateDiagnosticsNotes implements DiagnosticsNotes {
 /** Where a link path may point, read as Obsidian may read it: from the vault root, and from the linking note's folder. */
 function lexicalTargets(linkpath: string, sourcePath: string): string[] {
 	const wanted = linkpath.replace(/\\/g, "/");
-	const folder = sourcePath.includes("/") ? sourcePath.slice(0, sourcePath.lastIndexOf("/")) : "";
+	const folder = folderOf(sourcePath);
 	const fromFolder = folder === "" ? wanted : `${folder}/${wanted}`;
 	const candidates = wanted.startsWith("/")
 		? [wanted]
 		: /^\.\.?\//.test(wanted)
 			? [fromFolder]
 			: [wanted, fromFolder];
-	return candidates.map(withoutDotSegments).filter((path): path is string => path !== undefined && path !== "");
-}
-
-/** Resolves `.` and `..`; undefined when `..` climbs above the vault root. */
-function withoutDotSegments(path: string): string | undefined {
-	const parts: string[] = [];
-	for (const part of path.split("/")) {
-		if (part === "" || part === ".") continue;
-		if (part !== "..") parts.push(part);
-		else if (parts.pop() === undefined) return undefined;
-	}
-	return parts.join("/");
+	return candidates.map(normalisePath).filter((path): path is string => path !== undefined && path !== "");
 }

@@ -1,16 +1,16 @@
 import { applyCliEdits, cliView } from "../../../src/agent/gate/cli-edit";
 import { FileWriteGate } from "../../../src/agent/gate/file-write-gate";
-import type { FileWriteOutcome, FileWriteProposal } from "../../../src/agent/gate/file-write-review";
+import type { EditProposal, ReviewDecision } from "../../../src/review/edit-proposal";
 import { FakeGateVault, FakeReview, FakeWriteJournal } from "./gate-fakes";
 
-function gate(files: Record<string, string>, decide?: (proposal: FileWriteProposal) => FileWriteOutcome) {
+function gate(files: Record<string, string>, decide?: (proposal: EditProposal) => ReviewDecision) {
 	const vault = new FakeGateVault(files);
 	const review = new FakeReview(decide);
 	const journal = new FakeWriteJournal();
 	return { vault, review, journal, gate: new FileWriteGate({ vault, review, journal }) };
 }
 
-const accept = (finalText: string) => (): FileWriteOutcome => ({ kind: "accepted", finalText });
+const accept = (text: string) => (): ReviewDecision => ({ kind: "accepted", text, edited: true });
 
 describe("FileWriteGate", () => {
 	it("shows an Edit's full result before the file changes, and allows it unchanged when accepted as proposed", async () => {
@@ -19,14 +19,25 @@ describe("FileWriteGate", () => {
 		const decision = await writes.decide({ toolUseId: "t1", toolName: "Edit", input }, "s1");
 		expect(review.proposals).toEqual([
 			{
-				path: "note.md",
+				note: "note.md",
 				before: "# Title\nold line\n",
-				proposed: "# Title\nnew line\n",
-				proposer: { tool: "Edit", sessionId: "s1" },
-				isNewFile: false,
+				after: "# Title\nnew line\n",
+				proposer: { surface: "panel", client: "Claude Code (agent panel)", tool: "Edit" },
+				title: "Claude Code #1: Edit note.md",
+				hearsReason: true,
+				signal: expect.any(AbortSignal) as unknown,
 			},
 		]);
 		expect(decision).toEqual({ behavior: "allow", updatedInput: input });
+	});
+
+	it("reads the note once before the write: the review's original and the journal's pre-image are that one read", async () => {
+		const { vault, review, journal, gate: writes } = gate({ "note.md": "# Title\nold line\n" });
+		const input = { file_path: "/vault/note.md", old_string: "old line", new_string: "new line" };
+		await writes.decide({ toolUseId: "t1", toolName: "Edit", input }, "s1");
+		expect(vault.reads).toEqual(["note.md"]);
+		expect(review.proposals[0]?.before).toBe("# Title\nold line\n");
+		expect(journal.before).toEqual([Buffer.from("# Title\nold line\n", "utf8")]);
 	});
 
 	it("applies a MultiEdit's edits in order, and reviews a Write's content as a new file", async () => {
@@ -48,9 +59,9 @@ describe("FileWriteGate", () => {
 			{ toolName: "Write", input: { file_path: "/vault/new.md", content: "fresh\n" } },
 			undefined,
 		);
-		expect(review.proposals.map((proposal) => [proposal.before, proposal.proposed, proposal.isNewFile])).toEqual([
-			["a b c\n", "y c\n", false],
-			["", "fresh\n", true],
+		expect(review.proposals.map((proposal) => [proposal.before, proposal.after])).toEqual([
+			["a b c\n", "y c\n"],
+			[undefined, "fresh\n"],
 		]);
 	});
 
@@ -116,7 +127,7 @@ describe("FileWriteGate", () => {
 		expect(decision).toEqual({
 			behavior: "deny",
 			message:
-				"The user rejected this change to /vault/note.md. Their reason: keep my wording. Nothing was written.",
+				"The user rejected this change to /vault/note.md. Their reason: the user rejected the change in the review: keep my wording. Nothing was written.",
 		});
 		expect(journal.events).toEqual([]);
 	});
@@ -173,7 +184,7 @@ describe("FileWriteGate", () => {
 			{ toolName: "Edit", input: { file_path: "/vault/script.py", old_string: "x = 1", new_string: "x = 3  " } },
 			undefined,
 		);
-		expect(review.proposals[0]?.proposed).toBe("x = 3\n");
+		expect(review.proposals[0]?.after).toBe("x = 3\n");
 		expect(decision.behavior === "deny" ? decision.message : "").toMatch(
 			/^The user's version keeps white space at the end of lines/,
 		);
@@ -198,7 +209,7 @@ describe("FileWriteGate", () => {
 			{ toolName: "Edit", input: { file_path: "/vault/note.md", old_string: "a\nb", new_string: "a\nB" } },
 			undefined,
 		);
-		expect(review.proposals[0]).toMatchObject({ before: "a\r\nb\r\n", proposed: "a\r\nB\r\n" });
+		expect(review.proposals[0]).toMatchObject({ before: "a\r\nb\r\n", after: "a\r\nB\r\n" });
 		if (decision.behavior !== "allow") throw new Error(decision.message);
 		expect(
 			applyCliEdits(cliView("a\r\nb\r\n"), [
@@ -240,7 +251,7 @@ describe("FileWriteGate", () => {
 			behavior: "allow",
 			updatedInput: input,
 		});
-		expect(JSON.parse(review.proposals[0]?.proposed ?? "")).toMatchObject({
+		expect(JSON.parse(review.proposals[0]?.after ?? "")).toMatchObject({
 			cells: [{ id: "c1", source: "print(2)", execution_count: null }],
 		});
 		const { gate: edited } = gate({ "n.ipynb": notebook }, accept("{}"));

@@ -1,6 +1,7 @@
 import type { AskingSession, ToolPermissionAnswer, ToolPermissionRequest } from "../../../src/agent/agent-session";
-import type { FileWriteOutcome, FileWriteProposal, FileWriteReview } from "../../../src/agent/gate/file-write-review";
-import type { GatePath, GateVault, JournaledWrite, WriteJournal } from "../../../src/agent/gate/gate-ports";
+import type { EditProposal, EditReview, ReviewDecision } from "../../../src/review/edit-proposal";
+import type { GatePath, GateVault } from "../../../src/agent/gate/gate-ports";
+import type { ApprovedWrite, JournaledWrite, WriteJournal } from "../../../src/journal/panel-write-journal";
 
 const ROOT = "/vault";
 
@@ -41,24 +42,26 @@ export class FakeGateVault implements GateVault {
 		);
 	}
 
-	readText(path: string): Promise<string | undefined> {
+	readFile(path: string): Promise<{ bytes: Uint8Array; text: string } | undefined> {
 		this.reads.push(path);
-		return Promise.resolve(this.files.get(path));
+		const text = this.files.get(path);
+		return Promise.resolve(text === undefined ? undefined : { bytes: Buffer.from(text, "utf8"), text });
 	}
 }
 
 /** A review that records each proposal and answers with `decide`. */
-export class FakeReview implements FileWriteReview {
-	readonly proposals: FileWriteProposal[] = [];
+export class FakeReview implements EditReview {
+	readonly proposals: EditProposal[] = [];
 
 	constructor(
-		private readonly decide: (proposal: FileWriteProposal) => FileWriteOutcome = (proposal) => ({
+		private readonly decide: (proposal: EditProposal) => ReviewDecision = (proposal) => ({
 			kind: "accepted",
-			finalText: proposal.proposed,
+			text: proposal.after,
+			edited: false,
 		}),
 	) {}
 
-	review(proposal: FileWriteProposal): Promise<FileWriteOutcome> {
+	propose(proposal: EditProposal): Promise<ReviewDecision> {
 		this.proposals.push(proposal);
 		return Promise.resolve(this.decide(proposal));
 	}
@@ -67,8 +70,11 @@ export class FakeReview implements FileWriteReview {
 /** A journal that lists what it was told, in order. */
 export class FakeWriteJournal implements WriteJournal {
 	readonly events: string[] = [];
+	/** The bytes each approved write was handed as its pre-image. */
+	readonly before: (Uint8Array | undefined)[] = [];
 
-	approved(write: { path: string; tool: string; summary: string; sessionId?: string }): Promise<JournaledWrite> {
+	approved(write: ApprovedWrite): Promise<JournaledWrite> {
+		this.before.push(write.before);
 		this.events.push(`approved ${write.tool} ${write.path}`);
 		return Promise.resolve({
 			finished: (succeeded: boolean) => {

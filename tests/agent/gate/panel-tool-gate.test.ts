@@ -1,5 +1,5 @@
 import type { ToolPermissionAnswer } from "../../../src/agent/agent-session";
-import type { FileWriteProposal } from "../../../src/agent/gate/file-write-review";
+import type { EditProposal } from "../../../src/review/edit-proposal";
 import { PanelToolGate } from "../../../src/agent/gate/panel-tool-gate";
 import { MemoryPermissionRules } from "../../../src/agent/gate/permission-rules";
 import { FakeAskingSession, FakeGateVault, FakeReview } from "./gate-fakes";
@@ -39,7 +39,7 @@ describe("PanelToolGate", () => {
 			session,
 			signal,
 		);
-		expect(review.proposals.map((proposal: FileWriteProposal) => proposal.proposed)).toEqual(["prose\n"]);
+		expect(review.proposals.map((proposal: EditProposal) => proposal.after)).toEqual(["prose\n"]);
 		expect(review.proposals[0]?.signal).toBe(signal);
 		expect(session.asked).toEqual([]);
 	});

@@ -8,7 +8,7 @@ afterAll(() => setup.vault.remove());
 
 describe("closeAllDiffTabs", () => {
 	it("closes only the calling session's reviews and counts them", async () => {
-		const openDiff = new OpenDiffTool(setup.reviews);
+		const openDiff = new OpenDiffTool(setup.openDiff);
 		const mine = [
 			callTool(openDiff, setup.openDiffArgs("mine 1"), 1),
 			callTool(openDiff, setup.openDiffArgs("mine 2"), 1),

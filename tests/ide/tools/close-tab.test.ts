@@ -9,7 +9,7 @@ const TAB_CLOSED = { content: [{ type: "text", text: "TAB_CLOSED" }] };
 
 describe("close_tab", () => {
 	it("rejects a review still pending, closes its view and answers TAB_CLOSED", async () => {
-		const answer = callTool(new OpenDiffTool(setup.reviews), setup.openDiffArgs("pending"));
+		const answer = callTool(new OpenDiffTool(setup.openDiff), setup.openDiffArgs("pending"));
 		await setup.shown("pending");
 		expect(await callTool(new CloseTabTool(setup.reviews), { tab_name: "pending" })).toEqual(TAB_CLOSED);
 		expect((await answer).content[0]?.text).toBe("DIFF_REJECTED");

@@ -11,7 +11,7 @@ describe("DiffReviewTools", () => {
 		const registry = new ToolRegistry();
 		let changes = 0;
 		registry.onChange(() => changes++);
-		const tools = new DiffReviewTools(registry, setup.reviews);
+		const tools = new DiffReviewTools(registry, setup.openDiff);
 		expect(tools.enabled).toBe(false);
 		tools.setEnabled(true);
 		expect(registry.list().map((tool) => tool.name)).toEqual(["openDiff", "close_tab", "closeAllDiffTabs"]);
@@ -25,7 +25,7 @@ describe("DiffReviewTools", () => {
 
 	it("hands pending reviews back to the terminal when turned off", async () => {
 		const registry = new ToolRegistry();
-		const tools = new DiffReviewTools(registry, setup.reviews);
+		const tools = new DiffReviewTools(registry, setup.openDiff);
 		tools.setEnabled(true);
 		const openDiff = registry.find("openDiff");
 		if (!openDiff) throw new Error("openDiff is not listed");
@@ -44,7 +44,7 @@ describe("DiffReviewTools", () => {
 
 	it("does not unlist another tool that took one of its names", () => {
 		const registry = new ToolRegistry();
-		const tools = new DiffReviewTools(registry, setup.reviews);
+		const tools = new DiffReviewTools(registry, setup.openDiff);
 		const other = {
 			name: "openDiff",
 			description: "someone else's",

@@ -170,3 +170,14 @@ export function parseNoteForCache(text: string): CachedMetadata {
 	if (Object.keys(blocks).length > 0) cache.blocks = blocks;
 	return cache;
 }
+
+/** `parseNoteForCache` plus inline #tags (which it does not read), so both kinds of tags reach `getAllTags`. */
+export function parseWithTags(text: string): CachedMetadata {
+	const cache = parseNoteForCache(text);
+	const at = { line: 0, col: 0, offset: 0 };
+	const tags = [...text.matchAll(/(?:^|\s)(#[\p{L}\p{N}_/-]+)/gu)].map((match) => ({
+		tag: match[1] ?? "",
+		position: { start: at, end: at },
+	}));
+	return tags.length > 0 ? { ...cache, tags } : cache;
+}

@@ -1,5 +1,5 @@
 import type { WorkspaceLeaf as RealLeaf } from "obsidian";
-import type { AcceptOutcome, PendingReview } from "../../../src/ide/diff-review/review-types";
+import type { AcceptOutcome, PendingReview } from "../../../src/review/edit-proposal";
 import { DIFF_VIEW_TYPE, DiffReviewView, type DiffReviewActions } from "../../../src/obsidian/review/diff-view";
 import { App, FakeElement, MarkdownRenderer, notices, WorkspaceLeaf } from "../../__mocks__/obsidian";
 import { buildWorkspace, closeWorkspace, markdownViewOf, settle } from "../harness/workspace-builder";
@@ -12,7 +12,7 @@ const review: PendingReview = {
 	proposedText: "# Title\n\nThe quick red fox.\n",
 	isNewFile: false,
 	sessionId: 1,
-	proposer: { client: "claude-code", session: 1, tool: "openDiff" },
+	proposer: { surface: "ide", client: "claude-code", session: 1, tool: "openDiff" },
 	since: new Date(0),
 };
 
@@ -97,7 +97,10 @@ describe("DiffReviewView", () => {
 		expect(one("ccb-review-summary").text).toBe("2 changes");
 		expect(bar.findAll("ccb-review-accept")).toHaveLength(1);
 		expect(root.textContent.split("Notes/note.md")).toHaveLength(2);
-		const vaultTool = openView({ ...review, proposer: { client: "Claude's vault tools", tool: "edit_note" } });
+		const vaultTool = openView({
+			...review,
+			proposer: { surface: "vault-tools", client: "Claude's vault tools", tool: "edit_note" },
+		});
 		expect(vaultTool.one("ccb-review-proposer").text).toBe("Claude's vault tools");
 		expect(vaultTool.root.findAll("ccb-review-session")).toEqual([]);
 		expect(vaultTool.one("ccb-review-tool").text).toBe("edit_note");
@@ -247,7 +250,7 @@ describe("DiffReviewView", () => {
 	it("beside Reject, a reason for Claude when the proposer hears one: sent with the button, kept while deciding changes", () => {
 		const { root, one, actions } = openView({
 			...review,
-			proposer: { client: "Claude Code (agent panel)", tool: "Edit" },
+			proposer: { surface: "panel", client: "Claude Code (agent panel)", tool: "Edit" },
 			takesRejectReason: true,
 		});
 		const field = one("ccb-review-reason");

@@ -1,5 +1,5 @@
 import type { App as RealApp, WorkspaceLeaf as RealLeaf } from "obsidian";
-import type { PendingReview } from "../../../src/ide/diff-review/review-types";
+import type { PendingReview } from "../../../src/review/edit-proposal";
 import { DIFF_VIEW_TYPE, DiffReviewView, type DiffReviewActions } from "../../../src/obsidian/review/diff-view";
 import { ObsidianReviewPort } from "../../../src/obsidian/review/obsidian-review-port";
 import { WorkspaceLeaf, type App, type View } from "../../__mocks__/obsidian";
@@ -17,7 +17,7 @@ function pending(overrides: Partial<PendingReview> = {}): PendingReview {
 		proposedText: "# Title\r\nsecond\r\n",
 		isNewFile: false,
 		sessionId: 1,
-		proposer: { client: "claude-code", session: 1, tool: "openDiff" },
+		proposer: { surface: "ide", client: "claude-code", session: 1, tool: "openDiff" },
 		since: new Date(0),
 		...overrides,
 	};

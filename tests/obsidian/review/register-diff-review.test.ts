@@ -1,5 +1,5 @@
 import type { Plugin as RealPlugin } from "obsidian";
-import type { PendingReview } from "../../../src/ide/diff-review/review-types";
+import type { PendingReview } from "../../../src/review/edit-proposal";
 import { DIFF_VIEW_TYPE, DiffReviewView } from "../../../src/obsidian/review/diff-view";
 import { registerDiffReviewView } from "../../../src/obsidian/review/register-diff-review";
 import { App, type FakeElement, Plugin, type WorkspaceLeaf } from "../../__mocks__/obsidian";
@@ -12,7 +12,7 @@ const review = (tabName: string, id = 1): PendingReview => ({
 	proposedText: "new\n",
 	isNewFile: false,
 	sessionId: 1,
-	proposer: { client: "claude-code", session: 1, tool: "openDiff" },
+	proposer: { surface: "ide", client: "claude-code", session: 1, tool: "openDiff" },
 	since: new Date(0),
 });
 
@@ -116,7 +116,7 @@ describe("registerDiffReviewView", () => {
 		const calls: string[] = [];
 		const leaf = await shownReview("tab", 6, calls, {
 			...review("tab", 6),
-			proposer: { client: "Claude's vault tools", tool: "edit_note" },
+			proposer: { surface: "vault-tools", client: "Claude's vault tools", tool: "edit_note" },
 			takesRejectReason: true,
 		});
 		app.workspace.setActiveLeaf(leaf);

@@ -5,7 +5,7 @@ const input: ReviewInput = {
 	path: "Journal/today.md",
 	before: "Met Ana. We talked.\n",
 	proposed: "Met Ana and Bo. We talked a lot.\n",
-	proposer: { client: "agent panel", tool: "Edit" },
+	proposer: { surface: "ide", client: "agent panel", tool: "Edit" },
 	time: new Date("2026-11-27T08:00:00Z"),
 };
 

@@ -4,7 +4,7 @@ import { ObsidianVaultIndex } from "../../../src/obsidian/vault-tools/obsidian-v
 import { VisibleVault } from "../../../src/vault/privacy/visible-vault";
 import { VaultPaths } from "../../../src/vault/vault-paths";
 import { createVaultTools } from "../../../src/vault-tools/create-vault-tools";
-import type { WriteReview } from "../../../src/vault-tools/kit/ports";
+import type { EditReview } from "../../../src/review/edit-proposal";
 import type { ToolDefinition } from "../../../src/protocol/mcp-types";
 import type { App } from "../../__mocks__/obsidian";
 import { makeTempDir } from "../../helpers/temp-dir";
@@ -66,10 +66,10 @@ describe("the vault tools over Obsidian's index re-check confinement right befor
 			isPrivate: (path) => path.startsWith("Secret/"),
 		});
 		duringReview = () => undefined;
-		const review: WriteReview = {
+		const review: EditReview = {
 			propose: (write) => {
 				duringReview();
-				return Promise.resolve({ kind: "accepted", finalText: write.newText });
+				return Promise.resolve({ kind: "accepted", text: write.after, edited: false });
 			},
 		};
 		tools = new Map(

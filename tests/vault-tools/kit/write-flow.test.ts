@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { WriteReview } from "../../../src/vault-tools/kit/ports";
+import type { EditReview } from "../../../src/review/edit-proposal";
 import { assertWritable, lineDelta, reviewAndWrite } from "../../../src/vault-tools/kit/write-flow";
 import { createReadNoteTool } from "../../../src/vault-tools/tools/read-note";
 import { toolOver } from "../tools/vault-tool-env";
@@ -8,7 +8,7 @@ import { toolOver } from "../tools/vault-tool-env";
 const live = () => ({ sessionId: 1, signal: new AbortController().signal });
 const edit = { path: "Note.md", oldText: "old\n", newText: "new\n", isNewNote: false, tool: "edit_note" };
 
-function vaultWith(review?: WriteReview, writesUnavailable?: () => string | undefined) {
+function vaultWith(review?: EditReview, writesUnavailable?: () => string | undefined) {
 	return toolOver(
 		createReadNoteTool,
 		{ "Note.md": "old\n" },
@@ -32,7 +32,7 @@ describe("reviewAndWrite", () => {
 	});
 
 	it("writes what the user accepted and says when it differs from the proposal", async () => {
-		const vault = vaultWith({ propose: () => Promise.resolve({ kind: "accepted", finalText: "mine\n" }) });
+		const vault = vaultWith({ propose: () => Promise.resolve({ kind: "accepted", text: "mine\n", edited: true }) });
 		try {
 			expect(await reviewAndWrite(vault.env, edit, live())).toEqual({
 				kind: "written",
@@ -51,7 +51,7 @@ describe("reviewAndWrite", () => {
 		const cancelled = vaultWith({
 			propose: () => {
 				controller.abort();
-				return Promise.resolve({ kind: "accepted", finalText: "new\n" });
+				return Promise.resolve({ kind: "accepted", text: "new\n", edited: true });
 			},
 		});
 		try {
@@ -76,7 +76,7 @@ describe("reviewAndWrite", () => {
 		const vault = vaultWith({
 			propose: () => {
 				writeFileSync(join(root, "Note.md"), "changed elsewhere\n");
-				return Promise.resolve({ kind: "accepted", finalText: "new\n" });
+				return Promise.resolve({ kind: "accepted", text: "new\n", edited: true });
 			},
 		});
 		root = vault.root;

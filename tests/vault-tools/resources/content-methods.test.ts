@@ -6,7 +6,7 @@ import { dirname, join } from "node:path";
 import { PrivacyFilter } from "../../../src/vault/privacy/privacy";
 import { VaultPaths } from "../../../src/vault/vault-paths";
 import { ObsidianVaultIndex } from "../../../src/obsidian/vault-tools/obsidian-vault-index";
-import { ObsidianVaultFiles } from "../../../src/obsidian/notes/obsidian-vault-files";
+import { ObsidianNoteStore } from "../../../src/obsidian/notes/obsidian-note-store";
 import { createVaultToolRegistry } from "../../../src/vault-tools/create-vault-tools";
 import { FolderVault } from "../../../src/vault/folder/folder-vault";
 import type { ActiveNote } from "../../../src/vault-tools/kit/ports";
@@ -68,10 +68,19 @@ const adapters: [string, IndexFactory][] = [
 		"Obsidian (fake app)",
 		async () => {
 			const app = await createIndexedApp(NOTES);
-			const index = new ObsidianVaultIndex(vaultIndexPorts(app));
+			const ports = vaultIndexPorts(app);
+			const store = new ObsidianNoteStore(ports.vault, ports.metadataCache, { yaml: ports.yaml });
+			store.load();
+			const index = new ObsidianVaultIndex({ ...ports, store });
 			index.load();
-			const files = new ObsidianVaultFiles(app as never);
-			return { index, tagsOf: (path: string) => files.tagsOf(path), dispose: () => index.unload() };
+			return {
+				index,
+				tagsOf: (path: string) => store.tagsOf(path),
+				dispose: () => {
+					index.unload();
+					store.unload();
+				},
+			};
 		},
 	],
 ];

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createCreateNoteTool } from "../../../src/vault-tools/tools/create-note";
-import type { ProposedWrite, WriteReview } from "../../../src/vault-tools/kit/ports";
+import type { EditProposal, EditReview } from "../../../src/review/edit-proposal";
 import { noteVersion } from "../../../src/vault/notes/note-version";
 import { toolOver } from "./vault-tool-env";
 
@@ -21,11 +21,11 @@ describe("create_note", () => {
 	});
 
 	it("proposes the new note for review and writes what the user accepted", async () => {
-		const proposed: Omit<ProposedWrite, "signal">[] = [];
-		const review: WriteReview = {
+		const proposed: Omit<EditProposal, "signal">[] = [];
+		const review: EditReview = {
 			propose: ({ signal: _signal, ...write }) => {
 				proposed.push(write);
-				return Promise.resolve({ kind: "accepted", finalText: "# Changed\n" });
+				return Promise.resolve({ kind: "accepted", text: "# Changed\n", edited: true });
 			},
 		};
 		const tool = toolOver(createCreateNoteTool, FILES, { review: () => review });
@@ -34,7 +34,14 @@ describe("create_note", () => {
 				`Created Idea.md (10 characters, as changed by the user in the review). version ${noteVersion("# Changed\n")}`,
 			);
 			expect(proposed).toEqual([
-				{ path: "Idea.md", oldText: "", newText: "# Idea\n", isNewNote: true, tool: "create_note" },
+				{
+					note: "Idea.md",
+					before: undefined,
+					after: "# Idea\n",
+					proposer: { surface: "vault-tools", client: "Claude's vault tools", tool: "create_note" },
+					title: expect.stringMatching(/^Vault tools #\d+: create_note Idea\.md$/) as unknown,
+					hearsReason: true,
+				},
 			]);
 			expect(tool.read("Idea.md")).toBe("# Changed\n");
 		} finally {

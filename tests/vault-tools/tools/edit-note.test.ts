@@ -59,13 +59,15 @@ describe("edit_note", () => {
 
 	it("reports a rejected review with the note's unchanged version", async () => {
 		const tool = setup({
-			review: () => ({ propose: () => Promise.resolve({ kind: "rejected", reason: "the user said no" }) }),
+			review: () => ({ propose: () => Promise.resolve({ kind: "rejected", reason: "not now" }) }),
 		});
 		try {
 			expect(
 				(await tool.call({ path: "Plan", edits: [{ target: "Plan > Notes", op: "append", content: "x\n" }] }))
 					.text,
-			).toBe(`Not applied: the user said no. Plan.md is unchanged (version ${noteVersion(NOTE)}).`);
+			).toBe(
+				`Not applied: the user rejected the change in the review: not now. Plan.md is unchanged (version ${noteVersion(NOTE)}).`,
+			);
 			expect(tool.read("Plan.md")).toBe(NOTE);
 		} finally {
 			tool.dispose();
@@ -74,7 +76,7 @@ describe("edit_note", () => {
 
 	it("says the user changed the text when the accepted text differs from the proposal", async () => {
 		const tool = setup({
-			review: () => ({ propose: () => Promise.resolve({ kind: "accepted", finalText: "# Mine\n" }) }),
+			review: () => ({ propose: () => Promise.resolve({ kind: "accepted", text: "# Mine\n", edited: true }) }),
 		});
 		try {
 			const answer = await tool.call({ path: "Plan", edits: [{ target: "Plan > Notes", op: "delete" }] });

@@ -1,5 +1,5 @@
-import type { DiffReviewPort, PendingReview } from "../../../src/ide/diff-review/review-types";
-import type { VaultLocation } from "../../../src/vault/vault-paths";
+import type { DiffReviewPort, PendingReview } from "../../src/review/edit-proposal";
+import type { VaultLocation } from "../../src/vault/vault-paths";
 
 /** Records what the manager asks of the UI. `views` maps tab names to the review shown there. */
 export class FakeReviewPort implements DiffReviewPort {

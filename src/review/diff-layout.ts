@@ -1,4 +1,4 @@
-import type { DiffLine } from "../../shared/word-diff";
+import type { DiffLine } from "../shared/word-diff";
 
 /** Changed lines with their surrounding context; `hiddenBefore` unchanged lines are folded away before it. */
 export interface DiffHunk {

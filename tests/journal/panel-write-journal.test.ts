@@ -1,4 +1,4 @@
-import { PanelWriteJournal } from "../../src/assembly/panel-write-journal";
+import { PanelWriteJournal, type ApprovedWrite } from "../../src/journal/panel-write-journal";
 import { contentHash } from "../../src/journal/content-hash";
 import { Journal } from "../../src/journal/journal";
 import { MemoryJournalStore } from "../../src/journal/memory-journal-store";
@@ -18,7 +18,10 @@ function setup(files: Record<string, string>) {
 		readBytes: (absolute) => Promise.resolve(disk.get(absolute)),
 		isPrivate,
 	});
-	return { disk, store, journal, writes };
+	// The gate hands over the bytes it read once for the review; the journal does not read them again.
+	const approve = (write: Omit<ApprovedWrite, "before">) =>
+		writes.approved({ ...write, before: disk.get(`/vault/${write.path}`) });
+	return { disk, store, journal, writes: { approved: approve } };
 }
 
 describe("PanelWriteJournal", () => {

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { readTextIfExists } from "../../../src/ide/diff-review/read-text-if-exists";
-import { makeTempDir } from "../../helpers/temp-dir";
+import { readTextIfExists } from "../../src/shared/read-text-if-exists";
+import { makeTempDir } from "../helpers/temp-dir";
 
 const temp = makeTempDir("read-text");
 writeFileSync(join(temp.path, "note.md"), "héllo\n");

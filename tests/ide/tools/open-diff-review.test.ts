@@ -1,15 +1,14 @@
 import { mkdirSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-	DiffReviewManager,
-	MAX_REJECT_REASON_CHARS,
-	type OpenDiffRequest,
-} from "../../../src/ide/diff-review/diff-review-manager";
+import { OpenDiffTool, type OpenDiffOptions } from "../../../src/ide/tools/open-diff";
+import { PendingReviews, type PendingReviewsOptions } from "../../../src/review/pending-reviews";
 import { VaultPaths } from "../../../src/vault/vault-paths";
-import type { ToolResult } from "../../../src/protocol/mcp-types";
+import type { ToolCallContext, ToolResult } from "../../../src/protocol/mcp-types";
 import { makeTempDir } from "../../helpers/temp-dir";
 import { waitUntil } from "../../helpers/wait-until";
-import { FakeReviewPort } from "./fake-review-port";
+import { FakeReviewPort } from "../../review/fake-review-port";
+
+// openDiff over the pending reviews: the IDE's wire (absolute paths in; FILE_SAVED or DIFF_REJECTED out) end to end.
 
 const temp = makeTempDir("reviews");
 const vault = join(temp.path, "vault");
@@ -19,13 +18,45 @@ afterAll(() => temp.remove());
 
 const TAB = "✻ [Claude Code] note.md (abc123) ⧉";
 
-function setup(maxPendingPerClient?: number) {
-	const port = new FakeReviewPort();
-	const manager = new DiffReviewManager({ paths: new VaultPaths(vault), port, maxPendingPerClient });
-	return { port, manager };
+interface OpenDiffRequest {
+	oldFilePath: string;
+	newFilePath: string;
+	newFileContents: string;
+	tabName: string;
 }
 
-function request(tabName = TAB, proposal = "# Note\n\nNew text.\n", path = join(vault, "note.md")) {
+function setup(
+	maxPendingPerClient?: number,
+	options: Partial<Pick<PendingReviewsOptions, "privacy">> & Pick<OpenDiffOptions, "clientName"> = {},
+) {
+	const port = new FakeReviewPort();
+	const paths = new VaultPaths(vault);
+	const manager = new PendingReviews({
+		paths,
+		port,
+		maxPendingPerClient,
+		...(options.privacy ? { privacy: options.privacy } : {}),
+	});
+	const tool = new OpenDiffTool({
+		paths,
+		reviews: manager,
+		...(options.privacy ? { privacy: options.privacy } : {}),
+		...(options.clientName ? { clientName: options.clientName } : {}),
+	});
+	const openDiff = (req: OpenDiffRequest, ctx: ToolCallContext): Promise<ToolResult> =>
+		tool.call(
+			{
+				old_file_path: req.oldFilePath,
+				new_file_path: req.newFilePath,
+				new_file_contents: req.newFileContents,
+				tab_name: req.tabName,
+			},
+			ctx,
+		);
+	return { port, manager, openDiff };
+}
+
+function request(tabName = TAB, proposal = "# Note\n\nNew text.\n", path = join(vault, "note.md")): OpenDiffRequest {
 	return { oldFilePath: path, newFilePath: path, newFileContents: proposal, tabName };
 }
 
@@ -37,7 +68,7 @@ function context(sessionId = 1) {
 /** Starts an openDiff and waits until its view is shown. */
 async function open(setupResult: ReturnType<typeof setup>, req: OpenDiffRequest = request(), sessionId = 1) {
 	const { controller, context: ctx } = context(sessionId);
-	const answer = setupResult.manager.open(req, ctx);
+	const answer = setupResult.openDiff(req, ctx);
 	await waitUntil(
 		() =>
 			setupResult.port.views.get(req.tabName) !== undefined ||
@@ -49,52 +80,34 @@ async function open(setupResult: ReturnType<typeof setup>, req: OpenDiffRequest 
 
 const texts = (result: ToolResult) => result.content.map((block) => block.text);
 
-describe("DiffReviewManager", () => {
-	it("says who proposes: the IDE client by the name it gave, its session and openDiff; the vault tools name themselves", async () => {
-		const port = new FakeReviewPort();
-		const manager = new DiffReviewManager({
-			paths: new VaultPaths(vault),
-			port,
-			clientName: (session) => (session === 7 ? "claude-code" : undefined),
-		});
-		const s = { port, manager };
+describe("openDiff over the pending reviews", () => {
+	it("says who proposes: the IDE client by the name it gave, its session and openDiff", async () => {
+		const s = setup(undefined, { clientName: (session) => (session === 7 ? "claude-code" : undefined) });
 		await open(s, request("from the CLI"), 7);
-		expect(port.views.get("from the CLI")?.proposer).toEqual({
+		expect(s.port.views.get("from the CLI")?.proposer).toEqual({
+			surface: "ide",
 			client: "claude-code",
 			session: 7,
 			tool: "openDiff",
 		});
 		await open(s, request("unnamed client"), 8);
-		expect(port.views.get("unnamed client")?.proposer).toEqual({
+		expect(s.port.views.get("unnamed client")?.proposer).toEqual({
+			surface: "ide",
 			client: "Claude Code",
 			session: 8,
 			tool: "openDiff",
 		});
-		await open(s, { ...request("vault tool"), proposer: { client: "Claude's vault tools", tool: "edit_note" } }, 0);
-		expect(port.views.get("vault tool")?.proposer).toEqual({ client: "Claude's vault tools", tool: "edit_note" });
-		manager.dispose();
+		s.manager.dispose();
 	});
 
-	it("shows a vault-tools proposal that cannot be applied for a private note without reading it, and never accepts it", async () => {
-		const port = new FakeReviewPort();
-		const manager = new DiffReviewManager({
-			paths: new VaultPaths(vault),
-			port,
+	it("refuses a private note's edit without reading it: an error answer leaves it to the terminal", async () => {
+		const s = setup(undefined, {
 			privacy: { hides: (location) => location.relative === "note.md", isInPrivateFolder: () => false },
 		});
-		const cannotApply = "A note the vault tools cannot show is already at this path.";
-		const refused = await manager.open(request("plain"), context().context);
+		const refused = await s.openDiff(request("plain"), context().context);
 		expect(refused.isError).toBe(true);
-		const s = { port, manager };
-		const { answer } = await open(s, { ...request("blocked"), vaultTools: { cannotApply } });
-		expect(port.views.get("blocked")).toMatchObject({
-			originalText: "",
-			isNewFile: true,
-			cannotApply,
-			target: { relative: "note.md" },
-		});
-		expect(manager.accept("blocked")).toEqual({ kind: "refused", reason: cannotApply });
-		expect(texts(await answer)).toEqual(["DIFF_REJECTED", "blocked"]);
+		expect(texts(refused)[0]).toMatch(/is private or hidden/);
+		expect(s.port.views.size).toBe(0);
 	});
 
 	it("shows the current note against the proposal and answers FILE_SAVED with the proposal on accept", async () => {
@@ -125,32 +138,6 @@ describe("DiffReviewManager", () => {
 		expect(s.manager.reject(TAB)).toBe(true);
 		expect(texts(await answer)).toEqual(["DIFF_REJECTED", TAB]);
 		expect(s.manager.reject(TAB)).toBe(false);
-	});
-
-	it("hands the user's reason for a rejection to whoever opened the review with an observer, as one bounded line", async () => {
-		const s = setup();
-		const heard: string[] = [];
-		const ctx = context().context;
-		const answers = ["plain", "spaced", "long", "blank"].map((tab) =>
-			s.manager.open(request(tab), ctx, { onRejectReason: (reason) => heard.push(`${tab}: ${reason}`) }),
-		);
-		await waitUntil(() => s.port.views.size === 4, "the reviews to be shown");
-		expect(s.port.views.get("plain")?.takesRejectReason).toBe(true);
-		s.manager.reject("plain", undefined, "Bo was not there");
-		s.manager.reject("spaced", undefined, "  first line\n\tsecond\u0007line  ");
-		s.manager.reject("long", undefined, "é".repeat(MAX_REJECT_REASON_CHARS + 10));
-		s.manager.reject("blank", undefined, " \n ");
-		expect(heard).toEqual([
-			"plain: Bo was not there",
-			"spaced: first line second line",
-			`long: ${"é".repeat(MAX_REJECT_REASON_CHARS - 1)}…`,
-		]);
-		expect((await Promise.all(answers)).map(texts)).toEqual([
-			["DIFF_REJECTED", "plain"],
-			["DIFF_REJECTED", "spaced"],
-			["DIFF_REJECTED", "long"],
-			["DIFF_REJECTED", "blank"],
-		]);
 	});
 
 	it("an IDE client's openDiff hears no reason: its view is told so, and the answer is DIFF_REJECTED and the tab name as always", async () => {
@@ -261,7 +248,7 @@ describe("DiffReviewManager", () => {
 	it("refuses paths outside the vault with an error result and no view", async () => {
 		const s = setup();
 		const outside = join(temp.path, "secret.md");
-		const result = await s.manager.open(request(TAB, "x", outside), context().context);
+		const result = await s.openDiff(request(TAB, "x", outside), context().context);
 		expect(result.isError).toBe(true);
 		expect(texts(result)[0]).toMatch(/Path is outside the vault/);
 		expect(s.port.views.size).toBe(0);
@@ -271,7 +258,7 @@ describe("DiffReviewManager", () => {
 		const s = setup(2);
 		const first = await open(s, request("one"));
 		const second = await open(s, request("two"));
-		const third = await s.manager.open(request("three"), context(1).context);
+		const third = await s.openDiff(request("three"), context(1).context);
 		expect(third.isError).toBe(true);
 		expect(texts(third)).toEqual([expect.stringMatching(/already has 2 edits waiting for review/)]);
 		const otherClient = await open(s, request("four"), 2);
@@ -284,7 +271,7 @@ describe("DiffReviewManager", () => {
 	it("answers an error (so the terminal prompt decides) when the view cannot be shown", async () => {
 		const s = setup();
 		s.port.failNextShow = new Error("no workspace");
-		const result = await s.manager.open(request(), context().context);
+		const result = await s.openDiff(request(), context().context);
 		expect(result.isError).toBe(true);
 		expect(texts(result)[0]).toMatch(/Could not show the review in Obsidian: no workspace/);
 		expect(s.manager.list()).toEqual([]);
@@ -335,26 +322,5 @@ describe("DiffReviewManager", () => {
 		expect(texts(result)).not.toContain("FILE_SAVED");
 		expect(s.port.closed).toEqual([tab]);
 		expect(s.manager.findPending(tab)).toBeUndefined();
-	});
-
-	it("accepts a new note while a private tag is set: a note not written yet is judged by its folder, as when the review opened", async () => {
-		const port = new FakeReviewPort();
-		// What Obsidian's privacy answers while any private tag is set: a note it has not parsed (a new one) is private.
-		const privacy = { hides: () => true, isInPrivateFolder: (relative: string) => relative.startsWith("Secret/") };
-		const manager = new DiffReviewManager({ paths: new VaultPaths(vault), port, privacy });
-		const s = { port, manager };
-		const { answer } = await open(s, {
-			...request("new public", "# Fresh\n", join(vault, "Inbox", "fresh.md")),
-			vaultTools: {},
-		});
-		expect(manager.accept("new public")).toEqual({ kind: "accepted" });
-		expect(texts(await answer)).toEqual(["FILE_SAVED", "# Fresh\n"]);
-		const { answer: refused } = await open(s, {
-			...request("new private", "# Hidden\n", join(vault, "Secret", "fresh.md")),
-			vaultTools: {},
-		});
-		expect(manager.accept("new private")).toMatchObject({ kind: "refused" });
-		expect((await refused).isError).toBe(true);
-		manager.dispose();
 	});
 });

@@ -1,9 +1,30 @@
 import { readFile } from "node:fs/promises";
-import type { JournaledWrite, WriteJournal } from "../agent/gate/gate-ports";
-import { contentHash, sameBytes } from "../journal/content-hash";
-import type { Journal } from "../journal/journal";
-import type { NoteChange } from "../journal/journal-records";
-import { PRIVATE_NOTE } from "../journal/argument-summary";
+import { contentHash, sameBytes } from "./content-hash";
+import type { Journal } from "./journal";
+import type { NoteChange } from "./journal-records";
+import { PRIVATE_NOTE } from "./argument-summary";
+
+/** A reviewed write the CLI is about to make, kept in the activity journal with the file's bytes before it. */
+export interface JournaledWrite {
+	/** The CLI reported the tool's result: record what is on disk now (nothing when it failed). */
+	finished(succeeded: boolean): Promise<void>;
+}
+
+/** A write the panel's gate allowed, as the journal is told of it. */
+export interface ApprovedWrite {
+	path: string;
+	tool: string;
+	summary: string;
+	sessionId?: string;
+	/** The file's bytes as the gate read them, once, for the review (undefined: no file yet): the write's pre-image. */
+	before: Uint8Array | undefined;
+}
+
+/** Where the panel's allowed writes are recorded. */
+export interface WriteJournal {
+	/** Called when the gate allows a reviewed write, before the CLI runs it. */
+	approved(write: ApprovedWrite): Promise<JournaledWrite>;
+}
 
 /** A file's bytes on disk; undefined when there is none. */
 async function bytesOnDisk(absolutePath: string): Promise<Uint8Array | undefined> {
@@ -22,13 +43,14 @@ export interface PanelWriteJournalOptions {
 	 * `JournaledVaultIndex` is given): with `text`, the note as it holds that text after the write.
 	 */
 	isPrivate: (path: string, text?: string) => boolean;
+	/** Reads the file after the CLI wrote it. */
 	readBytes?: (absolutePath: string) => Promise<Uint8Array | undefined>;
 	now?: () => number;
 }
 
 /**
  * The writes Claude Code's own tools make in the panel, in the activity journal (surface "panel"): the file's
- * bytes are kept when the gate allows the write (before the CLI makes it), and the change is recorded with the
+ * bytes the gate read for the review are kept when it allows the write (before the CLI makes it; not read again), and the change is recorded with the
  * hash of what is on disk when the CLI reports the tool's result, so the write can be undone like a vault-tool one.
  * One journal session per CLI session. A write that leaves its note private (a private tag added, a note created
  * with one) is judged as a vault-tool write is: its record names no note, keeps "(a private note)" for the path, and
@@ -42,16 +64,11 @@ export class PanelWriteJournal implements WriteJournal {
 		this.unnamedSession = options.journal.newSessionKey();
 	}
 
-	async approved(write: {
-		path: string;
-		tool: string;
-		summary: string;
-		sessionId?: string;
-	}): Promise<JournaledWrite> {
+	approved(write: ApprovedWrite): Promise<JournaledWrite> {
 		const { journal } = this.options;
 		const absolute = this.options.absolutePath(write.path);
 		const read = this.options.readBytes ?? bytesOnDisk;
-		const before = await read(absolute);
+		const before = write.before;
 		const now = this.options.now ?? (() => performance.now());
 		const started = now();
 		const id = journal.begin({
@@ -61,8 +78,8 @@ export class PanelWriteJournal implements WriteJournal {
 			args: write.summary,
 		});
 		let done = false;
-		return {
-			finished: async (succeeded) => {
+		return Promise.resolve({
+			finished: async (succeeded: boolean) => {
 				if (done) return;
 				done = true;
 				const after = succeeded ? await read(absolute) : undefined;
@@ -78,7 +95,7 @@ export class PanelWriteJournal implements WriteJournal {
 					answerBytes: 0,
 				});
 			},
-		};
+		});
 	}
 
 	private sessionKey(sessionId: string | undefined): string {
