@@ -194,7 +194,12 @@ export type ToolUseDecision =
 export interface AskingSession {
 	readonly sessionId: string | undefined;
 	ask(request: ToolPermissionRequest): Promise<ToolPermissionAnswer>;
+	/** Tells the panel an edit waits in the review (no decision yet), or how the user decided it. */
+	reviewing?: ReviewNews;
 }
+
+/** An edit's review as the panel hears of it: shown (no decision), then decided. */
+export type ReviewNews = (toolUseId: string, decision?: ReviewDecisionWords) => void;
 
 /**
  * Decides every tool use before it runs: file writes go to the review view, the vault's own tools run (they

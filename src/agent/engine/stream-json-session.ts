@@ -315,6 +315,12 @@ export class StreamJsonSession implements AgentSession {
 		return {
 			sessionId: this.currentSessionId,
 			ask: (request: ToolPermissionRequest) => this.questions.ask(request, signal),
+			reviewing: (toolUseId, decision) =>
+				this.emit(
+					decision === undefined
+						? { kind: "review-waiting", toolUseId }
+						: { kind: "review-decided", toolUseId, decision },
+				),
 		};
 	}
 

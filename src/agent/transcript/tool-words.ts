@@ -141,6 +141,10 @@ const HOOK_PREFIX = /^PreToolUse:\S+ hook error: (?:\[[^\]\n]*\]\s*)?/;
 export function toolErrorWords(result: string): string {
 	if (!HOOK_PREFIX.test(result)) return result;
 	const reason = result.replace(HOOK_PREFIX, "").trim();
+	const reviewed = /^The user rejected this change to .*?\. Their reason: (.*)\. Nothing was written\.$/s.exec(
+		reason,
+	);
+	if (reviewed?.[1] !== undefined) return toolErrorWords(`PreToolUse:Edit hook error: ${reviewed[1]}`);
 	const rejected = /^the user rejected the change in the review(?::\s*(.*))?$/s.exec(reason);
 	if (rejected)
 		return rejected[1] === undefined ? "You rejected this change." : `You rejected this change: ${rejected[1]}`;

@@ -58,6 +58,11 @@ describe("toolErrorWords", () => {
 			"The panel stopped this: Editing private notes is not allowed",
 		);
 		expect(toolErrorWords("File does not exist.")).toBe("File does not exist.");
+		expect(
+			toolErrorWords(
+				"PreToolUse:Write hook error: The user rejected this change to /v/A.md. Their reason: the user rejected the change in the review: too long. Nothing was written.",
+			),
+		).toBe("You rejected this change: too long");
 	});
 });
 
