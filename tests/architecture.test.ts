@@ -142,7 +142,17 @@ const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
 	],
 	"src/vault-tools/serve": ["src/protocol", "src/server", "src/server/http", "src/shared"],
 	"src/vault-tools/relay-client": ["src/protocol", "src/server", "src/shared"],
-	"src/vault-tools/stdio": [],
+	// The stdio server's own parts: its channel, the relay's choice of bridge, the folder it reads and shares.
+	"src/vault-tools/stdio": [
+		"src/vault-tools/relay-client",
+		"src/vault-tools/serve",
+		"src/vault/folder",
+		"src/vault/privacy",
+		"src/vault",
+		"src/protocol",
+		"src/server",
+		"src/shared",
+	],
 	// The activity and undo journal: records every surface's calls and writes.
 	"src/journal": ["src/vault/notes", "src/vault/markdown", "src/protocol", "src/shared"],
 	// The agent panel's engine, in rooms by job; `agent-session.ts` (the contract every room and the view share) imports nothing.
