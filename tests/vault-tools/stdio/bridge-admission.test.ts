@@ -16,7 +16,7 @@ describe("privacyRefusal: the stdio side relays only to a bridge that hides at l
 	it("refuses a bridge that misses a rule, naming it and the config folder it reads", async () => {
 		const bridge = answering({ folders: [], tags: ["secret"], configFolder: "config" });
 		expect(await privacyRefusal(bridge, "vaultTools/privacy", settings, FOLDED_PATH_KEY)).toMatch(
-			/^it does not keep private .*Private.*, as this vault's privacy settings \(in \.obsidian\) or this server's options do$/,
+			/^it does not keep private .*Private.*, as this vault's privacy settings \(in config\) or this server's options do$/,
 		);
 	});
 
