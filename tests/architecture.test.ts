@@ -162,7 +162,7 @@ const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
 	// The vault's own Claude Code configuration: what it would do, and the user's trust in it.
 	"src/agent/vault-config": [],
 	// The stream-json engine: sessions over the CLI's control protocol, attachments, the CLI's session files.
-	"src/agent/engine": ["src/agent", "src/agent/claude-cli"],
+	"src/agent/engine": ["src/agent", "src/agent/claude-cli", "src/vault", "src/vault/privacy"],
 	// The gate every tool call passes: rules, questions, file writes put to review.
 	"src/agent/gate": ["src/agent"],
 	// The panel's transcript: its rows, the Markdown of replies, the export as a note.
