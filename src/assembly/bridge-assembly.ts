@@ -208,13 +208,7 @@ export function assembleBridge(options: BridgeAssemblyOptions): Bridge {
 	const recorders = options.journal ? journalRecorders(options, privacy) : undefined;
 	const tools = new ToolRegistry();
 	let vaultTools: VaultToolServer | undefined;
-	const { host, notifier } = ideChannel(options, {
-		privacy,
-		currentSelection,
-		tools,
-		recorders,
-		vaultTools: () => vaultTools,
-	});
+	const { host, notifier } = ideChannel(options, privacy, currentSelection, tools, recorders, () => vaultTools);
 
 	const reviews: DiffReviewManager = new DiffReviewManager({
 		paths,
@@ -228,7 +222,7 @@ export function assembleBridge(options: BridgeAssemblyOptions): Bridge {
 	});
 	const diffTools = new DiffReviewTools(tools, reviews);
 	diffTools.setEnabled(options.reviewEdits);
-	const diagnostics = registerIdeTools(options, { privacy, notifier, tools });
+	const diagnostics = registerIdeTools(options, privacy, notifier, tools);
 	if (options.vaultTools)
 		vaultTools = assembleVaultTools(options, options.vaultTools, { privacy, reviews, currentSelection, recorders });
 	const activity = recorders ? activityOf(options, recorders, privacy) : undefined;
@@ -260,16 +254,13 @@ export function assembleBridge(options: BridgeAssemblyOptions): Bridge {
  */
 function ideChannel(
 	options: BridgeAssemblyOptions,
-	parts: {
-		privacy: VaultPrivacy;
-		currentSelection: () => SelectionSnapshot | undefined;
-		tools: ToolRegistry;
-		recorders: JournalRecorders | undefined;
-		vaultTools: () => VaultToolServer | undefined;
-	},
+	privacy: VaultPrivacy,
+	currentSelection: () => SelectionSnapshot | undefined,
+	tools: ToolRegistry,
+	recorders: JournalRecorders | undefined,
+	vaultTools: () => VaultToolServer | undefined,
 ): { host: BridgeHost; notifier: Notifier } {
 	const { paths, ports } = options;
-	const { privacy, currentSelection, tools, recorders } = parts;
 	const adapter = new VaultAdapter({
 		paths,
 		files: privacy.files(ports.files),
@@ -286,7 +277,7 @@ function ideChannel(
 		serverInfo: SERVER_INFO,
 		tools,
 		methods: options.vaultTools
-			? withRelayMethods(adapter.methods(), parts.vaultTools, () =>
+			? withRelayMethods(adapter.methods(), vaultTools, () =>
 					bridgePrivacy(options.privacyRules(), options.configFolder),
 				)
 			: adapter.methods(),
@@ -318,10 +309,11 @@ function ideChannel(
 /** The read-only workspace tools and getDiagnostics, over the privacy boundary; returns getDiagnostics' engine. */
 function registerIdeTools(
 	options: BridgeAssemblyOptions,
-	parts: { privacy: VaultPrivacy; notifier: Notifier; tools: ToolRegistry },
+	privacy: VaultPrivacy,
+	notifier: Notifier,
+	tools: ToolRegistry,
 ): DiagnosticsEngine {
 	const { paths, ports } = options;
-	const { privacy, notifier, tools } = parts;
 	const workspaceTools = createWorkspaceTools({
 		paths,
 		workspace: privateWorkspace(ports.workspace, privacy),

@@ -34,12 +34,10 @@ export function panelSessionGuard(options: PanelGuardOptions): Promise<PanelGuar
 		return (await denyRulesOnDisk(vaultRoot, { folders: places.folders, tags: places.tags, configDirs })).rules;
 	};
 	return vaultSessionGuard({
+		...options,
 		places,
-		vaultRoot,
 		heldOut: [VAULT_TRASH_FOLDER],
 		configuring: [CLAUDE_FOLDER, PROJECT_MCP_FILE],
-		sandboxSupport: options.sandboxSupport,
-		...(options.projectConfigTrusted && { projectConfigTrusted: options.projectConfigTrusted }),
 		...((options.denyRulesWanted?.() ?? false) && { denyRules }),
 	});
 }

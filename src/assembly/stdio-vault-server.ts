@@ -31,7 +31,6 @@ import type { Journal } from "../journal/journal";
 import type { RequestObserver } from "../protocol/request-observer";
 import { createJournal, JournalRecorders, linkResolver, noteReferences, pathLocator } from "./journal-wiring";
 
-
 export interface StdioVaultServerOptions {
 	/** The vault folder (checked to exist by the caller). */
 	vaultPath: string;

@@ -47,6 +47,7 @@ export interface OpenFileToolDeps {
 
 /** `openFile`: opens a note, optionally selecting `startText`…`endText` or a line range. */
 export function createOpenFileTool(deps: OpenFileToolDeps): ToolDefinition {
+	const { paths, workspace } = deps;
 	const readText = deps.readText ?? readTextIfExists;
 	return {
 		name: NAME,
@@ -55,57 +56,38 @@ export function createOpenFileTool(deps: OpenFileToolDeps): ToolDefinition {
 		inputSchema: INPUT_SCHEMA,
 		call: (args: JsonObject): Promise<ToolResult> =>
 			answeringArgumentErrors(async () => {
-				const request = openFileRequest(deps.paths, args);
+				const target = requiredVaultPath(paths, args, "filePath", NAME);
+				const preview = optionalBoolean(args, "preview", NAME, false);
+				const makeFrontmost = optionalBoolean(args, "makeFrontmost", NAME, true);
+				const selectToEndOfLine = optionalBoolean(args, "selectToEndOfLine", NAME, false);
+				const startText = optionalString(args, "startText", NAME);
+				const endText = optionalString(args, "endText", NAME);
+				const startLine = optionalLine(args, "startLine", NAME);
+				const endLine = optionalLine(args, "endLine", NAME);
 				let text: string | undefined;
 				try {
-					text = await readText(request.target.absolute);
+					text = await readText(target.absolute);
 				} catch (error) {
-					return toolError(`openFile: could not read ${request.target.relative}: ${describeError(error)}`);
+					return toolError(`openFile: could not read ${target.relative}: ${describeError(error)}`);
 				}
-				if (text === undefined) return toolError(`openFile: note not found: ${request.target.relative}`);
-				return open(deps.workspace, request, text);
+				if (text === undefined) return toolError(`openFile: note not found: ${target.relative}`);
+				let selection: TextRange | undefined;
+				const notes: string[] = [];
+				if (startText !== undefined && startText !== "") {
+					selection = findTextRange(text, startText, endText, selectToEndOfLine);
+					if (!selection) notes.push(`the text to select was not found, so nothing is selected`);
+				} else if (startLine !== undefined) {
+					selection = lineRange(text, startLine, endLine);
+				}
+				await workspace.openNote(target, { selection, preview, makeFrontmost });
+				if (workspace.headlessNote) notes.push(workspace.headlessNote);
+				return opened(target, text, notes, makeFrontmost);
 			}),
 	};
 }
 
-interface OpenFileRequest {
-	target: VaultLocation;
-	preview: boolean;
-	makeFrontmost: boolean;
-	selectToEndOfLine: boolean;
-	startText: string | undefined;
-	endText: string | undefined;
-	startLine: number | undefined;
-	endLine: number | undefined;
-}
-
-/** The arguments, checked before anything is read. */
-function openFileRequest(paths: VaultPaths, args: JsonObject): OpenFileRequest {
-	return {
-		target: requiredVaultPath(paths, args, "filePath", NAME),
-		preview: optionalBoolean(args, "preview", NAME, false),
-		makeFrontmost: optionalBoolean(args, "makeFrontmost", NAME, true),
-		selectToEndOfLine: optionalBoolean(args, "selectToEndOfLine", NAME, false),
-		startText: optionalString(args, "startText", NAME),
-		endText: optionalString(args, "endText", NAME),
-		startLine: optionalLine(args, "startLine", NAME),
-		endLine: optionalLine(args, "endLine", NAME),
-	};
-}
-
-/** Opens the note with the selection asked for, and says what happened. */
-async function open(workspace: WorkspacePort, request: OpenFileRequest, text: string): Promise<ToolResult> {
-	const { target, startText, startLine, makeFrontmost } = request;
-	let selection: TextRange | undefined;
-	const notes: string[] = [];
-	if (startText !== undefined && startText !== "") {
-		selection = findTextRange(text, startText, request.endText, request.selectToEndOfLine);
-		if (!selection) notes.push(`the text to select was not found, so nothing is selected`);
-	} else if (startLine !== undefined) {
-		selection = lineRange(text, startLine, request.endLine);
-	}
-	await workspace.openNote(target, { selection, preview: request.preview, makeFrontmost });
-	if (workspace.headlessNote) notes.push(workspace.headlessNote);
+/** The answer: JSON when opened in the background, else a sentence (as the VS Code extension answers). */
+function opened(target: VaultLocation, text: string, notes: readonly string[], makeFrontmost: boolean): ToolResult {
 	if (!makeFrontmost) {
 		return textResult(
 			JSON.stringify({
