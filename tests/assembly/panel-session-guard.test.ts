@@ -1,23 +1,12 @@
-import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { panelSessionGuard } from "../../src/assembly/panel-session-guard";
-import { makeTempDir } from "../helpers/temp-dir";
+import { CONFIG, GUARD_PLACES, guardVault } from "../agent/engine/guard-vault";
 
-const CONFIG = ".vault-config";
-
-function vault(): { root: string; remove: () => void } {
-	const temp = makeTempDir("guard-vault");
-	for (const folder of ["Secret", "Notes", CONFIG, ".trash"]) mkdirSync(join(temp.path, folder));
-	writeFileSync(join(temp.path, "Notes", "Diary.md"), "#private\n");
-	writeFileSync(join(temp.path, "Secret", "Plan.md"), "plan\n");
-	return { root: temp.path, remove: temp.remove };
-}
-
-const places = { folders: ["Secret/", "Missing"], tags: ["private"], notes: ["Notes/Diary.md"], configFolder: CONFIG };
+const places = GUARD_PLACES;
 
 describe("panelSessionGuard", () => {
 	it("holds the private folders, the config folder and the trash out of the shell, never names a tag-private note, and keeps the shell from writing Claude Code's project configuration", async () => {
-		const { root, remove } = vault();
+		const { root, remove } = guardVault();
 		try {
 			const { guard, sandboxMissing, tagPrivateReadable } = await panelSessionGuard({
 				bridge: { privatePlaces: () => places },
@@ -48,7 +37,7 @@ describe("panelSessionGuard", () => {
 	});
 
 	it("turns no sandbox on where it cannot run, and says why; deny rules only when the user asked for them", async () => {
-		const { root, remove } = vault();
+		const { root, remove } = guardVault();
 		try {
 			const decided = await panelSessionGuard({
 				bridge: { privatePlaces: () => places },

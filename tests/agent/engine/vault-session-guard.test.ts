@@ -1,19 +1,9 @@
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { vaultSessionGuard, type VaultSessionGuardOptions } from "../../../src/agent/engine/vault-session-guard";
-import { makeTempDir } from "../../helpers/temp-dir";
+import { CONFIG, GUARD_PLACES, guardVault } from "./guard-vault";
 
-const CONFIG = ".vault-config";
-
-function vault(): { root: string; remove: () => void } {
-	const temp = makeTempDir("guard-vault");
-	for (const folder of ["Secret", "Notes", CONFIG, ".trash"]) mkdirSync(join(temp.path, folder));
-	writeFileSync(join(temp.path, "Notes", "Diary.md"), "#private\n");
-	writeFileSync(join(temp.path, "Secret", "Plan.md"), "plan\n");
-	return { root: temp.path, remove: temp.remove };
-}
-
-const places = { folders: ["Secret/", "Missing"], tags: ["private"], notes: ["Notes/Diary.md"], configFolder: CONFIG };
+const places = GUARD_PLACES;
 
 /** The guard as the assembly asks for it: the trash held out, Claude Code's project files kept from writes. */
 const guardFor = (options: Omit<VaultSessionGuardOptions, "heldOut" | "configuring">) =>
@@ -22,7 +12,7 @@ const RULES = ["Read(./Secret/**)", "Edit(./Secret/**)"];
 
 describe("vaultSessionGuard", () => {
 	it("holds the private folders, the config folder and the trash out of the shell, never names a tag-private note, and keeps the shell from writing Claude Code's project configuration", async () => {
-		const { root, remove } = vault();
+		const { root, remove } = guardVault();
 		try {
 			const { guard, sandboxMissing, tagPrivateReadable } = await guardFor({
 				places,
@@ -53,7 +43,7 @@ describe("vaultSessionGuard", () => {
 	});
 
 	it("names the vault's real folder too when it is reached through a link", async () => {
-		const { root, remove } = vault();
+		const { root, remove } = guardVault();
 		const link = `${root}-link`;
 		symlinkSync(root, link);
 		try {
@@ -72,7 +62,7 @@ describe("vaultSessionGuard", () => {
 	});
 
 	it("turns no sandbox on where it cannot run, and says why; deny rules only when the user asked for them", async () => {
-		const { root, remove } = vault();
+		const { root, remove } = guardVault();
 		try {
 			const decided = await guardFor({
 				places,
