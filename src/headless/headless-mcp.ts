@@ -76,8 +76,7 @@ export class HeadlessMcp {
 	/** One line for the banner: where the HTTP endpoint listens, or why it is off. */
 	statusLine(): string {
 		const status = this.endpoint.status();
-		if (status.state !== "listening" || !status.url)
-			return `MCP (vault tools) is off: ${this.offReason()}.`;
+		if (status.state !== "listening" || !status.url) return `MCP (vault tools) is off: ${this.offReason()}.`;
 		if (status.tokenRecordError !== undefined)
 			return `MCP (vault tools): ${status.url}, but Claude Code cannot fetch its token: ${status.tokenRecordError}.`;
 		const token =
@@ -238,7 +237,12 @@ export class HeadlessMcp {
 			throw new Error(`the MCP HTTP endpoint is off (${this.offReason()})`);
 		// The user's own token is never written to disk: Claude Code then gets it from the package's command.
 		if (this.options.fixedToken !== undefined)
-			return httpServerEntry(status.url, [this.options.nodePath, this.cliScript()], this.options.vaultPath, status.port);
+			return httpServerEntry(
+				status.url,
+				[this.options.nodePath, this.cliScript()],
+				this.options.vaultPath,
+				status.port,
+			);
 		return serverEntry(status.port, this.options.vaultPath, this.platform());
 	}
 

@@ -177,7 +177,9 @@ export class McpHttpServer {
 		if (refusal) {
 			if (refusal.probe) this.probes++;
 			else this.refused++;
-			(refusal.probe ? (message: string) => this.options.debug?.(message) : (message: string) => this.log(message))(
+			(refusal.probe
+				? (message: string) => this.options.debug?.(message)
+				: (message: string) => this.log(message))(
 				`${refusal.probe ? "Protocol probe" : "Refused"} ${request.method ?? "?"} ${pathOf(request)}: ${refusal.status} ${refusal.text}`,
 			);
 			reply(response, refusal.status, "text/plain; charset=utf-8", `${refusal.text}\n`, {

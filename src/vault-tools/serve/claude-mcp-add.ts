@@ -108,9 +108,10 @@ const UNSAFE_IN_CMD_QUOTES = /["%!\r\n\0]/;
  * - PowerShell: `Set-Location -LiteralPath '<vault>'; '<json>' | claude mcp add-json … -`: single-quoted strings are
  *   literal (a `'` doubled); the JSON goes through stdin because Windows PowerShell 5.1 (and 7 before 7.3) drops
  *   the double quotes inside arguments of native programs.
- * - cmd.exe: `cd /d "<vault>" && claude mcp add-json … "<json>"` with the JSON's quotes written `\"` as programs
- *   read them. cmd.exe ends its own quoting at each `"`, so the JSON holds no `&|<>^()` for it to act on; its
- *   `%USERPROFILE%` is expanded by cmd.exe on the spot into the user's folder, which names the same file.
+ * - cmd.exe: `cd /d "<vault>" && claude mcp add-json … "<json>"` with the JSON quoted as Windows programs read their
+ *   command line. cmd.exe ends its own quoting at each `"`, so the JSON holds no `&|<>^()` for it to act on; an
+ *   interactive cmd.exe expands `%USERPROFILE%` even there, so it is written `%USERPROFILE:\=\\%`: cmd.exe puts
+ *   in the user's folder with its backslashes doubled, and the JSON then holds that folder, which names the same file.
  */
 export function terminalCommand(
 	entry: HttpServerEntry,
@@ -127,7 +128,9 @@ export function terminalCommand(
 			return `Set-Location -LiteralPath ${powershellWord(vaultPath)}; ${powershellWord(json)} | ${add} -`;
 		case "cmd":
 			if (UNSAFE_IN_CMD_QUOTES.test(vaultPath) || /[&|<>^()]/.test(json)) return undefined;
-			return `cd /d "${vaultPath}" && ${add} "${json.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
+			// cmd.exe expands %USERPROFILE% wherever it stands; written %USERPROFILE:\=\\% it expands with every `\`
+			// doubled, as the JSON around it needs.
+			return `cd /d "${vaultPath}" && ${add} ${windowsProgramWord(json).replace(/%USERPROFILE%/g, "%USERPROFILE:\\=\\\\%")}`;
 	}
 }
 
@@ -148,6 +151,17 @@ export function stdioTerminalCommand(
 	return shell === "posix"
 		? `cd ${posixWord(vaultPath)} && ${add}`
 		: `Set-Location -LiteralPath ${powershellWord(vaultPath)}; ${add}`;
+}
+
+/**
+ * One argument as a Windows program reads its command line (the C runtime's rules): in double quotes, a `"` written
+ * `\"`, and the backslashes just before a `"` (or the closing one) doubled; every other backslash stays single.
+ */
+export function windowsProgramWord(word: string): string {
+	const escaped = word.replace(/(\\*)("|$)/g, (_all, slashes: string, end: string) =>
+		end === '"' ? `${slashes}${slashes}\\"` : `${slashes}${slashes}`,
+	);
+	return `"${escaped}"`;
 }
 
 /** One word for a POSIX shell: double quotes with `"`, `\`, `$` and `` ` `` escaped. */
@@ -246,7 +260,11 @@ export async function connectVaultTools(run: ClaudeRunner, entry: HttpServerEntr
 		// `mcp get` shows no helper: the entry is written again, so that a changed helper is never left behind.
 		const removed = await run(REMOVE_ARGUMENTS);
 		if (removed.failure !== undefined || removed.exitCode !== 0)
-			return { change: "failed", message: removed.failure ?? firstLine(removed.stderr + removed.stdout), state: before };
+			return {
+				change: "failed",
+				message: removed.failure ?? firstLine(removed.stderr + removed.stdout),
+				state: before,
+			};
 		change = before.ours ? "already" : "updated";
 	}
 	const added = await run(addArguments(entry));

@@ -162,7 +162,12 @@ export function readHttpTokenRecord(homeDir: string, port: number, options: Read
  * The token in the headers file Claude Code's `headersHelper` prints for this port and vault, read under the same
  * rules as the record (this user's, no link, 0600 in 0700). Throws an `HttpTokenRecordError`.
  */
-export function readHeadersFileToken(homeDir: string, port: number, vaultRealPath: string, uid = process.getuid?.()): string {
+export function readHeadersFileToken(
+	homeDir: string,
+	port: number,
+	vaultRealPath: string,
+	uid = process.getuid?.(),
+): string {
 	const path = headersFilePath(homeDir, port, vaultRealPath);
 	checkPrivate(httpTokenDirectory(homeDir), "folder", uid);
 	checkPrivate(path, "file", uid);
