@@ -199,11 +199,11 @@ export class VaultToolsSettingsSection {
 			button
 				.setButtonText("Connect to Claude Code")
 				.setCta()
-				.onClick(() => void this.runConnect());
+				.onClick(() => this.runConnect());
 			this.connectButtons.push(button);
 		});
 		connect.addButton((button) => {
-			button.setButtonText("Remove").onClick(() => void this.runRemove());
+			button.setButtonText("Remove").onClick(() => this.runRemove());
 			this.connectButtons.push(button);
 		});
 		const terminal = connect.descEl.createEl("details", { cls: "ccb-other-ways" });
