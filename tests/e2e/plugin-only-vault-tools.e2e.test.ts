@@ -18,6 +18,7 @@ import {
 } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
+import { compileFunction } from "node:vm";
 import { App, Setting, type FakeElement, type MetadataCache, type Plugin } from "../__mocks__/obsidian";
 import * as obsidian from "../__mocks__/obsidian";
 import { makeTempDir } from "../helpers/temp-dir";
@@ -84,7 +85,9 @@ function filesContaining(folder: string, needle: string): string[] {
 describe("the vault tools with only the plugin installed", () => {
 	const temp = makeTempDir("plugin-only");
 	const vault = join(temp.path, "My vault");
-	const pluginDir = join(vault, ".obsidian", "plugins", "claude-code-bridge");
+	const app = new App(vault, "My vault");
+	const pluginFolder = `${app.vault.configDir}/plugins/claude-code-bridge`;
+	const pluginDir = join(vault, pluginFolder);
 	const bin = join(temp.path, "bin");
 	const home = makeClaudeHome([vault]);
 	const cli = claudeBinaryPath();
@@ -124,17 +127,17 @@ describe("the vault tools with only the plugin installed", () => {
 		// As Obsidian loads a plugin: main.js's text evaluated with a `require` that gives what the app provides
 		// (the stand-in's "obsidian", CodeMirror); each load reads the file again, so an update is a new build.
 		const module = { exports: {} as { default?: new (app: App, manifest: object) => BuiltPlugin } };
-		const provided = (id: string): unknown => (id === "obsidian" ? obsidian : require(id));
-		// eslint-disable-next-line @typescript-eslint/no-implied-eval -- this is how Obsidian itself runs main.js
-		new Function("module", "exports", "require", readFileSync(join(pluginDir, "main.js"), "utf8"))(
-			module,
-			module.exports,
-			provided,
-		);
+		const provided = (id: string): unknown => (id === "obsidian" ? obsidian : jest.requireActual(id));
+		const evaluate = compileFunction(readFileSync(join(pluginDir, "main.js"), "utf8"), [
+			"module",
+			"exports",
+			"require",
+		]) as (module: object, exports: object, require: (id: string) => unknown) => void;
+		evaluate(module, module.exports, provided);
 		const Built = module.exports.default;
 		if (!Built) throw new Error("main.js has no default export");
 		const manifest = JSON.parse(readFileSync(join(pluginDir, "manifest.json"), "utf8")) as object;
-		const loaded = new Built(app, { ...manifest, dir: ".obsidian/plugins/claude-code-bridge" });
+		const loaded = new Built(app, { ...manifest, dir: pluginFolder });
 		loaded.data = data;
 		loaded.load();
 		await waitUntil(() => loaded.settingsHost !== undefined, "the plugin to load its settings");
@@ -175,7 +178,6 @@ describe("the vault tools with only the plugin installed", () => {
 	it("connects from the settings tab with no Node on PATH, works in a session, and keeps working after an update", async () => {
 		expect(existsSync(join(bin, "node"))).toBe(false);
 		expect(readdirSync(pluginDir).sort()).toEqual([...RELEASE_FILES].sort());
-		const app = new App(vault, "My vault");
 		app.metadataCache.attach(app.vault as unknown as Parameters<MetadataCache["attach"]>[0], parseNoteForCache);
 		for (const [path, text] of Object.entries(NOTES)) app.vault.writeExternally(path, text);
 		await app.metadataCache.parsePending();

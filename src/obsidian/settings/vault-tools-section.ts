@@ -234,7 +234,7 @@ export class VaultToolsSettingsSection {
 		if (entry === undefined) {
 			terminal.createDiv({
 				cls: "setting-item-description",
-				text: "Turn on the vault tools first: the command names the port they listen on.",
+				text: "The vault tools are not listening (see their status above); the command names the port they listen on.",
 			});
 			return;
 		}
