@@ -134,7 +134,7 @@ describe("the vault tools' settings rows", () => {
 	});
 
 	it("shows a taken port as an error in the status, not another port", () => {
-		const { statusText, otherWays, container } = setUp({
+		const { statusText, terminalBlocks, container } = setUp({
 			running: true,
 			relays: 0,
 			http: {
@@ -153,9 +153,7 @@ describe("the vault tools' settings rows", () => {
 		expect(container.findAll("ccb-other-ways")[0]?.textContent).toContain(
 			"The vault tools are not listening (see their status above)",
 		);
-		expect(otherWays().map((block) => block.code)).toEqual([
-			expect.stringMatching(/^\{"mcpServers":\{"obsidian":\{"type":"stdio"/),
-		]);
+		expect(terminalBlocks()).toEqual([]);
 	});
 
 	it("says when Claude Code cannot fetch the token (no token record)", () => {
