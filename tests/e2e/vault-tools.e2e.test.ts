@@ -42,7 +42,7 @@ interface VaultToolsSession {
 const sessions = useBridgeSessions(120_000);
 
 /** The name `mcp-config <kind>` gives the server: the model calls its tools as `mcp__<name>__<tool>`. */
-const serverName = (kind: "stdio" | "http"): string => (kind === "http" ? "obsidian-http" : "obsidian");
+const serverName = (_kind: "stdio" | "http"): string => "obsidian";
 
 /** The headless host's `mcp-config <kind>` line: the JSON a user passes to `claude --mcp-config`. */
 async function mcpConfig(host: Host, kind: "stdio" | "http"): Promise<string> {
