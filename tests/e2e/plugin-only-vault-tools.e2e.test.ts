@@ -22,6 +22,7 @@ import { compileFunction } from "node:vm";
 import { App, Setting, type FakeElement, type MetadataCache, type Plugin } from "../__mocks__/obsidian";
 import * as obsidian from "../__mocks__/obsidian";
 import { makeTempDir } from "../helpers/temp-dir";
+import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 import { waitUntil } from "../helpers/wait-until";
 import { parseNoteForCache } from "../obsidian/harness/metadata-parser";
 import { headlessCliEnv, makeClaudeHome } from "./harness/claude-home";
@@ -112,7 +113,7 @@ describe("the vault tools with only the plugin installed", () => {
 		// Nothing of the machine's own Claude Code set-up (CLAUDE_CONFIG_DIR and the like).
 		for (const key of Object.keys(process.env)) if (key.startsWith("CLAUDE")) delete process.env[key];
 		Object.assign(process.env, env);
-	});
+	}, FIXTURE_TIMEOUT_MS);
 
 	afterAll(async () => {
 		plugin?.unload();

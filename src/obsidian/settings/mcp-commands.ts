@@ -42,11 +42,11 @@ export function describeState(state: ClaudeMcpState): string {
 			return `Could not ask Claude Code: ${state.message}`;
 		case "present":
 			if (!state.ours)
-				return `Claude Code has another entry named "obsidian" (${state.scope}${state.url ? `, ${state.url}` : ""}). Connect adds this vault's own entry, which Claude Code uses in the vault folder.`;
+				return `Claude Code has another entry named "obsidian" (${state.scope}${state.url ? `, ${state.url}` : ""}). Connect adds this vault's own.`;
 			if (state.connected) return "Connected: Claude Code started in this vault folder can use the vault tools.";
 			if (state.trustMissing)
 				return "Added, but not connected yet: start Claude Code once in the vault folder and answer yes when it asks whether you trust the folder. Until then it does not fetch the vault tools' key.";
-			return `Added, but Claude Code could not reach Obsidian${state.issue ? `: ${state.issue}` : ""}. Check that the vault tools are on (above).`;
+			return `Added, but Claude Code could not reach Obsidian${state.issue ? `: ${state.issue}` : ""}.`;
 	}
 }
 

@@ -38,6 +38,8 @@ export interface VaultToolsSettingsHost {
 	claudeRunner(): ClaudeRunner | undefined;
 }
 
+const TOOLS_OFF = "Turn on the vault tools first.";
+
 /**
  * The vault tools' rows, placed by the settings tab in its sections: on/off with the status (Claude's vault tools),
  * the one recommended `claude mcp add` line and the other ways to connect behind a disclosure, the prompts folder,
@@ -190,7 +192,7 @@ export class VaultToolsSettingsSection {
 			return;
 		}
 		connect.setDesc(
-			`Lets Claude Code, started in this vault folder, use the vault tools while Obsidian is open. The button runs your own Claude Code once (${SCOPE_EXPLAINED}). Claude Code fetches a new key from Obsidian each time it connects; the key is never stored in its settings or in the vault.`,
+			`Lets Claude Code, started in this vault folder, use the vault tools while Obsidian is open. The button runs your own Claude Code once (${SCOPE_EXPLAINED}); no key is stored.`,
 		);
 		this.connectState = connect.descEl.createDiv({ cls: "ccb-vault-tools-status" });
 		this.connectButtons = [];
@@ -262,7 +264,7 @@ export class VaultToolsSettingsSection {
 		const runner = this.host.claudeRunner();
 		const entry = this.entry();
 		if (!runner || !entry) {
-			this.showState(entry ? "" : "Turn on the vault tools to connect them to Claude Code.");
+			this.showState(entry ? "" : TOOLS_OFF);
 			return undefined;
 		}
 		const generation = ++this.lookGeneration;
@@ -276,7 +278,7 @@ export class VaultToolsSettingsSection {
 		const runner = this.host.claudeRunner();
 		const entry = this.entry();
 		if (!runner || !entry) {
-			new Notice("Turn on the vault tools first.");
+			new Notice(TOOLS_OFF);
 			return;
 		}
 		this.setBusy(true);
