@@ -196,7 +196,7 @@ describe("the vault tools' settings rows", () => {
 			url: "http://127.0.0.1:41999/mcp",
 			headersHelper: expect.stringMatching(
 				/^cat "\$HOME\/\.claude-code-bridge\/mcp-tokens\/41999-[0-9a-f]{16}\.headers\.json"$/,
-			),
+			) as unknown,
 		});
 		expect(notices.at(-1)).toMatch(/^Vault tools added to Claude Code\. Connected: /);
 		claude.trustMissing = true;
