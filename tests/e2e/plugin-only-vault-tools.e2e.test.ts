@@ -129,11 +129,14 @@ describe("the vault tools with only the plugin installed", () => {
 		// (the stand-in's "obsidian", CodeMirror); each load reads the file again, so an update is a new build.
 		const module = { exports: {} as { default?: new (app: App, manifest: object) => BuiltPlugin } };
 		const provided = (id: string): unknown => (id === "obsidian" ? obsidian : jest.requireActual(id));
-		const evaluate = compileFunction(readFileSync(join(pluginDir, "main.js"), "utf8"), [
-			"module",
-			"exports",
-			"require",
-		]) as (module: object, exports: object, require: (id: string) => unknown) => void;
+		// Its free names (`activeDocument`, `window`, timers) resolve among the stand-in's globals, as in Obsidian's window.
+		const evaluate = compileFunction(
+			readFileSync(join(pluginDir, "main.js"), "utf8"),
+			["module", "exports", "require"],
+			{
+				contextExtensions: [globalThis],
+			},
+		) as (module: object, exports: object, require: (id: string) => unknown) => void;
 		evaluate(module, module.exports, provided);
 		const Built = module.exports.default;
 		if (!Built) throw new Error("main.js has no default export");
