@@ -18,7 +18,7 @@ import {
 } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
-import { compileFunction } from "node:vm";
+import { compileFunction, runInThisContext } from "node:vm";
 import { App, Setting, type FakeElement, type MetadataCache, type Plugin } from "../__mocks__/obsidian";
 import * as obsidian from "../__mocks__/obsidian";
 import { makeTempDir } from "../helpers/temp-dir";
@@ -129,13 +129,19 @@ describe("the vault tools with only the plugin installed", () => {
 		// (the stand-in's "obsidian", CodeMirror); each load reads the file again, so an update is a new build.
 		const module = { exports: {} as { default?: new (app: App, manifest: object) => BuiltPlugin } };
 		const provided = (id: string): unknown => (id === "obsidian" ? obsidian : jest.requireActual(id));
-		// Its free names (`activeDocument`, `window`, timers) resolve among the stand-in's globals, as in Obsidian's window.
+		// It runs in Node's own realm, as main.js runs in Obsidian's window: the names the stand-in adds to the test's
+		// globals (`activeDocument`, `activeWindow`, …) and the test's `process` (its environment: the temp HOME and
+		// PATH) are lent to it; the built-ins stay the realm's own.
+		const outer = runInThisContext("globalThis") as Record<string, unknown>;
+		const lent = Object.fromEntries(
+			Object.getOwnPropertyNames(globalThis)
+				.filter((name) => !(name in outer) || name === "process")
+				.map((name) => [name, (globalThis as Record<string, unknown>)[name]]),
+		);
 		const evaluate = compileFunction(
 			readFileSync(join(pluginDir, "main.js"), "utf8"),
 			["module", "exports", "require"],
-			{
-				contextExtensions: [globalThis],
-			},
+			{ contextExtensions: [lent] },
 		) as (module: object, exports: object, require: (id: string) => unknown) => void;
 		evaluate(module, module.exports, provided);
 		const Built = module.exports.default;
