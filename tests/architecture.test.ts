@@ -248,6 +248,7 @@ const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
 	// The settings tab and its sections; the settings' host (privacy rules, Claude Code's deny rules kept in step, what the panel reads).
 	"src/obsidian/settings": [
 		"src/obsidian/agent",
+		"src/agent/claude-cli",
 		"src/obsidian/vault-tools",
 		"src/settings",
 		"src/assembly",
