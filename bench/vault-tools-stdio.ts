@@ -21,7 +21,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { loadavg } from "node:os";
 import { join, resolve } from "node:path";
 import type { Readable } from "node:stream";
-import { WARM_UP_DONE } from "../src/assembly/stdio-vault-server";
+import { WARM_UP_DONE } from "../src/vault-tools/stdio/folder-reading";
 import { assembleHeadlessBridge } from "../src/headless/headless-bridge";
 import { makeTempDir } from "../tests/helpers/temp-dir";
 import { pollUntil } from "../tests/helpers/wait-until";

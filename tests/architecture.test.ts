@@ -148,7 +148,17 @@ const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
 	],
 	"src/vault-tools/serve": ["src/protocol", "src/server", "src/server/http", "src/shared"],
 	"src/vault-tools/relay-client": ["src/protocol", "src/server", "src/shared"],
-	"src/vault-tools/stdio": [],
+	// The stdio server's own parts: its channel, the relay's choice of bridge, the folder it reads and shares.
+	"src/vault-tools/stdio": [
+		"src/vault-tools/relay-client",
+		"src/vault-tools/serve",
+		"src/vault/folder",
+		"src/vault/privacy",
+		"src/vault",
+		"src/protocol",
+		"src/server",
+		"src/shared",
+	],
 	// The activity and undo journal: records every surface's calls and writes.
 	"src/journal": ["src/vault/notes", "src/vault/markdown", "src/protocol", "src/shared"],
 	// The agent panel's engine, in rooms by job; `agent-session.ts` (the contract every room and the view share) imports nothing.
@@ -158,7 +168,7 @@ const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
 	// The vault's own Claude Code configuration: what it would do, and the user's trust in it.
 	"src/agent/vault-config": [],
 	// The stream-json engine: sessions over the CLI's control protocol, attachments, the CLI's session files.
-	"src/agent/engine": ["src/agent", "src/agent/claude-cli"],
+	"src/agent/engine": ["src/agent", "src/agent/claude-cli", "src/vault", "src/vault/privacy"],
 	// The gate every tool call passes: rules, questions, file writes put to review.
 	"src/agent/gate": ["src/agent", "src/review", "src/journal"],
 	// The panel's transcript: its rows, the Markdown of replies, the export as a note.
@@ -238,6 +248,7 @@ const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
 	// The settings tab and its sections; the settings' host (privacy rules, Claude Code's deny rules kept in step, what the panel reads).
 	"src/obsidian/settings": [
 		"src/obsidian/agent",
+		"src/agent/claude-cli",
 		"src/obsidian/vault-tools",
 		"src/settings",
 		"src/assembly",

@@ -55,10 +55,6 @@ export const TESTED_ELSEWHERE: Record<string, { where: string[]; why: string }> 
 		where: ["tests/vault-tools/regex/regex-scanner.test.ts", "tests/vault-tools/regex/web-regex-thread.test.ts"],
 		why: "the worker's code, run in both kinds of worker",
 	},
-	"src/vault-tools/serve/headers-helper.ts": {
-		where: ["tests/obsidian/settings/vault-tools-section.test.ts"],
-		why: "the headers-helper command, through the settings section's commands",
-	},
 	"src/vault-tools/serve/http-token-record.ts": {
 		where: ["tests/vault-tools/http-token-record.test.ts"],
 		why: "the token record's rules, tested under the vault-tools folder",

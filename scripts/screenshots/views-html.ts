@@ -136,6 +136,8 @@ export async function renderViews(MainPlugin: new (app: App, manifest: object) =
 				: [[new RegExp(`\\b${vaultToolsPort}\\b`, "g"), SHOWN_VAULT_TOOLS_PORT] as [RegExp, string]]),
 			[new RegExp(escapeRegExp(lock.authToken), "g"), "<token>"],
 			[/fingerprint is [0-9a-f:…]+/gi, "fingerprint is 3f9a…c2d1"],
+			// The vault tools' headers file is named after the vault's (temporary) real path.
+			[/-[0-9a-f]{16}\.headers\.json/g, "-1f2e3d4c5b6a7988.headers.json"],
 		];
 		const html = (root: FakeElement): string =>
 			replacements.reduce((text, [pattern, shown]) => text.replace(pattern, shown), serialize(root, controls));

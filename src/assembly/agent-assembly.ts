@@ -5,9 +5,14 @@ import type { PermissionRules } from "../agent/gate/permission-rules";
 import type { EditReview } from "../review/edit-proposal";
 import type { VaultIndex } from "../vault/notes/vault-index";
 import type { Bridge } from "./bridge-assembly";
-import { InProcessVaultTools, noInProcessServers, PANEL_VAULT_TOOLS_SERVER } from "./in-process-vault-tools";
+import {
+	InProcessVaultTools,
+	noInProcessServers,
+	PANEL_VAULT_TOOLS_SERVER,
+} from "../vault-tools/serve/in-process-vault-tools";
 import { JournalRecorders, linkResolver, noteReferences, pathLocator } from "./journal-wiring";
-import { PanelAttachments } from "./panel-attachments";
+import { PanelAttachments } from "../agent/engine/panel-attachments";
+import { readTextIfExists } from "../shared/read-text-if-exists";
 import { PanelGateVault } from "./panel-gate-vault";
 import { PanelWriteJournal } from "../journal/panel-write-journal";
 
@@ -69,7 +74,7 @@ export function assembleAgent(
 				: undefined;
 	return {
 		gate,
-		attachments: new PanelAttachments(bridge.privacy),
+		attachments: new PanelAttachments(bridge.privacy, { readText: readTextIfExists }),
 		mcpServers: () => {
 			const server = bridge.vaultTools;
 			if (!server) return noInProcessServers();

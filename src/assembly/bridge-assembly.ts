@@ -207,6 +207,63 @@ export function assembleBridge(options: BridgeAssemblyOptions): Bridge {
 	const recorders = options.journal ? journalRecorders(options, privacy) : undefined;
 	const tools = new ToolRegistry();
 	let vaultTools: VaultToolServer | undefined;
+	const { host, notifier } = ideChannel(options, privacy, currentSelection, tools, recorders, () => vaultTools);
+
+	const reviews: PendingReviews = new PendingReviews({
+		paths,
+		privacy,
+		port: ports.reviewPort({
+			accept: (review, finalText) => reviews.accept(review.tabName, finalText, review.id),
+			reject: (review, reason) => reviews.reject(review.tabName, review.id, reason),
+			closed: (review) => reviews.viewClosed(review.tabName, review.id),
+		}),
+	});
+	const diffTools = new DiffReviewTools(tools, {
+		paths,
+		reviews,
+		privacy,
+		clientName: (sessionId) => host.status().clients.find((client) => client.id === sessionId)?.clientName,
+	});
+	diffTools.setEnabled(options.reviewEdits);
+	const diagnostics = registerIdeTools(options, privacy, notifier, tools);
+	if (options.vaultTools)
+		vaultTools = assembleVaultTools(options, options.vaultTools, { privacy, reviews, currentSelection, recorders });
+	const activity = recorders ? activityOf(options, recorders, privacy) : undefined;
+
+	return {
+		host,
+		notifier,
+		paths,
+		privacy,
+		tools,
+		reviews,
+		diffTools,
+		diagnostics,
+		...(vaultTools ? { vaultTools } : {}),
+		...(activity ? { activity } : {}),
+		privatePlaces: () => privatePlacesOf(options, privacy),
+		dispose: () => {
+			notifier.dispose();
+			reviews.dispose();
+			// Writes the records still waiting; calls that end after this are written at once.
+			void activity?.journal.close();
+		},
+	};
+}
+
+/**
+ * The IDE channel: the host with the vault adapter's methods (and the vault-tool relay's, when the bridge has vault
+ * tools), and the notifier that tells its clients of the selection and of mentions.
+ */
+function ideChannel(
+	options: BridgeAssemblyOptions,
+	privacy: VaultPrivacy,
+	currentSelection: () => SelectionSnapshot | undefined,
+	tools: ToolRegistry,
+	recorders: JournalRecorders | undefined,
+	vaultTools: () => VaultToolServer | undefined,
+): { host: BridgeHost; notifier: Notifier } {
+	const { paths, ports } = options;
 	const adapter = new VaultAdapter({
 		paths,
 		files: privacy.files(ports.files),
@@ -223,10 +280,8 @@ export function assembleBridge(options: BridgeAssemblyOptions): Bridge {
 		serverInfo: SERVER_INFO,
 		tools,
 		methods: options.vaultTools
-			? withRelayMethods(
-					adapter.methods(),
-					() => vaultTools,
-					() => bridgePrivacy(options.privacyRules(), options.configFolder),
+			? withRelayMethods(adapter.methods(), vaultTools, () =>
+					bridgePrivacy(options.privacyRules(), options.configFolder),
 				)
 			: adapter.methods(),
 		isRelayClient: (client) => client.name === VAULT_TOOLS_RELAY_CLIENT_NAME,
@@ -251,23 +306,17 @@ export function assembleBridge(options: BridgeAssemblyOptions): Bridge {
 		queuedMentionTtlMs: QUEUED_MENTION_TTL_MS,
 		queuedMentionSpacingMs: QUEUED_MENTION_SPACING_MS,
 	});
+	return { host, notifier };
+}
 
-	const reviews: PendingReviews = new PendingReviews({
-		paths,
-		privacy,
-		port: ports.reviewPort({
-			accept: (review, finalText) => reviews.accept(review.tabName, finalText, review.id),
-			reject: (review, reason) => reviews.reject(review.tabName, review.id, reason),
-			closed: (review) => reviews.viewClosed(review.tabName, review.id),
-		}),
-	});
-	const diffTools = new DiffReviewTools(tools, {
-		paths,
-		reviews,
-		privacy,
-		clientName: (sessionId) => host.status().clients.find((client) => client.id === sessionId)?.clientName,
-	});
-	diffTools.setEnabled(options.reviewEdits);
+/** The read-only workspace tools and getDiagnostics, over the privacy boundary; returns getDiagnostics' engine. */
+function registerIdeTools(
+	options: BridgeAssemblyOptions,
+	privacy: VaultPrivacy,
+	notifier: Notifier,
+	tools: ToolRegistry,
+): DiagnosticsEngine {
+	const { paths, ports } = options;
 	const workspaceTools = createWorkspaceTools({
 		paths,
 		workspace: privateWorkspace(ports.workspace, privacy),
@@ -278,46 +327,34 @@ export function assembleBridge(options: BridgeAssemblyOptions): Bridge {
 	for (const tool of workspaceTools) tools.register(tool);
 	const diagnostics = new DiagnosticsEngine(privacy.notes(ports.notes));
 	tools.register(createGetDiagnosticsTool({ diagnostics, paths }));
-	if (options.vaultTools)
-		vaultTools = assembleVaultTools(options, options.vaultTools, { privacy, reviews, currentSelection, recorders });
-	const activity = recorders
-		? {
-				journal: recorders.journal,
-				recorders,
-				isPrivate: writePrivacy(privacy, options.journal?.yaml ?? options.vaultTools?.yaml),
-				...undoOf(options, recorders.journal, privacy),
-			}
-		: undefined;
+	return diagnostics;
+}
 
+/** The activity journal's side of the bridge: its recorders, the write privacy decision, and undo where it can run. */
+function activityOf(
+	options: BridgeAssemblyOptions,
+	recorders: JournalRecorders,
+	privacy: VaultPrivacy,
+): NonNullable<Bridge["activity"]> {
 	return {
-		host,
-		notifier,
-		paths,
-		privacy,
-		tools,
-		reviews,
-		diffTools,
-		diagnostics,
-		...(vaultTools ? { vaultTools } : {}),
-		...(activity ? { activity } : {}),
-		privatePlaces: () => {
-			const { folders, tags } = options.privacyRules();
-			const notes = [...ports.notes.notePaths()].filter(
-				(path) => !privacy.isInPrivateFolder(path) && privacy.hidesListed(path),
-			);
-			return {
-				folders: [...folders],
-				tags: [...tags],
-				notes,
-				...(options.configFolder !== undefined && { configFolder: options.configFolder }),
-			};
-		},
-		dispose: () => {
-			notifier.dispose();
-			reviews.dispose();
-			// Writes the records still waiting; calls that end after this are written at once.
-			void activity?.journal.close();
-		},
+		journal: recorders.journal,
+		recorders,
+		isPrivate: writePrivacy(privacy, options.journal?.yaml ?? options.vaultTools?.yaml),
+		...undoOf(options, recorders.journal, privacy),
+	};
+}
+
+/** The places a shell command must not reach, as the privacy rules and the notes are now. */
+function privatePlacesOf(options: BridgeAssemblyOptions, privacy: VaultPrivacy): ReturnType<Bridge["privatePlaces"]> {
+	const { folders, tags } = options.privacyRules();
+	const notes = [...options.ports.notes.notePaths()].filter(
+		(path) => !privacy.isInPrivateFolder(path) && privacy.hidesListed(path),
+	);
+	return {
+		folders: [...folders],
+		tags: [...tags],
+		notes,
+		...(options.configFolder !== undefined && { configFolder: options.configFolder }),
 	};
 }
 

@@ -1,34 +1,33 @@
 import { basename } from "node:path";
-import { clearTimeout, setTimeout } from "node:timers";
 import type { Readable, Writable } from "node:stream";
 import type { PrivacyRules } from "../vault/privacy/privacy";
 import { VaultPrivacy } from "../vault/privacy/vault-privacy";
 import { VaultPaths } from "../vault/vault-paths";
-import { ErrorCode, JsonRpcError, errorResponse } from "../protocol/json-rpc";
+import type { JsonObject } from "../protocol/json-rpc";
 import { McpSession, type MethodHandler, type TraceEvent } from "../protocol/mcp-session";
-import { toolError, type ServerInfo, type ToolDefinition } from "../protocol/mcp-types";
+import type { ServerInfo, ToolDefinition } from "../protocol/mcp-types";
 import { ToolRegistry } from "../protocol/tool-registry";
-import { MAX_INCOMING_MESSAGE_BYTES, MAX_OUTGOING_MESSAGE_BYTES } from "../server/limits";
-import { describeError } from "../shared/describe-error";
+import { MAX_OUTGOING_MESSAGE_BYTES } from "../server/limits";
 import { createVaultTools } from "../vault-tools/create-vault-tools";
 import { libraryYamlCodec } from "../vault/folder/yaml-library-codec";
 import { VAULT_TOOLS_INSTRUCTIONS } from "../vault-tools/instructions";
 import { FolderVault } from "../vault/folder/folder-vault";
-import { BridgeLocator } from "../vault-tools/relay-client/bridge-locator";
-import { FolderHostLocator } from "../vault-tools/relay-client/folder-host-locator";
 import { VaultToolServer } from "../vault-tools/serve/vault-tool-server";
-import { FolderHost } from "./folder-host";
-import { BridgeRelay } from "../vault-tools/relay-client/bridge-relay";
-import type { RelayConnection } from "../vault-tools/relay-client/relay-connection";
-import { bridgePrivacy, readBridgePrivacy, rulesNotKept } from "../vault/privacy/bridge-privacy";
+import { FolderHost } from "../vault-tools/stdio/folder-host";
+import type { BridgeRelay } from "../vault-tools/relay-client/bridge-relay";
+import { bridgePrivacy } from "../vault/privacy/bridge-privacy";
 import { relayedMethods } from "../vault-tools/relay-client/relayed-methods";
 import { relayedTools } from "../vault-tools/relay-client/relayed-tools";
 import { DEFAULT_PROMPTS_FOLDER } from "../vault-tools/prompts/vault-prompts";
 import { createVaultContentMethods } from "../vault-tools/resources/content-methods";
-import { LineTransport } from "../vault-tools/stdio/line-transport";
 import { PluginSettings } from "../vault/privacy/plugin-settings";
+import { createStdioRelay } from "../vault-tools/stdio/bridge-admission";
+import { folderAnswers, folderWritesUnavailable } from "../vault-tools/stdio/folder-answers";
+import { FolderReading } from "../vault-tools/stdio/folder-reading";
+import { StdioChannel } from "../vault-tools/stdio/stdio-channel";
 import type { JournalStore } from "../journal/journal-store";
 import type { JournalSeal } from "../journal/journal-seal";
+import type { Journal } from "../journal/journal";
 import type { RequestObserver } from "../protocol/request-observer";
 import { createJournal, JournalRecorders, linkResolver, noteReferences, pathLocator } from "./journal-wiring";
 
@@ -59,13 +58,29 @@ export interface StdioVaultServerOptions {
 	journalSeal?: JournalSeal | undefined;
 }
 
-/** How long calls already made may still run after the client closed stdin. */
-export const STDIN_CLOSED_GRACE_MS = 5_000;
-
 export interface StdioVaultServer {
 	/** Settles when the client closed stdin (or it failed) and everything is released. */
 	closed: Promise<void>;
 	dispose(): void;
+}
+
+/** The vault's folder as this process reads it: the folder adapter, the plugin's privacy settings, the boundary. */
+interface FolderSide {
+	paths: VaultPaths;
+	vaultName: string;
+	folder: FolderVault;
+	settings: PluginSettings;
+	privacy: VaultPrivacy;
+}
+
+/** What the stdio server answers itself, and from where. */
+interface ServedParts {
+	tools: ToolRegistry;
+	methods: ReadonlyMap<string, MethodHandler>;
+	capabilities: JsonObject;
+	relay: BridgeRelay;
+	folderHost: FolderHost;
+	reading: FolderReading;
 }
 
 /**
@@ -75,12 +90,56 @@ export interface StdioVaultServer {
  * Claude Code keeps the tools when Obsidian is closed at the start of a session.
  */
 export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVaultServer {
+	const side = folderSide(options);
+	const journal = stdioJournal(options, side);
+	const served = servedParts(options, side, journal);
+	let channel: StdioChannel | undefined;
+	const session = new McpSession({
+		id: 1,
+		send: (text) => channel?.send(text),
+		serverInfo: options.serverInfo,
+		tools: served.tools,
+		methods: served.methods,
+		capabilities: served.capabilities,
+		instructions: VAULT_TOOLS_INSTRUCTIONS,
+		maxOutgoingBytes: MAX_OUTGOING_MESSAGE_BYTES,
+		...(journal.observer ? { observer: journal.observer } : {}),
+		events: {
+			onInitialize: (client, version) =>
+				options.log(`Client ${client.name ?? "?"} ${client.version ?? ""} connected (protocol ${version})`),
+			onLog: options.log,
+			...(options.trace ? { onTrace: options.trace } : {}),
+		},
+	});
+	let resolveClosed: () => void = () => undefined;
+	const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
+	let disposed = false;
+	const dispose = (): void => {
+		if (disposed) return;
+		disposed = true;
+		served.reading.dispose();
+		session.dispose();
+		served.relay.dispose();
+		served.folderHost.dispose();
+		side.folder.dispose();
+		void (journal.journal?.close() ?? Promise.resolve()).then(resolveClosed);
+	};
+	const handle = (line: string): Promise<void> => session.handleMessage(line);
+	channel = new StdioChannel({
+		input: options.input,
+		output: options.output,
+		handle,
+		stop: dispose,
+		log: options.log,
+	});
+	return { closed, dispose };
+}
+
+/** The same folder adapter as the headless host's (this process reads only its vault-tools index), and its privacy. */
+function folderSide(options: StdioVaultServerOptions): FolderSide {
 	const log = options.log;
 	const paths = new VaultPaths(options.vaultPath);
-	const vaultName = basename(paths.root);
-	// The same folder adapter as the headless host's; this process reads only its vault-tools index.
 	const folder = new FolderVault({ root: paths.root, watch: options.watch ?? true, log });
-	const index = folder.index;
 	const settings = new PluginSettings({
 		vaultRoot: paths.root,
 		extra: options.privacy,
@@ -94,39 +153,57 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 		tagsOf: (relative) => folder.tagsOf(relative),
 		warn: log,
 	});
-	const vault = privacy.visibleVault(index);
-	const folderTools = createVaultTools({
-		vault,
-		yaml: libraryYamlCodec,
-		writesUnavailable: () =>
-			relay.refusal() !== undefined
-				? `the bridge running for the vault "${vaultName}" was not used: it would show notes that this vault's privacy settings hide, or cannot say which notes it hides (the log of \`claude-code-bridge mcp\` on stderr says which rules). Writes need the bridge; read tools answer from the files meanwhile. Ask the user to restart it with the vault's privacy settings (or to update it), then call again.`
-				: `Obsidian is not running for the vault "${vaultName}" (${paths.root}), so this change cannot be made: writes need it (Obsidian's index, link-safe renames and the review of each change). Ask the user to open the vault in Obsidian with Claude Code Bridge enabled (or to run \`claude-code-bridge serve --vault "${paths.root}"\`), then call again. Read tools keep working from the files meanwhile.`,
-	});
-	// The user may turn the vault tools off in the plugin: then the folder does not answer for Obsidian either.
-	const turnedOff = (name: string): string =>
-		`${name}: the vault tools are turned off in Claude Code Bridge's settings for the vault "${vaultName}" (Obsidian → Settings → Claude Code Bridge); nothing was read or changed.`;
-	// The activity journal records only what this server answers from the folder: a relayed call is the bridge's.
-	const journal = options.journalStore
-		? createJournal(
-				{ store: options.journalStore, ...(options.journalSeal ? { seal: options.journalSeal } : {}) },
-				privacy,
-				log,
-			)
-		: undefined;
+	return { paths, vaultName: basename(paths.root), folder, settings, privacy };
+}
+
+/** The calls this server answers from the folder, and where they are recorded. */
+interface StdioJournal {
+	journal?: Journal;
+	/** The folder answers this call: it is this session's to record (a relayed call is the bridge's). */
+	answering: (journalId: string | undefined) => void;
+	/** Records this session's calls. */
+	observer?: RequestObserver;
+	/** Records another session's calls that this one answers from the folder it holds, as relayed. */
+	relayObserver?: (transport: "session" | "http" | "relay", connection: number) => RequestObserver;
+}
+
+/** The activity journal records only what this server answers from the folder: a relayed call is the bridge's. */
+function stdioJournal(options: StdioVaultServerOptions, side: FolderSide): StdioJournal {
+	const store = options.journalStore;
+	if (!store) return { answering: () => undefined };
+	const seal = options.journalSeal ? { seal: options.journalSeal } : {};
+	const journal = createJournal({ store, ...seal }, side.privacy, options.log);
+	const references = noteReferences(side.privacy, linkResolver(side.folder.index), pathLocator(side.paths));
+	const recorders = new JournalRecorders(journal, references);
 	const answeredHere = new Set<string>();
-	const markAnsweredHere = (journalId: string | undefined): void => {
-		if (journal && journalId !== undefined) answeredHere.add(journalId);
-	};
-	const local = folderTools.map((tool): ToolDefinition => ({
-		...tool,
-		call: (args, context) => {
-			markAnsweredHere(context.journalId);
-			if (settings.vaultToolsOff()) return Promise.resolve(toolError(turnedOff(tool.name)));
-			readingTheFolder();
-			return tool.call(args, context);
+	const keep = (id: string): boolean => answeredHere.delete(id);
+	const relayRecorders = new Map<number, RequestObserver>();
+	return {
+		journal,
+		answering: (journalId) => {
+			if (journalId !== undefined) answeredHere.add(journalId);
 		},
-	}));
+		observer: recorders.recorder("vault-tools-stdio", { keep }),
+		relayObserver: (_transport, connection) => {
+			let recorder = relayRecorders.get(connection);
+			if (!recorder)
+				relayRecorders.set(
+					connection,
+					(recorder = recorders.recorder("vault-tools-relay", { connection, keep })),
+				);
+			return recorder;
+		},
+	};
+}
+
+/**
+ * The folder's tools, resources and prompts, each call relayed to the vault's bridge (or to the session that holds
+ * the folder's index for the others) when one may serve it, else answered from the folder.
+ */
+function servedParts(options: StdioVaultServerOptions, side: FolderSide, journal: StdioJournal): ServedParts {
+	const { paths, vaultName, settings } = side;
+	const log = options.log;
+	const vault = side.privacy.visibleVault(side.folder.index);
 	// With no bridge, one session per vault reads the folder and the others relay to it (a bridge comes first). The
 	// host answers the relay's privacy question with its rules, so a session relays only to one that hides as much.
 	const folderHost = new FolderHost({
@@ -138,234 +215,68 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 		privacy: () => bridgePrivacy(settings.rules(), undefined),
 		log,
 	});
-	const sharedIndex = new FolderHostLocator({
-		path: folderHost.path,
-		vaultPath: folderHost.realVaultPath,
-		selfPid: process.pid,
-		log,
-	});
-	const locator = new BridgeLocator({
+	const relay = createStdioRelay({
 		vaultPath: paths.root,
 		homeDir: options.homeDir,
 		claudeConfigDir: options.claudeConfigDir,
-		log,
-	});
-	const relay = new BridgeRelay({
-		find: async () => {
-			const bridges = await locator.findAll();
-			const shared = folderHost.isHost ? undefined : sharedIndex.find();
-			return shared ? [...bridges, shared] : bridges;
-		},
+		folderHost,
 		clientName: options.relay.clientName,
 		clientVersion: options.serverInfo.version,
-		// A bridge is used only when it hides at least every note this side would hide (SECURITY.md, "The relay").
-		admit: (connection) => privacyRefusal(connection, options.relay.privacyMethod, settings, paths),
-		admissionKey: () => String(settings.revision()),
+		privacyMethod: options.relay.privacyMethod,
+		settings,
+		identity: paths.identity,
 		log,
 	});
-	const registry = new ToolRegistry();
-	for (const tool of relayedTools({ local, relay, callMethod: options.relay.callMethod, log }))
-		registry.register(tool);
+	const reading = new FolderReading({
+		folder: side.folder,
+		host: folderHost,
+		relay,
+		tagRules: () => settings.rules().tags.length > 0,
+		log,
+	});
+	const writesUnavailable = (): string =>
+		folderWritesUnavailable(vaultName, paths.root, relay.refusal() !== undefined);
 	// Resources and prompts: the folder has no open note and no daily-notes plugin, so those two resources are the bridge's.
-	const content = createVaultContentMethods({
-		vault,
+	const promptsFolder = (): string => settings.promptsFolder() ?? DEFAULT_PROMPTS_FOLDER;
+	const content = createVaultContentMethods({ vault, vaultName, promptsFolder });
+	const local = folderAnswers({
+		tools: createVaultTools({ vault, yaml: libraryYamlCodec, writesUnavailable }),
+		methods: content.methods,
 		vaultName,
-		promptsFolder: () => settings.promptsFolder() ?? DEFAULT_PROMPTS_FOLDER,
+		turnedOff: () => settings.vaultToolsOff(),
+		answering: journal.answering,
+		reading: () => reading.reading(),
 	});
-	const folderMethods = new Map(
-		[...content.methods].map(([method, handler]): [string, MethodHandler] => [
-			method,
-			(params, context) => {
-				markAnsweredHere(context.journalId);
-				if (settings.vaultToolsOff()) throw new JsonRpcError(ErrorCode.InvalidRequest, turnedOff(method));
-				readingTheFolder();
-				return handler(params, context);
-			},
-		]),
-	);
-	const methods = relayedMethods({ local: folderMethods, relay, requestMethod: options.relay.requestMethod, log });
-	const localRegistry = new ToolRegistry();
-	for (const tool of local) localRegistry.register(tool);
-	// What this session serves the others when it holds the vault's folder index for them.
-	const recorders = journal
-		? new JournalRecorders(journal, noteReferences(privacy, linkResolver(index), pathLocator(paths)))
-		: undefined;
-	const keep = (id: string): boolean => answeredHere.delete(id);
-	const observer = recorders?.recorder("vault-tools-stdio", { keep });
-	const relayRecorders = new Map<number, RequestObserver>();
-	const relayRecorder = (from: JournalRecorders, connection: number): RequestObserver => {
-		let recorder = relayRecorders.get(connection);
-		if (!recorder)
-			relayRecorders.set(connection, (recorder = from.recorder("vault-tools-relay", { connection, keep })));
-		return recorder;
-	};
-	// Another session's calls this one answers from the folder it holds are recorded here, as relayed.
-	const folderServer = new VaultToolServer({
-		registry: localRegistry,
-		serverInfo: options.serverInfo,
-		methods: folderMethods,
+	const folderServer: VaultToolServer = localServer(options, local, content.capabilities, journal);
+	return {
+		tools: registryOf(relayedTools({ local: local.tools, relay, callMethod: options.relay.callMethod, log })),
+		methods: relayedMethods({ local: local.methods, relay, requestMethod: options.relay.requestMethod, log }),
 		capabilities: content.capabilities,
-		log,
-		...(recorders
-			? {
-					observer: (_transport: "session" | "http" | "relay", sessionId: number) =>
-						relayRecorder(recorders, sessionId),
-				}
-			: {}),
-	});
-
-	let transport: LineTransport | undefined;
-	const session = new McpSession({
-		id: 1,
-		send: (text) => transport?.send(text),
-		serverInfo: options.serverInfo,
-		tools: registry,
-		methods,
-		capabilities: content.capabilities,
-		instructions: VAULT_TOOLS_INSTRUCTIONS,
-		maxOutgoingBytes: MAX_OUTGOING_MESSAGE_BYTES,
-		...(observer ? { observer } : {}),
-		events: {
-			onInitialize: (client, version) =>
-				log(`Client ${client.name ?? "?"} ${client.version ?? ""} connected (protocol ${version})`),
-			onLog: log,
-			...(options.trace ? { onTrace: options.trace } : {}),
-		},
-	});
-
-	const inFlight = new Set<Promise<void>>();
-	let disposed = false;
-	let resolveClosed: () => void = () => undefined;
-	const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
-	const dispose = (): void => {
-		if (disposed) return;
-		disposed = true;
-		clearImmediate(warmUp);
-		session.dispose();
-		relay.dispose();
-		folderHost.dispose();
-		folder.dispose();
-		void (journal?.close() ?? Promise.resolve()).then(resolveClosed);
+		relay,
+		folderHost,
+		reading,
 	};
-	// The client closed stdin: answer what it already asked (reads take milliseconds), then stop. A call still
-	// running after the grace period (a write waiting for the user's review) is cancelled: its review is withdrawn.
-	const finishThenDispose = async (): Promise<void> => {
-		const grace = setTimeout(dispose, STDIN_CLOSED_GRACE_MS);
-		await Promise.allSettled([...inFlight]);
-		clearTimeout(grace);
-		dispose();
-	};
-	transport = new LineTransport({
-		input: options.input,
-		output: options.output,
-		maxLineBytes: MAX_INCOMING_MESSAGE_BYTES,
-		onLine: (line) => {
-			const answered = session.handleMessage(line);
-			inFlight.add(answered);
-			void answered.finally(() => inFlight.delete(answered));
-		},
-		onOversize: () => {
-			log(`Dropped an incoming message of over ${MAX_INCOMING_MESSAGE_BYTES} bytes`);
-			transport?.send(
-				JSON.stringify(
-					errorResponse(null, {
-						code: ErrorCode.InvalidRequest,
-						message: `Invalid request: a message over ${MAX_INCOMING_MESSAGE_BYTES} bytes was dropped unread`,
-					}),
-				),
-			);
-		},
-		onEnd: () => void finishThenDispose(),
-		log,
-	});
-
-	// Reading the folder (no bridge, no other session's index): serve the other sessions too, and read every note
-	// now so that the first calls find it warm. Asked again whenever the folder answers, e.g. after the session
-	// that served this one ended.
-	let warming = false;
-	const warmFolderOnce = (): void => {
-		if (warming || disposed) return;
-		warming = true;
-		const started = performance.now();
-		void warmFolder(
-			folder,
-			() => disposed,
-			() => settings.rules().tags.length > 0,
-		)
-			.then((notes) => {
-				if (!disposed)
-					log(`${WARM_UP_DONE}: read ${notes} notes in ${Math.round(performance.now() - started)} ms`);
-			})
-			.catch((error: unknown) => log(`Warm-up failed: ${describeError(error)}`));
-	};
-	function readingTheFolder(): void {
-		if (folderHost.isHost || disposed) return;
-		void folderHost.claim().then((claimed) => {
-			if (claimed) warmFolderOnce();
-		});
-	}
-	const warmUp = setImmediate(() => {
-		void (async () => {
-			if (await relay.current()) return;
-			// Another session may claim the vault first: then this one relays to it and reads nothing itself.
-			if (!(await folderHost.claim()) && (await relay.current())) return;
-			warmFolderOnce();
-		})().catch((error: unknown) => log(`Warm-up failed: ${describeError(error)}`));
-	});
-	return { closed, dispose };
 }
 
-/**
- * Why a bridge may not serve this stdio server's calls: it does not keep private every note that the vault's
- * privacy settings (for the config folder the bridge says it uses, else every candidate's) and this server's
- * options make private; or it cannot say which rules it applies. Undefined when it may.
- */
-async function privacyRefusal(
-	connection: RelayConnection,
-	method: string,
-	settings: PluginSettings,
-	paths: VaultPaths,
-): Promise<string | undefined> {
-	let answer: unknown;
-	try {
-		answer = await connection.request(method, {});
-	} catch (error) {
-		if (error instanceof JsonRpcError && error.code === ErrorCode.MethodNotFound)
-			return "it does not say which privacy rules it applies (an older version of Claude Code Bridge: update it)";
-		throw error;
-	}
-	const bridge = readBridgePrivacy(answer);
-	if (!bridge) return "its answer about the privacy rules it applies cannot be read";
-	const missing = rulesNotKept(settings.rulesFor(bridge.configFolder), bridge, paths.identity);
-	if (missing.length === 0) return undefined;
-	return `it does not keep private ${missing.join(", ")}, as this vault's privacy settings${bridge.configFolder ? ` (in ${bridge.configFolder})` : ""} or this server's options do`;
+/** What this session serves the others when it holds the vault's folder index for them. */
+function localServer(
+	options: StdioVaultServerOptions,
+	local: { tools: readonly ToolDefinition[]; methods: ReadonlyMap<string, MethodHandler> },
+	capabilities: JsonObject,
+	journal: StdioJournal,
+): VaultToolServer {
+	return new VaultToolServer({
+		registry: registryOf(local.tools),
+		serverInfo: options.serverInfo,
+		methods: local.methods,
+		capabilities,
+		log: options.log,
+		...(journal.relayObserver ? { observer: journal.relayObserver } : {}),
+	});
 }
 
-/** Logged on stderr when the folder has been read (benchmarks wait for it before timing warm calls). */
-export const WARM_UP_DONE = "Folder warm-up done";
-
-/** How long the warm-up works before it lets requests and I/O through (a note's facts can take milliseconds). */
-const WARM_UP_SLICE_MS = 8;
-
-/**
-
- * Reads every note once for what questions about the whole vault need (search text, links, tags, frontmatter, and
- * its tags for privacy while a tag rule is set: without one privacy never asks), in slices of a few milliseconds
- * so that requests arriving meanwhile are answered at once.
- */
-async function warmFolder(folder: FolderVault, stopped: () => boolean, tagRules: () => boolean): Promise<number> {
-	const index = folder.index;
-	await index.refresh();
-	const paths = index.notePaths();
-	let sliceStart = performance.now();
-	for (const path of paths) {
-		if (stopped()) return paths.length;
-		index.warmNote(path);
-		if (tagRules()) folder.tagsOf(path);
-		if (performance.now() - sliceStart >= WARM_UP_SLICE_MS) {
-			await new Promise<void>((resolve) => setImmediate(resolve));
-			sliceStart = performance.now();
-		}
-	}
-	return paths.length;
+function registryOf(tools: readonly ToolDefinition[]): ToolRegistry {
+	const registry = new ToolRegistry();
+	for (const tool of tools) registry.register(tool);
+	return registry;
 }

@@ -38,6 +38,19 @@ Commands:
 
 A bad command, option or environment value: one line on stderr, exit code 2.`;
 
+/** A command's options, or its one line of what is wrong (with where the options are listed) and exit 2. */
+function parsedOrFail<T>(command: string, parse: () => T): T {
+	try {
+		return parse();
+	} catch (error) {
+		return fail(
+			error instanceof ArgumentError
+				? `${error.message} (claude-code-bridge ${command} --help lists the options)`
+				: describeError(error),
+		);
+	}
+}
+
 function fail(message: string): never {
 	return exitWith(EXIT_BAD_INPUT, message);
 }
@@ -56,16 +69,7 @@ function vaultFolder(command: string, vault: string): string {
 }
 
 function runMcp(argv: readonly string[]): void {
-	let args;
-	try {
-		args = parseMcpArguments(argv);
-	} catch (error) {
-		fail(
-			error instanceof ArgumentError
-				? `${error.message} (claude-code-bridge mcp --help lists the options)`
-				: describeError(error),
-		);
-	}
+	const args = parsedOrFail("mcp", () => parseMcpArguments(argv));
 	if (args.help) {
 		// Help goes to stderr too: stdout is the protocol channel.
 		process.stderr.write(`${MCP_USAGE}\n`);
@@ -112,16 +116,7 @@ function runMcp(argv: readonly string[]): void {
 
 /** Prints the headers on stdout, the only thing there; anything else is one line on stderr. */
 function runMcpHeaders(argv: readonly string[]): void {
-	let args;
-	try {
-		args = parseMcpHeadersArguments(argv);
-	} catch (error) {
-		fail(
-			error instanceof ArgumentError
-				? `${error.message} (claude-code-bridge mcp-headers --help lists the options)`
-				: describeError(error),
-		);
-	}
+	const args = parsedOrFail("mcp-headers", () => parseMcpHeadersArguments(argv));
 	if (args.help) {
 		process.stderr.write(`${MCP_HEADERS_USAGE}\n`);
 		return;

@@ -1,16 +1,21 @@
 import { existsSync, realpathSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { VaultToolsHttpEndpoint, type VaultToolsHttpStatus } from "../vault-tools/serve/http-endpoint";
-import { httpServerEntry, type HttpServerEntry } from "../vault-tools/serve/headers-helper";
 import {
-	ADD_SCOPE,
-	HTTP_SERVER_NAME,
-	STDIO_SERVER_NAME,
-	allowedToolsRule,
-	httpAddLine,
-	stdioAddLine,
+	ALLOWED_TOOLS_RULE,
+	SCOPE_EXPLAINED,
+	SERVER_NAME,
+	TERMINAL_NAMES,
+	TRUST_NEEDED,
+	mcpConfigJson,
+	serverEntry,
+	stdioTerminalCommand,
+	terminalCommand,
+	terminalsOf,
+	type HttpServerEntry,
 } from "../vault-tools/serve/claude-mcp-add";
-import { checkHttpEndpoint, checkStdioCommand, type EndpointFinding } from "./vault-tools-check";
+import { httpServerEntry } from "../vault-tools/serve/headers-helper";
+import { checkHttpEndpoint, type EndpointFinding } from "./vault-tools-check";
 import type { VaultToolServer } from "../vault-tools/serve/vault-tool-server";
 import type { HeadlessCommand } from "./command-loop";
 import { MCP_TOKEN_ENV, removeLegacyTokenFile } from "./mcp-token-file";
@@ -36,6 +41,8 @@ export interface HeadlessMcpOptions {
 	/** `CLAUDE_CODE_BRIDGE_MCP_TOKEN`, already checked; without it, a new token at every start. */
 	fixedToken?: string;
 	log?: (message: string) => void;
+	/** `--debug`: a client's normal protocol probes too. */
+	debug?: (message: string) => void;
 }
 
 /**
@@ -53,6 +60,7 @@ export class HeadlessMcp {
 			vaultPath: options.vaultPath,
 			...(options.fixedToken !== undefined ? { fixedToken: options.fixedToken } : {}),
 			...(options.log ? { log: options.log } : {}),
+			...(options.debug ? { debug: options.debug } : {}),
 		});
 	}
 
@@ -68,50 +76,40 @@ export class HeadlessMcp {
 	/** One line for the banner: where the HTTP endpoint listens, or why it is off. */
 	statusLine(): string {
 		const status = this.endpoint.status();
-		if (status.state !== "listening" || !status.url)
-			return `MCP (vault tools) over HTTP is off: ${this.offReason()}; the stdio server below works meanwhile.`;
+		if (status.state !== "listening" || !status.url) return `MCP (vault tools) is off: ${this.offReason()}.`;
 		if (status.tokenRecordError !== undefined)
-			return `MCP (vault tools): ${status.url}, but Claude Code cannot fetch its token: ${status.tokenRecordError}. The stdio server below still works.`;
+			return `MCP (vault tools): ${status.url}, but Claude Code cannot fetch its token: ${status.tokenRecordError}.`;
 		const token =
-			this.options.fixedToken !== undefined ? `token from $${MCP_TOKEN_ENV}` : "a new token at every start";
-		return `MCP (vault tools): ${status.url} (${token}, fetched by Claude Code with "claude-code-bridge mcp-headers")`;
+			this.options.fixedToken !== undefined
+				? `token from $${MCP_TOKEN_ENV}, fetched by Claude Code with "claude-code-bridge mcp-headers"`
+				: "a new token at every start, fetched by Claude Code from a file only you can read";
+		return `MCP (vault tools): ${status.url} (${token})`;
 	}
 
 	/**
-	 * What to paste into a terminal: the recommended stdio server under `obsidian`, then the HTTP endpoint as the
-	 * alternative under `obsidian-http` (never the same name twice), each with the rule that lets its tools run.
+	 * What to paste into a terminal: the one way the settings tab's "Connect to Claude Code" uses (`obsidian`, local
+	 * scope, this endpoint), one line per terminal of the platform, and the rule that lets its tools run.
 	 */
 	addInstructions(): string {
-		let stdio: string;
+		let lines: string[];
 		try {
-			stdio = this.stdioAddLine();
+			lines = this.addLines();
 		} catch (error) {
-			return `Claude's vault tools over stdio: ${error instanceof Error ? error.message : String(error)}`;
+			return `Claude's vault tools: ${error instanceof Error ? error.message : String(error)}`;
 		}
-		const lines = [
-			`Add Claude's vault tools to Claude Code: run this once, in the vault folder (scope ${ADD_SCOPE}: yours, for this folder only):`,
-			`  ${stdio}`,
-			`  then let them run without asking: claude --allowedTools "${allowedToolsRule(STDIO_SERVER_NAME)}"`,
-		];
-		const status = this.endpoint.status();
-		if (status.state === "listening" && status.url && status.tokenRecordError === undefined) {
-			lines.push(
-				`Alternative, over HTTP while this host runs, under another name:`,
-				`  ${this.httpAddLine()}`,
-				`  with: claude --allowedTools "${allowedToolsRule(HTTP_SERVER_NAME)}"`,
-			);
-		} else {
-			lines.push(`Alternative over HTTP: off (${status.tokenRecordError ?? this.offReason()}).`);
-		}
-		return lines.join("\n");
+		return [
+			`Add Claude's vault tools to Claude Code: run this once (${SCOPE_EXPLAINED}):`,
+			...lines.map((line) => `  ${line}`),
+			`  then let them run without asking: claude --allowedTools "${ALLOWED_TOOLS_RULE}"`,
+			`  ${TRUST_NEEDED}`,
+		].join("\n");
 	}
 
-	/** `{"mcpServers":{"obsidian":{…}}}` (or `obsidian-http`) for `claude --mcp-config`, on one line. */
+	/** `{"mcpServers":{"obsidian":{…}}}` for `claude --mcp-config`, on one line. */
 	configLine(kind: "stdio" | "http"): string {
-		return JSON.stringify({
-			mcpServers:
-				kind === "http" ? { [HTTP_SERVER_NAME]: this.httpEntry() } : { [STDIO_SERVER_NAME]: this.stdioEntry() },
-		});
+		return kind === "http"
+			? mcpConfigJson(this.httpEntry())
+			: JSON.stringify({ mcpServers: { [SERVER_NAME]: this.stdioEntry() } });
 	}
 
 	/** The doctor's lines for the vault tools: the HTTP endpoint as Claude Code reaches it, and the stdio command run once. */
@@ -120,21 +118,12 @@ export class HeadlessMcp {
 			status: this.endpoint.status(),
 			offCause: this.offCause(),
 			homeDir: this.options.homeDir,
+			vaultPath: this.options.vaultPath,
 			...(this.options.fixedToken !== undefined ? { fixedToken: this.options.fixedToken } : {}),
-			offFix: "Start the host with --mcp-port N (a free port) for HTTP, or use the stdio server (mcp-config).",
+			offFix: "Start the host with --mcp-port N (a free port).",
 		});
-		let stdio: EndpointFinding;
-		try {
-			const entry = this.stdioEntry();
-			stdio = await checkStdioCommand(entry.command, entry.args, this.stdioAddLine());
-		} catch (error) {
-			stdio = {
-				level: "fail",
-				what: `The vault tools' stdio command cannot run: ${error instanceof Error ? error.message : String(error)}`,
-				fix: 'Run "npm run build" in the package\'s folder.',
-			};
-		}
-		return [http, stdio];
+		if (http.level !== "ok") return [http];
+		return [http, { level: "ok", what: this.addInstructions() }];
 	}
 
 	commands(): [string, HeadlessCommand][] {
@@ -144,20 +133,22 @@ export class HeadlessMcp {
 				{
 					usage: "mcp-config [stdio|http]",
 					summary:
-						"the claude mcp add line for the vault tools (both transports without an argument), and the JSON for one session",
+						"the claude mcp add line for the vault tools (stdio: the developers' stdio server instead), and the JSON for one session",
 					run: (args) => {
 						const [kind, ...rest] = args;
 						if ((kind !== undefined && kind !== "stdio" && kind !== "http") || rest.length > 0)
 							throw new Error("usage: mcp-config [stdio|http]");
-						if (kind === undefined) return this.addInstructions();
-						const name = kind === "http" ? HTTP_SERVER_NAME : STDIO_SERVER_NAME;
-						const add = kind === "http" ? this.httpAddLine() : this.stdioAddLine();
+						const lines =
+							kind === "stdio"
+								? [
+										`The developers' stdio server (needs Node and this package), under the same name; remove the other entry first (claude mcp remove ${SERVER_NAME} -s local):`,
+										`  ${this.stdioAddLine()}`,
+									]
+								: [this.addInstructions()];
 						return [
-							`Run once, in the vault folder (scope ${ADD_SCOPE}: yours, for this folder only):`,
-							`  ${add}`,
-							`  let its tools run without asking: claude --allowedTools "${allowedToolsRule(name)}"`,
-							`For one session only: claude --mcp-config '<the JSON below>' (or put it in a .mcp.json):`,
-							this.configLine(kind),
+							...lines,
+							`For one session only: claude --mcp-config '<the JSON below>':`,
+							this.configLine(kind ?? "http"),
 						].join("\n");
 					},
 				},
@@ -209,11 +200,18 @@ export class HeadlessMcp {
 
 	private stdioAddLine(): string {
 		const entry = this.stdioEntry();
-		return stdioAddLine([entry.command], entry.args, this.options.vaultPath, this.platform());
+		const shell = this.platform() === "win32" ? "powershell" : "posix";
+		return stdioTerminalCommand([entry.command], entry.args, this.options.vaultPath, shell);
 	}
 
-	private httpAddLine(): string {
-		return httpAddLine(this.httpEntry(), this.options.vaultPath, this.platform());
+	/** The one way's line for each terminal of the platform (cmd.exe only where the vault's path allows it). */
+	private addLines(): string[] {
+		const entry = this.httpEntry();
+		return terminalsOf(this.platform()).flatMap((shell) => {
+			const command = terminalCommand(entry, this.options.vaultPath, shell);
+			if (command === undefined) return [];
+			return terminalsOf(this.platform()).length > 1 ? [`${TERMINAL_NAMES[shell]}: ${command}`] : [command];
+		});
 	}
 
 	private platform(): NodeJS.Platform {
@@ -236,13 +234,16 @@ export class HeadlessMcp {
 	private httpEntry(): HttpServerEntry {
 		const status = this.endpoint.status();
 		if (status.state !== "listening" || !status.url)
-			throw new Error(`the MCP HTTP endpoint is off (${this.offReason()}); use "mcp-config stdio"`);
-		return httpServerEntry(
-			status.url,
-			[this.options.nodePath, this.cliScript()],
-			this.options.vaultPath,
-			status.port,
-		);
+			throw new Error(`the MCP HTTP endpoint is off (${this.offReason()})`);
+		// The user's own token is never written to disk: Claude Code then gets it from the package's command.
+		if (this.options.fixedToken !== undefined)
+			return httpServerEntry(
+				status.url,
+				[this.options.nodePath, this.cliScript()],
+				this.options.vaultPath,
+				status.port,
+			);
+		return serverEntry(status.port, this.options.vaultPath, this.platform());
 	}
 
 	private cliScript(): string {

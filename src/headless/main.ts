@@ -110,6 +110,7 @@ async function main(): Promise<void> {
 				nodePath: process.execPath,
 				...(fixedToken !== undefined ? { fixedToken } : {}),
 				log: (message) => process.stderr.write(`[mcp] ${message}\n`),
+				...(args.debug ? { debug: (message: string) => process.stderr.write(`[mcp] ${message}\n`) } : {}),
 			})
 		: undefined;
 

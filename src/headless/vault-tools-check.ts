@@ -2,7 +2,12 @@ import { spawn } from "node:child_process";
 import { request } from "node:http";
 import { describeError } from "../shared/describe-error";
 import type { VaultToolsHttpStatus } from "../vault-tools/serve/http-endpoint";
-import { HttpTokenRecordError, readHttpTokenRecord } from "../vault-tools/serve/http-token-record";
+import {
+	HttpTokenRecordError,
+	readHeadersFileToken,
+	readHttpTokenRecord,
+	realPath,
+} from "../vault-tools/serve/http-token-record";
 
 /** One finding about the vault tools, in the doctor's terms (the headless host turns it into a doctor line). */
 export interface EndpointFinding {
@@ -17,6 +22,8 @@ const CHECK_TIMEOUT_MS = 15_000;
 export interface HttpCheckInputs {
 	status: VaultToolsHttpStatus;
 	homeDir: string;
+	/** The vault: its headers file is what Claude Code's helper prints (without it, the record `mcp-headers` reads). */
+	vaultPath?: string;
 	/** `CLAUDE_CODE_BRIDGE_MCP_TOKEN` when the endpoint uses it (the record then holds no token). */
 	fixedToken?: string;
 	/** Why the endpoint is off, in one clause (default: its status's error). */
@@ -40,7 +47,10 @@ export async function checkHttpEndpoint(inputs: HttpCheckInputs): Promise<Endpoi
 	}
 	let token: string | undefined;
 	try {
-		token = readHttpTokenRecord(inputs.homeDir, status.port).token ?? inputs.fixedToken;
+		token =
+			inputs.vaultPath !== undefined && inputs.fixedToken === undefined
+				? readHeadersFileToken(inputs.homeDir, status.port, realPath(inputs.vaultPath))
+				: (readHttpTokenRecord(inputs.homeDir, status.port).token ?? inputs.fixedToken);
 	} catch (error) {
 		const why = error instanceof HttpTokenRecordError ? error.message : describeError(error);
 		return {
@@ -54,7 +64,7 @@ export async function checkHttpEndpoint(inputs: HttpCheckInputs): Promise<Endpoi
 	if (answer === 200)
 		return {
 			level: "ok",
-			what: `The vault tools answer on ${status.url} and accept the token Claude Code fetches (claude-code-bridge mcp-headers)`,
+			what: `The vault tools answer on ${status.url} and accept the key Claude Code fetches when it connects`,
 		};
 	if (typeof answer === "number") {
 		return {

@@ -1,91 +1,38 @@
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { panelSessionGuard } from "../../src/assembly/panel-session-guard";
-import { makeTempDir } from "../helpers/temp-dir";
+import { CONFIG, GUARD_PLACES, guardVault } from "../agent/engine/guard-vault";
 
-const CONFIG = ".vault-config";
-
-function vault(): { root: string; remove: () => void } {
-	const temp = makeTempDir("guard-vault");
-	for (const folder of ["Secret", "Notes", CONFIG, ".trash"]) mkdirSync(join(temp.path, folder));
-	writeFileSync(join(temp.path, "Notes", "Diary.md"), "#private\n");
-	writeFileSync(join(temp.path, "Secret", "Plan.md"), "plan\n");
-	return { root: temp.path, remove: temp.remove };
-}
-
-const places = { folders: ["Secret/", "Missing"], tags: ["private"], notes: ["Notes/Diary.md"], configFolder: CONFIG };
-
+// The guard's own rules are tested in tests/agent/engine/vault-session-guard.test.ts; here, what the wiring adds.
 describe("panelSessionGuard", () => {
-	it("holds the private folders, the config folder and the trash out of the shell, never names a tag-private note, and keeps the shell from writing Claude Code's project configuration", async () => {
-		const { root, remove } = vault();
-		try {
-			const { guard, sandboxMissing, tagPrivateReadable } = await panelSessionGuard({
-				bridge: { privatePlaces: () => places },
-				vaultRoot: root,
-				sandboxSupport: () => Promise.resolve({ available: true }),
-				denyRulesWanted: () => true,
-			});
-			expect(sandboxMissing).toBeUndefined();
-			// Claude Code tells the model every path its sandbox denies: a tag-private note is never listed, so it is not held out.
-			expect(tagPrivateReadable).toBe(true);
-			expect(
-				(
-					await panelSessionGuard({
-						bridge: { privatePlaces: () => ({ ...places, notes: [] }) },
-						vaultRoot: root,
-						sandboxSupport: () => Promise.resolve({ available: true }),
-					})
-				).tagPrivateReadable,
-			).toBeUndefined();
-			expect(guard.projectConfigTrusted).toBe(false);
-			const expected = ["Secret", CONFIG, ".trash"].map((path) => join(root, path));
-			expect(guard.sandbox?.denyRead).toEqual(expected);
-			expect(guard.sandbox?.denyWrite).toEqual([...expected, join(root, ".claude"), join(root, ".mcp.json")]);
-			expect(guard.denyRules).toEqual(expect.arrayContaining(["Read(./Secret/**)", `Read(./${CONFIG}/**)`]));
-		} finally {
-			remove();
-		}
-	});
-
-	it("names the vault's real folder too when it is reached through a link", async () => {
-		const { root, remove } = vault();
-		const link = `${root}-link`;
-		symlinkSync(root, link);
+	it("holds the bridge's private places and the trash out of the shell, and keeps Claude Code's project files from its writes", async () => {
+		const { root, remove } = guardVault();
 		try {
 			const { guard } = await panelSessionGuard({
-				bridge: { privatePlaces: () => places },
-				vaultRoot: link,
+				bridge: { privatePlaces: () => GUARD_PLACES },
+				vaultRoot: root,
 				sandboxSupport: () => Promise.resolve({ available: true }),
 			});
-			expect(guard.sandbox?.denyRead).toEqual(
-				expect.arrayContaining([join(link, "Secret"), join(root, "Secret")]),
-			);
+			const held = ["Secret", CONFIG, ".trash"].map((path) => join(root, path));
+			expect(guard.sandbox?.denyRead).toEqual(held);
+			expect(guard.sandbox?.denyWrite).toEqual([...held, join(root, ".claude"), join(root, ".mcp.json")]);
+			expect(guard.denyRules).toBeUndefined();
 		} finally {
-			rmSync(link, { force: true });
 			remove();
 		}
 	});
 
-	it("turns no sandbox on where it cannot run, and says why; deny rules only when the user asked for them", async () => {
-		const { root, remove } = vault();
+	it("hands over Claude Code's deny rules for the private folders and the config folder when the user asked for them", async () => {
+		const { root, remove } = guardVault();
 		try {
-			const decided = await panelSessionGuard({
-				bridge: { privatePlaces: () => places },
-				vaultRoot: root,
-				sandboxSupport: () => Promise.resolve({ available: false, why: "socat is not installed" }),
-				projectConfigTrusted: () => Promise.resolve(true),
-			});
-			expect(decided).toEqual({
-				guard: { projectConfigTrusted: true },
-				sandboxMissing: "socat is not installed",
-			});
 			const asked = await panelSessionGuard({
-				bridge: { privatePlaces: () => places },
+				bridge: { privatePlaces: () => GUARD_PLACES },
 				vaultRoot: root,
 				sandboxSupport: () => Promise.resolve({ available: false, why: "socat is not installed" }),
 				denyRulesWanted: () => true,
 			});
-			expect(asked.guard.denyRules).toEqual(expect.arrayContaining(["Read(./Secret/**)", "Edit(./Secret/**)"]));
+			expect(asked.guard.denyRules).toEqual(
+				expect.arrayContaining(["Read(./Secret/**)", "Edit(./Secret/**)", `Read(./${CONFIG}/**)`]),
+			);
 		} finally {
 			remove();
 		}

@@ -1,7 +1,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
-import { startStdioVaultServer, WARM_UP_DONE } from "../../src/assembly/stdio-vault-server";
+import { startStdioVaultServer } from "../../src/assembly/stdio-vault-server";
+import { WARM_UP_DONE } from "../../src/vault-tools/stdio/folder-reading";
 import { makeTempDir } from "../helpers/temp-dir";
 import { pollUntil, waitUntil } from "../helpers/wait-until";
 

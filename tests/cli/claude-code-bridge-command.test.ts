@@ -90,7 +90,7 @@ describe("the package's command: claude-code-bridge <serve|mcp>", () => {
 	});
 
 	(process.platform === "win32" ? it.skip : it)(
-		"serve run through a link (as npm link installs it) prints the stdio add line with the real cli.cjs",
+		"serve run through a link (as npm link installs it) gives the developers' stdio add line with the real cli.cjs",
 		async () => {
 			const link = join(temp.path, "bin", "claude-code-bridge");
 			mkdirSync(join(temp.path, "bin"), { recursive: true });
@@ -106,6 +106,11 @@ describe("the package's command: claude-code-bridge <serve|mcp>", () => {
 				await pollUntil(
 					() => (/Type "help" for commands/.test(stdout) ? true : undefined),
 					() => `the host's banner; stdout: ${stdout}`,
+				);
+				child.stdin.write("mcp-config stdio\n");
+				await pollUntil(
+					() => (/claude mcp add --scope local obsidian -- /.test(stdout) ? true : undefined),
+					() => `mcp-config stdio's answer; stdout: ${stdout}`,
 				);
 				expect(stdout).toContain(
 					`claude mcp add --scope local obsidian -- ${process.execPath} ${CLI_ENTRY} mcp --vault ${vault}`,

@@ -42,7 +42,7 @@ interface VaultToolsSession {
 const sessions = useBridgeSessions(120_000);
 
 /** The name `mcp-config <kind>` gives the server: the model calls its tools as `mcp__<name>__<tool>`. */
-const serverName = (kind: "stdio" | "http"): string => (kind === "http" ? "obsidian-http" : "obsidian");
+const serverName = (_kind: "stdio" | "http"): string => "obsidian";
 
 /** The headless host's `mcp-config <kind>` line: the JSON a user passes to `claude --mcp-config`. */
 async function mcpConfig(host: Host, kind: "stdio" | "http"): Promise<string> {
@@ -266,8 +266,8 @@ describe("Claude's vault tools with the real CLI (mcp__obsidian__*)", () => {
 	it("HTTP (mcp-config http): the same reads, and an edit accepted through diff accept", async () => {
 		const session = await startVaultToolsSession("http", {
 			turns: [
-				...readTurns("obsidian-http"),
-				toolUseTurn("mcp__obsidian-http__edit_note", {
+				...readTurns("obsidian"),
+				toolUseTurn("mcp__obsidian__edit_note", {
 					path: "Alpha",
 					edits: [{ target: "Alpha > Tasks", op: "append", content: "- over http" }],
 				}),
@@ -280,9 +280,9 @@ describe("Claude's vault tools with the real CLI (mcp__obsidian__*)", () => {
 		host.send("diff accept");
 		await cli.waitFor("Done over HTTP.", { timeoutMs: 60_000 });
 		const calls = toolCalls(session.mock);
-		expectReadAnswers(calls, "obsidian-http");
+		expectReadAnswers(calls, "obsidian");
 		expect(calls[4]).toMatchObject({
-			name: "mcp__obsidian-http__edit_note",
+			name: "mcp__obsidian__edit_note",
 			isError: false,
 			result: expect.stringMatching(/^Applied 1 edit to Notes\/Alpha\.md/) as unknown,
 		});
@@ -340,7 +340,7 @@ describe("Claude's vault tools with the real CLI (mcp__obsidian__*)", () => {
 		});
 	});
 
-	it("claude mcp list: the configurations mcp-config prints stay connected over HTTP and stdio after a bridge restart", async () => {
+	it("claude mcp list: the configuration mcp-config prints (the settings tab's) is connected, fails while the bridge is off, and connects again after a restart", async () => {
 		const temp = makeTempDir("vault-tools-e2e-restart");
 		const vault = path.join(temp.path, "My vault");
 		mkdirSync(vault);
@@ -381,18 +381,14 @@ describe("Claude's vault tools with the real CLI (mcp__obsidian__*)", () => {
 			);
 
 		const first = await start();
-		await claude("add-json", ...serverEntry(await mcpConfig(first, "http")));
-		await claude("add-json", ...serverEntry(await mcpConfig(first, "stdio")));
-		expect(states(await claude("list"))).toEqual({ "obsidian-http": "✔ Connected", obsidian: "✔ Connected" });
+		await claude("add-json", "--scope", "local", ...serverEntry(await mcpConfig(first, "http")));
+		expect(states(await claude("list"))).toEqual({ obsidian: "✔ Connected" });
 
 		await first.quit();
-		// With the bridge off the helper has no token to give; stdio answers from the folder.
-		expect(states(await claude("list"))).toEqual({
-			"obsidian-http": "✘ Failed to connect",
-			obsidian: "✔ Connected",
-		});
+		// With the bridge off the helper has no file to print.
+		expect(states(await claude("list"))).toEqual({ obsidian: "✘ Failed to connect" });
 
 		await start();
-		expect(states(await claude("list"))).toEqual({ "obsidian-http": "✔ Connected", obsidian: "✔ Connected" });
+		expect(states(await claude("list"))).toEqual({ obsidian: "✔ Connected" });
 	});
 });

@@ -80,7 +80,7 @@ describe("the headless host", () => {
 		// Both default to the vault's own HTTP port: the second says who holds it and how to choose another.
 		const mcpPort = defaultVaultToolsPort(realpathSync(vault));
 		expect(second.stdout).toContain(
-			`MCP (vault tools) over HTTP is off: port ${mcpPort} is in use by another Claude Code Bridge (pid ${String(first.child.pid)}, the vault tools of ${realpathSync(vault)}). Start with --mcp-port N (a free port) to serve HTTP too; the stdio server below works meanwhile.`,
+			`MCP (vault tools) is off: port ${mcpPort} is in use by another Claude Code Bridge (pid ${String(first.child.pid)}, the vault tools of ${realpathSync(vault)}). Start with --mcp-port N (a free port) to serve HTTP too.`,
 		);
 	});
 

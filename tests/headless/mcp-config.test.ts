@@ -8,7 +8,11 @@ import { createServer as createNetServer } from "node:net";
 import { join, resolve } from "node:path";
 import { VAULT_TOOL_NAMES } from "../../src/vault-tools/create-vault-tools";
 import { VAULT_TOOLS_INSTRUCTIONS } from "../../src/vault-tools/instructions";
-import { httpTokenDirectory, httpTokenRecordPath } from "../../src/vault-tools/serve/http-token-record";
+import {
+	headersFileName,
+	httpTokenDirectory,
+	httpTokenRecordPath,
+} from "../../src/vault-tools/serve/http-token-record";
 import { defaultVaultToolsPort } from "../../src/vault-tools/serve/vault-tools-port";
 import { connectHeaders, runHeadersHelper, type HttpServerConfig } from "../helpers/headers-helper";
 import { HeadlessProcess } from "../helpers/headless-process";
@@ -41,11 +45,11 @@ async function commandLine(host: HeadlessProcess, line: string, pattern: RegExp)
 	return host.waitFor(() => pattern.exec(host.stdout.slice(before))?.[1], `the answer to "${line}"`, WAIT_TIMEOUT_MS);
 }
 
-/** The JSON for one session that `mcp-config <kind>` prints: the stdio server as `obsidian`, HTTP as `obsidian-http`. */
+/** The JSON for one session that `mcp-config <kind>` prints: either way under the one name, `obsidian`. */
 async function mcpConfig(host: HeadlessProcess, kind: "stdio" | "http"): Promise<ServerEntry> {
 	const line = await commandLine(host, `mcp-config ${kind}`, /^(\{"mcpServers".*\})$/m);
 	const parsed = JSON.parse(line) as { mcpServers: Record<string, ServerEntry> };
-	const name = kind === "http" ? "obsidian-http" : "obsidian";
+	const name = "obsidian";
 	expect(Object.keys(parsed.mcpServers)).toEqual([name]);
 	const entry = parsed.mcpServers[name];
 	if (!entry) throw new Error(`no ${name} entry`);
@@ -109,7 +113,7 @@ describe("the headless host's MCP endpoint and mcp-config", () => {
 		temp.remove();
 	});
 
-	it("serves HTTP on the vault's default port; mcp-config http holds no token, only the helper that fetches it", async () => {
+	it("serves HTTP on the vault's default port; mcp-config http holds no token, only the helper that prints the headers file", async () => {
 		const expectedPort = defaultVaultToolsPort(realpathSync(vault));
 		expect(host.stdout).toContain(
 			`MCP (vault tools): http://127.0.0.1:${expectedPort}/mcp (a new token at every start`,
@@ -118,16 +122,18 @@ describe("the headless host's MCP endpoint and mcp-config", () => {
 		expect(entry).toEqual({
 			type: "http",
 			url: `http://127.0.0.1:${expectedPort}/mcp`,
-			headersHelper: `${process.execPath} ${CLI} mcp-headers --vault ${vault} --port ${expectedPort}`,
+			headersHelper: `cat "$HOME/.claude-code-bridge/mcp-tokens/${headersFileName(expectedPort, realpathSync(vault))}"`,
 		});
 		const run = await runHeadersHelper(entry.headersHelper ?? "", entry.url ?? "", home);
 		expect(run).toEqual({
 			code: 0,
-			stdout: expect.stringMatching(/^\{"Authorization":"Bearer [0-9a-f]{64}"\}\n$/) as unknown,
+			stdout: expect.stringMatching(/^\{"Authorization":"Bearer [0-9a-f]{64}"\}$/) as unknown,
 			stderr: "",
 		});
 		// The token of this start, 0600 in a 0700 folder under the home folder, and nothing else there.
-		expect(readdirSync(httpTokenDirectory(home))).toEqual([`${expectedPort}.json`]);
+		expect(readdirSync(httpTokenDirectory(home)).sort()).toEqual(
+			[`${expectedPort}.json`, headersFileName(expectedPort, realpathSync(vault))].sort(),
+		);
 		expect(statSync(httpTokenRecordPath(home, expectedPort)).mode & 0o777).toBe(0o600);
 		expect(statSync(httpTokenDirectory(home)).mode & 0o777).toBe(0o700);
 		const token = (JSON.parse(run.stdout) as { Authorization: string }).Authorization.slice("Bearer ".length);
@@ -192,57 +198,35 @@ describe("the headless host's MCP endpoint and mcp-config", () => {
 	});
 
 	(process.platform === "win32" ? it.skip : it)(
-		"the banner and mcp-config print claude mcp add lines to paste: stdio as obsidian (recommended), HTTP as obsidian-http, scope local, in the vault",
+		"the banner and mcp-config print the settings tab's one line: obsidian, scope local, in the vault, with its rule",
 		async () => {
 			const answer = await commandLine(
 				host,
 				"mcp-config",
-				/^(Add Claude's vault tools[\s\S]*mcp__obsidian-http")$/m,
+				/^(Add Claude's vault tools[\s\S]*?until then Claude Code does not fetch the vault tools' key\.)$/m,
 			);
 			expect(host.stdout).toContain(answer);
 			const lines = answer.split("\n");
 			expect(lines[0]).toBe(
-				"Add Claude's vault tools to Claude Code: run this once, in the vault folder (scope local: yours, for this folder only):",
+				"Add Claude's vault tools to Claude Code: run this once (local scope: kept in your own Claude Code configuration, for the vault folder only; nothing is written into the vault):",
 			);
 			expect(lines[2]).toBe('  then let them run without asking: claude --allowedTools "mcp__obsidian"');
-			expect(lines[3]).toBe("Alternative, over HTTP while this host runs, under another name:");
-			expect(lines[5]).toBe('  with: claude --allowedTools "mcp__obsidian-http"');
-			const stdio = runPastedLine(lines[1] ?? "", join(temp.path, "paste-stdio"));
-			expect(stdio).toEqual({
-				cwd: realpathSync(vault),
-				argv: [
-					"mcp",
-					"add",
-					"--scope",
-					"local",
-					"obsidian",
-					"--",
-					process.execPath,
-					CLI,
-					"mcp",
-					"--vault",
-					vault,
-					"--private-folder",
-					"Private",
-				],
-			});
-			const http = runPastedLine(lines[4] ?? "", join(temp.path, "paste-http"));
+			const http = runPastedLine(lines[1] ?? "", join(temp.path, "paste-http"));
 			expect(http.cwd).toBe(realpathSync(vault));
-			expect(http.argv.slice(0, 5)).toEqual(["mcp", "add-json", "--scope", "local", "obsidian-http"]);
+			expect(http.argv.slice(0, 5)).toEqual(["mcp", "add-json", "--scope", "local", "obsidian"]);
 			expect(JSON.parse(http.argv[5] ?? "")).toEqual(await mcpConfig(host, "http"));
 			expect(http.argv).toHaveLength(6);
 		},
 	);
 
-	it("mcp-config stdio and http each print their add line and the JSON for one session", async () => {
+	it("mcp-config stdio gives the developers' stdio server under the same name, with the JSON for one session", async () => {
 		const answer = await commandLine(
 			host,
-			"mcp-config http",
-			/^(Run once, in the vault folder[\s\S]*\{"mcpServers".*\})$/m,
+			"mcp-config stdio",
+			/^(The developers' stdio server[\s\S]*\{"mcpServers".*\})$/m,
 		);
-		expect(answer).toContain("claude mcp add-json --scope local obsidian-http '");
-		expect(answer).toContain('let its tools run without asking: claude --allowedTools "mcp__obsidian-http"');
-		expect(answer).not.toMatch(/add(-json)? --scope local obsidian /);
+		expect(answer).toContain("claude mcp add --scope local obsidian -- ");
+		expect(answer).toContain("claude mcp remove obsidian -s local");
 	});
 
 	it("mcp-status counts a client's protocol probes apart from refusals", async () => {
@@ -284,10 +268,10 @@ describe("the headless host with its MCP port taken", () => {
 		const host = await HeadlessProcess.start({ vault, home, args: ["--mcp-port", String(taken)] });
 		try {
 			expect(host.stdout).toContain(
-				`MCP (vault tools) over HTTP is off: port ${taken} is in use by another program. Start with --mcp-port N (a free port) to serve HTTP too; the stdio server below works meanwhile.`,
+				`MCP (vault tools) is off: port ${taken} is in use by another program. Start with --mcp-port N (a free port) to serve HTTP too.`,
 			);
 			expect(host.stdout).not.toContain("..");
-			expect(host.stdout).toContain("Alternative over HTTP: off (port");
+			expect(host.stdout).toContain("Claude's vault tools: the MCP HTTP endpoint is off (port");
 			// Nothing for the helper to hand to whatever holds the port.
 			expect(existsSync(httpTokenRecordPath(home, taken))).toBe(false);
 			host.send("mcp-config http");
@@ -322,9 +306,7 @@ describe("the headless host's HTTP token record", () => {
 			expect(existsSync(httpTokenRecordPath(home, port))).toBe(false);
 			const run = await runHeadersHelper(config.headersHelper ?? "", config.url, home);
 			expect({ code: run.code, stdout: run.stdout }).toEqual({ code: 1, stdout: "" });
-			expect(run.stderr).toBe(
-				`No token for ${config.url}: no bridge is serving this port (no ${httpTokenRecordPath(home, port)}). Start Obsidian (or claude-code-bridge serve) for the vault.\n`,
-			);
+			expect(readdirSync(httpTokenDirectory(home))).toEqual([]);
 		} finally {
 			host.kill();
 			temp.remove();

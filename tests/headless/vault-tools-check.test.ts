@@ -51,7 +51,7 @@ describe("the doctor's checks of the vault tools' endpoints", () => {
 		writeHttpTokenRecord(home, { pid: process.pid, port, vault: join(temp.path, "vault"), token });
 		expect(await checkHttpEndpoint({ status: listening(), homeDir: home, offFix: "fix" })).toEqual({
 			level: "ok",
-			what: `The vault tools answer on http://127.0.0.1:${port}/mcp and accept the token Claude Code fetches (claude-code-bridge mcp-headers)`,
+			what: `The vault tools answer on http://127.0.0.1:${port}/mcp and accept the key Claude Code fetches when it connects`,
 		});
 		writeHttpTokenRecord(home, { pid: process.pid, port, vault: join(temp.path, "vault"), token: "d".repeat(64) });
 		expect(await checkHttpEndpoint({ status: listening(), homeDir: home, offFix: "fix" })).toMatchObject({

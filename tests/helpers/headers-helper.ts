@@ -58,8 +58,8 @@ export async function savedHttpConfig(host: HeadlessProcess): Promise<HttpServer
 		WAIT_TIMEOUT_MS,
 	);
 	const entry = (JSON.parse(line) as { mcpServers: Record<string, HttpServerConfig | undefined> }).mcpServers[
-		"obsidian-http"
+		"obsidian"
 	];
-	if (!entry) throw new Error(`no obsidian-http entry in ${line}`);
+	if (!entry) throw new Error(`no obsidian entry in ${line}`);
 	return entry;
 }

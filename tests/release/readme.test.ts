@@ -69,20 +69,26 @@ describe("README.md", () => {
 		},
 	);
 
-	it("adds the vault tools once per name: stdio as obsidian with its scope, HTTP as obsidian-http, each with its --allowedTools", () => {
-		const adds = [...README.matchAll(/^claude mcp add(?:-json)? --scope (\S+) (\S+) /gm)].map((match) => ({
+	it("adds the vault tools one way, under one name and one scope, starting from the settings tab; the clone's way is the developers'", () => {
+		const adds = [...README.matchAll(/(?:^|&& )claude mcp add(?:-json)? --scope (\S+) (\S+) /gm)].map((match) => ({
 			scope: match[1],
 			name: match[2],
 		}));
-		expect(adds).toEqual([
-			{ scope: "local", name: "obsidian" },
-			{ scope: "local", name: "obsidian-http" },
-		]);
-		expect(README).toContain('claude mcp add --scope local obsidian -- claude-code-bridge mcp --vault "$PWD"');
+		expect(adds.length).toBeGreaterThan(0);
+		expect(new Set(adds.map((add) => `${add.scope} ${add.name}`))).toEqual(new Set(["local obsidian"]));
+		const vaultTools = README.slice(
+			README.indexOf("## Add Claude's vault tools"),
+			README.indexOf("## See what Claude did"),
+		);
+		expect(vaultTools).toMatch(
+			/^## Add Claude's vault tools\n\nOpen Obsidian's settings .*\*\*Connect to Claude Code\*\*/,
+		);
+		expect(vaultTools).not.toContain("npm link");
+		const developers = README.slice(README.indexOf("## Development"));
+		expect(developers).toContain("npm ci && npm run build && npm link");
+		expect(developers).toContain('claude mcp add --scope local obsidian -- claude-code-bridge mcp --vault "$PWD"');
 		expect(README).toContain('claude --allowedTools "mcp__obsidian"');
-		expect(README).toContain('claude --allowedTools "mcp__obsidian-http"');
-		// Where to run it: the local scope belongs to the folder Claude Code runs in.
-		expect(README).toMatch(/in the vault folder\*\*, add them to Claude Code/);
+		expect(README).not.toContain("obsidian-http");
 	});
 
 	it("links only to files that exist and headings that exist", () => {

@@ -22,6 +22,8 @@ export interface RunOptions {
 	timeoutMs: number;
 	/** Node's `windowsVerbatimArguments`: the arguments reach the program unquoted (the `cmd.exe` fallback, quoted by us). */
 	verbatimArguments?: boolean;
+	/** The working folder (default: this process's); `claude mcp` commands act for the folder they run in. */
+	cwd?: string;
 }
 
 export interface CliMachine {

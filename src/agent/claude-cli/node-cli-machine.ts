@@ -55,6 +55,7 @@ function run(
 				[...args],
 				{
 					env,
+					...(options.cwd !== undefined && { cwd: options.cwd }),
 					timeout: options.timeoutMs,
 					killSignal: "SIGKILL",
 					maxBuffer: OUTPUT_LIMIT_BYTES,

@@ -1,7 +1,7 @@
 import { resolve, sep } from "node:path";
 import { describeError } from "../../shared/describe-error";
 import type { DoctorFileSystem } from "./doctor-environment";
-import { fail, ok, warn, type DoctorLine } from "./doctor-line";
+import { fail, ok, type DoctorLine } from "./doctor-line";
 
 /** The vault folder's own paths (not a place inside the vault: that is `vault/vault-paths`' `VaultLocation`). */
 export interface VaultFolderPaths {
@@ -49,15 +49,9 @@ export async function checkVaultLocation(
 			),
 		);
 	}
+	// A path with spaces needs no warning: every command the doctor and the settings tab print quotes it.
 	const synced = syncedFolderName(real);
-	const spaced = /\s/.test(real);
-	const quoteFix =
-		"Start Claude Code with the launch command below, which quotes the path; unquoted, the shell splits the path at its spaces and cd fails.";
-	if (synced && spaced)
-		lines.push(warn(`The vault lies in a synced folder (${synced}) whose path has spaces: ${real}`, quoteFix));
-	else if (spaced) lines.push(warn(`The vault's path has spaces: ${real}`, quoteFix));
-	else if (synced)
-		lines.push(ok(`The vault lies in a synced folder (${synced}); the lock file stays on this computer`));
+	if (synced) lines.push(ok(`The vault lies in a synced folder (${synced}); the lock file stays on this computer`));
 	return { lines, location: { given: vaultPath, real } };
 }
 

@@ -6,25 +6,22 @@ import { jsonResult } from "./json-result";
 import { answeringArgumentErrors } from "../../protocol/tool-arguments";
 import { FILE_PATH_ONLY_SCHEMA, requiredVaultPath } from "./vault-argument";
 
+const NAME = "checkDocumentDirty";
+
 /** `checkDocumentDirty`: whether an open note has changes not yet written to disk. */
-export class CheckDocumentDirtyTool implements ToolDefinition {
-	readonly name = "checkDocumentDirty";
-	readonly description =
-		"Whether an open note has changes not yet saved to disk (Obsidian saves notes automatically within seconds).";
-	readonly inputSchema = FILE_PATH_ONLY_SCHEMA;
-
-	constructor(
-		private readonly paths: VaultPaths,
-		private readonly workspace: WorkspacePort,
-	) {}
-
-	call(args: JsonObject): Promise<ToolResult> {
-		return answeringArgumentErrors(async () => {
-			const target = requiredVaultPath(this.paths, args, "filePath", this.name);
-			const isDirty = await this.workspace.isDirty(target);
-			if (isDirty === undefined)
-				return jsonResult({ success: false, message: `Document not open: ${target.absolute}` });
-			return jsonResult({ success: true, filePath: target.absolute, isDirty, isUntitled: false });
-		});
-	}
+export function createCheckDocumentDirtyTool(deps: { paths: VaultPaths; workspace: WorkspacePort }): ToolDefinition {
+	return {
+		name: NAME,
+		description:
+			"Whether an open note has changes not yet saved to disk (Obsidian saves notes automatically within seconds).",
+		inputSchema: FILE_PATH_ONLY_SCHEMA,
+		call: (args: JsonObject): Promise<ToolResult> =>
+			answeringArgumentErrors(async () => {
+				const target = requiredVaultPath(deps.paths, args, "filePath", NAME);
+				const isDirty = await deps.workspace.isDirty(target);
+				if (isDirty === undefined)
+					return jsonResult({ success: false, message: `Document not open: ${target.absolute}` });
+				return jsonResult({ success: true, filePath: target.absolute, isDirty, isUntitled: false });
+			}),
+	};
 }

@@ -48,6 +48,18 @@ const DESCRIPTION = [
 	"range.start/end have 0-based line and character (UTF-16) numbers.",
 ].join(" ");
 
+const INPUT_SCHEMA: JsonObject = {
+	type: "object",
+	properties: {
+		uri: {
+			type: "string",
+			description:
+				"file:// URI (or absolute path) of one note to check. Omit to get every note in the vault that has problems.",
+		},
+	},
+	additionalProperties: false,
+};
+
 /** The `getDiagnostics` tool: the CLI's baseline before edits and its check after them, and a tool for the model. */
 export function createGetDiagnosticsTool(options: GetDiagnosticsToolOptions): ToolDefinition {
 	const limit = options.maxDiagnostics ?? MAX_DIAGNOSTICS_PER_ANSWER;
@@ -98,17 +110,7 @@ export function createGetDiagnosticsTool(options: GetDiagnosticsToolOptions): To
 	return {
 		name: "getDiagnostics",
 		description: DESCRIPTION,
-		inputSchema: {
-			type: "object",
-			properties: {
-				uri: {
-					type: "string",
-					description:
-						"file:// URI (or absolute path) of one note to check. Omit to get every note in the vault that has problems.",
-				},
-			},
-			additionalProperties: false,
-		},
+		inputSchema: INPUT_SCHEMA,
 		async call(args: JsonObject): Promise<ToolResult> {
 			const uri = args.uri;
 			if (uri === undefined || uri === null) return forVault();

@@ -1,13 +1,13 @@
 import type { ToolDefinition } from "../../protocol/mcp-types";
 import type { VaultPaths } from "../../vault/vault-paths";
 import type { SelectionSnapshot, WorkspacePort } from "../workspace/workspace-port";
-import { CheckDocumentDirtyTool } from "./check-document-dirty";
-import { GetCurrentSelectionTool } from "./get-current-selection";
-import { GetLatestSelectionTool } from "./get-latest-selection";
-import { GetOpenEditorsTool } from "./get-open-editors";
-import { GetWorkspaceFoldersTool } from "./get-workspace-folders";
-import { OpenFileTool } from "./open-file";
-import { SaveDocumentTool } from "./save-document";
+import { createCheckDocumentDirtyTool } from "./check-document-dirty";
+import { createGetCurrentSelectionTool } from "./get-current-selection";
+import { createGetLatestSelectionTool } from "./get-latest-selection";
+import { createGetOpenEditorsTool } from "./get-open-editors";
+import { createGetWorkspaceFoldersTool } from "./get-workspace-folders";
+import { createOpenFileTool } from "./open-file";
+import { createSaveDocumentTool } from "./save-document";
 
 export interface WorkspaceToolsOptions {
 	paths: VaultPaths;
@@ -22,12 +22,12 @@ export interface WorkspaceToolsOptions {
 /** The read-only VS Code tools, for clients that use them (CLI 2.1.330 calls none of them). No `executeCode`. */
 export function createWorkspaceTools(options: WorkspaceToolsOptions): ToolDefinition[] {
 	return [
-		new OpenFileTool(options.paths, options.workspace, options.readText),
-		new GetCurrentSelectionTool(options.workspace),
-		new GetLatestSelectionTool(options.latestSelection),
-		new GetOpenEditorsTool(options.workspace),
-		new GetWorkspaceFoldersTool(options.paths, options.vaultName),
-		new CheckDocumentDirtyTool(options.paths, options.workspace),
-		new SaveDocumentTool(options.paths, options.workspace),
+		createOpenFileTool(options),
+		createGetCurrentSelectionTool(options),
+		createGetLatestSelectionTool(options),
+		createGetOpenEditorsTool(options),
+		createGetWorkspaceFoldersTool(options),
+		createCheckDocumentDirtyTool(options),
+		createSaveDocumentTool(options),
 	];
 }

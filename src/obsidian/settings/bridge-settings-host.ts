@@ -1,5 +1,6 @@
 import { FileSystemAdapter, Notice, debounce, type App, type EventRef } from "obsidian";
 import { describeError } from "../../shared/describe-error";
+import { claudeMcpRunner } from "./claude-mcp-runner";
 import type { Bridge } from "../../assembly/bridge-assembly";
 import type { BridgeStatus } from "../../ide/bridge-host";
 import type { DenyRuleSources } from "../../ide/claude-permissions/deny-rules";
@@ -191,6 +192,10 @@ export class BridgeSettingsHost implements SettingsHost {
 			saveSettings: () => this.saveSettings(),
 			applyServerSettings: () => this.applyServerSettings(),
 			vaultToolsStatus: () => this.vaultToolsStatus(),
+			claudeRunner: () => {
+				const vaultPath = this.vaultPath;
+				return vaultPath === undefined ? undefined : claudeMcpRunner(vaultPath, () => this.device.cliPath());
+			},
 			rotateMcpToken: () => {
 				const vaultTools = this.running.vaultTools();
 				if (!vaultTools) throw new Error("the vault tools are not running");

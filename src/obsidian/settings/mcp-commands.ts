@@ -1,37 +1,66 @@
-import { HTTP_SERVER_NAME, STDIO_SERVER_NAME, httpAddLine, stdioAddLine } from "../../vault-tools/serve/claude-mcp-add";
-import { httpServerEntry } from "../../vault-tools/serve/headers-helper";
+import {
+	ALLOWED_TOOLS_RULE,
+	TERMINAL_NAMES,
+	serverEntry,
+	terminalCommand,
+	terminalsOf,
+	type ClaudeMcpState,
+	type ConnectOutcome,
+	type HttpServerEntry,
+} from "../../vault-tools/serve/claude-mcp-add";
 
-/** The package's command (`bin`). */
-const COMMAND = "claude-code-bridge";
-
-/**
- * `claude mcp add` for the stdio server (it relays to this vault's bridge while Obsidian runs, else reads the folder),
- * the same line the package's `mcp-config` prints: local scope, run in the vault folder.
- */
-export function stdioAddCommand(vaultPath: string, platform: NodeJS.Platform = process.platform): string {
-	return stdioAddLine([COMMAND], ["mcp", "--vault", vaultPath], vaultPath, platform);
-}
-
-/**
- * `claude mcp add-json` for the HTTP endpoint under its own name (`obsidian-http`). The entry holds no token: Claude
- * Code runs `claude-code-bridge mcp-headers` whenever it connects and gets the token of the bridge's current start.
- */
-export function httpAddCommand(
-	url: string,
-	vaultPath: string,
+/** The entry "Connect to Claude Code" adds for this vault and port (the same one every other place prints). */
+export function vaultToolsEntry(
 	port: number,
+	vaultPath: string,
 	platform: NodeJS.Platform = process.platform,
-): string {
-	return httpAddLine(httpServerEntry(url, [COMMAND], vaultPath, port), vaultPath, platform);
+): HttpServerEntry {
+	return serverEntry(port, vaultPath, platform);
 }
 
-/** `{"mcpServers":{"obsidian":{…}}}` for `.mcp.json` or `claude --mcp-config`. */
-export function stdioConfigJson(vaultPath: string): string {
-	return JSON.stringify({
-		mcpServers: { [STDIO_SERVER_NAME]: { type: "stdio", command: COMMAND, args: ["mcp", "--vault", vaultPath] } },
+/** The button's command for those who prefer a terminal: one per terminal of the platform, the usual one first. */
+export function terminalLines(
+	entry: HttpServerEntry,
+	vaultPath: string,
+	platform: NodeJS.Platform = process.platform,
+): { terminal: string; command: string }[] {
+	return terminalsOf(platform).flatMap((shell) => {
+		const command = terminalCommand(entry, vaultPath, shell);
+		return command === undefined ? [] : [{ terminal: TERMINAL_NAMES[shell], command }];
 	});
 }
 
-export function httpConfigJson(url: string, vaultPath: string, port: number): string {
-	return JSON.stringify({ mcpServers: { [HTTP_SERVER_NAME]: httpServerEntry(url, [COMMAND], vaultPath, port) } });
+/** How to let the tools run without Claude Code asking before each one. */
+export const ALLOW_WITHOUT_ASKING = `claude --allowedTools "${ALLOWED_TOOLS_RULE}"`;
+
+/** What Claude Code has for this vault, in one or two sentences. */
+export function describeState(state: ClaudeMcpState): string {
+	switch (state.kind) {
+		case "absent":
+			return "Not connected: Claude Code does not have this vault's tools yet.";
+		case "unknown":
+			return `Could not ask Claude Code: ${state.message}`;
+		case "present":
+			if (!state.ours)
+				return `Claude Code has another entry named "obsidian" (${state.scope}${state.url ? `, ${state.url}` : ""}). Connect adds this vault's own.`;
+			if (state.connected) return "Connected: Claude Code started in this vault folder can use the vault tools.";
+			if (state.trustMissing)
+				return "Added, but not connected yet: start Claude Code once in the vault folder and answer yes when it asks whether you trust the folder. Until then it does not fetch the vault tools' key.";
+			return `Added, but Claude Code could not reach Obsidian${state.issue ? `: ${state.issue}` : ""}.`;
+	}
+}
+
+/** What the button did, for a notice. */
+export function describeOutcome(outcome: ConnectOutcome): string {
+	const state = describeState(outcome.state);
+	switch (outcome.change) {
+		case "added":
+			return `Vault tools added to Claude Code. ${state}`;
+		case "updated":
+			return `Claude Code's entry for the vault tools was updated. ${state}`;
+		case "already":
+			return `Claude Code already had the vault tools; nothing else changed. ${state}`;
+		case "failed":
+			return `Could not connect: ${outcome.message ?? "Claude Code refused."}`;
+	}
 }

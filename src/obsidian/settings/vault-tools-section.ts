@@ -1,9 +1,19 @@
 import { Notice, Setting, type ButtonComponent } from "obsidian";
 import { isPort, type VaultToolsSettings } from "../../settings";
 import { describeError } from "../../shared/describe-error";
+import {
+	SCOPE_EXPLAINED,
+	connectVaultTools,
+	parseMcpGet,
+	removeVaultTools,
+	GET_ARGUMENTS,
+	type ClaudeMcpState,
+	type ClaudeRunner,
+	type HttpServerEntry,
+} from "../../vault-tools/serve/claude-mcp-add";
 import type { VaultToolsHttpStatus } from "../../vault-tools/serve/http-endpoint";
 import { commandBlock } from "./command-block";
-import { httpAddCommand, httpConfigJson, stdioAddCommand, stdioConfigJson } from "./mcp-commands";
+import { ALLOW_WITHOUT_ASKING, describeOutcome, describeState, terminalLines, vaultToolsEntry } from "./mcp-commands";
 
 export interface VaultToolsStatus {
 	/** Whether the bridge runs with the vault tools. */
@@ -24,9 +34,11 @@ export interface VaultToolsSettingsHost {
 	vaultToolsStatus(): VaultToolsStatus;
 	/** A new bearer token for the HTTP endpoint now (it lives in memory, never in data.json). */
 	rotateMcpToken(): void;
+	/** The user's own Claude Code, run in the vault folder; undefined when the vault is not a local folder. */
+	claudeRunner(): ClaudeRunner | undefined;
 }
 
-const NO_TOKEN = "It holds no token: Claude Code fetches the current one each time it connects.";
+const TOOLS_OFF = "Turn on the vault tools first.";
 
 /**
  * The vault tools' rows, placed by the settings tab in its sections: on/off with the status (Claude's vault tools),
@@ -37,7 +49,12 @@ const NO_TOKEN = "It holds no token: Claude Code fetches the current one each ti
 export class VaultToolsSettingsSection {
 	private readonly settings: VaultToolsSettings;
 	private status: HTMLElement | undefined;
-	private otherWays: HTMLElement | undefined;
+	private connectState: HTMLElement | undefined;
+	private terminal: HTMLElement | undefined;
+	private connectButtons: ButtonComponent[] = [];
+	/** Bumped at each look at Claude Code, so that an older answer never overwrites a newer one. */
+	private lookGeneration = 0;
+	private shownEntry: string | undefined;
 	private rotateButton: ButtonComponent | undefined;
 
 	constructor(
@@ -70,18 +87,7 @@ export class VaultToolsSettingsSection {
 			);
 		this.status = serve.descEl.createDiv({ cls: "ccb-vault-tools-status" });
 
-		const connect = new Setting(containerEl).setName("Add to Claude Code");
-		const vaultPath = host.vaultPath;
-		if (vaultPath === undefined) connect.setDesc("The vault is not on the local file system.");
-		else {
-			connect.setDesc(
-				"Run this once in a terminal: it goes to the vault folder and adds the tools for Claude Code sessions started there (local scope, kept in your own Claude Code configuration, not in the vault). They relay to Obsidian while it runs, and read the vault folder when it does not.",
-			);
-			commandBlock(connect.descEl, stdioAddCommand(vaultPath), "Command copied.");
-			const other = connect.descEl.createEl("details", { cls: "ccb-other-ways" });
-			other.createEl("summary", { text: "Other ways to connect" });
-			this.otherWays = other.createDiv();
-		}
+		this.displayConnect(containerEl);
 
 		new Setting(containerEl)
 			.setName("Prompts folder")
@@ -171,32 +177,144 @@ export class VaultToolsSettingsSection {
 		const status = this.host.vaultToolsStatus();
 		this.status?.setText(statusLine(status, this.settings));
 		this.rotateButton?.setDisabled(!status.running);
-		const other = this.otherWays;
-		const vaultPath = this.host.vaultPath;
-		if (!other || vaultPath === undefined) return;
-		other.empty();
-		const http = status.http;
-		if (http?.state === "listening" && http.url) {
-			other.createDiv({
-				cls: "setting-item-description",
-				text: "Over HTTP, while Obsidian runs (Claude Code runs claude-code-bridge mcp-headers to get the token):",
-			});
-			commandBlock(other, httpAddCommand(http.url, vaultPath, http.port), `Command copied. ${NO_TOKEN}`);
-			other.createDiv({
-				cls: "setting-item-description",
-				text: "The same as JSON, for .mcp.json or claude --mcp-config:",
-			});
-			commandBlock(other, httpConfigJson(http.url, vaultPath, http.port), `JSON copied. ${NO_TOKEN}`);
-		} else
-			other.createDiv({
-				cls: "setting-item-description",
-				text: "Over HTTP: the endpoint is not listening (see the status above).",
-			});
-		other.createDiv({
-			cls: "setting-item-description",
-			text: "The recommended command as JSON, for .mcp.json or claude --mcp-config:",
+		this.showTerminalCommands();
+	}
+
+	/**
+	 * "Connect to Claude Code": the button runs the user's own `claude mcp add-json` in the vault folder, then
+	 * `claude mcp get`; the state is Claude Code's own answer, looked at when the tab opens; Remove takes the entry
+	 * out; the same command is shown for a terminal. Nothing of it holds a token.
+	 */
+	private displayConnect(containerEl: HTMLElement): void {
+		const connect = new Setting(containerEl).setName("Connect to Claude Code");
+		if (this.host.vaultPath === undefined) {
+			connect.setDesc("The vault is not on the local file system.");
+			return;
+		}
+		connect.setDesc(
+			`Lets Claude Code, started in this vault folder, use the vault tools while Obsidian is open. The button runs your own Claude Code once (${SCOPE_EXPLAINED}); no key is stored.`,
+		);
+		this.connectState = connect.descEl.createDiv({ cls: "ccb-vault-tools-status" });
+		this.connectButtons = [];
+		this.shownEntry = undefined;
+		connect.addButton((button) => {
+			button
+				.setButtonText("Connect to Claude Code")
+				.setCta()
+				.onClick(() => this.runConnect());
+			this.connectButtons.push(button);
 		});
-		commandBlock(other, stdioConfigJson(vaultPath), "JSON copied.");
+		connect.addButton((button) => {
+			button.setButtonText("Remove").onClick(() => this.runRemove());
+			this.connectButtons.push(button);
+		});
+		const terminal = connect.descEl.createEl("details", { cls: "ccb-other-ways" });
+		terminal.createEl("summary", { text: "Run it yourself in a terminal" });
+		this.terminal = terminal.createDiv();
+		this.showTerminalCommands();
+		void this.lookAtClaude();
+	}
+
+	/** The entry for the port the endpoint listens on (or keeps); undefined while there is none yet. */
+	private entry(): HttpServerEntry | undefined {
+		const vaultPath = this.host.vaultPath;
+		const http = this.host.vaultToolsStatus().http;
+		const port = http?.state === "listening" ? http.port : (this.settings.httpPort ?? undefined);
+		if (vaultPath === undefined || port === undefined) return undefined;
+		return vaultToolsEntry(port, vaultPath);
+	}
+
+	private showTerminalCommands(): void {
+		const terminal = this.terminal;
+		const vaultPath = this.host.vaultPath;
+		if (!terminal || vaultPath === undefined) return;
+		const entry = this.entry();
+		const key = entry === undefined ? "" : JSON.stringify(entry);
+		if (key === this.shownEntry) return;
+		this.shownEntry = key;
+		terminal.empty();
+		if (entry === undefined) {
+			terminal.createDiv({
+				cls: "setting-item-description",
+				text: "The vault tools are not listening (see their status above); the command names the port they listen on.",
+			});
+			return;
+		}
+		for (const line of terminalLines(entry, vaultPath)) {
+			terminal.createDiv({ cls: "setting-item-description", text: `${line.terminal}:` });
+			commandBlock(terminal, line.command, "Command copied. It holds no key.");
+		}
+		terminal.createDiv({
+			cls: "setting-item-description",
+			text: "Claude Code asks before each tool call; to let the vault tools run without asking, start it with:",
+		});
+		commandBlock(terminal, ALLOW_WITHOUT_ASKING, "Command copied.");
+	}
+
+	private setBusy(busy: boolean): void {
+		for (const button of this.connectButtons) button.setDisabled(busy);
+	}
+
+	private showState(text: string): void {
+		this.connectState?.setText(text);
+	}
+
+	/** Asks Claude Code what it has for this vault (read-only: `claude mcp get obsidian`). */
+	async lookAtClaude(): Promise<ClaudeMcpState | undefined> {
+		const runner = this.host.claudeRunner();
+		const entry = this.entry();
+		if (!runner || !entry) {
+			this.showState(entry ? "" : TOOLS_OFF);
+			return undefined;
+		}
+		const generation = ++this.lookGeneration;
+		this.showState("Asking Claude Code…");
+		const state = parseMcpGet(await runner(GET_ARGUMENTS), entry.url);
+		if (generation === this.lookGeneration) this.showState(describeState(state));
+		return state;
+	}
+
+	private async runConnect(): Promise<void> {
+		const runner = this.host.claudeRunner();
+		const entry = this.entry();
+		if (!runner || !entry) {
+			new Notice(TOOLS_OFF);
+			return;
+		}
+		this.setBusy(true);
+		const generation = ++this.lookGeneration;
+		this.showState("Connecting…");
+		try {
+			const outcome = await connectVaultTools(runner, entry);
+			if (generation === this.lookGeneration) this.showState(describeState(outcome.state));
+			new Notice(describeOutcome(outcome));
+		} catch (error) {
+			this.showState(`Could not connect: ${describeError(error)}`);
+		} finally {
+			this.setBusy(false);
+		}
+	}
+
+	private async runRemove(): Promise<void> {
+		const runner = this.host.claudeRunner();
+		const entry = this.entry();
+		if (!runner) return;
+		this.setBusy(true);
+		const generation = ++this.lookGeneration;
+		this.showState("Removing…");
+		try {
+			const state = await removeVaultTools(runner, entry?.url ?? "");
+			if (generation === this.lookGeneration) this.showState(describeState(state));
+			new Notice(
+				state.kind === "absent"
+					? "Vault tools removed from Claude Code for this vault."
+					: `Claude Code still has an entry: ${describeState(state)}`,
+			);
+		} catch (error) {
+			this.showState(`Could not remove: ${describeError(error)}`);
+		} finally {
+			this.setBusy(false);
+		}
 	}
 }
 

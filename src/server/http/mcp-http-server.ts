@@ -24,6 +24,8 @@ export interface McpHttpServerOptions {
 	 */
 	callLimitMs?: number;
 	log?: (message: string) => void;
+	/** Debug lines: a client's normal protocol probes (a GET for a stream, OAuth discovery), which are not problems. */
+	debug?: (message: string) => void;
 	onStatusChange?: (status: McpHttpStatus) => void;
 	now?: () => Date;
 }
@@ -175,7 +177,9 @@ export class McpHttpServer {
 		if (refusal) {
 			if (refusal.probe) this.probes++;
 			else this.refused++;
-			this.log(
+			(refusal.probe
+				? (message: string) => this.options.debug?.(message)
+				: (message: string) => this.log(message))(
 				`${refusal.probe ? "Protocol probe" : "Refused"} ${request.method ?? "?"} ${pathOf(request)}: ${refusal.status} ${refusal.text}`,
 			);
 			reply(response, refusal.status, "text/plain; charset=utf-8", `${refusal.text}\n`, {

@@ -1,12 +1,12 @@
+/**
+ * The package's `mcp-headers` as Claude Code's `headersHelper`: only for a bridge whose token is the user's own
+ * (`CLAUDE_CODE_BRIDGE_MCP_TOKEN`, never written to disk); otherwise `claude-mcp-add.ts`'s helper prints the headers
+ * file and needs no Node.
+ */
 /** The package's command that prints the endpoint's current token as headers (`claude-code-bridge mcp-headers`). */
 export const HEADERS_HELPER_COMMAND = "mcp-headers";
 
-/** Claude Code's configuration of the HTTP endpoint: no token in it, only the command that fetches the current one. */
-export interface HttpServerEntry {
-	type: "http";
-	url: string;
-	headersHelper: string;
-}
+import type { HttpServerEntry } from "./claude-mcp-add";
 
 /**
  * Quotes one word of the helper command. Claude Code runs `headersHelper` through a shell (observed with 2.1.330:

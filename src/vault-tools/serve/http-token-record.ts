@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import {
 	chmodSync,
 	closeSync,
@@ -42,6 +42,24 @@ export function httpTokenRecordPath(homeDir: string, port: number): string {
 	return join(httpTokenDirectory(homeDir), `${port}.json`);
 }
 
+/**
+ * The short name of a vault in file names: the first 16 hex digits of the SHA-256 of its real path. Two vaults that
+ * were given the same port (one closed, the other open) never share a headers file, so a Claude Code session in one
+ * vault is never handed the other vault's token.
+ */
+export function vaultKey(vaultRealPath: string): string {
+	return createHash("sha256").update(vaultRealPath).digest("hex").slice(0, 16);
+}
+
+/** `<port>-<vault key>.headers.json`: what Claude Code's `headersHelper` prints (`cat`/`type`), nothing else. */
+export function headersFileName(port: number, vaultRealPath: string): string {
+	return `${port}-${vaultKey(vaultRealPath)}.headers.json`;
+}
+
+export function headersFilePath(homeDir: string, port: number, vaultRealPath: string): string {
+	return join(httpTokenDirectory(homeDir), headersFileName(port, vaultRealPath));
+}
+
 /** A record that cannot be written or trusted; the message is one line and never holds a token. */
 export class HttpTokenRecordError extends Error {}
 
@@ -50,20 +68,37 @@ export class HttpTokenRecordError extends Error {}
  * folder, renamed over `<port>.json`. Refused when the folder would be inside the vault (it would sync with it).
  */
 export function writeHttpTokenRecord(homeDir: string, record: Omit<HttpTokenRecord, "writer">): string {
+	const target = writePrivateFile(homeDir, record.vault, httpTokenRecordPath(homeDir, record.port), {
+		writer: RECORD_WRITER,
+		...record,
+	});
+	if (record.token !== undefined) {
+		writePrivateFile(homeDir, record.vault, headersFilePath(homeDir, record.port, record.vault), {
+			Authorization: `Bearer ${record.token}`,
+		});
+	}
+	return target;
+}
+
+/**
+ * One file of ours in `~/.claude-code-bridge/mcp-tokens`, written atomically: a new temp file created exclusively
+ * (never through a link), 0600, in the 0700 folder, renamed over `target`. Refused when the folder would be inside
+ * the vault (it would sync with the notes).
+ */
+function writePrivateFile(homeDir: string, vault: string, target: string, content: object): string {
 	const directory = httpTokenDirectory(homeDir);
-	if (isInside(realPath(homeDir), record.vault)) {
+	if (isInside(realPath(homeDir), vault)) {
 		throw new HttpTokenRecordError(
 			`the home folder is inside the vault, so ${directory} would sync with the notes`,
 		);
 	}
-	const target = httpTokenRecordPath(homeDir, record.port);
 	const temp = `${target}.${randomBytes(6).toString("hex")}.tmp`;
 	try {
 		mkdirSync(directory, { recursive: true, mode: LOCK_DIRECTORY_MODE });
 		chmodSync(directory, LOCK_DIRECTORY_MODE);
 		const descriptor = openSync(temp, "wx", LOCK_FILE_MODE);
 		try {
-			writeSync(descriptor, JSON.stringify({ writer: RECORD_WRITER, ...record }));
+			writeSync(descriptor, JSON.stringify(content));
 		} finally {
 			closeSync(descriptor);
 		}
@@ -77,12 +112,17 @@ export function writeHttpTokenRecord(homeDir: string, record: Omit<HttpTokenReco
 	}
 }
 
-/** Removes the record of `port` if this process wrote it (another process may listen there by now). Never throws. */
+/**
+ * Removes the record of `port` and its headers file if this process wrote them (another process may listen there by
+ * now). Never throws.
+ */
 export function removeHttpTokenRecord(homeDir: string, port: number, pid: number = process.pid): void {
 	const path = httpTokenRecordPath(homeDir, port);
 	try {
-		const parsed = JSON.parse(readFileSync(path, "utf8")) as { pid?: unknown };
-		if (parsed.pid === pid) rmSync(path, { force: true });
+		const parsed = JSON.parse(readFileSync(path, "utf8")) as { pid?: unknown; vault?: unknown };
+		if (parsed.pid !== pid) return;
+		if (typeof parsed.vault === "string") rmSync(headersFilePath(homeDir, port, parsed.vault), { force: true });
+		rmSync(path, { force: true });
 	} catch {
 		// Nothing to remove, or not ours to remove.
 	}
@@ -116,6 +156,31 @@ export function readHttpTokenRecord(homeDir: string, port: number, options: Read
 	if (!(options.isAlive ?? isProcessAlive)(parsed.pid))
 		throw new HttpTokenRecordError(`the bridge that served port ${port} (pid ${parsed.pid}) is no longer running`);
 	return parsed;
+}
+
+/**
+ * The token in the headers file Claude Code's `headersHelper` prints for this port and vault, read under the same
+ * rules as the record (this user's, no link, 0600 in 0700). Throws an `HttpTokenRecordError`.
+ */
+export function readHeadersFileToken(
+	homeDir: string,
+	port: number,
+	vaultRealPath: string,
+	uid = process.getuid?.(),
+): string {
+	const path = headersFilePath(homeDir, port, vaultRealPath);
+	checkPrivate(httpTokenDirectory(homeDir), "folder", uid);
+	checkPrivate(path, "file", uid);
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(readFileSync(path, "utf8"));
+	} catch {
+		throw new HttpTokenRecordError(`${path} is not a headers file`);
+	}
+	const header = (parsed as { Authorization?: unknown } | null)?.Authorization;
+	const token = typeof header === "string" ? /^Bearer ([0-9a-f]{64})$/.exec(header)?.[1] : undefined;
+	if (token === undefined) throw new HttpTokenRecordError(`${path} is not a headers file`);
+	return token;
 }
 
 function checkPrivate(path: string, kind: "folder" | "file", uid: number | undefined): void {

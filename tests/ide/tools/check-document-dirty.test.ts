@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { CheckDocumentDirtyTool } from "../../../src/ide/tools/check-document-dirty";
+import { createCheckDocumentDirtyTool } from "../../../src/ide/tools/check-document-dirty";
 import { callTool, FakeWorkspace, jsonOf, makeToolVault } from "./ide-tool-fixture";
 
 const vault = makeToolVault({ "note.md": "# Note\n" });
@@ -9,7 +9,7 @@ describe("checkDocumentDirty", () => {
 	it("answers whether an open note has unsaved changes, naming it by its absolute path", async () => {
 		const workspace = new FakeWorkspace();
 		workspace.dirty.set("note.md", true);
-		const tool = new CheckDocumentDirtyTool(vault.paths, workspace);
+		const tool = createCheckDocumentDirtyTool({ paths: vault.paths, workspace });
 		expect(jsonOf(await callTool(tool, { filePath: "note.md" }))).toEqual({
 			success: true,
 			filePath: join(vault.root, "note.md"),
@@ -24,7 +24,7 @@ describe("checkDocumentDirty", () => {
 	});
 
 	it("says a note that is not open is not open, without an error result", async () => {
-		const tool = new CheckDocumentDirtyTool(vault.paths, new FakeWorkspace());
+		const tool = createCheckDocumentDirtyTool({ paths: vault.paths, workspace: new FakeWorkspace() });
 		expect(jsonOf(await callTool(tool, { filePath: "note.md" }))).toEqual({
 			success: false,
 			message: `Document not open: ${join(vault.root, "note.md")}`,
@@ -32,7 +32,7 @@ describe("checkDocumentDirty", () => {
 	});
 
 	it("answers a missing filePath or a path outside the vault as an error result", async () => {
-		const tool = new CheckDocumentDirtyTool(vault.paths, new FakeWorkspace());
+		const tool = createCheckDocumentDirtyTool({ paths: vault.paths, workspace: new FakeWorkspace() });
 		expect(await callTool(tool, {})).toEqual({
 			isError: true,
 			content: [{ type: "text", text: 'checkDocumentDirty: "filePath" is required and must be a string' }],

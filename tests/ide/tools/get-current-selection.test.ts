@@ -1,4 +1,4 @@
-import { GetCurrentSelectionTool } from "../../../src/ide/tools/get-current-selection";
+import { createGetCurrentSelectionTool } from "../../../src/ide/tools/get-current-selection";
 import { selectionSnapshot } from "../../../src/ide/workspace/selection";
 import { callTool, FakeWorkspace, jsonOf } from "./ide-tool-fixture";
 
@@ -11,7 +11,7 @@ describe("getCurrentSelection", () => {
 			{ line: 2, character: 0 },
 			{ line: 2, character: 3 },
 		);
-		expect(jsonOf(await callTool(new GetCurrentSelectionTool(workspace)))).toEqual({
+		expect(jsonOf(await callTool(createGetCurrentSelectionTool({ workspace })))).toEqual({
 			success: true,
 			text: "Old",
 			filePath: "/vault/note.md",
@@ -21,11 +21,13 @@ describe("getCurrentSelection", () => {
 	});
 
 	it("says there is no active editor, with the headless host's note when it has one", async () => {
-		expect(jsonOf(await callTool(new GetCurrentSelectionTool(new FakeWorkspace())))).toEqual({
+		expect(jsonOf(await callTool(createGetCurrentSelectionTool({ workspace: new FakeWorkspace() })))).toEqual({
 			success: false,
 			message: "No active editor found",
 		});
-		expect(jsonOf(await callTool(new GetCurrentSelectionTool(new FakeWorkspace("no editor here"))))).toEqual({
+		expect(
+			jsonOf(await callTool(createGetCurrentSelectionTool({ workspace: new FakeWorkspace("no editor here") }))),
+		).toEqual({
 			success: false,
 			message: "No active editor found (no editor here)",
 		});

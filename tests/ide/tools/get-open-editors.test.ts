@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { GetOpenEditorsTool } from "../../../src/ide/tools/get-open-editors";
+import { createGetOpenEditorsTool } from "../../../src/ide/tools/get-open-editors";
 import { callTool, FakeWorkspace, jsonOf, makeToolVault } from "./ide-tool-fixture";
 
 const vault = makeToolVault({ "Projects/Plan.md": "# Plan\n", "board.canvas": "{}" });
@@ -14,7 +14,7 @@ describe("getOpenEditors", () => {
 		workspace.dirty.set("Projects/Plan.md", true);
 		const plan = join(vault.root, "Projects", "Plan.md");
 		const board = join(vault.root, "board.canvas");
-		expect(jsonOf(await callTool(new GetOpenEditorsTool(workspace)))).toEqual({
+		expect(jsonOf(await callTool(createGetOpenEditorsTool({ workspace })))).toEqual({
 			tabs: [
 				{
 					uri: pathToFileURL(plan).href,
@@ -40,8 +40,12 @@ describe("getOpenEditors", () => {
 	});
 
 	it("answers no tabs, with the headless host's note when it has one", async () => {
-		expect(jsonOf(await callTool(new GetOpenEditorsTool(new FakeWorkspace())))).toEqual({ tabs: [] });
-		expect(jsonOf(await callTool(new GetOpenEditorsTool(new FakeWorkspace("recorded only"))))).toEqual({
+		expect(jsonOf(await callTool(createGetOpenEditorsTool({ workspace: new FakeWorkspace() })))).toEqual({
+			tabs: [],
+		});
+		expect(
+			jsonOf(await callTool(createGetOpenEditorsTool({ workspace: new FakeWorkspace("recorded only") }))),
+		).toEqual({
 			tabs: [],
 			note: "recorded only",
 		});

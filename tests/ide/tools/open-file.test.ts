@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { OpenFileTool } from "../../../src/ide/tools/open-file";
+import { createOpenFileTool } from "../../../src/ide/tools/open-file";
 import { callTool, FakeWorkspace, makeToolVault } from "./ide-tool-fixture";
 
 const NOTE = "# Note\n\nOld words here.\r\nLast line";
@@ -9,7 +9,7 @@ const absolute = join(vault.root, "note.md");
 
 function setup(headlessNote?: string) {
 	const workspace = new FakeWorkspace(headlessNote);
-	return { workspace, tool: new OpenFileTool(vault.paths, workspace) };
+	return { workspace, tool: createOpenFileTool({ paths: vault.paths, workspace }) };
 }
 
 describe("openFile", () => {
@@ -85,9 +85,11 @@ describe("openFile", () => {
 
 	it("answers a note it cannot read with the reason", async () => {
 		const workspace = new FakeWorkspace();
-		const tool = new OpenFileTool(vault.paths, workspace, () =>
-			Promise.reject(new Error("EACCES: permission denied")),
-		);
+		const tool = createOpenFileTool({
+			paths: vault.paths,
+			workspace,
+			readText: () => Promise.reject(new Error("EACCES: permission denied")),
+		});
 		expect(await callTool(tool, { filePath: "note.md" })).toEqual({
 			isError: true,
 			content: [{ type: "text", text: "openFile: could not read note.md: EACCES: permission denied" }],

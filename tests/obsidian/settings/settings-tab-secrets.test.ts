@@ -89,8 +89,8 @@ describe("the settings tab of the running plugin", () => {
 		const root = tab.containerEl;
 		expect(root.findAll("claude-code-bridge-doctor-summary")).toHaveLength(1);
 		const copyButtons = root.findAll("ccb-command-copy");
-		// The launch command, the recommended line, the HTTP command, both JSONs, and the doctor's launch command.
-		expect(copyButtons.length).toBeGreaterThanOrEqual(6);
+		// The launch command, the vault tools' terminal command and its --allowedTools line, and the doctor's launch command.
+		expect(copyButtons.length).toBeGreaterThanOrEqual(4);
 		for (const button of copyButtons) button.dispatch("click");
 		await pollUntil(() => (copied.length === copyButtons.length ? true : undefined), "every copy");
 
@@ -100,7 +100,7 @@ describe("the settings tab of the running plugin", () => {
 			...copied,
 			...notices,
 		].join("\n");
-		expect(everything).toContain("claude-code-bridge mcp-headers");
+		expect(everything).toContain('cat \\"$HOME/.claude-code-bridge/mcp-tokens/');
 		for (const token of [ideToken, httpToken]) {
 			expect(everything).not.toContain(token.slice(0, token.length / 2));
 			expect(everything).not.toContain(token.slice(token.length / 2));

@@ -57,6 +57,7 @@ function setUp(status: BridgeStatus = LISTENING, doctorInputs?: () => DoctorInpu
 			applyServerSettings: () => (calls.push("apply-server"), Promise.resolve()),
 			vaultToolsStatus: () => VAULT_TOOLS_STATUS,
 			rotateMcpToken: () => void calls.push("rotate-mcp"),
+			claudeRunner: () => undefined,
 		},
 	};
 	const app = new App("/home/me/My vault", "My vault");
@@ -110,7 +111,7 @@ describe("the settings tab", () => {
 			"Review Claude's edits in Obsidian",
 			"Review vault tool writes",
 			"Serve vault tools",
-			"Add to Claude Code",
+			"Connect to Claude Code",
 			"Prompts folder",
 		]);
 		expect(rows.length).toBeLessThanOrEqual(15);
@@ -210,29 +211,18 @@ describe("the settings tab", () => {
 		expect(notices).toEqual(["Launch command copied."]);
 	});
 
-	it("offers one way to add the vault tools, with its scope, and the others folded under Other ways to connect", async () => {
+	it("offers one way to add the vault tools, with its scope, and the command for a terminal folded", async () => {
 		const { root, named, copied } = setUp();
-		const add = named("Add to Claude Code");
+		const add = named("Connect to Claude Code");
 		expect(add.desc).toContain("local scope");
-		const blocks = add.descEl.findAll("ccb-command");
-		const other = add.descEl.findAll("ccb-other-ways")[0];
-		expect(other?.tag).toBe("details");
-		expect(other?.attributes.has("open")).toBe(false);
-		expect(other?.children[0]?.text).toBe("Other ways to connect");
-		const outside = blocks.filter((block) => !other?.findAll("ccb-command").includes(block));
-		expect(outside.map((block) => block.children[0]?.text)).toEqual([
-			'cd "/home/me/My vault" && claude mcp add --scope local obsidian -- claude-code-bridge mcp --vault "/home/me/My vault"',
-		]);
-		expect(other?.findAll("ccb-command").map((block) => block.children[0]?.text.slice(0, 30))).toEqual([
-			'cd "/home/me/My vault" && clau',
-			'{"mcpServers":{"obsidian-http"',
-			'{"mcpServers":{"obsidian":{"ty',
-		]);
-		await commandBlock(root, 'cd "/home/me/My vault" && claude mcp add-json --scope local obsidian-http').copy();
-		expect(copied[0]).toContain("claude-code-bridge mcp-headers");
-		expect(notices).toEqual([
-			"Command copied. It holds no token: Claude Code fetches the current one each time it connects.",
-		]);
+		expect(add.buttons.map((button) => button.text)).toEqual(["Connect to Claude Code", "Remove"]);
+		const folded = add.descEl.findAll("ccb-other-ways")[0];
+		expect(folded?.tag).toBe("details");
+		expect(folded?.attributes.has("open")).toBe(false);
+		expect(folded?.children[0]?.text).toBe("Run it yourself in a terminal");
+		await commandBlock(root, 'cd "/home/me/My vault" && claude mcp add-json --scope local obsidian').copy();
+		expect(copied[0]).toContain('"headersHelper":"cat');
+		expect(notices).toEqual(["Command copied. It holds no key."]);
 	});
 });
 

@@ -1,7 +1,7 @@
 import { FakeElement, Setting, notices, type FakeButton } from "../../__mocks__/obsidian";
 import { spawnSync } from "node:child_process";
 import type { VaultToolsHttpStatus } from "../../../src/vault-tools/serve/http-endpoint";
-import { httpAddCommand } from "../../../src/obsidian/settings/mcp-commands";
+import type { ClaudeRun } from "../../../src/vault-tools/serve/claude-mcp-add";
 import {
 	VaultToolsSettingsSection,
 	type VaultToolsSettingsHost,
@@ -25,6 +25,40 @@ function setUp(status: VaultToolsStatus = { running: true, relays: 2, http: LIST
 	notices.splice(0);
 	const calls: string[] = [];
 	const copied: string[] = [];
+	const runs: string[][] = [];
+	/** A stand-in for the user's Claude Code with one local entry (CLI 2.1.330's words). */
+	const claude = {
+		url: undefined as string | undefined,
+		trustMissing: false,
+		missing: false,
+		answer(args: readonly string[]): ClaudeRun {
+			if (this.missing)
+				return {
+					exitCode: null,
+					stdout: "",
+					stderr: "",
+					failure: "Claude Code was not found on this computer.",
+				};
+			const verb = args[1];
+			if (verb === "remove") {
+				this.url = undefined;
+				return { exitCode: 0, stdout: "Removed", stderr: "" };
+			}
+			if (verb === "add-json") {
+				this.url = (JSON.parse(args[5] ?? "{}") as { url: string }).url;
+				return { exitCode: 0, stdout: "Added", stderr: "" };
+			}
+			if (this.url === undefined) return { exitCode: 1, stdout: "", stderr: 'No MCP server named "obsidian".' };
+			const status = this.trustMissing ? "✘ Failed to connect" : "✔ Connected";
+			return {
+				exitCode: 0,
+				stdout: `obsidian:\n  Scope: Local config (private to you in this project)\n  Status: ${status}\n  Type: http\n  URL: ${this.url}\n`,
+				stderr: this.trustMissing
+					? "MCP server 'obsidian': headersHelper not run — this workspace has no persisted trust"
+					: "",
+			};
+		},
+	};
 	Object.defineProperty(globalThis, "navigator", {
 		configurable: true,
 		value: { clipboard: { writeText: (text: string) => (copied.push(text), Promise.resolve()) } },
@@ -37,6 +71,10 @@ function setUp(status: VaultToolsStatus = { running: true, relays: 2, http: LIST
 		applyServerSettings: () => (calls.push("restart"), Promise.resolve()),
 		vaultToolsStatus: () => status,
 		rotateMcpToken: () => void calls.push("rotate"),
+		claudeRunner: () => (args) => {
+			runs.push([...args]);
+			return Promise.resolve(claude.answer(args));
+		},
 	};
 	const section = new VaultToolsSettingsSection(host, () => void calls.push("changed"));
 	const container = new FakeElement();
@@ -54,8 +92,8 @@ function setUp(status: VaultToolsStatus = { running: true, relays: 2, http: LIST
 		return found;
 	};
 	const statusText = (): string => container.findAll("ccb-vault-tools-status")[0]?.text ?? "";
-	/** The code blocks under "Other ways to connect": their text, and a click on their copy button. */
-	const otherWays = () =>
+	/** The code blocks under "Run it yourself in a terminal": their text, and a click on their copy button. */
+	const terminalBlocks = () =>
 		container
 			.findAll("ccb-other-ways")[0]
 			?.findAll("ccb-command")
@@ -63,7 +101,7 @@ function setUp(status: VaultToolsStatus = { running: true, relays: 2, http: LIST
 				code: block.children[0]?.text ?? "",
 				copy: () => (block.children[1]?.dispatch("click"), new Promise((done) => setImmediate(done))),
 			})) ?? [];
-	return { settings, calls, copied, named, button, statusText, otherWays, container };
+	return { settings, calls, copied, runs, claude, named, button, statusText, terminalBlocks, container };
 }
 
 describe("the vault tools' settings rows", () => {
@@ -96,7 +134,7 @@ describe("the vault tools' settings rows", () => {
 	});
 
 	it("shows a taken port as an error in the status, not another port", () => {
-		const { statusText, otherWays, container } = setUp({
+		const { statusText, terminalBlocks, container } = setUp({
 			running: true,
 			relays: 0,
 			http: {
@@ -113,11 +151,9 @@ describe("the vault tools' settings rows", () => {
 			"Error: Port 41999 is in use by another program; the MCP endpoint is off. stdio clients: 0.",
 		);
 		expect(container.findAll("ccb-other-ways")[0]?.textContent).toContain(
-			"Over HTTP: the endpoint is not listening",
+			"The vault tools are not listening (see their status above)",
 		);
-		expect(otherWays().map((block) => block.code)).toEqual([
-			expect.stringMatching(/^\{"mcpServers":\{"obsidian":\{"type":"stdio"/),
-		]);
+		expect(terminalBlocks()).toEqual([]);
 	});
 
 	it("says when Claude Code cannot fetch the token (no token record)", () => {
@@ -146,65 +182,65 @@ describe("the vault tools' settings rows", () => {
 		);
 	});
 
-	it("shows the recommended stdio command with its scope, and under Other ways to connect the HTTP command and JSON; none holds a token, and copying says so", async () => {
-		const { named, otherWays, copied } = setUp();
-		expect(named("Add to Claude Code").descEl.findAll("ccb-command")[0]?.children[0]?.text).toBe(
-			'cd "/home/me/My vault" && claude mcp add --scope local obsidian -- claude-code-bridge mcp --vault "/home/me/My vault"',
-		);
-		const entry = {
+	it("Connect runs the user's claude (get, add-json, get) and shows Claude Code's answer; Remove takes the local entry out", async () => {
+		const { button, container, runs, claude } = setUp();
+		await new Promise((done) => setImmediate(done));
+		const state = (): string => container.findAll("ccb-vault-tools-status")[1]?.text ?? "";
+		expect(state()).toBe("Not connected: Claude Code does not have this vault's tools yet.");
+		await button("Connect to Claude Code", "Connect to Claude Code").click();
+		expect(state()).toBe("Connected: Claude Code started in this vault folder can use the vault tools.");
+		const added = runs.find((args) => args[1] === "add-json") ?? [];
+		expect(added.slice(0, 5)).toEqual(["mcp", "add-json", "--scope", "local", "obsidian"]);
+		expect(JSON.parse(added[5] ?? "")).toEqual({
 			type: "http",
 			url: "http://127.0.0.1:41999/mcp",
-			headersHelper: 'claude-code-bridge mcp-headers --vault "/home/me/My vault" --port 41999',
-		};
-		const [http, httpJson, stdioJson] = otherWays();
-		expect(http?.code).toBe(
-			`cd "/home/me/My vault" && claude mcp add-json --scope local obsidian-http '${JSON.stringify(entry)}'`,
-		);
-		await http?.copy();
-		await httpJson?.copy();
-		await stdioJson?.copy();
-		expect(copied[0]).toBe(http?.code);
-		expect(JSON.parse(copied[1] ?? "")).toEqual({ mcpServers: { "obsidian-http": entry } });
-		expect(JSON.parse(copied[2] ?? "")).toEqual({
-			mcpServers: {
-				obsidian: {
-					type: "stdio",
-					command: "claude-code-bridge",
-					args: ["mcp", "--vault", "/home/me/My vault"],
-				},
-			},
+			headersHelper: expect.stringMatching(
+				/^cat "\$HOME\/\.claude-code-bridge\/mcp-tokens\/41999-[0-9a-f]{16}\.headers\.json"$/,
+			) as unknown,
 		});
-		expect(notices).toEqual([
-			"Command copied. It holds no token: Claude Code fetches the current one each time it connects.",
-			"JSON copied. It holds no token: Claude Code fetches the current one each time it connects.",
-			"JSON copied.",
-		]);
+		expect(notices.at(-1)).toMatch(/^Vault tools added to Claude Code\. Connected: /);
+		claude.trustMissing = true;
+		await button("Connect to Claude Code", "Connect to Claude Code").click();
+		expect(notices.at(-1)).toMatch(
+			/^Claude Code already had the vault tools; nothing else changed\. Added, but not connected yet: start Claude Code once in the vault folder/,
+		);
+		await button("Connect to Claude Code", "Remove").click();
+		expect(state()).toBe("Not connected: Claude Code does not have this vault's tools yet.");
+		expect(runs.at(-2)).toEqual(["mcp", "remove", "obsidian", "--scope", "local"]);
+	});
+
+	it("says why when Claude Code cannot be run", async () => {
+		const { button, container, claude } = setUp();
+		claude.missing = true;
+		await button("Connect to Claude Code", "Connect to Claude Code").click();
+		expect(container.findAll("ccb-vault-tools-status")[1]?.text).toBe(
+			"Could not ask Claude Code: Claude Code was not found on this computer.",
+		);
+		expect(notices.at(-1)).toBe("Could not connect: Claude Code was not found on this computer.");
+	});
+
+	it("shows the same command for a terminal, folded, with no token; copying says so", async () => {
+		const { named, terminalBlocks, copied } = setUp();
+		const connect = named("Connect to Claude Code");
+		expect(connect.desc).toContain("local scope");
+		const details = connect.descEl.findAll("ccb-other-ways")[0];
+		expect(details?.tag).toBe("details");
+		expect(details?.children[0]?.text).toBe("Run it yourself in a terminal");
+		const [add, allow] = terminalBlocks();
+		expect(add?.code).toMatch(
+			/^cd "\/home\/me\/My vault" && claude mcp add-json --scope local obsidian '\{"type":"http","url":"http:\/\/127\.0\.0\.1:41999\/mcp","headersHelper":"cat \\"\$HOME\/\.claude-code-bridge\/mcp-tokens\/41999-[0-9a-f]{16}\.headers\.json\\""\}'$/,
+		);
+		expect(allow?.code).toBe('claude --allowedTools "mcp__obsidian"');
+		await add?.copy();
+		expect(copied[0]).toBe(add?.code);
+		expect(notices).toEqual(["Command copied. It holds no key."]);
 		// A POSIX shell hands `claude mcp add-json` exactly that JSON.
 		const echoed = spawnSync(
 			"/bin/sh",
-			[
-				"-c",
-				(http?.code ?? "").replace(
-					/^cd "[^"]*" && claude mcp add-json --scope local obsidian-http/,
-					"printf %s",
-				),
-			],
+			["-c", (add?.code ?? "").replace(/^cd "[^"]*" && claude mcp add-json --scope local obsidian/, "printf %s")],
 			{ encoding: "utf8" },
 		);
-		expect(JSON.parse(echoed.stdout)).toEqual(entry);
-	});
-
-	it("on Windows, pipes the HTTP JSON into claude mcp add-json - (a PowerShell single-quoted string, not a native argument)", () => {
-		const command = httpAddCommand("http://127.0.0.1:41999/mcp", "C:\\Users\\me\\Bob's vault", 41999, "win32");
-		const quoted =
-			/^cd '[^']*(?:''[^']*)*'; '((?:[^']|'')*)' \| claude mcp add-json --scope local obsidian-http -$/.exec(
-				command,
-			)?.[1];
-		expect(JSON.parse(quoted?.replace(/''/g, "'") ?? "")).toEqual({
-			type: "http",
-			url: "http://127.0.0.1:41999/mcp",
-			headersHelper: 'claude-code-bridge mcp-headers --vault "C:\\\\Users\\\\me\\\\Bob\'s vault" --port 41999',
-		});
+		expect(JSON.parse(echoed.stdout)).toMatchObject({ type: "http", url: "http://127.0.0.1:41999/mcp" });
 	});
 
 	it("rotates the token and says the configuration stays as it is", async () => {

@@ -1,6 +1,6 @@
 import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { FolderHost } from "../../../src/assembly/folder-host";
+import { FolderHost } from "../../../src/vault-tools/stdio/folder-host";
 import { SERVER_INFO } from "../../../src/cli/relay-protocol";
 import { textResult } from "../../../src/protocol/mcp-types";
 import { ToolRegistry } from "../../../src/protocol/tool-registry";

@@ -1,13 +1,13 @@
 import { mkdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
-import { FolderHost, folderHostKey } from "../../src/assembly/folder-host";
-import { textResult } from "../../src/protocol/mcp-types";
-import { ToolRegistry } from "../../src/protocol/tool-registry";
-import { readFolderHost } from "../../src/server/folder-host-file";
-import { VAULT_TOOLS_RELAY_METHODS } from "../../src/vault-tools/serve/relay-methods";
-import { VaultToolServer } from "../../src/vault-tools/serve/vault-tool-server";
-import { connect, connectOrThrow, type TestClient } from "../helpers/test-client";
-import { makeTempDir } from "../helpers/temp-dir";
+import { FolderHost, folderHostKey } from "../../../src/vault-tools/stdio/folder-host";
+import { textResult } from "../../../src/protocol/mcp-types";
+import { ToolRegistry } from "../../../src/protocol/tool-registry";
+import { readFolderHost } from "../../../src/server/folder-host-file";
+import { VAULT_TOOLS_RELAY_METHODS } from "../../../src/vault-tools/serve/relay-methods";
+import { VaultToolServer } from "../../../src/vault-tools/serve/vault-tool-server";
+import { connect, connectOrThrow, type TestClient } from "../../helpers/test-client";
+import { makeTempDir } from "../../helpers/temp-dir";
 
 const describeOnPosix = process.platform === "win32" ? describe.skip : describe;
 

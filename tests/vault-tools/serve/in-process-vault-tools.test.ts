@@ -1,7 +1,7 @@
-import { InProcessVaultTools, noInProcessServers } from "../../src/assembly/in-process-vault-tools";
-import type { ToolCallContext, ToolResult } from "../../src/protocol/mcp-types";
-import { ToolRegistry } from "../../src/protocol/tool-registry";
-import { VaultToolServer } from "../../src/vault-tools/serve/vault-tool-server";
+import { InProcessVaultTools, noInProcessServers } from "../../../src/vault-tools/serve/in-process-vault-tools";
+import type { ToolCallContext, ToolResult } from "../../../src/protocol/mcp-types";
+import { ToolRegistry } from "../../../src/protocol/tool-registry";
+import { VaultToolServer } from "../../../src/vault-tools/serve/vault-tool-server";
 
 /** A server with one tool that waits until released (or cancelled). */
 function slowServer() {

@@ -1,9 +1,10 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { MAX_FOLDER_NOTES, PanelAttachments } from "../../src/assembly/panel-attachments";
-import { VaultPrivacy } from "../../src/vault/privacy/vault-privacy";
-import { VaultPaths } from "../../src/vault/vault-paths";
-import { makeTempDir } from "../helpers/temp-dir";
+import { MAX_FOLDER_NOTES, PanelAttachments } from "../../../src/agent/engine/panel-attachments";
+import { readTextIfExists } from "../../../src/shared/read-text-if-exists";
+import { VaultPrivacy } from "../../../src/vault/privacy/vault-privacy";
+import { VaultPaths } from "../../../src/vault/vault-paths";
+import { makeTempDir } from "../../helpers/temp-dir";
 
 describe("PanelAttachments", () => {
 	const temp = makeTempDir("panel-attachments");
@@ -35,7 +36,7 @@ describe("PanelAttachments", () => {
 			rules: () => ({ folders: ["Secret"], tags: ["private"] }),
 			tagsOf: (path) => tags[path] ?? [],
 		});
-		attachments = new PanelAttachments(privacy);
+		attachments = new PanelAttachments(privacy, { readText: readTextIfExists });
 	});
 	afterAll(() => temp.remove());
 

@@ -1,18 +1,18 @@
 import { createHash } from "node:crypto";
 import { realpathSync } from "node:fs";
-import type { JsonObject } from "../protocol/json-rpc";
-import { McpSession } from "../protocol/mcp-session";
-import type { ServerInfo } from "../protocol/mcp-types";
-import { ToolRegistry } from "../protocol/tool-registry";
-import { createAuthToken } from "../server/auth";
-import { ConnectionManager } from "../server/connection-manager";
-import { claimFolderHost, folderHostPath, readFolderHost, releaseFolderHost } from "../server/folder-host-file";
-import { isProcessAlive } from "../server/lock-file";
-import { MAX_OUTGOING_MESSAGE_BYTES } from "../server/limits";
-import type { PrivacyRules } from "../vault/privacy/privacy";
-import { describeError } from "../shared/describe-error";
-import { vaultToolRelayMethods } from "../vault-tools/serve/relay-methods";
-import type { VaultToolServer } from "../vault-tools/serve/vault-tool-server";
+import type { JsonObject } from "../../protocol/json-rpc";
+import { McpSession } from "../../protocol/mcp-session";
+import type { ServerInfo } from "../../protocol/mcp-types";
+import { ToolRegistry } from "../../protocol/tool-registry";
+import { createAuthToken } from "../../server/auth";
+import { ConnectionManager } from "../../server/connection-manager";
+import { claimFolderHost, folderHostPath, readFolderHost, releaseFolderHost } from "../../server/folder-host-file";
+import { isProcessAlive } from "../../server/lock-file";
+import { MAX_OUTGOING_MESSAGE_BYTES } from "../../server/limits";
+import type { PrivacyRules } from "../../vault/privacy/privacy";
+import { describeError } from "../../shared/describe-error";
+import { vaultToolRelayMethods } from "../serve/relay-methods";
+import type { VaultToolServer } from "../serve/vault-tool-server";
 
 export interface FolderHostOptions {
 	homeDir: string;

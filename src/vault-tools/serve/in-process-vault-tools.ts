@@ -1,20 +1,30 @@
-import type { InProcessMcpServers, McpWireMessage } from "../agent/agent-session";
-import { ErrorCode } from "../protocol/json-rpc";
-import type { McpSession } from "../protocol/mcp-session";
-import type { RequestObserver } from "../protocol/request-observer";
-import type { VaultToolServer } from "../vault-tools/serve/vault-tool-server";
+import { ErrorCode } from "../../protocol/json-rpc";
+import type { McpSession } from "../../protocol/mcp-session";
+import type { RequestObserver } from "../../protocol/request-observer";
+import type { VaultToolServer } from "./vault-tool-server";
 
 /** The name the panel's CLI knows the vault tools by: its tools are `mcp__obsidian__*`. */
 export const PANEL_VAULT_TOOLS_SERVER = "obsidian";
 
 type JsonRpcId = string | number;
 
+/** One JSON-RPC message as the CLI's control channel carries it (`mcp_message`): the panel's `McpWireMessage`. */
+export type McpWireMessage = Readonly<Record<string, unknown>>;
+
+/** MCP servers answered in this process (the panel's `InProcessMcpServers` port, met by shape). */
+export interface InProcessServers {
+	names(): readonly string[];
+	handle(server: string, message: McpWireMessage): Promise<McpWireMessage | undefined>;
+	/** The CLI session ended: requests still running are cancelled. */
+	dispose(): void;
+}
+
 /**
  * Claude's vault tools served inside the panel's own process to one CLI session, over its control channel: one
  * `McpSession` of the bridge's `VaultToolServer` (the same tools, privacy and review as every other transport), no
  * port and no token. Each request is answered with the response the session writes for its id.
  */
-export class InProcessVaultTools implements InProcessMcpServers {
+export class InProcessVaultTools implements InProcessServers {
 	private readonly session: McpSession;
 	private readonly waiting = new Map<JsonRpcId, (answer: McpWireMessage) => void>();
 
@@ -87,7 +97,7 @@ export class InProcessVaultTools implements InProcessMcpServers {
 }
 
 /** No servers (a bridge without vault tools): every request is answered that no such server runs. */
-export function noInProcessServers(): InProcessMcpServers & { dispose(): void } {
+export function noInProcessServers(): InProcessServers {
 	return {
 		names: () => [],
 		handle: (server, message) =>

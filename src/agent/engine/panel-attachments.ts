@@ -1,9 +1,8 @@
 import { readdir, stat } from "node:fs/promises";
-import type { MessageAttachment } from "../agent/agent-session";
-import type { AttachmentResolver, ResolvedAttachment } from "../agent/engine/attachment-resolver";
-import { readTextIfExists } from "../shared/read-text-if-exists";
-import type { VaultPrivacy } from "../vault/privacy/vault-privacy";
-import { VaultPathError, type VaultLocation } from "../vault/vault-paths";
+import type { MessageAttachment } from "../agent-session";
+import type { AttachmentResolver, ResolvedAttachment } from "./attachment-resolver";
+import type { VaultPrivacy } from "../../vault/privacy/vault-privacy";
+import { VaultPathError, type VaultLocation } from "../../vault/vault-paths";
 
 /** A file larger than this is named, not read (the prompt keeps at most `MAX_ATTACHED_CHARS` of a note anyway). */
 export const MAX_ATTACHED_FILE_BYTES = 4 * 1024 * 1024;
@@ -22,7 +21,8 @@ export interface FolderEntry {
 export interface PanelAttachmentsPorts {
 	entry?: (absolutePath: string) => Promise<DiskEntry>;
 	list?: (absoluteFolder: string) => Promise<FolderEntry[]>;
-	readText?: (absolutePath: string) => Promise<string | undefined>;
+	/** Reads a file's text (undefined when there is none); handed to the boundary's reader, which never reads a private file. */
+	readText: (absolutePath: string) => Promise<string | undefined>;
 }
 
 /**
@@ -39,11 +39,11 @@ export class PanelAttachments implements AttachmentResolver {
 
 	constructor(
 		private readonly privacy: VaultPrivacy,
-		ports: PanelAttachmentsPorts = {},
+		ports: PanelAttachmentsPorts,
 	) {
 		this.entry = ports.entry ?? diskEntry;
 		this.list = ports.list ?? folderEntries;
-		this.readPublicText = privacy.textReader(ports.readText ?? readTextIfExists);
+		this.readPublicText = privacy.textReader(ports.readText);
 	}
 
 	async resolve(attachment: MessageAttachment): Promise<ResolvedAttachment | undefined> {
