@@ -96,11 +96,8 @@ describe("the built main.js", () => {
 				expect.arrayContaining(["tag-for-claude", "restart-server"]),
 			);
 			client.notify("ide_connected", { pid: 4242 });
-			await waitUntil(
-				() => statusBar.attributes.get("aria-label")?.includes("pid 4242") === true,
-				"the status tooltip to name pid 4242",
-			);
-			expect(statusBar.text).toBe("Claude: connected");
+			await waitUntil(() => statusBar.text === "Claude: connected", "the status bar to say connected");
+			expect(statusBar.attributes.get("aria-label")).toBe("Claude Code is connected to this vault");
 
 			// Quitting Obsidian removes the lock file at once (nothing async runs while the app quits).
 			app.workspace.trigger("quit");

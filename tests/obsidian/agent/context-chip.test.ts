@@ -104,7 +104,10 @@ describe("ContextChip", () => {
 		const sidebar = app.workspace.createLeafIn(app.workspace.addTabGroup("sidebar"));
 		app.workspace.setActiveLeaf(sidebar);
 		app.workspace.flushEvents();
-		const vault = new ObsidianPanelVault(app as never, () => ({ hidesPath: () => false, hidesFolder: () => false }));
+		const vault = new ObsidianPanelVault(app as never, () => ({
+			hidesPath: () => false,
+			hidesFolder: () => false,
+		}));
 		const fresh = new ContextChip(new FakeElement() as unknown as HTMLElement, app as never, vault);
 		fresh.load();
 		expect(fresh.current()).toEqual({ path: "Notes/Plan.md" });
