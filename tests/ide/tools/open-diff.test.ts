@@ -11,8 +11,8 @@ describe("openDiff", () => {
 		const answer = callTool(tool, setup.openDiffArgs("tab-accept"));
 		await setup.shown("tab-accept");
 		expect(setup.port.views.get("tab-accept")).toMatchObject({
-			originalText: "# Note\n\nOld text.\n",
-			proposedText: "# Note\n\nNew text.\n",
+			before: "# Note\n\nOld text.\n",
+			after: "# Note\n\nNew text.\n",
 		});
 		setup.reviews.accept("tab-accept", "# Note\n\nEdited.\n");
 		expect(await answer).toEqual({
