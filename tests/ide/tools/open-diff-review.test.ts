@@ -1,6 +1,6 @@
 import { mkdirSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { OpenDiffTool, type OpenDiffOptions } from "../../../src/ide/tools/open-diff";
+import { createOpenDiffTool, type OpenDiffToolDeps } from "../../../src/ide/tools/open-diff";
 import { PendingReviews, type PendingReviewsOptions } from "../../../src/review/pending-reviews";
 import { VaultPaths } from "../../../src/vault/vault-paths";
 import type { ToolCallContext, ToolResult } from "../../../src/protocol/mcp-types";
@@ -27,7 +27,7 @@ interface OpenDiffRequest {
 
 function setup(
 	maxPendingPerClient?: number,
-	options: Partial<Pick<PendingReviewsOptions, "privacy">> & Pick<OpenDiffOptions, "clientName"> = {},
+	options: Partial<Pick<PendingReviewsOptions, "privacy">> & Pick<OpenDiffToolDeps, "clientName"> = {},
 ) {
 	const port = new FakeReviewPort();
 	const paths = new VaultPaths(vault);
@@ -37,7 +37,7 @@ function setup(
 		maxPendingPerClient,
 		...(options.privacy ? { privacy: options.privacy } : {}),
 	});
-	const tool = new OpenDiffTool({
+	const tool = createOpenDiffTool({
 		paths,
 		reviews: manager,
 		...(options.privacy ? { privacy: options.privacy } : {}),
