@@ -1,6 +1,7 @@
 import type { InProcessMcpServers } from "../agent/agent-session";
 import type { AttachmentResolver } from "../agent/engine/attachment-resolver";
 import { PanelToolGate, type ShellSandboxState } from "../agent/gate/panel-tool-gate";
+import { PrivacyGateVault } from "../agent/gate/privacy-gate-vault";
 import type { PermissionRules } from "../agent/gate/permission-rules";
 import type { EditReview } from "../review/edit-proposal";
 import type { VaultIndex } from "../vault/notes/vault-index";
@@ -13,7 +14,6 @@ import {
 import { JournalRecorders, linkResolver, noteReferences, pathLocator } from "./journal-wiring";
 import { PanelAttachments } from "../agent/engine/panel-attachments";
 import { readTextIfExists } from "../shared/read-text-if-exists";
-import { PanelGateVault } from "./panel-gate-vault";
 import { PanelWriteJournal } from "../journal/panel-write-journal";
 
 export interface AgentAssemblyOptions {
@@ -54,7 +54,7 @@ export function assembleAgent(
 	const absolutePath = (vaultPath: string): string => bridge.paths.toAbsolute(vaultPath);
 	const journal = bridge.activity?.journal;
 	const gate = new PanelToolGate({
-		vault: new PanelGateVault(bridge.privacy),
+		vault: new PrivacyGateVault(bridge.privacy),
 		review: options.review ?? bridge.reviews,
 		rules: options.rules,
 		inProcessServers: () => (bridge.vaultTools ? [PANEL_VAULT_TOOLS_SERVER] : []),

@@ -213,9 +213,9 @@ export function assembleBridge(options: BridgeAssemblyOptions): Bridge {
 		paths,
 		privacy,
 		port: ports.reviewPort({
-			accept: (review, finalText) => reviews.accept(review.tabName, finalText, review.id),
-			reject: (review, reason) => reviews.reject(review.tabName, review.id, reason),
-			closed: (review) => reviews.viewClosed(review.tabName, review.id),
+			accept: (review, finalText) => reviews.accept(review.title, finalText, review.id),
+			reject: (review, reason) => reviews.reject(review.title, review.id, reason),
+			closed: (review) => reviews.viewClosed(review.title, review.id),
 		}),
 	});
 	const diffTools = new DiffReviewTools(tools, {
