@@ -25,7 +25,7 @@ const isAgentPanelModule = (input: string): boolean =>
 	input.startsWith("src/agent/") ||
 	input.startsWith("src/obsidian/agent/") ||
 	/^src\/assembly\/(agent-assembly|panel-[a-z-]+)\.ts$/.test(input) ||
-	input === "src/journal/panel-write-journal.ts" ||
+	input === "src/journal/journal-writer.ts" ||
 	input === "src/vault-tools/serve/in-process-vault-tools.ts";
 
 interface BundleReport {

@@ -1,4 +1,4 @@
-import { PanelWriteJournal, type ApprovedWrite } from "../../src/journal/panel-write-journal";
+import { JournalWriter, type ApprovedWrite } from "../../src/journal/journal-writer";
 import { contentHash } from "../../src/journal/content-hash";
 import { Journal } from "../../src/journal/journal";
 import { MemoryJournalStore } from "../../src/journal/memory-journal-store";
@@ -6,25 +6,27 @@ import { MemoryJournalStore } from "../../src/journal/memory-journal-store";
 const bytes = (text: string): Uint8Array => Buffer.from(text, "utf8");
 
 function setup(files: Record<string, string>) {
-	const disk = new Map(Object.entries(files).map(([path, text]) => [`/vault/${path}`, bytes(text)]));
+	const disk = new Map(Object.entries(files).map(([path, text]) => [path, bytes(text)]));
 	const store = new MemoryJournalStore();
 	const journal = new Journal({ store });
 	// The vault's rules as the journal applies them: a note in Private/, or one whose text has #private.
 	const isPrivate = (path: string, text?: string): boolean =>
 		path.startsWith("Private/") || (text?.includes("#private") ?? false);
-	const writes = new PanelWriteJournal({
+	const readBytes = (path: string) => Promise.resolve(disk.get(path));
+	const writer = new JournalWriter({
 		journal,
-		absolutePath: (path) => `/vault/${path}`,
-		readBytes: (absolute) => Promise.resolve(disk.get(absolute)),
 		isPrivate,
+		bytes: { readBytes: () => Promise.reject(new Error("the root's cache")) },
 	});
+	// The panel's CLI writes outside the root's cache: what it wrote is read from disk.
+	const writes = writer.approvedBy({ surface: "panel", client: "claude-code", bytes: { readBytes } });
 	// The gate hands over the bytes it read once for the review; the journal does not read them again.
 	const approve = (write: Omit<ApprovedWrite, "before">) =>
-		writes.approved({ ...write, before: disk.get(`/vault/${write.path}`) });
+		writes.approved({ ...write, before: disk.get(write.path) });
 	return { disk, store, journal, writes: { approved: approve } };
 }
 
-describe("PanelWriteJournal", () => {
+describe("JournalWriter: a surface whose own tool writes (the panel's CLI)", () => {
 	it("keeps the file's bytes when the write is allowed, and records the change when the CLI reports it", async () => {
 		const { disk, journal, writes } = setup({ "note.md": "before\n" });
 		const write = await writes.approved({
@@ -34,7 +36,7 @@ describe("PanelWriteJournal", () => {
 			sessionId: "cli-1",
 		});
 		// The pre-image is the text when the write was allowed, whatever happens before the CLI writes.
-		disk.set("/vault/note.md", bytes("after\n"));
+		disk.set("note.md", bytes("after\n"));
 		await write.finished(true);
 		await write.finished(true);
 		const entries = await journal.entries();
@@ -67,7 +69,7 @@ describe("PanelWriteJournal", () => {
 			summary: "Write new.md",
 			sessionId: "cli-1",
 		});
-		disk.set("/vault/new.md", bytes("new\n"));
+		disk.set("new.md", bytes("new\n"));
 		await created.finished(true);
 		const failed = await writes.approved({
 			path: "other.md",
@@ -94,7 +96,7 @@ describe("PanelWriteJournal", () => {
 			summary: "Edit /vault/Diary.md",
 			sessionId: "cli-1",
 		});
-		disk.set("/vault/Diary.md", bytes("secret plans\n#private\n"));
+		disk.set("Diary.md", bytes("secret plans\n#private\n"));
 		await write.finished(true);
 		const [entry] = await journal.entries();
 		expect(entry).toMatchObject({
@@ -118,7 +120,7 @@ describe("PanelWriteJournal", () => {
 			summary: "Write /vault/Plans.md",
 			sessionId: "cli-1",
 		});
-		disk.set("/vault/Plans.md", bytes("---\ntags: [x]\n---\n#private plans\n"));
+		disk.set("Plans.md", bytes("---\ntags: [x]\n---\n#private plans\n"));
 		await tagged.finished(true);
 		const foldered = await writes.approved({
 			path: "Private/Q.md",
@@ -126,7 +128,7 @@ describe("PanelWriteJournal", () => {
 			summary: "Write /vault/Private/Q.md",
 			sessionId: "cli-1",
 		});
-		disk.set("/vault/Private/Q.md", bytes("q\n"));
+		disk.set("Private/Q.md", bytes("q\n"));
 		await foldered.finished(true);
 		const entries = await journal.entries();
 		expect(entries.map((entry) => ({ notes: entry.notes, args: entry.args, changes: entry.changes }))).toEqual([
