@@ -14,7 +14,7 @@ import {
 import { JournalRecorders, linkResolver, noteReferences, pathLocator } from "./journal-wiring";
 import { PanelAttachments } from "../agent/engine/panel-attachments";
 import { readTextIfExists } from "../shared/read-text-if-exists";
-import { PanelWriteJournal } from "../journal/panel-write-journal";
+import { bytesOnDisk } from "../journal/journal-writer";
 
 export interface AgentAssemblyOptions {
 	/** Where "always" rules are kept: the plugin's data, or `JsonFilePermissionRules` for the headless host. */
@@ -59,8 +59,15 @@ export function assembleAgent(
 		rules: options.rules,
 		inProcessServers: () => (bridge.vaultTools ? [PANEL_VAULT_TOOLS_SERVER] : []),
 		...(options.shellSandbox ? { shellSandbox: options.shellSandbox } : {}),
-		...(journal && bridge.activity
-			? { journal: new PanelWriteJournal({ journal, absolutePath, isPrivate: bridge.activity.isPrivate }) }
+		// The CLI writes outside the root's cache: its result is read from disk.
+		...(bridge.activity
+			? {
+					journal: bridge.activity.writer.approvedBy({
+						surface: "panel",
+						client: "claude-code",
+						bytes: { readBytes: (path) => bytesOnDisk(absolutePath(path)) },
+					}),
+				}
 			: {}),
 	});
 	const recorders =
