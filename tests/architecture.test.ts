@@ -170,7 +170,7 @@ const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
 	// The stream-json engine: sessions over the CLI's control protocol, attachments, the CLI's session files.
 	"src/agent/engine": ["src/agent", "src/agent/claude-cli", "src/vault", "src/vault/privacy"],
 	// The gate every tool call passes: rules, questions, file writes put to review.
-	"src/agent/gate": ["src/agent", "src/review", "src/journal"],
+	"src/agent/gate": ["src/agent", "src/review", "src/journal", "src/vault", "src/vault/privacy"],
 	// The panel's transcript: its rows, the Markdown of replies, the export as a note.
 	"src/agent/transcript": ["src/agent", "src/shared"],
 	// Every feature built from ports, once, for every root.

@@ -1,6 +1,7 @@
 import type { InProcessMcpServers } from "../agent/agent-session";
 import type { AttachmentResolver } from "../agent/engine/attachment-resolver";
 import { PanelToolGate, type ShellSandboxState } from "../agent/gate/panel-tool-gate";
+import { PrivacyGateVault } from "../agent/gate/privacy-gate-vault";
 import type { PermissionRules } from "../agent/gate/permission-rules";
 import type { EditReview } from "../review/edit-proposal";
 import type { VaultIndex } from "../vault/notes/vault-index";
@@ -13,8 +14,7 @@ import {
 import { JournalRecorders, linkResolver, noteReferences, pathLocator } from "./journal-wiring";
 import { PanelAttachments } from "../agent/engine/panel-attachments";
 import { readTextIfExists } from "../shared/read-text-if-exists";
-import { PanelGateVault } from "./panel-gate-vault";
-import { PanelWriteJournal } from "../journal/panel-write-journal";
+import { bytesOnDisk } from "../journal/journal-writer";
 
 export interface AgentAssemblyOptions {
 	/** Where "always" rules are kept: the plugin's data, or `JsonFilePermissionRules` for the headless host. */
@@ -54,13 +54,20 @@ export function assembleAgent(
 	const absolutePath = (vaultPath: string): string => bridge.paths.toAbsolute(vaultPath);
 	const journal = bridge.activity?.journal;
 	const gate = new PanelToolGate({
-		vault: new PanelGateVault(bridge.privacy),
+		vault: new PrivacyGateVault(bridge.privacy),
 		review: options.review ?? bridge.reviews,
 		rules: options.rules,
 		inProcessServers: () => (bridge.vaultTools ? [PANEL_VAULT_TOOLS_SERVER] : []),
 		...(options.shellSandbox ? { shellSandbox: options.shellSandbox } : {}),
-		...(journal && bridge.activity
-			? { journal: new PanelWriteJournal({ journal, absolutePath, isPrivate: bridge.activity.isPrivate }) }
+		// The CLI writes outside the root's cache: its result is read from disk.
+		...(bridge.activity
+			? {
+					journal: bridge.activity.writer.approvedBy({
+						surface: "panel",
+						client: "claude-code",
+						bytes: { readBytes: (path) => bytesOnDisk(absolutePath(path)) },
+					}),
+				}
 			: {}),
 	});
 	const recorders =

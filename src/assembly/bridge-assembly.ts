@@ -39,7 +39,8 @@ import type { VaultFileBytes } from "../vault/notes/vault-files";
 import type { VaultPaths } from "../vault/vault-paths";
 import type { WorkspacePort } from "../ide/workspace/workspace-port";
 import type { Journal } from "../journal/journal";
-import { JournaledVaultIndex, type NoteBytes } from "../journal/journaled-vault-index";
+import { JournaledVaultIndex } from "../journal/journaled-vault-index";
+import { JournalWriter, type NoteBytes } from "../journal/journal-writer";
 import { Undo } from "../journal/undo";
 import {
 	createJournal,
@@ -177,8 +178,11 @@ export interface Bridge {
 		undo?: Undo;
 		/** What records each surface's calls (the agent panel's too), naming notes as the bridge does. */
 		recorders: JournalRecorders;
-		/** Whether a write leaves its note private (`writePrivacy`): such a write's record names no note and keeps no pre-image. */
-		isPrivate: (path: string, text?: string) => boolean;
+		/**
+		 * The one writer of every surface's writes (the vault tools' through their index, the panel's through its
+		 * gate); a write that leaves its note private (`writePrivacy`) names no note and keeps no pre-image.
+		 */
+		writer: JournalWriter;
 	};
 	/**
 	 * The places a shell command must not reach, vault-relative: the private folders, every note private by a tag as
@@ -213,9 +217,9 @@ export function assembleBridge(options: BridgeAssemblyOptions): Bridge {
 		paths,
 		privacy,
 		port: ports.reviewPort({
-			accept: (review, finalText) => reviews.accept(review.tabName, finalText, review.id),
-			reject: (review, reason) => reviews.reject(review.tabName, review.id, reason),
-			closed: (review) => reviews.viewClosed(review.tabName, review.id),
+			accept: (review, finalText) => reviews.accept(review.title, finalText, review.id),
+			reject: (review, reason) => reviews.reject(review.title, review.id, reason),
+			closed: (review) => reviews.viewClosed(review.title, review.id),
 		}),
 	});
 	const diffTools = new DiffReviewTools(tools, {
@@ -226,9 +230,9 @@ export function assembleBridge(options: BridgeAssemblyOptions): Bridge {
 	});
 	diffTools.setEnabled(options.reviewEdits);
 	const diagnostics = registerIdeTools(options, privacy, notifier, tools);
-	if (options.vaultTools)
-		vaultTools = assembleVaultTools(options, options.vaultTools, { privacy, reviews, currentSelection, recorders });
 	const activity = recorders ? activityOf(options, recorders, privacy) : undefined;
+	if (options.vaultTools)
+		vaultTools = assembleVaultTools(options, options.vaultTools, { privacy, reviews, currentSelection, activity });
 
 	return {
 		host,
@@ -339,7 +343,11 @@ function activityOf(
 	return {
 		journal: recorders.journal,
 		recorders,
-		isPrivate: writePrivacy(privacy, options.journal?.yaml ?? options.vaultTools?.yaml),
+		writer: new JournalWriter({
+			journal: recorders.journal,
+			isPrivate: writePrivacy(privacy, options.journal?.yaml ?? options.vaultTools?.yaml),
+			bytes: noteBytes(options.ports.files),
+		}),
 		...undoOf(options, recorders.journal, privacy),
 	};
 }
@@ -370,19 +378,15 @@ function assembleVaultTools(
 		privacy: VaultPrivacy;
 		reviews: PendingReviews;
 		currentSelection: () => SelectionSnapshot | undefined;
-		recorders: JournalRecorders | undefined;
+		activity: Bridge["activity"];
 	},
 ): VaultToolServer {
 	const { paths } = options;
-	const { privacy, reviews, currentSelection, recorders } = bridge;
+	const { privacy, reviews, currentSelection, activity } = bridge;
+	const recorders = activity?.recorders;
 	// Every vault-tool write reaches disk through this index: with a journal, each is recorded there for undo.
-	const index = recorders
-		? new JournaledVaultIndex({
-				index: vaultOptions.index,
-				journal: recorders.journal,
-				bytes: noteBytes(options.ports.files),
-				isPrivate: writePrivacy(privacy, vaultOptions.yaml),
-			})
+	const index = activity
+		? new JournaledVaultIndex({ index: vaultOptions.index, writer: activity.writer })
 		: vaultOptions.index;
 	const vault = privacy.visibleVault(index);
 	const reviewWrites = vaultOptions.reviewWrites ?? (() => true);

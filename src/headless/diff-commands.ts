@@ -34,12 +34,12 @@ function listReviews(reviews: PendingReviews): string {
 	return pending
 		.map((info) =>
 			JSON.stringify({
-				tab_name: info.tabName,
-				path: info.path,
+				tab_name: info.title,
+				path: info.note,
 				session: info.session,
 				since: info.since,
-				originalChars: info.originalChars,
-				proposedChars: info.proposedChars,
+				originalChars: info.beforeChars,
+				proposedChars: info.afterChars,
 				isNewFile: info.isNewFile,
 			}),
 		)
@@ -58,19 +58,19 @@ function accept(reviews: PendingReviews, args: string[]): string {
 	}
 	const review = chooseReview(reviews, names);
 	const finalText = textFile === undefined ? undefined : readFileSync(resolve(textFile), "utf8");
-	const outcome = reviews.accept(review.tabName, finalText, review.id);
+	const outcome = reviews.accept(review.title, finalText, review.id);
 	if (outcome.kind === "refused") return `Not accepted: ${outcome.reason}`;
-	return `Accepted ${JSON.stringify(review.tabName)}${finalText === undefined ? "" : ` with the text of ${textFile}`}`;
+	return `Accepted ${JSON.stringify(review.title)}${finalText === undefined ? "" : ` with the text of ${textFile}`}`;
 }
 
 function reject(reviews: PendingReviews, args: string[]): string {
 	const [name, ...words] = args;
 	const review = chooseReview(reviews, name === undefined ? [] : [name]);
 	const reason = words.join(" ").trim();
-	reviews.reject(review.tabName, review.id, reason === "" ? undefined : reason);
-	if (reason === "") return `Rejected ${JSON.stringify(review.tabName)}`;
+	reviews.reject(review.title, review.id, reason === "" ? undefined : reason);
+	if (reason === "") return `Rejected ${JSON.stringify(review.title)}`;
 	// An IDE client's openDiff answer has no place for a reason.
-	return `Rejected ${JSON.stringify(review.tabName)}; ${review.takesRejectReason === true ? "Claude is told the reason" : "the reason was not passed on: Claude Code's openDiff answer carries none"}`;
+	return `Rejected ${JSON.stringify(review.title)}; ${review.hearsReason === true ? "Claude is told the reason" : "the reason was not passed on: Claude Code's openDiff answer carries none"}`;
 }
 
 /** The named review: its exact tab name, or a unique part of it (the hex id) or its note path; or the only one. */
@@ -86,8 +86,8 @@ function chooseReview(reviews: PendingReviews, names: string[]): PendingReview {
 	}
 	const exact = reviews.findPending(name);
 	if (exact) return exact;
-	const matches = pending.filter((info) => info.tabName.includes(name) || info.path === name);
-	const match = matches.length === 1 ? reviews.findPending(matches[0]?.tabName) : undefined;
+	const matches = pending.filter((info) => info.title.includes(name) || info.note === name);
+	const match = matches.length === 1 ? reviews.findPending(matches[0]?.title) : undefined;
 	if (!match)
 		throw new Error(
 			matches.length === 0

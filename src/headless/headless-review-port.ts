@@ -8,17 +8,17 @@ export class HeadlessReviewPort implements DiffReviewPort {
 	constructor(private readonly print: (line: string) => void) {}
 
 	show(review: PendingReview): void {
-		this.shown.add(review.tabName);
+		this.shown.add(review.title);
 		if (review.cannotApply !== undefined) {
 			this.print(
-				`Review pending: ${JSON.stringify(review.tabName)} for ${review.target.relative} cannot be applied: ${review.cannotApply} Close it with "diff reject".`,
+				`Review pending: ${JSON.stringify(review.title)} for ${review.note.relative} cannot be applied: ${review.cannotApply} Close it with "diff reject".`,
 			);
 			return;
 		}
-		const { added, removed } = computeLineDiff(review.originalText, review.proposedText);
+		const { added, removed } = computeLineDiff(review.before, review.after);
 		const what = review.isNewFile ? "new note" : `+${added} -${removed} lines`;
 		this.print(
-			`Review pending: ${JSON.stringify(review.tabName)} for ${review.target.relative} (${what}). Decide with "diff accept" or "diff reject".`,
+			`Review pending: ${JSON.stringify(review.title)} for ${review.note.relative} (${what}). Decide with "diff accept" or "diff reject".`,
 		);
 	}
 
@@ -26,7 +26,7 @@ export class HeadlessReviewPort implements DiffReviewPort {
 		this.shown.delete(tabName);
 	}
 
-	openTabNames(): string[] {
+	openTitles(): string[] {
 		return [...this.shown];
 	}
 

@@ -3,7 +3,7 @@ import { contentHash } from "./content-hash";
 import type { Journal } from "./journal";
 import { pathsOf, type NoteChange, type PreImage } from "./journal-records";
 import { PreImageError } from "./journal-store";
-import type { NoteBytes } from "./journaled-vault-index";
+import type { NoteBytes } from "./journal-writer";
 
 /** What undo does to the vault: the root's adapter (the folder for the headless host, Obsidian's vault later). */
 export interface UndoVault extends NoteBytes {

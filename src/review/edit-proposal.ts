@@ -64,18 +64,18 @@ export const ACCEPT_WITHOUT_REVIEW: EditReview = {
 	propose: (proposal) => Promise.resolve({ kind: "accepted", text: proposal.after, edited: false }),
 };
 
-/** A proposal as the review view shows it. Immutable once shown. */
+/** A proposal as the review view shows it, in the proposal's names. Immutable once shown. */
 export interface PendingReview {
 	/** Unique per proposal, so a late action from a replaced view cannot decide its successor. */
 	readonly id: number;
 	/** The proposal's title (the IDE's tab name, e.g. "✻ [Claude Code] note.md (a1b2c3) ⧉"). */
-	readonly tabName: string;
+	readonly title: string;
 	/** Where the proposal's note was when the review opened. */
-	readonly target: VaultLocation;
+	readonly note: VaultLocation;
 	/** The proposal's `before`; "" for a new note. */
-	readonly originalText: string;
+	readonly before: string;
 	/** The proposal's `after`. */
-	readonly proposedText: string;
+	readonly after: string;
 	/** The note does not exist yet: everything shows as added. */
 	readonly isNewFile: boolean;
 	/** The session the review is filed under: the IDE connection; 0 for the vault tools, -1 for the panel. */
@@ -83,7 +83,7 @@ export interface PendingReview {
 	readonly proposer: ReviewProposer;
 	readonly since: Date;
 	readonly cannotApply?: string;
-	readonly takesRejectReason?: boolean;
+	readonly hearsReason?: boolean;
 }
 
 /**
@@ -98,23 +98,23 @@ export type AcceptOutcome = { kind: "accepted" } | { kind: "refused"; reason: st
  * call these; the user's decisions come back through `PendingReviews.accept/reject`.
  */
 export interface DiffReviewPort {
-	/** Shows a review. A view that already shows this tab name is reused for the new review. */
+	/** Shows a review. A view that already shows this title is reused for the new review. */
 	show(review: PendingReview): void | Promise<void>;
-	/** Closes the view of this tab name, if any. Must not fail when there is none. */
-	close(tabName: string): void;
-	/** Tab names of the review views open now, including ones left over from an earlier run. */
-	openTabNames(): string[];
+	/** Closes the view of this title, if any. Must not fail when there is none. */
+	close(title: string): void;
+	/** Titles of the review views open now, including ones left over from an earlier run. */
+	openTitles(): string[];
 	/** An accepted edit was written: make an open note show the file's new content. Harmless if not open. */
-	refresh(target: VaultLocation): void;
+	refresh(note: VaultLocation): void;
 }
 
 /** A summary of a pending review, for lists and status lines. */
 export interface PendingReviewInfo {
-	tabName: string;
-	path: string;
+	title: string;
+	note: string;
 	session: number;
 	since: string;
-	originalChars: number;
-	proposedChars: number;
+	beforeChars: number;
+	afterChars: number;
 	isNewFile: boolean;
 }

@@ -38,7 +38,7 @@ interface PendingEntry {
 }
 
 interface AcceptedEntry {
-	target: VaultLocation;
+	note: VaultLocation;
 	sessionId: number;
 }
 
@@ -56,9 +56,9 @@ export class PendingReviews implements EditReview {
 
 	/** Shows the proposal and resolves with the user's decision. */
 	propose(proposal: EditProposal): Promise<ReviewDecision> {
-		let target: VaultLocation;
+		let note: VaultLocation;
 		try {
-			target = this.options.paths.resolve(this.options.paths.toAbsolute(proposal.note));
+			note = this.options.paths.resolve(this.options.paths.toAbsolute(proposal.note));
 		} catch (error) {
 			if (error instanceof VaultPathError) return Promise.resolve({ kind: "failed", reason: error.message });
 			throw error;
@@ -74,18 +74,18 @@ export class PendingReviews implements EditReview {
 		if (proposal.signal.aborted) return Promise.resolve({ kind: "withdrawn" });
 		const review: PendingReview = {
 			id: this.nextId++,
-			tabName: proposal.title,
-			target,
-			originalText: proposal.before ?? "",
-			proposedText: proposal.after,
+			title: proposal.title,
+			note,
+			before: proposal.before ?? "",
+			after: proposal.after,
 			isNewFile: proposal.before === undefined,
 			sessionId,
 			proposer: proposal.proposer,
 			since: (this.options.now ?? (() => new Date()))(),
-			takesRejectReason: proposal.hearsReason,
+			hearsReason: proposal.hearsReason,
 			...(proposal.cannotApply !== undefined ? { cannotApply: proposal.cannotApply } : {}),
 		};
-		const previous = this.pending.get(review.tabName);
+		const previous = this.pending.get(review.title);
 		// The view is reused for the new review, so only the old proposal is decided.
 		if (previous) this.settle(previous, { kind: "rejected" }, false);
 		return new Promise<ReviewDecision>((resolve) => this.track(review, proposal.signal, resolve));
@@ -97,8 +97,8 @@ export class PendingReviews implements EditReview {
 	 * way replaced by a link, leading out of the vault or elsewhere in it) or is now private or hidden, the decision
 	 * fails instead, and nothing is saved.
 	 */
-	accept(tabName: string, finalText?: string, reviewId?: number): AcceptOutcome {
-		const entry = this.find(tabName, reviewId);
+	accept(title: string, finalText?: string, reviewId?: number): AcceptOutcome {
+		const entry = this.find(title, reviewId);
 		if (!entry) return { kind: "not pending" };
 		if (entry.review.cannotApply !== undefined) {
 			// A proposal that could never be applied (a hidden note holds the path) is decided as a rejection.
@@ -106,22 +106,22 @@ export class PendingReviews implements EditReview {
 			this.settle(entry, { kind: "rejected" }, true);
 			return { kind: "refused", reason };
 		}
-		const moved = this.targetMoved(entry.review);
+		const moved = this.noteMoved(entry.review);
 		if (moved !== undefined) {
-			const reason = `${entry.review.target.relative} was not saved: ${moved} after the review opened`;
+			const reason = `${entry.review.note.relative} was not saved: ${moved} after the review opened`;
 			this.settle(entry, { kind: "failed", reason: `${reason}; nothing was written.` }, true);
 			return { kind: "refused", reason };
 		}
-		const text = finalText ?? entry.review.proposedText;
-		this.settle(entry, { kind: "accepted", text, edited: text !== entry.review.proposedText }, true);
+		const text = finalText ?? entry.review.after;
+		this.settle(entry, { kind: "accepted", text, edited: text !== entry.review.after }, true);
 		return { kind: "accepted" };
 	}
 
 	/** How the reviewed note's path changed: it no longer leads where it led when the review opened. */
-	private targetMoved(review: PendingReview): string | undefined {
+	private noteMoved(review: PendingReview): string | undefined {
 		let now: VaultLocation;
 		try {
-			now = this.options.paths.resolve(review.target.absolute);
+			now = this.options.paths.resolve(review.note.absolute);
 		} catch (error) {
 			if (error instanceof VaultPathError)
 				return "a folder on its path was replaced by a link leading out of the vault";
@@ -129,7 +129,7 @@ export class PendingReviews implements EditReview {
 		}
 		const identity = (location: VaultLocation): string =>
 			this.options.paths.identity.key(location.realRelative ?? location.relative);
-		if (identity(now) !== identity(review.target))
+		if (identity(now) !== identity(review.note))
 			return "a folder on its path was replaced by a link leading elsewhere in the vault";
 		if (this.hidesNow(review, now)) return "its path came to lead to a private or hidden place";
 		return undefined;
@@ -155,29 +155,29 @@ export class PendingReviews implements EditReview {
 	 * The user rejected, perhaps saying why: the reason (made one line, cut to `MAX_REJECT_REASON_CHARS`) goes to a
 	 * proposer that hears it. False when nothing is pending there.
 	 */
-	reject(tabName: string, reviewId?: number, reason?: string): boolean {
-		const entry = this.find(tabName, reviewId);
+	reject(title: string, reviewId?: number, reason?: string): boolean {
+		const entry = this.find(title, reviewId);
 		if (!entry) return false;
-		const line = reason === undefined || entry.review.takesRejectReason !== true ? "" : oneLineReason(reason);
+		const line = reason === undefined || entry.review.hearsReason !== true ? "" : oneLineReason(reason);
 		this.settle(entry, line === "" ? { kind: "rejected" } : { kind: "rejected", reason: line }, true);
 		return true;
 	}
 
 	/** The review's view was closed by the user or the app: that is a rejection. */
-	viewClosed(tabName: string, reviewId: number): void {
-		const entry = this.find(tabName, reviewId);
+	viewClosed(title: string, reviewId: number): void {
+		const entry = this.find(title, reviewId);
 		if (entry) this.settle(entry, { kind: "rejected" }, false);
 	}
 
 	/** `close_tab`: rejects a still-pending review, closes its view, and refreshes the note after an accept. */
-	closeTab(tabName: string): void {
-		const entry = this.pending.get(tabName);
+	closeTab(title: string): void {
+		const entry = this.pending.get(title);
 		if (entry) this.settle(entry, { kind: "rejected" }, true);
-		else this.options.port.close(tabName);
-		const accepted = this.accepted.get(tabName);
+		else this.options.port.close(title);
+		const accepted = this.accepted.get(title);
 		if (accepted) {
-			this.accepted.delete(tabName);
-			this.options.port.refresh(accepted.target);
+			this.accepted.delete(title);
+			this.options.port.refresh(accepted.note);
 		}
 	}
 
@@ -192,31 +192,31 @@ export class PendingReviews implements EditReview {
 			this.settle(entry, { kind: "rejected" }, true);
 			closed++;
 		}
-		for (const tabName of this.options.port.openTabNames()) {
-			if (this.pending.has(tabName)) continue;
-			this.options.port.close(tabName);
+		for (const title of this.options.port.openTitles()) {
+			if (this.pending.has(title)) continue;
+			this.options.port.close(title);
 			closed++;
 		}
-		for (const [tabName, accepted] of this.accepted) {
-			if (accepted.sessionId === sessionId) this.accepted.delete(tabName);
+		for (const [title, accepted] of this.accepted) {
+			if (accepted.sessionId === sessionId) this.accepted.delete(title);
 		}
 		return closed;
 	}
 
 	/** The pending review of this tab name, or the only one when no name is given. */
-	findPending(tabName?: string): PendingReview | undefined {
-		if (tabName !== undefined) return this.pending.get(tabName)?.review;
+	findPending(title?: string): PendingReview | undefined {
+		if (title !== undefined) return this.pending.get(title)?.review;
 		return this.pending.size === 1 ? [...this.pending.values()][0]?.review : undefined;
 	}
 
 	list(): PendingReviewInfo[] {
 		return [...this.pending.values()].map(({ review }) => ({
-			tabName: review.tabName,
-			path: review.target.relative,
+			title: review.title,
+			note: review.note.relative,
 			session: review.sessionId,
 			since: review.since.toISOString(),
-			originalChars: review.originalText.length,
-			proposedChars: review.proposedText.length,
+			beforeChars: review.before.length,
+			afterChars: review.after.length,
 			isNewFile: review.isNewFile,
 		}));
 	}
@@ -244,7 +244,7 @@ export class PendingReviews implements EditReview {
 			stopWatchingSignal: () => signal.removeEventListener("abort", onAbort),
 		};
 		signal.addEventListener("abort", onAbort, { once: true });
-		this.pending.set(review.tabName, entry);
+		this.pending.set(review.title, entry);
 		try {
 			const shown = this.options.port.show(review);
 			if (shown instanceof Promise) shown.catch((error: unknown) => this.failToShow(entry, error));
@@ -259,31 +259,31 @@ export class PendingReviews implements EditReview {
 	}
 
 	private settle(entry: PendingEntry, decision: ReviewDecision, closeView: boolean): void {
-		if (this.pending.get(entry.review.tabName) !== entry) return;
-		this.pending.delete(entry.review.tabName);
+		if (this.pending.get(entry.review.title) !== entry) return;
+		this.pending.delete(entry.review.title);
 		entry.stopWatchingSignal();
 		if (decision.kind === "accepted") this.rememberAccept(entry.review);
-		if (closeView) this.options.port.close(entry.review.tabName);
+		if (closeView) this.options.port.close(entry.review.title);
 		entry.decide(decision);
 	}
 
 	private rememberAccept(review: PendingReview): void {
-		this.accepted.set(review.tabName, { target: review.target, sessionId: review.sessionId });
+		this.accepted.set(review.title, { note: review.note, sessionId: review.sessionId });
 		if (this.accepted.size > MAX_REMEMBERED_ACCEPTS) {
 			const oldest = this.accepted.keys().next().value;
 			if (oldest !== undefined) this.accepted.delete(oldest);
 		}
 	}
 
-	private find(tabName: string, reviewId: number | undefined): PendingEntry | undefined {
-		const entry = this.pending.get(tabName);
+	private find(title: string, reviewId: number | undefined): PendingEntry | undefined {
+		const entry = this.pending.get(title);
 		return entry && (reviewId === undefined || entry.review.id === reviewId) ? entry : undefined;
 	}
 
-	private pendingCountFor(sessionId: number, replacedTab: string): number {
+	private pendingCountFor(sessionId: number, replacedTitle: string): number {
 		let count = 0;
 		for (const entry of this.pending.values()) {
-			if (entry.review.sessionId === sessionId && entry.review.tabName !== replacedTab) count++;
+			if (entry.review.sessionId === sessionId && entry.review.title !== replacedTitle) count++;
 		}
 		return count;
 	}

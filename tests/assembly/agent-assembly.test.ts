@@ -57,13 +57,13 @@ describe("assembleAgent", () => {
 		await waitUntil(() => fixture.bridge.reviews.findPending() !== undefined, "the review to open");
 		const pending = fixture.bridge.reviews.findPending();
 		expect(pending).toMatchObject({
-			proposedText: "# Note\nsecond draft\n",
-			originalText: "# Note\nfirst draft\n",
+			after: "# Note\nsecond draft\n",
+			before: "# Note\nfirst draft\n",
 			sessionId: -1,
 			proposer: { surface: "panel", client: "Claude Code (agent panel)", tool: "Edit" },
 		});
 		expect(readFileSync(file, "utf8")).toBe("# Note\nfirst draft\n");
-		fixture.bridge.reviews.accept(pending?.tabName ?? "", "# Note\nthe user's draft\n");
+		fixture.bridge.reviews.accept(pending?.title ?? "", "# Note\nthe user's draft\n");
 		const decision = await decided;
 		if (decision.behavior !== "allow") throw new Error(decision.message);
 		runEditLikeCli(request, decision.updatedInput);
@@ -94,7 +94,7 @@ describe("assembleAgent", () => {
 			const decided = gate.decide(request, noQuestions);
 			await waitUntil(() => tagged.bridge.reviews.findPending() !== undefined, "the review to open");
 			tagged.bridge.reviews.accept(
-				tagged.bridge.reviews.findPending()?.tabName ?? "",
+				tagged.bridge.reviews.findPending()?.title ?? "",
 				"# Plans\nsecret plans #private\n",
 			);
 			const decision = await decided;
@@ -119,7 +119,7 @@ describe("assembleAgent", () => {
 			noQuestions,
 		);
 		await waitUntil(() => fixture.bridge.reviews.findPending() !== undefined, "the review to open");
-		fixture.bridge.reviews.reject(fixture.bridge.reviews.findPending()?.tabName ?? "");
+		fixture.bridge.reviews.reject(fixture.bridge.reviews.findPending()?.title ?? "");
 		expect(await decided).toEqual({
 			behavior: "deny",
 			message: `The user rejected this change to ${file}. Their reason: the user rejected the change in the review. Nothing was written.`,

@@ -32,10 +32,10 @@ export function diffReviewPortContract(name: string, factory: DiffReviewPortFact
 			overrides: Partial<PendingReview> = {},
 		): PendingReview => ({
 			id: nextId++,
-			tabName,
-			target: location,
-			originalText: "alpha\n",
-			proposedText: "alpha, edited\n",
+			title: tabName,
+			note: location,
+			before: "alpha\n",
+			after: "alpha, edited\n",
 			isNewFile: false,
 			sessionId: 1,
 			proposer: { surface: "ide", client: "claude-code", session: 1, tool: "openDiff" },
@@ -45,41 +45,39 @@ export function diffReviewPortContract(name: string, factory: DiffReviewPortFact
 
 		it("lists no review before one is shown, and a shown review by its tab name", async () => {
 			const { port, location } = await open();
-			expect(port.openTabNames()).toEqual([]);
+			expect(port.openTitles()).toEqual([]);
 			await port.show(review(location("A.md"), "tab A"));
-			expect(port.openTabNames()).toEqual(["tab A"]);
+			expect(port.openTitles()).toEqual(["tab A"]);
 		});
 
 		it("shows a new review under a tab name already shown in the same place, and keeps other tabs", async () => {
 			const { port, location } = await open();
 			await port.show(review(location("A.md"), "tab A"));
-			await port.show(review(location("B.md"), "tab B", { originalText: "beta\n", proposedText: "beta!\n" }));
-			await port.show(review(location("A.md"), "tab A", { proposedText: "alpha, again\n" }));
-			expect([...port.openTabNames()].sort()).toEqual(["tab A", "tab B"]);
+			await port.show(review(location("B.md"), "tab B", { before: "beta\n", after: "beta!\n" }));
+			await port.show(review(location("A.md"), "tab A", { after: "alpha, again\n" }));
+			expect([...port.openTitles()].sort()).toEqual(["tab A", "tab B"]);
 		});
 
 		it("closes one tab by name; closing a tab that is not shown changes nothing and does not fail", async () => {
 			const { port, location } = await open();
 			await port.show(review(location("A.md"), "tab A"));
-			await port.show(review(location("B.md"), "tab B", { originalText: "beta\n" }));
+			await port.show(review(location("B.md"), "tab B", { before: "beta\n" }));
 			port.close("tab A");
 			port.close("never shown");
-			expect(port.openTabNames()).toEqual(["tab B"]);
+			expect(port.openTitles()).toEqual(["tab B"]);
 		});
 
 		it("shows a review of a note that does not exist yet", async () => {
 			const { port, location } = await open();
-			await port.show(
-				review(location("New.md"), "tab new", { originalText: "", proposedText: "fresh\n", isNewFile: true }),
-			);
-			expect(port.openTabNames()).toEqual(["tab new"]);
+			await port.show(review(location("New.md"), "tab new", { before: "", after: "fresh\n", isNewFile: true }));
+			expect(port.openTitles()).toEqual(["tab new"]);
 		});
 
 		it("refresh is harmless for a note that is not open, or not in the vault", async () => {
 			const { port, location } = await open();
 			expect(() => port.refresh(location("B.md"))).not.toThrow();
 			expect(() => port.refresh(location("Missing.md"))).not.toThrow();
-			expect(port.openTabNames()).toEqual([]);
+			expect(port.openTitles()).toEqual([]);
 		});
 	});
 }

@@ -123,12 +123,12 @@ describe("the agent panel's engine as the plugin builds it, with the real CLI", 
 			timeoutMs: TURN_TIMEOUT_MS,
 		});
 		expect(pending).toMatchObject({
-			originalText: "# Plan\nWrite the first chapter.\n",
-			proposedText: "# Plan\nWrite the second chapter.\n",
+			before: "# Plan\nWrite the first chapter.\n",
+			after: "# Plan\nWrite the second chapter.\n",
 			proposer: { tool: "Edit" },
 		});
 		expect(readFileSync(note, "utf8")).toBe("# Plan\nWrite the first chapter.\n");
-		bridge.bridge.reviews.reject(pending.tabName, undefined, "Keep the first chapter until the outline is done.");
+		bridge.bridge.reviews.reject(pending.title, undefined, "Keep the first chapter until the outline is done.");
 		expect((await next("turn-end")).outcome).toBe("done");
 		expect(readFileSync(note, "utf8")).toBe("# Plan\nWrite the first chapter.\n");
 		const followUp = await mock.waitForMainRequest({ since: 2 });
@@ -152,7 +152,7 @@ describe("the agent panel's engine as the plugin builds it, with the real CLI", 
 		});
 		expect(readFileSync(note, "utf8")).toBe("# Plan\nWrite the first chapter.\n");
 		const accepted = "# Plan\nWrite the second chapter, slowly.\n";
-		bridge.bridge.reviews.accept(pending.tabName, accepted);
+		bridge.bridge.reviews.accept(pending.title, accepted);
 		expect((await next("turn-end")).outcome).toBe("done");
 		expect(readFileSync(note, "utf8")).toBe(accepted);
 		const activity = bridge.bridge.activity;

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { contentHash } from "../../src/journal/content-hash";
 import { Journal } from "../../src/journal/journal";
 import { JournaledVaultIndex } from "../../src/journal/journaled-vault-index";
+import { JournalWriter } from "../../src/journal/journal-writer";
 import { MemoryJournalStore } from "../../src/journal/memory-journal-store";
 import { FolderVaultIndex } from "../../src/vault/folder/folder-vault-index";
 import type { VaultIndex } from "../../src/vault/notes/vault-index";
@@ -32,8 +33,7 @@ describe("JournaledVaultIndex", () => {
 		folder = new FolderVaultIndex({ root: vault, watch: false });
 		const store = new MemoryJournalStore();
 		const journal = new Journal({ store });
-		const index = new JournaledVaultIndex({
-			index: folder,
+		const writer = new JournalWriter({
 			journal,
 			bytes: {
 				readBytes: (path) =>
@@ -41,6 +41,7 @@ describe("JournaledVaultIndex", () => {
 			},
 			isPrivate: (path, text) => path.startsWith("Private/") || (text?.includes("#secret") ?? false),
 		});
+		const index = new JournaledVaultIndex({ index: folder, writer });
 		return { index, journal, store, vault };
 	}
 
@@ -62,9 +63,11 @@ describe("JournaledVaultIndex", () => {
 		const bare = { refresh: () => Promise.resolve(), notePaths: () => [] } as unknown as VaultIndex;
 		const index = new JournaledVaultIndex({
 			index: bare,
-			journal: new Journal({ store }),
-			bytes: { readBytes: () => Promise.resolve(undefined) },
-			isPrivate: () => false,
+			writer: new JournalWriter({
+				journal: new Journal({ store }),
+				bytes: { readBytes: () => Promise.resolve(undefined) },
+				isPrivate: () => false,
+			}),
 		});
 		expect([index.textNow, index.tagsOf, index.frontmatterOf, index.searchText, index.searchTextsOf]).toEqual([
 			undefined,

@@ -16,16 +16,16 @@ export class FakeReviewPort implements DiffReviewPort {
 			this.failNextShow = undefined;
 			throw error;
 		}
-		this.views.set(review.tabName, review);
+		this.views.set(review.title, review);
 	}
 
-	close(tabName: string): void {
-		this.closed.push(tabName);
-		this.views.delete(tabName);
-		this.leftovers.delete(tabName);
+	close(title: string): void {
+		this.closed.push(title);
+		this.views.delete(title);
+		this.leftovers.delete(title);
 	}
 
-	openTabNames(): string[] {
+	openTitles(): string[] {
 		return [...this.views.keys(), ...this.leftovers];
 	}
 

@@ -44,13 +44,13 @@ describe("PendingReviews", () => {
 		const s = setup();
 		const { decision } = await propose(s, proposal("one", { before: "what the tool read\n" }));
 		expect(s.port.views.get("one")).toMatchObject({
-			originalText: "what the tool read\n",
-			proposedText: "# Note\nmore\n",
+			before: "what the tool read\n",
+			after: "# Note\nmore\n",
 			isNewFile: false,
 			sessionId: 0,
-			target: { relative: "note.md" },
+			note: { relative: "note.md" },
 			proposer: { surface: "vault-tools", client: "Claude's vault tools", tool: "edit_note" },
-			takesRejectReason: true,
+			hearsReason: true,
 		});
 		expect(s.reviews.accept("one")).toEqual({ kind: "accepted" });
 		expect(await decision).toEqual({ kind: "accepted", text: "# Note\nmore\n", edited: false });
@@ -67,7 +67,7 @@ describe("PendingReviews", () => {
 		const s = setup();
 		const cannotApply = "A note the vault tools cannot show is already at this path.";
 		const { decision } = await propose(s, proposal("blocked", { before: undefined, cannotApply }));
-		expect(s.port.views.get("blocked")).toMatchObject({ originalText: "", isNewFile: true, cannotApply });
+		expect(s.port.views.get("blocked")).toMatchObject({ before: "", isNewFile: true, cannotApply });
 		expect(s.reviews.accept("blocked")).toEqual({ kind: "refused", reason: cannotApply });
 		expect(await decision).toEqual({ kind: "rejected" });
 	});

@@ -96,7 +96,7 @@ describe("a client killed mid-request", () => {
 		await waitUntil(() => port.views.size === 2, "both reviews to show");
 		doomed.ws.terminate();
 		await waitUntil(() => reviews.list().length === 1, "the doomed review to go");
-		expect(reviews.list().map((review) => review.tabName)).toEqual(["other tab"]);
+		expect(reviews.list().map((review) => review.title)).toEqual(["other tab"]);
 		expect(port.closed).toEqual(["doomed tab"]);
 		expect(bridge.host.status().clients.map((c) => c.id)).toEqual([2]);
 		// The survivor is still served and its review can still be decided.

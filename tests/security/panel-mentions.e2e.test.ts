@@ -110,14 +110,14 @@ describe("what the panel hands the CLI of mentions and attachments (built plugin
 			timeoutMs: 90_000,
 		});
 		expect(pending).toMatchObject({
-			originalText: "# Open\nThe first chapter.\n",
-			proposedText: "# Open\nThe second chapter.\n",
+			before: "# Open\nThe first chapter.\n",
+			after: "# Open\nThe second chapter.\n",
 		});
 		const first = built.mock.mainRequests[0]?.body;
 		expect(JSON.stringify(first)).toContain(
 			JSON.stringify({ type: "text", media_type: "text/plain", data: "The first chapter." }),
 		);
-		bridge?.reviews.reject(pending.tabName, undefined, "Not yet.");
+		bridge?.reviews.reject(pending.title, undefined, "Not yet.");
 		expect((await recorded.next("turn-end")).outcome).toBe("done");
 	});
 });

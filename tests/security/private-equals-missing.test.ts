@@ -245,7 +245,7 @@ describe("a private note answers exactly as a missing one, on every surface (iss
 		const inProcessReviews: Reviews = {
 			pending: () => Promise.resolve(assembled.bridge.reviews.list().length > 0),
 			rejectPending: async () => {
-				for (const review of assembled.bridge.reviews.list()) assembled.bridge.reviews.reject(review.tabName);
+				for (const review of assembled.bridge.reviews.list()) assembled.bridge.reviews.reject(review.title);
 				await Promise.resolve();
 			},
 		};

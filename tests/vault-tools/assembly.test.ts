@@ -66,11 +66,11 @@ describe("assembleBridge's vault tools", () => {
 		await waitUntil(() => headless.bridge.reviews.list().length === 1, "the review");
 		const [info] = headless.bridge.reviews.list();
 		expect(info).toMatchObject({
-			path: "Note.md",
+			note: "Note.md",
 			session: 0,
-			tabName: expect.stringMatching(/^Vault tools #\d+: edit_note Note\.md$/) as unknown,
+			title: expect.stringMatching(/^Vault tools #\d+: edit_note Note\.md$/) as unknown,
 		});
-		headless.bridge.reviews.reject(info?.tabName ?? "");
+		headless.bridge.reviews.reject(info?.title ?? "");
 		expect((await pending).content[0]?.text).toMatch(/rejected/);
 		expect(readFileSync(join(vaultPath, "Note.md"), "utf8")).toContain("second line");
 	});
@@ -79,7 +79,7 @@ describe("assembleBridge's vault tools", () => {
 		review = true;
 		const free = call("create_note", { path: "Free.md", content: "# Mine\n" });
 		await waitUntil(() => headless.bridge.reviews.list().length === 1, "the review of the free path");
-		headless.bridge.reviews.reject(headless.bridge.reviews.list()[0]?.tabName ?? "");
+		headless.bridge.reviews.reject(headless.bridge.reviews.list()[0]?.title ?? "");
 		const freeAnswer = (await free).content[0]?.text ?? "";
 
 		const taken = call("create_note", { path: "Diary.md", content: "# Mine\n" });
@@ -87,10 +87,10 @@ describe("assembleBridge's vault tools", () => {
 		const pending = headless.bridge.reviews.findPending();
 		expect(pending).toMatchObject({
 			isNewFile: true,
-			originalText: "",
+			before: "",
 			cannotApply: expect.stringMatching(/^A note the vault tools cannot show/) as unknown,
 		});
-		headless.bridge.reviews.accept(pending?.tabName ?? "");
+		headless.bridge.reviews.accept(pending?.title ?? "");
 		expect((await taken).content[0]?.text?.replace("Diary.md", "X")).toBe(freeAnswer.replace("Free.md", "X"));
 		expect(freeAnswer).toMatch(/^Not created: the user rejected the change in the review/);
 		expect(readFileSync(join(vaultPath, "Diary.md"), "utf8")).toBe("Dear diary %% #private %%\n");

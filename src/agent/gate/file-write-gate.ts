@@ -9,7 +9,7 @@ import {
 	type CliEditResult,
 } from "./cli-edit";
 import { editForAcceptedText } from "./edit-for-accepted-text";
-import type { JournaledWrite, WriteJournal } from "../../journal/panel-write-journal";
+import type { JournaledWrite, WriteJournal } from "../../journal/journal-writer";
 import type { GateVault } from "./gate-ports";
 import { applyNotebookEdit, type NotebookEditInput } from "./notebook-edit";
 

@@ -1,4 +1,4 @@
-/** What the tool gate needs from the vault. Types only: the assembly supplies them. */
+/** What the tool gate needs from the vault, as types; `PrivacyGateVault` (`privacy-gate-vault.ts`) implements it. */
 
 /**
  * Where a path Claude gave leads, by the vault's privacy boundary: a vault path Claude may see (a new file judged

@@ -10,7 +10,7 @@ import type {
 } from "../agent-session";
 import { FILE_MISSING } from "./cli-edit";
 import { FILE_WRITE_TOOLS, FileWriteGate } from "./file-write-gate";
-import type { WriteJournal } from "../../journal/panel-write-journal";
+import type { WriteJournal } from "../../journal/journal-writer";
 import type { GateVault } from "./gate-ports";
 import { ruleFor, ruleMatches, type PermissionRule, type PermissionRules } from "./permission-rules";
 import { toolUseSummary } from "./tool-use-summary";

@@ -3,24 +3,26 @@ import { textResult, type ToolDefinition, type ToolResult } from "../../protocol
 import type { PendingReviews } from "../../review/pending-reviews";
 import { answeringArgumentErrors, requiredString } from "../../protocol/tool-arguments";
 
+const NAME = "close_tab";
+
+const INPUT_SCHEMA: JsonObject = {
+	type: "object",
+	properties: { tab_name: { type: "string", description: "The tab_name given to openDiff" } },
+	required: ["tab_name"],
+	additionalProperties: false,
+};
+
 /** `close_tab`: the CLI is done with a review (decided here, in the terminal, or abandoned). */
-export class CloseTabTool implements ToolDefinition {
-	readonly name = "close_tab";
-	readonly description =
-		"Close the review view opened by openDiff for this tab name. A review still waiting for a decision is rejected.";
-	readonly inputSchema: JsonObject = {
-		type: "object",
-		properties: { tab_name: { type: "string", description: "The tab_name given to openDiff" } },
-		required: ["tab_name"],
-		additionalProperties: false,
+export function createCloseTabTool(reviews: PendingReviews): ToolDefinition {
+	return {
+		name: NAME,
+		description:
+			"Close the review view opened by openDiff for this tab name. A review still waiting for a decision is rejected.",
+		inputSchema: INPUT_SCHEMA,
+		call: (args: JsonObject): Promise<ToolResult> =>
+			answeringArgumentErrors(() => {
+				reviews.closeTab(requiredString(args, "tab_name", NAME));
+				return textResult("TAB_CLOSED");
+			}),
 	};
-
-	constructor(private readonly reviews: PendingReviews) {}
-
-	call(args: JsonObject): Promise<ToolResult> {
-		return answeringArgumentErrors(() => {
-			this.reviews.closeTab(requiredString(args, "tab_name", this.name));
-			return textResult("TAB_CLOSED");
-		});
-	}
 }

@@ -1,9 +1,9 @@
 import type { ToolDefinition } from "../../protocol/mcp-types";
 import type { ToolRegistry } from "../../protocol/tool-registry";
 import type { PendingReviews } from "../../review/pending-reviews";
-import { CloseAllDiffTabsTool } from "./close-all-diff-tabs";
-import { CloseTabTool } from "./close-tab";
-import { OpenDiffTool, type OpenDiffOptions } from "./open-diff";
+import { createCloseAllDiffTabsTool } from "./close-all-diff-tabs";
+import { createCloseTabTool } from "./close-tab";
+import { createOpenDiffTool, type OpenDiffToolDeps } from "./open-diff";
 
 /** The three tools behind the "Review Claude's edits in Obsidian" setting. */
 export class DiffReviewTools {
@@ -12,13 +12,13 @@ export class DiffReviewTools {
 
 	constructor(
 		private readonly registry: ToolRegistry,
-		options: OpenDiffOptions & { reviews: PendingReviews },
+		options: OpenDiffToolDeps & { reviews: PendingReviews },
 	) {
 		this.reviews = options.reviews;
 		this.tools = [
-			new OpenDiffTool(options),
-			new CloseTabTool(this.reviews),
-			new CloseAllDiffTabsTool(this.reviews),
+			createOpenDiffTool(options),
+			createCloseTabTool(this.reviews),
+			createCloseAllDiffTabsTool(this.reviews),
 		];
 	}
 

@@ -32,7 +32,7 @@ export interface DiffReviewViewState {
 }
 
 export function diffReviewViewState(review: PendingReview): DiffReviewViewState {
-	return { tabName: review.tabName, path: normalizePath(review.target.relative) };
+	return { tabName: review.title, path: normalizePath(review.note.relative) };
 }
 
 /**
@@ -79,7 +79,7 @@ export class DiffReviewView extends ItemView {
 
 	/** The tab name this view shows, including one restored from a saved workspace. */
 	get tabName(): string | undefined {
-		return this.review?.tabName ?? this.restored.tabName;
+		return this.review?.title ?? this.restored.tabName;
 	}
 
 	get pendingReview(): PendingReview | undefined {
@@ -87,7 +87,7 @@ export class DiffReviewView extends ItemView {
 	}
 
 	private get notePath(): string | undefined {
-		return this.review ? normalizePath(this.review.target.relative) : this.restored.path;
+		return this.review ? normalizePath(this.review.note.relative) : this.restored.path;
 	}
 
 	override onload(): void {
@@ -168,7 +168,7 @@ export class DiffReviewView extends ItemView {
 	}
 
 	private async currentNoteText(review: PendingReview): Promise<string | undefined> {
-		const path = normalizePath(review.target.relative);
+		const path = normalizePath(review.note.relative);
 		let editorText: string | undefined;
 		this.app.workspace.iterateAllLeaves((leaf) => {
 			if (editorText === undefined && leaf.view instanceof MarkdownView && leaf.view.file?.path === path)
@@ -194,13 +194,13 @@ export class DiffReviewView extends ItemView {
 			return;
 		}
 		const input = {
-			path: review.target.relative,
-			before: review.originalText,
-			proposed: review.proposedText,
+			path: review.note.relative,
+			before: review.before,
+			proposed: review.after,
 			proposer: review.proposer,
 			time: review.since,
 			isNewFile: review.isNewFile,
-			asksReason: review.takesRejectReason === true,
+			asksReason: review.hearsReason === true,
 			...(review.cannotApply !== undefined ? { cannotApply: review.cannotApply } : {}),
 		};
 		this.panel = new ReviewPanel(root, input, {

@@ -21,25 +21,25 @@ export class ObsidianReviewPort implements DiffReviewPort {
 
 	async show(review: PendingReview): Promise<void> {
 		this.rememberPreEditText(review);
-		const existing = this.viewsOf(review.tabName)[0];
+		const existing = this.viewsOf(review.title)[0];
 		if (existing) {
 			existing.showReview(review, this.actions);
 			await this.app.workspace.revealLeaf(existing.leaf);
 			return;
 		}
 		const leaf = this.app.workspace.getLeaf("tab");
-		this.opening.set(review.tabName, leaf);
+		this.opening.set(review.title, leaf);
 		try {
 			await leaf.setViewState({ type: DIFF_VIEW_TYPE, active: true, state: { ...diffReviewViewState(review) } });
 		} catch (error) {
 			// A view that failed to open must not leave an empty tab behind; the caller reports the error.
-			if (this.opening.get(review.tabName) === leaf) this.opening.delete(review.tabName);
+			if (this.opening.get(review.title) === leaf) this.opening.delete(review.title);
 			leaf.detach();
 			throw error;
 		}
 		// Closed while opening: the leaf is already detached.
-		if (this.opening.get(review.tabName) !== leaf) return;
-		this.opening.delete(review.tabName);
+		if (this.opening.get(review.title) !== leaf) return;
+		this.opening.delete(review.title);
 		const view = leaf.view;
 		if (!(view instanceof DiffReviewView)) {
 			leaf.detach();
@@ -59,7 +59,7 @@ export class ObsidianReviewPort implements DiffReviewPort {
 	}
 
 	/** Review tabs open now, including deferred ones restored from an earlier run. */
-	openTabNames(): string[] {
+	openTitles(): string[] {
 		return this.reviewLeaves()
 			.map(tabNameOf)
 			.filter((name): name is string => name !== undefined);
@@ -86,9 +86,9 @@ export class ObsidianReviewPort implements DiffReviewPort {
 	}
 
 	private rememberPreEditText(review: PendingReview): void {
-		const path = normalizePath(review.target.relative);
+		const path = normalizePath(review.note.relative);
 		this.preEditText.delete(path);
-		this.preEditText.set(path, review.originalText);
+		this.preEditText.set(path, review.before);
 		if (this.preEditText.size > MAX_REMEMBERED_NOTES) {
 			const oldest = this.preEditText.keys().next().value;
 			if (oldest !== undefined) this.preEditText.delete(oldest);

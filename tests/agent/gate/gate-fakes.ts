@@ -1,7 +1,7 @@
 import type { AskingSession, ToolPermissionAnswer, ToolPermissionRequest } from "../../../src/agent/agent-session";
 import type { EditProposal, EditReview, ReviewDecision } from "../../../src/review/edit-proposal";
 import type { GatePath, GateVault } from "../../../src/agent/gate/gate-ports";
-import type { ApprovedWrite, JournaledWrite, WriteJournal } from "../../../src/journal/panel-write-journal";
+import type { ApprovedWrite, JournaledWrite, WriteJournal } from "../../../src/journal/journal-writer";
 
 const ROOT = "/vault";
 

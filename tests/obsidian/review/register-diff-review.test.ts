@@ -6,10 +6,10 @@ import { App, type FakeElement, Plugin, type WorkspaceLeaf } from "../../__mocks
 
 const review = (tabName: string, id = 1): PendingReview => ({
 	id,
-	tabName,
-	target: { relative: "Notes/a.md", absolute: "/vault/Notes/a.md" },
-	originalText: "old\n",
-	proposedText: "new\n",
+	title: tabName,
+	note: { relative: "Notes/a.md", absolute: "/vault/Notes/a.md" },
+	before: "old\n",
+	after: "new\n",
 	isNewFile: false,
 	sessionId: 1,
 	proposer: { surface: "ide", client: "claude-code", session: 1, tool: "openDiff" },
@@ -117,7 +117,7 @@ describe("registerDiffReviewView", () => {
 		const leaf = await shownReview("tab", 6, calls, {
 			...review("tab", 6),
 			proposer: { surface: "vault-tools", client: "Claude's vault tools", tool: "edit_note" },
-			takesRejectReason: true,
+			hearsReason: true,
 		});
 		app.workspace.setActiveLeaf(leaf);
 		const field = (leaf.view as unknown as { contentEl: FakeElement }).contentEl.findAll("ccb-review-reason")[0];

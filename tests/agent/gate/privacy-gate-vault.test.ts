@@ -1,11 +1,11 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { PanelGateVault } from "../../src/assembly/panel-gate-vault";
-import { VaultPrivacy } from "../../src/vault/privacy/vault-privacy";
-import { VaultPaths } from "../../src/vault/vault-paths";
-import { makeTempDir } from "../helpers/temp-dir";
+import { PrivacyGateVault } from "../../../src/agent/gate/privacy-gate-vault";
+import { VaultPrivacy } from "../../../src/vault/privacy/vault-privacy";
+import { VaultPaths } from "../../../src/vault/vault-paths";
+import { makeTempDir } from "../../helpers/temp-dir";
 
-const temp = makeTempDir("panel-gate-vault");
+const temp = makeTempDir("privacy-gate-vault");
 const root = join(temp.path, "vault");
 mkdirSync(join(root, "Private"), { recursive: true });
 mkdirSync(join(root, "Public"));
@@ -24,7 +24,7 @@ function vault() {
 		rules: () => ({ folders: ["Private"], tags: ["secret"] }),
 		tagsOf: (path) => (path === "tagged.md" ? ["secret"] : []),
 	});
-	const gateVault = new PanelGateVault(privacy, {
+	const gateVault = new PrivacyGateVault(privacy, {
 		readBytes: (absolute) => {
 			reads.push(absolute);
 			return Promise.resolve(Buffer.from("text", "utf8"));
@@ -33,7 +33,7 @@ function vault() {
 	return { gateVault, reads };
 }
 
-describe("PanelGateVault", () => {
+describe("PrivacyGateVault", () => {
 	it("judges a path Claude gives through the vault's privacy boundary", async () => {
 		const { gateVault } = vault();
 		expect(await gateVault.locate(join(root, "Public", "note.md"))).toEqual({

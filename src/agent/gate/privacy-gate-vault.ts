@@ -1,8 +1,7 @@
-import { stat } from "node:fs/promises";
-import type { GatePath, GateVault } from "../agent/gate/gate-ports";
-import { readFile } from "node:fs/promises";
-import type { VaultPrivacy } from "../vault/privacy/vault-privacy";
-import { VaultPathError, type VaultLocation } from "../vault/vault-paths";
+import { readFile, stat } from "node:fs/promises";
+import type { VaultPrivacy } from "../../vault/privacy/vault-privacy";
+import { VaultPathError, type VaultLocation } from "../../vault/vault-paths";
+import type { GatePath, GateVault } from "./gate-ports";
 
 /** A file's bytes; undefined when there is none. Other failures are thrown. */
 async function bytesIfExists(absolutePath: string): Promise<Uint8Array | undefined> {
@@ -32,7 +31,7 @@ async function kindOnDisk(absolutePath: string): Promise<PathKind> {
  * tags, hidden, the link's target too), a folder or a new file by its folder alone, as the vault tools judge a new
  * note. A file is read through the boundary's reader, which never reads a private file.
  */
-export class PanelGateVault implements GateVault {
+export class PrivacyGateVault implements GateVault {
 	private readonly readBytes: (absolutePath: string) => Promise<Uint8Array | undefined>;
 	private readonly kindOf: (absolutePath: string) => Promise<PathKind>;
 

@@ -1,4 +1,4 @@
-import { PanelWriteJournal, type ApprovedWrite } from "../../src/journal/panel-write-journal";
+import { JournalWriter, type ApprovedWrite } from "../../src/journal/journal-writer";
 import { contentHash } from "../../src/journal/content-hash";
 import { Journal } from "../../src/journal/journal";
 import { MemoryJournalStore } from "../../src/journal/memory-journal-store";
@@ -6,25 +6,33 @@ import { MemoryJournalStore } from "../../src/journal/memory-journal-store";
 const bytes = (text: string): Uint8Array => Buffer.from(text, "utf8");
 
 function setup(files: Record<string, string>) {
-	const disk = new Map(Object.entries(files).map(([path, text]) => [`/vault/${path}`, bytes(text)]));
+	const disk = new Map(Object.entries(files).map(([path, text]) => [path, bytes(text)]));
 	const store = new MemoryJournalStore();
 	const journal = new Journal({ store });
 	// The vault's rules as the journal applies them: a note in Private/, or one whose text has #private.
 	const isPrivate = (path: string, text?: string): boolean =>
 		path.startsWith("Private/") || (text?.includes("#private") ?? false);
-	const writes = new PanelWriteJournal({
+	const readBytes = (path: string) => Promise.resolve(disk.get(path));
+	const writer = new JournalWriter({
 		journal,
-		absolutePath: (path) => `/vault/${path}`,
-		readBytes: (absolute) => Promise.resolve(disk.get(absolute)),
 		isPrivate,
+		bytes: { readBytes: () => Promise.reject(new Error("the root's cache")) },
 	});
+	// The panel's CLI writes outside the root's cache: what it wrote is read from disk.
+	const writes = writer.approvedBy({ surface: "panel", client: "claude-code", bytes: { readBytes } });
 	// The gate hands over the bytes it read once for the review; the journal does not read them again.
 	const approve = (write: Omit<ApprovedWrite, "before">) =>
-		writes.approved({ ...write, before: disk.get(`/vault/${write.path}`) });
-	return { disk, store, journal, writes: { approved: approve } };
+		writes.approved({ ...write, before: disk.get(write.path) });
+	/** A write of `tool` allowed in CLI session "cli-1", then the CLI's result: `after` written, or (undefined) failed. */
+	const written = async (tool: string, path: string, summary: string, after: string | undefined) => {
+		const write = await approve({ path, tool, summary, sessionId: "cli-1" });
+		if (after !== undefined) disk.set(path, bytes(after));
+		await write.finished(after !== undefined);
+	};
+	return { disk, store, journal, writes: { approved: approve }, written };
 }
 
-describe("PanelWriteJournal", () => {
+describe("JournalWriter: a surface whose own tool writes (the panel's CLI)", () => {
 	it("keeps the file's bytes when the write is allowed, and records the change when the CLI reports it", async () => {
 		const { disk, journal, writes } = setup({ "note.md": "before\n" });
 		const write = await writes.approved({
@@ -34,7 +42,7 @@ describe("PanelWriteJournal", () => {
 			sessionId: "cli-1",
 		});
 		// The pre-image is the text when the write was allowed, whatever happens before the CLI writes.
-		disk.set("/vault/note.md", bytes("after\n"));
+		disk.set("note.md", bytes("after\n"));
 		await write.finished(true);
 		await write.finished(true);
 		const entries = await journal.entries();
@@ -60,22 +68,9 @@ describe("PanelWriteJournal", () => {
 	});
 
 	it("a new file is recorded as created; a failed tool records no change; one CLI session is one journal session", async () => {
-		const { disk, journal, writes } = setup({});
-		const created = await writes.approved({
-			path: "new.md",
-			tool: "Write",
-			summary: "Write new.md",
-			sessionId: "cli-1",
-		});
-		disk.set("/vault/new.md", bytes("new\n"));
-		await created.finished(true);
-		const failed = await writes.approved({
-			path: "other.md",
-			tool: "Write",
-			summary: "Write other.md",
-			sessionId: "cli-1",
-		});
-		await failed.finished(false);
+		const { journal, written } = setup({});
+		await written("Write", "new.md", "Write new.md", "new\n");
+		await written("Write", "other.md", "Write other.md", undefined);
 		const entries = await journal.entries();
 		const byTool = new Map(entries.map((entry) => [entry.args, entry]));
 		expect(byTool.get("Write new.md")?.changes).toEqual([
@@ -87,15 +82,8 @@ describe("PanelWriteJournal", () => {
 	});
 
 	it("an Edit that adds a private tag keeps only that a private note was written: no name, no path in the arguments, no change, no earlier text", async () => {
-		const { disk, store, journal, writes } = setup({ "Diary.md": "secret plans\n" });
-		const write = await writes.approved({
-			path: "Diary.md",
-			tool: "Edit",
-			summary: "Edit /vault/Diary.md",
-			sessionId: "cli-1",
-		});
-		disk.set("/vault/Diary.md", bytes("secret plans\n#private\n"));
-		await write.finished(true);
+		const { store, journal, written } = setup({ "Diary.md": "secret plans\n" });
+		await written("Edit", "Diary.md", "Edit /vault/Diary.md", "secret plans\n#private\n");
 		const [entry] = await journal.entries();
 		expect(entry).toMatchObject({
 			tool: "Edit",
@@ -111,23 +99,9 @@ describe("PanelWriteJournal", () => {
 	});
 
 	it("a Write that creates a note with a private tag, or in a private folder, is kept the same way", async () => {
-		const { disk, store, journal, writes } = setup({});
-		const tagged = await writes.approved({
-			path: "Plans.md",
-			tool: "Write",
-			summary: "Write /vault/Plans.md",
-			sessionId: "cli-1",
-		});
-		disk.set("/vault/Plans.md", bytes("---\ntags: [x]\n---\n#private plans\n"));
-		await tagged.finished(true);
-		const foldered = await writes.approved({
-			path: "Private/Q.md",
-			tool: "Write",
-			summary: "Write /vault/Private/Q.md",
-			sessionId: "cli-1",
-		});
-		disk.set("/vault/Private/Q.md", bytes("q\n"));
-		await foldered.finished(true);
+		const { store, journal, written } = setup({});
+		await written("Write", "Plans.md", "Write /vault/Plans.md", "---\ntags: [x]\n---\n#private plans\n");
+		await written("Write", "Private/Q.md", "Write /vault/Private/Q.md", "q\n");
 		const entries = await journal.entries();
 		expect(entries.map((entry) => ({ notes: entry.notes, args: entry.args, changes: entry.changes }))).toEqual([
 			{ notes: [], args: "Write (a private note)", changes: [] },
