@@ -43,6 +43,8 @@ export default class ClaudeCodeBridgePlugin extends Plugin {
 		});
 		this.settingsHost = settings;
 		this.statusBar = new StatusBar(this.addStatusBarItem());
+		// The bridge starts at layout ready: until then it is starting, not off.
+		if (this.settingsHost.settings.enabled) this.statusBar.show({ state: "starting", clients: [] });
 		const access = { paths: () => this.bridge?.bridge.paths, notifier: () => this.bridge?.bridge.notifier };
 		this.editorTracker = new EditorTracker(this, access);
 		this.editorTracker.register();
@@ -100,6 +102,7 @@ export default class ClaudeCodeBridgePlugin extends Plugin {
 
 	override onunload(): void {
 		this.bridgeStarts++;
+		void this.settingsHost.flushSettings();
 	}
 
 	private startLoadedBridge(runtime: BridgeRuntime): void {

@@ -85,14 +85,35 @@ export interface ShellCommandFacts {
 /** The user's answer to a `ToolPermissionRequest`. */
 export type ToolPermissionAnswer = { kind: "allow"; scope: PermissionScope } | { kind: "deny"; reason?: string };
 
+/** A slash command the CLI offers. */
+export interface OfferedCommand {
+	name: string;
+	description: string;
+}
+
+/** A model the CLI offers; `value` is what `setModel` takes ("default" is the CLI's own choice). */
+export interface OfferedModel {
+	value: string;
+	label: string;
+	description: string;
+}
+
+/** How the user decided a review of Claude's edit, as the panel tells it. */
+export type ReviewDecisionWords =
+	{ kind: "accepted"; edited: boolean } | { kind: "rejected"; reason?: string } | { kind: "withdrawn" };
+
 /** Everything a session tells the panel, in order. */
 export type AgentEvent =
 	/** The CLI started (or resumed) and reported what it offers. */
 	| { kind: "ready"; sessionId: string; model?: string; slashCommands: readonly string[]; cliVersion?: string }
+	/** What the CLI offers, from its first answer (before any message): slash commands and models. */
+	| { kind: "offers"; commands: readonly OfferedCommand[]; models: readonly OfferedModel[] }
 	/** The user's message was handed to the CLI (after waiting in the queue, if Claude was busy). */
 	| { kind: "user-message"; message: UserMessage }
 	/** Streamed text of Claude's reply; `blockId` groups the deltas of one reply block. */
 	| { kind: "text-delta"; blockId: string; text: string }
+	/** That reply block is complete (the model closed it); no more deltas follow for `blockId`. */
+	| { kind: "text-end"; blockId: string }
 	/** A tool call Claude made. */
 	| { kind: "tool-call"; toolUseId: string; toolName: string; input: Readonly<Record<string, unknown>> }
 	/** A tool call's result, as Claude received it. */
@@ -101,6 +122,10 @@ export type AgentEvent =
 	| { kind: "permission-request"; request: ToolPermissionRequest }
 	/** A permission request was settled (answered by the user, by a rule, or withdrawn). */
 	| { kind: "permission-settled"; id: string; outcome: "allowed" | "denied" }
+	/** An edit Claude proposed with `toolUseId` waits in the review for the user's decision. */
+	| { kind: "review-waiting"; toolUseId: string }
+	/** The user decided that review; `reason` is what they gave for a rejection. */
+	| { kind: "review-decided"; toolUseId: string; decision: ReviewDecisionWords }
 	/** The turn ended. */
 	| { kind: "turn-end"; outcome: "done" | "interrupted" | "error"; usage: TurnUsage; error?: string }
 	/** The CLI could not start or stopped; `message` says what to do. */
@@ -169,7 +194,12 @@ export type ToolUseDecision =
 export interface AskingSession {
 	readonly sessionId: string | undefined;
 	ask(request: ToolPermissionRequest): Promise<ToolPermissionAnswer>;
+	/** Tells the panel an edit waits in the review (no decision yet), or how the user decided it. */
+	reviewing?: ReviewNews;
 }
+
+/** An edit's review as the panel hears of it: shown (no decision), then decided. */
+export type ReviewNews = (toolUseId: string, decision?: ReviewDecisionWords) => void;
 
 /**
  * Decides every tool use before it runs: file writes go to the review view, the vault's own tools run (they

@@ -220,6 +220,10 @@ export class FakeElement {
 	removeEventListener(type: string, listener: (event: unknown) => void): void {
 		this.listeners.get(type)?.delete(listener);
 	}
+	/** Test helper: the DOM event types something listens for here. */
+	get listenedTo(): string[] {
+		return [...this.listeners].filter(([, set]) => set.size > 0).map(([type]) => type);
+	}
 	/** HTMLElement.focus: the fake has no focus to move. */
 	focus(): void {}
 	/** Test helper: fires a DOM event at this element; `init` adds the event's fields (key, shiftKey, dataTransfer …). */
@@ -317,6 +321,7 @@ export class Workspace extends Events {
 	/** Tab groups: the root's first, then sidebars and popout windows in creation order. */
 	readonly tabGroups: WorkspaceTabs[] = [new WorkspaceTabs("root")];
 	private lastActiveFile: TFile | null = null;
+	private mostRecentRootLeaf: WorkspaceLeaf | null = null;
 	private activeLeafEventsTimer: ReturnType<typeof setTimeout> | undefined;
 	private layoutChangeTimer: ReturnType<typeof setTimeout> | undefined;
 	private readonly readyCallbacks: Callback[] = [];
@@ -337,6 +342,16 @@ export class Workspace extends Events {
 		if (this.activeView !== null) return this.activeView instanceof type ? this.activeView : null;
 		const view = this.activeLeaf?.view;
 		return view instanceof type ? view : null;
+	}
+
+	/**
+	 * obsidian.d.ts `getMostRecentLeaf(root?)`: "Get the most recently active leaf in a given workspace root. Useful
+	 * for interacting with the leaf in the root split while a sidebar leaf might be active." Without `root`, the
+	 * main area's (rootSplit). A leaf that was closed since is not returned.
+	 */
+	getMostRecentLeaf(): WorkspaceLeaf | null {
+		const leaf = this.mostRecentRootLeaf;
+		return leaf && leaf.group.children.includes(leaf) ? leaf : null;
 	}
 
 	/** obsidian.d.ts: "the file for the current view if it's a FileView. Otherwise ... the most recently active file." */
@@ -459,6 +474,7 @@ export class Workspace extends Events {
 	setActiveLeaf(leaf: WorkspaceLeaf, _params?: { focus?: boolean }): void {
 		if (this.activeLeaf === leaf) return;
 		this.activeLeaf = leaf;
+		if (leaf.group.container === "root") this.mostRecentRootLeaf = leaf;
 		leaf.group.current = leaf;
 		void leaf.loadIfDeferred();
 		this.requestActiveLeafEvents();

@@ -67,7 +67,7 @@ describe("the built main.js, one story", () => {
 
 			const statusBar = plugin.statusBarItems[0];
 			if (!statusBar) throw new Error("no status bar item");
-			await waitUntil(() => statusBar.text === "Claude: listening", "the status bar to say listening");
+			await waitUntil(() => statusBar.text === "Claude: ready", "the status bar to say ready");
 			const lockDirectory = join(home, ".claude", "ide");
 			const [lockName] = readdirSync(lockDirectory);
 			if (!lockName) throw new Error("no lock file");

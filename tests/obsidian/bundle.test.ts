@@ -52,12 +52,12 @@ describe("the built main.js", () => {
 			const statusBar = plugin.statusBarItems[0];
 			if (!statusBar) throw new Error("no status bar item");
 			await waitUntil(
-				() => statusBar.text !== "Claude: off" && statusBar.text !== "Claude: starting",
+				() => statusBar.text !== "Claude: off" && statusBar.text !== "Claude: starting…",
 				"the bridge to leave the starting state",
 			);
 			expect([statusBar.text, statusBar.attributes.get("aria-label")]).toEqual([
-				"Claude: listening",
-				expect.stringMatching(/^Listening on 127.0.0.1:\d+/),
+				"Claude: ready",
+				"Ready: run claude in the vault's folder and type /ide to connect",
 			]);
 			const lockNames = readdirSync(lockDirectory);
 			expect(lockNames).toEqual([expect.stringMatching(/^\d+\.lock$/)]);
@@ -96,11 +96,8 @@ describe("the built main.js", () => {
 				expect.arrayContaining(["tag-for-claude", "restart-server"]),
 			);
 			client.notify("ide_connected", { pid: 4242 });
-			await waitUntil(
-				() => statusBar.attributes.get("aria-label")?.includes("pid 4242") === true,
-				"the status tooltip to name pid 4242",
-			);
-			expect(statusBar.text).toBe("Claude: connected");
+			await waitUntil(() => statusBar.text === "Claude: connected", "the status bar to say connected");
+			expect(statusBar.attributes.get("aria-label")).toBe("Claude Code is connected to this vault");
 
 			// Quitting Obsidian removes the lock file at once (nothing async runs while the app quits).
 			app.workspace.trigger("quit");

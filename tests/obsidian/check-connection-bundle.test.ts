@@ -45,7 +45,7 @@ describe("Check connection in the built plugin", () => {
 			app.workspace.finishLayout();
 			const statusBar = plugin.statusBarItems[0];
 			if (!statusBar) throw new Error("no status bar item");
-			await waitUntil(() => statusBar.text === "Claude: listening", "the status bar to say listening");
+			await waitUntil(() => statusBar.text === "Claude: ready", "the status bar to say ready");
 
 			const tab = plugin.settingTabs[0];
 			if (!tab) throw new Error("no settings tab");

@@ -68,12 +68,15 @@ export class CliEventMapper {
 
 	private streamEvent(message: JsonRecord): AgentEvent[] {
 		const event = message["event"];
-		if (!isJsonRecord(event) || event["type"] !== "content_block_delta") return [];
+		if (!isJsonRecord(event)) return [];
+		const messageId = stringField(message, "api_message_id") ?? "message";
+		const blockId = `${messageId}:${String(event["index"])}`;
+		if (event["type"] === "content_block_stop") return [{ kind: "text-end", blockId }];
+		if (event["type"] !== "content_block_delta") return [];
 		const delta = event["delta"];
 		if (!isJsonRecord(delta) || delta["type"] !== "text_delta" || typeof delta["text"] !== "string") return [];
-		const messageId = stringField(message, "api_message_id") ?? "message";
 		this.streamedMessages.add(messageId);
-		return [{ kind: "text-delta", blockId: `${messageId}:${String(event["index"])}`, text: delta["text"] }];
+		return [{ kind: "text-delta", blockId, text: delta["text"] }];
 	}
 
 	private assistant(message: JsonRecord): AgentEvent[] {
@@ -93,7 +96,11 @@ export class CliEventMapper {
 				];
 			}
 			if (block["type"] === "text" && !streamed && typeof block["text"] === "string" && block["text"] !== "") {
-				return [{ kind: "text-delta", blockId: `${messageId}:${index}`, text: block["text"] }];
+				const blockId = `${messageId}:${index}`;
+				return [
+					{ kind: "text-delta", blockId, text: block["text"] },
+					{ kind: "text-end", blockId },
+				];
 			}
 			return [];
 		});

@@ -4,6 +4,7 @@
  * `mcp_message` to the in-process MCP servers, and turns everything the CLI prints into `AgentEvent`s.
  */
 import { clearTimeout, setTimeout } from "node:timers";
+import { initializeOffers } from "./initialize-offers";
 import type {
 	AgentEvent,
 	AgentEventListener,
@@ -105,8 +106,10 @@ export class StreamJsonSession implements AgentSession {
 				...(servers.length > 0 && { sdkMcpServers: [...servers] }),
 			})
 			.then(
-				() => {
+				(answer) => {
 					this.gated = true;
+					const offers = initializeOffers(answer);
+					if (offers) this.emit(offers);
 					const write = this.waitingForGate;
 					this.waitingForGate = undefined;
 					write?.();
@@ -312,6 +315,12 @@ export class StreamJsonSession implements AgentSession {
 		return {
 			sessionId: this.currentSessionId,
 			ask: (request: ToolPermissionRequest) => this.questions.ask(request, signal),
+			reviewing: (toolUseId, decision) =>
+				this.emit(
+					decision === undefined
+						? { kind: "review-waiting", toolUseId }
+						: { kind: "review-decided", toolUseId, decision },
+				),
 		};
 	}
 

@@ -1,5 +1,5 @@
 import type { EditReview } from "../../review/edit-proposal";
-import type { ToolUseDecision, ToolUseRequest } from "../agent-session";
+import type { ReviewNews, ToolUseDecision, ToolUseRequest } from "../agent-session";
 import {
 	applyCliEdits,
 	cliView,
@@ -58,6 +58,7 @@ export class FileWriteGate {
 		request: ToolUseRequest,
 		sessionId: string | undefined,
 		signal?: AbortSignal,
+		reviewing?: ReviewNews,
 	): Promise<ToolUseDecision> {
 		const input = request.input;
 		const given = request.toolName === "NotebookEdit" ? input.notebook_path : input.file_path;
@@ -72,6 +73,8 @@ export class FileWriteGate {
 		if (!proposal.result.ok) return deny(proposal.result.message);
 		// A CRLF file is shown as it is on disk and as the CLI will write it back (its LF text with CRLF line ends).
 		const shown = (text: string): string => (proposal.crlf ? text.replaceAll("\n", "\r\n") : text);
+		const toolUseId = request.toolUseId;
+		if (toolUseId !== undefined) reviewing?.(toolUseId);
 		const decision = await this.options.review.propose({
 			note: path,
 			before: disk === undefined ? undefined : shown(proposal.current ?? ""),
@@ -81,6 +84,15 @@ export class FileWriteGate {
 			hearsReason: true,
 			signal: signal ?? new AbortController().signal,
 		});
+		if (toolUseId !== undefined && decision.kind !== "failed")
+			reviewing?.(
+				toolUseId,
+				decision.kind === "accepted"
+					? { kind: "accepted", edited: decision.edited }
+					: decision.kind === "rejected"
+						? { kind: "rejected", ...(decision.reason !== undefined && { reason: decision.reason }) }
+						: { kind: "withdrawn" },
+			);
 		if (decision.kind === "rejected" || decision.kind === "withdrawn") {
 			const reason =
 				decision.kind === "withdrawn"

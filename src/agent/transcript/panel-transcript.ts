@@ -1,4 +1,11 @@
-import type { AgentEvent, MessageAttachment, ToolPermissionRequest, TurnUsage, UserMessage } from "../agent-session";
+import type {
+	AgentEvent,
+	MessageAttachment,
+	ReviewDecisionWords,
+	ToolPermissionRequest,
+	TurnUsage,
+	UserMessage,
+} from "../agent-session";
 
 /** One row of a session's transcript, as the panel shows it. `id` is stable for the life of the transcript. */
 export type TranscriptEntry =
@@ -12,10 +19,15 @@ export type TranscriptEntry =
 			input: Readonly<Record<string, unknown>>;
 			status: "running" | "done" | "error";
 			result?: string;
+			/** An edit shown in the review: waiting for the user, or decided (in words). */
+			review?: ToolReview;
 	  }
 	| { kind: "permission"; id: number; request: ToolPermissionRequest; status: "pending" | "allowed" | "denied" }
 	| { kind: "usage"; id: number; outcome: "done" | "interrupted" | "error"; usage: TurnUsage; error?: string }
 	| { kind: "notice"; id: number; text: string; level: "info" | "error" };
+
+/** Where an edit's review stands, as its card shows it. */
+export type ToolReview = { state: "waiting" } | { state: "decided"; words: string };
 
 /** What one event did to the transcript: the entries added at the end, and the entries changed in place. */
 export interface TranscriptChange {
@@ -35,6 +47,8 @@ export class Transcript {
 	private readonly blocks = new Map<string, Extract<TranscriptEntry, { kind: "assistant" }>>();
 	private readonly tools = new Map<string, Extract<TranscriptEntry, { kind: "tool" }>>();
 	private readonly permissions = new Map<string, Extract<TranscriptEntry, { kind: "permission" }>>();
+	/** Review news that came before its tool call's card (the hook may run before the CLI prints the call). */
+	private readonly earlyReviews = new Map<string, ToolReview>();
 
 	get entries(): readonly TranscriptEntry[] {
 		return this.list;
@@ -75,6 +89,7 @@ export class Transcript {
 					open.text += event.text;
 					return { added: [], changed: [open] };
 				}
+				// A new block starts: whatever Claude wrote before it is complete.
 				const entry = {
 					kind: "assistant" as const,
 					id: 0,
@@ -82,22 +97,36 @@ export class Transcript {
 					text: event.text,
 					streaming: true,
 				};
+				const closed = this.closeBlocks();
 				const change = this.add(entry);
 				this.blocks.set(event.blockId, entry);
-				return change;
+				return { added: change.added, changed: closed };
+			}
+			case "text-end": {
+				const open = this.blocks.get(event.blockId);
+				if (!open) return { added: [], changed: [] };
+				open.streaming = false;
+				this.blocks.delete(event.blockId);
+				return { added: [], changed: [open] };
 			}
 			case "tool-call": {
-				const entry = {
-					kind: "tool" as const,
+				const entry: Extract<TranscriptEntry, { kind: "tool" }> = {
+					kind: "tool",
 					id: 0,
 					toolUseId: event.toolUseId,
 					toolName: event.toolName,
 					input: event.input,
-					status: "running" as const,
+					status: "running",
 				};
+				const early = this.earlyReviews.get(event.toolUseId);
+				if (early) {
+					entry.review = early;
+					this.earlyReviews.delete(event.toolUseId);
+				}
+				const closed = this.closeBlocks();
 				const change = this.add(entry);
 				this.tools.set(event.toolUseId, entry);
-				return change;
+				return { added: change.added, changed: closed };
 			}
 			case "tool-result": {
 				const tool = this.tools.get(event.toolUseId);
@@ -112,6 +141,10 @@ export class Transcript {
 				tool.result = event.text;
 				return { added: [], changed: [tool] };
 			}
+			case "review-waiting":
+				return this.review(event.toolUseId, { state: "waiting" });
+			case "review-decided":
+				return this.review(event.toolUseId, { state: "decided", words: decisionWords(event.decision) });
 			case "permission-request": {
 				const entry = {
 					kind: "permission" as const,
@@ -119,9 +152,10 @@ export class Transcript {
 					request: event.request,
 					status: "pending" as const,
 				};
+				const closed = this.closeBlocks();
 				const change = this.add(entry);
 				this.permissions.set(event.request.id, entry);
-				return change;
+				return { added: change.added, changed: closed };
 			}
 			case "permission-settled": {
 				const entry = this.permissions.get(event.id);
@@ -145,8 +179,19 @@ export class Transcript {
 			case "closed":
 				return { ...this.notice("The session ended."), changed: this.closeBlocks() };
 			case "ready":
+			case "offers":
 				return { added: [], changed: [] };
 		}
+	}
+
+	private review(toolUseId: string, review: ToolReview): TranscriptChange {
+		const tool = this.tools.get(toolUseId);
+		if (!tool) {
+			this.earlyReviews.set(toolUseId, review);
+			return { added: [], changed: [] };
+		}
+		tool.review = review;
+		return { added: [], changed: [tool] };
 	}
 
 	/** A past session's history was read: no block of it is still streaming. */
@@ -207,4 +252,18 @@ export function usageLine(usage: TurnUsage, outcome: "done" | "interrupted" | "e
 	if (usage.durationMs !== undefined) parts.push(`${(usage.durationMs / 1000).toFixed(1)} s`);
 	const head = outcome === "interrupted" ? "Stopped" : outcome === "error" ? "Turn failed" : "Turn done";
 	return parts.length > 0 ? `${head}: ${parts.join(" · ")}` : head;
+}
+
+/** A review's decision as the edit's card says it. */
+export function decisionWords(decision: ReviewDecisionWords): string {
+	switch (decision.kind) {
+		case "accepted":
+			return decision.edited ? "Accepted with your edits" : "Accepted";
+		case "rejected":
+			return decision.reason === undefined || decision.reason.trim() === ""
+				? "Rejected"
+				: `Rejected: ${decision.reason.trim()}`;
+		case "withdrawn":
+			return "Withdrawn before you decided (the turn was stopped)";
+	}
 }

@@ -4,6 +4,7 @@ import type {
 	AgentPermissionMode,
 	AgentSession,
 	MessageAttachment,
+	OfferedModel,
 	ToolPermissionAnswer,
 } from "../../agent/agent-session";
 import {
@@ -12,6 +13,7 @@ import {
 	type TranscriptChange,
 	type TranscriptEntry,
 } from "../../agent/transcript/panel-transcript";
+import { sessionTitle } from "../../agent/transcript/tool-words";
 import { describeError } from "../../shared/describe-error";
 import { ContextChip } from "./context-chip";
 import { drawEntry, type EntryContext } from "./entry-rendering";
@@ -46,6 +48,8 @@ export interface AgentTabOptions {
 	exportFolder: () => string;
 	/** What the tab bar shows changed: the title (the first message) or whether Claude works. */
 	onTitle: () => void;
+	/** Brings the review of a proposed edit of this note to the front. */
+	openReview?: (vaultPath: string) => void;
 }
 
 /**
@@ -136,7 +140,9 @@ export class AgentTab extends Component {
 	override onload(): void {
 		for (const event of this.options.history ?? []) this.transcript.apply(event);
 		if (this.options.history && this.options.history.length > 0) this.transcript.settle();
-		this.title = this.transcript.entries.find((entry) => entry.kind === "user")?.text.split("\n")[0] ?? "";
+		this.title = sessionTitle(
+			this.transcript.entries.find((entry) => entry.kind === "user")?.text.split("\n")[0] ?? "",
+		);
 		this.showRows(true);
 		this.register(this.session.onEvent((event) => this.onEvent(event)));
 		this.updateBusy();
@@ -188,8 +194,16 @@ export class AgentTab extends Component {
 	}
 
 	private onEvent(event: AgentEvent): void {
+		if (event.kind === "offers") {
+			this.input.slashCommands = event.commands;
+			this.offerModels(event.models);
+		}
 		if (event.kind === "ready") {
-			this.input.slashCommands = event.slashCommands;
+			const offered = new Set(this.input.slashCommands.map((command) => command.name));
+			this.input.slashCommands = [
+				...this.input.slashCommands,
+				...event.slashCommands.filter((name) => !offered.has(name)).map((name) => ({ name, description: "" })),
+			];
 			this.statusEl.setText(
 				event.model !== undefined
 					? `Claude Code ${event.cliVersion ?? ""} · ${event.model}`.replace("  ", " ")
@@ -201,22 +215,36 @@ export class AgentTab extends Component {
 		this.updateBusy();
 	}
 
+	/** The models the user's Claude Code offers (its own names), the current choice kept. */
+	private offerModels(models: readonly OfferedModel[]): void {
+		if (models.length === 0) return;
+		const current = this.modelSelect.value;
+		this.modelSelect.empty();
+		const choices = models.map((model) => [model.value === "default" ? "" : model.value, model.label] as const);
+		if (!choices.some(([value]) => value === current)) choices.push([current, current]);
+		for (const [value, label] of choices) {
+			const option = this.modelSelect.createEl("option", { text: label });
+			option.value = value;
+		}
+		this.modelSelect.value = current;
+	}
+
 	private applyChange(change: TranscriptChange): void {
+		this.el.toggleClass("is-empty", this.transcript.entries.length === 0);
 		for (const entry of change.changed) if (this.matches(entry)) this.list.update(entry);
 		const added = change.added.filter((entry) => this.matches(entry));
 		this.list.append(added);
 	}
 
 	private showRows(end: boolean): void {
+		this.el.toggleClass("is-empty", this.transcript.entries.length === 0);
 		const rows =
 			this.filter === ""
 				? this.transcript.entries
 				: this.transcript.entries.filter((entry) => this.matches(entry));
 		this.list.setRows(
 			rows,
-			this.filter === ""
-				? "Ask Claude about your notes. Enter sends, Shift+Enter starts a new line."
-				: "Nothing in this session matches the filter.",
+			this.filter === "" ? "Ask Claude about your notes." : "Nothing in this session matches the filter.",
 			end,
 		);
 	}
@@ -242,6 +270,15 @@ export class AgentTab extends Component {
 				if (!this.expanded.delete(id)) this.expanded.add(id);
 				const entry = this.transcript.entries.find((candidate) => candidate.id === id);
 				if (entry) this.list.update(entry);
+			},
+			toVaultPath: (path) => this.options.vault.vaultPath(path),
+			openReview: (toolUseId) => {
+				const tool = this.transcript.entries.find(
+					(candidate) => candidate.kind === "tool" && candidate.toolUseId === toolUseId,
+				);
+				const target = tool?.kind === "tool" ? (tool.input["file_path"] ?? tool.input["path"]) : undefined;
+				const note = typeof target === "string" ? this.options.vault.vaultPath(target) : undefined;
+				if (note !== undefined) this.options.openReview?.(note);
 			},
 			answered: (requestId) => this.answers.get(requestId),
 			answer: (requestId, answer) => {

@@ -239,11 +239,16 @@ export class AgentView extends ItemView {
 					...(tab === this.active ? ["is-active"] : []),
 					...(tab.session.busy ? ["is-busy"] : []),
 				],
-				attr: { role: "tab" },
 			});
-			item.createSpan({ cls: "ccb-agent-tab-name", text: tab.displayTitle }).addEventListener("click", () =>
-				this.activate(tab),
-			);
+			item.createEl("button", {
+				cls: "ccb-agent-tab-name",
+				text: tab.displayTitle,
+				attr: {
+					role: "tab",
+					"aria-selected": String(tab === this.active),
+					...(tab.session.busy && { "aria-description": "Claude is working" }),
+				},
+			}).addEventListener("click", () => this.activate(tab));
 			const close = item.createEl("button", {
 				cls: "ccb-agent-tab-close",
 				text: "×",

@@ -35,9 +35,16 @@ export class ContextChip extends Component {
 		return this.attachable();
 	}
 
-	/** Follows the active Markdown view, when one is active (otherwise keeps the last one), and redraws the chip. */
+	/**
+	 * Follows the active Markdown view, when one is active; otherwise the note of the main area's most recent tab
+	 * (as Obsidian's own commands do while a sidebar has the focus: a tab opened with "+" in the panel starts with
+	 * the note the user was in), else keeps the last one; and redraws the chip.
+	 */
 	refresh(): void {
-		const active = this.app.workspace.getActiveViewOfType(MarkdownView);
+		const recent = this.app.workspace.getMostRecentLeaf()?.view;
+		const active =
+			this.app.workspace.getActiveViewOfType(MarkdownView) ??
+			(recent instanceof MarkdownView ? recent : undefined);
 		if (active?.file) {
 			if (active.file.path !== this.view?.file?.path) this.dismissed = undefined;
 			this.view = active;

@@ -1,5 +1,6 @@
 import type { ShellCommandFacts, ToolPermissionAnswer } from "../../agent/agent-session";
-import { toolSummary, usageLine, type TranscriptEntry } from "../../agent/transcript/panel-transcript";
+import { usageLine, type TranscriptEntry } from "../../agent/transcript/panel-transcript";
+import { toolErrorWords, toolWords, type ToVaultPath, type ToolWords } from "../../agent/transcript/tool-words";
 import { renderReply, type ReplyLinks } from "./reply-rendering";
 
 /** What a row needs from its tab: links, the tool cards' open state, and the way to answer a permission question. */
@@ -9,9 +10,11 @@ export interface EntryContext extends ReplyLinks {
 	/** The answer given in this panel, while the session has not settled the question yet. */
 	answered(requestId: string): ToolPermissionAnswer | undefined;
 	answer(requestId: string, answer: ToolPermissionAnswer): void;
+	/** A path the CLI named, as a vault path the panel may link to (undefined outside the vault). */
+	toVaultPath: ToVaultPath;
+	/** Brings the review of an edit waiting for the user to the front. */
+	openReview(toolUseId: string): void;
 }
-
-const TOOL_STATUS: Record<"running" | "done" | "error", string> = { running: "Running", done: "Done", error: "Failed" };
 
 /** Draws one transcript row into `element` (which the list owns and may redraw). */
 export function drawEntry(element: HTMLElement, entry: TranscriptEntry, context: EntryContext): void {
@@ -66,17 +69,71 @@ function drawToolCard(
 	entry: Extract<TranscriptEntry, { kind: "tool" }>,
 	context: EntryContext,
 ): void {
-	const card = element.createDiv({ cls: ["ccb-agent-tool", `ccb-agent-tool-${entry.status}`] });
+	const reviewing = entry.review?.state === "waiting";
+	const card = element.createDiv({
+		cls: ["ccb-agent-tool", `ccb-agent-tool-${reviewing ? "reviewing" : entry.status}`],
+	});
 	const header = card.createDiv({ cls: "ccb-agent-tool-header" });
-	header.setAttribute("role", "button");
-	header.setAttribute("aria-expanded", String(context.isExpanded(entry.id)));
-	header.createSpan({ cls: "ccb-agent-tool-status", text: TOOL_STATUS[entry.status] });
-	header.createSpan({ cls: "ccb-agent-tool-name", text: entry.toolName });
-	header.createSpan({ cls: "ccb-agent-tool-summary", text: toolSummary(entry.input) });
-	header.addEventListener("click", () => context.toggleExpanded(entry.id));
-	if (!context.isExpanded(entry.id)) return;
+	const status = toolStatus(entry);
+	if (status !== undefined) header.createSpan({ cls: "ccb-agent-tool-status", text: status });
+	drawToolWords(
+		header.createSpan({ cls: "ccb-agent-tool-summary" }),
+		toolWords(entry.toolName, entry.input, context.toVaultPath, entry.result),
+		context,
+	);
+	if (reviewing) {
+		header
+			.createEl("button", { cls: ["mod-cta", "ccb-agent-open-review"], text: "Open review" })
+			.addEventListener("click", () => context.openReview(entry.toolUseId));
+	}
+	const expanded = context.isExpanded(entry.id);
+	header
+		.createEl("button", {
+			cls: ["clickable-icon", "ccb-agent-tool-toggle"],
+			text: expanded ? "Hide details" : "Details",
+			attr: { "aria-expanded": String(expanded) },
+		})
+		.addEventListener("click", () => context.toggleExpanded(entry.id));
+	if (entry.review?.state === "decided") card.createDiv({ cls: "ccb-agent-tool-decision", text: entry.review.words });
+	else if (entry.status === "error" && entry.result !== undefined)
+		card.createDiv({ cls: "ccb-agent-tool-problem", text: toolErrorWords(entry.result) });
+	if (!expanded) return;
+	card.createDiv({ cls: "ccb-agent-tool-name", text: entry.toolName });
 	card.createEl("pre", { cls: "ccb-agent-tool-input", text: JSON.stringify(entry.input, null, 2) });
 	if (entry.result !== undefined) card.createEl("pre", { cls: "ccb-agent-tool-result", text: entry.result });
+}
+
+/** Words for where the call stands; none once it is done (the sentence says what it did). */
+function toolStatus(entry: Extract<TranscriptEntry, { kind: "tool" }>): string | undefined {
+	if (entry.review?.state === "waiting") return "Waiting for your review";
+	if (entry.status === "running") return "Running";
+	if (entry.status === "error" && entry.review === undefined) return "Did not run";
+	return undefined;
+}
+
+/** The sentence, with the note it names as a link that opens it. */
+function drawToolWords(parent: HTMLElement, words: ToolWords, context: EntryContext): void {
+	parent.appendText(words.verb);
+	if (words.note !== undefined) {
+		parent.appendText(" ");
+		const link = parent.createEl("a", {
+			cls: ["internal-link", "ccb-agent-tool-note"],
+			text: noteName(words.note),
+			attr: { href: words.note, "aria-label": `Open ${words.note}` },
+		});
+		link.addEventListener("click", (event) => {
+			event.preventDefault();
+			context.openInternal(words.note ?? "");
+		});
+	}
+	if (words.rest !== undefined && words.rest !== "") parent.appendText(` ${words.rest}`);
+	if (words.outcome !== undefined) parent.createSpan({ cls: "ccb-agent-tool-outcome", text: ` · ${words.outcome}` });
+}
+
+/** A note's name as the file explorer shows it: the file name without `.md`. */
+function noteName(path: string): string {
+	const name = path.slice(path.lastIndexOf("/") + 1);
+	return name.endsWith(".md") ? name.slice(0, -3) : name;
 }
 
 function drawPermissionCard(
@@ -85,47 +142,59 @@ function drawPermissionCard(
 	context: EntryContext,
 ): void {
 	const { request } = entry;
-	const card = element.createDiv({ cls: ["ccb-agent-permission", `ccb-agent-permission-${entry.status}`] });
+	const given = context.answered(request.id);
+	const settled = entry.status !== "pending";
+	const card = element.createDiv({
+		cls: ["ccb-agent-permission", `ccb-agent-permission-${entry.status}`, ...(settled ? ["is-collapsed"] : [])],
+	});
+	const question = permissionQuestion(request);
+	if (settled || given) {
+		// Answered: one line, so the conversation reads on.
+		const outcome = settled
+			? entry.status === "allowed"
+				? "Allowed"
+				: "Denied"
+			: given?.kind === "allow"
+				? "Allowing…"
+				: "Denying…";
+		card.createDiv({ cls: "ccb-agent-permission-outcome", text: `${outcome}: ${question}` });
+		return;
+	}
+	card.createDiv({ cls: "ccb-agent-permission-status", text: "Waiting for your answer" });
 	if (request.shell) drawShellQuestion(card, request.shell);
 	else {
-		card.createDiv({ cls: "ccb-agent-permission-question", text: `Claude wants to use ${request.toolName}` });
-		card.createDiv({ cls: "ccb-agent-permission-summary", text: request.summary });
-	}
-	if (entry.status !== "pending") {
-		card.createDiv({
-			cls: "ccb-agent-permission-outcome",
-			text: entry.status === "allowed" ? "Allowed" : "Denied",
-		});
-		return;
-	}
-	const given = context.answered(request.id);
-	if (given) {
-		card.createDiv({
-			cls: "ccb-agent-permission-outcome",
-			text: given.kind === "allow" ? "Allowing…" : "Denying…",
-		});
-		return;
+		card.createDiv({ cls: "ccb-agent-permission-question", text: question });
+		if (request.summary !== "") card.createDiv({ cls: "ccb-agent-permission-summary", text: request.summary });
 	}
 	const buttons = card.createDiv({ cls: "ccb-agent-permission-buttons" });
-	const choice = (text: string, cls: string, answer: () => ToolPermissionAnswer): void => {
+	const choice = (text: string, cls: string[], answer: () => ToolPermissionAnswer): void => {
 		buttons
-			.createEl("button", { cls: ["ccb-agent-permission-choice", cls], text })
+			.createEl("button", { cls: ["ccb-agent-permission-choice", ...cls], text })
 			.addEventListener("click", () => context.answer(request.id, answer()));
 	};
 	const offered = request.scopes ?? ["once", "session", "always"];
-	choice("Allow once", "ccb-agent-allow-once", () => ({ kind: "allow", scope: "once" }));
+	choice("Allow once", ["mod-cta", "ccb-agent-allow-once"], () => ({ kind: "allow", scope: "once" }));
 	if (offered.includes("session"))
-		choice("Allow for this session", "ccb-agent-allow-session", () => ({ kind: "allow", scope: "session" }));
+		choice("Allow for this session", ["ccb-agent-allow-session"], () => ({ kind: "allow", scope: "session" }));
 	if (offered.includes("always"))
-		choice("Always allow", "ccb-agent-allow-always", () => ({ kind: "allow", scope: "always" }));
+		choice("Always allow", ["ccb-agent-allow-always"], () => ({ kind: "allow", scope: "always" }));
 	const reason = card.createEl("input", {
 		cls: "ccb-agent-deny-reason",
 		attr: { type: "text", placeholder: "Reason for Claude (optional)", "aria-label": "Reason for denying" },
 	});
-	choice("Deny", "ccb-agent-deny", () => {
+	choice("Deny", ["ccb-agent-deny"], () => {
 		const text = reason.value.trim();
 		return text === "" ? { kind: "deny" } : { kind: "deny", reason: text };
 	});
+}
+
+/** The question in words: a shell command by what Claude says it does, another tool by what it would do. */
+function permissionQuestion(request: Extract<TranscriptEntry, { kind: "permission" }>["request"]): string {
+	if (request.shell)
+		return request.shell.description === undefined
+			? "Run a shell command"
+			: `Run a shell command: ${request.shell.description}`;
+	return `Claude wants to use ${request.toolName.replace(/^mcp__obsidian__/, "the vault tool ")}`;
 }
 
 /** A shell command in words: what Claude says it does, the command itself, where it runs, and what can reach it. */

@@ -1,4 +1,5 @@
 import { Component } from "obsidian";
+import type { OfferedCommand } from "../../agent/agent-session";
 import type { MentionCandidate, PanelVault } from "./panel-vault";
 
 /** `@word` tokens typed by hand: each names a note (with or without `.md`) or a folder, or nothing. */
@@ -35,6 +36,7 @@ interface Trigger {
  */
 export class MessageInput extends Component {
 	readonly textarea: HTMLTextAreaElement;
+	private readonly sendButton: HTMLButtonElement;
 	private readonly suggestEl: HTMLElement;
 	private suggestions: Suggestion[] = [];
 	private selected = 0;
@@ -42,7 +44,7 @@ export class MessageInput extends Component {
 	/** Candidates read once per `@`, not per key. */
 	private candidates: MentionCandidate[] | undefined;
 	private readonly mentioned = new Set<string>();
-	slashCommands: readonly string[] = [];
+	slashCommands: readonly OfferedCommand[] = [];
 
 	constructor(
 		parent: HTMLElement,
@@ -61,10 +63,16 @@ export class MessageInput extends Component {
 				"aria-label": "Message to Claude",
 			},
 		});
+		this.sendButton = box.createEl("button", {
+			cls: ["mod-cta", "ccb-agent-send"],
+			text: "Send",
+			attr: { "aria-label": "Send the message" },
+		});
 	}
 
 	override onload(): void {
 		this.registerDomEvent(this.textarea, "keydown", (event) => this.keydown(event));
+		this.registerDomEvent(this.sendButton, "click", () => this.send());
 		this.registerDomEvent(this.textarea, "input", () => this.refreshSuggestions());
 		this.registerDomEvent(this.textarea, "dragover", (event) => event.preventDefault());
 		this.registerDomEvent(this.textarea, "drop", (event) => this.drop(event));
@@ -171,9 +179,13 @@ export class MessageInput extends Component {
 				}));
 		} else {
 			this.suggestions = this.slashCommands
-				.filter((command) => command.toLowerCase().startsWith(query))
+				.filter((command) => command.name.toLowerCase().startsWith(query))
 				.slice(0, MAX_SUGGESTIONS)
-				.map((command) => ({ label: `/${command}`, detail: "Command", insert: `/${command} ` }));
+				.map((command) => ({
+					label: `/${command.name}`,
+					detail: command.description === "" ? "Command" : command.description,
+					insert: `/${command.name} `,
+				}));
 		}
 		this.selected = 0;
 		this.drawSuggestions();

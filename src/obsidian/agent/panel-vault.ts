@@ -1,4 +1,4 @@
-import { TFile, TFolder, type App } from "obsidian";
+import { FileSystemAdapter, TFile, TFolder, normalizePath, type App } from "obsidian";
 
 /** A note or folder the `@` list may offer. */
 export interface MentionCandidate {
@@ -23,6 +23,8 @@ export interface PanelVault {
 	mayAttach(path: string): boolean;
 	/** The note a dropped link or `obsidian://open` URL names, when it is one that may be attached. */
 	droppedNote(text: string): string | undefined;
+	/** A path Claude Code named (absolute, or relative to the vault) as a vault path; undefined outside the vault. */
+	vaultPath(path: string): string | undefined;
 }
 
 /**
@@ -59,6 +61,18 @@ export class ObsidianPanelVault implements PanelVault {
 		const found = this.app.vault.getAbstractFileByPath(path);
 		if (found instanceof TFile) return !privacy.hidesPath(path);
 		return found instanceof TFolder && !privacy.hidesFolder(path);
+	}
+
+	vaultPath(path: string): string | undefined {
+		const adapter = this.app.vault.adapter;
+		const root = adapter instanceof FileSystemAdapter ? adapter.getBasePath().replace(/\\/g, "/") : undefined;
+		const given = path.replace(/\\/g, "/");
+		let relative = given;
+		if (root !== undefined && (given === root || given.startsWith(`${root.replace(/\/$/, "")}/`)))
+			relative = given.slice(root.replace(/\/$/, "").length + 1);
+		else if (given.startsWith("/") || /^[A-Za-z]:\//.test(given)) return undefined;
+		if (relative === "" || relative.split("/").includes("..")) return undefined;
+		return normalizePath(relative);
 	}
 
 	droppedNote(text: string): string | undefined {

@@ -1,4 +1,5 @@
 import type { PastSession } from "../../agent/agent-session";
+import { sessionTitle } from "../../agent/transcript/tool-words";
 
 /** Past sessions, newest first: each with its first line and date; a click resumes it in a new tab. */
 export class PastSessionsList {
@@ -27,10 +28,10 @@ export class PastSessionsList {
 		}
 		const sorted = [...sessions].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
 		for (const session of sorted) {
-			const row = this.el.createDiv({ cls: "ccb-agent-history-row", attr: { role: "button" } });
+			const row = this.el.createEl("button", { cls: "ccb-agent-history-row" });
 			row.createSpan({
 				cls: "ccb-agent-history-line",
-				text: session.firstLine.trim() === "" ? "(no text)" : session.firstLine,
+				text: session.firstLine.trim() === "" ? "(no text)" : sessionTitle(session.firstLine),
 			});
 			row.createSpan({ cls: "ccb-agent-history-date", text: formatDate(session.updatedAt) });
 			row.addEventListener("click", () => this.onResume(session.sessionId));

@@ -1,6 +1,6 @@
 import type { BridgeStatus } from "../../ide/bridge-host";
 
-/** The status bar item: off, listening, connected (how many clients), or failed, each in its theme colour (styles.css). */
+/** The status bar item: off, starting, ready, connected (how many sessions), or not running, in words (styles.css colours them). */
 export class StatusBar {
 	constructor(private readonly element: HTMLElement) {
 		this.element.addClass("claude-code-bridge-status");
@@ -23,12 +23,12 @@ export function statusText(status: BridgeStatus): string {
 		case "stopped":
 			return "Claude: off";
 		case "starting":
-			return "Claude: starting";
+			return "Claude: starting…";
 		case "failed":
-			return "Claude: error";
+			return "Claude: not running";
 		case "listening": {
 			const count = status.clients.length;
-			if (count === 0) return "Claude: listening";
+			if (count === 0) return "Claude: ready";
 			return count === 1 ? "Claude: connected" : `Claude: ${count} connected`;
 		}
 	}
@@ -36,8 +36,9 @@ export function statusText(status: BridgeStatus): string {
 
 export function statusTooltip(status: BridgeStatus): string {
 	if (status.state === "failed") return `Claude Code Bridge could not start: ${status.error ?? "unknown error"}`;
-	if (status.state !== "listening") return "Claude Code Bridge is not running";
-	const clients = status.clients.map((client) => (client.pid ? `pid ${client.pid}` : `client ${client.id}`));
-	const who = clients.length > 0 ? `; connected: ${clients.join(", ")}` : "; run claude --ide in the vault folder";
-	return `Listening on 127.0.0.1:${status.port ?? "?"}${who}`;
+	if (status.state === "starting") return "Claude Code Bridge is starting";
+	if (status.state !== "listening") return "Claude Code Bridge is off";
+	const count = status.clients.length;
+	if (count === 0) return "Ready: run claude in the vault's folder and type /ide to connect";
+	return count === 1 ? "Claude Code is connected to this vault" : `${count} Claude Code sessions are connected`;
 }

@@ -1,4 +1,5 @@
 import { FileSystemAdapter, Notice, debounce, type App, type EventRef } from "obsidian";
+import { describeError } from "../../shared/describe-error";
 import { claudeMcpRunner } from "./claude-mcp-runner";
 import type { Bridge } from "../../assembly/bridge-assembly";
 import type { BridgeStatus } from "../../ide/bridge-host";
@@ -35,6 +36,15 @@ export interface RunningBridge {
 	restart(): Promise<void>;
 }
 
+/** How long the settings wait for the user to pause before data.json is written. */
+export const SETTINGS_WRITE_PAUSE_MS = 300;
+
+/** A data.json write asked for and not done yet: every caller waits for the same write. */
+interface PendingWrite {
+	written: Promise<void>;
+	settle(error: unknown): void;
+}
+
 /** Where data.json is read and written (the plugin's `loadData` and `saveData`). */
 export interface PluginData {
 	loadData(): Promise<unknown>;
@@ -56,6 +66,8 @@ export class BridgeSettingsHost implements SettingsHost {
 	private readonly permissionsSync = new ClaudePermissionsSync(this, (message) => new Notice(message));
 	/** Typing in the private folders box changes them per key: re-write Claude Code's rules once typing pauses. */
 	private readonly syncPermissionsSoon = debounce(() => void this.permissionsSync.sync(), 1500, true);
+	private readonly writeSettingsSoon = debounce(() => void this.writeSettings(), SETTINGS_WRITE_PAUSE_MS, true);
+	private waitingWrite: PendingWrite | undefined;
 
 	/** Reads data.json (migrated to the current shape). */
 	static async load(app: App, data: PluginData, running: RunningBridge): Promise<BridgeSettingsHost> {
@@ -78,8 +90,41 @@ export class BridgeSettingsHost implements SettingsHost {
 		return adapter instanceof FileSystemAdapter ? adapter.getBasePath() : undefined;
 	}
 
-	async saveSettings(): Promise<void> {
-		await this.data.saveData(this.settings);
+	/**
+	 * Writes data.json once the user pauses (typing in a field is not a write per key); resolves when written.
+	 * Unload writes whatever is still waiting (`flushSettings`).
+	 */
+	saveSettings(): Promise<void> {
+		if (!this.waitingWrite) {
+			let settle: PendingWrite["settle"] = () => undefined;
+			const written = new Promise<void>((resolve, reject) => {
+				settle = (error) =>
+					error === undefined
+						? resolve()
+						: reject(error instanceof Error ? error : new Error(describeError(error)));
+			});
+			this.waitingWrite = { written, settle };
+		}
+		this.writeSettingsSoon();
+		return this.waitingWrite.written;
+	}
+
+	/** Writes the settings now if a write is waiting (the plugin unloads). */
+	async flushSettings(): Promise<void> {
+		this.writeSettingsSoon.cancel();
+		await this.writeSettings();
+	}
+
+	private async writeSettings(): Promise<void> {
+		const waiting = this.waitingWrite;
+		this.waitingWrite = undefined;
+		if (!waiting) return;
+		try {
+			await this.data.saveData(this.settings);
+			waiting.settle(undefined);
+		} catch (error) {
+			waiting.settle(error ?? new Error("the settings could not be written"));
+		}
 	}
 
 	bridgeStatus(): BridgeStatus {

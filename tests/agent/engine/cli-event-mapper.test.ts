@@ -67,6 +67,19 @@ describe("CliEventMapper", () => {
 		]);
 	});
 
+	it("ends a streamed reply block when the model closes it, before the turn ends", () => {
+		const mapper = new CliEventMapper();
+		mapper.map(delta("msg_1", 0, "Done."));
+		expect(
+			mapper.map({
+				type: "stream_event",
+				event: { type: "content_block_stop", index: 0 },
+				parent_tool_use_id: null,
+				api_message_id: "msg_1",
+			}),
+		).toEqual([{ kind: "text-end", blockId: "msg_1:0" }]);
+	});
+
 	it("gives an assistant message's text whole when nothing streamed it, and its tool calls", () => {
 		const mapper = new CliEventMapper();
 		const message = {
@@ -81,6 +94,7 @@ describe("CliEventMapper", () => {
 		};
 		expect(mapper.map(message)).toEqual([
 			{ kind: "text-delta", blockId: "msg_2:0", text: "Let me look." },
+			{ kind: "text-end", blockId: "msg_2:0" },
 			{ kind: "tool-call", toolUseId: "toolu_1", toolName: "Bash", input: { command: "ls" } },
 		]);
 	});

@@ -110,9 +110,11 @@ describe("transcripts", () => {
 		await expect(sessionHistory(folder, "11111111-aaaa")).resolves.toEqual([
 			{ kind: "user-message", message: { text: "Plan the book\nsecond line", attachments: [] } },
 			{ kind: "text-delta", blockId: "r1:0", text: "Let me check." },
+			{ kind: "text-end", blockId: "r1:0" },
 			{ kind: "tool-call", toolUseId: "toolu_1", toolName: "Bash", input: { command: "ls" } },
 			{ kind: "tool-result", toolUseId: "toolu_1", isError: true, text: "User said no" },
 			{ kind: "text-delta", blockId: "r3:0", text: "Done." },
+			{ kind: "text-end", blockId: "r3:0" },
 		]);
 	});
 

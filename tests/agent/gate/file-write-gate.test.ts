@@ -31,6 +31,22 @@ describe("FileWriteGate", () => {
 		expect(decision).toEqual({ behavior: "allow", updatedInput: input });
 	});
 
+	it("tells the panel the edit waits in the review, then how the user decided it", async () => {
+		const news: unknown[] = [];
+		const reviewing = (toolUseId: string, decision?: unknown): void => void news.push([toolUseId, decision]);
+		const input = { file_path: "/vault/note.md", old_string: "old line", new_string: "new line" };
+		const accepting = gate({ "note.md": "old line\n" }, accept("mine\n")).gate;
+		await accepting.decide({ toolUseId: "t1", toolName: "Edit", input }, "s1", undefined, reviewing);
+		const rejecting = gate({ "note.md": "old line\n" }, () => ({ kind: "rejected", reason: "too long" })).gate;
+		await rejecting.decide({ toolUseId: "t2", toolName: "Edit", input }, "s1", undefined, reviewing);
+		expect(news).toEqual([
+			["t1", undefined],
+			["t1", { kind: "accepted", edited: true }],
+			["t2", undefined],
+			["t2", { kind: "rejected", reason: "too long" }],
+		]);
+	});
+
 	it("reads the note once before the write: the review's original and the journal's pre-image are that one read", async () => {
 		const { vault, review, journal, gate: writes } = gate({ "note.md": "# Title\nold line\n" });
 		const input = { file_path: "/vault/note.md", old_string: "old line", new_string: "new line" };

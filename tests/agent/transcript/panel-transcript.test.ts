@@ -22,6 +22,45 @@ describe("Transcript", () => {
 		expect(transcript.entries.filter((entry) => entry.kind === "assistant")).toHaveLength(2);
 	});
 
+	it("keeps the streaming mark only on the reply still being written (a block ends when it closes, or when anything follows it)", () => {
+		const transcript = new Transcript();
+		transcript.apply({ kind: "text-delta", blockId: "m1:0", text: "First I look." });
+		const closed = transcript.apply({ kind: "text-end", blockId: "m1:0" });
+		expect(closed.changed).toEqual([transcript.entries[0]]);
+		transcript.apply({ kind: "text-delta", blockId: "m2:0", text: "Then I read." });
+		const tool = transcript.apply({ kind: "tool-call", toolUseId: "t1", toolName: "Read", input: {} });
+		expect(tool.changed).toEqual([transcript.entries[1]]);
+		transcript.apply({ kind: "text-delta", blockId: "m3:0", text: "A third " });
+		const next = transcript.apply({ kind: "text-delta", blockId: "m3:1", text: "and a fourth." });
+		expect(next.changed).toEqual([transcript.entries[3]]);
+		const streaming = transcript.entries.filter((entry) => entry.kind === "assistant" && entry.streaming);
+		expect(streaming).toEqual([transcript.entries[4]]);
+		expect(transcript.apply({ kind: "text-end", blockId: "unknown" })).toEqual({ added: [], changed: [] });
+	});
+
+	it("marks an edit's card while its review waits, then with the user's decision in words (news before the card is kept)", () => {
+		const transcript = new Transcript();
+		transcript.apply({ kind: "review-waiting", toolUseId: "e1" });
+		transcript.apply({ kind: "tool-call", toolUseId: "e1", toolName: "Edit", input: {} });
+		expect(transcript.entries[0]).toMatchObject({ kind: "tool", review: { state: "waiting" } });
+		const decided = transcript.apply({
+			kind: "review-decided",
+			toolUseId: "e1",
+			decision: { kind: "accepted", edited: true },
+		});
+		expect(decided.changed).toEqual([transcript.entries[0]]);
+		expect(transcript.entries[0]).toMatchObject({
+			review: { state: "decided", words: "Accepted with your edits" },
+		});
+		transcript.apply({ kind: "tool-call", toolUseId: "e2", toolName: "Write", input: {} });
+		transcript.apply({
+			kind: "review-decided",
+			toolUseId: "e2",
+			decision: { kind: "rejected", reason: "keep my title" },
+		});
+		expect(transcript.entries[1]).toMatchObject({ review: { words: "Rejected: keep my title" } });
+	});
+
 	it("shows a message sent while Claude works as queued, and as sent once the CLI takes it (no second row)", () => {
 		const transcript = new Transcript();
 		transcript.queue({ text: "and then?", attachments: [] });

@@ -1,4 +1,5 @@
 import type { WorkspaceLeaf as RealLeaf } from "obsidian";
+import { unreachableByKeyboard } from "../../helpers/keyboard-reach";
 import type { AgentEvent } from "../../../src/agent/agent-session";
 import { AgentView, type AgentPanelHost } from "../../../src/obsidian/agent/agent-view";
 import { ObsidianPanelVault } from "../../../src/obsidian/agent/panel-vault";
@@ -217,9 +218,9 @@ describe("the Claude Code panel", () => {
 			ask(id);
 			expect(card().findAll("ccb-agent-permission-summary")[0]?.text).toBe("Bash: npm test");
 			card().findAll(cls)[0]?.dispatch("click");
-			expect(card().findAll("ccb-agent-permission-outcome")[0]?.text).toBe("Allowing…");
+			expect(card().findAll("ccb-agent-permission-outcome")[0]?.text).toBe("Allowing…: Claude wants to use Bash");
 			session().emit({ kind: "permission-settled", id, outcome: "allowed" });
-			expect(card().findAll("ccb-agent-permission-outcome")[0]?.text).toBe("Allowed");
+			expect(card().findAll("ccb-agent-permission-outcome")[0]?.text).toBe("Allowed: Claude wants to use Bash");
 		}
 		ask("p4");
 		const reason = card().findAll("ccb-agent-deny-reason")[0];
@@ -350,6 +351,61 @@ describe("the Claude Code panel", () => {
 		expect(positions.every((position) => position > 0)).toBe(true);
 		expect([...positions].sort((a, b) => a - b)).toEqual(positions);
 		expect(text).toContain("- Tool `mcp__obsidian__links` (done): Notes/A.md");
+	});
+
+	it("offers the CLI's slash commands and models from its first answer, before any message is sent; Send sends", async () => {
+		const { session, one } = await openPanel();
+		session().emit({
+			kind: "offers",
+			commands: [{ name: "compact", description: "Clear the history but keep a summary" }],
+			models: [
+				{ value: "default", label: "Default (recommended)", description: "" },
+				{ value: "opus", label: "Opus", description: "" },
+			],
+		});
+		const box = one("ccb-agent-textarea");
+		box.value = "/c";
+		box.dispatch("input");
+		expect(one("ccb-agent-suggest").findAll("ccb-agent-suggestion-detail")[0]?.text).toBe(
+			"Clear the history but keep a summary",
+		);
+		expect(one("ccb-agent-model").children.map((option) => option.text)).toEqual(["Default (recommended)", "Opus"]);
+		box.dispatch("keydown", { key: "Escape" });
+		box.value = "Hello";
+		one("ccb-agent-send").dispatch("click");
+		expect(session().sent.map((message) => message.text)).toEqual(["Hello"]);
+	});
+
+	it("lets the keyboard reach everything a mouse can click: tabs, past sessions, tool cards, links, permission and review buttons", async () => {
+		const { view, session, send, root, engine } = await openPanel();
+		engine.past = [{ sessionId: "old", firstLine: "Earlier", updatedAt: new Date(0).toISOString() }];
+		await view.newSession();
+		send("Tidy [[A]] please");
+		session().emit({ kind: "text-delta", blockId: "m:0", text: "See [[Notes/A]]." });
+		session().emit({
+			kind: "tool-call",
+			toolUseId: "t1",
+			toolName: "Read",
+			input: { file_path: "/vault/Notes/A.md" },
+		});
+		session().emit({
+			kind: "tool-call",
+			toolUseId: "t2",
+			toolName: "Edit",
+			input: { file_path: "/vault/Notes/A.md" },
+		});
+		session().emit({ kind: "review-waiting", toolUseId: "t2" });
+		session().emit({
+			kind: "permission-request",
+			request: { id: "p", toolName: "WebFetch", input: {}, summary: "WebFetch: https://example.com" },
+		});
+		root.findAll("ccb-agent-history-button")[0]?.dispatch("click");
+		await pollUntil(
+			() => (root.findAll("ccb-agent-history-row").length === 1 ? true : undefined),
+			"the past sessions",
+		);
+		expect(root.findAll("ccb-agent-open-review")).toHaveLength(1);
+		expect(unreachableByKeyboard(root)).toEqual([]);
 	});
 
 	it("changes the model and the permission mode of the running session, and offers the CLI's slash commands", async () => {

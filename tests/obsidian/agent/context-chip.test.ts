@@ -98,6 +98,21 @@ describe("ContextChip", () => {
 		expect(chip.current()).toEqual({ path: "Notes/Plan.md" });
 	});
 
+	it("starts a new chip (a tab opened with + while the panel in the sidebar has the focus) with the note of the main area's most recent tab", async () => {
+		const { app, openNote } = await chipOver();
+		await openNote("Notes/Plan.md");
+		const sidebar = app.workspace.createLeafIn(app.workspace.addTabGroup("sidebar"));
+		app.workspace.setActiveLeaf(sidebar);
+		app.workspace.flushEvents();
+		const vault = new ObsidianPanelVault(app as never, () => ({
+			hidesPath: () => false,
+			hidesFolder: () => false,
+		}));
+		const fresh = new ContextChip(new FakeElement() as unknown as HTMLElement, app as never, vault);
+		fresh.load();
+		expect(fresh.current()).toEqual({ path: "Notes/Plan.md" });
+	});
+
 	it("attaches the selection's lines with the note (a real CodeMirror editor in jsdom)", async () => {
 		const browser = BrowserWindows.install();
 		try {

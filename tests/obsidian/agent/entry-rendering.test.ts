@@ -12,6 +12,8 @@ function draw(entry: TranscriptEntry, overrides: Partial<EntryContext> = {}) {
 		toggleExpanded: (id) => expanded.add(id),
 		answered: () => undefined,
 		answer: (id, answer) => answers.push([id, answer]),
+		toVaultPath: (path) => (path.startsWith("/vault/") ? path.slice("/vault/".length) : undefined),
+		openReview: () => undefined,
 		...overrides,
 	};
 	const element = new FakeElement();
@@ -44,24 +46,105 @@ describe("drawEntry", () => {
 			result: "3 matches",
 		};
 		const { element, expanded } = draw(entry);
-		expect(element.findAll("ccb-agent-tool-header")[0]?.textContent).toBe("DoneGreptodo");
+		expect(element.findAll("ccb-agent-tool-header")[0]?.textContent).toBe("Searched files for “todo”Details");
 		expect(element.findAll("ccb-agent-tool-result")).toEqual([]);
-		element.findAll("ccb-agent-tool-header")[0]?.dispatch("click");
+		const toggle = element.findAll("ccb-agent-tool-toggle")[0];
+		expect(toggle?.tag).toBe("button");
+		expect(toggle?.attributes.get("aria-expanded")).toBe("false");
+		toggle?.dispatch("click");
 		expect([...expanded]).toEqual([4]);
 		const open = draw(entry, { isExpanded: () => true }).element;
+		expect(open.findAll("ccb-agent-tool-name")[0]?.text).toBe("Grep");
 		expect(open.findAll("ccb-agent-tool-result")[0]?.text).toBe("3 matches");
 		expect(open.findAll("ccb-agent-tool-input")[0]?.text).toBe('{\n  "pattern": "todo"\n}');
 	});
 
-	it("draws a settled permission question without buttons", () => {
+	it("says what a tool did in words, with the note it read as a link that opens it", () => {
+		const opened: string[] = [];
+		const { element } = draw(
+			{
+				kind: "tool",
+				id: 5,
+				toolUseId: "t",
+				toolName: "mcp__obsidian__read_note",
+				input: { path: "/vault/Essays/On walking.md" },
+				status: "done",
+				result: "…",
+			},
+			{ openInternal: (target) => opened.push(target) },
+		);
+		expect(element.findAll("ccb-agent-tool-summary")[0]?.textContent).toBe("Read On walking");
+		expect(element.findAll("ccb-agent-tool-status")).toEqual([]);
+		element.findAll("ccb-agent-tool-note")[0]?.dispatch("click", { preventDefault: () => undefined });
+		expect(opened).toEqual(["Essays/On walking.md"]);
+	});
+
+	it("shows an edit waiting for review with Open review, then the decision; a gate's reason without Claude Code's hook wording", () => {
+		const reviews: string[] = [];
+		const waiting = draw(
+			{
+				kind: "tool",
+				id: 8,
+				toolUseId: "edit-1",
+				toolName: "Edit",
+				input: { file_path: "/vault/Welcome.md", old_string: "a", new_string: "b" },
+				status: "running",
+				review: { state: "waiting" },
+			},
+			{ openReview: (id) => reviews.push(id) },
+		).element;
+		expect(waiting.findAll("ccb-agent-tool-status")[0]?.text).toBe("Waiting for your review");
+		waiting.findAll("ccb-agent-open-review")[0]?.dispatch("click");
+		expect(reviews).toEqual(["edit-1"]);
+		const rejected = draw({
+			kind: "tool",
+			id: 8,
+			toolUseId: "edit-1",
+			toolName: "Edit",
+			input: { file_path: "/vault/Welcome.md" },
+			status: "error",
+			result: "PreToolUse:Edit hook error: the user rejected the change in the review: keep my wording",
+			review: { state: "decided", words: "Rejected: keep my wording" },
+		}).element;
+		expect(rejected.findAll("ccb-agent-tool-decision")[0]?.text).toBe("Rejected: keep my wording");
+		expect(rejected.findAll("ccb-agent-open-review")).toEqual([]);
+		const denied = draw({
+			kind: "tool",
+			id: 9,
+			toolUseId: "w",
+			toolName: "Write",
+			input: { file_path: "/vault/New.md" },
+			status: "error",
+			result: "PreToolUse:Write hook error: The user denied this use of Write: not now",
+		}).element;
+		expect(denied.findAll("ccb-agent-tool-problem")[0]?.text).toBe("You said no: not now");
+		expect(denied.findAll("ccb-agent-tool-status")[0]?.text).toBe("Did not run");
+	});
+
+	it("folds an answered permission question to one line without buttons", () => {
 		const { element } = draw({
 			kind: "permission",
 			id: 2,
-			request: { id: "p", toolName: "Bash", input: {}, summary: "Bash: rm -rf build" },
+			request: { id: "p", toolName: "WebFetch", input: {}, summary: "WebFetch: https://example.com" },
 			status: "denied",
 		});
-		expect(element.findAll("ccb-agent-permission-outcome")[0]?.text).toBe("Denied");
+		expect(element.findAll("ccb-agent-permission-outcome")[0]?.text).toBe("Denied: Claude wants to use WebFetch");
 		expect(element.findAll("ccb-agent-permission-choice")).toEqual([]);
+		expect(element.findAll("ccb-agent-permission-status")).toEqual([]);
+	});
+
+	it("asks with Allow once as the main action, and says it waits for the user's answer", () => {
+		const { element } = draw({
+			kind: "permission",
+			id: 3,
+			request: { id: "p", toolName: "WebFetch", input: {}, summary: "WebFetch: https://example.com" },
+			status: "pending",
+		});
+		expect(element.findAll("ccb-agent-permission-status")[0]?.text).toBe("Waiting for your answer");
+		expect(element.findAll("ccb-agent-permission-summary")[0]?.text).toBe("WebFetch: https://example.com");
+		const once = element.findAll("ccb-agent-allow-once")[0];
+		expect(once?.classes.has("mod-cta")).toBe(true);
+		expect(element.findAll("mod-cta")).toEqual([once]);
 	});
 
 	it("asks about a shell command in words: Claude's description, the command, the folder, the sandbox; without the sandbox it offers only once", () => {

@@ -28,7 +28,7 @@ describe("StatusBar", () => {
 		expect(element.hasClass("claude-code-bridge-status")).toBe(true);
 		expect(shown()).toEqual({
 			text: "Claude: off",
-			tooltip: "Claude Code Bridge is not running",
+			tooltip: "Claude Code Bridge is off",
 			connected: false,
 			failed: false,
 		});
@@ -38,34 +38,34 @@ describe("StatusBar", () => {
 		[
 			"starting",
 			{ state: "starting", clients: [] },
-			{ text: "Claude: starting", tooltip: "Claude Code Bridge is not running", connected: false, failed: false },
+			{ text: "Claude: starting…", tooltip: "Claude Code Bridge is starting", connected: false, failed: false },
 		],
 		[
-			"listening without clients: says how to connect",
+			"ready without clients: says how to connect",
 			{ state: "listening", port: 51234, clients: [] },
 			{
-				text: "Claude: listening",
-				tooltip: "Listening on 127.0.0.1:51234; run claude --ide in the vault folder",
+				text: "Claude: ready",
+				tooltip: "Ready: run claude in the vault's folder and type /ide to connect",
 				connected: false,
 				failed: false,
 			},
 		],
 		[
-			"one client: by its pid",
+			"one client",
 			{ state: "listening", port: 51234, clients: [client(1, 4242)] },
 			{
 				text: "Claude: connected",
-				tooltip: "Listening on 127.0.0.1:51234; connected: pid 4242",
+				tooltip: "Claude Code is connected to this vault",
 				connected: true,
 				failed: false,
 			},
 		],
 		[
-			"several clients: counted, by pid or by id before ide_connected",
+			"several clients: counted",
 			{ state: "listening", port: 51234, clients: [client(1, 4242), client(2)] },
 			{
 				text: "Claude: 2 connected",
-				tooltip: "Listening on 127.0.0.1:51234; connected: pid 4242, client 2",
+				tooltip: "2 Claude Code sessions are connected",
 				connected: true,
 				failed: false,
 			},
@@ -74,7 +74,7 @@ describe("StatusBar", () => {
 			"failed: with the reason",
 			{ state: "failed", clients: [], error: "EACCES: permission denied" },
 			{
-				text: "Claude: error",
+				text: "Claude: not running",
 				tooltip: "Claude Code Bridge could not start: EACCES: permission denied",
 				connected: false,
 				failed: true,
@@ -84,7 +84,7 @@ describe("StatusBar", () => {
 			"failed without a reason",
 			{ state: "failed", clients: [] },
 			{
-				text: "Claude: error",
+				text: "Claude: not running",
 				tooltip: "Claude Code Bridge could not start: unknown error",
 				connected: false,
 				failed: true,
@@ -102,7 +102,7 @@ describe("StatusBar", () => {
 		bar.show({ state: "stopped", clients: [] });
 		expect(shown()).toEqual({
 			text: "Claude: off",
-			tooltip: "Claude Code Bridge is not running",
+			tooltip: "Claude Code Bridge is off",
 			connected: false,
 			failed: false,
 		});

@@ -8,14 +8,16 @@ import { App } from "../../__mocks__/obsidian";
 /** data.json in memory, and a bridge that is off; restarts are counted. */
 function hostParts(saved: unknown): {
 	app: App;
-	data: PluginData & { saved: unknown };
+	data: PluginData & { saved: unknown; writes: number };
 	running: RunningBridge & { restarts: number };
 } {
 	const app = new App("/vault", "Vault");
 	const data = {
 		saved,
 		loadData: () => Promise.resolve(data.saved),
+		writes: 0,
 		saveData: (value: unknown) => {
+			data.writes++;
 			data.saved = JSON.parse(JSON.stringify(value)) as unknown;
 			return Promise.resolve();
 		},
@@ -41,6 +43,26 @@ describe("BridgeSettingsHost", () => {
 		host.settings.privateTags = ["#secret"];
 		await host.saveSettings();
 		expect(data.saved).toMatchObject({ privateFolders: ["Diary"], privateTags: ["#secret"] });
+	});
+
+	it("writes data.json once when a field is typed into key by key (every caller waits for that write), and at unload what is still waiting", async () => {
+		const { app, data, running } = hostParts({});
+		const host = await BridgeSettingsHost.load(app as never, data, running);
+		const keys = ["D", "Di", "Dia", "Diar", "Diary"].map((typed) => {
+			host.settings.privateFolders = [typed];
+			return host.saveSettings();
+		});
+		expect(data.writes).toBe(0);
+		await Promise.all(keys);
+		expect(data.writes).toBe(1);
+		expect(data.saved).toMatchObject({ privateFolders: ["Diary"] });
+		host.settings.privateFolders = ["Journal"];
+		void host.saveSettings();
+		await host.flushSettings();
+		expect(data.writes).toBe(2);
+		expect(data.saved).toMatchObject({ privateFolders: ["Journal"] });
+		await host.flushSettings();
+		expect(data.writes).toBe(2);
 	});
 
 	it("builds the privacy rules from the settings, plus Obsidian's Excluded files only when that option is on", async () => {

@@ -112,7 +112,7 @@ export async function startBuiltPanel(options: BuiltPanelOptions = {}): Promise<
 	app.workspace.finishLayout();
 	app.workspace.flushEvents();
 	const statusBar = plugin.statusBarItems[0];
-	await waitUntil(() => statusBar !== undefined && /listening|connected/.test(statusBar.text), "the bridge to start");
+	await waitUntil(() => statusBar !== undefined && /ready|connected/.test(statusBar.text), "the bridge to start");
 
 	const sessions: AgentSession[] = [];
 	const engine = (): Promise<AgentEngine> =>
