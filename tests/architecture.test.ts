@@ -161,8 +161,9 @@ const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
 	],
 	// The activity and undo journal: records every surface's calls and writes.
 	"src/journal": ["src/vault/notes", "src/vault/markdown", "src/protocol", "src/shared"],
-	// The agent panel's engine, in rooms by job; `agent-session.ts` (the contract every room and the view share) imports nothing.
-	"src/agent": [],
+	// The agent panel's engine, in rooms by job; `agent-session.ts` (the contract every room and the view share) imports only the review floor's decision type.
+	// The contract names the panel's view of a review's decision after the review floor's one model.
+	"src/agent": ["src/review"],
 	// Finding, checking and starting the user's Claude Code, and its process speaking JSON lines.
 	"src/agent/claude-cli": [],
 	// The vault's own Claude Code configuration: what it would do, and the user's trust in it.

@@ -2,6 +2,7 @@
  * The agent panel's contract between the engine (a Claude Code process driven over stream-json) and the panel
  * view. The view only sees these types; the engine only emits them. No `obsidian` here.
  */
+import type { ReviewDecision } from "../review/edit-proposal";
 
 /** How Claude Code asks before acting: the CLI's own permission modes that the panel offers. */
 export type AgentPermissionMode = "default" | "plan" | "acceptEdits";
@@ -98,9 +99,12 @@ export interface OfferedModel {
 	description: string;
 }
 
-/** How the user decided a review of Claude's edit, as the panel tells it. */
+/**
+ * How the user decided a review of Claude's edit, as the panel tells it: the review floor's `ReviewDecision` without
+ * the accepted text (the panel shows the decision, not the note) and without `failed` (no decision was made).
+ */
 export type ReviewDecisionWords =
-	{ kind: "accepted"; edited: boolean } | { kind: "rejected"; reason?: string } | { kind: "withdrawn" };
+	{ kind: "accepted"; edited: boolean } | Extract<ReviewDecision, { kind: "rejected" | "withdrawn" }>;
 
 /** Everything a session tells the panel, in order. */
 export type AgentEvent =
