@@ -3,12 +3,12 @@ import type { ReviewNews, ToolUseDecision, ToolUseRequest } from "../agent-sessi
 import {
 	applyCliEdits,
 	cliView,
+	editForAcceptedText,
 	FILE_MISSING,
 	newStringAsCliWritesIt,
 	type CliEdit,
 	type CliEditResult,
 } from "./cli-edit";
-import { editForAcceptedText } from "./edit-for-accepted-text";
 import type { JournaledWrite, WriteJournal } from "../../journal/journal-writer";
 import type { GateVault } from "./gate-ports";
 import { applyNotebookEdit, type NotebookEditInput } from "./notebook-edit";
