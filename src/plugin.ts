@@ -9,7 +9,7 @@ import { StatusBar } from "./obsidian/bridge/status-bar";
 import { EditorTracker } from "./obsidian/editor/editor-tracker";
 import { TagCommands } from "./obsidian/editor/tag-commands";
 import type { ObsidianNoteStore } from "./obsidian/notes/obsidian-note-store";
-import { registerDiffReviewView } from "./obsidian/review/register-diff-review";
+import { registerDiffReviewView, revealReviewOf } from "./obsidian/review/register-diff-review";
 import { BridgeSettingsHost } from "./obsidian/settings/bridge-settings-host";
 import { BridgeSettingTab } from "./obsidian/settings/settings-tab";
 import type { VaultToolsComponent } from "./obsidian/vault-tools/vault-tools-component";
@@ -54,6 +54,9 @@ export default class ClaudeCodeBridgePlugin extends Plugin {
 		registerAgentPanel(this, {
 			engine: () => this.agentEngine(),
 			vault: new ObsidianPanelVault(this.app, () => this.bridge?.bridge.privacy),
+			openReview: (path) => {
+				if (!revealReviewOf(this.app.workspace, path)) new Notice("That review is no longer open.");
+			},
 			...settings.panelSettings(),
 		});
 		this.settingTab = new BridgeSettingTab(this.app, this, settings);

@@ -20,6 +20,8 @@ export interface AgentPanelHost {
 	denyRulesOffer?: DenyRulesOffer;
 	/** The vault's own Claude Code configuration and the user's trust in it on this device. */
 	claudeConfig?: ClaudeConfigHost;
+	/** Brings the review waiting on this note (a vault path) to the front. */
+	openReview?: (vaultPath: string) => void;
 }
 
 /**
@@ -177,6 +179,7 @@ export class AgentView extends ItemView {
 				model: settings.model,
 				exportFolder: () => this.host.panelSettings().exportFolder,
 				onTitle: () => this.drawTabs(),
+				...(this.host.openReview && { openReview: this.host.openReview }),
 			});
 			this.tabs.push(tab);
 			this.addChild(tab);

@@ -1,4 +1,4 @@
-import type { Plugin } from "obsidian";
+import type { Plugin, Workspace } from "obsidian";
 import { DIFF_VIEW_TYPE, DiffReviewView } from "./diff-view";
 
 /**
@@ -58,4 +58,21 @@ export function registerDiffReviewView(plugin: Plugin): void {
 		}
 		showCount();
 	});
+}
+
+/**
+ * Brings the newest review waiting for a decision on this note (a vault path) to the front; false when none waits
+ * (the panel's "Open review" on an edit's card).
+ */
+export function revealReviewOf(workspace: Workspace, notePath: string): boolean {
+	const waiting = workspace
+		.getLeavesOfType(DIFF_VIEW_TYPE)
+		.filter((leaf) => leaf.view instanceof DiffReviewView && leaf.view.pendingReview?.note.relative === notePath)
+		.sort(
+			(a, b) =>
+				((b.view as DiffReviewView).pendingReview?.id ?? 0) -
+				((a.view as DiffReviewView).pendingReview?.id ?? 0),
+		)[0];
+	if (waiting) void workspace.revealLeaf(waiting);
+	return waiting !== undefined;
 }

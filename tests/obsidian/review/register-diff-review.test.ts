@@ -1,7 +1,7 @@
 import type { Plugin as RealPlugin } from "obsidian";
 import type { PendingReview } from "../../../src/review/edit-proposal";
 import { DIFF_VIEW_TYPE, DiffReviewView } from "../../../src/obsidian/review/diff-view";
-import { registerDiffReviewView } from "../../../src/obsidian/review/register-diff-review";
+import { registerDiffReviewView, revealReviewOf } from "../../../src/obsidian/review/register-diff-review";
 import { App, type FakeElement, Plugin, type WorkspaceLeaf } from "../../__mocks__/obsidian";
 
 const review = (tabName: string, id = 1): PendingReview => ({
@@ -95,6 +95,18 @@ describe("registerDiffReviewView", () => {
 		older.detach();
 		await Promise.resolve();
 		expect(item.text).toBe("1 review");
+	});
+
+	it("the panel's Open review brings the newest review of that note to the front, and says when none waits", async () => {
+		const older = await shownReview("first", 1);
+		const newer = await shownReview("second", 2);
+		const other = app.workspace.getLeaf("tab");
+		app.workspace.setActiveLeaf(other as never);
+		expect(revealReviewOf(app.workspace as never, "Notes/a.md")).toBe(true);
+		await Promise.resolve();
+		expect(app.workspace.activeLeaf).toBe(newer);
+		expect(app.workspace.activeLeaf).not.toBe(older);
+		expect(revealReviewOf(app.workspace as never, "Notes/other.md")).toBe(false);
 	});
 
 	it("Accept and Reject are commands, available only while a review has focus", async () => {
