@@ -99,7 +99,10 @@ export default class ClaudeCodeBridgePlugin extends Plugin {
 			(runtime) => {
 				if (start === this.bridgeStarts) this.startLoadedBridge(runtime);
 			},
-			(error: unknown) => new Notice(`Claude Code Bridge could not load its server: ${describeError(error)}`),
+			(error: unknown) => {
+				new Notice(`Claude Code Bridge could not load its server: ${describeError(error)}`);
+				this.statusBar.show({ state: "failed", clients: [], error: describeError(error) });
+			},
 		);
 	}
 
@@ -115,6 +118,7 @@ export default class ClaudeCodeBridgePlugin extends Plugin {
 		const vaultPath = host.vaultPath;
 		if (!vaultPath) {
 			new Notice("Claude Code Bridge needs a vault on the local file system.");
+			this.statusBar.show({ state: "failed", clients: [], error: "the vault is not on the local file system" });
 			return;
 		}
 		// One note store, on one subscriber to the vault's and the metadata cache's events, for the diagnostics and the vault tools alike.

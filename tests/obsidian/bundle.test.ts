@@ -30,6 +30,32 @@ describe("the built main.js", () => {
 		temp.remove();
 	});
 
+	it("says it is starting from load, and not running (never stuck on starting) when the vault is not on the local file system", async () => {
+		const module = jest.requireActual<{ default: new (app: App, manifest: object) => LoadedPlugin }>(
+			resolve(__dirname, "../../main.js"),
+		);
+		const app = new App(vault, "Remote vault");
+		Object.defineProperty(app.vault, "adapter", { value: {} });
+		const plugin = new module.default(app, {
+			id: "claude-code-bridge",
+			name: "Claude Code Bridge",
+			version: "0.1.0",
+		});
+		plugin.load();
+		try {
+			await flush();
+			const statusBar = plugin.statusBarItems[0];
+			if (!statusBar) throw new Error("no status bar item");
+			expect(statusBar.text).toBe("Claude: starting…");
+			app.workspace.finishLayout();
+			await waitUntil(() => statusBar.text !== "Claude: starting…", "the bridge to give up starting");
+			expect(statusBar.text).toBe("Claude: not running");
+			expect(statusBar.attributes.get("aria-label")).toContain("not on the local file system");
+		} finally {
+			plugin.unload();
+		}
+	});
+
 	it("loads in Node, starts the server after layout ready, serves a client, and cleans up on unload", async () => {
 		const bundle = resolve(__dirname, "../../main.js");
 		expect(existsSync(bundle)).toBe(true);
