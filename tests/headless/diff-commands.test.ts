@@ -84,7 +84,9 @@ describe("the headless host's diff commands", () => {
 	it("rejects a review named by part of its tab name, and asks for a name when several are pending", async () => {
 		openDiff(20, "✻ [Claude Code] note.md (cc22dd) ⧉", "one");
 		openDiff(21, "✻ [Claude Code] note.md (ee33ff) ⧉", "two");
+		// Each openDiff reads its note before its review shows, so the two may show in either order: wait for both.
 		await host.waitForOutput(/(ee33ff)/);
+		await host.waitForOutput(/(cc22dd)/);
 		await runCommand("diff reject", /(diff failed: 2 reviews are pending; name one)/, "stderr");
 		await runCommand("diff reject cc22dd", /(Rejected .*cc22dd.*)/);
 		expect((await client.waitForAnswer(20)).result).toEqual({
