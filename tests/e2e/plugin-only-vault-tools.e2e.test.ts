@@ -204,7 +204,7 @@ describe("the vault tools with only the plugin installed", () => {
 		await button.click();
 		const state = (): string =>
 			connect.descEl
-				.findAll("ccb-vault-tools-status")
+				.findAll("ccb-vault-tools-state")
 				.map((element: FakeElement) => element.text)
 				.join(" ");
 		expect(state()).toMatch(/^Connected: /);

@@ -51,7 +51,9 @@ describe("Check connection in the built plugin", () => {
 			if (!tab) throw new Error("no settings tab");
 			Setting.created = [];
 			(tab as unknown as { display(): void }).display();
-			const button = Setting.created.find((setting) => setting.name === "Check connection")?.buttons[0];
+			const button = Setting.created
+				.find((setting) => setting.name === "Start Claude Code in a terminal")
+				?.buttons.find((candidate) => candidate.text === "Check connection");
 			if (!button) throw new Error("no Check connection button");
 			await button.click();
 

@@ -32,7 +32,7 @@ describe("the screenshots' HTML step", () => {
 
 	it("renders the settings tab from main.js with its controls, the temp paths and the port replaced", () => {
 		const { settings } = views;
-		expect(settings).toContain(`<div class="setting-item-name">Run the bridge</div>`);
+		expect(settings).toContain(`<div class="setting-item-name">Let Claude Code connect</div>`);
 		expect(settings).toMatch(/<div class="checkbox-container is-enabled">/);
 		expect(settings).toContain(">Check connection</button>");
 		expect(settings).toContain("/home/you/Notes");

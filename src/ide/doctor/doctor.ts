@@ -110,7 +110,7 @@ function bridgeStateLine(status: BridgeStatus): DoctorLine {
 		case "stopped":
 			return fail(
 				"The bridge is off, so it writes no lock file and /ide cannot list the vault",
-				'Turn on "Run the bridge" in the plugin\'s settings.',
+				'Turn on "Let Claude Code connect" in the plugin\'s settings.',
 			);
 		case "failed":
 			return fail(

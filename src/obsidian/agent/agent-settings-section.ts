@@ -41,18 +41,57 @@ export interface AgentSettingsHost {
 	claudeConfigTrust?: ClaudeConfigTrustRow;
 	/** Absent while no rule store exists (then the list says so). */
 	alwaysAllowRules?: AlwaysAllowRules;
+	/** Opens the panel (the ribbon's and the command's way); absent, the tab offers no button. */
+	openPanel?(): void;
 }
 
-/** The "Claude Code panel" settings: which `claude` runs, where exports go, and the "always allow" rules to revoke. */
+/**
+ * The "Claude Code panel" rows, placed by the settings tab: a button that opens the panel (Connection), where
+ * exports go, the vault's own Claude Code settings and the "always allow" rules to revoke (More settings), and which
+ * `claude` runs (Advanced). The tab makes the headings.
+ */
 export class AgentSettingsSection {
 	private rulesEl: HTMLElement | undefined;
 	private trustEl: HTMLElement | undefined;
 
 	constructor(private readonly host: AgentSettingsHost) {}
 
-	display(containerEl: HTMLElement): void {
+	/** Under Connection: what the panel is, and a button that opens it. */
+	displayOpen(containerEl: HTMLElement): void {
+		const open = this.host.openPanel?.bind(this.host);
+		const row = new Setting(containerEl)
+			.setName("Claude Code in a panel")
+			.setDesc(
+				"Or talk with Claude Code beside your notes, without a terminal. The panel runs your own Claude Code, signed in as you.",
+			);
+		if (open) row.addButton((button) => button.setButtonText("Open panel").onClick(() => open()));
+	}
+
+	/** Under More settings: the export folder, the vault's own Claude Code settings, the "always allow" rules. */
+	displayOptions(containerEl: HTMLElement): void {
 		const settings = this.host.agentPanelSettings();
-		new Setting(containerEl).setName("Claude Code panel").setHeading();
+		new Setting(containerEl)
+			.setName("Export folder")
+			.setDesc("Exported sessions are written as notes in this folder.")
+			.addText((text) =>
+				text.setValue(settings.exportFolder).onChange(async (value) => {
+					settings.exportFolder = value.trim() === "" ? "Claude sessions" : value.trim();
+					await this.host.saveSettings();
+				}),
+			);
+		if (this.host.claudeConfigTrust) {
+			this.trustEl = containerEl.createDiv({ cls: "ccb-agent-config-trust" });
+			void this.refreshTrust();
+		}
+		new Setting(containerEl)
+			.setName("Always allowed")
+			.setDesc("Tools you allowed for good from the panel, on this device only. Revoke one to be asked again.");
+		this.rulesEl = containerEl.createDiv({ cls: "ccb-agent-rules" });
+		void this.refreshRules();
+	}
+
+	/** Under Advanced: which Claude Code runs, kept on this device only. */
+	displayAdvanced(containerEl: HTMLElement): void {
 		new Setting(containerEl)
 			.setName(CLAUDE_PATH_SETTING)
 			.setDesc(
@@ -64,24 +103,6 @@ export class AgentSettingsSection {
 					.setValue(this.host.claudePath.cliPath())
 					.onChange((value) => this.host.claudePath.setCliPath(value)),
 			);
-		if (this.host.claudeConfigTrust) {
-			this.trustEl = containerEl.createDiv({ cls: "ccb-agent-config-trust" });
-			void this.refreshTrust();
-		}
-		new Setting(containerEl)
-			.setName("Export folder")
-			.setDesc("Exported sessions are written as notes in this folder.")
-			.addText((text) =>
-				text.setValue(settings.exportFolder).onChange(async (value) => {
-					settings.exportFolder = value.trim() === "" ? "Claude sessions" : value.trim();
-					await this.host.saveSettings();
-				}),
-			);
-		new Setting(containerEl)
-			.setName("Always allowed")
-			.setDesc("Tools you allowed for good from the panel, on this device only. Revoke one to be asked again.");
-		this.rulesEl = containerEl.createDiv({ cls: "ccb-agent-rules" });
-		void this.refreshRules();
 	}
 
 	/** Says whether the vault has Claude Code settings of its own and whether they are trusted here; offers to stop trusting them. */

@@ -16,6 +16,7 @@ import { ClaudeConfigTrustStore } from "../agent/claude-config-trust-store";
 import { DenyRulesOffer } from "../agent/deny-rules-offer";
 import { DeviceAgentSettings } from "../agent/device-agent-settings";
 import { DevicePermissionRules } from "../agent/device-permission-rules";
+import { openAgentPanel } from "../agent/register-agent-view";
 import type { VaultToolsComponent } from "../vault-tools/vault-tools-component";
 import { ClaudePermissionsSection } from "./claude-permissions-section";
 import { ClaudePermissionsSync } from "./claude-permissions-sync";
@@ -219,6 +220,7 @@ export class BridgeSettingsHost implements SettingsHost {
 			saveSettings: () => this.saveSettings(),
 			alwaysAllowRules: this.agentRules,
 			claudePath: this.device,
+			openPanel: () => void openAgentPanel(this.app),
 			...(config &&
 				store && { claudeConfigTrust: { state: () => config.state(), revoke: () => store.revoke() } }),
 		};

@@ -32,17 +32,25 @@ export function deniedSentence(folders: readonly string[], file: string): string
 	return `Claude Code will not read or edit: ${folders.map((folder) => `${folder}/`).join(", ")} — in ${file}.`;
 }
 
+/** Where the rules are, in the row's words (the preview names the file itself). */
+const SETTINGS_FILE_WORDS: Record<SettingsFileChoice, string> = {
+	shared: "the vault's shared Claude Code settings",
+	local: "your personal Claude Code settings for this vault",
+};
+
 const OFF_DESC =
 	"Claude Code's own Read, Grep and Edit open vault files directly, past the rules above. On: they are kept out of the private folders, the config folder and the trash by rules in a Claude Code settings file, written after you see the change. Notes private by tag are not covered.";
 
 /**
- * The option that writes deny rules for Claude Code's built-in Read/Grep/Edit, and the file they go into, as rows
- * of the tab's privacy rows. Nothing is written before the user has seen the exact change and confirmed it, and the
+ * The option that writes deny rules for Claude Code's built-in Read/Grep/Edit (with the tab's privacy rows), and
+ * the file they go into (under Advanced, with a preview of its own). Nothing is written before the user has seen the exact change and confirmed it, and the
  * toggles show what is written, never a change that waits for confirmation; a confirmed write is remembered on this
  * device, which is what lets the automatic update (ClaudePermissionsSync) follow.
  */
 export class ClaudePermissionsSection {
 	private preview: HTMLElement | undefined;
+	/** The preview of a change of settings file, under that row (Advanced). */
+	private filePreview: HTMLElement | undefined;
 	/** The "waiting for your preview" row, emptied once a previewed write is made. */
 	private waiting: HTMLElement | undefined;
 	private keep: { setting: Setting; toggle: ToggleComponent } | undefined;
@@ -54,6 +62,7 @@ export class ClaudePermissionsSection {
 
 	constructor(private readonly host: ClaudePermissionsHost) {}
 
+	/** Under Privacy: the option, the rows waiting for a preview, and where the preview shows. */
 	display(containerEl: HTMLElement): void {
 		const { settings } = this.host;
 		const keep = new Setting(containerEl).setName("Keep private folders out of Claude Code's file tools");
@@ -65,26 +74,6 @@ export class ClaudePermissionsSection {
 				await this.propose({ enabled: value, file: settings.claudeSettingsFile });
 			});
 		});
-		new Setting(containerEl)
-			.setName("Use the personal settings file")
-			.setDesc(
-				`Off: ${SETTINGS_FILES.shared}, shared with everyone who opens the vault in Claude Code. On: ${SETTINGS_FILES.local}, only for you.`,
-			)
-			.addToggle((toggle) => {
-				this.personal = toggle;
-				toggle.onChange(async (value) => {
-					if (this.showing) return;
-					const file: SettingsFileChoice = value ? "local" : "shared";
-					if (!settings.keepPrivateFromClaudeTools) {
-						settings.claudeSettingsFile = file;
-						await this.host.saveSettings();
-						this.showWritten();
-						return;
-					}
-					this.showWritten();
-					await this.propose({ enabled: true, file });
-				});
-			});
 		this.showWritten();
 		this.waiting = containerEl.createDiv();
 		if (
@@ -105,6 +94,33 @@ export class ClaudePermissionsSection {
 		this.preview = containerEl.createDiv({ cls: "claude-code-bridge-permissions-preview" });
 	}
 
+	/** Under Advanced: which Claude Code settings file holds the rules, with its own preview under it. */
+	displayFileChoice(containerEl: HTMLElement): void {
+		const { settings } = this.host;
+		new Setting(containerEl)
+			.setName("Use the personal settings file")
+			.setDesc(
+				`Off: ${SETTINGS_FILES.shared}, shared with everyone who opens the vault in Claude Code. On: ${SETTINGS_FILES.local}, only for you.`,
+			)
+			.addToggle((toggle) => {
+				this.personal = toggle;
+				toggle.onChange(async (value) => {
+					if (this.showing) return;
+					const file: SettingsFileChoice = value ? "local" : "shared";
+					if (!settings.keepPrivateFromClaudeTools) {
+						settings.claudeSettingsFile = file;
+						await this.host.saveSettings();
+						this.showWritten();
+						return;
+					}
+					this.showWritten();
+					await this.propose({ enabled: true, file }, this.filePreview);
+				});
+			});
+		this.showWritten();
+		this.filePreview = containerEl.createDiv({ cls: "claude-code-bridge-permissions-preview" });
+	}
+
 	/** The change that turning the option on makes, shown in `containerEl` alone (the panel's offer), to write or cancel as in the tab. */
 	async proposeOnIn(containerEl: HTMLElement, onAnswered: () => void): Promise<void> {
 		this.preview = containerEl.createDiv({ cls: "claude-code-bridge-permissions-preview" });
@@ -122,20 +138,23 @@ export class ClaudePermissionsSection {
 		} finally {
 			this.showing = false;
 		}
-		const file = SETTINGS_FILES[settings.claudeSettingsFile];
 		this.keep?.setting.setDesc(
 			settings.keepPrivateFromClaudeTools
-				? deniedSentence(denyRulesFor(this.host.denyRuleSources()).folders, file)
+				? deniedSentence(
+						denyRulesFor(this.host.denyRuleSources()).folders,
+						SETTINGS_FILE_WORDS[settings.claudeSettingsFile],
+					)
 				: OFF_DESC,
 		);
 	}
 
 	/** Shows, in a sentence and behind "Show file change" the exact patch, the change that reaching `target` makes, with buttons to make it or not. */
-	async propose(target: Target): Promise<void> {
-		const preview = this.preview;
+	async propose(target: Target, preview = this.preview): Promise<void> {
 		const vaultPath = this.host.vaultPath;
 		if (!preview) return;
-		preview.empty();
+		// One change waits at a time: a preview shown elsewhere in the tab is withdrawn.
+		this.preview?.empty();
+		this.filePreview?.empty();
 		if (vaultPath === undefined) {
 			preview.createDiv({
 				cls: "claude-code-bridge-setting-warning",
@@ -156,7 +175,7 @@ export class ClaudePermissionsSection {
 			return;
 		}
 		if (plan.changes.length === 0) {
-			await this.commit(target, plan);
+			await this.commit(target, plan, preview);
 			return;
 		}
 		for (const note of plan.notes) preview.createDiv({ cls: "claude-code-bridge-setting-warning", text: note });
@@ -180,7 +199,7 @@ export class ClaudePermissionsSection {
 					.setButtonText(target.enabled ? "Write the rules" : "Remove the rules")
 					.setCta()
 					.onClick(async () => {
-						await this.commit(target, plan);
+						await this.commit(target, plan, preview);
 					}),
 			)
 			.addButton((button) =>
@@ -191,19 +210,18 @@ export class ClaudePermissionsSection {
 			);
 	}
 
-	private async commit(target: Target, plan: PermissionPlan): Promise<void> {
-		const preview = this.preview;
+	private async commit(target: Target, plan: PermissionPlan, preview: HTMLElement): Promise<void> {
 		try {
 			await applyPermissionPlan(plan);
 		} catch (error) {
-			preview?.empty();
-			preview?.createDiv({
+			preview.empty();
+			preview.createDiv({
 				cls: "claude-code-bridge-setting-warning",
 				text: `Nothing more was written: ${describeError(error)}`,
 			});
 			return;
 		}
-		preview?.empty();
+		preview.empty();
 		if (target.enabled) this.host.previewedPermissions.remember(plan.record);
 		else this.host.previewedPermissions.forget();
 		this.waiting?.empty();

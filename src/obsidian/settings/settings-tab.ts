@@ -12,13 +12,14 @@ import { MAX_SELECTION_DEBOUNCE_MS, isPort, parseList, type BridgeSettings } fro
 import { describeError } from "../../shared/describe-error";
 import { ClaudePermissionsSection, type ClaudePermissionsHost } from "./claude-permissions-section";
 import { showCheckResults } from "./check-results";
-import { commandBlock } from "./command-block";
+import { commandBlock, copyText } from "./command-block";
+import { describeConnection, describeConnectionDetails } from "./connection-status";
 import { VaultToolsSettingsSection, type VaultToolsSettingsHost } from "./vault-tools-section";
 import { AgentSettingsSection, type AgentSettingsHost } from "../agent/agent-settings-section";
 
 /**
  * Obsidian gives plugins no say in how a hotkey is matched, so AltGr (which Windows reports as Ctrl+Alt) triggers
- * the default Ctrl+Alt+K; the README's "The default hotkey and AltGr" section says the same.
+ * the default Ctrl+Alt+K; docs/using.md's "The default hotkey and AltGr" section says the same.
  */
 export const TAG_HOTKEY_NOTE =
 	'"Tag for Claude Code" uses Ctrl+Alt+K (Cmd+Option+K on macOS) by default. On Windows, AltGr counts as Ctrl+Alt: if AltGr+K types a letter on your keyboard, set another hotkey in Settings → Hotkeys (search for "Tag for Claude Code").';
@@ -48,13 +49,16 @@ export interface SettingsHost {
 }
 
 /**
- * The bridge's settings, in the order a first-time user needs them: Connection (on/off with the status, the launch
- * command, Check connection), Context (privacy), Reviews, Claude's vault tools, then Advanced, folded (ports,
- * tokens, selection delay, debug logging). Rows that set nothing are descriptions; every change clears the results
- * of Check connection, which may no longer hold.
+ * The bridge's settings, in the order a writer needs them. Open: Connection (may Claude Code connect and is it, how
+ * to start it in this vault, Check connection, the panel), Privacy (what Claude may see), Claude's vault tools (the
+ * connect button). Folded: More settings (reviews, the tag hotkey, excluded files, the panel's folders and rules,
+ * the vault tools' switch and prompts), and Advanced (ports, pids, tokens, settings files, program paths, debug
+ * logging). Every change clears the results of Check connection, which may no longer hold.
  */
 export class BridgeSettingTab extends PluginSettingTab {
 	private statusEl: HTMLElement | undefined;
+	/** Under Advanced: the status with the address and the clients' pids. */
+	private detailsEl: HTMLElement | undefined;
 	private ideToken: { setting: Setting; button: ButtonComponent | undefined } | undefined;
 	private checkResults: HTMLElement | undefined;
 	private vaultToolsSection: VaultToolsSettingsSection | undefined;
@@ -82,16 +86,73 @@ export class BridgeSettingTab extends PluginSettingTab {
 	display(): void {
 		const { containerEl } = this;
 		containerEl.empty();
-		const { settings } = this.host;
 		const vaultTools = this.host.vaultTools
 			? new VaultToolsSettingsSection(this.host.vaultTools, () => this.changed())
 			: undefined;
 		this.vaultToolsSection = vaultTools;
+		const agent = this.host.agentPanel ? new AgentSettingsSection(this.host.agentPanel) : undefined;
+		const permissions = this.claudePermissions();
 
 		new Setting(containerEl).setName("Connection").setHeading();
-		const run = new Setting(containerEl)
-			.setName("Run the bridge")
-			.setDesc("Lets Claude Code connect to Obsidian with /ide, on 127.0.0.1 only.")
+		this.displayConnection(containerEl);
+		agent?.displayOpen(containerEl);
+
+		new Setting(containerEl).setName("Privacy").setHeading();
+		this.displayPrivacy(containerEl);
+		permissions?.display(containerEl);
+
+		if (vaultTools) {
+			new Setting(containerEl).setName("Claude's vault tools").setHeading();
+			vaultTools.displayConnect(containerEl);
+		}
+
+		const more = fold(
+			containerEl,
+			"More settings",
+			"Reviews, the tag hotkey, excluded files, the panel's folders and allowed tools, the vault tools' prompts.",
+		);
+		new Setting(more).setName("Reviews").setHeading();
+		this.displayReviews(more);
+		vaultTools?.displayReview(more);
+		new Setting(more).setName("Context and privacy").setHeading();
+		this.displayContextOptions(more);
+		if (agent) {
+			new Setting(more).setName("Claude Code panel").setHeading();
+			agent.displayOptions(more);
+		}
+		if (vaultTools) {
+			new Setting(more).setName("Claude's vault tools").setHeading();
+			vaultTools.displayOptions(more);
+		}
+
+		const advanced = fold(
+			containerEl,
+			"Advanced",
+			"For troubleshooting: connection details, settings files, the Claude Code program and debug logging.",
+		);
+		new Setting(advanced).setName("Connection").setHeading();
+		this.displayAdvanced(advanced);
+		if (permissions) {
+			new Setting(advanced).setName("Claude Code's file tools").setHeading();
+			permissions.displayFileChoice(advanced);
+		}
+		if (agent) {
+			new Setting(advanced).setName("Claude Code panel").setHeading();
+			agent.displayAdvanced(advanced);
+		}
+		if (vaultTools) {
+			new Setting(advanced).setName("Claude's vault tools").setHeading();
+			vaultTools.displayAdvanced(advanced);
+		}
+		this.refreshStatus();
+	}
+
+	/** Whether Claude Code may connect and is connected; how to start it in this vault; Check connection. */
+	private displayConnection(containerEl: HTMLElement): void {
+		const { settings } = this.host;
+		const allow = new Setting(containerEl)
+			.setName("Let Claude Code connect")
+			.setDesc("Claude Code connects to this vault with /ide, from this computer only.")
 			.addToggle((toggle) =>
 				toggle.setValue(settings.enabled).onChange(async (value) => {
 					settings.enabled = value;
@@ -100,43 +161,52 @@ export class BridgeSettingTab extends PluginSettingTab {
 					this.refreshStatus();
 				}),
 			);
-		this.statusEl = run.descEl.createDiv({ cls: "claude-code-bridge-settings-status" });
+		this.statusEl = allow.descEl.createDiv({ cls: "claude-code-bridge-settings-status" });
+		const start = new Setting(containerEl).setName("Start Claude Code in a terminal");
 		const vaultPath = this.host.vaultPath;
-		const launch = new Setting(containerEl).setName("Launch command");
-		if (vaultPath === undefined) launch.setDesc("The vault is not on the local file system.");
+		if (vaultPath === undefined)
+			start.setDesc("The vault is not on the local file system: Claude Code cannot start in it.");
 		else {
-			launch.setDesc("Run it in a terminal: Claude Code starts in the vault, connected to Obsidian.");
-			commandBlock(launch.descEl, launchCommand(vaultPath), "Launch command copied.");
+			const command = launchCommand(vaultPath);
+			start
+				.setDesc(
+					"Paste the launch command into a terminal: Claude Code starts in this vault, connected to Obsidian. Already running in the vault folder? Type /ide and pick this vault. If it is not listed, Check connection says why.",
+				)
+				.addButton((button) =>
+					button
+						.setButtonText("Copy launch command")
+						.setCta()
+						.onClick(() => copyText(command, "Launch command copied.")),
+				);
+			const shown = start.descEl.createEl("details", { cls: "ccb-other-ways" });
+			shown.createEl("summary", { text: "Show the launch command" });
+			commandBlock(shown, command, "Launch command copied.");
 		}
-		new Setting(containerEl)
-			.setName("Check connection")
-			.setDesc(
-				"Looks at the lock file, the port and token, the vault's path and other editors, and says what to do about each problem.",
-			)
-			.addButton((button) =>
-				button.setButtonText("Check connection").onClick(async () => {
-					const results = this.checkResults;
-					if (!results) return;
-					button.setDisabled(true);
-					results.empty();
-					results.createDiv({ cls: "claude-code-bridge-doctor-running", text: "Checking…" });
-					try {
-						// Loaded on the click: the doctor's connection probe pulls in ws, which plugin load should not evaluate.
-						const { runDoctor } = await import("../../ide/doctor/doctor");
-						showCheckResults(results, await runDoctor(this.host.doctorInputs()));
-					} finally {
-						button.setDisabled(false);
-					}
-				}),
-			);
+		start.addButton((button) =>
+			button.setButtonText("Check connection").onClick(async () => {
+				const results = this.checkResults;
+				if (!results) return;
+				button.setDisabled(true);
+				results.empty();
+				results.createDiv({ cls: "claude-code-bridge-doctor-running", text: "Checking…" });
+				try {
+					// Loaded on the click: the doctor's connection probe pulls in ws, which plugin load should not evaluate.
+					const { runDoctor } = await import("../../ide/doctor/doctor");
+					showCheckResults(results, await runDoctor(this.host.doctorInputs()));
+				} finally {
+					button.setDisabled(false);
+				}
+			}),
+		);
 		this.checkResults = containerEl.createDiv({ cls: "claude-code-bridge-doctor" });
+	}
 
-		new Setting(containerEl).setName("Context").setDesc(TAG_HOTKEY_NOTE).setHeading();
+	/** The private folders and tags. */
+	private displayPrivacy(containerEl: HTMLElement): void {
+		const { settings } = this.host;
 		new Setting(containerEl)
 			.setName("Private folders")
-			.setDesc(
-				"One folder per line. Their notes are never sent as context, tagged, or readable through the bridge.",
-			)
+			.setDesc("One folder per line. Their notes are never sent to Claude, tagged, or readable through Obsidian.")
 			.addTextArea((area) =>
 				area.setValue(settings.privateFolders.join("\n")).onChange(async (value) => {
 					settings.privateFolders = parseList(value);
@@ -159,21 +229,10 @@ export class BridgeSettingTab extends PluginSettingTab {
 					this.privacyChanged();
 				}),
 			);
-		new Setting(containerEl)
-			.setName("Treat Obsidian's excluded files as private")
-			.setDesc(
-				"The folders and files in Obsidian's excluded files list (files and links settings) stay private the same way. Entries written as regular expressions (/…/) are not applied: they are not paths.",
-			)
-			.addToggle((toggle) =>
-				toggle.setValue(settings.excludedFilesArePrivate).onChange(async (value) => {
-					settings.excludedFilesArePrivate = value;
-					await this.save();
-					this.privacyChanged();
-				}),
-			);
-		this.displayClaudePermissions(containerEl);
+	}
 
-		new Setting(containerEl).setName("Reviews").setHeading();
+	private displayReviews(containerEl: HTMLElement): void {
+		const { settings } = this.host;
 		new Setting(containerEl)
 			.setName("Review Claude's edits in Obsidian")
 			.setDesc(
@@ -186,36 +245,31 @@ export class BridgeSettingTab extends PluginSettingTab {
 					this.host.applyLiveSettings();
 				}),
 			);
-		vaultTools?.displayReview(containerEl);
-
-		if (vaultTools) {
-			new Setting(containerEl).setName("Claude's vault tools").setHeading();
-			vaultTools.display(containerEl);
-		}
-
-		if (this.host.agentPanel) new AgentSettingsSection(this.host.agentPanel).display(containerEl);
-
-		const advanced = containerEl.createEl("details", { cls: "claude-code-bridge-settings-fold" });
-		new Setting(advanced.createEl("summary"))
-			.setName("Advanced")
-			.setDesc("Ports, tokens, selection delay and debug logging.")
-			.setHeading();
-		this.displayAdvanced(advanced);
-		vaultTools?.displayAdvanced(advanced);
-		new Setting(advanced)
-			.setName("Debug logging")
-			.setDesc("Log connections and protocol errors to the developer console. Tokens are never logged.")
-			.addToggle((toggle) =>
-				toggle.setValue(settings.debugLogging).onChange(async (value) => {
-					settings.debugLogging = value;
-					await this.save();
-				}),
-			);
-		this.refreshStatus();
 	}
 
+	/** The tag hotkey's note, and Obsidian's excluded files as private. */
+	private displayContextOptions(containerEl: HTMLElement): void {
+		const { settings } = this.host;
+		new Setting(containerEl).setName("Tag hotkey").setDesc(TAG_HOTKEY_NOTE);
+		new Setting(containerEl)
+			.setName("Treat Obsidian's excluded files as private")
+			.setDesc(
+				"The folders and files in Obsidian's excluded files list (files and links settings) stay private the same way. Entries written as regular expressions (/…/) are not applied: they are not paths.",
+			)
+			.addToggle((toggle) =>
+				toggle.setValue(settings.excludedFilesArePrivate).onChange(async (value) => {
+					settings.excludedFilesArePrivate = value;
+					await this.save();
+					this.privacyChanged();
+				}),
+			);
+	}
+
+	/** Under Advanced: the status with its address and pids, the port, the IDE token, the selection delay, logging. */
 	private displayAdvanced(containerEl: HTMLElement): void {
 		const { settings } = this.host;
+		const details = new Setting(containerEl).setName("Status");
+		this.detailsEl = details.descEl.createDiv({ cls: "claude-code-bridge-settings-details" });
 		new Setting(containerEl)
 			.setName("Fixed port")
 			.setDesc(
@@ -271,13 +325,23 @@ export class BridgeSettingTab extends PluginSettingTab {
 					this.host.applyLiveSettings();
 				}),
 			);
+		new Setting(containerEl)
+			.setName("Debug logging")
+			.setDesc("Log connections and protocol errors to the developer console. Tokens are never logged.")
+			.addToggle((toggle) =>
+				toggle.setValue(settings.debugLogging).onChange(async (value) => {
+					settings.debugLogging = value;
+					await this.save();
+				}),
+			);
 	}
 
-	private displayClaudePermissions(containerEl: HTMLElement): void {
+	/** The "Claude Code's file tools" rows, when the host gives what they need. */
+	private claudePermissions(): ClaudePermissionsSection | undefined {
 		const host = this.host;
 		const denyRuleSources = host.denyRuleSources?.bind(host);
 		const previewedPermissions = host.previewedPermissions;
-		if (!denyRuleSources || !previewedPermissions) return;
+		if (!denyRuleSources || !previewedPermissions) return undefined;
 		const permissionsHost: ClaudePermissionsHost = {
 			get settings() {
 				return host.settings;
@@ -289,14 +353,15 @@ export class BridgeSettingTab extends PluginSettingTab {
 			denyRuleSources,
 			previewedPermissions,
 		};
-		new ClaudePermissionsSection(permissionsHost).display(containerEl);
+		return new ClaudePermissionsSection(permissionsHost);
 	}
 
 	/** Redraws the status (bridge and vault tools) and the IDE connection token's row, if the tab is open. */
 	refreshStatus(): void {
 		this.vaultToolsSection?.refresh();
 		const status = this.host.bridgeStatus();
-		this.statusEl?.setText(describeStatus(status));
+		this.statusEl?.setText(describeConnection(status));
+		this.detailsEl?.setText(describeConnectionDetails(status));
 		const token = this.ideToken;
 		if (!token) return;
 		const lockFile = status.lockFilePath
@@ -326,6 +391,7 @@ export class BridgeSettingTab extends PluginSettingTab {
 
 	override hide(): void {
 		this.statusEl = undefined;
+		this.detailsEl = undefined;
 		this.ideToken = undefined;
 		this.checkResults = undefined;
 		this.vaultToolsSection = undefined;
@@ -333,25 +399,9 @@ export class BridgeSettingTab extends PluginSettingTab {
 	}
 }
 
-/** The bridge's state and who is connected, in one or two sentences. */
-function describeStatus(status: BridgeStatus): string {
-	const clients = status.clients.map((client) => {
-		const who = client.pid ? `pid ${client.pid}` : `connection ${client.id}`;
-		return `${client.clientName ?? "client"} (${who}) since ${client.connectedAt.toLocaleTimeString()}`;
-	});
-	if (status.state !== "listening") return `${describeState(status)}.`;
-	return `${describeState(status)}. ${clients.length > 0 ? `Connected: ${clients.join("; ")}.` : "No Claude Code session is connected."}`;
-}
-
-export function describeState(status: BridgeStatus): string {
-	switch (status.state) {
-		case "listening":
-			return `Listening on 127.0.0.1:${status.port ?? "?"}${status.warning ? ` (${status.warning})` : ""}`;
-		case "starting":
-			return "Starting";
-		case "failed":
-			return `Could not start: ${status.error ?? "unknown error"}`;
-		case "stopped":
-			return "Off";
-	}
+/** A fold, closed at first, whose summary is a heading row. */
+function fold(containerEl: HTMLElement, name: string, desc: string): HTMLElement {
+	const details = containerEl.createEl("details", { cls: "claude-code-bridge-settings-fold" });
+	new Setting(details.createEl("summary")).setName(name).setDesc(desc).setHeading();
+	return details;
 }

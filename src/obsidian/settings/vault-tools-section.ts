@@ -38,16 +38,20 @@ export interface VaultToolsSettingsHost {
 	claudeRunner(): ClaudeRunner | undefined;
 }
 
-const TOOLS_OFF = "Turn on the vault tools first.";
+const TOOLS_OFF = 'Turn on "Serve vault tools" under More settings first.';
 
 /**
- * The vault tools' rows, placed by the settings tab in its sections: on/off with the status (Claude's vault tools),
- * the one recommended `claude mcp add` line and the other ways to connect behind a disclosure, the prompts folder,
- * review of writes (Reviews), and the HTTP port and token (Advanced). No command or JSON holds a token: Claude Code
- * fetches it with `claude-code-bridge mcp-headers`. `changed` is told of every change the user makes.
+ * The vault tools' rows, placed by the settings tab in its sections: the connect button, with the command for a
+ * terminal folded (Claude's vault tools); the switch with a plain status and the prompts folder (More settings);
+ * review of writes (Reviews); the endpoint's status, HTTP port and token (Advanced). No command or JSON holds a
+ * token: Claude Code fetches it with `claude-code-bridge mcp-headers`. `changed` is told of every change the user
+ * makes.
  */
 export class VaultToolsSettingsSection {
 	private readonly settings: VaultToolsSettings;
+	/** The switch's status in words (More settings). */
+	private running: HTMLElement | undefined;
+	/** The endpoint's status, calls and clients (Advanced). */
 	private status: HTMLElement | undefined;
 	private connectState: HTMLElement | undefined;
 	private terminal: HTMLElement | undefined;
@@ -69,8 +73,8 @@ export class VaultToolsSettingsSection {
 		await this.host.saveSettings();
 	}
 
-	/** Under the "Claude's vault tools" heading: on/off with the status, how to connect, the prompts folder. */
-	display(containerEl: HTMLElement): void {
+	/** Under More settings: the switch with its status in words, and the prompts folder. */
+	displayOptions(containerEl: HTMLElement): void {
 		const { host, settings } = this;
 		const serve = new Setting(containerEl)
 			.setName("Serve vault tools")
@@ -85,10 +89,7 @@ export class VaultToolsSettingsSection {
 					this.refresh();
 				}),
 			);
-		this.status = serve.descEl.createDiv({ cls: "ccb-vault-tools-status" });
-
-		this.displayConnect(containerEl);
-
+		this.running = serve.descEl.createDiv({ cls: "ccb-vault-tools-running" });
 		new Setting(containerEl)
 			.setName("Prompts folder")
 			.setDesc(
@@ -118,9 +119,11 @@ export class VaultToolsSettingsSection {
 			);
 	}
 
-	/** Under "Advanced": the HTTP endpoint's port and token. */
+	/** Under "Advanced": the HTTP endpoint's status, port and token. */
 	displayAdvanced(containerEl: HTMLElement): void {
 		const { host, settings } = this;
+		const status = new Setting(containerEl).setName("Vault tools status");
+		this.status = status.descEl.createDiv({ cls: "ccb-vault-tools-status" });
 		const portSetting = new Setting(containerEl)
 			.setName("Vault tools HTTP port")
 			.setDesc(
@@ -172,29 +175,30 @@ export class VaultToolsSettingsSection {
 		this.refresh();
 	}
 
-	/** Redraws the status, the HTTP ways to connect (they need the endpoint's port) and the rotate button. */
+	/** Redraws the statuses, the HTTP ways to connect (they need the endpoint's port) and the rotate button. */
 	refresh(): void {
 		const status = this.host.vaultToolsStatus();
+		this.running?.setText(runningLine(status, this.settings));
 		this.status?.setText(statusLine(status, this.settings));
 		this.rotateButton?.setDisabled(!status.running);
 		this.showTerminalCommands();
 	}
 
 	/**
-	 * "Connect to Claude Code": the button runs the user's own `claude mcp add-json` in the vault folder, then
-	 * `claude mcp get`; the state is Claude Code's own answer, looked at when the tab opens; Remove takes the entry
-	 * out; the same command is shown for a terminal. Nothing of it holds a token.
+	 * Under "Claude's vault tools", "Connect to Claude Code": the button runs the user's own `claude mcp add-json` in
+	 * the vault folder, then `claude mcp get`; the state is Claude Code's own answer, looked at when the tab opens;
+	 * Remove takes the entry out; the same command is shown for a terminal, folded. Nothing of it holds a token.
 	 */
-	private displayConnect(containerEl: HTMLElement): void {
+	displayConnect(containerEl: HTMLElement): void {
 		const connect = new Setting(containerEl).setName("Connect to Claude Code");
 		if (this.host.vaultPath === undefined) {
 			connect.setDesc("The vault is not on the local file system.");
 			return;
 		}
 		connect.setDesc(
-			`Lets Claude Code, started in this vault folder, use the vault tools while Obsidian is open. The button runs your own Claude Code once (${SCOPE_EXPLAINED}); no key is stored.`,
+			`Gives Claude Code, started in this vault folder, tools to search, read, link and edit your notes the way Obsidian sees them, while Obsidian is open; private notes stay invisible to them. The button runs your own Claude Code once (${SCOPE_EXPLAINED}); no key is stored.`,
 		);
-		this.connectState = connect.descEl.createDiv({ cls: "ccb-vault-tools-status" });
+		this.connectState = connect.descEl.createDiv({ cls: "ccb-vault-tools-state" });
 		this.connectButtons = [];
 		this.shownEntry = undefined;
 		connect.addButton((button) => {
@@ -236,7 +240,7 @@ export class VaultToolsSettingsSection {
 		if (entry === undefined) {
 			terminal.createDiv({
 				cls: "setting-item-description",
-				text: "The vault tools are not listening (see their status above); the command names the port they listen on.",
+				text: "The vault tools are not listening (their status is under Advanced); the command names the port they listen on.",
 			});
 			return;
 		}
@@ -316,6 +320,18 @@ export class VaultToolsSettingsSection {
 			this.setBusy(false);
 		}
 	}
+}
+
+/** The switch's status in words: off, not running and why, or running with its calls; the details are under Advanced. */
+export function runningLine(status: VaultToolsStatus, settings: VaultToolsSettings): string {
+	if (!settings.enabled) return "Off.";
+	if (!status.running) return 'Not running: "Let Claude Code connect" is off.';
+	const http = status.http;
+	if (!http || http.state === "stopped") return "Starting…";
+	if (http.state === "failed") return "Could not start: see Claude's vault tools under Advanced.";
+	if (http.tokenRecordError !== undefined)
+		return "Running, but Claude Code cannot fetch their key: see Claude's vault tools under Advanced.";
+	return `Running: ${http.calls} call${http.calls === 1 ? "" : "s"} since they started.`;
 }
 
 /** One line: the endpoint's state (a taken port as an error), its calls and last call, its recent clients, and the stdio relays. */

@@ -320,7 +320,7 @@ describe("the doctor", () => {
 		expect(lines[0]).toEqual({
 			level: "fail",
 			what: "The bridge is off, so it writes no lock file and /ide cannot list the vault",
-			fix: 'Turn on "Run the bridge" in the plugin\'s settings.',
+			fix: 'Turn on "Let Claude Code connect" in the plugin\'s settings.',
 		});
 		expect(lines.map((line) => line.what)).toEqual([
 			lines[0]?.what,

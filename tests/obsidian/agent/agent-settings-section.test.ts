@@ -24,23 +24,29 @@ class MemoryRules implements AlwaysAllowRules {
 function section(rules?: AlwaysAllowRules, claudeConfigTrust?: ClaudeConfigTrustRow) {
 	const settings = { ...DEFAULT_AGENT_PANEL_SETTINGS };
 	let saves = 0;
+	let opened = 0;
 	const container = new FakeElement();
 	const app = new App("/vault", "Vault");
 	const device = new DeviceAgentSettings(app);
 	Setting.created = [];
-	new AgentSettingsSection({
+	const rows = new AgentSettingsSection({
 		agentPanelSettings: () => settings,
 		saveSettings: () => Promise.resolve(void saves++),
 		claudePath: device,
+		openPanel: () => void opened++,
 		...(rules ? { alwaysAllowRules: rules } : {}),
 		...(claudeConfigTrust ? { claudeConfigTrust } : {}),
-	}).display(container as unknown as HTMLElement);
+	});
+	const element = container as unknown as HTMLElement;
+	rows.displayOpen(element);
+	rows.displayOptions(element);
+	rows.displayAdvanced(element);
 	const row = (name: string): Setting => {
 		const found = Setting.created.find((setting) => setting.name === name);
 		if (!found) throw new Error(`no row ${name}`);
 		return found;
 	};
-	return { settings, saves: () => saves, container, row, app, device };
+	return { settings, saves: () => saves, opened: () => opened, container, row, app, device };
 }
 
 const CONFIG = {
@@ -49,9 +55,18 @@ const CONFIG = {
 };
 
 describe("AgentSettingsSection", () => {
-	it("sets the CLI path on this device only (never data.json) and the export folder, under its own heading", async () => {
+	it("opens the panel from its row, and leaves the headings to the tab", async () => {
+		const { row, opened } = section();
+		expect(Setting.created.filter((setting) => setting.isHeading)).toEqual([]);
+		const open = row("Claude Code in a panel");
+		expect(open.desc).toContain("runs your own Claude Code");
+		expect(open.buttons.map((button) => button.text)).toEqual(["Open panel"]);
+		await open.buttons[0]?.click();
+		expect(opened()).toBe(1);
+	});
+
+	it("sets the CLI path on this device only (never data.json) and the export folder", async () => {
 		const { settings, saves, row, device, app } = section();
-		expect(row("Claude Code panel").isHeading).toBe(true);
 		expect(row("Claude Code executable").desc).toContain("Kept on this device only");
 		await row("Claude Code executable").texts[0]?.change("  /opt/claude/bin/claude ");
 		expect(device.cliPath()).toBe("/opt/claude/bin/claude");

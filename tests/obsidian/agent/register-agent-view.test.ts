@@ -121,8 +121,29 @@ describe("the plugin's Claude Code panel", () => {
 		tab?.display();
 		const names = tab?.containerEl.findAll("setting-item-name").map((name) => name.text) ?? [];
 		expect(names).toEqual(
-			expect.arrayContaining(["Claude Code panel", "Claude Code executable", "Export folder", "Always allowed"]),
+			expect.arrayContaining([
+				"Claude Code in a panel",
+				"Claude Code panel",
+				"Claude Code executable",
+				"Export folder",
+				"Always allowed",
+			]),
 		);
+	});
+
+	it("opens the panel from the settings tab's Open panel button, once", async () => {
+		Setting.created = [];
+		const tab = (plugin as unknown as { settingTabs: { display(): void }[] }).settingTabs[0];
+		tab?.display();
+		const open = Setting.created
+			.find((setting) => setting.name === "Claude Code in a panel")
+			?.buttons.find((button) => button.text === "Open panel");
+		expect(app.workspace.getLeavesOfType(VIEW_TYPE)).toHaveLength(0);
+		await open?.click();
+		await pollUntil(() => app.workspace.getLeavesOfType(VIEW_TYPE)[0], "the panel");
+		await open?.click();
+		await new Promise((settle) => setTimeout(settle, 0));
+		expect(app.workspace.getLeavesOfType(VIEW_TYPE)).toHaveLength(1);
 	});
 	describe("the offer of the deny rules for Claude Code's own file tools", () => {
 		const rulesFile = () => join(temp.path, "vault", ".claude", "settings.json");

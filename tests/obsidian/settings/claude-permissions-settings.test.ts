@@ -65,8 +65,11 @@ function setUp(stored: Partial<BridgeSettings> = {}) {
 		if (!found) throw new Error(`No setting named ${name}`);
 		return found;
 	};
+	/** The preview area that shows a change: under the option (Privacy) or under the settings file (Advanced). */
+	const previews = (): FakeElement[] =>
+		(tab.containerEl as unknown as FakeElement).findAll("claude-code-bridge-permissions-preview");
 	const preview = (): FakeElement => {
-		const found = (tab.containerEl as unknown as FakeElement).findAll("claude-code-bridge-permissions-preview")[0];
+		const found = previews().find((area) => area.children.length > 0) ?? previews()[0];
 		if (!found) throw new Error("No preview area");
 		return found;
 	};
@@ -79,7 +82,7 @@ function setUp(stored: Partial<BridgeSettings> = {}) {
 		if (!found) throw new Error(`No button ${text} in the preview; it shows: ${preview().textContent}`);
 		return found;
 	};
-	return { settings, calls, named, preview, button, sources, app, previewedPermissions };
+	return { settings, calls, named, preview, previews, button, sources, app, previewedPermissions };
 }
 
 const settingsFile = () => join(vault, ".claude", "settings.json");
@@ -87,17 +90,16 @@ const localFile = () => join(vault, ".claude", "settings.local.json");
 const readJson = (path: string): unknown => JSON.parse(readFileSync(path, "utf8"));
 
 describe("the settings tab's Claude Code file tools section", () => {
-	it("sits with the privacy rows under Context, and both options are off by default", () => {
+	it("sits with the privacy rows, its settings file under Advanced, and both options are off by default", () => {
 		const { named } = setUp();
 		const names = Setting.created.map((setting) => setting.name);
-		expect(names.slice(names.indexOf("Context"), names.indexOf("Reviews"))).toEqual([
-			"Context",
+		expect(names.slice(names.indexOf("Privacy"), names.indexOf("More settings"))).toEqual([
+			"Privacy",
 			"Private folders",
 			"Private tags",
-			EXCLUDED,
 			KEEP,
-			PERSONAL,
 		]);
+		expect(names.slice(names.indexOf("Claude Code's file tools"))).toEqual(["Claude Code's file tools", PERSONAL]);
 		expect(named(KEEP).toggles[0]?.value).toBe(false);
 		expect(named(PERSONAL).toggles[0]?.value).toBe(false);
 		expect(named(EXCLUDED).toggles[0]?.value).toBe(false);
@@ -109,7 +111,7 @@ describe("the settings tab's Claude Code file tools section", () => {
 	});
 
 	it("the toggle is not shown on until the file is written, and then says in a sentence what is kept out and where", async () => {
-		const { named, button } = setUp();
+		const { named, button, previews } = setUp();
 		await named(KEEP).toggles[0]?.change(true);
 		expect(named(KEEP).toggles[0]?.value).toBe(false);
 		expect(named(KEEP).desc).not.toContain("will not read or edit");
@@ -117,13 +119,16 @@ describe("the settings tab's Claude Code file tools section", () => {
 		expect(existsSync(settingsFile())).toBe(true);
 		expect(named(KEEP).toggles[0]?.value).toBe(true);
 		expect(named(KEEP).desc).toBe(
-			`Claude Code will not read or edit: Secret/, ${CONFIG_DIR}/, .trash/ — in .claude/settings.json.`,
+			`Claude Code will not read or edit: Secret/, ${CONFIG_DIR}/, .trash/ — in the vault's shared Claude Code settings.`,
 		);
 		await named(PERSONAL).toggles[0]?.change(true);
 		expect(named(PERSONAL).toggles[0]?.value).toBe(false);
+		// The change of file shows under its own row, in Advanced, and names the file.
+		expect(previews()[1]?.textContent).toContain("— in .claude/settings.local.json.");
+		expect(previews()[0]?.children).toEqual([]);
 		await button("Write the rules").click();
 		expect(named(PERSONAL).toggles[0]?.value).toBe(true);
-		expect(named(KEEP).desc).toContain("— in .claude/settings.local.json.");
+		expect(named(KEEP).desc).toContain("— in your personal Claude Code settings for this vault.");
 		await named(KEEP).toggles[0]?.change(false);
 		expect(named(KEEP).toggles[0]?.value).toBe(true);
 		await button("Remove the rules").click();

@@ -91,46 +91,71 @@ function commandBlock(root: FakeElement, start: string): { code: string; copy: (
 }
 
 describe("the settings tab", () => {
-	it("shows 11 rows under sentence-case headings made with setHeading(); Advanced, with ports, tokens and debug logging, is folded", () => {
+	it("opens on Connection, Privacy and the vault tools' connect button under sentence-case headings; the rest is in two folds", () => {
 		const { root } = setUp();
 		expect(Setting.created.filter((setting) => setting.isHeading).map((setting) => setting.name)).toEqual([
 			"Connection",
-			"Context",
+			"Privacy",
+			"Claude's vault tools",
+			"More settings",
 			"Reviews",
+			"Context and privacy",
 			"Claude's vault tools",
 			"Advanced",
+			"Connection",
+			"Claude's vault tools",
 		]);
-		const rows = visibleRows(root).filter((row) => !row.hasClass("setting-item-heading"));
-		expect(rows.map(rowName)).toEqual([
-			"Run the bridge",
-			"Launch command",
-			"Check connection",
+		expect(visibleRows(root).map(rowName)).toEqual([
+			"Connection",
+			"Let Claude Code connect",
+			"Start Claude Code in a terminal",
+			"Privacy",
 			"Private folders",
 			"Private tags",
-			"Treat Obsidian's excluded files as private",
+			"Claude's vault tools",
+			"Connect to Claude Code",
+			"More settings",
+			"Advanced",
+		]);
+		const [more, advanced] = root.children.filter((child) => child.tag === "details");
+		expect([more?.attributes.has("open"), advanced?.attributes.has("open")]).toEqual([false, false]);
+		expect(visibleRows(more ?? root).map(rowName)).toEqual([
+			"More settings",
+			"Reviews",
 			"Review Claude's edits in Obsidian",
 			"Review vault tool writes",
+			"Context and privacy",
+			"Tag hotkey",
+			"Treat Obsidian's excluded files as private",
+			"Claude's vault tools",
 			"Serve vault tools",
-			"Connect to Claude Code",
 			"Prompts folder",
 		]);
-		expect(rows.length).toBeLessThanOrEqual(15);
-		const advanced = root.children.find((child) => child.tag === "details");
-		expect(advanced?.attributes.has("open")).toBe(false);
 		expect(visibleRows(advanced ?? root).map(rowName)).toEqual([
 			"Advanced",
+			"Connection",
+			"Status",
 			"Fixed port",
 			"IDE connection token",
 			"Selection delay",
+			"Debug logging",
+			"Claude's vault tools",
+			"Vault tools status",
 			"Vault tools HTTP port",
 			"Vault tools HTTP token",
-			"Debug logging",
 		]);
 	});
 
-	it("shows the status as a description of Run the bridge: port and clients with pid; the lock file and fingerprint under the IDE connection token", () => {
+	it("says in words whether Claude Code is connected; the address, the pid, the lock file and the fingerprint are under Advanced", () => {
 		const { named, root } = setUp();
-		expect(root.findAll("claude-code-bridge-settings-status")[0]?.text).toMatch(
+		const since = new Date("2026-11-23T10:00:00Z").toLocaleTimeString(undefined, {
+			hour: "2-digit",
+			minute: "2-digit",
+		});
+		expect(root.findAll("claude-code-bridge-settings-status")[0]?.text).toBe(
+			`Connected: Claude Code, since ${since}.`,
+		);
+		expect(root.findAll("claude-code-bridge-settings-details")[0]?.text).toMatch(
 			/^Listening on 127\.0\.0\.1:40123\. Connected: claude-code \(pid 4242\) since .+\.$/,
 		);
 		expect(named("IDE connection token").desc).toContain("its fingerprint is ab12cd34");
@@ -155,7 +180,9 @@ describe("the settings tab", () => {
 	it("disables rotation while the bridge is off", () => {
 		const { named, root } = setUp({ state: "stopped", clients: [] });
 		expect(named("IDE connection token").buttons[0]?.disabled).toBe(true);
-		expect(root.findAll("claude-code-bridge-settings-status")[0]?.text).toBe("Off.");
+		expect(root.findAll("claude-code-bridge-settings-status")[0]?.text).toBe(
+			"Off: Claude Code cannot connect to this vault.",
+		);
 	});
 
 	it("keeps only valid fixed ports; empty means a random port", async () => {
@@ -171,7 +198,7 @@ describe("the settings tab", () => {
 
 	it("turns the server off and on through applyServerSettings", async () => {
 		const { named, settings, calls } = setUp();
-		await named("Run the bridge").toggles[0]?.change(false);
+		await named("Let Claude Code connect").toggles[0]?.change(false);
 		expect(settings.enabled).toBe(false);
 		expect(calls).toEqual(["save", "apply-server"]);
 	});
@@ -196,19 +223,26 @@ describe("the settings tab", () => {
 		expect(settings.selectionDebounceMs).toBe(250);
 	});
 
-	it("says under Context how to rebind the tag hotkey when AltGr+K must type a letter (Windows)", () => {
+	it("says under More settings how to rebind the tag hotkey when AltGr+K must type a letter (Windows)", () => {
 		const { named } = setUp();
-		expect(named("Context").desc).toContain("AltGr counts as Ctrl+Alt");
-		expect(named("Context").desc).toContain("Settings → Hotkeys");
+		expect(named("Tag hotkey").desc).toContain("AltGr counts as Ctrl+Alt");
+		expect(named("Tag hotkey").desc).toContain("Settings → Hotkeys");
 	});
 
-	it("shows the launch command as code with a copy button", async () => {
-		const { root, copied } = setUp();
-		const launch = commandBlock(root, "cd ");
+	it("copies the launch command from a button, and shows it as code in a fold with its own copy button", async () => {
+		const { root, named, copied } = setUp();
+		const start = named("Start Claude Code in a terminal");
+		expect(start.buttons.map((button) => button.text)).toEqual(["Copy launch command", "Check connection"]);
+		await start.buttons[0]?.click();
+		const folded = start.descEl.findAll("ccb-other-ways")[0];
+		expect(folded?.tag).toBe("details");
+		expect(folded?.attributes.has("open")).toBe(false);
+		expect(folded?.children[0]?.text).toBe("Show the launch command");
+		const launch = commandBlock(folded ?? root, "cd ");
 		expect(launch.code).toBe('cd "/home/me/My vault" && claude --ide');
 		await launch.copy();
-		expect(copied).toEqual([launch.code]);
-		expect(notices).toEqual(["Launch command copied."]);
+		expect(copied).toEqual([launch.code, launch.code]);
+		expect(notices).toEqual(["Launch command copied.", "Launch command copied."]);
 	});
 
 	it("offers one way to add the vault tools, with its scope, and the command for a terminal folded", async () => {
@@ -241,7 +275,9 @@ describe("the settings tab's connection check", () => {
 			ideName: "Obsidian · test",
 			homeDir: bridge.home,
 		}));
-		const button = context.named("Check connection").buttons[0];
+		const button = context
+			.named("Start Claude Code in a terminal")
+			.buttons.find((candidate) => candidate.text === "Check connection");
 		if (!button) throw new Error("No check button");
 		const { root } = context;
 		const results = (): FakeElement => {
@@ -268,7 +304,7 @@ describe("the settings tab's connection check", () => {
 
 	it("runs the doctor from its button: the summary first, then what is wrong with its fix, the passed checks folded", async () => {
 		const { button, shown, passed, summary, root, named } = setUpWithBridge();
-		expect(named("Check connection").desc).not.toMatch(/Why \/ide does not list/);
+		expect(named("Start Claude Code in a terminal").desc).not.toMatch(/Why \/ide does not list/);
 		expect(button.text).toBe("Check connection");
 		expect(summary()).toBeUndefined();
 		const running = button.click();

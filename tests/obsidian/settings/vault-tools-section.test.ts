@@ -78,7 +78,8 @@ function setUp(status: VaultToolsStatus = { running: true, relays: 2, http: LIST
 	};
 	const section = new VaultToolsSettingsSection(host, () => void calls.push("changed"));
 	const container = new FakeElement();
-	section.display(container as never);
+	section.displayConnect(container as never);
+	section.displayOptions(container as never);
 	section.displayReview(container as never);
 	section.displayAdvanced(container as never);
 	const named = (name: string): Setting => {
@@ -101,7 +102,7 @@ function setUp(status: VaultToolsStatus = { running: true, relays: 2, http: LIST
 				code: block.children[0]?.text ?? "",
 				copy: () => (block.children[1]?.dispatch("click"), new Promise((done) => setImmediate(done))),
 			})) ?? [];
-	return { settings, calls, copied, runs, claude, named, button, statusText, terminalBlocks, container };
+	return { settings, calls, copied, runs, claude, named, button, statusText, terminalBlocks, container, section };
 }
 
 describe("the vault tools' settings rows", () => {
@@ -118,6 +119,31 @@ describe("the vault tools' settings rows", () => {
 		await named("Review vault tool writes").toggles[0]?.change(false);
 		expect(settings.reviewWrites).toBe(false);
 		expect(calls).toEqual(["changed", "save", "restart", "changed", "save"]);
+	});
+
+	it("says in words under the switch whether the tools run, leaving the endpoint's details to Advanced", () => {
+		const running = (status: VaultToolsStatus, enabled = true) => {
+			const { container, settings, section } = setUp(status);
+			settings.enabled = enabled;
+			section.refresh();
+			return container.findAll("ccb-vault-tools-running")[0]?.text;
+		};
+		expect(running({ running: true, relays: 2, http: LISTENING })).toBe("Running: 3 calls since they started.");
+		expect(running({ running: true, relays: 0, http: { ...LISTENING, calls: 1 } })).toBe(
+			"Running: 1 call since they started.",
+		);
+		expect(running({ running: false, relays: 0 })).toBe('Not running: "Let Claude Code connect" is off.');
+		expect(
+			running({
+				running: true,
+				relays: 0,
+				http: { ...LISTENING, state: "failed", error: "Port 41999 is in use" },
+			}),
+		).toBe("Could not start: see Claude's vault tools under Advanced.");
+		expect(running({ running: true, relays: 0, http: { ...LISTENING, tokenRecordError: "no home" } })).toBe(
+			"Running, but Claude Code cannot fetch their key: see Claude's vault tools under Advanced.",
+		);
+		expect(running({ running: true, relays: 0, http: LISTENING }, false)).toBe("Off.");
 	});
 
 	it("keeps only a valid port and says why another is refused", async () => {
@@ -151,7 +177,7 @@ describe("the vault tools' settings rows", () => {
 			"Error: Port 41999 is in use by another program; the MCP endpoint is off. stdio clients: 0.",
 		);
 		expect(container.findAll("ccb-other-ways")[0]?.textContent).toContain(
-			"The vault tools are not listening (see their status above)",
+			"The vault tools are not listening (their status is under Advanced)",
 		);
 		expect(terminalBlocks()).toEqual([]);
 	});
@@ -185,7 +211,7 @@ describe("the vault tools' settings rows", () => {
 	it("Connect runs the user's claude (get, add-json, get) and shows Claude Code's answer; Remove takes the local entry out", async () => {
 		const { button, container, runs, claude } = setUp();
 		await new Promise((done) => setImmediate(done));
-		const state = (): string => container.findAll("ccb-vault-tools-status")[1]?.text ?? "";
+		const state = (): string => container.findAll("ccb-vault-tools-state")[0]?.text ?? "";
 		expect(state()).toBe("Not connected: Claude Code does not have this vault's tools yet.");
 		await button("Connect to Claude Code", "Connect to Claude Code").click();
 		expect(state()).toBe("Connected: Claude Code started in this vault folder can use the vault tools.");
@@ -213,7 +239,7 @@ describe("the vault tools' settings rows", () => {
 		const { button, container, claude } = setUp();
 		claude.missing = true;
 		await button("Connect to Claude Code", "Connect to Claude Code").click();
-		expect(container.findAll("ccb-vault-tools-status")[1]?.text).toBe(
+		expect(container.findAll("ccb-vault-tools-state")[0]?.text).toBe(
 			"Could not ask Claude Code: Claude Code was not found on this computer.",
 		);
 		expect(notices.at(-1)).toBe("Could not connect: Claude Code was not found on this computer.");
