@@ -6,8 +6,12 @@ const ROOT = resolve(__dirname, "../..");
 /**
  * The most main.js may weigh without the agent panel: its size before issue 14 (384,585 bytes), which that issue's
  * acceptance says it must not pass. Raise it only with a reason in the commit; cut something first.
+ * Issue 28 (the settings tab in the writer's words: the connection's status in words beside its details under
+ * Advanced, two folds with their headings, the Copy launch command and Open panel buttons, the settings file's own
+ * preview) added 2,434 bytes to the 383,387 before it, after cutting a second vault tools status line and longer
+ * descriptions: 385,821 measured.
  */
-const MAIN_JS_BUDGET_BYTES = 384_585;
+const MAIN_JS_BUDGET_BYTES = 386_000;
 
 /**
  * What the agent panel (issue 18, a new feature after the redesign) may add on top: its engine, tool gate, view and

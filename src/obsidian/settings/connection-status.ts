@@ -1,4 +1,4 @@
-import type { BridgeStatus, ClientStatus } from "../../ide/bridge-host";
+import type { BridgeStatus } from "../../ide/bridge-host";
 
 /**
  * The first screen's status: whether Claude Code can connect and who is, in words a writer reads (the status
@@ -11,18 +11,14 @@ export function describeConnection(status: BridgeStatus): string {
 		case "starting":
 			return "Starting…";
 		case "failed":
-			return `Not running: ${withoutFinalStop(status.error ?? "it could not start")}.`;
+			return `Not running: ${(status.error ?? "it could not start").replace(/\.+$/, "")}.`;
 		case "listening": {
 			const warning = status.warning ? " The fixed port under Advanced was taken: another one is used." : "";
-			const clients = status.clients;
-			const first = clients.reduce<ClientStatus | undefined>(
-				(earliest, client) => (earliest && earliest.connectedAt <= client.connectedAt ? earliest : client),
-				undefined,
-			);
+			const [first, ...others] = status.clients;
 			if (!first) return `Ready: no Claude Code session is connected.${warning}`;
-			const since = shortTime(first.connectedAt);
-			if (clients.length === 1) return `Connected: ${clientName(first)}, since ${since}.${warning}`;
-			return `Connected: ${clients.length} sessions, the first since ${since}.${warning}`;
+			const since = first.connectedAt.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
+			const who = others.length > 0 ? `${others.length + 1} sessions` : (first.clientName ?? "Claude Code");
+			return `Connected: ${who.replace("claude-code", "Claude Code")}, since ${since}.${warning}`;
 		}
 	}
 }
@@ -48,17 +44,4 @@ export function describeState(status: BridgeStatus): string {
 		case "stopped":
 			return "Off";
 	}
-}
-
-/** Claude Code by its name; another client by the name it gave. */
-function clientName(client: ClientStatus): string {
-	return client.clientName === undefined || client.clientName === "claude-code" ? "Claude Code" : client.clientName;
-}
-
-function shortTime(date: Date): string {
-	return date.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
-}
-
-function withoutFinalStop(text: string): string {
-	return text.replace(/\.+$/, "");
 }

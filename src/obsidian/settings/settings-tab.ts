@@ -109,7 +109,7 @@ export class BridgeSettingTab extends PluginSettingTab {
 		const more = fold(
 			containerEl,
 			"More settings",
-			"Reviews, the tag hotkey, excluded files, the panel's folders and allowed tools, the vault tools' prompts.",
+			"Reviews, the tag hotkey, excluded files, the panel and the vault tools.",
 		);
 		new Setting(more).setName("Reviews").setHeading();
 		this.displayReviews(more);
@@ -128,7 +128,7 @@ export class BridgeSettingTab extends PluginSettingTab {
 		const advanced = fold(
 			containerEl,
 			"Advanced",
-			"For troubleshooting: connection details, settings files, the Claude Code program and debug logging.",
+			"Connection details, settings files, the Claude Code program, debug logging.",
 		);
 		new Setting(advanced).setName("Connection").setHeading();
 		this.displayAdvanced(advanced);
@@ -170,7 +170,7 @@ export class BridgeSettingTab extends PluginSettingTab {
 			const command = launchCommand(vaultPath);
 			start
 				.setDesc(
-					"Paste the launch command into a terminal: Claude Code starts in this vault, connected to Obsidian. Already running in the vault folder? Type /ide and pick this vault. If it is not listed, Check connection says why.",
+					"Paste the launch command into a terminal: Claude Code starts in this vault, connected. Already running there? Type /ide. Not listed? Check connection says why.",
 				)
 				.addButton((button) =>
 					button

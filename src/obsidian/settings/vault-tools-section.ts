@@ -42,15 +42,13 @@ const TOOLS_OFF = 'Turn on "Serve vault tools" under More settings first.';
 
 /**
  * The vault tools' rows, placed by the settings tab in its sections: the connect button, with the command for a
- * terminal folded (Claude's vault tools); the switch with a plain status and the prompts folder (More settings);
+ * terminal folded (Claude's vault tools); the switch and the prompts folder (More settings);
  * review of writes (Reviews); the endpoint's status, HTTP port and token (Advanced). No command or JSON holds a
  * token: Claude Code fetches it with `claude-code-bridge mcp-headers`. `changed` is told of every change the user
  * makes.
  */
 export class VaultToolsSettingsSection {
 	private readonly settings: VaultToolsSettings;
-	/** The switch's status in words (More settings). */
-	private running: HTMLElement | undefined;
 	/** The endpoint's status, calls and clients (Advanced). */
 	private status: HTMLElement | undefined;
 	private connectState: HTMLElement | undefined;
@@ -73,10 +71,10 @@ export class VaultToolsSettingsSection {
 		await this.host.saveSettings();
 	}
 
-	/** Under More settings: the switch with its status in words, and the prompts folder. */
+	/** Under More settings: the switch and the prompts folder. */
 	displayOptions(containerEl: HTMLElement): void {
 		const { host, settings } = this;
-		const serve = new Setting(containerEl)
+		new Setting(containerEl)
 			.setName("Serve vault tools")
 			.setDesc(
 				"Tools Claude Code can call to search, read, link and edit notes the way Obsidian sees them. Private notes stay invisible to them.",
@@ -89,7 +87,6 @@ export class VaultToolsSettingsSection {
 					this.refresh();
 				}),
 			);
-		this.running = serve.descEl.createDiv({ cls: "ccb-vault-tools-running" });
 		new Setting(containerEl)
 			.setName("Prompts folder")
 			.setDesc(
@@ -178,7 +175,6 @@ export class VaultToolsSettingsSection {
 	/** Redraws the statuses, the HTTP ways to connect (they need the endpoint's port) and the rotate button. */
 	refresh(): void {
 		const status = this.host.vaultToolsStatus();
-		this.running?.setText(runningLine(status, this.settings));
 		this.status?.setText(statusLine(status, this.settings));
 		this.rotateButton?.setDisabled(!status.running);
 		this.showTerminalCommands();
@@ -196,7 +192,7 @@ export class VaultToolsSettingsSection {
 			return;
 		}
 		connect.setDesc(
-			`Gives Claude Code, started in this vault folder, tools to search, read, link and edit your notes the way Obsidian sees them, while Obsidian is open; private notes stay invisible to them. The button runs your own Claude Code once (${SCOPE_EXPLAINED}); no key is stored.`,
+			`Lets Claude Code, started in this vault folder, use the vault tools while Obsidian is open. The button runs your own Claude Code once (${SCOPE_EXPLAINED}); no key is stored.`,
 		);
 		this.connectState = connect.descEl.createDiv({ cls: "ccb-vault-tools-state" });
 		this.connectButtons = [];
@@ -320,18 +316,6 @@ export class VaultToolsSettingsSection {
 			this.setBusy(false);
 		}
 	}
-}
-
-/** The switch's status in words: off, not running and why, or running with its calls; the details are under Advanced. */
-export function runningLine(status: VaultToolsStatus, settings: VaultToolsSettings): string {
-	if (!settings.enabled) return "Off.";
-	if (!status.running) return 'Not running: "Let Claude Code connect" is off.';
-	const http = status.http;
-	if (!http || http.state === "stopped") return "Starting…";
-	if (http.state === "failed") return "Could not start: see Claude's vault tools under Advanced.";
-	if (http.tokenRecordError !== undefined)
-		return "Running, but Claude Code cannot fetch their key: see Claude's vault tools under Advanced.";
-	return `Running: ${http.calls} call${http.calls === 1 ? "" : "s"} since they started.`;
 }
 
 /** One line: the endpoint's state (a taken port as an error), its calls and last call, its recent clients, and the stdio relays. */

@@ -25,7 +25,7 @@ describe("the connection's status in words (the first screen)", () => {
 		).toBe("Not running: The vault is not on the local file system.");
 	});
 
-	it("names Claude Code and when it connected, or how many sessions since the first", () => {
+	it("names Claude Code and when it connected, or how many sessions since the first (clients are listed as they connected)", () => {
 		expect(
 			describeConnection(listening([{ id: 1, pid: 4242, clientName: "claude-code", connectedAt: AT_TEN }])),
 		).toBe(`Connected: Claude Code, since ${short(AT_TEN)}.`);
@@ -35,11 +35,11 @@ describe("the connection's status in words (the first screen)", () => {
 		expect(
 			describeConnection(
 				listening([
-					{ id: 2, connectedAt: AT_ELEVEN },
 					{ id: 1, connectedAt: AT_TEN },
+					{ id: 2, connectedAt: AT_ELEVEN },
 				]),
 			),
-		).toBe(`Connected: 2 sessions, the first since ${short(AT_TEN)}.`);
+		).toBe(`Connected: 2 sessions, since ${short(AT_TEN)}.`);
 	});
 
 	it("never shows the address, the port or a pid, even when the fixed port was taken", () => {

@@ -102,7 +102,7 @@ function setUp(status: VaultToolsStatus = { running: true, relays: 2, http: LIST
 				code: block.children[0]?.text ?? "",
 				copy: () => (block.children[1]?.dispatch("click"), new Promise((done) => setImmediate(done))),
 			})) ?? [];
-	return { settings, calls, copied, runs, claude, named, button, statusText, terminalBlocks, container, section };
+	return { settings, calls, copied, runs, claude, named, button, statusText, terminalBlocks, container };
 }
 
 describe("the vault tools' settings rows", () => {
@@ -119,31 +119,6 @@ describe("the vault tools' settings rows", () => {
 		await named("Review vault tool writes").toggles[0]?.change(false);
 		expect(settings.reviewWrites).toBe(false);
 		expect(calls).toEqual(["changed", "save", "restart", "changed", "save"]);
-	});
-
-	it("says in words under the switch whether the tools run, leaving the endpoint's details to Advanced", () => {
-		const running = (status: VaultToolsStatus, enabled = true) => {
-			const { container, settings, section } = setUp(status);
-			settings.enabled = enabled;
-			section.refresh();
-			return container.findAll("ccb-vault-tools-running")[0]?.text;
-		};
-		expect(running({ running: true, relays: 2, http: LISTENING })).toBe("Running: 3 calls since they started.");
-		expect(running({ running: true, relays: 0, http: { ...LISTENING, calls: 1 } })).toBe(
-			"Running: 1 call since they started.",
-		);
-		expect(running({ running: false, relays: 0 })).toBe('Not running: "Let Claude Code connect" is off.');
-		expect(
-			running({
-				running: true,
-				relays: 0,
-				http: { ...LISTENING, state: "failed", error: "Port 41999 is in use" },
-			}),
-		).toBe("Could not start: see Claude's vault tools under Advanced.");
-		expect(running({ running: true, relays: 0, http: { ...LISTENING, tokenRecordError: "no home" } })).toBe(
-			"Running, but Claude Code cannot fetch their key: see Claude's vault tools under Advanced.",
-		);
-		expect(running({ running: true, relays: 0, http: LISTENING }, false)).toBe("Off.");
 	});
 
 	it("keeps only a valid port and says why another is refused", async () => {
