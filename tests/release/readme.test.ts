@@ -1,23 +1,21 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CLI_ENTRY } from "../vault-tools/stdio/stdio-server-process";
 
-/** What the README tells a new user must be what the code does: its commands, its links, its claude mcp add lines. */
+/**
+ * What the README and its pages in docs/ tell a user must be what the code does: its commands, its links, its
+ * claude mcp add lines.
+ */
 const ROOT = join(__dirname, "..", "..");
 const README = readFileSync(join(ROOT, "README.md"), "utf8");
+const doc = (name: string): string => readFileSync(join(ROOT, "docs", name), "utf8");
+const DEVELOPERS = doc("developers.md");
+const VAULT_TOOLS = doc("vault-tools.md");
 
 /** The text of every fenced block, without its fences. */
 function codeBlocks(markdown: string): string[] {
 	return [...markdown.matchAll(/^```[a-z]*\n([\s\S]*?)^```$/gm)].map((match) => (match[1] ?? "").replace(/\n$/, ""));
-}
-
-/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens. */
-function anchorOf(heading: string): string {
-	return heading
-		.toLowerCase()
-		.replace(/[^\p{L}\p{N} _-]/gu, "")
-		.replace(/ /g, "-");
 }
 
 describe("README.md", () => {
@@ -56,7 +54,7 @@ describe("README.md", () => {
 	});
 
 	it.each([[[]], [["serve"]], [["mcp"]], [["mcp-headers"]]])(
-		"shows what claude-code-bridge %j --help prints, verbatim",
+		"shows in docs/developers.md what claude-code-bridge %j --help prints, verbatim",
 		(args: string[]) => {
 			const run = spawnSync(process.execPath, [CLI_ENTRY, ...args, "--help"], {
 				encoding: "utf8",
@@ -65,16 +63,18 @@ describe("README.md", () => {
 			expect(run.status).toBe(0);
 			// mcp and mcp-headers print their help on stderr: their stdout is the protocol's, or the headers'.
 			const help = (run.stdout || run.stderr).trimEnd();
-			expect(codeBlocks(README)).toContain(help);
+			expect(codeBlocks(DEVELOPERS)).toContain(help);
 		},
 	);
 
 	it("adds the vault tools one way, under one name and one scope, starting from the settings tab; the clone's way is the developers'", () => {
-		const adds = [...README.matchAll(/(?:^|&& )claude mcp add(?:-json)? --scope (\S+) (\S+) /gm)].map((match) => ({
-			scope: match[1],
-			name: match[2],
-		}));
-		expect(adds.length).toBeGreaterThan(0);
+		const adds = [README, VAULT_TOOLS, DEVELOPERS].flatMap((text) =>
+			[...text.matchAll(/(?:^|&& )claude mcp add(?:-json)? --scope (\S+) (\S+) /gm)].map((match) => ({
+				scope: match[1],
+				name: match[2],
+			})),
+		);
+		expect(adds.length).toBeGreaterThan(2);
 		expect(new Set(adds.map((add) => `${add.scope} ${add.name}`))).toEqual(new Set(["local obsidian"]));
 		const vaultTools = README.slice(
 			README.indexOf("## Add Claude's vault tools"),
@@ -83,32 +83,24 @@ describe("README.md", () => {
 		expect(vaultTools).toMatch(
 			/^## Add Claude's vault tools\n\nOpen Obsidian's settings .*\*\*Connect to Claude Code\*\*/,
 		);
+		expect(vaultTools).toContain("claude mcp add-json --scope local obsidian");
+		expect(vaultTools).toContain("[docs/vault-tools.md](docs/vault-tools.md)");
 		expect(vaultTools).not.toContain("npm link");
-		const developers = README.slice(README.indexOf("## Development"));
-		expect(developers).toContain("npm ci && npm run build && npm link");
-		expect(developers).toContain('claude mcp add --scope local obsidian -- claude-code-bridge mcp --vault "$PWD"');
+		expect(VAULT_TOOLS).not.toContain("npm link");
+		expect(DEVELOPERS).toContain("npm ci && npm run build && npm link");
+		expect(DEVELOPERS).toContain('claude mcp add --scope local obsidian -- claude-code-bridge mcp --vault "$PWD"');
 		expect(README).toContain('claude --allowedTools "mcp__obsidian"');
-		expect(README).not.toContain("obsidian-http");
+		for (const text of [README, VAULT_TOOLS, DEVELOPERS]) expect(text).not.toContain("obsidian-http");
 	});
 
-	it("links only to files that exist and headings that exist", () => {
-		const anchors = new Set([...README.matchAll(/^#+ (.+)$/gm)].map((match) => anchorOf(match[1] ?? "")));
-		const links = [...README.matchAll(/\]\(([^)\s]+)\)/g)]
-			.map((match) => match[1] ?? "")
-			.filter((target) => !/^https?:/.test(target));
-		expect(links.length).toBeGreaterThan(3);
-		for (const link of links) {
-			const [file, anchor] = link.split("#");
-			if (file) expect({ link, exists: existsSync(join(ROOT, file)) }).toEqual({ link, exists: true });
-			if (!file && anchor !== undefined)
-				expect({ link, heading: anchors.has(anchor) }).toEqual({ link, heading: true });
-		}
-	});
-
-	it("keeps a short performance table and leaves the method to bench/README.md", () => {
+	it("keeps a short performance table in docs/benchmarks.md and leaves the method to bench/README.md", () => {
 		const bench = readFileSync(join(ROOT, "bench", "README.md"), "utf8");
+		const benchmarks = doc("benchmarks.md");
 		expect(bench).toContain("**Separate processes.**");
+		expect(benchmarks).not.toContain("**Separate processes.**");
 		expect(README).not.toContain("**Separate processes.**");
-		expect(README).toContain("[bench/README.md](bench/README.md)");
+		expect(benchmarks).toContain("[bench/README.md](../bench/README.md)");
+		expect(benchmarks).toMatch(/^\| ping round trip, median \(ms\) \|/m);
+		expect(README).toContain("[Benchmarks](docs/benchmarks.md)");
 	});
 });

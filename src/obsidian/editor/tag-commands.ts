@@ -26,7 +26,7 @@ interface TagTarget {
  * several keyboard layouts. A command callback never sees the key event (obsidian.d.ts `Command`), and Obsidian's
  * hotkey matching is not open to plugins, so the plugin cannot let that keystroke through. (A `Scope` handler
  * would see `getModifierState("AltGraph")`, but it would be a second shortcut that Settings → Hotkeys can neither
- * show nor remove.) The README and the settings tab say how to rebind the command.
+ * show nor remove.) docs/using.md and the settings tab say how to rebind the command.
  */
 export class TagCommands {
 	constructor(

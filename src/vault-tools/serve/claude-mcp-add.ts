@@ -2,7 +2,7 @@ import { headersFileName, realPath } from "./http-token-record";
 
 /**
  * The one way Claude Code is told about the vault tools, whoever says it (the settings tab's button and its command,
- * the README, the doctor, the headless host's banner and `mcp-config`):
+ * the README and docs/vault-tools.md, the doctor, the headless host's banner and `mcp-config`):
  *
  * - **one name**, `obsidian`: the model calls the tools `mcp__obsidian__<tool>`, the prompts are `/mcp__obsidian__…`;
  * - **one scope**, `local`: kept in the user's own Claude Code configuration (`~/.claude.json`), for the vault folder
