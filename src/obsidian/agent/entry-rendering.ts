@@ -71,7 +71,10 @@ function drawToolCard(
 ): void {
 	const reviewing = entry.review?.state === "waiting";
 	const card = element.createDiv({
-		cls: ["ccb-agent-tool", `ccb-agent-tool-${reviewing ? "reviewing" : entry.status}`],
+		cls: [
+			"ccb-agent-tool",
+			`ccb-agent-tool-${reviewing ? "reviewing" : entry.asking === true ? "asking" : entry.status}`,
+		],
 	});
 	const header = card.createDiv({ cls: "ccb-agent-tool-header" });
 	const status = toolStatus(entry);
@@ -106,6 +109,7 @@ function drawToolCard(
 /** Words for where the call stands; none once it is done (the sentence says what it did). */
 function toolStatus(entry: Extract<TranscriptEntry, { kind: "tool" }>): string | undefined {
 	if (entry.review?.state === "waiting") return "Waiting for your review";
+	if (entry.asking === true) return "Waiting for your answer";
 	if (entry.status === "running") return "Running";
 	if (entry.status === "error" && entry.review === undefined) return "Did not run";
 	return undefined;

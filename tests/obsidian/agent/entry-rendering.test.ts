@@ -79,6 +79,23 @@ describe("drawEntry", () => {
 		expect(opened).toEqual(["Essays/On walking.md"]);
 	});
 
+	it("says a tool call whose permission question is open waits for the user's answer, not that it runs", () => {
+		const entry: TranscriptEntry = {
+			kind: "tool",
+			id: 9,
+			toolUseId: "bash-1",
+			toolName: "Bash",
+			input: { command: "wc -w Essays/*.md", description: "Count the words in each essay" },
+			status: "running",
+			asking: true,
+		};
+		const asking = draw(entry).element;
+		expect(asking.findAll("ccb-agent-tool-status")[0]?.text).toBe("Waiting for your answer");
+		expect(asking.findAll("ccb-agent-tool-asking")).toHaveLength(1);
+		const answered = draw({ ...entry, asking: false }).element;
+		expect(answered.findAll("ccb-agent-tool-status")[0]?.text).toBe("Running");
+	});
+
 	it("shows an edit waiting for review with Open review, then the decision; a gate's reason without Claude Code's hook wording", () => {
 		const reviews: string[] = [];
 		const waiting = draw(
