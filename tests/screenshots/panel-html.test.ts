@@ -32,6 +32,7 @@ describe("the screenshots' HTML step for the Claude Code panel", () => {
 		expect(reviewing).toContain("<p>I'll read the essay first.</p>");
 		expect(reviewing).toMatch(/class="ccb-agent-tool-summary">Read <a [^>]*>On walking<\/a>/);
 		expect(reviewing).toContain(`class="ccb-agent-tool-status">Waiting for your review<`);
+		expect(reviewing).toMatch(/class="ccb-agent-tool-summary">Edit <a [^>]*>On walking<\/a>/);
 		expect(reviewing).toContain(">Open review</button>");
 	});
 
@@ -41,6 +42,9 @@ describe("the screenshots' HTML step for the Claude Code panel", () => {
 		expect(conversation).toContain(`class="ccb-agent-tool-decision">Accepted<`);
 		expect(conversation).not.toContain("Waiting for your review");
 		expect(conversation).toContain(`class="ccb-agent-permission-status">Waiting for your answer<`);
+		expect(conversation).toContain(
+			`class="ccb-agent-tool-status">Waiting for your answer</span><span class="ccb-agent-tool-summary">Run a shell command (Count the words in each essay)<`,
+		);
 		expect(conversation).toContain("Claude wants to run a shell command: Count the words in each essay");
 		expect(conversation).toContain(">wc -w Essays/*.md</pre>");
 		expect(conversation).toContain(">Allow once</button>");

@@ -1,6 +1,12 @@
 import type { ShellCommandFacts, ToolPermissionAnswer } from "../../agent/agent-session";
 import { usageLine, type TranscriptEntry } from "../../agent/transcript/panel-transcript";
-import { toolErrorWords, toolWords, type ToVaultPath, type ToolWords } from "../../agent/transcript/tool-words";
+import {
+	notDoneWords,
+	toolErrorWords,
+	toolWords,
+	type ToVaultPath,
+	type ToolWords,
+} from "../../agent/transcript/tool-words";
 import { renderReply, type ReplyLinks } from "./reply-rendering";
 
 /** What a row needs from its tab: links, the tool cards' open state, and the way to answer a permission question. */
@@ -79,9 +85,10 @@ function drawToolCard(
 	const header = card.createDiv({ cls: "ccb-agent-tool-header" });
 	const status = toolStatus(entry);
 	if (status !== undefined) header.createSpan({ cls: "ccb-agent-tool-status", text: status });
+	const words = toolWords(entry.toolName, entry.input, context.toVaultPath, entry.result);
 	drawToolWords(
 		header.createSpan({ cls: "ccb-agent-tool-summary" }),
-		toolWords(entry.toolName, entry.input, context.toVaultPath, entry.result),
+		entry.status === "done" ? words : notDoneWords(words),
 		context,
 	);
 	if (reviewing) {
