@@ -39,6 +39,7 @@ describe("the screenshots' HTML step for the Claude Code panel", () => {
 	it("renders the edit decided and the shell command waiting for an answer, with Claude's description of it", () => {
 		const { conversation } = panel;
 		expect(conversation).toMatch(/Edited <a [^>]*>On walking<\/a>/);
+		expect(conversation).toContain(`class="ccb-agent-status">Model: Sonnet 4.5<`);
 		expect(conversation).toContain(`class="ccb-agent-tool-decision">Accepted<`);
 		expect(conversation).not.toContain("Waiting for your review");
 		expect(conversation).toContain(`class="ccb-agent-permission-status">Waiting for your answer<`);

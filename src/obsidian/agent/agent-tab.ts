@@ -13,6 +13,7 @@ import {
 	type TranscriptChange,
 	type TranscriptEntry,
 } from "../../agent/transcript/panel-transcript";
+import { modelWords } from "../../agent/transcript/model-words";
 import { sessionTitle } from "../../agent/transcript/tool-words";
 import { describeError } from "../../shared/describe-error";
 import { ContextChip } from "./context-chip";
@@ -204,11 +205,8 @@ export class AgentTab extends Component {
 				...this.input.slashCommands,
 				...event.slashCommands.filter((name) => !offered.has(name)).map((name) => ({ name, description: "" })),
 			];
-			this.statusEl.setText(
-				event.model !== undefined
-					? `Claude Code ${event.cliVersion ?? ""} · ${event.model}`.replace("  ", " ")
-					: "",
-			);
+			// Which model "Default" is, in words; Claude Code's version is in the settings' check, not on every screen.
+			this.statusEl.setText(event.model !== undefined ? `Model: ${modelWords(event.model)}` : "");
 		}
 		if (event.kind === "permission-settled") this.answers.delete(event.id);
 		this.applyChange(this.transcript.apply(event));

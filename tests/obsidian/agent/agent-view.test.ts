@@ -414,9 +414,11 @@ describe("the Claude Code panel", () => {
 			kind: "ready",
 			sessionId: "s",
 			slashCommands: ["compact", "cost", "review"],
-			model: "sonnet",
+			model: "claude-opus-4-1-20250805",
 			cliVersion: "2.1.0",
 		});
+		// The model in words, without Claude Code's version or the model's id.
+		expect(one("ccb-agent-status").text).toBe("Model: Opus 4.1");
 		const model = one("ccb-agent-model");
 		model.value = "opus";
 		model.dispatch("change");
