@@ -108,11 +108,11 @@ export class AgentTab extends Component {
 		this.list = new TranscriptList(scroll, (element, entry) => drawEntry(element, entry, this.entryContext));
 		this.chip = this.addChild(new ContextChip(this.el, options.app, options.vault));
 		this.offerSlot = this.el.createDiv({ cls: "ccb-agent-offer-slot" });
-		const actions = this.el.createDiv({ cls: "ccb-agent-actions" });
 		this.input = this.addChild(
 			new MessageInput(this.el, options.vault, (text, mentions) => this.send(text, mentions)),
 		);
-		this.stopButton = this.button(actions, "Stop", "ccb-agent-stop", () => void this.stop());
+		// Beside Send, where the eye is while Claude works.
+		this.stopButton = this.button(this.input.row, "Stop", "ccb-agent-stop", () => void this.stop());
 		this.registerDomEvent(scroll, "scroll", () => this.list.draw());
 		// The selection may have changed in the note since the chip was drawn.
 		this.registerDomEvent(this.input.textarea, "focus", () => this.chip.refresh());

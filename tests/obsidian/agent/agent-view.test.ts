@@ -193,6 +193,8 @@ describe("the Claude Code panel", () => {
 		const { session, send, one } = await openPanel();
 		const stop = one("ccb-agent-stop");
 		expect(stop.hasClass("is-hidden")).toBe(true);
+		// In the message box's row, beside Send.
+		expect(stop.parent?.findAll("ccb-agent-send")).toHaveLength(1);
 		send("Long task");
 		expect(stop.hasClass("is-hidden")).toBe(false);
 		stop.dispatch("click");
