@@ -2,7 +2,9 @@ import { pageHtml, type Theme, type ViewName } from "./page";
 import { panelPageHtml, renderPanel } from "./panel-html";
 import { renderViews } from "./views-html";
 
+/** A right sidebar's size; the whole conversation (from the first message to the question) needs a taller one. */
 const PANEL_VIEWPORT = { width: 440, height: 900 };
+const CONVERSATION_VIEWPORT = { width: 440, height: 1280 };
 
 /** Each picture of `npm run screenshots`: its file name (without .png) and its page, from the plugin class main.js exports. */
 export async function renderPages(
@@ -29,7 +31,7 @@ export async function renderPages(
 			pages.push({
 				name: `${name}-${theme}`,
 				html: panelPageHtml(fragment, theme, repository),
-				viewport: PANEL_VIEWPORT,
+				viewport: name === "panel" ? CONVERSATION_VIEWPORT : PANEL_VIEWPORT,
 			});
 	return pages;
 }
