@@ -45,9 +45,10 @@ const pages = await renderPages(MainPlugin, repository);
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium" });
 try {
 	const page = await browser.newPage({ viewport: VIEWPORT, deviceScaleFactor: 1 });
-	for (const { name, html } of pages) {
+	for (const { name, html, viewport } of pages) {
 		const file = join(work, `${name}.html`);
 		writeFileSync(file, html);
+		await page.setViewportSize(viewport ?? VIEWPORT);
 		await page.goto(`file://${file}`);
 		// The pointer rests on the third change, so its accept and reject show.
 		if (name.startsWith("review")) await page.hover(".ccb-suggest-change >> nth=2");

@@ -180,6 +180,8 @@ const VOID = new Set(["input", "br", "hr"]);
 
 /** The element tree as HTML: its classes and attributes, its text escaped, a settings row's controls after its info. */
 export function serialize(element: FakeElement, rows: SettingRows): string {
+	// `appendText` adds a text node (the stand-in's `#text` child).
+	if (element.tag === "#text") return escapeHtml(element.text);
 	const attributes = [
 		...(element.classes.size > 0 ? [["class", [...element.classes].join(" ")]] : []),
 		...element.attributes,

@@ -53,6 +53,8 @@ export interface UserMessage {
 export interface ToolPermissionRequest {
 	/** Unique within the session. */
 	id: string;
+	/** The tool use it asks about, when the CLI named it: its card waits for the answer too. */
+	toolUseId?: string;
 	toolName: string;
 	input: Readonly<Record<string, unknown>>;
 	/** One line a user can judge, e.g. `Bash: npm test`. */

@@ -180,6 +180,7 @@ export class PanelToolGate implements ToolGate {
 		}
 		const answer: ToolPermissionAnswer = await session.ask({
 			id: `permission-${this.nextRequest++}`,
+			...(request.toolUseId !== undefined && { toolUseId: request.toolUseId }),
 			toolName: request.toolName,
 			input: request.input,
 			summary: toolUseSummary(request),

@@ -21,6 +21,8 @@ export type TranscriptEntry =
 			result?: string;
 			/** An edit shown in the review: waiting for the user, or decided (in words). */
 			review?: ToolReview;
+			/** A permission question about this call waits for the user's answer (in its own card). */
+			asking?: boolean;
 	  }
 	| { kind: "permission"; id: number; request: ToolPermissionRequest; status: "pending" | "allowed" | "denied" }
 	| { kind: "usage"; id: number; outcome: "done" | "interrupted" | "error"; usage: TurnUsage; error?: string }
@@ -123,6 +125,12 @@ export class Transcript {
 					entry.review = early;
 					this.earlyReviews.delete(event.toolUseId);
 				}
+				if (
+					[...this.permissions.values()].some(
+						(question) => question.status === "pending" && question.request.toolUseId === event.toolUseId,
+					)
+				)
+					entry.asking = true;
 				const closed = this.closeBlocks();
 				const change = this.add(entry);
 				this.tools.set(event.toolUseId, entry);
@@ -155,13 +163,17 @@ export class Transcript {
 				const closed = this.closeBlocks();
 				const change = this.add(entry);
 				this.permissions.set(event.request.id, entry);
-				return { added: change.added, changed: closed };
+				const tool = this.toolAskedAbout(event.request);
+				if (tool) tool.asking = true;
+				return { added: change.added, changed: tool ? [...closed, tool] : closed };
 			}
 			case "permission-settled": {
 				const entry = this.permissions.get(event.id);
 				if (!entry) return { added: [], changed: [] };
 				entry.status = event.outcome;
-				return { added: [], changed: [entry] };
+				const tool = this.toolAskedAbout(entry.request);
+				if (tool) delete tool.asking;
+				return { added: [], changed: tool ? [entry, tool] : [entry] };
 			}
 			case "turn-end": {
 				const closed = this.closeBlocks();
@@ -182,6 +194,10 @@ export class Transcript {
 			case "offers":
 				return { added: [], changed: [] };
 		}
+	}
+
+	private toolAskedAbout(request: ToolPermissionRequest): Extract<TranscriptEntry, { kind: "tool" }> | undefined {
+		return request.toolUseId === undefined ? undefined : this.tools.get(request.toolUseId);
 	}
 
 	private review(toolUseId: string, review: ToolReview): TranscriptChange {

@@ -104,6 +104,33 @@ export function toolWords(
 	}
 }
 
+/** The first word of each sentence above, as it reads for a call that has not happened: "Edit", not "Edited". */
+const NOT_DONE: Readonly<Record<string, string>> = {
+	Edited: "Edit",
+	Wrote: "Write",
+	Created: "Create",
+	Moved: "Move",
+	Listed: "List",
+	Changed: "Change",
+	Searched: "Search",
+	Looked: "Look",
+	Ran: "Run",
+	Used: "Use",
+	Updated: "Update",
+	Proposed: "Propose",
+	Asked: "Ask",
+};
+
+/**
+ * The sentence for a call that has not happened, or not yet: one waiting for the user's review or answer, one that
+ * runs, one that was refused ("Edit *On walking*" beside "Waiting for your review" or "Rejected", not "Edited").
+ */
+export function notDoneWords(words: ToolWords): ToolWords {
+	const [first = "", ...others] = words.verb.split(" ");
+	const verb = NOT_DONE[first];
+	return verb === undefined ? words : { ...words, verb: [verb, ...others].join(" ") };
+}
+
 /** The sentence as plain text (filters, exports, screen readers). */
 export function toolWordsText(words: ToolWords): string {
 	return (

@@ -13,6 +13,7 @@ import {
 	type TranscriptChange,
 	type TranscriptEntry,
 } from "../../agent/transcript/panel-transcript";
+import { modelWords } from "../../agent/transcript/model-words";
 import { sessionTitle } from "../../agent/transcript/tool-words";
 import { describeError } from "../../shared/describe-error";
 import { ContextChip } from "./context-chip";
@@ -107,11 +108,11 @@ export class AgentTab extends Component {
 		this.list = new TranscriptList(scroll, (element, entry) => drawEntry(element, entry, this.entryContext));
 		this.chip = this.addChild(new ContextChip(this.el, options.app, options.vault));
 		this.offerSlot = this.el.createDiv({ cls: "ccb-agent-offer-slot" });
-		const actions = this.el.createDiv({ cls: "ccb-agent-actions" });
 		this.input = this.addChild(
 			new MessageInput(this.el, options.vault, (text, mentions) => this.send(text, mentions)),
 		);
-		this.stopButton = this.button(actions, "Stop", "ccb-agent-stop", () => void this.stop());
+		// Beside Send, where the eye is while Claude works.
+		this.stopButton = this.button(this.input.row, "Stop", "ccb-agent-stop", () => void this.stop());
 		this.registerDomEvent(scroll, "scroll", () => this.list.draw());
 		// The selection may have changed in the note since the chip was drawn.
 		this.registerDomEvent(this.input.textarea, "focus", () => this.chip.refresh());
@@ -204,11 +205,8 @@ export class AgentTab extends Component {
 				...this.input.slashCommands,
 				...event.slashCommands.filter((name) => !offered.has(name)).map((name) => ({ name, description: "" })),
 			];
-			this.statusEl.setText(
-				event.model !== undefined
-					? `Claude Code ${event.cliVersion ?? ""} · ${event.model}`.replace("  ", " ")
-					: "",
-			);
+			// Which model "Default" is, in words; Claude Code's version is in the settings' check, not on every screen.
+			this.statusEl.setText(event.model !== undefined ? `Model: ${modelWords(event.model)}` : "");
 		}
 		if (event.kind === "permission-settled") this.answers.delete(event.id);
 		this.applyChange(this.transcript.apply(event));

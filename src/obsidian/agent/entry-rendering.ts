@@ -1,6 +1,12 @@
 import type { ShellCommandFacts, ToolPermissionAnswer } from "../../agent/agent-session";
 import { usageLine, type TranscriptEntry } from "../../agent/transcript/panel-transcript";
-import { toolErrorWords, toolWords, type ToVaultPath, type ToolWords } from "../../agent/transcript/tool-words";
+import {
+	notDoneWords,
+	toolErrorWords,
+	toolWords,
+	type ToVaultPath,
+	type ToolWords,
+} from "../../agent/transcript/tool-words";
 import { renderReply, type ReplyLinks } from "./reply-rendering";
 
 /** What a row needs from its tab: links, the tool cards' open state, and the way to answer a permission question. */
@@ -71,14 +77,18 @@ function drawToolCard(
 ): void {
 	const reviewing = entry.review?.state === "waiting";
 	const card = element.createDiv({
-		cls: ["ccb-agent-tool", `ccb-agent-tool-${reviewing ? "reviewing" : entry.status}`],
+		cls: [
+			"ccb-agent-tool",
+			`ccb-agent-tool-${reviewing ? "reviewing" : entry.asking === true ? "asking" : entry.status}`,
+		],
 	});
 	const header = card.createDiv({ cls: "ccb-agent-tool-header" });
 	const status = toolStatus(entry);
 	if (status !== undefined) header.createSpan({ cls: "ccb-agent-tool-status", text: status });
+	const words = toolWords(entry.toolName, entry.input, context.toVaultPath, entry.result);
 	drawToolWords(
 		header.createSpan({ cls: "ccb-agent-tool-summary" }),
-		toolWords(entry.toolName, entry.input, context.toVaultPath, entry.result),
+		entry.status === "done" ? words : notDoneWords(words),
 		context,
 	);
 	if (reviewing) {
@@ -106,6 +116,7 @@ function drawToolCard(
 /** Words for where the call stands; none once it is done (the sentence says what it did). */
 function toolStatus(entry: Extract<TranscriptEntry, { kind: "tool" }>): string | undefined {
 	if (entry.review?.state === "waiting") return "Waiting for your review";
+	if (entry.asking === true) return "Waiting for your answer";
 	if (entry.status === "running") return "Running";
 	if (entry.status === "error" && entry.review === undefined) return "Did not run";
 	return undefined;

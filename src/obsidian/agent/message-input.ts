@@ -36,6 +36,8 @@ interface Trigger {
  */
 export class MessageInput extends Component {
 	readonly textarea: HTMLTextAreaElement;
+	/** The row of the box and its Send button. */
+	readonly row: HTMLElement;
 	private readonly sendButton: HTMLButtonElement;
 	private readonly suggestEl: HTMLElement;
 	private suggestions: Suggestion[] = [];
@@ -53,6 +55,7 @@ export class MessageInput extends Component {
 	) {
 		super();
 		const box = parent.createDiv({ cls: "ccb-agent-input" });
+		this.row = box;
 		this.suggestEl = box.createDiv({ cls: ["ccb-agent-suggest", "is-hidden"] });
 		this.suggestEl.setAttribute("role", "listbox");
 		this.textarea = box.createEl("textarea", {

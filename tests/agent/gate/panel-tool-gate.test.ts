@@ -96,6 +96,7 @@ describe("PanelToolGate", () => {
 		expect(session.asked).toEqual([
 			{
 				id: "permission-1",
+				toolUseId: "b1",
 				toolName: "Bash",
 				input: { command: "grep -rn SECRET .", description: "Search every note" },
 				summary: "Bash: grep -rn SECRET .",

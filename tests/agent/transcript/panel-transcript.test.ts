@@ -87,6 +87,34 @@ describe("Transcript", () => {
 		expect(entryText(transcript.entries[2] ?? transcript.entries[0])).toContain("example.org");
 	});
 
+	it("marks the tool call a permission question is about as waiting for the answer until it is settled, whichever comes first", () => {
+		const transcript = new Transcript();
+		transcript.apply({ kind: "tool-call", toolUseId: "t1", toolName: "Bash", input: { command: "ls" } });
+		const asked = transcript.apply({
+			kind: "permission-request",
+			request: { id: "p1", toolUseId: "t1", toolName: "Bash", input: { command: "ls" }, summary: "Bash: ls" },
+		});
+		const tool = transcript.entries[0];
+		expect(tool).toMatchObject({ kind: "tool", asking: true });
+		expect(asked.changed).toContain(tool);
+		const settled = transcript.apply({ kind: "permission-settled", id: "p1", outcome: "allowed" });
+		expect(tool).not.toHaveProperty("asking");
+		expect(settled.changed).toContain(tool);
+		// The question may come before the CLI prints the call it is about.
+		transcript.apply({
+			kind: "permission-request",
+			request: { id: "p2", toolUseId: "t2", toolName: "Bash", input: { command: "pwd" }, summary: "Bash: pwd" },
+		});
+		transcript.apply({ kind: "tool-call", toolUseId: "t2", toolName: "Bash", input: { command: "pwd" } });
+		expect(transcript.entries.at(-1)).toMatchObject({ kind: "tool", toolUseId: "t2", asking: true });
+		// A question about no known call marks nothing.
+		transcript.apply({
+			kind: "permission-request",
+			request: { id: "p3", toolName: "WebFetch", input: {}, summary: "WebFetch: example.org" },
+		});
+		expect(transcript.entries.filter((entry) => entry.kind === "tool" && entry.asking === true)).toHaveLength(1);
+	});
+
 	it("numbers entries in order and reports failures and the end of the session as notices", () => {
 		const transcript = new Transcript();
 		transcript.apply({ kind: "failed", message: "Claude Code was not found." });

@@ -1,4 +1,10 @@
-import { sessionTitle, toolErrorWords, toolWords, toolWordsText } from "../../../src/agent/transcript/tool-words";
+import {
+	notDoneWords,
+	sessionTitle,
+	toolErrorWords,
+	toolWords,
+	toolWordsText,
+} from "../../../src/agent/transcript/tool-words";
 
 const inVault = (path: string): string | undefined =>
 	path.startsWith("/home/ana/Notes/") ? path.slice("/home/ana/Notes/".length) : undefined;
@@ -42,6 +48,24 @@ describe("toolWords", () => {
 		expect(toolWordsText(toolWords("Grep", { pattern: "TODO" }, inVault))).toBe("Searched files for “TODO”");
 		expect(toolWordsText(toolWords("TodoWrite", { todos: [] }, inVault))).toBe("Updated its to-do list");
 		expect(toolWordsText(toolWords("mcp__other__thing", {}, inVault))).toBe("Used the tool mcp__other__thing");
+	});
+});
+
+describe("notDoneWords", () => {
+	it("says what a call that has not happened would do, not that it did", () => {
+		const edit = toolWords("Edit", { file_path: "/home/ana/Notes/Essays/On walking.md" }, inVault);
+		expect(notDoneWords(edit)).toEqual({ verb: "Edit", note: "Essays/On walking.md" });
+		const shell = toolWords("Bash", { command: "wc -w *.md", description: "Count words" }, inVault);
+		expect(toolWordsText(notDoneWords(shell))).toBe("Run a shell command (Count words)");
+		expect(toolWordsText(notDoneWords(toolWords("Grep", { pattern: "walk" }, inVault)))).toBe(
+			"Search files for “walk”",
+		);
+		expect(toolWordsText(notDoneWords(toolWords("SomethingNew", {}, inVault)))).toBe("Use the tool SomethingNew");
+		// "Read" reads the same either way.
+		expect(notDoneWords(toolWords("Read", { file_path: "/etc/hosts" }, inVault))).toEqual({
+			verb: "Read",
+			rest: "/etc/hosts",
+		});
 	});
 });
 

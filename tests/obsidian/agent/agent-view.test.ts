@@ -193,6 +193,8 @@ describe("the Claude Code panel", () => {
 		const { session, send, one } = await openPanel();
 		const stop = one("ccb-agent-stop");
 		expect(stop.hasClass("is-hidden")).toBe(true);
+		// In the message box's row, beside Send.
+		expect(stop.parent?.findAll("ccb-agent-send")).toHaveLength(1);
 		send("Long task");
 		expect(stop.hasClass("is-hidden")).toBe(false);
 		stop.dispatch("click");
@@ -414,9 +416,11 @@ describe("the Claude Code panel", () => {
 			kind: "ready",
 			sessionId: "s",
 			slashCommands: ["compact", "cost", "review"],
-			model: "sonnet",
+			model: "claude-opus-4-1-20250805",
 			cliVersion: "2.1.0",
 		});
+		// The model in words, without Claude Code's version or the model's id.
+		expect(one("ccb-agent-status").text).toBe("Model: Opus 4.1");
 		const model = one("ccb-agent-model");
 		model.value = "opus";
 		model.dispatch("change");

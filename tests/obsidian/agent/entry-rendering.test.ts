@@ -79,6 +79,26 @@ describe("drawEntry", () => {
 		expect(opened).toEqual(["Essays/On walking.md"]);
 	});
 
+	it("says a tool call whose permission question is open waits for the user's answer, not that it runs", () => {
+		const entry: TranscriptEntry = {
+			kind: "tool",
+			id: 9,
+			toolUseId: "bash-1",
+			toolName: "Bash",
+			input: { command: "wc -w Essays/*.md", description: "Count the words in each essay" },
+			status: "running",
+			asking: true,
+		};
+		const asking = draw(entry).element;
+		expect(asking.findAll("ccb-agent-tool-status")[0]?.text).toBe("Waiting for your answer");
+		expect(asking.findAll("ccb-agent-tool-summary")[0]?.textContent).toBe(
+			"Run a shell command (Count the words in each essay)",
+		);
+		expect(asking.findAll("ccb-agent-tool-asking")).toHaveLength(1);
+		const answered = draw({ ...entry, asking: false }).element;
+		expect(answered.findAll("ccb-agent-tool-status")[0]?.text).toBe("Running");
+	});
+
 	it("shows an edit waiting for review with Open review, then the decision; a gate's reason without Claude Code's hook wording", () => {
 		const reviews: string[] = [];
 		const waiting = draw(
@@ -94,6 +114,8 @@ describe("drawEntry", () => {
 			{ openReview: (id) => reviews.push(id) },
 		).element;
 		expect(waiting.findAll("ccb-agent-tool-status")[0]?.text).toBe("Waiting for your review");
+		// Nothing is edited yet: the sentence says what Claude proposes.
+		expect(waiting.findAll("ccb-agent-tool-summary")[0]?.textContent).toBe("Edit Welcome");
 		waiting.findAll("ccb-agent-open-review")[0]?.dispatch("click");
 		expect(reviews).toEqual(["edit-1"]);
 		const rejected = draw({
@@ -107,6 +129,18 @@ describe("drawEntry", () => {
 			review: { state: "decided", words: "Rejected: keep my wording" },
 		}).element;
 		expect(rejected.findAll("ccb-agent-tool-decision")[0]?.text).toBe("Rejected: keep my wording");
+		expect(rejected.findAll("ccb-agent-tool-summary")[0]?.textContent).toBe("Edit Welcome");
+		const accepted = draw({
+			kind: "tool",
+			id: 8,
+			toolUseId: "edit-1",
+			toolName: "Edit",
+			input: { file_path: "/vault/Welcome.md" },
+			status: "done",
+			result: "The file has been updated.",
+			review: { state: "decided", words: "Accepted" },
+		}).element;
+		expect(accepted.findAll("ccb-agent-tool-summary")[0]?.textContent).toBe("Edited Welcome");
 		expect(rejected.findAll("ccb-agent-open-review")).toEqual([]);
 		const denied = draw({
 			kind: "tool",
