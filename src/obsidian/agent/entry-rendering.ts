@@ -1,6 +1,12 @@
 import type { ShellCommandFacts, ToolPermissionAnswer } from "../../agent/agent-session";
 import { usageLine, type TranscriptEntry } from "../../agent/transcript/panel-transcript";
-import { toolErrorWords, toolWords, type ToVaultPath, type ToolWords } from "../../agent/transcript/tool-words";
+import {
+	noteName,
+	toolErrorWords,
+	toolWords,
+	type ToVaultPath,
+	type ToolWords,
+} from "../../agent/transcript/tool-words";
 import { renderReply, type ReplyLinks } from "./reply-rendering";
 
 /** What a row needs from its tab: links, the tool cards' open state, and the way to answer a permission question. */
@@ -128,12 +134,6 @@ function drawToolWords(parent: HTMLElement, words: ToolWords, context: EntryCont
 	}
 	if (words.rest !== undefined && words.rest !== "") parent.appendText(` ${words.rest}`);
 	if (words.outcome !== undefined) parent.createSpan({ cls: "ccb-agent-tool-outcome", text: ` · ${words.outcome}` });
-}
-
-/** A note's name as the file explorer shows it: the file name without `.md`. */
-function noteName(path: string): string {
-	const name = path.slice(path.lastIndexOf("/") + 1);
-	return name.endsWith(".md") ? name.slice(0, -3) : name;
 }
 
 function drawPermissionCard(
