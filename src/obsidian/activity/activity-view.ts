@@ -71,7 +71,7 @@ export class ActivityView extends ItemView {
 		root.addClass("ccb-activity");
 		const bar = root.createDiv({ cls: "ccb-activity-bar" });
 		this.button(bar, "Refresh", () => void this.reload());
-		this.exportFolder = bar.createEl("input", { cls: "ccb-activity-export-folder" });
+		this.exportFolder = bar.createEl("input", { cls: "ccb-activity-export-folder", attr: { type: "text" } });
 		this.exportFolder.value = "Claude activity";
 		this.exportFolder.setAttribute("aria-label", "Folder for exports");
 		this.button(bar, "Export as Markdown", () => void this.export("md"));
@@ -432,7 +432,7 @@ export class ActivityView extends ItemView {
 		this.checkbox(bar, "writes", "Only changes to notes", this.filter.writes === true, (on) =>
 			this.setField("writes", on ? true : undefined),
 		);
-		this.checkbox(bar, "automatic", "Show automatic reads", this.showAutomatic, (on) => {
+		this.checkbox(bar, "automatic", "Show automatic calls", this.showAutomatic, (on) => {
 			this.showAutomatic = on;
 			this.flipped.clear();
 			this.applyFilter();
@@ -466,7 +466,7 @@ export class ActivityView extends ItemView {
 	}
 
 	private textFilter(bar: HTMLElement, field: "note" | "text", label: string): void {
-		const input = bar.createEl("input", { cls: `ccb-activity-filter-${field}` });
+		const input = bar.createEl("input", { cls: `ccb-activity-filter-${field}`, attr: { type: "text" } });
 		input.setAttribute("placeholder", label);
 		input.setAttribute("aria-label", label);
 		input.value = this.filter[field] ?? "";
