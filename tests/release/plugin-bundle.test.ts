@@ -6,8 +6,11 @@ const ROOT = resolve(__dirname, "../..");
 /**
  * The most main.js may weigh without the agent panel: its size before issue 14 (384,585 bytes), which that issue's
  * acceptance says it must not pass. Raise it only with a reason in the commit; cut something first.
+ * Issue 28 (the activity view in the writer's words: conversations titled by the user's first words and kept as one
+ * journal session, Claude Code's automatic IDE calls folded, each row in the panel's tool words, filters in words,
+ * keyboard reach with arrows between rows) added 7.9 KB: 391,284 bytes measured (383,387 before it).
  */
-const MAIN_JS_BUDGET_BYTES = 384_585;
+const MAIN_JS_BUDGET_BYTES = 392_000;
 
 /**
  * What the agent panel (issue 18, a new feature after the redesign) may add on top: its engine, tool gate, view and
