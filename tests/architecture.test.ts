@@ -212,11 +212,12 @@ const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
 	"src/obsidian/editor": ["src/ide", "src/ide/workspace", "src/vault"],
 	// The review view: the panel, its suggestions and diff, the view, its port and registration.
 	"src/obsidian/review": ["src/obsidian/editor", "src/review", "src/vault", "src/shared"],
-	// The activity view and the plugin's journal store.
+	// The activity view and the plugin's journal store; its rows speak the panel's words for Claude's tools.
 	"src/obsidian/activity": [
 		"src/obsidian/notes",
 		"src/obsidian/review",
 		"src/assembly",
+		"src/agent/transcript",
 		"src/journal",
 		"src/server",
 		"src/shared",

@@ -1,6 +1,7 @@
-import { pageHtml, type Theme, type ViewName } from "./page";
+import { pageHtml, type Theme } from "./page";
 import { panelPageHtml, renderPanel } from "./panel-html";
 import { renderViews } from "./views-html";
+import { renderActivity } from "./activity-html";
 
 /** A right sidebar's size; the whole conversation (from the first message to the question) needs a taller one. */
 const PANEL_VIEWPORT = { width: 440, height: 900 };
@@ -14,7 +15,7 @@ export async function renderPages(
 	const views = await renderViews(MainPlugin);
 	const panel = await renderPanel(MainPlugin);
 	const pages: { name: string; html: string; viewport?: { width: number; height: number } }[] = [];
-	for (const view of ["review", "settings"] as ViewName[]) {
+	for (const view of ["review", "settings"] as const) {
 		for (const theme of ["light", "dark"] as Theme[])
 			pages.push({
 				name: `${view}-${theme}`,
@@ -33,5 +34,11 @@ export async function renderPages(
 				html: panelPageHtml(fragment, theme, repository),
 				viewport: name === "panel" ? CONVERSATION_VIEWPORT : PANEL_VIEWPORT,
 			});
+	const activity = await renderActivity(MainPlugin);
+	for (const theme of ["light", "dark"] as Theme[])
+		pages.push({
+			name: `activity-${theme}`,
+			html: pageHtml("activity", activity.html, theme, repository, activity.title),
+		});
 	return pages;
 }

@@ -15,6 +15,7 @@ import { JournalRecorders, linkResolver, noteReferences, pathLocator } from "./j
 import { PanelAttachments } from "../agent/engine/panel-attachments";
 import { readTextIfExists } from "../shared/read-text-if-exists";
 import { bytesOnDisk } from "../journal/journal-writer";
+import { JournalConversation } from "../journal/journal-conversation";
 
 export interface AgentAssemblyOptions {
 	/** Where "always" rules are kept: the plugin's data, or `JsonFilePermissionRules` for the headless host. */
@@ -40,12 +41,18 @@ export interface AgentParts {
 	mcpServers: () => PanelMcpServers;
 	/** Reads what the user attaches to a message through the privacy boundary (the CLI is never handed a mention). */
 	attachments: AttachmentResolver;
+	/**
+	 * Titles the conversation in the activity journal with the user's first words (the first call wins): its vault
+	 * tools' calls and its own writes are one conversation there.
+	 */
+	nameConversation: (words: string) => void;
 }
 
 /**
  * The agent panel's parts over a running bridge, for the plugin and the headless host alike: the same privacy
  * boundary, the same review (vault-tool writes and Claude Code's own writes side by side), the same vault tools,
- * and the same activity journal (surface "panel"), with the CLI's own writes recorded with their pre-images.
+ * and the same activity journal (surface "panel"), with the CLI's own writes recorded with their pre-images. One
+ * assembly is one conversation: its vault tools' calls and its writes share one journal session.
  */
 export function assembleAgent(
 	bridge: Pick<Bridge, "paths" | "privacy" | "reviews" | "vaultTools" | "activity">,
@@ -53,6 +60,18 @@ export function assembleAgent(
 ): AgentParts {
 	const absolutePath = (vaultPath: string): string => bridge.paths.toAbsolute(vaultPath);
 	const journal = bridge.activity?.journal;
+	const recorders =
+		options.index === undefined
+			? bridge.activity?.recorders
+			: journal
+				? new JournalRecorders(
+						journal,
+						noteReferences(bridge.privacy, linkResolver(options.index), pathLocator(bridge.paths)),
+					)
+				: undefined;
+	const conversation = journal
+		? new JournalConversation(journal, "panel", "claude-code", recorders?.references)
+		: undefined;
 	const gate = new PanelToolGate({
 		vault: new PrivacyGateVault(bridge.privacy),
 		review: options.review ?? bridge.reviews,
@@ -66,26 +85,19 @@ export function assembleAgent(
 						surface: "panel",
 						client: "claude-code",
 						bytes: { readBytes: (path) => bytesOnDisk(absolutePath(path)) },
+						...(conversation ? { conversation } : {}),
 					}),
 				}
 			: {}),
 	});
-	const recorders =
-		options.index === undefined
-			? bridge.activity?.recorders
-			: journal
-				? new JournalRecorders(
-						journal,
-						noteReferences(bridge.privacy, linkResolver(options.index), pathLocator(bridge.paths)),
-					)
-				: undefined;
 	return {
 		gate,
 		attachments: new PanelAttachments(bridge.privacy, { readText: readTextIfExists }),
 		mcpServers: () => {
 			const server = bridge.vaultTools;
 			if (!server) return noInProcessServers();
-			return new InProcessVaultTools(server, recorders?.recorder("panel"));
+			return new InProcessVaultTools(server, recorders?.recorder("panel", conversation ? { conversation } : {}));
 		},
+		nameConversation: (words) => conversation?.name(words),
 	};
 }

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import type { NoteReference, NoteReferences } from "../journal/argument-summary";
 import { CallRecorder } from "../journal/call-recorder";
 import { FolderJournalStore } from "../journal/folder-journal-store";
+import type { JournalConversation } from "../journal/journal-conversation";
 import { installedPluginJournalFolder, journalFolder } from "../journal/journal-folder";
 import { Journal } from "../journal/journal";
 import { deviceKey } from "../journal/device-key";
@@ -115,8 +116,11 @@ export function linkResolver(index: VaultIndex | undefined): (value: string) => 
 export class JournalRecorders {
 	private readonly relays = new Map<number, CallRecorder>();
 	private http: CallRecorder | undefined;
-	/** Shared by every session's recorder: the records of one batch, whatever their session, judge a value once. */
-	private readonly references: NoteReferences;
+	/**
+	 * What a value names, shared by every session's recorder (the records of one batch, whatever their session, judge
+	 * a value once) and the panel's conversation titles.
+	 */
+	readonly references: NoteReferences;
 
 	constructor(
 		readonly journal: Journal,
@@ -155,7 +159,12 @@ export class JournalRecorders {
 
 	recorder(
 		surface: Surface,
-		extra: { client?: string; connection?: number; keep?: (id: string) => boolean } = {},
+		extra: {
+			client?: string;
+			connection?: number;
+			keep?: (id: string) => boolean;
+			conversation?: JournalConversation;
+		} = {},
 	): CallRecorder {
 		return new CallRecorder({
 			journal: this.journal,

@@ -1,5 +1,6 @@
 import { inertTableCell } from "../shared/inert-markdown";
 import { groupBySession, type ActivityEntry } from "./activity-entries";
+import { titleToShow } from "./journal-conversation";
 import type { NoteChange } from "./journal-records";
 
 /** The JSON export's format name and version, so a reader can tell what it holds. */
@@ -25,7 +26,8 @@ export function activityAsJson(entries: readonly ActivityEntry[], exportedAt: Da
 }
 
 /**
- * The entries as a Markdown note: one table per session (newest first), a row per call, and the changes each made.
+ * The entries as a Markdown note: one table per session (newest first, titled by the user's first words when the
+ * journal kept them), a row per call, and the changes each made.
  * Cells are escaped so a note path or argument cannot break the table or act when the note opens (no HTML, image,
  * link, code span or comment: `inertTableCell`); notes are plain text, not links, so the export adds no links to
  * the vault's graph. The JSON export is JSON: nothing in it is escaped for Markdown.
@@ -41,9 +43,10 @@ export function activityAsMarkdown(entries: readonly ActivityEntry[], exportedAt
 		const who = [session.surface, session.client, session.pid !== undefined ? `pid ${session.pid}` : undefined]
 			.filter((part) => part !== undefined)
 			.join(", ");
+		const title = group.entries.map((entry) => titleToShow(entry.session)).find((found) => found !== undefined);
 		lines.push(
 			"",
-			`## Session ${session.key} (${inertTableCell(who)})`,
+			`## Session ${session.key}${title === undefined ? "" : `: ${inertTableCell(title)}`} (${inertTableCell(who)})`,
 			"",
 			"| time | id | tool | outcome | notes | arguments | changes |",
 			"| --- | --- | --- | --- | --- | --- | --- |",

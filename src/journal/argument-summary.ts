@@ -27,6 +27,8 @@ export const PRIVATE_NOTE = "(a private note)";
 const SECRET_NAME = /token|secret|password|passwd|auth|bearer|api[-_]?key|credential|cookie/i;
 /** Argument names that hold a note's path, a wikilink or a file URI. */
 const REFERENCE_NAME = /path|file|uri|note|^to$|^from$|target|source|link/i;
+/** Argument names that hold a text, though they may name a file too (`openDiff`'s `new_file_contents`): never a path. */
+const TEXT_NAME = /content|text|body/i;
 /** A run of characters that may be a token or key: long, letters and digits mixed. */
 const TOKEN_LIKE = /[A-Za-z0-9_\-+/=.~]{20,}/g;
 
@@ -74,7 +76,11 @@ const MAX_NAME_KINDS = 256;
 function kindOfName(name: string): NameKind {
 	let kind = nameKinds.get(name);
 	if (kind === undefined) {
-		kind = SECRET_NAME.test(name) ? "secret" : REFERENCE_NAME.test(name) ? "reference" : "other";
+		kind = SECRET_NAME.test(name)
+			? "secret"
+			: !TEXT_NAME.test(name) && REFERENCE_NAME.test(name)
+				? "reference"
+				: "other";
 		if (nameKinds.size < MAX_NAME_KINDS) nameKinds.set(name, kind);
 	}
 	return kind;

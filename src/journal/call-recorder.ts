@@ -7,6 +7,7 @@ import type {
 } from "../protocol/request-observer";
 import { summarizeArguments, summarizeDetail, type ArgumentSummary, type NoteReferences } from "./argument-summary";
 import type { CallDescription, CallEnd, CallSource, Journal } from "./journal";
+import type { JournalConversation } from "./journal-conversation";
 import type { CallOutcome, JournalSession, Surface } from "./journal-records";
 
 /** How a finished call reads in the journal: its outcome, and the first line of what went wrong. */
@@ -23,6 +24,8 @@ export interface CallRecorderOptions {
 	connection?: number;
 	/** Whether a call is recorded once it ends (e.g. the stdio server records only what it answered itself). Default: all. */
 	keep?: (journalId: string) => boolean;
+	/** The conversation the calls belong to (its key and title), when other recorders share it. Default: a session of its own. */
+	conversation?: JournalConversation;
 }
 
 /** Lifecycle and listing methods: not calls a user would look for in the activity list. */
@@ -49,7 +52,7 @@ export class CallRecorder implements RequestObserver {
 	private lastSession: JournalSession | undefined;
 
 	constructor(private readonly options: CallRecorderOptions) {
-		this.key = options.journal.newSessionKey();
+		this.key = options.conversation?.key ?? options.journal.newSessionKey();
 		this.client = options.client;
 	}
 
@@ -74,12 +77,14 @@ export class CallRecorder implements RequestObserver {
 		const client = request.session.client?.name ?? this.client;
 		const pid = request.session.pid;
 		const connection = this.options.connection ?? request.session.id;
+		const title = this.options.conversation?.title;
 		const last = this.lastSession;
 		if (
 			last &&
 			last.client === client &&
 			last.pid === pid &&
-			(last.connection ?? 0) === (connection > 0 ? connection : 0)
+			(last.connection ?? 0) === (connection > 0 ? connection : 0) &&
+			last.title === title
 		)
 			return last;
 		const session: JournalSession = {
@@ -88,6 +93,7 @@ export class CallRecorder implements RequestObserver {
 			...(client !== undefined ? { client } : {}),
 			...(pid !== undefined ? { pid } : {}),
 			...(connection > 0 ? { connection } : {}),
+			...(title !== undefined ? { title } : {}),
 		};
 		this.lastSession = session;
 		return session;

@@ -25,6 +25,11 @@ export interface JournalSession {
 	pid?: number;
 	/** The connection's number in the process that served it. */
 	connection?: number;
+	/**
+	 * The conversation's title: the user's first words (the panel's conversations; `journal-conversation.ts`). Read
+	 * back only through `titleToShow`: older journals have none, and anyone may have written the file.
+	 */
+	title?: string;
 }
 
 /** One call, written when it ended. Never holds a token, a private note's name or text, or more than an excerpt of a note. */

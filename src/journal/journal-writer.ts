@@ -2,7 +2,8 @@ import { readFile } from "node:fs/promises";
 import { PRIVATE_NOTE } from "./argument-summary";
 import { contentHash, sameBytes } from "./content-hash";
 import type { Journal } from "./journal";
-import type { NoteChange, RewrittenNote, Surface } from "./journal-records";
+import type { JournalConversation } from "./journal-conversation";
+import type { JournalSession, NoteChange, RewrittenNote, Surface } from "./journal-records";
 import type { RenameReport } from "../vault/notes/vault-index";
 
 /** A note's bytes as they are on disk now, by vault path; undefined when there is no note. */
@@ -38,6 +39,8 @@ export interface WritingSurface {
 	client: string;
 	/** Reads the file after the tool wrote it (the tool writes outside the root's cache: read from disk). */
 	bytes: NoteBytes;
+	/** The conversation every write belongs to (its key and title), shared with its other recorders. */
+	conversation?: JournalConversation;
 }
 
 /** A note's exact bytes before a write, by hash: what undo puts back. */
@@ -71,29 +74,36 @@ export class JournalWriter {
 	constructor(private readonly options: JournalWriterOptions) {}
 
 	/**
-	 * A surface whose own tool writes later (the panel's CLI): each allowed write opens a call (one journal session
-	 * per surface session); the pre-image is the bytes the surface read for the review (not read again), kept with
-	 * the change when the tool reports its result, recorded with the hash of what is then on disk.
+	 * A surface whose own tool writes later (the panel's CLI): each allowed write opens a call, in the surface's
+	 * conversation when it has one, else in one journal session per surface session; the pre-image is the bytes the
+	 * surface read for the review (not read again), kept with the change when the tool reports its result, recorded
+	 * with the hash of what is then on disk.
 	 */
 	approvedBy(surface: WritingSurface): WriteJournal {
 		const { journal } = this.options;
+		const { conversation } = surface;
 		const sessions = new Map<string, string>();
 		const unnamedSession = journal.newSessionKey();
-		const sessionKey = (sessionId: string | undefined): string => {
+		const keyOf = (sessionId: string | undefined): string => {
 			if (sessionId === undefined) return unnamedSession;
 			let key = sessions.get(sessionId);
 			if (key === undefined) sessions.set(sessionId, (key = journal.newSessionKey()));
 			return key;
 		};
-		return { approved: (write) => Promise.resolve(this.openCall(write, surface, sessionKey(write.sessionId))) };
+		// The conversation's session is taken when each write opens: its title may be known only from then on.
+		const sessionOf = (sessionId: string | undefined): JournalSession =>
+			conversation
+				? conversation.session({ client: surface.client })
+				: { key: keyOf(sessionId), surface: surface.surface, client: surface.client };
+		return { approved: (write) => Promise.resolve(this.openCall(write, surface, sessionOf(write.sessionId))) };
 	}
 
-	private openCall(write: ApprovedWrite, surface: WritingSurface, session: string): JournaledWrite {
+	private openCall(write: ApprovedWrite, surface: WritingSurface, session: JournalSession): JournaledWrite {
 		const { journal } = this.options;
 		const now = this.options.now ?? (() => performance.now());
 		const started = now();
 		const id = journal.begin({
-			session: { key: session, surface: surface.surface, client: surface.client },
+			session,
 			tool: write.tool,
 			notes: [write.path],
 			args: write.summary,

@@ -208,4 +208,52 @@ describe("assembleAgent", () => {
 		]);
 		servers.dispose();
 	});
+
+	it("one conversation is one journal session: its vault tools' calls and its own edits, titled by the user's first words", async () => {
+		const fixture = bridge();
+		const { gate, mcpServers, nameConversation } = assembleAgent(fixture.bridge, {
+			rules: new MemoryPermissionRules(),
+		});
+		const servers = mcpServers();
+		await servers.handle("obsidian", {
+			jsonrpc: "2.0",
+			id: 1,
+			method: "initialize",
+			params: {
+				protocolVersion: "2025-06-18",
+				capabilities: {},
+				clientInfo: { name: "claude-code", version: "2" },
+			},
+		});
+		nameConversation("Tighten [[note]] and mind [[Private/diary]]");
+		nameConversation("A later message");
+		await servers.handle("obsidian", {
+			jsonrpc: "2.0",
+			id: 2,
+			method: "tools/call",
+			params: { name: "read_note", arguments: { path: "note.md" } },
+		});
+		const file = join(fixture.vaultPath, "note.md");
+		const request: ToolUseRequest = {
+			toolUseId: "tool-1",
+			toolName: "Edit",
+			input: { file_path: file, old_string: "first draft", new_string: "second draft" },
+		};
+		const decided = gate.decide(request, noQuestions);
+		await waitUntil(() => fixture.bridge.reviews.findPending() !== undefined, "the review to open");
+		fixture.bridge.reviews.accept(fixture.bridge.reviews.findPending()?.title ?? "", "# Note\nsecond draft\n");
+		const decision = await decided;
+		if (decision.behavior !== "allow") throw new Error(decision.message);
+		runEditLikeCli(request, decision.updatedInput);
+		await gate.toolFinished("tool-1", false);
+		const entries = (await fixture.bridge.activity?.journal.entries()) ?? [];
+		expect(entries.map((entry) => entry.tool)).toEqual(["Edit", "read_note"]);
+		expect(new Set(entries.map((entry) => entry.session.key)).size).toBe(1);
+		expect(entries.map((entry) => entry.session.title)).toEqual([
+			"Tighten note and mind (a private note)",
+			"Tighten note and mind (a private note)",
+		]);
+		expect(JSON.stringify(entries)).not.toContain("diary");
+		servers.dispose();
+	});
 });

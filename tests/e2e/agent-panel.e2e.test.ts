@@ -102,7 +102,8 @@ describe("the agent panel's engine as the plugin builds it, with the real CLI", 
 		expect(entries).toContainEqual(
 			expect.objectContaining({
 				tool: "read_note",
-				session: expect.objectContaining({ surface: "panel" }) as unknown,
+				// Titled by the user's words, as the activity view groups the conversation.
+				session: expect.objectContaining({ surface: "panel", title: "What is my plan?" }) as unknown,
 				notes: ["Plan.md"],
 				outcome: "ok",
 			}),

@@ -71,6 +71,30 @@ describe("activity export", () => {
 		expect(rows.every((row) => row.split(/(?<!\\)\|/).length === 9)).toBe(true);
 	});
 
+	it("titles a conversation's table by the user's first words, read as untrusted and made inert", () => {
+		const titled = { ...session, key: "s2", title: "Link [[Lisbon]] from #travel\u202e" };
+		const markdown = activityAsMarkdown(
+			activityEntries([
+				{
+					type: "call",
+					id: "e5",
+					at: Date.UTC(2026, 0, 5),
+					session: titled,
+					tool: "tags",
+					notes: [],
+					args: "",
+					outcome: "ok",
+					durationMs: 1,
+					answerBytes: 1,
+				},
+			]),
+			at,
+		);
+		expect(markdown).toContain(
+			"## Session s2: Link \\[\\[Lisbon\\]\\] from \\#travel (vault-tools-http, claude-code)",
+		);
+	});
+
 	it("leaves nothing in a cell that acts when the note opens: no HTML, image, code span, comment or tag (issue 26, finding 8)", () => {
 		const args =
 			'text=<img src="https://evil.example/x.png"> ![y](https://evil.example/y.png) `$= dv.span(1)` %%hide%% #private\n```dataviewjs';

@@ -57,6 +57,23 @@ describe("summarizeArguments", () => {
 			).text.length,
 		).toBeLessThanOrEqual(MAX_SUMMARY);
 	});
+
+	it("takes a text whose name speaks of a file (openDiff's new_file_contents) as a text, never as a note", () => {
+		// Any value is a path to the vault's locator: the whole proposed text once became a "note".
+		const anything: NoteReferences = { classify: (value) => ({ path: value }) };
+		const proposal = "# Four days in Lisbon\n\nWe land on Friday morning and take the metro into Baixa.\n";
+		const summary = summarizeArguments(
+			{
+				old_file_path: "Trips/Lisbon.md",
+				new_file_path: "Trips/Lisbon.md",
+				new_file_contents: proposal,
+				tab_name: "Lisbon.md",
+			},
+			anything,
+		);
+		expect(summary.notes).toEqual(["Trips/Lisbon.md"]);
+		expect(summary.text).toContain(`new_file_contents="# Four days in Lisbon We land on Friday…"`);
+	});
 });
 
 describe("redactTokens", () => {

@@ -1,6 +1,7 @@
 import { JournalWriter, type ApprovedWrite } from "../../src/journal/journal-writer";
 import { contentHash } from "../../src/journal/content-hash";
 import { Journal } from "../../src/journal/journal";
+import { JournalConversation } from "../../src/journal/journal-conversation";
 import { MemoryJournalStore } from "../../src/journal/memory-journal-store";
 
 const bytes = (text: string): Uint8Array => Buffer.from(text, "utf8");
@@ -79,6 +80,40 @@ describe("JournalWriter: a surface whose own tool writes (the panel's CLI)", () 
 		expect(byTool.get("Write other.md")).toMatchObject({ outcome: "error" });
 		expect(byTool.get("Write other.md")?.changes ?? []).toEqual([]);
 		expect(new Set(entries.map((entry) => entry.session.key)).size).toBe(1);
+	});
+
+	it("a surface's conversation holds all its writes, whatever the CLI's session, with the title known when each opens", async () => {
+		const journal = new Journal({ store: new MemoryJournalStore() });
+		const writer = new JournalWriter({
+			journal,
+			isPrivate: () => false,
+			bytes: { readBytes: () => Promise.resolve(undefined) },
+		});
+		const conversation = new JournalConversation(journal, "panel", "claude-code");
+		const writes = writer.approvedBy({
+			surface: "panel",
+			client: "claude-code",
+			bytes: { readBytes: () => Promise.resolve(bytes("new\n")) },
+			conversation,
+		});
+		const write = async (path: string, sessionId: string): Promise<void> => {
+			const approved = await writes.approved({
+				path,
+				tool: "Write",
+				summary: `Write ${path}`,
+				sessionId,
+				before: undefined,
+			});
+			await approved.finished(true);
+		};
+		await write("a.md", "cli-1");
+		conversation.name("Start the chapter");
+		await write("b.md", "cli-2");
+		const entries = await journal.entries();
+		expect(entries.map((entry) => [entry.notes[0], entry.session])).toEqual([
+			["b.md", { key: conversation.key, surface: "panel", client: "claude-code", title: "Start the chapter" }],
+			["a.md", { key: conversation.key, surface: "panel", client: "claude-code" }],
+		]);
 	});
 
 	it("an Edit that adds a private tag keeps only that a private note was written: no name, no path in the arguments, no change, no earlier text", async () => {

@@ -6,12 +6,13 @@ const ROOT = resolve(__dirname, "../..");
 /**
  * The most main.js may weigh without the agent panel: its size before issue 14 (384,585 bytes), which that issue's
  * acceptance says it must not pass. Raise it only with a reason in the commit; cut something first.
- * Issue 28 (the settings tab in the writer's words: the connection's status in words beside its details under
- * Advanced, two folds with their headings, the Copy launch command and Open panel buttons, the settings file's own
- * preview) added 2,434 bytes to the 383,387 before it, after cutting a second vault tools status line and longer
- * descriptions: 385,821 measured.
+ * Issue 28 added, after cutting what could be cut: the settings tab in the writer's words (the connection's status in
+ * words beside its details under Advanced, two folds with their headings, the Copy launch command and Open panel
+ * buttons, the settings file's own preview: 2,434 bytes) and the activity view in the writer's words (conversations
+ * titled by the user's first words and kept as one journal session, Claude Code's automatic IDE calls folded, each
+ * row in the panel's tool words, filters in words, keyboard reach with arrows between rows: 7.9 KB): 393,937 bytes measured after both merged.
  */
-const MAIN_JS_BUDGET_BYTES = 386_000;
+const MAIN_JS_BUDGET_BYTES = 394_000;
 
 /**
  * What the agent panel (issue 18, a new feature after the redesign) may add on top: its engine, tool gate, view and
@@ -19,9 +20,11 @@ const MAIN_JS_BUDGET_BYTES = 386_000;
  * Issue 26 (the panel guards the vault itself) added the reading and trust of a vault's own Claude Code configuration,
  * the panel's own reading of attachments, inert exports, the shell sandbox and the journal's seal: 110.7 KB measured.
  * Issue 28 (the panel in the writer's words: tool calls as sentences with note links, an edit's review state on its
- * card, gate reasons in words, commands and models offered from the CLI's first answer, a send button): 119.2 KB.
+ * card, gate reasons in words, commands and models offered from the CLI's first answer, a send button): 119.2 KB; then
+ * the panel's pictures' fixes (a card's state before its call is done, the model in words, Stop beside Send) and the
+ * words for Claude Code's IDE tools, which the panel's tool words now also hold for the activity view: 123,168 bytes.
  */
-const AGENT_PANEL_BUDGET_BYTES = 122_000;
+const AGENT_PANEL_BUDGET_BYTES = 123_500;
 
 /**
  * The agent panel's modules: its engine and gate (`src/agent/`), its view (`src/obsidian/agent/`), its wiring, and

@@ -1,6 +1,8 @@
 /**
  * A tool call in the writer's words: what Claude did ("Read", "Searched notes for"), the note it acted on as a
  * vault path the panel links to, and what came of it ("3 results"). Raw names and inputs stay in the card's details.
+ * The one vocabulary of every surface's calls: the panel's tool cards and the activity view's rows (Claude Code's
+ * IDE tools included, which it calls in the terminal).
  */
 
 /** One sentence about a tool call; `note` is drawn between `verb` and `rest`, as a link that opens it. */
@@ -27,6 +29,13 @@ const SIMPLE_WORDS: Readonly<Record<string, string>> = {
 	Agent: "Asked a helper to work on a task",
 	tags: "Listed the vault's tags",
 	active_note: "Looked at the note you have open",
+	// Claude Code's IDE tools, most of which it calls by itself.
+	getCurrentSelection: "Looked at your selection",
+	getLatestSelection: "Looked at your selection",
+	getOpenEditors: "Looked at the notes you have open",
+	getWorkspaceFolders: "Looked at the vault's folder",
+	close_tab: "Closed a review tab",
+	closeAllDiffTabs: "Closed the review tabs",
 };
 
 /** The sentence for a call of `toolName` with `input` (and its `result`, once there). */
@@ -97,6 +106,22 @@ export function toolWords(
 			return { verb: "Read the web page", rest: text("url") ?? "" };
 		case "WebSearch":
 			return { verb: "Searched the web for", rest: quote(text("query")) };
+		case "openFile":
+			return on("Opened", "filePath");
+		case "openDiff":
+			return on("Proposed a change to", "old_file_path");
+		case "saveDocument":
+			return on("Saved", "filePath");
+		case "checkDocumentDirty":
+			return text("filePath") === undefined
+				? { verb: "Checked for unsaved changes" }
+				: on("Checked for unsaved changes in", "filePath");
+		case "getDiagnostics":
+			return text("uri") === undefined
+				? { verb: "Checked the notes for problems" }
+				: on("Checked for problems in", "uri");
+		case "resources/read":
+			return on("Read", "uri");
 		default:
 			return name === toolName
 				? { verb: `Used the tool ${toolName}` }
@@ -119,6 +144,10 @@ const NOT_DONE: Readonly<Record<string, string>> = {
 	Updated: "Update",
 	Proposed: "Propose",
 	Asked: "Ask",
+	Opened: "Open",
+	Saved: "Save",
+	Checked: "Check",
+	Closed: "Close",
 };
 
 /**
@@ -129,6 +158,12 @@ export function notDoneWords(words: ToolWords): ToolWords {
 	const [first = "", ...others] = words.verb.split(" ");
 	const verb = NOT_DONE[first];
 	return verb === undefined ? words : { ...words, verb: [verb, ...others].join(" ") };
+}
+
+/** A note's name as the file explorer shows it: the file name without `.md`. */
+export function noteName(path: string): string {
+	const name = path.slice(path.lastIndexOf("/") + 1);
+	return name.endsWith(".md") ? name.slice(0, -3) : name;
 }
 
 /** The sentence as plain text (filters, exports, screen readers). */

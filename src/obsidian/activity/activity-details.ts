@@ -1,4 +1,5 @@
 import { Notice, type App } from "obsidian";
+import { noteName } from "../../agent/transcript/tool-words";
 import { isUndoable, type ActivityEntry } from "../../journal/activity-entries";
 import type { Journal } from "../../journal/journal";
 import type { NoteChange } from "../../journal/journal-records";
@@ -6,6 +7,8 @@ import type { Undo, UndoConflict } from "../../journal/undo";
 import { computeLineDiff } from "../../shared/word-diff";
 import { renderDiff } from "../review/diff-rendering";
 import { ReviewPanel } from "../review/review-panel";
+import type { Conversation } from "./activity-rows";
+import { conversationTitle, entryText, outcomeWords, shownNotes, surfaceWords } from "./activity-words";
 
 /** The bridge's journal and its undo while the bridge runs. */
 export interface ActivitySource {
@@ -16,7 +19,8 @@ export interface ActivitySource {
 const decoder = new TextDecoder();
 
 /**
- * One entry's details: who, when, its arguments, how it ended, the answer's size, the notes (each opens on click)
+ * One entry's details: what it did in words, its conversation and where it took place, when, how it ended, then the
+ * journal's own record (the tool's name, its arguments, the answer's size), the notes (each opens on click or Enter)
  * and the diff of each edit (the note's earlier text against the note now), with Undo where it applies. A
  * conflicting undo writes nothing: it opens the review panel to choose between the note now and its earlier text.
  */
@@ -26,12 +30,22 @@ export class ActivityDetails {
 		private readonly root: HTMLElement,
 		private readonly source: ActivitySource,
 		private readonly changed: () => void,
+		/** Closes the details (no row chosen). */
+		private readonly close?: () => void,
 	) {}
 
-	async show(entry: ActivityEntry): Promise<void> {
+	/** Shows `entry`, of `conversation` (as the list titles it; else titled from the entry alone). */
+	async show(entry: ActivityEntry, conversation?: Pick<Conversation, "title">): Promise<void> {
 		const root = this.root;
 		root.empty();
-		root.createEl("h4", { text: `${entry.tool} (${entry.id})` });
+		const header = root.createDiv({ cls: "ccb-activity-details-header" });
+		header.createEl("h4", { text: entryText(entry) });
+		if (this.close) {
+			const close = this.close;
+			header
+				.createEl("button", { cls: "ccb-activity-details-close", text: "Close" })
+				.addEventListener("click", () => close());
+		}
 		const facts = root.createEl("dl", { cls: "ccb-activity-facts" });
 		const fact = (label: string, value: string): void => {
 			facts.createEl("dt", { text: label });
@@ -39,31 +53,36 @@ export class ActivityDetails {
 		};
 		const { session } = entry;
 		fact(
-			"Session",
-			[session.key, session.surface, session.client, session.pid !== undefined ? `pid ${session.pid}` : undefined]
-				.filter((part) => part !== undefined)
-				.join(", "),
+			"Conversation",
+			`${conversation?.title ?? conversationTitle([session], entry.at)} (${surfaceWords(session.surface).toLowerCase()})`,
 		);
-		fact("Time", new Date(entry.at).toLocaleString());
-		fact("Arguments", entry.args === "" ? "none" : entry.args);
+		fact("When", new Date(entry.at).toLocaleString());
+		const outcome = outcomeWords(entry) || "Done";
 		fact(
 			"Outcome",
-			entry.unreadable !== undefined
-				? "unreadable"
-				: entry.outcome === undefined
-					? "running"
-					: `${entry.outcome}${entry.detail !== undefined ? `: ${entry.detail}` : ""}`,
+			entry.detail !== undefined && entry.unreadable === undefined ? `${outcome}: ${entry.detail}` : outcome,
 		);
-		if (entry.durationMs !== undefined) fact("Duration", `${entry.durationMs} ms`);
-		if (entry.answerBytes !== undefined) fact("Answer size", `${entry.answerBytes} bytes`);
 		if (entry.undoneAt !== undefined) fact("Undone", new Date(entry.undoneAt).toLocaleString());
 		if (entry.unreadable !== undefined)
 			fact("Unreadable", `${entry.unreadable}. Nothing of it is shown, and it cannot be undone.`);
 		if (entry.notUndoable !== undefined) fact("Cannot be undone", entry.notUndoable);
+		// What the journal recorded, for whoever wants the call as Claude made it.
+		fact("Tool", entry.tool);
+		fact("Arguments", entry.args === "" ? "none" : entry.args);
+		if (entry.durationMs !== undefined) fact("Took", `${entry.durationMs} ms`);
+		if (entry.answerBytes !== undefined) fact("Answer size", `${entry.answerBytes} bytes`);
+		fact("Journal entry", `${entry.id} in session ${session.key}`);
 		const notes = root.createDiv({ cls: "ccb-activity-notes" });
-		for (const path of entry.notes) {
-			const link = notes.createEl("a", { cls: "ccb-activity-note", text: path });
-			link.addEventListener("click", () => void this.openNote(path));
+		for (const path of shownNotes(entry)) {
+			const link = notes.createEl("a", {
+				cls: ["internal-link", "ccb-activity-note"],
+				text: noteName(path),
+				attr: { href: path, "aria-label": `Open ${path}` },
+			});
+			link.addEventListener("click", (event: MouseEvent) => {
+				event.preventDefault();
+				void this.openNote(path);
+			});
 		}
 		if (this.source.undo && isUndoable(entry)) {
 			const button = root.createEl("button", { cls: "ccb-activity-undo", text: "Undo" });

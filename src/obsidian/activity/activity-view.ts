@@ -1,10 +1,13 @@
 import { ItemView, Notice, normalizePath, type WorkspaceLeaf } from "obsidian";
-import { groupBySession, isUndoable, type ActivityEntry } from "../../journal/activity-entries";
+import { noteName } from "../../agent/transcript/tool-words";
+import type { ActivityEntry } from "../../journal/activity-entries";
 import { activityAsJson, activityAsMarkdown } from "../../journal/activity-export";
-import { matchesFilter, type ActivityFilter } from "../../journal/activity-filter";
-import { CALL_OUTCOMES, SURFACES, type JournalSession } from "../../journal/journal-records";
+import type { ActivityFilter } from "../../journal/activity-filter";
+import type { CallOutcome } from "../../journal/journal-records";
 import type { UndoResult } from "../../journal/undo";
 import { ActivityDetails, type ActivitySource } from "./activity-details";
+import { activityRows, conversationsOf, rowKey, type ActivityRow, type Conversation } from "./activity-rows";
+import { automaticLabel, entryWords, outcomeWords, PLACES, surfaceWords } from "./activity-words";
 
 export const ACTIVITY_VIEW_TYPE = "claude-code-bridge-activity";
 
@@ -16,28 +19,42 @@ const UNMEASURED_ROWS = 40;
 /** While Claude works, the list is read again at most this often (a read parses the whole journal). */
 export const LIVE_REFRESH_MS = 1000;
 
-type Row =
-	| { kind: "session"; session: JournalSession; count: number; undoable: number }
-	| { kind: "entry"; entry: ActivityEntry };
+/** The outcomes the filter offers, in words. */
+const OUTCOMES: readonly { value: CallOutcome; label: string }[] = [
+	{ value: "ok", label: "Done" },
+	{ value: "rejected", label: "Rejected changes" },
+	{ value: "error", label: "Failed" },
+	{ value: "refused", label: "Refused" },
+];
 
 /**
- * Claude's activity: every call the journal holds, newest first, grouped by session, with filters, each entry's
- * details (and undo) on click, and export of what the filters show. The list draws only the rows in view.
+ * Claude's activity: every call the journal holds, newest first, grouped by conversation (titled by the user's first
+ * words, with where it took place), Claude Code's automatic IDE calls folded into one row per conversation, with
+ * filters, each entry's details (and undo) once a row is chosen, and export of what the list shows. The list draws
+ * only the rows in view; the keyboard reaches every row (arrow keys move between them, Enter or Space opens one).
  */
 export class ActivityView extends ItemView {
 	private all: ActivityEntry[] = [];
-	private rows: Row[] = [];
+	private conversations = new Map<string, Conversation>();
+	private rows: ActivityRow[] = [];
 	private filter: ActivityFilter = {};
+	private place: string | undefined;
+	private showAutomatic = false;
+	/** Conversations whose automatic calls are shown the other way from `showAutomatic`. */
+	private readonly flipped = new Set<string>();
 	private selected: string | undefined;
-	/** The session whose "Undo session" was pressed once: the next press undoes it. */
+	/** The conversation whose "Undo conversation" was pressed once: the next press undoes it. */
 	private confirming: string | undefined;
 	private drawnFrom = -1;
+	/** The drawn rows' elements by row index (focus moves among them). */
+	private readonly drawn = new Map<number, HTMLElement>();
 	/** The journal whose changes refresh the list, and the refresh waiting to run. */
 	private followed: ActivitySource["journal"] | undefined;
 	private stopFollowing: (() => void) | undefined;
 	private refreshTimer: number | undefined;
-	/** What the filter boxes were drawn with (sessions and tools to choose from). */
+	/** What the filter boxes were drawn with (the conversations to choose from). */
 	private filterChoices = "";
+	private readonly statusEl: HTMLElement;
 	private readonly filtersEl: HTMLElement;
 	private readonly scrollEl: HTMLElement;
 	private readonly sizerEl: HTMLElement;
@@ -54,16 +71,19 @@ export class ActivityView extends ItemView {
 		root.addClass("ccb-activity");
 		const bar = root.createDiv({ cls: "ccb-activity-bar" });
 		this.button(bar, "Refresh", () => void this.reload());
-		this.exportFolder = bar.createEl("input", { cls: "ccb-activity-export-folder" });
+		this.exportFolder = bar.createEl("input", { cls: "ccb-activity-export-folder", attr: { type: "text" } });
 		this.exportFolder.value = "Claude activity";
 		this.exportFolder.setAttribute("aria-label", "Folder for exports");
 		this.button(bar, "Export as Markdown", () => void this.export("md"));
 		this.button(bar, "Export as JSON", () => void this.export("json"));
 		this.filtersEl = root.createDiv({ cls: "ccb-activity-filters" });
+		this.statusEl = root.createDiv({ cls: ["ccb-activity-status", "is-empty"] });
 		this.scrollEl = root.createDiv({ cls: "ccb-activity-scroll" });
 		this.sizerEl = this.scrollEl.createDiv({ cls: "ccb-activity-sizer" });
 		this.windowEl = this.sizerEl.createDiv({ cls: "ccb-activity-window" });
-		this.detailsEl = root.createDiv({ cls: "ccb-activity-details" });
+		this.windowEl.setAttribute("aria-label", "Claude's calls, newest first");
+		// Hidden until a row is chosen: an empty pane would take half the view.
+		this.detailsEl = root.createDiv({ cls: ["ccb-activity-details", "is-empty"] });
 	}
 
 	getViewType(): string {
@@ -87,7 +107,7 @@ export class ActivityView extends ItemView {
 		await this.reload();
 	}
 
-	/** The entries the filters show now, newest first. */
+	/** The entries listed now (folded automatic calls are not), newest first: what an export writes. */
 	get shown(): ActivityEntry[] {
 		return this.rows.flatMap((row) => (row.kind === "entry" ? [row.entry] : []));
 	}
@@ -96,20 +116,21 @@ export class ActivityView extends ItemView {
 	async reload(): Promise<void> {
 		const source = this.source();
 		this.follow(source);
+		let status = source ? "" : "The bridge is not running: start it to see Claude's activity.";
 		try {
 			this.all = source ? await source.journal.entries() : [];
 		} catch (error) {
 			this.all = [];
-			this.detailsEl.setText(
-				`The activity journal could not be read: ${error instanceof Error ? error.message : String(error)}`,
-			);
+			status = `The activity journal could not be read: ${error instanceof Error ? error.message : String(error)}`;
 		}
-		if (!source) this.detailsEl.setText("The bridge is not running: start it to see Claude's activity.");
+		this.statusEl.setText(status);
+		this.statusEl.toggleClass("is-empty", status === "");
+		this.conversations = conversationsOf(this.all);
 		this.renderFilters();
 		this.applyFilter();
 		const selected = this.all.find((entry) => entry.id === this.selected);
-		if (selected && source)
-			await new ActivityDetails(this.app, this.detailsEl, source, () => void this.reload()).show(selected);
+		if (selected && source) await this.details(source).show(selected, this.conversations.get(selected.session.key));
+		else if (this.selected !== undefined) this.closeDetails();
 	}
 
 	/**
@@ -136,6 +157,7 @@ export class ActivityView extends ItemView {
 		const top = this.scrollEl.scrollTop;
 		const anchor = top > 0 ? this.rows[Math.floor(top / ACTIVITY_ROW_HEIGHT)] : undefined;
 		this.all = await source.journal.entries();
+		this.conversations = conversationsOf(this.all);
 		if (this.choicesOf() !== this.filterChoices) this.renderFilters();
 		this.applyFilter(false);
 		const at = anchor ? this.rows.findIndex((row) => rowKey(row) === rowKey(anchor)) : -1;
@@ -152,21 +174,14 @@ export class ActivityView extends ItemView {
 		this.applyFilter();
 	}
 
-	/** The rows the filter lets through, drawn from the top (or where the list is scrolled to, when `fromTop` is false). */
+	/** The rows the filters let through, drawn from the top (or where the list is scrolled to, when `fromTop` is false). */
 	private applyFilter(fromTop = true): void {
-		this.rows = [];
-		const undoable = new Map<string, number>();
-		for (const entry of this.all)
-			if (isUndoable(entry)) undoable.set(entry.session.key, (undoable.get(entry.session.key) ?? 0) + 1);
-		for (const group of groupBySession(this.all.filter((entry) => matchesFilter(entry, this.filter)))) {
-			this.rows.push({
-				kind: "session",
-				session: group.session,
-				count: group.entries.length,
-				undoable: undoable.get(group.session.key) ?? 0,
-			});
-			for (const entry of group.entries) this.rows.push({ kind: "entry", entry });
-		}
+		this.rows = activityRows(this.all, this.conversations, {
+			filter: this.filter,
+			...(this.place !== undefined ? { place: this.place } : {}),
+			showAutomatic: this.showAutomatic,
+			flipped: this.flipped,
+		});
 		this.sizerEl.setCssProps({ "--ccb-activity-height": `${this.rows.length * ACTIVITY_ROW_HEIGHT}px` });
 		this.drawnFrom = -1;
 		if (fromTop) this.scrollEl.scrollTop = 0;
@@ -182,83 +197,176 @@ export class ActivityView extends ItemView {
 		this.drawnFrom = from;
 		const to = Math.min(this.rows.length, from + visible + 2 * OVERSCAN);
 		this.windowEl.empty();
+		this.drawn.clear();
 		this.windowEl.setCssProps({ "--ccb-activity-offset": `${from * ACTIVITY_ROW_HEIGHT}px` });
 		if (this.rows.length === 0)
 			this.windowEl.createDiv({
 				cls: "ccb-activity-empty",
 				text: this.all.length === 0 ? "No activity recorded yet." : "No entries match the filters.",
 			});
-		for (const row of this.rows.slice(from, to)) this.drawRow(row);
+		for (let index = from; index < to; index++) {
+			const row = this.rows[index];
+			if (row) this.drawn.set(index, this.drawRow(row, index));
+		}
 	}
 
-	private drawRow(row: Row): void {
-		if (row.kind === "session") {
-			const { session } = row;
-			const who = [
-				session.client ?? session.surface,
-				session.pid !== undefined ? `pid ${session.pid}` : undefined,
-			]
-				.filter((part) => part !== undefined)
-				.join(", ");
-			const element = this.windowEl.createDiv({
-				cls: ["ccb-activity-row", "ccb-activity-session"],
-				text: `Session ${session.key} (${who}): ${row.count === 1 ? "1 call" : `${row.count} calls`}`,
+	private drawRow(row: ActivityRow, index: number): HTMLElement {
+		if (row.kind === "conversation") return this.drawConversation(row);
+		if (row.kind === "automatic") {
+			const label = automaticLabel(row.entries);
+			const fold = this.windowEl.createEl("button", {
+				cls: ["ccb-activity-row", "ccb-activity-automatic"],
+				text: row.open ? `Hide ${label}` : label,
+				attr: {
+					"aria-expanded": String(row.open),
+					title: "Calls Claude Code makes by itself to check your notes and editor",
+				},
 			});
-			if (row.undoable > 0 && this.source()?.undo) this.undoSessionButton(element, session.key, row.undoable);
-			return;
+			fold.addEventListener("click", () => this.toggleAutomatic(row.key, index));
+			this.moveWithArrows(fold, index);
+			return fold;
 		}
 		const { entry } = row;
+		const outcome = outcomeWords(entry);
 		const element = this.windowEl.createDiv({
 			cls: [
 				"ccb-activity-row",
 				"ccb-activity-entry",
 				...(entry.id === this.selected ? ["is-selected"] : []),
+				...(row.automatic ? ["is-automatic"] : []),
 				`ccb-outcome-${entry.unreadable !== undefined ? "unreadable" : (entry.outcome ?? "running")}`,
 			],
+			attr: { role: "button", tabindex: "0" },
 		});
+		if (entry.id === this.selected) element.setAttribute("aria-current", "true");
 		element.createSpan({ cls: "ccb-activity-time", text: new Date(entry.at).toLocaleTimeString() });
-		element.createSpan({ cls: "ccb-activity-tool", text: entry.tool });
-		element.createSpan({
-			cls: "ccb-activity-outcome",
-			text:
-				entry.unreadable !== undefined
-					? "unreadable"
-					: entry.undoneAt !== undefined
-						? "undone"
-						: (entry.outcome ?? "running"),
+		const summary = element.createSpan({ cls: "ccb-activity-summary" });
+		if (entry.unreadable !== undefined) summary.setText(`Unreadable: ${entry.unreadable}`);
+		else {
+			const words = entryWords(entry);
+			summary.appendText(words.verb);
+			if (words.note !== undefined) {
+				summary.appendText(" ");
+				summary.createSpan({ cls: "ccb-activity-note-name", text: noteName(words.note) });
+			}
+			if (words.rest !== undefined && words.rest !== "") summary.appendText(` ${words.rest}`);
+		}
+		if (outcome !== "") element.createSpan({ cls: "ccb-activity-outcome", text: outcome });
+		element.addEventListener("click", () => void this.select(entry, index));
+		element.addEventListener("keydown", (event: KeyboardEvent) => {
+			if (event.key !== "Enter" && event.key !== " ") return;
+			event.preventDefault();
+			void this.select(entry, index);
 		});
-		element.createSpan({
-			cls: "ccb-activity-summary",
-			text:
-				entry.unreadable !== undefined
-					? `Unreadable: ${entry.unreadable}`
-					: entry.notes.join(", ") || entry.args,
-		});
-		element.addEventListener("click", () => void this.select(entry));
+		this.moveWithArrows(element, index);
+		return element;
 	}
 
-	private async select(entry: ActivityEntry): Promise<void> {
+	private drawConversation(row: Extract<ActivityRow, { kind: "conversation" }>): HTMLElement {
+		const { conversation } = row;
+		const element = this.windowEl.createDiv({ cls: ["ccb-activity-row", "ccb-activity-session"] });
+		element.createSpan({ cls: "ccb-activity-conversation-title", text: conversation.title });
+		const started = new Date(conversation.startedAt).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+		element.createSpan({
+			cls: "ccb-activity-conversation-meta",
+			text: `${surfaceWords(conversation.surface)} · ${started} · ${row.count === 1 ? "1 call" : `${row.count} calls`}`,
+		});
+		if (row.undoable > 0 && this.source()?.undo) this.undoConversationButton(element, conversation, row.undoable);
+		return element;
+	}
+
+	/** ArrowUp and ArrowDown move to the row above or below (the list scrolls to it), Home and End to the ends. */
+	private moveWithArrows(element: HTMLElement, index: number): void {
+		element.addEventListener("keydown", (event: KeyboardEvent) => {
+			const target =
+				event.key === "ArrowDown"
+					? this.nextFocusable(index, 1)
+					: event.key === "ArrowUp"
+						? this.nextFocusable(index, -1)
+						: event.key === "Home"
+							? this.nextFocusable(-1, 1)
+							: event.key === "End"
+								? this.nextFocusable(this.rows.length, -1)
+								: undefined;
+			if (target === undefined) return;
+			event.preventDefault();
+			this.focusRow(target);
+		});
+	}
+
+	/** The next row from `index` in `step`'s direction that takes focus (a call or a fold, not a heading). */
+	private nextFocusable(index: number, step: 1 | -1): number | undefined {
+		for (let at = index + step; at >= 0 && at < this.rows.length; at += step)
+			if (this.rows[at]?.kind !== "conversation") return at;
+		return undefined;
+	}
+
+	/** Scrolls row `index` into view, draws it, and puts the focus on it. */
+	private focusRow(index: number): void {
+		const top = index * ACTIVITY_ROW_HEIGHT;
+		const height = this.scrollEl.clientHeight;
+		if (top < this.scrollEl.scrollTop) this.scrollEl.scrollTop = top;
+		else if (height > 0 && top + ACTIVITY_ROW_HEIGHT > this.scrollEl.scrollTop + height)
+			this.scrollEl.scrollTop = top + ACTIVITY_ROW_HEIGHT - height;
+		this.draw();
+		this.drawn.get(index)?.focus();
+	}
+
+	private toggleAutomatic(key: string, index: number): void {
+		if (this.flipped.has(key)) this.flipped.delete(key);
+		else this.flipped.add(key);
+		this.applyFilter(false);
+		// The fold moved below the calls it opened (or back up): the focus follows it.
+		const at = this.rows.findIndex((row) => row.kind === "automatic" && row.key === key);
+		this.focusRow(at >= 0 ? at : index);
+	}
+
+	private async select(entry: ActivityEntry, index: number): Promise<void> {
 		this.selected = entry.id;
 		this.drawnFrom = -1;
 		this.draw();
+		this.drawn.get(index)?.focus();
 		const source = this.source();
-		if (source) await new ActivityDetails(this.app, this.detailsEl, source, () => void this.reload()).show(entry);
+		if (source) await this.details(source).show(entry, this.conversations.get(entry.session.key));
 	}
 
-	/** Undoes a whole session's changes, after a second press (the first says how many calls it takes back). */
-	private undoSessionButton(row: HTMLElement, key: string, undoable: number): void {
+	private details(source: ActivitySource): ActivityDetails {
+		this.detailsEl.toggleClass("is-empty", false);
+		return new ActivityDetails(
+			this.app,
+			this.detailsEl,
+			source,
+			() => void this.reload(),
+			() => this.closeDetails(),
+		);
+	}
+
+	/** No row chosen: the details pane folds away and the list takes the view. */
+	private closeDetails(): void {
+		const index = this.rows.findIndex((row) => row.kind === "entry" && row.entry.id === this.selected);
+		this.selected = undefined;
+		this.detailsEl.empty();
+		this.detailsEl.toggleClass("is-empty", true);
+		this.drawnFrom = -1;
+		this.draw();
+		if (index >= 0) this.drawn.get(index)?.focus();
+	}
+
+	/** Undoes a whole conversation's changes, after a second press (the first says how many calls it takes back). */
+	private undoConversationButton(row: HTMLElement, conversation: Conversation, undoable: number): void {
+		const { key } = conversation;
 		const confirming = this.confirming === key;
 		const text = confirming
-			? `Undo ${undoable === 1 ? "1 call" : `${undoable} calls`}? Press again`
-			: "Undo session";
+			? `Undo ${undoable === 1 ? "1 change" : `${undoable} changes`}? Press again`
+			: "Undo conversation";
 		const button = row.createEl("button", { cls: "ccb-activity-undo-session", text });
-		button.setAttribute("aria-label", `Undo every change of session ${key}, newest first`);
+		button.setAttribute("aria-label", `Undo every change of "${conversation.title}", newest first`);
 		button.addEventListener("click", () => {
 			if (!confirming) {
 				this.confirming = key;
 			} else {
 				this.confirming = undefined;
-				void this.undoSession(key);
+				void this.undoSession(conversation);
 			}
 			this.drawnFrom = -1;
 			this.draw();
@@ -266,29 +374,29 @@ export class ActivityView extends ItemView {
 	}
 
 	/**
-	 * Every change of a session, newest call first, as `undo --session` does: each call whose notes still hold what
-	 * it left is undone; each note changed since is then reviewed in turn (nothing is written unless accepted).
+	 * Every change of a conversation, newest call first, as `undo --session` does: each call whose notes still hold
+	 * what it left is undone; each note changed since is then reviewed in turn (nothing is written unless accepted).
 	 */
-	private async undoSession(key: string): Promise<void> {
+	private async undoSession(conversation: Conversation): Promise<void> {
 		const source = this.source();
 		const undo = source?.undo;
 		if (!source || !undo) return;
 		let results: UndoResult[];
 		try {
-			results = await undo.session(key);
+			results = await undo.session(conversation.key);
 		} catch (error) {
-			new Notice(`The session could not be undone: ${error instanceof Error ? error.message : String(error)}`);
+			new Notice(
+				`The conversation could not be undone: ${error instanceof Error ? error.message : String(error)}`,
+			);
 			return;
 		}
 		const undone = results.filter((result) => result.kind === "undone").length;
 		const conflicts = results.flatMap((result) => (result.kind === "conflict" ? [result] : []));
-		const refused = results.flatMap((result) =>
-			result.kind === "refused" ? [`${result.id}: ${result.reason}`] : [],
-		);
-		const parts = [`Session ${key}: ${undone === 1 ? "1 call" : `${undone} calls`} undone`];
+		const refused = results.flatMap((result) => (result.kind === "refused" ? [result.reason] : []));
+		const parts = [`"${conversation.title}": ${undone === 1 ? "1 change" : `${undone} changes`} undone`];
 		if (conflicts.length > 0)
 			parts.push(
-				`${conflicts.length === 1 ? "1 call touches" : `${conflicts.length} calls touch`} notes changed since: review them`,
+				`${conflicts.length === 1 ? "1 touches a note" : `${conflicts.length} touch notes`} changed since: review them`,
 			);
 		if (refused.length > 0) parts.push(`not undone: ${refused.join("; ")}`);
 		new Notice(`${parts.join("; ")}.`);
@@ -297,68 +405,83 @@ export class ActivityView extends ItemView {
 			const entry = this.all.find((candidate) => candidate.id === result.id);
 			return entry ? result.conflicts.map((conflict) => ({ entry, conflict })) : [];
 		});
-		if (items.length > 0)
-			new ActivityDetails(this.app, this.detailsEl, source, () => void this.reload()).reviewConflicts(items);
+		if (items.length > 0) this.details(source).reviewConflicts(items);
 	}
 
 	private choicesOf(): string {
-		return JSON.stringify([
-			[...new Set(this.all.map((entry) => entry.session.key))],
-			[...new Set(this.all.map((entry) => entry.tool))].sort(),
-		]);
+		return JSON.stringify([...this.conversations.values()].map(({ key, title }) => [key, title]));
 	}
 
 	private renderFilters(): void {
 		const bar = this.filtersEl;
 		bar.empty();
 		this.filterChoices = this.choicesOf();
-		const sessions = [...new Set(this.all.map((entry) => entry.session.key))];
-		const tools = [...new Set(this.all.map((entry) => entry.tool))].sort();
-		this.choice(bar, "session", "All sessions", sessions);
-		this.choice(bar, "surface", "All surfaces", [...SURFACES]);
-		this.choice(bar, "tool", "All tools", tools);
-		this.choice(bar, "outcome", "All outcomes", [...CALL_OUTCOMES]);
+		const conversations = [...this.conversations.values()].map(({ key, title }) => ({ value: key, label: title }));
+		this.choice(bar, "session", "All conversations", conversations, this.filter.session, (value) =>
+			this.setField("session", value),
+		);
+		this.choice(bar, "place", "Everywhere", PLACES, this.place, (value) => {
+			this.place = value;
+			this.applyFilter();
+		});
+		this.choice(bar, "outcome", "Any outcome", OUTCOMES, this.filter.outcome, (value) =>
+			this.setField("outcome", OUTCOMES.find((outcome) => outcome.value === value)?.value),
+		);
 		this.textFilter(bar, "note", "Note");
 		this.textFilter(bar, "text", "Search");
+		this.checkbox(bar, "writes", "Only changes to notes", this.filter.writes === true, (on) =>
+			this.setField("writes", on ? true : undefined),
+		);
+		this.checkbox(bar, "automatic", "Show automatic calls", this.showAutomatic, (on) => {
+			this.showAutomatic = on;
+			this.flipped.clear();
+			this.applyFilter();
+		});
+	}
+
+	private setField<Field extends keyof ActivityFilter>(field: Field, value: ActivityFilter[Field] | undefined): void {
+		const next = { ...this.filter };
+		if (value === undefined) delete next[field];
+		else next[field] = value;
+		this.filter = next;
+		this.applyFilter();
 	}
 
 	private choice(
 		bar: HTMLElement,
-		field: "session" | "surface" | "tool" | "outcome",
+		name: string,
 		all: string,
-		values: readonly string[],
+		values: readonly { value: string; label: string }[],
+		current: string | undefined,
+		chosen: (value: string | undefined) => void,
 	): void {
-		const select = bar.createEl("select", { cls: ["dropdown", `ccb-activity-filter-${field}`] });
+		const select = bar.createEl("select", { cls: ["dropdown", `ccb-activity-filter-${name}`] });
 		select.setAttribute("aria-label", all);
-		for (const value of ["", ...values]) {
-			const option = select.createEl("option", { text: value === "" ? all : value });
+		for (const { value, label } of [{ value: "", label: all }, ...values]) {
+			const option = select.createEl("option", { text: label });
 			option.value = value;
 		}
-		select.value = this.filter[field] ?? "";
-		select.addEventListener("change", () => {
-			const next = { ...this.filter };
-			if (select.value === "") delete next[field];
-			else Object.assign(next, { [field]: select.value });
-			this.filter = next;
-			this.applyFilter();
-		});
+		select.value = current ?? "";
+		select.addEventListener("change", () => chosen(select.value === "" ? undefined : select.value));
 	}
 
 	private textFilter(bar: HTMLElement, field: "note" | "text", label: string): void {
-		const input = bar.createEl("input", { cls: `ccb-activity-filter-${field}` });
+		const input = bar.createEl("input", { cls: `ccb-activity-filter-${field}`, attr: { type: "text" } });
 		input.setAttribute("placeholder", label);
 		input.setAttribute("aria-label", label);
 		input.value = this.filter[field] ?? "";
-		input.addEventListener("input", () => {
-			const next = { ...this.filter };
-			if (input.value.trim() === "") delete next[field];
-			else next[field] = input.value.trim();
-			this.filter = next;
-			this.applyFilter();
-		});
+		input.addEventListener("input", () => this.setField(field, input.value.trim() || undefined));
 	}
 
-	/** Writes what the filters show as a new note (Markdown) or file (JSON) in the chosen folder. */
+	private checkbox(bar: HTMLElement, name: string, label: string, on: boolean, changed: (on: boolean) => void): void {
+		const wrapper = bar.createEl("label", { cls: ["ccb-activity-toggle", `ccb-activity-filter-${name}`] });
+		const input = wrapper.createEl("input", { attr: { type: "checkbox" } });
+		input.checked = on;
+		wrapper.appendText(` ${label}`);
+		input.addEventListener("change", () => changed(input.checked));
+	}
+
+	/** Writes what the list shows as a new note (Markdown) or file (JSON) in the chosen folder. */
 	private async export(format: "md" | "json"): Promise<void> {
 		const folder = normalizePath(this.exportFolder.value.trim() || "Claude activity");
 		const now = new Date();
@@ -376,8 +499,4 @@ export class ActivityView extends ItemView {
 	private button(parent: HTMLElement, text: string, onClick: () => void): void {
 		parent.createEl("button", { text }).addEventListener("click", onClick);
 	}
-}
-
-function rowKey(row: Row): string {
-	return row.kind === "session" ? `session ${row.session.key}` : row.entry.id;
 }

@@ -1,4 +1,11 @@
-import type { AgentEngine, AgentEvent, AgentEventListener, AgentSession, ToolGate } from "../../agent/agent-session";
+import type {
+	AgentEngine,
+	AgentEvent,
+	AgentEventListener,
+	AgentSession,
+	PastSession,
+	ToolGate,
+} from "../../agent/agent-session";
 import { claudeLauncher } from "../../agent/claude-cli/session-launcher";
 import { nodeCliMachine } from "../../agent/claude-cli/node-cli-machine";
 import type { ShellSandboxState } from "../../agent/gate/panel-tool-gate";
@@ -6,6 +13,7 @@ import { shellSandboxSupport } from "../../agent/claude-cli/shell-sandbox";
 import type { PermissionRules } from "../../agent/gate/permission-rules";
 import { projectConfigTrusted, type ProjectConfigTrustStore } from "../../agent/vault-config/project-config-trust";
 import { StreamJsonEngine } from "../../agent/engine/stream-json-engine";
+import { sessionTitle } from "../../agent/transcript/tool-words";
 import { assembleAgent } from "../../assembly/agent-assembly";
 import type { Bridge } from "../../assembly/bridge-assembly";
 import { panelSessionGuard } from "../../assembly/panel-session-guard";
@@ -91,11 +99,46 @@ export function createAgentEngine(context: AgentEngineContext): AgentEngine {
 				stop();
 				servers.dispose();
 			});
+			nameConversation(
+				session,
+				(words) => parts.nameConversation(words),
+				options.resume,
+				() => transcripts.pastSessions(),
+			);
 			return session;
 		},
 		pastSessions: () => transcripts.pastSessions(),
 		history: (sessionId) => transcripts.history(sessionId),
 	};
+}
+
+/**
+ * Titles the conversation in the activity journal with the user's own words: a resumed one by its first line, as
+ * the past sessions list shows it; a new one (or one whose first line cannot be found) by the first message sent.
+ */
+export function nameConversation(
+	session: Pick<AgentSession, "onEvent">,
+	name: (words: string) => void,
+	resume: string | undefined,
+	pastSessions: () => Promise<readonly PastSession[]>,
+): void {
+	const past =
+		resume === undefined
+			? Promise.resolve(undefined)
+			: pastSessions().then(
+					(sessions) => sessions.find((candidate) => candidate.sessionId === resume)?.firstLine,
+					() => undefined,
+				);
+	void past.then((firstLine) => {
+		if (firstLine !== undefined) name(sessionTitle(firstLine));
+	});
+	const stop = session.onEvent((event) => {
+		if (event.kind !== "user-message") return;
+		stop();
+		void past.then((firstLine) => {
+			if (firstLine === undefined) name(sessionTitle(event.message.text));
+		});
+	});
 }
 
 /** The gate of the engine that only reads past transcripts: it never starts a CLI, so it is never asked. */

@@ -2,6 +2,7 @@ import type { ShellCommandFacts, ToolPermissionAnswer } from "../../agent/agent-
 import { usageLine, type TranscriptEntry } from "../../agent/transcript/panel-transcript";
 import {
 	notDoneWords,
+	noteName,
 	toolErrorWords,
 	toolWords,
 	type ToVaultPath,
@@ -139,12 +140,6 @@ function drawToolWords(parent: HTMLElement, words: ToolWords, context: EntryCont
 	}
 	if (words.rest !== undefined && words.rest !== "") parent.appendText(` ${words.rest}`);
 	if (words.outcome !== undefined) parent.createSpan({ cls: "ccb-agent-tool-outcome", text: ` · ${words.outcome}` });
-}
-
-/** A note's name as the file explorer shows it: the file name without `.md`. */
-function noteName(path: string): string {
-	const name = path.slice(path.lastIndexOf("/") + 1);
-	return name.endsWith(".md") ? name.slice(0, -3) : name;
 }
 
 function drawPermissionCard(

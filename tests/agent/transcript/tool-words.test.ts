@@ -1,5 +1,6 @@
 import {
 	notDoneWords,
+	noteName,
 	sessionTitle,
 	toolErrorWords,
 	toolWords,
@@ -66,6 +67,37 @@ describe("notDoneWords", () => {
 			verb: "Read",
 			rest: "/etc/hosts",
 		});
+	});
+});
+
+describe("toolWords for Claude Code's IDE tools (the activity view's terminal calls)", () => {
+	it("says what each did, the note by its vault path, and never the tool's name", () => {
+		const note = "/home/ana/Notes/Trips/Lisbon.md";
+		const said = (tool: string, input: Record<string, unknown> = {}): string =>
+			toolWordsText(toolWords(tool, input, inVault));
+		expect(said("openDiff", { old_file_path: note, new_file_contents: "# Lisbon" })).toBe(
+			"Proposed a change to Trips/Lisbon.md",
+		);
+		expect(toolWords("openDiff", { old_file_path: note }, inVault).note).toBe("Trips/Lisbon.md");
+		expect(said("openFile", { filePath: note })).toBe("Opened Trips/Lisbon.md");
+		expect(said("saveDocument", { filePath: note })).toBe("Saved Trips/Lisbon.md");
+		expect(said("checkDocumentDirty", { filePath: note })).toBe("Checked for unsaved changes in Trips/Lisbon.md");
+		expect(said("checkDocumentDirty")).toBe("Checked for unsaved changes");
+		expect(said("getDiagnostics")).toBe("Checked the notes for problems");
+		expect(said("getDiagnostics", { uri: note })).toBe("Checked for problems in Trips/Lisbon.md");
+		expect(said("getCurrentSelection")).toBe("Looked at your selection");
+		expect(said("getOpenEditors")).toBe("Looked at the notes you have open");
+		expect(said("getWorkspaceFolders")).toBe("Looked at the vault's folder");
+		expect(said("close_tab", { tab_name: "x" })).toBe("Closed a review tab");
+		expect(said("closeAllDiffTabs")).toBe("Closed the review tabs");
+	});
+});
+
+describe("noteName", () => {
+	it("is the name the file explorer shows: no folder, no .md", () => {
+		expect(noteName("Trips/Lisbon.md")).toBe("Lisbon");
+		expect(noteName("Lisbon.md")).toBe("Lisbon");
+		expect(noteName("Pictures/tram.png")).toBe("tram.png");
 	});
 });
 

@@ -106,7 +106,7 @@ describe("an activity entry's details and undo", () => {
 			() =>
 				root(view)
 					.findAll("ccb-activity-outcome")
-					.find((cell) => cell.text === "undone"),
+					.find((cell) => cell.text === "Undone"),
 			"the entry shown undone",
 		);
 		expect(root(view).findAll("ccb-activity-undo")).toHaveLength(0);

@@ -1,8 +1,9 @@
-import type { AgentEvent, AgentSession } from "../../../src/agent/agent-session";
+import type { AgentEvent, AgentEventListener, AgentSession, PastSession } from "../../../src/agent/agent-session";
 import { MemoryPermissionRules } from "../../../src/agent/gate/permission-rules";
 import {
 	BRIDGE_OFF_MESSAGE,
 	createAgentEngine,
+	nameConversation,
 	type AgentEngineContext,
 } from "../../../src/obsidian/agent/agent-engine-runtime";
 import { startAssembledBridge, type AssembledBridge } from "../../helpers/assembled-bridge";
@@ -68,4 +69,48 @@ describe("createAgentEngine (the module the panel loads on first open)", () => {
 		},
 		FIXTURE_TIMEOUT_MS,
 	);
+});
+
+describe("nameConversation (the activity journal's title of a panel conversation)", () => {
+	/** A session that only hands out events, and the names given. */
+	function naming(resume?: string, past: PastSession[] = []): { emit: (event: AgentEvent) => void; names: string[] } {
+		const listeners = new Set<AgentEventListener>();
+		const names: string[] = [];
+		nameConversation(
+			{
+				onEvent: (listener) => {
+					listeners.add(listener);
+					return () => listeners.delete(listener);
+				},
+			},
+			(words) => names.push(words),
+			resume,
+			() => Promise.resolve(past),
+		);
+		return { emit: (event) => listeners.forEach((listener) => listener(event)), names };
+	}
+	const sent = (text: string): AgentEvent => ({ kind: "user-message", message: { text, attachments: [] } });
+	const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+
+	it("names a new conversation by the first message sent, in the user's own words, once", async () => {
+		const { emit, names } = naming();
+		emit({ kind: "ready", sessionId: "s1", slashCommands: [] });
+		emit(sent("@Welcome.md Tidy the Lisbon note"));
+		emit(sent("and then the packing list"));
+		await settle();
+		expect(names).toEqual(["Tidy the Lisbon note"]);
+	});
+
+	it("names a resumed conversation by its first line, as the past sessions list shows it", async () => {
+		const { emit, names } = naming("old", [
+			{ sessionId: "old", firstLine: '@"Trips/Lisbon.md" Plan the trip', updatedAt: "2026-05-14T09:41:00Z" },
+		]);
+		emit(sent("Where were we?"));
+		await settle();
+		expect(names).toEqual(["Plan the trip"]);
+		const missing = naming("gone", []);
+		missing.emit(sent("Where were we?"));
+		await settle();
+		expect(missing.names).toEqual(["Where were we?"]);
+	});
 });

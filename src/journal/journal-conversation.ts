@@ -1,0 +1,88 @@
+import { PRIVATE_NOTE, redactTokens, type NoteReferences } from "./argument-summary";
+import type { Journal } from "./journal";
+import type { JournalSession, Surface } from "./journal-records";
+
+/** Characters of a conversation's title the journal keeps, and shows. */
+export const MAX_TITLE = 80;
+
+/**
+ * One conversation as the journal groups it: every recorder of it (the panel's vault tools and its own writes)
+ * writes under one session key, with the conversation's title once the user's first words are known.
+ */
+export class JournalConversation {
+	readonly key: string;
+	private named: string | undefined;
+
+	/** @param references what the notes named in the user's words are (a private one is never kept by name) */
+	constructor(
+		journal: Pick<Journal, "newSessionKey">,
+		readonly surface: Surface,
+		readonly client?: string,
+		private readonly references?: NoteReferences,
+	) {
+		this.key = journal.newSessionKey();
+	}
+
+	/** The title from the user's first words; later words leave it as it is. Words that keep nothing name nothing. */
+	name(words: string): void {
+		this.named ??= titleToKeep(words, this.references);
+	}
+
+	get title(): string | undefined {
+		return this.named;
+	}
+
+	/** The session a record of this conversation names (`extra`: what a recorder knows of its own connection). */
+	session(extra: Pick<JournalSession, "client" | "pid" | "connection"> = {}): JournalSession {
+		const client = extra.client ?? this.client;
+		return {
+			key: this.key,
+			surface: this.surface,
+			...(client !== undefined ? { client } : {}),
+			...(extra.pid !== undefined ? { pid: extra.pid } : {}),
+			...(extra.connection !== undefined ? { connection: extra.connection } : {}),
+			...(this.named !== undefined ? { title: this.named } : {}),
+		};
+	}
+}
+
+/** Note references in the user's words (`@path`, `@"a path"`, `[[link]]`, `[[link|shown words]]`): what each names. */
+const NOTE_REFERENCE = /@"([^"]*)"|@(\S+)|!?\[\[([^\]|]*)(?:\|([^\]]*))?\]\]/gu;
+/** A note named in the user's words when nothing can tell whether it is private. */
+const A_NOTE = "(a note)";
+/** Control and format characters (line breaks, bidirectional overrides, zero-width marks). */
+const INVISIBLE = /[\p{Cc}\p{Cf}\u2028\u2029]+/gu;
+
+/**
+ * What the journal keeps of a conversation's first words: the first line, each note it names by its name as typed
+ * (a private note only as "(a private note)"; each as "(a note)" when there are no `references` to tell), nothing that looks like a
+ * token, at most MAX_TITLE characters; undefined when nothing is left.
+ */
+export function titleToKeep(words: string, references?: NoteReferences): string | undefined {
+	const firstLine = words.trim().split(/\r?\n/, 1)[0] ?? "";
+	const named = firstLine.replace(
+		NOTE_REFERENCE,
+		(_reference, quoted?: string, bare?: string, link?: string, shown?: string) => {
+			const target = (quoted ?? bare ?? link ?? "").trim();
+			if (!references) return A_NOTE;
+			if (target === "" || references.classify(target) === "private") return PRIVATE_NOTE;
+			return (shown ?? target).trim();
+		},
+	);
+	return clean(redactTokens(named));
+}
+
+/**
+ * A session's title as read back from the journal, which anyone who can write its folder may have written: a
+ * string only, without control or format characters, at most MAX_TITLE characters; undefined otherwise.
+ */
+export function titleToShow(session: JournalSession): string | undefined {
+	const title: unknown = session.title;
+	return typeof title === "string" ? clean(title) : undefined;
+}
+
+function clean(text: string): string | undefined {
+	const words = text.replace(INVISIBLE, " ").replace(/\s+/g, " ").trim();
+	if (words === "") return undefined;
+	return words.length <= MAX_TITLE ? words : `${words.slice(0, MAX_TITLE - 1).trimEnd()}…`;
+}
