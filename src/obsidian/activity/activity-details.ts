@@ -66,12 +66,19 @@ export class ActivityDetails {
 		if (entry.unreadable !== undefined)
 			fact("Unreadable", `${entry.unreadable}. Nothing of it is shown, and it cannot be undone.`);
 		if (entry.notUndoable !== undefined) fact("Cannot be undone", entry.notUndoable);
-		// What the journal recorded, for whoever wants the call as Claude made it.
-		fact("Tool", entry.tool);
-		fact("Arguments", entry.args === "" ? "none" : entry.args);
-		if (entry.durationMs !== undefined) fact("Took", `${entry.durationMs} ms`);
-		if (entry.answerBytes !== undefined) fact("Answer size", `${entry.answerBytes} bytes`);
-		fact("Journal entry", `${entry.id} in session ${session.key}`);
+		// What the journal recorded, for whoever wants the call as Claude made it: folded, as it is not in words.
+		const recorded = root.createEl("details", { cls: "ccb-activity-recorded" });
+		recorded.createEl("summary", { text: "The call as Claude made it" });
+		const recordedFacts = recorded.createEl("dl", { cls: "ccb-activity-facts" });
+		const recordedFact = (label: string, value: string): void => {
+			recordedFacts.createEl("dt", { text: label });
+			recordedFacts.createEl("dd", { text: value });
+		};
+		recordedFact("Tool", entry.tool);
+		recordedFact("Arguments", entry.args === "" ? "none" : entry.args);
+		if (entry.durationMs !== undefined) recordedFact("Took", `${entry.durationMs} ms`);
+		if (entry.answerBytes !== undefined) recordedFact("Answer size", `${entry.answerBytes} bytes`);
+		recordedFact("Journal entry", `${entry.id} in session ${session.key}`);
 		const notes = root.createDiv({ cls: "ccb-activity-notes" });
 		for (const path of shownNotes(entry)) {
 			const link = notes.createEl("a", {

@@ -85,8 +85,14 @@ describe("an activity entry's details and undo", () => {
 		const { app, view } = await editedNote();
 		const details = await expand(view);
 		await pollUntil(() => details.findAll("ccb-diff")[0], "the diff");
-		expect(details.textContent).toContain("path: Notes/A.md, old: before");
-		expect(details.textContent).toContain("42 bytes");
+		// The call as recorded (its tool, arguments, size, journal ids) is folded away from the facts in words.
+		const recorded = details.findAll("ccb-activity-recorded")[0];
+		expect(recorded?.tag).toBe("details");
+		expect(recorded?.textContent).toContain("path: Notes/A.md, old: before");
+		expect(recorded?.textContent).toContain("42 bytes");
+		const inWords = details.findAll("ccb-activity-facts")[0];
+		expect(inWords?.textContent).not.toContain("path: Notes/A.md");
+		expect(inWords?.textContent).not.toContain("Journal entry");
 		expect(details.findAll("ccb-diff")[0]?.textContent).toContain("before");
 		expect(details.findAll("ccb-diff")[0]?.textContent).toContain("after");
 		const opened = jest.spyOn(WorkspaceLeaf.prototype, "openFile");
