@@ -9,11 +9,8 @@ export interface WordRun {
 /** Past this many token edits the texts are too different to compare word by word. */
 const MAX_TOKEN_EDITS = 1_000;
 
-const segmenter =
-	typeof Intl.Segmenter === "function" ? new Intl.Segmenter(undefined, { granularity: "word" }) : undefined;
-
-/** Where Intl.Segmenter is missing: runs of letters and digits, line breaks, spaces, and any other single character. */
-const FALLBACK_TOKENS = /\r?\n|[\p{L}\p{M}\p{N}_'’]+|[^\S\r\n]+|[^]/gu;
+/** Obsidian's Electron and Node (16 and later) both have it. */
+const segmenter = new Intl.Segmenter(undefined, { granularity: "word" });
 const SPACES = /^[^\S\r\n]+$/;
 
 /**
@@ -24,9 +21,7 @@ const SPACES = /^[^\S\r\n]+$/;
  * Japanese, Thai) are cut into words too. Joining the tokens gives the text back.
  */
 export function wordTokens(text: string): string[] {
-	const parts = segmenter
-		? Array.from(segmenter.segment(text), (part) => part.segment)
-		: (text.match(FALLBACK_TOKENS) ?? []);
+	const parts = Array.from(segmenter.segment(text), (part) => part.segment);
 	const tokens: string[] = [];
 	for (const part of parts) {
 		const last = tokens[tokens.length - 1];

@@ -6,8 +6,12 @@ const ROOT = resolve(__dirname, "../..");
 /**
  * The most main.js may weigh without the agent panel: its size before issue 14 (384,585 bytes), which that issue's
  * acceptance says it must not pass. Raise it only with a reason in the commit; cut something first.
+ * Issue 28's review (suggestions a writer would mark by hand: lines anchored on unique unchanged lines, words cut by
+ * Intl.Segmenter with their spaces, replaced lines paired; decided changes kept in view with Undo; buttons named by
+ * their change; keys between changes; Escape's question) added 4,743 bytes to the 383,387 before it, after dropping
+ * jsdiff's word diff (3,663 bytes): 388,130.
  */
-const MAIN_JS_BUDGET_BYTES = 384_585;
+const MAIN_JS_BUDGET_BYTES = 388_130;
 
 /**
  * What the agent panel (issue 18, a new feature after the redesign) may add on top: its engine, tool gate, view and
