@@ -50,8 +50,8 @@ try {
 		writeFileSync(file, html);
 		await page.setViewportSize(viewport ?? VIEWPORT);
 		await page.goto(`file://${file}`);
-		// The pointer rests on the third change, so its accept and reject show.
-		if (name.startsWith("review")) await page.hover(".ccb-suggest-change >> nth=2");
+		// The pointer rests on the fifth change (clear of the accepted first one), so its accept and reject show.
+		if (name.startsWith("review")) await page.hover(".ccb-suggest-change >> nth=4");
 		await page.screenshot({
 			path: join(output, `${name}.png`),
 			fullPage: name.startsWith("settings"),

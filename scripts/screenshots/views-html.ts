@@ -1,8 +1,9 @@
 /**
  * The HTML step of `npm run screenshots`: loads the built main.js with the tests' `obsidian` stand-in, lets a
- * Claude Code client propose an edit of a prose note over the real socket (the review view opens), opens the
- * settings tab, and turns both views into HTML. Whatever changes between runs (the clock, the temp folder, the
- * port, the token's fingerprint) is replaced by fixed values, so a rerun gives the same pictures.
+ * Claude Code client propose an edit of a prose note over the real socket (the review view opens, and its first
+ * change is accepted), opens the settings tab, and turns both views into HTML. Whatever changes between runs (the
+ * clock, the temp folder, the port, the token's fingerprint) is replaced by fixed values, so a rerun gives the
+ * same pictures.
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -122,6 +123,8 @@ export async function renderViews(MainPlugin: new (app: App, manifest: object) =
 		}, "the review view");
 		const review = reviewView.contentEl;
 		if (!review) throw new Error("the review view has no content");
+		// The writer has accepted the first change already: it stays in view, marked, with Undo.
+		review.findAll("ccb-suggest-accept")[0]?.dispatch("click");
 		const tab = plugin.settingTabs[0] as (PluginSettingTab & { display(): void }) | undefined;
 		if (!tab) throw new Error("main.js added no settings tab");
 		tab.display();

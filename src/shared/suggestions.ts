@@ -1,4 +1,7 @@
-import { diffWordsWithSpace } from "diff";
+import { compareLines } from "./line-anchors";
+import { draftChanges, tidyChanges, type DraftPiece } from "./suggestion-tidy";
+import { pairLines } from "./line-pairing";
+import { compareWords } from "./word-tokens";
 
 /**
  * A proposal read as suggestions: the text that stays, and numbered changes (what goes, what comes). Joining
@@ -7,68 +10,111 @@ import { diffWordsWithSpace } from "diff";
 export type SuggestionPiece =
 	{ kind: "same"; text: string } | { kind: "change"; id: number; removed: string; added: string };
 
-/** Two changes this close (unchanged words between them, on one line) read as one phrase and are one change. */
-const MERGE_GAP_WORDS = 2;
+/** Past this many line edits between two unchanged lines, the lines there are shown replaced as a whole. */
+const MAX_LINE_EDITS = 1_000;
+/** A block of replaced lines longer than this is one change, not compared word by word. */
+const MAX_BLOCK_CHARS = 20_000;
 const MAX_WORD_DIFF_CHARS = 100_000;
-const MAX_WORD_EDIT_LENGTH = 2_000;
+/** Each change costs the reader this much more than the characters it marks (it is one more thing to decide). */
+const COST_PER_CHANGE = 4;
+/** What a change that crosses a line start without taking its whole line costs the reader: it reads as wrong. */
+const COST_OF_BROKEN_LINE = 40;
 
-/** The word-level suggestions that turn `before` into `after`, nearby changes merged into one. */
+/**
+ * The smallest changes a writer would mark by hand that turn `before` into `after`: lines first (an unchanged line
+ * is never part of a change, a deleted list line goes whole, with its own bullet), then the words of each block of
+ * replaced lines, compared either as one stretch of text (a paragraph split or joined) or line by line with each
+ * old line beside the new line that rewords it (a line deleted next to one edited), whichever marks less.
+ */
 export function suggestionPieces(before: string, after: string): SuggestionPiece[] {
-	const pieces: SuggestionPiece[] = [];
-	const changes =
-		before.length + after.length > MAX_WORD_DIFF_CHARS
-			? undefined
-			: diffWordsWithSpace(before, after, { maxEditLength: MAX_WORD_EDIT_LENGTH });
-	// Too big to diff word by word: one change, the whole text.
-	if (!changes)
-		return before === after ? sameOnly(before) : [{ kind: "change", id: 1, removed: before, added: after }];
-	for (const change of changes) {
-		const last = pieces[pieces.length - 1];
-		if (!change.added && !change.removed) pieces.push({ kind: "same", text: change.value });
-		else if (last?.kind === "change") last[change.added ? "added" : "removed"] += change.value;
-		else
-			pieces.push({
-				kind: "change",
-				id: 0,
-				removed: change.removed ? change.value : "",
-				added: change.added ? change.value : "",
-			});
+	if (before === after) return before === "" ? [] : [{ kind: "same", text: before }];
+	const pieces: DraftPiece[] = [];
+	let removed: string[] = [];
+	let added: string[] = [];
+	const flush = (): void => {
+		if (removed.length + added.length > 0) pieces.push(...blockChanges(removed, added));
+		removed = [];
+		added = [];
+	};
+	for (const run of compareLines(linesOf(before), linesOf(after), MAX_LINE_EDITS)) {
+		if (run.kind === "removed") removed.push(...run.lines);
+		else if (run.kind === "added") added.push(...run.lines);
+		else {
+			flush();
+			pieces.push({ kind: "same", text: run.lines.join("") });
+		}
 	}
-	return numbered(mergeNearby(pieces));
+	flush();
+	return numbered(pieces);
 }
 
-function sameOnly(text: string): SuggestionPiece[] {
-	return text === "" ? [] : [{ kind: "same", text }];
+/** The text's lines, each with its line break (LF or CRLF); none for an empty text. */
+function linesOf(text: string): string[] {
+	return text === "" ? [] : text.split(/(?<=\n)/);
 }
 
-function mergeNearby(pieces: SuggestionPiece[]): SuggestionPiece[] {
-	const merged: SuggestionPiece[] = [];
-	for (let index = 0; index < pieces.length; index++) {
-		const piece = pieces[index];
-		const previous = merged[merged.length - 1];
+/** The changes in a block of replaced lines (starting and ending at line ends). */
+function blockChanges(removed: readonly string[], added: readonly string[]): DraftPiece[] {
+	const before = removed.join("");
+	const after = added.join("");
+	const whole: DraftPiece[] = [{ kind: "change", removed: before, added: after }];
+	if (removed.length === 0 || added.length === 0 || before.length + after.length > MAX_BLOCK_CHARS) return whole;
+	const candidates = [wordChanges(before, after) ?? whole];
+	if (removed.length > 1 || added.length > 1) {
+		const groups = pairLines(removed, added);
+		if (groups)
+			candidates.push(
+				groups.flatMap((group) =>
+					group.paired
+						? (wordChanges(group.removed, group.added) ?? [
+								{ kind: "change", removed: group.removed, added: group.added },
+							])
+						: [{ kind: "change", removed: group.removed, added: group.added }],
+				),
+			);
+	}
+	return candidates.reduce((best, candidate) => (readingCost(candidate) < readingCost(best) ? candidate : best));
+}
+
+/** Word by word, tidied as a writer would mark it; undefined when the texts differ in too many words. */
+function wordChanges(before: string, after: string): DraftPiece[] | undefined {
+	const runs = compareWords(before, after);
+	return runs && tidyChanges(draftChanges(runs));
+}
+
+/**
+ * How much a reader has to take in: the characters struck and added, each change, and, heavily, each change that
+ * crosses into a line without taking the whole line (striking the next line's bullet).
+ */
+function readingCost(pieces: readonly DraftPiece[]): number {
+	let cost = 0;
+	pieces.forEach((piece, index) => {
+		if (piece.kind === "same") return;
+		cost += piece.removed.length + piece.added.length + COST_PER_CHANGE;
+		const previous = pieces[index - 1];
 		const next = pieces[index + 1];
-		if (
-			piece?.kind === "same" &&
-			previous?.kind === "change" &&
-			next?.kind === "change" &&
-			isShortGap(piece.text)
-		) {
-			previous.removed += piece.text + next.removed;
-			previous.added += piece.text + next.added;
-			index++;
-		} else if (piece) merged.push(piece);
-	}
-	return merged;
+		const startsLine = previous === undefined || (previous.kind === "same" && previous.text.endsWith("\n"));
+		const endsLine = next === undefined || (next.kind === "same" && /^\r?\n/.test(next.text));
+		for (const side of [piece.removed, piece.added]) {
+			const crossesLines = side.replace(/\r?\n$/, "").includes("\n") && !/^[\r\n]*$/.test(side);
+			if (crossesLines && !(startsLine && (endsLine || side.endsWith("\n")))) cost += COST_OF_BROKEN_LINE;
+		}
+	});
+	return cost;
 }
 
-function isShortGap(text: string): boolean {
-	return !text.includes("\n") && (text.match(/\S+/g)?.length ?? 0) <= MERGE_GAP_WORDS;
-}
-
-function numbered(pieces: SuggestionPiece[]): SuggestionPiece[] {
+function numbered(pieces: readonly DraftPiece[]): SuggestionPiece[] {
+	const joined: SuggestionPiece[] = [];
 	let id = 1;
-	for (const piece of pieces) if (piece.kind === "change") piece.id = id++;
-	return pieces;
+	for (const piece of pieces) {
+		const last = joined[joined.length - 1];
+		if (piece.kind === "same") {
+			if (piece.text === "") continue;
+			if (last?.kind === "same") last.text += piece.text;
+			else joined.push({ kind: "same", text: piece.text });
+		} else joined.push({ kind: "change", id: id++, removed: piece.removed, added: piece.added });
+	}
+	return joined;
 }
 
 /** The text as the user decided it: every change applied except the rejected ones. */
@@ -105,16 +151,14 @@ export function markEdits(
 		else proposer.push({ insert: piece.removed, mark: "removed" }, { span: piece.added.length, mark: "added" });
 	}
 	const tooBig = decided.length + edited.length > MAX_WORD_DIFF_CHARS;
-	const changes = (tooBig
-		? undefined
-		: diffWordsWithSpace(decided, edited, { maxEditLength: MAX_WORD_EDIT_LENGTH })) ?? [
-		{ value: decided, removed: true, added: false, count: 1 },
-		{ value: edited, added: true, removed: false, count: 1 },
+	const runs = (tooBig ? undefined : compareWords(decided, edited)) ?? [
+		{ kind: "removed", text: decided },
+		{ kind: "added", text: edited },
 	];
-	const user: Layer[] = changes.map((change) =>
-		change.added
-			? { insert: change.value, mark: "added" }
-			: { span: change.value.length, ...(change.removed ? { mark: "removed" as const } : {}) },
+	const user: Layer[] = runs.map((run) =>
+		run.kind === "added"
+			? { insert: run.text, mark: "added" }
+			: { span: run.text.length, ...(run.kind === "removed" ? { mark: "removed" as const } : {}) },
 	);
 	return overlay(decided, proposer, user);
 }

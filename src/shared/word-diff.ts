@@ -1,5 +1,6 @@
-import { diffArrays, diffWordsWithSpace } from "diff";
+import { compareLines } from "./line-anchors";
 import { splitLinesWithoutFinalBreak } from "./text-lines";
+import { compareWords } from "./word-tokens";
 
 export type SegmentKind = "equal" | "added" | "removed";
 
@@ -28,7 +29,8 @@ export interface LineDiff {
 
 /** Word-level highlighting is skipped for changed blocks bigger than this (the line diff still shows them). */
 const MAX_WORD_DIFF_CHARS = 50_000;
-const MAX_WORD_EDIT_LENGTH = 2_000;
+/** Past this many line edits between two unchanged lines, the lines there are shown replaced as a whole. */
+const MAX_LINE_EDITS = 1_000;
 
 /**
  * Line diff of two texts, with word-level highlights inside each block of changed lines. Lines are
@@ -50,12 +52,12 @@ export function computeLineDiff(original: string, proposed: string): LineDiff {
 		removedBlock = [];
 		addedBlock = [];
 	};
-	for (const change of diffArrays(oldLines, newLines)) {
-		if (change.removed) removedBlock.push(...change.value);
-		else if (change.added) addedBlock.push(...change.value);
+	for (const run of compareLines(oldLines, newLines, MAX_LINE_EDITS)) {
+		if (run.kind === "removed") removedBlock.push(...run.lines);
+		else if (run.kind === "added") addedBlock.push(...run.lines);
 		else {
 			flushChanges();
-			for (const text of change.value) {
+			for (const text of run.lines) {
 				lines.push({
 					kind: "context",
 					oldNumber: oldNumber++,
@@ -85,16 +87,16 @@ function wordHighlights(removed: string[], added: string[]): [Segment[][], Segme
 	const newText = added.join("\n");
 	if (oldText.length + newText.length > MAX_WORD_DIFF_CHARS)
 		return [whole(removed, "removed"), whole(added, "added")];
-	const changes = diffWordsWithSpace(oldText, newText, { maxEditLength: MAX_WORD_EDIT_LENGTH });
-	if (!changes) return [whole(removed, "removed"), whole(added, "added")];
+	const runs = compareWords(oldText, newText);
+	if (!runs) return [whole(removed, "removed"), whole(added, "added")];
 	const oldSide = new LineBuilder();
 	const newSide = new LineBuilder();
-	for (const change of changes) {
-		if (change.added) newSide.append(change.value, "added");
-		else if (change.removed) oldSide.append(change.value, "removed");
+	for (const run of runs) {
+		if (run.kind === "added") newSide.append(run.text, "added");
+		else if (run.kind === "removed") oldSide.append(run.text, "removed");
 		else {
-			oldSide.append(change.value, "equal");
-			newSide.append(change.value, "equal");
+			oldSide.append(run.text, "equal");
+			newSide.append(run.text, "equal");
 		}
 	}
 	return [oldSide.finish(), newSide.finish()];

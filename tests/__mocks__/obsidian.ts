@@ -224,8 +224,12 @@ export class FakeElement {
 	get listenedTo(): string[] {
 		return [...this.listeners].filter(([, set]) => set.size > 0).map(([type]) => type);
 	}
-	/** HTMLElement.focus: the fake has no focus to move. */
-	focus(): void {}
+	/** Test helper: the element `focus()` was last called on (the fake keeps no real focus). */
+	static lastFocused: FakeElement | undefined;
+	/** HTMLElement.focus: remembered in `FakeElement.lastFocused`. */
+	focus(): void {
+		FakeElement.lastFocused = this;
+	}
 	/** Test helper: fires a DOM event at this element; `init` adds the event's fields (key, shiftKey, dataTransfer …). */
 	dispatch(type: string, init: Record<string, unknown> = {}): void {
 		for (const listener of this.listeners.get(type) ?? [])

@@ -16,6 +16,21 @@ const TEXT_ON: readonly { what: string; selector: string; background: string }[]
 		background: "var(--background-primary)",
 	},
 	{
+		what: "what a decided change drops in the review",
+		selector: ".ccb-suggest-dropped",
+		background: "var(--background-primary)",
+	},
+	{
+		what: "a decided change's decision in the review",
+		selector: ".ccb-suggest-status",
+		background: "var(--background-primary)",
+	},
+	{
+		what: "the review's keys for moving between changes",
+		selector: ".ccb-review-keys",
+		background: "var(--background-primary)",
+	},
+	{
 		what: "the status bar: off",
 		selector: ".claude-code-bridge-status.is-off",
 		background: "var(--status-bar-background)",

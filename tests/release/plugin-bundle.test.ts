@@ -8,11 +8,15 @@ const ROOT = resolve(__dirname, "../..");
  * acceptance says it must not pass. Raise it only with a reason in the commit; cut something first.
  * Issue 28 added, after cutting what could be cut: the settings tab in the writer's words (the connection's status in
  * words beside its details under Advanced, two folds with their headings, the Copy launch command and Open panel
- * buttons, the settings file's own preview: 2,434 bytes) and the activity view in the writer's words (conversations
+ * buttons, the settings file's own preview: 2,434 bytes), the activity view in the writer's words (conversations
  * titled by the user's first words and kept as one journal session, Claude Code's automatic IDE calls folded, each
- * row in the panel's tool words, filters in words, keyboard reach with arrows between rows: 7.9 KB): 393,937 bytes measured after both merged.
+ * row in the panel's tool words, filters in words, keyboard reach with arrows between rows: 7.9 KB) and the review's
+ * (suggestions a writer would mark by hand: lines anchored on unique unchanged lines, words cut by Intl.Segmenter
+ * with their spaces, replaced lines paired; decided changes kept in view with Undo; buttons named by their change;
+ * keys between changes; Escape's question: 4,743 bytes after dropping jsdiff's word diff). jsdiff's createPatch then
+ * gave way to a unified diff over the review's line comparison (src/shared/unified-patch.ts): 394,948 bytes measured.
  */
-const MAIN_JS_BUDGET_BYTES = 394_000;
+const MAIN_JS_BUDGET_BYTES = 395_000;
 
 /**
  * What the agent panel (issue 18, a new feature after the redesign) may add on top: its engine, tool gate, view and

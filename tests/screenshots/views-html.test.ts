@@ -18,12 +18,17 @@ describe("the screenshots' HTML step", () => {
 		views = await renderViews(mainPlugin());
 	}, FIXTURE_TIMEOUT_MS);
 
-	it("renders the review view from main.js: the decision bar with the proposer and a fixed time, suggestions, a fold", () => {
+	it("renders the review view from main.js: the decision bar with the proposer and a fixed time, suggestions (the first accepted), a fold", () => {
 		const { review } = views;
 		expect(views.reviewTitle).toBe("Review: Lisbon.md");
 		expect(review).toContain(`class="ccb-review-proposer">claude-code<`);
 		expect(review).toContain(`<time class="ccb-review-time" datetime="${FIXED_TIME.toISOString()}">09:41</time>`);
-		expect(review).toContain(`class="ccb-review-summary">8 changes<`);
+		expect(review).toContain(`class="ccb-review-summary">8 changes, 1 accepted<`);
+		expect(review).toMatch(
+			/class="ccb-suggest-change is-accepted"[^>]*aria-label="Change 1 of 8: 'airport', accepted"/,
+		);
+		expect(review).toContain(`<span class="ccb-suggest-status-text">Accepted</span>`);
+		expect(review).toContain(`aria-label="Accept: 'Rossio' for 'the'"`);
 		expect(review).toContain(`class="mod-cta ccb-review-accept"`);
 		expect(review).toContain(`class="ccb-suggest-added"`);
 		expect(review).toContain(`class="ccb-suggest-removed"`);

@@ -1,4 +1,4 @@
-import { createPatch } from "diff";
+import { unifiedPatch } from "../../shared/unified-patch";
 import { hasBridgeRuleShape } from "./deny-rules";
 import { MalformedSettingsError, denyRulesIn, mergeDenyRules } from "./settings-merge";
 import { checkWritable, readInsideVault, removeInsideVault, writeInsideVault } from "./settings-location";
@@ -195,8 +195,6 @@ async function planFile(
 		throw error;
 	}
 	if (!merged.changed) return undefined;
-	const patch = createPatch(relativePath, before ?? "", merged.text, before === undefined ? "(new file)" : "", "", {
-		context: 3,
-	});
+	const patch = unifiedPatch(relativePath, before ?? "", merged.text, before === undefined ? "(new file)" : "");
 	return { relativePath, before, after: merged.text, added: merged.added, removed: merged.removed, patch };
 }

@@ -39,8 +39,11 @@ export function diffReviewViewState(review: PendingReview): DiffReviewViewState 
  * Shows one of Claude's proposed edits in a `ReviewPanel` (suggestions in the note's text, or the line diff) and
  * passes the user's decision to the review manager. Closing the view rejects. While the review waits, the note is
  * watched: if it changes (typing in Obsidian, a sync), Accept is held until the user has reviewed again against
- * the note as it is now, so nothing they wrote is lost unseen. Mod+Enter accepts and Escape rejects while the
- * view has focus (its own key scope).
+ * the note as it is now, so nothing they wrote is lost unseen. While the view has focus (its own key scope),
+ * Mod+Enter accepts, Alt+↓ and Alt+↑ move between changes (Obsidian binds neither by default), and Escape asks
+ * whether to reject the whole proposal rather than rejecting it: a writer presses Escape to get out of something,
+ * never to throw away every change at once, and closing without deciding cannot be offered, as the proposer
+ * waits for an answer (a closed review counts as a rejection).
  */
 export class DiffReviewView extends ItemView {
 	private review: PendingReview | undefined;
@@ -59,9 +62,11 @@ export class DiffReviewView extends ItemView {
 			return false;
 		});
 		this.scope.register([], "Escape", () => {
-			if (!this.panel?.stopEditing()) this.rejectReview();
+			this.panel?.escape();
 			return false;
 		});
+		this.scope.register(["Alt"], "ArrowDown", () => !this.panel?.moveToChange(1));
+		this.scope.register(["Alt"], "ArrowUp", () => !this.panel?.moveToChange(-1));
 	}
 
 	getViewType(): string {
@@ -149,7 +154,7 @@ export class DiffReviewView extends ItemView {
 		return true;
 	}
 
-	/** Reject (with the reason typed for Claude, if any): the command and Escape. False when no review waits here. */
+	/** Reject (with the reason typed for Claude, if any): the command. False when no review waits here. */
 	rejectReview(): boolean {
 		if (!this.panel) return false;
 		this.panel.reject();

@@ -3,8 +3,8 @@ import { DIFF_VIEW_TYPE, DiffReviewView } from "./diff-view";
 
 /**
  * Registers the review view type (once, in `onload`), its Accept and Reject commands (for the focused review;
- * Mod+Enter and Escape are the view's own keys), and the status bar item that counts pending reviews and opens
- * the oldest on click. Review tabs restored from the saved workspace have no request behind them any more, so
+ * Mod+Enter, Alt+↓/Alt+↑ and Escape are the view's own keys), and the status bar item that counts pending
+ * reviews and opens the oldest on click. Review tabs restored from the saved workspace have no request behind them any more, so
  * they are closed once the layout is ready.
  */
 export function registerDiffReviewView(plugin: Plugin): void {

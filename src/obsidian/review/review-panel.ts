@@ -28,6 +28,9 @@ export interface ReviewPanelHost {
 	currentText(): Promise<string | undefined>;
 }
 
+/** The keys that move between changes, as the view tells them (its own key scope registers them). */
+export const CHANGE_KEYS_HINT = "Alt+↓ and Alt+↑ (Option on macOS) move between changes";
+
 const NOTE_CHANGED =
 	"Accept is off: the note changed after Claude proposed this edit. Review again to see what accepting would change now.";
 
@@ -50,6 +53,13 @@ export class ReviewPanel {
 	private noteChanged = false;
 	/** What the user typed as the reason for Claude (kept while the bar is drawn again). */
 	private typedReason = "";
+	/** Escape asked whether to reject the whole proposal; the bar shows the question until it is answered. */
+	private askingToReject = false;
+	private keepButton: HTMLElement | undefined;
+	/** Each change's element by id, in the text's order, while the suggestions are drawn. */
+	private changeEls = new Map<number, HTMLElement>();
+	/** The change the keyboard last moved to or decided. */
+	private currentChange: number | undefined;
 	private readonly barEl: HTMLElement;
 	private readonly tabsEl: HTMLElement;
 	private readonly bodyEl: HTMLElement;
@@ -106,11 +116,55 @@ export class ReviewPanel {
 		return this.input.asksReason === true && reason !== "" ? reason : undefined;
 	}
 
-	/** Escape while typing in the proposal ends the typing; otherwise it is for the caller (it rejects). */
-	stopEditing(): boolean {
-		if (!this.editing) return false;
-		this.setEditing(false);
+	/**
+	 * Escape: ends typing in the proposal, or answers "keep reviewing" to the question below; otherwise asks whether
+	 * to reject the whole proposal. One key never throws away every change: that takes the Reject button.
+	 */
+	escape(): void {
+		if (this.editing) this.setEditing(false);
+		else if (this.askingToReject) this.keepReviewing();
+		else this.askToReject();
+	}
+
+	/** Shows "Reject all changes?" in the bar, with Keep reviewing (focused) and Reject. */
+	askToReject(): void {
+		this.askingToReject = true;
+		this.renderBar();
+		this.keepButton?.focus();
+	}
+
+	private keepReviewing(): void {
+		this.askingToReject = false;
+		this.renderBar();
+		this.focusChange(this.currentChange);
+	}
+
+	/**
+	 * Moves the keyboard's focus to the next change (`step` 1) or the previous one (-1), from the one last moved to,
+	 * around at the ends; shows the suggestions first when the line diff is showing. False when there is no change
+	 * to move to (none, or the user's own edit is showing).
+	 */
+	moveToChange(step: 1 | -1): boolean {
+		if (this.editing || this.edited !== undefined) return false;
+		if (this.tab !== "suggestions") {
+			this.tab = "suggestions";
+			this.renderTabs();
+			this.renderBody();
+		}
+		const ids = [...this.changeEls.keys()];
+		if (ids.length === 0) return false;
+		const at = this.currentChange === undefined ? -1 : ids.indexOf(this.currentChange);
+		const next = at < 0 ? (step === 1 ? 0 : ids.length - 1) : (at + step + ids.length) % ids.length;
+		this.focusChange(ids[next]);
 		return true;
+	}
+
+	private focusChange(id: number | undefined): void {
+		if (id === undefined) return;
+		const element = this.changeEls.get(id);
+		if (!element) return;
+		this.currentChange = id;
+		element.focus();
 	}
 
 	/** Compares the proposal with the note as it is now; the decisions start over, the user's edit stays. */
@@ -121,6 +175,7 @@ export class ReviewPanel {
 		this.pieces = suggestionPieces(current, this.input.proposed);
 		this.decisions.clear();
 		this.expanded.clear();
+		this.currentChange = undefined;
 		this.noteChanged = false;
 		this.render();
 	}
@@ -173,7 +228,18 @@ export class ReviewPanel {
 			);
 			if (this.noteChanged) accept.setAttribute("disabled", "");
 		}
+		if (this.askingToReject) this.renderRejectQuestion(bar);
 		this.renderNotices(bar);
+	}
+
+	private renderRejectQuestion(bar: HTMLElement): void {
+		const total = this.changeCount();
+		const question = bar.createDiv({ cls: ["ccb-review-notice", "ccb-review-confirm"], attr: { role: "alert" } });
+		question.createSpan({
+			text: `${total === 1 ? "Reject the change" : `Reject all ${total} changes`}? The note stays as it is.`,
+		});
+		this.keepButton = this.button(question, ["ccb-review-keep"], "Keep reviewing", () => this.keepReviewing());
+		this.button(question, ["mod-warning", "ccb-review-confirm-reject"], "Reject", () => this.reject());
 	}
 
 	private renderReasonField(parent: HTMLElement): void {
@@ -216,9 +282,11 @@ export class ReviewPanel {
 	}
 
 	private summary(): string {
-		const total = this.pieces.filter((piece) => piece.kind === "change").length;
+		const total = this.changeCount();
 		const rejected = this.rejected().size;
+		const accepted = this.decisions.size - rejected;
 		const parts = [total === 1 ? "1 change" : `${total} changes`];
+		if (accepted > 0) parts.push(`${accepted} accepted`);
 		if (rejected > 0) parts.push(`${rejected} rejected`);
 		if (this.edited !== undefined) parts.push("edited by you");
 		return parts.join(", ");
@@ -226,7 +294,7 @@ export class ReviewPanel {
 
 	private acceptLabel(): string {
 		if (this.edited !== undefined) return "Accept with my edits";
-		const total = this.pieces.filter((piece) => piece.kind === "change").length;
+		const total = this.changeCount();
 		const rejected = this.rejected().size;
 		return rejected === 0 ? "Accept all" : `Accept ${total - rejected} of ${total}`;
 	}
@@ -256,12 +324,18 @@ export class ReviewPanel {
 				this.renderTabs();
 				this.renderBody();
 			});
-		}
+		} else if (!this.editing && this.edited === undefined && this.changeCount() > 1)
+			tabs.createSpan({ cls: "ccb-review-keys", text: CHANGE_KEYS_HINT });
+	}
+
+	private changeCount(): number {
+		return this.pieces.filter((piece) => piece.kind === "change").length;
 	}
 
 	private renderBody(): void {
 		const body = this.bodyEl;
 		body.empty();
+		this.changeEls = new Map();
 		if (this.tab === "lines") {
 			renderDiff(body, computeLineDiff(this.base, this.finalText).lines, this.layout, {
 				expanded: this.expanded.has("lines"),
@@ -292,7 +366,7 @@ export class ReviewPanel {
 			});
 			return;
 		}
-		renderSuggestions(body, this.pieces, {
+		this.changeEls = renderSuggestions(body, this.pieces, {
 			decisions: this.decisions,
 			expanded: this.expanded,
 			decide: (id, decision) => {
@@ -300,6 +374,8 @@ export class ReviewPanel {
 				else this.decisions.set(id, decision);
 				this.renderBar();
 				this.renderBody();
+				// The button pressed is gone: the keyboard stays on the change it decided.
+				this.focusChange(id);
 			},
 			expand: (key) => {
 				this.expanded.add(key);

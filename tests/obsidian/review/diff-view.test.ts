@@ -1,7 +1,8 @@
 import type { WorkspaceLeaf as RealLeaf } from "obsidian";
 import type { AcceptOutcome, PendingReview } from "../../../src/review/edit-proposal";
 import { DIFF_VIEW_TYPE, DiffReviewView, type DiffReviewActions } from "../../../src/obsidian/review/diff-view";
-import { App, FakeElement, MarkdownRenderer, notices, WorkspaceLeaf } from "../../__mocks__/obsidian";
+import { App, FakeElement, MarkdownRenderer, notices, Scope, WorkspaceLeaf } from "../../__mocks__/obsidian";
+import { unreachableByKeyboard } from "../../helpers/keyboard-reach";
 import { buildWorkspace, closeWorkspace, markdownViewOf, settle } from "../harness/workspace-builder";
 
 const review: PendingReview = {
@@ -294,6 +295,39 @@ describe("DiffReviewView", () => {
 		expect(root.findAll("ccb-review-edit")).toEqual([]);
 	});
 
+	it("lets the keyboard reach everything a mouse can click, in every state of the review", () => {
+		const lines = Array.from({ length: 12 }, (_, index) => `Line ${index + 1}.`).join("\n");
+		const { root, one, view } = openView({
+			...review,
+			before: `${lines}\nThe quick brown fox.\n`,
+			after: `${lines.replace("Line 1.", "Line one.")}\nThe quick red fox.\nA new line.\n`,
+			hearsReason: true,
+		});
+		const states: string[][] = [];
+		const look = (): void => {
+			states.push(unreachableByKeyboard(root));
+		};
+		expect(root.findAll("ccb-suggest-fold")).toHaveLength(1);
+		look();
+		root.findAll("ccb-suggest-accept")[0]?.dispatch("click");
+		root.findAll("ccb-suggest-reject")[0]?.dispatch("click");
+		expect(root.findAll("ccb-suggest-undo")).toHaveLength(2);
+		look();
+		(view.scope as unknown as Scope).press([], "Escape");
+		expect(root.findAll("ccb-review-confirm")).toHaveLength(1);
+		look();
+		root.findAll("ccb-review-tab")[1]?.dispatch("click");
+		look();
+		one("ccb-review-layout").dispatch("click");
+		look();
+		editProposal(one, "mine\n");
+		look();
+		one("ccb-review-edit").dispatch("click");
+		expect(root.findAll("ccb-review-discard")).toHaveLength(1);
+		look();
+		expect(states).toEqual(states.map(() => []));
+	});
+
 	it("names the reviewed note in its tab from the view state alone: before the review is attached and after a restart", async () => {
 		const leaf = new WorkspaceLeaf(new App("/vault", "Vault"));
 		const view = new DiffReviewView(leaf as unknown as RealLeaf);
@@ -380,7 +414,7 @@ describe("DiffReviewView while the user edits the note under review", () => {
 		expect(actions.calls).toHaveLength(1);
 	});
 
-	it("Mod+Enter accepts and Escape rejects while the review has focus, not while the note has", async () => {
+	it("Mod+Enter accepts while the review has focus, not while the note has", async () => {
 		const { app, actions, noteLeaf, reviewLeaf } = await reviewWithNoteOpen();
 		app.workspace.setActiveLeaf(noteLeaf as never);
 		app.pressKey(["Mod"], "Enter");
@@ -389,18 +423,63 @@ describe("DiffReviewView while the user edits the note under review", () => {
 		app.workspace.setActiveLeaf(reviewLeaf as never);
 		app.pressKey(["Mod"], "Enter");
 		expect(actions.calls).toEqual([`accept 1 ${JSON.stringify(review.after)}`]);
-		app.pressKey([], "Escape");
-		expect(actions.calls).toEqual([`accept 1 ${JSON.stringify(review.after)}`, "reject 1"]);
 	});
 
-	it("Escape rejects with the reason typed for Claude", async () => {
+	it("Escape never rejects at once: it asks, with Keep reviewing focused; Escape again keeps reviewing", async () => {
+		const { app, actions, one, root } = await reviewWithNoteOpen();
+		app.pressKey([], "Escape");
+		expect(actions.calls).toEqual([]);
+		expect(one("ccb-review-confirm").textContent).toContain("Reject the change? The note stays as it is.");
+		expect(FakeElement.lastFocused).toBe(one("ccb-review-keep"));
+		app.pressKey([], "Escape");
+		expect(root.findAll("ccb-review-confirm")).toEqual([]);
+		app.pressKey([], "Escape");
+		one("ccb-review-keep").dispatch("click");
+		expect(root.findAll("ccb-review-confirm")).toEqual([]);
+		expect(actions.calls).toEqual([]);
+	});
+
+	it("Reject in Escape's question rejects, with the reason typed for Claude", async () => {
 		const { app, actions, one, view } = await reviewWithNoteOpen();
 		view.showReview({ ...review, id: 2, hearsReason: true }, actions);
 		const field = one("ccb-review-reason");
 		field.value = "not now";
 		field.dispatch("input");
 		app.pressKey([], "Escape");
+		expect(actions.calls).toEqual([]);
+		one("ccb-review-confirm-reject").dispatch("click");
 		expect(actions.calls).toEqual(['reject 2 "not now"']);
+	});
+
+	it("Alt+Down and Alt+Up move the focus from change to change, around at the ends, and the view says so", async () => {
+		const { app, one, root, view, reviewLeaf } = await reviewWithNoteOpen();
+		view.showReview({ ...review, id: 2, after: "# Title!\n\nThe quick red fox.\n" }, new RecordingActions());
+		app.workspace.setActiveLeaf(reviewLeaf as never);
+		expect(one("ccb-review-keys").text).toBe("Alt+↓ and Alt+↑ (Option on macOS) move between changes");
+		const focusedChange = (): string | undefined => FakeElement.lastFocused?.attributes.get("aria-label");
+		app.pressKey(["Alt"], "ArrowDown");
+		expect(focusedChange()).toBe("Change 1 of 2: '!'");
+		app.pressKey(["Alt"], "ArrowDown");
+		expect(focusedChange()).toBe("Change 2 of 2: 'red' for 'brown'");
+		app.pressKey(["Alt"], "ArrowDown");
+		expect(focusedChange()).toBe("Change 1 of 2: '!'");
+		app.pressKey(["Alt"], "ArrowUp");
+		expect(focusedChange()).toBe("Change 2 of 2: 'red' for 'brown'");
+		// From the line diff, the keys bring the suggestions back.
+		root.findAll("ccb-review-tab")[1]?.dispatch("click");
+		expect(root.findAll("ccb-suggest")).toEqual([]);
+		app.pressKey(["Alt"], "ArrowUp");
+		expect(focusedChange()).toBe("Change 1 of 2: '!'");
+		expect(root.findAll("ccb-suggest")).toHaveLength(1);
+	});
+
+	it("deciding a change keeps the focus on it, now showing its decision and Undo", async () => {
+		const { one } = await reviewWithNoteOpen();
+		one("ccb-suggest-accept").dispatch("click");
+		expect(FakeElement.lastFocused?.attributes.get("aria-label")).toBe(
+			"Change 1 of 1: 'red' for 'brown', accepted",
+		);
+		expect(one("ccb-review-summary").text).toBe("1 change, 1 accepted");
 	});
 
 	it("Escape while typing in the proposal ends the typing, it does not reject", async () => {

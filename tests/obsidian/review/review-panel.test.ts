@@ -82,4 +82,39 @@ describe("ReviewPanel on its own (what other features reuse)", () => {
 		shown.accept();
 		expect(verdicts).toEqual([{ kind: "accept", finalText: input.proposed }]);
 	});
+
+	it("moves between changes only while they are shown: not while the user types or looks at their own edit", () => {
+		const { root, shown, one } = panel();
+		expect(shown.moveToChange(1)).toBe(true);
+		expect(FakeElement.lastFocused).toBe(root.findAll("ccb-suggest-change")[0]);
+		one("ccb-review-edit").dispatch("click");
+		expect(shown.moveToChange(1)).toBe(false);
+		const box = one("ccb-review-editor");
+		box.value = "Mine.\n";
+		box.dispatch("input");
+		one("ccb-review-edit").dispatch("click");
+		expect(shown.moveToChange(1)).toBe(false);
+		const same = new ReviewPanel(
+			new FakeElement() as unknown as HTMLElement,
+			{ ...input, proposed: input.before },
+			{
+				decide: () => undefined,
+				currentText: () => Promise.resolve(undefined),
+			},
+		);
+		expect(same.moveToChange(1)).toBe(false);
+	});
+
+	it("Escape ends typing first, then asks before rejecting everything; nothing is decided by Escape alone", () => {
+		const { root, shown, verdicts, one } = panel();
+		one("ccb-review-edit").dispatch("click");
+		shown.escape();
+		expect(one("ccb-review-edit").text).toBe("Edit");
+		expect(root.findAll("ccb-review-confirm")).toEqual([]);
+		shown.escape();
+		expect(one("ccb-review-confirm").textContent).toContain("Reject all 2 changes?");
+		shown.escape();
+		expect(root.findAll("ccb-review-confirm")).toEqual([]);
+		expect(verdicts).toEqual([]);
+	});
 });
