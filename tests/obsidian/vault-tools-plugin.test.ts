@@ -296,11 +296,11 @@ describe("the plugin serves Claude's vault tools over HTTP from Obsidian's index
 			arguments: { path: "Notes/Free.md", content: "# Mine\n" },
 		});
 		expect((await reviewButton("ccb-review-accept")).text).toBe("Accept all");
-		// The decision bar says which tool of which client proposes.
-		expect([
-			(await reviewButton("ccb-review-proposer")).text,
-			(await reviewButton("ccb-review-tool")).text,
-		]).toEqual(["Claude's vault tools", "create_note"]);
+		// The decision bar says in words who proposes; the tool's name only on hover.
+		expect((await reviewButton("ccb-review-proposer")).text).toBe("Claude's vault tools propose a change to");
+		expect((await reviewButton("ccb-review-who")).attributes.get("title")).toBe(
+			"Claude's vault tools · create_note",
+		);
 		(await reviewButton("ccb-review-reject")).dispatch("click");
 		const freeAnswer = text(await free);
 		await reviewTabsClosed();

@@ -14,9 +14,9 @@ const ROOT = resolve(__dirname, "../..");
  * (suggestions a writer would mark by hand: lines anchored on unique unchanged lines, words cut by Intl.Segmenter
  * with their spaces, replaced lines paired; decided changes kept in view with Undo; buttons named by their change;
  * keys between changes; Escape's question: 4,743 bytes after dropping jsdiff's word diff). jsdiff's createPatch then
- * gave way to a unified diff over the review's line comparison (src/shared/unified-patch.ts): 394,948 bytes measured.
+ * gave way to a unified diff over the review's line comparison (src/shared/unified-patch.ts): 394,948 bytes measured; the review bar saying who proposes in words, 395,188.
  */
-const MAIN_JS_BUDGET_BYTES = 395_000;
+const MAIN_JS_BUDGET_BYTES = 395_200;
 
 /**
  * What the agent panel (issue 18, a new feature after the redesign) may add on top: its engine, tool gate, view and

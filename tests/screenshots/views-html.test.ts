@@ -21,7 +21,7 @@ describe("the screenshots' HTML step", () => {
 	it("renders the review view from main.js: the decision bar with the proposer and a fixed time, suggestions (the first accepted), a fold", () => {
 		const { review } = views;
 		expect(views.reviewTitle).toBe("Review: Lisbon.md");
-		expect(review).toContain(`class="ccb-review-proposer">claude-code<`);
+		expect(review).toContain(`class="ccb-review-proposer">Claude Code in the terminal proposes a change to<`);
 		expect(review).toContain(`<time class="ccb-review-time" datetime="${FIXED_TIME.toISOString()}">09:41</time>`);
 		expect(review).toContain(`class="ccb-review-summary">8 changes, 1 accepted<`);
 		expect(review).toMatch(

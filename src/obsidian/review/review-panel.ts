@@ -196,11 +196,15 @@ export class ReviewPanel {
 		const { proposer } = this.input;
 		const main = bar.createDiv({ cls: "ccb-review-bar-main" });
 		const who = main.createDiv({ cls: "ccb-review-who" });
-		who.createSpan({ cls: "ccb-review-proposer", text: proposer.client });
-		if (proposer.session !== undefined)
-			who.createSpan({ cls: "ccb-review-session", text: `session ${proposer.session}` });
-		who.createEl("code", { cls: "ccb-review-tool", text: proposer.tool });
+		who.createSpan({ cls: "ccb-review-proposer", text: proposerWords(proposer) });
 		who.createSpan({ cls: "ccb-review-path", text: this.input.path });
+		// The program, its connection and the tool it called, for whoever wants them: on hover, not in the sentence.
+		who.setAttribute(
+			"title",
+			[proposer.client, proposer.session === undefined ? "" : `session ${proposer.session}`, proposer.tool]
+				.filter((part) => part !== "")
+				.join(" · "),
+		);
 		const time = who.createEl("time", {
 			cls: "ccb-review-time",
 			text: this.input.time.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }),
@@ -394,5 +398,19 @@ export class ReviewPanel {
 		const element = parent.createEl("button", { cls, text });
 		element.addEventListener("click", onClick);
 		return element;
+	}
+}
+
+/** Who proposes, in words: where Claude works, not the program's or the tool's name. */
+export function proposerWords(proposer: ReviewProposer): string {
+	switch (proposer.surface) {
+		case "ide":
+			return "Claude Code in the terminal proposes a change to";
+		case "panel":
+			return "Claude Code in the panel proposes a change to";
+		case "vault-tools":
+			return "Claude's vault tools propose a change to";
+		case "undo":
+			return "Undo restores";
 	}
 }

@@ -91,9 +91,10 @@ describe("DiffReviewView", () => {
 			after: "# Title!\n\nThe quick red fox.\n",
 		});
 		const bar = one("ccb-review-bar");
-		expect(one("ccb-review-proposer").text).toBe("claude-code");
-		expect(one("ccb-review-session").text).toBe("session 1");
-		expect(one("ccb-review-tool").text).toBe("openDiff");
+		// Who proposes, in words; the program, its connection and the tool only on hover.
+		expect(one("ccb-review-proposer").text).toBe("Claude Code in the terminal proposes a change to");
+		expect(one("ccb-review-who").attributes.get("title")).toBe("claude-code · session 1 · openDiff");
+		expect(bar.textContent).not.toMatch(/openDiff|claude-code|session 1/);
 		expect(one("ccb-review-time").attributes.get("datetime")).toBe("2026-11-27T09:05:00.000Z");
 		expect(one("ccb-review-summary").text).toBe("2 changes");
 		expect(bar.findAll("ccb-review-accept")).toHaveLength(1);
@@ -102,9 +103,8 @@ describe("DiffReviewView", () => {
 			...review,
 			proposer: { surface: "vault-tools", client: "Claude's vault tools", tool: "edit_note" },
 		});
-		expect(vaultTool.one("ccb-review-proposer").text).toBe("Claude's vault tools");
-		expect(vaultTool.root.findAll("ccb-review-session")).toEqual([]);
-		expect(vaultTool.one("ccb-review-tool").text).toBe("edit_note");
+		expect(vaultTool.one("ccb-review-proposer").text).toBe("Claude's vault tools propose a change to");
+		expect(vaultTool.one("ccb-review-who").attributes.get("title")).toBe("Claude's vault tools · edit_note");
 		expect(vaultTool.one("ccb-review-summary").text).toBe("1 change");
 	});
 

@@ -5,7 +5,7 @@ const input: ReviewInput = {
 	path: "Journal/today.md",
 	before: "Met Ana. We talked.\n",
 	proposed: "Met Ana and Bo. We talked a lot.\n",
-	proposer: { surface: "ide", client: "agent panel", tool: "Edit" },
+	proposer: { surface: "panel", client: "agent panel", tool: "Edit" },
 	time: new Date("2026-11-27T08:00:00Z"),
 };
 
@@ -27,11 +27,11 @@ function panel(current: string | undefined = input.before) {
 describe("ReviewPanel on its own (what other features reuse)", () => {
 	it("takes a note path, two texts, a proposer and a time, and hands back the text as decided", () => {
 		const { root, shown, verdicts, one } = panel();
-		expect([one("ccb-review-proposer").text, one("ccb-review-tool").text, one("ccb-review-path").text]).toEqual([
-			"agent panel",
-			"Edit",
+		expect([one("ccb-review-proposer").text, one("ccb-review-path").text]).toEqual([
+			"Claude Code in the panel proposes a change to",
 			"Journal/today.md",
 		]);
+		expect(one("ccb-review-who").attributes.get("title")).toBe("agent panel · Edit");
 		expect(root.findAll("ccb-suggest-change")).toHaveLength(2);
 		root.findAll("ccb-suggest-reject")[1]?.dispatch("click");
 		one("ccb-review-accept").dispatch("click");
