@@ -85,7 +85,12 @@ export function assembleAgent(
 		mcpServers: () => {
 			const server = bridge.vaultTools;
 			if (!server) return noInProcessServers();
-			return new InProcessVaultTools(server, recorders?.recorder("panel"));
+			// The recorder asks which turn a call belongs to when it starts: the turn of the message it came in.
+			const tools: InProcessVaultTools = new InProcessVaultTools(
+				server,
+				recorders?.recorder("panel", { turn: () => tools.turn }),
+			);
+			return tools;
 		},
 	};
 }

@@ -155,7 +155,12 @@ export class JournalRecorders {
 
 	recorder(
 		surface: Surface,
-		extra: { client?: string; connection?: number; keep?: (id: string) => boolean } = {},
+		extra: {
+			client?: string;
+			connection?: number;
+			keep?: (id: string) => boolean;
+			turn?: () => string | undefined;
+		} = {},
 	): CallRecorder {
 		return new CallRecorder({
 			journal: this.journal,

@@ -23,6 +23,8 @@ export interface CallRecorderOptions {
 	connection?: number;
 	/** Whether a call is recorded once it ends (e.g. the stdio server records only what it answered itself). Default: all. */
 	keep?: (journalId: string) => boolean;
+	/** The conversation turn running when a call starts (the agent panel's CLI session), recorded with the call. */
+	turn?: () => string | undefined;
 }
 
 /** Lifecycle and listing methods: not calls a user would look for in the activity list. */
@@ -67,7 +69,7 @@ export class CallRecorder implements RequestObserver {
 				? { ...request.params.arguments }
 				: {}
 			: { ...request.params };
-		return new RecordedCall(this.options, this.session(request), tool, args);
+		return new RecordedCall(this.options, this.session(request), tool, args, this.options.turn?.());
 	}
 
 	private session(request: ObservedRequest): JournalSession {
@@ -109,6 +111,7 @@ class RecordedCall implements RequestObservation, CallSource {
 		readonly session: JournalSession,
 		readonly tool: string,
 		private readonly args: JsonObject,
+		readonly turn: string | undefined,
 	) {
 		this.id = options.journal.begin(this);
 	}

@@ -9,6 +9,7 @@ import { StreamJsonEngine } from "../../agent/engine/stream-json-engine";
 import { assembleAgent } from "../../assembly/agent-assembly";
 import type { Bridge } from "../../assembly/bridge-assembly";
 import { panelSessionGuard } from "../../assembly/panel-session-guard";
+import { panelTurnNotes } from "../../assembly/panel-turn-notes";
 
 /** What an engine for this vault is built from. */
 export interface AgentEngineContext {
@@ -48,6 +49,7 @@ export function createAgentEngine(context: AgentEngineContext): AgentEngine {
 			start: () => new FailedSession(message),
 			pastSessions: () => Promise.resolve([]),
 			history: () => Promise.resolve([]),
+			messageBefore: () => Promise.reject(new Error(message)),
 		};
 	}
 	const env = context.env ?? process.env;
@@ -95,6 +97,11 @@ export function createAgentEngine(context: AgentEngineContext): AgentEngine {
 		},
 		pastSessions: () => transcripts.pastSessions(),
 		history: (sessionId) => transcripts.history(sessionId),
+		messageBefore: (sessionId, messageId) => transcripts.messageBefore(sessionId, messageId),
+		turnNotes: () => {
+			const bridge = context.bridge();
+			return bridge === undefined ? undefined : panelTurnNotes(bridge);
+		},
 	};
 }
 
