@@ -17,6 +17,11 @@ import { RewindConfirm, rewoundWords } from "./rewind-confirm";
 
 export const AGENT_VIEW_TYPE = "claude-code-agent";
 
+/** A fork's tab is named after the conversation it was forked from. */
+const FORK = "Fork: ";
+/** Said when a conversation has no id in Claude Code's record yet (its CLI never started a turn). */
+const NOT_NAMED_YET = "Claude Code has not recorded this conversation yet: send a message first.";
+
 /** How a tab's session starts and what the tab begins with. */
 interface TabStart {
 	resume?: string;
@@ -182,8 +187,12 @@ export class AgentView extends ItemView {
 		notes: TurnNotes | undefined,
 	): Promise<AgentTab | undefined> {
 		const engine = await this.loadEngine();
+		if (!engine) return undefined;
 		const sessionId = tab.session.sessionId;
-		if (!engine || sessionId === undefined) return undefined;
+		if (sessionId === undefined) {
+			tab.say(NOT_NAMED_YET, "error");
+			return undefined;
+		}
 		let resumeAt: string | undefined;
 		try {
 			resumeAt = await engine.messageBefore(sessionId, entry.messageId);
@@ -223,7 +232,10 @@ export class AgentView extends ItemView {
 		const entry = sentMessage(tab, entryId);
 		if (!entry || !this.idle(tab, "fork")) return undefined;
 		const sessionId = tab.session.sessionId;
-		if (sessionId === undefined) return undefined;
+		if (sessionId === undefined) {
+			tab.say(NOT_NAMED_YET, "error");
+			return undefined;
+		}
 		const engine = await this.loadEngine();
 		if (!engine) return undefined;
 		const { entries, next } = tab.transcript.throughTurnOf(entryId);
@@ -241,7 +253,7 @@ export class AgentView extends ItemView {
 			fork: true,
 			...(resumeAt !== undefined && { resumeAt }),
 			earlier: entries,
-			title: `Fork: ${tab.displayTitle}`,
+			title: tab.displayTitle.startsWith(FORK) ? tab.displayTitle : `${FORK}${tab.displayTitle}`,
 			choices: tab.choices,
 		});
 	}
