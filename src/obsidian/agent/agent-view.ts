@@ -186,6 +186,8 @@ export class AgentView extends ItemView {
 		turns: readonly string[],
 		notes: TurnNotes | undefined,
 	): Promise<AgentTab | undefined> {
+		// Closed, or sent a message, while the question was open: there is nothing to rewind as asked.
+		if (!this.tabs.includes(tab) || !this.idle(tab, "rewind")) return undefined;
 		const engine = await this.loadEngine();
 		if (!engine) return undefined;
 		const sessionId = tab.session.sessionId;

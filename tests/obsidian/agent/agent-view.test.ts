@@ -518,6 +518,17 @@ describe("the Claude Code panel", () => {
 		expect(engine.notes?.restored).toEqual([]);
 		expect(engine.sessions).toHaveLength(1);
 		expect(session().closed).toBe(false);
+		// A tab closed while its question was open is not rewound when the user then says yes.
+		session().reply(["Four done."]);
+		const closed = view.activeTab!;
+		const two = closed.transcript.entries.find((entry) => entry.kind === "user" && entry.text === "Two");
+		await view.newSession();
+		await view.closeTab(closed);
+		if (two?.kind !== "user" || two.messageId === undefined) throw new Error("no message Two");
+		const yes = await view.rewindNow(closed, { ...two, messageId: two.messageId }, ["m"], engine.notes);
+		expect(yes).toBeUndefined();
+		expect(engine.notes?.restored).toEqual([]);
+		expect(engine.sessions).toHaveLength(2);
 	});
 
 	it("rewinding to before the first message starts a new conversation", async () => {
