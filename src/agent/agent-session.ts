@@ -114,8 +114,11 @@ export type AgentEvent =
 	| { kind: "ready"; sessionId: string; model?: string; slashCommands: readonly string[]; cliVersion?: string }
 	/** What the CLI offers, from its first answer (before any message): slash commands and models. */
 	| { kind: "offers"; commands: readonly OfferedCommand[]; models: readonly OfferedModel[] }
-	/** The user's message was handed to the CLI (after waiting in the queue, if Claude was busy). */
-	| { kind: "user-message"; message: UserMessage }
+	/**
+	 * The user's message was handed to the CLI (after waiting in the queue, if Claude was busy). `id` names the message
+	 * in the CLI's record of the conversation (its uuid) and the turn it begins (the journal's `turn`).
+	 */
+	| { kind: "user-message"; message: UserMessage; id?: string }
 	/** Streamed text of Claude's reply; `blockId` groups the deltas of one reply block. */
 	| { kind: "text-delta"; blockId: string; text: string }
 	/** That reply block is complete (the model closed it); no more deltas follow for `blockId`. */
@@ -161,6 +164,13 @@ export interface AgentSession {
 /** How a session starts: new, or resuming a past one by the CLI's session id. */
 export interface AgentSessionOptions {
 	resume?: string;
+	/**
+	 * With `resume`: the conversation goes on from just after this message (an id `AgentEngine.messageBefore` gave),
+	 * leaving out everything after it (the CLI's `--resume-session-at`).
+	 */
+	resumeAt?: string;
+	/** With `resume`: a new session that begins as a copy of that one, which is left as it was (`--fork-session`). */
+	fork?: boolean;
 	model?: string;
 	permissionMode: AgentPermissionMode;
 }
@@ -180,6 +190,31 @@ export interface AgentEngine {
 	pastSessions(): Promise<PastSession[]>;
 	/** The transcript of a past session, to show it before resuming. */
 	history(sessionId: string): Promise<AgentEvent[]>;
+	/**
+	 * The message the user's message `messageId` follows in the session's conversation (what a `resumeAt` there keeps);
+	 * undefined when it is the conversation's first. Throws when the session holds no such message of the user's.
+	 */
+	messageBefore(sessionId: string, messageId: string): Promise<string | undefined>;
+	/** The notes Claude changed during turns, and putting them back; undefined while that cannot be done (no journal). */
+	turnNotes?(): TurnNotes | undefined;
+}
+
+/** The notes Claude changed during some turns, as rewinding to before those turns finds (or left) them. */
+export interface NotesBeforeTurns {
+	/** Put back as they were before the turns, byte for byte (a note Claude made then goes to the trash). */
+	restore: string[];
+	/** Changed since by someone else: each opens in the review, where the user chooses what it holds. */
+	review: string[];
+	/** Not put back, with the reason in words. */
+	left: { path: string; reason: string }[];
+}
+
+/** The notes Claude changed during turns of a conversation (turns named by their user message's id). */
+export interface TurnNotes {
+	/** What `restore` would do now; nothing is written. */
+	plan(turns: readonly string[]): Promise<NotesBeforeTurns>;
+	/** Puts the notes back now; those in `review` are written once the user decides in the review. */
+	restore(turns: readonly string[]): Promise<NotesBeforeTurns>;
 }
 
 /** A tool Claude is about to use, as the CLI asks before running it (`can_use_tool`). */
@@ -199,6 +234,8 @@ export type ToolUseDecision =
 /** What a gate may do with the session that asks: put a question to the user in the panel. */
 export interface AskingSession {
 	readonly sessionId: string | undefined;
+	/** The turn the tool use belongs to (its user message's id), when known: the journal records it with a write. */
+	readonly turn?: string;
 	ask(request: ToolPermissionRequest): Promise<ToolPermissionAnswer>;
 	/** Tells the panel an edit waits in the review (no decision yet), or how the user decided it. */
 	reviewing?: ReviewNews;
@@ -225,6 +262,6 @@ export type McpWireMessage = Readonly<Record<string, unknown>>;
 export interface InProcessMcpServers {
 	/** The server names given to the CLI (`--mcp-config` entries of type `sdk`). */
 	names(): readonly string[];
-	/** Answers one message to the named server; undefined for a notification. */
-	handle(server: string, message: McpWireMessage): Promise<McpWireMessage | undefined>;
+	/** Answers one message to the named server, sent during `turn` (its user message's id); undefined for a notification. */
+	handle(server: string, message: McpWireMessage, turn?: string): Promise<McpWireMessage | undefined>;
 }

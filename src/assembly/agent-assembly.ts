@@ -96,7 +96,12 @@ export function assembleAgent(
 		mcpServers: () => {
 			const server = bridge.vaultTools;
 			if (!server) return noInProcessServers();
-			return new InProcessVaultTools(server, recorders?.recorder("panel", conversation ? { conversation } : {}));
+			// The recorder asks which turn a call belongs to when it starts: the turn of the message it came in.
+			const tools: InProcessVaultTools = new InProcessVaultTools(
+				server,
+				recorders?.recorder("panel", { ...(conversation && { conversation }), turn: () => tools.turn }),
+			);
+			return tools;
 		},
 		nameConversation: (words) => conversation?.name(words),
 	};

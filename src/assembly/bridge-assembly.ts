@@ -41,7 +41,8 @@ import type { WorkspacePort } from "../ide/workspace/workspace-port";
 import type { Journal } from "../journal/journal";
 import { JournaledVaultIndex } from "../journal/journaled-vault-index";
 import { JournalWriter, type NoteBytes } from "../journal/journal-writer";
-import { Undo } from "../journal/undo";
+import { Undo, type UndoVault } from "../journal/undo";
+import { TurnRewind } from "../journal/turn-rewind";
 import {
 	createJournal,
 	JournalRecorders,
@@ -176,6 +177,8 @@ export interface Bridge {
 	activity?: {
 		journal: Journal;
 		undo?: Undo;
+		/** Puts back what the agent panel's turns changed (with undo: the same writes, the same path checks). */
+		rewind?: TurnRewind;
 		/** What records each surface's calls (the agent panel's too), naming notes as the bridge does. */
 		recorders: JournalRecorders;
 		/**
@@ -429,25 +432,28 @@ function journalRecorders(options: BridgeAssemblyOptions, privacy: VaultPrivacy)
 	return new JournalRecorders(createJournal(journalOptions, privacy, options.log), references);
 }
 
-/** Undo over the root's writes and the vault tools' index (its link-safe rename); none without either. */
-function undoOf(options: BridgeAssemblyOptions, journal: Journal, privacy: VaultPrivacy): { undo?: Undo } {
+/** Undo and the panel's rewind over the root's writes and the vault tools' index (its link-safe rename); none without either. */
+function undoOf(
+	options: BridgeAssemblyOptions,
+	journal: Journal,
+	privacy: VaultPrivacy,
+): { undo?: Undo; rewind?: TurnRewind } {
 	const writes = options.journal?.undo;
 	const index = options.vaultTools?.index;
 	if (!writes || !index) return {};
 	const bytes = noteBytes(options.ports.files);
-	return {
-		undo: new Undo(journal, {
-			readBytes: (path) => bytes.readBytes(path),
-			writeBytes: (path, data, expectedHash) => writes.writeBytes(path, data, expectedHash),
-			trash: (path) => writes.trash(path),
-			pathProblem: undoPathCheck(privacy),
-			exists: (path) => index.exists(path),
-			renameNote: async (from, to) => {
-				await index.refresh();
-				await index.renameNote(from, to);
-			},
-		}),
+	const vault: UndoVault = {
+		readBytes: (path) => bytes.readBytes(path),
+		writeBytes: (path, data, expectedHash) => writes.writeBytes(path, data, expectedHash),
+		trash: (path) => writes.trash(path),
+		pathProblem: undoPathCheck(privacy),
+		exists: (path) => index.exists(path),
+		renameNote: async (from, to) => {
+			await index.refresh();
+			await index.renameNote(from, to);
+		},
 	};
+	return { undo: new Undo(journal, vault), rewind: new TurnRewind(journal, vault) };
 }
 
 /** A note's bytes from the root's files port; undefined when there is no such file. */

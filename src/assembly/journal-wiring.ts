@@ -164,6 +164,7 @@ export class JournalRecorders {
 			connection?: number;
 			keep?: (id: string) => boolean;
 			conversation?: JournalConversation;
+			turn?: () => string | undefined;
 		} = {},
 	): CallRecorder {
 		return new CallRecorder({

@@ -71,6 +71,7 @@ export function activityEntries(records: readonly JournalRecord[], judge: Record
 				.find((found) => found !== undefined);
 			if (problem !== undefined) problems.set(record.id, `it names ${problem}`);
 		}
+		if (record.turn !== undefined) entry.turn ??= record.turn;
 		if (record.type === "call") {
 			Object.assign(entry, {
 				at: record.at,

@@ -26,6 +26,8 @@ export interface CallRecorderOptions {
 	keep?: (journalId: string) => boolean;
 	/** The conversation the calls belong to (its key and title), when other recorders share it. Default: a session of its own. */
 	conversation?: JournalConversation;
+	/** The conversation turn running when a call starts (the agent panel's CLI session), recorded with the call. */
+	turn?: () => string | undefined;
 }
 
 /** Lifecycle and listing methods: not calls a user would look for in the activity list. */
@@ -70,7 +72,7 @@ export class CallRecorder implements RequestObserver {
 				? { ...request.params.arguments }
 				: {}
 			: { ...request.params };
-		return new RecordedCall(this.options, this.session(request), tool, args);
+		return new RecordedCall(this.options, this.session(request), tool, args, this.options.turn?.());
 	}
 
 	private session(request: ObservedRequest): JournalSession {
@@ -115,6 +117,7 @@ class RecordedCall implements RequestObservation, CallSource {
 		readonly session: JournalSession,
 		readonly tool: string,
 		private readonly args: JsonObject,
+		readonly turn: string | undefined,
 	) {
 		this.id = options.journal.begin(this);
 	}

@@ -1,5 +1,5 @@
 import { setImmediate } from "node:timers";
-import { SURFACES, type JournalRecord, type NoteChange } from "./journal-records";
+import { SURFACES, TURN_ID, type JournalRecord, type NoteChange } from "./journal-records";
 
 /** A pre-image's name: the SHA-256 of its bytes, hex. */
 const HASH = /^[0-9a-f]{64}$/;
@@ -72,7 +72,8 @@ function isRecord(value: unknown): value is JournalRecord {
 		!isObject(session) ||
 		typeof session.key !== "string" ||
 		!SURFACES.includes(session.surface as never) ||
-		typeof record.tool !== "string"
+		typeof record.tool !== "string" ||
+		(record.turn !== undefined && !(typeof record.turn === "string" && TURN_ID.test(record.turn)))
 	)
 		return false;
 	if (record.type === "call")

@@ -32,6 +32,12 @@ export interface JournalSession {
 	title?: string;
 }
 
+/**
+ * A conversation turn's id, as the agent panel names a turn: the id it gave the user's message that began it (the
+ * Claude Code CLI's uuid of that message). Read back as untrusted input, it must have this form.
+ */
+export const TURN_ID = /^[A-Za-z0-9][A-Za-z0-9-]{0,63}$/;
+
 /** One call, written when it ended. Never holds a token, a private note's name or text, or more than an excerpt of a note. */
 export interface CallRecord {
 	type: "call";
@@ -39,6 +45,8 @@ export interface CallRecord {
 	/** When the call started (ms since the epoch). */
 	at: number;
 	session: JournalSession;
+	/** The conversation turn that made the call (the agent panel's); absent for other surfaces and older records. */
+	turn?: string;
 	/** The tool (`tools/call`) or the method (`files/read`, `resources/read`, …). */
 	tool: string;
 	/** The visible notes it named or changed (vault paths). */
@@ -81,6 +89,8 @@ export interface ChangeRecord {
 	id: string;
 	at: number;
 	session: JournalSession;
+	/** The conversation turn whose call made the change, as its call record names it. */
+	turn?: string;
 	tool: string;
 	change: NoteChange;
 	/** This device's seal of the record (`journal-seal.ts`); absent in records written before records were sealed. */

@@ -23,6 +23,8 @@ export interface ApprovedWrite {
 	tool: string;
 	summary: string;
 	sessionId?: string;
+	/** The conversation turn that made the write (its user message's id), when known. */
+	turn?: string;
 	/** The file's bytes as the surface read them, once, for the review (undefined: no file yet): the write's pre-image. */
 	before: Uint8Array | undefined;
 }
@@ -104,6 +106,7 @@ export class JournalWriter {
 		const started = now();
 		const id = journal.begin({
 			session,
+			...(write.turn !== undefined && { turn: write.turn }),
 			tool: write.tool,
 			notes: [write.path],
 			args: write.summary,

@@ -16,6 +16,7 @@ import {
 	type JournalSession,
 	type NoteChange,
 	type PreImage,
+	TURN_ID,
 } from "./journal-records";
 import { PreImageError, type JournalBounds, type JournalStore, type RecordSizes } from "./journal-store";
 
@@ -48,11 +49,13 @@ export interface CallDescription {
 export interface CallSource {
 	session: JournalSession;
 	tool: string;
+	/** The conversation turn that makes the call (the agent panel's), when known. */
+	turn?: string;
 	describe(): CallDescription;
 }
 
 /** A call being recorded: what is known when it starts, its description given or left to `describe`, so the call itself does not wait for it. */
-export type CallStart = ({ session: JournalSession; tool: string } & CallDescription) | CallSource;
+export type CallStart = ({ session: JournalSession; tool: string; turn?: string } & CallDescription) | CallSource;
 
 export interface CallEnd {
 	outcome: CallOutcome;
@@ -77,6 +80,7 @@ const ID_POOL_BYTES = 1024;
 interface RunningCall {
 	session: JournalSession;
 	tool: string;
+	turn?: string;
 	at: number;
 	description?: CallDescription;
 	/** Describes the call when its description is first needed (then dropped). */
@@ -138,6 +142,7 @@ export class Journal {
 	begin(start: CallStart): string {
 		const id = this.newId();
 		const call: RunningCall = { session: start.session, tool: start.tool, at: this.now() };
+		if (start.turn !== undefined && TURN_ID.test(start.turn)) call.turn = start.turn;
 		if ("describe" in start) call.source = start;
 		else call.description = { notes: start.notes, args: start.args };
 		this.running.set(id, call);
@@ -201,6 +206,7 @@ export class Journal {
 			id,
 			at: this.now(),
 			session: call.session,
+			...(call.turn !== undefined && { turn: call.turn }),
 			tool: call.tool,
 			change,
 		};
@@ -281,6 +287,7 @@ export class Journal {
 					id,
 					at: call.at,
 					session: call.session,
+					...(call.turn !== undefined && { turn: call.turn }),
 					tool: call.tool,
 					...describe(call),
 					outcome: "ok",
@@ -454,6 +461,7 @@ function callRecord(id: string, call: RunningCall, end: CallEnd): CallRecord {
 		id,
 		at: call.at,
 		session: call.session,
+		...(call.turn !== undefined && { turn: call.turn }),
 		tool: call.tool,
 		notes,
 		args,

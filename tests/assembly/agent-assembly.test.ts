@@ -177,18 +177,26 @@ describe("assembleAgent", () => {
 		).toBeUndefined();
 		const [listed, publicNote, privateNote] = await Promise.all([
 			servers.handle("obsidian", { jsonrpc: "2.0", id: 2, method: "tools/list" }),
-			servers.handle("obsidian", {
-				jsonrpc: "2.0",
-				id: "a",
-				method: "tools/call",
-				params: { name: "read_note", arguments: { path: "note.md" } },
-			}),
-			servers.handle("obsidian", {
-				jsonrpc: "2.0",
-				id: "b",
-				method: "tools/call",
-				params: { name: "read_note", arguments: { path: "Private/diary.md" } },
-			}),
+			servers.handle(
+				"obsidian",
+				{
+					jsonrpc: "2.0",
+					id: "a",
+					method: "tools/call",
+					params: { name: "read_note", arguments: { path: "note.md" } },
+				},
+				"turn-1",
+			),
+			servers.handle(
+				"obsidian",
+				{
+					jsonrpc: "2.0",
+					id: "b",
+					method: "tools/call",
+					params: { name: "read_note", arguments: { path: "Private/diary.md" } },
+				},
+				"turn-1",
+			),
 		]);
 		expect(JSON.stringify(listed)).toContain('"name":"edit_note"');
 		expect(JSON.stringify(publicNote)).toContain("first draft");
@@ -202,9 +210,10 @@ describe("assembleAgent", () => {
 			error: { code: -32601 },
 		});
 		const entries = (await fixture.bridge.activity?.journal.entries()) ?? [];
-		expect(entries.map((entry) => [entry.tool, entry.session.surface])).toEqual([
-			["read_note", "panel"],
-			["read_note", "panel"],
+		// Each call with the conversation turn it came in (a rewind finds a turn's writes by it).
+		expect(entries.map((entry) => [entry.tool, entry.session.surface, entry.turn])).toEqual([
+			["read_note", "panel", "turn-1"],
+			["read_note", "panel", "turn-1"],
 		]);
 		servers.dispose();
 	});

@@ -262,8 +262,17 @@ describe("agent engine with the real CLI in stream-json mode", () => {
 			{ sessionId, firstLine: "Remember the word pelican", updatedAt: expect.any(String) as unknown },
 		]);
 		const history = await engine().history(sessionId ?? "");
+		// The message keeps the id the session gave it: the CLI's record names it so.
+		const sent = firstSeen.events.find((event) => event.kind === "user-message");
+		expect(sent?.kind === "user-message" && sent.id).toEqual(expect.any(String));
 		expect(history).toEqual(
-			expect.arrayContaining([{ kind: "user-message", message: message("Remember the word pelican") }]),
+			expect.arrayContaining([
+				{
+					kind: "user-message",
+					message: message("Remember the word pelican"),
+					id: sent?.kind === "user-message" ? sent.id : undefined,
+				},
+			]),
 		);
 		expect(
 			history.some((event) => event.kind === "text-delta" && event.text.includes("Noted: the word is PELICAN.")),

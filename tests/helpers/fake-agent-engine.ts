@@ -5,10 +5,14 @@ import type {
 	AgentPermissionMode,
 	AgentSession,
 	AgentSessionOptions,
+	NotesBeforeTurns,
 	PastSession,
 	ToolPermissionAnswer,
+	TurnNotes,
 	UserMessage,
 } from "../../src/agent/agent-session";
+
+let messageCount = 0;
 
 /**
  * A scripted stand-in for the panel's engine (NOT the engine): it records what the panel asks of it, and the test
@@ -25,10 +29,15 @@ export class FakeAgentSession implements AgentSession {
 	readonly models: (string | undefined)[] = [];
 	interrupts = 0;
 	closed = false;
+	/** The ids the session gave the messages it handed over, in order (as the CLI's uuids). */
+	readonly messageIds: string[] = [];
 	private readonly listeners = new Set<AgentEventListener>();
 
-	constructor(readonly options: AgentSessionOptions) {
-		this.sessionId = options.resume;
+	constructor(
+		readonly options: AgentSessionOptions,
+		private readonly engine?: FakeAgentEngine,
+	) {
+		this.sessionId = options.fork === true ? undefined : options.resume;
 	}
 
 	/** The CLI's side: an event reaches the panel. */
@@ -39,8 +48,16 @@ export class FakeAgentSession implements AgentSession {
 		for (const listener of [...this.listeners]) listener(event);
 		if (event.kind === "turn-end") {
 			const next = this.queued.shift();
-			if (next) this.emit({ kind: "user-message", message: next });
+			if (next) this.handOver(next);
 		}
+	}
+
+	/** The message reaches the CLI with an id of its own (the first of a new conversation has nothing before it). */
+	private handOver(message: UserMessage): void {
+		const id = `m${++messageCount}`;
+		if (this.options.resume === undefined && this.messageIds.length === 0) this.engine?.firstMessages.add(id);
+		this.messageIds.push(id);
+		this.emit({ kind: "user-message", message, id });
 	}
 
 	/** A whole turn: Claude's reply streamed in `chunks`, then the turn's end with this usage. */
@@ -56,7 +73,7 @@ export class FakeAgentSession implements AgentSession {
 	send(message: UserMessage): void {
 		this.sent.push(message);
 		if (this.busy) this.queued.push(message);
-		else this.emit({ kind: "user-message", message });
+		else this.handOver(message);
 	}
 
 	interrupt(): Promise<void> {
@@ -100,9 +117,15 @@ export class FakeAgentEngine implements AgentEngine {
 	readonly sessions: FakeAgentSession[] = [];
 	past: PastSession[] = [];
 	readonly histories = new Map<string, AgentEvent[]>();
+	/** Messages that began their conversation: nothing comes before them. */
+	readonly firstMessages = new Set<string>();
+	/** What `messageBefore` was asked, as `session/message`. */
+	readonly askedBefore: string[] = [];
+	/** The notes of turns; undefined: none (no journal). */
+	notes: FakeTurnNotes | undefined = new FakeTurnNotes();
 
 	start(options: AgentSessionOptions): FakeAgentSession {
-		const session = new FakeAgentSession(options);
+		const session = new FakeAgentSession(options, this);
 		this.sessions.push(session);
 		return session;
 	}
@@ -115,10 +138,37 @@ export class FakeAgentEngine implements AgentEngine {
 		return Promise.resolve(this.histories.get(sessionId) ?? []);
 	}
 
+	/** `before <id>`, or undefined for the first message of a conversation. */
+	messageBefore(sessionId: string, messageId: string): Promise<string | undefined> {
+		this.askedBefore.push(`${sessionId}/${messageId}`);
+		return Promise.resolve(this.firstMessages.has(messageId) ? undefined : `before ${messageId}`);
+	}
+
+	turnNotes(): TurnNotes | undefined {
+		return this.notes;
+	}
+
 	/** The session started last. */
 	get latest(): FakeAgentSession {
 		const session = this.sessions[this.sessions.length - 1];
 		if (!session) throw new Error("no session started");
 		return session;
+	}
+}
+
+/** The notes of turns as a test sets them: what a plan finds, and the turns restored. */
+export class FakeTurnNotes implements TurnNotes {
+	found: NotesBeforeTurns = { restore: [], review: [], left: [] };
+	readonly planned: string[][] = [];
+	readonly restored: string[][] = [];
+
+	plan(turns: readonly string[]): Promise<NotesBeforeTurns> {
+		this.planned.push([...turns]);
+		return Promise.resolve(this.found);
+	}
+
+	restore(turns: readonly string[]): Promise<NotesBeforeTurns> {
+		this.restored.push([...turns]);
+		return Promise.resolve(this.found);
 	}
 }

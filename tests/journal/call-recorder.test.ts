@@ -53,6 +53,22 @@ describe("CallRecorder", () => {
 		expect(await journal.entries()).toEqual([]);
 	});
 
+	it("records each call with the conversation turn running when it started", async () => {
+		let turn: string | undefined = "t-1";
+		const { recorder: observer, journal } = recorder({ surface: "panel", turn: () => turn });
+		const session = { id: 0 };
+		const first = observer.started({ method: "tools/call", params: { name: "edit_note", arguments: {} }, session });
+		turn = "t-2";
+		first?.finished({ kind: "result", result: {}, bytes: 1 });
+		observer
+			.started({ method: "tools/call", params: { name: "read_note", arguments: {} }, session })
+			?.finished({ kind: "result", result: {}, bytes: 1 });
+		expect((await journal.entries()).map((entry) => [entry.tool, entry.turn])).toEqual([
+			["read_note", "t-2"],
+			["edit_note", "t-1"],
+		]);
+	});
+
 	it("takes the session's client and pid, one key per recorder", async () => {
 		const { recorder: first, journal } = recorder({ surface: "ide" });
 		const second = new CallRecorder({

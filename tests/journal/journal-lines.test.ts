@@ -56,6 +56,24 @@ describe("parseJournalLines", () => {
 		expect(turns).toHaveLength(3);
 	});
 
+	it("reads a record's conversation turn when it is an id, a record without one as before, and skips one whose turn is anything else", async () => {
+		const withTurn = (turn: unknown): string =>
+			JSON.stringify({ ...JSON.parse(callLine(1)), id: String(turn), turn });
+		const lines = [
+			callLine(0),
+			withTurn("0b7c9f2e-1d3a-4c55-9e8f-2a6b1c0d4e5f"),
+			withTurn("../../Private/diary"),
+			withTurn("x".repeat(65)),
+			withTurn(42),
+			withTurn(""),
+		];
+		const records = await parseRecords(lines.join("\n"));
+		expect(records.map((record) => [record.id, record.type === "undo" ? undefined : record.turn])).toEqual([
+			["c0", undefined],
+			["0b7c9f2e-1d3a-4c55-9e8f-2a6b1c0d4e5f", "0b7c9f2e-1d3a-4c55-9e8f-2a6b1c0d4e5f"],
+		]);
+	});
+
 	it("skips a change whose fields are not a change's (a planted line must not break the journal's bounds or its list)", async () => {
 		const session = { key: "s", surface: "panel" };
 		const lines = [

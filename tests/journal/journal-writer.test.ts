@@ -68,6 +68,20 @@ describe("JournalWriter: a surface whose own tool writes (the panel's CLI)", () 
 		).toBe("before\n");
 	});
 
+	it("records the conversation turn that made a write with its call and its change", async () => {
+		const { disk, journal, writes } = setup({ "note.md": "before\n" });
+		const write = await writes.approved({
+			path: "note.md",
+			tool: "Edit",
+			summary: "Edit",
+			sessionId: "c",
+			turn: "t-1",
+		});
+		disk.set("note.md", bytes("after\n"));
+		await write.finished(true);
+		expect((await journal.entries())[0]).toMatchObject({ turn: "t-1", changes: [{ kind: "edit" }] });
+	});
+
 	it("a new file is recorded as created; a failed tool records no change; one CLI session is one journal session", async () => {
 		const { journal, written } = setup({});
 		await written("Write", "new.md", "Write new.md", "new\n");

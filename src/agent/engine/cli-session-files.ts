@@ -97,20 +97,78 @@ async function firstTypedLine(file: string): Promise<string | undefined> {
 	}
 }
 
-/** A past session as events: the user's messages, Claude's text and tool calls, and the tool results. */
+/**
+ * A past session as events: the user's messages (with the CLI's ids), Claude's text and tool calls, and the tool
+ * results, along the conversation as it goes on now (`currentBranch`).
+ */
 export async function sessionHistory(folder: string, sessionId: string): Promise<AgentEvent[]> {
-	if (!SESSION_ID.test(sessionId)) throw new Error(`not a session id: ${sessionId}`);
-	const text = await readFile(join(folder, `${sessionId}.jsonl`), "utf8");
 	const mapper = new CliEventMapper();
-	return text.split("\n").flatMap((line): AgentEvent[] => {
-		const record = parseRecord(line);
-		if (record === undefined || record["isSidechain"] === true) return [];
+	return currentBranch(await sessionRecords(folder, sessionId)).flatMap((record): AgentEvent[] => {
 		const typed = typedText(record);
-		if (typed !== undefined) return [{ kind: "user-message", message: { text: typed, attachments: [] } }];
+		if (typed !== undefined)
+			return [
+				{
+					kind: "user-message",
+					message: { text: typed, attachments: [] },
+					...(typeof record["uuid"] === "string" && { id: record["uuid"] }),
+				},
+			];
 		if (record["type"] === "assistant") return mapper.map(withRecordIdAsMessageId(record));
 		if (record["type"] === "user") return mapper.map(record);
 		return [];
 	});
+}
+
+/**
+ * The message the user's message `messageId` follows in the session (its parent in the CLI's record: what
+ * `--resume-session-at` keeps to go on from just before it); undefined when it is the first.
+ */
+export async function messageBefore(folder: string, sessionId: string, messageId: string): Promise<string | undefined> {
+	const message = (await sessionRecords(folder, sessionId)).find((record) => record["uuid"] === messageId);
+	if (message === undefined || typedText(message) === undefined)
+		throw new Error(`the message is not in Claude Code's record of session ${sessionId}`);
+	return parentOf(message);
+}
+
+async function sessionRecords(folder: string, sessionId: string): Promise<JsonRecord[]> {
+	if (!SESSION_ID.test(sessionId)) throw new Error(`not a session id: ${sessionId}`);
+	const text = await readFile(join(folder, `${sessionId}.jsonl`), "utf8");
+	return text.split("\n").flatMap((line): JsonRecord[] => {
+		const record = parseRecord(line);
+		return record === undefined || record["isSidechain"] === true ? [] : [record];
+	});
+}
+
+/**
+ * The records of the conversation as it goes on now. A rewound conversation keeps its earlier branch in the same
+ * file (`--resume-session-at` goes on from a message, the later ones stay behind it), and the CLI resumes from the
+ * newest message: its chain of parents back to the first (`logicalParentUuid` across a compaction) is the
+ * conversation. A file whose messages name no parents is read in order.
+ */
+export function currentBranch(records: readonly JsonRecord[]): JsonRecord[] {
+	const messages = records.filter((record) => record["type"] === "user" || record["type"] === "assistant");
+	const leaf = messages[messages.length - 1];
+	if (leaf === undefined || !("parentUuid" in leaf)) return messages;
+	const byId = recordsById(records);
+	const onBranch = new Set<string>();
+	let id: string | undefined = typeof leaf["uuid"] === "string" ? leaf["uuid"] : undefined;
+	while (id !== undefined && !onBranch.has(id)) {
+		onBranch.add(id);
+		const record = byId.get(id);
+		id = record === undefined ? undefined : parentOf(record);
+	}
+	return messages.filter((record) => typeof record["uuid"] === "string" && onBranch.has(record["uuid"]));
+}
+
+function recordsById(records: readonly JsonRecord[]): Map<string, JsonRecord> {
+	const byId = new Map<string, JsonRecord>();
+	for (const record of records) if (typeof record["uuid"] === "string") byId.set(record["uuid"], record);
+	return byId;
+}
+
+function parentOf(record: JsonRecord): string | undefined {
+	const parent = record["parentUuid"] ?? record["logicalParentUuid"];
+	return typeof parent === "string" ? parent : undefined;
 }
 
 /** The CLI writes one record per content block under the same message id; the record's uuid tells blocks apart. */

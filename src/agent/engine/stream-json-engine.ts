@@ -19,7 +19,7 @@ import { spawnCli, type CliProcess, type CliProcessEvents } from "../claude-cli/
 import { deferredCliProcess } from "../claude-cli/deferred-cli-process";
 import { UNTRUSTED_GUARD, type SessionGuard } from "./session-guard";
 import { StreamJsonSession } from "./stream-json-session";
-import { pastSessions, sessionHistory, transcriptFolder } from "./cli-session-files";
+import { messageBefore, pastSessions, sessionHistory, transcriptFolder } from "./cli-session-files";
 
 export interface StreamJsonEngineOptions {
 	/** The vault's folder: every session's working folder. */
@@ -90,6 +90,12 @@ export class StreamJsonEngine implements AgentEngine {
 		const folder = await this.transcripts();
 		if (folder === undefined) throw new Error(`no past sessions for ${this.options.vaultRoot}`);
 		return sessionHistory(folder, sessionId);
+	}
+
+	async messageBefore(sessionId: string, messageId: string): Promise<string | undefined> {
+		const folder = await this.transcripts();
+		if (folder === undefined) throw new Error(`no past sessions for ${this.options.vaultRoot}`);
+		return messageBefore(folder, sessionId, messageId);
 	}
 
 	private spawn(args: Promise<string[]>, events: CliProcessEvents): CliProcess {

@@ -3,6 +3,7 @@
  * user's messages while a turn runs, routes `can_use_tool` and its PreToolUse hook to the tool gate and
  * `mcp_message` to the in-process MCP servers, and turns everything the CLI prints into `AgentEvent`s.
  */
+import { randomUUID } from "node:crypto";
 import { clearTimeout, setTimeout } from "node:timers";
 import { initializeOffers } from "./initialize-offers";
 import type {
@@ -73,6 +74,8 @@ export class StreamJsonSession implements AgentSession {
 	private markExited: () => void = () => undefined;
 	private currentSessionId: string | undefined;
 	private turnRunning = false;
+	/** The id of the user's message whose turn runs (or ran last): the CLI keeps it as that message's uuid. */
+	private currentTurn: string | undefined;
 	/** The CLI answered `initialize`: the hook every tool use passes through is in place. */
 	private gated = false;
 	/** The first message's write, held until the CLI is gated (the turn shows as running meanwhile). */
@@ -202,16 +205,19 @@ export class StreamJsonSession implements AgentSession {
 		if (message === undefined) return;
 		this.turnRunning = true;
 		this.interruptRequested = false;
+		const id = randomUUID();
+		this.currentTurn = id;
 		const write = (): void =>
 			this.process.write({
 				type: "user",
 				message: { role: "user", content: promptText(message) },
 				parent_tool_use_id: null,
 				session_id: this.currentSessionId ?? "",
+				uuid: id,
 			});
 		if (this.gated) write();
 		else this.waitingForGate = write;
-		this.emit({ kind: "user-message", message });
+		this.emit({ kind: "user-message", message, id });
 	}
 
 	private receive(record: JsonRecord): void {
@@ -314,6 +320,7 @@ export class StreamJsonSession implements AgentSession {
 	private askingSession(signal: AbortSignal): AskingSession {
 		return {
 			sessionId: this.currentSessionId,
+			...(this.currentTurn !== undefined && { turn: this.currentTurn }),
 			ask: (request: ToolPermissionRequest) => this.questions.ask(request, signal),
 			reviewing: (toolUseId, decision) =>
 				this.emit(
@@ -330,7 +337,7 @@ export class StreamJsonSession implements AgentSession {
 		if (typeof server !== "string" || !isJsonRecord(message))
 			throw new Error("mcp_message without server_name or message");
 		if (!this.ports.mcp?.names().includes(server)) throw new Error(`no in-process MCP server named ${server}`);
-		const reply = await this.ports.mcp.handle(server, message);
+		const reply = await this.ports.mcp.handle(server, message, this.currentTurn);
 		// A notification has no reply; the CLI still waits for an answer to its control request.
 		return { mcp_response: reply ?? { jsonrpc: "2.0", result: {}, id: 0 } };
 	}

@@ -59,6 +59,8 @@ export class FileWriteGate {
 		sessionId: string | undefined,
 		signal?: AbortSignal,
 		reviewing?: ReviewNews,
+		/** The turn the write belongs to (its user message's id): recorded with it in the journal. */
+		turn?: string,
 	): Promise<ToolUseDecision> {
 		const input = request.input;
 		const given = request.toolName === "NotebookEdit" ? input.notebook_path : input.file_path;
@@ -107,7 +109,7 @@ export class FileWriteGate {
 		const updatedInput =
 			accepted === proposal.result.text ? { ...input } : inputForAcceptedText(request, proposal, accepted, path);
 		if (typeof updatedInput === "string") return deny(updatedInput);
-		await this.journal(request, path, given, sessionId, file?.bytes);
+		await this.journal(request, path, given, { sessionId, turn }, file?.bytes);
 		return { behavior: "allow", updatedInput };
 	}
 
@@ -123,7 +125,7 @@ export class FileWriteGate {
 		request: ToolUseRequest,
 		path: string,
 		given: string,
-		sessionId: string | undefined,
+		{ sessionId, turn }: { sessionId: string | undefined; turn: string | undefined },
 		before: Uint8Array | undefined,
 	): Promise<void> {
 		const journal = this.options.journal;
@@ -133,6 +135,7 @@ export class FileWriteGate {
 			tool: request.toolName,
 			summary: `${request.toolName} ${given}`,
 			...(sessionId !== undefined ? { sessionId } : {}),
+			...(turn !== undefined ? { turn } : {}),
 			before,
 		});
 		// Without an id the result cannot be matched to this write: what the CLI is about to write is recorded now.

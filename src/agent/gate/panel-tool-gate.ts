@@ -101,7 +101,7 @@ export class PanelToolGate implements ToolGate {
 		if (this.options.inProcessServers().some((server) => toolName.startsWith(`mcp__${server}__`)))
 			return allow(request);
 		if (FILE_WRITE_TOOLS.includes(toolName))
-			return this.writes.decide(request, session.sessionId, signal, session.reviewing);
+			return this.writes.decide(request, session.sessionId, signal, session.reviewing, session.turn);
 		if (SHELL_TOOLS.has(toolName)) return this.askShell(request, session);
 		if (BOOKKEEPING.has(toolName)) return allow(request);
 		const fileArgument = FILE_READ_TOOLS.get(toolName);

@@ -9,7 +9,15 @@ import type {
 
 /** One row of a session's transcript, as the panel shows it. `id` is stable for the life of the transcript. */
 export type TranscriptEntry =
-	| { kind: "user"; id: number; text: string; attachments: readonly MessageAttachment[]; state: "queued" | "sent" }
+	| {
+			kind: "user";
+			id: number;
+			text: string;
+			attachments: readonly MessageAttachment[];
+			state: "queued" | "sent";
+			/** The message's id in the CLI's record of the conversation (the turn it begins), once it was handed over. */
+			messageId?: string;
+	  }
 	| { kind: "assistant"; id: number; blockId: string; text: string; streaming: boolean }
 	| {
 			kind: "tool";
@@ -75,6 +83,7 @@ export class Transcript {
 				);
 				if (queued) {
 					queued.state = "sent";
+					if (event.id !== undefined) queued.messageId = event.id;
 					return { added: [], changed: [queued] };
 				}
 				return this.add({
@@ -83,6 +92,7 @@ export class Transcript {
 					text: event.message.text,
 					attachments: event.message.attachments,
 					state: "sent",
+					...(event.id !== undefined && { messageId: event.id }),
 				});
 			}
 			case "text-delta": {
@@ -208,6 +218,42 @@ export class Transcript {
 		}
 		tool.review = review;
 		return { added: [], changed: [tool] };
+	}
+
+	/**
+	 * Rows of another transcript this one begins with (a rewound or forked conversation's earlier turns), copied:
+	 * settled rows, which no later event changes.
+	 */
+	adopt(entries: readonly TranscriptEntry[]): TranscriptChange {
+		const added = entries.map((entry) => {
+			const copy = structuredClone(entry);
+			this.add(copy);
+			return copy;
+		});
+		return { added, changed: [] };
+	}
+
+	/** The turns from this user message on (its own included): their messages' ids, in order. */
+	turnsFrom(entryId: number): string[] {
+		return this.list.flatMap((entry) =>
+			entry.kind === "user" && entry.id >= entryId && entry.messageId !== undefined ? [entry.messageId] : [],
+		);
+	}
+
+	/** The rows before this one. */
+	before(entryId: number): TranscriptEntry[] {
+		return this.list.filter((entry) => entry.id < entryId);
+	}
+
+	/** The rows of the turn this user message begins and of every turn before it: up to the next message of the user's. */
+	throughTurnOf(entryId: number): { entries: TranscriptEntry[]; next?: Extract<TranscriptEntry, { kind: "user" }> } {
+		const next = this.list.find(
+			(entry): entry is Extract<TranscriptEntry, { kind: "user" }> => entry.kind === "user" && entry.id > entryId,
+		);
+		return {
+			entries: next === undefined ? [...this.list] : this.before(next.id),
+			...(next !== undefined && { next }),
+		};
 	}
 
 	/** A past session's history was read: no block of it is still streaming. */

@@ -17,6 +17,7 @@ import { sessionTitle } from "../../agent/transcript/tool-words";
 import { assembleAgent } from "../../assembly/agent-assembly";
 import type { Bridge } from "../../assembly/bridge-assembly";
 import { panelSessionGuard } from "../../assembly/panel-session-guard";
+import { panelTurnNotes } from "../../assembly/panel-turn-notes";
 
 /** What an engine for this vault is built from. */
 export interface AgentEngineContext {
@@ -56,6 +57,7 @@ export function createAgentEngine(context: AgentEngineContext): AgentEngine {
 			start: () => new FailedSession(message),
 			pastSessions: () => Promise.resolve([]),
 			history: () => Promise.resolve([]),
+			messageBefore: () => Promise.reject(new Error(message)),
 		};
 	}
 	const env = context.env ?? process.env;
@@ -109,6 +111,11 @@ export function createAgentEngine(context: AgentEngineContext): AgentEngine {
 		},
 		pastSessions: () => transcripts.pastSessions(),
 		history: (sessionId) => transcripts.history(sessionId),
+		messageBefore: (sessionId, messageId) => transcripts.messageBefore(sessionId, messageId),
+		turnNotes: () => {
+			const bridge = context.bridge();
+			return bridge === undefined ? undefined : panelTurnNotes(bridge);
+		},
 	};
 }
 

@@ -51,6 +51,18 @@ export interface AgentTabOptions {
 	onTitle: () => void;
 	/** Brings the review of a proposed edit of this note to the front. */
 	openReview?: (vaultPath: string) => void;
+	/** Rows this conversation begins with (a rewound or forked one's earlier turns), before any `history`. */
+	earlier?: readonly TranscriptEntry[];
+	/** Text the message box starts with (a rewound message, to send again or change). */
+	draft?: string;
+	/** The session was started to go on from this message of the CLI's record (a rewind), until a message is sent. */
+	resumedAt?: string;
+	/** The tab's name instead of its first message (a fork's). */
+	title?: string;
+	/** The user asked to rewind to before this message (row id); absent: the messages offer no rewind. */
+	onRewind?: (tab: AgentTab, entryId: number) => void;
+	/** The user asked to fork from this message's turn (row id); absent: the messages offer no fork. */
+	onFork?: (tab: AgentTab, entryId: number) => void;
 }
 
 /**
@@ -68,6 +80,8 @@ export class AgentTab extends Component {
 	readonly session: AgentSession;
 	private title = "";
 	private filter = "";
+	/** Where the session went on from after a rewind, until the first message makes that the conversation's end. */
+	private resumedAt: string | undefined;
 	private shownBusy = false;
 	private readonly expanded = new Set<number>();
 	private readonly answers = new Map<string, ToolPermissionAnswer>();
@@ -139,14 +153,32 @@ export class AgentTab extends Component {
 	}
 
 	override onload(): void {
+		this.resumedAt = this.options.resumedAt;
+		if (this.options.earlier) this.transcript.adopt(this.options.earlier);
 		for (const event of this.options.history ?? []) this.transcript.apply(event);
 		if (this.options.history && this.options.history.length > 0) this.transcript.settle();
-		this.title = sessionTitle(
-			this.transcript.entries.find((entry) => entry.kind === "user")?.text.split("\n")[0] ?? "",
-		);
+		this.title =
+			this.options.title ??
+			sessionTitle(this.transcript.entries.find((entry) => entry.kind === "user")?.text.split("\n")[0] ?? "");
+		if (this.options.draft !== undefined) this.input.textarea.value = this.options.draft;
 		this.showRows(true);
 		this.register(this.session.onEvent((event) => this.onEvent(event)));
 		this.updateBusy();
+	}
+
+	/** The message the session went on from after a rewind, while no message was sent since; else undefined. */
+	get pendingResumeAt(): string | undefined {
+		return this.resumedAt;
+	}
+
+	/** The model and permission mode chosen in this tab now. */
+	get choices(): { model: string; permissionMode: AgentPermissionMode } {
+		return { model: this.modelSelect.value, permissionMode: this.modeSelect.value as AgentPermissionMode };
+	}
+
+	/** A line of the panel's own in this conversation (what a rewind did). */
+	say(text: string, level: "info" | "error" = "info"): void {
+		this.applyChange(this.transcript.notice(text, level));
 	}
 
 	/** The tab's name: the first line the user wrote. */
@@ -209,6 +241,7 @@ export class AgentTab extends Component {
 			this.statusEl.setText(event.model !== undefined ? `Model: ${modelWords(event.model)}` : "");
 		}
 		if (event.kind === "permission-settled") this.answers.delete(event.id);
+		if (event.kind === "user-message") this.resumedAt = undefined;
 		this.applyChange(this.transcript.apply(event));
 		this.updateBusy();
 	}
@@ -278,6 +311,10 @@ export class AgentTab extends Component {
 				const note = typeof target === "string" ? this.options.vault.vaultPath(target) : undefined;
 				if (note !== undefined) this.options.openReview?.(note);
 			},
+			...(this.options.onRewind && {
+				rewind: (entryId: number) => this.options.onRewind?.(this, entryId),
+			}),
+			...(this.options.onFork && { fork: (entryId: number) => this.options.onFork?.(this, entryId) }),
 			answered: (requestId) => this.answers.get(requestId),
 			answer: (requestId, answer) => {
 				this.answers.set(requestId, answer);

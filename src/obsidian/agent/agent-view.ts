@@ -1,13 +1,44 @@
 import { ItemView, type WorkspaceLeaf } from "obsidian";
-import type { AgentEngine, AgentEvent, AgentPermissionMode } from "../../agent/agent-session";
+import type {
+	AgentEngine,
+	AgentEvent,
+	AgentPermissionMode,
+	NotesBeforeTurns,
+	TurnNotes,
+} from "../../agent/agent-session";
+import type { TranscriptEntry } from "../../agent/transcript/panel-transcript";
 import { describeError } from "../../shared/describe-error";
 import { AgentTab } from "./agent-tab";
 import { ClaudeConfigNotice, type ClaudeConfigHost } from "./claude-config-notice";
 import type { DenyRulesOffer } from "./deny-rules-offer";
 import type { PanelVault } from "./panel-vault";
 import { PastSessionsList } from "./past-sessions-list";
+import { RewindConfirm, rewoundWords } from "./rewind-confirm";
 
 export const AGENT_VIEW_TYPE = "claude-code-agent";
+
+/** A fork's tab is named after the conversation it was forked from. */
+const FORK = "Fork: ";
+/** Said when a conversation has no id in Claude Code's record yet (its CLI never started a turn). */
+const NOT_NAMED_YET = "Claude Code has not recorded this conversation yet: send a message first.";
+
+/** How a tab's session starts and what the tab begins with. */
+interface TabStart {
+	resume?: string;
+	resumeAt?: string;
+	fork?: boolean;
+	history?: readonly AgentEvent[];
+	earlier?: readonly TranscriptEntry[];
+	draft?: string;
+	title?: string;
+	/** The model and permission mode (default: the panel's settings). */
+	choices?: { model: string; permissionMode: AgentPermissionMode };
+	/** Where the tab goes in the tab bar (default: last). */
+	at?: number;
+}
+
+/** A user's message in a tab's transcript that the CLI took (it has an id in the CLI's record). */
+type SentMessage = Extract<TranscriptEntry, { kind: "user" }> & { messageId: string };
 
 /** What the panel needs from the plugin. */
 export interface AgentPanelHost {
@@ -106,7 +137,7 @@ export class AgentView extends ItemView {
 
 	/** Starts a session in a new tab. */
 	async newSession(): Promise<AgentTab | undefined> {
-		return this.openTab(undefined, []);
+		return this.openTab({});
 	}
 
 	/** Shows a past session's transcript in a new tab and resumes it there. */
@@ -120,7 +151,113 @@ export class AgentView extends ItemView {
 			this.showMessage(`The session's history could not be read: ${describeError(error)}`);
 		}
 		this.history.hide();
-		return this.openTab(sessionId, history);
+		return this.openTab({ resume: sessionId, history });
+	}
+
+	/**
+	 * Asks, saying what it will restore, then takes the tab's conversation back to before this message of the user's:
+	 * the notes Claude changed since are put back (one the user changed since opens in the review), the session goes
+	 * on from the message before it (a new one when it was the first), and the message's text is back in the box.
+	 */
+	async rewind(tab: AgentTab, entryId: number): Promise<void> {
+		const entry = sentMessage(tab, entryId);
+		if (!entry || !this.idle(tab, "rewind")) return;
+		const engine = await this.loadEngine();
+		if (!engine) return;
+		const turns = tab.transcript.turnsFrom(entryId);
+		const notes = engine.turnNotes?.();
+		let plan: NotesBeforeTurns | undefined;
+		try {
+			plan = await notes?.plan(turns);
+		} catch (error) {
+			tab.say(
+				`What Claude changed could not be read from the activity journal: ${describeError(error)}`,
+				"error",
+			);
+			return;
+		}
+		new RewindConfirm(this.app, plan, () => void this.rewindNow(tab, entry, turns, notes)).open();
+	}
+
+	/** Rewinds without asking (the user said yes); resolves with the tab that goes on, once it is open. */
+	async rewindNow(
+		tab: AgentTab,
+		entry: SentMessage,
+		turns: readonly string[],
+		notes: TurnNotes | undefined,
+	): Promise<AgentTab | undefined> {
+		// Closed, or sent a message, while the question was open: there is nothing to rewind as asked.
+		if (!this.tabs.includes(tab) || !this.idle(tab, "rewind")) return undefined;
+		const engine = await this.loadEngine();
+		if (!engine) return undefined;
+		const sessionId = tab.session.sessionId;
+		if (sessionId === undefined) {
+			tab.say(NOT_NAMED_YET, "error");
+			return undefined;
+		}
+		let resumeAt: string | undefined;
+		try {
+			resumeAt = await engine.messageBefore(sessionId, entry.messageId);
+		} catch (error) {
+			tab.say(`The conversation cannot go back to this message: ${describeError(error)}`, "error");
+			return undefined;
+		}
+		const index = this.tabs.indexOf(tab);
+		const choices = tab.choices;
+		// The session ends before the notes change back, so nothing of it writes meanwhile.
+		await this.removeTab(tab);
+		let restored: NotesBeforeTurns | undefined;
+		let failure: string | undefined;
+		try {
+			restored = await notes?.restore(turns);
+		} catch (error) {
+			failure = describeError(error);
+		}
+		const next = await this.openTab({
+			// Before the conversation's first message there is nothing to go on from: a new conversation.
+			...(resumeAt !== undefined && { resume: sessionId, resumeAt }),
+			earlier: tab.transcript.before(entry.id),
+			draft: entry.text,
+			choices,
+			at: index,
+		});
+		next?.say(rewoundWords(notes === undefined ? undefined : restored, failure), failure ? "error" : "info");
+		this.drawTabs();
+		return next;
+	}
+
+	/**
+	 * Starts a new tab that goes on from the end of this message's turn (Claude's reply to it): a copy of the
+	 * conversation up to there, the original tab and its session left as they were.
+	 */
+	async fork(tab: AgentTab, entryId: number): Promise<AgentTab | undefined> {
+		const entry = sentMessage(tab, entryId);
+		if (!entry || !this.idle(tab, "fork")) return undefined;
+		const sessionId = tab.session.sessionId;
+		if (sessionId === undefined) {
+			tab.say(NOT_NAMED_YET, "error");
+			return undefined;
+		}
+		const engine = await this.loadEngine();
+		if (!engine) return undefined;
+		const { entries, next } = tab.transcript.throughTurnOf(entryId);
+		let resumeAt = tab.pendingResumeAt;
+		if (next?.messageId !== undefined) {
+			try {
+				resumeAt = await engine.messageBefore(sessionId, next.messageId);
+			} catch (error) {
+				tab.say(`The conversation cannot be forked here: ${describeError(error)}`, "error");
+				return undefined;
+			}
+		}
+		return this.openTab({
+			resume: sessionId,
+			fork: true,
+			...(resumeAt !== undefined && { resumeAt }),
+			earlier: entries,
+			title: tab.displayTitle.startsWith(FORK) ? tab.displayTitle : `${FORK}${tab.displayTitle}`,
+			choices: tab.choices,
+		});
 	}
 
 	/**
@@ -130,12 +267,15 @@ export class AgentView extends ItemView {
 	async restartActiveSession(): Promise<AgentTab | undefined> {
 		const tab = this.active;
 		const sessionId = tab?.session.sessionId;
-		if (tab) {
-			this.tabs.splice(this.tabs.indexOf(tab), 1);
-			this.active = undefined;
-			await this.endTab(tab);
-		}
-		const restarted = sessionId !== undefined ? await this.resume(sessionId) : await this.newSession();
+		const resumeAt = tab?.pendingResumeAt;
+		if (tab) await this.removeTab(tab);
+		const restarted =
+			sessionId === undefined
+				? await this.newSession()
+				: tab !== undefined && resumeAt !== undefined
+					? // A rewound conversation not gone on yet: the CLI's record still ends after the rewound turns.
+						await this.openTab({ resume: sessionId, resumeAt, earlier: tab.transcript.entries })
+					: await this.resume(sessionId);
 		this.drawTabs();
 		return restarted;
 	}
@@ -160,28 +300,37 @@ export class AgentView extends ItemView {
 		tab.list.redraw();
 	}
 
-	private async openTab(resume: string | undefined, history: readonly AgentEvent[]): Promise<AgentTab | undefined> {
+	private async openTab(start: TabStart): Promise<AgentTab | undefined> {
 		const engine = await this.loadEngine();
 		if (!engine) return undefined;
-		const settings = this.host.panelSettings();
+		const { model, permissionMode } = start.choices ?? this.host.panelSettings();
 		try {
 			const session = engine.start({
-				permissionMode: settings.permissionMode,
-				...(settings.model !== "" ? { model: settings.model } : {}),
-				...(resume !== undefined ? { resume } : {}),
+				permissionMode,
+				...(model !== "" ? { model } : {}),
+				...(start.resume !== undefined ? { resume: start.resume } : {}),
+				...(start.resume !== undefined && start.resumeAt !== undefined ? { resumeAt: start.resumeAt } : {}),
+				...(start.resume !== undefined && start.fork === true ? { fork: true } : {}),
 			});
 			const tab = new AgentTab(this.body, {
 				app: this.app,
 				session,
 				vault: this.host.vault,
-				history,
-				permissionMode: settings.permissionMode,
-				model: settings.model,
+				history: start.history ?? [],
+				permissionMode,
+				model,
 				exportFolder: () => this.host.panelSettings().exportFolder,
 				onTitle: () => this.drawTabs(),
 				...(this.host.openReview && { openReview: this.host.openReview }),
+				...(start.earlier && { earlier: start.earlier }),
+				...(start.draft !== undefined && { draft: start.draft }),
+				...(start.resumeAt !== undefined && start.fork !== true && { resumedAt: start.resumeAt }),
+				...(start.title !== undefined && { title: start.title }),
+				onRewind: (from, entryId) => void this.rewind(from, entryId),
+				onFork: (from, entryId) => void this.fork(from, entryId),
 			});
-			this.tabs.push(tab);
+			if (start.at !== undefined && start.at >= 0) this.tabs.splice(start.at, 0, tab);
+			else this.tabs.push(tab);
 			this.addChild(tab);
 			this.activate(tab);
 			this.host.denyRulesOffer?.showIn(tab.offerSlot);
@@ -191,6 +340,21 @@ export class AgentView extends ItemView {
 			this.showMessage(`Claude Code could not start: ${describeError(error)}`);
 			return undefined;
 		}
+	}
+
+	/** Takes the tab out of the panel and ends its session; the panel's other tabs stay. */
+	private async removeTab(tab: AgentTab): Promise<void> {
+		const index = this.tabs.indexOf(tab);
+		if (index >= 0) this.tabs.splice(index, 1);
+		if (this.active === tab) this.active = undefined;
+		await this.endTab(tab);
+	}
+
+	/** Whether the tab's Claude is idle; if not, the tab says why nothing was done. */
+	private idle(tab: AgentTab, action: "rewind" | "fork"): boolean {
+		if (!tab.session.busy) return true;
+		tab.say(`Claude is still working. Wait for the reply, or stop it, then ${action} again.`, "error");
+		return false;
 	}
 
 	private async endTab(tab: AgentTab): Promise<void> {
@@ -260,4 +424,11 @@ export class AgentView extends ItemView {
 			close.addEventListener("click", () => void this.closeTab(tab));
 		}
 	}
+}
+
+function sentMessage(tab: AgentTab, entryId: number): SentMessage | undefined {
+	const entry = tab.transcript.entries.find((candidate) => candidate.id === entryId);
+	return entry?.kind === "user" && entry.messageId !== undefined
+		? { ...entry, messageId: entry.messageId }
+		: undefined;
 }

@@ -21,6 +21,10 @@ export interface EntryContext extends ReplyLinks {
 	toVaultPath: ToVaultPath;
 	/** Brings the review of an edit waiting for the user to the front. */
 	openReview(toolUseId: string): void;
+	/** Takes the conversation back to before this message of the user's (row id), after asking; absent: not offered. */
+	rewind?(entryId: number): void;
+	/** Starts a new tab with the conversation up to Claude's reply to this message (row id); absent: not offered. */
+	fork?(entryId: number): void;
 }
 
 /** Draws one transcript row into `element` (which the list owns and may redraw). */
@@ -41,6 +45,7 @@ export function drawEntry(element: HTMLElement, entry: TranscriptEntry, context:
 					attached.createSpan({ cls: "ccb-agent-attachment", text: `${attachment.path}${lines}` });
 				}
 			}
+			if (entry.messageId !== undefined) drawTurnActions(box, entry.id, context);
 			return;
 		}
 		case "assistant":
@@ -69,6 +74,34 @@ export function drawEntry(element: HTMLElement, entry: TranscriptEntry, context:
 			element.createDiv({ cls: ["ccb-agent-notice", `ccb-agent-notice-${entry.level}`], text: entry.text });
 			return;
 	}
+}
+
+/** A message's own actions: go back to before it, or go on from it in a new tab. */
+function drawTurnActions(box: HTMLElement, entryId: number, context: EntryContext): void {
+	if (context.rewind === undefined && context.fork === undefined) return;
+	const actions = box.createDiv({ cls: "ccb-agent-turn-actions" });
+	if (context.rewind !== undefined)
+		actions
+			.createEl("button", {
+				cls: ["clickable-icon", "ccb-agent-rewind"],
+				text: "Rewind here",
+				attr: {
+					"aria-label":
+						"Rewind here: go back to before this message and restore the notes Claude changed since",
+				},
+			})
+			.addEventListener("click", () => context.rewind?.(entryId));
+	if (context.fork !== undefined)
+		actions
+			.createEl("button", {
+				cls: ["clickable-icon", "ccb-agent-fork"],
+				text: "Fork from here",
+				attr: {
+					"aria-label":
+						"Fork from here: a new tab with the conversation up to Claude's reply to this message",
+				},
+			})
+			.addEventListener("click", () => context.fork?.(entryId));
 }
 
 function drawToolCard(

@@ -14,7 +14,8 @@ export type McpWireMessage = Readonly<Record<string, unknown>>;
 /** MCP servers answered in this process (the panel's `InProcessMcpServers` port, met by shape). */
 export interface InProcessServers {
 	names(): readonly string[];
-	handle(server: string, message: McpWireMessage): Promise<McpWireMessage | undefined>;
+	/** `turn`: the conversation turn the CLI sends it in (its user message's id), recorded with the call. */
+	handle(server: string, message: McpWireMessage, turn?: string): Promise<McpWireMessage | undefined>;
 	/** The CLI session ended: requests still running are cancelled. */
 	dispose(): void;
 }
@@ -27,6 +28,8 @@ export interface InProcessServers {
 export class InProcessVaultTools implements InProcessServers {
 	private readonly session: McpSession;
 	private readonly waiting = new Map<JsonRpcId, (answer: McpWireMessage) => void>();
+	/** The turn of the message handled last: a CLI session's turns follow one another, its calls belong to the one running. */
+	private lastTurn: string | undefined;
 
 	constructor(server: VaultToolServer, observer?: RequestObserver) {
 		this.session = server.session({
@@ -40,7 +43,13 @@ export class InProcessVaultTools implements InProcessServers {
 		return [PANEL_VAULT_TOOLS_SERVER];
 	}
 
-	async handle(server: string, message: McpWireMessage): Promise<McpWireMessage | undefined> {
+	/** The conversation turn the calls now running belong to (for the journal's recorder). */
+	get turn(): string | undefined {
+		return this.lastTurn;
+	}
+
+	async handle(server: string, message: McpWireMessage, turn?: string): Promise<McpWireMessage | undefined> {
+		this.lastTurn = turn;
 		const id = message.id;
 		const request = typeof message.method === "string" && (typeof id === "string" || typeof id === "number");
 		if (server !== PANEL_VAULT_TOOLS_SERVER)

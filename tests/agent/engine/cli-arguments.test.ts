@@ -1,3 +1,4 @@
+import type { AgentSessionOptions } from "../../../src/agent/agent-session";
 import { cliArguments } from "../../../src/agent/engine/cli-arguments";
 import { UNTRUSTED_GUARD } from "../../../src/agent/engine/session-guard";
 
@@ -35,6 +36,21 @@ describe("cliArguments", () => {
 			"--mcp-config",
 			'{"mcpServers":{"obsidian":{"type":"sdk","name":"obsidian"},"extra":{"type":"sdk","name":"extra"}}}',
 		]);
+	});
+
+	it("goes on from an earlier message, or forks, only when resuming", () => {
+		const args = (options: Omit<AgentSessionOptions, "permissionMode">): string[] =>
+			cliArguments({ permissionMode: "default", ...options }, [], TRUSTED).slice(11);
+		expect(args({ resume: "abc", resumeAt: "m-1" })).toEqual(["--resume", "abc", "--resume-session-at", "m-1"]);
+		expect(args({ resume: "abc", fork: true })).toEqual(["--resume", "abc", "--fork-session"]);
+		expect(args({ resume: "abc", fork: true, resumeAt: "m-1" })).toEqual([
+			"--resume",
+			"abc",
+			"--fork-session",
+			"--resume-session-at",
+			"m-1",
+		]);
+		expect(args({ resumeAt: "m-1", fork: true })).toEqual([]);
 	});
 
 	it("loads only the user's own settings and the panel's MCP servers until the vault's configuration is trusted", () => {

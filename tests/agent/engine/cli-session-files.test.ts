@@ -1,6 +1,7 @@
 import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
+	messageBefore,
 	pastSessions,
 	projectSlug,
 	sessionHistory,
@@ -108,7 +109,7 @@ describe("transcripts", () => {
 
 	it("replays a session as the panel's events, without meta records, subagents or bookkeeping", async () => {
 		await expect(sessionHistory(folder, "11111111-aaaa")).resolves.toEqual([
-			{ kind: "user-message", message: { text: "Plan the book\nsecond line", attachments: [] } },
+			{ kind: "user-message", message: { text: "Plan the book\nsecond line", attachments: [] }, id: "u1" },
 			{ kind: "text-delta", blockId: "r1:0", text: "Let me check." },
 			{ kind: "text-end", blockId: "r1:0" },
 			{ kind: "tool-call", toolUseId: "toolu_1", toolName: "Bash", input: { command: "ls" } },
@@ -134,8 +135,67 @@ describe("transcripts", () => {
 			`${JSON.stringify({ type: "user", message: { role: "user", content }, uuid: "u1" })}\n`,
 		);
 		await expect(sessionHistory(folder, sessionId)).resolves.toEqual([
-			{ kind: "user-message", message: { text: "Summarise @Notes/A.md", attachments: [] } },
+			{ kind: "user-message", message: { text: "Summarise @Notes/A.md", attachments: [] }, id: "u1" },
 		]);
+	});
+
+	it("follows the conversation as it goes on now: a rewound branch left behind is not shown, and each message's place is known", async () => {
+		// As CLI 2.1.330 writes a session rewound to after its first turn (`--resume-session-at r1`), then compacted.
+		const sessionId = "44444444-dddd";
+		const lines = [
+			{ type: "user", message: { role: "user", content: "first" }, uuid: "u1", parentUuid: null },
+			{ type: "attachment", attachment: { type: "date" }, uuid: "a1", parentUuid: "u1" },
+			{
+				type: "assistant",
+				message: { id: "m1", content: [{ type: "text", text: "One." }] },
+				uuid: "r1",
+				parentUuid: "a1",
+			},
+			{ type: "user", message: { role: "user", content: "second" }, uuid: "u2", parentUuid: "r1" },
+			{
+				type: "assistant",
+				message: { id: "m2", content: [{ type: "text", text: "Two." }] },
+				uuid: "r2",
+				parentUuid: "u2",
+			},
+			{ type: "last-prompt", lastPrompt: "second", leafUuid: "r2" },
+			{ type: "user", message: { role: "user", content: "again" }, uuid: "u3", parentUuid: "r1" },
+			{
+				type: "assistant",
+				message: { id: "m3", content: [{ type: "text", text: "Again." }] },
+				uuid: "r3",
+				parentUuid: "u3",
+			},
+			{ type: "system", subtype: "compact_boundary", uuid: "c1", parentUuid: null, logicalParentUuid: "r3" },
+			{ type: "user", message: { role: "user", content: "later" }, uuid: "u4", parentUuid: "c1" },
+			{
+				type: "assistant",
+				message: { id: "m4", content: [{ type: "text", text: "Later." }] },
+				uuid: "r4",
+				parentUuid: "u4",
+			},
+		];
+		writeFileSync(join(folder, `${sessionId}.jsonl`), lines.map((line) => JSON.stringify(line)).join("\n"));
+		const events = await sessionHistory(folder, sessionId);
+		expect(
+			events.flatMap((event) => (event.kind === "user-message" ? [[event.message.text, event.id]] : [])),
+		).toEqual([
+			["first", "u1"],
+			["again", "u3"],
+			["later", "u4"],
+		]);
+		expect(events.flatMap((event) => (event.kind === "text-delta" ? [event.text] : []))).toEqual([
+			"One.",
+			"Again.",
+			"Later.",
+		]);
+		await expect(messageBefore(folder, sessionId, "u1")).resolves.toBeUndefined();
+		await expect(messageBefore(folder, sessionId, "u3")).resolves.toBe("r1");
+		await expect(messageBefore(folder, sessionId, "u2")).resolves.toBe("r1");
+		await expect(messageBefore(folder, sessionId, "u4")).resolves.toBe("c1");
+		// Only a message the user typed is a place to go back to.
+		await expect(messageBefore(folder, sessionId, "r1")).rejects.toThrow(/not in Claude Code's record/);
+		await expect(messageBefore(folder, "../elsewhere", "u1")).rejects.toThrow(/not a session id/);
 	});
 
 	it("refuses a session id that could leave the folder", async () => {

@@ -92,7 +92,10 @@ describe("StreamJsonEngine", () => {
 			{ sessionId: "s-1", firstLine: "Outline chapter 2", updatedAt: expect.any(String) as unknown },
 		]);
 		await expect(engine.history("s-1")).resolves.toEqual([
-			{ kind: "user-message", message: { text: "Outline chapter 2", attachments: [] } },
+			{ kind: "user-message", message: { text: "Outline chapter 2", attachments: [] }, id: "u" },
 		]);
+		// The conversation's first message follows nothing; a message the session does not hold is refused.
+		await expect(engine.messageBefore("s-1", "u")).resolves.toBeUndefined();
+		await expect(engine.messageBefore("s-1", "v")).rejects.toThrow(/not in Claude Code's record of session s-1/);
 	});
 });

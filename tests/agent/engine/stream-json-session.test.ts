@@ -130,8 +130,10 @@ describe("StreamJsonSession", () => {
 				message: { role: "user", content: prompt },
 				parent_tool_use_id: null,
 				session_id: "earlier-id",
+				uuid: expect.stringMatching(/^[0-9a-f-]{36}$/) as unknown,
 			},
 		]);
+		// The message's id in the CLI's record: the panel names the turn by it.
 		expect(events).toEqual([
 			{
 				kind: "user-message",
@@ -140,6 +142,7 @@ describe("StreamJsonSession", () => {
 					attachments: [{ path: "Notes/A.md", lines: { from: 2, to: 3 } }],
 					prompt,
 				},
+				id: cli.ofType("user")[0]?.["uuid"],
 			},
 		]);
 		expect(started.busy).toBe(true);
@@ -515,6 +518,48 @@ describe("StreamJsonSession", () => {
 			["obsidian", "tools/list"],
 			["obsidian", "notifications/initialized"],
 		]);
+	});
+
+	it("names every turn by a new id for its message, and tells the gate and the in-process servers the turn a tool use belongs to", async () => {
+		const turns: (string | undefined)[] = [];
+		const gate: ToolGate = {
+			decide: (request, asking) => {
+				turns.push(asking.turn);
+				return Promise.resolve({ behavior: "allow", updatedInput: { ...request.input } });
+			},
+		};
+		const mcp: InProcessMcpServers = {
+			names: () => ["obsidian"],
+			handle: (_server, wire, turn) => {
+				turns.push(turn);
+				return Promise.resolve({ jsonrpc: "2.0", id: wire["id"], result: {} });
+			},
+		};
+		const { session: started, cli, events } = session({ gate, mcp });
+		await gated(cli);
+		started.send(message("first"));
+		cli.say({
+			type: "control_request",
+			request_id: "h1",
+			request: hookCallback("Read", { file_path: "/v/a.md" }, "toolu_1"),
+		});
+		await pollUntil(() => cli.responseTo("h1"), "the hook's answer");
+		cli.say(result);
+		started.send(message("second"));
+		cli.say({
+			type: "control_request",
+			request_id: "m1",
+			request: {
+				subtype: "mcp_message",
+				server_name: "obsidian",
+				message: { jsonrpc: "2.0", id: 1, method: "tools/call" },
+			},
+		});
+		await pollUntil(() => cli.responseTo("m1"), "the server's answer");
+		const ids = events.flatMap((event) => (event.kind === "user-message" ? [event.id] : []));
+		expect(ids).toEqual(cli.ofType("user").map((record) => record["uuid"]));
+		expect(new Set(ids).size).toBe(2);
+		expect(turns).toEqual(ids);
 	});
 
 	it("when the process dies mid-turn: ends the turn with the error, denies open questions, reports failed and closed", async () => {

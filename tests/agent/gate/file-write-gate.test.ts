@@ -56,6 +56,14 @@ describe("FileWriteGate", () => {
 		expect(journal.before).toEqual([Buffer.from("# Title\nold line\n", "utf8")]);
 	});
 
+	it("hands the journal the turn the write belongs to", async () => {
+		const { journal, gate: writes } = gate({ "note.md": "old line\n" });
+		const input = { file_path: "/vault/note.md", old_string: "old line", new_string: "new line" };
+		await writes.decide({ toolUseId: "t1", toolName: "Edit", input }, "s1", undefined, undefined, "turn-7");
+		await writes.decide({ toolUseId: "t2", toolName: "Edit", input }, "s1");
+		expect(journal.turns).toEqual(["turn-7", undefined]);
+	});
+
 	it("applies a MultiEdit's edits in order, and reviews a Write's content as a new file", async () => {
 		const { review, gate: writes } = gate({ "note.md": "a b c\n" });
 		await writes.decide(

@@ -72,9 +72,12 @@ export class FakeWriteJournal implements WriteJournal {
 	readonly events: string[] = [];
 	/** The bytes each approved write was handed as its pre-image. */
 	readonly before: (Uint8Array | undefined)[] = [];
+	/** The turn each approved write was handed. */
+	readonly turns: (string | undefined)[] = [];
 
 	approved(write: ApprovedWrite): Promise<JournaledWrite> {
 		this.before.push(write.before);
+		this.turns.push(write.turn);
 		this.events.push(`approved ${write.tool} ${write.path}`);
 		return Promise.resolve({
 			finished: (succeeded: boolean) => {

@@ -71,6 +71,55 @@ describe("Transcript", () => {
 		expect(transcript.entries[0]).toMatchObject({ state: "sent" });
 	});
 
+	it("keeps each message's id in the CLI's record, given when the CLI takes it (a queued one gets its id then)", () => {
+		const transcript = new Transcript();
+		transcript.apply({ kind: "user-message", message: { text: "first", attachments: [] }, id: "m1" });
+		transcript.queue({ text: "second", attachments: [] });
+		expect(transcript.entries[1]).not.toHaveProperty("messageId");
+		transcript.apply({ kind: "user-message", message: { text: "second", attachments: [] }, id: "m2" });
+		expect(transcript.entries.map((entry) => (entry.kind === "user" ? entry.messageId : undefined))).toEqual([
+			"m1",
+			"m2",
+		]);
+	});
+
+	it("names the turns from a message on, the rows before it, and the rows through its turn", () => {
+		const transcript = new Transcript();
+		const turn = (id: string, reply: string): void => {
+			transcript.apply({ kind: "user-message", message: { text: id, attachments: [] }, id });
+			transcript.apply({ kind: "text-delta", blockId: id, text: reply });
+			transcript.apply({ kind: "turn-end", outcome: "done", usage: {} });
+		};
+		turn("m1", "One.");
+		turn("m2", "Two.");
+		turn("m3", "Three.");
+		const second = transcript.entries.find((entry) => entry.kind === "user" && entry.messageId === "m2");
+		if (!second) throw new Error("no second message");
+		expect(transcript.turnsFrom(second.id)).toEqual(["m2", "m3"]);
+		expect(transcript.before(second.id).map(entryText)).toEqual(["m1", "One.", "Turn done"]);
+		const through = transcript.throughTurnOf(second.id);
+		expect(through.entries.map(entryText)).toEqual(["m1", "One.", "Turn done", "m2", "Two.", "Turn done"]);
+		expect(through.next).toMatchObject({ messageId: "m3" });
+		expect(transcript.throughTurnOf(transcript.entries.length - 2).next).toBeUndefined();
+	});
+
+	it("begins with another transcript's rows as copies, numbered on from there", () => {
+		const earlier = new Transcript();
+		earlier.apply({ kind: "user-message", message: { text: "first", attachments: [] }, id: "m1" });
+		earlier.apply({ kind: "text-delta", blockId: "b", text: "One." });
+		earlier.settle();
+		const next = new Transcript();
+		next.adopt(earlier.entries);
+		next.apply({ kind: "user-message", message: { text: "second", attachments: [] }, id: "m2" });
+		expect(next.entries.map((entry) => [entry.id, entryText(entry)])).toEqual([
+			[1, "first"],
+			[2, "One."],
+			[3, "second"],
+		]);
+		expect(next.entries[0]).not.toBe(earlier.entries[0]);
+		expect(next.entries[0]).toMatchObject({ messageId: "m1" });
+	});
+
 	it("puts a tool's result on its card and settles permission questions", () => {
 		const transcript = new Transcript();
 		transcript.apply({ kind: "tool-call", toolUseId: "t1", toolName: "Bash", input: { command: "ls" } });

@@ -1,5 +1,6 @@
 import type { AgentEvent, AgentEventListener, AgentSession, PastSession } from "../../../src/agent/agent-session";
 import { MemoryPermissionRules } from "../../../src/agent/gate/permission-rules";
+import { MemoryJournalStore } from "../../../src/journal/memory-journal-store";
 import {
 	BRIDGE_OFF_MESSAGE,
 	createAgentEngine,
@@ -39,6 +40,15 @@ describe("createAgentEngine (the module the panel loads on first open)", () => {
 			message: "The Claude Code panel needs a vault on the local file system.",
 		});
 		expect(await engine.pastSessions()).toEqual([]);
+		await expect(engine.messageBefore("s", "m")).rejects.toThrow(/needs a vault on the local file system/);
+	});
+
+	it("offers to put back the notes of turns only while the bridge runs with its journal's undo", async () => {
+		expect(createAgentEngine(context({})).turnNotes?.()).toBeUndefined();
+		fixture = await startAssembledBridge({ journalStore: new MemoryJournalStore() });
+		const bridge = fixture.bridge;
+		const notes = createAgentEngine(context({ bridge: () => bridge })).turnNotes?.();
+		expect(await notes?.plan(["no-such-turn"])).toEqual({ restore: [], review: [], left: [] });
 	});
 
 	it("starts no session while the bridge is off: the panel's sessions run under its privacy rules and review", async () => {

@@ -40,6 +40,33 @@ describe("AgentTab", () => {
 		expect(parent.findAll("ccb-agent-mode")[0]?.value).toBe("acceptEdits");
 	});
 
+	it("begins a rewound conversation with its earlier rows and the message back in the box, going on from where it was rewound until a message is sent", async () => {
+		const app = await createIndexedApp({});
+		const session = new FakeAgentSession({ permissionMode: "default", resume: "s-1", resumeAt: "r-1" });
+		const tab = new AgentTab(new FakeElement() as unknown as HTMLElement, {
+			app: app as never,
+			session,
+			vault: new ObsidianPanelVault(app as never, () => ({ hidesPath: () => false, hidesFolder: () => false })),
+			permissionMode: "plan",
+			model: "",
+			exportFolder: () => "Exports",
+			onTitle: () => undefined,
+			earlier: [{ kind: "user", id: 9, text: "First", attachments: [], state: "sent", messageId: "m-1" }],
+			draft: "Second, to send again",
+			resumedAt: "r-1",
+		});
+		tab.load();
+		expect(tab.transcript.entries).toEqual([
+			{ kind: "user", id: 1, text: "First", attachments: [], state: "sent", messageId: "m-1" },
+		]);
+		expect(tab.input.textarea.value).toBe("Second, to send again");
+		expect(tab.displayTitle).toBe("First");
+		expect(tab.choices).toEqual({ model: "", permissionMode: "plan" });
+		expect(tab.pendingResumeAt).toBe("r-1");
+		tab.send("Second, changed", []);
+		expect(tab.pendingResumeAt).toBeUndefined();
+	});
+
 	it("sends the active note once, with the mentions, as attachments", async () => {
 		const { app, tab, session } = await tabOver();
 		const file = app.vault.getFileByPath("Notes/Plan.md");

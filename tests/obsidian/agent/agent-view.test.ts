@@ -1,10 +1,11 @@
 import type { WorkspaceLeaf as RealLeaf } from "obsidian";
 import { unreachableByKeyboard } from "../../helpers/keyboard-reach";
 import type { AgentEvent } from "../../../src/agent/agent-session";
+import { entryText } from "../../../src/agent/transcript/panel-transcript";
 import { AgentView, type AgentPanelHost } from "../../../src/obsidian/agent/agent-view";
 import { ObsidianPanelVault } from "../../../src/obsidian/agent/panel-vault";
 import { DEFAULT_AGENT_PANEL_SETTINGS, type AgentPanelSettings } from "../../../src/settings";
-import { App, Plugin, type FakeElement } from "../../__mocks__/obsidian";
+import { App, Modal, Plugin, type FakeElement } from "../../__mocks__/obsidian";
 import { FakeAgentEngine, type FakeAgentSession } from "../../helpers/fake-agent-engine";
 import { pollUntil } from "../../helpers/wait-until";
 
@@ -443,6 +444,133 @@ describe("the Claude Code panel", () => {
 		box.dispatch("keydown", { key: "Enter", shiftKey: false });
 		expect(box.value).toBe("/cost ");
 		expect(session().sent).toEqual([]);
+	});
+
+	/** Three turns in session "s-1": each message, then Claude's reply. */
+	async function threeTurns(): Promise<Panel & { click: (text: string, action: "rewind" | "fork") => void }> {
+		const panel = await openPanel();
+		panel.session().emit({ kind: "ready", sessionId: "s-1", slashCommands: [] });
+		for (const [message, reply] of [
+			["One", "First reply."],
+			["Two", "Second reply."],
+			["Three", "Third reply."],
+		] as const) {
+			panel.send(message);
+			panel.session().reply([reply]);
+		}
+		const click = (text: string, action: "rewind" | "fork"): void => {
+			const row = panel.rows().find((candidate) => candidate.findAll("ccb-agent-user-text")[0]?.text === text);
+			const button = row?.findAll(`ccb-agent-${action}`)[0];
+			if (!button) throw new Error(`no ${action} on "${text}"`);
+			button.dispatch("click");
+		};
+		return { ...panel, click };
+	}
+
+	const confirmation = (): Promise<Modal> =>
+		pollUntil(() => Modal.opened[Modal.opened.length - 1], "the rewind's question");
+	const words = (modal: Modal): string[] =>
+		(modal.contentEl as unknown as FakeElement).children.filter((child) => child.tag === "p").map((p) => p.text);
+	const press = (modal: Modal, cls: string): void =>
+		(modal.contentEl as unknown as FakeElement).findAll(cls)[0]?.dispatch("click");
+
+	it("Rewind here asks first, saying what it restores; then restores the notes of that turn and after, and goes on from before the message with its text back in the box", async () => {
+		const { engine, click, view, one } = await threeTurns();
+		const original = engine.latest;
+		const [, second, third] = original.messageIds;
+		engine.notes!.found = { restore: ["Plan.md", "Drafts/Chapter 1.md"], review: [], left: [] };
+		click("Two", "rewind");
+		const modal = await confirmation();
+		expect(words(modal)[0]).toBe("Restores 2 notes to how they were before this message: Plan, Chapter 1.");
+		expect(engine.notes?.planned).toEqual([[second, third]]);
+		expect(original.closed).toBe(false);
+		press(modal, "ccb-rewind-confirm-yes");
+		await pollUntil(() => (engine.sessions.length === 2 ? true : undefined), "the session going on");
+		await pollUntil(() => (view.activeTab?.session === engine.latest ? true : undefined), "the rewound tab");
+		expect(original.closed).toBe(true);
+		expect(engine.notes?.restored).toEqual([[second, third]]);
+		expect(engine.askedBefore).toEqual([`s-1/${second}`]);
+		expect(engine.latest.options).toMatchObject({ resume: "s-1", resumeAt: `before ${second}` });
+		expect(engine.latest.options.fork).toBeUndefined();
+		expect(view.sessions).toHaveLength(1);
+		expect(view.activeTab?.transcript.entries.map(entryText)).toEqual([
+			"One",
+			"First reply.",
+			"Turn done: 1,200 tokens in, 80 out · $0.0123",
+			"Rewound to before your message. Restored Plan, Chapter 1 to how they were then.",
+		]);
+		expect(one("ccb-agent-textarea").value).toBe("Two");
+		expect(view.activeTab?.pendingResumeAt).toBe(`before ${second}`);
+		// Restarted before a message was sent, the session still goes on from there, not from the CLI's last message.
+		await view.restartActiveSession();
+		expect(engine.latest.options).toMatchObject({ resume: "s-1", resumeAt: `before ${second}` });
+		expect(view.activeTab?.transcript.entries.map(entryText).slice(0, 2)).toEqual(["One", "First reply."]);
+	});
+
+	it("Cancel leaves the conversation and the notes as they are; a rewind while Claude works is refused with the reason", async () => {
+		const { engine, click, send, session, view } = await threeTurns();
+		click("Two", "rewind");
+		press(await confirmation(), "ccb-rewind-confirm-cancel");
+		expect(Modal.opened).toEqual([]);
+		send("Four");
+		click("One", "rewind");
+		expect(view.activeTab?.transcript.entries.at(-1)).toMatchObject({
+			kind: "notice",
+			text: "Claude is still working. Wait for the reply, or stop it, then rewind again.",
+		});
+		expect(Modal.opened).toEqual([]);
+		expect(engine.notes?.restored).toEqual([]);
+		expect(engine.sessions).toHaveLength(1);
+		expect(session().closed).toBe(false);
+		// A tab closed while its question was open is not rewound when the user then says yes.
+		session().reply(["Four done."]);
+		const closed = view.activeTab!;
+		const two = closed.transcript.entries.find((entry) => entry.kind === "user" && entry.text === "Two");
+		await view.newSession();
+		await view.closeTab(closed);
+		if (two?.kind !== "user" || two.messageId === undefined) throw new Error("no message Two");
+		const yes = await view.rewindNow(closed, { ...two, messageId: two.messageId }, ["m"], engine.notes);
+		expect(yes).toBeUndefined();
+		expect(engine.notes?.restored).toEqual([]);
+		expect(engine.sessions).toHaveLength(2);
+	});
+
+	it("rewinding to before the first message starts a new conversation", async () => {
+		const { engine, click } = await threeTurns();
+		engine.notes = undefined;
+		click("One", "rewind");
+		const modal = await confirmation();
+		expect(words(modal)[0]).toMatch(/^Notes are not restored: the activity journal is off/);
+		press(modal, "ccb-rewind-confirm-yes");
+		await pollUntil(() => (engine.sessions.length === 2 ? true : undefined), "the new conversation");
+		expect(engine.latest.options.resume).toBeUndefined();
+		expect(engine.latest.options.resumeAt).toBeUndefined();
+	});
+
+	it("Fork from here opens a new tab with the conversation through that turn; the original tab and session go on untouched", async () => {
+		const { engine, click, view } = await threeTurns();
+		const original = engine.latest;
+		const originalTab = view.activeTab;
+		const [first, second] = original.messageIds;
+		click("One", "fork");
+		await pollUntil(() => (engine.sessions.length === 2 ? true : undefined), "the fork");
+		expect(engine.latest.options).toMatchObject({ resume: "s-1", fork: true, resumeAt: `before ${second}` });
+		expect(view.sessions).toHaveLength(2);
+		expect(view.activeTab?.displayTitle).toBe("Fork: One");
+		expect(view.activeTab?.transcript.entries.map(entryText)).toEqual([
+			"One",
+			"First reply.",
+			"Turn done: 1,200 tokens in, 80 out · $0.0123",
+		]);
+		expect(view.activeTab?.transcript.entries[0]).toMatchObject({ messageId: first });
+		expect(original.closed).toBe(false);
+		expect(originalTab?.transcript.entries.filter((entry) => entry.kind === "user")).toHaveLength(3);
+		// Forking from the last turn copies the whole conversation: nothing to leave out.
+		view.activate(originalTab!);
+		click("Three", "fork");
+		await pollUntil(() => (engine.sessions.length === 3 ? true : undefined), "the second fork");
+		expect(engine.latest.options).toMatchObject({ resume: "s-1", fork: true });
+		expect(engine.latest.options.resumeAt).toBeUndefined();
 	});
 
 	it("says so in the panel when the engine cannot be loaded", async () => {

@@ -35,6 +35,34 @@ describe("drawEntry", () => {
 		expect(element.findAll("ccb-agent-queued")).toEqual([]);
 	});
 
+	it("offers Rewind here and Fork from here as buttons on a message the CLI took, none on one still queued", () => {
+		const asked: string[] = [];
+		const actions = {
+			rewind: (id: number) => void asked.push(`rewind ${id}`),
+			fork: (id: number) => void asked.push(`fork ${id}`),
+		};
+		const sent = draw(
+			{ kind: "user", id: 4, text: "Tighten the intro", attachments: [], state: "sent", messageId: "m4" },
+			actions,
+		).element;
+		const buttons = sent.findAll("ccb-agent-turn-actions")[0]?.children ?? [];
+		expect(buttons.map((button) => [button.tag, button.text])).toEqual([
+			["button", "Rewind here"],
+			["button", "Fork from here"],
+		]);
+		expect(buttons[0]?.attributes.get("aria-label")).toBe(
+			"Rewind here: go back to before this message and restore the notes Claude changed since",
+		);
+		buttons[0]?.dispatch("click");
+		buttons[1]?.dispatch("click");
+		expect(asked).toEqual(["rewind 4", "fork 4"]);
+		const queued = draw({ kind: "user", id: 5, text: "Later", attachments: [], state: "queued" }, actions).element;
+		expect(queued.findAll("ccb-agent-turn-actions")).toEqual([]);
+		// A panel that cannot rewind or fork offers neither.
+		const without = draw({ kind: "user", id: 6, text: "x", attachments: [], state: "sent", messageId: "m6" });
+		expect(without.element.findAll("ccb-agent-turn-actions")).toEqual([]);
+	});
+
 	it("draws a tool card folded, with its input and result once opened", () => {
 		const entry: TranscriptEntry = {
 			kind: "tool",

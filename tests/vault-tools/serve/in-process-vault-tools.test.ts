@@ -43,6 +43,18 @@ describe("InProcessVaultTools", () => {
 		expect(await slow).toMatchObject({ id: 1, result: { content: [{ text: "done" }] } });
 	});
 
+	it("tells its recorder the conversation turn a call came in with", async () => {
+		const { server, release } = slowServer();
+		release();
+		const seen: (string | undefined)[] = [];
+		const tools: InProcessVaultTools = new InProcessVaultTools(server, {
+			started: () => void seen.push(tools.turn),
+		});
+		await tools.handle("obsidian", call(1), "t-1");
+		await tools.handle("obsidian", call(2), "t-2");
+		expect(seen).toEqual(["t-1", "t-2"]);
+	});
+
 	it("a request to another server is answered that it does not run here; with no vault tools, none runs", async () => {
 		const { server } = slowServer();
 		expect(
