@@ -44,13 +44,15 @@ export function typedText(record: JsonRecord): string | undefined {
 	const message = record["message"];
 	if (!isJsonRecord(message)) return undefined;
 	const content = message["content"];
-	// The panel's own messages are the typed text, then the attachments it read as `document` blocks.
+	// The panel's own messages are the images sent, the typed text, then the attachments it read as `document` blocks.
 	const text =
 		typeof content === "string"
 			? content
 			: Array.isArray(content) &&
 				  content.every(
-						(block) => isJsonRecord(block) && (block["type"] === "text" || block["type"] === "document"),
+						(block) =>
+							isJsonRecord(block) &&
+							(block["type"] === "text" || block["type"] === "document" || block["type"] === "image"),
 				  )
 				? content
 						.flatMap((block) =>
@@ -106,11 +108,30 @@ export async function sessionHistory(folder: string, sessionId: string): Promise
 		const record = parseRecord(line);
 		if (record === undefined || record["isSidechain"] === true) return [];
 		const typed = typedText(record);
-		if (typed !== undefined) return [{ kind: "user-message", message: { text: typed, attachments: [] } }];
+		if (typed !== undefined) {
+			// The transcript keeps no image's name; the CLI's own copy is in its temporary folder.
+			const images = imageCount(record);
+			const message = {
+				text: typed,
+				attachments: [],
+				...(images > 0 && {
+					images: Array.from({ length: images }, (_, index) => ({ name: `Image ${index + 1}` })),
+				}),
+			};
+			return [{ kind: "user-message", message }];
+		}
 		if (record["type"] === "assistant") return mapper.map(withRecordIdAsMessageId(record));
 		if (record["type"] === "user") return mapper.map(record);
 		return [];
 	});
+}
+
+function imageCount(record: JsonRecord): number {
+	const message = record["message"];
+	const content = isJsonRecord(message) ? message["content"] : undefined;
+	return Array.isArray(content)
+		? content.filter((block) => isJsonRecord(block) && block["type"] === "image").length
+		: 0;
 }
 
 /** The CLI writes one record per content block under the same message id; the record's uuid tells blocks apart. */

@@ -9,7 +9,17 @@ import type {
 
 /** One row of a session's transcript, as the panel shows it. `id` is stable for the life of the transcript. */
 export type TranscriptEntry =
-	| { kind: "user"; id: number; text: string; attachments: readonly MessageAttachment[]; state: "queued" | "sent" }
+	| {
+			kind: "user";
+			id: number;
+			text: string;
+			attachments: readonly MessageAttachment[];
+			/** The names of the images sent with it. */
+			images?: readonly string[];
+			/** What did not go with it, and why (read at send time). */
+			notSent?: readonly string[];
+			state: "queued" | "sent";
+	  }
 	| { kind: "assistant"; id: number; blockId: string; text: string; streaming: boolean }
 	| {
 			kind: "tool";
@@ -56,7 +66,7 @@ export class Transcript {
 
 	/** A message the user sent while Claude was busy: shown as queued until the CLI takes it. */
 	queue(message: UserMessage): TranscriptChange {
-		return this.add({ kind: "user", id: 0, text: message.text, attachments: message.attachments, state: "queued" });
+		return this.add({ ...userRow(message), state: "queued" });
 	}
 
 	/** A line of the panel's own (the CLI is missing, the session ended …). */
@@ -72,16 +82,16 @@ export class Transcript {
 						entry.kind === "user" && entry.state === "queued" && entry.text === event.message.text,
 				);
 				if (queued) {
+					// What went is known now: the attachments read, the images sent and those that were not.
+					const row = userRow(event.message);
+					queued.attachments = row.attachments;
+					if (row.images) queued.images = row.images;
+					else delete queued.images;
+					if (row.notSent) queued.notSent = row.notSent;
 					queued.state = "sent";
 					return { added: [], changed: [queued] };
 				}
-				return this.add({
-					kind: "user",
-					id: 0,
-					text: event.message.text,
-					attachments: event.message.attachments,
-					state: "sent",
-				});
+				return this.add({ ...userRow(event.message), state: "sent" });
 			}
 			case "text-delta": {
 				const open = this.blocks.get(event.blockId);
@@ -180,6 +190,7 @@ export class Transcript {
 				return { ...this.notice("The session ended."), changed: this.closeBlocks() };
 			case "ready":
 			case "offers":
+			case "permission-mode":
 				return { added: [], changed: [] };
 		}
 	}
@@ -212,6 +223,19 @@ export class Transcript {
 		this.list.push(entry);
 		return { added: [entry], changed: [] };
 	}
+}
+
+/** A user's message as its row shows it (without its state). */
+function userRow(message: UserMessage): Omit<Extract<TranscriptEntry, { kind: "user" }>, "state"> {
+	const images = (message.images ?? []).map((image) => image.name);
+	return {
+		kind: "user",
+		id: 0,
+		text: message.text,
+		attachments: message.attachments,
+		...(images.length > 0 && { images }),
+		...(message.notSent !== undefined && message.notSent.length > 0 && { notSent: message.notSent }),
+	};
 }
 
 /** The text a filter matches an entry by: what the row shows. */
