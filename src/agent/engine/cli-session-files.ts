@@ -8,6 +8,7 @@
  */
 import { createReadStream } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
+import { homedir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import type { AgentEvent, PastSession } from "../agent-session";
@@ -17,6 +18,11 @@ import { isJsonRecord, type JsonRecord } from "../claude-cli/json-lines";
 
 const SLUG_LIMIT = 200;
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9-]*$/;
+
+/** The CLI's config folder for this environment: `$CLAUDE_CONFIG_DIR`, else `~/.claude`. */
+export function claudeConfigFolder(env: NodeJS.ProcessEnv): string {
+	return env["CLAUDE_CONFIG_DIR"] ?? join(env["HOME"] ?? env["USERPROFILE"] ?? homedir(), ".claude");
+}
 
 export function projectSlug(folder: string): string {
 	return folder.replace(/[^a-zA-Z0-9]/g, "-");
