@@ -4,6 +4,7 @@ import type {
 	AgentPermissionMode,
 	AgentSession,
 	MessageAttachment,
+	MessageImage,
 	OfferedModel,
 	ToolPermissionAnswer,
 } from "../../agent/agent-session";
@@ -105,11 +106,13 @@ export class AgentTab extends Component {
 		this.statusEl = this.el.createDiv({ cls: "ccb-agent-status" });
 		const scroll = this.el.createDiv({ cls: "ccb-agent-scroll" });
 		this.list = new TranscriptList(scroll, (element, entry) => drawEntry(element, entry, this.entryContext));
-		this.chip = this.addChild(new ContextChip(this.el, options.app, options.vault));
+		this.chip = this.addChild(
+			new ContextChip(this.el, options.app, options.vault, (images) => this.input.addImages(images)),
+		);
 		this.offerSlot = this.el.createDiv({ cls: "ccb-agent-offer-slot" });
 		const actions = this.el.createDiv({ cls: "ccb-agent-actions" });
 		this.input = this.addChild(
-			new MessageInput(this.el, options.vault, (text, mentions) => this.send(text, mentions)),
+			new MessageInput(this.el, options.vault, (text, mentions, images) => this.send(text, mentions, images)),
 		);
 		this.stopButton = this.button(actions, "Stop", "ccb-agent-stop", () => void this.stop());
 		this.registerDomEvent(scroll, "scroll", () => this.list.draw());
@@ -153,16 +156,16 @@ export class AgentTab extends Component {
 		return this.title === "" ? "New session" : this.title.length > 40 ? `${this.title.slice(0, 39)}…` : this.title;
 	}
 
-	/** Sends what the user typed with the chip's note and the mentions; shown as queued while Claude works. */
-	send(text: string, mentions: readonly string[]): void {
+	/** Sends what the user typed with the chip's note, the mentions and the images; shown as queued while Claude works. */
+	send(text: string, mentions: readonly string[], images: readonly MessageImage[] = []): void {
 		const context = this.chip.current();
 		const attachments: MessageAttachment[] = [
 			...(context ? [context] : []),
 			...mentions.filter((path) => path !== context?.path).map((path) => ({ path })),
 		];
-		const message = { text, attachments };
+		const message = { text, attachments, ...(images.length > 0 && { images }) };
 		if (this.title === "") {
-			this.title = text.split("\n")[0] ?? "";
+			this.title = text.split("\n")[0] || (images[0]?.name ?? "");
 			this.options.onTitle();
 		}
 		if (this.session.busy) this.applyChange(this.transcript.queue(message));

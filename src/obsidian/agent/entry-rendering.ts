@@ -27,13 +27,21 @@ export function drawEntry(element: HTMLElement, entry: TranscriptEntry, context:
 			if (entry.state === "queued")
 				box.createDiv({ cls: "ccb-agent-queued", text: "Queued: sent when Claude finishes" });
 			box.createDiv({ cls: "ccb-agent-user-text", text: entry.text });
-			if (entry.attachments.length > 0) {
+			const images = entry.images ?? [];
+			if (entry.attachments.length > 0 || images.length > 0) {
 				const attached = box.createDiv({ cls: "ccb-agent-attachments" });
 				for (const attachment of entry.attachments) {
 					const lines = attachment.lines ? ` (lines ${attachment.lines.from}–${attachment.lines.to})` : "";
 					attached.createSpan({ cls: "ccb-agent-attachment", text: `${attachment.path}${lines}` });
 				}
+				for (const name of images)
+					attached.createSpan({
+						cls: ["ccb-agent-attachment", "ccb-agent-attachment-image"],
+						text: `Image: ${name}`,
+					});
 			}
+			for (const reason of entry.notSent ?? [])
+				box.createDiv({ cls: "ccb-agent-not-sent", text: `Not sent: ${reason}` });
 			return;
 		}
 		case "assistant":
