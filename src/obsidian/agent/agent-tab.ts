@@ -18,6 +18,7 @@ import { sessionTitle } from "../../agent/transcript/tool-words";
 import { describeError } from "../../shared/describe-error";
 import { ContextChip } from "./context-chip";
 import { drawEntry, type EntryContext } from "./entry-rendering";
+import type { PlanEdit } from "./plan-card";
 import { MessageInput } from "./message-input";
 import type { PanelVault } from "./panel-vault";
 import { exportSession } from "./session-export";
@@ -71,6 +72,8 @@ export class AgentTab extends Component {
 	private shownBusy = false;
 	private readonly expanded = new Set<number>();
 	private readonly answers = new Map<string, ToolPermissionAnswer>();
+	/** The user's work on plan cards, kept for the session: a card is redrawn as it scrolls by. */
+	private readonly planEdits = new Map<string, PlanEdit>();
 	private readonly stopButton: HTMLButtonElement;
 	private readonly modelSelect: HTMLSelectElement;
 	private readonly modeSelect: HTMLSelectElement;
@@ -214,6 +217,9 @@ export class AgentTab extends Component {
 			);
 		}
 		if (event.kind === "permission-settled") this.answers.delete(event.id);
+		// The CLI left plan mode (a plan was approved): the picker shows the mode it runs in now.
+		if (event.kind === "permission-mode" && PERMISSION_MODES.some((choice) => choice.mode === event.mode))
+			this.modeSelect.value = event.mode;
 		this.applyChange(this.transcript.apply(event));
 		this.updateBusy();
 	}
@@ -287,12 +293,22 @@ export class AgentTab extends Component {
 			answer: (requestId, answer) => {
 				this.answers.set(requestId, answer);
 				this.session.answerPermission(requestId, answer);
-				const entry = this.transcript.entries.find(
-					(candidate) => candidate.kind === "permission" && candidate.request.id === requestId,
-				);
-				if (entry) this.list.update(entry);
+				this.redrawPermission(requestId);
 			},
+			planEdit: (requestId) => {
+				const edit = this.planEdits.get(requestId) ?? { editing: false, focus: false };
+				this.planEdits.set(requestId, edit);
+				return edit;
+			},
+			redrawPermission: (requestId) => this.redrawPermission(requestId),
 		};
+	}
+
+	private redrawPermission(requestId: string): void {
+		const entry = this.transcript.entries.find(
+			(candidate) => candidate.kind === "permission" && candidate.request.id === requestId,
+		);
+		if (entry) this.list.update(entry);
 	}
 
 	private notice(error: unknown): void {

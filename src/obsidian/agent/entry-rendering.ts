@@ -1,10 +1,11 @@
 import type { ShellCommandFacts, ToolPermissionAnswer } from "../../agent/agent-session";
 import { usageLine, type TranscriptEntry } from "../../agent/transcript/panel-transcript";
 import { toolErrorWords, toolWords, type ToVaultPath, type ToolWords } from "../../agent/transcript/tool-words";
-import { renderReply, type ReplyLinks } from "./reply-rendering";
+import { drawPlanCard, type PlanCardContext } from "./plan-card";
+import { renderReply } from "./reply-rendering";
 
 /** What a row needs from its tab: links, the tool cards' open state, and the way to answer a permission question. */
-export interface EntryContext extends ReplyLinks {
+export interface EntryContext extends PlanCardContext {
 	isExpanded(id: number): boolean;
 	toggleExpanded(id: number): void;
 	/** The answer given in this panel, while the session has not settled the question yet. */
@@ -55,7 +56,8 @@ export function drawEntry(element: HTMLElement, entry: TranscriptEntry, context:
 			drawToolCard(element, entry, context);
 			return;
 		case "permission":
-			drawPermissionCard(element, entry, context);
+			if (entry.request.toolName === "ExitPlanMode") drawPlanCard(element, entry, context);
+			else drawPermissionCard(element, entry, context);
 			return;
 		case "usage":
 			element.createDiv({
