@@ -16,8 +16,11 @@ const MAIN_JS_BUDGET_BYTES = 384_585;
  * the panel's own reading of attachments, inert exports, the shell sandbox and the journal's seal: 110.7 KB measured.
  * Issue 28 (the panel in the writer's words: tool calls as sentences with note links, an edit's review state on its
  * card, gate reasons in words, commands and models offered from the CLI's first answer, a send button): 119.2 KB.
+ * Issue 30, images and plan approval (the image tray and its refusals, images read through the boundary and checked
+ * by signature, the plan card with its editor, the plan folder the gate lets Claude write in plan mode): 134.2 KB
+ * measured (from 120.4 KB).
  */
-const AGENT_PANEL_BUDGET_BYTES = 122_000;
+const AGENT_PANEL_BUDGET_BYTES = 136_000;
 
 /**
  * The agent panel's modules: its engine and gate (`src/agent/`), its view (`src/obsidian/agent/`), its wiring, and
