@@ -25,9 +25,29 @@ export interface MessageAttachment {
 	lines?: { from: number; to: number };
 }
 
-/** A block of a user message's content as the Messages API takes it (the CLI passes `document` blocks through untouched). */
+/**
+ * An image the user attached to a message: a file of the vault, read when the message is sent through the privacy
+ * boundary, or bytes from no vault file (pasted, or dropped from outside the vault). An image of a past session's
+ * message has neither: only its name is known.
+ */
+export interface MessageImage {
+	/** The file's name: the chip's label and the thumbnail's alt text. */
+	name: string;
+	/** Vault path. */
+	path?: string;
+	bytes?: Uint8Array;
+}
+
+/** The image types the Messages API reads. */
+export type ImageMediaType = "image/png" | "image/jpeg" | "image/gif" | "image/webp";
+
+/**
+ * A block of a user message's content as the Messages API takes it (the CLI passes `document` blocks through
+ * untouched, and `image` blocks on, scaled or re-encoded when the API would refuse them).
+ */
 export type PromptBlock =
 	| { type: "text"; text: string }
+	| { type: "image"; source: { type: "base64"; media_type: ImageMediaType; data: string } }
 	| {
 			type: "document";
 			title: string;
@@ -42,6 +62,10 @@ export type PromptContent = string | readonly PromptBlock[];
 export interface UserMessage {
 	text: string;
 	attachments: readonly MessageAttachment[];
+	/** Images sent with the message. */
+	images?: readonly MessageImage[];
+	/** What the user attached that did not go with the message, and why, in their words (read at send time). */
+	notSent?: readonly string[];
 	/**
 	 * What the CLI receives, once the panel read the attachments through the privacy boundary (`AttachingSession`);
 	 * without it the CLI receives the typed text alone, its `@` mentions made inert (see `mention-text.ts`).
@@ -63,6 +87,8 @@ export interface ToolPermissionRequest {
 	shell?: ShellCommandFacts;
 	/** The answers the user may give; absent: once, for this session, and always. */
 	scopes?: readonly PermissionScope[];
+	/** Claude asks to leave plan mode: the plan it asks the user to approve (Markdown), which the user may edit. */
+	plan?: string;
 }
 
 /** How long an "allow" answer holds. */
@@ -85,8 +111,9 @@ export interface ShellCommandFacts {
 	tagPrivateReadable?: boolean;
 }
 
-/** The user's answer to a `ToolPermissionRequest`. */
-export type ToolPermissionAnswer = { kind: "allow"; scope: PermissionScope } | { kind: "deny"; reason?: string };
+/** The user's answer to a `ToolPermissionRequest`; `plan`: the plan as the user approved it, when they changed it. */
+export type ToolPermissionAnswer =
+	{ kind: "allow"; scope: PermissionScope; plan?: string } | { kind: "deny"; reason?: string };
 
 /** A slash command the CLI offers. */
 export interface OfferedCommand {
@@ -129,6 +156,8 @@ export type AgentEvent =
 	| { kind: "tool-result"; toolUseId: string; isError: boolean; text: string }
 	/** Claude asks to use a tool; the panel answers with `answerPermission`. */
 	| { kind: "permission-request"; request: ToolPermissionRequest }
+	/** The CLI changed its permission mode itself (an approved plan leaves plan mode). */
+	| { kind: "permission-mode"; mode: string }
 	/** A permission request was settled (answered by the user, by a rule, or withdrawn). */
 	| { kind: "permission-settled"; id: string; outcome: "allowed" | "denied" }
 	/** An edit Claude proposed with `toolUseId` waits in the review for the user's decision. */
@@ -224,6 +253,8 @@ export interface ToolUseRequest {
 	input: Readonly<Record<string, unknown>>;
 	/** The folder the CLI runs the tool in (its shell keeps the folder a command moved to), when it said. */
 	cwd?: string;
+	/** The CLI's permission mode when it asked (its PreToolUse hook says), e.g. "plan". */
+	permissionMode?: string;
 }
 
 /** What the CLI is told: run the tool (with this input, possibly changed by the user), or do not, and why. */

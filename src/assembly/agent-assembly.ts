@@ -1,6 +1,7 @@
 import type { InProcessMcpServers } from "../agent/agent-session";
 import type { AttachmentResolver } from "../agent/engine/attachment-resolver";
 import { PanelToolGate, type ShellSandboxState } from "../agent/gate/panel-tool-gate";
+import type { PlanFolder } from "../agent/gate/plan-folder";
 import { PrivacyGateVault } from "../agent/gate/privacy-gate-vault";
 import type { PermissionRules } from "../agent/gate/permission-rules";
 import type { EditReview } from "../review/edit-proposal";
@@ -26,6 +27,8 @@ export interface AgentAssemblyOptions {
 	index?: VaultIndex;
 	/** Whether this session's shell commands run in the sandbox (known once its guard is decided). Default: no sandbox. */
 	shellSandbox?: () => ShellSandboxState;
+	/** The CLI's plans folder, where Claude writes its plan while the session plans. None: such a write is refused. */
+	planFolder?: PlanFolder;
 }
 
 /** The MCP servers of one CLI session: end them with the session. */
@@ -78,6 +81,7 @@ export function assembleAgent(
 		rules: options.rules,
 		inProcessServers: () => (bridge.vaultTools ? [PANEL_VAULT_TOOLS_SERVER] : []),
 		...(options.shellSandbox ? { shellSandbox: options.shellSandbox } : {}),
+		...(options.planFolder ? { planFolder: options.planFolder } : {}),
 		// The CLI writes outside the root's cache: its result is read from disk.
 		...(bridge.activity
 			? {

@@ -639,6 +639,13 @@ export class Vault extends Events {
 		const bytes = Buffer.from(this.contents.get(file.path) ?? "", "utf8");
 		return Promise.resolve(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
 	}
+	/**
+	 * obsidian.d.ts `getResourcePath`: "Returns an URI for the browser engine to use, for example to embed an image."
+	 * Obsidian's desktop answers `app://<id>/<absolute path>?<mtime>`; the fake names the file the same way.
+	 */
+	getResourcePath(file: TFile): string {
+		return `app://local/${this.adapter.getBasePath()}/${file.path}?${file.stat.mtime}`;
+	}
 	/** obsidian.d.ts `modifyBinary`: the fake keeps text, so the bytes are stored as UTF-8 (invalid bytes become U+FFFD). */
 	modifyBinary(file: TFile, data: ArrayBuffer): Promise<void> {
 		return this.modify(file, new TextDecoder().decode(data));

@@ -1,6 +1,7 @@
 /**
  * What the CLI prints in stream-json mode (2.1.330), turned into the panel's events:
  * - `system`/`init` → ready (session id, model, slash commands, version);
+ * - `system`/`status` with a `permissionMode` → permission-mode (the CLI left plan mode when a plan was approved);
  * - `stream_event` text deltas → text-delta, one `blockId` per message and content block;
  * - `assistant` → tool-call per `tool_use` block (and its text, when no delta streamed it);
  * - `user` with `tool_result` blocks → tool-result;
@@ -20,7 +21,7 @@ export class CliEventMapper {
 		if (message["parent_tool_use_id"] !== undefined && message["parent_tool_use_id"] !== null) return [];
 		switch (message["type"]) {
 			case "system":
-				return message["subtype"] === "init" ? this.ready(message) : [];
+				return message["subtype"] === "init" ? this.ready(message) : modeChange(message);
 			case "stream_event":
 				return this.streamEvent(message);
 			case "assistant":
@@ -105,6 +106,11 @@ export class CliEventMapper {
 			return [];
 		});
 	}
+}
+
+function modeChange(message: JsonRecord): AgentEvent[] {
+	const mode = message["subtype"] === "status" ? stringField(message, "permissionMode") : undefined;
+	return mode === undefined ? [] : [{ kind: "permission-mode", mode }];
 }
 
 function toolResults(message: JsonRecord): AgentEvent[] {

@@ -8,6 +8,7 @@
  */
 import { createReadStream } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
+import { homedir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import type { AgentEvent, PastSession } from "../agent-session";
@@ -17,6 +18,11 @@ import { isJsonRecord, type JsonRecord } from "../claude-cli/json-lines";
 
 const SLUG_LIMIT = 200;
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9-]*$/;
+
+/** The CLI's config folder for this environment: `$CLAUDE_CONFIG_DIR`, else `~/.claude`. */
+export function claudeConfigFolder(env: NodeJS.ProcessEnv): string {
+	return env["CLAUDE_CONFIG_DIR"] ?? join(env["HOME"] ?? env["USERPROFILE"] ?? homedir(), ".claude");
+}
 
 export function projectSlug(folder: string): string {
 	return folder.replace(/[^a-zA-Z0-9]/g, "-");
@@ -44,13 +50,15 @@ export function typedText(record: JsonRecord): string | undefined {
 	const message = record["message"];
 	if (!isJsonRecord(message)) return undefined;
 	const content = message["content"];
-	// The panel's own messages are the typed text, then the attachments it read as `document` blocks.
+	// The panel's own messages are the images sent, the typed text, then the attachments it read as `document` blocks.
 	const text =
 		typeof content === "string"
 			? content
 			: Array.isArray(content) &&
 				  content.every(
-						(block) => isJsonRecord(block) && (block["type"] === "text" || block["type"] === "document"),
+						(block) =>
+							isJsonRecord(block) &&
+							(block["type"] === "text" || block["type"] === "document" || block["type"] === "image"),
 				  )
 				? content
 						.flatMap((block) =>
@@ -105,14 +113,20 @@ export async function sessionHistory(folder: string, sessionId: string): Promise
 	const mapper = new CliEventMapper();
 	return currentBranch(await sessionRecords(folder, sessionId)).flatMap((record): AgentEvent[] => {
 		const typed = typedText(record);
-		if (typed !== undefined)
+		if (typed !== undefined) {
+			// The transcript keeps no image's name; the CLI's own copy is in its temporary folder.
+			const images = imageCount(record);
+			const message = {
+				text: typed,
+				attachments: [],
+				...(images > 0 && {
+					images: Array.from({ length: images }, (_, index) => ({ name: `Image ${index + 1}` })),
+				}),
+			};
 			return [
-				{
-					kind: "user-message",
-					message: { text: typed, attachments: [] },
-					...(typeof record["uuid"] === "string" && { id: record["uuid"] }),
-				},
+				{ kind: "user-message", message, ...(typeof record["uuid"] === "string" && { id: record["uuid"] }) },
 			];
+		}
 		if (record["type"] === "assistant") return mapper.map(withRecordIdAsMessageId(record));
 		if (record["type"] === "user") return mapper.map(record);
 		return [];
@@ -169,6 +183,14 @@ function recordsById(records: readonly JsonRecord[]): Map<string, JsonRecord> {
 function parentOf(record: JsonRecord): string | undefined {
 	const parent = record["parentUuid"] ?? record["logicalParentUuid"];
 	return typeof parent === "string" ? parent : undefined;
+}
+
+function imageCount(record: JsonRecord): number {
+	const message = record["message"];
+	const content = isJsonRecord(message) ? message["content"] : undefined;
+	return Array.isArray(content)
+		? content.filter((block) => isJsonRecord(block) && block["type"] === "image").length
+		: 0;
 }
 
 /** The CLI writes one record per content block under the same message id; the record's uuid tells blocks apart. */

@@ -35,11 +35,22 @@ export function promptText(message: UserMessage): PromptContent {
 	return message.prompt ?? neutraliseMentions(message.text);
 }
 
-/** The typed text, then one document per attachment; the typed text alone when nothing is attached. */
-export function promptContent(text: string, attachments: readonly ResolvedAttachment[]): PromptContent {
+/**
+ * The images (before the words, as the Messages API advises), the typed text, then one document per attachment; the
+ * typed text alone when nothing is attached. An empty text makes no block (the API refuses an empty one).
+ */
+export function promptContent(
+	text: string,
+	attachments: readonly ResolvedAttachment[],
+	images: readonly PromptBlock[] = [],
+): PromptContent {
 	const typed = neutraliseMentions(text);
-	if (attachments.length === 0) return typed;
-	return [{ type: "text", text: typed }, ...attachments.map(attachmentBlock)];
+	if (attachments.length === 0 && images.length === 0) return typed;
+	return [
+		...images,
+		...(typed.trim() === "" ? [] : [{ type: "text" as const, text: typed }]),
+		...attachments.map(attachmentBlock),
+	];
 }
 
 function attachmentBlock(attachment: ResolvedAttachment): PromptBlock {

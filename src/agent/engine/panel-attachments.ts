@@ -1,6 +1,7 @@
-import { readdir, stat } from "node:fs/promises";
+import { readdir, readFile, stat } from "node:fs/promises";
 import type { MessageAttachment } from "../agent-session";
-import type { AttachmentResolver, ResolvedAttachment } from "./attachment-resolver";
+import type { AttachmentResolver, ResolvedAttachment, ResolvedImage } from "./attachment-resolver";
+import { imageBytesRefusal, MAX_IMAGE_BYTES } from "./image-content";
 import type { VaultPrivacy } from "../../vault/privacy/vault-privacy";
 import { VaultPathError, type VaultLocation } from "../../vault/vault-paths";
 
@@ -23,6 +24,8 @@ export interface PanelAttachmentsPorts {
 	list?: (absoluteFolder: string) => Promise<FolderEntry[]>;
 	/** Reads a file's text (undefined when there is none); handed to the boundary's reader, which never reads a private file. */
 	readText: (absolutePath: string) => Promise<string | undefined>;
+	/** Reads a file's bytes (an image), through the same boundary; default: from disk. */
+	readBytes?: (absolutePath: string) => Promise<Uint8Array | undefined>;
 }
 
 /**
@@ -36,6 +39,7 @@ export class PanelAttachments implements AttachmentResolver {
 	private readonly entry: (absolutePath: string) => Promise<DiskEntry>;
 	private readonly list: (absoluteFolder: string) => Promise<FolderEntry[]>;
 	private readonly readPublicText: (absolutePath: string) => Promise<string | undefined>;
+	private readonly readPublicBytes: (absolutePath: string) => Promise<Uint8Array | undefined>;
 
 	constructor(
 		private readonly privacy: VaultPrivacy,
@@ -44,6 +48,24 @@ export class PanelAttachments implements AttachmentResolver {
 		this.entry = ports.entry ?? diskEntry;
 		this.list = ports.list ?? folderEntries;
 		this.readPublicText = privacy.textReader(ports.readText);
+		this.readPublicBytes = privacy.fileReader(ports.readBytes ?? bytesIfExists);
+	}
+
+	/**
+	 * An image of the vault, judged as a note is (`VaultPrivacy.hides`: folders, hidden, where a link leads) and read
+	 * by the boundary's reader; a private one is refused without being read, and so is one too large to send.
+	 */
+	async resolveImage(path: string): Promise<ResolvedImage> {
+		const location = this.locate(path);
+		if (location === undefined) return { kind: "refused", refusal: "missing" };
+		if (this.privacy.hides(location)) return { kind: "refused", refusal: "private" };
+		const entry = await this.entry(location.absolute);
+		if (entry.kind !== "file") return { kind: "refused", refusal: "missing" };
+		if (entry.size > MAX_IMAGE_BYTES) return { kind: "refused", refusal: "too-large", size: entry.size };
+		const bytes = await this.readPublicBytes(location.absolute);
+		if (bytes === undefined) return { kind: "refused", refusal: "missing" };
+		const refusal = imageBytesRefusal(bytes);
+		return refusal === undefined ? { kind: "image", bytes } : { kind: "refused", refusal, size: bytes.byteLength };
 	}
 
 	async resolve(attachment: MessageAttachment): Promise<ResolvedAttachment | undefined> {
@@ -99,6 +121,14 @@ export class PanelAttachments implements AttachmentResolver {
 			if (error instanceof VaultPathError) return undefined;
 			throw error;
 		}
+	}
+}
+
+async function bytesIfExists(absolutePath: string): Promise<Uint8Array | undefined> {
+	try {
+		return new Uint8Array(await readFile(absolutePath));
+	} catch {
+		return undefined;
 	}
 }
 

@@ -1,7 +1,5 @@
 /** The agent engine of one vault: Claude Code sessions run in the vault root, and the CLI's own transcripts. */
 import { realpathSync } from "node:fs";
-import { homedir } from "node:os";
-import { join } from "node:path";
 import type {
 	AgentEngine,
 	AgentEvent,
@@ -19,7 +17,7 @@ import { spawnCli, type CliProcess, type CliProcessEvents } from "../claude-cli/
 import { deferredCliProcess } from "../claude-cli/deferred-cli-process";
 import { UNTRUSTED_GUARD, type SessionGuard } from "./session-guard";
 import { StreamJsonSession } from "./stream-json-session";
-import { messageBefore, pastSessions, sessionHistory, transcriptFolder } from "./cli-session-files";
+import { claudeConfigFolder, messageBefore, pastSessions, sessionHistory, transcriptFolder } from "./cli-session-files";
 
 export interface StreamJsonEngineOptions {
 	/** The vault's folder: every session's working folder. */
@@ -136,8 +134,7 @@ export class StreamJsonEngine implements AgentEngine {
 	/** The CLI names the folder after its working folder as the system reports it (symbolic links resolved). */
 	private transcripts(): Promise<string | undefined> {
 		const env = this.env();
-		const configDir = env["CLAUDE_CONFIG_DIR"] ?? join(env["HOME"] ?? env["USERPROFILE"] ?? homedir(), ".claude");
-		return transcriptFolder(configDir, realPath(this.options.vaultRoot));
+		return transcriptFolder(claudeConfigFolder(env), realPath(this.options.vaultRoot));
 	}
 }
 

@@ -61,6 +61,13 @@ const PRE_TOOL_USE_HOOKS = {
 	],
 };
 
+/**
+ * Tools the hook leaves to the CLI's permission request (`can_use_tool`), where the gate decides them: the CLI reads
+ * the plan again from its file after a hook's answer, so a plan the user edited before approving it takes only as
+ * the answer to that request (measured with 2.1.330; the CLI always asks about ExitPlanMode after a hook's "ask").
+ */
+const DECIDED_IN_PERMISSION_REQUEST: ReadonlySet<string> = new Set(["ExitPlanMode"]);
+
 export class StreamJsonSession implements AgentSession {
 	private readonly listeners = new Set<AgentEventListener>();
 	private readonly mapper = new CliEventMapper();
@@ -269,7 +276,16 @@ export class StreamJsonSession implements AgentSession {
 		const given = request["tool_use_id"] ?? hookInput["tool_use_id"];
 		const toolUseId = typeof given === "string" ? given : undefined;
 		const cwd = typeof hookInput["cwd"] === "string" ? hookInput["cwd"] : undefined;
-		const decision = await this.decide(toolName, input, toolUseId, signal, cwd);
+		const mode = typeof hookInput["permission_mode"] === "string" ? hookInput["permission_mode"] : undefined;
+		if (DECIDED_IN_PERMISSION_REQUEST.has(toolName))
+			return {
+				hookSpecificOutput: {
+					hookEventName: "PreToolUse",
+					permissionDecision: "ask",
+					permissionDecisionReason: "The Obsidian agent panel asks the user.",
+				},
+			};
+		const decision = await this.decide(toolName, input, toolUseId, signal, { cwd, permissionMode: mode });
 		if (decision.behavior === "allow" && toolUseId !== undefined) this.hookAllowed.set(toolUseId, decision);
 		return {
 			hookSpecificOutput: {
@@ -290,14 +306,15 @@ export class StreamJsonSession implements AgentSession {
 		input: JsonRecord,
 		toolUseId: string | undefined,
 		signal: AbortSignal,
-		cwd?: string,
+		where: { cwd?: string | undefined; permissionMode?: string | undefined } = {},
 	): Promise<ToolUseDecision> {
 		try {
 			const request = {
 				toolName,
 				input,
 				...(toolUseId !== undefined && { toolUseId }),
-				...(cwd !== undefined && { cwd }),
+				...(where.cwd !== undefined && { cwd: where.cwd }),
+				...(where.permissionMode !== undefined && { permissionMode: where.permissionMode }),
 			};
 			return await this.ports.gate.decide(request, this.askingSession(signal), signal);
 		} catch (error) {

@@ -12,6 +12,7 @@ import { FILE_MISSING } from "./cli-edit";
 import { FILE_WRITE_TOOLS, FileWriteGate } from "./file-write-gate";
 import type { WriteJournal } from "../../journal/journal-writer";
 import type { GateVault } from "./gate-ports";
+import type { PlanFolder } from "./plan-folder";
 import { ruleFor, ruleMatches, type PermissionRule, type PermissionRules } from "./permission-rules";
 import { toolUseSummary } from "./tool-use-summary";
 
@@ -51,8 +52,19 @@ const BOOKKEEPING: ReadonlySet<string> = new Set([
 	"CronList",
 ]);
 
-/** Questions whose answer holds for this one use only: leaving plan mode is approved plan by plan. */
-const ASKED_EACH_TIME: ReadonlySet<string> = new Set(["ExitPlanMode"]);
+/**
+ * Claude asks to leave plan mode; the CLI puts the plan (read from its plan file) in the tool's input as `plan`. It is
+ * asked every time, never remembered: a plan is approved plan by plan.
+ */
+const EXIT_PLAN_MODE = "ExitPlanMode";
+
+/** The tools Claude uses on its plan file while it plans, and the argument naming the file. */
+const PLAN_FILE_TOOLS: ReadonlyMap<string, string> = new Map([
+	["Write", "file_path"],
+	["Edit", "file_path"],
+	["MultiEdit", "file_path"],
+	["Read", "file_path"],
+]);
 
 const ALL_SCOPES: readonly PermissionScope[] = ["once", "session", "always"];
 const ONCE_ONLY: readonly PermissionScope[] = ["once"];
@@ -69,6 +81,8 @@ export interface PanelToolGateOptions {
 	 * why). Only then may a rule (for this session, or always) let a shell command run unasked. Default: no sandbox.
 	 */
 	shellSandbox?: () => ShellSandboxState;
+	/** The CLI's plans folder: in plan mode, Claude writes its plan there unasked (see `PlanFolder`). None: it is asked. */
+	planFolder?: PlanFolder;
 }
 
 /** `tagPrivateReadable`: the sandbox holds the private folders out, not the notes private by a tag (there are some). */
@@ -100,6 +114,8 @@ export class PanelToolGate implements ToolGate {
 		const { toolName } = request;
 		if (this.options.inProcessServers().some((server) => toolName.startsWith(`mcp__${server}__`)))
 			return allow(request);
+		if (await this.isPlanFileUse(request)) return allow(request);
+		if (toolName === EXIT_PLAN_MODE) return this.ask(request, session, ONCE_ONLY);
 		if (FILE_WRITE_TOOLS.includes(toolName))
 			return this.writes.decide(request, session.sessionId, signal, session.reviewing, session.turn);
 		if (SHELL_TOOLS.has(toolName)) return this.askShell(request, session);
@@ -125,6 +141,19 @@ export class PanelToolGate implements ToolGate {
 			if (located.kind === "visible" && !this.options.vault.mayHoldPrivate(located.path)) return allow(request);
 		}
 		return this.ask(request, session, ALL_SCOPES);
+	}
+
+	/**
+	 * Claude writes or reads its plan file while the session plans: the CLI's own file outside the vault, which the
+	 * CLI lets it write in plan mode and nothing else (a path inside the vault is never one: it goes to review).
+	 */
+	private async isPlanFileUse(request: ToolUseRequest): Promise<boolean> {
+		const argument = PLAN_FILE_TOOLS.get(request.toolName);
+		const given = argument === undefined ? undefined : request.input[argument];
+		if (request.permissionMode !== "plan" || this.options.planFolder === undefined || typeof given !== "string")
+			return false;
+		if ((await this.options.vault.locate(given)).kind !== "outside") return false;
+		return this.options.planFolder.holds(given);
 	}
 
 	/**
@@ -173,11 +202,12 @@ export class PanelToolGate implements ToolGate {
 		scopes: readonly PermissionScope[],
 		shell?: ShellCommandFacts,
 	): Promise<ToolUseDecision> {
-		const remembered = !ASKED_EACH_TIME.has(request.toolName) && scopes.length > 1;
+		const remembered = scopes.length > 1;
 		if (remembered) {
 			const allowed = [...(await this.options.rules.list()), ...(this.sessionRules.get(session) ?? [])];
 			if (allowed.some((rule) => ruleMatches(rule, request))) return allow(request);
 		}
+		const plan = request.toolName === EXIT_PLAN_MODE ? request.input["plan"] : undefined;
 		const answer: ToolPermissionAnswer = await session.ask({
 			id: `permission-${this.nextRequest++}`,
 			...(request.toolUseId !== undefined && { toolUseId: request.toolUseId }),
@@ -186,16 +216,9 @@ export class PanelToolGate implements ToolGate {
 			summary: toolUseSummary(request),
 			...(shell !== undefined && { shell }),
 			...(scopes !== ALL_SCOPES && { scopes }),
+			...(typeof plan === "string" && { plan }),
 		});
-		if (answer.kind === "deny") {
-			return {
-				behavior: "deny",
-				message:
-					answer.reason !== undefined && answer.reason.trim() !== ""
-						? `The user denied this use of ${request.toolName}: ${answer.reason.trim()}`
-						: `The user denied this use of ${request.toolName}.`,
-			};
-		}
+		if (answer.kind === "deny") return { behavior: "deny", message: denial(request.toolName, answer.reason) };
 		if (!scopes.includes(answer.scope))
 			return {
 				behavior: "deny",
@@ -209,8 +232,24 @@ export class PanelToolGate implements ToolGate {
 			rules.push(ruleFor(request));
 			this.sessionRules.set(session, rules);
 		}
+		// The CLI takes a changed plan from the answer's input: it saves it to the plan file and tells Claude that this
+		// is the approved plan, edited by the user (measured with 2.1.330; an unchanged one is read from the file).
+		if (request.toolName === EXIT_PLAN_MODE && answer.plan !== undefined && answer.plan !== plan)
+			return { behavior: "allow", updatedInput: { ...request.input, plan: answer.plan } };
 		return allow(request);
 	}
+}
+
+/** What Claude reads when the user says no: for a plan, that they want it to keep planning, and what to change. */
+function denial(toolName: string, reason: string | undefined): string {
+	const given = reason?.trim() ?? "";
+	if (toolName === EXIT_PLAN_MODE)
+		return given === ""
+			? "The user did not approve the plan yet: keep planning, and ask them what to change if it is not clear."
+			: `The user did not approve the plan yet and wants you to keep planning: ${given}`;
+	return given === ""
+		? `The user denied this use of ${toolName}.`
+		: `The user denied this use of ${toolName}: ${given}`;
 }
 
 function allow(request: ToolUseRequest): ToolUseDecision {

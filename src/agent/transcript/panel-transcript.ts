@@ -14,6 +14,10 @@ export type TranscriptEntry =
 			id: number;
 			text: string;
 			attachments: readonly MessageAttachment[];
+			/** The names of the images sent with it. */
+			images?: readonly string[];
+			/** What did not go with it, and why (read at send time). */
+			notSent?: readonly string[];
 			state: "queued" | "sent";
 			/** The message's id in the CLI's record of the conversation (the turn it begins), once it was handed over. */
 			messageId?: string;
@@ -66,7 +70,7 @@ export class Transcript {
 
 	/** A message the user sent while Claude was busy: shown as queued until the CLI takes it. */
 	queue(message: UserMessage): TranscriptChange {
-		return this.add({ kind: "user", id: 0, text: message.text, attachments: message.attachments, state: "queued" });
+		return this.add({ ...userRow(message), state: "queued" });
 	}
 
 	/** A line of the panel's own (the CLI is missing, the session ended …). */
@@ -82,15 +86,18 @@ export class Transcript {
 						entry.kind === "user" && entry.state === "queued" && entry.text === event.message.text,
 				);
 				if (queued) {
+					// What went is known now: the attachments read, the images sent and those that were not.
+					const row = userRow(event.message);
+					queued.attachments = row.attachments;
+					if (row.images) queued.images = row.images;
+					else delete queued.images;
+					if (row.notSent) queued.notSent = row.notSent;
 					queued.state = "sent";
 					if (event.id !== undefined) queued.messageId = event.id;
 					return { added: [], changed: [queued] };
 				}
 				return this.add({
-					kind: "user",
-					id: 0,
-					text: event.message.text,
-					attachments: event.message.attachments,
+					...userRow(event.message),
 					state: "sent",
 					...(event.id !== undefined && { messageId: event.id }),
 				});
@@ -202,6 +209,7 @@ export class Transcript {
 				return { ...this.notice("The session ended."), changed: this.closeBlocks() };
 			case "ready":
 			case "offers":
+			case "permission-mode":
 				return { added: [], changed: [] };
 		}
 	}
@@ -274,6 +282,19 @@ export class Transcript {
 		this.list.push(entry);
 		return { added: [entry], changed: [] };
 	}
+}
+
+/** A user's message as its row shows it (without its state). */
+function userRow(message: UserMessage): Omit<Extract<TranscriptEntry, { kind: "user" }>, "state"> {
+	const images = (message.images ?? []).map((image) => image.name);
+	return {
+		kind: "user",
+		id: 0,
+		text: message.text,
+		attachments: message.attachments,
+		...(images.length > 0 && { images }),
+		...(message.notSent !== undefined && message.notSent.length > 0 && { notSent: message.notSent }),
+	};
 }
 
 /** The text a filter matches an entry by: what the row shows. */

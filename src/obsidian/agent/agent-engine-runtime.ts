@@ -14,6 +14,8 @@ import type { PermissionRules } from "../../agent/gate/permission-rules";
 import { projectConfigTrusted, type ProjectConfigTrustStore } from "../../agent/vault-config/project-config-trust";
 import { StreamJsonEngine } from "../../agent/engine/stream-json-engine";
 import { sessionTitle } from "../../agent/transcript/tool-words";
+import { claudeConfigFolder } from "../../agent/engine/cli-session-files";
+import { PlanFolder } from "../../agent/gate/plan-folder";
 import { assembleAgent } from "../../assembly/agent-assembly";
 import type { Bridge } from "../../assembly/bridge-assembly";
 import { panelSessionGuard } from "../../assembly/panel-session-guard";
@@ -85,7 +87,11 @@ export function createAgentEngine(context: AgentEngineContext): AgentEngine {
 						: { on: false, ...(decided.sandboxMissing !== undefined && { why: decided.sandboxMissing }) };
 				return decided.guard;
 			});
-			const parts = assembleAgent(bridge, { rules: context.rules, shellSandbox: () => sandbox });
+			const parts = assembleAgent(bridge, {
+				rules: context.rules,
+				shellSandbox: () => sandbox,
+				planFolder: new PlanFolder(claudeConfigFolder(env)),
+			});
 			const servers = parts.mcpServers();
 			const session = new StreamJsonEngine({
 				vaultRoot,

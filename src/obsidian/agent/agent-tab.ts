@@ -4,6 +4,7 @@ import type {
 	AgentPermissionMode,
 	AgentSession,
 	MessageAttachment,
+	MessageImage,
 	OfferedModel,
 	ToolPermissionAnswer,
 } from "../../agent/agent-session";
@@ -18,6 +19,7 @@ import { sessionTitle } from "../../agent/transcript/tool-words";
 import { describeError } from "../../shared/describe-error";
 import { ContextChip } from "./context-chip";
 import { drawEntry, type EntryContext } from "./entry-rendering";
+import type { PlanEdit } from "./plan-card";
 import { MessageInput } from "./message-input";
 import type { PanelVault } from "./panel-vault";
 import { exportSession } from "./session-export";
@@ -85,6 +87,8 @@ export class AgentTab extends Component {
 	private shownBusy = false;
 	private readonly expanded = new Set<number>();
 	private readonly answers = new Map<string, ToolPermissionAnswer>();
+	/** The user's work on plan cards, kept for the session: a card is redrawn as it scrolls by. */
+	private readonly planEdits = new Map<string, PlanEdit>();
 	private readonly stopButton: HTMLButtonElement;
 	private readonly modelSelect: HTMLSelectElement;
 	private readonly modeSelect: HTMLSelectElement;
@@ -120,10 +124,12 @@ export class AgentTab extends Component {
 		this.statusEl = this.el.createDiv({ cls: "ccb-agent-status" });
 		const scroll = this.el.createDiv({ cls: "ccb-agent-scroll" });
 		this.list = new TranscriptList(scroll, (element, entry) => drawEntry(element, entry, this.entryContext));
-		this.chip = this.addChild(new ContextChip(this.el, options.app, options.vault));
+		this.chip = this.addChild(
+			new ContextChip(this.el, options.app, options.vault, (images) => this.input.addImages(images)),
+		);
 		this.offerSlot = this.el.createDiv({ cls: "ccb-agent-offer-slot" });
 		this.input = this.addChild(
-			new MessageInput(this.el, options.vault, (text, mentions) => this.send(text, mentions)),
+			new MessageInput(this.el, options.vault, (text, mentions, images) => this.send(text, mentions, images)),
 		);
 		// Beside Send, where the eye is while Claude works.
 		this.stopButton = this.button(this.input.row, "Stop", "ccb-agent-stop", () => void this.stop());
@@ -186,16 +192,16 @@ export class AgentTab extends Component {
 		return this.title === "" ? "New session" : this.title.length > 40 ? `${this.title.slice(0, 39)}…` : this.title;
 	}
 
-	/** Sends what the user typed with the chip's note and the mentions; shown as queued while Claude works. */
-	send(text: string, mentions: readonly string[]): void {
+	/** Sends what the user typed with the chip's note, the mentions and the images; shown as queued while Claude works. */
+	send(text: string, mentions: readonly string[], images: readonly MessageImage[] = []): void {
 		const context = this.chip.current();
 		const attachments: MessageAttachment[] = [
 			...(context ? [context] : []),
 			...mentions.filter((path) => path !== context?.path).map((path) => ({ path })),
 		];
-		const message = { text, attachments };
+		const message = { text, attachments, ...(images.length > 0 && { images }) };
 		if (this.title === "") {
-			this.title = text.split("\n")[0] ?? "";
+			this.title = text.split("\n")[0] || (images[0]?.name ?? "");
 			this.options.onTitle();
 		}
 		if (this.session.busy) this.applyChange(this.transcript.queue(message));
@@ -242,6 +248,9 @@ export class AgentTab extends Component {
 		}
 		if (event.kind === "permission-settled") this.answers.delete(event.id);
 		if (event.kind === "user-message") this.resumedAt = undefined;
+		// The CLI left plan mode (a plan was approved): the picker shows the mode it runs in now.
+		if (event.kind === "permission-mode" && PERMISSION_MODES.some((choice) => choice.mode === event.mode))
+			this.modeSelect.value = event.mode;
 		this.applyChange(this.transcript.apply(event));
 		this.updateBusy();
 	}
@@ -319,12 +328,22 @@ export class AgentTab extends Component {
 			answer: (requestId, answer) => {
 				this.answers.set(requestId, answer);
 				this.session.answerPermission(requestId, answer);
-				const entry = this.transcript.entries.find(
-					(candidate) => candidate.kind === "permission" && candidate.request.id === requestId,
-				);
-				if (entry) this.list.update(entry);
+				this.redrawPermission(requestId);
 			},
+			planEdit: (requestId) => {
+				const edit = this.planEdits.get(requestId) ?? { editing: false, focus: false };
+				this.planEdits.set(requestId, edit);
+				return edit;
+			},
+			redrawPermission: (requestId) => this.redrawPermission(requestId),
 		};
+	}
+
+	private redrawPermission(requestId: string): void {
+		const entry = this.transcript.entries.find(
+			(candidate) => candidate.kind === "permission" && candidate.request.id === requestId,
+		);
+		if (entry) this.list.update(entry);
 	}
 
 	private notice(error: unknown): void {

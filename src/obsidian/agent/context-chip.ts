@@ -1,11 +1,12 @@
 import { Component, MarkdownView, type App } from "obsidian";
 import type { MessageAttachment } from "../../agent/agent-session";
-import type { PanelVault } from "./panel-vault";
+import type { PanelVault, VaultImageChoice } from "./panel-vault";
 
 /**
  * The chip above the message box: the note the user was last in (and its selection), attached to the next message
  * unless removed with one click. A private note is never shown or attached. Clicking in the panel makes the panel
- * the active view, so the note is remembered while a Markdown view is active.
+ * the active view, so the note is remembered while a Markdown view is active. When the note embeds images, the chip
+ * offers to attach them to the next message ("Attach images from this note"); each is judged by the privacy boundary.
  */
 export class ContextChip extends Component {
 	/** The Markdown view the user was last in: its editor keeps its selection while the panel has the focus. */
@@ -18,6 +19,8 @@ export class ContextChip extends Component {
 		parent: HTMLElement,
 		private readonly app: App,
 		private readonly vault: PanelVault,
+		/** Takes the note's embedded images for the next message; absent: not offered. */
+		private readonly attachImages?: (images: VaultImageChoice[]) => void,
 	) {
 		super();
 		this.chipEl = parent.createDiv({ cls: "ccb-agent-context" });
@@ -67,6 +70,17 @@ export class ContextChip extends Component {
 		if (!note) return;
 		const lines = note.lines ? ` (lines ${note.lines.from}–${note.lines.to})` : "";
 		this.chipEl.createSpan({ cls: "ccb-agent-context-label", text: `${note.path}${lines}` });
+		const attachImages = this.attachImages;
+		const images = attachImages ? this.vault.embeddedImages(note.path) : [];
+		if (attachImages && images.length > 0) {
+			this.chipEl
+				.createEl("button", {
+					cls: "ccb-agent-context-images",
+					text: images.length === 1 ? "Attach its image" : `Attach its ${images.length} images`,
+					attr: { "aria-label": "Attach images from this note" },
+				})
+				.addEventListener("click", () => attachImages(this.vault.embeddedImages(note.path)));
+		}
 		const remove = this.chipEl.createEl("button", {
 			cls: "ccb-agent-context-remove",
 			text: "×",

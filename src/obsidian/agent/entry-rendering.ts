@@ -8,10 +8,11 @@ import {
 	type ToVaultPath,
 	type ToolWords,
 } from "../../agent/transcript/tool-words";
-import { renderReply, type ReplyLinks } from "./reply-rendering";
+import { drawPlanCard, type PlanCardContext } from "./plan-card";
+import { renderReply } from "./reply-rendering";
 
 /** What a row needs from its tab: links, the tool cards' open state, and the way to answer a permission question. */
-export interface EntryContext extends ReplyLinks {
+export interface EntryContext extends PlanCardContext {
 	isExpanded(id: number): boolean;
 	toggleExpanded(id: number): void;
 	/** The answer given in this panel, while the session has not settled the question yet. */
@@ -38,13 +39,21 @@ export function drawEntry(element: HTMLElement, entry: TranscriptEntry, context:
 			if (entry.state === "queued")
 				box.createDiv({ cls: "ccb-agent-queued", text: "Queued: sent when Claude finishes" });
 			box.createDiv({ cls: "ccb-agent-user-text", text: entry.text });
-			if (entry.attachments.length > 0) {
+			const images = entry.images ?? [];
+			if (entry.attachments.length > 0 || images.length > 0) {
 				const attached = box.createDiv({ cls: "ccb-agent-attachments" });
 				for (const attachment of entry.attachments) {
 					const lines = attachment.lines ? ` (lines ${attachment.lines.from}–${attachment.lines.to})` : "";
 					attached.createSpan({ cls: "ccb-agent-attachment", text: `${attachment.path}${lines}` });
 				}
+				for (const name of images)
+					attached.createSpan({
+						cls: ["ccb-agent-attachment", "ccb-agent-attachment-image"],
+						text: `Image: ${name}`,
+					});
 			}
+			for (const reason of entry.notSent ?? [])
+				box.createDiv({ cls: "ccb-agent-not-sent", text: `Not sent: ${reason}` });
 			if (entry.messageId !== undefined) drawTurnActions(box, entry.id, context);
 			return;
 		}
@@ -59,7 +68,8 @@ export function drawEntry(element: HTMLElement, entry: TranscriptEntry, context:
 			drawToolCard(element, entry, context);
 			return;
 		case "permission":
-			drawPermissionCard(element, entry, context);
+			if (entry.request.toolName === "ExitPlanMode") drawPlanCard(element, entry, context);
+			else drawPermissionCard(element, entry, context);
 			return;
 		case "usage":
 			element.createDiv({

@@ -1,6 +1,7 @@
 import { Component } from "obsidian";
-import type { OfferedCommand } from "../../agent/agent-session";
-import type { MentionCandidate, PanelVault } from "./panel-vault";
+import type { MessageImage, OfferedCommand } from "../../agent/agent-session";
+import { ImageTray, type FilePathOf } from "./image-tray";
+import type { MentionCandidate, PanelVault, VaultImageChoice } from "./panel-vault";
 
 /** `@word` tokens typed by hand: each names a note (with or without `.md`) or a folder, or nothing. */
 function typedMentions(text: string): string[] {
@@ -33,11 +34,14 @@ interface Trigger {
  * `/` the CLI's slash commands; a note dragged in from the file explorer is mentioned. Mentions are `@path` in the
  * text and are sent as attachments while they are still in it; an `@path` typed by hand is attached too when it
  * names a note or folder the panel may attach. Either way the panel reads the note (the CLI never reads a mention).
+ * An image pasted, or dropped from the system or the file explorer, waits as a chip above the box (`ImageTray`) and
+ * goes with the next message; Backspace in an empty box takes the last one off.
  */
 export class MessageInput extends Component {
 	readonly textarea: HTMLTextAreaElement;
 	/** The row of the box and its Send button. */
 	readonly row: HTMLElement;
+	readonly images: ImageTray;
 	private readonly sendButton: HTMLButtonElement;
 	private readonly suggestEl: HTMLElement;
 	private suggestions: Suggestion[] = [];
@@ -51,18 +55,20 @@ export class MessageInput extends Component {
 	constructor(
 		parent: HTMLElement,
 		private readonly vault: PanelVault,
-		private readonly onSend: (text: string, mentions: string[]) => void,
+		private readonly onSend: (text: string, mentions: string[], images: MessageImage[]) => void,
+		pathOf?: FilePathOf,
 	) {
 		super();
 		const box = parent.createDiv({ cls: "ccb-agent-input" });
 		this.row = box;
 		this.suggestEl = box.createDiv({ cls: ["ccb-agent-suggest", "is-hidden"] });
 		this.suggestEl.setAttribute("role", "listbox");
+		this.images = this.addChild(new ImageTray(box, vault, pathOf, () => this.focus()));
 		this.textarea = box.createEl("textarea", {
 			cls: "ccb-agent-textarea",
 			attr: {
 				rows: 3,
-				placeholder: "Message Claude (@ for notes, / for commands)",
+				placeholder: "Message Claude (@ for notes, / for commands; paste or drop images)",
 				"aria-label": "Message to Claude",
 			},
 		});
@@ -79,6 +85,12 @@ export class MessageInput extends Component {
 		this.registerDomEvent(this.textarea, "input", () => this.refreshSuggestions());
 		this.registerDomEvent(this.textarea, "dragover", (event) => event.preventDefault());
 		this.registerDomEvent(this.textarea, "drop", (event) => this.drop(event));
+		this.registerDomEvent(this.textarea, "paste", (event) => this.paste(event));
+	}
+
+	/** Images of the vault to send with the next message (the active note's embeds); a refused one says why. */
+	addImages(choices: readonly VaultImageChoice[]): void {
+		this.images.addChoices(choices);
 	}
 
 	/** The suggestions shown now (labels). */
@@ -115,18 +127,20 @@ export class MessageInput extends Component {
 		if (event.key === "Enter" && !event.shiftKey) {
 			event.preventDefault();
 			this.send();
+			return;
 		}
+		if (event.key === "Backspace" && this.textarea.value === "" && this.images.removeLast()) event.preventDefault();
 	}
 
 	private send(): void {
 		const text = this.textarea.value.trim();
-		if (text === "") return;
+		if (text === "" && this.images.names.length === 0) return;
 		const picked = [...this.mentioned].filter((path) => text.includes(`@${path}`));
 		const mentions = [...new Set([...picked, ...typedMentions(text)])].filter((path) => this.vault.mayAttach(path));
 		this.textarea.value = "";
 		this.mentioned.clear();
 		this.closeSuggestions();
-		this.onSend(text, mentions);
+		this.onSend(text, mentions, this.images.take());
 	}
 
 	/** Adds `@path ` at the cursor (a dropped note). */
@@ -139,12 +153,37 @@ export class MessageInput extends Component {
 		this.mentioned.add(path);
 	}
 
+	/** Files from the system become images (or, for a note of the vault, a mention); a vault link an image or a note. */
 	private drop(event: DragEvent): void {
+		const files = [...(event.dataTransfer?.files ?? [])];
+		if (files.length > 0) {
+			event.preventDefault();
+			void this.images.addFiles(files, (path) => this.mentionIfAllowed(path));
+			return;
+		}
 		const text = event.dataTransfer?.getData("text/plain") ?? "";
+		const image = this.vault.droppedImage(text);
+		if (image !== undefined) {
+			event.preventDefault();
+			this.images.addChoices([image]);
+			return;
+		}
 		const path = this.vault.droppedNote(text);
 		if (path === undefined) return;
 		event.preventDefault();
 		this.mention(path);
+	}
+
+	/** A pasted file (a screenshot, a copied image file) waits as an image; pasted text is left to the box. */
+	private paste(event: ClipboardEvent): void {
+		const files = [...(event.clipboardData?.files ?? [])];
+		if (files.length === 0) return;
+		event.preventDefault();
+		void this.images.addFiles(files, (path) => this.mentionIfAllowed(path));
+	}
+
+	private mentionIfAllowed(path: string): void {
+		if (this.vault.mayAttach(path)) this.mention(path);
 	}
 
 	private cursor(): number {

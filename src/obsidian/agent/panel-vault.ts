@@ -1,10 +1,22 @@
 import { FileSystemAdapter, TFile, TFolder, normalizePath, type App } from "obsidian";
+import { hasImageExtension, imageRefusalWords, MAX_IMAGE_BYTES } from "../../agent/engine/image-content";
 
 /** A note or folder the `@` list may offer. */
 export interface MentionCandidate {
 	path: string;
 	kind: "note" | "folder";
 }
+
+/** An image file of the vault the panel may send, and the address its thumbnail loads from. */
+export interface VaultImage {
+	/** Vault path: the engine reads it when the message is sent, through the privacy boundary. */
+	path: string;
+	name: string;
+	thumbnail: string;
+}
+
+/** What the panel makes of an image file of the vault: one to attach, or why not, in the user's words. */
+export type VaultImageChoice = { image: VaultImage } | { refused: string };
 
 /**
  * The privacy decisions the panel needs, as the vault's one boundary (VaultPrivacy) answers them: paths are
@@ -25,6 +37,10 @@ export interface PanelVault {
 	droppedNote(text: string): string | undefined;
 	/** A path Claude Code named (absolute, or relative to the vault) as a vault path; undefined outside the vault. */
 	vaultPath(path: string): string | undefined;
+	/** The image a dropped link, `obsidian://open` URL or vault path names; undefined when it names no image file. */
+	droppedImage(text: string): VaultImageChoice | undefined;
+	/** The images a note embeds (`![[photo.png]]`, `![](photo.png)`), each judged, in the note's order, once each. */
+	embeddedImages(notePath: string): VaultImageChoice[];
 }
 
 /**
@@ -76,6 +92,42 @@ export class ObsidianPanelVault implements PanelVault {
 	}
 
 	droppedNote(text: string): string | undefined {
+		const file = this.droppedFile(text);
+		return file && this.mayAttach(file.path) ? file.path : undefined;
+	}
+
+	droppedImage(text: string): VaultImageChoice | undefined {
+		const file = this.droppedFile(text);
+		return file && hasImageExtension(file.path) ? this.imageChoice(file.path) : undefined;
+	}
+
+	embeddedImages(notePath: string): VaultImageChoice[] {
+		const seen = new Set<string>();
+		return (this.app.metadataCache.getCache(notePath)?.embeds ?? []).flatMap((embed) => {
+			const file = this.app.metadataCache.getFirstLinkpathDest(embed.link.split("#")[0] ?? "", notePath);
+			if (!file || !hasImageExtension(file.path) || seen.has(file.path)) return [];
+			seen.add(file.path);
+			return [this.imageChoice(file.path)];
+		});
+	}
+
+	/** An image file of the vault, judged by the privacy boundary before anything is shown or read of it. */
+	private imageChoice(path: string): VaultImageChoice {
+		const name = path.slice(path.lastIndexOf("/") + 1);
+		const privacy = this.privacy();
+		if (privacy === undefined)
+			return {
+				refused: `“${name}” is not sent: while the bridge is off, the panel cannot tell whether it is private.`,
+			};
+		if (privacy.hidesPath(path)) return { refused: imageRefusalWords(name, "private") };
+		const file = this.app.vault.getFileByPath(path);
+		if (!file) return { refused: imageRefusalWords(name, "missing") };
+		if (file.stat.size > MAX_IMAGE_BYTES) return { refused: imageRefusalWords(name, "too-large", file.stat.size) };
+		return { image: { path, name, thumbnail: this.app.vault.getResourcePath(file) } };
+	}
+
+	/** The file a dropped link, `obsidian://open` URL or vault path names. */
+	private droppedFile(text: string): TFile | undefined {
 		const value = text.trim().split("\n")[0]?.trim() ?? "";
 		let linkpath: string | undefined;
 		if (value.startsWith("obsidian://")) {
@@ -85,13 +137,16 @@ export class ObsidianPanelVault implements PanelVault {
 				return undefined;
 			}
 		} else {
-			linkpath = /^!?\[\[([^\]|#]+)/.exec(value)?.[1] ?? (value.endsWith(".md") ? value : undefined);
+			linkpath =
+				/^!?\[\[([^\]|#]+)/.exec(value)?.[1] ??
+				(value.endsWith(".md") || hasImageExtension(value) ? value : undefined);
 		}
 		if (linkpath === undefined) return undefined;
-		const file =
+		return (
 			this.app.vault.getFileByPath(linkpath) ??
 			this.app.vault.getFileByPath(`${linkpath}.md`) ??
-			this.app.metadataCache.getFirstLinkpathDest(linkpath, "");
-		return file && this.mayAttach(file.path) ? file.path : undefined;
+			this.app.metadataCache.getFirstLinkpathDest(linkpath, "") ??
+			undefined
+		);
 	}
 }

@@ -121,12 +121,19 @@ export class VaultPrivacy {
 	textReader(
 		read: (absolutePath: string) => Promise<string | undefined>,
 	): (absolutePath: string) => Promise<string | undefined> {
+		return this.fileReader(read);
+	}
+
+	/** The same boundary for any reader of a file's content (the panel's images are read as bytes). */
+	fileReader<Content>(
+		read: (absolutePath: string) => Promise<Content | undefined>,
+	): (absolutePath: string) => Promise<Content | undefined> {
 		return async (absolutePath) => {
 			const location = this.locate(absolutePath);
 			if (location === undefined || this.filter.isPrivate(location)) return undefined;
-			const text = await read(absolutePath);
-			if (text !== undefined) this.hardLinks.check(location);
-			return text;
+			const content = await read(absolutePath);
+			if (content !== undefined) this.hardLinks.check(location);
+			return content;
 		};
 	}
 

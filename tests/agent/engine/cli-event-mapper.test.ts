@@ -179,4 +179,19 @@ describe("CliEventMapper", () => {
 		expect(mapper.map(failed)[0]).toMatchObject({ kind: "turn-end", outcome: "error", error: "API Error: 500" });
 		expect(mapper.map(failed, true)[0]).toMatchObject({ outcome: "interrupted" });
 	});
+
+	it("reports the permission mode the CLI switched to itself (an approved plan leaves plan mode), and no other status", () => {
+		const mapper = new CliEventMapper();
+		expect(
+			mapper.map({
+				type: "system",
+				subtype: "status",
+				status: null,
+				permissionMode: "default",
+				session_id: "s-1",
+			}),
+		).toEqual([{ kind: "permission-mode", mode: "default" }]);
+		expect(mapper.map({ type: "system", subtype: "status", status: "requesting", session_id: "s-1" })).toEqual([]);
+		expect(mapper.map({ type: "system", subtype: "compact_boundary", permissionMode: "plan" })).toEqual([]);
+	});
 });

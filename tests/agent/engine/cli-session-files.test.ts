@@ -198,6 +198,35 @@ describe("transcripts", () => {
 		await expect(messageBefore(folder, "../elsewhere", "u1")).rejects.toThrow(/not a session id/);
 	});
 
+	it("shows a message sent with images as its text and its images (the CLI's own note of where it keeps them left out)", async () => {
+		const sessionId = "44444444-dddd";
+		const image = { type: "image", source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" } };
+		const lines = [
+			{
+				type: "user",
+				message: { role: "user", content: [image, image, { type: "text", text: "What is this?" }] },
+				uuid: "u1",
+			},
+			{
+				type: "user",
+				isMeta: true,
+				message: {
+					role: "user",
+					content: [{ type: "text", text: "[Image: source: /tmp/claude-0/x/images/1.png]" }],
+				},
+				uuid: "u2",
+			},
+		];
+		writeFileSync(join(folder, `${sessionId}.jsonl`), lines.map((line) => `${JSON.stringify(line)}\n`).join(""));
+		await expect(sessionHistory(folder, sessionId)).resolves.toEqual([
+			{
+				kind: "user-message",
+				message: { text: "What is this?", attachments: [], images: [{ name: "Image 1" }, { name: "Image 2" }] },
+				id: "u1",
+			},
+		]);
+	});
+
 	it("refuses a session id that could leave the folder", async () => {
 		await expect(sessionHistory(folder, "../../etc/passwd")).rejects.toThrow("not a session id: ../../etc/passwd");
 	});

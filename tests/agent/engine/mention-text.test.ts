@@ -108,4 +108,20 @@ describe("promptContent", () => {
 		expect(empty?.context).toContain("It is empty");
 		expect(file).toMatchObject({ title: "Pic.png", source: { data: "(Not attached.)" } });
 	});
+
+	it("puts images before the words and the documents after, and makes no block of empty words", () => {
+		const image = {
+			type: "image" as const,
+			source: { type: "base64" as const, media_type: "image/png" as const, data: "AA==" },
+		};
+		const content = promptContent("What is @this?", [{ kind: "note", path: "A.md", text: "a" }], [image, image]);
+		expect((typeof content === "string" ? [] : content).map((block) => block.type)).toEqual([
+			"image",
+			"image",
+			"text",
+			"document",
+		]);
+		expect(typeof content !== "string" && content[2]).toEqual({ type: "text", text: "What is \u2060@this?" });
+		expect(promptContent("  ", [], [image])).toEqual([image]);
+	});
 });

@@ -1,9 +1,11 @@
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { MAX_FOLDER_NOTES, PanelAttachments } from "../../../src/agent/engine/panel-attachments";
 import { readTextIfExists } from "../../../src/shared/read-text-if-exists";
 import { VaultPrivacy } from "../../../src/vault/privacy/vault-privacy";
 import { VaultPaths } from "../../../src/vault/vault-paths";
+import { MAX_IMAGE_BYTES } from "../../../src/agent/engine/image-content";
+import { TINY_PNG } from "../../helpers/image-bytes";
 import { makeTempDir } from "../../helpers/temp-dir";
 
 describe("PanelAttachments", () => {
@@ -14,6 +16,7 @@ describe("PanelAttachments", () => {
 		writeFileSync(join(vault, relative), text);
 	};
 	let attachments: PanelAttachments;
+	let privacy: VaultPrivacy;
 
 	beforeAll(() => {
 		write("Notes/Open.md", "# Open\none\ntwo\n");
@@ -31,7 +34,7 @@ describe("PanelAttachments", () => {
 		symlinkSync(join(vault, "Notes", "Open.md"), join(vault, "Notes", "Alias.md"));
 		symlinkSync(join(temp.path, "outside.md"), join(vault, "Notes", "Out.md"));
 		const tags: Record<string, string[]> = { "Notes/Diary.md": ["#private"] };
-		const privacy = new VaultPrivacy({
+		privacy = new VaultPrivacy({
 			paths: new VaultPaths(vault),
 			rules: () => ({ folders: ["Secret"], tags: ["private"] }),
 			tagsOf: (path) => tags[path] ?? [],
@@ -113,5 +116,42 @@ describe("PanelAttachments", () => {
 		const folder = await attachments.resolve({ path: "Many" });
 		expect(folder).toMatchObject({ kind: "folder", complete: false });
 		expect(folder?.kind === "folder" ? folder.notes.length : 0).toBe(MAX_FOLDER_NOTES);
+	});
+
+	it("reads a public image's bytes through the boundary; a private one is refused without a read, and so is one too large or no image", async () => {
+		write("Trips/photo.png", Buffer.from(TINY_PNG));
+		write("Secret/face.png", Buffer.from(TINY_PNG));
+		write("Trips/fake.png", "not an image");
+		const big = Buffer.alloc(MAX_IMAGE_BYTES + 1);
+		big.set(TINY_PNG);
+		write("Trips/huge.png", big);
+		symlinkSync(join(vault, "Secret", "face.png"), join(vault, "Trips", "link.png"));
+		const read: string[] = [];
+		const images = new PanelAttachments(privacy, {
+			readText: readTextIfExists,
+			readBytes: (absolutePath) => {
+				read.push(absolutePath);
+				return Promise.resolve(new Uint8Array(readFileSync(absolutePath)));
+			},
+		});
+		await expect(images.resolveImage("Trips/photo.png")).resolves.toEqual({ kind: "image", bytes: TINY_PNG });
+		for (const path of ["Secret/face.png", "Trips/link.png", ".config/data.json"])
+			await expect(images.resolveImage(path)).resolves.toEqual({ kind: "refused", refusal: "private" });
+		await expect(images.resolveImage("Trips/missing.png")).resolves.toEqual({
+			kind: "refused",
+			refusal: "missing",
+		});
+		await expect(images.resolveImage("../outside.md")).resolves.toEqual({ kind: "refused", refusal: "missing" });
+		await expect(images.resolveImage("Trips/huge.png")).resolves.toEqual({
+			kind: "refused",
+			refusal: "too-large",
+			size: MAX_IMAGE_BYTES + 1,
+		});
+		await expect(images.resolveImage("Trips/fake.png")).resolves.toEqual({
+			kind: "refused",
+			refusal: "not-image",
+			size: 12,
+		});
+		expect(read).toEqual([join(vault, "Trips/photo.png"), join(vault, "Trips/fake.png")]);
 	});
 });

@@ -431,6 +431,64 @@ describe("StreamJsonSession", () => {
 		expect(decided).toBe(2);
 	});
 
+	it("leaves leaving plan mode to the CLI's permission request, where the gate asks and an edited plan takes; tells the gate the mode", async () => {
+		const seen: ToolUseRequest[] = [];
+		const gate: ToolGate = {
+			decide: (request) => {
+				seen.push(request);
+				return Promise.resolve({ behavior: "allow", updatedInput: { ...request.input, plan: "edited" } });
+			},
+		};
+		const { cli } = session({ gate });
+		const planning = (toolName: string, input: JsonRecord, id: string): JsonRecord => {
+			const request = hookCallback(toolName, input, id);
+			return { ...request, input: { ...(request["input"] as JsonRecord), permission_mode: "plan" } };
+		};
+		cli.say({
+			type: "control_request",
+			request_id: "h1",
+			request: planning("ExitPlanMode", { plan: "draft", planFilePath: "/p.md" }, "toolu_7"),
+		});
+		cli.say({
+			type: "control_request",
+			request_id: "h2",
+			request: planning("Write", { file_path: "/p.md", content: "draft" }, "toolu_6"),
+		});
+		await pollUntil(() => cli.responseTo("h2"), "the answer to the plan file's hook");
+		expect(cli.responseTo("h1")?.["response"]).toEqual({
+			hookSpecificOutput: {
+				hookEventName: "PreToolUse",
+				permissionDecision: "ask",
+				permissionDecisionReason: "The Obsidian agent panel asks the user.",
+			},
+		});
+		expect(seen).toEqual([
+			{
+				toolName: "Write",
+				input: { file_path: "/p.md", content: "draft" },
+				toolUseId: "toolu_6",
+				cwd: "/v",
+				permissionMode: "plan",
+			},
+		]);
+		cli.say({
+			type: "control_request",
+			request_id: "c1",
+			request: {
+				subtype: "can_use_tool",
+				tool_name: "ExitPlanMode",
+				input: { plan: "draft", planFilePath: "/p.md" },
+				tool_use_id: "toolu_7",
+			},
+		});
+		const response = await pollUntil(() => cli.responseTo("c1"), "the answer to can_use_tool");
+		expect(response["response"]).toEqual({
+			behavior: "allow",
+			updatedInput: { plan: "edited", planFilePath: "/p.md" },
+			toolUseID: "toolu_7",
+		});
+	});
+
 	it("answers a hook callback it did not register with an error, which the CLI's onFailure block turns into a refusal", async () => {
 		let decided = 0;
 		const { cli } = session({

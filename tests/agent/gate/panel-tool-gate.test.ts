@@ -2,6 +2,7 @@ import type { ToolPermissionAnswer } from "../../../src/agent/agent-session";
 import type { EditProposal } from "../../../src/review/edit-proposal";
 import { PanelToolGate } from "../../../src/agent/gate/panel-tool-gate";
 import { MemoryPermissionRules } from "../../../src/agent/gate/permission-rules";
+import { PlanFolder } from "../../../src/agent/gate/plan-folder";
 import { FakeAskingSession, FakeGateVault, FakeReview } from "./gate-fakes";
 
 function setup(answer: ToolPermissionAnswer = { kind: "allow", scope: "once" }, sandboxed = false) {
@@ -246,5 +247,87 @@ describe("PanelToolGate", () => {
 			await gate.decide({ toolName: "WebFetch", input: { url: "https://example.com" } }, session),
 		).toMatchObject({ behavior: "allow" });
 		expect(await rules.list()).toEqual([]);
+	});
+
+	it("asks to approve a plan with its text, once only; an edited plan goes to the CLI as the tool's input, an unchanged one as it came", async () => {
+		const input = { plan: "# Plan\n1. Draft", planFilePath: "/home/me/.claude/plans/p.md" };
+		const edited = setup({ kind: "allow", scope: "once", plan: "# Plan\n1. Draft\n2. Read it aloud" });
+		expect(await edited.gate.decide({ toolName: "ExitPlanMode", input }, edited.session)).toEqual({
+			behavior: "allow",
+			updatedInput: { plan: "# Plan\n1. Draft\n2. Read it aloud", planFilePath: input.planFilePath },
+		});
+		expect(edited.session.asked).toEqual([
+			expect.objectContaining({ toolName: "ExitPlanMode", plan: "# Plan\n1. Draft", scopes: ["once"] }),
+		]);
+		const same = setup({ kind: "allow", scope: "once", plan: "# Plan\n1. Draft" });
+		expect(await same.gate.decide({ toolName: "ExitPlanMode", input }, same.session)).toEqual({
+			behavior: "allow",
+			updatedInput: input,
+		});
+		// Without a plan file the CLI gives no plan: the question has none either.
+		const none = setup();
+		await none.gate.decide({ toolName: "ExitPlanMode", input: {} }, none.session);
+		expect(none.session.asked[0]).not.toHaveProperty("plan");
+	});
+
+	it("tells Claude to keep planning when the plan is not approved, with the user's note", async () => {
+		const input = { plan: "1. Draft" };
+		const noted = setup({ kind: "deny", reason: " Start with the title. " });
+		expect(await noted.gate.decide({ toolName: "ExitPlanMode", input }, noted.session)).toEqual({
+			behavior: "deny",
+			message: "The user did not approve the plan yet and wants you to keep planning: Start with the title.",
+		});
+		const silent = setup({ kind: "deny" });
+		expect(await silent.gate.decide({ toolName: "ExitPlanMode", input }, silent.session)).toEqual({
+			behavior: "deny",
+			message:
+				"The user did not approve the plan yet: keep planning, and ask them what to change if it is not clear.",
+		});
+	});
+
+	it("lets Claude write and read its plan file unasked while the session plans, and nothing else outside the vault", async () => {
+		const vault = new FakeGateVault({ "note.md": "text\n" });
+		const review = new FakeReview();
+		const planFolder = new PlanFolder("/home/me/.claude", {
+			realFolder: (path) => Promise.resolve(path),
+			entry: () => Promise.resolve(undefined),
+		});
+		const gate = new PanelToolGate({
+			vault,
+			review,
+			rules: new MemoryPermissionRules(),
+			inProcessServers: () => [],
+			planFolder,
+		});
+		const session = new FakeAskingSession(() => ({ kind: "deny" }));
+		const plan = "/home/me/.claude/plans/plan-the-chapter-quiet-fox.md";
+		const write = { file_path: plan, content: "# Plan\n" };
+		for (const toolName of ["Write", "Edit", "Read"])
+			expect(await gate.decide({ toolName, input: { ...write }, permissionMode: "plan" }, session)).toEqual({
+				behavior: "allow",
+				updatedInput: write,
+			});
+		expect(session.asked).toEqual([]);
+		expect(review.proposals).toEqual([]);
+		// Outside plan mode, another file of the CLI's folder, and a note of the vault: as any write.
+		expect(await gate.decide({ toolName: "Write", input: write, permissionMode: "default" }, session)).toEqual({
+			behavior: "deny",
+			message: "File does not exist.",
+		});
+		expect(
+			await gate.decide(
+				{
+					toolName: "Write",
+					input: { file_path: "/home/me/.claude/settings.json", content: "{}" },
+					permissionMode: "plan",
+				},
+				session,
+			),
+		).toEqual({ behavior: "deny", message: "File does not exist." });
+		await gate.decide(
+			{ toolName: "Write", input: { file_path: "/vault/note.md", content: "plan" }, permissionMode: "plan" },
+			session,
+		);
+		expect(review.proposals.map((proposal) => proposal.note)).toEqual(["note.md"]);
 	});
 });

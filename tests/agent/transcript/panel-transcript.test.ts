@@ -120,6 +120,34 @@ describe("Transcript", () => {
 		expect(next.entries[0]).toMatchObject({ messageId: "m1" });
 	});
 
+	it("shows the images a message carries by name, and what did not go with it once it is sent", () => {
+		const transcript = new Transcript();
+		const offered = [
+			{ name: "shot.png", bytes: new Uint8Array([1]) },
+			{ name: "face.jpg", path: "Private/face.jpg" },
+		];
+		transcript.queue({ text: "Look", attachments: [], images: offered });
+		expect(transcript.entries[0]).toMatchObject({ images: ["shot.png", "face.jpg"] });
+		transcript.apply({
+			kind: "user-message",
+			message: {
+				text: "Look",
+				attachments: [],
+				images: [{ name: "shot.png" }],
+				notSent: ["“face.jpg” is in a private place."],
+			},
+		});
+		expect(transcript.entries).toHaveLength(1);
+		expect(transcript.entries[0]).toMatchObject({
+			state: "sent",
+			images: ["shot.png"],
+			notSent: ["“face.jpg” is in a private place."],
+		});
+		// Nothing kept of the bytes.
+		expect(JSON.stringify(transcript.entries)).not.toContain("bytes");
+		expect(transcript.apply({ kind: "permission-mode", mode: "default" })).toEqual({ added: [], changed: [] });
+	});
+
 	it("puts a tool's result on its card and settles permission questions", () => {
 		const transcript = new Transcript();
 		transcript.apply({ kind: "tool-call", toolUseId: "t1", toolName: "Bash", input: { command: "ls" } });

@@ -19,6 +19,9 @@ export interface WaitForRequestOptions {
 	timeoutMs?: number;
 }
 
+/** A scripted turn, or one made from the request it answers (e.g. a path the CLI put in its system prompt). */
+export type TurnSource = ScriptedTurn | ((request: JsonObject) => ScriptedTurn);
+
 /**
  * A loopback stand-in for the Anthropic Messages API. Main-loop requests take their answers from a
  * queue of scripted turns (then `DEFAULT_REPLY`); side requests get a generic answer.
@@ -26,7 +29,7 @@ export interface WaitForRequestOptions {
 export class MockAnthropic {
 	readonly requests: MessagesRequest[] = [];
 	readonly unknownRoutes: UnknownRoute[] = [];
-	private readonly queue: ScriptedTurn[] = [];
+	private readonly queue: TurnSource[] = [];
 	private messageCounter = 0;
 
 	private constructor(private readonly server: http.Server) {}
@@ -51,7 +54,7 @@ export class MockAnthropic {
 		return this.requests.filter((request) => request.kind === "main");
 	}
 
-	enqueue(...turns: ScriptedTurn[]): void {
+	enqueue(...turns: TurnSource[]): void {
 		this.queue.push(...turns);
 	}
 
@@ -109,7 +112,13 @@ export class MockAnthropic {
 			headers: request.headers,
 			body,
 		});
-		const turn = kind === "main" ? (this.queue.shift() ?? textTurn(DEFAULT_REPLY)) : sideReply(body);
+		const next = kind === "main" ? this.queue.shift() : undefined;
+		const turn =
+			kind === "main"
+				? typeof next === "function"
+					? next(body)
+					: (next ?? textTurn(DEFAULT_REPLY))
+				: sideReply(body);
 		this.messageCounter += 1;
 		const id = `msg_mock_${this.messageCounter}`;
 		const model = typeof body["model"] === "string" ? body["model"] : "claude-mock";

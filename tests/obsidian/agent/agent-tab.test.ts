@@ -82,6 +82,36 @@ describe("AgentTab", () => {
 		]);
 	});
 
+	it("sends the images with the message, titled by the first one when there are no words", async () => {
+		const session = new FakeAgentSession({ permissionMode: "default" });
+		const app = await createIndexedApp({});
+		const tab = new AgentTab(new FakeElement() as unknown as HTMLElement, {
+			app: app as never,
+			session,
+			vault: new ObsidianPanelVault(app as never, () => ({ hidesPath: () => false, hidesFolder: () => false })),
+			permissionMode: "default",
+			model: "",
+			exportFolder: () => "Exports",
+			onTitle: () => undefined,
+		});
+		tab.load();
+		const bytes = new Uint8Array([1, 2]);
+		tab.send("", [], [{ name: "whiteboard.jpg", bytes }]);
+		expect(session.sent).toEqual([{ text: "", attachments: [], images: [{ name: "whiteboard.jpg", bytes }] }]);
+		expect(tab.displayTitle).toBe("whiteboard.jpg");
+	});
+
+	it("shows the permission mode the CLI moved to when a plan was approved", async () => {
+		const session = new FakeAgentSession({ permissionMode: "plan" });
+		const { parent } = await tabOver(session);
+		const mode = parent.findAll("ccb-agent-mode")[0];
+		session.emit({ kind: "permission-mode", mode: "default" });
+		expect(mode?.value).toBe("default");
+		// A mode the panel does not offer leaves the picker as it is.
+		session.emit({ kind: "permission-mode", mode: "bypassPermissions" });
+		expect(mode?.value).toBe("default");
+	});
+
 	it("shows a picker or Stop that fails as a line in the transcript", async () => {
 		const session = new FakeAgentSession({ permissionMode: "default" });
 		session.setModel = () => Promise.reject(new Error("unknown model"));

@@ -1,7 +1,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ContextChip } from "../../../src/obsidian/agent/context-chip";
-import { ObsidianPanelVault } from "../../../src/obsidian/agent/panel-vault";
+import { ObsidianPanelVault, type VaultImageChoice } from "../../../src/obsidian/agent/panel-vault";
 import { FakeElement, type App } from "../../__mocks__/obsidian";
 import { BrowserWindows } from "../harness/cm6-dom";
 import { createIndexedApp } from "../harness/indexed-app";
@@ -78,6 +78,47 @@ describe("ContextChip", () => {
 		} finally {
 			temp.remove();
 		}
+	});
+
+	it("offers the note's embedded images for the next message (Attach images from this note), each judged", async () => {
+		const app = await createIndexedApp({
+			"Trips/Coast.md": "# Coast\n![[photo.png]]\n![[Private/face.png]]\n",
+			"Trips/photo.png": "png",
+			"Private/face.png": "png",
+			"Notes/Plan.md": "# Plan\n",
+		});
+		app.workspace.finishLayout();
+		const vault = new ObsidianPanelVault(app as never, () => ({
+			hidesPath: (path) => path.startsWith("Private/"),
+			hidesFolder: (path) => path.startsWith("Private"),
+		}));
+		const parent = new FakeElement();
+		const attached: VaultImageChoice[][] = [];
+		const chip = new ContextChip(parent as unknown as HTMLElement, app as never, vault, (images) =>
+			attached.push(images),
+		);
+		chip.load();
+		const open = async (path: string): Promise<void> => {
+			const file = app.vault.getFileByPath(path);
+			if (file) await app.workspace.getLeaf(false).openFile(file, { active: true });
+			app.workspace.flushEvents();
+			// As when the user comes to the message box.
+			chip.refresh();
+		};
+		await open("Notes/Plan.md");
+		expect(parent.findAll("ccb-agent-context-images")).toEqual([]);
+		await open("Trips/Coast.md");
+		const button = parent.findAll("ccb-agent-context-images")[0];
+		expect(button?.tag).toBe("button");
+		expect(button?.text).toBe("Attach its 2 images");
+		expect(button?.attributes.get("aria-label")).toBe("Attach images from this note");
+		button?.dispatch("click");
+		expect(attached).toEqual([
+			[
+				{ image: expect.objectContaining({ path: "Trips/photo.png", name: "photo.png" }) as unknown },
+				{ refused: expect.stringContaining("“face.png” is in a private place") as unknown },
+			],
+		]);
 	});
 
 	it("never shows or attaches a private note", async () => {

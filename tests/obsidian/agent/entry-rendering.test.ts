@@ -14,6 +14,8 @@ function draw(entry: TranscriptEntry, overrides: Partial<EntryContext> = {}) {
 		answer: (id, answer) => answers.push([id, answer]),
 		toVaultPath: (path) => (path.startsWith("/vault/") ? path.slice("/vault/".length) : undefined),
 		openReview: () => undefined,
+		planEdit: () => ({ editing: false, focus: false }),
+		redrawPermission: () => undefined,
 		...overrides,
 	};
 	const element = new FakeElement();
@@ -61,6 +63,33 @@ describe("drawEntry", () => {
 		// A panel that cannot rewind or fork offers neither.
 		const without = draw({ kind: "user", id: 6, text: "x", attachments: [], state: "sent", messageId: "m6" });
 		expect(without.element.findAll("ccb-agent-turn-actions")).toEqual([]);
+	});
+
+	it("names the images a message carried, and says what did not go with it and why", () => {
+		const { element } = draw({
+			kind: "user",
+			id: 1,
+			text: "What is this?",
+			attachments: [{ path: "A.md" }],
+			images: ["shot.png"],
+			notSent: ["“face.jpg” is in a private place."],
+			state: "sent",
+		});
+		expect(element.findAll("ccb-agent-attachment").map((chip) => chip.text)).toEqual(["A.md", "Image: shot.png"]);
+		expect(element.findAll("ccb-agent-not-sent").map((line) => line.text)).toEqual([
+			"Not sent: “face.jpg” is in a private place.",
+		]);
+	});
+
+	it("draws Claude's request to leave plan mode as the plan card, not as a tool question", () => {
+		const { element } = draw({
+			kind: "permission",
+			id: 2,
+			request: { id: "p1", toolName: "ExitPlanMode", input: {}, summary: "", plan: "1. Draft", scopes: ["once"] },
+			status: "pending",
+		});
+		expect(element.findAll("ccb-agent-plan-card")).toHaveLength(1);
+		expect(element.findAll("ccb-agent-allow-once")).toEqual([]);
 	});
 
 	it("draws a tool card folded, with its input and result once opened", () => {

@@ -1,4 +1,7 @@
+import type { MessageImage } from "../../../src/agent/agent-session";
 import { MessageInput } from "../../../src/obsidian/agent/message-input";
+import { TINY_PNG } from "../../helpers/image-bytes";
+import { pollUntil } from "../../helpers/wait-until";
 import { ObsidianPanelVault, type PanelPrivacy } from "../../../src/obsidian/agent/panel-vault";
 import { FakeElement } from "../../__mocks__/obsidian";
 import { createIndexedApp } from "../harness/indexed-app";
@@ -10,19 +13,26 @@ const privacy: PanelPrivacy = {
 };
 
 async function input() {
-	const app = await createIndexedApp(
-		Object.fromEntries(
+	const app = await createIndexedApp({
+		...Object.fromEntries(
 			["Notes/Plan.md", "Notes/Diary.md", "Private/Plans.md", "Projects/Garden plan.md", "Inbox.md"].map(
 				(path) => [path, "text"],
 			),
 		),
-	);
+		"Trips/photo.png": "png",
+		"Private/face.png": "png",
+	});
 	const sent: { text: string; mentions: string[] }[] = [];
+	const sentImages: MessageImage[][] = [];
 	const parent = new FakeElement();
 	const box = new MessageInput(
 		parent as unknown as HTMLElement,
 		new ObsidianPanelVault(app as never, () => privacy),
-		(text, mentions) => sent.push({ text, mentions }),
+		(text, mentions, images) => {
+			sent.push({ text, mentions });
+			sentImages.push(images);
+		},
+		() => undefined,
 	);
 	box.load();
 	const textarea = box.textarea as unknown as FakeElement;
@@ -32,7 +42,7 @@ async function input() {
 	};
 	const key = (name: string, extra: Record<string, unknown> = {}): void =>
 		textarea.dispatch("keydown", { key: name, shiftKey: false, ...extra });
-	return { box, sent, textarea, type, key, parent };
+	return { box, sent, sentImages, textarea, type, key, parent };
 }
 
 describe("MessageInput", () => {
@@ -136,5 +146,56 @@ describe("MessageInput", () => {
 				mentions: ["Notes/Plan.md", "Projects/Garden plan.md"],
 			},
 		]);
+	});
+
+	it("takes a pasted image as a chip and sends it with the message; pasted text stays the box's", async () => {
+		const { box, sent, sentImages, textarea, type, key } = await input();
+		let prevented = 0;
+		const paste = (files: File[]): void =>
+			textarea.dispatch("paste", { clipboardData: { files }, preventDefault: () => (prevented += 1) });
+		paste([]);
+		expect(prevented).toBe(0);
+		paste([new File([TINY_PNG], "Screenshot.png")]);
+		expect(prevented).toBe(1);
+		await pollUntil(() => (box.images.names.length > 0 ? true : undefined), "the pasted image's chip");
+		expect(box.images.names).toEqual(["Screenshot.png"]);
+		type("What does this show?");
+		key("Enter");
+		expect(sent).toEqual([{ text: "What does this show?", mentions: [] }]);
+		expect(sentImages).toEqual([[{ name: "Screenshot.png", bytes: TINY_PNG }]]);
+		expect(box.images.names).toEqual([]);
+	});
+
+	it("takes an image dropped from the file explorer (a private one refused with the reason) or the system, and sends images without words", async () => {
+		const { box, sent, sentImages, textarea, key } = await input();
+		const drop = (text: string, files: File[] = []): void =>
+			textarea.dispatch("drop", {
+				dataTransfer: { files, getData: (kind: string) => (kind === "text/plain" ? text : "") },
+			});
+		drop("obsidian://open?vault=Vault&file=Trips%2Fphoto.png");
+		drop("![[Private/face.png]]");
+		expect(box.images.names).toEqual(["photo.png"]);
+		expect(box.images.problem).toContain("“face.png” is in a private place");
+		drop("", [new File([TINY_PNG], "from the desktop.png")]);
+		await pollUntil(() => (box.images.names.length > 1 ? true : undefined), "the dropped file's chip");
+		key("Enter");
+		expect(sent).toEqual([{ text: "", mentions: [] }]);
+		expect(sentImages).toEqual([
+			[
+				{ name: "photo.png", path: "Trips/photo.png" },
+				{ name: "from the desktop.png", bytes: TINY_PNG },
+			],
+		]);
+	});
+
+	it("takes the last image off with Backspace in an empty box, and leaves Backspace to the text otherwise", async () => {
+		const { box, textarea, type, key } = await input();
+		textarea.dispatch("drop", { dataTransfer: { files: [], getData: () => "[[photo.png]]" } });
+		type("a");
+		key("Backspace");
+		expect(box.images.names).toEqual(["photo.png"]);
+		type("");
+		key("Backspace");
+		expect(box.images.names).toEqual([]);
 	});
 });

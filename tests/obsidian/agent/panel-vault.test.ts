@@ -1,5 +1,6 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { MAX_IMAGE_BYTES } from "../../../src/agent/engine/image-content";
 import { ObsidianPanelVault } from "../../../src/obsidian/agent/panel-vault";
 import { VaultPrivacy } from "../../../src/vault/privacy/vault-privacy";
 import { VaultPaths } from "../../../src/vault/vault-paths";
@@ -52,6 +53,48 @@ describe("ObsidianPanelVault", () => {
 		expect(panelVault.droppedNote("obsidian://open?vault=V&file=Secret%2FThree")).toBeUndefined();
 		expect(panelVault.droppedNote("just words")).toBeUndefined();
 		expect(panelVault.droppedNote("obsidian://%%bad")).toBeUndefined();
+	});
+
+	it("judges an image dropped from the file explorer or embedded in a note by the privacy boundary, with the reason when refused", async () => {
+		const app = await createIndexedApp({
+			"Trips/Coast.md":
+				"# Coast\n![[photo.png]]\n![[Secret/face.jpg|200]]\n![](huge.webp)\n![[photo.png]]\n![[Map.md]]\n![[scan.heic]]",
+			"Trips/photo.png": "png",
+			"Secret/face.jpg": "jpg",
+			"Trips/huge.webp": "x".repeat(MAX_IMAGE_BYTES + 1),
+			"Trips/scan.heic": "heic",
+			"Map.md": "x",
+		});
+		const panelVault = new ObsidianPanelVault(app as never, () => ({
+			hidesPath: (path) => path.startsWith("Secret/"),
+			hidesFolder: (path) => path === "Secret",
+		}));
+		const photo = {
+			image: {
+				path: "Trips/photo.png",
+				name: "photo.png",
+				thumbnail: expect.stringMatching(/^app:\/\/local\/.*\/Trips\/photo\.png/) as unknown,
+			},
+		};
+		expect(panelVault.droppedImage("obsidian://open?vault=V&file=Trips%2Fphoto.png")).toEqual(photo);
+		expect(panelVault.droppedImage("![[photo.png]]")).toEqual(photo);
+		expect(panelVault.droppedImage("Trips/photo.png")).toEqual(photo);
+		expect(panelVault.droppedImage("[[Secret/face.jpg]]")).toEqual({
+			refused: expect.stringContaining("“face.jpg” is in a private place") as unknown,
+		});
+		// A note is no image: it is mentioned instead.
+		expect(panelVault.droppedImage("[[Map]]")).toBeUndefined();
+		expect(panelVault.droppedNote("[[Map]]")).toBe("Map.md");
+		// Each embedded image once, in order; the private one refused, the large one refused with its size.
+		expect(panelVault.embeddedImages("Trips/Coast.md")).toEqual([
+			photo,
+			{ refused: expect.stringContaining("“face.jpg” is in a private place") as unknown },
+			{ refused: "“huge.webp” is 10.1 MB; images of up to 10 MB can be sent." },
+		]);
+		const off = new ObsidianPanelVault(app as never, () => undefined);
+		expect(off.droppedImage("[[photo.png]]")).toEqual({
+			refused: expect.stringContaining("while the bridge is off") as unknown,
+		});
 	});
 
 	describe("over the real privacy boundary, with symbolic links on disk (issue 26, finding 4)", () => {
