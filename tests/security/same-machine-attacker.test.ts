@@ -7,6 +7,7 @@ import { connectHeaders, savedHttpConfig } from "../helpers/headers-helper";
 import { HeadlessProcess } from "../helpers/headless-process";
 import { freePort, postPing, squat } from "../helpers/port-squatter";
 import { makeTempDir } from "../helpers/temp-dir";
+import { pollUntil } from "../helpers/wait-until";
 import { CATASTROPHIC_QUERY, PROSE_LINE, SETTLES_WITHIN_MS } from "../vault-tools/catastrophic-regex";
 import {
 	CLI_ENTRY,
@@ -194,11 +195,19 @@ describe("an attacker on the same machine, against the built processes (issue 15
 		);
 
 	/** Sends a command line, then `status` as a fence (commands run in order); returns what both streams printed meanwhile. */
-	async function command(host: HeadlessProcess, line: string): Promise<string> {
+
+	/**
+	 * A command whose answer is printed when its work ends, which on a loaded machine may be after the status line
+	 * that `command` waits for: what the host printed since, once it says `expected` (or by the fixture's timeout).
+	 */
+	async function commandSaying(host: HeadlessProcess, line: string, expected: RegExp): Promise<string> {
 		const [stdoutBefore, stderrBefore] = [host.stdout.length, host.stderr.length];
+		const printed = (): string => `${host.stdout.slice(stdoutBefore)}\n${host.stderr.slice(stderrBefore)}`;
 		host.send(line);
-		await host.status();
-		return `${host.stdout.slice(stdoutBefore)}\n${host.stderr.slice(stderrBefore)}`;
+		return pollUntil(
+			() => (expected.test(printed()) ? printed() : undefined),
+			`"${line}" to say ${expected}`,
+		).catch(() => printed());
 	}
 
 	it("1: the plugin's private folder and tag and Obsidian's excluded files are never served, whichever process answers", async () => {
@@ -365,7 +374,7 @@ describe("an attacker on the same machine, against the built processes (issue 15
 		});
 		const host = await serve(vault, ["--private-folder", "Secret"]);
 
-		const byRecord = await command(host, "claude-permissions write");
+		const byRecord = await commandSaying(host, "claude-permissions write", /not one of the vault's Claude Code/);
 		expect(readFileSync(userSettings, "utf8")).toBe(original);
 		expect(byRecord).toContain(
 			`names "${relative(vault, userSettings)}", which is not one of the vault's Claude Code settings files`,
@@ -374,7 +383,7 @@ describe("an attacker on the same machine, against the built processes (issue 15
 		rmSync(join(vault, ".claude", "settings.json"), { force: true });
 		symlinkSync(userSettings, join(vault, ".claude", "settings.json"));
 		writeFileSync(record, JSON.stringify({ settingsFile: ".claude/settings.json", rules: userRules }));
-		const byLink = await command(host, "claude-permissions write");
+		const byLink = await commandSaying(host, "claude-permissions write", /symbolic link/);
 		expect(readFileSync(userSettings, "utf8")).toBe(original);
 		expect(byLink).toMatch(/symbolic link/);
 	});
