@@ -22,21 +22,69 @@ export interface PassageEdit {
 	insert: string;
 }
 
+/** The end of the proposal so far that may still be aligned differently as more arrives: never settled. */
+const UNSETTLED_CHARS = 40;
+/** How much further into the passage than the unsettled proposal a streaming comparison looks, beyond twice its length. */
+const WINDOW_SLACK_CHARS = 200;
+
 /**
- * The suggestions for a proposal still arriving. Its text so far is compared with the whole passage; what the
- * passage holds after the last thing the proposal matched or replaced is not struck but pending (Claude has not
- * written that far yet), and a change at the very end shows only what it adds so far.
+ * The suggestions for a proposal still arriving, kept up to date chunk by chunk. The proposal so far is compared
+ * with the passage word by word; what the passage holds after the last thing the proposal matched or replaced is not
+ * struck but pending (Claude has not written that far yet), and a change at the very end shows only what it adds so
+ * far. So that each chunk costs about the same however long the passage, the comparison settles: what lies well
+ * before the proposal's end (behind an unchanged stretch, `UNSETTLED_CHARS` back or more) is kept, and only the rest
+ * of the proposal is compared, with a window of the passage after what is kept. The whole proposal is compared
+ * afresh when it is complete (`finalSuggestions`), so a preview aligned differently never reaches a decision.
  */
-export function streamingSuggestions(passage: string, partial: string): StreamingSuggestions {
-	const pieces = suggestionPieces(passage, partial);
-	let pending = "";
-	const last = pieces.at(-1);
-	if (last?.kind === "change" && last.removed !== "") {
-		pending = last.removed;
-		if (last.added === "") pieces.pop();
-		else last.removed = "";
+export class StreamingDiff {
+	private readonly settled: SuggestionPiece[] = [];
+	private settledChanges = 0;
+	/** How much of the passage and of the proposal the settled pieces cover. */
+	private passageAt = 0;
+	private proposalAt = 0;
+
+	constructor(private readonly passage: string) {}
+
+	update(partial: string): StreamingSuggestions {
+		const rest = partial.slice(this.proposalAt);
+		const windowEnd = Math.min(this.passage.length, this.passageAt + rest.length * 2 + WINDOW_SLACK_CHARS);
+		const tail = suggestionPieces(this.passage.slice(this.passageAt, windowEnd), rest);
+		this.settle(tail, rest.length);
+		let id = this.settledChanges;
+		for (const piece of tail) if (piece.kind === "change") piece.id = ++id;
+		let pending = this.passage.slice(windowEnd);
+		const last = tail.at(-1);
+		if (last?.kind === "change" && last.removed !== "") {
+			pending = last.removed + pending;
+			if (last.added === "") tail.pop();
+			else last.removed = "";
+		}
+		return { pieces: [...this.settled, ...tail], pending };
 	}
-	return { pieces, pending };
+
+	/** Moves the pieces up to the last unchanged stretch well before the proposal's end from `tail` to the settled ones. */
+	private settle(tail: SuggestionPiece[], restLength: number): void {
+		let proposalEnd = 0;
+		let keep = 0;
+		for (let index = 0; index < tail.length - 1; index++) {
+			const piece = tail[index];
+			if (piece === undefined) break;
+			proposalEnd += piece.kind === "same" ? piece.text.length : piece.added.length;
+			if (proposalEnd > restLength - UNSETTLED_CHARS) break;
+			if (piece.kind === "same" && /\s/.test(piece.text)) keep = index + 1;
+		}
+		for (const piece of tail.splice(0, keep)) {
+			if (piece.kind === "change") piece.id = ++this.settledChanges;
+			this.settled.push(piece);
+			this.passageAt += piece.kind === "same" ? piece.text.length : piece.removed.length;
+			this.proposalAt += piece.kind === "same" ? piece.text.length : piece.added.length;
+		}
+	}
+}
+
+/** The suggestions for a proposal still arriving, compared in one go (`StreamingDiff` keeps them up to date chunk by chunk). */
+export function streamingSuggestions(passage: string, partial: string): StreamingSuggestions {
+	return new StreamingDiff(passage).update(partial);
 }
 
 /** The suggestions for the whole proposal. */

@@ -9,7 +9,7 @@ import {
 	finalSuggestions,
 	openChanges,
 	rejectChange,
-	streamingSuggestions,
+	StreamingDiff,
 	type PassageEdit,
 	type SuggestionPiece,
 } from "../../agent/inline-edit/inline-proposal";
@@ -62,7 +62,7 @@ export class InlineEditController implements PluginValue {
 	/** Decisions one after another: each waits for the write of the one before. */
 	private decisions: Promise<void> = Promise.resolve();
 	/** The newest streamed text not drawn yet: several deltas that arrive together are drawn once. */
-	private streamed: { passage: string; text: string } | undefined;
+	private streamed: { diff: StreamingDiff; text: string } | undefined;
 	private drawQueued = false;
 
 	constructor(
@@ -191,14 +191,15 @@ export class InlineEditController implements PluginValue {
 		this.instruction = words;
 		const run = (this.run ??= service.start());
 		this.setPhase({ kind: "writing", pieces: [], pending: passage });
-		run.ask(words, prompt, passage, (update) => this.onUpdate(update, passage));
+		const diff = new StreamingDiff(passage);
+		run.ask(words, prompt, passage, (update) => this.onUpdate(update, passage, diff));
 	}
 
-	private onUpdate(update: InlineEditUpdate, passage: string): void {
+	private onUpdate(update: InlineEditUpdate, passage: string, diff: StreamingDiff): void {
 		if (this.edit?.phase.kind !== "writing") return;
 		switch (update.kind) {
 			case "writing":
-				this.streamed = { passage, text: update.text };
+				this.streamed = { diff, text: update.text };
 				if (!this.drawQueued) {
 					this.drawQueued = true;
 					queueMicrotask(() => this.drawStreamed());
@@ -226,7 +227,7 @@ export class InlineEditController implements PluginValue {
 		const streamed = this.streamed;
 		this.streamed = undefined;
 		if (!streamed || this.edit?.phase.kind !== "writing") return;
-		this.setPhase({ kind: "writing", ...streamingSuggestions(streamed.passage, streamed.text) });
+		this.setPhase({ kind: "writing", ...streamed.diff.update(streamed.text) });
 	}
 
 	private decide(decision: () => Promise<void>): void {

@@ -27,6 +27,8 @@ export class InlineEditPanel {
 	private readonly closeButton: HTMLButtonElement;
 	private readonly keys: HTMLElement;
 	private readonly hint: HTMLElement;
+	/** What the panel shows now, to draw nothing when that stays the same. */
+	private shown = "";
 
 	constructor(private readonly actions: InlineEditPanelActions) {
 		this.element = createDiv({
@@ -53,14 +55,21 @@ export class InlineEditPanel {
 		this.input.addEventListener("keydown", (event) => this.onKey(event));
 	}
 
-	/** Shows the inline edit as it is now; `followUp`: a proposal came before, so a request refines it. */
+	/**
+	 * Shows the inline edit as it is now; `followUp`: a proposal came before, so a request refines it. While Claude
+	 * writes, nothing here changes from one streamed chunk to the next, and nothing is redrawn.
+	 */
 	render(edit: InlineEdit, followUp: boolean): void {
 		const { phase } = edit;
 		const writing = phase.kind === "writing";
 		const proposed = phase.kind === "proposed";
 		const final = phase.kind === "said" && phase.final === true;
 		const open = proposed ? openChanges(phase.pieces) : 0;
-		this.status.setText(statusText(edit, open));
+		const status = statusText(edit, open);
+		const shown = JSON.stringify([phase.kind, status, final, open, followUp, edit.from === edit.to, Platform.isMacOS]);
+		if (shown === this.shown) return;
+		this.shown = shown;
+		this.status.setText(status);
 		this.input.toggleClass("is-hidden", final);
 		this.askButton.toggleClass("is-hidden", final || writing);
 		this.input.disabled = writing;

@@ -72,6 +72,15 @@ export class InsertionWidget extends WidgetType {
 		return other.text === this.text && other.change === this.change && other.decidable === this.decidable;
 	}
 
+	/** While Claude writes, the change at the proposal's end grows chunk by chunk: its element is updated in place. */
+	override updateDOM(dom: HTMLElement): boolean {
+		if (this.decidable || dom.querySelector(".ccb-inline-controls") !== null) return false;
+		const added = dom.querySelector("ins");
+		if (added === null || this.text === "") return false;
+		added.textContent = this.text;
+		return true;
+	}
+
 	toDOM(): HTMLElement {
 		const wrapper = createSpan({ cls: "ccb-inline-insertion" });
 		if (this.text !== "") wrapper.createEl("ins", { cls: "ccb-suggest-added", text: this.text });

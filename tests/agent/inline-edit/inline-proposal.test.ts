@@ -6,6 +6,7 @@ import {
 	openChanges,
 	passageText,
 	rejectChange,
+	StreamingDiff,
 	streamingSuggestions,
 	type PassageEdit,
 	type SuggestionPiece,
@@ -93,5 +94,45 @@ describe("the inline proposal's suggestions", () => {
 			),
 			{ numRuns: 300 },
 		);
+	});
+
+	it("streamed chunk by chunk, every preview is the passage (its pieces, then what is pending) and the proposal so far, with each change numbered once", () => {
+		const words = fc.constantFrom("a", "bb", "cat", "sat", "mat", " ", " ", " ", "\n", ".", "the", "rain");
+		const text = fc.array(words, { maxLength: 120 }).map((parts) => parts.join(""));
+		fc.assert(
+			fc.property(
+				text,
+				text,
+				fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1 }),
+				(passage, proposal, sizes) => {
+					const stream = new StreamingDiff(passage);
+					for (let at = 0, step = 0; at < proposal.length; step++) {
+						at = Math.min(proposal.length, at + (sizes[step % sizes.length] ?? 1));
+						const partial = proposal.slice(0, at);
+						const { pieces, pending } = stream.update(partial);
+						const proposed = pieces
+							.map((piece) => (piece.kind === "same" ? piece.text : piece.added))
+							.join("");
+						const ids = changeIds(pieces);
+						if (passageText(pieces) + pending !== passage || proposed !== partial) return false;
+						if (ids.some((id, index) => id !== index + 1)) return false;
+					}
+					return true;
+				},
+			),
+			{ numRuns: 300 },
+		);
+	});
+
+	it("streamed, a long passage costs each chunk a comparison of about the same size: what lies well behind the proposal's end is settled", () => {
+		const passage = Array.from({ length: 400 }, (_, index) => `word${index % 17}`).join(" ");
+		const proposal = passage.replace(/word3 /g, "WORD ");
+		const stream = new StreamingDiff(passage);
+		let last = stream.update("");
+		for (let at = 5; at <= proposal.length; at += 5) last = stream.update(proposal.slice(0, at));
+		// Settled pieces are the same objects from one chunk to the next: nothing before them is compared again.
+		const before = stream.update(proposal.slice(0, proposal.length - 100)).pieces[0];
+		expect(stream.update(proposal.slice(0, proposal.length - 95)).pieces[0]).toBe(before);
+		expect(passageText(last.pieces) + last.pending).toBe(passage);
 	});
 });
