@@ -1,3 +1,4 @@
+import { inlineEditPageHtml, renderInlineEdit } from "./inline-edit-html";
 import { pageHtml, type Theme, type ViewName } from "./page";
 import { renderViews } from "./views-html";
 
@@ -15,5 +16,9 @@ export async function renderPages(
 				html: pageHtml(view, views[view], theme, repository, view === "review" ? views.reviewTitle : ""),
 			});
 	}
+	// The inline edit's editor runs in jsdom: drawn after the views above, which need no DOM.
+	const inlineEdit = await renderInlineEdit();
+	for (const theme of ["light", "dark"] as Theme[])
+		pages.push({ name: `inline-edit-${theme}`, html: inlineEditPageHtml(inlineEdit, theme, repository, "Lisbon") });
 	return pages;
 }
