@@ -77,7 +77,8 @@ export async function pluginLoadChild(vaultPath: string): Promise<void> {
 	const onloadCpuMs = cpuMsSince(onloadCpu);
 	const readyAt = performance.now();
 	app.workspace.finishLayout();
-	while (plugin.statusBarItems[0]?.text !== "Claude: listening") {
+	// The status bar's words for a bridge that listens with no client yet (src/obsidian/bridge/status-bar.ts).
+	while (plugin.statusBarItems[0]?.text !== "Claude: ready") {
 		if (elapsedMs(readyAt) > 5000)
 			throw new Error(`The plugin did not start listening: ${plugin.statusBarItems[0]?.text ?? "no status bar"}`);
 		await nextTurn();
