@@ -142,5 +142,8 @@ describe("inline edit with the real CLI, through the built plugin", () => {
 		undo.dispatch("click");
 		await pollUntil(() => app.vault.contents.get("Trip.md") === NOTE || undefined, "the undo");
 		await pollUntil(() => trip.driver.text === NOTE || undefined, "the editor showing the note as it was");
+
+		// Inline edits are no conversations: none is left among the panel's past sessions.
+		expect(await (await panel.engine()).pastSessions()).toEqual([]);
 	});
 });

@@ -160,7 +160,8 @@ export class InlineEditController implements PluginValue {
 	 */
 	private async prepare(note: EditedNote): Promise<void> {
 		const service = await this.loadService();
-		if (!service || !this.edit) return;
+		const edit = this.edit;
+		if (!service || !edit || (edit.phase.kind === "said" && edit.phase.final === true)) return;
 		const refused = service.refusal(note.path, this.view.state.doc.toString());
 		if (refused !== undefined) this.say(refused, true);
 		else this.run ??= service.start();

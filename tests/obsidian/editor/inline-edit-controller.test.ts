@@ -181,6 +181,7 @@ describe("an inline edit in the editor", () => {
 		world.plugin.runCommand(COMMAND);
 		await settle();
 		expect(note.status).toBe(PASSAGE_TOO_LONG);
+		expect(world.service.sessions).toHaveLength(1);
 	});
 
 	it("without a selection, edits the cursor's paragraph", async () => {
