@@ -66,7 +66,15 @@ export class InlineEditPanel {
 		const final = phase.kind === "said" && phase.final === true;
 		const open = proposed ? openChanges(phase.pieces) : 0;
 		const status = statusText(edit, open);
-		const shown = JSON.stringify([phase.kind, status, final, open, followUp, edit.from === edit.to, Platform.isMacOS]);
+		const shown = JSON.stringify([
+			phase.kind,
+			status,
+			final,
+			open,
+			followUp,
+			edit.from === edit.to,
+			Platform.isMacOS,
+		]);
 		if (shown === this.shown) return;
 		this.shown = shown;
 		this.status.setText(status);
