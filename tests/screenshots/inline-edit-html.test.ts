@@ -9,13 +9,14 @@ import {
 	renderInlineEdit,
 	type InlineEditHtml,
 } from "../../scripts/screenshots/inline-edit-html";
+import { FIXTURE_TIMEOUT_MS } from "../helpers/fixture-timeout";
 
 describe("the inline edit's picture", () => {
 	let html: InlineEditHtml;
 
 	beforeAll(async () => {
 		html = await renderInlineEdit();
-	});
+	}, FIXTURE_TIMEOUT_MS);
 
 	it("shows the proposal in the note's own text, struck and underlined with each change's buttons, and the panel", () => {
 		expect(html.editor).toContain('<ins class="ccb-suggest-added">Rossio</ins>');

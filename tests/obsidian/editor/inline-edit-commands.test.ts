@@ -40,8 +40,8 @@ beforeEach(() => {
 });
 
 afterEach(() => {
-	world.plugin.unload();
-	windows.uninstall();
+	world?.plugin.unload();
+	windows?.uninstall();
 });
 
 describe("Edit with Claude", () => {

@@ -17,8 +17,8 @@ beforeEach(() => {
 });
 
 afterEach(() => {
-	world.plugin.unload();
-	windows.uninstall();
+	world?.plugin.unload();
+	windows?.uninstall();
 });
 
 /** Opens the note, selects `needle` and runs "Edit with Claude"; the prompt is ready. */

@@ -14,8 +14,8 @@ beforeEach(() => {
 });
 
 afterEach(() => {
-	world.plugin.unload();
-	windows.uninstall();
+	world?.plugin.unload();
+	windows?.uninstall();
 });
 
 async function proposeIn(note: NoteEditor, needle: string, replacement: string): Promise<void> {

@@ -6,7 +6,7 @@ import { BrowserWindows } from "../harness/cm6-dom";
 
 let windows: BrowserWindows;
 beforeEach(() => (windows = BrowserWindows.install()));
-afterEach(() => windows.uninstall());
+afterEach(() => windows?.uninstall());
 
 function panel(): { panel: InlineEditPanel; calls: string[] } {
 	const calls: string[] = [];
