@@ -40,8 +40,6 @@ export default defineConfig([
 			},
 		},
 		rules: {
-			// The user asked for a default hotkey (Mod+Alt+K) for "Tag for Claude Code"; users can still change it.
-			"obsidianmd/commands/no-default-hotkeys": "off",
 			"obsidianmd/ui/sentence-case": [
 				"warn",
 				{
@@ -53,6 +51,12 @@ export default defineConfig([
 			// (obsidian 1.8.7); this plugin supports 1.7.2 and later (manifest minAppVersion), so the tab builds its rows.
 			"obsidianmd/settings-tab/prefer-setting-definitions": "off",
 		},
+	},
+	{
+		// Default hotkeys the user asked for, each one Obsidian's own commands leave free; users can change both:
+		// Mod+Alt+K for "Tag for Claude Code", and Mod+J for "Edit with Claude" (issue 30: inline edits "press a hotkey").
+		files: ["src/obsidian/editor/tag-commands.ts", "src/obsidian/editor/inline-edit-commands.ts"],
+		rules: { "obsidianmd/commands/no-default-hotkeys": "off" },
 	},
 	{
 		// The community review checks manifest.json's shape; the recommended config lints code only, so it is named here.

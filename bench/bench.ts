@@ -30,6 +30,7 @@ import type { Throughput } from "./throughput";
 import { measureWire, type HostCpu, type HostCpuFigures, type ToolCallFigures, type WireFigures } from "./wire";
 import { MISSED_NOTES } from "./missed-notes";
 import { JOURNAL_MAX_RATIO, measureJournalCost, type JournalCostFigures } from "./journal-cost";
+import type { InlineStreamingFigures } from "./inline-edit-streaming";
 import { errorStack } from "../src/shared/describe-error";
 
 const TARGETS = {
@@ -56,6 +57,9 @@ interface Figures {
 	memory: LoadMemory;
 	mainJsBytes: number;
 	journal: JournalCostFigures;
+	/** bench/inline-edit-streaming.ts: the editor's work per streamed chunk of an inline edit (issue 30). */
+	inlineEdit: InlineStreamingFigures;
+	inlineEditRows: Row[];
 }
 
 function kib(bytes: number): string {
@@ -300,6 +304,7 @@ function rows(figures: Figures): Row[] {
 		...journalRows(figures.journal),
 		...memoryRows(figures.memory),
 		...figures.vaults.flatMap(vaultRows),
+		...figures.inlineEditRows,
 		...figures.obsidianDiagnostics.map((row): Row => ({
 			figure: `${row.name} (${row.note})`,
 			bridge: `${row.value} ${row.unit}`,
@@ -414,7 +419,31 @@ async function runBenchmarks(options: Options): Promise<void> {
 		"Obsidian diagnostics source, 10k notes (over the obsidian stub)",
 		async () => (await import("./obsidian-diagnostics")).runObsidianDiagnosticsBench(),
 	);
-	const figures: Figures = { wire, vaults, pluginLoad, memory, mainJsBytes, obsidianDiagnostics, journal };
+	// Loaded only here, like the diagnostics above: it runs the editor over the obsidian stub in jsdom.
+	const inlineModule = await import("./inline-edit-streaming");
+	const inlineEdit = await step("inline edit streaming into the editor (a real CodeMirror editor in jsdom)", () =>
+		inlineModule.measureInlineEditStreaming(options.quick ? 2 : 5),
+	);
+	const inlineEditRows = inlineEdit.rows.map((row): Row => ({
+		figure: inlineModule.streamingFigure(row, inlineEdit),
+		bridge: inlineModule.cpuSpread(row),
+		raw: "—",
+		ratio: "—",
+		target: `under ${inlineModule.INLINE_STREAMING_GOAL_MS} ms (p95)`,
+		met: inlineModule.meetsStreamingGoal(row),
+		note: MISSED_NOTES.inlineEditStreaming,
+	}));
+	const figures: Figures = {
+		wire,
+		vaults,
+		pluginLoad,
+		memory,
+		mainJsBytes,
+		obsidianDiagnostics,
+		journal,
+		inlineEdit,
+		inlineEditRows,
+	};
 	const table = rows(figures);
 	const warm = wire.warmUp;
 	const warmUp = warm

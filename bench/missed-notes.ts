@@ -13,7 +13,8 @@ export const MISSED_NOTES: Record<
 	| "selection"
 	| "require"
 	| "onload"
-	| "size",
+	| "size"
+	| "inlineEditStreaming",
 	string
 > = {
 	ping: "The session answers a ping without a promise hop and builds no trace events when tracing is off; compare the server CPU time per ping (measured in this run, below): when it is at the floor's, a missed median comes from scheduling on a loaded machine (see the load average above the table), and a run on a quiet machine settles it.",
@@ -49,4 +50,8 @@ export const MISSED_NOTES: Record<
 	size:
 		"main.js grew with Claude's vault tools (issue 10) and the agent panel (issue 18, about 81 KB); the YAML library left it in issue 14 (the plugin uses Obsidian's parser). tests/release/plugin-bundle.test.ts holds the bundle without the panel to the pre-issue-14 size and the panel to its own budget. " +
 		"What would close it: fewer features in the plugin build, or lazily fetched parts; the size also sets the compile cost of require(main.js) (see that row).",
+	inlineEditStreaming:
+		"A chunk's work is the word diff of the proposal's unsettled end against a window of the passage (what lies well behind it is settled and not compared again), the editor's decorations for the passage, and CodeMirror's DOM update of the changed stretch; the panel draws nothing while Claude writes. " +
+		"A forced garbage collection between runs made the next run's chunks several times slower (V8 recompiling what it had thrown away), so none is forced. In jsdom every DOM change costs far more than in a browser; the rest of a miss is the shared machine (compare the wall-clock and the load average). " +
+		"What would close it: decorations for the settled pieces kept from one chunk to the next instead of built again, and fewer DOM nodes per change (one element for an insertion and its controls).",
 };

@@ -7,7 +7,10 @@ import { ObsidianPanelVault } from "./obsidian/agent/panel-vault";
 import type { BridgeComponent } from "./obsidian/bridge/bridge-component";
 import { StatusBar } from "./obsidian/bridge/status-bar";
 import { EditorTracker } from "./obsidian/editor/editor-tracker";
+import { InlineEditCommands } from "./obsidian/editor/inline-edit-commands";
 import { TagCommands } from "./obsidian/editor/tag-commands";
+import type { InlineEditService } from "./agent/inline-edit/inline-edit-service";
+import { obsidianYamlCodec } from "./obsidian/notes/obsidian-yaml-codec";
 import type { ObsidianNoteStore } from "./obsidian/notes/obsidian-note-store";
 import { registerDiffReviewView, revealReviewOf } from "./obsidian/review/register-diff-review";
 import { BridgeSettingsHost } from "./obsidian/settings/bridge-settings-host";
@@ -29,6 +32,7 @@ export default class ClaudeCodeBridgePlugin extends Plugin {
 	/** Counts start and stop requests: a start whose modules finish loading after a later request does nothing. */
 	private bridgeStarts = 0;
 	private agentEngineLoad: Promise<AgentEngine> | undefined;
+	private inlineEditLoad: Promise<InlineEditService> | undefined;
 	private statusBar!: StatusBar;
 	private settingTab!: BridgeSettingTab;
 	private editorTracker!: EditorTracker;
@@ -49,6 +53,7 @@ export default class ClaudeCodeBridgePlugin extends Plugin {
 		this.editorTracker = new EditorTracker(this, access);
 		this.editorTracker.register();
 		new TagCommands(this, access).register();
+		new InlineEditCommands(this, () => this.inlineEditService()).register();
 		registerDiffReviewView(this);
 		registerActivityView(this, () => this.bridge?.bridge.activity);
 		registerAgentPanel(this, {
@@ -90,6 +95,23 @@ export default class ClaudeCodeBridgePlugin extends Plugin {
 			},
 		);
 		return this.agentEngineLoad;
+	}
+
+	/** Inline edits' service, loaded with the panel's engine module the first time an inline edit opens. */
+	private inlineEditService(): Promise<InlineEditService> {
+		this.inlineEditLoad ??= import("./obsidian/agent/agent-engine-runtime").then(
+			(runtime) =>
+				runtime.createInlineEditService({
+					...this.settingsHost.engineSettings(),
+					bridge: () => this.bridge?.bridge,
+					yaml: obsidianYamlCodec,
+				}),
+			(error: unknown) => {
+				this.inlineEditLoad = undefined;
+				throw error;
+			},
+		);
+		return this.inlineEditLoad;
 	}
 
 	/** Loads the bridge's modules, then starts it, unless it was stopped (or the plugin unloaded) meanwhile. */

@@ -42,6 +42,7 @@ const FLOORS: readonly (readonly string[])[] = [
 		"src/agent/gate",
 		"src/agent/transcript",
 		"src/agent/vault-config",
+		"src/agent/inline-edit",
 	],
 	["src/assembly"],
 	// The roots: Obsidian (plugin, its adapters and UI), the headless host, the package's command.
@@ -174,9 +175,12 @@ const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
 	"src/agent/gate": ["src/agent", "src/review", "src/journal", "src/vault", "src/vault/privacy"],
 	// The panel's transcript: its rows, the Markdown of replies, the export as a note.
 	"src/agent/transcript": ["src/agent", "src/shared"],
+	// Inline edits in a note: the passage, the prompt, the streamed reply, the suggestions and decisions, the session.
+	"src/agent/inline-edit": ["src/agent", "src/agent/engine", "src/shared"],
 	// Every feature built from ports, once, for every root.
 	"src/assembly": [
 		"src/agent",
+		"src/agent/inline-edit",
 		"src/agent/claude-cli",
 		"src/agent/engine",
 		"src/agent/gate",
@@ -208,8 +212,8 @@ const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
 	"src/settings": ["src/ide"],
 	// Obsidian's rooms: the vault adapter (one note store over the metadata cache, the files, the diagnostics' notes).
 	"src/obsidian/notes": ["src/vault/markdown", "src/vault/notes", "src/vault/privacy", "src/shared"],
-	// The editor and workspace side: selection tracking, "Tag for Claude Code", the workspace port.
-	"src/obsidian/editor": ["src/ide", "src/ide/workspace", "src/vault"],
+	// The editor and workspace side: selection tracking, "Tag for Claude Code", inline edits, the workspace port.
+	"src/obsidian/editor": ["src/agent/inline-edit", "src/ide", "src/ide/workspace", "src/vault", "src/shared"],
 	// The review view: the panel, its suggestions and diff, the view, its port and registration.
 	"src/obsidian/review": ["src/obsidian/editor", "src/review", "src/vault", "src/shared"],
 	// The activity view and the plugin's journal store; its rows speak the panel's words for Claude's tools.
@@ -225,6 +229,7 @@ const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
 	// The agent panel's view, settings rows and the lazily loaded engine module.
 	"src/obsidian/agent": [
 		"src/agent",
+		"src/agent/inline-edit",
 		"src/agent/claude-cli",
 		"src/agent/engine",
 		"src/agent/gate",
@@ -288,6 +293,7 @@ const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
 		"src/obsidian/settings",
 		"src/obsidian/vault-tools",
 		"src/agent",
+		"src/agent/inline-edit",
 		"src/ide",
 		"src/vault",
 		"src/shared",

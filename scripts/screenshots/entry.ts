@@ -1,3 +1,4 @@
+import { inlineEditPageHtml, renderInlineEdit } from "./inline-edit-html";
 import { pageHtml, type Theme } from "./page";
 import { panelPageHtml, renderPanel } from "./panel-html";
 import { renderViews } from "./views-html";
@@ -40,5 +41,9 @@ export async function renderPages(
 			name: `activity-${theme}`,
 			html: pageHtml("activity", activity.html, theme, repository, activity.title),
 		});
+	// The inline edit's editor runs in jsdom: drawn after the views above, which need no DOM.
+	const inlineEdit = await renderInlineEdit();
+	for (const theme of ["light", "dark"] as Theme[])
+		pages.push({ name: `inline-edit-${theme}`, html: inlineEditPageHtml(inlineEdit, theme, repository, "Lisbon") });
 	return pages;
 }

@@ -202,6 +202,12 @@ export interface AgentSessionOptions {
 	fork?: boolean;
 	model?: string;
 	permissionMode: AgentPermissionMode;
+	/**
+	 * A session that only writes text (an inline edit in a note): no tool at all, built-in or MCP, so nothing can be
+	 * read or written behind the user's back; this system prompt instead of Claude Code's own; not kept among the
+	 * past sessions. Absent: a panel session.
+	 */
+	textOnly?: { systemPrompt: string };
 }
 
 /** A past session, as the history list shows it. */

@@ -1735,6 +1735,12 @@ export class MarkdownView extends ItemView {
 	getViewType(): string {
 		return "markdown";
 	}
+	/** obsidian.d.ts `MarkdownView.getMode`: "source" while editing (Live Preview or Source mode), "preview" in Reading view. */
+	getMode(): "source" | "preview" {
+		return this.mode;
+	}
+	/** Test helper: Reading view (`preview`) or editing (`source`, the default). */
+	mode: "source" | "preview" = "source";
 	getDisplayText(): string {
 		return this.file?.basename ?? "No file";
 	}
@@ -1831,6 +1837,26 @@ export function parseFrontMatterTags(frontmatter: Record<string, unknown> | null
 }
 
 export const notices: string[] = [];
+
+/**
+ * obsidian.d.ts `Platform`: what the app runs on. The stand-in is the desktop app on Linux (where the tests run);
+ * a test may set `isMacOS` and put it back.
+ */
+export const Platform = {
+	isDesktop: true,
+	isMobile: false,
+	isDesktopApp: true,
+	isMobileApp: false,
+	isIosApp: false,
+	isAndroidApp: false,
+	isPhone: false,
+	isTablet: false,
+	isMacOS: false,
+	isWin: false,
+	isLinux: true,
+	isSafari: false,
+	resourcePathPrefix: "app://local/",
+};
 
 export class Notice {
 	constructor(message: string) {

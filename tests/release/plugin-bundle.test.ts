@@ -43,12 +43,26 @@ const AGENT_PANEL_BUDGET_BYTES = 149_300;
  * The journal's rewind of a turn's notes (`turn-rewind.ts`) serves only the panel's Rewind here.
  */
 const isAgentPanelModule = (input: string): boolean =>
-	input.startsWith("src/agent/") ||
-	input.startsWith("src/obsidian/agent/") ||
-	/^src\/assembly\/(agent-assembly|panel-[a-z-]+)\.ts$/.test(input) ||
-	input === "src/journal/journal-writer.ts" ||
-	input === "src/journal/turn-rewind.ts" ||
-	input === "src/vault-tools/serve/in-process-vault-tools.ts";
+	!isInlineEditModule(input) &&
+	(input.startsWith("src/agent/") ||
+		input.startsWith("src/obsidian/agent/") ||
+		/^src\/assembly\/(agent-assembly|panel-[a-z-]+)\.ts$/.test(input) ||
+		input === "src/journal/journal-writer.ts" ||
+		input === "src/journal/turn-rewind.ts" ||
+		input === "src/vault-tools/serve/in-process-vault-tools.ts");
+
+/**
+ * What issue 30's inline edit (a new feature: "Edit with Claude" in the editor, its suggestions, panel and decisions,
+ * the prompt and reply reading, the streaming diff, the service over the bridge) may add: measured at 21.5 KB when it
+ * landed. It runs the panel's engine (counted above) with no tools; its service loads with the engine's module on
+ * first use.
+ */
+const INLINE_EDIT_BUDGET_BYTES = 22_000;
+
+const isInlineEditModule = (input: string): boolean =>
+	input.startsWith("src/agent/inline-edit/") ||
+	input.startsWith("src/obsidian/editor/inline-edit-") ||
+	input === "src/assembly/inline-edit-assembly.ts";
 
 interface BundleReport {
 	bytes: number;
@@ -73,13 +87,18 @@ describe("the plugin's bundle (main.js)", () => {
 		report = buildPluginBundle();
 	}, 120_000);
 
-	it(`stays within MAIN_JS_BUDGET_BYTES (${MAIN_JS_BUDGET_BYTES} bytes) without the agent panel, and the panel within AGENT_PANEL_BUDGET_BYTES (${AGENT_PANEL_BUDGET_BYTES})`, () => {
-		const panel = Object.entries(report.inputBytes)
-			.filter(([input]) => isAgentPanelModule(input))
-			.reduce((sum, [, bytes]) => sum + bytes, 0);
+	it(`stays within MAIN_JS_BUDGET_BYTES (${MAIN_JS_BUDGET_BYTES} bytes) without the agent panel and the inline edit, the panel within AGENT_PANEL_BUDGET_BYTES (${AGENT_PANEL_BUDGET_BYTES}), the inline edit within INLINE_EDIT_BUDGET_BYTES (${INLINE_EDIT_BUDGET_BYTES})`, () => {
+		const bytesOf = (belongs: (input: string) => boolean): number =>
+			Object.entries(report.inputBytes)
+				.filter(([input]) => belongs(input))
+				.reduce((sum, [, bytes]) => sum + bytes, 0);
+		const panel = bytesOf(isAgentPanelModule);
+		const inlineEdit = bytesOf(isInlineEditModule);
 		expect(panel).toBeGreaterThan(0);
-		expect(report.bytes - panel).toBeLessThanOrEqual(MAIN_JS_BUDGET_BYTES);
+		expect(inlineEdit).toBeGreaterThan(0);
+		expect(report.bytes - panel - inlineEdit).toBeLessThanOrEqual(MAIN_JS_BUDGET_BYTES);
 		expect(panel).toBeLessThanOrEqual(AGENT_PANEL_BUDGET_BYTES);
+		expect(inlineEdit).toBeLessThanOrEqual(INLINE_EDIT_BUDGET_BYTES);
 	});
 
 	it("ships no YAML library: the plugin reads YAML with Obsidian's parser (obsidian-yaml-codec.ts)", () => {

@@ -11,6 +11,9 @@
  * the CLI loads only the user's settings (`--setting-sources user`: no project or local settings, so no vault hooks,
  * helpers, `env` or plugins) and only the panel's MCP servers (`--strict-mcp-config`: no `.mcp.json`). What the panel
  * itself sets (the sandbox, deny rules) goes on the command line with `--settings`.
+ *
+ * A text-only session (an inline edit) gets no tool and no MCP server at all, its own system prompt, and is not
+ * saved among the CLI's sessions (`--no-session-persistence`): it is no conversation to resume in the panel.
  */
 import type { AgentSessionOptions } from "../agent-session";
 import { guardSettings, type SessionGuard } from "./session-guard";
@@ -42,6 +45,13 @@ export function cliArguments(
 	if (!guard.projectConfigTrusted) args.push("--setting-sources", "user", "--strict-mcp-config");
 	const settings = guardSettings(guard);
 	if (settings !== undefined) args.push("--settings", JSON.stringify(settings));
+	const { textOnly } = options;
+	if (textOnly !== undefined) {
+		// No built-in tool (`--tools ""`) and no MCP server, not even the vault's own: Claude can only answer in text.
+		if (guard.projectConfigTrusted) args.push("--strict-mcp-config");
+		args.push("--tools", "", "--no-session-persistence", "--system-prompt", textOnly.systemPrompt);
+		return args;
+	}
 	if (inProcessServers.length > 0) {
 		const mcpServers = Object.fromEntries(inProcessServers.map((name) => [name, { type: "sdk", name }]));
 		args.push("--mcp-config", JSON.stringify({ mcpServers }));

@@ -17,6 +17,10 @@ import { sessionTitle } from "../../agent/transcript/tool-words";
 import { claudeConfigFolder } from "../../agent/engine/cli-session-files";
 import { PlanFolder } from "../../agent/gate/plan-folder";
 import { assembleAgent } from "../../assembly/agent-assembly";
+import { assembleInlineEdit } from "../../assembly/inline-edit-assembly";
+import { INLINE_EDIT_SYSTEM_PROMPT } from "../../agent/inline-edit/inline-edit-prompt";
+import type { InlineEditService } from "../../agent/inline-edit/inline-edit-service";
+import type { YamlCodec } from "../../shared/yaml-codec";
 import type { Bridge } from "../../assembly/bridge-assembly";
 import { panelSessionGuard } from "../../assembly/panel-session-guard";
 import { panelTurnNotes } from "../../assembly/panel-turn-notes";
@@ -87,6 +91,11 @@ export function createAgentEngine(context: AgentEngineContext): AgentEngine {
 						: { on: false, ...(decided.sandboxMissing !== undefined && { why: decided.sandboxMissing }) };
 				return decided.guard;
 			});
+			// A text-only session (an inline edit) gets no tools: its gate refuses anything, and no MCP server is served.
+			if (options.textOnly !== undefined)
+				return new StreamJsonEngine({ vaultRoot, launcher, gate: NO_TOOLS, env, guard: () => guard }).start(
+					options,
+				);
 			const parts = assembleAgent(bridge, {
 				rules: context.rules,
 				shellSandbox: () => sandbox,
@@ -154,8 +163,29 @@ export function nameConversation(
 	});
 }
 
-/** The gate of the engine that only reads past transcripts: it never starts a CLI, so it is never asked. */
-const NO_TOOLS: ToolGate = { decide: () => Promise.resolve({ behavior: "deny", message: "No session runs here." }) };
+/**
+ * The gate of a session that may use no tool: the engine that only reads past transcripts (it never starts a CLI,
+ * so it is never asked), and a text-only session (started with no tools, so it is never asked either).
+ */
+const NO_TOOLS: ToolGate = { decide: () => Promise.resolve({ behavior: "deny", message: "No tool may run here." }) };
+
+/** What inline edits are built from: the panel engine's context, and how the editor's frontmatter tags are read. */
+export interface InlineEditContext extends AgentEngineContext {
+	yaml?: YamlCodec;
+}
+
+/**
+ * Inline edits in the editor (issue 30), loaded with this module: each starts a text-only session of the panel's
+ * engine (the same Claude Code, guard and privacy rules), and its accepted changes go to the bridge's journal.
+ */
+export function createInlineEditService(context: InlineEditContext): InlineEditService {
+	const engine = createAgentEngine(context);
+	return assembleInlineEdit({
+		bridge: context.bridge,
+		start: () => engine.start({ permissionMode: "default", textOnly: { systemPrompt: INLINE_EDIT_SYSTEM_PROMPT } }),
+		...(context.yaml !== undefined && { yaml: context.yaml }),
+	});
+}
 
 /** A session that could not start: it tells its listeners why, once, then that it closed. */
 class FailedSession implements AgentSession {

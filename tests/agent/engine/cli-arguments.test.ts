@@ -81,4 +81,17 @@ describe("cliArguments", () => {
 		});
 		expect(cliArguments({ permissionMode: "default" }, [], UNTRUSTED_GUARD)).not.toContain("--settings");
 	});
+
+	it("a text-only session (an inline edit) gets no tool and no MCP server, even with the vault trusted and in-process servers offered, its own system prompt, and is not saved", () => {
+		const textOnly = { systemPrompt: "Rewrite the passage." };
+		for (const guard of [UNTRUSTED_GUARD, TRUSTED]) {
+			const args = cliArguments({ permissionMode: "default", textOnly }, ["obsidian"], guard);
+			expect(args.filter((arg) => arg === "--strict-mcp-config")).toHaveLength(1);
+			expect(args).not.toContain("--mcp-config");
+			expect(args[args.indexOf("--tools") + 1]).toBe("");
+			expect(args[args.indexOf("--system-prompt") + 1]).toBe("Rewrite the passage.");
+			expect(args).toContain("--no-session-persistence");
+		}
+		expect(cliArguments({ permissionMode: "default" }, [], TRUSTED)).not.toContain("--tools");
+	});
 });

@@ -31,6 +31,11 @@ export class MockAnthropic {
 	readonly unknownRoutes: UnknownRoute[] = [];
 	private readonly queue: TurnSource[] = [];
 	private messageCounter = 0;
+	/**
+	 * Requests that are main-loop requests although they offer no tools (`classifyMessagesRequest` takes a request
+	 * without tools for a side request): a text-only session's, such as an inline edit's.
+	 */
+	alsoMain: ((body: JsonObject) => boolean) | undefined;
 
 	private constructor(private readonly server: http.Server) {}
 
@@ -102,7 +107,7 @@ export class MockAnthropic {
 	}
 
 	private answerMessages(request: IncomingMessage, body: JsonObject, response: ServerResponse): void {
-		const kind = classifyMessagesRequest(body);
+		const kind = classifyMessagesRequest(body) === "main" || this.alsoMain?.(body) === true ? "main" : "side";
 		const timing: NonNullable<MessagesRequest["timing"]> = { received: performance.now() };
 		this.requests.push({
 			index: this.requests.length,

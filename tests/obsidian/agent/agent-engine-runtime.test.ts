@@ -1,14 +1,20 @@
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { AgentEvent, AgentEventListener, AgentSession, PastSession } from "../../../src/agent/agent-session";
+import { INLINE_EDIT_SYSTEM_PROMPT } from "../../../src/agent/inline-edit/inline-edit-prompt";
+import { BRIDGE_OFF_REFUSAL } from "../../../src/assembly/inline-edit-assembly";
 import { MemoryPermissionRules } from "../../../src/agent/gate/permission-rules";
 import { MemoryJournalStore } from "../../../src/journal/memory-journal-store";
 import {
 	BRIDGE_OFF_MESSAGE,
 	createAgentEngine,
 	nameConversation,
+	createInlineEditService,
 	type AgentEngineContext,
 } from "../../../src/obsidian/agent/agent-engine-runtime";
 import { startAssembledBridge, type AssembledBridge } from "../../helpers/assembled-bridge";
 import { FIXTURE_TIMEOUT_MS } from "../../helpers/fixture-timeout";
+import { makeTempDir } from "../../helpers/temp-dir";
 import { pollUntil } from "../../helpers/wait-until";
 
 function context(overrides: Partial<AgentEngineContext>): AgentEngineContext {
@@ -123,4 +129,43 @@ describe("nameConversation (the activity journal's title of a panel conversation
 		await settle();
 		expect(missing.names).toEqual(["Where were we?"]);
 	});
+});
+
+describe("createInlineEditService (inline edits, from the same module)", () => {
+	it("refuses while the bridge is off", () => {
+		const service = createInlineEditService(context({}));
+		expect(service.refusal("Note.md", "text")).toBe(BRIDGE_OFF_REFUSAL);
+	});
+
+	it(
+		"starts the user's Claude Code with no tool, no MCP server and the inline edit's own system prompt",
+		async () => {
+			fixture = await startAssembledBridge();
+			const bridge = fixture.bridge;
+			const folder = makeTempDir("fake-claude");
+			const argsFile = join(folder.path, "args.txt");
+			const claude = join(folder.path, "claude");
+			writeFileSync(
+				claude,
+				`#!/bin/sh\nif [ "$1" = "--version" ]; then echo "2.1.330 (Claude Code)"; exit 0; fi\nprintf '%s\\n' "$@" > "${argsFile}"\n`,
+			);
+			chmodSync(claude, 0o755);
+			const service = createInlineEditService(
+				context({ vaultPath: fixture.vaultPath, bridge: () => bridge, cliPath: () => claude }),
+			);
+			const run = service.start();
+			run.ask("shorter", "shorter", "text", () => undefined);
+			const args = await pollUntil(
+				() => (existsSync(argsFile) ? readFileSync(argsFile, "utf8").split("\n") : undefined),
+				"the fake Claude Code's arguments",
+			);
+			expect(args[args.indexOf("--tools") + 1]).toBe("");
+			expect(args[args.indexOf("--system-prompt") + 1]).toBe(INLINE_EDIT_SYSTEM_PROMPT);
+			expect(args).toContain("--strict-mcp-config");
+			expect(args).not.toContain("--mcp-config");
+			await run.close();
+			folder.remove();
+		},
+		FIXTURE_TIMEOUT_MS,
+	);
 });

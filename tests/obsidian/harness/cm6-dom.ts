@@ -1,5 +1,6 @@
 import Module from "node:module";
 import type { DOMWindow, JSDOM as JSDOMClass } from "jsdom";
+import { installObsidianDom } from "./obsidian-dom";
 
 // jsdom 29 loads ES-module-only dependencies, which Jest's module system cannot require on Node 20 (Jest intercepts
 // `createRequire` as well); Node's own loader can (require(esm), Node 20.19+). So jsdom is loaded by Node's loader
@@ -10,7 +11,7 @@ const { JSDOM } = nodeLoader._load(require.resolve("jsdom"), null, false) as { J
 /**
  * A browser for CodeMirror 6 in Node: jsdom windows whose globals (`document`, `window`, `MutationObserver`, …)
  * are installed while a test runs and restored afterwards. Obsidian's own globals `activeWindow`/`activeDocument`
- * point at the main window. jsdom does no layout, so text ranges measure as empty rectangles (CodeMirror then
+ * point at the main window, and each window has Obsidian's DOM helpers (obsidian-dom.ts). jsdom does no layout, so text ranges measure as empty rectangles (CodeMirror then
  * works on its estimated heights); selections, focus, transactions and DOM events are real.
  */
 const GLOBAL_NAMES = [
@@ -33,6 +34,11 @@ const GLOBAL_NAMES = [
 	"InputEvent",
 	"activeWindow",
 	"activeDocument",
+	// Obsidian's global DOM helpers (obsidian-dom.ts), which create elements in the main window's document.
+	"createEl",
+	"createDiv",
+	"createSpan",
+	"createFragment",
 ] as const;
 
 type GlobalName = (typeof GLOBAL_NAMES)[number];
@@ -101,6 +107,7 @@ export class BrowserWindows {
 		const emptyRect = () => dom.window.document.body.getBoundingClientRect();
 		// jsdom has no layout: a text range has no boxes, like text that is not rendered.
 		Object.assign(dom.window.Range.prototype, { getClientRects: () => [], getBoundingClientRect: emptyRect });
+		installObsidianDom(dom.window);
 		this.windows.push(dom);
 		return dom.window;
 	}
