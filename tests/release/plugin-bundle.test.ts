@@ -15,9 +15,11 @@ const ROOT = resolve(__dirname, "../..");
  * with their spaces, replaced lines paired; decided changes kept in view with Undo; buttons named by their change;
  * keys between changes; Escape's question: 4,743 bytes after dropping jsdiff's word diff). jsdiff's createPatch then
  * gave way to a unified diff over the review's line comparison (src/shared/unified-patch.ts): 394,948 bytes measured; the review bar saying who proposes in words, 395,188; issue 30's turn on journal records, 395,555.
- * Issue 30's images and plan approval (the vault's images read through the privacy boundary for the panel): 395,595.
+ * Issue 30's images and plan approval (the vault's images read through the privacy boundary for the panel): 395,595;
+ * its inline edit's command, context menu entry and editor extension registered at load (the rest loads on first
+ * use): 395,930. Issue 31 then takes plugin load back down by loading views' code when they first open.
  */
-const MAIN_JS_BUDGET_BYTES = 395_600;
+const MAIN_JS_BUDGET_BYTES = 395_950;
 
 /**
  * What the agent panel (issue 18, a new feature after the redesign) may add on top: its engine, tool gate, view and
