@@ -74,8 +74,10 @@ export class InlineEditController implements PluginValue {
 			stop: () => void this.run?.stop(),
 			acceptAll: () => this.acceptAll(),
 			dismiss: () => this.dismiss(),
+			moveToChange: (step) => this.moveToChange(step),
 		});
 		view.dom.addEventListener("click", this.onClick);
+		view.dom.addEventListener("keydown", this.onChangeKey);
 		host.controllers.add(this);
 	}
 
@@ -100,6 +102,7 @@ export class InlineEditController implements PluginValue {
 
 	destroy(): void {
 		this.view.dom.removeEventListener("click", this.onClick);
+		this.view.dom.removeEventListener("keydown", this.onChangeKey);
 		this.host.controllers.delete(this);
 		this.end();
 	}
@@ -142,6 +145,22 @@ export class InlineEditController implements PluginValue {
 	acceptAll(): boolean {
 		if (this.edit?.phase.kind !== "proposed") return false;
 		this.decide(() => this.accept("all"));
+		return true;
+	}
+
+	/**
+	 * Moves the focus to the next (1) or the previous (-1) open change's accept button (Alt+↓ and Alt+↑, as in the
+	 * review), from which Tab reaches its reject button; false when no proposal shows.
+	 */
+	moveToChange(step: 1 | -1): boolean {
+		if (this.edit?.phase.kind !== "proposed") return false;
+		const buttons = this.acceptButtons();
+		if (buttons.length === 0) return false;
+		const active = this.view.dom.ownerDocument.activeElement;
+		const current = buttons.findIndex((button) => button.parentElement?.contains(active) === true);
+		const next =
+			current < 0 ? (step > 0 ? 0 : buttons.length - 1) : (current + step + buttons.length) % buttons.length;
+		buttons[next]?.focus();
 		return true;
 	}
 
@@ -336,7 +355,42 @@ export class InlineEditController implements PluginValue {
 		else if (action === "reject") this.rejectChange(change);
 		else return;
 		event.preventDefault();
+		// Pressed from the keyboard (Enter or Space on the focused button): the focus goes on to the next change.
+		if (event.detail === 0) this.decisions = this.decisions.then(() => this.focusAfter(change));
 	};
+
+	/**
+	 * Keys on a change's buttons, which the editor's own keymap does not see (its widgets ignore their events): Alt+↓
+	 * and Alt+↑ move between changes, Escape closes as it does from the note.
+	 */
+	private readonly onChangeKey = (event: KeyboardEvent): void => {
+		const target = event.target;
+		if (target === null || !("closest" in target) || (target as Element).closest("[data-ccb-change]") === null)
+			return;
+		const arrow = event.key === "ArrowDown" ? 1 : event.key === "ArrowUp" ? -1 : 0;
+		if (event.altKey && arrow !== 0) this.moveToChange(arrow);
+		else if (event.key === "Escape") this.dismiss();
+		else return;
+		event.preventDefault();
+		event.stopPropagation();
+	};
+
+	/** The open changes' accept buttons, in the note's order. */
+	private acceptButtons(): HTMLElement[] {
+		return [...this.view.contentDOM.querySelectorAll<HTMLElement>('button[data-ccb-inline="accept"]')];
+	}
+
+	/** After a change decided from the keyboard: the next open change, else the request box, else the note. */
+	private focusAfter(change: number): void {
+		if (!this.edit) {
+			this.view.focus();
+			return;
+		}
+		const buttons = this.acceptButtons();
+		const next = buttons.find((button) => Number(button.getAttribute("data-ccb-change")) > change) ?? buttons[0];
+		if (next) next.focus();
+		else this.panel.focus();
+	}
 }
 
 /** The inline edit after a decision: the proposal's open changes, or closed when none is left. */

@@ -7,7 +7,7 @@ import { inlineEditDecorationsWith, inlineEditField } from "./inline-edit-state"
  * The inline edit's editor extension, registered once with `registerEditorExtension`, so every editor (split panes,
  * pop-out windows, Live Preview and Source mode alike) gets its own state field and controller: nothing of an
  * inline edit lives outside its editor. Escape dismisses and Mod+Enter accepts everything while an inline edit is
- * open, ahead of Obsidian's own use of those keys in the editor.
+ * open, and Alt+↓/↑ move between its changes, ahead of Obsidian's own use of those keys in the editor.
  */
 export function inlineEditExtension(host: InlineEditHost): Extension {
 	const controller = ViewPlugin.define((view) => new InlineEditController(view, host));
@@ -19,6 +19,8 @@ export function inlineEditExtension(host: InlineEditHost): Extension {
 			keymap.of([
 				{ key: "Escape", run: (view) => view.plugin(controller)?.dismiss() ?? false },
 				{ key: "Mod-Enter", run: (view) => view.plugin(controller)?.acceptAll() ?? false },
+				{ key: "Alt-ArrowDown", run: (view) => view.plugin(controller)?.moveToChange(1) ?? false },
+				{ key: "Alt-ArrowUp", run: (view) => view.plugin(controller)?.moveToChange(-1) ?? false },
 			]),
 		),
 	];

@@ -9,6 +9,8 @@ export interface InlineEditPanelActions {
 	acceptAll(): void;
 	/** Rejects what is open and closes the inline edit (Escape). */
 	dismiss(): void;
+	/** Focuses the next (1) or the previous (-1) change in the note (Alt+↓/↑); false when there is none. */
+	moveToChange(step: 1 | -1): boolean;
 }
 
 /**
@@ -98,6 +100,7 @@ export class InlineEditPanel {
 			decide ? `${mod}+Enter` : writing || final ? undefined : "Enter",
 			decide ? "accepts all" : "asks",
 		);
+		if (decide) keyHint(this.keys, Platform.isMacOS ? "⌥↓" : "Alt+↓", "goes to the next change");
 		keyHint(this.keys, "Esc", decide ? "rejects all" : "closes");
 		this.hint.setText(
 			proposed && open > 0
@@ -122,6 +125,8 @@ export class InlineEditPanel {
 		if (event.key === "Enter" && mod) this.actions.acceptAll();
 		else if (event.key === "Enter" && !event.shiftKey && !event.isComposing) this.submit();
 		else if (event.key === "Escape") this.actions.dismiss();
+		else if (event.altKey && (event.key === "ArrowDown" || event.key === "ArrowUp"))
+			this.actions.moveToChange(event.key === "ArrowDown" ? 1 : -1);
 		else return;
 		event.preventDefault();
 		event.stopPropagation();

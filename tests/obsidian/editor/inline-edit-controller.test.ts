@@ -90,6 +90,36 @@ describe("an inline edit in the editor", () => {
 		expect(world.service.claude.closed).toBe(true);
 	});
 
+	it("reaches every change from the keyboard: Alt+Down and Alt+Up move between them, Enter on one decides it and the focus goes on", async () => {
+		const note = await editing("The cat sat on the mat.");
+		await proposal(note, ["<replacement>The old cat sat on the rug.</replacement>"]);
+		expect(note.panel?.textContent).toContain("Alt+↓ goes to the next change");
+		const change = (): string | null | undefined => note.focused?.getAttribute("data-ccb-change");
+		note.key(note.input, "ArrowDown", false, true);
+		expect(note.focused?.getAttribute("data-ccb-inline")).toBe("accept");
+		expect(change()).toBe("1");
+		// From the note's text too, through the editor's keymap.
+		note.cm.focus();
+		note.key(note.cm.contentDOM, "ArrowDown", false, true);
+		expect(change()).toBe("1");
+		note.key(note.focused as HTMLElement, "ArrowDown", false, true);
+		expect(change()).toBe("2");
+		note.key(note.focused as HTMLElement, "ArrowUp", false, true);
+		expect(change()).toBe("1");
+		note.key(note.focused as HTMLElement, "ArrowUp", false, true);
+		expect(change()).toBe("2");
+		// Enter or Space on a focused button is a click with no pointer (detail 0); jsdom has no activation behaviour.
+		(note.focused as HTMLElement).click();
+		await pollUntil(() => world.service.recorded[0], "the accepted change recorded");
+		expect(world.disk(PATH)).toBe(NOTE.replace("the mat.", "the rug."));
+		await pollUntil(() => (change() === "1" ? true : undefined), "the focus on the change left");
+		note.key(note.focused as HTMLElement, "Escape");
+		await settle();
+		expect(note.panel).toBeNull();
+		expect(note.driver.text).toBe(NOTE.replace("the mat.", "the rug."));
+		expect(note.focused).toBe(note.cm.contentDOM);
+	});
+
 	it("rejecting changes writes nothing; when none is left the inline edit closes", async () => {
 		const note = await editing("The cat sat on the mat.");
 		await proposal(note, ["<replacement>The old cat sat on the rug.</replacement>"]);

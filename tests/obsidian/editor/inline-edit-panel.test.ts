@@ -15,6 +15,7 @@ function panel(): { panel: InlineEditPanel; calls: string[] } {
 		stop: () => calls.push("stop"),
 		acceptAll: () => calls.push("accept all"),
 		dismiss: () => calls.push("dismiss"),
+		moveToChange: (step) => calls.push(`move ${step}`) > 0,
 	});
 	document.body.appendChild(built.element);
 	return { panel: built, calls };
@@ -60,13 +61,15 @@ describe("the inline edit's panel", () => {
 		const pieces = finalSuggestions("The cat sat on the mat.", "The old cat sat on the rug.");
 		built.render(at({ kind: "proposed", pieces }), true);
 		expect(shown(built.element)).toEqual(["Ask", "Accept all", "Reject all"]);
-		expect(keysOf(built.element)).toBe("Ctrl+Enter accepts all Esc rejects all");
+		expect(keysOf(built.element)).toBe("Ctrl+Enter accepts all Alt+↓ goes to the next change Esc rejects all");
 		expect(built.element.querySelector(".ccb-inline-status")?.textContent).toBe(
 			"2 changes: accept or reject each, or all at once.",
 		);
 		expect(input(built.element).placeholder).toContain("shorter");
 		key(input(built.element), { key: "Enter", ctrlKey: true });
-		expect(calls).toEqual(["accept all"]);
+		key(input(built.element), { key: "ArrowDown", altKey: true });
+		key(input(built.element), { key: "ArrowUp", altKey: true });
+		expect(calls).toEqual(["accept all", "move 1", "move -1"]);
 	});
 
 	it("shows a message; a final one (a private note) offers nothing but Close", () => {

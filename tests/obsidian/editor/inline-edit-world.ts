@@ -112,11 +112,18 @@ export class NoteEditor {
 		this.key(this.input, "Enter");
 	}
 
-	/** A key pressed in the request box (`mod`: Ctrl here, as on Windows and Linux). */
-	key(target: HTMLElement, key: string, mod = false): void {
+	/** A key pressed in the request box or on a change's button (`mod`: Ctrl here, as on Windows and Linux). */
+	key(target: HTMLElement, key: string, mod = false, alt = false): void {
 		const view = target.ownerDocument.defaultView;
 		if (!view) throw new Error("no window");
-		target.dispatchEvent(new view.KeyboardEvent("keydown", { key, ctrlKey: mod, bubbles: true, cancelable: true }));
+		target.dispatchEvent(
+			new view.KeyboardEvent("keydown", { key, ctrlKey: mod, altKey: alt, bubbles: true, cancelable: true }),
+		);
+	}
+
+	/** The element that has the focus in the note's window. */
+	get focused(): Element | null {
+		return this.cm.dom.ownerDocument.activeElement;
 	}
 
 	/** Clicks a change's accept or reject button in the note. */
