@@ -57,6 +57,8 @@ export interface AgentTabOptions {
 	earlier?: readonly TranscriptEntry[];
 	/** Text the message box starts with (a rewound message, to send again or change). */
 	draft?: string;
+	/** Images the message box starts with (a rewound message's). */
+	draftImages?: readonly MessageImage[];
 	/** The session was started to go on from this message of the CLI's record (a rewind), until a message is sent. */
 	resumedAt?: string;
 	/** The tab's name instead of its first message (a fork's). */
@@ -85,6 +87,12 @@ export class AgentTab extends Component {
 	/** Where the session went on from after a rewind, until the first message makes that the conversation's end. */
 	private resumedAt: string | undefined;
 	private shownBusy = false;
+	/**
+	 * The images of each message sent in this tab, by its id in the CLI's record, bytes included (the session's events
+	 * carry only their names), kept while the tab is open; `sending`: those of messages the session has not taken yet.
+	 */
+	private readonly imagesSent = new Map<string, readonly MessageImage[]>();
+	private readonly sending: { text: string; images: readonly MessageImage[] }[] = [];
 	private readonly expanded = new Set<number>();
 	private readonly answers = new Map<string, ToolPermissionAnswer>();
 	/** The user's work on plan cards, kept for the session: a card is redrawn as it scrolls by. */
@@ -167,9 +175,26 @@ export class AgentTab extends Component {
 			this.options.title ??
 			sessionTitle(this.transcript.entries.find((entry) => entry.kind === "user")?.text.split("\n")[0] ?? "");
 		if (this.options.draft !== undefined) this.input.textarea.value = this.options.draft;
+		if (this.options.draftImages !== undefined) this.input.restoreImages(this.options.draftImages);
 		this.showRows(true);
 		this.register(this.session.onEvent((event) => this.onEvent(event)));
 		this.updateBusy();
+	}
+
+	/**
+	 * The images sent with the user's message `messageId` in this tab (kept while the tab is open, so a rewind can put
+	 * them back in the box); undefined for a message of a past session, whose images were not kept.
+	 */
+	sentImages(messageId: string): readonly MessageImage[] | undefined {
+		return this.imagesSent.get(messageId);
+	}
+
+	/** The session took a message: the images sent with it (in the order sent) are kept under its id. */
+	private keepImagesOf(text: string, id: string | undefined): void {
+		const index = this.sending.findIndex((waiting) => waiting.text === text);
+		if (index < 0) return;
+		const [taken] = this.sending.splice(index, 1);
+		if (taken && id !== undefined) this.imagesSent.set(id, taken.images);
 	}
 
 	/** The message the session went on from after a rewind, while no message was sent since; else undefined. */
@@ -204,6 +229,7 @@ export class AgentTab extends Component {
 			this.title = text.split("\n")[0] || (images[0]?.name ?? "");
 			this.options.onTitle();
 		}
+		if (images.length > 0) this.sending.push({ text, images });
 		if (this.session.busy) this.applyChange(this.transcript.queue(message));
 		this.session.send(message);
 		this.updateBusy();
@@ -233,6 +259,7 @@ export class AgentTab extends Component {
 	}
 
 	private onEvent(event: AgentEvent): void {
+		if (event.kind === "user-message") this.keepImagesOf(event.message.text, event.id);
 		if (event.kind === "offers") {
 			this.input.slashCommands = event.commands;
 			this.offerModels(event.models);

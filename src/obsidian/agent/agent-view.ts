@@ -3,6 +3,7 @@ import type {
 	AgentEngine,
 	AgentEvent,
 	AgentPermissionMode,
+	MessageImage,
 	NotesBeforeTurns,
 	TurnNotes,
 } from "../../agent/agent-session";
@@ -13,7 +14,7 @@ import { ClaudeConfigNotice, type ClaudeConfigHost } from "./claude-config-notic
 import type { DenyRulesOffer } from "./deny-rules-offer";
 import type { PanelVault } from "./panel-vault";
 import { PastSessionsList } from "./past-sessions-list";
-import { RewindConfirm, rewoundWords } from "./rewind-confirm";
+import { imagesNotKeptWords, RewindConfirm, rewoundWords } from "./rewind-confirm";
 
 export const AGENT_VIEW_TYPE = "claude-code-agent";
 
@@ -30,6 +31,7 @@ interface TabStart {
 	history?: readonly AgentEvent[];
 	earlier?: readonly TranscriptEntry[];
 	draft?: string;
+	draftImages?: readonly MessageImage[];
 	title?: string;
 	/** The model and permission mode (default: the panel's settings). */
 	choices?: { model: string; permissionMode: AgentPermissionMode };
@@ -213,15 +215,19 @@ export class AgentView extends ItemView {
 		} catch (error) {
 			failure = describeError(error);
 		}
+		const images = tab.sentImages(entry.messageId);
 		const next = await this.openTab({
 			// Before the conversation's first message there is nothing to go on from: a new conversation.
 			...(resumeAt !== undefined && { resume: sessionId, resumeAt }),
 			earlier: tab.transcript.before(entry.id),
 			draft: entry.text,
+			...(images !== undefined && { draftImages: images }),
 			choices,
 			at: index,
 		});
 		next?.say(rewoundWords(notes === undefined ? undefined : restored, failure), failure ? "error" : "info");
+		if (images === undefined && entry.images !== undefined && entry.images.length > 0)
+			next?.say(imagesNotKeptWords(entry.images));
 		this.drawTabs();
 		return next;
 	}
@@ -324,6 +330,7 @@ export class AgentView extends ItemView {
 				...(this.host.openReview && { openReview: this.host.openReview }),
 				...(start.earlier && { earlier: start.earlier }),
 				...(start.draft !== undefined && { draft: start.draft }),
+				...(start.draftImages !== undefined && { draftImages: start.draftImages }),
 				...(start.resumeAt !== undefined && start.fork !== true && { resumedAt: start.resumeAt }),
 				...(start.title !== undefined && { title: start.title }),
 				onRewind: (from, entryId) => void this.rewind(from, entryId),

@@ -111,6 +111,31 @@ export class ImageTray extends Component {
 		this.finish(problems);
 	}
 
+	/**
+	 * Images sent with a message before, back in the tray (a rewound message): a vault image is judged again by the
+	 * privacy boundary as it stands now, a pasted one is checked again by its bytes.
+	 */
+	addSent(images: readonly MessageImage[]): void {
+		const problems: string[] = [];
+		for (const image of images) {
+			if (image.path !== undefined) {
+				const choice = this.vault.droppedImage(image.path);
+				if (choice === undefined) problems.push(imageRefusalWords(image.name, "missing"));
+				else if ("refused" in choice) problems.push(choice.refused);
+				else this.add({ name: image.name, path: choice.image.path }, choice.image.thumbnail, problems);
+				continue;
+			}
+			const mediaType = image.bytes === undefined ? undefined : imageMediaType(image.bytes);
+			if (image.bytes === undefined || mediaType === undefined) {
+				problems.push(imageRefusalWords(image.name, "not-image"));
+				continue;
+			}
+			const url = URL.createObjectURL(new Blob([new Uint8Array(image.bytes)], { type: mediaType }));
+			if (!this.add(image, url, problems, () => URL.revokeObjectURL(url))) URL.revokeObjectURL(url);
+		}
+		this.finish(problems);
+	}
+
 	/** The images for the message being sent; the tray is empty after. */
 	take(): MessageImage[] {
 		const images = this.waiting.map((waiting) => waiting.image);

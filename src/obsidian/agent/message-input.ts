@@ -93,6 +93,11 @@ export class MessageInput extends Component {
 		this.images.addChoices(choices);
 	}
 
+	/** Images sent with a message before, back in the tray to send again (a rewound message). */
+	restoreImages(images: readonly MessageImage[]): void {
+		this.images.addSent(images);
+	}
+
 	/** The suggestions shown now (labels). */
 	get shownSuggestions(): string[] {
 		return this.suggestions.map((suggestion) => suggestion.label);

@@ -28,6 +28,12 @@ export function rewindWords(notes: NotesBeforeTurns | undefined): string[] {
 	return lines;
 }
 
+/** A rewound message of a past session: its images were not kept, so the box has its text only. */
+export function imagesNotKeptWords(images: readonly string[]): string {
+	const quoted = images.map((name) => `“${name}”`).join(", ");
+	return `${images.length === 1 ? "The image" : "The images"} sent with it (${quoted}) ${images.length === 1 ? "is" : "are"} not back in the message box: the panel keeps images only while their session is open. Add ${images.length === 1 ? "it" : "them"} again to send ${images.length === 1 ? "it" : "them"}.`;
+}
+
 /** What the rewound conversation says of its notes: restored, open in the review, left, or why none were. */
 export function rewoundWords(done: NotesBeforeTurns | undefined, failure?: string): string {
 	if (failure !== undefined) return `Rewound to before your message, but the notes could not be restored: ${failure}`;

@@ -7,6 +7,7 @@ import { ObsidianPanelVault } from "../../../src/obsidian/agent/panel-vault";
 import { DEFAULT_AGENT_PANEL_SETTINGS, type AgentPanelSettings } from "../../../src/settings";
 import { App, Modal, Plugin, type FakeElement } from "../../__mocks__/obsidian";
 import { FakeAgentEngine, type FakeAgentSession } from "../../helpers/fake-agent-engine";
+import { TINY_PNG } from "../../helpers/image-bytes";
 import { pollUntil } from "../../helpers/wait-until";
 
 interface Panel {
@@ -545,6 +546,51 @@ describe("the Claude Code panel", () => {
 		await pollUntil(() => (engine.sessions.length === 2 ? true : undefined), "the new conversation");
 		expect(engine.latest.options.resume).toBeUndefined();
 		expect(engine.latest.options.resumeAt).toBeUndefined();
+	});
+
+	it("a rewound message's images are back in the box with its text; a past session's, whose images were not kept, are named with what to do", async () => {
+		const panel = await openPanel((engine) => {
+			engine.past = [{ sessionId: "old", firstLine: "Describe it", updatedAt: "2026-11-20T09:00:00Z" }];
+			engine.histories.set("old", [
+				{
+					kind: "user-message",
+					message: { text: "Describe it", attachments: [], images: [{ name: "Image 1" }] },
+					id: "u-old",
+				},
+				{ kind: "text-delta", blockId: "x", text: "A cat on a mat." },
+				{ kind: "turn-end", outcome: "done", usage: {} },
+			]);
+		});
+		const { engine, view, root, one } = panel;
+		panel.session().emit({ kind: "ready", sessionId: "s-1", slashCommands: [] });
+		view.activeTab?.send("Look at this", [], [{ name: "diagram.png", bytes: TINY_PNG }]);
+		panel.session().reply(["A diagram."]);
+		panel.send("Shorter");
+		panel.session().reply(["Short."]);
+		const rewindOn = (text: string): void => {
+			const row = panel.rows().find((candidate) => candidate.findAll("ccb-agent-user-text")[0]?.text === text);
+			row?.findAll("ccb-agent-rewind")[0]?.dispatch("click");
+		};
+		rewindOn("Look at this");
+		press(await confirmation(), "ccb-rewind-confirm-yes");
+		await pollUntil(() => (engine.sessions.length === 2 ? true : undefined), "the rewound session");
+		await pollUntil(() => (view.activeTab?.session === engine.latest ? true : undefined), "the rewound tab");
+		expect(one("ccb-agent-textarea").value).toBe("Look at this");
+		expect(view.activeTab?.input.images.take()).toEqual([{ name: "diagram.png", bytes: TINY_PNG }]);
+
+		root.findAll("ccb-agent-history-button")[0]?.dispatch("click");
+		(await pollUntil(() => root.findAll("ccb-agent-history-row")[0], "the past session"))?.dispatch("click");
+		await pollUntil(() => (engine.sessions.length === 3 ? true : undefined), "the resumed session");
+		rewindOn("Describe it");
+		press(await confirmation(), "ccb-rewind-confirm-yes");
+		await pollUntil(() => (engine.sessions.length === 4 ? true : undefined), "the rewound past session");
+		await pollUntil(() => (view.activeTab?.session === engine.latest ? true : undefined), "its tab");
+		expect(one("ccb-agent-textarea").value).toBe("Describe it");
+		expect(view.activeTab?.input.images.names).toEqual([]);
+		expect(view.activeTab?.transcript.entries.at(-1)).toMatchObject({
+			kind: "notice",
+			text: "The image sent with it (“Image 1”) is not back in the message box: the panel keeps images only while their session is open. Add it again to send it.",
+		});
 	});
 
 	it("Fork from here opens a new tab with the conversation through that turn; the original tab and session go on untouched", async () => {

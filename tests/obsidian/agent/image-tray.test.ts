@@ -130,4 +130,24 @@ describe("ImageTray", () => {
 		expect(images.removeLast()).toBe(false);
 		expect(images.names).toEqual([]);
 	});
+
+	it("puts a rewound message's images back: pasted bytes checked again, vault images judged again as the vault stands now", async () => {
+		const { images, chips } = await tray();
+		images.addSent([
+			{ name: "Pasted image", bytes: TINY_PNG },
+			{ name: "photo.png", path: "Trips/photo.png" },
+			{ name: "face.png", path: "Private/face.png" },
+			{ name: "gone.png", path: "Trips/gone.png" },
+			{ name: "notes.png", bytes: new TextEncoder().encode("%PDF-1.7") },
+		]);
+		expect(images.names).toEqual(["Pasted image", "photo.png"]);
+		expect(chips()[0]?.findAll("ccb-agent-image-thumb")[0]?.attributes.get("src")).toMatch(/^blob:/);
+		expect(images.problem).toBe(
+			"“face.png” is in a private place (this plugin's private folders or Obsidian's excluded files), so it is not sent to Claude. “gone.png” could not be read. “notes.png” is not a PNG, JPEG, GIF or WebP image, so Claude cannot read it.",
+		);
+		expect(images.take()).toEqual([
+			{ name: "Pasted image", bytes: TINY_PNG },
+			{ name: "photo.png", path: "Trips/photo.png" },
+		]);
+	});
 });
