@@ -223,8 +223,11 @@ export interface PastSession {
 export interface AgentEngine {
 	start(options: AgentSessionOptions): AgentSession;
 	pastSessions(): Promise<PastSession[]>;
-	/** The transcript of a past session, to show it before resuming. */
-	history(sessionId: string): Promise<AgentEvent[]>;
+	/**
+	 * The transcript of a past session, to show it before resuming: the conversation as it goes on now, or, with
+	 * `upTo` (a message of its record a rewind went back to), as it stood at that message.
+	 */
+	history(sessionId: string, upTo?: string): Promise<AgentEvent[]>;
 	/**
 	 * The message the user's message `messageId` follows in the session's conversation (what a `resumeAt` there keeps);
 	 * undefined when it is the conversation's first. Throws when the session holds no such message of the user's.

@@ -7,6 +7,7 @@ import { MemoryJournalStore } from "../../src/journal/memory-journal-store";
 import { createAgentEngine } from "../../src/obsidian/agent/agent-engine-runtime";
 import type { AgentTab } from "../../src/obsidian/agent/agent-tab";
 import { AgentView } from "../../src/obsidian/agent/agent-view";
+import { DeviceAgentSettings } from "../../src/obsidian/agent/device-agent-settings";
 import { ObsidianPanelVault } from "../../src/obsidian/agent/panel-vault";
 import { DEFAULT_AGENT_PANEL_SETTINGS } from "../../src/settings";
 import { App, Modal, type FakeElement } from "../__mocks__/obsidian";
@@ -74,6 +75,8 @@ async function openPanel(): Promise<Panel> {
 		engine: () => Promise.resolve(engine),
 		vault: new ObsidianPanelVault(app as never, () => ({ hidesPath: () => false, hidesFolder: () => false })),
 		panelSettings: () => ({ ...DEFAULT_AGENT_PANEL_SETTINGS, permissionMode: "acceptEdits" }),
+		// Kept on the device, as the plugin keeps them (Obsidian's local storage for the vault).
+		rewindPoints: new DeviceAgentSettings(app),
 	});
 	view.load();
 	await view.onOpen();
@@ -161,6 +164,17 @@ describe("rewind and fork in the Claude Code panel, with the real CLI", () => {
 		expect(readFileSync(chapter).equals(afterFirstTurn)).toBe(true);
 		expect(view.sessions).toHaveLength(1);
 		expect(tab().input.textarea.value).toBe("Give the outline a third act");
+		expect(
+			tab()
+				.transcript.entries.filter((entry) => entry.kind === "user")
+				.map(entryText),
+		).toEqual(["Move the chapter to its second draft"]);
+
+		// Closed before a message went on (the CLI has not recorded the rewind yet), then resumed from the past
+		// sessions: it shows and goes on from where the rewind took it.
+		if (sessionId === undefined) throw new Error("the session has no id");
+		await view.closeTab(tab());
+		await view.resume(sessionId);
 		expect(
 			tab()
 				.transcript.entries.filter((entry) => entry.kind === "user")

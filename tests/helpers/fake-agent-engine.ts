@@ -117,6 +117,8 @@ export class FakeAgentEngine implements AgentEngine {
 	readonly sessions: FakeAgentSession[] = [];
 	past: PastSession[] = [];
 	readonly histories = new Map<string, AgentEvent[]>();
+	/** The histories read: a session id, or "<id> up to <message>". */
+	readonly historiesRead: string[] = [];
 	/** Messages that began their conversation: nothing comes before them. */
 	readonly firstMessages = new Set<string>();
 	/** What `messageBefore` was asked, as `session/message`. */
@@ -134,7 +136,8 @@ export class FakeAgentEngine implements AgentEngine {
 		return Promise.resolve(this.past);
 	}
 
-	history(sessionId: string): Promise<AgentEvent[]> {
+	history(sessionId: string, upTo?: string): Promise<AgentEvent[]> {
+		this.historiesRead.push(upTo === undefined ? sessionId : `${sessionId} up to ${upTo}`);
 		return Promise.resolve(this.histories.get(sessionId) ?? []);
 	}
 

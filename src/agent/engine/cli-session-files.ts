@@ -107,11 +107,11 @@ async function firstTypedLine(file: string): Promise<string | undefined> {
 
 /**
  * A past session as events: the user's messages (with the CLI's ids), Claude's text and tool calls, and the tool
- * results, along the conversation as it goes on now (`currentBranch`).
+ * results, along the conversation as it goes on now (`currentBranch`), or up to the message `upTo`.
  */
-export async function sessionHistory(folder: string, sessionId: string): Promise<AgentEvent[]> {
+export async function sessionHistory(folder: string, sessionId: string, upTo?: string): Promise<AgentEvent[]> {
 	const mapper = new CliEventMapper();
-	return currentBranch(await sessionRecords(folder, sessionId)).flatMap((record): AgentEvent[] => {
+	return currentBranch(await sessionRecords(folder, sessionId), upTo).flatMap((record): AgentEvent[] => {
 		const typed = typedText(record);
 		if (typed !== undefined) {
 			// The transcript keeps no image's name; the CLI's own copy is in its temporary folder.
@@ -157,13 +157,15 @@ async function sessionRecords(folder: string, sessionId: string): Promise<JsonRe
  * The records of the conversation as it goes on now. A rewound conversation keeps its earlier branch in the same
  * file (`--resume-session-at` goes on from a message, the later ones stay behind it), and the CLI resumes from the
  * newest message: its chain of parents back to the first (`logicalParentUuid` across a compaction) is the
- * conversation. A file whose messages name no parents is read in order.
+ * conversation. A file whose messages name no parents is read in order. `upTo`: the conversation ends at that
+ * message instead (where a rewind went back to, before a message was sent from there); not found, it is ignored.
  */
-export function currentBranch(records: readonly JsonRecord[]): JsonRecord[] {
+export function currentBranch(records: readonly JsonRecord[], upTo?: string): JsonRecord[] {
 	const messages = records.filter((record) => record["type"] === "user" || record["type"] === "assistant");
-	const leaf = messages[messages.length - 1];
-	if (leaf === undefined || !("parentUuid" in leaf)) return messages;
 	const byId = recordsById(records);
+	const chosen = upTo === undefined ? undefined : byId.get(upTo);
+	const leaf = chosen ?? messages[messages.length - 1];
+	if (leaf === undefined || !("parentUuid" in leaf)) return messages;
 	const onBranch = new Set<string>();
 	let id: string | undefined = typeof leaf["uuid"] === "string" ? leaf["uuid"] : undefined;
 	while (id !== undefined && !onBranch.has(id)) {

@@ -84,10 +84,10 @@ export class StreamJsonEngine implements AgentEngine {
 		return folder === undefined ? [] : pastSessions(folder);
 	}
 
-	async history(sessionId: string): Promise<AgentEvent[]> {
+	async history(sessionId: string, upTo?: string): Promise<AgentEvent[]> {
 		const folder = await this.transcripts();
 		if (folder === undefined) throw new Error(`no past sessions for ${this.options.vaultRoot}`);
-		return sessionHistory(folder, sessionId);
+		return sessionHistory(folder, sessionId, upTo);
 	}
 
 	async messageBefore(sessionId: string, messageId: string): Promise<string | undefined> {

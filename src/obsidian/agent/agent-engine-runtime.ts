@@ -125,7 +125,7 @@ export function createAgentEngine(context: AgentEngineContext): AgentEngine {
 			return session;
 		},
 		pastSessions: () => transcripts.pastSessions(),
-		history: (sessionId) => transcripts.history(sessionId),
+		history: (sessionId, upTo) => transcripts.history(sessionId, upTo),
 		messageBefore: (sessionId, messageId) => transcripts.messageBefore(sessionId, messageId),
 		turnNotes: () => {
 			const bridge = context.bridge();

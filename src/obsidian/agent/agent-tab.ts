@@ -61,6 +61,8 @@ export interface AgentTabOptions {
 	draftImages?: readonly MessageImage[];
 	/** The session was started to go on from this message of the CLI's record (a rewind), until a message is sent. */
 	resumedAt?: string;
+	/** A message was sent after `resumedAt`: the CLI's record now goes on from there itself. */
+	wentOn?: () => void;
 	/** The tab's name instead of its first message (a fork's). */
 	title?: string;
 	/** The user asked to rewind to before this message (row id); absent: the messages offer no rewind. */
@@ -274,7 +276,10 @@ export class AgentTab extends Component {
 			this.statusEl.setText(event.model !== undefined ? `Model: ${modelWords(event.model)}` : "");
 		}
 		if (event.kind === "permission-settled") this.answers.delete(event.id);
-		if (event.kind === "user-message") this.resumedAt = undefined;
+		if (event.kind === "user-message" && this.resumedAt !== undefined) {
+			this.resumedAt = undefined;
+			this.options.wentOn?.();
+		}
 		// The CLI left plan mode (a plan was approved): the picker shows the mode it runs in now.
 		if (event.kind === "permission-mode" && PERMISSION_MODES.some((choice) => choice.mode === event.mode))
 			this.modeSelect.value = event.mode;

@@ -55,6 +55,14 @@ export interface AgentPanelHost {
 	claudeConfig?: ClaudeConfigHost;
 	/** Brings the review waiting on this note (a vault path) to the front. */
 	openReview?: (vaultPath: string) => void;
+	/** Where rewound conversations went back to, until a message goes on from there (kept on this device). */
+	rewindPoints?: RewindPoints;
+}
+
+/** Rewind points by session (see `DeviceAgentSettings.rewindPoint`). */
+export interface RewindPoints {
+	rewindPoint(sessionId: string): string | undefined;
+	setRewindPoint(sessionId: string, at: string | undefined): void;
 }
 
 /**
@@ -146,14 +154,16 @@ export class AgentView extends ItemView {
 	async resume(sessionId: string): Promise<AgentTab | undefined> {
 		const engine = await this.loadEngine();
 		if (!engine) return undefined;
+		// Rewound and left before a message went on: it goes on from where the rewind took it, as it showed then.
+		const rewoundTo = this.host.rewindPoints?.rewindPoint(sessionId);
 		let history: AgentEvent[] = [];
 		try {
-			history = await engine.history(sessionId);
+			history = await engine.history(sessionId, rewoundTo);
 		} catch (error) {
 			this.showMessage(`The session's history could not be read: ${describeError(error)}`);
 		}
 		this.history.hide();
-		return this.openTab({ resume: sessionId, history });
+		return this.openTab({ resume: sessionId, history, ...(rewoundTo !== undefined && { resumeAt: rewoundTo }) });
 	}
 
 	/**
@@ -225,6 +235,7 @@ export class AgentView extends ItemView {
 			choices,
 			at: index,
 		});
+		if (next && resumeAt !== undefined) this.host.rewindPoints?.setRewindPoint(sessionId, resumeAt);
 		next?.say(rewoundWords(notes === undefined ? undefined : restored, failure), failure ? "error" : "info");
 		if (images === undefined && entry.images !== undefined && entry.images.length > 0)
 			next?.say(imagesNotKeptWords(entry.images));
@@ -331,7 +342,14 @@ export class AgentView extends ItemView {
 				...(start.earlier && { earlier: start.earlier }),
 				...(start.draft !== undefined && { draft: start.draft }),
 				...(start.draftImages !== undefined && { draftImages: start.draftImages }),
-				...(start.resumeAt !== undefined && start.fork !== true && { resumedAt: start.resumeAt }),
+				...(start.resumeAt !== undefined &&
+					start.fork !== true && {
+						resumedAt: start.resumeAt,
+						wentOn: () => {
+							if (start.resume !== undefined)
+								this.host.rewindPoints?.setRewindPoint(start.resume, undefined);
+						},
+					}),
 				...(start.title !== undefined && { title: start.title }),
 				onRewind: (from, entryId) => void this.rewind(from, entryId),
 				onFork: (from, entryId) => void this.fork(from, entryId),

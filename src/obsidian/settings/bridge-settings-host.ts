@@ -227,11 +227,12 @@ export class BridgeSettingsHost implements SettingsHost {
 	}
 
 	/** What the panel reads of the settings: its own, the one-time deny rules offer, the vault's Claude Code configuration. */
-	panelSettings(): Pick<AgentPanelHost, "panelSettings" | "denyRulesOffer" | "claudeConfig"> {
+	panelSettings(): Pick<AgentPanelHost, "panelSettings" | "denyRulesOffer" | "claudeConfig" | "rewindPoints"> {
 		const claudeConfig = this.claudeConfig();
 		return {
 			panelSettings: () => this.settings.agentPanel,
 			denyRulesOffer: this.denyRulesOffer(),
+			rewindPoints: this.device,
 			...(claudeConfig && { claudeConfig }),
 		};
 	}

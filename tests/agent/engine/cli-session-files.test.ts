@@ -189,6 +189,15 @@ describe("transcripts", () => {
 			"Again.",
 			"Later.",
 		]);
+		// A rewind not yet followed by a message: the conversation as it stood where the rewind took it.
+		const usersUpTo = async (upTo: string): Promise<string[]> =>
+			(await sessionHistory(folder, sessionId, upTo)).flatMap((event) =>
+				event.kind === "user-message" ? [event.message.text] : [],
+			);
+		await expect(usersUpTo("r1")).resolves.toEqual(["first"]);
+		await expect(usersUpTo("c1")).resolves.toEqual(["first", "again"]);
+		await expect(usersUpTo("r2")).resolves.toEqual(["first", "second"]);
+		await expect(usersUpTo("not-in-the-record")).resolves.toEqual(["first", "again", "later"]);
 		await expect(messageBefore(folder, sessionId, "u1")).resolves.toBeUndefined();
 		await expect(messageBefore(folder, sessionId, "u3")).resolves.toBe("r1");
 		await expect(messageBefore(folder, sessionId, "u2")).resolves.toBe("r1");

@@ -20,6 +20,8 @@ interface Panel {
 	one: (cls: string, within?: FakeElement) => FakeElement;
 	send: (text: string) => void;
 	rows: () => FakeElement[];
+	/** The rewind points the panel keeps, by session. */
+	rewindPoints: Map<string, string>;
 }
 
 async function openPanel(prepare: (engine: FakeAgentEngine, app: App) => void = () => undefined): Promise<Panel> {
@@ -28,10 +30,18 @@ async function openPanel(prepare: (engine: FakeAgentEngine, app: App) => void = 
 	const engine = new FakeAgentEngine();
 	prepare(engine, app);
 	const settings: AgentPanelSettings = { ...DEFAULT_AGENT_PANEL_SETTINGS, exportFolder: "Chats/Claude" };
+	const rewindPoints = new Map<string, string>();
 	const host: AgentPanelHost = {
 		engine: () => Promise.resolve(engine),
 		vault: new ObsidianPanelVault(app as never, () => ({ hidesPath: () => false, hidesFolder: () => false })),
 		panelSettings: () => settings,
+		rewindPoints: {
+			rewindPoint: (sessionId) => rewindPoints.get(sessionId),
+			setRewindPoint: (sessionId, at) => {
+				if (at === undefined) rewindPoints.delete(sessionId);
+				else rewindPoints.set(sessionId, at);
+			},
+		},
 	};
 	const view = new AgentView(app.workspace.getLeaf("tab") as unknown as RealLeaf, host);
 	view.load();
@@ -62,6 +72,7 @@ async function openPanel(prepare: (engine: FakeAgentEngine, app: App) => void = 
 			box.dispatch("keydown", { key: "Enter", shiftKey: false });
 		},
 		rows: () => visible(root).findAll("ccb-agent-row"),
+		rewindPoints,
 	};
 }
 
@@ -534,6 +545,25 @@ describe("the Claude Code panel", () => {
 		expect(yes).toBeUndefined();
 		expect(engine.notes?.restored).toEqual([]);
 		expect(engine.sessions).toHaveLength(2);
+	});
+
+	it("a rewound conversation left before a message went on resumes later from where the rewind took it, until a message goes on", async () => {
+		const { engine, click, view, send, rewindPoints } = await threeTurns();
+		const [, second] = engine.latest.messageIds;
+		click("Two", "rewind");
+		press(await confirmation(), "ccb-rewind-confirm-yes");
+		await pollUntil(() => (view.activeTab?.session === engine.sessions[1] ? true : undefined), "the rewound tab");
+		expect(rewindPoints.get("s-1")).toBe(`before ${second}`);
+		await view.closeTab(view.activeTab!);
+		await view.resume("s-1");
+		expect(engine.historiesRead).toEqual([`s-1 up to before ${second}`]);
+		expect(engine.latest.options).toMatchObject({ resume: "s-1", resumeAt: `before ${second}` });
+		send("Two, differently");
+		expect(rewindPoints.has("s-1")).toBe(false);
+		await view.closeTab(view.activeTab!);
+		await view.resume("s-1");
+		expect(engine.historiesRead.at(-1)).toBe("s-1");
+		expect(engine.latest.options.resumeAt).toBeUndefined();
 	});
 
 	it("rewinding to before the first message starts a new conversation", async () => {

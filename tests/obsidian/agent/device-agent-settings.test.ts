@@ -32,4 +32,31 @@ describe("DeviceAgentSettings (Obsidian's local storage for this vault, never da
 		app.saveLocalStorage("claude-code-bridge-claude-path", 42);
 		expect(new DeviceAgentSettings(app).cliPath()).toBe("");
 	});
+
+	it("remembers where a rewind took a session until a message goes on, only ids of the CLI's record, the newest 50", () => {
+		const app = new App("/vault", "Vault");
+		const device = new DeviceAgentSettings(app);
+		const id = (n: number): string => `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`;
+		expect(device.rewindPoint(id(1))).toBeUndefined();
+		device.setRewindPoint(id(1), id(101));
+		device.setRewindPoint(id(2), id(102));
+		device.setRewindPoint(id(1), id(111));
+		expect(new DeviceAgentSettings(app).rewindPoint(id(1))).toBe(id(111));
+		expect(device.rewindPoint(id(2))).toBe(id(102));
+		device.setRewindPoint(id(1), undefined);
+		expect(device.rewindPoint(id(1))).toBeUndefined();
+		// Not an id of the CLI's record (a flag, a path): never kept, never read back.
+		device.setRewindPoint(id(3), "--dangerously-skip-permissions");
+		expect(device.rewindPoint(id(3))).toBeUndefined();
+		app.saveLocalStorage("claude-code-bridge-rewind-points", [[id(4), "--help"], [id(5), id(105)], "x", [id(6)]]);
+		expect(device.rewindPoint(id(4))).toBeUndefined();
+		expect(device.rewindPoint(id(5))).toBe(id(105));
+		for (let n = 10; n < 70; n++) device.setRewindPoint(id(n), id(n + 100));
+		expect(device.rewindPoint(id(5))).toBeUndefined();
+		expect(device.rewindPoint(id(19))).toBeUndefined();
+		expect(device.rewindPoint(id(20))).toBe(id(120));
+		expect(device.rewindPoint(id(69))).toBe(id(169));
+		for (let n = 10; n < 70; n++) device.setRewindPoint(id(n), undefined);
+		expect([...app.localStorage.keys()]).toEqual([]);
+	});
 });
