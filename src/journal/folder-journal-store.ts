@@ -44,12 +44,12 @@ export class FolderJournalStore implements JournalStore {
 		return parseRecords((await this.readRecords()).toString("utf8"));
 	}
 
-	async append(records: readonly JournalRecord[]): Promise<number> {
+	async append(records: readonly JournalRecord[], lines?: readonly string[]): Promise<number> {
 		if (records.length === 0) return 0;
 		await this.prepare();
 		// One write of whole lines with O_APPEND: lines of processes writing at once do not interleave.
 		let text = "";
-		for (const record of records) text += `${JSON.stringify(record)}\n`;
+		for (const [index, record] of records.entries()) text += `${lines?.[index] ?? JSON.stringify(record)}\n`;
 		const bytes = Buffer.from(text, "utf8");
 		// Never through a link planted in its place (the folder syncs with the vault): that would append elsewhere.
 		await fs.appendFile(join(this.folder, RECORDS), bytes, {

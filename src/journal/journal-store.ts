@@ -21,10 +21,11 @@ export interface JournalStore {
 	load(): Promise<JournalRecord[]>;
 	/**
 	 * Adds records after those stored, in order, as one write (records of processes appending at once never mix).
-	 * Resolves to the bytes they take in the store (`recordBytes` of each), so the journal's bounds need not encode
-	 * them again.
+	 * `lines`, when given, are the records' JSON (`JSON.stringify` of each, as the journal encoded them once): a store
+	 * of lines writes them as they are. Resolves to the bytes they take in the store (`recordBytes` of each), so the
+	 * journal's bounds need not encode them again.
 	 */
-	append(records: readonly JournalRecord[]): Promise<number>;
+	append(records: readonly JournalRecord[], lines?: readonly string[]): Promise<number>;
 	/** Keeps a note's bytes under their hash (a blob already there is kept as it is). */
 	putBlob(hash: string, bytes: Uint8Array): Promise<void>;
 	/**

@@ -348,11 +348,15 @@ export class Journal {
 			await before?.();
 			if (batch.length === 0) return;
 			const seal = this.options.seal;
-			const records = batch.map((item) => {
+			// Each record is made here (none is sealed yet) and encoded once: sealed in place, its line written as it is.
+			const records: JournalRecord[] = [];
+			const lines: string[] = [];
+			for (const item of batch) {
 				const record = item.type === "ended" ? callRecord(item.id, item.call, item.end) : item;
-				return seal ? seal.seal(record) : record;
-			});
-			const bytes = await this.options.store.append(records);
+				records.push(record);
+				lines.push(seal ? seal.sealLine(record) : JSON.stringify(record));
+			}
+			const bytes = await this.options.store.append(records, lines);
 			await this.keepWithinBounds(records, bytes);
 		});
 	}

@@ -71,6 +71,26 @@ describe("FolderJournalStore", () => {
 		}
 	});
 
+	it("writes the lines it is given for the records as they are (the journal encodes each record once)", async () => {
+		const temp = makeTempDir("folder-journal-given-lines");
+		try {
+			const folder = join(temp.path, "journal");
+			const store = new FolderJournalStore(folder);
+			const records = [
+				{ type: "undo", id: "a", at: 1 },
+				{ type: "undo", id: "b", at: 2 },
+			] as const;
+			// Spelled otherwise than JSON.stringify would, so that a store encoding the records again is seen.
+			const lines = ['{"type":"undo","id":"\u0061","at":1}', '{"type":"undo","id":"b","at":2.0}'];
+			const bytes = await store.append(records, lines);
+			expect(readFileSync(join(folder, "records.jsonl"), "utf8")).toBe(`${lines.join("\n")}\n`);
+			expect(bytes).toBe(Buffer.byteLength(`${lines.join("\n")}\n`));
+			expect((await store.load()).map((record) => record.id)).toEqual(["a", "b"]);
+		} finally {
+			temp.remove();
+		}
+	});
+
 	it("skips a line cut short by a crash and keeps the rest", async () => {
 		const temp = makeTempDir("folder-journal-partial");
 		try {
