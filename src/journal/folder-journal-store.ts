@@ -3,8 +3,8 @@ import { constants, promises as fs } from "node:fs";
 import { join } from "node:path";
 import { setImmediate } from "node:timers";
 import { DEFAULT_JOURNAL_BOUNDS, recordBytes } from "./journal-bounds";
-import { parseJournalLines, parseRecords } from "./journal-lines";
-import type { JournalRecord } from "./journal-records";
+import { parseRecords, scanJournalLines, type StoredLine } from "./journal-lines";
+import type { JournalRecord, RecordHead } from "./journal-records";
 import { PreImageError, type JournalStore, type RecordSizes } from "./journal-store";
 
 const RECORDS = "records.jsonl";
@@ -13,6 +13,7 @@ const LOCK = "compact.lock";
 /** A compaction lock older than this was left by a process that died. */
 const STALE_LOCK_MS = 60_000;
 const HASH = /^[0-9a-f]{64}$/;
+const LINE_END = Buffer.from("\n");
 /** Not following a link where the platform can say so (Windows has no O_NOFOLLOW; the lstat checks serve there). */
 const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
 
@@ -101,8 +102,8 @@ export class FolderJournalStore implements JournalStore {
 	}
 
 	async compact(
-		select: (records: JournalRecord[], sizes: RecordSizes) => JournalRecord[],
-		keepBlobs: (records: JournalRecord[]) => ReadonlySet<string>,
+		select: (records: RecordHead[], sizes: RecordSizes) => RecordHead[],
+		keepBlobs: (records: RecordHead[]) => ReadonlySet<string>,
 	): Promise<void> {
 		await this.prepare();
 		if (!(await this.lock())) return;
@@ -111,19 +112,19 @@ export class FolderJournalStore implements JournalStore {
 			for (let attempt = 0; attempt < 3; attempt++) {
 				const size = await sizeIfExists(path);
 				const bytes = await this.readRecords();
-				const lines = new Map(
-					(await parseJournalLines(bytes.toString("utf8"))).map((line) => [line.record, line]),
+				const lines = new Map<RecordHead, StoredLine>(
+					(await scanJournalLines(bytes)).map((line) => [line.head, line]),
 				);
-				// The selection runs in a turn of its own, not after the parse's last slice.
+				// The selection runs in a turn of its own, not after the scan's last slice.
 				await new Promise((resolve) => setImmediate(resolve));
-				const kept = select([...lines.keys()], (record) => lines.get(record)?.bytes ?? recordBytes(record));
+				const kept = select([...lines.keys()], (record) => {
+					const line = lines.get(record);
+					return line ? line.end - line.start + 1 : recordBytes(record);
+				});
 				const temporary = `${path}.${randomBytes(6).toString("hex")}.tmp`;
-				// The kept lines as they were read: records are not encoded again (nor changed, whoever wrote them).
-				await fs.writeFile(
-					temporary,
-					kept.map((record) => `${lines.get(record)?.text ?? JSON.stringify(record)}\n`).join(""),
-					{ mode: 0o600, flag: "wx" },
-				);
+				// The kept lines' bytes as they were read: records are not decoded nor encoded again (nor changed,
+				// whoever wrote them). `select` picks among the records it was given.
+				await fs.writeFile(temporary, keptBytes(bytes, kept, lines), { mode: 0o600, flag: "wx" });
 				// Another process appended while we read: start over rather than drop its lines.
 				if ((await sizeIfExists(path)) !== size) {
 					await fs.rm(temporary, { force: true });
@@ -239,6 +240,35 @@ async function readPlainFile(
 	} finally {
 		await handle.close();
 	}
+}
+
+/**
+ * The bytes of the kept records' lines, each ending in a newline, in the order kept: a run of lines that follow
+ * each other in the file (most of a compaction's: the newest calls) is copied in one piece.
+ */
+function keptBytes(bytes: Buffer, kept: readonly RecordHead[], lines: ReadonlyMap<RecordHead, StoredLine>): Buffer {
+	const pieces: Buffer[] = [];
+	let runStart = -1;
+	let runEnd = -1;
+	const endRun = (): void => {
+		if (runStart < 0) return;
+		pieces.push(bytes.subarray(runStart, runEnd));
+		// The file's last line may lack its newline (a write cut short just before it).
+		if (runEnd > bytes.length) pieces.push(LINE_END);
+	};
+	for (const record of kept) {
+		const line = lines.get(record);
+		if (!line) continue;
+		if (line.start === runEnd) {
+			runEnd = line.end + 1;
+			continue;
+		}
+		endRun();
+		runStart = line.start;
+		runEnd = line.end + 1;
+	}
+	endRun();
+	return Buffer.concat(pieces);
 }
 
 function assertHash(hash: string): void {

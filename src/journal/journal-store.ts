@@ -1,7 +1,7 @@
-import type { JournalRecord } from "./journal-records";
+import type { JournalRecord, RecordHead } from "./journal-records";
 
 /** The size of each record in a store: a store that read them gives the sizes of their lines (no encoding again). */
-export type RecordSizes = (record: JournalRecord) => number;
+export type RecordSizes = (record: RecordHead) => number;
 
 /** How much the journal keeps: the newest calls within all three bounds. */
 export interface JournalBounds {
@@ -39,14 +39,15 @@ export interface JournalStore {
 	 */
 	dropBlob(hash: string, keptAt: number): Promise<void>;
 	/**
-	 * Keeps only the records `select` picks from those stored at that moment (read afresh), and only the blobs
+	 * Keeps only the records `select` picks from those stored at that moment (read afresh; a store may give each
+	 * record's head only, see `RecordHead`, and keeps the whole of each record picked), and only the blobs
 	 * `keepBlobs` names for them (and, in a store other processes share, blobs written in the last minute: a
 	 * pre-image is kept before the write it protects, so its change may not be recorded yet); done as one step, so
 	 * an append never lands half-compacted.
 	 */
 	compact(
-		select: (records: JournalRecord[], sizes: RecordSizes) => JournalRecord[],
-		keepBlobs: (records: JournalRecord[]) => ReadonlySet<string>,
+		select: (records: RecordHead[], sizes: RecordSizes) => RecordHead[],
+		keepBlobs: (records: RecordHead[]) => ReadonlySet<string>,
 	): Promise<void>;
 }
 

@@ -16,6 +16,7 @@ import {
 	type JournalSession,
 	type NoteChange,
 	type PreImage,
+	type RecordHead,
 	TURN_ID,
 } from "./journal-records";
 import { PreImageError, type JournalBounds, type JournalStore, type RecordSizes } from "./journal-store";
@@ -424,7 +425,7 @@ export class Journal {
 		};
 		// The call still running keeps its changes: they stay with it whatever the bounds say.
 		const runningIds = new Set(this.running.keys());
-		let kept: JournalRecord[] | undefined;
+		let kept: RecordHead[] | undefined;
 		let keptBytes: RecordSizes | undefined;
 		await store.compact(
 			(records, sizes) => {

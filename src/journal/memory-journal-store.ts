@@ -1,5 +1,5 @@
 import { recordBytes } from "./journal-bounds";
-import type { JournalRecord } from "./journal-records";
+import type { JournalRecord, RecordHead } from "./journal-records";
 import { PreImageError, type JournalStore, type RecordSizes } from "./journal-store";
 
 /** A journal kept in memory: for tests, and a stand-in where no storage is given. */
@@ -44,10 +44,11 @@ export class MemoryJournalStore implements JournalStore {
 	}
 
 	compact(
-		select: (records: JournalRecord[], sizes: RecordSizes) => JournalRecord[],
-		keepBlobs: (records: JournalRecord[]) => ReadonlySet<string>,
+		select: (records: RecordHead[], sizes: RecordSizes) => RecordHead[],
+		keepBlobs: (records: RecordHead[]) => ReadonlySet<string>,
 	): Promise<void> {
-		this.records = select(this.records, recordBytes);
+		const picked = new Set(select(this.records, recordBytes));
+		this.records = this.records.filter((record) => picked.has(record));
 		const keep = keepBlobs(this.records);
 		for (const hash of [...this.blobs.keys()]) {
 			if (keep.has(hash)) continue;

@@ -183,6 +183,28 @@ describe("FolderJournalStore", () => {
 		}
 	});
 
+	it("compacts to the kept lines byte for byte, in runs or one by one, ending each in a newline", async () => {
+		const temp = makeTempDir("folder-journal-runs");
+		try {
+			const folder = join(temp.path, "journal");
+			const store = new FolderJournalStore(folder);
+			const undo = (id: string): string => `{"type":"undo","id":"${id}","at":1}`;
+			// A blank line, a line that is no record, and a last line without its newline (a write cut short there).
+			const text = [undo("a"), undo("b"), "", undo("c"), "not a record", undo("d"), undo("é"), undo("e")];
+			mkdirSync(folder, { recursive: true });
+			writeFileSync(join(folder, "records.jsonl"), text.join("\n"), { mode: 0o600 });
+			await store.compact(
+				(records) => records.filter((record) => record.id !== "b"),
+				() => new Set(),
+			);
+			expect(readFileSync(join(folder, "records.jsonl"), "utf8")).toBe(
+				`${[undo("a"), undo("c"), undo("d"), undo("é"), undo("e")].join("\n")}\n`,
+			);
+		} finally {
+			temp.remove();
+		}
+	});
+
 	describe("a folder that syncs with the vault: what another device put there is never followed", () => {
 		it("does not read a pre-image through a link (a blob linked to a secret file), nor one larger than asked", async () => {
 			const temp = makeTempDir("folder-journal-blob-link");
