@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { constants, promises as fs } from "node:fs";
+import { close, constants, open, promises as fs, write } from "node:fs";
 import { join } from "node:path";
 import { setImmediate } from "node:timers";
 import { DEFAULT_JOURNAL_BOUNDS, recordBytes } from "./journal-bounds";
@@ -16,6 +16,8 @@ const HASH = /^[0-9a-f]{64}$/;
 const LINE_END = Buffer.from("\n");
 /** Not following a link where the platform can say so (Windows has no O_NOFOLLOW; the lstat checks serve there). */
 const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
+/** How the records file is opened to append: never through a link planted in its place. */
+const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | NO_FOLLOW;
 
 /** Four times the default bound of the whole journal (records and pre-images). */
 const MAX_RECORDS_BYTES = 4 * DEFAULT_JOURNAL_BOUNDS.maxBytes;
@@ -53,10 +55,7 @@ export class FolderJournalStore implements JournalStore {
 		for (const [index, record] of records.entries()) text += `${lines?.[index] ?? JSON.stringify(record)}\n`;
 		const bytes = Buffer.from(text, "utf8");
 		// Never through a link planted in its place (the folder syncs with the vault): that would append elsewhere.
-		await fs.appendFile(join(this.folder, RECORDS), bytes, {
-			mode: 0o600,
-			flag: constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | NO_FOLLOW,
-		});
+		await appendBytes(join(this.folder, RECORDS), bytes);
 		return bytes.byteLength;
 	}
 
@@ -240,6 +239,33 @@ async function readPlainFile(
 	} finally {
 		await handle.close();
 	}
+}
+
+/**
+ * Appends bytes to a file (made 0600), through the callback API: about half the CPU of `fs.promises.appendFile`
+ * (no FileHandle made and closed through promises; measured on Node 20), and the journal appends every 200 ms.
+ */
+function appendBytes(path: string, bytes: Uint8Array): Promise<void> {
+	return new Promise((resolve, reject) => {
+		open(path, APPEND, 0o600, (openError, fd) => {
+			if (openError) return reject(openError);
+			let written = 0;
+			const done = (failure: Error | null): void =>
+				close(fd, (closeError) => {
+					const error = failure ?? closeError;
+					if (error) reject(error);
+					else resolve();
+				});
+			const next = (): void =>
+				write(fd, bytes, written, bytes.byteLength - written, null, (writeError, count) => {
+					if (writeError) return done(writeError);
+					written += count;
+					if (written < bytes.byteLength) next();
+					else done(null);
+				});
+			next();
+		});
+	});
 }
 
 /**
