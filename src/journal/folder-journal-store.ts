@@ -47,6 +47,12 @@ export class FolderJournalStore implements JournalStore {
 		return parseRecords((await this.readRecords()).toString("utf8"));
 	}
 
+	async heads(): Promise<{ heads: RecordHead[]; sizes: RecordSizes }> {
+		await this.prepare();
+		const lines = await this.readLines();
+		return { heads: [...lines.keys()], sizes: sizesOf(lines) };
+	}
+
 	async append(records: readonly JournalRecord[], lines?: readonly string[]): Promise<number> {
 		if (records.length === 0) return 0;
 		await this.prepare();
@@ -111,15 +117,10 @@ export class FolderJournalStore implements JournalStore {
 			for (let attempt = 0; attempt < 3; attempt++) {
 				const size = await sizeIfExists(path);
 				const bytes = await this.readRecords();
-				const lines = new Map<RecordHead, StoredLine>(
-					(await scanJournalLines(bytes)).map((line) => [line.head, line]),
-				);
+				const lines = await this.readLines(bytes);
 				// The selection runs in a turn of its own, not after the scan's last slice.
 				await new Promise((resolve) => setImmediate(resolve));
-				const kept = select([...lines.keys()], (record) => {
-					const line = lines.get(record);
-					return line ? line.end - line.start + 1 : recordBytes(record);
-				});
+				const kept = select([...lines.keys()], sizesOf(lines));
 				const temporary = `${path}.${randomBytes(6).toString("hex")}.tmp`;
 				// The kept lines' bytes as they were read: records are not decoded nor encoded again (nor changed,
 				// whoever wrote them). `select` picks among the records it was given.
@@ -145,6 +146,12 @@ export class FolderJournalStore implements JournalStore {
 		} finally {
 			await fs.rm(join(this.folder, LOCK), { force: true });
 		}
+	}
+
+	/** The records file's lines by their records' heads (`scanJournalLines`), read afresh unless given. */
+	private async readLines(bytes?: Buffer): Promise<Map<RecordHead, StoredLine>> {
+		const lines = await scanJournalLines(bytes ?? (await this.readRecords()));
+		return new Map(lines.map((line) => [line.head, line]));
 	}
 
 	/**
@@ -239,6 +246,14 @@ async function readPlainFile(
 	} finally {
 		await handle.close();
 	}
+}
+
+/** Each record's size: its line's, newline included. */
+function sizesOf(lines: ReadonlyMap<RecordHead, StoredLine>): RecordSizes {
+	return (record) => {
+		const line = lines.get(record);
+		return line ? line.end - line.start + 1 : recordBytes(record);
+	};
 }
 
 /**

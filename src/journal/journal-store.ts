@@ -20,6 +20,11 @@ export interface JournalStore {
 	/** Every record stored now, oldest first (records of other processes sharing the store included). */
 	load(): Promise<JournalRecord[]>;
 	/**
+	 * What the journal's bounds read of every record stored now (`RecordHead`: a store may skip parsing the rest of
+	 * a call's line), oldest first, with each one's size in the store.
+	 */
+	heads(): Promise<{ heads: RecordHead[]; sizes: RecordSizes }>;
+	/**
 	 * Adds records after those stored, in order, as one write (records of processes appending at once never mix).
 	 * `lines`, when given, are the records' JSON (`JSON.stringify` of each, as the journal encoded them once): a store
 	 * of lines writes them as they are. Resolves to the bytes they take in the store (`recordBytes` of each), so the

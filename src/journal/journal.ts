@@ -252,7 +252,7 @@ export class Journal {
 		}
 		if (released.size === 0) return this.queue;
 		return this.inOrder(async () => {
-			const named = blobNames(await this.options.store.load());
+			const named = blobNames((await this.options.store.heads()).heads);
 			for (const [hash, at] of released) {
 				if (!named.has(hash) && !this.keptBeforeWrite.has(hash)) await this.options.store.dropBlob(hash, at);
 			}
@@ -401,10 +401,10 @@ export class Journal {
 	private async keepWithinBounds(appended: readonly JournalRecord[], appendedBytes: number): Promise<void> {
 		const store = this.options.store;
 		if (!this.totals) {
-			const loaded = await store.load();
-			const measured = measure(loaded);
+			const { heads, sizes } = await store.heads();
+			const measured = measure(heads, sizes);
 			this.totals = {
-				entries: new Set(loaded.map((record) => record.id)),
+				entries: new Set(heads.map((record) => record.id)),
 				bytes: measured.bytes,
 				oldest: measured.oldest,
 			};

@@ -13,6 +13,10 @@ export class MemoryJournalStore implements JournalStore {
 		return Promise.resolve(this.records.map((record) => structuredClone(record)));
 	}
 
+	heads(): Promise<{ heads: RecordHead[]; sizes: RecordSizes }> {
+		return Promise.resolve({ heads: [...this.records], sizes: recordBytes });
+	}
+
 	append(records: readonly JournalRecord[]): Promise<number> {
 		let bytes = 0;
 		for (const record of records) {
