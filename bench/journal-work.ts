@@ -1,26 +1,40 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
+import { classifyOutcome } from "../src/assembly/journal-wiring";
 import { CallRecorder } from "../src/journal/call-recorder";
 import { FolderJournalStore } from "../src/journal/folder-journal-store";
 import { Journal } from "../src/journal/journal";
 import { JournalSeal } from "../src/journal/journal-seal";
-import { classifyOutcome } from "../src/assembly/journal-wiring";
 import { referencesPerTurn } from "../src/journal/references-per-turn";
-import type { ObservedOutcome, ObservedRequest } from "../src/protocol/request-observer";
+import type { ObservedOutcome } from "../src/protocol/request-observer";
 import { makeTempDir } from "../tests/helpers/temp-dir";
+import { median } from "./stats";
+
+/** The journal's own CPU time per call, in µs (see `measureJournalWork`). */
+export interface JournalWork {
+	/** Over enough calls to fill a journal several times: its compactions (one per 5,000 calls) counted in. */
+	withCompactions: number;
+	/** The work every call does (a journal that never reaches its bounds, as in the round-trip rows). */
+	perCall: number;
+}
+
+/** Calls in each timed stretch: four compactions of a full journal (10,000 calls, compacted to half). */
+const CALLS = 20_000;
 
 /**
- * The journal's own work per call, in one process (`node scripts/run-bench.mjs bench/journal-work.ts [calls]`): a
- * relayed `read_note` observed as the headless host observes it (a recorder's start and finish), its record sealed
- * and appended in batches to a folder store, as many calls as a full journal holds and on through compactions.
- * Prints the CPU time (user + system, this process, all threads) per call, with and without a journal's work: the
- * part of the host's CPU per call in `npm run bench:journal` that is the journal's, without the wire's noise.
+ * The journal's own work per call, in one process, without the wire: a relayed `read_note` observed as the
+ * headless host observes it (its recorder's start, a turn of the event loop, its finish), its record sealed and
+ * appended in batches to a folder store. The CPU time (user + system, all threads) of stretches of calls with the
+ * recorder and without it alternate; each figure is the median of three differences. Unlike the round trips, it
+ * counts the work a call leaves for later (the batched write, compactions), and other processes move it little.
  */
-async function main(): Promise<void> {
-	const args = process.argv.slice(2);
-	const calls = Number(args.find((arg) => /^\d+$/.test(arg)) ?? "30000");
-	// Without compactions: only the work every call does (as in `npm run bench:journal`, whose rows stay under the bound).
-	const compactions = !args.includes("--no-compaction");
+export async function measureJournalWork(calls = CALLS): Promise<JournalWork> {
+	const steady = await workPerCall(calls, false);
+	const compacting = await workPerCall(calls, true);
+	return { withCompactions: compacting, perCall: steady };
+}
+
+async function workPerCall(calls: number, compactions: boolean): Promise<number> {
 	const temp = makeTempDir("journal-work");
 	try {
 		const journal = new Journal({
@@ -30,63 +44,45 @@ async function main(): Promise<void> {
 				? {}
 				: { bounds: { maxEntries: Number.MAX_SAFE_INTEGER, maxBytes: Number.MAX_SAFE_INTEGER } }),
 		});
-		const references = referencesPerTurn({ classify: (value) => ({ path: value }) });
-		const text = "word ".repeat(1000);
-		const result = { content: [{ type: "text", text }] };
-		const outcome: ObservedOutcome = { kind: "result", result, bytes: text.length + 60 };
-		let connection = 0;
-		const recorders = new Map<number, CallRecorder>();
-		const request = (): ObservedRequest => ({
-			method: "tools/call",
-			params: { name: "read_note", arguments: { path: "Area 0/Topic 1.md" } },
-			session: { id: ++connection },
+		const recorder = new CallRecorder({
+			journal,
+			surface: "vault-tools-relay",
+			references: referencesPerTurn({ classify: (value) => ({ path: value }) }),
+			classify: classifyOutcome,
+			client: "claude-code-bridge relay",
+			connection: 1,
 		});
-		const oneCall = async (withJournal: boolean): Promise<void> => {
-			const observed = request();
-			// The relay makes a session per request; its recorder is kept per connection (here: one).
-			let recorder = recorders.get(1);
-			if (!recorder) {
-				recorder = new CallRecorder({
-					journal,
-					surface: "vault-tools-relay",
-					references,
-					classify: classifyOutcome,
-					client: "claude-code-bridge relay",
-					connection: 1,
-				});
-				recorders.set(1, recorder);
-			}
-			const observation = withJournal ? recorder.started(observed) : undefined;
-			// A turn of the event loop, as a call's answer comes in a later one.
+		const text = "word ".repeat(1000);
+		const outcome: ObservedOutcome = { kind: "result", result: { content: [{ type: "text", text }] }, bytes: 5060 };
+		let connection = 0;
+		const oneCall = async (recorded: boolean): Promise<void> => {
+			const request = {
+				method: "tools/call",
+				params: { name: "read_note", arguments: { path: "Area 0/Topic 1.md" } },
+				session: { id: ++connection },
+			};
+			const observation = recorded ? recorder.started(request) : undefined;
+			// The answer comes in a later turn, as a tool's does.
 			await new Promise((resolve) => setImmediate(resolve));
 			observation?.finished(outcome);
 		};
-		const run = async (withJournal: boolean, count: number): Promise<{ cpuUs: number; wallMs: number }> => {
-			const wall = performance.now();
-			const cpu = process.cpuUsage();
-			for (let i = 0; i < count; i++) await oneCall(withJournal);
+		const cpuPerCall = async (recorded: boolean, count: number): Promise<number> => {
+			const before = process.cpuUsage();
+			for (let index = 0; index < count; index++) await oneCall(recorded);
 			await journal.flush();
-			const used = process.cpuUsage(cpu);
-			return { cpuUs: (used.user + used.system) / count, wallMs: performance.now() - wall };
+			const used = process.cpuUsage(before);
+			return (used.user + used.system) / count;
 		};
-		await run(true, 3000);
-		await run(false, 3000);
-		for (let round = 1; round <= 3; round++) {
-			const without = await run(false, calls);
-			const withJournal = await run(true, calls);
-			process.stdout.write(
-				`round ${round}: CPU per call without ${without.cpuUs.toFixed(1)} µs, with ${withJournal.cpuUs.toFixed(1)} µs: the journal's work ${(withJournal.cpuUs - without.cpuUs).toFixed(1)} µs per call\n`,
-			);
+		await cpuPerCall(true, 3000);
+		await cpuPerCall(false, 3000);
+		const differences: number[] = [];
+		for (let round = 0; round < 3; round++) {
+			const without = await cpuPerCall(false, calls);
+			differences.push((await cpuPerCall(true, calls)) - without);
 		}
 		await journal.close();
+		return Math.round(median(differences) * 10) / 10;
 	} finally {
 		temp.remove();
 	}
 }
-
-main().catch((error: unknown) => {
-	process.stderr.write(
-		`journal work failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-	);
-	process.exit(1);
-});
