@@ -27,6 +27,13 @@ function quantile(sorted: readonly number[], fraction: number): number {
 	return sorted[rank] ?? Number.NaN;
 }
 
+/** The middle value (the mean of the two middle ones for an even count). */
+export function median(values: readonly number[]): number {
+	const sorted = [...values].sort((a, b) => a - b);
+	const middle = Math.floor(sorted.length / 2);
+	return sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}
+
 export function ratio(value: number, floor: number): number {
 	return value / floor;
 }

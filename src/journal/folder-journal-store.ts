@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { constants, promises as fs } from "node:fs";
+import { close, constants, open, promises as fs, write } from "node:fs";
 import { join } from "node:path";
 import { setImmediate } from "node:timers";
 import { DEFAULT_JOURNAL_BOUNDS, recordBytes } from "./journal-bounds";
-import { parseJournalLines, parseRecords } from "./journal-lines";
-import type { JournalRecord } from "./journal-records";
+import { parseRecords, scanJournalLines, type StoredLine } from "./journal-lines";
+import type { JournalRecord, RecordHead } from "./journal-records";
 import { PreImageError, type JournalStore, type RecordSizes } from "./journal-store";
 
 const RECORDS = "records.jsonl";
@@ -13,8 +13,11 @@ const LOCK = "compact.lock";
 /** A compaction lock older than this was left by a process that died. */
 const STALE_LOCK_MS = 60_000;
 const HASH = /^[0-9a-f]{64}$/;
+const LINE_END = Buffer.from("\n");
 /** Not following a link where the platform can say so (Windows has no O_NOFOLLOW; the lstat checks serve there). */
 const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
+/** How the records file is opened to append: never through a link planted in its place. */
+const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | NO_FOLLOW;
 
 /** Four times the default bound of the whole journal (records and pre-images). */
 const MAX_RECORDS_BYTES = 4 * DEFAULT_JOURNAL_BOUNDS.maxBytes;
@@ -44,18 +47,21 @@ export class FolderJournalStore implements JournalStore {
 		return parseRecords((await this.readRecords()).toString("utf8"));
 	}
 
-	async append(records: readonly JournalRecord[]): Promise<number> {
+	async heads(): Promise<{ heads: RecordHead[]; sizes: RecordSizes }> {
+		await this.prepare();
+		const lines = await this.readLines();
+		return { heads: [...lines.keys()], sizes: sizesOf(lines) };
+	}
+
+	async append(records: readonly JournalRecord[], lines?: readonly string[]): Promise<number> {
 		if (records.length === 0) return 0;
 		await this.prepare();
 		// One write of whole lines with O_APPEND: lines of processes writing at once do not interleave.
 		let text = "";
-		for (const record of records) text += `${JSON.stringify(record)}\n`;
+		for (const [index, record] of records.entries()) text += `${lines?.[index] ?? JSON.stringify(record)}\n`;
 		const bytes = Buffer.from(text, "utf8");
 		// Never through a link planted in its place (the folder syncs with the vault): that would append elsewhere.
-		await fs.appendFile(join(this.folder, RECORDS), bytes, {
-			mode: 0o600,
-			flag: constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | NO_FOLLOW,
-		});
+		await appendBytes(join(this.folder, RECORDS), bytes);
 		return bytes.byteLength;
 	}
 
@@ -101,8 +107,8 @@ export class FolderJournalStore implements JournalStore {
 	}
 
 	async compact(
-		select: (records: JournalRecord[], sizes: RecordSizes) => JournalRecord[],
-		keepBlobs: (records: JournalRecord[]) => ReadonlySet<string>,
+		select: (records: RecordHead[], sizes: RecordSizes) => RecordHead[],
+		keepBlobs: (records: RecordHead[]) => ReadonlySet<string>,
 	): Promise<void> {
 		await this.prepare();
 		if (!(await this.lock())) return;
@@ -111,19 +117,14 @@ export class FolderJournalStore implements JournalStore {
 			for (let attempt = 0; attempt < 3; attempt++) {
 				const size = await sizeIfExists(path);
 				const bytes = await this.readRecords();
-				const lines = new Map(
-					(await parseJournalLines(bytes.toString("utf8"))).map((line) => [line.record, line]),
-				);
-				// The selection runs in a turn of its own, not after the parse's last slice.
+				const lines = await this.readLines(bytes);
+				// The selection runs in a turn of its own, not after the scan's last slice.
 				await new Promise((resolve) => setImmediate(resolve));
-				const kept = select([...lines.keys()], (record) => lines.get(record)?.bytes ?? recordBytes(record));
+				const kept = select([...lines.keys()], sizesOf(lines));
 				const temporary = `${path}.${randomBytes(6).toString("hex")}.tmp`;
-				// The kept lines as they were read: records are not encoded again (nor changed, whoever wrote them).
-				await fs.writeFile(
-					temporary,
-					kept.map((record) => `${lines.get(record)?.text ?? JSON.stringify(record)}\n`).join(""),
-					{ mode: 0o600, flag: "wx" },
-				);
+				// The kept lines' bytes as they were read: records are not decoded nor encoded again (nor changed,
+				// whoever wrote them). `select` picks among the records it was given.
+				await fs.writeFile(temporary, keptBytes(bytes, kept, lines), { mode: 0o600, flag: "wx" });
 				// Another process appended while we read: start over rather than drop its lines.
 				if ((await sizeIfExists(path)) !== size) {
 					await fs.rm(temporary, { force: true });
@@ -145,6 +146,12 @@ export class FolderJournalStore implements JournalStore {
 		} finally {
 			await fs.rm(join(this.folder, LOCK), { force: true });
 		}
+	}
+
+	/** The records file's lines by their records' heads (`scanJournalLines`), read afresh unless given. */
+	private async readLines(bytes?: Buffer): Promise<Map<RecordHead, StoredLine>> {
+		const lines = await scanJournalLines(bytes ?? (await this.readRecords()));
+		return new Map(lines.map((line) => [line.head, line]));
 	}
 
 	/**
@@ -239,6 +246,70 @@ async function readPlainFile(
 	} finally {
 		await handle.close();
 	}
+}
+
+/** Each record's size: its line's, newline included. */
+function sizesOf(lines: ReadonlyMap<RecordHead, StoredLine>): RecordSizes {
+	return (record) => {
+		const line = lines.get(record);
+		return line ? line.end - line.start + 1 : recordBytes(record);
+	};
+}
+
+/**
+ * Appends bytes to a file (made 0600), through the callback API: about half the CPU of `fs.promises.appendFile`
+ * (no FileHandle made and closed through promises; measured on Node 20), and the journal appends every 200 ms.
+ */
+function appendBytes(path: string, bytes: Uint8Array): Promise<void> {
+	return new Promise((resolve, reject) => {
+		open(path, APPEND, 0o600, (openError, fd) => {
+			if (openError) return reject(openError);
+			let written = 0;
+			const done = (failure: Error | null): void =>
+				close(fd, (closeError) => {
+					const error = failure ?? closeError;
+					if (error) reject(error);
+					else resolve();
+				});
+			const next = (): void =>
+				write(fd, bytes, written, bytes.byteLength - written, null, (writeError, count) => {
+					if (writeError) return done(writeError);
+					written += count;
+					if (written < bytes.byteLength) next();
+					else done(null);
+				});
+			next();
+		});
+	});
+}
+
+/**
+ * The bytes of the kept records' lines, each ending in a newline, in the order kept: a run of lines that follow
+ * each other in the file (most of a compaction's: the newest calls) is copied in one piece.
+ */
+function keptBytes(bytes: Buffer, kept: readonly RecordHead[], lines: ReadonlyMap<RecordHead, StoredLine>): Buffer {
+	const pieces: Buffer[] = [];
+	let runStart = -1;
+	let runEnd = -1;
+	const endRun = (): void => {
+		if (runStart < 0) return;
+		pieces.push(bytes.subarray(runStart, runEnd));
+		// The file's last line may lack its newline (a write cut short just before it).
+		if (runEnd > bytes.length) pieces.push(LINE_END);
+	};
+	for (const record of kept) {
+		const line = lines.get(record);
+		if (!line) continue;
+		if (line.start === runEnd) {
+			runEnd = line.end + 1;
+			continue;
+		}
+		endRun();
+		runStart = line.start;
+		runEnd = line.end + 1;
+	}
+	endRun();
+	return Buffer.concat(pieces);
 }
 
 function assertHash(hash: string): void {

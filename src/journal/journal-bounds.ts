@@ -1,4 +1,4 @@
-import { blobsOf, type JournalRecord, type PreImage } from "./journal-records";
+import { blobsOf, type PreImage, type RecordHead } from "./journal-records";
 import type { JournalBounds, RecordSizes } from "./journal-store";
 
 /** What a user would expect kept: the last 30 days, at most 10,000 calls and 20 MB. */
@@ -8,13 +8,13 @@ export const DEFAULT_JOURNAL_BOUNDS: JournalBounds = {
 	maxAgeMs: 30 * 24 * 60 * 60 * 1000,
 };
 
-/** The size a record takes in a store (its JSON line). */
-export function recordBytes(record: JournalRecord): number {
+/** The size a record takes in a store (its JSON line; of a whole record, not of a head alone). */
+export function recordBytes(record: RecordHead): number {
 	return Buffer.byteLength(JSON.stringify(record), "utf8") + 1;
 }
 
 /** The blobs the records name. */
-export function blobNames(records: readonly JournalRecord[]): Set<string> {
+export function blobNames(records: readonly RecordHead[]): Set<string> {
 	const names = new Set<string>();
 	for (const record of records) for (const blob of blobsOf(record)) names.add(blob.hash);
 	return names;
@@ -25,7 +25,7 @@ export function blobNames(records: readonly JournalRecord[]): Set<string> {
  * `recordsBytes`: the records' own bytes when already known (what a store's append returned), else their sizes.
  */
 export function measure(
-	records: readonly JournalRecord[],
+	records: readonly RecordHead[],
 	recordsBytes: number | RecordSizes = recordBytes,
 ): { entries: number; bytes: number; oldest: number | undefined } {
 	const ids = new Set<string>();
@@ -46,12 +46,12 @@ export function measure(
  * The records of the newest calls that fit all three bounds (a call's records stay together; a call is as old as
  * its newest record), in their stored order.
  */
-export function withinBounds(
-	records: readonly JournalRecord[],
+export function withinBounds<Record extends RecordHead>(
+	records: readonly Record[],
 	bounds: JournalBounds,
 	now: number,
 	sizeOf: RecordSizes = recordBytes,
-): JournalRecord[] {
+): Record[] {
 	// One pass for each call's newest time, bytes and pre-images (most calls have one record and none).
 	const calls = new Map<string, { newest: number; bytes: number; blobs: PreImage[] | undefined }>();
 	for (const record of records) {

@@ -1,5 +1,5 @@
 import { setImmediate } from "node:timers";
-import { SURFACES, TURN_ID, type JournalRecord, type NoteChange } from "./journal-records";
+import { SURFACES, TURN_ID, type JournalRecord, type NoteChange, type RecordHead } from "./journal-records";
 
 /** A pre-image's name: the SHA-256 of its bytes, hex. */
 const HASH = /^[0-9a-f]{64}$/;
@@ -49,6 +49,69 @@ export async function parseJournalLines(text: string, slicing: ParseSlicing = IN
 		}
 	}
 	return lines;
+}
+
+/** A stored line as the journal's bounds read it: its record's head, and where it is in the file (newline excluded). */
+export interface StoredLine {
+	head: RecordHead;
+	start: number;
+	end: number;
+}
+
+/** How much of a line is read for its head: a call's or an undo's type, id (at most 64 characters) and time. */
+const HEAD_BYTES = 128;
+const CLOSING_BRACE = 0x7d;
+const NEWLINE = 0x0a;
+/**
+ * The start of a call's or an undo's line as the journal writes it (JSON.stringify of the record: type, id and time
+ * first, then a call's session, an undo's seal or its end), with an id of ASCII word characters, so the bytes are
+ * the characters and no escape needs decoding.
+ */
+const HEAD =
+	/^\{"type":"(call|undo)","id":"([A-Za-z0-9_-]{1,64})","at":(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)(,"session":\{|,"mac":"|\})/;
+
+/**
+ * The lines of a journal file as its bounds read them, in slices (a compaction): a call's or an undo's line whose
+ * head has the form the journal writes (`HEAD`) and that ends as a record does is not parsed further, as the bounds
+ * need only its call and time; any other line (a change, whose pre-images are needed, or a line spelled otherwise)
+ * is parsed and checked as `parseJournalLines` does, and skipped when it is no record. What a kept line says is
+ * judged when it is read (`load`), as every line is.
+ */
+export async function scanJournalLines(bytes: Buffer, slicing: ParseSlicing = IN_SLICES): Promise<StoredLine[]> {
+	const lines: StoredLine[] = [];
+	let sliceStart = slicing.now();
+	let count = 0;
+	for (let start = 0; start < bytes.length;) {
+		const newline = bytes.indexOf(NEWLINE, start);
+		const end = newline < 0 ? bytes.length : newline;
+		if (++count % LINES_PER_CLOCK_CHECK === 0 && slicing.now() - sliceStart >= slicing.sliceMs) {
+			await slicing.yieldTurn();
+			sliceStart = slicing.now();
+		}
+		const head = end > start ? headOf(bytes, start, end) : undefined;
+		if (head) lines.push({ head, start, end });
+		start = end + 1;
+	}
+	return lines;
+}
+
+/** A line's head: read from its start when it has the journal's form (`HEAD`), else parsed whole and checked. */
+function headOf(bytes: Buffer, start: number, end: number): RecordHead | undefined {
+	if (bytes[end - 1] === CLOSING_BRACE) {
+		// One character per byte (the head is ASCII): only the line's first bytes are decoded.
+		const match = HEAD.exec(bytes.toString("latin1", start, Math.min(end, start + HEAD_BYTES)));
+		const at = Number(match?.[3]);
+		const call = match?.[1] === "call";
+		if (match && Number.isFinite(at) && call === (match[4] === ',"session":{'))
+			return { type: call ? "call" : "undo", id: match[2] ?? "", at };
+	}
+	try {
+		const value: unknown = JSON.parse(bytes.toString("utf8", start, end));
+		return isRecord(value) ? value : undefined;
+	} catch {
+		// A partial last line.
+		return undefined;
+	}
 }
 
 /** The records of a journal file's text (see `parseJournalLines`). */

@@ -108,8 +108,14 @@ export interface UndoRecord {
 
 export type JournalRecord = CallRecord | ChangeRecord | UndoRecord;
 
+/**
+ * What the journal's bounds read of a stored record: whose call it is, when, and a change's pre-images. A store may
+ * give only this of a call's or an undo's line, read without parsing the rest (`scanJournalLines`).
+ */
+export type RecordHead = Pick<CallRecord | UndoRecord, "type" | "id" | "at"> | ChangeRecord;
+
 /** The pre-images a record needs kept (blob hashes). */
-export function blobsOf(record: JournalRecord): PreImage[] {
+export function blobsOf(record: RecordHead): PreImage[] {
 	if (record.type !== "change") return [];
 	const change = record.change;
 	if (change.kind === "edit") return [change.before];

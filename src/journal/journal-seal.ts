@@ -39,6 +39,19 @@ export class JournalSeal {
 		return { ...rest, mac: this.macOf(JSON.stringify(rest)) } as Record;
 	}
 
+	/**
+	 * Seals a record made here, which has no `mac` yet, in place: sets its `mac` and returns its line, the JSON of the
+	 * record as sealed (`JSON.stringify(record)` from now on), encoded once. `mac` is its last field, so the line is
+	 * the record's JSON with the seal added before the closing brace: the same text, and the same seal, as `seal`.
+	 */
+	sealLine(record: JournalRecord): string {
+		if (record.mac !== undefined) throw new Error("The record is sealed already");
+		const text = JSON.stringify(record);
+		const mac = this.macOf(text);
+		record.mac = mac;
+		return `${text.slice(0, -1)},"mac":"${mac}"}`;
+	}
+
 	/** Whether this device wrote the record as it reads now. */
 	trust(record: JournalRecord): RecordTrust {
 		const { mac, ...rest } = record;

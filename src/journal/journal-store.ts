@@ -1,7 +1,7 @@
-import type { JournalRecord } from "./journal-records";
+import type { JournalRecord, RecordHead } from "./journal-records";
 
 /** The size of each record in a store: a store that read them gives the sizes of their lines (no encoding again). */
-export type RecordSizes = (record: JournalRecord) => number;
+export type RecordSizes = (record: RecordHead) => number;
 
 /** How much the journal keeps: the newest calls within all three bounds. */
 export interface JournalBounds {
@@ -20,11 +20,17 @@ export interface JournalStore {
 	/** Every record stored now, oldest first (records of other processes sharing the store included). */
 	load(): Promise<JournalRecord[]>;
 	/**
-	 * Adds records after those stored, in order, as one write (records of processes appending at once never mix).
-	 * Resolves to the bytes they take in the store (`recordBytes` of each), so the journal's bounds need not encode
-	 * them again.
+	 * What the journal's bounds read of every record stored now (`RecordHead`: a store may skip parsing the rest of
+	 * a call's line), oldest first, with each one's size in the store.
 	 */
-	append(records: readonly JournalRecord[]): Promise<number>;
+	heads(): Promise<{ heads: RecordHead[]; sizes: RecordSizes }>;
+	/**
+	 * Adds records after those stored, in order, as one write (records of processes appending at once never mix).
+	 * `lines`, when given, are the records' JSON (`JSON.stringify` of each, as the journal encoded them once): a store
+	 * of lines writes them as they are. Resolves to the bytes they take in the store (`recordBytes` of each), so the
+	 * journal's bounds need not encode them again.
+	 */
+	append(records: readonly JournalRecord[], lines?: readonly string[]): Promise<number>;
 	/** Keeps a note's bytes under their hash (a blob already there is kept as it is). */
 	putBlob(hash: string, bytes: Uint8Array): Promise<void>;
 	/**
@@ -38,14 +44,15 @@ export interface JournalStore {
 	 */
 	dropBlob(hash: string, keptAt: number): Promise<void>;
 	/**
-	 * Keeps only the records `select` picks from those stored at that moment (read afresh), and only the blobs
+	 * Keeps only the records `select` picks from those stored at that moment (read afresh; a store may give each
+	 * record's head only, see `RecordHead`, and keeps the whole of each record picked), and only the blobs
 	 * `keepBlobs` names for them (and, in a store other processes share, blobs written in the last minute: a
 	 * pre-image is kept before the write it protects, so its change may not be recorded yet); done as one step, so
 	 * an append never lands half-compacted.
 	 */
 	compact(
-		select: (records: JournalRecord[], sizes: RecordSizes) => JournalRecord[],
-		keepBlobs: (records: JournalRecord[]) => ReadonlySet<string>,
+		select: (records: RecordHead[], sizes: RecordSizes) => RecordHead[],
+		keepBlobs: (records: RecordHead[]) => ReadonlySet<string>,
 	): Promise<void>;
 }
 

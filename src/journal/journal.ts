@@ -16,6 +16,7 @@ import {
 	type JournalSession,
 	type NoteChange,
 	type PreImage,
+	type RecordHead,
 	TURN_ID,
 } from "./journal-records";
 import { PreImageError, type JournalBounds, type JournalStore, type RecordSizes } from "./journal-store";
@@ -251,7 +252,7 @@ export class Journal {
 		}
 		if (released.size === 0) return this.queue;
 		return this.inOrder(async () => {
-			const named = blobNames(await this.options.store.load());
+			const named = blobNames((await this.options.store.heads()).heads);
 			for (const [hash, at] of released) {
 				if (!named.has(hash) && !this.keptBeforeWrite.has(hash)) await this.options.store.dropBlob(hash, at);
 			}
@@ -348,11 +349,15 @@ export class Journal {
 			await before?.();
 			if (batch.length === 0) return;
 			const seal = this.options.seal;
-			const records = batch.map((item) => {
+			// Each record is made here (none is sealed yet) and encoded once: sealed in place, its line written as it is.
+			const records: JournalRecord[] = [];
+			const lines: string[] = [];
+			for (const item of batch) {
 				const record = item.type === "ended" ? callRecord(item.id, item.call, item.end) : item;
-				return seal ? seal.seal(record) : record;
-			});
-			const bytes = await this.options.store.append(records);
+				records.push(record);
+				lines.push(seal ? seal.sealLine(record) : JSON.stringify(record));
+			}
+			const bytes = await this.options.store.append(records, lines);
 			await this.keepWithinBounds(records, bytes);
 		});
 	}
@@ -396,10 +401,10 @@ export class Journal {
 	private async keepWithinBounds(appended: readonly JournalRecord[], appendedBytes: number): Promise<void> {
 		const store = this.options.store;
 		if (!this.totals) {
-			const loaded = await store.load();
-			const measured = measure(loaded);
+			const { heads, sizes } = await store.heads();
+			const measured = measure(heads, sizes);
 			this.totals = {
-				entries: new Set(loaded.map((record) => record.id)),
+				entries: new Set(heads.map((record) => record.id)),
 				bytes: measured.bytes,
 				oldest: measured.oldest,
 			};
@@ -420,7 +425,7 @@ export class Journal {
 		};
 		// The call still running keeps its changes: they stay with it whatever the bounds say.
 		const runningIds = new Set(this.running.keys());
-		let kept: JournalRecord[] | undefined;
+		let kept: RecordHead[] | undefined;
 		let keptBytes: RecordSizes | undefined;
 		await store.compact(
 			(records, sizes) => {

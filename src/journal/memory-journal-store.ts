@@ -1,5 +1,5 @@
 import { recordBytes } from "./journal-bounds";
-import type { JournalRecord } from "./journal-records";
+import type { JournalRecord, RecordHead } from "./journal-records";
 import { PreImageError, type JournalStore, type RecordSizes } from "./journal-store";
 
 /** A journal kept in memory: for tests, and a stand-in where no storage is given. */
@@ -11,6 +11,10 @@ export class MemoryJournalStore implements JournalStore {
 
 	load(): Promise<JournalRecord[]> {
 		return Promise.resolve(this.records.map((record) => structuredClone(record)));
+	}
+
+	heads(): Promise<{ heads: RecordHead[]; sizes: RecordSizes }> {
+		return Promise.resolve({ heads: [...this.records], sizes: recordBytes });
 	}
 
 	append(records: readonly JournalRecord[]): Promise<number> {
@@ -44,10 +48,11 @@ export class MemoryJournalStore implements JournalStore {
 	}
 
 	compact(
-		select: (records: JournalRecord[], sizes: RecordSizes) => JournalRecord[],
-		keepBlobs: (records: JournalRecord[]) => ReadonlySet<string>,
+		select: (records: RecordHead[], sizes: RecordSizes) => RecordHead[],
+		keepBlobs: (records: RecordHead[]) => ReadonlySet<string>,
 	): Promise<void> {
-		this.records = select(this.records, recordBytes);
+		const picked = new Set(select(this.records, recordBytes));
+		this.records = this.records.filter((record) => picked.has(record));
 		const keep = keepBlobs(this.records);
 		for (const hash of [...this.blobs.keys()]) {
 			if (keep.has(hash)) continue;

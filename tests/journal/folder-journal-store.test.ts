@@ -71,6 +71,26 @@ describe("FolderJournalStore", () => {
 		}
 	});
 
+	it("writes the lines it is given for the records as they are (the journal encodes each record once)", async () => {
+		const temp = makeTempDir("folder-journal-given-lines");
+		try {
+			const folder = join(temp.path, "journal");
+			const store = new FolderJournalStore(folder);
+			const records = [
+				{ type: "undo", id: "a", at: 1 },
+				{ type: "undo", id: "b", at: 2 },
+			] as const;
+			// Spelled otherwise than JSON.stringify would, so that a store encoding the records again is seen.
+			const lines = ['{"type":"undo","id":"\u0061","at":1}', '{"type":"undo","id":"b","at":2.0}'];
+			const bytes = await store.append(records, lines);
+			expect(readFileSync(join(folder, "records.jsonl"), "utf8")).toBe(`${lines.join("\n")}\n`);
+			expect(bytes).toBe(Buffer.byteLength(`${lines.join("\n")}\n`));
+			expect((await store.load()).map((record) => record.id)).toEqual(["a", "b"]);
+		} finally {
+			temp.remove();
+		}
+	});
+
 	it("skips a line cut short by a crash and keeps the rest", async () => {
 		const temp = makeTempDir("folder-journal-partial");
 		try {
@@ -158,6 +178,28 @@ describe("FolderJournalStore", () => {
 				...spelled.map((line) => Buffer.byteLength(line) + 1),
 			]);
 			expect((await store.load()).map((record) => record.id)).toEqual(["café", "spaced"]);
+		} finally {
+			temp.remove();
+		}
+	});
+
+	it("compacts to the kept lines byte for byte, in runs or one by one, ending each in a newline", async () => {
+		const temp = makeTempDir("folder-journal-runs");
+		try {
+			const folder = join(temp.path, "journal");
+			const store = new FolderJournalStore(folder);
+			const undo = (id: string): string => `{"type":"undo","id":"${id}","at":1}`;
+			// A blank line, a line that is no record, and a last line without its newline (a write cut short there).
+			const text = [undo("a"), undo("b"), "", undo("c"), "not a record", undo("d"), undo("é"), undo("e")];
+			mkdirSync(folder, { recursive: true });
+			writeFileSync(join(folder, "records.jsonl"), text.join("\n"), { mode: 0o600 });
+			await store.compact(
+				(records) => records.filter((record) => record.id !== "b"),
+				() => new Set(),
+			);
+			expect(readFileSync(join(folder, "records.jsonl"), "utf8")).toBe(
+				`${[undo("a"), undo("c"), undo("d"), undo("é"), undo("e")].join("\n")}\n`,
+			);
 		} finally {
 			temp.remove();
 		}

@@ -1,4 +1,4 @@
-import { parseJournalLines, parseRecords, type ParseSlicing } from "../../src/journal/journal-lines";
+import { parseJournalLines, parseRecords, scanJournalLines, type ParseSlicing } from "../../src/journal/journal-lines";
 
 const callLine = (index: number): string =>
 	JSON.stringify({
@@ -116,5 +116,63 @@ describe("parseJournalLines", () => {
 		expect(
 			(await parseRecords(lines.map((line) => JSON.stringify(line)).join("\n"))).map((record) => record.id),
 		).toEqual(["good"]);
+	});
+});
+
+describe("scanJournalLines", () => {
+	const change = {
+		type: "change",
+		id: "e1",
+		at: 4,
+		session: { key: "s1", surface: "ide" },
+		tool: "t",
+		change: { kind: "edit", path: "a.md", before: { hash: "a".repeat(64), bytes: 1 }, after: "x" },
+	};
+
+	it("reads a call's or an undo's head from the start of its line, a change in full, and where each line is", async () => {
+		const accented = JSON.stringify({ ...JSON.parse(callLine(2)), notes: ["Café ✓.md"] });
+		const lines = [callLine(1), accented, '{"type":"undo","id":"u1","at":3,"mac":"ab"}', JSON.stringify(change)];
+		const bytes = Buffer.from(`${lines.join("\n")}\n`);
+		const scanned = await scanJournalLines(bytes);
+		expect(scanned.map((line) => line.head)).toEqual([
+			{ type: "call", id: "c1", at: 1 },
+			{ type: "call", id: "c2", at: 2 },
+			{ type: "undo", id: "u1", at: 3 },
+			change,
+		]);
+		expect(scanned.map((line) => bytes.toString("utf8", line.start, line.end))).toEqual(lines);
+	});
+
+	it("parses and checks any other line as parseJournalLines does: escapes decoded, anything but a record skipped", async () => {
+		const lines = [
+			'{"type":"undo","id":"caf\\u00e9","at":5}',
+			'{ "type": "undo", "id": "spaced", "at": 6 }',
+			"[1]",
+			'{"type":"call","id":"a","at":1}',
+			'{"type":"undo","id":"huge","at":1e400}',
+			JSON.stringify({ ...change, change: { kind: "edit", path: "a.md", before: { hash: "../x", bytes: 1 } } }),
+			'{"type":"undo","id":"cut',
+		];
+		const scanned = await scanJournalLines(Buffer.from(lines.join("\n")));
+		expect(scanned.map((line) => [line.head.id, line.head.at])).toEqual([
+			["café", 5],
+			["spaced", 6],
+		]);
+		expect(scanned.map((line) => line.head)).toEqual(await parseRecords(lines.join("\n")));
+	});
+
+	it("gives the same calls and times as a full parse of lines the journal wrote, and lets other work in", async () => {
+		const text = Array.from({ length: 1000 }, (_unused, index) => callLine(index)).join("\n");
+		let clock = 0;
+		let turns = 0;
+		const scanned = await scanJournalLines(Buffer.from(text), {
+			sliceMs: 5,
+			now: () => clock++,
+			yieldTurn: () => (turns++, Promise.resolve()),
+		});
+		expect(scanned.map((line) => [line.head.type, line.head.id, line.head.at])).toEqual(
+			(await parseRecords(text)).map((record) => [record.type, record.id, record.at]),
+		);
+		expect(turns).toBe(3);
 	});
 });

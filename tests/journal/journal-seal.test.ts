@@ -25,6 +25,30 @@ describe("JournalSeal", () => {
 		expect(seal.trust(readBack(readBack(sealed)))).toBe("device");
 	});
 
+	it("a record sealed in place has the line and the seal `seal` gives, and is sealed only once", () => {
+		const seal = new JournalSeal(KEY, "/vault", SINCE);
+		const record = structuredClone(edit);
+		const line = seal.sealLine(record);
+		expect(line).toBe(JSON.stringify(seal.seal(edit)));
+		expect(line).toBe(JSON.stringify(record));
+		expect(seal.trust(JSON.parse(line) as JournalRecord)).toBe("device");
+		expect(() => seal.sealLine(record)).toThrow("sealed already");
+		const withDetail: JournalRecord = {
+			type: "call",
+			id: "c2",
+			at: 3_000,
+			session: { key: "s1", surface: "ide", client: 'a "quoted" name' },
+			tool: "read_note",
+			notes: ["Ünïcode/Note \\ 1.md"],
+			args: "path=…",
+			outcome: "error",
+			durationMs: 1.5,
+			answerBytes: 10,
+			detail: "line\u2028break",
+		};
+		expect(seal.sealLine(structuredClone(withDetail))).toBe(JSON.stringify(seal.seal(withDetail)));
+	});
+
 	it("a sealed record changed in any field (a path, a pre-image's hash) is unreadable", () => {
 		const seal = new JournalSeal(KEY, "/vault", SINCE);
 		const sealed = seal.seal(edit);

@@ -67,6 +67,27 @@ export function journalStoreContract(name: string, create: () => MadeStore): voi
 			expect(await made!.store.append([])).toBe(0);
 		});
 
+		it("gives the heads of the records stored, a change's in full, each with its size in the store", async () => {
+			const store = made!.store;
+			const change: JournalRecord = {
+				type: "change",
+				id: "a",
+				at: 2,
+				session: { key: "s1", surface: "ide" },
+				tool: "t",
+				change: { kind: "edit", path: "Café.md", before: { hash: "a".repeat(64), bytes: 1 }, after: "x" },
+			};
+			const bytes = await store.append([change, call("a", 1), { type: "undo", id: "a", at: 3 }]);
+			const { heads, sizes } = await store.heads();
+			expect(heads.map((head) => [head.type, head.id, head.at])).toEqual([
+				["change", "a", 2],
+				["call", "a", 1],
+				["undo", "a", 3],
+			]);
+			expect(heads[0]).toEqual(change);
+			expect(heads.reduce((sum, head) => sum + sizes(head), 0)).toBe(bytes);
+		});
+
 		it("drops a blob at once, but not one kept again after the time given (for another write)", async () => {
 			const store = made!.store;
 			const released = Uint8Array.from([1, 2, 3]);
