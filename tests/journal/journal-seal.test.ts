@@ -75,27 +75,4 @@ describe("JournalSeal", () => {
 		expect(trustWithoutSeal(edit)).toBe("older");
 		expect(trustWithoutSeal(new JournalSeal(KEY, "/vault", SINCE).seal(edit))).toBe("unreadable");
 	});
-
-	it("seals a short record in microseconds (the journal seals every record it appends)", () => {
-		const seal = new JournalSeal(KEY, "/vault", SINCE);
-		const call: JournalRecord = {
-			type: "call",
-			id: "12345678",
-			at: Date.now(),
-			session: { key: "s12345678", surface: "vault-tools-stdio", client: "claude-code" },
-			tool: "read_note",
-			notes: ["Projects/Plan.md"],
-			args: "path=Projects/Plan.md",
-			outcome: "ok",
-			durationMs: 0.4,
-			answerBytes: 1200,
-		};
-		for (let index = 0; index < 2_000; index++) seal.seal(call);
-		const rounds = 20_000;
-		const started = performance.now();
-		for (let index = 0; index < rounds; index++) seal.seal(call);
-		const microseconds = ((performance.now() - started) * 1000) / rounds;
-		// Measured about 3 µs on the 2-core development machine; the bound leaves room for a loaded one.
-		expect(microseconds).toBeLessThan(100);
-	});
 });
