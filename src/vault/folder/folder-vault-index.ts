@@ -17,6 +17,7 @@ import { FolderNoteStore, NoteMemo, type FolderNoteStoreOptions } from "./folder
 import { rewriteLink } from "./link-rewrite";
 import { SearchTextSlabs } from "./search-text-slabs";
 import { describeError } from "../../shared/describe-error";
+import { ownString, ownStrings } from "../../shared/own-string";
 
 /** How many notes' whole facts (headings, blocks, every link with its place) are kept: the notes read last. */
 const WHOLE_FACTS_KEPT = 1024;
@@ -71,12 +72,15 @@ export class FolderVaultIndex implements VaultIndex {
 		this.store = source instanceof FolderNoteStore ? source : new FolderNoteStore(source);
 		this.writes = new ConfinedWrites(this.store.root);
 		this.searchTexts = new SearchTextSlabs(this.store);
+		// Kept for every note: own strings, not views into the note's text (which would keep every text in memory).
 		this.outgoing = new NoteMemo(this.store, (_path, read) => ({
-			linkpaths: distinct(linkFactsFromText(read.text).map((link) => link.linkpath)),
+			linkpaths: distinct(linkFactsFromText(read.text).map((link) => link.linkpath)).map(ownString),
 			targets: [],
 			resolvedAt: -1,
 		}));
-		this.described = new NoteMemo(this.store, (_path, read) => tagsAndFrontmatterFromText(read.text, yaml));
+		this.described = new NoteMemo(this.store, (_path, read) =>
+			ownedDescription(tagsAndFrontmatterFromText(read.text, yaml)),
+		);
 		this.parsed = new NoteMemo(
 			this.store,
 			(path, read) => ({ facts: factsFromText(path, read.text, yaml), resolvedAt: -1 }),
@@ -303,6 +307,17 @@ export class FolderVaultIndex implements VaultIndex {
 			files.add(from);
 		}
 	}
+}
+
+function ownedDescription(described: { tags: TagFact[]; frontmatter?: FrontmatterFact }): {
+	tags: TagFact[];
+	frontmatter?: FrontmatterFact;
+} {
+	for (const tag of described.tags) tag.tag = ownString(tag.tag);
+	if (described.frontmatter?.properties) ownStrings(described.frontmatter.properties);
+	if (described.frontmatter?.problem !== undefined)
+		described.frontmatter.problem = ownString(described.frontmatter.problem);
+	return described;
 }
 
 function distinct<T>(items: readonly T[]): readonly T[] {

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { noteTags } from "../markdown/note-tags";
+import { ownString } from "../../shared/own-string";
 import type { YamlCodec } from "../../shared/yaml-codec";
 import { libraryYamlCodec } from "./yaml-library-codec";
 import { FolderFiles } from "./folder-files";
@@ -29,7 +30,8 @@ export class FolderVault {
 	constructor(options: FolderVaultOptions) {
 		this.store = new FolderNoteStore(options);
 		this.yaml = options.yaml ?? libraryYamlCodec;
-		this.tags = new NoteMemo(this.store, (_path, read) => noteTags(read.text, this.yaml));
+		// Own strings: a tag cut from the note's text would keep the whole text in memory.
+		this.tags = new NoteMemo(this.store, (_path, read) => noteTags(read.text, this.yaml).map(ownString));
 	}
 
 	get root(): string {
