@@ -13,7 +13,8 @@ import {
 	type VaultIndex,
 } from "../notes/vault-index";
 import { ConfinedWrites } from "./confined-writes";
-import { FolderNoteStore, NoteMemo, type FolderNoteStoreOptions } from "./folder-note-store";
+import { FolderNoteStore, NoteMemo, comparePaths, type FolderNoteStoreOptions } from "./folder-note-store";
+import { BacklinkIndex } from "./backlink-index";
 import { rewriteLink } from "./link-rewrite";
 import { SearchTextSlabs } from "./search-text-slabs";
 import { describeError } from "../../shared/describe-error";
@@ -65,6 +66,7 @@ export class FolderVaultIndex implements VaultIndex {
 	private readonly parsed: NoteMemo<ParsedNote>;
 	/** The links alone of the notes asked for last (backlinks read them: no YAML, headings or blocks). */
 	private readonly links: NoteMemo<NoteLinks>;
+	private readonly backlinkIndex: BacklinkIndex;
 
 	/** Over a folder's shared store, or (given options) over a store of its own; the YAML codec is the `yaml` library's unless given. */
 	constructor(source: FolderNoteStore | FolderNoteStoreOptions, yaml: YamlCodec = libraryYamlCodec) {
@@ -91,6 +93,7 @@ export class FolderVaultIndex implements VaultIndex {
 			(_path, read) => ({ links: linkFactsFromText(read.text), resolvedAt: -1 }),
 			WHOLE_FACTS_KEPT,
 		);
+		this.backlinkIndex = new BacklinkIndex(this.store, (source) => this.targetsOf(source));
 	}
 
 	refresh(): Promise<void> {
@@ -141,9 +144,10 @@ export class FolderVaultIndex implements VaultIndex {
 
 	/** Makes what questions about the whole vault need of one note, reading it once (a warm-up, note by note). */
 	warmNote(path: string): void {
-		this.searchTexts.get(path);
 		this.outgoing.get(path);
 		this.described.get(path);
+		// Last: made from the text the others read (the store keeps it for the next reader), not read again.
+		this.searchTexts.get(path);
 	}
 
 	resolveLink(linkpath: string, sourcePath: string, exists?: (path: string) => boolean): string | undefined {
@@ -152,10 +156,9 @@ export class FolderVaultIndex implements VaultIndex {
 
 	backlinks(path: string): Promise<Backlink[]> {
 		const backlinks: Backlink[] = [];
-		for (const source of this.store.notePaths()) {
-			if (!this.targetsOf(source).includes(path)) continue;
+		// In path order, as a pass over every note found them.
+		for (const source of [...this.backlinkIndex.sourcesOf(path)].sort(comparePaths))
 			for (const link of this.linksNow(source)) if (link.target === path) backlinks.push({ source, link });
-		}
 		return Promise.resolve(backlinks);
 	}
 
@@ -198,7 +201,15 @@ export class FolderVaultIndex implements VaultIndex {
 	}
 
 	dispose(): void {
-		for (const memo of [this.searchTexts, this.outgoing, this.described, this.parsed, this.links]) memo.dispose();
+		for (const memo of [
+			this.searchTexts,
+			this.outgoing,
+			this.described,
+			this.parsed,
+			this.links,
+			this.backlinkIndex,
+		])
+			memo.dispose();
 		if (this.ownsStore) this.store.dispose();
 	}
 
@@ -229,10 +240,10 @@ export class FolderVaultIndex implements VaultIndex {
 		return version;
 	}
 
-	/** Where a note's links lead now (resolved again when files came or went since). */
-	private targetsOf(path: string): readonly string[] {
+	/** Where a note's links lead now (resolved again when files came or went since); undefined when it cannot be read. */
+	private targetsOf(path: string): readonly string[] | undefined {
 		const entry = this.outgoing.get(path);
-		if (!entry) return [];
+		if (!entry) return undefined;
 		const version = this.store.structureVersion;
 		if (entry.resolvedAt !== version) {
 			entry.targets = distinct(
