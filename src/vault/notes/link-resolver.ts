@@ -80,6 +80,8 @@ export class LinkResolver {
 			const named = this.byName.get(linkpath.toLowerCase());
 			if (named === undefined || named.length === 1) return named?.[0];
 		}
+		const exact = this.exactPathChoice(linkpath, sourcePath);
+		if (exact !== undefined) return exact;
 		if (this.resolvedAt !== this.changes || this.resolved.size >= MAX_RESOLVED) {
 			this.resolved.clear();
 			this.resolvedAt = this.changes;
@@ -89,6 +91,38 @@ export class LinkResolver {
 		const first = this.resolveAmong(linkpath, sourcePath);
 		this.resolved.set(key, first);
 		return first;
+	}
+
+	/**
+	 * The answer for a link path that spells one file's whole path (from the vault's top, or from the source's folder
+	 * after `./`), in any case, with or without `.md`, when that file alone has its name: `resolveAmong` finds exactly
+	 * that file. Undefined when the link path is not that plain (`..`, `/` first, backslashes, empty parts) or another
+	 * answer is possible: then `resolveAmong` decides. Most links written with a folder are like this, and a 100k-note
+	 * vault has too many of them to keep each answer.
+	 */
+	private exactPathChoice(linkpath: string, sourcePath: string): string | undefined {
+		let wanted = linkpath;
+		if (wanted.startsWith("./")) {
+			const folder = folderOf(sourcePath);
+			wanted = folder === "" ? wanted.slice(2) : `${folder}/${wanted.slice(2)}`;
+		}
+		if (
+			wanted.startsWith("/") ||
+			wanted.startsWith(".") ||
+			wanted.endsWith("/") ||
+			wanted.includes("/.") ||
+			wanted.includes("//") ||
+			wanted.includes("\\")
+		)
+			return undefined;
+		const lower = wanted.toLowerCase();
+		const named = this.byName.get(lower.slice(lower.lastIndexOf("/") + 1));
+		const only = named?.length === 1 ? named[0] : undefined;
+		if (only === undefined) return undefined;
+		const onlyLower = only.toLowerCase();
+		return onlyLower === lower || (onlyLower.endsWith(".md") && onlyLower.slice(0, -3) === lower)
+			? only
+			: undefined;
 	}
 
 	private resolveAmong(linkpath: string, sourcePath: string, exists?: (path: string) => boolean): string | undefined {

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { LinkResolver } from "../../../src/vault/notes/link-resolver";
 
 function indexOf(paths: string[]): LinkResolver {
@@ -87,5 +88,56 @@ describe("LinkResolver.resolve", () => {
 		expect(live.resolve("Plan", "Notes/A.md", (path) => path !== "Notes/Plan.md")).toBe("Other/Plan.md");
 		live.remove("Notes/Plan.md");
 		expect(live.resolve("Plan", "Notes/A.md")).toBe("Other/Plan.md");
+	});
+
+	it("answers a link path spelling a file's whole path (a plain one, kept nowhere) as the full rules do", () => {
+		// The full rules, without the shortcut for plain paths or the kept answers.
+		const byTheRules = (resolver: LinkResolver, linkpath: string, source: string): string | undefined =>
+			(resolver as unknown as { resolveAmong(l: string, s: string): string | undefined }).resolveAmong(
+				linkpath,
+				source,
+			);
+		const segment = fc.constantFrom("A", "b", "Area 1", "deep", ".hidden", "Plan", "plan");
+		const file = fc
+			.tuple(fc.array(segment, { maxLength: 2 }), segment, fc.constantFrom(".md", ".MD", ".png", ""))
+			.map(([folders, name, extension]) => [...folders, `${name}${extension}`].join("/"));
+		const spelling = fc.tuple(
+			fc.constantFrom("as is", "lower", "upper", "without .md", "./ from its folder", "../", "/ first", "\\"),
+			fc.nat(),
+		);
+		fc.assert(
+			fc.property(
+				fc.uniqueArray(file, { minLength: 1, maxLength: 8 }),
+				fc.array(spelling, { maxLength: 6 }),
+				(files, spellings) => {
+					const resolver = indexOf(files);
+					for (const [how, pick] of spellings) {
+						const target = files[pick % files.length] ?? "";
+						const source = files[(pick >> 3) % files.length] ?? "";
+						const folder = source.includes("/") ? source.slice(0, source.lastIndexOf("/")) : "";
+						const linkpath =
+							how === "lower"
+								? target.toLowerCase()
+								: how === "upper"
+									? target.toUpperCase()
+									: how === "without .md"
+										? target.replace(/\.md$/i, "")
+										: how === "./ from its folder"
+											? target.startsWith(`${folder}/`) || folder === ""
+												? `./${folder === "" ? target : target.slice(folder.length + 1)}`
+												: `./${target}`
+											: how === "../"
+												? `../${target}`
+												: how === "/ first"
+													? `/${target}`
+													: how === "\\"
+														? target.replace(/\//g, "\\")
+														: target;
+						expect(resolver.resolve(linkpath, source)).toBe(byTheRules(resolver, linkpath, source));
+					}
+				},
+			),
+			{ numRuns: 300 },
+		);
 	});
 });
