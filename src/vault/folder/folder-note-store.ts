@@ -27,8 +27,16 @@ export interface FolderNoteStoreOptions {
 }
 
 interface NoteEntry {
-	/** mtime, ctime, size and inode of the text everything known about the note was made from; undefined until read. */
-	stamp?: string;
+	/** The stamp of the text everything known about the note was made from; undefined until read. */
+	stamp?: Stamp;
+}
+
+/** What tells one version of a file from another: modification and change times, size and inode. */
+interface Stamp {
+	mtimeMs: number;
+	ctimeMs: number;
+	size: number;
+	ino: number;
 }
 
 /** A note's text with the size on disk it was read at. */
@@ -67,7 +75,7 @@ export class FolderNoteStore {
 	/** Folders the walk went into (never through a symbolic link): paths in them need no real-path check. */
 	private readonly realFolders = new Set<string>();
 	private readonly listeners = new Set<(path: string) => void>();
-	private readonly recent: { path: string; stamp: string; read: NoteText }[] = [];
+	private readonly recent: { path: string; stamp: Stamp; read: NoteText }[] = [];
 	/** The root with one separator at its end: a listed note's absolute path is this and its parts. */
 	private readonly rootPrefix: string;
 	/** How many entries of the top folder the watcher reported, hidden ones included. */
@@ -173,24 +181,25 @@ export class FolderNoteStore {
 	read(path: string): NoteText | undefined {
 		const entry = this.notes.get(path);
 		if (!entry) return undefined;
-		const recent = this.recent.find((candidate) => candidate.path === path);
-		if (recent && recent.stamp === entry.stamp) return recent.read;
-		let descriptor: number | undefined;
-		try {
-			// A listed note's path has no empty, `.` or `..` part (the walk made it): no normalising needed.
-			descriptor = openSync(this.rootPrefix + (sep === "/" ? path : path.split("/").join(sep)), "r");
-			const stats = fstatSync(descriptor);
-			const read = { text: readWhole(descriptor, stats.size), bytes: stats.size };
-			const stamp = stampOf(stats);
-			if (entry.stamp !== undefined && entry.stamp !== stamp) this.forget(path, entry);
-			entry.stamp = stamp;
-			this.remember(path, stamp, read);
-			return read;
-		} catch {
-			return undefined;
-		} finally {
-			if (descriptor !== undefined) closeSync(descriptor);
-		}
+		const recent = this.recentRead(path, entry);
+		if (recent) return recent;
+		return this.load(path, entry, (descriptor, size) => {
+			const read = { text: readWhole(descriptor, size), bytes: size };
+			return { value: read, remembered: read };
+		});
+	}
+
+	/**
+	 * `read` for a reader that can use a note's bytes as well as its text: the text when a reader before it left it
+	 * here, else the file's bytes, never decoded, lent until `fromBytes` returns (the buffer is used again after).
+	 * The same stamps and listeners as `read`.
+	 */
+	readEither<T>(path: string, fromText: (read: NoteText) => T, fromBytes: (bytes: Buffer) => T): T | undefined {
+		const entry = this.notes.get(path);
+		if (!entry) return undefined;
+		const recent = this.recentRead(path, entry);
+		if (recent) return fromText(recent);
+		return this.load(path, entry, (descriptor, size) => ({ value: fromBytes(readWholeBytes(descriptor, size)) }));
 	}
 
 	/**
@@ -202,7 +211,7 @@ export class FolderNoteStore {
 		if (entry?.stamp === undefined) return;
 		const stats = this.stat(path);
 		if (!stats?.isFile()) this.checkPath(path);
-		else if (stampOf(stats) !== entry.stamp) this.forget(path, entry);
+		else if (!sameStamp(entry.stamp, stats)) this.forget(path, entry);
 	}
 
 	/** Brings one path (file or folder, present or gone) up to date now rather than on the watcher's event. */
@@ -294,7 +303,7 @@ export class FolderNoteStore {
 		} else if (stats?.isFile()) {
 			this.addFile(path);
 			const entry = this.notes.get(path);
-			if (entry && (force || (entry.stamp !== undefined && entry.stamp !== stampOf(stats))))
+			if (entry && (force || (entry.stamp !== undefined && !sameStamp(entry.stamp, stats))))
 				this.forget(path, entry);
 		} else {
 			// Gone, or something that is neither a file nor a folder now (a symbolic link): nothing is listed there.
@@ -338,7 +347,7 @@ export class FolderNoteStore {
 		for (const [path, entry] of this.notes) {
 			if (entry.stamp === undefined) continue;
 			const stats = this.stat(path);
-			if (!stats || stampOf(stats) !== entry.stamp) this.forget(path, entry);
+			if (!stats || !sameStamp(entry.stamp, stats)) this.forget(path, entry);
 		}
 	}
 
@@ -353,7 +362,40 @@ export class FolderNoteStore {
 		for (const listener of this.listeners) listener(path);
 	}
 
-	private remember(path: string, stamp: string, read: NoteText): void {
+	private recentRead(path: string, entry: NoteEntry): NoteText | undefined {
+		const recent = this.recent.find((candidate) => candidate.path === path);
+		return recent && recent.stamp === entry.stamp ? recent.read : undefined;
+	}
+
+	/**
+	 * Opens a note and gives `contents` its descriptor and size; a stamp other than the one its memos were made from
+	 * drops them first. What `contents` answers as `remembered` is kept for the next reader.
+	 */
+	private load<T>(
+		path: string,
+		entry: NoteEntry,
+		contents: (descriptor: number, size: number) => { value: T; remembered?: NoteText },
+	): T | undefined {
+		let descriptor: number | undefined;
+		try {
+			// A listed note's path has no empty, `.` or `..` part (the walk made it): no normalising needed.
+			descriptor = openSync(this.rootPrefix + (sep === "/" ? path : path.split("/").join(sep)), "r");
+			const stats = fstatSync(descriptor);
+			const read = contents(descriptor, stats.size);
+			if (entry.stamp === undefined || !sameStamp(entry.stamp, stats)) {
+				if (entry.stamp !== undefined) this.forget(path, entry);
+				entry.stamp = stampOf(stats);
+			}
+			if (read.remembered) this.remember(path, entry.stamp, read.remembered);
+			return read.value;
+		} catch {
+			return undefined;
+		} finally {
+			if (descriptor !== undefined) closeSync(descriptor);
+		}
+	}
+
+	private remember(path: string, stamp: Stamp, read: NoteText): void {
 		const at = this.recent.findIndex((candidate) => candidate.path === path);
 		if (at >= 0) this.recent.splice(at, 1);
 		if (read.bytes > RECENT_TEXT_BYTES) return;
@@ -465,12 +507,17 @@ let scratch: Buffer | undefined;
 
 /** The file's text: its size known from fstat, read in one call where it fits the scratch buffer. */
 function readWhole(descriptor: number, size: number): string {
-	if (size > SCRATCH_BYTES) return readFileSync(descriptor, "utf8");
+	return readWholeBytes(descriptor, size).toString("utf8");
+}
+
+/** The file's bytes, in the scratch buffer (used again by the next read) where they fit. */
+function readWholeBytes(descriptor: number, size: number): Buffer {
+	if (size > SCRATCH_BYTES) return readFileSync(descriptor);
 	scratch ??= Buffer.allocUnsafeSlow(SCRATCH_BYTES);
 	// One byte more than the size: a file that grew since fstat is read whole by the slow path instead.
 	const length = readSync(descriptor, scratch, 0, Math.min(size + 1, SCRATCH_BYTES), 0);
-	if (length > size) return readFileSync(descriptor, "utf8");
-	return scratch.toString("utf8", 0, length);
+	if (length > size) return readFileSync(descriptor);
+	return scratch.subarray(0, length);
 }
 
 function isNotePath(path: string): boolean {
@@ -490,8 +537,17 @@ function safeRealpath(path: string): string | undefined {
 }
 
 /** ctime too: it moves when a tool writes a note and restores its old mtime. */
-function stampOf(stats: Stats): string {
-	return `${stats.mtimeMs}:${stats.ctimeMs}:${stats.size}:${stats.ino}`;
+function stampOf(stats: Stats): Stamp {
+	return { mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, size: stats.size, ino: stats.ino };
+}
+
+function sameStamp(stamp: Stamp, stats: Stats): boolean {
+	return (
+		stamp.mtimeMs === stats.mtimeMs &&
+		stamp.ctimeMs === stats.ctimeMs &&
+		stamp.size === stats.size &&
+		stamp.ino === stats.ino
+	);
 }
 
 /** Code-unit order: stable across platforms and locales, so paging is deterministic. */

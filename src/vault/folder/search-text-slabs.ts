@@ -1,3 +1,4 @@
+import { isAscii } from "node:buffer";
 import { searchableText, utf8Bytes } from "../notes/search-text";
 import type { FolderNoteStore } from "./folder-note-store";
 
@@ -30,9 +31,12 @@ export class SearchTextSlabs {
 	get(path: string): Buffer | undefined {
 		const known = this.views.get(path);
 		if (known) return known;
-		const read = this.store.read(path);
-		if (read === undefined) return undefined;
-		const view = this.place(searchableText(read.text));
+		const view = this.store.readEither(
+			path,
+			(read) => this.place(searchableText(read.text)),
+			(bytes) => this.placeBytes(bytes),
+		);
+		if (view === undefined) return undefined;
 		this.views.set(path, view);
 		this.alignedTexts = undefined;
 		return view;
@@ -63,6 +67,19 @@ export class SearchTextSlabs {
 		const view = this.reserve(size);
 		if (!view) return utf8Bytes(text);
 		view.write(text, 0, "utf8");
+		return view;
+	}
+
+	/**
+	 * A note's search text from its bytes: plain ASCII (most notes) lower-cased as Latin-1 text, which gives the bytes
+	 * `searchableText` and UTF-8 would (every character one byte), without decoding UTF-8 or encoding it back.
+	 */
+	private placeBytes(bytes: Buffer): Buffer {
+		if (!isAscii(bytes)) return this.place(searchableText(bytes.toString("utf8")));
+		let lower = bytes.toString("latin1").toLowerCase();
+		if (lower.includes("\r")) lower = lower.replace(/\r/g, "\n");
+		const view = this.reserve(bytes.length) ?? Buffer.allocUnsafeSlow(bytes.length);
+		view.write(lower, 0, "latin1");
 		return view;
 	}
 

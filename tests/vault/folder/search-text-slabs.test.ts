@@ -14,6 +14,8 @@ describe("SearchTextSlabs", () => {
 			const notes: Record<string, string> = {
 				"A.md": "Alpha Ünïcode 😀 İstanbul\r\nline two\n",
 				"C.md": "# C\n\nSmall NOTE.\n",
+				// Plain ASCII is lower-cased from its bytes, without decoding it: the same search text.
+				"D.md": "Plain ASCII\r\nWith a CR\rAnd UPPER case [[Links]] #Tags\n",
 			};
 			for (const [path, text] of Object.entries(notes)) writeFileSync(join(temp.path, path), text);
 			store.refresh();
