@@ -32,7 +32,7 @@ interface NoteEntry {
 }
 
 /** What tells one version of a file from another: modification and change times, size and inode. */
-interface Stamp {
+export interface Stamp {
 	mtimeMs: number;
 	ctimeMs: number;
 	size: number;
@@ -76,6 +76,8 @@ export class FolderNoteStore {
 	private readonly realFolders = new Set<string>();
 	private readonly listeners = new Set<(path: string) => void>();
 	private readonly recent: { path: string; stamp: Stamp; read: NoteText }[] = [];
+	/** Notes whose stamp was adopted from a saved index and not yet checked against the file (`confirm`). */
+	private readonly unconfirmed = new Set<string>();
 	/** The root with one separator at its end: a listed note's absolute path is this and its parts. */
 	private readonly rootPrefix: string;
 	/** How many entries of the top folder the watcher reported, hidden ones included. */
@@ -212,6 +214,29 @@ export class FolderNoteStore {
 		const stats = this.stat(path);
 		if (!stats?.isFile()) this.checkPath(path);
 		else if (!sameStamp(entry.stamp, stats)) this.forget(path, entry);
+	}
+
+	/** The stamp of the text what is known about the note was made from; undefined when nothing is. */
+	stampOf(path: string): Readonly<Stamp> | undefined {
+		return this.notes.get(path)?.stamp;
+	}
+
+	/**
+	 * Takes `stamp` as the one a listed note's knowledge was made from (a saved index's, for a note nothing is known of
+	 * yet): true when taken. Until `confirm` checks it against the file, the readers that keep what they derive ask
+	 * `confirm` before using it.
+	 */
+	adopt(path: string, stamp: Stamp): boolean {
+		const entry = this.notes.get(path);
+		if (!entry || entry.stamp !== undefined) return false;
+		entry.stamp = { mtimeMs: stamp.mtimeMs, ctimeMs: stamp.ctimeMs, size: stamp.size, ino: stamp.ino };
+		this.unconfirmed.add(path);
+		return true;
+	}
+
+	/** Checks an adopted stamp against the file (one stat) the first time it is asked: a different file drops it. */
+	confirm(path: string): void {
+		if (this.unconfirmed.size > 0 && this.unconfirmed.delete(path)) this.verify(path);
 	}
 
 	/** Brings one path (file or folder, present or gone) up to date now rather than on the watcher's event. */
@@ -353,6 +378,7 @@ export class FolderNoteStore {
 
 	private forget(path: string, entry: NoteEntry): void {
 		entry.stamp = undefined;
+		this.unconfirmed.delete(path);
 		const at = this.recent.findIndex((candidate) => candidate.path === path);
 		if (at >= 0) this.recent.splice(at, 1);
 		this.changed(path);
@@ -382,6 +408,7 @@ export class FolderNoteStore {
 			descriptor = openSync(this.rootPrefix + (sep === "/" ? path : path.split("/").join(sep)), "r");
 			const stats = fstatSync(descriptor);
 			const read = contents(descriptor, stats.size);
+			this.unconfirmed.delete(path);
 			if (entry.stamp === undefined || !sameStamp(entry.stamp, stats)) {
 				if (entry.stamp !== undefined) this.forget(path, entry);
 				entry.stamp = stampOf(stats);
@@ -478,6 +505,8 @@ export class NoteMemo<T> {
 
 	/** The value for the note's current text; undefined when it is not a note or cannot be read. */
 	get(path: string): T | undefined {
+		// A value from a saved index is used once the note's file is found to be the one it was made from.
+		this.store.confirm(path);
 		if (this.values.has(path)) {
 			const known = this.values.get(path) as T;
 			if (this.limit !== Infinity) {
@@ -493,6 +522,17 @@ export class NoteMemo<T> {
 		this.values.set(path, value);
 		if (this.values.size > this.limit) this.values.delete(this.values.keys().next().value as string);
 		return value;
+	}
+
+	/** The value kept for the note, without reading it or checking its file; undefined when none is. */
+	peek(path: string): T | undefined {
+		return this.values.get(path);
+	}
+
+	/** Keeps `value` for a note whose stamp the store adopted from a saved index (`FolderNoteStore.adopt`). */
+	seed(path: string, value: T): void {
+		this.values.set(path, value);
+		if (this.values.size > this.limit) this.values.delete(this.values.keys().next().value as string);
 	}
 
 	dispose(): void {

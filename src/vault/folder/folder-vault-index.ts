@@ -17,6 +17,7 @@ import { FolderNoteStore, NoteMemo, comparePaths, type FolderNoteStoreOptions } 
 import { BacklinkIndex } from "./backlink-index";
 import { rewriteLink } from "./link-rewrite";
 import { SearchTextSlabs } from "./search-text-slabs";
+import type { SavedFolderIndex, SavedNote } from "./saved-folder-index";
 import { describeError } from "../../shared/describe-error";
 import { ownString, ownStrings } from "../../shared/own-string";
 
@@ -67,9 +68,23 @@ export class FolderVaultIndex implements VaultIndex {
 	/** The links alone of the notes asked for last (backlinks read them: no YAML, headings or blocks). */
 	private readonly links: NoteMemo<NoteLinks>;
 	private readonly backlinkIndex: BacklinkIndex;
+	/** Notes changed since the summaries were last saved (or loaded). */
+	private changedSinceSave = 0;
+	private loadedSaved = false;
+	/** How many notes' summaries were taken up from the saved index (at the first refresh). */
+	private takenUp = 0;
+	private readonly unsubscribe: () => void;
 
-	/** Over a folder's shared store, or (given options) over a store of its own; the YAML codec is the `yaml` library's unless given. */
-	constructor(source: FolderNoteStore | FolderNoteStoreOptions, yaml: YamlCodec = libraryYamlCodec) {
+	/**
+	 * Over a folder's shared store, or (given options) over a store of its own; the YAML codec is the `yaml` library's
+	 * unless given. With `saved`, the summaries of the last session are taken up at the first refresh and saved again
+	 * by `save` (and on dispose when notes changed since).
+	 */
+	constructor(
+		source: FolderNoteStore | FolderNoteStoreOptions,
+		yaml: YamlCodec = libraryYamlCodec,
+		private readonly saved?: SavedFolderIndex,
+	) {
 		this.ownsStore = !(source instanceof FolderNoteStore);
 		this.store = source instanceof FolderNoteStore ? source : new FolderNoteStore(source);
 		this.writes = new ConfinedWrites(this.store.root);
@@ -94,11 +109,44 @@ export class FolderVaultIndex implements VaultIndex {
 			WHOLE_FACTS_KEPT,
 		);
 		this.backlinkIndex = new BacklinkIndex(this.store, (source) => this.targetsOf(source));
+		this.unsubscribe = this.store.onNoteChanged(() => this.changedSinceSave++);
 	}
 
 	refresh(): Promise<void> {
 		this.store.refresh();
+		if (!this.loadedSaved) this.loadSaved();
 		return Promise.resolve();
+	}
+
+	/** How many notes' summaries the first refresh took up from the saved index. */
+	get savedNotesTakenUp(): number {
+		return this.takenUp;
+	}
+
+	/**
+	 * Saves the summaries of every note made so far (its link paths, tags and frontmatter, with the stamp of the text
+	 * they were made from), for the next session on the vault; nothing without a saved index.
+	 */
+	save(): void {
+		if (!this.saved) return;
+		const notes: SavedNote[] = [];
+		for (const path of this.store.notePaths()) {
+			let outgoing = this.outgoing.peek(path);
+			let described = this.described.peek(path);
+			if (!outgoing && !described) continue;
+			// A note asked for one of the two since it changed: the other is made from the same text now.
+			outgoing ??= this.outgoing.get(path);
+			described ??= this.described.get(path);
+			const stamp = this.store.stampOf(path);
+			// Both still kept (a read that found the note changed drops both): made from the text of this stamp.
+			if (!stamp || outgoing !== this.outgoing.peek(path) || described !== this.described.peek(path)) continue;
+			if (!outgoing || !described) continue;
+			const note: SavedNote = { path, stamp, linkpaths: outgoing.linkpaths, tags: described.tags };
+			if (described.frontmatter) note.frontmatter = described.frontmatter;
+			notes.push(note);
+		}
+		this.saved.save(notes);
+		this.changedSinceSave = 0;
 	}
 
 	notePaths(): readonly string[] {
@@ -201,6 +249,14 @@ export class FolderVaultIndex implements VaultIndex {
 	}
 
 	dispose(): void {
+		if (this.saved && this.changedSinceSave > 0) {
+			try {
+				this.save();
+			} catch {
+				// A cache: the next session reads the notes instead.
+			}
+		}
+		this.unsubscribe();
 		for (const memo of [
 			this.searchTexts,
 			this.outgoing,
@@ -211,6 +267,23 @@ export class FolderVaultIndex implements VaultIndex {
 		])
 			memo.dispose();
 		if (this.ownsStore) this.store.dispose();
+	}
+
+	/** Takes up the saved summaries of notes listed now that nothing is known of yet; each is checked when first asked. */
+	private loadSaved(): void {
+		this.loadedSaved = true;
+		const notes = this.saved?.load();
+		if (!notes) return;
+		for (const note of notes) {
+			if (!this.store.isNote(note.path) || !this.store.adopt(note.path, note.stamp)) continue;
+			this.outgoing.seed(note.path, { linkpaths: note.linkpaths, targets: [], resolvedAt: -1 });
+			this.described.seed(
+				note.path,
+				note.frontmatter ? { tags: note.tags, frontmatter: note.frontmatter } : { tags: note.tags },
+			);
+			this.takenUp++;
+		}
+		this.changedSinceSave = 0;
 	}
 
 	private factsNow(path: string): NoteFacts | undefined {
