@@ -6,7 +6,8 @@
 export class LinkResolver {
 	private readonly files = new Set<string>();
 	/** Lower-cased file name, and for notes also the name without `.md` → paths. */
-	private readonly byName = new Map<string, string[]>();
+	/** A name most files do not share is kept as the one path, not a list (a 100k-note vault: 200k lists fewer). */
+	private readonly byName = new Map<string, string | string[]>();
 	/** Counts additions and removals: link resolution may change when it does. */
 	private changes = 0;
 	/** First choices by link path and linking folder, for the set of files of version `resolvedAt`. */
@@ -36,16 +37,24 @@ export class LinkResolver {
 	}
 
 	private addName(key: string, path: string): void {
-		const list = this.byName.get(key);
-		if (list) list.push(path);
-		else this.byName.set(key, [path]);
+		const known = this.byName.get(key);
+		if (known === undefined) this.byName.set(key, path);
+		else if (typeof known === "string") this.byName.set(key, [known, path]);
+		else known.push(path);
+	}
+
+	/** The paths with this name key. */
+	private named(key: string): readonly string[] {
+		const known = this.byName.get(key);
+		return known === undefined ? [] : typeof known === "string" ? [known] : known;
 	}
 
 	remove(path: string): void {
 		if (!this.files.delete(path)) return;
 		for (const key of nameKeys(path)) {
-			const list = this.byName.get(key)?.filter((candidate) => candidate !== path) ?? [];
-			if (list.length > 0) this.byName.set(key, list);
+			const list = this.named(key).filter((candidate) => candidate !== path);
+			if (list.length > 1) this.byName.set(key, list);
+			else if (list.length === 1) this.byName.set(key, list[0]);
 			else this.byName.delete(key);
 		}
 		this.changes++;
@@ -78,7 +87,7 @@ export class LinkResolver {
 		// A bare name (most links) that one file has leads to that file from any folder: no key to make, nothing to keep.
 		if (!linkpath.includes("/") && !linkpath.includes("\\") && linkpath !== "." && linkpath !== "..") {
 			const named = this.byName.get(linkpath.toLowerCase());
-			if (named === undefined || named.length === 1) return named?.[0];
+			if (named === undefined || typeof named === "string") return named;
 		}
 		const exact = this.exactPathChoice(linkpath, sourcePath);
 		if (exact !== undefined) return exact;
@@ -116,9 +125,8 @@ export class LinkResolver {
 		)
 			return undefined;
 		const lower = wanted.toLowerCase();
-		const named = this.byName.get(lower.slice(lower.lastIndexOf("/") + 1));
-		const only = named?.length === 1 ? named[0] : undefined;
-		if (only === undefined) return undefined;
+		const only = this.byName.get(lower.slice(lower.lastIndexOf("/") + 1));
+		if (typeof only !== "string") return undefined;
 		const onlyLower = only.toLowerCase();
 		return onlyLower === lower || (onlyLower.endsWith(".md") && onlyLower.slice(0, -3) === lower)
 			? only
@@ -138,9 +146,9 @@ export class LinkResolver {
 		if (normalised === undefined) return undefined;
 		const lower = normalised.toLowerCase();
 		const name = lower.slice(lower.lastIndexOf("/") + 1);
-		const named = this.byName.get(name);
-		const candidates = exists && named ? named.filter(exists) : named;
-		if (!candidates || candidates.length === 0) return undefined;
+		const named = this.named(name);
+		const candidates = exists ? named.filter(exists) : named;
+		if (candidates.length === 0) return undefined;
 		const exact = candidates.filter((path) => pathKeys(path).includes(lower));
 		if (exact.length > 0 || rootRelative || relativeToSource) return pickClosest(exact, folder);
 		const fromSourceFolder = folder === "" ? lower : `${folder.toLowerCase()}/${lower}`;
