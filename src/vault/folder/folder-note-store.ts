@@ -222,14 +222,14 @@ export class FolderNoteStore {
 	}
 
 	/**
-	 * Takes `stamp` as the one a listed note's knowledge was made from (a saved index's, for a note nothing is known of
-	 * yet): true when taken. Until `confirm` checks it against the file, the readers that keep what they derive ask
+	 * Takes `stamp` (kept as given) as the one a listed note's knowledge was made from (a saved index's, for a note
+	 * nothing is known of yet): true when taken. Until `confirm` checks it against the file, the readers that keep what they derive ask
 	 * `confirm` before using it.
 	 */
 	adopt(path: string, stamp: Stamp): boolean {
 		const entry = this.notes.get(path);
 		if (!entry || entry.stamp !== undefined) return false;
-		entry.stamp = { mtimeMs: stamp.mtimeMs, ctimeMs: stamp.ctimeMs, size: stamp.size, ino: stamp.ino };
+		entry.stamp = stamp;
 		this.unconfirmed.add(path);
 		return true;
 	}
@@ -493,6 +493,9 @@ export class FolderNoteStore {
  */
 export class NoteMemo<T> {
 	private readonly values = new Map<string, T>();
+	/** Notes whose value a saved index holds (`seed`), by the index's row: made when first asked. */
+	private readonly saved = new Map<string, number>();
+	private fromSaved: ((row: number) => T | undefined) | undefined;
 	private readonly unsubscribe: () => void;
 
 	constructor(
@@ -500,13 +503,18 @@ export class NoteMemo<T> {
 		private readonly derive: (path: string, read: NoteText) => T,
 		private readonly limit = Infinity,
 	) {
-		this.unsubscribe = store.onNoteChanged((path) => this.values.delete(path));
+		this.unsubscribe = store.onNoteChanged((path) => {
+			this.values.delete(path);
+			this.saved.delete(path);
+		});
 	}
 
 	/** The value for the note's current text; undefined when it is not a note or cannot be read. */
 	get(path: string): T | undefined {
 		// A value from a saved index is used once the note's file is found to be the one it was made from.
 		this.store.confirm(path);
+		const saved = this.takeSaved(path);
+		if (saved !== undefined) return saved;
 		if (this.values.has(path)) {
 			const known = this.values.get(path) as T;
 			if (this.limit !== Infinity) {
@@ -524,20 +532,36 @@ export class NoteMemo<T> {
 		return value;
 	}
 
-	/** The value kept for the note, without reading it or checking its file; undefined when none is. */
+	/** The value kept for the note (or saved for it), without reading it or checking its file; undefined when none is. */
 	peek(path: string): T | undefined {
-		return this.values.get(path);
+		return this.takeSaved(path) ?? this.values.get(path);
 	}
 
-	/** Keeps `value` for a note whose stamp the store adopted from a saved index (`FolderNoteStore.adopt`). */
-	seed(path: string, value: T): void {
-		this.values.set(path, value);
-		if (this.values.size > this.limit) this.values.delete(this.values.keys().next().value as string);
+	/**
+	 * Takes the value of a note whose stamp the store adopted from a saved index (`FolderNoteStore.adopt`) from that
+	 * index's `row`, made by `fromSaved` when first asked (undefined there: the note is read instead).
+	 */
+	seed(path: string, row: number, fromSaved: (row: number) => T | undefined): void {
+		this.fromSaved = fromSaved;
+		this.saved.set(path, row);
 	}
 
 	dispose(): void {
 		this.unsubscribe();
 		this.values.clear();
+		this.saved.clear();
+	}
+
+	private takeSaved(path: string): T | undefined {
+		if (this.saved.size === 0) return undefined;
+		const row = this.saved.get(path);
+		if (row === undefined) return undefined;
+		this.saved.delete(path);
+		const value = this.fromSaved?.(row);
+		if (value === undefined) return undefined;
+		this.values.set(path, value);
+		if (this.values.size > this.limit) this.values.delete(this.values.keys().next().value as string);
+		return value;
 	}
 }
 
@@ -560,9 +584,22 @@ function readWholeBytes(descriptor: number, size: number): Buffer {
 	return scratch.subarray(0, length);
 }
 
+/** Whether the path ends with `.md` in any case (`path.toLowerCase().endsWith(".md")`, without a lower-cased copy per file listed). */
 function isNotePath(path: string): boolean {
-	return path.toLowerCase().endsWith(".md");
+	const length = path.length;
+	return (
+		length >= 3 &&
+		path.charCodeAt(length - 3) === DOT &&
+		(path.charCodeAt(length - 2) | CASE_BIT) === LOWER_M &&
+		(path.charCodeAt(length - 1) | CASE_BIT) === LOWER_D
+	);
 }
+
+const DOT = 0x2e;
+const LOWER_M = 0x6d;
+const LOWER_D = 0x64;
+/** Set in an ASCII letter's code, it is the lower-case letter: `M` and `m` alone give `m`, `D` and `d` alone `d`. */
+const CASE_BIT = 0x20;
 
 function isHidden(path: string): boolean {
 	return path.split("/").some((part) => part.startsWith("."));

@@ -17,7 +17,13 @@ import { FolderNoteStore, NoteMemo, comparePaths, type FolderNoteStoreOptions } 
 import { BacklinkIndex } from "./backlink-index";
 import { rewriteLink } from "./link-rewrite";
 import { SearchTextSlabs } from "./search-text-slabs";
-import type { SavedFolderIndex, SavedNote } from "./saved-folder-index";
+import {
+	filesSignature,
+	sameFiles,
+	type SavedFolderIndex,
+	type SavedNote,
+	type SavedNotes,
+} from "./saved-folder-index";
 import { describeError } from "../../shared/describe-error";
 import { ownString, ownStrings } from "../../shared/own-string";
 
@@ -47,6 +53,59 @@ interface Outgoing {
 }
 
 /**
+ * A saved note's link targets (for the files they were saved for), and its link paths made from the saved index's
+ * line only when asked (when files come or go, or for a rename). A line without readable link paths counts as none:
+ * the file is only ever replaced whole, so only someone editing it makes one.
+ */
+class SavedOutgoing implements Outgoing {
+	private made: readonly string[] | undefined;
+
+	constructor(
+		private notes: SavedNotes | undefined,
+		private readonly row: number,
+		public targets: readonly string[],
+		public resolvedAt: number,
+	) {}
+
+	get linkpaths(): readonly string[] {
+		if (this.notes) {
+			this.made = this.notes.linkpaths(this.row) ?? [];
+			this.notes = undefined;
+		}
+		return this.made ?? [];
+	}
+}
+
+/** A note's tags and frontmatter (one YAML parse for both). */
+interface Description {
+	readonly tags: readonly TagFact[];
+	readonly frontmatter?: FrontmatterFact | undefined;
+}
+
+/**
+ * A saved note's tags, and its frontmatter made from the saved index's line only when asked (a tags overview of 100k
+ * notes makes no property objects). A line without a readable frontmatter counts as none: the file is only ever
+ * replaced whole, so only someone editing it makes one.
+ */
+class SavedDescription implements Description {
+	private made: FrontmatterFact | undefined;
+
+	constructor(
+		readonly tags: readonly TagFact[],
+		private notes: SavedNotes | undefined,
+		private readonly row: number,
+	) {}
+
+	get frontmatter(): FrontmatterFact | undefined {
+		if (this.notes) {
+			this.made = this.notes.frontmatter(this.row) ?? undefined;
+			this.notes = undefined;
+		}
+		return this.made;
+	}
+}
+
+/**
  * The vault tools' index of a folder on disk (Obsidian closed, or the headless host), over the folder's one store
  * (`FolderVault`). For every note it keeps only what questions about the whole vault need, per note version: the
  * search text (`searchTextOf`, in a few large buffers outside the JavaScript heap), the link paths with their
@@ -63,7 +122,7 @@ export class FolderVaultIndex implements VaultIndex {
 	private readonly searchTexts: SearchTextSlabs;
 	private readonly outgoing: NoteMemo<Outgoing>;
 	/** Each note's tags and frontmatter (one YAML parse for both). */
-	private readonly described: NoteMemo<{ tags: readonly TagFact[]; frontmatter?: FrontmatterFact }>;
+	private readonly described: NoteMemo<Description>;
 	private readonly parsed: NoteMemo<ParsedNote>;
 	/** The links alone of the notes asked for last (backlinks read them: no YAML, headings or blocks). */
 	private readonly links: NoteMemo<NoteLinks>;
@@ -143,9 +202,11 @@ export class FolderVaultIndex implements VaultIndex {
 			if (!outgoing || !described) continue;
 			const note: SavedNote = { path, stamp, linkpaths: outgoing.linkpaths, tags: described.tags };
 			if (described.frontmatter) note.frontmatter = described.frontmatter;
+			// Where its links lead now (found now if not yet): a later session with the same files needs no resolving.
+			note.targets = this.targetsOf(path) ?? [];
 			notes.push(note);
 		}
-		this.saved.save(notes);
+		this.saved.save(notes, filesSignature(this.store.files.paths()));
 		this.changedSinceSave = 0;
 	}
 
@@ -269,20 +330,34 @@ export class FolderVaultIndex implements VaultIndex {
 		if (this.ownsStore) this.store.dispose();
 	}
 
-	/** Takes up the saved summaries of notes listed now that nothing is known of yet; each is checked when first asked. */
+	/**
+	 * Takes up the saved summaries of notes listed now that nothing is known of yet; each is checked against its file
+	 * and made from the saved index's line when first asked.
+	 */
 	private loadSaved(): void {
 		this.loadedSaved = true;
 		const notes = this.saved?.load();
 		if (!notes) return;
-		for (const note of notes) {
-			if (!this.store.isNote(note.path) || !this.store.adopt(note.path, note.stamp)) continue;
-			this.outgoing.seed(note.path, { linkpaths: note.linkpaths, targets: [], resolvedAt: -1 });
-			this.described.seed(
-				note.path,
-				note.frontmatter ? { tags: note.tags, frontmatter: note.frontmatter } : { tags: note.tags },
-			);
+		// The saved targets hold while the vault has the files they were found among (where a link leads depends on
+		// nothing else): then neither the link paths nor their targets are made again.
+		const version = this.store.structureVersion;
+		const targetsHold = sameFiles(notes.files, filesSignature(this.store.files.paths()));
+		const outgoing = (row: number): Outgoing | undefined => {
+			const targets = targetsHold ? notes.targets(row) : undefined;
+			if (targets) return new SavedOutgoing(notes, row, targets, version);
+			const linkpaths = notes.linkpaths(row);
+			return linkpaths ? { linkpaths, targets: [], resolvedAt: -1 } : undefined;
+		};
+		const described = (row: number): Description | undefined => {
+			const tags = notes.tags(row);
+			return tags ? new SavedDescription(tags, notes, row) : undefined;
+		};
+		notes.forEach((path, stamp, row) => {
+			if (!this.store.isNote(path) || !this.store.adopt(path, stamp)) return;
+			this.outgoing.seed(path, row, outgoing);
+			this.described.seed(path, row, described);
 			this.takenUp++;
-		}
+		});
 		this.changedSinceSave = 0;
 	}
 

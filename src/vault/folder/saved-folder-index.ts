@@ -4,16 +4,35 @@ import { dirname, isAbsolute, join, relative } from "node:path";
 import type { FrontmatterFact, TagFact } from "../markdown/note-model";
 
 /** Bumped whenever what is saved, or how a note's text becomes it, changes: an older file is then not used. */
-const FORMAT = 1;
+const FORMAT = 3;
+const TAB = 0x09;
+const LINE_FEED = 0x0a;
 
 /** What a whole-vault question needs of one note (the folder index's summary), with the stamp it was made at. */
 export interface SavedNote {
 	path: string;
-	stamp: { mtimeMs: number; ctimeMs: number; size: number; ino: number };
+	stamp: Stamp;
 	/** Each link path once. */
 	linkpaths: readonly string[];
 	tags: readonly TagFact[];
 	frontmatter?: FrontmatterFact;
+	/** Where its links lead, each once, for the files `FilesSignature` describes; unknown when left out. */
+	targets?: readonly string[];
+}
+
+/** Which files a vault holds, in a few numbers (link targets are saved for one set of files). */
+export interface FilesSignature {
+	count: number;
+	/** The sum and the exclusive or of every path's 32-bit FNV-1a hash: the same whatever the order. */
+	sum: number;
+	xor: number;
+}
+
+export interface Stamp {
+	mtimeMs: number;
+	ctimeMs: number;
+	size: number;
+	ino: number;
 }
 
 export interface SavedFolderIndexOptions {
@@ -28,59 +47,63 @@ export interface SavedFolderIndexOptions {
  * The folder index's summaries of every note, saved between sessions, so that a later session on the vault answers
  * whole-vault questions (backlinks, tags, properties) after checking each note's stamp instead of reading every note.
  * A note whose file changed since (its stamp differs) is read again; a file that cannot be read, was saved by another
- * version or for another vault, or holds anything unexpected, is not used. Frontmatter values that JSON cannot carry
- * exactly (`.inf`, dates, `__proto__` keys) leave their note unsaved: it is read when asked for.
+ * version or for another vault is not used, and a note whose line holds anything unexpected is read instead.
+ * Frontmatter values that JSON cannot carry exactly (`.inf`, dates, `__proto__` keys) leave their note unsaved.
+ *
+ * The file is a line of JSON for the header, then a line per note: its path and stamp as JSON, then (tab-separated,
+ * JSON, which never holds a raw tab or line feed) its link paths, its tags (tag, line, tag, line…), its frontmatter
+ * (or 0) and where its links led (a saved note by its row, any other file by its path; or 0) among the files the
+ * header's signature describes. `load` reads each note's path and stamp at once and the rest only when asked (`SavedNotes`): taking up the
+ * summaries of 100k notes makes no object per link, tag or property before one is wanted.
  */
 export class SavedFolderIndex {
 	constructor(private readonly options: SavedFolderIndexOptions) {}
 
 	/** The saved notes, or undefined when there is no usable file. */
-	load(): SavedNote[] | undefined {
-		let parsed: unknown;
+	load(): SavedNotes | undefined {
+		let bytes: Buffer;
 		try {
-			parsed = JSON.parse(readFileSync(this.options.file, "utf8"));
+			bytes = readFileSync(this.options.file);
 		} catch {
 			return undefined;
 		}
-		if (!isRecord(parsed) || parsed.format !== FORMAT) return undefined;
-		if (parsed.vault !== this.options.vault || parsed.version !== this.options.version) return undefined;
-		if (!Array.isArray(parsed.notes)) return undefined;
-		const notes: SavedNote[] = [];
-		for (const row of parsed.notes as unknown[]) {
-			const note = noteFromRow(row);
-			if (note === undefined) return undefined;
-			notes.push(note);
-		}
-		return notes;
+		const headEnd = bytes.indexOf(LINE_FEED);
+		if (headEnd < 0) return undefined;
+		const head = parseJson(bytes, 0, headEnd);
+		if (!isRecord(head) || head.format !== FORMAT) return undefined;
+		if (head.vault !== this.options.vault || head.version !== this.options.version) return undefined;
+		return new SavedNotes(bytes, headEnd + 1, isFilesSignature(head.files) ? head.files : undefined);
 	}
 
 	/**
 	 * Writes the notes (those JSON carries exactly) to a new file that then takes the old one's name, a few hundred at
 	 * a time (the text of 100k notes' summaries at once would add its size to the peak memory).
 	 */
-	save(notes: Iterable<SavedNote>): void {
-		const head = JSON.stringify({ format: FORMAT, vault: this.options.vault, version: this.options.version });
+	save(notes: Iterable<SavedNote>, files?: FilesSignature): void {
+		const saved = [...notes].filter((note) => !note.frontmatter || carriedExactly(note.frontmatter));
+		const rows = new Map(saved.map((note, row) => [note.path, row]));
+		const head = JSON.stringify({
+			format: FORMAT,
+			vault: this.options.vault,
+			version: this.options.version,
+			...(files ? { files } : {}),
+		});
 		const temporary = `${this.options.file}.${process.pid}.tmp`;
 		let descriptor: number | undefined;
 		try {
 			mkdirSync(dirname(this.options.file), { recursive: true, mode: 0o700 });
 			descriptor = openSync(temporary, "wx", 0o600);
-			writeSync(descriptor, `${head.slice(0, -1)},"notes":[\n`);
-			let batch: string[] = [];
-			let first = true;
-			const flush = (): void => {
-				if (batch.length === 0) return;
-				writeSync(descriptor as number, `${first ? "" : ",\n"}${batch.join(",\n")}`);
-				first = false;
-				batch = [];
-			};
-			for (const note of notes) {
-				if (note.frontmatter && !carriedExactly(note.frontmatter)) continue;
-				batch.push(rowOf(note));
-				if (batch.length === ROWS_PER_WRITE) flush();
+			writeSync(descriptor, `${head}\n`);
+			let batch = "";
+			let written = 0;
+			for (const note of saved) {
+				batch += lineOf(note, files ? rows : undefined);
+				if (++written % ROWS_PER_WRITE === 0) {
+					writeSync(descriptor, batch);
+					batch = "";
+				}
 			}
-			flush();
-			writeSync(descriptor, "\n]}\n");
+			if (batch !== "") writeSync(descriptor, batch);
 			closeSync(descriptor);
 			descriptor = undefined;
 			renameSync(temporary, this.options.file);
@@ -91,19 +114,151 @@ export class SavedFolderIndex {
 	}
 }
 
+/** The notes of a saved index's file, each read from its line when asked (a row number: its order in the file). */
+export class SavedNotes {
+	/** Where each row's summary (after its path and stamp) starts, and where its line ends. */
+	private readonly starts: number[] = [];
+	private readonly ends: number[] = [];
+	/** Each row's path. */
+	private readonly paths: string[] = [];
+
+	/** `files`: the files the saved link targets were found among. */
+	constructor(
+		private readonly bytes: Buffer,
+		private readonly from: number,
+		readonly files?: FilesSignature,
+	) {}
+
+	/**
+	 * Calls `each` with every saved note's path, stamp and row, in the file's order; stops at the first line that is
+	 * not one (the notes before it stay usable).
+	 */
+	forEach(each: (path: string, stamp: Stamp, row: number) => void): void {
+		const bytes = this.bytes;
+		this.starts.length = 0;
+		this.ends.length = 0;
+		this.paths.length = 0;
+		for (let start = this.from; start < bytes.length;) {
+			let end = bytes.indexOf(LINE_FEED, start);
+			if (end < 0) end = bytes.length;
+			const headEnd = bytes.indexOf(TAB, start);
+			const head = headEnd < 0 || headEnd > end ? undefined : parseJson(bytes, start, headEnd);
+			if (!Array.isArray(head) || head.length !== 5) return;
+			const [path, mtimeMs, ctimeMs, size, ino] = head as unknown[];
+			if (typeof path !== "string" || ![mtimeMs, ctimeMs, size, ino].every((value) => typeof value === "number"))
+				return;
+			this.starts.push(headEnd + 1);
+			this.ends.push(end);
+			this.paths.push(path);
+			each(
+				path,
+				{ mtimeMs: mtimeMs as number, ctimeMs: ctimeMs as number, size: size as number, ino: ino as number },
+				this.starts.length - 1,
+			);
+			start = end + 1;
+		}
+	}
+
+	/** The row's link paths; undefined when its line does not hold them. */
+	linkpaths(row: number): string[] | undefined {
+		const value = this.field(row, 0);
+		return Array.isArray(value) && value.every((linkpath) => typeof linkpath === "string") ? value : undefined;
+	}
+
+	/** The row's tags; undefined when its line does not hold them. */
+	tags(row: number): TagFact[] | undefined {
+		const value = this.field(row, 1);
+		if (!Array.isArray(value) || value.length % 2 !== 0) return undefined;
+		const tags: TagFact[] = [];
+		for (let at = 0; at < value.length; at += 2) {
+			const tag: unknown = value[at];
+			const line: unknown = value[at + 1];
+			if (typeof tag !== "string" || typeof line !== "number") return undefined;
+			tags.push({ tag, line });
+		}
+		return tags;
+	}
+
+	/** The row's frontmatter, null when the note has none; undefined when its line does not hold it. */
+	frontmatter(row: number): FrontmatterFact | null | undefined {
+		const value = this.field(row, 2);
+		if (value === 0) return null;
+		return isFrontmatter(value) ? value : undefined;
+	}
+
+	/**
+	 * Where the row's links led among the files of `files`; null when they were not saved, undefined when its line
+	 * does not hold them.
+	 */
+	targets(row: number): string[] | null | undefined {
+		const value = this.field(row, 3);
+		if (value === 0) return null;
+		if (!Array.isArray(value)) return undefined;
+		const targets: string[] = [];
+		for (const target of value as unknown[]) {
+			const path = typeof target === "number" ? this.paths[target] : target;
+			if (typeof path !== "string") return undefined;
+			targets.push(path);
+		}
+		return targets;
+	}
+
+	/** The row's `index`th tab-separated field after its path and stamp, parsed; undefined when there is none. */
+	private field(row: number, index: number): unknown {
+		let start = this.starts[row];
+		const end = this.ends[row];
+		if (start === undefined || end === undefined) return undefined;
+		for (let skipped = 0; skipped < index; skipped++) {
+			const tab = this.bytes.indexOf(TAB, start);
+			if (tab < 0 || tab >= end) return undefined;
+			start = tab + 1;
+		}
+		const tab = this.bytes.indexOf(TAB, start);
+		return parseJson(this.bytes, start, tab < 0 || tab > end ? end : tab);
+	}
+}
+
 const ROWS_PER_WRITE = 500;
 
-function rowOf(note: SavedNote): string {
-	return JSON.stringify([
-		note.path,
-		note.stamp.mtimeMs,
-		note.stamp.ctimeMs,
-		note.stamp.size,
-		note.stamp.ino,
-		note.linkpaths,
-		note.tags.flatMap((tag) => [tag.tag, tag.line]),
-		note.frontmatter ?? 0,
-	]);
+/** A note's line; its targets (with `rows`) by the row of a saved note, else by path. */
+function lineOf(note: SavedNote, rows: ReadonlyMap<string, number> | undefined): string {
+	const { mtimeMs, ctimeMs, size, ino } = note.stamp;
+	const tags = JSON.stringify(note.tags.flatMap((tag) => [tag.tag, tag.line]));
+	const frontmatter = note.frontmatter ? JSON.stringify(note.frontmatter) : "0";
+	const targets =
+		rows && note.targets ? JSON.stringify(note.targets.map((target) => rows.get(target) ?? target)) : "0";
+	return `${JSON.stringify([note.path, mtimeMs, ctimeMs, size, ino])}\t${JSON.stringify(note.linkpaths)}\t${tags}\t${frontmatter}\t${targets}\n`;
+}
+
+/** The signature of a set of paths (in any order). */
+export function filesSignature(paths: Iterable<string>): FilesSignature {
+	let count = 0;
+	let sum = 0;
+	let xor = 0;
+	for (const path of paths) {
+		let hash = 0x811c9dc5;
+		for (let at = 0; at < path.length; at++) hash = Math.imul(hash ^ path.charCodeAt(at), 0x01000193);
+		count++;
+		sum = (sum + (hash >>> 0)) % 0x100000000;
+		xor = (xor ^ hash) >>> 0;
+	}
+	return { count, sum, xor };
+}
+
+export function sameFiles(a: FilesSignature | undefined, b: FilesSignature): boolean {
+	return a !== undefined && a.count === b.count && a.sum === b.sum && a.xor === b.xor;
+}
+
+function isFilesSignature(value: unknown): value is FilesSignature {
+	return isRecord(value) && [value.count, value.sum, value.xor].every((number) => typeof number === "number");
+}
+
+function parseJson(bytes: Buffer, start: number, end: number): unknown {
+	try {
+		return JSON.parse(bytes.toString("utf8", start, end));
+	} catch {
+		return undefined;
+	}
 }
 
 /**
@@ -122,32 +277,6 @@ export function savedFolderIndexFile(
 	const file = join(cacheHome, "claude-code-bridge", "folder-index", `${name}.json`);
 	const inside = relative(realRoot, file);
 	return inside !== "" && !inside.startsWith("..") && !isAbsolute(inside) ? undefined : file;
-}
-
-function noteFromRow(row: unknown): SavedNote | undefined {
-	if (!Array.isArray(row) || row.length !== 8) return undefined;
-	const [path, mtimeMs, ctimeMs, size, ino, linkpaths, tags, frontmatter] = row as unknown[];
-	if (typeof path !== "string" || ![mtimeMs, ctimeMs, size, ino].every((value) => typeof value === "number"))
-		return undefined;
-	if (!Array.isArray(linkpaths) || !linkpaths.every((linkpath) => typeof linkpath === "string")) return undefined;
-	if (!Array.isArray(tags) || tags.length % 2 !== 0) return undefined;
-	const tagFacts: TagFact[] = [];
-	for (let at = 0; at < tags.length; at += 2) {
-		const tag: unknown = tags[at];
-		const line: unknown = tags[at + 1];
-		if (typeof tag !== "string" || typeof line !== "number") return undefined;
-		tagFacts.push({ tag, line });
-	}
-	const note: SavedNote = {
-		path,
-		stamp: { mtimeMs: mtimeMs as number, ctimeMs: ctimeMs as number, size: size as number, ino: ino as number },
-		linkpaths: linkpaths,
-		tags: tagFacts,
-	};
-	if (frontmatter === 0) return note;
-	if (!isFrontmatter(frontmatter)) return undefined;
-	note.frontmatter = frontmatter;
-	return note;
 }
 
 function isFrontmatter(value: unknown): value is FrontmatterFact {
