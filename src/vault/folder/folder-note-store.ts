@@ -209,11 +209,15 @@ export class FolderNoteStore {
 	 * memos at once instead of when the watcher's event arrives (for answers that must not lag, like privacy).
 	 */
 	verify(path: string): void {
-		const entry = this.notes.get(path);
-		if (entry?.stamp === undefined) return;
-		const stats = this.stat(path);
-		if (!stats?.isFile()) this.checkPath(path);
-		else if (!sameStamp(entry.stamp, stats)) this.forget(path, entry);
+		if (this.notes.get(path)?.stamp === undefined) return;
+		let stats: Stats | undefined;
+		try {
+			// Listed, so its path needs no normalising (path.join of its parts cost more than the stat).
+			stats = lstatSync(this.fullPath(path));
+		} catch {
+			stats = undefined;
+		}
+		this.settle(path, stats);
 	}
 
 	/** The stamp of the text what is known about the note was made from; undefined when nothing is. */
@@ -371,6 +375,7 @@ export class FolderNoteStore {
 		for (const path of [...this.files.paths()]) if (!present.has(path)) this.removeFile(path);
 		for (const [path, entry] of this.notes) {
 			if (entry.stamp === undefined) continue;
+			this.unconfirmed.delete(path);
 			const stats = this.stat(path);
 			if (!stats || !sameStamp(entry.stamp, stats)) this.forget(path, entry);
 		}
@@ -386,6 +391,19 @@ export class FolderNoteStore {
 
 	private changed(path: string): void {
 		for (const listener of this.listeners) listener(path);
+	}
+
+	/** What `verify` does once it has the note's stats (undefined: it is gone). */
+	private settle(path: string, stats: Stats | undefined): void {
+		const entry = this.notes.get(path);
+		if (entry?.stamp === undefined) return;
+		if (!stats?.isFile()) this.checkPath(path);
+		else if (!sameStamp(entry.stamp, stats)) this.forget(path, entry);
+	}
+
+	/** A listed note's absolute path (it has no empty, `.` or `..` part: the walk made it, no normalising needed). */
+	private fullPath(path: string): string {
+		return this.rootPrefix + (sep === "/" ? path : path.split("/").join(sep));
 	}
 
 	private recentRead(path: string, entry: NoteEntry): NoteText | undefined {
@@ -404,8 +422,7 @@ export class FolderNoteStore {
 	): T | undefined {
 		let descriptor: number | undefined;
 		try {
-			// A listed note's path has no empty, `.` or `..` part (the walk made it): no normalising needed.
-			descriptor = openSync(this.rootPrefix + (sep === "/" ? path : path.split("/").join(sep)), "r");
+			descriptor = openSync(this.fullPath(path), "r");
 			const stats = fstatSync(descriptor);
 			const read = contents(descriptor, stats.size);
 			this.unconfirmed.delete(path);
