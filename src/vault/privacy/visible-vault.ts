@@ -23,6 +23,12 @@ export interface VisibleVaultOptions {
 	/** The privacy decision (the project's PrivacyFilter.isPrivateRelative): a private note does not exist here. */
 	isPrivate: (relativePath: string) => boolean;
 	/**
+	 * Optional: a value that stays the same (===) while `isPrivate` answers every path as it did (PrivacyFilter's
+	 * `pathOnlyDecisions`); undefined when an answer may have changed. With it the list of visible notes is not
+	 * decided again, path by path, on every call while neither the notes nor the rules changed.
+	 */
+	decisionsKey?: () => unknown;
+	/**
 	 * The part of it that needs no note (PrivacyFilter.isInPrivateFolder: hidden and private folders), for new
 	 * paths, where tags cannot apply (Obsidian counts a note it does not know as private). Default: `isPrivate`.
 	 */
@@ -53,6 +59,8 @@ export class VisibleVault {
 	private others = new Map<string, boolean>();
 	private sorted: { from: readonly string[]; paths: readonly string[]; all: ReadonlySet<string> } | undefined;
 	private visiblePaths: string[] | undefined;
+	/** The visible notes decided last, from which list, under which decisions (`decisionsKey`). */
+	private decided: { from: readonly string[]; key: unknown; visible: string[] } | undefined;
 	/** The visible notes as a set, rebuilt only when the list changed. */
 	private visibleSet: { of: readonly string[]; set: Set<string> } | undefined;
 	/** Notes the tools may not see, by lower-cased name without `.md` (the ones that could shadow a visible note), for one list of visible notes. */
@@ -100,11 +108,15 @@ export class VisibleVault {
 		const all = this.options.index.notePaths();
 		if (this.sorted?.from !== all)
 			this.sorted = { from: all, paths: isSorted(all) ? all : [...all].sort(comparePaths), all: new Set(all) };
+		const key = this.options.decisionsKey?.();
+		if (key !== undefined && this.decided?.from === this.sorted.paths && this.decided.key === key)
+			return (this.visiblePaths = this.decided.visible);
 		const isPrivate = this.options.isPrivate;
 		const visible = this.sorted.paths.filter((path) => !isHidden(path) && !isPrivate(path));
 		const previous = this.visibleSet?.of;
 		// Usually nothing changed: keep the previous list (and its set) rather than rebuilding them.
 		this.visiblePaths = previous && sameList(previous, visible) ? (previous as string[]) : visible;
+		this.decided = key === undefined ? undefined : { from: this.sorted.paths, key, visible: this.visiblePaths };
 		return this.visiblePaths;
 	}
 
