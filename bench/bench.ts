@@ -31,6 +31,7 @@ import { measureWire, type HostCpu, type HostCpuFigures, type ToolCallFigures, t
 import { MISSED_NOTES } from "./missed-notes";
 import { JOURNAL_MAX_RATIO, measureJournalCost, type JournalCostFigures } from "./journal-cost";
 import { errorStack } from "../src/shared/describe-error";
+import { otherRunnersResults } from "./results-file";
 
 const TARGETS = {
 	pingRatio: 1.05,
@@ -427,9 +428,11 @@ async function runBenchmarks(options: Options): Promise<void> {
 		process.stdout.write("\nNot written to bench/results.json (a --quick or --profile run)\n");
 		return;
 	}
+	// The figures other runners keep in the file (bench:vault-tools-heavy) stay.
+	const others = otherRunnersResults();
 	writeFileSync(
 		join("bench", "results.json"),
-		`${JSON.stringify({ machine: info, placement: placement(), jitWarmUp: options.jitWarmUp, targets: TARGETS, figures, table }, null, 1)}\n`,
+		`${JSON.stringify({ machine: info, placement: placement(), jitWarmUp: options.jitWarmUp, targets: TARGETS, figures, table, ...others }, null, 1)}\n`,
 	);
 	process.stdout.write("\nWrote bench/results.json\n");
 }

@@ -14,11 +14,13 @@
  * Correctness is checked on every answer: the rare phrase's 3 lines, the hub's 200 backlinks (none false), the
  * `#heavy` count, no tag that is only in code.
  *
- * Run: npm run bench:vault-tools-heavy [-- --notes 10000,100000] [--rounds N] [--vaults DIR]
+ * Run: npm run bench:vault-tools-heavy [-- --notes 10000,100000] [--runs N] [--vaults DIR] [--no-record]
  *      [--builds after=dist/cli.cjs,before=OTHER.cjs]
  * Vaults are generated once into `--vaults` (default .cache/heavy-vaults; 100k notes take about 380 MB and a few
- * minutes) and reused. With several builds, each round measures them one after the other, the order swapped every
- * round, so that the machine's load falls on both; the figures are the medians over the rounds.
+ * minutes) and reused. `--runs N` (or `--rounds N`) measures everything N times; the figures are the medians over
+ * the runs. With several builds, each run measures them one after the other, the order swapped every run, so that
+ * the machine's load falls on both. A run of this build alone (no --builds, no CCB_BENCH_CPU_PROF, no --no-record)
+ * writes its figures into bench/results.json (key `vaultToolsHeavy`) and its table into bench/README.md.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -29,6 +31,8 @@ import { pollUntil } from "../tests/helpers/wait-until";
 import { COMMON_WORDS, HEAVY_TAG, CODE_ONLY_TAG, HUB, RARE_PHRASE, generateHeavyVault } from "./heavy-vault";
 import type { HeavyVaultFacts } from "./heavy-vault";
 import { processCpuMs } from "./process-cpu";
+import { describeMachine, machine } from "./report";
+import { recordResults, replaceReadmeSection } from "./results-file";
 import { cursorOf, readEveryFile, startServer, type ServerProcess } from "./stdio-server";
 
 type Size = 10_000 | 100_000;
@@ -499,8 +503,13 @@ const loadAverage = (): number[] => loadavg().map((value) => Math.round(value * 
 
 async function main(): Promise<void> {
 	const sizes = (argumentAfter("--notes") ?? "10000,100000").split(",").map(Number) as Size[];
-	const rounds = Number(argumentAfter("--rounds") ?? 1);
+	const rounds = Number(argumentAfter("--runs") ?? argumentAfter("--rounds") ?? 1);
+	const info = machine();
 	const root = resolve(argumentAfter("--vaults") ?? ".cache/heavy-vaults");
+	const record =
+		argumentAfter("--builds") === undefined &&
+		!process.argv.includes("--no-record") &&
+		process.env.CCB_BENCH_CPU_PROF === undefined;
 	const builds = (argumentAfter("--builds") ?? "this build=dist/cli.cjs").split(",").map((entry) => {
 		const [name, path] = entry.includes("=") ? entry.split("=") : [entry, entry];
 		return { name: name ?? "", cli: resolve(path ?? "") };
@@ -528,7 +537,15 @@ async function main(): Promise<void> {
 			results: Object.fromEntries(results),
 		};
 	}
-	process.stdout.write(`${output.join("\n\n")}\n\n${JSON.stringify({ vaultToolsHeavy: json })}\n`);
+	const heading = `${describeMachine(info)}; the median of ${rounds} run(s) of everything.`;
+	process.stdout.write(`${heading}\n\n${output.join("\n\n")}\n\n${JSON.stringify({ vaultToolsHeavy: json })}\n`);
+	if (!record) {
+		process.stdout.write("\nNot written to bench/results.json (--builds, --no-record or a CPU profile)\n");
+		return;
+	}
+	recordResults("vaultToolsHeavy", { machine: info, runs: rounds, sizes: json, tables: output });
+	replaceReadmeSection("vault-tools-heavy", `${heading}\n\n${output.join("\n\n")}`);
+	process.stdout.write("\nWrote bench/results.json (vaultToolsHeavy) and the table in bench/README.md\n");
 }
 
 if (require.main === module) void main();
