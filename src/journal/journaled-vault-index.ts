@@ -19,7 +19,7 @@ export class JournaledVaultIndex implements VaultIndex {
 	readonly tagsOf?: (path: string) => readonly TagFact[] | undefined;
 	readonly frontmatterOf?: (path: string) => FrontmatterFact | undefined;
 	readonly searchText?: (path: string) => Buffer | undefined;
-	readonly searchTextsOf?: (paths: readonly string[]) => readonly (Buffer | undefined)[];
+	readonly forEachSearchText?: (paths: readonly string[], each: (position: number, text: Buffer) => void) => void;
 
 	constructor(private readonly options: JournaledVaultIndexOptions) {
 		const index = options.index;
@@ -27,7 +27,7 @@ export class JournaledVaultIndex implements VaultIndex {
 		if (index.tagsOf) this.tagsOf = (path) => index.tagsOf?.(path);
 		if (index.frontmatterOf) this.frontmatterOf = (path) => index.frontmatterOf?.(path);
 		if (index.searchText) this.searchText = (path) => index.searchText?.(path);
-		if (index.searchTextsOf) this.searchTextsOf = (paths) => index.searchTextsOf?.(paths) ?? [];
+		if (index.forEachSearchText) this.forEachSearchText = (paths, each) => index.forEachSearchText?.(paths, each);
 	}
 
 	refresh(): Promise<void> {

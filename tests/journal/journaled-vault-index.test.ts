@@ -50,7 +50,13 @@ describe("JournaledVaultIndex", () => {
 		await index.refresh();
 		const inner = folder!;
 		const paths = index.notePaths();
-		expect(index.searchTextsOf?.(paths)).toEqual(inner.searchTextsOf(paths));
+		const texts = (of: VaultIndex): string[] => {
+			const found: string[] = [];
+			of.forEachSearchText?.(paths, (position, text) => found.push(`${position}: ${text.toString()}`));
+			return found;
+		};
+		expect(texts(index)).toEqual(texts(inner));
+		expect(texts(index)).toHaveLength(2);
 		expect(index.searchText?.("b.md")?.toString()).toBe("more words\n");
 		expect(index.tagsOf?.("a.md")).toEqual(inner.tagsOf("a.md"));
 		expect(index.tagsOf?.("a.md")?.map((tag) => tag.tag)).toEqual(["tag"]);
@@ -69,7 +75,7 @@ describe("JournaledVaultIndex", () => {
 				isPrivate: () => false,
 			}),
 		});
-		expect([index.textNow, index.tagsOf, index.frontmatterOf, index.searchText, index.searchTextsOf]).toEqual([
+		expect([index.textNow, index.tagsOf, index.frontmatterOf, index.searchText, index.forEachSearchText]).toEqual([
 			undefined,
 			undefined,
 			undefined,

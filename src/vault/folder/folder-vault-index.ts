@@ -247,8 +247,8 @@ export class FolderVaultIndex implements VaultIndex {
 		return this.searchTexts.get(path);
 	}
 
-	searchTextsOf(paths: readonly string[]): readonly (Buffer | undefined)[] {
-		return this.searchTexts.aligned(paths);
+	forEachSearchText(paths: readonly string[], each: (position: number, text: Buffer) => void): void {
+		this.searchTexts.forEach(paths, each);
 	}
 
 	/** Makes what questions about the whole vault need of one note, reading it once (a warm-up, note by note). */

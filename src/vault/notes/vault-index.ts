@@ -32,10 +32,10 @@ export interface VaultIndex extends Notes {
 	 */
 	searchText?(path: string): Buffer | undefined;
 	/**
-	 * Optional, with `searchText`: the search texts of `paths`, position by position. Asked again with the same
-	 * array while no note changed, it answers the same array without looking each path up.
+	 * Optional, with `searchText`: calls `each` with the search text of each of `paths` that is a note, with its
+	 * position in `paths`. The text is lent for that call alone (one the index does not keep yet is not kept).
 	 */
-	searchTextsOf?(paths: readonly string[]): readonly (Buffer | undefined)[];
+	forEachSearchText?(paths: readonly string[], each: (position: number, text: Buffer) => void): void;
 	/** Every link in another note (or in the note itself) that resolves to `path`. */
 	backlinks(path: string): Promise<Backlink[]>;
 	/**

@@ -156,18 +156,15 @@ export class VisibleVault {
 	/**
 	 * `searchText` of each path in turn, for a search over many notes: given `notePaths()` itself (the same array),
 	 * every path is known to be visible and is not looked up again (a lookup per note is a tenth of a search over
-	 * 100k notes); any other list is checked path by path.
+	 * 100k notes), and a text the index does not keep yet is lent for the call alone (`VaultIndex.forEachSearchText`);
+	 * any other list is checked path by path.
 	 */
 	forEachSearchText(paths: readonly string[], each: (path: string, text: Buffer) => void): void {
 		const index = this.options.index;
 		if (!index.searchText) return;
 		const checked = paths !== this.notePaths();
-		if (!checked && index.searchTextsOf) {
-			const texts = index.searchTextsOf(paths);
-			for (let position = 0; position < paths.length; position++) {
-				const text = texts[position];
-				if (text) each(paths[position] ?? "", text);
-			}
+		if (!checked && index.forEachSearchText) {
+			index.forEachSearchText(paths, (position, text) => each(paths[position] ?? "", text));
 			return;
 		}
 		for (const path of paths) {

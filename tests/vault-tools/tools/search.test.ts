@@ -183,12 +183,12 @@ describe("search over a note made private by the version the search reads", () =
 						if (path === "Note.md") privateNow.add(path);
 						return index.searchText(path);
 					},
-					searchTextsOf:
+					forEachSearchText:
 						how === "note by note"
 							? undefined
-							: (paths: readonly string[]) => {
+							: (paths: readonly string[], each: (position: number, text: Buffer) => void) => {
 									if (paths.includes("Note.md")) privateNow.add("Note.md");
-									return index.searchTextsOf?.(paths) ?? [];
+									index.forEachSearchText(paths, each);
 								},
 				});
 				const vault = new VisibleVault({
