@@ -16,6 +16,7 @@ export interface JournaledVaultIndexOptions {
 export class JournaledVaultIndex implements VaultIndex {
 	// The index's optional faster reads, offered only where it has them (a reader checks for them).
 	readonly textNow?: (path: string) => string | undefined;
+	readonly factsWithoutLinks?: (path: string) => NoteFacts | undefined;
 	readonly tagsOf?: (path: string) => readonly TagFact[] | undefined;
 	readonly frontmatterOf?: (path: string) => FrontmatterFact | undefined;
 	readonly searchText?: (path: string) => Buffer | undefined;
@@ -24,6 +25,7 @@ export class JournaledVaultIndex implements VaultIndex {
 	constructor(private readonly options: JournaledVaultIndexOptions) {
 		const index = options.index;
 		if (index.textNow) this.textNow = (path) => index.textNow?.(path);
+		if (index.factsWithoutLinks) this.factsWithoutLinks = (path) => index.factsWithoutLinks?.(path);
 		if (index.tagsOf) this.tagsOf = (path) => index.tagsOf?.(path);
 		if (index.frontmatterOf) this.frontmatterOf = (path) => index.frontmatterOf?.(path);
 		if (index.searchText) this.searchText = (path) => index.searchText?.(path);

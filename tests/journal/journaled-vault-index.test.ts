@@ -62,6 +62,7 @@ describe("JournaledVaultIndex", () => {
 		expect(index.tagsOf?.("a.md")?.map((tag) => tag.tag)).toEqual(["tag"]);
 		expect(index.frontmatterOf?.("a.md")).toEqual(inner.frontmatterOf("a.md"));
 		expect(index.textNow?.("a.md")).toBe(inner.textNow("a.md"));
+		expect(index.factsWithoutLinks?.("a.md")?.headings).toEqual(inner.facts("a.md")?.headings);
 	});
 
 	it("offers no faster read the index it wraps does not have", () => {
@@ -75,13 +76,14 @@ describe("JournaledVaultIndex", () => {
 				isPrivate: () => false,
 			}),
 		});
-		expect([index.textNow, index.tagsOf, index.frontmatterOf, index.searchText, index.forEachSearchText]).toEqual([
-			undefined,
-			undefined,
-			undefined,
-			undefined,
-			undefined,
-		]);
+		expect([
+			index.textNow,
+			index.tagsOf,
+			index.frontmatterOf,
+			index.searchText,
+			index.forEachSearchText,
+			index.factsWithoutLinks,
+		]).toEqual([undefined, undefined, undefined, undefined, undefined, undefined]);
 	});
 
 	it("records no change for a write that makes its note private: its path is nowhere in the records", async () => {

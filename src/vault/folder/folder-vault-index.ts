@@ -235,6 +235,10 @@ export class FolderVaultIndex implements VaultIndex {
 		return this.factsNow(path);
 	}
 
+	factsWithoutLinks(path: string): NoteFacts | undefined {
+		return this.parsed.get(path)?.facts;
+	}
+
 	tagsOf(path: string): readonly TagFact[] | undefined {
 		return this.described.get(path)?.tags;
 	}

@@ -1,4 +1,4 @@
-import type { FrontmatterFact, LinkFact, TagFact } from "../markdown/note-model";
+import type { FrontmatterFact, LinkFact, NoteFacts, TagFact } from "../markdown/note-model";
 import type { Notes } from "./notes";
 
 /**
@@ -19,6 +19,11 @@ export interface VaultIndex extends Notes {
 	 * note then needs no await per note. Optional; undefined when it is not a note.
 	 */
 	textNow?(path: string): string | undefined;
+	/**
+	 * Optional: `facts` whose links may be left unresolved (or resolved for an earlier set of files), for a reader that
+	 * does not look at them (the heading a search hit is under): resolving needs every file's name at hand.
+	 */
+	factsWithoutLinks?(path: string): NoteFacts | undefined;
 	/**
 	 * Optional parts of `facts` for questions asked of every note (tag and property search, the tags and properties
 	 * overviews, privacy's tag rules), from an index that keeps them apart from the rest of the facts (the folder's):

@@ -186,7 +186,8 @@ export class VisibleVault {
 	 */
 	facts(path: string, withLinks = true): NoteFacts | undefined {
 		if (!this.isVisible(path)) return undefined;
-		const facts = this.options.index.facts(path);
+		const index = this.options.index;
+		const facts = !withLinks && index.factsWithoutLinks ? index.factsWithoutLinks(path) : index.facts(path);
 		if (!facts) return undefined;
 		if (!withLinks) {
 			let bare = this.withoutLinks.get(facts);

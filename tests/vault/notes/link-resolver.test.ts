@@ -77,6 +77,32 @@ describe("LinkResolver.resolve", () => {
 		expect(live.version).toBe(before + 2);
 	});
 
+	it("answers the same whether files came and went before the first link was resolved or after", () => {
+		const files = ["A.md", "One/Plan.md", "Two/Plan.md", "Two/pic.png", "Three/Plan.md"];
+		const questions: [string, string][] = [
+			["Plan", "A.md"],
+			["Plan", "Three/x.md"],
+			["pic.png", "A.md"],
+			["Two/Plan", "A.md"],
+			["plan.md", "One/x.md"],
+		];
+		const answers = (resolver: LinkResolver): (string | undefined)[] =>
+			questions.map(([linkpath, source]) => resolver.resolve(linkpath, source));
+		const asked = indexOf(files);
+		answers(asked);
+		const unasked = indexOf(files);
+		for (const resolver of [asked, unasked]) {
+			resolver.remove("Two/Plan.md");
+			resolver.remove("One/Plan.md");
+			resolver.add("Four/Plan.md");
+		}
+		const fresh = indexOf(["A.md", "Two/pic.png", "Three/Plan.md", "Four/Plan.md"]);
+		expect(answers(asked)).toEqual(answers(fresh));
+		expect(answers(unasked)).toEqual(answers(fresh));
+		expect(answers(fresh)).toEqual(["Four/Plan.md", "Three/Plan.md", "Two/pic.png", undefined, "Four/Plan.md"]);
+		expect(asked.version).toBe(unasked.version);
+	});
+
 	it("answers a question asked before anew once a file is added or removed, and per linking folder", () => {
 		const live = indexOf(["Deep/Down/Plan.md", "Notes/A.md"]);
 		expect(live.resolve("Plan", "Notes/A.md")).toBe("Deep/Down/Plan.md");
