@@ -211,14 +211,17 @@ async function textHits(
 	const phrase = query.trim().toLowerCase();
 	const words = [...new Set(phrase.split(/\s+/))].sort((a, b) => b.length - a.length);
 	const first = words[0] ?? phrase;
-	// Lines are found by the word whose rarest letter is rarest in these notes (fewest places to look at: "quokka",
-	// not "marmalade"); a hit without the phrase is still placed where the longest word first is on its line.
-	const commonness = sampleCommonness(vault, notes);
-	const scanned = words.reduce(
-		(rarest, word) => (rarity(word, commonness) < rarity(rarest, commonness) ? word : rarest),
-		first,
-	);
-	const findScanned = wordFinder(scanned, commonness);
+	// Lines are found by the word least often in a sample of these notes, then the one whose rarest letter is rarest
+	// there (fewest places to look at: "quokka", not "marmalade"); a hit without the phrase is still placed where the
+	// longest word first is on its line.
+	const sample = sampleNotes(vault, notes);
+	const rank = (word: string): [number, number] => [sample.occurrences(word), rarity(word, sample.commonness)];
+	const scanned = words.reduce((best, word) => {
+		const [often, rarest] = rank(word);
+		const [bestOften, bestRarest] = rank(best);
+		return often < bestOften || (often === bestOften && rarest < bestRarest) ? word : best;
+	}, first);
+	const findScanned = wordFinder(scanned, sample.commonness);
 	const firstBytes = Buffer.from(first, "utf8");
 	// The scanned word is on the line where it was found: only the others are looked for there.
 	const others = words.filter((word) => word !== scanned).map((word) => Buffer.from(word, "utf8"));
@@ -255,22 +258,39 @@ async function textHits(
 	return hits;
 }
 
-/** How many notes' search texts are sampled for how common each byte is. */
+/** How many notes' search texts are sampled for how common each byte and each word is. */
 const SAMPLED_NOTES = 64;
 
+/** What a sample of the notes says: how common each character is, and how often a word occurs. */
+interface NotesSample {
+	commonness: Commonness;
+	occurrences: (word: string) => number;
+}
+
 /**
- * How common each character is in a sample of the notes' search texts (spread over the list), when the index keeps
- * them; English prose's letter frequencies otherwise (each text would be made just to be sampled).
+ * A sample of the notes' search texts (spread over the list), when the index keeps them; English prose's letter
+ * frequencies and no counts otherwise (each text would be made just to be sampled).
  */
-function sampleCommonness(vault: VisibleVault, notes: readonly string[]): Commonness {
-	if (!vault.keepsSearchTexts || notes.length < SAMPLED_NOTES) return englishCommonness;
+function sampleNotes(vault: VisibleVault, notes: readonly string[]): NotesSample {
+	const unsampled: NotesSample = { commonness: englishCommonness, occurrences: () => 0 };
+	if (!vault.keepsSearchTexts || notes.length < SAMPLED_NOTES) return unsampled;
 	const sample: Buffer[] = [];
 	const step = Math.floor(notes.length / SAMPLED_NOTES);
 	for (let position = 0; position < notes.length && sample.length < SAMPLED_NOTES; position += step) {
 		const text = vault.searchText(notes[position] ?? "");
 		if (text) sample.push(text);
 	}
-	return sample.length > 0 ? sampledCommonness(sample) : englishCommonness;
+	if (sample.length === 0) return unsampled;
+	return {
+		commonness: sampledCommonness(sample),
+		occurrences: (word) => {
+			const bytes = Buffer.from(word, "utf8");
+			let count = 0;
+			for (const text of sample)
+				for (let at = text.indexOf(bytes); at >= 0; at = text.indexOf(bytes, at + bytes.length)) count++;
+			return count;
+		},
+	};
 }
 
 /** Whether every word occurs between `start` and `end` (a loop: a callback would be allocated for each line). */
