@@ -114,11 +114,19 @@ export class SavedFolderIndex {
 	}
 }
 
+/** The fields of a note's line after its path and stamp: link paths, tags, frontmatter, targets. */
+const FIELDS = 4;
+/** Per row in `SavedNotes.bounds`: where each field starts, then where the line ends. */
+const BOUNDS = FIELDS + 1;
+
 /** The notes of a saved index's file, each read from its line when asked (a row number: its order in the file). */
 export class SavedNotes {
-	/** Where each row's summary (after its path and stamp) starts, and where its line ends. */
-	private readonly starts: number[] = [];
-	private readonly ends: number[] = [];
+	/**
+	 * Per row, `BOUNDS` offsets into the file: where each of its fields starts (-1 for a field the line lacks), then
+	 * where its line ends. Found in one pass over the file's bytes (a native `indexOf` per tab and line cost about
+	 * 2 µs each: at 100k notes, 0.5 s of a later session's first call).
+	 */
+	private bounds: number[] = [];
 	/** Each row's path. */
 	private readonly paths: string[] = [];
 
@@ -135,27 +143,42 @@ export class SavedNotes {
 	 */
 	forEach(each: (path: string, stamp: Stamp, row: number) => void): void {
 		const bytes = this.bytes;
-		this.starts.length = 0;
-		this.ends.length = 0;
+		const bounds: number[] = [];
+		this.bounds = bounds;
 		this.paths.length = 0;
-		for (let start = this.from; start < bytes.length;) {
-			let end = bytes.indexOf(LINE_FEED, start);
-			if (end < 0) end = bytes.length;
-			const headEnd = bytes.indexOf(TAB, start);
-			const head = headEnd < 0 || headEnd > end ? undefined : parseJson(bytes, start, headEnd);
-			if (!Array.isArray(head) || head.length !== 5) return;
-			const [path, mtimeMs, ctimeMs, size, ino] = head as unknown[];
-			if (typeof path !== "string" || ![mtimeMs, ctimeMs, size, ino].every((value) => typeof value === "number"))
+		let start = this.from;
+		while (start < bytes.length) {
+			const row = this.paths.length;
+			let headEnd = -1;
+			let fields = 0;
+			let at = start;
+			for (; at < bytes.length; at++) {
+				const byte = bytes[at];
+				if (byte === LINE_FEED) break;
+				if (byte !== TAB || fields === FIELDS) continue;
+				if (headEnd < 0) headEnd = at;
+				bounds.push(at + 1);
+				fields++;
+			}
+			const head = headEnd < 0 ? undefined : parseJson(bytes, start, headEnd);
+			const [path, mtimeMs, ctimeMs, size, ino] =
+				Array.isArray(head) && head.length === 5 ? (head as unknown[]) : [];
+			if (
+				typeof path !== "string" ||
+				typeof mtimeMs !== "number" ||
+				typeof ctimeMs !== "number" ||
+				typeof size !== "number" ||
+				typeof ino !== "number"
+			) {
+				bounds.length = row * BOUNDS;
 				return;
-			this.starts.push(headEnd + 1);
-			this.ends.push(end);
+			}
+			// Fields the line lacks start nowhere.
+			for (; fields < FIELDS; fields++) bounds.push(-1);
+			bounds.push(at);
 			this.paths.push(path);
-			each(
-				path,
-				{ mtimeMs: mtimeMs as number, ctimeMs: ctimeMs as number, size: size as number, ino: ino as number },
-				this.starts.length - 1,
-			);
-			start = end + 1;
+			each(path, { mtimeMs, ctimeMs, size, ino }, row);
+			start = at + 1;
 		}
 	}
 
@@ -205,16 +228,11 @@ export class SavedNotes {
 
 	/** The row's `index`th tab-separated field after its path and stamp, parsed; undefined when there is none. */
 	private field(row: number, index: number): unknown {
-		let start = this.starts[row];
-		const end = this.ends[row];
-		if (start === undefined || end === undefined) return undefined;
-		for (let skipped = 0; skipped < index; skipped++) {
-			const tab = this.bytes.indexOf(TAB, start);
-			if (tab < 0 || tab >= end) return undefined;
-			start = tab + 1;
-		}
-		const tab = this.bytes.indexOf(TAB, start);
-		return parseJson(this.bytes, start, tab < 0 || tab > end ? end : tab);
+		const start = this.bounds[row * BOUNDS + index];
+		if (start === undefined || start < 0) return undefined;
+		const next = index + 1 < FIELDS ? (this.bounds[row * BOUNDS + index + 1] ?? -1) : -1;
+		const end = next >= 0 ? next - 1 : (this.bounds[row * BOUNDS + FIELDS] ?? start);
+		return parseJson(this.bytes, start, end);
 	}
 }
 
