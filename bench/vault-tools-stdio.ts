@@ -15,17 +15,15 @@
  * CCB_BENCH_CPU_PROF=DIR (its .cpuprofile lands there; bench/profile-summary.ts sums it), with
  * CCB_BENCH_CLI=<another build of src/cli/main.ts> (an unminified one for names, or an older one to compare).
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join, resolve } from "node:path";
-import type { Readable } from "node:stream";
 import { WARM_UP_DONE } from "../src/vault-tools/stdio/folder-reading";
 import { assembleHeadlessBridge } from "../src/headless/headless-bridge";
 import { makeTempDir } from "../tests/helpers/temp-dir";
 import { pollUntil } from "../tests/helpers/wait-until";
 import { generateLinkedVault } from "./vault-generator";
+import { cursorOf, readEveryFile, startServer, type ProcessMemory, type ServerProcess } from "./stdio-server";
 import type { Timing } from "./vault-tools";
 import { POPULAR, VAULT_TOOLS_TARGETS, addPopularNote, addProse } from "./vault-tools-corpus";
 
@@ -34,13 +32,6 @@ const MEMORY_TARGETS = {
 	10_000: { peakRssMb: 150, relayPeakRssMb: 70, firstCallMs: 2000, pageMs: undefined, searchP50: undefined },
 	100_000: { peakRssMb: 800, relayPeakRssMb: undefined, firstCallMs: 10_000, pageMs: 1000, searchP50: 300 },
 } as const;
-
-export interface ProcessMemory {
-	/** VmHWM: the highest resident set the process had, in MB. */
-	peakRssMb: number;
-	/** VmRSS when read, in MB. */
-	rssMb: number;
-}
 
 export interface PagedTiming {
 	/** What was paged through. */
@@ -77,16 +68,6 @@ export interface StdioVaultToolsBenchmark {
 	sessions?: { servers: number; peakRssMb: number[]; totalPeakRssMb: number };
 }
 
-interface ServerProcess {
-	client: Client;
-	pid: number;
-	readyMs: number;
-	stderr: () => string;
-	call: (name: string, args: Record<string, unknown>) => Promise<string>;
-	memory: () => ProcessMemory;
-	close: () => Promise<void>;
-}
-
 function timing(samples: number[]): Timing {
 	const sorted = [...samples].sort((a, b) => a - b);
 	const at = (fraction: number): number =>
@@ -98,63 +79,9 @@ function round(ms: number): number {
 	return Math.round(ms * 100) / 100;
 }
 
-/** VmHWM and VmRSS of a process, in MB (NaN where /proc is missing). */
-export function processMemory(pid: number): ProcessMemory {
-	let status = "";
-	try {
-		status = readFileSync(`/proc/${pid}/status`, "utf8");
-	} catch {
-		return { peakRssMb: Number.NaN, rssMb: Number.NaN };
-	}
-	const kilobytes = (field: string): number =>
-		Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? Number.NaN);
-	return {
-		peakRssMb: Math.round(kilobytes("VmHWM") / 102.4) / 10,
-		rssMb: Math.round(kilobytes("VmRSS") / 102.4) / 10,
-	};
-}
-
-/** A 100k-note vault on a loaded machine can take minutes for a cold call: the SDK's 60 s default would end the run. */
-const CALL_TIMEOUT_MS = 900_000;
-
 /** Progress on stderr (the table and JSON go to stdout). */
 function progress(message: string): void {
 	process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${message}\n`);
-}
-
-async function startServer(vault: string, home: string): Promise<ServerProcess> {
-	const client = new Client({ name: "bench", version: "1" });
-	const profileDir = process.env.CCB_BENCH_CPU_PROF;
-	const nodeFlags = profileDir ? ["--cpu-prof", "--cpu-prof-dir", resolve(profileDir)] : [];
-	const transport = new StdioClientTransport({
-		command: process.execPath,
-		args: [...nodeFlags, resolve(process.env.CCB_BENCH_CLI ?? "dist/cli.cjs"), "mcp", "--vault", vault],
-		env: { PATH: process.env.PATH ?? "", HOME: home },
-		stderr: "pipe",
-	});
-	let stderr = "";
-	(transport.stderr as Readable | null)?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
-	const spawned = performance.now();
-	await client.connect(transport);
-	const readyMs = round(performance.now() - spawned);
-	const pid = transport.pid;
-	if (pid === null) throw new Error("the server has no pid");
-	return {
-		client,
-		pid,
-		readyMs,
-		stderr: () => stderr,
-		call: async (name, args) => {
-			const result = (await client.callTool({ name, arguments: args }, undefined, {
-				timeout: CALL_TIMEOUT_MS,
-			})) as { content: { text: string }[]; isError?: boolean };
-			const text = result.content.map((block) => block.text).join("\n");
-			if (result.isError) throw new Error(`${name} ${JSON.stringify(args)} failed: ${text}`);
-			return text;
-		},
-		memory: () => processMemory(pid),
-		close: () => client.close(),
-	};
 }
 
 async function repeat(runs: number, action: () => Promise<unknown>): Promise<Timing> {
@@ -165,10 +92,6 @@ async function repeat(runs: number, action: () => Promise<unknown>): Promise<Tim
 		samples.push(performance.now() - start);
 	}
 	return timing(samples);
-}
-
-function cursorOf(answer: string): string | undefined {
-	return /More: cursor "([^"]+)"/.exec(answer)?.[1];
 }
 
 /** Every page of one call (following the cursors), each timed `runs` times once the cursors are known. */
@@ -198,16 +121,6 @@ async function everyPage(
 		pageP50Ms,
 		worstPageMs: Math.max(...pageP50Ms),
 	};
-}
-
-/**
- * Reads every file once, so that the operating system has the vault cached, as it has a vault in use (a generated
- * vault is, having just been written). The first calls then time the server, not a cold disk.
- */
-function readEveryFile(folder: string): void {
-	for (const entry of readdirSync(folder, { withFileTypes: true, recursive: true })) {
-		if (entry.isFile()) readFileSync(join(entry.parentPath, entry.name));
-	}
 }
 
 /** The vault in `folder`: generated there the first time (a marker file names its size), reused afterwards. */

@@ -1,4 +1,5 @@
-import { basename } from "node:path";
+import { realpathSync } from "node:fs";
+import { basename, resolve } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import type { PrivacyRules } from "../vault/privacy/privacy";
 import { VaultPrivacy } from "../vault/privacy/vault-privacy";
@@ -12,6 +13,7 @@ import { createVaultTools } from "../vault-tools/create-vault-tools";
 import { libraryYamlCodec } from "../vault/folder/yaml-library-codec";
 import { VAULT_TOOLS_INSTRUCTIONS } from "../vault-tools/instructions";
 import { FolderVault } from "../vault/folder/folder-vault";
+import { SavedFolderIndex, savedFolderIndexFile } from "../vault/folder/saved-folder-index";
 import { VaultToolServer } from "../vault-tools/serve/vault-tool-server";
 import { FolderHost } from "../vault-tools/stdio/folder-host";
 import type { BridgeRelay } from "../vault-tools/relay-client/bridge-relay";
@@ -56,6 +58,8 @@ export interface StdioVaultServerOptions {
 	journalStore?: JournalStore | undefined;
 	/** This device's seal for the journal's records (`deviceJournalSeal`). */
 	journalSeal?: JournalSeal | undefined;
+	/** Where the folder index's summaries are kept between sessions (`savedFolderIndexFile`); none without. */
+	savedIndexFile?: string | undefined;
 }
 
 export interface StdioVaultServer {
@@ -135,11 +139,42 @@ export function startStdioVaultServer(options: StdioVaultServerOptions): StdioVa
 	return { closed, dispose };
 }
 
+/**
+ * Where the stdio server keeps its folder index's summaries between sessions on the vault at `vaultPath` (in the
+ * user's cache folder, named by the vault's real path); undefined when that would be inside the vault.
+ */
+export function savedIndexFileFor(
+	vaultPath: string,
+	environment: Readonly<Record<string, string | undefined>>,
+	homeDir: string,
+): string | undefined {
+	let real: string;
+	try {
+		real = realpathSync.native(vaultPath);
+	} catch {
+		real = resolve(vaultPath);
+	}
+	return savedFolderIndexFile(real, environment, homeDir);
+}
+
 /** The same folder adapter as the headless host's (this process reads only its vault-tools index), and its privacy. */
 function folderSide(options: StdioVaultServerOptions): FolderSide {
 	const log = options.log;
 	const paths = new VaultPaths(options.vaultPath);
-	const folder = new FolderVault({ root: paths.root, watch: options.watch ?? true, log });
+	const savedIndex =
+		options.savedIndexFile === undefined
+			? undefined
+			: new SavedFolderIndex({
+					file: options.savedIndexFile,
+					vault: paths.root,
+					version: options.serverInfo.version,
+				});
+	const folder = new FolderVault({
+		root: paths.root,
+		watch: options.watch ?? true,
+		log,
+		...(savedIndex ? { savedIndex } : {}),
+	});
 	const settings = new PluginSettings({
 		vaultRoot: paths.root,
 		extra: options.privacy,

@@ -7,7 +7,7 @@ import { McpTokenEnvironmentError } from "../headless/mcp-token-file";
 import { userHomeDirectory } from "../server/lock-file";
 import { describeError, errorStack } from "../shared/describe-error";
 import { deviceJournalSeal, folderHostJournalStore } from "../assembly/journal-wiring";
-import { startStdioVaultServer } from "../assembly/stdio-vault-server";
+import { savedIndexFileFor, startStdioVaultServer } from "../assembly/stdio-vault-server";
 import { MCP_USAGE, parseMcpArguments } from "./mcp-arguments";
 import { ArgumentError } from "../shared/command-line";
 import { MCP_HEADERS_USAGE, NoTokenError, mcpHeadersLine, parseMcpHeadersArguments } from "./mcp-headers";
@@ -101,6 +101,7 @@ function runMcp(argv: readonly string[]): void {
 		trace: args.debug ? (event) => log(JSON.stringify(event)) : undefined,
 		journalStore: folderHostJournalStore(vaultPath, process.env, userHomeDirectory(), log),
 		journalSeal: deviceJournalSeal(vaultPath, process.env, userHomeDirectory(), log),
+		savedIndexFile: savedIndexFileFor(vaultPath, process.env, userHomeDirectory()),
 	});
 	log(`Serving the vault tools for ${vaultPath} on stdio`);
 	// The journal writes what it holds first (the exit below follows `closed`); a second at most.

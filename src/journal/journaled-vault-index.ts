@@ -16,18 +16,20 @@ export interface JournaledVaultIndexOptions {
 export class JournaledVaultIndex implements VaultIndex {
 	// The index's optional faster reads, offered only where it has them (a reader checks for them).
 	readonly textNow?: (path: string) => string | undefined;
+	readonly factsWithoutLinks?: (path: string) => NoteFacts | undefined;
 	readonly tagsOf?: (path: string) => readonly TagFact[] | undefined;
 	readonly frontmatterOf?: (path: string) => FrontmatterFact | undefined;
 	readonly searchText?: (path: string) => Buffer | undefined;
-	readonly searchTextsOf?: (paths: readonly string[]) => readonly (Buffer | undefined)[];
+	readonly forEachSearchText?: (paths: readonly string[], each: (position: number, text: Buffer) => void) => void;
 
 	constructor(private readonly options: JournaledVaultIndexOptions) {
 		const index = options.index;
 		if (index.textNow) this.textNow = (path) => index.textNow?.(path);
+		if (index.factsWithoutLinks) this.factsWithoutLinks = (path) => index.factsWithoutLinks?.(path);
 		if (index.tagsOf) this.tagsOf = (path) => index.tagsOf?.(path);
 		if (index.frontmatterOf) this.frontmatterOf = (path) => index.frontmatterOf?.(path);
 		if (index.searchText) this.searchText = (path) => index.searchText?.(path);
-		if (index.searchTextsOf) this.searchTextsOf = (paths) => index.searchTextsOf?.(paths) ?? [];
+		if (index.forEachSearchText) this.forEachSearchText = (paths, each) => index.forEachSearchText?.(paths, each);
 	}
 
 	refresh(): Promise<void> {

@@ -50,12 +50,19 @@ describe("JournaledVaultIndex", () => {
 		await index.refresh();
 		const inner = folder!;
 		const paths = index.notePaths();
-		expect(index.searchTextsOf?.(paths)).toEqual(inner.searchTextsOf(paths));
+		const texts = (of: VaultIndex): string[] => {
+			const found: string[] = [];
+			of.forEachSearchText?.(paths, (position, text) => found.push(`${position}: ${text.toString()}`));
+			return found;
+		};
+		expect(texts(index)).toEqual(texts(inner));
+		expect(texts(index)).toHaveLength(2);
 		expect(index.searchText?.("b.md")?.toString()).toBe("more words\n");
 		expect(index.tagsOf?.("a.md")).toEqual(inner.tagsOf("a.md"));
 		expect(index.tagsOf?.("a.md")?.map((tag) => tag.tag)).toEqual(["tag"]);
 		expect(index.frontmatterOf?.("a.md")).toEqual(inner.frontmatterOf("a.md"));
 		expect(index.textNow?.("a.md")).toBe(inner.textNow("a.md"));
+		expect(index.factsWithoutLinks?.("a.md")?.headings).toEqual(inner.facts("a.md")?.headings);
 	});
 
 	it("offers no faster read the index it wraps does not have", () => {
@@ -69,13 +76,14 @@ describe("JournaledVaultIndex", () => {
 				isPrivate: () => false,
 			}),
 		});
-		expect([index.textNow, index.tagsOf, index.frontmatterOf, index.searchText, index.searchTextsOf]).toEqual([
-			undefined,
-			undefined,
-			undefined,
-			undefined,
-			undefined,
-		]);
+		expect([
+			index.textNow,
+			index.tagsOf,
+			index.frontmatterOf,
+			index.searchText,
+			index.forEachSearchText,
+			index.factsWithoutLinks,
+		]).toEqual([undefined, undefined, undefined, undefined, undefined, undefined]);
 	});
 
 	it("records no change for a write that makes its note private: its path is nowhere in the records", async () => {

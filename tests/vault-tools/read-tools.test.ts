@@ -256,3 +256,51 @@ describe("the folder adapter watching the vault", () => {
 		}
 	});
 });
+
+describe("VisibleVault: the visible notes decided once while nothing they depend on changed", () => {
+	it("asks isPrivate of every note again only when the list or the decisions' key changed, or without a key", async () => {
+		const temp = makeTempDir("visible-decided");
+		const write = (path: string): void => {
+			mkdirSync(join(temp.path, path, ".."), { recursive: true });
+			writeFileSync(join(temp.path, path), "# note\n");
+		};
+		for (const path of ["a.md", "Private/b.md", "c.md"]) write(path);
+		const index = new FolderVaultIndex({ root: temp.path, watch: false });
+		const asked: string[] = [];
+		let key: object | undefined = {};
+		const vault = new VisibleVault({
+			index,
+			paths: new VaultPaths(temp.path),
+			isPrivate: (path) => {
+				asked.push(path);
+				return path.startsWith("Private/");
+			},
+			decisionsKey: () => key,
+		});
+		try {
+			const decide = async (): Promise<readonly string[]> => {
+				asked.length = 0;
+				await vault.refresh();
+				return vault.notePaths();
+			};
+			expect(await decide()).toEqual(["a.md", "c.md"]);
+			expect(asked).toEqual(["Private/b.md", "a.md", "c.md"]);
+			expect(await decide()).toEqual(["a.md", "c.md"]);
+			expect(asked).toEqual([]);
+			key = {};
+			expect(await decide()).toEqual(["a.md", "c.md"]);
+			expect(asked).toHaveLength(3);
+			write("d.md");
+			expect(await decide()).toEqual(["a.md", "c.md", "d.md"]);
+			expect(asked).toHaveLength(4);
+			key = undefined;
+			await decide();
+			expect(asked).toHaveLength(4);
+			await decide();
+			expect(asked).toHaveLength(4);
+		} finally {
+			index.dispose();
+			temp.remove();
+		}
+	});
+});

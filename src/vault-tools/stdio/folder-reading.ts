@@ -57,10 +57,17 @@ export class FolderReading {
 		this.warming = true;
 		const started = performance.now();
 		const { log } = this.options;
-		void warmFolder(this.options.folder, () => this.disposed, this.options.tagRules)
+		void warmFolder(this.options.folder, () => this.disposed, this.options.tagRules, log)
 			.then((notes) => {
-				if (!this.disposed)
-					log(`${WARM_UP_DONE}: read ${notes} notes in ${Math.round(performance.now() - started)} ms`);
+				if (this.disposed) return;
+				const ms = Math.round(performance.now() - started);
+				try {
+					// For the next session on the vault: it then checks each note's stamp instead of reading it.
+					this.options.folder.index.save();
+				} catch (error) {
+					log(`Not saving the folder index for the next session: ${describeError(error)}`);
+				}
+				log(`${WARM_UP_DONE}: read ${notes} notes in ${ms} ms`);
 			})
 			.catch((error: unknown) => log(`Warm-up failed: ${describeError(error)}`));
 	}
@@ -75,9 +82,14 @@ export async function warmFolder(
 	folder: FolderVault,
 	stopped: () => boolean,
 	tagRules: () => boolean,
+	log: (message: string) => void = () => undefined,
 ): Promise<number> {
 	const index = folder.index;
 	await index.refresh();
+	if (index.savedNotesTakenUp > 0)
+		log(
+			`Took up the folder index the last session saved: ${index.savedNotesTakenUp} notes, each checked when first asked`,
+		);
 	const paths = index.notePaths();
 	let sliceStart = performance.now();
 	for (const path of paths) {

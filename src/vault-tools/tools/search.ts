@@ -2,7 +2,7 @@ import type { JsonObject } from "../../protocol/json-rpc";
 import type { ToolDefinition } from "../../protocol/mcp-types";
 import { ToolArgumentError } from "../../protocol/tool-arguments";
 import { LineTable } from "../../vault/markdown/line-table";
-import { wordFinder } from "../text/word-finder";
+import { englishCommonness, rarity, sampledCommonness, wordFinder, type Commonness } from "../text/word-finder";
 import { searchTextOf } from "../../vault/notes/search-text";
 import { headingPath } from "../text/edit-targets";
 import {
@@ -211,13 +211,24 @@ async function textHits(
 	const phrase = query.trim().toLowerCase();
 	const words = [...new Set(phrase.split(/\s+/))].sort((a, b) => b.length - a.length);
 	const first = words[0] ?? phrase;
-	const findFirst = wordFinder(first);
-	// The first word is on the line where it was found: only the others are looked for there.
-	const others = words.slice(1).map((word) => Buffer.from(word, "utf8"));
+	// Lines are found by the word least often in a sample of these notes, then the one whose rarest letter is rarest
+	// there (fewest places to look at: "quokka", not "marmalade"); a hit without the phrase is still placed where the
+	// longest word first is on its line.
+	const sample = sampleNotes(vault, notes);
+	const rank = (word: string): [number, number] => [sample.occurrences(word), rarity(word, sample.commonness)];
+	const scanned = words.reduce((best, word) => {
+		const [often, rarest] = rank(word);
+		const [bestOften, bestRarest] = rank(best);
+		return often < bestOften || (often === bestOften && rarest < bestRarest) ? word : best;
+	}, first);
+	const findScanned = wordFinder(scanned, sample.commonness);
+	const firstBytes = Buffer.from(first, "utf8");
+	// The scanned word is on the line where it was found: only the others are looked for there.
+	const others = words.filter((word) => word !== scanned).map((word) => Buffer.from(word, "utf8"));
 	const phraseBytes = Buffer.from(phrase, "utf8");
 	const hits = new TextHitList();
 	const inNote = (path: string, bytes: Buffer): void => {
-		let at = findFirst(bytes, 0);
+		let at = findScanned(bytes, 0);
 		if (at < 0 || !vault.stillPublic(path)) return;
 		const nameBonus = path.toLowerCase().includes(phrase) ? 1 : 0;
 		while (at >= 0) {
@@ -229,9 +240,10 @@ async function textHits(
 			const phraseAt = bytes.indexOf(phraseBytes, lineStart);
 			const hasPhrase = phraseAt >= 0 && phraseAt + phraseBytes.length <= lineEnd;
 			if (hasPhrase || allWithin(bytes, others, lineStart, lineEnd)) {
-				hits.add(path, hasPhrase ? phraseAt : at, (hasPhrase ? 2 : 1) + nameBonus);
+				const place = hasPhrase ? phraseAt : scanned === first ? at : bytes.indexOf(firstBytes, lineStart);
+				hits.add(path, place, (hasPhrase ? 2 : 1) + nameBonus);
 			}
-			at = findFirst(bytes, Math.max(lineEnd, at + 1));
+			at = findScanned(bytes, Math.max(lineEnd, at + 1));
 		}
 	};
 	if (vault.keepsSearchTexts) {
@@ -244,6 +256,41 @@ async function textHits(
 		if (bytes) inNote(path, bytes);
 	}
 	return hits;
+}
+
+/** How many notes' search texts are sampled for how common each byte and each word is. */
+const SAMPLED_NOTES = 64;
+
+/** What a sample of the notes says: how common each character is, and how often a word occurs. */
+interface NotesSample {
+	commonness: Commonness;
+	occurrences: (word: string) => number;
+}
+
+/**
+ * A sample of the notes' search texts (spread over the list), when the index keeps them; English prose's letter
+ * frequencies and no counts otherwise (each text would be made just to be sampled).
+ */
+function sampleNotes(vault: VisibleVault, notes: readonly string[]): NotesSample {
+	const unsampled: NotesSample = { commonness: englishCommonness, occurrences: () => 0 };
+	if (!vault.keepsSearchTexts || notes.length < SAMPLED_NOTES) return unsampled;
+	const sample: Buffer[] = [];
+	const step = Math.floor(notes.length / SAMPLED_NOTES);
+	for (let position = 0; position < notes.length && sample.length < SAMPLED_NOTES; position += step) {
+		const text = vault.searchText(notes[position] ?? "");
+		if (text) sample.push(text);
+	}
+	if (sample.length === 0) return unsampled;
+	return {
+		commonness: sampledCommonness(sample),
+		occurrences: (word) => {
+			const bytes = Buffer.from(word, "utf8");
+			let count = 0;
+			for (const text of sample)
+				for (let at = text.indexOf(bytes); at >= 0; at = text.indexOf(bytes, at + bytes.length)) count++;
+			return count;
+		},
+	};
 }
 
 /** Whether every word occurs between `start` and `end` (a loop: a callback would be allocated for each line). */

@@ -27,8 +27,16 @@ export interface FolderNoteStoreOptions {
 }
 
 interface NoteEntry {
-	/** mtime, ctime, size and inode of the text everything known about the note was made from; undefined until read. */
-	stamp?: string;
+	/** The stamp of the text everything known about the note was made from; undefined until read. */
+	stamp?: Stamp;
+}
+
+/** What tells one version of a file from another: modification and change times, size and inode. */
+export interface Stamp {
+	mtimeMs: number;
+	ctimeMs: number;
+	size: number;
+	ino: number;
 }
 
 /** A note's text with the size on disk it was read at. */
@@ -67,7 +75,9 @@ export class FolderNoteStore {
 	/** Folders the walk went into (never through a symbolic link): paths in them need no real-path check. */
 	private readonly realFolders = new Set<string>();
 	private readonly listeners = new Set<(path: string) => void>();
-	private readonly recent: { path: string; stamp: string; read: NoteText }[] = [];
+	private readonly recent: { path: string; stamp: Stamp; read: NoteText }[] = [];
+	/** Notes whose stamp was adopted from a saved index and not yet checked against the file (`confirm`). */
+	private readonly unconfirmed = new Set<string>();
 	/** The root with one separator at its end: a listed note's absolute path is this and its parts. */
 	private readonly rootPrefix: string;
 	/** How many entries of the top folder the watcher reported, hidden ones included. */
@@ -173,24 +183,25 @@ export class FolderNoteStore {
 	read(path: string): NoteText | undefined {
 		const entry = this.notes.get(path);
 		if (!entry) return undefined;
-		const recent = this.recent.find((candidate) => candidate.path === path);
-		if (recent && recent.stamp === entry.stamp) return recent.read;
-		let descriptor: number | undefined;
-		try {
-			// A listed note's path has no empty, `.` or `..` part (the walk made it): no normalising needed.
-			descriptor = openSync(this.rootPrefix + (sep === "/" ? path : path.split("/").join(sep)), "r");
-			const stats = fstatSync(descriptor);
-			const read = { text: readWhole(descriptor, stats.size), bytes: stats.size };
-			const stamp = stampOf(stats);
-			if (entry.stamp !== undefined && entry.stamp !== stamp) this.forget(path, entry);
-			entry.stamp = stamp;
-			this.remember(path, stamp, read);
-			return read;
-		} catch {
-			return undefined;
-		} finally {
-			if (descriptor !== undefined) closeSync(descriptor);
-		}
+		const recent = this.recentRead(path, entry);
+		if (recent) return recent;
+		return this.load(path, entry, (descriptor, size) => {
+			const read = { text: readWhole(descriptor, size), bytes: size };
+			return { value: read, remembered: read };
+		});
+	}
+
+	/**
+	 * `read` for a reader that can use a note's bytes as well as its text: the text when a reader before it left it
+	 * here, else the file's bytes, never decoded, lent until `fromBytes` returns (the buffer is used again after).
+	 * The same stamps and listeners as `read`.
+	 */
+	readEither<T>(path: string, fromText: (read: NoteText) => T, fromBytes: (bytes: Buffer) => T): T | undefined {
+		const entry = this.notes.get(path);
+		if (!entry) return undefined;
+		const recent = this.recentRead(path, entry);
+		if (recent) return fromText(recent);
+		return this.load(path, entry, (descriptor, size) => ({ value: fromBytes(readWholeBytes(descriptor, size)) }));
 	}
 
 	/**
@@ -198,11 +209,38 @@ export class FolderNoteStore {
 	 * memos at once instead of when the watcher's event arrives (for answers that must not lag, like privacy).
 	 */
 	verify(path: string): void {
+		if (this.notes.get(path)?.stamp === undefined) return;
+		let stats: Stats | undefined;
+		try {
+			// Listed, so its path needs no normalising (path.join of its parts cost more than the stat).
+			stats = lstatSync(this.fullPath(path));
+		} catch {
+			stats = undefined;
+		}
+		this.settle(path, stats);
+	}
+
+	/** The stamp of the text what is known about the note was made from; undefined when nothing is. */
+	stampOf(path: string): Readonly<Stamp> | undefined {
+		return this.notes.get(path)?.stamp;
+	}
+
+	/**
+	 * Takes `stamp` (kept as given) as the one a listed note's knowledge was made from (a saved index's, for a note
+	 * nothing is known of yet): true when taken. Until `confirm` checks it against the file, the readers that keep what they derive ask
+	 * `confirm` before using it.
+	 */
+	adopt(path: string, stamp: Stamp): boolean {
 		const entry = this.notes.get(path);
-		if (entry?.stamp === undefined) return;
-		const stats = this.stat(path);
-		if (!stats?.isFile()) this.checkPath(path);
-		else if (stampOf(stats) !== entry.stamp) this.forget(path, entry);
+		if (!entry || entry.stamp !== undefined) return false;
+		entry.stamp = stamp;
+		this.unconfirmed.add(path);
+		return true;
+	}
+
+	/** Checks an adopted stamp against the file (one stat) the first time it is asked: a different file drops it. */
+	confirm(path: string): void {
+		if (this.unconfirmed.size > 0 && this.unconfirmed.delete(path)) this.verify(path);
 	}
 
 	/** Brings one path (file or folder, present or gone) up to date now rather than on the watcher's event. */
@@ -294,7 +332,7 @@ export class FolderNoteStore {
 		} else if (stats?.isFile()) {
 			this.addFile(path);
 			const entry = this.notes.get(path);
-			if (entry && (force || (entry.stamp !== undefined && entry.stamp !== stampOf(stats))))
+			if (entry && (force || (entry.stamp !== undefined && !sameStamp(entry.stamp, stats))))
 				this.forget(path, entry);
 		} else {
 			// Gone, or something that is neither a file nor a folder now (a symbolic link): nothing is listed there.
@@ -337,13 +375,15 @@ export class FolderNoteStore {
 		for (const path of [...this.files.paths()]) if (!present.has(path)) this.removeFile(path);
 		for (const [path, entry] of this.notes) {
 			if (entry.stamp === undefined) continue;
+			this.unconfirmed.delete(path);
 			const stats = this.stat(path);
-			if (!stats || stampOf(stats) !== entry.stamp) this.forget(path, entry);
+			if (!stats || !sameStamp(entry.stamp, stats)) this.forget(path, entry);
 		}
 	}
 
 	private forget(path: string, entry: NoteEntry): void {
 		entry.stamp = undefined;
+		this.unconfirmed.delete(path);
 		const at = this.recent.findIndex((candidate) => candidate.path === path);
 		if (at >= 0) this.recent.splice(at, 1);
 		this.changed(path);
@@ -353,7 +393,53 @@ export class FolderNoteStore {
 		for (const listener of this.listeners) listener(path);
 	}
 
-	private remember(path: string, stamp: string, read: NoteText): void {
+	/** What `verify` does once it has the note's stats (undefined: it is gone). */
+	private settle(path: string, stats: Stats | undefined): void {
+		const entry = this.notes.get(path);
+		if (entry?.stamp === undefined) return;
+		if (!stats?.isFile()) this.checkPath(path);
+		else if (!sameStamp(entry.stamp, stats)) this.forget(path, entry);
+	}
+
+	/** A listed note's absolute path (it has no empty, `.` or `..` part: the walk made it, no normalising needed). */
+	private fullPath(path: string): string {
+		return this.rootPrefix + (sep === "/" ? path : path.split("/").join(sep));
+	}
+
+	private recentRead(path: string, entry: NoteEntry): NoteText | undefined {
+		const recent = this.recent.find((candidate) => candidate.path === path);
+		return recent && recent.stamp === entry.stamp ? recent.read : undefined;
+	}
+
+	/**
+	 * Opens a note and gives `contents` its descriptor and size; a stamp other than the one its memos were made from
+	 * drops them first. What `contents` answers as `remembered` is kept for the next reader.
+	 */
+	private load<T>(
+		path: string,
+		entry: NoteEntry,
+		contents: (descriptor: number, size: number) => { value: T; remembered?: NoteText },
+	): T | undefined {
+		let descriptor: number | undefined;
+		try {
+			descriptor = openSync(this.fullPath(path), "r");
+			const stats = fstatSync(descriptor);
+			const read = contents(descriptor, stats.size);
+			this.unconfirmed.delete(path);
+			if (entry.stamp === undefined || !sameStamp(entry.stamp, stats)) {
+				if (entry.stamp !== undefined) this.forget(path, entry);
+				entry.stamp = stampOf(stats);
+			}
+			if (read.remembered) this.remember(path, entry.stamp, read.remembered);
+			return read.value;
+		} catch {
+			return undefined;
+		} finally {
+			if (descriptor !== undefined) closeSync(descriptor);
+		}
+	}
+
+	private remember(path: string, stamp: Stamp, read: NoteText): void {
 		const at = this.recent.findIndex((candidate) => candidate.path === path);
 		if (at >= 0) this.recent.splice(at, 1);
 		if (read.bytes > RECENT_TEXT_BYTES) return;
@@ -424,6 +510,9 @@ export class FolderNoteStore {
  */
 export class NoteMemo<T> {
 	private readonly values = new Map<string, T>();
+	/** Notes whose value a saved index holds (`seed`), by the index's row: made when first asked. */
+	private readonly saved = new Map<string, number>();
+	private fromSaved: ((row: number) => T | undefined) | undefined;
 	private readonly unsubscribe: () => void;
 
 	constructor(
@@ -431,11 +520,18 @@ export class NoteMemo<T> {
 		private readonly derive: (path: string, read: NoteText) => T,
 		private readonly limit = Infinity,
 	) {
-		this.unsubscribe = store.onNoteChanged((path) => this.values.delete(path));
+		this.unsubscribe = store.onNoteChanged((path) => {
+			this.values.delete(path);
+			this.saved.delete(path);
+		});
 	}
 
 	/** The value for the note's current text; undefined when it is not a note or cannot be read. */
 	get(path: string): T | undefined {
+		// A value from a saved index is used once the note's file is found to be the one it was made from.
+		this.store.confirm(path);
+		const saved = this.takeSaved(path);
+		if (saved !== undefined) return saved;
 		if (this.values.has(path)) {
 			const known = this.values.get(path) as T;
 			if (this.limit !== Infinity) {
@@ -453,9 +549,36 @@ export class NoteMemo<T> {
 		return value;
 	}
 
+	/** The value kept for the note (or saved for it), without reading it or checking its file; undefined when none is. */
+	peek(path: string): T | undefined {
+		return this.takeSaved(path) ?? this.values.get(path);
+	}
+
+	/**
+	 * Takes the value of a note whose stamp the store adopted from a saved index (`FolderNoteStore.adopt`) from that
+	 * index's `row`, made by `fromSaved` when first asked (undefined there: the note is read instead).
+	 */
+	seed(path: string, row: number, fromSaved: (row: number) => T | undefined): void {
+		this.fromSaved = fromSaved;
+		this.saved.set(path, row);
+	}
+
 	dispose(): void {
 		this.unsubscribe();
 		this.values.clear();
+		this.saved.clear();
+	}
+
+	private takeSaved(path: string): T | undefined {
+		if (this.saved.size === 0) return undefined;
+		const row = this.saved.get(path);
+		if (row === undefined) return undefined;
+		this.saved.delete(path);
+		const value = this.fromSaved?.(row);
+		if (value === undefined) return undefined;
+		this.values.set(path, value);
+		if (this.values.size > this.limit) this.values.delete(this.values.keys().next().value as string);
+		return value;
 	}
 }
 
@@ -465,17 +588,35 @@ let scratch: Buffer | undefined;
 
 /** The file's text: its size known from fstat, read in one call where it fits the scratch buffer. */
 function readWhole(descriptor: number, size: number): string {
-	if (size > SCRATCH_BYTES) return readFileSync(descriptor, "utf8");
+	return readWholeBytes(descriptor, size).toString("utf8");
+}
+
+/** The file's bytes, in the scratch buffer (used again by the next read) where they fit. */
+function readWholeBytes(descriptor: number, size: number): Buffer {
+	if (size > SCRATCH_BYTES) return readFileSync(descriptor);
 	scratch ??= Buffer.allocUnsafeSlow(SCRATCH_BYTES);
 	// One byte more than the size: a file that grew since fstat is read whole by the slow path instead.
 	const length = readSync(descriptor, scratch, 0, Math.min(size + 1, SCRATCH_BYTES), 0);
-	if (length > size) return readFileSync(descriptor, "utf8");
-	return scratch.toString("utf8", 0, length);
+	if (length > size) return readFileSync(descriptor);
+	return scratch.subarray(0, length);
 }
 
+/** Whether the path ends with `.md` in any case (`path.toLowerCase().endsWith(".md")`, without a lower-cased copy per file listed). */
 function isNotePath(path: string): boolean {
-	return path.toLowerCase().endsWith(".md");
+	const length = path.length;
+	return (
+		length >= 3 &&
+		path.charCodeAt(length - 3) === DOT &&
+		(path.charCodeAt(length - 2) | CASE_BIT) === LOWER_M &&
+		(path.charCodeAt(length - 1) | CASE_BIT) === LOWER_D
+	);
 }
+
+const DOT = 0x2e;
+const LOWER_M = 0x6d;
+const LOWER_D = 0x64;
+/** Set in an ASCII letter's code, it is the lower-case letter: `M` and `m` alone give `m`, `D` and `d` alone `d`. */
+const CASE_BIT = 0x20;
 
 function isHidden(path: string): boolean {
 	return path.split("/").some((part) => part.startsWith("."));
@@ -490,8 +631,17 @@ function safeRealpath(path: string): string | undefined {
 }
 
 /** ctime too: it moves when a tool writes a note and restores its old mtime. */
-function stampOf(stats: Stats): string {
-	return `${stats.mtimeMs}:${stats.ctimeMs}:${stats.size}:${stats.ino}`;
+function stampOf(stats: Stats): Stamp {
+	return { mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, size: stats.size, ino: stats.ino };
+}
+
+function sameStamp(stamp: Stamp, stats: Stats): boolean {
+	return (
+		stamp.mtimeMs === stats.mtimeMs &&
+		stamp.ctimeMs === stats.ctimeMs &&
+		stamp.size === stats.size &&
+		stamp.ino === stats.ino
+	);
 }
 
 /** Code-unit order: stable across platforms and locales, so paging is deterministic. */

@@ -13,10 +13,19 @@ import {
 	type VaultIndex,
 } from "../notes/vault-index";
 import { ConfinedWrites } from "./confined-writes";
-import { FolderNoteStore, NoteMemo, type FolderNoteStoreOptions } from "./folder-note-store";
+import { FolderNoteStore, NoteMemo, comparePaths, type FolderNoteStoreOptions } from "./folder-note-store";
+import { BacklinkIndex } from "./backlink-index";
 import { rewriteLink } from "./link-rewrite";
 import { SearchTextSlabs } from "./search-text-slabs";
+import {
+	filesSignature,
+	sameFiles,
+	type SavedFolderIndex,
+	type SavedNote,
+	type SavedNotes,
+} from "./saved-folder-index";
 import { describeError } from "../../shared/describe-error";
+import { ownString, ownStrings } from "../../shared/own-string";
 
 /** How many notes' whole facts (headings, blocks, every link with its place) are kept: the notes read last. */
 const WHOLE_FACTS_KEPT = 1024;
@@ -44,6 +53,59 @@ interface Outgoing {
 }
 
 /**
+ * A saved note's link targets (for the files they were saved for), and its link paths made from the saved index's
+ * line only when asked (when files come or go, or for a rename). A line without readable link paths counts as none:
+ * the file is only ever replaced whole, so only someone editing it makes one.
+ */
+class SavedOutgoing implements Outgoing {
+	private made: readonly string[] | undefined;
+
+	constructor(
+		private notes: SavedNotes | undefined,
+		private readonly row: number,
+		public targets: readonly string[],
+		public resolvedAt: number,
+	) {}
+
+	get linkpaths(): readonly string[] {
+		if (this.notes) {
+			this.made = this.notes.linkpaths(this.row) ?? [];
+			this.notes = undefined;
+		}
+		return this.made ?? [];
+	}
+}
+
+/** A note's tags and frontmatter (one YAML parse for both). */
+interface Description {
+	readonly tags: readonly TagFact[];
+	readonly frontmatter?: FrontmatterFact | undefined;
+}
+
+/**
+ * A saved note's tags, and its frontmatter made from the saved index's line only when asked (a tags overview of 100k
+ * notes makes no property objects). A line without a readable frontmatter counts as none: the file is only ever
+ * replaced whole, so only someone editing it makes one.
+ */
+class SavedDescription implements Description {
+	private made: FrontmatterFact | undefined;
+
+	constructor(
+		readonly tags: readonly TagFact[],
+		private notes: SavedNotes | undefined,
+		private readonly row: number,
+	) {}
+
+	get frontmatter(): FrontmatterFact | undefined {
+		if (this.notes) {
+			this.made = this.notes.frontmatter(this.row) ?? undefined;
+			this.notes = undefined;
+		}
+		return this.made;
+	}
+}
+
+/**
  * The vault tools' index of a folder on disk (Obsidian closed, or the headless host), over the folder's one store
  * (`FolderVault`). For every note it keeps only what questions about the whole vault need, per note version: the
  * search text (`searchTextOf`, in a few large buffers outside the JavaScript heap), the link paths with their
@@ -60,23 +122,41 @@ export class FolderVaultIndex implements VaultIndex {
 	private readonly searchTexts: SearchTextSlabs;
 	private readonly outgoing: NoteMemo<Outgoing>;
 	/** Each note's tags and frontmatter (one YAML parse for both). */
-	private readonly described: NoteMemo<{ tags: readonly TagFact[]; frontmatter?: FrontmatterFact }>;
+	private readonly described: NoteMemo<Description>;
 	private readonly parsed: NoteMemo<ParsedNote>;
 	/** The links alone of the notes asked for last (backlinks read them: no YAML, headings or blocks). */
 	private readonly links: NoteMemo<NoteLinks>;
+	private readonly backlinkIndex: BacklinkIndex;
+	/** Notes changed since the summaries were last saved (or loaded). */
+	private changedSinceSave = 0;
+	private loadedSaved = false;
+	/** How many notes' summaries were taken up from the saved index (at the first refresh). */
+	private takenUp = 0;
+	private readonly unsubscribe: () => void;
 
-	/** Over a folder's shared store, or (given options) over a store of its own; the YAML codec is the `yaml` library's unless given. */
-	constructor(source: FolderNoteStore | FolderNoteStoreOptions, yaml: YamlCodec = libraryYamlCodec) {
+	/**
+	 * Over a folder's shared store, or (given options) over a store of its own; the YAML codec is the `yaml` library's
+	 * unless given. With `saved`, the summaries of the last session are taken up at the first refresh and saved again
+	 * by `save` (and on dispose when notes changed since).
+	 */
+	constructor(
+		source: FolderNoteStore | FolderNoteStoreOptions,
+		yaml: YamlCodec = libraryYamlCodec,
+		private readonly saved?: SavedFolderIndex,
+	) {
 		this.ownsStore = !(source instanceof FolderNoteStore);
 		this.store = source instanceof FolderNoteStore ? source : new FolderNoteStore(source);
 		this.writes = new ConfinedWrites(this.store.root);
 		this.searchTexts = new SearchTextSlabs(this.store);
+		// Kept for every note: own strings, not views into the note's text (which would keep every text in memory).
 		this.outgoing = new NoteMemo(this.store, (_path, read) => ({
-			linkpaths: distinct(linkFactsFromText(read.text).map((link) => link.linkpath)),
+			linkpaths: distinct(linkFactsFromText(read.text).map((link) => link.linkpath)).map(ownString),
 			targets: [],
 			resolvedAt: -1,
 		}));
-		this.described = new NoteMemo(this.store, (_path, read) => tagsAndFrontmatterFromText(read.text, yaml));
+		this.described = new NoteMemo(this.store, (_path, read) =>
+			ownedDescription(tagsAndFrontmatterFromText(read.text, yaml)),
+		);
 		this.parsed = new NoteMemo(
 			this.store,
 			(path, read) => ({ facts: factsFromText(path, read.text, yaml), resolvedAt: -1 }),
@@ -87,11 +167,47 @@ export class FolderVaultIndex implements VaultIndex {
 			(_path, read) => ({ links: linkFactsFromText(read.text), resolvedAt: -1 }),
 			WHOLE_FACTS_KEPT,
 		);
+		this.backlinkIndex = new BacklinkIndex(this.store, (source) => this.targetsOf(source));
+		this.unsubscribe = this.store.onNoteChanged(() => this.changedSinceSave++);
 	}
 
 	refresh(): Promise<void> {
 		this.store.refresh();
+		if (!this.loadedSaved) this.loadSaved();
 		return Promise.resolve();
+	}
+
+	/** How many notes' summaries the first refresh took up from the saved index. */
+	get savedNotesTakenUp(): number {
+		return this.takenUp;
+	}
+
+	/**
+	 * Saves the summaries of every note made so far (its link paths, tags and frontmatter, with the stamp of the text
+	 * they were made from), for the next session on the vault; nothing without a saved index.
+	 */
+	save(): void {
+		if (!this.saved) return;
+		const notes: SavedNote[] = [];
+		for (const path of this.store.notePaths()) {
+			let outgoing = this.outgoing.peek(path);
+			let described = this.described.peek(path);
+			if (!outgoing && !described) continue;
+			// A note asked for one of the two since it changed: the other is made from the same text now.
+			outgoing ??= this.outgoing.get(path);
+			described ??= this.described.get(path);
+			const stamp = this.store.stampOf(path);
+			// Both still kept (a read that found the note changed drops both): made from the text of this stamp.
+			if (!stamp || outgoing !== this.outgoing.peek(path) || described !== this.described.peek(path)) continue;
+			if (!outgoing || !described) continue;
+			const note: SavedNote = { path, stamp, linkpaths: outgoing.linkpaths, tags: described.tags };
+			if (described.frontmatter) note.frontmatter = described.frontmatter;
+			// Where its links lead now (found now if not yet): a later session with the same files needs no resolving.
+			note.targets = this.targetsOf(path) ?? [];
+			notes.push(note);
+		}
+		this.saved.save(notes, filesSignature(this.store.files.paths()));
+		this.changedSinceSave = 0;
 	}
 
 	notePaths(): readonly string[] {
@@ -119,6 +235,10 @@ export class FolderVaultIndex implements VaultIndex {
 		return this.factsNow(path);
 	}
 
+	factsWithoutLinks(path: string): NoteFacts | undefined {
+		return this.parsed.get(path)?.facts;
+	}
+
 	tagsOf(path: string): readonly TagFact[] | undefined {
 		return this.described.get(path)?.tags;
 	}
@@ -131,15 +251,16 @@ export class FolderVaultIndex implements VaultIndex {
 		return this.searchTexts.get(path);
 	}
 
-	searchTextsOf(paths: readonly string[]): readonly (Buffer | undefined)[] {
-		return this.searchTexts.aligned(paths);
+	forEachSearchText(paths: readonly string[], each: (position: number, text: Buffer) => void): void {
+		this.searchTexts.forEach(paths, each);
 	}
 
 	/** Makes what questions about the whole vault need of one note, reading it once (a warm-up, note by note). */
 	warmNote(path: string): void {
-		this.searchTexts.get(path);
 		this.outgoing.get(path);
 		this.described.get(path);
+		// Last: made from the text the others read (the store keeps it for the next reader), not read again.
+		this.searchTexts.get(path);
 	}
 
 	resolveLink(linkpath: string, sourcePath: string, exists?: (path: string) => boolean): string | undefined {
@@ -148,10 +269,9 @@ export class FolderVaultIndex implements VaultIndex {
 
 	backlinks(path: string): Promise<Backlink[]> {
 		const backlinks: Backlink[] = [];
-		for (const source of this.store.notePaths()) {
-			if (!this.targetsOf(source).includes(path)) continue;
+		// In path order, as a pass over every note found them.
+		for (const source of [...this.backlinkIndex.sourcesOf(path)].sort(comparePaths))
 			for (const link of this.linksNow(source)) if (link.target === path) backlinks.push({ source, link });
-		}
 		return Promise.resolve(backlinks);
 	}
 
@@ -194,8 +314,55 @@ export class FolderVaultIndex implements VaultIndex {
 	}
 
 	dispose(): void {
-		for (const memo of [this.searchTexts, this.outgoing, this.described, this.parsed, this.links]) memo.dispose();
+		if (this.saved && this.changedSinceSave > 0) {
+			try {
+				this.save();
+			} catch {
+				// A cache: the next session reads the notes instead.
+			}
+		}
+		this.unsubscribe();
+		for (const memo of [
+			this.searchTexts,
+			this.outgoing,
+			this.described,
+			this.parsed,
+			this.links,
+			this.backlinkIndex,
+		])
+			memo.dispose();
 		if (this.ownsStore) this.store.dispose();
+	}
+
+	/**
+	 * Takes up the saved summaries of notes listed now that nothing is known of yet; each is checked against its file
+	 * and made from the saved index's line when first asked.
+	 */
+	private loadSaved(): void {
+		this.loadedSaved = true;
+		const notes = this.saved?.load();
+		if (!notes) return;
+		// The saved targets hold while the vault has the files they were found among (where a link leads depends on
+		// nothing else): then neither the link paths nor their targets are made again.
+		const version = this.store.structureVersion;
+		const targetsHold = sameFiles(notes.files, filesSignature(this.store.files.paths()));
+		const outgoing = (row: number): Outgoing | undefined => {
+			const targets = targetsHold ? notes.targets(row) : undefined;
+			if (targets) return new SavedOutgoing(notes, row, targets, version);
+			const linkpaths = notes.linkpaths(row);
+			return linkpaths ? { linkpaths, targets: [], resolvedAt: -1 } : undefined;
+		};
+		const described = (row: number): Description | undefined => {
+			const tags = notes.tags(row);
+			return tags ? new SavedDescription(tags, notes, row) : undefined;
+		};
+		notes.forEach((path, stamp, row) => {
+			if (!this.store.isNote(path) || !this.store.adopt(path, stamp)) return;
+			this.outgoing.seed(path, row, outgoing);
+			this.described.seed(path, row, described);
+			this.takenUp++;
+		});
+		this.changedSinceSave = 0;
 	}
 
 	private factsNow(path: string): NoteFacts | undefined {
@@ -225,10 +392,10 @@ export class FolderVaultIndex implements VaultIndex {
 		return version;
 	}
 
-	/** Where a note's links lead now (resolved again when files came or went since). */
-	private targetsOf(path: string): readonly string[] {
+	/** Where a note's links lead now (resolved again when files came or went since); undefined when it cannot be read. */
+	private targetsOf(path: string): readonly string[] | undefined {
 		const entry = this.outgoing.get(path);
-		if (!entry) return [];
+		if (!entry) return undefined;
 		const version = this.store.structureVersion;
 		if (entry.resolvedAt !== version) {
 			entry.targets = distinct(
@@ -303,6 +470,17 @@ export class FolderVaultIndex implements VaultIndex {
 			files.add(from);
 		}
 	}
+}
+
+function ownedDescription(described: { tags: TagFact[]; frontmatter?: FrontmatterFact }): {
+	tags: TagFact[];
+	frontmatter?: FrontmatterFact;
+} {
+	for (const tag of described.tags) tag.tag = ownString(tag.tag);
+	if (described.frontmatter?.properties) ownStrings(described.frontmatter.properties);
+	if (described.frontmatter?.problem !== undefined)
+		described.frontmatter.problem = ownString(described.frontmatter.problem);
+	return described;
 }
 
 function distinct<T>(items: readonly T[]): readonly T[] {

@@ -1,15 +1,19 @@
 import { readFileSync } from "node:fs";
 import { noteTags } from "../markdown/note-tags";
+import { ownString } from "../../shared/own-string";
 import type { YamlCodec } from "../../shared/yaml-codec";
 import { libraryYamlCodec } from "./yaml-library-codec";
 import { FolderFiles } from "./folder-files";
 import { FolderDiagnosticsNotes } from "./folder-diagnostics-notes";
 import { FolderNoteStore, NoteMemo, type FolderNoteStoreOptions } from "./folder-note-store";
 import { FolderVaultIndex } from "./folder-vault-index";
+import type { SavedFolderIndex } from "./saved-folder-index";
 
 export interface FolderVaultOptions extends FolderNoteStoreOptions {
 	/** The YAML of every facet: tags, facts and the frontmatter check (default: the `yaml` library's). */
 	yaml?: YamlCodec;
+	/** Where the vault tools' index keeps its summaries between sessions (`FolderVaultIndex`); none without. */
+	savedIndex?: SavedFolderIndex;
 }
 
 /**
@@ -25,11 +29,14 @@ export class FolderVault {
 	private notesFacet: FolderDiagnosticsNotes | undefined;
 	private indexFacet: FolderVaultIndex | undefined;
 	private readonly yaml: YamlCodec;
+	private readonly savedIndex: SavedFolderIndex | undefined;
 
 	constructor(options: FolderVaultOptions) {
 		this.store = new FolderNoteStore(options);
 		this.yaml = options.yaml ?? libraryYamlCodec;
-		this.tags = new NoteMemo(this.store, (_path, read) => noteTags(read.text, this.yaml));
+		this.savedIndex = options.savedIndex;
+		// Own strings: a tag cut from the note's text would keep the whole text in memory.
+		this.tags = new NoteMemo(this.store, (_path, read) => noteTags(read.text, this.yaml).map(ownString));
 	}
 
 	get root(): string {
@@ -45,7 +52,7 @@ export class FolderVault {
 	}
 
 	get index(): FolderVaultIndex {
-		return (this.indexFacet ??= new FolderVaultIndex(this.store, this.yaml));
+		return (this.indexFacet ??= new FolderVaultIndex(this.store, this.yaml, this.savedIndex));
 	}
 
 	/**

@@ -1,3 +1,4 @@
+import { isAscii } from "node:buffer";
 import { searchableText, utf8Bytes } from "../notes/search-text";
 import type { FolderNoteStore } from "./folder-note-store";
 
@@ -19,8 +20,12 @@ export class SearchTextSlabs {
 	/** Bytes no longer used, per full buffer. */
 	private readonly wasted = new Map<ArrayBufferLike, number>();
 	private readonly unsubscribe: () => void;
-	/** The last `aligned` answer; dropped when a search text is made, moved or forgotten (it would keep old buffers). */
-	private alignedTexts: { paths: readonly string[]; texts: (Buffer | undefined)[] } | undefined;
+	/** The kept texts of the last listing `forEach` went over, when it found all of them kept; dropped when a search text is made, moved or forgotten (it would keep old buffers). */
+	private alignedTexts: { paths: readonly string[]; texts: Buffer[] } | undefined;
+	/** Counts the drops of `alignedTexts`: a listing's array is kept only when none happened while it was made. */
+	private drops = 0;
+	/** The buffer a note's search text is lent in while it is not kept (`forEach`). */
+	private scratch: Buffer | undefined;
 
 	constructor(private readonly store: FolderNoteStore) {
 		this.unsubscribe = store.onNoteChanged((path) => this.forget(path));
@@ -30,24 +35,49 @@ export class SearchTextSlabs {
 	get(path: string): Buffer | undefined {
 		const known = this.views.get(path);
 		if (known) return known;
-		const read = this.store.read(path);
-		if (read === undefined) return undefined;
-		const view = this.place(searchableText(read.text));
+		const view = this.store.readEither(
+			path,
+			(read) => this.place(searchableText(read.text)),
+			(bytes) => this.placeBytes(bytes),
+		);
+		if (view === undefined) return undefined;
 		this.views.set(path, view);
-		this.alignedTexts = undefined;
+		this.dropAligned();
 		return view;
 	}
 
 	/**
-	 * The search texts of `paths`, position by position (a search over every note: one array read a note instead
-	 * of a map lookup, a tenth of a search over 100k notes). The same array again while nothing changed.
+	 * Calls `each` with the search text of every path in turn, with its position. A note whose text is not kept yet is
+	 * read into a buffer lent for that call alone and not kept: a search before the warm-up has made the texts does
+	 * not pay for keeping them (over 100k notes, putting 376 MB of texts in new memory cost as much CPU as reading the
+	 * notes). Given the same array again while no note changed and every text was kept, it goes over the same
+	 * texts without looking each path up (a tenth of a search over 100k notes).
 	 */
-	aligned(paths: readonly string[]): readonly (Buffer | undefined)[] {
-		if (this.alignedTexts?.paths === paths) return this.alignedTexts.texts;
-		const texts = paths.map((path) => this.get(path));
-		// A note that could not be read is tried again next time, as `get` would.
-		if (!texts.includes(undefined)) this.alignedTexts = { paths, texts };
-		return texts;
+	forEach(paths: readonly string[], each: (position: number, text: Buffer) => void): void {
+		const aligned = this.alignedTexts?.paths === paths ? this.alignedTexts.texts : undefined;
+		if (aligned) {
+			for (let position = 0; position < aligned.length; position++) each(position, aligned[position]);
+			return;
+		}
+		const drops = this.drops;
+		const texts: Buffer[] = [];
+		for (let position = 0; position < paths.length; position++) {
+			const path = paths[position] ?? "";
+			const kept = this.views.get(path);
+			if (kept) {
+				texts.push(kept);
+				each(position, kept);
+				continue;
+			}
+			const lent = this.store.readEither(
+				path,
+				(read) => this.lend(searchableText(read.text)),
+				(bytes) => this.lendBytes(bytes),
+			);
+			if (lent) each(position, lent);
+		}
+		// A note not read, or one that changed meanwhile (`each` may check), is looked at again next time.
+		if (texts.length === paths.length && this.drops === drops) this.alignedTexts = { paths, texts };
 	}
 
 	dispose(): void {
@@ -56,6 +86,7 @@ export class SearchTextSlabs {
 		this.alignedTexts = undefined;
 		this.wasted.clear();
 		this.slab = undefined;
+		this.scratch = undefined;
 	}
 
 	private place(text: string): Buffer {
@@ -64,6 +95,40 @@ export class SearchTextSlabs {
 		if (!view) return utf8Bytes(text);
 		view.write(text, 0, "utf8");
 		return view;
+	}
+
+	/**
+	 * A note's search text from its bytes: plain ASCII (most notes) lower-cased as Latin-1 text, which gives the bytes
+	 * `searchableText` and UTF-8 would (every character one byte), without decoding UTF-8 or encoding it back.
+	 */
+	private placeBytes(bytes: Buffer): Buffer {
+		if (!isAscii(bytes)) return this.place(searchableText(bytes.toString("utf8")));
+		return writeLowerAscii(bytes, this.reserve(bytes.length) ?? Buffer.allocUnsafeSlow(bytes.length));
+	}
+
+	/** `place` into the lent buffer. */
+	private lend(text: string): Buffer {
+		const view = this.scratchOf(Buffer.byteLength(text, "utf8"));
+		view.write(text, 0, "utf8");
+		return view;
+	}
+
+	/** `placeBytes` into the lent buffer. */
+	private lendBytes(bytes: Buffer): Buffer {
+		if (!isAscii(bytes)) return this.lend(searchableText(bytes.toString("utf8")));
+		return writeLowerAscii(bytes, this.scratchOf(bytes.length));
+	}
+
+	/** `size` bytes of the lent buffer (one of their own for a text that would get its own when kept). */
+	private scratchOf(size: number): Buffer {
+		if (size >= OWN_BUFFER_BYTES) return Buffer.allocUnsafeSlow(size);
+		this.scratch ??= Buffer.allocUnsafeSlow(OWN_BUFFER_BYTES);
+		return this.scratch.subarray(0, size);
+	}
+
+	private dropAligned(): void {
+		this.alignedTexts = undefined;
+		this.drops++;
 	}
 
 	/** `size` bytes in the current buffer (a new one when it is full), or undefined for a text that gets its own. */
@@ -88,7 +153,7 @@ export class SearchTextSlabs {
 	}
 
 	private forget(path: string): void {
-		this.alignedTexts = undefined;
+		this.dropAligned();
 		const view = this.views.get(path);
 		if (!view) return;
 		this.views.delete(path);
@@ -100,7 +165,7 @@ export class SearchTextSlabs {
 	/** Moves the texts still in a mostly wasted buffer to the current one; the old buffer goes with its last view. */
 	private compact(slab: ArrayBufferLike): void {
 		this.wasted.delete(slab);
-		this.alignedTexts = undefined;
+		this.dropAligned();
 		for (const [path, view] of this.views) {
 			if (view.buffer !== slab) continue;
 			const moved = this.reserve(view.length) ?? Buffer.allocUnsafeSlow(view.length);
@@ -108,4 +173,12 @@ export class SearchTextSlabs {
 			this.views.set(path, moved);
 		}
 	}
+}
+
+/** Plain ASCII `bytes` lower-cased into `target` (as long), every `\r` made a `\n` (`searchableText`'s bytes). */
+function writeLowerAscii(bytes: Buffer, target: Buffer): Buffer {
+	let lower = bytes.toString("latin1").toLowerCase();
+	if (lower.includes("\r")) lower = lower.replace(/\r/g, "\n");
+	target.write(lower, 0, "latin1");
+	return target;
 }

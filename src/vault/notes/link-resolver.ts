@@ -5,8 +5,12 @@
  */
 export class LinkResolver {
 	private readonly files = new Set<string>();
-	/** Lower-cased file name, and for notes also the name without `.md` → paths. */
-	private readonly byName = new Map<string, string[]>();
+	/**
+	 * Lower-cased file name, and for notes also the name without `.md` → paths. A name most files do not share is kept
+	 * as the one path, not a list (a 100k-note vault: 200k lists fewer). Made when a link is first resolved, not while
+	 * the folder is listed: a search or a tags overview resolves none (at 100k notes, a fifth of a first search's CPU).
+	 */
+	private byNameMade: Map<string, string | string[]> | undefined;
 	/** Counts additions and removals: link resolution may change when it does. */
 	private changes = 0;
 	/** First choices by link path and linking folder, for the set of files of version `resolvedAt`. */
@@ -29,26 +33,36 @@ export class LinkResolver {
 		const known = this.files.size;
 		this.files.add(path);
 		if (this.files.size === known) return;
-		const name = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
-		this.addName(name, path);
-		if (name.endsWith(".md")) this.addName(name.slice(0, -3), path);
+		if (this.byNameMade) addNames(this.byNameMade, path);
 		this.changes++;
 	}
 
-	private addName(key: string, path: string): void {
-		const list = this.byName.get(key);
-		if (list) list.push(path);
-		else this.byName.set(key, [path]);
+	/** `byNameMade`, made now if it is not yet. */
+	private get byName(): Map<string, string | string[]> {
+		if (!this.byNameMade) {
+			const byName = new Map<string, string | string[]>();
+			for (const path of this.files) addNames(byName, path);
+			this.byNameMade = byName;
+		}
+		return this.byNameMade;
+	}
+
+	/** The paths with this name key. */
+	private named(key: string): readonly string[] {
+		const known = this.byName.get(key);
+		return known === undefined ? [] : typeof known === "string" ? [known] : known;
 	}
 
 	remove(path: string): void {
 		if (!this.files.delete(path)) return;
+		this.changes++;
+		if (!this.byNameMade) return;
 		for (const key of nameKeys(path)) {
-			const list = this.byName.get(key)?.filter((candidate) => candidate !== path) ?? [];
-			if (list.length > 0) this.byName.set(key, list);
+			const list = this.named(key).filter((candidate) => candidate !== path);
+			if (list.length > 1) this.byName.set(key, list);
+			else if (list.length === 1) this.byName.set(key, list[0]);
 			else this.byName.delete(key);
 		}
-		this.changes++;
 	}
 
 	paths(): IterableIterator<string> {
@@ -78,8 +92,10 @@ export class LinkResolver {
 		// A bare name (most links) that one file has leads to that file from any folder: no key to make, nothing to keep.
 		if (!linkpath.includes("/") && !linkpath.includes("\\") && linkpath !== "." && linkpath !== "..") {
 			const named = this.byName.get(linkpath.toLowerCase());
-			if (named === undefined || named.length === 1) return named?.[0];
+			if (named === undefined || typeof named === "string") return named;
 		}
+		const exact = this.exactPathChoice(linkpath, sourcePath);
+		if (exact !== undefined) return exact;
 		if (this.resolvedAt !== this.changes || this.resolved.size >= MAX_RESOLVED) {
 			this.resolved.clear();
 			this.resolvedAt = this.changes;
@@ -89,6 +105,37 @@ export class LinkResolver {
 		const first = this.resolveAmong(linkpath, sourcePath);
 		this.resolved.set(key, first);
 		return first;
+	}
+
+	/**
+	 * The answer for a link path that spells one file's whole path (from the vault's top, or from the source's folder
+	 * after `./`), in any case, with or without `.md`, when that file alone has its name: `resolveAmong` finds exactly
+	 * that file. Undefined when the link path is not that plain (`..`, `/` first, backslashes, empty parts) or another
+	 * answer is possible: then `resolveAmong` decides. Most links written with a folder are like this, and a 100k-note
+	 * vault has too many of them to keep each answer.
+	 */
+	private exactPathChoice(linkpath: string, sourcePath: string): string | undefined {
+		let wanted = linkpath;
+		if (wanted.startsWith("./")) {
+			const folder = folderOf(sourcePath);
+			wanted = folder === "" ? wanted.slice(2) : `${folder}/${wanted.slice(2)}`;
+		}
+		if (
+			wanted.startsWith("/") ||
+			wanted.startsWith(".") ||
+			wanted.endsWith("/") ||
+			wanted.includes("/.") ||
+			wanted.includes("//") ||
+			wanted.includes("\\")
+		)
+			return undefined;
+		const lower = wanted.toLowerCase();
+		const only = this.byName.get(lower.slice(lower.lastIndexOf("/") + 1));
+		if (typeof only !== "string") return undefined;
+		const onlyLower = only.toLowerCase();
+		return onlyLower === lower || (onlyLower.endsWith(".md") && onlyLower.slice(0, -3) === lower)
+			? only
+			: undefined;
 	}
 
 	private resolveAmong(linkpath: string, sourcePath: string, exists?: (path: string) => boolean): string | undefined {
@@ -104,9 +151,9 @@ export class LinkResolver {
 		if (normalised === undefined) return undefined;
 		const lower = normalised.toLowerCase();
 		const name = lower.slice(lower.lastIndexOf("/") + 1);
-		const named = this.byName.get(name);
-		const candidates = exists && named ? named.filter(exists) : named;
-		if (!candidates || candidates.length === 0) return undefined;
+		const named = this.named(name);
+		const candidates = exists ? named.filter(exists) : named;
+		if (candidates.length === 0) return undefined;
 		const exact = candidates.filter((path) => pathKeys(path).includes(lower));
 		if (exact.length > 0 || rootRelative || relativeToSource) return pickClosest(exact, folder);
 		const fromSourceFolder = folder === "" ? lower : `${folder.toLowerCase()}/${lower}`;
@@ -122,6 +169,20 @@ export class LinkResolver {
 
 /** How many first choices are kept at most (then they are dropped and found again). */
 const MAX_RESOLVED = 20_000;
+
+/** Files the path under its name keys (`nameKeys`). */
+function addNames(byName: Map<string, string | string[]>, path: string): void {
+	const name = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
+	addName(byName, name, path);
+	if (name.endsWith(".md")) addName(byName, name.slice(0, -3), path);
+}
+
+function addName(byName: Map<string, string | string[]>, key: string, path: string): void {
+	const known = byName.get(key);
+	if (known === undefined) byName.set(key, path);
+	else if (typeof known === "string") byName.set(key, [known, path]);
+	else known.push(path);
+}
 
 function nameKeys(path: string): string[] {
 	const name = path.slice(path.lastIndexOf("/") + 1).toLowerCase();

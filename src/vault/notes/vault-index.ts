@@ -1,4 +1,4 @@
-import type { FrontmatterFact, LinkFact, TagFact } from "../markdown/note-model";
+import type { FrontmatterFact, LinkFact, NoteFacts, TagFact } from "../markdown/note-model";
 import type { Notes } from "./notes";
 
 /**
@@ -20,6 +20,11 @@ export interface VaultIndex extends Notes {
 	 */
 	textNow?(path: string): string | undefined;
 	/**
+	 * Optional: `facts` whose links may be left unresolved (or resolved for an earlier set of files), for a reader that
+	 * does not look at them (the heading a search hit is under): resolving needs every file's name at hand.
+	 */
+	factsWithoutLinks?(path: string): NoteFacts | undefined;
+	/**
 	 * Optional parts of `facts` for questions asked of every note (tag and property search, the tags and properties
 	 * overviews, privacy's tag rules), from an index that keeps them apart from the rest of the facts (the folder's):
 	 * the same values as `facts(path)?.tags` and `facts(path)?.frontmatter`.
@@ -32,10 +37,10 @@ export interface VaultIndex extends Notes {
 	 */
 	searchText?(path: string): Buffer | undefined;
 	/**
-	 * Optional, with `searchText`: the search texts of `paths`, position by position. Asked again with the same
-	 * array while no note changed, it answers the same array without looking each path up.
+	 * Optional, with `searchText`: calls `each` with the search text of each of `paths` that is a note, with its
+	 * position in `paths`. The text is lent for that call alone (one the index does not keep yet is not kept).
 	 */
-	searchTextsOf?(paths: readonly string[]): readonly (Buffer | undefined)[];
+	forEachSearchText?(paths: readonly string[], each: (position: number, text: Buffer) => void): void;
 	/** Every link in another note (or in the note itself) that resolves to `path`. */
 	backlinks(path: string): Promise<Backlink[]>;
 	/**

@@ -68,6 +68,16 @@ export class PrivacyFilter {
 		return this.isPrivatePath(relativePath, true);
 	}
 
+	/**
+	 * A value that stays the same (===) for as long as `isPrivateRelative` gives every path the answer it gave: the
+	 * rules in force, while none of them is a tag rule (a note's tags can change with its text); undefined when an
+	 * answer can change without the rules changing.
+	 */
+	pathOnlyDecisions(): object | undefined {
+		const rules = this.canonical();
+		return rules.tags.length === 0 ? rules : undefined;
+	}
+
 	/** Hidden, or inside a private folder: the rules that need no file (for paths that may not exist, such as link targets). */
 	isInPrivateFolder(relativePath: string): boolean {
 		return this.isPrivatePath(relativePath, false);

@@ -153,6 +153,7 @@ export class VaultPrivacy {
 			index,
 			paths: this.paths,
 			isPrivate: (relativePath) => this.indexedFilter.isPrivateRelative(relativePath),
+			decisionsKey: () => this.indexedFilter.pathOnlyDecisions(),
 			isInPrivateFolder: (relativePath) => this.indexedFilter.isInPrivateFolder(relativePath),
 			unavailable: () => this.unavailable(),
 		});

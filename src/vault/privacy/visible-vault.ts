@@ -23,6 +23,12 @@ export interface VisibleVaultOptions {
 	/** The privacy decision (the project's PrivacyFilter.isPrivateRelative): a private note does not exist here. */
 	isPrivate: (relativePath: string) => boolean;
 	/**
+	 * Optional: a value that stays the same (===) while `isPrivate` answers every path as it did (PrivacyFilter's
+	 * `pathOnlyDecisions`); undefined when an answer may have changed. With it the list of visible notes is not
+	 * decided again, path by path, on every call while neither the notes nor the rules changed.
+	 */
+	decisionsKey?: () => unknown;
+	/**
 	 * The part of it that needs no note (PrivacyFilter.isInPrivateFolder: hidden and private folders), for new
 	 * paths, where tags cannot apply (Obsidian counts a note it does not know as private). Default: `isPrivate`.
 	 */
@@ -53,6 +59,8 @@ export class VisibleVault {
 	private others = new Map<string, boolean>();
 	private sorted: { from: readonly string[]; paths: readonly string[]; all: ReadonlySet<string> } | undefined;
 	private visiblePaths: string[] | undefined;
+	/** The visible notes decided last, from which list, under which decisions (`decisionsKey`). */
+	private decided: { from: readonly string[]; key: unknown; visible: string[] } | undefined;
 	/** The visible notes as a set, rebuilt only when the list changed. */
 	private visibleSet: { of: readonly string[]; set: Set<string> } | undefined;
 	/** Notes the tools may not see, by lower-cased name without `.md` (the ones that could shadow a visible note), for one list of visible notes. */
@@ -100,11 +108,15 @@ export class VisibleVault {
 		const all = this.options.index.notePaths();
 		if (this.sorted?.from !== all)
 			this.sorted = { from: all, paths: isSorted(all) ? all : [...all].sort(comparePaths), all: new Set(all) };
+		const key = this.options.decisionsKey?.();
+		if (key !== undefined && this.decided?.from === this.sorted.paths && this.decided.key === key)
+			return (this.visiblePaths = this.decided.visible);
 		const isPrivate = this.options.isPrivate;
 		const visible = this.sorted.paths.filter((path) => !isHidden(path) && !isPrivate(path));
 		const previous = this.visibleSet?.of;
 		// Usually nothing changed: keep the previous list (and its set) rather than rebuilding them.
 		this.visiblePaths = previous && sameList(previous, visible) ? (previous as string[]) : visible;
+		this.decided = key === undefined ? undefined : { from: this.sorted.paths, key, visible: this.visiblePaths };
 		return this.visiblePaths;
 	}
 
@@ -144,18 +156,15 @@ export class VisibleVault {
 	/**
 	 * `searchText` of each path in turn, for a search over many notes: given `notePaths()` itself (the same array),
 	 * every path is known to be visible and is not looked up again (a lookup per note is a tenth of a search over
-	 * 100k notes); any other list is checked path by path.
+	 * 100k notes), and a text the index does not keep yet is lent for the call alone (`VaultIndex.forEachSearchText`);
+	 * any other list is checked path by path.
 	 */
 	forEachSearchText(paths: readonly string[], each: (path: string, text: Buffer) => void): void {
 		const index = this.options.index;
 		if (!index.searchText) return;
 		const checked = paths !== this.notePaths();
-		if (!checked && index.searchTextsOf) {
-			const texts = index.searchTextsOf(paths);
-			for (let position = 0; position < paths.length; position++) {
-				const text = texts[position];
-				if (text) each(paths[position] ?? "", text);
-			}
+		if (!checked && index.forEachSearchText) {
+			index.forEachSearchText(paths, (position, text) => each(paths[position] ?? "", text));
 			return;
 		}
 		for (const path of paths) {
@@ -177,7 +186,8 @@ export class VisibleVault {
 	 */
 	facts(path: string, withLinks = true): NoteFacts | undefined {
 		if (!this.isVisible(path)) return undefined;
-		const facts = this.options.index.facts(path);
+		const index = this.options.index;
+		const facts = !withLinks && index.factsWithoutLinks ? index.factsWithoutLinks(path) : index.facts(path);
 		if (!facts) return undefined;
 		if (!withLinks) {
 			let bare = this.withoutLinks.get(facts);

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { wordFinder } from "../../../src/vault-tools/text/word-finder";
+import { rarity, sampledCommonness, wordFinder } from "../../../src/vault-tools/text/word-finder";
 
 describe("wordFinder", () => {
 	it("finds what indexOf finds, from any position", () => {
@@ -31,5 +31,23 @@ describe("wordFinder", () => {
 		expect(find(text, 32)).toBe(-1);
 		// The piece ("ces") right at the start cannot be a match of the word.
 		expect(find(Buffer.from("ces sentences"), 0)).toBe(4);
+	});
+
+	it("rates a word by its rarest character: q and z before common letters, anything not a letter or digit rarest", () => {
+		expect(rarity("quokka")).toBeLessThan(rarity("marmalade"));
+		expect(rarity("zebra")).toBeLessThan(rarity("crossing"));
+		expect(rarity("about")).toBeLessThan(rarity("sentences"));
+		expect(rarity("e2e")).toBeLessThan(rarity("eee"));
+		expect(rarity("é")).toBe(0);
+	});
+
+	it("rates by the texts searched when sampled: a vault whose notes are all about budgets makes b common", () => {
+		const commonness = sampledCommonness([Buffer.from("about about about bubble budget sentences\n")]);
+		expect(rarity("about", commonness)).toBeGreaterThan(rarity("sentences", commonness));
+		expect(rarity("about")).toBeLessThan(rarity("sentences"));
+		// The piece looked for changes, never what is found.
+		const text = Buffer.from("budget about sentences about");
+		expect(wordFinder("about", commonness)(text, 0)).toBe(7);
+		expect(wordFinder("about", commonness)(text, 8)).toBe(23);
 	});
 });

@@ -123,6 +123,8 @@ describe("readFolder", () => {
  */
 const LONG_PREFIX = `${"😀 é İ ".repeat(40)}`;
 const LONG_LINE = `${LONG_PREFIX}the Zebra crossing ${"and more words ".repeat(20)}`;
+/** "crossing" first and "zebra" (the rarer letter, so the word searched for) far to its right. */
+const FAR_APART = `A crossing ${"with filler words ".repeat(15)}then a zebra, and a crossing again`;
 
 describe("search (text mode) over notes of any script and line end", () => {
 	const vault = makeVault({
@@ -130,6 +132,7 @@ describe("search (text mode) over notes of any script and line end", () => {
 		"Lone cr.md": "one\rtwo zebra\rthree",
 		"Long.md": `# Long\n\n${LONG_LINE}\n`,
 		"Two words.md": "zebra alone\ncrossing alone\nzebra crossing together\n",
+		"Far apart.md": `${FAR_APART}\n`,
 	});
 	afterAll(() => vault.dispose());
 
@@ -151,6 +154,15 @@ describe("search (text mode) over notes of any script and line end", () => {
 		expect(answer).not.toContain("Two words.md:1:");
 		expect(answer).not.toContain("Two words.md:2:");
 	});
+
+	it("places a hit without the phrase where the longest word first is on its line, whichever word is looked for", async () => {
+		const answer = (await vault.call("search", { query: "crossing zebra" })).text;
+		const atCrossing = snippet(FAR_APART, FAR_APART.indexOf("crossing"));
+		expect(atCrossing).not.toBe(snippet(FAR_APART, FAR_APART.indexOf("zebra")));
+		expect(answer).toContain(`Far apart.md:1: ${atCrossing}`);
+		expect(answer).toContain("Two words.md:3: zebra crossing together");
+		expect(answer).not.toContain("Two words.md:1:");
+	});
 });
 
 describe("search over a note made private by the version the search reads", () => {
@@ -171,12 +183,12 @@ describe("search over a note made private by the version the search reads", () =
 						if (path === "Note.md") privateNow.add(path);
 						return index.searchText(path);
 					},
-					searchTextsOf:
+					forEachSearchText:
 						how === "note by note"
 							? undefined
-							: (paths: readonly string[]) => {
+							: (paths: readonly string[], each: (position: number, text: Buffer) => void) => {
 									if (paths.includes("Note.md")) privateNow.add("Note.md");
-									return index.searchTextsOf?.(paths) ?? [];
+									index.forEachSearchText(paths, each);
 								},
 				});
 				const vault = new VisibleVault({

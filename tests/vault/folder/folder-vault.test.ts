@@ -66,6 +66,20 @@ describe("FolderVault: one store read by every surface", () => {
 		);
 	});
 
+	it("gives a note's facts without resolving its links when asked so (no file's name is looked up), and resolved when asked", () => {
+		write("Note.md", "# Note\n\n[[Other]]\n");
+		write("Folder/Other.md", "other\n");
+		vault = new FolderVault({ root: temp.path, watch: false });
+		const index = vault.index;
+		vault.store.refresh();
+		const resolve = jest.spyOn(vault.store.files, "resolve");
+		const bare = index.factsWithoutLinks("Note.md");
+		expect(bare?.headings.map((heading) => heading.text)).toEqual(["Note"]);
+		expect(resolve).not.toHaveBeenCalled();
+		expect(index.facts("Note.md")?.links.map((link) => link.target)).toEqual(["Folder/Other.md"]);
+		expect(resolve).toHaveBeenCalled();
+	});
+
 	it("a write re-checks confinement on disk even while the store still takes a replaced folder for a real one", async () => {
 		write("Sub/a.md", "old\n");
 		const outside = makeTempDir("folder-vault-outside");

@@ -14,6 +14,8 @@ describe("SearchTextSlabs", () => {
 			const notes: Record<string, string> = {
 				"A.md": "Alpha Ünïcode 😀 İstanbul\r\nline two\n",
 				"C.md": "# C\n\nSmall NOTE.\n",
+				// Plain ASCII is lower-cased from its bytes, without decoding it: the same search text.
+				"D.md": "Plain ASCII\r\nWith a CR\rAnd UPPER case [[Links]] #Tags\n",
 			};
 			for (const [path, text] of Object.entries(notes)) writeFileSync(join(temp.path, path), text);
 			store.refresh();
@@ -33,7 +35,44 @@ describe("SearchTextSlabs", () => {
 		}
 	});
 
-	it("answers every listed note's search text in list order, again without lookups until a note changes", () => {
+	/** What `forEach` gives for each position, as text (a lent buffer is copied out during the call). */
+	function walk(texts: SearchTextSlabs, paths: readonly string[]): { texts: string[]; buffers: Buffer[] } {
+		const found: string[] = [];
+		const buffers: Buffer[] = [];
+		texts.forEach(paths, (position, text) => {
+			found[position] = text.toString();
+			buffers[position] = text;
+		});
+		return { texts: found, buffers };
+	}
+
+	it("goes over every listed note's search text in list order, lending the ones not kept without keeping them", () => {
+		const temp = makeTempDir("slabs-for-each");
+		const store = new FolderNoteStore({ root: temp.path, watch: false });
+		const texts = new SearchTextSlabs(store);
+		try {
+			writeFileSync(join(temp.path, "A.md"), "Alpha\r\nTwo\n");
+			writeFileSync(join(temp.path, "B.md"), "Beta Ünïcode İ\n");
+			writeFileSync(join(temp.path, "C.md"), "Gamma\n");
+			store.refresh();
+			texts.get("C.md");
+			const paths = ["B.md", "A.md", "C.md", "Missing.md"];
+			const lent = walk(texts, paths);
+			expect(lent.texts).toEqual([searchTextOf("Beta Ünïcode İ\n").toString(), "alpha\n\ntwo\n", "gamma\n"]);
+			// Lent texts share one buffer, used again for the next note; a kept text is its own.
+			expect(lent.buffers[0]?.buffer).toBe(lent.buffers[1]?.buffer);
+			expect(lent.buffers[2]).toBe(texts.get("C.md"));
+			// Lending kept nothing: `get` makes the text to keep.
+			expect(texts.get("A.md")).not.toBe(lent.buffers[1]);
+			expect(texts.get("A.md")?.toString()).toBe("alpha\n\ntwo\n");
+		} finally {
+			texts.dispose();
+			store.dispose();
+			temp.remove();
+		}
+	});
+
+	it("goes over the same kept texts again without lookups until a note changes", () => {
 		const temp = makeTempDir("slabs-aligned");
 		const store = new FolderNoteStore({ root: temp.path, watch: false });
 		const texts = new SearchTextSlabs(store);
@@ -42,27 +81,27 @@ describe("SearchTextSlabs", () => {
 			writeFileSync(join(temp.path, "B.md"), "Beta\n");
 			store.refresh();
 			const paths = ["B.md", "A.md"];
-			const first = texts.aligned(paths);
-			expect(first.map((text) => text?.toString())).toEqual(["beta\n", "alpha\n"]);
-			expect(texts.aligned(paths)).toBe(first);
+			for (const path of paths) texts.get(path);
+			expect(walk(texts, paths).texts).toEqual(["beta\n", "alpha\n"]);
+			// The second time over the same array answers from the array kept: a path's text is not looked up.
+			const views = (texts as unknown as { views: Map<string, Buffer> }).views;
+			const lookup = jest.spyOn(views, "get");
+			expect(walk(texts, paths).texts).toEqual(["beta\n", "alpha\n"]);
+			expect(lookup).not.toHaveBeenCalled();
 			// Another list with the same paths is another question.
-			expect(texts.aligned([...paths])).not.toBe(first);
+			walk(texts, [...paths]);
+			expect(lookup).toHaveBeenCalled();
 
-			const again = texts.aligned(paths);
 			writeFileSync(join(temp.path, "A.md"), "Alpha, changed\n");
 			store.refresh();
-			const changed = texts.aligned(paths);
-			expect(changed).not.toBe(again);
-			expect(changed.map((text) => text?.toString())).toEqual(["beta\n", "alpha, changed\n"]);
+			expect(walk(texts, paths).texts).toEqual(["beta\n", "alpha, changed\n"]);
 
-			// A path that cannot be read is asked again next time (as `get` is), so that answer is not kept.
+			// A path that cannot be read is asked again next time.
 			const withMissing = ["A.md", "Missing.md"];
-			const missing = texts.aligned(withMissing);
-			expect(missing[1]).toBeUndefined();
-			expect(texts.aligned(withMissing)).not.toBe(missing);
+			expect(walk(texts, withMissing).texts).toEqual(["alpha, changed\n"]);
 			writeFileSync(join(temp.path, "Missing.md"), "Found\n");
 			store.refresh();
-			expect(texts.aligned(withMissing)[1]?.toString()).toBe("found\n");
+			expect(walk(texts, withMissing).texts).toEqual(["alpha, changed\n", "found\n"]);
 		} finally {
 			texts.dispose();
 			store.dispose();

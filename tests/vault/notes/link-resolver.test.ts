@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { LinkResolver } from "../../../src/vault/notes/link-resolver";
 
 function indexOf(paths: string[]): LinkResolver {
@@ -76,6 +77,32 @@ describe("LinkResolver.resolve", () => {
 		expect(live.version).toBe(before + 2);
 	});
 
+	it("answers the same whether files came and went before the first link was resolved or after", () => {
+		const files = ["A.md", "One/Plan.md", "Two/Plan.md", "Two/pic.png", "Three/Plan.md"];
+		const questions: [string, string][] = [
+			["Plan", "A.md"],
+			["Plan", "Three/x.md"],
+			["pic.png", "A.md"],
+			["Two/Plan", "A.md"],
+			["plan.md", "One/x.md"],
+		];
+		const answers = (resolver: LinkResolver): (string | undefined)[] =>
+			questions.map(([linkpath, source]) => resolver.resolve(linkpath, source));
+		const asked = indexOf(files);
+		answers(asked);
+		const unasked = indexOf(files);
+		for (const resolver of [asked, unasked]) {
+			resolver.remove("Two/Plan.md");
+			resolver.remove("One/Plan.md");
+			resolver.add("Four/Plan.md");
+		}
+		const fresh = indexOf(["A.md", "Two/pic.png", "Three/Plan.md", "Four/Plan.md"]);
+		expect(answers(asked)).toEqual(answers(fresh));
+		expect(answers(unasked)).toEqual(answers(fresh));
+		expect(answers(fresh)).toEqual(["Four/Plan.md", "Three/Plan.md", "Two/pic.png", undefined, "Four/Plan.md"]);
+		expect(asked.version).toBe(unasked.version);
+	});
+
 	it("answers a question asked before anew once a file is added or removed, and per linking folder", () => {
 		const live = indexOf(["Deep/Down/Plan.md", "Notes/A.md"]);
 		expect(live.resolve("Plan", "Notes/A.md")).toBe("Deep/Down/Plan.md");
@@ -87,5 +114,56 @@ describe("LinkResolver.resolve", () => {
 		expect(live.resolve("Plan", "Notes/A.md", (path) => path !== "Notes/Plan.md")).toBe("Other/Plan.md");
 		live.remove("Notes/Plan.md");
 		expect(live.resolve("Plan", "Notes/A.md")).toBe("Other/Plan.md");
+	});
+
+	it("answers a link path spelling a file's whole path (a plain one, kept nowhere) as the full rules do", () => {
+		// The full rules, without the shortcut for plain paths or the kept answers.
+		const byTheRules = (resolver: LinkResolver, linkpath: string, source: string): string | undefined =>
+			(resolver as unknown as { resolveAmong(l: string, s: string): string | undefined }).resolveAmong(
+				linkpath,
+				source,
+			);
+		const segment = fc.constantFrom("A", "b", "Area 1", "deep", ".hidden", "Plan", "plan");
+		const file = fc
+			.tuple(fc.array(segment, { maxLength: 2 }), segment, fc.constantFrom(".md", ".MD", ".png", ""))
+			.map(([folders, name, extension]) => [...folders, `${name}${extension}`].join("/"));
+		const spelling = fc.tuple(
+			fc.constantFrom("as is", "lower", "upper", "without .md", "./ from its folder", "../", "/ first", "\\"),
+			fc.nat(),
+		);
+		fc.assert(
+			fc.property(
+				fc.uniqueArray(file, { minLength: 1, maxLength: 8 }),
+				fc.array(spelling, { maxLength: 6 }),
+				(files, spellings) => {
+					const resolver = indexOf(files);
+					for (const [how, pick] of spellings) {
+						const target = files[pick % files.length] ?? "";
+						const source = files[(pick >> 3) % files.length] ?? "";
+						const folder = source.includes("/") ? source.slice(0, source.lastIndexOf("/")) : "";
+						const linkpath =
+							how === "lower"
+								? target.toLowerCase()
+								: how === "upper"
+									? target.toUpperCase()
+									: how === "without .md"
+										? target.replace(/\.md$/i, "")
+										: how === "./ from its folder"
+											? target.startsWith(`${folder}/`) || folder === ""
+												? `./${folder === "" ? target : target.slice(folder.length + 1)}`
+												: `./${target}`
+											: how === "../"
+												? `../${target}`
+												: how === "/ first"
+													? `/${target}`
+													: how === "\\"
+														? target.replace(/\//g, "\\")
+														: target;
+						expect(resolver.resolve(linkpath, source)).toBe(byTheRules(resolver, linkpath, source));
+					}
+				},
+			),
+			{ numRuns: 300 },
+		);
 	});
 });

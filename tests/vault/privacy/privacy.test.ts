@@ -28,6 +28,23 @@ describe("PrivacyFilter", () => {
 			},
 		);
 
+	describe("pathOnlyDecisions", () => {
+		it("stays the same while the rules do and no tag rule is set; changes with them; is undefined with a tag rule", () => {
+			rules = { folders: ["Private"], tags: [] };
+			const privacy = filter();
+			const first = privacy.pathOnlyDecisions();
+			expect(first).toBeDefined();
+			rules = { folders: ["Private"], tags: [] };
+			expect(privacy.pathOnlyDecisions()).toBe(first);
+			rules = { folders: ["Private", "Secret"], tags: [] };
+			const second = privacy.pathOnlyDecisions();
+			expect(second).toBeDefined();
+			expect(second).not.toBe(first);
+			rules = { folders: [], tags: ["private"] };
+			expect(privacy.pathOnlyDecisions()).toBeUndefined();
+		});
+	});
+
 	describe("rules that cannot be read", () => {
 		it("make every note private, without asking for tags, until they can be read again", () => {
 			rules = { folders: ["Private"], tags: [], unreadable: "the privacy settings cannot be read" };

@@ -1,0 +1,279 @@
+import fs, { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { FolderVaultIndex } from "../../../src/vault/folder/folder-vault-index";
+import {
+	SavedFolderIndex,
+	filesSignature,
+	sameFiles,
+	savedFolderIndexFile,
+	type SavedNote,
+	type SavedNotes,
+} from "../../../src/vault/folder/saved-folder-index";
+import { libraryYamlCodec } from "../../../src/vault/folder/yaml-library-codec";
+import { makeTempDir } from "../../helpers/temp-dir";
+
+const temps: { remove: () => void }[] = [];
+afterAll(() => temps.forEach((temp) => temp.remove()));
+afterEach(() => jest.restoreAllMocks());
+
+function tempDir(name: string): string {
+	const temp = makeTempDir(name);
+	temps.push(temp);
+	return temp.path;
+}
+
+const NOTE: SavedNote = {
+	path: "Area/A note.md",
+	stamp: { mtimeMs: 1733112233123.457, ctimeMs: 1733112233124.5, size: 312, ino: 987654321 },
+	linkpaths: ["Hub/Popular Note", "Other"],
+	tags: [
+		{ tag: "project/alpha", line: 2 },
+		{ tag: "Inline", line: 9 },
+	],
+	frontmatter: {
+		endLine: 4,
+		keyLines: { title: 1, tags: 2, nested: 3 },
+		properties: { title: "A note", tags: ["project/alpha"], nested: { deep: [1, true, null, "x"] } },
+	},
+};
+
+/** Every note of a loaded saved index, each field read from its line. */
+function notesOf(saved: SavedNotes | undefined): (Omit<SavedNote, "linkpaths" | "tags"> & Record<string, unknown>)[] {
+	const notes: (Omit<SavedNote, "linkpaths" | "tags"> & Record<string, unknown>)[] = [];
+	saved?.forEach((path, stamp, row) => {
+		const frontmatter = saved.frontmatter(row);
+		notes.push({
+			path,
+			stamp,
+			linkpaths: saved.linkpaths(row),
+			tags: saved.tags(row),
+			...(frontmatter === null ? {} : { frontmatter }),
+		});
+	});
+	return notes;
+}
+
+describe("SavedFolderIndex", () => {
+	it("gives back the notes it saved, in a file only the user can read", () => {
+		const file = join(tempDir("saved-index"), "cache", "folder-index", "vault.json");
+		const saved = new SavedFolderIndex({ file, vault: "/vault", version: "1.2.3" });
+		const bare: SavedNote = {
+			path: "b\tx\n.md",
+			stamp: { mtimeMs: 1, ctimeMs: 2, size: 3, ino: 4 },
+			linkpaths: [],
+			tags: [],
+		};
+		saved.save([NOTE, bare]);
+		expect(notesOf(saved.load())).toEqual([NOTE, bare]);
+		expect(statSync(file).mode & 0o777).toBe(0o600);
+		expect(statSync(join(file, "..")).mode & 0o777).toBe(0o700);
+	});
+
+	it("gives back where links led, for the files it was saved for: a saved note by its row, another file by its path", () => {
+		const file = join(tempDir("saved-index-targets"), "index.json");
+		const saved = new SavedFolderIndex({ file, vault: "/vault", version: "1" });
+		const files = filesSignature(["a.md", "b.md", "picture.png"]);
+		const a = { ...NOTE, path: "a.md", targets: ["b.md", "picture.png", "a.md"] };
+		const b = { ...NOTE, path: "b.md", targets: [] };
+		const unknown = { ...NOTE, path: "c.md" };
+		saved.save([a, b, unknown], files);
+		const loaded = saved.load();
+		expect(loaded?.files).toEqual(files);
+		const rows: number[] = [];
+		loaded?.forEach((_path, _stamp, row) => rows.push(row));
+		expect(rows.map((row) => loaded?.targets(row))).toEqual([["b.md", "picture.png", "a.md"], [], null]);
+		expect(readFileSync(file, "utf8")).toContain('\t[1,"picture.png",0]\n');
+		// Saved without the files' signature: no targets.
+		saved.save([a]);
+		expect(saved.load()?.files).toBeUndefined();
+	});
+
+	it("tells sets of files apart by their signature, whatever their order", () => {
+		expect(filesSignature(["a.md", "b/c.md"])).toEqual(filesSignature(["b/c.md", "a.md"]));
+		expect(sameFiles(filesSignature(["a.md"]), filesSignature(["a.md"]))).toBe(true);
+		expect(sameFiles(filesSignature(["a.md"]), filesSignature(["a.md", "b.md"]))).toBe(false);
+		expect(sameFiles(filesSignature(["a.md"]), filesSignature(["A.md"]))).toBe(false);
+		expect(sameFiles(undefined, filesSignature([]))).toBe(false);
+	});
+
+	it("leaves out a note whose frontmatter JSON would not give back exactly", () => {
+		const file = join(tempDir("saved-index-exact"), "index.json");
+		const saved = new SavedFolderIndex({ file, vault: "/vault", version: "1" });
+		const withValue = (path: string, value: unknown): SavedNote => ({
+			...NOTE,
+			path,
+			frontmatter: { endLine: 2, keyLines: { key: 1 }, properties: { key: value } },
+		});
+		const withProtoKey = withValue("proto.md", 1);
+		Object.defineProperty(withProtoKey.frontmatter?.properties, "__proto__", { value: 1, enumerable: true });
+		saved.save([
+			withValue("infinite.md", Infinity),
+			withValue("minus-zero.md", -0),
+			withValue("date.md", new Date(0)),
+			withValue("nan.md", [Number.NaN]),
+			withProtoKey,
+			withValue("fine.md", [1.5, "text", { a: false }]),
+		]);
+		expect(notesOf(saved.load()).map((note) => note.path)).toEqual(["fine.md"]);
+	});
+
+	it("is not used when saved for another vault or version; a line that does not hold a note's summary is not used", () => {
+		const file = join(tempDir("saved-index-refused"), "index.json");
+		const other = { ...NOTE, path: "other.md" };
+		new SavedFolderIndex({ file, vault: "/vault", version: "1" }).save([NOTE, other]);
+		expect(new SavedFolderIndex({ file, vault: "/other", version: "1" }).load()).toBeUndefined();
+		expect(new SavedFolderIndex({ file, vault: "/vault", version: "2" }).load()).toBeUndefined();
+		const reader = new SavedFolderIndex({ file, vault: "/vault", version: "1" });
+		expect(notesOf(reader.load())).toHaveLength(2);
+		const text = readFileSync(file, "utf8");
+		// A link path that is no string: that note's link paths are not used (its other parts are).
+		writeFileSync(file, text.replace('"Other"', "7"));
+		const damaged = notesOf(reader.load());
+		expect(damaged.map((note) => note.linkpaths)).toEqual([undefined, NOTE.linkpaths]);
+		expect(damaged.map((note) => note.tags)).toEqual([NOTE.tags, NOTE.tags]);
+		// Cut short: the notes before the cut are used, the one cut is not.
+		writeFileSync(file, text.slice(0, text.indexOf("other.md") + 12));
+		expect(notesOf(reader.load()).map((note) => note.path)).toEqual([NOTE.path]);
+		expect(
+			new SavedFolderIndex({ file: join(file, "..", "none.json"), vault: "/vault", version: "1" }).load(),
+		).toBeUndefined();
+	});
+});
+
+describe("savedFolderIndexFile", () => {
+	it("is in the user's cache folder, never inside the vault", () => {
+		expect(savedFolderIndexFile("/notes/vault", {}, "/home/me")).toMatch(
+			/^\/home\/me\/\.cache\/claude-code-bridge\/folder-index\/[0-9a-f]{24}\.json$/,
+		);
+		expect(savedFolderIndexFile("/notes/vault", { XDG_CACHE_HOME: "/var/cache/me" }, "/home/me")).toMatch(
+			/^\/var\/cache\/me\/claude-code-bridge\/folder-index\//,
+		);
+		// A relative XDG_CACHE_HOME is ignored, as the base directory specification says.
+		expect(savedFolderIndexFile("/notes/vault", { XDG_CACHE_HOME: "cache" }, "/home/me")).toMatch(
+			/^\/home\/me\/\.cache\//,
+		);
+		expect(savedFolderIndexFile("/notes/vault", {}, "/notes/vault")).toBeUndefined();
+		expect(savedFolderIndexFile("/notes/a", {}, "/home/me")).not.toBe(
+			savedFolderIndexFile("/notes/b", {}, "/home/me"),
+		);
+	});
+});
+
+describe("FolderVaultIndex with a saved index", () => {
+	function vaultWithNotes(): { root: string; write: (path: string, text: string) => void } {
+		const root = tempDir("saved-index-vault");
+		const write = (path: string, text: string): void => {
+			mkdirSync(join(root, path, ".."), { recursive: true });
+			writeFileSync(join(root, path), text);
+		};
+		write("Hub.md", "# Hub\n");
+		write("A/One.md", "---\ntags: [alpha]\ntitle: One\n---\nSee [[Hub]].\n");
+		write("A/Two.md", "Also [[Hub]]. #beta\n");
+		write("B/Three.md", "Nothing here.\n");
+		return { root, write };
+	}
+
+	async function warmedAndSaved(root: string, file: string): Promise<void> {
+		const first = new FolderVaultIndex({ root, watch: false }, libraryYamlCodec, saved(root, file));
+		await first.refresh();
+		for (const path of first.notePaths()) first.warmNote(path);
+		first.save();
+		first.dispose();
+	}
+
+	const saved = (root: string, file: string): SavedFolderIndex =>
+		new SavedFolderIndex({ file, vault: root, version: "test" });
+
+	it("answers backlinks, tags and properties of a later session without opening a note", async () => {
+		const { root } = vaultWithNotes();
+		const file = join(tempDir("saved-index-cache"), "index.json");
+		await warmedAndSaved(root, file);
+		const later = new FolderVaultIndex({ root, watch: false }, libraryYamlCodec, saved(root, file));
+		await later.refresh();
+		const opened = jest.spyOn(fs, "openSync");
+		expect(later.notePaths().map((path) => later.tagsOf(path)?.map((tag) => tag.tag))).toEqual([
+			["alpha"],
+			["beta"],
+			[],
+			[],
+		]);
+		expect(later.frontmatterOf("A/One.md")?.properties).toEqual({ tags: ["alpha"], title: "One" });
+		const sources = (await later.backlinks("Hub.md")).map((backlink) => backlink.source);
+		// The backlinks' places are read from the two notes that link; no other note is opened.
+		expect(sources).toEqual(["A/One.md", "A/Two.md"]);
+		expect(opened.mock.calls.map((call) => String(call[0]).slice(root.length + 1)).sort()).toEqual([
+			"A/One.md",
+			"A/Two.md",
+		]);
+		later.dispose();
+	});
+
+	it("reads again a note changed while no session ran, and drops what was saved of it", async () => {
+		const { root, write } = vaultWithNotes();
+		const file = join(tempDir("saved-index-cache"), "index.json");
+		await warmedAndSaved(root, file);
+		write("A/Two.md", "No link any more, and a longer text. #gamma\n");
+		write("B/Three.md", "Now [[Hub]] too.\n");
+		const later = new FolderVaultIndex({ root, watch: false }, libraryYamlCodec, saved(root, file));
+		await later.refresh();
+		expect(later.tagsOf("A/Two.md")?.map((tag) => tag.tag)).toEqual(["gamma"]);
+		expect((await later.backlinks("Hub.md")).map((backlink) => backlink.source)).toEqual([
+			"A/One.md",
+			"B/Three.md",
+		]);
+		later.dispose();
+	});
+
+	it("reads the note itself when its saved line does not hold what is asked", async () => {
+		const { root } = vaultWithNotes();
+		const file = join(tempDir("saved-index-cache"), "index.json");
+		await warmedAndSaved(root, file);
+		// B/Three.md links nowhere: its saved link paths and targets made unreadable, it alone is read to find them.
+		const lines = readFileSync(file, "utf8").split("\n");
+		writeFileSync(
+			file,
+			lines
+				.map((line) =>
+					line.includes("B/Three.md") ? line.replace("\t[]\t[]\t0\t[]", "\t[7]\t[]\t0\t[true]") : line,
+				)
+				.join("\n"),
+		);
+		const later = new FolderVaultIndex({ root, watch: false }, libraryYamlCodec, saved(root, file));
+		await later.refresh();
+		const opened = jest.spyOn(fs, "openSync");
+		expect((await later.backlinks("Hub.md")).map((backlink) => backlink.source)).toEqual(["A/One.md", "A/Two.md"]);
+		expect(opened.mock.calls.map((call) => String(call[0]).slice(root.length + 1))).toEqual([
+			"B/Three.md",
+			"A/One.md",
+			"A/Two.md",
+		]);
+		later.dispose();
+	});
+
+	it("finds where links lead again when files came or went since (a link's target made)", async () => {
+		const { root, write } = vaultWithNotes();
+		write("C/Four.md", "Waits for [[Soon]].\n");
+		const file = join(tempDir("saved-index-cache"), "index.json");
+		await warmedAndSaved(root, file);
+		write("Soon.md", "# Soon\n");
+		const later = new FolderVaultIndex({ root, watch: false }, libraryYamlCodec, saved(root, file));
+		await later.refresh();
+		expect((await later.backlinks("Soon.md")).map((backlink) => backlink.source)).toEqual(["C/Four.md"]);
+		expect((await later.backlinks("Hub.md")).map((backlink) => backlink.source)).toEqual(["A/One.md", "A/Two.md"]);
+		later.dispose();
+	});
+
+	it("saves on dispose when notes changed since, for the next session", async () => {
+		const { root, write } = vaultWithNotes();
+		const file = join(tempDir("saved-index-cache"), "index.json");
+		await warmedAndSaved(root, file);
+		const later = new FolderVaultIndex({ root, watch: false }, libraryYamlCodec, saved(root, file));
+		await later.refresh();
+		write("A/One.md", "---\ntags: [delta]\n---\nChanged.\n");
+		await later.refresh();
+		expect(later.tagsOf("A/One.md")?.map((tag) => tag.tag)).toEqual(["delta"]);
+		later.dispose();
+		const notes = notesOf(saved(root, file).load());
+		expect(notes.find((note) => note.path === "A/One.md")?.tags).toEqual([{ tag: "delta", line: 1 }]);
+	});
+});
