@@ -1,4 +1,4 @@
-import type { ExecFileException } from "node:child_process";
+import { execFile, type ExecFileException } from "node:child_process";
 import { constants } from "node:fs";
 import { access, readdir, readFile, realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
@@ -28,14 +28,12 @@ async function inspect(path: string, platform: string): Promise<PathKind> {
 
 class NotExecutable extends Error {}
 
-async function run(
+function run(
 	command: string,
 	args: readonly string[],
 	options: RunOptions,
 	env: Readonly<Record<string, string | undefined>>,
 ): Promise<RunOutcome> {
-	// On the first run, not when the plugin loads: the settings tab's host imports this module (issue 31's profile).
-	const { execFile } = await import("node:child_process");
 	return new Promise((resolve) => {
 		const finished = (error: ExecFileException | null, stdout: string, stderr: string): void => {
 			if (!error) {
