@@ -13,7 +13,7 @@ import { loadavg } from "node:os";
 import path from "node:path";
 import { measureFirstCharacter, type FirstCharacter, type FirstCharacterRun } from "./agent-panel-latency";
 import { measurePanelMemory } from "./agent-panel-memory";
-import { PLUGIN_LOAD_ROLE, measurePluginLoad, pluginLoadChild } from "./plugin-load";
+import { measurePluginLoad } from "./plugin-load";
 import { summarize } from "./stats";
 
 /** Issue 18: require(main.js) plus onload, CPU median. */
@@ -48,9 +48,7 @@ function latencyRows(label: string, runs: readonly FirstCharacter[]): string[] {
 }
 
 async function main(): Promise<void> {
-	const [role, argument = ""] = process.argv.slice(2);
-	if (role === PLUGIN_LOAD_ROLE) return pluginLoadChild(argument);
-	const loadRuns = Number(role ?? "20");
+	const loadRuns = Number(process.argv[2] ?? "20");
 	const latencyRuns = Number(process.argv[3] ?? "5");
 	const load = loadavg()
 		.map((value) => value.toFixed(2))

@@ -12,7 +12,10 @@ import { statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { placement } from "./server-processes";
 import { measureLoadMemory, type LoadMemory, type ProcessMemory } from "./memory";
-import { PLUGIN_LOAD_ROLE, measurePluginLoad, pluginLoadChild, type PluginLoad } from "./plugin-load";
+import { comparePluginLoad, measurePluginLoad, type PluginLoad, type PluginLoadComparison } from "./plugin-load";
+import { baselineMainJs, PLUGIN_LOAD_BASELINE_COMMIT } from "./plugin-load-baseline";
+import { pluginLoadRows, TARGETS as PLUGIN_LOAD_TARGETS } from "./plugin-load-rows";
+import { loadavg } from "node:os";
 import {
 	comparisonRow,
 	describeMachine,
@@ -41,8 +44,7 @@ const TARGETS = {
 	toolOverheadRatio: 1.1,
 	selectionRatio: 1.1,
 	diagnosticsVaultMs: 100,
-	requireMs: 5,
-	onloadMs: 10,
+	...PLUGIN_LOAD_TARGETS,
 	mainJsBytes: 200 * 1024,
 };
 /** The whole run stops by itself past this, whatever hangs. */
@@ -54,7 +56,10 @@ interface Figures {
 	/** Helper rows from bench/obsidian-diagnostics.ts (the Obsidian diagnostics source over the stub). */
 	obsidianDiagnostics: ObsidianDiagnosticsRow[];
 	vaults: VaultScale[];
+	/** Layout ready until the bridge listens, current build, light hosts. */
 	pluginLoad: PluginLoad;
+	/** require + onload of this build and of the baseline, in turns, light hosts (issue 31). */
+	pluginLoadComparison: PluginLoadComparison & { loadAverage: number };
 	memory: LoadMemory;
 	mainJsBytes: number;
 	journal: JournalCostFigures;
@@ -313,38 +318,7 @@ function rows(figures: Figures): Row[] {
 			ratio: "—",
 			target: "—",
 		})),
-		{
-			figure: `evaluating main.js (require), against the obsidian stub, ${pluginLoad.runs} fresh processes: median / max (ms)`,
-			bridge: ms(pluginLoad.requireMs),
-			raw: "—",
-			ratio: "—",
-			target: `≤ ${TARGETS.requireMs} ms (median)`,
-			met: pluginLoad.requireMs.median <= TARGETS.requireMs,
-			note: `${MISSED_NOTES.require} CPU time of the require in this run: ${formatMs(pluginLoad.requireCpuMs.median)} ms (median).`,
-		},
-		{
-			figure: `plugin onload(), against the obsidian stub, ${pluginLoad.runs} fresh processes: median / max (ms)`,
-			bridge: ms(pluginLoad.onloadMs),
-			raw: "—",
-			ratio: "—",
-			target: `≤ ${TARGETS.onloadMs} ms (median)`,
-			met: pluginLoad.onloadMs.median <= TARGETS.onloadMs,
-			note: `${MISSED_NOTES.onload} CPU time of onload in this run: ${formatMs(pluginLoad.onloadCpuMs.median)} ms (median).`,
-		},
-		{
-			figure: "the same two in CPU time of the process (user + system; not stretched by other work on the machine): require / onload median (ms)",
-			bridge: `${formatMs(pluginLoad.requireCpuMs.median)} / ${formatMs(pluginLoad.onloadCpuMs.median)}`,
-			raw: "—",
-			ratio: "—",
-			target: "—",
-		},
-		{
-			figure: "onload → layout ready → listening, against the stub: median / max (ms)",
-			bridge: ms(pluginLoad.onloadToListeningMs),
-			raw: "—",
-			ratio: "—",
-			target: "—",
-		},
+		...pluginLoadRows(pluginLoad, figures.pluginLoadComparison, figures.pluginLoadComparison.loadAverage),
 		{
 			figure: "main.js size (production build)",
 			bridge: `${figures.mainJsBytes} bytes (${kib(figures.mainJsBytes)})`,
@@ -412,8 +386,22 @@ async function runBenchmarks(options: Options): Promise<void> {
 		await step("1k-note vault", () => measureVaultScale(1000, options.quick ? 5 : 20)),
 		await step("10k-note vault", () => measureVaultScale(10_000, options.quick ? 5 : 20)),
 	];
-	const pluginLoad = await step("plugin start-up (against the obsidian stub)", () =>
-		measurePluginLoad(options.quick ? 5 : 20),
+	// Each sample a fresh light process (bench/plugin-load-host.ts), not a child of this loaded one: the figure a user feels.
+	const pluginLoadComparison = await step(
+		`plugin load, this build vs ${PLUGIN_LOAD_BASELINE_COMMIT.slice(0, 10)} in turns (light hosts over the obsidian stub)`,
+		async () => {
+			const baseline = { name: `baseline ${PLUGIN_LOAD_BASELINE_COMMIT.slice(0, 10)}`, mainJs: baselineMainJs() };
+			const loadAtStart = loadavg()[0] ?? 0;
+			const comparison = await comparePluginLoad(
+				{ name: "current", mainJs: resolve("main.js") },
+				baseline,
+				options.quick ? 5 : 40,
+			);
+			return { ...comparison, loadAverage: Math.max(loadAtStart, loadavg()[0] ?? 0) };
+		},
+	);
+	const pluginLoad = await step("plugin start-up until listening (light hosts over the obsidian stub)", () =>
+		measurePluginLoad(options.quick ? 3 : 10),
 	);
 	// Loaded only here: it runs over the obsidian stub, which the rest of the run does not need.
 	const obsidianDiagnostics = await step(
@@ -438,6 +426,7 @@ async function runBenchmarks(options: Options): Promise<void> {
 		wire,
 		vaults,
 		pluginLoad,
+		pluginLoadComparison,
 		memory,
 		mainJsBytes,
 		obsidianDiagnostics,
@@ -467,8 +456,6 @@ async function runBenchmarks(options: Options): Promise<void> {
 }
 
 function main(): Promise<void> {
-	const [role, argument = ""] = process.argv.slice(2);
-	if (role === PLUGIN_LOAD_ROLE) return pluginLoadChild(argument);
 	return runBenchmarks(readOptions(process.argv.slice(2)));
 }
 

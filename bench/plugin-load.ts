@@ -1,27 +1,11 @@
 import { fork } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { join } from "node:path";
-import type { App, Plugin, PluginManifest } from "../tests/__mocks__/obsidian";
+import { join, resolve } from "node:path";
 import { makeTempDir } from "../tests/helpers/temp-dir";
-import { elapsedMs, round, summarize, type Summary } from "./stats";
+import type { PluginLoadSample } from "./plugin-load-sample";
+import { round, summarize, type Summary } from "./stats";
 
-export const PLUGIN_LOAD_ROLE = "--role=plugin-load";
-
-/** One cold start of the built main.js in a fresh process. */
-export interface PluginLoadSample {
-	/** Evaluating main.js (Obsidian's require of the plugin). */
-	requireMs: number;
-	/** The same, in CPU time (user + system) of the process: unaffected by other work on the machine. */
-	requireCpuMs: number;
-	/** plugin.load() until the async onload() settled. */
-	onloadMs: number;
-	onloadCpuMs: number;
-	/** Layout ready until the status bar says listening (server, lock file). */
-	layoutReadyToListeningMs: number;
-	/** onload start to listening, with layout ready right after onload. */
-	onloadToListeningMs: number;
-}
+export type { PluginLoadSample } from "./plugin-load-sample";
 
 export interface PluginLoad {
 	runs: number;
@@ -29,88 +13,85 @@ export interface PluginLoad {
 	requireCpuMs: Summary;
 	onloadMs: Summary;
 	onloadCpuMs: Summary;
+	/** require + onload in CPU time, per sample: what issue 31 compares with the baseline. */
+	loadCpuMs: Summary;
 	layoutReadyToListeningMs: Summary;
 	onloadToListeningMs: Summary;
 }
 
-type PluginClass = new (app: App, manifest: PluginManifest) => Plugin;
-
-/** CPU time (user + system) of this process since `start`, in ms. */
-function cpuMsSince(start: NodeJS.CpuUsage): number {
-	const used = process.cpuUsage(start);
-	return (used.user + used.system) / 1000;
+/** A built main.js to load: the current build or the baseline's. */
+export interface PluginBuild {
+	name: string;
+	mainJs: string;
 }
 
-function nextTurn(): Promise<void> {
-	return new Promise((resolve) => setImmediate(resolve));
+/** The same cold load of two builds, sample by sample in turn, in fresh light processes. */
+export interface PluginLoadComparison {
+	samplesEach: number;
+	current: PluginBuild & { load: PluginLoad };
+	baseline: PluginBuild & { load: PluginLoad };
+	/** current ÷ baseline of the require + onload CPU medians. */
+	loadCpuRatio: number;
+	/** current ÷ baseline of the require CPU medians. */
+	requireCpuRatio: number;
 }
 
-/** In the child: loads main.js with the `obsidian` stub (aliased by scripts/run-bench.mjs), as Obsidian would. */
-export async function pluginLoadChild(vaultPath: string): Promise<void> {
-	// The stub is loaded only in this child: the rest of the benchmark does not depend on it.
-	const stub = await import("../tests/__mocks__/obsidian");
-	// Resolved at run time from node_modules (NODE_PATH), not bundled.
-	const load = createRequire(join(process.cwd(), "package.json"));
-	// Obsidian has CodeMirror loaded before any plugin; so does this process before timing main.js.
-	load("@codemirror/view");
-	// Obsidian's globals: the plugin watches the focused document for selection gestures (a jsdom one here).
-	const { JSDOM } = load("jsdom") as typeof import("jsdom");
-	const dom = new JSDOM("<!doctype html><html><body></body></html>");
-	Object.assign(globalThis, { activeDocument: dom.window.document, activeWindow: dom.window });
-	const requireCpu = process.cpuUsage();
-	const requireStart = performance.now();
-	// eslint-disable-next-line @typescript-eslint/no-require-imports -- a static require lets esbuild bundle main.js itself
-	const loaded = require("../main.js") as { default: PluginClass };
-	const requireMs = elapsedMs(requireStart);
-	const requireCpuMs = cpuMsSince(requireCpu);
-	const app: App = new stub.App(vaultPath, "Bench vault");
-	const plugin = new loaded.default(app, { id: "claude-code-bridge", name: "Claude Code Bridge", version: "bench" });
-	let onloadSettled: Promise<void> = Promise.resolve();
-	const onload = plugin.onload.bind(plugin);
-	plugin.onload = () => (onloadSettled = Promise.resolve(onload()));
-
-	const onloadCpu = process.cpuUsage();
-	const start = performance.now();
-	plugin.load();
-	await onloadSettled;
-	const onloadMs = elapsedMs(start);
-	const onloadCpuMs = cpuMsSince(onloadCpu);
-	const readyAt = performance.now();
-	app.workspace.finishLayout();
-	// The status bar's words for a bridge that listens with no client yet (src/obsidian/bridge/status-bar.ts).
-	while (plugin.statusBarItems[0]?.text !== "Claude: ready") {
-		if (elapsedMs(readyAt) > 5000)
-			throw new Error(`The plugin did not start listening: ${plugin.statusBarItems[0]?.text ?? "no status bar"}`);
-		await nextTurn();
-	}
-	const sample: PluginLoadSample = {
-		requireMs,
-		requireCpuMs,
-		onloadMs,
-		onloadCpuMs,
-		layoutReadyToListeningMs: elapsedMs(readyAt),
-		onloadToListeningMs: elapsedMs(start),
-	};
-	plugin.unload();
-	process.send?.(sample, undefined, undefined, () => process.exit(0));
+interface HostOptions {
+	untilListening: boolean;
+	/** Extra node flags for each light host (`--cpu-prof …`). */
+	nodeFlags: readonly string[];
 }
 
-function runChild(bundle: string, vaultPath: string, home: string): Promise<PluginLoadSample> {
-	return new Promise((resolve, reject) => {
-		const child = fork(bundle, [PLUGIN_LOAD_ROLE, vaultPath], {
-			env: { ...process.env, HOME: home },
-			stdio: ["ignore", "inherit", "inherit", "ipc"],
-		});
-		child.once("message", (message) => resolve(message as PluginLoadSample));
+/** The light host scripts/run-bench.mjs bundled apart (bench/plugin-load-host.ts). */
+function hostScript(): string {
+	const host = process.env.CCB_BENCH_PLUGIN_HOST;
+	if (!host) throw new Error("CCB_BENCH_PLUGIN_HOST is not set: run the bench through scripts/run-bench.mjs");
+	return host;
+}
+
+function loadOnce(
+	build: PluginBuild,
+	vaultPath: string,
+	home: string,
+	options: HostOptions,
+): Promise<PluginLoadSample> {
+	return new Promise((resolveSample, reject) => {
+		const child = fork(
+			hostScript(),
+			[build.mainJs, vaultPath, ...(options.untilListening ? ["--until-listening"] : [])],
+			{
+				env: { ...process.env, HOME: home },
+				execArgv: [...options.nodeFlags],
+				stdio: ["ignore", "inherit", "inherit", "ipc"],
+			},
+		);
+		child.once("message", (message) => resolveSample(message as PluginLoadSample));
 		child.once("error", reject);
 		child.once("exit", (code) =>
-			reject(new Error(`The plugin-load child exited with ${code ?? "a signal"} before reporting`)),
+			reject(
+				new Error(`The plugin-load host exited with ${code ?? "a signal"} before reporting (${build.name})`),
+			),
 		);
 	});
 }
 
-/** `runs` cold loads of main.js, each in a fresh Node process with a temp HOME (the lock file goes there). */
-export async function measurePluginLoad(runs: number): Promise<PluginLoad> {
+function summarizeLoads(samples: readonly PluginLoadSample[]): PluginLoad {
+	const of = (pick: (sample: PluginLoadSample) => number): Summary =>
+		summarize(samples.map((sample) => round(pick(sample), 3)).filter((value) => !Number.isNaN(value)));
+	return {
+		runs: samples.length,
+		requireMs: of((sample) => sample.requireMs),
+		requireCpuMs: of((sample) => sample.requireCpuMs),
+		onloadMs: of((sample) => sample.onloadMs),
+		onloadCpuMs: of((sample) => sample.onloadCpuMs),
+		loadCpuMs: of((sample) => sample.requireCpuMs + sample.onloadCpuMs),
+		layoutReadyToListeningMs: of((sample) => sample.layoutReadyToListeningMs),
+		onloadToListeningMs: of((sample) => sample.onloadToListeningMs),
+	};
+}
+
+/** A temp HOME (the lock file goes there) and a one-note vault for the hosts; removed after `run`. */
+async function withScratch<T>(run: (vaultPath: string, home: string) => Promise<T>): Promise<T> {
 	const temp = makeTempDir("plugin");
 	try {
 		const home = join(temp.path, "home");
@@ -118,19 +99,51 @@ export async function measurePluginLoad(runs: number): Promise<PluginLoad> {
 		mkdirSync(home);
 		mkdirSync(vaultPath);
 		writeFileSync(join(vaultPath, "Welcome.md"), "# Welcome\n");
-		const samples: PluginLoadSample[] = [];
-		for (let run = 0; run < runs; run++) samples.push(await runChild(process.argv[1] ?? "", vaultPath, home));
-		const of = (key: keyof PluginLoadSample): Summary => summarize(samples.map((sample) => round(sample[key], 3)));
-		return {
-			runs,
-			requireMs: of("requireMs"),
-			requireCpuMs: of("requireCpuMs"),
-			onloadMs: of("onloadMs"),
-			onloadCpuMs: of("onloadCpuMs"),
-			layoutReadyToListeningMs: of("layoutReadyToListeningMs"),
-			onloadToListeningMs: of("onloadToListeningMs"),
-		};
+		return await run(vaultPath, home);
 	} finally {
 		temp.remove();
 	}
+}
+
+/** `runs` cold loads of main.js (until the bridge listens), each in a fresh light process. */
+export function measurePluginLoad(runs: number, mainJs = resolve("main.js")): Promise<PluginLoad> {
+	return withScratch(async (vaultPath, home) => {
+		const samples: PluginLoadSample[] = [];
+		const build = { name: "current", mainJs };
+		for (let run = 0; run < runs; run++)
+			samples.push(await loadOnce(build, vaultPath, home, { untilListening: true, nodeFlags: [] }));
+		return summarizeLoads(samples);
+	});
+}
+
+/**
+ * `samplesEach` cold loads of each build (require + onload), in turns: current, baseline, baseline, current, … so
+ * that drift on a shared machine falls on both; a warm-up pair first (the file cache) is not counted.
+ */
+export function comparePluginLoad(
+	current: PluginBuild,
+	baseline: PluginBuild,
+	samplesEach: number,
+	nodeFlags: (build: PluginBuild, sample: number) => readonly string[] = () => [],
+): Promise<PluginLoadComparison> {
+	return withScratch(async (vaultPath, home) => {
+		const load = (build: PluginBuild, sample: number): Promise<PluginLoadSample> =>
+			loadOnce(build, vaultPath, home, { untilListening: false, nodeFlags: nodeFlags(build, sample) });
+		await load(current, -1);
+		await load(baseline, -1);
+		const samples = { current: [] as PluginLoadSample[], baseline: [] as PluginLoadSample[] };
+		for (let sample = 0; sample < samplesEach; sample++) {
+			const order = sample % 2 === 0 ? (["current", "baseline"] as const) : (["baseline", "current"] as const);
+			for (const side of order) samples[side].push(await load(side === "current" ? current : baseline, sample));
+		}
+		const currentLoad = summarizeLoads(samples.current);
+		const baselineLoad = summarizeLoads(samples.baseline);
+		return {
+			samplesEach,
+			current: { ...current, load: currentLoad },
+			baseline: { ...baseline, load: baselineLoad },
+			loadCpuRatio: round(currentLoad.loadCpuMs.median / baselineLoad.loadCpuMs.median),
+			requireCpuRatio: round(currentLoad.requireCpuMs.median / baselineLoad.requireCpuMs.median),
+		};
+	});
 }

@@ -2,7 +2,8 @@
  * Runs a TypeScript benchmark: bundles the entry (and everything it imports, including the built main.js and the
  * hand-written `obsidian` stub it is loaded with) into a temporary .cjs with esbuild, then runs it with
  * `node --expose-gc` from the repository root. The raw `ws` floor (bench/raw-server.ts) is bundled apart into its own
- * small script, whose path the benchmark gets in CCB_BENCH_RAW_SERVER. Usage: node scripts/run-bench.mjs bench/bench.ts [arguments for the benchmark]
+ * small script, whose path the benchmark gets in CCB_BENCH_RAW_SERVER, and so is the light host a plugin-load sample
+ * runs in (bench/plugin-load-host.ts, CCB_BENCH_PLUGIN_HOST). Usage: node scripts/run-bench.mjs bench/bench.ts [arguments for the benchmark]
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -22,6 +23,8 @@ const outDir = mkdtempSync(join(tmpdir(), "ccb-bench-run-"));
 const outfile = join(outDir, "bench.cjs");
 /** The raw floor runs as its own small process: bundled apart, with nothing but `ws`. */
 const rawServerFile = join(outDir, "raw-server.cjs");
+/** The light host a plugin-load sample runs in (bench/plugin-load-host.ts): the obsidian stand-in and nothing else. */
+const pluginHostFile = join(outDir, "plugin-load-host.cjs");
 const cleanUp = () => rmSync(outDir, { recursive: true, force: true });
 
 // As in esbuild.config.mjs: ws must not look for its optional native add-ons.
@@ -38,6 +41,16 @@ try {
 		minify: true,
 		logLevel: "warning",
 		define: wsDefines,
+	});
+	await esbuild.build({
+		entryPoints: [join(root, "bench/plugin-load-host.ts")],
+		outfile: pluginHostFile,
+		bundle: true,
+		platform: "node",
+		format: "cjs",
+		target: "es2022",
+		logLevel: "warning",
+		external: ["@codemirror/*", "@lezer/*", "jsdom"],
 	});
 	await esbuild.build({
 		entryPoints: [resolve(entry)],
@@ -60,7 +73,12 @@ try {
 const child = spawn(process.execPath, ["--expose-gc", outfile, ...args], {
 	cwd: root,
 	stdio: "inherit",
-	env: { ...process.env, NODE_PATH: join(root, "node_modules"), CCB_BENCH_RAW_SERVER: rawServerFile },
+	env: {
+		...process.env,
+		NODE_PATH: join(root, "node_modules"),
+		CCB_BENCH_RAW_SERVER: rawServerFile,
+		CCB_BENCH_PLUGIN_HOST: pluginHostFile,
+	},
 });
 const forward = (signal) => child.kill(signal);
 process.on("SIGINT", forward);

@@ -9,8 +9,11 @@ export interface WordRun {
 /** Past this many token edits the texts are too different to compare word by word. */
 const MAX_TOKEN_EDITS = 1_000;
 
-/** Obsidian's Electron and Node (16 and later) both have it. */
-const segmenter = new Intl.Segmenter(undefined, { granularity: "word" });
+/**
+ * Obsidian's Electron and Node (16 and later) both have it. Made on the first comparison, not when the module loads:
+ * a word segmenter loads ICU's break rules, tens of milliseconds of plugin load (issue 31's profile).
+ */
+let segmenter: Intl.Segmenter | undefined;
 const SPACES = /^[^\S\r\n]+$/;
 
 /**
@@ -21,6 +24,7 @@ const SPACES = /^[^\S\r\n]+$/;
  * Japanese, Thai) are cut into words too. Joining the tokens gives the text back.
  */
 export function wordTokens(text: string): string[] {
+	segmenter ??= new Intl.Segmenter(undefined, { granularity: "word" });
 	const parts = Array.from(segmenter.segment(text), (part) => part.segment);
 	const tokens: string[] = [];
 	for (const part of parts) {

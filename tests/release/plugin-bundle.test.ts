@@ -17,9 +17,15 @@ const ROOT = resolve(__dirname, "../..");
  * gave way to a unified diff over the review's line comparison (src/shared/unified-patch.ts): 394,948 bytes measured; the review bar saying who proposes in words, 395,188; issue 30's turn on journal records, 395,555.
  * Issue 30's images and plan approval (the vault's images read through the privacy boundary for the panel): 395,595;
  * its inline edit's command, context menu entry and editor extension registered at load (the rest loads on first
- * use): 395,930. Issue 31 then takes plugin load back down by loading views' code when they first open.
+ * use): 395,930. Issue 31 then took plugin load back down by loading views' code when they first open: the code run
+ * at load went from 231 KB of modules to 106 KB, but main.js itself cannot shrink that way (it is one file), and each
+ * module initialised on first use carries esbuild's small wrapper: the review's and the activity view's types in their
+ * own modules and their lazy wrappers, 396,515 bytes. What sets the compile part of require(main.js) is still its size.
+ * Issue 31's heavy-vault layout in the code the plugin shares with the stdio server (link resolution answered at once for
+ * a whole-path link, search scanning the rarest word, a privacy decision kept while the note list stays) and the journal
+ * sealed in place with compaction by record heads: 400,299.
  */
-const MAIN_JS_BUDGET_BYTES = 395_950;
+const MAIN_JS_BUDGET_BYTES = 400_300;
 
 /**
  * What the agent panel (issue 18, a new feature after the redesign) may add on top: its engine, tool gate, view and
@@ -33,8 +39,11 @@ const MAIN_JS_BUDGET_BYTES = 395_950;
  * Issue 30's rewind and fork (Rewind here with its question in words, the journal's putting back of a turn's notes
  * counted here as the panel's, Fork from here, the CLI's record read for the message before another): 135,327 bytes with issue 28's words.
  * Issue 30's images and plan approval on top (the image tray and its refusals, images checked by signature, the plan card and its editor, the plan folder): 149,120 bytes; the text-only session the inline edit starts through the same engine (no tools, no MCP server, its own system prompt): 149,602.
+ * Issue 31's panel view initialised when Obsidian first makes the panel (its type in its own module, the view's modules
+ * wrapped by esbuild for that): 150,165. A rewound message's images back in the box, and the rewind kept on the device
+ * until a message goes on (resumed from there later): 152,510.
  */
-const AGENT_PANEL_BUDGET_BYTES = 149_650;
+const AGENT_PANEL_BUDGET_BYTES = 152_550;
 
 /**
  * The agent panel's modules: its engine and gate (`src/agent/`), its view (`src/obsidian/agent/`), its wiring, and
@@ -57,9 +66,10 @@ const isAgentPanelModule = (input: string): boolean =>
  * What issue 30's inline edit (a new feature: "Edit with Claude" in the editor, its suggestions, panel and decisions,
  * the prompt and reply reading, the streaming diff, the service over the bridge) may add: measured at 21.5 KB when it
  * landed. It runs the panel's engine (counted above) with no tools; its service loads with the engine's module on
- * first use.
+ * first use. Every change reachable from the keyboard (Alt+Down/Up, the focus going on after a decision) and its
+ * controller initialised when the first editor opens (issue 31): 23,147.
  */
-const INLINE_EDIT_BUDGET_BYTES = 22_000;
+const INLINE_EDIT_BUDGET_BYTES = 23_200;
 
 const isInlineEditModule = (input: string): boolean =>
 	input.startsWith("src/agent/inline-edit/") ||

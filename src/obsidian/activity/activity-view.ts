@@ -9,7 +9,9 @@ import { ActivityDetails, type ActivitySource } from "./activity-details";
 import { activityRows, conversationsOf, rowKey, type ActivityRow, type Conversation } from "./activity-rows";
 import { automaticLabel, entryWords, outcomeWords, PLACES, surfaceWords } from "./activity-words";
 
-export const ACTIVITY_VIEW_TYPE = "claude-code-bridge-activity";
+import { ACTIVITY_VIEW_TYPE } from "./activity-view-type";
+
+export { ACTIVITY_VIEW_TYPE };
 
 /** Each row's height in pixels (styles.css gives rows this height), so the list knows which rows are in view. */
 export const ACTIVITY_ROW_HEIGHT = 28;

@@ -16,7 +16,9 @@ import type { PanelVault } from "./panel-vault";
 import { PastSessionsList } from "./past-sessions-list";
 import { imagesNotKeptWords, RewindConfirm, rewoundWords } from "./rewind-confirm";
 
-export const AGENT_VIEW_TYPE = "claude-code-agent";
+import { AGENT_VIEW_TYPE } from "./agent-view-type";
+
+export { AGENT_VIEW_TYPE };
 
 /** A fork's tab is named after the conversation it was forked from. */
 const FORK = "Fork: ";

@@ -43,7 +43,10 @@ export interface InlineEditHost {
 	controllers: Set<InlineEditController>;
 }
 
-export const PASSAGE_TOO_LONG = `This passage is too long for an inline edit (more than ${MAX_PASSAGE_CHARS.toLocaleString("en-US")} characters): select less, or ask in the Claude Code panel.`;
+/** Said when it happens, not built when the module loads: number formatting loads ICU's data (issue 31's profile). */
+export function passageTooLong(): string {
+	return `This passage is too long for an inline edit (more than ${MAX_PASSAGE_CHARS.toLocaleString("en-US")} characters): select less, or ask in the Claude Code panel.`;
+}
 const STOPPED = "Stopped: Claude's unfinished proposal was set aside. Ask again, or close.";
 const INSTRUCTION_IN_JOURNAL = 100;
 
@@ -121,7 +124,7 @@ export class InlineEditController implements PluginValue {
 		this.requests = 0;
 		const effects: StateEffect<unknown>[] = [openInlineEdit.of(target)];
 		if (target.to - target.from > MAX_PASSAGE_CHARS)
-			effects.push(setInlineEditPhase.of({ kind: "said", message: PASSAGE_TOO_LONG, final: true }));
+			effects.push(setInlineEditPhase.of({ kind: "said", message: passageTooLong(), final: true }));
 		this.view.dispatch({ effects });
 		this.panel.focus();
 		void this.prepare(note);

@@ -1,7 +1,16 @@
 import { Prec, type Extension } from "@codemirror/state";
 import { ViewPlugin, WidgetType, keymap, type EditorView } from "@codemirror/view";
-import { InlineEditController, type InlineEditHost } from "./inline-edit-controller";
+import type { InlineEditController, InlineEditHost } from "./inline-edit-controller";
 import { inlineEditDecorationsWith, inlineEditField } from "./inline-edit-state";
+
+/**
+ * The controller's module (the prompt, the proposal's suggestions and comparison, the panel), initialised when the
+ * first editor opens, not with main.js (issue 31). CodeMirror makes a view plugin at once, so this is a synchronous
+ * require and not an `import()`: esbuild keeps the module wrapped in main.js until this first call.
+ */
+function controllerModule(): typeof import("./inline-edit-controller") {
+	return require("./inline-edit-controller") as typeof import("./inline-edit-controller");
+}
 
 /**
  * The inline edit's editor extension, registered once with `registerEditorExtension`, so every editor (split panes,
@@ -10,7 +19,7 @@ import { inlineEditDecorationsWith, inlineEditField } from "./inline-edit-state"
  * open, and Alt+↓/↑ move between its changes, ahead of Obsidian's own use of those keys in the editor.
  */
 export function inlineEditExtension(host: InlineEditHost): Extension {
-	const controller = ViewPlugin.define((view) => new InlineEditController(view, host));
+	const controller = ViewPlugin.define((view) => new (controllerModule().InlineEditController)(view, host));
 	return [
 		inlineEditField,
 		inlineEditDecorationsWith(new PanelWidget(controller)),

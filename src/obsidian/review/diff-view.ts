@@ -13,7 +13,9 @@ import type { AcceptOutcome, PendingReview } from "../../review/edit-proposal";
 import { sameText } from "../editor/line-endings";
 import { ReviewPanel, type ReviewVerdict } from "./review-panel";
 
-export const DIFF_VIEW_TYPE = "claude-code-diff";
+import { DIFF_VIEW_TYPE } from "./review-view-type";
+
+export { DIFF_VIEW_TYPE };
 
 /** Where the view's decisions go (the review manager of the bridge that opened it). */
 export interface DiffReviewActions {

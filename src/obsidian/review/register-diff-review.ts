@@ -1,5 +1,20 @@
-import type { Plugin, Workspace } from "obsidian";
-import { DIFF_VIEW_TYPE, DiffReviewView } from "./diff-view";
+import { ItemView, type Plugin, type View, type Workspace } from "obsidian";
+import type { DiffReviewView } from "./diff-view";
+import { DIFF_VIEW_TYPE } from "./review-view-type";
+
+/**
+ * The review view's module (the suggestions, their comparison and rendering), initialised when Obsidian first makes a
+ * review view, not with main.js (issue 31). Obsidian's view creator answers at once, so this is a synchronous require
+ * and not an `import()`: esbuild keeps the module wrapped in main.js until this first call.
+ */
+function reviewViewModule(): typeof import("./diff-view") {
+	return require("./diff-view") as typeof import("./diff-view");
+}
+
+/** A review view, told by its type: none exists before its module is loaded, so the class is not needed to tell. */
+function isReviewView(view: View): view is DiffReviewView {
+	return view.getViewType() === DIFF_VIEW_TYPE;
+}
 
 /**
  * Registers the review view type (once, in `onload`), its Accept and Reject commands (for the focused review;
@@ -13,9 +28,7 @@ export function registerDiffReviewView(plugin: Plugin): void {
 		workspace
 			.getLeavesOfType(DIFF_VIEW_TYPE)
 			.map((leaf) => leaf.view)
-			.filter(
-				(view): view is DiffReviewView => view instanceof DiffReviewView && view.pendingReview !== undefined,
-			);
+			.filter((view): view is DiffReviewView => isReviewView(view) && view.pendingReview !== undefined);
 	const count = plugin.addStatusBarItem();
 	count.addClass("ccb-review-count");
 	count.setAttribute("aria-label", "Open the oldest review waiting for your decision");
@@ -32,13 +45,13 @@ export function registerDiffReviewView(plugin: Plugin): void {
 		if (oldest) void workspace.revealLeaf(oldest.leaf);
 	});
 	plugin.registerView(DIFF_VIEW_TYPE, (leaf) => {
-		const view = new DiffReviewView(leaf);
+		const view = new (reviewViewModule().DiffReviewView)(leaf);
 		view.onPendingChange = showCount;
 		return view;
 	});
 	const focusedReview = (checking: boolean, act: (view: DiffReviewView) => void): boolean => {
-		const view = workspace.getActiveViewOfType(DiffReviewView);
-		if (!view?.pendingReview) return false;
+		const view = workspace.getActiveViewOfType(ItemView);
+		if (!view || !isReviewView(view) || !view.pendingReview) return false;
 		if (!checking) act(view);
 		return true;
 	};
@@ -54,7 +67,7 @@ export function registerDiffReviewView(plugin: Plugin): void {
 	});
 	workspace.onLayoutReady(() => {
 		for (const leaf of workspace.getLeavesOfType(DIFF_VIEW_TYPE)) {
-			if (!(leaf.view instanceof DiffReviewView) || leaf.view.pendingReview === undefined) leaf.detach();
+			if (!isReviewView(leaf.view) || leaf.view.pendingReview === undefined) leaf.detach();
 		}
 		showCount();
 	});
@@ -67,7 +80,7 @@ export function registerDiffReviewView(plugin: Plugin): void {
 export function revealReviewOf(workspace: Workspace, notePath: string): boolean {
 	const waiting = workspace
 		.getLeavesOfType(DIFF_VIEW_TYPE)
-		.filter((leaf) => leaf.view instanceof DiffReviewView && leaf.view.pendingReview?.note.relative === notePath)
+		.filter((leaf) => isReviewView(leaf.view) && leaf.view.pendingReview?.note.relative === notePath)
 		.sort(
 			(a, b) =>
 				((b.view as DiffReviewView).pendingReview?.id ?? 0) -

@@ -1,5 +1,5 @@
 import { BrowserWindows } from "../harness/cm6-dom";
-import { PASSAGE_TOO_LONG } from "../../../src/obsidian/editor/inline-edit-controller";
+import { passageTooLong } from "../../../src/obsidian/editor/inline-edit-controller";
 import { notices } from "../../__mocks__/obsidian";
 import { pollUntil } from "../../helpers/wait-until";
 import { COMMAND, InlineEditWorld, settle, type NoteEditor } from "./inline-edit-world";
@@ -210,7 +210,7 @@ describe("an inline edit in the editor", () => {
 		note.cm.dispatch({ selection: { anchor: 0, head: 60_000 } });
 		world.plugin.runCommand(COMMAND);
 		await settle();
-		expect(note.status).toBe(PASSAGE_TOO_LONG);
+		expect(note.status).toBe(passageTooLong());
 		expect(world.service.sessions).toHaveLength(1);
 	});
 
