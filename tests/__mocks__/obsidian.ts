@@ -1414,7 +1414,7 @@ export class Setting {
 export class TAbstractFile {
 	constructor(readonly path: string) {}
 	get name(): string {
-		return this.path.split("/").pop() ?? "";
+		return this.path.slice(this.path.lastIndexOf("/") + 1);
 	}
 }
 
