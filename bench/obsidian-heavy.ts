@@ -20,6 +20,7 @@ import { mkdirSync, readFileSync, readdirSync, writeFileSync, existsSync } from 
 import { createRequire } from "node:module";
 import { loadavg } from "node:os";
 import { join, relative, sep } from "node:path";
+import { PerformanceObserver } from "node:perf_hooks";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Plugin, PluginManifest } from "../tests/__mocks__/obsidian";
@@ -35,6 +36,25 @@ const INDEX_BATCH = 200;
 /** The longest main-thread task allowed anywhere (issue 31). */
 export const MAIN_THREAD_TASK_MS = 50;
 
+/**
+ * Budgets (ms) at 10k and 100k notes. Where issue 31 sets a goal for the same measure with Obsidian closed (the
+ * folder index over stdio), the plugin is held to it too: a user should not wait longer because Obsidian is open.
+ * read_note and outline have none there: one note's work plus a pass over the note list per call (the index's
+ * refresh, the visible notes), about 0.2 µs a note in the profile, so 20 / 100 ms leave room for a loaded machine.
+ */
+const BUDGETS: Record<10_000 | 100_000, Record<string, number>> = {
+	10_000: { linksAll: 500, linksPage: 100, tagsFirst: 300, rareFirst: 600, rareWarm: 33, common: 40, note: 20 },
+	100_000: {
+		linksAll: 5000,
+		linksPage: 1000,
+		tagsFirst: 3000,
+		rareFirst: 3000,
+		rareWarm: 100,
+		common: 200,
+		note: 100,
+	},
+};
+
 /** One measured figure, with its budget when it has one. */
 export interface HeavyRow {
 	name: string;
@@ -42,6 +62,8 @@ export interface HeavyRow {
 	unit: string;
 	/** The budget (at most this); undefined for a figure shown without one. */
 	budget?: number;
+	/** Why a budget is missed, from the profile (set when it is). */
+	missed?: string;
 	note: string;
 }
 
@@ -60,21 +82,63 @@ interface ChildArguments {
 	folder: string;
 }
 
-/** The longest gap between two ticks of a 1 ms interval while `action` runs. */
+interface Gap {
+	start: number;
+	ms: number;
+	/** CPU time of the process (every thread) during the gap: far below `ms`, the OS ran something else meanwhile. */
+	cpuMs?: number;
+}
+
+/** Garbage collection pauses of this process, as `perf_hooks` reports them. */
+const gcPauses: Gap[] = [];
+
+function watchGarbageCollection(): void {
+	new PerformanceObserver((list) => {
+		for (const entry of list.getEntries()) gcPauses.push({ start: entry.startTime, ms: entry.duration });
+	}).observe({ entryTypes: ["gc"] });
+}
+
+/** How many gaps reached the limit, and how many had a garbage collection pause in them (the stand-in's heap is large). */
+function describeGaps(gaps: readonly Gap[]): string {
+	if (gaps.length === 0) return `no task of ${MAIN_THREAD_TASK_MS} ms or more`;
+	let gcMs = 0;
+	let withGc = 0;
+	for (const gap of gaps) {
+		const inside = gcPauses.filter((pause) => pause.start >= gap.start && pause.start < gap.start + gap.ms);
+		const longest = Math.max(0, ...inside.map((pause) => pause.ms));
+		if (longest > 0) withGc++;
+		gcMs = Math.max(gcMs, longest);
+	}
+	const busy = Math.max(...gaps.map((gap) => gap.cpuMs ?? gap.ms));
+	const busyOver = gaps.filter((gap) => (gap.cpuMs ?? gap.ms) >= MAIN_THREAD_TASK_MS).length;
+	return `${gaps.length} tasks of ${MAIN_THREAD_TASK_MS} ms or more by the clock, ${busyOver} by the process's CPU time in them (the most ${round(busy, 1)} ms: the rest of such a gap the OS ran other work); ${withGc} with a garbage collection pause in it (the longest pause ${round(gcMs, 1)} ms)`;
+}
+
+/** The longest gap between two ticks of a 1 ms interval while it runs, and the gaps that reached the limit. */
 class TaskWatch {
 	private last = performance.now();
+	private lastCpu = process.cpuUsage();
 	longest = 0;
+	/** The longest gap counted by the process's CPU time in it (at most its wall time): what a busy machine does not stretch. */
+	longestBusy = 0;
+	readonly over: Gap[] = [];
 	private readonly ticker: ReturnType<typeof setInterval>;
 	constructor() {
-		this.ticker = setInterval(() => {
-			const now = performance.now();
-			this.longest = Math.max(this.longest, now - this.last);
-			this.last = now;
-		}, 1);
+		this.ticker = setInterval(() => this.tick(performance.now()), 1);
+	}
+	private tick(now: number): void {
+		const gap = now - this.last;
+		const cpu = process.cpuUsage(this.lastCpu);
+		const cpuMs = Math.min(gap, (cpu.user + cpu.system) / 1000);
+		this.longest = Math.max(this.longest, gap);
+		this.longestBusy = Math.max(this.longestBusy, cpuMs);
+		if (gap >= MAIN_THREAD_TASK_MS) this.over.push({ start: this.last, ms: gap, cpuMs });
+		this.last = now;
+		this.lastCpu = process.cpuUsage();
 	}
 	stop(): number {
 		clearInterval(this.ticker);
-		this.longest = Math.max(this.longest, performance.now() - this.last);
+		this.tick(performance.now());
 		return round(this.longest, 1);
 	}
 }
@@ -158,6 +222,7 @@ async function stopPlugin(running: RunningPlugin): Promise<void> {
 interface TimedCall {
 	ms: number;
 	longestTaskMs: number;
+	over: Gap[];
 	text: string;
 }
 
@@ -169,7 +234,7 @@ async function callTool(client: Client, name: string, args: Record<string, unkno
 	const longestTaskMs = watch.stop();
 	const text = result.content.map((block) => block.text).join("\n");
 	if (result.isError) throw new Error(`${name} ${JSON.stringify(args)}: ${text}`);
-	return { ms: round(ms, 1), longestTaskMs, text };
+	return { ms: round(ms, 1), longestTaskMs, over: watch.over, text };
 }
 
 function cursorOf(text: string): string | undefined {
@@ -226,8 +291,11 @@ export async function obsidianHeavyChild(argument: string): Promise<void> {
 	fillVault(app, readVault(root));
 	const gc = (globalThis as { gc?: () => void }).gc;
 	gc?.();
+	watchGarbageCollection();
 
 	const rows: HeavyRow[] = [];
+	const budget = (key: string): number | undefined =>
+		notes === 10_000 || notes === 100_000 ? BUDGETS[notes][key] : undefined;
 	const scale = `${notes / 1000}k notes`;
 	const add = (name: string, value: number, note: string, budget?: number): void => {
 		rows.push({ name: `${name}, ${scale}`, value, unit: "ms", note, ...(budget === undefined ? {} : { budget }) });
@@ -268,20 +336,24 @@ export async function obsidianHeavyChild(argument: string): Promise<void> {
 	add(
 		"plugin start: load → layout ready → the vault tools listen (Obsidian's cache still empty)",
 		round(startMs, 1),
-		`longest main-thread task ${startTask} ms`,
+		`longest main-thread task ${startTask} ms (it includes evaluating main.js's runtime module at layout ready); ${describeGaps(startWatch.over)}`,
 	);
 	add(
 		"longest main-thread task while Obsidian indexes every note (the plugin running)",
 		indexTask,
-		`${batches} batches of ${INDEX_BATCH} notes handed over by the stand-in in ${round(indexMs / 1000, 1)} s; the plugin's own share: its \`changed\` listener took ${round(listenerTotal / 1000, 2)} s in all, at most ${round(listenerLongest, 2)} ms for one note and ${round(batchLongest, 1)} ms in one batch`,
+		`${batches} batches of ${INDEX_BATCH} notes handed over by the stand-in in ${round(indexMs / 1000, 1)} s; the plugin's own share: its \`changed\` listener took ${round(listenerTotal / 1000, 2)} s in all, at most ${round(listenerLongest, 2)} ms for one note and ${round(batchLongest, 1)} ms in one batch; ${describeGaps(indexWatch.over)}`,
 		MAIN_THREAD_TASK_MS,
 	);
 
 	// 2. The tools, through the running plugin.
 	const client = first.client;
 	const tasks: number[] = [];
-	const keep = <T extends { longestTaskMs: number }>(calls: T[]): T[] => {
-		for (const call of calls) tasks.push(call.longestTaskMs);
+	const gaps: Gap[] = [];
+	const keep = <T extends { longestTaskMs: number; over: Gap[] }>(calls: T[]): T[] => {
+		for (const call of calls) {
+			tasks.push(call.longestTaskMs);
+			gaps.push(...call.over);
+		}
 		return calls;
 	};
 	const backlinks = await allPages(client, "links", { path: HUB, direction: "in" });
@@ -294,6 +366,7 @@ export async function obsidianHeavyChild(argument: string): Promise<void> {
 		"links in, hub with 200 backlinks: first call",
 		backlinks.first.ms,
 		`longest task ${backlinks.first.longestTaskMs} ms`,
+		budget("linksPage"),
 	);
 	const pageTimes = backlinks.pages.map((page) => page.ms);
 	add(
@@ -303,10 +376,12 @@ export async function obsidianHeavyChild(argument: string): Promise<void> {
 			1,
 		),
 		`slowest page ${Math.max(...pageTimes)} ms; pages after the first: median ${summarize(pageTimes.slice(1)).median} ms`,
+		budget("linksAll"),
 	);
+	add("links in, hub: slowest page", Math.max(...pageTimes), "", budget("linksPage"));
 	const tags = keep(await repeatCall(client, 6, "tags", {}));
 	expect(tags[0]?.text.includes("#heavy") ?? false, "tags lists #heavy");
-	add("tags: first call", tags[0]?.ms ?? 0, `longest task ${tags[0]?.longestTaskMs} ms`);
+	add("tags: first call", tags[0]?.ms ?? 0, `longest task ${tags[0]?.longestTaskMs} ms`, budget("tagsFirst"));
 	add("tags: warm, median of 5", summarize(tags.slice(1).map((call) => call.ms)).median, "");
 	const rare = keep(await repeatCall(client, 11, "search", { query: RARE_PHRASE }));
 	expect(rare[0]?.text.includes("total 3 matches") ?? false, `rare phrase: ${rare[0]?.text.slice(0, 200)}`);
@@ -314,13 +389,20 @@ export async function obsidianHeavyChild(argument: string): Promise<void> {
 		"search, rare phrase: first call",
 		rare[0]?.ms ?? 0,
 		`reads every note's text; longest task ${rare[0]?.longestTaskMs} ms`,
+		budget("rareFirst"),
 	);
-	add("search, rare phrase: warm, median of 10", summarize(rare.slice(1).map((call) => call.ms)).median, "");
+	add(
+		"search, rare phrase: warm, median of 10",
+		summarize(rare.slice(1).map((call) => call.ms)).median,
+		"",
+		budget("rareWarm"),
+	);
 	const common = keep(await repeatCall(client, 30, "search", { query: COMMON_WORDS }));
 	add(
 		"search, common words (a line in every note): 30 calls, median",
 		summarize(common.map((call) => call.ms)).median,
 		`max ${summarize(common.map((call) => call.ms)).max} ms`,
+		budget("common"),
 	);
 	const secondPage = keep([
 		await callTool(client, "search", { query: COMMON_WORDS, cursor: cursorOf(common[0]?.text ?? "") }),
@@ -333,16 +415,18 @@ export async function obsidianHeavyChild(argument: string): Promise<void> {
 		"read_note of a note: first call / warm median",
 		reads[0]?.ms ?? 0,
 		`warm median ${summarize(reads.slice(1).map((call) => call.ms)).median} ms`,
+		budget("note"),
 	);
 	add(
 		"outline of a note: first call / warm median",
 		outlines[0]?.ms ?? 0,
 		`warm median ${summarize(outlines.slice(1).map((call) => call.ms)).median} ms`,
+		budget("note"),
 	);
 	add(
 		"longest main-thread task while the tools answer (every call above)",
 		round(Math.max(...tasks), 1),
-		`${tasks.length} calls; median of the calls' longest tasks ${summarize(tasks).median} ms`,
+		`${tasks.length} calls; median of the calls' longest tasks ${summarize(tasks).median} ms; ${describeGaps(gaps)}`,
 		MAIN_THREAD_TASK_MS,
 	);
 	await stopPlugin(first);
@@ -352,7 +436,11 @@ export async function obsidianHeavyChild(argument: string): Promise<void> {
 	const again = await startPlugin(loaded.default, app, home);
 	const restartTasks: number[] = [];
 	const restartBacklinks = await allPages(again.client, "links", { path: HUB, direction: "in" });
-	restartTasks.push(...restartBacklinks.pages.map((page) => page.longestTaskMs));
+	const restartGaps: Gap[] = [];
+	for (const call of [...restartBacklinks.pages]) {
+		restartTasks.push(call.longestTaskMs);
+		restartGaps.push(...call.over);
+	}
 	add(
 		"after a restart (cache from disk): links in, hub, first call",
 		restartBacklinks.first.ms,
@@ -360,9 +448,11 @@ export async function obsidianHeavyChild(argument: string): Promise<void> {
 	);
 	const restartTags = await callTool(again.client, "tags", {});
 	restartTasks.push(restartTags.longestTaskMs);
+	restartGaps.push(...restartTags.over);
 	add("after a restart: tags, first call", restartTags.ms, `longest task ${restartTags.longestTaskMs} ms`);
 	const restartRare = await callTool(again.client, "search", { query: RARE_PHRASE });
 	restartTasks.push(restartRare.longestTaskMs);
+	restartGaps.push(...restartRare.over);
 	add(
 		"after a restart: search, rare phrase, first call",
 		restartRare.ms,
@@ -371,7 +461,7 @@ export async function obsidianHeavyChild(argument: string): Promise<void> {
 	add(
 		"after a restart: longest main-thread task while the tools answer",
 		round(Math.max(...restartTasks), 1),
-		`${restartTasks.length} calls`,
+		`${restartTasks.length} calls; ${describeGaps(restartGaps)}`,
 		MAIN_THREAD_TASK_MS,
 	);
 	await stopPlugin(again);
