@@ -81,6 +81,8 @@ export interface NoteStoreListener {
 	parsed?(path: string): void;
 	/** The file list changed (a file created, deleted or renamed). */
 	listChanged?(): void;
+	/** The vault reported the note created or changed (or a reader wrote it): its cache is behind until `changed`. */
+	awaitingIndex?(path: string): void;
 }
 
 export interface ObsidianNoteStoreOptions {
@@ -207,7 +209,9 @@ export class ObsidianNoteStore extends Component {
 
 	/** A reader wrote the note itself (vault.process/create): its cache is behind until `changed`. */
 	markAwaitingIndex(path: string): void {
-		if (isNotePath(path)) this.awaiting.add(path);
+		if (!isNotePath(path)) return;
+		this.awaiting.add(path);
+		for (const listener of this.listeners) listener.awaitingIndex?.(path);
 	}
 
 	/** Vault paths of every Markdown note Obsidian lists, kept until the file list changes. */

@@ -79,6 +79,11 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 	private readonly store: ObsidianNoteStore;
 	/** Each note's facts with their links resolved, kept until the store says the note changed. */
 	private readonly factsCache = new Map<string, CachedFacts>();
+	/**
+	 * The notes `refresh` must look at: every note after the list changed (or at first), else only those the store
+	 * said changed or await indexing since, and those whose read failed (tried again at the next call).
+	 */
+	private unchecked: Set<string> | "every note" = "every note";
 
 	readonly pace: WorkPace | undefined;
 
@@ -91,7 +96,16 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 
 	override onload(): void {
 		if (!this.options.store) this.addChild(this.store);
-		this.register(this.store.listen({ noteChanged: (path) => void this.factsCache.delete(path) }));
+		this.register(
+			this.store.listen({
+				noteChanged: (path) => {
+					this.factsCache.delete(path);
+					this.check(path);
+				},
+				awaitingIndex: (path) => this.check(path),
+				listChanged: () => (this.unchecked = "every note"),
+			}),
+		);
 	}
 
 	/**
@@ -101,18 +115,27 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 	async refresh(): Promise<void> {
 		const { vault, metadataCache } = this.options;
 		const slices = new WorkSlices(this.pace);
+		const unchecked = this.unchecked;
+		this.unchecked = new Set();
+		const files =
+			unchecked === "every note"
+				? vault.getMarkdownFiles()
+				: [...unchecked].flatMap((path) => this.store.noteFile(path) ?? []);
 		let reads: Promise<void>[] = [];
-		for (const file of vault.getMarkdownFiles()) {
+		for (const file of files) {
 			const cache = metadataCache.getFileCache(file);
 			if (!cache || this.store.isAwaitingIndex(file.path)) {
 				reads.push(
 					vault.read(file).then(
 						(text) => this.store.keepRead(file.path, undefined, text),
-						() => this.store.dropRead(file.path),
+						() => {
+							this.store.dropRead(file.path);
+							this.check(file.path);
+						},
 					),
 				);
 			} else if (cache.frontmatterPosition && this.store.indexedReading(file.path)?.cache !== cache) {
-				reads.push(this.store.readIndexedText(file, cache).catch(() => undefined));
+				reads.push(this.store.readIndexedText(file, cache).catch(() => this.check(file.path)));
 			}
 			if (reads.length >= READS_AT_ONCE) {
 				await Promise.all(reads);
@@ -121,6 +144,11 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 			if (slices.due()) await slices.next();
 		}
 		await Promise.all(reads);
+	}
+
+	/** The next refresh looks at this note. */
+	private check(path: string): void {
+		if (this.unchecked !== "every note") this.unchecked.add(path);
 	}
 
 	notePaths(): readonly string[] {

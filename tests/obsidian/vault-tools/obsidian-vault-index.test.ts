@@ -49,6 +49,21 @@ describe("ObsidianVaultIndex over the fake app", () => {
 		expect(index.facts("Target.md")?.blockIds).toEqual([]);
 	});
 
+	it("looks again only at the notes that changed since the last refresh, and reads one changed on disk", async () => {
+		const list = jest.spyOn(app.vault, "getMarkdownFiles");
+		await index.refresh();
+		expect(list).not.toHaveBeenCalled();
+		app.vault.writeExternally("Target.md", "# Changed on disk\n");
+		await index.refresh();
+		expect(list).not.toHaveBeenCalled();
+		// Obsidian has not parsed it yet: the facts come from the text the refresh read.
+		expect(index.facts("Target.md")?.headings.map((heading) => heading.text)).toEqual(["Changed on disk"]);
+		app.vault.writeExternally("New.md", "# New\n");
+		await index.refresh();
+		expect(list).toHaveBeenCalledTimes(1);
+		expect(index.facts("New.md")?.headings.map((heading) => heading.text)).toEqual(["New"]);
+	});
+
 	it("forgets a deleted note at once", async () => {
 		await app.fileManager.trashFile(app.vault.getFileByPath("Target.md") as never);
 		await index.refresh();
