@@ -84,6 +84,10 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 	 * said changed or await indexing since, and those whose read failed (tried again at the next call).
 	 */
 	private unchecked: Set<string> | "every note" = "every note";
+	/** Counts what the store said changed (a note, the list): a kept answer made before a change is not used. */
+	private changes = 0;
+	/** The last backlinks found (a tool's pages ask for the same note's again), with the count they were made at. */
+	private lastBacklinks: { path: string; changes: number; found: readonly Backlink[] } | undefined;
 
 	readonly pace: WorkPace | undefined;
 
@@ -99,11 +103,18 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 		this.register(
 			this.store.listen({
 				noteChanged: (path) => {
+					this.changes++;
 					this.factsCache.delete(path);
 					this.check(path);
 				},
-				awaitingIndex: (path) => this.check(path),
-				listChanged: () => (this.unchecked = "every note"),
+				awaitingIndex: (path) => {
+					this.changes++;
+					this.check(path);
+				},
+				listChanged: () => {
+					this.changes++;
+					this.unchecked = "every note";
+				},
 			}),
 		);
 	}
@@ -222,9 +233,13 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 	/**
 	 * The notes `resolvedLinks` says link to `path`, the notes read from their text, and the notes with a link in a
 	 * property that leads to it (older Obsidian versions leave those out of `resolvedLinks`); their links that lead
-	 * to `path`. Looks through every note in slices.
+	 * to `path`. Looks through every note in slices; the answer is kept until the store reports a change (the
+	 * pages of a tool's answer ask for the same note's again).
 	 */
 	async backlinks(path: string): Promise<Backlink[]> {
+		const last = this.lastBacklinks;
+		if (last?.path === path && last.changes === this.changes) return [...last.found];
+		const changes = this.changes;
 		const slices = new WorkSlices(this.pace);
 		const candidates = new Set<string>(this.store.readPaths());
 		const { resolvedLinks } = this.options.metadataCache;
@@ -246,7 +261,9 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 				if (link.target === path) backlinks.push({ source, link });
 			if (slices.due()) await slices.next();
 		}
-		return backlinks;
+		// Kept only when nothing changed while it was looked for (the slices let other work in).
+		if (changes === this.changes) this.lastBacklinks = { path, changes, found: backlinks };
+		return [...backlinks];
 	}
 
 	async writeText(path: string, text: string, expected: string): Promise<void> {

@@ -147,6 +147,22 @@ describe("ObsidianVaultIndex with a pace (the plugin's)", () => {
 		plain.unload();
 	});
 
+	it("keeps the backlinks it found for the next page, until the store reports a change", async () => {
+		const app = await createIndexedApp(notes);
+		const index = await indexOver(app);
+		const first = await index.backlinks("Hub.md");
+		const facts = jest.spyOn(index, "facts");
+		expect(await index.backlinks("Hub.md")).toEqual(first);
+		expect(facts).not.toHaveBeenCalled();
+		app.vault.writeExternally("Area/Note 1.md", "# Note 1\n\n[[Hub]] now\n");
+		await app.metadataCache.parsePending();
+		await index.refresh();
+		const after = await index.backlinks("Hub.md");
+		expect(after.length).toBe(first.length + 1);
+		expect(after.some((backlink) => backlink.source === "Area/Note 1.md")).toBe(true);
+		index.unload();
+	});
+
 	it("answers tags and properties without resolving any link", async () => {
 		const app = await createIndexedApp(notes);
 		const index = await indexOver(app);
