@@ -29,6 +29,12 @@ import {
 } from "./report";
 import { measureVaultScale, type VaultScale } from "./vault-scale";
 import type { ObsidianDiagnosticsRow } from "./obsidian-diagnostics";
+import {
+	OBSIDIAN_HEAVY_ROLE,
+	measureObsidianHeavy,
+	obsidianHeavyChild,
+	type ObsidianHeavyFigures,
+} from "./obsidian-heavy";
 import type { Throughput } from "./throughput";
 import { measureWire, type HostCpu, type HostCpuFigures, type ToolCallFigures, type WireFigures } from "./wire";
 import { MISSED_NOTES } from "./missed-notes";
@@ -66,6 +72,8 @@ interface Figures {
 	/** bench/inline-edit-streaming.ts: the editor's work per streamed chunk of an inline edit (issue 30). */
 	inlineEdit: InlineStreamingFigures;
 	inlineEditRows: Row[];
+	/** The vault tools through the plugin in the stand-in, 10k notes (bench/obsidian-heavy.ts; 100k: its own runner). */
+	obsidianHeavy: ObsidianHeavyFigures;
 }
 
 function kib(bytes: number): string {
@@ -318,6 +326,15 @@ function rows(figures: Figures): Row[] {
 			ratio: "—",
 			target: "—",
 		})),
+		...figures.obsidianHeavy.rows.map((row): Row => ({
+			figure: `Obsidian side: ${row.name} (through the plugin's HTTP endpoint, the fake metadata cache; ${row.note})`,
+			bridge: `${row.value} ${row.unit}`,
+			raw: "—",
+			ratio: "—",
+			target: row.budget === undefined ? "—" : `≤ ${row.budget} ${row.unit}`,
+			...(row.budget === undefined ? {} : { met: row.value <= row.budget }),
+			...(row.budget === undefined || row.value <= row.budget ? {} : { note: row.missed ?? "" }),
+		})),
 		...pluginLoadRows(pluginLoad, figures.pluginLoadComparison, figures.pluginLoadComparison.loadAverage),
 		{
 			figure: "main.js size (production build)",
@@ -422,6 +439,10 @@ async function runBenchmarks(options: Options): Promise<void> {
 		met: inlineModule.meetsStreamingGoal(row),
 		note: MISSED_NOTES.inlineEditStreaming,
 	}));
+	const obsidianHeavy = await step(
+		"vault tools through the plugin, 10k notes (the Obsidian stand-in, a process of its own)",
+		() => measureObsidianHeavy(options.quick ? 2000 : 10_000),
+	);
 	const figures: Figures = {
 		wire,
 		vaults,
@@ -433,6 +454,7 @@ async function runBenchmarks(options: Options): Promise<void> {
 		journal,
 		inlineEdit,
 		inlineEditRows,
+		obsidianHeavy,
 	};
 	const table = rows(figures);
 	const warm = wire.warmUp;
@@ -456,6 +478,8 @@ async function runBenchmarks(options: Options): Promise<void> {
 }
 
 function main(): Promise<void> {
+	const [role, argument = ""] = process.argv.slice(2);
+	if (role === OBSIDIAN_HEAVY_ROLE) return obsidianHeavyChild(argument);
 	return runBenchmarks(readOptions(process.argv.slice(2)));
 }
 

@@ -1,6 +1,6 @@
 /**
  * bench/results.json and bench/README.md as several runners write them: `npm run bench` writes the file whole, and
- * a runner with figures of its own (bench/vault-tools-heavy.ts) keeps them under a key of their own, which the full
+ * a runner with figures of its own (bench/vault-tools-heavy.ts, bench/obsidian-heavy-run.ts) keeps them under a key of their own, which the full
  * bench carries over when it writes the file again.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -10,7 +10,7 @@ export const RESULTS_FILE = join("bench", "results.json");
 export const README_FILE = join("bench", "README.md");
 
 /** The keys other runners keep in results.json, carried over by `npm run bench`. */
-export const RUNNER_KEYS = ["vaultToolsHeavy"] as const;
+export const RUNNER_KEYS = ["vaultToolsHeavy", "obsidianHeavy100k"] as const;
 
 function readResults(file: string): Record<string, unknown> {
 	if (!existsSync(file)) return {};

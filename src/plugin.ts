@@ -144,7 +144,9 @@ export default class ClaudeCodeBridgePlugin extends Plugin {
 			return;
 		}
 		// One note store, on one subscriber to the vault's and the metadata cache's events, for the diagnostics and the vault tools alike.
-		const noteStore = new runtime.ObsidianNoteStore(this.app.vault, this.app.metadataCache);
+		const noteStore = new runtime.ObsidianNoteStore(this.app.vault, this.app.metadataCache, {
+			pace: runtime.windowPace,
+		});
 		const vaultTools = host.settings.vaultTools.enabled
 			? this.createVaultTools(runtime, vaultPath, noteStore)
 			: undefined;

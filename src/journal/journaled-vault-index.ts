@@ -1,5 +1,6 @@
 import type { FrontmatterFact, NoteFacts, TagFact } from "../vault/markdown/note-model";
 import type { Backlink, RenameReport, VaultIndex, WriteOrigin } from "../vault/notes/vault-index";
+import type { WorkPace } from "../vault/notes/notes";
 import type { JournalWriter } from "./journal-writer";
 
 export interface JournaledVaultIndexOptions {
@@ -21,9 +22,11 @@ export class JournaledVaultIndex implements VaultIndex {
 	readonly frontmatterOf?: (path: string) => FrontmatterFact | undefined;
 	readonly searchText?: (path: string) => Buffer | undefined;
 	readonly forEachSearchText?: (paths: readonly string[], each: (position: number, text: Buffer) => void) => void;
+	readonly pace?: WorkPace;
 
 	constructor(private readonly options: JournaledVaultIndexOptions) {
 		const index = options.index;
+		if (index.pace) this.pace = index.pace;
 		if (index.textNow) this.textNow = (path) => index.textNow?.(path);
 		if (index.factsWithoutLinks) this.factsWithoutLinks = (path) => index.factsWithoutLinks?.(path);
 		if (index.tagsOf) this.tagsOf = (path) => index.tagsOf?.(path);

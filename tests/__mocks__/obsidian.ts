@@ -724,6 +724,8 @@ export class Vault extends Events {
 /** The parts of a vault the fake metadata cache reads: its files, their text, and its file events. */
 interface IndexedVault {
 	getFiles(): TFile[];
+	/** Optional: the file at a path, so a few notes parsed need no list of every file (a 100k-note vault). */
+	getFileByPath?(path: string): TFile | null;
 	read(file: TFile): Promise<string>;
 	on(name: string, callback: (...args: never[]) => unknown): EventRef;
 }
@@ -800,10 +802,14 @@ export class MetadataCache extends Events {
 	async parsePending(paths?: readonly string[]): Promise<void> {
 		const { vault, parser } = this;
 		if (!vault || !parser) throw new Error("MetadataCache.parsePending: attach a vault and a parser first");
-		const files = new Map(vault.getFiles().map((file) => [file.path, file]));
+		let files: Map<string, TFile> | undefined;
+		const fileAt = (path: string): TFile | undefined =>
+			vault.getFileByPath
+				? (vault.getFileByPath(path) ?? undefined)
+				: (files ??= new Map(vault.getFiles().map((file) => [file.path, file]))).get(path);
 		for (const path of paths ?? [...this.pending]) {
 			if (!this.pending.delete(path)) continue;
-			const file = files.get(path);
+			const file = fileAt(path);
 			if (!file) continue;
 			const data = await vault.read(file);
 			const cache = parser(data);
@@ -828,22 +834,35 @@ export class MetadataCache extends Events {
 	/**
 	 * obsidian.d.ts: "Get the best match for a linkpath". The rules are those Obsidian's help (Internal links) gives
 	 * and the project's headless resolver (src/vault/notes/link-resolver.ts) follows: case-insensitive;
-	 * `.md` may be left out; a path from the vault root or relative to the source's folder wins, otherwise a file
+	 * `.md` may be left out; a path starting with `./` or `../` leads only to the file it names from the source's
+	 * folder; a path from the vault root or relative to the source's folder wins, otherwise a file
 	 * whose path ends with the link path, the one beside the source first, then the shortest path. Written apart
 	 * from that resolver so the DiagnosticsNotes contract compares two implementations.
 	 */
 	getFirstLinkpathDest(linkpath: string, sourcePath: string): TFile | null {
 		const byName = this.filesByName();
 		if (linkpath === "") return byName.paths.get(sourcePath) ?? null;
-		const wanted = linkpath.toLowerCase().replace(/^\/+/, "");
+		const folder = sourcePath.includes("/")
+			? sourcePath.slice(0, sourcePath.lastIndexOf("/") + 1).toLowerCase()
+			: "";
 		const keys = (file: TFile): string[] => {
 			const lower = file.path.toLowerCase();
 			return lower.endsWith(".md") ? [lower, lower.slice(0, -3)] : [lower];
 		};
+		// A path starting with ./ or ../ is relative to the source's folder (the help's "Relative path to file" link
+		// format writes such paths): only the file it names, if any.
+		if (/^\.\.?\//.test(linkpath)) {
+			const parts: string[] = [];
+			for (const part of `${folder}${linkpath.toLowerCase()}`.split("/")) {
+				if (part === "..") {
+					if (parts.pop() === undefined) return null;
+				} else if (part !== "." && part !== "") parts.push(part);
+			}
+			const path = parts.join("/");
+			return byName.names.get(parts.at(-1) ?? "")?.find((file) => keys(file).includes(path)) ?? null;
+		}
+		const wanted = linkpath.toLowerCase().replace(/^\/+/, "");
 		const files = byName.names.get(wanted.slice(wanted.lastIndexOf("/") + 1)) ?? [];
-		const folder = sourcePath.includes("/")
-			? sourcePath.slice(0, sourcePath.lastIndexOf("/") + 1).toLowerCase()
-			: "";
 		const exact = files.filter((file) => keys(file).includes(wanted));
 		if (exact.length > 0) return exact[0] ?? null;
 		const beside = files.filter((file) => keys(file).includes(folder + wanted));
@@ -1395,7 +1414,7 @@ export class Setting {
 export class TAbstractFile {
 	constructor(readonly path: string) {}
 	get name(): string {
-		return this.path.split("/").pop() ?? "";
+		return this.path.slice(this.path.lastIndexOf("/") + 1);
 	}
 }
 

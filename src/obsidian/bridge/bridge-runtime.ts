@@ -6,4 +6,5 @@
 export { BridgeComponent } from "./bridge-component";
 export { VaultToolsComponent } from "../vault-tools/vault-tools-component";
 export { ObsidianNoteStore } from "../notes/obsidian-note-store";
+export { windowPace } from "../notes/window-pace";
 export { pluginJournal } from "../activity/plugin-journal";

@@ -9,6 +9,8 @@ import type { YamlCodec } from "../../shared/yaml-codec";
 import { frontmatterDetail, type FrontmatterDetail } from "./cache-facts";
 import { LinkResolver } from "../../vault/notes/link-resolver";
 import { obsidianYamlCodec } from "./obsidian-yaml-codec";
+import type { WorkPace } from "../../vault/notes/notes";
+import { WorkSlices } from "../../vault/notes/work-slices";
 
 /** A file as vault and metadata-cache events name it (TAbstractFile / TFile). */
 export interface EventFile {
@@ -53,6 +55,8 @@ export interface IndexedReading {
 	problem: FrontmatterProblem | null;
 	/** What the cache does not say about the frontmatter: key lines, property links and tags; undefined without one. */
 	detail(): FrontmatterDetail | undefined;
+	/** Whether the frontmatter's text has anything like a link (`[[` or `](`): only then can `detail()` have links. */
+	mayLinkInFrontmatter: boolean;
 	/** The tags privacy reads (`noteTags`, the one tag reader, the same a text about to be written is judged by). */
 	tags: readonly string[];
 }
@@ -77,11 +81,19 @@ export interface NoteStoreListener {
 	parsed?(path: string): void;
 	/** The file list changed (a file created, deleted or renamed). */
 	listChanged?(): void;
+	/** The vault reported the note created or changed (or a reader wrote it): its cache is behind until `changed`. */
+	awaitingIndex?(path: string): void;
 }
 
 export interface ObsidianNoteStoreOptions {
 	/** Obsidian's YAML (`obsidianYamlCodec`, the default). */
 	yaml?: YamlCodec;
+	/**
+	 * With a pace (the plugin's `windowPace`), what is read from a parsed note's text (its tags, its frontmatter's
+	 * problem) is read after the `changed` event, in slices, or at once when a reader asks first: Obsidian hands
+	 * over thousands of parsed notes while it indexes a vault, each on the main thread. Without, at the event.
+	 */
+	pace?: WorkPace;
 }
 
 /**
@@ -118,6 +130,10 @@ export class ObsidianNoteStore extends Component {
 	private paths: string[] | undefined;
 	/** Changes of the notes' list the events do not see: notes found on disk before the vault lists them, or gone. */
 	private diskStructureChanges = 0;
+	private readonly pace: WorkPace | undefined;
+	/** Readings whose text is still to be read (with a pace), in the order Obsidian parsed the notes. */
+	private readonly unread = new Map<string, () => void>();
+	private reading = false;
 
 	constructor(
 		readonly vault: NoteStoreVault,
@@ -126,6 +142,7 @@ export class ObsidianNoteStore extends Component {
 	) {
 		super();
 		this.yaml = options.yaml ?? obsidianYamlCodec;
+		this.pace = options.pace;
 	}
 
 	override onload(): void {
@@ -192,7 +209,9 @@ export class ObsidianNoteStore extends Component {
 
 	/** A reader wrote the note itself (vault.process/create): its cache is behind until `changed`. */
 	markAwaitingIndex(path: string): void {
-		if (isNotePath(path)) this.awaiting.add(path);
+		if (!isNotePath(path)) return;
+		this.awaiting.add(path);
+		for (const listener of this.listeners) listener.awaitingIndex?.(path);
 	}
 
 	/** Vault paths of every Markdown note Obsidian lists, kept until the file list changes. */
@@ -298,16 +317,56 @@ export class ObsidianNoteStore extends Component {
 		const head = end === undefined ? undefined : text.split("\n", end + 1).join("\n");
 		let detail: FrontmatterDetail | undefined;
 		let detailRead = head === undefined;
+		let source: string | undefined = text;
+		let tags: readonly string[] = [];
+		let problem: FrontmatterProblem | null = null;
+		const yaml = this.yaml;
+		// Reads the text once, when first asked or in the next slice; the text is not kept after.
+		const read = (): void => {
+			if (source === undefined) return;
+			tags = noteTags(source, yaml);
+			problem = checkFrontmatter(splitLines(source), yaml.parse) ?? null;
+			source = undefined;
+			this.unread.delete(path);
+		};
 		this.readings.set(path, {
 			cache,
-			tags: noteTags(text, this.yaml),
-			problem: checkFrontmatter(splitLines(text), this.yaml.parse) ?? null,
+			get tags() {
+				read();
+				return tags;
+			},
+			get problem() {
+				read();
+				return problem;
+			},
+			mayLinkInFrontmatter: head !== undefined && (head.includes("[[") || head.includes("](")),
 			detail: () => {
 				if (!detailRead && head !== undefined) detail = frontmatterDetail(path, head, cache, this.yaml);
 				detailRead = true;
 				return detail;
 			},
 		});
+		if (!this.pace) return read();
+		this.unread.delete(path);
+		this.unread.set(path, read);
+		this.readUnread(this.pace);
+	}
+
+	/** Reads the texts of the readings not read yet, in slices, until none is left. */
+	private readUnread(pace: WorkPace): void {
+		if (this.reading) return;
+		this.reading = true;
+		void (async () => {
+			// The first slice starts after the event that queued the first note.
+			await pace.yieldToMain();
+			const slices = new WorkSlices(pace);
+			for (const [, read] of this.unread) {
+				read();
+				if (slices.due()) await slices.next();
+			}
+			this.reading = false;
+			if (this.unread.size > 0) this.readUnread(pace);
+		})();
 	}
 
 	/** Reads the texts privacy asked for, `TEXTS_AT_ONCE` at a time, so a whole listing does not read every note at once. */
@@ -339,6 +398,7 @@ export class ObsidianNoteStore extends Component {
 	}
 
 	private forget(path: string): void {
+		this.unread.delete(path);
 		this.readings.delete(path);
 		this.indexedStamps.delete(path);
 		this.reads.delete(path);

@@ -1,7 +1,9 @@
 import { Component, normalizePath, type CachedMetadata } from "obsidian";
 import { factsFromText, linkFactsFromText } from "../../vault/notes/note-facts";
 import type { YamlCodec } from "../../shared/yaml-codec";
-import type { LinkFact, NoteFacts } from "../../vault/markdown/note-model";
+import type { FrontmatterFact, LinkFact, NoteFacts, TagFact } from "../../vault/markdown/note-model";
+import type { WorkPace } from "../../vault/notes/notes";
+import { WorkSlices } from "../../vault/notes/work-slices";
 import {
 	LinksNotKeptError,
 	NoteChangedError,
@@ -51,14 +53,20 @@ export interface ObsidianVaultIndexOptions {
 	store?: ObsidianNoteStore;
 	/** Obsidian's YAML (`obsidianYamlCodec`), for notes read from their text. */
 	yaml: YamlCodec;
+	/** The pace of work over every note (`windowPace` in the plugin); absent, such work runs in one go. */
+	pace?: WorkPace;
 }
 
 interface CachedFacts {
-	/** The cache entry (or text) they were read from, and the file list they were resolved against. */
+	/** The cache entry (or text) they were read from. */
 	from: CachedMetadata | string;
-	structure: number;
+	/** The file list their links were resolved against; undefined while not resolved (tags and properties need none). */
+	structure: number | undefined;
 	facts: NoteFacts;
 }
+
+/** How many note texts a refresh reads at once (a restart over a warm cache reads every note's frontmatter). */
+const READS_AT_ONCE = 64;
 
 /**
  * The vault tools' index, a view over the plugin's note store (`ObsidianNoteStore`): facts from the metadata cache
@@ -71,36 +79,87 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 	private readonly store: ObsidianNoteStore;
 	/** Each note's facts with their links resolved, kept until the store says the note changed. */
 	private readonly factsCache = new Map<string, CachedFacts>();
+	/**
+	 * The notes `refresh` must look at: every note after the list changed (or at first), else only those the store
+	 * said changed or await indexing since, and those whose read failed (tried again at the next call).
+	 */
+	private unchecked: Set<string> | "every note" = "every note";
+	/** Counts what the store said changed (a note, the list): a kept answer made before a change is not used. */
+	private changes = 0;
+	/** The last backlinks found (a tool's pages ask for the same note's again), with the count they were made at. */
+	private lastBacklinks: { path: string; changes: number; found: readonly Backlink[] } | undefined;
+
+	readonly pace: WorkPace | undefined;
 
 	constructor(private readonly options: ObsidianVaultIndexOptions) {
 		super();
+		this.pace = options.pace;
 		this.store =
 			options.store ?? new ObsidianNoteStore(options.vault, options.metadataCache, { yaml: options.yaml });
 	}
 
 	override onload(): void {
 		if (!this.options.store) this.addChild(this.store);
-		this.register(this.store.listen({ noteChanged: (path) => void this.factsCache.delete(path) }));
+		this.register(
+			this.store.listen({
+				noteChanged: (path) => {
+					this.changes++;
+					this.factsCache.delete(path);
+					this.check(path);
+				},
+				awaitingIndex: (path) => {
+					this.changes++;
+					this.check(path);
+				},
+				listChanged: () => {
+					this.changes++;
+					this.unchecked = "every note";
+				},
+			}),
+		);
 	}
 
-	/** Reads the notes whose cache entry is missing or behind the vault, and the frontmatter of notes not read yet. */
+	/**
+	 * Reads the notes whose cache entry is missing or behind the vault, and the frontmatter of notes not read yet, a
+	 * few at a time and in slices (after a restart every note's frontmatter is unread).
+	 */
 	async refresh(): Promise<void> {
 		const { vault, metadataCache } = this.options;
-		const reads: Promise<void>[] = [];
-		for (const file of vault.getMarkdownFiles()) {
+		const slices = new WorkSlices(this.pace);
+		const unchecked = this.unchecked;
+		this.unchecked = new Set();
+		const files =
+			unchecked === "every note"
+				? vault.getMarkdownFiles()
+				: [...unchecked].flatMap((path) => this.store.noteFile(path) ?? []);
+		let reads: Promise<void>[] = [];
+		for (const file of files) {
 			const cache = metadataCache.getFileCache(file);
 			if (!cache || this.store.isAwaitingIndex(file.path)) {
 				reads.push(
 					vault.read(file).then(
 						(text) => this.store.keepRead(file.path, undefined, text),
-						() => this.store.dropRead(file.path),
+						() => {
+							this.store.dropRead(file.path);
+							this.check(file.path);
+						},
 					),
 				);
 			} else if (cache.frontmatterPosition && this.store.indexedReading(file.path)?.cache !== cache) {
-				reads.push(this.store.readIndexedText(file, cache).catch(() => undefined));
+				reads.push(this.store.readIndexedText(file, cache).catch(() => this.check(file.path)));
 			}
+			if (reads.length >= READS_AT_ONCE) {
+				await Promise.all(reads);
+				reads = [];
+			}
+			if (slices.due()) await slices.next();
 		}
 		await Promise.all(reads);
+	}
+
+	/** The next refresh looks at this note. */
+	private check(path: string): void {
+		if (this.unchecked !== "every note") this.unchecked.add(path);
 	}
 
 	notePaths(): readonly string[] {
@@ -122,6 +181,31 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 	}
 
 	facts(path: string): NoteFacts | undefined {
+		const known = this.unresolvedFacts(path);
+		if (!known) return undefined;
+		const structure = this.store.structureVersion;
+		if (known.structure === structure) return known.facts;
+		for (const link of known.facts.links) {
+			const target = this.resolveLink(link.linkpath, path);
+			if (target === undefined) delete link.target;
+			else link.target = target;
+		}
+		known.structure = structure;
+		return known.facts;
+	}
+
+	/** A note's tags without resolving its links (the tags overview and tag search ask every note). */
+	tagsOf(path: string): readonly TagFact[] | undefined {
+		return this.unresolvedFacts(path)?.facts.tags;
+	}
+
+	/** A note's frontmatter without resolving its links (property search and the properties overview). */
+	frontmatterOf(path: string): FrontmatterFact | undefined {
+		return this.unresolvedFacts(path)?.facts.frontmatter;
+	}
+
+	/** The note's facts as kept, made when missing or made from another version; links resolved only by `facts`. */
+	private unresolvedFacts(path: string): CachedFacts | undefined {
 		const file = this.store.noteFile(path);
 		if (!file) return undefined;
 		const text = this.store.unindexedRead(path)?.text;
@@ -129,18 +213,14 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 		const from = text ?? cache;
 		if (from === null || from === undefined) return undefined;
 		const known = this.factsCache.get(path);
-		if (known && known.from === from && known.structure === this.store.structureVersion) return known.facts;
+		if (known && known.from === from) return known;
 		const facts =
 			typeof from === "string"
 				? factsFromText(path, from, this.options.yaml)
 				: factsFromCache(path, from, this.detailFor(path, from));
-		for (const link of facts.links) {
-			const target = this.resolveLink(link.linkpath, path);
-			if (target === undefined) delete link.target;
-			else link.target = target;
-		}
-		this.factsCache.set(path, { from, structure: this.store.structureVersion, facts });
-		return facts;
+		const made: CachedFacts = { from, structure: undefined, facts };
+		this.factsCache.set(path, made);
+		return made;
 	}
 
 	/** `getFirstLinkpathDest`; when `exists` refuses its answer, resolved among the files it accepts (`ObsidianNoteStore.linkDestination`). */
@@ -150,19 +230,40 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 		return this.store.linkDestination(linkpath, sourcePath, exists);
 	}
 
-	backlinks(path: string): Promise<Backlink[]> {
+	/**
+	 * The notes `resolvedLinks` says link to `path`, the notes read from their text, and the notes with a link in a
+	 * property that leads to it (older Obsidian versions leave those out of `resolvedLinks`); their links that lead
+	 * to `path`. Looks through every note in slices; the answer is kept until the store reports a change (the
+	 * pages of a tool's answer ask for the same note's again).
+	 */
+	async backlinks(path: string): Promise<Backlink[]> {
+		const last = this.lastBacklinks;
+		if (last?.path === path && last.changes === this.changes) return [...last.found];
+		const changes = this.changes;
+		const slices = new WorkSlices(this.pace);
 		const candidates = new Set<string>(this.store.readPaths());
-		for (const [source, targets] of Object.entries(this.options.metadataCache.resolvedLinks))
-			if ((targets[path] ?? 0) > 0) candidates.add(source);
-		// Links in properties may be missing from resolvedLinks in older Obsidian versions.
-		for (const source of this.store.notePaths())
-			if ((this.store.indexedReading(source)?.detail()?.links.length ?? 0) > 0) candidates.add(source);
+		const { resolvedLinks } = this.options.metadataCache;
+		for (const source in resolvedLinks) {
+			if ((resolvedLinks[source]?.[path] ?? 0) > 0) candidates.add(source);
+			if (slices.due()) await slices.next();
+		}
+		for (const source of this.store.notePaths()) {
+			const reading = this.store.indexedReading(source);
+			if (reading?.mayLinkInFrontmatter && !candidates.has(source)) {
+				const links = reading.detail()?.links ?? [];
+				if (links.some((link) => this.resolveLink(link.linkpath, source) === path)) candidates.add(source);
+			}
+			if (slices.due()) await slices.next();
+		}
 		const backlinks: Backlink[] = [];
 		for (const source of [...candidates].sort()) {
 			for (const link of this.facts(source)?.links ?? [])
 				if (link.target === path) backlinks.push({ source, link });
+			if (slices.due()) await slices.next();
 		}
-		return Promise.resolve(backlinks);
+		// Kept only when nothing changed while it was looked for (the slices let other work in).
+		if (changes === this.changes) this.lastBacklinks = { path, changes, found: backlinks };
+		return [...backlinks];
 	}
 
 	async writeText(path: string, text: string, expected: string): Promise<void> {

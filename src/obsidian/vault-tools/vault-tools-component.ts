@@ -11,6 +11,7 @@ import type { VaultToolServer } from "../../vault-tools/serve/vault-tool-server"
 import { todaysDailyNote } from "./daily-note";
 import { ObsidianVaultIndex } from "./obsidian-vault-index";
 import { obsidianYamlCodec } from "../notes/obsidian-yaml-codec";
+import { windowPace } from "../notes/window-pace";
 import type { ObsidianNoteStore } from "../notes/obsidian-note-store";
 
 /** Obsidian's bundled moment; obsidian.d.ts types it as the module namespace, which TypeScript will not call. */
@@ -71,6 +72,7 @@ export class VaultToolsComponent extends Component {
 			metadataCache: app.metadataCache,
 			fileManager: app.fileManager,
 			yaml: obsidianYamlCodec,
+			pace: windowPace,
 			...(options.noteStore ? { store: options.noteStore } : {}),
 		});
 	}

@@ -19,6 +19,7 @@ import { VaultToolError, type VisibleVault } from "../../vault/privacy/visible-v
 import { describeError } from "../../shared/describe-error";
 import type { RegexScanner } from "../regex/regex-scanner";
 import { TextHitList } from "./text-hit-list";
+import { WorkSlices } from "../../vault/notes/work-slices";
 
 const MODES = ["text", "regex", "tag", "property", "path"] as const;
 type Mode = (typeof MODES)[number];
@@ -107,10 +108,10 @@ export function createSearchTool(env: VaultToolEnvironment): ToolDefinition {
 						hits = (await regexHits(env.regex, env.vault, notes, query, context.signal)).sort(compareHits);
 						break;
 					case "tag":
-						hits = tagHits(env.vault, notes, query).sort(compareHits);
+						hits = (await tagHits(env.vault, notes, query)).sort(compareHits);
 						break;
 					case "property":
-						hits = propertyHits(env.vault, notes, query).sort(compareHits);
+						hits = (await propertyHits(env.vault, notes, query)).sort(compareHits);
 						break;
 					case "path":
 						hits = pathHits(notes, query).sort(compareHits);
@@ -250,10 +251,12 @@ async function textHits(
 		vault.forEachSearchText(notes, inNote);
 		return hits;
 	}
+	const slices = new WorkSlices(vault.pace);
 	for (const path of notes) {
 		const found = searchText(vault, path);
 		const bytes = found instanceof Promise ? await found : found;
 		if (bytes) inNote(path, bytes);
+		if (slices.due()) await slices.next();
 	}
 	return hits;
 }
@@ -390,11 +393,13 @@ function compileRegex(query: string): RegExp {
 	}
 }
 
-function tagHits(vault: VisibleVault, notes: readonly string[], query: string): Hit[] {
+async function tagHits(vault: VisibleVault, notes: readonly string[], query: string): Promise<Hit[]> {
 	const wanted = query.trim().replace(/^#/, "").toLowerCase();
 	if (wanted === "") throw new ToolArgumentError('"query" must name a tag, e.g. "#project"');
 	const hits: Hit[] = [];
+	const slices = new WorkSlices(vault.pace);
 	for (const path of notes) {
+		if (slices.due()) await slices.next();
 		const tags = vault.tagsOf(path);
 		if (!tags) continue;
 		let lines: number[] | undefined;
@@ -414,7 +419,7 @@ function tagHits(vault: VisibleVault, notes: readonly string[], query: string): 
 	return hits;
 }
 
-function propertyHits(vault: VisibleVault, notes: readonly string[], query: string): Hit[] {
+async function propertyHits(vault: VisibleVault, notes: readonly string[], query: string): Promise<Hit[]> {
 	const split = /^([^:=]+?)\s*[:=]\s*(.*)$/s.exec(query.trim());
 	const key = (split ? (split[1] ?? "") : query).trim().toLowerCase();
 	const value = split
@@ -424,7 +429,9 @@ function propertyHits(vault: VisibleVault, notes: readonly string[], query: stri
 				.replace(/^["']|["']$/g, "")
 		: undefined;
 	const hits: Hit[] = [];
+	const slices = new WorkSlices(vault.pace);
 	for (const path of notes) {
+		if (slices.due()) await slices.next();
 		const frontmatter = vault.frontmatterOf(path);
 		const properties = frontmatter?.properties;
 		if (!properties) continue;

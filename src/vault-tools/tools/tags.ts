@@ -11,6 +11,7 @@ import {
 	type VaultToolEnvironment,
 } from "../kit/tool-kit";
 import { VaultToolError } from "../../vault/privacy/visible-vault";
+import { WorkSlices } from "../../vault/notes/work-slices";
 
 export function createTagsTool(env: VaultToolEnvironment): ToolDefinition {
 	return defineVaultTool(
@@ -51,7 +52,9 @@ export function createTagsTool(env: VaultToolEnvironment): ToolDefinition {
 				const offset = readCursor(args, cursorKey);
 				// Obsidian counts tags case-insensitively and shows the first spelling it met.
 				const counts = new Map<string, { spelled: string; notes: number }>();
+				const slices = new WorkSlices(env.vault.pace);
 				for (const path of env.vault.notePaths()) {
+					if (slices.due()) await slices.next();
 					const tags = env.vault.tagsOf(path);
 					if (!tags) continue;
 					const seen = new Set<string>();

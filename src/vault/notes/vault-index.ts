@@ -1,5 +1,5 @@
 import type { FrontmatterFact, LinkFact, NoteFacts, TagFact } from "../markdown/note-model";
-import type { Notes } from "./notes";
+import type { Notes, WorkPace } from "./notes";
 
 /**
  * The notes as the vault tools read and write them: the one `Notes` port, plus the notes' texts, backlinks and the
@@ -43,6 +43,11 @@ export interface VaultIndex extends Notes {
 	forEachSearchText?(paths: readonly string[], each: (position: number, text: Buffer) => void): void;
 	/** Every link in another note (or in the note itself) that resolves to `path`. */
 	backlinks(path: string): Promise<Backlink[]>;
+	/**
+	 * Optional: the pace of work over every note on a thread that must stay responsive (Obsidian's main thread); the
+	 * tools then look through the notes in slices. Absent (a process of its own), they run in one go.
+	 */
+	readonly pace?: WorkPace;
 	/**
 	 * Replaces an existing note's text, only if it still is `expected` at the moment of writing; otherwise
 	 * throws NoteChangedError and writes nothing. Every write throws WriteRefusedError, and writes nothing, when

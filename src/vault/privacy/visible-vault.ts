@@ -1,5 +1,6 @@
 import { VaultPathError, type VaultLocation, type VaultPaths } from "../vault-paths";
 import type { FrontmatterFact, NoteFacts, TagFact } from "../markdown/note-model";
+import type { WorkPace } from "../notes/notes";
 import {
 	LinksNotKeptError,
 	WriteRefusedError,
@@ -172,6 +173,11 @@ export class VisibleVault {
 			const text = index.searchText(path);
 			if (text) each(path, text);
 		}
+	}
+
+	/** The index's pace for work over every note (`VaultIndex.pace`); undefined: no need to yield. */
+	get pace(): WorkPace | undefined {
+		return this.options.index.pace;
 	}
 
 	/** Whether the index keeps search texts (else the search makes its own from the notes' texts). */

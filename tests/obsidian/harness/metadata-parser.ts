@@ -17,7 +17,7 @@ import { parse } from "yaml";
  * so the DiagnosticsNotes contract compares two readings of the same text. Covered: frontmatter (`frontmatter` only when
  * the YAML parses to a mapping, as Obsidian shows no properties otherwise; `frontmatterPosition` and a `yaml`
  * section either way), fenced code (a `code` section; nothing inside counts), ATX headings, paragraphs, list items
- * with their `^id`, `[[wikilinks]]`, `![[embeds]]`, `[text](markdown links)` and `#tags` (not all digits) outside
+ * with their `^id`, `[[wikilinks]]`, `![[embeds]]`, `[text](markdown links)` (also `[text](<with spaces>)`) and `#tags` (not all digits) outside
  * inline code, and `blocks`
  * keyed by lower-cased id (the last use of an id wins, as one entry per id is all Obsidian keeps).
  */
@@ -86,8 +86,9 @@ export function parseNoteForCache(text: string): CachedMetadata {
 			const start = match.index + match[0].length - tag.length;
 			tags.push({ tag, position: pos(at, start, at, start + tag.length) });
 		}
-		for (const match of masked.matchAll(/(!?)\[([^\]]*)\]\(([^)\s]+)\)/g)) {
-			const target = match[3] ?? "";
+		// The destination is written bare or, with spaces, between < and > (CommonMark 0.31 §6.3, "link destination").
+		for (const match of masked.matchAll(/(!?)\[([^\]]*)\]\((?:<([^<>\n]*)>|([^)\s]+))\)/g)) {
+			const target = match[3] ?? match[4] ?? "";
 			if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue;
 			const original = textLine.slice(match.index, match.index + match[0].length);
 			const link: LinkCache = {

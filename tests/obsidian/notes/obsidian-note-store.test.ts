@@ -5,6 +5,7 @@ import { obsidianYamlCodec } from "../../../src/obsidian/notes/obsidian-yaml-cod
 import { ObsidianVaultIndex } from "../../../src/obsidian/vault-tools/obsidian-vault-index";
 import { noteTags } from "../../../src/vault/markdown/note-tags";
 import { TAGS_NOT_KNOWN } from "../../../src/vault/privacy/privacy";
+import type { WorkPace } from "../../../src/vault/notes/notes";
 import { App, type MetadataCache } from "../../__mocks__/obsidian";
 import { parseWithTags } from "../harness/metadata-parser";
 import { createIndexedApp, vaultIndexPorts } from "../harness/indexed-app";
@@ -274,5 +275,54 @@ describe("isNotePath", () => {
 	it("is a Markdown file outside dot-folders and not itself a dot-file", () => {
 		expect(["a.md", "Folder/B.MD", "x.y/z.md"].map(isNotePath)).toEqual([true, true, true]);
 		expect(["a.png", ".obs/a.md", "F/.a.md", "a.md.bak"].map(isNotePath)).toEqual([false, false, false, false]);
+	});
+});
+
+describe("ObsidianNoteStore with a pace (the plugin's)", () => {
+	/** A pace whose yields wait until the test lets them go. */
+	function heldPace(): { pace: WorkPace; release: () => Promise<void>; yields: () => number } {
+		let waiting: (() => void)[] = [];
+		let count = 0;
+		return {
+			pace: {
+				sliceMs: 8,
+				now: () => 0,
+				yieldToMain: () => {
+					count++;
+					return new Promise<void>((resolve) => waiting.push(resolve));
+				},
+			},
+			release: async () => {
+				const now = waiting;
+				waiting = [];
+				for (const resolve of now) resolve();
+				for (let turn = 0; turn < 10; turn++) await Promise.resolve();
+			},
+			yields: () => count,
+		};
+	}
+
+	it("reads a parsed note's text after the `changed` event, not in it, and at once when a reader asks first", async () => {
+		const app = await createIndexedApp({});
+		const ports = vaultIndexPorts(app);
+		const held = heldPace();
+		const store = new ObsidianNoteStore(ports.vault, ports.metadataCache, {
+			yaml: obsidianYamlCodec,
+			pace: held.pace,
+		});
+		store.load();
+		try {
+			app.vault.writeExternally("A.md", "---\ntags: [alpha]\n---\n#beta\n");
+			app.vault.writeExternally("B.md", "---\nbroken: [\n---\n#gamma\n");
+			await app.metadataCache.parsePending();
+			expect(held.yields()).toBe(1);
+			// Asked before the slice ran: read at once, the same answer.
+			expect(store.tagsOf("A.md")).toEqual(noteTags("---\ntags: [alpha]\n---\n#beta\n", obsidianYamlCodec));
+			await held.release();
+			expect(store.indexedReading("B.md")?.problem).not.toBeNull();
+			expect(store.tagsOf("B.md")).toEqual(["gamma"]);
+		} finally {
+			store.unload();
+		}
 	});
 });

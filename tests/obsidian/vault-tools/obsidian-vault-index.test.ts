@@ -2,6 +2,7 @@ import { ObsidianVaultIndex } from "../../../src/obsidian/vault-tools/obsidian-v
 import type { App } from "../../__mocks__/obsidian";
 import { createIndexedApp, vaultIndexPorts } from "../harness/indexed-app";
 import { FIXTURE_TIMEOUT_MS } from "../../helpers/fixture-timeout";
+import type { WorkPace } from "../../../src/vault/notes/notes";
 
 /** What only the Obsidian adapter does (the shared behaviour is in tests/contracts/vault-index.contract.ts). */
 describe("ObsidianVaultIndex over the fake app", () => {
@@ -48,6 +49,21 @@ describe("ObsidianVaultIndex over the fake app", () => {
 		expect(index.facts("Target.md")?.blockIds).toEqual([]);
 	});
 
+	it("looks again only at the notes that changed since the last refresh, and reads one changed on disk", async () => {
+		const list = jest.spyOn(app.vault, "getMarkdownFiles");
+		await index.refresh();
+		expect(list).not.toHaveBeenCalled();
+		app.vault.writeExternally("Target.md", "# Changed on disk\n");
+		await index.refresh();
+		expect(list).not.toHaveBeenCalled();
+		// Obsidian has not parsed it yet: the facts come from the text the refresh read.
+		expect(index.facts("Target.md")?.headings.map((heading) => heading.text)).toEqual(["Changed on disk"]);
+		app.vault.writeExternally("New.md", "# New\n");
+		await index.refresh();
+		expect(list).toHaveBeenCalledTimes(1);
+		expect(index.facts("New.md")?.headings.map((heading) => heading.text)).toEqual(["New"]);
+	});
+
 	it("forgets a deleted note at once", async () => {
 		await app.fileManager.trashFile(app.vault.getFileByPath("Target.md") as never);
 		await index.refresh();
@@ -85,6 +101,79 @@ describe("ObsidianVaultIndex bookkeeping", () => {
 		expect(reads).not.toHaveBeenCalled();
 		expect(index.facts("Moved/A.md")?.headings.map((heading) => heading.text)).toEqual(["A"]);
 		expect(index.facts("B.md")?.links.map((link) => link.target)).toEqual(["Moved/A.md"]);
+		index.unload();
+	});
+});
+
+describe("ObsidianVaultIndex with a pace (the plugin's)", () => {
+	const notes: Record<string, string> = { "Hub.md": "---\ntags: [hub]\n---\n# Hub\n" };
+	for (let note = 0; note < 200; note++)
+		notes[`Area/Note ${note}.md`] =
+			note % 10 === 3
+				? `---\nrelated: "[[Hub]]"\n---\n# Note ${note}\n`
+				: `# Note ${note}\n\n${note % 2 === 0 ? "[[Hub]]" : "[[Note 1]]"} #topic\n`;
+
+	async function indexOver(app: App, pace?: WorkPace & { yields: number }): Promise<ObsidianVaultIndex> {
+		const index = new ObsidianVaultIndex({ ...vaultIndexPorts(app), ...(pace ? { pace } : {}) });
+		index.load();
+		await index.refresh();
+		return index;
+	}
+
+	it("looks through every note in slices and answers as without one", async () => {
+		const app = await createIndexedApp(notes);
+		let time = 0;
+		const pace = {
+			sliceMs: 8,
+			yields: 0,
+			now: () => (time += 1),
+			yieldToMain: () => {
+				pace.yields++;
+				return Promise.resolve();
+			},
+		};
+		const paced = await indexOver(app, pace);
+		const refreshYields = pace.yields;
+		expect(refreshYields).toBeGreaterThan(0);
+		const plain = await indexOver(app);
+		const sources = (list: { source: string; link: { line: number } }[]): string[] =>
+			list.map((backlink) => `${backlink.source}:${backlink.link.line}`);
+		const found = await paced.backlinks("Hub.md");
+		expect(sources(found)).toEqual(sources(await plain.backlinks("Hub.md")));
+		// 100 in the body, 20 in a property.
+		expect(new Set(found.map((backlink) => backlink.source)).size).toBe(120);
+		expect(pace.yields).toBeGreaterThan(refreshYields);
+		paced.unload();
+		plain.unload();
+	});
+
+	it("keeps the backlinks it found for the next page, until the store reports a change", async () => {
+		const app = await createIndexedApp(notes);
+		const index = await indexOver(app);
+		const first = await index.backlinks("Hub.md");
+		const facts = jest.spyOn(index, "facts");
+		expect(await index.backlinks("Hub.md")).toEqual(first);
+		expect(facts).not.toHaveBeenCalled();
+		app.vault.writeExternally("Area/Note 1.md", "# Note 1\n\n[[Hub]] now\n");
+		await app.metadataCache.parsePending();
+		await index.refresh();
+		const after = await index.backlinks("Hub.md");
+		expect(after.length).toBe(first.length + 1);
+		expect(after.some((backlink) => backlink.source === "Area/Note 1.md")).toBe(true);
+		index.unload();
+	});
+
+	it("answers tags and properties without resolving any link", async () => {
+		const app = await createIndexedApp(notes);
+		const index = await indexOver(app);
+		const resolve = jest.spyOn(app.metadataCache, "getFirstLinkpathDest");
+		expect(index.tagsOf("Area/Note 0.md")?.map((tag) => tag.tag)).toEqual(["topic"]);
+		expect(index.frontmatterOf("Area/Note 3.md")?.properties).toEqual({ related: "[[Hub]]" });
+		expect(index.tagsOf("Hub.md")?.map((tag) => tag.tag)).toEqual(["hub"]);
+		expect(resolve).not.toHaveBeenCalled();
+		// The facts asked afterwards have their links resolved, from the same entry.
+		expect(index.facts("Area/Note 0.md")?.links.map((link) => link.target)).toEqual(["Hub.md"]);
+		expect(resolve).toHaveBeenCalled();
 		index.unload();
 	});
 });

@@ -1,0 +1,513 @@
+/**
+ * Benchmark (not a test): Claude's vault tools through the running plugin, on a generated heavy vault
+ * (bench/heavy-vault.ts, issue 31: 100k notes, 376 MB) in the Obsidian stand-in (bench/obsidian-heavy-stand-in.ts
+ * over tests/__mocks__/obsidian.ts). The built main.js is loaded as Obsidian loads it, the layout gets ready, then
+ * the stand-in's metadata cache indexes every note (a batch per task) while the plugin runs; then an MCP client
+ * calls the tools over the plugin's HTTP endpoint: the first call and every page of each, and warm calls. Then the
+ * plugin is loaded again over the indexed cache (Obsidian started again: its cache comes from disk, so no `changed`
+ * event arrives) and the first calls are timed again.
+ *
+ * The longest main-thread task is the longest gap between two runs of a 1 ms interval (as bench/vault-tools.ts
+ * measures it): whatever ran meanwhile, the plugin's, the stand-in's or the client's, held the thread that long
+ * (and on a loaded machine the OS may have run something else). The plugin's own share while Obsidian indexes is
+ * measured apart: its `changed` listener, timed between a listener added before and one added after it.
+ *
+ * Obsidian is not here: the figures measure the plugin's own work over a stand-in. Run:
+ * `npm run bench:obsidian-heavy` (100k notes; `-- --notes N` for another size). `npm run bench` runs it at 10k.
+ */
+import { fork } from "node:child_process";
+import { mkdirSync, readFileSync, readdirSync } from "node:fs";
+import { createRequire } from "node:module";
+import { loadavg } from "node:os";
+import { join, relative, sep } from "node:path";
+import { PerformanceObserver } from "node:perf_hooks";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Plugin, PluginManifest } from "../tests/__mocks__/obsidian";
+import { makeTempDir } from "../tests/helpers/temp-dir";
+import { readHttpTokenRecord } from "../src/vault-tools/serve/http-token-record";
+import { COMMON_WORDS, HUB, RARE_PHRASE, generateHeavyVault, heavyNotePath } from "./heavy-vault";
+import { HeavyApp, fillVault, indexInBatches } from "./obsidian-heavy-stand-in";
+import { round, summarize } from "./stats";
+
+export const OBSIDIAN_HEAVY_ROLE = "--role=obsidian-heavy";
+/** Notes the metadata cache hands to the main thread per task (the stand-in's choice, see the stand-in). */
+const INDEX_BATCH = 200;
+/** The longest main-thread task allowed anywhere (issue 31). */
+export const MAIN_THREAD_TASK_MS = 50;
+
+/**
+ * Budgets (ms) at 10k and 100k notes. Where issue 31 sets a goal for the same measure with Obsidian closed (the
+ * folder index over stdio), the plugin is held to it too: a user should not wait longer because Obsidian is open.
+ * read_note and outline have none there: one note's work plus a pass over the note list per call (the index's
+ * refresh, the visible notes), about 0.2 µs a note in the profile, so 20 / 100 ms leave room for a loaded machine.
+ */
+const BUDGETS: Record<10_000 | 100_000, Record<string, number>> = {
+	10_000: { linksAll: 500, linksPage: 100, tagsFirst: 300, rareFirst: 600, rareWarm: 33, common: 40, note: 20 },
+	100_000: {
+		linksAll: 5000,
+		linksPage: 1000,
+		tagsFirst: 3000,
+		rareFirst: 3000,
+		rareWarm: 100,
+		common: 200,
+		note: 100,
+	},
+};
+
+/** One measured figure, with its budget when it has one. */
+export interface HeavyRow {
+	name: string;
+	value: number;
+	unit: string;
+	/** The budget (at most this); undefined for a figure shown without one. */
+	budget?: number;
+	/** Why a budget is missed, from the profile (set when it is). */
+	missed?: string;
+	note: string;
+}
+
+export interface ObsidianHeavyFigures {
+	notes: number;
+	megabytes: number;
+	/** 1-minute load average at the start and at the end of the measuring child. */
+	loadStart: number;
+	loadEnd: number;
+	rows: HeavyRow[];
+}
+
+interface ChildArguments {
+	notes: number;
+	home: string;
+	folder: string;
+}
+
+interface Gap {
+	start: number;
+	ms: number;
+	/** CPU time of the process (every thread) during the gap: far below `ms`, the OS ran something else meanwhile. */
+	cpuMs?: number;
+}
+
+/** Garbage collection pauses of this process, as `perf_hooks` reports them. */
+const gcPauses: Gap[] = [];
+
+function watchGarbageCollection(): void {
+	new PerformanceObserver((list) => {
+		for (const entry of list.getEntries()) gcPauses.push({ start: entry.startTime, ms: entry.duration });
+	}).observe({ entryTypes: ["gc"] });
+}
+
+/** How many gaps reached the limit, and how many had a garbage collection pause in them (the stand-in's heap is large). */
+function describeGaps(gaps: readonly Gap[]): string {
+	if (gaps.length === 0) return `no task of ${MAIN_THREAD_TASK_MS} ms or more`;
+	let gcMs = 0;
+	let withGc = 0;
+	for (const gap of gaps) {
+		const inside = gcPauses.filter((pause) => pause.start >= gap.start && pause.start < gap.start + gap.ms);
+		const longest = Math.max(0, ...inside.map((pause) => pause.ms));
+		if (longest > 0) withGc++;
+		gcMs = Math.max(gcMs, longest);
+	}
+	const busy = Math.max(...gaps.map((gap) => gap.cpuMs ?? gap.ms));
+	const busyOver = gaps.filter((gap) => (gap.cpuMs ?? gap.ms) >= MAIN_THREAD_TASK_MS).length;
+	return `${gaps.length} tasks of ${MAIN_THREAD_TASK_MS} ms or more by the clock, ${busyOver} by the process's CPU time in them (the most ${round(busy, 1)} ms: the rest of such a gap the OS ran other work); ${withGc} with a garbage collection pause in it (the longest pause ${round(gcMs, 1)} ms)`;
+}
+
+/** The longest gap between two ticks of a 1 ms interval while it runs, and the gaps that reached the limit. */
+class TaskWatch {
+	private last = performance.now();
+	private lastCpu = process.cpuUsage();
+	longest = 0;
+	/** The longest gap counted by the process's CPU time in it (at most its wall time): what a busy machine does not stretch. */
+	longestBusy = 0;
+	readonly over: Gap[] = [];
+	private readonly ticker: ReturnType<typeof setInterval>;
+	constructor() {
+		this.ticker = setInterval(() => this.tick(performance.now()), 1);
+	}
+	private tick(now: number): void {
+		const gap = now - this.last;
+		const cpu = process.cpuUsage(this.lastCpu);
+		const cpuMs = Math.min(gap, (cpu.user + cpu.system) / 1000);
+		this.longest = Math.max(this.longest, gap);
+		this.longestBusy = Math.max(this.longestBusy, cpuMs);
+		if (gap >= MAIN_THREAD_TASK_MS) this.over.push({ start: this.last, ms: gap, cpuMs });
+		this.last = now;
+		this.lastCpu = process.cpuUsage();
+	}
+	stop(): number {
+		clearInterval(this.ticker);
+		this.tick(performance.now());
+		return round(this.longest, 1);
+	}
+}
+
+function readVault(root: string): Map<string, string> {
+	const files = new Map<string, string>();
+	const walk = (folder: string): void => {
+		for (const entry of readdirSync(folder, { withFileTypes: true })) {
+			const absolute = join(folder, entry.name);
+			if (entry.isDirectory()) walk(absolute);
+			else files.set(relative(root, absolute).split(sep).join("/"), readFileSync(absolute, "utf8"));
+		}
+	};
+	walk(root);
+	return files;
+}
+
+function nextTurn(ms = 0): Promise<void> {
+	return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 60_000): Promise<T> {
+	const start = performance.now();
+	for (;;) {
+		const value = probe();
+		if (value !== undefined) return value;
+		if (performance.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+		await nextTurn(5);
+	}
+}
+
+interface ResultBlock {
+	text: string;
+}
+
+type PluginClass = new (app: HeavyApp, manifest: PluginManifest) => Plugin;
+
+interface RunningPlugin {
+	plugin: Plugin;
+	client: Client;
+}
+
+interface SettingsHostView {
+	vaultToolsStatus(): { http?: { state: string; port?: number; url?: string } };
+}
+
+async function startPlugin(PluginType: PluginClass, app: HeavyApp, home: string): Promise<RunningPlugin> {
+	const plugin = new PluginType(app, { id: "claude-code-bridge", name: "Claude Code Bridge", version: "bench" });
+	(plugin as unknown as { data: unknown }).data = { vaultTools: { reviewWrites: false } };
+	let settled: Promise<void> = Promise.resolve();
+	const onload = plugin.onload.bind(plugin);
+	plugin.onload = () => (settled = Promise.resolve(onload()));
+	plugin.load();
+	await settled;
+	app.workspace.finishLayout();
+	const host = (): SettingsHostView | undefined =>
+		(plugin as unknown as { settingsHost?: SettingsHostView }).settingsHost;
+	const http = await until("the vault tools' HTTP endpoint", () => {
+		const status = host()?.vaultToolsStatus().http;
+		return status?.state === "listening" && status.url !== undefined && status.port !== undefined
+			? { url: status.url, port: status.port }
+			: undefined;
+	});
+	const token = readHttpTokenRecord(home, http.port).token ?? "";
+	const client = new Client({ name: "obsidian-heavy-bench", version: "1.0.0" });
+	await client.connect(
+		new StreamableHTTPClientTransport(new URL(http.url), {
+			requestInit: { headers: { Authorization: `Bearer ${token}` } },
+		}),
+	);
+	return { plugin, client };
+}
+
+async function stopPlugin(running: RunningPlugin): Promise<void> {
+	await running.client.close();
+	running.plugin.unload();
+	const bridge = (running.plugin as unknown as { bridge?: { stopped?: Promise<void> } }).bridge;
+	await bridge?.stopped;
+}
+
+interface TimedCall {
+	ms: number;
+	longestTaskMs: number;
+	over: Gap[];
+	text: string;
+}
+
+async function callTool(client: Client, name: string, args: Record<string, unknown>): Promise<TimedCall> {
+	const watch = new TaskWatch();
+	const start = performance.now();
+	const result = (await client.callTool({ name, arguments: args })) as { content: ResultBlock[]; isError?: boolean };
+	const ms = performance.now() - start;
+	const longestTaskMs = watch.stop();
+	const text = result.content.map((block) => block.text).join("\n");
+	if (result.isError) throw new Error(`${name} ${JSON.stringify(args)}: ${text}`);
+	return { ms: round(ms, 1), longestTaskMs, over: watch.over, text };
+}
+
+function cursorOf(text: string): string | undefined {
+	return /More: cursor "([^"]+)"/.exec(text)?.[1];
+}
+
+/** The first call, then every page after it (by the cursor each answer gives). */
+async function allPages(
+	client: Client,
+	name: string,
+	args: Record<string, unknown>,
+): Promise<{ first: TimedCall; pages: TimedCall[] }> {
+	const first = await callTool(client, name, args);
+	const pages = [first];
+	for (let cursor = cursorOf(first.text); cursor !== undefined; cursor = cursorOf(pages.at(-1)?.text ?? "")) {
+		pages.push(await callTool(client, name, { ...args, cursor }));
+		if (pages.length > 200) throw new Error(`${name}: more than 200 pages`);
+	}
+	return { first, pages };
+}
+
+async function repeatCall(
+	client: Client,
+	runs: number,
+	name: string,
+	args: Record<string, unknown>,
+): Promise<TimedCall[]> {
+	const calls: TimedCall[] = [];
+	for (let run = 0; run < runs; run++) calls.push(await callTool(client, name, args));
+	return calls;
+}
+
+function expect(condition: boolean, what: string): void {
+	if (!condition) throw new Error(`wrong answer: ${what}`);
+}
+
+/** In the child: the whole measurement; the figures go to the parent. */
+export async function obsidianHeavyChild(argument: string): Promise<void> {
+	const { notes, home, folder } = JSON.parse(argument) as ChildArguments;
+	const loadStart = loadavg()[0] ?? 0;
+	const load = createRequire(join(process.cwd(), "package.json"));
+	load("@codemirror/view");
+	const { JSDOM } = load("jsdom") as typeof import("jsdom");
+	const dom = new JSDOM("<!doctype html><html><body></body></html>");
+	// Obsidian's globals: the window's timers (the plugin's slices use window.setTimeout) and the focused document.
+	Object.assign(globalThis, { window: globalThis, activeDocument: dom.window.document, activeWindow: dom.window });
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- a static require lets esbuild bundle main.js itself
+	const loaded = require("../main.js") as { default: PluginClass };
+
+	const root = join(folder, "vault");
+	mkdirSync(root, { recursive: true });
+	const facts = generateHeavyVault(root, notes);
+	const app = new HeavyApp(root, "Heavy vault");
+	fillVault(app, readVault(root));
+	const gc = (globalThis as { gc?: () => void }).gc;
+	gc?.();
+	watchGarbageCollection();
+
+	const rows: HeavyRow[] = [];
+	const budget = (key: string): number | undefined =>
+		notes === 10_000 || notes === 100_000 ? BUDGETS[notes][key] : undefined;
+	const scale = `${notes / 1000}k notes`;
+	const add = (name: string, value: number, note: string, budget?: number): void => {
+		rows.push({ name: `${name}, ${scale}`, value, unit: "ms", note, ...(budget === undefined ? {} : { budget }) });
+	};
+
+	// 1. The plugin loads, the layout gets ready, then Obsidian indexes every note while the plugin runs.
+	// Listeners run in the order added: one added before the plugin's `changed` listener and one after time it.
+	let listenerStart = 0;
+	let listenerLongest = 0;
+	let listenerTotal = 0;
+	let batchShare = 0;
+	let batchLongest = 0;
+	app.metadataCache.on("changed", () => (listenerStart = performance.now()));
+	const startWatch = new TaskWatch();
+	const startAt = performance.now();
+	const first = await startPlugin(loaded.default, app, home);
+	const startMs = performance.now() - startAt;
+	const startTask = startWatch.stop();
+	app.metadataCache.on("changed", () => {
+		const spent = performance.now() - listenerStart;
+		listenerLongest = Math.max(listenerLongest, spent);
+		listenerTotal += spent;
+		batchShare += spent;
+	});
+	const originalParse = app.metadataCache.parsePending.bind(app.metadataCache);
+	app.metadataCache.parsePending = async (paths?: readonly string[]): Promise<void> => {
+		batchShare = 0;
+		await originalParse(paths);
+		batchLongest = Math.max(batchLongest, batchShare);
+	};
+	const indexWatch = new TaskWatch();
+	const indexAt = performance.now();
+	const { batches } = await indexInBatches(app.metadataCache, INDEX_BATCH);
+	const indexMs = performance.now() - indexAt;
+	// What the plugin does after `resolved` (its own follow-up work) counts as part of indexing too.
+	await nextTurn(500);
+	const indexTask = indexWatch.stop();
+	add(
+		"plugin start: load → layout ready → the vault tools listen (Obsidian's cache still empty)",
+		round(startMs, 1),
+		`longest main-thread task ${startTask} ms (it includes evaluating main.js's runtime module at layout ready); ${describeGaps(startWatch.over)}`,
+	);
+	add(
+		"longest main-thread task while Obsidian indexes every note (the plugin running)",
+		indexTask,
+		`${batches} batches of ${INDEX_BATCH} notes handed over by the stand-in in ${round(indexMs / 1000, 1)} s; the plugin's own share: its \`changed\` listener took ${round(listenerTotal / 1000, 2)} s in all, at most ${round(listenerLongest, 2)} ms for one note and ${round(batchLongest, 1)} ms in one batch; ${describeGaps(indexWatch.over)}`,
+		MAIN_THREAD_TASK_MS,
+	);
+
+	// 2. The tools, through the running plugin.
+	const client = first.client;
+	const tasks: number[] = [];
+	const gaps: Gap[] = [];
+	const keep = <T extends { longestTaskMs: number; over: Gap[] }>(calls: T[]): T[] => {
+		for (const call of calls) {
+			tasks.push(call.longestTaskMs);
+			gaps.push(...call.over);
+		}
+		return calls;
+	};
+	const backlinks = await allPages(client, "links", { path: HUB, direction: "in" });
+	keep(backlinks.pages);
+	expect(
+		backlinks.first.text.includes(`${facts.hubSources.length} backlinks`),
+		`backlinks: ${backlinks.first.text.split("\n")[0]}`,
+	);
+	add(
+		"links in, hub with 200 backlinks: first call",
+		backlinks.first.ms,
+		`longest task ${backlinks.first.longestTaskMs} ms`,
+		budget("linksPage"),
+	);
+	const pageTimes = backlinks.pages.map((page) => page.ms);
+	add(
+		`links in, hub: all ${backlinks.pages.length} pages`,
+		round(
+			pageTimes.reduce((sum, ms) => sum + ms, 0),
+			1,
+		),
+		`slowest page ${Math.max(...pageTimes)} ms; pages after the first: median ${summarize(pageTimes.slice(1)).median} ms`,
+		budget("linksAll"),
+	);
+	add("links in, hub: slowest page", Math.max(...pageTimes), "", budget("linksPage"));
+	const tags = keep(await repeatCall(client, 6, "tags", {}));
+	expect(tags[0]?.text.includes("#heavy") ?? false, "tags lists #heavy");
+	add("tags: first call", tags[0]?.ms ?? 0, `longest task ${tags[0]?.longestTaskMs} ms`, budget("tagsFirst"));
+	add("tags: warm, median of 5", summarize(tags.slice(1).map((call) => call.ms)).median, "");
+	const rare = keep(await repeatCall(client, 11, "search", { query: RARE_PHRASE }));
+	expect(rare[0]?.text.includes("total 3 matches") ?? false, `rare phrase: ${rare[0]?.text.slice(0, 200)}`);
+	add(
+		"search, rare phrase: first call",
+		rare[0]?.ms ?? 0,
+		`reads every note's text; longest task ${rare[0]?.longestTaskMs} ms`,
+		budget("rareFirst"),
+	);
+	add(
+		"search, rare phrase: warm, median of 10",
+		summarize(rare.slice(1).map((call) => call.ms)).median,
+		"",
+		budget("rareWarm"),
+	);
+	const common = keep(await repeatCall(client, 30, "search", { query: COMMON_WORDS }));
+	add(
+		"search, common words (a line in every note): 30 calls, median",
+		summarize(common.map((call) => call.ms)).median,
+		`max ${summarize(common.map((call) => call.ms)).max} ms`,
+		budget("common"),
+	);
+	const secondPage = keep([
+		await callTool(client, "search", { query: COMMON_WORDS, cursor: cursorOf(common[0]?.text ?? "") }),
+	]);
+	add("search, common words: second page", secondPage[0]?.ms ?? 0, "");
+	const note = heavyNotePath(Math.floor(notes / 3));
+	const reads = keep(await repeatCall(client, 11, "read_note", { path: note }));
+	const outlines = keep(await repeatCall(client, 11, "outline", { path: note }));
+	add(
+		"read_note of a note: first call / warm median",
+		reads[0]?.ms ?? 0,
+		`warm median ${summarize(reads.slice(1).map((call) => call.ms)).median} ms`,
+		budget("note"),
+	);
+	add(
+		"outline of a note: first call / warm median",
+		outlines[0]?.ms ?? 0,
+		`warm median ${summarize(outlines.slice(1).map((call) => call.ms)).median} ms`,
+		budget("note"),
+	);
+	add(
+		"longest main-thread task while the tools answer (every call above)",
+		round(Math.max(...tasks), 1),
+		`${tasks.length} calls; median of the calls' longest tasks ${summarize(tasks).median} ms; ${describeGaps(gaps)}`,
+		MAIN_THREAD_TASK_MS,
+	);
+	await stopPlugin(first);
+	gc?.();
+
+	// 3. Obsidian started again: the cache is whole (from disk), no `changed` events; the first calls again.
+	const again = await startPlugin(loaded.default, app, home);
+	const restartTasks: number[] = [];
+	const restartBacklinks = await allPages(again.client, "links", { path: HUB, direction: "in" });
+	const restartGaps: Gap[] = [];
+	for (const call of [...restartBacklinks.pages]) {
+		restartTasks.push(call.longestTaskMs);
+		restartGaps.push(...call.over);
+	}
+	add(
+		"after a restart (cache from disk): links in, hub, first call",
+		restartBacklinks.first.ms,
+		`longest task ${restartBacklinks.first.longestTaskMs} ms`,
+	);
+	const restartTags = await callTool(again.client, "tags", {});
+	restartTasks.push(restartTags.longestTaskMs);
+	restartGaps.push(...restartTags.over);
+	add("after a restart: tags, first call", restartTags.ms, `longest task ${restartTags.longestTaskMs} ms`);
+	const restartRare = await callTool(again.client, "search", { query: RARE_PHRASE });
+	restartTasks.push(restartRare.longestTaskMs);
+	restartGaps.push(...restartRare.over);
+	add(
+		"after a restart: search, rare phrase, first call",
+		restartRare.ms,
+		`longest task ${restartRare.longestTaskMs} ms`,
+	);
+	add(
+		"after a restart: longest main-thread task while the tools answer",
+		round(Math.max(...restartTasks), 1),
+		`${restartTasks.length} calls; ${describeGaps(restartGaps)}`,
+		MAIN_THREAD_TASK_MS,
+	);
+	await stopPlugin(again);
+
+	const figures: ObsidianHeavyFigures = {
+		notes,
+		megabytes: round(facts.bytes / 1e6, 1),
+		loadStart: round(loadStart, 2),
+		loadEnd: round(loadavg()[0] ?? 0, 2),
+		rows,
+	};
+	process.send?.(figures, undefined, undefined, () => process.exit(0));
+}
+
+/** Runs the measurement in a fresh process (its own heap, a temporary HOME for the lock file and token record). */
+export function measureObsidianHeavy(notes: number, nodeFlags: readonly string[] = []): Promise<ObsidianHeavyFigures> {
+	const temp = makeTempDir("bench-obsidian-heavy");
+	const home = join(temp.path, "home");
+	mkdirSync(home);
+	const argument: ChildArguments = { notes, home, folder: temp.path };
+	return new Promise<ObsidianHeavyFigures>((resolve, reject) => {
+		const child = fork(process.argv[1] ?? "", [OBSIDIAN_HEAVY_ROLE, JSON.stringify(argument)], {
+			env: { ...process.env, HOME: home },
+			execArgv: ["--expose-gc", "--max-old-space-size=8192", ...nodeFlags],
+			stdio: ["ignore", "inherit", "inherit", "ipc"],
+		});
+		child.once("message", (message) => resolve(message as ObsidianHeavyFigures));
+		child.once("error", reject);
+		child.once("exit", (code) =>
+			reject(new Error(`the obsidian-heavy child exited with ${code ?? "a signal"} before reporting`)),
+		);
+	}).finally(() => temp.remove());
+}
+
+/** The figures as table lines: figure, value, budget, met. */
+export function heavyTable(figures: ObsidianHeavyFigures): string {
+	const lines = [
+		`Vault tools through the plugin in the Obsidian stand-in, ${figures.notes} notes (${figures.megabytes} MB), load ${figures.loadStart} → ${figures.loadEnd}:`,
+		"",
+		"| figure | value | budget | met | note |",
+		"| --- | ---: | ---: | --- | --- |",
+	];
+	for (const row of figures.rows) {
+		const met = row.budget === undefined ? "—" : row.value <= row.budget ? "met" : "**missed**";
+		const budget = row.budget === undefined ? "—" : `≤ ${row.budget} ${row.unit}`;
+		lines.push(`| ${row.name} | ${row.value} ${row.unit} | ${budget} | ${met} | ${row.note} |`);
+	}
+	return lines.join("\n");
+}
