@@ -23,9 +23,11 @@ const ROOT = resolve(__dirname, "../..");
  * own modules and their lazy wrappers, 396,515 bytes. What sets the compile part of require(main.js) is still its size.
  * Issue 31's heavy-vault layout in the code the plugin shares with the stdio server (link resolution answered at once for
  * a whole-path link, search scanning the rarest word, a privacy decision kept while the note list stays) and the journal
- * sealed in place with compaction by record heads: 400,299.
+ * sealed in place with compaction by record heads: 400,299. The Obsidian side at 100k: the index's work in slices of
+ * 8 ms on the window's pace (refresh, backlinks, searches, tags), a refresh that looks only at changed notes, the last
+ * backlinks answer kept: 402,750.
  */
-const MAIN_JS_BUDGET_BYTES = 400_300;
+const MAIN_JS_BUDGET_BYTES = 402_750;
 
 /**
  * What the agent panel (issue 18, a new feature after the redesign) may add on top: its engine, tool gate, view and
