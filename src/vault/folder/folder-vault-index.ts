@@ -356,11 +356,10 @@ export class FolderVaultIndex implements VaultIndex {
 			const tags = notes.tags(row);
 			return tags ? new SavedDescription(tags, notes, row) : undefined;
 		};
+		this.outgoing.useSaved(outgoing);
+		this.described.useSaved(described);
 		notes.forEach((path, stamp, row) => {
-			if (!this.store.isNote(path) || !this.store.adopt(path, stamp)) return;
-			this.outgoing.seed(path, row, outgoing);
-			this.described.seed(path, row, described);
-			this.takenUp++;
+			if (this.store.adopt(path, stamp, row)) this.takenUp++;
 		});
 		this.changedSinceSave = 0;
 	}
