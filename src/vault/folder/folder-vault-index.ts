@@ -257,6 +257,14 @@ export class FolderVaultIndex implements VaultIndex {
 
 	/** Makes what questions about the whole vault need of one note, reading it once (a warm-up, note by note). */
 	warmNote(path: string): void {
+		if (this.store.savedRowOf(path) !== undefined) {
+			// Taken up from the saved index: reading the note for its search text checks its stamp too (an fstat),
+			// so the others need no stat of their own (a later session's warm-up made one lstat a note more).
+			this.searchTexts.get(path);
+			this.outgoing.get(path);
+			this.described.get(path);
+			return;
+		}
 		this.outgoing.get(path);
 		this.described.get(path);
 		// Last: made from the text the others read (the store keeps it for the next reader), not read again.
