@@ -132,6 +132,12 @@ export class FolderVaultIndex implements VaultIndex {
 	private loadedSaved = false;
 	/** How many notes' summaries were taken up from the saved index (at the first refresh). */
 	private takenUp = 0;
+	/**
+	 * Whether the saved index holds every note listed, as its file is now, with where its links lead: true from a
+	 * first refresh that took up every note, false once a note's saved line is found unusable; `changedSinceSave`
+	 * counts the changes since.
+	 */
+	private savedHoldsAll = false;
 	private readonly unsubscribe: () => void;
 
 	/**
@@ -188,6 +194,8 @@ export class FolderVaultIndex implements VaultIndex {
 	 */
 	save(): void {
 		if (!this.saved) return;
+		// Nothing to add to the file this session took up whole (a later session's warm-up wrote the same lines again).
+		if (this.savedHoldsAll && this.changedSinceSave === 0) return;
 		const notes: SavedNote[] = [];
 		for (const path of this.store.notePaths()) {
 			let outgoing = this.outgoing.peek(path);
@@ -357,11 +365,13 @@ export class FolderVaultIndex implements VaultIndex {
 		const outgoing = (row: number): Outgoing | undefined => {
 			const targets = targetsHold ? notes.targets(row) : undefined;
 			if (targets) return new SavedOutgoing(notes, row, targets, version);
+			this.savedHoldsAll = false;
 			const linkpaths = notes.linkpaths(row);
 			return linkpaths ? { linkpaths, targets: [], resolvedAt: -1 } : undefined;
 		};
 		const described = (row: number): Description | undefined => {
 			const tags = notes.tags(row);
+			if (!tags) this.savedHoldsAll = false;
 			return tags ? new SavedDescription(tags, notes, row) : undefined;
 		};
 		this.outgoing.useSaved(outgoing);
@@ -369,6 +379,7 @@ export class FolderVaultIndex implements VaultIndex {
 		notes.forEach((path, stamp, row) => {
 			if (this.store.adopt(path, stamp, row)) this.takenUp++;
 		});
+		this.savedHoldsAll = targetsHold && this.takenUp === this.store.notePaths().length;
 		this.changedSinceSave = 0;
 	}
 

@@ -217,6 +217,30 @@ describe("FolderVaultIndex with a saved index", () => {
 		later.dispose();
 	});
 
+	it("does not write the file again when a later session took up every note and nothing changed since", async () => {
+		const { root, write } = vaultWithNotes();
+		const file = join(tempDir("saved-index-cache"), "index.json");
+		await warmedAndSaved(root, file);
+		const later = new FolderVaultIndex({ root, watch: false }, libraryYamlCodec, saved(root, file));
+		await later.refresh();
+		for (const path of later.notePaths()) later.warmNote(path);
+		const renamed = jest.spyOn(fs, "renameSync");
+		later.save();
+		expect(renamed).not.toHaveBeenCalled();
+		write("A/Two.md", "Changed. #delta\n");
+		await later.refresh();
+		later.warmNote("A/Two.md");
+		later.save();
+		expect(renamed).toHaveBeenCalledTimes(1);
+		later.dispose();
+		const next = new FolderVaultIndex({ root, watch: false }, libraryYamlCodec, saved(root, file));
+		await next.refresh();
+		const opened = jest.spyOn(fs, "openSync");
+		expect(next.tagsOf("A/Two.md")?.map((tag) => tag.tag)).toEqual(["delta"]);
+		expect(opened).not.toHaveBeenCalled();
+		next.dispose();
+	});
+
 	it("reads again a note changed while no session ran, and drops what was saved of it", async () => {
 		const { root, write } = vaultWithNotes();
 		const file = join(tempDir("saved-index-cache"), "index.json");
