@@ -127,10 +127,10 @@ type RowKey = "peakRss" | "backlinks" | "backlinksFirst" | "tags" | "tagsFirst" 
 const MISSED_BECAUSE: Record<RowKey, string> = {
 	peakRss: 'see bench/README.md, "Heavy vaults": what the heap and the search texts hold at this size.',
 	backlinks:
-		"the first page waits for a later session's start-up: the folder's listing, the saved index taken up (a line's head parsed and four maps filled per note), one lstat per note before its saved targets are used, and the reverse index made from every note's targets (maps of path strings); at 100k notes, profiled at load 7: lstat 1.0 s, saved index 1.4 s, listing 0.55 s, reverse index 0.5 s, GC 1.7 s.",
+		"the first page waits for a later session's start-up: the folder's listing, the saved index taken up (two native parses, then a stamp and row set on each note's entry), one lstat per note before its saved targets are used, and the reverse index made from every note's targets (maps of path strings); the warm-up reading every note for search texts fills every gap between pages. 10k notes, profiled at load 4: lstat 0.09 s, saved index 0.08 s, listing 0.08 s, reverse index 0.2 s, GC 0.18 s.",
 	backlinksFirst:
 		"with nothing saved, the first page reads every note once (open, fstat, read, close and a link scan per note).",
-	tags: "a later session lists the folder, takes up the saved index and stats every note once (100k notes, profiled at load 7: lstat 0.8 s, saved index 1.2 s, listing 0.66 s, Node's start 0.45 s).",
+	tags: "a later session lists the folder, takes up the saved index and stats every note once, while its warm-up reads every note for search texts (10k notes, profiled at load 4: lstat 0.09 s, listing 0.08-0.14 s, saved index 0.08 s, GC 0.15 s).",
 	tagsFirst:
 		"with nothing saved, the first call reads every note once (open, fstat, read, close and a tag scan per note).",
 	rare: "cold: the first search reads every note (open, fstat, read, close: 3.3 s of 7.8 s sampled at load 14; GC 17 %) into a lent buffer; warm: one scan of every search text.",

@@ -29,6 +29,10 @@ export interface FolderNoteStoreOptions {
 interface NoteEntry {
 	/** The stamp of the text everything known about the note was made from; undefined until read. */
 	stamp?: Stamp;
+	/** The saved index's row for the note while `stamp` is the one adopted from it (`adopt`); else -1. */
+	savedRow: number;
+	/** Whether `stamp` was adopted from a saved index and not yet checked against the file (`confirm`). */
+	unconfirmed: boolean;
 }
 
 /** What tells one version of a file from another: modification and change times, size and inode. */
@@ -76,8 +80,6 @@ export class FolderNoteStore {
 	private readonly realFolders = new Set<string>();
 	private readonly listeners = new Set<(path: string) => void>();
 	private readonly recent: { path: string; stamp: Stamp; read: NoteText }[] = [];
-	/** Notes whose stamp was adopted from a saved index and not yet checked against the file (`confirm`). */
-	private readonly unconfirmed = new Set<string>();
 	/** The root with one separator at its end: a listed note's absolute path is this and its parts. */
 	private readonly rootPrefix: string;
 	/** How many entries of the top folder the watcher reported, hidden ones included. */
@@ -226,21 +228,31 @@ export class FolderNoteStore {
 	}
 
 	/**
-	 * Takes `stamp` (kept as given) as the one a listed note's knowledge was made from (a saved index's, for a note
-	 * nothing is known of yet): true when taken. Until `confirm` checks it against the file, the readers that keep what they derive ask
-	 * `confirm` before using it.
+	 * Takes `stamp` (kept as given) as the one a listed note's knowledge was made from, and `row` as where a saved
+	 * index holds that knowledge (for a note nothing is known of yet): true when taken. Until `confirm` checks it
+	 * against the file, the readers that keep what they derive ask `confirm` before using it.
 	 */
-	adopt(path: string, stamp: Stamp): boolean {
+	adopt(path: string, stamp: Stamp, row: number): boolean {
 		const entry = this.notes.get(path);
 		if (!entry || entry.stamp !== undefined) return false;
 		entry.stamp = stamp;
-		this.unconfirmed.add(path);
+		entry.savedRow = row;
+		entry.unconfirmed = true;
 		return true;
+	}
+
+	/** The saved index's row of what is known of the note, while its stamp is the one adopted with it; else undefined. */
+	savedRowOf(path: string): number | undefined {
+		const row = this.notes.get(path)?.savedRow;
+		return row === undefined || row < 0 ? undefined : row;
 	}
 
 	/** Checks an adopted stamp against the file (one stat) the first time it is asked: a different file drops it. */
 	confirm(path: string): void {
-		if (this.unconfirmed.size > 0 && this.unconfirmed.delete(path)) this.verify(path);
+		const entry = this.notes.get(path);
+		if (entry?.unconfirmed !== true) return;
+		entry.unconfirmed = false;
+		this.verify(path);
 	}
 
 	/** Brings one path (file or folder, present or gone) up to date now rather than on the watcher's event. */
@@ -375,7 +387,7 @@ export class FolderNoteStore {
 		for (const path of [...this.files.paths()]) if (!present.has(path)) this.removeFile(path);
 		for (const [path, entry] of this.notes) {
 			if (entry.stamp === undefined) continue;
-			this.unconfirmed.delete(path);
+			entry.unconfirmed = false;
 			const stats = this.stat(path);
 			if (!stats || !sameStamp(entry.stamp, stats)) this.forget(path, entry);
 		}
@@ -383,7 +395,8 @@ export class FolderNoteStore {
 
 	private forget(path: string, entry: NoteEntry): void {
 		entry.stamp = undefined;
-		this.unconfirmed.delete(path);
+		entry.savedRow = -1;
+		entry.unconfirmed = false;
 		const at = this.recent.findIndex((candidate) => candidate.path === path);
 		if (at >= 0) this.recent.splice(at, 1);
 		this.changed(path);
@@ -425,7 +438,7 @@ export class FolderNoteStore {
 			descriptor = openSync(this.fullPath(path), "r");
 			const stats = fstatSync(descriptor);
 			const read = contents(descriptor, stats.size);
-			this.unconfirmed.delete(path);
+			entry.unconfirmed = false;
 			if (entry.stamp === undefined || !sameStamp(entry.stamp, stats)) {
 				if (entry.stamp !== undefined) this.forget(path, entry);
 				entry.stamp = stampOf(stats);
@@ -452,7 +465,7 @@ export class FolderNoteStore {
 	private addFile(path: string): void {
 		this.files.add(path);
 		if (isNotePath(path) && !this.notes.has(path)) {
-			this.notes.set(path, {});
+			this.notes.set(path, { savedRow: -1, unconfirmed: false });
 			this.sortedNotes = undefined;
 			this.changed(path);
 		}
@@ -510,8 +523,7 @@ export class FolderNoteStore {
  */
 export class NoteMemo<T> {
 	private readonly values = new Map<string, T>();
-	/** Notes whose value a saved index holds (`seed`), by the index's row: made when first asked. */
-	private readonly saved = new Map<string, number>();
+	/** Makes a note's value from the saved index's row the store adopted its stamp with (`FolderNoteStore.adopt`). */
 	private fromSaved: ((row: number) => T | undefined) | undefined;
 	private readonly unsubscribe: () => void;
 
@@ -520,18 +532,13 @@ export class NoteMemo<T> {
 		private readonly derive: (path: string, read: NoteText) => T,
 		private readonly limit = Infinity,
 	) {
-		this.unsubscribe = store.onNoteChanged((path) => {
-			this.values.delete(path);
-			this.saved.delete(path);
-		});
+		this.unsubscribe = store.onNoteChanged((path) => this.values.delete(path));
 	}
 
 	/** The value for the note's current text; undefined when it is not a note or cannot be read. */
 	get(path: string): T | undefined {
 		// A value from a saved index is used once the note's file is found to be the one it was made from.
 		this.store.confirm(path);
-		const saved = this.takeSaved(path);
-		if (saved !== undefined) return saved;
 		if (this.values.has(path)) {
 			const known = this.values.get(path) as T;
 			if (this.limit !== Infinity) {
@@ -541,44 +548,46 @@ export class NoteMemo<T> {
 			}
 			return known;
 		}
+		const saved = this.takeSaved(path);
+		if (saved !== undefined) return saved;
 		const read = this.store.read(path);
 		if (read === undefined) return undefined;
 		const value = this.derive(path, read);
-		this.values.set(path, value);
-		if (this.values.size > this.limit) this.values.delete(this.values.keys().next().value as string);
+		this.keep(path, value);
 		return value;
 	}
 
 	/** The value kept for the note (or saved for it), without reading it or checking its file; undefined when none is. */
 	peek(path: string): T | undefined {
-		return this.takeSaved(path) ?? this.values.get(path);
+		return this.values.get(path) ?? this.takeSaved(path);
 	}
 
 	/**
-	 * Takes the value of a note whose stamp the store adopted from a saved index (`FolderNoteStore.adopt`) from that
-	 * index's `row`, made by `fromSaved` when first asked (undefined there: the note is read instead).
+	 * Takes the value of a note whose stamp the store adopted from a saved index from that index's row, made by
+	 * `fromSaved` when first asked (undefined there: the note is read instead).
 	 */
-	seed(path: string, row: number, fromSaved: (row: number) => T | undefined): void {
+	useSaved(fromSaved: (row: number) => T | undefined): void {
 		this.fromSaved = fromSaved;
-		this.saved.set(path, row);
 	}
 
 	dispose(): void {
 		this.unsubscribe();
 		this.values.clear();
-		this.saved.clear();
+		this.fromSaved = undefined;
 	}
 
 	private takeSaved(path: string): T | undefined {
-		if (this.saved.size === 0) return undefined;
-		const row = this.saved.get(path);
+		if (!this.fromSaved) return undefined;
+		const row = this.store.savedRowOf(path);
 		if (row === undefined) return undefined;
-		this.saved.delete(path);
-		const value = this.fromSaved?.(row);
-		if (value === undefined) return undefined;
+		const value = this.fromSaved(row);
+		if (value !== undefined) this.keep(path, value);
+		return value;
+	}
+
+	private keep(path: string, value: T): void {
 		this.values.set(path, value);
 		if (this.values.size > this.limit) this.values.delete(this.values.keys().next().value as string);
-		return value;
 	}
 }
 

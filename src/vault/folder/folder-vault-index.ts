@@ -132,6 +132,12 @@ export class FolderVaultIndex implements VaultIndex {
 	private loadedSaved = false;
 	/** How many notes' summaries were taken up from the saved index (at the first refresh). */
 	private takenUp = 0;
+	/**
+	 * Whether the saved index holds every note listed, as its file is now, with where its links lead: true from a
+	 * first refresh that took up every note, false once a note's saved line is found unusable; `changedSinceSave`
+	 * counts the changes since.
+	 */
+	private savedHoldsAll = false;
 	private readonly unsubscribe: () => void;
 
 	/**
@@ -188,6 +194,8 @@ export class FolderVaultIndex implements VaultIndex {
 	 */
 	save(): void {
 		if (!this.saved) return;
+		// Nothing to add to the file this session took up whole (a later session's warm-up wrote the same lines again).
+		if (this.savedHoldsAll && this.changedSinceSave === 0) return;
 		const notes: SavedNote[] = [];
 		for (const path of this.store.notePaths()) {
 			let outgoing = this.outgoing.peek(path);
@@ -257,6 +265,14 @@ export class FolderVaultIndex implements VaultIndex {
 
 	/** Makes what questions about the whole vault need of one note, reading it once (a warm-up, note by note). */
 	warmNote(path: string): void {
+		if (this.store.savedRowOf(path) !== undefined) {
+			// Taken up from the saved index: reading the note for its search text checks its stamp too (an fstat),
+			// so the others need no stat of their own (a later session's warm-up made one lstat a note more).
+			this.searchTexts.get(path);
+			this.outgoing.get(path);
+			this.described.get(path);
+			return;
+		}
 		this.outgoing.get(path);
 		this.described.get(path);
 		// Last: made from the text the others read (the store keeps it for the next reader), not read again.
@@ -349,19 +365,21 @@ export class FolderVaultIndex implements VaultIndex {
 		const outgoing = (row: number): Outgoing | undefined => {
 			const targets = targetsHold ? notes.targets(row) : undefined;
 			if (targets) return new SavedOutgoing(notes, row, targets, version);
+			this.savedHoldsAll = false;
 			const linkpaths = notes.linkpaths(row);
 			return linkpaths ? { linkpaths, targets: [], resolvedAt: -1 } : undefined;
 		};
 		const described = (row: number): Description | undefined => {
 			const tags = notes.tags(row);
+			if (!tags) this.savedHoldsAll = false;
 			return tags ? new SavedDescription(tags, notes, row) : undefined;
 		};
+		this.outgoing.useSaved(outgoing);
+		this.described.useSaved(described);
 		notes.forEach((path, stamp, row) => {
-			if (!this.store.isNote(path) || !this.store.adopt(path, stamp)) return;
-			this.outgoing.seed(path, row, outgoing);
-			this.described.seed(path, row, described);
-			this.takenUp++;
+			if (this.store.adopt(path, stamp, row)) this.takenUp++;
 		});
+		this.savedHoldsAll = targetsHold && this.takenUp === this.store.notePaths().length;
 		this.changedSinceSave = 0;
 	}
 

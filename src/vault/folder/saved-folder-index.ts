@@ -4,7 +4,7 @@ import { dirname, isAbsolute, join, relative } from "node:path";
 import type { FrontmatterFact, TagFact } from "../markdown/note-model";
 
 /** Bumped whenever what is saved, or how a note's text becomes it, changes: an older file is then not used. */
-const FORMAT = 3;
+const FORMAT = 4;
 const TAB = 0x09;
 const LINE_FEED = 0x0a;
 
@@ -50,11 +50,14 @@ export interface SavedFolderIndexOptions {
  * version or for another vault is not used, and a note whose line holds anything unexpected is read instead.
  * Frontmatter values that JSON cannot carry exactly (`.inf`, dates, `__proto__` keys) leave their note unsaved.
  *
- * The file is a line of JSON for the header, then a line per note: its path and stamp as JSON, then (tab-separated,
- * JSON, which never holds a raw tab or line feed) its link paths, its tags (tag, line, tag, line…), its frontmatter
- * (or 0) and where its links led (a saved note by its row, any other file by its path; or 0) among the files the
- * header's signature describes. `load` reads each note's path and stamp at once and the rest only when asked (`SavedNotes`): taking up the
- * summaries of 100k notes makes no object per link, tag or property before one is wanted.
+ * The file is a line of JSON for the header, then a line per note: (tab-separated, JSON, which never holds a raw tab
+ * or line feed) its link paths, its tags (tag, line, tag, line…), its frontmatter (or 0) and where its links led (a
+ * saved note by its row, any other file by its path; or 0) among the files the header's signature describes; then
+ * two lines: every note's path (a JSON array), and per note its stamp and where its line's fields start and end (a
+ * JSON array of numbers, `ROW_NUMBERS` a note). `load` parses those two lines (two native parses: no pass over
+ * every line's bytes, no parse per note) and a note's fields only when asked (`SavedNotes`): taking up the summaries
+ * of 100k notes makes no object per link, tag or property before one is wanted. A field whose bytes are not between
+ * the separators the numbers say (the file edited) is not used.
  */
 export class SavedFolderIndex {
 	constructor(private readonly options: SavedFolderIndexOptions) {}
@@ -93,17 +96,30 @@ export class SavedFolderIndex {
 		try {
 			mkdirSync(dirname(this.options.file), { recursive: true, mode: 0o700 });
 			descriptor = openSync(temporary, "wx", 0o600);
-			writeSync(descriptor, `${head}\n`);
+			const headLine = `${head}\n`;
+			writeSync(descriptor, headLine);
+			let offset = Buffer.byteLength(headLine);
+			const numbers: number[] = [];
 			let batch = "";
 			let written = 0;
 			for (const note of saved) {
-				batch += lineOf(note, files ? rows : undefined);
+				const fields = fieldsOf(note, files ? rows : undefined);
+				const { mtimeMs, ctimeMs, size, ino } = note.stamp;
+				numbers.push(mtimeMs, ctimeMs, size, ino);
+				for (const field of fields) {
+					numbers.push(offset);
+					offset += Buffer.byteLength(field) + 1;
+				}
+				numbers.push(offset - 1);
+				batch += `${fields.join("\t")}\n`;
 				if (++written % ROWS_PER_WRITE === 0) {
 					writeSync(descriptor, batch);
 					batch = "";
 				}
 			}
 			if (batch !== "") writeSync(descriptor, batch);
+			writeSync(descriptor, `${JSON.stringify(saved.map((note) => note.path))}\n`);
+			writeSync(descriptor, `${JSON.stringify(numbers)}\n`);
 			closeSync(descriptor);
 			descriptor = undefined;
 			renameSync(temporary, this.options.file);
@@ -114,21 +130,17 @@ export class SavedFolderIndex {
 	}
 }
 
-/** The fields of a note's line after its path and stamp: link paths, tags, frontmatter, targets. */
+/** The fields of a note's line: link paths, tags, frontmatter, targets. */
 const FIELDS = 4;
-/** Per row in `SavedNotes.bounds`: where each field starts, then where the line ends. */
-const BOUNDS = FIELDS + 1;
+/** Per note in the file's last line: its stamp (4 numbers), where each field starts, where its line ends. */
+const ROW_NUMBERS = 4 + FIELDS + 1;
 
-/** The notes of a saved index's file, each read from its line when asked (a row number: its order in the file). */
+/** The notes of a saved index's file, each field read from its line when asked (a row number: its order in the file). */
 export class SavedNotes {
-	/**
-	 * Per row, `BOUNDS` offsets into the file: where each of its fields starts (-1 for a field the line lacks), then
-	 * where its line ends. Found in one pass over the file's bytes (a native `indexOf` per tab and line cost about
-	 * 2 µs each: at 100k notes, 0.5 s of a later session's first call).
-	 */
-	private bounds: number[] = [];
 	/** Each row's path. */
-	private readonly paths: string[] = [];
+	private paths: readonly string[] = [];
+	/** Per row, `ROW_NUMBERS` numbers: its stamp, where each of its fields starts, where its line ends. */
+	private numbers: readonly number[] = [];
 
 	/** `files`: the files the saved link targets were found among. */
 	constructor(
@@ -138,48 +150,33 @@ export class SavedNotes {
 	) {}
 
 	/**
-	 * Calls `each` with every saved note's path, stamp and row, in the file's order; stops at the first line that is
-	 * not one (the notes before it stay usable).
+	 * Calls `each` with every saved note's path, stamp and row, in the file's order; none when the file's last two
+	 * lines are not the paths and numbers of its notes (a file cut short).
 	 */
 	forEach(each: (path: string, stamp: Stamp, row: number) => void): void {
 		const bytes = this.bytes;
-		const bounds: number[] = [];
-		this.bounds = bounds;
-		this.paths.length = 0;
-		let start = this.from;
-		while (start < bytes.length) {
-			const row = this.paths.length;
-			let headEnd = -1;
-			let fields = 0;
-			let at = start;
-			for (; at < bytes.length; at++) {
-				const byte = bytes[at];
-				if (byte === LINE_FEED) break;
-				if (byte !== TAB || fields === FIELDS) continue;
-				if (headEnd < 0) headEnd = at;
-				bounds.push(at + 1);
-				fields++;
-			}
-			const head = headEnd < 0 ? undefined : parseJson(bytes, start, headEnd);
-			const [path, mtimeMs, ctimeMs, size, ino] =
-				Array.isArray(head) && head.length === 5 ? (head as unknown[]) : [];
-			if (
-				typeof path !== "string" ||
-				typeof mtimeMs !== "number" ||
-				typeof ctimeMs !== "number" ||
-				typeof size !== "number" ||
-				typeof ino !== "number"
-			) {
-				bounds.length = row * BOUNDS;
-				return;
-			}
-			// Fields the line lacks start nowhere.
-			for (; fields < FIELDS; fields++) bounds.push(-1);
-			bounds.push(at);
-			this.paths.push(path);
-			each(path, { mtimeMs, ctimeMs, size, ino }, row);
-			start = at + 1;
-		}
+		this.paths = [];
+		this.numbers = [];
+		if (bytes.length < 2 || bytes[bytes.length - 1] !== LINE_FEED) return;
+		const numbersStart = bytes.lastIndexOf(LINE_FEED, bytes.length - 2) + 1;
+		const pathsStart = numbersStart >= 2 ? bytes.lastIndexOf(LINE_FEED, numbersStart - 2) + 1 : 0;
+		if (pathsStart < this.from) return;
+		const paths = parseJson(bytes, pathsStart, numbersStart - 1);
+		const numbers = parseJson(bytes, numbersStart, bytes.length - 1);
+		if (!isArrayOf(paths, "string") || !isArrayOf(numbers, "number")) return;
+		if (numbers.length !== paths.length * ROW_NUMBERS) return;
+		this.paths = paths;
+		this.numbers = numbers;
+		paths.forEach((path, row) => {
+			const at = row * ROW_NUMBERS;
+			const stamp = {
+				mtimeMs: numbers[at] ?? 0,
+				ctimeMs: numbers[at + 1] ?? 0,
+				size: numbers[at + 2] ?? 0,
+				ino: numbers[at + 3] ?? 0,
+			};
+			each(path, stamp, row);
+		});
 	}
 
 	/** The row's link paths; undefined when its line does not hold them. */
@@ -226,26 +223,31 @@ export class SavedNotes {
 		return targets;
 	}
 
-	/** The row's `index`th tab-separated field after its path and stamp, parsed; undefined when there is none. */
+	/**
+	 * The row's `index`th field, parsed; undefined when there is none, or its bytes are not between a line's start or
+	 * a tab and a tab or the line's end where the numbers say.
+	 */
 	private field(row: number, index: number): unknown {
-		const start = this.bounds[row * BOUNDS + index];
-		if (start === undefined || start < 0) return undefined;
-		const next = index + 1 < FIELDS ? (this.bounds[row * BOUNDS + index + 1] ?? -1) : -1;
-		const end = next >= 0 ? next - 1 : (this.bounds[row * BOUNDS + FIELDS] ?? start);
+		const at = row * ROW_NUMBERS + 4 + index;
+		const start = this.numbers[at];
+		const end = (this.numbers[at + 1] ?? 0) - (index + 1 < FIELDS ? 1 : 0);
+		if (start === undefined || !(start >= this.from && start <= end)) return undefined;
+		const before = this.bytes[start - 1];
+		if (before !== (index === 0 ? LINE_FEED : TAB)) return undefined;
+		if (this.bytes[end] !== (index + 1 < FIELDS ? TAB : LINE_FEED)) return undefined;
 		return parseJson(this.bytes, start, end);
 	}
 }
 
 const ROWS_PER_WRITE = 500;
 
-/** A note's line; its targets (with `rows`) by the row of a saved note, else by path. */
-function lineOf(note: SavedNote, rows: ReadonlyMap<string, number> | undefined): string {
-	const { mtimeMs, ctimeMs, size, ino } = note.stamp;
+/** A note's fields, as its line holds them; its targets (with `rows`) by the row of a saved note, else by path. */
+function fieldsOf(note: SavedNote, rows: ReadonlyMap<string, number> | undefined): string[] {
 	const tags = JSON.stringify(note.tags.flatMap((tag) => [tag.tag, tag.line]));
 	const frontmatter = note.frontmatter ? JSON.stringify(note.frontmatter) : "0";
 	const targets =
 		rows && note.targets ? JSON.stringify(note.targets.map((target) => rows.get(target) ?? target)) : "0";
-	return `${JSON.stringify([note.path, mtimeMs, ctimeMs, size, ino])}\t${JSON.stringify(note.linkpaths)}\t${tags}\t${frontmatter}\t${targets}\n`;
+	return [JSON.stringify(note.linkpaths), tags, frontmatter, targets];
 }
 
 /** The signature of a set of paths (in any order). */
@@ -265,6 +267,13 @@ export function filesSignature(paths: Iterable<string>): FilesSignature {
 
 export function sameFiles(a: FilesSignature | undefined, b: FilesSignature): boolean {
 	return a !== undefined && a.count === b.count && a.sum === b.sum && a.xor === b.xor;
+}
+
+function isArrayOf<T extends "string" | "number">(
+	value: unknown,
+	type: T,
+): value is (T extends "string" ? string : number)[] {
+	return Array.isArray(value) && value.every((item) => typeof item === type);
 }
 
 function isFilesSignature(value: unknown): value is FilesSignature {

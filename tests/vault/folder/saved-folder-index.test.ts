@@ -127,13 +127,22 @@ describe("SavedFolderIndex", () => {
 		expect(notesOf(reader.load())).toHaveLength(2);
 		const text = readFileSync(file, "utf8");
 		// A link path that is no string: that note's link paths are not used (its other parts are).
-		writeFileSync(file, text.replace('"Other"', "7"));
+		writeFileSync(file, text.replace('"Other"', "7      "));
 		const damaged = notesOf(reader.load());
 		expect(damaged.map((note) => note.linkpaths)).toEqual([undefined, NOTE.linkpaths]);
 		expect(damaged.map((note) => note.tags)).toEqual([NOTE.tags, NOTE.tags]);
-		// Cut short: the notes before the cut are used, the one cut is not.
-		writeFileSync(file, text.slice(0, text.indexOf("other.md") + 12));
-		expect(notesOf(reader.load()).map((note) => note.path)).toEqual([NOTE.path]);
+		// A field made longer: its line's fields are no longer where the file says, and are not used (nor the next
+		// line's, moved too); the notes before it are.
+		writeFileSync(file, text.replace('"project/alpha",2', '"project/alpha",2,"more",3'));
+		const moved = notesOf(reader.load());
+		expect(moved.map((note) => note.path)).toEqual([NOTE.path, other.path]);
+		expect(moved.map((note) => [note.linkpaths, note.tags])).toEqual([
+			[NOTE.linkpaths, undefined],
+			[undefined, undefined],
+		]);
+		// Cut short: no note is used.
+		writeFileSync(file, text.slice(0, text.length - 12));
+		expect(notesOf(reader.load())).toEqual([]);
 		expect(
 			new SavedFolderIndex({ file: join(file, "..", "none.json"), vault: "/vault", version: "1" }).load(),
 		).toBeUndefined();
@@ -208,6 +217,30 @@ describe("FolderVaultIndex with a saved index", () => {
 		later.dispose();
 	});
 
+	it("does not write the file again when a later session took up every note and nothing changed since", async () => {
+		const { root, write } = vaultWithNotes();
+		const file = join(tempDir("saved-index-cache"), "index.json");
+		await warmedAndSaved(root, file);
+		const later = new FolderVaultIndex({ root, watch: false }, libraryYamlCodec, saved(root, file));
+		await later.refresh();
+		for (const path of later.notePaths()) later.warmNote(path);
+		const renamed = jest.spyOn(fs, "renameSync");
+		later.save();
+		expect(renamed).not.toHaveBeenCalled();
+		write("A/Two.md", "Changed. #delta\n");
+		await later.refresh();
+		later.warmNote("A/Two.md");
+		later.save();
+		expect(renamed).toHaveBeenCalledTimes(1);
+		later.dispose();
+		const next = new FolderVaultIndex({ root, watch: false }, libraryYamlCodec, saved(root, file));
+		await next.refresh();
+		const opened = jest.spyOn(fs, "openSync");
+		expect(next.tagsOf("A/Two.md")?.map((tag) => tag.tag)).toEqual(["delta"]);
+		expect(opened).not.toHaveBeenCalled();
+		next.dispose();
+	});
+
 	it("reads again a note changed while no session ran, and drops what was saved of it", async () => {
 		const { root, write } = vaultWithNotes();
 		const file = join(tempDir("saved-index-cache"), "index.json");
@@ -229,15 +262,14 @@ describe("FolderVaultIndex with a saved index", () => {
 		const file = join(tempDir("saved-index-cache"), "index.json");
 		await warmedAndSaved(root, file);
 		// B/Three.md links nowhere: its saved link paths and targets made unreadable, it alone is read to find them.
-		const lines = readFileSync(file, "utf8").split("\n");
-		writeFileSync(
-			file,
-			lines
-				.map((line) =>
-					line.includes("B/Three.md") ? line.replace("\t[]\t[]\t0\t[]", "\t[7]\t[]\t0\t[true]") : line,
-				)
-				.join("\n"),
-		);
+		const bytes = readFileSync(file);
+		const lines = bytes.toString("utf8").split("\n");
+		const row = (JSON.parse(lines[lines.length - 3] ?? "") as string[]).indexOf("B/Three.md");
+		const lineStart = (JSON.parse(lines[lines.length - 2] ?? "") as number[])[row * 9 + 4] ?? -1;
+		expect(bytes.toString("utf8", lineStart, lineStart + 11)).toBe("[]\t[]\t0\t[]\n");
+		// The same length: the fields stay where the file says they are.
+		bytes.write("{}\t[]\t0\t{}", lineStart);
+		writeFileSync(file, bytes);
 		const later = new FolderVaultIndex({ root, watch: false }, libraryYamlCodec, saved(root, file));
 		await later.refresh();
 		const opened = jest.spyOn(fs, "openSync");
