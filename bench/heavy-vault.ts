@@ -8,6 +8,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { lcg, PROSE_WORDS } from "./corpus-words";
 
 export const HUB = "Hub/Popular Note.md";
 /** The tag every tagged note has (inline or in its frontmatter); its count in the tags overview is `expected.taggedNotes`. */
@@ -18,28 +19,6 @@ export const RARE_PHRASE = "quokka marmalade";
 export const COMMON_WORDS = "sentences about";
 
 const NOTES_PER_FOLDER = 100;
-const WORDS = [
-	"garden",
-	"river",
-	"project",
-	"meeting",
-	"idea",
-	"review",
-	"draft",
-	"summer",
-	"budget",
-	"travel",
-	"reading",
-	"notes",
-	"plan",
-	"question",
-	"answer",
-	"design",
-	"system",
-	"people",
-	"weekly",
-	"archive",
-];
 const STATUSES = ["open", "waiting", "done", "someday"];
 /** The hub's 200 backlinks cycle through these (each from a note in `Area N/`). */
 const HUB_LINK_FORMS = [
@@ -73,17 +52,9 @@ export interface HeavyVaultFacts {
 	phraseNotes: string[];
 }
 
-/** A small deterministic generator (the same LCG as the other bench corpora). */
-function random(seed: number): () => number {
-	let state = seed;
-	return () => {
-		state = (state * 1103515245 + 12345) % 2147483648;
-		return state;
-	};
-}
-
 function title(index: number): string {
-	const word = (at: number): string => WORDS[(index * 7 + at * 13 + Math.floor(index / 20)) % WORDS.length] ?? "";
+	const word = (at: number): string =>
+		PROSE_WORDS[(index * 7 + at * 13 + Math.floor(index / 20)) % PROSE_WORDS.length] ?? "";
 	const first = word(0);
 	return `${first.charAt(0).toUpperCase()}${first.slice(1)} ${word(1)} ${word(2)} ${index}`;
 }
@@ -125,7 +96,7 @@ function prose(next: () => number): string {
 	const paragraphs: string[] = [];
 	for (let paragraph = 0; paragraph < 6; paragraph++) {
 		const words: string[] = [];
-		for (let word = 0; word < 84; word++) words.push(WORDS[next() % WORDS.length] ?? "");
+		for (let word = 0; word < 84; word++) words.push(PROSE_WORDS[next() % PROSE_WORDS.length] ?? "");
 		paragraphs.push(
 			paragraph % 3 === 0 ? `\n## Part ${paragraph + 1}\n\n${words.join(" ")}.` : `\n${words.join(" ")}.`,
 		);
@@ -187,7 +158,7 @@ export function generateHeavyVault(root: string, count: number): HeavyVaultFacts
 		hubSources: [],
 		phraseNotes: [],
 	};
-	const next = random(31);
+	const next = lcg(31);
 	const hubStep = Math.floor(count / 200);
 	const phraseAt = new Set([17, Math.floor(count / 2) + 11, count - 3]);
 	for (let folder = 0; folder * NOTES_PER_FOLDER < count; folder++)

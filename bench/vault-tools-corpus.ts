@@ -5,6 +5,7 @@
  */
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { lcg, PROSE_WORDS } from "./corpus-words";
 import { benchNotePath } from "./vault-generator";
 
 export const POPULAR = "Hub/Popular Note.md";
@@ -19,42 +20,15 @@ const LINK_FORMS = [
 	"[rel](../Hub/Popular%20Note.md#Section)",
 ];
 
-const WORDS = [
-	"garden",
-	"river",
-	"project",
-	"meeting",
-	"idea",
-	"review",
-	"draft",
-	"summer",
-	"budget",
-	"travel",
-	"reading",
-	"notes",
-	"plan",
-	"question",
-	"answer",
-	"design",
-	"system",
-	"people",
-	"weekly",
-	"archive",
-];
-
 /** About 3.5 KB of deterministic prose per note, in paragraphs with a few headings. */
 export function addProse(root: string, count: number): number {
-	let state = 12345;
-	const next = (): number => {
-		state = (state * 1103515245 + 12345) % 2147483648;
-		return state;
-	};
+	const next = lcg(12345);
 	let bytes = 0;
 	for (let index = 0; index < count; index++) {
 		const paragraphs: string[] = [];
 		for (let paragraph = 0; paragraph < 6; paragraph++) {
 			const words: string[] = [];
-			for (let word = 0; word < 80; word++) words.push(WORDS[next() % WORDS.length] ?? "");
+			for (let word = 0; word < 80; word++) words.push(PROSE_WORDS[next() % PROSE_WORDS.length] ?? "");
 			paragraphs.push(
 				paragraph % 3 === 0 ? `\n## Part ${paragraph}\n\n${words.join(" ")}.` : `\n${words.join(" ")}.`,
 			);
