@@ -147,7 +147,8 @@ describe("createInlineEditService (inline edits, from the same module)", () => {
 			const claude = join(folder.path, "claude");
 			writeFileSync(
 				claude,
-				`#!/bin/sh\nif [ "$1" = "--version" ]; then echo "2.1.330 (Claude Code)"; exit 0; fi\nprintf '%s\\n' "$@" > "${argsFile}"\n`,
+				// Written whole and then renamed, so the poll below never reads a half-written file.
+				`#!/bin/sh\nif [ "$1" = "--version" ]; then echo "2.1.330 (Claude Code)"; exit 0; fi\nprintf '%s\\n' "$@" > "${argsFile}.part" && mv "${argsFile}.part" "${argsFile}"\n`,
 			);
 			chmodSync(claude, 0o755);
 			const service = createInlineEditService(
