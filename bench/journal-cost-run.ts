@@ -56,7 +56,7 @@ function line(name: string, comparison: InterleavedComparison): string {
 	return (
 		`${name} ${comparison.medianRatio}× (batch means ${batchMeans.raw} → ${batchMeans.bridge} ms; ` +
 		`quarters ${Math.min(...quarters)}–${Math.max(...quarters)}×, pairs ${pairs.join(" / ")}×; ` +
-		`per-call medians ${round(comparison.raw.median, 3)} → ${round(comparison.bridge.median, 3)} ms, p99 ${comparison.p99Ratio}×)`
+		`ratio of means ${comparison.meanRatio}×; per-call medians ${round(comparison.raw.median, 3)} → ${round(comparison.bridge.median, 3)} ms, p99 ${comparison.p99Ratio}×)`
 	);
 }
 
