@@ -1,4 +1,4 @@
-import { clearImmediate, clearTimeout, setImmediate, setTimeout } from "node:timers";
+import { clearTimeout, setTimeout } from "node:timers";
 import { randomBytes } from "node:crypto";
 import { describeError } from "../shared/describe-error";
 import { activityEntries, type ActivityEntry, type RecordJudge } from "./activity-entries";
@@ -108,7 +108,6 @@ export class Journal {
 	private queue: Promise<void> = Promise.resolve();
 	private pending: PendingRecord[] = [];
 	private timer: ReturnType<typeof setTimeout> | undefined;
-	private soon: ReturnType<typeof setImmediate> | undefined;
 	private closed = false;
 	/**
 	 * Pre-images `keepPreImages` stored for writes not recorded yet: how many writes each protects, and when it was
@@ -159,10 +158,7 @@ export class Journal {
 		this.running.delete(id);
 		this.pending.push({ type: "ended", id, call, end });
 		this.changed();
-		if (this.closed) void this.writePending();
-		// A full batch is sealed and written in the next turn, not in a microtask of this one: the call that filled
-		// it may still be answering (a relayed call's answer is written after its observer heard of the end).
-		else if (this.pending.length >= FLUSH_RECORDS) this.soon ??= setImmediate(() => void this.writePending());
+		if (this.closed || this.pending.length >= FLUSH_RECORDS) void this.writePending();
 		else this.timer ??= setTimeout(() => void this.writePending(), FLUSH_DELAY_MS);
 	}
 
@@ -345,10 +341,6 @@ export class Journal {
 		if (this.timer !== undefined) {
 			clearTimeout(this.timer);
 			this.timer = undefined;
-		}
-		if (this.soon !== undefined) {
-			clearImmediate(this.soon);
-			this.soon = undefined;
 		}
 		const batch = this.pending;
 		this.pending = [];
