@@ -394,7 +394,7 @@ async function runBenchmarks(options: Options): Promise<void> {
 	);
 	const journal = await step(
 		"the activity journal's cost (a host with and one without a journal, in their own processes)",
-		() => measureJournalCost(scale, [], options.jitWarmUp),
+		() => measureJournalCost({ scale, jitWarmUp: options.jitWarmUp }),
 	);
 	const memory = await step("memory under load (fresh pairs of processes)", () =>
 		measureLoadMemory(options.quick ? 2 : MEMORY_REPETITIONS, options.quick ? 300 : 1000),

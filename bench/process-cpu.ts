@@ -53,3 +53,19 @@ export async function untilIdle(pid: number, quietMs = 300, maxMs = 30_000): Pro
 		last = now;
 	}
 }
+
+/**
+ * CPU time all of a process's threads have run, in µs, from /proc/<pid>/task/<tid>/schedstat (nanoseconds, not the
+ * 10 ms ticks of `stat`); undefined without /proc. Threads that ended are not counted (a Node process keeps its
+ * threads).
+ */
+export function processRunUs(pid: number): number | undefined {
+	try {
+		let ns = 0;
+		for (const tid of readdirSync(`/proc/${pid}/task`))
+			ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
+		return Number.isFinite(ns) ? ns / 1000 : undefined;
+	} catch {
+		return undefined;
+	}
+}
