@@ -1,5 +1,17 @@
 import type { FolderNoteStore } from "./folder-note-store";
 
+/** Where the saved index's notes linked, by row (a later session: `FolderNoteStore.adopt`). */
+export interface SavedBacklinks {
+	/** The store's structure version the saved targets hold at: once files came or went, they are not used. */
+	readonly version: number;
+	/** The rows whose saved links lead to `target`, ascending, each once. */
+	sourceRows(target: string): ArrayLike<number>;
+	/** A row's path. */
+	pathOf(row: number): string;
+	/** Whether the row's targets were saved. */
+	hasTargets(row: number): boolean;
+}
+
 /**
  * Every note's link targets turned around: for a note, the notes whose links lead to it. Built in one pass over the
  * notes for the store's structure version (files added or removed can change where any link leads), then kept up to
@@ -15,6 +27,7 @@ export class BacklinkIndex {
 	/** Notes whose targets could not be had (the note could not be read): asked again each time, as before. */
 	private readonly unread = new Set<string>();
 	private builtAt: number | undefined;
+	private saved: SavedBacklinks | undefined;
 	private readonly unsubscribe: () => void;
 
 	/** `targetsOf`: where a note's links lead now, each target once; undefined when the note cannot be read. */
@@ -31,18 +44,48 @@ export class BacklinkIndex {
 	sourcesOf(target: string): readonly string[] {
 		if (this.builtAt !== this.store.structureVersion) this.build();
 		else if (this.stale.size > 0 || this.unread.size > 0) this.update();
-		return this.sources.get(target) ?? [];
+		const added = this.sources.get(target) ?? [];
+		if (!this.saved) return added;
+		const sources = [...added];
+		const rows = this.saved.sourceRows(target);
+		for (let at = 0; at < rows.length; at++) {
+			const row = rows[at] ?? -1;
+			const source = this.saved.pathOf(row);
+			if (this.fromSaved(source, row)) sources.push(source);
+		}
+		return sources;
+	}
+
+	/** Answers from the saved index's targets for the notes the store took up from it (until files come or go). */
+	useSaved(saved: SavedBacklinks): void {
+		this.saved = saved;
+		this.builtAt = undefined;
 	}
 
 	dispose(): void {
 		this.unsubscribe();
 		this.clear();
+		this.saved = undefined;
 	}
 
 	private build(): void {
+		// Every note taken up from the saved index checked first (a file changed or gone since is dropped from it,
+		// and may change the structure version).
+		if (this.saved) this.store.confirmAdopted();
 		this.clear();
 		this.builtAt = this.store.structureVersion;
-		for (const source of this.store.notePaths()) this.add(source);
+		if (this.saved && this.saved.version !== this.builtAt) this.saved = undefined;
+		for (const source of this.store.notePaths()) if (!this.answeredFromSaved(source)) this.add(source);
+	}
+
+	/** Whether the saved targets answer for the note: taken up from the saved index (still as saved), targets saved. */
+	private answeredFromSaved(source: string): boolean {
+		const row = this.saved ? this.store.savedRowOf(source) : undefined;
+		return row !== undefined && this.saved?.hasTargets(row) === true;
+	}
+
+	private fromSaved(source: string, row: number): boolean {
+		return this.saved !== undefined && this.store.savedRowOf(source) === row && this.saved.hasTargets(row);
 	}
 
 	private update(): void {
@@ -51,7 +94,7 @@ export class BacklinkIndex {
 		this.unread.clear();
 		for (const source of changed) {
 			this.remove(source);
-			if (this.store.isNote(source)) this.add(source);
+			if (this.store.isNote(source) && !this.answeredFromSaved(source)) this.add(source);
 		}
 	}
 
