@@ -259,9 +259,16 @@ export class FolderNoteStore {
 	/** `confirm` for every note whose adopted stamp is not checked yet (a later session's backlinks need them all). */
 	confirmAdopted(): void {
 		for (const [path, entry] of this.notes) {
-			if (!entry.unconfirmed) continue;
+			if (!entry.unconfirmed || entry.stamp === undefined) continue;
 			entry.unconfirmed = false;
-			this.verify(path);
+			let stats: Stats | undefined;
+			try {
+				stats = lstatSync(this.fullPath(path), { throwIfNoEntry: false });
+			} catch {
+				stats = undefined;
+			}
+			// `verify` without looking the note up again: most notes are as saved.
+			if (!stats?.isFile() || !sameStamp(entry.stamp, stats)) this.settle(path, stats);
 		}
 	}
 

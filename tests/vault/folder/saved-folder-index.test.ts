@@ -273,7 +273,9 @@ describe("FolderVaultIndex with a saved index", () => {
 		const bytes = readFileSync(file);
 		const lines = bytes.toString("utf8").split("\n");
 		const row = (JSON.parse(lines[lines.length - 3] ?? "") as string[]).indexOf("B/Three.md");
-		const lineStart = (JSON.parse(lines[lines.length - 2] ?? "") as number[])[row * 8 + 4] ?? -1;
+		// Per note 8 numbers (its stamp, then where its fields start), little-endian 64-bit floats in base64.
+		const numbers = Buffer.from(JSON.parse(lines[lines.length - 2] ?? "") as string, "base64");
+		const lineStart = numbers.readDoubleLE((row * 8 + 4) * 8);
 		expect(bytes.toString("utf8", lineStart, lineStart + 8)).toBe("[]\t[]\t0\n");
 		// The same length: the fields stay where the file says they are.
 		bytes.write("{}\t[]\t0", lineStart);
