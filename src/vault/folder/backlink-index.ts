@@ -1,15 +1,12 @@
 import type { FolderNoteStore } from "./folder-note-store";
+import type { SavedTargets } from "./saved-targets";
 
 /** Where the saved index's notes linked, by row (a later session: `FolderNoteStore.adopt`). */
 export interface SavedBacklinks {
 	/** The store's structure version the saved targets hold at: once files came or went, they are not used. */
 	readonly version: number;
-	/** The rows whose saved links lead to `target`, ascending, each once. */
-	sourceRows(target: string): ArrayLike<number>;
-	/** A row's path. */
-	pathOf(row: number): string;
-	/** Whether the row's targets were saved. */
-	hasTargets(row: number): boolean;
+	/** The saved targets (parsed when first asked); undefined when the saved index holds none usable. */
+	readonly targets: () => SavedTargets | undefined;
 }
 
 /**
@@ -28,6 +25,8 @@ export class BacklinkIndex {
 	private readonly unread = new Set<string>();
 	private builtAt: number | undefined;
 	private saved: SavedBacklinks | undefined;
+	/** The saved targets while they answer (from the last build). */
+	private savedTargets: SavedTargets | undefined;
 	private readonly unsubscribe: () => void;
 
 	/** `targetsOf`: where a note's links lead now, each target once; undefined when the note cannot be read. */
@@ -45,13 +44,15 @@ export class BacklinkIndex {
 		if (this.builtAt !== this.store.structureVersion) this.build();
 		else if (this.stale.size > 0 || this.unread.size > 0) this.update();
 		const added = this.sources.get(target) ?? [];
-		if (!this.saved) return added;
+		const saved = this.savedTargets;
+		if (!saved) return added;
 		const sources = [...added];
-		const rows = this.saved.sourceRows(target);
+		const rows = saved.sourceRows(target);
 		for (let at = 0; at < rows.length; at++) {
 			const row = rows[at] ?? -1;
-			const source = this.saved.pathOf(row);
-			if (this.fromSaved(source, row)) sources.push(source);
+			const source = saved.pathOf(row);
+			// Still as saved (a note changed since answers from the notes added here).
+			if (this.store.savedRowOf(source) === row && saved.hasTargets(row)) sources.push(source);
 		}
 		return sources;
 	}
@@ -66,6 +67,7 @@ export class BacklinkIndex {
 		this.unsubscribe();
 		this.clear();
 		this.saved = undefined;
+		this.savedTargets = undefined;
 	}
 
 	private build(): void {
@@ -75,17 +77,15 @@ export class BacklinkIndex {
 		this.clear();
 		this.builtAt = this.store.structureVersion;
 		if (this.saved && this.saved.version !== this.builtAt) this.saved = undefined;
+		this.savedTargets = this.saved?.targets();
 		for (const source of this.store.notePaths()) if (!this.answeredFromSaved(source)) this.add(source);
 	}
 
 	/** Whether the saved targets answer for the note: taken up from the saved index (still as saved), targets saved. */
 	private answeredFromSaved(source: string): boolean {
-		const row = this.saved ? this.store.savedRowOf(source) : undefined;
-		return row !== undefined && this.saved?.hasTargets(row) === true;
-	}
-
-	private fromSaved(source: string, row: number): boolean {
-		return this.saved !== undefined && this.store.savedRowOf(source) === row && this.saved.hasTargets(row);
+		const saved = this.savedTargets;
+		const row = saved ? this.store.savedRowOf(source) : undefined;
+		return row !== undefined && saved?.hasTargets(row) === true;
 	}
 
 	private update(): void {

@@ -386,13 +386,7 @@ export class FolderVaultIndex implements VaultIndex {
 			if (this.store.adopt(path, stamp, row)) this.takenUp++;
 		});
 		// Backlinks of the notes taken up as saved come from the saved targets' numbers, turned around once.
-		if (targetsHold)
-			this.backlinkIndex.useSaved({
-				version,
-				sourceRows: (target) => notes.linkTargetsOf()?.sourceRows(target) ?? [],
-				pathOf: (row) => notes.linkTargetsOf()?.pathOf(row) ?? "",
-				hasTargets: (row) => notes.linkTargetsOf()?.hasTargets(row) ?? false,
-			});
+		if (targetsHold) this.backlinkIndex.useSaved({ version, targets: () => notes.linkTargetsOf() });
 		this.savedHoldsAll = targetsHold && this.takenUp === this.store.notePaths().length;
 		this.changedSinceSave = 0;
 	}
