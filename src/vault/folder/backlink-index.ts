@@ -1,4 +1,13 @@
 import type { FolderNoteStore } from "./folder-note-store";
+import type { SavedTargets } from "./saved-targets";
+
+/** Where the saved index's notes linked, by row (a later session: `FolderNoteStore.adopt`). */
+export interface SavedBacklinks {
+	/** The store's structure version the saved targets hold at: once files came or went, they are not used. */
+	readonly version: number;
+	/** The saved targets (parsed when first asked); undefined when the saved index holds none usable. */
+	readonly targets: () => SavedTargets | undefined;
+}
 
 /**
  * Every note's link targets turned around: for a note, the notes whose links lead to it. Built in one pass over the
@@ -15,6 +24,9 @@ export class BacklinkIndex {
 	/** Notes whose targets could not be had (the note could not be read): asked again each time, as before. */
 	private readonly unread = new Set<string>();
 	private builtAt: number | undefined;
+	private saved: SavedBacklinks | undefined;
+	/** The saved targets while they answer (from the last build). */
+	private savedTargets: SavedTargets | undefined;
 	private readonly unsubscribe: () => void;
 
 	/** `targetsOf`: where a note's links lead now, each target once; undefined when the note cannot be read. */
@@ -31,18 +43,49 @@ export class BacklinkIndex {
 	sourcesOf(target: string): readonly string[] {
 		if (this.builtAt !== this.store.structureVersion) this.build();
 		else if (this.stale.size > 0 || this.unread.size > 0) this.update();
-		return this.sources.get(target) ?? [];
+		const added = this.sources.get(target) ?? [];
+		const saved = this.savedTargets;
+		if (!saved) return added;
+		const sources = [...added];
+		const rows = saved.sourceRows(target);
+		for (let at = 0; at < rows.length; at++) {
+			const row = rows[at] ?? -1;
+			const source = saved.pathOf(row);
+			// Still as saved (a note changed since answers from the notes added here).
+			if (this.store.savedRowOf(source) === row && saved.hasTargets(row)) sources.push(source);
+		}
+		return sources;
+	}
+
+	/** Answers from the saved index's targets for the notes the store took up from it (until files come or go). */
+	useSaved(saved: SavedBacklinks): void {
+		this.saved = saved;
+		this.builtAt = undefined;
 	}
 
 	dispose(): void {
 		this.unsubscribe();
 		this.clear();
+		this.saved = undefined;
+		this.savedTargets = undefined;
 	}
 
 	private build(): void {
+		// Every note taken up from the saved index checked first (a file changed or gone since is dropped from it,
+		// and may change the structure version).
+		if (this.saved) this.store.confirmAdopted();
 		this.clear();
 		this.builtAt = this.store.structureVersion;
-		for (const source of this.store.notePaths()) this.add(source);
+		if (this.saved && this.saved.version !== this.builtAt) this.saved = undefined;
+		this.savedTargets = this.saved?.targets();
+		for (const source of this.store.notePaths()) if (!this.answeredFromSaved(source)) this.add(source);
+	}
+
+	/** Whether the saved targets answer for the note: taken up from the saved index (still as saved), targets saved. */
+	private answeredFromSaved(source: string): boolean {
+		const saved = this.savedTargets;
+		const row = saved ? this.store.savedRowOf(source) : undefined;
+		return row !== undefined && saved?.hasTargets(row) === true;
 	}
 
 	private update(): void {
@@ -51,7 +94,7 @@ export class BacklinkIndex {
 		this.unread.clear();
 		for (const source of changed) {
 			this.remove(source);
-			if (this.store.isNote(source)) this.add(source);
+			if (this.store.isNote(source) && !this.answeredFromSaved(source)) this.add(source);
 		}
 	}
 

@@ -53,26 +53,33 @@ interface Outgoing {
 }
 
 /**
- * A saved note's link targets (for the files they were saved for), and its link paths made from the saved index's
- * line only when asked (when files come or go, or for a rename). A line without readable link paths counts as none:
- * the file is only ever replaced whole, so only someone editing it makes one.
+ * A saved note's link targets (for the files they were saved for) and its link paths, each made from the saved index
+ * only when asked (the targets for a save or after a note changed, the link paths when files come or go, or for a
+ * rename). A line without readable link paths counts as none: the file is only ever replaced whole, so only someone
+ * editing it makes one.
  */
 class SavedOutgoing implements Outgoing {
-	private made: readonly string[] | undefined;
+	private madeLinkpaths: readonly string[] | undefined;
+	private madeTargets: readonly string[] | undefined;
 
 	constructor(
-		private notes: SavedNotes | undefined,
+		private readonly notes: SavedNotes,
 		private readonly row: number,
-		public targets: readonly string[],
 		public resolvedAt: number,
 	) {}
 
 	get linkpaths(): readonly string[] {
-		if (this.notes) {
-			this.made = this.notes.linkpaths(this.row) ?? [];
-			this.notes = undefined;
-		}
-		return this.made ?? [];
+		this.madeLinkpaths ??= this.notes.linkpaths(this.row) ?? [];
+		return this.madeLinkpaths;
+	}
+
+	get targets(): readonly string[] {
+		this.madeTargets ??= this.notes.targets(this.row) ?? [];
+		return this.madeTargets;
+	}
+
+	set targets(targets: readonly string[]) {
+		this.madeTargets = targets;
 	}
 }
 
@@ -363,8 +370,7 @@ export class FolderVaultIndex implements VaultIndex {
 		const version = this.store.structureVersion;
 		const targetsHold = sameFiles(notes.files, filesSignature(this.store.files.paths()));
 		const outgoing = (row: number): Outgoing | undefined => {
-			const targets = targetsHold ? notes.targets(row) : undefined;
-			if (targets) return new SavedOutgoing(notes, row, targets, version);
+			if (targetsHold && notes.linkTargetsOf()?.hasTargets(row)) return new SavedOutgoing(notes, row, version);
 			this.savedHoldsAll = false;
 			const linkpaths = notes.linkpaths(row);
 			return linkpaths ? { linkpaths, targets: [], resolvedAt: -1 } : undefined;
@@ -379,6 +385,8 @@ export class FolderVaultIndex implements VaultIndex {
 		notes.forEach((path, stamp, row) => {
 			if (this.store.adopt(path, stamp, row)) this.takenUp++;
 		});
+		// Backlinks of the notes taken up as saved come from the saved targets' numbers, turned around once.
+		if (targetsHold) this.backlinkIndex.useSaved({ version, targets: () => notes.linkTargetsOf() });
 		this.savedHoldsAll = targetsHold && this.takenUp === this.store.notePaths().length;
 		this.changedSinceSave = 0;
 	}

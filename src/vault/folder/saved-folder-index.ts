@@ -1,10 +1,13 @@
 import { createHash } from "node:crypto";
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import { endianness } from "node:os";
 import { dirname, isAbsolute, join, relative } from "node:path";
 import type { FrontmatterFact, TagFact } from "../markdown/note-model";
+import { comparePaths } from "./folder-note-store";
+import { SavedTargets, targetsLine } from "./saved-targets";
 
 /** Bumped whenever what is saved, or how a note's text becomes it, changes: an older file is then not used. */
-const FORMAT = 4;
+const FORMAT = 5;
 const TAB = 0x09;
 const LINE_FEED = 0x0a;
 
@@ -51,13 +54,18 @@ export interface SavedFolderIndexOptions {
  * Frontmatter values that JSON cannot carry exactly (`.inf`, dates, `__proto__` keys) leave their note unsaved.
  *
  * The file is a line of JSON for the header, then a line per note: (tab-separated, JSON, which never holds a raw tab
- * or line feed) its link paths, its tags (tag, line, tag, line…), its frontmatter (or 0) and where its links led (a
- * saved note by its row, any other file by its path; or 0) among the files the header's signature describes; then
- * two lines: every note's path (a JSON array), and per note its stamp and where its line's fields start and end (a
- * JSON array of numbers, `ROW_NUMBERS` a note). `load` parses those two lines (two native parses: no pass over
- * every line's bytes, no parse per note) and a note's fields only when asked (`SavedNotes`): taking up the summaries
- * of 100k notes makes no object per link, tag or property before one is wanted. A field whose bytes are not between
- * the separators the numbers say (the file edited) is not used.
+ * or line feed) its link paths, its tags (tag, line, tag, line…) and its frontmatter (or 0); then three lines: where
+ * every note's links led among the files the header's signature describes (or 0), every note's path (a JSON array,
+ * sorted), and per note its stamp and where its line's fields start and end (`ROW_NUMBERS` a note, as a JSON string:
+ * the base64 of little-endian 64-bit floats, decoded natively rather than parsed number by number). `load` parses the last two (two native parses: no pass over every line's bytes, no parse per note) and a
+ * note's fields only when asked (`SavedNotes`): taking up the summaries of 100k notes makes no object per link, tag or
+ * property before one is wanted. A field whose bytes are not between the separators the numbers say (the file
+ * edited) is not used.
+ *
+ * Where links led is numbers, not paths (`SavedTargets`): `{"files":[…],"links":"…"}`, the paths of the files linked
+ * to that are no saved note (sorted), and in base64, little-endian 32-bit integers: per note how many files its links
+ * led to (-1: not saved), then those files, a saved note by its row and another file by the saved notes' count plus
+ * its place in `files`. Backlinks of a later session turn that around in two passes over typed arrays.
  */
 export class SavedFolderIndex {
 	constructor(private readonly options: SavedFolderIndexOptions) {}
@@ -84,7 +92,9 @@ export class SavedFolderIndex {
 	 */
 	save(notes: Iterable<SavedNote>, files?: FilesSignature): void {
 		const saved = [...notes].filter((note) => !note.frontmatter || carriedExactly(note.frontmatter));
-		const rows = new Map(saved.map((note, row) => [note.path, row]));
+		// Sorted by path, so a later session finds a note's row by a binary search (no map of every path).
+		if (!saved.every((note, at) => at === 0 || comparePaths(saved[at - 1]?.path ?? "", note.path) < 0))
+			saved.sort((a, b) => comparePaths(a.path, b.path));
 		const head = JSON.stringify({
 			format: FORMAT,
 			vault: this.options.vault,
@@ -99,18 +109,19 @@ export class SavedFolderIndex {
 			const headLine = `${head}\n`;
 			writeSync(descriptor, headLine);
 			let offset = Buffer.byteLength(headLine);
-			const numbers: number[] = [];
+			const numbers = new Float64Array(saved.length * ROW_NUMBERS);
+			let next = 0;
 			let batch = "";
 			let written = 0;
 			for (const note of saved) {
-				const fields = fieldsOf(note, files ? rows : undefined);
+				const fields = fieldsOf(note);
 				const { mtimeMs, ctimeMs, size, ino } = note.stamp;
-				numbers.push(mtimeMs, ctimeMs, size, ino);
+				for (const number of [mtimeMs, ctimeMs, size, ino]) numbers[next++] = number;
 				for (const field of fields) {
-					numbers.push(offset);
+					numbers[next++] = offset;
 					offset += Buffer.byteLength(field) + 1;
 				}
-				numbers.push(offset - 1);
+				numbers[next++] = offset - 1;
 				batch += `${fields.join("\t")}\n`;
 				if (++written % ROWS_PER_WRITE === 0) {
 					writeSync(descriptor, batch);
@@ -118,8 +129,9 @@ export class SavedFolderIndex {
 				}
 			}
 			if (batch !== "") writeSync(descriptor, batch);
+			writeSync(descriptor, `${files ? targetsLine(saved) : "0"}\n`);
 			writeSync(descriptor, `${JSON.stringify(saved.map((note) => note.path))}\n`);
-			writeSync(descriptor, `${JSON.stringify(numbers)}\n`);
+			writeSync(descriptor, `${JSON.stringify(float64Base64(numbers))}\n`);
 			closeSync(descriptor);
 			descriptor = undefined;
 			renameSync(temporary, this.options.file);
@@ -130,8 +142,8 @@ export class SavedFolderIndex {
 	}
 }
 
-/** The fields of a note's line: link paths, tags, frontmatter, targets. */
-const FIELDS = 4;
+/** The fields of a note's line: link paths, tags, frontmatter. */
+const FIELDS = 3;
 /** Per note in the file's last line: its stamp (4 numbers), where each field starts, where its line ends. */
 const ROW_NUMBERS = 4 + FIELDS + 1;
 
@@ -140,31 +152,40 @@ export class SavedNotes {
 	/** Each row's path. */
 	private paths: readonly string[] = [];
 	/** Per row, `ROW_NUMBERS` numbers: its stamp, where each of its fields starts, where its line ends. */
-	private numbers: readonly number[] = [];
+	private numbers: Float64Array = new Float64Array(0);
+	/** Where the targets, paths and numbers lines start (the last three); undefined when the file has no three lines. */
+	private readonly lines: { targets: number; paths: number; numbers: number } | undefined;
+	/** The targets line parsed (null: it holds none usable); undefined until asked. */
+	private linkTargets: SavedTargets | null | undefined;
 
 	/** `files`: the files the saved link targets were found among. */
 	constructor(
 		private readonly bytes: Buffer,
 		private readonly from: number,
 		readonly files?: FilesSignature,
-	) {}
+	) {
+		if (bytes.length < 2 || bytes[bytes.length - 1] !== LINE_FEED) return;
+		const numbers = bytes.lastIndexOf(LINE_FEED, bytes.length - 2) + 1;
+		const paths = numbers >= 2 ? bytes.lastIndexOf(LINE_FEED, numbers - 2) + 1 : 0;
+		const targets = paths >= 2 ? bytes.lastIndexOf(LINE_FEED, paths - 2) + 1 : 0;
+		if (targets >= from) this.lines = { targets, paths, numbers };
+	}
 
 	/**
-	 * Calls `each` with every saved note's path, stamp and row, in the file's order; none when the file's last two
-	 * lines are not the paths and numbers of its notes (a file cut short).
+	 * Calls `each` with every saved note's path, stamp and row, in the file's order; none when the file's last three
+	 * lines are not the targets, paths and numbers of its notes (a file cut short).
 	 */
 	forEach(each: (path: string, stamp: Stamp, row: number) => void): void {
 		const bytes = this.bytes;
 		this.paths = [];
-		this.numbers = [];
-		if (bytes.length < 2 || bytes[bytes.length - 1] !== LINE_FEED) return;
-		const numbersStart = bytes.lastIndexOf(LINE_FEED, bytes.length - 2) + 1;
-		const pathsStart = numbersStart >= 2 ? bytes.lastIndexOf(LINE_FEED, numbersStart - 2) + 1 : 0;
-		if (pathsStart < this.from) return;
-		const paths = parseJson(bytes, pathsStart, numbersStart - 1);
-		const numbers = parseJson(bytes, numbersStart, bytes.length - 1);
-		if (!isArrayOf(paths, "string") || !isArrayOf(numbers, "number")) return;
-		if (numbers.length !== paths.length * ROW_NUMBERS) return;
+		this.numbers = new Float64Array(0);
+		this.linkTargets = undefined;
+		if (!this.lines) return;
+		const paths = parseJson(bytes, this.lines.paths, this.lines.numbers - 1);
+		const encoded = parseJson(bytes, this.lines.numbers, bytes.length - 1);
+		if (!isArrayOf(paths, "string") || typeof encoded !== "string") return;
+		const numbers = float64FromBase64(encoded);
+		if (numbers?.length !== paths.length * ROW_NUMBERS) return;
 		this.paths = paths;
 		this.numbers = numbers;
 		paths.forEach((path, row) => {
@@ -207,20 +228,24 @@ export class SavedNotes {
 	}
 
 	/**
-	 * Where the row's links led among the files of `files`; null when they were not saved, undefined when its line
-	 * does not hold them.
+	 * Where the row's links led among the files of `files`; null when they were not saved, undefined when the file's
+	 * targets line does not hold them.
 	 */
 	targets(row: number): string[] | null | undefined {
-		const value = this.field(row, 3);
-		if (value === 0) return null;
-		if (!Array.isArray(value)) return undefined;
-		const targets: string[] = [];
-		for (const target of value as unknown[]) {
-			const path = typeof target === "number" ? this.paths[target] : target;
-			if (typeof path !== "string") return undefined;
-			targets.push(path);
+		if (row < 0 || row >= this.paths.length) return undefined;
+		const targets = this.linkTargetsOf();
+		if (targets === undefined) return this.files ? undefined : null;
+		return targets.targets(row);
+	}
+
+	/** Every row's targets (for the files of `files`), as numbers; undefined when none were saved or the line is unusable. */
+	linkTargetsOf(): SavedTargets | undefined {
+		if (this.linkTargets === undefined) {
+			const line = this.lines;
+			const value = line && this.files ? parseJson(this.bytes, line.targets, line.paths - 1) : undefined;
+			this.linkTargets = SavedTargets.parse(value, this.paths) ?? null;
 		}
-		return targets;
+		return this.linkTargets ?? undefined;
 	}
 
 	/**
@@ -241,13 +266,11 @@ export class SavedNotes {
 
 const ROWS_PER_WRITE = 500;
 
-/** A note's fields, as its line holds them; its targets (with `rows`) by the row of a saved note, else by path. */
-function fieldsOf(note: SavedNote, rows: ReadonlyMap<string, number> | undefined): string[] {
+/** A note's fields, as its line holds them. */
+function fieldsOf(note: SavedNote): string[] {
 	const tags = JSON.stringify(note.tags.flatMap((tag) => [tag.tag, tag.line]));
 	const frontmatter = note.frontmatter ? JSON.stringify(note.frontmatter) : "0";
-	const targets =
-		rows && note.targets ? JSON.stringify(note.targets.map((target) => rows.get(target) ?? target)) : "0";
-	return [JSON.stringify(note.linkpaths), tags, frontmatter, targets];
+	return [JSON.stringify(note.linkpaths), tags, frontmatter];
 }
 
 /** The signature of a set of paths (in any order). */
@@ -267,6 +290,23 @@ export function filesSignature(paths: Iterable<string>): FilesSignature {
 
 export function sameFiles(a: FilesSignature | undefined, b: FilesSignature): boolean {
 	return a !== undefined && a.count === b.count && a.sum === b.sum && a.xor === b.xor;
+}
+
+/** Numbers as the base64 of little-endian 64-bit floats. */
+function float64Base64(numbers: Float64Array): string {
+	const bytes = Buffer.alloc(numbers.length * 8);
+	numbers.forEach((number, at) => bytes.writeDoubleLE(number, at * 8));
+	return bytes.toString("base64");
+}
+
+/** `float64Base64` undone; undefined when the bytes are no whole number of floats. */
+function float64FromBase64(encoded: string): Float64Array | undefined {
+	const bytes = Buffer.from(encoded, "base64");
+	if (bytes.length % 8 !== 0) return undefined;
+	const numbers = new Float64Array(bytes.length / 8);
+	if (endianness() === "LE") new Uint8Array(numbers.buffer).set(bytes);
+	else for (let at = 0; at < numbers.length; at++) numbers[at] = bytes.readDoubleLE(at * 8);
+	return numbers;
 }
 
 function isArrayOf<T extends "string" | "number">(

@@ -82,7 +82,15 @@ describe("SavedFolderIndex", () => {
 		const rows: number[] = [];
 		loaded?.forEach((_path, _stamp, row) => rows.push(row));
 		expect(rows.map((row) => loaded?.targets(row))).toEqual([["b.md", "picture.png", "a.md"], [], null]);
-		expect(readFileSync(file, "utf8")).toContain('\t[1,"picture.png",0]\n');
+		// As numbers: a saved note by its row, another file after them (only those files' paths are written again).
+		expect(readFileSync(file, "utf8")).toContain('\n{"files":["picture.png"],"links":"');
+		const targets = loaded?.linkTargetsOf();
+		expect([...(targets?.sourceRows("a.md") ?? [])]).toEqual([0]);
+		expect([...(targets?.sourceRows("b.md") ?? [])]).toEqual([0]);
+		expect([...(targets?.sourceRows("picture.png") ?? [])]).toEqual([0]);
+		expect([...(targets?.sourceRows("c.md") ?? [])]).toEqual([]);
+		expect([...(targets?.sourceRows("missing.md") ?? [])]).toEqual([]);
+		expect(rows.map((row) => targets?.hasTargets(row))).toEqual([true, true, false]);
 		// Saved without the files' signature: no targets.
 		saved.save([a]);
 		expect(saved.load()?.files).toBeUndefined();
@@ -265,11 +273,16 @@ describe("FolderVaultIndex with a saved index", () => {
 		const bytes = readFileSync(file);
 		const lines = bytes.toString("utf8").split("\n");
 		const row = (JSON.parse(lines[lines.length - 3] ?? "") as string[]).indexOf("B/Three.md");
-		const lineStart = (JSON.parse(lines[lines.length - 2] ?? "") as number[])[row * 9 + 4] ?? -1;
-		expect(bytes.toString("utf8", lineStart, lineStart + 11)).toBe("[]\t[]\t0\t[]\n");
+		// Per note 8 numbers (its stamp, then where its fields start), little-endian 64-bit floats in base64.
+		const numbers = Buffer.from(JSON.parse(lines[lines.length - 2] ?? "") as string, "base64");
+		const lineStart = numbers.readDoubleLE((row * 8 + 4) * 8);
+		expect(bytes.toString("utf8", lineStart, lineStart + 8)).toBe("[]\t[]\t0\n");
 		// The same length: the fields stay where the file says they are.
-		bytes.write("{}\t[]\t0\t{}", lineStart);
-		writeFileSync(file, bytes);
+		bytes.write("{}\t[]\t0", lineStart);
+		// And the targets line unusable: every note's targets are found from its link paths.
+		const tampered = bytes.toString("utf8").split("\n");
+		tampered.splice(tampered.length - 4, 1, '{"files":[],"links":"AAAA"}');
+		writeFileSync(file, tampered.join("\n"));
 		const later = new FolderVaultIndex({ root, watch: false }, libraryYamlCodec, saved(root, file));
 		await later.refresh();
 		const opened = jest.spyOn(fs, "openSync");
@@ -292,6 +305,25 @@ describe("FolderVaultIndex with a saved index", () => {
 		await later.refresh();
 		expect((await later.backlinks("Soon.md")).map((backlink) => backlink.source)).toEqual(["C/Four.md"]);
 		expect((await later.backlinks("Hub.md")).map((backlink) => backlink.source)).toEqual(["A/One.md", "A/Two.md"]);
+		later.dispose();
+	});
+
+	it("follows notes changed during a later session that answers backlinks from the saved targets", async () => {
+		const { root, write } = vaultWithNotes();
+		const file = join(tempDir("saved-index-cache"), "index.json");
+		await warmedAndSaved(root, file);
+		const later = new FolderVaultIndex({ root, watch: false }, libraryYamlCodec, saved(root, file));
+		await later.refresh();
+		const sources = async (): Promise<string[]> =>
+			(await later.backlinks("Hub.md")).map((backlink) => backlink.source);
+		expect(await sources()).toEqual(["A/One.md", "A/Two.md"]);
+		write("A/One.md", "No link now, a longer text than before.\n");
+		write("B/Three.md", "Now [[Hub]], a longer text.\n");
+		await later.refresh();
+		expect(await sources()).toEqual(["A/Two.md", "B/Three.md"]);
+		write("A/One.md", "Back to [[Hub]], and longer still than before.\n");
+		await later.refresh();
+		expect(await sources()).toEqual(["A/One.md", "A/Two.md", "B/Three.md"]);
 		later.dispose();
 	});
 

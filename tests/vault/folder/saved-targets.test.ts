@@ -1,0 +1,63 @@
+import { SavedTargets, targetsLine } from "../../../src/vault/folder/saved-targets";
+
+/** The targets line of notes (in path order) parsed back. */
+function parsed(notes: { path: string; targets?: string[] }[]): SavedTargets | undefined {
+	return SavedTargets.parse(
+		JSON.parse(targetsLine(notes)),
+		notes.map((note) => note.path),
+	);
+}
+
+/** A line whose numbers are given as they are (an edited file). */
+function lineOf(files: string[], numbers: number[]): unknown {
+	const bytes = Buffer.alloc(numbers.length * 4);
+	numbers.forEach((number, at) => bytes.writeInt32LE(number, at * 4));
+	return { files, links: bytes.toString("base64") };
+}
+
+describe("SavedTargets", () => {
+	const notes = [
+		{ path: "a.md", targets: ["hub.md", "b.md", "pic.png"] },
+		{ path: "b.md", targets: ["hub.md"] },
+		{ path: "c.md" },
+		{ path: "hub.md", targets: ["hub.md", "a.md"] },
+	];
+
+	it("gives back each note's targets and turns them around: the rows linking to a file, ascending", () => {
+		const targets = parsed(notes);
+		expect(notes.map((_note, row) => targets?.targets(row))).toEqual([
+			["hub.md", "b.md", "pic.png"],
+			["hub.md"],
+			null,
+			["hub.md", "a.md"],
+		]);
+		expect([...(targets?.sourceRows("hub.md") ?? [])]).toEqual([0, 1, 3]);
+		expect([...(targets?.sourceRows("a.md") ?? [])]).toEqual([3]);
+		expect([...(targets?.sourceRows("pic.png") ?? [])]).toEqual([0]);
+		expect([...(targets?.sourceRows("c.md") ?? [])]).toEqual([]);
+		expect([...(targets?.sourceRows("other.md") ?? [])]).toEqual([]);
+		expect(notes.map((_note, row) => targets?.hasTargets(row))).toEqual([true, true, false, true]);
+		expect(targets?.pathOf(3)).toBe("hub.md");
+	});
+
+	it("is not used when the line does not hold exactly the notes' targets", () => {
+		const paths = ["a.md", "b.md"];
+		expect(SavedTargets.parse(lineOf([], [1, 0, 1]), paths)).toBeDefined();
+		// A number past the files, a count short or long, a count below -1, unsorted paths or files, no object.
+		expect(SavedTargets.parse(lineOf([], [1, 0, 2]), paths)).toBeUndefined();
+		expect(SavedTargets.parse(lineOf([], [2, 0, 1]), paths)).toBeUndefined();
+		expect(SavedTargets.parse(lineOf([], [0, 0, 1]), paths)).toBeUndefined();
+		expect(SavedTargets.parse(lineOf([], [-2, 0]), paths)).toBeUndefined();
+		expect(SavedTargets.parse(lineOf([], [0, 0]), ["b.md", "a.md"])).toBeUndefined();
+		expect(SavedTargets.parse(lineOf(["z.png", "y.png"], [0, 0]), paths)).toBeUndefined();
+		expect(SavedTargets.parse({ files: [], links: "AAA" }, paths)).toBeUndefined();
+		expect(SavedTargets.parse(0, paths)).toBeUndefined();
+	});
+
+	it("counts a row once for a file its edited line names twice", () => {
+		const targets = SavedTargets.parse(lineOf(["x.png"], [3, 2, 2, 1, 2, 2, 1]), ["a.md", "b.md"]);
+		expect([...(targets?.sourceRows("x.png") ?? [])]).toEqual([0, 1]);
+		expect([...(targets?.sourceRows("b.md") ?? [])]).toEqual([0, 1]);
+		expect([...(targets?.sourceRows("a.md") ?? [])]).toEqual([]);
+	});
+});
