@@ -53,14 +53,15 @@ export default defineConfig([
 		},
 	},
 	{
-		// Views initialised on first use (issue 31: plugin load): Obsidian's view creators and CodeMirror's view plugins
-		// answer at once, so their modules are reached by a synchronous require, which esbuild keeps wrapped in main.js
-		// until that first call; an import() would make them wait.
+		// Views initialised on first use (issue 31: plugin load): Obsidian's view creators, CodeMirror's view plugins and
+		// a settings tab's display answer at once, so their modules are reached by a synchronous require, which esbuild
+		// keeps wrapped in main.js until that first call; an import() would make them wait.
 		files: [
 			"src/obsidian/agent/register-agent-view.ts",
 			"src/obsidian/activity/register-activity-view.ts",
 			"src/obsidian/review/register-diff-review.ts",
 			"src/obsidian/editor/inline-edit-extension.ts",
+			"src/obsidian/settings/lazy-settings-tab.ts",
 		],
 		rules: { "@typescript-eslint/no-require-imports": "off" },
 	},

@@ -20,7 +20,7 @@ export function isPluginLoadRow(figure: string): boolean {
 }
 
 const HOW =
-	"each sample a fresh Node process holding only the obsidian stand-in, CodeMirror and a DOM (bench/plugin-load-host.ts), as a user's Obsidian loads the plugin; the two builds in turns";
+	"each sample a fresh Node process holding only the obsidian stand-in, CodeMirror and a DOM (bench/plugin-load-host.ts), as a user's Obsidian loads the plugin, its heap settled first (a full GC, 50 ms idle); CPU time of the thread main.js loads on (the process's less its helper threads'); the two builds in turns";
 
 export function describeComparison(comparison: PluginLoadComparison): string {
 	const { current, baseline } = comparison;

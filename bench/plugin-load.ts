@@ -9,6 +9,8 @@ export type { PluginLoadSample } from "./plugin-load-sample";
 
 export interface PluginLoad {
 	runs: number;
+	/** The clock of the CPU figures: the thread main.js loads on (Linux) or the whole process. */
+	cpuClock: PluginLoadSample["cpuClock"];
 	requireMs: Summary;
 	requireCpuMs: Summary;
 	onloadMs: Summary;
@@ -80,6 +82,7 @@ function summarizeLoads(samples: readonly PluginLoadSample[]): PluginLoad {
 		summarize(samples.map((sample) => round(pick(sample), 3)).filter((value) => !Number.isNaN(value)));
 	return {
 		runs: samples.length,
+		cpuClock: samples.every((sample) => sample.cpuClock === "main thread") ? "main thread" : "process",
 		requireMs: of((sample) => sample.requireMs),
 		requireCpuMs: of((sample) => sample.requireCpuMs),
 		onloadMs: of((sample) => sample.onloadMs),

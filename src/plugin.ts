@@ -14,7 +14,7 @@ import { obsidianYamlCodec } from "./obsidian/notes/obsidian-yaml-codec";
 import type { ObsidianNoteStore } from "./obsidian/notes/obsidian-note-store";
 import { registerDiffReviewView, revealReviewOf } from "./obsidian/review/register-diff-review";
 import { BridgeSettingsHost } from "./obsidian/settings/bridge-settings-host";
-import { BridgeSettingTab } from "./obsidian/settings/settings-tab";
+import { LazySettingTab } from "./obsidian/settings/lazy-settings-tab";
 import type { VaultToolsComponent } from "./obsidian/vault-tools/vault-tools-component";
 import { VaultPaths } from "./vault/vault-paths";
 import { describeError } from "./shared/describe-error";
@@ -34,7 +34,7 @@ export default class ClaudeCodeBridgePlugin extends Plugin {
 	private agentEngineLoad: Promise<AgentEngine> | undefined;
 	private inlineEditLoad: Promise<InlineEditService> | undefined;
 	private statusBar!: StatusBar;
-	private settingTab!: BridgeSettingTab;
+	private settingTab!: LazySettingTab;
 	private editorTracker!: EditorTracker;
 	/** Claude's vault tools while the bridge runs with them (a child of the bridge). */
 	private vaultToolsPart: VaultToolsComponent | undefined;
@@ -64,7 +64,7 @@ export default class ClaudeCodeBridgePlugin extends Plugin {
 			},
 			...settings.panelSettings(),
 		});
-		this.settingTab = new BridgeSettingTab(this.app, this, settings);
+		this.settingTab = new LazySettingTab(this.app, this, settings);
 		this.addSettingTab(this.settingTab);
 		this.addCommand({
 			id: "restart-server",

@@ -1,6 +1,7 @@
 import { PRIVATE_NOTE, redactTokens, type NoteReferences } from "./argument-summary";
 import type { Journal } from "./journal";
 import type { JournalSession, Surface } from "./journal-records";
+import { lazyRegExp } from "../shared/lazy-regexp";
 
 /** Characters of a conversation's title the journal keeps, and shows. */
 export const MAX_TITLE = 80;
@@ -50,8 +51,8 @@ export class JournalConversation {
 const NOTE_REFERENCE = /@"([^"]*)"|@(\S+)|!?\[\[([^\]|]*)(?:\|([^\]]*))?\]\]/gu;
 /** A note named in the user's words when nothing can tell whether it is private. */
 const A_NOTE = "(a note)";
-/** Control and format characters (line breaks, bidirectional overrides, zero-width marks). */
-const INVISIBLE = /[\p{Cc}\p{Cf}\u2028\u2029]+/gu;
+/** Control and format characters (line breaks, bidirectional overrides, zero-width marks); made on first use (lazy-regexp.ts). */
+const INVISIBLE = lazyRegExp(String.raw`[\p{Cc}\p{Cf}\u2028\u2029]+`, "gu");
 
 /**
  * What the journal keeps of a conversation's first words: the first line, each note it names by its name as typed
@@ -82,7 +83,7 @@ export function titleToShow(session: JournalSession): string | undefined {
 }
 
 function clean(text: string): string | undefined {
-	const words = text.replace(INVISIBLE, " ").replace(/\s+/g, " ").trim();
+	const words = text.replace(INVISIBLE(), " ").replace(/\s+/g, " ").trim();
 	if (words === "") return undefined;
 	return words.length <= MAX_TITLE ? words : `${words.slice(0, MAX_TITLE - 1).trimEnd()}…`;
 }

@@ -1,4 +1,5 @@
 import { describeError } from "../shared/describe-error";
+import { lazyRegExp } from "../shared/lazy-regexp";
 import type { VaultPrivacy } from "../vault/privacy/vault-privacy";
 import { VaultPathError, type VaultLocation, type VaultPaths } from "../vault/vault-paths";
 import type {
@@ -298,9 +299,12 @@ function filingSession(proposer: ReviewProposer): number {
 	return proposer.surface === "vault-tools" ? 0 : -1;
 }
 
+/** White space and control characters; made on first use (lazy-regexp.ts: a `\p{…}` literal costs plugin load). */
+const SPACES_AND_CONTROLS = lazyRegExp(String.raw`[\s\p{Cc}]+`, "gu");
+
 /** The user's reason as one trimmed line (control characters and line breaks become spaces), cut to the limit. */
 function oneLineReason(reason: string): string {
-	const line = reason.replace(/[\s\p{Cc}]+/gu, " ").trim();
+	const line = reason.replace(SPACES_AND_CONTROLS(), " ").trim();
 	const characters = [...line];
 	return characters.length <= MAX_REJECT_REASON_CHARS
 		? line

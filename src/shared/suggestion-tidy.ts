@@ -1,3 +1,4 @@
+import { lazyRegExp } from "./lazy-regexp";
 import { wordTokens, type WordRun } from "./word-tokens";
 
 /** A suggestion before it is numbered: text that stays, or a change (what goes, what comes). */
@@ -8,7 +9,8 @@ const MAX_SLIDE_CHARS = 200;
 /** An unchanged word this short between two rewritten phrases is part of the rewrite ("if there is time"). */
 const MAX_STRANDED_WORD_CHARS = 3;
 
-const ANY_WORD = /[\p{L}\p{N}]/u;
+/** A letter or digit; made on first use (lazy-regexp.ts: a `\p{…}` literal costs plugin load). */
+const ANY_WORD = lazyRegExp(String.raw`[\p{L}\p{N}]`, "u");
 
 /** A word comparison's runs as pieces: what goes and what comes between two unchanged runs is one change. */
 export function draftChanges(runs: readonly WordRun[]): DraftPiece[] {
@@ -122,10 +124,10 @@ function readsAsOne(
 	second: { removed: string; added: string },
 ): boolean {
 	if (gap.includes("\n")) return false;
-	if (!ANY_WORD.test(gap)) return true;
+	if (!ANY_WORD().test(gap)) return true;
 	const rewrites = (change: { removed: string; added: string }): boolean =>
-		ANY_WORD.test(change.removed) && ANY_WORD.test(change.added);
-	const words = wordTokens(gap).filter((token) => ANY_WORD.test(token));
+		ANY_WORD().test(change.removed) && ANY_WORD().test(change.added);
+	const words = wordTokens(gap).filter((token) => ANY_WORD().test(token));
 	return (
 		words.length === 1 &&
 		[...(words[0] ?? "").trim()].length <= MAX_STRANDED_WORD_CHARS &&

@@ -1,4 +1,5 @@
 import { diffArrays } from "diff";
+import { lazyRegExp } from "./lazy-regexp";
 
 /** A stretch of two compared texts: in both, only in the old one, or only in the new one. */
 export interface WordRun {
@@ -66,7 +67,8 @@ export function compareWords(before: string, after: string): WordRun[] | undefin
 	return runs;
 }
 
-const WORD_CHARACTER = /[\p{L}\p{M}\p{N}_]/u;
+/** A letter, mark, digit or underscore; made on first use (lazy-regexp.ts: a `\p{…}` literal costs plugin load). */
+const WORD_CHARACTER = lazyRegExp(String.raw`[\p{L}\p{M}\p{N}_]`, "u");
 
 /** What the removed and the added text share at their start and end (cut between words), and what is left. */
 function trimShared(removed: string, added: string): [string, string, string, string] {
@@ -88,5 +90,6 @@ function trimShared(removed: string, added: string): [string, string, string, st
 /** Whether a cut at `index` falls between words, not inside one. */
 function atBoundary(text: string, index: number): boolean {
 	if (index <= 0 || index >= text.length) return true;
-	return !(WORD_CHARACTER.test(text[index - 1]) && WORD_CHARACTER.test(text[index]));
+	const word = WORD_CHARACTER();
+	return !(word.test(text[index - 1]) && word.test(text[index]));
 }

@@ -25,9 +25,13 @@ const ROOT = resolve(__dirname, "../..");
  * a whole-path link, search scanning the rarest word, a privacy decision kept while the note list stays) and the journal
  * sealed in place with compaction by record heads: 400,299. The Obsidian side at 100k: the index's work in slices of
  * 8 ms on the window's pace (refresh, backlinks, searches, tags), a refresh that looks only at changed notes, the last
- * backlinks answer kept: 402,750.
+ * backlinks answer kept: 402,750. Issue 31's plugin load then measured what a cold load spends (callgrind, main thread:
+ * 1.13x the build at its filing, from parsing regex literals with Unicode property classes and loading child_process)
+ * and raised this budget by 1,154 bytes to bring load to 0.90x: the nine `\p{…}` patterns made from strings on first use
+ * (src/shared/lazy-regexp.ts), the settings tab's module initialised when the tab opens (a small tab that makes it,
+ * and esbuild's wrappers around the modules it alone needs) and the `claude mcp` runner imported on first use: 403,904.
  */
-const MAIN_JS_BUDGET_BYTES = 402_750;
+const MAIN_JS_BUDGET_BYTES = 403_904;
 
 /**
  * What the agent panel (issue 18, a new feature after the redesign) may add on top: its engine, tool gate, view and
@@ -43,9 +47,10 @@ const MAIN_JS_BUDGET_BYTES = 402_750;
  * Issue 30's images and plan approval on top (the image tray and its refusals, images checked by signature, the plan card and its editor, the plan folder): 149,120 bytes; the text-only session the inline edit starts through the same engine (no tools, no MCP server, its own system prompt): 149,602.
  * Issue 31's panel view initialised when Obsidian first makes the panel (its type in its own module, the view's modules
  * wrapped by esbuild for that): 150,165. A rewound message's images back in the box, and the rewind kept on the device
- * until a message goes on (resumed from there later): 152,510.
+ * until a message goes on (resumed from there later): 152,510. Issue 31's plugin load: the gate's letter pattern made
+ * on first use rather than a `\p{L}` literal V8 checks at parse time (see MAIN_JS_BUDGET_BYTES): 152,575.
  */
-const AGENT_PANEL_BUDGET_BYTES = 152_550;
+const AGENT_PANEL_BUDGET_BYTES = 152_575;
 
 /**
  * The agent panel's modules: its engine and gate (`src/agent/`), its view (`src/obsidian/agent/`), its wiring, and

@@ -121,6 +121,16 @@ function actualOldString(content: string, oldString: string): string | undefined
 	return at === -1 ? undefined : content.substring(at, at + oldString.length);
 }
 
+let letter: RegExp | undefined;
+
+/**
+ * Whether `text` holds a letter of any script. The pattern is made on first use, as src/shared/lazy-regexp.ts does:
+ * V8 checks a `\p{…}` literal's classes when it parses main.js, which costs plugin load.
+ */
+function hasLetter(text: string): boolean {
+	return (letter ??= new RegExp(String.raw`\p{L}`, "u")).test(text);
+}
+
 /** new_string in the file's quote style, when old_string matched only with its curly quotes read as straight. */
 function withQuoteStyle(actual: string, newString: string): string {
 	let result = newString;
@@ -128,9 +138,7 @@ function withQuoteStyle(actual: string, newString: string): string {
 		result = curlyQuotes(result, '"', () => undefined, LEFT_DOUBLE, RIGHT_DOUBLE);
 	// An apostrophe between two letters (as in "don't") is a right quote.
 	const apostrophe = (before: string | undefined, after: string | undefined): string | undefined =>
-		before !== undefined && after !== undefined && /\p{L}/u.test(before) && /\p{L}/u.test(after)
-			? RIGHT_SINGLE
-			: undefined;
+		before !== undefined && after !== undefined && hasLetter(before) && hasLetter(after) ? RIGHT_SINGLE : undefined;
 	if (actual.includes(LEFT_SINGLE) || actual.includes(RIGHT_SINGLE))
 		result = curlyQuotes(result, "'", apostrophe, LEFT_SINGLE, RIGHT_SINGLE);
 	return result;

@@ -1,6 +1,5 @@
 import { FileSystemAdapter, Notice, debounce, type App, type EventRef } from "obsidian";
 import { describeError } from "../../shared/describe-error";
-import { claudeMcpRunner } from "./claude-mcp-runner";
 import type { Bridge } from "../../assembly/bridge-assembly";
 import type { BridgeStatus } from "../../ide/bridge-host";
 import type { DenyRuleSources } from "../../ide/claude-permissions/deny-rules";
@@ -195,7 +194,12 @@ export class BridgeSettingsHost implements SettingsHost {
 			vaultToolsStatus: () => this.vaultToolsStatus(),
 			claudeRunner: () => {
 				const vaultPath = this.vaultPath;
-				return vaultPath === undefined ? undefined : claudeMcpRunner(vaultPath, () => this.device.cliPath());
+				if (vaultPath === undefined) return undefined;
+				// Loaded on the first `claude mcp` command: it brings in child_process, which plugin load should not.
+				return async (args) => {
+					const { claudeMcpRunner } = await import("./claude-mcp-runner");
+					return claudeMcpRunner(vaultPath, () => this.device.cliPath())(args);
+				};
 			},
 			rotateMcpToken: () => {
 				const vaultTools = this.running.vaultTools();

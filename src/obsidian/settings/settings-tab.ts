@@ -65,12 +65,15 @@ export class BridgeSettingTab extends PluginSettingTab {
 	/** Under the private folders: the rules that match no folder (they protect nothing). */
 	private folderRuleWarning: HTMLElement | undefined;
 
+	/** `into`: the element to draw in, when another tab is the one Obsidian lists (lazy-settings-tab.ts). */
 	constructor(
 		app: App,
 		plugin: Plugin,
 		private readonly host: SettingsHost,
+		into?: HTMLElement,
 	) {
 		super(app, plugin);
+		if (into) this.containerEl = into;
 	}
 
 	/** A setting changed: what Check connection found may no longer hold. */

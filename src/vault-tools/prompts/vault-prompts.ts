@@ -1,5 +1,6 @@
 import { ErrorCode, JsonRpcError, isJsonObject, type JsonObject } from "../../protocol/json-rpc";
 import { splitLines } from "../../shared/text-lines";
+import { lazyRegExp } from "../../shared/lazy-regexp";
 import type { VisibleVault } from "../../vault/privacy/visible-vault";
 
 /** Where prompt notes live unless the user chose another folder. */
@@ -114,9 +115,12 @@ export class VaultPrompts {
 	}
 }
 
+/** What a prompt's name may not hold; made on first use (lazy-regexp.ts: a `\p{…}` literal costs plugin load). */
+const NOT_IN_NAME = lazyRegExp(String.raw`[^\p{L}\p{N}_-]+`, "gu");
+
 function promptName(path: string): string {
 	const file = path.slice(path.lastIndexOf("/") + 1).replace(/\.md$/i, "");
-	const name = file.replace(/[^\p{L}\p{N}_-]+/gu, "-").replace(/^-+|-+$/g, "");
+	const name = file.replace(NOT_IN_NAME(), "-").replace(/^-+|-+$/g, "");
 	return name === "" ? "prompt" : name;
 }
 

@@ -3,15 +3,15 @@ import { findFrontmatter } from "./frontmatter-check";
 import { simpleYamlMap } from "./simple-yaml";
 import { splitLines } from "../../shared/text-lines";
 import type { YamlCodec } from "../../shared/yaml-codec";
+import { lazyRegExp } from "../../shared/lazy-regexp";
 
 // A tag starts at a line start, after white space or right after another tag (`#work#private` is two); letters,
 // digits, _, - and / (https://help.obsidian.md/tags, "Tag format"). Obsidian ends it at other punctuation, so
 // `#private.` is `private`. Two readings are taken and both kept, so neither can hide a private tag: the letters
 // above only, and anything up to white space or ASCII punctuation (emoji and other scripts, which Obsidian allows).
-const INLINE_TAG_READINGS = [
-	/(?<=^|\s|#[^\s#]+)#([\p{L}\p{N}_/-]+)/gu,
-	/(?<=^|\s|#[^\s#]+)#([^\s!"#$%&'()*+,.:;<=>?@[\\\]^`{|}~]+)/gu,
-];
+// The first is made on first use (lazy-regexp.ts: a `\p{…}` literal costs plugin load).
+const LETTERS_READING = lazyRegExp(String.raw`(?<=^|\s|#[^\s#]+)#([\p{L}\p{N}_/-]+)`, "gu");
+const UP_TO_PUNCTUATION_READING = /(?<=^|\s|#[^\s#]+)#([^\s!"#$%&'()*+,.:;<=>?@[\\\]^`{|}~]+)/gu;
 // A `#` where both readings may start a tag (after what their look-behind accepts, or more) followed by a
 // character their tags may start with: a line without one has no tag (`[[Note#Heading]]` has none).
 const TAG_START = /(?:^|\s|#[^\s#]*)#[^\s!"#$%&'()*+,.:;<=>?@[\\\]^`{|}~]/u;
@@ -43,7 +43,7 @@ export function tagsInLine(maskedLine: string): string[] {
 	// Most lines with a `#` are headings or links to one: no `#` there starts either reading, so neither runs.
 	if (!TAG_START.test(maskedLine)) return [];
 	const found = new Set<string>();
-	for (const reading of INLINE_TAG_READINGS) {
+	for (const reading of [LETTERS_READING(), UP_TO_PUNCTUATION_READING]) {
 		for (const match of maskedLine.matchAll(reading)) found.add((match[1] ?? "").replace(/\/+$/, ""));
 	}
 	// An all-digit `#2024` is not a tag (https://help.obsidian.md/tags, "Tag format").

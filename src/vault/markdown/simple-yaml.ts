@@ -1,3 +1,5 @@
+import { lazyRegExp } from "../../shared/lazy-regexp";
+
 /**
  * The frontmatter most notes have (`key: value` lines, quoted values, lists written `[a, b]` or as `- item`
  * lines) read without the YAML library, which costs about ten times more and is most of reading a vault. The
@@ -35,7 +37,7 @@ export function simpleYamlMap(yaml: string): Record<string, unknown> | undefined
 		if (indent > 0) return undefined;
 		list = undefined;
 		open = undefined;
-		const colon = KEY_LINE.exec(line);
+		const colon = KEY_LINE().exec(line);
 		const key = colon?.[1];
 		if (
 			key === undefined ||
@@ -71,8 +73,11 @@ function hasUnsafeCharacter(line: string): boolean {
 	}
 	return false;
 }
-/** A plain key at the start of the line (a letter or `_` first, so never a number, and no `#`, `:` or quote in it), then `:` and a space or the end. */
-const KEY_LINE = /^([\p{L}_](?:[\p{L}\p{N}_ -]*[\p{L}\p{N}_-])?):(?: |$)/u;
+/**
+ * A plain key at the start of the line (a letter or `_` first, so never a number, and no `#`, `:` or quote in it), then
+ * `:` and a space or the end. Made on first use (lazy-regexp.ts: a `\p{…}` literal costs plugin load).
+ */
+const KEY_LINE = lazyRegExp(String.raw`^([\p{L}_](?:[\p{L}\p{N}_ -]*[\p{L}\p{N}_-])?):(?: |$)`, "u");
 /** Keys the core schema reads as something other than their text, and the one a plain object treats apart. */
 const RESERVED_KEYS = new Set(["null", "Null", "NULL", "true", "True", "TRUE", "false", "False", "FALSE", "__proto__"]);
 /** YAML limits an implicit key to 1024 characters; longer ones (an error there) are left to the library. */
