@@ -557,6 +557,11 @@ export class NoteMemo<T> {
 		return value;
 	}
 
+	/** Whether a value is kept for the note (or saved for it): `peek` would answer one without reading the note. */
+	holds(path: string): boolean {
+		return this.values.has(path) || (this.fromSaved !== undefined && this.store.savedRowOf(path) !== undefined);
+	}
+
 	/** The value kept for the note (or saved for it), without reading it or checking its file; undefined when none is. */
 	peek(path: string): T | undefined {
 		return this.values.get(path) ?? this.takeSaved(path);
