@@ -14,7 +14,9 @@ import { isAscii } from "node:buffer";
 export class LinkTargetFilter {
 	/** The target's shortest name key, lower-cased; undefined when it cannot be judged (every note is a candidate). */
 	private readonly key: string | undefined;
-	/** The key with each character also percent-encoded (either case of a letter), in lower-cased text. */
+	/** The key in any case, as written. */
+	private readonly written: RegExp | undefined;
+	/** The key in any case, each of its characters as written or percent-encoded. */
 	private readonly encoded: RegExp | undefined;
 
 	constructor(private readonly target: string) {
@@ -22,7 +24,8 @@ export class LinkTargetFilter {
 		const key = name.endsWith(".md") ? name.slice(0, -3) : name;
 		if (key === "" || !/^[\x20-\x7e]+$/.test(key) || /[\\/%]/.test(key)) return;
 		this.key = key;
-		this.encoded = new RegExp([...key].map(encodedCharacter).join(""));
+		this.written = new RegExp(escapeRegExp(key), "i");
+		this.encoded = new RegExp([...key].map(encodedCharacter).join(""), "i");
 	}
 
 	/** Whether a link in the note at `source` may lead to the target (false: none can); reads nothing. */
@@ -32,34 +35,43 @@ export class LinkTargetFilter {
 
 	/** Whether a link in a note with these bytes (UTF-8) may lead to the target, wherever the note is. */
 	mayLinkFromBytes(bytes: Buffer): boolean {
-		if (this.key === undefined || !isAscii(bytes)) return true;
-		return this.holdsKey(bytes.toString("latin1").toLowerCase());
+		if (!isAscii(bytes)) return true;
+		// Plain ASCII: its Latin-1 text is its text, one byte a character (no UTF-8 to decode).
+		return this.mayLinkFromAscii(bytes.toString("latin1"));
 	}
 
 	/** `mayLinkFromBytes` of a note's text. */
 	mayLinkFromText(text: string): boolean {
-		if (this.key === undefined || /[^\p{ASCII}]/u.test(text)) return true;
-		return this.holdsKey(text.toLowerCase());
+		return /[^\p{ASCII}]/u.test(text) || this.mayLinkFromAscii(text);
 	}
 
-	/** `lower`: the note's plain ASCII text, lower-cased. */
-	private holdsKey(lower: string): boolean {
-		if (this.key === undefined || this.encoded === undefined || lower.includes(this.key)) return true;
-		if (!lower.includes("%")) return false;
-		// An escape of a byte outside ASCII may decode to a character that lower-cases to an ASCII letter.
-		return NON_ASCII_ESCAPE.test(lower) || this.encoded.test(lower);
+	private mayLinkFromAscii(text: string): boolean {
+		const { key, written, encoded } = this;
+		if (key === undefined || written === undefined || encoded === undefined || written.test(text)) return true;
+		// Spelt with an escape, the key is within three times its length of one of its `%` (a few in most notes).
+		const reach = key.length * 3;
+		for (let at = text.indexOf("%"); at >= 0; at = text.indexOf("%", at + 1)) {
+			// An escape of a byte outside ASCII may decode to a character that lower-cases to an ASCII letter.
+			if (NON_ASCII_ESCAPE.test(text.slice(at, at + 3))) return true;
+			if (encoded.test(text.slice(Math.max(0, at - reach), at + reach))) return true;
+		}
+		return false;
 	}
 }
 
-const NON_ASCII_ESCAPE = /%[89a-f][0-9a-f]/;
+const NON_ASCII_ESCAPE = /^%[89a-f][0-9a-f]$/i;
 
-/** One character of the key as a Markdown link's path may spell it in lower-cased text: itself or its escape. */
+/** One character of the key as a Markdown link's path may spell it (matched in any case): itself or its escape. */
 function encodedCharacter(character: string): string {
 	const code = character.charCodeAt(0);
-	const spellings = [character.replace(/[\\^$.*+?()[\]{}|-]/g, "\\$&"), `%${hex(code)}`];
+	const spellings = [escapeRegExp(character), `%${hex(code)}`];
 	const upper = character.toUpperCase();
 	if (upper !== character) spellings.push(`%${hex(upper.charCodeAt(0))}`);
 	return `(?:${spellings.join("|")})`;
+}
+
+function escapeRegExp(text: string): string {
+	return text.replace(/[\\^$.*+?()[\]{}|-]/g, "\\$&");
 }
 
 function hex(code: number): string {
