@@ -25,6 +25,8 @@ export interface FolderNoteStoreOptions {
 	 */
 	watch?: boolean;
 	log?: (message: string) => void;
+	/** A vault with fewer notes is never read ahead on a worker (default `READ_AHEAD_FROM_NOTES`). */
+	readAheadFromNotes?: number;
 }
 
 interface NoteEntry {
@@ -90,14 +92,16 @@ export class FolderNoteStore {
 	/** Counts whatever may make a note's text differ from one read before it: what was read ahead is then not used. */
 	private checks = 0;
 	/** Notes read for the first time in their order are read ahead on a worker (a vault's first pass over them). */
-	private readonly ahead = new SequentialReadAhead(
-		() => this.notePaths(),
-		(path) => this.notes.get(path)?.stamp === undefined,
-		(path) => this.fullPath(path),
-	);
+	private readonly ahead: SequentialReadAhead;
 
 	constructor(private readonly options: FolderNoteStoreOptions) {
 		this.watching = options.watch ?? true;
+		this.ahead = new SequentialReadAhead(
+			() => this.notePaths(),
+			(path) => this.notes.get(path)?.stamp === undefined,
+			(path) => this.fullPath(path),
+			options.readAheadFromNotes,
+		);
 		const root = join(options.root);
 		this.rootPrefix = root.endsWith(sep) ? root : `${root}${sep}`;
 	}

@@ -47,10 +47,10 @@ describe("ReadAhead", () => {
 	});
 });
 
-describe("a store reading its notes in order (read ahead)", () => {
+describe("a store reading its notes in order (read ahead from 100 notes here)", () => {
 	it("reads every note as it is, and what was read ahead is not used once a change was found", async () => {
 		const root = folder(300);
-		const store = new FolderNoteStore({ root, watch: false });
+		const store = new FolderNoteStore({ root, watch: false, readAheadFromNotes: 100 });
 		try {
 			store.refresh();
 			const paths = store.notePaths();
