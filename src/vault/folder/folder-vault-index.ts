@@ -34,6 +34,8 @@ import { ownString, ownStrings } from "../../shared/own-string";
  * note, rather than having the reverse index scan every note's links first.
  */
 const UNREAD_SHARE_FOR_FILTER = 1 / 4;
+/** How many targets' backlinks found that way are kept (for the files and note changes they were found at). */
+const FILTERED_TARGETS_KEPT = 8;
 
 /** How many notes' whole facts (headings, blocks, every link with its place) are kept: the notes read last. */
 const WHOLE_FACTS_KEPT = 1024;
@@ -135,8 +137,11 @@ export class FolderVaultIndex implements VaultIndex {
 	/** The links alone of the notes asked for last (backlinks read them: no YAML, headings or blocks). */
 	private readonly links: NoteMemo<NoteLinks>;
 	private readonly backlinkIndex: BacklinkIndex;
-	/** The last backlinks found with `LinkTargetFilter`: kept while no note changed and no file came or went. */
-	private filtered: { target: string; version: number; changes: number; sources: readonly string[] } | undefined;
+	/**
+	 * The backlinks found with `LinkTargetFilter` last, by target (a few: privacy asks for a hidden namesake's too),
+	 * for the files and note changes they were found at: kept while no note changed and no file came or went.
+	 */
+	private filtered: { version: number; changes: number; sources: Map<string, readonly string[]> } | undefined;
 	/** Counts the notes found changed (or added or removed). */
 	private noteChanges = 0;
 	/** Notes changed since the summaries were last saved (or loaded). */
@@ -416,9 +421,9 @@ export class FolderVaultIndex implements VaultIndex {
 	/** The notes with a link that leads to `target`: from the reverse index, or (most notes unread) by filtered reading. */
 	private sourcesOf(target: string): readonly string[] {
 		const version = this.store.structureVersion;
-		const kept = this.filtered;
-		if (kept?.target === target && kept.version === version && kept.changes === this.noteChanges)
-			return kept.sources;
+		const kept = this.filtered?.version === version && this.filtered.changes === this.noteChanges;
+		const known = kept ? this.filtered?.sources.get(target) : undefined;
+		if (known) return known;
 		const paths = this.store.notePaths();
 		let unread = 0;
 		for (const path of paths) if (!this.outgoing.holds(path)) unread++;
@@ -441,7 +446,10 @@ export class FolderVaultIndex implements VaultIndex {
 			if (candidate && this.targetsOf(source)?.includes(target)) sources.push(source);
 		}
 		// Kept as of before the reading: a note found changed meanwhile has the next question look again.
-		this.filtered = { target, version, changes, sources };
+		if (this.filtered?.version !== version || this.filtered.changes !== changes)
+			this.filtered = { version, changes, sources: new Map() };
+		if (this.filtered.sources.size >= FILTERED_TARGETS_KEPT) this.filtered.sources.clear();
+		this.filtered.sources.set(target, sources);
 		return sources;
 	}
 
