@@ -281,6 +281,7 @@ function servedParts(options: StdioVaultServerOptions, side: FolderSide, journal
 		turnedOff: () => settings.vaultToolsOff(),
 		answering: journal.answering,
 		reading: () => reading.reading(),
+		answered: () => reading.answered(),
 	});
 	const folderServer: VaultToolServer = localServer(options, local, content.capabilities, journal);
 	return {

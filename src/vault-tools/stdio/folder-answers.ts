@@ -13,6 +13,8 @@ export interface FolderAnswersOptions {
 	answering: (journalId: string | undefined) => void;
 	/** The folder answers: it is read (`FolderReading.reading`). */
 	reading: () => void;
+	/** The folder has answered a call (`FolderReading.answered`). */
+	answered?: () => void;
 }
 
 /** The folder's tools and methods as the stdio server answers them itself: refused while turned off in the plugin. */
@@ -21,13 +23,14 @@ export function folderAnswers(options: FolderAnswersOptions): {
 	methods: Map<string, MethodHandler>;
 } {
 	const { turnedOff, answering, reading } = options;
+	const answered = options.answered ?? (() => undefined);
 	const tools = options.tools.map((tool): ToolDefinition => ({
 		...tool,
 		call: (args, context) => {
 			answering(context.journalId);
 			if (turnedOff()) return Promise.resolve(toolError(turnedOffWords(tool.name, options.vaultName)));
 			reading();
-			return tool.call(args, context);
+			return tool.call(args, context).finally(answered);
 		},
 	}));
 	const methods = new Map(
@@ -38,7 +41,8 @@ export function folderAnswers(options: FolderAnswersOptions): {
 				if (turnedOff())
 					throw new JsonRpcError(ErrorCode.InvalidRequest, turnedOffWords(method, options.vaultName));
 				reading();
-				return handler(params, context);
+				const answer = handler(params, context);
+				return answer instanceof Promise ? answer.finally(answered) : (answered(), answer);
 			},
 		]),
 	);

@@ -1,3 +1,4 @@
+import { setTimeout } from "node:timers";
 import { describeError } from "../../shared/describe-error";
 import type { FolderVault } from "../../vault/folder/folder-vault";
 
@@ -6,6 +7,11 @@ export const WARM_UP_DONE = "Folder warm-up done";
 
 /** How long the warm-up works before it lets requests and I/O through (a note's facts can take milliseconds). */
 const WARM_UP_SLICE_MS = 8;
+/**
+ * How long after a call starts or is answered the warm-up waits: calls come in bursts (a client paging through an
+ * answer asks for the next page at once), and each slice run between them delays the next.
+ */
+const AFTER_CALL_MS = 30;
 
 export interface FolderReadingOptions {
 	folder: FolderVault;
@@ -26,6 +32,8 @@ export interface FolderReadingOptions {
 export class FolderReading {
 	private warming = false;
 	private disposed = false;
+	/** When a call last started or was answered. */
+	private lastCall = Number.NEGATIVE_INFINITY;
 	private readonly start: ReturnType<typeof setImmediate>;
 
 	constructor(private readonly options: FolderReadingOptions) {
@@ -41,10 +49,16 @@ export class FolderReading {
 
 	/** The folder answers a call: serve the other sessions unless another one serves this one, and warm up. */
 	reading(): void {
+		this.lastCall = performance.now();
 		if (this.options.host.isHost || this.disposed) return;
 		void this.options.host.claim().then((claimed) => {
 			if (claimed) this.warmOnce();
 		});
+	}
+
+	/** The folder has answered a call. */
+	answered(): void {
+		this.lastCall = performance.now();
 	}
 
 	dispose(): void {
@@ -57,7 +71,8 @@ export class FolderReading {
 		this.warming = true;
 		const started = performance.now();
 		const { log } = this.options;
-		void warmFolder(this.options.folder, () => this.disposed, this.options.tagRules, log)
+		const holdOff = (): number => this.lastCall + AFTER_CALL_MS - performance.now();
+		void warmFolder(this.options.folder, () => this.disposed, this.options.tagRules, log, holdOff)
 			.then((notes) => {
 				if (this.disposed) return;
 				const ms = Math.round(performance.now() - started);
@@ -83,6 +98,8 @@ export async function warmFolder(
 	stopped: () => boolean,
 	tagRules: () => boolean,
 	log: (message: string) => void = () => undefined,
+	/** How long to wait before the next slice (none when 0 or less): calls answered just now come first. */
+	holdOff: () => number = () => 0,
 ): Promise<number> {
 	const index = folder.index;
 	await index.refresh();
@@ -98,6 +115,8 @@ export async function warmFolder(
 		if (tagRules()) folder.tagsOf(path);
 		if (performance.now() - sliceStart >= WARM_UP_SLICE_MS) {
 			await new Promise<void>((resolve) => setImmediate(resolve));
+			for (let wait = holdOff(); wait > 0 && !stopped(); wait = holdOff())
+				await new Promise<void>((resolve) => setTimeout(resolve, Math.ceil(wait)));
 			sliceStart = performance.now();
 		}
 	}

@@ -13,6 +13,7 @@ import {
 } from "node:fs";
 import { join, sep } from "node:path";
 import { LinkResolver } from "../notes/link-resolver";
+import { SequentialReadAhead, type ReadAheadFile } from "./read-ahead";
 import { describeError } from "../../shared/describe-error";
 
 export interface FolderNoteStoreOptions {
@@ -24,6 +25,8 @@ export interface FolderNoteStoreOptions {
 	 */
 	watch?: boolean;
 	log?: (message: string) => void;
+	/** A vault with fewer notes is never read ahead on a worker (default `READ_AHEAD_FROM_NOTES`). */
+	readAheadFromNotes?: number;
 }
 
 interface NoteEntry {
@@ -86,9 +89,19 @@ export class FolderNoteStore {
 	private topLevelEvents = 0;
 	/** How many changes the watchers reported anywhere (and watchers that failed). */
 	private changeEvents = 0;
+	/** Counts whatever may make a note's text differ from one read before it: what was read ahead is then not used. */
+	private checks = 0;
+	/** Notes read for the first time in their order are read ahead on a worker (a vault's first pass over them). */
+	private readonly ahead: SequentialReadAhead;
 
 	constructor(private readonly options: FolderNoteStoreOptions) {
 		this.watching = options.watch ?? true;
+		this.ahead = new SequentialReadAhead(
+			() => this.notePaths(),
+			(path) => this.notes.get(path)?.stamp === undefined,
+			(path) => this.fullPath(path),
+			options.readAheadFromNotes,
+		);
 		const root = join(options.root);
 		this.rootPrefix = root.endsWith(sep) ? root : `${root}${sep}`;
 	}
@@ -188,8 +201,8 @@ export class FolderNoteStore {
 		if (!entry) return undefined;
 		const recent = this.recentRead(path, entry);
 		if (recent) return recent;
-		return this.load(path, entry, (descriptor, size) => {
-			const read = { text: readWhole(descriptor, size), bytes: size };
+		return this.load(path, entry, (bytes, size) => {
+			const read = { text: bytes.toString("utf8"), bytes: size };
 			return { value: read, remembered: read };
 		});
 	}
@@ -204,7 +217,7 @@ export class FolderNoteStore {
 		if (!entry) return undefined;
 		const recent = this.recentRead(path, entry);
 		if (recent) return fromText(recent);
-		return this.load(path, entry, (descriptor, size) => ({ value: fromBytes(readWholeBytes(descriptor, size)) }));
+		return this.load(path, entry, (bytes) => ({ value: fromBytes(bytes) }));
 	}
 
 	/**
@@ -295,6 +308,7 @@ export class FolderNoteStore {
 	dispose(): void {
 		for (const watcher of this.watchers.values()) watcher.close();
 		this.watchers.clear();
+		this.ahead.dispose();
 	}
 
 	/** Watches one folder (not recursively): a change marks `folder/name` dirty. */
@@ -306,6 +320,7 @@ export class FolderNoteStore {
 				{ persistent: false },
 				(_event, filename) => {
 					this.changeEvents++;
+					this.checks++;
 					if (filename === null) this.stopWatching("a change event without a file name");
 					else if (folder === "") {
 						this.topLevelEvents++;
@@ -336,6 +351,7 @@ export class FolderNoteStore {
 
 	/** Brings one path (file or folder, present or gone) up to date. */
 	private checkPath(path: string, force = false): void {
+		this.checks++;
 		if (isHidden(path)) return;
 		const stats = this.stat(path);
 		this.sizes.delete(path);
@@ -393,6 +409,7 @@ export class FolderNoteStore {
 
 	/** Without a watcher: list the folder again and drop what is known of notes whose stamp changed. */
 	private rescan(): void {
+		this.checks++;
 		const present = new Set<string>();
 		// Rebuilt by the walk: a folder replaced by a symbolic link since the last walk is not trusted.
 		this.realFolders.clear();
@@ -411,6 +428,7 @@ export class FolderNoteStore {
 	}
 
 	private forget(path: string, entry: NoteEntry): void {
+		this.checks++;
 		entry.stamp = undefined;
 		entry.savedRow = -1;
 		entry.unconfirmed = false;
@@ -442,31 +460,46 @@ export class FolderNoteStore {
 	}
 
 	/**
-	 * Opens a note and gives `contents` its descriptor and size; a stamp other than the one its memos were made from
-	 * drops them first. What `contents` answers as `remembered` is kept for the next reader.
+	 * Reads a note and gives `contents` its bytes (lent for that call) and size; a stamp other than the one its memos
+	 * were made from drops them first. What `contents` answers as `remembered` is kept for the next reader. A note
+	 * read for the first time may have been read ahead (`SequentialReadAhead`).
 	 */
 	private load<T>(
 		path: string,
 		entry: NoteEntry,
-		contents: (descriptor: number, size: number) => { value: T; remembered?: NoteText },
+		contents: (bytes: Buffer, size: number) => { value: T; remembered?: NoteText },
 	): T | undefined {
+		if (entry.stamp === undefined) {
+			try {
+				const ahead = this.ahead.use(path, this.checks + this.files.version, (file: ReadAheadFile) =>
+					this.settleLoad(path, entry, file.stamp, contents(file.bytes, file.stamp.size)),
+				);
+				if (ahead) return ahead.value;
+			} catch {
+				return undefined;
+			}
+		}
 		let descriptor: number | undefined;
 		try {
 			descriptor = openSync(this.fullPath(path), "r");
 			const stats = fstatSync(descriptor);
-			const read = contents(descriptor, stats.size);
-			entry.unconfirmed = false;
-			if (entry.stamp === undefined || !sameStamp(entry.stamp, stats)) {
-				if (entry.stamp !== undefined) this.forget(path, entry);
-				entry.stamp = stampOf(stats);
-			}
-			if (read.remembered) this.remember(path, entry.stamp, read.remembered);
-			return read.value;
+			return this.settleLoad(path, entry, stats, contents(readWholeBytes(descriptor, stats.size), stats.size));
 		} catch {
 			return undefined;
 		} finally {
 			if (descriptor !== undefined) closeSync(descriptor);
 		}
+	}
+
+	/** Takes the stamp of a text just read as the note's (dropping what was known of another), and keeps the text. */
+	private settleLoad<T>(path: string, entry: NoteEntry, stamp: Stamp, read: { value: T; remembered?: NoteText }): T {
+		entry.unconfirmed = false;
+		if (entry.stamp === undefined || !sameStamp(entry.stamp, stamp)) {
+			if (entry.stamp !== undefined) this.forget(path, entry);
+			entry.stamp = stampOf(stamp);
+		}
+		if (read.remembered) this.remember(path, entry.stamp, read.remembered);
+		return read.value;
 	}
 
 	private remember(path: string, stamp: Stamp, read: NoteText): void {
@@ -574,6 +607,11 @@ export class NoteMemo<T> {
 		return value;
 	}
 
+	/** Whether a value is kept for the note (or saved for it): `peek` would answer one without reading the note. */
+	holds(path: string): boolean {
+		return this.values.has(path) || (this.fromSaved !== undefined && this.store.savedRowOf(path) !== undefined);
+	}
+
 	/** The value kept for the note (or saved for it), without reading it or checking its file; undefined when none is. */
 	peek(path: string): T | undefined {
 		return this.values.get(path) ?? this.takeSaved(path);
@@ -611,11 +649,6 @@ export class NoteMemo<T> {
 /** Notes up to this size are read into one buffer kept for the next read (one read call, no allocation). */
 const SCRATCH_BYTES = 256 * 1024;
 let scratch: Buffer | undefined;
-
-/** The file's text: its size known from fstat, read in one call where it fits the scratch buffer. */
-function readWhole(descriptor: number, size: number): string {
-	return readWholeBytes(descriptor, size).toString("utf8");
-}
 
 /** The file's bytes, in the scratch buffer (used again by the next read) where they fit. */
 function readWholeBytes(descriptor: number, size: number): Buffer {
@@ -657,11 +690,11 @@ function safeRealpath(path: string): string | undefined {
 }
 
 /** ctime too: it moves when a tool writes a note and restores its old mtime. */
-function stampOf(stats: Stats): Stamp {
+function stampOf(stats: Stamp): Stamp {
 	return { mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, size: stats.size, ino: stats.ino };
 }
 
-function sameStamp(stamp: Stamp, stats: Stats): boolean {
+function sameStamp(stamp: Stamp, stats: Stamp): boolean {
 	return (
 		stamp.mtimeMs === stats.mtimeMs &&
 		stamp.ctimeMs === stats.ctimeMs &&

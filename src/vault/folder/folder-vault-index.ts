@@ -15,6 +15,7 @@ import {
 import { ConfinedWrites } from "./confined-writes";
 import { FolderNoteStore, NoteMemo, comparePaths, type FolderNoteStoreOptions } from "./folder-note-store";
 import { BacklinkIndex } from "./backlink-index";
+import { LinkTargetFilter } from "./link-target-filter";
 import { rewriteLink } from "./link-rewrite";
 import { SearchTextSlabs } from "./search-text-slabs";
 import {
@@ -26,6 +27,15 @@ import {
 } from "./saved-folder-index";
 import { describeError } from "../../shared/describe-error";
 import { ownString, ownStrings } from "../../shared/own-string";
+
+/**
+ * While more than this share of the notes has no link paths known yet (a vault's first session, before its warm-up
+ * read them), a backlinks question reads the notes with `LinkTargetFilter` and scans only those that may link to the
+ * note, rather than having the reverse index scan every note's links first.
+ */
+const UNREAD_SHARE_FOR_FILTER = 1 / 4;
+/** How many targets' backlinks found that way are kept (for the files and note changes they were found at). */
+const FILTERED_TARGETS_KEPT = 8;
 
 /** How many notes' whole facts (headings, blocks, every link with its place) are kept: the notes read last. */
 const WHOLE_FACTS_KEPT = 1024;
@@ -134,6 +144,13 @@ export class FolderVaultIndex implements VaultIndex {
 	/** The links alone of the notes asked for last (backlinks read them: no YAML, headings or blocks). */
 	private readonly links: NoteMemo<NoteLinks>;
 	private readonly backlinkIndex: BacklinkIndex;
+	/**
+	 * The backlinks found with `LinkTargetFilter` last, by target (a few: privacy asks for a hidden namesake's too),
+	 * for the files and note changes they were found at: kept while no note changed and no file came or went.
+	 */
+	private filtered: { version: number; changes: number; sources: Map<string, readonly string[]> } | undefined;
+	/** Counts the notes found changed (or added or removed). */
+	private noteChanges = 0;
 	/** Notes changed since the summaries were last saved (or loaded). */
 	private changedSinceSave = 0;
 	private loadedSaved = false;
@@ -181,7 +198,10 @@ export class FolderVaultIndex implements VaultIndex {
 			WHOLE_FACTS_KEPT,
 		);
 		this.backlinkIndex = new BacklinkIndex(this.store, (source) => this.targetsOf(source));
-		this.unsubscribe = this.store.onNoteChanged(() => this.changedSinceSave++);
+		this.unsubscribe = this.store.onNoteChanged(() => {
+			this.changedSinceSave++;
+			this.noteChanges++;
+		});
 	}
 
 	refresh(): Promise<void> {
@@ -293,7 +313,7 @@ export class FolderVaultIndex implements VaultIndex {
 	backlinks(path: string): Promise<Backlink[]> {
 		const backlinks: Backlink[] = [];
 		// In path order, as a pass over every note found them.
-		for (const source of [...this.backlinkIndex.sourcesOf(path)].sort(comparePaths))
+		for (const source of [...this.sourcesOf(path)].sort(comparePaths))
 			for (const link of this.linksNow(source)) if (link.target === path) backlinks.push({ source, link });
 		return Promise.resolve(backlinks);
 	}
@@ -404,6 +424,41 @@ export class FolderVaultIndex implements VaultIndex {
 		if (!entry) return [];
 		entry.resolvedAt = this.resolve(entry.links, path, entry.resolvedAt);
 		return entry.links;
+	}
+
+	/** The notes with a link that leads to `target`: from the reverse index, or (most notes unread) by filtered reading. */
+	private sourcesOf(target: string): readonly string[] {
+		const version = this.store.structureVersion;
+		const kept = this.filtered?.version === version && this.filtered.changes === this.noteChanges;
+		const known = kept ? this.filtered?.sources.get(target) : undefined;
+		if (known) return known;
+		const paths = this.store.notePaths();
+		let unread = 0;
+		for (const path of paths) if (!this.outgoing.holds(path)) unread++;
+		if (unread <= paths.length * UNREAD_SHARE_FOR_FILTER) {
+			this.filtered = undefined;
+			return this.backlinkIndex.sourcesOf(target);
+		}
+		const changes = this.noteChanges;
+		const filter = new LinkTargetFilter(target);
+		const sources: string[] = [];
+		for (const source of paths) {
+			const candidate =
+				this.outgoing.holds(source) ||
+				filter.mayLinkFromPath(source) ||
+				this.store.readEither(
+					source,
+					(read) => filter.mayLinkFromText(read.text),
+					(bytes) => filter.mayLinkFromBytes(bytes),
+				) === true;
+			if (candidate && this.targetsOf(source)?.includes(target)) sources.push(source);
+		}
+		// Kept as of before the reading: a note found changed meanwhile has the next question look again.
+		if (this.filtered?.version !== version || this.filtered.changes !== changes)
+			this.filtered = { version, changes, sources: new Map() };
+		if (this.filtered.sources.size >= FILTERED_TARGETS_KEPT) this.filtered.sources.clear();
+		this.filtered.sources.set(target, sources);
+		return sources;
 	}
 
 	/** Sets each link's target as of now, unless they were resolved at this structure version already; returns the version. */

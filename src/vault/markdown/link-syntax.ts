@@ -14,14 +14,26 @@ export function findLinks(original: string, masked: string, line: number): LinkF
 	const links: LinkFact[] = [];
 	// Both kinds of link start with a bracket.
 	if (!masked.includes("[")) return links;
-	let rest = masked;
+	// A Markdown link holds `](`: without one only wikilinks are looked for (and nothing is blanked for them).
+	const markdown = masked.includes("](");
+	let blanked: string[] | undefined;
+	let copiedTo = 0;
 	for (const match of masked.matchAll(WIKILINK)) {
 		const start = match.index;
 		if (isEscaped(masked, start)) continue;
-		const link = wikilink(original.slice(start, start + match[0].length), line, start);
+		const end = start + match[0].length;
+		const link = wikilink(original.slice(start, end), line, start);
 		if (link) links.push(link);
-		rest = rest.slice(0, start) + " ".repeat(match[0].length) + rest.slice(start + match[0].length);
+		if (markdown) {
+			// The line without its wikilinks (blanked, same length), for the Markdown links: built once.
+			blanked ??= [];
+			blanked.push(masked.slice(copiedTo, start), " ".repeat(end - start));
+			copiedTo = end;
+		}
 	}
+	if (!markdown) return links;
+	const rest = blanked ? blanked.join("") + masked.slice(copiedTo) : masked;
+	const wikilinks = links.length;
 	for (const match of rest.matchAll(MARKDOWN_LINK)) {
 		const start = match.index;
 		if (isEscaped(rest, start)) continue;
@@ -34,7 +46,29 @@ export function findLinks(original: string, masked: string, line: number): LinkF
 		);
 		if (link) links.push(link);
 	}
-	return links.sort((a, b) => a.start - b.start);
+	return wikilinks === 0 || wikilinks === links.length ? links : inLineOrder(links, wikilinks);
+}
+
+/**
+ * Wikilinks (`links` before `split`) and Markdown links (from `split`), each kind in line order and never at the
+ * same place, merged into line order (what sorting by start gives, without a sort's copy of the array).
+ */
+function inLineOrder(links: readonly LinkFact[], split: number): LinkFact[] {
+	const merged: LinkFact[] = [];
+	let wiki = 0;
+	let markdown = split;
+	while (wiki < split || markdown < links.length) {
+		const a = links[wiki];
+		const b = links[markdown];
+		if (a && wiki < split && (!b || a.start < b.start)) {
+			merged.push(a);
+			wiki++;
+		} else if (b) {
+			merged.push(b);
+			markdown++;
+		}
+	}
+	return merged;
 }
 
 /** URLs (`https:`, `mailto:`, `obsidian:` …) and protocol-relative `//host` targets are not vault links. */

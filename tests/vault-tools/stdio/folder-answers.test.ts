@@ -20,16 +20,17 @@ function answers(off: boolean) {
 		turnedOff: () => off,
 		answering: (journalId) => events.push(`answering ${journalId ?? "-"}`),
 		reading: () => events.push("reading"),
+		answered: () => events.push("answered"),
 	});
 	return { served, events };
 }
 
 describe("folderAnswers", () => {
-	it("answers from the folder, marking the call as answered here and the folder as read", async () => {
+	it("answers from the folder, marking the call as answered here and the folder as read, then answered", async () => {
 		const { served, events } = answers(false);
 		expect(await served.tools[0]?.call({}, context)).toEqual(textResult("the note"));
 		expect(await served.methods.get("resources/list")?.({}, context)).toEqual({ resources: [] });
-		expect(events).toEqual(["answering j1", "reading", "answering j1", "reading"]);
+		expect(events).toEqual(["answering j1", "reading", "answered", "answering j1", "reading", "answered"]);
 	});
 
 	it("refuses every call while the vault tools are turned off in the plugin, reading nothing", async () => {

@@ -1,0 +1,75 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { FolderVaultIndex } from "../../../src/vault/folder/folder-vault-index";
+import { makeTempDir } from "../../helpers/temp-dir";
+
+const temps: { remove: () => void }[] = [];
+afterAll(() => temps.forEach((temp) => temp.remove()));
+
+const NOTES: Record<string, string> = {
+	"Hub/Popular Note.md": "The hub. [[#Part]]\n",
+	"a.md": "See [[Popular Note]] and [[b]].\n",
+	"b.md": "[x](Popular%20Note.md) [y](%50opular%20N%6Fte)\n",
+	"c.md": "Nothing here but [[a]] and 100% prose.\n",
+	"d.md": "Café: [[popular note|the hub]]\n",
+	"e.md": "```\n[[Popular Note]]\n```\n",
+	"Hub/Popular Note/x/f.md": "Up: [[../]]\n",
+	"g.md": '---\nrelated: "[[Hub/Popular Note]]"\n---\nBody.\n',
+};
+
+function folder(notes: Record<string, string>) {
+	const temp = makeTempDir("first-backlinks");
+	temps.push(temp);
+	const write = (path: string, text: string): void => {
+		mkdirSync(join(temp.path, path, ".."), { recursive: true });
+		writeFileSync(join(temp.path, path), text);
+	};
+	for (const [path, text] of Object.entries(notes)) write(path, text);
+	return { root: temp.path, write };
+}
+
+async function sources(index: FolderVaultIndex, path: string): Promise<string[]> {
+	await index.refresh();
+	return (await index.backlinks(path)).map((backlink) => `${backlink.source}:${backlink.link.line}`);
+}
+
+describe("a vault's first backlinks question (notes unread)", () => {
+	it("finds what the reverse index over every note finds", async () => {
+		const { root } = folder(NOTES);
+		const first = new FolderVaultIndex({ root, watch: false });
+		const warmed = new FolderVaultIndex({ root, watch: false });
+		await warmed.refresh();
+		for (const path of warmed.notePaths()) warmed.warmNote(path);
+		try {
+			for (const target of ["Hub/Popular Note.md", "a.md", "b.md", "Hub/Popular Note/x/f.md"]) {
+				const expected = await sources(warmed, target);
+				expect(await sources(first, target)).toEqual(expected);
+			}
+			expect(await sources(first, "Hub/Popular Note.md")).toEqual([
+				"Hub/Popular Note.md:0",
+				"Hub/Popular Note/x/f.md:0",
+				"a.md:0",
+				"b.md:0",
+				"b.md:0",
+				"d.md:0",
+				"g.md:1",
+			]);
+		} finally {
+			first.dispose();
+			warmed.dispose();
+		}
+	});
+
+	it("looks again once a note changed", async () => {
+		const { root, write } = folder(NOTES);
+		const index = new FolderVaultIndex({ root, watch: false });
+		try {
+			expect(await sources(index, "a.md")).toEqual(["c.md:0"]);
+			write("c.md", "No link any more, but a longer text.\n");
+			write("e.md", "Now [[a]].\n");
+			expect(await sources(index, "a.md")).toEqual(["e.md:0"]);
+		} finally {
+			index.dispose();
+		}
+	});
+});

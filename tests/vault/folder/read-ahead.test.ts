@@ -1,0 +1,71 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { FolderNoteStore } from "../../../src/vault/folder/folder-note-store";
+import { ReadAhead } from "../../../src/vault/folder/read-ahead";
+import { makeTempDir } from "../../helpers/temp-dir";
+
+const temps: { remove: () => void }[] = [];
+afterAll(() => temps.forEach((temp) => temp.remove()));
+
+const name = (index: number): string => `note ${String(index).padStart(3, "0")}.md`;
+
+function folder(count: number): string {
+	const temp = makeTempDir("read-ahead");
+	temps.push(temp);
+	for (let index = 0; index < count; index++)
+		writeFileSync(join(temp.path, name(index)), `# Note ${index}\n${"text ".repeat(index)}\n`);
+	return temp.path;
+}
+
+const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("ReadAhead", () => {
+	it("reads a list on a worker, in order, for a reader that may skip files, and leaves unreadable ones to it", () => {
+		const root = folder(100);
+		const reader = new ReadAhead();
+		try {
+			const paths = [0, 1, 2, 3, 99].map((index) => join(root, name(index)));
+			expect(reader.start([...paths, join(root, "missing.md")])).toBe(true);
+			const take = (position: number): string | undefined => {
+				const file = reader.take(position);
+				const text = file?.bytes.toString("utf8");
+				reader.release(position);
+				return text;
+			};
+			expect(take(0)).toBe("# Note 0\n\n");
+			// Skipped: 1 to 3.
+			expect(take(4)).toBe(`# Note 99\n${"text ".repeat(99)}\n`);
+			// Behind the reader, and unreadable.
+			expect(take(2)).toBeUndefined();
+			expect(take(5)).toBeUndefined();
+			// A new list after the last.
+			expect(reader.start([paths[1] ?? ""])).toBe(true);
+			expect(take(0)).toBe("# Note 1\ntext \n");
+		} finally {
+			reader.dispose();
+		}
+	});
+});
+
+describe("a store reading its notes in order (read ahead from 100 notes here)", () => {
+	it("reads every note as it is, and what was read ahead is not used once a change was found", async () => {
+		const root = folder(300);
+		const store = new FolderNoteStore({ root, watch: false, readAheadFromNotes: 100 });
+		try {
+			store.refresh();
+			const paths = store.notePaths();
+			for (let index = 0; index < 40; index++)
+				expect(store.text(paths[index] ?? "")).toContain(`# Note ${index}\n`);
+			// The worker reads the next notes meanwhile; one of them changes, and the store is told.
+			await pause(300);
+			writeFileSync(join(root, name(60)), "changed\n");
+			store.check(name(60));
+			for (let index = 40; index < 300; index++) {
+				const text = store.text(paths[index] ?? "");
+				expect(text).toBe(index === 60 ? "changed\n" : `# Note ${index}\n${"text ".repeat(index)}\n`);
+			}
+		} finally {
+			store.dispose();
+		}
+	});
+});
