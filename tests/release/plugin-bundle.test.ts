@@ -30,8 +30,10 @@ const ROOT = resolve(__dirname, "../..");
  * and raised this budget by 1,154 bytes to bring load to 0.90x: the nine `\p{…}` patterns made from strings on first use
  * (src/shared/lazy-regexp.ts), the settings tab's module initialised when the tab opens (a small tab that makes it,
  * and esbuild's wrappers around the modules it alone needs) and the `claude mcp` runner imported on first use: 403,904.
+ * A vault's first backlinks question then scanned fewer notes with a cheaper link scan the plugin shares (the line
+ * without wikilinks built once, the two kinds of link merged in order instead of sorted): 404,126.
  */
-const MAIN_JS_BUDGET_BYTES = 403_904;
+const MAIN_JS_BUDGET_BYTES = 404_126;
 
 /**
  * What the agent panel (issue 18, a new feature after the redesign) may add on top: its engine, tool gate, view and
