@@ -58,27 +58,40 @@ export function factsFromCache(path: string, cache: CachedMetadata, detail: Fron
 		})),
 		blockIds: blockIds(cache),
 		links: [...(detail?.links ?? []), ...body],
-		tags: [
-			...(detail?.tags ?? []),
-			...(cache.tags ?? []).map((tag) => ({ tag: tag.tag.replace(/^#/, ""), line: tag.position.start.line })),
-		],
+		tags: tagsFromCache(cache, detail),
 	};
 	const codeRanges = (cache.sections ?? [])
 		.filter((section) => section.type === "code")
 		.map((section) => toRange(section.position));
 	if (codeRanges.length > 0) facts.codeRanges = codeRanges;
-	if (detail) {
-		const fact = { ...detail.fact };
-		// Obsidian's own reading of the properties wins over the shared parser's when it has one.
-		if (cache.frontmatter) {
-			const properties: Record<string, unknown> = { ...cache.frontmatter };
-			delete properties.position;
-			fact.properties = properties;
-			delete fact.problem;
-		}
-		facts.frontmatter = fact;
-	}
+	const frontmatter = frontmatterFromCache(cache, detail);
+	if (frontmatter) facts.frontmatter = frontmatter;
 	return facts;
+}
+
+/** The tags of `factsFromCache`, alone (the tags overview and tag search ask every note for nothing else). */
+export function tagsFromCache(cache: CachedMetadata, detail: FrontmatterDetail | undefined): TagFact[] {
+	return [
+		...(detail?.tags ?? []),
+		...(cache.tags ?? []).map((tag) => ({ tag: tag.tag.replace(/^#/, ""), line: tag.position.start.line })),
+	];
+}
+
+/** The frontmatter of `factsFromCache`, alone (property search and the properties overview). */
+export function frontmatterFromCache(
+	cache: CachedMetadata,
+	detail: FrontmatterDetail | undefined,
+): FrontmatterFact | undefined {
+	if (!detail) return undefined;
+	const fact = { ...detail.fact };
+	// Obsidian's own reading of the properties wins over the shared parser's when it has one.
+	if (cache.frontmatter) {
+		const properties: Record<string, unknown> = { ...cache.frontmatter };
+		delete properties.position;
+		fact.properties = properties;
+		delete fact.problem;
+	}
+	return fact;
 }
 
 /** A link as the model has it; undefined for a URL, or a link with neither a path nor a subpath. */
