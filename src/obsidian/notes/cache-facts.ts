@@ -2,7 +2,7 @@ import type { CachedMetadata, LinkCache, Pos } from "obsidian";
 import { isExternalTarget } from "../../vault/markdown/link-syntax";
 import type { BlockIdFact, FrontmatterFact, LinkFact, NoteFacts, TagFact } from "../../vault/markdown/note-model";
 import type { TextRange } from "../../vault/markdown/text-position";
-import { factsFromText } from "../../vault/notes/note-facts";
+import { linkFactsFromText, tagsAndFrontmatterFromText } from "../../vault/notes/note-facts";
 import type { YamlCodec } from "../../shared/yaml-codec";
 
 /**
@@ -16,18 +16,14 @@ export interface FrontmatterDetail {
 }
 
 /** The frontmatter part of a note's text, read with the shared core; undefined when the note has none. */
-export function frontmatterDetail(
-	path: string,
-	text: string,
-	cache: CachedMetadata,
-	yaml: YamlCodec,
-): FrontmatterDetail | undefined {
+export function frontmatterDetail(text: string, cache: CachedMetadata, yaml: YamlCodec): FrontmatterDetail | undefined {
 	const end = cache.frontmatterPosition?.end.line;
 	if (end === undefined) return undefined;
-	const lines = text.split("\n");
-	const facts = factsFromText(path, `${lines.slice(0, end + 1).join("\n")}\n`, yaml);
-	if (!facts.frontmatter) return undefined;
-	return { fact: facts.frontmatter, links: facts.links, tags: facts.tags };
+	const head = `${text.split("\n", end + 1).join("\n")}\n`;
+	// The head has no body: its tags, frontmatter and links are the frontmatter's (`factsFromText` gives the same).
+	const { tags, frontmatter } = tagsAndFrontmatterFromText(head, yaml);
+	if (!frontmatter) return undefined;
+	return { fact: frontmatter, links: linkFactsFromText(head), tags };
 }
 
 /**
