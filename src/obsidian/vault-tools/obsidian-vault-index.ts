@@ -108,10 +108,14 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 		this.pace = options.pace;
 		this.store =
 			options.store ?? new ObsidianNoteStore(options.vault, options.metadataCache, { yaml: options.yaml });
-		this.searchTexts = new PreparedSearchTexts((path) => {
-			const file = this.store.noteFile(path);
-			return file ? options.vault.cachedRead(file) : undefined;
-		}, this.pace);
+		this.searchTexts = new PreparedSearchTexts(
+			(path) => {
+				const file = this.store.noteFile(path);
+				return file ? options.vault.cachedRead(file) : undefined;
+			},
+			this.pace,
+			(path) => this.store.noteFile(path)?.stat.size ?? 0,
+		);
 	}
 
 	override onload(): void {

@@ -27,6 +27,8 @@ export class PreparedSearchTexts {
 		/** The note's text; undefined (or a rejection) when it is not a note or cannot be read. */
 		private readonly read: (path: string) => Promise<string | undefined> | undefined,
 		private readonly pace: WorkPace | undefined,
+		/** The note's size in bytes as last seen (no read), to make room for the texts about to be read at once. */
+		private readonly size?: (path: string) => number,
 	) {}
 
 	/** The note's kept search text; undefined when none is kept. */
@@ -46,6 +48,15 @@ export class PreparedSearchTexts {
 	async prepare(paths: readonly string[]): Promise<readonly (Buffer | undefined)[]> {
 		if (this.aligned?.paths === paths) return this.aligned.texts;
 		const slices = new WorkSlices(this.pace);
+		if (this.size) {
+			let bytes = 0;
+			for (const path of paths) {
+				if (!this.shelf.get(path)) bytes += this.size(path);
+				if (slices.due()) await slices.next();
+			}
+			// Lower case keeps most texts' UTF-8 length; a text that grows past the room goes to a buffer of its own size.
+			this.shelf.reserveAhead(bytes);
+		}
 		let reads: Promise<void>[] = [];
 		for (const path of paths) {
 			if (!this.shelf.get(path)) {

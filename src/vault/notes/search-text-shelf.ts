@@ -3,6 +3,8 @@ import { searchableText, utf8Bytes } from "./search-text";
 
 /** The size of one shared buffer. */
 const SLAB_BYTES = 4 * 1024 * 1024;
+/** The most `reserveAhead` puts in one buffer. */
+const MAX_AHEAD_BYTES = 512 * 1024 * 1024;
 /** A search text this long gets a buffer of its own. */
 export const OWN_BUFFER_BYTES = SLAB_BYTES / 4;
 
@@ -45,6 +47,21 @@ export class SearchTextShelf {
 		return view;
 	}
 
+	/**
+	 * Makes room for about `bytes` of texts about to be kept in one buffer, when that is more than a buffer holds:
+	 * one allocation outside the heap instead of one every 4 MB (each counts towards the next garbage collection,
+	 * which over a large heap is the cost of a first search). Texts that do not fit go to buffers of the usual size.
+	 */
+	reserveAhead(wanted: number): void {
+		const bytes = Math.min(wanted, MAX_AHEAD_BYTES);
+		const free = this.slab ? this.slab.length - this.used : 0;
+		if (bytes <= Math.max(free, SLAB_BYTES)) return;
+		const full = this.slab;
+		this.slab = Buffer.allocUnsafeSlow(bytes);
+		this.used = 0;
+		if (full && this.addWaste(full.buffer, free) > full.buffer.byteLength / 2) this.compact(full.buffer);
+	}
+
 	/** Drops the note's kept text; its bytes are waste in their buffer from now on. */
 	forget(path: string): void {
 		const view = this.views.get(path);
@@ -52,7 +69,7 @@ export class SearchTextShelf {
 		this.views.delete(path);
 		if (view.length >= OWN_BUFFER_BYTES) return;
 		const slab = view.buffer;
-		if (this.addWaste(slab, view.length) > SLAB_BYTES / 2 && slab !== this.slab?.buffer) this.compact(slab);
+		if (this.addWaste(slab, view.length) > slab.byteLength / 2 && slab !== this.slab?.buffer) this.compact(slab);
 	}
 
 	clear(): void {
@@ -78,7 +95,7 @@ export class SearchTextShelf {
 			const unused = full ? full.length - this.used : 0;
 			this.slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
 			this.used = 0;
-			if (full && this.addWaste(full.buffer, unused) > SLAB_BYTES / 2) this.compact(full.buffer);
+			if (full && this.addWaste(full.buffer, unused) > full.buffer.byteLength / 2) this.compact(full.buffer);
 		}
 		const view = this.slab.subarray(this.used, this.used + size);
 		this.used += size;
