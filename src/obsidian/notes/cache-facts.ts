@@ -2,7 +2,7 @@ import type { CachedMetadata, LinkCache, Pos } from "obsidian";
 import { isExternalTarget } from "../../vault/markdown/link-syntax";
 import type { BlockIdFact, FrontmatterFact, LinkFact, NoteFacts, TagFact } from "../../vault/markdown/note-model";
 import type { TextRange } from "../../vault/markdown/text-position";
-import { factsFromText } from "../../vault/notes/note-facts";
+import { linkFactsFromText, tagsAndFrontmatterFromText } from "../../vault/notes/note-facts";
 import type { YamlCodec } from "../../shared/yaml-codec";
 
 /**
@@ -16,18 +16,14 @@ export interface FrontmatterDetail {
 }
 
 /** The frontmatter part of a note's text, read with the shared core; undefined when the note has none. */
-export function frontmatterDetail(
-	path: string,
-	text: string,
-	cache: CachedMetadata,
-	yaml: YamlCodec,
-): FrontmatterDetail | undefined {
+export function frontmatterDetail(text: string, cache: CachedMetadata, yaml: YamlCodec): FrontmatterDetail | undefined {
 	const end = cache.frontmatterPosition?.end.line;
 	if (end === undefined) return undefined;
-	const lines = text.split("\n");
-	const facts = factsFromText(path, `${lines.slice(0, end + 1).join("\n")}\n`, yaml);
-	if (!facts.frontmatter) return undefined;
-	return { fact: facts.frontmatter, links: facts.links, tags: facts.tags };
+	const head = `${text.split("\n", end + 1).join("\n")}\n`;
+	// The head has no body: its tags, frontmatter and links are the frontmatter's (`factsFromText` gives the same).
+	const { tags, frontmatter } = tagsAndFrontmatterFromText(head, yaml);
+	if (!frontmatter) return undefined;
+	return { fact: frontmatter, links: linkFactsFromText(head), tags };
 }
 
 /**
@@ -58,27 +54,40 @@ export function factsFromCache(path: string, cache: CachedMetadata, detail: Fron
 		})),
 		blockIds: blockIds(cache),
 		links: [...(detail?.links ?? []), ...body],
-		tags: [
-			...(detail?.tags ?? []),
-			...(cache.tags ?? []).map((tag) => ({ tag: tag.tag.replace(/^#/, ""), line: tag.position.start.line })),
-		],
+		tags: tagsFromCache(cache, detail),
 	};
 	const codeRanges = (cache.sections ?? [])
 		.filter((section) => section.type === "code")
 		.map((section) => toRange(section.position));
 	if (codeRanges.length > 0) facts.codeRanges = codeRanges;
-	if (detail) {
-		const fact = { ...detail.fact };
-		// Obsidian's own reading of the properties wins over the shared parser's when it has one.
-		if (cache.frontmatter) {
-			const properties: Record<string, unknown> = { ...cache.frontmatter };
-			delete properties.position;
-			fact.properties = properties;
-			delete fact.problem;
-		}
-		facts.frontmatter = fact;
-	}
+	const frontmatter = frontmatterFromCache(cache, detail);
+	if (frontmatter) facts.frontmatter = frontmatter;
 	return facts;
+}
+
+/** The tags of `factsFromCache`, alone (the tags overview and tag search ask every note for nothing else). */
+export function tagsFromCache(cache: CachedMetadata, detail: FrontmatterDetail | undefined): TagFact[] {
+	return [
+		...(detail?.tags ?? []),
+		...(cache.tags ?? []).map((tag) => ({ tag: tag.tag.replace(/^#/, ""), line: tag.position.start.line })),
+	];
+}
+
+/** The frontmatter of `factsFromCache`, alone (property search and the properties overview). */
+export function frontmatterFromCache(
+	cache: CachedMetadata,
+	detail: FrontmatterDetail | undefined,
+): FrontmatterFact | undefined {
+	if (!detail) return undefined;
+	const fact = { ...detail.fact };
+	// Obsidian's own reading of the properties wins over the shared parser's when it has one.
+	if (cache.frontmatter) {
+		const properties: Record<string, unknown> = { ...cache.frontmatter };
+		delete properties.position;
+		fact.properties = properties;
+		delete fact.problem;
+	}
+	return fact;
 }
 
 /** A link as the model has it; undefined for a URL, or a link with neither a path nor a subpath. */

@@ -341,7 +341,7 @@ export class ObsidianNoteStore extends Component {
 			},
 			mayLinkInFrontmatter: head !== undefined && (head.includes("[[") || head.includes("](")),
 			detail: () => {
-				if (!detailRead && head !== undefined) detail = frontmatterDetail(path, head, cache, this.yaml);
+				if (!detailRead && head !== undefined) detail = frontmatterDetail(head, cache, this.yaml);
 				detailRead = true;
 				return detail;
 			},

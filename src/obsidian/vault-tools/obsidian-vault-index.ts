@@ -4,6 +4,7 @@ import type { YamlCodec } from "../../shared/yaml-codec";
 import type { FrontmatterFact, LinkFact, NoteFacts, TagFact } from "../../vault/markdown/note-model";
 import type { WorkPace } from "../../vault/notes/notes";
 import { WorkSlices } from "../../vault/notes/work-slices";
+import { PreparedSearchTexts } from "../../vault/notes/prepared-search-texts";
 import {
 	LinksNotKeptError,
 	NoteChangedError,
@@ -12,7 +13,7 @@ import {
 	type StrandedLink,
 	type VaultIndex,
 } from "../../vault/notes/vault-index";
-import { factsFromCache, type FrontmatterDetail } from "../notes/cache-facts";
+import { factsFromCache, frontmatterFromCache, tagsFromCache, type FrontmatterDetail } from "../notes/cache-facts";
 import {
 	ObsidianNoteStore,
 	type NoteFile,
@@ -65,6 +66,13 @@ interface CachedFacts {
 	facts: NoteFacts;
 }
 
+/** A note's tags and frontmatter read from one cache entry (`null`: it has none), made as asked. */
+interface CachePart {
+	cache: CachedMetadata;
+	tags?: readonly TagFact[];
+	frontmatter?: FrontmatterFact | null;
+}
+
 /** How many note texts a refresh reads at once (a restart over a warm cache reads every note's frontmatter). */
 const READS_AT_ONCE = 64;
 
@@ -79,6 +87,8 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 	private readonly store: ObsidianNoteStore;
 	/** Each note's facts with their links resolved, kept until the store says the note changed. */
 	private readonly factsCache = new Map<string, CachedFacts>();
+	/** Each note's tags and frontmatter when asked without its other facts, kept as `factsCache` is. */
+	private readonly parts = new Map<string, CachePart>();
 	/**
 	 * The notes `refresh` must look at: every note after the list changed (or at first), else only those the store
 	 * said changed or await indexing since, and those whose read failed (tried again at the next call).
@@ -86,6 +96,8 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 	private unchecked: Set<string> | "every note" = "every note";
 	/** Counts what the store said changed (a note, the list): a kept answer made before a change is not used. */
 	private changes = 0;
+	/** Search texts read for searches, each dropped when the vault or Obsidian says its note changed. */
+	private readonly searchTexts: PreparedSearchTexts;
 	/** The last backlinks found (a tool's pages ask for the same note's again), with the count they were made at. */
 	private lastBacklinks: { path: string; changes: number; found: readonly Backlink[] } | undefined;
 
@@ -96,6 +108,14 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 		this.pace = options.pace;
 		this.store =
 			options.store ?? new ObsidianNoteStore(options.vault, options.metadataCache, { yaml: options.yaml });
+		this.searchTexts = new PreparedSearchTexts(
+			(path) => {
+				const file = this.store.noteFile(path);
+				return file ? options.vault.cachedRead(file) : undefined;
+			},
+			this.pace,
+			(path) => this.store.noteFile(path)?.stat.size ?? 0,
+		);
 	}
 
 	override onload(): void {
@@ -105,10 +125,13 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 				noteChanged: (path) => {
 					this.changes++;
 					this.factsCache.delete(path);
+					this.parts.delete(path);
+					this.searchTexts.drop(path);
 					this.check(path);
 				},
 				awaitingIndex: (path) => {
 					this.changes++;
+					this.searchTexts.drop(path);
 					this.check(path);
 				},
 				listChanged: () => {
@@ -117,6 +140,10 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 				},
 			}),
 		);
+	}
+
+	override onunload(): void {
+		this.searchTexts.clear();
 	}
 
 	/**
@@ -128,14 +155,15 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 		const slices = new WorkSlices(this.pace);
 		const unchecked = this.unchecked;
 		this.unchecked = new Set();
-		const files =
-			unchecked === "every note"
-				? vault.getMarkdownFiles()
-				: [...unchecked].flatMap((path) => this.store.noteFile(path) ?? []);
+		// The store's list (made once per change of the list), each file looked up in the slices below.
+		const paths = unchecked === "every note" ? this.store.notePaths() : [...unchecked];
 		let reads: Promise<void>[] = [];
-		for (const file of files) {
-			const cache = metadataCache.getFileCache(file);
-			if (!cache || this.store.isAwaitingIndex(file.path)) {
+		for (const path of paths) {
+			const file = this.store.noteFile(path);
+			const cache = file ? metadataCache.getFileCache(file) : undefined;
+			if (!file) {
+				// Gone since it was listed: nothing to read.
+			} else if (!cache || this.store.isAwaitingIndex(file.path)) {
 				reads.push(
 					vault.read(file).then(
 						(text) => this.store.keepRead(file.path, undefined, text),
@@ -180,6 +208,20 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 		}
 	}
 
+	/** The note's search text when kept (`prepareSearchTexts` read it, and the note has not changed since). */
+	searchText(path: string): Buffer | undefined {
+		return this.searchTexts.get(path);
+	}
+
+	forEachSearchText(paths: readonly string[], each: (position: number, text: Buffer) => void): void {
+		this.searchTexts.forEach(paths, each);
+	}
+
+	/** Reads (`cachedRead`) and keeps the search texts of the notes not kept yet, in slices (`PreparedSearchTexts`). */
+	prepareSearchTexts(paths: readonly string[]): Promise<readonly (Buffer | undefined)[]> {
+		return this.searchTexts.prepare(paths);
+	}
+
 	facts(path: string): NoteFacts | undefined {
 		const known = this.unresolvedFacts(path);
 		if (!known) return undefined;
@@ -194,14 +236,37 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 		return known.facts;
 	}
 
-	/** A note's tags without resolving its links (the tags overview and tag search ask every note). */
+	/**
+	 * A note's tags without its other facts (the tags overview and tag search ask every note): the facts' tags when
+	 * they are made, else the same tags from the cache entry alone, kept beside them.
+	 */
 	tagsOf(path: string): readonly TagFact[] | undefined {
-		return this.unresolvedFacts(path)?.facts.tags;
+		const part = this.cachePart(path);
+		if (part === undefined) return this.unresolvedFacts(path)?.facts.tags;
+		return (part.tags ??= tagsFromCache(part.cache, this.detailFor(path, part.cache)));
 	}
 
-	/** A note's frontmatter without resolving its links (property search and the properties overview). */
+	/** A note's frontmatter without its other facts (property search and the properties overview), as `tagsOf`. */
 	frontmatterOf(path: string): FrontmatterFact | undefined {
-		return this.unresolvedFacts(path)?.facts.frontmatter;
+		const part = this.cachePart(path);
+		if (part === undefined) return this.unresolvedFacts(path)?.facts.frontmatter;
+		if (part.frontmatter === undefined)
+			part.frontmatter = frontmatterFromCache(part.cache, this.detailFor(path, part.cache)) ?? null;
+		return part.frontmatter ?? undefined;
+	}
+
+	/**
+	 * What is kept of a note read from its current cache entry, when its facts are not made from that entry (a note
+	 * read from its text, or made already, answers undefined: the facts have it).
+	 */
+	private cachePart(path: string): CachePart | undefined {
+		const file = this.store.noteFile(path);
+		if (!file || this.store.unindexedRead(path)) return undefined;
+		const cache = this.options.metadataCache.getFileCache(file);
+		if (!cache || this.factsCache.get(path)?.from === cache) return undefined;
+		let part = this.parts.get(path);
+		if (part?.cache !== cache) this.parts.set(path, (part = { cache }));
+		return part;
 	}
 
 	/** The note's facts as kept, made when missing or made from another version; links resolved only by `facts`. */

@@ -209,6 +209,7 @@ async function textHits(
 	query: string,
 	searchText: SearchTextOf,
 ): Promise<TextHitList> {
+	const prepared = vault.keepsSearchTexts ? await vault.prepareSearchTexts(notes) : undefined;
 	const phrase = query.trim().toLowerCase();
 	const words = [...new Set(phrase.split(/\s+/))].sort((a, b) => b.length - a.length);
 	const first = words[0] ?? phrase;
@@ -248,7 +249,7 @@ async function textHits(
 		}
 	};
 	if (vault.keepsSearchTexts) {
-		vault.forEachSearchText(notes, inNote);
+		await vault.eachSearchText(notes, inNote, prepared);
 		return hits;
 	}
 	const slices = new WorkSlices(vault.pace);

@@ -1,5 +1,6 @@
 import { describeError } from "../../shared/describe-error";
 import type { FrontmatterProblem } from "./note-model";
+import { simpleYamlMap } from "./simple-yaml";
 
 /** Parses YAML and throws on invalid input: Obsidian's `parseYaml`, or a library's `parse` on the headless side. */
 export type YamlParser = (yaml: string) => unknown;
@@ -24,6 +25,8 @@ export function findFrontmatter(lines: readonly string[]): FrontmatterBlock | un
 export function checkFrontmatter(lines: readonly string[], parseYaml: YamlParser): FrontmatterProblem | undefined {
 	const block = findFrontmatter(lines);
 	if (!block) return undefined;
+	// Plain `key: value` lines (most frontmatter) are a valid map to any YAML parser: no parse needed to say so.
+	if (simpleYamlMap(block.yaml)) return undefined;
 	let parsed: unknown;
 	try {
 		parsed = parseYaml(block.yaml);

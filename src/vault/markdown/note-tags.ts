@@ -1,6 +1,7 @@
 import { CodeMask } from "./code-mask";
 import { findFrontmatter } from "./frontmatter-check";
 import { simpleYamlMap } from "./simple-yaml";
+import { eachLineHolding, masksLineByLine, noteHead } from "./line-scan";
 import { splitLines } from "../../shared/text-lines";
 import type { YamlCodec } from "../../shared/yaml-codec";
 import { lazyRegExp } from "../../shared/lazy-regexp";
@@ -25,7 +26,20 @@ const TAG_KEY = /^tags?$/i;
  */
 export function noteTags(text: string, codec: YamlCodec): string[] {
 	// A byte order mark (some Windows editors write one) must not hide the frontmatter.
-	const lines = splitLines(text.replace(/^\uFEFF/, ""));
+	const source = text.replace(/^\uFEFF/, "");
+	if (masksLineByLine(source)) {
+		// Only the lines with a `#` can hold a tag: the others are not split off or masked (no comment can be open).
+		const head = noteHead(source);
+		const block = findFrontmatter(head.lines);
+		const found = block ? frontmatterTags(block.yaml, codec) : [];
+		const mask = new CodeMask({ maskComments: false });
+		eachLineHolding(source, "#", block ? head.bodyOffset : 0, block ? block.endLine + 1 : 0, (line) => {
+			const masked = mask.maskLine(line);
+			if (masked !== undefined && masked.includes("#")) found.push(...tagsInLine(masked));
+		});
+		return found;
+	}
+	const lines = splitLines(source);
 	const frontmatter = findFrontmatter(lines);
 	const tags = frontmatter ? frontmatterTags(frontmatter.yaml, codec) : [];
 	// Comments stay in: a `%% #private %%` still makes the note private even if Obsidian's index skips it.

@@ -41,6 +41,13 @@ export interface VaultIndex extends Notes {
 	 * position in `paths`. The text is lent for that call alone (one the index does not keep yet is not kept).
 	 */
 	forEachSearchText?(paths: readonly string[], each: (position: number, text: Buffer) => void): void;
+	/**
+	 * Optional, with `searchText`, for an index that reads texts asynchronously (Obsidian's): makes the search text
+	 * of each of `paths` that is a note at hand (read and kept), a few reads at a time and in slices of `pace`, so
+	 * that `searchText` answers for them afterwards (until the note changes). Answers the texts by position in
+	 * `paths` (undefined: not a note, or unreadable), lent for the search at hand.
+	 */
+	prepareSearchTexts?(paths: readonly string[]): Promise<readonly (Buffer | undefined)[]>;
 	/** Every link in another note (or in the note itself) that resolves to `path`. */
 	backlinks(path: string): Promise<Backlink[]>;
 	/**

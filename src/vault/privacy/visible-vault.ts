@@ -1,6 +1,8 @@
 import { VaultPathError, type VaultLocation, type VaultPaths } from "../vault-paths";
 import type { FrontmatterFact, NoteFacts, TagFact } from "../markdown/note-model";
 import type { WorkPace } from "../notes/notes";
+import { WorkSlices } from "../notes/work-slices";
+import { sortInSlices } from "../notes/sort-in-slices";
 import {
 	LinksNotKeptError,
 	WriteRefusedError,
@@ -36,6 +38,12 @@ export interface VisibleVaultOptions {
 	isInPrivateFolder?: (relativePath: string) => boolean;
 	/** When it returns a reason (the privacy settings cannot be read), every tool and method answers it and reads nothing. */
 	unavailable?: () => string | undefined;
+}
+
+/** Search texts by position in `paths` (`VisibleVault.prepareSearchTexts`). */
+export interface PreparedTexts {
+	paths: readonly string[];
+	texts: readonly (Buffer | undefined)[];
 }
 
 /** Where a new note would go; `takenBy` says, for the user only, that a note the tools may not see is there. */
@@ -80,6 +88,49 @@ export class VisibleVault {
 		// Privacy may depend on settings and on tags, which may have changed since the last call.
 		this.others = new Map();
 		this.visiblePaths = undefined;
+		const pace = this.options.index.pace;
+		if (pace) await this.decideInSlices(new WorkSlices(pace));
+	}
+
+	/**
+	 * What `notePaths` and `isVisible` would work out at once (over 100k notes, a sort and a few passes: hundreds of
+	 * milliseconds), worked out in slices, for an index on a thread that must stay responsive. The list of visible
+	 * notes it leaves is the one `notePaths` answers, unless the notes or the rules change meanwhile.
+	 */
+	private async decideInSlices(slices: WorkSlices): Promise<void> {
+		const all = this.options.index.notePaths();
+		if (this.sorted?.from !== all) {
+			const paths = await sortInSlices(all, comparePaths, slices);
+			const set = new Set<string>();
+			for (const path of all) {
+				set.add(path);
+				if (slices.due()) await slices.next();
+			}
+			this.sorted = { from: all, paths, all: set };
+		}
+		const sorted = this.sorted;
+		const key = this.options.decisionsKey?.();
+		if (key !== undefined && this.decided?.from === sorted.paths && this.decided.key === key) return;
+		const isPrivate = this.options.isPrivate;
+		const visible: string[] = [];
+		for (const path of sorted.paths) {
+			if (!isHidden(path) && !isPrivate(path)) visible.push(path);
+			if (slices.due()) await slices.next();
+		}
+		const previous = this.visibleSet?.of;
+		const paths = previous && sameList(previous, visible) ? (previous as string[]) : visible;
+		if (this.visibleSet?.of !== paths) {
+			const set = new Set<string>();
+			for (const path of paths) {
+				set.add(path);
+				if (slices.due()) await slices.next();
+			}
+			this.visibleSet = { of: paths, set };
+		}
+		// Decided for this call (another call's refresh may have decided since: then its list stands).
+		if (this.visiblePaths !== undefined || this.sorted !== sorted) return;
+		this.visiblePaths = paths;
+		this.decided = key === undefined ? undefined : { from: sorted.paths, key, visible: paths };
 	}
 
 	/**
@@ -172,6 +223,41 @@ export class VisibleVault {
 			if (checked && !this.isVisible(path)) continue;
 			const text = index.searchText(path);
 			if (text) each(path, text);
+		}
+	}
+
+	/**
+	 * Makes the search texts of the visible ones of `paths` at hand, when the index reads texts asynchronously
+	 * (`VaultIndex.prepareSearchTexts`); answers them by position in the list read, for `eachSearchText`.
+	 */
+	async prepareSearchTexts(paths: readonly string[]): Promise<PreparedTexts | undefined> {
+		const index = this.options.index;
+		if (!index.prepareSearchTexts) return undefined;
+		const read = paths === this.notePaths() ? paths : paths.filter((path) => this.isVisible(path));
+		return { paths: read, texts: await index.prepareSearchTexts(read) };
+	}
+
+	/**
+	 * `forEachSearchText` for a search over many notes on a thread that must stay responsive: gone over in slices of
+	 * the index's pace (in one go without a pace), from the texts `prepareSearchTexts` answered when it is given them.
+	 */
+	async eachSearchText(
+		paths: readonly string[],
+		each: (path: string, text: Buffer) => void,
+		prepared?: PreparedTexts,
+	): Promise<void> {
+		const index = this.options.index;
+		if (!index.searchText) return;
+		if (!index.pace) return this.forEachSearchText(paths, each);
+		const slices = new WorkSlices(index.pace);
+		const read = prepared?.paths === paths ? prepared : undefined;
+		for (let position = 0; position < paths.length; position++) {
+			const path = paths[position] ?? "";
+			// The list of visible notes may be decided again while this waits between slices: then each path is checked.
+			const visible = this.visiblePaths === paths || this.isVisible(path);
+			const text = !visible ? undefined : read ? read.texts[position] : index.searchText(path);
+			if (text) each(path, text);
+			if (slices.due()) await slices.next();
 		}
 	}
 

@@ -8,7 +8,7 @@ const NOTE =
 
 describe("frontmatterDetail", () => {
 	it("reads the frontmatter's key lines, property links and tags from the text, up to the cache's end line", () => {
-		const detail = frontmatterDetail("Plan.md", NOTE, parseNoteForCache(NOTE), libraryYamlCodec);
+		const detail = frontmatterDetail(NOTE, parseNoteForCache(NOTE), libraryYamlCodec);
 		expect(detail?.fact.keyLines).toEqual({ title: 1, related: 2, tags: 3 });
 		expect(detail?.fact.endLine).toBe(4);
 		expect(detail?.links.map((link) => [link.linkpath, link.line])).toEqual([["Other", 2]]);
@@ -16,14 +16,14 @@ describe("frontmatterDetail", () => {
 	});
 
 	it("answers undefined for a note without frontmatter", () => {
-		expect(frontmatterDetail("N.md", "# Only\n", parseNoteForCache("# Only\n"), libraryYamlCodec)).toBeUndefined();
+		expect(frontmatterDetail("# Only\n", parseNoteForCache("# Only\n"), libraryYamlCodec)).toBeUndefined();
 	});
 });
 
 describe("factsFromCache", () => {
 	it("gives the same headings, links, tags and block ids as the shared reader of the text", () => {
 		const cache = parseNoteForCache(NOTE);
-		const fromCache = factsFromCache("Plan.md", cache, frontmatterDetail("Plan.md", NOTE, cache, libraryYamlCodec));
+		const fromCache = factsFromCache("Plan.md", cache, frontmatterDetail(NOTE, cache, libraryYamlCodec));
 		const fromText = factsFromText("Plan.md", NOTE, libraryYamlCodec);
 		expect(fromCache.headings).toEqual(fromText.headings);
 		expect(
@@ -56,7 +56,7 @@ describe("factsFromCache", () => {
 		const facts = factsFromCache(
 			"Plan.md",
 			{ ...cache, frontmatter: { title: "From Obsidian", position: cache.frontmatterPosition } },
-			frontmatterDetail("Plan.md", NOTE, cache, libraryYamlCodec),
+			frontmatterDetail(NOTE, cache, libraryYamlCodec),
 		);
 		expect(facts.frontmatter?.properties).toEqual({ title: "From Obsidian" });
 	});

@@ -176,4 +176,57 @@ describe("ObsidianVaultIndex with a pace (the plugin's)", () => {
 		expect(resolve).toHaveBeenCalled();
 		index.unload();
 	});
+
+	it("gives the same tags and frontmatter alone as in the facts, and new ones after a change", async () => {
+		const app = await createIndexedApp({
+			"Tagged.md": "---\ntags: [alpha, beta/gamma]\nstatus: open\n---\n# Tagged\n\nBody #inline\n",
+		});
+		const index = await indexOver(app);
+		const alone = { tags: index.tagsOf("Tagged.md"), frontmatter: index.frontmatterOf("Tagged.md") };
+		const facts = index.facts("Tagged.md");
+		expect(alone.tags).toEqual(facts?.tags);
+		expect(alone.tags?.map((tag) => tag.tag)).toEqual(["alpha", "beta/gamma", "inline"]);
+		expect(alone.frontmatter).toEqual(facts?.frontmatter);
+		await app.vault.modify(app.vault.getFileByPath("Tagged.md") as never, "---\nstatus: done\n---\n#other\n");
+		await app.metadataCache.parsePending();
+		await index.refresh();
+		expect(index.tagsOf("Tagged.md")?.map((tag) => tag.tag)).toEqual(["other"]);
+		expect(index.frontmatterOf("Tagged.md")?.properties).toEqual({ status: "done" });
+		index.unload();
+	});
+
+	it("keeps the search texts it read, and reads a note's again once it changed", async () => {
+		const app = await createIndexedApp({ "A.md": "Alpha TEXT\r\nline\n", "B.md": "beta\n" });
+		const index = await indexOver(app);
+		expect(index.searchText("A.md")).toBeUndefined();
+		const read = jest.spyOn(app.vault, "cachedRead");
+		await index.prepareSearchTexts(["A.md", "B.md", "Missing.md"]);
+		expect(read).toHaveBeenCalledTimes(2);
+		expect(index.searchText("A.md")?.toString()).toBe("alpha text\n\nline\n");
+		const texts: string[] = [];
+		index.forEachSearchText(["B.md", "Missing.md", "A.md"], (position, text) =>
+			texts.push(`${position}:${text.toString()}`),
+		);
+		expect(texts).toEqual(["0:beta\n", "2:alpha text\n\nline\n"]);
+		await index.prepareSearchTexts(["A.md", "B.md"]);
+		expect(read).toHaveBeenCalledTimes(2);
+		await app.vault.modify(app.vault.getFileByPath("B.md") as never, "Changed\n");
+		expect(index.searchText("B.md")).toBeUndefined();
+		await index.prepareSearchTexts(["A.md", "B.md"]);
+		expect(read).toHaveBeenCalledTimes(3);
+		expect(index.searchText("B.md")?.toString()).toBe("changed\n");
+		index.unload();
+	});
+
+	it("does not keep a search text read while its note changed (it may be the old one)", async () => {
+		const app = await createIndexedApp({ "A.md": "old\n" });
+		const index = await indexOver(app);
+		const preparing = index.prepareSearchTexts(["A.md"]);
+		await app.vault.modify(app.vault.getFileByPath("A.md") as never, "new\n");
+		await preparing;
+		expect(index.searchText("A.md")).toBeUndefined();
+		await index.prepareSearchTexts(["A.md"]);
+		expect(index.searchText("A.md")?.toString()).toBe("new\n");
+		index.unload();
+	});
 });

@@ -84,8 +84,8 @@ describe("SearchTextSlabs", () => {
 			for (const path of paths) texts.get(path);
 			expect(walk(texts, paths).texts).toEqual(["beta\n", "alpha\n"]);
 			// The second time over the same array answers from the array kept: a path's text is not looked up.
-			const views = (texts as unknown as { views: Map<string, Buffer> }).views;
-			const lookup = jest.spyOn(views, "get");
+			const shelf = (texts as unknown as { shelf: { get(path: string): Buffer | undefined } }).shelf;
+			const lookup = jest.spyOn(shelf, "get");
 			expect(walk(texts, paths).texts).toEqual(["beta\n", "alpha\n"]);
 			expect(lookup).not.toHaveBeenCalled();
 			// Another list with the same paths is another question.

@@ -43,6 +43,18 @@ describe("checkFrontmatter", () => {
 		});
 	});
 
+	it("does not ask the parser about plain key: value frontmatter, and does about the rest", () => {
+		const asked: string[] = [];
+		const parser = (yaml: string): unknown => {
+			asked.push(yaml);
+			return parseYaml(yaml);
+		};
+		expect(checkFrontmatter(splitLines("---\ntitle: A\ntags: [a, b]\n---\nbody"), parser)).toBeUndefined();
+		expect(asked).toEqual([]);
+		expect(checkFrontmatter(splitLines("---\na: 1\na: 2\n---"), parser)?.message).toMatch(/unique/i);
+		expect(asked).toEqual(["a: 1\na: 2"]);
+	});
+
 	it("reads js-yaml style positions (mark.line, 0-based)", () => {
 		const jsYamlLike = (): unknown => {
 			throw Object.assign(new Error("bad indentation of a mapping entry (2:3)\n\n 1 | a\n"), {

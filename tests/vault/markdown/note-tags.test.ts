@@ -102,3 +102,31 @@ describe("frontmatterTags", () => {
 		expect(frontmatterTags("", libraryYamlCodec)).toEqual([]);
 	});
 });
+
+describe("noteTags, reading only the lines with a #", () => {
+	it("finds the same tags as the reading of every line (forced by CRLF line ends)", () => {
+		const lines = fc.constantFrom(
+			"---",
+			"tags: [a, b]",
+			"tags: private",
+			"title: x",
+			"# Heading #h",
+			"text #tag and #other/sub",
+			"`#code` #after",
+			"    #indented",
+			"[[Note#Part]] #linked",
+			"",
+			"- item #li",
+			"#2024 #x1",
+			"> quote #q",
+			"\uFEFF#bom",
+		);
+		fc.assert(
+			fc.property(fc.array(lines, { maxLength: 12 }), (parts) => {
+				const text = parts.join("\n");
+				expect(noteTags(text, libraryYamlCodec)).toEqual(noteTags(parts.join("\r\n"), libraryYamlCodec));
+			}),
+			{ numRuns: 400 },
+		);
+	});
+});

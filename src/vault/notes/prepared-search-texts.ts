@@ -1,0 +1,126 @@
+import type { WorkPace } from "./notes";
+import { SearchTextShelf } from "./search-text-shelf";
+import { WorkSlices } from "./work-slices";
+
+/** How many note texts are read at once while search texts are prepared. */
+const READS_AT_ONCE = 64;
+
+/**
+ * Search texts for an index that reads note texts asynchronously (Obsidian's `cachedRead`): read when a search first
+ * needs them (`prepare`, a few reads at a time, in slices of the pace), kept on a `SearchTextShelf`, each dropped
+ * when its note changes (`drop`). A text read while its note changed is not kept: it may be the old one.
+ *
+ * `prepare` answers the texts by position in the list it was given; for the same list (the same array) and no
+ * change since, it answers the same array again without a lookup per note (over 100k notes, the lookups were most
+ * of a warm search).
+ */
+export class PreparedSearchTexts {
+	private readonly shelf = new SearchTextShelf(() => this.changed());
+	/** Notes whose text is being read, and whether their note changed meanwhile. */
+	private readonly reads = new Map<string, { changed: boolean; done: Promise<void> }>();
+	/** The texts of the last list prepared (every one of them read), by position, while no text was kept, moved or dropped since. */
+	private aligned: { paths: readonly string[]; texts: readonly (Buffer | undefined)[] } | undefined;
+	/** Counts what makes `aligned` stale: an array made while one happened is not kept. */
+	private changes = 0;
+
+	constructor(
+		/** The note's text; undefined (or a rejection) when it is not a note or cannot be read. */
+		private readonly read: (path: string) => Promise<string | undefined> | undefined,
+		private readonly pace: WorkPace | undefined,
+		/** The note's size in bytes as last seen (no read), to make room for the texts about to be read at once. */
+		private readonly size?: (path: string) => number,
+	) {}
+
+	/** The note's kept search text; undefined when none is kept. */
+	get(path: string): Buffer | undefined {
+		return this.shelf.get(path);
+	}
+
+	forEach(paths: readonly string[], each: (position: number, text: Buffer) => void): void {
+		const aligned = this.aligned?.paths === paths ? this.aligned.texts : undefined;
+		for (let position = 0; position < paths.length; position++) {
+			const text = aligned ? aligned[position] : this.shelf.get(paths[position] ?? "");
+			if (text) each(position, text);
+		}
+	}
+
+	/** Reads and keeps the search texts of `paths` not kept yet; answers every path's text by position. */
+	async prepare(paths: readonly string[]): Promise<readonly (Buffer | undefined)[]> {
+		if (this.aligned?.paths === paths) return this.aligned.texts;
+		const slices = new WorkSlices(this.pace);
+		if (this.size) {
+			let bytes = 0;
+			for (const path of paths) {
+				if (!this.shelf.get(path)) bytes += this.size(path);
+				if (slices.due()) await slices.next();
+			}
+			// Lower case keeps most texts' UTF-8 length; a text that grows past the room goes to a buffer of its own size.
+			this.shelf.reserveAhead(bytes);
+		}
+		let reads: Promise<void>[] = [];
+		for (const path of paths) {
+			if (!this.shelf.get(path)) {
+				const reading = this.readOne(path);
+				if (reading) reads.push(reading);
+				if (reads.length >= READS_AT_ONCE) {
+					await Promise.all(reads);
+					reads = [];
+				}
+			}
+			if (slices.due()) await slices.next();
+		}
+		await Promise.all(reads);
+		const changes = this.changes;
+		const texts: (Buffer | undefined)[] = [];
+		let every = true;
+		for (const path of paths) {
+			const text = this.shelf.get(path);
+			texts.push(text);
+			if (!text) every = false;
+			if (slices.due()) await slices.next();
+		}
+		// Kept only whole: a note that could not be read is tried again next time.
+		if (every && changes === this.changes) this.aligned = { paths, texts };
+		return texts;
+	}
+
+	/** The note changed (or is gone): its text is read again when next needed. */
+	drop(path: string): void {
+		const reading = this.reads.get(path);
+		if (reading) reading.changed = true;
+		if (!this.shelf.get(path)) return;
+		this.shelf.forget(path);
+		this.changed();
+	}
+
+	clear(): void {
+		this.shelf.clear();
+		this.changed();
+	}
+
+	private readOne(path: string): Promise<void> | undefined {
+		const pending = this.reads.get(path);
+		if (pending) return pending.done;
+		const text = this.read(path);
+		if (!text) return undefined;
+		const reading = {
+			changed: false,
+			done: text.then(
+				(read) => {
+					this.reads.delete(path);
+					if (read === undefined || reading.changed) return;
+					this.shelf.keepText(path, read);
+					this.changed();
+				},
+				() => void this.reads.delete(path),
+			),
+		};
+		this.reads.set(path, reading);
+		return reading.done;
+	}
+
+	private changed(): void {
+		this.changes++;
+		this.aligned = undefined;
+	}
+}

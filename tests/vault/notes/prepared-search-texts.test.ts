@@ -1,0 +1,55 @@
+import { PreparedSearchTexts } from "../../../src/vault/notes/prepared-search-texts";
+
+function textsOver(notes: Map<string, string>, failing = new Set<string>()) {
+	const reads: string[] = [];
+	const texts = new PreparedSearchTexts((path) => {
+		reads.push(path);
+		if (failing.has(path)) return Promise.reject(new Error("EBUSY"));
+		const text = notes.get(path);
+		return text === undefined ? undefined : Promise.resolve(text);
+	}, undefined);
+	return { texts, reads };
+}
+
+const shown = (texts: readonly (Buffer | undefined)[]): (string | undefined)[] => texts.map((text) => text?.toString());
+
+describe("PreparedSearchTexts", () => {
+	it("reads each note once, and answers the same list again from the texts kept, without a lookup", async () => {
+		const notes = new Map([
+			["a.md", "Alpha\r\nBeta"],
+			["b.md", "GAMMA"],
+		]);
+		const { texts, reads } = textsOver(notes);
+		const paths = ["a.md", "b.md"];
+		const first = await texts.prepare(paths);
+		expect(shown(first)).toEqual(["alpha\n\nbeta", "gamma"]);
+		const lookup = jest.spyOn((texts as unknown as { shelf: { get(path: string): unknown } }).shelf, "get");
+		expect(await texts.prepare(paths)).toBe(first);
+		expect(lookup).not.toHaveBeenCalled();
+		expect(reads).toEqual(["a.md", "b.md"]);
+		// Another array with the same paths is looked up (and not read again).
+		expect(shown(await texts.prepare([...paths]))).toEqual(["alpha\n\nbeta", "gamma"]);
+		expect(reads).toEqual(["a.md", "b.md"]);
+	});
+
+	it("reads a changed note again, and tries again a note it could not read", async () => {
+		const notes = new Map([
+			["a.md", "one"],
+			["b.md", "two"],
+		]);
+		const failing = new Set(["b.md"]);
+		const { texts, reads } = textsOver(notes, failing);
+		const paths = ["a.md", "b.md", "gone.md"];
+		expect(shown(await texts.prepare(paths))).toEqual(["one", undefined, undefined]);
+		failing.clear();
+		expect(shown(await texts.prepare(paths))).toEqual(["one", "two", undefined]);
+		notes.set("a.md", "ONE more");
+		texts.drop("a.md");
+		expect(texts.get("a.md")).toBeUndefined();
+		expect(shown(await texts.prepare(paths))).toEqual(["one more", "two", undefined]);
+		expect(reads.filter((path) => path === "a.md")).toHaveLength(2);
+		const found: string[] = [];
+		texts.forEach(paths, (position, text) => found.push(`${position}:${text.toString()}`));
+		expect(found).toEqual(["0:one more", "1:two"]);
+	});
+});

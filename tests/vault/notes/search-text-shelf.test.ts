@@ -1,0 +1,31 @@
+import { SearchTextShelf } from "../../../src/vault/notes/search-text-shelf";
+
+describe("SearchTextShelf", () => {
+	it("keeps texts lower-cased in shared buffers, and puts the texts announced ahead in one", () => {
+		const shelf = new SearchTextShelf();
+		const first = shelf.keepText("a.md", "Alpha\r\n");
+		expect(first.toString()).toBe("alpha\n\n");
+		const text = "x".repeat(100_000);
+		// The texts kept before may move into it (their buffer is mostly free): a little room for them.
+		shelf.reserveAhead(100 * text.length + 1000);
+		const kept = Array.from({ length: 100 }, (_, index) => shelf.keepText(`n${index}.md`, text));
+		expect(new Set(kept.map((view) => view.buffer)).size).toBe(1);
+		expect(kept[0]?.buffer).not.toBe(first.buffer);
+		expect(shelf.get("n99.md")?.equals(Buffer.from(text))).toBe(true);
+		expect(shelf.get("a.md")?.toString()).toBe("alpha\n\n");
+	});
+
+	it("moves the texts still in a buffer once most of it is waste, and says so", () => {
+		let moves = 0;
+		const shelf = new SearchTextShelf(() => moves++);
+		const text = "y".repeat(500_000);
+		// Eight fill a buffer; the ninth starts the next one.
+		for (let index = 0; index < 9; index++) shelf.keepText(`n${index}.md`, text);
+		const before = shelf.get("n0.md")?.buffer;
+		for (let index = 1; index < 6; index++) shelf.forget(`n${index}.md`);
+		expect(moves).toBe(1);
+		expect(shelf.get("n0.md")?.buffer).not.toBe(before);
+		expect(shelf.get("n0.md")?.equals(Buffer.from(text))).toBe(true);
+		expect(shelf.get("n3.md")).toBeUndefined();
+	});
+});
