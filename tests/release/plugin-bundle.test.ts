@@ -31,9 +31,11 @@ const ROOT = resolve(__dirname, "../..");
  * (src/shared/lazy-regexp.ts), the settings tab's module initialised when the tab opens (a small tab that makes it,
  * and esbuild's wrappers around the modules it alone needs) and the `claude mcp` runner imported on first use: 403,904.
  * A vault's first backlinks question then scanned fewer notes with a cheaper link scan the plugin shares (the line
- * without wikilinks built once, the two kinds of link merged in order instead of sorted): 404,126.
+ * without wikilinks built once, the two kinds of link merged in order instead of sorted): 404,126. The Obsidian side at
+ * 100k: every note's search text kept by the index in shared buffers (read in slices, dropped on change), tags and
+ * frontmatter read alone, plain frontmatter without the YAML parser, the visible list sorted in slices: 410,840.
  */
-const MAIN_JS_BUDGET_BYTES = 404_126;
+const MAIN_JS_BUDGET_BYTES = 410_840;
 
 /**
  * What the agent panel (issue 18, a new feature after the redesign) may add on top: its engine, tool gate, view and
