@@ -52,9 +52,10 @@ const MAIN_JS_BUDGET_BYTES = 410_840;
  * Issue 31's panel view initialised when Obsidian first makes the panel (its type in its own module, the view's modules
  * wrapped by esbuild for that): 150,165. A rewound message's images back in the box, and the rewind kept on the device
  * until a message goes on (resumed from there later): 152,510. Issue 31's plugin load: the gate's letter pattern made
- * on first use rather than a `\p{L}` literal V8 checks at parse time (see MAIN_JS_BUDGET_BYTES): 152,575.
+ * on first use rather than a `\p{L}` literal V8 checks at parse time (see MAIN_JS_BUDGET_BYTES): 152,575. No panel code
+ * changed with the Obsidian side at 100k, but the minifier's names grew with the rest of main.js: 152,588.
  */
-const AGENT_PANEL_BUDGET_BYTES = 152_575;
+const AGENT_PANEL_BUDGET_BYTES = 152_588;
 
 /**
  * The agent panel's modules: its engine and gate (`src/agent/`), its view (`src/obsidian/agent/`), its wiring, and
