@@ -14,6 +14,7 @@ import {
 import { join, sep } from "node:path";
 import { LinkResolver } from "../notes/link-resolver";
 import { SequentialReadAhead, type ReadAheadFile } from "./read-ahead";
+import type { Stamp } from "./stamp";
 import { describeError } from "../../shared/describe-error";
 
 export interface FolderNoteStoreOptions {
@@ -36,14 +37,6 @@ interface NoteEntry {
 	savedRow: number;
 	/** Whether `stamp` was adopted from a saved index and not yet checked against the file (`confirm`). */
 	unconfirmed: boolean;
-}
-
-/** What tells one version of a file from another: modification and change times, size and inode. */
-export interface Stamp {
-	mtimeMs: number;
-	ctimeMs: number;
-	size: number;
-	ino: number;
 }
 
 /** A note's text with the size on disk it was read at. */

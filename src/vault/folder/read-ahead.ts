@@ -1,5 +1,5 @@
 import { Worker } from "node:worker_threads";
-import type { Stamp } from "./folder-note-store";
+import type { Stamp } from "./stamp";
 
 /** How many files the worker reads ahead of the reader at most. */
 const SLOTS = 32;

@@ -5,6 +5,7 @@ import { dirname, isAbsolute, join, relative } from "node:path";
 import type { FrontmatterFact, TagFact } from "../markdown/note-model";
 import { comparePaths } from "./folder-note-store";
 import { SavedTargets, targetsLine } from "./saved-targets";
+import type { Stamp } from "./stamp";
 
 /** Bumped whenever what is saved, or how a note's text becomes it, changes: an older file is then not used. */
 const FORMAT = 5;
@@ -29,13 +30,6 @@ export interface FilesSignature {
 	/** The sum and the exclusive or of every path's 32-bit FNV-1a hash: the same whatever the order. */
 	sum: number;
 	xor: number;
-}
-
-export interface Stamp {
-	mtimeMs: number;
-	ctimeMs: number;
-	size: number;
-	ino: number;
 }
 
 export interface SavedFolderIndexOptions {
