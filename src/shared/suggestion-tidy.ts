@@ -43,7 +43,12 @@ export function tidyChanges(pieces: readonly DraftPiece[]): DraftPiece[] {
  * same text results) to where it starts a line and ends with a line break, when there is such a place nearby.
  */
 function slideToLines(pieces: readonly DraftPiece[]): DraftPiece[] {
-	const slid = pieces.map((piece) => ({ ...piece }));
+	// Empty unchanged text at both ends, so text slid past either end of the draft has a piece to land in.
+	const slid: DraftPiece[] = [
+		{ kind: "same", text: "" },
+		...pieces.map((piece) => ({ ...piece })),
+		{ kind: "same", text: "" },
+	];
 	slid.forEach((piece, index) => {
 		if (piece.kind === "same" || (piece.removed !== "" && piece.added !== "")) return;
 		const side = piece.removed === "" ? "added" : "removed";
@@ -51,14 +56,12 @@ function slideToLines(pieces: readonly DraftPiece[]): DraftPiece[] {
 		if (!text.includes("\n")) return;
 		const previous = slid[index - 1];
 		const next = slid[index + 1];
-		const before = previous?.kind === "same" ? previous.text : undefined;
-		const after = next?.kind === "same" ? next.text : undefined;
 		// Either neighbour being another change would make sliding move text across it.
-		if ((index > 0 && before === undefined) || (index < slid.length - 1 && after === undefined)) return;
-		const best = bestLinePlace(before ?? "", text, after ?? "");
+		if (previous?.kind !== "same" || next?.kind !== "same") return;
+		const best = bestLinePlace(previous.text, text, next.text);
 		if (!best) return;
-		if (previous?.kind === "same") previous.text = best.before;
-		if (next?.kind === "same") next.text = best.after;
+		previous.text = best.before;
+		next.text = best.after;
 		piece[side] = best.text;
 	});
 	return joinSame(slid);

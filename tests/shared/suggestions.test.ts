@@ -176,6 +176,19 @@ describe("suggestionPieces", () => {
 		expect(suggestionPieces("", "")).toEqual([]);
 	});
 
+	it("keeps the text after a deletion at the note's end that slides back to a line start (found by the property below)", () => {
+		const before = "公园> # \r\n\n公园";
+		const after = "公#   公园";
+		const pieces = suggestionPieces(before, after);
+		expect(decidedText(pieces, new Set())).toBe(after);
+		expect(decidedText(pieces, new Set(changeIds(pieces)))).toBe(before);
+		expect(suggestionPieces("keep\nx\n\nx", "keep\nx")).toEqual([
+			{ kind: "same", text: "keep\n" },
+			{ kind: "change", id: 1, removed: "x\n\n", added: "" },
+			{ kind: "same", text: "x" },
+		]);
+	});
+
 	it("for any note and edit: accepting every change gives the proposal, rejecting every change the note", () => {
 		fc.assert(
 			fc.property(noteAndEdit, ({ before, after }) => {
