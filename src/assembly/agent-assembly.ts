@@ -49,6 +49,11 @@ export interface AgentParts {
 	 * tools' calls and its own writes are one conversation there.
 	 */
 	nameConversation: (words: string) => void;
+	/**
+	 * The conversation is Claude Code's session `sessionId` (the one it resumes, or the one it reported when it
+	 * started): the journal keeps it under that session, so a conversation resumed later goes on in the same group.
+	 */
+	isClaudeSession: (sessionId: string) => void;
 }
 
 /**
@@ -108,5 +113,6 @@ export function assembleAgent(
 			return tools;
 		},
 		nameConversation: (words) => conversation?.name(words),
+		isClaudeSession: (sessionId) => conversation?.isClaudeSession(sessionId),
 	};
 }

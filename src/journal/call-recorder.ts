@@ -48,13 +48,19 @@ const UNRECORDED = new Set([
  * answer's size.
  */
 export class CallRecorder implements RequestObserver {
-	private readonly key: string;
+	/** The calls' session key: the conversation's, asked for at its first recorded call, else one of their own. */
+	private readonly key: () => string;
 	private client: string | undefined;
 	/** The session as last recorded: the same object while its client, pid and connection stay the same. */
 	private lastSession: JournalSession | undefined;
 
 	constructor(private readonly options: CallRecorderOptions) {
-		this.key = options.conversation?.key ?? options.journal.newSessionKey();
+		const { conversation } = options;
+		if (conversation) this.key = () => conversation.key;
+		else {
+			const key = options.journal.newSessionKey();
+			this.key = () => key;
+		}
 		this.client = options.client;
 	}
 
@@ -80,9 +86,11 @@ export class CallRecorder implements RequestObserver {
 		const pid = request.session.pid;
 		const connection = this.options.connection ?? request.session.id;
 		const title = this.options.conversation?.title;
+		const key = this.key();
 		const last = this.lastSession;
 		if (
 			last &&
+			last.key === key &&
 			last.client === client &&
 			last.pid === pid &&
 			(last.connection ?? 0) === (connection > 0 ? connection : 0) &&
@@ -90,7 +98,7 @@ export class CallRecorder implements RequestObserver {
 		)
 			return last;
 		const session: JournalSession = {
-			key: this.key,
+			key,
 			surface: this.options.surface,
 			...(client !== undefined ? { client } : {}),
 			...(pid !== undefined ? { pid } : {}),

@@ -6,22 +6,38 @@ import { lazyRegExp } from "../shared/lazy-regexp";
 /** Characters of a conversation's title the journal keeps, and shows. */
 export const MAX_TITLE = 80;
 
+/** The form of a Claude Code session id the journal keys a conversation by (the CLI's are UUIDs). */
+const CLAUDE_SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9-]{0,63}$/;
+
 /**
  * One conversation as the journal groups it: every recorder of it (the panel's vault tools and its own writes)
- * writes under one session key, with the conversation's title once the user's first words are known.
+ * writes under one session key, with the conversation's title once the user's first words are known. The key is
+ * Claude Code's session id's when it is known before the first record (`isClaudeSession`), so that a conversation
+ * resumed later (a new panel tab, or after a restart) goes on in the same group; otherwise a new key of its own.
  */
 export class JournalConversation {
-	readonly key: string;
+	private given: string | undefined;
 	private named: string | undefined;
 
 	/** @param references what the notes named in the user's words are (a private one is never kept by name) */
 	constructor(
-		journal: Pick<Journal, "newSessionKey">,
+		private readonly journal: Pick<Journal, "newSessionKey">,
 		readonly surface: Surface,
 		readonly client?: string,
 		private readonly references?: NoteReferences,
-	) {
-		this.key = journal.newSessionKey();
+	) {}
+
+	/** The key of every record of this conversation: fixed once asked for, so one conversation is one group. */
+	get key(): string {
+		return (this.given ??= this.journal.newSessionKey());
+	}
+
+	/**
+	 * This conversation is Claude Code's session `sessionId` (the one it resumes, or the one it reported when it
+	 * started): its records are kept under that session's key, unless a record was already kept under another.
+	 */
+	isClaudeSession(sessionId: string): void {
+		if (this.given === undefined && CLAUDE_SESSION_ID.test(sessionId)) this.given = claudeSessionKey(sessionId);
 	}
 
 	/** The title from the user's first words; later words leave it as it is. Words that keep nothing name nothing. */
@@ -45,6 +61,11 @@ export class JournalConversation {
 			...(this.named !== undefined ? { title: this.named } : {}),
 		};
 	}
+}
+
+/** The journal key of the conversation that is Claude Code's session `sessionId` (any surface's own keys differ). */
+export function claudeSessionKey(sessionId: string): string {
+	return `claude-${sessionId}`;
 }
 
 /** Note references in the user's words (`@path`, `@"a path"`, `[[link]]`, `[[link|shown words]]`): what each names. */

@@ -149,6 +149,15 @@ export class FakeElement {
 	setAttribute(name: string, value: string): void {
 		this.attributes.set(name, value);
 	}
+	/** `Element.getAttribute`: null when the attribute is not set. */
+	getAttribute(name: string): string | null {
+		return this.attributes.get(name) ?? null;
+	}
+	/** `HTMLElement.isContentEditable`, from its own `contenteditable` attribute (inheritance not modelled). */
+	get isContentEditable(): boolean {
+		const editable = this.attributes.get("contenteditable");
+		return editable === "" || editable === "true" || editable === "plaintext-only";
+	}
 	addClass(name: string): void {
 		this.classes.add(name);
 	}
@@ -206,8 +215,18 @@ export class FakeElement {
 		return element;
 	}
 	empty(): void {
+		for (const child of this.children) child.parent = undefined;
 		this.children.length = 0;
 		this.text = "";
+	}
+	/** `Element.tagName`: the tag in capitals, as for HTML elements. */
+	get tagName(): string {
+		return this.tag.toUpperCase();
+	}
+	/** `Node.contains`: this element or one below it (an emptied or removed element is below nothing). */
+	contains(other: FakeElement | null): boolean {
+		for (let at: FakeElement | undefined = other ?? undefined; at; at = at.parent) if (at === this) return true;
+		return false;
 	}
 	hasClass(name: string): boolean {
 		return this.classes.has(name);
@@ -229,6 +248,10 @@ export class FakeElement {
 	/** HTMLElement.focus: remembered in `FakeElement.lastFocused`. */
 	focus(): void {
 		FakeElement.lastFocused = this;
+	}
+	/** HTMLElement.blur: the focus leaves this element (for the document's body, here `lastFocused` undefined). */
+	blur(): void {
+		if (FakeElement.lastFocused === this) FakeElement.lastFocused = undefined;
 	}
 	/** Test helper: fires a DOM event at this element; `init` adds the event's fields (key, shiftKey, dataTransfer …). */
 	dispatch(type: string, init: Record<string, unknown> = {}): void {
@@ -1037,7 +1060,29 @@ export class FileManager {
 }
 
 /** obsidian.d.ts `App`: the workspace, the vault and the metadata cache of one vault. */
-type KeymapEventListener = (event: { key: string; modifiers: string[] }) => unknown;
+/**
+ * obsidian.d.ts `KeymapEventListener`: called with the key's `KeyboardEvent` (its `target` is the focused element,
+ * as a `keydown` is fired at the focused element) and a `KeymapContext`; "return `false` to automatically
+ * preventDefault".
+ */
+type KeymapEventListener = (
+	event: FakeKeyboardEvent,
+	context: { modifiers: string; key: string; vkey: string },
+) => unknown;
+
+/** The fields of a `KeyboardEvent` a key handler reads here. */
+export interface FakeKeyboardEvent {
+	readonly type: "keydown";
+	readonly key: string;
+	readonly altKey: boolean;
+	readonly ctrlKey: boolean;
+	readonly metaKey: boolean;
+	readonly shiftKey: boolean;
+	/** The focused element when the key was pressed (null: nothing focused, `document.body` in a browser). */
+	readonly target: FakeElement | null;
+	defaultPrevented: boolean;
+	preventDefault(): void;
+}
 
 /** obsidian.d.ts `KeymapEventHandler`: what `Scope.register` returns. */
 export interface KeymapEventHandler {
@@ -1062,26 +1107,62 @@ export class Scope {
 	unregister(handler: KeymapEventHandler): void {
 		this.handlers.splice(this.handlers.indexOf(handler), 1);
 	}
-	/** Test helper: a key press in this scope. True when a handler took it. */
-	press(modifiers: string[], key: string): boolean {
+	/**
+	 * Test helper: a key press in this scope, at `target` (the focused element; `FakeElement.lastFocused` unless
+	 * given). True when a handler took it; the event (`App.lastKeyEvent`) says whether it prevented the default.
+	 */
+	press(modifiers: string[], key: string, target: FakeElement | null = FakeElement.lastFocused ?? null): boolean {
+		return this.handle(keyboardEvent(modifiers, key, target), modifiers);
+	}
+	private handle(event: FakeKeyboardEvent, modifiers: string[]): boolean {
+		lastKeyEvent = event;
 		const same = (wanted: string[] | null): boolean =>
 			wanted === null || [...wanted].sort().join("+") === [...modifiers].sort().join("+");
 		for (const handler of this.handlers) {
-			if ((handler.key === null || handler.key === key) && same(handler.modifiers)) {
-				handler.func({ key, modifiers });
+			if ((handler.key === null || handler.key === event.key) && same(handler.modifiers)) {
+				const context = { modifiers: modifiers.join(","), key: event.key, vkey: event.key };
+				if (handler.func(event, context) === false) event.preventDefault();
 				return true;
 			}
 		}
-		return this.parent?.press(modifiers, key) ?? false;
+		return this.parent?.handle(event, modifiers) ?? false;
 	}
+}
+
+let lastKeyEvent: FakeKeyboardEvent | undefined;
+
+function keyboardEvent(modifiers: string[], key: string, target: FakeElement | null): FakeKeyboardEvent {
+	// `Mod` is Ctrl off macOS (obsidian.d.ts `Modifier`); the stand-in is not a Mac.
+	const has = (...names: string[]): boolean => names.some((name) => modifiers.includes(name));
+	const event: FakeKeyboardEvent = {
+		type: "keydown",
+		key,
+		altKey: has("Alt"),
+		ctrlKey: has("Ctrl", "Mod"),
+		metaKey: has("Meta"),
+		shiftKey: has("Shift"),
+		target,
+		defaultPrevented: false,
+		preventDefault: () => {
+			event.defaultPrevented = true;
+		},
+	};
+	return event;
 }
 
 export class App {
 	/** obsidian.d.ts `App.scope`: the app's global key scope. */
 	readonly scope = new Scope();
-	/** Test helper: a key press with the active leaf focused: its view's scope, else the app's. */
+	/**
+	 * Test helper: a key press with the active leaf focused: its view's scope, else the app's; the event's target is
+	 * the element focused last (`FakeElement.lastFocused`).
+	 */
 	pressKey(modifiers: string[], key: string): boolean {
 		return (this.workspace.activeLeaf?.view.scope ?? this.scope).press(modifiers, key);
+	}
+	/** Test helper: the event of the last key press (did a handler prevent its default?). */
+	get lastKeyEvent(): FakeKeyboardEvent | undefined {
+		return lastKeyEvent;
 	}
 	readonly workspace: Workspace = new Workspace(this);
 	readonly metadataCache = new MetadataCache();

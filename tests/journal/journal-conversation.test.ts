@@ -75,4 +75,29 @@ describe("JournalConversation", () => {
 			title: "Plan the trip to Lisbon",
 		});
 	});
+
+	it("is kept under Claude Code's session once told which it is: two runs of one session (a resume) are one group", async () => {
+		const journal = new Journal({ store: new MemoryJournalStore() });
+		const run = (sessionId: string): JournalConversation => {
+			const conversation = new JournalConversation(journal, "panel", "claude-code", references);
+			conversation.isClaudeSession(sessionId);
+			return conversation;
+		};
+		const session = "0f8fad5b-d9cb-469f-a165-70867728950e";
+		expect(run(session).key).toBe(run(session).key);
+		expect(run(session).key).not.toBe(run("7c9e6679-7425-40de-944b-e07fc1f90ae7").key);
+	});
+
+	it("keeps the key it first gave (one conversation is never split in two), and takes no session id of another form", () => {
+		const journal = new Journal({ store: new MemoryJournalStore() });
+		const early = new JournalConversation(journal, "panel");
+		const key = early.key;
+		early.isClaudeSession("0f8fad5b-d9cb-469f-a165-70867728950e");
+		expect(early.key).toBe(key);
+		for (const odd of ["", "../../etc", "a b", "x".repeat(65), "-leading-dash"]) {
+			const conversation = new JournalConversation(journal, "panel");
+			conversation.isClaudeSession(odd);
+			expect(conversation.key).toMatch(/^s[0-9a-f]+$/);
+		}
+	});
 });

@@ -24,7 +24,7 @@ describe("the screenshots' activity page", () => {
 			`class="ccb-activity-conversation-title">Tighten the opening of On walking and link it from the index<`,
 		);
 		expect(html).toContain(`class="ccb-activity-conversation-meta">In the panel · 09:30 · 8 calls<`);
-		expect(html).toContain(`class="ccb-activity-conversation-title">Conversation at 09:12<`);
+		expect(html).toContain(`class="ccb-activity-conversation-title">Edits to Lisbon at 09:12<`);
 		expect(html).toContain(`class="ccb-activity-conversation-meta">From the terminal · 09:12 · 13 calls<`);
 		expect(html).toMatch(
 			/<button class="ccb-activity-row ccb-activity-automatic" aria-expanded="false"[^>]*>10 automatic calls</,

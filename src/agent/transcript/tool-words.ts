@@ -217,6 +217,9 @@ export function toolErrorWords(result: string): string {
 	return `The panel stopped this: ${reason.charAt(0).toUpperCase()}${reason.slice(1)}`;
 }
 
+/** A fork's title begins so (its panel tab, its conversation in the activity journal): told apart from its original. */
+export const FORK_TITLE = "Fork: ";
+
 /**
  * A session's title in the user's own words: its first line without the notes attached at its start (`@path`,
  * `@"path with spaces"`, `[[link]]`), which older versions of the panel put before what the user typed.

@@ -37,10 +37,8 @@ export function conversationsOf(entries: readonly ActivityEntry[]): Map<string, 
 		const startedAt = oldest?.at ?? 0;
 		conversations.set(group.session.key, {
 			key: group.session.key,
-			title: conversationTitle(
-				group.entries.map((entry) => entry.session),
-				startedAt,
-			),
+			// The first words of the conversation, oldest first: a resumed one keeps the title it began with.
+			title: conversationTitle(group.entries.map((entry) => entry.session).reverse(), startedAt, group.entries),
 			surface: group.session.surface,
 			startedAt,
 		});
@@ -76,7 +74,7 @@ export function activityRows(
 		const key = group.session.key;
 		const conversation = conversations.get(key) ?? {
 			key,
-			title: conversationTitle([group.session], group.entries[0]?.at ?? 0),
+			title: conversationTitle([group.session], group.entries[0]?.at ?? 0, group.entries),
 			surface: group.session.surface,
 			startedAt: group.entries[0]?.at ?? 0,
 		};

@@ -62,15 +62,55 @@ export const PLACES: readonly { value: string; label: string; surfaces: readonly
 ];
 
 /**
- * A conversation's title: the user's first words as the journal kept them (read as untrusted text), else when it
- * began ("Conversation at 09:41"), from its first call.
+ * A conversation's title: the user's first words as the journal kept them (read as untrusted text, the first of
+ * `sessions` that has them). A conversation no words of the user's reach (Claude Code in a terminal, vault tools)
+ * is told by what its calls did to notes, from `entries` (newest first, as listed) and when it began: "Edits to
+ * Lisbon at 09:12", "Read Lisbon at 09:12"; else only by when it began ("Conversation at 09:12").
  */
-export function conversationTitle(sessions: readonly JournalSession[], startedAt: number): string {
+export function conversationTitle(
+	sessions: readonly JournalSession[],
+	startedAt: number,
+	entries: readonly ActivityEntry[] = [],
+): string {
 	for (const session of sessions) {
 		const title = titleToShow(session);
 		if (title !== undefined) return title;
 	}
-	return `Conversation at ${new Date(startedAt).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}`;
+	const time = new Date(startedAt).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+	const done = whatWasDone([...entries].reverse());
+	return done === undefined ? `Conversation at ${time}` : `${done} at ${time}`;
+}
+
+/**
+ * What a conversation's calls (oldest first) did to notes, in words: the notes they changed ("Edits to Lisbon",
+ * "Edits to Lisbon and 2 other notes"), else what the first call that acted on a note did to it ("Read Lisbon",
+ * "Proposed a change to Lisbon"). Calls Claude Code makes by itself, calls that did not happen and unreadable
+ * entries count for nothing; undefined when nothing is left.
+ */
+function whatWasDone(oldestFirst: readonly ActivityEntry[]): string | undefined {
+	const changed = [...new Set(oldestFirst.flatMap(changedNotes))];
+	const [first] = changed;
+	if (first !== undefined) {
+		const others = changed.length - 1;
+		const more = others === 0 ? "" : ` and ${others} other note${others === 1 ? "" : "s"}`;
+		return `Edits to ${noteName(first)}${more}`;
+	}
+	for (const entry of oldestFirst) {
+		if (entry.unreadable !== undefined || isAutomatic(entry)) continue;
+		if (entry.tool !== "openDiff" && !hasHappened(entry)) continue;
+		const words = entryWords(entry);
+		if (words.note !== undefined) return `${words.verb} ${noteName(words.note)}`;
+	}
+	return undefined;
+}
+
+/** The notes a call changed on disk (a move: where the note went), or the note of a proposal the user accepted. */
+function changedNotes(entry: ActivityEntry): string[] {
+	if (entry.unreadable !== undefined) return [];
+	const shown = shownNotes(entry);
+	const written = entry.changes.map((change) => (change.kind === "move" ? change.to : change.path));
+	const accepted = entry.tool === "openDiff" && entry.outcome === "ok" ? [entryWords(entry).note] : [];
+	return [...written, ...accepted].filter((path): path is string => path !== undefined && shown.includes(path));
 }
 
 /** How a call ended, in words; empty for a call that simply did what it was asked. */

@@ -13,7 +13,7 @@ import { shellSandboxSupport } from "../../agent/claude-cli/shell-sandbox";
 import type { PermissionRules } from "../../agent/gate/permission-rules";
 import { projectConfigTrusted, type ProjectConfigTrustStore } from "../../agent/vault-config/project-config-trust";
 import { StreamJsonEngine } from "../../agent/engine/stream-json-engine";
-import { sessionTitle } from "../../agent/transcript/tool-words";
+import { FORK_TITLE, sessionTitle } from "../../agent/transcript/tool-words";
 import { claudeConfigFolder } from "../../agent/engine/cli-session-files";
 import { PlanFolder } from "../../agent/gate/plan-folder";
 import { assembleAgent } from "../../assembly/agent-assembly";
@@ -101,6 +101,8 @@ export function createAgentEngine(context: AgentEngineContext): AgentEngine {
 				shellSandbox: () => sandbox,
 				planFolder: new PlanFolder(claudeConfigFolder(env)),
 			});
+			// A resumed conversation keeps its session id (a fork gets a new one, reported when it starts).
+			if (options.resume !== undefined && options.fork !== true) parts.isClaudeSession(options.resume);
 			const servers = parts.mcpServers();
 			const session = new StreamJsonEngine({
 				vaultRoot,
@@ -112,6 +114,7 @@ export function createAgentEngine(context: AgentEngineContext): AgentEngine {
 				guard: () => guard,
 			}).start(options);
 			const stop = session.onEvent((event) => {
+				if (event.kind === "ready") parts.isClaudeSession(event.sessionId);
 				if (event.kind !== "closed") return;
 				stop();
 				servers.dispose();
@@ -121,6 +124,7 @@ export function createAgentEngine(context: AgentEngineContext): AgentEngine {
 				(words) => parts.nameConversation(words),
 				options.resume,
 				() => transcripts.pastSessions(),
+				options.fork === true,
 			);
 			return session;
 		},
@@ -137,12 +141,15 @@ export function createAgentEngine(context: AgentEngineContext): AgentEngine {
 /**
  * Titles the conversation in the activity journal with the user's own words: a resumed one by its first line, as
  * the past sessions list shows it; a new one (or one whose first line cannot be found) by the first message sent.
+ * A fork is a conversation of its own in the journal: its title says so ("Fork: …", as its tab is named), so that
+ * it is told apart from the conversation it was copied from.
  */
 export function nameConversation(
 	session: Pick<AgentSession, "onEvent">,
 	name: (words: string) => void,
 	resume: string | undefined,
 	pastSessions: () => Promise<readonly PastSession[]>,
+	fork = false,
 ): void {
 	const past =
 		resume === undefined
@@ -151,14 +158,15 @@ export function nameConversation(
 					(sessions) => sessions.find((candidate) => candidate.sessionId === resume)?.firstLine,
 					() => undefined,
 				);
+	const named = (words: string): void => name(fork ? `${FORK_TITLE}${sessionTitle(words)}` : sessionTitle(words));
 	void past.then((firstLine) => {
-		if (firstLine !== undefined) name(sessionTitle(firstLine));
+		if (firstLine !== undefined) named(firstLine);
 	});
 	const stop = session.onEvent((event) => {
 		if (event.kind !== "user-message") return;
 		stop();
 		void past.then((firstLine) => {
-			if (firstLine === undefined) name(sessionTitle(event.message.text));
+			if (firstLine === undefined) named(event.message.text);
 		});
 	});
 }

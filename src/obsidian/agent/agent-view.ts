@@ -8,6 +8,7 @@ import type {
 	TurnNotes,
 } from "../../agent/agent-session";
 import type { TranscriptEntry } from "../../agent/transcript/panel-transcript";
+import { FORK_TITLE } from "../../agent/transcript/tool-words";
 import { describeError } from "../../shared/describe-error";
 import { AgentTab } from "./agent-tab";
 import { ClaudeConfigNotice, type ClaudeConfigHost } from "./claude-config-notice";
@@ -20,8 +21,6 @@ import { AGENT_VIEW_TYPE } from "./agent-view-type";
 
 export { AGENT_VIEW_TYPE };
 
-/** A fork's tab is named after the conversation it was forked from. */
-const FORK = "Fork: ";
 /** Said when a conversation has no id in Claude Code's record yet (its CLI never started a turn). */
 const NOT_NAMED_YET = "Claude Code has not recorded this conversation yet: send a message first.";
 
@@ -274,7 +273,7 @@ export class AgentView extends ItemView {
 			fork: true,
 			...(resumeAt !== undefined && { resumeAt }),
 			earlier: entries,
-			title: tab.displayTitle.startsWith(FORK) ? tab.displayTitle : `${FORK}${tab.displayTitle}`,
+			title: tab.displayTitle.startsWith(FORK_TITLE) ? tab.displayTitle : `${FORK_TITLE}${tab.displayTitle}`,
 			choices: tab.choices,
 		});
 	}

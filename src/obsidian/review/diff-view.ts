@@ -45,7 +45,8 @@ export function diffReviewViewState(review: PendingReview): DiffReviewViewState 
  * Mod+Enter accepts, Alt+↓ and Alt+↑ move between changes (Obsidian binds neither by default), and Escape asks
  * whether to reject the whole proposal rather than rejecting it: a writer presses Escape to get out of something,
  * never to throw away every change at once, and closing without deciding cannot be offered, as the proposer
- * waits for an answer (a closed review counts as a rejection).
+ * waits for an answer (a closed review counts as a rejection). In the reason for Claude, none of these keys act
+ * but Escape, which leaves the box; in the proposal's box, Escape stops editing and Mod+Enter accepts.
  */
 export class DiffReviewView extends ItemView {
 	private review: PendingReview | undefined;
@@ -59,16 +60,38 @@ export class DiffReviewView extends ItemView {
 	constructor(leaf: WorkspaceLeaf) {
 		super(leaf);
 		this.scope = new Scope(this.app.scope);
-		this.scope.register(["Mod"], "Enter", () => {
+		// A key the handler leaves alone (returns anything but false) keeps its default: the caret moves in a text box.
+		this.scope.register(["Mod"], "Enter", (event) => {
+			if (this.reasonBoxOf(event)) return true;
 			this.acceptReview();
 			return false;
 		});
-		this.scope.register([], "Escape", () => {
-			this.panel?.escape();
+		this.scope.register([], "Escape", (event) => {
+			const box = this.reasonBoxOf(event);
+			if (box) this.panel?.leaveTextBox(box);
+			else this.panel?.escape();
 			return false;
 		});
-		this.scope.register(["Alt"], "ArrowDown", () => !this.panel?.moveToChange(1));
-		this.scope.register(["Alt"], "ArrowUp", () => !this.panel?.moveToChange(-1));
+		this.scope.register(["Alt"], "ArrowDown", (event) => !!this.textBoxOf(event) || !this.panel?.moveToChange(1));
+		this.scope.register(["Alt"], "ArrowUp", (event) => !!this.textBoxOf(event) || !this.panel?.moveToChange(-1));
+	}
+
+	/**
+	 * The text box of this review a key was pressed in, if any. Obsidian hands the view's key scope every key press
+	 * while the view is active, wherever its focus is, so the view's keys must stay out of a box the user types in.
+	 */
+	private textBoxOf(event: KeyboardEvent): HTMLElement | undefined {
+		const target = event.target as HTMLElement | null;
+		return target && this.contentEl.contains(target) && isTextBox(target) ? target : undefined;
+	}
+
+	/**
+	 * A text box other than the proposal being edited (the reason for Claude): none of the review's keys act there
+	 * but Escape, which leaves it. The proposal's box keeps Escape and Mod+Enter, which the view's hint names.
+	 */
+	private reasonBoxOf(event: KeyboardEvent): HTMLElement | undefined {
+		const box = this.textBoxOf(event);
+		return box && this.panel?.isProposalEditor(box) !== true ? box : undefined;
 	}
 
 	getViewType(): string {
@@ -226,4 +249,12 @@ export class DiffReviewView extends ItemView {
 		const outcome = actions.accept(review, verdict.finalText);
 		if (outcome.kind === "refused") new Notice(`Not accepted: ${outcome.reason}.`);
 	}
+}
+
+/** Somewhere the keyboard types text: a text input, a textarea, or editable content. */
+function isTextBox(element: HTMLElement): boolean {
+	if (element.tagName === "TEXTAREA" || element.isContentEditable) return true;
+	if (element.tagName !== "INPUT") return false;
+	const type = (element.getAttribute("type") ?? "text").toLowerCase();
+	return !["button", "checkbox", "radio", "submit", "reset", "image", "file", "range", "color"].includes(type);
 }

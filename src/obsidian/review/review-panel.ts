@@ -31,6 +31,9 @@ export interface ReviewPanelHost {
 /** The keys that move between changes, as the view tells them (its own key scope registers them). */
 export const CHANGE_KEYS_HINT = "Alt+↓ and Alt+↑ (Option on macOS) move between changes";
 
+/** The keys of the proposal's text box while the user edits it (the view's key scope acts on them). */
+export const EDIT_KEYS_HINT = "Escape stops editing; Ctrl+Enter (Cmd+Enter on macOS) accepts with your edits";
+
 const NOTE_CHANGED =
 	"Accept is off: the note changed after Claude proposed this edit. Review again to see what accepting would change now.";
 
@@ -56,6 +59,8 @@ export class ReviewPanel {
 	/** Escape asked whether to reject the whole proposal; the bar shows the question until it is answered. */
 	private askingToReject = false;
 	private keepButton: HTMLElement | undefined;
+	/** The proposal's text box while the user edits it. */
+	private editorEl: HTMLElement | undefined;
 	/** Each change's element by id, in the text's order, while the suggestions are drawn. */
 	private changeEls = new Map<number, HTMLElement>();
 	/** The change the keyboard last moved to or decided. */
@@ -124,6 +129,21 @@ export class ReviewPanel {
 		if (this.editing) this.setEditing(false);
 		else if (this.askingToReject) this.keepReviewing();
 		else this.askToReject();
+	}
+
+	/** Whether `element` is the proposal's text box (whose Escape and Mod+Enter the hint names). */
+	isProposalEditor(element: HTMLElement): boolean {
+		return this.editing && element === this.editorEl;
+	}
+
+	/**
+	 * Escape in a text box of the bar (the reason for Claude): the focus goes back to the changes, to the one last
+	 * moved to or else the first (with none showing, it only leaves the box); what was typed stays.
+	 */
+	leaveTextBox(box: HTMLElement): void {
+		const target = this.currentChange ?? [...this.changeEls.keys()][0];
+		if (target !== undefined) this.focusChange(target);
+		else box.blur();
 	}
 
 	/** Shows "Reject all changes?" in the bar, with Keep reviewing (focused) and Reject. */
@@ -253,6 +273,7 @@ export class ReviewPanel {
 				type: "text",
 				placeholder: "Reason for Claude (optional)",
 				"aria-label": "Reason for Claude, sent when you reject",
+				title: "Sent to Claude when you reject. Escape leaves this box.",
 			},
 		});
 		field.value = this.typedReason;
@@ -328,7 +349,8 @@ export class ReviewPanel {
 				this.renderTabs();
 				this.renderBody();
 			});
-		} else if (!this.editing && this.edited === undefined && this.changeCount() > 1)
+		} else if (this.editing) tabs.createSpan({ cls: "ccb-review-keys", text: EDIT_KEYS_HINT });
+		else if (this.edited === undefined && this.changeCount() > 1)
 			tabs.createSpan({ cls: "ccb-review-keys", text: CHANGE_KEYS_HINT });
 	}
 
@@ -340,6 +362,7 @@ export class ReviewPanel {
 		const body = this.bodyEl;
 		body.empty();
 		this.changeEls = new Map();
+		this.editorEl = undefined;
 		if (this.tab === "lines") {
 			renderDiff(body, computeLineDiff(this.base, this.finalText).lines, this.layout, {
 				expanded: this.expanded.has("lines"),
@@ -354,6 +377,7 @@ export class ReviewPanel {
 			const editor = body.createEl("textarea", { cls: "ccb-review-editor" });
 			editor.value = this.finalText;
 			editor.setAttribute("aria-label", "The proposal, as you edit it");
+			this.editorEl = editor;
 			editor.addEventListener("input", () => {
 				const decided = decidedText(this.pieces, this.rejected());
 				this.edited = editor.value === decided ? undefined : editor.value;

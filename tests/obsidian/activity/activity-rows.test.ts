@@ -44,7 +44,7 @@ describe("activityRows", () => {
 			"# Plan the trip (2)",
 			"p2",
 			"p1",
-			expect.stringMatching(/^# Conversation at .* \(4\)$/),
+			expect.stringMatching(/^# Read Lisbon at .* \(4\)$/),
 			"t3",
 			"[3 folded]",
 		]);
@@ -82,12 +82,18 @@ describe("activityRows", () => {
 			"p2",
 			"p1",
 		]);
+		expect(shape(activityRows(entries, conversations, choices({ filter: { text: "tag" } })))).toEqual([
+			"# Plan the trip (1)",
+			"p1",
+		]);
+		// A conversation titled by what it did matches those words too.
 		expect(shape(activityRows(entries, conversations, choices({ filter: { text: "read lisbon" } })))).toEqual([
-			expect.stringMatching(/^# Conversation at/),
+			expect.stringMatching(/^# Read Lisbon at/),
 			"t3",
+			"[3 folded]",
 		]);
 		expect(shape(activityRows(entries, conversations, choices({ filter: { tool: "read_note" } })))).toEqual([
-			expect.stringMatching(/^# Conversation at/),
+			expect.stringMatching(/^# Read Lisbon at/),
 			"t3",
 		]);
 	});

@@ -74,7 +74,8 @@ describe("ActivityView", () => {
 					: row.findAll("ccb-activity-summary")[0]?.textContent,
 			);
 		expect(rows).toEqual([
-			expect.stringMatching(new RegExp(`^Conversation at ${TIME} \\| From the terminal · ${TIME} · 2 calls$`)),
+			// No words of the user's reach the journal from a terminal: the conversation is told by what it did first.
+			expect.stringMatching(new RegExp(`^Read N1 at ${TIME} \\| From the terminal · ${TIME} · 2 calls$`)),
 			"Read N3",
 			"Read N1",
 			expect.stringMatching(new RegExp(`^Tidy the Lisbon note \\| In the panel · ${TIME} · 1 call$`)),
@@ -132,7 +133,7 @@ describe("ActivityView", () => {
 			"Failed",
 			"Refused",
 		]);
-		expect(options("ccb-activity-filter-session")[1]).toMatch(new RegExp(`^Conversation at ${TIME}$`));
+		expect(options("ccb-activity-filter-session")[1]).toMatch(new RegExp(`^Read N\\d+ at ${TIME}$`));
 	});
 
 	it("draws only a window of rows for 10,000 entries, follows scrolling, and keeps filtering", async () => {
@@ -351,6 +352,33 @@ describe("the activity view in the writer's words", () => {
 		}
 	});
 
+	it("titles a terminal conversation by the note Claude changed in it, else when it began: its words are not in the journal", async () => {
+		const terminal = (key: string) => ({ key, surface: "ide" as const, client: "claude-code" });
+		const plan = "Trips/Trip plan.md";
+		const { view } = await viewOver([
+			call(1, { session: terminal("a"), tool: "getWorkspaceFolders", notes: [], args: "" }),
+			call(2, { session: terminal("a"), tool: "getDiagnostics", notes: [plan], args: `uri=${plan}` }),
+			call(3, {
+				session: terminal("a"),
+				tool: "openDiff",
+				notes: [plan],
+				args: `old_file_path=${plan} new_file_path=${plan}`,
+				outcome: "ok",
+			}),
+			call(4, { session: terminal("b"), tool: "getOpenEditors", notes: [], args: "" }),
+			call(5, { session: terminal("b"), tool: "getDiagnostics", notes: [plan], args: `uri=${plan}` }),
+		]);
+		const titles = root(view)
+			.findAll("ccb-activity-conversation-title")
+			.map((title) => title.text);
+		expect(titles).toEqual([
+			expect.stringMatching(new RegExp(`^Conversation at ${TIME}$`)),
+			expect.stringMatching(new RegExp(`^Edits to Trip plan at ${TIME}$`)),
+		]);
+		const { children } = one(view, "ccb-activity-filter-session");
+		expect(children.map((option) => option.text).slice(1)).toEqual(titles);
+	});
+
 	it("shows a title read back from the journal as text only: no control characters, bounded, and none at all when it is not text", async () => {
 		const { view } = await viewOver([
 			call(1, {
@@ -361,7 +389,7 @@ describe("the activity view in the writer's words", () => {
 		const titles = root(view)
 			.findAll("ccb-activity-conversation-title")
 			.map((title) => title.text);
-		expect(titles[0]).toMatch(new RegExp(`^Conversation at ${TIME}$`));
+		expect(titles[0]).toMatch(new RegExp(`^Read N2 at ${TIME}$`));
 		expect(titles[1]?.startsWith("Fix the note very very")).toBe(true);
 		expect(titles[1]?.length).toBeLessThanOrEqual(80);
 		expect(titles[1]).not.toMatch(/[\u202e\n]/);

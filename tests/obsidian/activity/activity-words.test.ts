@@ -127,4 +127,41 @@ describe("conversations in words", () => {
 		expect(conversationTitle([untitled, { ...untitled, title: "Plan the trip" }], 0)).toBe("Plan the trip");
 		expect(conversationTitle([untitled], 0)).toMatch(/^Conversation at \d{1,2}:\d\d/);
 	});
+
+	it("titles a conversation without the user's words by what its calls did to notes, never by what they did not do", () => {
+		const terminal = { key: "t", surface: "ide" as const, client: "claude-code" };
+		const at = (minute: number): number => new Date(2026, 4, 14, 9, minute).getTime();
+		const time = new Date(at(12)).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+		const ide = (tool: string, path: string, more: Partial<ActivityEntry> = {}): ActivityEntry =>
+			entry({ session: terminal, tool, notes: [path], args: `filePath=${path} old_file_path=${path}`, ...more });
+		const lisbon = "Trips/Lisbon.md";
+		const checked = ide("getDiagnostics", lisbon, { args: `uri=${lisbon}` });
+		const refused = ide("openFile", "Trips/Porto.md", { outcome: "refused" });
+		const proposed = ide("openDiff", lisbon, { outcome: "rejected" });
+		const title = (newestFirst: ActivityEntry[]): string => conversationTitle([terminal], at(12), newestFirst);
+		// Calls Claude Code makes by itself, and calls that did not happen, say nothing of the conversation.
+		expect(title([refused, checked])).toBe(`Conversation at ${time}`);
+		expect(title([proposed, refused, checked])).toBe(`Proposed a change to Lisbon at ${time}`);
+		// A change the user accepted, or one written to disk, says more than any look.
+		const accepted = ide("openDiff", lisbon, { outcome: "ok" });
+		expect(title([accepted, proposed, refused, checked])).toBe(`Edits to Lisbon at ${time}`);
+		const walking = "Essays/On walking.md";
+		const edited = entry({
+			session: terminal,
+			tool: "edit_note",
+			notes: [walking],
+			changes: [{ kind: "edit", path: walking, before: { hash: "a", bytes: 1 }, after: "b" }],
+		});
+		const moved = entry({
+			session: terminal,
+			tool: "move_note",
+			notes: ["Old.md", "Archive/Old.md"],
+			changes: [{ kind: "move", from: "Old.md", to: "Archive/Old.md", after: "c", rewrites: [] }],
+		});
+		expect(title([moved, accepted, edited, checked])).toBe(`Edits to On walking and 2 other notes at ${time}`);
+		// An unreadable entry names nothing.
+		expect(title([{ ...edited, unreadable: "not this device's" }])).toBe(`Conversation at ${time}`);
+		// The user's own words win.
+		expect(conversationTitle([{ ...terminal, title: "Plan the trip" }], at(12), [accepted])).toBe("Plan the trip");
+	});
 });

@@ -16,6 +16,8 @@ import { startAssembledBridge, type AssembledBridge } from "../../helpers/assemb
 import { FIXTURE_TIMEOUT_MS } from "../../helpers/fixture-timeout";
 import { makeTempDir } from "../../helpers/temp-dir";
 import { pollUntil } from "../../helpers/wait-until";
+import { conversationsOf } from "../../../src/obsidian/activity/activity-rows";
+import { groupBySession } from "../../../src/journal/activity-entries";
 
 function context(overrides: Partial<AgentEngineContext>): AgentEngineContext {
 	return {
@@ -82,6 +84,127 @@ describe("createAgentEngine (the module the panel loads on first open)", () => {
 				) as unknown,
 			});
 			await session.close();
+		},
+		FIXTURE_TIMEOUT_MS,
+	);
+});
+
+/**
+ * A stand-in for Claude Code in print mode with stream-json, as the panel runs it: it answers `initialize`, keeps
+ * each typed message in its transcript under $HOME/.claude/projects (a resume goes on in the same session's file,
+ * a fork copies it to a new session's), says which session it is, and has Claude read note.md with the vault tools.
+ */
+const FAKE_CLAUDE = String.raw`
+const { appendFileSync, copyFileSync, mkdirSync } = require("node:fs");
+const { join } = require("node:path");
+const args = process.argv.slice(2);
+if (args[0] === "--version") {
+	console.log("2.1.330 (Claude Code)");
+	process.exit(0);
+}
+const resumed = args.includes("--resume") ? args[args.indexOf("--resume") + 1] : undefined;
+const forked = args.includes("--fork-session");
+const sessionId = process.env.FAKE_CLAUDE_NEW_SESSION_IDS.split(",")[Number(process.env.FAKE_CLAUDE_RUN ?? 0)];
+const id = resumed !== undefined && !forked ? resumed : sessionId;
+const folder = join(process.env.HOME, ".claude", "projects", process.cwd().replace(/[^a-zA-Z0-9]/g, "-"));
+mkdirSync(folder, { recursive: true });
+if (forked) copyFileSync(join(folder, resumed + ".jsonl"), join(folder, id + ".jsonl"));
+const say = (record) => process.stdout.write(JSON.stringify(record) + "\n");
+const waiting = new Map();
+let next = 0;
+const mcp = (message) =>
+	new Promise((resolve) => {
+		const requestId = "m" + ++next;
+		waiting.set(requestId, resolve);
+		say({ type: "control_request", request_id: requestId, request: { subtype: "mcp_message", server_name: "obsidian", message } });
+	});
+async function turn(record) {
+	appendFileSync(join(folder, id + ".jsonl"), JSON.stringify(record) + "\n");
+	say({ type: "system", subtype: "init", session_id: id, model: "claude-test", slash_commands: [] });
+	await mcp({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "claude-code", version: "2" } } });
+	await mcp({ jsonrpc: "2.0", method: "notifications/initialized" });
+	await mcp({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "read_note", arguments: { path: "note.md" } } });
+	say({ type: "result", subtype: "success", is_error: false, session_id: id, usage: { input_tokens: 1, output_tokens: 1 } });
+}
+let buffer = "";
+process.stdin.setEncoding("utf8");
+process.stdin.on("data", (chunk) => {
+	buffer += chunk;
+	for (let end = buffer.indexOf("\n"); end >= 0; end = buffer.indexOf("\n")) {
+		const line = buffer.slice(0, end);
+		buffer = buffer.slice(end + 1);
+		if (line.trim() === "") continue;
+		const record = JSON.parse(line);
+		if (record.type === "control_request" && record.request.subtype === "initialize")
+			say({ type: "control_response", response: { subtype: "success", request_id: record.request_id, response: {} } });
+		else if (record.type === "control_request")
+			say({ type: "control_response", response: { subtype: "success", request_id: record.request_id, response: {} } });
+		else if (record.type === "control_response") waiting.get(record.response.request_id)?.();
+		else if (record.type === "user") void turn(record);
+	}
+});
+process.stdin.on("end", () => process.exit(0));
+`;
+
+describe("a panel conversation in the activity journal, as the panel starts, resumes and forks it", () => {
+	it(
+		"a resumed conversation goes on in the same group; a fork is a group of its own, titled as a fork",
+		async () => {
+			fixture = await startAssembledBridge({
+				journalStore: new MemoryJournalStore(),
+				populate: (vault) => writeFileSync(join(vault, "note.md"), "# Trip\n"),
+			});
+			const bridge = fixture.bridge;
+			const folder = makeTempDir("fake-claude");
+			const script = join(folder.path, "claude.js");
+			writeFileSync(script, FAKE_CLAUDE);
+			const claude = join(folder.path, "claude");
+			writeFileSync(claude, `#!/bin/sh\nexec "${process.execPath}" "${script}" "$@"\n`);
+			chmodSync(claude, 0o755);
+			const original = "0f8fad5b-d9cb-469f-a165-70867728950e";
+			const fork = "7c9e6679-7425-40de-944b-e07fc1f90ae7";
+			const env: NodeJS.ProcessEnv = {
+				...process.env,
+				HOME: fixture.home,
+				FAKE_CLAUDE_NEW_SESSION_IDS: `${original},${fork}`,
+			};
+			delete env["CLAUDE_CONFIG_DIR"];
+			const run = async (
+				text: string,
+				options: { resume?: string; fork?: boolean } = {},
+				runNumber = 0,
+			): Promise<void> => {
+				const engine = createAgentEngine(
+					context({
+						vaultPath: fixture?.vaultPath,
+						bridge: () => bridge,
+						cliPath: () => claude,
+						env: { ...env, FAKE_CLAUDE_RUN: String(runNumber) },
+					}),
+				);
+				const session = engine.start({ permissionMode: "default", ...options });
+				const events = eventsOf(session);
+				session.send({ text, attachments: [] });
+				await pollUntil(
+					() => events.find((event) => event.kind === "turn-end" || event.kind === "failed"),
+					"the end of the turn",
+				);
+				expect(events.filter((event) => event.kind === "failed")).toEqual([]);
+				await session.close();
+			};
+			await run("Plan the trip");
+			await run("Where were we?", { resume: original });
+			await run("Shorter, please", { resume: original, fork: true }, 1);
+			const entries = (await bridge.activity?.journal.entries()) ?? [];
+			expect(entries.map((entry) => entry.tool)).toEqual(["read_note", "read_note", "read_note"]);
+			const conversations = [...conversationsOf(entries).values()];
+			expect(conversations.map((conversation) => conversation.title)).toEqual([
+				"Fork: Plan the trip",
+				"Plan the trip",
+			]);
+			// The journal's own grouping, which undo of a whole conversation goes by.
+			expect(groupBySession(entries).map((group) => group.entries.length)).toEqual([1, 2]);
+			folder.remove();
 		},
 		FIXTURE_TIMEOUT_MS,
 	);

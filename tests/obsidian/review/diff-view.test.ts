@@ -473,6 +473,57 @@ describe("DiffReviewView while the user edits the note under review", () => {
 		expect(root.findAll("ccb-suggest")).toHaveLength(1);
 	});
 
+	it("while the reason for Claude has focus, the review's keys stay out of it: Alt+Down/Up move its caret, Mod+Enter never accepts, Escape leaves it", async () => {
+		const { app, actions, one, root, view, reviewLeaf } = await reviewWithNoteOpen();
+		view.showReview({ ...review, id: 2, after: "# Title!\n\nThe quick red fox.\n", hearsReason: true }, actions);
+		app.workspace.setActiveLeaf(reviewLeaf as never);
+		const field = one("ccb-review-reason");
+		field.focus();
+		field.value = "keep the title plain";
+		field.dispatch("input");
+		for (const [modifiers, key] of [
+			[["Alt"], "ArrowDown"],
+			[["Alt"], "ArrowUp"],
+			[["Mod"], "Enter"],
+		] as const) {
+			app.pressKey([...modifiers], key);
+			expect(FakeElement.lastFocused).toBe(field);
+			// Left to the text field: its caret moves as in any other text box.
+			expect(app.lastKeyEvent?.defaultPrevented).toBe(false);
+		}
+		expect(actions.calls).toEqual([]);
+		expect(field.attributes.get("title")).toBe("Sent to Claude when you reject. Escape leaves this box.");
+		// Escape leaves the box for the changes, without asking anything; the reason stays.
+		app.pressKey([], "Escape");
+		expect(root.findAll("ccb-review-confirm")).toEqual([]);
+		expect(FakeElement.lastFocused?.attributes.get("aria-label")).toBe("Change 1 of 2: '!'");
+		app.pressKey(["Alt"], "ArrowDown");
+		expect(FakeElement.lastFocused?.attributes.get("aria-label")).toBe("Change 2 of 2: 'red' for 'brown'");
+		app.pressKey([], "Escape");
+		one("ccb-review-confirm-reject").dispatch("click");
+		expect(actions.calls).toEqual(['reject 2 "keep the title plain"']);
+	});
+
+	it("while typing in the proposal, Alt+Down/Up move the caret; Escape and Mod+Enter do what the view says they do", async () => {
+		const { app, actions, one, root, reviewLeaf } = await reviewWithNoteOpen();
+		app.workspace.setActiveLeaf(reviewLeaf as never);
+		editProposal(one, "mine\n");
+		const editor = one("ccb-review-editor");
+		expect(FakeElement.lastFocused).toBe(editor);
+		expect(one("ccb-review-keys").text).toBe(
+			"Escape stops editing; Ctrl+Enter (Cmd+Enter on macOS) accepts with your edits",
+		);
+		app.pressKey(["Alt"], "ArrowDown");
+		expect(FakeElement.lastFocused).toBe(editor);
+		expect(app.lastKeyEvent?.defaultPrevented).toBe(false);
+		app.pressKey([], "Escape");
+		expect(root.findAll("ccb-review-editor")).toEqual([]);
+		expect(actions.calls).toEqual([]);
+		editProposal(one, "mine\n");
+		app.pressKey(["Mod"], "Enter");
+		expect(actions.calls).toEqual(['accept 1 "mine\\n"']);
+	});
+
 	it("deciding a change keeps the focus on it, now showing its decision and Undo", async () => {
 		const { one } = await reviewWithNoteOpen();
 		one("ccb-suggest-accept").dispatch("click");
