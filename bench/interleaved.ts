@@ -37,7 +37,7 @@ export interface InterleavedComparison extends Comparison {
 /**
  * Times two arms (`raw` and `bridge`, each one or more hosts in their own processes) in many short interleaved
  * batches: in each batch every host answers `callsPerBatch` calls in a row, the hosts' order turning from batch to
- * batch (and running backwards every other batch), so that each arm goes first as often as the other and a burst
+ * batch (`turningOrder`), so that each arm goes first as often as the other and a burst
  * of load from other processes, a few milliseconds long, falls on both arms of the same batch. Each arm's figure
  * for a batch is the mean of its calls there (a garbage collection or a write of the journal in a batch counts in
  * it); the result is the ratio of the medians of those means, with its spread over the run's quarters and over the
@@ -66,15 +66,13 @@ async function interleaveHosts(
 	hostsPerArm: number,
 ): Promise<InterleavedComparison> {
 	const raw = hosts.slice(0, hostsPerArm);
-	// The hosts in the order they were given: raw0, bridge0, raw1, bridge1, ... is what turning starts from.
-	const order = raw.flatMap((_call, index) => [index, raw.length + index]);
+	const order = turningOrder(hostsPerArm);
 	const perHost: number[][] = hosts.map(() => []);
 	const samples: number[][] = [[], []];
 	let running: InterleavedHost | undefined;
 	for (let batch = -plan.warmUpBatches; batch < plan.batches; batch++) {
 		const turn = ((batch % order.length) + order.length) % order.length;
 		const turned = [...order.slice(turn), ...order.slice(0, turn)];
-		if (batch % 2 !== 0) turned.reverse();
 		for (const index of turned) {
 			const host = hosts[index];
 			if (!host) continue;
@@ -123,4 +121,18 @@ async function interleaveHosts(
 		pairs,
 		meanRatio: round(mean(samples[1] ?? []) / mean(samples[0] ?? [])),
 	};
+}
+
+/**
+ * The order turning starts from, as indexes into raw hosts then bridge hosts: raw0, bridge0, bridge1, raw1, raw2,
+ * bridge2, ... (pairs alternately raw-first and bridge-first). Turned by one each batch, every host takes every place
+ * in a batch equally often, each arm follows itself and the other as often as the other arm does, and from two hosts
+ * per arm no host runs twice in a row. The order raw0, bridge0, raw1, bridge1, turned and run backwards every other
+ * batch, as before, kept the raw hosts in the batches' even places and the bridge hosts in the odd ones, each always
+ * right after a host of the other arm: a difference between places was counted as the journal's.
+ */
+export function turningOrder(hostsPerArm: number): number[] {
+	return Array.from({ length: hostsPerArm }, (_unused, index) =>
+		index % 2 === 0 ? [index, hostsPerArm + index] : [hostsPerArm + index, index],
+	).flat();
 }

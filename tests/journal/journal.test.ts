@@ -269,4 +269,28 @@ describe("Journal's buffered appends", () => {
 		expect(described).toBe(1);
 		expect(await store.load()).toMatchObject([{ id, notes: ["a.md"], args: "path=a.md" }]);
 	});
+	it("writes a call's line with its fields in the order the journal's readers expect: a turn after the session, a detail after the sizes", async () => {
+		const temp = makeTempDir("journal-line-order");
+		try {
+			const store = new FolderJournalStore(join(temp.path, "journal"));
+			const { journal } = journalWith(store as never);
+			const plain = journal.begin({ session: SESSION, tool: "read_note", notes: ["a.md"], args: "path=a.md" });
+			journal.finish(plain, { outcome: "ok", durationMs: 1, answerBytes: 10 });
+			const inTurn = journal.begin({ session: SESSION, turn: "turn-1", tool: "edit", notes: [], args: "" });
+			journal.finish(inTurn, { outcome: "error", detail: "no such note", durationMs: 2, answerBytes: 0 });
+			await journal.flush();
+			const keys = readFileSync(join(temp.path, "journal", "records.jsonl"), "utf8")
+				.trim()
+				.split("\n")
+				.map((line) => Object.keys(JSON.parse(line) as object));
+			const head = ["type", "id", "at", "session"];
+			const tail = ["tool", "notes", "args", "outcome", "durationMs", "answerBytes"];
+			expect(keys).toEqual([
+				[...head, ...tail],
+				[...head, "turn", ...tail, "detail"],
+			]);
+		} finally {
+			temp.remove();
+		}
+	});
 });
