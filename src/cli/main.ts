@@ -1,7 +1,6 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { setTimeout } from "node:timers";
-import { setFlagsFromString } from "node:v8";
 import { EXIT_BAD_INPUT, EXIT_FAILED, exitWith } from "../headless/exit";
 import { McpTokenEnvironmentError } from "../headless/mcp-token-file";
 import { userHomeDirectory } from "../server/lock-file";
@@ -10,6 +9,7 @@ import { deviceJournalSeal, folderHostJournalStore } from "../assembly/journal-w
 import { savedIndexFileFor, startStdioVaultServer } from "../assembly/stdio-vault-server";
 import { MCP_USAGE, parseMcpArguments } from "./mcp-arguments";
 import { ArgumentError } from "../shared/command-line";
+import { setHeapFlags } from "../shared/v8-heap-flags";
 import { MCP_HEADERS_USAGE, NoTokenError, mcpHeadersLine, parseMcpHeadersArguments } from "./mcp-headers";
 import {
 	RELAY_CALL_METHOD,
@@ -80,9 +80,9 @@ function runMcp(argv: readonly string[]): void {
 	// Reading a vault makes much short-lived garbage (texts, YAML trees). By default V8 grows its young generation to
 	// its largest size and lets the old one reach up to four times what is live before collecting: the process then
 	// keeps that memory. A small young generation and 1.3 times the live heap cut the peak (on 10k notes about 25 MB;
-	// on 100k about 120 MB) at no cost in speed measured (bench/vault-tools-stdio.ts).
-	setFlagsFromString("--semi-space-growth-factor=1");
-	setFlagsFromString("--heap-growing-percent=30");
+	// on 100k about 120 MB) at no cost in speed measured (bench/vault-tools-stdio.ts). A worker thread's start resets
+	// the first (src/shared/v8-heap-flags.ts): the threads made here set them again.
+	setHeapFlags("--semi-space-growth-factor=1", "--heap-growing-percent=30");
 	const server = startStdioVaultServer({
 		vaultPath,
 		input: process.stdin,

@@ -574,6 +574,11 @@ export class NoteMemo<T> {
 		private readonly store: FolderNoteStore,
 		private readonly derive: (path: string, read: NoteText) => T,
 		private readonly limit = Infinity,
+		/**
+		 * Makes the value from a note read from disk, from its bytes (lent for the call) without decoding them where it
+		 * can; undefined where it cannot (its text is decoded and `derive` makes it).
+		 */
+		private readonly fromBytes?: (path: string, bytes: Buffer) => T | undefined,
 	) {
 		this.unsubscribe = store.onNoteChanged((path) => this.values.delete(path));
 	}
@@ -593,9 +598,8 @@ export class NoteMemo<T> {
 		}
 		const saved = this.takeSaved(path);
 		if (saved !== undefined) return saved;
-		const read = this.store.read(path);
-		if (read === undefined) return undefined;
-		const value = this.derive(path, read);
+		const value = this.fromBytes ? this.readEither(path, this.fromBytes) : this.read(path);
+		if (value === undefined) return undefined;
 		this.keep(path, value);
 		return value;
 	}
@@ -622,6 +626,21 @@ export class NoteMemo<T> {
 		this.unsubscribe();
 		this.values.clear();
 		this.fromSaved = undefined;
+	}
+
+	private read(path: string): T | undefined {
+		const read = this.store.read(path);
+		return read === undefined ? undefined : this.derive(path, read);
+	}
+
+	/** The value from the text a reader before left in the store, else from the file's bytes. */
+	private readEither(path: string, fromBytes: (path: string, bytes: Buffer) => T | undefined): T | undefined {
+		return this.store.readEither(
+			path,
+			(read) => this.derive(path, read),
+			(bytes) =>
+				fromBytes(path, bytes) ?? this.derive(path, { text: bytes.toString("utf8"), bytes: bytes.length }),
+		);
 	}
 
 	private takeSaved(path: string): T | undefined {

@@ -1,5 +1,10 @@
 import { promises as fs } from "node:fs";
-import { factsFromText, linkFactsFromText, tagsAndFrontmatterFromText } from "../notes/note-facts";
+import {
+	factsFromText,
+	linkFactsFromText,
+	tagsAndFrontmatterFromBytes,
+	tagsAndFrontmatterFromText,
+} from "../notes/note-facts";
 import { LineTable } from "../markdown/line-table";
 import type { YamlCodec } from "../../shared/yaml-codec";
 import { libraryYamlCodec } from "./yaml-library-codec";
@@ -184,8 +189,15 @@ export class FolderVaultIndex implements VaultIndex {
 			targets: [],
 			resolvedAt: -1,
 		}));
-		this.described = new NoteMemo(this.store, (_path, read) =>
-			ownedDescription(tagsAndFrontmatterFromText(read.text, yaml)),
+		// A tags overview reads every note: most are read from their bytes, decoding only the frontmatter.
+		this.described = new NoteMemo(
+			this.store,
+			(_path, read) => ownedDescription(tagsAndFrontmatterFromText(read.text, yaml)),
+			Infinity,
+			(_path, bytes) => {
+				const described = tagsAndFrontmatterFromBytes(bytes, yaml);
+				return described && ownedDescription(described);
+			},
 		);
 		this.parsed = new NoteMemo(
 			this.store,

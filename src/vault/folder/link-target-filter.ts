@@ -18,6 +18,9 @@ export class LinkTargetFilter {
 	private readonly written: RegExp | undefined;
 	/** The key in any case, each of its characters as written or percent-encoded. */
 	private readonly encoded: RegExp | undefined;
+	/** The key's character codes, and its first (up to) two characters in every case, as bytes to look for. */
+	private readonly keyCodes: Uint8Array | undefined;
+	private readonly keyStarts: Buffer[] = [];
 
 	constructor(private readonly target: string) {
 		const name = target.slice(target.lastIndexOf("/") + 1).toLowerCase();
@@ -26,6 +29,12 @@ export class LinkTargetFilter {
 		this.key = key;
 		this.written = new RegExp(escapeRegExp(key), "i");
 		this.encoded = new RegExp([...key].map(encodedCharacter).join(""), "i");
+		this.keyCodes = Buffer.from(key, "latin1");
+		const cases = (character: string): string[] => [...new Set([character, character.toUpperCase()])];
+		const [first = "", second = ""] = key;
+		for (const one of cases(first))
+			for (const two of second === "" ? [""] : cases(second))
+				this.keyStarts.push(Buffer.from(one + two, "latin1"));
 	}
 
 	/** Whether a link in the note at `source` may lead to the target (false: none can); reads nothing. */
@@ -36,8 +45,20 @@ export class LinkTargetFilter {
 	/** Whether a link in a note with these bytes (UTF-8) may lead to the target, wherever the note is. */
 	mayLinkFromBytes(bytes: Buffer): boolean {
 		if (!isAscii(bytes)) return true;
-		// Plain ASCII: its Latin-1 text is its text, one byte a character (no UTF-8 to decode).
-		return this.mayLinkFromAscii(bytes.toString("latin1"));
+		// Plain ASCII: one byte a character, looked through without making a string of the note (a first pass over a
+		// vault reads every note: its texts as strings were most of that pass's garbage).
+		const { key, keyCodes, encoded } = this;
+		if (key === undefined || keyCodes === undefined || encoded === undefined) return true;
+		for (const start of this.keyStarts)
+			for (let at = bytes.indexOf(start); at >= 0; at = bytes.indexOf(start, at + 1))
+				if (holdsKeyAt(bytes, at, keyCodes)) return true;
+		// Spelt with an escape: as `mayLinkFromAscii`, on the few characters around each `%`.
+		const reach = key.length * 3;
+		for (let at = bytes.indexOf(PERCENT); at >= 0; at = bytes.indexOf(PERCENT, at + 1)) {
+			if (NON_ASCII_ESCAPE.test(bytes.toString("latin1", at, at + 3))) return true;
+			if (encoded.test(bytes.toString("latin1", Math.max(0, at - reach), at + reach))) return true;
+		}
+		return false;
 	}
 
 	/** `mayLinkFromBytes` of a note's text. */
@@ -60,6 +81,22 @@ export class LinkTargetFilter {
 }
 
 const NON_ASCII_ESCAPE = /^%[89a-f][0-9a-f]$/i;
+const PERCENT = 0x25;
+const UPPER_A = 0x41;
+const UPPER_Z = 0x5a;
+/** Set in an ASCII capital letter's code, it is the small letter. */
+const CASE_BIT = 0x20;
+
+/** Whether the ASCII bytes at `at` are the (lower-cased) key in any case, as the key's `i` pattern matches it. */
+function holdsKeyAt(bytes: Buffer, at: number, key: Uint8Array): boolean {
+	if (at + key.length > bytes.length) return false;
+	for (let index = 0; index < key.length; index++) {
+		const byte = bytes[at + index] ?? 0;
+		const lower = byte >= UPPER_A && byte <= UPPER_Z ? byte | CASE_BIT : byte;
+		if (lower !== key[index]) return false;
+	}
+	return true;
+}
 
 /** One character of the key as a Markdown link's path may spell it (matched in any case): itself or its escape. */
 function encodedCharacter(character: string): string {

@@ -6,6 +6,7 @@ import { findLinks } from "../markdown/link-syntax";
 import { scanLinks, scanNote } from "../markdown/markdown-scanner";
 import { splitLines } from "../../shared/text-lines";
 import { eachLineHolding, masksLineByLine, noteHead } from "../markdown/line-scan";
+import { headOfBytes, mayHoldInlineTag } from "../markdown/tag-bytes";
 import type { YamlCodec } from "../../shared/yaml-codec";
 import type { FrontmatterFact, LinkFact, NoteFacts, TagFact } from "../markdown/note-model";
 import { describeError } from "../../shared/describe-error";
@@ -78,6 +79,19 @@ export function tagsAndFrontmatterFromText(
 	const lines = splitLines(text);
 	const block = findFrontmatter(lines);
 	return describe(lines, block, codec, inlineTags(lines, block ? block.endLine + 1 : 0));
+}
+
+/**
+ * `tagsAndFrontmatterFromText` of a note's bytes (UTF-8), decoding only its frontmatter, for a note whose body has no
+ * `#` that may start a tag (most notes); undefined for the others (the caller decodes the text).
+ */
+export function tagsAndFrontmatterFromBytes(
+	bytes: Buffer,
+	codec: YamlCodec,
+): { tags: TagFact[]; frontmatter?: FrontmatterFact } | undefined {
+	const head = headOfBytes(bytes);
+	if (!head || mayHoldInlineTag(bytes, head.bodyOffset)) return undefined;
+	return describe(head.lines, findFrontmatter(head.lines), codec, []);
 }
 
 /** The tags and frontmatter, given the body's tags (`inline`) and the lines up to the frontmatter's end at least. */

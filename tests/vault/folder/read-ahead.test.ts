@@ -2,7 +2,10 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { FolderNoteStore } from "../../../src/vault/folder/folder-note-store";
 import { ReadAhead } from "../../../src/vault/folder/read-ahead";
+import { restoreHeapFlags } from "../../../src/shared/v8-heap-flags";
 import { makeTempDir } from "../../helpers/temp-dir";
+
+jest.mock("../../../src/shared/v8-heap-flags", () => ({ restoreHeapFlags: jest.fn() }));
 
 const temps: { remove: () => void }[] = [];
 afterAll(() => temps.forEach((temp) => temp.remove()));
@@ -33,6 +36,8 @@ describe("ReadAhead", () => {
 				return text;
 			};
 			expect(take(0)).toBe("# Note 0\n\n");
+			// The worker runs: its start reset this thread's heap flags, which are set again (before its online event).
+			expect(restoreHeapFlags).toHaveBeenCalled();
 			// Skipped: 1 to 3.
 			expect(take(4)).toBe(`# Note 99\n${"text ".repeat(99)}\n`);
 			// Behind the reader, and unreadable.

@@ -1,0 +1,91 @@
+import { isUtf8 } from "node:buffer";
+
+/**
+ * Reading a note's tags from its bytes (UTF-8) without decoding all of it: most notes have no `#` in their body that
+ * can start a tag (headings, `[[Note#Heading]]` links), and then only the frontmatter is decoded. Each test here
+ * errs towards "may be a tag": the caller then decodes the whole text and reads it as before.
+ */
+
+const NEWLINE = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
+const HASH = 0x23;
+const FENCE = Buffer.from("\n---");
+
+/**
+ * ASCII bytes after a `#` that start no tag: white space and the punctuation `TAG_START` (note-tags.ts) excludes.
+ * Any other byte, and every byte outside ASCII (another script, or white space such as U+3000), may start one.
+ */
+const ENDS_TAG = new Uint8Array(128);
+for (const character of "\t\n\v\f\r !\"#$%&'()*+,.:;<=>?@[\\]^`{|}~") ENDS_TAG[character.charCodeAt(0)] = 1;
+
+/** ASCII white space as `\s` reads it (the rest of `\s` is outside ASCII). */
+const SPACE = new Uint8Array(128);
+for (const character of "\t\n\v\f\r ") SPACE[character.charCodeAt(0)] = 1;
+
+/**
+ * The last characters of what `CodeMask` blanks out within a line (a code span's backtick, a comment's `%%` or
+ * `-->`): right before a `#`, such a character may be white space once masked.
+ */
+const MAY_BE_MASKED = new Uint8Array(128);
+for (const character of "`%>") MAY_BE_MASKED[character.charCodeAt(0)] = 1;
+
+/** A note's frontmatter lines as `noteHead` gives them, decoded, and where its body starts (in bytes). */
+export interface BytesHead {
+	/** Every line up to and including the closing `---`; empty when the note has no frontmatter. */
+	lines: string[];
+	/** Offset of the body's first byte (0 without a frontmatter). */
+	bodyOffset: number;
+}
+
+/**
+ * The frontmatter of a note's bytes and where its body starts; undefined when the bytes are not read this way (not
+ * UTF-8, or with a `\r`, which ends lines too): the caller decodes the text.
+ */
+export function headOfBytes(bytes: Buffer): BytesHead | undefined {
+	if (bytes.includes(CARRIAGE_RETURN) || !isUtf8(bytes)) return undefined;
+	const none: BytesHead = { lines: [], bodyOffset: 0 };
+	const firstEnd = lineEndAt(bytes, 0);
+	// `findFrontmatter`: a first line `---` (and white space), closed by the next such line.
+	if (firstEnd >= bytes.length || bytes.toString("utf8", 0, firstEnd).trimEnd() !== "---") return none;
+	for (let fence = bytes.indexOf(FENCE, firstEnd); fence >= 0; fence = bytes.indexOf(FENCE, fence + 1)) {
+		const end = lineEndAt(bytes, fence + 1);
+		if (bytes.toString("utf8", fence + 1, end).trimEnd() !== "---") continue;
+		// Ends at a line break (or the end), so it decodes as that part of the whole text does.
+		return { lines: bytes.toString("utf8", 0, end).split("\n"), bodyOffset: Math.min(end + 1, bytes.length) };
+	}
+	return none;
+}
+
+/**
+ * Whether a `#` from `offset` on (line starts at `offset`) may start a tag once the note's lines are masked
+ * (`CodeMask`) and read by `tagsInLine`: false means none can, wherever code and comments are. `TAG_START` needs the
+ * `#` after a line start, white space, or a `#` with no white space between; and a character after it that is not
+ * white space or punctuation. Masking only blanks characters out, so it can add white space only right before the
+ * `#` (the end of a code span or comment there).
+ */
+export function mayHoldInlineTag(bytes: Buffer, offset: number): boolean {
+	for (let at = bytes.indexOf(HASH, offset); at >= 0; at = bytes.indexOf(HASH, at + 1)) {
+		const after = bytes[at + 1];
+		if (after === undefined || (after < 0x80 && ENDS_TAG[after] === 1)) continue;
+		if (at === offset || mayFollowTagStart(bytes, at)) return true;
+	}
+	return false;
+}
+
+/** Whether what comes before the `#` at `at` (not at a line start) may let it start a tag. */
+function mayFollowTagStart(bytes: Buffer, at: number): boolean {
+	const before = bytes[at - 1] ?? NEWLINE;
+	if (before === NEWLINE || before >= 0x80 || SPACE[before] === 1 || MAY_BE_MASKED[before] === 1) return true;
+	// `#[^\s#]*#`: another `#` earlier in the same run of characters without white space.
+	for (let back = at - 2; back >= 0; back--) {
+		const byte = bytes[back] ?? NEWLINE;
+		if (byte === HASH || byte >= 0x80) return true;
+		if (SPACE[byte] === 1) return false;
+	}
+	return false;
+}
+
+function lineEndAt(bytes: Buffer, from: number): number {
+	const end = bytes.indexOf(NEWLINE, from);
+	return end < 0 ? bytes.length : end;
+}

@@ -1,0 +1,131 @@
+import fc from "fast-check";
+import { tagsAndFrontmatterFromBytes, tagsAndFrontmatterFromText } from "../../../src/vault/notes/note-facts";
+import { headOfBytes, mayHoldInlineTag } from "../../../src/vault/markdown/tag-bytes";
+import { libraryYamlCodec } from "../../../src/vault/folder/yaml-library-codec";
+
+/** Lines that put a `#` next to everything that decides whether it starts a tag, code and comments included. */
+const LINE = fc.constantFrom(
+	"---",
+	"--- ",
+	"---\u00a0",
+	"\ufeff---",
+	"tags: [a, private]",
+	"tag: '#c'",
+	"title: [x",
+	"a: 1",
+	"# Heading",
+	"## Section #notatag",
+	"#",
+	"a #",
+	"##",
+	"#tag",
+	"#2024",
+	"#-x #/x #_x",
+	"#é",
+	"é#tag",
+	"\u00a0#tag",
+	"x\u3000#tag",
+	"\t#t",
+	"\v#t",
+	"\f#t",
+	"word#tag",
+	"#a#b",
+	"x#a#b",
+	"x#a #b",
+	"[[Note#Heading]]",
+	"[[Note#^block]] [md](Some%20Note.md#Part)",
+	"`code`#tag",
+	"``code``#tag",
+	"`#code` only",
+	"%% comment %%#tag",
+	"%% open",
+	"<!-- c -->#tag",
+	"<!-- open",
+	"-->#tag",
+	"%%#tag",
+	"\\#escaped",
+	"```",
+	"~~~",
+	"    #indented",
+	"text\r#tag",
+	"",
+);
+
+/** Lines with no `#` that may start a tag, so that many notes are answered from their bytes. */
+const PLAIN = fc.constantFrom(
+	"---",
+	"tags: [a, private]",
+	"Tags: b",
+	"a: 1",
+	"# Heading",
+	"[[Note#Heading]] word#x",
+	"```",
+	"%% c %%",
+	"<!-- c -->",
+	"plain prose é",
+	"",
+);
+
+/** Notes of those lines, some with bytes that are not UTF-8 (a lone lead byte, 0xff) in or between them. */
+const notes = fc
+	.tuple(
+		fc.array(fc.oneof({ arbitrary: LINE, weight: 1 }, { arbitrary: PLAIN, weight: 5 }), { maxLength: 12 }),
+		fc.array(fc.constantFrom(Buffer.from([0xc3]), Buffer.from([0xff]), Buffer.from("é")), { maxLength: 2 }),
+		fc.nat(),
+	)
+	.map(([lines, odd, at]) => {
+		const text = Buffer.from(lines.join("\n"));
+		if (odd.length === 0) return text;
+		const cut = text.length === 0 ? 0 : at % text.length;
+		return Buffer.concat([text.subarray(0, cut), ...odd, text.subarray(cut)]);
+	});
+
+describe("tags and frontmatter from a note's bytes", () => {
+	it("gives exactly what the text gives, or leaves the note to the text", () => {
+		let answered = 0;
+		let withFrontmatter = 0;
+		fc.assert(
+			fc.property(notes, (bytes) => {
+				const fromBytes = tagsAndFrontmatterFromBytes(bytes, libraryYamlCodec);
+				if (fromBytes === undefined) return;
+				answered++;
+				if (fromBytes.frontmatter) withFrontmatter++;
+				expect(fromBytes).toEqual(tagsAndFrontmatterFromText(bytes.toString("utf8"), libraryYamlCodec));
+			}),
+			{ numRuns: 5000 },
+		);
+		// The comparison above is not empty: many notes are answered from their bytes, frontmatter included.
+		expect(answered).toBeGreaterThan(500);
+		expect(withFrontmatter).toBeGreaterThan(20);
+	});
+
+	it("reads a note whose body has headings and heading links but no tag from its bytes, with its frontmatter", () => {
+		const note = Buffer.from(
+			"---\ntags: [project, Hub]\nstatus: draft\n---\n# Title\n\n## Part 1\n\nSee [[Other#Part]] and [[Other#^id]].\nword#notatag\n",
+		);
+		const described = tagsAndFrontmatterFromBytes(note, libraryYamlCodec);
+		expect(described).toEqual(tagsAndFrontmatterFromText(note.toString("utf8"), libraryYamlCodec));
+		expect(described?.tags.map((tag) => tag.tag)).toEqual(["project", "Hub"]);
+		expect(described?.frontmatter?.properties).toEqual({ tags: ["project", "Hub"], status: "draft" });
+	});
+
+	it("leaves a note that may have a tag in its body to the text, even one code may hide", () => {
+		for (const body of ["#tag", "a #tag", "`x`#tag", "%% c %%#tag", "\u00a0#tag", "x#a#b", "é#tag"])
+			expect(tagsAndFrontmatterFromBytes(Buffer.from(`---\na: 1\n---\n${body}\n`), libraryYamlCodec)).toBe(
+				undefined,
+			);
+		// A tag in the frontmatter's values is the frontmatter's: the body alone is looked at.
+		expect(mayHoldInlineTag(Buffer.from("---\ntag: #c\n---\nbody\n"), 15)).toBe(false);
+	});
+
+	it("finds the frontmatter as findFrontmatter does, and leaves notes with \\r or bytes that are not UTF-8 to the text", () => {
+		expect(headOfBytes(Buffer.from("---\na: 1\n--- \nbody"))).toEqual({
+			lines: ["---", "a: 1", "--- "],
+			bodyOffset: 14,
+		});
+		expect(headOfBytes(Buffer.from("---\na: 1\n"))).toEqual({ lines: [], bodyOffset: 0 });
+		expect(headOfBytes(Buffer.from("# no frontmatter\n---\n"))).toEqual({ lines: [], bodyOffset: 0 });
+		expect(headOfBytes(Buffer.from("---\r\na: 1\r\n---\r\n"))).toBeUndefined();
+		expect(headOfBytes(Buffer.from([0x2d, 0x2d, 0x2d, 0x0a, 0xff, 0x0a, 0x2d, 0x2d, 0x2d]))).toBeUndefined();
+	});
+});
