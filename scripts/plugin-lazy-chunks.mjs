@@ -66,18 +66,19 @@ async function lazyChunkSource(name, text, { target, minify }) {
  * string, compiled then, and where its requests for other chunks are answered (a chunk bundled as code through the
  * table, so that chunk stays unwrapped; another lazy chunk by requiring its module).
  */
-function lazyChunkModule(source, requests, eager) {
+function lazyChunkModule(source, requests, chunks, eager) {
 	const entries = requests.map((request) => {
-		const target = request.slice(2);
-		const load = eager.has(target)
-			? `() => require(${JSON.stringify(TABLE)}).table[${JSON.stringify(target)}]`
-			: `() => require(${JSON.stringify(request)})`;
+		const name = chunkName(request, chunks);
+		const load =
+			name !== undefined && eager.has(name)
+				? `() => require(${JSON.stringify(TABLE)}).table[${JSON.stringify(name)}]`
+				: `() => require(${JSON.stringify(request)})`;
 		return `${JSON.stringify(request)}: ${load}`;
 	});
 	return [
-		`var chunks = { ${entries.join(", ")} };`,
+		`var requests = { ${entries.join(", ")} };`,
 		`${COMPILE}(${JSON.stringify(source)})(module, exports, (request) =>`,
-		`  Object.hasOwn(chunks, request) ? chunks[request]() : require(request));`,
+		`  Object.hasOwn(requests, request) ? requests[request]() : require(request));`,
 	].join("\n");
 }
 
@@ -97,12 +98,13 @@ function entryModule(entry, shared) {
 	].join("\n");
 }
 
-/** The chunk requests in a lazy chunk's CommonJS code (its static imports and its former `import()`s). */
-function chunkRequests(code, chunks) {
-	const requests = new Set();
-	for (const match of code.matchAll(/require\("(\.\/[^"]+)"\)/g))
-		if (chunkName(match[1], chunks) !== undefined) requests.add(match[1]);
-	return [...requests];
+/**
+ * The requests in a lazy chunk's CommonJS code (its static imports, its former `import()`s, and its externals such
+ * as `obsidian`), each answered by a static `require` in main.js, so a build that bundles main.js again (a bench with
+ * `obsidian` aliased to the stand-in) sees them too.
+ */
+function chunkRequests(code) {
+	return [...new Set([...code.matchAll(/require\("([^"]+)"\)/g)].map((match) => match[1]))];
 }
 
 /**
@@ -130,13 +132,13 @@ export async function buildPluginWithLazyChunks(options) {
 	for (const name of chunks) {
 		if (eager.has(name)) continue;
 		const source = await lazyChunkSource(name, texts.get(name), shared);
-		lazy.set(name, { source, requests: chunkRequests(source, chunks) });
+		lazy.set(name, { source, requests: chunkRequests(source) });
 	}
 
 	const sharedWithLazy = [
 		...new Set(
 			[...lazy.values()].flatMap(({ requests }) =>
-				requests.map((request) => request.slice(2)).filter((name) => eager.has(name)),
+				requests.map((request) => chunkName(request, chunks)).filter((name) => eager.has(name)),
 			),
 		),
 	];
@@ -165,7 +167,7 @@ export async function buildPluginWithLazyChunks(options) {
 			}));
 			build.onLoad({ filter: /.*/, namespace: LAZY }, (args) => {
 				const { source, requests } = lazy.get(args.path);
-				return { contents: lazyChunkModule(source, requests, eager), loader: "js" };
+				return { contents: lazyChunkModule(source, requests, chunks, eager), loader: "js" };
 			});
 		},
 	};
