@@ -4,6 +4,7 @@ import { dirname } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import esbuild from "esbuild";
+import { buildPluginWithLazyChunks } from "./scripts/plugin-lazy-chunks.mjs";
 
 const production = process.argv[2] === "production";
 
@@ -59,22 +60,30 @@ const cli = {
 	banner: { js: "#!/usr/bin/env node" },
 };
 
-/** Builds once and replaces each output by rename, so a process loading main.js meanwhile never reads half a file. */
+/** Writes a file by rename, so a process loading it meanwhile never reads half of it. */
+function writeAtomically(path, contents) {
+	mkdirSync(dirname(path), { recursive: true });
+	const temp = `${path}.${process.pid}.tmp`;
+	// Executable, so the `bin` runs without `node` in front of it.
+	writeFileSync(temp, contents, { mode: path.endsWith(".cjs") ? 0o755 : 0o644 });
+	renameSync(temp, path);
+}
+
+/** Builds once and replaces each output by rename. */
 async function buildAtomically(options) {
 	const result = await esbuild.build({ ...options, write: false });
-	for (const file of result.outputFiles) {
-		mkdirSync(dirname(file.path), { recursive: true });
-		const temp = `${file.path}.${process.pid}.tmp`;
-		// Executable, so the `bin` runs without `node` in front of it.
-		writeFileSync(temp, file.contents, { mode: file.path.endsWith(".cjs") ? 0o755 : 0o644 });
-		renameSync(temp, file.path);
-	}
+	for (const file of result.outputFiles) writeAtomically(file.path, file.contents);
+}
+
+/** main.js with the code only `import()` reaches kept as strings until first used (scripts/plugin-lazy-chunks.mjs). */
+async function buildPlugin() {
+	writeAtomically(plugin.outfile, await buildPluginWithLazyChunks(plugin));
 }
 
 // Run, it builds; imported (by the size check) it only declares the options.
 const run = process.argv[1] === fileURLToPath(import.meta.url);
 if (run && (production || process.argv.includes("--once"))) {
-	await Promise.all([buildAtomically(plugin), buildAtomically(headless), buildAtomically(cli)]);
+	await Promise.all([buildPlugin(), buildAtomically(headless), buildAtomically(cli)]);
 } else if (run) {
 	const contexts = await Promise.all([esbuild.context(plugin), esbuild.context(headless), esbuild.context(cli)]);
 	await Promise.all(contexts.map((context) => context.watch()));
