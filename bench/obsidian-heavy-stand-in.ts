@@ -21,13 +21,18 @@ import { parseNoteForCache } from "../tests/obsidian/harness/metadata-parser";
 export class HeavyVault extends Vault {
 	private list: TFile[] | undefined;
 	private byPath: Map<string, TFile> | undefined;
+	private markdown: boolean[] | undefined;
 
 	override getFiles(): TFile[] {
 		this.list ??= super.getFiles();
 		return [...this.list];
 	}
+	/** A new array per call as Obsidian's, filtered by a kept flag (Obsidian's `TFile.extension` is a field; the mock's a getter that makes a string). */
 	override getMarkdownFiles(): TFile[] {
-		return this.getFiles().filter((file) => file.extension === "md");
+		this.list ??= super.getFiles();
+		this.markdown ??= this.list.map((file) => file.extension === "md");
+		const markdown = this.markdown;
+		return this.list.filter((_, index) => markdown[index]);
 	}
 	override getFileByPath(path: string): TFile | null {
 		if (!this.list) this.getFiles();
@@ -48,6 +53,7 @@ export class HeavyVault extends Vault {
 		if (name === "create" || name === "delete" || name === "rename") {
 			this.list = undefined;
 			this.byPath = undefined;
+			this.markdown = undefined;
 		}
 		super.trigger(name, ...data);
 	}
@@ -145,6 +151,8 @@ export function fillVault(app: HeavyApp, notes: ReadonlyMap<string, string>): Ma
 	// of filename to collection of files that share the same name", added to as the vault lists each file), not in
 	// the first task that resolves a link.
 	app.metadataCache.getFirstLinkpathDest("", "");
+	// The vault's file map, as Obsidian has it once it has listed the files.
+	app.vault.getMarkdownFiles();
 	return parsed;
 }
 
