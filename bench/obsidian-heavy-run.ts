@@ -1,7 +1,8 @@
 /**
  * `npm run bench:obsidian-heavy [-- --notes N]`: the vault tools through the running plugin on a generated
  * 100k-note vault in the Obsidian stand-in (bench/obsidian-heavy.ts). Prints the table; a full-size run (100k notes)
- * records its figures in bench/results.json as `obsidianHeavy100k` (`npm run bench` keeps them).
+ * records its figures in bench/results.json as `obsidianHeavy100k` (`npm run bench` keeps them), unless
+ * `--no-record` is given (iterating on a loaded machine) or a CPU profile is taken.
  */
 import { recordResults } from "./results-file";
 import { errorStack } from "../src/shared/describe-error";
@@ -18,7 +19,7 @@ async function main(): Promise<void> {
 	const flags = profileAt > 0 ? ["--cpu-prof", "--cpu-prof-dir", process.argv[profileAt + 1] ?? "."] : [];
 	const figures = await measureObsidianHeavy(notes, flags);
 	process.stdout.write(`${heavyTable(figures)}\n\n${JSON.stringify(figures)}\n`);
-	if (notes === HEAVY_NOTES && flags.length === 0) {
+	if (notes === HEAVY_NOTES && flags.length === 0 && !process.argv.includes("--no-record")) {
 		recordResults("obsidianHeavy100k", figures);
 		process.stdout.write("\nWrote obsidianHeavy100k into bench/results.json\n");
 	}

@@ -8,27 +8,31 @@
  *   still hand out a new array per call (obsidian.d.ts: "Get all files in the vault" / "Get all markdown files",
  *   Obsidian builds them from its file map each time), so a caller that asks per tool call pays for that.
  * - The metadata cache is the mock's (obsidian.d.ts `MetadataCache`: `getFileCache`, `resolvedLinks`,
- *   `getFirstLinkpathDest` with the rules of Obsidian's help, `changed` per note, `resolve`, then `resolved` when
- *   the queue is empty). Obsidian parses notes off the main thread (in web workers) and hands the results to the
- *   main thread, which stores them, resolves the links and fires `changed`; here the parse is done before the
- *   clock starts (`preParse`) and `indexInBatches` hands the results over a batch per task, with a turn of the event
- *   loop between batches. How many notes Obsidian hands over per task is not documented; the batch size is the
- *   stand-in's choice and the bench says it.
+ *   `getFirstLinkpathDest` with the rules of Obsidian's help), indexing as Obsidian does (`HeavyMetadataCache`):
+ *   notes are parsed off the main thread, each result a task of its own there (`changed`), and links are resolved
+ *   by a queue of their own, in tasks of their own (`resolve` per note, `resolved` when nothing is left). The parse
+ *   itself is done before the clock starts (`fillVault`: the worker's share).
  */
 import type { CachedMetadata } from "obsidian";
+import { setImmediate as nextTask } from "node:timers/promises";
 import { App, FileSystemAdapter, MetadataCache, TFile, Vault } from "../tests/__mocks__/obsidian";
 import { parseNoteForCache } from "../tests/obsidian/harness/metadata-parser";
 
 export class HeavyVault extends Vault {
 	private list: TFile[] | undefined;
 	private byPath: Map<string, TFile> | undefined;
+	private markdown: boolean[] | undefined;
 
 	override getFiles(): TFile[] {
 		this.list ??= super.getFiles();
 		return [...this.list];
 	}
+	/** A new array per call as Obsidian's, filtered by a kept flag (Obsidian's `TFile.extension` is a field; the mock's a getter that makes a string). */
 	override getMarkdownFiles(): TFile[] {
-		return this.getFiles().filter((file) => file.extension === "md");
+		this.list ??= super.getFiles();
+		this.markdown ??= this.list.map((file) => file.extension === "md");
+		const markdown = this.markdown;
+		return this.list.filter((_, index) => markdown[index]);
 	}
 	override getFileByPath(path: string): TFile | null {
 		if (!this.list) this.getFiles();
@@ -49,14 +53,77 @@ export class HeavyVault extends Vault {
 		if (name === "create" || name === "delete" || name === "rename") {
 			this.list = undefined;
 			this.byPath = undefined;
+			this.markdown = undefined;
 		}
 		super.trigger(name, ...data);
 	}
 }
 
-/** `App` with the `HeavyVault`. */
+/**
+ * How long the stand-in's link resolver holds the main thread before it lets other tasks run. Obsidian does not
+ * document its own figure; the bench prints this one.
+ */
+export const RESOLVE_SLICE_MS = 5;
+
+/**
+ * The metadata cache as Obsidian runs it while it indexes. Sources: obsidian.d.ts (`changed`: "Called when a file
+ * has been indexed, and its (updated) cache is now available"; `resolve`: "Called when a file has been resolved
+ * for `resolvedLinks` and `unresolvedLinks`. This happens sometimes after a file has been indexed"; `resolved`:
+ * "Called when all files has been resolved. This will be fired each time files get modified after the initial
+ * load") and the community's typings of Obsidian's internals (github.com/Fevol/obsidian-typings,
+ * src/obsidian/augmentations/MetadataCache.d.ts: `worker`, "Web Worker used for parsing metadata in the
+ * background"; `workQueue`, "Queue for processing metadata computation tasks sequentially"; `linkResolverQueue`,
+ * "Queue of files pending link resolution", an `ItemQueue` whose items a runnable takes through an async
+ * generator; `linkResolver()`, "Process the link resolver queue to resolve file links").
+ *
+ * So: a note parsed by the worker comes back as a message, a task of its own on the main thread, which stores the
+ * cache, fires `changed` and queues the note for its links (`takeParsed`); the link resolver takes notes from
+ * that queue in tasks of its own (at most `RESOLVE_SLICE_MS` each), fires `resolve` per note, and `resolved` when
+ * its queue is empty and no note awaits its parse. The mock's `parsePending` (the tests' whole catch-up in one
+ * call) stays as it is.
+ */
+export class HeavyMetadataCache extends MetadataCache {
+	private readonly linkQueue = new Set<string>();
+	private resolver: Promise<void> | undefined;
+
+	/** The worker's result for one queued note arrives: its cache is stored and `changed` fires; false when none was queued. */
+	takeParsed(path: string, file: TFile, data: string, cache: CachedMetadata): boolean {
+		if (!this.pending.delete(path)) return false;
+		this.caches.set(path, cache);
+		this.parses++;
+		this.trigger("changed", file, data, cache);
+		this.linkQueue.add(path);
+		this.resolver ??= this.resolveQueued().finally(() => (this.resolver = undefined));
+		return true;
+	}
+
+	/** Settles when the link resolver's queue is empty (after `resolved`, when nothing awaits its parse). */
+	async linksResolved(): Promise<void> {
+		while (this.resolver) await this.resolver;
+	}
+
+	private async resolveQueued(): Promise<void> {
+		while (this.linkQueue.size > 0) {
+			await nextTask();
+			const start = performance.now();
+			for (const path of this.linkQueue) {
+				this.linkQueue.delete(path);
+				const cache = this.caches.get(path);
+				if (cache) {
+					this.resolveFile(path, cache);
+					this.trigger("resolve", this.vault?.getFileByPath?.(path));
+				}
+				if (performance.now() - start >= RESOLVE_SLICE_MS) break;
+			}
+		}
+		if (this.pending.size === 0) this.trigger("resolved");
+	}
+}
+
+/** `App` with the `HeavyVault` and the `HeavyMetadataCache`. */
 export class HeavyApp extends App {
 	override readonly vault: HeavyVault;
+	override readonly metadataCache = new HeavyMetadataCache();
 	constructor(basePath: string, name: string) {
 		super(basePath, name);
 		this.vault = new HeavyVault(new FileSystemAdapter(basePath), name);
@@ -80,17 +147,29 @@ export function fillVault(app: HeavyApp, notes: ReadonlyMap<string, string>): Ma
 		return (path === undefined ? undefined : parsed.get(path)) ?? parseNoteForCache(text);
 	});
 	for (const [path, text] of notes) app.vault.writeExternally(path, text);
+	// The cache's files by name, built now as Obsidian keeps its own (obsidian-typings: `uniqueFileLookup`, "Mapping
+	// of filename to collection of files that share the same name", added to as the vault lists each file), not in
+	// the first task that resolves a link.
+	app.metadataCache.getFirstLinkpathDest("", "");
+	// The vault's file map, as Obsidian has it once it has listed the files.
+	app.vault.getMarkdownFiles();
 	return parsed;
 }
 
-/** The metadata cache catches up with every queued note, `batch` notes per task; resolves after `resolved`. */
-export async function indexInBatches(cache: MetadataCache, batch: number): Promise<{ batches: number }> {
-	const queued = [...cache.pending];
-	let batches = 0;
-	for (let start = 0; start < queued.length; start += batch) {
-		await cache.parsePending(queued.slice(start, start + batch));
-		batches++;
-		await new Promise((resolve) => setTimeout(resolve, 0));
+/**
+ * Obsidian indexes every queued note: the worker's results arrive one per task (the parse was done ahead, in
+ * `fillVault`), then the link resolver finishes. Resolves after `resolved`; answers how many notes were handed over.
+ */
+export async function indexAsObsidian(app: HeavyApp, parsed: ReadonlyMap<string, CachedMetadata>): Promise<number> {
+	const cache = app.metadataCache;
+	let notes = 0;
+	for (const path of [...cache.pending]) {
+		await nextTask();
+		const file = app.vault.getFileByPath(path);
+		const data = app.vault.contents.get(path);
+		const made = parsed.get(path);
+		if (file && data !== undefined && made && cache.takeParsed(path, file, data, made)) notes++;
 	}
-	return { batches };
+	await cache.linksResolved();
+	return notes;
 }

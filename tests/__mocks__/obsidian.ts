@@ -774,8 +774,8 @@ export class MetadataCache extends Events {
 	readonly pending = new Set<string>();
 	/** Test helper: how many notes the parser has parsed. */
 	parses = 0;
-	private readonly caches = new Map<string, CachedMetadata>();
-	private vault: IndexedVault | undefined;
+	protected readonly caches = new Map<string, CachedMetadata>();
+	protected vault: IndexedVault | undefined;
 	private nameIndex: { paths: Map<string, TFile>; names: Map<string, TFile[]> } | undefined;
 
 	/** Typed per event in obsidian.d.ts; here any listener's own argument types are accepted. */
@@ -921,7 +921,7 @@ export class MetadataCache extends Events {
 		delete this.unresolvedLinks[path];
 	}
 
-	private resolveFile(path: string, cache: CachedMetadata): void {
+	protected resolveFile(path: string, cache: CachedMetadata): void {
 		const resolved: Record<string, number> = {};
 		const unresolved: Record<string, number> = {};
 		for (const link of [...(cache.links ?? []), ...(cache.embeds ?? [])]) {

@@ -1,4 +1,4 @@
-import type { WorkSlices } from "./work-slices";
+import { runInSlices, type WorkSlices } from "./work-slices";
 
 /** How many items are sorted in one go (a few milliseconds for paths) before the runs are merged in slices. */
 const RUN_LENGTH = 4096;
@@ -8,21 +8,30 @@ const RUN_LENGTH = 4096;
  * pairwise with a yield whenever `slices` says the slice had its time. Sorting 100k paths at once holds a thread
  * for about 100 ms; this holds it for a run's sort at most. Answers `items` itself when it is sorted already.
  */
-export async function sortInSlices<T>(
+export function sortInSlices<T>(
 	items: readonly T[],
 	compare: (a: T, b: T) => number,
 	slices: WorkSlices,
 ): Promise<readonly T[]> {
+	return runInSlices(sortSteps(items, compare, slices), slices);
+}
+
+/** `sortInSlices` as steps: yields where `slices` says a slice ended (never without a pace), returns the sorted items. */
+export function* sortSteps<T>(
+	items: readonly T[],
+	compare: (a: T, b: T) => number,
+	slices: WorkSlices,
+): Generator<void, readonly T[]> {
 	let sorted = true;
 	for (let index = 1; index < items.length && sorted; index++) {
 		if (compare(items[index - 1], items[index]) > 0) sorted = false;
-		if (slices.due()) await slices.next();
+		if (slices.due()) yield;
 	}
 	if (sorted) return items;
 	let runs: T[][] = [];
 	for (let start = 0; start < items.length; start += RUN_LENGTH) {
 		runs.push(items.slice(start, start + RUN_LENGTH).sort(compare));
-		if (slices.due()) await slices.next();
+		if (slices.due()) yield;
 	}
 	while (runs.length > 1) {
 		const merged: T[][] = [];
@@ -40,7 +49,7 @@ export async function sortInSlices<T>(
 				// Ties take the left run's item first: the sort stays stable.
 				if (b >= right.length || (a < left.length && compare(left[a], right[b]) <= 0)) out.push(left[a++]);
 				else out.push(right[b++]);
-				if (slices.due()) await slices.next();
+				if (slices.due()) yield;
 			}
 			merged.push(out);
 		}

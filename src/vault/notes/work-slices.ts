@@ -29,3 +29,19 @@ export class WorkSlices {
 		this.start = this.pace.now();
 	}
 }
+
+/**
+ * Runs work written as steps (a generator that yields where `slices.due()` said its slice ended) in slices: a
+ * yield to the main thread at each of its yields. The same steps run at once with `runAtOnce`.
+ */
+export async function runInSlices<R>(steps: Generator<void, R>, slices: WorkSlices): Promise<R> {
+	for (let step = steps.next(); ; step = steps.next()) {
+		if (step.done) return step.value;
+		await slices.next();
+	}
+}
+
+/** Runs work written as steps (see `runInSlices`) to its end without yielding. */
+export function runAtOnce<R>(steps: Generator<void, R>): R {
+	for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
+}

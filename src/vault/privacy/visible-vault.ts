@@ -1,8 +1,8 @@
 import { VaultPathError, type VaultLocation, type VaultPaths } from "../vault-paths";
 import type { FrontmatterFact, NoteFacts, TagFact } from "../markdown/note-model";
 import type { WorkPace } from "../notes/notes";
-import { WorkSlices } from "../notes/work-slices";
-import { sortInSlices } from "../notes/sort-in-slices";
+import { WorkSlices, runAtOnce, runInSlices } from "../notes/work-slices";
+import { sortSteps } from "../notes/sort-in-slices";
 import {
 	LinksNotKeptError,
 	WriteRefusedError,
@@ -89,48 +89,60 @@ export class VisibleVault {
 		this.others = new Map();
 		this.visiblePaths = undefined;
 		const pace = this.options.index.pace;
-		if (pace) await this.decideInSlices(new WorkSlices(pace));
+		if (pace) {
+			const slices = new WorkSlices(pace);
+			await runInSlices(this.decide(slices), slices);
+		}
 	}
 
 	/**
-	 * What `notePaths` and `isVisible` would work out at once (over 100k notes, a sort and a few passes: hundreds of
-	 * milliseconds), worked out in slices, for an index on a thread that must stay responsive. The list of visible
-	 * notes it leaves is the one `notePaths` answers, unless the notes or the rules change meanwhile.
+	 * The visible notes decided afresh, with what `isVisible` looks in: every note sorted (when the list changed), a
+	 * privacy decision each (unless `decisionsKey` says none changed), their set. Written as steps that yield where a
+	 * slice of `slices` ended: `refresh` runs them in slices for an index on a thread that must stay responsive (over
+	 * 100k notes a sort and a few passes, hundreds of milliseconds), `notePaths` at once (no pace: no yield). Answers
+	 * the list; it becomes `notePaths`'s answer unless another decision was made while this one waited (then that
+	 * one stands).
 	 */
-	private async decideInSlices(slices: WorkSlices): Promise<void> {
+	private *decide(slices: WorkSlices): Generator<void, readonly string[]> {
 		const all = this.options.index.notePaths();
 		if (this.sorted?.from !== all) {
-			const paths = await sortInSlices(all, comparePaths, slices);
+			const paths = yield* sortSteps(all, comparePaths, slices);
 			const set = new Set<string>();
 			for (const path of all) {
 				set.add(path);
-				if (slices.due()) await slices.next();
+				if (slices.due()) yield;
 			}
 			this.sorted = { from: all, paths, all: set };
 		}
 		const sorted = this.sorted;
 		const key = this.options.decisionsKey?.();
-		if (key !== undefined && this.decided?.from === sorted.paths && this.decided.key === key) return;
-		const isPrivate = this.options.isPrivate;
-		const visible: string[] = [];
-		for (const path of sorted.paths) {
-			if (!isHidden(path) && !isPrivate(path)) visible.push(path);
-			if (slices.due()) await slices.next();
+		let paths: string[];
+		if (key !== undefined && this.decided?.from === sorted.paths && this.decided.key === key) {
+			paths = this.decided.visible;
+		} else {
+			const isPrivate = this.options.isPrivate;
+			const visible: string[] = [];
+			for (const path of sorted.paths) {
+				if (!isHidden(path) && !isPrivate(path)) visible.push(path);
+				if (slices.due()) yield;
+			}
+			// Usually nothing changed: keep the previous list (and its set) rather than rebuilding them.
+			const previous = this.visibleSet?.of;
+			paths = previous && sameList(previous, visible) ? (previous as string[]) : visible;
 		}
-		const previous = this.visibleSet?.of;
-		const paths = previous && sameList(previous, visible) ? (previous as string[]) : visible;
 		if (this.visibleSet?.of !== paths) {
 			const set = new Set<string>();
 			for (const path of paths) {
 				set.add(path);
-				if (slices.due()) await slices.next();
+				if (slices.due()) yield;
 			}
 			this.visibleSet = { of: paths, set };
 		}
-		// Decided for this call (another call's refresh may have decided since: then its list stands).
-		if (this.visiblePaths !== undefined || this.sorted !== sorted) return;
-		this.visiblePaths = paths;
-		this.decided = key === undefined ? undefined : { from: sorted.paths, key, visible: paths };
+		if (this.visiblePaths === undefined && this.sorted === sorted) {
+			this.visiblePaths = paths;
+			this.decided = key === undefined ? undefined : { from: sorted.paths, key, visible: paths };
+		}
+		return paths;
 	}
 
 	/**
@@ -156,20 +168,7 @@ export class VisibleVault {
 
 	/** Every visible note, in a stable order (by path, code-unit order). Decided afresh after each refresh. */
 	notePaths(): readonly string[] {
-		if (this.visiblePaths) return this.visiblePaths;
-		const all = this.options.index.notePaths();
-		if (this.sorted?.from !== all)
-			this.sorted = { from: all, paths: isSorted(all) ? all : [...all].sort(comparePaths), all: new Set(all) };
-		const key = this.options.decisionsKey?.();
-		if (key !== undefined && this.decided?.from === this.sorted.paths && this.decided.key === key)
-			return (this.visiblePaths = this.decided.visible);
-		const isPrivate = this.options.isPrivate;
-		const visible = this.sorted.paths.filter((path) => !isHidden(path) && !isPrivate(path));
-		const previous = this.visibleSet?.of;
-		// Usually nothing changed: keep the previous list (and its set) rather than rebuilding them.
-		this.visiblePaths = previous && sameList(previous, visible) ? (previous as string[]) : visible;
-		this.decided = key === undefined ? undefined : { from: this.sorted.paths, key, visible: this.visiblePaths };
-		return this.visiblePaths;
+		return this.visiblePaths ?? runAtOnce(this.decide(new WorkSlices(undefined)));
 	}
 
 	async readText(path: string): Promise<string | undefined> {
@@ -565,12 +564,6 @@ function isHidden(path: string): boolean {
 function sameList(a: readonly string[], b: readonly string[]): boolean {
 	if (a.length !== b.length) return false;
 	for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
-	return true;
-}
-
-function isSorted(paths: readonly string[]): boolean {
-	for (let index = 1; index < paths.length; index++)
-		if (comparePaths(paths[index - 1] ?? "", paths[index] ?? "") > 0) return false;
 	return true;
 }
 
