@@ -10,6 +10,8 @@ import type { ServerInfo, ToolDefinition } from "../protocol/mcp-types";
 import { ToolRegistry } from "../protocol/tool-registry";
 import { MAX_OUTGOING_MESSAGE_BYTES } from "../server/limits";
 import { createVaultTools } from "../vault-tools/create-vault-tools";
+import { RegexScanner } from "../vault-tools/regex/regex-scanner";
+import { restoreHeapFlags } from "../shared/v8-heap-flags";
 import { libraryYamlCodec } from "../vault/folder/yaml-library-codec";
 import { VAULT_TOOLS_INSTRUCTIONS } from "../vault-tools/instructions";
 import { FolderVault } from "../vault/folder/folder-vault";
@@ -275,7 +277,13 @@ function servedParts(options: StdioVaultServerOptions, side: FolderSide, journal
 	const promptsFolder = (): string => settings.promptsFolder() ?? DEFAULT_PROMPTS_FOLDER;
 	const content = createVaultContentMethods({ vault, vaultName, promptsFolder });
 	const local = folderAnswers({
-		tools: createVaultTools({ vault, yaml: libraryYamlCodec, writesUnavailable }),
+		tools: createVaultTools({
+			vault,
+			yaml: libraryYamlCodec,
+			writesUnavailable,
+			// A regex worker's start resets the heap flags the stdio server set (src/shared/v8-heap-flags.ts).
+			regex: new RegexScanner({ threadStarted: restoreHeapFlags }),
+		}),
 		methods: content.methods,
 		vaultName,
 		turnedOff: () => settings.vaultToolsOff(),

@@ -1,4 +1,3 @@
-import { restoreHeapFlags } from "../../shared/v8-heap-flags";
 import type { RegexThread, RegexThreadEvents } from "./regex-thread";
 import { NODE_REGEX_WORKER_SOURCE, type RegexBatchReply } from "./regex-worker-script";
 
@@ -12,8 +11,7 @@ export async function nodeRegexThread(events: RegexThreadEvents): Promise<RegexT
 	// protocol). Nothing reads them: the script writes nothing, and a stream being read would keep the process alive.
 	const worker = new Worker(NODE_REGEX_WORKER_SOURCE, { eval: true, stdout: true, stderr: true });
 	worker.unref();
-	// Its start resets the heap flags the stdio server set for this thread (src/shared/v8-heap-flags.ts).
-	worker.once("online", restoreHeapFlags);
+	if (events.started) worker.once("online", events.started);
 	let ended = false;
 	worker.on("message", (reply: RegexBatchReply) => events.reply(reply));
 	worker.on("error", (error) => {

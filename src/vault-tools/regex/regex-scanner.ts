@@ -12,6 +12,8 @@ const BATCHES_IN_FLIGHT = 2;
 export interface RegexScannerOptions {
 	/** How a worker is started (default: a Web Worker where the runtime has them, else node:worker_threads). */
 	thread?: RegexThreadFactory;
+	/** Called once each thread runs (a worker's start resets process-wide V8 heap flags the caller may set again). */
+	threadStarted?: () => void;
 	/** Searches running at once; more wait for a worker (default 2). */
 	maxThreads?: number;
 	/** An idle worker is ended after this long (default 30 s). */
@@ -56,6 +58,7 @@ export type RegexScanOutcome =
  */
 export class RegexScanner {
 	private readonly threadFactory: RegexThreadFactory;
+	private readonly threadStarted: (() => void) | undefined;
 	private readonly maxThreads: number;
 	private readonly idleMs: number;
 	private readonly timers: ScannerTimers;
@@ -67,6 +70,7 @@ export class RegexScanner {
 
 	constructor(options: RegexScannerOptions = {}) {
 		this.threadFactory = options.thread ?? (canStartWebWorkers() ? webRegexThread : nodeRegexThread);
+		this.threadStarted = options.threadStarted;
 		this.maxThreads = options.maxThreads ?? 2;
 		this.idleMs = options.idleMs ?? 30_000;
 		this.timers = options.timers ?? NODE_TIMERS;
@@ -173,7 +177,7 @@ export class RegexScanner {
 				const starting = new RegexWorker();
 				this.lent.add(starting);
 				try {
-					await starting.start(this.threadFactory);
+					await starting.start(this.threadFactory, this.threadStarted);
 				} catch (error) {
 					this.lent.delete(starting);
 					this.waiting.shift()?.();
@@ -232,8 +236,9 @@ class RegexWorker {
 	private nextId = 1;
 	broken = false;
 
-	async start(factory: RegexThreadFactory): Promise<void> {
+	async start(factory: RegexThreadFactory, started: (() => void) | undefined): Promise<void> {
 		const thread = await factory({
+			...(started ? { started } : {}),
 			reply: (reply) => {
 				const waiter = this.pending.get(reply.id);
 				this.pending.delete(reply.id);

@@ -5,6 +5,8 @@ export interface RegexThreadEvents {
 	reply(reply: RegexBatchReply): void;
 	/** The thread could not start, threw outside a request, or stopped on its own: it is unusable. */
 	failed(error: Error): void;
+	/** The thread runs (optional: the stdio server sets its heap flags again, src/shared/v8-heap-flags.ts). */
+	started?(): void;
 }
 
 /** A worker running regex-worker-script: the main thread only posts texts to it and reads answers. */

@@ -87,6 +87,15 @@ describe("RegexScanner: regular expressions in worker threads with a hard stop",
 		for (const scanner of scanners.splice(0)) scanner.dispose();
 	});
 
+	it("tells its owner once each Node thread runs (the stdio server sets its heap flags again then)", async () => {
+		let started = 0;
+		const scanner = scannerWith({ thread: nodeRegexThread, threadStarted: () => started++ });
+		const { outcome, found } = await scanTexts(scanner, /river/gm, ["a river\n", "none"]);
+		expect(outcome.kind).toBe("done");
+		expect([...found.keys()]).toEqual([0]);
+		expect(started).toBe(1);
+	});
+
 	it(
 		"finds the first match on each line exactly where the in-thread search found it",
 		async () => {
