@@ -389,6 +389,8 @@ export class FolderVaultIndex implements VaultIndex {
 		// nothing else): then neither the link paths nor their targets are made again.
 		const version = this.store.structureVersion;
 		const targetsHold = sameFiles(notes.files, filesSignature(this.store.files.paths()));
+		// Backlinks from the saved targets check every note's stamp first: a worker starts on that now, beside the rest.
+		if (targetsHold) this.store.statAhead();
 		const outgoing = (row: number): Outgoing | undefined => {
 			if (targetsHold && notes.linkTargetsOf()?.hasTargets(row)) return new SavedOutgoing(notes, row, version);
 			this.savedHoldsAll = false;

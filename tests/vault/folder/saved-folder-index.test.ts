@@ -1,5 +1,6 @@
 import fs, { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { FolderNoteStore } from "../../../src/vault/folder/folder-note-store";
 import { FolderVaultIndex } from "../../../src/vault/folder/folder-vault-index";
 import {
 	SavedFolderIndex,
@@ -11,6 +12,7 @@ import {
 } from "../../../src/vault/folder/saved-folder-index";
 import { libraryYamlCodec } from "../../../src/vault/folder/yaml-library-codec";
 import { makeTempDir } from "../../helpers/temp-dir";
+import { waitUntil } from "../../helpers/wait-until";
 
 const temps: { remove: () => void }[] = [];
 afterAll(() => temps.forEach((temp) => temp.remove()));
@@ -297,6 +299,27 @@ describe("FolderVaultIndex with a saved index", () => {
 			"B/Three.md",
 		]);
 		later.dispose();
+	});
+
+	it("finds notes changed while no session ran when a worker checks the stamps for backlinks (a large vault)", async () => {
+		const { root, write } = vaultWithNotes();
+		const file = join(tempDir("saved-index-cache"), "index.json");
+		await warmedAndSaved(root, file);
+		// The same size: only the stamp's times tell the new text from the saved one.
+		write("A/Two.md", "Also [[Other]]. #be\n");
+		write("B/Three.md", "Now: [[Hub]].\n");
+		const store = new FolderNoteStore({ root, watch: false, readAheadFromNotes: 1 });
+		const later = new FolderVaultIndex(store, libraryYamlCodec, saved(root, file));
+		await later.refresh();
+		expect(later.savedNotesTakenUp).toBe(4);
+		// Every stamp found by the worker before the question: the changes are found from its stamps.
+		await waitUntil(() => store.statAheadDone === 4, "the worker's stamps");
+		expect((await later.backlinks("Hub.md")).map((backlink) => backlink.source)).toEqual([
+			"A/One.md",
+			"B/Three.md",
+		]);
+		later.dispose();
+		store.dispose();
 	});
 
 	it("reads the note itself when its saved line does not hold what is asked", async () => {
