@@ -11,6 +11,14 @@ export class LinkResolver {
 	 * the folder is listed: a search or a tags overview resolves none (at 100k notes, a fifth of a first search's CPU).
 	 */
 	private byNameMade: Map<string, string | string[]> | undefined;
+	/**
+	 * Before `byNameMade` is made: the paths of the few name keys asked for so far, each found by one pass over the
+	 * files (a later session's first backlinks resolve only the links that may lead to one note), for the files of
+	 * version `lookedUpAt`. After `LOOKUPS_BEFORE_INDEX` keys the whole index is made instead.
+	 */
+	private readonly lookedUp = new Map<string, string | string[] | undefined>();
+	private lookedUpAt = -1;
+	private lookups = 0;
 	/** Counts additions and removals: link resolution may change when it does. */
 	private changes = 0;
 	/** First choices by link path and linking folder, for the set of files of version `resolvedAt`. */
@@ -49,8 +57,29 @@ export class LinkResolver {
 
 	/** The paths with this name key. */
 	private named(key: string): readonly string[] {
-		const known = this.byName.get(key);
+		const known = this.lookUp(key);
 		return known === undefined ? [] : typeof known === "string" ? [known] : known;
+	}
+
+	/** `byName.get(key)`, without making the whole index for the first few keys asked. */
+	private lookUp(key: string): string | string[] | undefined {
+		if (this.byNameMade || this.lookups >= LOOKUPS_BEFORE_INDEX) return this.byName.get(key);
+		if (this.lookedUpAt !== this.changes) {
+			this.lookedUp.clear();
+			this.lookedUpAt = this.changes;
+		}
+		if (this.lookedUp.has(key)) return this.lookedUp.get(key);
+		this.lookups++;
+		const found: string[] = [];
+		for (const path of this.files) {
+			const slash = path.lastIndexOf("/");
+			// Lower-casing never makes a name shorter: a name longer than the key and `.md` cannot have it.
+			if (path.length - slash - 1 > key.length + 3) continue;
+			if (nameKeys(path).includes(key)) found.push(path);
+		}
+		const value = found.length === 0 ? undefined : found.length === 1 ? found[0] : found;
+		this.lookedUp.set(key, value);
+		return value;
 	}
 
 	remove(path: string): void {
@@ -91,7 +120,7 @@ export class LinkResolver {
 		if (linkpath === "") return this.resolveAmong(linkpath, sourcePath);
 		// A bare name (most links) that one file has leads to that file from any folder: no key to make, nothing to keep.
 		if (!linkpath.includes("/") && !linkpath.includes("\\") && linkpath !== "." && linkpath !== "..") {
-			const named = this.byName.get(linkpath.toLowerCase());
+			const named = this.lookUp(linkpath.toLowerCase());
 			if (named === undefined || typeof named === "string") return named;
 		}
 		const exact = this.exactPathChoice(linkpath, sourcePath);
@@ -130,7 +159,7 @@ export class LinkResolver {
 		)
 			return undefined;
 		const lower = wanted.toLowerCase();
-		const only = this.byName.get(lower.slice(lower.lastIndexOf("/") + 1));
+		const only = this.lookUp(lower.slice(lower.lastIndexOf("/") + 1));
 		if (typeof only !== "string") return undefined;
 		const onlyLower = only.toLowerCase();
 		return onlyLower === lower || (onlyLower.endsWith(".md") && onlyLower.slice(0, -3) === lower)
@@ -166,6 +195,9 @@ export class LinkResolver {
 		);
 	}
 }
+
+/** How many name keys are looked up by a pass over the files before the whole index by name is made. */
+const LOOKUPS_BEFORE_INDEX = 8;
 
 /** How many first choices are kept at most (then they are dropped and found again). */
 const MAX_RESOLVED = 20_000;
