@@ -12,7 +12,7 @@ import {
 	type Stats,
 } from "node:fs";
 import { join, sep } from "node:path";
-import { LinkResolver } from "../notes/link-resolver";
+import { FolderLinkResolver } from "./folder-link-resolver";
 import { READ_AHEAD_FROM_NOTES, SequentialReadAhead, type ReadAheadFile } from "./read-ahead";
 import { StatAhead } from "./stat-ahead";
 import type { Stamp } from "./stamp";
@@ -63,7 +63,7 @@ export const RECENT_TEXT_BYTES = 256 * 1024;
  * nothing outside the vault (and no second name for a note) is listed.
  */
 export class FolderNoteStore {
-	readonly files = new LinkResolver();
+	readonly files = new FolderLinkResolver();
 	private readonly notes = new Map<string, NoteEntry>();
 	/** File sizes asked for by a listing, dropped when the watcher reports the path. */
 	private readonly sizes = new Map<string, number>();

@@ -11,14 +11,6 @@ export class LinkResolver {
 	 * the folder is listed: a search or a tags overview resolves none (at 100k notes, a fifth of a first search's CPU).
 	 */
 	private byNameMade: Map<string, string | string[]> | undefined;
-	/**
-	 * Before `byNameMade` is made: the paths of the few name keys asked for so far, each found by one pass over the
-	 * files (a later session's first backlinks resolve only the links that may lead to one note), for the files of
-	 * version `lookedUpAt`. After `LOOKUPS_BEFORE_INDEX` keys the whole index is made instead.
-	 */
-	private readonly lookedUp = new Map<string, string | string[] | undefined>();
-	private lookedUpAt = -1;
-	private lookups = 0;
 	/** Counts additions and removals: link resolution may change when it does. */
 	private changes = 0;
 	/** First choices by link path and linking folder, for the set of files of version `resolvedAt`. */
@@ -61,25 +53,9 @@ export class LinkResolver {
 		return known === undefined ? [] : typeof known === "string" ? [known] : known;
 	}
 
-	/** `byName.get(key)`, without making the whole index for the first few keys asked. */
-	private lookUp(key: string): string | string[] | undefined {
-		if (this.byNameMade || this.lookups >= LOOKUPS_BEFORE_INDEX) return this.byName.get(key);
-		if (this.lookedUpAt !== this.changes) {
-			this.lookedUp.clear();
-			this.lookedUpAt = this.changes;
-		}
-		if (this.lookedUp.has(key)) return this.lookedUp.get(key);
-		this.lookups++;
-		const found: string[] = [];
-		for (const path of this.files) {
-			const slash = path.lastIndexOf("/");
-			// Lower-casing never makes a name shorter: a name longer than the key and `.md` cannot have it.
-			if (path.length - slash - 1 > key.length + 3) continue;
-			if (nameKeys(path).includes(key)) found.push(path);
-		}
-		const value = found.length === 0 ? undefined : found.length === 1 ? found[0] : found;
-		this.lookedUp.set(key, value);
-		return value;
+	/** The paths with this name key, as the index by name holds them (a subclass may find a few without it). */
+	protected lookUp(key: string): string | string[] | undefined {
+		return this.byName.get(key);
 	}
 
 	remove(path: string): void {
@@ -196,9 +172,6 @@ export class LinkResolver {
 	}
 }
 
-/** How many name keys are looked up by a pass over the files before the whole index by name is made. */
-const LOOKUPS_BEFORE_INDEX = 8;
-
 /** How many first choices are kept at most (then they are dropped and found again). */
 const MAX_RESOLVED = 20_000;
 
@@ -216,7 +189,7 @@ function addName(byName: Map<string, string | string[]>, key: string, path: stri
 	else known.push(path);
 }
 
-function nameKeys(path: string): string[] {
+export function nameKeys(path: string): string[] {
 	const name = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
 	return name.endsWith(".md") ? [name, name.slice(0, -3)] : [name];
 }
