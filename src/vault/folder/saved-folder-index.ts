@@ -85,7 +85,11 @@ export class SavedFolderIndex {
 			const from = head.bytes.length + 1;
 			const tail = readTail(descriptor, stats.size, from);
 			const files = isFilesSignature(parsed.files) ? parsed.files : undefined;
-			return new SavedNotes(tail, from, files, () => this.linesOf(stamp(stats), tail?.offset ?? 0));
+			const linesEnd = tail?.offset ?? 0;
+			// The notes' lines alone: a read is cut short where the last three lines start.
+			return new SavedNotes(tail, from, files, (start, end) =>
+				start < linesEnd ? this.bytesOf(stamp(stats), start, Math.min(end, linesEnd)) : undefined,
+			);
 		} catch {
 			return undefined;
 		} finally {
@@ -93,15 +97,14 @@ export class SavedFolderIndex {
 		}
 	}
 
-	/** The file's first `end` bytes, when it is still the file of this stamp (it is only ever replaced whole). */
-	private linesOf(expected: Stamp, end: number): Buffer | undefined {
+	/** The file's bytes from `start` to `end`, when it is still the file of this stamp (it is only ever replaced whole). */
+	private bytesOf(expected: Stamp, start: number, end: number): Buffer | undefined {
 		let descriptor: number | undefined;
 		try {
 			descriptor = openSync(this.options.file, "r");
 			const stats = fstatSync(descriptor);
 			if (!sameStamp(stamp(stats), expected)) return undefined;
-			const bytes = Buffer.allocUnsafe(end);
-			return readAt(descriptor, bytes, 0) === end ? bytes : undefined;
+			return readRange(descriptor, start, end);
 		} catch {
 			return undefined;
 		} finally {
@@ -175,7 +178,8 @@ const ROW_NUMBERS = 4 + FIELDS + 1;
 /**
  * The notes of a saved index's file, each field read from its line when asked (a row number: its order in the file).
  * Holds the file's last three lines (`tail`: the bytes from file offset `tail.offset` to its end); the lines before
- * them are read whole by `readLines` when a field is first asked (undefined: the file is no longer the one loaded).
+ * them are read by `readLines` a block at a time when a field in the block is first asked (undefined: the file is no
+ * longer the one loaded): a warm-up going through the notes reads a megabyte now and then, not 36 MB at its first note.
  */
 export class SavedNotes {
 	/** Each row's path. */
@@ -186,15 +190,15 @@ export class SavedNotes {
 	private readonly lines: { targets: number; paths: number; numbers: number } | undefined;
 	/** The targets line parsed (null: it holds none usable); undefined until asked. */
 	private linkTargets: SavedTargets | null | undefined;
-	/** The file's bytes up to its last three lines (null: unreadable), read when a field is first asked. */
-	private lineBytes: Buffer | null | undefined;
+	/** Blocks of the notes' lines by number (`LINES_BLOCK` bytes from the file's start each; null: unreadable). */
+	private readonly blocks = new Map<number, Buffer | null>();
 
 	/** `files`: the files the saved link targets were found among. */
 	constructor(
 		private readonly tail: { bytes: Buffer; offset: number } | undefined,
 		private readonly from: number,
 		readonly files: FilesSignature | undefined,
-		private readonly readLines: () => Buffer | undefined,
+		private readonly readLines: (start: number, end: number) => Buffer | undefined,
 	) {
 		if (tail?.bytes[tail.bytes.length - 1] !== LINE_FEED) return;
 		// Exactly three line feeds (`readTail`), the last one the file's last byte.
@@ -290,19 +294,36 @@ export class SavedNotes {
 		const start = this.numbers[at];
 		const end = (this.numbers[at + 1] ?? 0) - (index + 1 < FIELDS ? 1 : 0);
 		if (start === undefined || !(start >= this.from && start <= end)) return undefined;
-		this.lineBytes ??= this.readLines() ?? null;
-		const bytes = this.lineBytes;
-		// Within the notes' lines (the bytes before the last three lines).
-		if (!bytes || end >= bytes.length) return undefined;
-		const before = bytes[start - 1];
-		if (before !== (index === 0 ? LINE_FEED : TAB)) return undefined;
-		if (bytes[end] !== (index + 1 < FIELDS ? TAB : LINE_FEED)) return undefined;
-		return parseJson(bytes, start, end);
+		// The separators before and after it too; within the notes' lines (before the last three lines).
+		const lines = this.linesAt(start - 1, end + 1);
+		if (!lines) return undefined;
+		const { bytes, base } = lines;
+		if (bytes[start - 1 - base] !== (index === 0 ? LINE_FEED : TAB)) return undefined;
+		if (bytes[end - base] !== (index + 1 < FIELDS ? TAB : LINE_FEED)) return undefined;
+		return parseJson(bytes, start - base, end - base);
+	}
+
+	/** The notes' lines' bytes from `start` to `end` (`bytes[0]` is the file's byte `base`): from their block if in one. */
+	private linesAt(start: number, end: number): { bytes: Buffer; base: number } | undefined {
+		const block = Math.floor(start / LINES_BLOCK);
+		if (Math.floor((end - 1) / LINES_BLOCK) !== block) {
+			const bytes = this.readLines(start, end);
+			return bytes?.length === end - start ? { bytes, base: start } : undefined;
+		}
+		let bytes = this.blocks.get(block);
+		if (bytes === undefined) {
+			const base = block * LINES_BLOCK;
+			bytes = this.readLines(base, base + LINES_BLOCK) ?? null;
+			this.blocks.set(block, bytes);
+		}
+		return bytes && end - block * LINES_BLOCK <= bytes.length ? { bytes, base: block * LINES_BLOCK } : undefined;
 	}
 }
 
 const ROWS_PER_WRITE = 500;
 
+/** The notes' lines are read in blocks of this many bytes. */
+const LINES_BLOCK = 1024 * 1024;
 /** How many bytes of a file's end are read first in search of its last three lines (then as many again, and so on). */
 const TAIL_CHUNK = 1024 * 1024;
 /** How many bytes of a file's start are read in search of its head line (then as many again, and so on). */
