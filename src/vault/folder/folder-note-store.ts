@@ -12,8 +12,9 @@ import {
 	type Stats,
 } from "node:fs";
 import { join, sep } from "node:path";
-import { LinkResolver } from "../notes/link-resolver";
-import { SequentialReadAhead, type ReadAheadFile } from "./read-ahead";
+import { FolderLinkResolver } from "./folder-link-resolver";
+import { READ_AHEAD_FROM_NOTES, SequentialReadAhead, type ReadAheadFile } from "./read-ahead";
+import { StatAhead } from "./stat-ahead";
 import type { Stamp } from "./stamp";
 import { describeError } from "../../shared/describe-error";
 
@@ -26,7 +27,7 @@ export interface FolderNoteStoreOptions {
 	 */
 	watch?: boolean;
 	log?: (message: string) => void;
-	/** A vault with fewer notes is never read ahead on a worker (default `READ_AHEAD_FROM_NOTES`). */
+	/** A vault with fewer notes is never read ahead, nor its stamps checked, on a worker (default `READ_AHEAD_FROM_NOTES`). */
 	readAheadFromNotes?: number;
 }
 
@@ -62,7 +63,7 @@ export const RECENT_TEXT_BYTES = 256 * 1024;
  * nothing outside the vault (and no second name for a note) is listed.
  */
 export class FolderNoteStore {
-	readonly files = new LinkResolver();
+	readonly files = new FolderLinkResolver();
 	private readonly notes = new Map<string, NoteEntry>();
 	/** File sizes asked for by a listing, dropped when the watcher reports the path. */
 	private readonly sizes = new Map<string, number>();
@@ -86,6 +87,8 @@ export class FolderNoteStore {
 	private checks = 0;
 	/** Notes read for the first time in their order are read ahead on a worker (a vault's first pass over them). */
 	private readonly ahead: SequentialReadAhead;
+	/** The notes' stamps being found on a worker for `confirmAdopted` (`statAhead`). */
+	private stamped: StatAhead | undefined;
 
 	constructor(private readonly options: FolderNoteStoreOptions) {
 		this.watching = options.watch ?? true;
@@ -262,20 +265,53 @@ export class FolderNoteStore {
 		this.verify(path);
 	}
 
-	/** `confirm` for every note whose adopted stamp is not checked yet (a later session's backlinks need them all). */
+	/**
+	 * Starts finding every listed note's stamp on a worker thread (a vault of `readAheadFromNotes` notes or more), for a
+	 * `confirmAdopted` to come: called once the folder is listed and watched, before a saved index is taken up.
+	 */
+	statAhead(): void {
+		const paths = this.notePaths();
+		if (this.stamped || paths.length < (this.options.readAheadFromNotes ?? READ_AHEAD_FROM_NOTES)) return;
+		this.stamped = new StatAhead(paths, this.rootPrefix);
+	}
+
+	/** How many notes' stamps `statAhead` has found so far (0 when none is at work). */
+	get statAheadDone(): number {
+		return this.stamped?.done ?? 0;
+	}
+
+	/**
+	 * `confirm` for every note whose adopted stamp is not checked yet (a later session's backlinks need them all), with
+	 * the stamps `statAhead` found where the notes listed are still those it was started for.
+	 */
 	confirmAdopted(): void {
-		for (const [path, entry] of this.notes) {
-			if (!entry.unconfirmed || entry.stamp === undefined) continue;
-			entry.unconfirmed = false;
-			let stats: Stats | undefined;
-			try {
-				stats = lstatSync(this.fullPath(path), { throwIfNoEntry: false });
-			} catch {
-				stats = undefined;
-			}
-			// `verify` without looking the note up again: most notes are as saved.
-			if (!stats?.isFile() || !sameStamp(entry.stamp, stats)) this.settle(path, stats);
+		const stamped = this.stamped;
+		this.stamped = undefined;
+		if (stamped && stamped.paths === this.sortedNotes) {
+			const paths = stamped.paths;
+			stamped.check((index, stamp) => {
+				const path = paths[index] ?? "";
+				const entry = this.notes.get(path);
+				if (!entry?.unconfirmed || entry.stamp === undefined) return;
+				if (stamp && sameStamp(entry.stamp, stamp)) entry.unconfirmed = false;
+				else this.confirmEntry(path, entry);
+			});
+		} else stamped?.dispose();
+		for (const [path, entry] of this.notes) if (entry.unconfirmed) this.confirmEntry(path, entry);
+	}
+
+	/** Checks a note's adopted stamp against its file (one lstat). */
+	private confirmEntry(path: string, entry: NoteEntry): void {
+		entry.unconfirmed = false;
+		if (entry.stamp === undefined) return;
+		let stats: Stats | undefined;
+		try {
+			stats = lstatSync(this.fullPath(path), { throwIfNoEntry: false });
+		} catch {
+			stats = undefined;
 		}
+		// `verify` without looking the note up again: most notes are as saved.
+		if (!stats?.isFile() || !sameStamp(entry.stamp, stats)) this.settle(path, stats);
 	}
 
 	/** Brings one path (file or folder, present or gone) up to date now rather than on the watcher's event. */
@@ -302,6 +338,8 @@ export class FolderNoteStore {
 		for (const watcher of this.watchers.values()) watcher.close();
 		this.watchers.clear();
 		this.ahead.dispose();
+		this.stamped?.dispose();
+		this.stamped = undefined;
 	}
 
 	/** Watches one folder (not recursively): a change marks `folder/name` dirty. */

@@ -324,9 +324,10 @@ export class FolderVaultIndex implements VaultIndex {
 
 	backlinks(path: string): Promise<Backlink[]> {
 		const backlinks: Backlink[] = [];
+		const keys = new Set(nameKeys(path));
 		// In path order, as a pass over every note found them.
 		for (const source of [...this.sourcesOf(path)].sort(comparePaths))
-			for (const link of this.linksNow(source)) if (link.target === path) backlinks.push({ source, link });
+			for (const link of this.linksTo(source, keys)) if (link.target === path) backlinks.push({ source, link });
 		return Promise.resolve(backlinks);
 	}
 
@@ -401,6 +402,8 @@ export class FolderVaultIndex implements VaultIndex {
 		// nothing else): then neither the link paths nor their targets are made again.
 		const version = this.store.structureVersion;
 		const targetsHold = sameFiles(notes.files, filesSignature(this.store.files.paths()));
+		// Backlinks from the saved targets check every note's stamp first: a worker starts on that now, beside the rest.
+		if (targetsHold) this.store.statAhead();
 		const outgoing = (row: number): Outgoing | undefined => {
 			if (targetsHold && notes.linkTargetsOf()?.hasTargets(row)) return new SavedOutgoing(notes, row, version);
 			this.savedHoldsAll = false;
@@ -430,12 +433,18 @@ export class FolderVaultIndex implements VaultIndex {
 		return entry.facts;
 	}
 
-	/** A note's links with their targets (the whole facts' links, or the links alone when the facts are not at hand). */
-	private linksNow(path: string): readonly LinkFact[] {
+	/**
+	 * A note's links, those that may lead to a file with these name keys (`nameKeys`) with their targets as of now: a
+	 * link leads to a file only when the last part of its link path is one of the file's name keys. The others are not
+	 * resolved (a later session's first backlinks then resolve a few links, not every file's name).
+	 */
+	private linksTo(path: string, keys: ReadonlySet<string>): readonly LinkFact[] {
 		const entry = this.links.get(path);
 		if (!entry) return [];
-		entry.resolvedAt = this.resolve(entry.links, path, entry.resolvedAt);
-		return entry.links;
+		if (entry.resolvedAt === this.store.structureVersion) return entry.links;
+		const links = entry.links.filter((link) => mayLeadTo(link.linkpath, keys));
+		this.resolve(links, path, -1);
+		return links;
 	}
 
 	/** The notes with a link that leads to `target`: from the reverse index, or (most notes unread) by filtered reading. */
@@ -578,6 +587,22 @@ function ownedDescription(described: { tags: TagFact[]; frontmatter?: Frontmatte
 
 function distinct<T>(items: readonly T[]): readonly T[] {
 	return items.length < 2 ? items : [...new Set(items)];
+}
+
+/** A file's name keys, as links name it (`LinkResolver`): its name lower-cased, and a note's without `.md`. */
+function nameKeys(path: string): string[] {
+	const name = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
+	return name.endsWith(".md") ? [name, name.slice(0, -3)] : [name];
+}
+
+/**
+ * Whether a link path may lead to a file with these name keys: its last part (backslashes read as slashes) lower-cased
+ * is one of them, or it has no last part of its own (empty, `.`, `..`, a slash at its end: resolving decides).
+ */
+function mayLeadTo(linkpath: string, keys: ReadonlySet<string>): boolean {
+	const wanted = linkpath.replace(/\\/g, "/");
+	const last = wanted.slice(wanted.lastIndexOf("/") + 1);
+	return last === "" || last === "." || last === ".." || keys.has(last.toLowerCase());
 }
 
 function nameKey(linkpath: string): string {

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeSync } from "node:fs";
 import { endianness } from "node:os";
 import { dirname, isAbsolute, join, relative } from "node:path";
 import type { FrontmatterFact, TagFact } from "../markdown/note-model";
@@ -8,7 +8,7 @@ import { SavedTargets, targetsLine } from "./saved-targets";
 import type { Stamp } from "./stamp";
 
 /** Bumped whenever what is saved, or how a note's text becomes it, changes: an older file is then not used. */
-const FORMAT = 5;
+const FORMAT = 6;
 const TAB = 0x09;
 const LINE_FEED = 0x0a;
 
@@ -51,10 +51,13 @@ export interface SavedFolderIndexOptions {
  * or line feed) its link paths, its tags (tag, line, tag, line…) and its frontmatter (or 0); then three lines: where
  * every note's links led among the files the header's signature describes (or 0), every note's path (a JSON array,
  * sorted), and per note its stamp and where its line's fields start and end (`ROW_NUMBERS` a note, as a JSON string:
- * the base64 of little-endian 64-bit floats, decoded natively rather than parsed number by number). `load` parses the last two (two native parses: no pass over every line's bytes, no parse per note) and a
- * note's fields only when asked (`SavedNotes`): taking up the summaries of 100k notes makes no object per link, tag or
- * property before one is wanted. A field whose bytes are not between the separators the numbers say (the file
- * edited) is not used.
+ * the base64 of little-endian 64-bit floats, decoded natively rather than parsed number by number); and last, where
+ * the first of those three starts. `load` reads the head and those three lines alone (a third of the file at 100k
+ * notes) and parses the paths and numbers (two native parses: no pass over every line's bytes, no parse per note);
+ * the notes' lines are read when a field is first asked, and a note's fields parsed then (`SavedNotes`): taking up
+ * the summaries of 100k notes makes no object per link, tag or property before one is wanted. A field whose bytes are
+ * not between the separators the numbers say (the file edited) is not used; nor are the notes' lines of a file
+ * replaced since it was loaded.
  *
  * Where links led is numbers, not paths (`SavedTargets`): `{"files":[…],"links":"…"}`, the paths of the files linked
  * to that are no saved note (sorted), and in base64, little-endian 32-bit integers: per note how many files its links
@@ -64,20 +67,49 @@ export interface SavedFolderIndexOptions {
 export class SavedFolderIndex {
 	constructor(private readonly options: SavedFolderIndexOptions) {}
 
-	/** The saved notes, or undefined when there is no usable file. */
+	/**
+	 * The saved notes, or undefined when there is no usable file. Only the head line and the last three lines (the
+	 * paths, stamps and targets: what a later session's first answer needs) are read now; the notes' lines (two thirds
+	 * of the file) when a note's field is first asked, from the same file (`SavedNotes`).
+	 */
 	load(): SavedNotes | undefined {
-		let bytes: Buffer;
+		let descriptor: number | undefined;
 		try {
-			bytes = readFileSync(this.options.file);
+			descriptor = openSync(this.options.file, "r");
+			const stats = fstatSync(descriptor);
+			const head = readHead(descriptor, stats.size);
+			if (!head) return undefined;
+			const parsed = parseJson(head.bytes, 0, head.bytes.length);
+			if (!isRecord(parsed) || parsed.format !== FORMAT) return undefined;
+			if (parsed.vault !== this.options.vault || parsed.version !== this.options.version) return undefined;
+			const from = head.bytes.length + 1;
+			const tail = readTail(descriptor, stats.size, from);
+			const files = isFilesSignature(parsed.files) ? parsed.files : undefined;
+			const linesEnd = tail?.offset ?? 0;
+			// The notes' lines alone: a read is cut short where the last three lines start.
+			return new SavedNotes(tail, from, files, (start, end) =>
+				start < linesEnd ? this.bytesOf(stamp(stats), start, Math.min(end, linesEnd)) : undefined,
+			);
 		} catch {
 			return undefined;
+		} finally {
+			if (descriptor !== undefined) closeSync(descriptor);
 		}
-		const headEnd = bytes.indexOf(LINE_FEED);
-		if (headEnd < 0) return undefined;
-		const head = parseJson(bytes, 0, headEnd);
-		if (!isRecord(head) || head.format !== FORMAT) return undefined;
-		if (head.vault !== this.options.vault || head.version !== this.options.version) return undefined;
-		return new SavedNotes(bytes, headEnd + 1, isFilesSignature(head.files) ? head.files : undefined);
+	}
+
+	/** The file's bytes from `start` to `end`, when it is still the file of this stamp (it is only ever replaced whole). */
+	private bytesOf(expected: Stamp, start: number, end: number): Buffer | undefined {
+		let descriptor: number | undefined;
+		try {
+			descriptor = openSync(this.options.file, "r");
+			const stats = fstatSync(descriptor);
+			if (!sameStamp(stamp(stats), expected)) return undefined;
+			return readRange(descriptor, start, end);
+		} catch {
+			return undefined;
+		} finally {
+			if (descriptor !== undefined) closeSync(descriptor);
+		}
 	}
 
 	/**
@@ -126,6 +158,8 @@ export class SavedFolderIndex {
 			writeSync(descriptor, `${files ? targetsLine(saved) : "0"}\n`);
 			writeSync(descriptor, `${JSON.stringify(saved.map((note) => note.path))}\n`);
 			writeSync(descriptor, `${JSON.stringify(float64Base64(numbers))}\n`);
+			// Where the targets line starts: a later session reads the last lines at once, not the notes' lines.
+			writeSync(descriptor, `${offset}\n`);
 			closeSync(descriptor);
 			descriptor = undefined;
 			renameSync(temporary, this.options.file);
@@ -141,28 +175,36 @@ const FIELDS = 3;
 /** Per note in the file's last line: its stamp (4 numbers), where each field starts, where its line ends. */
 const ROW_NUMBERS = 4 + FIELDS + 1;
 
-/** The notes of a saved index's file, each field read from its line when asked (a row number: its order in the file). */
+/**
+ * The notes of a saved index's file, each field read from its line when asked (a row number: its order in the file).
+ * Holds the file's last three lines (`tail`: the bytes from file offset `tail.offset` to its end); the lines before
+ * them are read by `readLines` a block at a time when a field in the block is first asked (undefined: the file is no
+ * longer the one loaded): a warm-up going through the notes reads a megabyte now and then, not 36 MB at its first note.
+ */
 export class SavedNotes {
 	/** Each row's path. */
 	private paths: readonly string[] = [];
 	/** Per row, `ROW_NUMBERS` numbers: its stamp, where each of its fields starts, where its line ends. */
 	private numbers: Float64Array = new Float64Array(0);
-	/** Where the targets, paths and numbers lines start (the last three); undefined when the file has no three lines. */
+	/** Where the targets, paths and numbers lines start in `tail.bytes`; undefined when the file has no three lines. */
 	private readonly lines: { targets: number; paths: number; numbers: number } | undefined;
 	/** The targets line parsed (null: it holds none usable); undefined until asked. */
 	private linkTargets: SavedTargets | null | undefined;
+	/** Blocks of the notes' lines by number (`LINES_BLOCK` bytes from the file's start each; null: unreadable). */
+	private readonly blocks = new Map<number, Buffer | null>();
 
 	/** `files`: the files the saved link targets were found among. */
 	constructor(
-		private readonly bytes: Buffer,
+		private readonly tail: { bytes: Buffer; offset: number } | undefined,
 		private readonly from: number,
-		readonly files?: FilesSignature,
+		readonly files: FilesSignature | undefined,
+		private readonly readLines: (start: number, end: number) => Buffer | undefined,
 	) {
-		if (bytes.length < 2 || bytes[bytes.length - 1] !== LINE_FEED) return;
-		const numbers = bytes.lastIndexOf(LINE_FEED, bytes.length - 2) + 1;
-		const paths = numbers >= 2 ? bytes.lastIndexOf(LINE_FEED, numbers - 2) + 1 : 0;
-		const targets = paths >= 2 ? bytes.lastIndexOf(LINE_FEED, paths - 2) + 1 : 0;
-		if (targets >= from) this.lines = { targets, paths, numbers };
+		if (tail?.bytes[tail.bytes.length - 1] !== LINE_FEED) return;
+		// Exactly three line feeds (`readTail`), the last one the file's last byte.
+		const paths = tail.bytes.indexOf(LINE_FEED) + 1;
+		const numbers = tail.bytes.indexOf(LINE_FEED, paths) + 1;
+		this.lines = { targets: 0, paths, numbers };
 	}
 
 	/**
@@ -170,14 +212,14 @@ export class SavedNotes {
 	 * lines are not the targets, paths and numbers of its notes (a file cut short).
 	 */
 	forEach(each: (path: string, stamp: Stamp, row: number) => void): void {
-		const bytes = this.bytes;
 		this.paths = [];
 		this.numbers = new Float64Array(0);
 		this.linkTargets = undefined;
-		if (!this.lines) return;
+		if (!this.lines || !this.tail) return;
+		const bytes = this.tail.bytes;
 		const paths = parseJson(bytes, this.lines.paths, this.lines.numbers - 1);
-		const encoded = parseJson(bytes, this.lines.numbers, bytes.length - 1);
-		if (!isArrayOf(paths, "string") || typeof encoded !== "string") return;
+		const encoded = base64String(bytes, this.lines.numbers, bytes.length - 1);
+		if (!isArrayOf(paths, "string") || encoded === undefined) return;
 		const numbers = float64FromBase64(encoded);
 		if (numbers?.length !== paths.length * ROW_NUMBERS) return;
 		this.paths = paths;
@@ -236,7 +278,8 @@ export class SavedNotes {
 	linkTargetsOf(): SavedTargets | undefined {
 		if (this.linkTargets === undefined) {
 			const line = this.lines;
-			const value = line && this.files ? parseJson(this.bytes, line.targets, line.paths - 1) : undefined;
+			const value =
+				line && this.tail && this.files ? parseJson(this.tail.bytes, line.targets, line.paths - 1) : undefined;
 			this.linkTargets = SavedTargets.parse(value, this.paths) ?? null;
 		}
 		return this.linkTargets ?? undefined;
@@ -251,14 +294,130 @@ export class SavedNotes {
 		const start = this.numbers[at];
 		const end = (this.numbers[at + 1] ?? 0) - (index + 1 < FIELDS ? 1 : 0);
 		if (start === undefined || !(start >= this.from && start <= end)) return undefined;
-		const before = this.bytes[start - 1];
-		if (before !== (index === 0 ? LINE_FEED : TAB)) return undefined;
-		if (this.bytes[end] !== (index + 1 < FIELDS ? TAB : LINE_FEED)) return undefined;
-		return parseJson(this.bytes, start, end);
+		// The separators before and after it too; within the notes' lines (before the last three lines).
+		const lines = this.linesAt(start - 1, end + 1);
+		if (!lines) return undefined;
+		const { bytes, base } = lines;
+		if (bytes[start - 1 - base] !== (index === 0 ? LINE_FEED : TAB)) return undefined;
+		if (bytes[end - base] !== (index + 1 < FIELDS ? TAB : LINE_FEED)) return undefined;
+		return parseJson(bytes, start - base, end - base);
+	}
+
+	/** The notes' lines' bytes from `start` to `end` (`bytes[0]` is the file's byte `base`): from their block if in one. */
+	private linesAt(start: number, end: number): { bytes: Buffer; base: number } | undefined {
+		const block = Math.floor(start / LINES_BLOCK);
+		if (Math.floor((end - 1) / LINES_BLOCK) !== block) {
+			const bytes = this.readLines(start, end);
+			return bytes?.length === end - start ? { bytes, base: start } : undefined;
+		}
+		let bytes = this.blocks.get(block);
+		if (bytes === undefined) {
+			const base = block * LINES_BLOCK;
+			bytes = this.readLines(base, base + LINES_BLOCK) ?? null;
+			this.blocks.set(block, bytes);
+		}
+		return bytes && end - block * LINES_BLOCK <= bytes.length ? { bytes, base: block * LINES_BLOCK } : undefined;
 	}
 }
 
 const ROWS_PER_WRITE = 500;
+
+/** The notes' lines are read in blocks of this many bytes. */
+const LINES_BLOCK = 1024 * 1024;
+/** How many bytes of a file's end are read first in search of its last three lines (then as many again, and so on). */
+const TAIL_CHUNK = 1024 * 1024;
+/** How many bytes of a file's start are read in search of its head line (then as many again, and so on). */
+const HEAD_CHUNK = 4096;
+
+/** The file's head line (without its line feed); undefined when the file has none. */
+function readHead(descriptor: number, size: number): { bytes: Buffer } | undefined {
+	let bytes = Buffer.alloc(0);
+	while (bytes.length < size) {
+		const part = Buffer.allocUnsafe(Math.min(Math.max(HEAD_CHUNK, bytes.length), size - bytes.length));
+		if (readAt(descriptor, part, bytes.length) !== part.length) return undefined;
+		const searchFrom = bytes.length;
+		bytes = Buffer.concat([bytes, part]);
+		const end = bytes.indexOf(LINE_FEED, searchFrom);
+		if (end >= 0) return { bytes: bytes.subarray(0, end) };
+	}
+	return undefined;
+}
+
+/**
+ * The file's three lines before its last one (`offset`: where they start in the file): read at once from where the
+ * last line says they start, or, when that is not so (the file edited), found by searching back from the last line;
+ * undefined when the file has no such lines after the head line (which ends at `from - 1`).
+ */
+function readTail(descriptor: number, size: number, from: number): { bytes: Buffer; offset: number } | undefined {
+	const last = readRange(descriptor, Math.max(from - 1, size - LAST_LINE_BYTES), size);
+	if (last === undefined || last.length < 2 || last[last.length - 1] !== LINE_FEED) return undefined;
+	const lastLine = last.lastIndexOf(LINE_FEED, last.length - 2) + 1;
+	if (lastLine === 0) return undefined;
+	const end = size - (last.length - lastLine);
+	const text = last.toString("latin1", lastLine, last.length - 1);
+	const start = /^\d{1,15}$/.test(text) ? Number(text) : -1;
+	if (start >= from && start < end) {
+		// From the line feed before them: that it is one tells the lines start there.
+		const bytes = readRange(descriptor, start - 1, end);
+		if (bytes?.[0] === LINE_FEED && lineFeeds(bytes, 1) === 3) return { bytes: bytes.subarray(1), offset: start };
+	}
+	return searchTail(descriptor, end, from);
+}
+
+/** How many bytes of the file's end are read for its last line (a number, then a line feed). */
+const LAST_LINE_BYTES = 32;
+
+/** How many line feeds `bytes` holds from `at` on, when its last byte is one (else -1). */
+function lineFeeds(bytes: Buffer, at: number): number {
+	if (bytes[bytes.length - 1] !== LINE_FEED) return -1;
+	let count = 0;
+	for (let next = bytes.indexOf(LINE_FEED, at); next >= 0; next = bytes.indexOf(LINE_FEED, next + 1)) count++;
+	return count;
+}
+
+/** `readTail`'s search: the three lines before `end`, read back from it in growing chunks. */
+function searchTail(descriptor: number, end: number, from: number): { bytes: Buffer; offset: number } | undefined {
+	let offset = end;
+	let bytes: Buffer = Buffer.alloc(0);
+	while (offset > from - 1) {
+		const start = Math.max(from - 1, offset - Math.max(TAIL_CHUNK, bytes.length));
+		const part = readRange(descriptor, start, offset);
+		if (!part) return undefined;
+		bytes = bytes.length === 0 ? part : Buffer.concat([part, bytes]);
+		offset = start;
+		// The fourth line feed back from `end` (its last byte the first): the one before the three lines.
+		let lineFeed = bytes.length;
+		for (let found = 0; found < 4 && lineFeed >= 0; found++)
+			lineFeed = lineFeed > 0 ? bytes.lastIndexOf(LINE_FEED, lineFeed - 1) : -1;
+		if (lineFeed >= 0) return { bytes: bytes.subarray(lineFeed + 1), offset: offset + lineFeed + 1 };
+	}
+	return undefined;
+}
+
+/** The file's bytes from `start` to `end`; undefined when it has fewer. */
+function readRange(descriptor: number, start: number, end: number): Buffer | undefined {
+	const bytes = Buffer.allocUnsafe(Math.max(0, end - start));
+	return readAt(descriptor, bytes, start) === bytes.length ? bytes : undefined;
+}
+
+/** Reads into the whole of `bytes` from the file's `position`; how many bytes it read (fewer at the file's end). */
+function readAt(descriptor: number, bytes: Buffer, position: number): number {
+	let done = 0;
+	while (done < bytes.length) {
+		const read = readSync(descriptor, bytes, done, bytes.length - done, position + done);
+		if (read === 0) break;
+		done += read;
+	}
+	return done;
+}
+
+function stamp(stats: Stamp): Stamp {
+	return { mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, size: stats.size, ino: stats.ino };
+}
+
+function sameStamp(a: Stamp, b: Stamp): boolean {
+	return a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.size === b.size && a.ino === b.ino;
+}
 
 /** A note's fields, as its line holds them. */
 function fieldsOf(note: SavedNote): string[] {
@@ -313,6 +472,17 @@ function isArrayOf<T extends "string" | "number">(
 function isFilesSignature(value: unknown): value is FilesSignature {
 	return isRecord(value) && [value.count, value.sum, value.xor].every((number) => typeof number === "number");
 }
+
+/**
+ * The base64 text of a JSON string of base64 (plain ASCII: no decoding as UTF-8, no JSON parse of 8 MB at 100k notes);
+ * undefined when the bytes are not in quotes. What the quotes hold is checked by what it decodes to.
+ */
+function base64String(bytes: Buffer, start: number, end: number): string | undefined {
+	if (end - start < 2 || bytes[start] !== QUOTE || bytes[end - 1] !== QUOTE) return undefined;
+	return bytes.toString("latin1", start + 1, end - 1);
+}
+
+const QUOTE = 0x22;
 
 function parseJson(bytes: Buffer, start: number, end: number): unknown {
 	try {

@@ -49,8 +49,13 @@ export class LinkResolver {
 
 	/** The paths with this name key. */
 	private named(key: string): readonly string[] {
-		const known = this.byName.get(key);
+		const known = this.lookUp(key);
 		return known === undefined ? [] : typeof known === "string" ? [known] : known;
+	}
+
+	/** The paths with this name key, as the index by name holds them (a subclass may find a few without it). */
+	protected lookUp(key: string): string | string[] | undefined {
+		return this.byName.get(key);
 	}
 
 	remove(path: string): void {
@@ -91,7 +96,7 @@ export class LinkResolver {
 		if (linkpath === "") return this.resolveAmong(linkpath, sourcePath);
 		// A bare name (most links) that one file has leads to that file from any folder: no key to make, nothing to keep.
 		if (!linkpath.includes("/") && !linkpath.includes("\\") && linkpath !== "." && linkpath !== "..") {
-			const named = this.byName.get(linkpath.toLowerCase());
+			const named = this.lookUp(linkpath.toLowerCase());
 			if (named === undefined || typeof named === "string") return named;
 		}
 		const exact = this.exactPathChoice(linkpath, sourcePath);
@@ -130,7 +135,7 @@ export class LinkResolver {
 		)
 			return undefined;
 		const lower = wanted.toLowerCase();
-		const only = this.byName.get(lower.slice(lower.lastIndexOf("/") + 1));
+		const only = this.lookUp(lower.slice(lower.lastIndexOf("/") + 1));
 		if (typeof only !== "string") return undefined;
 		const onlyLower = only.toLowerCase();
 		return onlyLower === lower || (onlyLower.endsWith(".md") && onlyLower.slice(0, -3) === lower)
@@ -184,7 +189,7 @@ function addName(byName: Map<string, string | string[]>, key: string, path: stri
 	else known.push(path);
 }
 
-function nameKeys(path: string): string[] {
+export function nameKeys(path: string): string[] {
 	const name = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
 	return name.endsWith(".md") ? [name, name.slice(0, -3)] : [name];
 }

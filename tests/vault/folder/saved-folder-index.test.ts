@@ -1,5 +1,6 @@
 import fs, { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { FolderNoteStore } from "../../../src/vault/folder/folder-note-store";
 import { FolderVaultIndex } from "../../../src/vault/folder/folder-vault-index";
 import {
 	SavedFolderIndex,
@@ -11,6 +12,7 @@ import {
 } from "../../../src/vault/folder/saved-folder-index";
 import { libraryYamlCodec } from "../../../src/vault/folder/yaml-library-codec";
 import { makeTempDir } from "../../helpers/temp-dir";
+import { waitUntil } from "../../helpers/wait-until";
 
 const temps: { remove: () => void }[] = [];
 afterAll(() => temps.forEach((temp) => temp.remove()));
@@ -51,6 +53,14 @@ function notesOf(saved: SavedNotes | undefined): (Omit<SavedNote, "linkpaths" | 
 		});
 	});
 	return notes;
+}
+
+/** The vault paths of the notes `openSync` opened (the saved index's own file left out). */
+function notesOpened(opened: jest.SpyInstance, root: string): string[] {
+	return opened.mock.calls
+		.map((call: unknown[]) => String(call[0]))
+		.filter((path) => path.startsWith(`${root}/`))
+		.map((path) => path.slice(root.length + 1));
 }
 
 describe("SavedFolderIndex", () => {
@@ -123,6 +133,33 @@ describe("SavedFolderIndex", () => {
 			withValue("fine.md", [1.5, "text", { a: false }]),
 		]);
 		expect(notesOf(saved.load()).map((note) => note.path)).toEqual(["fine.md"]);
+	});
+
+	it("reads a head line and last lines longer than its first reads of the file's start and end, and lines in blocks", () => {
+		const file = join(tempDir("saved-index-long"), "index.json");
+		// A head of over 4 KB (the vault's path) and last lines of over 1 MB (the paths of 6,000 notes).
+		const vault = `/${"v".repeat(9000)}`;
+		const notes = Array.from({ length: 6000 }, (_, at) => ({
+			...NOTE,
+			path: `${"Folder with a long name/".repeat(8)}note ${String(at).padStart(5, "0")}.md`,
+		}));
+		new SavedFolderIndex({ file, vault, version: "1" }).save(notes);
+		const loaded = notesOf(new SavedFolderIndex({ file, vault, version: "1" }).load());
+		// Every note whole: its notes' lines (over 1 MB) are read a block at a time, a field across two blocks too.
+		expect(loaded).toEqual(notes);
+	});
+
+	it("does not use the notes' lines of a file replaced after it was loaded", () => {
+		const file = join(tempDir("saved-index-replaced"), "index.json");
+		const index = new SavedFolderIndex({ file, vault: "/vault", version: "1" });
+		index.save([NOTE]);
+		const loaded = index.load();
+		// Another session saves meanwhile, its lines where the loaded offsets say: they are not the loaded notes' lines.
+		index.save([{ ...NOTE, linkpaths: ["Hub/Popular Note", "Elsew"] }]);
+		expect(notesOf(loaded).map((note) => [note.path, note.linkpaths, note.tags])).toEqual([
+			[NOTE.path, undefined, undefined],
+		]);
+		expect(notesOf(index.load()).map((note) => note.linkpaths)).toEqual([["Hub/Popular Note", "Elsew"]]);
 	});
 
 	it("is not used when saved for another vault or version; a line that does not hold a note's summary is not used", () => {
@@ -218,10 +255,9 @@ describe("FolderVaultIndex with a saved index", () => {
 		const sources = (await later.backlinks("Hub.md")).map((backlink) => backlink.source);
 		// The backlinks' places are read from the two notes that link; no other note is opened.
 		expect(sources).toEqual(["A/One.md", "A/Two.md"]);
-		expect(opened.mock.calls.map((call) => String(call[0]).slice(root.length + 1)).sort()).toEqual([
-			"A/One.md",
-			"A/Two.md",
-		]);
+		expect(notesOpened(opened, root).sort()).toEqual(["A/One.md", "A/Two.md"]);
+		// The saved notes' lines were read once, when the first tags were asked (the paths and stamps at the refresh).
+		expect(opened.mock.calls.filter((call) => call[0] === file)).toHaveLength(1);
 		later.dispose();
 	});
 
@@ -245,7 +281,7 @@ describe("FolderVaultIndex with a saved index", () => {
 		await next.refresh();
 		const opened = jest.spyOn(fs, "openSync");
 		expect(next.tagsOf("A/Two.md")?.map((tag) => tag.tag)).toEqual(["delta"]);
-		expect(opened).not.toHaveBeenCalled();
+		expect(notesOpened(opened, root)).toEqual([]);
 		next.dispose();
 	});
 
@@ -265,6 +301,27 @@ describe("FolderVaultIndex with a saved index", () => {
 		later.dispose();
 	});
 
+	it("finds notes changed while no session ran when a worker checks the stamps for backlinks (a large vault)", async () => {
+		const { root, write } = vaultWithNotes();
+		const file = join(tempDir("saved-index-cache"), "index.json");
+		await warmedAndSaved(root, file);
+		// The same size: only the stamp's times tell the new text from the saved one.
+		write("A/Two.md", "Also [[Other]]. #be\n");
+		write("B/Three.md", "Now: [[Hub]].\n");
+		const store = new FolderNoteStore({ root, watch: false, readAheadFromNotes: 1 });
+		const later = new FolderVaultIndex(store, libraryYamlCodec, saved(root, file));
+		await later.refresh();
+		expect(later.savedNotesTakenUp).toBe(4);
+		// Every stamp found by the worker before the question: the changes are found from its stamps.
+		await waitUntil(() => store.statAheadDone === 4, "the worker's stamps");
+		expect((await later.backlinks("Hub.md")).map((backlink) => backlink.source)).toEqual([
+			"A/One.md",
+			"B/Three.md",
+		]);
+		later.dispose();
+		store.dispose();
+	});
+
 	it("reads the note itself when its saved line does not hold what is asked", async () => {
 		const { root } = vaultWithNotes();
 		const file = join(tempDir("saved-index-cache"), "index.json");
@@ -272,26 +329,22 @@ describe("FolderVaultIndex with a saved index", () => {
 		// B/Three.md links nowhere: its saved link paths and targets made unreadable, it alone is read to find them.
 		const bytes = readFileSync(file);
 		const lines = bytes.toString("utf8").split("\n");
-		const row = (JSON.parse(lines[lines.length - 3] ?? "") as string[]).indexOf("B/Three.md");
+		const row = (JSON.parse(lines[lines.length - 4] ?? "") as string[]).indexOf("B/Three.md");
 		// Per note 8 numbers (its stamp, then where its fields start), little-endian 64-bit floats in base64.
-		const numbers = Buffer.from(JSON.parse(lines[lines.length - 2] ?? "") as string, "base64");
+		const numbers = Buffer.from(JSON.parse(lines[lines.length - 3] ?? "") as string, "base64");
 		const lineStart = numbers.readDoubleLE((row * 8 + 4) * 8);
 		expect(bytes.toString("utf8", lineStart, lineStart + 8)).toBe("[]\t[]\t0\n");
 		// The same length: the fields stay where the file says they are.
 		bytes.write("{}\t[]\t0", lineStart);
 		// And the targets line unusable: every note's targets are found from its link paths.
 		const tampered = bytes.toString("utf8").split("\n");
-		tampered.splice(tampered.length - 4, 1, '{"files":[],"links":"AAAA"}');
+		tampered.splice(tampered.length - 5, 1, '{"files":[],"links":"AAAA"}');
 		writeFileSync(file, tampered.join("\n"));
 		const later = new FolderVaultIndex({ root, watch: false }, libraryYamlCodec, saved(root, file));
 		await later.refresh();
 		const opened = jest.spyOn(fs, "openSync");
 		expect((await later.backlinks("Hub.md")).map((backlink) => backlink.source)).toEqual(["A/One.md", "A/Two.md"]);
-		expect(opened.mock.calls.map((call) => String(call[0]).slice(root.length + 1))).toEqual([
-			"B/Three.md",
-			"A/One.md",
-			"A/Two.md",
-		]);
+		expect(notesOpened(opened, root)).toEqual(["B/Three.md", "A/One.md", "A/Two.md"]);
 		later.dispose();
 	});
 
