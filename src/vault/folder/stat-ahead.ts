@@ -1,4 +1,5 @@
 import { Worker } from "node:worker_threads";
+import { restoreHeapFlags } from "../../shared/v8-heap-flags";
 import type { Stamp } from "./stamp";
 
 /** How many paths a thread takes at a time. */
@@ -76,6 +77,9 @@ export class StatAhead {
 				workerData: { control: this.control, stamps: this.stamps, prefix },
 			});
 			worker.unref();
+			// Its start may reset this thread's heap flags (src/shared/v8-heap-flags.ts); `check` sets them again too,
+			// since this thread, busy in it, hears of the online event only afterwards.
+			worker.once("online", restoreHeapFlags);
 			worker.on("error", () => this.dispose());
 			worker.on("message", () => this.dispose());
 			worker.postMessage(paths.join("\0"));
@@ -91,6 +95,7 @@ export class StatAhead {
 	 * Returns when every path has had its call.
 	 */
 	check(each: (index: number, stamp: Stamp | undefined) => void): void {
+		if (this.worker) restoreHeapFlags();
 		const total = this.paths.length;
 		const mine = new Uint8Array(total);
 		for (;;) {
