@@ -249,10 +249,12 @@ export class ReadAhead {
 /**
  * Vaults with fewer notes are read on this thread alone: their pass is short next to the worker's start (a thread
  * with a Node environment: about 40 ms of CPU before it reads its first file) and its memory (about 10 MB while it
- * lives). The worker's start no longer grows this thread's young generation (`restoreHeapFlags`; before, a 10k pass
- * left it at 32 MB, 153 MB RSS against a budget of 150).
+ * lives). The worker's start no longer grows this thread's young generation (`restoreHeapFlags`), but on a quiet
+ * 2-core machine a worker from 4,000 notes made every 10k row slower (builds alternating, 2 runs, load 0.4-1.2:
+ * first-session backlinks 529 -> 630 ms, later-session tags 280 -> 359 ms, both sessions' calls competing with the
+ * warm-up's worker for the cores), so it starts at 30,000 notes as before.
  */
-export const READ_AHEAD_FROM_NOTES = 4_000;
+export const READ_AHEAD_FROM_NOTES = 30_000;
 
 /** Reads in a row, in the notes' order, after which the rest of the unread notes are read ahead. */
 const STREAK = 16;

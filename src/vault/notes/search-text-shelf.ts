@@ -29,14 +29,10 @@ export class SearchTextShelf {
 		return this.views.get(path);
 	}
 
-	/**
-	 * Keeps the search text of the note's text (in place of any kept before). Plain ASCII, the usual note, is copied
-	 * into the buffer and lower-cased there: no lower-cased copy is made on the heap (over 100k notes, a first search
-	 * made 376 MB of such copies, and their garbage collection was most of its longest pauses).
-	 */
+	/** Keeps the search text of the note's text (in place of any kept before). */
 	keepText(path: string, text: string): Buffer {
 		this.forget(path);
-		const view = NOT_ASCII.test(text) ? this.place(searchableText(text)) : this.placeAscii(text);
+		const view = this.place(searchableText(text));
 		this.views.set(path, view);
 		return view;
 	}
@@ -81,12 +77,6 @@ export class SearchTextShelf {
 		this.wasted.clear();
 		this.slab = undefined;
 		this.used = 0;
-	}
-
-	private placeAscii(text: string): Buffer {
-		const view = this.reserve(text.length) ?? Buffer.allocUnsafeSlow(text.length);
-		view.write(text, 0, text.length, "latin1");
-		return lowerAsciiInPlace(view);
 	}
 
 	private place(text: string): Buffer {
@@ -137,18 +127,4 @@ export function writeLowerAscii(bytes: Buffer, target: Buffer): Buffer {
 	if (lower.includes("\r")) lower = lower.replace(/\r/g, "\n");
 	target.write(lower, 0, "latin1");
 	return target;
-}
-
-/** A character outside ASCII (such a text is lower-cased by `searchableText`, which knows every script). */
-const NOT_ASCII = /[\u0080-\uffff]/;
-
-/** Each byte as `lowerAsciiInPlace` writes it: A–Z lower-cased, `\r` made a `\n`, the rest as it is. */
-const LOWER_ASCII = Uint8Array.from({ length: 256 }, (_, byte) =>
-	byte >= 0x41 && byte <= 0x5a ? byte + 0x20 : byte === 0x0d ? 0x0a : byte,
-);
-
-/** ASCII bytes lower-cased where they are, every `\r` made a `\n`, as `searchableText` does to an ASCII text. */
-function lowerAsciiInPlace(bytes: Buffer): Buffer {
-	for (let at = 0; at < bytes.length; at++) bytes[at] = LOWER_ASCII[bytes[at] ?? 0] ?? 0;
-	return bytes;
 }

@@ -1,5 +1,4 @@
 import { SearchTextShelf } from "../../../src/vault/notes/search-text-shelf";
-import { searchTextOf } from "../../../src/vault/notes/search-text";
 
 describe("SearchTextShelf", () => {
 	it("keeps texts lower-cased in shared buffers, and puts the texts announced ahead in one", () => {
@@ -28,22 +27,5 @@ describe("SearchTextShelf", () => {
 		expect(shelf.get("n0.md")?.buffer).not.toBe(before);
 		expect(shelf.get("n0.md")?.equals(Buffer.from(text))).toBe(true);
 		expect(shelf.get("n3.md")).toBeUndefined();
-	});
-});
-
-describe("SearchTextShelf.keepText", () => {
-	it("keeps the same bytes as searchTextOf, whether the text is plain ASCII (lower-cased in place) or not", () => {
-		const shelf = new SearchTextShelf();
-		const texts = [
-			"Plain ASCII, MiXeD Case\r\nwith [[Links]] and #Tags\rand a lone CR\n",
-			"@[\\]^_`{|}~ AZaz 09\t\x7f\x00",
-			"Ünïcödé TEXT İstanbul ΣΑΣ\r\n",
-			"",
-		];
-		texts.forEach((text, index) => {
-			const kept = shelf.keepText(`n${index}.md`, text);
-			expect([text, kept.toString("utf8")]).toEqual([text, searchTextOf(text).toString("utf8")]);
-			expect(shelf.get(`n${index}.md`)?.equals(searchTextOf(text))).toBe(true);
-		});
 	});
 });
