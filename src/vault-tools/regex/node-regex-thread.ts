@@ -11,7 +11,7 @@ export async function nodeRegexThread(events: RegexThreadEvents): Promise<RegexT
 	// protocol). Nothing reads them: the script writes nothing, and a stream being read would keep the process alive.
 	const worker = new Worker(NODE_REGEX_WORKER_SOURCE, { eval: true, stdout: true, stderr: true });
 	worker.unref();
-	if (events.started) worker.once("online", events.started);
+	if (events.started) worker.once("online", () => events.started?.());
 	let ended = false;
 	worker.on("message", (reply: RegexBatchReply) => events.reply(reply));
 	worker.on("error", (error) => {
