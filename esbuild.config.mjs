@@ -4,7 +4,7 @@ import { dirname } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import esbuild from "esbuild";
-import { buildPluginWithLazyChunks } from "./scripts/plugin-lazy-chunks.mjs";
+import { buildPluginWithLazyChunks } from "./build/plugin-lazy-chunks.mjs";
 
 const production = process.argv[2] === "production";
 
@@ -75,7 +75,7 @@ async function buildAtomically(options) {
 	for (const file of result.outputFiles) writeAtomically(file.path, file.contents);
 }
 
-/** main.js with the code only `import()` reaches kept as strings until first used (scripts/plugin-lazy-chunks.mjs). */
+/** main.js with the code only `import()` reaches kept as strings until first used (build/plugin-lazy-chunks.mjs). */
 async function buildPlugin() {
 	writeAtomically(plugin.outfile, await buildPluginWithLazyChunks(plugin));
 }

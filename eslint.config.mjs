@@ -32,9 +32,10 @@ export default defineConfig([
 						"version-bump.mjs",
 						"jest.config.js",
 						"scripts/*.mjs",
+						"build/*.mjs",
 						"tests/*.mjs",
 					],
-					// Those globs match 10 small scripts; typescript-eslint refuses more than 8 unless told (a speed guard).
+					// Those globs match 12 small scripts; typescript-eslint refuses more than 8 unless told (a speed guard).
 					maximumDefaultProjectFileMatchCount_THIS_WILL_SLOW_DOWN_LINTING: 16,
 				},
 			},

@@ -463,33 +463,20 @@ function describe(call: RunningCall): CallDescription {
 function callRecord(id: string, call: RunningCall, end: CallEnd): CallRecord {
 	const { notes, args } = describe(call);
 	// Fields in this order (the line's head is read by `scanJournalLines`): a call in a turn has its turn after its session.
-	const record: CallRecord =
-		call.turn === undefined
-			? {
-					type: "call",
-					id,
-					at: call.at,
-					session: call.session,
-					tool: call.tool,
-					notes,
-					args,
-					outcome: end.outcome,
-					durationMs: end.durationMs,
-					answerBytes: end.answerBytes,
-				}
-			: {
-					type: "call",
-					id,
-					at: call.at,
-					session: call.session,
-					turn: call.turn,
-					tool: call.tool,
-					notes,
-					args,
-					outcome: end.outcome,
-					durationMs: end.durationMs,
-					answerBytes: end.answerBytes,
-				};
+	// `turn` undefined (a call outside a turn) is left out of the line by JSON.stringify.
+	const record: CallRecord = {
+		type: "call",
+		id,
+		at: call.at,
+		session: call.session,
+		turn: call.turn,
+		tool: call.tool,
+		notes,
+		args,
+		outcome: end.outcome,
+		durationMs: end.durationMs,
+		answerBytes: end.answerBytes,
+	};
 	if (end.detail !== undefined) record.detail = end.detail;
 	return record;
 }

@@ -1,6 +1,6 @@
 /**
  * The built main.js keeps the code only `import()` reaches as strings and compiles each on first use
- * (scripts/plugin-lazy-chunks.mjs), so that loading the plugin does not parse it (issue 31). V8 reports every script it
+ * (build/plugin-lazy-chunks.mjs), so that loading the plugin does not parse it (issue 31). V8 reports every script it
  * compiles to the inspector, a lazy chunk under its `claude-code-bridge/<chunk>` sourceURL: none may be compiled by
  * require + onload, the bridge's when the layout is ready, the panel's engine only when something asks for it.
  */
