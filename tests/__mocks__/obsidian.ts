@@ -200,6 +200,15 @@ export class FakeElement {
 		const siblings = this.parent?.children;
 		if (siblings && siblings.includes(this)) siblings.splice(siblings.indexOf(this), 1);
 		this.parent = undefined;
+		this.dropFocusWithin();
+	}
+	/** HTML's "focus fixup": a focused element taken out of the document leaves the focus to the body. */
+	private dropFocusWithin(): void {
+		for (let at = FakeElement.lastFocused; at; at = at.parent) {
+			if (at !== this) continue;
+			FakeElement.lastFocused = undefined;
+			return;
+		}
 	}
 	private appendChild(tag: string, options: FakeElementInfo): FakeElement {
 		const element = new FakeElement();
@@ -215,6 +224,7 @@ export class FakeElement {
 		return element;
 	}
 	empty(): void {
+		for (const child of this.children) child.dropFocusWithin();
 		for (const child of this.children) child.parent = undefined;
 		this.children.length = 0;
 		this.text = "";
@@ -248,6 +258,17 @@ export class FakeElement {
 	/** HTMLElement.focus: remembered in `FakeElement.lastFocused`. */
 	focus(): void {
 		FakeElement.lastFocused = this;
+	}
+	/** `Node.ownerDocument`: the main window's document (`activeDocument` while no popout has focus). */
+	get ownerDocument(): unknown {
+		return (globalThis as { activeDocument?: unknown }).activeDocument;
+	}
+	/** HTMLInputElement's selection, as `setSelectionRange` left it (null until then). */
+	selectionStart: number | null = null;
+	selectionEnd: number | null = null;
+	setSelectionRange(start: number, end: number): void {
+		this.selectionStart = start;
+		this.selectionEnd = end;
 	}
 	/** HTMLElement.blur: the focus leaves this element (for the document's body, here `lastFocused` undefined). */
 	blur(): void {
@@ -308,7 +329,12 @@ export interface PopoutWindow extends EventTarget {
 }
 
 /** A document that is only a DOM event target (Node's EventTarget). */
-export class FakeDocument extends EventTarget {}
+export class FakeDocument extends EventTarget {
+	/** `Document.activeElement`: the element focused last (null: the body, nothing focused). */
+	get activeElement(): FakeElement | null {
+		return FakeElement.lastFocused ?? null;
+	}
+}
 
 /** The default popout window: real DOM event targets (Node's EventTarget), nothing more. */
 export class FakeWindow extends EventTarget implements PopoutWindow {

@@ -59,6 +59,8 @@ export class ReviewPanel {
 	/** Escape asked whether to reject the whole proposal; the bar shows the question until it is answered. */
 	private askingToReject = false;
 	private keepButton: HTMLElement | undefined;
+	/** The reason box as drawn last (the bar is drawn again when the note changes, perhaps while the user types). */
+	private reasonEl: HTMLInputElement | undefined;
 	/** The proposal's text box while the user edits it. */
 	private editorEl: HTMLElement | undefined;
 	/** Each change's element by id, in the text's order, while the suggestions are drawn. */
@@ -212,6 +214,7 @@ export class ReviewPanel {
 
 	private renderBar(): void {
 		const bar = this.barEl;
+		const typing = this.reasonBeingTyped();
 		bar.empty();
 		const { proposer } = this.input;
 		const main = bar.createDiv({ cls: "ccb-review-bar-main" });
@@ -237,7 +240,7 @@ export class ReviewPanel {
 				this.setEditing(!this.editing),
 			);
 		}
-		if (this.input.asksReason === true) this.renderReasonField(actions);
+		this.reasonEl = this.input.asksReason === true ? this.renderReasonField(actions) : undefined;
 		this.button(actions, ["ccb-review-reject"], "Reject", () => this.reject()).setAttribute(
 			"aria-label",
 			"Reject the whole proposal",
@@ -254,6 +257,19 @@ export class ReviewPanel {
 		}
 		if (this.askingToReject) this.renderRejectQuestion(bar);
 		this.renderNotices(bar);
+		const reason = this.reasonEl;
+		if (typing && reason) {
+			reason.focus();
+			reason.setSelectionRange(typing.start, typing.end);
+		}
+	}
+
+	/** Where the caret was in the reason box, when it had the focus (for drawing the bar again without losing it). */
+	private reasonBeingTyped(): { start: number; end: number } | undefined {
+		const field = this.reasonEl;
+		if (!field || field.ownerDocument.activeElement !== field) return undefined;
+		const end = field.value.length;
+		return { start: field.selectionStart ?? end, end: field.selectionEnd ?? end };
 	}
 
 	private renderRejectQuestion(bar: HTMLElement): void {
@@ -266,7 +282,7 @@ export class ReviewPanel {
 		this.button(question, ["mod-warning", "ccb-review-confirm-reject"], "Reject", () => this.reject());
 	}
 
-	private renderReasonField(parent: HTMLElement): void {
+	private renderReasonField(parent: HTMLElement): HTMLInputElement {
 		const field = parent.createEl("input", {
 			cls: "ccb-review-reason",
 			attr: {
@@ -280,6 +296,7 @@ export class ReviewPanel {
 		field.addEventListener("input", () => {
 			this.typedReason = field.value;
 		});
+		return field;
 	}
 
 	private renderNotices(bar: HTMLElement): void {

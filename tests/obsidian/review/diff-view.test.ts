@@ -405,6 +405,30 @@ describe("DiffReviewView while the user edits the note under review", () => {
 		expect(root.findAll("ccb-review-hold")).toEqual([]);
 	});
 
+	it("a change on disk while the user types a reason keeps the box focused, its text and its caret", async () => {
+		const { app, view, actions, one, root, reviewLeaf } = await reviewWithNoteOpen();
+		view.showReview({ ...review, id: 2, hearsReason: true }, actions);
+		app.workspace.setActiveLeaf(reviewLeaf as never);
+		const typed = one("ccb-review-reason");
+		typed.focus();
+		typed.value = "keep it short";
+		typed.dispatch("input");
+		typed.setSelectionRange(4, 4);
+		app.vault.writeExternally(notePath, "Rewritten elsewhere.\n");
+		await settle(app);
+		expect(root.findAll("ccb-review-hold")).toHaveLength(1);
+		const field = one("ccb-review-reason");
+		expect(field).not.toBe(typed);
+		expect(FakeElement.lastFocused).toBe(field);
+		expect([field.value, field.selectionStart, field.selectionEnd]).toEqual(["keep it short", 4, 4]);
+		// Without the focus in the box, drawing the bar again leaves the focus where it was.
+		field.blur();
+		app.vault.writeExternally(notePath, review.before);
+		await settle(app);
+		expect(root.findAll("ccb-review-hold")).toEqual([]);
+		expect(FakeElement.lastFocused).toBeUndefined();
+	});
+
 	it("edits to other notes are not the review's business", async () => {
 		const { app, actions, one, root } = await reviewWithNoteOpen();
 		app.vault.writeExternally("Other.md", "unrelated\n");
