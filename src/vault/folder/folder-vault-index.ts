@@ -402,8 +402,9 @@ export class FolderVaultIndex implements VaultIndex {
 		// nothing else): then neither the link paths nor their targets are made again.
 		const version = this.store.structureVersion;
 		const targetsHold = sameFiles(notes.files, filesSignature(this.store.files.paths()));
-		// Backlinks from the saved targets check every note's stamp first: a worker starts on that now, beside the rest.
-		if (targetsHold) this.store.statAhead();
+		// Every adopted stamp is checked before what was saved of its note is used (backlinks from the saved targets
+		// check them all first, tags and properties each note's): a worker starts on that now, beside the rest.
+		this.store.statAhead();
 		const outgoing = (row: number): Outgoing | undefined => {
 			if (targetsHold && notes.linkTargetsOf()?.hasTargets(row)) return new SavedOutgoing(notes, row, version);
 			this.savedHoldsAll = false;

@@ -322,6 +322,30 @@ describe("FolderVaultIndex with a saved index", () => {
 		store.dispose();
 	});
 
+	it("checks a later session's stamps against the worker's for tags (no stat per note here), and reads a note changed meanwhile", async () => {
+		const { root, write } = vaultWithNotes();
+		const file = join(tempDir("saved-index-cache"), "index.json");
+		await warmedAndSaved(root, file);
+		// The same size: only the stamp's times tell the new text from the saved one.
+		write("A/Two.md", "Also [[Hub]]. #be\n");
+		const store = new FolderNoteStore({ root, watch: false, readAheadFromNotes: 1 });
+		const later = new FolderVaultIndex(store, libraryYamlCodec, saved(root, file));
+		await later.refresh();
+		expect(later.savedNotesTakenUp).toBe(4);
+		await waitUntil(() => store.statAheadDone === 4, "the worker's stamps");
+		const statted = jest.spyOn(fs, "lstatSync");
+		expect(later.notePaths().map((path) => later.tagsOf(path)?.map((tag) => tag.tag))).toEqual([
+			["alpha"],
+			["be"],
+			[],
+			[],
+		]);
+		// The changed note alone is statted here (its stamp differs from the saved one), then read.
+		expect(statted.mock.calls.map((call) => String(call[0]).slice(root.length + 1))).toEqual(["A/Two.md"]);
+		later.dispose();
+		store.dispose();
+	});
+
 	it("reads the note itself when its saved line does not hold what is asked", async () => {
 		const { root } = vaultWithNotes();
 		const file = join(tempDir("saved-index-cache"), "index.json");
