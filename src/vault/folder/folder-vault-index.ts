@@ -261,6 +261,10 @@ export class FolderVaultIndex implements VaultIndex {
 		return this.store.notePaths();
 	}
 
+	isNote(path: string): boolean {
+		return this.store.isNote(path);
+	}
+
 	async exists(path: string): Promise<boolean> {
 		try {
 			await fs.lstat(this.store.absolute(path));
