@@ -4,7 +4,7 @@ import { endianness } from "node:os";
 import { dirname, isAbsolute, join, relative } from "node:path";
 import type { FrontmatterFact, TagFact } from "../markdown/note-model";
 import { comparePaths } from "./folder-note-store";
-import { SavedTargets, targetsLine } from "./saved-targets";
+import { SavedTargets, targetsLine, targetsValue } from "./saved-targets";
 import type { Stamp } from "./stamp";
 
 /** Bumped whenever what is saved, or how a note's text becomes it, changes: an older file is then not used. */
@@ -302,7 +302,9 @@ export class SavedNotes {
 		if (this.linkTargets === undefined) {
 			const line = this.lines;
 			const value =
-				line && this.tail && this.files ? parseJson(this.tail.bytes, line.targets, line.paths - 1) : undefined;
+				line && this.tail && this.files
+					? targetsValue(this.tail.bytes.subarray(line.targets, line.paths - 1))
+					: undefined;
 			this.linkTargets = SavedTargets.parse(value, this.paths) ?? null;
 		}
 		return this.linkTargets ?? undefined;
