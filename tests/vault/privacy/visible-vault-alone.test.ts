@@ -16,7 +16,7 @@ afterAll(() => {
 	temps.forEach((temp) => temp.remove());
 });
 
-/** Private and excluded notes, namesakes of visible ones, a config folder, hidden files, attachments. */
+/** Private and excluded notes, namesakes of visible ones, a config folder (any dot folder), hidden files, attachments. */
 function vault(): string {
 	const temp = makeTempDir("visible-alone");
 	temps.push(temp);
@@ -33,8 +33,8 @@ function vault(): string {
 	write("Tagged.md", "#secret but in no private folder [[Note]]\n");
 	write("Public/image.png", "png");
 	write("Private/image.png", "png");
-	write(".obsidian/app.json", '{"userIgnoreFilters":["Public/excluded.md","/regex/"]}');
-	write(".obsidian/Config note.md", "[[Note]]\n");
+	write(".vault-config/app.json", '{"userIgnoreFilters":["Public/excluded.md","/regex/"]}');
+	write(".vault-config/Config note.md", "[[Note]]\n");
 	write("Public/.hidden note.md", "[[Note]]\n");
 	return temp.path;
 }
@@ -59,8 +59,8 @@ const PATHS = [
 	"Private/image.png",
 	"Private",
 	"Public",
-	".obsidian/app.json",
-	".obsidian/Config note.md",
+	".vault-config/app.json",
+	".vault-config/Config note.md",
 	"Public/.hidden note.md",
 	"Missing.md",
 	"Private/Missing.md",
@@ -78,7 +78,7 @@ const ARGUMENTS = [
 	"excluded",
 	"Public/excluded.md",
 	"Tagged",
-	".obsidian/Config note.md",
+	".vault-config/Config note.md",
 	"Public/.hidden note.md",
 	"Public/image.png",
 	"Missing",
@@ -127,7 +127,7 @@ describe("VisibleVault decides one path alone when the index can say what is a n
 		// to the visible note of that name.
 		expect(alone).toContain("visible Private/Diary.md: false");
 		expect(alone).toContain("visible Public/excluded.md: false");
-		expect(alone).toContain("visible .obsidian/Config note.md: false");
+		expect(alone).toContain("visible .vault-config/Config note.md: false");
 		expect(alone).toContain("visible Private/image.png: false");
 		expect(alone).toContain("visible Public/image.png: true");
 		expect(alone).toContain("locate Diary: Public/Deep/Diary.md");
@@ -144,7 +144,7 @@ describe("VisibleVault decides one path alone when the index can say what is a n
 		const rules: PrivacyRules = { folders: [], tags: [] };
 		const alone = await answers(privacy(root, rules).visibleVault(index(root, true)));
 		expect(alone).toEqual(await answers(privacy(root, rules).visibleVault(index(root, false))));
-		expect(alone).toContain("visible .obsidian/Config note.md: false");
+		expect(alone).toContain("visible .vault-config/Config note.md: false");
 		expect(alone).toContain("visible Private/Diary.md: true");
 	});
 
