@@ -265,7 +265,8 @@ export class FolderNoteStore {
 	confirm(path: string): void {
 		const entry = this.notes.get(path);
 		if (entry?.unconfirmed !== true) return;
-		if (this.stamped?.finished === true) {
+		// (Only while the notes are those it was started for: else `confirmAdopted` would stat every note here at once.)
+		if (this.stamped?.finished === true && this.stamped.paths === this.sortedNotes) {
 			this.confirmAdopted();
 			return;
 		}
