@@ -257,17 +257,26 @@ export class FolderNoteStore {
 		return row === undefined || row < 0 ? undefined : row;
 	}
 
-	/** Checks an adopted stamp against the file (one stat) the first time it is asked: a different file drops it. */
+	/**
+	 * Checks an adopted stamp against the file the first time it is asked: a different file drops it. Once the worker
+	 * of `statAhead` has every note's stamp, every adopted stamp is checked against those at once (no stat here, where
+	 * a whole-vault question would make one per note); until then, one stat.
+	 */
 	confirm(path: string): void {
 		const entry = this.notes.get(path);
 		if (entry?.unconfirmed !== true) return;
+		// (Only while the notes are those it was started for: else `confirmAdopted` would stat every note here at once.)
+		if (this.stamped?.finished === true && this.stamped.paths === this.sortedNotes) {
+			this.confirmAdopted();
+			return;
+		}
 		entry.unconfirmed = false;
 		this.verify(path);
 	}
 
 	/**
 	 * Starts finding every listed note's stamp on a worker thread (a vault of `readAheadFromNotes` notes or more), for a
-	 * `confirmAdopted` to come: called once the folder is listed and watched, before a saved index is taken up.
+	 * `confirmAdopted` (or `confirm`) to come: called once the folder is listed and watched, before a saved index is taken up.
 	 */
 	statAhead(): void {
 		const paths = this.notePaths();

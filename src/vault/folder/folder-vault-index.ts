@@ -261,6 +261,10 @@ export class FolderVaultIndex implements VaultIndex {
 		return this.store.notePaths();
 	}
 
+	isNote(path: string): boolean {
+		return this.store.isNote(path);
+	}
+
 	async exists(path: string): Promise<boolean> {
 		try {
 			await fs.lstat(this.store.absolute(path));
@@ -402,8 +406,9 @@ export class FolderVaultIndex implements VaultIndex {
 		// nothing else): then neither the link paths nor their targets are made again.
 		const version = this.store.structureVersion;
 		const targetsHold = sameFiles(notes.files, filesSignature(this.store.files.paths()));
-		// Backlinks from the saved targets check every note's stamp first: a worker starts on that now, beside the rest.
-		if (targetsHold) this.store.statAhead();
+		// Every adopted stamp is checked before what was saved of its note is used (backlinks from the saved targets
+		// check them all first, tags and properties each note's): a worker starts on that now, beside the rest.
+		this.store.statAhead();
 		const outgoing = (row: number): Outgoing | undefined => {
 			if (targetsHold && notes.linkTargetsOf()?.hasTargets(row)) return new SavedOutgoing(notes, row, version);
 			this.savedHoldsAll = false;

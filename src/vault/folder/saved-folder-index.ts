@@ -4,11 +4,11 @@ import { endianness } from "node:os";
 import { dirname, isAbsolute, join, relative } from "node:path";
 import type { FrontmatterFact, TagFact } from "../markdown/note-model";
 import { comparePaths } from "./folder-note-store";
-import { SavedTargets, targetsLine } from "./saved-targets";
+import { SavedTargets, targetsLine, targetsValue } from "./saved-targets";
 import type { Stamp } from "./stamp";
 
 /** Bumped whenever what is saved, or how a note's text becomes it, changes: an older file is then not used. */
-const FORMAT = 6;
+const FORMAT = 7;
 const TAB = 0x09;
 const LINE_FEED = 0x0a;
 
@@ -50,8 +50,10 @@ export interface SavedFolderIndexOptions {
  * The file is a line of JSON for the header, then a line per note: (tab-separated, JSON, which never holds a raw tab
  * or line feed) its link paths, its tags (tag, line, tag, line…) and its frontmatter (or 0); then three lines: where
  * every note's links led among the files the header's signature describes (or 0), every note's path (a JSON array,
- * sorted), and per note its stamp and where its line's fields start and end (`ROW_NUMBERS` a note, as a JSON string:
- * the base64 of little-endian 64-bit floats, decoded natively rather than parsed number by number); and last, where
+ * sorted), and per note its stamp and its line's fields' lengths in bytes (`ROW_BYTES` a note, as a JSON string of
+ * base64, decoded natively rather than parsed number by number: every note's times and inode as little-endian 64-bit
+ * floats, then every note's size and three lengths as little-endian 32-bit unsigned integers; a line starts where the
+ * one before it ends, the first after the head line); and last, where
  * the first of those three starts. `load` reads the head and those three lines alone (a third of the file at 100k
  * notes) and parses the paths and numbers (two native parses: no pass over every line's bytes, no parse per note);
  * the notes' lines are read when a field is first asked, and a note's fields parsed then (`SavedNotes`): taking up
@@ -117,7 +119,10 @@ export class SavedFolderIndex {
 	 * a time (the text of 100k notes' summaries at once would add its size to the peak memory).
 	 */
 	save(notes: Iterable<SavedNote>, files?: FilesSignature): void {
-		const saved = [...notes].filter((note) => !note.frontmatter || carriedExactly(note.frontmatter));
+		// A note over 4 GB is left out too: its size would not fit the 32 bits saved for it.
+		const saved = [...notes].filter(
+			(note) => (!note.frontmatter || carriedExactly(note.frontmatter)) && note.stamp.size <= MAX_SIZE,
+		);
 		// Sorted by path, so a later session finds a note's row by a binary search (no map of every path).
 		if (!saved.every((note, at) => at === 0 || comparePaths(saved[at - 1]?.path ?? "", note.path) < 0))
 			saved.sort((a, b) => comparePaths(a.path, b.path));
@@ -135,19 +140,22 @@ export class SavedFolderIndex {
 			const headLine = `${head}\n`;
 			writeSync(descriptor, headLine);
 			let offset = Buffer.byteLength(headLine);
-			const numbers = new Float64Array(saved.length * ROW_NUMBERS);
-			let next = 0;
+			const rows = Buffer.alloc(saved.length * ROW_BYTES);
+			const countsAt = saved.length * STAMP_FLOATS * 8;
 			let batch = "";
 			let written = 0;
-			for (const note of saved) {
+			for (let row = 0; row < saved.length; row++) {
+				const note = saved[row];
 				const fields = fieldsOf(note);
 				const { mtimeMs, ctimeMs, size, ino } = note.stamp;
-				for (const number of [mtimeMs, ctimeMs, size, ino]) numbers[next++] = number;
-				for (const field of fields) {
-					numbers[next++] = offset;
-					offset += Buffer.byteLength(field) + 1;
-				}
-				numbers[next++] = offset - 1;
+				[mtimeMs, ctimeMs, ino].forEach((number, at) =>
+					rows.writeDoubleLE(number, (row * STAMP_FLOATS + at) * 8),
+				);
+				const lengths = fields.map((field) => Buffer.byteLength(field));
+				[size, ...lengths].forEach((count, at) =>
+					rows.writeUInt32LE(count, countsAt + (row * COUNTS + at) * 4),
+				);
+				offset += lengths.reduce((sum, length) => sum + length + 1, 0);
 				batch += `${fields.join("\t")}\n`;
 				if (++written % ROWS_PER_WRITE === 0) {
 					writeSync(descriptor, batch);
@@ -157,7 +165,7 @@ export class SavedFolderIndex {
 			if (batch !== "") writeSync(descriptor, batch);
 			writeSync(descriptor, `${files ? targetsLine(saved) : "0"}\n`);
 			writeSync(descriptor, `${JSON.stringify(saved.map((note) => note.path))}\n`);
-			writeSync(descriptor, `${JSON.stringify(float64Base64(numbers))}\n`);
+			writeSync(descriptor, `${JSON.stringify(rows.toString("base64"))}\n`);
 			// Where the targets line starts: a later session reads the last lines at once, not the notes' lines.
 			writeSync(descriptor, `${offset}\n`);
 			closeSync(descriptor);
@@ -172,8 +180,11 @@ export class SavedFolderIndex {
 
 /** The fields of a note's line: link paths, tags, frontmatter. */
 const FIELDS = 3;
-/** Per note in the file's last line: its stamp (4 numbers), where each field starts, where its line ends. */
-const ROW_NUMBERS = 4 + FIELDS + 1;
+/** Per note in the file's last line: its times and inode (64-bit floats), its size and its fields' lengths (32 bits). */
+const STAMP_FLOATS = 3;
+const COUNTS = 1 + FIELDS;
+const ROW_BYTES = STAMP_FLOATS * 8 + COUNTS * 4;
+const MAX_SIZE = 0xffffffff;
 
 /**
  * The notes of a saved index's file, each field read from its line when asked (a row number: its order in the file).
@@ -184,8 +195,10 @@ const ROW_NUMBERS = 4 + FIELDS + 1;
 export class SavedNotes {
 	/** Each row's path. */
 	private paths: readonly string[] = [];
-	/** Per row, `ROW_NUMBERS` numbers: its stamp, where each of its fields starts, where its line ends. */
-	private numbers: Float64Array = new Float64Array(0);
+	/** Per row: its size and its fields' lengths in bytes (`COUNTS`). */
+	private counts: Uint32Array = new Uint32Array(0);
+	/** Per row: where its line starts in the file. */
+	private starts: Float64Array = new Float64Array(0);
 	/** Where the targets, paths and numbers lines start in `tail.bytes`; undefined when the file has no three lines. */
 	private readonly lines: { targets: number; paths: number; numbers: number } | undefined;
 	/** The targets line parsed (null: it holds none usable); undefined until asked. */
@@ -213,24 +226,34 @@ export class SavedNotes {
 	 */
 	forEach(each: (path: string, stamp: Stamp, row: number) => void): void {
 		this.paths = [];
-		this.numbers = new Float64Array(0);
+		this.counts = new Uint32Array(0);
+		this.starts = new Float64Array(0);
 		this.linkTargets = undefined;
 		if (!this.lines || !this.tail) return;
 		const bytes = this.tail.bytes;
 		const paths = parseJson(bytes, this.lines.paths, this.lines.numbers - 1);
 		const encoded = base64String(bytes, this.lines.numbers, bytes.length - 1);
 		if (!isArrayOf(paths, "string") || encoded === undefined) return;
-		const numbers = float64FromBase64(encoded);
-		if (numbers?.length !== paths.length * ROW_NUMBERS) return;
+		const rows = rowsFromBase64(encoded, paths.length);
+		if (!rows) return;
+		const { stamps, counts } = rows;
+		const starts = new Float64Array(paths.length);
+		let start = this.from;
+		for (let row = 0; row < paths.length; row++) {
+			starts[row] = start;
+			const at = row * COUNTS;
+			start += (counts[at + 1] ?? 0) + (counts[at + 2] ?? 0) + (counts[at + 3] ?? 0) + FIELDS;
+		}
 		this.paths = paths;
-		this.numbers = numbers;
+		this.counts = counts;
+		this.starts = starts;
 		paths.forEach((path, row) => {
-			const at = row * ROW_NUMBERS;
+			const at = row * STAMP_FLOATS;
 			const stamp = {
-				mtimeMs: numbers[at] ?? 0,
-				ctimeMs: numbers[at + 1] ?? 0,
-				size: numbers[at + 2] ?? 0,
-				ino: numbers[at + 3] ?? 0,
+				mtimeMs: stamps[at] ?? 0,
+				ctimeMs: stamps[at + 1] ?? 0,
+				size: counts[row * COUNTS] ?? 0,
+				ino: stamps[at + 2] ?? 0,
 			};
 			each(path, stamp, row);
 		});
@@ -279,7 +302,9 @@ export class SavedNotes {
 		if (this.linkTargets === undefined) {
 			const line = this.lines;
 			const value =
-				line && this.tail && this.files ? parseJson(this.tail.bytes, line.targets, line.paths - 1) : undefined;
+				line && this.tail && this.files
+					? targetsValue(this.tail.bytes.subarray(line.targets, line.paths - 1))
+					: undefined;
 			this.linkTargets = SavedTargets.parse(value, this.paths) ?? null;
 		}
 		return this.linkTargets ?? undefined;
@@ -290,10 +315,13 @@ export class SavedNotes {
 	 * a tab and a tab or the line's end where the numbers say.
 	 */
 	private field(row: number, index: number): unknown {
-		const at = row * ROW_NUMBERS + 4 + index;
-		const start = this.numbers[at];
-		const end = (this.numbers[at + 1] ?? 0) - (index + 1 < FIELDS ? 1 : 0);
-		if (start === undefined || !(start >= this.from && start <= end)) return undefined;
+		let start = this.starts[row];
+		if (start === undefined) return undefined;
+		const at = row * COUNTS + 1;
+		for (let before = 0; before < index; before++) start += (this.counts[at + before] ?? 0) + 1;
+		// Where its separator is (a tab, or the line feed after the last field).
+		const end = start + (this.counts[at + index] ?? 0);
+		if (!(start >= this.from && start <= end)) return undefined;
 		// The separators before and after it too; within the notes' lines (before the last three lines).
 		const lines = this.linesAt(start - 1, end + 1);
 		if (!lines) return undefined;
@@ -445,21 +473,27 @@ export function sameFiles(a: FilesSignature | undefined, b: FilesSignature): boo
 	return a !== undefined && a.count === b.count && a.sum === b.sum && a.xor === b.xor;
 }
 
-/** Numbers as the base64 of little-endian 64-bit floats. */
-function float64Base64(numbers: Float64Array): string {
-	const bytes = Buffer.alloc(numbers.length * 8);
-	numbers.forEach((number, at) => bytes.writeDoubleLE(number, at * 8));
-	return bytes.toString("base64");
-}
-
-/** `float64Base64` undone; undefined when the bytes are no whole number of floats. */
-function float64FromBase64(encoded: string): Float64Array | undefined {
+/**
+ * The last line's rows decoded (`ROW_BYTES` each: every row's `STAMP_FLOATS` floats, then every row's `COUNTS` integers,
+ * little-endian); undefined when the bytes are not exactly that many rows.
+ */
+function rowsFromBase64(encoded: string, rows: number): { stamps: Float64Array; counts: Uint32Array } | undefined {
 	const bytes = Buffer.from(encoded, "base64");
-	if (bytes.length % 8 !== 0) return undefined;
-	const numbers = new Float64Array(bytes.length / 8);
-	if (endianness() === "LE") new Uint8Array(numbers.buffer).set(bytes);
-	else for (let at = 0; at < numbers.length; at++) numbers[at] = bytes.readDoubleLE(at * 8);
-	return numbers;
+	if (bytes.length !== rows * ROW_BYTES) return undefined;
+	const floats = rows * STAMP_FLOATS;
+	if (endianness() !== "LE") {
+		const stamps = new Float64Array(floats);
+		const counts = new Uint32Array(rows * COUNTS);
+		stamps.forEach((_, at) => (stamps[at] = bytes.readDoubleLE(at * 8)));
+		counts.forEach((_, at) => (counts[at] = bytes.readUInt32LE(floats * 8 + at * 4)));
+		return { stamps, counts };
+	}
+	// Viewed where decoded when its floats are aligned (a large decode has a memory of its own), else copied once.
+	const aligned = bytes.byteOffset % 8 === 0 ? bytes : new Uint8Array(bytes);
+	return {
+		stamps: new Float64Array(aligned.buffer, aligned.byteOffset, floats),
+		counts: new Uint32Array(aligned.buffer, aligned.byteOffset + floats * 8, rows * COUNTS),
+	};
 }
 
 function isArrayOf<T extends "string" | "number">(

@@ -137,6 +137,36 @@ export function targetsLine(notes: readonly { path: string; targets?: readonly s
 	return JSON.stringify({ files, links: encoded.toString("base64") });
 }
 
+/**
+ * A targets line's bytes as `SavedTargets.parse` takes them (`{ files, links }`): where the line is plain (its links
+ * base64 alone), the small list of files is parsed and the links taken as they are, with no decoding as UTF-8 and no
+ * JSON parse of the megabytes of base64 (the same value: such a line is exactly that object); else the line parsed
+ * whole. Undefined when it is no JSON.
+ */
+export function targetsValue(line: Buffer): unknown {
+	const links = line.indexOf(LINKS_KEY);
+	if (links > 0 && line.subarray(0, FILES_KEY.length).equals(FILES_KEY) && line.subarray(-2).equals(LINE_END)) {
+		const base64 = line.toString("latin1", links + LINKS_KEY.length, line.length - LINE_END.length);
+		// From the files list's `[` to its `]`.
+		const files = BASE64.test(base64) ? jsonOf(line.toString("utf8", FILES_KEY.length - 1, links + 1)) : undefined;
+		if (files !== undefined) return { files, links: base64 };
+	}
+	return jsonOf(line.toString("utf8"));
+}
+
+const FILES_KEY = Buffer.from('{"files":[');
+const LINKS_KEY = Buffer.from('],"links":"');
+const LINE_END = Buffer.from('"}');
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+function jsonOf(text: string): unknown {
+	try {
+		return JSON.parse(text);
+	} catch {
+		return undefined;
+	}
+}
+
 const EMPTY = new Int32Array(0);
 
 function fromLittleEndian(bytes: Buffer): Int32Array {

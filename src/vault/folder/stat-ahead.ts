@@ -135,6 +135,11 @@ export class StatAhead {
 		return Atomics.load(this.control, DONE);
 	}
 
+	/** Whether every path is statted (before `check`: by the worker), so that `check` stats none and waits for none. */
+	get finished(): boolean {
+		return this.done >= this.paths.length;
+	}
+
 	dispose(): void {
 		const worker = this.worker;
 		this.worker = undefined;

@@ -10,6 +10,12 @@ import type { Notes, WorkPace } from "./notes";
 export interface VaultIndex extends Notes {
 	/** Every Markdown note, in no particular order. */
 	notePaths(): readonly string[];
+	/**
+	 * Optional: whether `path` is one of `notePaths()`, answered without going through the list (an index that keeps
+	 * its notes by path). With it, and privacy rules that look at paths alone, a question about one note is decided
+	 * without deciding every note of the vault (`VisibleVault`).
+	 */
+	isNote?(path: string): boolean;
 	/** Whether any file or folder exists at this vault path (for create and move targets). */
 	exists(path: string): Promise<boolean>;
 	/** The note's text; undefined when it is not a note. */

@@ -66,15 +66,19 @@ export const HIDDEN_OCCUPANT =
 export class VisibleVault {
 	/** Decisions about paths that are not notes (attachments, folders), made afresh after each refresh. */
 	private others = new Map<string, boolean>();
-	private sorted: { from: readonly string[]; paths: readonly string[]; all: ReadonlySet<string> } | undefined;
+	/** Every note sorted; `all` as a set, made only when a path is not decided alone (see `alone`). */
+	private sorted:
+		{ from: readonly string[]; paths: readonly string[]; all: ReadonlySet<string> | undefined } | undefined;
 	private visiblePaths: string[] | undefined;
 	/** The visible notes decided last, from which list, under which decisions (`decisionsKey`). */
 	private decided: { from: readonly string[]; key: unknown; visible: string[] } | undefined;
 	/** The visible notes as a set, rebuilt only when the list changed. */
 	private visibleSet: { of: readonly string[]; set: Set<string> } | undefined;
-	/** Notes the tools may not see, by lower-cased name without `.md` (the ones that could shadow a visible note), for one list of visible notes. */
-	private hiddenByName:
-		{ of: readonly string[]; all: readonly string[] | undefined; names: Map<string, string[]> } | undefined;
+	/**
+	 * Notes the tools may not see, by lower-cased name without `.md` (the ones that could shadow a visible note): for
+	 * one list of visible notes and of every note, or (decided alone) for one list of the index's and one `decisionsKey`.
+	 */
+	private hiddenByName: { of: unknown; all: readonly string[] | undefined; names: Map<string, string[]> } | undefined;
 	private readonly withoutLinks = new WeakMap<NoteFacts, NoteFacts>();
 	/** `isVisible` as a link resolver's `exists`: links resolve as if invisible files were not in the vault. */
 	private readonly exists = (path: string): boolean => this.isVisible(path);
@@ -105,12 +109,16 @@ export class VisibleVault {
 	 */
 	private *decide(slices: WorkSlices): Generator<void, readonly string[]> {
 		const all = this.options.index.notePaths();
+		const alone = this.alone();
 		if (this.sorted?.from !== all) {
 			const paths = yield* sortSteps(all, comparePaths, slices);
-			const set = new Set<string>();
-			for (const path of all) {
-				set.add(path);
-				if (slices.due()) yield;
+			let set: Set<string> | undefined;
+			if (!alone) {
+				set = new Set<string>();
+				for (const path of all) {
+					set.add(path);
+					if (slices.due()) yield;
+				}
 			}
 			this.sorted = { from: all, paths, all: set };
 		}
@@ -130,7 +138,7 @@ export class VisibleVault {
 			const previous = this.visibleSet?.of;
 			paths = previous && sameList(previous, visible) ? (previous as string[]) : visible;
 		}
-		if (this.visibleSet?.of !== paths) {
+		if (!alone && this.visibleSet?.of !== paths) {
 			const set = new Set<string>();
 			for (const path of paths) {
 				set.add(path);
@@ -154,10 +162,13 @@ export class VisibleVault {
 	}
 
 	isVisible(path: string): boolean {
+		// Decided alone, a note and any other path get the answer the list of visible notes would give them.
+		if (this.alone()) return !isHidden(path) && !this.options.isPrivate(path);
 		const paths = this.notePaths();
 		if (this.visibleSet?.of !== paths) this.visibleSet = { of: paths, set: new Set(paths) };
 		if (this.visibleSet.set.has(path)) return true;
-		if (this.sorted?.all.has(path)) return false;
+		// A note of the list that is not visible (without the set, made while deciding alone: judged as any path).
+		if (this.sorted?.all?.has(path)) return false;
 		let answer = this.others.get(path);
 		if (answer === undefined) {
 			answer = !isHidden(path) && !this.options.isPrivate(path);
@@ -337,7 +348,11 @@ export class VisibleVault {
 		if (location.realRelative !== undefined && !this.mayShowPath(location.realRelative)) throw missingNote(input);
 		const relative = location.relative;
 		for (const candidate of [relative, `${relative}.md`]) {
-			if (this.isNote(candidate) && this.isVisible(candidate) && this.sorted?.all.has(candidate) === true)
+			if (
+				this.isNote(candidate) &&
+				this.isVisible(candidate) &&
+				(this.options.index.isNote?.(candidate) ?? this.sorted?.all?.has(candidate)) === true
+			)
 				return candidate;
 		}
 		const resolved = this.resolveLink(cleaned.replace(/^\/+/, "").split("#", 1)[0] ?? "", "");
@@ -433,14 +448,20 @@ export class VisibleVault {
 		}
 	}
 
-	/** Notes the tools may not see whose name (lower-cased, without `.md`) is that of `path`. */
+	/**
+	 * Notes the tools may not see whose name (lower-cased, without `.md`) is that of `path`: those of the sorted list
+	 * not in the visible one, or (decided alone) the index's notes judged one by one, for one `decisionsKey`.
+	 */
 	private hiddenNamesakes(path: string): readonly string[] {
-		const visible = this.notePaths();
-		// Both lists are the same arrays while nothing changed: the map is built again only when one did.
-		if (this.hiddenByName?.of !== visible || this.hiddenByName.all !== this.sorted?.paths) {
+		const alone = this.alone();
+		const of = alone || this.notePaths();
+		const all = alone ? this.options.index.notePaths() : this.sorted?.paths;
+		// Both are the same while nothing changed: the map is built again only when one did.
+		let kept = this.hiddenByName;
+		if (kept === undefined || kept.of !== of || kept.all !== all) {
 			const names = new Map<string, string[]>();
-			if (this.sorted && visible.length < this.sorted.paths.length) {
-				for (const note of this.sorted.paths) {
+			if (all && (alone || (of as readonly string[]).length < all.length)) {
+				for (const note of all) {
 					if (this.isVisible(note)) continue;
 					const key = nameKey(note);
 					const list = names.get(key);
@@ -448,9 +469,19 @@ export class VisibleVault {
 					else names.set(key, [note]);
 				}
 			}
-			this.hiddenByName = { of: visible, all: this.sorted?.paths, names };
+			kept = this.hiddenByName = { of, all, names };
 		}
-		return this.hiddenByName.names.get(nameKey(path)) ?? [];
+		return kept.names.get(nameKey(path)) ?? [];
+	}
+
+	/**
+	 * The decisions' key (`decisionsKey`) when a path is decided alone, not looked up in the list of visible notes
+	 * (else a falsy value): the index can say whether a path is a note (`VaultIndex.isNote`), and every privacy rule
+	 * looks at paths alone (no tag rule, which needs the note's tags), so a note's answer is that of its path, as for
+	 * any other path.
+	 */
+	private alone(): unknown {
+		return this.options.index.isNote && this.options.decisionsKey?.();
 	}
 
 	/** A path a note may be shown under: not hidden, not private. */

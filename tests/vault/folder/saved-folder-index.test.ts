@@ -194,6 +194,54 @@ describe("SavedFolderIndex", () => {
 	});
 });
 
+describe("SavedFolderIndex's stamps and lengths line", () => {
+	it("is smaller than a number per field (the stamp's size and the fields' lengths in 32 bits)", () => {
+		const file = join(tempDir("saved-index-rows"), "index.json");
+		new SavedFolderIndex({ file, vault: "/vault", version: "1" }).save([NOTE, { ...NOTE, path: "b.md" }]);
+		const lines = readFileSync(file, "utf8").split("\n");
+		// Two notes, 40 bytes each: three 64-bit floats and four 32-bit integers.
+		expect(Buffer.from(JSON.parse(lines[lines.length - 3] ?? "") as string, "base64")).toHaveLength(80);
+	});
+
+	it("leaves out a note too large for its size to be saved", () => {
+		const file = join(tempDir("saved-index-huge"), "index.json");
+		const saved = new SavedFolderIndex({ file, vault: "/vault", version: "1" });
+		saved.save([NOTE, { ...NOTE, path: "huge.md", stamp: { ...NOTE.stamp, size: 2 ** 32 } }]);
+		expect(notesOf(saved.load()).map((note) => note.path)).toEqual([NOTE.path]);
+	});
+
+	it("does not use a file of the format before, nor rows that are not the notes' (no error either way)", () => {
+		const file = join(tempDir("saved-index-untrusted"), "index.json");
+		const reader = new SavedFolderIndex({ file, vault: "/vault", version: "1" });
+		reader.save([NOTE, { ...NOTE, path: "b.md" }]);
+		const text = readFileSync(file, "utf8");
+		const lines = text.split("\n");
+		const withRows = (rows: string): string =>
+			[...lines.slice(0, lines.length - 3), JSON.stringify(rows), ...lines.slice(lines.length - 2)].join("\n");
+		// Format 6 held a float per field: its file is not used (a later session reads the notes, then saves anew).
+		writeFileSync(file, text.replace(/"format":\d+/, '"format":6'));
+		expect(reader.load()).toBeUndefined();
+		// Rows of another count, or no base64: no note is used.
+		writeFileSync(file, withRows(Buffer.alloc(40).toString("base64")));
+		expect(notesOf(reader.load())).toEqual([]);
+		writeFileSync(file, withRows("not base64 at all"));
+		expect(notesOf(reader.load())).toEqual([]);
+		// Lengths that lead past the lines or between the wrong bytes: the notes are listed, their fields not used.
+		const rows = Buffer.from(JSON.parse(lines[lines.length - 3] ?? "") as string, "base64");
+		// (The first note's frontmatter said 3 bytes long, so the second note's line seems to start too early; its
+		// link paths said over 4 GB long.)
+		rows.writeUInt32LE(3, 48 + 12);
+		rows.writeUInt32LE(0xffffffff, 64 + 4);
+		writeFileSync(file, withRows(rows.toString("base64")));
+		const damaged = notesOf(reader.load());
+		expect(damaged.map((note) => note.path)).toEqual([NOTE.path, "b.md"]);
+		expect(damaged.map((note) => [note.linkpaths, note.tags, note.frontmatter])).toEqual([
+			[NOTE.linkpaths, NOTE.tags, undefined],
+			[undefined, undefined, undefined],
+		]);
+	});
+});
+
 describe("savedFolderIndexFile", () => {
 	it("is in the user's cache folder, never inside the vault", () => {
 		expect(savedFolderIndexFile("/notes/vault", {}, "/home/me")).toMatch(
@@ -322,6 +370,30 @@ describe("FolderVaultIndex with a saved index", () => {
 		store.dispose();
 	});
 
+	it("checks a later session's stamps against the worker's for tags (no stat per note here), and reads a note changed meanwhile", async () => {
+		const { root, write } = vaultWithNotes();
+		const file = join(tempDir("saved-index-cache"), "index.json");
+		await warmedAndSaved(root, file);
+		// The same size: only the stamp's times tell the new text from the saved one.
+		write("A/Two.md", "Also [[Hub]]. #be\n");
+		const store = new FolderNoteStore({ root, watch: false, readAheadFromNotes: 1 });
+		const later = new FolderVaultIndex(store, libraryYamlCodec, saved(root, file));
+		await later.refresh();
+		expect(later.savedNotesTakenUp).toBe(4);
+		await waitUntil(() => store.statAheadDone === 4, "the worker's stamps");
+		const statted = jest.spyOn(fs, "lstatSync");
+		expect(later.notePaths().map((path) => later.tagsOf(path)?.map((tag) => tag.tag))).toEqual([
+			["alpha"],
+			["be"],
+			[],
+			[],
+		]);
+		// The changed note alone is statted here (its stamp differs from the saved one), then read.
+		expect(statted.mock.calls.map((call) => String(call[0]).slice(root.length + 1))).toEqual(["A/Two.md"]);
+		later.dispose();
+		store.dispose();
+	});
+
 	it("reads the note itself when its saved line does not hold what is asked", async () => {
 		const { root } = vaultWithNotes();
 		const file = join(tempDir("saved-index-cache"), "index.json");
@@ -330,9 +402,8 @@ describe("FolderVaultIndex with a saved index", () => {
 		const bytes = readFileSync(file);
 		const lines = bytes.toString("utf8").split("\n");
 		const row = (JSON.parse(lines[lines.length - 4] ?? "") as string[]).indexOf("B/Three.md");
-		// Per note 8 numbers (its stamp, then where its fields start), little-endian 64-bit floats in base64.
-		const numbers = Buffer.from(JSON.parse(lines[lines.length - 3] ?? "") as string, "base64");
-		const lineStart = numbers.readDoubleLE((row * 8 + 4) * 8);
+		// Its line: the notes' lines follow the head line in the paths' order.
+		const lineStart = Buffer.byteLength(lines.slice(0, 1 + row).join("\n")) + 1;
 		expect(bytes.toString("utf8", lineStart, lineStart + 8)).toBe("[]\t[]\t0\n");
 		// The same length: the fields stay where the file says they are.
 		bytes.write("{}\t[]\t0", lineStart);

@@ -1,4 +1,4 @@
-import { SavedTargets, targetsLine } from "../../../src/vault/folder/saved-targets";
+import { SavedTargets, targetsLine, targetsValue } from "../../../src/vault/folder/saved-targets";
 
 /** The targets line of notes (in path order) parsed back. */
 function parsed(notes: { path: string; targets?: string[] }[]): SavedTargets | undefined {
@@ -61,3 +61,44 @@ describe("SavedTargets", () => {
 		expect([...(targets?.sourceRows("a.md") ?? [])]).toEqual([]);
 	});
 });
+
+describe("targetsValue", () => {
+	const notes = [
+		{ path: "a.md", targets: ["hub.md", 'odd],"links":"name.png', "pic \u00e9.png"] },
+		{ path: "hub.md", targets: ["a.md"] },
+	];
+
+	it("takes a plain line apart without parsing its links as JSON: the value JSON.parse gives", () => {
+		const line = targetsLine(notes);
+		const parse = jest.spyOn(JSON, "parse");
+		try {
+			const value = targetsValue(Buffer.from(line));
+			// Only the list of files was parsed (its strings hold the line's own separator, escaped).
+			expect(parse.mock.calls.map((call) => call[0])).toEqual([line.slice(9, line.indexOf('],"links":"') + 1)]);
+			parse.mockRestore();
+			expect(value).toEqual(JSON.parse(line));
+		} finally {
+			parse.mockRestore();
+		}
+	});
+
+	it("parses whole a line that is not plain, and answers undefined for one that is no JSON", () => {
+		for (const line of [
+			'{"files":[],"links":"AAA\\u0041"}',
+			'{"files":[], "links":"AAAA"}',
+			'{"links":"AAAA","files":[]}',
+			'{"files":["a],"links":"AAAA"}',
+			'{"files":[],"links":"AA"AA"}',
+			"0",
+		])
+			expect([line, targetsValue(Buffer.from(line))]).toEqual([line, jsonOr(line)]);
+	});
+});
+
+function jsonOr(text: string): unknown {
+	try {
+		return JSON.parse(text);
+	} catch {
+		return undefined;
+	}
+}
