@@ -2,8 +2,9 @@ import { isUtf8 } from "node:buffer";
 
 /**
  * Reading a note's tags from its bytes (UTF-8) without decoding all of it: most notes have no `#` in their body that
- * can start a tag (headings, `[[Note#Heading]]` links), and then only the frontmatter is decoded. Each test here
- * errs towards "may be a tag": the caller then decodes the whole text and reads it as before.
+ * can start a tag (headings, `[[Note#Heading]]` links), and then only the frontmatter is decoded; in the others only
+ * the lines with a `#` are, where code and comments cannot span lines. Each test here errs towards "may be a tag" or
+ * "may span lines": the caller then decodes the whole text and reads it as before.
  */
 
 const NEWLINE = 0x0a;
@@ -88,4 +89,41 @@ function mayFollowTagStart(bytes: Buffer, at: number): boolean {
 function lineEndAt(bytes: Buffer, from: number): number {
 	const end = bytes.indexOf(NEWLINE, from);
 	return end < 0 ? bytes.length : end;
+}
+
+const CODE_AND_COMMENT_OPENINGS = ["```", "~~~", "%%", "<!--"].map((opening) => Buffer.from(opening));
+
+/** `masksLineByLine` of the bytes' text, for bytes `headOfBytes` reads (UTF-8 without `\r`). */
+export function masksBytesLineByLine(bytes: Buffer): boolean {
+	return CODE_AND_COMMENT_OPENINGS.every((opening) => !bytes.includes(opening));
+}
+
+/**
+ * `eachLineHolding` of the bytes' text for a `#`: calls `each` with every line (decoded), from the one starting at
+ * byte `offset` (numbered `line`) to the end, that holds a `#`, and its number, in order. For bytes `headOfBytes`
+ * reads (UTF-8 without `\r`: no `#` or line feed is part of another character, and lines end at `\n` only).
+ */
+export function eachLineHoldingHash(
+	bytes: Buffer,
+	offset: number,
+	line: number,
+	each: (text: string, line: number) => void,
+): void {
+	let counted = offset;
+	let number = line;
+	for (let found = bytes.indexOf(HASH, offset); found >= 0;) {
+		const start = found === 0 ? 0 : bytes.lastIndexOf(NEWLINE, found - 1) + 1;
+		for (
+			let feed = bytes.indexOf(NEWLINE, counted);
+			feed >= 0 && feed < start;
+			feed = bytes.indexOf(NEWLINE, feed + 1)
+		)
+			number++;
+		const end = lineEndAt(bytes, found);
+		each(bytes.toString("utf8", start, end), number);
+		if (end >= bytes.length) return;
+		counted = end + 1;
+		number++;
+		found = bytes.indexOf(HASH, end + 1);
+	}
 }

@@ -6,7 +6,7 @@ import { findLinks } from "../markdown/link-syntax";
 import { scanLinks, scanNote } from "../markdown/markdown-scanner";
 import { splitLines } from "../../shared/text-lines";
 import { eachLineHolding, masksLineByLine, noteHead } from "../markdown/line-scan";
-import { headOfBytes, mayHoldInlineTag } from "../markdown/tag-bytes";
+import { eachLineHoldingHash, headOfBytes, masksBytesLineByLine, mayHoldInlineTag } from "../markdown/tag-bytes";
 import type { YamlCodec } from "../../shared/yaml-codec";
 import type { FrontmatterFact, LinkFact, NoteFacts, TagFact } from "../markdown/note-model";
 import { describeError } from "../../shared/describe-error";
@@ -82,16 +82,28 @@ export function tagsAndFrontmatterFromText(
 }
 
 /**
- * `tagsAndFrontmatterFromText` of a note's bytes (UTF-8), decoding only its frontmatter, for a note whose body has no
- * `#` that may start a tag (most notes); undefined for the others (the caller decodes the text).
+ * `tagsAndFrontmatterFromText` of a note's bytes (UTF-8), decoding only its frontmatter and, when its body has a `#`
+ * that may start a tag, the lines with a `#` (for a note whose code and comments cannot span lines); undefined for
+ * the others (the caller decodes the text).
  */
 export function tagsAndFrontmatterFromBytes(
 	bytes: Buffer,
 	codec: YamlCodec,
 ): { tags: TagFact[]; frontmatter?: FrontmatterFact } | undefined {
 	const head = headOfBytes(bytes);
-	if (!head || mayHoldInlineTag(bytes, head.bodyOffset)) return undefined;
-	return describe(head.lines, findFrontmatter(head.lines), codec, []);
+	if (!head) return undefined;
+	const block = findFrontmatter(head.lines);
+	if (!mayHoldInlineTag(bytes, head.bodyOffset)) return describe(head.lines, block, codec, []);
+	if (!masksBytesLineByLine(bytes)) return undefined;
+	// As `tagsAndFrontmatterFromText` reads a text that masks line by line.
+	const tags: TagFact[] = [];
+	const mask = new CodeMask();
+	eachLineHoldingHash(bytes, block ? head.bodyOffset : 0, block ? block.endLine + 1 : 0, (line, number) => {
+		const masked = mask.maskLine(line);
+		if (masked !== undefined && masked.includes("#"))
+			for (const tag of tagsInLine(masked)) tags.push({ tag, line: number });
+	});
+	return describe(head.lines, block, codec, tags);
 }
 
 /** The tags and frontmatter, given the body's tags (`inline`) and the lines up to the frontmatter's end at least. */

@@ -84,12 +84,14 @@ describe("tags and frontmatter from a note's bytes", () => {
 	it("gives exactly what the text gives, or leaves the note to the text", () => {
 		let answered = 0;
 		let withFrontmatter = 0;
+		let withBodyTags = 0;
 		fc.assert(
 			fc.property(notes, (bytes) => {
 				const fromBytes = tagsAndFrontmatterFromBytes(bytes, libraryYamlCodec);
 				if (fromBytes === undefined) return;
 				answered++;
 				if (fromBytes.frontmatter) withFrontmatter++;
+				if (fromBytes.tags.some((tag) => tag.line > (fromBytes.frontmatter?.endLine ?? -1))) withBodyTags++;
 				expect(fromBytes).toEqual(tagsAndFrontmatterFromText(bytes.toString("utf8"), libraryYamlCodec));
 			}),
 			{ numRuns: 5000 },
@@ -97,6 +99,7 @@ describe("tags and frontmatter from a note's bytes", () => {
 		// The comparison above is not empty: many notes are answered from their bytes, frontmatter included.
 		expect(answered).toBeGreaterThan(500);
 		expect(withFrontmatter).toBeGreaterThan(20);
+		expect(withBodyTags).toBeGreaterThan(100);
 	});
 
 	it("reads a note whose body has headings and heading links but no tag from its bytes, with its frontmatter", () => {
@@ -109,8 +112,18 @@ describe("tags and frontmatter from a note's bytes", () => {
 		expect(described?.frontmatter?.properties).toEqual({ tags: ["project", "Hub"], status: "draft" });
 	});
 
-	it("leaves a note that may have a tag in its body to the text, even one code may hide", () => {
-		for (const body of ["#tag", "a #tag", "`x`#tag", "%% c %%#tag", "\u00a0#tag", "x#a#b", "é#tag"])
+	it("reads the body's tags from the lines with a #, and leaves a note whose code or comments may span lines to the text", () => {
+		for (const body of ["#tag", "a #tag", "`x`#tag", "\u00a0#tag", "x#a#b", "`#code` only\n#tag"]) {
+			const note = Buffer.from(`---\na: 1\n---\nprose\n${body}\n`);
+			const described = tagsAndFrontmatterFromBytes(note, libraryYamlCodec);
+			expect(described).toEqual(tagsAndFrontmatterFromText(note.toString("utf8"), libraryYamlCodec));
+			expect(described?.tags.length).toBeGreaterThan(0);
+		}
+		expect(tagsAndFrontmatterFromBytes(Buffer.from("#b\nc #d"), libraryYamlCodec)?.tags).toEqual([
+			{ tag: "b", line: 0 },
+			{ tag: "d", line: 1 },
+		]);
+		for (const body of ["%% c %%#tag", "```\n#code\n```", "~~~\n#code", "<!-- #c -->"])
 			expect(tagsAndFrontmatterFromBytes(Buffer.from(`---\na: 1\n---\n${body}\n`), libraryYamlCodec)).toBe(
 				undefined,
 			);
