@@ -91,19 +91,26 @@ function lineEndAt(bytes: Buffer, from: number): number {
 	return end < 0 ? bytes.length : end;
 }
 
-const CODE_AND_COMMENT_OPENINGS = ["```", "~~~", "%%", "<!--"].map((opening) => Buffer.from(opening));
+const COMMENT_OPENINGS = ["%%", "<!--"].map((opening) => Buffer.from(opening));
+const BACKTICK_FENCE = Buffer.from("```");
+const TILDE_FENCE = Buffer.from("~~~");
 
-/** `masksLineByLine` of the bytes' text, for bytes `headOfBytes` reads (UTF-8 without `\r`). */
-export function masksBytesLineByLine(bytes: Buffer): boolean {
-	return CODE_AND_COMMENT_OPENINGS.every((opening) => !bytes.includes(opening));
+/**
+ * Whether a comment (`%%`, `<!--`) may open in the bytes' text. Without one, `CodeMask` changes what it carries from
+ * line to line only at the lines with three backticks or tildes (a fence opening or closing).
+ */
+export function mayHoldComment(bytes: Buffer): boolean {
+	return COMMENT_OPENINGS.some((opening) => bytes.includes(opening));
 }
 
 /**
- * `eachLineHolding` of the bytes' text for a `#`: calls `each` with every line (decoded), from the one starting at
- * byte `offset` (numbered `line`) to the end, that holds a `#`, and its number, in order. For bytes `headOfBytes`
- * reads (UTF-8 without `\r`: no `#` or line feed is part of another character, and lines end at `\n` only).
+ * Calls `each` with every line (decoded), from the one starting at byte `offset` (numbered `line`) to the end, that
+ * holds a `#` or three backticks or tildes, and its number, in order: for a text without comments
+ * (`mayHoldComment`), the lines that may hold a tag and every line `CodeMask` changes its state at, so that a mask fed
+ * these lines alone masks each of them as when fed every line. For bytes `headOfBytes` reads (UTF-8 without `\r`: no
+ * `#`, backtick, tilde or line feed is part of another character, and lines end at `\n` only).
  */
-export function eachLineHoldingHash(
+export function eachLineHoldingHashOrFence(
 	bytes: Buffer,
 	offset: number,
 	line: number,
@@ -111,7 +118,12 @@ export function eachLineHoldingHash(
 ): void {
 	let counted = offset;
 	let number = line;
-	for (let found = bytes.indexOf(HASH, offset); found >= 0;) {
+	let hash = bytes.indexOf(HASH, offset);
+	let backticks = bytes.indexOf(BACKTICK_FENCE, offset);
+	let tildes = bytes.indexOf(TILDE_FENCE, offset);
+	for (;;) {
+		const found = firstFound(firstFound(hash, backticks), tildes);
+		if (found < 0) return;
 		const start = found === 0 ? 0 : bytes.lastIndexOf(NEWLINE, found - 1) + 1;
 		for (
 			let feed = bytes.indexOf(NEWLINE, counted);
@@ -124,6 +136,13 @@ export function eachLineHoldingHash(
 		if (end >= bytes.length) return;
 		counted = end + 1;
 		number++;
-		found = bytes.indexOf(HASH, end + 1);
+		if (hash >= 0 && hash < counted) hash = bytes.indexOf(HASH, counted);
+		if (backticks >= 0 && backticks < counted) backticks = bytes.indexOf(BACKTICK_FENCE, counted);
+		if (tildes >= 0 && tildes < counted) tildes = bytes.indexOf(TILDE_FENCE, counted);
 	}
+}
+
+/** The smaller of two positions found (-1: not found). */
+function firstFound(a: number, b: number): number {
+	return a < 0 ? b : b < 0 ? a : Math.min(a, b);
 }

@@ -6,7 +6,7 @@ import { findLinks } from "../markdown/link-syntax";
 import { scanLinks, scanNote } from "../markdown/markdown-scanner";
 import { splitLines } from "../../shared/text-lines";
 import { eachLineHolding, masksLineByLine, noteHead } from "../markdown/line-scan";
-import { eachLineHoldingHash, headOfBytes, masksBytesLineByLine, mayHoldInlineTag } from "../markdown/tag-bytes";
+import { eachLineHoldingHashOrFence, headOfBytes, mayHoldComment, mayHoldInlineTag } from "../markdown/tag-bytes";
 import type { YamlCodec } from "../../shared/yaml-codec";
 import type { FrontmatterFact, LinkFact, NoteFacts, TagFact } from "../markdown/note-model";
 import { describeError } from "../../shared/describe-error";
@@ -83,8 +83,8 @@ export function tagsAndFrontmatterFromText(
 
 /**
  * `tagsAndFrontmatterFromText` of a note's bytes (UTF-8), decoding only its frontmatter and, when its body has a `#`
- * that may start a tag, the lines with a `#` (for a note whose code and comments cannot span lines); undefined for
- * the others (the caller decodes the text).
+ * that may start a tag, the lines with a `#` or a fence (for a note without comments, which may span any lines);
+ * undefined for the others (the caller decodes the text).
  */
 export function tagsAndFrontmatterFromBytes(
 	bytes: Buffer,
@@ -94,11 +94,11 @@ export function tagsAndFrontmatterFromBytes(
 	if (!head) return undefined;
 	const block = findFrontmatter(head.lines);
 	if (!mayHoldInlineTag(bytes, head.bodyOffset)) return describe(head.lines, block, codec, []);
-	if (!masksBytesLineByLine(bytes)) return undefined;
-	// As `tagsAndFrontmatterFromText` reads a text that masks line by line.
+	if (mayHoldComment(bytes)) return undefined;
+	// As `inlineTags` reads every line of the body: the other lines neither hold a tag nor change the mask's state.
 	const tags: TagFact[] = [];
 	const mask = new CodeMask();
-	eachLineHoldingHash(bytes, block ? head.bodyOffset : 0, block ? block.endLine + 1 : 0, (line, number) => {
+	eachLineHoldingHashOrFence(bytes, block ? head.bodyOffset : 0, block ? block.endLine + 1 : 0, (line, number) => {
 		const masked = mask.maskLine(line);
 		if (masked !== undefined && masked.includes("#"))
 			for (const tag of tagsInLine(masked)) tags.push({ tag, line: number });

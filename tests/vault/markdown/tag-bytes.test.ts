@@ -85,6 +85,7 @@ describe("tags and frontmatter from a note's bytes", () => {
 		let answered = 0;
 		let withFrontmatter = 0;
 		let withBodyTags = 0;
+		let withFenceAndHash = 0;
 		fc.assert(
 			fc.property(notes, (bytes) => {
 				const fromBytes = tagsAndFrontmatterFromBytes(bytes, libraryYamlCodec);
@@ -92,6 +93,7 @@ describe("tags and frontmatter from a note's bytes", () => {
 				answered++;
 				if (fromBytes.frontmatter) withFrontmatter++;
 				if (fromBytes.tags.some((tag) => tag.line > (fromBytes.frontmatter?.endLine ?? -1))) withBodyTags++;
+				if (/```|~~~/.test(bytes.toString("latin1")) && bytes.includes("#")) withFenceAndHash++;
 				expect(fromBytes).toEqual(tagsAndFrontmatterFromText(bytes.toString("utf8"), libraryYamlCodec));
 			}),
 			{ numRuns: 5000 },
@@ -100,6 +102,7 @@ describe("tags and frontmatter from a note's bytes", () => {
 		expect(answered).toBeGreaterThan(500);
 		expect(withFrontmatter).toBeGreaterThan(20);
 		expect(withBodyTags).toBeGreaterThan(100);
+		expect(withFenceAndHash).toBeGreaterThan(100);
 	});
 
 	it("reads a note whose body has headings and heading links but no tag from its bytes, with its frontmatter", () => {
@@ -112,7 +115,7 @@ describe("tags and frontmatter from a note's bytes", () => {
 		expect(described?.frontmatter?.properties).toEqual({ tags: ["project", "Hub"], status: "draft" });
 	});
 
-	it("reads the body's tags from the lines with a #, and leaves a note whose code or comments may span lines to the text", () => {
+	it("reads the body's tags from the lines with a # or a fence, and leaves a note with a comment to the text", () => {
 		for (const body of ["#tag", "a #tag", "`x`#tag", "\u00a0#tag", "x#a#b", "`#code` only\n#tag"]) {
 			const note = Buffer.from(`---\na: 1\n---\nprose\n${body}\n`);
 			const described = tagsAndFrontmatterFromBytes(note, libraryYamlCodec);
@@ -123,7 +126,13 @@ describe("tags and frontmatter from a note's bytes", () => {
 			{ tag: "b", line: 0 },
 			{ tag: "d", line: 1 },
 		]);
-		for (const body of ["%% c %%#tag", "```\n#code\n```", "~~~\n#code", "<!-- #c -->"])
+		for (const body of ["```\n#code\n```\n#tag", "~~~\n#code", "  ```js\nx\n  ```\n#t", "> ```\n> #c\n> ```"]) {
+			const note = Buffer.from(`---\na: 1\n---\n${body}\n`);
+			expect(tagsAndFrontmatterFromBytes(note, libraryYamlCodec)).toEqual(
+				tagsAndFrontmatterFromText(note.toString("utf8"), libraryYamlCodec),
+			);
+		}
+		for (const body of ["%% c %%#tag", "<!-- #c -->", "#t %%"])
 			expect(tagsAndFrontmatterFromBytes(Buffer.from(`---\na: 1\n---\n${body}\n`), libraryYamlCodec)).toBe(
 				undefined,
 			);
