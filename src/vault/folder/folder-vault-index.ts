@@ -2,9 +2,11 @@ import { promises as fs } from "node:fs";
 import {
 	factsFromText,
 	linkFactsFromText,
-	tagsAndFrontmatterFromBytes,
+	frontmatterOfBlock,
 	tagsAndFrontmatterFromText,
+	tagsFromBytes,
 } from "../notes/note-facts";
+import type { FrontmatterBlock } from "../markdown/frontmatter-check";
 import { LineTable } from "../markdown/line-table";
 import type { YamlCodec } from "../../shared/yaml-codec";
 import { libraryYamlCodec } from "./yaml-library-codec";
@@ -134,6 +136,29 @@ class SavedDescription implements Description {
 }
 
 /**
+ * A note's tags read from its bytes, and its frontmatter made from its block only when asked (a tags overview of every
+ * note makes no property objects): for a frontmatter that holds no tag key.
+ */
+class LaterDescription implements Description {
+	private made: FrontmatterFact | undefined;
+
+	constructor(
+		readonly tags: readonly TagFact[],
+		private block: FrontmatterBlock | undefined,
+		private readonly yaml: YamlCodec,
+	) {}
+
+	get frontmatter(): FrontmatterFact | undefined {
+		if (this.block) {
+			const made = frontmatterOfBlock(this.block, this.yaml);
+			this.made = made && ownedDescription({ tags: [], frontmatter: made }).frontmatter;
+			this.block = undefined;
+		}
+		return this.made;
+	}
+}
+
+/**
  * The vault tools' index of a folder on disk (Obsidian closed, or the headless host), over the folder's one store
  * (`FolderVault`). For every note it keeps only what questions about the whole vault need, per note version: the
  * search text (`searchTextOf`, in a few large buffers outside the JavaScript heap), the link paths with their
@@ -203,8 +228,14 @@ export class FolderVaultIndex implements VaultIndex {
 			(_path, read) => ownedDescription(tagsAndFrontmatterFromText(read.text, yaml)),
 			Infinity,
 			(_path, bytes) => {
-				const described = tagsAndFrontmatterFromBytes(bytes, yaml);
-				return described && ownedDescription(described);
+				const described = tagsFromBytes(bytes, yaml);
+				if (!described?.later) return described && ownedDescription(described);
+				const { tags } = ownedDescription({ tags: described.tags });
+				return new LaterDescription(
+					tags,
+					{ endLine: described.later.endLine, yaml: ownString(described.later.yaml) },
+					yaml,
+				);
 			},
 		);
 		this.parsed = new NoteMemo(

@@ -1,5 +1,10 @@
 import fc from "fast-check";
-import { tagsAndFrontmatterFromBytes, tagsAndFrontmatterFromText } from "../../../src/vault/notes/note-facts";
+import {
+	frontmatterOfBlock,
+	tagsAndFrontmatterFromBytes,
+	tagsAndFrontmatterFromText,
+	tagsFromBytes,
+} from "../../../src/vault/notes/note-facts";
 import { headOfBytes, mayHoldInlineTag } from "../../../src/vault/markdown/tag-bytes";
 import { libraryYamlCodec } from "../../../src/vault/folder/yaml-library-codec";
 
@@ -138,6 +143,23 @@ describe("tags and frontmatter from a note's bytes", () => {
 			);
 		// A tag in the frontmatter's values is the frontmatter's: the body alone is looked at.
 		expect(mayHoldInlineTag(Buffer.from("---\ntag: #c\n---\nbody\n"), 15)).toBe(false);
+	});
+
+	it("leaves a frontmatter without a tag key unread until asked, and reads one that may have one at once", () => {
+		const later = tagsFromBytes(Buffer.from("---\ntitle: A\ncreated: 2024-01-02\n---\n#t\n"), libraryYamlCodec);
+		expect(later?.tags).toEqual([{ tag: "t", line: 4 }]);
+		expect(later?.frontmatter).toBeUndefined();
+		expect(later?.later && frontmatterOfBlock(later.later, libraryYamlCodec)).toEqual({
+			endLine: 3,
+			keyLines: { title: 1, created: 2 },
+			properties: { title: "A", created: "2024-01-02" },
+		});
+		for (const yaml of ["Tags: x", "a: [1]\nTAG: y", '"t\\x61gs": z', "a: tagged"]) {
+			const note = Buffer.from(`---\n${yaml}\n---\nbody\n`);
+			const now = tagsFromBytes(note, libraryYamlCodec);
+			expect(now?.later).toBeUndefined();
+			expect(now).toEqual(tagsAndFrontmatterFromText(note.toString("utf8"), libraryYamlCodec));
+		}
 	});
 
 	it("finds the frontmatter as findFrontmatter does, and leaves notes with \\r or bytes that are not UTF-8 to the text", () => {
