@@ -217,6 +217,40 @@ export class FolderNoteStore {
 	}
 
 	/**
+	 * A look at a note as it is now, for a reader that keeps nothing it derives from it (a backlinks filter pass, a
+	 * search's lent text): the text a reader before left here, else the file's bytes (lent until `fromBytes` returns),
+	 * read without a stamp (no fstat) and changing nothing known about the note. Such a reader that keeps an answer
+	 * made from many notes keys it on `changeVersion`: a note changed after its look moves that.
+	 */
+	glance<T>(path: string, fromText: (read: NoteText) => T, fromBytes: (bytes: Buffer) => T): T | undefined {
+		const entry = this.notes.get(path);
+		if (!entry) return undefined;
+		const recent = this.recentRead(path, entry);
+		if (recent) return fromText(recent);
+		try {
+			if (entry.stamp === undefined) {
+				// Read ahead on a worker (a first pass from 30,000 notes): its stamp is not taken either, so the note
+				// stays unread for the pass that keeps what it makes (the warm-up is read ahead as well).
+				const ahead = this.ahead.use(path, this.checks + this.files.version, (file: ReadAheadFile) =>
+					fromBytes(file.bytes),
+				);
+				if (ahead) return ahead.value;
+			}
+		} catch {
+			return undefined;
+		}
+		let descriptor: number | undefined;
+		try {
+			descriptor = openSync(this.fullPath(path), "r");
+			return fromBytes(readToEnd(descriptor));
+		} catch {
+			return undefined;
+		} finally {
+			if (descriptor !== undefined) closeSync(descriptor);
+		}
+	}
+
+	/**
 	 * Whether what is known about the note is still its text on disk: one stat. A change found here drops the
 	 * memos at once instead of when the watcher's event arrives (for answers that must not lag, like privacy).
 	 */
@@ -717,6 +751,25 @@ function readWholeBytes(descriptor: number, size: number): Buffer {
 	const length = readSync(descriptor, scratch, 0, Math.min(size + 1, SCRATCH_BYTES), 0);
 	if (length > size) return readFileSync(descriptor);
 	return scratch.subarray(0, length);
+}
+
+/**
+ * The file's bytes from its start to its end, without asking its size first (no fstat): in the scratch buffer where
+ * they fit. A read of a regular file that gives fewer bytes than asked for has reached its end (Linux, macOS and
+ * Windows read local files whole), so a note that fits takes one read.
+ */
+function readToEnd(descriptor: number): Buffer {
+	scratch ??= Buffer.allocUnsafeSlow(SCRATCH_BYTES);
+	let bytes = scratch;
+	let length = 0;
+	for (;;) {
+		const read = readSync(descriptor, bytes, length, bytes.length - length, length);
+		length += read;
+		if (read === 0 || length < bytes.length) return bytes.subarray(0, length);
+		const larger = Buffer.allocUnsafe(bytes.length * 2);
+		bytes.copy(larger, 0, 0, length);
+		bytes = larger;
+	}
 }
 
 /** Whether the path ends with `.md` in any case (`path.toLowerCase().endsWith(".md")`, without a lower-cased copy per file listed). */

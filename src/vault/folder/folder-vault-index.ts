@@ -2,9 +2,11 @@ import { promises as fs } from "node:fs";
 import {
 	factsFromText,
 	linkFactsFromText,
-	tagsAndFrontmatterFromBytes,
+	frontmatterOfBlock,
 	tagsAndFrontmatterFromText,
+	tagsFromBytes,
 } from "../notes/note-facts";
+import type { FrontmatterBlock } from "../markdown/frontmatter-check";
 import { LineTable } from "../markdown/line-table";
 import type { YamlCodec } from "../../shared/yaml-codec";
 import { libraryYamlCodec } from "./yaml-library-codec";
@@ -18,9 +20,15 @@ import {
 	type VaultIndex,
 } from "../notes/vault-index";
 import { ConfinedWrites } from "./confined-writes";
-import { FolderNoteStore, NoteMemo, comparePaths, type FolderNoteStoreOptions } from "./folder-note-store";
+import {
+	FolderNoteStore,
+	NoteMemo,
+	comparePaths,
+	type FolderNoteStoreOptions,
+	type NoteText,
+} from "./folder-note-store";
 import { BacklinkIndex } from "./backlink-index";
-import { LinkTargetFilter } from "./link-target-filter";
+import { LinkTargetFilter, mayLeadTo } from "./link-target-filter";
 import { rewriteLink } from "./link-rewrite";
 import { SearchTextSlabs } from "./search-text-slabs";
 import {
@@ -128,6 +136,29 @@ class SavedDescription implements Description {
 }
 
 /**
+ * A note's tags read from its bytes, and its frontmatter made from its block only when asked (a tags overview of every
+ * note makes no property objects): for a frontmatter that holds no tag key.
+ */
+class LaterDescription implements Description {
+	private made: FrontmatterFact | undefined;
+
+	constructor(
+		readonly tags: readonly TagFact[],
+		private block: FrontmatterBlock | undefined,
+		private readonly yaml: YamlCodec,
+	) {}
+
+	get frontmatter(): FrontmatterFact | undefined {
+		if (this.block) {
+			const made = frontmatterOfBlock(this.block, this.yaml);
+			this.made = made && ownedDescription({ tags: [], frontmatter: made }).frontmatter;
+			this.block = undefined;
+		}
+		return this.made;
+	}
+}
+
+/**
  * The vault tools' index of a folder on disk (Obsidian closed, or the headless host), over the folder's one store
  * (`FolderVault`). For every note it keeps only what questions about the whole vault need, per note version: the
  * search text (`searchTextOf`, in a few large buffers outside the JavaScript heap), the link paths with their
@@ -153,7 +184,9 @@ export class FolderVaultIndex implements VaultIndex {
 	 * The backlinks found with `LinkTargetFilter` last, by target (a few: privacy asks for a hidden namesake's too),
 	 * for the files and note changes they were found at: kept while no note changed and no file came or went.
 	 */
-	private filtered: { version: number; changes: number; sources: Map<string, readonly string[]> } | undefined;
+	private filtered:
+		| { version: number; changes: number; watched: number | undefined; sources: Map<string, readonly string[]> }
+		| undefined;
 	/** Counts the notes found changed (or added or removed). */
 	private noteChanges = 0;
 	/** Notes changed since the summaries were last saved (or loaded). */
@@ -195,8 +228,14 @@ export class FolderVaultIndex implements VaultIndex {
 			(_path, read) => ownedDescription(tagsAndFrontmatterFromText(read.text, yaml)),
 			Infinity,
 			(_path, bytes) => {
-				const described = tagsAndFrontmatterFromBytes(bytes, yaml);
-				return described && ownedDescription(described);
+				const described = tagsFromBytes(bytes, yaml);
+				if (!described?.later) return described && ownedDescription(described);
+				const { tags } = ownedDescription({ tags: described.tags });
+				return new LaterDescription(
+					tags,
+					{ endLine: described.later.endLine, yaml: ownString(described.later.yaml) },
+					yaml,
+				);
 			},
 		);
 		this.parsed = new NoteMemo(
@@ -455,7 +494,12 @@ export class FolderVaultIndex implements VaultIndex {
 	/** The notes with a link that leads to `target`: from the reverse index, or (most notes unread) by filtered reading. */
 	private sourcesOf(target: string): readonly string[] {
 		const version = this.store.structureVersion;
-		const kept = this.filtered?.version === version && this.filtered.changes === this.noteChanges;
+		// Notes the pass only glanced at have no stamp: the watcher's count of changes tells that one changed since.
+		const watched = this.store.changeVersion;
+		const kept =
+			this.filtered?.version === version &&
+			this.filtered.changes === this.noteChanges &&
+			this.filtered.watched === watched;
 		const known = kept ? this.filtered?.sources.get(target) : undefined;
 		if (known) return known;
 		const paths = this.store.notePaths();
@@ -468,20 +512,26 @@ export class FolderVaultIndex implements VaultIndex {
 		const changes = this.noteChanges;
 		const filter = new LinkTargetFilter(target);
 		const sources: string[] = [];
+		// Without a watcher a note's stamp is what tells it changed: each is read with its stamp then.
+		const stampless = watched !== undefined;
+		const mayLink = (text: NoteText): boolean => filter.mayLinkFromText(text.text);
+		const mayLinkBytes = (bytes: Buffer): boolean => filter.mayLinkFromBytes(bytes);
 		for (const source of paths) {
 			const candidate =
 				this.outgoing.holds(source) ||
 				filter.mayLinkFromPath(source) ||
-				this.store.readEither(
-					source,
-					(read) => filter.mayLinkFromText(read.text),
-					(bytes) => filter.mayLinkFromBytes(bytes),
-				) === true;
-			if (candidate && this.targetsOf(source)?.includes(target)) sources.push(source);
+				(stampless
+					? this.store.glance(source, mayLink, mayLinkBytes)
+					: this.store.readEither(source, mayLink, mayLinkBytes)) === true;
+			if (candidate && this.leadsTo(source, filter)) sources.push(source);
 		}
 		// Kept as of before the reading: a note found changed meanwhile has the next question look again.
-		if (this.filtered?.version !== version || this.filtered.changes !== changes)
-			this.filtered = { version, changes, sources: new Map() };
+		if (
+			this.filtered?.version !== version ||
+			this.filtered.changes !== changes ||
+			this.filtered.watched !== watched
+		)
+			this.filtered = { version, changes, watched, sources: new Map() };
 		if (this.filtered.sources.size >= FILTERED_TARGETS_KEPT) this.filtered.sources.clear();
 		this.filtered.sources.set(target, sources);
 		return sources;
@@ -497,6 +547,18 @@ export class FolderVaultIndex implements VaultIndex {
 			else link.target = target;
 		}
 		return version;
+	}
+
+	/**
+	 * Whether a link of the note leads to the filter's target now: its targets when they are resolved at this
+	 * structure version, else only the links that may name the target are resolved (a first pass's candidates hold
+	 * many links that cannot).
+	 */
+	private leadsTo(source: string, filter: LinkTargetFilter): boolean {
+		const entry = this.outgoing.get(source);
+		if (!entry) return false;
+		if (entry.resolvedAt === this.store.structureVersion) return entry.targets.includes(filter.target);
+		return filter.leadsTo(entry.linkpaths, (linkpath) => this.store.files.resolve(linkpath, source));
 	}
 
 	/** Where a note's links lead now (resolved again when files came or went since); undefined when it cannot be read. */
@@ -598,16 +660,6 @@ function distinct<T>(items: readonly T[]): readonly T[] {
 function nameKeys(path: string): string[] {
 	const name = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
 	return name.endsWith(".md") ? [name, name.slice(0, -3)] : [name];
-}
-
-/**
- * Whether a link path may lead to a file with these name keys: its last part (backslashes read as slashes) lower-cased
- * is one of them, or it has no last part of its own (empty, `.`, `..`, a slash at its end: resolving decides).
- */
-function mayLeadTo(linkpath: string, keys: ReadonlySet<string>): boolean {
-	const wanted = linkpath.replace(/\\/g, "/");
-	const last = wanted.slice(wanted.lastIndexOf("/") + 1);
-	return last === "" || last === "." || last === ".." || keys.has(last.toLowerCase());
 }
 
 function nameKey(linkpath: string): string {

@@ -22,7 +22,12 @@ export class LinkTargetFilter {
 	private readonly keyCodes: Uint8Array | undefined;
 	private readonly keyStarts: Buffer[] = [];
 
-	constructor(private readonly target: string) {
+	/** The target's name keys (`LinkResolver`): its name lower-cased, and a note's without `.md`. */
+	private readonly nameKeys: ReadonlySet<string>;
+
+	constructor(readonly target: string) {
+		const fullName = target.slice(target.lastIndexOf("/") + 1).toLowerCase();
+		this.nameKeys = new Set(fullName.endsWith(".md") ? [fullName, fullName.slice(0, -3)] : [fullName]);
 		const name = target.slice(target.lastIndexOf("/") + 1).toLowerCase();
 		const key = name.endsWith(".md") ? name.slice(0, -3) : name;
 		if (key === "" || !/^[\x20-\x7e]+$/.test(key) || /[\\/%]/.test(key)) return;
@@ -35,6 +40,16 @@ export class LinkTargetFilter {
 		for (const one of cases(first))
 			for (const two of second === "" ? [""] : cases(second))
 				this.keyStarts.push(Buffer.from(one + two, "latin1"));
+	}
+
+	/**
+	 * Whether one of these link paths leads to the target, as `resolve` (the note's link resolution now) says; only
+	 * those whose last part may name the target are resolved.
+	 */
+	leadsTo(linkpaths: readonly string[], resolve: (linkpath: string) => string | undefined): boolean {
+		for (const linkpath of linkpaths)
+			if (mayLeadTo(linkpath, this.nameKeys) && resolve(linkpath) === this.target) return true;
+		return false;
 	}
 
 	/** Whether a link in the note at `source` may lead to the target (false: none can); reads nothing. */
@@ -78,6 +93,16 @@ export class LinkTargetFilter {
 		}
 		return false;
 	}
+}
+
+/**
+ * Whether a link path may lead to a file with these name keys: its last part (backslashes read as slashes) lower-cased
+ * is one of them, or it has no last part of its own (empty, `.`, `..`, a slash at its end: resolving decides).
+ */
+export function mayLeadTo(linkpath: string, keys: ReadonlySet<string>): boolean {
+	const wanted = linkpath.replace(/\\/g, "/");
+	const last = wanted.slice(wanted.lastIndexOf("/") + 1);
+	return last === "" || last === "." || last === ".." || keys.has(last.toLowerCase());
 }
 
 const NON_ASCII_ESCAPE = /^%[89a-f][0-9a-f]$/i;

@@ -2,8 +2,8 @@ import { Worker } from "node:worker_threads";
 import { restoreHeapFlags } from "../../shared/v8-heap-flags";
 import type { Stamp } from "./stamp";
 
-/** How many files the worker reads ahead of the reader at most. */
-const SLOTS = 32;
+/** How many files the worker reads ahead of the reader at most (4 MB of slots). */
+const SLOTS = 128;
 /** The largest file a slot holds (bigger ones are read by the reader itself, as is a file that grew while read). */
 const SLOT_BYTES = 32 * 1024;
 /** A worker not asked for a file for this long goes (its thread and heap are about 10 MB). */
@@ -11,12 +11,15 @@ const IDLE_MS = 1000;
 
 // Control words: how many files of the current list are in their slots, how many the reader is done with, the
 // list's number the reader wants read (the worker leaves a list as soon as it is no longer that one), and the number
-// of the last list the worker left (it writes nothing of a list after that).
+// of the last list the worker left (it writes nothing of a list after that); then the position of the first file
+// neither the worker nor the reader has begun reading (each takes a file by moving it past, the reader taking over
+// the files the worker has not begun rather than waiting for them).
 const WRITTEN = 0;
 const TAKEN = 1;
 const WANTED = 2;
 const LEFT = 3;
-const CONTROL_WORDS = 4;
+const BEGUN = 4;
+const CONTROL_WORDS = 5;
 /** How long the reader waits for the worker to make progress before it reads alone. */
 const PATIENCE_MS = 1000;
 // Each slot's header: the length read (or NOT_READ), then the file's stamp.
@@ -40,6 +43,14 @@ function readList(list, paths) {
 			const taken = Atomics.load(control, ${TAKEN});
 			if (next - taken < SLOTS) break;
 			Atomics.wait(control, ${TAKEN}, taken, 50);
+		}
+		// The reader took this file over (and any before it) rather than wait: go on from the first it left.
+		const begun = Atomics.compareExchange(control, ${BEGUN}, next, next + 1);
+		if (begun !== next) {
+			next = begun - 1;
+			Atomics.store(control, ${WRITTEN}, begun);
+			Atomics.notify(control, ${WRITTEN});
+			continue;
 		}
 		const slot = next % SLOTS;
 		const at = slot * ${HEADER};
@@ -105,6 +116,15 @@ export class ReadAhead {
 	private lastTaken = 0;
 	private idleCheck: ReturnType<typeof setInterval> | undefined;
 
+	/**
+	 * Of the list being read (zeros without one): how many files the worker or the reader has begun reading, and how
+	 * many the worker is done with (read, left unread, or taken over by the reader).
+	 */
+	get progress(): { begun: number; written: number } {
+		if (!this.reading) return { begun: 0, written: 0 };
+		return { begun: Atomics.load(this.control, BEGUN), written: Atomics.load(this.control, WRITTEN) };
+	}
+
 	/** Whether a list is being read (and `take` may answer). */
 	get active(): boolean {
 		return this.reading;
@@ -121,15 +141,17 @@ export class ReadAhead {
 		this.next = 0;
 		Atomics.store(this.control, WRITTEN, 0);
 		Atomics.store(this.control, TAKEN, 0);
+		Atomics.store(this.control, BEGUN, 0);
 		Atomics.store(this.control, WANTED, this.list);
 		worker.postMessage({ list: this.list, paths });
 		return true;
 	}
 
 	/**
-	 * The file at `position` of the list, waiting for the worker to read it; undefined when it is behind the reader
-	 * (or past the list), or the worker could not read it whole into its slot (the reader reads it itself). The bytes
-	 * are lent until `release`: files skipped on the way are let go.
+	 * The file at `position` of the list, waiting for the worker to read it if it has begun to; undefined when it is
+	 * behind the reader (or past the list), when the worker has not begun it (the reader takes it over and reads it
+	 * itself, rather than wait idle: the worker goes on after it), or the worker could not read it whole into its
+	 * slot (the reader reads it itself). The bytes are lent until `release`: files skipped on the way are let go.
 	 */
 	take(position: number): ReadAheadFile | undefined {
 		if (!this.reading || position < this.next || position >= this.length) return undefined;
@@ -137,6 +159,13 @@ export class ReadAhead {
 		this.next = position + 1;
 		Atomics.store(this.control, TAKEN, position);
 		Atomics.notify(this.control, TAKEN);
+		if (Atomics.load(this.control, WRITTEN) <= position) {
+			for (let begun = Atomics.load(this.control, BEGUN); begun <= position;) {
+				const was = Atomics.compareExchange(this.control, BEGUN, begun, position + 1);
+				if (was === begun) return undefined;
+				begun = was;
+			}
+		}
 		for (;;) {
 			const written = Atomics.load(this.control, WRITTEN);
 			if (written > position) break;

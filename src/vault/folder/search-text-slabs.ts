@@ -58,7 +58,8 @@ export class SearchTextSlabs {
 				each(position, kept);
 				continue;
 			}
-			const lent = this.store.readEither(
+			// Looked at once and not kept: no stamp taken (nothing is kept from it to be found out of date).
+			const lent = this.store.glance(
 				path,
 				(read) => this.lend(searchableText(read.text)),
 				(bytes) => this.lendBytes(bytes),

@@ -2,8 +2,9 @@ import { isUtf8 } from "node:buffer";
 
 /**
  * Reading a note's tags from its bytes (UTF-8) without decoding all of it: most notes have no `#` in their body that
- * can start a tag (headings, `[[Note#Heading]]` links), and then only the frontmatter is decoded. Each test here
- * errs towards "may be a tag": the caller then decodes the whole text and reads it as before.
+ * can start a tag (headings, `[[Note#Heading]]` links), and then only the frontmatter is decoded; in the others only
+ * the lines with a `#` are, where code and comments cannot span lines. Each test here errs towards "may be a tag" or
+ * "may span lines": the caller then decodes the whole text and reads it as before.
  */
 
 const NEWLINE = 0x0a;
@@ -88,4 +89,60 @@ function mayFollowTagStart(bytes: Buffer, at: number): boolean {
 function lineEndAt(bytes: Buffer, from: number): number {
 	const end = bytes.indexOf(NEWLINE, from);
 	return end < 0 ? bytes.length : end;
+}
+
+const COMMENT_OPENINGS = ["%%", "<!--"].map((opening) => Buffer.from(opening));
+const BACKTICK_FENCE = Buffer.from("```");
+const TILDE_FENCE = Buffer.from("~~~");
+
+/**
+ * Whether a comment (`%%`, `<!--`) may open in the bytes' text. Without one, `CodeMask` changes what it carries from
+ * line to line only at the lines with three backticks or tildes (a fence opening or closing).
+ */
+export function mayHoldComment(bytes: Buffer): boolean {
+	return COMMENT_OPENINGS.some((opening) => bytes.includes(opening));
+}
+
+/**
+ * Calls `each` with every line (decoded), from the one starting at byte `offset` (numbered `line`) to the end, that
+ * holds a `#` or three backticks or tildes, and its number, in order: for a text without comments
+ * (`mayHoldComment`), the lines that may hold a tag and every line `CodeMask` changes its state at, so that a mask fed
+ * these lines alone masks each of them as when fed every line. For bytes `headOfBytes` reads (UTF-8 without `\r`: no
+ * `#`, backtick, tilde or line feed is part of another character, and lines end at `\n` only).
+ */
+export function eachLineHoldingHashOrFence(
+	bytes: Buffer,
+	offset: number,
+	line: number,
+	each: (text: string, line: number) => void,
+): void {
+	let counted = offset;
+	let number = line;
+	let hash = bytes.indexOf(HASH, offset);
+	let backticks = bytes.indexOf(BACKTICK_FENCE, offset);
+	let tildes = bytes.indexOf(TILDE_FENCE, offset);
+	for (;;) {
+		const found = firstFound(firstFound(hash, backticks), tildes);
+		if (found < 0) return;
+		const start = found === 0 ? 0 : bytes.lastIndexOf(NEWLINE, found - 1) + 1;
+		for (
+			let feed = bytes.indexOf(NEWLINE, counted);
+			feed >= 0 && feed < start;
+			feed = bytes.indexOf(NEWLINE, feed + 1)
+		)
+			number++;
+		const end = lineEndAt(bytes, found);
+		each(bytes.toString("utf8", start, end), number);
+		if (end >= bytes.length) return;
+		counted = end + 1;
+		number++;
+		if (hash >= 0 && hash < counted) hash = bytes.indexOf(HASH, counted);
+		if (backticks >= 0 && backticks < counted) backticks = bytes.indexOf(BACKTICK_FENCE, counted);
+		if (tildes >= 0 && tildes < counted) tildes = bytes.indexOf(TILDE_FENCE, counted);
+	}
+}
+
+/** The smaller of two positions found (-1: not found). */
+function firstFound(a: number, b: number): number {
+	return a < 0 ? b : b < 0 ? a : Math.min(a, b);
 }

@@ -6,7 +6,7 @@ import { findLinks } from "../markdown/link-syntax";
 import { scanLinks, scanNote } from "../markdown/markdown-scanner";
 import { splitLines } from "../../shared/text-lines";
 import { eachLineHolding, masksLineByLine, noteHead } from "../markdown/line-scan";
-import { headOfBytes, mayHoldInlineTag } from "../markdown/tag-bytes";
+import { eachLineHoldingHashOrFence, headOfBytes, mayHoldComment, mayHoldInlineTag } from "../markdown/tag-bytes";
 import type { YamlCodec } from "../../shared/yaml-codec";
 import type { FrontmatterFact, LinkFact, NoteFacts, TagFact } from "../markdown/note-model";
 import { describeError } from "../../shared/describe-error";
@@ -82,16 +82,65 @@ export function tagsAndFrontmatterFromText(
 }
 
 /**
- * `tagsAndFrontmatterFromText` of a note's bytes (UTF-8), decoding only its frontmatter, for a note whose body has no
- * `#` that may start a tag (most notes); undefined for the others (the caller decodes the text).
+ * `tagsAndFrontmatterFromText` of a note's bytes (UTF-8), decoding only its frontmatter and, when its body has a `#`
+ * that may start a tag, the lines with a `#` or a fence (for a note without comments, which may span any lines);
+ * undefined for the others (the caller decodes the text).
  */
 export function tagsAndFrontmatterFromBytes(
 	bytes: Buffer,
 	codec: YamlCodec,
 ): { tags: TagFact[]; frontmatter?: FrontmatterFact } | undefined {
+	const described = tagsFromBytes(bytes, codec);
+	if (!described?.later) return described;
+	const frontmatter = frontmatterOfBlock(described.later, codec);
+	return frontmatter ? { tags: described.tags, frontmatter } : { tags: described.tags };
+}
+
+/**
+ * `tagsAndFrontmatterFromBytes`, leaving a frontmatter that cannot hold a tag key unread: then `later` is its block,
+ * for `frontmatterOfBlock` when the frontmatter is asked for (a tags overview of every note makes no property objects).
+ */
+export function tagsFromBytes(
+	bytes: Buffer,
+	codec: YamlCodec,
+): { tags: TagFact[]; frontmatter?: FrontmatterFact; later?: FrontmatterBlock } | undefined {
 	const head = headOfBytes(bytes);
-	if (!head || mayHoldInlineTag(bytes, head.bodyOffset)) return undefined;
-	return describe(head.lines, findFrontmatter(head.lines), codec, []);
+	if (!head) return undefined;
+	const block = findFrontmatter(head.lines);
+	let tags: TagFact[] = [];
+	if (mayHoldInlineTag(bytes, head.bodyOffset)) {
+		if (mayHoldComment(bytes)) return undefined;
+		// As `inlineTags` reads every line of the body: the other lines neither hold a tag nor change the mask's state.
+		const inline: TagFact[] = [];
+		const mask = new CodeMask();
+		eachLineHoldingHashOrFence(
+			bytes,
+			block ? head.bodyOffset : 0,
+			block ? block.endLine + 1 : 0,
+			(line, number) => {
+				const masked = mask.maskLine(line);
+				if (masked !== undefined && masked.includes("#"))
+					for (const tag of tagsInLine(masked)) inline.push({ tag, line: number });
+			},
+		);
+		tags = inline;
+	}
+	if (block && !mayHoldTagKey(block.yaml)) return { tags, later: block };
+	return describe(head.lines, block, codec, tags);
+}
+
+/** The frontmatter `describe` gives for this block (every line of it is in `block.yaml`). */
+export function frontmatterOfBlock(block: FrontmatterBlock, codec: YamlCodec): FrontmatterFact | undefined {
+	// `describe` reads the lines between the fences alone (1 to endLine - 1).
+	return describe(["", ...block.yaml.split("\n")], block, codec, []).frontmatter;
+}
+
+/**
+ * Whether a frontmatter's YAML may have a `tags` or `tag` key: a key is spelt in its text (any case), or with an
+ * escape in a quoted key.
+ */
+function mayHoldTagKey(yaml: string): boolean {
+	return /tag/i.test(yaml) || yaml.includes("\\");
 }
 
 /** The tags and frontmatter, given the body's tags (`inline`) and the lines up to the frontmatter's end at least. */

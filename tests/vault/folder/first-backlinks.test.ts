@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { FolderVaultIndex } from "../../../src/vault/folder/folder-vault-index";
 import { makeTempDir } from "../../helpers/temp-dir";
+import { waitUntil } from "../../helpers/wait-until";
 
 const temps: { remove: () => void }[] = [];
 afterAll(() => temps.forEach((temp) => temp.remove()));
@@ -68,6 +69,24 @@ describe("a vault's first backlinks question (notes unread)", () => {
 			write("c.md", "No link any more, but a longer text.\n");
 			write("e.md", "Now [[a]].\n");
 			expect(await sources(index, "a.md")).toEqual(["e.md:0"]);
+		} finally {
+			index.dispose();
+		}
+	});
+
+	it("watching, finds a link written into a note the pass only glanced at (its answer is kept per watcher count)", async () => {
+		const plain = Object.fromEntries([1, 2, 3, 4, 5, 6].map((n) => [`n${n}.md`, "Plain prose.\n"]));
+		const { root, write } = folder({ ...plain, "Target.md": "T", "linking.md": "[[Target]]\n" });
+		const index = new FolderVaultIndex({ root, watch: true });
+		try {
+			expect(await sources(index, "Target.md")).toEqual(["linking.md:0"]);
+			// n3.md was no candidate: no stamp was taken of it, so only the watcher tells it changed.
+			write("n3.md", "Now [[target]].\n");
+			await waitUntil(
+				async () => (await sources(index, "Target.md")).join() === "linking.md:0,n3.md:0",
+				"the link written into n3.md to be found",
+				{ timeoutMs: 20_000 },
+			);
 		} finally {
 			index.dispose();
 		}

@@ -207,6 +207,39 @@ describe("FolderNoteStore", () => {
 		}
 	});
 
+	it("glances at a note without taking its stamp: nothing known of it changes, and the next read takes it", () => {
+		const large = `${"x".repeat(600 * 1024)}end`;
+		const { root, write } = folder({ "a.md": "café [[b]]", "large.md": large, "empty.md": "" });
+		const store = new FolderNoteStore({ root, watch: false });
+		const changed: string[] = [];
+		store.onNoteChanged((path) => changed.push(path));
+		store.refresh();
+		changed.length = 0;
+		try {
+			const bytes = (path: string): string | undefined =>
+				store.glance(
+					path,
+					(read) => `text:${read.text}`,
+					(lent) => `bytes:${lent.toString("utf8")}`,
+				);
+			expect(bytes("a.md")).toBe("bytes:café [[b]]");
+			// Larger than the buffer one read fills: read on to its end.
+			expect(bytes("large.md")).toBe(`bytes:${large}`);
+			expect(bytes("empty.md")).toBe("bytes:");
+			expect(bytes("missing.md")).toBeUndefined();
+			expect([store.stampOf("a.md"), store.stampOf("large.md")]).toEqual([undefined, undefined]);
+			write("a.md", "changed");
+			expect(bytes("a.md")).toBe("bytes:changed");
+			expect(changed).toEqual([]);
+			// A text a reader left in the store is looked at as it is.
+			expect(store.text("a.md")).toBe("changed");
+			expect(store.stampOf("a.md")).toBeDefined();
+			expect(bytes("a.md")).toBe("text:changed");
+		} finally {
+			store.dispose();
+		}
+	});
+
 	it("has a change version that moves with any change it watches, and says which paths every watched folder covers", async () => {
 		const { root } = folder({ "a.md": "a", "Sub/Deep/b.md": "b", ".hidden/c.md": "c" });
 		const store = new FolderNoteStore({ root, watch: true });

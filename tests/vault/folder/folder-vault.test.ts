@@ -66,6 +66,25 @@ describe("FolderVault: one store read by every surface", () => {
 		);
 	});
 
+	it("reads the tags of every note first from its bytes, and a frontmatter without a tag key when asked, to the same values", () => {
+		const notes: Record<string, string> = {
+			"Plain.md": "---\ntitle: Plain\nlist: [1, two]\n---\n# Plain #t\n\n```\n#code\n```\n",
+			"Tagged.md": "---\ntags: [a]\nstatus: open\n---\nBody #b\n",
+			"Broken.md": "---\nkey: [unclosed\n---\nBody\n",
+		};
+		for (const [path, text] of Object.entries(notes)) write(path, text);
+		vault = new FolderVault({ root: temp.path, watch: false });
+		const index = vault.index;
+		vault.store.refresh();
+		const tags = Object.keys(notes).map((path) => index.tagsOf(path));
+		const frontmatters = Object.keys(notes).map((path) => index.frontmatterOf(path));
+		const facts = Object.keys(notes).map((path) => index.facts(path));
+		expect(tags).toEqual(facts.map((fact) => fact?.tags));
+		expect(frontmatters).toEqual(facts.map((fact) => fact?.frontmatter));
+		expect(frontmatters[0]?.properties).toEqual({ title: "Plain", list: [1, "two"] });
+		expect(frontmatters[2]?.problem).toMatch(/does not parse/);
+	});
+
 	it("gives a note's facts without resolving its links when asked so (no file's name is looked up), and resolved when asked", () => {
 		write("Note.md", "# Note\n\n[[Other]]\n");
 		write("Folder/Other.md", "other\n");

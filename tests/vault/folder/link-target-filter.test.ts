@@ -99,4 +99,18 @@ describe("LinkTargetFilter", () => {
 			{ numRuns: 500 },
 		);
 	});
+	it("resolves only the link paths that may name the target to tell whether one leads to it", () => {
+		const resolved: string[] = [];
+		const resolve = (linkpath: string): string | undefined => {
+			resolved.push(linkpath);
+			return linkpath === "Other/popular NOTE" ? "Other/Popular Note.md" : TARGET;
+		};
+		const linkpaths = ["a", "Hub/b.md", "Other/popular NOTE", "sub\\Popular Note.md", "x/..", "c"];
+		expect(filter.leadsTo(linkpaths, resolve)).toBe(true);
+		expect(resolved).toEqual(["Other/popular NOTE", "sub\\Popular Note.md"]);
+		resolved.length = 0;
+		expect(filter.leadsTo(["a", "Popular", "Popular Note/"], resolve)).toBe(true);
+		expect(resolved).toEqual(["Popular Note/"]);
+		expect(filter.leadsTo(["a", "b"], resolve)).toBe(false);
+	});
 });

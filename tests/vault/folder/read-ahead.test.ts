@@ -1,9 +1,11 @@
+import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { FolderNoteStore } from "../../../src/vault/folder/folder-note-store";
 import { ReadAhead } from "../../../src/vault/folder/read-ahead";
 import { restoreHeapFlags } from "../../../src/shared/v8-heap-flags";
 import { makeTempDir } from "../../helpers/temp-dir";
+import { waitUntil } from "../../helpers/wait-until";
 
 jest.mock("../../../src/shared/v8-heap-flags", () => ({ restoreHeapFlags: jest.fn() }));
 
@@ -23,12 +25,14 @@ function folder(count: number): string {
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("ReadAhead", () => {
-	it("reads a list on a worker, in order, for a reader that may skip files, and leaves unreadable ones to it", () => {
+	it("reads a list on a worker, in order, for a reader that may skip files, and leaves unreadable ones to it", async () => {
 		const root = folder(100);
 		const reader = new ReadAhead();
 		try {
 			const paths = [0, 1, 2, 3, 99].map((index) => join(root, name(index)));
 			expect(reader.start([...paths, join(root, "missing.md")])).toBe(true);
+			// The worker ahead of the reader (a file it has not begun, the reader would take over).
+			await waitUntil(() => reader.progress.written === 6, "the worker to read the list");
 			const take = (position: number): string | undefined => {
 				const file = reader.take(position);
 				const text = file?.bytes.toString("utf8");
@@ -45,11 +49,44 @@ describe("ReadAhead", () => {
 			expect(take(5)).toBeUndefined();
 			// A new list after the last.
 			expect(reader.start([paths[1] ?? ""])).toBe(true);
+			await waitUntil(() => reader.progress.written === 1, "the worker to read the new list");
 			expect(take(0)).toBe("# Note 1\ntext \n");
 		} finally {
 			reader.dispose();
 		}
 	});
+
+	(process.platform === "win32" ? it.skip : it)(
+		"takes over a file the worker has not begun instead of waiting for it; the worker goes on after it",
+		async () => {
+			const root = folder(3);
+			// The worker stays at the first file, a pipe nobody writes to yet (its open waits for a writer).
+			const pipe = join(root, "pipe.md");
+			execFileSync("mkfifo", [pipe]);
+			const reader = new ReadAhead();
+			try {
+				expect(reader.start([pipe, ...[0, 1, 2].map((index) => join(root, name(index)))])).toBe(true);
+				await waitUntil(() => reader.progress.begun === 1, "the worker to begin the pipe");
+				// Not begun by the worker: this thread reads it itself (undefined) rather than wait, and the list goes on.
+				expect(reader.take(2)).toBeUndefined();
+				expect(reader.active).toBe(true);
+				// The pipe opened for writing and closed: the worker reads it (nothing: no file), skips 2, reads on.
+				execFileSync("sh", ["-c", `: > "$0"`, pipe], { timeout: 20_000 });
+				await waitUntil(() => reader.progress.written === 4, "the worker to read on after the file taken over");
+				expect(reader.take(3)?.bytes.toString("utf8")).toBe(`# Note 2\n${"text ".repeat(2)}\n`);
+				expect(reader.take(1)).toBeUndefined();
+			} finally {
+				// A worker left in the pipe's open (the test failed before writing to it) would never end.
+				if (reader.progress.written === 0)
+					try {
+						execFileSync("sh", ["-c", `: > "$0"`, pipe], { timeout: 5_000 });
+					} catch {
+						// Not waiting in the open.
+					}
+				reader.dispose();
+			}
+		},
+	);
 });
 
 describe("a store reading its notes in order (read ahead from 100 notes here)", () => {

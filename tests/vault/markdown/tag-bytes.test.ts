@@ -1,5 +1,10 @@
 import fc from "fast-check";
-import { tagsAndFrontmatterFromBytes, tagsAndFrontmatterFromText } from "../../../src/vault/notes/note-facts";
+import {
+	frontmatterOfBlock,
+	tagsAndFrontmatterFromBytes,
+	tagsAndFrontmatterFromText,
+	tagsFromBytes,
+} from "../../../src/vault/notes/note-facts";
 import { headOfBytes, mayHoldInlineTag } from "../../../src/vault/markdown/tag-bytes";
 import { libraryYamlCodec } from "../../../src/vault/folder/yaml-library-codec";
 
@@ -84,12 +89,16 @@ describe("tags and frontmatter from a note's bytes", () => {
 	it("gives exactly what the text gives, or leaves the note to the text", () => {
 		let answered = 0;
 		let withFrontmatter = 0;
+		let withBodyTags = 0;
+		let withFenceAndHash = 0;
 		fc.assert(
 			fc.property(notes, (bytes) => {
 				const fromBytes = tagsAndFrontmatterFromBytes(bytes, libraryYamlCodec);
 				if (fromBytes === undefined) return;
 				answered++;
 				if (fromBytes.frontmatter) withFrontmatter++;
+				if (fromBytes.tags.some((tag) => tag.line > (fromBytes.frontmatter?.endLine ?? -1))) withBodyTags++;
+				if (/```|~~~/.test(bytes.toString("latin1")) && bytes.includes("#")) withFenceAndHash++;
 				expect(fromBytes).toEqual(tagsAndFrontmatterFromText(bytes.toString("utf8"), libraryYamlCodec));
 			}),
 			{ numRuns: 5000 },
@@ -97,6 +106,8 @@ describe("tags and frontmatter from a note's bytes", () => {
 		// The comparison above is not empty: many notes are answered from their bytes, frontmatter included.
 		expect(answered).toBeGreaterThan(500);
 		expect(withFrontmatter).toBeGreaterThan(20);
+		expect(withBodyTags).toBeGreaterThan(100);
+		expect(withFenceAndHash).toBeGreaterThan(100);
 	});
 
 	it("reads a note whose body has headings and heading links but no tag from its bytes, with its frontmatter", () => {
@@ -109,13 +120,46 @@ describe("tags and frontmatter from a note's bytes", () => {
 		expect(described?.frontmatter?.properties).toEqual({ tags: ["project", "Hub"], status: "draft" });
 	});
 
-	it("leaves a note that may have a tag in its body to the text, even one code may hide", () => {
-		for (const body of ["#tag", "a #tag", "`x`#tag", "%% c %%#tag", "\u00a0#tag", "x#a#b", "é#tag"])
+	it("reads the body's tags from the lines with a # or a fence, and leaves a note with a comment to the text", () => {
+		for (const body of ["#tag", "a #tag", "`x`#tag", "\u00a0#tag", "x#a#b", "`#code` only\n#tag"]) {
+			const note = Buffer.from(`---\na: 1\n---\nprose\n${body}\n`);
+			const described = tagsAndFrontmatterFromBytes(note, libraryYamlCodec);
+			expect(described).toEqual(tagsAndFrontmatterFromText(note.toString("utf8"), libraryYamlCodec));
+			expect(described?.tags.length).toBeGreaterThan(0);
+		}
+		expect(tagsAndFrontmatterFromBytes(Buffer.from("#b\nc #d"), libraryYamlCodec)?.tags).toEqual([
+			{ tag: "b", line: 0 },
+			{ tag: "d", line: 1 },
+		]);
+		for (const body of ["```\n#code\n```\n#tag", "~~~\n#code", "  ```js\nx\n  ```\n#t", "> ```\n> #c\n> ```"]) {
+			const note = Buffer.from(`---\na: 1\n---\n${body}\n`);
+			expect(tagsAndFrontmatterFromBytes(note, libraryYamlCodec)).toEqual(
+				tagsAndFrontmatterFromText(note.toString("utf8"), libraryYamlCodec),
+			);
+		}
+		for (const body of ["%% c %%#tag", "<!-- #c -->", "#t %%"])
 			expect(tagsAndFrontmatterFromBytes(Buffer.from(`---\na: 1\n---\n${body}\n`), libraryYamlCodec)).toBe(
 				undefined,
 			);
 		// A tag in the frontmatter's values is the frontmatter's: the body alone is looked at.
 		expect(mayHoldInlineTag(Buffer.from("---\ntag: #c\n---\nbody\n"), 15)).toBe(false);
+	});
+
+	it("leaves a frontmatter without a tag key unread until asked, and reads one that may have one at once", () => {
+		const later = tagsFromBytes(Buffer.from("---\ntitle: A\ncreated: 2024-01-02\n---\n#t\n"), libraryYamlCodec);
+		expect(later?.tags).toEqual([{ tag: "t", line: 4 }]);
+		expect(later?.frontmatter).toBeUndefined();
+		expect(later?.later && frontmatterOfBlock(later.later, libraryYamlCodec)).toEqual({
+			endLine: 3,
+			keyLines: { title: 1, created: 2 },
+			properties: { title: "A", created: "2024-01-02" },
+		});
+		for (const yaml of ["Tags: x", "a: [1]\nTAG: y", '"t\\x61gs": z', "a: tagged"]) {
+			const note = Buffer.from(`---\n${yaml}\n---\nbody\n`);
+			const now = tagsFromBytes(note, libraryYamlCodec);
+			expect(now?.later).toBeUndefined();
+			expect(now).toEqual(tagsAndFrontmatterFromText(note.toString("utf8"), libraryYamlCodec));
+		}
 	});
 
 	it("finds the frontmatter as findFrontmatter does, and leaves notes with \\r or bytes that are not UTF-8 to the text", () => {
