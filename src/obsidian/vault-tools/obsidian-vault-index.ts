@@ -208,18 +208,14 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 		}
 	}
 
-	/** The note's search text when kept (`prepareSearchTexts` read it, and the note has not changed since). */
+	/** The note's search text when kept (read after a search, and the note has not changed since). */
 	searchText(path: string): Buffer | undefined {
 		return this.searchTexts.get(path);
 	}
 
-	forEachSearchText(paths: readonly string[], each: (position: number, text: Buffer) => void): void {
-		this.searchTexts.forEach(paths, each);
-	}
-
-	/** Reads (`cachedRead`) and keeps the search texts of the notes not kept yet, in slices (`PreparedSearchTexts`). */
-	prepareSearchTexts(paths: readonly string[]): Promise<readonly (Buffer | undefined)[]> {
-		return this.searchTexts.prepare(paths);
+	/** The texts kept, and the others read (`cachedRead`) and lent, then kept in the background (`PreparedSearchTexts`). */
+	scanSearchTexts(paths: readonly string[], each: (position: number, text: Buffer) => void): Promise<void> {
+		return this.searchTexts.scan(paths, each);
 	}
 
 	facts(path: string): NoteFacts | undefined {
