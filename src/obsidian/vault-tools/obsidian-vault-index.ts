@@ -308,11 +308,11 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 		// of tens of milliseconds before the first slice could end. A source that is not a note has no facts to give.
 		for (const source of this.store.notePaths()) {
 			if ((resolvedLinks[source]?.[path] ?? 0) > 0) candidates.add(source);
-			const reading = this.store.indexedReading(source);
-			if (reading?.mayLinkInFrontmatter && !candidates.has(source)) {
-				const links = reading.detail()?.links ?? [];
-				if (links.some((link) => this.resolveLink(link.linkpath, source) === path)) candidates.add(source);
-			}
+			if (slices.due()) await slices.next();
+		}
+		for (const source of this.store.frontmatterLinkers()) {
+			const links = candidates.has(source) ? [] : (this.store.indexedReading(source)?.detail()?.links ?? []);
+			if (links.some((link) => this.resolveLink(link.linkpath, source) === path)) candidates.add(source);
 			if (slices.due()) await slices.next();
 		}
 		const backlinks: Backlink[] = [];

@@ -65,7 +65,7 @@ export class VisibleVault {
 	/** The visible notes decided last, from which list, under which decisions (`decisionsKey`). */
 	private decided: { from: readonly string[]; key: unknown; visible: string[] } | undefined;
 	/** The visible notes as a set, rebuilt only when the list changed. */
-	private visibleSet: { of: readonly string[]; set: Set<string> } | undefined;
+	private visibleSet: { of: readonly string[]; set: ReadonlySet<string> } | undefined;
 	/** Notes the tools may not see, by lower-cased name without `.md` (the ones that could shadow a visible note), for one list of visible notes. */
 	private hiddenByName:
 		{ of: readonly string[]; all: readonly string[] | undefined; names: Map<string, string[]> } | undefined;
@@ -125,10 +125,15 @@ export class VisibleVault {
 			paths = previous && sameList(previous, visible) ? (previous as string[]) : visible;
 		}
 		if (this.visibleSet?.of !== paths) {
-			const set = new Set<string>();
-			for (const path of paths) {
-				set.add(path);
-				if (slices.due()) yield;
+			// Every note visible (the usual case): the set of every note is the same set.
+			let set = sorted.all;
+			if (paths.length < sorted.paths.length) {
+				const some = new Set<string>();
+				for (const path of paths) {
+					some.add(path);
+					if (slices.due()) yield;
+				}
+				set = some;
 			}
 			this.visibleSet = { of: paths, set };
 		}
