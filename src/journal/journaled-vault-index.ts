@@ -37,8 +37,7 @@ export class JournaledVaultIndex implements VaultIndex {
 		if (index.frontmatterOf) this.frontmatterOf = (path) => index.frontmatterOf?.(path);
 		if (index.searchText) this.searchText = (path) => index.searchText?.(path);
 		if (index.forEachSearchText) this.forEachSearchText = (paths, each) => index.forEachSearchText?.(paths, each);
-		if (index.scanSearchTexts)
-			this.scanSearchTexts = (paths, each) => index.scanSearchTexts?.(paths, each) ?? Promise.resolve();
+		if (index.scanSearchTexts) this.scanSearchTexts = async (paths, each) => index.scanSearchTexts?.(paths, each);
 	}
 
 	refresh(): Promise<void> {

@@ -134,13 +134,8 @@ export function createSearchTool(env: VaultToolEnvironment): ToolDefinition {
 						table = text === undefined ? undefined : new LineTable(text);
 						tables.set(hit.path, table);
 					}
-					// A note the index lent its search text for the scan has none kept yet: made from the text shown.
-					if (hit.byteAt !== undefined)
-						placeTextHit(
-							hit,
-							table,
-							(await searchText(env.vault, hit.path)) ?? searchTextOf(table?.text ?? ""),
-						);
+					// From the text shown (the index may have lent the note's search text for the scan alone).
+					if (hit.byteAt !== undefined) placeTextHit(hit, table, table && searchTextOf(table.text));
 					const under = await headingAbove(env.vault, hit.path, hit.line);
 					const line = hit.text !== "" ? hit.text : (table?.line(hit.line) ?? "");
 					lines.push(

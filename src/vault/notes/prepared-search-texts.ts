@@ -59,13 +59,9 @@ export class PreparedSearchTexts {
 				read = await Promise.all(
 					paths
 						.slice(position, position + READS_AT_ONCE)
-						.map(async (path) =>
-							this.shelf.get(path) ? undefined : this.read(path)?.catch(() => undefined),
-						),
+						.map(async (path) => (this.get(path) ? undefined : this.read(path)?.catch(() => undefined))),
 				);
-			const text = aligned
-				? aligned[position]
-				: (this.shelf.get(paths[position] ?? "") ?? this.lend(read[batch]));
+			const text = aligned ? aligned[position] : (this.get(paths[position] ?? "") ?? this.lend(read[batch]));
 			if (text) each(position, text);
 			if (slices.due()) await slices.next();
 		}
