@@ -22,7 +22,10 @@ export class JournaledVaultIndex implements VaultIndex {
 	readonly frontmatterOf?: (path: string) => FrontmatterFact | undefined;
 	readonly searchText?: (path: string) => Buffer | undefined;
 	readonly forEachSearchText?: (paths: readonly string[], each: (position: number, text: Buffer) => void) => void;
-	readonly prepareSearchTexts?: (paths: readonly string[]) => Promise<readonly (Buffer | undefined)[]>;
+	readonly scanSearchTexts?: (
+		paths: readonly string[],
+		each: (position: number, text: Buffer) => void,
+	) => Promise<void>;
 	readonly pace?: WorkPace;
 
 	constructor(private readonly options: JournaledVaultIndexOptions) {
@@ -34,8 +37,7 @@ export class JournaledVaultIndex implements VaultIndex {
 		if (index.frontmatterOf) this.frontmatterOf = (path) => index.frontmatterOf?.(path);
 		if (index.searchText) this.searchText = (path) => index.searchText?.(path);
 		if (index.forEachSearchText) this.forEachSearchText = (paths, each) => index.forEachSearchText?.(paths, each);
-		if (index.prepareSearchTexts)
-			this.prepareSearchTexts = (paths) => index.prepareSearchTexts?.(paths) ?? Promise.resolve([]);
+		if (index.scanSearchTexts) this.scanSearchTexts = async (paths, each) => index.scanSearchTexts?.(paths, each);
 	}
 
 	refresh(): Promise<void> {

@@ -55,8 +55,6 @@ export interface IndexedReading {
 	problem: FrontmatterProblem | null;
 	/** What the cache does not say about the frontmatter: key lines, property links and tags; undefined without one. */
 	detail(): FrontmatterDetail | undefined;
-	/** Whether the frontmatter's text has anything like a link (`[[` or `](`): only then can `detail()` have links. */
-	mayLinkInFrontmatter: boolean;
 	/** The tags privacy reads (`noteTags`, the one tag reader, the same a text about to be written is judged by). */
 	tags: readonly string[];
 }
@@ -117,6 +115,8 @@ export class ObsidianNoteStore extends Component {
 	private structureChanges = 0;
 	/** Per note, what was read from the text of the version the cache holds (or an earlier one). */
 	private readonly readings = new Map<string, IndexedReading>();
+	/** The notes whose frontmatter, as last read, has anything like a link (`[[` or `](`): only their `detail()` can have links. */
+	private readonly linkers = new Set<string>();
 	/** Notes whose text privacy asked for (their tags), read a few at a time. */
 	private readonly wanted = new Set<string>();
 	private fetching = false;
@@ -255,6 +255,11 @@ export class ObsidianNoteStore extends Component {
 		return this.readings.get(path);
 	}
 
+	/** The notes whose frontmatter, as last read, has anything like a link: the others' `detail()` has none (a search over every note looks at these alone). */
+	frontmatterLinkers(): ReadonlySet<string> {
+		return this.linkers;
+	}
+
 	/** Reads the note's text as the vault last saw it, for the cache entry now held (its frontmatter and tags). */
 	async readIndexedText(file: NoteFile, cache: CachedMetadata): Promise<void> {
 		const text = await this.vault.cachedRead(file);
@@ -339,13 +344,14 @@ export class ObsidianNoteStore extends Component {
 				read();
 				return problem;
 			},
-			mayLinkInFrontmatter: head !== undefined && (head.includes("[[") || head.includes("](")),
 			detail: () => {
 				if (!detailRead && head !== undefined) detail = frontmatterDetail(head, cache, this.yaml);
 				detailRead = true;
 				return detail;
 			},
 		});
+		if (head?.includes("[[") || head?.includes("](")) this.linkers.add(path);
+		else this.linkers.delete(path);
 		if (!this.pace) return read();
 		this.unread.delete(path);
 		this.unread.set(path, read);
@@ -400,6 +406,7 @@ export class ObsidianNoteStore extends Component {
 	private forget(path: string): void {
 		this.unread.delete(path);
 		this.readings.delete(path);
+		this.linkers.delete(path);
 		this.indexedStamps.delete(path);
 		this.reads.delete(path);
 		this.tell(path);

@@ -208,18 +208,14 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 		}
 	}
 
-	/** The note's search text when kept (`prepareSearchTexts` read it, and the note has not changed since). */
+	/** The note's search text when kept (read after a search, and the note has not changed since). */
 	searchText(path: string): Buffer | undefined {
 		return this.searchTexts.get(path);
 	}
 
-	forEachSearchText(paths: readonly string[], each: (position: number, text: Buffer) => void): void {
-		this.searchTexts.forEach(paths, each);
-	}
-
-	/** Reads (`cachedRead`) and keeps the search texts of the notes not kept yet, in slices (`PreparedSearchTexts`). */
-	prepareSearchTexts(paths: readonly string[]): Promise<readonly (Buffer | undefined)[]> {
-		return this.searchTexts.prepare(paths);
+	/** The texts kept, and the others read (`cachedRead`) and lent, then kept in the background (`PreparedSearchTexts`). */
+	scanSearchTexts(paths: readonly string[], each: (position: number, text: Buffer) => void): Promise<void> {
+		return this.searchTexts.scan(paths, each);
 	}
 
 	facts(path: string): NoteFacts | undefined {
@@ -312,11 +308,11 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 		// of tens of milliseconds before the first slice could end. A source that is not a note has no facts to give.
 		for (const source of this.store.notePaths()) {
 			if ((resolvedLinks[source]?.[path] ?? 0) > 0) candidates.add(source);
-			const reading = this.store.indexedReading(source);
-			if (reading?.mayLinkInFrontmatter && !candidates.has(source)) {
-				const links = reading.detail()?.links ?? [];
-				if (links.some((link) => this.resolveLink(link.linkpath, source) === path)) candidates.add(source);
-			}
+			if (slices.due()) await slices.next();
+		}
+		for (const source of this.store.frontmatterLinkers()) {
+			const links = candidates.has(source) ? [] : (this.store.indexedReading(source)?.detail()?.links ?? []);
+			if (links.some((link) => this.resolveLink(link.linkpath, source) === path)) candidates.add(source);
 			if (slices.due()) await slices.next();
 		}
 		const backlinks: Backlink[] = [];

@@ -134,7 +134,8 @@ export function createSearchTool(env: VaultToolEnvironment): ToolDefinition {
 						table = text === undefined ? undefined : new LineTable(text);
 						tables.set(hit.path, table);
 					}
-					if (hit.byteAt !== undefined) placeTextHit(hit, table, await searchText(env.vault, hit.path));
+					// From the text shown (the index may have lent the note's search text for the scan alone).
+					if (hit.byteAt !== undefined) placeTextHit(hit, table, table && searchTextOf(table.text));
 					const under = await headingAbove(env.vault, hit.path, hit.line);
 					const line = hit.text !== "" ? hit.text : (table?.line(hit.line) ?? "");
 					lines.push(
@@ -209,7 +210,6 @@ async function textHits(
 	query: string,
 	searchText: SearchTextOf,
 ): Promise<TextHitList> {
-	const prepared = vault.keepsSearchTexts ? await vault.prepareSearchTexts(notes) : undefined;
 	const phrase = query.trim().toLowerCase();
 	const words = [...new Set(phrase.split(/\s+/))].sort((a, b) => b.length - a.length);
 	const first = words[0] ?? phrase;
@@ -249,7 +249,7 @@ async function textHits(
 		}
 	};
 	if (vault.keepsSearchTexts) {
-		await vault.eachSearchText(notes, inNote, prepared);
+		await vault.eachSearchText(notes, inNote);
 		return hits;
 	}
 	const slices = new WorkSlices(vault.pace);

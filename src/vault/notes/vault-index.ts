@@ -48,12 +48,11 @@ export interface VaultIndex extends Notes {
 	 */
 	forEachSearchText?(paths: readonly string[], each: (position: number, text: Buffer) => void): void;
 	/**
-	 * Optional, with `searchText`, for an index that reads texts asynchronously (Obsidian's): makes the search text
-	 * of each of `paths` that is a note at hand (read and kept), a few reads at a time and in slices of `pace`, so
-	 * that `searchText` answers for them afterwards (until the note changes). Answers the texts by position in
-	 * `paths` (undefined: not a note, or unreadable), lent for the search at hand.
+	 * Optional, with `searchText`, for an index that reads texts asynchronously (Obsidian's): `forEachSearchText`
+	 * in path order, a few reads at a time and in slices of `pace`. A text not kept is lent for the call alone; the
+	 * index keeps them afterwards (in the background), so that `searchText` answers for them until the note changes.
 	 */
-	prepareSearchTexts?(paths: readonly string[]): Promise<readonly (Buffer | undefined)[]>;
+	scanSearchTexts?(paths: readonly string[], each: (position: number, text: Buffer) => void): Promise<void>;
 	/** Every link in another note (or in the note itself) that resolves to `path`. */
 	backlinks(path: string): Promise<Backlink[]>;
 	/**

@@ -40,12 +40,6 @@ export interface VisibleVaultOptions {
 	unavailable?: () => string | undefined;
 }
 
-/** Search texts by position in `paths` (`VisibleVault.prepareSearchTexts`). */
-export interface PreparedTexts {
-	paths: readonly string[];
-	texts: readonly (Buffer | undefined)[];
-}
-
 /** Where a new note would go; `takenBy` says, for the user only, that a note the tools may not see is there. */
 export interface NewNoteTarget {
 	path: string;
@@ -73,7 +67,7 @@ export class VisibleVault {
 	/** The visible notes decided last, from which list, under which decisions (`decisionsKey`). */
 	private decided: { from: readonly string[]; key: unknown; visible: string[] } | undefined;
 	/** The visible notes as a set, rebuilt only when the list changed. */
-	private visibleSet: { of: readonly string[]; set: Set<string> } | undefined;
+	private visibleSet: { of: readonly string[]; set: ReadonlySet<string> } | undefined;
 	/**
 	 * Notes the tools may not see, by lower-cased name without `.md` (the ones that could shadow a visible note): for
 	 * one list of visible notes and of every note, or (decided alone) for one list of the index's and one `decisionsKey`.
@@ -139,10 +133,15 @@ export class VisibleVault {
 			paths = previous && sameList(previous, visible) ? (previous as string[]) : visible;
 		}
 		if (!alone && this.visibleSet?.of !== paths) {
-			const set = new Set<string>();
-			for (const path of paths) {
-				set.add(path);
-				if (slices.due()) yield;
+			// Every note visible (the usual case): the set of every note is the same set.
+			let set = sorted.all;
+			if (set === undefined || paths.length < sorted.paths.length) {
+				const some = new Set<string>();
+				for (const path of paths) {
+					some.add(path);
+					if (slices.due()) yield;
+				}
+				set = some;
 			}
 			this.visibleSet = { of: paths, set };
 		}
@@ -237,38 +236,17 @@ export class VisibleVault {
 	}
 
 	/**
-	 * Makes the search texts of the visible ones of `paths` at hand, when the index reads texts asynchronously
-	 * (`VaultIndex.prepareSearchTexts`); answers them by position in the list read, for `eachSearchText`.
+	 * `forEachSearchText`, for an index that reads texts asynchronously (`VaultIndex.scanSearchTexts`, in slices of
+	 * its pace) too.
 	 */
-	async prepareSearchTexts(paths: readonly string[]): Promise<PreparedTexts | undefined> {
+	async eachSearchText(paths: readonly string[], each: (path: string, text: Buffer) => void): Promise<void> {
 		const index = this.options.index;
-		if (!index.prepareSearchTexts) return undefined;
-		const read = paths === this.notePaths() ? paths : paths.filter((path) => this.isVisible(path));
-		return { paths: read, texts: await index.prepareSearchTexts(read) };
-	}
-
-	/**
-	 * `forEachSearchText` for a search over many notes on a thread that must stay responsive: gone over in slices of
-	 * the index's pace (in one go without a pace), from the texts `prepareSearchTexts` answered when it is given them.
-	 */
-	async eachSearchText(
-		paths: readonly string[],
-		each: (path: string, text: Buffer) => void,
-		prepared?: PreparedTexts,
-	): Promise<void> {
-		const index = this.options.index;
-		if (!index.searchText) return;
-		if (!index.pace) return this.forEachSearchText(paths, each);
-		const slices = new WorkSlices(index.pace);
-		const read = prepared?.paths === paths ? prepared : undefined;
-		for (let position = 0; position < paths.length; position++) {
+		if (!index.scanSearchTexts) return this.forEachSearchText(paths, each);
+		await index.scanSearchTexts(paths, (position, text) => {
 			const path = paths[position] ?? "";
 			// The list of visible notes may be decided again while this waits between slices: then each path is checked.
-			const visible = this.visiblePaths === paths || this.isVisible(path);
-			const text = !visible ? undefined : read ? read.texts[position] : index.searchText(path);
-			if (text) each(path, text);
-			if (slices.due()) await slices.next();
-		}
+			if (this.visiblePaths === paths || this.isVisible(path)) each(path, text);
+		});
 	}
 
 	/** The index's pace for work over every note (`VaultIndex.pace`); undefined: no need to yield. */

@@ -195,25 +195,39 @@ describe("ObsidianVaultIndex with a pace (the plugin's)", () => {
 		index.unload();
 	});
 
-	it("keeps the search texts it read, and reads a note's again once it changed", async () => {
+	/** The texts a scan lends or gives, by position, as text. */
+	async function scanned(index: ObsidianVaultIndex, paths: readonly string[]): Promise<string[]> {
+		const texts: string[] = [];
+		await index.scanSearchTexts(paths, (position, text) => texts.push(`${position}:${text.toString()}`));
+		return texts;
+	}
+
+	/** Lets the background reads of a scan finish (the mock's reads resolve in microtasks; no pace here). */
+	const settled = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+
+	it("lends the search texts it has not kept, in order, then keeps them, and reads a note's again once it changed", async () => {
 		const app = await createIndexedApp({ "A.md": "Alpha TEXT\r\nline\n", "B.md": "beta\n" });
 		const index = await indexOver(app);
 		expect(index.searchText("A.md")).toBeUndefined();
 		const read = jest.spyOn(app.vault, "cachedRead");
-		await index.prepareSearchTexts(["A.md", "B.md", "Missing.md"]);
-		expect(read).toHaveBeenCalledTimes(2);
+		const paths = ["A.md", "B.md", "Missing.md"];
+		// Not kept while the search ran (lent): read again and kept afterwards, in the background.
+		const kept: (Buffer | undefined)[] = [];
+		expect(
+			await index.scanSearchTexts(paths, (position) => kept.push(index.searchText(paths[position] ?? ""))),
+		).toBeUndefined();
+		expect(kept).toEqual([undefined, undefined]);
+		await settled();
+		expect(read).toHaveBeenCalledTimes(4);
 		expect(index.searchText("A.md")?.toString()).toBe("alpha text\n\nline\n");
-		const texts: string[] = [];
-		index.forEachSearchText(["B.md", "Missing.md", "A.md"], (position, text) =>
-			texts.push(`${position}:${text.toString()}`),
-		);
-		expect(texts).toEqual(["0:beta\n", "2:alpha text\n\nline\n"]);
-		await index.prepareSearchTexts(["A.md", "B.md"]);
-		expect(read).toHaveBeenCalledTimes(2);
+		expect(await scanned(index, paths)).toEqual(["0:alpha text\n\nline\n", "1:beta\n"]);
+		expect(await scanned(index, ["B.md", "Missing.md", "A.md"])).toEqual(["0:beta\n", "2:alpha text\n\nline\n"]);
+		expect(read).toHaveBeenCalledTimes(4);
 		await app.vault.modify(app.vault.getFileByPath("B.md") as never, "Changed\n");
 		expect(index.searchText("B.md")).toBeUndefined();
-		await index.prepareSearchTexts(["A.md", "B.md"]);
-		expect(read).toHaveBeenCalledTimes(3);
+		expect(await scanned(index, paths)).toEqual(["0:alpha text\n\nline\n", "1:changed\n"]);
+		await settled();
+		expect(read).toHaveBeenCalledTimes(6);
 		expect(index.searchText("B.md")?.toString()).toBe("changed\n");
 		index.unload();
 	});
@@ -221,11 +235,17 @@ describe("ObsidianVaultIndex with a pace (the plugin's)", () => {
 	it("does not keep a search text read while its note changed (it may be the old one)", async () => {
 		const app = await createIndexedApp({ "A.md": "old\n" });
 		const index = await indexOver(app);
-		const preparing = index.prepareSearchTexts(["A.md"]);
+		let release = (): void => undefined;
+		jest.spyOn(app.vault, "cachedRead")
+			.mockResolvedValueOnce("old\n")
+			.mockReturnValueOnce(new Promise((resolve) => (release = () => resolve("old\n"))));
+		expect(await scanned(index, ["A.md"])).toEqual(["0:old\n"]);
 		await app.vault.modify(app.vault.getFileByPath("A.md") as never, "new\n");
-		await preparing;
+		release();
+		await settled();
 		expect(index.searchText("A.md")).toBeUndefined();
-		await index.prepareSearchTexts(["A.md"]);
+		expect(await scanned(index, ["A.md"])).toEqual(["0:new\n"]);
+		await settled();
 		expect(index.searchText("A.md")?.toString()).toBe("new\n");
 		index.unload();
 	});

@@ -49,7 +49,31 @@ describe("PreparedSearchTexts", () => {
 		expect(shown(await texts.prepare(paths))).toEqual(["one more", "two", undefined]);
 		expect(reads.filter((path) => path === "a.md")).toHaveLength(2);
 		const found: string[] = [];
-		texts.forEach(paths, (position, text) => found.push(`${position}:${text.toString()}`));
+		await texts.scan(paths, (position, text) => found.push(`${position}:${text.toString()}`));
 		expect(found).toEqual(["0:one more", "1:two"]);
+	});
+
+	it("scans in list order, lending the texts it has not kept, then keeps them in the background", async () => {
+		const notes = new Map([
+			["a.md", "A"],
+			["b.md", "B"],
+			["c.md", "C"],
+		]);
+		const { texts, reads } = textsOver(notes);
+		await texts.prepare(["b.md"]);
+		const found: string[] = [];
+		const kept: boolean[] = [];
+		await texts.scan(["a.md", "b.md", "gone.md", "c.md"], (position, text) => {
+			found.push(`${position}:${text.toString()}`);
+			kept.push(texts.get(["a.md", "b.md", "gone.md", "c.md"][position] ?? "") !== undefined);
+		});
+		expect(found).toEqual(["0:a", "1:b", "3:c"]);
+		expect(kept).toEqual([false, true, false]);
+		// The next scan waits for the texts being kept, and reads none again.
+		const again: string[] = [];
+		await texts.scan(["c.md", "a.md"], (position, text) => again.push(`${position}:${text.toString()}`));
+		expect(again).toEqual(["0:c", "1:a"]);
+		expect(texts.get("a.md")?.toString()).toBe("a");
+		expect(reads.sort()).toEqual(["a.md", "a.md", "b.md", "c.md", "c.md", "gone.md", "gone.md"]);
 	});
 });
