@@ -3,8 +3,9 @@
  * bench/obsidian-heavy.ts. The stand-in's behaviours and their sources stay those of the mock; only what costs the
  * mock time that Obsidian does not spend is changed here:
  *
- * - `HeavyVault` keeps its list of files (the same `TFile` per path, as Obsidian's `vault.fileMap` does) instead of
- *   making it, with every file's size counted again, at each `getFiles()`; `getFiles()` and `getMarkdownFiles()`
+ * - `HeavyVault` keeps its files by path (the same `TFile` per path, as Obsidian's `vault.fileMap` does, updated per
+ *   created, deleted or renamed file) instead of making the list, with every file's size counted again, at each
+ *   `getFiles()`; `getFiles()` and `getMarkdownFiles()`
  *   still hand out a new array per call (obsidian.d.ts: "Get all files in the vault" / "Get all markdown files",
  *   Obsidian builds them from its file map each time), so a caller that asks per tool call pays for that.
  * - The metadata cache is the mock's (obsidian.d.ts `MetadataCache`: `getFileCache`, `resolvedLinks`,
@@ -19,25 +20,28 @@ import { App, FileSystemAdapter, MetadataCache, TFile, Vault } from "../tests/__
 import { parseNoteForCache } from "../tests/obsidian/harness/metadata-parser";
 
 export class HeavyVault extends Vault {
-	private list: TFile[] | undefined;
+	/** Every file by path, kept up to date per event as Obsidian's `vault.fileMap` (made once, from the mock's files). */
 	private byPath: Map<string, TFile> | undefined;
+	private list: TFile[] | undefined;
 	private markdown: boolean[] | undefined;
 
+	private fileMap(): Map<string, TFile> {
+		this.byPath ??= new Map(super.getFiles().map((file) => [file.path, file]));
+		return this.byPath;
+	}
 	override getFiles(): TFile[] {
-		this.list ??= super.getFiles();
+		this.list ??= [...this.fileMap().values()];
 		return [...this.list];
 	}
 	/** A new array per call as Obsidian's, filtered by a kept flag (Obsidian's `TFile.extension` is a field; the mock's a getter that makes a string). */
 	override getMarkdownFiles(): TFile[] {
-		this.list ??= super.getFiles();
+		this.list ??= [...this.fileMap().values()];
 		this.markdown ??= this.list.map((file) => file.extension === "md");
 		const markdown = this.markdown;
 		return this.list.filter((_, index) => markdown[index]);
 	}
 	override getFileByPath(path: string): TFile | null {
-		if (!this.list) this.getFiles();
-		this.byPath ??= new Map((this.list ?? []).map((file) => [file.path, file]));
-		return this.byPath.get(path) ?? null;
+		return this.fileMap().get(path) ?? null;
 	}
 	override read(file: TFile): Promise<string> {
 		const text = this.contents.get(file.path);
@@ -48,11 +52,19 @@ export class HeavyVault extends Vault {
 	override cachedRead(file: TFile): Promise<string> {
 		return this.read(file);
 	}
-	/** A file came, went or moved: the list is made again (a modify updates the same `TFile`'s stat). */
+	/**
+	 * A file came, went or moved: the file map takes that one change (obsidian-typings, Vault.d.ts: `fileMap`,
+	 * "Mapping of path to Obsidian folder or file structure", which `addChild`/`removeChild` update per file), not a
+	 * map of every file made again; the listed arrays are made again at the next call (Obsidian makes them per call).
+	 * A modify updates the same `TFile`'s stat.
+	 */
 	override trigger(name: string, ...data: unknown[]): void {
-		if (name === "create" || name === "delete" || name === "rename") {
+		const [file, oldPath] = data;
+		if (file instanceof TFile && (name === "create" || name === "delete" || name === "rename")) {
+			const map = this.byPath;
+			if (name !== "create") map?.delete(name === "rename" ? String(oldPath) : file.path);
+			if (name !== "delete") map?.set(file.path, file);
 			this.list = undefined;
-			this.byPath = undefined;
 			this.markdown = undefined;
 		}
 		super.trigger(name, ...data);

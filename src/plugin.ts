@@ -118,9 +118,11 @@ export default class ClaudeCodeBridgePlugin extends Plugin {
 	private startBridge(): void {
 		const start = ++this.bridgeStarts;
 		import("./obsidian/bridge/bridge-runtime").then(
-			(runtime) => {
-				if (start === this.bridgeStarts) this.startLoadedBridge(runtime);
-			},
+			// Compiling the modules was a task of its own; the bridge starts in the next (a 100k-note vault makes each long).
+			(runtime) =>
+				window.setTimeout(() => {
+					if (start === this.bridgeStarts) this.startLoadedBridge(runtime);
+				}, 0),
 			(error: unknown) => {
 				new Notice(`Claude Code Bridge could not load its server: ${describeError(error)}`);
 				this.statusBar.show({ state: "failed", clients: [], error: describeError(error) });

@@ -40,9 +40,13 @@ const ROOT = resolve(__dirname, "../..");
  * a hint naming Escape and Mod+Enter in the proposal's box (+964), a conversation without the user's words titled
  * by what it did to notes and a resumed one kept in its group (+856), ASCII search texts lower-cased in their buffer
  * (+319) and notes' tags read from their bytes (+312, shared by the note facts), the visible list decided by one
- * routine run sliced or at once (-598 for the copy it replaced, +167 for the slices' driver): 413,100.
+ * routine run sliced or at once (-598 for the copy it replaced, +167 for the slices' driver): 413,100. No main-thread
+ * task over 50 ms at 100k notes (issue 31): the plugin's start in tasks of its own (the chunk's compile, the bridge's
+ * start, the diagnostics' note list) and the large per-note maps in 64 shards (src/shared/sharded-map.ts: a Map of
+ * 65,536 entries grew in one 13–62 ms `set`), all in the lazy bridge chunk but for the yield in src/plugin.ts: +437,
+ * require + onload CPU 0.98x main's (30 samples each): 413,370.
  */
-const MAIN_JS_BUDGET_BYTES = 413_100;
+const MAIN_JS_BUDGET_BYTES = 413_370;
 
 /**
  * What the agent panel (issue 18, a new feature after the redesign) may add on top: its engine, tool gate, view and

@@ -2,6 +2,7 @@ import { Component, normalizePath, resolveSubpath, type CachedMetadata } from "o
 import type { YamlCodec } from "../../shared/yaml-codec";
 import type { NoteFacts } from "../../vault/markdown/note-model";
 import type { DiagnosticsNotes, WorkPace } from "../../vault/notes/notes";
+import { ShardedMap } from "../../shared/sharded-map";
 import { factsFromCache } from "./cache-facts";
 import {
 	isNotePath,
@@ -73,7 +74,7 @@ const windowScheduler: SourceScheduler = {
  */
 export class ObsidianDiagnosticsNotes extends Component implements DiagnosticsNotes {
 	/** Each note's model from its cache entry, kept until the store says the note changed (the engine caches per object). */
-	private readonly notes = new Map<string, NoteFacts>();
+	private readonly notes = new ShardedMap<NoteFacts>();
 	/** Notes whose frontmatter must be checked from their text before the next answer. */
 	private readonly needText = new Set<string>();
 	private readonly store: ObsidianNoteStore;
@@ -236,9 +237,17 @@ export class ObsidianDiagnosticsNotes extends Component implements DiagnosticsNo
 		return parts.length > 0 ? parts.join(" ") : undefined;
 	}
 
+	/**
+	 * Each step a task of its own at 100k notes: after the one that asked (the bridge's start), the vault's list
+	 * (`getMarkdownFiles`), the list with the notes only on disk, then the slices.
+	 */
 	private async buildAll(): Promise<void> {
-		const paths = [...this.notePaths()];
 		const scheduler = this.scheduler;
+		await scheduler.yieldToMain();
+		this.store.notePaths();
+		await scheduler.yieldToMain();
+		const paths = [...this.notePaths()];
+		await scheduler.yieldToMain();
 		const sliceMs = this.options.sliceMs ?? DEFAULT_SLICE_MS;
 		let next = 0;
 		while (next < paths.length) {

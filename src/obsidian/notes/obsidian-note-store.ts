@@ -5,6 +5,7 @@ import { noteTags } from "../../vault/markdown/note-tags";
 import { factsFromText } from "../../vault/notes/note-facts";
 import { TAGS_NOT_KNOWN } from "../../vault/privacy/privacy";
 import { splitLines } from "../../shared/text-lines";
+import { ShardedMap } from "../../shared/sharded-map";
 import type { YamlCodec } from "../../shared/yaml-codec";
 import { frontmatterDetail, type FrontmatterDetail } from "./cache-facts";
 import { LinkResolver } from "../../vault/notes/link-resolver";
@@ -114,14 +115,14 @@ export class ObsidianNoteStore extends Component {
 	private readonly awaiting = new Set<string>();
 	private structureChanges = 0;
 	/** Per note, what was read from the text of the version the cache holds (or an earlier one). */
-	private readonly readings = new Map<string, IndexedReading>();
+	private readonly readings = new ShardedMap<IndexedReading>();
 	/** The notes whose frontmatter, as last read, has anything like a link (`[[` or `](`): only their `detail()` can have links. */
 	private readonly linkers = new Set<string>();
 	/** Notes whose text privacy asked for (their tags), read a few at a time. */
 	private readonly wanted = new Set<string>();
 	private fetching = false;
 	/** mtime and size of the file as Obsidian indexed it, from its last `changed` event. */
-	private readonly indexedStamps = new Map<string, FileStamp>();
+	private readonly indexedStamps = new ShardedMap<FileStamp>();
 	/** Notes read from their text because the cache is behind them; kept until `changed` (or the cache catches up). */
 	private readonly reads = new Map<string, UnindexedRead>();
 	private readonly listeners = new Set<NoteStoreListener>();

@@ -13,6 +13,7 @@ import {
 	type StrandedLink,
 	type VaultIndex,
 } from "../../vault/notes/vault-index";
+import { ShardedMap } from "../../shared/sharded-map";
 import { factsFromCache, frontmatterFromCache, tagsFromCache, type FrontmatterDetail } from "../notes/cache-facts";
 import {
 	ObsidianNoteStore,
@@ -86,9 +87,9 @@ const READS_AT_ONCE = 64;
 export class ObsidianVaultIndex extends Component implements VaultIndex {
 	private readonly store: ObsidianNoteStore;
 	/** Each note's facts with their links resolved, kept until the store says the note changed. */
-	private readonly factsCache = new Map<string, CachedFacts>();
+	private readonly factsCache = new ShardedMap<CachedFacts>();
 	/** Each note's tags and frontmatter when asked without its other facts, kept as `factsCache` is. */
-	private readonly parts = new Map<string, CachePart>();
+	private readonly parts = new ShardedMap<CachePart>();
 	/**
 	 * The notes `refresh` must look at: every note after the list changed (or at first), else only those the store
 	 * said changed or await indexing since, and those whose read failed (tried again at the next call).
