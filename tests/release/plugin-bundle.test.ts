@@ -44,9 +44,12 @@ const ROOT = resolve(__dirname, "../..");
  * task over 50 ms at 100k notes (issue 31): the plugin's start in tasks of its own (the chunk's compile, the bridge's
  * start, the diagnostics' note list) and the large per-note maps in 64 shards (src/shared/sharded-map.ts: a Map of
  * 65,536 entries grew in one 13–62 ms `set`), all in the lazy bridge chunk but for the yield in src/plugin.ts: +437,
- * require + onload CPU 0.98x main's (30 samples each): 413,370.
+ * require + onload CPU 0.98x main's (30 samples each): 413,370. With them: the privacy layer deciding the one note
+ * asked when the index can say which paths are notes (no pass over every note per question: +178), and Obsidian's
+ * text search lending unkept texts in one buffer then keeping them in the background (made within the budget by
+ * trims of its own): 413,847 measured, 413,900 allowed.
  */
-const MAIN_JS_BUDGET_BYTES = 413_370;
+const MAIN_JS_BUDGET_BYTES = 413_900;
 
 /**
  * What the agent panel (issue 18, a new feature after the redesign) may add on top: its engine, tool gate, view and

@@ -142,10 +142,28 @@ const modelText = fc
 	)
 	.map((parts) => parts.join(""));
 
-/** The text a reader sees, entities decoded and the inert language taken out of info strings. */
+/**
+ * The text a reader sees, entities decoded and the inert language taken out of info strings: only out of lines that
+ * open a block, not out of a fenced block's own lines, which show as written (CommonMark §4.5: a backtick fence at
+ * column 0 without a backtick in its info string opens; a run of the same character, at least as long, with only
+ * spaces after it, closes).
+ */
 function asRead(markdown: string): string {
-	return markdown
-		.replace(/^([ \t>*+\-.)0-9]*(?:`{3,}|~{3,}))text /gm, "$1")
+	let open: string | undefined;
+	const lines = markdown.split("\n").map((line) => {
+		if (open !== undefined) {
+			const run = /^ {0,3}(`{3,}|~{3,})[ \t]*$/.exec(line)?.[1];
+			if (run !== undefined && run.charAt(0) === open.charAt(0) && run.length >= open.length) open = undefined;
+			return line;
+		}
+		const opener = /^(`{3,}|~{3,})(.*)$/.exec(line);
+		if (opener?.[1] !== undefined && !(opener[1].startsWith("`") && (opener[2] ?? "").includes("`"))) {
+			open = opener[1];
+		}
+		return line.replace(/^([ \t>*+\-.)0-9]*(?:`{3,}|~{3,}))text /, "$1");
+	});
+	return lines
+		.join("\n")
 		.replace(/&lt;/g, "<")
 		.replace(/&#91;/g, "[")
 		.replace(/&#33;/g, "!")
@@ -165,6 +183,8 @@ describe("inertMarkdown", () => {
 
 	it("closes a fenced block the text left open, so it cannot take in what follows it in the export", () => {
 		expect(inertMarkdown("````js\ncode\n```")).toBe("````text js\ncode\n```\n````");
+		// A line inside the block that looks like an opener is code, kept as written (found by the property below).
+		expect(inertMarkdown("```\n```text    ")).toBe("```\n```text    \n```");
 	});
 
 	it("keeps inline code that surely is code, and escapes a span Dataview would run and everything after an unpaired backtick", () => {
