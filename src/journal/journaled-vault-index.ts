@@ -27,10 +27,12 @@ export class JournaledVaultIndex implements VaultIndex {
 		each: (position: number, text: Buffer) => void,
 	) => Promise<void>;
 	readonly pace?: WorkPace;
+	readonly isNote?: (path: string) => boolean;
 
 	constructor(private readonly options: JournaledVaultIndexOptions) {
 		const index = options.index;
 		if (index.pace) this.pace = index.pace;
+		if (index.isNote) this.isNote = (path) => index.isNote?.(path) === true;
 		if (index.textNow) this.textNow = (path) => index.textNow?.(path);
 		if (index.factsWithoutLinks) this.factsWithoutLinks = (path) => index.factsWithoutLinks?.(path);
 		if (index.tagsOf) this.tagsOf = (path) => index.tagsOf?.(path);

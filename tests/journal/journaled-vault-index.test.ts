@@ -63,6 +63,8 @@ describe("JournaledVaultIndex", () => {
 		expect(index.frontmatterOf?.("a.md")).toEqual(inner.frontmatterOf("a.md"));
 		expect(index.textNow?.("a.md")).toBe(inner.textNow("a.md"));
 		expect(index.factsWithoutLinks?.("a.md")?.headings).toEqual(inner.facts("a.md")?.headings);
+		// Whether a path is a note: without it the privacy layer decides every note of the vault for each question.
+		expect([index.isNote?.("a.md"), index.isNote?.("missing.md")]).toEqual([true, false]);
 	});
 
 	it("offers no faster read the index it wraps does not have", () => {
@@ -83,7 +85,8 @@ describe("JournaledVaultIndex", () => {
 			index.searchText,
 			index.forEachSearchText,
 			index.factsWithoutLinks,
-		]).toEqual([undefined, undefined, undefined, undefined, undefined, undefined]);
+			index.isNote,
+		]).toEqual([undefined, undefined, undefined, undefined, undefined, undefined, undefined]);
 	});
 
 	it("records no change for a write that makes its note private: its path is nowhere in the records", async () => {
