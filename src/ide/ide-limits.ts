@@ -4,10 +4,12 @@
 export const SELECTION_DEBOUNCE_MS = 100;
 
 /**
- * Wait after a client's `ide_connected` before sending it the current note: the CLI registers its
- * handler a moment after the handshake and drops notifications that arrive in the first ~20 ms.
+ * Wait after a client's `ide_connected` before sending it the current note and any queued tags: the CLI registers
+ * its handlers a moment after the handshake and drops what arrives before (lost at 0–20 ms, kept at 100–300 ms on a
+ * quiet machine; the CLI notes advise 500 ms or more). At 300 ms a tag queued before connecting was lost once in the
+ * end-to-end suite on a loaded 2-core machine, so the wait leaves the CLI's start-up room to spare.
  */
-export const CLIENT_WELCOME_DELAY_MS = 300;
+export const CLIENT_WELCOME_DELAY_MS = 1000;
 
 /** Tags made while no client is connected are kept this many at most (oldest dropped) ... */
 export const MAX_QUEUED_MENTIONS = 20;
