@@ -14,7 +14,7 @@ import {
 import { join, sep } from "node:path";
 import { FolderLinkResolver } from "./folder-link-resolver";
 import { READ_AHEAD_FROM_NOTES, SequentialReadAhead, type ReadAheadFile } from "./read-ahead";
-import { StatAhead } from "./stat-ahead";
+import { StatAhead, type SavedStamps } from "./stat-ahead";
 import type { Stamp } from "./stamp";
 import { describeError } from "../../shared/describe-error";
 
@@ -87,8 +87,10 @@ export class FolderNoteStore {
 	private checks = 0;
 	/** Notes read for the first time in their order are read ahead on a worker (a vault's first pass over them). */
 	private readonly ahead: SequentialReadAhead;
-	/** The notes' stamps being found on a worker for `confirmAdopted` (`statAhead`). */
+	/** The saved stamps being checked on a worker for `confirmAdopted` (`statAhead`). */
 	private stamped: StatAhead | undefined;
+	/** The path adopted with each saved row (`adopt`), until `confirmAdopted`. */
+	private adoptedPaths: string[] = [];
 
 	constructor(private readonly options: FolderNoteStoreOptions) {
 		this.watching = options.watch ?? true;
@@ -147,6 +149,8 @@ export class FolderNoteStore {
 		if (!this.scanned) {
 			this.scanned = true;
 			this.walk("", (path) => this.addFile(path));
+			// Every folder is watched now: the saved stamps may be checked.
+			this.stamped?.go();
 		} else if (this.watching) {
 			const paths = [...this.dirty];
 			this.dirty.clear();
@@ -282,6 +286,7 @@ export class FolderNoteStore {
 		entry.stamp = stamp;
 		entry.savedRow = row;
 		entry.unconfirmed = true;
+		this.adoptedPaths[row] = path;
 		return true;
 	}
 
@@ -299,8 +304,7 @@ export class FolderNoteStore {
 	confirm(path: string): void {
 		const entry = this.notes.get(path);
 		if (entry?.unconfirmed !== true) return;
-		// (Only while the notes are those it was started for: else `confirmAdopted` would stat every note here at once.)
-		if (this.stamped?.finished === true && this.stamped.paths === this.sortedNotes) {
+		if (this.stamped?.finished === true) {
 			this.confirmAdopted();
 			return;
 		}
@@ -309,13 +313,14 @@ export class FolderNoteStore {
 	}
 
 	/**
-	 * Starts finding every listed note's stamp on a worker thread (a vault of `readAheadFromNotes` notes or more), for a
-	 * `confirmAdopted` (or `confirm`) to come: called once the folder is listed and watched, before a saved index is taken up.
+	 * Starts checking a saved index's stamps on a worker thread (one of `readAheadFromNotes` notes or more), for a
+	 * `confirmAdopted` (or `confirm`) to come: called before the folder is first listed, so that the worker parses the
+	 * saved paths meanwhile; it stats none before every folder is watched.
 	 */
-	statAhead(): void {
-		const paths = this.notePaths();
-		if (this.stamped || paths.length < (this.options.readAheadFromNotes ?? READ_AHEAD_FROM_NOTES)) return;
-		this.stamped = new StatAhead(paths, this.rootPrefix);
+	statAhead(saved: SavedStamps | undefined): void {
+		if (this.stamped || !saved || saved.rows < (this.options.readAheadFromNotes ?? READ_AHEAD_FROM_NOTES)) return;
+		this.stamped = new StatAhead(saved, this.rootPrefix);
+		if (this.scanned) this.stamped.go();
 	}
 
 	/** How many notes' stamps `statAhead` has found so far (0 when none is at work). */
@@ -324,22 +329,23 @@ export class FolderNoteStore {
 	}
 
 	/**
-	 * `confirm` for every note whose adopted stamp is not checked yet (a later session's backlinks need them all), with
-	 * the stamps `statAhead` found where the notes listed are still those it was started for.
+	 * `confirm` for every note whose adopted stamp is not checked yet (a later session's backlinks need them all), by
+	 * what `statAhead`'s worker found of each saved row: a note adopted with its row is confirmed where the worker
+	 * found the row's file as saved (both threads parsed the saved stamp from the same bytes), else statted here.
 	 */
 	confirmAdopted(): void {
 		const stamped = this.stamped;
+		const adopted = this.adoptedPaths;
 		this.stamped = undefined;
-		if (stamped && stamped.paths === this.sortedNotes) {
-			const paths = stamped.paths;
-			stamped.check((index, stamp) => {
-				const path = paths[index] ?? "";
-				const entry = this.notes.get(path);
-				if (!entry?.unconfirmed || entry.stamp === undefined) return;
-				if (stamp && sameStamp(entry.stamp, stamp)) entry.unconfirmed = false;
-				else this.confirmEntry(path, entry);
-			});
-		} else stamped?.dispose();
+		this.adoptedPaths = [];
+		stamped?.check((row, same) => {
+			const path = adopted[row];
+			if (path === undefined) return;
+			const entry = this.notes.get(path);
+			if (!entry?.unconfirmed || entry.savedRow !== row) return;
+			if (same) entry.unconfirmed = false;
+			else this.confirmEntry(path, entry);
+		});
 		for (const [path, entry] of this.notes) if (entry.unconfirmed) this.confirmEntry(path, entry);
 	}
 
@@ -383,6 +389,7 @@ export class FolderNoteStore {
 		this.ahead.dispose();
 		this.stamped?.dispose();
 		this.stamped = undefined;
+		this.adoptedPaths = [];
 	}
 
 	/** Watches one folder (not recursively): a change marks `folder/name` dirty. */

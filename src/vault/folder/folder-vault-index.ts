@@ -256,8 +256,8 @@ export class FolderVaultIndex implements VaultIndex {
 	}
 
 	refresh(): Promise<void> {
-		this.store.refresh();
-		if (!this.loadedSaved) this.loadSaved();
+		if (this.loadedSaved) this.store.refresh();
+		else this.loadSaved();
 		return Promise.resolve();
 	}
 
@@ -434,20 +434,22 @@ export class FolderVaultIndex implements VaultIndex {
 	}
 
 	/**
-	 * Takes up the saved summaries of notes listed now that nothing is known of yet; each is checked against its file
-	 * and made from the saved index's line when first asked.
+	 * Lists the folder and takes up the saved summaries of notes listed that nothing is known of yet; each is checked
+	 * against its file and made from the saved index's line when first asked.
 	 */
 	private loadSaved(): void {
 		this.loadedSaved = true;
 		const notes = this.saved?.load();
+		// Every adopted stamp is checked before what was saved of its note is used (backlinks from the saved targets
+		// check them all first, tags and properties each note's): a worker starts on that now, parsing the saved
+		// stamps while the folder is listed, and stats the notes once every folder is watched.
+		this.store.statAhead(notes?.savedStamps());
+		this.store.refresh();
 		if (!notes) return;
 		// The saved targets hold while the vault has the files they were found among (where a link leads depends on
 		// nothing else): then neither the link paths nor their targets are made again.
 		const version = this.store.structureVersion;
 		const targetsHold = sameFiles(notes.files, filesSignature(this.store.files.paths()));
-		// Every adopted stamp is checked before what was saved of its note is used (backlinks from the saved targets
-		// check them all first, tags and properties each note's): a worker starts on that now, beside the rest.
-		this.store.statAhead();
 		const outgoing = (row: number): Outgoing | undefined => {
 			if (targetsHold && notes.linkTargetsOf()?.hasTargets(row)) return new SavedOutgoing(notes, row, version);
 			this.savedHoldsAll = false;

@@ -6,6 +6,7 @@ import type { FrontmatterFact, TagFact } from "../markdown/note-model";
 import { comparePaths } from "./folder-note-store";
 import { SavedTargets, targetsLine, targetsValue } from "./saved-targets";
 import type { Stamp } from "./stamp";
+import type { SavedStamps } from "./stat-ahead";
 
 /** Bumped whenever what is saved, or how a note's text becomes it, changes: an older file is then not used. */
 const FORMAT = 7;
@@ -221,6 +222,33 @@ export class SavedNotes {
 	}
 
 	/**
+	 * The paths and stamps lines as they are in the file, in memory a worker can share (`StatAhead` parses them
+	 * itself), with the rows the stamps line's length makes; undefined when the file has no such lines.
+	 */
+	savedStamps(): SavedStamps | undefined {
+		if (!this.lines || !this.tail) return undefined;
+		let bytes: Uint8Array = this.tail.bytes;
+		if (!(bytes.buffer instanceof SharedArrayBuffer)) {
+			const shared = new Uint8Array(new SharedArrayBuffer(bytes.length));
+			shared.set(bytes);
+			bytes = shared;
+		}
+		const numbers = { start: this.lines.numbers, end: bytes.length - 1 };
+		const encoded = numbers.end - numbers.start - 2;
+		if (encoded < 0 || encoded % 4 !== 0) return undefined;
+		let padding = 0;
+		while (padding < 2 && bytes[numbers.end - 2 - padding] === EQUALS) padding++;
+		const decoded = (encoded / 4) * 3 - (encoded > 0 ? padding : 0);
+		if (decoded % ROW_BYTES !== 0) return undefined;
+		return {
+			bytes,
+			paths: { start: this.lines.paths, end: this.lines.numbers - 1 },
+			numbers,
+			rows: decoded / ROW_BYTES,
+		};
+	}
+
+	/**
 	 * Calls `each` with every saved note's path, stamp and row, in the file's order; none when the file's last three
 	 * lines are not the targets, paths and numbers of its notes (a file cut short).
 	 */
@@ -247,16 +275,7 @@ export class SavedNotes {
 		this.paths = paths;
 		this.counts = counts;
 		this.starts = starts;
-		paths.forEach((path, row) => {
-			const at = row * STAMP_FLOATS;
-			const stamp = {
-				mtimeMs: stamps[at] ?? 0,
-				ctimeMs: stamps[at + 1] ?? 0,
-				size: counts[row * COUNTS] ?? 0,
-				ino: stamps[at + 2] ?? 0,
-			};
-			each(path, stamp, row);
-		});
+		for (let row = 0; row < paths.length; row++) each(paths[row] ?? "", new SavedStamp(stamps, counts, row), row);
 	}
 
 	/** The row's link paths; undefined when its line does not hold them. */
@@ -348,6 +367,34 @@ export class SavedNotes {
 	}
 }
 
+/**
+ * A saved row's stamp, read from the decoded numbers when asked: taking up 100k notes makes one small object per note,
+ * not one with three numbers of their own each (less to allocate and to collect).
+ */
+class SavedStamp implements Stamp {
+	constructor(
+		private readonly stamps: Float64Array,
+		private readonly counts: Uint32Array,
+		private readonly row: number,
+	) {}
+
+	get mtimeMs(): number {
+		return this.stamps[this.row * STAMP_FLOATS] ?? 0;
+	}
+
+	get ctimeMs(): number {
+		return this.stamps[this.row * STAMP_FLOATS + 1] ?? 0;
+	}
+
+	get size(): number {
+		return this.counts[this.row * COUNTS] ?? 0;
+	}
+
+	get ino(): number {
+		return this.stamps[this.row * STAMP_FLOATS + 2] ?? 0;
+	}
+}
+
 const ROWS_PER_WRITE = 500;
 
 /** The notes' lines are read in blocks of this many bytes. */
@@ -385,8 +432,9 @@ function readTail(descriptor: number, size: number, from: number): { bytes: Buff
 	const text = last.toString("latin1", lastLine, last.length - 1);
 	const start = /^\d{1,15}$/.test(text) ? Number(text) : -1;
 	if (start >= from && start < end) {
-		// From the line feed before them: that it is one tells the lines start there.
-		const bytes = readRange(descriptor, start - 1, end);
+		// From the line feed before them: that it is one tells the lines start there. In memory a worker can share
+		// (the stat-ahead worker parses the paths and stamps from the same bytes).
+		const bytes = readRange(descriptor, start - 1, end, true);
 		if (bytes?.[0] === LINE_FEED && lineFeeds(bytes, 1) === 3) return { bytes: bytes.subarray(1), offset: start };
 	}
 	return searchTail(descriptor, end, from);
@@ -422,9 +470,10 @@ function searchTail(descriptor: number, end: number, from: number): { bytes: Buf
 	return undefined;
 }
 
-/** The file's bytes from `start` to `end`; undefined when it has fewer. */
-function readRange(descriptor: number, start: number, end: number): Buffer | undefined {
-	const bytes = Buffer.allocUnsafe(Math.max(0, end - start));
+/** The file's bytes from `start` to `end` (`shared`: in a `SharedArrayBuffer`); undefined when it has fewer. */
+function readRange(descriptor: number, start: number, end: number, shared = false): Buffer | undefined {
+	const length = Math.max(0, end - start);
+	const bytes = shared ? Buffer.from(new SharedArrayBuffer(length)) : Buffer.allocUnsafe(length);
 	return readAt(descriptor, bytes, start) === bytes.length ? bytes : undefined;
 }
 
@@ -517,6 +566,7 @@ function base64String(bytes: Buffer, start: number, end: number): string | undef
 }
 
 const QUOTE = 0x22;
+const EQUALS = 0x3d;
 
 function parseJson(bytes: Buffer, start: number, end: number): unknown {
 	try {

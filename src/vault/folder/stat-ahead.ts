@@ -1,80 +1,132 @@
 import { Worker } from "node:worker_threads";
+import { sep } from "node:path";
 import { restoreHeapFlags } from "../../shared/v8-heap-flags";
-import type { Stamp } from "./stamp";
-
-/** How many paths a thread takes at a time. */
-const BATCH = 256;
-// Control words: the next path not taken yet, and how many paths are done (by either thread).
-const NEXT = 0;
-const DONE = 1;
-const CONTROL_WORDS = 2;
-// Per path: its state, then its stamp (mtimeMs, ctimeMs, size, ino).
-const FIELDS = 5;
-const A_FILE = 1;
-const NO_FILE = 2;
-/** How long the checker waits for a batch the worker took before it stats what is left itself. */
-const PATIENCE_MS = 1000;
 
 /**
- * The worker: takes batches of the paths (given as one string, joined by NUL) and stats each (lstat, as the store
- * does), writing its state and stamp, until none is left. Plain JavaScript with `fs` alone, so it runs from any
- * bundle (and under the tests) without a file of its own.
+ * A saved index's paths and stamps as its file holds them (`SavedNotes.savedStamps`), in memory both threads share:
+ * `paths` a JSON array of strings, `numbers` a JSON string of base64 (per row its times and inode as little-endian
+ * 64-bit floats, then per row its size and three lengths as 32-bit integers); `rows` how many rows the numbers hold.
+ */
+export interface SavedStamps {
+	bytes: Uint8Array;
+	paths: { start: number; end: number };
+	numbers: { start: number; end: number };
+	rows: number;
+}
+
+/** How many rows a thread takes at a time. */
+const BATCH = 256;
+// Control words: the next row not taken yet, how many rows are done (by either thread), whether the folder is
+// listed and watched (the worker stats nothing before), whether to stop.
+const NEXT = 0;
+const DONE = 1;
+const GO = 2;
+const STOP = 3;
+const CONTROL_WORDS = 4;
+// Per row, what the worker found: its file as saved, or not (another stamp, no file, a path not the vault's).
+const SAME = 1;
+const OTHER = 2;
+/** How long the checker waits for a batch the worker took before it stats what is left itself. */
+const PATIENCE_MS = 1000;
+/** How long the worker sleeps between looks at the GO and STOP words. */
+const WAKE_MS = 50;
+/** The numbers' layout (`SavedFolderIndex`): 3 floats, then 4 32-bit integers (the size first) per row. */
+const STAMP_FLOATS = 3;
+const COUNTS = 4;
+const ROW_BYTES = STAMP_FLOATS * 8 + COUNTS * 4;
+
+/**
+ * The worker: parses the saved paths and stamps itself (while the main thread lists the folder), waits until every
+ * folder is watched, then takes batches of rows and stats each row's path (lstat, as the store does), comparing with
+ * the saved stamp, until none is left. A path that is not a plain vault path (empty, `.` or `..` parts, a NUL) is
+ * never statted. Plain JavaScript with `fs` alone, so it runs from any bundle (and under the tests) without a file of
+ * its own.
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
 const { lstatSync } = require("node:fs");
-const { control, stamps, prefix } = workerData;
-parentPort.once("message", (joined) => {
-	const paths = joined.split("\\0");
-	for (;;) {
+const { control, verdicts, bytes, paths: pathsAt, numbers: numbersAt, rows, prefix, separator } = workerData;
+function saved() {
+	const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+	let paths;
+	try {
+		paths = JSON.parse(buffer.toString("utf8", pathsAt.start, pathsAt.end));
+	} catch {
+		return undefined;
+	}
+	if (!Array.isArray(paths) || paths.length !== rows) return undefined;
+	if (buffer[numbersAt.start] !== 0x22 || buffer[numbersAt.end - 1] !== 0x22) return undefined;
+	const numbers = Buffer.from(buffer.toString("latin1", numbersAt.start + 1, numbersAt.end - 1), "base64");
+	if (numbers.length !== rows * ${ROW_BYTES}) return undefined;
+	return { paths, numbers };
+}
+const plain = /^(?!\\.\\.?(?:\\/|$))(?:[^/\\0]+\\/(?!\\.\\.?(?:\\/|$)))*[^/\\0]+$/;
+function statRow(paths, numbers, row) {
+	const path = paths[row];
+	if (typeof path !== "string" || !plain.test(path)) return ${OTHER};
+	if (separator !== "/" && (path.includes(separator) || path.includes(":"))) return ${OTHER};
+	let stats;
+	try {
+		stats = lstatSync(prefix + (separator === "/" ? path : path.split("/").join(separator)), { throwIfNoEntry: false });
+	} catch {
+		return ${OTHER};
+	}
+	const floats = row * ${STAMP_FLOATS} * 8;
+	const same =
+		stats !== undefined &&
+		stats.isFile() &&
+		stats.mtimeMs === numbers.readDoubleLE(floats) &&
+		stats.ctimeMs === numbers.readDoubleLE(floats + 8) &&
+		stats.ino === numbers.readDoubleLE(floats + 16) &&
+		stats.size === numbers.readUInt32LE(rows * ${STAMP_FLOATS} * 8 + row * ${COUNTS} * 4);
+	return same ? ${SAME} : ${OTHER};
+}
+const found = saved();
+if (found) {
+	while (Atomics.load(control, ${GO}) === 0 && Atomics.load(control, ${STOP}) === 0)
+		Atomics.wait(control, ${GO}, 0, ${WAKE_MS});
+	while (Atomics.load(control, ${STOP}) === 0) {
 		const start = Atomics.add(control, ${NEXT}, ${BATCH});
-		if (start >= paths.length) break;
-		const end = Math.min(paths.length, start + ${BATCH});
-		for (let index = start; index < end; index++) {
-			const at = index * ${FIELDS};
-			let stats;
-			try {
-				stats = lstatSync(prefix + paths[index], { throwIfNoEntry: false });
-			} catch {
-				stats = undefined;
-			}
-			if (stats !== undefined && stats.isFile()) {
-				stamps[at + 1] = stats.mtimeMs;
-				stamps[at + 2] = stats.ctimeMs;
-				stamps[at + 3] = stats.size;
-				stamps[at + 4] = stats.ino;
-				stamps[at] = ${A_FILE};
-			} else stamps[at] = ${NO_FILE};
-		}
+		if (start >= rows) break;
+		const end = Math.min(rows, start + ${BATCH});
+		for (let row = start; row < end; row++) verdicts[row] = statRow(found.paths, found.numbers, row);
 		Atomics.add(control, ${DONE}, end - start);
 		Atomics.notify(control, ${DONE});
 	}
-	parentPort.postMessage("done");
-});
+}
+parentPort.postMessage("done");
 `;
 
 /**
- * Stats a list of notes on a worker thread, started as soon as the list is known (a later session's notes, right after
- * the folder's listing and its watchers), while this thread goes on taking up the saved index. The checker
- * (`check`) then takes the paths the worker has not taken yet itself, batch by batch from the same counter: the two
- * threads stat the rest side by side, and nothing waits for a worker that is slow to start. A path is statted only
- * after its folder is watched, so a change after its stat is reported as any later change is.
+ * Checks a saved index's stamps on a worker thread, started before the folder is listed (a later session's notes):
+ * the worker parses the saved paths and stamps meanwhile, and stats each row's file once `go` says every folder is
+ * watched (a change after its stat is then reported as any later change is), comparing it with the row's saved
+ * stamp itself. The checker (`check`) then takes the rows the worker has not taken yet itself, batch by batch from
+ * the same counter: the two threads stat the rest side by side, and nothing waits for a worker that is slow to start.
  */
 export class StatAhead {
 	private readonly control = new Int32Array(new SharedArrayBuffer(CONTROL_WORDS * Int32Array.BYTES_PER_ELEMENT));
-	private readonly stamps: Float64Array;
+	private readonly verdicts: Uint8Array;
 	private worker: Worker | undefined;
+	readonly rows: number;
 
-	/** `prefix`: what makes a path of the list absolute (the vault's root and a separator). */
-	constructor(
-		readonly paths: readonly string[],
-		prefix: string,
-	) {
-		this.stamps = new Float64Array(new SharedArrayBuffer(paths.length * FIELDS * Float64Array.BYTES_PER_ELEMENT));
+	/** `prefix`: what makes a saved path absolute (the vault's root and a separator). */
+	constructor(saved: SavedStamps, prefix: string) {
+		this.rows = saved.rows;
+		this.verdicts = new Uint8Array(new SharedArrayBuffer(Math.max(1, saved.rows)));
 		try {
 			const worker = new Worker(WORKER_SOURCE, {
 				eval: true,
-				workerData: { control: this.control, stamps: this.stamps, prefix },
+				workerData: {
+					control: this.control,
+					verdicts: this.verdicts,
+					bytes: saved.bytes,
+					paths: saved.paths,
+					numbers: saved.numbers,
+					rows: saved.rows,
+					prefix,
+					separator: sep,
+				},
 			});
 			worker.unref();
 			// Its start may reset this thread's heap flags (src/shared/v8-heap-flags.ts); `check` sets them again too,
@@ -82,29 +134,34 @@ export class StatAhead {
 			worker.once("online", restoreHeapFlags);
 			worker.on("error", () => this.dispose());
 			worker.on("message", () => this.dispose());
-			worker.postMessage(paths.join("\0"));
 			this.worker = worker;
 		} catch {
-			// No worker: the checker stats every path itself.
+			// No worker: the checker stats every row itself.
 		}
 	}
 
+	/** Every folder is listed and watched: the worker may stat. */
+	go(): void {
+		Atomics.store(this.control, GO, 1);
+		Atomics.notify(this.control, GO);
+	}
+
 	/**
-	 * Calls `each` once for every path of the list: with the stamp the worker found (a file), or undefined for a path
-	 * the caller is to stat itself (taken by this thread, found no file by the worker, or not done by it in time).
-	 * Returns when every path has had its call.
+	 * Calls `each` once for every row: `same` when the worker found its file as saved, false for a row the caller is
+	 * to stat itself (taken by this thread, found otherwise by the worker, or not done by it in time). Returns when
+	 * every row has had its call.
 	 */
-	check(each: (index: number, stamp: Stamp | undefined) => void): void {
+	check(each: (row: number, same: boolean) => void): void {
 		if (this.worker) restoreHeapFlags();
-		const total = this.paths.length;
+		const total = this.rows;
 		const mine = new Uint8Array(total);
 		for (;;) {
 			const start = Atomics.add(this.control, NEXT, BATCH);
 			if (start >= total) break;
 			const end = Math.min(total, start + BATCH);
-			for (let index = start; index < end; index++) {
-				mine[index] = 1;
-				each(index, undefined);
+			for (let row = start; row < end; row++) {
+				mine[row] = 1;
+				each(row, false);
 			}
 			Atomics.add(this.control, DONE, end - start);
 		}
@@ -113,34 +170,26 @@ export class StatAhead {
 		while (done < total && Atomics.wait(this.control, DONE, done, PATIENCE_MS) !== "timed-out")
 			done = Atomics.load(this.control, DONE);
 		done = Atomics.load(this.control, DONE);
-		const stamps = this.stamps;
-		for (let index = 0; index < total; index++) {
-			if (mine[index] === 1) continue;
-			const at = index * FIELDS;
-			// A worker that did not finish in time: every path it took is statted here.
-			if (done < total || stamps[at] !== A_FILE) each(index, undefined);
-			else
-				each(index, {
-					mtimeMs: stamps[at + 1] ?? 0,
-					ctimeMs: stamps[at + 2] ?? 0,
-					size: stamps[at + 3] ?? 0,
-					ino: stamps[at + 4] ?? 0,
-				});
-		}
+		const verdicts = this.verdicts;
+		// A worker that did not finish in time: every row it took is statted here.
+		const finished = done >= total;
+		for (let row = 0; row < total; row++) if (mine[row] !== 1) each(row, finished && verdicts[row] === SAME);
 		this.dispose();
 	}
 
-	/** How many paths are statted so far, by either thread. */
+	/** How many rows are statted so far, by either thread. */
 	get done(): number {
 		return Atomics.load(this.control, DONE);
 	}
 
-	/** Whether every path is statted (before `check`: by the worker), so that `check` stats none and waits for none. */
+	/** Whether every row is statted (before `check`: by the worker), so that `check` stats none and waits for none. */
 	get finished(): boolean {
-		return this.done >= this.paths.length;
+		return this.done >= this.rows;
 	}
 
 	dispose(): void {
+		Atomics.store(this.control, STOP, 1);
+		Atomics.notify(this.control, GO);
 		const worker = this.worker;
 		this.worker = undefined;
 		if (worker) void worker.terminate();

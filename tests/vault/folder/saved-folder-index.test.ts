@@ -46,7 +46,7 @@ function notesOf(saved: SavedNotes | undefined): (Omit<SavedNote, "linkpaths" | 
 		const frontmatter = saved.frontmatter(row);
 		notes.push({
 			path,
-			stamp,
+			stamp: { mtimeMs: stamp.mtimeMs, ctimeMs: stamp.ctimeMs, size: stamp.size, ino: stamp.ino },
 			linkpaths: saved.linkpaths(row),
 			tags: saved.tags(row),
 			...(frontmatter === null ? {} : { frontmatter }),
@@ -367,6 +367,43 @@ describe("FolderVaultIndex with a saved index", () => {
 			"B/Three.md",
 		]);
 		later.dispose();
+		store.dispose();
+	});
+
+	it("with a worker checking the stamps, uses nothing saved of a note deleted, added or changed at the same size", async () => {
+		const { root, write } = vaultWithNotes();
+		const file = join(tempDir("saved-index-cache"), "index.json");
+		await warmedAndSaved(root, file);
+		fs.rmSync(join(root, "A/One.md"));
+		write("C/New.md", "New [[Hub]]. #fresh\n");
+		// The same size and tags' places: only the stamp's times tell the new text from the saved one.
+		write("A/Two.md", "Also [[Hub]]. #gamm\n");
+		const store = new FolderNoteStore({ root, watch: false, readAheadFromNotes: 1 });
+		const later = new FolderVaultIndex(store, libraryYamlCodec, saved(root, file));
+		await later.refresh();
+		expect(later.savedNotesTakenUp).toBe(3);
+		await waitUntil(() => store.statAheadDone === 4, "the worker's stamps");
+		expect((await later.backlinks("Hub.md")).map((backlink) => backlink.source)).toEqual(["A/Two.md", "C/New.md"]);
+		expect(later.notePaths().map((path) => later.tagsOf(path)?.map((tag) => tag.tag))).toEqual([
+			["gamm"],
+			[],
+			["fresh"],
+			[],
+		]);
+		later.dispose();
+		store.dispose();
+	});
+
+	it("starts checking the saved stamps before the folder is listed, and stats none before it is watched", async () => {
+		const { root } = vaultWithNotes();
+		const file = join(tempDir("saved-index-cache"), "index.json");
+		await warmedAndSaved(root, file);
+		const store = new FolderNoteStore({ root, watch: true, readAheadFromNotes: 1 });
+		store.statAhead(saved(root, file).load()?.savedStamps());
+		await new Promise((resolve) => setTimeout(resolve, 500));
+		expect(store.statAheadDone).toBe(0);
+		store.refresh();
+		await waitUntil(() => store.statAheadDone === 4, "the worker's stamps");
 		store.dispose();
 	});
 
