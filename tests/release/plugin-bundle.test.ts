@@ -47,9 +47,10 @@ const ROOT = resolve(__dirname, "../..");
  * require + onload CPU 0.98x main's (30 samples each): 413,370. With them: the privacy layer deciding the one note
  * asked when the index can say which paths are notes (no pass over every note per question: +178), and Obsidian's
  * text search lending unkept texts in one buffer then keeping them in the background (made within the budget by
- * trims of its own): 413,847 measured, 413,900 allowed.
+ * trims of its own): 413,847; a failed background fill of search texts kept from failing the next search: 413,914
+ * measured, 413,950 allowed.
  */
-const MAIN_JS_BUDGET_BYTES = 413_900;
+const MAIN_JS_BUDGET_BYTES = 413_950;
 
 /**
  * What the agent panel (issue 18, a new feature after the redesign) may add on top: its engine, tool gate, view and

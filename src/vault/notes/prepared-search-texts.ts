@@ -65,7 +65,11 @@ export class PreparedSearchTexts {
 			if (text) each(position, text);
 			if (slices.due()) await slices.next();
 		}
-		if (!aligned) this.filling ??= this.prepare(paths).finally(() => (this.filling = undefined));
+		// A fill that failed is not the next search's error: that search reads what is not kept, as this one did.
+		if (!aligned)
+			this.filling ??= this.prepare(paths)
+				.catch(() => undefined)
+				.finally(() => (this.filling = undefined));
 	}
 
 	/** Reads and keeps the search texts of `paths` not kept yet; answers every path's text by position. */

@@ -76,4 +76,25 @@ describe("PreparedSearchTexts", () => {
 		expect(texts.get("a.md")?.toString()).toBe("a");
 		expect(reads.sort()).toEqual(["a.md", "a.md", "b.md", "c.md", "c.md", "gone.md", "gone.md"]);
 	});
+	it("a background fill that fails does not fail the next search, which reads what is not kept", async () => {
+		let sizeFails = true;
+		const texts = new PreparedSearchTexts(
+			(path) => Promise.resolve(path === "a.md" ? "Alpha" : undefined),
+			undefined,
+			() => {
+				if (sizeFails) throw new Error("the size is not known");
+				return 5;
+			},
+		);
+		const found = async (): Promise<string[]> => {
+			const seen: string[] = [];
+			await texts.scan(["a.md"], (position, text) => seen.push(`${position}: ${text.toString()}`));
+			return seen;
+		};
+		expect(await found()).toEqual(["0: alpha"]);
+		expect(await found()).toEqual(["0: alpha"]);
+		sizeFails = false;
+		expect(await found()).toEqual(["0: alpha"]);
+		expect(texts.get("a.md")?.toString()).toBe("alpha");
+	});
 });
