@@ -95,7 +95,7 @@ interface Gap {
  * there (JSON) when the child ends; with a CPU profile of the same run (`--cpu-prof-dir`), bench/profile-gaps.ts
  * tells what ran in each. `startUs` is on the profile's clock (the monotonic clock, as `process.hrtime`).
  */
-interface LoggedGap {
+export interface LoggedGap {
 	phase: string;
 	startUs: number;
 	ms: number;

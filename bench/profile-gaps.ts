@@ -10,28 +10,10 @@
  * function names.
  */
 import { readFileSync } from "node:fs";
+import type { LoggedGap } from "./obsidian-heavy";
+import type { ProfileNode, ProfileSamples } from "./profile-summary";
 
-interface ProfileNode {
-	id: number;
-	callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
-	children?: number[];
-}
-
-interface CpuProfile {
-	nodes: ProfileNode[];
-	startTime: number;
-	samples: number[];
-	timeDeltas: number[];
-}
-
-interface LoggedGap {
-	phase: string;
-	startUs: number;
-	ms: number;
-	cpuMs: number;
-	mainCpuMs?: number;
-	gcMs: number;
-}
+type CpuProfile = ProfileSamples & { startTime: number };
 
 type Category = "plugin" | "stand-in" | "packages" | "gc" | "(other)";
 

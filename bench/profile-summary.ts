@@ -5,13 +5,13 @@
  */
 import { readFileSync } from "node:fs";
 
-interface ProfileNode {
+export interface ProfileNode {
 	id: number;
 	callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
 	children?: number[];
 }
 
-interface CpuProfile {
+export interface ProfileSamples {
 	nodes: ProfileNode[];
 	samples: number[];
 	timeDeltas: number[];
@@ -24,7 +24,7 @@ function label(node: ProfileNode): string {
 }
 
 /** Time in each function and everything it called (each sample counted once per function on its stack). */
-function inclusive(profile: CpuProfile): Map<string, number> {
+function inclusive(profile: ProfileSamples): Map<string, number> {
 	const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 	const parent = new Map<number, number>();
 	for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
@@ -45,7 +45,7 @@ function inclusive(profile: CpuProfile): Map<string, number> {
 }
 
 function summarize(path: string, top: number, mode: "self" | "inclusive"): string {
-	const profile = JSON.parse(readFileSync(path, "utf8")) as CpuProfile;
+	const profile = JSON.parse(readFileSync(path, "utf8")) as ProfileSamples;
 	const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 	const selfUs = new Map<string, number>();
 	let totalUs = 0;

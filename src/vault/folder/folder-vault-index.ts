@@ -6,7 +6,6 @@ import {
 	tagsAndFrontmatterFromText,
 	tagsFromBytes,
 } from "../notes/note-facts";
-import type { FrontmatterBlock } from "../markdown/frontmatter-check";
 import { LineTable } from "../markdown/line-table";
 import type { YamlCodec } from "../../shared/yaml-codec";
 import { libraryYamlCodec } from "./yaml-library-codec";
@@ -113,46 +112,22 @@ interface Description {
 }
 
 /**
- * A saved note's tags, and its frontmatter made from the saved index's line only when asked (a tags overview of 100k
- * notes makes no property objects). A line without a readable frontmatter counts as none: the file is only ever
- * replaced whole, so only someone editing it makes one.
+ * A note's tags, and its frontmatter made only when asked (a tags overview of 100k notes makes no property objects):
+ * from the saved index's line, or from the note's frontmatter block when it holds no tag key. A saved line without a
+ * readable frontmatter counts as none: the file is only ever replaced whole, so only someone editing it makes one.
  */
-class SavedDescription implements Description {
+class LazyDescription implements Description {
 	private made: FrontmatterFact | undefined;
 
 	constructor(
 		readonly tags: readonly TagFact[],
-		private notes: SavedNotes | undefined,
-		private readonly row: number,
+		private make: (() => FrontmatterFact | undefined) | undefined,
 	) {}
 
 	get frontmatter(): FrontmatterFact | undefined {
-		if (this.notes) {
-			this.made = this.notes.frontmatter(this.row) ?? undefined;
-			this.notes = undefined;
-		}
-		return this.made;
-	}
-}
-
-/**
- * A note's tags read from its bytes, and its frontmatter made from its block only when asked (a tags overview of every
- * note makes no property objects): for a frontmatter that holds no tag key.
- */
-class LaterDescription implements Description {
-	private made: FrontmatterFact | undefined;
-
-	constructor(
-		readonly tags: readonly TagFact[],
-		private block: FrontmatterBlock | undefined,
-		private readonly yaml: YamlCodec,
-	) {}
-
-	get frontmatter(): FrontmatterFact | undefined {
-		if (this.block) {
-			const made = frontmatterOfBlock(this.block, this.yaml);
-			this.made = made && ownedDescription({ tags: [], frontmatter: made }).frontmatter;
-			this.block = undefined;
+		if (this.make) {
+			this.made = this.make();
+			this.make = undefined;
 		}
 		return this.made;
 	}
@@ -231,11 +206,11 @@ export class FolderVaultIndex implements VaultIndex {
 				const described = tagsFromBytes(bytes, yaml);
 				if (!described?.later) return described && ownedDescription(described);
 				const { tags } = ownedDescription({ tags: described.tags });
-				return new LaterDescription(
-					tags,
-					{ endLine: described.later.endLine, yaml: ownString(described.later.yaml) },
-					yaml,
-				);
+				const block = { endLine: described.later.endLine, yaml: ownString(described.later.yaml) };
+				return new LazyDescription(tags, () => {
+					const made = frontmatterOfBlock(block, yaml);
+					return made && ownedDescription({ tags: [], frontmatter: made }).frontmatter;
+				});
 			},
 		);
 		this.parsed = new NoteMemo(
@@ -459,7 +434,7 @@ export class FolderVaultIndex implements VaultIndex {
 		const described = (row: number): Description | undefined => {
 			const tags = notes.tags(row);
 			if (!tags) this.savedHoldsAll = false;
-			return tags ? new SavedDescription(tags, notes, row) : undefined;
+			return tags ? new LazyDescription(tags, () => notes.frontmatter(row) ?? undefined) : undefined;
 		};
 		this.outgoing.useSaved(outgoing);
 		this.described.useSaved(described);

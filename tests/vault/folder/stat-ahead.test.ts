@@ -31,6 +31,17 @@ function savedStamps(root: string, notes: { path: string; stamp: Stamp }[]): Sav
 }
 
 /** Every row's call, in row order: whether the worker found its file as saved. */
+/** A checker over `notes` saved with the stamps their files have now. */
+function aheadAsOnDisk(root: string, notes: { path: string }[]): StatAhead {
+	return new StatAhead(
+		savedStamps(
+			root,
+			notes.map((note) => ({ ...note, stamp: stampOf(join(root, note.path)) })),
+		),
+		`${root}${sep}`,
+	);
+}
+
 function verdicts(ahead: StatAhead): boolean[] {
 	const found: boolean[][] = Array.from({ length: ahead.rows }, () => []);
 	ahead.check((row, same) => found[row]?.push(same));
@@ -70,13 +81,7 @@ describe("StatAhead", () => {
 		const root = tempDir("stat-ahead-go");
 		const notes = Array.from({ length: 300 }, (_, at) => ({ path: `note ${String(at).padStart(3, "0")}.md` }));
 		for (const note of notes) writeFileSync(join(root, note.path), note.path);
-		const ahead = new StatAhead(
-			savedStamps(
-				root,
-				notes.map((note) => ({ ...note, stamp: stampOf(join(root, note.path)) })),
-			),
-			`${root}${sep}`,
-		);
+		const ahead = aheadAsOnDisk(root, notes);
 		// Long enough for the worker to start and parse 300 paths.
 		await new Promise((resolve) => setTimeout(resolve, 500));
 		expect(ahead.done).toBe(0);
@@ -110,13 +115,7 @@ describe("StatAhead", () => {
 		const root = tempDir("stat-ahead-checker");
 		const notes = Array.from({ length: 2000 }, (_, at) => ({ path: `note ${String(at).padStart(4, "0")}.md` }));
 		for (const note of notes) writeFileSync(join(root, note.path), note.path);
-		const ahead = new StatAhead(
-			savedStamps(
-				root,
-				notes.map((note) => ({ ...note, stamp: stampOf(join(root, note.path)) })),
-			),
-			`${root}${sep}`,
-		);
+		const ahead = aheadAsOnDisk(root, notes);
 		ahead.go();
 		let own = 0;
 		let same = 0;
