@@ -458,7 +458,7 @@ export async function obsidianHeavyChild(argument: string): Promise<void> {
 	const backlinks = await allPages(client, "links", { path: HUB, direction: "in" });
 	keep(backlinks.pages);
 	expect(
-		backlinks.first.text.includes(`${facts.hubSources.length} backlinks`),
+		backlinks.first.text.startsWith(`${HUB}: ${facts.hubSources.length} backlinks from`),
 		`backlinks: ${backlinks.first.text.split("\n")[0]}`,
 	);
 	add(

@@ -1,5 +1,12 @@
 import type { FrontmatterFact, NoteFacts, TagFact } from "../vault/markdown/note-model";
-import type { Backlink, RenameReport, VaultIndex, WriteOrigin } from "../vault/notes/vault-index";
+import type {
+	Backlink,
+	BacklinksFound,
+	BacklinksWanted,
+	RenameReport,
+	VaultIndex,
+	WriteOrigin,
+} from "../vault/notes/vault-index";
 import type { WorkPace } from "../vault/notes/notes";
 import type { JournalWriter } from "./journal-writer";
 
@@ -28,6 +35,7 @@ export class JournaledVaultIndex implements VaultIndex {
 	) => Promise<void>;
 	readonly pace?: WorkPace;
 	readonly isNote?: (path: string) => boolean;
+	readonly backlinksFrom?: (path: string, want: BacklinksWanted) => Promise<BacklinksFound>;
 
 	constructor(private readonly options: JournaledVaultIndexOptions) {
 		const index = options.index;
@@ -40,6 +48,10 @@ export class JournaledVaultIndex implements VaultIndex {
 		if (index.searchText) this.searchText = (path) => index.searchText?.(path);
 		if (index.forEachSearchText) this.forEachSearchText = (paths, each) => index.forEachSearchText?.(paths, each);
 		if (index.scanSearchTexts) this.scanSearchTexts = async (paths, each) => index.scanSearchTexts?.(paths, each);
+		if (index.backlinksFrom) {
+			const from = index.backlinksFrom.bind(index);
+			this.backlinksFrom = (path, want) => from(path, want);
+		}
 	}
 
 	refresh(): Promise<void> {

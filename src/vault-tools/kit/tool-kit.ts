@@ -46,7 +46,8 @@ export interface VaultToolSpec {
 	properties: JsonObject;
 	required?: string[];
 	annotations: ToolAnnotations;
-	run(args: JsonObject, env: VaultToolEnvironment, context: ToolCallContext): Promise<ToolResult>;
+	/** `started` is when the call came (`performance.now()`), before the vault was brought up to date. */
+	run(args: JsonObject, env: VaultToolEnvironment, context: ToolCallContext, started: number): Promise<ToolResult>;
 }
 
 /** A ToolDefinition for the registry: brings the vault up to date first, and answers bad input as a clear error. */
@@ -59,6 +60,7 @@ export function defineVaultTool(spec: VaultToolSpec, env: VaultToolEnvironment):
 		inputSchema,
 		annotations: spec.annotations,
 		async call(args: JsonObject, context: ToolCallContext): Promise<ToolResult> {
+			const started = performance.now();
 			try {
 				const unknown = Object.keys(args).filter((key) => !(key in spec.properties));
 				if (unknown.length > 0) {
@@ -67,7 +69,7 @@ export function defineVaultTool(spec: VaultToolSpec, env: VaultToolEnvironment):
 					);
 				}
 				await env.vault.refresh();
-				return await spec.run(args, env, context);
+				return await spec.run(args, env, context, started);
 			} catch (error) {
 				if (
 					error instanceof ToolArgumentError ||

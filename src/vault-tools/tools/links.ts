@@ -2,9 +2,11 @@ import type { JsonObject } from "../../protocol/json-rpc";
 import type { ToolDefinition } from "../../protocol/mcp-types";
 import { ToolArgumentError, optionalBoolean } from "../../protocol/tool-arguments";
 import { LineTable } from "../../vault/markdown/line-table";
+import type { BacklinksFound } from "../../vault/notes/vault-index";
 import {
 	READ_ONLY,
 	defineVaultTool,
+	encodeCursor,
 	notePathQuery,
 	page,
 	readCursor,
@@ -26,7 +28,21 @@ interface Entry {
 	target?: string;
 }
 
-export function createLinksTool(env: VaultToolEnvironment): ToolDefinition {
+/**
+ * How long a page of backlinks may look for them, from the call's start (its refresh included): a vault's first
+ * session finds them by reading every note (2.5 s at 100k notes), so a page answers from the notes it looked at in
+ * that time, in path order. Issue 31's goal is no page over 1 s: the rest is for reading the lines shown and the
+ * answer's way back.
+ */
+export const BACKLINKS_PAGE_MS = 700;
+
+export interface LinksToolOptions {
+	/** `BACKLINKS_PAGE_MS` unless given (a test makes every page stop early). */
+	pageTimeMs?: number;
+}
+
+export function createLinksTool(env: VaultToolEnvironment, options: LinksToolOptions = {}): ToolDefinition {
+	const pageTimeMs = options.pageTimeMs ?? BACKLINKS_PAGE_MS;
 	return defineVaultTool(
 		{
 			name: "links",
@@ -41,7 +57,7 @@ export function createLinksTool(env: VaultToolEnvironment): ToolDefinition {
 			},
 			required: ["path"],
 			annotations: READ_ONLY,
-			async run(args: JsonObject) {
+			async run(args: JsonObject, _env, _context, started) {
 				const path = env.vault.locateNote(notePathQuery(args));
 				const direction = args.direction ?? "both";
 				if (typeof direction !== "string" || !(DIRECTIONS as readonly string[]).includes(direction))
@@ -79,9 +95,14 @@ export function createLinksTool(env: VaultToolEnvironment): ToolDefinition {
 				}
 				let inCount = 0;
 				const inNotes = new Set<string>();
+				/** Set while the backlinks are those of a part of the vault: the share of the notes looked at. */
+				let partial: { looked: number; notes: number } | undefined;
 				if (direction !== "out" && !onlyUnresolved) {
-					// A note's links to its own headings (`[[#Part]]`) are not backlinks, as in Obsidian's backlinks pane.
-					const backlinks = (await env.vault.backlinks(path)).filter((backlink) => backlink.source !== path);
+					const found = await backlinksForPage(env, path, Math.max(1, offset + limit - outCount), {
+						deadline: started + pageTimeMs,
+					});
+					if (!found.complete) partial = found;
+					const backlinks = found.backlinks;
 					backlinks.sort(
 						(a, b) =>
 							(a.source < b.source ? -1 : a.source > b.source ? 1 : 0) ||
@@ -101,7 +122,9 @@ export function createLinksTool(env: VaultToolEnvironment): ToolDefinition {
 						});
 					}
 				}
-				const shown = page(entries, offset, limit, cursorKey, "links");
+				const shown = partial
+					? partialPage(entries, offset, limit, cursorKey)
+					: page(entries, offset, limit, cursorKey, "links");
 				const tables = new Map<string, LineTable>();
 				const lines: string[] = [];
 				const summary: string[] = [];
@@ -109,7 +132,11 @@ export function createLinksTool(env: VaultToolEnvironment): ToolDefinition {
 					summary.push(
 						`${outCount} outgoing${onlyUnresolved ? " unresolved" : unresolvedCount > 0 ? ` (${unresolvedCount} unresolved)` : ""}`,
 					);
-				if (direction !== "out" && !onlyUnresolved)
+				if (partial)
+					summary.push(
+						`at least ${inCount} backlinks from ${inNotes.size} notes so far (still reading the vault: ${lookedShare(partial)} of its notes looked at)`,
+					);
+				else if (direction !== "out" && !onlyUnresolved)
 					summary.push(`${inCount} backlinks from ${inNotes.size} notes`);
 				lines.push(`${path}: ${summary.join(", ")}`);
 				for (const entry of shown.items) {
@@ -129,4 +156,44 @@ export function createLinksTool(env: VaultToolEnvironment): ToolDefinition {
 		},
 		env,
 	);
+}
+
+/**
+ * The note's backlinks (its links to its own headings left out, as in Obsidian's backlinks pane) from a complete
+ * prefix of the notes in path order holding at least `wanted` of them, or as many as were found by the deadline.
+ */
+async function backlinksForPage(
+	env: VaultToolEnvironment,
+	path: string,
+	wanted: number,
+	time: { deadline: number },
+): Promise<BacklinksFound> {
+	for (let sources = wanted, round = 0; ; round++) {
+		const found = await env.vault.backlinksFrom(path, { sources, deadline: time.deadline });
+		const backlinks = found.backlinks.filter((backlink) => backlink.source !== path);
+		const answer = { ...found, backlinks };
+		// Asked once more even when the time is up, so that each page looks further than the last.
+		if (found.complete || backlinks.length >= wanted || (round > 0 && performance.now() >= time.deadline))
+			return answer;
+		sources = new Set(found.backlinks.map((backlink) => backlink.source)).size + wanted - backlinks.length;
+	}
+}
+
+/** A page of a list known only in part so far: it may hold fewer than `limit` entries, and always gives a cursor. */
+function partialPage<T>(
+	entries: readonly T[],
+	offset: number,
+	limit: number,
+	query: string,
+): { items: T[]; footer: string } {
+	const items = entries.slice(offset, offset + limit);
+	const last = offset + items.length;
+	const showing = items.length > 0 ? `showing ${offset + 1}-${last}` : "none more found yet";
+	return { items, footer: `${showing}; more may follow. More: cursor "${encodeCursor(last, query)}".` };
+}
+
+/** The share of the notes looked at, in whole percent, below 100 while some are left. */
+function lookedShare({ looked, notes }: { looked: number; notes: number }): string {
+	if (looked > 0 && looked * 100 < notes) return "under 1%";
+	return `${Math.min(99, Math.floor((looked * 100) / Math.max(1, notes)))}%`;
 }

@@ -13,7 +13,10 @@ import type { FrontmatterFact, LinkFact, NoteFacts, TagFact } from "../markdown/
 import {
 	LinksNotKeptError,
 	NoteChangedError,
+	completeBacklinks,
 	type Backlink,
+	type BacklinksFound,
+	type BacklinksWanted,
 	type RenameReport,
 	type StrandedLink,
 	type VaultIndex,
@@ -46,8 +49,26 @@ import { ownString, ownStrings } from "../../shared/own-string";
  * note, rather than having the reverse index scan every note's links first.
  */
 const UNREAD_SHARE_FOR_FILTER = 1 / 4;
-/** How many targets' backlinks found that way are kept (for the files and note changes they were found at). */
+
+/** How many targets' passes of that kind are kept (for the files and note changes they began at). */
 const FILTERED_TARGETS_KEPT = 8;
+/**
+ * How many notes a backlinks question asked of a part of the vault (`backlinksFrom`) looks at even when its time is
+ * up, so that each page goes on (a page whose start-up took its time would otherwise look at none).
+ */
+const MIN_NOTES_PER_ASK = 64;
+/** How often (in notes) such a pass looks at the clock. */
+const DEADLINE_EVERY = 16;
+
+/** A pass of `LinkTargetFilter` over the notes in path order, for one target: where it is and what it found so far. */
+interface FilterScan {
+	readonly paths: readonly string[];
+	readonly filter: LinkTargetFilter;
+	/** The position in `paths` of the next note to look at. */
+	next: number;
+	/** The notes with a link that leads to the target, in path order. */
+	readonly sources: string[];
+}
 
 /** How many notes' whole facts (headings, blocks, every link with its place) are kept: the notes read last. */
 const WHOLE_FACTS_KEPT = 1024;
@@ -156,12 +177,12 @@ export class FolderVaultIndex implements VaultIndex {
 	private readonly links: NoteMemo<NoteLinks>;
 	private readonly backlinkIndex: BacklinkIndex;
 	/**
-	 * The backlinks found with `LinkTargetFilter` last, by target (a few: privacy asks for a hidden namesake's too),
-	 * for the files and note changes they were found at: kept while no note changed and no file came or went.
+	 * The passes with `LinkTargetFilter` made last, by target (a few: privacy asks for a hidden namesake's too), as
+	 * far as each went, for the files and note changes they began at: kept while no note changed and no file came or
+	 * went, so that the next page of backlinks goes on where the last stopped.
 	 */
 	private filtered:
-		| { version: number; changes: number; watched: number | undefined; sources: Map<string, readonly string[]> }
-		| undefined;
+		{ version: number; changes: number; watched: number | undefined; scans: Map<string, FilterScan> } | undefined;
 	/** Counts the notes found changed (or added or removed). */
 	private noteChanges = 0;
 	/** Notes changed since the summaries were last saved (or loaded). */
@@ -341,12 +362,26 @@ export class FolderVaultIndex implements VaultIndex {
 	}
 
 	backlinks(path: string): Promise<Backlink[]> {
-		const backlinks: Backlink[] = [];
-		const keys = new Set(nameKeys(path));
 		// In path order, as a pass over every note found them.
-		for (const source of [...this.sourcesOf(path)].sort(comparePaths))
-			for (const link of this.linksTo(source, keys)) if (link.target === path) backlinks.push({ source, link });
-		return Promise.resolve(backlinks);
+		return Promise.resolve(this.linksFrom(path, [...this.sourcesOf(path)].sort(comparePaths)));
+	}
+
+	/**
+	 * Complete at once from the reverse index (most notes read, or a later session's saved targets); else the filtered
+	 * pass over the notes goes on in path order from where it stopped, until it has enough or the time is up.
+	 */
+	backlinksFrom(path: string, want: BacklinksWanted): Promise<BacklinksFound> {
+		const scan = this.scanFor(path);
+		if (!scan) return this.backlinks(path).then(completeBacklinks);
+		this.advance(scan, want);
+		const complete = scan.next >= scan.paths.length;
+		return Promise.resolve({
+			backlinks: this.linksFrom(path, scan.sources),
+			complete,
+			through: complete ? undefined : scan.paths[scan.next - 1],
+			looked: scan.next,
+			notes: scan.paths.length,
+		});
 	}
 
 	async writeText(path: string, text: string, expected: string): Promise<void> {
@@ -470,6 +505,17 @@ export class FolderVaultIndex implements VaultIndex {
 
 	/** The notes with a link that leads to `target`: from the reverse index, or (most notes unread) by filtered reading. */
 	private sourcesOf(target: string): readonly string[] {
+		const scan = this.scanFor(target);
+		if (!scan) return this.backlinkIndex.sourcesOf(target);
+		this.advance(scan, undefined);
+		return scan.sources;
+	}
+
+	/**
+	 * The pass of `LinkTargetFilter` over the notes for `target`, as far as it went, while no note changed and no file
+	 * came or went since it began; a new one when most notes are unread (else undefined: the reverse index answers).
+	 */
+	private scanFor(target: string): FilterScan | undefined {
 		const version = this.store.structureVersion;
 		// Notes the pass only glanced at have no stamp: the watcher's count of changes tells that one changed since.
 		const watched = this.store.changeVersion;
@@ -477,23 +523,41 @@ export class FolderVaultIndex implements VaultIndex {
 			this.filtered?.version === version &&
 			this.filtered.changes === this.noteChanges &&
 			this.filtered.watched === watched;
-		const known = kept ? this.filtered?.sources.get(target) : undefined;
+		const known = kept ? this.filtered?.scans.get(target) : undefined;
 		if (known) return known;
 		const paths = this.store.notePaths();
 		let unread = 0;
 		for (const path of paths) if (!this.outgoing.holds(path)) unread++;
 		if (unread <= paths.length * UNREAD_SHARE_FOR_FILTER) {
 			this.filtered = undefined;
-			return this.backlinkIndex.sourcesOf(target);
+			return undefined;
 		}
-		const changes = this.noteChanges;
-		const filter = new LinkTargetFilter(target);
-		const sources: string[] = [];
+		// Kept as of before any reading: a note found changed meanwhile has the next question look again.
+		if (!kept || !this.filtered) this.filtered = { version, changes: this.noteChanges, watched, scans: new Map() };
+		if (this.filtered.scans.size >= FILTERED_TARGETS_KEPT) this.filtered.scans.clear();
+		const scan: FilterScan = { paths, filter: new LinkTargetFilter(target), next: 0, sources: [] };
+		this.filtered.scans.set(target, scan);
+		return scan;
+	}
+
+	/**
+	 * Goes on with a filtered pass in path order: to the last note, or (`want`) until links from `want.sources` notes
+	 * are found or the deadline passed, once `MIN_NOTES_PER_ASK` notes were looked at.
+	 */
+	private advance(scan: FilterScan, want: BacklinksWanted | undefined): void {
+		const { paths, filter, sources } = scan;
 		// Without a watcher a note's stamp is what tells it changed: each is read with its stamp then.
-		const stampless = watched !== undefined;
+		const stampless = this.store.changeVersion !== undefined;
 		const mayLink = (text: NoteText): boolean => filter.mayLinkFromText(text.text);
 		const mayLinkBytes = (bytes: Buffer): boolean => filter.mayLinkFromBytes(bytes);
-		for (const source of paths) {
+		for (let looked = 0; scan.next < paths.length; looked++) {
+			if (want) {
+				if (sources.length >= want.sources) return;
+				if (looked >= MIN_NOTES_PER_ASK && looked % DEADLINE_EVERY === 0 && performance.now() >= want.deadline)
+					return;
+			}
+			const source = paths[scan.next] ?? "";
+			scan.next++;
 			const candidate =
 				this.outgoing.holds(source) ||
 				filter.mayLinkFromPath(source) ||
@@ -502,16 +566,15 @@ export class FolderVaultIndex implements VaultIndex {
 					: this.store.readEither(source, mayLink, mayLinkBytes)) === true;
 			if (candidate && this.leadsTo(source, filter)) sources.push(source);
 		}
-		// Kept as of before the reading: a note found changed meanwhile has the next question look again.
-		if (
-			this.filtered?.version !== version ||
-			this.filtered.changes !== changes ||
-			this.filtered.watched !== watched
-		)
-			this.filtered = { version, changes, watched, sources: new Map() };
-		if (this.filtered.sources.size >= FILTERED_TARGETS_KEPT) this.filtered.sources.clear();
-		this.filtered.sources.set(target, sources);
-		return sources;
+	}
+
+	/** Every link of these notes (in this order) that leads to `target`. */
+	private linksFrom(target: string, sources: Iterable<string>): Backlink[] {
+		const backlinks: Backlink[] = [];
+		const keys = new Set(nameKeys(target));
+		for (const source of sources)
+			for (const link of this.linksTo(source, keys)) if (link.target === target) backlinks.push({ source, link });
+		return backlinks;
 	}
 
 	/** Sets each link's target as of now, unless they were resolved at this structure version already; returns the version. */

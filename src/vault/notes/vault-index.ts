@@ -56,6 +56,14 @@ export interface VaultIndex extends Notes {
 	/** Every link in another note (or in the note itself) that resolves to `path`. */
 	backlinks(path: string): Promise<Backlink[]>;
 	/**
+	 * Optional, for an index that may have to read every note to answer `backlinks` (a folder's first session): the
+	 * backlinks from the notes looked at so far, going through the notes in path order (`comparePaths`) until it has
+	 * links from at least `want.sources` notes, has looked at every note, or `want.deadline` (`performance.now()`)
+	 * passed. Asked again for the same note, it goes on where it stopped (unless a note changed or files came or
+	 * went: then it looks again from the first). Without it, `backlinks` answers complete (`backlinksSoFar`).
+	 */
+	backlinksFrom?(path: string, want: BacklinksWanted): Promise<BacklinksFound>;
+	/**
 	 * Optional: the pace of work over every note on a thread that must stay responsive (Obsidian's main thread); the
 	 * tools then look through the notes in slices. Absent (a process of its own), they run in one go.
 	 */
@@ -80,6 +88,43 @@ export interface WriteOrigin {
 export interface Backlink {
 	source: string;
 	link: LinkFact;
+}
+
+export interface BacklinksWanted {
+	/** How many linking notes are enough. */
+	sources: number;
+	/** When to stop looking (as `performance.now()`) with fewer. */
+	deadline: number;
+}
+
+/**
+ * Backlinks from a complete prefix of the notes in path order: every link to the note from the notes up to and
+ * including `through`. A note found later always sorts after `through`, so what a prefix holds never changes order
+ * when it grows.
+ */
+export interface BacklinksFound {
+	backlinks: Backlink[];
+	/** Whether every note was looked at (`backlinks` is then all of them). */
+	complete: boolean;
+	/** The last note of the prefix looked at; undefined when it is empty or `complete`. */
+	through: string | undefined;
+	/** How many notes were looked at, of how many (equal when `complete`). */
+	looked: number;
+	notes: number;
+}
+
+/** `index.backlinksFrom`, or (an index without it) all of `backlinks` at once. */
+export async function backlinksSoFar(
+	index: Pick<VaultIndex, "backlinks" | "backlinksFrom">,
+	path: string,
+	want: BacklinksWanted,
+): Promise<BacklinksFound> {
+	if (index.backlinksFrom) return index.backlinksFrom(path, want);
+	return completeBacklinks(await index.backlinks(path));
+}
+
+export function completeBacklinks(backlinks: Backlink[]): BacklinksFound {
+	return { backlinks, complete: true, through: undefined, looked: 0, notes: 0 };
 }
 
 export interface RenameReport {

@@ -6,7 +6,11 @@ import { sortSteps } from "../notes/sort-in-slices";
 import {
 	LinksNotKeptError,
 	WriteRefusedError,
+	backlinksSoFar,
+	completeBacklinks,
 	type Backlink,
+	type BacklinksFound,
+	type BacklinksWanted,
 	type RenameReport,
 	type VaultIndex,
 	type WriteOrigin,
@@ -312,6 +316,44 @@ export class VisibleVault {
 			}
 		}
 		return backlinks;
+	}
+
+	/**
+	 * `backlinks` from a complete prefix of the notes in path order (`VaultIndex.backlinksFrom`), going on until links
+	 * from `want.sources` visible notes are found, every note was looked at, or the deadline passed. A hidden
+	 * namesake's links count as in `backlinks`; the prefix is then the shorter of the two passes'.
+	 */
+	async backlinksFrom(path: string, want: BacklinksWanted): Promise<BacklinksFound> {
+		if (!this.isVisible(path)) return completeBacklinks([]);
+		const index = this.options.index;
+		for (let asked = want.sources, round = 0; ; round++) {
+			const own = await backlinksSoFar(index, path, { sources: asked, deadline: want.deadline });
+			const found = [own];
+			const namesakeLinks: Backlink[] = [];
+			for (const namesake of this.hiddenNamesakes(path)) {
+				const theirs = await backlinksSoFar(index, namesake, { sources: asked, deadline: want.deadline });
+				found.push(theirs);
+				for (const backlink of theirs.backlinks)
+					if (this.resolveLink(backlink.link.linkpath, backlink.source) === path)
+						namesakeLinks.push({ source: backlink.source, link: { ...backlink.link, target: path } });
+			}
+			// The prefix every pass looked at whole.
+			const shortest = found.reduce((a, b) => (b.complete || (!a.complete && a.looked <= b.looked) ? a : b));
+			const within = (backlink: Backlink): boolean =>
+				this.isVisible(backlink.source) &&
+				(shortest.complete ||
+					(shortest.through !== undefined && comparePaths(backlink.source, shortest.through) <= 0));
+			const backlinks = [...own.backlinks, ...namesakeLinks].filter(within);
+			const answer: BacklinksFound = { ...shortest, backlinks };
+			if (answer.complete) return answer;
+			const visibleSources = new Set(backlinks.map((backlink) => backlink.source)).size;
+			// Once more even when the time is up: the first ask may have been answered by what was found before (hidden
+			// notes among it), and each page must look further than the last.
+			if (visibleSources >= want.sources || (round > 0 && performance.now() >= want.deadline)) return answer;
+			// Hidden notes among those found (or a namesake's pass stopped first): as many more as were missing.
+			const ownSources = new Set(own.backlinks.map((backlink) => backlink.source)).size;
+			asked = Math.max(asked, ownSources) + want.sources - visibleSources;
+		}
 	}
 
 	/**

@@ -16,6 +16,8 @@ import { libraryYamlCodec } from "../../../src/vault/folder/yaml-library-codec";
 export interface ToolUnderTest {
 	root: string;
 	env: VaultToolEnvironment;
+	/** The folder index under the privacy layer. */
+	index: FolderVaultIndex;
 	call(args: JsonObject, signal?: AbortSignal): Promise<CallAnswer>;
 	read(path: string): string;
 	write(path: string, text: string): void;
@@ -52,6 +54,7 @@ export function toolOver(
 	return {
 		root: temp.path,
 		env,
+		index,
 		async call(args, signal = new AbortController().signal) {
 			const result = await tool.call(args, { sessionId: 1, signal });
 			const blocks = result.content.map((block) => block.text);

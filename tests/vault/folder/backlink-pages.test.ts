@@ -1,0 +1,188 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { FolderVaultIndex } from "../../../src/vault/folder/folder-vault-index";
+import type { BacklinksFound } from "../../../src/vault/notes/vault-index";
+import { VisibleVault } from "../../../src/vault/privacy/visible-vault";
+import { VaultPaths } from "../../../src/vault/vault-paths";
+import { makeTempDir } from "../../helpers/temp-dir";
+import { waitUntil } from "../../helpers/wait-until";
+
+const temps: { remove: () => void }[] = [];
+afterAll(() => temps.forEach((temp) => temp.remove()));
+
+const TARGET = "Hub/Target.md";
+/** 300 notes in three folders; every seventh links to the target (one of them twice), the rest to each other. */
+function notes(): Record<string, string> {
+	const files: Record<string, string> = { [TARGET]: "The target. [[#Part]]\n" };
+	for (let n = 0; n < 300; n++) {
+		const name = `F${n % 3}/note ${String(n).padStart(3, "0")}.md`;
+		files[name] =
+			n % 7 === 0
+				? `Line one.\nTo [[Target]]${n === 21 ? " and [[Hub/Target|again]]" : ""}.\n`
+				: `Plain prose, [[note ${n + 1}]].\n`;
+	}
+	return files;
+}
+
+function folder(files: Record<string, string>) {
+	const temp = makeTempDir("backlink-pages");
+	temps.push(temp);
+	const write = (path: string, text: string): void => {
+		mkdirSync(join(temp.path, path, ".."), { recursive: true });
+		writeFileSync(join(temp.path, path), text);
+	};
+	for (const [path, text] of Object.entries(files)) write(path, text);
+	return { root: temp.path, write };
+}
+
+const shown = (found: BacklinksFound): string[] =>
+	found.backlinks.map((backlink) => `${backlink.source}:${backlink.link.line}:${backlink.link.start}`);
+
+/** What a warmed index (every note read: its reverse index) answers at once. */
+async function complete(root: string, target: string): Promise<string[]> {
+	const warmed = new FolderVaultIndex({ root, watch: false });
+	try {
+		await warmed.refresh();
+		for (const path of warmed.notePaths()) warmed.warmNote(path);
+		const found = await warmed.backlinksFrom(target, { sources: 1, deadline: 0 });
+		expect(found.complete).toBe(true);
+		return shown(found);
+	} finally {
+		warmed.dispose();
+	}
+}
+
+/** Every page asked with the time already up, until one says it looked at every note. */
+async function pagesOf(
+	ask: (sources: number) => Promise<BacklinksFound>,
+	paths: readonly string[],
+): Promise<BacklinksFound[]> {
+	const pages: BacklinksFound[] = [];
+	for (let page = 0; page < 100; page++) {
+		const found = await ask(Number.MAX_SAFE_INTEGER);
+		pages.push(found);
+		if (found.complete) return pages;
+		// A complete prefix: every link from the notes up to `through`, and none from after it.
+		const through = found.through ?? "";
+		expect(paths.indexOf(through)).toBe(found.looked - 1);
+		for (const backlink of found.backlinks) expect(backlink.source <= through).toBe(true);
+	}
+	throw new Error("the pages never looked at every note");
+}
+
+describe("backlinks page by page in a vault's first session (a complete prefix of the notes in path order)", () => {
+	it.each([false, true])("grows a prefix whose pages add up to the complete answer (watching: %s)", async (watch) => {
+		const { root } = folder(notes());
+		const expected = await complete(root, TARGET);
+		// 43 notes, one with two links, and the target's link to its own heading.
+		expect(expected).toHaveLength(45);
+		// From 50 notes the read-ahead worker reads the notes in path order ahead of the pass, page after page.
+		const index = new FolderVaultIndex({ root, watch, readAheadFromNotes: 50 });
+		try {
+			await index.refresh();
+			const paths = [...index.notePaths()];
+			const pages = await pagesOf((sources) => index.backlinksFrom(TARGET, { sources, deadline: 0 }), paths);
+			expect(pages.length).toBeGreaterThan(2);
+			for (let page = 1; page < pages.length; page++) {
+				const before = shown(pages[page - 1]);
+				const after = shown(pages[page]);
+				// A grown prefix keeps what it held, in the same order: an offset into it stays valid.
+				expect(after.slice(0, before.length)).toEqual(before);
+				expect(pages[page].looked).toBeGreaterThan(pages[page - 1].looked);
+			}
+			expect(shown(pages.at(-1) as BacklinksFound)).toEqual(expected);
+			expect(await index.backlinks(TARGET)).toHaveLength(expected.length);
+		} finally {
+			index.dispose();
+		}
+	});
+
+	it("stops once links from enough notes are found, and goes on from there", async () => {
+		const { root } = folder(notes());
+		const index = new FolderVaultIndex({ root, watch: false });
+		try {
+			await index.refresh();
+			const paths = index.notePaths();
+			const first = await index.backlinksFrom(TARGET, { sources: 5, deadline: Infinity });
+			const sources = [...new Set(first.backlinks.map((backlink) => backlink.source))];
+			expect(sources).toHaveLength(5);
+			expect(first.complete).toBe(false);
+			// The prefix ends at the fifth note found.
+			expect(first.through).toBe(sources[4]);
+			expect(first.looked).toBe(paths.indexOf(sources[4] ?? "") + 1);
+			const second = await index.backlinksFrom(TARGET, { sources: 12, deadline: Infinity });
+			expect(new Set(second.backlinks.map((backlink) => backlink.source)).size).toBe(12);
+			expect(shown(second).slice(0, first.backlinks.length)).toEqual(shown(first));
+		} finally {
+			index.dispose();
+		}
+	});
+
+	it("looks again from the first note when a note changed between pages", async () => {
+		const { root, write } = folder(notes());
+		const index = new FolderVaultIndex({ root, watch: false });
+		try {
+			await index.refresh();
+			const first = await index.backlinksFrom(TARGET, { sources: 5, deadline: Infinity });
+			const [gone] = first.backlinks.map((backlink) => backlink.source);
+			expect(gone).toBeDefined();
+			// A note in the prefix no longer links to the target, and one before it now does.
+			write(gone ?? "", "No link any more, and a longer text than before.\n");
+			write("F0/note 003.md", "Now [[Target]].\n");
+			await index.refresh();
+			const next = await index.backlinksFrom(TARGET, { sources: 10, deadline: Infinity });
+			const sources = next.backlinks.map((backlink) => backlink.source);
+			expect(sources).not.toContain(gone);
+			expect(sources).toContain("F0/note 003.md");
+		} finally {
+			index.dispose();
+		}
+	});
+
+	it("watching, a link written into a note of the prefix is found by the next page", async () => {
+		const { root, write } = folder(notes());
+		const index = new FolderVaultIndex({ root, watch: true });
+		try {
+			await index.refresh();
+			const first = await index.backlinksFrom(TARGET, { sources: 5, deadline: Infinity });
+			expect(first.through).toBeDefined();
+			// Only glanced at (no stamp taken): the watcher tells it changed.
+			write("F0/note 003.md", "Now [[Target]].\n");
+			await waitUntil(
+				async () => {
+					await index.refresh();
+					const next = await index.backlinksFrom(TARGET, { sources: 10, deadline: Infinity });
+					return next.backlinks.some((backlink) => backlink.source === "F0/note 003.md");
+				},
+				"the link written into a note of the prefix to be found",
+				{ timeoutMs: 20_000 },
+			);
+		} finally {
+			index.dispose();
+		}
+	});
+
+	it("through the privacy layer, never shows a hidden note's link, and asks on until enough visible ones are found", async () => {
+		const { root } = folder(notes());
+		const expected = (await complete(root, TARGET)).filter((line) => !line.startsWith("F1/"));
+		const index = new FolderVaultIndex({ root, watch: false });
+		const vault = new VisibleVault({
+			index,
+			paths: new VaultPaths(root),
+			isPrivate: (path) => path.startsWith("F1/"),
+		});
+		try {
+			await vault.refresh();
+			// F1's notes come before the rest of the path order's second part: hidden ones are found first there.
+			const enough = await vault.backlinksFrom(TARGET, { sources: 20, deadline: Infinity });
+			expect(enough.backlinks.some((backlink) => backlink.source.startsWith("F1/"))).toBe(false);
+			expect(new Set(enough.backlinks.map((backlink) => backlink.source)).size).toBe(20);
+			const paths = [...index.notePaths()];
+			const pages = await pagesOf((sources) => vault.backlinksFrom(TARGET, { sources, deadline: 0 }), paths);
+			for (const page of pages) expect(shown(page).some((line) => line.startsWith("F1/"))).toBe(false);
+			expect(shown(pages.at(-1) as BacklinksFound)).toEqual(expected);
+		} finally {
+			index.dispose();
+		}
+	});
+});
