@@ -47,10 +47,13 @@ const ROOT = resolve(__dirname, "../..");
  * require + onload CPU 0.98x main's (30 samples each): 413,370. With them: the privacy layer deciding the one note
  * asked when the index can say which paths are notes (no pass over every note per question: +178), and Obsidian's
  * text search lending unkept texts in one buffer then keeping them in the background (made within the budget by
- * trims of its own): 413,847; a failed background fill of search texts kept from failing the next search: 413,914
- * measured, 413,950 allowed.
+ * trims of its own): 413,847; a failed background fill of search texts kept from failing the next search: 413,914.
+ * Issue 31's first-session backlinks: a page answered from the notes looked at so far, in path order and within a
+ * time (the tool's partial page and its words, the privacy layer asking on past hidden notes and a hidden namesake's
+ * pass; shared code the plugin carries though Obsidian's answer is whole at once): +1,619, 415,569 measured,
+ * 415,600 allowed.
  */
-const MAIN_JS_BUDGET_BYTES = 413_950;
+const MAIN_JS_BUDGET_BYTES = 415_600;
 
 /**
  * What the agent panel (issue 18, a new feature after the redesign) may add on top: its engine, tool gate, view and

@@ -2,7 +2,6 @@ import type { JsonObject } from "../../protocol/json-rpc";
 import type { ToolDefinition } from "../../protocol/mcp-types";
 import { ToolArgumentError, optionalBoolean } from "../../protocol/tool-arguments";
 import { LineTable } from "../../vault/markdown/line-table";
-import type { BacklinksFound } from "../../vault/notes/vault-index";
 import {
 	READ_ONLY,
 	defineVaultTool,
@@ -98,11 +97,14 @@ export function createLinksTool(env: VaultToolEnvironment, options: LinksToolOpt
 				/** Set while the backlinks are those of a part of the vault: the share of the notes looked at. */
 				let partial: { looked: number; notes: number } | undefined;
 				if (direction !== "out" && !onlyUnresolved) {
-					const found = await backlinksForPage(env, path, Math.max(1, offset + limit - outCount), {
+					// Enough for this page: each linking note has a link or more.
+					const found = await env.vault.backlinksFrom(path, {
+						sources: offset + limit - outCount,
 						deadline: started + pageTimeMs,
 					});
 					if (!found.complete) partial = found;
-					const backlinks = found.backlinks;
+					// A note's links to its own headings (`[[#Part]]`) are not backlinks, as in Obsidian's backlinks pane.
+					const backlinks = found.backlinks.filter((backlink) => backlink.source !== path);
 					backlinks.sort(
 						(a, b) =>
 							(a.source < b.source ? -1 : a.source > b.source ? 1 : 0) ||
@@ -158,27 +160,6 @@ export function createLinksTool(env: VaultToolEnvironment, options: LinksToolOpt
 	);
 }
 
-/**
- * The note's backlinks (its links to its own headings left out, as in Obsidian's backlinks pane) from a complete
- * prefix of the notes in path order holding at least `wanted` of them, or as many as were found by the deadline.
- */
-async function backlinksForPage(
-	env: VaultToolEnvironment,
-	path: string,
-	wanted: number,
-	time: { deadline: number },
-): Promise<BacklinksFound> {
-	for (let sources = wanted, round = 0; ; round++) {
-		const found = await env.vault.backlinksFrom(path, { sources, deadline: time.deadline });
-		const backlinks = found.backlinks.filter((backlink) => backlink.source !== path);
-		const answer = { ...found, backlinks };
-		// Asked once more even when the time is up, so that each page looks further than the last.
-		if (found.complete || backlinks.length >= wanted || (round > 0 && performance.now() >= time.deadline))
-			return answer;
-		sources = new Set(found.backlinks.map((backlink) => backlink.source)).size + wanted - backlinks.length;
-	}
-}
-
 /** A page of a list known only in part so far: it may hold fewer than `limit` entries, and always gives a cursor. */
 function partialPage<T>(
 	entries: readonly T[],
@@ -194,6 +175,5 @@ function partialPage<T>(
 
 /** The share of the notes looked at, in whole percent, below 100 while some are left. */
 function lookedShare({ looked, notes }: { looked: number; notes: number }): string {
-	if (looked > 0 && looked * 100 < notes) return "under 1%";
-	return `${Math.min(99, Math.floor((looked * 100) / Math.max(1, notes)))}%`;
+	return `${Math.min(99, Math.floor((looked * 100) / notes))}%`;
 }

@@ -68,6 +68,8 @@ interface FilterScan {
 	next: number;
 	/** The notes with a link that leads to the target, in path order. */
 	readonly sources: string[];
+	/** Whether the target is one of them (a link to its own heading). */
+	self?: boolean;
 }
 
 /** How many notes' whole facts (headings, blocks, every link with its place) are kept: the notes read last. */
@@ -552,7 +554,7 @@ export class FolderVaultIndex implements VaultIndex {
 		const mayLinkBytes = (bytes: Buffer): boolean => filter.mayLinkFromBytes(bytes);
 		for (let looked = 0; scan.next < paths.length; looked++) {
 			if (want) {
-				if (sources.length >= want.sources) return;
+				if (sources.length - (scan.self ? 1 : 0) >= want.sources) return;
 				if (looked >= MIN_NOTES_PER_ASK && looked % DEADLINE_EVERY === 0 && performance.now() >= want.deadline)
 					return;
 			}
@@ -564,7 +566,10 @@ export class FolderVaultIndex implements VaultIndex {
 				(stampless
 					? this.store.glance(source, mayLink, mayLinkBytes)
 					: this.store.readEither(source, mayLink, mayLinkBytes)) === true;
-			if (candidate && this.leadsTo(source, filter)) sources.push(source);
+			if (candidate && this.leadsTo(source, filter)) {
+				sources.push(source);
+				if (source === filter.target) scan.self = true;
+			}
 		}
 	}
 

@@ -58,8 +58,8 @@ export interface VaultIndex extends Notes {
 	/**
 	 * Optional, for an index that may have to read every note to answer `backlinks` (a folder's first session): the
 	 * backlinks from the notes looked at so far, going through the notes in path order (`comparePaths`) until it has
-	 * links from at least `want.sources` notes, has looked at every note, or `want.deadline` (`performance.now()`)
-	 * passed. Asked again for the same note, it goes on where it stopped (unless a note changed or files came or
+	 * links from at least `want.sources` notes other than `path`, has looked at every note, or `want.deadline`
+	 * (`performance.now()`) passed. Asked again for the same note, it goes on where it stopped (unless a note changed or files came or
 	 * went: then it looks again from the first). Without it, `backlinks` answers complete (`backlinksSoFar`).
 	 */
 	backlinksFrom?(path: string, want: BacklinksWanted): Promise<BacklinksFound>;
@@ -91,7 +91,7 @@ export interface Backlink {
 }
 
 export interface BacklinksWanted {
-	/** How many linking notes are enough. */
+	/** How many linking notes are enough (the note itself not counted). */
 	sources: number;
 	/** When to stop looking (as `performance.now()`) with fewer. */
 	deadline: number;

@@ -320,7 +320,7 @@ export class VisibleVault {
 
 	/**
 	 * `backlinks` from a complete prefix of the notes in path order (`VaultIndex.backlinksFrom`), going on until links
-	 * from `want.sources` visible notes are found, every note was looked at, or the deadline passed. A hidden
+	 * from `want.sources` visible notes (other than `path`) are found, every note was looked at, or the deadline passed. A hidden
 	 * namesake's links count as in `backlinks`; the prefix is then the shorter of the two passes'.
 	 */
 	async backlinksFrom(path: string, want: BacklinksWanted): Promise<BacklinksFound> {
@@ -346,13 +346,16 @@ export class VisibleVault {
 			const backlinks = [...own.backlinks, ...namesakeLinks].filter(within);
 			const answer: BacklinksFound = { ...shortest, backlinks };
 			if (answer.complete) return answer;
-			const visibleSources = new Set(backlinks.map((backlink) => backlink.source)).size;
+			const visibleSources = new Set(backlinks.map((backlink) => backlink.source));
+			visibleSources.delete(path);
+			const missing = want.sources - visibleSources.size;
 			// Once more even when the time is up: the first ask may have been answered by what was found before (hidden
 			// notes among it), and each page must look further than the last.
-			if (visibleSources >= want.sources || (round > 0 && performance.now() >= want.deadline)) return answer;
+			if (missing <= 0 || (round > 0 && performance.now() >= want.deadline)) return answer;
 			// Hidden notes among those found (or a namesake's pass stopped first): as many more as were missing.
-			const ownSources = new Set(own.backlinks.map((backlink) => backlink.source)).size;
-			asked = Math.max(asked, ownSources) + want.sources - visibleSources;
+			const ownSources = new Set(own.backlinks.map((backlink) => backlink.source));
+			ownSources.delete(path);
+			asked = Math.max(asked, ownSources.size) + missing;
 		}
 	}
 
