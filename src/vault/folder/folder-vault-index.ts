@@ -70,6 +70,11 @@ interface FilterScan {
 	readonly sources: string[];
 	/** Whether the target is one of them (a link to its own heading). */
 	self?: boolean;
+	/**
+	 * How far the last pass for the target went before a change had this one begin again: this one looks that far
+	 * whatever the time, so that pages asked while notes keep changing still get further each time.
+	 */
+	readonly floor: number;
 }
 
 /** How many notes' whole facts (headings, blocks, every link with its place) are kept: the notes read last. */
@@ -185,6 +190,8 @@ export class FolderVaultIndex implements VaultIndex {
 	 */
 	private filtered:
 		{ version: number; changes: number; watched: number | undefined; scans: Map<string, FilterScan> } | undefined;
+	/** How far the last filtered pass for each target went (`FilterScan.floor`). */
+	private readonly reached = new Map<string, number>();
 	/** Counts the notes found changed (or added or removed). */
 	private noteChanges = 0;
 	/** Notes changed since the summaries were last saved (or loaded). */
@@ -374,7 +381,10 @@ export class FolderVaultIndex implements VaultIndex {
 	 */
 	backlinksFrom(path: string, want: BacklinksWanted): Promise<BacklinksFound> {
 		const scan = this.scanFor(path);
-		if (!scan) return this.backlinks(path).then(completeBacklinks);
+		if (!scan)
+			return Promise.resolve(
+				completeBacklinks(this.linksFrom(path, [...this.backlinkIndex.sourcesOf(path)].sort(comparePaths))),
+			);
 		this.advance(scan, want);
 		const complete = scan.next >= scan.paths.length;
 		return Promise.resolve({
@@ -537,7 +547,8 @@ export class FolderVaultIndex implements VaultIndex {
 		// Kept as of before any reading: a note found changed meanwhile has the next question look again.
 		if (!kept || !this.filtered) this.filtered = { version, changes: this.noteChanges, watched, scans: new Map() };
 		if (this.filtered.scans.size >= FILTERED_TARGETS_KEPT) this.filtered.scans.clear();
-		const scan: FilterScan = { paths, filter: new LinkTargetFilter(target), next: 0, sources: [] };
+		const floor = this.reached.get(target) ?? 0;
+		const scan: FilterScan = { paths, filter: new LinkTargetFilter(target), next: 0, sources: [], floor };
 		this.filtered.scans.set(target, scan);
 		return scan;
 	}
@@ -552,11 +563,12 @@ export class FolderVaultIndex implements VaultIndex {
 		const stampless = this.store.changeVersion !== undefined;
 		const mayLink = (text: NoteText): boolean => filter.mayLinkFromText(text.text);
 		const mayLinkBytes = (bytes: Buffer): boolean => filter.mayLinkFromBytes(bytes);
-		for (let looked = 0; scan.next < paths.length; looked++) {
+		// Past where it began (or the last pass for the target got to), it looks at a few notes whatever the time.
+		const timed = Math.max(scan.next, scan.floor) + MIN_NOTES_PER_ASK;
+		for (; scan.next < paths.length;) {
 			if (want) {
-				if (sources.length - (scan.self ? 1 : 0) >= want.sources) return;
-				if (looked >= MIN_NOTES_PER_ASK && looked % DEADLINE_EVERY === 0 && performance.now() >= want.deadline)
-					return;
+				if (sources.length - (scan.self ? 1 : 0) >= want.sources) break;
+				if (scan.next >= timed && scan.next % DEADLINE_EVERY === 0 && performance.now() >= want.deadline) break;
 			}
 			const source = paths[scan.next] ?? "";
 			scan.next++;
@@ -571,6 +583,8 @@ export class FolderVaultIndex implements VaultIndex {
 				if (source === filter.target) scan.self = true;
 			}
 		}
+		if (this.reached.size >= FILTERED_TARGETS_KEPT && !this.reached.has(filter.target)) this.reached.clear();
+		this.reached.set(filter.target, scan.next);
 	}
 
 	/** Every link of these notes (in this order) that leads to `target`. */

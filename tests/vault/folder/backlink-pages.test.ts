@@ -139,6 +139,28 @@ describe("backlinks page by page in a vault's first session (a complete prefix o
 		}
 	});
 
+	it("still gets further page by page while a note keeps changing", async () => {
+		const { root, write } = folder(notes());
+		const expected = await complete(root, TARGET);
+		const index = new FolderVaultIndex({ root, watch: false });
+		try {
+			await index.refresh();
+			const paths = [...index.notePaths()];
+			let edits = 0;
+			const pages = await pagesOf(async (sources) => {
+				// A note every page has looked at changes before each page: each begins again from the first note.
+				write("F0/note 003.md", `Plain prose, edited ${"again ".repeat(++edits)}.\n`);
+				await index.refresh();
+				return index.backlinksFrom(TARGET, { sources, deadline: 0 });
+			}, paths);
+			for (let page = 1; page < pages.length; page++)
+				expect(pages[page]?.looked).toBeGreaterThan(pages[page - 1]?.looked ?? 0);
+			expect(shown(pages.at(-1) as BacklinksFound)).toEqual(expected);
+		} finally {
+			index.dispose();
+		}
+	});
+
 	it("watching, a link written into a note of the prefix is found by the next page", async () => {
 		const { root, write } = folder(notes());
 		const index = new FolderVaultIndex({ root, watch: true });
