@@ -98,10 +98,13 @@ export function createLinksTool(env: VaultToolEnvironment, options: LinksToolOpt
 				/** Set while the backlinks are those of a part of the vault: the share of the notes looked at. */
 				let partial: { looked: number; notes: number } | undefined;
 				if (direction !== "out" && !onlyUnresolved) {
-					// Enough for this page: each linking note has a link or more.
+					// Enough for this page (each linking note has a link or more), or the whole vault when its pace says it
+					// can be looked at in the page's time (its total is then said at once).
+					const deadline = started + pageTimeMs;
 					const found = await env.vault.backlinksFrom(path, {
 						sources: offset + limit - outCount,
-						deadline: started + pageTimeMs,
+						deadline,
+						finishBy: deadline,
 					});
 					if (!found.complete) partial = found;
 					// A note's links to its own headings (`[[#Part]]`) are not backlinks, as in Obsidian's backlinks pane.

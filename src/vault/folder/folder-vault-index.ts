@@ -565,9 +565,15 @@ export class FolderVaultIndex implements VaultIndex {
 		const mayLinkBytes = (bytes: Buffer): boolean => filter.mayLinkFromBytes(bytes);
 		// Past where it began (or the last pass for the target got to), it looks at a few notes whatever the time.
 		const timed = Math.max(scan.next, scan.floor) + MIN_NOTES_PER_ASK;
+		const began = scan.next;
+		const beganAt = performance.now();
+		let finishing = false;
 		for (; scan.next < paths.length;) {
 			if (want) {
-				if (sources.length - (scan.self ? 1 : 0) >= want.sources) break;
+				if (!finishing && sources.length - (scan.self ? 1 : 0) >= want.sources) {
+					if (!this.mayFinish(scan, began, beganAt, want.finishBy)) break;
+					finishing = true;
+				}
 				if (scan.next >= timed && scan.next % DEADLINE_EVERY === 0 && performance.now() >= want.deadline) break;
 			}
 			const source = paths[scan.next] ?? "";
@@ -585,6 +591,17 @@ export class FolderVaultIndex implements VaultIndex {
 		}
 		if (this.reached.size >= FILTERED_TARGETS_KEPT && !this.reached.has(filter.target)) this.reached.clear();
 		this.reached.set(filter.target, scan.next);
+	}
+
+	/**
+	 * Whether a pass that has enough may go on to the last note: when its pace since `began` says it gets there by
+	 * `finishBy` (a pass that has not looked at a note yet in this ask has no pace, and stops).
+	 */
+	private mayFinish(scan: FilterScan, began: number, beganAt: number, finishBy: number | undefined): boolean {
+		const looked = scan.next - began;
+		if (finishBy === undefined || looked === 0) return false;
+		const now = performance.now();
+		return now + ((now - beganAt) * (scan.paths.length - scan.next)) / looked <= finishBy;
 	}
 
 	/** Every link of these notes (in this order) that leads to `target`. */

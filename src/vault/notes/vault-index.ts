@@ -95,6 +95,12 @@ export interface BacklinksWanted {
 	sources: number;
 	/** When to stop looking (as `performance.now()`) with fewer. */
 	deadline: number;
+	/**
+	 * Once links from enough notes are found, the pass goes on to the last note when it expects to get there by this
+	 * time (as `performance.now()`, from its pace so far): a vault read whole in a page's time has its total said on
+	 * the first page. Without it, the pass stops as soon as it has enough.
+	 */
+	finishBy?: number;
 }
 
 /**

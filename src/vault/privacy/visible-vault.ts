@@ -327,11 +327,11 @@ export class VisibleVault {
 		if (!this.isVisible(path)) return completeBacklinks([]);
 		const index = this.options.index;
 		for (let asked = want.sources, round = 0; ; round++) {
-			const own = await backlinksSoFar(index, path, { sources: asked, deadline: want.deadline });
+			const own = await backlinksSoFar(index, path, { ...want, sources: asked });
 			const found = [own];
 			const namesakeLinks: Backlink[] = [];
 			for (const namesake of this.hiddenNamesakes(path)) {
-				const theirs = await backlinksSoFar(index, namesake, { sources: asked, deadline: want.deadline });
+				const theirs = await backlinksSoFar(index, namesake, { ...want, sources: asked });
 				found.push(theirs);
 				for (const backlink of theirs.backlinks)
 					if (this.resolveLink(backlink.link.linkpath, backlink.source) === path)

@@ -118,6 +118,31 @@ describe("backlinks page by page in a vault's first session (a complete prefix o
 		}
 	});
 
+	it("with enough found, goes on to the last note when its pace says it gets there in time, and only then", async () => {
+		const { root } = folder(notes());
+		const expected = await complete(root, TARGET);
+		const index = new FolderVaultIndex({ root, watch: false });
+		try {
+			await index.refresh();
+			// Time to spare: the first ask for 5 notes' links looks at every note and says so.
+			const whole = await index.backlinksFrom(TARGET, { sources: 5, deadline: Infinity, finishBy: Infinity });
+			expect(whole.complete).toBe(true);
+			expect(shown(whole)).toEqual(expected);
+		} finally {
+			index.dispose();
+		}
+		const hurried = new FolderVaultIndex({ root, watch: false });
+		try {
+			await hurried.refresh();
+			// The time to finish by has passed: it stops at the fifth linking note, as without it.
+			const first = await hurried.backlinksFrom(TARGET, { sources: 5, deadline: Infinity, finishBy: 0 });
+			expect(first.complete).toBe(false);
+			expect(new Set(first.backlinks.map((backlink) => backlink.source)).size).toBe(5);
+		} finally {
+			hurried.dispose();
+		}
+	});
+
 	it("looks again from the first note when a note changed between pages", async () => {
 		const { root, write } = folder(notes());
 		const index = new FolderVaultIndex({ root, watch: false });
