@@ -1,13 +1,11 @@
 import { Component, getAllTags, normalizePath, type CachedMetadata, type EventRef } from "obsidian";
-import { checkFrontmatter } from "../../vault/markdown/frontmatter-check";
 import type { FrontmatterProblem, NoteFacts } from "../../vault/markdown/note-model";
-import { noteTags } from "../../vault/markdown/note-tags";
 import { factsFromText } from "../../vault/notes/note-facts";
 import { TAGS_NOT_KNOWN } from "../../vault/privacy/privacy";
-import { splitLines } from "../../shared/text-lines";
 import { ShardedMap } from "../../shared/sharded-map";
 import type { YamlCodec } from "../../shared/yaml-codec";
-import { frontmatterDetail, type FrontmatterDetail } from "./cache-facts";
+import type { FrontmatterDetail } from "./cache-facts";
+import { TextReading } from "./text-reading";
 import { LinkResolver } from "../../vault/notes/link-resolver";
 import { obsidianYamlCodec } from "./obsidian-yaml-codec";
 import type { WorkPace } from "../../vault/notes/notes";
@@ -133,7 +131,7 @@ export class ObsidianNoteStore extends Component {
 	private diskStructureChanges = 0;
 	private readonly pace: WorkPace | undefined;
 	/** Readings whose text is still to be read (with a pace), in the order Obsidian parsed the notes. */
-	private readonly unread = new Map<string, () => void>();
+	private readonly unread = new Map<string, TextReading>();
 	private reading = false;
 
 	constructor(
@@ -321,41 +319,13 @@ export class ObsidianNoteStore extends Component {
 		const end = cache.frontmatterPosition?.end.line;
 		// Only the frontmatter's lines are kept, for the detail some reader may ask for.
 		const head = end === undefined ? undefined : text.split("\n", end + 1).join("\n");
-		let detail: FrontmatterDetail | undefined;
-		let detailRead = head === undefined;
-		let source: string | undefined = text;
-		let tags: readonly string[] = [];
-		let problem: FrontmatterProblem | null = null;
-		const yaml = this.yaml;
-		// Reads the text once, when first asked or in the next slice; the text is not kept after.
-		const read = (): void => {
-			if (source === undefined) return;
-			tags = noteTags(source, yaml);
-			problem = checkFrontmatter(splitLines(source), yaml.parse) ?? null;
-			source = undefined;
-			this.unread.delete(path);
-		};
-		this.readings.set(path, {
-			cache,
-			get tags() {
-				read();
-				return tags;
-			},
-			get problem() {
-				read();
-				return problem;
-			},
-			detail: () => {
-				if (!detailRead && head !== undefined) detail = frontmatterDetail(head, cache, this.yaml);
-				detailRead = true;
-				return detail;
-			},
-		});
+		const reading = new TextReading(cache, head, text, this.yaml);
+		this.readings.set(path, reading);
 		if (head?.includes("[[") || head?.includes("](")) this.linkers.add(path);
 		else this.linkers.delete(path);
-		if (!this.pace) return read();
 		this.unread.delete(path);
-		this.unread.set(path, read);
+		if (!this.pace) return reading.read();
+		this.unread.set(path, reading);
 		this.readUnread(this.pace);
 	}
 
@@ -367,8 +337,9 @@ export class ObsidianNoteStore extends Component {
 			// The first slice starts after the event that queued the first note.
 			await pace.yieldToMain();
 			const slices = new WorkSlices(pace);
-			for (const [, read] of this.unread) {
-				read();
+			for (const [path, reading] of this.unread) {
+				reading.read();
+				this.unread.delete(path);
 				if (slices.due()) await slices.next();
 			}
 			this.reading = false;

@@ -128,7 +128,9 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 					this.factsCache.delete(path);
 					this.parts.delete(path);
 					this.searchTexts.drop(path);
-					this.check(path);
+					// Not a note `refresh` has nothing to read for (it just read it, say): after a restart its reads of
+					// every note's frontmatter made a set of every note, and the next call looked at each again.
+					if (this.unchecked !== "every note" && this.wantsRead(path)) this.unchecked.add(path);
 				},
 				awaitingIndex: (path) => {
 					this.changes++;
@@ -184,6 +186,18 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 			if (slices.due()) await slices.next();
 		}
 		await Promise.all(reads);
+	}
+
+	/** Whether `refresh` would read the note now: its cache entry is missing or behind, or its frontmatter's text not read for it. */
+	private wantsRead(path: string): boolean {
+		const file = this.store.noteFile(path);
+		const cache = file && this.options.metadataCache.getFileCache(file);
+		return (
+			file !== undefined &&
+			(!cache ||
+				this.store.isAwaitingIndex(path) ||
+				(cache.frontmatterPosition !== undefined && this.store.indexedReading(path)?.cache !== cache))
+		);
 	}
 
 	/** The next refresh looks at this note. */

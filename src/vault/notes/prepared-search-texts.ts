@@ -145,7 +145,7 @@ export class PreparedSearchTexts {
 				(read) => {
 					this.reads.delete(path);
 					if (read === undefined || reading.changed) return;
-					this.shelf.keepText(path, read);
+					this.shelf.keepText(path, read, true);
 					this.changed();
 				},
 				() => void this.reads.delete(path),

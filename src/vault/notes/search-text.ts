@@ -32,3 +32,43 @@ export function sameLengthLowerCase(text: string): string {
 		return lowered.length === character.length ? lowered : character;
 	}).join("");
 }
+
+/**
+ * `searchableText(text)` as UTF-8 in the buffer `into(size)` gives (exactly `size` bytes), for a plain-ASCII text:
+ * the text is written as it is and lower-cased there, so no lower-cased copy is made on the heap (over every note
+ * of a large vault those copies were most of what the garbage collector was given while texts were kept).
+ * Undefined for any other text: the caller makes it from `searchableText`.
+ */
+export function writeAsciiSearchText(text: string, into: (size: number) => Buffer): Buffer | undefined {
+	// Only ASCII takes as many UTF-8 bytes as UTF-16 units.
+	if (Buffer.byteLength(text, "utf8") !== text.length) return undefined;
+	const bytes = into(text.length);
+	bytes.write(text, 0, "latin1");
+	lowerAsciiInPlace(bytes);
+	return bytes;
+}
+
+/** Lower-cases ASCII `bytes` in place (`A`–`Z` only) and makes every `\r` a `\n`, four bytes at a time where aligned. */
+export function lowerAsciiInPlace(bytes: Uint8Array): void {
+	const end = bytes.length;
+	const aligned = Math.min(end, (4 - (bytes.byteOffset & 3)) & 3);
+	for (let index = 0; index < aligned; index++) bytes[index] = lowerAsciiByte(bytes[index] ?? 0);
+	const words = (end - aligned) >>> 2;
+	if (words > 0) {
+		const view = new Uint32Array(bytes.buffer, bytes.byteOffset + aligned, words);
+		for (let word = 0; word < words; word++) {
+			const value = view[word] ?? 0;
+			// Per byte (each below 0x80, so no carry crosses bytes): bit 7 of b + 0x3f is set from 'A' on, of b + 0x25
+			// from after 'Z' on; an upper-case letter has the first and not the second, and gains 0x20.
+			const upper = (value + 0x3f3f3f3f) & ~(value + 0x25252525) & 0x80808080;
+			if (upper !== 0) view[word] = value | (upper >>> 2);
+		}
+	}
+	for (let index = aligned + words * 4; index < end; index++) bytes[index] = lowerAsciiByte(bytes[index] ?? 0);
+	// Every \r (13) a \n (10).
+	for (let index = bytes.indexOf(13); index >= 0; index = bytes.indexOf(13, index + 1)) bytes[index] = 10;
+}
+
+function lowerAsciiByte(byte: number): number {
+	return byte >= 0x41 && byte <= 0x5a ? byte | 0x20 : byte;
+}

@@ -74,6 +74,27 @@ describe("ObsidianVaultIndex over the fake app", () => {
 });
 
 describe("ObsidianVaultIndex bookkeeping", () => {
+	it("after reading every note's frontmatter (as after a restart), looks at none of them again at the next refresh", async () => {
+		const notes = Object.fromEntries(
+			Array.from({ length: 5 }, (_, at) => [`N${at}.md`, `---\nstatus: s${at}\n---\n# N${at}\n`]),
+		);
+		const app = await createIndexedApp({ ...notes, "Plain.md": "# No frontmatter\n" });
+		const index = new ObsidianVaultIndex(vaultIndexPorts(app));
+		index.load();
+		const reads = jest.spyOn(app.vault, "cachedRead");
+		await index.refresh();
+		expect(reads).toHaveBeenCalledTimes(5);
+		const lookups = jest.spyOn(app.metadataCache, "getFileCache");
+		await index.refresh();
+		expect(lookups).not.toHaveBeenCalled();
+		expect(index.frontmatterOf("N3.md")?.properties).toEqual(expect.objectContaining({ status: "s3" }));
+		// A note changed since is still looked at and read.
+		app.vault.writeExternally("N1.md", "---\nstatus: changed\n---\n");
+		await index.refresh();
+		expect(index.frontmatterOf("N1.md")?.properties).toEqual(expect.objectContaining({ status: "changed" }));
+		index.unload();
+	});
+
 	it("gives the frontmatter once it has been read, even when facts were asked for before the first refresh", async () => {
 		const app = await createIndexedApp({ "Props.md": "---\nstatus: done\n---\n# Props\n" });
 		const index = new ObsidianVaultIndex(vaultIndexPorts(app));

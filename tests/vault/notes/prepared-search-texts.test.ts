@@ -97,4 +97,19 @@ describe("PreparedSearchTexts", () => {
 		expect(await found()).toEqual(["0: alpha"]);
 		expect(texts.get("a.md")?.toString()).toBe("alpha");
 	});
+
+	it("keeps plain-ASCII texts without a lower-cased copy of each on the heap (a scan lends as before)", async () => {
+		const notes = new Map([
+			["a.md", "Alpha\r\nBeta"],
+			["b.md", "GAMMA"],
+		]);
+		const { texts } = textsOver(notes);
+		const lower = jest.spyOn(String.prototype, "toLowerCase");
+		try {
+			expect(shown(await texts.prepare(["a.md", "b.md"]))).toEqual(["alpha\n\nbeta", "gamma"]);
+			expect(lower).not.toHaveBeenCalled();
+		} finally {
+			lower.mockRestore();
+		}
+	});
 });

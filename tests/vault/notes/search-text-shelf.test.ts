@@ -28,4 +28,19 @@ describe("SearchTextShelf", () => {
 		expect(shelf.get("n0.md")?.equals(Buffer.from(text))).toBe(true);
 		expect(shelf.get("n3.md")).toBeUndefined();
 	});
+
+	it("keeps a plain-ASCII text in place, without a lower-cased copy on the heap; any other text as keepText", () => {
+		const shelf = new SearchTextShelf();
+		const lower = jest.spyOn(String.prototype, "toLowerCase");
+		try {
+			expect(shelf.keepText("a.md", "Alpha\r\nBETA", true).toString()).toBe("alpha\n\nbeta");
+			expect(lower).not.toHaveBeenCalled();
+			expect(shelf.keepText("b.md", "ÉTÉ İx", true).toString()).toBe("été İx");
+			expect(shelf.keepText("c.md", "z".repeat(2_000_000), true).length).toBe(2_000_000);
+		} finally {
+			lower.mockRestore();
+		}
+		expect(shelf.get("a.md")?.toString()).toBe("alpha\n\nbeta");
+		expect(shelf.get("b.md")?.buffer).toBe(shelf.get("a.md")?.buffer);
+	});
 });
