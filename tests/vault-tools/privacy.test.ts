@@ -83,6 +83,31 @@ describe("privacy at the port", () => {
 		expect(rest).not.toMatch(/Diary\.md|Plans\.md|privatetag|diarytag|mood|calm|secret note/);
 	});
 
+	it("watching, a first session's tags (each note glanced at, no stamp) count no private note", async () => {
+		const watched = makeVault(
+			{ ...PUBLIC, ...PRIVATE },
+			{
+				watch: true,
+				// A folder rule and a tag rule (Plans has the tag `secret`), read from the file as the fixture above does.
+				isPrivate: (path) =>
+					path.startsWith("Private/") ||
+					/tags: \[[^\]]*\bsecret\b/.test(readFileSync(join(watched.root, path), "utf8")),
+			},
+		);
+		try {
+			for (const [name, args] of [
+				["tags", {}],
+				["tags", { prefix: "diary" }],
+				["search", { query: "#shared", mode: "tag" }],
+			] as const) {
+				expect(await watched.call(name, args)).toEqual(await without.call(name, args));
+			}
+			expect(watched.index.glancedNotes).toBe(2);
+		} finally {
+			watched.dispose();
+		}
+	});
+
 	it("leaves the private notes untouched", () => {
 		expect(withPrivate.read("Private/Diary.md")).toBe(PRIVATE["Private/Diary.md"]);
 		expect(withPrivate.read("Elsewhere/Plans.md")).toBe(PRIVATE["Elsewhere/Plans.md"]);

@@ -28,10 +28,16 @@ export interface VaultFixture {
 	dispose(): void;
 }
 
-/** A temp-folder vault with the given notes, served by the folder adapter (no watcher: every call re-checks the files). */
+/**
+ * A temp-folder vault with the given notes, served by the folder adapter (no watcher unless `watch`: every call
+ * re-checks the files).
+ */
 export function makeVault(
 	files: Record<string, string>,
-	options: Partial<Omit<VaultToolsOptions, "vault">> & { isPrivate?: (path: string) => boolean } = {},
+	options: Partial<Omit<VaultToolsOptions, "vault">> & {
+		isPrivate?: (path: string) => boolean;
+		watch?: boolean;
+	} = {},
 ): VaultFixture {
 	const temp = makeTempDir("vault-tools");
 	const root = temp.path;
@@ -40,9 +46,9 @@ export function makeVault(
 		writeFileSync(join(root, path), text);
 	};
 	for (const [path, text] of Object.entries(files)) write(path, text);
-	const folder = new FolderVault({ root, watch: false });
+	const { isPrivate = (): boolean => false, watch = false, ...toolOptions } = options;
+	const folder = new FolderVault({ root, watch });
 	const index = folder.index;
-	const { isPrivate = (): boolean => false, ...toolOptions } = options;
 	const vault = new VisibleVault({ index, paths: new VaultPaths(root), isPrivate });
 	const tools = new Map(
 		createVaultTools({ vault, yaml: libraryYamlCodec, ...toolOptions }).map((tool) => [tool.name, tool]),

@@ -5,6 +5,7 @@ import {
 	frontmatterOfBlock,
 	tagsAndFrontmatterFromText,
 	tagsFromBytes,
+	tagsOfBytes,
 } from "../notes/note-facts";
 import { LineTable } from "../markdown/line-table";
 import type { YamlCodec } from "../../shared/yaml-codec";
@@ -192,6 +193,13 @@ export class FolderVaultIndex implements VaultIndex {
 		{ version: number; changes: number; watched: number | undefined; scans: Map<string, FilterScan> } | undefined;
 	/** How far the last filtered pass for each target went (`FilterScan.floor`). */
 	private readonly reached = new Map<string, number>();
+	/**
+	 * Tags of notes only glanced at (no stamp, nothing else kept: a first session's tags overview before the warm-up
+	 * read the notes), for the files, note changes and watcher count they were read at; the warm-up's reading of a
+	 * note takes its entry out.
+	 */
+	private glanced:
+		{ version: number; changes: number; watched: number; tags: Map<string, readonly TagFact[]> } | undefined;
 	/** Counts the notes found changed (or added or removed). */
 	private noteChanges = 0;
 	/** Notes changed since the summaries were last saved (or loaded). */
@@ -214,7 +222,7 @@ export class FolderVaultIndex implements VaultIndex {
 	 */
 	constructor(
 		source: FolderNoteStore | FolderNoteStoreOptions,
-		yaml: YamlCodec = libraryYamlCodec,
+		private readonly yaml: YamlCodec = libraryYamlCodec,
 		private readonly saved?: SavedFolderIndex,
 	) {
 		this.ownsStore = !(source instanceof FolderNoteStore);
@@ -264,6 +272,11 @@ export class FolderVaultIndex implements VaultIndex {
 		if (this.loadedSaved) this.store.refresh();
 		else this.loadSaved();
 		return Promise.resolve();
+	}
+
+	/** How many notes' tags are kept from a glance (`tagsOf` before the notes were read with their stamps). */
+	get glancedNotes(): number {
+		return this.glanced?.tags.size ?? 0;
 	}
 
 	/** How many notes' summaries the first refresh took up from the saved index. */
@@ -334,8 +347,15 @@ export class FolderVaultIndex implements VaultIndex {
 		return this.parsed.get(path)?.facts;
 	}
 
+	/**
+	 * A note's tags: kept with its other facts once read with its stamp; before that, while the vault is watched, from
+	 * a glance (no stat, no frontmatter kept), kept per the watcher's count of changes (a note changed after the
+	 * glance moves it); without a watcher, read with its stamp.
+	 */
 	tagsOf(path: string): readonly TagFact[] | undefined {
-		return this.described.get(path)?.tags;
+		const watched = this.store.changeVersion;
+		if (watched === undefined || this.described.holds(path)) return this.described.get(path)?.tags;
+		return this.glancedTags(path, watched);
 	}
 
 	frontmatterOf(path: string): FrontmatterFact | undefined {
@@ -352,6 +372,7 @@ export class FolderVaultIndex implements VaultIndex {
 
 	/** Makes what questions about the whole vault need of one note, reading it once (a warm-up, note by note). */
 	warmNote(path: string): void {
+		this.glanced?.tags.delete(path);
 		if (this.store.savedRowOf(path) !== undefined) {
 			// Taken up from the saved index: reading the note for its search text checks its stamp too (an fstat),
 			// so the others need no stat of their own (a later session's warm-up made one lstat a note more).
@@ -443,6 +464,7 @@ export class FolderVaultIndex implements VaultIndex {
 			}
 		}
 		this.unsubscribe();
+		this.glanced = undefined;
 		for (const memo of [
 			this.searchTexts,
 			this.outgoing,
@@ -453,6 +475,23 @@ export class FolderVaultIndex implements VaultIndex {
 		])
 			memo.dispose();
 		if (this.ownsStore) this.store.dispose();
+	}
+
+	/** `tagsOf` of a note nothing is kept of, from a glance (kept while no file came or went and nothing changed). */
+	private glancedTags(path: string, watched: number): readonly TagFact[] | undefined {
+		const version = this.store.structureVersion;
+		let glanced = this.glanced;
+		if (glanced?.version !== version || glanced.changes !== this.noteChanges || glanced.watched !== watched)
+			glanced = this.glanced = { version, changes: this.noteChanges, watched, tags: new Map() };
+		const known = glanced.tags.get(path);
+		if (known) return known;
+		const tags = this.store.glance(
+			path,
+			(read) => tagsAndFrontmatterFromText(read.text, this.yaml).tags,
+			(bytes) => tagsOfBytes(bytes, this.yaml),
+		);
+		if (tags) glanced.tags.set(path, tags);
+		return tags;
 	}
 
 	/**

@@ -57,6 +57,85 @@ export function headOfBytes(bytes: Buffer): BytesHead | undefined {
 	return none;
 }
 
+/** Where a note's body starts and its frontmatter ends (`headOfBytes`), found without decoding anything. */
+export interface BytesHeadSpan {
+	/** Offset of the body's first byte (0 without a frontmatter). */
+	bodyOffset: number;
+	/** The line of the frontmatter's closing `---`; -1 without a frontmatter. */
+	endLine: number;
+	/** Whether the frontmatter's YAML may have a `tags` or `tag` key (`tag` in any case, or an escape). */
+	mayHoldTagKey: boolean;
+}
+
+/**
+ * The frontmatter `headOfBytes` finds, told in bytes alone (a tags overview of every note decodes no frontmatter
+ * that cannot hold a tag key); undefined where `headOfBytes` answers undefined, or where a line that may be a fence
+ * ends in bytes outside ASCII (white space to `trimEnd` or not: `headOfBytes` decodes it).
+ */
+export function headSpanOfBytes(bytes: Buffer): BytesHeadSpan | undefined {
+	if (bytes.includes(CARRIAGE_RETURN) || !isUtf8(bytes)) return undefined;
+	const none: BytesHeadSpan = { bodyOffset: 0, endLine: -1, mayHoldTagKey: false };
+	const firstEnd = lineEndAt(bytes, 0);
+	if (firstEnd >= bytes.length) return none;
+	const first = isFenceLine(bytes, 0, firstEnd);
+	if (first !== true) return first === false ? none : undefined;
+	for (let fence = bytes.indexOf(FENCE, firstEnd); fence >= 0; fence = bytes.indexOf(FENCE, fence + 1)) {
+		const end = lineEndAt(bytes, fence + 1);
+		const closing = isFenceLine(bytes, fence + 1, end);
+		if (closing === undefined) return undefined;
+		if (!closing) continue;
+		let endLine = 0;
+		for (let feed = bytes.indexOf(NEWLINE); feed >= 0 && feed <= fence; feed = bytes.indexOf(NEWLINE, feed + 1))
+			endLine++;
+		return {
+			bodyOffset: Math.min(end + 1, bytes.length),
+			endLine,
+			mayHoldTagKey: mayHoldTagKeyBytes(bytes, firstEnd + 1, fence),
+		};
+	}
+	return none;
+}
+
+/** ASCII white space as `trimEnd` reads it (no line break: a line holds none). */
+const TRIMMED = new Uint8Array(128);
+for (const character of "\t\v\f ") TRIMMED[character.charCodeAt(0)] = 1;
+const DASH = 0x2d;
+
+/** Whether the line `start`-`end` is `---` once `trimEnd` ran; undefined when its end is not ASCII (it may be white space). */
+function isFenceLine(bytes: Buffer, start: number, end: number): boolean | undefined {
+	if (end - start < 3 || bytes[start] !== DASH || bytes[start + 1] !== DASH || bytes[start + 2] !== DASH)
+		return false;
+	for (let at = start + 3; at < end; at++) {
+		const byte = bytes[at] ?? 0;
+		if (byte >= 0x80) return undefined;
+		if (TRIMMED[byte] !== 1) return false;
+	}
+	return true;
+}
+
+/** `/tag/i.test(yaml) || yaml.includes("\\")` of the bytes `start`-`end` (UTF-8: no ASCII byte is part of another character). */
+function mayHoldTagKeyBytes(bytes: Buffer, start: number, end: number): boolean {
+	for (let at = start; at < end; at++) {
+		const byte = bytes[at] ?? 0;
+		if (byte === BACKSLASH) return true;
+		if (
+			(byte | CASE_BIT) === LOWER_T &&
+			at + 2 < end &&
+			((bytes[at + 1] ?? 0) | CASE_BIT) === LOWER_A &&
+			((bytes[at + 2] ?? 0) | CASE_BIT) === LOWER_G
+		)
+			return true;
+	}
+	return false;
+}
+
+const BACKSLASH = 0x5c;
+/** Set in an ASCII letter's code, it is the lower-case letter. */
+const CASE_BIT = 0x20;
+const LOWER_T = 0x74;
+const LOWER_A = 0x61;
+const LOWER_G = 0x67;
+
 /**
  * Whether a `#` from `offset` on (line starts at `offset`) may start a tag once the note's lines are masked
  * (`CodeMask`) and read by `tagsInLine`: false means none can, wherever code and comments are. `TAG_START` needs the

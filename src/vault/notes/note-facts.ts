@@ -6,7 +6,13 @@ import { findLinks } from "../markdown/link-syntax";
 import { scanLinks, scanNote } from "../markdown/markdown-scanner";
 import { splitLines } from "../../shared/text-lines";
 import { eachLineHolding, masksLineByLine, noteHead } from "../markdown/line-scan";
-import { eachLineHoldingHashOrFence, headOfBytes, mayHoldComment, mayHoldInlineTag } from "../markdown/tag-bytes";
+import {
+	eachLineHoldingHashOrFence,
+	headOfBytes,
+	headSpanOfBytes,
+	mayHoldComment,
+	mayHoldInlineTag,
+} from "../markdown/tag-bytes";
 import type { YamlCodec } from "../../shared/yaml-codec";
 import type { FrontmatterFact, LinkFact, NoteFacts, TagFact } from "../markdown/note-model";
 import { describeError } from "../../shared/describe-error";
@@ -127,6 +133,32 @@ export function tagsFromBytes(
 	}
 	if (block && !mayHoldTagKey(block.yaml)) return { tags, later: block };
 	return describe(head.lines, block, codec, tags);
+}
+
+/**
+ * The note's tags alone, as `tagsAndFrontmatterFromText` gives them, from its bytes (decoded only where
+ * `tagsFromBytes` cannot read them): for a look at every note that keeps no frontmatter.
+ */
+export function tagsOfBytes(bytes: Buffer, codec: YamlCodec): readonly TagFact[] {
+	const head = headSpanOfBytes(bytes);
+	if (!head || head.mayHoldTagKey) return tagsOfWhole(bytes, codec);
+	// The frontmatter holds no tag: the body's tags are all, read as `tagsFromBytes` reads them.
+	if (!mayHoldInlineTag(bytes, head.bodyOffset)) return NO_TAGS;
+	if (mayHoldComment(bytes)) return tagsOfWhole(bytes, codec);
+	const tags: TagFact[] = [];
+	const mask = new CodeMask();
+	eachLineHoldingHashOrFence(bytes, head.bodyOffset, head.endLine + 1, (line, number) => {
+		const masked = mask.maskLine(line);
+		if (masked !== undefined && masked.includes("#"))
+			for (const tag of tagsInLine(masked)) tags.push({ tag, line: number });
+	});
+	return tags;
+}
+
+const NO_TAGS: readonly TagFact[] = Object.freeze([]);
+
+function tagsOfWhole(bytes: Buffer, codec: YamlCodec): readonly TagFact[] {
+	return tagsFromBytes(bytes, codec)?.tags ?? tagsAndFrontmatterFromText(bytes.toString("utf8"), codec).tags;
 }
 
 /** The frontmatter `describe` gives for this block (every line of it is in `block.yaml`). */

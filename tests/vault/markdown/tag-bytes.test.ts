@@ -4,8 +4,9 @@ import {
 	tagsAndFrontmatterFromBytes,
 	tagsAndFrontmatterFromText,
 	tagsFromBytes,
+	tagsOfBytes,
 } from "../../../src/vault/notes/note-facts";
-import { headOfBytes, mayHoldInlineTag } from "../../../src/vault/markdown/tag-bytes";
+import { headOfBytes, headSpanOfBytes, mayHoldInlineTag } from "../../../src/vault/markdown/tag-bytes";
 import { libraryYamlCodec } from "../../../src/vault/folder/yaml-library-codec";
 
 /** Lines that put a `#` next to everything that decides whether it starts a tag, code and comments included. */
@@ -13,8 +14,13 @@ const LINE = fc.constantFrom(
 	"---",
 	"--- ",
 	"---\u00a0",
+	"---\t",
+	"---x",
+	"----",
 	"\ufeff---",
 	"tags: [a, private]",
+	"sTaGe: 1",
+	"a: \\u0074",
 	"tag: '#c'",
 	"title: [x",
 	"a: 1",
@@ -84,6 +90,15 @@ const notes = fc
 		const cut = text.length === 0 ? 0 : at % text.length;
 		return Buffer.concat([text.subarray(0, cut), ...odd, text.subarray(cut)]);
 	});
+
+/** Notes that open with a fence (or a line that looks like one), so that many have a frontmatter. */
+const framed = fc
+	.tuple(
+		fc.constantFrom("---", "--- ", "---\t", "---\u00a0", "---x"),
+		fc.array(fc.oneof(LINE, PLAIN), { maxLength: 4 }),
+		notes,
+	)
+	.map(([fence, yaml, body]) => Buffer.concat([Buffer.from([fence, ...yaml, "---", ""].join("\n")), body]));
 
 describe("tags and frontmatter from a note's bytes", () => {
 	it("gives exactly what the text gives, or leaves the note to the text", () => {
@@ -171,5 +186,55 @@ describe("tags and frontmatter from a note's bytes", () => {
 		expect(headOfBytes(Buffer.from("# no frontmatter\n---\n"))).toEqual({ lines: [], bodyOffset: 0 });
 		expect(headOfBytes(Buffer.from("---\r\na: 1\r\n---\r\n"))).toBeUndefined();
 		expect(headOfBytes(Buffer.from([0x2d, 0x2d, 0x2d, 0x0a, 0xff, 0x0a, 0x2d, 0x2d, 0x2d]))).toBeUndefined();
+	});
+
+	it("tells where the frontmatter ends from the bytes alone, as headOfBytes finds it", () => {
+		let told = 0;
+		let withFrontmatter = 0;
+		let withTagKey = 0;
+		fc.assert(
+			fc.property(fc.oneof(notes, framed), (bytes) => {
+				const span = headSpanOfBytes(bytes);
+				if (span === undefined) return;
+				told++;
+				const head = headOfBytes(bytes);
+				expect(head?.bodyOffset).toBe(span.bodyOffset);
+				expect(span.endLine).toBe((head?.lines.length ?? 0) - 1);
+				const yaml = head?.lines.slice(1, -1).join("\n") ?? "";
+				if (span.endLine >= 0) withFrontmatter++;
+				if (span.mayHoldTagKey) withTagKey++;
+				expect(span.mayHoldTagKey).toBe(/tag/i.test(yaml) || yaml.includes("\\"));
+			}),
+			{ numRuns: 5000 },
+		);
+		expect(told).toBeGreaterThan(500);
+		expect(withFrontmatter).toBeGreaterThan(400);
+		expect(withTagKey).toBeGreaterThan(100);
+		// A fence line ending in a byte outside ASCII (white space to trimEnd, or not) is left to headOfBytes.
+		expect(headSpanOfBytes(Buffer.from("---\u00a0\na: 1\n---\n"))).toBeUndefined();
+		expect(headSpanOfBytes(Buffer.from("---\na: 1\n---\u00e9\n"))).toBeUndefined();
+		expect(headSpanOfBytes(Buffer.from("---\t\nsTaGe: 1\n--- \n#t"))).toEqual({
+			bodyOffset: 19,
+			endLine: 2,
+			mayHoldTagKey: true,
+		});
+	});
+
+	it("gives a note's tags alone from its bytes exactly as its text gives them", () => {
+		let fromSpan = 0;
+		fc.assert(
+			fc.property(fc.oneof(notes, framed), (bytes) => {
+				const span = headSpanOfBytes(bytes);
+				if (span && span.endLine >= 0 && !span.mayHoldTagKey) fromSpan++;
+				expect(tagsOfBytes(bytes, libraryYamlCodec)).toEqual(
+					tagsAndFrontmatterFromText(bytes.toString("utf8"), libraryYamlCodec).tags,
+				);
+			}),
+			{ numRuns: 5000 },
+		);
+		expect(fromSpan).toBeGreaterThan(300);
+		expect(tagsOfBytes(Buffer.from("---\ntitle: A\n---\nSee #heavy and `#code`.\n"), libraryYamlCodec)).toEqual([
+			{ tag: "heavy", line: 3 },
+		]);
 	});
 });
