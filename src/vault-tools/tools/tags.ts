@@ -53,9 +53,11 @@ export function createTagsTool(env: VaultToolEnvironment): ToolDefinition {
 				// Obsidian counts tags case-insensitively and shows the first spelling it met.
 				const counts = new Map<string, { spelled: string; notes: number }>();
 				const slices = new WorkSlices(env.vault.pace);
-				for (const path of env.vault.notePaths()) {
+				const paths = env.vault.notePaths();
+				const tagsOf = env.vault.tagsReader(paths);
+				for (const path of paths) {
 					if (slices.due()) await slices.next();
-					const tags = env.vault.tagsOf(path);
+					const tags = tagsOf(path);
 					if (!tags) continue;
 					const seen = new Set<string>();
 					for (const tag of tags) {

@@ -477,6 +477,10 @@ export class FolderVaultIndex implements VaultIndex {
 		if (this.ownsStore) this.store.dispose();
 	}
 
+	private readonly tagsOfText = (read: NoteText): readonly TagFact[] =>
+		tagsAndFrontmatterFromText(read.text, this.yaml).tags;
+	private readonly tagsOfBytes = (bytes: Buffer): readonly TagFact[] => tagsOfBytes(bytes, this.yaml);
+
 	/** `tagsOf` of a note nothing is kept of, from a glance (kept while no file came or went and nothing changed). */
 	private glancedTags(path: string, watched: number): readonly TagFact[] | undefined {
 		const version = this.store.structureVersion;
@@ -485,11 +489,7 @@ export class FolderVaultIndex implements VaultIndex {
 			glanced = this.glanced = { version, changes: this.noteChanges, watched, tags: new Map() };
 		const known = glanced.tags.get(path);
 		if (known) return known;
-		const tags = this.store.glance(
-			path,
-			(read) => tagsAndFrontmatterFromText(read.text, this.yaml).tags,
-			(bytes) => tagsOfBytes(bytes, this.yaml),
-		);
+		const tags = this.store.glance(path, this.tagsOfText, this.tagsOfBytes);
 		if (tags) glanced.tags.set(path, tags);
 		return tags;
 	}

@@ -206,6 +206,19 @@ export class VisibleVault {
 		return index.tagsOf ? index.tagsOf(path) : index.facts(path)?.tags;
 	}
 
+	/**
+	 * `tagsOf`, for an overview that asks it of each of `paths` in turn: given `notePaths()` itself (the same array),
+	 * every path is known to be visible and is not decided again while that list stands (privacy asked per note is a
+	 * tenth of a first tags overview); any other list is checked path by path.
+	 */
+	tagsReader(paths: readonly string[]): (path: string) => readonly TagFact[] | undefined {
+		if (paths !== this.notePaths()) return (path) => this.tagsOf(path);
+		const index = this.options.index;
+		const read = index.tagsOf ? (path: string) => index.tagsOf?.(path) : (path: string) => index.facts(path)?.tags;
+		// The list may be decided again while an overview waits between slices: then each path is checked.
+		return (path) => (this.visiblePaths === paths ? read(path) : this.tagsOf(path));
+	}
+
 	/** A visible note's frontmatter (what property search and the property overview ask of every note, without its other facts). */
 	frontmatterOf(path: string): FrontmatterFact | undefined {
 		if (!this.isVisible(path)) return undefined;
