@@ -144,12 +144,16 @@ const LOWER_G = 0x67;
  * `#` (the end of a code span or comment there).
  */
 export function mayHoldInlineTag(bytes: Buffer, offset: number): boolean {
-	for (let at = bytes.indexOf(HASH, offset); at >= 0; at = bytes.indexOf(HASH, at + 1)) {
-		const after = bytes[at + 1];
-		if (after === undefined || (after < 0x80 && ENDS_TAG[after] === 1)) continue;
-		if (at === offset || mayFollowTagStart(bytes, at)) return true;
-	}
+	for (let at = bytes.indexOf(HASH, offset); at >= 0; at = bytes.indexOf(HASH, at + 1))
+		if (mayStartTag(bytes, at, offset)) return true;
 	return false;
+}
+
+/** Whether the `#` at `at` may start a tag once masked (`mayHoldInlineTag`); `lineStart`: where its line starts. */
+function mayStartTag(bytes: Buffer, at: number, lineStart: number): boolean {
+	const after = bytes[at + 1];
+	if (after === undefined || (after < 0x80 && ENDS_TAG[after] === 1)) return false;
+	return at === lineStart || mayFollowTagStart(bytes, at);
 }
 
 /** Whether what comes before the `#` at `at` (not at a line start) may let it start a tag. */
@@ -184,9 +188,10 @@ export function mayHoldComment(bytes: Buffer): boolean {
 
 /**
  * Calls `each` with every line (decoded), from the one starting at byte `offset` (numbered `line`) to the end, that
- * holds a `#` or three backticks or tildes, and its number, in order: for a text without comments
- * (`mayHoldComment`), the lines that may hold a tag and every line `CodeMask` changes its state at, so that a mask fed
- * these lines alone masks each of them as when fed every line. For bytes `headOfBytes` reads (UTF-8 without `\r`: no
+ * holds a `#` that may start a tag (`mayHoldInlineTag`'s test: not a heading's `#`, nor a link's `[[Note#Part]]`) or
+ * three backticks or tildes, and its number, in order: for a text without comments (`mayHoldComment`), the lines
+ * that may hold a tag and every line `CodeMask` changes its state at, so that a mask fed these lines alone masks each
+ * of them as when fed every line. For bytes `headOfBytes` reads (UTF-8 without `\r`: no
  * `#`, backtick, tilde or line feed is part of another character, and lines end at `\n` only).
  */
 export function eachLineHoldingHashOrFence(
@@ -211,7 +216,8 @@ export function eachLineHoldingHashOrFence(
 		)
 			number++;
 		const end = lineEndAt(bytes, found);
-		each(bytes.toString("utf8", start, end), number);
+		if (holdsFence(backticks, tildes, end) || mayStartTagBefore(bytes, hash, start, end))
+			each(bytes.toString("utf8", start, end), number);
 		if (end >= bytes.length) return;
 		counted = end + 1;
 		number++;
@@ -219,6 +225,18 @@ export function eachLineHoldingHashOrFence(
 		if (backticks >= 0 && backticks < counted) backticks = bytes.indexOf(BACKTICK_FENCE, counted);
 		if (tildes >= 0 && tildes < counted) tildes = bytes.indexOf(TILDE_FENCE, counted);
 	}
+}
+
+/** Whether the line ending at `end` holds the first three backticks or tildes found from its start on. */
+function holdsFence(backticks: number, tildes: number, end: number): boolean {
+	return (backticks >= 0 && backticks < end) || (tildes >= 0 && tildes < end);
+}
+
+/** Whether a `#` from `hash` (the first from the line's start on) to the line's `end` may start a tag. */
+function mayStartTagBefore(bytes: Buffer, hash: number, lineStart: number, end: number): boolean {
+	for (let at = hash; at >= 0 && at < end; at = bytes.indexOf(HASH, at + 1))
+		if (mayStartTag(bytes, at, lineStart)) return true;
+	return false;
 }
 
 /** The smaller of two positions found (-1: not found). */

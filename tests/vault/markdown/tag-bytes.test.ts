@@ -6,7 +6,12 @@ import {
 	tagsFromBytes,
 	tagsOfBytes,
 } from "../../../src/vault/notes/note-facts";
-import { headOfBytes, headSpanOfBytes, mayHoldInlineTag } from "../../../src/vault/markdown/tag-bytes";
+import {
+	eachLineHoldingHashOrFence,
+	headOfBytes,
+	headSpanOfBytes,
+	mayHoldInlineTag,
+} from "../../../src/vault/markdown/tag-bytes";
 import { libraryYamlCodec } from "../../../src/vault/folder/yaml-library-codec";
 
 /** Lines that put a `#` next to everything that decides whether it starts a tag, code and comments included. */
@@ -236,5 +241,14 @@ describe("tags and frontmatter from a note's bytes", () => {
 		expect(tagsOfBytes(Buffer.from("---\ntitle: A\n---\nSee #heavy and `#code`.\n"), libraryYamlCodec)).toEqual([
 			{ tag: "heavy", line: 3 },
 		]);
+	});
+
+	it("decodes only the lines with a # that may start a tag, and the fence lines", () => {
+		const note = Buffer.from(
+			"## Part 1\nSee [[Other#Part]] and word#x.\nFiled under #heavy.\n```\n## in code #c\n```\n# Title\n~~~\n",
+		);
+		const lines: string[] = [];
+		eachLineHoldingHashOrFence(note, 0, 0, (line, number) => lines.push(`${number}: ${line}`));
+		expect(lines).toEqual(["2: Filed under #heavy.", "3: ```", "4: ## in code #c", "5: ```", "7: ~~~"]);
 	});
 });
