@@ -315,7 +315,8 @@ export class FolderNoteStore {
 	/**
 	 * Starts checking a saved index's stamps on a worker thread (one of `readAheadFromNotes` notes or more), for a
 	 * `confirmAdopted` (or `confirm`) to come: called before the folder is first listed, so that the worker parses the
-	 * saved paths meanwhile; it stats none before every folder is watched.
+	 * saved paths meanwhile and stats the saved notes of each folder once the listing watches it (none of a folder
+	 * not watched yet).
 	 */
 	statAhead(saved: SavedStamps | undefined): void {
 		if (this.stamped || !saved || saved.rows < (this.options.readAheadFromNotes ?? READ_AHEAD_FROM_NOTES)) return;
@@ -632,6 +633,8 @@ export class FolderNoteStore {
 	/** Calls `onFile` with the vault path of every regular file under `folder`, skipping hidden names and symbolic links. */
 	private walk(folder: string, onFile: (path: string) => void): void {
 		this.watch(folder);
+		// Depth first: every folder above this one is watched too, so the saved rows in it may be statted now.
+		if (this.watchers.has(folder)) this.stamped?.watched(folder);
 		let entries;
 		try {
 			entries = readdirSync(folder === "" ? this.options.root : this.absolute(folder), { withFileTypes: true });
