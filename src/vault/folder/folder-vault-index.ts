@@ -440,7 +440,7 @@ export class FolderVaultIndex implements VaultIndex {
 		this.described.useSaved(described);
 		notes.forEach((path, stamp, row) => {
 			if (this.store.adopt(path, stamp, row)) this.takenUp++;
-		});
+		}, this.store.notePaths());
 		// Backlinks of the notes taken up as saved come from the saved targets' numbers, turned around once.
 		if (targetsHold) this.backlinkIndex.useSaved({ version, targets: () => notes.linkTargetsOf() });
 		this.savedHoldsAll = targetsHold && this.takenUp === this.store.notePaths().length;
