@@ -575,9 +575,8 @@ const EQUALS = 0x3d;
 /** Whether `bytes[start..end)` is exactly the JSON of `value` (as `save` writes it). */
 function sameJson(value: readonly string[] | undefined, bytes: Buffer, start: number, end: number): boolean {
 	if (value === undefined) return false;
-	const json = JSON.stringify(value);
-	// The UTF-8 length first: a list that differs mostly differs in it, and then nothing is encoded.
-	return Buffer.byteLength(json) === end - start && bytes.subarray(start, end).equals(Buffer.from(json));
+	const json = Buffer.from(JSON.stringify(value));
+	return json.length === end - start && bytes.subarray(start, end).equals(json);
 }
 
 function parseJson(bytes: Buffer, start: number, end: number): unknown {

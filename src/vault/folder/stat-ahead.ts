@@ -116,11 +116,15 @@ function statWatched(found) {
 				const list = byFolder.get(told[at]);
 				if (list === undefined) continue;
 				byFolder.delete(told[at]);
+				let early = 0;
 				for (const row of list) {
-					if (Atomics.load(control, ${STOP}) !== 0) return;
+					// Once every folder is watched, the batches (in row order, shared with the checker) take over.
+					if (Atomics.load(control, ${STOP}) !== 0 || Atomics.load(control, ${GO}) !== 0) break;
 					Atomics.store(verdicts, row, statRow(found.paths, found.numbers, row));
+					early++;
 				}
-				Atomics.add(control, ${EARLY}, list.length);
+				Atomics.add(control, ${EARLY}, early);
+				if (early < list.length) return;
 			}
 			continue;
 		}
