@@ -8,7 +8,7 @@ const LOOKUPS_BEFORE_INDEX = 8;
  * while no file comes or goes, instead of making the index of every file by name. A later session's first backlinks
  * resolve only the links that may lead to one note (a name key or two): at 100k notes, no map of 200k names.
  */
-export class FolderLinkResolver extends LinkResolver {
+export class FolderLinkResolver<V = undefined> extends LinkResolver<V> {
 	/** The paths of the name keys looked up so far, for the files of version `lookedUpAt`. */
 	private readonly lookedUp = new Map<string, string | string[] | undefined>();
 	private lookedUpAt = -1;

@@ -63,8 +63,10 @@ export const RECENT_TEXT_BYTES = 256 * 1024;
  * nothing outside the vault (and no second name for a note) is listed.
  */
 export class FolderNoteStore {
-	readonly files = new FolderLinkResolver();
-	private readonly notes = new Map<string, NoteEntry>();
+	/** Every file, a note with its entry (one table for both: the listing's one insert a file). */
+	readonly files = new FolderLinkResolver<NoteEntry>();
+	/** The notes of `files`, with their entries. */
+	private readonly notes = new ListedNotes(this.files);
 	/** File sizes asked for by a listing, dropped when the watcher reports the path. */
 	private readonly sizes = new Map<string, number>();
 	private readonly dirty = new Set<string>();
@@ -163,7 +165,13 @@ export class FolderNoteStore {
 	/** Every note, sorted by path. */
 	notePaths(): readonly string[] {
 		// The default order is `comparePaths`' (code units), without a call per comparison.
-		this.sortedNotes ??= [...this.notes.keys()].sort();
+		if (this.sortedNotes === undefined) {
+			const paths: string[] = [];
+			this.files.forEachFile((entry, path) => {
+				if (entry !== undefined) paths.push(path);
+			});
+			this.sortedNotes = paths.sort();
+		}
 		return this.sortedNotes;
 	}
 
@@ -347,7 +355,9 @@ export class FolderNoteStore {
 			if (same) entry.unconfirmed = false;
 			else this.confirmEntry(path, entry);
 		});
-		for (const [path, entry] of this.notes) if (entry.unconfirmed) this.confirmEntry(path, entry);
+		this.notes.forEach((entry, path) => {
+			if (entry.unconfirmed) this.confirmEntry(path, entry);
+		});
 	}
 
 	/** Checks a note's adopted stamp against its file (one lstat). */
@@ -501,7 +511,7 @@ export class FolderNoteStore {
 			this.addFile(path);
 		});
 		for (const path of [...this.files.paths()]) if (!present.has(path)) this.removeFile(path);
-		for (const [path, entry] of this.notes) {
+		for (const [path, entry] of this.notes.entries()) {
 			if (entry.stamp === undefined) continue;
 			entry.unconfirmed = false;
 			const stats = this.stat(path);
@@ -595,20 +605,18 @@ export class FolderNoteStore {
 	}
 
 	private addFile(path: string): void {
-		this.files.add(path);
-		if (isNotePath(path) && !this.notes.has(path)) {
-			this.notes.set(path, { savedRow: -1, unconfirmed: false });
+		if (!isNotePath(path)) this.files.add(path);
+		else if (this.files.add(path, { savedRow: -1, unconfirmed: false })) {
 			this.sortedNotes = undefined;
 			this.changed(path);
 		}
 	}
 
 	private removeFile(path: string): void {
+		const entry = this.notes.get(path);
 		this.files.remove(path);
 		this.sizes.delete(path);
-		const entry = this.notes.get(path);
 		if (entry) {
-			this.notes.delete(path);
 			this.sortedNotes = undefined;
 			this.forget(path, entry);
 		}
@@ -650,6 +658,32 @@ export class FolderNoteStore {
 			if (entry.isDirectory()) this.walk(path, onFile);
 			else if (entry.isFile()) onFile(path);
 		}
+	}
+}
+
+/** The notes among a store's files (those added with an entry), looked up and gone through like a map. */
+class ListedNotes {
+	constructor(private readonly files: FolderLinkResolver<NoteEntry>) {}
+
+	get(path: string): NoteEntry | undefined {
+		return this.files.valueOf(path);
+	}
+
+	has(path: string): boolean {
+		return this.files.valueOf(path) !== undefined;
+	}
+
+	forEach(each: (entry: NoteEntry, path: string) => void): void {
+		this.files.forEachFile((entry, path) => {
+			if (entry !== undefined) each(entry, path);
+		});
+	}
+
+	/** Every note with its entry, in a list of their own (a caller may add and remove files while going through it). */
+	entries(): [string, NoteEntry][] {
+		const entries: [string, NoteEntry][] = [];
+		this.forEach((entry, path) => entries.push([path, entry]));
+		return entries;
 	}
 }
 

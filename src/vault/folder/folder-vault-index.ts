@@ -583,6 +583,9 @@ export class FolderVaultIndex implements VaultIndex {
 				});
 		}
 		const files = this.store.files;
+		// The store keeps a note's entry with its file: it goes back with it (and a file already at `to` stays).
+		const entry = files.valueOf(from);
+		const toListed = files.has(to);
 		files.remove(from);
 		files.add(to);
 		try {
@@ -612,8 +615,8 @@ export class FolderVaultIndex implements VaultIndex {
 			if (stranded.length > 0) throw new LinksNotKeptError(from, to, false, stranded);
 			return plan;
 		} finally {
-			files.remove(to);
-			files.add(from);
+			if (!toListed) files.remove(to);
+			files.add(from, entry);
 		}
 	}
 }
