@@ -90,14 +90,21 @@ function statRow(paths, numbers, row) {
 // The rows directly in each folder (its path up to the last slash; the top folder "").
 function rowsByFolder(paths) {
 	const byFolder = new Map();
+	let folder = "";
+	let list;
 	for (let row = 0; row < rows; row++) {
 		const path = paths[row];
 		if (typeof path !== "string") continue;
 		const slash = path.lastIndexOf("/");
-		const folder = slash < 0 ? "" : path.slice(0, slash);
-		const list = byFolder.get(folder);
-		if (list === undefined) byFolder.set(folder, [row]);
-		else list.push(row);
+		// Sorted paths: most rows are in the folder of the row before (no string cut, no lookup for them).
+		if (list !== undefined && slash === folder.length && path.startsWith(folder)) {
+			list.push(row);
+			continue;
+		}
+		folder = slash < 0 ? "" : path.slice(0, slash);
+		list = byFolder.get(folder);
+		if (list === undefined) byFolder.set(folder, (list = []));
+		list.push(row);
 	}
 	return byFolder;
 }
