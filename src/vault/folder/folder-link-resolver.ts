@@ -14,6 +14,16 @@ export class FolderLinkResolver<V = undefined> extends LinkResolver<V> {
 	private lookedUpAt = -1;
 	private lookups = 0;
 
+	/** What the file was added with; undefined for a file not here (or added with nothing). */
+	valueFor(path: string): V | undefined {
+		return this.files.get(path);
+	}
+
+	/** Calls `each` with every file and what it was added with (no pair made per file). */
+	forEachFile(each: (value: V | undefined, path: string) => void): void {
+		this.files.forEach(each);
+	}
+
 	protected override lookUp(key: string): string | string[] | undefined {
 		// Only this lookup makes the index by name (the resolver adds to it and removes from it once it is made).
 		if (this.lookups >= LOOKUPS_BEFORE_INDEX) return super.lookUp(key);

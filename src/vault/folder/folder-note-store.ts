@@ -666,11 +666,11 @@ class ListedNotes {
 	constructor(private readonly files: FolderLinkResolver<NoteEntry>) {}
 
 	get(path: string): NoteEntry | undefined {
-		return this.files.valueOf(path);
+		return this.files.valueFor(path);
 	}
 
 	has(path: string): boolean {
-		return this.files.valueOf(path) !== undefined;
+		return this.files.valueFor(path) !== undefined;
 	}
 
 	forEach(each: (entry: NoteEntry, path: string) => void): void {

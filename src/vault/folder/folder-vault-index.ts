@@ -584,7 +584,7 @@ export class FolderVaultIndex implements VaultIndex {
 		}
 		const files = this.store.files;
 		// The store keeps a note's entry with its file: it goes back with it (and a file already at `to` stays).
-		const entry = files.valueOf(from);
+		const entry = files.valueFor(from);
 		const toListed = files.has(to);
 		files.remove(from);
 		files.add(to);

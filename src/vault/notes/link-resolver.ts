@@ -5,7 +5,7 @@
  */
 export class LinkResolver<V = undefined> {
 	/** Every file, with what its owner keeps for it (`add`): one table for both (at 100k notes, one insert a file). */
-	private readonly files = new Map<string, V | undefined>();
+	protected readonly files = new Map<string, V | undefined>();
 	/**
 	 * Lower-cased file name, and for notes also the name without `.md` → paths. A name most files do not share is kept
 	 * as the one path, not a list (a 100k-note vault: 200k lists fewer). Made when a link is first resolved, not while
@@ -30,23 +30,13 @@ export class LinkResolver<V = undefined> {
 		return this.files.has(path);
 	}
 
-	/** Adds a file, with what its owner keeps for it (`valueOf`); a file already there keeps its value (false). */
+	/** Adds a file, with what its owner keeps for it; a file already there keeps its value (false). */
 	add(path: string, value?: V): boolean {
 		if (this.files.has(path)) return false;
 		this.files.set(path, value);
 		if (this.byNameMade) addNames(this.byNameMade, path);
 		this.changes++;
 		return true;
-	}
-
-	/** What the file was added with; undefined for a file not here (or added with nothing). */
-	valueOf(path: string): V | undefined {
-		return this.files.get(path);
-	}
-
-	/** Calls `each` with every file and what it was added with (no pair made per file). */
-	forEachFile(each: (value: V | undefined, path: string) => void): void {
-		this.files.forEach(each);
 	}
 
 	/** `byNameMade`, made now if it is not yet. */
