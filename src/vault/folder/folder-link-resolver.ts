@@ -8,11 +8,21 @@ const LOOKUPS_BEFORE_INDEX = 8;
  * while no file comes or goes, instead of making the index of every file by name. A later session's first backlinks
  * resolve only the links that may lead to one note (a name key or two): at 100k notes, no map of 200k names.
  */
-export class FolderLinkResolver extends LinkResolver {
+export class FolderLinkResolver<V = undefined> extends LinkResolver<V> {
 	/** The paths of the name keys looked up so far, for the files of version `lookedUpAt`. */
 	private readonly lookedUp = new Map<string, string | string[] | undefined>();
 	private lookedUpAt = -1;
 	private lookups = 0;
+
+	/** What the file was added with; undefined for a file not here (or added with nothing). */
+	valueFor(path: string): V | undefined {
+		return this.files.get(path);
+	}
+
+	/** Calls `each` with every file and what it was added with (no pair made per file). */
+	forEachFile(each: (value: V | undefined, path: string) => void): void {
+		this.files.forEach(each);
+	}
 
 	protected override lookUp(key: string): string | string[] | undefined {
 		// Only this lookup makes the index by name (the resolver adds to it and removes from it once it is made).

@@ -63,8 +63,10 @@ export const RECENT_TEXT_BYTES = 256 * 1024;
  * nothing outside the vault (and no second name for a note) is listed.
  */
 export class FolderNoteStore {
-	readonly files = new FolderLinkResolver();
-	private readonly notes = new Map<string, NoteEntry>();
+	/** Every file, a note with its entry (one table for both: the listing's one insert a file). */
+	readonly files = new FolderLinkResolver<NoteEntry>();
+	/** The notes of `files`, with their entries. */
+	private readonly notes = new ListedNotes(this.files);
 	/** File sizes asked for by a listing, dropped when the watcher reports the path. */
 	private readonly sizes = new Map<string, number>();
 	private readonly dirty = new Set<string>();
@@ -163,7 +165,13 @@ export class FolderNoteStore {
 	/** Every note, sorted by path. */
 	notePaths(): readonly string[] {
 		// The default order is `comparePaths`' (code units), without a call per comparison.
-		this.sortedNotes ??= [...this.notes.keys()].sort();
+		if (this.sortedNotes === undefined) {
+			const paths: string[] = [];
+			this.files.forEachFile((entry, path) => {
+				if (entry !== undefined) paths.push(path);
+			});
+			this.sortedNotes = paths.sort();
+		}
 		return this.sortedNotes;
 	}
 
@@ -315,7 +323,8 @@ export class FolderNoteStore {
 	/**
 	 * Starts checking a saved index's stamps on a worker thread (one of `readAheadFromNotes` notes or more), for a
 	 * `confirmAdopted` (or `confirm`) to come: called before the folder is first listed, so that the worker parses the
-	 * saved paths meanwhile; it stats none before every folder is watched.
+	 * saved paths meanwhile and stats the saved notes of each folder once the listing watches it (none of a folder
+	 * not watched yet).
 	 */
 	statAhead(saved: SavedStamps | undefined): void {
 		if (this.stamped || !saved || saved.rows < (this.options.readAheadFromNotes ?? READ_AHEAD_FROM_NOTES)) return;
@@ -346,7 +355,9 @@ export class FolderNoteStore {
 			if (same) entry.unconfirmed = false;
 			else this.confirmEntry(path, entry);
 		});
-		for (const [path, entry] of this.notes) if (entry.unconfirmed) this.confirmEntry(path, entry);
+		this.notes.forEach((entry, path) => {
+			if (entry.unconfirmed) this.confirmEntry(path, entry);
+		});
 	}
 
 	/** Checks a note's adopted stamp against its file (one lstat). */
@@ -500,7 +511,7 @@ export class FolderNoteStore {
 			this.addFile(path);
 		});
 		for (const path of [...this.files.paths()]) if (!present.has(path)) this.removeFile(path);
-		for (const [path, entry] of this.notes) {
+		for (const [path, entry] of this.notes.entries()) {
 			if (entry.stamp === undefined) continue;
 			entry.unconfirmed = false;
 			const stats = this.stat(path);
@@ -594,20 +605,18 @@ export class FolderNoteStore {
 	}
 
 	private addFile(path: string): void {
-		this.files.add(path);
-		if (isNotePath(path) && !this.notes.has(path)) {
-			this.notes.set(path, { savedRow: -1, unconfirmed: false });
+		if (!isNotePath(path)) this.files.add(path);
+		else if (this.files.add(path, { savedRow: -1, unconfirmed: false })) {
 			this.sortedNotes = undefined;
 			this.changed(path);
 		}
 	}
 
 	private removeFile(path: string): void {
+		const entry = this.notes.get(path);
 		this.files.remove(path);
 		this.sizes.delete(path);
-		const entry = this.notes.get(path);
 		if (entry) {
-			this.notes.delete(path);
 			this.sortedNotes = undefined;
 			this.forget(path, entry);
 		}
@@ -632,6 +641,8 @@ export class FolderNoteStore {
 	/** Calls `onFile` with the vault path of every regular file under `folder`, skipping hidden names and symbolic links. */
 	private walk(folder: string, onFile: (path: string) => void): void {
 		this.watch(folder);
+		// Depth first: every folder above this one is watched too, so the saved rows in it may be statted now.
+		if (this.watchers.has(folder)) this.stamped?.watched(folder);
 		let entries;
 		try {
 			entries = readdirSync(folder === "" ? this.options.root : this.absolute(folder), { withFileTypes: true });
@@ -641,10 +652,38 @@ export class FolderNoteStore {
 		if (folder !== "") this.realFolders.add(folder);
 		for (const entry of entries) {
 			if (entry.name.startsWith(".")) continue;
-			const path = folder === "" ? entry.name : `${folder}/${entry.name}`;
+			// Joined into one flat string: a concatenation would be a rope of the two (a 100k-note listing's paths were
+			// then sorted several times slower, and compared and hashed through the rope).
+			const path = folder === "" ? entry.name : [folder, entry.name].join("/");
 			if (entry.isDirectory()) this.walk(path, onFile);
 			else if (entry.isFile()) onFile(path);
 		}
+	}
+}
+
+/** The notes among a store's files (those added with an entry), looked up and gone through like a map. */
+class ListedNotes {
+	constructor(private readonly files: FolderLinkResolver<NoteEntry>) {}
+
+	get(path: string): NoteEntry | undefined {
+		return this.files.valueFor(path);
+	}
+
+	has(path: string): boolean {
+		return this.files.valueFor(path) !== undefined;
+	}
+
+	forEach(each: (entry: NoteEntry, path: string) => void): void {
+		this.files.forEachFile((entry, path) => {
+			if (entry !== undefined) each(entry, path);
+		});
+	}
+
+	/** Every note with its entry, in a list of their own (a caller may add and remove files while going through it). */
+	entries(): [string, NoteEntry][] {
+		const entries: [string, NoteEntry][] = [];
+		this.forEach((entry, path) => entries.push([path, entry]));
+		return entries;
 	}
 }
 

@@ -526,7 +526,7 @@ export class FolderVaultIndex implements VaultIndex {
 		this.described.useSaved(described);
 		notes.forEach((path, stamp, row) => {
 			if (this.store.adopt(path, stamp, row)) this.takenUp++;
-		});
+		}, this.store.notePaths());
 		// Backlinks of the notes taken up as saved come from the saved targets' numbers, turned around once.
 		if (targetsHold) this.backlinkIndex.useSaved({ version, targets: () => notes.linkTargetsOf() });
 		this.savedHoldsAll = targetsHold && this.takenUp === this.store.notePaths().length;
@@ -721,6 +721,9 @@ export class FolderVaultIndex implements VaultIndex {
 				});
 		}
 		const files = this.store.files;
+		// The store keeps a note's entry with its file: it goes back with it (and a file already at `to` stays).
+		const entry = files.valueFor(from);
+		const toListed = files.has(to);
 		files.remove(from);
 		files.add(to);
 		try {
@@ -750,8 +753,8 @@ export class FolderVaultIndex implements VaultIndex {
 			if (stranded.length > 0) throw new LinksNotKeptError(from, to, false, stranded);
 			return plan;
 		} finally {
-			files.remove(to);
-			files.add(from);
+			if (!toListed) files.remove(to);
+			files.add(from, entry);
 		}
 	}
 }

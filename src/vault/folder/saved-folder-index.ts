@@ -3,6 +3,7 @@ import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync
 import { endianness } from "node:os";
 import { dirname, isAbsolute, join, relative } from "node:path";
 import type { FrontmatterFact, TagFact } from "../markdown/note-model";
+import { decodeBase64 } from "../../shared/base64-bytes";
 import { comparePaths } from "./folder-note-store";
 import { SavedTargets, targetsLine, targetsValue } from "./saved-targets";
 import type { Stamp } from "./stamp";
@@ -250,19 +251,23 @@ export class SavedNotes {
 
 	/**
 	 * Calls `each` with every saved note's path, stamp and row, in the file's order; none when the file's last three
-	 * lines are not the targets, paths and numbers of its notes (a file cut short).
+	 * lines are not the targets, paths and numbers of its notes (a file cut short). `listed`: the notes listed now, in
+	 * path order; when the saved paths are exactly these (no note came, went or was renamed since the save, the
+	 * common case), they are taken as they are, without parsing 100k paths into strings of their own.
 	 */
-	forEach(each: (path: string, stamp: Stamp, row: number) => void): void {
+	forEach(each: (path: string, stamp: Stamp, row: number) => void, listed?: readonly string[]): void {
 		this.paths = [];
 		this.counts = new Uint32Array(0);
 		this.starts = new Float64Array(0);
 		this.linkTargets = undefined;
 		if (!this.lines || !this.tail) return;
 		const bytes = this.tail.bytes;
-		const paths = parseJson(bytes, this.lines.paths, this.lines.numbers - 1);
-		const encoded = base64String(bytes, this.lines.numbers, bytes.length - 1);
-		if (!isArrayOf(paths, "string") || encoded === undefined) return;
-		const rows = rowsFromBase64(encoded, paths.length);
+		const paths = sameJson(listed, bytes, this.lines.paths, this.lines.numbers - 1)
+			? listed
+			: parseJson(bytes, this.lines.paths, this.lines.numbers - 1);
+		const decoded = base64String(bytes, this.lines.numbers, bytes.length - 1);
+		if (!isArrayOf(paths, "string") || decoded === undefined) return;
+		const rows = rowsFromBytes(decoded, paths.length);
 		if (!rows) return;
 		const { stamps, counts } = rows;
 		const starts = new Float64Array(paths.length);
@@ -523,25 +528,24 @@ export function sameFiles(a: FilesSignature | undefined, b: FilesSignature): boo
 }
 
 /**
- * The last line's rows decoded (`ROW_BYTES` each: every row's `STAMP_FLOATS` floats, then every row's `COUNTS` integers,
- * little-endian); undefined when the bytes are not exactly that many rows.
+ * The last line's rows (`ROW_BYTES` each: every row's `STAMP_FLOATS` floats, then every row's `COUNTS` integers,
+ * little-endian), from its decoded bytes; undefined when they are not exactly that many rows.
  */
-function rowsFromBase64(encoded: string, rows: number): { stamps: Float64Array; counts: Uint32Array } | undefined {
-	const bytes = Buffer.from(encoded, "base64");
+function rowsFromBytes(bytes: Uint8Array, rows: number): { stamps: Float64Array; counts: Uint32Array } | undefined {
 	if (bytes.length !== rows * ROW_BYTES) return undefined;
 	const floats = rows * STAMP_FLOATS;
 	if (endianness() !== "LE") {
+		const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 		const stamps = new Float64Array(floats);
 		const counts = new Uint32Array(rows * COUNTS);
-		stamps.forEach((_, at) => (stamps[at] = bytes.readDoubleLE(at * 8)));
-		counts.forEach((_, at) => (counts[at] = bytes.readUInt32LE(floats * 8 + at * 4)));
+		stamps.forEach((_, at) => (stamps[at] = view.readDoubleLE(at * 8)));
+		counts.forEach((_, at) => (counts[at] = view.readUInt32LE(floats * 8 + at * 4)));
 		return { stamps, counts };
 	}
-	// Viewed where decoded when its floats are aligned (a large decode has a memory of its own), else copied once.
-	const aligned = bytes.byteOffset % 8 === 0 ? bytes : new Uint8Array(bytes);
+	// Viewed where decoded (memory of its own, from its start: the floats are aligned).
 	return {
-		stamps: new Float64Array(aligned.buffer, aligned.byteOffset, floats),
-		counts: new Uint32Array(aligned.buffer, aligned.byteOffset + floats * 8, rows * COUNTS),
+		stamps: new Float64Array(bytes.buffer, bytes.byteOffset, floats),
+		counts: new Uint32Array(bytes.buffer, bytes.byteOffset + floats * 8, rows * COUNTS),
 	};
 }
 
@@ -557,16 +561,58 @@ function isFilesSignature(value: unknown): value is FilesSignature {
 }
 
 /**
- * The base64 text of a JSON string of base64 (plain ASCII: no decoding as UTF-8, no JSON parse of 8 MB at 100k notes);
- * undefined when the bytes are not in quotes. What the quotes hold is checked by what it decodes to.
+ * A JSON string of base64 decoded from the bytes where they are (no string of 8 MB at 100k notes, no JSON parse);
+ * undefined when the bytes are not plain base64 in quotes. What it decodes to is checked by its length.
  */
-function base64String(bytes: Buffer, start: number, end: number): string | undefined {
+function base64String(bytes: Buffer, start: number, end: number): Uint8Array | undefined {
 	if (end - start < 2 || bytes[start] !== QUOTE || bytes[end - 1] !== QUOTE) return undefined;
-	return bytes.toString("latin1", start + 1, end - 1);
+	return decodeBase64(bytes, start + 1, end - 1);
 }
 
 const QUOTE = 0x22;
 const EQUALS = 0x3d;
+
+/**
+ * Whether `bytes[start..end)` is exactly the JSON of `value` (as `save` writes it: `JSON.stringify`), compared where
+ * the bytes are: a string of plain ASCII (most paths) code by code, any other by its own JSON. No JSON of the whole
+ * list is made (at 100k notes a rope of 3.5 MB to flatten and encode).
+ */
+function sameJson(value: readonly string[] | undefined, bytes: Buffer, start: number, end: number): boolean {
+	if (value === undefined || bytes[start] !== OPEN_BRACKET || bytes[end - 1] !== CLOSE_BRACKET) return false;
+	let at = start + 1;
+	for (let index = 0; index < value.length; index++) {
+		if (index > 0 && bytes[at++] !== COMMA) return false;
+		const item = value[index] ?? "";
+		const plainEnd = plainJsonString(item, bytes, at, end);
+		if (plainEnd >= 0) {
+			at = plainEnd;
+			continue;
+		}
+		const json = Buffer.from(JSON.stringify(item));
+		if (at + json.length > end || !bytes.subarray(at, at + json.length).equals(json)) return false;
+		at += json.length;
+	}
+	return at === end - 1;
+}
+
+/**
+ * Where the JSON string of `text` ends in `bytes` from `at` when `text` is plain ASCII that JSON writes as it is
+ * (no quote, backslash or control character) and the bytes hold it; -1 otherwise (then its own JSON decides).
+ */
+function plainJsonString(text: string, bytes: Buffer, at: number, end: number): number {
+	if (at + text.length + 2 > end || bytes[at] !== QUOTE) return -1;
+	let to = at + 1;
+	for (let index = 0; index < text.length; index++, to++) {
+		const code = text.charCodeAt(index);
+		if (code < 0x20 || code > 0x7e || code === QUOTE || code === BACKSLASH || bytes[to] !== code) return -1;
+	}
+	return bytes[to] === QUOTE ? to + 1 : -1;
+}
+
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const COMMA = 0x2c;
+const BACKSLASH = 0x5c;
 
 function parseJson(bytes: Buffer, start: number, end: number): unknown {
 	try {

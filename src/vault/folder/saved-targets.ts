@@ -1,4 +1,5 @@
 import { endianness } from "node:os";
+import { decodeBase64 } from "../../shared/base64-bytes";
 import { comparePaths } from "./folder-note-store";
 
 /**
@@ -32,9 +33,9 @@ export class SavedTargets {
 	static parse(value: unknown, paths: readonly string[]): SavedTargets | undefined {
 		if (typeof value !== "object" || value === null) return undefined;
 		const { files, links } = value as { files?: unknown; links?: unknown };
-		if (!Array.isArray(files) || typeof links !== "string") return undefined;
+		if (!Array.isArray(files) || !(typeof links === "string" || links instanceof Uint8Array)) return undefined;
 		if (!sortedStrings(files) || !sortedStrings(paths)) return undefined;
-		const bytes = Buffer.from(links, "base64");
+		const bytes = typeof links === "string" ? Buffer.from(links, "base64") : links;
 		if (bytes.length % 4 !== 0) return undefined;
 		const numbers = fromLittleEndian(bytes);
 		const notes = paths.length;
@@ -139,17 +140,17 @@ export function targetsLine(notes: readonly { path: string; targets?: readonly s
 
 /**
  * A targets line's bytes as `SavedTargets.parse` takes them (`{ files, links }`): where the line is plain (its links
- * base64 alone), the small list of files is parsed and the links taken as they are, with no decoding as UTF-8 and no
- * JSON parse of the megabytes of base64 (the same value: such a line is exactly that object); else the line parsed
- * whole. Undefined when it is no JSON.
+ * base64 alone), the small list of files is parsed and the links decoded from the bytes where they are (`links` then
+ * the decoded bytes), with no string of the megabytes of base64 and no JSON parse of them (the same value: such a line
+ * is exactly that object); else the line parsed whole. Undefined when it is no JSON.
  */
 export function targetsValue(line: Buffer): unknown {
 	const links = line.indexOf(LINKS_KEY);
 	if (links > 0 && line.subarray(0, FILES_KEY.length).equals(FILES_KEY) && line.subarray(-2).equals(LINE_END)) {
-		const base64 = line.toString("latin1", links + LINKS_KEY.length, line.length - LINE_END.length);
+		const decoded = decodeBase64(line, links + LINKS_KEY.length, line.length - LINE_END.length);
 		// From the files list's `[` to its `]`.
-		const files = BASE64.test(base64) ? jsonOf(line.toString("utf8", FILES_KEY.length - 1, links + 1)) : undefined;
-		if (files !== undefined) return { files, links: base64 };
+		const files = decoded ? jsonOf(line.toString("utf8", FILES_KEY.length - 1, links + 1)) : undefined;
+		if (files !== undefined) return { files, links: decoded };
 	}
 	return jsonOf(line.toString("utf8"));
 }
@@ -157,7 +158,6 @@ export function targetsValue(line: Buffer): unknown {
 const FILES_KEY = Buffer.from('{"files":[');
 const LINKS_KEY = Buffer.from('],"links":"');
 const LINE_END = Buffer.from('"}');
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 function jsonOf(text: string): unknown {
 	try {
@@ -169,10 +169,15 @@ function jsonOf(text: string): unknown {
 
 const EMPTY = new Int32Array(0);
 
-function fromLittleEndian(bytes: Buffer): Int32Array {
-	const numbers = new Int32Array(bytes.length / 4);
+/** The bytes' little-endian 32-bit integers: viewed where they are when they are memory of their own (a decode's). */
+function fromLittleEndian(bytes: Uint8Array): Int32Array {
+	const count = bytes.length / 4;
+	if (endianness() === "LE" && bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.byteLength)
+		return new Int32Array(bytes.buffer, 0, count);
+	const numbers = new Int32Array(count);
+	const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 	if (endianness() === "LE") new Uint8Array(numbers.buffer).set(bytes);
-	else for (let at = 0; at < numbers.length; at++) numbers[at] = bytes.readInt32LE(at * 4);
+	else for (let at = 0; at < count; at++) numbers[at] = view.readInt32LE(at * 4);
 	return numbers;
 }
 

@@ -17,12 +17,17 @@ export interface SavedStamps {
 /** How many rows a thread takes at a time. */
 const BATCH = 256;
 // Control words: the next row not taken yet, how many rows are done (by either thread), whether the folder is
-// listed and watched (the worker stats nothing before), whether to stop.
+// listed and watched (before, the worker stats only rows of folders it was told are watched), whether to stop, how
+// many bytes of folder names are written (`watched`), how many rows the worker statted before `go`.
 const NEXT = 0;
 const DONE = 1;
 const GO = 2;
 const STOP = 3;
-const CONTROL_WORDS = 4;
+const FOLDERS = 4;
+const EARLY = 5;
+const CONTROL_WORDS = 6;
+/** At most this many bytes of watched folders' names (each and a NUL) are handed over; the rest wait for `go`. */
+const MAX_FOLDER_BYTES = 1024 * 1024;
 // Per row, what the worker found: its file as saved, or not (another stamp, no file, a path not the vault's).
 const SAME = 1;
 const OTHER = 2;
@@ -36,16 +41,17 @@ const COUNTS = 4;
 const ROW_BYTES = STAMP_FLOATS * 8 + COUNTS * 4;
 
 /**
- * The worker: parses the saved paths and stamps itself (while the main thread lists the folder), waits until every
- * folder is watched, then takes batches of rows and stats each row's path (lstat, as the store does), comparing with
- * the saved stamp, until none is left. A path that is not a plain vault path (empty, `.` or `..` parts, a NUL) is
+ * The worker: parses the saved paths and stamps itself (while the main thread lists the folder); while the listing
+ * runs, stats the rows directly in each folder the main thread says it watches now (a change after the stat is then
+ * reported by that folder's watcher, as after `go`); once every folder is watched, takes batches of rows and stats
+ * each row's path not statted yet (lstat, as the store does), comparing with the saved stamp, until none is left. A path that is not a plain vault path (empty, `.` or `..` parts, a NUL) is
  * never statted. Plain JavaScript with `fs` alone, so it runs from any bundle (and under the tests) without a file of
  * its own.
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
 const { lstatSync } = require("node:fs");
-const { control, verdicts, bytes, paths: pathsAt, numbers: numbersAt, rows, prefix, separator } = workerData;
+const { control, verdicts, folders, bytes, paths: pathsAt, numbers: numbersAt, rows, prefix, separator } = workerData;
 function saved() {
 	const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 	let paths;
@@ -81,15 +87,67 @@ function statRow(paths, numbers, row) {
 		stats.size === numbers.readUInt32LE(rows * ${STAMP_FLOATS} * 8 + row * ${COUNTS} * 4);
 	return same ? ${SAME} : ${OTHER};
 }
+// The rows directly in each folder (its path up to the last slash; the top folder "").
+function rowsByFolder(paths) {
+	const byFolder = new Map();
+	let folder = "";
+	let list;
+	for (let row = 0; row < rows; row++) {
+		const path = paths[row];
+		if (typeof path !== "string") continue;
+		const slash = path.lastIndexOf("/");
+		// Sorted paths: most rows are in the folder of the row before (no string cut, no lookup for them).
+		if (list !== undefined && slash === folder.length && path.startsWith(folder)) {
+			list.push(row);
+			continue;
+		}
+		folder = slash < 0 ? "" : path.slice(0, slash);
+		list = byFolder.get(folder);
+		if (list === undefined) byFolder.set(folder, (list = []));
+		list.push(row);
+	}
+	return byFolder;
+}
+// Before go: the rows of each folder named watched (names NUL-ended, in \`folders\` up to the FOLDERS word).
+function statWatched(found) {
+	const byFolder = rowsByFolder(found.paths);
+	const names = Buffer.from(folders.buffer, folders.byteOffset, folders.byteLength);
+	let read = 0;
+	while (Atomics.load(control, ${STOP}) === 0) {
+		const written = Atomics.load(control, ${FOLDERS});
+		if (written > read) {
+			const told = names.toString("utf8", read, written).split("\0");
+			read = written;
+			// Every name ends with a NUL: the last part is empty.
+			for (let at = 0; at < told.length - 1; at++) {
+				const list = byFolder.get(told[at]);
+				if (list === undefined) continue;
+				byFolder.delete(told[at]);
+				let early = 0;
+				for (const row of list) {
+					// Once every folder is watched, the batches (in row order, shared with the checker) take over.
+					if (Atomics.load(control, ${STOP}) !== 0 || Atomics.load(control, ${GO}) !== 0) break;
+					Atomics.store(verdicts, row, statRow(found.paths, found.numbers, row));
+					early++;
+				}
+				Atomics.add(control, ${EARLY}, early);
+				if (early < list.length) return;
+			}
+			continue;
+		}
+		if (Atomics.load(control, ${GO}) !== 0) return;
+		Atomics.wait(control, ${FOLDERS}, written, ${WAKE_MS});
+	}
+}
 const found = saved();
 if (found) {
-	while (Atomics.load(control, ${GO}) === 0 && Atomics.load(control, ${STOP}) === 0)
-		Atomics.wait(control, ${GO}, 0, ${WAKE_MS});
+	statWatched(found);
 	while (Atomics.load(control, ${STOP}) === 0) {
 		const start = Atomics.add(control, ${NEXT}, ${BATCH});
 		if (start >= rows) break;
 		const end = Math.min(rows, start + ${BATCH});
-		for (let row = start; row < end; row++) verdicts[row] = statRow(found.paths, found.numbers, row);
+		for (let row = start; row < end; row++)
+			if (Atomics.load(verdicts, row) === 0) Atomics.store(verdicts, row, statRow(found.paths, found.numbers, row));
 		Atomics.add(control, ${DONE}, end - start);
 		Atomics.notify(control, ${DONE});
 	}
@@ -99,14 +157,18 @@ parentPort.postMessage("done");
 
 /**
  * Checks a saved index's stamps on a worker thread, started before the folder is listed (a later session's notes):
- * the worker parses the saved paths and stamps meanwhile, and stats each row's file once `go` says every folder is
- * watched (a change after its stat is then reported as any later change is), comparing it with the row's saved
- * stamp itself. The checker (`check`) then takes the rows the worker has not taken yet itself, batch by batch from
+ * the worker parses the saved paths and stamps meanwhile, and stats each row's file once its folder is watched
+ * (`watched`, as the listing goes; every row once `go` says every folder is): a change after its stat is then
+ * reported as any later change is. It compares each file with the row's saved stamp itself. The checker (`check`) then takes the rows the worker has not taken yet itself, batch by batch from
  * the same counter: the two threads stat the rest side by side, and nothing waits for a worker that is slow to start.
  */
 export class StatAhead {
 	private readonly control = new Int32Array(new SharedArrayBuffer(CONTROL_WORDS * Int32Array.BYTES_PER_ELEMENT));
 	private readonly verdicts: Uint8Array;
+	/** The names of the folders watched so far (`watched`), each followed by a NUL. */
+	private readonly folders: Buffer;
+	private foldersWritten = 0;
+	private went = false;
 	private worker: Worker | undefined;
 	readonly rows: number;
 
@@ -114,12 +176,16 @@ export class StatAhead {
 	constructor(saved: SavedStamps, prefix: string) {
 		this.rows = saved.rows;
 		this.verdicts = new Uint8Array(new SharedArrayBuffer(Math.max(1, saved.rows)));
+		// No more than the saved paths' own bytes (a folder's name is in every path of a note in it).
+		const folderBytes = Math.min(MAX_FOLDER_BYTES, Math.max(1, saved.paths.end - saved.paths.start));
+		this.folders = Buffer.from(new SharedArrayBuffer(folderBytes));
 		try {
 			const worker = new Worker(WORKER_SOURCE, {
 				eval: true,
 				workerData: {
 					control: this.control,
 					verdicts: this.verdicts,
+					folders: this.folders,
 					bytes: saved.bytes,
 					paths: saved.paths,
 					numbers: saved.numbers,
@@ -140,10 +206,27 @@ export class StatAhead {
 		}
 	}
 
-	/** Every folder is listed and watched: the worker may stat. */
+	/**
+	 * The folder (a vault path, "" the top) is watched now, and so is every folder above it: the worker may stat the
+	 * saved rows directly in it before `go`. A name that does not fit what is left of the names' memory is not told.
+	 */
+	watched(folder: string): void {
+		if (this.went || !this.worker) return;
+		const end = this.foldersWritten + Buffer.byteLength(folder) + 1;
+		if (end > this.folders.length) return;
+		this.folders.write(folder, this.foldersWritten, "utf8");
+		this.folders[end - 1] = 0;
+		this.foldersWritten = end;
+		Atomics.store(this.control, FOLDERS, end);
+		Atomics.notify(this.control, FOLDERS);
+	}
+
+	/** Every folder is listed and watched: the worker may stat every row. */
 	go(): void {
+		this.went = true;
 		Atomics.store(this.control, GO, 1);
 		Atomics.notify(this.control, GO);
+		Atomics.notify(this.control, FOLDERS);
 	}
 
 	/**
@@ -154,6 +237,7 @@ export class StatAhead {
 	check(each: (row: number, same: boolean) => void): void {
 		if (this.worker) restoreHeapFlags();
 		const total = this.rows;
+		const verdicts = this.verdicts;
 		const mine = new Uint8Array(total);
 		for (;;) {
 			const start = Atomics.add(this.control, NEXT, BATCH);
@@ -161,7 +245,8 @@ export class StatAhead {
 			const end = Math.min(total, start + BATCH);
 			for (let row = start; row < end; row++) {
 				mine[row] = 1;
-				each(row, false);
+				// Statted by the worker before `go` (its folder watched), or to be statted by the caller.
+				each(row, Atomics.load(verdicts, row) === SAME);
 			}
 			Atomics.add(this.control, DONE, end - start);
 		}
@@ -169,17 +254,19 @@ export class StatAhead {
 		let done = Atomics.load(this.control, DONE);
 		while (done < total && Atomics.wait(this.control, DONE, done, PATIENCE_MS) !== "timed-out")
 			done = Atomics.load(this.control, DONE);
-		done = Atomics.load(this.control, DONE);
-		const verdicts = this.verdicts;
-		// A worker that did not finish in time: every row it took is statted here.
-		const finished = done >= total;
-		for (let row = 0; row < total; row++) if (mine[row] !== 1) each(row, finished && verdicts[row] === SAME);
+		// A row the worker has no verdict for yet (it did not finish in time) is statted by the caller.
+		for (let row = 0; row < total; row++) if (mine[row] !== 1) each(row, Atomics.load(verdicts, row) === SAME);
 		this.dispose();
 	}
 
 	/** How many rows are statted so far, by either thread. */
 	get done(): number {
 		return Atomics.load(this.control, DONE);
+	}
+
+	/** How many rows the worker statted before `go` (of folders it was told are watched). */
+	get early(): number {
+		return Atomics.load(this.control, EARLY);
 	}
 
 	/** Whether every row is statted (before `check`: by the worker), so that `check` stats none and waits for none. */
@@ -190,6 +277,7 @@ export class StatAhead {
 	dispose(): void {
 		Atomics.store(this.control, STOP, 1);
 		Atomics.notify(this.control, GO);
+		Atomics.notify(this.control, FOLDERS);
 		const worker = this.worker;
 		this.worker = undefined;
 		if (worker) void worker.terminate();

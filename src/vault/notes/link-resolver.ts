@@ -3,8 +3,9 @@
  * Obsidian does without scanning the vault. Obsidian matches link paths case-insensitively, lets Markdown
  * links and wikilinks omit `.md`, and finds a bare name anywhere in the vault.
  */
-export class LinkResolver {
-	private readonly files = new Set<string>();
+export class LinkResolver<V = undefined> {
+	/** Every file, with what its owner keeps for it (`add`): one table for both (at 100k notes, one insert a file). */
+	protected readonly files = new Map<string, V | undefined>();
 	/**
 	 * Lower-cased file name, and for notes also the name without `.md` → paths. A name most files do not share is kept
 	 * as the one path, not a list (a 100k-note vault: 200k lists fewer). Made when a link is first resolved, not while
@@ -29,19 +30,20 @@ export class LinkResolver {
 		return this.files.has(path);
 	}
 
-	add(path: string): void {
-		const known = this.files.size;
-		this.files.add(path);
-		if (this.files.size === known) return;
+	/** Adds a file, with what its owner keeps for it; a file already there keeps its value (false). */
+	add(path: string, value?: V): boolean {
+		if (this.files.has(path)) return false;
+		this.files.set(path, value);
 		if (this.byNameMade) addNames(this.byNameMade, path);
 		this.changes++;
+		return true;
 	}
 
 	/** `byNameMade`, made now if it is not yet. */
 	private get byName(): Map<string, string | string[]> {
 		if (!this.byNameMade) {
 			const byName = new Map<string, string | string[]>();
-			for (const path of this.files) addNames(byName, path);
+			for (const path of this.files.keys()) addNames(byName, path);
 			this.byNameMade = byName;
 		}
 		return this.byNameMade;
@@ -71,7 +73,7 @@ export class LinkResolver {
 	}
 
 	paths(): IterableIterator<string> {
-		return this.files.values();
+		return this.files.keys();
 	}
 
 	/**

@@ -18,6 +18,24 @@ describe("FolderVault: one store read by every surface", () => {
 		writeFileSync(join(temp.path, path), text);
 	};
 
+	it("keeps both notes, and what is known of them, when a rename onto another note is refused", async () => {
+		write("A.md", "[[B]]\n");
+		write("B.md", "# B\n");
+		write("C.md", "[[A]]\n");
+		vault = new FolderVault({ root: temp.path, watch: false });
+		const index = vault.index;
+		await index.refresh();
+		expect((await index.backlinks("A.md")).map((backlink) => backlink.source)).toEqual(["C.md"]);
+		const known = vault.store.stampOf("A.md");
+		expect(known).toBeDefined();
+		await expect(index.renameNote("A.md", "B.md")).rejects.toThrow();
+		expect(index.notePaths()).toEqual(["A.md", "B.md", "C.md"]);
+		expect(vault.store.stampOf("A.md")).toBe(known);
+		expect(vault.store.isNote("B.md")).toBe(true);
+		expect(index.resolveLink("B", "A.md")).toBe("B.md");
+		expect((await index.backlinks("A.md")).map((backlink) => backlink.source)).toEqual(["C.md"]);
+	});
+
 	it("lists a file once for the IDE, the diagnostics and the vault tools: one refresh brings all three up to date", async () => {
 		write("A.md", "[[B]]\n");
 		vault = new FolderVault({ root: temp.path, watch: false });

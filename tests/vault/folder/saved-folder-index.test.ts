@@ -106,6 +106,32 @@ describe("SavedFolderIndex", () => {
 		expect(saved.load()?.files).toBeUndefined();
 	});
 
+	it("takes the listed paths as the saved ones only when they are exactly those (else its own, in its rows)", () => {
+		const file = join(tempDir("saved-index-listed"), "index.json");
+		const saved = new SavedFolderIndex({ file, vault: "/vault", version: "1" });
+		const notes = ["a.md", "b \u00e9.md", 'c "q".md'].map((path, at) => ({
+			...NOTE,
+			path,
+			tags: [{ tag: path, line: at }],
+		}));
+		saved.save(notes);
+		const rowsOf = (listed: string[]): [string, string | undefined][] => {
+			const found: [string, string | undefined][] = [];
+			const loaded = saved.load();
+			loaded?.forEach((path, _stamp, row) => found.push([path, loaded.tags(row)?.[0]?.tag]), listed);
+			return found;
+		};
+		// Strings of their own that equal the saved ones: taken as they are.
+		const listed = notes.map((note) => `${note.path} `.slice(0, -1));
+		expect(rowsOf(listed)).toEqual(notes.map((note) => [note.path, note.path]));
+		// A note added since (it sorts first), one renamed: each row keeps its own saved path and line.
+		for (const other of [
+			["0.md", ...listed],
+			["a.md", "b \u00e9.md", "c.md"],
+		])
+			expect(rowsOf(other)).toEqual(notes.map((note) => [note.path, note.path]));
+	});
+
 	it("tells sets of files apart by their signature, whatever their order", () => {
 		expect(filesSignature(["a.md", "b/c.md"])).toEqual(filesSignature(["b/c.md", "a.md"]));
 		expect(sameFiles(filesSignature(["a.md"]), filesSignature(["a.md"]))).toBe(true);

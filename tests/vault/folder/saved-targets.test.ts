@@ -67,8 +67,9 @@ describe("targetsValue", () => {
 		{ path: "a.md", targets: ["hub.md", 'odd],"links":"name.png', "pic \u00e9.png"] },
 		{ path: "hub.md", targets: ["a.md"] },
 	];
+	const paths = notes.map((note) => note.path);
 
-	it("takes a plain line apart without parsing its links as JSON: the value JSON.parse gives", () => {
+	it("takes a plain line apart without parsing its links as JSON: the value JSON.parse gives, the links decoded", () => {
 		const line = targetsLine(notes);
 		const parse = jest.spyOn(JSON, "parse");
 		try {
@@ -76,7 +77,9 @@ describe("targetsValue", () => {
 			// Only the list of files was parsed (its strings hold the line's own separator, escaped).
 			expect(parse.mock.calls.map((call) => call[0])).toEqual([line.slice(9, line.indexOf('],"links":"') + 1)]);
 			parse.mockRestore();
-			expect(value).toEqual(JSON.parse(line));
+			const whole = JSON.parse(line) as { files: string[]; links: string };
+			expect(value).toEqual({ files: whole.files, links: new Uint8Array(Buffer.from(whole.links, "base64")) });
+			expect(SavedTargets.parse(value, paths)?.targets(0)).toEqual(SavedTargets.parse(whole, paths)?.targets(0));
 		} finally {
 			parse.mockRestore();
 		}

@@ -90,6 +90,32 @@ describe("StatAhead", () => {
 		expect(verdicts(ahead).every((same) => same)).toBe(true);
 	});
 
+	it("stats before go only the rows directly in the folders it is told are watched", async () => {
+		const root = tempDir("stat-ahead-watched");
+		const notes: { path: string }[] = [];
+		for (const folder of ["a", "a/b", "c"]) {
+			mkdirSync(join(root, folder), { recursive: true });
+			for (let at = 0; at < 100; at++) notes.push({ path: `${folder}/note ${String(at).padStart(3, "0")}.md` });
+		}
+		notes.push({ path: "top.md" });
+		for (const note of notes) writeFileSync(join(root, note.path), note.path);
+		notes.sort((a, b) => (a.path < b.path ? -1 : 1));
+		const ahead = aheadAsOnDisk(root, notes);
+		ahead.watched("");
+		ahead.watched("a");
+		await waitUntil(() => ahead.early >= 101, "the top's and a's rows statted");
+		// Long enough for a worker that stats more to do so; then notes in folders not told of change.
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		expect(ahead.early).toBe(101);
+		expect(ahead.done).toBe(0);
+		const changed = ["a/b/note 005.md", "c/note 007.md"];
+		for (const path of changed) writeFileSync(join(root, path), "changed since");
+		ahead.go();
+		await waitUntil(() => ahead.finished, "the worker done");
+		const same = verdicts(ahead);
+		expect(notes.filter((_, row) => !same[row]).map((note) => note.path)).toEqual(changed);
+	});
+
 	it("never stats a saved path that leaves the vault, even one whose file there is as saved", async () => {
 		const outside = tempDir("stat-ahead-outside");
 		const root = join(outside, "vault");
