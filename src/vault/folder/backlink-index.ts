@@ -78,7 +78,18 @@ export class BacklinkIndex {
 		this.builtAt = this.store.structureVersion;
 		if (this.saved && this.saved.version !== this.builtAt) this.saved = undefined;
 		this.savedTargets = this.saved?.targets();
-		for (const source of this.store.notePaths()) if (!this.answeredFromSaved(source)) this.add(source);
+		const saved = this.savedTargets;
+		if (!saved) {
+			for (const source of this.store.notePaths()) this.add(source);
+		} else {
+			// The notes the saved targets do not answer for, found without looking each note up by its path; added in
+			// path order, as without saved targets.
+			const others: string[] = [];
+			this.store.forEachNote((source, row) => {
+				if (row === undefined || !saved.hasTargets(row)) others.push(source);
+			});
+			for (const source of others.sort()) this.add(source);
+		}
 	}
 
 	/** Whether the saved targets answer for the note: taken up from the saved index (still as saved), targets saved. */

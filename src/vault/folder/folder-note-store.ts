@@ -91,8 +91,11 @@ export class FolderNoteStore {
 	private readonly ahead: SequentialReadAhead;
 	/** The saved stamps being checked on a worker for `confirmAdopted` (`statAhead`). */
 	private stamped: StatAhead | undefined;
-	/** The path adopted with each saved row (`adopt`), until `confirmAdopted`. */
+	/** The path and entry adopted with each saved row (`adopt`), until `confirmAdopted`. */
 	private adoptedPaths: string[] = [];
+	private adoptedEntries: NoteEntry[] = [];
+	/** How many notes have a saved row now (adopted, not found changed or gone since). */
+	private withSavedRow = 0;
 
 	constructor(private readonly options: FolderNoteStoreOptions) {
 		this.watching = options.watch ?? true;
@@ -295,7 +298,19 @@ export class FolderNoteStore {
 		entry.savedRow = row;
 		entry.unconfirmed = true;
 		this.adoptedPaths[row] = path;
+		this.adoptedEntries[row] = entry;
+		this.withSavedRow++;
 		return true;
+	}
+
+	/** Calls `each` with every note and its saved row (`savedRowOf`), in no set order. */
+	forEachNote(each: (path: string, savedRow: number | undefined) => void): void {
+		this.notes.forEach((entry, path) => each(path, entry.savedRow < 0 ? undefined : entry.savedRow));
+	}
+
+	/** How many notes what is known of is still a saved index's row (`savedRowOf`), without a pass over the notes. */
+	get savedRowNotes(): number {
+		return this.withSavedRow;
 	}
 
 	/** The saved index's row of what is known of the note, while its stamp is the one adopted with it; else undefined. */
@@ -344,17 +359,21 @@ export class FolderNoteStore {
 	 */
 	confirmAdopted(): void {
 		const stamped = this.stamped;
-		const adopted = this.adoptedPaths;
+		const paths = this.adoptedPaths;
+		const entries = this.adoptedEntries;
 		this.stamped = undefined;
 		this.adoptedPaths = [];
+		this.adoptedEntries = [];
+		// The entry adopted with the row, not looked up by its path: a note removed since has had its entry forgotten
+		// (no saved row, nothing unconfirmed), and one listed again has an entry of its own, adopted with no row.
 		stamped?.check((row, same) => {
-			const path = adopted[row];
-			if (path === undefined) return;
-			const entry = this.notes.get(path);
+			const entry = entries[row];
 			if (!entry?.unconfirmed || entry.savedRow !== row) return;
 			if (same) entry.unconfirmed = false;
-			else this.confirmEntry(path, entry);
+			else this.confirmEntry(paths[row] ?? "", entry);
 		});
+		// The check had a call for every saved row, so for every note adopted: the pass is for a store without one.
+		if (stamped && stamped.rows >= paths.length) return;
 		this.notes.forEach((entry, path) => {
 			if (entry.unconfirmed) this.confirmEntry(path, entry);
 		});
@@ -401,6 +420,7 @@ export class FolderNoteStore {
 		this.stamped?.dispose();
 		this.stamped = undefined;
 		this.adoptedPaths = [];
+		this.adoptedEntries = [];
 	}
 
 	/** Watches one folder (not recursively): a change marks `folder/name` dirty. */
@@ -522,6 +542,7 @@ export class FolderNoteStore {
 	private forget(path: string, entry: NoteEntry): void {
 		this.checks++;
 		entry.stamp = undefined;
+		if (entry.savedRow >= 0) this.withSavedRow--;
 		entry.savedRow = -1;
 		entry.unconfirmed = false;
 		const at = this.recent.findIndex((candidate) => candidate.path === path);

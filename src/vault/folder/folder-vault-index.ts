@@ -577,9 +577,7 @@ export class FolderVaultIndex implements VaultIndex {
 		const known = kept ? this.filtered?.scans.get(target) : undefined;
 		if (known) return known;
 		const paths = this.store.notePaths();
-		let unread = 0;
-		for (const path of paths) if (!this.outgoing.holds(path)) unread++;
-		if (unread <= paths.length * UNREAD_SHARE_FOR_FILTER) {
+		if (this.fewUnread(paths)) {
 			this.filtered = undefined;
 			return undefined;
 		}
@@ -590,6 +588,18 @@ export class FolderVaultIndex implements VaultIndex {
 		const scan: FilterScan = { paths, filter: new LinkTargetFilter(target), next: 0, sources: [], floor };
 		this.filtered.scans.set(target, scan);
 		return scan;
+	}
+
+	/**
+	 * Whether no more than `UNREAD_SHARE_FOR_FILTER` of the notes have no link paths known: the notes with a saved row
+	 * have them (a later session's take-up), so when they are enough no pass over the notes counts them.
+	 */
+	private fewUnread(paths: readonly string[]): boolean {
+		const most = paths.length * UNREAD_SHARE_FOR_FILTER;
+		if (this.takenUp > 0 && paths.length - this.store.savedRowNotes <= most) return true;
+		let unread = 0;
+		for (const path of paths) if (!this.outgoing.holds(path)) unread++;
+		return unread <= most;
 	}
 
 	/**

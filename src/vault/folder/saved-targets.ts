@@ -12,6 +12,8 @@ export class SavedTargets {
 	/** Per row, where its targets start in `ids`; the last entry is where the last one's end. */
 	private readonly starts: Int32Array;
 	private reverse: { starts: Int32Array; rows: Int32Array } | undefined;
+	/** The rows of the one file asked for before `reverse` was made. */
+	private first: { id: number; rows: Int32Array } | undefined;
 
 	private constructor(
 		private readonly paths: readonly string[],
@@ -74,12 +76,36 @@ export class SavedTargets {
 		return (id < notes ? this.paths[id] : this.files[id - notes]) ?? "";
 	}
 
-	/** The rows whose saved links lead to `path`, ascending, each once. */
+	/**
+	 * The rows whose saved links lead to `path`, ascending, each once. The first file asked for is found by one pass
+	 * over the targets (a later session's first backlinks ask for one note, page after page); a second one has them
+	 * turned around for every file.
+	 */
 	sourceRows(path: string): Int32Array {
 		const id = this.idOf(path);
 		if (id === undefined) return EMPTY;
+		if (!this.reverse) {
+			if (this.first === undefined) this.first = { id, rows: this.rowsLinkingTo(id) };
+			if (this.first.id === id) return this.first.rows;
+			this.first = undefined;
+		}
 		const reverse = (this.reverse ??= this.turnAround());
 		return reverse.rows.subarray(reverse.starts[id], reverse.starts[id + 1]);
+	}
+
+	/** The rows with a link to the file of this number, ascending, each once: one pass over the targets. */
+	private rowsLinkingTo(id: number): Int32Array {
+		const rows: number[] = [];
+		const ids = this.ids;
+		for (let row = 0; row < this.counts.length; row++) {
+			const end = this.starts[row + 1] ?? 0;
+			for (let at = this.starts[row] ?? 0; at < end; at++) {
+				if (ids[at] !== id) continue;
+				rows.push(row);
+				break;
+			}
+		}
+		return Int32Array.from(rows);
 	}
 
 	/** Rows by the file they link to: a count per file, then each row put in its file's place (rows ascending). */

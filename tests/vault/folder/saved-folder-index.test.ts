@@ -514,6 +514,30 @@ describe("FolderVaultIndex with a saved index", () => {
 		later.dispose();
 	});
 
+	it("counts the notes still as saved, and takes the saved targets for backlinks without a look at every note", async () => {
+		const { root, write } = vaultWithNotes();
+		const file = join(tempDir("saved-index-cache"), "index.json");
+		await warmedAndSaved(root, file);
+		write("B/Three.md", "Now [[Hub]], a longer text.\n");
+		const store = new FolderNoteStore({ root, watch: false, readAheadFromNotes: 1 });
+		const later = new FolderVaultIndex(store, libraryYamlCodec, saved(root, file));
+		await later.refresh();
+		expect(store.savedRowNotes).toBe(4);
+		await waitUntil(() => store.statAheadDone === 4, "the worker's stamps");
+		const looked = jest.spyOn(store, "savedRowOf");
+		const found = await later.backlinksFrom("Hub.md", { sources: 1, deadline: Infinity });
+		expect(found.complete).toBe(true);
+		expect(found.backlinks.map((backlink) => backlink.source)).toEqual(["A/One.md", "A/Two.md", "B/Three.md"]);
+		// The saved targets' sources are looked up, and the note found changed (read), not every note.
+		expect(looked.mock.calls.map((call) => call[0])).not.toContain("Hub.md");
+		expect(store.savedRowNotes).toBe(3);
+		fs.rmSync(join(root, "A/One.md"));
+		await later.refresh();
+		expect(store.savedRowNotes).toBe(2);
+		later.dispose();
+		store.dispose();
+	});
+
 	it("saves on dispose when notes changed since, for the next session", async () => {
 		const { root, write } = vaultWithNotes();
 		const file = join(tempDir("saved-index-cache"), "index.json");

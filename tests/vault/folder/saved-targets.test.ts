@@ -40,6 +40,22 @@ describe("SavedTargets", () => {
 		expect(targets?.pathOf(3)).toBe("hub.md");
 	});
 
+	it("finds the rows linking to the first file asked by a pass over the targets, as the turned-around rows have them", () => {
+		const asked = ["hub.md", "a.md", "b.md", "pic.png", "c.md", "other.md"];
+		const turned = parsed(notes);
+		for (const path of asked) turned?.sourceRows(path);
+		for (const path of asked) {
+			// A fresh parse asked for this file first (then for it again, and for another: turned around then).
+			const fresh = parsed(notes);
+			const first = [...(fresh?.sourceRows(path) ?? [])];
+			expect(first).toEqual([...(turned?.sourceRows(path) ?? [])]);
+			expect([...(fresh?.sourceRows(path) ?? [])]).toEqual(first);
+			expect([...(fresh?.sourceRows("hub.md") ?? [])]).toEqual([0, 1, 3]);
+		}
+		const edited = SavedTargets.parse(lineOf(["x.png"], [3, 2, 2, 1, 2, 2, 1]), ["a.md", "b.md"]);
+		expect([...(edited?.sourceRows("b.md") ?? [])]).toEqual([0, 1]);
+	});
+
 	it("is not used when the line does not hold exactly the notes' targets", () => {
 		const paths = ["a.md", "b.md"];
 		expect(SavedTargets.parse(lineOf([], [1, 0, 1]), paths)).toBeDefined();
