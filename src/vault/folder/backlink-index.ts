@@ -57,6 +57,37 @@ export class BacklinkIndex {
 		return sources;
 	}
 
+	/**
+	 * Before the first build of a later session, while the `statAhead` worker is still checking the saved stamps: the
+	 * notes with a link to `target` among those before `before` in path order, the first saved row not checked yet
+	 * (from the saved targets of the rows checked and still as saved, and the targets of the other notes there, read);
+	 * undefined when a build would not wait for the worker (it has found every row, or there is none) or the saved
+	 * targets do not hold. The rows found so far are confirmed on the way, as the build would.
+	 */
+	sourcesSoFar(target: string): { sources: string[]; before: string } | undefined {
+		const saved = this.saved;
+		if (!saved || this.builtAt !== undefined || saved.version !== this.store.structureVersion) return undefined;
+		const checked = this.store.confirmAdoptedSoFar();
+		// A file found gone meanwhile changes where links may lead: the build answers then.
+		if (checked === undefined || saved.version !== this.store.structureVersion) return undefined;
+		const targets = saved.targets();
+		if (!targets || checked >= targets.rows) return undefined;
+		const before = targets.pathOf(checked);
+		const sources: string[] = [];
+		for (const row of targets.sourceRows(target)) {
+			if (row >= checked) break;
+			const source = targets.pathOf(row);
+			if (this.store.savedRowOf(source) === row) sources.push(source);
+		}
+		// The notes before it the saved targets do not answer for (added, changed, or saved without targets): read.
+		const others: string[] = [];
+		this.store.forEachNote((source, row) => {
+			if (source < before && (row === undefined || !targets.hasTargets(row))) others.push(source);
+		});
+		for (const source of others) if (this.targetsOf(source)?.includes(target)) sources.push(source);
+		return { sources: sources.sort(), before };
+	}
+
 	/** Answers from the saved index's targets for the notes the store took up from it (until files come or go). */
 	useSaved(saved: SavedBacklinks): void {
 		this.saved = saved;

@@ -94,6 +94,8 @@ export class FolderNoteStore {
 	/** The path and entry adopted with each saved row (`adopt`), until `confirmAdopted`. */
 	private adoptedPaths: string[] = [];
 	private adoptedEntries: NoteEntry[] = [];
+	/** The saved rows before this one are checked (`confirmAdoptedSoFar`). */
+	private checkedRows = 0;
 	/** How many notes have a saved row now (adopted, not found changed or gone since). */
 	private withSavedRow = 0;
 
@@ -364,19 +366,42 @@ export class FolderNoteStore {
 		this.stamped = undefined;
 		this.adoptedPaths = [];
 		this.adoptedEntries = [];
-		// The entry adopted with the row, not looked up by its path: a note removed since has had its entry forgotten
-		// (no saved row, nothing unconfirmed), and one listed again has an entry of its own, adopted with no row.
-		stamped?.check((row, same) => {
-			const entry = entries[row];
-			if (!entry?.unconfirmed || entry.savedRow !== row) return;
-			if (same) entry.unconfirmed = false;
-			else this.confirmEntry(paths[row] ?? "", entry);
-		});
+		this.checkedRows = 0;
+		stamped?.check(this.confirmRow(paths, entries));
 		// The check had a call for every saved row, so for every note adopted: the pass is for a store without one.
 		if (stamped && stamped.rows >= paths.length) return;
 		this.notes.forEach((entry, path) => {
 			if (entry.unconfirmed) this.confirmEntry(path, entry);
 		});
+	}
+
+	/**
+	 * `confirmAdopted` for the saved rows the `statAhead` worker has found so far, in row (path) order up to the first
+	 * it has not: returns that row (every row before it is checked); undefined when no worker is checking, or it has
+	 * found every row (`confirmAdopted` then waits for nothing).
+	 */
+	confirmAdoptedSoFar(): number | undefined {
+		const stamped = this.stamped;
+		if (!stamped || stamped.finished) return undefined;
+		this.checkedRows = stamped.foundSoFar(
+			this.checkedRows,
+			this.confirmRow(this.adoptedPaths, this.adoptedEntries),
+		);
+		return this.checkedRows;
+	}
+
+	/**
+	 * What the worker's finding for a saved row does: the entry adopted with the row (not looked up by its path: a note
+	 * removed since has had its entry forgotten, no saved row and nothing unconfirmed, and one listed again has an
+	 * entry of its own, adopted with no row) is confirmed, or its file statted here when the worker found it otherwise.
+	 */
+	private confirmRow(paths: readonly string[], entries: readonly NoteEntry[]): (row: number, same: boolean) => void {
+		return (row, same) => {
+			const entry = entries[row];
+			if (!entry?.unconfirmed || entry.savedRow !== row) return;
+			if (same) entry.unconfirmed = false;
+			else this.confirmEntry(paths[row] ?? "", entry);
+		};
 	}
 
 	/** Checks a note's adopted stamp against its file (one lstat). */
@@ -421,6 +446,7 @@ export class FolderNoteStore {
 		this.stamped = undefined;
 		this.adoptedPaths = [];
 		this.adoptedEntries = [];
+		this.checkedRows = 0;
 	}
 
 	/** Watches one folder (not recursively): a change marks `folder/name` dirty. */

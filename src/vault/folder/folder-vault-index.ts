@@ -402,10 +402,13 @@ export class FolderVaultIndex implements VaultIndex {
 	 */
 	backlinksFrom(path: string, want: BacklinksWanted): Promise<BacklinksFound> {
 		const scan = this.scanFor(path);
-		if (!scan)
-			return Promise.resolve(
-				completeBacklinks(this.linksFrom(path, [...this.backlinkIndex.sourcesOf(path)].sort(comparePaths))),
-			);
+		if (!scan) {
+			const soFar = this.soFarFromSaved(path, want);
+			if (soFar) return Promise.resolve(soFar);
+			const s = [...this.backlinkIndex.sourcesOf(path)].sort(comparePaths);
+			const r = completeBacklinks(this.linksFrom(path, s));
+			return Promise.resolve(r);
+		}
 		this.advance(scan, want);
 		const complete = scan.next >= scan.paths.length;
 		return Promise.resolve({
@@ -415,6 +418,29 @@ export class FolderVaultIndex implements VaultIndex {
 			looked: scan.next,
 			notes: scan.paths.length,
 		});
+	}
+
+	/**
+	 * A later session's backlinks from a prefix of the notes in path order, while the worker checking the saved stamps
+	 * is not done: the notes up to the first saved row it has not checked yet, when they hold links from enough notes
+	 * (the prefix then ends before the first note past those); undefined when the reverse index is to answer whole.
+	 */
+	private soFarFromSaved(target: string, want: BacklinksWanted): BacklinksFound | undefined {
+		const soFar = this.backlinkIndex.sourcesSoFar(target);
+		if (!soFar) return undefined;
+		const sources = soFar.sources;
+		const enough = want.sources + (sources.includes(target) ? 1 : 0);
+		if (sources.length < enough) return undefined;
+		const before = sources[enough] ?? soFar.before;
+		const paths = this.store.notePaths();
+		const looked = firstAtOrAfter(paths, before);
+		return {
+			backlinks: this.linksFrom(target, sources.slice(0, enough)),
+			complete: false,
+			through: paths[looked - 1],
+			looked,
+			notes: paths.length,
+		};
 	}
 
 	async writeText(path: string, text: string, expected: string): Promise<void> {
@@ -778,6 +804,18 @@ function ownedDescription(described: { tags: TagFact[]; frontmatter?: Frontmatte
 	if (described.frontmatter?.problem !== undefined)
 		described.frontmatter.problem = ownString(described.frontmatter.problem);
 	return described;
+}
+
+/** Where `path` is, or would be, in sorted `paths`: how many of them sort before it. */
+function firstAtOrAfter(paths: readonly string[], path: string): number {
+	let low = 0;
+	let high = paths.length;
+	while (low < high) {
+		const middle = (low + high) >>> 1;
+		if ((paths[middle] ?? "") < path) low = middle + 1;
+		else high = middle;
+	}
+	return low;
 }
 
 function distinct<T>(items: readonly T[]): readonly T[] {

@@ -65,6 +65,11 @@ export class SavedTargets {
 		return targets;
 	}
 
+	/** How many saved notes (rows) there are. */
+	get rows(): number {
+		return this.paths.length;
+	}
+
 	/** Whether the row's targets were saved. */
 	hasTargets(row: number): boolean {
 		return (this.counts[row] ?? -1) >= 0;

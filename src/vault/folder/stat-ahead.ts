@@ -259,6 +259,20 @@ export class StatAhead {
 		this.dispose();
 	}
 
+	/**
+	 * Calls `each` (as `check` does) for the rows from `from` on that the worker has found so far, in row order, up to
+	 * the first it has not: returns that row. Statting none itself, it waits for nothing.
+	 */
+	foundSoFar(from: number, each: (row: number, same: boolean) => void): number {
+		let row = from;
+		for (; row < this.rows; row++) {
+			const verdict = Atomics.load(this.verdicts, row);
+			if (verdict === 0) break;
+			each(row, verdict === SAME);
+		}
+		return row;
+	}
+
 	/** How many rows are statted so far, by either thread. */
 	get done(): number {
 		return Atomics.load(this.control, DONE);

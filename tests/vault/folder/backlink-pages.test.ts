@@ -1,6 +1,10 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { FolderNoteStore } from "../../../src/vault/folder/folder-note-store";
 import { FolderVaultIndex } from "../../../src/vault/folder/folder-vault-index";
+import { SavedFolderIndex } from "../../../src/vault/folder/saved-folder-index";
+import { StatAhead } from "../../../src/vault/folder/stat-ahead";
+import { libraryYamlCodec } from "../../../src/vault/folder/yaml-library-codec";
 import type { BacklinksFound } from "../../../src/vault/notes/vault-index";
 import { VisibleVault } from "../../../src/vault/privacy/visible-vault";
 import { VaultPaths } from "../../../src/vault/vault-paths";
@@ -230,6 +234,77 @@ describe("backlinks page by page in a vault's first session (a complete prefix o
 			expect(shown(pages.at(-1) as BacklinksFound)).toEqual(expected);
 		} finally {
 			index.dispose();
+		}
+	});
+});
+
+describe("backlinks page by page in a later session, while the worker checks the saved stamps", () => {
+	/** The index saved by a session that read every note, for a later session on the vault. */
+	async function savedSession(root: string): Promise<SavedFolderIndex> {
+		const saved = new SavedFolderIndex({
+			file: join(makeTempDir("backlink-pages-cache").path, "index.json"),
+			vault: root,
+			version: "test",
+		});
+		const first = new FolderVaultIndex({ root, watch: false }, libraryYamlCodec, saved);
+		await first.refresh();
+		for (const path of first.notePaths()) first.warmNote(path);
+		first.save();
+		first.dispose();
+		return saved;
+	}
+
+	it("answers from the saved rows found so far, in path order, trusting no row not checked; the pages add up", async () => {
+		const { root, write } = folder(notes());
+		const saved = await savedSession(root);
+		// Same size: only the stamp's times tell these from the saved texts. One linking note links no more and one note
+		// that did not link now does, both early in path order (the files are the same: the saved targets hold).
+		write("F0/note 021.md", "Line one.\nTo [[Tar]] and [[Hub/Target|again]].\n");
+		write("F0/note 003.md", "Plain prose, [[Target]]\n");
+		const expected = await complete(root, TARGET);
+		expect(expected).toContain("F0/note 003.md:0:13");
+		expect(expected).not.toContain("F0/note 021.md:1:3");
+		const store = new FolderNoteStore({ root, watch: false, readAheadFromNotes: 1 });
+		const index = new FolderVaultIndex(store, libraryYamlCodec, saved);
+		try {
+			await index.refresh();
+			const rows = index.savedNotesTakenUp;
+			await waitUntil(() => store.statAheadDone === rows, "the worker's stamps");
+			// As if the worker had found the first 60 rows only.
+			const finished = jest.spyOn(StatAhead.prototype, "finished", "get").mockReturnValue(false);
+			const found = Object.getOwnPropertyDescriptor(StatAhead.prototype, "foundSoFar")?.value as (
+				this: StatAhead,
+				...args: Parameters<StatAhead["foundSoFar"]>
+			) => number;
+			const soFar = jest.spyOn(StatAhead.prototype, "foundSoFar").mockImplementation(function (
+				this: StatAhead,
+				from,
+				each,
+			) {
+				return found.call(Object.assign(Object.create(this) as StatAhead, { rows: 60 }), from, each);
+			});
+			const first = await index.backlinksFrom(TARGET, { sources: 4, deadline: Infinity });
+			expect(first.complete).toBe(false);
+			const sources = [...new Set(first.backlinks.map((backlink) => backlink.source))];
+			expect(sources).toHaveLength(4);
+			// The first four linking notes as they are now, not as saved: a complete prefix that ends before the fifth.
+			const linking = [...new Set(expected.map((backlink) => backlink.split(":")[0] ?? ""))];
+			expect(sources).toEqual(linking.slice(0, 4));
+			expect(shown(first)).toEqual(
+				expected.filter((backlink) => linking.indexOf(backlink.split(":")[0] ?? "") < 4),
+			);
+			const paths = index.notePaths();
+			expect(first.looked).toBe(paths.indexOf(linking[4] ?? ""));
+			expect(first.through).toBe(paths[first.looked - 1]);
+			soFar.mockRestore();
+			finished.mockRestore();
+			const whole = await index.backlinksFrom(TARGET, { sources: Number.MAX_SAFE_INTEGER, deadline: Infinity });
+			expect(whole.complete).toBe(true);
+			expect(shown(whole)).toEqual(expected);
+			expect(shown(whole).slice(0, first.backlinks.length)).toEqual(shown(first));
+		} finally {
+			index.dispose();
+			store.dispose();
 		}
 	});
 });
