@@ -7,7 +7,7 @@ import type {
 	VaultIndex,
 	WriteOrigin,
 } from "../vault/notes/vault-index";
-import type { WorkPace } from "../vault/notes/notes";
+import type { FrontmatterNeed, WorkPace } from "../vault/notes/notes";
 import type { JournalWriter } from "./journal-writer";
 
 export interface JournaledVaultIndexOptions {
@@ -54,8 +54,8 @@ export class JournaledVaultIndex implements VaultIndex {
 		}
 	}
 
-	refresh(): Promise<void> {
-		return this.options.index.refresh();
+	refresh(need?: FrontmatterNeed): Promise<void> {
+		return this.options.index.refresh(need);
 	}
 
 	notePaths(): readonly string[] {

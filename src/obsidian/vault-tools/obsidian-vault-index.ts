@@ -2,7 +2,7 @@ import { Component, normalizePath, type CachedMetadata } from "obsidian";
 import { factsFromText, linkFactsFromText } from "../../vault/notes/note-facts";
 import type { YamlCodec } from "../../shared/yaml-codec";
 import type { FrontmatterFact, LinkFact, NoteFacts, TagFact } from "../../vault/markdown/note-model";
-import type { WorkPace } from "../../vault/notes/notes";
+import type { FrontmatterNeed, WorkPace } from "../../vault/notes/notes";
 import { WorkSlices } from "../../vault/notes/work-slices";
 import { PreparedSearchTexts } from "../../vault/notes/prepared-search-texts";
 import {
@@ -14,6 +14,7 @@ import {
 	type VaultIndex,
 } from "../../vault/notes/vault-index";
 import { ShardedMap } from "../../shared/sharded-map";
+import { needsFrontmatterText } from "../notes/frontmatter-needs";
 import { factsFromCache, frontmatterFromCache, tagsFromCache, type FrontmatterDetail } from "../notes/cache-facts";
 import {
 	ObsidianNoteStore,
@@ -95,6 +96,14 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 	 * said changed or await indexing since, and those whose read failed (tried again at the next call).
 	 */
 	private unchecked: Set<string> | "every note" = "every note";
+	/**
+	 * The needs (`refresh`) for which every note's frontmatter has been read, by a walk over every note since the
+	 * list last changed; "every note" when none was left unread.
+	 */
+	private readonly covered = new Set<FrontmatterNeed>();
+	/** Notes a walk over some notes left unread (their frontmatter not needed then), for the next walk to look at. */
+	private readonly leftUnread = new Set<string>();
+	private listChanges = 0;
 	/** Counts what the store said changed (a note, the list): a kept answer made before a change is not used. */
 	private changes = 0;
 	/** Search texts read for searches, each dropped when the vault or Obsidian says its note changed. */
@@ -139,7 +148,10 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 				},
 				listChanged: () => {
 					this.changes++;
+					this.listChanges++;
 					this.unchecked = "every note";
+					// A renamed note's reading is dropped: its frontmatter is unread again.
+					this.covered.clear();
 				},
 			}),
 		);
@@ -150,18 +162,26 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 	}
 
 	/**
-	 * Reads the notes whose cache entry is missing or behind the vault, and the frontmatter of notes not read yet, a
-	 * few at a time and in slices (after a restart every note's frontmatter is unread).
+	 * Reads the notes whose cache entry is missing or behind the vault, and the frontmatter of notes not read yet
+	 * that `need` reads (`needsFrontmatterText`), a few at a time and in slices. After a restart every note's
+	 * frontmatter is unread (the cache came from disk, no `changed` event): a call that reads only the links in
+	 * properties reads the few notes whose cache entry may hold one, not 100k texts.
 	 */
-	async refresh(): Promise<void> {
+	async refresh(need: FrontmatterNeed = "every note"): Promise<void> {
 		const { vault, metadataCache } = this.options;
 		const slices = new WorkSlices(this.pace);
 		const unchecked = this.unchecked;
 		this.unchecked = new Set();
+		const listChanges = this.listChanges;
+		// Every note once per need while notes' frontmatter may be left unread, else only the notes named since.
+		const everyNote = unchecked === "every note" || !this.covers(need);
 		// The store's list (made once per change of the list), each file looked up in the slices below.
-		const paths = unchecked === "every note" ? this.store.notePaths() : [...unchecked];
+		const paths = everyNote ? this.store.notePaths() : [...new Set([...unchecked, ...this.leftUnread])];
+		let left = false;
 		let reads: Promise<void>[] = [];
 		for (const path of paths) {
+			// Named again below if still left.
+			if (!everyNote) this.leftUnread.delete(path);
 			const file = this.store.noteFile(path);
 			const cache = file ? metadataCache.getFileCache(file) : undefined;
 			if (!file) {
@@ -177,7 +197,11 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 					),
 				);
 			} else if (cache.frontmatterPosition && this.store.indexedReading(file.path)?.cache !== cache) {
-				reads.push(this.store.readIndexedText(file, cache).catch(() => this.check(file.path)));
+				if (needsFrontmatterText(need, cache)) {
+					this.leftUnread.delete(file.path);
+					reads.push(this.store.readIndexedText(file, cache).catch(() => this.check(file.path)));
+				} else if (everyNote) left = true;
+				else this.leftUnread.add(file.path);
 			}
 			if (reads.length >= READS_AT_ONCE) {
 				await Promise.all(reads);
@@ -186,6 +210,18 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 			if (slices.due()) await slices.next();
 		}
 		await Promise.all(reads);
+		// What a walk over every note read stands for every note, unless the list changed meanwhile.
+		if (everyNote && listChanges === this.listChanges) {
+			if (!left) {
+				this.covered.add("every note");
+				this.leftUnread.clear();
+			} else this.covered.add(need);
+		}
+	}
+
+	/** Whether every note whose frontmatter `need` reads has been read (or is looked at through `unchecked`). */
+	private covers(need: FrontmatterNeed): boolean {
+		return need === "none" || this.covered.has("every note") || this.covered.has(need);
 	}
 
 	/** Whether `refresh` would read the note now: its cache entry is missing or behind, or its frontmatter's text not read for it. */

@@ -16,6 +16,7 @@ import type { RegexScanner } from "../regex/regex-scanner";
 import { TargetError } from "../text/edit-targets";
 import { VaultToolError, type VisibleVault } from "../../vault/privacy/visible-vault";
 import type { YamlCodec } from "../../shared/yaml-codec";
+import type { FrontmatterNeed } from "../../vault/notes/notes";
 
 export const DEFAULT_LIST_LIMIT = 20;
 export const MAX_LIST_LIMIT = 100;
@@ -46,6 +47,11 @@ export interface VaultToolSpec {
 	properties: JsonObject;
 	required?: string[];
 	annotations: ToolAnnotations;
+	/**
+	 * What of the notes' frontmatter the call reads (`Notes.refresh`), from its arguments as given (not checked
+	 * yet); every note's when absent.
+	 */
+	frontmatter?(args: JsonObject): FrontmatterNeed;
 	/** `started` is when the call came (`performance.now()`), before the vault was brought up to date. */
 	run(args: JsonObject, env: VaultToolEnvironment, context: ToolCallContext, started: number): Promise<ToolResult>;
 }
@@ -68,7 +74,7 @@ export function defineVaultTool(spec: VaultToolSpec, env: VaultToolEnvironment):
 						`unknown argument ${unknown.map((key) => `"${key}"`).join(", ")}; ${spec.name} takes ${Object.keys(spec.properties).join(", ") || "no arguments"}`,
 					);
 				}
-				await env.vault.refresh();
+				await env.vault.refresh(spec.frontmatter?.(args));
 				return await spec.run(args, env, context, started);
 			} catch (error) {
 				if (

@@ -86,6 +86,8 @@ export function createSearchTool(env: VaultToolEnvironment): ToolDefinition {
 			},
 			required: ["query"],
 			annotations: READ_ONLY,
+			// Text, regex and path search read the notes' texts and paths, and headings from the facts.
+			frontmatter: ({ mode }) => (mode === "tag" ? "tags" : mode === "property" ? "every note" : "none"),
 			async run(args: JsonObject, _env, context) {
 				const query = args.query;
 				if (typeof query !== "string" || query.trim() === "")

@@ -26,6 +26,8 @@ export function createTagsTool(env: VaultToolEnvironment): ToolDefinition {
 				cursor: { type: "string" },
 			},
 			annotations: READ_ONLY,
+			// A note's tags and their lines; a tag in the frontmatter is labelled so only where there is one.
+			frontmatter: () => "tags",
 			async run(args: JsonObject) {
 				const prefix = (optionalString(args, "prefix", "tags") ?? "").trim().replace(/^#/, "").toLowerCase();
 				const pathArgument = optionalString(args, "path", "tags");

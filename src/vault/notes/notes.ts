@@ -1,13 +1,24 @@
 import type { NoteFacts } from "../markdown/note-model";
 
 /**
+ * What of the notes' frontmatter a caller reads after `refresh`: all of it (`every note`), only the links in
+ * properties (`links`), only the tags in properties (`tags`), or none of it (a text or path search). Whatever the
+ * need, a note's body and what the adapter knows without reading its text stay exact.
+ */
+export type FrontmatterNeed = "every note" | "links" | "tags" | "none";
+
+/**
  * The one port for "the notes": every note's model (`NoteFacts`) and links resolved as Obsidian resolves them. Two
  * adapters build it (the folder on disk, Obsidian's metadata cache) and both features read it: the diagnostics as
  * `DiagnosticsNotes`, the vault tools as `VaultIndex` (which adds the notes' texts and the writes).
  */
 export interface Notes {
-	/** Brings the notes up to date with the vault; cheap when nothing changed. */
-	refresh(): Promise<void>;
+	/**
+	 * Brings the notes up to date with the vault; cheap when nothing changed. `need` says what of the notes'
+	 * frontmatter the caller reads next (every note's, the default): an adapter that reads the frontmatter from the
+	 * text may read only what is needed.
+	 */
+	refresh(need?: FrontmatterNeed): Promise<void>;
 	/** Vault paths of every Markdown note, in no particular order. */
 	notePaths(): Iterable<string>;
 	/**

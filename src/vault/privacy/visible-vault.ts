@@ -1,6 +1,6 @@
 import { VaultPathError, type VaultLocation, type VaultPaths } from "../vault-paths";
 import type { FrontmatterFact, NoteFacts, TagFact } from "../markdown/note-model";
-import type { WorkPace } from "../notes/notes";
+import type { FrontmatterNeed, WorkPace } from "../notes/notes";
 import { WorkSlices, runAtOnce, runInSlices } from "../notes/work-slices";
 import { sortSteps } from "../notes/sort-in-slices";
 import {
@@ -83,10 +83,10 @@ export class VisibleVault {
 
 	constructor(private readonly options: VisibleVaultOptions) {}
 
-	async refresh(): Promise<void> {
+	async refresh(need?: FrontmatterNeed): Promise<void> {
 		const unavailable = this.options.unavailable?.();
 		if (unavailable !== undefined) throw new VaultToolError(unavailable);
-		await this.options.index.refresh();
+		await this.options.index.refresh(need);
 		// Privacy may depend on settings and on tags, which may have changed since the last call.
 		this.others = new Map();
 		this.visiblePaths = undefined;

@@ -1,6 +1,7 @@
 import type {
 	BlockCache,
 	CachedMetadata,
+	FrontmatterLinkCache,
 	HeadingCache,
 	LinkCache,
 	ListItemCache,
@@ -53,8 +54,11 @@ export function parseNoteForCache(text: string): CachedMetadata {
 			sections.push({ type: "yaml", position });
 			try {
 				const value: unknown = parse(lines.slice(1, close).join("\n"));
-				if (value !== null && typeof value === "object" && !Array.isArray(value))
+				if (value !== null && typeof value === "object" && !Array.isArray(value)) {
 					cache.frontmatter = value as Record<string, unknown>;
+					const frontmatterLinks = propertyWikilinks(cache.frontmatter);
+					if (frontmatterLinks.length > 0) cache.frontmatterLinks = frontmatterLinks;
+				}
 			} catch {
 				// Invalid YAML: Obsidian keeps the position and shows no properties.
 			}
@@ -170,6 +174,29 @@ export function parseNoteForCache(text: string): CachedMetadata {
 	if (listItems.length > 0) cache.listItems = listItems;
 	if (Object.keys(blocks).length > 0) cache.blocks = blocks;
 	return cache;
+}
+
+/**
+ * obsidian.d.ts `CachedMetadata.frontmatterLinks` (since 1.4.0), `FrontmatterLinkCache` (`key`, `link`,
+ * `original`, `displayText`): the wikilinks in the properties' string values, a list's items each under
+ * `key.index` (the typings leave the key's form for a list item unsaid). Only wikilinks: Obsidian does not read a
+ * `[text](path)` in a property as a link (github.com/callumalpass/tasknotes/pull/830; the community plugin
+ * obsidian-frontmatter-markdown-links adds them).
+ */
+function propertyWikilinks(properties: Record<string, unknown>): FrontmatterLinkCache[] {
+	const found: FrontmatterLinkCache[] = [];
+	const visit = (key: string, value: unknown): void => {
+		if (Array.isArray(value)) value.forEach((item, index) => visit(`${key}.${index}`, item));
+		else if (typeof value === "string")
+			for (const match of value.matchAll(/\[\[([^\]]+)\]\]/g)) {
+				const [target = "", display] = (match[1] ?? "").split("|");
+				const link: FrontmatterLinkCache = { key, link: target.trim(), original: match[0] };
+				if (display !== undefined) link.displayText = display;
+				found.push(link);
+			}
+	};
+	for (const [key, value] of Object.entries(properties)) visit(key, value);
+	return found;
 }
 
 /** `parseNoteForCache` plus inline #tags (which it does not read), so both kinds of tags reach `getAllTags`. */

@@ -15,6 +15,11 @@ import { ToolArgumentError } from "../../../src/protocol/tool-arguments";
 import { VaultToolError } from "../../../src/vault/privacy/visible-vault";
 import { TargetError } from "../../../src/vault-tools/text/edit-targets";
 import { toolOver } from "../tools/vault-tool-env";
+import { createLinksTool } from "../../../src/vault-tools/tools/links";
+import { createSearchTool } from "../../../src/vault-tools/tools/search";
+import { createTagsTool } from "../../../src/vault-tools/tools/tags";
+import type { ToolDefinition } from "../../../src/protocol/mcp-types";
+import type { JsonObject } from "../../../src/protocol/json-rpc";
 
 describe("defineVaultTool", () => {
 	function probe(run: () => Promise<never> | Promise<ReturnType<typeof textAnswer>>) {
@@ -91,6 +96,40 @@ describe("defineVaultTool", () => {
 		} finally {
 			crashing.dispose();
 		}
+	});
+});
+
+describe("the frontmatter a tool reads (the need its refresh is given)", () => {
+	async function needOf(create: (env: VaultToolEnvironment) => ToolDefinition, args: JsonObject): Promise<unknown> {
+		const vault = toolOver(create, { "A.md": "---\nstatus: open\n---\n# A\n" });
+		try {
+			const refresh = jest.spyOn(vault.index, "refresh");
+			await vault.call(args);
+			return (refresh.mock.calls[0] as unknown[] | undefined)?.[0];
+		} finally {
+			vault.dispose();
+		}
+	}
+
+	it("is the links for links, the tags for tags and tag search, none for text search, every note's by default", async () => {
+		expect(await needOf(createLinksTool, { path: "A.md" })).toBe("links");
+		expect(await needOf(createTagsTool, {})).toBe("tags");
+		expect(await needOf(createSearchTool, { query: "a" })).toBe("none");
+		expect(await needOf(createSearchTool, { query: "a", mode: "regex" })).toBe("none");
+		expect(await needOf(createSearchTool, { query: "#a", mode: "tag" })).toBe("tags");
+		expect(await needOf(createSearchTool, { query: "status", mode: "property" })).toBe("every note");
+		const probe = (env: VaultToolEnvironment): ToolDefinition =>
+			defineVaultTool(
+				{
+					name: "probe",
+					description: "d",
+					properties: {},
+					annotations: { readOnlyHint: true },
+					run: () => Promise.resolve(textAnswer(["ok"])),
+				},
+				env,
+			);
+		expect(await needOf(probe, {})).toBeUndefined();
 	});
 });
 
