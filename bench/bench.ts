@@ -35,6 +35,7 @@ import {
 	obsidianHeavyChild,
 	type ObsidianHeavyFigures,
 } from "./obsidian-heavy";
+import { OBSIDIAN_HEAVY_CLIENT_ROLE, obsidianHeavyClient } from "./obsidian-heavy-client";
 import type { Throughput } from "./throughput";
 import { measureWire, type HostCpu, type HostCpuFigures, type ToolCallFigures, type WireFigures } from "./wire";
 import { MISSED_NOTES } from "./missed-notes";
@@ -480,6 +481,7 @@ async function runBenchmarks(options: Options): Promise<void> {
 function main(): Promise<void> {
 	const [role, argument = ""] = process.argv.slice(2);
 	if (role === OBSIDIAN_HEAVY_ROLE) return obsidianHeavyChild(argument);
+	if (role === OBSIDIAN_HEAVY_CLIENT_ROLE) return obsidianHeavyClient(argument);
 	return runBenchmarks(readOptions(process.argv.slice(2)));
 }
 

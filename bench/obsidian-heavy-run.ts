@@ -5,6 +5,7 @@
  * `--no-record` is given (iterating on a loaded machine) or a CPU profile is taken.
  */
 import { recordResults } from "./results-file";
+import { OBSIDIAN_HEAVY_CLIENT_ROLE, obsidianHeavyClient } from "./obsidian-heavy-client";
 import { errorStack } from "../src/shared/describe-error";
 import { OBSIDIAN_HEAVY_ROLE, heavyTable, measureObsidianHeavy, obsidianHeavyChild } from "./obsidian-heavy";
 
@@ -13,6 +14,7 @@ export const HEAVY_NOTES = 100_000;
 async function main(): Promise<void> {
 	const [role, argument = ""] = process.argv.slice(2);
 	if (role === OBSIDIAN_HEAVY_ROLE) return obsidianHeavyChild(argument);
+	if (role === OBSIDIAN_HEAVY_CLIENT_ROLE) return obsidianHeavyClient(argument);
 	const at = process.argv.indexOf("--notes");
 	const notes = at > 0 ? Number(process.argv[at + 1]) : HEAVY_NOTES;
 	const profileAt = process.argv.indexOf("--cpu-prof-dir");

@@ -8,6 +8,9 @@
  *   `getFiles()`; `getFiles()` and `getMarkdownFiles()`
  *   still hand out a new array per call (obsidian.d.ts: "Get all files in the vault" / "Get all markdown files",
  *   Obsidian builds them from its file map each time), so a caller that asks per tool call pays for that.
+ * - `HeavyVault`'s notes stay on disk (bench/obsidian-heavy-disk.ts), in the folder the bench wrote the vault into:
+ *   `read` reads the file without holding the main thread, `cachedRead` keeps only the texts read last, as
+ *   Obsidian's renderer does, instead of the mock's map of every note's text (376 MB at 100k in the heap).
  * - The metadata cache is the mock's (obsidian.d.ts `MetadataCache`: `getFileCache`, `resolvedLinks`,
  *   `getFirstLinkpathDest` with the rules of Obsidian's help), indexing as Obsidian does (`HeavyMetadataCache`):
  *   notes are parsed off the main thread, each result a task of its own there (`changed`), and links are resolved
@@ -18,12 +21,21 @@ import type { CachedMetadata } from "obsidian";
 import { setImmediate as nextTask } from "node:timers/promises";
 import { App, FileSystemAdapter, MetadataCache, TFile, Vault } from "../tests/__mocks__/obsidian";
 import { parseNoteForCache } from "../tests/obsidian/harness/metadata-parser";
+import { DiskContents, ReadCache } from "./obsidian-heavy-disk";
 
 export class HeavyVault extends Vault {
+	/** The notes on disk (a key per note; each text read from its file when asked). */
+	override readonly contents: DiskContents;
+	private readonly readCache = new ReadCache();
 	/** Every file by path, kept up to date per event as Obsidian's `vault.fileMap` (made once, from the mock's files). */
 	private byPath: Map<string, TFile> | undefined;
 	private list: TFile[] | undefined;
 	private markdown: boolean[] | undefined;
+
+	constructor(adapter: FileSystemAdapter, name: string) {
+		super(adapter, name);
+		this.contents = new DiskContents(adapter.getBasePath());
+	}
 
 	private fileMap(): Map<string, TFile> {
 		this.byPath ??= new Map(super.getFiles().map((file) => [file.path, file]));
@@ -43,23 +55,38 @@ export class HeavyVault extends Vault {
 	override getFileByPath(path: string): TFile | null {
 		return this.fileMap().get(path) ?? null;
 	}
+	/** obsidian.d.ts `read`: "Read a plaintext file that is stored inside the vault, directly from disk." */
 	override read(file: TFile): Promise<string> {
-		const text = this.contents.get(file.path);
-		return text === undefined
-			? Promise.reject(new Error(`ENOENT: no such file, open '${file.path}'`))
-			: Promise.resolve(text);
+		return this.contents.readAsync(file.path);
 	}
-	override cachedRead(file: TFile): Promise<string> {
-		return this.read(file);
+	/** obsidian.d.ts `cachedRead`: "from cache if available"; the cache holds the texts read last (`ReadCache`). */
+	override async cachedRead(file: TFile): Promise<string> {
+		const kept = this.readCache.get(file.path);
+		if (kept !== undefined) return kept;
+		const text = await this.read(file);
+		this.readCache.keep(file.path, text);
+		return text;
+	}
+	override async readBinary(file: TFile): Promise<ArrayBuffer> {
+		const bytes = Buffer.from(await this.read(file), "utf8");
+		return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+	}
+	/**
+	 * The file is on disk already (the bench's generator wrote it): the vault learns of it as its file watcher reports
+	 * a file (`create`), without writing it again.
+	 */
+	learnFromDisk(path: string, text: string): void {
+		this.contents.onDisk(() => this.writeExternally(path, text));
 	}
 	/**
 	 * A file came, went or moved: the file map takes that one change (obsidian-typings, Vault.d.ts: `fileMap`,
 	 * "Mapping of path to Obsidian folder or file structure", which `addChild`/`removeChild` update per file), not a
 	 * map of every file made again; the listed arrays are made again at the next call (Obsidian makes them per call).
-	 * A modify updates the same `TFile`'s stat.
+	 * A modify updates the same `TFile`'s stat. Any change drops the note's text from the `cachedRead` cache.
 	 */
 	override trigger(name: string, ...data: unknown[]): void {
 		const [file, oldPath] = data;
+		if (file instanceof TFile) this.readCache.drop(name === "rename" ? String(oldPath) : file.path);
 		if (file instanceof TFile && (name === "create" || name === "delete" || name === "rename")) {
 			const map = this.byPath;
 			if (name !== "create") map?.delete(name === "rename" ? String(oldPath) : file.path);
@@ -143,22 +170,20 @@ export class HeavyApp extends App {
 }
 
 /**
- * Fills the vault with `notes` (the disk's notes: the vault knows them, the cache has parsed none) and parses each
- * note's cache ahead (Obsidian's workers' share); returns the parsed caches the metadata cache will hand over.
+ * Fills the vault with `notes` (the disk's notes, read one at a time: the vault learns of each, the cache has parsed
+ * none) and parses each note's cache ahead (Obsidian's workers' share); returns the parsed caches the metadata cache
+ * will hand over. Each cache is a structured clone, as a worker's message delivers it (obsidian-typings,
+ * MetadataCache.d.ts: `onReceiveMessageFromWorker(message: { data: CachedMetadata })`): no string in it keeps the
+ * note's text alive, so no text is held after its note is read.
  */
-export function fillVault(app: HeavyApp, notes: ReadonlyMap<string, string>): Map<string, CachedMetadata> {
+export function fillVault(app: HeavyApp, notes: Iterable<[string, string]>): Map<string, CachedMetadata> {
 	const parsed = new Map<string, CachedMetadata>();
-	const texts = new Map<string, string>();
+	// The mock's own catch-up (`parsePending`) parses what it reads; the bench hands the made caches over instead.
+	app.metadataCache.attach(app.vault as unknown as Parameters<MetadataCache["attach"]>[0], parseNoteForCache);
 	for (const [path, text] of notes) {
-		parsed.set(path, parseNoteForCache(text));
-		texts.set(text, path);
+		parsed.set(path, structuredClone(parseNoteForCache(text)));
+		app.vault.learnFromDisk(path, text);
 	}
-	// The parser hands back the cache made ahead for the text it is given (the note's text at parse time).
-	app.metadataCache.attach(app.vault as unknown as Parameters<MetadataCache["attach"]>[0], (text) => {
-		const path = texts.get(text);
-		return (path === undefined ? undefined : parsed.get(path)) ?? parseNoteForCache(text);
-	});
-	for (const [path, text] of notes) app.vault.writeExternally(path, text);
 	// The cache's files by name, built now as Obsidian keeps its own (obsidian-typings: `uniqueFileLookup`, "Mapping
 	// of filename to collection of files that share the same name", added to as the vault lists each file), not in
 	// the first task that resolves a link.
@@ -169,18 +194,21 @@ export function fillVault(app: HeavyApp, notes: ReadonlyMap<string, string>): Ma
 }
 
 /**
- * Obsidian indexes every queued note: the worker's results arrive one per task (the parse was done ahead, in
- * `fillVault`), then the link resolver finishes. Resolves after `resolved`; answers how many notes were handed over.
+ * Obsidian indexes every queued note: the main thread reads each note (obsidian-typings, MetadataCache.d.ts:
+ * `computeMetadataAsync(arrayBuffer)`, the file's bytes sent to the worker), the worker's results arrive one per
+ * task (the parse was done ahead, in `fillVault`), then the link resolver finishes. Resolves after `resolved`;
+ * answers how many notes were handed over.
  */
 export async function indexAsObsidian(app: HeavyApp, parsed: ReadonlyMap<string, CachedMetadata>): Promise<number> {
 	const cache = app.metadataCache;
 	let notes = 0;
 	for (const path of [...cache.pending]) {
-		await nextTask();
 		const file = app.vault.getFileByPath(path);
-		const data = app.vault.contents.get(path);
 		const made = parsed.get(path);
-		if (file && data !== undefined && made && cache.takeParsed(path, file, data, made)) notes++;
+		if (!file || !made) continue;
+		const data = await app.vault.read(file);
+		await nextTask();
+		if (cache.takeParsed(path, file, data, made)) notes++;
 	}
 	await cache.linksResolved();
 	return notes;

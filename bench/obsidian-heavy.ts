@@ -22,12 +22,11 @@ import { createRequire } from "node:module";
 import { loadavg } from "node:os";
 import { join, relative, sep } from "node:path";
 import { PerformanceObserver } from "node:perf_hooks";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Plugin, PluginManifest } from "../tests/__mocks__/obsidian";
 import { makeTempDir } from "../tests/helpers/temp-dir";
 import { readHttpTokenRecord } from "../src/vault-tools/serve/http-token-record";
 import { COMMON_WORDS, HUB, RARE_PHRASE, generateHeavyVault, heavyNotePath } from "./heavy-vault";
+import { RemoteClient } from "./obsidian-heavy-client";
 import { HeavyApp, RESOLVE_SLICE_MS, fillVault, indexAsObsidian } from "./obsidian-heavy-stand-in";
 import { round, summarize } from "./stats";
 
@@ -225,17 +224,13 @@ class TaskWatch {
 	}
 }
 
-function readVault(root: string): Map<string, string> {
-	const files = new Map<string, string>();
-	const walk = (folder: string): void => {
-		for (const entry of readdirSync(folder, { withFileTypes: true })) {
-			const absolute = join(folder, entry.name);
-			if (entry.isDirectory()) walk(absolute);
-			else files.set(relative(root, absolute).split(sep).join("/"), readFileSync(absolute, "utf8"));
-		}
-	};
-	walk(root);
-	return files;
+/** Every file under `root` with its text, read one at a time (none is kept here). */
+function* readVault(root: string, folder = root): Generator<[string, string]> {
+	for (const entry of readdirSync(folder, { withFileTypes: true })) {
+		const absolute = join(folder, entry.name);
+		if (entry.isDirectory()) yield* readVault(root, absolute);
+		else yield [relative(root, absolute).split(sep).join("/"), readFileSync(absolute, "utf8")];
+	}
 }
 
 /**
@@ -246,6 +241,12 @@ function readVault(root: string): Map<string, string> {
 async function collectGarbage(): Promise<void> {
 	(globalThis as { gc?: () => void }).gc?.();
 	await nextTurn(2000);
+}
+
+/** CPU time (user and system, every thread of this process) since `start`. */
+function cpuMsSince(start: NodeJS.CpuUsage): number {
+	const used = process.cpuUsage(start);
+	return (used.user + used.system) / 1000;
 }
 
 function nextTurn(ms = 0): Promise<void> {
@@ -262,15 +263,11 @@ async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 60
 	}
 }
 
-interface ResultBlock {
-	text: string;
-}
-
 type PluginClass = new (app: HeavyApp, manifest: PluginManifest) => Plugin;
 
 interface RunningPlugin {
 	plugin: Plugin;
-	client: Client;
+	client: RemoteClient;
 }
 
 interface StartedPlugin {
@@ -303,16 +300,13 @@ async function startPlugin(PluginType: PluginClass, app: HeavyApp): Promise<Star
 	return { plugin, http };
 }
 
-/** The bench's MCP client connects to a started plugin (its work is the bench's, not timed as the plugin's start). */
+/**
+ * The bench's MCP client connects to a started plugin (its work is the bench's, not timed as the plugin's start). It
+ * runs in a process of its own, as Claude Code does (until 2026-12-03 it ran in this one, its work in the gaps).
+ */
 async function connectClient(started: StartedPlugin, home: string): Promise<RunningPlugin> {
 	const token = readHttpTokenRecord(home, started.http.port).token ?? "";
-	const client = new Client({ name: "obsidian-heavy-bench", version: "1.0.0" });
-	await client.connect(
-		new StreamableHTTPClientTransport(new URL(started.http.url), {
-			requestInit: { headers: { Authorization: `Bearer ${token}` } },
-		}),
-	);
-	return { plugin: started.plugin, client };
+	return { plugin: started.plugin, client: await RemoteClient.start(started.http.url, token) };
 }
 
 async function stopPlugin(running: RunningPlugin): Promise<void> {
@@ -332,10 +326,10 @@ interface TimedCall {
 /** What the tool calls are timed as in the `CCB_GAPS_FILE` log: the first plugin's, or after the restart. */
 let toolPhase = "tools";
 
-async function callTool(client: Client, name: string, args: Record<string, unknown>): Promise<TimedCall> {
+async function callTool(client: RemoteClient, name: string, args: Record<string, unknown>): Promise<TimedCall> {
 	const watch = new TaskWatch(`${toolPhase}: ${name}`);
 	const start = performance.now();
-	const result = (await client.callTool({ name, arguments: args })) as { content: ResultBlock[]; isError?: boolean };
+	const result = await client.callTool(name, args);
 	const ms = performance.now() - start;
 	const longestTaskMs = watch.stop();
 	const text = result.content.map((block) => block.text).join("\n");
@@ -349,7 +343,7 @@ function cursorOf(text: string): string | undefined {
 
 /** The first call, then every page after it (by the cursor each answer gives). */
 async function allPages(
-	client: Client,
+	client: RemoteClient,
 	name: string,
 	args: Record<string, unknown>,
 ): Promise<{ first: TimedCall; pages: TimedCall[] }> {
@@ -363,7 +357,7 @@ async function allPages(
 }
 
 async function repeatCall(
-	client: Client,
+	client: RemoteClient,
 	runs: number,
 	name: string,
 	args: Record<string, unknown>,
@@ -396,6 +390,7 @@ export async function obsidianHeavyChild(argument: string): Promise<void> {
 	const app = new HeavyApp(root, "Heavy vault");
 	const parsed = fillVault(app, readVault(root));
 	await collectGarbage();
+	const heapMegabytes = round(process.memoryUsage().heapUsed / 1e6, 1);
 	watchGarbageCollection();
 
 	const rows: HeavyRow[] = [];
@@ -437,6 +432,12 @@ export async function obsidianHeavyChild(argument: string): Promise<void> {
 		round(startMs, 1),
 		`longest main-thread task ${startTask} ms (it includes evaluating main.js's runtime module at layout ready; the plugin alone: until 500 ms after it listens, before the bench's client connects); ${describeGaps(startWatch.over)}`,
 	);
+	rows.push({
+		name: `the heap before the plugin loads (the stand-in's vault and every parsed cache), ${scale}`,
+		value: heapMegabytes,
+		unit: "MB",
+		note: "V8's heap in use after a full collection",
+	});
 	add(
 		"longest main-thread task while Obsidian indexes every note (the plugin running)",
 		indexTask,
@@ -482,12 +483,14 @@ export async function obsidianHeavyChild(argument: string): Promise<void> {
 	expect(tags[0]?.text.includes("#heavy") ?? false, "tags lists #heavy");
 	add("tags: first call", tags[0]?.ms ?? 0, `longest task ${tags[0]?.longestTaskMs} ms`, budget("tagsFirst"));
 	add("tags: warm, median of 5", summarize(tags.slice(1).map((call) => call.ms)).median, "");
+	const rareCpu = process.cpuUsage();
 	const rare = keep(await repeatCall(client, 11, "search", { query: RARE_PHRASE }));
+	const rareCpuMs = round(cpuMsSince(rareCpu), 0);
 	expect(rare[0]?.text.includes("total 3 matches") ?? false, `rare phrase: ${rare[0]?.text.slice(0, 200)}`);
 	add(
 		"search, rare phrase: first call",
 		rare[0]?.ms ?? 0,
-		`reads every note's text; longest task ${rare[0]?.longestTaskMs} ms`,
+		`reads every note's text; longest task ${rare[0]?.longestTaskMs} ms; this process's CPU (every thread) over the first and the 10 warm calls ${rareCpuMs} ms`,
 		budget("rareFirst"),
 	);
 	add(

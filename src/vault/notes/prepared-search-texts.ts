@@ -13,20 +13,21 @@ const READS_AT_ONCE = 64;
  *
  * `prepare` answers the texts by position in the list it was given; for the same list (the same array) and no
  * change since, it answers the same array again without a lookup per note (over 100k notes, the lookups were most
- * of a warm search). `scan` goes over a list's texts without waiting for them to be kept: a first search over 100k
- * notes was mostly the writing of 376 MB into new memory.
+ * of a warm search). `scan` keeps each text as it reads it: a note's text is read once, not once for the search and
+ * again to keep it (in Obsidian each read is a file read from disk, 100k of them several seconds of CPU, and every
+ * text read is garbage for the collector of the thread the user types on).
  */
 export class PreparedSearchTexts {
 	private readonly shelf = new SearchTextShelf(() => this.changed());
 	/** Notes whose text is being read, and whether their note changed meanwhile. */
-	private readonly reads = new Map<string, { changed: boolean; done: Promise<void> }>();
+	private readonly reads = new Map<string, { changed: boolean; done: Promise<string | undefined> }>();
 	/** The texts of the last list prepared (every one of them read), by position, while no text was kept, moved or dropped since. */
 	private aligned: { paths: readonly string[]; texts: readonly (Buffer | undefined)[] } | undefined;
 	/** Counts what makes `aligned` stale: an array made while one happened is not kept. */
 	private changes = 0;
 	/** The `prepare` that `scan` started, while it runs. */
 	private filling: Promise<unknown> | undefined;
-	/** The buffer `scan` lends the texts it does not keep in (a new allocation a note was most of a first search). */
+	/** The buffer `scan` lends the texts it could not keep in (a note changed while it was read). */
 	private lent = Buffer.alloc(0);
 
 	constructor(
@@ -44,14 +45,17 @@ export class PreparedSearchTexts {
 
 	/**
 	 * Calls `each` with the search text of each of `paths` that is a note, by position and in order, a few reads at a
-	 * time and in slices of the pace; a text not kept yet is read and lent for that call alone. Then the texts not
-	 * kept are read and kept in the background (`prepare`, in slices), for the next search, which waits for it.
+	 * time and in slices of the pace; a text not kept yet is read and kept (one that changed while it was read is
+	 * lent for that call alone). Then the texts by position are made in the background (`prepare`, in slices), for
+	 * the next search, which waits for it.
 	 */
 	async scan(paths: readonly string[], each: (position: number, text: Buffer) => void): Promise<void> {
 		// Waits for the texts being kept rather than reading them again beside it.
 		await this.filling;
 		const aligned = this.aligned?.paths === paths ? this.aligned.texts : undefined;
 		const slices = new WorkSlices(this.pace);
+		// Room made ahead saves allocations only: a size that cannot be told does not fail the search.
+		if (!aligned) await this.makeRoom(paths, slices).catch(() => undefined);
 		let read: (string | undefined)[] = [];
 		for (let position = 0; position < paths.length; position++) {
 			const batch = position % READS_AT_ONCE;
@@ -59,7 +63,7 @@ export class PreparedSearchTexts {
 				read = await Promise.all(
 					paths
 						.slice(position, position + READS_AT_ONCE)
-						.map(async (path) => (this.get(path) ? undefined : this.read(path)?.catch(() => undefined))),
+						.map(async (path) => (this.get(path) ? undefined : this.readOne(path))),
 				);
 			const text = aligned ? aligned[position] : (this.get(paths[position] ?? "") ?? this.lend(read[batch]));
 			if (text) each(position, text);
@@ -76,16 +80,8 @@ export class PreparedSearchTexts {
 	async prepare(paths: readonly string[]): Promise<readonly (Buffer | undefined)[]> {
 		if (this.aligned?.paths === paths) return this.aligned.texts;
 		const slices = new WorkSlices(this.pace);
-		if (this.size) {
-			let bytes = 0;
-			for (const path of paths) {
-				if (!this.shelf.get(path)) bytes += this.size(path);
-				if (slices.due()) await slices.next();
-			}
-			// Lower case keeps most texts' UTF-8 length; a text that grows past the room goes to a buffer of its own size.
-			this.shelf.reserveAhead(bytes);
-		}
-		let reads: Promise<void>[] = [];
+		await this.makeRoom(paths, slices);
+		let reads: Promise<unknown>[] = [];
 		for (const path of paths) {
 			if (!this.shelf.get(path)) {
 				const reading = this.readOne(path);
@@ -112,6 +108,18 @@ export class PreparedSearchTexts {
 		return texts;
 	}
 
+	/** Makes room on the shelf for the texts of `paths` not kept yet, by their sizes as last seen (when known). */
+	private async makeRoom(paths: readonly string[], slices: WorkSlices): Promise<void> {
+		if (!this.size) return;
+		let bytes = 0;
+		for (const path of paths) {
+			if (!this.shelf.get(path)) bytes += this.size(path);
+			if (slices.due()) await slices.next();
+		}
+		// Lower case keeps most texts' UTF-8 length; a text that grows past the room goes to a buffer of its own size.
+		this.shelf.reserveAhead(bytes);
+	}
+
 	/** The note changed (or is gone): its text is read again when next needed. */
 	drop(path: string): void {
 		const reading = this.reads.get(path);
@@ -134,7 +142,8 @@ export class PreparedSearchTexts {
 		return this.lent.subarray(0, this.lent.write(lower));
 	}
 
-	private readOne(path: string): Promise<void> | undefined {
+	/** Reads the note's text and keeps it unless its note changed meanwhile; answers the text read (undefined: none). */
+	private readOne(path: string): Promise<string | undefined> | undefined {
 		const pending = this.reads.get(path);
 		if (pending) return pending.done;
 		const text = this.read(path);
@@ -144,9 +153,10 @@ export class PreparedSearchTexts {
 			done: text.then(
 				(read) => {
 					this.reads.delete(path);
-					if (read === undefined || reading.changed) return;
+					if (read === undefined || reading.changed) return read;
 					this.shelf.keepText(path, read, true);
 					this.changed();
+					return read;
 				},
 				() => void this.reads.delete(path),
 			),

@@ -226,29 +226,30 @@ describe("ObsidianVaultIndex with a pace (the plugin's)", () => {
 	/** Lets the background reads of a scan finish (the mock's reads resolve in microtasks; no pace here). */
 	const settled = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
-	it("lends the search texts it has not kept, in order, then keeps them, and reads a note's again once it changed", async () => {
+	it("keeps the search texts it reads, in order, once each, and reads a note's again once it changed", async () => {
 		const app = await createIndexedApp({ "A.md": "Alpha TEXT\r\nline\n", "B.md": "beta\n" });
 		const index = await indexOver(app);
 		expect(index.searchText("A.md")).toBeUndefined();
 		const read = jest.spyOn(app.vault, "cachedRead");
 		const paths = ["A.md", "B.md", "Missing.md"];
-		// Not kept while the search ran (lent): read again and kept afterwards, in the background.
-		const kept: (Buffer | undefined)[] = [];
+		// Kept as the search reads them: not read again to be kept.
+		const kept: (string | undefined)[] = [];
 		expect(
-			await index.scanSearchTexts(paths, (position) => kept.push(index.searchText(paths[position] ?? ""))),
+			await index.scanSearchTexts(paths, (position) =>
+				kept.push(index.searchText(paths[position] ?? "")?.toString()),
+			),
 		).toBeUndefined();
-		expect(kept).toEqual([undefined, undefined]);
+		expect(kept).toEqual(["alpha text\n\nline\n", "beta\n"]);
 		await settled();
-		expect(read).toHaveBeenCalledTimes(4);
-		expect(index.searchText("A.md")?.toString()).toBe("alpha text\n\nline\n");
+		expect(read).toHaveBeenCalledTimes(2);
 		expect(await scanned(index, paths)).toEqual(["0:alpha text\n\nline\n", "1:beta\n"]);
 		expect(await scanned(index, ["B.md", "Missing.md", "A.md"])).toEqual(["0:beta\n", "2:alpha text\n\nline\n"]);
-		expect(read).toHaveBeenCalledTimes(4);
+		expect(read).toHaveBeenCalledTimes(2);
 		await app.vault.modify(app.vault.getFileByPath("B.md") as never, "Changed\n");
 		expect(index.searchText("B.md")).toBeUndefined();
 		expect(await scanned(index, paths)).toEqual(["0:alpha text\n\nline\n", "1:changed\n"]);
 		await settled();
-		expect(read).toHaveBeenCalledTimes(6);
+		expect(read).toHaveBeenCalledTimes(3);
 		expect(index.searchText("B.md")?.toString()).toBe("changed\n");
 		index.unload();
 	});
@@ -257,17 +258,19 @@ describe("ObsidianVaultIndex with a pace (the plugin's)", () => {
 		const app = await createIndexedApp({ "A.md": "old\n" });
 		const index = await indexOver(app);
 		let release = (): void => undefined;
-		jest.spyOn(app.vault, "cachedRead")
-			.mockResolvedValueOnce("old\n")
+		const read = jest
+			.spyOn(app.vault, "cachedRead")
 			.mockReturnValueOnce(new Promise((resolve) => (release = () => resolve("old\n"))));
-		expect(await scanned(index, ["A.md"])).toEqual(["0:old\n"]);
+		const scanning = scanned(index, ["A.md"]);
+		while (read.mock.calls.length === 0) await settled();
 		await app.vault.modify(app.vault.getFileByPath("A.md") as never, "new\n");
 		release();
+		// The search answers the text it read; that one is not kept, the note's new text is read in the background.
+		expect(await scanning).toEqual(["0:old\n"]);
 		await settled();
-		expect(index.searchText("A.md")).toBeUndefined();
-		expect(await scanned(index, ["A.md"])).toEqual(["0:new\n"]);
-		await settled();
+		expect(read).toHaveBeenCalledTimes(2);
 		expect(index.searchText("A.md")?.toString()).toBe("new\n");
+		expect(await scanned(index, ["A.md"])).toEqual(["0:new\n"]);
 		index.unload();
 	});
 });

@@ -53,7 +53,7 @@ describe("PreparedSearchTexts", () => {
 		expect(found).toEqual(["0:one more", "1:two"]);
 	});
 
-	it("scans in list order, lending the texts it has not kept, then keeps them in the background", async () => {
+	it("scans in list order, keeping each text as it reads it: a note is read once", async () => {
 		const notes = new Map([
 			["a.md", "A"],
 			["b.md", "B"],
@@ -68,14 +68,27 @@ describe("PreparedSearchTexts", () => {
 			kept.push(texts.get(["a.md", "b.md", "gone.md", "c.md"][position] ?? "") !== undefined);
 		});
 		expect(found).toEqual(["0:a", "1:b", "3:c"]);
-		expect(kept).toEqual([false, true, false]);
-		// The next scan waits for the texts being kept, and reads none again.
+		expect(kept).toEqual([true, true, true]);
+		// The next scan waits for the texts by position being made, and reads none again (but the one not there).
 		const again: string[] = [];
 		await texts.scan(["c.md", "a.md"], (position, text) => again.push(`${position}:${text.toString()}`));
 		expect(again).toEqual(["0:c", "1:a"]);
-		expect(texts.get("a.md")?.toString()).toBe("a");
-		expect(reads.sort()).toEqual(["a.md", "a.md", "b.md", "c.md", "c.md", "gone.md", "gone.md"]);
+		expect(reads.sort()).toEqual(["a.md", "b.md", "c.md", "gone.md", "gone.md"]);
 	});
+
+	it("lends, and does not keep, a text whose note changed while it was read", async () => {
+		let finish: (text: string) => void = () => undefined;
+		const texts = new PreparedSearchTexts(() => new Promise<string>((resolve) => (finish = resolve)), undefined);
+		const found: string[] = [];
+		const scanning = texts.scan(["a.md"], (position, text) => found.push(`${position}:${text.toString()}`));
+		await new Promise((resolve) => setImmediate(resolve));
+		texts.drop("a.md");
+		finish("Old");
+		await scanning;
+		expect(found).toEqual(["0:old"]);
+		expect(texts.get("a.md")).toBeUndefined();
+	});
+
 	it("a background fill that fails does not fail the next search, which reads what is not kept", async () => {
 		let sizeFails = true;
 		const texts = new PreparedSearchTexts(
@@ -98,7 +111,7 @@ describe("PreparedSearchTexts", () => {
 		expect(texts.get("a.md")?.toString()).toBe("alpha");
 	});
 
-	it("keeps plain-ASCII texts without a lower-cased copy of each on the heap (a scan lends as before)", async () => {
+	it("keeps plain-ASCII texts without a lower-cased copy of each on the heap", async () => {
 		const notes = new Map([
 			["a.md", "Alpha\r\nBeta"],
 			["b.md", "GAMMA"],
