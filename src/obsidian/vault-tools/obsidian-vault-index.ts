@@ -58,6 +58,8 @@ export interface ObsidianVaultIndexOptions {
 	yaml: YamlCodec;
 	/** The pace of work over every note (`windowPace` in the plugin); absent, such work runs in one go. */
 	pace?: WorkPace;
+	/** A note's bytes read at once from the disk (`diskNoteBytes`), for search texts; absent, `cachedRead` reads them. */
+	readNoteBytes?: (file: NoteFile) => Buffer | undefined;
 }
 
 interface CachedFacts {
@@ -125,6 +127,10 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 			},
 			this.pace,
 			(path) => this.store.noteFile(path)?.stat.size ?? 0,
+			(path) => {
+				const file = options.readNoteBytes && this.store.noteFile(path);
+				return file ? options.readNoteBytes?.(file) : undefined;
+			},
 		);
 	}
 

@@ -9,6 +9,7 @@ import { createVaultContentMethods } from "../../vault-tools/resources/content-m
 import { VaultToolsHttpEndpoint, type VaultToolsHttpStatus } from "../../vault-tools/serve/http-endpoint";
 import type { VaultToolServer } from "../../vault-tools/serve/vault-tool-server";
 import { todaysDailyNote } from "./daily-note";
+import { diskNoteBytes } from "./disk-note-bytes";
 import { ObsidianVaultIndex } from "./obsidian-vault-index";
 import { obsidianYamlCodec } from "../notes/obsidian-yaml-codec";
 import { windowPace } from "../notes/window-pace";
@@ -73,6 +74,7 @@ export class VaultToolsComponent extends Component {
 			fileManager: app.fileManager,
 			yaml: obsidianYamlCodec,
 			pace: windowPace,
+			readNoteBytes: diskNoteBytes(app.vault.adapter),
 			...(options.noteStore ? { store: options.noteStore } : {}),
 		});
 	}

@@ -36,6 +36,11 @@ export class PreparedSearchTexts {
 		private readonly pace: WorkPace | undefined,
 		/** The note's size in bytes as last seen (no read), to make room for the texts about to be read at once. */
 		private readonly size?: (path: string) => number,
+		/**
+		 * The note's bytes (UTF-8) read at once, where that is cheaper than `read` (the disk on the desktop); undefined
+		 * when they cannot be, and `read` answers.
+		 */
+		private readonly readNow?: (path: string) => Buffer | undefined,
 	) {}
 
 	/** The note's kept search text; undefined when none is kept. */
@@ -63,7 +68,7 @@ export class PreparedSearchTexts {
 				read = await Promise.all(
 					paths
 						.slice(position, position + READS_AT_ONCE)
-						.map(async (path) => (this.get(path) ? undefined : this.readOne(path))),
+						.map(async (path) => (this.get(path) || this.keepNow(path) ? undefined : this.readOne(path))),
 				);
 			const text = aligned ? aligned[position] : (this.get(paths[position] ?? "") ?? this.lend(read[batch]));
 			if (text) each(position, text);
@@ -83,7 +88,7 @@ export class PreparedSearchTexts {
 		await this.makeRoom(paths, slices);
 		let reads: Promise<unknown>[] = [];
 		for (const path of paths) {
-			if (!this.shelf.get(path)) {
+			if (!this.shelf.get(path) && !this.keepNow(path)) {
 				const reading = this.readOne(path);
 				if (reading) reads.push(reading);
 				if (reads.length >= READS_AT_ONCE) {
@@ -140,6 +145,17 @@ export class PreparedSearchTexts {
 		// At most 3 UTF-8 bytes a UTF-16 unit.
 		if (this.lent.length < lower.length * 3) this.lent = Buffer.allocUnsafeSlow(lower.length * 3);
 		return this.lent.subarray(0, this.lent.write(lower));
+	}
+
+	/** Reads the note's bytes at once (`readNow`) and keeps them; false when they could not be read so. */
+	private keepNow(path: string): boolean {
+		// A read under way answers for the note: its text is kept unless the note changed meanwhile.
+		if (this.reads.has(path)) return false;
+		const bytes = this.readNow?.(path);
+		if (!bytes) return false;
+		this.shelf.keepBytes(path, bytes, true);
+		this.changed();
+		return true;
 	}
 
 	/** Reads the note's text and keeps it unless its note changed meanwhile; answers the text read (undefined: none). */

@@ -1,5 +1,5 @@
 import { isAscii } from "node:buffer";
-import { searchableText, utf8Bytes, writeAsciiSearchText } from "./search-text";
+import { lowerAsciiInPlace, searchableText, utf8Bytes, writeAsciiSearchText } from "./search-text";
 
 /** The size of one shared buffer. */
 const SLAB_BYTES = 4 * 1024 * 1024;
@@ -46,12 +46,18 @@ export class SearchTextShelf {
 		return view;
 	}
 
-	/** Keeps the search text of the note's bytes (its file, UTF-8), in place of any kept before. */
-	keepBytes(path: string, bytes: Buffer): Buffer {
+	/**
+	 * Keeps the search text of the note's bytes (its file, UTF-8), in place of any kept before. `inPlace`: plain-ASCII
+	 * bytes are copied and lower-cased in their buffer, with no string on the heap (as `keepText`'s).
+	 */
+	keepBytes(path: string, bytes: Buffer, inPlace = false): Buffer {
 		this.forget(path);
-		const view = isAscii(bytes)
-			? writeLowerAscii(bytes, this.reserve(bytes.length) ?? Buffer.allocUnsafeSlow(bytes.length))
-			: this.place(searchableText(bytes.toString("utf8")));
+		const target = (size: number): Buffer => this.reserve(size) ?? Buffer.allocUnsafeSlow(size);
+		const view = !isAscii(bytes)
+			? this.place(searchableText(bytes.toString("utf8")))
+			: inPlace
+				? lowerAsciiCopy(bytes, target(bytes.length))
+				: writeLowerAscii(bytes, target(bytes.length));
 		this.views.set(path, view);
 		return view;
 	}
@@ -135,5 +141,12 @@ export function writeLowerAscii(bytes: Buffer, target: Buffer): Buffer {
 	let lower = bytes.toString("latin1").toLowerCase();
 	if (lower.includes("\r")) lower = lower.replace(/\r/g, "\n");
 	target.write(lower, 0, "latin1");
+	return target;
+}
+
+/** Plain ASCII `bytes` copied into `target` (as long) and lower-cased there (`writeLowerAscii`'s bytes, no string made). */
+function lowerAsciiCopy(bytes: Buffer, target: Buffer): Buffer {
+	bytes.copy(target);
+	lowerAsciiInPlace(target);
 	return target;
 }

@@ -273,4 +273,27 @@ describe("ObsidianVaultIndex with a pace (the plugin's)", () => {
 		expect(await scanned(index, ["A.md"])).toEqual(["0:new\n"]);
 		index.unload();
 	});
+
+	it("takes the search texts from the note's bytes when they can be read at once, and through `cachedRead` otherwise", async () => {
+		const app = await createIndexedApp({ "A.md": "Alpha\n", "B.md": "Beta\n" });
+		const asked: string[] = [];
+		const index = new ObsidianVaultIndex({
+			...vaultIndexPorts(app),
+			readNoteBytes: (file) => {
+				asked.push(file.path);
+				return file.path === "A.md" ? Buffer.from("From DISK\n") : undefined;
+			},
+		});
+		index.load();
+		await index.refresh();
+		const read = jest.spyOn(app.vault, "cachedRead");
+		expect(await scanned(index, ["A.md", "B.md", "Missing.md"])).toEqual(["0:from disk\n", "1:beta\n"]);
+		expect(asked).toEqual(["A.md", "B.md"]);
+		expect(read.mock.calls.map(([file]) => file.path)).toEqual(["B.md"]);
+		await app.vault.modify(app.vault.getFileByPath("A.md") as never, "Changed\n");
+		expect(index.searchText("A.md")).toBeUndefined();
+		expect(await scanned(index, ["A.md"])).toEqual(["0:from disk\n"]);
+		expect(asked).toEqual(["A.md", "B.md", "A.md"]);
+		index.unload();
+	});
 });

@@ -125,4 +125,42 @@ describe("PreparedSearchTexts", () => {
 			lower.mockRestore();
 		}
 	});
+
+	it("keeps the bytes `readNow` answers, without a read or a lower-cased string, and reads through `read` what it cannot answer", async () => {
+		const disk = new Map([
+			["a.md", Buffer.from("Alpha\r\nBETA")],
+			["c.md", Buffer.from("Ünïcode Ä")],
+		]);
+		const reads: string[] = [];
+		const texts = new PreparedSearchTexts(
+			(path) => {
+				reads.push(path);
+				return Promise.resolve(path === "b.md" ? "Being SAVED" : undefined);
+			},
+			undefined,
+			undefined,
+			(path) => disk.get(path),
+		);
+		const lower = jest.spyOn(String.prototype, "toLowerCase");
+		const found: string[] = [];
+		try {
+			await texts.scan(["a.md", "b.md"], (position, text) => found.push(`${position}:${text.toString()}`));
+			expect(lower).not.toHaveBeenCalled();
+		} finally {
+			lower.mockRestore();
+		}
+		expect(found).toEqual(["0:alpha\n\nbeta", "1:being saved"]);
+		expect(reads).toEqual(["b.md"]);
+		// Other than plain ASCII: as `searchableText` of the UTF-8 text.
+		expect(shown(await texts.prepare(["a.md", "b.md", "c.md"]))).toEqual([
+			"alpha\n\nbeta",
+			"being saved",
+			"ünïcode ä",
+		]);
+		// A changed note is read again from the disk.
+		disk.set("a.md", Buffer.from("NEW"));
+		texts.drop("a.md");
+		expect(shown(await texts.prepare(["a.md"]))).toEqual(["new"]);
+		expect(reads).toEqual(["b.md"]);
+	});
 });

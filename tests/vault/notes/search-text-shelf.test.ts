@@ -1,4 +1,5 @@
 import { SearchTextShelf } from "../../../src/vault/notes/search-text-shelf";
+import { searchTextOf } from "../../../src/vault/notes/search-text";
 
 describe("SearchTextShelf", () => {
 	it("keeps texts lower-cased in shared buffers, and puts the texts announced ahead in one", () => {
@@ -42,5 +43,16 @@ describe("SearchTextShelf", () => {
 		}
 		expect(shelf.get("a.md")?.toString()).toBe("alpha\n\nbeta");
 		expect(shelf.get("b.md")?.buffer).toBe(shelf.get("a.md")?.buffer);
+	});
+
+	it("keeps a note's bytes in place as it keeps them otherwise: lower case, every \\r a \\n, UTF-8 as its text's", () => {
+		const shelf = new SearchTextShelf();
+		for (const text of ["Plain ASCII ZAaz@[`{\r\nEnd\r", "Ünïcode İ and ASCII", "", "X"]) {
+			const bytes = Buffer.from(text, "utf8");
+			const copied = shelf.keepBytes("a.md", bytes).toString("utf8");
+			expect(shelf.keepBytes("b.md", bytes, true).toString("utf8")).toBe(copied);
+			expect(copied).toBe(searchTextOf(text).toString("utf8"));
+			expect(bytes.toString("utf8")).toBe(text);
+		}
 	});
 });

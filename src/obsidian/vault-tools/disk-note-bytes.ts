@@ -1,0 +1,46 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { FileSystemAdapter, type DataAdapter } from "obsidian";
+
+/** A note changed this recently is read through the vault (its cache may be ahead of a write still under way). */
+export const RECENT_CHANGE_MS = 10_000;
+/** After this many failed reads in a row (no success between), the disk is not tried again. */
+const FAILURES_TO_GIVE_UP = 64;
+
+/** The parts of a `TFile` the reader looks at. */
+export interface DiskNoteFile {
+	path: string;
+	stat: { mtime: number };
+}
+
+/**
+ * A note's bytes read from the disk at once, on the desktop: Obsidian's `FileSystemAdapter` (obsidian.d.ts) gives the
+ * vault's folder (`getBasePath`), and a desktop plugin may use Node's APIs (docs.obsidian.md, Reference/Manifest:
+ * `isDesktopOnly`, "Whether your plugin uses NodeJS or Electron APIs"; this plugin is desktop only and uses `node:fs`
+ * already). The caller reads a few notes per slice of its pace: one `readFileSync` of a note is a few microseconds of
+ * the main thread, where each `cachedRead` (Node's `fs.promises.readFile` in Obsidian's adapter) costs about four
+ * times that in promises and callbacks, and its text is then written into bytes again.
+ *
+ * Undefined (the caller reads through the vault) off the desktop, for a note changed in the last `RECENT_CHANGE_MS`
+ * (obsidian.d.ts `cachedRead` answers "from cache if available": the vault's copy of a note being saved may be ahead
+ * of the disk), when the read fails, and from the `FAILURES_TO_GIVE_UP`th failure in a row on.
+ */
+export function diskNoteBytes(
+	adapter: DataAdapter,
+	now: () => number = Date.now,
+): ((file: DiskNoteFile) => Buffer | undefined) | undefined {
+	if (!(adapter instanceof FileSystemAdapter)) return undefined;
+	const root = adapter.getBasePath();
+	let failures = 0;
+	return (file) => {
+		if (failures >= FAILURES_TO_GIVE_UP || now() - file.stat.mtime < RECENT_CHANGE_MS) return undefined;
+		try {
+			const bytes = readFileSync(join(root, file.path));
+			failures = 0;
+			return bytes;
+		} catch {
+			failures++;
+			return undefined;
+		}
+	};
+}
