@@ -64,12 +64,15 @@ export class PreparedSearchTexts {
 		let read: (string | undefined)[] = [];
 		for (let position = 0; position < paths.length; position++) {
 			const batch = position % READS_AT_ONCE;
-			if (!aligned && batch === 0)
-				read = await Promise.all(
-					paths
-						.slice(position, position + READS_AT_ONCE)
-						.map(async (path) => (this.get(path) || this.keepNow(path) ? undefined : this.readOne(path))),
-				);
+			if (!aligned && batch === 0) {
+				const reading: (Promise<string | undefined> | undefined)[] = [];
+				for (const path of paths.slice(position, position + READS_AT_ONCE)) {
+					reading.push(this.get(path) || this.keepNow(path) ? undefined : this.readOne(path));
+					// A read at once of a note not in the system's file cache waits for the disk: one such read a check.
+					if (slices.due()) await slices.next();
+				}
+				read = await Promise.all(reading.map(async (each) => each));
+			}
 			const text = aligned ? aligned[position] : (this.get(paths[position] ?? "") ?? this.lend(read[batch]));
 			if (text) each(position, text);
 			if (slices.due()) await slices.next();
