@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { closeSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { FileSystemAdapter, type DataAdapter } from "obsidian";
 
@@ -14,7 +14,7 @@ export interface DiskNoteFile {
 }
 
 /**
- * A note's bytes read from the disk at once, on the desktop: Obsidian's `FileSystemAdapter` (obsidian.d.ts) gives the
+ * A note's bytes read from the disk at once (valid until the next read: the caller copies them), on the desktop: Obsidian's `FileSystemAdapter` (obsidian.d.ts) gives the
  * vault's folder (`getBasePath`), and a desktop plugin may use Node's APIs (docs.obsidian.md, Reference/Manifest:
  * `isDesktopOnly`, "Whether your plugin uses NodeJS or Electron APIs"; this plugin is desktop only and uses `node:fs`
  * already). The caller checks its slice of the pace after each read: a note in the system's file cache is read in
@@ -37,7 +37,7 @@ export function diskNoteBytes(
 	return (file) => {
 		if (failures >= FAILURES_TO_GIVE_UP || now() - file.stat.mtime < RECENT_CHANGE_MS) return undefined;
 		try {
-			const bytes = readFileSync(join(root, file.path));
+			const bytes = readWhole(join(root, file.path));
 			failures = 0;
 			return bytes;
 		} catch {
@@ -45,4 +45,32 @@ export function diskNoteBytes(
 			return undefined;
 		}
 	};
+}
+
+/** The first size of the buffer notes are read into (it doubles for a longer note, and stays so). */
+const FIRST_READ_BYTES = 64 * 1024;
+let readBuffer: Buffer | undefined;
+
+/**
+ * The file's bytes in one buffer used for every read (valid until the next read): no buffer outside the heap per
+ * note, 376 MB of them at 100k, each counted towards the next garbage collection of the thread the user types on.
+ */
+function readWhole(at: string): Buffer {
+	const descriptor = openSync(at, "r");
+	try {
+		let into = (readBuffer ??= Buffer.allocUnsafeSlow(FIRST_READ_BYTES));
+		let length = 0;
+		for (;;) {
+			if (length === into.length) {
+				const larger = Buffer.allocUnsafeSlow(into.length * 2);
+				into.copy(larger);
+				into = readBuffer = larger;
+			}
+			const read = readSync(descriptor, into, length, into.length - length, null);
+			if (read === 0) return into.subarray(0, length);
+			length += read;
+		}
+	} finally {
+		closeSync(descriptor);
+	}
 }

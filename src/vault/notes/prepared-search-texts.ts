@@ -37,8 +37,8 @@ export class PreparedSearchTexts {
 		/** The note's size in bytes as last seen (no read), to make room for the texts about to be read at once. */
 		private readonly size?: (path: string) => number,
 		/**
-		 * The note's bytes (UTF-8) read at once, where that is cheaper than `read` (the disk on the desktop); undefined
-		 * when they cannot be, and `read` answers.
+		 * The note's bytes (UTF-8) read at once, where that is cheaper than `read` (the disk on the desktop), copied
+		 * before the next call; undefined when they cannot be, and `read` answers.
 		 */
 		private readonly readNow?: (path: string) => Buffer | undefined,
 	) {}

@@ -24,6 +24,16 @@ describe("diskNoteBytes", () => {
 		expect(read?.({ path: "Folder/Note.md", stat: old })?.toString("utf8")).toBe("Hello ü");
 	});
 
+	it("reads a note longer than its first buffer whole, and a short one after it without the longer one's end", () => {
+		const long = "0123456789abcdef".repeat(10_000);
+		writeFileSync(join(root, "Long.md"), long);
+		const read = diskNoteBytes(desktop(), () => now);
+		expect(read?.({ path: "Long.md", stat: old })?.toString("utf8")).toBe(long);
+		expect(read?.({ path: "Folder/Note.md", stat: old })?.toString("utf8")).toBe("Hello ü");
+		writeFileSync(join(root, "Empty.md"), "");
+		expect(read?.({ path: "Empty.md", stat: old })?.length).toBe(0);
+	});
+
 	it("leaves to the vault a note changed in the last seconds, a note it cannot read, and any note off the desktop", () => {
 		const read = diskNoteBytes(desktop(), () => now);
 		expect(read?.({ path: "Folder/Note.md", stat: { mtime: now - RECENT_CHANGE_MS + 1 } })).toBeUndefined();
