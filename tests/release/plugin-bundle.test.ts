@@ -64,10 +64,12 @@ const ROOT = resolve(__dirname, "../..");
  * after a restart the first `links` read every note's frontmatter, 100k texts and the collector's pauses with them;
  * now the notes whose properties may hold a link): +1,122, 418,255. A search keeping each text as it reads it, not
  * lending it and reading every note again in the background (Obsidian reads each note from the disk: 100k reads
- * fewer after the first search; its CPU over the rare phrase's 11 calls at 10k about halved): +85, 418,340 measured,
- * 418,360 allowed.
+ * fewer after the first search; its CPU over the rare phrase's 11 calls at 10k about halved): +85, 418,340 measured.
+ * The vault index's refresh making the store's list of every note in a task of its own (after a restart, with the
+ * diagnostics' build no longer at the start, the first call's first task held the vault's list of 100k notes and
+ * their paths): +122, 418,462 measured, 418,480 allowed.
  */
-const MAIN_JS_BUDGET_BYTES = 418_360;
+const MAIN_JS_BUDGET_BYTES = 418_480;
 
 /**
  * What the agent panel (issue 18, a new feature after the redesign) may add on top: its engine, tool gate, view and
