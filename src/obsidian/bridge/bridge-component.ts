@@ -102,8 +102,8 @@ export class BridgeComponent extends Component {
 	override onload(): void {
 		this.addChild(this.noteStore);
 		this.addChild(this.notes);
-		// Builds the metadata index once the bridge runs (after layout ready), not during plugin load.
-		void this.notes.refresh();
+		// The diagnostics build every note's metadata when first asked about the whole vault (`refresh`), not here:
+		// after a restart at 100k notes that build (~2 s in slices, and its garbage) fell on the first tool calls.
 		void this.bridge.host.start().then((status) => {
 			if (status.state === "failed")
 				new Notice(`Claude Code Bridge could not start: ${status.error ?? "unknown error"}`);

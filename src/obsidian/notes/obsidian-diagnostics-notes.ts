@@ -131,7 +131,7 @@ export class ObsidianDiagnosticsNotes extends Component implements DiagnosticsNo
 	}
 
 	/**
-	 * Builds every note's metadata once (e.g. at layout ready), in slices of at most `sliceMs` with a yield between
+	 * Builds every note's metadata once (at the first whole-vault call), in slices of at most `sliceMs` with a yield between
 	 * them so a large vault never blocks the main thread for long; afterwards re-checks the notes the CLI asked about
 	 * and those awaiting indexing, and reads the frontmatter Obsidian could not parse.
 	 */
@@ -238,7 +238,7 @@ export class ObsidianDiagnosticsNotes extends Component implements DiagnosticsNo
 	}
 
 	/**
-	 * Each step a task of its own at 100k notes: after the one that asked (the bridge's start), the vault's list
+	 * Each step a task of its own at 100k notes: after the one that asked (the first whole-vault `getDiagnostics`), the vault's list
 	 * (`getMarkdownFiles`), the list with the notes only on disk, then the slices.
 	 */
 	private async buildAll(): Promise<void> {

@@ -219,6 +219,11 @@ export class ObsidianNoteStore extends Component {
 		return this.paths;
 	}
 
+	/** Whether `notePaths` has its list at hand (made since the list last changed), or must ask the vault for it. */
+	hasNotePaths(): boolean {
+		return this.paths !== undefined;
+	}
+
 	/** The note's file as the vault lists it; undefined for anything not a Markdown file. */
 	noteFile(path: string): NoteFile | undefined {
 		if (!path.toLowerCase().endsWith(".md")) return undefined;

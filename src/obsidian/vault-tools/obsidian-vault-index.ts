@@ -181,7 +181,14 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 		const listChanges = this.listChanges;
 		// Every note once per need while notes' frontmatter may be left unread, else only the notes named since.
 		const everyNote = unchecked === "every note" || !this.covers(need);
-		// The store's list (made once per change of the list), each file looked up in the slices below.
+		// The store's list (made once per change of the list), each file looked up in the slices below. Made in a task
+		// of its own: at 100k notes the vault's list and its paths are tens of milliseconds (after a restart, the call's
+		// first task would hold them too).
+		if (everyNote && !this.store.hasNotePaths() && this.pace) {
+			await slices.next();
+			this.store.notePaths();
+			await slices.next();
+		}
 		const paths = everyNote ? this.store.notePaths() : [...new Set([...unchecked, ...this.leftUnread])];
 		let left = false;
 		let reads: Promise<void>[] = [];

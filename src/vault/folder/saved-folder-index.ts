@@ -5,7 +5,8 @@ import { dirname, isAbsolute, join, relative } from "node:path";
 import type { FrontmatterFact, TagFact } from "../markdown/note-model";
 import { decodeBase64 } from "../../shared/base64-bytes";
 import { comparePaths } from "./folder-note-store";
-import { SavedTargets, targetsLine, targetsValue } from "./saved-targets";
+import { DecodedAhead } from "./decode-ahead";
+import { SavedTargets, linksRegion, targetsLine, targetsValue } from "./saved-targets";
 import type { Stamp } from "./stamp";
 import type { SavedStamps } from "./stat-ahead";
 
@@ -205,6 +206,8 @@ export class SavedNotes {
 	private readonly lines: { targets: number; paths: number; numbers: number } | undefined;
 	/** The targets line parsed (null: it holds none usable); undefined until asked. */
 	private linkTargets: SavedTargets | null | undefined;
+	/** The stamps' and links' base64, decoded by the `StatAhead` worker when one runs (`savedStamps`). */
+	private ahead: { numbers?: DecodedAhead; links?: DecodedAhead } | undefined;
 	/** Blocks of the notes' lines by number (`LINES_BLOCK` bytes from the file's start each; null: unreadable). */
 	private readonly blocks = new Map<number, Buffer | null>();
 
@@ -241,11 +244,17 @@ export class SavedNotes {
 		while (padding < 2 && bytes[numbers.end - 2 - padding] === EQUALS) padding++;
 		const decoded = (encoded / 4) * 3 - (encoded > 0 ? padding : 0);
 		if (decoded % ROW_BYTES !== 0) return undefined;
+		const links = linksRegion(bytes.subarray(this.lines.targets, this.lines.paths - 1));
+		this.ahead = {
+			numbers: DecodedAhead.of(bytes, numbers.start + 1, numbers.end - 1),
+			links: links && DecodedAhead.of(bytes, this.lines.targets + links.start, this.lines.targets + links.end),
+		};
 		return {
 			bytes,
 			paths: { start: this.lines.paths, end: this.lines.numbers - 1 },
 			numbers,
 			rows: decoded / ROW_BYTES,
+			ahead: this.ahead,
 		};
 	}
 
@@ -265,7 +274,7 @@ export class SavedNotes {
 		const paths = sameJson(listed, bytes, this.lines.paths, this.lines.numbers - 1)
 			? listed
 			: parseJson(bytes, this.lines.paths, this.lines.numbers - 1);
-		const decoded = base64String(bytes, this.lines.numbers, bytes.length - 1);
+		const decoded = this.ahead?.numbers?.take() ?? base64String(bytes, this.lines.numbers, bytes.length - 1);
 		if (!isArrayOf(paths, "string") || decoded === undefined) return;
 		const rows = rowsFromBytes(decoded, paths.length);
 		if (!rows) return;
@@ -327,7 +336,7 @@ export class SavedNotes {
 			const line = this.lines;
 			const value =
 				line && this.tail && this.files
-					? targetsValue(this.tail.bytes.subarray(line.targets, line.paths - 1))
+					? targetsValue(this.tail.bytes.subarray(line.targets, line.paths - 1), this.ahead?.links?.take())
 					: undefined;
 			this.linkTargets = SavedTargets.parse(value, this.paths) ?? null;
 		}

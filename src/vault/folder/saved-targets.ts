@@ -173,17 +173,29 @@ export function targetsLine(notes: readonly { path: string; targets?: readonly s
  * A targets line's bytes as `SavedTargets.parse` takes them (`{ files, links }`): where the line is plain (its links
  * base64 alone), the small list of files is parsed and the links decoded from the bytes where they are (`links` then
  * the decoded bytes), with no string of the megabytes of base64 and no JSON parse of them (the same value: such a line
- * is exactly that object); else the line parsed whole. Undefined when it is no JSON.
+ * is exactly that object); else the line parsed whole. Undefined when it is no JSON. `decodedLinks`: the links'
+ * base64 (`linksRegion`) already decoded, by a worker (`DecodedAhead`).
  */
-export function targetsValue(line: Buffer): unknown {
-	const links = line.indexOf(LINKS_KEY);
-	if (links > 0 && line.subarray(0, FILES_KEY.length).equals(FILES_KEY) && line.subarray(-2).equals(LINE_END)) {
-		const decoded = decodeBase64(line, links + LINKS_KEY.length, line.length - LINE_END.length);
+export function targetsValue(line: Buffer, decodedLinks?: Uint8Array): unknown {
+	const region = linksRegion(line);
+	if (region) {
+		const decoded = decodedLinks ?? decodeBase64(line, region.start, region.end);
 		// From the files list's `[` to its `]`.
-		const files = decoded ? jsonOf(line.toString("utf8", FILES_KEY.length - 1, links + 1)) : undefined;
+		const files = decoded
+			? jsonOf(line.toString("utf8", FILES_KEY.length - 1, region.start - LINKS_KEY.length + 1))
+			: undefined;
 		if (files !== undefined) return { files, links: decoded };
 	}
 	return jsonOf(line.toString("utf8"));
+}
+
+/** Where a plain targets line's links are (the base64 between their key's quote and the line's closing quote). */
+export function linksRegion(line: Uint8Array): { start: number; end: number } | undefined {
+	const bytes = Buffer.from(line.buffer, line.byteOffset, line.byteLength);
+	const links = bytes.indexOf(LINKS_KEY);
+	if (links <= 0 || !bytes.subarray(0, FILES_KEY.length).equals(FILES_KEY) || !bytes.subarray(-2).equals(LINE_END))
+		return undefined;
+	return { start: links + LINKS_KEY.length, end: bytes.length - LINE_END.length };
 }
 
 const FILES_KEY = Buffer.from('{"files":[');

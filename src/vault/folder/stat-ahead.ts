@@ -1,6 +1,7 @@
 import { Worker } from "node:worker_threads";
 import { sep } from "node:path";
 import { restoreHeapFlags } from "../../shared/v8-heap-flags";
+import { DECODED, NOT_BASE64, type DecodedAhead } from "./decode-ahead";
 
 /**
  * A saved index's paths and stamps as its file holds them (`SavedNotes.savedStamps`), in memory both threads share:
@@ -12,6 +13,11 @@ export interface SavedStamps {
 	paths: { start: number; end: number };
 	numbers: { start: number; end: number };
 	rows: number;
+	/**
+	 * Regions the worker decodes for the main thread first: the stamps line's base64 (`numbers` without its quotes),
+	 * which it then uses itself, and the targets line's links.
+	 */
+	ahead?: { numbers?: DecodedAhead; links?: DecodedAhead };
 }
 
 /** How many rows a thread takes at a time. */
@@ -51,9 +57,29 @@ const ROW_BYTES = STAMP_FLOATS * 8 + COUNTS * 4;
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
 const { lstatSync } = require("node:fs");
-const { control, verdicts, folders, bytes, paths: pathsAt, numbers: numbersAt, rows, prefix, separator } = workerData;
+const { control, verdicts, folders, bytes, paths: pathsAt, numbers: numbersAt, rows, prefix, separator, ahead } = workerData;
+const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+// What decodeBase64 takes: a length that is a multiple of 4, the alphabet's bytes alone, "=" padding only at the end.
+function decoded(start, end, region) {
+	const text = buffer.toString("latin1", start, end);
+	const body = text.length - (text.endsWith("==") ? 2 : text.endsWith("=") ? 1 : 0);
+	const valid = text.length % 4 === 0 && !/[^A-Za-z0-9+/]/.test(body === text.length ? text : text.slice(0, body));
+	const out = valid ? Buffer.from(text, "base64") : undefined;
+	if (region === undefined) return out;
+	if (out === undefined || out.length !== region.into.length) {
+		Atomics.store(region.state, 0, ${NOT_BASE64});
+		return undefined;
+	}
+	region.into.set(out);
+	Atomics.store(region.state, 0, ${DECODED});
+	return out;
+}
 function saved() {
-	const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+	// The main thread takes these decoded as soon as they are: before the paths are parsed.
+	const quoted = buffer[numbersAt.start] === 0x22 && buffer[numbersAt.end - 1] === 0x22;
+	const numbers = quoted ? decoded(numbersAt.start + 1, numbersAt.end - 1, ahead?.numbers) : undefined;
+	if (ahead?.links) decoded(ahead.links.start, ahead.links.end, ahead.links);
+	if (numbers === undefined || numbers.length !== rows * ${ROW_BYTES}) return undefined;
 	let paths;
 	try {
 		paths = JSON.parse(buffer.toString("utf8", pathsAt.start, pathsAt.end));
@@ -61,9 +87,6 @@ function saved() {
 		return undefined;
 	}
 	if (!Array.isArray(paths) || paths.length !== rows) return undefined;
-	if (buffer[numbersAt.start] !== 0x22 || buffer[numbersAt.end - 1] !== 0x22) return undefined;
-	const numbers = Buffer.from(buffer.toString("latin1", numbersAt.start + 1, numbersAt.end - 1), "base64");
-	if (numbers.length !== rows * ${ROW_BYTES}) return undefined;
 	return { paths, numbers };
 }
 const plain = /^(?!\\.\\.?(?:\\/|$))(?:[^/\\0]+\\/(?!\\.\\.?(?:\\/|$)))*[^/\\0]+$/;
@@ -190,6 +213,7 @@ export class StatAhead {
 					paths: saved.paths,
 					numbers: saved.numbers,
 					rows: saved.rows,
+					ahead: saved.ahead,
 					prefix,
 					separator: sep,
 				},
