@@ -47,8 +47,10 @@ export function diskNoteBytes(
 	};
 }
 
-/** The first size of the buffer notes are read into (it doubles for a longer note, and stays so). */
+/** The first size of the buffer notes are read into (it doubles for a longer note, and stays so up to the most kept). */
 const FIRST_READ_BYTES = 64 * 1024;
+/** A buffer grown past this for one long note is not kept for the next reads (memory held for the session). */
+const MOST_KEPT_BYTES = 4 * 1024 * 1024;
 let readBuffer: Buffer | undefined;
 
 /**
@@ -64,7 +66,8 @@ function readWhole(at: string): Buffer {
 			if (length === into.length) {
 				const larger = Buffer.allocUnsafeSlow(into.length * 2);
 				into.copy(larger);
-				into = readBuffer = larger;
+				into = larger;
+				if (larger.length <= MOST_KEPT_BYTES) readBuffer = larger;
 			}
 			const read = readSync(descriptor, into, length, into.length - length, null);
 			if (read === 0) return into.subarray(0, length);

@@ -34,6 +34,18 @@ describe("diskNoteBytes", () => {
 		expect(read?.({ path: "Empty.md", stat: old })?.length).toBe(0);
 	});
 
+	it("reads a note longer than the buffer it keeps (4 MB) whole, then the notes after it from its kept buffer", () => {
+		const huge = "a line of a very long note\n".repeat(400_000);
+		const long = "0123456789abcdef".repeat(10_000);
+		writeFileSync(join(root, "Huge.md"), huge);
+		writeFileSync(join(root, "Long.md"), long);
+		const read = diskNoteBytes(desktop(), () => now);
+		expect(read?.({ path: "Long.md", stat: old })?.toString("utf8")).toBe(long);
+		expect(read?.({ path: "Huge.md", stat: old })?.toString("utf8")).toBe(huge);
+		expect(read?.({ path: "Long.md", stat: old })?.toString("utf8")).toBe(long);
+		expect(read?.({ path: "Folder/Note.md", stat: old })?.toString("utf8")).toBe("Hello ü");
+	});
+
 	it("leaves to the vault a note changed in the last seconds, a note it cannot read, and any note off the desktop", () => {
 		const read = diskNoteBytes(desktop(), () => now);
 		expect(read?.({ path: "Folder/Note.md", stat: { mtime: now - RECENT_CHANGE_MS + 1 } })).toBeUndefined();
