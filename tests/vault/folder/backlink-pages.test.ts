@@ -1,4 +1,3 @@
-import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { FolderNoteStore } from "../../../src/vault/folder/folder-note-store";
 import { FolderVaultIndex } from "../../../src/vault/folder/folder-vault-index";
@@ -8,7 +7,7 @@ import { libraryYamlCodec } from "../../../src/vault/folder/yaml-library-codec";
 import type { BacklinksFound } from "../../../src/vault/notes/vault-index";
 import { VisibleVault } from "../../../src/vault/privacy/visible-vault";
 import { VaultPaths } from "../../../src/vault/vault-paths";
-import { makeTempDir } from "../../helpers/temp-dir";
+import { makeNoteFolder, makeTempDir } from "../../helpers/temp-dir";
 import { waitUntil } from "../../helpers/wait-until";
 
 const temps: { remove: () => void }[] = [];
@@ -29,14 +28,9 @@ function notes(): Record<string, string> {
 }
 
 function folder(files: Record<string, string>) {
-	const temp = makeTempDir("backlink-pages");
-	temps.push(temp);
-	const write = (path: string, text: string): void => {
-		mkdirSync(join(temp.path, path, ".."), { recursive: true });
-		writeFileSync(join(temp.path, path), text);
-	};
-	for (const [path, text] of Object.entries(files)) write(path, text);
-	return { root: temp.path, write };
+	const made = makeNoteFolder("backlink-pages", files);
+	temps.push(made);
+	return made;
 }
 
 const shown = (found: BacklinksFound): string[] =>

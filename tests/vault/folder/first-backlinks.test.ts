@@ -1,7 +1,5 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { FolderVaultIndex } from "../../../src/vault/folder/folder-vault-index";
-import { makeTempDir } from "../../helpers/temp-dir";
+import { makeNoteFolder } from "../../helpers/temp-dir";
 import { waitUntil } from "../../helpers/wait-until";
 
 const temps: { remove: () => void }[] = [];
@@ -19,14 +17,9 @@ const NOTES: Record<string, string> = {
 };
 
 function folder(notes: Record<string, string>) {
-	const temp = makeTempDir("first-backlinks");
-	temps.push(temp);
-	const write = (path: string, text: string): void => {
-		mkdirSync(join(temp.path, path, ".."), { recursive: true });
-		writeFileSync(join(temp.path, path), text);
-	};
-	for (const [path, text] of Object.entries(notes)) write(path, text);
-	return { root: temp.path, write };
+	const made = makeNoteFolder("first-backlinks", notes);
+	temps.push(made);
+	return made;
 }
 
 async function sources(index: FolderVaultIndex, path: string): Promise<string[]> {

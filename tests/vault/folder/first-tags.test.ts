@@ -1,8 +1,6 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { FolderNoteStore } from "../../../src/vault/folder/folder-note-store";
 import { FolderVaultIndex } from "../../../src/vault/folder/folder-vault-index";
-import { makeTempDir } from "../../helpers/temp-dir";
+import { makeNoteFolder } from "../../helpers/temp-dir";
 import { waitUntil } from "../../helpers/wait-until";
 
 const temps: { remove: () => void }[] = [];
@@ -17,14 +15,9 @@ const NOTES: Record<string, string> = {
 };
 
 function folder(notes: Record<string, string>) {
-	const temp = makeTempDir("first-tags");
-	temps.push(temp);
-	const write = (path: string, text: string): void => {
-		mkdirSync(join(temp.path, path, ".."), { recursive: true });
-		writeFileSync(join(temp.path, path), text);
-	};
-	for (const [path, text] of Object.entries(notes)) write(path, text);
-	return { root: temp.path, write };
+	const made = makeNoteFolder("first-tags", notes);
+	temps.push(made);
+	return made;
 }
 
 const tagNames = (index: FolderVaultIndex, path: string): string[] | undefined =>
