@@ -102,10 +102,14 @@ export class SearchTextShelf {
 		return view;
 	}
 
-	/** `size` bytes in the current buffer (a new one when it is full), or undefined for a text that gets its own. */
+	/**
+	 * `size` bytes in the current buffer (a new one when it is full), or undefined for a text that gets its own. A
+	 * loop: the texts a compaction moves into the new buffer may fill it past the room (from a buffer `reserveAhead`
+	 * made, hundreds of megabytes, they fill buffer after buffer).
+	 */
 	private reserve(size: number): Buffer | undefined {
 		if (size >= OWN_BUFFER_BYTES) return undefined;
-		if (!this.slab || this.used + size > this.slab.length) {
+		while (!this.slab || this.used + size > this.slab.length) {
 			const full = this.slab;
 			const unused = full ? full.length - this.used : 0;
 			this.slab = Buffer.allocUnsafeSlow(SLAB_BYTES);

@@ -30,6 +30,18 @@ describe("SearchTextShelf", () => {
 		expect(shelf.get("n3.md")).toBeUndefined();
 	});
 
+	it("keeps a text whole when the texts a compaction moves nearly fill the new buffer", () => {
+		const shelf = new SearchTextShelf();
+		const text = "z".repeat(1_000_000);
+		shelf.reserveAhead(9_500_000);
+		for (let index = 0; index < 9; index++) shelf.keepText(`n${index}.md`, text);
+		for (let index = 0; index < 5; index++) shelf.forget(`n${index}.md`);
+		// 9 MB used, 5 MB of it waste: the next text starts a new 4 MB buffer, and the four texts left move into it.
+		expect(shelf.keepText("r.md", "R".repeat(1_000_000)).length).toBe(1_000_000);
+		expect(shelf.get("r.md")?.equals(Buffer.from("r".repeat(1_000_000)))).toBe(true);
+		expect(shelf.get("n8.md")?.equals(Buffer.from(text))).toBe(true);
+	});
+
 	it("keeps a plain-ASCII text in place, without a lower-cased copy on the heap; any other text as keepText", () => {
 		const shelf = new SearchTextShelf();
 		const lower = jest.spyOn(String.prototype, "toLowerCase");
