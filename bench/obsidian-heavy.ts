@@ -334,11 +334,20 @@ interface TimedCall {
 /** What the tool calls are timed as in the `CCB_GAPS_FILE` log: the first plugin's, or after the restart. */
 let toolPhase = "tools";
 
+/**
+ * `CCB_HEAVY_NODE_FLAGS="--trace-gc --trace-gc-ignore-scavenger"`: Node flags for the measured process (NODE_OPTIONS
+ * refuses `--trace-gc`), and each tool call's start and answer on stderr, on the clock of V8's trace lines (ms since
+ * the process began), so a collection can be put down to the call it fell in.
+ */
+const CHILD_NODE_FLAGS = process.env.CCB_HEAVY_NODE_FLAGS ?? "";
+
 async function callTool(client: RemoteClient, name: string, args: Record<string, unknown>): Promise<TimedCall> {
 	const watch = new TaskWatch(`${toolPhase}: ${name}`);
 	const start = performance.now();
+	if (CHILD_NODE_FLAGS) process.stderr.write(`call ${name} ${JSON.stringify(args)} at ${Math.round(start)} ms\n`);
 	const result = await client.callTool(name, args);
 	const ms = performance.now() - start;
+	if (CHILD_NODE_FLAGS) process.stderr.write(`  answered in ${Math.round(ms)} ms\n`);
 	const longestTaskMs = watch.stop();
 	const text = result.content.map((block) => block.text).join("\n");
 	if (result.isError) throw new Error(`${name} ${JSON.stringify(args)}: ${text}`);
@@ -606,7 +615,12 @@ export function measureObsidianHeavy(notes: number, nodeFlags: readonly string[]
 	return new Promise<ObsidianHeavyFigures>((resolve, reject) => {
 		const child = fork(process.argv[1] ?? "", [OBSIDIAN_HEAVY_ROLE, JSON.stringify(argument)], {
 			env: { ...process.env, HOME: home },
-			execArgv: ["--expose-gc", "--max-old-space-size=8192", ...nodeFlags],
+			execArgv: [
+				"--expose-gc",
+				"--max-old-space-size=8192",
+				...nodeFlags,
+				...CHILD_NODE_FLAGS.split(" ").filter(Boolean),
+			],
 			stdio: ["ignore", "inherit", "inherit", "ipc"],
 		});
 		child.once("message", (message) => resolve(message as ObsidianHeavyFigures));
