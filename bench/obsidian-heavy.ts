@@ -560,6 +560,10 @@ export async function obsidianHeavyChild(argument: string): Promise<void> {
 	const again = await connectClient(restarted, home);
 	const restartTasks: number[] = [];
 	const restartBacklinks = await allPages(again.client, "links", { path: HUB, direction: "in" });
+	expect(
+		restartBacklinks.first.text.startsWith(`${HUB}: ${facts.hubSources.length} backlinks from`),
+		`backlinks after a restart: ${restartBacklinks.first.text.split("\n")[0]}`,
+	);
 	const restartGaps: Gap[] = [];
 	for (const call of [...restartBacklinks.pages]) {
 		restartTasks.push(call.longestTaskMs);

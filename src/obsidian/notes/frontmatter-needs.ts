@@ -20,7 +20,41 @@ export function needsFrontmatterText(need: FrontmatterNeed, cache: CachedMetadat
 		for (const key in properties) if (TAG_KEY.test(key.trim())) return true;
 		return false;
 	}
+	if (need === "backlinks") return mayHoldLinkBeyond(properties, cache.frontmatterLinks ?? []);
 	return (cache.frontmatterLinks?.length ?? 0) > 0 || mayHoldLink(properties);
+}
+
+/**
+ * For `backlinks`: whether the properties may hold a link the entry's `frontmatterLinks` do not list, so that only
+ * the text tells where it leads. A string that is one wikilink listed there (`related: "[[Hub]]"`, a list's items
+ * each one) is not: the entry says where it leads, and the note's text is read when it leads to the note asked
+ * (`linksInCacheTo`). Any other string with `[[` or `](` is (text around a link, two links in one value, a link
+ * Obsidian does not read as one), and so is a key with one, and a list in a list.
+ */
+function mayHoldLinkBeyond(properties: Record<string, unknown>, listed: readonly { original: string }[]): boolean {
+	const originals = new Set(listed.map((link) => link.original));
+	const beyond = (value: unknown): boolean => {
+		if (typeof value === "string")
+			return value.includes("](") || (value.includes("[[") && !originals.has(value.trim()));
+		if (Array.isArray(value)) return value.some((item) => Array.isArray(item) || beyond(item));
+		if (value === null || typeof value !== "object") return false;
+		for (const key in value) if (mayHoldLink(key) || beyond((value as Record<string, unknown>)[key])) return true;
+		return false;
+	};
+	return beyond(properties);
+}
+
+/** Whether one of the entry's `frontmatterLinks` leads to `target` by `resolve` (a link to a heading of it too). */
+export function linksInCacheTo(
+	cache: CachedMetadata,
+	target: string,
+	resolve: (linkpath: string) => string | undefined,
+): boolean {
+	for (const link of cache.frontmatterLinks ?? []) {
+		const linkpath = link.link.split("#")[0] ?? "";
+		if (linkpath !== "" && resolve(linkpath) === target) return true;
+	}
+	return false;
 }
 
 const TAG_KEY = /^tags?$/i;

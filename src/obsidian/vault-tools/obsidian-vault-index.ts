@@ -14,7 +14,7 @@ import {
 	type VaultIndex,
 } from "../../vault/notes/vault-index";
 import { ShardedMap } from "../../shared/sharded-map";
-import { needsFrontmatterText } from "../notes/frontmatter-needs";
+import { linksInCacheTo, needsFrontmatterText } from "../notes/frontmatter-needs";
 import { factsFromCache, frontmatterFromCache, tagsFromCache, type FrontmatterDetail } from "../notes/cache-facts";
 import {
 	ObsidianNoteStore,
@@ -105,6 +105,11 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 	private readonly covered = new Set<FrontmatterNeed>();
 	/** Notes a walk over some notes left unread (their frontmatter not needed then), for the next walk to look at. */
 	private readonly leftUnread = new Set<string>();
+	/**
+	 * Notes a walk for `backlinks` left unread whose cache entry lists links in properties (`frontmatterLinks`):
+	 * `backlinks` reads those of them that lead to the note asked.
+	 */
+	private readonly cacheLinkers = new Set<string>();
 	private listChanges = 0;
 	/** Counts what the store said changed (a note, the list): a kept answer made before a change is not used. */
 	private changes = 0;
@@ -171,7 +176,9 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 	 * Reads the notes whose cache entry is missing or behind the vault, and the frontmatter of notes not read yet
 	 * that `need` reads (`needsFrontmatterText`), a few at a time and in slices. After a restart every note's
 	 * frontmatter is unread (the cache came from disk, no `changed` event): a call that reads only the links in
-	 * properties reads the few notes whose cache entry may hold one, not 100k texts.
+	 * properties reads the few notes whose cache entry may hold one, not 100k texts, and one that reads backlinks
+	 * alone only those whose entry may hold a link it does not list (`backlinks` reads the rest that lead to the
+	 * note asked).
 	 */
 	async refresh(need: FrontmatterNeed = "every note"): Promise<void> {
 		const { vault, metadataCache } = this.options;
@@ -213,8 +220,11 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 				if (needsFrontmatterText(need, cache)) {
 					this.leftUnread.delete(file.path);
 					reads.push(this.store.readIndexedText(file, cache).catch(() => this.check(file.path)));
-				} else if (everyNote) left = true;
-				else this.leftUnread.add(file.path);
+				} else {
+					if (everyNote) left = true;
+					else this.leftUnread.add(file.path);
+					if (need === "backlinks" && cache.frontmatterLinks?.length) this.cacheLinkers.add(file.path);
+				}
 			}
 			if (reads.length >= READS_AT_ONCE) {
 				await Promise.all(reads);
@@ -234,7 +244,12 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 
 	/** Whether every note whose frontmatter `need` reads has been read (or is looked at through `unchecked`). */
 	private covers(need: FrontmatterNeed): boolean {
-		return need === "none" || this.covered.has("every note") || this.covered.has(need);
+		return (
+			need === "none" ||
+			this.covered.has("every note") ||
+			this.covered.has(need) ||
+			(need === "backlinks" && this.covered.has("links"))
+		);
 	}
 
 	/** Whether `refresh` would read the note now: its cache entry is missing or behind, or its frontmatter's text not read for it. */
@@ -357,9 +372,10 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 
 	/**
 	 * The notes `resolvedLinks` says link to `path`, the notes read from their text, and the notes with a link in a
-	 * property that leads to it (older Obsidian versions leave those out of `resolvedLinks`); their links that lead
-	 * to `path`. Looks through every note in slices; the answer is kept until the store reports a change (the
-	 * pages of a tool's answer ask for the same note's again).
+	 * property that leads to it (older Obsidian versions leave those out of `resolvedLinks`; a note whose property
+	 * links only its cache entry has seen, after a `backlinks` refresh, has its frontmatter read here when one of
+	 * them leads to `path`); their links that lead to `path`. Looks through every note in slices; the answer is
+	 * kept until the store reports a change (the pages of a tool's answer ask for the same note's again).
 	 */
 	async backlinks(path: string): Promise<Backlink[]> {
 		const last = this.lastBacklinks;
@@ -374,6 +390,25 @@ export class ObsidianVaultIndex extends Component implements VaultIndex {
 			if ((resolvedLinks[source]?.[path] ?? 0) > 0) candidates.add(source);
 			if (slices.due()) await slices.next();
 		}
+		// Notes whose links in properties only the cache entry has seen: read when one of them leads here (a few at
+		// once: a note every other one names in a property, `up: "[[Index]]"`, has thousands).
+		let reads: Promise<void>[] = [];
+		for (const source of this.cacheLinkers) {
+			const file = this.store.noteFile(source);
+			const cache = file && this.options.metadataCache.getFileCache(file);
+			if (!file || !cache?.frontmatterLinks?.length || this.store.indexedReading(source)?.cache === cache)
+				this.cacheLinkers.delete(source);
+			else if (linksInCacheTo(cache, path, (linkpath) => this.resolveLink(linkpath, source))) {
+				reads.push(this.store.readIndexedText(file, cache).catch(() => this.check(source)));
+				candidates.add(source);
+				if (reads.length >= READS_AT_ONCE) {
+					await Promise.all(reads);
+					reads = [];
+				}
+			}
+			if (slices.due()) await slices.next();
+		}
+		await Promise.all(reads);
 		for (const source of this.store.frontmatterLinkers()) {
 			const links = candidates.has(source) ? [] : (this.store.indexedReading(source)?.detail()?.links ?? []);
 			if (links.some((link) => this.resolveLink(link.linkpath, source) === path)) candidates.add(source);

@@ -57,8 +57,8 @@ export function createLinksTool(env: VaultToolEnvironment, options: LinksToolOpt
 			},
 			required: ["path"],
 			annotations: READ_ONLY,
-			// Of the frontmatter, links only read its links: the note's own and the backlinks'.
-			frontmatter: () => "links",
+			// Of the frontmatter, links only read its links: the note's own and the backlinks', or the backlinks' alone.
+			frontmatter: ({ direction }) => (direction === "in" ? "backlinks" : "links"),
 			async run(args: JsonObject, _env, _context, started) {
 				const path = env.vault.locateNote(notePathQuery(args));
 				const direction = args.direction ?? "both";

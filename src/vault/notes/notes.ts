@@ -2,10 +2,12 @@ import type { NoteFacts } from "../markdown/note-model";
 
 /**
  * What of the notes' frontmatter a caller reads after `refresh`: all of it (`every note`), only the links in
- * properties (`links`), only the tags in properties (`tags`), or none of it (a text or path search). Whatever the
- * need, a note's body and what the adapter knows without reading its text stay exact.
+ * properties (`links`), only the links in properties that `backlinks` asks for (`backlinks`: the adapter may read the
+ * frontmatter of a note that may link to the one asked only then), only the tags in properties (`tags`), or none of
+ * it (a text or path search). Whatever the need, a note's body and what the adapter knows without reading its text
+ * stay exact.
  */
-export type FrontmatterNeed = "every note" | "links" | "tags" | "none";
+export type FrontmatterNeed = "every note" | "links" | "backlinks" | "tags" | "none";
 
 /**
  * The one port for "the notes": every note's model (`NoteFacts`) and links resolved as Obsidian resolves them. Two

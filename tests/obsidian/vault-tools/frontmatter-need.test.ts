@@ -12,6 +12,8 @@ describe("ObsidianVaultIndex.refresh with a frontmatter need", () => {
 	const notes: Record<string, string> = {
 		"Hub.md": "---\ntags: [hub]\n---\n# Hub\n",
 		"Quoted.md": '---\nrelated: "[[Hub]]"\n---\n# Quoted\n',
+		"Around.md": '---\nrelated: "see [[Hub]] first"\n---\n# A link with text around it\n',
+		"Away.md": '---\nrelated: "[[Elsewhere]]"\n---\n# A property link to another note\n',
 		"Listed.md": '---\nup:\n  - "[[Elsewhere]]"\n  - "[[Hub|the hub]]"\n---\n# Listed\n',
 		"Bare.md": "---\nrelated: [[Hub]]\n---\n# Bare: a list in a list to YAML\n",
 		"Body.md": "---\nstatus: open\n---\n[[Hub]] in the body\n",
@@ -40,7 +42,7 @@ describe("ObsidianVaultIndex.refresh with a frontmatter need", () => {
 	it("for links, reads only the notes whose properties may hold one, and finds the same backlinks", async () => {
 		const read = jest.spyOn(app.vault, "cachedRead");
 		await index.refresh("links");
-		expect(readPaths(read)).toEqual(["Bare.md", "Broken.md", "Listed.md", "Quoted.md"]);
+		expect(readPaths(read)).toEqual(["Around.md", "Away.md", "Bare.md", "Broken.md", "Listed.md", "Quoted.md"]);
 		const found = await backlinksOfHub(index);
 
 		const whole = new ObsidianVaultIndex(vaultIndexPorts(await createIndexedApp(notes)));
@@ -48,6 +50,7 @@ describe("ObsidianVaultIndex.refresh with a frontmatter need", () => {
 		await whole.refresh();
 		expect(found).toEqual(await backlinksOfHub(whole));
 		expect(found).toEqual([
+			"Around.md:1:[[Hub]]",
 			"Bare.md:1:[[Hub]]",
 			"Body.md:3:[[Hub]]",
 			"Broken.md:1:[[Hub]]",
@@ -58,11 +61,38 @@ describe("ObsidianVaultIndex.refresh with a frontmatter need", () => {
 		whole.unload();
 	});
 
+	it("for backlinks, reads the notes whose properties may hold a link their cache entry does not list, then those of the listed ones that lead to the note asked", async () => {
+		const read = jest.spyOn(app.vault, "cachedRead");
+		await index.refresh("backlinks");
+		// A list in a list, YAML that does not parse, and text around a link: only their texts tell.
+		expect(readPaths(read)).toEqual(["Around.md", "Bare.md", "Broken.md"]);
+		read.mockClear();
+		const found = await backlinksOfHub(index);
+		// Their entries list a link to Hub (Away.md's leads elsewhere: not read).
+		expect(readPaths(read)).toEqual(["Listed.md", "Quoted.md"]);
+
+		const whole = new ObsidianVaultIndex(vaultIndexPorts(await createIndexedApp(notes)));
+		whole.load();
+		await whole.refresh();
+		expect(found).toEqual(await backlinksOfHub(whole));
+		expect(found).toContain("Quoted.md:1:[[Hub]]");
+		expect(found).toContain("Listed.md:3:[[Hub|the hub]]");
+		whole.unload();
+
+		read.mockClear();
+		await index.refresh("backlinks");
+		expect(await backlinksOfHub(index)).toEqual(found);
+		expect(read).not.toHaveBeenCalled();
+		// A later call for every link reads the rest of the notes with links in properties, once.
+		await index.refresh("links");
+		expect(readPaths(read)).toEqual(["Away.md"]);
+	});
+
 	it("reads the rest when a later call needs them, and each note once", async () => {
 		const read = jest.spyOn(app.vault, "cachedRead");
 		await index.refresh("links");
 		await index.refresh("links");
-		expect(read).toHaveBeenCalledTimes(4);
+		expect(read).toHaveBeenCalledTimes(6);
 		read.mockClear();
 		await index.refresh("tags");
 		expect(readPaths(read)).toEqual(["Hub.md", "Tagged.md"]);
