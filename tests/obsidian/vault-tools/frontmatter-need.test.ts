@@ -124,3 +124,30 @@ describe("ObsidianVaultIndex.refresh with a frontmatter need", () => {
 		expect(index.tagsOf("Moved/Tagged.md")).toEqual([{ tag: "heavy", line: 1 }]);
 	});
 });
+
+describe("ObsidianVaultIndex.backlinks after a refresh for backlinks", () => {
+	it(
+		"reads every note whose listed property link leads to the note asked, past a batch of reads",
+		async () => {
+			const notes: Record<string, string> = { "Index.md": "# Index\n" };
+			for (let note = 0; note < 150; note++)
+				notes[`Part ${note}.md`] = `---\nup: "[[Index]]"\n---\n# Part ${note}\n`;
+			const app = await createIndexedApp(notes);
+			const index = new ObsidianVaultIndex(vaultIndexPorts(app));
+			index.load();
+			const read = jest.spyOn(app.vault, "cachedRead");
+			await index.refresh("backlinks");
+			expect(read).not.toHaveBeenCalled();
+			const found = await index.backlinks("Index.md");
+			expect(read).toHaveBeenCalledTimes(150);
+			expect(found.map(({ source }) => source)).toEqual(
+				Object.keys(notes)
+					.filter((path) => path !== "Index.md")
+					.sort(),
+			);
+			expect(found.every(({ link }) => link.line === 1)).toBe(true);
+			index.unload();
+		},
+		FIXTURE_TIMEOUT_MS,
+	);
+});
