@@ -405,9 +405,8 @@ export class FolderVaultIndex implements VaultIndex {
 		if (!scan) {
 			const soFar = this.soFarFromSaved(path, want);
 			if (soFar) return Promise.resolve(soFar);
-			const s = [...this.backlinkIndex.sourcesOf(path)].sort(comparePaths);
-			const r = completeBacklinks(this.linksFrom(path, s));
-			return Promise.resolve(r);
+			const sources = [...this.backlinkIndex.sourcesOf(path)].sort(comparePaths);
+			return Promise.resolve(completeBacklinks(this.linksFrom(path, sources)));
 		}
 		this.advance(scan, want);
 		const complete = scan.next >= scan.paths.length;

@@ -71,7 +71,7 @@ export class PreparedSearchTexts {
 					// A read at once of a note not in the system's file cache waits for the disk: one such read a check.
 					if (slices.due()) await slices.next();
 				}
-				read = await Promise.all(reading.map(async (each) => each));
+				read = await Promise.all(reading.map(async (pending) => pending));
 			}
 			const text = aligned ? aligned[position] : (this.get(paths[position] ?? "") ?? this.lend(read[batch]));
 			if (text) each(position, text);
